@@ -1,0 +1,15 @@
+import { amqpKeys, commonKeys, loadConfig, mongoKeys, type ConfigSchema } from '@ecomm-sync/config';
+
+export const applierConfigSchema = {
+  ...commonKeys,
+  ...mongoKeys,
+  ...amqpKeys,
+  APPLIER_HEALTH_PORT: { doc: 'port of the applier health endpoints (/healthz, /readyz)', format: 'port', default: 3202 },
+  APPLIER_BATCH_SIZE: { doc: 'mapped-change messages collected before applying them together', format: 'int', default: 100 },
+  APPLIER_BATCH_WINDOW_MS: { doc: 'longest wait for a batch to fill', format: 'int', default: 50 },
+  CRM_BASE_URL: { doc: 'base URL of the CRM objects API', format: 'url', default: 'http://127.0.0.1:3100' },
+  CRM_TIMEOUT_MS: { doc: 'timeout of one CRM request', format: 'int', default: 15000 },
+  CRM_PROPERTY_CACHE_MS: { doc: 'how long CRM property definitions are cached', format: 'int', default: 30000 },
+} as const satisfies ConfigSchema;
+
+export const loadApplierConfig = () => loadConfig(applierConfigSchema);

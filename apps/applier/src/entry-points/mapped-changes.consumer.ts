@@ -1,0 +1,22 @@
+import { createValidator, mappedChangesMessageSchema, type MappedChangesMessage } from '@ecomm-sync/contracts';
+import type { BatchOptions, Broker } from '@ecomm-sync/messaging';
+import type { ApplyMappedChangesUseCase } from '../use-cases/apply-mapped-changes.use-case';
+
+const validateMappedChanges = createValidator<MappedChangesMessage>(mappedChangesMessageSchema, 'message');
+
+/**
+ * Collects mapped changes for a short window (or up to the batch size) and applies them together.
+ * Failure policy: schema failures are poison (dead-lettered at once); a group that fails (CRM or
+ * database unreachable) fails only its own messages, which are retried after the delay.
+ */
+export function startMappedChangesConsumer(broker: Broker, applyMappedChanges: ApplyMappedChangesUseCase, options: BatchOptions): Promise<void> {
+  return broker.consumeBatches<MappedChangesMessage>(
+    'applier.mapped-changes',
+    async (deliveries) => {
+      const failed = await applyMappedChanges.execute(deliveries.map((delivery) => delivery.body));
+      return [...failed].map((index) => ({ delivery: deliveries[index], error: new Error('applying the changes failed; retrying') }));
+    },
+    options,
+    validateMappedChanges,
+  );
+}

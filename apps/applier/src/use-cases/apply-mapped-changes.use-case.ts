@@ -1,0 +1,285 @@
+import type { MappedChange, MappedChangesMessage, ObjectType, Problem, Tenant } from '@ecomm-sync/contracts';
+import { OBJECT_TYPES, V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
+import { CrmRequestError, type CrmPort } from '@ecomm-sync/crm-client';
+import type { NewSyncError, ObjectSync, Portal, ProcessedRecord, Repositories } from '@ecomm-sync/data-access';
+import { describeFailure, ECOMM_SYNCED_PROPERTY, SYNC_KEY_PROPERTY, syncKeyOf, validateChange } from '@ecomm-sync/domain';
+import type { Logger } from '@ecomm-sync/logger';
+import type { CrmDirectory } from './crm-directory';
+
+interface ChangeGroup {
+  tenant: Tenant;
+  storeId: string;
+  objectType: ObjectType;
+  changes: Map<string, MappedChange>;
+  messageIndexes: Set<number>;
+}
+
+interface PlannedWrite {
+  change: MappedChange;
+  crmId: number | null;
+  properties: Record<string, string | null>;
+  associations: Partial<Record<ObjectType, number[]>>;
+  problems: Problem[];
+}
+
+/** What the application of one group produced; written to MongoDB after the CRM writes. */
+class Outcome {
+  readonly records: ProcessedRecord[] = [];
+  readonly errors: NewSyncError[] = [];
+  readonly clean = new Map<string, number>();
+
+  constructor(private readonly now: number) {}
+
+  processed(change: MappedChange, problems: Problem[], link?: ProcessedRecord['link']) {
+    this.records.push({ externalObjectId: change.externalObjectId, rev: change.rev, processedAt: this.now, changedAt: change.changedAt, ...(link ? { link } : {}) });
+    this.problems(change, problems);
+  }
+
+  problems(change: MappedChange, problems: Problem[]) {
+    if (problems.length === 0) {
+      this.clean.set(change.externalObjectId, change.rev);
+      return;
+    }
+    for (const problem of problems) {
+      this.errors.push({ externalObjectId: change.externalObjectId, rev: change.rev, type: problem.type, details: problem.details, changedAt: change.changedAt, erroredAt: this.now });
+    }
+  }
+}
+
+/** Association types an object needs the CRM ids of, with the v1 property that names each in error details. */
+const ASSOCIATIONS: Partial<Record<ObjectType, { type: ObjectType; property: string; required: boolean }[]>> = {
+  LINE_ITEM: [
+    { type: 'DEAL', property: V1_ASSOCIATION_PROPERTIES.DEAL_ID, required: true },
+    { type: 'PRODUCT', property: V1_ASSOCIATION_PROPERTIES.PRODUCT_ID, required: true },
+  ],
+  DEAL: [{ type: 'CONTACT', property: V1_ASSOCIATION_PROPERTIES.CONTACT_IDS, required: false }],
+};
+
+const groupKey = (message: MappedChangesMessage) => JSON.stringify([message.tenant.portalId, message.tenant.appId, message.storeId, message.objectType]);
+
+/**
+ * Applies mapped object states to the CRM in bulk, then records links, status and errors.
+ * Idempotent: a revision already recorded is skipped, creates go through an upsert by the
+ * object's sync key (a retried create finds what the first one made), and contacts are matched
+ * by e-mail before any create.
+ */
+export class ApplyMappedChangesUseCase {
+  private readonly portalCache = new Map<number, { at: number; portal: Portal | null }>();
+
+  constructor(
+    private readonly repositories: Pick<Repositories, 'objectSyncs' | 'syncErrors' | 'portals'>,
+    private readonly crm: CrmDirectory,
+    private readonly logger: Logger,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** Returns the indexes of the messages that failed (to be retried); the others are done. */
+  async execute(messages: readonly MappedChangesMessage[]): Promise<Set<number>> {
+    const groups = new Map<string, ChangeGroup>();
+    messages.forEach((message, index) => {
+      const key = groupKey(message);
+      const group = groups.get(key) ?? { tenant: message.tenant, storeId: message.storeId, objectType: message.objectType, changes: new Map(), messageIndexes: new Set() };
+      group.messageIndexes.add(index);
+      for (const change of message.changes) {
+        const known = group.changes.get(change.externalObjectId);
+        if (!known || change.rev > known.rev) group.changes.set(change.externalObjectId, change);
+      }
+      groups.set(key, group);
+    });
+    // Objects others associate with go first: contacts and products, then deals, then line items.
+    const ordered = [...groups.values()].sort((a, b) => OBJECT_TYPES.indexOf(a.objectType) - OBJECT_TYPES.indexOf(b.objectType));
+    const failed = new Set<number>();
+    for (const group of ordered) {
+      try {
+        await this.applyGroup(group);
+      } catch (error) {
+        this.logger.warn('applying a group of changes failed', { portalId: group.tenant.portalId, objectType: group.objectType, error: String(error) });
+        for (const index of group.messageIndexes) failed.add(index);
+      }
+    }
+    return failed;
+  }
+
+  private async applyGroup(group: ChangeGroup): Promise<void> {
+    const { tenant, storeId, objectType } = group;
+    const ids = [...group.changes.keys()];
+    const syncs = await this.repositories.objectSyncs.findMany(tenant, storeId, objectType, ids);
+    const fresh = [...group.changes.values()].filter((change) => change.rev > (syncs.get(change.externalObjectId)?.appliedRev ?? 0));
+    if (fresh.length === 0) return;
+    const outcome = new Outcome(this.clock());
+
+    const portal = await this.portal(tenant.portalId);
+    if (!portal || !portal.active) {
+      // Not recorded as processed: the changes apply once the portal is enabled again.
+      for (const change of fresh) {
+        outcome.problems(change, [
+          {
+            type: 'INACTIVE_PORTAL',
+            blocking: true,
+            details: describeFailure(change.action === 'DELETE' ? 'DELETE' : 'UPSERT', objectType, change.externalObjectId, `portal ${tenant.portalId} is ${portal ? 'disabled' : 'unknown'}`),
+          },
+        ]);
+      }
+      await this.repositories.syncErrors.record(tenant, storeId, objectType, outcome.errors);
+      return;
+    }
+    const crm = this.crm.clientFor(portal);
+
+    const upserts: MappedChange[] = [];
+    const deletes: MappedChange[] = [];
+    for (const change of fresh) {
+      const blocking = change.problems.filter((problem) => problem.blocking);
+      if (blocking.length > 0) outcome.processed(change, change.problems);
+      else if (change.action === 'DELETE') deletes.push(change);
+      else upserts.push(change);
+    }
+    await this.applyDeletes(crm, objectType, deletes, syncs, outcome);
+    await this.applyUpserts(crm, portal, group, upserts, syncs, outcome);
+
+    const lost = await this.repositories.objectSyncs.recordProcessed(tenant, storeId, objectType, outcome.records);
+    if (lost.length > 0) this.logger.warn('a newer revision was recorded concurrently', { objectType, externalObjectIds: lost.slice(0, 10) });
+    await this.repositories.syncErrors.record(tenant, storeId, objectType, outcome.errors);
+    await this.repositories.syncErrors.resolve(tenant, storeId, objectType, outcome.clean, this.clock());
+  }
+
+  private async applyDeletes(crm: CrmPort, objectType: ObjectType, deletes: MappedChange[], syncs: Map<string, ObjectSync>, outcome: Outcome) {
+    const linked = deletes.filter((change) => {
+      const sync = syncs.get(change.externalObjectId);
+      return sync?.crmId && !sync.archived;
+    });
+    if (linked.length > 0) await crm.batchArchive(objectType, linked.map((change) => syncs.get(change.externalObjectId)!.crmId!));
+    for (const change of deletes) {
+      const sync = syncs.get(change.externalObjectId);
+      outcome.processed(change, change.problems, sync?.crmId ? { crmId: sync.crmId, generation: sync.generation, archived: true } : undefined);
+    }
+  }
+
+  private async applyUpserts(crm: CrmPort, portal: Portal, group: ChangeGroup, upserts: MappedChange[], syncs: Map<string, ObjectSync>, outcome: Outcome) {
+    if (upserts.length === 0) return;
+    const { tenant, storeId, objectType } = group;
+    const defined = await this.crm.definedProperties(portal, objectType);
+    const targets = await this.associationTargets(group, upserts);
+    const plans: PlannedWrite[] = [];
+    const staleCrmIds: number[] = [];
+
+    for (const change of upserts) {
+      const sync = syncs.get(change.externalObjectId);
+      const live = sync?.crmId && !sync.archived ? sync : undefined;
+      if (live && live.generation !== change.generation) staleCrmIds.push(live.crmId!);
+      const crmId = live && live.generation === change.generation ? live.crmId : null;
+      const validated = validateChange(objectType, change, { definedProperties: defined, isCreate: crmId === null });
+      const problems = [...change.problems, ...validated.problems];
+      const associations: PlannedWrite['associations'] = {};
+      for (const { type, property, required } of ASSOCIATIONS[objectType] ?? []) {
+        const wanted = change.associations[type] ?? [];
+        const found = wanted.map((id) => targets.get(type)?.get(id)).filter((id): id is number => id !== undefined);
+        const missing = wanted.filter((id) => !targets.get(type)?.has(id));
+        if (required && missing.length > 0) {
+          problems.push({
+            type: 'INVALID_ASSOCIATION_PROPERTY',
+            blocking: crmId === null,
+            details: describeFailure(crmId === null ? 'CREATE' : 'UPDATE', objectType, change.externalObjectId, `no synced ${type} has this id`, { [property]: missing[0] }),
+          });
+        }
+        if (found.length > 0) associations[type] = found;
+      }
+      if (problems.some((problem) => problem.blocking)) {
+        outcome.processed(change, problems);
+        continue;
+      }
+      const properties = { ...validated.properties };
+      if (defined.has(ECOMM_SYNCED_PROPERTY)) properties[ECOMM_SYNCED_PROPERTY] = 'true';
+      plans.push({ change, crmId, properties, associations, problems });
+    }
+
+    if (objectType === 'CONTACT') await this.linkContactsByEmail(crm, plans);
+    const failures = new Map<MappedChange, string>();
+    await this.isolated(
+      plans.filter((plan) => plan.crmId !== null),
+      (chunk) => crm.batchUpdate(objectType, chunk.map((plan) => ({ id: plan.crmId!, properties: plan.properties }))),
+      failures,
+    );
+    await this.isolated(
+      plans.filter((plan) => plan.crmId === null),
+      async (chunk) => {
+        const keyed = chunk.map((plan) => ({ plan, key: syncKeyOf(tenant, storeId, objectType, plan.change.externalObjectId, plan.change.generation) }));
+        const results = await crm.batchUpsert(objectType, SYNC_KEY_PROPERTY, keyed.map(({ plan, key }) => ({ id: key, properties: plan.properties })));
+        const byKey = new Map(results.map((result) => [result.properties[SYNC_KEY_PROPERTY], result.id]));
+        for (const { plan, key } of keyed) plan.crmId = byKey.get(key) ?? null;
+      },
+      failures,
+    );
+    if (staleCrmIds.length > 0) await crm.batchArchive(objectType, staleCrmIds);
+
+    const written = plans.filter((plan) => plan.crmId !== null && !failures.has(plan.change));
+    await this.associate(crm, objectType, written, failures);
+    for (const plan of plans) {
+      const failure = failures.get(plan.change) ?? (plan.crmId === null ? 'the CRM returned no id for the object' : undefined);
+      if (failure) {
+        outcome.processed(plan.change, [
+          ...plan.problems,
+          { type: 'UNKNOWN_ERROR', blocking: true, details: describeFailure(plan.crmId === null ? 'CREATE' : 'UPDATE', objectType, plan.change.externalObjectId, failure) },
+        ]);
+      } else {
+        outcome.processed(plan.change, plan.problems, { crmId: plan.crmId, generation: plan.change.generation, archived: false });
+      }
+    }
+  }
+
+  /** One search for the whole batch: an unlinked contact whose e-mail the CRM knows is linked to that contact. */
+  private async linkContactsByEmail(crm: CrmPort, plans: PlannedWrite[]) {
+    const unlinked = plans.filter((plan) => plan.crmId === null && plan.properties.email);
+    if (unlinked.length === 0) return;
+    const found = await crm.findContactsByEmail(unlinked.map((plan) => plan.properties.email!));
+    for (const plan of unlinked) plan.crmId = found.get(plan.properties.email!.toLowerCase()) ?? null;
+  }
+
+  /** CRM ids of the objects the upserts associate with, by type and external id (one read per type). */
+  private async associationTargets(group: ChangeGroup, upserts: MappedChange[]): Promise<Map<ObjectType, Map<string, number>>> {
+    const targets = new Map<ObjectType, Map<string, number>>();
+    for (const { type } of ASSOCIATIONS[group.objectType] ?? []) {
+      const ids = [...new Set(upserts.flatMap((change) => change.associations[type] ?? []))];
+      if (ids.length === 0) continue;
+      const syncs = await this.repositories.objectSyncs.findMany(group.tenant, group.storeId, type, ids);
+      targets.set(type, new Map([...syncs].filter(([, sync]) => sync.crmId && !sync.archived).map(([id, sync]) => [id, sync.crmId!])));
+    }
+    return targets;
+  }
+
+  private async associate(crm: CrmPort, objectType: ObjectType, written: PlannedWrite[], failures: Map<MappedChange, string>) {
+    for (const { type } of ASSOCIATIONS[objectType] ?? []) {
+      const withTarget = written.filter((plan) => plan.associations[type]?.length);
+      await this.isolated(
+        withTarget,
+        (chunk) => crm.batchAssociate(objectType, type, chunk.flatMap((plan) => plan.associations[type]!.map((toId) => ({ fromId: plan.crmId!, toId })))),
+        failures,
+      );
+    }
+  }
+
+  /**
+   * Sends a batch; when the CRM refuses it (a 4xx other than 429), sends the items one by one so
+   * that only the faulty ones fail. Retriable failures are thrown: the whole group is retried.
+   */
+  private async isolated(plans: PlannedWrite[], send: (chunk: PlannedWrite[]) => Promise<unknown>, failures: Map<MappedChange, string>) {
+    if (plans.length === 0) return;
+    try {
+      await send(plans);
+    } catch (error) {
+      if (!(error instanceof CrmRequestError) || error.retriable) throw error;
+      if (plans.length === 1) {
+        failures.set(plans[0].change, error.message);
+        return;
+      }
+      for (const plan of plans) await this.isolated([plan], send, failures);
+    }
+  }
+
+  private async portal(portalId: number): Promise<Portal | null> {
+    const cached = this.portalCache.get(portalId);
+    if (cached && this.clock() - cached.at < 5_000) return cached.portal;
+    const portal = await this.repositories.portals.findById(portalId);
+    this.portalCache.set(portalId, { at: this.clock(), portal });
+    return portal;
+  }
+}

@@ -1,0 +1,33 @@
+import type { ObjectType } from '@ecomm-sync/contracts';
+import { HttpCrmClient, type CrmPort } from '@ecomm-sync/crm-client';
+import type { Portal } from '@ecomm-sync/data-access';
+
+/** One CRM client per portal and cached property definitions, so that a batch costs no extra reads. */
+export class CrmDirectory {
+  private readonly clients = new Map<number, { token: string; client: CrmPort }>();
+  private readonly definitions = new Map<string, { at: number; names: Set<string> }>();
+
+  constructor(
+    private readonly options: { baseUrl: string; timeoutMs: number; propertyCacheMs: number },
+    private readonly createClient: (token: string) => CrmPort = (token) =>
+      new HttpCrmClient({ baseUrl: options.baseUrl, token, timeoutMs: options.timeoutMs }),
+  ) {}
+
+  clientFor(portal: Portal): CrmPort {
+    const cached = this.clients.get(portal.portalId);
+    if (cached && cached.token === portal.crmToken) return cached.client;
+    const client = this.createClient(portal.crmToken);
+    this.clients.set(portal.portalId, { token: portal.crmToken, client });
+    return client;
+  }
+
+  /** Property names the portal's CRM defines; re-read when older than the cache time or when asked to. */
+  async definedProperties(portal: Portal, type: ObjectType, refresh = false): Promise<Set<string>> {
+    const key = `${portal.portalId}:${type}`;
+    const cached = this.definitions.get(key);
+    if (cached && !refresh && Date.now() - cached.at < this.options.propertyCacheMs) return cached.names;
+    const names = new Set((await this.clientFor(portal).listProperties(type)).map((property) => property.name));
+    this.definitions.set(key, { at: Date.now(), names });
+    return names;
+  }
+}

@@ -1,0 +1,69 @@
+import { amqpKeys, commonKeys, ConfigError, loadConfig, mongoKeys } from '@ecomm-sync/config';
+import { HttpCrmClient } from '@ecomm-sync/crm-client';
+import { connectDatabase } from '@ecomm-sync/data-access';
+import { QUEUES, redriveDeadLetters, type QueueName } from '@ecomm-sync/messaging';
+import { installEcommerce, provisionPortal } from '@ecomm-sync/provisioning';
+import { seedDemo } from './seed-demo';
+
+const USAGE = `Usage: ecomm-sync <command>
+
+Commands:
+  redrive <queue>          move the dead letters of a queue back to it (${Object.keys(QUEUES).join(', ')})
+  create-portal [name]     create a portal and its CRM account, install the ecommerce setup; prints the keys
+  seed-demo                create the demo portal of npm start (DEMO_* variables), ready to sync
+
+Configuration comes from the environment (MONGO_URL, MONGO_DB, AMQP_URL, AMQP_PREFIX, CRM_BASE_URL, ADMIN_TOKEN, DEMO_*).`;
+
+const cliConfig = {
+  ...commonKeys,
+  ...mongoKeys,
+  ...amqpKeys,
+  CRM_BASE_URL: { doc: 'base URL of the built-in CRM', format: 'url', default: 'http://127.0.0.1:3100' },
+  ADMIN_TOKEN: { doc: 'admin token of the stack', format: 'string', sensitive: true, default: 'dev-admin-token' },
+  DEMO_PORTAL_ID: { doc: 'portal id of the demo portal', format: 'int', default: 101 },
+  DEMO_API_KEY: { doc: 'API key (hapikey) of the demo portal', format: 'string', default: 'demo-api-key', sensitive: true },
+  DEMO_CRM_TOKEN: { doc: 'built-in CRM token of the demo portal', format: 'string', default: 'demo-crm-token-0123456789', sensitive: true },
+} as const;
+
+async function main(argv: string[]) {
+  const [command, ...args] = argv;
+  const config = loadConfig(cliConfig);
+  switch (command) {
+    case 'redrive': {
+      const queue = args[0] as QueueName;
+      if (!(queue in QUEUES)) throw new Error(`unknown queue "${args[0] ?? ''}"\n\n${USAGE}`);
+      const moved = await redriveDeadLetters(config.AMQP_URL, config.AMQP_PREFIX, queue);
+      console.log(`moved ${moved} message(s) from the dead-letter queue back to ${queue}`);
+      return;
+    }
+    case 'create-portal': {
+      const database = await connectDatabase(config.MONGO_URL, config.MONGO_DB);
+      try {
+        const portal = await provisionPortal(database.repositories, { baseUrl: config.CRM_BASE_URL, adminToken: config.ADMIN_TOKEN }, { name: args[0] });
+        await installEcommerce(new HttpCrmClient({ baseUrl: config.CRM_BASE_URL, token: portal.crmToken }));
+        console.log(JSON.stringify(portal, null, 2));
+      } finally {
+        await database.close();
+      }
+      return;
+    }
+    case 'seed-demo': {
+      const database = await connectDatabase(config.MONGO_URL, config.MONGO_DB);
+      try {
+        await seedDemo(database.repositories, config);
+        console.log(`demo portal ${config.DEMO_PORTAL_ID} is ready`);
+      } finally {
+        await database.close();
+      }
+      return;
+    }
+    default:
+      console.log(USAGE);
+      if (command && command !== 'help' && command !== '--help') process.exitCode = 2;
+  }
+}
+
+main(process.argv.slice(2)).catch((error) => {
+  console.error(error instanceof ConfigError ? error.message : error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,88 @@
+import { Schema, type Connection } from 'mongoose';
+
+const accountSchema = new Schema(
+  {
+    portalId: { type: Number, required: true },
+    tokenHash: { type: String, required: true },
+    pipelineLimit: { type: Number, required: true },
+  },
+  { collection: 'crm_accounts', versionKey: false, timestamps: true },
+);
+// Serves: authentication by bearer token.
+accountSchema.index({ tokenHash: 1 }, { unique: true });
+// Serves: admin reads and updates of one account.
+accountSchema.index({ portalId: 1 }, { unique: true });
+
+const propertySchema = new Schema(
+  {
+    portalId: { type: Number, required: true },
+    objectType: { type: String, required: true },
+    name: { type: String, required: true },
+    label: { type: String, required: true },
+    type: { type: String, required: true },
+    hasUniqueValue: { type: Boolean, default: false },
+  },
+  { collection: 'crm_properties', versionKey: false },
+);
+// Serves: the property definitions of one object type (every write validates against them).
+propertySchema.index({ portalId: 1, objectType: 1, name: 1 }, { unique: true });
+
+const objectSchema = new Schema(
+  {
+    portalId: { type: Number, required: true },
+    objectType: { type: String, required: true },
+    id: { type: Number, required: true },
+    properties: { type: Schema.Types.Mixed, default: {} },
+    /** Lower-cased contact e-mail, for search by e-mail. */
+    emailKey: { type: String, default: null },
+    associations: { type: Schema.Types.Mixed, default: {} },
+    archived: { type: Boolean, default: false },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { collection: 'crm_objects', versionKey: false, minimize: false },
+);
+// Serves: objects by id (read, update, archive, associate).
+objectSchema.index({ portalId: 1, objectType: 1, id: 1 }, { unique: true });
+// Serves: contact search by e-mail.
+objectSchema.index({ portalId: 1, objectType: 1, emailKey: 1 });
+
+const uniqueValueSchema = new Schema(
+  {
+    portalId: { type: Number, required: true },
+    objectType: { type: String, required: true },
+    property: { type: String, required: true },
+    value: { type: String, required: true },
+    objectId: { type: Number, required: true },
+  },
+  { collection: 'crm_unique_values', versionKey: false },
+);
+// Serves: upsert by a unique property, and refusing a second object with the same value.
+uniqueValueSchema.index({ portalId: 1, objectType: 1, property: 1, value: 1 }, { unique: true });
+
+const pipelineSchema = new Schema(
+  {
+    portalId: { type: Number, required: true },
+    id: { type: String, required: true },
+    label: { type: String, required: true },
+    displayOrder: { type: Number, default: 0 },
+    stages: { type: [Schema.Types.Mixed], default: [] },
+  },
+  { collection: 'crm_pipelines', versionKey: false },
+);
+// Serves: the deal pipelines of a portal.
+pipelineSchema.index({ portalId: 1, id: 1 }, { unique: true });
+
+const counterSchema = new Schema({ _id: { type: String, required: true }, seq: { type: Number, required: true } }, { collection: 'crm_counters', versionKey: false });
+
+export function crmModels(connection: Connection) {
+  return {
+    accounts: connection.model('CrmAccount', accountSchema),
+    properties: connection.model('CrmProperty', propertySchema),
+    objects: connection.model('CrmObject', objectSchema),
+    uniqueValues: connection.model('CrmUniqueValue', uniqueValueSchema),
+    pipelines: connection.model('CrmPipeline', pipelineSchema),
+    counters: connection.model('CrmCounter', counterSchema),
+  };
+}
+export type CrmModels = ReturnType<typeof crmModels>;

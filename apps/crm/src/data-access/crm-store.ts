@@ -1,0 +1,330 @@
+import { createHash } from 'node:crypto';
+import type { Connection } from 'mongoose';
+import { AppError } from '@ecomm-sync/http';
+import { DEFAULT_PIPELINE, DEFAULT_PROPERTIES, SINGLE_ASSOCIATIONS, type CrmType, type PropertyDefinition } from '../domain/object-types';
+import { valueProblem } from '../domain/validate-values';
+import { crmModels, type CrmModels } from './crm-models';
+
+export type Properties = Record<string, string | null>;
+
+export interface StoredObject {
+  id: number;
+  properties: Properties;
+  associations: Record<string, number[]>;
+  archived: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface Pipeline {
+  id: string;
+  label: string;
+  displayOrder: number;
+  stages: { id: string; label: string; displayOrder: number; metadata?: Record<string, string> }[];
+}
+
+export interface Account {
+  portalId: number;
+  pipelineLimit: number;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const isDuplicateKey = (error: unknown) =>
+  (error as { code?: number }).code === 11000 ||
+  ((error as { writeErrors?: { code?: number; err?: { code?: number } }[] }).writeErrors ?? []).some((e) => (e.code ?? e.err?.code) === 11000);
+
+function normalise(properties: Record<string, unknown>): Properties {
+  return Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, value === null ? null : String(value)]));
+}
+
+/** The built-in CRM's data: accounts, property definitions, objects, unique values, pipelines. */
+export class CrmStore {
+  private readonly models: CrmModels;
+  private readonly definitionCache = new Map<string, { at: number; definitions: Map<string, PropertyDefinition> }>();
+
+  constructor(connection: Connection) {
+    this.models = crmModels(connection);
+  }
+
+  async createIndexes(): Promise<void> {
+    await Promise.all(Object.values(this.models).map((model) => model.createIndexes()));
+  }
+
+  // ---- accounts ---------------------------------------------------------------------------
+
+  /** Creates the account with the default properties and pipeline, or sets its token. Idempotent. */
+  async ensureAccount(portalId: number, token: string, pipelineLimit: number): Promise<Account> {
+    const existing = await this.models.accounts.findOne({ portalId }).lean();
+    if (existing) {
+      await this.models.accounts.updateOne({ portalId }, { $set: { tokenHash: hashToken(token) } });
+      return { portalId, pipelineLimit: existing.pipelineLimit };
+    }
+    const properties = Object.entries(DEFAULT_PROPERTIES).flatMap(([objectType, definitions]) =>
+      definitions.map((definition) => ({ portalId, objectType, ...definition })),
+    );
+    await this.models.properties.insertMany(properties, { ordered: false }).catch((error) => {
+      if (!isDuplicateKey(error)) throw error;
+    });
+    await this.models.pipelines.updateOne({ portalId, id: DEFAULT_PIPELINE.id }, { $setOnInsert: DEFAULT_PIPELINE }, { upsert: true });
+    await this.models.accounts.updateOne(
+      { portalId },
+      { $set: { tokenHash: hashToken(token) }, $setOnInsert: { pipelineLimit } },
+      { upsert: true },
+    );
+    return { portalId, pipelineLimit };
+  }
+
+  async setPipelineLimit(portalId: number, pipelineLimit: number): Promise<boolean> {
+    const result = await this.models.accounts.updateOne({ portalId }, { $set: { pipelineLimit } });
+    return result.matchedCount === 1;
+  }
+
+  async accountByToken(token: string): Promise<Account | null> {
+    const account = await this.models.accounts.findOne({ tokenHash: hashToken(token) }).lean();
+    return account ? { portalId: account.portalId, pipelineLimit: account.pipelineLimit } : null;
+  }
+
+  // ---- properties -------------------------------------------------------------------------
+
+  async listProperties(portalId: number, objectType: CrmType): Promise<PropertyDefinition[]> {
+    const docs = await this.models.properties.find({ portalId, objectType }).sort({ name: 1 }).lean();
+    return docs.map(({ name, label, type, hasUniqueValue }) => ({ name, label, type: type as PropertyDefinition['type'], hasUniqueValue: !!hasUniqueValue }));
+  }
+
+  async createProperty(portalId: number, objectType: CrmType, definition: PropertyDefinition): Promise<PropertyDefinition> {
+    try {
+      await this.models.properties.create({ portalId, objectType, ...definition });
+    } catch (error) {
+      if (isDuplicateKey(error)) throw AppError.conflict(`Property "${definition.name}" already exists on ${objectType}`);
+      throw error;
+    }
+    this.definitionCache.delete(`${portalId}:${objectType}`);
+    return definition;
+  }
+
+  /** Definitions are read at most once a second per portal and type: writes validate against them. */
+  private async definitions(portalId: number, objectType: CrmType): Promise<Map<string, PropertyDefinition>> {
+    const key = `${portalId}:${objectType}`;
+    const cached = this.definitionCache.get(key);
+    if (cached && Date.now() - cached.at < 1000) return cached.definitions;
+    const definitions = new Map((await this.listProperties(portalId, objectType)).map((d) => [d.name, d]));
+    this.definitionCache.set(key, { at: Date.now(), definitions });
+    return definitions;
+  }
+
+  private async validateProperties(portalId: number, objectType: CrmType, inputs: { properties: Record<string, unknown> }[]) {
+    const definitions = await this.definitions(portalId, objectType);
+    inputs.forEach((input, index) => {
+      if (!input.properties || typeof input.properties !== 'object') throw AppError.badRequest(`inputs[${index}].properties must be an object`);
+      for (const [name, value] of Object.entries(input.properties)) {
+        const definition = definitions.get(name);
+        if (!definition) throw AppError.badRequest(`Property "${name}" does not exist on ${objectType} (inputs[${index}]); create it first`);
+        const problem = valueProblem(definition, value);
+        if (problem) throw AppError.badRequest(`Property "${name}" of inputs[${index}]: ${problem}`);
+      }
+    });
+    return definitions;
+  }
+
+  // ---- objects ----------------------------------------------------------------------------
+
+  private async allocateIds(count: number): Promise<number[]> {
+    const counter = await this.models.counters.findOneAndUpdate({ _id: 'objectId' }, { $inc: { seq: count } }, { upsert: true, new: true }).lean();
+    const last = counter!.seq;
+    return Array.from({ length: count }, (_, i) => last - count + 1 + i);
+  }
+
+  private objectDoc(portalId: number, objectType: CrmType, id: number, properties: Properties, now: Date) {
+    return {
+      portalId,
+      objectType,
+      id,
+      properties,
+      emailKey: objectType === 'contacts' && properties.email ? properties.email.toLowerCase() : null,
+      associations: {},
+      archived: false,
+      createdAt: now,
+      updatedAt: now,
+    };
+  }
+
+  async create(portalId: number, objectType: CrmType, inputs: { properties: Record<string, unknown> }[]): Promise<StoredObject[]> {
+    const definitions = await this.validateProperties(portalId, objectType, inputs);
+    const ids = await this.allocateIds(inputs.length);
+    const now = new Date();
+    const docs = inputs.map((input, i) => this.objectDoc(portalId, objectType, ids[i], normalise(input.properties), now));
+    await this.claimUniqueValues(portalId, objectType, definitions, docs);
+    await this.models.objects.collection.insertMany(docs, { ordered: true });
+    return docs.map((doc) => ({ ...doc, associations: {} }));
+  }
+
+  private async claimUniqueValues(portalId: number, objectType: CrmType, definitions: Map<string, PropertyDefinition>, docs: { id: number; properties: Properties }[]) {
+    const claims = docs.flatMap((doc) =>
+      Object.entries(doc.properties)
+        .filter(([name, value]) => definitions.get(name)?.hasUniqueValue && value)
+        .map(([property, value]) => ({ portalId, objectType, property, value: value!, objectId: doc.id })),
+    );
+    if (claims.length === 0) return;
+    try {
+      await this.models.uniqueValues.collection.insertMany(claims, { ordered: false });
+    } catch (error) {
+      if (isDuplicateKey(error)) throw AppError.conflict('A unique property value is already taken by another object; use batch/upsert to update by it');
+      throw error;
+    }
+  }
+
+  async update(portalId: number, objectType: CrmType, inputs: { id: string | number; properties: Record<string, unknown> }[]): Promise<StoredObject[]> {
+    await this.validateProperties(portalId, objectType, inputs);
+    const ids = inputs.map((input) => Number(input.id));
+    const existing = await this.models.objects.collection
+      .find({ portalId, objectType, id: { $in: ids }, archived: false }, { projection: { id: 1 } })
+      .toArray();
+    const found = new Set(existing.map((doc) => doc.id as number));
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length > 0) throw AppError.notFound(`No ${objectType} with id ${missing.join(', ')} (archived or never created)`);
+    const now = new Date();
+    await this.models.objects.collection.bulkWrite(
+      inputs.map((input) => {
+        const properties = normalise(input.properties);
+        const set: Record<string, unknown> = { updatedAt: now };
+        for (const [name, value] of Object.entries(properties)) set[`properties.${name}`] = value;
+        if (objectType === 'contacts' && 'email' in properties) set.emailKey = properties.email?.toLowerCase() ?? null;
+        return { updateOne: { filter: { portalId, objectType, id: Number(input.id) }, update: { $set: set } } };
+      }),
+      { ordered: false },
+    );
+    return this.read(portalId, objectType, ids);
+  }
+
+  /** Create or update by a unique property; a retried upsert finds the object the first one made. */
+  async upsert(portalId: number, objectType: CrmType, inputs: { id: string; idProperty: string; properties: Record<string, unknown> }[]): Promise<StoredObject[]> {
+    const definitions = await this.validateProperties(portalId, objectType, inputs);
+    const idProperty = inputs[0]?.idProperty;
+    if (!idProperty || inputs.some((input) => input.idProperty !== idProperty)) throw AppError.badRequest('every input needs the same idProperty');
+    if (!definitions.get(idProperty)?.hasUniqueValue) throw AppError.badRequest(`idProperty "${idProperty}" is not a property with unique values on ${objectType}`);
+    if (inputs.some((input) => typeof input.id !== 'string' || input.id === '')) throw AppError.badRequest('every input needs an id: the value of idProperty');
+
+    const values = inputs.map((input) => input.id);
+    const claimedIds = await this.claimedObjectIds(portalId, objectType, idProperty, values);
+    const unclaimed = [...new Set(values.filter((value) => !claimedIds.has(value)))];
+    if (unclaimed.length > 0) {
+      const newIds = await this.allocateIds(unclaimed.length);
+      const claims = unclaimed.map((value, i) => ({ portalId, objectType, property: idProperty, value, objectId: newIds[i] }));
+      await this.models.uniqueValues.collection.insertMany(claims, { ordered: false }).catch((error) => {
+        if (!isDuplicateKey(error)) throw error;
+      });
+      // Whoever claimed a value first owns it: read the owners back.
+      for (const [value, id] of await this.claimedObjectIds(portalId, objectType, idProperty, unclaimed)) claimedIds.set(value, id);
+    }
+    const now = new Date();
+    await this.models.objects.collection.bulkWrite(
+      inputs.map((input) => {
+        const id = claimedIds.get(input.id)!;
+        const properties = { ...normalise(input.properties), [idProperty]: input.id };
+        const set: Record<string, unknown> = { updatedAt: now, archived: false };
+        for (const [name, value] of Object.entries(properties)) set[`properties.${name}`] = value;
+        if (objectType === 'contacts' && 'email' in properties) set.emailKey = properties.email?.toLowerCase() ?? null;
+        return {
+          updateOne: {
+            filter: { portalId, objectType, id },
+            update: { $set: set, $setOnInsert: { createdAt: now, associations: {} } },
+            upsert: true,
+          },
+        };
+      }),
+      { ordered: true },
+    );
+    return this.read(portalId, objectType, inputs.map((input) => claimedIds.get(input.id)!));
+  }
+
+  private async claimedObjectIds(portalId: number, objectType: CrmType, property: string, values: string[]): Promise<Map<string, number>> {
+    const docs = await this.models.uniqueValues.collection.find({ portalId, objectType, property, value: { $in: values } }).toArray();
+    return new Map(docs.map((doc) => [doc.value as string, doc.objectId as number]));
+  }
+
+  async archive(portalId: number, objectType: CrmType, ids: number[]): Promise<void> {
+    await this.models.objects.collection.updateMany({ portalId, objectType, id: { $in: ids } }, { $set: { archived: true, updatedAt: new Date() } });
+  }
+
+  /** Live objects with these ids, in the order asked; unknown and archived ids are left out. */
+  async read(portalId: number, objectType: CrmType, ids: number[]): Promise<StoredObject[]> {
+    const docs = await this.models.objects.collection.find({ portalId, objectType, id: { $in: ids }, archived: false }).toArray();
+    const byId = new Map(docs.map((doc) => [doc.id as number, doc as unknown as StoredObject]));
+    return [...new Set(ids)].map((id) => byId.get(id)).filter((doc): doc is StoredObject => !!doc);
+  }
+
+  async search(
+    portalId: number,
+    objectType: CrmType,
+    filters: { propertyName: string; operator: 'EQ' | 'IN'; values: string[] }[],
+    limit: number,
+    after: number,
+  ): Promise<{ total: number; results: StoredObject[] }> {
+    const query: Record<string, unknown> = { portalId, objectType, archived: false };
+    for (const filter of filters) {
+      if (objectType === 'contacts' && filter.propertyName === 'email') {
+        query.emailKey = { $in: filter.values.map((value) => value.toLowerCase()) };
+      } else {
+        query[`properties.${filter.propertyName}`] = { $in: filter.values };
+      }
+    }
+    const docs = await this.models.objects.collection.find(query).sort({ id: 1 }).skip(after).limit(limit + 1).toArray();
+    return { total: after + docs.length, results: docs.slice(0, limit) as unknown as StoredObject[] };
+  }
+
+  /** Associates pairs both ways; a line item's deal and product replace the previous one. */
+  async associate(portalId: number, fromType: CrmType, toType: CrmType, pairs: { from: number; to: number }[]): Promise<void> {
+    const fromIds = [...new Set(pairs.map((pair) => pair.from))];
+    const toIds = [...new Set(pairs.map((pair) => pair.to))];
+    const [fromFound, toFound] = await Promise.all([this.read(portalId, fromType, fromIds), this.read(portalId, toType, toIds)]);
+    const missingFrom = fromIds.filter((id) => !fromFound.some((doc) => doc.id === id));
+    const missingTo = toIds.filter((id) => !toFound.some((doc) => doc.id === id));
+    if (missingFrom.length || missingTo.length) {
+      throw AppError.notFound(`Unknown ${[...missingFrom.map((id) => `${fromType} ${id}`), ...missingTo.map((id) => `${toType} ${id}`)].join(', ')}`);
+    }
+    const single = SINGLE_ASSOCIATIONS.has(`${fromType}->${toType}`);
+    const operations = pairs.flatMap((pair) => [
+      {
+        updateOne: {
+          filter: { portalId, objectType: fromType, id: pair.from },
+          update: single ? { $set: { [`associations.${toType}`]: [pair.to] } } : { $addToSet: { [`associations.${toType}`]: pair.to } },
+        },
+      },
+      {
+        updateOne: {
+          filter: { portalId, objectType: toType, id: pair.to },
+          update: { $addToSet: { [`associations.${fromType}`]: pair.from } },
+        },
+      },
+    ]);
+    await this.models.objects.collection.bulkWrite(operations, { ordered: true });
+  }
+
+  // ---- pipelines --------------------------------------------------------------------------
+
+  async listPipelines(portalId: number): Promise<Pipeline[]> {
+    const docs = await this.models.pipelines.find({ portalId }).sort({ displayOrder: 1, id: 1 }).lean();
+    return docs.map(({ id, label, displayOrder, stages }) => ({ id, label, displayOrder, stages: stages as Pipeline['stages'] }));
+  }
+
+  async createPipeline(account: Account, pipeline: Pipeline): Promise<Pipeline> {
+    const count = await this.models.pipelines.countDocuments({ portalId: account.portalId });
+    if (count >= account.pipelineLimit) {
+      throw AppError.badRequest(`The portal has reached its limit of ${account.pipelineLimit} deal pipelines`);
+    }
+    try {
+      await this.models.pipelines.create({ portalId: account.portalId, ...pipeline });
+    } catch (error) {
+      if (isDuplicateKey(error)) throw AppError.conflict(`A pipeline with id "${pipeline.id}" already exists`);
+      throw error;
+    }
+    return pipeline;
+  }
+
+  async updatePipeline(portalId: number, id: string, changes: Partial<Omit<Pipeline, 'id'>>): Promise<Pipeline> {
+    const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+    const doc = await this.models.pipelines.findOneAndUpdate({ portalId, id }, { $set: set }, { new: true }).lean();
+    if (!doc) throw AppError.notFound(`No deal pipeline "${id}"`);
+    return { id: doc.id, label: doc.label, displayOrder: doc.displayOrder, stages: doc.stages as Pipeline['stages'] };
+  }
+}

@@ -1,0 +1,67 @@
+/** Object types of the objects API, by their path name. */
+export const CRM_TYPES = ['contacts', 'deals', 'products', 'line_items'] as const;
+export type CrmType = (typeof CRM_TYPES)[number];
+
+export const isCrmType = (value: string): value is CrmType => (CRM_TYPES as readonly string[]).includes(value);
+
+/** Associations a line item has exactly one of: a new one replaces the old. */
+export const SINGLE_ASSOCIATIONS: ReadonlySet<string> = new Set(['line_items->deals', 'line_items->products']);
+
+export const PROPERTY_TYPES = ['string', 'number', 'bool', 'datetime', 'enumeration'] as const;
+export type PropertyType = (typeof PROPERTY_TYPES)[number];
+
+export interface PropertyDefinition {
+  name: string;
+  label: string;
+  type: PropertyType;
+  hasUniqueValue: boolean;
+}
+
+const def = (name: string, label: string, type: PropertyType = 'string'): PropertyDefinition => ({ name, label, type, hasUniqueValue: false });
+
+/** The properties a new portal starts with. */
+export const DEFAULT_PROPERTIES: Record<CrmType, PropertyDefinition[]> = {
+  contacts: [
+    def('email', 'Email'),
+    def('firstname', 'First name'),
+    def('lastname', 'Last name'),
+    def('phone', 'Phone number'),
+    def('mobilephone', 'Mobile phone number'),
+    def('company', 'Company name'),
+    def('website', 'Website URL'),
+    def('address', 'Street address'),
+    def('city', 'City'),
+    def('state', 'State/Region'),
+    def('zip', 'Postal code'),
+    def('country', 'Country/Region'),
+  ],
+  deals: [
+    def('dealname', 'Deal name'),
+    def('amount', 'Amount', 'number'),
+    def('dealstage', 'Deal stage', 'enumeration'),
+    def('pipeline', 'Pipeline', 'enumeration'),
+    def('closedate', 'Close date', 'datetime'),
+    def('description', 'Deal description'),
+  ],
+  products: [def('name', 'Name'), def('description', 'Description'), def('price', 'Unit price', 'number'), def('hs_sku', 'SKU')],
+  line_items: [
+    def('name', 'Name'),
+    def('quantity', 'Quantity', 'number'),
+    def('price', 'Unit price', 'number'),
+    def('amount', 'Net price', 'number'),
+    def('discount', 'Unit discount', 'number'),
+    def('tax', 'Tax', 'number'),
+  ],
+};
+
+export const DEFAULT_PIPELINE = {
+  id: 'default',
+  label: 'Sales Pipeline',
+  displayOrder: 0,
+  stages: [
+    { id: 'appointmentscheduled', label: 'Appointment Scheduled', displayOrder: 0 },
+    { id: 'qualifiedtobuy', label: 'Qualified To Buy', displayOrder: 1 },
+    { id: 'closedwon', label: 'Closed Won', displayOrder: 2 },
+    { id: 'closedlost', label: 'Closed Lost', displayOrder: 3 },
+  ],
+};

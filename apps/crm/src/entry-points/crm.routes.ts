@@ -1,0 +1,165 @@
+import { Router, type Request } from 'express';
+import { AppError, parseWith, staticBearerAuth } from '@ecomm-sync/http';
+import type { CrmStore, StoredObject } from '../data-access/crm-store';
+import { isCrmType, type CrmType } from '../domain/object-types';
+import type { Account } from '../data-access/crm-store';
+import {
+  validateAccount,
+  validateAssociations,
+  validateCreate,
+  validateIds,
+  validatePipeline,
+  validatePipelinePatch,
+  validateProperty,
+  validateSearch,
+  validateUpdate,
+  validateUpsert,
+} from './schemas';
+import { portalTokenAuth } from './auth';
+
+function objectType(req: Request, param = 'type'): CrmType {
+  const value = String(req.params[param]);
+  if (!isCrmType(value)) throw AppError.notFound(`Unknown object type "${value}"; use contacts, deals, products or line_items`);
+  return value;
+}
+
+function present(object: StoredObject, properties?: string[], associations?: string[]) {
+  const shown = properties && properties.length > 0 ? Object.fromEntries(properties.map((name) => [name, object.properties[name] ?? null])) : object.properties;
+  const result: Record<string, unknown> = {
+    id: String(object.id),
+    properties: shown,
+    createdAt: new Date(object.createdAt).toISOString(),
+    updatedAt: new Date(object.updatedAt).toISOString(),
+    archived: false,
+  };
+  if (associations && associations.length > 0) {
+    result.associations = Object.fromEntries(
+      associations.map((type) => [type, { results: (object.associations?.[type] ?? []).map((id) => ({ id: String(id), type: 'default' })) }]),
+    );
+  }
+  return result;
+}
+
+const list = (value: unknown) =>
+  typeof value === 'string' && value.length > 0
+    ? value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
+    : undefined;
+
+/** The objects API of the built-in CRM, in the shape of the public CRM v3 API. */
+export function crmRoutes(store: CrmStore, adminToken: string, defaultPipelineLimit: number): Router {
+  const router = Router();
+  const account = (res: { locals: Record<string, unknown> }) => res.locals.account as Account;
+
+  // Admin: accounts (one per portal of the sync service).
+  router.put('/crm/admin/v1/accounts/:portalId', staticBearerAuth(adminToken, 'The CRM admin API'), async (req, res) => {
+    const portalId = Number(req.params.portalId);
+    if (!Number.isInteger(portalId) || portalId < 1) throw AppError.badRequest('portalId must be a positive integer');
+    const body = parseWith(validateAccount, req.body);
+    const created = await store.ensureAccount(portalId, body.token, body.pipelineLimit ?? defaultPipelineLimit);
+    if (body.pipelineLimit !== undefined) await store.setPipelineLimit(portalId, body.pipelineLimit);
+    res.json({ portalId: created.portalId, pipelineLimit: body.pipelineLimit ?? created.pipelineLimit });
+  });
+
+  router.use('/crm', portalTokenAuth(store));
+
+  router.post('/crm/v3/objects/:type/batch/create', async (req, res) => {
+    const { inputs } = parseWith(validateCreate, req.body);
+    const results = await store.create(account(res).portalId, objectType(req), inputs);
+    res.status(201).json({ status: 'COMPLETE', results: results.map((object) => present(object)) });
+  });
+
+  router.post('/crm/v3/objects/:type/batch/update', async (req, res) => {
+    const { inputs } = parseWith(validateUpdate, req.body);
+    const results = await store.update(account(res).portalId, objectType(req), inputs);
+    res.json({ status: 'COMPLETE', results: results.map((object) => present(object)) });
+  });
+
+  router.post('/crm/v3/objects/:type/batch/upsert', async (req, res) => {
+    const { inputs } = parseWith(validateUpsert, req.body);
+    const results = await store.upsert(account(res).portalId, objectType(req), inputs);
+    res.json({ status: 'COMPLETE', results: results.map((object) => present(object)) });
+  });
+
+  router.post('/crm/v3/objects/:type/batch/archive', async (req, res) => {
+    const { inputs } = parseWith(validateIds, req.body);
+    await store.archive(account(res).portalId, objectType(req), inputs.map((input) => Number(input.id)));
+    res.status(204).end();
+  });
+
+  router.post('/crm/v3/objects/:type/batch/read', async (req, res) => {
+    const { inputs, properties } = parseWith(validateIds, req.body);
+    const results = await store.read(account(res).portalId, objectType(req), inputs.map((input) => Number(input.id)));
+    res.json({ status: 'COMPLETE', results: results.map((object) => present(object, properties)) });
+  });
+
+  router.post('/crm/v3/objects/:type/search', async (req, res) => {
+    const body = parseWith(validateSearch, req.body ?? {});
+    const filters = (body.filterGroups?.[0]?.filters ?? []).map((filter) => ({
+      propertyName: filter.propertyName,
+      operator: filter.operator,
+      values: (filter.operator === 'IN' ? (filter.values ?? []) : [filter.value ?? '']).map(String),
+    }));
+    const limit = body.limit ?? 10;
+    const after = Number(body.after ?? 0);
+    const { total, results } = await store.search(account(res).portalId, objectType(req), filters, limit, after);
+    res.json({
+      total,
+      results: results.map((object) => present(object, body.properties)),
+      ...(total > after + limit ? { paging: { next: { after: String(after + limit) } } } : {}),
+    });
+  });
+
+  router.get('/crm/v3/objects/:type/:id', async (req, res) => {
+    const id = Number(req.params.id);
+    const [object] = Number.isInteger(id) ? await store.read(account(res).portalId, objectType(req), [id]) : [];
+    if (!object) throw AppError.notFound(`No ${req.params.type} with id ${req.params.id}`);
+    res.json(present(object, list(req.query.properties), list(req.query.associations)));
+  });
+
+  router.get('/crm/v3/properties/:type', async (req, res) => {
+    res.json({ results: await store.listProperties(account(res).portalId, objectType(req)) });
+  });
+
+  router.post('/crm/v3/properties/:type', async (req, res) => {
+    const body = parseWith(validateProperty, req.body);
+    const created = await store.createProperty(account(res).portalId, objectType(req), { ...body, hasUniqueValue: body.hasUniqueValue ?? false });
+    res.status(201).json(created);
+  });
+
+  router.get('/crm/v3/pipelines/deals', async (_req, res) => {
+    res.json({ results: await store.listPipelines(account(res).portalId) });
+  });
+
+  router.post('/crm/v3/pipelines/deals', async (req, res) => {
+    const body = parseWith(validatePipeline, req.body);
+    const pipeline = await store.createPipeline(account(res), {
+      id: body.id,
+      label: body.label,
+      displayOrder: body.displayOrder ?? 0,
+      stages: body.stages.map((stage, index) => ({ id: stage.id, label: stage.label, displayOrder: stage.displayOrder ?? index })),
+    });
+    res.status(201).json(pipeline);
+  });
+
+  router.patch('/crm/v3/pipelines/deals/:id', async (req, res) => {
+    const body = parseWith(validatePipelinePatch, req.body);
+    const stages = body.stages?.map((stage, index) => ({ id: stage.id, label: stage.label, displayOrder: stage.displayOrder ?? index }));
+    res.json(await store.updatePipeline(account(res).portalId, String(req.params.id), { label: body.label, displayOrder: body.displayOrder, stages }));
+  });
+
+  router.post('/crm/v4/associations/:from/:to/batch/associate/default', async (req, res) => {
+    const { inputs } = parseWith(validateAssociations, req.body);
+    await store.associate(
+      account(res).portalId,
+      objectType(req, 'from'),
+      objectType(req, 'to'),
+      inputs.map((input) => ({ from: Number(input.from.id), to: Number(input.to.id) })),
+    );
+    res.json({ status: 'COMPLETE' });
+  });
+
+  return router;
+}

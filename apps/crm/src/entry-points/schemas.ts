@@ -1,0 +1,135 @@
+import { createValidator } from '@ecomm-sync/contracts';
+import { PROPERTY_TYPES } from '../domain/object-types';
+
+const propertyValues = { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } } as const;
+const idSchema = { anyOf: [{ type: 'string', pattern: '^[0-9]{1,15}$' }, { type: 'integer', minimum: 1 }] } as const;
+const inputs = (item: object) => ({ type: 'array', minItems: 1, maxItems: 100, items: item, errorHint: 'must hold 1 to 100 inputs' });
+
+export const validateCreate = createValidator<{ inputs: { properties: Record<string, unknown> }[] }>({
+  type: 'object',
+  required: ['inputs'],
+  properties: { inputs: inputs({ type: 'object', required: ['properties'], properties: { properties: propertyValues } }) },
+});
+
+export const validateUpdate = createValidator<{ inputs: { id: string; properties: Record<string, unknown> }[] }>({
+  type: 'object',
+  required: ['inputs'],
+  properties: { inputs: inputs({ type: 'object', required: ['id', 'properties'], properties: { id: idSchema, properties: propertyValues } }) },
+});
+
+export const validateUpsert = createValidator<{ inputs: { id: string; idProperty: string; properties: Record<string, unknown> }[] }>({
+  type: 'object',
+  required: ['inputs'],
+  properties: {
+    inputs: inputs({
+      type: 'object',
+      required: ['id', 'idProperty', 'properties'],
+      properties: { id: { type: 'string', minLength: 1 }, idProperty: { type: 'string', minLength: 1 }, properties: propertyValues },
+    }),
+  },
+});
+
+export const validateIds = createValidator<{ inputs: { id: string }[]; properties?: string[] }>({
+  type: 'object',
+  required: ['inputs'],
+  properties: {
+    inputs: inputs({ type: 'object', required: ['id'], properties: { id: idSchema } }),
+    properties: { type: 'array', items: { type: 'string' } },
+  },
+});
+
+export const validateSearch = createValidator<{
+  filterGroups?: { filters: { propertyName: string; operator: 'EQ' | 'IN'; value?: string; values?: string[] }[] }[];
+  properties?: string[];
+  limit?: number;
+  after?: string | number;
+}>({
+  type: 'object',
+  properties: {
+    filterGroups: {
+      type: 'array',
+      maxItems: 1,
+      errorHint: 'supports one filter group',
+      items: {
+        type: 'object',
+        required: ['filters'],
+        properties: {
+          filters: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['propertyName', 'operator'],
+              properties: {
+                propertyName: { type: 'string', minLength: 1 },
+                operator: { type: 'string', enum: ['EQ', 'IN'] },
+                value: { type: ['string', 'number'] },
+                values: { type: 'array', maxItems: 100, items: { type: ['string', 'number'] } },
+              },
+            },
+          },
+        },
+      },
+    },
+    properties: { type: 'array', items: { type: 'string' } },
+    limit: { type: 'integer', minimum: 1, maximum: 100 },
+    after: { anyOf: [{ type: 'string', pattern: '^[0-9]+$' }, { type: 'integer', minimum: 0 }] },
+  },
+});
+
+export const validateProperty = createValidator<{ name: string; label: string; type: (typeof PROPERTY_TYPES)[number]; hasUniqueValue?: boolean }>({
+  type: 'object',
+  required: ['name', 'label', 'type'],
+  properties: {
+    name: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,99}$', errorHint: 'must be lower case letters, digits and _, starting with a letter' },
+    label: { type: 'string', minLength: 1 },
+    type: { type: 'string', enum: PROPERTY_TYPES },
+    hasUniqueValue: { type: 'boolean' },
+  },
+});
+
+const stageSchema = {
+  type: 'object',
+  required: ['id', 'label'],
+  properties: { id: { type: 'string', minLength: 1 }, label: { type: 'string', minLength: 1 }, displayOrder: { type: 'integer' } },
+} as const;
+
+export const validatePipeline = createValidator<{ id: string; label: string; displayOrder?: number; stages: { id: string; label: string; displayOrder?: number }[] }>({
+  type: 'object',
+  required: ['id', 'label', 'stages'],
+  properties: {
+    id: { type: 'string', pattern: '^[\\w-]{1,100}$' },
+    label: { type: 'string', minLength: 1 },
+    displayOrder: { type: 'integer' },
+    stages: { type: 'array', minItems: 1, items: stageSchema },
+  },
+});
+
+export const validatePipelinePatch = createValidator<{ label?: string; displayOrder?: number; stages?: { id: string; label: string; displayOrder?: number }[] }>({
+  type: 'object',
+  properties: {
+    label: { type: 'string', minLength: 1 },
+    displayOrder: { type: 'integer' },
+    stages: { type: 'array', minItems: 1, items: stageSchema },
+  },
+});
+
+export const validateAssociations = createValidator<{ inputs: { from: { id: string }; to: { id: string } }[] }>({
+  type: 'object',
+  required: ['inputs'],
+  properties: {
+    inputs: inputs({
+      type: 'object',
+      required: ['from', 'to'],
+      properties: {
+        from: { type: 'object', required: ['id'], properties: { id: idSchema } },
+        to: { type: 'object', required: ['id'], properties: { id: idSchema } },
+      },
+    }),
+  },
+});
+
+export const validateAccount = createValidator<{ token: string; pipelineLimit?: number }>({
+  type: 'object',
+  required: ['token'],
+  properties: { token: { type: 'string', minLength: 16 }, pipelineLimit: { type: 'integer', minimum: 0 } },
+});

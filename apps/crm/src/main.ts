@@ -1,0 +1,34 @@
+import mongoose from 'mongoose';
+import { ConfigError } from '@ecomm-sync/config';
+import { listen, onShutdown } from '@ecomm-sync/http';
+import { createLogger } from '@ecomm-sync/logger';
+import { createCrmApp } from './app';
+import { loadCrmConfig } from './config';
+import { CrmStore } from './data-access/crm-store';
+
+async function main() {
+  const config = loadCrmConfig();
+  const logger = createLogger('crm', config.LOG_LEVEL);
+  const connection = await mongoose.createConnection(config.MONGO_URL, { dbName: config.CRM_MONGO_DB, autoIndex: false, maxPoolSize: 20 }).asPromise();
+  const store = new CrmStore(connection);
+  await store.createIndexes();
+  const app = createCrmApp({
+    store,
+    logger,
+    adminToken: config.ADMIN_TOKEN,
+    defaultPipelineLimit: config.CRM_DEFAULT_PIPELINE_LIMIT,
+    bodyLimit: config.CRM_BODY_LIMIT,
+    ready: () => connection.readyState === 1,
+  });
+  const server = await listen(app, config.CRM_PORT);
+  logger.info('crm listening', { port: config.CRM_PORT });
+  onShutdown(logger, async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await connection.close();
+  });
+}
+
+main().catch((error) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,37 @@
+import express, { type Express } from 'express';
+import type { Repositories } from '@ecomm-sync/data-access';
+import { errorHandler, healthRoutes, jsonBody, notFoundHandler, requestContext, type ReadinessCheck } from '@ecomm-sync/http';
+import type { Logger } from '@ecomm-sync/logger';
+import type { Broker } from '@ecomm-sync/messaging';
+import { adminRoutes } from './entry-points/admin.routes';
+import { portalKeyAuth } from './entry-points/authenticate';
+import { statusRoutes } from './entry-points/status.routes';
+import { syncRoutes } from './entry-points/sync.routes';
+import { AcceptSyncBatchUseCase } from './use-cases/accept-sync-batch.use-case';
+import { ReadSyncStatusUseCase } from './use-cases/read-sync-status.use-case';
+
+export interface GatewayDeps {
+  repositories: Repositories;
+  broker: Broker;
+  logger: Logger;
+  bodyLimit: string;
+  adminToken: string;
+  crmBaseUrl: string;
+  readiness: Record<string, ReadinessCheck>;
+}
+
+export function createGatewayApp(deps: GatewayDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', true);
+  app.use(healthRoutes(deps.readiness));
+  app.use(requestContext());
+  app.use(jsonBody(deps.bodyLimit));
+  app.use(adminRoutes(deps.repositories, { baseUrl: deps.crmBaseUrl, adminToken: deps.adminToken }));
+  app.use('/extensions/ecomm', portalKeyAuth(deps.repositories.portals));
+  app.use(syncRoutes(new AcceptSyncBatchUseCase(deps.broker, deps.repositories.stores, deps.logger)));
+  app.use(statusRoutes(new ReadSyncStatusUseCase(deps.repositories)));
+  app.use(notFoundHandler());
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,44 @@
+import type { ObjectType } from '@ecomm-sync/contracts';
+import { ERROR_TYPES, OBJECT_TYPES, type ErrorType } from '@ecomm-sync/contracts';
+import { AppError } from '@ecomm-sync/http';
+
+type Query = Record<string, unknown>;
+
+export function booleanParam(query: Query, name: string, fallback: boolean): boolean {
+  const value = query[name];
+  if (value === undefined) return fallback;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw AppError.badRequest(`Query parameter ${name} must be true or false, got "${String(value)}"`);
+}
+
+export function integerParam(query: Query, name: string, fallback: number, min: number, max: number): number {
+  const value = query[name];
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || number < min || number > max) {
+    throw AppError.badRequest(`Query parameter ${name} must be an integer from ${min} to ${max}, got "${String(value)}"`);
+  }
+  return number;
+}
+
+export function objectTypeParam(value: unknown, where = 'objectType'): ObjectType {
+  if (typeof value === 'string' && (OBJECT_TYPES as readonly string[]).includes(value)) return value as ObjectType;
+  throw AppError.badRequest(`${where} must be one of ${OBJECT_TYPES.join(', ')}, got "${String(value)}"`);
+}
+
+export function optionalObjectType(query: Query, name = 'objectType'): ObjectType | undefined {
+  return query[name] === undefined ? undefined : objectTypeParam(query[name], `Query parameter ${name}`);
+}
+
+export function optionalErrorType(query: Query, name = 'errorType'): ErrorType | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && (ERROR_TYPES as readonly string[]).includes(value)) return value as ErrorType;
+  throw AppError.badRequest(`Query parameter ${name} must be one of ${ERROR_TYPES.join(', ')}, got "${String(value)}"`);
+}
+
+export function objectIdParam(value: unknown, name: string): string {
+  if (typeof value === 'string' && value.length >= 1 && value.length <= 100 && /^[\x00-\x7F]*$/.test(value)) return value;
+  throw AppError.badRequest(`${name} must be an ASCII string of 1 to 100 characters`);
+}

@@ -1,0 +1,29 @@
+import { Router } from 'express';
+import { createValidator, v1SyncMessagesSchema, v2SyncSubmissionSchema, type V1SyncMessage, type V2SyncSubmission } from '@ecomm-sync/contracts';
+import { parseWith } from '@ecomm-sync/http';
+import type { AcceptSyncBatchUseCase } from '../use-cases/accept-sync-batch.use-case';
+import { principalOf } from './authenticate';
+import { objectTypeParam } from './query-params';
+
+const validateV1 = createValidator<V1SyncMessage[]>(v1SyncMessagesSchema);
+const validateV2 = createValidator<V2SyncSubmission>(v2SyncSubmissionSchema);
+
+/** Sync submissions: validated, published durably, answered 204 (SPEC.md point 4). */
+export function syncRoutes(acceptSyncBatch: AcceptSyncBatchUseCase): Router {
+  const router = Router();
+
+  router.put('/extensions/ecomm/v1/sync-messages/:objectType', async (req, res) => {
+    const objectType = objectTypeParam(req.params.objectType, 'The object type in the path');
+    const messages = parseWith(validateV1, req.body);
+    await acceptSyncBatch.acceptV1(principalOf(res).tenant, objectType, messages);
+    res.status(204).end();
+  });
+
+  router.put('/extensions/ecomm/v2/sync/messages', async (req, res) => {
+    const submission = parseWith(validateV2, req.body);
+    await acceptSyncBatch.acceptV2(principalOf(res).tenant, submission);
+    res.status(204).end();
+  });
+
+  return router;
+}

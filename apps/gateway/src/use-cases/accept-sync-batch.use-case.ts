@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { InboundMessage, ObjectType, SyncBatchMessage, Tenant, V1SyncMessage, V2SyncSubmission } from '@ecomm-sync/contracts';
+import { DEFAULT_STORE_ID, TOPICS } from '@ecomm-sync/contracts';
+import type { StoreRepository } from '@ecomm-sync/data-access';
+import { AppError } from '@ecomm-sync/http';
+import type { Logger } from '@ecomm-sync/logger';
+import type { Broker } from '@ecomm-sync/messaging';
+
+/**
+ * Turns an accepted request into one persistent AMQP message and resolves only once the broker
+ * confirmed it: the 204 that follows means the batch survives a crash of any service.
+ */
+export class AcceptSyncBatchUseCase {
+  constructor(
+    private readonly broker: Broker,
+    private readonly stores: StoreRepository,
+    private readonly logger: Logger,
+  ) {}
+
+  async acceptV1(tenant: Tenant, objectType: ObjectType, messages: V1SyncMessage[]): Promise<void> {
+    await this.publish({
+      batchId: randomUUID(),
+      tenant,
+      storeId: DEFAULT_STORE_ID,
+      objectType,
+      source: 'v1',
+      receivedAt: Date.now(),
+      messages: messages.map(
+        (message): InboundMessage => ({
+          externalObjectId: message.integratorObjectId,
+          action: message.action,
+          changedAt: message.changeOccurredTimestamp ?? null,
+          properties: message.propertyNameToValues ?? {},
+        }),
+      ),
+    });
+  }
+
+  async acceptV2(tenant: Tenant, submission: V2SyncSubmission): Promise<void> {
+    const store = await this.stores.find(tenant, submission.storeId);
+    if (!store) {
+      throw AppError.badRequest(`Unknown store "${submission.storeId}"; define it first with PUT /extensions/ecomm/v2/stores`);
+    }
+    await this.publish({
+      batchId: randomUUID(),
+      tenant,
+      storeId: submission.storeId,
+      objectType: submission.objectType,
+      source: 'v2',
+      receivedAt: Date.now(),
+      messages: submission.messages.map(
+        (message): InboundMessage => ({
+          externalObjectId: message.externalObjectId,
+          action: message.action,
+          changedAt: message.changedAt === undefined ? null : Number(message.changedAt),
+          properties: message.properties ?? {},
+          ...(message.associations ? { associations: message.associations } : {}),
+        }),
+      ),
+    });
+  }
+
+  private async publish(batch: SyncBatchMessage): Promise<void> {
+    try {
+      await this.broker.publish(`${TOPICS.syncBatch}.${batch.objectType}`, batch);
+    } catch (error) {
+      this.logger.error('publishing a sync batch failed', { error: String(error), batchId: batch.batchId });
+      throw AppError.unavailable('The batch could not be stored durably, so nothing was accepted; send it again');
+    }
+    this.logger.info('sync batch accepted', { batchId: batch.batchId, portalId: batch.tenant.portalId, objectType: batch.objectType, count: batch.messages.length });
+  }
+}

@@ -1,0 +1,68 @@
+import type { ObjectType, Tenant, V1SyncErrorRecord, V1SyncStatus, V2SyncErrorRecord, V2SyncStatus } from '@ecomm-sync/contracts';
+import { DEFAULT_STORE_ID } from '@ecomm-sync/contracts';
+import type { ErrorQuery, Repositories, SyncError } from '@ecomm-sync/data-access';
+import { AppError } from '@ecomm-sync/http';
+
+export const toV1ErrorRecord = (error: SyncError): V1SyncErrorRecord => ({
+  portalId: error.portalId,
+  objectType: error.objectType,
+  integratorObjectId: error.externalObjectId,
+  changeOccurredTimestamp: error.changedAt,
+  errorTimestamp: error.erroredAt,
+  type: error.type,
+  details: error.details,
+  status: error.status,
+});
+
+export const toV2ErrorRecord = (error: SyncError): V2SyncErrorRecord => ({
+  portalId: error.portalId,
+  storeId: error.storeId,
+  objectType: error.objectType,
+  externalObjectId: error.externalObjectId,
+  changedAt: error.changedAt,
+  erroredAt: error.erroredAt,
+  type: error.type,
+  details: error.details,
+  status: error.status,
+});
+
+/** Per-object status and error listings, read from what the applier recorded. */
+export class ReadSyncStatusUseCase {
+  constructor(private readonly repositories: Pick<Repositories, 'objectSyncs' | 'objectStates' | 'syncErrors'>) {}
+
+  async v2Status(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string): Promise<V2SyncStatus> {
+    const key = { ...tenant, storeId, objectType, externalObjectId };
+    const [sync, errors] = await Promise.all([this.repositories.objectSyncs.findOne(key), this.repositories.syncErrors.listForObject(key, false)]);
+    if (!sync) await this.requireReceived(tenant, storeId, objectType, externalObjectId);
+    return {
+      storeId,
+      objectType,
+      externalObjectId,
+      crmId: sync && !sync.archived ? sync.crmId : null,
+      lastProcessedAt: sync?.lastProcessedAt ?? null,
+      errors: errors.map(toV2ErrorRecord),
+    };
+  }
+
+  async v1Status(tenant: Tenant, objectType: ObjectType, externalObjectId: string): Promise<V1SyncStatus> {
+    const status = await this.v2Status(tenant, DEFAULT_STORE_ID, objectType, externalObjectId);
+    return {
+      objectType,
+      externalObjectId,
+      lastProcessedAt: status.lastProcessedAt,
+      numErrors: status.errors.length,
+      ...(status.crmId === null ? {} : { crmId: status.crmId }),
+    };
+  }
+
+  listErrors(query: ErrorQuery) {
+    return this.repositories.syncErrors.list(query);
+  }
+
+  private async requireReceived(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string) {
+    const states = await this.repositories.objectStates.findMany(tenant, storeId, objectType, [externalObjectId]);
+    if (states.size === 0) {
+      throw AppError.notFound(`No ${objectType} "${externalObjectId}" has been received in store "${storeId}" (messages are processed asynchronously; try again shortly)`);
+    }
+  }
+}

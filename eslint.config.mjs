@@ -1,0 +1,47 @@
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/jest*.config.js', '**/dist', '**/node_modules', '**/reports', '**/tmp', 'tools/mongo-server/target'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      // Apps import libs; libs never import apps; each layer only what is below it (STYLE.md habit 1).
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:feature', 'type:data-access', 'type:domain', 'type:util'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:testing', 'type:feature', 'type:data-access', 'type:domain', 'type:util'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:testing', 'type:feature', 'type:data-access', 'type:domain', 'type:util'] },
+            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:domain', 'type:util'] },
+            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:domain', 'type:util'] },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Configuration is read and validated in one place (STYLE.md habit 5).
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through @ecomm-sync/config.' }],
+    },
+  },
+  {
+    // The domain is pure: no I/O of any kind (DESIGN.md, Libraries).
+    files: ['libs/domain/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: ['mongoose', 'amqplib', 'amqp-connection-manager', 'axios', 'express', 'node:fs', 'node:http', 'node:https', 'node:net', 'fs', 'http', 'https', 'net'] },
+      ],
+    },
+  },
+  {
+    files: ['libs/config/src/**/*.ts', 'libs/testing/src/**/*.ts', '**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
+);

@@ -1,0 +1,27 @@
+import type { ConfigSchema } from './load-config';
+
+export const commonKeys = {
+  LOG_LEVEL: {
+    doc: 'winston log level',
+    format: 'string',
+    default: 'info',
+    values: ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'],
+  },
+} as const satisfies ConfigSchema;
+
+export const mongoKeys = {
+  MONGO_URL: { doc: 'MongoDB connection string (no database name)', format: 'url', default: 'mongodb://127.0.0.1:27017' },
+  MONGO_DB: { doc: 'database of the sync service', format: 'string', default: 'ecomm_sync' },
+} as const satisfies ConfigSchema;
+
+export const amqpKeys = {
+  AMQP_URL: { doc: 'RabbitMQ connection string', format: 'url', default: 'amqp://guest:guest@127.0.0.1:5672', sensitive: true },
+  AMQP_PREFIX: {
+    doc: 'prefix of every exchange and queue name, so that stacks sharing a broker never see each other',
+    format: 'string',
+    default: 'ecomm',
+  },
+  AMQP_PREFETCH: { doc: 'unacknowledged messages a consumer holds at once', format: 'int', default: 50 },
+  AMQP_RETRY_DELAY_MS: { doc: 'delay before a transiently failed message is tried again', format: 'int', default: 2000 },
+  AMQP_MAX_ATTEMPTS: { doc: 'attempts of a message before it goes to the dead-letter queue', format: 'int', default: 5 },
+} as const satisfies ConfigSchema;

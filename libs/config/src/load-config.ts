@@ -1,0 +1,81 @@
+import Ajv from 'ajv';
+
+type Format = 'string' | 'url' | 'port' | 'int' | 'boolean';
+
+export interface ConfigKey {
+  /** What the value is for; shown when it is wrong. */
+  doc: string;
+  format: Format;
+  /** Used when the variable is not set. A key without default is required. */
+  default?: string | number | boolean;
+  /** Allowed values, for string keys. */
+  values?: readonly string[];
+  /** Never printed back (tokens, passwords). */
+  sensitive?: boolean;
+}
+
+export type ConfigSchema = Record<string, ConfigKey>;
+
+type ValueOf<K extends ConfigKey> = K['format'] extends 'port' | 'int'
+  ? number
+  : K['format'] extends 'boolean'
+    ? boolean
+    : string;
+
+export type ConfigOf<S extends ConfigSchema> = { readonly [P in keyof S]: ValueOf<S[P]> };
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true });
+
+function jsonSchemaOf(key: ConfigKey): Record<string, unknown> {
+  switch (key.format) {
+    case 'port':
+      return { type: 'integer', minimum: 0, maximum: 65535 };
+    case 'int':
+      return { type: 'integer', minimum: 0 };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'url':
+      return { type: 'string', pattern: '^[a-z][a-z0-9+.-]*://\\S+$' };
+    case 'string':
+      return key.values ? { type: 'string', enum: [...key.values] } : { type: 'string', minLength: 1 };
+  }
+}
+
+/**
+ * Reads the variables a schema names from the environment (the variable name is the key),
+ * applies defaults and validates everything before anything connects. Throws a ConfigError
+ * naming each wrong variable and what it is for.
+ */
+export function loadConfig<S extends ConfigSchema>(schema: S, env: NodeJS.ProcessEnv = process.env): ConfigOf<S> {
+  const names = Object.keys(schema);
+  const jsonSchema = {
+    type: 'object',
+    properties: Object.fromEntries(names.map((name) => [name, jsonSchemaOf(schema[name])])),
+    required: names.filter((name) => schema[name].default === undefined),
+  };
+  const input: Record<string, unknown> = {};
+  for (const name of names) {
+    const raw = env[name];
+    if (raw !== undefined && raw !== '') input[name] = raw;
+    else if (schema[name].default !== undefined) input[name] = schema[name].default;
+  }
+  const validate = ajv.compile(jsonSchema);
+  if (!validate(input)) {
+    const problems = (validate.errors ?? []).map((error) => {
+      const name = error.instancePath.slice(1) || String(error.params.missingProperty ?? '');
+      const key = schema[name];
+      const shown = key?.sensitive ? '(hidden)' : JSON.stringify(env[name]);
+      const what = error.keyword === 'required' ? 'is required but not set' : `${error.message}, got ${shown}`;
+      return `${name} ${what} (${key?.doc ?? 'unknown'})`;
+    });
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  return input as ConfigOf<S>;
+}

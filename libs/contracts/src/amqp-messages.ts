@@ -1,0 +1,149 @@
+import type { Action, ErrorType, ObjectType } from './enums';
+import { ACTIONS, ERROR_TYPES, OBJECT_TYPES } from './enums';
+import type { PropertyValue } from './sync-v1';
+import type { V2Associations } from './sync-v2';
+import { objectIdSchema, propertyMapSchema } from './common-schemas';
+import { v2AssociationsSchema } from './sync-v2';
+
+/** Who the data belongs to: a portal, and the application in application mode (null in direct mode). */
+export interface Tenant {
+  portalId: number;
+  appId: string | null;
+}
+
+export type MessageSource = 'v1' | 'v2' | 'import';
+
+/** One change as received, in the sender's property names. */
+export interface InboundMessage {
+  externalObjectId: string;
+  action: Action;
+  /** As sent; null when the sender left it out (the receipt time applies then). */
+  changedAt: number | null;
+  properties: Record<string, PropertyValue>;
+  associations?: V2Associations;
+}
+
+/** gateway → mapper: one accepted request, whole. Routing key `sync.batch.<objectType>`. */
+export interface SyncBatchMessage {
+  batchId: string;
+  tenant: Tenant;
+  storeId: string;
+  objectType: ObjectType;
+  source: MessageSource;
+  receivedAt: number;
+  messages: InboundMessage[];
+}
+
+export interface Problem {
+  type: ErrorType;
+  details: string;
+  /** A blocking problem stops the object from being applied; others skip one property. */
+  blocking: boolean;
+}
+
+/** An object's whole mapped state at one revision, in CRM property names. */
+export interface MappedChange {
+  externalObjectId: string;
+  /** Grows each time the object's stored state or its mapping changes; the applier skips older ones. */
+  rev: number;
+  action: Action;
+  /** Newest changedAt of the object's state. */
+  changedAt: number;
+  /** Counts deletes, so that an upsert after a delete makes a new CRM object. */
+  generation: number;
+  properties: Record<string, string | null>;
+  associations: Partial<Record<ObjectType, string[]>>;
+  problems: Problem[];
+}
+
+/** mapper → applier. Routing key `changes.mapped.<objectType>`. */
+export interface MappedChangesMessage {
+  tenant: Tenant;
+  storeId: string;
+  objectType: ObjectType;
+  changes: MappedChange[];
+}
+
+const tenantSchema = {
+  type: 'object',
+  required: ['portalId', 'appId'],
+  properties: {
+    portalId: { type: 'integer', minimum: 1 },
+    appId: { type: ['string', 'null'] },
+  },
+} as const;
+
+export const syncBatchMessageSchema = {
+  $id: 'amqp-sync-batch',
+  type: 'object',
+  required: ['batchId', 'tenant', 'storeId', 'objectType', 'source', 'receivedAt', 'messages'],
+  properties: {
+    batchId: { type: 'string', minLength: 1 },
+    tenant: tenantSchema,
+    storeId: objectIdSchema,
+    objectType: { type: 'string', enum: OBJECT_TYPES },
+    source: { type: 'string', enum: ['v1', 'v2', 'import'] },
+    receivedAt: { type: 'integer' },
+    messages: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['externalObjectId', 'action', 'changedAt', 'properties'],
+        properties: {
+          externalObjectId: objectIdSchema,
+          action: { type: 'string', enum: ACTIONS },
+          changedAt: { type: ['integer', 'null'] },
+          properties: propertyMapSchema,
+          associations: v2AssociationsSchema,
+        },
+      },
+    },
+  },
+} as const;
+
+export const mappedChangesMessageSchema = {
+  $id: 'amqp-mapped-changes',
+  type: 'object',
+  required: ['tenant', 'storeId', 'objectType', 'changes'],
+  properties: {
+    tenant: tenantSchema,
+    storeId: objectIdSchema,
+    objectType: { type: 'string', enum: OBJECT_TYPES },
+    changes: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['externalObjectId', 'rev', 'action', 'changedAt', 'generation', 'properties', 'associations', 'problems'],
+        properties: {
+          externalObjectId: objectIdSchema,
+          rev: { type: 'integer', minimum: 0 },
+          action: { type: 'string', enum: ACTIONS },
+          changedAt: { type: 'integer' },
+          generation: { type: 'integer', minimum: 0 },
+          properties: { type: 'object', additionalProperties: { type: ['string', 'null'] } },
+          associations: v2AssociationsSchema,
+          problems: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['type', 'details', 'blocking'],
+              properties: {
+                type: { type: 'string', enum: ERROR_TYPES },
+                details: { type: 'string' },
+                blocking: { type: 'boolean' },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+/** The topics the services exchange; routing keys are `<topic>.<objectType>`. */
+export const TOPICS = {
+  syncBatch: 'sync.batch',
+  mappedChanges: 'changes.mapped',
+} as const;

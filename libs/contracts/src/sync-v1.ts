@@ -1,0 +1,35 @@
+import type { Action } from './enums';
+import { ACTIONS } from './enums';
+import { MAX_SYNC_MESSAGES, epochMillisSchema, objectIdSchema, propertyMapSchema } from './common-schemas';
+
+export type PropertyValue = string | number | boolean | null;
+
+/** SPEC.md "Sync message (v1)". */
+export interface V1SyncMessage {
+  integratorObjectId: string;
+  action: Action;
+  changeOccurredTimestamp?: number;
+  propertyNameToValues?: Record<string, PropertyValue>;
+}
+
+export const v1SyncMessageSchema = {
+  type: 'object',
+  required: ['integratorObjectId', 'action'],
+  additionalProperties: false,
+  properties: {
+    integratorObjectId: objectIdSchema,
+    action: { type: 'string', enum: ACTIONS },
+    changeOccurredTimestamp: epochMillisSchema,
+    propertyNameToValues: propertyMapSchema,
+  },
+} as const;
+
+/** PUT /extensions/ecomm/v1/sync-messages/{objectType}: 1 to 200 messages. */
+export const v1SyncMessagesSchema = {
+  $id: 'v1-sync-messages',
+  type: 'array',
+  minItems: 1,
+  maxItems: MAX_SYNC_MESSAGES,
+  items: v1SyncMessageSchema,
+  errorHint: `must be an array of 1 to ${MAX_SYNC_MESSAGES} sync messages`,
+} as const;

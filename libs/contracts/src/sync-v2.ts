@@ -1,0 +1,64 @@
+import type { Action, ObjectType } from './enums';
+import { ACTIONS, OBJECT_TYPES } from './enums';
+import type { PropertyValue } from './sync-v1';
+import { MAX_SYNC_MESSAGES, epochMillisSchema, objectIdSchema, objectTypeSchema, propertyMapSchema } from './common-schemas';
+
+export type V2Associations = Partial<Record<ObjectType, string[]>>;
+
+/** SPEC.md "Sync submission (v2)", one message. */
+export interface V2SyncMessage {
+  externalObjectId: string;
+  action: Action;
+  /** Epoch ms; examples also send it as a numeric string. */
+  changedAt?: number | string;
+  properties?: Record<string, PropertyValue>;
+  associations?: V2Associations;
+}
+
+export interface V2SyncSubmission {
+  storeId: string;
+  objectType: ObjectType;
+  messages: V2SyncMessage[];
+}
+
+export const v2AssociationsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: Object.fromEntries(OBJECT_TYPES.map((type) => [type, { type: 'array', maxItems: 1000, items: objectIdSchema }])),
+  errorHint: `keys must be object types (${OBJECT_TYPES.join(', ')}) and values arrays of external ids`,
+} as const;
+
+export const v2SyncMessageSchema = {
+  type: 'object',
+  required: ['externalObjectId', 'action'],
+  additionalProperties: false,
+  properties: {
+    externalObjectId: objectIdSchema,
+    action: { type: 'string', enum: ACTIONS },
+    changedAt: {
+      anyOf: [epochMillisSchema, { type: 'string', pattern: '^[0-9]{1,16}$' }],
+      errorHint: 'must be epoch milliseconds, as a number or a numeric string',
+    },
+    properties: propertyMapSchema,
+    associations: v2AssociationsSchema,
+  },
+} as const;
+
+/** PUT /extensions/ecomm/v2/sync/messages. */
+export const v2SyncSubmissionSchema = {
+  $id: 'v2-sync-submission',
+  type: 'object',
+  required: ['storeId', 'objectType', 'messages'],
+  additionalProperties: false,
+  properties: {
+    storeId: { ...objectIdSchema, errorHint: 'must be the id of a store, 1 to 100 ASCII characters' },
+    objectType: objectTypeSchema,
+    messages: {
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_SYNC_MESSAGES,
+      items: v2SyncMessageSchema,
+      errorHint: `must hold 1 to ${MAX_SYNC_MESSAGES} messages`,
+    },
+  },
+} as const;

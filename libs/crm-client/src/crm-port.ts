@@ -1,0 +1,54 @@
+import type { ObjectType } from '@ecomm-sync/contracts';
+
+export const CRM_BATCH_LIMIT = 100;
+
+export interface CrmObject {
+  id: number;
+  properties: Record<string, string | null>;
+}
+
+export interface CrmPropertyInfo {
+  name: string;
+  label: string;
+  type: string;
+  hasUniqueValue?: boolean;
+}
+
+export interface CrmPipelineStage {
+  id: string;
+  label: string;
+  displayOrder: number;
+}
+
+export interface CrmPipeline {
+  id: string;
+  label: string;
+  displayOrder: number;
+  stages: CrmPipelineStage[];
+}
+
+export interface AssociationPair {
+  fromId: number;
+  toId: number;
+}
+
+/**
+ * The one way the applier and the install step reach a CRM: an objects API in the shape of the
+ * public CRM v3 API. Batches of any size are split into requests of at most 100.
+ */
+export interface CrmPort {
+  batchCreate(type: ObjectType, inputs: { properties: Record<string, string | null> }[]): Promise<CrmObject[]>;
+  batchUpdate(type: ObjectType, inputs: { id: number; properties: Record<string, string | null> }[]): Promise<CrmObject[]>;
+  /** Creates or updates by a unique property; results carry that property so callers can match them. */
+  batchUpsert(type: ObjectType, idProperty: string, inputs: { id: string; properties: Record<string, string | null> }[]): Promise<CrmObject[]>;
+  batchArchive(type: ObjectType, ids: number[]): Promise<void>;
+  batchRead(type: ObjectType, ids: number[], properties: string[]): Promise<CrmObject[]>;
+  /** Contacts by e-mail address (lower-cased keys). */
+  findContactsByEmail(emails: string[]): Promise<Map<string, number>>;
+  listProperties(type: ObjectType): Promise<CrmPropertyInfo[]>;
+  createProperty(type: ObjectType, property: CrmPropertyInfo): Promise<void>;
+  listDealPipelines(): Promise<CrmPipeline[]>;
+  createDealPipeline(pipeline: CrmPipeline): Promise<CrmPipeline>;
+  updateDealPipeline(pipeline: CrmPipeline): Promise<CrmPipeline>;
+  batchAssociate(fromType: ObjectType, toType: ObjectType, pairs: AssociationPair[]): Promise<void>;
+}

@@ -1,0 +1,5 @@
+export { HttpCrmClient, CrmRequestError } from './http-crm-client';
+export type { CrmClientOptions } from './http-crm-client';
+export type { CrmPort, CrmObject, CrmPropertyInfo, CrmPipeline, CrmPipelineStage, AssociationPair } from './crm-port';
+export { CRM_BATCH_LIMIT } from './crm-port';
+export { CrmAdminClient } from './crm-admin-client';

@@ -1,0 +1,55 @@
+import mongoose, { type Connection } from 'mongoose';
+import { ObjectStateRepository } from './repositories/object-state.repository';
+import { ObjectSyncRepository } from './repositories/object-sync.repository';
+import { PortalRepository } from './repositories/portal.repository';
+import { RawMessageRepository } from './repositories/raw-message.repository';
+import { SettingsRepository } from './repositories/settings.repository';
+import { StoreRepository } from './repositories/store.repository';
+import { SyncErrorRepository } from './repositories/sync-error.repository';
+
+export interface Repositories {
+  portals: PortalRepository;
+  settings: SettingsRepository;
+  stores: StoreRepository;
+  rawMessages: RawMessageRepository;
+  objectStates: ObjectStateRepository;
+  objectSyncs: ObjectSyncRepository;
+  syncErrors: SyncErrorRepository;
+}
+
+export interface Database {
+  connection: Connection;
+  repositories: Repositories;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Opens a connection (no serverApi: the development server rejects it) and builds every index. */
+export async function connectDatabase(url: string, dbName: string): Promise<Database> {
+  const connection = await mongoose
+    .createConnection(url, { dbName, serverSelectionTimeoutMS: 10_000, maxPoolSize: 20, autoIndex: false })
+    .asPromise();
+  const repositories: Repositories = {
+    portals: new PortalRepository(connection),
+    settings: new SettingsRepository(connection),
+    stores: new StoreRepository(connection),
+    rawMessages: new RawMessageRepository(connection),
+    objectStates: new ObjectStateRepository(connection),
+    objectSyncs: new ObjectSyncRepository(connection),
+    syncErrors: new SyncErrorRepository(connection),
+  };
+  await Promise.all(Object.values(connection.models).map((model) => model.createIndexes()));
+  return {
+    connection,
+    repositories,
+    async ping() {
+      try {
+        await connection.db!.admin().command({ ping: 1 });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => connection.close(),
+  };
+}

@@ -1,0 +1,12 @@
+export { connectDatabase } from './database';
+export type { Database, Repositories } from './database';
+export type { ObjectKey } from './object-key';
+export { hashSecret } from './repositories/portal.repository';
+export type { Portal, PortalRepository } from './repositories/portal.repository';
+export type { StoredSettings, SettingsRepository } from './repositories/settings.repository';
+export { settingsOwner } from './repositories/settings.repository';
+export type { Store, StoreRepository } from './repositories/store.repository';
+export type { RawMessageRepository } from './repositories/raw-message.repository';
+export type { StoredObjectState, StateWrite, ObjectStateRepository } from './repositories/object-state.repository';
+export type { ObjectSync, ProcessedRecord, ObjectSyncRepository } from './repositories/object-sync.repository';
+export type { SyncError, NewSyncError, ErrorQuery, SyncErrorRepository } from './repositories/sync-error.repository';

@@ -1,0 +1,29 @@
+import { Schema, type Connection } from 'mongoose';
+import { OBJECT_TYPES } from '@ecomm-sync/contracts';
+
+/**
+ * The link from a sender object to its CRM object, and its sync status, in one document:
+ * the applier writes both together (docs/decisions/0003-link-and-status-in-one-document.md).
+ */
+const objectSyncSchema = new Schema(
+  {
+    portalId: { type: Number, required: true },
+    appId: { type: String, default: null },
+    storeId: { type: String, required: true },
+    objectType: { type: String, enum: OBJECT_TYPES, required: true },
+    externalObjectId: { type: String, required: true },
+    crmId: { type: Number, default: null },
+    /** Incarnation the link belongs to (a delete then a newer upsert makes a new CRM object). */
+    generation: { type: Number, default: 0 },
+    archived: { type: Boolean, default: false },
+    /** Newest revision processed; older revisions are skipped. */
+    appliedRev: { type: Number, default: 0 },
+    lastProcessedAt: { type: Number, default: null },
+    changedAt: { type: Number, default: null },
+  },
+  { collection: 'object_syncs', versionKey: false },
+);
+// Serves: links and status of a batch's objects (applier), one object's status (status endpoints).
+objectSyncSchema.index({ portalId: 1, appId: 1, storeId: 1, objectType: 1, externalObjectId: 1 }, { unique: true });
+
+export const objectSyncModel = (connection: Connection) => connection.model('ObjectSync', objectSyncSchema);

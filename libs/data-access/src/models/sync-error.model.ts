@@ -1,0 +1,29 @@
+import { Schema, type Connection } from 'mongoose';
+import { ERROR_STATUSES, ERROR_TYPES, OBJECT_TYPES } from '@ecomm-sync/contracts';
+
+const syncErrorSchema = new Schema(
+  {
+    portalId: { type: Number, required: true },
+    appId: { type: String, default: null },
+    storeId: { type: String, required: true },
+    objectType: { type: String, enum: OBJECT_TYPES, required: true },
+    externalObjectId: { type: String, required: true },
+    /** Revision of the object state that failed: with type, makes recording idempotent. */
+    rev: { type: Number, required: true },
+    type: { type: String, enum: ERROR_TYPES, required: true },
+    details: { type: String, required: true },
+    changedAt: { type: Number, required: true },
+    erroredAt: { type: Number, required: true },
+    status: { type: String, enum: ERROR_STATUSES, required: true },
+    resolvedAt: { type: Number, default: null },
+  },
+  { collection: 'sync_errors', versionKey: false },
+);
+// Serves: idempotent recording, and the open errors of a batch's objects (resolving them).
+syncErrorSchema.index({ portalId: 1, appId: 1, storeId: 1, objectType: 1, externalObjectId: 1, rev: 1, type: 1 }, { unique: true });
+// Serves: error listings of a tenant, newest first, optionally by status.
+syncErrorSchema.index({ portalId: 1, appId: 1, status: 1, erroredAt: -1 });
+// Serves: error listings of a portal across applications, newest first.
+syncErrorSchema.index({ portalId: 1, erroredAt: -1 });
+
+export const syncErrorModel = (connection: Connection) => connection.model('SyncError', syncErrorSchema);

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import type { Connection } from 'mongoose';
+import type { ObjectType, PropertyValue, Tenant } from '@ecomm-sync/contracts';
+import type { RawObjectState } from '@ecomm-sync/domain';
+import { objectStateModel } from '../models/object-state.model';
+import { keysFilter } from '../object-key';
+import { onlyDuplicateKeyErrors } from './duplicate-key';
+
+export interface StoredObjectState {
+  externalObjectId: string;
+  state: RawObjectState;
+  rev: number;
+}
+
+export interface StateWrite {
+  externalObjectId: string;
+  state: RawObjectState;
+  /** Revision read before merging; null when the object had no state. */
+  expectedRev: number | null;
+}
+
+interface StateDoc {
+  externalObjectId: string;
+  properties: [string, PropertyValue, number][];
+  associations: [ObjectType, string[], number][];
+  deletedAt: number | null;
+  upsertedAt: number | null;
+  rev: number;
+  writeToken: string;
+}
+
+const toState = (doc: StateDoc): RawObjectState => ({
+  properties: Object.fromEntries(doc.properties.map(([name, value, changedAt]) => [name, { value, changedAt }])),
+  associations: Object.fromEntries(doc.associations.map(([type, ids, changedAt]) => [type, { value: ids, changedAt }])),
+  deletedAt: doc.deletedAt,
+  upsertedAt: doc.upsertedAt,
+});
+
+const toFields = (state: RawObjectState) => ({
+  properties: Object.entries(state.properties).map(([name, entry]) => [name, entry.value, entry.changedAt]),
+  associations: Object.entries(state.associations).map(([type, entry]) => [type, entry!.value, entry!.changedAt]),
+  deletedAt: state.deletedAt,
+  upsertedAt: state.upsertedAt,
+});
+
+/**
+ * Merged raw states, written with optimistic concurrency: a write only lands if the revision is
+ * still the one read. Losers are reported so the caller merges again onto the newer state.
+ */
+export class ObjectStateRepository {
+  private readonly states;
+
+  constructor(connection: Connection) {
+    this.states = objectStateModel(connection);
+  }
+
+  async findMany(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): Promise<Map<string, StoredObjectState>> {
+    const docs = await this.states.collection
+      .find(keysFilter(tenant, storeId, objectType, externalObjectIds), { projection: { _id: 0, portalId: 0, appId: 0, storeId: 0, objectType: 0 } })
+      .toArray();
+    return new Map(
+      (docs as unknown as StateDoc[]).map((doc) => [doc.externalObjectId, { externalObjectId: doc.externalObjectId, state: toState(doc), rev: doc.rev }]),
+    );
+  }
+
+  /** Writes states; returns the new revision of each write that landed and the ids that lost a race. */
+  async saveMany(tenant: Tenant, storeId: string, objectType: ObjectType, writes: readonly StateWrite[]): Promise<{ saved: Map<string, number>; conflicts: string[] }> {
+    const saved = new Map<string, number>();
+    if (writes.length === 0) return { saved, conflicts: [] };
+    const writeToken = randomUUID();
+    const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
+    const operations = writes.map((write) =>
+      write.expectedRev === null
+        ? {
+            updateOne: {
+              filter: { ...base, externalObjectId: write.externalObjectId },
+              update: { $setOnInsert: { ...toFields(write.state), rev: 1, writeToken } },
+              upsert: true,
+            },
+          }
+        : {
+            updateOne: {
+              filter: { ...base, externalObjectId: write.externalObjectId, rev: write.expectedRev },
+              update: { $set: { ...toFields(write.state), rev: write.expectedRev + 1, writeToken } },
+            },
+          },
+    );
+    try {
+      await this.states.collection.bulkWrite(operations, { ordered: false });
+    } catch (error) {
+      // Two first writers of one object: the loser's upsert hits the unique key.
+      if (!onlyDuplicateKeyErrors(error)) throw error;
+    }
+    const ids = writes.map((write) => write.externalObjectId);
+    const after = await this.states.collection
+      .find(keysFilter(tenant, storeId, objectType, ids), { projection: { externalObjectId: 1, writeToken: 1, rev: 1 } })
+      .toArray();
+    const won = new Map(after.filter((doc) => doc.writeToken === writeToken).map((doc) => [doc.externalObjectId as string, doc.rev as number]));
+    for (const [id, rev] of won) saved.set(id, rev);
+    return { saved, conflicts: ids.filter((id) => !won.has(id)) };
+  }
+}

@@ -1,0 +1,61 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Connection, Model } from 'mongoose';
+import { counterModel, portalModel, type PortalDocument } from '../models/portal.model';
+
+export interface Portal {
+  portalId: number;
+  name: string;
+  active: boolean;
+  crmToken: string;
+}
+
+export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+
+const toPortal = (doc: PortalDocument): Portal => ({ portalId: doc.portalId, name: doc.name, active: doc.active, crmToken: doc.crmToken });
+
+export class PortalRepository {
+  private readonly portals: Model<PortalDocument>;
+  private readonly counters: ReturnType<typeof counterModel>;
+
+  constructor(connection: Connection) {
+    this.portals = portalModel(connection) as unknown as Model<PortalDocument>;
+    this.counters = counterModel(connection);
+  }
+
+  /** Next free portal id; ids start above the range people pick by hand for demos. */
+  async nextPortalId(): Promise<number> {
+    const counter = await this.counters
+      .findOneAndUpdate({ _id: 'portalId' }, { $inc: { seq: 1 } }, { upsert: true, new: true, setDefaultsOnInsert: true })
+      .lean();
+    return 1_000_000 + counter!.seq;
+  }
+
+  async create(portal: { portalId: number; name: string; apiKey: string; crmToken: string }): Promise<Portal> {
+    const doc = await this.portals.create({
+      portalId: portal.portalId,
+      name: portal.name,
+      active: true,
+      apiKeyHash: hashSecret(portal.apiKey),
+      crmToken: portal.crmToken,
+    });
+    return toPortal(doc.toObject());
+  }
+
+  async findById(portalId: number): Promise<Portal | null> {
+    const doc = await this.portals.findOne({ portalId }).lean<PortalDocument>();
+    return doc ? toPortal(doc) : null;
+  }
+
+  /** The portal whose API key this is, compared in constant time, or null. */
+  async findByApiKey(apiKey: string): Promise<Portal | null> {
+    const hash = hashSecret(apiKey);
+    const doc = await this.portals.findOne({ apiKeyHash: hash }).lean<PortalDocument>();
+    if (!doc || !timingSafeEqual(Buffer.from(doc.apiKeyHash, 'hex'), Buffer.from(hash, 'hex'))) return null;
+    return toPortal(doc);
+  }
+
+  async setActive(portalId: number, active: boolean): Promise<boolean> {
+    const result = await this.portals.updateOne({ portalId }, { $set: { active } });
+    return result.matchedCount === 1;
+  }
+}

@@ -1,0 +1,141 @@
+import type { Connection } from 'mongoose';
+import type { ErrorStatus, ErrorType, ObjectType, Tenant } from '@ecomm-sync/contracts';
+import { syncErrorModel } from '../models/sync-error.model';
+import { keyFilter, type ObjectKey } from '../object-key';
+import { onlyDuplicateKeyErrors } from './duplicate-key';
+
+export interface SyncError {
+  portalId: number;
+  appId: string | null;
+  storeId: string;
+  objectType: ObjectType;
+  externalObjectId: string;
+  type: ErrorType;
+  details: string;
+  changedAt: number;
+  erroredAt: number;
+  status: ErrorStatus;
+}
+
+export interface NewSyncError {
+  externalObjectId: string;
+  rev: number;
+  type: ErrorType;
+  details: string;
+  changedAt: number;
+  erroredAt: number;
+}
+
+export interface ErrorQuery {
+  portalId: number;
+  /** undefined: every application of the portal and its direct use. */
+  appId?: string | null;
+  includeResolved: boolean;
+  errorType?: ErrorType;
+  objectType?: ObjectType;
+  limit: number;
+  offset: number;
+}
+
+const PROJECTION = {
+  _id: 0,
+  portalId: 1,
+  appId: 1,
+  storeId: 1,
+  objectType: 1,
+  externalObjectId: 1,
+  type: 1,
+  details: 1,
+  changedAt: 1,
+  erroredAt: 1,
+  status: 1,
+};
+
+export class SyncErrorRepository {
+  private readonly errors;
+
+  constructor(connection: Connection) {
+    this.errors = syncErrorModel(connection);
+  }
+
+  /**
+   * Records errors of processed revisions as OPEN (once per revision and type, so a redelivery
+   * adds nothing) and resolves the object's older open errors: only the newest stays open.
+   */
+  async record(tenant: Tenant, storeId: string, objectType: ObjectType, errors: readonly NewSyncError[]): Promise<void> {
+    if (errors.length === 0) return;
+    const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
+    const inserts = errors.map((error) => ({
+      updateOne: {
+        filter: { ...base, externalObjectId: error.externalObjectId, rev: error.rev, type: error.type },
+        update: {
+          $setOnInsert: {
+            details: error.details,
+            changedAt: error.changedAt,
+            erroredAt: error.erroredAt,
+            status: 'OPEN',
+            resolvedAt: null,
+          },
+        },
+        upsert: true,
+      },
+    }));
+    try {
+      await this.errors.collection.bulkWrite(inserts, { ordered: false });
+    } catch (error) {
+      if (!onlyDuplicateKeyErrors(error)) throw error;
+    }
+    const newestRev = new Map<string, number>();
+    for (const error of errors) newestRev.set(error.externalObjectId, Math.max(newestRev.get(error.externalObjectId) ?? 0, error.rev));
+    await this.resolveBefore(tenant, storeId, objectType, newestRev, errors[0].erroredAt, false);
+  }
+
+  /** Resolves the open errors of objects that have since synced correctly at the given revisions. */
+  async resolve(tenant: Tenant, storeId: string, objectType: ObjectType, syncedRevs: ReadonlyMap<string, number>, at: number): Promise<void> {
+    await this.resolveBefore(tenant, storeId, objectType, syncedRevs, at, true);
+  }
+
+  private async resolveBefore(
+    tenant: Tenant,
+    storeId: string,
+    objectType: ObjectType,
+    revs: ReadonlyMap<string, number>,
+    at: number,
+    inclusive: boolean,
+  ): Promise<void> {
+    if (revs.size === 0) return;
+    const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType, status: 'OPEN' };
+    await this.errors.collection.bulkWrite(
+      [...revs].map(([externalObjectId, rev]) => ({
+        updateMany: {
+          filter: { ...base, externalObjectId, rev: inclusive ? { $lte: rev } : { $lt: rev } },
+          update: { $set: { status: 'RESOLVED', resolvedAt: at } },
+        },
+      })),
+      { ordered: false },
+    );
+  }
+
+  /** Newest first. Returns one more than `limit` is not needed: `hasMore` says whether more exist. */
+  async list(query: ErrorQuery): Promise<{ errors: SyncError[]; hasMore: boolean }> {
+    const filter: Record<string, unknown> = { portalId: query.portalId };
+    if (query.appId !== undefined) filter.appId = query.appId;
+    if (!query.includeResolved) filter.status = 'OPEN';
+    if (query.errorType) filter.type = query.errorType;
+    if (query.objectType) filter.objectType = query.objectType;
+    const docs = await this.errors.collection
+      .find(filter, { projection: PROJECTION })
+      .sort({ erroredAt: -1, _id: -1 })
+      .skip(query.offset)
+      .limit(query.limit + 1)
+      .toArray();
+    return { errors: docs.slice(0, query.limit) as unknown as SyncError[], hasMore: docs.length > query.limit };
+  }
+
+  async listForObject(key: ObjectKey, includeResolved: boolean): Promise<SyncError[]> {
+    const filter: Record<string, unknown> = keyFilter(key);
+    if (!includeResolved) filter.status = 'OPEN';
+    const docs = await this.errors.collection.find(filter, { projection: PROJECTION }).sort({ erroredAt: -1, _id: -1 }).toArray();
+    return docs as unknown as SyncError[];
+  }
+}

@@ -1,0 +1,44 @@
+import type { DataType, ErrorType, PropertyValue } from '@ecomm-sync/contracts';
+
+export type Conversion = { ok: true; value: string | null } | { ok: false; errorType: ErrorType; reason: string };
+
+const NUMERIC = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const INTEGER = /^-?\d{1,16}$/;
+
+const fail = (errorType: ErrorType, reason: string): Conversion => ({ ok: false, errorType, reason });
+
+/**
+ * Converts a sender's value to the CRM's string form by the mapping's data type (DESIGN.md, Values).
+ * Null clears the property whatever the type.
+ */
+export function convertValue(value: PropertyValue, dataType: DataType): Conversion {
+  if (value === null) return { ok: true, value: null };
+  switch (dataType) {
+    case 'STRING':
+      return { ok: true, value: String(value) };
+    case 'NUMBER': {
+      if (typeof value === 'number' && Number.isFinite(value)) return { ok: true, value: String(value) };
+      if (typeof value === 'string' && NUMERIC.test(value.trim())) return { ok: true, value: String(Number(value.trim())) };
+      return fail('UNKNOWN_ERROR', 'INVALID_NUMBER: expected a finite number or a numeric string');
+    }
+    case 'DATETIME': {
+      if (typeof value === 'number' && Number.isInteger(value)) return { ok: true, value: String(value) };
+      if (typeof value === 'string' && INTEGER.test(value.trim())) return { ok: true, value: String(Number(value.trim())) };
+      const hint = typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? `; send ${Date.parse(value)} instead` : '';
+      return fail('ERROR_INVALID_DATE_PROPERTY', `INVALID_DATE: expected epoch milliseconds as a number or numeric string${hint}`);
+    }
+    case 'AVATAR_IMAGE': {
+      if (typeof value === 'string' && isHttpUrl(value)) return { ok: true, value };
+      return fail('UNKNOWN_ERROR', 'INVALID_IMAGE_URL: expected an absolute http(s) URL');
+    }
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,51 @@
+import type { ObjectType } from '@ecomm-sync/contracts';
+import { ECOMM_PROPERTY_PREFIX } from '@ecomm-sync/contracts';
+import { SYNC_KEY_PROPERTY } from './sync-key';
+
+export type CrmPropertyType = 'string' | 'number' | 'bool' | 'datetime' | 'enumeration';
+
+export interface CrmPropertyDefinition {
+  name: string;
+  label: string;
+  type: CrmPropertyType;
+  /** Unique across the objects of one type (used for idempotent creates). */
+  hasUniqueValue?: boolean;
+}
+
+const ecomm = (name: string, label: string, type: CrmPropertyType): CrmPropertyDefinition => ({
+  name: `${ECOMM_PROPERTY_PREFIX}${name}`,
+  label,
+  type,
+});
+
+const syncKey: CrmPropertyDefinition = { name: SYNC_KEY_PROPERTY, label: 'Ecommerce sync key', type: 'string', hasUniqueValue: true };
+
+/** SPEC.md "Ecommerce properties", plus our sync key (docs/decisions/0004-idempotent-crm-creates.md). */
+export const ECOMM_PROPERTIES: Record<ObjectType, CrmPropertyDefinition[]> = {
+  CONTACT: [ecomm('ecomm_synced', 'Ecommerce synced', 'bool'), syncKey],
+  PRODUCT: [ecomm('ecomm_synced', 'Ecommerce synced', 'bool'), ecomm('image_url', 'Image URL', 'string'), syncKey],
+  DEAL: [
+    ecomm('ecomm_synced', 'Ecommerce synced', 'bool'),
+    ecomm('abandoned_cart_url', 'Abandoned cart URL', 'string'),
+    ecomm('discount_amount', 'Discount amount', 'number'),
+    ecomm('order_number', 'Order number', 'string'),
+    ecomm('shipment_ids', 'Shipment ids', 'string'),
+    ecomm('tax_amount', 'Tax amount', 'number'),
+    syncKey,
+  ],
+  LINE_ITEM: [ecomm('ecomm_synced', 'Ecommerce synced', 'bool'), ecomm('discount_amount', 'Discount amount', 'number'), syncKey],
+};
+
+export const ECOMM_SYNCED_PROPERTY = `${ECOMM_PROPERTY_PREFIX}ecomm_synced`;
+
+export const ECOMM_PIPELINE_ID = 'ecommerce';
+export const ECOMM_PIPELINE_LABEL = 'Ecommerce Pipeline';
+export const ECOMM_DEAL_STAGES = [
+  { id: 'checkout_abandoned', label: 'Checkout Abandoned', displayOrder: 0 },
+  { id: 'checkout_pending', label: 'Checkout Pending', displayOrder: 1 },
+  { id: 'checkout_completed', label: 'Checkout Completed', displayOrder: 2 },
+  { id: 'processed', label: 'Processed', displayOrder: 3 },
+  { id: 'shipped', label: 'Shipped', displayOrder: 4 },
+  { id: 'cancelled', label: 'Cancelled', displayOrder: 5 },
+] as const;
+export const ECOMM_STAGE_IDS: ReadonlySet<string> = new Set(ECOMM_DEAL_STAGES.map((stage) => stage.id));

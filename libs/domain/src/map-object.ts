@@ -1,0 +1,101 @@
+import type { MappedChange, ObjectType, Problem, SyncSettings } from '@ecomm-sync/contracts';
+import { V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
+import { convertValue } from './convert-value';
+import { describeFailure } from './error-details';
+import type { RawObjectState } from './object-state';
+import { generationOf, isLive, newestChangeOf } from './object-state';
+
+export type MappedObject = Omit<MappedChange, 'externalObjectId' | 'rev'>;
+
+const ASSOCIATION_TARGETS: Record<string, ObjectType> = {
+  [V1_ASSOCIATION_PROPERTIES.CONTACT_IDS]: 'CONTACT',
+  [V1_ASSOCIATION_PROPERTIES.DEAL_ID]: 'DEAL',
+  [V1_ASSOCIATION_PROPERTIES.PRODUCT_ID]: 'PRODUCT',
+};
+
+export const isAssociationProperty = (crmPropertyName: string): boolean => crmPropertyName in ASSOCIATION_TARGETS;
+
+function splitIds(value: string): string[] {
+  return value
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => id.length > 0);
+}
+
+/**
+ * Maps an object's merged raw state to CRM property names with the settings in force.
+ * Unmapped sender properties are left out (they stay stored and apply once a mapping names them).
+ */
+export function mapObject(objectType: ObjectType, externalObjectId: string, state: RawObjectState, settings: SyncSettings | null): MappedObject {
+  const live = isLive(state);
+  const base = {
+    action: live ? ('UPSERT' as const) : ('DELETE' as const),
+    changedAt: newestChangeOf(state),
+    generation: generationOf(state),
+  };
+  const blocked = (problem: Omit<Problem, 'blocking'>): MappedObject => ({
+    ...base,
+    properties: {},
+    associations: {},
+    problems: [{ ...problem, blocking: true }],
+  });
+  const operation = live ? 'UPSERT' : 'DELETE';
+  if (!settings) {
+    return blocked({
+      type: 'NO_SYNC_SETTINGS',
+      details: describeFailure(operation, objectType, externalObjectId, 'no sync settings exist; PUT settings with mappings, then enable them'),
+    });
+  }
+  if (!settings.enabled) {
+    return blocked({
+      type: 'SETTINGS_NOT_ENABLED',
+      details: describeFailure(operation, objectType, externalObjectId, 'sync settings exist but are not enabled'),
+    });
+  }
+  if (!live) return { ...base, properties: {}, associations: {}, problems: [] };
+
+  const problems: Problem[] = [];
+  const properties: Record<string, string | null> = {};
+  const associations: MappedObject['associations'] = {};
+  const mappings = settings.mappings[objectType] ?? [];
+  const byExternalName = new Map(mappings.map((mapping) => [mapping.externalPropertyName, mapping]));
+  let mappedCount = 0;
+
+  for (const [name, { value }] of Object.entries(state.properties)) {
+    const mapping = byExternalName.get(name);
+    if (!mapping) continue;
+    mappedCount++;
+    const associated = ASSOCIATION_TARGETS[mapping.crmPropertyName];
+    if (associated) {
+      if (value !== null && String(value).trim() !== '') associations[associated] = splitIds(String(value));
+      continue;
+    }
+    const conversion = convertValue(value, mapping.dataType);
+    if (conversion.ok) {
+      properties[mapping.crmPropertyName] = conversion.value;
+    } else {
+      problems.push({
+        type: conversion.errorType,
+        blocking: false,
+        details: describeFailure('UPSERT', objectType, externalObjectId, conversion.reason, { [mapping.crmPropertyName]: value }),
+      });
+    }
+  }
+  for (const [type, entry] of Object.entries(state.associations) as [ObjectType, { value: string[] }][]) {
+    associations[type] = entry.value;
+  }
+
+  const propertyCount = Object.keys(state.properties).length;
+  if (propertyCount > 0 && mappedCount === 0) {
+    return blocked({
+      type: 'NO_MAPPINGS_DEFINED',
+      details: describeFailure(
+        'UPSERT',
+        objectType,
+        externalObjectId,
+        `settings map none of the properties sent (${Object.keys(state.properties).slice(0, 10).join(', ')})`,
+      ),
+    });
+  }
+  return { ...base, properties, associations, problems };
+}

@@ -1,0 +1,100 @@
+import type { InboundMessage, ObjectType, PropertyValue } from '@ecomm-sync/contracts';
+
+export interface TimedValue<T> {
+  value: T;
+  changedAt: number;
+}
+
+/**
+ * What is known of one sender object, merged from every message received for it.
+ * Each property and each association list is a last-writer-wins register by changedAt,
+ * so any delivery order of the same messages converges to the same state.
+ */
+export interface RawObjectState {
+  properties: Record<string, TimedValue<PropertyValue>>;
+  associations: Partial<Record<ObjectType, TimedValue<string[]>>>;
+  /** changedAt of the newest DELETE, or null. */
+  deletedAt: number | null;
+  /** changedAt of the newest UPSERT that the newest DELETE did not cancel, or null. */
+  upsertedAt: number | null;
+}
+
+export const emptyObjectState = (): RawObjectState => ({ properties: {}, associations: {}, deletedAt: null, upsertedAt: null });
+
+/** The changedAt a message counts with: as sent, else the time the service received it. */
+export const effectiveChangedAt = (message: Pick<InboundMessage, 'changedAt'>, receivedAt: number): number =>
+  message.changedAt ?? receivedAt;
+
+/**
+ * Orders two values written at the same changedAt, so that the winner does not depend on
+ * which arrived first. Null (a clear) loses to any value.
+ */
+function wins<T>(candidate: TimedValue<T>, current: TimedValue<T> | undefined): boolean {
+  if (!current) return true;
+  if (candidate.changedAt !== current.changedAt) return candidate.changedAt > current.changedAt;
+  return JSON.stringify(candidate.value ?? null) > JSON.stringify(current.value ?? null);
+}
+
+export function isLive(state: RawObjectState): boolean {
+  return state.upsertedAt !== null && (state.deletedAt === null || state.upsertedAt > state.deletedAt);
+}
+
+/** The CRM object's incarnation: an upsert after a delete creates a new CRM object. */
+export const generationOf = (state: RawObjectState): number => state.deletedAt ?? 0;
+
+export function newestChangeOf(state: RawObjectState): number {
+  return Math.max(state.deletedAt ?? 0, state.upsertedAt ?? 0);
+}
+
+/** Merges one message into a state. Pure: returns a new state and whether anything changed. */
+export function mergeMessage(state: RawObjectState, message: InboundMessage, receivedAt: number): { state: RawObjectState; changed: boolean } {
+  const at = effectiveChangedAt(message, receivedAt);
+  if (message.action === 'DELETE') {
+    if (state.deletedAt !== null && at <= state.deletedAt) return { state, changed: false };
+    const keep = <T>(entry: TimedValue<T> | undefined) => entry !== undefined && entry.changedAt > at;
+    const next: RawObjectState = {
+      properties: Object.fromEntries(Object.entries(state.properties).filter(([, entry]) => keep(entry))),
+      associations: Object.fromEntries(Object.entries(state.associations).filter(([, entry]) => keep(entry))),
+      deletedAt: at,
+      upsertedAt: state.upsertedAt !== null && state.upsertedAt > at ? state.upsertedAt : null,
+    };
+    return { state: next, changed: true };
+  }
+
+  if (state.deletedAt !== null && at <= state.deletedAt) return { state, changed: false };
+  let changed = false;
+  const properties = { ...state.properties };
+  for (const [name, value] of Object.entries(message.properties)) {
+    const candidate = { value, changedAt: at };
+    if (wins(candidate, properties[name])) {
+      if (properties[name]?.changedAt !== at || properties[name]?.value !== value) changed = true;
+      properties[name] = candidate;
+    }
+  }
+  const associations = { ...state.associations };
+  for (const [type, ids] of Object.entries(message.associations ?? {}) as [ObjectType, string[]][]) {
+    const candidate = { value: [...new Set(ids)].sort(), changedAt: at };
+    if (wins(candidate, associations[type])) {
+      changed = true;
+      associations[type] = candidate;
+    }
+  }
+  const upsertedAt = state.upsertedAt === null || at > state.upsertedAt ? at : state.upsertedAt;
+  if (upsertedAt !== state.upsertedAt) changed = true;
+  return { state: { properties, associations, deletedAt: state.deletedAt, upsertedAt }, changed };
+}
+
+export function mergeMessages(
+  state: RawObjectState,
+  messages: readonly InboundMessage[],
+  receivedAt: number,
+): { state: RawObjectState; changed: boolean } {
+  let changed = false;
+  let current = state;
+  for (const message of messages) {
+    const result = mergeMessage(current, message, receivedAt);
+    current = result.state;
+    changed ||= result.changed;
+  }
+  return { state: current, changed };
+}

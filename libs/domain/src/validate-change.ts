@@ -1,0 +1,80 @@
+import type { MappedChange, ObjectType, Problem } from '@ecomm-sync/contracts';
+import { V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
+import { ECOMM_STAGE_IDS } from './ecommerce-setup';
+import { describeFailure } from './error-details';
+
+export interface CrmContext {
+  /** Property names the portal's CRM defines for this object type. */
+  definedProperties: ReadonlySet<string>;
+  /** Whether this change will create a CRM object (no link to an existing one). */
+  isCreate: boolean;
+}
+
+// Practical address check: one @, a non-empty local part, a dotted domain, no spaces.
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+export const isValidEmail = (value: string): boolean => value.length <= 254 && EMAIL.test(value);
+
+const REQUIRED_ASSOCIATIONS: Partial<Record<ObjectType, { type: ObjectType; property: string }[]>> = {
+  LINE_ITEM: [
+    { type: 'DEAL', property: V1_ASSOCIATION_PROPERTIES.DEAL_ID },
+    { type: 'PRODUCT', property: V1_ASSOCIATION_PROPERTIES.PRODUCT_ID },
+  ],
+};
+
+const REQUIRED_PROPERTIES: Partial<Record<ObjectType, string>> = { CONTACT: 'email', DEAL: 'dealstage' };
+
+/**
+ * Checks a mapped upsert against the portal's CRM setup (SPEC.md "Required properties", "Errors").
+ * Returns the properties that can be written and the problems found; a blocking problem means
+ * the object must not be written at all.
+ */
+export function validateChange(
+  objectType: ObjectType,
+  change: Pick<MappedChange, 'externalObjectId' | 'properties' | 'associations'>,
+  context: CrmContext,
+): { properties: Record<string, string | null>; problems: Problem[] } {
+  const operation = context.isCreate ? 'CREATE' : 'UPDATE';
+  const problems: Problem[] = [];
+  const fail = (type: Problem['type'], reason: string, values: Record<string, string | null | undefined>, blocking = true) =>
+    problems.push({ type, blocking, details: describeFailure(operation, objectType, change.externalObjectId, reason, values) });
+
+  const properties: Record<string, string | null> = {};
+  const undefinedNames: string[] = [];
+  for (const [name, value] of Object.entries(change.properties)) {
+    if (context.definedProperties.has(name)) properties[name] = value;
+    else undefinedNames.push(name);
+  }
+  if (undefinedNames.length > 0) {
+    fail(
+      'NO_PROPERTIES_DEFINED',
+      `the portal's CRM defines no property ${undefinedNames.join(', ')}; create it in the CRM or change the mapping`,
+      Object.fromEntries(undefinedNames.map((name) => [name, change.properties[name]])),
+      false,
+    );
+  }
+
+  const required = REQUIRED_PROPERTIES[objectType];
+  if (required && context.isCreate && (properties[required] ?? '') === '') {
+    fail('MISSING_REQUIRED_PROPERTY', `${required} is required to create a ${objectType}`, { [required]: properties[required] });
+  }
+  const email = properties.email;
+  if (objectType === 'CONTACT' && email && !isValidEmail(email)) {
+    fail('INVALID_EMAIL_ADDRESS', 'email is not a valid e-mail address', { email });
+  }
+  const stage = properties.dealstage;
+  if (objectType === 'DEAL' && stage && !ECOMM_STAGE_IDS.has(stage)) {
+    fail('INVALID_DEAL_STAGE', `dealstage must be a stage of the ecommerce pipeline (${[...ECOMM_STAGE_IDS].join(', ')})`, {
+      dealstage: stage,
+    });
+  }
+  if (context.isCreate) {
+    for (const { type, property } of REQUIRED_ASSOCIATIONS[objectType] ?? []) {
+      const ids = change.associations[type] ?? [];
+      if (ids.length === 0) {
+        fail('MISSING_REQUIRED_PROPERTY', `a ${objectType} needs an associated ${type} to be created`, { [property]: undefined });
+      }
+    }
+  }
+  return { properties, problems };
+}

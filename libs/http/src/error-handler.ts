@@ -1,0 +1,20 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from '@ecomm-sync/logger';
+import { AppError } from './app-error';
+
+/** The last handler of every app: `{"status":"error","message":...,"requestId":...}` for every failure. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const known = error instanceof AppError;
+    const status = known ? error.status : 500;
+    const message = known ? error.message : 'Internal error; the request id identifies it in the service logs';
+    if (!known) logger.error('unhandled error', { error: error instanceof Error ? error.stack : String(error), method: req.method, path: req.path });
+    else if (status >= 500) logger.warn('request failed', { status, message });
+    if (res.headersSent) return;
+    if (known) for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+    res.status(status).json({ status: 'error', message, requestId: res.locals.requestId });
+  };
+}
+
+export const notFoundHandler = (): RequestHandler => (req, _res, next) =>
+  next(AppError.notFound(`No endpoint ${req.method} ${req.path}; see the API reference in docs/api.md`));

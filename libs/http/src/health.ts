@@ -1,0 +1,29 @@
+import type { Server } from 'node:http';
+import express, { Router } from 'express';
+import { listen } from './listen';
+
+export type ReadinessCheck = () => Promise<boolean> | boolean;
+
+/** GET /healthz: the process is up. GET /readyz: every dependency answers (503 naming those that do not). */
+export function healthRoutes(checks: Record<string, ReadinessCheck>): Router {
+  const router = Router();
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  router.get('/readyz', async (_req, res) => {
+    const results = await Promise.all(
+      Object.entries(checks).map(async ([name, check]) => [name, await Promise.resolve(check()).catch(() => false)] as const),
+    );
+    const failing = results.filter(([, ok]) => !ok).map(([name]) => name);
+    res.status(failing.length === 0 ? 200 : 503).json({ status: failing.length === 0 ? 'ready' : 'not ready', failing });
+  });
+  return router;
+}
+
+/** For apps that serve no API of their own (mapper, applier, ...). */
+export async function startHealthServer(port: number, checks: Record<string, ReadinessCheck>): Promise<Server> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(healthRoutes(checks));
+  return listen(app, port);
+}

@@ -1,0 +1,29 @@
+import express, { type RequestHandler } from 'express';
+import { AppError } from './app-error';
+
+const hasBody = (req: Parameters<RequestHandler>[0]) =>
+  req.header('transfer-encoding') !== undefined || Number(req.header('content-length') ?? 0) > 0;
+
+/** JSON bodies only: 415 for another content type, 413 over `limit`, 400 for malformed JSON. */
+export function jsonBody(limit: string): RequestHandler[] {
+  const parse = express.json({ limit, strict: false, type: () => true });
+  return [
+    (req, _res, next) => {
+      if (!hasBody(req)) return next();
+      const type = req.header('content-type') ?? '';
+      if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+        return next(new AppError(415, `Content-Type must be application/json, got "${type || 'none'}"`));
+      }
+      next();
+    },
+    (req, res, next) =>
+      parse(req, res, (error?: unknown) => {
+        if (!error) return next();
+        const failure = error as { type?: string; message?: string; limit?: number };
+        if (failure.type === 'entity.too.large') return next(new AppError(413, `Request body is larger than ${limit}; send fewer messages per request`));
+        if (failure.type === 'entity.parse.failed') return next(new AppError(400, `Request body is not valid JSON: ${failure.message}`));
+        if (failure.type === 'charset.unsupported' || failure.type === 'encoding.unsupported') return next(new AppError(415, failure.message ?? 'unsupported encoding'));
+        next(error);
+      }),
+  ];
+}

@@ -1,0 +1,2 @@
+export { createLogger, logContext, currentLogContext } from './logger';
+export type { Logger, LogContext } from './logger';

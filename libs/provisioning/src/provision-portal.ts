@@ -1,0 +1,32 @@
+import type { Repositories } from '@ecomm-sync/data-access';
+import { CrmAdminClient } from '@ecomm-sync/crm-client';
+import { newSecret } from './secrets';
+
+export interface ProvisionPortalInput {
+  portalId?: number;
+  name?: string;
+  /** Given keys are for the demo and tests; otherwise fresh random ones are made. */
+  apiKey?: string;
+  crmToken?: string;
+  pipelineLimit?: number;
+}
+
+export interface ProvisionedPortal {
+  portalId: number;
+  apiKey: string;
+  crmToken: string;
+}
+
+/** Creates a portal (a customer account) and its account in the built-in CRM. */
+export async function provisionPortal(
+  repositories: Pick<Repositories, 'portals'>,
+  crm: { baseUrl: string; adminToken: string },
+  input: ProvisionPortalInput = {},
+): Promise<ProvisionedPortal> {
+  const portalId = input.portalId ?? (await repositories.portals.nextPortalId());
+  const apiKey = input.apiKey ?? newSecret('pk');
+  const crmToken = input.crmToken ?? newSecret('crm');
+  await new CrmAdminClient(crm.baseUrl, crm.adminToken).ensureAccount(portalId, crmToken, input.pipelineLimit);
+  await repositories.portals.create({ portalId, name: input.name ?? `Portal ${portalId}`, apiKey, crmToken });
+  return { portalId, apiKey, crmToken };
+}
