@@ -18,8 +18,9 @@ export default tseslint.config(
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:feature', 'type:data-access', 'type:domain', 'type:util'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:testing', 'type:feature', 'type:data-access', 'type:domain', 'type:util'] },
             { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:testing', 'type:feature', 'type:data-access', 'type:domain', 'type:util'] },
-            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:domain', 'type:util'] },
-            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:domain', 'type:util'] },
+            // type:testing holds test helpers that depend on contracts alone; libs' own specs use them.
+            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:domain', 'type:util', 'type:testing'] },
+            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:domain', 'type:util', 'type:testing'] },
             { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
           ],
@@ -41,7 +42,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['libs/config/src/**/*.ts', 'libs/testing/src/**/*.ts', '**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
+    files: ['libs/config/src/**/*.ts', 'libs/testing/src/**/*.ts', 'libs/test-harness/src/**/*.ts', '**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
 );

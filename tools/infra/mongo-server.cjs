@@ -1,7 +1,10 @@
 // Builds (once) and runs the project's MongoDB wire-protocol server (tools/mongo-server).
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
 const path = require('node:path');
+const { canConnect } = require('./rabbitmq.cjs');
 
 const projectDir = path.join(__dirname, '..', 'mongo-server');
 const jarPath = path.join(projectDir, 'target', 'mongo-server.jar');
@@ -15,50 +18,48 @@ function ensureJar() {
   return jarPath;
 }
 
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 /**
- * Starts the server and resolves once it accepts connections.
- * @param {{ port?: number, host?: string, h2File?: string, log?: (line: string) => void }} options
- * @returns {Promise<{ url: string, port: number, pid: number, stop: () => Promise<void> }>}
+ * Starts the server and resolves once it accepts connections. Its output goes to a log file, never
+ * to a pipe: a parent busy in a synchronous call would not drain a pipe, and the server would stall.
+ * @param {{ port?: number, host?: string, h2File?: string, logFile?: string }} options
+ * @returns {Promise<{ url: string, port: number, pid: number, logFile: string, stop: () => Promise<void> }>}
  */
-function startMongoServer({ port = 0, host = '127.0.0.1', h2File, log } = {}) {
+async function startMongoServer({ port = 0, host = '127.0.0.1', h2File, logFile } = {}) {
   ensureJar();
-  const args = ['-Xss4m', '-jar', jarPath, '--host', host, '--port', String(port)];
+  const boundPort = port || (await freePort());
+  const log = logFile ?? path.join(os.tmpdir(), `mongo-server-${boundPort}.log`);
+  const args = ['-Xss4m', '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn', '-jar', jarPath, '--host', host, '--port', String(boundPort)];
   if (h2File) {
     fs.mkdirSync(path.dirname(h2File), { recursive: true });
     args.push('--h2', h2File);
   }
-  const child = spawn('java', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let started = false;
-    const timer = setTimeout(() => {
+  fs.mkdirSync(path.dirname(log), { recursive: true });
+  const out = fs.openSync(log, 'a');
+  const child = spawn('java', args, { stdio: ['ignore', out, out] });
+  fs.closeSync(out);
+  let exitCode = null;
+  child.once('exit', (code) => (exitCode = code ?? -1));
+  const deadline = Date.now() + 60_000;
+  while (!(await canConnect(host, boundPort, 500))) {
+    if (exitCode !== null) throw new Error(`mongo-server exited with code ${exitCode} before listening; see ${log}`);
+    if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      reject(new Error('mongo-server did not start within 60 s'));
-    }, 60_000);
-    const onLine = (chunk) => {
-      const text = chunk.toString();
-      if (log) log(text);
-      const match = /mongo-server listening on ([^:\s]+):(\d+)/.exec(text);
-      if (match && !started) {
-        started = true;
-        clearTimeout(timer);
-        const boundPort = Number(match[2]);
-        resolve({
-          url: `mongodb://${match[1]}:${boundPort}`,
-          port: boundPort,
-          pid: child.pid,
-          stop: () => stopChild(child),
-        });
-      }
-    };
-    child.stdout.on('data', onLine);
-    child.stderr.on('data', (chunk) => log && log(chunk.toString()));
-    child.on('exit', (code) => {
-      if (!started) {
-        clearTimeout(timer);
-        reject(new Error(`mongo-server exited with code ${code} before listening`));
-      }
-    });
-  });
+      throw new Error(`mongo-server did not listen on ${host}:${boundPort} within 60 s; see ${log}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url: `mongodb://${host}:${boundPort}`, port: boundPort, pid: child.pid, logFile: log, stop: () => stopChild(child) };
 }
 
 function stopChild(child) {

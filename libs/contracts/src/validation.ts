@@ -34,6 +34,9 @@ export function createValidator<T>(schema: object, root = 'body'): (data: unknow
   const validate: ValidateFunction = ajv.compile(schema);
   return (data) => {
     if (validate(data)) return { ok: true, value: data as T };
-    return { ok: false, message: describeError(validate.errors![0], root) };
+    const errors = validate.errors!;
+    // A failed union reports each branch's error, then its own: the union's says what to send.
+    const union = errors.find((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf');
+    return { ok: false, message: describeError(union ?? errors[0], root) };
   };
 }

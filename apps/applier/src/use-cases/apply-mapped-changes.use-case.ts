@@ -136,10 +136,11 @@ export class ApplyMappedChangesUseCase {
     await this.applyDeletes(crm, objectType, deletes, syncs, outcome);
     await this.applyUpserts(crm, portal, group, upserts, syncs, outcome);
 
-    const lost = await this.repositories.objectSyncs.recordProcessed(tenant, storeId, objectType, outcome.records);
-    if (lost.length > 0) this.logger.warn('a newer revision was recorded concurrently', { objectType, externalObjectIds: lost.slice(0, 10) });
+    // Errors before status: once an object reads as processed, its errors are already visible.
     await this.repositories.syncErrors.record(tenant, storeId, objectType, outcome.errors);
     await this.repositories.syncErrors.resolve(tenant, storeId, objectType, outcome.clean, this.clock());
+    const lost = await this.repositories.objectSyncs.recordProcessed(tenant, storeId, objectType, outcome.records);
+    if (lost.length > 0) this.logger.warn('a newer revision was recorded concurrently', { objectType, externalObjectIds: lost.slice(0, 10) });
   }
 
   private async applyDeletes(crm: CrmPort, objectType: ObjectType, deletes: MappedChange[], syncs: Map<string, ObjectSync>, outcome: Outcome) {

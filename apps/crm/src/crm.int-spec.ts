@@ -1,0 +1,102 @@
+import mongoose, { type Connection } from 'mongoose';
+import request from 'supertest';
+import { createLogger } from '@ecomm-sync/logger';
+import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+import { createCrmApp } from './app';
+import { CrmStore } from './data-access/crm-store';
+
+const { mongoUrl } = testInfrastructure();
+
+describe('built-in CRM objects API', () => {
+  let connection: Connection;
+  let app: ReturnType<typeof createCrmApp>;
+  let token: string;
+  let portalId = 500;
+
+  beforeAll(async () => {
+    connection = await mongoose.createConnection(mongoUrl, { dbName: uniqueName('crm').replace(/-/g, '_') }).asPromise();
+    const store = new CrmStore(connection);
+    await store.createIndexes();
+    app = createCrmApp({ store, logger: createLogger('crm-test', 'error'), adminToken: 'admin-token', defaultPipelineLimit: 2, bodyLimit: '1mb', ready: () => true });
+  });
+
+  beforeEach(async () => {
+    portalId++;
+    token = `token-of-portal-${portalId}`;
+    await request(app).put(`/crm/admin/v1/accounts/${portalId}`).set('authorization', 'Bearer admin-token').send({ token }).expect(200);
+  });
+
+  afterAll(async () => {
+    await connection.dropDatabase();
+    await connection.close();
+  });
+
+  const as = (method: 'get' | 'post' | 'patch', path: string) => request(app)[method](path).set('authorization', `Bearer ${token}`);
+
+  it('starts a portal with the default properties and pipeline', async () => {
+    const contacts = await as('get', '/crm/v3/properties/contacts').expect(200);
+    expect(contacts.body.results.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['email', 'firstname', 'lastname', 'phone', 'mobilephone', 'company', 'website', 'address', 'city', 'state', 'zip', 'country']));
+    const lineItems = await as('get', '/crm/v3/properties/line_items').expect(200);
+    expect(lineItems.body.results.map((p: { name: string }) => p.name).sort()).toEqual(['amount', 'discount', 'name', 'price', 'quantity', 'tax']);
+    const pipelines = await as('get', '/crm/v3/pipelines/deals').expect(200);
+    expect(pipelines.body.results).toHaveLength(1);
+  });
+
+  it('creates, reads, updates and archives objects', async () => {
+    const created = await as('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { email: 'Ada@Example.com', firstname: 'Ada' } }] }).expect(201);
+    const id = created.body.results[0].id;
+    await as('post', '/crm/v3/objects/contacts/batch/update').send({ inputs: [{ id, properties: { lastname: 'Lovelace' } }] }).expect(200);
+    const read = await as('get', `/crm/v3/objects/contacts/${id}?properties=firstname,lastname`).expect(200);
+    expect(read.body.properties).toEqual({ firstname: 'Ada', lastname: 'Lovelace' });
+    const found = await as('post', '/crm/v3/objects/contacts/search').send({ filterGroups: [{ filters: [{ propertyName: 'email', operator: 'IN', values: ['ada@example.com'] }] }] }).expect(200);
+    expect(found.body.results.map((r: { id: string }) => r.id)).toEqual([id]);
+    await as('post', '/crm/v3/objects/contacts/batch/archive').send({ inputs: [{ id }] }).expect(204);
+    await as('get', `/crm/v3/objects/contacts/${id}`).expect(404);
+  });
+
+  it('refuses to write a property the portal does not define, and a value that does not fit its type', async () => {
+    const undefinedProperty = await as('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { shoe_size: '38' } }] }).expect(400);
+    expect(undefinedProperty.body.message).toMatch(/Property "shoe_size" does not exist on contacts/);
+    const wrongType = await as('post', '/crm/v3/objects/deals/batch/create').send({ inputs: [{ properties: { amount: 'lots' } }] }).expect(400);
+    expect(wrongType.body.message).toMatch(/INVALID_NUMBER/);
+  });
+
+  it('upserts by a unique property: a repeated upsert finds the object the first one made', async () => {
+    await as('post', '/crm/v3/properties/products').send({ name: 'sync_key', label: 'Sync key', type: 'string', hasUniqueValue: true }).expect(201);
+    const upsert = () => as('post', '/crm/v3/objects/products/batch/upsert').send({ inputs: [{ id: 'k-1', idProperty: 'sync_key', properties: { name: 'Widget' } }] }).expect(200);
+    const [first, second] = [await upsert(), await upsert()];
+    expect(second.body.results[0].id).toBe(first.body.results[0].id);
+    const all = await as('post', '/crm/v3/objects/products/search').send({}).expect(200);
+    expect(all.body.total).toBe(1);
+  });
+
+  it('associates objects both ways, a line item with one deal', async () => {
+    const make = async (type: string, properties: object) => (await as('post', `/crm/v3/objects/${type}/batch/create`).send({ inputs: [{ properties }] }).expect(201)).body.results[0].id;
+    const [deal1, deal2, item] = [await make('deals', { dealname: 'D1' }), await make('deals', { dealname: 'D2' }), await make('line_items', { quantity: '1' })];
+    for (const deal of [deal1, deal2]) {
+      await as('post', '/crm/v4/associations/line_items/deals/batch/associate/default').send({ inputs: [{ from: { id: item }, to: { id: deal } }] }).expect(200);
+    }
+    const read = await as('get', `/crm/v3/objects/line_items/${item}?associations=deals`).expect(200);
+    expect(read.body.associations.deals.results).toEqual([{ id: deal2, type: 'default' }]);
+    const deal = await as('get', `/crm/v3/objects/deals/${deal2}?associations=line_items`).expect(200);
+    expect(deal.body.associations.line_items.results).toEqual([{ id: item, type: 'default' }]);
+  });
+
+  it('enforces the pipeline limit and lets a pipeline be patched', async () => {
+    const pipeline = { id: 'p2', label: 'Second', stages: [{ id: 's1', label: 'Stage 1' }] };
+    await as('post', '/crm/v3/pipelines/deals').send(pipeline).expect(201);
+    const refused = await as('post', '/crm/v3/pipelines/deals').send({ ...pipeline, id: 'p3' }).expect(400);
+    expect(refused.body.message).toMatch(/limit of 2 deal pipelines/);
+    const patched = await as('patch', '/crm/v3/pipelines/deals/p2').send({ label: 'Renamed' }).expect(200);
+    expect(patched.body.label).toBe('Renamed');
+  });
+
+  it('answers 401 without a valid token and keeps portals apart', async () => {
+    await request(app).get('/crm/v3/properties/contacts').expect(401);
+    await request(app).get('/crm/v3/properties/contacts').set('authorization', 'Bearer nope-nope-nope-nope').expect(401);
+    const created = await as('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { email: 'mine@example.com' } }] }).expect(201);
+    const otherToken = `other-${token}`;
+    await request(app).put(`/crm/admin/v1/accounts/${portalId + 10_000}`).set('authorization', 'Bearer admin-token').send({ token: otherToken }).expect(200);
+    await request(app).get(`/crm/v3/objects/contacts/${created.body.results[0].id}`).set('authorization', `Bearer ${otherToken}`).expect(404);
+  });
+});

@@ -1,0 +1,110 @@
+import amqplib from 'amqplib';
+import request from 'supertest';
+import type { SyncBatchMessage } from '@ecomm-sync/contracts';
+import { connectDatabase, type Database } from '@ecomm-sync/data-access';
+import { createLogger } from '@ecomm-sync/logger';
+import { Broker, namesOf, purgeAndDeleteTopology } from '@ecomm-sync/messaging';
+import { aV1Contact, aV2Message, aV2Submission, testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+import { createGatewayApp } from './app';
+
+const { mongoUrl, amqpUrl } = testInfrastructure();
+
+describe('gateway against real MongoDB and RabbitMQ', () => {
+  let database: Database;
+  let broker: Broker;
+  let prefix: string;
+  let app: ReturnType<typeof createGatewayApp>;
+  const apiKey = 'pk-gateway-test';
+
+  beforeAll(async () => {
+    prefix = uniqueName('test-gateway');
+    database = await connectDatabase(mongoUrl, prefix.replace(/-/g, '_'));
+    broker = await Broker.connect({ url: amqpUrl, prefix, prefetch: 10, retryDelayMs: 100, maxAttempts: 3, logger: createLogger('test', 'error') });
+    await database.repositories.portals.create({ portalId: 77, name: 'p', apiKey, crmToken: 't' });
+    await database.repositories.stores.upsert({ portalId: 77, appId: null }, { id: 'web', label: 'Web shop' });
+    app = createGatewayApp({
+      repositories: database.repositories,
+      broker,
+      logger: createLogger('gateway-test', 'error'),
+      bodyLimit: '64kb',
+      adminToken: 'admin',
+      crmBaseUrl: 'http://127.0.0.1:1',
+      readiness: { mongo: () => database.ping(), rabbitmq: () => broker.isConnected() },
+    });
+  });
+
+  afterAll(async () => {
+    await broker.close(100);
+    await purgeAndDeleteTopology(amqpUrl, prefix);
+    await database.connection.dropDatabase();
+    await database.close();
+  });
+
+  /** Takes the next message the mapper would get. */
+  async function nextBatch(): Promise<SyncBatchMessage> {
+    const connection = await amqplib.connect(amqpUrl);
+    try {
+      const channel = await connection.createChannel();
+      const message = await channel.get(namesOf(prefix, 'mapper.sync-batches').main, { noAck: true });
+      if (!message) throw new Error('no message on the mapper queue');
+      expect(message.properties.deliveryMode).toBe(2); // persistent
+      return JSON.parse(message.content.toString());
+    } finally {
+      await connection.close();
+    }
+  }
+
+  it('when a v1 batch is valid, then it answers 204 after one persistent message holds the whole batch', async () => {
+    const messages = [aV1Contact({ integratorObjectId: 'c1' }), aV1Contact({ integratorObjectId: 'c2', changeOccurredTimestamp: undefined })];
+    await request(app).put(`/extensions/ecomm/v1/sync-messages/CONTACT?hapikey=${apiKey}`).send(messages).expect(204);
+    const batch = await nextBatch();
+    expect(batch).toMatchObject({ tenant: { portalId: 77, appId: null }, storeId: 'default', objectType: 'CONTACT', source: 'v1' });
+    expect(batch.messages).toEqual([
+      { externalObjectId: 'c1', action: 'UPSERT', changedAt: messages[0].changeOccurredTimestamp, properties: messages[0].propertyNameToValues },
+      { externalObjectId: 'c2', action: 'UPSERT', changedAt: null, properties: messages[1].propertyNameToValues },
+    ]);
+  });
+
+  it('when a v2 submission names a known store, then changedAt strings become numbers and associations are kept', async () => {
+    const submission = aV2Submission('LINE_ITEM', [aV2Message({ externalObjectId: 'l1', changedAt: '1700000000123', associations: { DEAL: ['d1'], PRODUCT: ['p1'] } })], 'web');
+    await request(app).put(`/extensions/ecomm/v2/sync/messages?hapikey=${apiKey}`).send(submission).expect(204);
+    const batch = await nextBatch();
+    expect(batch).toMatchObject({ storeId: 'web', objectType: 'LINE_ITEM', source: 'v2' });
+    expect(batch.messages[0]).toMatchObject({ changedAt: 1700000000123, associations: { DEAL: ['d1'], PRODUCT: ['p1'] } });
+  });
+
+  it('accepts a valid hapikey that comes with a malformed Authorization header', async () => {
+    await request(app).put(`/extensions/ecomm/v1/sync-messages/DEAL?hapikey=${apiKey}`).set('authorization', 'Bearer undefined').send([aV1Contact()]).expect(204);
+    await nextBatch();
+  });
+
+  const v1 = (path = '/extensions/ecomm/v1/sync-messages/CONTACT', key: string | null = apiKey) =>
+    request(app).put(key === null ? path : `${path}?hapikey=${key}`);
+
+  it.each([
+    ['no credential', 401, () => v1(undefined, null).send([aV1Contact()]), /Missing credential/],
+    ['a wrong hapikey', 401, () => v1(undefined, 'nope').send([aV1Contact()]), /Invalid hapikey/],
+    ['an unknown object type', 400, () => v1('/extensions/ecomm/v1/sync-messages/ORDER').send([aV1Contact()]), /must be one of CONTACT, DEAL, PRODUCT, LINE_ITEM/],
+    ['an empty batch', 400, () => v1().send([]), /1 to 200 sync messages, got 0/],
+    ['201 messages', 400, () => v1().send(Array.from({ length: 201 }, () => aV1Contact())), /got 201/],
+    ['an id over 100 characters', 400, () => v1().send([aV1Contact({ integratorObjectId: 'x'.repeat(101) })]), /integratorObjectId must be an ASCII string of 1 to 100/],
+    ['a non-ASCII id', 400, () => v1().send([aV1Contact({ integratorObjectId: 'naïve' })]), /ASCII/],
+    ['an unknown action', 400, () => v1().send([aV1Contact({ action: 'MERGE' as never })]), /action must be one of UPSERT, DELETE/],
+    ['malformed JSON', 400, () => v1().set('content-type', 'application/json').send('[{"integratorObjectId":'), /not valid JSON/],
+    ['a body that is not JSON', 415, () => v1().set('content-type', 'text/csv').send('a,b'), /Content-Type must be application\/json/],
+    ['a body over the size limit', 413, () => v1().send(Array.from({ length: 200 }, () => aV1Contact({ propertyNameToValues: { note: 'x'.repeat(400) } }))), /larger than 64kb/],
+    ['an unknown store', 400, () => request(app).put(`/extensions/ecomm/v2/sync/messages?hapikey=${apiKey}`).send(aV2Submission('CONTACT', [aV2Message()], 'nowhere')), /Unknown store "nowhere"/],
+    ['an unknown path', 404, () => request(app).get(`/extensions/ecomm/v1/nothing-here?hapikey=${apiKey}`), /No endpoint GET/],
+    ['a limit over 200', 400, () => request(app).get(`/extensions/ecomm/v1/sync-errors?hapikey=${apiKey}&limit=500`), /limit must be an integer from 1 to 200/],
+    ['a status of an object never sent', 404, () => request(app).get(`/extensions/ecomm/v2/sync/status/web/CONTACT/ghost?hapikey=${apiKey}`), /No CONTACT "ghost" has been received/],
+  ])('when the request has %s, then it answers %i with the error body', async (_name, status, send, message) => {
+    const response = await send();
+    expect(response.status).toBe(status);
+    expect(response.body).toEqual({ status: 'error', message: expect.stringMatching(message), requestId: expect.stringMatching(/^[a-z0-9]{32}$/) });
+  });
+
+  it('answers readiness with the state of its dependencies', async () => {
+    await request(app).get('/healthz').expect(200, { status: 'ok' });
+    await request(app).get('/readyz').expect(200, { status: 'ready', failing: [] });
+  });
+});

@@ -1,0 +1,32 @@
+import { ConfigError, loadConfig } from './load-config';
+
+const schema = {
+  PORT: { doc: 'port to listen on', format: 'port', default: 3000 },
+  URL: { doc: 'where the broker is', format: 'url' },
+  VERBOSE: { doc: 'log more', format: 'boolean', default: false },
+  MODE: { doc: 'run mode', format: 'string', default: 'a', values: ['a', 'b'] },
+  SECRET: { doc: 'a token', format: 'string', default: 'x', sensitive: true },
+} as const;
+
+describe('loadConfig', () => {
+  it('applies defaults and coerces types', () => {
+    expect(loadConfig(schema, { URL: 'amqp://h', PORT: '8080', VERBOSE: 'true' })).toEqual({ PORT: 8080, URL: 'amqp://h', VERBOSE: true, MODE: 'a', SECRET: 'x' });
+  });
+
+  it.each([
+    [{}, /URL is required but not set \(where the broker is\)/],
+    [{ URL: 'amqp://h', PORT: '70000' }, /PORT must be <= 65535, got "70000" \(port to listen on\)/],
+    [{ URL: 'not a url' }, /URL must match pattern/],
+    [{ URL: 'amqp://h', MODE: 'c' }, /MODE must be equal to one of the allowed values/],
+    [{ URL: 'amqp://h', SECRET: '' }, null],
+  ])('names the wrong variable: %p', (env, message) => {
+    if (message === null) return expect(() => loadConfig(schema, env)).not.toThrow();
+    expect(() => loadConfig(schema, env)).toThrow(ConfigError);
+    expect(() => loadConfig(schema, env)).toThrow(message);
+  });
+
+  it('never prints a sensitive value back', () => {
+    const strict = { TOKEN: { doc: 'token', format: 'int', sensitive: true } } as const;
+    expect(() => loadConfig(strict, { TOKEN: 'hunter2' })).toThrow(/TOKEN must be integer, got \(hidden\)/);
+  });
+});

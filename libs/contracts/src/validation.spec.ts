@@ -1,0 +1,52 @@
+import { createValidator } from './validation';
+import { v1SyncMessagesSchema } from './sync-v1';
+import { v2SyncSubmissionSchema } from './sync-v2';
+
+const v1 = createValidator(v1SyncMessagesSchema);
+const v2 = createValidator(v2SyncSubmissionSchema);
+const message = (overrides: object = {}) => ({ integratorObjectId: 'a1', action: 'UPSERT', propertyNameToValues: { email: 'a@b.co' }, ...overrides });
+const submission = (overrides: object = {}) => ({
+  storeId: 'default',
+  objectType: 'CONTACT',
+  messages: [{ externalObjectId: 'a1', action: 'UPSERT', changedAt: '1700000000000', properties: { email: 'a@b.co' } }],
+  ...overrides,
+});
+
+describe('v1 sync messages schema', () => {
+  it('accepts 1 to 200 messages', () => {
+    expect(v1([message()]).ok).toBe(true);
+    expect(v1(Array.from({ length: 200 }, () => message())).ok).toBe(true);
+  });
+
+  it.each([
+    ['an empty array', [], 'body must be an array of 1 to 200 sync messages, got 0'],
+    ['201 messages', Array.from({ length: 201 }, () => message()), 'body must be an array of 1 to 200 sync messages, got 201'],
+    ['not an array', { integratorObjectId: 'a' }, 'body must be an array of 1 to 200 sync messages'],
+    ['an unknown action', [message({ action: 'MERGE' })], 'body/0/action must be one of UPSERT, DELETE'],
+    ['a missing id', [message({ integratorObjectId: undefined })], 'body/0 is missing the required field "integratorObjectId"'],
+    ['an id over 100 characters', [message({ integratorObjectId: 'x'.repeat(101) })], 'body/0/integratorObjectId must be an ASCII string of 1 to 100 characters'],
+    ['a non-ASCII id', [message({ integratorObjectId: 'café' })], 'body/0/integratorObjectId must be an ASCII string of 1 to 100 characters'],
+    ['a v2 field name', [message({ properties: {} })], 'body/0 has an unknown field "properties"'],
+    ['an object as a value', [message({ propertyNameToValues: { a: { b: 1 } } })], 'body/0/propertyNameToValues/a must be a string, number, boolean or null'],
+    ['a string timestamp', [message({ changeOccurredTimestamp: 'yesterday' })], 'body/0/changeOccurredTimestamp must be integer'],
+  ])('refuses %s', (_name, body, expected) => {
+    expect(v1(body)).toEqual({ ok: false, message: expected });
+  });
+});
+
+describe('v2 sync submission schema', () => {
+  it('accepts changedAt as a number or a numeric string, and associations by object type', () => {
+    expect(v2(submission()).ok).toBe(true);
+    expect(v2(submission({ objectType: 'LINE_ITEM', messages: [{ externalObjectId: 'l', action: 'UPSERT', changedAt: 5, associations: { DEAL: ['d'], PRODUCT: ['p'] } }] })).ok).toBe(true);
+  });
+
+  it.each([
+    ['an unknown object type', submission({ objectType: 'ORDER' }), 'body/objectType must be one of CONTACT, DEAL, PRODUCT, LINE_ITEM'],
+    ['no messages', submission({ messages: [] }), 'body/messages must hold 1 to 200 messages, got 0'],
+    ['a missing storeId', submission({ storeId: undefined }), 'body is missing the required field "storeId"'],
+    ['a date string changedAt', submission({ messages: [{ externalObjectId: 'a', action: 'UPSERT', changedAt: '2024-01-01' }] }), 'body/messages/0/changedAt must be epoch milliseconds, as a number or a numeric string'],
+    ['an unknown association type', submission({ messages: [{ externalObjectId: 'a', action: 'UPSERT', associations: { ORDER: ['x'] } }] }), 'body/messages/0/associations has an unknown field "ORDER"'],
+  ])('refuses %s', (_name, body, expected) => {
+    expect(v2(body)).toEqual({ ok: false, message: expected });
+  });
+});

@@ -1,0 +1,158 @@
+import mongoose from 'mongoose';
+import type { Tenant } from '@ecomm-sync/contracts';
+import { emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
+import { aSyncBatch, testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+import { connectDatabase, type Database } from './database';
+
+const { mongoUrl } = testInfrastructure();
+
+describe('repositories against the MongoDB-wire server', () => {
+  let database: Database;
+  let dbName: string;
+  let tenant: Tenant;
+  let nextPortal = 1;
+
+  beforeAll(async () => {
+    dbName = uniqueName('repos').replace(/-/g, '_');
+    database = await connectDatabase(mongoUrl, dbName);
+  });
+
+  beforeEach(() => {
+    tenant = { portalId: nextPortal++, appId: null };
+  });
+
+  afterAll(async () => {
+    await database.connection.dropDatabase();
+    await database.close();
+  });
+
+  const repos = () => database.repositories;
+  const stateWith = (changedAt: number, properties: Record<string, string>) =>
+    mergeMessage(emptyObjectState(), { externalObjectId: 'x', action: 'UPSERT', changedAt, properties }, 0).state;
+
+  describe('portals', () => {
+    it('finds a portal by its API key and stores only a hash of it', async () => {
+      await repos().portals.create({ portalId: 9001, name: 'p', apiKey: 'pk-secret-key', crmToken: 't' });
+      expect(await repos().portals.findByApiKey('pk-secret-key')).toMatchObject({ portalId: 9001, active: true });
+      expect(await repos().portals.findByApiKey('pk-wrong')).toBeNull();
+      const raw = await database.connection.collection('portals').findOne({ portalId: 9001 });
+      expect(JSON.stringify(raw)).not.toContain('pk-secret-key');
+    });
+
+    it('refuses a second portal with the same id', async () => {
+      await repos().portals.create({ portalId: 9002, name: 'p', apiKey: 'k1', crmToken: 't' });
+      await expect(repos().portals.create({ portalId: 9002, name: 'p', apiKey: 'k2', crmToken: 't' })).rejects.toThrow(/duplicate key/i);
+    });
+  });
+
+  describe('raw messages', () => {
+    it('appends a batch once, however often it is delivered', async () => {
+      const batch = aSyncBatch({ tenant, messages: [1, 2, 3].map((n) => ({ externalObjectId: `o${n}`, action: 'UPSERT' as const, changedAt: n, properties: { 'a.b': n, $c: 'x' } })) });
+      await repos().rawMessages.append(batch);
+      await repos().rawMessages.append(batch);
+      expect(await repos().rawMessages.countForBatch(batch.batchId)).toBe(3);
+    });
+  });
+
+  describe('object states', () => {
+    it('inserts a new state, then updates it only from the revision it was read at', async () => {
+      const first = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [{ externalObjectId: 'c1', state: stateWith(1, { a: '1' }), expectedRev: null }]);
+      expect(first).toEqual({ saved: new Map([['c1', 1]]), conflicts: [] });
+
+      const second = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [{ externalObjectId: 'c1', state: stateWith(2, { a: '2' }), expectedRev: 1 }]);
+      expect(second.saved.get('c1')).toBe(2);
+
+      const stale = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [{ externalObjectId: 'c1', state: stateWith(3, { a: 'lost' }), expectedRev: 1 }]);
+      expect(stale.conflicts).toEqual(['c1']);
+
+      const stored = await repos().objectStates.findMany(tenant, 'default', 'CONTACT', ['c1']);
+      expect(stored.get('c1')).toMatchObject({ rev: 2, state: { properties: { a: { value: '2', changedAt: 2 } } } });
+    });
+
+    it('lets exactly one of two concurrent first writers win', async () => {
+      const write = (value: string) =>
+        repos().objectStates.saveMany(tenant, 'default', 'DEAL', [{ externalObjectId: 'd1', state: stateWith(1, { a: value }), expectedRev: null }]);
+      const results = await Promise.all([write('x'), write('y')]);
+      expect(results.filter((result) => result.conflicts.length === 0)).toHaveLength(1);
+      expect(results.filter((result) => result.conflicts.length === 1)).toHaveLength(1);
+    });
+
+    it('keeps tenants apart', async () => {
+      await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [{ externalObjectId: 'same', state: stateWith(1, { a: 'mine' }), expectedRev: null }]);
+      const other = { portalId: tenant.portalId + 1000, appId: null };
+      expect((await repos().objectStates.findMany(other, 'default', 'CONTACT', ['same'])).size).toBe(0);
+      expect((await repos().objectStates.findMany({ ...tenant, appId: 'app-1' }, 'default', 'CONTACT', ['same'])).size).toBe(0);
+    });
+  });
+
+  describe('object syncs', () => {
+    it('records a revision once and never lets an older one overwrite a newer one', async () => {
+      const record = (rev: number, crmId: number) =>
+        repos().objectSyncs.recordProcessed(tenant, 'default', 'CONTACT', [
+          { externalObjectId: 'c1', rev, processedAt: rev * 10, changedAt: rev, link: { crmId, generation: 0, archived: false } },
+        ]);
+      expect(await record(2, 500)).toEqual([]);
+      expect(await record(2, 500)).toEqual(['c1']); // redelivery: already recorded
+      expect(await record(1, 400)).toEqual(['c1']); // older: lost
+      expect(await repos().objectSyncs.findOne({ ...tenant, storeId: 'default', objectType: 'CONTACT', externalObjectId: 'c1' })).toMatchObject({
+        crmId: 500,
+        appliedRev: 2,
+        lastProcessedAt: 20,
+      });
+    });
+  });
+
+  describe('sync errors', () => {
+    const key = () => ({ ...tenant, storeId: 'default', objectType: 'CONTACT' as const, externalObjectId: 'c1' });
+    const error = (rev: number, erroredAt: number) => ({ externalObjectId: 'c1', rev, type: 'INVALID_EMAIL_ADDRESS' as const, details: `rev ${rev}`, changedAt: rev, erroredAt });
+
+    it('records an error once per revision and keeps only the newest open', async () => {
+      await repos().syncErrors.record(tenant, 'default', 'CONTACT', [error(1, 100)]);
+      await repos().syncErrors.record(tenant, 'default', 'CONTACT', [error(1, 100)]);
+      await repos().syncErrors.record(tenant, 'default', 'CONTACT', [error(2, 200)]);
+      expect((await repos().syncErrors.listForObject(key(), false)).map((e) => e.details)).toEqual(['rev 2']);
+      expect((await repos().syncErrors.listForObject(key(), true)).map((e) => [e.details, e.status])).toEqual([
+        ['rev 2', 'OPEN'],
+        ['rev 1', 'RESOLVED'],
+      ]);
+    });
+
+    it('resolves open errors when the object syncs at a later revision', async () => {
+      await repos().syncErrors.record(tenant, 'default', 'CONTACT', [error(1, 100)]);
+      await repos().syncErrors.resolve(tenant, 'default', 'CONTACT', new Map([['c1', 2]]), 300);
+      expect(await repos().syncErrors.listForObject(key(), false)).toEqual([]);
+    });
+
+    it('lists newest first, with filters and paging', async () => {
+      for (let n = 1; n <= 5; n++) {
+        await repos().syncErrors.record(tenant, 'default', n % 2 ? 'CONTACT' : 'DEAL', [{ ...error(1, n * 100), externalObjectId: `o${n}` }]);
+      }
+      const page1 = await repos().syncErrors.list({ portalId: tenant.portalId, includeResolved: false, limit: 2, offset: 0 });
+      expect(page1.errors.map((e) => e.externalObjectId)).toEqual(['o5', 'o4']);
+      expect(page1.hasMore).toBe(true);
+      const last = await repos().syncErrors.list({ portalId: tenant.portalId, includeResolved: false, limit: 2, offset: 4 });
+      expect(last).toMatchObject({ hasMore: false, errors: [{ externalObjectId: 'o1' }] });
+      const deals = await repos().syncErrors.list({ portalId: tenant.portalId, includeResolved: false, objectType: 'DEAL', limit: 10, offset: 0 });
+      expect(deals.errors.map((e) => e.externalObjectId)).toEqual(['o4', 'o2']);
+    });
+  });
+
+  describe('settings and stores', () => {
+    it('replaces settings whole and counts revisions; an application and a portal have their own', async () => {
+      const mappings = { CONTACT: [{ externalPropertyName: 'mail', crmPropertyName: 'email', dataType: 'STRING' as const }] };
+      const first = await repos().settings.put(tenant, { enabled: true, importOnInstall: false, webhookUri: null, mappings });
+      const second = await repos().settings.put(tenant, { enabled: false, importOnInstall: false, webhookUri: null, mappings: {} });
+      expect(second.rev).toBe(first.rev + 1);
+      expect(await repos().settings.get(tenant)).toMatchObject({ enabled: false, mappings: { CONTACT: [], DEAL: [] } });
+      expect(await repos().settings.get({ ...tenant, appId: 'app-x' })).toBeNull();
+    });
+
+    it('upserts stores by id', async () => {
+      await repos().stores.upsert(tenant, { id: 's1', label: 'One' });
+      await repos().stores.upsert(tenant, { id: 's1', label: 'Renamed', adminUri: 'https://shop.example.com/admin' });
+      expect(await repos().stores.list(tenant)).toEqual([{ id: 's1', label: 'Renamed', adminUri: 'https://shop.example.com/admin' }]);
+    });
+  });
+});
+
+afterAll(() => mongoose.disconnect());

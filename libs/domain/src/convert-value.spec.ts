@@ -1,0 +1,38 @@
+import { convertValue } from './convert-value';
+
+describe('convertValue', () => {
+  it.each([
+    ['STRING', 'text', 'text'],
+    ['STRING', 42, '42'],
+    ['STRING', true, 'true'],
+    ['STRING', null, null],
+    ['NUMBER', 9.5, '9.5'],
+    ['NUMBER', '9.50', '9.5'],
+    ['NUMBER', ' 12 ', '12'],
+    ['NUMBER', '-3e2', '-300'],
+    ['DATETIME', 1700000000000, '1700000000000'],
+    ['DATETIME', '1700000000000', '1700000000000'],
+    ['AVATAR_IMAGE', 'https://cdn.example.com/a.png', 'https://cdn.example.com/a.png'],
+    ['AVATAR_IMAGE', null, null],
+  ] as const)('%s accepts %p as %p', (dataType, value, expected) => {
+    expect(convertValue(value, dataType)).toEqual({ ok: true, value: expected });
+  });
+
+  it.each([
+    ['NUMBER', 'twelve', 'UNKNOWN_ERROR', /INVALID_NUMBER/],
+    ['NUMBER', true, 'UNKNOWN_ERROR', /INVALID_NUMBER/],
+    ['NUMBER', '', 'UNKNOWN_ERROR', /INVALID_NUMBER/],
+    ['DATETIME', '2024-01-02T00:00:00Z', 'ERROR_INVALID_DATE_PROPERTY', /send 1704153600000 instead/],
+    ['DATETIME', 1.5, 'ERROR_INVALID_DATE_PROPERTY', /epoch milliseconds/],
+    ['DATETIME', 'soon', 'ERROR_INVALID_DATE_PROPERTY', /epoch milliseconds/],
+    ['AVATAR_IMAGE', 'ftp://example.com/a.png', 'UNKNOWN_ERROR', /INVALID_IMAGE_URL/],
+    ['AVATAR_IMAGE', 'not a url', 'UNKNOWN_ERROR', /INVALID_IMAGE_URL/],
+  ] as const)('%s refuses %p with %s', (dataType, value, errorType, reason) => {
+    const result = convertValue(value, dataType);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.errorType).toBe(errorType);
+      expect(result.reason).toMatch(reason);
+    }
+  });
+});

@@ -1,0 +1,71 @@
+import type { SyncSettings } from '@ecomm-sync/contracts';
+import { mapObject } from './map-object';
+import { emptyObjectState, mergeMessages } from './object-state';
+
+const settings: SyncSettings = {
+  enabled: true,
+  mappings: {
+    CONTACT: [
+      { externalPropertyName: 'mail', crmPropertyName: 'email', dataType: 'STRING' },
+      { externalPropertyName: 'given_name', crmPropertyName: 'firstname', dataType: 'STRING' },
+    ],
+    DEAL: [
+      { externalPropertyName: 'total', crmPropertyName: 'amount', dataType: 'NUMBER' },
+      { externalPropertyName: 'purchased', crmPropertyName: 'closedate', dataType: 'DATETIME' },
+      { externalPropertyName: 'customer_ids', crmPropertyName: 'hs_assoc__contact_ids', dataType: 'STRING' },
+    ],
+    LINE_ITEM: [
+      { externalPropertyName: 'order_id', crmPropertyName: 'hs_assoc__deal_id', dataType: 'STRING' },
+      { externalPropertyName: 'product_id', crmPropertyName: 'hs_assoc__product_id', dataType: 'STRING' },
+    ],
+  },
+};
+
+const stateOf = (properties: Record<string, string | number | null>, associations?: Record<string, string[]>) =>
+  mergeMessages(emptyObjectState(), [{ externalObjectId: 'x', action: 'UPSERT', changedAt: 10, properties, ...(associations ? { associations } : {}) }], 0).state;
+
+describe('mapObject', () => {
+  it('maps sender names to CRM names and leaves unmapped properties out', () => {
+    const mapped = mapObject('CONTACT', 'c1', stateOf({ mail: 'a@example.com', given_name: 'Ada', shoe_size: 38 }), settings);
+    expect(mapped).toMatchObject({ action: 'UPSERT', changedAt: 10, properties: { email: 'a@example.com', firstname: 'Ada' }, problems: [] });
+  });
+
+  it('turns v1 association properties into associations, never into CRM properties', () => {
+    const mapped = mapObject('DEAL', 'd1', stateOf({ total: '10', customer_ids: 'c1, c2,,' }), settings);
+    expect(mapped.properties).toEqual({ amount: '10' });
+    expect(mapped.associations).toEqual({ CONTACT: ['c1', 'c2'] });
+  });
+
+  it('takes v2 associations from the state', () => {
+    const mapped = mapObject('LINE_ITEM', 'l1', stateOf({}, { DEAL: ['d1'], PRODUCT: ['p1'] }), settings);
+    expect(mapped.associations).toEqual({ DEAL: ['d1'], PRODUCT: ['p1'] });
+    expect(mapped.problems).toEqual([]);
+  });
+
+  it('records a conversion failure without blocking the other properties', () => {
+    const mapped = mapObject('DEAL', 'd1', stateOf({ total: '10', purchased: '2024-01-02' }), settings);
+    expect(mapped.properties).toEqual({ amount: '10' });
+    expect(mapped.problems).toEqual([
+      { type: 'ERROR_INVALID_DATE_PROPERTY', blocking: false, details: expect.stringContaining('[closedate: 2024-01-02]') },
+    ]);
+  });
+
+  it.each([
+    ['no settings exist', null, 'NO_SYNC_SETTINGS'],
+    ['settings are disabled', { ...settings, enabled: false }, 'SETTINGS_NOT_ENABLED'],
+  ])('blocks the object when %s', (_name, given, type) => {
+    const mapped = mapObject('CONTACT', 'c1', stateOf({ mail: 'a@example.com' }), given);
+    expect(mapped.problems).toEqual([{ type, blocking: true, details: expect.stringContaining('CONTACT[c1]') }]);
+    expect(mapped.properties).toEqual({});
+  });
+
+  it('blocks with NO_MAPPINGS_DEFINED when no sent property is mapped', () => {
+    const mapped = mapObject('CONTACT', 'c1', stateOf({ shoe_size: 38 }), settings);
+    expect(mapped.problems).toEqual([{ type: 'NO_MAPPINGS_DEFINED', blocking: true, details: expect.stringContaining('shoe_size') }]);
+  });
+
+  it('maps a deleted object to a DELETE with its incarnation', () => {
+    const state = mergeMessages(emptyObjectState(), [{ externalObjectId: 'x', action: 'DELETE', changedAt: 20, properties: {} }], 0).state;
+    expect(mapObject('CONTACT', 'c1', state, settings)).toMatchObject({ action: 'DELETE', generation: 20, changedAt: 20, problems: [] });
+  });
+});

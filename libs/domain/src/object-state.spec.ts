@@ -1,0 +1,58 @@
+import type { InboundMessage } from '@ecomm-sync/contracts';
+import { emptyObjectState, generationOf, isLive, mergeMessage, mergeMessages, type RawObjectState } from './object-state';
+
+const upsert = (changedAt: number | null, properties: InboundMessage['properties'], associations?: InboundMessage['associations']): InboundMessage => ({
+  externalObjectId: 'x',
+  action: 'UPSERT',
+  changedAt,
+  properties,
+  ...(associations ? { associations } : {}),
+});
+const remove = (changedAt: number): InboundMessage => ({ externalObjectId: 'x', action: 'DELETE', changedAt, properties: {} });
+const values = (state: RawObjectState) => Object.fromEntries(Object.entries(state.properties).map(([name, entry]) => [name, entry.value]));
+
+describe('mergeMessage', () => {
+  it.each([
+    ['a newer value replaces the stored one', [upsert(1, { a: 'old' }), upsert(2, { a: 'new' })], { a: 'new' }],
+    ['an older value is ignored', [upsert(2, { a: 'new' }), upsert(1, { a: 'old' })], { a: 'new' }],
+    ['properties merge one by one', [upsert(2, { a: 'A2' }), upsert(1, { a: 'A1', b: 'B1' })], { a: 'A2', b: 'B1' }],
+    ['equal changedAt resolves the same in any order (larger value)', [upsert(5, { a: 'x' }), upsert(5, { a: 'y' })], { a: 'y' }],
+    ['equal changedAt, other order', [upsert(5, { a: 'y' }), upsert(5, { a: 'x' })], { a: 'y' }],
+    ['null clears a property when newer', [upsert(1, { a: 'v' }), upsert(2, { a: null })], { a: null }],
+    ['properties older than a delete are dropped', [upsert(1, { a: 'v', b: 'w' }), remove(2)], {}],
+    ['an upsert older than the delete is ignored', [remove(2), upsert(1, { a: 'v' })], {}],
+    ['an upsert newer than the delete recreates', [upsert(1, { a: 'old', b: 'gone' }), remove(2), upsert(3, { a: 'new' })], { a: 'new' }],
+  ])('%s', (_name, messages, expected) => {
+    expect(values(mergeMessages(emptyObjectState(), messages, 1000).state)).toEqual(expected);
+  });
+
+  it.each([
+    ['upserted', [upsert(1, { a: 'v' })], true],
+    ['deleted after the upsert', [upsert(1, { a: 'v' }), remove(2)], false],
+    ['deleted, then upserted again', [upsert(1, {}), remove(2), upsert(3, {})], true],
+    ['deleted before a newer upsert arrived first', [upsert(3, {}), remove(2)], true],
+    ['only deleted', [remove(2)], false],
+  ])('liveness when %s', (_name, messages, live) => {
+    expect(isLive(mergeMessages(emptyObjectState(), messages, 1000).state)).toBe(live);
+  });
+
+  it('takes the receipt time when the message has no changedAt', () => {
+    const { state } = mergeMessage(emptyObjectState(), upsert(null, { a: 'v' }), 1234);
+    expect(state.properties.a).toEqual({ value: 'v', changedAt: 1234 });
+  });
+
+  it('reports no change for a duplicate message', () => {
+    const first = mergeMessage(emptyObjectState(), upsert(1, { a: 'v' }, { DEAL: ['d1'] }), 0);
+    expect(mergeMessage(first.state, upsert(1, { a: 'v' }, { DEAL: ['d1'] }), 0).changed).toBe(false);
+  });
+
+  it('keeps association lists last-writer-wins, sorted and without duplicates', () => {
+    const { state } = mergeMessages(emptyObjectState(), [upsert(2, {}, { CONTACT: ['c2', 'c1', 'c2'] }), upsert(1, {}, { CONTACT: ['c9'] })], 0);
+    expect(state.associations.CONTACT).toEqual({ value: ['c1', 'c2'], changedAt: 2 });
+  });
+
+  it('numbers incarnations by the newest delete', () => {
+    const { state } = mergeMessages(emptyObjectState(), [upsert(1, {}), remove(7), upsert(9, {})], 0);
+    expect(generationOf(state)).toBe(7);
+  });
+});

@@ -1,0 +1,53 @@
+import { isValidEmail, validateChange } from './validate-change';
+
+const defined = new Set(['email', 'firstname', 'dealstage', 'dealname', 'quantity']);
+const change = (properties: Record<string, string | null>, associations = {}) => ({ externalObjectId: 'x1', properties, associations });
+
+describe('validateChange', () => {
+  it.each([
+    ['CONTACT', 'create without email', change({ firstname: 'A' }), true, 'MISSING_REQUIRED_PROPERTY'],
+    ['CONTACT', 'invalid email', change({ email: 'nope' }), false, 'INVALID_EMAIL_ADDRESS'],
+    ['DEAL', 'create without dealstage', change({ dealname: 'D' }), true, 'MISSING_REQUIRED_PROPERTY'],
+    ['DEAL', 'stage outside the ecommerce pipeline', change({ dealstage: 'closedwon' }), false, 'INVALID_DEAL_STAGE'],
+    ['LINE_ITEM', 'create without deal', change({ quantity: '1' }, { PRODUCT: ['p'] }), true, 'MISSING_REQUIRED_PROPERTY'],
+    ['LINE_ITEM', 'create without product', change({ quantity: '1' }, { DEAL: ['d'] }), true, 'MISSING_REQUIRED_PROPERTY'],
+  ] as const)('%s: %s is a blocking %s', (objectType, _name, given, isCreate, type) => {
+    const { problems } = validateChange(objectType, given, { definedProperties: defined, isCreate });
+    expect(problems).toEqual([{ type, blocking: true, details: expect.stringContaining(`${objectType}[x1]`) }]);
+  });
+
+  it.each([
+    ['CONTACT', change({ email: 'a@example.com' }), true],
+    ['CONTACT', change({ firstname: 'only a name' }), false],
+    ['DEAL', change({ dealstage: 'checkout_pending' }), true],
+    ['LINE_ITEM', change({ quantity: '1' }, { DEAL: ['d'], PRODUCT: ['p'] }), true],
+    ['PRODUCT', change({}), true],
+  ] as const)('%s passes %p', (objectType, given, isCreate) => {
+    expect(validateChange(objectType, given, { definedProperties: defined, isCreate }).problems).toEqual([]);
+  });
+
+  it('drops properties the CRM does not define and reports them without blocking', () => {
+    const result = validateChange('CONTACT', change({ email: 'a@example.com', shoe_size: '38' }), { definedProperties: defined, isCreate: true });
+    expect(result.properties).toEqual({ email: 'a@example.com' });
+    expect(result.problems).toEqual([{ type: 'NO_PROPERTIES_DEFINED', blocking: false, details: expect.stringContaining('[shoe_size: 38]') }]);
+  });
+
+  it('names the association property in brackets, as field clients parse it', () => {
+    const { problems } = validateChange('LINE_ITEM', change({}, { PRODUCT: ['p'] }), { definedProperties: defined, isCreate: true });
+    expect(problems[0].details).toMatch(/\[hs_assoc__deal_id: \(missing\)\]/);
+  });
+});
+
+describe('isValidEmail', () => {
+  it.each([
+    ['a@example.com', true],
+    ['first.last+tag@sub.example.co.uk', true],
+    ['a@b', false],
+    ['no-at.example.com', false],
+    ['two@@example.com', false],
+    ['spa ce@example.com', false],
+    ['a@example..com', false],
+  ])('%s → %s', (email, valid) => {
+    expect(isValidEmail(email)).toBe(valid);
+  });
+});

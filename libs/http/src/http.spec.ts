@@ -1,0 +1,63 @@
+import express from 'express';
+import request from 'supertest';
+import { createLogger } from '@ecomm-sync/logger';
+import { AppError } from './app-error';
+import { errorHandler, notFoundHandler } from './error-handler';
+import { jsonBody } from './json-body';
+import { requestContext } from './request-context';
+
+function app() {
+  const server = express();
+  server.use(requestContext());
+  server.use(jsonBody('1kb'));
+  server.put('/echo', (req, res) => {
+    res.json(req.body);
+  });
+  server.get('/teapot', () => {
+    throw new AppError(418, 'I am a teapot');
+  });
+  server.get('/boom', () => {
+    throw new Error('secret internals');
+  });
+  server.use(notFoundHandler());
+  server.use(errorHandler(createLogger('test', 'error')));
+  return server;
+}
+
+const errorBody = (message: string | RegExp) => ({ status: 'error', message: expect.stringMatching(message), requestId: expect.stringMatching(/^[a-z0-9]{32}$/) });
+
+describe('http error model', () => {
+  it.each([
+    ['malformed JSON', (r: request.Test) => r.set('content-type', 'application/json').send('{"a":'), 400, /not valid JSON/],
+    ['a body that is not JSON', (r: request.Test) => r.set('content-type', 'text/plain').send('hello'), 415, /Content-Type must be application\/json/],
+    ['a body over the limit', (r: request.Test) => r.set('content-type', 'application/json').send(JSON.stringify({ a: 'x'.repeat(2000) })), 413, /larger than 1kb/],
+  ])('answers %s with %i and the error body', async (_name, send, status, message) => {
+    const response = await send(request(app()).put('/echo'));
+    expect(response.status).toBe(status);
+    expect(response.body).toEqual(errorBody(message));
+    expect(response.headers['x-request-id']).toBe(response.body.requestId);
+  });
+
+  it('answers an unknown path with 404', async () => {
+    const response = await request(app()).get('/nope');
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual(errorBody(/No endpoint GET \/nope/));
+  });
+
+  it('passes an AppError status and message through', async () => {
+    const response = await request(app()).get('/teapot');
+    expect(response.status).toBe(418);
+    expect(response.body).toEqual(errorBody('I am a teapot'));
+  });
+
+  it('hides the internals of an unexpected error behind a 500', async () => {
+    const response = await request(app()).get('/boom');
+    expect(response.status).toBe(500);
+    expect(response.body.message).not.toContain('secret');
+  });
+
+  it('parses a JSON body', async () => {
+    const response = await request(app()).put('/echo').send({ a: 1 });
+    expect(response.body).toEqual({ a: 1 });
+  });
+});

@@ -1,0 +1,31 @@
+import type { ObjectType, PropertyMapping } from '@ecomm-sync/contracts';
+import { DEFAULT_STORE_ID } from '@ecomm-sync/contracts';
+import { HttpCrmClient } from '@ecomm-sync/crm-client';
+import type { Repositories } from '@ecomm-sync/data-access';
+import { installEcommerce } from './install-ecommerce';
+
+const same = (name: string, dataType: PropertyMapping['dataType'] = 'STRING'): PropertyMapping => ({ externalPropertyName: name, crmPropertyName: name, dataType });
+
+/** The demo portal's mappings (README): sender names equal to the CRM names. */
+export const DEMO_MAPPINGS: Record<ObjectType, PropertyMapping[]> = {
+  CONTACT: [same('email'), same('firstname'), same('lastname')],
+  PRODUCT: [same('name'), same('price', 'NUMBER')],
+  DEAL: [same('dealname'), same('amount', 'NUMBER'), same('dealstage'), same('closedate', 'DATETIME'), same('hs_assoc__contact_ids')],
+  LINE_ITEM: [same('quantity', 'NUMBER'), same('price', 'NUMBER'), same('hs_assoc__deal_id'), same('hs_assoc__product_id')],
+};
+
+/**
+ * Makes a direct-mode portal ready to sync: the ecommerce setup in its CRM, the store `default`
+ * and enabled settings with the given mappings. Idempotent.
+ */
+export async function prepareSyncReadyPortal(
+  repositories: Pick<Repositories, 'stores' | 'settings'>,
+  crm: { baseUrl: string; token: string },
+  portalId: number,
+  mappings: Partial<Record<ObjectType, PropertyMapping[]>> = DEMO_MAPPINGS,
+): Promise<void> {
+  const tenant = { portalId, appId: null };
+  await installEcommerce(new HttpCrmClient({ baseUrl: crm.baseUrl, token: crm.token }));
+  await repositories.stores.upsert(tenant, { id: DEFAULT_STORE_ID, label: 'Custom' });
+  await repositories.settings.put(tenant, { enabled: true, importOnInstall: false, webhookUri: null, mappings });
+}

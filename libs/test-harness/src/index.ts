@@ -1,0 +1,2 @@
+export { TestStack } from './test-stack';
+export type { AppName, StackOptions, TestPortal } from './test-stack';

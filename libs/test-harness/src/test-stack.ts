@@ -1,0 +1,157 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import axios from 'axios';
+import mongoose from 'mongoose';
+import { HttpCrmClient } from '@ecomm-sync/crm-client';
+import { connectDatabase, type Database } from '@ecomm-sync/data-access';
+import { purgeAndDeleteTopology } from '@ecomm-sync/messaging';
+import { prepareSyncReadyPortal } from '@ecomm-sync/provisioning';
+import { freePort, testInfrastructure, uniqueName, waitFor } from '@ecomm-sync/testing';
+
+export type AppName = 'gateway' | 'mapper' | 'applier' | 'crm' | 'import-coordinator' | 'webhook-dispatcher';
+const ALL_APPS: AppName[] = ['crm', 'gateway', 'mapper', 'applier', 'import-coordinator', 'webhook-dispatcher'];
+
+const PORT_VARIABLES: Record<AppName, string> = {
+  gateway: 'GATEWAY_PORT',
+  crm: 'CRM_PORT',
+  mapper: 'MAPPER_HEALTH_PORT',
+  applier: 'APPLIER_HEALTH_PORT',
+  'import-coordinator': 'IMPORT_COORDINATOR_HEALTH_PORT',
+  'webhook-dispatcher': 'WEBHOOK_DISPATCHER_HEALTH_PORT',
+};
+
+const workspaceRoot = path.resolve(__dirname, '..', '..', '..');
+
+export interface StackOptions {
+  apps?: AppName[];
+  /** Extra environment for every app (for example a short AMQP_RETRY_DELAY_MS). */
+  env?: Record<string, string>;
+}
+
+export interface TestPortal {
+  portalId: number;
+  apiKey: string;
+  crmToken: string;
+}
+
+/**
+ * The whole service as separate processes (the built bundles in dist/), on free ports, with its
+ * own AMQP prefix and databases, so that stacks never see each other. Logs go to tmp/e2e-logs.
+ */
+export class TestStack {
+  private readonly processes = new Map<AppName, ChildProcess>();
+  private database?: Database;
+
+  private constructor(
+    readonly name: string,
+    private readonly env: Record<string, string>,
+    readonly ports: Record<AppName, number>,
+    private readonly logDir: string,
+  ) {}
+
+  static async start(options: StackOptions = {}): Promise<TestStack> {
+    const { mongoUrl, amqpUrl } = testInfrastructure();
+    const name = uniqueName('e2e').replace(/-/g, '_');
+    const ports = Object.fromEntries(await Promise.all(ALL_APPS.map(async (app) => [app, await freePort()]))) as Record<AppName, number>;
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      MONGO_URL: mongoUrl,
+      MONGO_DB: `${name}_sync`,
+      CRM_MONGO_DB: `${name}_crm`,
+      AMQP_URL: amqpUrl,
+      AMQP_PREFIX: name,
+      AMQP_RETRY_DELAY_MS: '300',
+      ADMIN_TOKEN: `admin-${name}`,
+      CRM_BASE_URL: `http://127.0.0.1:${ports.crm}`,
+      LOG_LEVEL: 'info',
+      ...Object.fromEntries(ALL_APPS.map((app) => [PORT_VARIABLES[app], String(ports[app])])),
+      ...options.env,
+    };
+    const logDir = path.join(workspaceRoot, 'tmp', 'e2e-logs', name);
+    fs.mkdirSync(logDir, { recursive: true });
+    const stack = new TestStack(name, env, ports, logDir);
+    try {
+      for (const app of options.apps ?? ALL_APPS) await stack.startApp(app);
+    } catch (error) {
+      await stack.stop();
+      throw error;
+    }
+    return stack;
+  }
+
+  get gatewayUrl(): string {
+    return `http://127.0.0.1:${this.ports.gateway}`;
+  }
+
+  get crmUrl(): string {
+    return `http://127.0.0.1:${this.ports.crm}`;
+  }
+
+  get adminToken(): string {
+    return this.env.ADMIN_TOKEN;
+  }
+
+  async startApp(app: AppName): Promise<void> {
+    const bundle = path.join(workspaceRoot, 'dist', 'apps', app, 'main.js');
+    if (!fs.existsSync(bundle)) throw new Error(`${bundle} is missing: build the apps first (npx nx run-many -t build)`);
+    const log = fs.openSync(path.join(this.logDir, `${app}.log`), 'a');
+    const child = spawn(process.execPath, ['--enable-source-maps', bundle], { env: this.env, stdio: ['ignore', log, log] });
+    fs.closeSync(log);
+    this.processes.set(app, child);
+    let exited = false;
+    child.once('exit', () => (exited = true));
+    await waitFor(
+      async () => {
+        if (exited) throw new Error(`${app} exited during start; see ${this.logDir}/${app}.log`);
+        const response = await axios.get(`http://127.0.0.1:${this.ports[app]}/readyz`, { validateStatus: () => true, timeout: 1000 });
+        return response.status === 200;
+      },
+      { timeoutMs: 30_000, intervalMs: 100, message: `${app} to be ready` },
+    ).catch((error) => {
+      throw new Error(`${String(error.message)}; see ${this.logDir}/${app}.log`);
+    });
+  }
+
+  /** Stops one app: SIGKILL by default, as a crash would. */
+  async stopApp(app: AppName, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const child = this.processes.get(app);
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
+    this.processes.delete(app);
+  }
+
+  /** Direct access to the sync database, for arranging state and asserting on it. */
+  async repositories() {
+    this.database ??= await connectDatabase(this.env.MONGO_URL, this.env.MONGO_DB);
+    return this.database.repositories;
+  }
+
+  /** A portal made through the admin API, then made ready to sync (ecommerce setup, store, settings). */
+  async createPortal(): Promise<TestPortal> {
+    const created = await axios.post(`${this.gatewayUrl}/admin/v1/portals`, { name: 'test portal' }, { headers: { authorization: `Bearer ${this.adminToken}` } });
+    const { portalId, apiKey } = created.data as { portalId: number; apiKey: string };
+    const portal = await (await this.repositories()).portals.findById(portalId);
+    await prepareSyncReadyPortal(await this.repositories(), { baseUrl: this.crmUrl, token: portal!.crmToken }, portalId);
+    return { portalId, apiKey, crmToken: portal!.crmToken };
+  }
+
+  crm(portal: TestPortal): HttpCrmClient {
+    return new HttpCrmClient({ baseUrl: this.crmUrl, token: portal.crmToken });
+  }
+
+  /** Stops every app (SIGTERM), removes the AMQP topology and drops both databases. */
+  async stop(): Promise<void> {
+    await Promise.all([...this.processes.keys()].map((app) => this.stopApp(app, 'SIGTERM')));
+    await this.database?.close();
+    await purgeAndDeleteTopology(this.env.AMQP_URL, this.env.AMQP_PREFIX).catch(() => undefined);
+    const connection = await mongoose.createConnection(this.env.MONGO_URL).asPromise();
+    try {
+      for (const db of [this.env.MONGO_DB, this.env.CRM_MONGO_DB]) await connection.useDb(db).dropDatabase();
+    } finally {
+      await connection.close();
+    }
+  }
+}

@@ -1,0 +1,131 @@
+// npm start: the whole service in the foreground — MongoDB-wire server (H2 file, so data survives
+// restarts), RabbitMQ check, every app as its own process, and a demo portal ready to sync.
+// Ctrl-C stops all of it.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const require = createRequire(import.meta.url);
+const APPS = ['crm', 'gateway', 'mapper', 'applier', 'import-coordinator', 'webhook-dispatcher'];
+
+const settings = {
+  GATEWAY_PORT: process.env.GATEWAY_PORT || '3000',
+  CRM_PORT: process.env.CRM_PORT || '3100',
+  MONGO_PORT: process.env.MONGO_PORT || '27117',
+  ADMIN_TOKEN: process.env.ADMIN_TOKEN || 'dev-admin-token',
+  DEMO_PORTAL_ID: process.env.DEMO_PORTAL_ID || '101',
+  DEMO_API_KEY: process.env.DEMO_API_KEY || 'demo-api-key',
+  DEMO_CRM_TOKEN: process.env.DEMO_CRM_TOKEN || 'demo-crm-token-0123456789',
+  AMQP_PREFIX: process.env.AMQP_PREFIX || 'ecomm',
+};
+
+function runOrExit(command, args, childEnv = process.env) {
+  const status = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...childEnv, NX_DAEMON: 'false' } }).status;
+  if (status !== 0) {
+    console.error(`${command} ${args.join(' ')} failed`);
+    process.exit(1);
+  }
+}
+
+if (!fs.existsSync(path.join(root, 'node_modules', '.package-lock.json'))) runOrExit('npm', ['ci', '--no-audit', '--no-fund']);
+runOrExit('npx', ['nx', 'run-many', '-t', 'build', '-p', [...APPS, 'cli'].join(','), '--outputStyle=static']);
+
+const { startMongoServer } = require('../infra/mongo-server.cjs');
+const { ensureRabbitMq } = require('../infra/rabbitmq.cjs');
+const amqpUrl = await ensureRabbitMq();
+const mongo = await startMongoServer({ port: Number(settings.MONGO_PORT), h2File: path.join(root, 'tmp', 'dev-data', 'mongo.mv'), logFile: path.join(root, 'tmp', 'dev-data', 'mongo-server.log') });
+
+const env = {
+  ...process.env,
+  MONGO_URL: mongo.url,
+  AMQP_URL: amqpUrl,
+  AMQP_PREFIX: settings.AMQP_PREFIX,
+  ADMIN_TOKEN: settings.ADMIN_TOKEN,
+  GATEWAY_PORT: settings.GATEWAY_PORT,
+  CRM_PORT: settings.CRM_PORT,
+  CRM_BASE_URL: `http://127.0.0.1:${settings.CRM_PORT}`,
+  DEMO_PORTAL_ID: settings.DEMO_PORTAL_ID,
+  DEMO_API_KEY: settings.DEMO_API_KEY,
+  DEMO_CRM_TOKEN: settings.DEMO_CRM_TOKEN,
+};
+
+const children = [];
+let stopping = false;
+function startApp(app) {
+  const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'dist', 'apps', app, 'main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const stream of [child.stdout, child.stderr]) {
+    readline.createInterface({ input: stream }).on('line', (line) => console.log(`[${app}] ${line}`));
+  }
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`[${app}] exited (${signal ?? code}); stopping the stack`);
+      void stop(1);
+    }
+  });
+  children.push(child);
+}
+
+async function waitReady(url) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not become ready within 60 s`);
+}
+
+async function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  console.log('\nstopping the stack ...');
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', resolve);
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+  await mongo.stop();
+  process.exit(code);
+}
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+
+try {
+  for (const app of APPS) startApp(app);
+  await waitReady(`http://127.0.0.1:${settings.CRM_PORT}/readyz`);
+  await waitReady(`http://127.0.0.1:${settings.GATEWAY_PORT}/readyz`);
+  runOrExit(process.execPath, [path.join(root, 'dist', 'apps', 'cli', 'main.js'), 'seed-demo'], env);
+} catch (error) {
+  console.error(String(error));
+  await stop(1);
+}
+
+const gateway = `http://localhost:${settings.GATEWAY_PORT}`;
+console.log(`
+ecomm-sync is running. Ctrl-C stops everything.
+
+  gateway         ${gateway}
+  built-in CRM    http://localhost:${settings.CRM_PORT}
+  MongoDB (wire)  ${mongo.url}   (data in tmp/dev-data/mongo.mv)
+  RabbitMQ        ${amqpUrl.replace(/\/\/[^@]*@/, '//')}   (prefix "${settings.AMQP_PREFIX}")
+  ADMIN_TOKEN     ${settings.ADMIN_TOKEN}
+  demo portal     ${settings.DEMO_PORTAL_ID}   DEMO_API_KEY=${settings.DEMO_API_KEY}   DEMO_CRM_TOKEN=${settings.DEMO_CRM_TOKEN}
+
+Try:
+  curl -i -X PUT '${gateway}/extensions/ecomm/v1/sync-messages/CONTACT?hapikey=${settings.DEMO_API_KEY}' \\
+    -H 'content-type: application/json' \\
+    -d '[{"integratorObjectId":"c-1","action":"UPSERT","changeOccurredTimestamp":${Date.now()},"propertyNameToValues":{"email":"ada@example.com","firstname":"Ada"}}]'
+  curl '${gateway}/extensions/ecomm/v2/sync/status/default/CONTACT/c-1?hapikey=${settings.DEMO_API_KEY}'
+`);
