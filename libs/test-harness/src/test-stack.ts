@@ -6,7 +6,7 @@ import mongoose from 'mongoose';
 import { HttpCrmClient } from '@ecomm-sync/crm-client';
 import { connectDatabase, type Database } from '@ecomm-sync/data-access';
 import { purgeAndDeleteTopology } from '@ecomm-sync/messaging';
-import { prepareSyncReadyPortal } from '@ecomm-sync/provisioning';
+import { prepareSyncReadyPortal, provisionPortal } from '@ecomm-sync/provisioning';
 import { freePort, testInfrastructure, uniqueName, waitFor } from '@ecomm-sync/testing';
 
 export type AppName = 'gateway' | 'mapper' | 'applier' | 'crm' | 'import-coordinator' | 'webhook-dispatcher';
@@ -123,18 +123,34 @@ export class TestStack {
     this.processes.delete(app);
   }
 
+  /** A raw collection of the sync database (for simulating lost writes and asserting on counts). */
+  async syncCollection(name: string) {
+    await this.repositories();
+    return this.database!.connection.collection(name);
+  }
+
   /** Direct access to the sync database, for arranging state and asserting on it. */
   async repositories() {
     this.database ??= await connectDatabase(this.env.MONGO_URL, this.env.MONGO_DB);
     return this.database.repositories;
   }
 
-  /** A portal made through the admin API, then made ready to sync (ecommerce setup, store, settings). */
+  /**
+   * A portal made through the admin API (or directly when the stack runs no gateway), then made
+   * ready to sync: ecommerce setup in its CRM, store `default`, enabled settings.
+   */
   async createPortal(): Promise<TestPortal> {
-    const created = await axios.post(`${this.gatewayUrl}/admin/v1/portals`, { name: 'test portal' }, { headers: { authorization: `Bearer ${this.adminToken}` } });
-    const { portalId, apiKey } = created.data as { portalId: number; apiKey: string };
-    const portal = await (await this.repositories()).portals.findById(portalId);
-    await prepareSyncReadyPortal(await this.repositories(), { baseUrl: this.crmUrl, token: portal!.crmToken }, portalId);
+    const repositories = await this.repositories();
+    let portalId: number;
+    let apiKey: string;
+    if (this.processes.has('gateway')) {
+      const created = await axios.post(`${this.gatewayUrl}/admin/v1/portals`, { name: 'test portal' }, { headers: { authorization: `Bearer ${this.adminToken}` } });
+      ({ portalId, apiKey } = created.data as { portalId: number; apiKey: string });
+    } else {
+      ({ portalId, apiKey } = await provisionPortal(repositories, { baseUrl: this.crmUrl, adminToken: this.adminToken }));
+    }
+    const portal = await repositories.portals.findById(portalId);
+    await prepareSyncReadyPortal(repositories, { baseUrl: this.crmUrl, token: portal!.crmToken }, portalId);
     return { portalId, apiKey, crmToken: portal!.crmToken };
   }
 

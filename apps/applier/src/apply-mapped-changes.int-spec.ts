@@ -1,0 +1,105 @@
+import type { MappedChange, MappedChangesMessage } from '@ecomm-sync/contracts';
+import type { Repositories } from '@ecomm-sync/data-access';
+import { createLogger } from '@ecomm-sync/logger';
+import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
+import { ApplyMappedChangesUseCase } from './use-cases/apply-mapped-changes.use-case';
+import { CrmDirectory } from './use-cases/crm-directory';
+
+describe('applying mapped changes (applier in-process, real MongoDB, the built-in CRM as a process)', () => {
+  let stack: TestStack;
+  let portal: TestPortal;
+  let repositories: Repositories;
+  let apply: ApplyMappedChangesUseCase;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ apps: ['crm'] });
+    portal = await stack.createPortal();
+    repositories = await stack.repositories();
+    apply = new ApplyMappedChangesUseCase(repositories, new CrmDirectory({ baseUrl: stack.crmUrl, timeoutMs: 5000, propertyCacheMs: 60_000 }), createLogger('applier-test', 'error'));
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  let counter = 0;
+  const change = (overrides: Partial<MappedChange> = {}): MappedChange => ({
+    externalObjectId: `obj-${++counter}`,
+    rev: 1,
+    action: 'UPSERT',
+    changedAt: 1_700_000_000_000,
+    generation: 0,
+    properties: {},
+    associations: {},
+    problems: [],
+    ...overrides,
+  });
+  const message = (objectType: MappedChangesMessage['objectType'], changes: MappedChange[]): MappedChangesMessage => ({
+    tenant: { portalId: portal.portalId, appId: null },
+    storeId: 'default',
+    objectType,
+    changes,
+  });
+  const key = (objectType: MappedChangesMessage['objectType'], externalObjectId: string) => ({ portalId: portal.portalId, appId: null, storeId: 'default', objectType, externalObjectId });
+  const products = async () => (await stack.crm(portal).batchRead('PRODUCT', Array.from({ length: 200 }, (_, i) => i + 1), ['name'])).length;
+
+  it('when the same change is delivered twice, then the CRM has one object', async () => {
+    const product = change({ properties: { name: 'Once' } });
+    const before = await products();
+    expect(await apply.execute([message('PRODUCT', [product])])).toEqual(new Set());
+    expect(await apply.execute([message('PRODUCT', [product])])).toEqual(new Set());
+    expect(await products()).toBe(before + 1);
+  });
+
+  it('when a create reached the CRM but its link was never recorded, then applying again links the object it made', async () => {
+    const product = change({ properties: { name: 'Crash-safe' } });
+    await apply.execute([message('PRODUCT', [product])]);
+    const first = await repositories.objectSyncs.findOne(key('PRODUCT', product.externalObjectId));
+    await (await stack.syncCollection('object_syncs')).deleteOne({ portalId: portal.portalId, externalObjectId: product.externalObjectId });
+    const before = await products();
+    await apply.execute([message('PRODUCT', [product])]);
+    const second = await repositories.objectSyncs.findOne(key('PRODUCT', product.externalObjectId));
+    expect(second?.crmId).toBe(first?.crmId);
+    expect(await products()).toBe(before);
+  });
+
+  it('when a contact has the e-mail of a contact already in the CRM, then it is linked to that contact', async () => {
+    const [existing] = await stack.crm(portal).batchCreate('CONTACT', [{ properties: { email: 'known@example.com', firstname: 'Known' } }]);
+    const contact = change({ properties: { email: 'KNOWN@example.com', lastname: 'Linked' } });
+    await apply.execute([message('CONTACT', [contact])]);
+    expect((await repositories.objectSyncs.findOne(key('CONTACT', contact.externalObjectId)))?.crmId).toBe(existing.id);
+    const [read] = await stack.crm(portal).batchRead('CONTACT', [existing.id], ['firstname', 'lastname']);
+    expect(read.properties).toMatchObject({ firstname: 'Known', lastname: 'Linked' });
+  });
+
+  it('when an older revision arrives after a newer one, then the newer values stay', async () => {
+    const id = `ordered-${counter}`;
+    await apply.execute([message('PRODUCT', [change({ externalObjectId: id, rev: 2, properties: { name: 'Newer' } })])]);
+    await apply.execute([message('PRODUCT', [change({ externalObjectId: id, rev: 1, properties: { name: 'Older' } })])]);
+    const link = await repositories.objectSyncs.findOne(key('PRODUCT', id));
+    const [read] = await stack.crm(portal).batchRead('PRODUCT', [link!.crmId!], ['name']);
+    expect(read.properties.name).toBe('Newer');
+  });
+
+  it('when the CRM refuses one object of a batch, then only that object gets an UNKNOWN_ERROR with the CRM reason', async () => {
+    const good = change({ properties: { dealname: 'Fine', dealstage: 'checkout_pending' } });
+    const bad = change({ properties: { dealname: 'Bad', dealstage: 'checkout_pending', amount: 'lots' } });
+    await apply.execute([message('DEAL', [good, bad])]);
+    expect((await repositories.objectSyncs.findOne(key('DEAL', good.externalObjectId)))?.crmId).toEqual(expect.any(Number));
+    const errors = await repositories.syncErrors.listForObject(key('DEAL', bad.externalObjectId), false);
+    expect(errors).toEqual([expect.objectContaining({ type: 'UNKNOWN_ERROR', details: expect.stringMatching(/CREATE\] DEAL\[.*INVALID_NUMBER/) })]);
+  });
+
+  it('when an object is deleted and upserted again later, then the old CRM object is archived and a new one made', async () => {
+    const id = `reborn-${counter}`;
+    await apply.execute([message('PRODUCT', [change({ externalObjectId: id, rev: 1, properties: { name: 'First life' } })])]);
+    const first = (await repositories.objectSyncs.findOne(key('PRODUCT', id)))!.crmId!;
+    await apply.execute([message('PRODUCT', [change({ externalObjectId: id, rev: 2, action: 'DELETE', generation: 5 })])]);
+    expect(await stack.crm(portal).batchRead('PRODUCT', [first], ['name'])).toEqual([]);
+    await apply.execute([message('PRODUCT', [change({ externalObjectId: id, rev: 3, generation: 5, properties: { name: 'Second life' } })])]);
+    const second = (await repositories.objectSyncs.findOne(key('PRODUCT', id)))!.crmId!;
+    expect(second).not.toBe(first);
+    const [read] = await stack.crm(portal).batchRead('PRODUCT', [second], ['name']);
+    expect(read.properties.name).toBe('Second life');
+  });
+});
