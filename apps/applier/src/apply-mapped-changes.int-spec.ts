@@ -26,6 +26,7 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
   const change = (overrides: Partial<MappedChange> = {}): MappedChange => ({
     externalObjectId: `obj-${++counter}`,
     rev: 1,
+    settingsRev: 1,
     action: 'UPSERT',
     changedAt: 1_700_000_000_000,
     generation: 0,

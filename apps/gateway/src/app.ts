@@ -5,6 +5,8 @@ import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
 import { adminRoutes } from './entry-points/admin.routes';
 import { portalKeyAuth } from './entry-points/authenticate';
+import { settingsRoutes } from './entry-points/settings.routes';
+import { ManageSettingsUseCase } from './use-cases/manage-settings.use-case';
 import { statusRoutes } from './entry-points/status.routes';
 import { syncRoutes } from './entry-points/sync.routes';
 import { AcceptSyncBatchUseCase } from './use-cases/accept-sync-batch.use-case';
@@ -28,6 +30,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use(requestContext());
   app.use(jsonBody(deps.bodyLimit));
   app.use(adminRoutes(deps.repositories, { baseUrl: deps.crmBaseUrl, adminToken: deps.adminToken }));
+  app.use(settingsRoutes(new ManageSettingsUseCase(deps.repositories, deps.broker, deps.logger), deps.repositories.portals, deps.repositories.accounts));
   app.use('/extensions/ecomm', portalKeyAuth(deps.repositories.portals));
   app.use(syncRoutes(new AcceptSyncBatchUseCase(deps.broker, deps.repositories.stores, deps.logger)));
   app.use(statusRoutes(new ReadSyncStatusUseCase(deps.repositories)));

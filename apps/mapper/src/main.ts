@@ -5,7 +5,9 @@ import { createLogger } from '@ecomm-sync/logger';
 import { Broker } from '@ecomm-sync/messaging';
 import { loadMapperConfig } from './config';
 import { startSyncBatchConsumer } from './entry-points/sync-batch.consumer';
+import { startSettingsWorkConsumer } from './entry-points/settings-work.consumer';
 import { ProcessSyncBatchUseCase } from './use-cases/process-sync-batch.use-case';
+import { ReapplySettingsUseCase } from './use-cases/reapply-settings.use-case';
 
 async function main() {
   const config = loadMapperConfig();
@@ -21,6 +23,14 @@ async function main() {
   });
   const health = await startHealthServer(config.MAPPER_HEALTH_PORT, { mongo: () => database.ping(), rabbitmq: () => broker.isConnected() });
   await startSyncBatchConsumer(broker, new ProcessSyncBatchUseCase(database.repositories, broker));
+  await startSettingsWorkConsumer(
+    broker,
+    new ReapplySettingsUseCase(database.repositories, broker, logger, {
+      pageSize: config.REAPPLY_PAGE_SIZE,
+      pagesPerChunk: config.REAPPLY_PAGES_PER_CHUNK,
+      changesPerMessage: 200,
+    }),
+  );
   logger.info('mapper consuming', { healthPort: config.MAPPER_HEALTH_PORT });
   onShutdown(logger, async () => {
     await broker.close();

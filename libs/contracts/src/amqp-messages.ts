@@ -49,6 +49,8 @@ export interface MappedChange {
   action: Action;
   /** Newest changedAt of the object's state. */
   changedAt: number;
+  /** Revision of the settings it was mapped with: a re-map after a settings change is newer. */
+  settingsRev: number;
   /** Counts deletes, so that an upsert after a delete makes a new CRM object. */
   generation: number;
   properties: Record<string, string | null>;
@@ -115,10 +117,11 @@ export const mappedChangesMessageSchema = {
       minItems: 1,
       items: {
         type: 'object',
-        required: ['externalObjectId', 'rev', 'action', 'changedAt', 'generation', 'properties', 'associations', 'problems'],
+        required: ['externalObjectId', 'rev', 'settingsRev', 'action', 'changedAt', 'generation', 'properties', 'associations', 'problems'],
         properties: {
           externalObjectId: objectIdSchema,
           rev: { type: 'integer', minimum: 0 },
+          settingsRev: { type: 'integer', minimum: 0 },
           action: { type: 'string', enum: ACTIONS },
           changedAt: { type: 'integer' },
           generation: { type: 'integer', minimum: 0 },
@@ -142,8 +145,47 @@ export const mappedChangesMessageSchema = {
   },
 } as const;
 
-/** The topics the services exchange; routing keys are `<topic>.<objectType>`. */
+/**
+ * gateway → mapper: settings changed; the mapper re-maps the stored state of the objects of these
+ * types. Routing key `settings.changed`.
+ */
+export interface SettingsChangedMessage {
+  kind: 'settings-changed';
+  /** `app:<appId>` or `portal:<portalId>` (the settings' owner). */
+  owner: string;
+  settingsRev: number;
+  objectTypes: ObjectType[];
+}
+
+/** mapper → mapper: go on with a re-apply job (one chunk of pages per message). Routing key `settings.reapply`. */
+export interface ReapplyChunkMessage {
+  kind: 'reapply-chunk';
+  jobId: string;
+}
+
+export type SettingsWorkMessage = SettingsChangedMessage | ReapplyChunkMessage;
+
+export const settingsWorkMessageSchema = {
+  $id: 'amqp-settings-work',
+  oneOf: [
+    {
+      type: 'object',
+      required: ['kind', 'owner', 'settingsRev', 'objectTypes'],
+      properties: {
+        kind: { const: 'settings-changed' },
+        owner: { type: 'string', pattern: '^(app|portal):.+$' },
+        settingsRev: { type: 'integer', minimum: 1 },
+        objectTypes: { type: 'array', items: { type: 'string', enum: OBJECT_TYPES } },
+      },
+    },
+    { type: 'object', required: ['kind', 'jobId'], properties: { kind: { const: 'reapply-chunk' }, jobId: { type: 'string', minLength: 1 } } },
+  ],
+} as const;
+
+/** The topics the services exchange; sync routing keys are `<topic>.<objectType>`. */
 export const TOPICS = {
   syncBatch: 'sync.batch',
   mappedChanges: 'changes.mapped',
+  settingsChanged: 'settings.changed',
+  reapplyChunk: 'settings.reapply',
 } as const;

@@ -1,4 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
+import { AccountRepository } from './repositories/account.repository';
+import { ReapplyJobRepository } from './repositories/reapply-job.repository';
 import { ObjectStateRepository } from './repositories/object-state.repository';
 import { ObjectSyncRepository } from './repositories/object-sync.repository';
 import { PortalRepository } from './repositories/portal.repository';
@@ -15,6 +17,8 @@ export interface Repositories {
   objectStates: ObjectStateRepository;
   objectSyncs: ObjectSyncRepository;
   syncErrors: SyncErrorRepository;
+  accounts: AccountRepository;
+  reapplyJobs: ReapplyJobRepository;
 }
 
 export interface Database {
@@ -37,6 +41,8 @@ export async function connectDatabase(url: string, dbName: string): Promise<Data
     objectStates: new ObjectStateRepository(connection),
     objectSyncs: new ObjectSyncRepository(connection),
     syncErrors: new SyncErrorRepository(connection),
+    accounts: new AccountRepository(connection),
+    reapplyJobs: new ReapplyJobRepository(connection),
   };
   await Promise.all(Object.values(connection.models).map((model) => model.createIndexes()));
   return {

@@ -89,7 +89,7 @@ describe('repositories against the MongoDB-wire server', () => {
     it('records a revision once and never lets an older one overwrite a newer one', async () => {
       const record = (rev: number, crmId: number) =>
         repos().objectSyncs.recordProcessed(tenant, 'default', 'CONTACT', [
-          { externalObjectId: 'c1', rev, processedAt: rev * 10, changedAt: rev, link: { crmId, generation: 0, archived: false } },
+          { externalObjectId: 'c1', rev, settingsRev: 1, processedAt: rev * 10, changedAt: rev, link: { crmId, generation: 0, archived: false } },
         ]);
       expect(await record(2, 500)).toEqual([]);
       expect(await record(2, 500)).toEqual(['c1']); // redelivery: already recorded
@@ -104,7 +104,7 @@ describe('repositories against the MongoDB-wire server', () => {
 
   describe('sync errors', () => {
     const key = () => ({ ...tenant, storeId: 'default', objectType: 'CONTACT' as const, externalObjectId: 'c1' });
-    const error = (rev: number, erroredAt: number) => ({ externalObjectId: 'c1', rev, type: 'INVALID_EMAIL_ADDRESS' as const, details: `rev ${rev}`, changedAt: rev, erroredAt });
+    const error = (rev: number, erroredAt: number) => ({ externalObjectId: 'c1', rev, settingsRev: 1, type: 'INVALID_EMAIL_ADDRESS' as const, details: `rev ${rev}`, changedAt: rev, erroredAt });
 
     it('records an error once per revision and keeps only the newest open', async () => {
       await repos().syncErrors.record(tenant, 'default', 'CONTACT', [error(1, 100)]);
@@ -119,7 +119,7 @@ describe('repositories against the MongoDB-wire server', () => {
 
     it('resolves open errors when the object syncs at a later revision', async () => {
       await repos().syncErrors.record(tenant, 'default', 'CONTACT', [error(1, 100)]);
-      await repos().syncErrors.resolve(tenant, 'default', 'CONTACT', new Map([['c1', 2]]), 300);
+      await repos().syncErrors.resolve(tenant, 'default', 'CONTACT', ['c1'], 300);
       expect(await repos().syncErrors.listForObject(key(), false)).toEqual([]);
     });
 

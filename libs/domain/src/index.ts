@@ -5,3 +5,4 @@ export * from './validate-change';
 export * from './ecommerce-setup';
 export * from './error-details';
 export * from './sync-key';
+export * from './settings-rules';

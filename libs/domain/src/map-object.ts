@@ -1,4 +1,4 @@
-import type { MappedChange, ObjectType, Problem, SyncSettings } from '@ecomm-sync/contracts';
+import type { MappedChange, ObjectType, Problem, PropertyMapping, SyncSettings } from '@ecomm-sync/contracts';
 import { V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
 import { convertValue } from './convert-value';
 import { describeFailure } from './error-details';
@@ -26,11 +26,17 @@ function splitIds(value: string): string[] {
  * Maps an object's merged raw state to CRM property names with the settings in force.
  * Unmapped sender properties are left out (they stay stored and apply once a mapping names them).
  */
-export function mapObject(objectType: ObjectType, externalObjectId: string, state: RawObjectState, settings: SyncSettings | null): MappedObject {
+export function mapObject(
+  objectType: ObjectType,
+  externalObjectId: string,
+  state: RawObjectState,
+  settings: (SyncSettings & { rev?: number }) | null,
+): MappedObject {
   const live = isLive(state);
   const base = {
     action: live ? ('UPSERT' as const) : ('DELETE' as const),
     changedAt: newestChangeOf(state),
+    settingsRev: settings?.rev ?? 0,
     generation: generationOf(state),
   };
   const blocked = (problem: Omit<Problem, 'blocking'>): MappedObject => ({
@@ -58,7 +64,11 @@ export function mapObject(objectType: ObjectType, externalObjectId: string, stat
   const properties: Record<string, string | null> = {};
   const associations: MappedObject['associations'] = {};
   const mappings = settings.mappings[objectType] ?? [];
-  const byExternalName = new Map(mappings.map((mapping) => [mapping.externalPropertyName, mapping]));
+  // v1 association properties sent under their own names need no mapping (provided mappings).
+  const byExternalName = new Map<string, { crmPropertyName: string; dataType: PropertyMapping['dataType'] }>(
+    Object.keys(ASSOCIATION_TARGETS).map((name) => [name, { crmPropertyName: name, dataType: 'STRING' }]),
+  );
+  for (const mapping of mappings) byExternalName.set(mapping.externalPropertyName, mapping);
   let mappedCount = 0;
 
   for (const [name, { value }] of Object.entries(state.properties)) {

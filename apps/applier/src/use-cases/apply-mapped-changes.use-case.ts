@@ -26,22 +26,37 @@ interface PlannedWrite {
 class Outcome {
   readonly records: ProcessedRecord[] = [];
   readonly errors: NewSyncError[] = [];
-  readonly clean = new Map<string, number>();
+  readonly clean: string[] = [];
 
   constructor(private readonly now: number) {}
 
   processed(change: MappedChange, problems: Problem[], link?: ProcessedRecord['link']) {
-    this.records.push({ externalObjectId: change.externalObjectId, rev: change.rev, processedAt: this.now, changedAt: change.changedAt, ...(link ? { link } : {}) });
+    this.records.push({
+      externalObjectId: change.externalObjectId,
+      rev: change.rev,
+      settingsRev: change.settingsRev,
+      processedAt: this.now,
+      changedAt: change.changedAt,
+      ...(link ? { link } : {}),
+    });
     this.problems(change, problems);
   }
 
   problems(change: MappedChange, problems: Problem[]) {
     if (problems.length === 0) {
-      this.clean.set(change.externalObjectId, change.rev);
+      this.clean.push(change.externalObjectId);
       return;
     }
     for (const problem of problems) {
-      this.errors.push({ externalObjectId: change.externalObjectId, rev: change.rev, type: problem.type, details: problem.details, changedAt: change.changedAt, erroredAt: this.now });
+      this.errors.push({
+        externalObjectId: change.externalObjectId,
+        rev: change.rev,
+        settingsRev: change.settingsRev,
+        type: problem.type,
+        details: problem.details,
+        changedAt: change.changedAt,
+        erroredAt: this.now,
+      });
     }
   }
 }
@@ -54,6 +69,10 @@ const ASSOCIATIONS: Partial<Record<ObjectType, { type: ObjectType; property: str
   ],
   DEAL: [{ type: 'CONTACT', property: V1_ASSOCIATION_PROPERTIES.CONTACT_IDS, required: false }],
 };
+
+/** Revisions are ordered by the object's state revision, then by the settings it was mapped with. */
+const isNewer = (change: Pick<MappedChange, 'rev' | 'settingsRev'>, than: { rev: number; settingsRev: number }) =>
+  change.rev > than.rev || (change.rev === than.rev && change.settingsRev > than.settingsRev);
 
 const groupKey = (message: MappedChangesMessage) => JSON.stringify([message.tenant.portalId, message.tenant.appId, message.storeId, message.objectType]);
 
@@ -82,7 +101,7 @@ export class ApplyMappedChangesUseCase {
       group.messageIndexes.add(index);
       for (const change of message.changes) {
         const known = group.changes.get(change.externalObjectId);
-        if (!known || change.rev > known.rev) group.changes.set(change.externalObjectId, change);
+        if (!known || isNewer(change, known)) group.changes.set(change.externalObjectId, change);
       }
       groups.set(key, group);
     });
@@ -104,7 +123,10 @@ export class ApplyMappedChangesUseCase {
     const { tenant, storeId, objectType } = group;
     const ids = [...group.changes.keys()];
     const syncs = await this.repositories.objectSyncs.findMany(tenant, storeId, objectType, ids);
-    const fresh = [...group.changes.values()].filter((change) => change.rev > (syncs.get(change.externalObjectId)?.appliedRev ?? 0));
+    const fresh = [...group.changes.values()].filter((change) => {
+      const sync = syncs.get(change.externalObjectId);
+      return isNewer(change, { rev: sync?.appliedRev ?? 0, settingsRev: sync?.appliedSettingsRev ?? 0 });
+    });
     if (fresh.length === 0) return;
     const outcome = new Outcome(this.clock());
 

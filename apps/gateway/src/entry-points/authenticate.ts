@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import type { Tenant } from '@ecomm-sync/contracts';
-import type { Portal, PortalRepository } from '@ecomm-sync/data-access';
+import type { AccountRepository, Portal, PortalRepository } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/http';
 
 export interface Principal {
@@ -24,5 +24,54 @@ export const portalKeyAuth =
     if (!portal) return next(AppError.unauthorized('Invalid hapikey: no portal has this API key'));
     const principal: Principal = { kind: 'portal-key', portal, tenant: { portalId: portal.portalId, appId: null } };
     res.locals.principal = principal;
+    next();
+  };
+
+export interface SettingsPrincipal {
+  /** `app:<appId>` or `portal:<portalId>`: whose settings the request reads or writes. */
+  owner: string;
+}
+
+export const settingsPrincipalOf = (res: Response): SettingsPrincipal => res.locals.settingsPrincipal as SettingsPrincipal;
+
+/**
+ * Settings, import settings: the developer API key with `appId` (application mode), or the portal's
+ * API key without `appId` (direct mode). SPEC.md "Authentication".
+ */
+export const settingsAuth =
+  (portals: PortalRepository, accounts: AccountRepository): RequestHandler =>
+  async (req, res, next) => {
+    const apiKey = typeof req.query.hapikey === 'string' ? req.query.hapikey : undefined;
+    const appId = typeof req.query.appId === 'string' && req.query.appId !== '' ? req.query.appId : undefined;
+    if (!apiKey) {
+      return next(AppError.unauthorized(`Missing credential: pass ${appId ? 'the developer API key' : 'the portal API key'} in the hapikey query parameter`));
+    }
+    if (appId) {
+      const developer = await accounts.findDeveloperByApiKey(apiKey);
+      if (!developer) {
+        const portal = await portals.findByApiKey(apiKey);
+        return next(
+          portal
+            ? AppError.forbidden('A portal API key cannot manage application settings; use the developer API key of the application')
+            : AppError.unauthorized('Invalid hapikey: no developer account has this API key'),
+        );
+      }
+      const application = await accounts.findApplication(appId);
+      if (!application || application.developerId !== developer.developerId) {
+        return next(AppError.notFound(`No application ${appId} belongs to this developer account`));
+      }
+      res.locals.settingsPrincipal = { owner: `app:${appId}` } satisfies SettingsPrincipal;
+      return next();
+    }
+    const portal = await portals.findByApiKey(apiKey);
+    if (!portal) {
+      const developer = await accounts.findDeveloperByApiKey(apiKey);
+      return next(
+        developer
+          ? AppError.badRequest('appId is required with a developer API key: add ?appId=<your application id>')
+          : AppError.unauthorized('Invalid hapikey: no portal has this API key'),
+      );
+    }
+    res.locals.settingsPrincipal = { owner: `portal:${portal.portalId}` } satisfies SettingsPrincipal;
     next();
   };

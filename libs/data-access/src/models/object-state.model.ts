@@ -24,4 +24,9 @@ const objectStateSchema = new Schema(
 // Serves: reading and conditionally writing the states of a batch's objects.
 objectStateSchema.index({ portalId: 1, appId: 1, storeId: 1, objectType: 1, externalObjectId: 1 }, { unique: true });
 
+// Serves: re-apply pages of an application's objects (settings owner app:<appId>), by _id.
+objectStateSchema.index({ appId: 1, objectType: 1, _id: 1 });
+// Serves: re-apply pages of a portal's objects in direct mode (owner portal:<portalId>), by _id.
+objectStateSchema.index({ portalId: 1, appId: 1, objectType: 1, _id: 1 });
+
 export const objectStateModel = (connection: Connection) => connection.model('ObjectState', objectStateSchema);

@@ -18,6 +18,8 @@ const objectSyncSchema = new Schema(
     archived: { type: Boolean, default: false },
     /** Newest revision processed; older revisions are skipped. */
     appliedRev: { type: Number, default: 0 },
+    /** Settings revision the applied revision was mapped with (a re-map after a settings change is newer). */
+    appliedSettingsRev: { type: Number, default: 0 },
     lastProcessedAt: { type: Number, default: null },
     changedAt: { type: Number, default: null },
   },

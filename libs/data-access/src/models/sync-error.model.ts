@@ -10,6 +10,7 @@ const syncErrorSchema = new Schema(
     externalObjectId: { type: String, required: true },
     /** Revision of the object state that failed: with type, makes recording idempotent. */
     rev: { type: Number, required: true },
+    settingsRev: { type: Number, required: true, default: 0 },
     type: { type: String, enum: ERROR_TYPES, required: true },
     details: { type: String, required: true },
     changedAt: { type: Number, required: true },
@@ -20,7 +21,7 @@ const syncErrorSchema = new Schema(
   { collection: 'sync_errors', versionKey: false },
 );
 // Serves: idempotent recording, and the open errors of a batch's objects (resolving them).
-syncErrorSchema.index({ portalId: 1, appId: 1, storeId: 1, objectType: 1, externalObjectId: 1, rev: 1, type: 1 }, { unique: true });
+syncErrorSchema.index({ portalId: 1, appId: 1, storeId: 1, objectType: 1, externalObjectId: 1, rev: 1, settingsRev: 1, type: 1 }, { unique: true });
 // Serves: error listings of a tenant, newest first, optionally by status.
 syncErrorSchema.index({ portalId: 1, appId: 1, status: 1, erroredAt: -1 });
 // Serves: error listings of a portal across applications, newest first.

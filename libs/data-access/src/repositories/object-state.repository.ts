@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Connection } from 'mongoose';
+import { Types, type Connection } from 'mongoose';
 import type { ObjectType, PropertyValue, Tenant } from '@ecomm-sync/contracts';
 import type { RawObjectState } from '@ecomm-sync/domain';
 import { objectStateModel } from '../models/object-state.model';
@@ -19,7 +19,17 @@ export interface StateWrite {
   expectedRev: number | null;
 }
 
+export interface OwnedObjectState extends StoredObjectState {
+  id: string;
+  tenant: Tenant;
+  storeId: string;
+}
+
 interface StateDoc {
+  _id: Types.ObjectId;
+  portalId: number;
+  appId: string | null;
+  storeId: string;
   externalObjectId: string;
   properties: [string, PropertyValue, number][];
   associations: [ObjectType, string[], number][];
@@ -61,6 +71,29 @@ export class ObjectStateRepository {
     return new Map(
       (docs as unknown as StateDoc[]).map((doc) => [doc.externalObjectId, { externalObjectId: doc.externalObjectId, state: toState(doc), rev: doc.rev }]),
     );
+  }
+
+  /**
+   * One page of the objects a settings owner's data filter selects, in _id order after `afterId`:
+   * re-apply walks them with bounded memory and can resume from the last id.
+   */
+  async pageForOwner(
+    filter: { appId: string } | { portalId: number; appId: null },
+    objectType: ObjectType,
+    afterId: string | null,
+    limit: number,
+  ): Promise<OwnedObjectState[]> {
+    const query: Record<string, unknown> = { ...filter, objectType };
+    if (afterId) query._id = { $gt: new Types.ObjectId(afterId) };
+    const docs = (await this.states.collection.find(query).sort({ _id: 1 }).limit(limit).toArray()) as unknown as StateDoc[];
+    return docs.map((doc) => ({
+      id: String(doc._id),
+      tenant: { portalId: doc.portalId, appId: doc.appId ?? null },
+      storeId: doc.storeId,
+      externalObjectId: doc.externalObjectId,
+      state: toState(doc),
+      rev: doc.rev,
+    }));
   }
 
   /** Writes states; returns the new revision of each write that landed and the ids that lost a race. */

@@ -10,6 +10,7 @@ export interface ObjectSync {
   generation: number;
   archived: boolean;
   appliedRev: number;
+  appliedSettingsRev: number;
   lastProcessedAt: number | null;
   changedAt: number | null;
 }
@@ -17,13 +18,14 @@ export interface ObjectSync {
 export interface ProcessedRecord {
   externalObjectId: string;
   rev: number;
+  settingsRev: number;
   processedAt: number;
   changedAt: number;
   /** Present when the CRM link changed (created, relinked, archived). */
   link?: { crmId: number | null; generation: number; archived: boolean };
 }
 
-const PROJECTION = { _id: 0, externalObjectId: 1, crmId: 1, generation: 1, archived: 1, appliedRev: 1, lastProcessedAt: 1, changedAt: 1 };
+const PROJECTION = { _id: 0, externalObjectId: 1, crmId: 1, generation: 1, archived: 1, appliedRev: 1, appliedSettingsRev: 1, lastProcessedAt: 1, changedAt: 1 };
 
 const toObjectSync = (doc: Record<string, unknown>): ObjectSync => ({
   externalObjectId: doc.externalObjectId as string,
@@ -31,6 +33,7 @@ const toObjectSync = (doc: Record<string, unknown>): ObjectSync => ({
   generation: (doc.generation as number) ?? 0,
   archived: (doc.archived as boolean) ?? false,
   appliedRev: (doc.appliedRev as number) ?? 0,
+  appliedSettingsRev: (doc.appliedSettingsRev as number) ?? 0,
   lastProcessedAt: (doc.lastProcessedAt as number | null) ?? null,
   changedAt: (doc.changedAt as number | null) ?? null,
 });
@@ -54,7 +57,7 @@ export class ObjectSyncRepository {
   }
 
   /**
-   * Records processed revisions. A record only lands if no newer revision was recorded before it;
+   * Records processed revisions, ordered by (rev, settingsRev). A record only lands if no newer one was recorded before it;
    * returns the ids whose record lost to a newer one (their CRM write may need redoing).
    */
   async recordProcessed(tenant: Tenant, storeId: string, objectType: ObjectType, records: readonly ProcessedRecord[]): Promise<string[]> {
@@ -62,10 +65,15 @@ export class ObjectSyncRepository {
     const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
     const operations = records.map((record) => ({
       updateOne: {
-        filter: { ...base, externalObjectId: record.externalObjectId, appliedRev: { $lt: record.rev } },
+        filter: {
+          ...base,
+          externalObjectId: record.externalObjectId,
+          $or: [{ appliedRev: { $lt: record.rev } }, { appliedRev: record.rev, appliedSettingsRev: { $lt: record.settingsRev } }],
+        },
         update: {
           $set: {
             appliedRev: record.rev,
+            appliedSettingsRev: record.settingsRev,
             lastProcessedAt: record.processedAt,
             changedAt: record.changedAt,
             ...(record.link ?? {}),

@@ -5,12 +5,21 @@ import { settingsModel } from '../models/settings.model';
 
 export interface StoredSettings extends SyncSettings {
   importOnInstall: boolean;
+  /** v2 `webhookUri`, v1 `importTriggerUri`: the address the import webhook goes to. */
   webhookUri: string | null;
   rev: number;
 }
 
 /** Settings belong to the application in application mode, to the portal in direct mode. */
 export const settingsOwner = (tenant: Tenant): string => (tenant.appId ? `app:${tenant.appId}` : `portal:${tenant.portalId}`);
+
+/** The data a settings owner's changes concern: every portal of an application, or one portal in direct mode. */
+export function ownerDataFilter(owner: string): { appId: string } | { portalId: number; appId: null } {
+  const [kind, id] = [owner.slice(0, owner.indexOf(':')), owner.slice(owner.indexOf(':') + 1)];
+  if (kind === 'app') return { appId: id };
+  if (kind === 'portal' && /^\d+$/.test(id)) return { portalId: Number(id), appId: null };
+  throw new Error(`not a settings owner: ${owner}`);
+}
 
 interface SettingsDoc {
   enabled: boolean;
@@ -28,7 +37,11 @@ export class SettingsRepository {
   }
 
   async get(tenant: Tenant): Promise<StoredSettings | null> {
-    const doc = await this.settings.findOne({ owner: settingsOwner(tenant) }).lean<SettingsDoc>();
+    return this.getByOwner(settingsOwner(tenant));
+  }
+
+  async getByOwner(owner: string): Promise<StoredSettings | null> {
+    const doc = await this.settings.findOne({ owner }).lean<SettingsDoc>();
     if (!doc) return null;
     const mappings: Partial<Record<ObjectType, PropertyMapping[]>> = {};
     for (const type of OBJECT_TYPES) {
@@ -41,11 +54,21 @@ export class SettingsRepository {
     return { enabled: doc.enabled, importOnInstall: doc.importOnInstall, webhookUri: doc.webhookUri ?? null, mappings, rev: doc.rev };
   }
 
+  /** Removes the settings for good (SPEC.md: cannot be undone). */
+  async remove(owner: string): Promise<boolean> {
+    const result = await this.settings.deleteOne({ owner });
+    return result.deletedCount === 1;
+  }
+
   /** Full replace of the settings; the revision grows so that the mapper can tell they changed. */
   async put(tenant: Tenant, settings: Omit<StoredSettings, 'rev'>): Promise<StoredSettings> {
+    return this.putByOwner(settingsOwner(tenant), settings);
+  }
+
+  async putByOwner(owner: string, settings: Omit<StoredSettings, 'rev'>): Promise<StoredSettings> {
     const doc = await this.settings
       .findOneAndUpdate(
-        { owner: settingsOwner(tenant) },
+        { owner },
         {
           $set: {
             enabled: settings.enabled,

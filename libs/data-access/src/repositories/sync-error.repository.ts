@@ -20,6 +20,7 @@ export interface SyncError {
 export interface NewSyncError {
   externalObjectId: string;
   rev: number;
+  settingsRev: number;
   type: ErrorType;
   details: string;
   changedAt: number;
@@ -59,15 +60,16 @@ export class SyncErrorRepository {
   }
 
   /**
-   * Records errors of processed revisions as OPEN (once per revision and type, so a redelivery
-   * adds nothing) and resolves the object's older open errors: only the newest stays open.
+   * Records errors of processed revisions as OPEN (once per revision, settings revision and type,
+   * so a redelivery adds nothing) and resolves the object's other open errors: only the newest
+   * processing's errors stay open.
    */
   async record(tenant: Tenant, storeId: string, objectType: ObjectType, errors: readonly NewSyncError[]): Promise<void> {
     if (errors.length === 0) return;
     const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
     const inserts = errors.map((error) => ({
       updateOne: {
-        filter: { ...base, externalObjectId: error.externalObjectId, rev: error.rev, type: error.type },
+        filter: { ...base, externalObjectId: error.externalObjectId, rev: error.rev, settingsRev: error.settingsRev, type: error.type },
         update: {
           $setOnInsert: {
             details: error.details,
@@ -85,34 +87,25 @@ export class SyncErrorRepository {
     } catch (error) {
       if (!onlyDuplicateKeyErrors(error)) throw error;
     }
-    const newestRev = new Map<string, number>();
-    for (const error of errors) newestRev.set(error.externalObjectId, Math.max(newestRev.get(error.externalObjectId) ?? 0, error.rev));
-    await this.resolveBefore(tenant, storeId, objectType, newestRev, errors[0].erroredAt, false);
-  }
-
-  /** Resolves the open errors of objects that have since synced correctly at the given revisions. */
-  async resolve(tenant: Tenant, storeId: string, objectType: ObjectType, syncedRevs: ReadonlyMap<string, number>, at: number): Promise<void> {
-    await this.resolveBefore(tenant, storeId, objectType, syncedRevs, at, true);
-  }
-
-  private async resolveBefore(
-    tenant: Tenant,
-    storeId: string,
-    objectType: ObjectType,
-    revs: ReadonlyMap<string, number>,
-    at: number,
-    inclusive: boolean,
-  ): Promise<void> {
-    if (revs.size === 0) return;
-    const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType, status: 'OPEN' };
+    const newest = new Map<string, NewSyncError>();
+    for (const error of errors) newest.set(error.externalObjectId, error);
     await this.errors.collection.bulkWrite(
-      [...revs].map(([externalObjectId, rev]) => ({
+      [...newest.values()].map((error) => ({
         updateMany: {
-          filter: { ...base, externalObjectId, rev: inclusive ? { $lte: rev } : { $lt: rev } },
-          update: { $set: { status: 'RESOLVED', resolvedAt: at } },
+          filter: { ...base, externalObjectId: error.externalObjectId, status: 'OPEN', $or: [{ rev: { $ne: error.rev } }, { settingsRev: { $ne: error.settingsRev } }] },
+          update: { $set: { status: 'RESOLVED', resolvedAt: error.erroredAt } },
         },
       })),
       { ordered: false },
+    );
+  }
+
+  /** Resolves every open error of objects that have since synced correctly. */
+  async resolve(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[], at: number): Promise<void> {
+    if (externalObjectIds.length === 0) return;
+    await this.errors.collection.updateMany(
+      { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType, externalObjectId: { $in: [...externalObjectIds] }, status: 'OPEN' },
+      { $set: { status: 'RESOLVED', resolvedAt: at } },
     );
   }
 

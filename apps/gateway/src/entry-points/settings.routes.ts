@@ -1,0 +1,85 @@
+import { Router, type Response } from 'express';
+import {
+  createValidator,
+  v1ImportSettingsSchema,
+  v1SettingsSchema,
+  v2SettingsSchema,
+  type V1ImportSettings,
+  type V1SettingsInput,
+  type V2SettingsInput,
+} from '@ecomm-sync/contracts';
+import type { AccountRepository, PortalRepository, ReapplyJob } from '@ecomm-sync/data-access';
+import { fromV1Settings, fromV2Settings, toV1Settings, toV2Settings } from '@ecomm-sync/domain';
+import { parseWith } from '@ecomm-sync/http';
+import type { ManageSettingsUseCase } from '../use-cases/manage-settings.use-case';
+import { settingsAuth, settingsPrincipalOf } from './authenticate';
+import { booleanParam } from './query-params';
+
+const validateV1 = createValidator<V1SettingsInput>(v1SettingsSchema);
+const validateV2 = createValidator<V2SettingsInput>(v2SettingsSchema);
+const validateImportSettings = createValidator<V1ImportSettings>(v1ImportSettingsSchema);
+
+const ownerOf = (res: Response) => settingsPrincipalOf(res).owner;
+
+const reapplyView = (job: ReapplyJob) => ({
+  settingsRev: job.settingsRev,
+  status: job.status,
+  objectTypes: job.objectTypes,
+  objectsProcessed: job.objectsProcessed,
+  startedAt: job.startedAt,
+  updatedAt: job.updatedAt,
+  finishedAt: job.finishedAt,
+});
+
+/** Settings (v1, v2), import settings (v1) and the progress of re-applying after a change. */
+export function settingsRoutes(settings: ManageSettingsUseCase, portals: PortalRepository, accounts: AccountRepository): Router {
+  const router = Router();
+  const auth = settingsAuth(portals, accounts);
+  const paths = ['/extensions/ecomm/v1/settings', '/extensions/ecomm/v1/import-settings', '/extensions/ecomm/v2/settings'];
+  router.use(paths, auth);
+
+  router.get('/extensions/ecomm/v1/settings', async (req, res) => {
+    res.json(toV1Settings(await settings.get(ownerOf(res)), booleanParam(req.query, 'showProvidedProperties', false)));
+  });
+
+  router.put('/extensions/ecomm/v1/settings', async (req, res) => {
+    const input = parseWith(validateV1, req.body);
+    const owner = ownerOf(res);
+    const stored = await settings.put(owner, fromV1Settings(input, await settings.find(owner)), 'v1');
+    res.json(toV1Settings(stored, booleanParam(req.query, 'showProvidedProperties', false)));
+  });
+
+  router.get('/extensions/ecomm/v2/settings', async (req, res) => {
+    res.json(toV2Settings(await settings.get(ownerOf(res)), booleanParam(req.query, 'showProvidedMappings', false)));
+  });
+
+  router.put('/extensions/ecomm/v2/settings', async (req, res) => {
+    const input = parseWith(validateV2, req.body);
+    const owner = ownerOf(res);
+    const stored = await settings.put(owner, fromV2Settings(input, await settings.find(owner)), 'v2');
+    res.json(toV2Settings(stored, booleanParam(req.query, 'showProvidedMappings', false)));
+  });
+
+  for (const path of ['/extensions/ecomm/v1/settings', '/extensions/ecomm/v2/settings']) {
+    router.delete(path, async (_req, res) => {
+      await settings.remove(ownerOf(res));
+      res.status(204).end();
+    });
+    router.get(`${path}/reapply-status`, async (_req, res) => {
+      res.json(reapplyView(await settings.reapplyStatus(ownerOf(res))));
+    });
+  }
+
+  router.get('/extensions/ecomm/v1/import-settings', async (_req, res) => {
+    const stored = await settings.get(ownerOf(res));
+    res.json({ importTriggerUri: stored.webhookUri });
+  });
+
+  router.put('/extensions/ecomm/v1/import-settings', async (req, res) => {
+    const { importTriggerUri } = parseWith(validateImportSettings, req.body);
+    const stored = await settings.putImportTriggerUri(ownerOf(res), importTriggerUri!);
+    res.json({ importTriggerUri: stored.webhookUri });
+  });
+
+  return router;
+}

@@ -1,0 +1,68 @@
+import type { SettingsChangedMessage } from '@ecomm-sync/contracts';
+import { TOPICS } from '@ecomm-sync/contracts';
+import type { ReapplyJob, Repositories, StoredSettings } from '@ecomm-sync/data-access';
+import { objectTypesToReapply, settingsProblem, type ApiVersion, type SettingsRecord } from '@ecomm-sync/domain';
+import { AppError } from '@ecomm-sync/http';
+import type { Logger } from '@ecomm-sync/logger';
+import type { Broker } from '@ecomm-sync/messaging';
+
+const describeOwner = (owner: string) => (owner.startsWith('app:') ? `application ${owner.slice(4)}` : `portal ${owner.slice(7)}`);
+
+/**
+ * Settings of an application or a portal, through either API generation. A change that affects
+ * mappings publishes one event; the mapper then re-maps the stored objects (nothing is re-sent).
+ */
+export class ManageSettingsUseCase {
+  constructor(
+    private readonly repositories: Pick<Repositories, 'settings' | 'reapplyJobs'>,
+    private readonly broker: Pick<Broker, 'publish'>,
+    private readonly logger: Logger,
+  ) {}
+
+  async get(owner: string): Promise<StoredSettings> {
+    const settings = await this.repositories.settings.getByOwner(owner);
+    if (!settings) throw AppError.notFound(`No settings exist for ${describeOwner(owner)} yet; create them with PUT`);
+    return settings;
+  }
+
+  find(owner: string): Promise<StoredSettings | null> {
+    return this.repositories.settings.getByOwner(owner);
+  }
+
+  async put(owner: string, record: SettingsRecord, version: ApiVersion): Promise<StoredSettings> {
+    const problem = settingsProblem(record, version);
+    if (problem) throw AppError.badRequest(problem);
+    const before = await this.repositories.settings.getByOwner(owner);
+    const stored = await this.repositories.settings.putByOwner(owner, record);
+    const objectTypes = objectTypesToReapply(before, stored);
+    if (objectTypes.length > 0) {
+      const event: SettingsChangedMessage = { kind: 'settings-changed', owner, settingsRev: stored.rev, objectTypes };
+      try {
+        await this.broker.publish(TOPICS.settingsChanged, event);
+      } catch (error) {
+        this.logger.error('publishing a settings change failed', { owner, error: String(error) });
+        throw AppError.unavailable('The settings were saved, but re-applying stored messages could not be queued; send the same PUT again');
+      }
+    }
+    this.logger.info('settings saved', { owner, rev: stored.rev, reapply: objectTypes });
+    return stored;
+  }
+
+  async remove(owner: string): Promise<void> {
+    await this.repositories.settings.remove(owner);
+    this.logger.info('settings deleted', { owner });
+  }
+
+  /** v1 import settings: the import trigger URI, kept in the same settings as v2's webhookUri. */
+  async putImportTriggerUri(owner: string, importTriggerUri: string): Promise<StoredSettings> {
+    const current = await this.repositories.settings.getByOwner(owner);
+    const base: SettingsRecord = current ?? { enabled: false, importOnInstall: false, webhookUri: null, mappings: {} };
+    return this.repositories.settings.putByOwner(owner, { ...base, webhookUri: importTriggerUri });
+  }
+
+  async reapplyStatus(owner: string): Promise<ReapplyJob> {
+    const job = await this.repositories.reapplyJobs.latest(owner);
+    if (!job) throw AppError.notFound(`No re-apply has run for ${describeOwner(owner)}; one starts when a settings change affects mappings`);
+    return job;
+  }
+}

@@ -1,0 +1,34 @@
+import { Schema, type Connection } from 'mongoose';
+
+const developerSchema = new Schema(
+  {
+    developerId: { type: Number, required: true },
+    name: { type: String, required: true },
+    /** sha256 of the developer API key. */
+    apiKeyHash: { type: String, required: true },
+  },
+  { collection: 'developers', timestamps: true, versionKey: false },
+);
+// Serves: developer by id (admin API, application ownership).
+developerSchema.index({ developerId: 1 }, { unique: true });
+// Serves: authentication by a developer hapikey.
+developerSchema.index({ apiKeyHash: 1 }, { unique: true });
+
+const applicationSchema = new Schema(
+  {
+    appId: { type: String, required: true },
+    developerId: { type: Number, required: true },
+    name: { type: String, required: true },
+    clientId: { type: String, required: true },
+    /** sha256 of the client secret. The secret itself signs webhooks, so it is kept encrypted-at-rest by the operator's database. */
+    clientSecretHash: { type: String, required: true },
+  },
+  { collection: 'applications', timestamps: true, versionKey: false },
+);
+// Serves: application by id (every application-mode request).
+applicationSchema.index({ appId: 1 }, { unique: true });
+// Serves: the applications of a developer (admin listing).
+applicationSchema.index({ developerId: 1, appId: 1 });
+
+export const developerModel = (connection: Connection) => connection.model('Developer', developerSchema);
+export const applicationModel = (connection: Connection) => connection.model('Application', applicationSchema);
