@@ -113,6 +113,13 @@ export class TestStack {
     });
   }
 
+  /** Process id of a running app (to measure its memory). */
+  pid(app: AppName): number {
+    const pid = this.processes.get(app)?.pid;
+    if (!pid) throw new Error(`${app} is not running`);
+    return pid;
+  }
+
   /** Stops one app: SIGKILL by default, as a crash would. */
   async stopApp(app: AppName, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const child = this.processes.get(app);

@@ -1,0 +1,195 @@
+import amqplib from 'amqplib';
+import request from 'supertest';
+import type { SettingsChangedMessage } from '@ecomm-sync/contracts';
+import { connectDatabase, type Database } from '@ecomm-sync/data-access';
+import { createLogger } from '@ecomm-sync/logger';
+import { Broker, namesOf, purgeAndDeleteTopology } from '@ecomm-sync/messaging';
+import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+import { createGatewayApp } from './app';
+
+const { mongoUrl, amqpUrl } = testInfrastructure();
+
+const v1Body = {
+  enabled: true,
+  importOnInstall: false,
+  productSyncSettings: { properties: [{ propertyName: 'imageUrl', targetCrmProperty: 'ip__ecomm_bridge__image_url', dataType: 'AVATAR_IMAGE' }] },
+  dealSyncSettings: { properties: [{ propertyName: 'stage', targetCrmProperty: 'dealstage', dataType: 'STRING' }] },
+  lineItemSyncSettings: {
+    properties: [
+      { propertyName: 'order_id', targetCrmProperty: 'hs_assoc__deal_id', dataType: 'STRING' },
+      { propertyName: 'product_id', targetCrmProperty: 'hs_assoc__product_id', dataType: 'STRING' },
+    ],
+  },
+  contactSyncSettings: { properties: [{ propertyName: 'mail', targetCrmProperty: 'email', dataType: 'STRING' }] },
+};
+
+describe('settings endpoints against real MongoDB and RabbitMQ', () => {
+  let database: Database;
+  let broker: Broker;
+  let prefix: string;
+  let app: ReturnType<typeof createGatewayApp>;
+  let portalKey: string;
+  let developerKey: string;
+  let appId: string;
+  let nextPortal = 3000;
+  const admin = (path: string, body: object) => request(app).post(path).set('authorization', 'Bearer admin').send(body);
+
+  beforeAll(async () => {
+    prefix = uniqueName('test-settings');
+    database = await connectDatabase(mongoUrl, prefix.replace(/-/g, '_'));
+    broker = await Broker.connect({ url: amqpUrl, prefix, prefetch: 10, retryDelayMs: 100, maxAttempts: 3, logger: createLogger('test', 'error') });
+    app = createGatewayApp({
+      repositories: database.repositories,
+      broker,
+      logger: createLogger('gateway-test', 'error'),
+      bodyLimit: '1mb',
+      adminToken: 'admin',
+      crmBaseUrl: 'http://127.0.0.1:1',
+      readiness: {},
+    });
+    const developer = await admin('/admin/v1/developers', { name: 'Dev' }).expect(201);
+    developerKey = developer.body.apiKey;
+    appId = (await admin('/admin/v1/apps', { developerId: developer.body.developerId, name: 'Shop connector' }).expect(201)).body.appId;
+  });
+
+  beforeEach(async () => {
+    portalKey = `pk-settings-${nextPortal}`;
+    await database.repositories.portals.create({ portalId: nextPortal++, name: 'p', apiKey: portalKey, crmToken: 't' });
+  });
+
+  afterAll(async () => {
+    await broker.close(100);
+    await purgeAndDeleteTopology(amqpUrl, prefix);
+    await database.connection.dropDatabase();
+    await database.close();
+  });
+
+  const asPortal = (method: 'get' | 'put' | 'delete', path: string, query = '') => request(app)[method](`${path}?hapikey=${portalKey}${query}`);
+
+  async function settingsEvents(): Promise<SettingsChangedMessage[]> {
+    const connection = await amqplib.connect(amqpUrl);
+    try {
+      const channel = await connection.createChannel();
+      const events: SettingsChangedMessage[] = [];
+      for (let message = await channel.get(namesOf(prefix, 'mapper.settings-work').main, { noAck: true }); message; message = await channel.get(namesOf(prefix, 'mapper.settings-work').main, { noAck: true })) {
+        events.push(JSON.parse(message.content.toString()));
+      }
+      return events;
+    } finally {
+      await connection.close();
+    }
+  }
+
+  it('when v1 settings are PUT, then GET answers the same body, and PUT of that body changes nothing', async () => {
+    const put = await asPortal('put', '/extensions/ecomm/v1/settings').send(v1Body).expect(200);
+    expect(put.body).toEqual(v1Body);
+    const got = await asPortal('get', '/extensions/ecomm/v1/settings').expect(200);
+    expect(got.body).toEqual(v1Body);
+    await asPortal('put', '/extensions/ecomm/v1/settings').send(got.body).expect(200, v1Body);
+  });
+
+  it('when v1 writes, then v2 reads the same settings, and the reverse', async () => {
+    await asPortal('put', '/extensions/ecomm/v1/settings').send(v1Body).expect(200);
+    const v2 = await asPortal('get', '/extensions/ecomm/v2/settings').expect(200);
+    expect(v2.body).toEqual({
+      enabled: true,
+      webhookUri: null,
+      mappings: {
+        CONTACT: { properties: [{ externalPropertyName: 'mail', crmPropertyName: 'email', dataType: 'STRING' }] },
+        DEAL: { properties: [{ externalPropertyName: 'stage', crmPropertyName: 'dealstage', dataType: 'STRING' }] },
+        PRODUCT: { properties: [{ externalPropertyName: 'imageUrl', crmPropertyName: 'ip__ecomm_bridge__image_url', dataType: 'AVATAR_IMAGE' }] },
+        LINE_ITEM: {
+          properties: [
+            { externalPropertyName: 'order_id', crmPropertyName: 'hs_assoc__deal_id', dataType: 'STRING' },
+            { externalPropertyName: 'product_id', crmPropertyName: 'hs_assoc__product_id', dataType: 'STRING' },
+          ],
+        },
+      },
+    });
+    await asPortal('put', '/extensions/ecomm/v2/settings')
+      .send({ enabled: false, webhookUri: 'https://shop.example.com/hook', mappings: { CONTACT: { properties: [{ externalPropertyName: 'e', crmPropertyName: 'email' }] } } })
+      .expect(200);
+    const v1 = await asPortal('get', '/extensions/ecomm/v1/settings').expect(200);
+    expect(v1.body).toMatchObject({ enabled: false, contactSyncSettings: { properties: [{ propertyName: 'e', targetCrmProperty: 'email', dataType: 'STRING' }] }, dealSyncSettings: { properties: [] } });
+    await asPortal('get', '/extensions/ecomm/v1/import-settings').expect(200, { importTriggerUri: 'https://shop.example.com/hook' });
+  });
+
+  it('shows provided mappings only when asked', async () => {
+    await asPortal('put', '/extensions/ecomm/v1/settings').send(v1Body).expect(200);
+    const withProvided = await asPortal('get', '/extensions/ecomm/v1/settings', '&showProvidedProperties=true').expect(200);
+    expect(withProvided.body.dealSyncSettings.properties).toContainEqual({ propertyName: 'hs_assoc__contact_ids', targetCrmProperty: 'hs_assoc__contact_ids', dataType: 'STRING' });
+    const v2 = await asPortal('get', '/extensions/ecomm/v2/settings', '&showProvidedMappings=true').expect(200);
+    expect(v2.body.mappings.PRODUCT.properties[0]).toEqual({ externalPropertyName: 'ip__ecomm_bridge__ecomm_synced', crmPropertyName: 'ip__ecomm_bridge__ecomm_synced', dataType: 'STRING' });
+  });
+
+  it('when settings are enabled, then one event asks the mapper to re-apply every object type', async () => {
+    await settingsEvents();
+    await asPortal('put', '/extensions/ecomm/v1/settings').send(v1Body).expect(200);
+    await asPortal('put', '/extensions/ecomm/v1/settings').send({ ...v1Body, importOnInstall: true }).expect(200); // no mapping change
+    const events = await settingsEvents();
+    expect(events).toEqual([{ kind: 'settings-changed', owner: expect.stringMatching(/^portal:\d+$/), settingsRev: expect.any(Number), objectTypes: ['CONTACT', 'DEAL', 'PRODUCT', 'LINE_ITEM'] }]);
+  });
+
+  it('when settings are deleted, then GET answers 404 and DELETE can be repeated', async () => {
+    await asPortal('put', '/extensions/ecomm/v1/settings').send(v1Body).expect(200);
+    await asPortal('delete', '/extensions/ecomm/v1/settings').expect(204);
+    await asPortal('delete', '/extensions/ecomm/v2/settings').expect(204);
+    const got = await asPortal('get', '/extensions/ecomm/v1/settings').expect(404);
+    expect(got.body.message).toMatch(/No settings exist for portal \d+ yet; create them with PUT/);
+  });
+
+  it.each([
+    ['an unknown data type', { ...v1Body, contactSyncSettings: { properties: [{ propertyName: 'a', targetCrmProperty: 'email', dataType: 'COLOUR' }] } }, /dataType must be one of STRING, NUMBER, DATETIME, AVATAR_IMAGE/],
+    ['AVATAR_IMAGE on a deal', { ...v1Body, dealSyncSettings: { properties: [...v1Body.dealSyncSettings.properties, { propertyName: 'i', targetCrmProperty: 'x', dataType: 'AVATAR_IMAGE' }] } }, /AVATAR_IMAGE is only for PRODUCT/],
+    ['two AVATAR_IMAGE mappings', { ...v1Body, productSyncSettings: { properties: [...v1Body.productSyncSettings.properties, { propertyName: 'i2', targetCrmProperty: 'y', dataType: 'AVATAR_IMAGE' }] } }, /only one is allowed per object type/],
+    ['a mapping without a name', { ...v1Body, contactSyncSettings: { properties: [{ propertyName: '', targetCrmProperty: 'email', dataType: 'STRING' }] } }, /propertyName must be a non-empty property name/],
+    ['enabling without an email mapping', { ...v1Body, contactSyncSettings: { properties: [] } }, /cannot be enabled: contactSyncSettings must map a property to email/],
+    ['enabling without line-item associations', { ...v1Body, lineItemSyncSettings: { properties: [] } }, /lineItemSyncSettings must map a property to hs_assoc__deal_id and hs_assoc__product_id/],
+    ['one sender name twice', { ...v1Body, contactSyncSettings: { properties: [...v1Body.contactSyncSettings.properties, { propertyName: 'mail', targetCrmProperty: 'firstname', dataType: 'STRING' }] } }, /maps the property "mail" twice/],
+    ['an unknown field', { ...v1Body, mappings: {} }, /unknown field "mappings"/],
+  ])('v1 refuses %s with 400', async (_name, body, message) => {
+    const response = await asPortal('put', '/extensions/ecomm/v1/settings').send(body).expect(400);
+    expect(response.body).toEqual({ status: 'error', message: expect.stringMatching(message), requestId: expect.any(String) });
+  });
+
+  it.each([
+    ['enabling without a deal stage mapping', { enabled: true, mappings: { CONTACT: { properties: [{ externalPropertyName: 'm', crmPropertyName: 'email' }] } } }, /mappings.DEAL must map a property to dealstage/],
+    ['a webhookUri that is not a URI', { webhookUri: 'not a uri' }, /webhookUri must be an absolute http\(s\) URI or null/],
+    ['an unknown object type', { mappings: { ORDER: { properties: [] } } }, /unknown field "ORDER"/],
+  ])('v2 refuses %s with 400', async (_name, body, message) => {
+    const response = await asPortal('put', '/extensions/ecomm/v2/settings').send(body).expect(400);
+    expect(response.body.message).toMatch(message);
+  });
+
+  it('v2 enables without any line-item mapping (line items carry associations)', async () => {
+    await asPortal('put', '/extensions/ecomm/v2/settings')
+      .send({ enabled: true, mappings: { CONTACT: { properties: [{ externalPropertyName: 'm', crmPropertyName: 'email' }] }, DEAL: { properties: [{ externalPropertyName: 's', crmPropertyName: 'dealstage' }] } } })
+      .expect(200);
+  });
+
+  it('import settings take an absolute http(s) URI', async () => {
+    await asPortal('put', '/extensions/ecomm/v1/import-settings').send({ importTriggerUri: 'https://shop.example.com/import' }).expect(200, { importTriggerUri: 'https://shop.example.com/import' });
+    await asPortal('get', '/extensions/ecomm/v1/import-settings').expect(200, { importTriggerUri: 'https://shop.example.com/import' });
+    const refused = await asPortal('put', '/extensions/ecomm/v1/import-settings').send({ importTriggerUri: 'ftp://example.com' }).expect(400);
+    expect(refused.body.message).toMatch(/importTriggerUri must be an absolute http\(s\) URI/);
+  });
+
+  it('application mode: the developer key with appId reads and writes the application settings, apart from the portal', async () => {
+    const path = `/extensions/ecomm/v1/settings?hapikey=${developerKey}&appId=${appId}`;
+    await request(app).put(path).send(v1Body).expect(200);
+    await request(app).get(path).expect(200, v1Body);
+    await asPortal('get', '/extensions/ecomm/v1/settings').expect(404); // the portal's own settings are another thing
+  });
+
+  it.each([
+    ['no credential', 401, () => request(app).get('/extensions/ecomm/v1/settings')],
+    ['a wrong key', 401, () => request(app).get('/extensions/ecomm/v1/settings?hapikey=nope')],
+    ['a portal key with appId', 403, () => request(app).get(`/extensions/ecomm/v1/settings?hapikey=${portalKey}&appId=${appId}`)],
+    ['a developer key without appId', 400, () => request(app).get(`/extensions/ecomm/v1/settings?hapikey=${developerKey}`)],
+    ['another developer’s application', 404, () => request(app).get(`/extensions/ecomm/v2/settings?hapikey=${developerKey}&appId=999999`)],
+  ])('answers %s with %i', async (_name, status, send) => {
+    const response = await send();
+    expect(response.status).toBe(status);
+    expect(response.body).toMatchObject({ status: 'error', message: expect.any(String) });
+  });
+});

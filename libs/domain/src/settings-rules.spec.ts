@@ -1,0 +1,76 @@
+import type { PropertyMapping, SyncSettings } from '@ecomm-sync/contracts';
+import { fromV1Settings, fromV2Settings, objectTypesToReapply, settingsProblem, toV1Settings, toV2Settings, type SettingsRecord } from './settings-rules';
+
+const m = (externalPropertyName: string, crmPropertyName: string, dataType: PropertyMapping['dataType'] = 'STRING'): PropertyMapping => ({ externalPropertyName, crmPropertyName, dataType });
+
+const complete: SyncSettings['mappings'] = {
+  CONTACT: [m('mail', 'email')],
+  DEAL: [m('stage', 'dealstage')],
+  LINE_ITEM: [m('order_id', 'hs_assoc__deal_id'), m('product_id', 'hs_assoc__product_id')],
+};
+
+describe('settingsProblem', () => {
+  it.each([
+    ['v1', { enabled: true, mappings: complete }],
+    ['v2', { enabled: true, mappings: { CONTACT: [m('mail', 'email')], DEAL: [m('stage', 'dealstage')] } }],
+    ['v1', { enabled: false, mappings: {} }],
+    ['v1', { enabled: false, mappings: { PRODUCT: [m('img', 'ip__ecomm_bridge__image_url', 'AVATAR_IMAGE')] } }],
+  ] as const)('%s accepts %j', (version, settings) => {
+    expect(settingsProblem(settings as unknown as SyncSettings, version)).toBeNull();
+  });
+
+  it.each([
+    ['v1', { enabled: false, mappings: { CONTACT: [m('a', 'x'), m('a', 'y')] } }, 'contactSyncSettings maps the property "a" twice; keep one mapping per property'],
+    ['v2', { enabled: false, mappings: { DEAL: [m('img', 'x', 'AVATAR_IMAGE')] } }, 'mappings.DEAL has an AVATAR_IMAGE mapping ("img"); AVATAR_IMAGE is only for PRODUCT'],
+    ['v2', { enabled: false, mappings: { PRODUCT: [m('a', 'x', 'AVATAR_IMAGE'), m('b', 'y', 'AVATAR_IMAGE')] } }, 'mappings.PRODUCT has 2 AVATAR_IMAGE mappings; only one is allowed per object type'],
+    ['v1', { enabled: true, mappings: { ...complete, CONTACT: [] } }, 'Settings cannot be enabled: contactSyncSettings must map a property to email'],
+    ['v2', { enabled: true, mappings: { CONTACT: [m('mail', 'email')] } }, 'Settings cannot be enabled: mappings.DEAL must map a property to dealstage'],
+    ['v1', { enabled: true, mappings: { ...complete, LINE_ITEM: [] } }, 'Settings cannot be enabled: lineItemSyncSettings must map a property to hs_assoc__deal_id and hs_assoc__product_id'],
+  ] as const)('%s refuses %j', (version, settings, message) => {
+    expect(settingsProblem(settings as unknown as SyncSettings, version)).toBe(message);
+  });
+});
+
+describe('objectTypesToReapply', () => {
+  const enabled = (mappings: SyncSettings['mappings']): SyncSettings => ({ enabled: true, mappings });
+  it.each([
+    ['first settings, enabled', null, enabled(complete), ['CONTACT', 'DEAL', 'PRODUCT', 'LINE_ITEM']],
+    ['enabling', { enabled: false, mappings: complete }, enabled(complete), ['CONTACT', 'DEAL', 'PRODUCT', 'LINE_ITEM']],
+    ['disabling', enabled(complete), { enabled: false, mappings: complete }, []],
+    ['nothing changed', enabled(complete), enabled({ ...complete }), []],
+    ['the same mappings in another order', enabled({ CONTACT: [m('a', 'x'), m('mail', 'email')] }), enabled({ CONTACT: [m('mail', 'email'), m('a', 'x')] }), []],
+    ['a contact mapping added', enabled(complete), enabled({ ...complete, CONTACT: [m('mail', 'email'), m('first', 'firstname')] }), ['CONTACT']],
+    ['a product data type changed', enabled({ PRODUCT: [m('p', 'price')] }), enabled({ PRODUCT: [m('p', 'price', 'NUMBER')] }), ['PRODUCT']],
+  ] as const)('%s → %j', (_name, before, after, types) => {
+    expect(objectTypesToReapply(before as unknown as SyncSettings | null, after as unknown as SyncSettings)).toEqual(types);
+  });
+});
+
+describe('v1 and v2 views of the same settings', () => {
+  const record: SettingsRecord = { enabled: true, importOnInstall: true, webhookUri: 'https://shop.example.com/import', mappings: complete };
+
+  it('a v1 GET body, PUT back unchanged, stores the same settings', () => {
+    expect(fromV1Settings(toV1Settings(record, false), record)).toEqual({ ...record, mappings: { ...complete, PRODUCT: [] } });
+  });
+
+  it('a v2 GET body, PUT back unchanged, stores the same settings', () => {
+    expect(fromV2Settings(toV2Settings(record, false), record)).toEqual({ ...record, mappings: { ...complete, PRODUCT: [] } });
+  });
+
+  it('provided mappings are shown only on request and never stored', () => {
+    const shown = toV1Settings(record, true);
+    expect(shown.lineItemSyncSettings.properties).toContainEqual({ propertyName: 'hs_assoc__deal_id', targetCrmProperty: 'hs_assoc__deal_id', dataType: 'STRING' });
+    expect(shown.contactSyncSettings.properties).toContainEqual({ propertyName: 'ip__ecomm_bridge__ecomm_synced', targetCrmProperty: 'ip__ecomm_bridge__ecomm_synced', dataType: 'STRING' });
+    expect(toV1Settings(record, false).contactSyncSettings.properties).toEqual([{ propertyName: 'mail', targetCrmProperty: 'email', dataType: 'STRING' }]);
+    expect(fromV1Settings(shown, record).mappings.CONTACT).toEqual(complete.CONTACT);
+  });
+
+  it('a v1 PUT keeps the import trigger URI; a v2 PUT keeps importOnInstall; v2 dataType defaults to STRING', () => {
+    expect(fromV1Settings({ enabled: false }, record)).toMatchObject({ webhookUri: 'https://shop.example.com/import', importOnInstall: false });
+    expect(fromV2Settings({ mappings: { CONTACT: { properties: [{ externalPropertyName: 'mail', crmPropertyName: 'email' }] } } }, record)).toMatchObject({
+      importOnInstall: true,
+      webhookUri: null,
+      mappings: { CONTACT: [m('mail', 'email')] },
+    });
+  });
+});
