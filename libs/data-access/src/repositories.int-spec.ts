@@ -102,6 +102,50 @@ describe('repositories against the MongoDB-wire server', () => {
     });
   });
 
+  describe('object syncs ordered by settings revision', () => {
+    it('lands a re-map of the same state revision with newer settings, and refuses an older one', async () => {
+      const record = (settingsRev: number) =>
+        repos().objectSyncs.recordProcessed(tenant, 'default', 'DEAL', [{ externalObjectId: 'd1', rev: 3, settingsRev, processedAt: settingsRev, changedAt: 3 }]);
+      expect(await record(1)).toEqual([]);
+      expect(await record(2)).toEqual([]);
+      expect(await record(1)).toEqual(['d1']);
+      expect(await repos().objectSyncs.findOne({ ...tenant, storeId: 'default', objectType: 'DEAL', externalObjectId: 'd1' })).toMatchObject({ appliedRev: 3, appliedSettingsRev: 2 });
+    });
+  });
+
+  describe('re-apply jobs and paged states', () => {
+    it('starts one job per settings revision, supersedes older ones, and advances only while running', async () => {
+      const owner = `portal:${tenant.portalId}`;
+      const first = await repos().reapplyJobs.start(owner, 1, ['CONTACT'], 10);
+      expect(await repos().reapplyJobs.start(owner, 1, ['CONTACT'], 11)).toMatchObject({ jobId: first.jobId, startedAt: 10 });
+      const second = await repos().reapplyJobs.start(owner, 2, ['DEAL'], 20);
+      expect(await repos().reapplyJobs.find(first.jobId)).toMatchObject({ status: 'superseded' });
+      expect(await repos().reapplyJobs.advance(first.jobId, { typeIndex: 0, lastId: null, processedDelta: 5 }, 21)).toBe(false);
+      expect(await repos().reapplyJobs.advance(second.jobId, { typeIndex: 1, lastId: null, processedDelta: 5 }, 22)).toBe(true);
+      expect(await repos().reapplyJobs.latest(owner)).toMatchObject({ settingsRev: 2, status: 'running', typeIndex: 1, objectsProcessed: 5 });
+    });
+
+    it('pages through the objects of a settings owner in _id order, and only theirs', async () => {
+      for (let n = 0; n < 5; n++) {
+        await repos().objectStates.saveMany(tenant, n % 2 ? 'a' : 'b', 'PRODUCT', [{ externalObjectId: `p${n}`, state: stateWith(1, { a: String(n) }), expectedRev: null }]);
+      }
+      await repos().objectStates.saveMany({ ...tenant, appId: 'app-9' }, 'a', 'PRODUCT', [{ externalObjectId: 'other', state: stateWith(1, {}), expectedRev: null }]);
+      const filter = { portalId: tenant.portalId, appId: null };
+      const first = await repos().objectStates.pageForOwner(filter, 'PRODUCT', null, 3);
+      const rest = await repos().objectStates.pageForOwner(filter, 'PRODUCT', first[2].id, 3);
+      // Every object once, in one total order (by _id; not necessarily the order of creation).
+      expect([...first, ...rest].map((o) => o.externalObjectId).sort()).toEqual(['p0', 'p1', 'p2', 'p3', 'p4']);
+      expect(rest).toHaveLength(2);
+      expect(first.find((o) => o.externalObjectId === 'p3') ?? rest.find((o) => o.externalObjectId === 'p3')).toMatchObject({
+        storeId: 'a',
+        tenant,
+        rev: 1,
+        state: { properties: { a: { value: '3' } } },
+      });
+      expect((await repos().objectStates.pageForOwner({ appId: 'app-9' }, 'PRODUCT', null, 10)).map((o) => o.externalObjectId)).toEqual(['other']);
+    });
+  });
+
   describe('sync errors', () => {
     const key = () => ({ ...tenant, storeId: 'default', objectType: 'CONTACT' as const, externalObjectId: 'c1' });
     const error = (rev: number, erroredAt: number) => ({ externalObjectId: 'c1', rev, settingsRev: 1, type: 'INVALID_EMAIL_ADDRESS' as const, details: `rev ${rev}`, changedAt: rev, erroredAt });
