@@ -88,6 +88,21 @@ describe('settings changes re-apply stored messages (every app its own process)'
     await contactStatus('unset', (status) => status.crmId !== null && status.errors.length === 0, 'the contact to be applied once settings exist');
   });
 
+  it('when a mapped property is missing in the CRM, then creating it and asking for a re-apply applies the stored value', async () => {
+    await putSettings(settingsWith([{ externalPropertyName: 'loyalty', crmPropertyName: 'loyalty_tier' }]));
+    await client.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'no-prop', properties: { email: 'noprop@example.com', loyalty: 'gold' } })]));
+    const failed = await contactStatus('no-prop', (status) => status.errors.length > 0, 'the NO_PROPERTIES_DEFINED error');
+    expect(failed.errors).toEqual([expect.objectContaining({ type: 'NO_PROPERTIES_DEFINED', details: expect.stringContaining('[loyalty_tier: gold]') })]);
+    expect(failed.crmId).toEqual(expect.any(Number)); // the rest of the contact was applied
+
+    await stack.crm(portal).createProperty('CONTACT', { name: 'loyalty_tier', label: 'Loyalty tier', type: 'string' });
+    const forced = await client.http.post('/v2/settings/reapply');
+    expect(forced.status).toBe(202);
+    await reapplyDone(forced.data.settingsRev);
+    await waitFor(async () => (await crmContact(failed.crmId)).loyalty_tier === 'gold', { timeoutMs: 40_000, message: 'the stored loyalty value in the CRM' });
+    await contactStatus('no-prop', (status) => status.errors.length === 0, 'the error to be resolved');
+  });
+
   it('when a mapping is removed, then that CRM property is no longer updated, and not blanked', async () => {
     await putSettings(settingsWith([{ externalPropertyName: 'phone_number', crmPropertyName: 'mobilephone' }]));
     await client.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'unmap', changedAt: 1, properties: { email: 'unmap@example.com', phone_number: '111' } })]));

@@ -180,7 +180,7 @@ export class ApplyMappedChangesUseCase {
   private async applyUpserts(crm: CrmPort, portal: Portal, group: ChangeGroup, upserts: MappedChange[], syncs: Map<string, ObjectSync>, outcome: Outcome) {
     if (upserts.length === 0) return;
     const { tenant, storeId, objectType } = group;
-    const defined = await this.crm.definedProperties(portal, objectType);
+    const defined = await this.crm.definedProperties(portal, objectType, new Set(upserts.flatMap((change) => Object.keys(change.properties))));
     const targets = await this.associationTargets(group, upserts);
     const plans: PlannedWrite[] = [];
     const staleCrmIds: number[] = [];

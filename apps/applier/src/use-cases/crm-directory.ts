@@ -21,11 +21,16 @@ export class CrmDirectory {
     return client;
   }
 
-  /** Property names the portal's CRM defines; re-read when older than the cache time or when asked to. */
-  async definedProperties(portal: Portal, type: ObjectType, refresh = false): Promise<Set<string>> {
+  /**
+   * Property names the portal's CRM defines. Cached; re-read when older than the cache time, or when
+   * a name the caller needs is missing (it may have just been created): one request per batch, and
+   * only while a mapping names a property the CRM lacks.
+   */
+  async definedProperties(portal: Portal, type: ObjectType, needed: Iterable<string> = []): Promise<Set<string>> {
     const key = `${portal.portalId}:${type}`;
     const cached = this.definitions.get(key);
-    if (cached && !refresh && Date.now() - cached.at < this.options.propertyCacheMs) return cached.names;
+    const fresh = cached && Date.now() - cached.at < this.options.propertyCacheMs;
+    if (fresh && [...needed].every((name) => cached.names.has(name))) return cached.names;
     const names = new Set((await this.clientFor(portal).listProperties(type)).map((property) => property.name));
     this.definitions.set(key, { at: Date.now(), names });
     return names;

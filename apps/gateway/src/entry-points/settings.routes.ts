@@ -68,6 +68,9 @@ export function settingsRoutes(settings: ManageSettingsUseCase, portals: PortalR
     router.get(`${path}/reapply-status`, async (_req, res) => {
       res.json(reapplyView(await settings.reapplyStatus(ownerOf(res))));
     });
+    router.post(`${path}/reapply`, async (_req, res) => {
+      res.status(202).json(await settings.forceReapply(ownerOf(res)));
+    });
   }
 
   router.get('/extensions/ecomm/v1/import-settings', async (_req, res) => {

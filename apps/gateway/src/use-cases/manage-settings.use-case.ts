@@ -1,5 +1,5 @@
-import type { SettingsChangedMessage } from '@ecomm-sync/contracts';
-import { TOPICS } from '@ecomm-sync/contracts';
+import type { ObjectType, SettingsChangedMessage } from '@ecomm-sync/contracts';
+import { OBJECT_TYPES, TOPICS } from '@ecomm-sync/contracts';
 import type { ReapplyJob, Repositories, StoredSettings } from '@ecomm-sync/data-access';
 import { objectTypesToReapply, settingsProblem, type ApiVersion, type SettingsRecord } from '@ecomm-sync/domain';
 import { AppError } from '@ecomm-sync/http';
@@ -35,17 +35,34 @@ export class ManageSettingsUseCase {
     const before = await this.repositories.settings.getByOwner(owner);
     const stored = await this.repositories.settings.putByOwner(owner, record);
     const objectTypes = objectTypesToReapply(before, stored);
-    if (objectTypes.length > 0) {
-      const event: SettingsChangedMessage = { kind: 'settings-changed', owner, settingsRev: stored.rev, objectTypes };
-      try {
-        await this.broker.publish(TOPICS.settingsChanged, event);
-      } catch (error) {
-        this.logger.error('publishing a settings change failed', { owner, error: String(error) });
-        throw AppError.unavailable('The settings were saved, but re-applying stored messages could not be queued; send the same PUT again');
-      }
-    }
+    await this.requestReapply(owner, stored.rev, objectTypes);
     this.logger.info('settings saved', { owner, rev: stored.rev, reapply: objectTypes });
     return stored;
+  }
+
+  /**
+   * Re-maps every stored object with the settings as they are, for fixes made outside the settings
+   * (a CRM property created after messages failed with NO_PROPERTIES_DEFINED). The settings'
+   * revision grows, so the re-map is newer than what was applied.
+   */
+  async forceReapply(owner: string): Promise<{ settingsRev: number; objectTypes: ObjectType[] }> {
+    const current = await this.get(owner);
+    if (!current.enabled) throw AppError.conflict('The settings are disabled; enable them (that re-applies everything) instead');
+    const { rev: _rev, ...record } = current;
+    const stored = await this.repositories.settings.putByOwner(owner, record);
+    await this.requestReapply(owner, stored.rev, [...OBJECT_TYPES]);
+    return { settingsRev: stored.rev, objectTypes: [...OBJECT_TYPES] };
+  }
+
+  private async requestReapply(owner: string, settingsRev: number, objectTypes: ObjectType[]): Promise<void> {
+    if (objectTypes.length === 0) return;
+    const event: SettingsChangedMessage = { kind: 'settings-changed', owner, settingsRev, objectTypes };
+    try {
+      await this.broker.publish(TOPICS.settingsChanged, event);
+    } catch (error) {
+      this.logger.error('publishing a settings change failed', { owner, error: String(error) });
+      throw AppError.unavailable('The settings were saved, but re-applying stored messages could not be queued; send the same request again');
+    }
   }
 
   async remove(owner: string): Promise<void> {
