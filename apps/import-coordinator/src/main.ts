@@ -1,40 +1,19 @@
-import { amqpKeys, commonKeys, ConfigError, loadConfig, mongoKeys } from '@ecomm-sync/config';
-import { connectDatabase } from '@ecomm-sync/data-access';
-import { onShutdown, startHealthServer } from '@ecomm-sync/http';
-import { createLogger } from '@ecomm-sync/logger';
-import { Broker } from '@ecomm-sync/messaging';
+import { amqpKeys, commonKeys, loadConfig, mongoKeys } from '@ecomm-sync/config';
+import { runService } from '@ecomm-sync/service-runtime';
 
 /**
- * The import state machine (SPEC.md "Import (v1, application mode)") lives here; for now the
- * service starts, connects to its dependencies and answers its health checks (issue 6 adds the work).
+ * The import state machine (SPEC.md "Import (v1, application mode)") lives here; for now the service starts, connects to its dependencies and answers its health checks
+ * (the bulk import is its own piece of work).
  */
-async function main() {
-  const config = loadConfig({
-    ...commonKeys,
-    ...mongoKeys,
-    ...amqpKeys,
-    IMPORT_COORDINATOR_HEALTH_PORT: { doc: 'port of the health endpoints', format: 'port', default: 3203 },
-  });
-  const logger = createLogger('import-coordinator', config.LOG_LEVEL);
-  const database = await connectDatabase(config.MONGO_URL, config.MONGO_DB);
-  const broker = await Broker.connect({
-    url: config.AMQP_URL,
-    prefix: config.AMQP_PREFIX,
-    prefetch: config.AMQP_PREFETCH,
-    retryDelayMs: config.AMQP_RETRY_DELAY_MS,
-    maxAttempts: config.AMQP_MAX_ATTEMPTS,
-    logger,
-  });
-  const health = await startHealthServer(config.IMPORT_COORDINATOR_HEALTH_PORT, { mongo: () => database.ping(), rabbitmq: () => broker.isConnected() });
-  logger.info('import-coordinator ready', { healthPort: config.IMPORT_COORDINATOR_HEALTH_PORT });
-  onShutdown(logger, async () => {
-    await broker.close();
-    await new Promise((resolve) => health.close(resolve));
-    await database.close();
-  });
-}
-
-main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
+runService({
+  name: 'import-coordinator',
+  loadConfig: () =>
+    loadConfig({
+      ...commonKeys,
+      ...mongoKeys,
+      ...amqpKeys,
+      IMPORT_COORDINATOR_HEALTH_PORT: { doc: 'port of the health endpoints (/healthz, /readyz)', format: 'port', default: 3203 },
+    }),
+  healthPort: (config) => config.IMPORT_COORDINATOR_HEALTH_PORT,
+  start: async () => undefined,
 });

@@ -1,0 +1,2 @@
+export { runService } from './run-service';
+export type { ServiceContext, ServiceOptions, InfrastructureConfig } from './run-service';
