@@ -21,7 +21,13 @@ const PORT_VARIABLES: Record<AppName, string> = {
   'webhook-dispatcher': 'WEBHOOK_DISPATCHER_HEALTH_PORT',
 };
 
-const workspaceRoot = path.resolve(__dirname, '..', '..', '..');
+/** The workspace root: the nearest folder up from here that holds nx.json (works from source and from a bundle). */
+const workspaceRoot = (() => {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'nx.json'))) return dir;
+  }
+  throw new Error(`no nx.json above ${__dirname}`);
+})();
 
 export interface StackOptions {
   apps?: AppName[];

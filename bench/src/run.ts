@@ -1,0 +1,278 @@
+/**
+ * npm run bench [-- --quick]: figures of the running service against baselines measured in the
+ * same run on the same machine. Prints a table, writes bench/results/latest.json and appends the
+ * run to docs/benchmarks.md.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import mongoose from 'mongoose';
+import { DEMO_MAPPINGS } from '@ecomm-sync/provisioning';
+import { TestStack, type AppName, type TestPortal } from '@ecomm-sync/test-harness';
+import { testInfrastructure, waitFor } from '@ecomm-sync/testing';
+import { percentile, pool, round } from './stats';
+
+const root = path.resolve(__dirname, '..', '..');
+const quick = process.argv.includes('--quick');
+const SIZES = quick ? { ingestRequests: 150, e2eObjects: 20_000, reapplyObjects: 20_000 } : { ingestRequests: 500, e2eObjects: 100_000, reapplyObjects: 100_000 };
+const CONCURRENCY = 8;
+const BATCH = 200;
+const log = (message: string) => console.log(`[bench] ${message}`);
+
+const rssMb = (pid: number): number => {
+  try {
+    return Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+  } catch {
+    return NaN;
+  }
+};
+
+/** Samples the resident memory of the stack's processes: start, peak, end per app. */
+function memorySampler(stack: TestStack, apps: AppName[]) {
+  const samples = new Map<AppName, number[]>(apps.map((app) => [app, []]));
+  const timer = setInterval(() => apps.forEach((app) => samples.get(app)!.push(rssMb(stack.pid(app)))), 250);
+  return () => {
+    clearInterval(timer);
+    return Object.fromEntries(
+      [...samples].map(([app, values]) => [app, { startMb: round(values[0] ?? NaN), peakMb: round(Math.max(...values)), endMb: round(values[values.length - 1] ?? NaN) }]),
+    );
+  };
+}
+
+function submission(objectType: string, from: number, count: number, make: (n: number) => { properties: object; associations?: object }) {
+  return {
+    storeId: 'default',
+    objectType,
+    messages: Array.from({ length: count }, (_, i) => ({ externalObjectId: `${objectType.toLowerCase()}-${from + i}`, action: 'UPSERT', changedAt: Date.now(), ...make(from + i) })),
+  };
+}
+
+async function put(url: string, body: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(url, { method: 'PUT', body, headers: { 'content-type': 'application/json' } });
+  await response.arrayBuffer();
+  if (response.status !== 204) throw new Error(`PUT ${url} answered ${response.status}`);
+  return performance.now() - started;
+}
+
+async function measureIngest(url: string, bodies: string[]) {
+  await pool(20, CONCURRENCY, (i) => put(url, bodies[i % bodies.length])); // warm-up
+  const started = performance.now();
+  const latencies = await pool(SIZES.ingestRequests, CONCURRENCY, (i) => put(url, bodies[i % bodies.length]));
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { messagesPerSecond: Math.round((SIZES.ingestRequests * BATCH) / seconds), p50Ms: round(percentile(latencies, 50)), p99Ms: round(percentile(latencies, 99)) };
+}
+
+async function startBaselineServer(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, [path.join(root, 'dist', 'bench', 'baseline-server.js'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve) => child.stdout!.on('data', (chunk: Buffer) => resolve(Number(/listening on (\d+)/.exec(chunk.toString())?.[1]))));
+  return { url: `http://127.0.0.1:${port}/extensions/ecomm/v2/sync/messages`, stop: () => child.kill('SIGTERM') };
+}
+
+async function benchIngest() {
+  log(`ingest: ${SIZES.ingestRequests} requests of ${BATCH} messages, ${CONCURRENCY} concurrent clients`);
+  const stack = await TestStack.start({ apps: ['crm', 'gateway'], env: { LOG_LEVEL: 'warn' } });
+  try {
+    const portal = await stack.createPortal();
+    const bodies = Array.from({ length: 20 }, (_, b) =>
+      JSON.stringify(submission('CONTACT', b * BATCH, BATCH, (n) => ({ properties: { email: `ingest-${n}@example.com`, firstname: `Name ${n}`, lastname: 'Bench' } }))),
+    );
+    const baselineServer = await startBaselineServer();
+    const baseline = await measureIngest(baselineServer.url, bodies);
+    baselineServer.stop();
+    const ours = await measureIngest(`${stack.gatewayUrl}/extensions/ecomm/v2/sync/messages?hapikey=${portal.apiKey}`, bodies);
+    return { ...ours, baselineMessagesPerSecond: baseline.messagesPerSecond, baselineP50Ms: baseline.p50Ms, baselineP99Ms: baseline.p99Ms, ratio: round(ours.messagesPerSecond / baseline.messagesPerSecond, 2) };
+  } finally {
+    await stack.stop();
+  }
+}
+
+async function bulkWriteBaseline(count: number, sampleDoc: object) {
+  const connection = await mongoose.createConnection(testInfrastructure().mongoUrl, { dbName: `bench_baseline_${Date.now()}` }).asPromise();
+  try {
+    const collection = connection.collection('objects');
+    await collection.createIndex({ key: 1 }, { unique: true });
+    const started = performance.now();
+    for (let from = 0; from < count; from += 1000) {
+      await collection.bulkWrite(
+        Array.from({ length: Math.min(1000, count - from) }, (_, i) => ({
+          updateOne: { filter: { key: `k-${from + i}` }, update: { $set: { ...sampleDoc, n: from + i } }, upsert: true },
+        })),
+        { ordered: false },
+      );
+    }
+    return Math.round(count / ((performance.now() - started) / 1000));
+  } finally {
+    await connection.dropDatabase();
+    await connection.close();
+  }
+}
+
+async function benchEndToEnd() {
+  const n = SIZES.e2eObjects;
+  const counts = { CONTACT: Math.round(n * 0.4), PRODUCT: Math.round(n * 0.1), DEAL: Math.round(n * 0.3) };
+  const lineItems = n - counts.CONTACT - counts.PRODUCT - counts.DEAL;
+  log(`end to end: ${n} objects (${counts.CONTACT} contacts, ${counts.PRODUCT} products, ${counts.DEAL} deals, ${lineItems} line items)`);
+  const stack = await TestStack.start({ env: { LOG_LEVEL: 'warn' } });
+  try {
+    const portal: TestPortal = await stack.createPortal();
+    const url = `${stack.gatewayUrl}/extensions/ecomm/v2/sync/messages?hapikey=${portal.apiKey}`;
+    const syncs = await stack.syncCollection('object_syncs');
+    const submittedAt = new Map<string, number>();
+    const stopSampling = memorySampler(stack, ['gateway', 'mapper', 'applier', 'crm']);
+    const send = async (objectType: string, total: number, make: (i: number) => { properties: object; associations?: object }) => {
+      await pool(Math.ceil(total / BATCH), 4, async (b) => {
+        const body = submission(objectType, b * BATCH, Math.min(BATCH, total - b * BATCH), make);
+        const at = Date.now();
+        await put(url, JSON.stringify(body));
+        submittedAt.set(`${objectType}:${b}`, at);
+      });
+    };
+    const applied = async (objectType: string, total: number, minutes = 20) =>
+      waitFor(async () => (await syncs.countDocuments({ objectType, crmId: { $ne: null } })) >= total, {
+        timeoutMs: minutes * 60_000,
+        intervalMs: 500,
+        message: `${total} ${objectType} objects to be applied`,
+      });
+    const started = Date.now();
+    await Promise.all([
+      send('CONTACT', counts.CONTACT, (i) => ({ properties: { email: `e2e-${i}@example.com`, firstname: `First ${i}`, lastname: 'Bench' } })),
+      send('PRODUCT', counts.PRODUCT, (i) => ({ properties: { name: `Product ${i}`, price: (i % 100) + 0.5 } })),
+    ]);
+    await send('DEAL', counts.DEAL, (i) => ({
+      properties: { dealname: `Order ${i}`, dealstage: 'checkout_completed', amount: i % 500 },
+      associations: { CONTACT: [`contact-${i % counts.CONTACT}`] },
+    }));
+    // Line items need their deal and product in the CRM first.
+    await applied('DEAL', counts.DEAL);
+    await applied('PRODUCT', counts.PRODUCT);
+    await send('LINE_ITEM', lineItems, (i) => ({
+      properties: { quantity: (i % 5) + 1, price: 9.5 },
+      associations: { DEAL: [`deal-${i % counts.DEAL}`], PRODUCT: [`product-${i % counts.PRODUCT}`] },
+    }));
+    await applied('LINE_ITEM', lineItems);
+    await applied('CONTACT', counts.CONTACT);
+    const memory = stopSampling();
+
+    const docs = await syncs.find({}, { projection: { objectType: 1, externalObjectId: 1, lastProcessedAt: 1 } }).toArray();
+    const latencies = docs
+      .map((doc) => {
+        const index = Number(String(doc.externalObjectId).split('-').pop());
+        const sent = submittedAt.get(`${doc.objectType}:${Math.floor(index / BATCH)}`);
+        return sent === undefined ? NaN : (doc.lastProcessedAt as number) - sent;
+      })
+      .filter(Number.isFinite)
+      .sort((a, b) => a - b);
+    const finished = Math.max(...docs.map((doc) => doc.lastProcessedAt as number));
+    const objectsPerSecond = Math.round(docs.length / ((finished - started) / 1000));
+    const crmDoc = { portalId: 1, objectType: 'contacts', properties: { email: 'e2e-1@example.com', firstname: 'First 1', lastname: 'Bench', ip__ecomm_bridge__ecomm_synced: 'true' }, archived: false, createdAt: new Date(), updatedAt: new Date() };
+    const baselineObjectsPerSecond = await bulkWriteBaseline(n, crmDoc);
+    return {
+      objects: docs.length,
+      objectsPerSecond,
+      p50Ms: percentile(latencies, 50),
+      p99Ms: percentile(latencies, 99),
+      baselineObjectsPerSecond,
+      ratio: round(objectsPerSecond / baselineObjectsPerSecond, 3),
+      memory,
+    };
+  } finally {
+    await stack.stop();
+  }
+}
+
+async function benchReapply() {
+  const n = SIZES.reapplyObjects;
+  log(`re-apply: ${n} stored objects after a mapping change (mapper alone)`);
+  const stack = await TestStack.start({ apps: ['crm', 'gateway', 'mapper'], env: { LOG_LEVEL: 'warn' } });
+  try {
+    const portal = await stack.createPortal();
+    const states = await stack.syncCollection('object_states');
+    for (let from = 0; from < n; from += 5000) {
+      await states.insertMany(
+        Array.from({ length: Math.min(5000, n - from) }, (_, i) => ({
+          portalId: portal.portalId,
+          appId: null,
+          storeId: 'default',
+          objectType: 'CONTACT',
+          externalObjectId: `r-${from + i}`,
+          properties: [
+            ['email', `r-${from + i}@example.com`, 1],
+            ['phone_number', `+1 555 ${from + i}`, 1],
+          ],
+          associations: [],
+          deletedAt: null,
+          upsertedAt: 1,
+          rev: 1,
+          writeToken: 'seed',
+        })),
+      );
+    }
+    const pid = stack.pid('mapper');
+    let peak = rssMb(pid);
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
+    const response = await fetch(`${stack.gatewayUrl}/extensions/ecomm/v2/settings?hapikey=${portal.apiKey}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        enabled: true,
+        mappings: {
+          DEAL: { properties: DEMO_MAPPINGS.DEAL },
+          PRODUCT: { properties: DEMO_MAPPINGS.PRODUCT },
+          LINE_ITEM: { properties: DEMO_MAPPINGS.LINE_ITEM },
+          CONTACT: { properties: [...DEMO_MAPPINGS.CONTACT, { externalPropertyName: 'phone_number', crmPropertyName: 'mobilephone' }] },
+        },
+      }),
+    });
+    if (response.status !== 200) throw new Error(`settings PUT answered ${response.status}`);
+    const job = await waitFor(
+      async () => {
+        const status = (await (await fetch(`${stack.gatewayUrl}/extensions/ecomm/v2/settings/reapply-status?hapikey=${portal.apiKey}`)).json()) as { status: string; objectsProcessed: number; startedAt: number; finishedAt: number };
+        return status.status === 'completed' ? status : undefined;
+      },
+      { timeoutMs: 20 * 60_000, intervalMs: 250, message: 'the re-apply to complete' },
+    );
+    clearInterval(sampler);
+    return { objects: job.objectsProcessed, objectsPerSecond: Math.round(job.objectsProcessed / ((job.finishedAt - job.startedAt) / 1000)), peakRssMb: round(peak) };
+  } finally {
+    await stack.stop();
+  }
+}
+
+async function main() {
+  const command = `npm run bench${quick ? ' -- --quick' : ''}`;
+  const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGb: round(os.totalmem() / 2 ** 30), node: process.version };
+  const ingest = await benchIngest();
+  log(`ingest: ${JSON.stringify(ingest)}`);
+  const e2e = await benchEndToEnd();
+  log(`e2e: ${JSON.stringify(e2e)}`);
+  const reapply = await benchReapply();
+  log(`reapply: ${JSON.stringify(reapply)}`);
+  const result = { date: new Date().toISOString(), command, quick, machine, sizes: SIZES, ingest, e2e, reapply };
+
+  fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'bench', 'results', 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+  const table = [
+    '| Figure | Ours | Baseline (same run) | Ratio | Target |',
+    '|---|---|---|---|---|',
+    `| Ingest, messages/s (${SIZES.ingestRequests} × ${BATCH}, ${CONCURRENCY} clients) | ${ingest.messagesPerSecond} (p50 ${ingest.p50Ms} ms, p99 ${ingest.p99Ms} ms) | ${ingest.baselineMessagesPerSecond} (bare express + ajv) | ${ingest.ratio} | ≥ 0.5, p99 < 100 ms |`,
+    `| End to end, objects/s (${e2e.objects} objects) | ${e2e.objectsPerSecond} (p50 ${e2e.p50Ms} ms, p99 ${e2e.p99Ms} ms) | ${e2e.baselineObjectsPerSecond} (driver bulkWrite upserts) | ${e2e.ratio} | ≥ 0.25 |`,
+    `| Re-apply, objects/s (${reapply.objects} objects) | ${reapply.objectsPerSecond} (mapper peak RSS ${reapply.peakRssMb} MB) | | | |`,
+  ].join('\n');
+  const memoryLines = Object.entries(e2e.memory)
+    .map(([app, m]) => `${app} ${m.startMb} → peak ${m.peakMb} → end ${m.endMb} MB`)
+    .join('; ');
+  console.log(`\n${table}\n\nResident memory during the end-to-end run: ${memoryLines}\n`);
+  const entry = `\n## ${result.date}\n\n\`${command}\` on ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGb} GiB, Node ${machine.node}\n\n${table}\n\nResident memory during the end-to-end run: ${memoryLines}.\n`;
+  fs.appendFileSync(path.join(root, 'docs', 'benchmarks.md'), entry);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,42 @@
+// npm run bench [-- --quick]: builds the apps and the benchmark, starts the infrastructure, runs bench/src/run.ts.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const require = createRequire(import.meta.url);
+const APPS = ['crm', 'gateway', 'mapper', 'applier', 'import-coordinator', 'webhook-dispatcher'];
+
+function runOrExit(command, args) {
+  if (spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } }).status !== 0) process.exit(1);
+}
+
+runOrExit('npx', ['nx', 'run-many', '-t', 'build', '-p', APPS.join(','), '--outputStyle=static']);
+for (const entry of ['run', 'baseline-server']) {
+  await build({
+    entryPoints: [path.join(root, 'bench', 'src', `${entry}.ts`)],
+    outfile: path.join(root, 'dist', 'bench', `${entry}.js`),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    tsconfig: path.join(root, 'tsconfig.base.json'),
+    logLevel: 'warning',
+  });
+}
+
+const { startMongoServer } = require('../infra/mongo-server.cjs');
+const { ensureRabbitMq } = require('../infra/rabbitmq.cjs');
+const amqpUrl = await ensureRabbitMq();
+const mongo = await startMongoServer({ logFile: path.join(root, 'tmp', 'mongo-server-bench.log') });
+const child = spawn(process.execPath, [path.join(root, 'dist', 'bench', 'run.js'), ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, MONGO_URL: mongo.url, AMQP_URL: amqpUrl },
+});
+const code = await new Promise((resolve) => child.once('exit', (status) => resolve(status ?? 1)));
+await mongo.stop();
+process.exit(code);
