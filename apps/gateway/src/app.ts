@@ -11,6 +11,7 @@ import { statusRoutes } from './entry-points/status.routes';
 import { syncRoutes } from './entry-points/sync.routes';
 import { AcceptSyncBatchUseCase } from './use-cases/accept-sync-batch.use-case';
 import { ReadSyncStatusUseCase } from './use-cases/read-sync-status.use-case';
+import { TtlCache } from './use-cases/ttl-cache';
 
 export interface GatewayDeps {
   repositories: Repositories;
@@ -20,6 +21,8 @@ export interface GatewayDeps {
   adminToken: string;
   crmBaseUrl: string;
   readiness: Record<string, ReadinessCheck>;
+  /** How long per-request lookups (portal by key, store) are remembered; 0 disables it. */
+  lookupCacheMs?: number;
 }
 
 export function createGatewayApp(deps: GatewayDeps): Express {
@@ -31,8 +34,9 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use(jsonBody(deps.bodyLimit));
   app.use(adminRoutes(deps.repositories, { baseUrl: deps.crmBaseUrl, adminToken: deps.adminToken }));
   app.use(settingsRoutes(new ManageSettingsUseCase(deps.repositories, deps.broker, deps.logger), deps.repositories.portals, deps.repositories.accounts));
-  app.use('/extensions/ecomm', portalKeyAuth(deps.repositories.portals));
-  app.use(syncRoutes(new AcceptSyncBatchUseCase(deps.broker, deps.repositories.stores, deps.logger)));
+  const cacheMs = deps.lookupCacheMs ?? 0;
+  app.use('/extensions/ecomm', portalKeyAuth(deps.repositories.portals, new TtlCache(cacheMs)));
+  app.use(syncRoutes(new AcceptSyncBatchUseCase(deps.broker, deps.repositories.stores, deps.logger, new TtlCache(cacheMs))));
   app.use(statusRoutes(new ReadSyncStatusUseCase(deps.repositories)));
   app.use(notFoundHandler());
   app.use(errorHandler(deps.logger));

@@ -14,6 +14,7 @@ runService({
       bodyLimit: config.GATEWAY_BODY_LIMIT,
       adminToken: config.ADMIN_TOKEN,
       crmBaseUrl: config.CRM_BASE_URL,
+      lookupCacheMs: config.GATEWAY_LOOKUP_CACHE_MS,
       readiness: { mongo: () => database.ping(), rabbitmq: () => broker.isConnected() },
     });
     return { server: await listen(app, config.GATEWAY_PORT) };

@@ -176,24 +176,24 @@ export class CrmStore {
   async update(portalId: number, objectType: CrmType, inputs: { id: string | number; properties: Record<string, unknown> }[]): Promise<StoredObject[]> {
     await this.validateProperties(portalId, objectType, inputs);
     const ids = inputs.map((input) => Number(input.id));
-    const existing = await this.models.objects.collection
-      .find({ portalId, objectType, id: { $in: ids }, archived: false }, { projection: { id: 1 } })
-      .toArray();
-    const found = new Set(existing.map((doc) => doc.id as number));
-    const missing = ids.filter((id) => !found.has(id));
-    if (missing.length > 0) throw AppError.notFound(`No ${objectType} with id ${missing.join(', ')} (archived or never created)`);
     const now = new Date();
-    await this.models.objects.collection.bulkWrite(
+    const result = await this.models.objects.collection.bulkWrite(
       inputs.map((input) => {
         const properties = normalise(input.properties);
         const set: Record<string, unknown> = { updatedAt: now };
         for (const [name, value] of Object.entries(properties)) set[`properties.${name}`] = value;
         if (objectType === 'contacts' && 'email' in properties) set.emailKey = properties.email?.toLowerCase() ?? null;
-        return { updateOne: { filter: { portalId, objectType, id: Number(input.id) }, update: { $set: set } } };
+        return { updateOne: { filter: { portalId, objectType, id: Number(input.id), archived: false }, update: { $set: set } } };
       }),
       { ordered: false },
     );
-    return this.read(portalId, objectType, ids);
+    const updated = await this.read(portalId, objectType, ids);
+    if (result.matchedCount < new Set(ids).size) {
+      const found = new Set(updated.map((object) => object.id));
+      const missing = ids.filter((id) => !found.has(id));
+      throw AppError.notFound(`No ${objectType} with id ${missing.join(', ')} (archived or never created); the others were updated`);
+    }
+    return updated;
   }
 
   /** Create or update by a unique property; a retried upsert finds the object the first one made. */
@@ -210,11 +210,14 @@ export class CrmStore {
     if (unclaimed.length > 0) {
       const newIds = await this.allocateIds(unclaimed.length);
       const claims = unclaimed.map((value, i) => ({ portalId, objectType, property: idProperty, value, objectId: newIds[i] }));
+      let contested = false;
       await this.models.uniqueValues.collection.insertMany(claims, { ordered: false }).catch((error) => {
         if (!isDuplicateKey(error)) throw error;
+        contested = true;
       });
-      // Whoever claimed a value first owns it: read the owners back.
-      for (const [value, id] of await this.claimedObjectIds(portalId, objectType, idProperty, unclaimed)) claimedIds.set(value, id);
+      if (!contested) for (const claim of claims) claimedIds.set(claim.value, claim.objectId);
+      // Another writer claimed some value first: it owns it; read the owners back.
+      else for (const [value, id] of await this.claimedObjectIds(portalId, objectType, idProperty, unclaimed)) claimedIds.set(value, id);
     }
     const now = new Date();
     await this.models.objects.collection.bulkWrite(

@@ -1,6 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import type { Tenant } from '@ecomm-sync/contracts';
-import type { AccountRepository, Portal, PortalRepository } from '@ecomm-sync/data-access';
+import { hashSecret, type AccountRepository, type Portal, type PortalRepository } from '@ecomm-sync/data-access';
+import { TtlCache } from '../use-cases/ttl-cache';
 import { AppError } from '@ecomm-sync/http';
 
 export interface Principal {
@@ -16,11 +17,11 @@ export const principalOf = (res: Response): Principal => res.locals.principal as
  * comes with a valid hapikey is ignored: a client in the field sends `Bearer undefined`.
  */
 export const portalKeyAuth =
-  (portals: PortalRepository): RequestHandler =>
+  (portals: PortalRepository, cache: TtlCache<Portal | null> = new TtlCache(0)): RequestHandler =>
   async (req, res, next) => {
     const apiKey = typeof req.query.hapikey === 'string' ? req.query.hapikey : undefined;
     if (!apiKey) return next(AppError.unauthorized('Missing credential: pass the portal API key in the hapikey query parameter'));
-    const portal = await portals.findByApiKey(apiKey);
+    const portal = await cache.get(hashSecret(apiKey), () => portals.findByApiKey(apiKey));
     if (!portal) return next(AppError.unauthorized('Invalid hapikey: no portal has this API key'));
     const principal: Principal = { kind: 'portal-key', portal, tenant: { portalId: portal.portalId, appId: null } };
     res.locals.principal = principal;

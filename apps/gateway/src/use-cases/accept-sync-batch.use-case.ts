@@ -5,6 +5,7 @@ import type { StoreRepository } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
+import { TtlCache } from './ttl-cache';
 
 /**
  * Turns an accepted request into one persistent AMQP message and resolves only once the broker
@@ -15,6 +16,7 @@ export class AcceptSyncBatchUseCase {
     private readonly broker: Broker,
     private readonly stores: StoreRepository,
     private readonly logger: Logger,
+    private readonly knownStores: TtlCache<boolean> = new TtlCache(0),
   ) {}
 
   async acceptV1(tenant: Tenant, objectType: ObjectType, messages: V1SyncMessage[]): Promise<void> {
@@ -37,8 +39,10 @@ export class AcceptSyncBatchUseCase {
   }
 
   async acceptV2(tenant: Tenant, submission: V2SyncSubmission): Promise<void> {
-    const store = await this.stores.find(tenant, submission.storeId);
-    if (!store) {
+    const known = await this.knownStores.get(JSON.stringify([tenant.portalId, tenant.appId, submission.storeId]), async () =>
+      Boolean(await this.stores.find(tenant, submission.storeId)),
+    );
+    if (!known) {
       throw AppError.badRequest(`Unknown store "${submission.storeId}"; define it first with PUT /extensions/ecomm/v2/stores`);
     }
     await this.publish({

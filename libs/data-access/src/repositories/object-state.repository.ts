@@ -119,7 +119,13 @@ export class ObjectStateRepository {
           },
     );
     try {
-      await this.states.collection.bulkWrite(operations, { ordered: false });
+      const result = await this.states.collection.bulkWrite(operations, { ordered: false });
+      // Every insert inserted and every conditional update matched: all writes landed, no read-back needed.
+      const inserts = writes.filter((write) => write.expectedRev === null).length;
+      if (result.upsertedCount === inserts && result.matchedCount === writes.length - inserts) {
+        for (const write of writes) saved.set(write.externalObjectId, write.expectedRev === null ? 1 : write.expectedRev + 1);
+        return { saved, conflicts: [] };
+      }
     } catch (error) {
       // Two first writers of one object: the loser's upsert hits the unique key.
       if (!onlyDuplicateKeyErrors(error)) throw error;

@@ -1,0 +1,37 @@
+import { TtlCache } from './ttl-cache';
+
+describe('TtlCache', () => {
+  it('serves a value for its time to live, then loads it again', async () => {
+    let now = 0;
+    let loads = 0;
+    const cache = new TtlCache<number>(100, 10, () => now);
+    const load = async () => ++loads;
+    expect(await cache.get('k', load)).toBe(1);
+    now = 99;
+    expect(await cache.get('k', load)).toBe(1);
+    now = 100;
+    expect(await cache.get('k', load)).toBe(2);
+  });
+
+  it('shares one lookup between concurrent misses and does not keep failures', async () => {
+    let loads = 0;
+    const cache = new TtlCache<number>(1000);
+    const results = await Promise.all([1, 2, 3].map(() => cache.get('k', async () => ++loads)));
+    expect(results).toEqual([1, 1, 1]);
+    await expect(cache.get('bad', async () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
+    expect(await cache.get('bad', async () => 7)).toBe(7);
+  });
+
+  it('evicts the oldest entry beyond its size, and a zero time to live disables it', async () => {
+    const cache = new TtlCache<string>(1000, 2);
+    for (const key of ['a', 'b', 'c']) await cache.get(key, async () => key);
+    let reloaded = false;
+    await cache.get('a', async () => ((reloaded = true), 'a'));
+    expect(reloaded).toBe(true);
+    let loads = 0;
+    const off = new TtlCache<number>(0);
+    await off.get('k', async () => ++loads);
+    await off.get('k', async () => ++loads);
+    expect(loads).toBe(2);
+  });
+});

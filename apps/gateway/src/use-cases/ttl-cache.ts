@@ -1,0 +1,26 @@
+/**
+ * A small time-bounded cache for per-request lookups (portal by API key, store existence).
+ * Entries live `ttlMs`; the map is bounded by `maxEntries` (oldest evicted first). Concurrent
+ * misses of one key share one lookup.
+ */
+export class TtlCache<V> {
+  private readonly entries = new Map<string, { at: number; value: Promise<V> }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  get(key: string, load: () => Promise<V>): Promise<V> {
+    if (this.ttlMs <= 0) return load();
+    const entry = this.entries.get(key);
+    if (entry && this.clock() - entry.at < this.ttlMs) return entry.value;
+    const value = load();
+    this.entries.delete(key);
+    this.entries.set(key, { at: this.clock(), value });
+    value.catch(() => this.entries.delete(key)); // a failed lookup is not cached
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    return value;
+  }
+}
