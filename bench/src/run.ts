@@ -28,6 +28,16 @@ const rssMb = (pid: number): number => {
   }
 };
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+const cpuSeconds = (pid: number): number => {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+};
+
 /** Samples the resident memory of the stack's processes: start, peak, end per app. */
 function memorySampler(stack: TestStack, apps: AppName[]) {
   const samples = new Map<AppName, number[]>(apps.map((app) => [app, []]));
@@ -122,6 +132,10 @@ async function benchEndToEnd() {
     const syncs = await stack.syncCollection('object_syncs');
     const submittedAt = new Map<string, number>();
     const stopSampling = memorySampler(stack, ['gateway', 'mapper', 'applier', 'crm']);
+    // Where the time goes: CPU seconds per process over the run, the database server included.
+    const cpuPids: Record<string, number> = { gateway: stack.pid('gateway'), mapper: stack.pid('mapper'), applier: stack.pid('applier'), crm: stack.pid('crm') };
+    if (process.env.MONGO_SERVER_PID) cpuPids['mongodb-wire server'] = Number(process.env.MONGO_SERVER_PID);
+    const cpuAtStart = Object.fromEntries(Object.entries(cpuPids).map(([name, pid]) => [name, cpuSeconds(pid)]));
     const send = async (objectType: string, total: number, make: (i: number) => { properties: object; associations?: object }) => {
       await pool(Math.ceil(total / BATCH), 4, async (b) => {
         const body = submission(objectType, b * BATCH, Math.min(BATCH, total - b * BATCH), make);
@@ -155,6 +169,7 @@ async function benchEndToEnd() {
     await applied('LINE_ITEM', lineItems);
     await applied('CONTACT', counts.CONTACT);
     const memory = stopSampling();
+    const cpu = Object.fromEntries(Object.entries(cpuPids).map(([name, pid]) => [name, round(cpuSeconds(pid) - cpuAtStart[name])]));
 
     const docs = await syncs.find({}, { projection: { objectType: 1, externalObjectId: 1, lastProcessedAt: 1 } }).toArray();
     const latencies = docs
@@ -176,6 +191,8 @@ async function benchEndToEnd() {
       p99Ms: percentile(latencies, 99),
       baselineObjectsPerSecond,
       ratio: round(objectsPerSecond / baselineObjectsPerSecond, 3),
+      wallSeconds: round((finished - started) / 1000),
+      cpuSeconds: cpu,
       memory,
     };
   } finally {
@@ -264,8 +281,11 @@ async function main() {
   const memoryLines = Object.entries(e2e.memory)
     .map(([app, m]) => `${app} ${m.startMb} → peak ${m.peakMb} → end ${m.endMb} MB`)
     .join('; ');
-  console.log(`\n${table}\n\nResident memory during the end-to-end run: ${memoryLines}\n`);
-  const entry = `\n## ${result.date}\n\n\`${command}\` on ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGb} GiB, Node ${machine.node}\n\n${table}\n\nResident memory during the end-to-end run: ${memoryLines}.\n`;
+  const cpuLine = Object.entries(e2e.cpuSeconds)
+    .map(([name, seconds]) => `${name} ${seconds} s`)
+    .join('; ');
+  console.log(`\n${table}\n\nResident memory during the end-to-end run: ${memoryLines}\nCPU during the end-to-end run (${e2e.wallSeconds} s): ${cpuLine}\n`);
+  const entry = `\n## ${result.date}\n\n\`${command}\` on ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGb} GiB, Node ${machine.node}\n\n${table}\n\nResident memory during the end-to-end run: ${memoryLines}.\nCPU during the end-to-end run (${e2e.wallSeconds} s of wall time): ${cpuLine}.\n`;
   fs.appendFileSync(path.join(root, 'docs', 'benchmarks.md'), entry);
 }
 

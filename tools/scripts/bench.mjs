@@ -35,7 +35,7 @@ const mongo = await startMongoServer({ logFile: path.join(root, 'tmp', 'mongo-se
 const child = spawn(process.execPath, [path.join(root, 'dist', 'bench', 'run.js'), ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, MONGO_URL: mongo.url, AMQP_URL: amqpUrl },
+  env: { ...process.env, MONGO_URL: mongo.url, AMQP_URL: amqpUrl, MONGO_SERVER_PID: String(mongo.pid) },
 });
 const code = await new Promise((resolve) => child.once('exit', (status) => resolve(status ?? 1)));
 await mongo.stop();
