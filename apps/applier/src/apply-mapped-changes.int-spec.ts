@@ -103,4 +103,46 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
     const [read] = await stack.crm(portal).batchRead('PRODUCT', [second], ['name']);
     expect(read.properties.name).toBe('Second life');
   });
+
+  describe('line items sent before their deal or product', () => {
+    const lineItem = (id: string, dealId: string, productId: string) =>
+      change({ externalObjectId: id, properties: { quantity: '2' }, associations: { DEAL: [dealId], PRODUCT: [productId] } });
+    const deal = (id: string) => change({ externalObjectId: id, properties: { dealname: id, dealstage: 'checkout_pending' } });
+    const product = (id: string) => change({ externalObjectId: id, properties: { name: id } });
+
+    it('when the deal and the product arrive, then the waiting line item is applied and its error resolved', async () => {
+      await apply.execute([message('LINE_ITEM', [lineItem('li-early', 'deal-late', 'product-late')])]);
+      expect(await repositories.objectSyncs.findOne(key('LINE_ITEM', 'li-early'))).toBeNull(); // not processed: it waits
+      const open = await repositories.syncErrors.listForObject(key('LINE_ITEM', 'li-early'), false);
+      expect(open).toEqual([expect.objectContaining({ type: 'INVALID_ASSOCIATION_PROPERTY', details: expect.stringContaining('[hs_assoc__deal_id: deal-late]') })]);
+
+      await apply.execute([message('PRODUCT', [product('product-late')])]);
+      expect(await repositories.objectSyncs.findOne(key('LINE_ITEM', 'li-early'))).toBeNull(); // still waits for the deal
+      await apply.execute([message('DEAL', [deal('deal-late')])]);
+
+      const applied = await repositories.objectSyncs.findOne(key('LINE_ITEM', 'li-early'));
+      expect(applied?.crmId).toEqual(expect.any(Number));
+      expect(await repositories.syncErrors.listForObject(key('LINE_ITEM', 'li-early'), false)).toEqual([]);
+      expect(await repositories.waitingObjects.due(Date.now(), 1000)).not.toContainEqual(expect.objectContaining({ change: expect.objectContaining({ externalObjectId: 'li-early' }) }));
+    });
+
+    it('when releasing was missed (a crash), then the periodic retry applies the waiting line item', async () => {
+      await apply.execute([message('DEAL', [deal('deal-ready')])]);
+      await apply.execute([message('PRODUCT', [product('product-ready')])]);
+      const tenant = { portalId: portal.portalId, appId: null };
+      await repositories.waitingObjects.wait(tenant, 'default', 'LINE_ITEM', [{ change: lineItem('li-missed', 'deal-ready', 'product-ready'), waitingFor: ['DEAL:deal-ready'] }], Date.now(), 60_000);
+      await apply.retryWaiting();
+      expect((await repositories.objectSyncs.findOne(key('LINE_ITEM', 'li-missed')))?.crmId).toEqual(expect.any(Number));
+    });
+
+    it('when the window ends first, then the line item stops waiting and its error stays open', async () => {
+      let now = Date.now();
+      const shortWindow = new ApplyMappedChangesUseCase(repositories, new CrmDirectory({ baseUrl: stack.crmUrl, timeoutMs: 5000, propertyCacheMs: 60_000 }), createLogger('t', 'error'), () => now, 1000);
+      await shortWindow.execute([message('LINE_ITEM', [lineItem('li-expired', 'deal-never', 'product-never')])]);
+      now += 2000;
+      await shortWindow.retryWaiting();
+      expect((await repositories.waitingObjects.due(0, 10_000)).map((w) => w.change.externalObjectId)).not.toContain('li-expired');
+      expect(await repositories.syncErrors.listForObject(key('LINE_ITEM', 'li-expired'), false)).toEqual([expect.objectContaining({ type: 'INVALID_ASSOCIATION_PROPERTY', status: 'OPEN' })]);
+    });
+  });
 });

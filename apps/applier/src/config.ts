@@ -7,6 +7,8 @@ export const applierConfigSchema = {
   APPLIER_HEALTH_PORT: { doc: 'port of the applier health endpoints (/healthz, /readyz)', format: 'port', default: 3202 },
   APPLIER_BATCH_SIZE: { doc: 'mapped-change messages collected before applying them together', format: 'int', default: 100 },
   APPLIER_BATCH_WINDOW_MS: { doc: 'longest wait for a batch to fill', format: 'int', default: 50 },
+  APPLIER_WAIT_WINDOW_MS: { doc: 'how long a line item waits for its deal and product to be synced', format: 'int', default: 86400000 },
+  APPLIER_WAIT_RETRY_INTERVAL_MS: { doc: 'how often waiting line items are tried again (a backstop; arrivals release them at once)', format: 'int', default: 30000 },
   CRM_BASE_URL: { doc: 'base URL of the CRM objects API', format: 'url', default: 'http://127.0.0.1:3100' },
   CRM_TIMEOUT_MS: { doc: 'timeout of one CRM request', format: 'int', default: 15000 },
   CRM_PROPERTY_CACHE_MS: { doc: 'how long CRM property definitions are cached', format: 'int', default: 30000 },

@@ -10,9 +10,12 @@ runService({
   healthPort: (config) => config.APPLIER_HEALTH_PORT,
   start: async ({ config, logger, database, broker }) => {
     const crm = new CrmDirectory({ baseUrl: config.CRM_BASE_URL, timeoutMs: config.CRM_TIMEOUT_MS, propertyCacheMs: config.CRM_PROPERTY_CACHE_MS });
-    await startMappedChangesConsumer(broker, new ApplyMappedChangesUseCase(database.repositories, crm, logger), {
-      maxBatch: config.APPLIER_BATCH_SIZE,
-      windowMs: config.APPLIER_BATCH_WINDOW_MS,
-    });
+    const apply = new ApplyMappedChangesUseCase(database.repositories, crm, logger, Date.now, config.APPLIER_WAIT_WINDOW_MS);
+    await startMappedChangesConsumer(broker, apply, { maxBatch: config.APPLIER_BATCH_SIZE, windowMs: config.APPLIER_BATCH_WINDOW_MS });
+    const retry = setInterval(
+      () => void apply.retryWaiting().catch((error) => logger.warn('retrying waiting changes failed', { error: String(error) })),
+      config.APPLIER_WAIT_RETRY_INTERVAL_MS,
+    );
+    retry.unref();
   },
 });

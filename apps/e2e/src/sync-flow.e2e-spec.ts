@@ -66,6 +66,31 @@ describe('sync flow over the running stack (every app its own process)', () => {
     expect(crmDeal.associations.contacts.results[0].id).toBe(String(contact.crmId));
   });
 
+  it('when a line item arrives before its deal and product, then it waits with an open error and applies once they arrive', async () => {
+    await client.putV2(aV2Submission('LINE_ITEM', [aV2Message({ externalObjectId: 'early-li', properties: { quantity: '1' }, associations: { DEAL: ['late-deal'], PRODUCT: ['late-product'] } })]));
+    const waiting = await waitFor(
+      async () => {
+        const response = await client.http.get('/v2/sync/status/default/LINE_ITEM/early-li');
+        return response.status === 200 && response.data.errors.length > 0 ? response.data : undefined;
+      },
+      { message: 'the waiting line item error' },
+    );
+    expect(waiting).toMatchObject({ crmId: null, errors: [expect.objectContaining({ type: 'INVALID_ASSOCIATION_PROPERTY', status: 'OPEN' })] });
+
+    await client.putV2(aV2Submission('PRODUCT', [aV2Message({ externalObjectId: 'late-product', properties: { name: 'Late' } })]));
+    await client.putV2(aV2Submission('DEAL', [aV2Message({ externalObjectId: 'late-deal', properties: { dealname: 'Late', dealstage: 'checkout_pending' } })]));
+    const applied = await waitFor(
+      async () => {
+        const response = await client.http.get('/v2/sync/status/default/LINE_ITEM/early-li');
+        return response.data.crmId ? response.data : undefined;
+      },
+      { timeoutMs: 30_000, message: 'the line item to apply after its deal and product' },
+    );
+    expect(applied.errors).toEqual([]);
+    const resolved = await client.http.get('/v2/sync/errors/portal?includeResolved=true&objectType=LINE_ITEM');
+    expect(resolved.data.results).toContainEqual(expect.objectContaining({ externalObjectId: 'early-li', type: 'INVALID_ASSOCIATION_PROPERTY', status: 'RESOLVED' }));
+  });
+
   it('when a contact has an invalid e-mail, then its error record is listed in v1 and v2 and the status shows it', async () => {
     await client.putV1('CONTACT', [aV1Contact({ integratorObjectId: 'bad-mail', changeOccurredTimestamp: 1_700_000_000_777, propertyNameToValues: { email: 'not-an-address' } })]);
     const status = await client.processed('CONTACT', 'bad-mail');

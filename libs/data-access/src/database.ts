@@ -1,6 +1,7 @@
 import mongoose, { type Connection } from 'mongoose';
 import { AccountRepository } from './repositories/account.repository';
 import { ReapplyJobRepository } from './repositories/reapply-job.repository';
+import { WaitingObjectRepository } from './repositories/waiting-object.repository';
 import { ObjectStateRepository } from './repositories/object-state.repository';
 import { ObjectSyncRepository } from './repositories/object-sync.repository';
 import { PortalRepository } from './repositories/portal.repository';
@@ -19,6 +20,7 @@ export interface Repositories {
   syncErrors: SyncErrorRepository;
   accounts: AccountRepository;
   reapplyJobs: ReapplyJobRepository;
+  waitingObjects: WaitingObjectRepository;
 }
 
 export interface Database {
@@ -43,6 +45,7 @@ export async function connectDatabase(url: string, dbName: string): Promise<Data
     syncErrors: new SyncErrorRepository(connection),
     accounts: new AccountRepository(connection),
     reapplyJobs: new ReapplyJobRepository(connection),
+    waitingObjects: new WaitingObjectRepository(connection),
   };
   await Promise.all(Object.values(connection.models).map((model) => model.createIndexes()));
   return {

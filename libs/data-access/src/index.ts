@@ -13,3 +13,4 @@ export type { RawMessageRepository } from './repositories/raw-message.repository
 export type { StoredObjectState, StateWrite, ObjectStateRepository } from './repositories/object-state.repository';
 export type { ObjectSync, ProcessedRecord, ObjectSyncRepository } from './repositories/object-sync.repository';
 export type { SyncError, NewSyncError, ErrorQuery, SyncErrorRepository } from './repositories/sync-error.repository';
+export type { WaitingObject, WaitingObjectRepository } from './repositories/waiting-object.repository';

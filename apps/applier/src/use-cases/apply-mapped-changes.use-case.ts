@@ -1,7 +1,7 @@
 import type { MappedChange, MappedChangesMessage, ObjectType, Problem, Tenant } from '@ecomm-sync/contracts';
 import { OBJECT_TYPES, V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
 import { CrmRequestError, type CrmPort } from '@ecomm-sync/crm-client';
-import type { NewSyncError, ObjectSync, Portal, ProcessedRecord, Repositories } from '@ecomm-sync/data-access';
+import type { NewSyncError, ObjectSync, Portal, ProcessedRecord, Repositories, WaitingObject } from '@ecomm-sync/data-access';
 import { describeFailure, ECOMM_SYNCED_PROPERTY, SYNC_KEY_PROPERTY, syncKeyOf, validateChange } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/logger';
 import type { CrmDirectory } from './crm-directory';
@@ -25,10 +25,11 @@ interface PlannedWrite {
 /** What the application of one group produced; written to MongoDB after the CRM writes. */
 class Outcome {
   readonly records: ProcessedRecord[] = [];
+  readonly waiting: { change: MappedChange; waitingFor: string[] }[] = [];
   readonly errors: NewSyncError[] = [];
   readonly clean: string[] = [];
 
-  constructor(private readonly now: number) {}
+  constructor(readonly now: number) {}
 
   processed(change: MappedChange, problems: Problem[], link?: ProcessedRecord['link']) {
     this.records.push({
@@ -39,6 +40,12 @@ class Outcome {
       changedAt: change.changedAt,
       ...(link ? { link } : {}),
     });
+    this.problems(change, problems);
+  }
+
+  /** Not processed yet: its error is recorded, and it applies once the objects it waits for arrive. */
+  waits(change: MappedChange, problems: Problem[], waitingFor: string[]) {
+    this.waiting.push({ change, waitingFor });
     this.problems(change, problems);
   }
 
@@ -74,6 +81,13 @@ const ASSOCIATIONS: Partial<Record<ObjectType, { type: ObjectType; property: str
 const isNewer = (change: Pick<MappedChange, 'rev' | 'settingsRev'>, than: { rev: number; settingsRev: number }) =>
   change.rev > than.rev || (change.rev === than.rev && change.settingsRev > than.settingsRev);
 
+/** Objects a group linked, as `TYPE:externalObjectId`: what waiting changes may be waiting for. */
+interface LinkedObjects {
+  tenant: Tenant;
+  storeId: string;
+  keys: string[];
+}
+
 const groupKey = (message: MappedChangesMessage) => JSON.stringify([message.tenant.portalId, message.tenant.appId, message.storeId, message.objectType]);
 
 /**
@@ -86,10 +100,12 @@ export class ApplyMappedChangesUseCase {
   private readonly portalCache = new Map<number, { at: number; portal: Portal | null }>();
 
   constructor(
-    private readonly repositories: Pick<Repositories, 'objectSyncs' | 'syncErrors' | 'portals'>,
+    private readonly repositories: Pick<Repositories, 'objectSyncs' | 'syncErrors' | 'portals' | 'waitingObjects'>,
     private readonly crm: CrmDirectory,
     private readonly logger: Logger,
     private readonly clock: () => number = Date.now,
+    /** How long a change waits for the objects it associates with (DESIGN.md: 24 hours). */
+    private readonly waitWindowMs = 24 * 60 * 60 * 1000,
   ) {}
 
   /** Returns the indexes of the messages that failed (to be retried); the others are done. */
@@ -108,26 +124,66 @@ export class ApplyMappedChangesUseCase {
     // Objects others associate with go first: contacts and products, then deals, then line items.
     const ordered = [...groups.values()].sort((a, b) => OBJECT_TYPES.indexOf(a.objectType) - OBJECT_TYPES.indexOf(b.objectType));
     const failed = new Set<number>();
+    const linked: LinkedObjects[] = [];
     for (const group of ordered) {
       try {
-        await this.applyGroup(group);
+        linked.push(await this.applyGroup(group));
       } catch (error) {
         this.logger.warn('applying a group of changes failed', { portalId: group.tenant.portalId, objectType: group.objectType, error: String(error) });
         for (const index of group.messageIndexes) failed.add(index);
       }
     }
+    await this.releaseWaiting(linked).catch((error) =>
+      // The periodic retry (retryWaiting) picks them up.
+      this.logger.warn('applying waiting changes failed', { error: String(error) }),
+    );
     return failed;
   }
 
-  private async applyGroup(group: ChangeGroup): Promise<void> {
+  /** Applies the waiting changes that objects just linked were holding up. */
+  private async releaseWaiting(linked: LinkedObjects[]): Promise<void> {
+    for (const { tenant, storeId, keys } of linked.filter((entry) => entry.keys.length > 0)) {
+      const waiting = await this.repositories.waitingObjects.waitingFor(tenant, storeId, keys, this.clock());
+      await this.applyWaiting(waiting);
+    }
+  }
+
+  /**
+   * The periodic retry: applies changes still within their window whose objects may have arrived
+   * (covers a crash between linking a deal and releasing what waited for it), forgets expired ones.
+   */
+  async retryWaiting(limit = 500): Promise<void> {
+    const now = this.clock();
+    await this.repositories.waitingObjects.expire(now);
+    await this.applyWaiting(await this.repositories.waitingObjects.due(now, limit));
+  }
+
+  private async applyWaiting(waiting: WaitingObject[]): Promise<void> {
+    const groups = new Map<string, ChangeGroup>();
+    for (const entry of waiting) {
+      const key = JSON.stringify([entry.tenant.portalId, entry.tenant.appId, entry.storeId, entry.objectType]);
+      const group = groups.get(key) ?? { tenant: entry.tenant, storeId: entry.storeId, objectType: entry.objectType, changes: new Map(), messageIndexes: new Set() };
+      group.changes.set(entry.change.externalObjectId, entry.change);
+      groups.set(key, group);
+    }
+    for (const group of groups.values()) await this.applyGroup(group);
+  }
+
+  private async applyGroup(group: ChangeGroup): Promise<LinkedObjects> {
     const { tenant, storeId, objectType } = group;
+    const linked: LinkedObjects = { tenant, storeId, keys: [] };
     const ids = [...group.changes.keys()];
     const syncs = await this.repositories.objectSyncs.findMany(tenant, storeId, objectType, ids);
     const fresh = [...group.changes.values()].filter((change) => {
       const sync = syncs.get(change.externalObjectId);
       return isNewer(change, { rev: sync?.appliedRev ?? 0, settingsRev: sync?.appliedSettingsRev ?? 0 });
     });
-    if (fresh.length === 0) return;
+    const waits = (ASSOCIATIONS[objectType] ?? []).some((association) => association.required);
+    if (waits && fresh.length < ids.length) {
+      const stale = ids.filter((id) => !fresh.some((change) => change.externalObjectId === id));
+      await this.repositories.waitingObjects.release(tenant, storeId, objectType, stale);
+    }
+    if (fresh.length === 0) return linked;
     const outcome = new Outcome(this.clock());
 
     const portal = await this.portal(tenant.portalId);
@@ -143,7 +199,7 @@ export class ApplyMappedChangesUseCase {
         ]);
       }
       await this.repositories.syncErrors.record(tenant, storeId, objectType, outcome.errors);
-      return;
+      return linked;
     }
     const crm = this.crm.clientFor(portal);
 
@@ -163,6 +219,12 @@ export class ApplyMappedChangesUseCase {
     await this.repositories.syncErrors.resolve(tenant, storeId, objectType, outcome.clean, this.clock());
     const lost = await this.repositories.objectSyncs.recordProcessed(tenant, storeId, objectType, outcome.records);
     if (lost.length > 0) this.logger.warn('a newer revision was recorded concurrently', { objectType, externalObjectIds: lost.slice(0, 10) });
+    if (waits) {
+      await this.repositories.waitingObjects.wait(tenant, storeId, objectType, outcome.waiting, outcome.now, this.waitWindowMs);
+      await this.repositories.waitingObjects.release(tenant, storeId, objectType, outcome.records.map((record) => record.externalObjectId));
+    }
+    linked.keys = outcome.records.filter((record) => record.link && !record.link.archived).map((record) => `${objectType}:${record.externalObjectId}`);
+    return linked;
   }
 
   private async applyDeletes(crm: CrmPort, objectType: ObjectType, deletes: MappedChange[], syncs: Map<string, ObjectSync>, outcome: Outcome) {
@@ -193,11 +255,13 @@ export class ApplyMappedChangesUseCase {
       const validated = validateChange(objectType, change, { definedProperties: defined, isCreate: crmId === null });
       const problems = [...change.problems, ...validated.problems];
       const associations: PlannedWrite['associations'] = {};
+      const waitingFor: string[] = [];
       for (const { type, property, required } of ASSOCIATIONS[objectType] ?? []) {
         const wanted = change.associations[type] ?? [];
         const found = wanted.map((id) => targets.get(type)?.get(id)).filter((id): id is number => id !== undefined);
         const missing = wanted.filter((id) => !targets.get(type)?.has(id));
         if (required && missing.length > 0) {
+          if (crmId === null) waitingFor.push(...missing.map((id) => `${type}:${id}`));
           problems.push({
             type: 'INVALID_ASSOCIATION_PROPERTY',
             blocking: crmId === null,
@@ -206,7 +270,12 @@ export class ApplyMappedChangesUseCase {
         }
         if (found.length > 0) associations[type] = found;
       }
-      if (problems.some((problem) => problem.blocking)) {
+      const blocking = problems.filter((problem) => problem.blocking);
+      if (blocking.length > 0 && waitingFor.length > 0 && blocking.every((problem) => problem.type === 'INVALID_ASSOCIATION_PROPERTY')) {
+        outcome.waits(change, problems, waitingFor);
+        continue;
+      }
+      if (blocking.length > 0) {
         outcome.processed(change, problems);
         continue;
       }

@@ -1,0 +1,30 @@
+import { Schema, type Connection } from 'mongoose';
+
+/**
+ * A change that cannot apply yet because objects it associates with are not synced (a line item
+ * before its deal or product). Kept until they arrive or the window ends (DESIGN.md).
+ */
+const waitingObjectSchema = new Schema(
+  {
+    portalId: { type: Number, required: true },
+    appId: { type: String, default: null },
+    storeId: { type: String, required: true },
+    objectType: { type: String, required: true },
+    externalObjectId: { type: String, required: true },
+    /** The mapped change to apply, as the applier received it. */
+    change: { type: Schema.Types.Mixed, required: true },
+    /** What it waits for, as `<OBJECT_TYPE>:<externalObjectId>`. */
+    waitingFor: { type: [String], required: true },
+    since: { type: Number, required: true },
+    until: { type: Number, required: true },
+  },
+  { collection: 'waiting_objects', versionKey: false },
+);
+// Serves: one waiting change per object (replaced by a newer one).
+waitingObjectSchema.index({ portalId: 1, appId: 1, storeId: 1, objectType: 1, externalObjectId: 1 }, { unique: true });
+// Serves: the waiting changes an arriving deal or product releases.
+waitingObjectSchema.index({ portalId: 1, appId: 1, storeId: 1, waitingFor: 1 });
+// Serves: the periodic retry of waiting changes, oldest window first.
+waitingObjectSchema.index({ until: 1 });
+
+export const waitingObjectModel = (connection: Connection) => connection.model('WaitingObject', waitingObjectSchema);

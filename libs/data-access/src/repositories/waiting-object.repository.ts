@@ -1,0 +1,85 @@
+import type { Connection } from 'mongoose';
+import type { MappedChange, ObjectType, Tenant } from '@ecomm-sync/contracts';
+import { waitingObjectModel } from '../models/waiting-object.model';
+
+export interface WaitingObject {
+  tenant: Tenant;
+  storeId: string;
+  objectType: ObjectType;
+  change: MappedChange;
+  waitingFor: string[];
+  since: number;
+  until: number;
+}
+
+interface WaitingDoc {
+  portalId: number;
+  appId: string | null;
+  storeId: string;
+  objectType: ObjectType;
+  change: MappedChange;
+  waitingFor: string[];
+  since: number;
+  until: number;
+}
+
+const toWaiting = (doc: WaitingDoc): WaitingObject => ({
+  tenant: { portalId: doc.portalId, appId: doc.appId ?? null },
+  storeId: doc.storeId,
+  objectType: doc.objectType,
+  change: doc.change,
+  waitingFor: doc.waitingFor,
+  since: doc.since,
+  until: doc.until,
+});
+
+export class WaitingObjectRepository {
+  private readonly waiting;
+
+  constructor(connection: Connection) {
+    this.waiting = waitingObjectModel(connection);
+  }
+
+  /** Keeps (or replaces) the waiting change of each object; the window starts at its first wait. */
+  async wait(tenant: Tenant, storeId: string, objectType: ObjectType, entries: { change: MappedChange; waitingFor: string[] }[], now: number, windowMs: number): Promise<void> {
+    if (entries.length === 0) return;
+    const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
+    await this.waiting.collection.bulkWrite(
+      entries.map(({ change, waitingFor }) => ({
+        updateOne: {
+          filter: { ...base, externalObjectId: change.externalObjectId },
+          update: { $set: { change, waitingFor }, $setOnInsert: { since: now, until: now + windowMs } },
+          upsert: true,
+        },
+      })),
+      { ordered: false },
+    );
+  }
+
+  /** Removes the waiting changes of objects that were processed (applied, or failed for another reason). */
+  async release(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): Promise<void> {
+    if (externalObjectIds.length === 0) return;
+    await this.waiting.collection.deleteMany({ portalId: tenant.portalId, appId: tenant.appId, storeId, objectType, externalObjectId: { $in: [...externalObjectIds] } });
+  }
+
+  /** Waiting changes within their window that wait for any of these objects (`TYPE:id`). */
+  async waitingFor(tenant: Tenant, storeId: string, keys: readonly string[], now: number): Promise<WaitingObject[]> {
+    if (keys.length === 0) return [];
+    const docs = await this.waiting.collection
+      .find({ portalId: tenant.portalId, appId: tenant.appId, storeId, waitingFor: { $in: [...keys] }, until: { $gt: now } })
+      .toArray();
+    return (docs as unknown as WaitingDoc[]).map(toWaiting);
+  }
+
+  /** Up to `limit` waiting changes still within their window (the periodic retry). */
+  async due(now: number, limit: number): Promise<WaitingObject[]> {
+    const docs = await this.waiting.collection.find({ until: { $gt: now } }).sort({ until: 1 }).limit(limit).toArray();
+    return (docs as unknown as WaitingDoc[]).map(toWaiting);
+  }
+
+  /** Forgets changes whose window ended; their error stays open. */
+  async expire(now: number): Promise<number> {
+    const result = await this.waiting.collection.deleteMany({ until: { $lte: now } });
+    return result.deletedCount;
+  }
+}
