@@ -76,3 +76,29 @@ export const settingsAuth =
     res.locals.settingsPrincipal = { owner: `portal:${portal.portalId}` } satisfies SettingsPrincipal;
     next();
   };
+
+/**
+ * An application's own listings (`.../app/{appId}`): the developer API key of the developer who
+ * owns the application, in `hapikey`.
+ */
+export const developerAppAuth =
+  (accounts: AccountRepository, portals: PortalRepository): RequestHandler =>
+  async (req, res, next) => {
+    const apiKey = typeof req.query.hapikey === 'string' ? req.query.hapikey : undefined;
+    if (!apiKey) return next(AppError.unauthorized('Missing credential: pass the developer API key in the hapikey query parameter'));
+    const developer = await accounts.findDeveloperByApiKey(apiKey);
+    if (!developer) {
+      const portal = await portals.findByApiKey(apiKey);
+      return next(
+        portal
+          ? AppError.forbidden("A portal API key cannot read an application's errors; use the developer API key, or the portal endpoint")
+          : AppError.unauthorized('Invalid hapikey: no developer account has this API key'),
+      );
+    }
+    const application = await accounts.findApplication(String(req.params.appId));
+    if (!application || application.developerId !== developer.developerId) {
+      return next(AppError.notFound(`No application ${String(req.params.appId)} belongs to this developer account`));
+    }
+    res.locals.appId = application.appId;
+    next();
+  };

@@ -1,7 +1,10 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { ErrorQuery } from '@ecomm-sync/data-access';
+import { AppError } from '@ecomm-sync/http';
 
 import type { ReadSyncStatusUseCase } from '../use-cases/read-sync-status.use-case';
 import { toV1ErrorRecord, toV2ErrorRecord } from '../use-cases/read-sync-status.use-case';
+import { DEFAULT_STORE_ID } from '@ecomm-sync/contracts';
 import { principalOf } from './authenticate';
 import { booleanParam, integerParam, objectIdParam, objectTypeParam, optionalErrorType, optionalObjectType } from './query-params';
 
@@ -45,13 +48,12 @@ export function statusRoutes(readSyncStatus: ReadSyncStatusUseCase): Router {
     res.json({ results: errors.map(toV1ErrorRecord) });
   });
 
-  router.get('/extensions/ecomm/v2/sync/errors/portal', async (req, res) => {
-    const { tenant } = principalOf(res);
-    // `page` is a 1-based record offset: the next page is page + limit (vendor-api-notes.md).
+  /** v2 listing: `page` is a 1-based record offset; the next page is page + limit (vendor-api-notes.md). */
+  const listV2 = async (req: Request, res: Response, scope: Pick<ErrorQuery, 'portalId' | 'appId'>) => {
     const limit = integerParam(req.query, 'limit', MAX_ERRORS_PER_PAGE, 1, MAX_ERRORS_PER_PAGE);
     const page = integerParam(req.query, 'page', 1, 1, Number.MAX_SAFE_INTEGER);
     const { errors, hasMore } = await readSyncStatus.listErrors({
-      portalId: tenant.portalId,
+      ...scope,
       includeResolved: booleanParam(req.query, 'includeResolved', false),
       errorType: optionalErrorType(req.query),
       objectType: optionalObjectType(req.query),
@@ -62,8 +64,82 @@ export function statusRoutes(readSyncStatus: ReadSyncStatusUseCase): Router {
       results: errors.map(toV2ErrorRecord),
       ...(hasMore ? { paging: { next: { page: String(page + limit), link: nextPageLink(req, page + limit) } } } : {}),
     });
+  };
+
+  const listV1 = async (req: Request, res: Response, scope: Pick<ErrorQuery, 'portalId' | 'appId'>) => {
+    const { errors } = await readSyncStatus.listErrors({
+      ...scope,
+      includeResolved: booleanParam(req.query, 'showResolvedErrors', false),
+      errorType: optionalErrorType(req.query),
+      objectType: optionalObjectType(req.query),
+      limit: integerParam(req.query, 'limit', MAX_ERRORS_PER_PAGE, 1, MAX_ERRORS_PER_PAGE),
+      offset: integerParam(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
+    });
+    res.json({ results: errors.map(toV1ErrorRecord) });
+  };
+
+  /** The portal in the path must be the one the key belongs to. */
+  const ownPortal = (req: Request, res: Response): number => {
+    const { tenant } = principalOf(res);
+    if (String(req.params.portalId) !== String(tenant.portalId)) {
+      throw AppError.forbidden(`This API key belongs to portal ${tenant.portalId}, not to portal ${String(req.params.portalId)}`);
+    }
+    return tenant.portalId;
+  };
+
+  router.get('/extensions/ecomm/v2/sync/errors/portal', (req, res) => listV2(req, res, { portalId: principalOf(res).tenant.portalId }));
+  router.get('/extensions/ecomm/v2/sync/errors/portal/:portalId', (req, res) => listV2(req, res, { portalId: ownPortal(req, res) }));
+  router.get('/extensions/ecomm/v1/sync-errors/portal/:portalId', (req, res) => listV1(req, res, { portalId: ownPortal(req, res) }));
+
+  router.get('/extensions/ecomm/v1/sync-errors/object/:objectType/:integratorObjectId', async (req, res) => {
+    const objectType = objectTypeParam(req.params.objectType, 'The object type in the path');
+    const id = objectIdParam(req.params.integratorObjectId, 'integratorObjectId');
+    const errors = await readSyncStatus.objectErrors(
+      { ...principalOf(res).tenant, storeId: DEFAULT_STORE_ID, objectType, externalObjectId: id },
+      booleanParam(req.query, 'showResolvedErrors', false),
+    );
+    res.json({ results: errors.map(toV1ErrorRecord) });
   });
 
   return router;
 }
 
+
+/** An application's errors across its portals: the developer key of its owner (mounted before portal-key auth). */
+export function applicationErrorRoutes(readSyncStatus: ReadSyncStatusUseCase, auth: RequestHandler): Router {
+  const router = Router();
+  for (const [path, version] of [
+    ['/extensions/ecomm/v1/sync-errors/app/:appId', 'v1'],
+    ['/extensions/ecomm/v2/sync/errors/app/:appId', 'v2'],
+  ] as const) {
+    router.get(path, auth, async (req, res) => {
+      const limit = integerParam(req.query, 'limit', MAX_ERRORS_PER_PAGE, 1, MAX_ERRORS_PER_PAGE);
+      const appId = res.locals.appId as string;
+      if (version === 'v1') {
+        const { errors } = await readSyncStatus.listErrors({
+          appId,
+          includeResolved: booleanParam(req.query, 'showResolvedErrors', false),
+          errorType: optionalErrorType(req.query),
+          objectType: optionalObjectType(req.query),
+          limit,
+          offset: integerParam(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
+        });
+        return void res.json({ results: errors.map(toV1ErrorRecord) });
+      }
+      const page = integerParam(req.query, 'page', 1, 1, Number.MAX_SAFE_INTEGER);
+      const { errors, hasMore } = await readSyncStatus.listErrors({
+        appId,
+        includeResolved: booleanParam(req.query, 'includeResolved', false),
+        errorType: optionalErrorType(req.query),
+        objectType: optionalObjectType(req.query),
+        limit,
+        offset: page - 1,
+      });
+      res.json({
+        results: errors.map(toV2ErrorRecord),
+        ...(hasMore ? { paging: { next: { page: String(page + limit), link: nextPageLink(req, page + limit) } } } : {}),
+      });
+    });
+  }
+  return router;
+}

@@ -1,6 +1,6 @@
 import type { ObjectType, Tenant, V1SyncErrorRecord, V1SyncStatus, V2SyncErrorRecord, V2SyncStatus } from '@ecomm-sync/contracts';
 import { DEFAULT_STORE_ID } from '@ecomm-sync/contracts';
-import type { ErrorQuery, Repositories, SyncError } from '@ecomm-sync/data-access';
+import type { ErrorQuery, ObjectKey, Repositories, SyncError } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/http';
 
 export const toV1ErrorRecord = (error: SyncError): V1SyncErrorRecord => ({
@@ -57,6 +57,10 @@ export class ReadSyncStatusUseCase {
 
   listErrors(query: ErrorQuery) {
     return this.repositories.syncErrors.list(query);
+  }
+
+  objectErrors(key: ObjectKey, includeResolved: boolean) {
+    return this.repositories.syncErrors.listForObject(key, includeResolved);
   }
 
   private async requireReceived(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string) {

@@ -27,4 +27,7 @@ syncErrorSchema.index({ portalId: 1, appId: 1, status: 1, erroredAt: -1 });
 // Serves: error listings of a portal across applications, newest first.
 syncErrorSchema.index({ portalId: 1, erroredAt: -1 });
 
+// Serves: error listings of an application across its portals, newest first.
+syncErrorSchema.index({ appId: 1, erroredAt: -1 });
+
 export const syncErrorModel = (connection: Connection) => connection.model('SyncError', syncErrorSchema);

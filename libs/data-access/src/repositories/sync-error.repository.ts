@@ -28,7 +28,8 @@ export interface NewSyncError {
 }
 
 export interface ErrorQuery {
-  portalId: number;
+  /** undefined: every portal of the application (then appId is required). */
+  portalId?: number;
   /** undefined: every application of the portal and its direct use. */
   appId?: string | null;
   includeResolved: boolean;
@@ -111,7 +112,9 @@ export class SyncErrorRepository {
 
   /** Newest first. Returns one more than `limit` is not needed: `hasMore` says whether more exist. */
   async list(query: ErrorQuery): Promise<{ errors: SyncError[]; hasMore: boolean }> {
-    const filter: Record<string, unknown> = { portalId: query.portalId };
+    if (query.portalId === undefined && !query.appId) throw new Error('an error listing needs a portal or an application');
+    const filter: Record<string, unknown> = {};
+    if (query.portalId !== undefined) filter.portalId = query.portalId;
     if (query.appId !== undefined) filter.appId = query.appId;
     if (!query.includeResolved) filter.status = 'OPEN';
     if (query.errorType) filter.type = query.errorType;

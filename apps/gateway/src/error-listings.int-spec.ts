@@ -1,0 +1,83 @@
+import request from 'supertest';
+import { connectDatabase, type Database } from '@ecomm-sync/data-access';
+import { createLogger } from '@ecomm-sync/logger';
+import { Broker, purgeAndDeleteTopology } from '@ecomm-sync/messaging';
+import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+import { createGatewayApp } from './app';
+
+const { mongoUrl, amqpUrl } = testInfrastructure();
+
+describe('error listings by portal, application and object', () => {
+  let database: Database;
+  let broker: Broker;
+  let prefix: string;
+  let app: ReturnType<typeof createGatewayApp>;
+  let developerKey: string;
+  let otherDeveloperKey: string;
+  let appId: string;
+  const portalKey = 'pk-listings-1';
+  const otherPortalKey = 'pk-listings-2';
+
+  beforeAll(async () => {
+    prefix = uniqueName('test-listings');
+    database = await connectDatabase(mongoUrl, prefix.replace(/-/g, '_'));
+    broker = await Broker.connect({ url: amqpUrl, prefix, prefetch: 10, retryDelayMs: 100, maxAttempts: 3, logger: createLogger('test', 'error') });
+    app = createGatewayApp({ repositories: database.repositories, broker, logger: createLogger('t', 'error'), bodyLimit: '1mb', adminToken: 'admin', crmBaseUrl: 'http://127.0.0.1:1', readiness: {} });
+    const admin = (path: string, body: object) => request(app).post(path).set('authorization', 'Bearer admin').send(body).expect(201);
+    const developer = (await admin('/admin/v1/developers', {})).body;
+    developerKey = developer.apiKey;
+    otherDeveloperKey = (await admin('/admin/v1/developers', {})).body.apiKey;
+    appId = (await admin('/admin/v1/apps', { developerId: developer.developerId, name: 'Connector' })).body.appId;
+    await database.repositories.portals.create({ portalId: 7001, name: 'a', apiKey: portalKey, crmToken: 't' });
+    await database.repositories.portals.create({ portalId: 7002, name: 'b', apiKey: otherPortalKey, crmToken: 't' });
+    const record = (portalId: number, appIdOf: string | null, externalObjectId: string, erroredAt: number) =>
+      database.repositories.syncErrors.record({ portalId, appId: appIdOf }, 'default', 'CONTACT', [
+        { externalObjectId, rev: 1, settingsRev: 1, type: 'INVALID_EMAIL_ADDRESS', details: `bad ${externalObjectId}`, changedAt: 1, erroredAt },
+      ]);
+    await record(7001, null, 'direct-1', 100);
+    await record(7001, appId, 'app-in-7001', 200);
+    await record(7002, appId, 'app-in-7002', 300);
+    await record(7002, null, 'other-portal', 400);
+  });
+
+  afterAll(async () => {
+    await broker.close(100);
+    await purgeAndDeleteTopology(amqpUrl, prefix);
+    await database.connection.dropDatabase();
+    await database.close();
+  });
+
+  const ids = (body: { results: { integratorObjectId?: string; externalObjectId?: string }[] }) => body.results.map((e) => e.integratorObjectId ?? e.externalObjectId);
+
+  it('lists an application’s errors across its portals, for the developer who owns it (v1 and v2)', async () => {
+    expect(ids((await request(app).get(`/extensions/ecomm/v1/sync-errors/app/${appId}?hapikey=${developerKey}`).expect(200)).body)).toEqual(['app-in-7002', 'app-in-7001']);
+    const v2 = await request(app).get(`/extensions/ecomm/v2/sync/errors/app/${appId}?hapikey=${developerKey}&limit=1`).expect(200);
+    expect(ids(v2.body)).toEqual(['app-in-7002']);
+    expect(v2.body.paging.next.page).toBe('2');
+    expect(ids((await request(app).get(`/extensions/ecomm/v2/sync/errors/app/${appId}?hapikey=${developerKey}&limit=1&page=2`).expect(200)).body)).toEqual(['app-in-7001']);
+  });
+
+  it('lists a portal’s errors by its id, all applications included, with the portal’s key', async () => {
+    expect(ids((await request(app).get(`/extensions/ecomm/v2/sync/errors/portal/7001?hapikey=${portalKey}`).expect(200)).body)).toEqual(['app-in-7001', 'direct-1']);
+    expect(ids((await request(app).get(`/extensions/ecomm/v1/sync-errors/portal/7001?hapikey=${portalKey}`).expect(200)).body)).toEqual(['app-in-7001', 'direct-1']);
+  });
+
+  it('lists one object’s errors, resolved ones on request', async () => {
+    await database.repositories.syncErrors.resolve({ portalId: 7001, appId: null }, 'default', 'CONTACT', ['direct-1'], 500);
+    expect((await request(app).get(`/extensions/ecomm/v1/sync-errors/object/CONTACT/direct-1?hapikey=${portalKey}`).expect(200)).body).toEqual({ results: [] });
+    const all = await request(app).get(`/extensions/ecomm/v1/sync-errors/object/CONTACT/direct-1?hapikey=${portalKey}&showResolvedErrors=true`).expect(200);
+    expect(all.body.results).toEqual([expect.objectContaining({ integratorObjectId: 'direct-1', status: 'RESOLVED', type: 'INVALID_EMAIL_ADDRESS' })]);
+  });
+
+  it.each([
+    ['another portal’s id', 403, () => request(app).get(`/extensions/ecomm/v2/sync/errors/portal/7002?hapikey=${portalKey}`)],
+    ['another developer’s application', 404, () => request(app).get(`/extensions/ecomm/v1/sync-errors/app/${appId}?hapikey=${otherDeveloperKey}`)],
+    ['a portal key for application errors', 403, () => request(app).get(`/extensions/ecomm/v2/sync/errors/app/${appId}?hapikey=${portalKey}`)],
+    ['no credential for application errors', 401, () => request(app).get(`/extensions/ecomm/v2/sync/errors/app/${appId}`)],
+    ['an unknown object type', 400, () => request(app).get(`/extensions/ecomm/v1/sync-errors/object/ORDER/x?hapikey=${portalKey}`)],
+  ])('refuses %s with %i', async (_name, status, send) => {
+    const response = await send();
+    expect(response.status).toBe(status);
+    expect(response.body).toMatchObject({ status: 'error', message: expect.any(String) });
+  });
+});
