@@ -17,6 +17,39 @@ function nextPageLink(req: Request, page: number): string {
   return url.toString();
 }
 
+type ErrorScope = Pick<ErrorQuery, 'portalId' | 'appId'>;
+
+/** v2 listing: `page` is a 1-based record offset; the next page is page + limit (vendor-api-notes.md). */
+async function listV2(readSyncStatus: ReadSyncStatusUseCase, req: Request, res: Response, scope: ErrorScope) {
+  const limit = integerParam(req.query, 'limit', MAX_ERRORS_PER_PAGE, 1, MAX_ERRORS_PER_PAGE);
+  const page = integerParam(req.query, 'page', 1, 1, Number.MAX_SAFE_INTEGER);
+  const { errors, hasMore } = await readSyncStatus.listErrors({
+    ...scope,
+    includeResolved: booleanParam(req.query, 'includeResolved', false),
+    errorType: optionalErrorType(req.query),
+    objectType: optionalObjectType(req.query),
+    limit,
+    offset: page - 1,
+  });
+  res.json({
+    results: errors.map(toV2ErrorRecord),
+    ...(hasMore ? { paging: { next: { page: String(page + limit), link: nextPageLink(req, page + limit) } } } : {}),
+  });
+}
+
+/** v1 listing: `limit` and `offset`, `showResolvedErrors`. */
+async function listV1(readSyncStatus: ReadSyncStatusUseCase, req: Request, res: Response, scope: ErrorScope) {
+  const { errors } = await readSyncStatus.listErrors({
+    ...scope,
+    includeResolved: booleanParam(req.query, 'showResolvedErrors', false),
+    errorType: optionalErrorType(req.query),
+    objectType: optionalObjectType(req.query),
+    limit: integerParam(req.query, 'limit', MAX_ERRORS_PER_PAGE, 1, MAX_ERRORS_PER_PAGE),
+    offset: integerParam(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
+  });
+  res.json({ results: errors.map(toV1ErrorRecord) });
+}
+
 /** Per-object sync status and error listings, v1 and v2. */
 export function statusRoutes(readSyncStatus: ReadSyncStatusUseCase): Router {
   const router = Router();
@@ -34,49 +67,7 @@ export function statusRoutes(readSyncStatus: ReadSyncStatusUseCase): Router {
     res.json(await readSyncStatus.v2Status(principalOf(res).tenant, storeId, objectType, id));
   });
 
-  router.get('/extensions/ecomm/v1/sync-errors', async (req, res) => {
-    const { tenant } = principalOf(res);
-    const { errors } = await readSyncStatus.listErrors({
-      portalId: tenant.portalId,
-      appId: tenant.appId,
-      includeResolved: booleanParam(req.query, 'showResolvedErrors', false),
-      errorType: optionalErrorType(req.query),
-      objectType: optionalObjectType(req.query),
-      limit: integerParam(req.query, 'limit', MAX_ERRORS_PER_PAGE, 1, MAX_ERRORS_PER_PAGE),
-      offset: integerParam(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
-    });
-    res.json({ results: errors.map(toV1ErrorRecord) });
-  });
-
-  /** v2 listing: `page` is a 1-based record offset; the next page is page + limit (vendor-api-notes.md). */
-  const listV2 = async (req: Request, res: Response, scope: Pick<ErrorQuery, 'portalId' | 'appId'>) => {
-    const limit = integerParam(req.query, 'limit', MAX_ERRORS_PER_PAGE, 1, MAX_ERRORS_PER_PAGE);
-    const page = integerParam(req.query, 'page', 1, 1, Number.MAX_SAFE_INTEGER);
-    const { errors, hasMore } = await readSyncStatus.listErrors({
-      ...scope,
-      includeResolved: booleanParam(req.query, 'includeResolved', false),
-      errorType: optionalErrorType(req.query),
-      objectType: optionalObjectType(req.query),
-      limit,
-      offset: page - 1,
-    });
-    res.json({
-      results: errors.map(toV2ErrorRecord),
-      ...(hasMore ? { paging: { next: { page: String(page + limit), link: nextPageLink(req, page + limit) } } } : {}),
-    });
-  };
-
-  const listV1 = async (req: Request, res: Response, scope: Pick<ErrorQuery, 'portalId' | 'appId'>) => {
-    const { errors } = await readSyncStatus.listErrors({
-      ...scope,
-      includeResolved: booleanParam(req.query, 'showResolvedErrors', false),
-      errorType: optionalErrorType(req.query),
-      objectType: optionalObjectType(req.query),
-      limit: integerParam(req.query, 'limit', MAX_ERRORS_PER_PAGE, 1, MAX_ERRORS_PER_PAGE),
-      offset: integerParam(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
-    });
-    res.json({ results: errors.map(toV1ErrorRecord) });
-  };
+  router.get('/extensions/ecomm/v1/sync-errors', (req, res) => listV1(readSyncStatus, req, res, principalOf(res).tenant));
 
   /** The portal in the path must be the one the key belongs to. */
   const ownPortal = (req: Request, res: Response): number => {
@@ -87,9 +78,9 @@ export function statusRoutes(readSyncStatus: ReadSyncStatusUseCase): Router {
     return tenant.portalId;
   };
 
-  router.get('/extensions/ecomm/v2/sync/errors/portal', (req, res) => listV2(req, res, { portalId: principalOf(res).tenant.portalId }));
-  router.get('/extensions/ecomm/v2/sync/errors/portal/:portalId', (req, res) => listV2(req, res, { portalId: ownPortal(req, res) }));
-  router.get('/extensions/ecomm/v1/sync-errors/portal/:portalId', (req, res) => listV1(req, res, { portalId: ownPortal(req, res) }));
+  router.get('/extensions/ecomm/v2/sync/errors/portal', (req, res) => listV2(readSyncStatus, req, res, { portalId: principalOf(res).tenant.portalId }));
+  router.get('/extensions/ecomm/v2/sync/errors/portal/:portalId', (req, res) => listV2(readSyncStatus, req, res, { portalId: ownPortal(req, res) }));
+  router.get('/extensions/ecomm/v1/sync-errors/portal/:portalId', (req, res) => listV1(readSyncStatus, req, res, { portalId: ownPortal(req, res) }));
 
   router.get('/extensions/ecomm/v1/sync-errors/object/:objectType/:integratorObjectId', async (req, res) => {
     const objectType = objectTypeParam(req.params.objectType, 'The object type in the path');
@@ -112,34 +103,7 @@ export function applicationErrorRoutes(readSyncStatus: ReadSyncStatusUseCase, au
     ['/extensions/ecomm/v1/sync-errors/app/:appId', 'v1'],
     ['/extensions/ecomm/v2/sync/errors/app/:appId', 'v2'],
   ] as const) {
-    router.get(path, auth, async (req, res) => {
-      const limit = integerParam(req.query, 'limit', MAX_ERRORS_PER_PAGE, 1, MAX_ERRORS_PER_PAGE);
-      const appId = res.locals.appId as string;
-      if (version === 'v1') {
-        const { errors } = await readSyncStatus.listErrors({
-          appId,
-          includeResolved: booleanParam(req.query, 'showResolvedErrors', false),
-          errorType: optionalErrorType(req.query),
-          objectType: optionalObjectType(req.query),
-          limit,
-          offset: integerParam(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
-        });
-        return void res.json({ results: errors.map(toV1ErrorRecord) });
-      }
-      const page = integerParam(req.query, 'page', 1, 1, Number.MAX_SAFE_INTEGER);
-      const { errors, hasMore } = await readSyncStatus.listErrors({
-        appId,
-        includeResolved: booleanParam(req.query, 'includeResolved', false),
-        errorType: optionalErrorType(req.query),
-        objectType: optionalObjectType(req.query),
-        limit,
-        offset: page - 1,
-      });
-      res.json({
-        results: errors.map(toV2ErrorRecord),
-        ...(hasMore ? { paging: { next: { page: String(page + limit), link: nextPageLink(req, page + limit) } } } : {}),
-      });
-    });
+    router.get(path, auth, (req, res) => (version === 'v1' ? listV1 : listV2)(readSyncStatus, req, res, { appId: res.locals.appId as string }));
   }
   return router;
 }
