@@ -206,27 +206,7 @@ async function benchReapply() {
   const stack = await TestStack.start({ apps: ['crm', 'gateway', 'mapper'], env: { LOG_LEVEL: 'warn' } });
   try {
     const portal = await stack.createPortal();
-    const states = await stack.syncCollection('object_states');
-    for (let from = 0; from < n; from += 5000) {
-      await states.insertMany(
-        Array.from({ length: Math.min(5000, n - from) }, (_, i) => ({
-          portalId: portal.portalId,
-          appId: null,
-          storeId: 'default',
-          objectType: 'CONTACT',
-          externalObjectId: `r-${from + i}`,
-          properties: [
-            ['email', `r-${from + i}@example.com`, 1],
-            ['phone_number', `+1 555 ${from + i}`, 1],
-          ],
-          associations: [],
-          deletedAt: null,
-          upsertedAt: 1,
-          rev: 1,
-          writeToken: 'seed',
-        })),
-      );
-    }
+    await stack.seedStates(portal, 'CONTACT', n, (i) => ({ externalObjectId: `r-${i}`, properties: { email: `r-${i}@example.com`, phone_number: `+1 555 ${i}` } }));
     const pid = stack.pid('mapper');
     let peak = rssMb(pid);
     const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);

@@ -1,7 +1,7 @@
 import axios from 'axios';
 import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
 import { aV2Message, aV2Submission, waitFor } from '@ecomm-sync/testing';
-import { gatewayClient } from './gateway-client';
+import { gatewayClient, requireCrmId } from './gateway-client';
 
 describe('processing rules over the running stack', () => {
   let stack: TestStack;
@@ -18,14 +18,6 @@ describe('processing rules over the running stack', () => {
     await stack?.stop();
   });
 
-  const status = (objectType: string, id: string, condition: (s: { crmId: number | null; errors: { type: string }[] }) => boolean, message: string) =>
-    waitFor(
-      async () => {
-        const response = await client.http.get(`/v2/sync/status/default/${objectType}/${id}`);
-        return response.status === 200 && condition(response.data) ? response.data : undefined;
-      },
-      { timeoutMs: 30_000, message },
-    );
 
   it('when a contact’s e-mail belongs to a contact created directly in the CRM, then it is linked to that contact', async () => {
     const [existing] = await stack.crm(portal).batchCreate('CONTACT', [{ properties: { email: 'direct@example.com', firstname: 'Made in the CRM' } }]);
@@ -43,8 +35,8 @@ describe('processing rules over the running stack', () => {
     ['CONTACT', 'unmapped', 'NO_MAPPINGS_DEFINED', { shoe_size: 38 }, {}],
   ] as const)('a %s %s gets %s, listed in v1 and v2', async (objectType, id, type, properties, associations) => {
     await client.putV2(aV2Submission(objectType, [aV2Message({ externalObjectId: id, properties, associations })]));
-    const processed = await status(objectType, id, (s) => s.errors.length > 0, `the ${type} error of ${id}`);
-    expect(processed.errors.map((error: { type: string }) => error.type)).toContain(type);
+    const processed = await client.statusWhen(objectType, id, (s) => s.errors.length > 0, `the ${type} error of ${id}`);
+    expect(processed.errors.map((error) => error.type)).toContain(type);
     const v1 = await client.http.get(`/v1/sync-errors?objectType=${objectType}&errorType=${type}`);
     expect(v1.data.results).toContainEqual(expect.objectContaining({ integratorObjectId: id, type, status: 'OPEN' }));
     const v2 = await client.http.get(`/v2/sync/errors/portal?objectType=${objectType}&errorType=${type}`);
@@ -52,16 +44,16 @@ describe('processing rules over the running stack', () => {
   });
 
   it('when an object is deleted, then its CRM object is archived; an older upsert is ignored and a newer one recreates it', async () => {
-    const crm = (id: number) => axios.get(`${stack.crmUrl}/crm/v3/objects/products/${id}`, { headers: { authorization: `Bearer ${portal.crmToken}` }, validateStatus: () => true });
+    const crm = (id: number | null) => axios.get(`${stack.crmUrl}/crm/v3/objects/products/${requireCrmId(id)}`, { headers: { authorization: `Bearer ${portal.crmToken}` }, validateStatus: () => true });
     await client.putV2(aV2Submission('PRODUCT', [aV2Message({ externalObjectId: 'mortal', changedAt: 100, properties: { name: 'First' } })]));
     const first = await client.processed('PRODUCT', 'mortal');
     await client.putV2(aV2Submission('PRODUCT', [aV2Message({ externalObjectId: 'mortal', action: 'DELETE', changedAt: 200 })]));
     await waitFor(async () => (await crm(first.crmId)).status === 404, { message: 'the CRM product to be archived' });
-    await status('PRODUCT', 'mortal', (s) => s.crmId === null, 'the status to show no CRM object');
+    await client.statusWhen('PRODUCT', 'mortal', (s) => s.crmId === null, 'the status to show no CRM object');
 
     await client.putV2(aV2Submission('PRODUCT', [aV2Message({ externalObjectId: 'mortal', changedAt: 150, properties: { name: 'Too old' } })]));
     await client.putV2(aV2Submission('PRODUCT', [aV2Message({ externalObjectId: 'mortal', changedAt: 300, properties: { name: 'Second' } })]));
-    const reborn = await status('PRODUCT', 'mortal', (s) => s.crmId !== null, 'the product to be recreated');
+    const reborn = await client.statusWhen('PRODUCT', 'mortal', (s) => s.crmId !== null, 'the product to be recreated');
     expect(reborn.crmId).not.toBe(first.crmId);
     expect((await crm(reborn.crmId)).data.properties.name).toBe('Second');
   });

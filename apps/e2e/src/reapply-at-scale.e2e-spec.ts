@@ -29,27 +29,10 @@ describe(`re-applying ${OBJECTS.toLocaleString('en')} stored objects after a map
     stack = await TestStack.start({ apps: ['crm', 'gateway', 'mapper'], env: { LOG_LEVEL: 'warn' } });
     portal = await stack.createPortal();
     client = gatewayClient(stack, portal);
-    const states = await stack.syncCollection('object_states');
-    for (let start = 0; start < OBJECTS; start += 5_000) {
-      await states.insertMany(
-        Array.from({ length: 5_000 }, (_, i) => ({
-          portalId: portal.portalId,
-          appId: null,
-          storeId: 'default',
-          objectType: 'CONTACT',
-          externalObjectId: `bulk-${start + i}`,
-          properties: [
-            ['email', `bulk-${start + i}@example.com`, 1],
-            ['phone_number', `+1 555 ${start + i}`, 1],
-          ],
-          associations: [],
-          deletedAt: null,
-          upsertedAt: 1,
-          rev: 1,
-          writeToken: 'seed',
-        })),
-      );
-    }
+    await stack.seedStates(portal, 'CONTACT', OBJECTS, (n) => ({
+      externalObjectId: `bulk-${n}`,
+      properties: { email: `bulk-${n}@example.com`, phone_number: `+1 555 ${n}` },
+    }));
   });
 
   afterAll(async () => {

@@ -2,7 +2,7 @@ import axios from 'axios';
 import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
 import { DEMO_MAPPINGS } from '@ecomm-sync/provisioning';
 import { aV2Message, aV2Submission, waitFor } from '@ecomm-sync/testing';
-import { gatewayClient } from './gateway-client';
+import { gatewayClient, requireCrmId } from './gateway-client';
 
 describe('settings changes re-apply stored messages (every app its own process)', () => {
   let stack: TestStack;
@@ -45,16 +45,8 @@ describe('settings changes re-apply stored messages (every app its own process)'
       },
       { timeoutMs: 30_000, message: 're-apply to complete' },
     );
-  const crmContact = async (crmId: number) =>
-    (await axios.get(`${stack.crmUrl}/crm/v3/objects/contacts/${crmId}`, { headers: { authorization: `Bearer ${portal.crmToken}` } })).data.properties;
-  const contactStatus = (id: string, condition: (status: { crmId: number | null; errors: { type: string }[] }) => boolean, message: string) =>
-    waitFor(
-      async () => {
-        const response = await client.http.get(`/v2/sync/status/default/CONTACT/${id}`);
-        return response.status === 200 && condition(response.data) ? response.data : undefined;
-      },
-      { timeoutMs: 30_000, message },
-    );
+  const crmContact = async (crmId: number | null) =>
+    (await axios.get(`${stack.crmUrl}/crm/v3/objects/contacts/${requireCrmId(crmId)}`, { headers: { authorization: `Bearer ${portal.crmToken}` } })).data.properties;
 
   it('when a mapping is added for a property sent earlier, then the CRM object gets the value with nothing re-sent', async () => {
     await client.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'late-map', properties: { email: 'late@example.com', firstname: 'Late', phone_number: '+49 30 1234' } })]));
@@ -70,12 +62,12 @@ describe('settings changes re-apply stored messages (every app its own process)'
   it('when messages arrive while settings are disabled, then they are applied once settings are enabled', async () => {
     await putSettings(settingsWith([], false));
     await client.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'paused', properties: { email: 'paused@example.com', firstname: 'Paused' } })]));
-    const paused = await contactStatus('paused', (status) => status.errors.length > 0, 'the SETTINGS_NOT_ENABLED error');
+    const paused = await client.statusWhen('CONTACT', 'paused', (status) => status.errors.length > 0, 'the SETTINGS_NOT_ENABLED error');
     expect(paused).toMatchObject({ crmId: null, errors: [expect.objectContaining({ type: 'SETTINGS_NOT_ENABLED', status: 'OPEN' })] });
 
     const enabled = await putSettings(settingsWith([]));
     expect(enabled.enabled).toBe(true);
-    const applied = await contactStatus('paused', (status) => status.crmId !== null, 'the contact to be applied after enabling');
+    const applied = await client.statusWhen('CONTACT', 'paused', (status) => status.crmId !== null, 'the contact to be applied after enabling');
     expect(applied.errors).toEqual([]);
     expect(await crmContact(applied.crmId)).toMatchObject({ email: 'paused@example.com', firstname: 'Paused' });
   });
@@ -83,15 +75,15 @@ describe('settings changes re-apply stored messages (every app its own process)'
   it('when no settings exist, then messages get NO_SYNC_SETTINGS and apply once settings are created', async () => {
     expect((await client.http.delete('/v2/settings')).status).toBe(204);
     await client.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'unset', properties: { email: 'unset@example.com' } })]));
-    await contactStatus('unset', (status) => status.errors.some((error) => error.type === 'NO_SYNC_SETTINGS'), 'the NO_SYNC_SETTINGS error');
+    await client.statusWhen('CONTACT', 'unset', (status) => status.errors.some((error) => error.type === 'NO_SYNC_SETTINGS'), 'the NO_SYNC_SETTINGS error');
     await putSettings(settingsWith([]));
-    await contactStatus('unset', (status) => status.crmId !== null && status.errors.length === 0, 'the contact to be applied once settings exist');
+    await client.statusWhen('CONTACT', 'unset', (status) => status.crmId !== null && status.errors.length === 0, 'the contact to be applied once settings exist');
   });
 
   it('when a mapped property is missing in the CRM, then creating it and asking for a re-apply applies the stored value', async () => {
     await putSettings(settingsWith([{ externalPropertyName: 'loyalty', crmPropertyName: 'loyalty_tier' }]));
     await client.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'no-prop', properties: { email: 'noprop@example.com', loyalty: 'gold' } })]));
-    const failed = await contactStatus('no-prop', (status) => status.errors.length > 0, 'the NO_PROPERTIES_DEFINED error');
+    const failed = await client.statusWhen('CONTACT', 'no-prop', (status) => status.errors.length > 0, 'the NO_PROPERTIES_DEFINED error');
     expect(failed.errors).toEqual([expect.objectContaining({ type: 'NO_PROPERTIES_DEFINED', details: expect.stringContaining('[loyalty_tier: gold]') })]);
     expect(failed.crmId).toEqual(expect.any(Number)); // the rest of the contact was applied
 
@@ -100,7 +92,7 @@ describe('settings changes re-apply stored messages (every app its own process)'
     expect(forced.status).toBe(202);
     await reapplyDone(forced.data.settingsRev);
     await waitFor(async () => (await crmContact(failed.crmId)).loyalty_tier === 'gold', { timeoutMs: 40_000, message: 'the stored loyalty value in the CRM' });
-    await contactStatus('no-prop', (status) => status.errors.length === 0, 'the error to be resolved');
+    await client.statusWhen('CONTACT', 'no-prop', (status) => status.errors.length === 0, 'the error to be resolved');
   });
 
   it('when a mapping is removed, then that CRM property is no longer updated, and not blanked', async () => {

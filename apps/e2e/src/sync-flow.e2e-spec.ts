@@ -1,7 +1,7 @@
 import axios from 'axios';
 import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
-import { aV1Contact, aV2Message, aV2Submission, waitFor } from '@ecomm-sync/testing';
-import { gatewayClient } from './gateway-client';
+import { aV1Contact, aV2Message, aV2Submission } from '@ecomm-sync/testing';
+import { gatewayClient, requireCrmId } from './gateway-client';
 
 describe('sync flow over the running stack (every app its own process)', () => {
   let stack: TestStack;
@@ -18,8 +18,8 @@ describe('sync flow over the running stack (every app its own process)', () => {
     await stack?.stop();
   });
 
-  const crmObject = async (type: string, id: number, associations = '') =>
-    (await axios.get(`${stack.crmUrl}/crm/v3/objects/${type}/${id}?associations=${associations}`, { headers: { authorization: `Bearer ${portal.crmToken}` } })).data;
+  const crmObject = async (type: string, id: number | null, associations = '') =>
+    (await axios.get(`${stack.crmUrl}/crm/v3/objects/${type}/${requireCrmId(id)}?associations=${associations}`, { headers: { authorization: `Bearer ${portal.crmToken}` } })).data;
 
   it('when v1 sends contacts, a product, a deal with a contact and a line item, then all reach the CRM linked together', async () => {
     await client.putV1('CONTACT', [aV1Contact({ integratorObjectId: 'v1-c1', propertyNameToValues: { email: 'grace@example.com', firstname: 'Grace' } })]);
@@ -68,24 +68,12 @@ describe('sync flow over the running stack (every app its own process)', () => {
 
   it('when a line item arrives before its deal and product, then it waits with an open error and applies once they arrive', async () => {
     await client.putV2(aV2Submission('LINE_ITEM', [aV2Message({ externalObjectId: 'early-li', properties: { quantity: '1' }, associations: { DEAL: ['late-deal'], PRODUCT: ['late-product'] } })]));
-    const waiting = await waitFor(
-      async () => {
-        const response = await client.http.get('/v2/sync/status/default/LINE_ITEM/early-li');
-        return response.status === 200 && response.data.errors.length > 0 ? response.data : undefined;
-      },
-      { message: 'the waiting line item error' },
-    );
+    const waiting = await client.statusWhen('LINE_ITEM', 'early-li', (s) => s.errors.length > 0, 'the waiting line item error');
     expect(waiting).toMatchObject({ crmId: null, errors: [expect.objectContaining({ type: 'INVALID_ASSOCIATION_PROPERTY', status: 'OPEN' })] });
 
     await client.putV2(aV2Submission('PRODUCT', [aV2Message({ externalObjectId: 'late-product', properties: { name: 'Late' } })]));
     await client.putV2(aV2Submission('DEAL', [aV2Message({ externalObjectId: 'late-deal', properties: { dealname: 'Late', dealstage: 'checkout_pending' } })]));
-    const applied = await waitFor(
-      async () => {
-        const response = await client.http.get('/v2/sync/status/default/LINE_ITEM/early-li');
-        return response.data.crmId ? response.data : undefined;
-      },
-      { timeoutMs: 30_000, message: 'the line item to apply after its deal and product' },
-    );
+    const applied = await client.statusWhen('LINE_ITEM', 'early-li', (s) => s.crmId !== null, 'the line item to apply after its deal and product');
     expect(applied.errors).toEqual([]);
     const resolved = await client.http.get('/v2/sync/errors/portal?includeResolved=true&objectType=LINE_ITEM');
     expect(resolved.data.results).toContainEqual(expect.objectContaining({ externalObjectId: 'early-li', type: 'INVALID_ASSOCIATION_PROPERTY', status: 'RESOLVED' }));
@@ -118,7 +106,7 @@ describe('sync flow over the running stack (every app its own process)', () => {
 
   it('when the e-mail is corrected, then the contact is created and its error is resolved', async () => {
     await client.putV1('CONTACT', [aV1Contact({ integratorObjectId: 'bad-mail', changeOccurredTimestamp: 1_700_000_000_999, propertyNameToValues: { email: 'fixed@example.com' } })]);
-    const status = await waitForCrmId(client, 'bad-mail');
+    const status = await client.statusWhen('CONTACT', 'bad-mail', (s) => s.crmId !== null, 'CONTACT bad-mail to get a CRM id');
     expect(status.errors).toEqual([]);
     const resolved = await client.http.get('/v1/sync-errors?showResolvedErrors=true');
     expect(resolved.data.results.find((error: { integratorObjectId: string }) => error.integratorObjectId === 'bad-mail').status).toBe('RESOLVED');
@@ -137,13 +125,3 @@ describe('sync flow over the running stack (every app its own process)', () => {
     expect(response.data).toEqual({ status: 'error', message: expect.any(String), requestId: expect.stringMatching(/^[a-z0-9]{32}$/) });
   });
 });
-
-function waitForCrmId(client: ReturnType<typeof gatewayClient>, id: string) {
-  return waitFor(
-    async () => {
-      const response = await client.http.get(`/v2/sync/status/default/CONTACT/${id}`);
-      return response.data.crmId ? response.data : undefined;
-    },
-    { timeoutMs: 30_000, message: `CONTACT ${id} to get a CRM id` },
-  );
-}

@@ -28,10 +28,10 @@ const errorBody = (message: string | RegExp) => ({ status: 'error', message: exp
 
 describe('http error model', () => {
   it.each([
-    ['malformed JSON', (r: request.Test) => r.set('content-type', 'application/json').send('{"a":'), 400, /not valid JSON/],
-    ['a body that is not JSON', (r: request.Test) => r.set('content-type', 'text/plain').send('hello'), 415, /Content-Type must be application\/json/],
-    ['a body over the limit', (r: request.Test) => r.set('content-type', 'application/json').send(JSON.stringify({ a: 'x'.repeat(2000) })), 413, /larger than 1kb/],
-  ])('answers %s with %i and the error body', async (_name, send, status, message) => {
+    ['malformed JSON', 400, (r: request.Test) => r.set('content-type', 'application/json').send('{"a":'), /not valid JSON/],
+    ['a body that is not JSON', 415, (r: request.Test) => r.set('content-type', 'text/plain').send('hello'), /Content-Type must be application\/json/],
+    ['a body over the limit', 413, (r: request.Test) => r.set('content-type', 'application/json').send(JSON.stringify({ a: 'x'.repeat(2000) })), /larger than 1kb/],
+  ])('answers %s with %i and the error body', async (_name, status, send, message) => {
     const response = await send(request(app()).put('/echo'));
     expect(response.status).toBe(status);
     expect(response.body).toEqual(errorBody(message));

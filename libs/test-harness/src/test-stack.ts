@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import axios from 'axios';
 import mongoose from 'mongoose';
+import type { ObjectType, PropertyValue } from '@ecomm-sync/contracts';
 import { HttpCrmClient } from '@ecomm-sync/crm-client';
+import { emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
 import { connectDatabase, type Database } from '@ecomm-sync/data-access';
 import { purgeAndDeleteTopology } from '@ecomm-sync/messaging';
 import { prepareSyncReadyPortal, provisionPortal } from '@ecomm-sync/provisioning';
@@ -165,6 +167,27 @@ export class TestStack {
     const portal = await repositories.portals.findById(portalId);
     await prepareSyncReadyPortal(repositories, { baseUrl: this.crmUrl, token: portal!.crmToken }, portalId);
     return { portalId, apiKey, crmToken: portal!.crmToken };
+  }
+
+  /**
+   * Stores the raw state of `count` objects of a direct-mode portal in store `default`, as if their
+   * messages had been received and merged long ago (changedAt 1). For tests and benchmarks at scale.
+   */
+  async seedStates(
+    portal: TestPortal,
+    objectType: ObjectType,
+    count: number,
+    make: (n: number) => { externalObjectId: string; properties: Record<string, PropertyValue> },
+  ): Promise<void> {
+    const { objectStates } = await this.repositories();
+    for (let from = 0; from < count; from += 5_000) {
+      const objects = Array.from({ length: Math.min(5_000, count - from) }, (_, i) => {
+        const { externalObjectId, properties } = make(from + i);
+        const state = mergeMessage(emptyObjectState(), { externalObjectId, action: 'UPSERT', changedAt: 1, properties }, 1).state;
+        return { externalObjectId, state };
+      });
+      await objectStates.insertNew({ portalId: portal.portalId, appId: null }, 'default', objectType, objects);
+    }
   }
 
   crm(portal: TestPortal): HttpCrmClient {

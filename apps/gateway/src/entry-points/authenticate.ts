@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import type { Tenant } from '@ecomm-sync/contracts';
-import { hashSecret, type AccountRepository, type Portal, type PortalRepository } from '@ecomm-sync/data-access';
+import { hashSecret, type AccountRepository, type Application, type Portal, type PortalRepository } from '@ecomm-sync/data-access';
 import { TtlCache } from '../use-cases/ttl-cache';
 import { AppError } from '@ecomm-sync/http';
 
@@ -48,19 +48,8 @@ export const settingsAuth =
       return next(AppError.unauthorized(`Missing credential: pass ${appId ? 'the developer API key' : 'the portal API key'} in the hapikey query parameter`));
     }
     if (appId) {
-      const developer = await accounts.findDeveloperByApiKey(apiKey);
-      if (!developer) {
-        const portal = await portals.findByApiKey(apiKey);
-        return next(
-          portal
-            ? AppError.forbidden('A portal API key cannot manage application settings; use the developer API key of the application')
-            : AppError.unauthorized('Invalid hapikey: no developer account has this API key'),
-        );
-      }
-      const application = await accounts.findApplication(appId);
-      if (!application || application.developerId !== developer.developerId) {
-        return next(AppError.notFound(`No application ${appId} belongs to this developer account`));
-      }
+      const resolved = await applicationOfDeveloperKey(accounts, portals, apiKey, appId, 'A portal API key cannot manage application settings; use the developer API key of the application');
+      if (resolved instanceof AppError) return next(resolved);
       res.locals.settingsPrincipal = { owner: `app:${appId}` } satisfies SettingsPrincipal;
       return next();
     }
@@ -86,19 +75,39 @@ export const developerAppAuth =
   async (req, res, next) => {
     const apiKey = typeof req.query.hapikey === 'string' ? req.query.hapikey : undefined;
     if (!apiKey) return next(AppError.unauthorized('Missing credential: pass the developer API key in the hapikey query parameter'));
-    const developer = await accounts.findDeveloperByApiKey(apiKey);
-    if (!developer) {
-      const portal = await portals.findByApiKey(apiKey);
-      return next(
-        portal
-          ? AppError.forbidden("A portal API key cannot read an application's errors; use the developer API key, or the portal endpoint")
-          : AppError.unauthorized('Invalid hapikey: no developer account has this API key'),
-      );
-    }
-    const application = await accounts.findApplication(String(req.params.appId));
-    if (!application || application.developerId !== developer.developerId) {
-      return next(AppError.notFound(`No application ${String(req.params.appId)} belongs to this developer account`));
-    }
+    const application = await applicationOfDeveloperKey(
+      accounts,
+      portals,
+      apiKey,
+      String(req.params.appId),
+      "A portal API key cannot read an application's errors; use the developer API key, or the portal endpoint",
+    );
+    if (application instanceof AppError) return next(application);
     res.locals.appId = application.appId;
     next();
   };
+
+/**
+ * The application `appId` when `apiKey` is the developer key of its owner; otherwise the answer to
+ * give: 403 for a portal key (valid, but not for this), 401 for no key at all, 404 for an
+ * application of another developer (saying more would leak that it exists).
+ */
+async function applicationOfDeveloperKey(
+  accounts: AccountRepository,
+  portals: PortalRepository,
+  apiKey: string,
+  appId: string,
+  portalKeyMessage: string,
+): Promise<Application | AppError> {
+  const developer = await accounts.findDeveloperByApiKey(apiKey);
+  if (!developer) {
+    return (await portals.findByApiKey(apiKey))
+      ? AppError.forbidden(portalKeyMessage)
+      : AppError.unauthorized('Invalid hapikey: no developer account has this API key');
+  }
+  const application = await accounts.findApplication(appId);
+  if (!application || application.developerId !== developer.developerId) {
+    return AppError.notFound(`No application ${appId} belongs to this developer account`);
+  }
+  return application;
+}

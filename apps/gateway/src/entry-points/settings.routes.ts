@@ -44,8 +44,7 @@ export function settingsRoutes(settings: ManageSettingsUseCase, portals: PortalR
 
   router.put('/extensions/ecomm/v1/settings', async (req, res) => {
     const input = parseWith(validateV1, req.body);
-    const owner = ownerOf(res);
-    const stored = await settings.put(owner, fromV1Settings(input, await settings.find(owner)), 'v1');
+    const stored = await settings.put(ownerOf(res), (current) => fromV1Settings(input, current), 'v1');
     res.json(toV1Settings(stored, booleanParam(req.query, 'showProvidedProperties', false)));
   });
 
@@ -55,8 +54,7 @@ export function settingsRoutes(settings: ManageSettingsUseCase, portals: PortalR
 
   router.put('/extensions/ecomm/v2/settings', async (req, res) => {
     const input = parseWith(validateV2, req.body);
-    const owner = ownerOf(res);
-    const stored = await settings.put(owner, fromV2Settings(input, await settings.find(owner)), 'v2');
+    const stored = await settings.put(ownerOf(res), (current) => fromV2Settings(input, current), 'v2');
     res.json(toV2Settings(stored, booleanParam(req.query, 'showProvidedMappings', false)));
   });
 

@@ -25,14 +25,15 @@ export class ManageSettingsUseCase {
     return settings;
   }
 
-  find(owner: string): Promise<StoredSettings | null> {
-    return this.repositories.settings.getByOwner(owner);
-  }
-
-  async put(owner: string, record: SettingsRecord, version: ApiVersion): Promise<StoredSettings> {
+  /**
+   * Replaces the settings with what `build` makes of the current ones (a v1 PUT keeps the import
+   * URI, a v2 PUT keeps importOnInstall) and asks for a re-apply of what the change affects.
+   */
+  async put(owner: string, build: (current: StoredSettings | null) => SettingsRecord, version: ApiVersion): Promise<StoredSettings> {
+    const before = await this.repositories.settings.getByOwner(owner);
+    const record = build(before);
     const problem = settingsProblem(record, version);
     if (problem) throw AppError.badRequest(problem);
-    const before = await this.repositories.settings.getByOwner(owner);
     const stored = await this.repositories.settings.putByOwner(owner, record);
     const objectTypes = objectTypesToReapply(before, stored);
     await this.requestReapply(owner, stored.rev, objectTypes);

@@ -24,4 +24,5 @@ const counterSchema = new Schema({ _id: { type: String, required: true }, seq: {
   collection: 'counters',
   versionKey: false,
 });
-export const counterModel = (connection: Connection) => connection.model('Counter', counterSchema);
+/** Shared by the repositories that number things; registered once per connection. */
+export const counterModel = (connection: Connection) => connection.models.Counter ?? connection.model('Counter', counterSchema);

@@ -25,7 +25,7 @@ export class AccountRepository {
   constructor(connection: Connection) {
     this.developers = developerModel(connection);
     this.applications = applicationModel(connection);
-    this.counters = connection.models.Counter ?? counterModel(connection);
+    this.counters = counterModel(connection);
   }
 
   async nextId(sequence: 'developerId' | 'appId'): Promise<number> {

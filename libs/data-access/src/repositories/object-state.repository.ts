@@ -73,6 +73,16 @@ export class ObjectStateRepository {
     );
   }
 
+  /** Inserts states of objects that have none yet (revision 1); fails on an object that exists. */
+  async insertNew(tenant: Tenant, storeId: string, objectType: ObjectType, objects: readonly { externalObjectId: string; state: RawObjectState }[]): Promise<void> {
+    if (objects.length === 0) return;
+    const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
+    await this.states.collection.insertMany(
+      objects.map(({ externalObjectId, state }) => ({ ...base, externalObjectId, ...toFields(state), rev: 1, writeToken: 'insert' })),
+      { ordered: false },
+    );
+  }
+
   /**
    * One page of the objects a settings owner's data filter selects, in _id order after `afterId`:
    * re-apply walks them with bounded memory and can resume from the last id.

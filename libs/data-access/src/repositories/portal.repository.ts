@@ -26,7 +26,7 @@ export class PortalRepository {
   async nextPortalId(): Promise<number> {
     const counter = await this.counters
       .findOneAndUpdate({ _id: 'portalId' }, { $inc: { seq: 1 } }, { upsert: true, new: true, setDefaultsOnInsert: true })
-      .lean();
+      .lean<{ seq: number }>();
     return 1_000_000 + counter!.seq;
   }
 

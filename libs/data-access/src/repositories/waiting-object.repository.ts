@@ -12,26 +12,10 @@ export interface WaitingObject {
   until: number;
 }
 
-interface WaitingDoc {
-  portalId: number;
-  appId: string | null;
-  storeId: string;
-  objectType: ObjectType;
-  change: MappedChange;
-  waitingFor: string[];
-  since: number;
-  until: number;
-}
+/** As stored: the tenant's fields at the top level, so that queries and indexes can use them. */
+type WaitingDoc = Omit<WaitingObject, 'tenant'> & Tenant;
 
-const toWaiting = (doc: WaitingDoc): WaitingObject => ({
-  tenant: { portalId: doc.portalId, appId: doc.appId ?? null },
-  storeId: doc.storeId,
-  objectType: doc.objectType,
-  change: doc.change,
-  waitingFor: doc.waitingFor,
-  since: doc.since,
-  until: doc.until,
-});
+const toWaiting = ({ portalId, appId, ...rest }: WaitingDoc): WaitingObject => ({ tenant: { portalId, appId: appId ?? null }, ...rest });
 
 export class WaitingObjectRepository {
   private readonly waiting;
