@@ -83,7 +83,7 @@ async function startBaselineServer(): Promise<{ url: string; stop: () => void }>
 
 async function benchIngest() {
   log(`ingest: ${SIZES.ingestRequests} requests of ${BATCH} messages, ${CONCURRENCY} concurrent clients`);
-  const stack = await TestStack.start({ apps: ['crm', 'gateway'], env: { LOG_LEVEL: 'warn' } });
+  const stack = await TestStack.start({ apps: ['crm', 'gateway'], env: { LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '1000000000' } });
   try {
     const portal = await stack.createPortal();
     const bodies = Array.from({ length: 20 }, (_, b) =>
@@ -125,7 +125,7 @@ async function benchEndToEnd() {
   const counts = { CONTACT: Math.round(n * 0.4), PRODUCT: Math.round(n * 0.1), DEAL: Math.round(n * 0.3) };
   const lineItems = n - counts.CONTACT - counts.PRODUCT - counts.DEAL;
   log(`end to end: ${n} objects (${counts.CONTACT} contacts, ${counts.PRODUCT} products, ${counts.DEAL} deals, ${lineItems} line items)`);
-  const stack = await TestStack.start({ env: { LOG_LEVEL: 'warn' } });
+  const stack = await TestStack.start({ env: { LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '1000000000' } });
   try {
     const portal: TestPortal = await stack.createPortal();
     const url = `${stack.gatewayUrl}/extensions/ecomm/v2/sync/messages?hapikey=${portal.apiKey}`;
@@ -203,7 +203,7 @@ async function benchEndToEnd() {
 async function benchReapply() {
   const n = SIZES.reapplyObjects;
   log(`re-apply: ${n} stored objects after a mapping change (mapper alone)`);
-  const stack = await TestStack.start({ apps: ['crm', 'gateway', 'mapper'], env: { LOG_LEVEL: 'warn' } });
+  const stack = await TestStack.start({ apps: ['crm', 'gateway', 'mapper'], env: { LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '1000000000' } });
   try {
     const portal = await stack.createPortal();
     await stack.seedStates(portal, 'CONTACT', n, (i) => ({ externalObjectId: `r-${i}`, properties: { email: `r-${i}@example.com`, phone_number: `+1 555 ${i}` } }));

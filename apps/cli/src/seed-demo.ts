@@ -12,6 +12,9 @@ export async function seedDemo(
       { baseUrl: config.CRM_BASE_URL, adminToken: config.ADMIN_TOKEN },
       { portalId: config.DEMO_PORTAL_ID, name: 'Demo portal', apiKey: config.DEMO_API_KEY, crmToken: config.DEMO_CRM_TOKEN },
     );
+  } else if (!(await repositories.credentials.resolve(config.DEMO_API_KEY))) {
+    // Data kept from an earlier run whose key was rotated or revoked: the demo key works again.
+    await repositories.credentials.issue('portal-key', { portalId: config.DEMO_PORTAL_ID }, Date.now(), config.DEMO_API_KEY);
   }
   await prepareSyncReadyPortal(repositories, { baseUrl: config.CRM_BASE_URL, token: config.DEMO_CRM_TOKEN }, config.DEMO_PORTAL_ID);
 }

@@ -1,15 +1,18 @@
 import express, { type Express } from 'express';
-import type { Repositories } from '@ecomm-sync/data-access';
+import { TOPICS, type PortalEnabledMessage } from '@ecomm-sync/contracts';
+import type { Credential, Repositories } from '@ecomm-sync/data-access';
 import { errorHandler, healthRoutes, jsonBody, notFoundHandler, requestContext, type ReadinessCheck } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
-import { adminRoutes } from './entry-points/admin.routes';
-import { developerAppAuth, portalKeyAuth } from './entry-points/authenticate';
+import { adminRoutes, oauthRoutes } from './entry-points/admin.routes';
+import { Authorizer, CredentialResolver } from './entry-points/authenticate';
+import { perCredentialRateLimit, type RateLimitOptions } from './entry-points/rate-limit';
 import { settingsRoutes } from './entry-points/settings.routes';
-import { ManageSettingsUseCase } from './use-cases/manage-settings.use-case';
-import { applicationErrorRoutes, statusRoutes } from './entry-points/status.routes';
+import { statusRoutes } from './entry-points/status.routes';
 import { syncRoutes } from './entry-points/sync.routes';
 import { AcceptSyncBatchUseCase } from './use-cases/accept-sync-batch.use-case';
+import { ManageAccountsUseCase } from './use-cases/manage-accounts.use-case';
+import { ManageSettingsUseCase } from './use-cases/manage-settings.use-case';
 import { ReadSyncStatusUseCase } from './use-cases/read-sync-status.use-case';
 import { TtlCache } from './use-cases/ttl-cache';
 
@@ -21,26 +24,56 @@ export interface GatewayDeps {
   adminToken: string;
   crmBaseUrl: string;
   readiness: Record<string, ReadinessCheck>;
-  /** How long per-request lookups (portal by key, store) are remembered; 0 disables it. */
+  /** How long per-request lookups (credentials, stores) are remembered; 0 disables it. */
   lookupCacheMs?: number;
+  /** Per credential; `limit: 0` (the default here) turns it off. */
+  rateLimit?: RateLimitOptions;
+  accessTokenTtlSeconds?: number;
 }
 
-export function createGatewayApp(deps: GatewayDeps): Express {
+/**
+ * The gateway's HTTP app. Cached look-ups are dropped in every replica when access changes
+ * (a broadcast on `lookups.changed`), so a revocation holds at once everywhere.
+ */
+export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
+  const { repositories, broker, logger } = deps;
+  const cacheMs = deps.lookupCacheMs ?? 0;
+  const credentialCache = new TtlCache<Credential | null>(cacheMs);
+  const storeCache = new TtlCache<boolean>(cacheMs);
+  const forgetLookups = () => {
+    credentialCache.clear();
+    storeCache.clear();
+  };
+  await broker.subscribeAll(TOPICS.lookupsChanged, forgetLookups, forgetLookups);
+
+  const accounts = new ManageAccountsUseCase(
+    repositories,
+    {
+      crm: { baseUrl: deps.crmBaseUrl, adminToken: deps.adminToken },
+      accessTokenTtlSeconds: deps.accessTokenTtlSeconds ?? 1800,
+      onAccessChanged: async () => {
+        forgetLookups();
+        await broker.publish(TOPICS.lookupsChanged, {}).catch((error) => logger.warn('could not tell other replicas to drop cached look-ups', { error: String(error) }));
+      },
+      onPortalEnabled: (portalId) => broker.publish(TOPICS.portalEnabled, { kind: 'portal-enabled', portalId } satisfies PortalEnabledMessage),
+    },
+    logger,
+  );
+  const auth = new Authorizer(new CredentialResolver(repositories.credentials, credentialCache), repositories.accounts, perCredentialRateLimit(deps.rateLimit ?? { limit: 0, windowMs: 1000 }));
+  const readSyncStatus = new ReadSyncStatusUseCase(repositories);
+
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', true);
   app.use(healthRoutes(deps.readiness));
   app.use(requestContext());
+  app.use(oauthRoutes(accounts));
   app.use(jsonBody(deps.bodyLimit));
-  app.use(adminRoutes(deps.repositories, { baseUrl: deps.crmBaseUrl, adminToken: deps.adminToken }));
-  app.use(settingsRoutes(new ManageSettingsUseCase(deps.repositories, deps.broker, deps.logger), deps.repositories.portals, deps.repositories.accounts));
-  const readSyncStatus = new ReadSyncStatusUseCase(deps.repositories);
-  app.use(applicationErrorRoutes(readSyncStatus, developerAppAuth(deps.repositories.accounts, deps.repositories.portals)));
-  const cacheMs = deps.lookupCacheMs ?? 0;
-  app.use('/extensions/ecomm', portalKeyAuth(deps.repositories.portals, new TtlCache(cacheMs)));
-  app.use(syncRoutes(new AcceptSyncBatchUseCase(deps.broker, deps.repositories.stores, deps.logger, new TtlCache(cacheMs))));
-  app.use(statusRoutes(readSyncStatus));
+  app.use(adminRoutes(accounts, deps.adminToken));
+  app.use(settingsRoutes(new ManageSettingsUseCase(repositories, broker, logger), auth));
+  app.use(syncRoutes(new AcceptSyncBatchUseCase(broker, repositories.stores, logger, storeCache), auth));
+  app.use(statusRoutes(readSyncStatus, auth));
   app.use(notFoundHandler());
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(logger));
   return app;
 }

@@ -8,10 +8,13 @@ export const gatewayConfigSchema = {
   GATEWAY_BODY_LIMIT: { doc: 'largest accepted request body (bigger ones answer 413)', format: 'string', default: '4mb' },
   ADMIN_TOKEN: { doc: 'bearer token of the admin API', format: 'string', sensitive: true },
   GATEWAY_LOOKUP_CACHE_MS: {
-    doc: 'how long a portal found by its API key and a known store are remembered (0: look up on every request); a disabled portal or deleted store takes effect within it',
+    doc: 'how long a credential found by its secret and a known store are remembered (0: look up on every request); revocations clear it in every replica at once',
     format: 'int',
     default: 2000,
   },
+  RATE_LIMIT_REQUESTS: { doc: 'requests one credential may make per RATE_LIMIT_WINDOW_MS in one gateway replica (0: no limit); over it: 429 with Retry-After', format: 'int', default: 600 },
+  RATE_LIMIT_WINDOW_MS: { doc: 'the rate limit window', format: 'int', default: 10_000 },
+  OAUTH_ACCESS_TOKEN_TTL_S: { doc: 'seconds an OAuth access token lives (refresh with POST /oauth/v1/token)', format: 'int', default: 1800 },
   CRM_BASE_URL: { doc: 'base URL of the built-in CRM (its admin API makes accounts for new portals)', format: 'url', default: 'http://127.0.0.1:3100' },
 } as const satisfies ConfigSchema;
 

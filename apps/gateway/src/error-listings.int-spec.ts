@@ -3,6 +3,8 @@ import { connectDatabase, type Database } from '@ecomm-sync/data-access';
 import { createLogger } from '@ecomm-sync/logger';
 import { Broker, purgeAndDeleteTopology } from '@ecomm-sync/messaging';
 import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+import type { Express } from 'express';
+import { seedPortal } from '@ecomm-sync/test-harness';
 import { createGatewayApp } from './app';
 
 const { mongoUrl, amqpUrl } = testInfrastructure();
@@ -11,7 +13,7 @@ describe('error listings by portal, application and object', () => {
   let database: Database;
   let broker: Broker;
   let prefix: string;
-  let app: ReturnType<typeof createGatewayApp>;
+  let app: Express;
   let developerKey: string;
   let otherDeveloperKey: string;
   let appId: string;
@@ -22,14 +24,14 @@ describe('error listings by portal, application and object', () => {
     prefix = uniqueName('test-listings');
     database = await connectDatabase(mongoUrl, prefix.replace(/-/g, '_'));
     broker = await Broker.connect({ url: amqpUrl, prefix, prefetch: 10, retryDelayMs: 100, maxAttempts: 3, logger: createLogger('test', 'error') });
-    app = createGatewayApp({ repositories: database.repositories, broker, logger: createLogger('t', 'error'), bodyLimit: '1mb', adminToken: 'admin', crmBaseUrl: 'http://127.0.0.1:1', readiness: {} });
+    app = await createGatewayApp({ repositories: database.repositories, broker, logger: createLogger('t', 'error'), bodyLimit: '1mb', adminToken: 'admin', crmBaseUrl: 'http://127.0.0.1:1', readiness: {} });
     const admin = (path: string, body: object) => request(app).post(path).set('authorization', 'Bearer admin').send(body).expect(201);
     const developer = (await admin('/admin/v1/developers', {})).body;
     developerKey = developer.apiKey;
     otherDeveloperKey = (await admin('/admin/v1/developers', {})).body.apiKey;
     appId = (await admin('/admin/v1/apps', { developerId: developer.developerId, name: 'Connector' })).body.appId;
-    await database.repositories.portals.create({ portalId: 7001, name: 'a', apiKey: portalKey, crmToken: 't' });
-    await database.repositories.portals.create({ portalId: 7002, name: 'b', apiKey: otherPortalKey, crmToken: 't' });
+    await seedPortal(database.repositories, { portalId: 7001, apiKey: portalKey });
+    await seedPortal(database.repositories, { portalId: 7002, apiKey: otherPortalKey });
     const record = (portalId: number, appIdOf: string | null, externalObjectId: string, erroredAt: number) =>
       database.repositories.syncErrors.record({ portalId, appId: appIdOf }, 'default', 'CONTACT', [
         { externalObjectId, rev: 1, settingsRev: 1, type: 'INVALID_EMAIL_ADDRESS', details: `bad ${externalObjectId}`, changedAt: 1, erroredAt },

@@ -5,6 +5,8 @@ import { connectDatabase, type Database } from '@ecomm-sync/data-access';
 import { createLogger } from '@ecomm-sync/logger';
 import { Broker, namesOf, purgeAndDeleteTopology } from '@ecomm-sync/messaging';
 import { aV1Contact, aV2Message, aV2Submission, testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+import type { Express } from 'express';
+import { seedPortal } from '@ecomm-sync/test-harness';
 import { createGatewayApp } from './app';
 
 const { mongoUrl, amqpUrl } = testInfrastructure();
@@ -13,16 +15,16 @@ describe('gateway against real MongoDB and RabbitMQ', () => {
   let database: Database;
   let broker: Broker;
   let prefix: string;
-  let app: ReturnType<typeof createGatewayApp>;
+  let app: Express;
   const apiKey = 'pk-gateway-test';
 
   beforeAll(async () => {
     prefix = uniqueName('test-gateway');
     database = await connectDatabase(mongoUrl, prefix.replace(/-/g, '_'));
     broker = await Broker.connect({ url: amqpUrl, prefix, prefetch: 10, retryDelayMs: 100, maxAttempts: 3, logger: createLogger('test', 'error') });
-    await database.repositories.portals.create({ portalId: 77, name: 'p', apiKey, crmToken: 't' });
+    await seedPortal(database.repositories, { portalId: 77, apiKey });
     await database.repositories.stores.upsert({ portalId: 77, appId: null }, { id: 'web', label: 'Web shop' });
-    app = createGatewayApp({
+    app = await createGatewayApp({
       repositories: database.repositories,
       broker,
       logger: createLogger('gateway-test', 'error'),

@@ -7,7 +7,7 @@ runService({
   name: 'gateway',
   loadConfig: loadGatewayConfig,
   start: async ({ config, logger, database, broker }) => {
-    const app = createGatewayApp({
+    const app = await createGatewayApp({
       repositories: database.repositories,
       broker,
       logger,
@@ -15,6 +15,8 @@ runService({
       adminToken: config.ADMIN_TOKEN,
       crmBaseUrl: config.CRM_BASE_URL,
       lookupCacheMs: config.GATEWAY_LOOKUP_CACHE_MS,
+      rateLimit: { limit: config.RATE_LIMIT_REQUESTS, windowMs: config.RATE_LIMIT_WINDOW_MS },
+      accessTokenTtlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_S,
       readiness: { mongo: () => database.ping(), rabbitmq: () => broker.isConnected() },
     });
     return { server: await listen(app, config.GATEWAY_PORT) };

@@ -5,6 +5,8 @@ import { connectDatabase, type Database } from '@ecomm-sync/data-access';
 import { createLogger } from '@ecomm-sync/logger';
 import { Broker, namesOf, purgeAndDeleteTopology } from '@ecomm-sync/messaging';
 import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+import type { Express } from 'express';
+import { seedPortal } from '@ecomm-sync/test-harness';
 import { createGatewayApp } from './app';
 
 const { mongoUrl, amqpUrl } = testInfrastructure();
@@ -27,7 +29,7 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
   let database: Database;
   let broker: Broker;
   let prefix: string;
-  let app: ReturnType<typeof createGatewayApp>;
+  let app: Express;
   let portalKey: string;
   let developerKey: string;
   let appId: string;
@@ -38,7 +40,7 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
     prefix = uniqueName('test-settings');
     database = await connectDatabase(mongoUrl, prefix.replace(/-/g, '_'));
     broker = await Broker.connect({ url: amqpUrl, prefix, prefetch: 10, retryDelayMs: 100, maxAttempts: 3, logger: createLogger('test', 'error') });
-    app = createGatewayApp({
+    app = await createGatewayApp({
       repositories: database.repositories,
       broker,
       logger: createLogger('gateway-test', 'error'),
@@ -54,7 +56,7 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
 
   beforeEach(async () => {
     portalKey = `pk-settings-${nextPortal}`;
-    await database.repositories.portals.create({ portalId: nextPortal++, name: 'p', apiKey: portalKey, crmToken: 't' });
+    await seedPortal(database.repositories, { portalId: nextPortal++, apiKey: portalKey });
   });
 
   afterAll(async () => {

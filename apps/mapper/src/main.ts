@@ -3,6 +3,7 @@ import { loadMapperConfig } from './config';
 import { startSettingsWorkConsumer } from './entry-points/settings-work.consumer';
 import { startSyncBatchConsumer } from './entry-points/sync-batch.consumer';
 import { ProcessSyncBatchUseCase } from './use-cases/process-sync-batch.use-case';
+import { CatchUpPortalUseCase } from './use-cases/catch-up-portal.use-case';
 import { ReapplySettingsUseCase } from './use-cases/reapply-settings.use-case';
 
 runService({
@@ -18,6 +19,7 @@ runService({
         pagesPerChunk: config.REAPPLY_PAGES_PER_CHUNK,
         changesPerMessage: 200,
       }),
+      new CatchUpPortalUseCase(database.repositories, broker, logger, { pageSize: config.REAPPLY_PAGE_SIZE, changesPerMessage: 200 }),
     );
   },
 });

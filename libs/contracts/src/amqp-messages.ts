@@ -163,7 +163,18 @@ export interface ReapplyChunkMessage {
   jobId: string;
 }
 
-export type SettingsWorkMessage = SettingsChangedMessage | ReapplyChunkMessage;
+/**
+ * gateway → mapper: a portal was enabled again; what it was sent while disabled (its open
+ * INACTIVE_PORTAL errors) is mapped and applied now, a page per message. Routing key `portal.enabled`.
+ */
+export interface PortalEnabledMessage {
+  kind: 'portal-enabled';
+  portalId: number;
+  /** Resume point (an error id) of the next page; absent on the first. */
+  afterId?: string;
+}
+
+export type SettingsWorkMessage = SettingsChangedMessage | ReapplyChunkMessage | PortalEnabledMessage;
 
 export const settingsWorkMessageSchema = {
   $id: 'amqp-settings-work',
@@ -179,6 +190,11 @@ export const settingsWorkMessageSchema = {
       },
     },
     { type: 'object', required: ['kind', 'jobId'], properties: { kind: { const: 'reapply-chunk' }, jobId: { type: 'string', minLength: 1 } } },
+    {
+      type: 'object',
+      required: ['kind', 'portalId'],
+      properties: { kind: { const: 'portal-enabled' }, portalId: { type: 'integer', minimum: 1 }, afterId: { type: 'string', pattern: '^[0-9a-f]{24}$' } },
+    },
   ],
 } as const;
 
@@ -188,4 +204,7 @@ export const TOPICS = {
   mappedChanges: 'changes.mapped',
   settingsChanged: 'settings.changed',
   reapplyChunk: 'settings.reapply',
+  portalEnabled: 'portal.enabled',
+  /** Broadcast to every gateway replica: drop cached credential and store look-ups. */
+  lookupsChanged: 'lookups.changed',
 } as const;

@@ -1,5 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
 import { AccountRepository } from './repositories/account.repository';
+import { CredentialRepository } from './repositories/credential.repository';
 import { ReapplyJobRepository } from './repositories/reapply-job.repository';
 import { WaitingObjectRepository } from './repositories/waiting-object.repository';
 import { ObjectStateRepository } from './repositories/object-state.repository';
@@ -19,6 +20,7 @@ export interface Repositories {
   objectSyncs: ObjectSyncRepository;
   syncErrors: SyncErrorRepository;
   accounts: AccountRepository;
+  credentials: CredentialRepository;
   reapplyJobs: ReapplyJobRepository;
   waitingObjects: WaitingObjectRepository;
 }
@@ -44,6 +46,7 @@ export async function connectDatabase(url: string, dbName: string): Promise<Data
     objectSyncs: new ObjectSyncRepository(connection),
     syncErrors: new SyncErrorRepository(connection),
     accounts: new AccountRepository(connection),
+    credentials: new CredentialRepository(connection),
     reapplyJobs: new ReapplyJobRepository(connection),
     waitingObjects: new WaitingObjectRepository(connection),
   };

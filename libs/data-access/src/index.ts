@@ -1,11 +1,12 @@
 export { connectDatabase } from './database';
 export type { Database, Repositories } from './database';
 export type { ObjectKey } from './object-key';
-export { hashSecret } from './repositories/portal.repository';
+export { hashSecret, newSecret, secretMatches } from './secrets';
 export type { Portal, PortalRepository } from './repositories/portal.repository';
 export type { StoredSettings, SettingsRepository } from './repositories/settings.repository';
 export { settingsOwner, ownerDataFilter } from './repositories/settings.repository';
-export type { Developer, Application, AccountRepository } from './repositories/account.repository';
+export type { Developer, Application, Install, AccountRepository } from './repositories/account.repository';
+export type { Credential, CredentialKind, CredentialScope, CredentialRepository } from './repositories/credential.repository';
 export type { ReapplyJob, ReapplyJobRepository } from './repositories/reapply-job.repository';
 export type { OwnedObjectState } from './repositories/object-state.repository';
 export type { Store, StoreRepository } from './repositories/store.repository';

@@ -31,17 +31,42 @@ describe('repositories against the MongoDB-wire server', () => {
     mergeMessage(emptyObjectState(), { externalObjectId: 'x', action: 'UPSERT', changedAt, properties }, 0).state;
 
   describe('portals', () => {
-    it('finds a portal by its API key and stores only a hash of it', async () => {
-      await repos().portals.create({ portalId: 9001, name: 'p', apiKey: 'pk-secret-key', crmToken: 't' });
-      expect(await repos().portals.findByApiKey('pk-secret-key')).toMatchObject({ portalId: 9001, active: true });
-      expect(await repos().portals.findByApiKey('pk-wrong')).toBeNull();
-      const raw = await database.connection.collection('portals').findOne({ portalId: 9001 });
-      expect(JSON.stringify(raw)).not.toContain('pk-secret-key');
+    it('refuses a second portal with the same id', async () => {
+      await repos().portals.create({ portalId: 9002, name: 'p', crmToken: 't' });
+      await expect(repos().portals.create({ portalId: 9002, name: 'p', crmToken: 't' })).rejects.toThrow(/duplicate key/i);
+    });
+  });
+
+  describe('credentials', () => {
+    it('resolves a credential by its secret and stores only a hash of it', async () => {
+      const { secret, credential } = await repos().credentials.issue('portal-key', { portalId: 9001 }, 1000);
+      expect(secret).toMatch(/^pk-/);
+      expect(await repos().credentials.resolve(secret)).toEqual(credential);
+      expect(await repos().credentials.resolve(`${secret}x`)).toBeNull();
+      const raw = await database.connection.collection('credentials').findOne({ credentialId: credential.credentialId });
+      expect(JSON.stringify(raw)).not.toContain(secret);
     });
 
-    it('refuses a second portal with the same id', async () => {
-      await repos().portals.create({ portalId: 9002, name: 'p', apiKey: 'k1', crmToken: 't' });
-      await expect(repos().portals.create({ portalId: 9002, name: 'p', apiKey: 'k2', crmToken: 't' })).rejects.toThrow(/duplicate key/i);
+    it('revokes by public id, and by owner keeping the newest', async () => {
+      const first = await repos().credentials.issue('developer-key', { developerId: 42 }, 1);
+      const second = await repos().credentials.issue('developer-key', { developerId: 42 }, 2);
+      expect(await repos().credentials.revokeWhere({ developerId: 42, kinds: ['developer-key'] }, second.credential.credentialId)).toBe(1);
+      expect(await repos().credentials.resolve(first.secret)).toBeNull();
+      expect(await repos().credentials.revoke(second.credential.credentialId)).toMatchObject({ kind: 'developer-key', developerId: 42 });
+      expect(await repos().credentials.resolve(second.secret)).toBeNull();
+      expect(await repos().credentials.revoke(second.credential.credentialId)).toBeNull();
+    });
+
+    it('spends a refresh token on first use, so two concurrent uses cannot both succeed', async () => {
+      const { secret } = await repos().credentials.issue('refresh-token', { portalId: 9003, appId: 'a1' }, 1);
+      const outcomes = await Promise.all([repos().credentials.consumeRefreshToken(secret), repos().credentials.consumeRefreshToken(secret)]);
+      expect(outcomes.filter(Boolean)).toHaveLength(1);
+    });
+
+    it('does not spend an access token as a refresh token', async () => {
+      const { secret } = await repos().credentials.issue('access-token', { portalId: 9003, appId: 'a1', expiresAt: 5 }, 1);
+      expect(await repos().credentials.consumeRefreshToken(secret)).toBeNull();
+      expect(await repos().credentials.resolve(secret)).toMatchObject({ kind: 'access-token', expiresAt: 5 });
     });
   });
 

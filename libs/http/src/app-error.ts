@@ -7,6 +7,8 @@ export class AppError extends Error {
     readonly status: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** Extra fields of the error body (OAuth's `error` code); never `status`, `message` or `requestId`. */
+    readonly fields: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'AppError';

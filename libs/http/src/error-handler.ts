@@ -12,7 +12,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     else if (status >= 500) logger.warn('request failed', { status, message });
     if (res.headersSent) return;
     if (known) for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-    res.status(status).json({ status: 'error', message, requestId: res.locals.requestId });
+    res.status(status).json({ ...(known ? error.fields : {}), status: 'error', message, requestId: res.locals.requestId });
   };
 }
 

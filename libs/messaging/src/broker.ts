@@ -153,6 +153,39 @@ export class Broker {
     });
   }
 
+  /**
+   * Every running subscriber gets each message on `routingKey` (one exclusive, auto-deleted queue
+   * per subscriber), at most once and only while connected: for telling replicas to drop cached
+   * look-ups. `onConnect` runs on every (re)connect, since messages sent while disconnected are
+   * missed.
+   */
+  async subscribeAll(routingKey: string, handler: (body: unknown) => void, onConnect: () => void = () => undefined): Promise<void> {
+    const exchange = exchangeName(this.options.prefix);
+    const channel = this.connection.createChannel({
+      name: `broadcast ${routingKey}`,
+      setup: async (ch: ConfirmChannel) => {
+        await ch.assertExchange(exchange, 'topic', { durable: true });
+        const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true, durable: false });
+        await ch.bindQueue(queue, exchange, routingKey);
+        await ch.consume(
+          queue,
+          (message) => {
+            if (!message) return;
+            try {
+              handler(JSON.parse(message.content.toString('utf8')));
+            } catch (error) {
+              this.options.logger.warn('broadcast message ignored', { routingKey, error: String(error) });
+            }
+          },
+          { noAck: true },
+        );
+        onConnect();
+      },
+    });
+    await channel.waitForConnect();
+    this.consumers.push(channel);
+  }
+
   /** Stops taking messages, lets running handlers finish, then closes the connection. */
   async close(graceMs = 15_000): Promise<void> {
     if (this.closing) return;

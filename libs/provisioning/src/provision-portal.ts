@@ -1,6 +1,6 @@
 import type { Repositories } from '@ecomm-sync/data-access';
 import { CrmAdminClient } from '@ecomm-sync/crm-client';
-import { newSecret } from './secrets';
+import { newSecret } from '@ecomm-sync/data-access';
 
 export interface ProvisionPortalInput {
   portalId?: number;
@@ -19,14 +19,14 @@ export interface ProvisionedPortal {
 
 /** Creates a portal (a customer account) and its account in the built-in CRM. */
 export async function provisionPortal(
-  repositories: Pick<Repositories, 'portals'>,
+  repositories: Pick<Repositories, 'portals' | 'credentials'>,
   crm: { baseUrl: string; adminToken: string },
   input: ProvisionPortalInput = {},
 ): Promise<ProvisionedPortal> {
   const portalId = input.portalId ?? (await repositories.portals.nextPortalId());
-  const apiKey = input.apiKey ?? newSecret('pk');
   const crmToken = input.crmToken ?? newSecret('crm');
   await new CrmAdminClient(crm.baseUrl, crm.adminToken).ensureAccount(portalId, crmToken, input.pipelineLimit);
-  await repositories.portals.create({ portalId, name: input.name ?? `Portal ${portalId}`, apiKey, crmToken });
+  await repositories.portals.create({ portalId, name: input.name ?? `Portal ${portalId}`, crmToken });
+  const { secret: apiKey } = await repositories.credentials.issue('portal-key', { portalId }, Date.now(), input.apiKey);
   return { portalId, apiKey, crmToken };
 }

@@ -1,2 +1,3 @@
 export { TestStack } from './test-stack';
 export type { AppName, StackOptions, TestPortal } from './test-stack';
+export { seedPortal } from './seed-portal';

@@ -73,6 +73,8 @@ export class TestStack {
       ADMIN_TOKEN: `admin-${name}`,
       CRM_BASE_URL: `http://127.0.0.1:${ports.crm}`,
       LOG_LEVEL: 'info',
+      // Tests poll status endpoints as fast as they like; rate limits have their own test.
+      RATE_LIMIT_REQUESTS: '0',
       ...Object.fromEntries(ALL_APPS.map((app) => [PORT_VARIABLES[app], String(ports[app])])),
       ...options.env,
     };

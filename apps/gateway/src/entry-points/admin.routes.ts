@@ -1,65 +1,142 @@
-import { Router } from 'express';
+import express, { Router, type Request } from 'express';
 import { createValidator } from '@ecomm-sync/contracts';
-import type { Repositories } from '@ecomm-sync/data-access';
 import { AppError, parseWith, staticBearerAuth } from '@ecomm-sync/http';
-import { newSecret, provisionPortal } from '@ecomm-sync/provisioning';
+import { oauthError, type ManageAccountsUseCase } from '../use-cases/manage-accounts.use-case';
+
+const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
 
 const validateNewPortal = createValidator<{ name?: string; pipelineLimit?: number }>({
   type: 'object',
   additionalProperties: false,
-  properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, pipelineLimit: { type: 'integer', minimum: 0 } },
+  properties: { name, pipelineLimit: { type: 'integer', minimum: 0 } },
 });
-
-const validateNewDeveloper = createValidator<{ name?: string }>({
-  type: 'object',
-  additionalProperties: false,
-  properties: { name: { type: 'string', minLength: 1, maxLength: 200 } },
-});
-
+const validateNamed = createValidator<{ name?: string }>({ type: 'object', additionalProperties: false, properties: { name } });
 const validateNewApp = createValidator<{ developerId: number; name: string }>({
   type: 'object',
   required: ['developerId', 'name'],
   additionalProperties: false,
-  properties: { developerId: { type: 'integer', minimum: 1 }, name: { type: 'string', minLength: 1, maxLength: 200 } },
+  properties: { developerId: { type: 'integer', minimum: 1 }, name },
+});
+const validateNewInstall = createValidator<{ portalId: number; appId: string }>({
+  type: 'object',
+  required: ['portalId', 'appId'],
+  additionalProperties: false,
+  properties: { portalId: { type: 'integer', minimum: 1 }, appId: { type: 'string', minLength: 1, maxLength: 100 } },
 });
 
-/** Admin API: accounts (the full credential model grows here, issue 7). */
-export function adminRoutes(repositories: Repositories, crm: { baseUrl: string; adminToken: string }): Router {
+const integerIn = (req: Request, param: string): number => {
+  const value = Number(req.params[param]);
+  if (!Number.isSafeInteger(value) || value < 1) throw AppError.badRequest(`${param} in the path must be a positive integer, got "${String(req.params[param])}"`);
+  return value;
+};
+
+const optionalInteger = (req: Request, param: string): number | undefined => {
+  const value = req.query[param];
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (typeof value !== 'string' || !Number.isSafeInteger(number)) throw AppError.badRequest(`Query parameter ${param} must be an integer`);
+  return number;
+};
+
+const optionalString = (req: Request, param: string): string | undefined => (typeof req.query[param] === 'string' ? (req.query[param] as string) : undefined);
+
+/** Admin API (`Authorization: Bearer <ADMIN_TOKEN>`): accounts, credentials, installs. docs/api.md lists it. */
+export function adminRoutes(accounts: ManageAccountsUseCase, adminToken: string): Router {
   const router = Router();
-  router.use('/admin', staticBearerAuth(crm.adminToken, 'The admin API'));
+  router.use('/admin', staticBearerAuth(adminToken, 'The admin API'));
 
   router.post('/admin/v1/portals', async (req, res) => {
-    const body = parseWith(validateNewPortal, req.body ?? {});
-    const portal = await provisionPortal(repositories, crm, body);
-    res.status(201).json({ portalId: portal.portalId, apiKey: portal.apiKey });
+    res.status(201).json(await accounts.createPortal(parseWith(validateNewPortal, req.body ?? {})));
+  });
+  router.get('/admin/v1/portals', async (_req, res) => {
+    res.json({ results: await accounts.listPortals() });
+  });
+  router.get('/admin/v1/portals/:portalId', async (req, res) => {
+    res.json(await accounts.getPortal(integerIn(req, 'portalId')));
+  });
+  for (const [state, active] of [['disable', false], ['enable', true]] as const) {
+    router.post(`/admin/v1/portals/:portalId/${state}`, async (req, res) => {
+      await accounts.setPortalActive(integerIn(req, 'portalId'), active);
+      res.status(204).end();
+    });
+  }
+  router.post('/admin/v1/portals/:portalId/api-key', async (req, res) => {
+    res.status(201).json(await accounts.rotatePortalKey(integerIn(req, 'portalId')));
+  });
+  router.post('/admin/v1/portals/:portalId/private-apps', async (req, res) => {
+    const body = parseWith(validateNamed, req.body ?? {});
+    res.status(201).json(await accounts.createPrivateAppToken(integerIn(req, 'portalId'), body.name ?? 'private app'));
   });
 
   router.post('/admin/v1/developers', async (req, res) => {
-    const body = parseWith(validateNewDeveloper, req.body ?? {});
-    const developerId = await repositories.accounts.nextId('developerId');
-    const apiKey = newSecret('dk');
-    await repositories.accounts.createDeveloper({ developerId, name: body.name ?? `Developer ${developerId}`, apiKey });
-    res.status(201).json({ developerId, apiKey });
+    res.status(201).json(await accounts.createDeveloper(parseWith(validateNamed, req.body ?? {}).name));
+  });
+  router.get('/admin/v1/developers', async (_req, res) => {
+    res.json({ results: await accounts.listDevelopers() });
+  });
+  router.post('/admin/v1/developers/:developerId/api-key', async (req, res) => {
+    res.status(201).json(await accounts.rotateDeveloperKey(integerIn(req, 'developerId')));
   });
 
   router.post('/admin/v1/apps', async (req, res) => {
     const body = parseWith(validateNewApp, req.body);
-    if (!(await repositories.accounts.findDeveloper(body.developerId))) throw AppError.notFound(`No developer ${body.developerId}`);
-    const appId = String(await repositories.accounts.nextId('appId'));
-    const clientId = newSecret('client');
-    const clientSecret = newSecret('secret');
-    await repositories.accounts.createApplication({ appId, developerId: body.developerId, name: body.name, clientId, clientSecret });
-    res.status(201).json({ appId, clientId, clientSecret });
+    res.status(201).json(await accounts.createApplication(body.developerId, body.name));
+  });
+  router.get('/admin/v1/apps', async (req, res) => {
+    res.json({ results: await accounts.listApplications(optionalInteger(req, 'developerId')) });
+  });
+  router.post('/admin/v1/apps/:appId/client-secret', async (req, res) => {
+    res.status(201).json(await accounts.rotateClientSecret(String(req.params.appId)));
   });
 
-  for (const [state, active] of [['disable', false], ['enable', true]] as const) {
-    router.post(`/admin/v1/portals/:portalId/${state}`, async (req, res) => {
-      const portalId = Number(req.params.portalId);
-      const found = Number.isInteger(portalId) && (await repositories.portals.setActive(portalId, active));
-      if (!found) throw AppError.notFound(`No portal ${req.params.portalId}`);
-      res.status(204).end();
-    });
-  }
+  router.post('/admin/v1/installs', async (req, res) => {
+    const body = parseWith(validateNewInstall, req.body);
+    res.status(201).json(await accounts.install(body.portalId, body.appId));
+  });
+  router.get('/admin/v1/installs', async (req, res) => {
+    res.json({ results: await accounts.listInstalls({ portalId: optionalInteger(req, 'portalId'), appId: optionalString(req, 'appId') }) });
+  });
+  router.delete('/admin/v1/installs/:portalId/:appId', async (req, res) => {
+    await accounts.uninstall(integerIn(req, 'portalId'), String(req.params.appId));
+    res.status(204).end();
+  });
 
+  router.get('/admin/v1/credentials', async (req, res) => {
+    const filter = { portalId: optionalInteger(req, 'portalId'), developerId: optionalInteger(req, 'developerId'), appId: optionalString(req, 'appId') };
+    res.json({ results: await accounts.listCredentials(filter) });
+  });
+  router.delete('/admin/v1/credentials/:credentialId', async (req, res) => {
+    await accounts.revoke(String(req.params.credentialId));
+    res.status(204).end();
+  });
+
+  return router;
+}
+
+/**
+ * `POST /oauth/v1/token` (form-encoded, RFC 6749 section 6): `grant_type=refresh_token` with
+ * `client_id`, `client_secret` and `refresh_token`. First tokens come from an install (admin API).
+ */
+export function oauthRoutes(accounts: ManageAccountsUseCase): Router {
+  const router = Router();
+  router.post('/oauth/v1/token', express.urlencoded({ extended: false, limit: '16kb' }), async (req, res) => {
+    const type = req.header('content-type') ?? '';
+    if (!/^application\/x-www-form-urlencoded\b/i.test(type)) {
+      throw new AppError(415, `Content-Type must be application/x-www-form-urlencoded, got "${type || 'none'}"`);
+    }
+    const form = (req.body ?? {}) as Record<string, unknown>;
+    const field = (key: string): string => {
+      const value = form[key];
+      if (typeof value !== 'string' || value === '') throw oauthError(400, 'invalid_request', `The form field ${key} is required`);
+      return value;
+    };
+    const grantType = field('grant_type');
+    if (grantType !== 'refresh_token') {
+      throw oauthError(400, 'unsupported_grant_type', `grant_type must be refresh_token, got "${grantType}"; first tokens come with the install (POST /admin/v1/installs)`);
+    }
+    const tokens = await accounts.refresh(field('client_id'), field('client_secret'), field('refresh_token'));
+    res.setHeader('cache-control', 'no-store');
+    res.json({ access_token: tokens.accessToken, refresh_token: tokens.refreshToken, expires_in: tokens.expiresIn, token_type: 'bearer' });
+  });
   return router;
 }

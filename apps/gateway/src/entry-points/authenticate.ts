@@ -1,113 +1,205 @@
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Tenant } from '@ecomm-sync/contracts';
-import { hashSecret, type AccountRepository, type Application, type Portal, type PortalRepository } from '@ecomm-sync/data-access';
+import { hashSecret, type AccountRepository, type Credential, type CredentialRepository } from '@ecomm-sync/data-access';
+import { AppError, bearerToken } from '@ecomm-sync/http';
 import { TtlCache } from '../use-cases/ttl-cache';
-import { AppError } from '@ecomm-sync/http';
 
-export interface Principal {
-  kind: 'portal-key';
-  portal: Portal;
-  tenant: Tenant;
+/** Who is calling, from a verified credential (SPEC.md "Authentication"). */
+export type Principal =
+  | { kind: 'portal-key' | 'private-app-token'; credentialId: string; portalId: number }
+  | { kind: 'access-token'; credentialId: string; portalId: number; appId: string }
+  | { kind: 'developer-key'; credentialId: string; developerId: number };
+
+/** Bearer values a client in the field sends when it has no token; they are not a credential. */
+const PLACEHOLDER_TOKENS = new Set(['undefined', 'null', '']);
+
+/**
+ * Finds the credential of a request: an `Authorization: Bearer` token (private-app or OAuth access
+ * token) or a `hapikey` (portal or developer key). A malformed or placeholder bearer header that
+ * comes with a valid hapikey is ignored (vendor-api-notes.md). Look-ups are remembered for the
+ * cache's lifetime; `forget()` empties it when a credential or portal changes.
+ */
+export class CredentialResolver {
+  constructor(
+    private readonly credentials: CredentialRepository,
+    private readonly cache: TtlCache<Credential | null> = new TtlCache(0),
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  forget(): void {
+    this.cache.clear();
+  }
+
+  async identify(req: Request): Promise<Principal> {
+    const hapikey = typeof req.query.hapikey === 'string' && req.query.hapikey !== '' ? req.query.hapikey : undefined;
+    const header = req.header('authorization');
+    const token = bearerToken(header);
+    if (token !== undefined && !PLACEHOLDER_TOKENS.has(token)) {
+      const credential = await this.lookup(token);
+      if (credential && (credential.kind === 'private-app-token' || credential.kind === 'access-token')) return this.principal(credential);
+      if (!hapikey) {
+        throw AppError.unauthorized(
+          credential?.kind === 'refresh-token'
+            ? 'A refresh token is not an access token: exchange it at POST /oauth/v1/token'
+            : 'Invalid bearer token: no private-app or OAuth access token has this value (it may have been revoked)',
+        );
+      }
+    }
+    if (hapikey) {
+      const credential = await this.lookup(hapikey);
+      if (credential && (credential.kind === 'portal-key' || credential.kind === 'developer-key')) return this.principal(credential);
+      throw AppError.unauthorized('Invalid hapikey: no portal or developer account has this API key (it may have been rotated)');
+    }
+    throw AppError.unauthorized(
+      header && token === undefined
+        ? 'Malformed Authorization header: send "Authorization: Bearer <token>", or the API key in the hapikey query parameter'
+        : 'Missing credential: send "Authorization: Bearer <token>" or the API key in the hapikey query parameter',
+    );
+  }
+
+  private lookup(secret: string): Promise<Credential | null> {
+    return this.cache.get(hashSecret(secret), () => this.credentials.resolve(secret));
+  }
+
+  private principal(credential: Credential): Principal {
+    const { credentialId } = credential;
+    switch (credential.kind) {
+      case 'access-token':
+        if (credential.expiresAt !== null && credential.expiresAt <= this.clock()) {
+          throw AppError.unauthorized('The access token expired; get a new one at POST /oauth/v1/token with grant_type=refresh_token');
+        }
+        return { kind: 'access-token', credentialId, portalId: credential.portalId!, appId: credential.appId! };
+      case 'developer-key':
+        return { kind: 'developer-key', credentialId, developerId: credential.developerId! };
+      default:
+        return { kind: credential.kind as 'portal-key' | 'private-app-token', credentialId, portalId: credential.portalId! };
+    }
+  }
 }
 
+/** What a rule grants: read by the route with `grantOf`. */
+export type Rule<G> = (principal: Principal, req: Request) => G | Promise<G>;
+
+export const grantOf = <G>(res: Response): G => res.locals.grant as G;
 export const principalOf = (res: Response): Principal => res.locals.principal as Principal;
 
+const describe = (principal: Principal): string =>
+  ({
+    'portal-key': 'A portal API key',
+    'private-app-token': 'A private-app token',
+    'access-token': 'An OAuth access token',
+    'developer-key': 'A developer API key',
+  })[principal.kind];
+
 /**
- * A portal's API key in `hapikey` (direct portal mode). A malformed `Authorization` header that
- * comes with a valid hapikey is ignored: a client in the field sends `Bearer undefined`.
+ * The credential rules of SPEC.md's table, one per kind of endpoint. Each answers what the
+ * credential may reach, or throws: 403 for a valid credential of the wrong kind, 404 where saying
+ * more would tell another tenant's data exists.
  */
-export const portalKeyAuth =
-  (portals: PortalRepository, cache: TtlCache<Portal | null> = new TtlCache(0)): RequestHandler =>
-  async (req, res, next) => {
-    const apiKey = typeof req.query.hapikey === 'string' ? req.query.hapikey : undefined;
-    if (!apiKey) return next(AppError.unauthorized('Missing credential: pass the portal API key in the hapikey query parameter'));
-    const portal = await cache.get(hashSecret(apiKey), () => portals.findByApiKey(apiKey));
-    if (!portal) return next(AppError.unauthorized('Invalid hapikey: no portal has this API key'));
-    const principal: Principal = { kind: 'portal-key', portal, tenant: { portalId: portal.portalId, appId: null } };
-    res.locals.principal = principal;
-    next();
+export class Authorizer {
+  constructor(
+    private readonly resolver: CredentialResolver,
+    private readonly accounts: AccountRepository,
+    /** Runs after identification (keyed by `res.locals.principal.credentialId`). */
+    private readonly rateLimit: RequestHandler,
+  ) {}
+
+  /** Identify, rate-limit, then apply `rule`; its result is the route's grant. */
+  require<G>(rule: Rule<G>): RequestHandler[] {
+    return [
+      async (req, res, next) => {
+        res.locals.principal = await this.resolver.identify(req);
+        next();
+      },
+      this.rateLimit,
+      async (req, res, next) => {
+        res.locals.grant = await rule(principalOf(res), req);
+        next();
+      },
+    ];
+  }
+
+  /**
+   * A customer's data (sync messages, stores, sync status, per-object errors): the customer's
+   * OAuth access token (application mode) or the portal's key or private-app token (direct mode).
+   */
+  readonly customerData: Rule<Tenant> = (principal) => {
+    if (principal.kind === 'access-token') return { portalId: principal.portalId, appId: principal.appId };
+    if (principal.kind === 'developer-key') {
+      throw AppError.forbidden("A developer API key cannot reach a customer's data; use the customer's OAuth access token, or the portal's API key");
+    }
+    return { portalId: principal.portalId, appId: null };
   };
 
-export interface SettingsPrincipal {
-  /** `app:<appId>` or `portal:<portalId>`: whose settings the request reads or writes. */
-  owner: string;
-}
-
-export const settingsPrincipalOf = (res: Response): SettingsPrincipal => res.locals.settingsPrincipal as SettingsPrincipal;
-
-/**
- * Settings, import settings: the developer API key with `appId` (application mode), or the portal's
- * API key without `appId` (direct mode). SPEC.md "Authentication".
- */
-export const settingsAuth =
-  (portals: PortalRepository, accounts: AccountRepository): RequestHandler =>
-  async (req, res, next) => {
-    const apiKey = typeof req.query.hapikey === 'string' ? req.query.hapikey : undefined;
-    const appId = typeof req.query.appId === 'string' && req.query.appId !== '' ? req.query.appId : undefined;
-    if (!apiKey) {
-      return next(AppError.unauthorized(`Missing credential: pass ${appId ? 'the developer API key' : 'the portal API key'} in the hapikey query parameter`));
-    }
-    if (appId) {
-      const resolved = await applicationOfDeveloperKey(accounts, portals, apiKey, appId, 'A portal API key cannot manage application settings; use the developer API key of the application');
-      if (resolved instanceof AppError) return next(resolved);
-      res.locals.settingsPrincipal = { owner: `app:${appId}` } satisfies SettingsPrincipal;
-      return next();
-    }
-    const portal = await portals.findByApiKey(apiKey);
-    if (!portal) {
-      const developer = await accounts.findDeveloperByApiKey(apiKey);
-      return next(
-        developer
-          ? AppError.badRequest('appId is required with a developer API key: add ?appId=<your application id>')
-          : AppError.unauthorized('Invalid hapikey: no portal has this API key'),
+  /** A whole portal's errors (v1 and v2 portal listings): the portal's key or private-app token. */
+  readonly portalAccount: Rule<number> = (principal, req) => {
+    if (principal.kind !== 'portal-key' && principal.kind !== 'private-app-token') {
+      throw AppError.forbidden(
+        principal.kind === 'access-token'
+          ? "An OAuth access token reads its own application's errors at GET /extensions/ecomm/v2/sync/errors; the portal listing takes the portal's API key"
+          : "A developer API key cannot read a portal's errors; use the portal's API key, or GET .../sync/errors/app/{appId}",
       );
     }
-    res.locals.settingsPrincipal = { owner: `portal:${portal.portalId}` } satisfies SettingsPrincipal;
-    next();
+    const inPath = req.params.portalId;
+    if (inPath !== undefined && String(inPath) !== String(principal.portalId)) {
+      throw AppError.forbidden(`This credential belongs to portal ${principal.portalId}, not to portal ${String(inPath)}`);
+    }
+    return principal.portalId;
   };
 
-/**
- * An application's own listings (`.../app/{appId}`): the developer API key of the developer who
- * owns the application, in `hapikey`.
- */
-export const developerAppAuth =
-  (accounts: AccountRepository, portals: PortalRepository): RequestHandler =>
-  async (req, res, next) => {
-    const apiKey = typeof req.query.hapikey === 'string' ? req.query.hapikey : undefined;
-    if (!apiKey) return next(AppError.unauthorized('Missing credential: pass the developer API key in the hapikey query parameter'));
-    const application = await applicationOfDeveloperKey(
-      accounts,
-      portals,
-      apiKey,
-      String(req.params.appId),
-      "A portal API key cannot read an application's errors; use the developer API key, or the portal endpoint",
-    );
-    if (application instanceof AppError) return next(application);
-    res.locals.appId = application.appId;
-    next();
+  /** One application within one portal (GET /v2/sync/errors, imports): the customer's OAuth access token. */
+  readonly installedApplication: Rule<Tenant> = (principal) => {
+    if (principal.kind !== 'access-token') {
+      throw AppError.forbidden(`${describe(principal)} cannot be used here; this endpoint takes the OAuth access token of the application installed in the portal`);
+    }
+    return { portalId: principal.portalId, appId: principal.appId };
   };
 
-/**
- * The application `appId` when `apiKey` is the developer key of its owner; otherwise the answer to
- * give: 403 for a portal key (valid, but not for this), 401 for no key at all, 404 for an
- * application of another developer (saying more would leak that it exists).
- */
-async function applicationOfDeveloperKey(
-  accounts: AccountRepository,
-  portals: PortalRepository,
-  apiKey: string,
-  appId: string,
-  portalKeyMessage: string,
-): Promise<Application | AppError> {
-  const developer = await accounts.findDeveloperByApiKey(apiKey);
-  if (!developer) {
-    return (await portals.findByApiKey(apiKey))
-      ? AppError.forbidden(portalKeyMessage)
-      : AppError.unauthorized('Invalid hapikey: no developer account has this API key');
+  /**
+   * Settings and import settings: the developer key with `appId` (application mode) or the
+   * portal's key or private-app token without `appId` (direct mode). Answers the settings' owner.
+   */
+  readonly settingsOwner: Rule<string> = async (principal, req) => {
+    const appId = typeof req.query.appId === 'string' && req.query.appId !== '' ? req.query.appId : undefined;
+    if (principal.kind === 'developer-key') {
+      if (!appId) throw AppError.badRequest('appId is required with a developer API key: add ?appId=<your application id>');
+      return `app:${await this.ownApplication(principal, appId)}`;
+    }
+    if (principal.kind === 'access-token') {
+      throw AppError.forbidden('An OAuth access token cannot manage settings; use the developer API key with appId (application mode) or the portal API key');
+    }
+    if (appId) throw AppError.forbidden('A portal credential cannot manage application settings; use the developer API key of the application');
+    return `portal:${principal.portalId}`;
+  };
+
+  /** An application's own listings (`.../app/{appId}`): the developer key of its owner. */
+  readonly developerApplication: Rule<string> = (principal, req) => {
+    if (principal.kind !== 'developer-key') {
+      throw AppError.forbidden(`${describe(principal)} cannot read an application's errors; use the developer API key, or the portal listing`);
+    }
+    return this.ownApplication(principal, String(req.params.appId));
+  };
+
+  /**
+   * v1 error listing: the developer key with `appId` (every portal of the application) or the
+   * portal's key or private-app token (the portal's direct-mode errors).
+   */
+  readonly v1ErrorScope: Rule<{ portalId?: number; appId: string | null }> = async (principal, req) => {
+    if (principal.kind === 'developer-key') {
+      const appId = typeof req.query.appId === 'string' && req.query.appId !== '' ? req.query.appId : undefined;
+      if (!appId) throw AppError.badRequest('appId is required with a developer API key: add ?appId=<your application id>');
+      return { appId: await this.ownApplication(principal, appId) };
+    }
+    if (principal.kind === 'access-token') {
+      throw AppError.forbidden('The v1 error listing takes the developer API key with appId, or the portal API key; with an OAuth token use GET /extensions/ecomm/v2/sync/errors');
+    }
+    return { portalId: principal.portalId, appId: null };
+  };
+
+  /** 404 for an application of another developer: saying more would tell that it exists. */
+  private async ownApplication(principal: Extract<Principal, { kind: 'developer-key' }>, appId: string): Promise<string> {
+    const application = await this.accounts.findApplication(appId);
+    if (!application || application.developerId !== principal.developerId) throw AppError.notFound(`No application ${appId} belongs to this developer account`);
+    return application.appId;
   }
-  const application = await accounts.findApplication(appId);
-  if (!application || application.developerId !== developer.developerId) {
-    return AppError.notFound(`No application ${appId} belongs to this developer account`);
-  }
-  return application;
 }

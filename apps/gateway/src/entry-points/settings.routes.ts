@@ -8,18 +8,19 @@ import {
   type V1SettingsInput,
   type V2SettingsInput,
 } from '@ecomm-sync/contracts';
-import type { AccountRepository, PortalRepository, ReapplyJob } from '@ecomm-sync/data-access';
+import type { ReapplyJob } from '@ecomm-sync/data-access';
 import { fromV1Settings, fromV2Settings, toV1Settings, toV2Settings } from '@ecomm-sync/domain';
 import { parseWith } from '@ecomm-sync/http';
 import type { ManageSettingsUseCase } from '../use-cases/manage-settings.use-case';
-import { settingsAuth, settingsPrincipalOf } from './authenticate';
+import { grantOf, type Authorizer } from './authenticate';
 import { booleanParam } from './query-params';
 
 const validateV1 = createValidator<V1SettingsInput>(v1SettingsSchema);
 const validateV2 = createValidator<V2SettingsInput>(v2SettingsSchema);
 const validateImportSettings = createValidator<V1ImportSettings>(v1ImportSettingsSchema);
 
-const ownerOf = (res: Response) => settingsPrincipalOf(res).owner;
+/** `app:<appId>` or `portal:<portalId>`: whose settings the request reads or writes. */
+const ownerOf = (res: Response) => grantOf<string>(res);
 
 const reapplyView = (job: ReapplyJob) => ({
   settingsRev: job.settingsRev,
@@ -32,11 +33,10 @@ const reapplyView = (job: ReapplyJob) => ({
 });
 
 /** Settings (v1, v2), import settings (v1) and the progress of re-applying after a change. */
-export function settingsRoutes(settings: ManageSettingsUseCase, portals: PortalRepository, accounts: AccountRepository): Router {
+export function settingsRoutes(settings: ManageSettingsUseCase, auth: Authorizer): Router {
   const router = Router();
-  const auth = settingsAuth(portals, accounts);
   const paths = ['/extensions/ecomm/v1/settings', '/extensions/ecomm/v1/import-settings', '/extensions/ecomm/v2/settings'];
-  router.use(paths, auth);
+  router.use(paths, ...auth.require(auth.settingsOwner));
 
   router.get('/extensions/ecomm/v1/settings', async (req, res) => {
     res.json(toV1Settings(await settings.get(ownerOf(res)), booleanParam(req.query, 'showProvidedProperties', false)));

@@ -1,11 +1,11 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
+import type { Tenant } from '@ecomm-sync/contracts';
 import type { ErrorQuery } from '@ecomm-sync/data-access';
-import { AppError } from '@ecomm-sync/http';
 
 import type { ReadSyncStatusUseCase } from '../use-cases/read-sync-status.use-case';
 import { toV1ErrorRecord, toV2ErrorRecord } from '../use-cases/read-sync-status.use-case';
 import { DEFAULT_STORE_ID } from '@ecomm-sync/contracts';
-import { principalOf } from './authenticate';
+import { grantOf, type Authorizer } from './authenticate';
 import { booleanParam, integerParam, objectIdParam, objectTypeParam, optionalErrorType, optionalObjectType } from './query-params';
 
 export const MAX_ERRORS_PER_PAGE = 200;
@@ -50,60 +50,44 @@ async function listV1(readSyncStatus: ReadSyncStatusUseCase, req: Request, res: 
   res.json({ results: errors.map(toV1ErrorRecord) });
 }
 
-/** Per-object sync status and error listings, v1 and v2. */
-export function statusRoutes(readSyncStatus: ReadSyncStatusUseCase): Router {
+/** Per-object sync status and error listings, v1 and v2, each with the credential SPEC.md names. */
+export function statusRoutes(readSyncStatus: ReadSyncStatusUseCase, auth: Authorizer): Router {
   const router = Router();
+  const customerData = auth.require(auth.customerData);
+  const portalAccount = auth.require(auth.portalAccount);
 
-  router.get('/extensions/ecomm/v1/sync-status/:objectType/:integratorObjectId', async (req, res) => {
+  router.get('/extensions/ecomm/v1/sync-status/:objectType/:integratorObjectId', ...customerData, async (req, res) => {
     const objectType = objectTypeParam(req.params.objectType, 'The object type in the path');
     const id = objectIdParam(req.params.integratorObjectId, 'integratorObjectId');
-    res.json(await readSyncStatus.v1Status(principalOf(res).tenant, objectType, id));
+    res.json(await readSyncStatus.v1Status(grantOf<Tenant>(res), objectType, id));
   });
 
-  router.get('/extensions/ecomm/v2/sync/status/:storeId/:objectType/:externalObjectId', async (req, res) => {
+  router.get('/extensions/ecomm/v2/sync/status/:storeId/:objectType/:externalObjectId', ...customerData, async (req, res) => {
     const storeId = objectIdParam(req.params.storeId, 'storeId');
     const objectType = objectTypeParam(req.params.objectType, 'The object type in the path');
     const id = objectIdParam(req.params.externalObjectId, 'externalObjectId');
-    res.json(await readSyncStatus.v2Status(principalOf(res).tenant, storeId, objectType, id));
+    res.json(await readSyncStatus.v2Status(grantOf<Tenant>(res), storeId, objectType, id));
   });
 
-  router.get('/extensions/ecomm/v1/sync-errors', (req, res) => listV1(readSyncStatus, req, res, principalOf(res).tenant));
-
-  /** The portal in the path must be the one the key belongs to. */
-  const ownPortal = (req: Request, res: Response): number => {
-    const { tenant } = principalOf(res);
-    if (String(req.params.portalId) !== String(tenant.portalId)) {
-      throw AppError.forbidden(`This API key belongs to portal ${tenant.portalId}, not to portal ${String(req.params.portalId)}`);
-    }
-    return tenant.portalId;
-  };
-
-  router.get('/extensions/ecomm/v2/sync/errors/portal', (req, res) => listV2(readSyncStatus, req, res, { portalId: principalOf(res).tenant.portalId }));
-  router.get('/extensions/ecomm/v2/sync/errors/portal/:portalId', (req, res) => listV2(readSyncStatus, req, res, { portalId: ownPortal(req, res) }));
-  router.get('/extensions/ecomm/v1/sync-errors/portal/:portalId', (req, res) => listV1(readSyncStatus, req, res, { portalId: ownPortal(req, res) }));
-
-  router.get('/extensions/ecomm/v1/sync-errors/object/:objectType/:integratorObjectId', async (req, res) => {
+  router.get('/extensions/ecomm/v1/sync-errors/object/:objectType/:integratorObjectId', ...customerData, async (req, res) => {
     const objectType = objectTypeParam(req.params.objectType, 'The object type in the path');
     const id = objectIdParam(req.params.integratorObjectId, 'integratorObjectId');
     const errors = await readSyncStatus.objectErrors(
-      { ...principalOf(res).tenant, storeId: DEFAULT_STORE_ID, objectType, externalObjectId: id },
+      { ...grantOf<Tenant>(res), storeId: DEFAULT_STORE_ID, objectType, externalObjectId: id },
       booleanParam(req.query, 'showResolvedErrors', false),
     );
     res.json({ results: errors.map(toV1ErrorRecord) });
   });
 
-  return router;
-}
+  router.get('/extensions/ecomm/v1/sync-errors', ...auth.require(auth.v1ErrorScope), (req, res) => listV1(readSyncStatus, req, res, grantOf<ErrorScope>(res)));
+  router.get('/extensions/ecomm/v1/sync-errors/portal/:portalId', ...portalAccount, (req, res) => listV1(readSyncStatus, req, res, { portalId: grantOf<number>(res) }));
+  router.get('/extensions/ecomm/v2/sync/errors/portal', ...portalAccount, (req, res) => listV2(readSyncStatus, req, res, { portalId: grantOf<number>(res) }));
+  router.get('/extensions/ecomm/v2/sync/errors/portal/:portalId', ...portalAccount, (req, res) => listV2(readSyncStatus, req, res, { portalId: grantOf<number>(res) }));
+  router.get('/extensions/ecomm/v2/sync/errors', ...auth.require(auth.installedApplication), (req, res) => listV2(readSyncStatus, req, res, grantOf<Tenant>(res)));
 
+  const developerApplication = auth.require(auth.developerApplication);
+  router.get('/extensions/ecomm/v1/sync-errors/app/:appId', ...developerApplication, (req, res) => listV1(readSyncStatus, req, res, { appId: grantOf<string>(res) }));
+  router.get('/extensions/ecomm/v2/sync/errors/app/:appId', ...developerApplication, (req, res) => listV2(readSyncStatus, req, res, { appId: grantOf<string>(res) }));
 
-/** An application's errors across its portals: the developer key of its owner (mounted before portal-key auth). */
-export function applicationErrorRoutes(readSyncStatus: ReadSyncStatusUseCase, auth: RequestHandler): Router {
-  const router = Router();
-  for (const [path, version] of [
-    ['/extensions/ecomm/v1/sync-errors/app/:appId', 'v1'],
-    ['/extensions/ecomm/v2/sync/errors/app/:appId', 'v2'],
-  ] as const) {
-    router.get(path, auth, (req, res) => (version === 'v1' ? listV1 : listV2)(readSyncStatus, req, res, { appId: res.locals.appId as string }));
-  }
   return router;
 }

@@ -1,27 +1,31 @@
 import { Router } from 'express';
-import { createValidator, v1SyncMessagesSchema, v2SyncSubmissionSchema, type V1SyncMessage, type V2SyncSubmission } from '@ecomm-sync/contracts';
+import { createValidator, v1SyncMessagesSchema, v2SyncSubmissionSchema, type Tenant, type V1SyncMessage, type V2SyncSubmission } from '@ecomm-sync/contracts';
 import { parseWith } from '@ecomm-sync/http';
 import type { AcceptSyncBatchUseCase } from '../use-cases/accept-sync-batch.use-case';
-import { principalOf } from './authenticate';
+import { grantOf, type Authorizer } from './authenticate';
 import { objectTypeParam } from './query-params';
 
 const validateV1 = createValidator<V1SyncMessage[]>(v1SyncMessagesSchema);
 const validateV2 = createValidator<V2SyncSubmission>(v2SyncSubmissionSchema);
 
-/** Sync submissions: validated, published durably, answered 204 (SPEC.md point 4). */
-export function syncRoutes(acceptSyncBatch: AcceptSyncBatchUseCase): Router {
+/**
+ * Sync submissions: validated, published durably, answered 204 (SPEC.md point 4). The customer's
+ * OAuth token (application mode) or the portal's key or private-app token (direct mode).
+ */
+export function syncRoutes(acceptSyncBatch: AcceptSyncBatchUseCase, auth: Authorizer): Router {
   const router = Router();
+  const customerData = auth.require(auth.customerData);
 
-  router.put('/extensions/ecomm/v1/sync-messages/:objectType', async (req, res) => {
+  router.put('/extensions/ecomm/v1/sync-messages/:objectType', ...customerData, async (req, res) => {
     const objectType = objectTypeParam(req.params.objectType, 'The object type in the path');
     const messages = parseWith(validateV1, req.body);
-    await acceptSyncBatch.acceptV1(principalOf(res).tenant, objectType, messages);
+    await acceptSyncBatch.acceptV1(grantOf<Tenant>(res), objectType, messages);
     res.status(204).end();
   });
 
-  router.put('/extensions/ecomm/v2/sync/messages', async (req, res) => {
+  router.put('/extensions/ecomm/v2/sync/messages', ...customerData, async (req, res) => {
     const submission = parseWith(validateV2, req.body);
-    await acceptSyncBatch.acceptV2(principalOf(res).tenant, submission);
+    await acceptSyncBatch.acceptV2(grantOf<Tenant>(res), submission);
     res.status(204).end();
   });
 

@@ -23,4 +23,9 @@ export class TtlCache<V> {
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     return value;
   }
+
+  /** Forgets everything (a credential was revoked, a portal disabled). */
+  clear(): void {
+    this.entries.clear();
+  }
 }

@@ -1,9 +1,9 @@
-import type { MappedChange, MappedChangesMessage, ReapplyChunkMessage, SettingsChangedMessage } from '@ecomm-sync/contracts';
+import type { ReapplyChunkMessage, SettingsChangedMessage } from '@ecomm-sync/contracts';
 import { TOPICS } from '@ecomm-sync/contracts';
-import { ownerDataFilter, type OwnedObjectState, type ReapplyJob, type Repositories } from '@ecomm-sync/data-access';
-import { mapObject } from '@ecomm-sync/domain';
+import { ownerDataFilter, type ReapplyJob, type Repositories } from '@ecomm-sync/data-access';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
+import { publishMappedStates } from './publish-mapped-states';
 
 export interface ReapplyOptions {
   /** Objects read, mapped and published at a time: what bounds memory. */
@@ -53,7 +53,7 @@ export class ReapplySettingsUseCase {
       }
       const objectType = job.objectTypes[job.typeIndex];
       const states = await this.repositories.objectStates.pageForOwner(filter, objectType, job.lastId, this.options.pageSize);
-      await this.publishMapped(objectType, states, settings);
+      await publishMappedStates(this.broker, objectType, states, settings, this.options.changesPerMessage);
       const next: { typeIndex: number; lastId: string | null } = states.length < this.options.pageSize
         ? { typeIndex: job.typeIndex + 1, lastId: null }
         : { typeIndex: job.typeIndex, lastId: states[states.length - 1].id };
@@ -61,26 +61,5 @@ export class ReapplySettingsUseCase {
       job = { ...job, ...next, objectsProcessed: job.objectsProcessed + states.length };
     }
     await this.broker.publish(TOPICS.reapplyChunk, { kind: 'reapply-chunk', jobId } satisfies ReapplyChunkMessage);
-  }
-
-  private async publishMapped(objectType: MappedChangesMessage['objectType'], states: OwnedObjectState[], settings: Parameters<typeof mapObject>[3]) {
-    const groups = new Map<string, { message: MappedChangesMessage }>();
-    const publishes: Promise<void>[] = [];
-    for (const object of states) {
-      const key = JSON.stringify([object.tenant.portalId, object.tenant.appId, object.storeId]);
-      let group = groups.get(key);
-      if (!group) {
-        group = { message: { tenant: object.tenant, storeId: object.storeId, objectType, changes: [] } };
-        groups.set(key, group);
-      }
-      const change: MappedChange = { externalObjectId: object.externalObjectId, rev: object.rev, ...mapObject(objectType, object.externalObjectId, object.state, settings) };
-      group.message.changes.push(change);
-      if (group.message.changes.length >= this.options.changesPerMessage) {
-        publishes.push(this.broker.publish(`${TOPICS.mappedChanges}.${objectType}`, group.message));
-        groups.delete(key);
-      }
-    }
-    for (const { message } of groups.values()) publishes.push(this.broker.publish(`${TOPICS.mappedChanges}.${objectType}`, message));
-    await Promise.all(publishes);
   }
 }

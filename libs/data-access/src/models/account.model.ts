@@ -4,15 +4,11 @@ const developerSchema = new Schema(
   {
     developerId: { type: Number, required: true },
     name: { type: String, required: true },
-    /** sha256 of the developer API key. */
-    apiKeyHash: { type: String, required: true },
   },
   { collection: 'developers', timestamps: true, versionKey: false },
 );
 // Serves: developer by id (admin API, application ownership).
 developerSchema.index({ developerId: 1 }, { unique: true });
-// Serves: authentication by a developer hapikey.
-developerSchema.index({ apiKeyHash: 1 }, { unique: true });
 
 const applicationSchema = new Schema(
   {
@@ -20,13 +16,15 @@ const applicationSchema = new Schema(
     developerId: { type: Number, required: true },
     name: { type: String, required: true },
     clientId: { type: String, required: true },
-    /** sha256 of the client secret. The secret itself signs webhooks, so it is kept encrypted-at-rest by the operator's database. */
+    /** sha256 of the client secret (checked by the OAuth token endpoint). */
     clientSecretHash: { type: String, required: true },
   },
   { collection: 'applications', timestamps: true, versionKey: false },
 );
 // Serves: application by id (every application-mode request).
 applicationSchema.index({ appId: 1 }, { unique: true });
+// Serves: the OAuth token endpoint (client_id).
+applicationSchema.index({ clientId: 1 }, { unique: true });
 // Serves: the applications of a developer (admin listing).
 applicationSchema.index({ developerId: 1, appId: 1 });
 

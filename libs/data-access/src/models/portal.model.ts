@@ -5,8 +5,6 @@ const portalSchema = new Schema(
     portalId: { type: Number, required: true },
     name: { type: String, required: true },
     active: { type: Boolean, required: true, default: true },
-    /** sha256 of the portal API key (keys are 256-bit random, so a fast hash is enough). */
-    apiKeyHash: { type: String, required: true },
     /** Bearer token of the portal's account in the CRM; an outbound credential, so it cannot be hashed. */
     crmToken: { type: String, required: true },
   },
@@ -14,8 +12,6 @@ const portalSchema = new Schema(
 );
 // Serves: portal by id (every tenant check, admin API).
 portalSchema.index({ portalId: 1 }, { unique: true });
-// Serves: authentication by hapikey.
-portalSchema.index({ apiKeyHash: 1 }, { unique: true });
 
 export type PortalDocument = InferSchemaType<typeof portalSchema>;
 export const portalModel = (connection: Connection) => connection.model('Portal', portalSchema);

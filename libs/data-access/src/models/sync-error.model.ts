@@ -26,8 +26,9 @@ syncErrorSchema.index({ portalId: 1, appId: 1, storeId: 1, objectType: 1, extern
 syncErrorSchema.index({ portalId: 1, appId: 1, status: 1, erroredAt: -1 });
 // Serves: error listings of a portal across applications, newest first.
 syncErrorSchema.index({ portalId: 1, erroredAt: -1 });
-
 // Serves: error listings of an application across its portals, newest first.
 syncErrorSchema.index({ appId: 1, erroredAt: -1 });
+// Serves: a portal's open errors of one type in order (catching up after the portal is enabled).
+syncErrorSchema.index({ portalId: 1, type: 1, status: 1, _id: 1 });
 
 export const syncErrorModel = (connection: Connection) => connection.model('SyncError', syncErrorSchema);

@@ -1,8 +1,8 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { applicationModel, developerModel } from '../models/account.model';
+import { installModel } from '../models/credential.model';
 import { counterModel } from '../models/portal.model';
-import { hashSecret } from './portal.repository';
+import { hashSecret, secretMatches } from '../secrets';
 
 export interface Developer {
   developerId: number;
@@ -16,15 +16,27 @@ export interface Application {
   clientId: string;
 }
 
-/** Developer accounts and their applications (SPEC.md point 7, application mode). */
+/** An application installed in a portal (the customer granted it access). */
+export interface Install {
+  portalId: number;
+  appId: string;
+  installedAt: number;
+}
+
+const toApplication = (doc: Application): Application => ({ appId: doc.appId, developerId: doc.developerId, name: doc.name, clientId: doc.clientId });
+const toInstall = (doc: Install): Install => ({ portalId: doc.portalId, appId: doc.appId, installedAt: doc.installedAt });
+
+/** Developer accounts, their applications, and installs of applications in portals (SPEC.md point 7). */
 export class AccountRepository {
   private readonly developers;
   private readonly applications;
+  private readonly installs;
   private readonly counters;
 
   constructor(connection: Connection) {
     this.developers = developerModel(connection);
     this.applications = applicationModel(connection);
+    this.installs = installModel(connection);
     this.counters = counterModel(connection);
   }
 
@@ -33,21 +45,20 @@ export class AccountRepository {
     return (sequence === 'appId' ? 2_000_000 : 5_000_000) + counter!.seq;
   }
 
-  async createDeveloper(developer: Developer & { apiKey: string }): Promise<Developer> {
-    await this.developers.create({ developerId: developer.developerId, name: developer.name, apiKeyHash: hashSecret(developer.apiKey) });
+  /** A new developer account. Its API key is a credential (CredentialRepository). */
+  async createDeveloper(developer: Developer): Promise<Developer> {
+    await this.developers.create({ developerId: developer.developerId, name: developer.name });
     return { developerId: developer.developerId, name: developer.name };
-  }
-
-  async findDeveloperByApiKey(apiKey: string): Promise<Developer | null> {
-    const hash = hashSecret(apiKey);
-    const doc = await this.developers.findOne({ apiKeyHash: hash }).lean<{ developerId: number; name: string; apiKeyHash: string }>();
-    if (!doc || !timingSafeEqual(Buffer.from(doc.apiKeyHash, 'hex'), Buffer.from(hash, 'hex'))) return null;
-    return { developerId: doc.developerId, name: doc.name };
   }
 
   async findDeveloper(developerId: number): Promise<Developer | null> {
     const doc = await this.developers.findOne({ developerId }).lean<Developer>();
     return doc ? { developerId: doc.developerId, name: doc.name } : null;
+  }
+
+  async listDevelopers(): Promise<Developer[]> {
+    const docs = await this.developers.find().sort({ developerId: 1 }).lean<Developer[]>();
+    return docs.map((doc) => ({ developerId: doc.developerId, name: doc.name }));
   }
 
   async createApplication(application: Application & { clientSecret: string }): Promise<Application> {
@@ -58,6 +69,44 @@ export class AccountRepository {
 
   async findApplication(appId: string): Promise<Application | null> {
     const doc = await this.applications.findOne({ appId }).lean<Application>();
-    return doc ? { appId: doc.appId, developerId: doc.developerId, name: doc.name, clientId: doc.clientId } : null;
+    return doc ? toApplication(doc) : null;
+  }
+
+  async listApplications(filter: { developerId?: number } = {}): Promise<Application[]> {
+    const docs = await this.applications.find(filter.developerId === undefined ? {} : { developerId: filter.developerId }).sort({ appId: 1 }).lean<Application[]>();
+    return docs.map(toApplication);
+  }
+
+  /** The application with this client id when `clientSecret` is its secret (constant-time), else null. */
+  async authenticateClient(clientId: string, clientSecret: string): Promise<Application | null> {
+    const doc = await this.applications.findOne({ clientId }).lean<Application & { clientSecretHash: string }>();
+    return doc && secretMatches(clientSecret, doc.clientSecretHash) ? toApplication(doc) : null;
+  }
+
+  async setClientSecret(appId: string, clientSecret: string): Promise<boolean> {
+    return (await this.applications.updateOne({ appId }, { $set: { clientSecretHash: hashSecret(clientSecret) } })).matchedCount === 1;
+  }
+
+  /** Records the install (once; installing again keeps the first date). */
+  async install(portalId: number, appId: string, now: number): Promise<Install> {
+    await this.installs.updateOne({ portalId, appId }, { $setOnInsert: { installedAt: now } }, { upsert: true });
+    return (await this.findInstall(portalId, appId))!;
+  }
+
+  async findInstall(portalId: number, appId: string): Promise<Install | null> {
+    const doc = await this.installs.findOne({ portalId, appId }).lean<Install>();
+    return doc ? toInstall(doc) : null;
+  }
+
+  async listInstalls(filter: { portalId?: number; appId?: string } = {}): Promise<Install[]> {
+    const query: Record<string, unknown> = {};
+    if (filter.portalId !== undefined) query.portalId = filter.portalId;
+    if (filter.appId !== undefined) query.appId = filter.appId;
+    const docs = await this.installs.find(query).sort({ portalId: 1, appId: 1 }).lean<Install[]>();
+    return docs.map(toInstall);
+  }
+
+  async removeInstall(portalId: number, appId: string): Promise<boolean> {
+    return (await this.installs.deleteOne({ portalId, appId })).deletedCount === 1;
   }
 }

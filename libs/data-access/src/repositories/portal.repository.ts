@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
 import { counterModel, portalModel, type PortalDocument } from '../models/portal.model';
 
@@ -8,8 +7,6 @@ export interface Portal {
   active: boolean;
   crmToken: string;
 }
-
-export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
 const toPortal = (doc: PortalDocument): Portal => ({ portalId: doc.portalId, name: doc.name, active: doc.active, crmToken: doc.crmToken });
 
@@ -30,28 +27,20 @@ export class PortalRepository {
     return 1_000_000 + counter!.seq;
   }
 
-  async create(portal: { portalId: number; name: string; apiKey: string; crmToken: string }): Promise<Portal> {
-    const doc = await this.portals.create({
-      portalId: portal.portalId,
-      name: portal.name,
-      active: true,
-      apiKeyHash: hashSecret(portal.apiKey),
-      crmToken: portal.crmToken,
-    });
+  /** A new portal, active. Its API key is a credential (CredentialRepository). */
+  async create(portal: { portalId: number; name: string; crmToken: string }): Promise<Portal> {
+    const doc = await this.portals.create({ portalId: portal.portalId, name: portal.name, active: true, crmToken: portal.crmToken });
     return toPortal(doc.toObject());
+  }
+
+  async list(): Promise<Portal[]> {
+    const docs = await this.portals.find().sort({ portalId: 1 }).lean<PortalDocument[]>();
+    return docs.map(toPortal);
   }
 
   async findById(portalId: number): Promise<Portal | null> {
     const doc = await this.portals.findOne({ portalId }).lean<PortalDocument>();
     return doc ? toPortal(doc) : null;
-  }
-
-  /** The portal whose API key this is, compared in constant time, or null. */
-  async findByApiKey(apiKey: string): Promise<Portal | null> {
-    const hash = hashSecret(apiKey);
-    const doc = await this.portals.findOne({ apiKeyHash: hash }).lean<PortalDocument>();
-    if (!doc || !timingSafeEqual(Buffer.from(doc.apiKeyHash, 'hex'), Buffer.from(hash, 'hex'))) return null;
-    return toPortal(doc);
   }
 
   async setActive(portalId: number, active: boolean): Promise<boolean> {

@@ -1,4 +1,4 @@
-import type { Connection } from 'mongoose';
+import { Types, type Connection } from 'mongoose';
 import type { ErrorStatus, ErrorType, ObjectType, Tenant } from '@ecomm-sync/contracts';
 import { syncErrorModel } from '../models/sync-error.model';
 import { keyFilter, type ObjectKey } from '../object-key';
@@ -111,6 +111,21 @@ export class SyncErrorRepository {
   }
 
   /** Newest first. Returns one more than `limit` is not needed: `hasMore` says whether more exist. */
+  /** A portal's open errors of one type in insertion order after `afterId`: the objects a catch-up applies again. */
+  async pageOpenOfType(portalId: number, type: ErrorType, afterId: string | null, limit: number): Promise<{ id: string; key: ObjectKey }[]> {
+    const filter: Record<string, unknown> = { portalId, type, status: 'OPEN' };
+    if (afterId) filter._id = { $gt: new Types.ObjectId(afterId) };
+    const docs = await this.errors.collection
+      .find(filter, { projection: { _id: 1, portalId: 1, appId: 1, storeId: 1, objectType: 1, externalObjectId: 1 } })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map((doc) => ({
+      id: String(doc._id),
+      key: { portalId: doc.portalId, appId: doc.appId ?? null, storeId: doc.storeId, objectType: doc.objectType, externalObjectId: doc.externalObjectId },
+    }));
+  }
+
   async list(query: ErrorQuery): Promise<{ errors: SyncError[]; hasMore: boolean }> {
     if (query.portalId === undefined && !query.appId) throw new Error('an error listing needs a portal or an application');
     const filter: Record<string, unknown> = {};

@@ -1,0 +1,223 @@
+import { DEFAULT_STORE_ID } from '@ecomm-sync/contracts';
+import { newSecret, type Application, type Credential, type CredentialKind, type Developer, type Install, type Portal, type Repositories } from '@ecomm-sync/data-access';
+import { AppError } from '@ecomm-sync/http';
+import type { Logger } from '@ecomm-sync/logger';
+import { provisionPortal } from '@ecomm-sync/provisioning';
+
+export interface TokenPair {
+  accessToken: string;
+  refreshToken: string;
+  /** Seconds the access token lives. */
+  expiresIn: number;
+}
+
+export interface AccountsOptions {
+  crm: { baseUrl: string; adminToken: string };
+  accessTokenTtlSeconds: number;
+  /** Called after anything that takes access away (revocation, rotation, uninstall, disabling). */
+  onAccessChanged: () => Promise<void>;
+  /** Called after a portal is enabled again, so what it was sent meanwhile is applied. */
+  onPortalEnabled: (portalId: number) => Promise<void>;
+  clock?: () => number;
+}
+
+export type PortalView = Pick<Portal, 'portalId' | 'name' | 'active'>;
+
+const portalView = ({ portalId, name, active }: Portal): PortalView => ({ portalId, name, active });
+
+/**
+ * Accounts and credentials (issue 7): portals with their API keys and private-app tokens,
+ * developer accounts with their keys, applications with their client secrets, installs with their
+ * OAuth tokens. Secrets are answered once, at creation, and stored hashed.
+ */
+export class ManageAccountsUseCase {
+  private readonly clock: () => number;
+
+  constructor(
+    private readonly repositories: Pick<Repositories, 'portals' | 'accounts' | 'credentials' | 'stores'>,
+    private readonly options: AccountsOptions,
+    private readonly logger: Logger,
+  ) {
+    this.clock = options.clock ?? Date.now;
+  }
+
+  // Portals
+
+  async createPortal(input: { name?: string; pipelineLimit?: number }): Promise<{ portalId: number; apiKey: string }> {
+    const portal = await provisionPortal(this.repositories, this.options.crm, input);
+    this.logger.info('portal created', { portalId: portal.portalId });
+    return { portalId: portal.portalId, apiKey: portal.apiKey };
+  }
+
+  async listPortals(): Promise<PortalView[]> {
+    return (await this.repositories.portals.list()).map(portalView);
+  }
+
+  async getPortal(portalId: number): Promise<PortalView & { credentials: Credential[]; installs: Install[] }> {
+    const portal = await this.portal(portalId);
+    const [credentials, installs] = await Promise.all([this.repositories.credentials.list({ portalId }), this.repositories.accounts.listInstalls({ portalId })]);
+    return { ...portalView(portal), credentials, installs };
+  }
+
+  async setPortalActive(portalId: number, active: boolean): Promise<void> {
+    if (!(await this.repositories.portals.setActive(portalId, active))) throw AppError.notFound(`No portal ${portalId}`);
+    this.logger.info(active ? 'portal enabled' : 'portal disabled', { portalId });
+    if (active) await this.options.onPortalEnabled(portalId);
+  }
+
+  /** A new portal API key; every earlier one stops working at once. */
+  async rotatePortalKey(portalId: number): Promise<{ apiKey: string; credentialId: string }> {
+    await this.portal(portalId);
+    return this.rotate('portal-key', { portalId });
+  }
+
+  async createPrivateAppToken(portalId: number, name: string): Promise<{ token: string; credentialId: string }> {
+    await this.portal(portalId);
+    const { secret, credential } = await this.repositories.credentials.issue('private-app-token', { portalId, name }, this.clock());
+    return { token: secret, credentialId: credential.credentialId };
+  }
+
+  // Developers and applications
+
+  async createDeveloper(name?: string): Promise<{ developerId: number; apiKey: string }> {
+    const developerId = await this.repositories.accounts.nextId('developerId');
+    await this.repositories.accounts.createDeveloper({ developerId, name: name ?? `Developer ${developerId}` });
+    const { secret } = await this.repositories.credentials.issue('developer-key', { developerId }, this.clock());
+    return { developerId, apiKey: secret };
+  }
+
+  async listDevelopers(): Promise<Developer[]> {
+    return this.repositories.accounts.listDevelopers();
+  }
+
+  async rotateDeveloperKey(developerId: number): Promise<{ apiKey: string; credentialId: string }> {
+    await this.developer(developerId);
+    return this.rotate('developer-key', { developerId });
+  }
+
+  async createApplication(developerId: number, name: string): Promise<{ appId: string; clientId: string; clientSecret: string }> {
+    await this.developer(developerId);
+    const appId = String(await this.repositories.accounts.nextId('appId'));
+    const clientId = newSecret('client');
+    const clientSecret = newSecret('secret');
+    await this.repositories.accounts.createApplication({ appId, developerId, name, clientId, clientSecret });
+    return { appId, clientId, clientSecret };
+  }
+
+  async listApplications(developerId?: number): Promise<Application[]> {
+    return this.repositories.accounts.listApplications({ developerId });
+  }
+
+  /** A new client secret; the old one no longer refreshes tokens. */
+  async rotateClientSecret(appId: string): Promise<{ clientSecret: string }> {
+    const clientSecret = newSecret('secret');
+    if (!(await this.repositories.accounts.setClientSecret(appId, clientSecret))) throw AppError.notFound(`No application ${appId}`);
+    return { clientSecret };
+  }
+
+  // Installs and OAuth
+
+  /**
+   * Installs an application in a portal (the customer's consent, given through the admin API) and
+   * answers its first tokens. The application's store `default` is made for its v1 traffic.
+   */
+  async install(portalId: number, appId: string): Promise<TokenPair> {
+    await this.portal(portalId);
+    const application = await this.application(appId);
+    await this.repositories.accounts.install(portalId, appId, this.clock());
+    const tenant = { portalId, appId };
+    if (!(await this.repositories.stores.find(tenant, DEFAULT_STORE_ID))) {
+      await this.repositories.stores.upsert(tenant, { id: DEFAULT_STORE_ID, label: application.name });
+    }
+    this.logger.info('application installed', { portalId, appId });
+    return this.issueTokens(portalId, appId);
+  }
+
+  async listInstalls(filter: { portalId?: number; appId?: string }): Promise<Install[]> {
+    return this.repositories.accounts.listInstalls(filter);
+  }
+
+  /** Removes the install and every token it had, at once. */
+  async uninstall(portalId: number, appId: string): Promise<void> {
+    const removed = await this.repositories.accounts.removeInstall(portalId, appId);
+    const revoked = await this.repositories.credentials.revokeWhere({ portalId, appId, kinds: ['access-token', 'refresh-token'] });
+    if (!removed && revoked === 0) throw AppError.notFound(`Application ${appId} is not installed in portal ${portalId}`);
+    await this.options.onAccessChanged();
+  }
+
+  /**
+   * `grant_type=refresh_token`: the refresh token is used once; the answer carries a new access
+   * token and a new refresh token. Errors follow RFC 6749 section 5.2 in their `error` code.
+   */
+  async refresh(clientId: string, clientSecret: string, refreshToken: string): Promise<TokenPair> {
+    const application = await this.repositories.accounts.authenticateClient(clientId, clientSecret);
+    if (!application) throw oauthError(401, 'invalid_client', 'Unknown client_id or wrong client_secret');
+    const used = await this.repositories.credentials.consumeRefreshToken(refreshToken);
+    if (!used) throw oauthError(400, 'invalid_grant', 'The refresh token is unknown, was already used, or was revoked; install the application again');
+    if (used.appId !== application.appId) {
+      // Somebody else's refresh token: it is spent now, which is the safe outcome.
+      this.logger.warn('a refresh token was presented by another application', { appId: application.appId });
+      throw oauthError(400, 'invalid_grant', 'The refresh token was not issued to this client');
+    }
+    if (!(await this.repositories.accounts.findInstall(used.portalId!, application.appId))) {
+      throw oauthError(400, 'invalid_grant', 'The application is no longer installed in this portal');
+    }
+    return this.issueTokens(used.portalId!, application.appId);
+  }
+
+  // Credentials
+
+  async listCredentials(filter: { portalId?: number; developerId?: number; appId?: string }): Promise<Credential[]> {
+    if (filter.portalId === undefined && filter.developerId === undefined && filter.appId === undefined) {
+      throw AppError.badRequest('Give portalId, developerId or appId to list credentials');
+    }
+    return this.repositories.credentials.list(filter);
+  }
+
+  async revoke(credentialId: string): Promise<void> {
+    const revoked = await this.repositories.credentials.revoke(credentialId);
+    if (!revoked) throw AppError.notFound(`No credential ${credentialId}`);
+    this.logger.info('credential revoked', { credentialId, kind: revoked.kind });
+    await this.options.onAccessChanged();
+  }
+
+  private async issueTokens(portalId: number, appId: string): Promise<TokenPair> {
+    const now = this.clock();
+    const ttl = this.options.accessTokenTtlSeconds;
+    const [access, refresh] = await Promise.all([
+      this.repositories.credentials.issue('access-token', { portalId, appId, expiresAt: now + ttl * 1000 }, now),
+      this.repositories.credentials.issue('refresh-token', { portalId, appId }, now),
+    ]);
+    return { accessToken: access.secret, refreshToken: refresh.secret, expiresIn: ttl };
+  }
+
+  private async rotate(kind: Extract<CredentialKind, 'portal-key' | 'developer-key'>, owner: { portalId: number } | { developerId: number }) {
+    const { secret, credential } = await this.repositories.credentials.issue(kind, owner, this.clock());
+    await this.repositories.credentials.revokeWhere({ ...owner, kinds: [kind] }, credential.credentialId);
+    await this.options.onAccessChanged();
+    return { apiKey: secret, credentialId: credential.credentialId };
+  }
+
+  private async portal(portalId: number): Promise<Portal> {
+    const portal = await this.repositories.portals.findById(portalId);
+    if (!portal) throw AppError.notFound(`No portal ${portalId}`);
+    return portal;
+  }
+
+  private async developer(developerId: number): Promise<Developer> {
+    const developer = await this.repositories.accounts.findDeveloper(developerId);
+    if (!developer) throw AppError.notFound(`No developer ${developerId}`);
+    return developer;
+  }
+
+  private async application(appId: string): Promise<Application> {
+    const application = await this.repositories.accounts.findApplication(appId);
+    if (!application) throw AppError.notFound(`No application ${appId}`);
+    return application;
+  }
+}
+
+/** An OAuth error: our error body, plus RFC 6749's `error` code for OAuth client libraries. */
+export function oauthError(status: number, code: string, message: string): AppError {
+  return new AppError(status, message, {}, { error: code, error_description: message });
+}

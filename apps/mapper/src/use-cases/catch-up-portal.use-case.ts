@@ -1,0 +1,43 @@
+import type { ObjectType, PortalEnabledMessage } from '@ecomm-sync/contracts';
+import { TOPICS } from '@ecomm-sync/contracts';
+import type { OwnedObjectState, Repositories } from '@ecomm-sync/data-access';
+import type { Logger } from '@ecomm-sync/logger';
+import type { Broker } from '@ecomm-sync/messaging';
+import { publishMappedStates } from './publish-mapped-states';
+
+/**
+ * After a portal is enabled again: the objects whose processing met INACTIVE_PORTAL (never
+ * recorded as processed) are mapped from their stored state with the current settings and sent to
+ * the applier, one page per message. Doing a page twice is harmless: the applier skips revisions
+ * it already applied, and applying resolves the INACTIVE_PORTAL errors.
+ */
+export class CatchUpPortalUseCase {
+  constructor(
+    private readonly repositories: Pick<Repositories, 'syncErrors' | 'objectStates' | 'settings'>,
+    private readonly broker: Pick<Broker, 'publish'>,
+    private readonly logger: Logger,
+    private readonly options: { pageSize: number; changesPerMessage: number },
+  ) {}
+
+  async run({ portalId, afterId }: PortalEnabledMessage): Promise<void> {
+    const page = await this.repositories.syncErrors.pageOpenOfType(portalId, 'INACTIVE_PORTAL', afterId ?? null, this.options.pageSize);
+    const groups = new Map<string, { key: (typeof page)[number]['key']; ids: Set<string> }>();
+    for (const { key } of page) {
+      const groupKey = JSON.stringify([key.appId, key.storeId, key.objectType]);
+      const group = groups.get(groupKey) ?? { key, ids: new Set<string>() };
+      group.ids.add(key.externalObjectId);
+      groups.set(groupKey, group);
+    }
+    for (const { key, ids } of groups.values()) {
+      const tenant = { portalId, appId: key.appId };
+      const states = await this.repositories.objectStates.findMany(tenant, key.storeId, key.objectType, [...ids]);
+      const owned: OwnedObjectState[] = [...states.values()].map((state) => ({ ...state, id: '', tenant, storeId: key.storeId }));
+      const settings = await this.repositories.settings.get(tenant);
+      await publishMappedStates(this.broker, key.objectType as ObjectType, owned, settings, this.options.changesPerMessage);
+    }
+    this.logger.info('portal catch-up page sent', { portalId, objects: page.length });
+    if (page.length === this.options.pageSize) {
+      await this.broker.publish(TOPICS.portalEnabled, { kind: 'portal-enabled', portalId, afterId: page[page.length - 1].id } satisfies PortalEnabledMessage);
+    }
+  }
+}

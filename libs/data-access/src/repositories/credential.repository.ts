@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import type { Connection } from 'mongoose';
+import { credentialModel, type CredentialKind } from '../models/credential.model';
+import { hashSecret, newSecret, secretMatches } from '../secrets';
+
+export type { CredentialKind } from '../models/credential.model';
+
+/** What a credential grants, without its secret. */
+export interface Credential {
+  credentialId: string;
+  kind: CredentialKind;
+  portalId: number | null;
+  developerId: number | null;
+  appId: string | null;
+  name: string | null;
+  expiresAt: number | null;
+  createdAt: number;
+}
+
+export interface CredentialScope {
+  portalId?: number;
+  developerId?: number;
+  appId?: string;
+  name?: string;
+  expiresAt?: number;
+}
+
+interface CredentialDoc extends Credential {
+  _id: string;
+}
+
+/** The secret's prefix says what it is (and lets secret scanners recognise it). */
+const PREFIX: Record<CredentialKind, string> = {
+  'portal-key': 'pk',
+  'developer-key': 'dk',
+  'private-app-token': 'pat',
+  'access-token': 'oat',
+  'refresh-token': 'ort',
+};
+
+const toCredential = ({ _id: _hash, ...credential }: CredentialDoc): Credential => ({
+  credentialId: credential.credentialId,
+  kind: credential.kind,
+  portalId: credential.portalId ?? null,
+  developerId: credential.developerId ?? null,
+  appId: credential.appId ?? null,
+  name: credential.name ?? null,
+  expiresAt: credential.expiresAt ?? null,
+  createdAt: credential.createdAt,
+});
+
+type CredentialFilter = Partial<Pick<Credential, 'portalId' | 'developerId' | 'appId'>> & { kinds?: CredentialKind[] };
+
+function toQuery(filter: CredentialFilter): Record<string, unknown> {
+  const query: Record<string, unknown> = {};
+  if (filter.portalId !== undefined) query.portalId = filter.portalId;
+  if (filter.developerId !== undefined) query.developerId = filter.developerId;
+  if (filter.appId !== undefined) query.appId = filter.appId;
+  if (filter.kinds) query.kind = { $in: filter.kinds };
+  return query;
+}
+
+/**
+ * Portal keys, developer keys, private-app tokens and OAuth tokens: issued with a fresh secret
+ * (returned once), resolved by the hash of the secret, listed and revoked by public id.
+ */
+export class CredentialRepository {
+  private readonly credentials;
+
+  constructor(connection: Connection) {
+    this.credentials = credentialModel(connection);
+  }
+
+  /** Stores a new credential and answers its secret; `secret` is only given for the demo's fixed keys. */
+  async issue(kind: CredentialKind, scope: CredentialScope, now: number, secret = newSecret(PREFIX[kind])): Promise<{ secret: string; credential: Credential }> {
+    const doc: CredentialDoc = {
+      _id: hashSecret(secret),
+      credentialId: `cred_${randomBytes(9).toString('base64url')}`,
+      kind,
+      portalId: scope.portalId ?? null,
+      developerId: scope.developerId ?? null,
+      appId: scope.appId ?? null,
+      name: scope.name ?? null,
+      expiresAt: scope.expiresAt ?? null,
+      createdAt: now,
+    };
+    await this.credentials.collection.insertOne(doc as never);
+    return { secret, credential: toCredential(doc) };
+  }
+
+  /** The credential whose secret this is (expired ones included: the caller decides), or null. */
+  async resolve(secret: string): Promise<Credential | null> {
+    const doc = (await this.credentials.collection.findOne({ _id: hashSecret(secret) } as never)) as CredentialDoc | null;
+    return doc && secretMatches(secret, doc._id) ? toCredential(doc) : null;
+  }
+
+  async list(filter: CredentialFilter): Promise<Credential[]> {
+    const docs = (await this.credentials.collection.find(toQuery(filter)).sort({ createdAt: 1 }).toArray()) as unknown as CredentialDoc[];
+    return docs.map(toCredential);
+  }
+
+  async find(credentialId: string): Promise<Credential | null> {
+    const doc = (await this.credentials.collection.findOne({ credentialId })) as CredentialDoc | null;
+    return doc ? toCredential(doc) : null;
+  }
+
+  /** Deletes one credential; answers it, or null when there was none with this id. */
+  async revoke(credentialId: string): Promise<Credential | null> {
+    const doc = (await this.credentials.collection.findOneAndDelete({ credentialId })) as CredentialDoc | null;
+    return doc ? toCredential(doc) : null;
+  }
+
+  /** Deletes every credential matching `filter` except `keep`; answers how many went. */
+  async revokeWhere(filter: CredentialFilter, keep?: string): Promise<number> {
+    const query = toQuery(filter);
+    if (keep) query.credentialId = { $ne: keep };
+    if (Object.keys(query).length === 0) throw new Error('refusing to revoke every credential');
+    return (await this.credentials.collection.deleteMany(query)).deletedCount;
+  }
+
+  /** A refresh token is used once: it is deleted as it is read, so two concurrent refreshes cannot both succeed. */
+  async consumeRefreshToken(secret: string): Promise<Credential | null> {
+    const doc = (await this.credentials.collection.findOneAndDelete({ _id: hashSecret(secret), kind: 'refresh-token' } as never)) as CredentialDoc | null;
+    return doc && secretMatches(secret, doc._id) ? toCredential(doc) : null;
+  }
+}
