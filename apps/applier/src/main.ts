@@ -1,3 +1,4 @@
+import { TOPICS } from '@ecomm-sync/contracts';
 import { runService } from '@ecomm-sync/service-runtime';
 import { loadApplierConfig } from './config';
 import { startMappedChangesConsumer } from './entry-points/mapped-changes.consumer';
@@ -11,6 +12,8 @@ runService({
   start: async ({ config, logger, database, broker }) => {
     const crm = new CrmDirectory({ baseUrl: config.CRM_BASE_URL, timeoutMs: config.CRM_TIMEOUT_MS, propertyCacheMs: config.CRM_PROPERTY_CACHE_MS });
     const apply = new ApplyMappedChangesUseCase(database.repositories, crm, logger, Date.now, config.APPLIER_WAIT_WINDOW_MS);
+    const forget = () => apply.forgetPortals();
+    await broker.subscribeAll(TOPICS.lookupsChanged, forget, forget);
     await startMappedChangesConsumer(broker, apply, { maxBatch: config.APPLIER_BATCH_SIZE, windowMs: config.APPLIER_BATCH_WINDOW_MS });
     const retry = setInterval(
       () => void apply.retryWaiting().catch((error) => logger.warn('retrying waiting changes failed', { error: String(error) })),

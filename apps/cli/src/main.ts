@@ -3,6 +3,7 @@ import { HttpCrmClient } from '@ecomm-sync/crm-client';
 import { connectDatabase } from '@ecomm-sync/data-access';
 import { QUEUES, redriveDeadLetters, type QueueName } from '@ecomm-sync/messaging';
 import { installEcommerce, provisionPortal } from '@ecomm-sync/provisioning';
+import { adminUsage, runAdminCommand, UsageError } from './admin-commands';
 import { seedDemo } from './seed-demo';
 
 const USAGE = `Usage: ecomm-sync <command>
@@ -12,13 +13,17 @@ Commands:
   create-portal [name]     create a portal and its CRM account, install the ecommerce setup; prints the keys
   seed-demo                create the demo portal of npm start (DEMO_* variables), ready to sync
 
-Configuration comes from the environment (MONGO_URL, MONGO_DB, AMQP_URL, AMQP_PREFIX, CRM_BASE_URL, ADMIN_TOKEN, DEMO_*).`;
+Accounts and credentials, through the gateway's admin API (GATEWAY_URL, ADMIN_TOKEN):
+${adminUsage()}
+
+Configuration comes from the environment (MONGO_URL, MONGO_DB, AMQP_URL, AMQP_PREFIX, CRM_BASE_URL, GATEWAY_URL, ADMIN_TOKEN, DEMO_*).`;
 
 const cliConfig = {
   ...commonKeys,
   ...mongoKeys,
   ...amqpKeys,
   CRM_BASE_URL: { doc: 'base URL of the built-in CRM', format: 'url', default: 'http://127.0.0.1:3100' },
+  GATEWAY_URL: { doc: 'base URL of the gateway (admin commands)', format: 'url', default: 'http://127.0.0.1:3000' },
   ADMIN_TOKEN: { doc: 'admin token of the stack', format: 'string', sensitive: true, default: 'dev-admin-token' },
   DEMO_PORTAL_ID: { doc: 'portal id of the demo portal', format: 'int', default: 101 },
   DEMO_API_KEY: { doc: 'API key (hapikey) of the demo portal', format: 'string', default: 'demo-api-key', sensitive: true },
@@ -57,6 +62,9 @@ async function main(argv: string[]) {
       }
       return;
     }
+    case 'admin':
+      console.log(await runAdminCommand(config.GATEWAY_URL, config.ADMIN_TOKEN, args));
+      return;
     default:
       console.log(USAGE);
       if (command && command !== 'help' && command !== '--help') process.exitCode = 2;
@@ -65,5 +73,5 @@ async function main(argv: string[]) {
 
 main(process.argv.slice(2)).catch((error) => {
   console.error(error instanceof ConfigError ? error.message : error instanceof Error ? error.message : error);
-  process.exit(1);
+  process.exit(error instanceof UsageError ? 2 : 1);
 });

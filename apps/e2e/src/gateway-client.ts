@@ -18,9 +18,16 @@ export function requireCrmId(crmId: number | null): number {
   return crmId;
 }
 
-/** An integrator's view of the API: plain HTTP with the portal's key. */
-export function gatewayClient(stack: TestStack, portal: TestPortal) {
-  const http = axios.create({ baseURL: `${stack.gatewayUrl}/extensions/ecomm`, params: { hapikey: portal.apiKey }, validateStatus: () => true });
+/**
+ * An integrator's view of the API: plain HTTP with the portal's key (direct mode) or the OAuth
+ * access token of an installed application (application mode).
+ */
+export function gatewayClient(stack: TestStack, credential: Pick<TestPortal, 'apiKey'> | { accessToken: string }) {
+  const http = axios.create({
+    baseURL: `${stack.gatewayUrl}/extensions/ecomm`,
+    validateStatus: () => true,
+    ...('apiKey' in credential ? { params: { hapikey: credential.apiKey } } : { headers: { authorization: `Bearer ${credential.accessToken}` } }),
+  });
   const expectStatus = (response: AxiosResponse, status: number) => {
     if (response.status !== status) throw new Error(`expected ${status}, got ${response.status}: ${JSON.stringify(response.data)}`);
     return response;

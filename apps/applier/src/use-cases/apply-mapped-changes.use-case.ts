@@ -367,9 +367,18 @@ export class ApplyMappedChangesUseCase {
     }
   }
 
+  /** Drops cached portals (a portal was disabled or enabled: the gateway broadcasts it). */
+  forgetPortals(): void {
+    this.portalCache.clear();
+  }
+
+  /**
+   * The portal, cached for a few seconds. A cached inactive (or unknown) portal is read again: the
+   * changes of a portal being enabled must not be held back by a stale entry.
+   */
   private async portal(portalId: number): Promise<Portal | null> {
     const cached = this.portalCache.get(portalId);
-    if (cached && this.clock() - cached.at < 5_000) return cached.portal;
+    if (cached?.portal?.active && this.clock() - cached.at < 5_000) return cached.portal;
     const portal = await this.repositories.portals.findById(portalId);
     this.portalCache.set(portalId, { at: this.clock(), portal });
     return portal;

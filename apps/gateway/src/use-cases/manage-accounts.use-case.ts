@@ -14,7 +14,7 @@ export interface TokenPair {
 export interface AccountsOptions {
   crm: { baseUrl: string; adminToken: string };
   accessTokenTtlSeconds: number;
-  /** Called after anything that takes access away (revocation, rotation, uninstall, disabling). */
+  /** Called after anything that changes access (revocation, rotation, uninstall, disabling or enabling a portal). */
   onAccessChanged: () => Promise<void>;
   /** Called after a portal is enabled again, so what it was sent meanwhile is applied. */
   onPortalEnabled: (portalId: number) => Promise<void>;
@@ -62,6 +62,7 @@ export class ManageAccountsUseCase {
   async setPortalActive(portalId: number, active: boolean): Promise<void> {
     if (!(await this.repositories.portals.setActive(portalId, active))) throw AppError.notFound(`No portal ${portalId}`);
     this.logger.info(active ? 'portal enabled' : 'portal disabled', { portalId });
+    await this.options.onAccessChanged();
     if (active) await this.options.onPortalEnabled(portalId);
   }
 

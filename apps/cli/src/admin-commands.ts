@@ -1,0 +1,100 @@
+import axios from 'axios';
+
+interface AdminRequest {
+  method: 'get' | 'post' | 'delete';
+  path: string;
+  body?: object;
+}
+
+type Builder = (args: string[]) => AdminRequest;
+
+const need = (args: string[], count: number, usage: string): string[] => {
+  if (args.length < count || args.slice(0, count).some((arg) => arg === '')) throw new UsageError(`usage: ecomm-sync admin ${usage}`);
+  return args;
+};
+
+export class UsageError extends Error {}
+
+/** `ecomm-sync admin <resource> <action> ...`: each is one call of the admin API (docs/api.md). */
+export const ADMIN_COMMANDS: Record<string, Record<string, { usage: string; build: Builder }>> = {
+  portals: {
+    list: { usage: 'portals list', build: () => ({ method: 'get', path: '/admin/v1/portals' }) },
+    show: { usage: 'portals show <portalId>', build: (a) => ({ method: 'get', path: `/admin/v1/portals/${need(a, 1, 'portals show <portalId>')[0]}` }) },
+    create: { usage: 'portals create [name]', build: (a) => ({ method: 'post', path: '/admin/v1/portals', body: a[0] ? { name: a[0] } : {} }) },
+    disable: { usage: 'portals disable <portalId>', build: (a) => ({ method: 'post', path: `/admin/v1/portals/${need(a, 1, 'portals disable <portalId>')[0]}/disable` }) },
+    enable: { usage: 'portals enable <portalId>', build: (a) => ({ method: 'post', path: `/admin/v1/portals/${need(a, 1, 'portals enable <portalId>')[0]}/enable` }) },
+    'rotate-key': { usage: 'portals rotate-key <portalId>', build: (a) => ({ method: 'post', path: `/admin/v1/portals/${need(a, 1, 'portals rotate-key <portalId>')[0]}/api-key` }) },
+    'private-app': {
+      usage: 'portals private-app <portalId> [name]',
+      build: (a) => ({ method: 'post', path: `/admin/v1/portals/${need(a, 1, 'portals private-app <portalId> [name]')[0]}/private-apps`, body: a[1] ? { name: a[1] } : {} }),
+    },
+  },
+  developers: {
+    list: { usage: 'developers list', build: () => ({ method: 'get', path: '/admin/v1/developers' }) },
+    create: { usage: 'developers create [name]', build: (a) => ({ method: 'post', path: '/admin/v1/developers', body: a[0] ? { name: a[0] } : {} }) },
+    'rotate-key': { usage: 'developers rotate-key <developerId>', build: (a) => ({ method: 'post', path: `/admin/v1/developers/${need(a, 1, 'developers rotate-key <developerId>')[0]}/api-key` }) },
+  },
+  apps: {
+    list: { usage: 'apps list [developerId]', build: (a) => ({ method: 'get', path: `/admin/v1/apps${a[0] ? `?developerId=${encodeURIComponent(a[0])}` : ''}` }) },
+    create: {
+      usage: 'apps create <developerId> <name>',
+      build: (a) => {
+        const [developerId, name] = need(a, 2, 'apps create <developerId> <name>');
+        return { method: 'post', path: '/admin/v1/apps', body: { developerId: Number(developerId), name } };
+      },
+    },
+    'rotate-secret': { usage: 'apps rotate-secret <appId>', build: (a) => ({ method: 'post', path: `/admin/v1/apps/${encodeURIComponent(need(a, 1, 'apps rotate-secret <appId>')[0])}/client-secret` }) },
+  },
+  installs: {
+    list: { usage: 'installs list', build: () => ({ method: 'get', path: '/admin/v1/installs' }) },
+    create: {
+      usage: 'installs create <portalId> <appId>',
+      build: (a) => {
+        const [portalId, appId] = need(a, 2, 'installs create <portalId> <appId>');
+        return { method: 'post', path: '/admin/v1/installs', body: { portalId: Number(portalId), appId } };
+      },
+    },
+    remove: {
+      usage: 'installs remove <portalId> <appId>',
+      build: (a) => {
+        const [portalId, appId] = need(a, 2, 'installs remove <portalId> <appId>');
+        return { method: 'delete', path: `/admin/v1/installs/${portalId}/${encodeURIComponent(appId)}` };
+      },
+    },
+  },
+  credentials: {
+    list: {
+      usage: 'credentials list portal|developer|app <id>',
+      build: (a) => {
+        const [owner, id] = need(a, 2, 'credentials list portal|developer|app <id>');
+        const parameter = { portal: 'portalId', developer: 'developerId', app: 'appId' }[owner];
+        if (!parameter) throw new UsageError('usage: ecomm-sync admin credentials list portal|developer|app <id>');
+        return { method: 'get', path: `/admin/v1/credentials?${parameter}=${encodeURIComponent(id)}` };
+      },
+    },
+    revoke: { usage: 'credentials revoke <credentialId>', build: (a) => ({ method: 'delete', path: `/admin/v1/credentials/${encodeURIComponent(need(a, 1, 'credentials revoke <credentialId>')[0])}` }) },
+  },
+};
+
+export const adminUsage = (): string =>
+  Object.values(ADMIN_COMMANDS)
+    .flatMap((actions) => Object.values(actions).map(({ usage }) => `  admin ${usage}`))
+    .join('\n');
+
+/** Runs one admin command against the gateway; answers what to print. */
+export async function runAdminCommand(gatewayUrl: string, adminToken: string, args: string[]): Promise<string> {
+  const [resource, action, ...rest] = args;
+  const command = ADMIN_COMMANDS[resource ?? '']?.[action ?? ''];
+  if (!command) throw new UsageError(`unknown admin command "${[resource, action].filter(Boolean).join(' ')}"; one of:\n${adminUsage()}`);
+  const { method, path, body } = command.build(rest);
+  const response = await axios.request({
+    method,
+    url: `${gatewayUrl}${path}`,
+    data: body,
+    headers: { authorization: `Bearer ${adminToken}` },
+    validateStatus: () => true,
+    timeout: 30_000,
+  });
+  if (response.status >= 400) throw new Error(`${response.status}: ${(response.data as { message?: string })?.message ?? JSON.stringify(response.data)}`);
+  return response.status === 204 ? 'done' : JSON.stringify(response.data, null, 2);
+}
