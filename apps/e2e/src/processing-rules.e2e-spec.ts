@@ -57,4 +57,28 @@ describe('processing rules over the running stack', () => {
     expect(reborn.crmId).not.toBe(first.crmId);
     expect((await crm(reborn.crmId)).data.properties.name).toBe('Second');
   });
+
+  it('when a portal has more errors than a page, then v2 pages with paging.next and v1 with limit and offset, newest first', async () => {
+    const own = gatewayClient(stack, await stack.createPortal());
+    const ids = ['page-1', 'page-2', 'page-3', 'page-4', 'page-5'];
+    for (const id of ids) {
+      await own.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: id, properties: { email: `not-an-email-${id}` } })]));
+      await own.statusWhen('CONTACT', id, (s) => s.errors.length > 0, `the error of ${id}`);
+    }
+    const newestFirst = [...ids].reverse();
+
+    const seen: string[] = [];
+    let page = (await own.http.get('/v2/sync/errors/portal', { params: { limit: 2 } })).data;
+    for (;;) {
+      seen.push(...page.results.map((error: { externalObjectId: string }) => error.externalObjectId));
+      if (!page.paging) break;
+      expect(page.paging.next.link).toContain(`page=${page.paging.next.page}`);
+      expect(page.paging.next.link).not.toContain('hapikey'); // the caller adds its credential
+      page = (await own.http.get(page.paging.next.link)).data;
+    }
+    expect(seen).toEqual(newestFirst);
+
+    const v1 = await own.http.get('/v1/sync-errors', { params: { limit: 2, offset: 2 } });
+    expect(v1.data.results.map((error: { integratorObjectId: string }) => error.integratorObjectId)).toEqual(newestFirst.slice(2, 4));
+  });
 });
