@@ -4,6 +4,7 @@ import { loadApplierConfig } from './config';
 import { startMappedChangesConsumer } from './entry-points/mapped-changes.consumer';
 import { ApplyMappedChangesUseCase } from './use-cases/apply-mapped-changes.use-case';
 import { CrmDirectory } from './use-cases/crm-directory';
+import { SweepAbandonedCheckoutsUseCase } from './use-cases/sweep-abandoned-checkouts.use-case';
 
 runService({
   name: 'applier',
@@ -20,5 +21,21 @@ runService({
       config.APPLIER_WAIT_RETRY_INTERVAL_MS,
     );
     retry.unref();
+
+    const sweeper = new SweepAbandonedCheckoutsUseCase(database.repositories, crm, logger, {
+      abandonAfterMs: config.ABANDON_AFTER_MS,
+      batchSize: config.ABANDON_SWEEP_BATCH,
+      leaseMs: Math.max(30_000, 3 * config.ABANDON_SWEEP_INTERVAL_MS),
+    });
+    let sweeping = false;
+    const sweep = setInterval(() => {
+      if (sweeping) return;
+      sweeping = true;
+      void sweeper
+        .run()
+        .catch((error) => logger.warn('the abandoned-checkout sweep failed; it runs again at the next interval', { error: String(error) }))
+        .finally(() => (sweeping = false));
+    }, config.ABANDON_SWEEP_INTERVAL_MS);
+    sweep.unref();
   },
 });

@@ -44,6 +44,16 @@ describe('accounts and credentials over the running stack', () => {
     expect(settings.status).toBe(200);
 
     const app = gatewayClient(stack, { accessToken: install.accessToken });
+    // Sent before the ecommerce install: kept, recorded as PORTAL_NOT_SYNC_ENABLED, applied after it.
+    await app.putV1('CONTACT', [aV1Contact({ integratorObjectId: 'app-early', propertyNameToValues: { mail: 'early@example.com' } })]);
+    await app.statusWhen('CONTACT', 'app-early', (s) => s.errors.some((e) => e.type === 'PORTAL_NOT_SYNC_ENABLED'), 'the PORTAL_NOT_SYNC_ENABLED error');
+    expect((await app.http.get('/v1/installs/status')).data).toEqual({ installCompleted: false, ecommSettingsEnabled: true });
+    expect((await app.http.post('/v1/installs')).status).toBe(204);
+    expect((await app.http.get('/v1/installs/status')).data).toEqual({ installCompleted: true, ecommSettingsEnabled: true });
+    expect((await app.http.get('/v2/stores')).data).toEqual({ results: [{ id: 'default', label: 'Shop connector' }] });
+    const early = await app.statusWhen('CONTACT', 'app-early', (s) => s.crmId !== null && s.errors.length === 0, 'the early contact to be applied after the install');
+    expect((await crmContact(early.crmId)).properties).toMatchObject({ email: 'early@example.com' });
+
     await app.putV1('CONTACT', [aV1Contact({ integratorObjectId: 'app-c1', propertyNameToValues: { mail: 'ada@example.com', first: 'Ada' } })]);
     await app.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'app-c2', properties: { mail: 'not an e-mail' } })]));
     const synced = await app.processed('CONTACT', 'app-c1');

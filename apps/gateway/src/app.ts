@@ -1,17 +1,19 @@
 import express, { type Express } from 'express';
-import { TOPICS, type PortalEnabledMessage } from '@ecomm-sync/contracts';
+import { TOPICS, type CatchUpMessage } from '@ecomm-sync/contracts';
 import type { Credential, Repositories } from '@ecomm-sync/data-access';
 import { errorHandler, healthRoutes, jsonBody, notFoundHandler, requestContext, type ReadinessCheck } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
 import { adminRoutes, oauthRoutes } from './entry-points/admin.routes';
 import { Authorizer, CredentialResolver } from './entry-points/authenticate';
+import { installRoutes } from './entry-points/install.routes';
 import { perCredentialRateLimit, type RateLimitOptions } from './entry-points/rate-limit';
 import { settingsRoutes } from './entry-points/settings.routes';
 import { statusRoutes } from './entry-points/status.routes';
 import { syncRoutes } from './entry-points/sync.routes';
 import { AcceptSyncBatchUseCase } from './use-cases/accept-sync-batch.use-case';
 import { ManageAccountsUseCase } from './use-cases/manage-accounts.use-case';
+import { ManageInstallUseCase } from './use-cases/manage-install.use-case';
 import { ManageSettingsUseCase } from './use-cases/manage-settings.use-case';
 import { ReadSyncStatusUseCase } from './use-cases/read-sync-status.use-case';
 import { TtlCache } from './use-cases/ttl-cache';
@@ -46,16 +48,17 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   };
   await broker.subscribeAll(TOPICS.lookupsChanged, forgetLookups, forgetLookups);
 
+  const lookupsChanged = async () => {
+    forgetLookups();
+    await broker.publish(TOPICS.lookupsChanged, {}).catch((error) => logger.warn('could not tell other replicas to drop cached look-ups', { error: String(error) }));
+  };
   const accounts = new ManageAccountsUseCase(
     repositories,
     {
       crm: { baseUrl: deps.crmBaseUrl, adminToken: deps.adminToken },
       accessTokenTtlSeconds: deps.accessTokenTtlSeconds ?? 1800,
-      onAccessChanged: async () => {
-        forgetLookups();
-        await broker.publish(TOPICS.lookupsChanged, {}).catch((error) => logger.warn('could not tell other replicas to drop cached look-ups', { error: String(error) }));
-      },
-      onPortalEnabled: (portalId) => broker.publish(TOPICS.portalEnabled, { kind: 'portal-enabled', portalId } satisfies PortalEnabledMessage),
+      onAccessChanged: lookupsChanged,
+      onPortalEnabled: (portalId) => broker.publish(TOPICS.catchUp, { kind: 'catch-up', portalId, errorType: 'INACTIVE_PORTAL' } satisfies CatchUpMessage),
     },
     logger,
   );
@@ -71,6 +74,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   app.use(jsonBody(deps.bodyLimit));
   app.use(adminRoutes(accounts, deps.adminToken));
   app.use(settingsRoutes(new ManageSettingsUseCase(repositories, broker, logger), auth));
+  app.use(installRoutes(new ManageInstallUseCase(repositories, broker, logger, { crmBaseUrl: deps.crmBaseUrl, onLookupsChanged: lookupsChanged }), auth));
   app.use(syncRoutes(new AcceptSyncBatchUseCase(broker, repositories.stores, logger, storeCache), auth));
   app.use(statusRoutes(readSyncStatus, auth));
   app.use(notFoundHandler());

@@ -163,18 +163,25 @@ export interface ReapplyChunkMessage {
   jobId: string;
 }
 
+/** Errors that hold changes back until an account event, rather than until a new message. */
+export const CATCH_UP_ERROR_TYPES = ['INACTIVE_PORTAL', 'PORTAL_NOT_SYNC_ENABLED'] as const;
+
 /**
- * gateway → mapper: a portal was enabled again; what it was sent while disabled (its open
- * INACTIVE_PORTAL errors) is mapped and applied now, a page per message. Routing key `portal.enabled`.
+ * gateway → mapper: what was held back by `errorType` can apply now (the portal was enabled, the
+ * tenant installed); the objects with such open errors are mapped and applied, a page per message.
+ * Routing key `objects.catch-up`.
  */
-export interface PortalEnabledMessage {
-  kind: 'portal-enabled';
+export interface CatchUpMessage {
+  kind: 'catch-up';
   portalId: number;
+  /** One tenant of the portal (null: direct mode); absent: every tenant of the portal. */
+  appId?: string | null;
+  errorType: (typeof CATCH_UP_ERROR_TYPES)[number];
   /** Resume point (an error id) of the next page; absent on the first. */
   afterId?: string;
 }
 
-export type SettingsWorkMessage = SettingsChangedMessage | ReapplyChunkMessage | PortalEnabledMessage;
+export type SettingsWorkMessage = SettingsChangedMessage | ReapplyChunkMessage | CatchUpMessage;
 
 export const settingsWorkMessageSchema = {
   $id: 'amqp-settings-work',
@@ -192,8 +199,14 @@ export const settingsWorkMessageSchema = {
     { type: 'object', required: ['kind', 'jobId'], properties: { kind: { const: 'reapply-chunk' }, jobId: { type: 'string', minLength: 1 } } },
     {
       type: 'object',
-      required: ['kind', 'portalId'],
-      properties: { kind: { const: 'portal-enabled' }, portalId: { type: 'integer', minimum: 1 }, afterId: { type: 'string', pattern: '^[0-9a-f]{24}$' } },
+      required: ['kind', 'portalId', 'errorType'],
+      properties: {
+        kind: { const: 'catch-up' },
+        portalId: { type: 'integer', minimum: 1 },
+        appId: { type: ['string', 'null'] },
+        errorType: { type: 'string', enum: CATCH_UP_ERROR_TYPES },
+        afterId: { type: 'string', pattern: '^[0-9a-f]{24}$' },
+      },
     },
   ],
 } as const;
@@ -204,7 +217,7 @@ export const TOPICS = {
   mappedChanges: 'changes.mapped',
   settingsChanged: 'settings.changed',
   reapplyChunk: 'settings.reapply',
-  portalEnabled: 'portal.enabled',
+  catchUp: 'objects.catch-up',
   /** Broadcast to every gateway replica: drop cached credential and store look-ups. */
   lookupsChanged: 'lookups.changed',
 } as const;

@@ -62,3 +62,22 @@ export const v2SyncSubmissionSchema = {
     },
   },
 } as const;
+
+/** A v2 store (SPEC.md "Store (v2)"): an organising label of the data a tenant sends. */
+export interface V2Store {
+  id: string;
+  label: string;
+  adminUri?: string;
+}
+
+export const v2StoreSchema = {
+  $id: 'v2-store',
+  type: 'object',
+  required: ['id', 'label'],
+  additionalProperties: false,
+  properties: {
+    id: objectIdSchema,
+    label: { type: 'string', minLength: 1, maxLength: 200 },
+    adminUri: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2000, errorHint: 'must be an absolute http(s) URI' },
+  },
+} as const;

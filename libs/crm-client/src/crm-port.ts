@@ -47,8 +47,10 @@ export interface CrmPort {
   findContactsByEmail(emails: string[]): Promise<Map<string, number>>;
   listProperties(type: ObjectType): Promise<CrmPropertyInfo[]>;
   createProperty(type: ObjectType, property: CrmPropertyInfo): Promise<void>;
+  deleteProperty(type: ObjectType, name: string): Promise<void>;
   listDealPipelines(): Promise<CrmPipeline[]>;
   createDealPipeline(pipeline: CrmPipeline): Promise<CrmPipeline>;
   updateDealPipeline(pipeline: CrmPipeline): Promise<CrmPipeline>;
+  deleteDealPipeline(id: string): Promise<void>;
   batchAssociate(fromType: ObjectType, toType: ObjectType, pairs: AssociationPair[]): Promise<void>;
 }

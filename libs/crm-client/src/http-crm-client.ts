@@ -135,6 +135,10 @@ export class HttpCrmClient implements CrmPort {
     await this.request({ method: 'POST', url: `/crm/v3/properties/${CRM_OBJECT_PATHS[type]}`, data: property });
   }
 
+  async deleteProperty(type: ObjectType, name: string): Promise<void> {
+    await this.request({ method: 'DELETE', url: `/crm/v3/properties/${CRM_OBJECT_PATHS[type]}/${encodeURIComponent(name)}` });
+  }
+
   async listDealPipelines(): Promise<CrmPipeline[]> {
     const data = await this.request<{ results: CrmPipeline[] }>({ method: 'GET', url: '/crm/v3/pipelines/deals' });
     return data.results;
@@ -146,6 +150,10 @@ export class HttpCrmClient implements CrmPort {
 
   async updateDealPipeline(pipeline: CrmPipeline): Promise<CrmPipeline> {
     return this.request<CrmPipeline>({ method: 'PATCH', url: `/crm/v3/pipelines/deals/${encodeURIComponent(pipeline.id)}`, data: pipeline });
+  }
+
+  async deleteDealPipeline(id: string): Promise<void> {
+    await this.request({ method: 'DELETE', url: `/crm/v3/pipelines/deals/${encodeURIComponent(id)}` });
   }
 
   async batchAssociate(fromType: ObjectType, toType: ObjectType, pairs: AssociationPair[]): Promise<void> {

@@ -1,6 +1,8 @@
 import mongoose, { type Connection } from 'mongoose';
 import { AccountRepository } from './repositories/account.repository';
+import { CheckoutRepository } from './repositories/checkout.repository';
 import { CredentialRepository } from './repositories/credential.repository';
+import { EcommerceInstallRepository } from './repositories/ecommerce-install.repository';
 import { ReapplyJobRepository } from './repositories/reapply-job.repository';
 import { WaitingObjectRepository } from './repositories/waiting-object.repository';
 import { ObjectStateRepository } from './repositories/object-state.repository';
@@ -21,6 +23,8 @@ export interface Repositories {
   syncErrors: SyncErrorRepository;
   accounts: AccountRepository;
   credentials: CredentialRepository;
+  ecommerceInstalls: EcommerceInstallRepository;
+  checkouts: CheckoutRepository;
   reapplyJobs: ReapplyJobRepository;
   waitingObjects: WaitingObjectRepository;
 }
@@ -47,6 +51,8 @@ export async function connectDatabase(url: string, dbName: string): Promise<Data
     syncErrors: new SyncErrorRepository(connection),
     accounts: new AccountRepository(connection),
     credentials: new CredentialRepository(connection),
+    ecommerceInstalls: new EcommerceInstallRepository(connection),
+    checkouts: new CheckoutRepository(connection),
     reapplyJobs: new ReapplyJobRepository(connection),
     waitingObjects: new WaitingObjectRepository(connection),
   };

@@ -15,3 +15,5 @@ export type { StoredObjectState, StateWrite, ObjectStateRepository } from './rep
 export type { ObjectSync, ProcessedRecord, ObjectSyncRepository } from './repositories/object-sync.repository';
 export type { SyncError, NewSyncError, ErrorQuery, SyncErrorRepository } from './repositories/sync-error.repository';
 export type { WaitingObject, WaitingObjectRepository } from './repositories/waiting-object.repository';
+export type { EcommerceInstall, EcommerceInstallRepository } from './repositories/ecommerce-install.repository';
+export type { CheckoutRepository, CheckoutState, PendingCheckout } from './repositories/checkout.repository';

@@ -70,6 +70,35 @@ describe('repositories against the MongoDB-wire server', () => {
     });
   });
 
+  describe('leases and pending checkouts', () => {
+    it('gives a lease to one holder at a time, renews it for its holder, and hands it over once it expired', async () => {
+      const checkouts = repos().checkouts;
+      const name = `lease-${tenant.portalId}`;
+      const racers = await Promise.all(['a', 'b', 'c'].map((holder) => checkouts.acquireLease(name, holder, 1000, 500)));
+      expect(racers.filter(Boolean)).toHaveLength(1);
+      const winner = ['a', 'b', 'c'][racers.indexOf(true)];
+      const other = winner === 'a' ? 'b' : 'a';
+      expect(await checkouts.acquireLease(name, winner, 1400, 500)).toBe(true); // renewed until 1900
+      expect(await checkouts.acquireLease(name, other, 1800, 500)).toBe(false);
+      expect(await checkouts.acquireLease(name, other, 1901, 500)).toBe(true);
+      await checkouts.releaseLease(name, other);
+      expect(await checkouts.acquireLease(name, winner, 1902, 500)).toBe(true);
+    });
+
+    it('keeps the time a deal first became pending, forgets it when it moves on, and lists due deals oldest first', async () => {
+      const checkouts = repos().checkouts;
+      await checkouts.track(tenant, 'web', [{ externalObjectId: 'd1', pending: true, crmId: 11 }, { externalObjectId: 'd2', pending: true, crmId: 12 }], 100);
+      await checkouts.track(tenant, 'web', [{ externalObjectId: 'd1', pending: true, crmId: 11 }, { externalObjectId: 'd3', pending: true, crmId: 13 }], 200);
+      await checkouts.track(tenant, 'web', [{ externalObjectId: 'd2', pending: false }], 300);
+      const mine = (due: { tenant: Tenant }[]) => due.filter((checkout) => checkout.tenant.portalId === tenant.portalId);
+      expect(mine(await checkouts.due(150, 100)).map((c) => [c.externalObjectId, c.pendingSince])).toEqual([['d1', 100]]);
+      const due = mine(await checkouts.due(250, 100));
+      expect(due.map((c) => c.externalObjectId)).toEqual(['d1', 'd3']);
+      await checkouts.forget(due);
+      expect(mine(await checkouts.due(1000, 100))).toEqual([]);
+    });
+  });
+
   describe('raw messages', () => {
     it('appends a batch once, however often it is delivered', async () => {
       const batch = aSyncBatch({ tenant, messages: [1, 2, 3].map((n) => ({ externalObjectId: `o${n}`, action: 'UPSERT' as const, changedAt: n, properties: { 'a.b': n, $c: 'x' } })) });

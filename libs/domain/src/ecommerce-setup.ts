@@ -49,3 +49,7 @@ export const ECOMM_DEAL_STAGES = [
   { id: 'cancelled', label: 'Cancelled', displayOrder: 5 },
 ] as const;
 export const ECOMM_STAGE_IDS: ReadonlySet<string> = new Set(ECOMM_DEAL_STAGES.map((stage) => stage.id));
+
+/** The stage a checkout waits in; after ABANDON_AFTER_MS (24 hours) without a later stage it moves to ABANDONED_STAGE. */
+export const PENDING_STAGE = 'checkout_pending';
+export const ABANDONED_STAGE = 'checkout_abandoned';

@@ -9,7 +9,7 @@ import { TOPICS } from '@ecomm-sync/contracts';
 export const QUEUES = {
   'mapper.sync-batches': { bindings: [`${TOPICS.syncBatch}.*`] },
   'applier.mapped-changes': { bindings: [`${TOPICS.mappedChanges}.*`] },
-  'mapper.settings-work': { bindings: [TOPICS.settingsChanged, TOPICS.reapplyChunk, TOPICS.portalEnabled] },
+  'mapper.settings-work': { bindings: [TOPICS.settingsChanged, TOPICS.reapplyChunk, TOPICS.catchUp] },
 } as const satisfies Record<string, { bindings: readonly string[] }>;
 
 export type QueueName = keyof typeof QUEUES;

@@ -1,11 +1,16 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
 import { OBJECT_TYPES } from '@ecomm-sync/contracts';
-import type { CrmPort } from '@ecomm-sync/crm-client';
+import { CrmRequestError, type CrmPort } from '@ecomm-sync/crm-client';
 import { ECOMM_DEAL_STAGES, ECOMM_PIPELINE_ID, ECOMM_PIPELINE_LABEL, ECOMM_PROPERTIES } from '@ecomm-sync/domain';
 
-/** The portal cannot use the service (SPEC.md "Ecommerce pipeline deal stages"). */
+export type InstallRefusal = 'foreign-pipeline' | 'pipeline-limit' | 'crm-failure';
+
+/** The portal cannot use the service (SPEC.md "Ecommerce pipeline deal stages"), or its CRM failed. */
 export class EcommerceInstallError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly reason: InstallRefusal,
+  ) {
     super(message);
     this.name = 'EcommerceInstallError';
   }
@@ -18,30 +23,59 @@ const defaultPipeline = () => ({
   stages: ECOMM_DEAL_STAGES.map((stage) => ({ ...stage })),
 });
 
+const isConflict = (error: unknown) => error instanceof CrmRequestError && error.status === 409;
+
 /**
- * Creates in the portal's CRM what the service needs: the ecommerce properties and the ecommerce
- * pipeline with its six stages (reset to its defaults when it exists). Idempotent. Checks first
- * and writes after, so that a refused portal is left as it was.
+ * Creates in the portal's CRM what the service needs: the ecommerce pipeline with its six stages
+ * (reset to its default label and stages when it exists: it is shared and must not be modified)
+ * and the ecommerce properties. Idempotent, and safe when two installs of one portal race (the
+ * loser of a create finds the winner's). Checks first and writes after; if a write fails, what
+ * this call created is deleted again, so a failed install leaves nothing half-made.
  */
 export async function installEcommerce(crm: CrmPort): Promise<void> {
   const pipelines = await crm.listDealPipelines();
   const ours = pipelines.find((pipeline) => pipeline.id === ECOMM_PIPELINE_ID);
   const foreign = pipelines.find((pipeline) => pipeline.id !== ECOMM_PIPELINE_ID && /ecommerce/i.test(pipeline.label));
   if (foreign) {
-    throw new EcommerceInstallError(`The portal already has a pipeline named "${foreign.label}" (id ${foreign.id}) that is not the service's; rename or remove it`);
+    throw new EcommerceInstallError(`The portal already has a pipeline named "${foreign.label}" (id ${foreign.id}) that is not the service's; rename or remove it`, 'foreign-pipeline');
   }
-
   const missing: { type: ObjectType; names: Set<string> }[] = [];
   for (const type of OBJECT_TYPES) {
     const existing = new Set((await crm.listProperties(type)).map((property) => property.name));
     missing.push({ type, names: new Set(ECOMM_PROPERTIES[type].filter((property) => !existing.has(property.name)).map((p) => p.name)) });
   }
-  // The pipeline first: it is the step a portal at its limit refuses, before anything else is made.
-  if (ours) await crm.updateDealPipeline(defaultPipeline());
-  else await crm.createDealPipeline(defaultPipeline());
-  for (const { type, names } of missing) {
-    for (const property of ECOMM_PROPERTIES[type].filter((p) => names.has(p.name))) {
-      await crm.createProperty(type, property);
+
+  const undo: (() => Promise<void>)[] = [];
+  try {
+    // The pipeline first: it is the step a portal at its limit refuses, before anything else is made.
+    if (ours) await crm.updateDealPipeline(defaultPipeline());
+    else await createPipeline(crm, undo);
+    for (const { type, names } of missing) {
+      for (const property of ECOMM_PROPERTIES[type].filter((p) => names.has(p.name))) {
+        try {
+          await crm.createProperty(type, property);
+          undo.push(() => crm.deleteProperty(type, property.name));
+        } catch (error) {
+          if (!isConflict(error)) throw error; // made meanwhile by a concurrent install: fine
+        }
+      }
     }
+  } catch (error) {
+    for (const step of undo.reverse()) await step().catch(() => undefined);
+    if (error instanceof EcommerceInstallError) throw error;
+    throw new EcommerceInstallError(`The CRM failed during the ecommerce setup, which was undone; try again (${error instanceof Error ? error.message : String(error)})`, 'crm-failure');
+  }
+}
+
+async function createPipeline(crm: CrmPort, undo: (() => Promise<void>)[]): Promise<void> {
+  try {
+    await crm.createDealPipeline(defaultPipeline());
+    undo.push(() => crm.deleteDealPipeline(ECOMM_PIPELINE_ID));
+  } catch (error) {
+    if (isConflict(error)) return void (await crm.updateDealPipeline(defaultPipeline())); // a concurrent install made it
+    if (error instanceof CrmRequestError && error.status === 400 && /limit/i.test(error.message)) {
+      throw new EcommerceInstallError(`The portal already has its maximum number of deal pipelines, so the ecommerce pipeline cannot be added; remove a pipeline or raise the limit (${error.message})`, 'pipeline-limit');
+    }
+    throw error;
   }
 }

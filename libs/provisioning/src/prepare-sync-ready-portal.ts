@@ -15,17 +15,18 @@ export const DEMO_MAPPINGS: Record<ObjectType, PropertyMapping[]> = {
 };
 
 /**
- * Makes a direct-mode portal ready to sync: the ecommerce setup in its CRM, the store `default`
+ * Makes a direct-mode portal ready to sync (what a v1 install does): the ecommerce setup in its CRM, the install record, the store `default`
  * and enabled settings with the given mappings. Idempotent.
  */
 export async function prepareSyncReadyPortal(
-  repositories: Pick<Repositories, 'stores' | 'settings'>,
+  repositories: Pick<Repositories, 'stores' | 'settings' | 'ecommerceInstalls'>,
   crm: { baseUrl: string; token: string },
   portalId: number,
   mappings: Partial<Record<ObjectType, PropertyMapping[]>> = DEMO_MAPPINGS,
 ): Promise<void> {
   const tenant = { portalId, appId: null };
   await installEcommerce(new HttpCrmClient({ baseUrl: crm.baseUrl, token: crm.token }));
+  await repositories.ecommerceInstalls.markInstalled(tenant, Date.now());
   await repositories.stores.upsert(tenant, { id: DEFAULT_STORE_ID, label: 'Custom' });
   await repositories.settings.put(tenant, { enabled: true, importOnInstall: false, webhookUri: null, mappings });
 }

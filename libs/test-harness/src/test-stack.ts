@@ -13,6 +13,7 @@ import { freePort, testInfrastructure, uniqueName, waitFor } from '@ecomm-sync/t
 
 export type AppName = 'gateway' | 'mapper' | 'applier' | 'crm' | 'import-coordinator' | 'webhook-dispatcher';
 const ALL_APPS: AppName[] = ['crm', 'gateway', 'mapper', 'applier', 'import-coordinator', 'webhook-dispatcher'];
+const instanceKey = (app: AppName, instance: string) => (instance ? `${app}#${instance}` : app);
 
 const PORT_VARIABLES: Record<AppName, string> = {
   gateway: 'GATEWAY_PORT',
@@ -48,7 +49,8 @@ export interface TestPortal {
  * own AMQP prefix and databases, so that stacks never see each other. Logs go to tmp/e2e-logs.
  */
 export class TestStack {
-  private readonly processes = new Map<AppName, ChildProcess>();
+  /** Running processes by app, or `app#instance` for extra replicas. */
+  private readonly processes = new Map<string, ChildProcess>();
   private database?: Database;
 
   private constructor(
@@ -102,42 +104,64 @@ export class TestStack {
     return this.env.ADMIN_TOKEN;
   }
 
-  async startApp(app: AppName): Promise<void> {
+  /**
+   * Starts an app as its own process. `instance` names an extra replica of an app that already
+   * runs (its own health port and log file), as operations would scale it.
+   */
+  async startApp(app: AppName, instance = ''): Promise<void> {
     const bundle = path.join(workspaceRoot, 'dist', 'apps', app, 'main.js');
     if (!fs.existsSync(bundle)) throw new Error(`${bundle} is missing: build the apps first (npx nx run-many -t build)`);
-    const log = fs.openSync(path.join(this.logDir, `${app}.log`), 'a');
-    const child = spawn(process.execPath, ['--enable-source-maps', bundle], { env: this.env, stdio: ['ignore', log, log] });
+    const port = instance ? await freePort() : this.ports[app];
+    const key = instanceKey(app, instance);
+    const log = fs.openSync(this.logFile(app, instance), 'a');
+    const child = spawn(process.execPath, ['--enable-source-maps', bundle], { env: { ...this.env, [PORT_VARIABLES[app]]: String(port) }, stdio: ['ignore', log, log] });
     fs.closeSync(log);
-    this.processes.set(app, child);
+    this.processes.set(key, child);
     let exited = false;
     child.once('exit', () => (exited = true));
     await waitFor(
       async () => {
-        if (exited) throw new Error(`${app} exited during start; see ${this.logDir}/${app}.log`);
-        const response = await axios.get(`http://127.0.0.1:${this.ports[app]}/readyz`, { validateStatus: () => true, timeout: 1000 });
+        if (exited) throw new Error(`${key} exited during start; see ${this.logFile(app, instance)}`);
+        const response = await axios.get(`http://127.0.0.1:${port}/readyz`, { validateStatus: () => true, timeout: 1000 });
         return response.status === 200;
       },
-      { timeoutMs: 30_000, intervalMs: 100, message: `${app} to be ready` },
+      { timeoutMs: 30_000, intervalMs: 100, message: `${key} to be ready` },
     ).catch((error) => {
-      throw new Error(`${String(error.message)}; see ${this.logDir}/${app}.log`);
+      throw new Error(`${String(error.message)}; see ${this.logFile(app, instance)}`);
     });
   }
 
   /** Process id of a running app (to measure its memory). */
-  pid(app: AppName): number {
-    const pid = this.processes.get(app)?.pid;
-    if (!pid) throw new Error(`${app} is not running`);
+  pid(app: AppName, instance = ''): number {
+    const pid = this.processes.get(instanceKey(app, instance))?.pid;
+    if (!pid) throw new Error(`${instanceKey(app, instance)} is not running`);
     return pid;
   }
 
   /** Stops one app: SIGKILL by default, as a crash would. */
-  async stopApp(app: AppName, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
-    const child = this.processes.get(app);
+  async stopApp(app: AppName, signal: NodeJS.Signals = 'SIGKILL', instance = ''): Promise<void> {
+    const key = instanceKey(app, instance);
+    const child = this.processes.get(key);
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill(signal);
     await exited;
-    this.processes.delete(app);
+    this.processes.delete(key);
+  }
+
+  /** The JSON log lines an app instance wrote so far (to assert on what each replica did). */
+  logLines(app: AppName, instance = ''): Record<string, unknown>[] {
+    const file = this.logFile(app, instance);
+    if (!fs.existsSync(file)) return [];
+    return fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  private logFile(app: AppName, instance: string): string {
+    return path.join(this.logDir, `${instance ? `${app}-${instance}` : app}.log`);
   }
 
   /** A raw collection of the sync database (for simulating lost writes and asserting on counts). */
@@ -198,7 +222,12 @@ export class TestStack {
 
   /** Stops every app (SIGTERM), removes the AMQP topology and drops both databases. */
   async stop(): Promise<void> {
-    await Promise.all([...this.processes.keys()].map((app) => this.stopApp(app, 'SIGTERM')));
+    await Promise.all(
+      [...this.processes.keys()].map((key) => {
+        const [app, instance = ''] = key.split('#') as [AppName, string?];
+        return this.stopApp(app, 'SIGTERM', instance);
+      }),
+    );
     await this.database?.close();
     await purgeAndDeleteTopology(this.env.AMQP_URL, this.env.AMQP_PREFIX).catch(() => undefined);
     const connection = await mongoose.createConnection(this.env.MONGO_URL).asPromise();

@@ -1,8 +1,8 @@
 import type { MappedChange, MappedChangesMessage, ObjectType, Problem, Tenant } from '@ecomm-sync/contracts';
 import { OBJECT_TYPES, V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
 import { CrmRequestError, type CrmPort } from '@ecomm-sync/crm-client';
-import type { NewSyncError, ObjectSync, Portal, ProcessedRecord, Repositories, WaitingObject } from '@ecomm-sync/data-access';
-import { describeFailure, ECOMM_SYNCED_PROPERTY, SYNC_KEY_PROPERTY, syncKeyOf, validateChange } from '@ecomm-sync/domain';
+import type { CheckoutState, NewSyncError, ObjectSync, Portal, ProcessedRecord, Repositories, WaitingObject } from '@ecomm-sync/data-access';
+import { describeFailure, ECOMM_SYNCED_PROPERTY, PENDING_STAGE, SYNC_KEY_PROPERTY, syncKeyOf, validateChange } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/logger';
 import type { CrmDirectory } from './crm-directory';
 
@@ -77,6 +77,25 @@ const ASSOCIATIONS: Partial<Record<ObjectType, { type: ObjectType; property: str
   DEAL: [{ type: 'CONTACT', property: V1_ASSOCIATION_PROPERTIES.CONTACT_IDS, required: false }],
 };
 
+/**
+ * Where the applied deals now stand for the abandoned-checkout sweep: pending (with the CRM id)
+ * when their stage is `checkout_pending`, not pending when they have another stage or were
+ * deleted; deals whose mapped state carries no stage are left as they were.
+ */
+function checkoutStates(group: ChangeGroup, syncs: Map<string, ObjectSync>, records: readonly ProcessedRecord[]): CheckoutState[] {
+  const states: CheckoutState[] = [];
+  for (const record of records) {
+    const change = group.changes.get(record.externalObjectId);
+    if (!change) continue;
+    const link = record.link ?? syncs.get(record.externalObjectId);
+    const crmId = link && !link.archived ? link.crmId : null;
+    const stage = change.action === 'DELETE' ? null : change.properties.dealstage;
+    if (stage === undefined) continue;
+    states.push(stage === PENDING_STAGE && crmId !== null ? { externalObjectId: change.externalObjectId, pending: true, crmId } : { externalObjectId: change.externalObjectId, pending: false });
+  }
+  return states;
+}
+
 /** Revisions are ordered by the object's state revision, then by the settings it was mapped with. */
 const isNewer = (change: Pick<MappedChange, 'rev' | 'settingsRev'>, than: { rev: number; settingsRev: number }) =>
   change.rev > than.rev || (change.rev === than.rev && change.settingsRev > than.settingsRev);
@@ -98,9 +117,10 @@ const groupKey = (message: MappedChangesMessage) => JSON.stringify([message.tena
  */
 export class ApplyMappedChangesUseCase {
   private readonly portalCache = new Map<number, { at: number; portal: Portal | null }>();
+  private readonly installCache = new Map<string, number>();
 
   constructor(
-    private readonly repositories: Pick<Repositories, 'objectSyncs' | 'syncErrors' | 'portals' | 'waitingObjects'>,
+    private readonly repositories: Pick<Repositories, 'objectSyncs' | 'syncErrors' | 'portals' | 'waitingObjects' | 'ecommerceInstalls' | 'checkouts'>,
     private readonly crm: CrmDirectory,
     private readonly logger: Logger,
     private readonly clock: () => number = Date.now,
@@ -187,15 +207,17 @@ export class ApplyMappedChangesUseCase {
     const outcome = new Outcome(this.clock());
 
     const portal = await this.portal(tenant.portalId);
-    if (!portal || !portal.active) {
-      // Not recorded as processed: the changes apply once the portal is enabled again.
+    const heldBack: { type: 'INACTIVE_PORTAL' | 'PORTAL_NOT_SYNC_ENABLED'; reason: string } | null =
+      !portal || !portal.active
+        ? { type: 'INACTIVE_PORTAL', reason: `portal ${tenant.portalId} is ${portal ? 'disabled' : 'unknown'}` }
+        : !(await this.installed(tenant))
+          ? { type: 'PORTAL_NOT_SYNC_ENABLED', reason: `the ecommerce install of ${tenant.appId ? `application ${tenant.appId} in ` : ''}portal ${tenant.portalId} is not done (POST /extensions/ecomm/v1/installs, or PUT a v2 store)` }
+          : null;
+    if (heldBack || !portal) {
+      // Not recorded as processed: the changes apply once the portal is enabled or the tenant installed.
       for (const change of fresh) {
         outcome.problems(change, [
-          {
-            type: 'INACTIVE_PORTAL',
-            blocking: true,
-            details: describeFailure(change.action === 'DELETE' ? 'DELETE' : 'UPSERT', objectType, change.externalObjectId, `portal ${tenant.portalId} is ${portal ? 'disabled' : 'unknown'}`),
-          },
+          { type: heldBack!.type, blocking: true, details: describeFailure(change.action === 'DELETE' ? 'DELETE' : 'UPSERT', objectType, change.externalObjectId, heldBack!.reason) },
         ]);
       }
       await this.repositories.syncErrors.record(tenant, storeId, objectType, outcome.errors);
@@ -219,6 +241,7 @@ export class ApplyMappedChangesUseCase {
     await this.repositories.syncErrors.resolve(tenant, storeId, objectType, outcome.clean, this.clock());
     const lost = await this.repositories.objectSyncs.recordProcessed(tenant, storeId, objectType, outcome.records);
     if (lost.length > 0) this.logger.warn('a newer revision was recorded concurrently', { objectType, externalObjectIds: lost.slice(0, 10) });
+    if (objectType === 'DEAL') await this.repositories.checkouts.track(tenant, storeId, checkoutStates(group, syncs, outcome.records), outcome.now);
     if (waits) {
       await this.repositories.waitingObjects.wait(tenant, storeId, objectType, outcome.waiting, outcome.now, this.waitWindowMs);
       await this.repositories.waitingObjects.release(tenant, storeId, objectType, outcome.records.map((record) => record.externalObjectId));
@@ -367,9 +390,21 @@ export class ApplyMappedChangesUseCase {
     }
   }
 
-  /** Drops cached portals (a portal was disabled or enabled: the gateway broadcasts it). */
+  /** Drops cached portals and installs (a portal was disabled or enabled, a tenant (un)installed: the gateway broadcasts it). */
   forgetPortals(): void {
     this.portalCache.clear();
+    this.installCache.clear();
+  }
+
+  /** Whether the tenant's ecommerce install is done; like portals, only a positive answer is cached. */
+  private async installed(tenant: Tenant): Promise<boolean> {
+    const key = `${tenant.portalId}:${tenant.appId ?? ''}`;
+    const cached = this.installCache.get(key);
+    if (cached !== undefined && this.clock() - cached < 5_000) return true;
+    const { installCompleted } = await this.repositories.ecommerceInstalls.find(tenant);
+    if (installCompleted) this.installCache.set(key, this.clock());
+    else this.installCache.delete(key);
+    return installCompleted;
   }
 
   /**

@@ -102,6 +102,12 @@ export class CrmStore {
     return definition;
   }
 
+  async deleteProperty(portalId: number, objectType: CrmType, name: string): Promise<boolean> {
+    const deleted = (await this.models.properties.deleteOne({ portalId, objectType, name })).deletedCount === 1;
+    this.definitionCache.delete(`${portalId}:${objectType}`);
+    return deleted;
+  }
+
   /** Definitions are read at most once a second per portal and type: writes validate against them. */
   private async definitions(portalId: number, objectType: CrmType): Promise<Map<string, PropertyDefinition>> {
     const key = `${portalId}:${objectType}`;
@@ -322,6 +328,10 @@ export class CrmStore {
       throw error;
     }
     return pipeline;
+  }
+
+  async deletePipeline(portalId: number, id: string): Promise<boolean> {
+    return (await this.models.pipelines.deleteOne({ portalId, id })).deletedCount === 1;
   }
 
   async updatePipeline(portalId: number, id: string, changes: Partial<Omit<Pipeline, 'id'>>): Promise<Pipeline> {

@@ -129,6 +129,11 @@ export function crmRoutes(store: CrmStore, adminToken: string, defaultPipelineLi
     res.status(201).json(created);
   });
 
+  router.delete('/crm/v3/properties/:type/:name', async (req, res) => {
+    if (!(await store.deleteProperty(account(res).portalId, objectType(req), String(req.params.name)))) throw AppError.notFound(`No property "${String(req.params.name)}"`);
+    res.status(204).end();
+  });
+
   router.get('/crm/v3/pipelines/deals', async (_req, res) => {
     res.json({ results: await store.listPipelines(account(res).portalId) });
   });
@@ -148,6 +153,11 @@ export function crmRoutes(store: CrmStore, adminToken: string, defaultPipelineLi
     const body = parseWith(validatePipelinePatch, req.body);
     const stages = body.stages?.map((stage, index) => ({ id: stage.id, label: stage.label, displayOrder: stage.displayOrder ?? index }));
     res.json(await store.updatePipeline(account(res).portalId, String(req.params.id), { label: body.label, displayOrder: body.displayOrder, stages }));
+  });
+
+  router.delete('/crm/v3/pipelines/deals/:id', async (req, res) => {
+    if (!(await store.deletePipeline(account(res).portalId, String(req.params.id)))) throw AppError.notFound(`No deal pipeline "${String(req.params.id)}"`);
+    res.status(204).end();
   });
 
   router.post('/crm/v4/associations/:from/:to/batch/associate/default', async (req, res) => {

@@ -1,4 +1,3 @@
-import { DEFAULT_STORE_ID } from '@ecomm-sync/contracts';
 import { newSecret, type Application, type Credential, type CredentialKind, type Developer, type Install, type Portal, type Repositories } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
@@ -34,7 +33,7 @@ export class ManageAccountsUseCase {
   private readonly clock: () => number;
 
   constructor(
-    private readonly repositories: Pick<Repositories, 'portals' | 'accounts' | 'credentials' | 'stores'>,
+    private readonly repositories: Pick<Repositories, 'portals' | 'accounts' | 'credentials'>,
     private readonly options: AccountsOptions,
     private readonly logger: Logger,
   ) {
@@ -120,16 +119,12 @@ export class ManageAccountsUseCase {
 
   /**
    * Installs an application in a portal (the customer's consent, given through the admin API) and
-   * answers its first tokens. The application's store `default` is made for its v1 traffic.
+   * answers its first tokens. The application then does its ecommerce install with them.
    */
   async install(portalId: number, appId: string): Promise<TokenPair> {
     await this.portal(portalId);
-    const application = await this.application(appId);
+    await this.application(appId);
     await this.repositories.accounts.install(portalId, appId, this.clock());
-    const tenant = { portalId, appId };
-    if (!(await this.repositories.stores.find(tenant, DEFAULT_STORE_ID))) {
-      await this.repositories.stores.upsert(tenant, { id: DEFAULT_STORE_ID, label: application.name });
-    }
     this.logger.info('application installed', { portalId, appId });
     return this.issueTokens(portalId, appId);
   }

@@ -6,7 +6,7 @@ import type { ReapplySettingsUseCase } from '../use-cases/reapply-settings.use-c
 const validateSettingsWork = createValidator<SettingsWorkMessage>(settingsWorkMessageSchema, 'message');
 
 /**
- * Settings changes, re-apply chunks, and catching up a re-enabled portal. Failure policy: schema failures are poison (dead-lettered
+ * Settings changes, re-apply chunks, and catching up what an account event released. Failure policy: schema failures are poison (dead-lettered
  * at once); others are retried after the delay (the job resumes from its stored progress).
  */
 export function startSettingsWorkConsumer(broker: Broker, reapply: ReapplySettingsUseCase, catchUp: CatchUpPortalUseCase): Promise<void> {
@@ -18,7 +18,7 @@ export function startSettingsWorkConsumer(broker: Broker, reapply: ReapplySettin
           return reapply.start(body);
         case 'reapply-chunk':
           return reapply.continue(body);
-        case 'portal-enabled':
+        case 'catch-up':
           return catchUp.run(body);
       }
     },

@@ -1,4 +1,4 @@
-import type { ObjectType, PortalEnabledMessage } from '@ecomm-sync/contracts';
+import type { CatchUpMessage, ObjectType } from '@ecomm-sync/contracts';
 import { TOPICS } from '@ecomm-sync/contracts';
 import type { OwnedObjectState, Repositories } from '@ecomm-sync/data-access';
 import type { Logger } from '@ecomm-sync/logger';
@@ -6,10 +6,10 @@ import type { Broker } from '@ecomm-sync/messaging';
 import { publishMappedStates } from './publish-mapped-states';
 
 /**
- * After a portal is enabled again: the objects whose processing met INACTIVE_PORTAL (never
- * recorded as processed) are mapped from their stored state with the current settings and sent to
+ * After a portal is enabled again (INACTIVE_PORTAL) or a tenant installed (PORTAL_NOT_SYNC_ENABLED):
+ * the objects whose processing met that error (never recorded as processed) are mapped from their stored state with the current settings and sent to
  * the applier, one page per message. Doing a page twice is harmless: the applier skips revisions
- * it already applied, and applying resolves the INACTIVE_PORTAL errors.
+ * it already applied, and applying resolves the errors.
  */
 export class CatchUpPortalUseCase {
   constructor(
@@ -19,8 +19,9 @@ export class CatchUpPortalUseCase {
     private readonly options: { pageSize: number; changesPerMessage: number },
   ) {}
 
-  async run({ portalId, afterId }: PortalEnabledMessage): Promise<void> {
-    const page = await this.repositories.syncErrors.pageOpenOfType(portalId, 'INACTIVE_PORTAL', afterId ?? null, this.options.pageSize);
+  async run(message: CatchUpMessage): Promise<void> {
+    const { portalId, appId, errorType, afterId } = message;
+    const page = await this.repositories.syncErrors.pageOpenOfType(portalId, appId, errorType, afterId ?? null, this.options.pageSize);
     const groups = new Map<string, { key: (typeof page)[number]['key']; ids: Set<string> }>();
     for (const { key } of page) {
       const groupKey = JSON.stringify([key.appId, key.storeId, key.objectType]);
@@ -35,9 +36,9 @@ export class CatchUpPortalUseCase {
       const settings = await this.repositories.settings.get(tenant);
       await publishMappedStates(this.broker, key.objectType as ObjectType, owned, settings, this.options.changesPerMessage);
     }
-    this.logger.info('portal catch-up page sent', { portalId, objects: page.length });
+    this.logger.info('catch-up page sent', { portalId, appId, errorType, objects: page.length });
     if (page.length === this.options.pageSize) {
-      await this.broker.publish(TOPICS.portalEnabled, { kind: 'portal-enabled', portalId, afterId: page[page.length - 1].id } satisfies PortalEnabledMessage);
+      await this.broker.publish(TOPICS.catchUp, { ...message, afterId: page[page.length - 1].id } satisfies CatchUpMessage);
     }
   }
 }

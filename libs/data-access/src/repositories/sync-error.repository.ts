@@ -111,9 +111,13 @@ export class SyncErrorRepository {
   }
 
   /** Newest first. Returns one more than `limit` is not needed: `hasMore` says whether more exist. */
-  /** A portal's open errors of one type in insertion order after `afterId`: the objects a catch-up applies again. */
-  async pageOpenOfType(portalId: number, type: ErrorType, afterId: string | null, limit: number): Promise<{ id: string; key: ObjectKey }[]> {
+  /**
+   * A portal's open errors of one type in insertion order after `afterId` (of one tenant when
+   * `appId` is given, null for direct mode): the objects a catch-up applies again.
+   */
+  async pageOpenOfType(portalId: number, appId: string | null | undefined, type: ErrorType, afterId: string | null, limit: number): Promise<{ id: string; key: ObjectKey }[]> {
     const filter: Record<string, unknown> = { portalId, type, status: 'OPEN' };
+    if (appId !== undefined) filter.appId = appId;
     if (afterId) filter._id = { $gt: new Types.ObjectId(afterId) };
     const docs = await this.errors.collection
       .find(filter, { projection: { _id: 1, portalId: 1, appId: 1, storeId: 1, objectType: 1, externalObjectId: 1 } })

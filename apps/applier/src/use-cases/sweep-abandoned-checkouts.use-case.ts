@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type { PendingCheckout, Repositories } from '@ecomm-sync/data-access';
+import { ABANDONED_STAGE, PENDING_STAGE } from '@ecomm-sync/domain';
+import type { Logger } from '@ecomm-sync/logger';
+import type { CrmDirectory } from './crm-directory';
+
+export interface SweepOptions {
+  /** How long a deal may stay in checkout_pending (SPEC.md: 24 hours). */
+  abandonAfterMs: number;
+  /** Deals read and moved at a time. */
+  batchSize: number;
+  /** How long the lease holds without renewal (a crashed holder's sweep resumes elsewhere after it). */
+  leaseMs: number;
+}
+
+export const SWEEP_LEASE = 'abandoned-checkout-sweep';
+
+/**
+ * The ecommerce workflow that moves deals left in `checkout_pending` for 24 hours to
+ * `checkout_abandoned`. Exactly one replica sweeps at a time (a lease in MongoDB, renewed per
+ * batch); each batch reads the deals' current stage from the CRM first, so a deal that moved on
+ * meanwhile is left alone; only tenants whose workflows are on are swept.
+ */
+export class SweepAbandonedCheckoutsUseCase {
+  private readonly holder = randomUUID();
+
+  constructor(
+    private readonly repositories: Pick<Repositories, 'checkouts' | 'portals' | 'ecommerceInstalls'>,
+    private readonly crm: CrmDirectory,
+    private readonly logger: Logger,
+    private readonly options: SweepOptions,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** One sweep; answers how many deals it moved (0 when another replica holds the lease). */
+  async run(): Promise<number> {
+    this.workflowCache.clear();
+    let moved = 0;
+    for (;;) {
+      if (!(await this.repositories.checkouts.acquireLease(SWEEP_LEASE, this.holder, this.clock(), this.options.leaseMs))) return moved;
+      const due = await this.repositories.checkouts.due(this.clock() - this.options.abandonAfterMs, this.options.batchSize);
+      const batch = await this.sweep(due);
+      moved += batch.moved;
+      // A full batch that could not be forgotten (disabled portals) would come back as is: stop.
+      if (due.length < this.options.batchSize || batch.forgotten === 0) return moved;
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.repositories.checkouts.releaseLease(SWEEP_LEASE, this.holder);
+  }
+
+  private async sweep(due: PendingCheckout[]): Promise<{ moved: number; forgotten: number }> {
+    let moved = 0;
+    let forgotten = 0;
+    const byPortal = new Map<number, PendingCheckout[]>();
+    for (const checkout of due) byPortal.set(checkout.tenant.portalId, [...(byPortal.get(checkout.tenant.portalId) ?? []), checkout]);
+    for (const [portalId, checkouts] of byPortal) {
+      const portal = await this.repositories.portals.findById(portalId);
+      if (!portal?.active) continue; // kept: swept once the portal is enabled again
+      const running: PendingCheckout[] = [];
+      for (const checkout of checkouts) if (await this.workflowsOn(checkout)) running.push(checkout);
+      const crm = this.crm.clientFor(portal);
+      const current = await crm.batchRead('DEAL', running.map((checkout) => checkout.crmId), ['dealstage']);
+      const stillPending = new Set(current.filter((deal) => deal.properties.dealstage === PENDING_STAGE).map((deal) => deal.id));
+      const toMove = running.filter((checkout) => stillPending.has(checkout.crmId));
+      if (toMove.length > 0) await crm.batchUpdate('DEAL', toMove.map((checkout) => ({ id: checkout.crmId, properties: { dealstage: ABANDONED_STAGE } })));
+      await this.repositories.checkouts.forget(checkouts);
+      forgotten += checkouts.length;
+      moved += toMove.length;
+      if (toMove.length > 0) {
+        this.logger.info('abandoned checkouts moved', { portalId, count: toMove.length, externalObjectIds: toMove.map((checkout) => checkout.externalObjectId) });
+      }
+    }
+    return { moved, forgotten };
+  }
+
+  /** Per run: whether a tenant's workflows are on. */
+  private readonly workflowCache = new Map<string, boolean>();
+
+  private async workflowsOn(checkout: PendingCheckout): Promise<boolean> {
+    const key = `${checkout.tenant.portalId}:${checkout.tenant.appId ?? ''}`;
+    if (!this.workflowCache.has(key)) this.workflowCache.set(key, (await this.repositories.ecommerceInstalls.find(checkout.tenant)).workflowsEnabled);
+    return this.workflowCache.get(key)!;
+  }
+}

@@ -1,0 +1,110 @@
+import { DEFAULT_STORE_ID, TOPICS, type CatchUpMessage, type Tenant } from '@ecomm-sync/contracts';
+import { HttpCrmClient, type CrmPort } from '@ecomm-sync/crm-client';
+import { settingsOwner, type Portal, type Repositories, type Store } from '@ecomm-sync/data-access';
+import { AppError } from '@ecomm-sync/http';
+import type { Logger } from '@ecomm-sync/logger';
+import type { Broker } from '@ecomm-sync/messaging';
+import { EcommerceInstallError, installEcommerce } from '@ecomm-sync/provisioning';
+
+export interface InstallOptions {
+  crmBaseUrl: string;
+  /** Called after stores or install states changed, so every replica forgets what it cached. */
+  onLookupsChanged: () => Promise<void>;
+  clock?: () => number;
+  /** The CRM client of a portal (tests may point it elsewhere). */
+  crmFor?: (portal: Portal) => CrmPort;
+}
+
+/**
+ * The ecommerce install of a tenant (v1 install, or the first v2 store), its uninstall, and v2
+ * stores. Installing sets up the portal's CRM (pipeline, properties; shared by every tenant of the
+ * portal), marks the dashboard and workflows installed, and releases what was sent before.
+ */
+export class ManageInstallUseCase {
+  private readonly clock: () => number;
+  private readonly crmFor: (portal: Portal) => CrmPort;
+
+  constructor(
+    private readonly repositories: Pick<Repositories, 'portals' | 'accounts' | 'ecommerceInstalls' | 'stores' | 'settings'>,
+    private readonly broker: Pick<Broker, 'publish'>,
+    private readonly logger: Logger,
+    private readonly options: InstallOptions,
+  ) {
+    this.clock = options.clock ?? Date.now;
+    this.crmFor = options.crmFor ?? ((portal) => new HttpCrmClient({ baseUrl: options.crmBaseUrl, token: portal.crmToken, timeoutMs: 15_000 }));
+  }
+
+  /** v1 install: the setup, the store `default` for v1 traffic, the install record. Idempotent. */
+  async install(tenant: Tenant): Promise<void> {
+    await this.setUp(tenant);
+    if (!(await this.repositories.stores.find(tenant, DEFAULT_STORE_ID))) {
+      await this.repositories.stores.upsert(tenant, { id: DEFAULT_STORE_ID, label: await this.defaultStoreLabel(tenant) });
+    }
+    await this.markInstalled(tenant);
+  }
+
+  async status(tenant: Tenant): Promise<{ installCompleted: boolean; ecommSettingsEnabled: boolean }> {
+    const [install, settings] = await Promise.all([this.repositories.ecommerceInstalls.find(tenant), this.repositories.settings.getByOwner(settingsOwner(tenant))]);
+    return { installCompleted: install.installCompleted, ecommSettingsEnabled: settings?.enabled ?? false };
+  }
+
+  /** Syncing off, workflows off, the tenant's stores deleted. What is sent afterwards is kept (PORTAL_NOT_SYNC_ENABLED). */
+  async uninstall(tenant: Tenant): Promise<void> {
+    await this.repositories.ecommerceInstalls.markUninstalled(tenant, this.clock());
+    for (const store of await this.repositories.stores.list(tenant)) await this.repositories.stores.remove(tenant, store.id);
+    await this.options.onLookupsChanged();
+    this.logger.info('ecommerce uninstalled', { ...tenant });
+  }
+
+  /**
+   * v2 store upsert. Every store update resets the shared ecommerce pipeline to its defaults; the
+   * tenant's first store also does the install. If the setup fails, the store is not saved.
+   */
+  async putStore(tenant: Tenant, store: Store): Promise<Store> {
+    await this.setUp(tenant);
+    const saved = await this.repositories.stores.upsert(tenant, store);
+    if (!(await this.repositories.ecommerceInstalls.find(tenant)).installCompleted) await this.markInstalled(tenant);
+    return saved;
+  }
+
+  listStores(tenant: Tenant): Promise<Store[]> {
+    return this.repositories.stores.list(tenant);
+  }
+
+  async getStore(tenant: Tenant, storeId: string): Promise<Store> {
+    const store = await this.repositories.stores.find(tenant, storeId);
+    if (!store) throw AppError.notFound(`No store "${storeId}"; define it with PUT /extensions/ecomm/v2/stores`);
+    return store;
+  }
+
+  async deleteStore(tenant: Tenant, storeId: string): Promise<void> {
+    if (!(await this.repositories.stores.remove(tenant, storeId))) throw AppError.notFound(`No store "${storeId}"`);
+    await this.options.onLookupsChanged();
+  }
+
+  private async setUp(tenant: Tenant): Promise<void> {
+    const portal = await this.repositories.portals.findById(tenant.portalId);
+    if (!portal) throw AppError.notFound(`No portal ${tenant.portalId}`);
+    try {
+      await installEcommerce(this.crmFor(portal));
+    } catch (error) {
+      if (!(error instanceof EcommerceInstallError)) throw error;
+      this.logger.warn('ecommerce setup refused', { ...tenant, reason: error.reason, error: error.message });
+      throw error.reason === 'crm-failure' ? new AppError(502, error.message) : AppError.conflict(error.message);
+    }
+  }
+
+  private async markInstalled(tenant: Tenant): Promise<void> {
+    await this.repositories.ecommerceInstalls.markInstalled(tenant, this.clock());
+    await this.options.onLookupsChanged(); // appliers forget the uninstalled state they cached
+    const release: CatchUpMessage = { kind: 'catch-up', portalId: tenant.portalId, appId: tenant.appId, errorType: 'PORTAL_NOT_SYNC_ENABLED' };
+    await this.broker.publish(TOPICS.catchUp, release);
+    this.logger.info('ecommerce installed', { ...tenant });
+  }
+
+  /** `Custom` in direct mode, the application's name in application mode (vendor-api-notes.md). */
+  private async defaultStoreLabel(tenant: Tenant): Promise<string> {
+    if (!tenant.appId) return 'Custom';
+    return (await this.repositories.accounts.findApplication(tenant.appId))?.name ?? 'Custom';
+  }
+}

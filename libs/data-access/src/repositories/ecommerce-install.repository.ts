@@ -1,0 +1,53 @@
+import type { Connection } from 'mongoose';
+import type { Tenant } from '@ecomm-sync/contracts';
+import { ecommerceInstallModel } from '../models/ecommerce-install.model';
+
+export interface EcommerceInstall {
+  installCompleted: boolean;
+  dashboardInstalled: boolean;
+  workflowsEnabled: boolean;
+  installedAt: number | null;
+  uninstalledAt: number | null;
+}
+
+const NOT_INSTALLED: EcommerceInstall = { installCompleted: false, dashboardInstalled: false, workflowsEnabled: false, installedAt: null, uninstalledAt: null };
+
+/** Install state per tenant (portal direct mode, or application in a portal). */
+export class EcommerceInstallRepository {
+  private readonly installs;
+
+  constructor(connection: Connection) {
+    this.installs = ecommerceInstallModel(connection);
+  }
+
+  async find(tenant: Tenant): Promise<EcommerceInstall> {
+    const doc = await this.installs.findOne({ portalId: tenant.portalId, appId: tenant.appId }).lean<EcommerceInstall>();
+    return doc
+      ? { installCompleted: doc.installCompleted, dashboardInstalled: doc.dashboardInstalled, workflowsEnabled: doc.workflowsEnabled, installedAt: doc.installedAt ?? null, uninstalledAt: doc.uninstalledAt ?? null }
+      : NOT_INSTALLED;
+  }
+
+  /** Install done: properties, pipeline, the dashboard and the workflows. Keeps the first install date. */
+  async markInstalled(tenant: Tenant, now: number): Promise<void> {
+    const existing = await this.find(tenant);
+    await this.installs.updateOne(
+      { portalId: tenant.portalId, appId: tenant.appId },
+      { $set: { installCompleted: true, dashboardInstalled: true, workflowsEnabled: true, installedAt: existing.installCompleted ? existing.installedAt : now, uninstalledAt: null } },
+      { upsert: true },
+    );
+  }
+
+  /** Syncing off, workflows off (the dashboard stays: it only reads). */
+  async markUninstalled(tenant: Tenant, now: number): Promise<void> {
+    await this.installs.updateOne(
+      { portalId: tenant.portalId, appId: tenant.appId },
+      { $set: { installCompleted: false, workflowsEnabled: false, uninstalledAt: now } },
+      { upsert: true },
+    );
+  }
+
+  /** Portals with at least one tenant whose workflows run. */
+  async portalsWithWorkflows(): Promise<number[]> {
+    return (await this.installs.distinct('portalId', { workflowsEnabled: true })) as number[];
+  }
+}
