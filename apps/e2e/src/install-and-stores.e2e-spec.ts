@@ -1,0 +1,138 @@
+import axios, { type AxiosInstance } from 'axios';
+import { HttpCrmClient } from '@ecomm-sync/crm-client';
+import { TestStack } from '@ecomm-sync/test-harness';
+import { aV1Contact, aV2Message, aV2Submission } from '@ecomm-sync/testing';
+import { gatewayClient } from './gateway-client';
+
+const CONTACT_AND_DEAL_MAPPINGS = {
+  CONTACT: { properties: [{ externalPropertyName: 'email', crmPropertyName: 'email' }] },
+  DEAL: { properties: [{ externalPropertyName: 'dealname', crmPropertyName: 'dealname' }, { externalPropertyName: 'dealstage', crmPropertyName: 'dealstage' }] },
+};
+
+/** Issue 5 end to end: install, uninstall, stores and the shared pipeline, each service its own process. */
+describe('install, uninstall and stores over the running stack', () => {
+  let stack: TestStack;
+  let admin: AxiosInstance;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ apps: ['crm', 'gateway', 'mapper', 'applier'] });
+    admin = axios.create({ baseURL: `${stack.gatewayUrl}/admin/v1`, headers: { authorization: `Bearer ${stack.adminToken}` } });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  /** A portal as the admin API makes it: a CRM account, nothing installed. */
+  async function newPortal(pipelineLimit?: number) {
+    const { portalId, apiKey } = (await admin.post('/portals', pipelineLimit === undefined ? {} : { pipelineLimit })).data;
+    const portal = await (await stack.repositories()).portals.findById(portalId);
+    const crm = new HttpCrmClient({ baseUrl: stack.crmUrl, token: portal!.crmToken });
+    return { portalId, apiKey, crmToken: portal!.crmToken, crm, client: gatewayClient(stack, { apiKey }) };
+  }
+
+  const ecommercePipelines = async (crm: HttpCrmClient) => (await crm.listDealPipelines()).filter((pipeline) => pipeline.id === 'ecommerce');
+  const ecommerceProperties = async (crm: HttpCrmClient) => (await crm.listProperties('DEAL')).filter((property) => property.name.startsWith('ip__ecomm_bridge__'));
+
+  it('install → status → sync → uninstall → status, and what arrives while uninstalled applies after the next install', async () => {
+    const { client, crm } = await newPortal();
+    expect((await client.http.put('/v2/settings', { enabled: true, mappings: CONTACT_AND_DEAL_MAPPINGS })).status).toBe(200);
+    expect((await client.http.get('/v1/installs/status')).data).toEqual({ installCompleted: false, ecommSettingsEnabled: true });
+
+    expect((await client.http.post('/v1/installs')).status).toBe(204);
+    expect((await client.http.post('/v1/installs')).status).toBe(204); // idempotent
+    expect((await client.http.get('/v1/installs/status')).data).toEqual({ installCompleted: true, ecommSettingsEnabled: true });
+    const [pipeline] = await ecommercePipelines(crm);
+    expect(pipeline.stages.map((stage) => stage.id)).toEqual(['checkout_abandoned', 'checkout_pending', 'checkout_completed', 'processed', 'shipped', 'cancelled']);
+    expect((await ecommercePipelines(crm)).length).toBe(1);
+    expect((await ecommerceProperties(crm)).map((property) => property.name)).toEqual(expect.arrayContaining(['ip__ecomm_bridge__ecomm_synced', 'ip__ecomm_bridge__abandoned_cart_url']));
+    expect((await client.http.get('/v2/stores')).data).toEqual({ results: [{ id: 'default', label: 'Custom' }] });
+
+    await client.putV1('CONTACT', [aV1Contact({ integratorObjectId: 'installed-c1', propertyNameToValues: { email: 'one@example.com' } })]);
+    expect((await client.processed('CONTACT', 'installed-c1')).crmId).not.toBeNull();
+
+    expect((await client.http.post('/v1/installs/uninstall')).status).toBe(204);
+    expect((await client.http.get('/v1/installs/status')).data).toEqual({ installCompleted: false, ecommSettingsEnabled: true });
+    expect((await client.http.get('/v2/stores')).data).toEqual({ results: [] });
+    const refused = await client.http.put('/v2/sync/messages', aV2Submission('CONTACT', [aV2Message()], 'default'));
+    expect(refused.status).toBe(400);
+    expect(refused.data.message).toMatch(/Unknown store "default"/);
+
+    await client.putV1('CONTACT', [aV1Contact({ integratorObjectId: 'uninstalled-c2', propertyNameToValues: { email: 'two@example.com' } })]);
+    const held = await client.statusWhen('CONTACT', 'uninstalled-c2', (s) => s.errors.some((e) => e.type === 'PORTAL_NOT_SYNC_ENABLED'), 'the PORTAL_NOT_SYNC_ENABLED error');
+    expect(held.crmId).toBeNull();
+    expect((await client.http.post('/v1/installs')).status).toBe(204);
+    const applied = await client.statusWhen('CONTACT', 'uninstalled-c2', (s) => s.crmId !== null && s.errors.length === 0, 'the held contact to apply after the new install');
+    expect(applied.crmId).not.toBeNull();
+  });
+
+  it('refuses the install of a portal at its pipeline limit with 409, and leaves nothing half-made', async () => {
+    const { client, crm } = await newPortal(1); // the CRM's default sales pipeline uses the one allowed
+    const response = await client.http.post('/v1/installs');
+    expect(response.status).toBe(409);
+    expect(response.data.message).toMatch(/maximum number of deal pipelines/);
+    expect(await ecommercePipelines(crm)).toEqual([]);
+    expect(await ecommerceProperties(crm)).toEqual([]);
+    expect((await client.http.get('/v1/installs/status')).data).toEqual({ installCompleted: false, ecommSettingsEnabled: false });
+    const store = await client.http.put('/v2/stores', { id: 'web', label: 'Web shop' });
+    expect(store.status).toBe(409);
+    expect((await client.http.get('/v2/stores')).data).toEqual({ results: [] }); // the store was not created
+  });
+
+  it('refuses a portal that has a pipeline named ecommerce that is not the service’s', async () => {
+    const { client, crm } = await newPortal();
+    await crm.createDealPipeline({ id: 'theirs', label: 'Ecommerce', displayOrder: 1, stages: [{ id: 'new', label: 'New', displayOrder: 0 }] });
+    const response = await client.http.post('/v1/installs');
+    expect(response.status).toBe(409);
+    expect(response.data.message).toMatch(/pipeline named "Ecommerce" \(id theirs\)/);
+    expect(await ecommerceProperties(crm)).toEqual([]);
+  });
+
+  it('the first store installs; a pipeline renamed in the CRM is reverted by the next store update; the pipeline is never duplicated', async () => {
+    const { client, crm, portalId } = await newPortal();
+    expect((await client.http.get('/v1/installs/status')).data.installCompleted).toBe(false);
+    const created = await client.http.put('/v2/stores', { id: 'web', label: 'Web shop', adminUri: 'https://shop.example.com/admin' });
+    expect(created.status).toBe(200);
+    expect(created.data).toEqual({ id: 'web', label: 'Web shop', adminUri: 'https://shop.example.com/admin' });
+    expect((await client.http.get('/v1/installs/status')).data.installCompleted).toBe(true);
+
+    await crm.updateDealPipeline({ id: 'ecommerce', label: 'Renamed by a user', displayOrder: 99, stages: [{ id: 'checkout_pending', label: 'Pending', displayOrder: 0 }] });
+    expect((await client.http.put('/v2/stores', { id: 'web', label: 'Web shop (EU)' })).status).toBe(200);
+    const [pipeline] = await ecommercePipelines(crm);
+    expect(pipeline.label).toBe('Ecommerce Pipeline');
+    expect(pipeline.stages).toHaveLength(6);
+
+    // A second integration in the same portal (an installed application) shares the pipeline.
+    const developer = (await admin.post('/developers', {})).data;
+    const application = (await admin.post('/apps', { developerId: developer.developerId, name: 'Second shop' })).data;
+    const tokens = (await admin.post('/installs', { portalId, appId: application.appId })).data;
+    const app = gatewayClient(stack, { accessToken: tokens.accessToken });
+    expect((await app.http.put('/v2/stores', { id: 'app-store', label: 'App store' })).status).toBe(200);
+    expect((await ecommercePipelines(crm)).length).toBe(1);
+    expect((await app.http.get('/v2/stores')).data).toEqual({ results: [{ id: 'app-store', label: 'App store' }] });
+    expect((await client.http.get('/v2/stores')).data.results.map((store: { id: string }) => store.id)).toEqual(['web']);
+  });
+
+  it.each([
+    ['a store without label', 400, 'put', '/v2/stores', { id: 'x' }, /label/],
+    ['a store with an adminUri that is not a URI', 400, 'put', '/v2/stores', { id: 'x', label: 'X', adminUri: 'not a uri' }, /adminUri must be an absolute http\(s\) URI/],
+    ['a store id over 100 characters', 400, 'put', '/v2/stores', { id: 'x'.repeat(101), label: 'X' }, /id/],
+    ['an unknown field', 400, 'put', '/v2/stores', { id: 'x', label: 'X', colour: 'red' }, /colour/],
+    ['reading an unknown store', 404, 'get', '/v2/stores/nowhere', undefined, /No store "nowhere"/],
+    ['deleting an unknown store', 404, 'delete', '/v2/stores/nowhere', undefined, /No store "nowhere"/],
+  ] as const)('%s answers %i', async (_name, status, method, path, body, message) => {
+    const { client } = await newPortal();
+    const response = await client.http.request({ method, url: path, data: body });
+    expect(response.status).toBe(status);
+    expect(response.data).toEqual({ status: 'error', message: expect.stringMatching(message), requestId: expect.any(String) });
+  });
+
+  it('a deleted store is gone: reading it answers 404 and syncing to it 400', async () => {
+    const { client } = await newPortal();
+    expect((await client.http.put('/v2/stores', { id: 'short-lived', label: 'Pop-up' })).status).toBe(200);
+    expect((await client.http.get('/v2/stores/short-lived')).data).toEqual({ id: 'short-lived', label: 'Pop-up' });
+    expect((await client.http.delete('/v2/stores/short-lived')).status).toBe(204);
+    expect((await client.http.get('/v2/stores/short-lived')).status).toBe(404);
+    expect((await client.http.put('/v2/sync/messages', aV2Submission('CONTACT', [aV2Message()], 'short-lived'))).status).toBe(400);
+  });
+});
