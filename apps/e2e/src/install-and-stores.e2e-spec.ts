@@ -135,4 +135,36 @@ describe('install, uninstall and stores over the running stack', () => {
     expect((await client.http.get('/v2/stores/short-lived')).status).toBe(404);
     expect((await client.http.put('/v2/sync/messages', aV2Submission('CONTACT', [aV2Message()], 'short-lived'))).status).toBe(400);
   });
+
+  it('takes the customer credential on every install and store endpoint: portal key, private-app token, OAuth token; refuses the rest', async () => {
+    const { portalId, apiKey } = await newPortal();
+    const privateApp = (await admin.post(`/portals/${portalId}/private-apps`, { name: 'ops' })).data.token;
+    const developer = (await admin.post('/developers', {})).data;
+    const application = (await admin.post('/apps', { developerId: developer.developerId, name: 'Matrix app' })).data;
+    const { accessToken } = (await admin.post('/installs', { portalId, appId: application.appId })).data;
+    const credentials: [string, { params?: object; headers?: object }, 'ok' | number][] = [
+      ['none', {}, 401],
+      ['a wrong key', { params: { hapikey: 'pk-wrong' } }, 401],
+      ['a developer key', { params: { hapikey: developer.apiKey } }, 403],
+      ['a developer key with appId', { params: { hapikey: developer.apiKey, appId: application.appId } }, 403],
+      ['the portal key', { params: { hapikey: apiKey } }, 'ok'],
+      ['a private-app token', { headers: { authorization: `Bearer ${privateApp}` } }, 'ok'],
+      ['an OAuth token', { headers: { authorization: `Bearer ${accessToken}` } }, 'ok'],
+    ];
+    const calls: [string, string, object | undefined, number][] = [
+      ['post', '/v1/installs', undefined, 204],
+      ['put', '/v2/stores', { id: 'matrix', label: 'Matrix' }, 200],
+      ['delete', '/v2/stores/matrix', undefined, 204],
+      ['post', '/v1/installs/uninstall', undefined, 204],
+    ];
+    const http = axios.create({ baseURL: `${stack.gatewayUrl}/extensions/ecomm`, validateStatus: () => true });
+    const outcomes: string[] = [];
+    for (const [name, credential, expected] of credentials) {
+      for (const [method, url, data, success] of calls) {
+        const response = await http.request({ method, url, data, ...credential });
+        outcomes.push(`${name} ${method} ${url}: ${response.status === (expected === 'ok' ? success : expected) ? 'as expected' : `got ${response.status}`}`);
+      }
+    }
+    expect(outcomes.filter((outcome) => !outcome.endsWith('as expected'))).toEqual([]);
+  });
 });

@@ -144,6 +144,9 @@ describe('credentials and tenant isolation', () => {
   const MATRIX: [string, 'get' | 'put', string, object | undefined, number[]][] = [
     ['v1 sync messages', 'put', `${v1}/sync-messages/CONTACT`, [aV1Contact()], [401, 401, 401, 204, 204, 403, 403, 204]],
     ['v2 sync messages', 'put', `${v2}/sync/messages`, aV2Submission('CONTACT', [aV2Message()], 'web'), [401, 401, 401, 204, 204, 403, 403, 204]],
+    ['v1 install status', 'get', `${v1}/installs/status`, undefined, [401, 401, 401, 200, 200, 403, 403, 200]],
+    ['v2 store list', 'get', `${v2}/stores`, undefined, [401, 401, 401, 200, 200, 403, 403, 200]],
+    ['v2 one store', 'get', `${v2}/stores/web`, undefined, [401, 401, 401, 200, 200, 403, 403, 200]],
     ['v1 sync status', 'get', `${v1}/sync-status/CONTACT/c1`, undefined, [401, 401, 401, 200, 200, 403, 403, 200]],
     ['v2 sync status', 'get', `${v2}/sync/status/web/CONTACT/c1`, undefined, [401, 401, 401, 200, 200, 403, 403, 200]],
     ['v1 errors of one object', 'get', `${v1}/sync-errors/object/CONTACT/c1`, undefined, [401, 401, 401, 200, 200, 403, 403, 200]],
