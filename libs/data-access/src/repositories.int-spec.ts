@@ -90,7 +90,7 @@ describe('repositories against the MongoDB-wire server', () => {
       await checkouts.track(tenant, 'web', [{ externalObjectId: 'd1', pending: true, crmId: 11 }, { externalObjectId: 'd2', pending: true, crmId: 12 }], 100);
       await checkouts.track(tenant, 'web', [{ externalObjectId: 'd1', pending: true, crmId: 11 }, { externalObjectId: 'd3', pending: true, crmId: 13 }], 200);
       await checkouts.track(tenant, 'web', [{ externalObjectId: 'd2', pending: false }], 300);
-      const mine = (due: { tenant: Tenant }[]) => due.filter((checkout) => checkout.tenant.portalId === tenant.portalId);
+      const mine = <T extends { tenant: Tenant }>(due: T[]) => due.filter((checkout) => checkout.tenant.portalId === tenant.portalId);
       expect(mine(await checkouts.due(150, 100)).map((c) => [c.externalObjectId, c.pendingSince])).toEqual([['d1', 100]]);
       const due = mine(await checkouts.due(250, 100));
       expect(due.map((c) => c.externalObjectId)).toEqual(['d1', 'd3']);
