@@ -1,11 +1,12 @@
 import express, { type Express } from 'express';
 import { TOPICS, type CatchUpMessage } from '@ecomm-sync/contracts';
-import type { Credential, Repositories } from '@ecomm-sync/data-access';
+import { SecretBox, type Credential, type Repositories } from '@ecomm-sync/data-access';
 import { errorHandler, healthRoutes, jsonBody, notFoundHandler, requestContext, type ReadinessCheck } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
 import { adminRoutes, oauthRoutes } from './entry-points/admin.routes';
 import { Authorizer, CredentialResolver } from './entry-points/authenticate';
+import { importRoutes } from './entry-points/import.routes';
 import { installRoutes } from './entry-points/install.routes';
 import { perCredentialRateLimit, type RateLimitOptions } from './entry-points/rate-limit';
 import { settingsRoutes } from './entry-points/settings.routes';
@@ -13,6 +14,7 @@ import { statusRoutes } from './entry-points/status.routes';
 import { syncRoutes } from './entry-points/sync.routes';
 import { AcceptSyncBatchUseCase } from './use-cases/accept-sync-batch.use-case';
 import { ManageAccountsUseCase } from './use-cases/manage-accounts.use-case';
+import { ManageImportsUseCase } from './use-cases/manage-imports.use-case';
 import { ManageInstallUseCase } from './use-cases/manage-install.use-case';
 import { ManageSettingsUseCase } from './use-cases/manage-settings.use-case';
 import { ReadSyncStatusUseCase } from './use-cases/read-sync-status.use-case';
@@ -31,6 +33,8 @@ export interface GatewayDeps {
   /** Per credential; `limit: 0` (the default here) turns it off. */
   rateLimit?: RateLimitOptions;
   accessTokenTtlSeconds?: number;
+  /** Key that seals application client secrets (SECRETS_KEY). */
+  secretsKey: string;
 }
 
 /**
@@ -57,6 +61,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     {
       crm: { baseUrl: deps.crmBaseUrl, adminToken: deps.adminToken },
       accessTokenTtlSeconds: deps.accessTokenTtlSeconds ?? 1800,
+      secretBox: new SecretBox(deps.secretsKey),
       onAccessChanged: lookupsChanged,
       onPortalEnabled: (portalId) => broker.publish(TOPICS.catchUp, { kind: 'catch-up', portalId, errorType: 'INACTIVE_PORTAL' } satisfies CatchUpMessage),
     },
@@ -74,7 +79,19 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   app.use(jsonBody(deps.bodyLimit));
   app.use(adminRoutes(accounts, deps.adminToken));
   app.use(settingsRoutes(new ManageSettingsUseCase(repositories, broker, logger), auth));
-  app.use(installRoutes(new ManageInstallUseCase(repositories, broker, logger, { crmBaseUrl: deps.crmBaseUrl, onLookupsChanged: lookupsChanged }), auth));
+  const imports = new ManageImportsUseCase(repositories, broker, logger);
+  const installs = new ManageInstallUseCase(repositories, broker, logger, {
+    crmBaseUrl: deps.crmBaseUrl,
+    onLookupsChanged: lookupsChanged,
+    onInstalled: async (tenant) => {
+      // importOnInstall: an application's install starts an import of its store `default`.
+      if (tenant.appId && (await repositories.settings.getByOwner(`app:${tenant.appId}`))?.importOnInstall) {
+        await imports.start({ portalId: tenant.portalId, appId: tenant.appId }, 'default', 'v1').catch((error) => logger.warn('the import on install did not start', { error: String(error) }));
+      }
+    },
+  });
+  app.use(installRoutes(installs, auth));
+  app.use(importRoutes(imports, auth));
   app.use(syncRoutes(new AcceptSyncBatchUseCase(broker, repositories.stores, logger, storeCache), auth));
   app.use(statusRoutes(readSyncStatus, auth));
   app.use(notFoundHandler());

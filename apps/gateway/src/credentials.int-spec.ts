@@ -47,6 +47,7 @@ describe('credentials and tenant isolation', () => {
       logger: createLogger('gateway-test', 'error'),
       bodyLimit: '1mb',
       adminToken: 'admin',
+      secretsKey: 'test-secrets-key-0123456789',
       crmBaseUrl: 'http://127.0.0.1:1',
       readiness: {},
       ...overrides,

@@ -24,7 +24,7 @@ describe('error listings by portal, application and object', () => {
     prefix = uniqueName('test-listings');
     database = await connectDatabase(mongoUrl, prefix.replace(/-/g, '_'));
     broker = await Broker.connect({ url: amqpUrl, prefix, prefetch: 10, retryDelayMs: 100, maxAttempts: 3, logger: createLogger('test', 'error') });
-    app = await createGatewayApp({ repositories: database.repositories, broker, logger: createLogger('t', 'error'), bodyLimit: '1mb', adminToken: 'admin', crmBaseUrl: 'http://127.0.0.1:1', readiness: {} });
+    app = await createGatewayApp({ repositories: database.repositories, broker, logger: createLogger('t', 'error'), bodyLimit: '1mb', adminToken: 'admin', secretsKey: 'test-secrets-key-0123456789', crmBaseUrl: 'http://127.0.0.1:1', readiness: {} });
     const admin = (path: string, body: object) => request(app).post(path).set('authorization', 'Bearer admin').send(body).expect(201);
     const developer = (await admin('/admin/v1/developers', {})).body;
     developerKey = developer.apiKey;

@@ -30,6 +30,7 @@ describe('gateway against real MongoDB and RabbitMQ', () => {
       logger: createLogger('gateway-test', 'error'),
       bodyLimit: '64kb',
       adminToken: 'admin',
+      secretsKey: 'test-secrets-key-0123456789',
       crmBaseUrl: 'http://127.0.0.1:1',
       readiness: { mongo: () => database.ping(), rabbitmq: () => broker.isConnected() },
     });

@@ -13,6 +13,7 @@ runService({
       logger,
       bodyLimit: config.GATEWAY_BODY_LIMIT,
       adminToken: config.ADMIN_TOKEN,
+      secretsKey: config.SECRETS_KEY,
       crmBaseUrl: config.CRM_BASE_URL,
       lookupCacheMs: config.GATEWAY_LOOKUP_CACHE_MS,
       rateLimit: { limit: config.RATE_LIMIT_REQUESTS, windowMs: config.RATE_LIMIT_WINDOW_MS },

@@ -46,6 +46,7 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
       logger: createLogger('gateway-test', 'error'),
       bodyLimit: '1mb',
       adminToken: 'admin',
+      secretsKey: 'test-secrets-key-0123456789',
       crmBaseUrl: 'http://127.0.0.1:1',
       readiness: {},
     });

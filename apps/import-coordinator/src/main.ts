@@ -1,19 +1,26 @@
-import { amqpKeys, commonKeys, loadConfig, mongoKeys } from '@ecomm-sync/config';
+import { createValidator, importEventMessageSchema, type ImportEventMessage } from '@ecomm-sync/contracts';
 import { runService } from '@ecomm-sync/service-runtime';
+import { loadImportCoordinatorConfig } from './config';
+import { CoordinateImportsUseCase } from './use-cases/coordinate-imports.use-case';
+
+const validateEvent = createValidator<ImportEventMessage>(importEventMessageSchema, 'message');
 
 /**
- * The import state machine (SPEC.md "Import (v1, application mode)") lives here; for now the service starts, connects to its dependencies and answers its health checks
- * (the bulk import is its own piece of work).
+ * The import state machine (SPEC.md "Import (v1, application mode)"): webhook requests, answers,
+ * and the release of complete imports. Failure policy: a message that fails its schema is
+ * dead-lettered at once; other failures are retried (every step is idempotent).
  */
 runService({
   name: 'import-coordinator',
-  loadConfig: () =>
-    loadConfig({
-      ...commonKeys,
-      ...mongoKeys,
-      ...amqpKeys,
-      IMPORT_COORDINATOR_HEALTH_PORT: { doc: 'port of the health endpoints (/healthz, /readyz)', format: 'port', default: 3203 },
-    }),
+  loadConfig: loadImportCoordinatorConfig,
   healthPort: (config) => config.IMPORT_COORDINATOR_HEALTH_PORT,
-  start: async () => undefined,
+  start: async ({ config, logger, database, broker }) => {
+    const coordinator = new CoordinateImportsUseCase(database.repositories, broker, logger);
+    await broker.consume<ImportEventMessage>('import-coordinator.events', ({ body }) => coordinator.handle(body), validateEvent);
+    const check = setInterval(
+      () => void coordinator.releaseUnfinished(config.IMPORT_RELEASE_CHECK_INTERVAL_MS).catch((error) => logger.warn('releasing unfinished imports failed', { error: String(error) })),
+      config.IMPORT_RELEASE_CHECK_INTERVAL_MS,
+    );
+    check.unref();
+  },
 });

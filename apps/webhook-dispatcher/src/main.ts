@@ -1,19 +1,26 @@
-import { amqpKeys, commonKeys, loadConfig, mongoKeys } from '@ecomm-sync/config';
+import { createValidator, webhookRequestMessageSchema, type WebhookRequestMessage } from '@ecomm-sync/contracts';
+import { SecretBox } from '@ecomm-sync/data-access';
 import { runService } from '@ecomm-sync/service-runtime';
+import { loadWebhookDispatcherConfig } from './config';
+import { DispatchWebhookUseCase } from './use-cases/dispatch-webhook.use-case';
+
+const validateRequest = createValidator<WebhookRequestMessage>(webhookRequestMessageSchema, 'message');
 
 /**
- * Signed outbound webhook POSTs with retries live here; for now the service starts, connects to its dependencies and answers its health checks
- * (the bulk import is its own piece of work).
+ * Signed outbound webhooks with retries. Failure policy: a message that fails its schema is
+ * dead-lettered at once; a crash mid-way redelivers the request, which starts its attempts again.
  */
 runService({
   name: 'webhook-dispatcher',
-  loadConfig: () =>
-    loadConfig({
-      ...commonKeys,
-      ...mongoKeys,
-      ...amqpKeys,
-      WEBHOOK_DISPATCHER_HEALTH_PORT: { doc: 'port of the health endpoints (/healthz, /readyz)', format: 'port', default: 3204 },
-    }),
+  loadConfig: loadWebhookDispatcherConfig,
   healthPort: (config) => config.WEBHOOK_DISPATCHER_HEALTH_PORT,
-  start: async () => undefined,
+  start: async ({ config, logger, database, broker }) => {
+    const dispatcher = new DispatchWebhookUseCase(database.repositories, new SecretBox(config.SECRETS_KEY), broker, logger, {
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+      backoffBaseMs: config.WEBHOOK_BACKOFF_BASE_MS,
+      allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    });
+    await broker.consume<WebhookRequestMessage>('webhook-dispatcher.requests', ({ body }) => dispatcher.dispatch(body), validateRequest);
+  },
 });

@@ -218,6 +218,10 @@ export const TOPICS = {
   settingsChanged: 'settings.changed',
   reapplyChunk: 'settings.reapply',
   catchUp: 'objects.catch-up',
+  importStarted: 'imports.started',
+  importCompleted: 'imports.completed',
+  webhookRequested: 'webhooks.requested',
+  webhookCompleted: 'webhooks.completed',
   /** Broadcast to every gateway replica: drop cached credential and store look-ups. */
   lookupsChanged: 'lookups.changed',
 } as const;

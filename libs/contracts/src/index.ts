@@ -6,3 +6,4 @@ export * from './read-models';
 export * from './validation';
 export * from './common-schemas';
 export * from './settings';
+export * from './imports';

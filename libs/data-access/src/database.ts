@@ -2,6 +2,7 @@ import mongoose, { type Connection } from 'mongoose';
 import { AccountRepository } from './repositories/account.repository';
 import { CheckoutRepository } from './repositories/checkout.repository';
 import { CredentialRepository } from './repositories/credential.repository';
+import { ImportRepository } from './repositories/import.repository';
 import { EcommerceInstallRepository } from './repositories/ecommerce-install.repository';
 import { ReapplyJobRepository } from './repositories/reapply-job.repository';
 import { WaitingObjectRepository } from './repositories/waiting-object.repository';
@@ -25,6 +26,7 @@ export interface Repositories {
   credentials: CredentialRepository;
   ecommerceInstalls: EcommerceInstallRepository;
   checkouts: CheckoutRepository;
+  imports: ImportRepository;
   reapplyJobs: ReapplyJobRepository;
   waitingObjects: WaitingObjectRepository;
 }
@@ -53,6 +55,7 @@ export async function connectDatabase(url: string, dbName: string): Promise<Data
     credentials: new CredentialRepository(connection),
     ecommerceInstalls: new EcommerceInstallRepository(connection),
     checkouts: new CheckoutRepository(connection),
+    imports: new ImportRepository(connection),
     reapplyJobs: new ReapplyJobRepository(connection),
     waitingObjects: new WaitingObjectRepository(connection),
   };

@@ -1,7 +1,7 @@
 export { connectDatabase } from './database';
 export type { Database, Repositories } from './database';
 export type { ObjectKey } from './object-key';
-export { hashSecret, newSecret, secretMatches } from './secrets';
+export { hashSecret, newSecret, secretMatches, SecretBox } from './secrets';
 export type { Portal, PortalRepository } from './repositories/portal.repository';
 export type { StoredSettings, SettingsRepository } from './repositories/settings.repository';
 export { settingsOwner, ownerDataFilter } from './repositories/settings.repository';
@@ -17,3 +17,4 @@ export type { SyncError, NewSyncError, ErrorQuery, SyncErrorRepository } from '.
 export type { WaitingObject, WaitingObjectRepository } from './repositories/waiting-object.repository';
 export type { EcommerceInstall, EcommerceInstallRepository } from './repositories/ecommerce-install.repository';
 export type { CheckoutRepository, CheckoutState, PendingCheckout } from './repositories/checkout.repository';
+export type { ImportItem, ImportRecord, ImportRepository, ImportStatus, ImportTypeState, WebhookAttempt } from './repositories/import.repository';

@@ -10,6 +10,8 @@ export const QUEUES = {
   'mapper.sync-batches': { bindings: [`${TOPICS.syncBatch}.*`] },
   'applier.mapped-changes': { bindings: [`${TOPICS.mappedChanges}.*`] },
   'mapper.settings-work': { bindings: [TOPICS.settingsChanged, TOPICS.reapplyChunk, TOPICS.catchUp] },
+  'import-coordinator.events': { bindings: [TOPICS.importStarted, TOPICS.importCompleted, TOPICS.webhookCompleted] },
+  'webhook-dispatcher.requests': { bindings: [TOPICS.webhookRequested] },
 } as const satisfies Record<string, { bindings: readonly string[] }>;
 
 export type QueueName = keyof typeof QUEUES;

@@ -73,6 +73,8 @@ export class TestStack {
       AMQP_PREFIX: name,
       AMQP_RETRY_DELAY_MS: '300',
       ADMIN_TOKEN: `admin-${name}`,
+      SECRETS_KEY: `secrets-${name}`,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       CRM_BASE_URL: `http://127.0.0.1:${ports.crm}`,
       LOG_LEVEL: 'info',
       // Tests poll status endpoints as fast as they like; rate limits have their own test.

@@ -156,6 +156,21 @@ export class Authorizer {
   };
 
   /**
+   * Starting an import and reading its state: the customer, with the portal's key or private-app
+   * token and the `appId` of an application installed in the portal, or the application itself
+   * with its OAuth token. Direct mode cannot import (SPEC.md point 7).
+   */
+  readonly importingApplication: Rule<{ portalId: number; appId: string }> = (principal, req) => {
+    if (principal.kind === 'access-token') return { portalId: principal.portalId, appId: principal.appId };
+    if (principal.kind === 'developer-key') {
+      throw AppError.forbidden("A developer API key cannot start a customer's import; the customer starts it with the portal's key and appId");
+    }
+    const appId = typeof req.query.appId === 'string' && req.query.appId !== '' ? req.query.appId : undefined;
+    if (!appId) throw AppError.badRequest('Imports are for applications (application mode): add ?appId=<the application installed in this portal>');
+    return { portalId: principal.portalId, appId };
+  };
+
+  /**
    * Settings and import settings: the developer key with `appId` (application mode) or the
    * portal's key or private-app token without `appId` (direct mode). Answers the settings' owner.
    */

@@ -1,4 +1,4 @@
-import { newSecret, type Application, type Credential, type CredentialKind, type Developer, type Install, type Portal, type Repositories } from '@ecomm-sync/data-access';
+import { newSecret, type Application, type SecretBox, type Credential, type CredentialKind, type Developer, type Install, type Portal, type Repositories } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import { provisionPortal } from '@ecomm-sync/provisioning';
@@ -13,6 +13,8 @@ export interface TokenPair {
 export interface AccountsOptions {
   crm: { baseUrl: string; adminToken: string };
   accessTokenTtlSeconds: number;
+  /** Seals client secrets (they sign webhooks, so they are kept, encrypted). */
+  secretBox: SecretBox;
   /** Called after anything that changes access (revocation, rotation, uninstall, disabling or enabling a portal). */
   onAccessChanged: () => Promise<void>;
   /** Called after a portal is enabled again, so what it was sent meanwhile is applied. */
@@ -100,7 +102,7 @@ export class ManageAccountsUseCase {
     const appId = String(await this.repositories.accounts.nextId('appId'));
     const clientId = newSecret('client');
     const clientSecret = newSecret('secret');
-    await this.repositories.accounts.createApplication({ appId, developerId, name, clientId, clientSecret });
+    await this.repositories.accounts.createApplication({ appId, developerId, name, clientId, clientSecret, sealedSecret: this.options.secretBox.seal(clientSecret) });
     return { appId, clientId, clientSecret };
   }
 
@@ -111,7 +113,7 @@ export class ManageAccountsUseCase {
   /** A new client secret; the old one no longer refreshes tokens. */
   async rotateClientSecret(appId: string): Promise<{ clientSecret: string }> {
     const clientSecret = newSecret('secret');
-    if (!(await this.repositories.accounts.setClientSecret(appId, clientSecret))) throw AppError.notFound(`No application ${appId}`);
+    if (!(await this.repositories.accounts.setClientSecret(appId, clientSecret, this.options.secretBox.seal(clientSecret)))) throw AppError.notFound(`No application ${appId}`);
     return { clientSecret };
   }
 

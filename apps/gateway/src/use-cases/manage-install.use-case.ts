@@ -10,6 +10,8 @@ export interface InstallOptions {
   crmBaseUrl: string;
   /** Called after stores or install states changed, so every replica forgets what it cached. */
   onLookupsChanged: () => Promise<void>;
+  /** Called after a v1 install (importOnInstall starts an import there). */
+  onInstalled?: (tenant: Tenant) => Promise<void>;
   clock?: () => number;
   /** The CRM client of a portal (tests may point it elsewhere). */
   crmFor?: (portal: Portal) => CrmPort;
@@ -41,6 +43,7 @@ export class ManageInstallUseCase {
       await this.repositories.stores.upsert(tenant, { id: DEFAULT_STORE_ID, label: await this.defaultStoreLabel(tenant) });
     }
     await this.markInstalled(tenant);
+    await this.options.onInstalled?.(tenant);
   }
 
   async status(tenant: Tenant): Promise<{ installCompleted: boolean; ecommSettingsEnabled: boolean }> {

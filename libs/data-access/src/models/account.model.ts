@@ -18,6 +18,8 @@ const applicationSchema = new Schema(
     clientId: { type: String, required: true },
     /** sha256 of the client secret (checked by the OAuth token endpoint). */
     clientSecretHash: { type: String, required: true },
+    /** The client secret sealed with SECRETS_KEY (SecretBox): it signs the application's webhooks. */
+    clientSecretSealed: { type: String, required: true },
   },
   { collection: 'applications', timestamps: true, versionKey: false },
 );

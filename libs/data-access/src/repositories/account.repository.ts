@@ -61,10 +61,17 @@ export class AccountRepository {
     return docs.map((doc) => ({ developerId: doc.developerId, name: doc.name }));
   }
 
-  async createApplication(application: Application & { clientSecret: string }): Promise<Application> {
-    const { clientSecret, ...rest } = application;
-    await this.applications.create({ ...rest, clientSecretHash: hashSecret(clientSecret) });
+  /** `sealedSecret`: the same secret sealed with the service's SecretBox (for signing). */
+  async createApplication(application: Application & { clientSecret: string; sealedSecret: string }): Promise<Application> {
+    const { clientSecret, sealedSecret, ...rest } = application;
+    await this.applications.create({ ...rest, clientSecretHash: hashSecret(clientSecret), clientSecretSealed: sealedSecret });
     return rest;
+  }
+
+  /** The sealed client secret of an application (open it with the SecretBox), or null. */
+  async sealedClientSecret(appId: string): Promise<string | null> {
+    const doc = await this.applications.findOne({ appId }, { clientSecretSealed: 1 }).lean<{ clientSecretSealed?: string }>();
+    return doc?.clientSecretSealed ?? null;
   }
 
   async findApplication(appId: string): Promise<Application | null> {
@@ -83,8 +90,8 @@ export class AccountRepository {
     return doc && secretMatches(clientSecret, doc.clientSecretHash) ? toApplication(doc) : null;
   }
 
-  async setClientSecret(appId: string, clientSecret: string): Promise<boolean> {
-    return (await this.applications.updateOne({ appId }, { $set: { clientSecretHash: hashSecret(clientSecret) } })).matchedCount === 1;
+  async setClientSecret(appId: string, clientSecret: string, sealedSecret: string): Promise<boolean> {
+    return (await this.applications.updateOne({ appId }, { $set: { clientSecretHash: hashSecret(clientSecret), clientSecretSealed: sealedSecret } })).matchedCount === 1;
   }
 
   /** Records the install (once; installing again keeps the first date). */

@@ -1,0 +1,15 @@
+import { amqpKeys, commonKeys, loadConfig, mongoKeys, type ConfigSchema } from '@ecomm-sync/config';
+
+export const importCoordinatorConfigSchema = {
+  ...commonKeys,
+  ...mongoKeys,
+  ...amqpKeys,
+  IMPORT_COORDINATOR_HEALTH_PORT: { doc: 'port of the health endpoints (/healthz, /readyz)', format: 'port', default: 3203 },
+  IMPORT_RELEASE_CHECK_INTERVAL_MS: {
+    doc: 'how often complete imports whose release did not finish (a lost event, a crash) are released again',
+    format: 'int',
+    default: 30000,
+  },
+} as const satisfies ConfigSchema;
+
+export const loadImportCoordinatorConfig = () => loadConfig(importCoordinatorConfigSchema);

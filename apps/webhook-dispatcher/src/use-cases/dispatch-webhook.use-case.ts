@@ -1,0 +1,108 @@
+import axios from 'axios';
+import type { ImportEventMessage, WebhookRequestMessage } from '@ecomm-sync/contracts';
+import { TOPICS } from '@ecomm-sync/contracts';
+import type { Repositories, SecretBox } from '@ecomm-sync/data-access';
+import type { Logger } from '@ecomm-sync/logger';
+import type { Broker } from '@ecomm-sync/messaging';
+import { signV1, signV3 } from '@ecomm-sync/webhook-signature';
+import { refusalOf } from './target-policy';
+
+export interface DispatchOptions {
+  timeoutMs: number;
+  maxAttempts: number;
+  backoffBaseMs: number;
+  allowPrivateTargets: boolean;
+}
+
+type Attempt = { ok: true; status: number; body: unknown } | { ok: false; final: boolean; status: number | null; error: string };
+
+/**
+ * Sends one signed webhook: `X-Crm-Signature` (v1: sha256 of secret and body) with
+ * `X-Crm-Signature-Version: v1`, and `X-Crm-Signature-v3` (HMAC) with `X-Crm-Request-Timestamp`.
+ * Bounded attempts with a timeout each and exponential backoff with jitter; 2xx with a JSON body
+ * ends it, a 4xx other than 408 and 429 ends it as failed, everything else is tried again. Every
+ * attempt is recorded; the outcome goes back to the import-coordinator.
+ */
+export class DispatchWebhookUseCase {
+  constructor(
+    private readonly repositories: Pick<Repositories, 'accounts' | 'imports'>,
+    private readonly secrets: SecretBox,
+    private readonly broker: Pick<Broker, 'publish'>,
+    private readonly logger: Logger,
+    private readonly options: DispatchOptions,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  ) {}
+
+  async dispatch(request: WebhookRequestMessage): Promise<void> {
+    const sealed = await this.repositories.accounts.sealedClientSecret(request.appId);
+    if (!sealed) return this.finish(request, { ok: false, reason: `application ${request.appId} has no client secret to sign with` });
+    const refusal = await refusalOf(request.url, this.options.allowPrivateTargets);
+    if (refusal) return this.finish(request, { ok: false, reason: `the webhook target was refused: ${refusal}` });
+    const secret = this.secrets.open(sealed);
+
+    let last: Attempt | undefined;
+    for (let attempt = 1; attempt <= this.options.maxAttempts; attempt++) {
+      if (attempt > 1) await this.sleep(this.backoff(attempt));
+      const started = Date.now();
+      last = await this.send(request, secret);
+      await this.repositories.imports.recordAttempt(request.requestId, {
+        attempt,
+        at: started,
+        url: request.url,
+        status: last.status,
+        error: last.ok ? null : last.error,
+        durationMs: Date.now() - started,
+      });
+      if (last.ok) return this.finish(request, { ok: true, status: last.status, body: last.body });
+      if (last.final) break;
+    }
+    const failed = last as Extract<Attempt, { ok: false }>;
+    return this.finish(request, { ok: false, reason: `the receiver at ${request.url} did not answer properly (${failed.error}) after ${this.options.maxAttempts} attempt(s) at most` });
+  }
+
+  private async send(request: WebhookRequestMessage, secret: string): Promise<Attempt> {
+    const timestamp = Date.now();
+    try {
+      const response = await axios.post<string>(request.url, request.body, {
+        timeout: this.options.timeoutMs,
+        maxRedirects: 0,
+        responseType: 'text',
+        transformResponse: [(data: string) => data],
+        validateStatus: () => true,
+        headers: {
+          'content-type': 'application/json',
+          'x-crm-signature': signV1(secret, request.body),
+          'x-crm-signature-version': 'v1',
+          'x-crm-signature-v3': signV3(secret, 'POST', request.url, request.body, timestamp),
+          'x-crm-request-timestamp': String(timestamp),
+        },
+      });
+      if (response.status >= 200 && response.status < 300) {
+        try {
+          return { ok: true, status: response.status, body: JSON.parse(response.data) };
+        } catch {
+          return { ok: false, final: true, status: response.status, error: `answered ${response.status} without a JSON body` };
+        }
+      }
+      const final = response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429;
+      return { ok: false, final, status: response.status, error: `answered ${response.status}` };
+    } catch (error) {
+      const message = axios.isAxiosError(error) ? (error.code === 'ECONNABORTED' ? `no answer within ${this.options.timeoutMs} ms` : (error.code ?? error.message)) : String(error);
+      return { ok: false, final: false, status: null, error: message };
+    }
+  }
+
+  /** Exponential, with jitter (half to full of the step), so retries of many imports spread out. */
+  private backoff(attempt: number): number {
+    const step = this.options.backoffBaseMs * 2 ** (attempt - 2);
+    return Math.round(step / 2 + Math.random() * (step / 2));
+  }
+
+  private async finish(request: WebhookRequestMessage, outcome: { ok: true; status: number; body: unknown } | { ok: false; reason: string }): Promise<void> {
+    if (!outcome.ok) this.logger.warn('webhook failed', { requestId: request.requestId, url: request.url, reason: outcome.reason });
+    const event: ImportEventMessage = outcome.ok
+      ? { kind: 'webhook-completed', requestId: request.requestId, ok: true, status: outcome.status, body: outcome.body }
+      : { kind: 'webhook-completed', requestId: request.requestId, ok: false, reason: outcome.reason };
+    await this.broker.publish(TOPICS.webhookCompleted, event);
+  }
+}
