@@ -110,7 +110,7 @@ describe('credentials and tenant isolation', () => {
   const KINDS: Kind[] = ['none', 'wrongKey', 'wrongBearer', 'portalKey', 'privateApp', 'developerKey', 'developerKeyWithAppId', 'oauth'];
 
   /** Adds the credential of `kind` to a request for `path`. */
-  function withCredential(kind: Kind, method: 'get' | 'put', path: string) {
+  function withCredential(kind: Kind, method: 'get' | 'put' | 'post', path: string) {
     const url = (query: Record<string, string>) => {
       const search = new URLSearchParams(query).toString();
       return search ? `${path}${path.includes('?') ? '&' : '?'}${search}` : path;
@@ -142,7 +142,20 @@ describe('credentials and tenant isolation', () => {
 
   // Columns: none, wrong hapikey, wrong bearer, portal key, private-app token, developer key
   // without appId, developer key with appId, OAuth access token (SPEC.md "Authentication").
-  const MATRIX: [string, 'get' | 'put', string, object | undefined, number[]][] = [
+  const MATRIX: [string, 'get' | 'put' | 'post', string, object | undefined, number[]][] = [
+    // Imports: the customer starts them (portal credential + appId, 400 without), the application's
+    // token sends pages and ends (API keys: 403); here no import exists (404) and app X has no
+    // import address yet (409).
+    ['v1 import start', 'post', `${v1}/imports`, undefined, [401, 401, 401, 400, 400, 403, 403, 409]],
+    ['v1 import state', 'get', `${v1}/imports/123`, undefined, [401, 401, 401, 400, 400, 403, 403, 404]],
+    ['v2 import start', 'post', `${v2}/imports`, { storeId: 'web' }, [401, 401, 401, 400, 400, 403, 403, 409]],
+    ['v2 import state', 'get', `${v2}/imports/123?storeId=web`, undefined, [401, 401, 401, 400, 400, 403, 403, 404]],
+    ['v1 import page', 'put', `${v1}/import-pages/123/CONTACT/0`, [{ integratorObjectId: 'i1' }], [401, 401, 401, 403, 403, 403, 403, 404]],
+    ['v1 import page, old path', 'put', '/import-pages/123/CONTACT/0', [{ integratorObjectId: 'i1' }], [401, 401, 401, 403, 403, 403, 403, 404]],
+    ['v1 import page read', 'get', `${v1}/import-pages/123/CONTACT/0`, undefined, [401, 401, 401, 403, 403, 403, 403, 404]],
+    ['v1 import end', 'put', `${v1}/import-pages/123/CONTACT/end`, { pageCount: 0, itemCount: 0 }, [401, 401, 401, 403, 403, 403, 403, 404]],
+    ['v2 import page', 'post', `${v2}/imports/page`, { importStartedAt: 123, pageNumber: 0, storeId: 'web', objectType: 'CONTACT', messages: [{ externalObjectId: 'i1' }] }, [401, 401, 401, 403, 403, 403, 403, 404]],
+    ['v2 import end', 'post', `${v2}/imports/end`, { importStartedAt: 123, storeId: 'web', objectType: 'CONTACT', pageCount: 0, itemCount: 0 }, [401, 401, 401, 403, 403, 403, 403, 404]],
     ['v1 sync messages', 'put', `${v1}/sync-messages/CONTACT`, [aV1Contact()], [401, 401, 401, 204, 204, 403, 403, 204]],
     ['v2 sync messages', 'put', `${v2}/sync/messages`, aV2Submission('CONTACT', [aV2Message()], 'web'), [401, 401, 401, 204, 204, 403, 403, 204]],
     ['v1 install status', 'get', `${v1}/installs/status`, undefined, [401, 401, 401, 200, 200, 403, 403, 200]],
