@@ -1,15 +1,12 @@
 import type { Express } from 'express';
 import request from 'supertest';
 import type { Tenant } from '@ecomm-sync/contracts';
-import { connectDatabase, type Database } from '@ecomm-sync/data-access';
+import type { Database } from '@ecomm-sync/data-access';
 import { emptyObjectState } from '@ecomm-sync/domain';
-import { createLogger } from '@ecomm-sync/logger';
-import { Broker, purgeAndDeleteTopology } from '@ecomm-sync/messaging';
 import { seedPortal } from '@ecomm-sync/test-harness';
-import { aV1Contact, aV2Message, aV2Submission, testInfrastructure, uniqueName, waitFor } from '@ecomm-sync/testing';
-import { createGatewayApp, type GatewayDeps } from './app';
-
-const { mongoUrl, amqpUrl } = testInfrastructure();
+import { aV1Contact, aV2Message, aV2Submission, waitFor } from '@ecomm-sync/testing';
+import type { GatewayDeps } from './app';
+import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 const PORTAL_A = 8101;
 const PORTAL_B = 8102;
@@ -19,11 +16,9 @@ const PORTAL_B = 8102;
  * rotation and revocation (at once, in every replica), and per-credential rate limits.
  */
 describe('credentials and tenant isolation', () => {
+  let fixture: GatewayFixture;
   let database: Database;
-  let broker: Broker;
-  let prefix: string;
   let app: Express;
-  const apps: Express[] = [];
 
   /** Everyone's credentials, made through the admin API. */
   const c = {} as {
@@ -40,31 +35,15 @@ describe('credentials and tenant isolation', () => {
     tokensBY: { accessToken: string; refreshToken: string; expiresIn: number };
   };
 
-  const gateway = async (overrides: Partial<GatewayDeps> = {}) => {
-    const created = await createGatewayApp({
-      repositories: database.repositories,
-      broker,
-      logger: createLogger('gateway-test', 'error'),
-      bodyLimit: '1mb',
-      adminToken: 'admin',
-      secretsKey: 'test-secrets-key-0123456789',
-      crmBaseUrl: 'http://127.0.0.1:1',
-      readiness: {},
-      ...overrides,
-    });
-    apps.push(created);
-    return created;
-  };
+  const gateway = (overrides: Partial<GatewayDeps> = {}) => fixture.gateway(overrides);
   const admin = (method: 'get' | 'post' | 'delete', path: string, body?: object, on = app) => {
     const call = request(on)[method](path).set('authorization', 'Bearer admin');
     return body ? call.send(body) : call;
   };
 
   beforeAll(async () => {
-    prefix = uniqueName('test-credentials');
-    database = await connectDatabase(mongoUrl, prefix.replace(/-/g, '_'));
-    broker = await Broker.connect({ url: amqpUrl, prefix, prefetch: 10, retryDelayMs: 100, maxAttempts: 3, logger: createLogger('test', 'error') });
-    app = await gateway();
+    fixture = await startGatewayFixture('test-credentials');
+    ({ database, app } = fixture);
 
     c.portalKeyA = 'pk-credentials-a';
     c.portalKeyB = 'pk-credentials-b';
@@ -99,12 +78,7 @@ describe('credentials and tenant isolation', () => {
     }
   });
 
-  afterAll(async () => {
-    await broker.close(100);
-    await purgeAndDeleteTopology(amqpUrl, prefix);
-    await database.connection.dropDatabase();
-    await database.close();
-  });
+  afterAll(() => fixture.close());
 
   type Kind = 'none' | 'wrongKey' | 'wrongBearer' | 'portalKey' | 'privateApp' | 'developerKey' | 'developerKeyWithAppId' | 'oauth';
   const KINDS: Kind[] = ['none', 'wrongKey', 'wrongBearer', 'portalKey', 'privateApp', 'developerKey', 'developerKeyWithAppId', 'oauth'];

@@ -1,18 +1,12 @@
 import request from 'supertest';
-import { connectDatabase, type Database } from '@ecomm-sync/data-access';
-import { createLogger } from '@ecomm-sync/logger';
-import { Broker, purgeAndDeleteTopology } from '@ecomm-sync/messaging';
-import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+import type { Database } from '@ecomm-sync/data-access';
 import type { Express } from 'express';
 import { seedPortal } from '@ecomm-sync/test-harness';
-import { createGatewayApp } from './app';
-
-const { mongoUrl, amqpUrl } = testInfrastructure();
+import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 describe('error listings by portal, application and object', () => {
+  let fixture: GatewayFixture;
   let database: Database;
-  let broker: Broker;
-  let prefix: string;
   let app: Express;
   let developerKey: string;
   let otherDeveloperKey: string;
@@ -21,10 +15,8 @@ describe('error listings by portal, application and object', () => {
   const otherPortalKey = 'pk-listings-2';
 
   beforeAll(async () => {
-    prefix = uniqueName('test-listings');
-    database = await connectDatabase(mongoUrl, prefix.replace(/-/g, '_'));
-    broker = await Broker.connect({ url: amqpUrl, prefix, prefetch: 10, retryDelayMs: 100, maxAttempts: 3, logger: createLogger('test', 'error') });
-    app = await createGatewayApp({ repositories: database.repositories, broker, logger: createLogger('t', 'error'), bodyLimit: '1mb', adminToken: 'admin', secretsKey: 'test-secrets-key-0123456789', crmBaseUrl: 'http://127.0.0.1:1', readiness: {} });
+    fixture = await startGatewayFixture('test-listings');
+    ({ database, app } = fixture);
     const admin = (path: string, body: object) => request(app).post(path).set('authorization', 'Bearer admin').send(body).expect(201);
     const developer = (await admin('/admin/v1/developers', {})).body;
     developerKey = developer.apiKey;
@@ -42,12 +34,7 @@ describe('error listings by portal, application and object', () => {
     await record(7002, null, 'other-portal', 400);
   });
 
-  afterAll(async () => {
-    await broker.close(100);
-    await purgeAndDeleteTopology(amqpUrl, prefix);
-    await database.connection.dropDatabase();
-    await database.close();
-  });
+  afterAll(() => fixture.close());
 
   const ids = (body: { results: { integratorObjectId?: string; externalObjectId?: string }[] }) => body.results.map((e) => e.integratorObjectId ?? e.externalObjectId);
 

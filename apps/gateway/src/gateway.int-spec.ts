@@ -1,47 +1,30 @@
 import amqplib from 'amqplib';
 import request from 'supertest';
 import type { SyncBatchMessage } from '@ecomm-sync/contracts';
-import { connectDatabase, type Database } from '@ecomm-sync/data-access';
-import { createLogger } from '@ecomm-sync/logger';
-import { Broker, namesOf, purgeAndDeleteTopology } from '@ecomm-sync/messaging';
-import { aV1Contact, aV2Message, aV2Submission, testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+import type { Database } from '@ecomm-sync/data-access';
+import { namesOf } from '@ecomm-sync/messaging';
+import { aV1Contact, aV2Message, aV2Submission, testInfrastructure } from '@ecomm-sync/testing';
 import type { Express } from 'express';
 import { seedPortal } from '@ecomm-sync/test-harness';
-import { createGatewayApp } from './app';
+import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
-const { mongoUrl, amqpUrl } = testInfrastructure();
+const { amqpUrl } = testInfrastructure();
 
 describe('gateway against real MongoDB and RabbitMQ', () => {
+  let fixture: GatewayFixture;
   let database: Database;
-  let broker: Broker;
   let prefix: string;
   let app: Express;
   const apiKey = 'pk-gateway-test';
 
   beforeAll(async () => {
-    prefix = uniqueName('test-gateway');
-    database = await connectDatabase(mongoUrl, prefix.replace(/-/g, '_'));
-    broker = await Broker.connect({ url: amqpUrl, prefix, prefetch: 10, retryDelayMs: 100, maxAttempts: 3, logger: createLogger('test', 'error') });
+    fixture = await startGatewayFixture('test-gateway', ({ database: db, broker: b }) => ({ bodyLimit: '64kb', readiness: { mongo: () => db.ping(), rabbitmq: () => b.isConnected() } }));
+    ({ database, prefix, app } = fixture);
     await seedPortal(database.repositories, { portalId: 77, apiKey });
     await database.repositories.stores.upsert({ portalId: 77, appId: null }, { id: 'web', label: 'Web shop' });
-    app = await createGatewayApp({
-      repositories: database.repositories,
-      broker,
-      logger: createLogger('gateway-test', 'error'),
-      bodyLimit: '64kb',
-      adminToken: 'admin',
-      secretsKey: 'test-secrets-key-0123456789',
-      crmBaseUrl: 'http://127.0.0.1:1',
-      readiness: { mongo: () => database.ping(), rabbitmq: () => broker.isConnected() },
-    });
   });
 
-  afterAll(async () => {
-    await broker.close(100);
-    await purgeAndDeleteTopology(amqpUrl, prefix);
-    await database.connection.dropDatabase();
-    await database.close();
-  });
+  afterAll(() => fixture.close());
 
   /** Takes the next message the mapper would get. */
   async function nextBatch(): Promise<SyncBatchMessage> {

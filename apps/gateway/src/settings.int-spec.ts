@@ -1,15 +1,14 @@
 import amqplib from 'amqplib';
 import request from 'supertest';
 import type { SettingsChangedMessage } from '@ecomm-sync/contracts';
-import { connectDatabase, type Database } from '@ecomm-sync/data-access';
-import { createLogger } from '@ecomm-sync/logger';
-import { Broker, namesOf, purgeAndDeleteTopology } from '@ecomm-sync/messaging';
-import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+import type { Database } from '@ecomm-sync/data-access';
+import { namesOf } from '@ecomm-sync/messaging';
+import { testInfrastructure } from '@ecomm-sync/testing';
 import type { Express } from 'express';
 import { seedPortal } from '@ecomm-sync/test-harness';
-import { createGatewayApp } from './app';
+import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
-const { mongoUrl, amqpUrl } = testInfrastructure();
+const { amqpUrl } = testInfrastructure();
 
 const v1Body = {
   enabled: true,
@@ -26,8 +25,8 @@ const v1Body = {
 };
 
 describe('settings endpoints against real MongoDB and RabbitMQ', () => {
+  let fixture: GatewayFixture;
   let database: Database;
-  let broker: Broker;
   let prefix: string;
   let app: Express;
   let portalKey: string;
@@ -37,19 +36,8 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
   const admin = (path: string, body: object) => request(app).post(path).set('authorization', 'Bearer admin').send(body);
 
   beforeAll(async () => {
-    prefix = uniqueName('test-settings');
-    database = await connectDatabase(mongoUrl, prefix.replace(/-/g, '_'));
-    broker = await Broker.connect({ url: amqpUrl, prefix, prefetch: 10, retryDelayMs: 100, maxAttempts: 3, logger: createLogger('test', 'error') });
-    app = await createGatewayApp({
-      repositories: database.repositories,
-      broker,
-      logger: createLogger('gateway-test', 'error'),
-      bodyLimit: '1mb',
-      adminToken: 'admin',
-      secretsKey: 'test-secrets-key-0123456789',
-      crmBaseUrl: 'http://127.0.0.1:1',
-      readiness: {},
-    });
+    fixture = await startGatewayFixture('test-settings');
+    ({ database, prefix, app } = fixture);
     const developer = await admin('/admin/v1/developers', { name: 'Dev' }).expect(201);
     developerKey = developer.body.apiKey;
     appId = (await admin('/admin/v1/apps', { developerId: developer.body.developerId, name: 'Shop connector' }).expect(201)).body.appId;
@@ -60,12 +48,7 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
     await seedPortal(database.repositories, { portalId: nextPortal++, apiKey: portalKey });
   });
 
-  afterAll(async () => {
-    await broker.close(100);
-    await purgeAndDeleteTopology(amqpUrl, prefix);
-    await database.connection.dropDatabase();
-    await database.close();
-  });
+  afterAll(() => fixture.close());
 
   const asPortal = (method: 'get' | 'put' | 'delete', path: string, query = '') => request(app)[method](`${path}?hapikey=${portalKey}${query}`);
 
