@@ -1,0 +1,92 @@
+import amqplib from 'amqplib';
+import type { ImportEventMessage } from '@ecomm-sync/contracts';
+import { connectDatabase, SecretBox, type Database } from '@ecomm-sync/data-access';
+import { createLogger } from '@ecomm-sync/logger';
+import { Broker, namesOf, purgeAndDeleteTopology } from '@ecomm-sync/messaging';
+import { startWebhookReceiver, testInfrastructure, uniqueName, type WebhookAnswer, type WebhookReceiver } from '@ecomm-sync/testing';
+import { DispatchWebhookUseCase, type DispatchOptions } from './use-cases/dispatch-webhook.use-case';
+
+const { mongoUrl, amqpUrl } = testInfrastructure();
+const SECRET = 'secret-of-the-application';
+
+/** The webhook-dispatcher in-process against the real MongoDB-wire server, RabbitMQ and an HTTP receiver. */
+describe('dispatching signed webhooks', () => {
+  let database: Database;
+  let broker: Broker;
+  let prefix: string;
+  let receiver: WebhookReceiver;
+  let answers: WebhookAnswer[] = [];
+  const box = new SecretBox('test-secrets-key-0123456789');
+
+  beforeAll(async () => {
+    prefix = uniqueName('test-webhooks');
+    database = await connectDatabase(mongoUrl, prefix.replace(/-/g, '_'));
+    broker = await Broker.connect({ url: amqpUrl, prefix, prefetch: 10, retryDelayMs: 100, maxAttempts: 3, logger: createLogger('test', 'error') });
+    await database.repositories.accounts.createApplication({ appId: 'app-1', developerId: 1, name: 'A', clientId: 'client-1', clientSecret: SECRET, sealedSecret: box.seal(SECRET) });
+    receiver = await startWebhookReceiver(() => SECRET, () => answers.shift() ?? { status: 500 });
+  });
+
+  afterAll(async () => {
+    await receiver.close();
+    await broker.close(100);
+    await purgeAndDeleteTopology(amqpUrl, prefix);
+    await database.connection.dropDatabase();
+    await database.close();
+  });
+
+  const dispatcher = (options: Partial<DispatchOptions> = {}) =>
+    new DispatchWebhookUseCase(database.repositories, box, broker, createLogger('test', 'error'), { timeoutMs: 300, maxAttempts: 3, backoffBaseMs: 20, allowPrivateTargets: true, ...options });
+
+  /** The outcome the import-coordinator would get. */
+  async function outcome(): Promise<Extract<ImportEventMessage, { kind: 'webhook-completed' }>> {
+    const connection = await amqplib.connect(amqpUrl);
+    try {
+      const message = await (await connection.createChannel()).get(namesOf(prefix, 'import-coordinator.events').main, { noAck: true });
+      if (!message) throw new Error('no outcome was published');
+      return JSON.parse(message.content.toString());
+    } finally {
+      await connection.close();
+    }
+  }
+
+  let n = 0;
+  const send = async (options: Partial<DispatchOptions> = {}, url = `${receiver.url}/hook`, appId = 'app-1') => {
+    const requestId = `request-${++n}`;
+    await dispatcher(options).dispatch({ requestId, appId, url, body: JSON.stringify({ n }) });
+    return { requestId, event: await outcome(), attempts: await database.repositories.imports.attemptsOf(requestId) };
+  };
+
+  it('retries 5xx with backoff, signs every attempt, records each, and reports the JSON answer', async () => {
+    const before = receiver.received.length;
+    answers = [{ status: 503 }, { status: 502 }, { status: 200, json: { importCounts: [] } }];
+    const { event, attempts } = await send();
+    expect(event).toEqual({ kind: 'webhook-completed', requestId: expect.any(String), ok: true, status: 200, body: { importCounts: [] } });
+    expect(attempts.map((attempt) => attempt.status)).toEqual([503, 502, 200]);
+    expect(receiver.received.slice(before).map((request) => request.verified)).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
+  });
+
+  it.each([
+    ['a 400', 1, [{ status: 400 }], /answered 400/],
+    ['a 2xx without JSON', 1, [{ status: 200 }], /answered 200 without a JSON body/],
+    ['5xx every time', 3, [{ status: 500 }, { status: 500 }, { status: 500 }], /answered 500\) after 3 attempt/],
+    ['no answer at all', 3, ['no-answer', 'no-answer', 'no-answer'], /no answer within 300 ms/],
+  ] as [string, number, WebhookAnswer[], RegExp][])('fails on %s after %i attempt(s), with the reason', async (_name, count, given, reason) => {
+    answers = [...given];
+    const { event, attempts } = await send();
+    expect(event).toMatchObject({ ok: false, reason: expect.stringMatching(reason) });
+    expect(attempts).toHaveLength(count);
+  });
+
+  it('refuses a private target unless allowed, without calling it', async () => {
+    const before = receiver.received.length;
+    const { event, attempts } = await send({ allowPrivateTargets: false });
+    expect(event).toMatchObject({ ok: false, reason: expect.stringMatching(/private or loopback/) });
+    expect(attempts).toEqual([]);
+    expect(receiver.received.length).toBe(before);
+  });
+
+  it('fails an application without a secret', async () => {
+    const { event } = await send({}, `${receiver.url}/hook`, 'no-such-app');
+    expect(event).toMatchObject({ ok: false, reason: expect.stringMatching(/no client secret/) });
+  });
+});
