@@ -206,23 +206,17 @@ export class ApplyMappedChangesUseCase {
     if (fresh.length === 0) return linked;
     const outcome = new Outcome(this.clock());
 
-    const portal = await this.portal(tenant.portalId);
-    const heldBack: { type: 'INACTIVE_PORTAL' | 'PORTAL_NOT_SYNC_ENABLED'; reason: string } | null =
-      !portal || !portal.active
-        ? { type: 'INACTIVE_PORTAL', reason: `portal ${tenant.portalId} is ${portal ? 'disabled' : 'unknown'}` }
-        : !(await this.installed(tenant))
-          ? { type: 'PORTAL_NOT_SYNC_ENABLED', reason: `the ecommerce install of ${tenant.appId ? `application ${tenant.appId} in ` : ''}portal ${tenant.portalId} is not done (POST /extensions/ecomm/v1/installs, or PUT a v2 store)` }
-          : null;
-    if (heldBack || !portal) {
-      // Not recorded as processed: the changes apply once the portal is enabled or the tenant installed.
+    const access = await this.access(tenant);
+    if ('held' in access) {
+      const { held } = access;
+      // Not recorded as processed, so that the catch-up applies them.
       for (const change of fresh) {
-        outcome.problems(change, [
-          { type: heldBack!.type, blocking: true, details: describeFailure(change.action === 'DELETE' ? 'DELETE' : 'UPSERT', objectType, change.externalObjectId, heldBack!.reason) },
-        ]);
+        outcome.problems(change, [{ type: held.type, blocking: true, details: describeFailure(change.action === 'DELETE' ? 'DELETE' : 'UPSERT', objectType, change.externalObjectId, held.reason) }]);
       }
       await this.repositories.syncErrors.record(tenant, storeId, objectType, outcome.errors);
       return linked;
     }
+    const { portal } = access;
     const crm = this.crm.clientFor(portal);
 
     const upserts: MappedChange[] = [];
@@ -394,6 +388,20 @@ export class ApplyMappedChangesUseCase {
   forgetPortals(): void {
     this.portalCache.clear();
     this.installCache.clear();
+  }
+
+  /**
+   * The portal to apply a tenant's changes to, or why they cannot apply now (they are kept, and a
+   * catch-up applies them once the portal is enabled or the tenant installed).
+   */
+  private async access(tenant: Tenant): Promise<{ portal: Portal } | { held: { type: 'INACTIVE_PORTAL' | 'PORTAL_NOT_SYNC_ENABLED'; reason: string } }> {
+    const portal = await this.portal(tenant.portalId);
+    if (!portal || !portal.active) return { held: { type: 'INACTIVE_PORTAL', reason: `portal ${tenant.portalId} is ${portal ? 'disabled' : 'unknown'}` } };
+    if (!(await this.installed(tenant))) {
+      const whose = tenant.appId ? `application ${tenant.appId} in portal ${tenant.portalId}` : `portal ${tenant.portalId}`;
+      return { held: { type: 'PORTAL_NOT_SYNC_ENABLED', reason: `the ecommerce install of ${whose} is not done (POST /extensions/ecomm/v1/installs, or PUT a v2 store)` } };
+    }
+    return { portal };
   }
 
   /** Whether the tenant's ecommerce install is done; like portals, only a positive answer is cached. */

@@ -54,7 +54,7 @@ export class ManageInstallUseCase {
   /** Syncing off, workflows off, the tenant's stores deleted. What is sent afterwards is kept (PORTAL_NOT_SYNC_ENABLED). */
   async uninstall(tenant: Tenant): Promise<void> {
     await this.repositories.ecommerceInstalls.markUninstalled(tenant, this.clock());
-    for (const store of await this.repositories.stores.list(tenant)) await this.repositories.stores.remove(tenant, store.id);
+    await this.repositories.stores.removeAll(tenant);
     await this.options.onLookupsChanged();
     this.logger.info('ecommerce uninstalled', { ...tenant });
   }

@@ -42,6 +42,11 @@ export class StoreRepository {
     return store;
   }
 
+  /** Every store of the tenant (uninstall); answers how many went. */
+  async removeAll(tenant: Tenant): Promise<number> {
+    return (await this.stores.deleteMany({ portalId: tenant.portalId, appId: tenant.appId })).deletedCount;
+  }
+
   async remove(tenant: Tenant, storeId: string): Promise<boolean> {
     const result = await this.stores.deleteOne({ portalId: tenant.portalId, appId: tenant.appId, storeId });
     return result.deletedCount === 1;
