@@ -1,7 +1,7 @@
 import axios from 'axios';
 
 interface AdminRequest {
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'patch' | 'delete';
   path: string;
   body?: object;
 }
@@ -23,6 +23,13 @@ export const ADMIN_COMMANDS: Record<string, Record<string, { usage: string; buil
     create: { usage: 'portals create [name]', build: (a) => ({ method: 'post', path: '/admin/v1/portals', body: a[0] ? { name: a[0] } : {} }) },
     disable: { usage: 'portals disable <portalId>', build: (a) => ({ method: 'post', path: `/admin/v1/portals/${need(a, 1, 'portals disable <portalId>')[0]}/disable` }) },
     enable: { usage: 'portals enable <portalId>', build: (a) => ({ method: 'post', path: `/admin/v1/portals/${need(a, 1, 'portals enable <portalId>')[0]}/enable` }) },
+    'pipeline-limit': {
+      usage: 'portals pipeline-limit <portalId> <n>',
+      build: (a) => {
+        const [portalId, limit] = need(a, 2, 'portals pipeline-limit <portalId> <n>');
+        return { method: 'patch', path: `/admin/v1/portals/${portalId}`, body: { pipelineLimit: Number(limit) } };
+      },
+    },
     'rotate-key': { usage: 'portals rotate-key <portalId>', build: (a) => ({ method: 'post', path: `/admin/v1/portals/${need(a, 1, 'portals rotate-key <portalId>')[0]}/api-key` }) },
     'private-app': {
       usage: 'portals private-app <portalId> [name]',

@@ -79,6 +79,14 @@ describe('install, uninstall and stores over the running stack', () => {
     expect((await client.http.get('/v2/stores')).data).toEqual({ results: [] }); // the store was not created
   });
 
+  it('follows the pipeline limit the admin sets later', async () => {
+    const { client, portalId } = await newPortal();
+    expect((await admin.patch(`/portals/${portalId}`, { pipelineLimit: 1 })).status).toBe(204);
+    expect((await client.http.post('/v1/installs')).status).toBe(409);
+    expect((await admin.patch(`/portals/${portalId}`, { pipelineLimit: 2 })).status).toBe(204);
+    expect((await client.http.post('/v1/installs')).status).toBe(204);
+  });
+
   it('refuses a portal that has a pipeline named ecommerce that is not the service’s', async () => {
     const { client, crm } = await newPortal();
     await crm.createDealPipeline({ id: 'theirs', label: 'Ecommerce', displayOrder: 1, stages: [{ id: 'new', label: 'New', displayOrder: 0 }] });

@@ -10,6 +10,12 @@ const validateNewPortal = createValidator<{ name?: string; pipelineLimit?: numbe
   additionalProperties: false,
   properties: { name, pipelineLimit: { type: 'integer', minimum: 0 } },
 });
+const validatePortalChange = createValidator<{ pipelineLimit: number }>({
+  type: 'object',
+  required: ['pipelineLimit'],
+  additionalProperties: false,
+  properties: { pipelineLimit: { type: 'integer', minimum: 0, maximum: 1000 } },
+});
 const validateNamed = createValidator<{ name?: string }>({ type: 'object', additionalProperties: false, properties: { name } });
 const validateNewApp = createValidator<{ developerId: number; name: string }>({
   type: 'object',
@@ -53,6 +59,11 @@ export function adminRoutes(accounts: ManageAccountsUseCase, adminToken: string)
   });
   router.get('/admin/v1/portals/:portalId', async (req, res) => {
     res.json(await accounts.getPortal(integerIn(req, 'portalId')));
+  });
+  router.patch('/admin/v1/portals/:portalId', async (req, res) => {
+    const { pipelineLimit } = parseWith(validatePortalChange, req.body);
+    await accounts.setPipelineLimit(integerIn(req, 'portalId'), pipelineLimit);
+    res.status(204).end();
   });
   for (const [state, active] of [['disable', false], ['enable', true]] as const) {
     router.post(`/admin/v1/portals/:portalId/${state}`, async (req, res) => {

@@ -1,4 +1,5 @@
 import { newSecret, type Application, type SecretBox, type Credential, type CredentialKind, type Developer, type Install, type Portal, type Repositories } from '@ecomm-sync/data-access';
+import { CrmAdminClient } from '@ecomm-sync/crm-client';
 import { AppError } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import { provisionPortal } from '@ecomm-sync/provisioning';
@@ -65,6 +66,12 @@ export class ManageAccountsUseCase {
     this.logger.info(active ? 'portal enabled' : 'portal disabled', { portalId });
     await this.options.onAccessChanged();
     if (active) await this.options.onPortalEnabled(portalId);
+  }
+
+  /** The most deal pipelines the portal's built-in CRM account allows (an install needs one free). */
+  async setPipelineLimit(portalId: number, pipelineLimit: number): Promise<void> {
+    const portal = await this.portal(portalId);
+    await new CrmAdminClient(this.options.crm.baseUrl, this.options.crm.adminToken).ensureAccount(portalId, portal.crmToken, pipelineLimit);
   }
 
   /** A new portal API key; every earlier one stops working at once. */
