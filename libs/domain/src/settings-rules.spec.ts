@@ -65,6 +65,22 @@ describe('v1 and v2 views of the same settings', () => {
     expect(fromV1Settings(shown, record).mappings.CONTACT).toEqual(complete.CONTACT);
   });
 
+  it('keeps a v1 association property mapped under its own name, which satisfies the enabling rule and is shown once', () => {
+    const input = {
+      enabled: true,
+      contactSyncSettings: { properties: [{ propertyName: 'mail', targetCrmProperty: 'email', dataType: 'STRING' as const }] },
+      dealSyncSettings: { properties: [{ propertyName: 'stage', targetCrmProperty: 'dealstage', dataType: 'STRING' as const }] },
+      lineItemSyncSettings: {
+        properties: ['hs_assoc__deal_id', 'hs_assoc__product_id'].map((name) => ({ propertyName: name, targetCrmProperty: name, dataType: 'STRING' as const })),
+      },
+    };
+    const stored = fromV1Settings(input, null);
+    expect(settingsProblem(stored, 'v1')).toBeNull();
+    expect(toV1Settings(stored, false).lineItemSyncSettings).toEqual(input.lineItemSyncSettings);
+    const names = toV1Settings(stored, true).lineItemSyncSettings.properties.map((mapping) => mapping.propertyName);
+    expect(names.filter((name) => name === 'hs_assoc__deal_id')).toHaveLength(1);
+  });
+
   it('a v1 PUT keeps the import trigger URI; a v2 PUT keeps importOnInstall; v2 dataType defaults to STRING', () => {
     expect(fromV1Settings({ enabled: false }, record)).toMatchObject({ webhookUri: 'https://shop.example.com/import', importOnInstall: false });
     expect(fromV2Settings({ mappings: { CONTACT: { properties: [{ externalPropertyName: 'mail', crmPropertyName: 'email' }] } } }, record)).toMatchObject({

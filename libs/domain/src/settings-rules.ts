@@ -44,8 +44,22 @@ export const PROVIDED_MAPPINGS: Record<ApiVersion, Record<ObjectType, PropertyMa
   },
 };
 
-const isProvided = (version: ApiVersion, type: ObjectType, mapping: PropertyMapping) =>
-  PROVIDED_MAPPINGS[version][type].some((provided) => provided.externalPropertyName === mapping.externalPropertyName && provided.crmPropertyName === mapping.crmPropertyName);
+const sameMapping = (a: PropertyMapping, b: PropertyMapping) => a.externalPropertyName === b.externalPropertyName && a.crmPropertyName === b.crmPropertyName;
+
+const isProvided = (version: ApiVersion, type: ObjectType, mapping: PropertyMapping) => PROVIDED_MAPPINGS[version][type].some((provided) => sameMapping(provided, mapping));
+
+/**
+ * Provided mappings a PUT leaves out of the stored settings: the synced flag, which the service
+ * always sets. A v1 association property mapped under its own name is kept as sent: it is the
+ * sender's statement of how it sends associations, and it satisfies the enabling rule.
+ */
+const isDropped = (version: ApiVersion, type: ObjectType, mapping: PropertyMapping) => isProvided(version, type, mapping) && mapping.crmPropertyName === ECOMM_SYNCED_PROPERTY;
+
+/** The provided mappings to show with the stored ones (each once). */
+const withProvided = (version: ApiVersion, type: ObjectType, stored: PropertyMapping[]) => [
+  ...PROVIDED_MAPPINGS[version][type].filter((provided) => !stored.some((mapping) => sameMapping(mapping, provided))),
+  ...stored,
+];
 
 /**
  * Why settings cannot be stored, in a sentence that says what to fix, or null when they can.
@@ -100,7 +114,7 @@ const toV1Mapping = (mapping: PropertyMapping): V1PropertyMapping => ({
 
 export function toV1Settings(settings: SettingsRecord, showProvided: boolean): V1Settings {
   const block = (type: ObjectType) => ({
-    properties: [...(showProvided ? PROVIDED_MAPPINGS.v1[type] : []), ...(settings.mappings[type] ?? [])].map(toV1Mapping),
+    properties: (showProvided ? withProvided('v1', type, settings.mappings[type] ?? []) : (settings.mappings[type] ?? [])).map(toV1Mapping),
   });
   return {
     enabled: settings.enabled,
@@ -118,7 +132,7 @@ export function fromV1Settings(input: V1SettingsInput, current: SettingsRecord |
   for (const type of OBJECT_TYPES) {
     mappings[type] = (input[V1_SETTINGS_BLOCKS[type]]?.properties ?? [])
       .map((m): PropertyMapping => ({ externalPropertyName: m.propertyName, crmPropertyName: m.targetCrmProperty, dataType: m.dataType }))
-      .filter((mapping) => !isProvided('v1', type, mapping));
+      .filter((mapping) => !isDropped('v1', type, mapping));
   }
   return { enabled: input.enabled ?? false, importOnInstall: input.importOnInstall ?? false, webhookUri: current?.webhookUri ?? null, mappings };
 }
@@ -127,7 +141,7 @@ export function fromV1Settings(input: V1SettingsInput, current: SettingsRecord |
 
 export function toV2Settings(settings: SettingsRecord, showProvided: boolean): V2Settings {
   const mappings = Object.fromEntries(
-    OBJECT_TYPES.map((type) => [type, { properties: [...(showProvided ? PROVIDED_MAPPINGS.v2[type] : []), ...(settings.mappings[type] ?? [])] }]),
+    OBJECT_TYPES.map((type) => [type, { properties: showProvided ? withProvided('v2', type, settings.mappings[type] ?? []) : (settings.mappings[type] ?? []) }]),
   ) as V2Settings['mappings'];
   return { enabled: settings.enabled, webhookUri: settings.webhookUri, mappings };
 }
@@ -138,7 +152,7 @@ export function fromV2Settings(input: V2SettingsInput, current: SettingsRecord |
   for (const type of OBJECT_TYPES) {
     mappings[type] = (input.mappings?.[type]?.properties ?? [])
       .map((m): PropertyMapping => ({ externalPropertyName: m.externalPropertyName, crmPropertyName: m.crmPropertyName, dataType: m.dataType ?? 'STRING' }))
-      .filter((mapping) => !isProvided('v2', type, mapping));
+      .filter((mapping) => !isDropped('v2', type, mapping));
   }
   return { enabled: input.enabled ?? false, importOnInstall: current?.importOnInstall ?? false, webhookUri: input.webhookUri ?? null, mappings };
 }
