@@ -135,9 +135,11 @@ describe('install, uninstall and stores over the running stack', () => {
     expect(response.data).toEqual({ status: 'error', message: expect.stringMatching(message), requestId: expect.any(String) });
   });
 
-  it('a deleted store is gone: reading it answers 404 and syncing to it 400', async () => {
+  it('a new store takes sync at once, even after a refused sync to it; a deleted store is gone: reading it answers 404 and syncing to it 400', async () => {
     const { client } = await newPortal();
+    expect((await client.http.put('/v2/sync/messages', aV2Submission('CONTACT', [aV2Message()], 'short-lived'))).status).toBe(400);
     expect((await client.http.put('/v2/stores', { id: 'short-lived', label: 'Pop-up' })).status).toBe(200);
+    expect((await client.http.put('/v2/sync/messages', aV2Submission('CONTACT', [aV2Message()], 'short-lived'))).status).toBe(204);
     expect((await client.http.get('/v2/stores/short-lived')).data).toEqual({ id: 'short-lived', label: 'Pop-up' });
     expect((await client.http.delete('/v2/stores/short-lived')).status).toBe(204);
     expect((await client.http.get('/v2/stores/short-lived')).status).toBe(404);

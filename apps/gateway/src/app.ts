@@ -83,12 +83,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   const installs = new ManageInstallUseCase(repositories, broker, logger, {
     crmBaseUrl: deps.crmBaseUrl,
     onLookupsChanged: lookupsChanged,
-    onInstalled: async (tenant) => {
-      // importOnInstall: an application's install starts an import of its store `default`.
-      if (tenant.appId && (await repositories.settings.getByOwner(`app:${tenant.appId}`))?.importOnInstall) {
-        await imports.start({ portalId: tenant.portalId, appId: tenant.appId }, 'default', 'v1').catch((error) => logger.warn('the import on install did not start', { error: String(error) }));
-      }
-    },
+    onInstalled: (tenant) => (tenant.appId ? imports.startOnInstall({ portalId: tenant.portalId, appId: tenant.appId }) : Promise.resolve()),
   });
   app.use(installRoutes(installs, auth));
   app.use(importRoutes(imports, auth));

@@ -77,6 +77,9 @@ export class CredentialResolver {
   }
 }
 
+/** The `appId` query parameter (application mode), when given. */
+const appIdQuery = (req: Request): string | undefined => (typeof req.query.appId === 'string' && req.query.appId !== '' ? req.query.appId : undefined);
+
 /** What a rule grants: read by the route with `grantOf`. */
 export type Rule<G> = (principal: Principal, req: Request) => G | Promise<G>;
 
@@ -165,7 +168,7 @@ export class Authorizer {
     if (principal.kind === 'developer-key') {
       throw AppError.forbidden("A developer API key cannot start a customer's import; the customer starts it with the portal's key and appId");
     }
-    const appId = typeof req.query.appId === 'string' && req.query.appId !== '' ? req.query.appId : undefined;
+    const appId = appIdQuery(req);
     if (!appId) throw AppError.badRequest('Imports are for applications (application mode): add ?appId=<the application installed in this portal>');
     return { portalId: principal.portalId, appId };
   };
@@ -175,7 +178,7 @@ export class Authorizer {
    * portal's key or private-app token without `appId` (direct mode). Answers the settings' owner.
    */
   readonly settingsOwner: Rule<string> = async (principal, req) => {
-    const appId = typeof req.query.appId === 'string' && req.query.appId !== '' ? req.query.appId : undefined;
+    const appId = appIdQuery(req);
     if (principal.kind === 'developer-key') {
       if (!appId) throw AppError.badRequest('appId is required with a developer API key: add ?appId=<your application id>');
       return `app:${await this.ownApplication(principal, appId)}`;
@@ -201,7 +204,7 @@ export class Authorizer {
    */
   readonly v1ErrorScope: Rule<{ portalId?: number; appId: string | null }> = async (principal, req) => {
     if (principal.kind === 'developer-key') {
-      const appId = typeof req.query.appId === 'string' && req.query.appId !== '' ? req.query.appId : undefined;
+      const appId = appIdQuery(req);
       if (!appId) throw AppError.badRequest('appId is required with a developer API key: add ?appId=<your application id>');
       return { appId: await this.ownApplication(principal, appId) };
     }

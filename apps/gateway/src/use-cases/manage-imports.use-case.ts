@@ -1,6 +1,6 @@
 import type { ImportEnd, ImportEventMessage, ObjectType } from '@ecomm-sync/contracts';
-import { IMPORT_SETTINGS_IDS, OBJECT_TYPES, TOPICS } from '@ecomm-sync/contracts';
-import type { ImportItem, ImportRecord, ImportTypeState, Repositories } from '@ecomm-sync/data-access';
+import { DEFAULT_STORE_ID, IMPORT_SETTINGS_IDS, OBJECT_TYPES, TOPICS } from '@ecomm-sync/contracts';
+import { settingsOwner, type ImportItem, type ImportRecord, type ImportTypeState, type Repositories } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
@@ -39,7 +39,7 @@ export class ManageImportsUseCase {
     if (!(await this.repositories.accounts.findInstall(tenant.portalId, tenant.appId))) {
       throw AppError.notFound(`Application ${tenant.appId} is not installed in portal ${tenant.portalId}`);
     }
-    const settings = await this.repositories.settings.getByOwner(`app:${tenant.appId}`);
+    const settings = await this.repositories.settings.getByOwner(settingsOwner(tenant));
     if (!settings?.webhookUri) {
       throw AppError.conflict(
         `Application ${tenant.appId} has no import address: set importTriggerUri (PUT /extensions/ecomm/v1/import-settings) or webhookUri (v2 settings)`,
@@ -66,6 +66,12 @@ export class ManageImportsUseCase {
     }
     this.logger.info('import started', { ...tenant, storeId, importStartedAt: created.importStartedAt });
     return { importStartedAt: created.importStartedAt, status: created.status };
+  }
+
+  /** importOnInstall: an application's install starts an import of its store `default`; a failure to start is logged. */
+  async startOnInstall(tenant: ImportTenant): Promise<void> {
+    if (!(await this.repositories.settings.getByOwner(settingsOwner(tenant)))?.importOnInstall) return;
+    await this.start(tenant, DEFAULT_STORE_ID, 'v1').catch((error) => this.logger.warn('the import on install did not start', { ...tenant, error: String(error) }));
   }
 
   async view(tenant: ImportTenant, storeId: string, importStartedAt: number): Promise<ImportView> {

@@ -41,6 +41,7 @@ export class ManageInstallUseCase {
     await this.setUp(tenant);
     if (!(await this.repositories.stores.find(tenant, DEFAULT_STORE_ID))) {
       await this.repositories.stores.upsert(tenant, { id: DEFAULT_STORE_ID, label: await this.defaultStoreLabel(tenant) });
+      await this.options.onLookupsChanged();
     }
     await this.markInstalled(tenant);
     await this.options.onInstalled?.(tenant);
@@ -66,6 +67,7 @@ export class ManageInstallUseCase {
   async putStore(tenant: Tenant, store: Store): Promise<Store> {
     await this.setUp(tenant);
     const saved = await this.repositories.stores.upsert(tenant, store);
+    await this.options.onLookupsChanged(); // a look-up that found no such store is forgotten in every replica
     if (!(await this.repositories.ecommerceInstalls.find(tenant)).installCompleted) await this.markInstalled(tenant);
     return saved;
   }
@@ -98,8 +100,8 @@ export class ManageInstallUseCase {
   }
 
   private async markInstalled(tenant: Tenant): Promise<void> {
+    // Appliers cache only installed tenants, so nothing cached goes stale here.
     await this.repositories.ecommerceInstalls.markInstalled(tenant, this.clock());
-    await this.options.onLookupsChanged(); // appliers forget the uninstalled state they cached
     const release: CatchUpMessage = { kind: 'catch-up', portalId: tenant.portalId, appId: tenant.appId, errorType: 'PORTAL_NOT_SYNC_ENABLED' };
     await this.broker.publish(TOPICS.catchUp, release);
     this.logger.info('ecommerce installed', { ...tenant });
