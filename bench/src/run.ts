@@ -15,6 +15,9 @@ import { percentile, pool, round } from './stats';
 
 const root = path.resolve(__dirname, '..', '..');
 const quick = process.argv.includes('--quick');
+/** `--only e2e` (or ingest, reapply) runs one figure and records nothing: for profiling a change. */
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? (process.argv[onlyAt + 1] ?? '') : null;
 const SIZES = quick ? { ingestRequests: 150, e2eObjects: 20_000, reapplyObjects: 20_000 } : { ingestRequests: 500, e2eObjects: 100_000, reapplyObjects: 100_000 };
 const CONCURRENCY = 8;
 const BATCH = 200;
@@ -239,6 +242,12 @@ async function benchReapply() {
 }
 
 async function main() {
+  if (only !== null) {
+    const figures: Record<string, () => Promise<unknown>> = { ingest: benchIngest, e2e: benchEndToEnd, reapply: benchReapply };
+    if (!figures[only]) throw new Error(`--only takes one of ${Object.keys(figures).join(', ')}`);
+    log(`${only}: ${JSON.stringify(await figures[only]())}`);
+    return;
+  }
   const command = `npm run bench${quick ? ' -- --quick' : ''}`;
   const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGb: round(os.totalmem() / 2 ** 30), node: process.version };
   const ingest = await benchIngest();

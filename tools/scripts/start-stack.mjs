@@ -35,10 +35,25 @@ function runOrExit(command, args, childEnv = process.env) {
 if (!fs.existsSync(path.join(root, 'node_modules', '.package-lock.json'))) runOrExit('npm', ['ci', '--no-audit', '--no-fund']);
 runOrExit('npx', ['nx', 'run-many', '-t', 'build', '-p', [...APPS, 'cli'].join(','), '--outputStyle=static']);
 
+/**
+ * The storage layout tmp/dev-data was written with; raise it when documents change shape (decision
+ * 15 added the single-field keys). Data of another layout is moved aside, never deleted.
+ */
+const STORAGE_LAYOUT = '2';
+const dataDir = path.join(root, 'tmp', 'dev-data');
+const layoutFile = path.join(dataDir, 'LAYOUT');
+if (fs.existsSync(path.join(dataDir, 'mongo.mv')) && (fs.existsSync(layoutFile) ? fs.readFileSync(layoutFile, 'utf8').trim() : '1') !== STORAGE_LAYOUT) {
+  const aside = `${dataDir}.layout-old-${Date.now()}`;
+  fs.renameSync(dataDir, aside);
+  console.log(`tmp/dev-data was written with an older storage layout; moved to ${path.relative(root, aside)} and starting afresh`);
+}
+fs.mkdirSync(dataDir, { recursive: true });
+fs.writeFileSync(layoutFile, `${STORAGE_LAYOUT}\n`);
+
 const { startMongoServer } = require('../infra/mongo-server.cjs');
 const { ensureRabbitMq } = require('../infra/rabbitmq.cjs');
 const amqpUrl = await ensureRabbitMq();
-const mongo = await startMongoServer({ port: Number(settings.MONGO_PORT), h2File: path.join(root, 'tmp', 'dev-data', 'mongo.mv'), logFile: path.join(root, 'tmp', 'dev-data', 'mongo-server.log') });
+const mongo = await startMongoServer({ port: Number(settings.MONGO_PORT), h2File: path.join(dataDir, 'mongo.mv'), logFile: path.join(dataDir, 'mongo-server.log') });
 
 const env = {
   ...process.env,

@@ -135,6 +135,51 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
       expect((await repositories.objectSyncs.findOne(key('LINE_ITEM', 'li-missed')))?.crmId).toEqual(expect.any(Number));
     });
 
+    it('when the deal is linked while the line item is being stored as waiting, then the line item is applied at once', async () => {
+      await apply.execute([message('PRODUCT', [product('product-race')])]);
+      // The deal's group links the deal and looks for waiting changes just before the line item's wait is stored.
+      const racing = new ApplyMappedChangesUseCase(
+        {
+          ...repositories,
+          waitingObjects: Object.assign(Object.create(repositories.waitingObjects), {
+            wait: async (...args: Parameters<Repositories['waitingObjects']['wait']>) => {
+              await apply.execute([message('DEAL', [deal('deal-race')])]);
+              return repositories.waitingObjects.wait(...args);
+            },
+          }),
+        },
+        new CrmDirectory({ baseUrl: stack.crmUrl, timeoutMs: 5000, propertyCacheMs: 60_000 }),
+        createLogger('applier-test', 'error'),
+      );
+
+      await racing.execute([message('LINE_ITEM', [lineItem('li-race', 'deal-race', 'product-race')])]);
+
+      expect((await repositories.objectSyncs.findOne(key('LINE_ITEM', 'li-race')))?.crmId).toEqual(expect.any(Number));
+      expect(await repositories.syncErrors.listForObject(key('LINE_ITEM', 'li-race'), false)).toEqual([]);
+    });
+
+    it('when more line items wait than one retry takes, then each retry takes those tried least recently', async () => {
+      let now = Date.now();
+      const clocked = new ApplyMappedChangesUseCase(repositories, new CrmDirectory({ baseUrl: stack.crmUrl, timeoutMs: 5000, propertyCacheMs: 60_000 }), createLogger('t', 'error'), () => now);
+      const ids = ['li-line-1', 'li-line-2', 'li-line-3'];
+      for (const id of ids) {
+        await clocked.execute([message('LINE_ITEM', [lineItem(id, `deal-for-${id}`, 'product-ready')])]);
+        now += 10;
+      }
+      const triedAt = async () => Object.fromEntries((await (await stack.syncCollection('waiting_objects')).find({ externalObjectId: { $in: ids } }).toArray()).map((doc) => [doc.externalObjectId, doc.triedAt]));
+      const before = await triedAt();
+
+      now += 1000;
+      await clocked.retryWaiting(1); // takes li-line-1 (tried longest ago), which still waits
+      now += 1000;
+      await clocked.retryWaiting(1); // so this one takes li-line-2, not li-line-1 again
+
+      const after = await triedAt();
+      expect(after['li-line-1']).toBeGreaterThan(before['li-line-1']);
+      expect(after['li-line-2']).toBeGreaterThan(before['li-line-2']);
+      expect(after['li-line-3']).toBe(before['li-line-3']);
+    });
+
     it('when the window ends first, then the line item stops waiting and its error stays open', async () => {
       let now = Date.now();
       const shortWindow = new ApplyMappedChangesUseCase(repositories, new CrmDirectory({ baseUrl: stack.crmUrl, timeoutMs: 5000, propertyCacheMs: 60_000 }), createLogger('t', 'error'), () => now, 1000);

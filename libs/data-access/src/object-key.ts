@@ -7,22 +7,26 @@ export interface ObjectKey extends Tenant {
   externalObjectId: string;
 }
 
-export const keyFilter = (key: ObjectKey) => ({
-  portalId: key.portalId,
-  appId: key.appId,
-  storeId: key.storeId,
-  objectType: key.objectType,
-  externalObjectId: key.externalObjectId,
-});
-
+/**
+ * The natural key as one string, stored in the `key` field of every per-object collection. One
+ * field serves equality and `$in` reads from one unique index on any MongoDB-compatible server
+ * (docs/decisions/0015-single-field-object-keys.md); the JSON array keeps the parts apart.
+ */
 export const keyString = (key: ObjectKey): string =>
   JSON.stringify([key.portalId, key.appId, key.storeId, key.objectType, key.externalObjectId]);
 
-/** Filter matching many objects of one tenant, store and type by external id. */
-export const keysFilter = (tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]) => ({
+/** The keys of many objects of one tenant, store and type. */
+export const keyStrings = (tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): string[] =>
+  externalObjectIds.map((externalObjectId) => keyString({ portalId: tenant.portalId, appId: tenant.appId, storeId, objectType, externalObjectId }));
+
+/** The fields of the natural key, stored beside `key` for listings and paging by tenant. */
+export const keyFields = (tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string) => ({
   portalId: tenant.portalId,
   appId: tenant.appId,
   storeId,
   objectType,
-  externalObjectId: { $in: [...externalObjectIds] },
+  externalObjectId,
 });
+
+/** Filter on the fields of one object's natural key (collections without a `key` field). */
+export const keyFilter = (key: ObjectKey) => keyFields(key, key.storeId, key.objectType, key.externalObjectId);

@@ -156,6 +156,28 @@ describe('repositories against the MongoDB-wire server', () => {
     });
   });
 
+  describe('object syncs written concurrently', () => {
+    const key = (externalObjectId: string) => ({ ...tenant, storeId: 'default', objectType: 'CONTACT' as const, externalObjectId });
+    const recordOf = (externalObjectId: string, rev: number) => ({ externalObjectId, rev, settingsRev: 1, processedAt: rev, changedAt: rev });
+
+    it('when the revision read before applying is stale, then a newer record still lands and an older one does not', async () => {
+      await repos().objectSyncs.recordProcessed(tenant, 'default', 'CONTACT', [recordOf('s1', 1), recordOf('s2', 1)]);
+      const seen = await repos().objectSyncs.findMany(tenant, 'default', 'CONTACT', ['s1', 's2']);
+      await repos().objectSyncs.recordProcessed(tenant, 'default', 'CONTACT', [recordOf('s1', 5), recordOf('s2', 2)]);
+
+      expect(await repos().objectSyncs.recordProcessed(tenant, 'default', 'CONTACT', [recordOf('s1', 3), recordOf('s2', 4)], seen)).toEqual(['s1']);
+      expect(await repos().objectSyncs.findOne(key('s1'))).toMatchObject({ appliedRev: 5 });
+      expect(await repos().objectSyncs.findOne(key('s2'))).toMatchObject({ appliedRev: 4 });
+    });
+
+    it('when many writers record revisions of the same objects at once, then each object ends at its newest revision', async () => {
+      const ids = ['m1', 'm2', 'm3'];
+      const revisions = [7, 2, 9, 4, 1, 8, 3, 6, 5];
+      await Promise.all(revisions.map((rev) => repos().objectSyncs.recordProcessed(tenant, 'default', 'CONTACT', ids.map((id) => recordOf(id, rev)))));
+      for (const id of ids) expect(await repos().objectSyncs.findOne(key(id))).toMatchObject({ appliedRev: 9, lastProcessedAt: 9 });
+    });
+  });
+
   describe('object syncs ordered by settings revision', () => {
     it('lands a re-map of the same state revision with newer settings, and refuses an older one', async () => {
       const record = (settingsRev: number) =>

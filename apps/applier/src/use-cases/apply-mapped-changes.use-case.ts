@@ -100,6 +100,9 @@ function checkoutStates(group: ChangeGroup, syncs: Map<string, ObjectSync>, reco
 const isNewer = (change: Pick<MappedChange, 'rev' | 'settingsRev'>, than: { rev: number; settingsRev: number }) =>
   change.rev > than.rev || (change.rev === than.rev && change.settingsRev > than.settingsRev);
 
+/** How a waiting change names an object it waits for. */
+const waitingKey = (objectType: ObjectType, externalObjectId: string) => `${objectType}:${externalObjectId}`;
+
 /** Objects a group linked, as `TYPE:externalObjectId`: what waiting changes may be waiting for. */
 interface LinkedObjects {
   tenant: Tenant;
@@ -186,7 +189,20 @@ export class ApplyMappedChangesUseCase {
       group.changes.set(entry.change.externalObjectId, entry.change);
       groups.set(key, group);
     }
-    for (const group of groups.values()) await this.applyGroup(group);
+    const linked: LinkedObjects[] = [];
+    for (const group of groups.values()) linked.push(await this.applyGroup(group));
+    await this.releaseWaiting(linked);
+  }
+
+  /**
+   * What changes just stored as waiting wait for and is linked by now. A group that linked such an
+   * object concurrently may have looked for waiting changes before these were stored; looking at
+   * the links after storing them means one of the two always sees the other.
+   */
+  private async arrivedMeanwhile(group: ChangeGroup, waiting: Outcome['waiting']): Promise<string[]> {
+    const targets = await this.associationTargets(group, waiting.map(({ change }) => change));
+    const arrived = new Set([...targets].flatMap(([type, ids]) => [...ids.keys()].map((id) => waitingKey(type, id))));
+    return [...new Set(waiting.flatMap(({ waitingFor }) => waitingFor))].filter((key) => arrived.has(key));
   }
 
   private async applyGroup(group: ChangeGroup): Promise<LinkedObjects> {
@@ -233,14 +249,15 @@ export class ApplyMappedChangesUseCase {
     // Errors before status: once an object reads as processed, its errors are already visible.
     await this.repositories.syncErrors.record(tenant, storeId, objectType, outcome.errors);
     await this.repositories.syncErrors.resolve(tenant, storeId, objectType, outcome.clean, this.clock());
-    const lost = await this.repositories.objectSyncs.recordProcessed(tenant, storeId, objectType, outcome.records);
-    if (lost.length > 0) this.logger.warn('a newer revision was recorded concurrently', { objectType, externalObjectIds: lost.slice(0, 10) });
+    const lost = await this.repositories.objectSyncs.recordProcessed(tenant, storeId, objectType, outcome.records, syncs);
+    if (lost.length > 0) this.logger.warn('the same or a newer revision was recorded concurrently', { objectType, externalObjectIds: lost.slice(0, 10) });
     if (objectType === 'DEAL') await this.repositories.checkouts.track(tenant, storeId, checkoutStates(group, syncs, outcome.records), outcome.now);
     if (waits) {
       await this.repositories.waitingObjects.wait(tenant, storeId, objectType, outcome.waiting, outcome.now, this.waitWindowMs);
       await this.repositories.waitingObjects.release(tenant, storeId, objectType, outcome.records.map((record) => record.externalObjectId));
     }
-    linked.keys = outcome.records.filter((record) => record.link && !record.link.archived).map((record) => `${objectType}:${record.externalObjectId}`);
+    linked.keys = outcome.records.filter((record) => record.link && !record.link.archived).map((record) => waitingKey(objectType, record.externalObjectId));
+    if (outcome.waiting.length > 0) linked.keys.push(...(await this.arrivedMeanwhile(group, outcome.waiting)));
     return linked;
   }
 
@@ -278,7 +295,7 @@ export class ApplyMappedChangesUseCase {
         const found = wanted.map((id) => targets.get(type)?.get(id)).filter((id): id is number => id !== undefined);
         const missing = wanted.filter((id) => !targets.get(type)?.has(id));
         if (required && missing.length > 0) {
-          if (crmId === null) waitingFor.push(...missing.map((id) => `${type}:${id}`));
+          if (crmId === null) waitingFor.push(...missing.map((id) => waitingKey(type, id)));
           problems.push({
             type: 'INVALID_ASSOCIATION_PROPERTY',
             blocking: crmId === null,

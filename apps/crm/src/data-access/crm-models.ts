@@ -29,6 +29,8 @@ propertySchema.index({ portalId: 1, objectType: 1, name: 1 }, { unique: true });
 
 const objectSchema = new Schema(
   {
+    /** The object's id (ids are unique across portals and types): reads and writes by id use the _id index. */
+    _id: { type: Number, required: true },
     portalId: { type: Number, required: true },
     objectType: { type: String, required: true },
     id: { type: Number, required: true },
@@ -42,13 +44,13 @@ const objectSchema = new Schema(
   },
   { collection: 'crm_objects', versionKey: false, minimize: false },
 );
-// Serves: objects by id (read, update, archive, associate).
-objectSchema.index({ portalId: 1, objectType: 1, id: 1 }, { unique: true });
 // Serves: contact search by e-mail.
 objectSchema.index({ portalId: 1, objectType: 1, emailKey: 1 });
 
 const uniqueValueSchema = new Schema(
   {
+    /** uniqueValueKey(portalId, objectType, property, value): one value of a unique property has one owner. */
+    _id: { type: String, required: true },
     portalId: { type: Number, required: true },
     objectType: { type: String, required: true },
     property: { type: String, required: true },
@@ -57,8 +59,7 @@ const uniqueValueSchema = new Schema(
   },
   { collection: 'crm_unique_values', versionKey: false },
 );
-// Serves: upsert by a unique property, and refusing a second object with the same value.
-uniqueValueSchema.index({ portalId: 1, objectType: 1, property: 1, value: 1 }, { unique: true });
+// The _id serves upsert by a unique property (`_id: {$in}`) and refuses a second object with the same value.
 
 const pipelineSchema = new Schema(
   {
@@ -74,6 +75,30 @@ const pipelineSchema = new Schema(
 pipelineSchema.index({ portalId: 1, id: 1 }, { unique: true });
 
 const counterSchema = new Schema({ _id: { type: String, required: true }, seq: { type: Number, required: true } }, { collection: 'crm_counters', versionKey: false });
+
+/** A CRM object as stored: `_id` is its id. */
+export interface CrmObjectDoc {
+  _id: number;
+  portalId: number;
+  objectType: string;
+  id: number;
+  properties: Record<string, string | null>;
+  emailKey: string | null;
+  associations: Record<string, number[]>;
+  archived: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The claim of one value of a unique property: `_id` is uniqueValueKey(portalId, objectType, property, value). */
+export interface UniqueValueDoc {
+  _id: string;
+  portalId: number;
+  objectType: string;
+  property: string;
+  value: string;
+  objectId: number;
+}
 
 export function crmModels(connection: Connection) {
   return {

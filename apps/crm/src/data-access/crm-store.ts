@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { Connection } from 'mongoose';
+import type { Connection, mongo } from 'mongoose';
 import { AppError } from '@ecomm-sync/http';
 import { DEFAULT_PIPELINE, DEFAULT_PROPERTIES, SINGLE_ASSOCIATIONS, type CrmType, type PropertyDefinition } from '../domain/object-types';
 import { valueProblem } from '../domain/validate-values';
-import { crmModels, type CrmModels } from './crm-models';
+import { crmModels, type CrmModels, type CrmObjectDoc, type UniqueValueDoc } from './crm-models';
 
 export type Properties = Record<string, string | null>;
 
@@ -33,6 +33,9 @@ const isDuplicateKey = (error: unknown) =>
   (error as { code?: number }).code === 11000 ||
   ((error as { writeErrors?: { code?: number; err?: { code?: number } }[] }).writeErrors ?? []).some((e) => (e.code ?? e.err?.code) === 11000);
 
+/** The _id of a unique property's value: the claim that gives the value one owner. */
+const uniqueValueKey = (portalId: number, objectType: CrmType, property: string, value: string) => JSON.stringify([portalId, objectType, property, value]);
+
 function normalise(properties: Record<string, unknown>): Properties {
   return Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, value === null ? null : String(value)]));
 }
@@ -40,10 +43,15 @@ function normalise(properties: Record<string, unknown>): Properties {
 /** The built-in CRM's data: accounts, property definitions, objects, unique values, pipelines. */
 export class CrmStore {
   private readonly models: CrmModels;
+  /** The driver's collections, typed with their own _id (the objects' and claims' keys). */
+  private readonly objects: mongo.Collection<CrmObjectDoc>;
+  private readonly uniqueValues: mongo.Collection<UniqueValueDoc>;
   private readonly definitionCache = new Map<string, { at: number; definitions: Map<string, PropertyDefinition> }>();
 
   constructor(connection: Connection) {
     this.models = crmModels(connection);
+    this.objects = this.models.objects.collection as unknown as mongo.Collection<CrmObjectDoc>;
+    this.uniqueValues = this.models.uniqueValues.collection as unknown as mongo.Collection<UniqueValueDoc>;
   }
 
   async createIndexes(): Promise<void> {
@@ -142,6 +150,7 @@ export class CrmStore {
 
   private objectDoc(portalId: number, objectType: CrmType, id: number, properties: Properties, now: Date) {
     return {
+      _id: id,
       portalId,
       objectType,
       id,
@@ -160,7 +169,7 @@ export class CrmStore {
     const now = new Date();
     const docs = inputs.map((input, i) => this.objectDoc(portalId, objectType, ids[i], normalise(input.properties), now));
     await this.claimUniqueValues(portalId, objectType, definitions, docs);
-    await this.models.objects.collection.insertMany(docs, { ordered: true });
+    await this.objects.insertMany(docs, { ordered: true });
     return docs.map((doc) => ({ ...doc, associations: {} }));
   }
 
@@ -168,11 +177,11 @@ export class CrmStore {
     const claims = docs.flatMap((doc) =>
       Object.entries(doc.properties)
         .filter(([name, value]) => definitions.get(name)?.hasUniqueValue && value)
-        .map(([property, value]) => ({ portalId, objectType, property, value: value!, objectId: doc.id })),
+        .map(([property, value]) => ({ _id: uniqueValueKey(portalId, objectType, property, value!), portalId, objectType, property, value: value!, objectId: doc.id })),
     );
     if (claims.length === 0) return;
     try {
-      await this.models.uniqueValues.collection.insertMany(claims, { ordered: false });
+      await this.uniqueValues.insertMany(claims, { ordered: false });
     } catch (error) {
       if (isDuplicateKey(error)) throw AppError.conflict('A unique property value is already taken by another object; use batch/upsert to update by it');
       throw error;
@@ -182,24 +191,22 @@ export class CrmStore {
   async update(portalId: number, objectType: CrmType, inputs: { id: string | number; properties: Record<string, unknown> }[]): Promise<StoredObject[]> {
     await this.validateProperties(portalId, objectType, inputs);
     const ids = inputs.map((input) => Number(input.id));
+    // Only the portal's live objects of this type are written; the writes then go by _id alone.
+    const live = new Set((await this.read(portalId, objectType, ids)).map((object) => object.id));
     const now = new Date();
-    const result = await this.models.objects.collection.bulkWrite(
-      inputs.map((input) => {
+    const writes = inputs
+      .filter((input) => live.has(Number(input.id)))
+      .map((input) => {
         const properties = normalise(input.properties);
         const set: Record<string, unknown> = { updatedAt: now };
         for (const [name, value] of Object.entries(properties)) set[`properties.${name}`] = value;
         if (objectType === 'contacts' && 'email' in properties) set.emailKey = properties.email?.toLowerCase() ?? null;
-        return { updateOne: { filter: { portalId, objectType, id: Number(input.id), archived: false }, update: { $set: set } } };
-      }),
-      { ordered: false },
-    );
-    const updated = await this.read(portalId, objectType, ids);
-    if (result.matchedCount < new Set(ids).size) {
-      const found = new Set(updated.map((object) => object.id));
-      const missing = ids.filter((id) => !found.has(id));
-      throw AppError.notFound(`No ${objectType} with id ${missing.join(', ')} (archived or never created); the others were updated`);
-    }
-    return updated;
+        return { updateOne: { filter: { _id: Number(input.id) }, update: { $set: set } } };
+      });
+    if (writes.length > 0) await this.objects.bulkWrite(writes, { ordered: false });
+    const missing = ids.filter((id) => !live.has(id));
+    if (missing.length > 0) throw AppError.notFound(`No ${objectType} with id ${missing.join(', ')} (archived or never created); the others were updated`);
+    return this.read(portalId, objectType, ids);
   }
 
   /** Create or update by a unique property; a retried upsert finds the object the first one made. */
@@ -215,9 +222,9 @@ export class CrmStore {
     const unclaimed = [...new Set(values.filter((value) => !claimedIds.has(value)))];
     if (unclaimed.length > 0) {
       const newIds = await this.allocateIds(unclaimed.length);
-      const claims = unclaimed.map((value, i) => ({ portalId, objectType, property: idProperty, value, objectId: newIds[i] }));
+      const claims = unclaimed.map((value, i) => ({ _id: uniqueValueKey(portalId, objectType, idProperty, value), portalId, objectType, property: idProperty, value, objectId: newIds[i] }));
       let contested = false;
-      await this.models.uniqueValues.collection.insertMany(claims, { ordered: false }).catch((error) => {
+      await this.uniqueValues.insertMany(claims, { ordered: false }).catch((error) => {
         if (!isDuplicateKey(error)) throw error;
         contested = true;
       });
@@ -226,7 +233,7 @@ export class CrmStore {
       else for (const [value, id] of await this.claimedObjectIds(portalId, objectType, idProperty, unclaimed)) claimedIds.set(value, id);
     }
     const now = new Date();
-    await this.models.objects.collection.bulkWrite(
+    await this.objects.bulkWrite(
       inputs.map((input) => {
         const id = claimedIds.get(input.id)!;
         const properties = { ...normalise(input.properties), [idProperty]: input.id };
@@ -235,8 +242,9 @@ export class CrmStore {
         if (objectType === 'contacts' && 'email' in properties) set.emailKey = properties.email?.toLowerCase() ?? null;
         return {
           updateOne: {
-            filter: { portalId, objectType, id },
-            update: { $set: set, $setOnInsert: { createdAt: now, associations: {} } },
+            // The id was claimed by this portal and type, through its unique value: it is theirs.
+            filter: { _id: id },
+            update: { $set: set, $setOnInsert: { portalId, objectType, id, createdAt: now, associations: {} } },
             upsert: true,
           },
         };
@@ -247,18 +255,25 @@ export class CrmStore {
   }
 
   private async claimedObjectIds(portalId: number, objectType: CrmType, property: string, values: string[]): Promise<Map<string, number>> {
-    const docs = await this.models.uniqueValues.collection.find({ portalId, objectType, property, value: { $in: values } }).toArray();
+    const docs = await this.uniqueValues.find({ _id: { $in: values.map((value) => uniqueValueKey(portalId, objectType, property, value)) } }).toArray();
     return new Map(docs.map((doc) => [doc.value as string, doc.objectId as number]));
   }
 
   async archive(portalId: number, objectType: CrmType, ids: number[]): Promise<void> {
-    await this.models.objects.collection.updateMany({ portalId, objectType, id: { $in: ids } }, { $set: { archived: true, updatedAt: new Date() } });
+    const owned = (await this.read(portalId, objectType, ids)).map((object) => object.id);
+    if (owned.length === 0) return;
+    await this.objects.updateMany({ _id: { $in: owned } }, { $set: { archived: true, updatedAt: new Date() } });
   }
 
-  /** Live objects with these ids, in the order asked; unknown and archived ids are left out. */
+  /**
+   * Live objects of the portal and type with these ids, in the order asked; unknown, archived and
+   * other portals' or types' ids are left out. Read by _id alone, then checked here.
+   */
   async read(portalId: number, objectType: CrmType, ids: number[]): Promise<StoredObject[]> {
-    const docs = await this.models.objects.collection.find({ portalId, objectType, id: { $in: ids }, archived: false }).toArray();
-    const byId = new Map(docs.map((doc) => [doc.id as number, doc as unknown as StoredObject]));
+    const docs = await this.objects.find({ _id: { $in: [...new Set(ids)] } }).toArray();
+    const byId = new Map(
+      docs.filter((doc) => doc.portalId === portalId && doc.objectType === objectType && !doc.archived).map((doc) => [doc.id as number, doc as unknown as StoredObject]),
+    );
     return [...new Set(ids)].map((id) => byId.get(id)).filter((doc): doc is StoredObject => !!doc);
   }
 
@@ -277,7 +292,7 @@ export class CrmStore {
         query[`properties.${filter.propertyName}`] = { $in: filter.values };
       }
     }
-    const docs = await this.models.objects.collection.find(query).sort({ id: 1 }).skip(after).limit(limit + 1).toArray();
+    const docs = await this.objects.find(query).sort({ id: 1 }).skip(after).limit(limit + 1).toArray();
     return { total: after + docs.length, results: docs.slice(0, limit) as unknown as StoredObject[] };
   }
 
@@ -295,18 +310,18 @@ export class CrmStore {
     const operations = pairs.flatMap((pair) => [
       {
         updateOne: {
-          filter: { portalId, objectType: fromType, id: pair.from },
+          filter: { _id: pair.from },
           update: single ? { $set: { [`associations.${toType}`]: [pair.to] } } : { $addToSet: { [`associations.${toType}`]: pair.to } },
         },
       },
       {
         updateOne: {
-          filter: { portalId, objectType: toType, id: pair.to },
+          filter: { _id: pair.to },
           update: { $addToSet: { [`associations.${fromType}`]: pair.from } },
         },
       },
     ]);
-    await this.models.objects.collection.bulkWrite(operations, { ordered: true });
+    await this.objects.bulkWrite(operations, { ordered: true });
   }
 
   // ---- pipelines --------------------------------------------------------------------------

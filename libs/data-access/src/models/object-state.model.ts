@@ -4,6 +4,8 @@ import { OBJECT_TYPES } from '@ecomm-sync/contracts';
 /** The merged raw state of one sender object (domain RawObjectState), with its revision. */
 const objectStateSchema = new Schema(
   {
+    /** The natural key as one string (keyString): what every read and write of the hot path goes by. */
+    key: { type: String, required: true },
     portalId: { type: Number, required: true },
     appId: { type: String, default: null },
     storeId: { type: String, required: true },
@@ -21,8 +23,11 @@ const objectStateSchema = new Schema(
   },
   { collection: 'object_states', versionKey: false },
 );
-// Serves: reading and conditionally writing the states of a batch's objects.
-objectStateSchema.index({ portalId: 1, appId: 1, storeId: 1, objectType: 1, externalObjectId: 1 }, { unique: true });
+// Serves: reading the states of a batch's objects (`key: {$in}`), one state per object.
+objectStateSchema.index({ key: 1 }, { unique: true });
+// Serves: the conditional write of a state (`{key, rev}`, compare and set): servers that use an
+// index only when it covers the whole filter need this one (decision 15).
+objectStateSchema.index({ key: 1, rev: 1 }, { unique: true });
 
 // Serves: re-apply pages of an application's objects (settings owner app:<appId>), by _id.
 objectStateSchema.index({ appId: 1, objectType: 1, _id: 1 });

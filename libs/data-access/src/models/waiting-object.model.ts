@@ -6,6 +6,8 @@ import { Schema, type Connection } from 'mongoose';
  */
 const waitingObjectSchema = new Schema(
   {
+    /** The natural key as one string (keyString). */
+    key: { type: String, required: true },
     portalId: { type: Number, required: true },
     appId: { type: String, default: null },
     storeId: { type: String, required: true },
@@ -17,14 +19,18 @@ const waitingObjectSchema = new Schema(
     waitingFor: { type: [String], required: true },
     since: { type: Number, required: true },
     until: { type: Number, required: true },
+    /** When it was last tried: the periodic retry takes the least recently tried first. */
+    triedAt: { type: Number, required: true },
   },
   { collection: 'waiting_objects', versionKey: false },
 );
-// Serves: one waiting change per object (replaced by a newer one).
-waitingObjectSchema.index({ portalId: 1, appId: 1, storeId: 1, objectType: 1, externalObjectId: 1 }, { unique: true });
+// Serves: one waiting change per object (replaced by a newer one), releasing a batch's objects (`key: {$in}`).
+waitingObjectSchema.index({ key: 1 }, { unique: true });
 // Serves: the waiting changes an arriving deal or product releases.
 waitingObjectSchema.index({ portalId: 1, appId: 1, storeId: 1, waitingFor: 1 });
-// Serves: the periodic retry of waiting changes, oldest window first.
+// Serves: forgetting changes whose window ended.
 waitingObjectSchema.index({ until: 1 });
+// Serves: the periodic retry of waiting changes, least recently tried first.
+waitingObjectSchema.index({ triedAt: 1 });
 
 export const waitingObjectModel = (connection: Connection) => connection.model('WaitingObject', waitingObjectSchema);

@@ -3,7 +3,7 @@ import { Types, type Connection } from 'mongoose';
 import type { ObjectType, PropertyValue, Tenant } from '@ecomm-sync/contracts';
 import type { RawObjectState } from '@ecomm-sync/domain';
 import { objectStateModel } from '../models/object-state.model';
-import { keysFilter } from '../object-key';
+import { keyFields, keyStrings } from '../object-key';
 import { onlyDuplicateKeyErrors } from './duplicate-key';
 
 export interface StoredObjectState {
@@ -66,7 +66,7 @@ export class ObjectStateRepository {
 
   async findMany(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): Promise<Map<string, StoredObjectState>> {
     const docs = await this.states.collection
-      .find(keysFilter(tenant, storeId, objectType, externalObjectIds), { projection: { _id: 0, portalId: 0, appId: 0, storeId: 0, objectType: 0 } })
+      .find({ key: { $in: keyStrings(tenant, storeId, objectType, externalObjectIds) } }, { projection: { _id: 0, key: 0, portalId: 0, appId: 0, storeId: 0, objectType: 0 } })
       .toArray();
     return new Map(
       (docs as unknown as StateDoc[]).map((doc) => [doc.externalObjectId, { externalObjectId: doc.externalObjectId, state: toState(doc), rev: doc.rev }]),
@@ -76,9 +76,9 @@ export class ObjectStateRepository {
   /** Inserts states of objects that have none yet (revision 1); fails on an object that exists. */
   async insertNew(tenant: Tenant, storeId: string, objectType: ObjectType, objects: readonly { externalObjectId: string; state: RawObjectState }[]): Promise<void> {
     if (objects.length === 0) return;
-    const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
+    const keys = keyStrings(tenant, storeId, objectType, objects.map((object) => object.externalObjectId));
     await this.states.collection.insertMany(
-      objects.map(({ externalObjectId, state }) => ({ ...base, externalObjectId, ...toFields(state), rev: 1, writeToken: 'insert' })),
+      objects.map(({ externalObjectId, state }, i) => ({ key: keys[i], ...keyFields(tenant, storeId, objectType, externalObjectId), ...toFields(state), rev: 1, writeToken: 'insert' })),
       { ordered: false },
     );
   }
@@ -111,19 +111,20 @@ export class ObjectStateRepository {
     const saved = new Map<string, number>();
     if (writes.length === 0) return { saved, conflicts: [] };
     const writeToken = randomUUID();
-    const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
-    const operations = writes.map((write) =>
+    const ids = writes.map((write) => write.externalObjectId);
+    const keys = keyStrings(tenant, storeId, objectType, ids);
+    const operations = writes.map((write, i) =>
       write.expectedRev === null
         ? {
             updateOne: {
-              filter: { ...base, externalObjectId: write.externalObjectId },
-              update: { $setOnInsert: { ...toFields(write.state), rev: 1, writeToken } },
+              filter: { key: keys[i] },
+              update: { $setOnInsert: { ...keyFields(tenant, storeId, objectType, write.externalObjectId), ...toFields(write.state), rev: 1, writeToken } },
               upsert: true,
             },
           }
         : {
             updateOne: {
-              filter: { ...base, externalObjectId: write.externalObjectId, rev: write.expectedRev },
+              filter: { key: keys[i], rev: write.expectedRev },
               update: { $set: { ...toFields(write.state), rev: write.expectedRev + 1, writeToken } },
             },
           },
@@ -140,10 +141,7 @@ export class ObjectStateRepository {
       // Two first writers of one object: the loser's upsert hits the unique key.
       if (!onlyDuplicateKeyErrors(error)) throw error;
     }
-    const ids = writes.map((write) => write.externalObjectId);
-    const after = await this.states.collection
-      .find(keysFilter(tenant, storeId, objectType, ids), { projection: { externalObjectId: 1, writeToken: 1, rev: 1 } })
-      .toArray();
+    const after = await this.states.collection.find({ key: { $in: keys } }, { projection: { externalObjectId: 1, writeToken: 1, rev: 1 } }).toArray();
     const won = new Map(after.filter((doc) => doc.writeToken === writeToken).map((doc) => [doc.externalObjectId as string, doc.rev as number]));
     for (const [id, rev] of won) saved.set(id, rev);
     return { saved, conflicts: ids.filter((id) => !won.has(id)) };

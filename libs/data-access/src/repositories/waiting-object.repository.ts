@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { MappedChange, ObjectType, Tenant } from '@ecomm-sync/contracts';
 import { waitingObjectModel } from '../models/waiting-object.model';
+import { keyFields, keyStrings } from '../object-key';
 
 export interface WaitingObject {
   tenant: Tenant;
@@ -13,9 +14,9 @@ export interface WaitingObject {
 }
 
 /** As stored: the tenant's fields at the top level, so that queries and indexes can use them. */
-type WaitingDoc = Omit<WaitingObject, 'tenant'> & Tenant;
+type WaitingDoc = Omit<WaitingObject, 'tenant'> & Tenant & { key: string; triedAt: number };
 
-const toWaiting = ({ portalId, appId, ...rest }: WaitingDoc): WaitingObject => ({ tenant: { portalId, appId: appId ?? null }, ...rest });
+const toWaiting = ({ portalId, appId, key: _key, triedAt: _triedAt, ...rest }: WaitingDoc): WaitingObject => ({ tenant: { portalId, appId: appId ?? null }, ...rest });
 
 export class WaitingObjectRepository {
   private readonly waiting;
@@ -24,15 +25,18 @@ export class WaitingObjectRepository {
     this.waiting = waitingObjectModel(connection);
   }
 
-  /** Keeps (or replaces) the waiting change of each object; the window starts at its first wait. */
+  /**
+   * Keeps (or replaces) the waiting change of each object; the window starts at its first wait.
+   * `triedAt` puts a change just tried at the back of the periodic retry's line.
+   */
   async wait(tenant: Tenant, storeId: string, objectType: ObjectType, entries: { change: MappedChange; waitingFor: string[] }[], now: number, windowMs: number): Promise<void> {
     if (entries.length === 0) return;
-    const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
+    const keys = keyStrings(tenant, storeId, objectType, entries.map(({ change }) => change.externalObjectId));
     await this.waiting.collection.bulkWrite(
-      entries.map(({ change, waitingFor }) => ({
+      entries.map(({ change, waitingFor }, i) => ({
         updateOne: {
-          filter: { ...base, externalObjectId: change.externalObjectId },
-          update: { $set: { change, waitingFor }, $setOnInsert: { since: now, until: now + windowMs } },
+          filter: { key: keys[i] },
+          update: { $set: { change, waitingFor, triedAt: now }, $setOnInsert: { ...keyFields(tenant, storeId, objectType, change.externalObjectId), since: now, until: now + windowMs } },
           upsert: true,
         },
       })),
@@ -43,7 +47,7 @@ export class WaitingObjectRepository {
   /** Removes the waiting changes of objects that were processed (applied, or failed for another reason). */
   async release(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): Promise<void> {
     if (externalObjectIds.length === 0) return;
-    await this.waiting.collection.deleteMany({ portalId: tenant.portalId, appId: tenant.appId, storeId, objectType, externalObjectId: { $in: [...externalObjectIds] } });
+    await this.waiting.collection.deleteMany({ key: { $in: keyStrings(tenant, storeId, objectType, externalObjectIds) } });
   }
 
   /** Waiting changes within their window that wait for any of these objects (`TYPE:id`). */
@@ -55,9 +59,9 @@ export class WaitingObjectRepository {
     return (docs as unknown as WaitingDoc[]).map(toWaiting);
   }
 
-  /** Up to `limit` waiting changes still within their window (the periodic retry). */
+  /** Up to `limit` waiting changes still within their window, least recently tried first (the periodic retry). */
   async due(now: number, limit: number): Promise<WaitingObject[]> {
-    const docs = await this.waiting.collection.find({ until: { $gt: now } }).sort({ until: 1 }).limit(limit).toArray();
+    const docs = await this.waiting.collection.find({ until: { $gt: now } }).sort({ triedAt: 1 }).limit(limit).toArray();
     return (docs as unknown as WaitingDoc[]).map(toWaiting);
   }
 
