@@ -19,6 +19,8 @@ const quick = process.argv.includes('--quick');
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? (process.argv[onlyAt + 1] ?? '') : null;
 const SIZES = quick ? { ingestRequests: 150, e2eObjects: 20_000, reapplyObjects: 20_000 } : { ingestRequests: 500, e2eObjects: 100_000, reapplyObjects: 100_000 };
+/** Set by `npm run bench -- --profile`: the end-to-end run's apps write CPU profiles there. */
+const profileDir = process.env.BENCH_PROFILE_DIR;
 const CONCURRENCY = 8;
 const BATCH = 200;
 const log = (message: string) => console.log(`[bench] ${message}`);
@@ -128,7 +130,10 @@ async function benchEndToEnd() {
   const counts = { CONTACT: Math.round(n * 0.4), PRODUCT: Math.round(n * 0.1), DEAL: Math.round(n * 0.3) };
   const lineItems = n - counts.CONTACT - counts.PRODUCT - counts.DEAL;
   log(`end to end: ${n} objects (${counts.CONTACT} contacts, ${counts.PRODUCT} products, ${counts.DEAL} deals, ${lineItems} line items)`);
-  const stack = await TestStack.start({ env: { LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '1000000000' } });
+  const stack = await TestStack.start({
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '1000000000' },
+    nodeOptions: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  });
   try {
     const portal: TestPortal = await stack.createPortal();
     const url = `${stack.gatewayUrl}/extensions/ecomm/v2/sync/messages?hapikey=${portal.apiKey}`;

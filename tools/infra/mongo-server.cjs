@@ -32,14 +32,15 @@ function freePort() {
 /**
  * Starts the server and resolves once it accepts connections. Its output goes to a log file, never
  * to a pipe: a parent busy in a synchronous call would not drain a pipe, and the server would stall.
- * @param {{ port?: number, host?: string, h2File?: string, logFile?: string }} options
+ * `javaOptions` go before `-jar` (for example a flight recording when profiling).
+ * @param {{ port?: number, host?: string, h2File?: string, logFile?: string, javaOptions?: string[] }} options
  * @returns {Promise<{ url: string, port: number, pid: number, logFile: string, stop: () => Promise<void> }>}
  */
-async function startMongoServer({ port = 0, host = '127.0.0.1', h2File, logFile } = {}) {
+async function startMongoServer({ port = 0, host = '127.0.0.1', h2File, logFile, javaOptions = [] } = {}) {
   ensureJar();
   const boundPort = port || (await freePort());
   const log = logFile ?? path.join(os.tmpdir(), `mongo-server-${boundPort}.log`);
-  const args = ['-Xss4m', '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn', '-jar', jarPath, '--host', host, '--port', String(boundPort)];
+  const args = ['-Xss4m', '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn', ...javaOptions, '-jar', jarPath, '--host', host, '--port', String(boundPort)];
   if (h2File) {
     fs.mkdirSync(path.dirname(h2File), { recursive: true });
     args.push('--h2', h2File);

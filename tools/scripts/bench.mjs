@@ -31,11 +31,21 @@ for (const entry of ['run', 'baseline-server']) {
 const { startMongoServer } = require('../infra/mongo-server.cjs');
 const { ensureRabbitMq } = require('../infra/rabbitmq.cjs');
 const amqpUrl = await ensureRabbitMq();
-const mongo = await startMongoServer({ logFile: path.join(root, 'tmp', 'mongo-server-bench.log') });
+// --profile: a flight recording of the database server and a CPU profile of every app (bench/src/profile.ts).
+const profileDir = path.join(root, 'tmp', 'bench-profile');
+const profiling = process.argv.includes('--profile');
+if (profiling) {
+  fs.rmSync(profileDir, { recursive: true, force: true });
+  fs.mkdirSync(profileDir, { recursive: true });
+}
+const mongo = await startMongoServer({
+  logFile: path.join(root, 'tmp', 'mongo-server-bench.log'),
+  javaOptions: profiling ? [`-XX:StartFlightRecording=filename=${path.join(profileDir, 'mongo-server.jfr')},settings=profile`] : [],
+});
 const child = spawn(process.execPath, [path.join(root, 'dist', 'bench', 'run.js'), ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, MONGO_URL: mongo.url, AMQP_URL: amqpUrl, MONGO_SERVER_PID: String(mongo.pid) },
+  env: { ...process.env, MONGO_URL: mongo.url, AMQP_URL: amqpUrl, MONGO_SERVER_PID: String(mongo.pid), ...(profiling ? { BENCH_PROFILE_DIR: profileDir } : {}) },
 });
 const code = await new Promise((resolve) => child.once('exit', (status) => resolve(status ?? 1)));
 await mongo.stop();

@@ -54,6 +54,66 @@ describe('built-in CRM objects API', () => {
     await as('get', `/crm/v3/objects/contacts/${id}`).expect(404);
   });
 
+  it('when a contact changes its e-mail, then search finds it by the new one only, without case, with the other filters', async () => {
+    const search = async (filters: object[]) =>
+      (await as('post', '/crm/v3/objects/contacts/search').send({ filterGroups: [{ filters }] }).expect(200)).body.results.map((r: { id: string }) => r.id);
+    const created = await as('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { email: 'old@example.com', firstname: 'A' } }, { properties: { email: 'OLD@example.com', firstname: 'B' } }] }).expect(201);
+    const [first, second] = created.body.results.map((r: { id: string }) => r.id);
+    await as('post', '/crm/v3/objects/contacts/batch/update').send({ inputs: [{ id: first, properties: { email: 'New@Example.com' } }] }).expect(200);
+
+    expect(await search([{ propertyName: 'email', operator: 'IN', values: ['old@example.com'] }])).toEqual([second]);
+    expect(await search([{ propertyName: 'email', operator: 'EQ', value: 'new@example.COM' }])).toEqual([first]);
+    expect(await search([{ propertyName: 'email', operator: 'IN', values: ['old@example.com', 'new@example.com'] }, { propertyName: 'firstname', operator: 'EQ', value: 'A' }])).toEqual([first]);
+    await as('post', '/crm/v3/objects/contacts/batch/archive').send({ inputs: [{ id: second }] }).expect(204);
+    expect(await search([{ propertyName: 'email', operator: 'IN', values: ['old@example.com'] }])).toEqual([]);
+  });
+
+  it('when one upsert names the same new object twice, then it makes one object with the later values', async () => {
+    await as('post', '/crm/v3/properties/contacts').send({ name: 'sync_key', label: 'Sync key', type: 'string', hasUniqueValue: true }).expect(201);
+    const upserted = await as('post', '/crm/v3/objects/contacts/batch/upsert')
+      .send({
+        inputs: [
+          { id: 'twice', idProperty: 'sync_key', properties: { email: 'twice@example.com', firstname: 'First' } },
+          { id: 'twice', idProperty: 'sync_key', properties: { firstname: 'Second' } },
+        ],
+      })
+      .expect(200);
+    const ids = upserted.body.results.map((r: { id: string }) => r.id);
+    expect(new Set(ids).size).toBe(1);
+    const read = await as('get', `/crm/v3/objects/contacts/${ids[0]}?properties=email,firstname`).expect(200);
+    expect(read.body.properties).toEqual({ email: 'twice@example.com', firstname: 'Second' });
+    const found = await as('post', '/crm/v3/objects/contacts/search').send({ filterGroups: [{ filters: [{ propertyName: 'email', operator: 'EQ', value: 'twice@example.com' }] }] }).expect(200);
+    expect(found.body.results.map((r: { id: string }) => r.id)).toEqual([ids[0]]);
+  });
+
+  it("when a portal names another portal's object by id, then nothing of it is written", async () => {
+    const theirs = (await as('post', '/crm/v3/objects/deals/batch/create').send({ inputs: [{ properties: { dealname: 'Theirs' } }] }).expect(201)).body.results[0].id;
+    const owner = token;
+    token = `intruder-token-of-portal-${portalId}`;
+    await request(app).put(`/crm/admin/v1/accounts/${portalId + 20_000}`).set('authorization', 'Bearer admin-token').send({ token }).expect(200);
+
+    await as('post', '/crm/v3/objects/deals/batch/update').send({ inputs: [{ id: theirs, properties: { dealname: 'Changed' } }] }).expect(404);
+    await as('post', '/crm/v3/objects/deals/batch/archive').send({ inputs: [{ id: theirs }] }).expect(204);
+
+    token = owner;
+    const read = await as('get', `/crm/v3/objects/deals/${theirs}?properties=dealname`).expect(200);
+    expect(read.body.properties).toEqual({ dealname: 'Theirs' });
+  });
+
+  it('when many creates of different types run at once, then every object gets its own id', async () => {
+    const types = ['contacts', 'deals', 'products', 'line_items'];
+    const created = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        as('post', `/crm/v3/objects/${types[i % 4]}/batch/create`)
+          .send({ inputs: Array.from({ length: 50 }, () => ({ properties: {} })) })
+          .expect(201),
+      ),
+    );
+    const ids = created.flatMap((response) => response.body.results.map((r: { id: string }) => r.id));
+    expect(ids).toHaveLength(24 * 50);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
   it('refuses to write a property the portal does not define, and a value that does not fit its type', async () => {
     const undefinedProperty = await as('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { shoe_size: '38' } }] }).expect(400);
     expect(undefinedProperty.body.message).toMatch(/Property "shoe_size" does not exist on contacts/);

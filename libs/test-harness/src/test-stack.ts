@@ -36,6 +36,8 @@ export interface StackOptions {
   apps?: AppName[];
   /** Extra environment for every app (for example a short AMQP_RETRY_DELAY_MS). */
   env?: Record<string, string>;
+  /** Extra node options for every app (for example `--cpu-prof`, which NODE_OPTIONS refuses). */
+  nodeOptions?: string[];
 }
 
 export interface TestPortal {
@@ -58,6 +60,7 @@ export class TestStack {
     private readonly env: Record<string, string>,
     readonly ports: Record<AppName, number>,
     private readonly logDir: string,
+    private readonly nodeOptions: string[] = [],
   ) {}
 
   static async start(options: StackOptions = {}): Promise<TestStack> {
@@ -84,7 +87,7 @@ export class TestStack {
     };
     const logDir = path.join(workspaceRoot, 'tmp', 'e2e-logs', name);
     fs.mkdirSync(logDir, { recursive: true });
-    const stack = new TestStack(name, env, ports, logDir);
+    const stack = new TestStack(name, env, ports, logDir, options.nodeOptions);
     try {
       for (const app of options.apps ?? ALL_APPS) await stack.startApp(app);
     } catch (error) {
@@ -116,7 +119,7 @@ export class TestStack {
     const port = instance ? await freePort() : this.ports[app];
     const key = instanceKey(app, instance);
     const log = fs.openSync(this.logFile(app, instance), 'a');
-    const child = spawn(process.execPath, ['--enable-source-maps', bundle], { env: { ...this.env, [PORT_VARIABLES[app]]: String(port) }, stdio: ['ignore', log, log] });
+    const child = spawn(process.execPath, ['--enable-source-maps', ...this.nodeOptions, bundle], { env: { ...this.env, [PORT_VARIABLES[app]]: String(port) }, stdio: ['ignore', log, log] });
     fs.closeSync(log);
     this.processes.set(key, child);
     let exited = false;

@@ -35,8 +35,6 @@ const objectSchema = new Schema(
     objectType: { type: String, required: true },
     id: { type: Number, required: true },
     properties: { type: Schema.Types.Mixed, default: {} },
-    /** Lower-cased contact e-mail, for search by e-mail. */
-    emailKey: { type: String, default: null },
     associations: { type: Schema.Types.Mixed, default: {} },
     archived: { type: Boolean, default: false },
     createdAt: { type: Date, required: true },
@@ -44,8 +42,7 @@ const objectSchema = new Schema(
   },
   { collection: 'crm_objects', versionKey: false, minimize: false },
 );
-// Serves: contact search by e-mail.
-objectSchema.index({ portalId: 1, objectType: 1, emailKey: 1 });
+// Contact search by e-mail goes through crm_contact_emails.
 
 const uniqueValueSchema = new Schema(
   {
@@ -61,6 +58,13 @@ const uniqueValueSchema = new Schema(
 );
 // The _id serves upsert by a unique property (`_id: {$in}`) and refuses a second object with the same value.
 
+/**
+ * The contacts that have (or had) an e-mail, by `_id` = contactEmailKey(portalId, emailKey): what
+ * search by e-mail reads, then checks against the contacts. Written before the contacts, so an
+ * entry may name a contact whose e-mail changed since, but never misses one that has it.
+ */
+const contactEmailSchema = new Schema({ _id: { type: String, required: true }, ids: { type: [Number], default: [] } }, { collection: 'crm_contact_emails', versionKey: false });
+
 const pipelineSchema = new Schema(
   {
     portalId: { type: Number, required: true },
@@ -74,7 +78,12 @@ const pipelineSchema = new Schema(
 // Serves: the deal pipelines of a portal.
 pipelineSchema.index({ portalId: 1, id: 1 }, { unique: true });
 
-const counterSchema = new Schema({ _id: { type: String, required: true }, seq: { type: Number, required: true } }, { collection: 'crm_counters', versionKey: false });
+/**
+ * Blocks of object ids, each taken by one CRM process by inserting its number: an insert on a unique
+ * key is atomic on every MongoDB-compatible server (a find-and-modify `$inc` is not on the
+ * development server, which handed out one id twice under load).
+ */
+const idBlockSchema = new Schema({ _id: { type: Number, required: true } }, { collection: 'crm_id_blocks', versionKey: false });
 
 /** A CRM object as stored: `_id` is its id. */
 export interface CrmObjectDoc {
@@ -83,7 +92,6 @@ export interface CrmObjectDoc {
   objectType: string;
   id: number;
   properties: Record<string, string | null>;
-  emailKey: string | null;
   associations: Record<string, number[]>;
   archived: boolean;
   createdAt: Date;
@@ -100,14 +108,20 @@ export interface UniqueValueDoc {
   objectId: number;
 }
 
+export interface ContactEmailDoc {
+  _id: string;
+  ids: number[];
+}
+
 export function crmModels(connection: Connection) {
   return {
     accounts: connection.model('CrmAccount', accountSchema),
     properties: connection.model('CrmProperty', propertySchema),
     objects: connection.model('CrmObject', objectSchema),
     uniqueValues: connection.model('CrmUniqueValue', uniqueValueSchema),
+    contactEmails: connection.model('CrmContactEmail', contactEmailSchema),
     pipelines: connection.model('CrmPipeline', pipelineSchema),
-    counters: connection.model('CrmCounter', counterSchema),
+    idBlocks: connection.model('CrmIdBlock', idBlockSchema),
   };
 }
 export type CrmModels = ReturnType<typeof crmModels>;

@@ -3,7 +3,7 @@ import type { Connection, mongo } from 'mongoose';
 import { AppError } from '@ecomm-sync/http';
 import { DEFAULT_PIPELINE, DEFAULT_PROPERTIES, SINGLE_ASSOCIATIONS, type CrmType, type PropertyDefinition } from '../domain/object-types';
 import { valueProblem } from '../domain/validate-values';
-import { crmModels, type CrmModels, type CrmObjectDoc, type UniqueValueDoc } from './crm-models';
+import { crmModels, type ContactEmailDoc, type CrmModels, type CrmObjectDoc, type UniqueValueDoc } from './crm-models';
 
 export type Properties = Record<string, string | null>;
 
@@ -33,8 +33,29 @@ const isDuplicateKey = (error: unknown) =>
   (error as { code?: number }).code === 11000 ||
   ((error as { writeErrors?: { code?: number; err?: { code?: number } }[] }).writeErrors ?? []).some((e) => (e.code ?? e.err?.code) === 11000);
 
+/** Object ids are handed out in blocks of this many per CRM process (see crm_id_blocks). */
+const ID_BLOCK_SIZE = 1000;
+
 /** The _id of a unique property's value: the claim that gives the value one owner. */
 const uniqueValueKey = (portalId: number, objectType: CrmType, property: string, value: string) => JSON.stringify([portalId, objectType, property, value]);
+
+/** A contact's e-mail as search compares it. */
+const emailKeyOf = (properties: Properties): string | null => properties.email?.toLowerCase() || null;
+
+/** The _id of the contacts of a portal with one (lower-cased) e-mail. */
+const contactEmailKey = (portalId: number, emailKey: string) => JSON.stringify([portalId, emailKey]);
+
+type SearchFilter = { propertyName: string; operator: 'EQ' | 'IN'; values: string[] };
+
+/** Whether an object passes every filter (values compare as stored; contact e-mails without case). */
+function matchesFilters(objectType: CrmType, object: StoredObject, filters: SearchFilter[]): boolean {
+  return filters.every(({ propertyName, values }) => {
+    const value = object.properties[propertyName];
+    if (value === null || value === undefined) return false;
+    if (objectType === 'contacts' && propertyName === 'email') return values.some((wanted) => wanted.toLowerCase() === value.toLowerCase());
+    return values.includes(value);
+  });
+}
 
 function normalise(properties: Record<string, unknown>): Properties {
   return Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, value === null ? null : String(value)]));
@@ -46,12 +67,19 @@ export class CrmStore {
   /** The driver's collections, typed with their own _id (the objects' and claims' keys). */
   private readonly objects: mongo.Collection<CrmObjectDoc>;
   private readonly uniqueValues: mongo.Collection<UniqueValueDoc>;
+  private readonly contactEmails: mongo.Collection<ContactEmailDoc>;
+  private readonly idBlocks: mongo.Collection<{ _id: number }>;
+  /** The ids `next`..`last` of block `number` are this process's to hand out. */
+  private idBlock: { number?: number; next: number; last: number } = { next: 1, last: 0 };
+  private reservingIdBlock?: Promise<void>;
   private readonly definitionCache = new Map<string, { at: number; definitions: Map<string, PropertyDefinition> }>();
 
   constructor(connection: Connection) {
     this.models = crmModels(connection);
     this.objects = this.models.objects.collection as unknown as mongo.Collection<CrmObjectDoc>;
     this.uniqueValues = this.models.uniqueValues.collection as unknown as mongo.Collection<UniqueValueDoc>;
+    this.contactEmails = this.models.contactEmails.collection as unknown as mongo.Collection<ContactEmailDoc>;
+    this.idBlocks = this.models.idBlocks.collection as unknown as mongo.Collection<{ _id: number }>;
   }
 
   async createIndexes(): Promise<void> {
@@ -142,10 +170,35 @@ export class CrmStore {
 
   // ---- objects ----------------------------------------------------------------------------
 
+  /** Ids of new objects: from this process's block of ids, taking the next free block when it runs out. */
   private async allocateIds(count: number): Promise<number[]> {
-    const counter = await this.models.counters.findOneAndUpdate({ _id: 'objectId' }, { $inc: { seq: count } }, { upsert: true, new: true }).lean();
-    const last = counter!.seq;
-    return Array.from({ length: count }, (_, i) => last - count + 1 + i);
+    const ids: number[] = [];
+    while (ids.length < count) {
+      if (this.idBlock.next > this.idBlock.last) await this.reserveIdBlock();
+      else ids.push(this.idBlock.next++);
+    }
+    return ids;
+  }
+
+  /** One reservation at a time per process; callers waiting on it share it. */
+  private reserveIdBlock(): Promise<void> {
+    this.reservingIdBlock ??= this.takeNextIdBlock().finally(() => (this.reservingIdBlock = undefined));
+    return this.reservingIdBlock;
+  }
+
+  private async takeNextIdBlock(): Promise<void> {
+    const highest = async () => ((await this.idBlocks.find().sort({ _id: -1 }).limit(1).toArray())[0]?._id ?? -1);
+    let block = (this.idBlock.number ?? (await highest())) + 1;
+    for (;;) {
+      try {
+        await this.idBlocks.insertOne({ _id: block });
+        break;
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+        block = Math.max(block, await highest()) + 1; // another process took it
+      }
+    }
+    this.idBlock = { number: block, next: block * ID_BLOCK_SIZE + 1, last: (block + 1) * ID_BLOCK_SIZE };
   }
 
   private objectDoc(portalId: number, objectType: CrmType, id: number, properties: Properties, now: Date) {
@@ -155,7 +208,6 @@ export class CrmStore {
       objectType,
       id,
       properties,
-      emailKey: objectType === 'contacts' && properties.email ? properties.email.toLowerCase() : null,
       associations: {},
       archived: false,
       createdAt: now,
@@ -169,8 +221,23 @@ export class CrmStore {
     const now = new Date();
     const docs = inputs.map((input, i) => this.objectDoc(portalId, objectType, ids[i], normalise(input.properties), now));
     await this.claimUniqueValues(portalId, objectType, definitions, docs);
+    if (objectType === 'contacts') await this.noteEmails(portalId, docs.map((doc) => ({ id: doc.id, emailKey: emailKeyOf(doc.properties) })));
     await this.objects.insertMany(docs, { ordered: true });
     return docs.map((doc) => ({ ...doc, associations: {} }));
+  }
+
+  /** Notes which contacts have which e-mail, before the contacts are written (see crm_contact_emails). */
+  private async noteEmails(portalId: number, contacts: { id: number; emailKey: string | null }[]): Promise<void> {
+    const byEmail = new Map<string, number[]>();
+    for (const { id, emailKey } of contacts) if (emailKey) byEmail.set(emailKey, [...(byEmail.get(emailKey) ?? []), id]);
+    if (byEmail.size === 0) return;
+    const write = () =>
+      this.contactEmails.bulkWrite(
+        [...byEmail].map(([emailKey, ids]) => ({ updateOne: { filter: { _id: contactEmailKey(portalId, emailKey) }, update: { $addToSet: { ids: { $each: ids } } }, upsert: true } })),
+        { ordered: false },
+      );
+    // Two first writers of one e-mail: the loser's upsert meets the winner's entry; adding again lands.
+    await write().catch((error) => (isDuplicateKey(error) ? write() : Promise.reject(error)));
   }
 
   private async claimUniqueValues(portalId: number, objectType: CrmType, definitions: Map<string, PropertyDefinition>, docs: { id: number; properties: Properties }[]) {
@@ -194,13 +261,15 @@ export class CrmStore {
     // Only the portal's live objects of this type are written; the writes then go by _id alone.
     const live = new Set((await this.read(portalId, objectType, ids)).map((object) => object.id));
     const now = new Date();
+    if (objectType === 'contacts') {
+      await this.noteEmails(portalId, inputs.filter((input) => live.has(Number(input.id))).map((input) => ({ id: Number(input.id), emailKey: emailKeyOf(normalise(input.properties)) })));
+    }
     const writes = inputs
       .filter((input) => live.has(Number(input.id)))
       .map((input) => {
         const properties = normalise(input.properties);
         const set: Record<string, unknown> = { updatedAt: now };
         for (const [name, value] of Object.entries(properties)) set[`properties.${name}`] = value;
-        if (objectType === 'contacts' && 'email' in properties) set.emailKey = properties.email?.toLowerCase() ?? null;
         return { updateOne: { filter: { _id: Number(input.id) }, update: { $set: set } } };
       });
     if (writes.length > 0) await this.objects.bulkWrite(writes, { ordered: false });
@@ -220,6 +289,7 @@ export class CrmStore {
     const values = inputs.map((input) => input.id);
     const claimedIds = await this.claimedObjectIds(portalId, objectType, idProperty, values);
     const unclaimed = [...new Set(values.filter((value) => !claimedIds.has(value)))];
+    const fresh = new Set<number>();
     if (unclaimed.length > 0) {
       const newIds = await this.allocateIds(unclaimed.length);
       const claims = unclaimed.map((value, i) => ({ _id: uniqueValueKey(portalId, objectType, idProperty, value), portalId, objectType, property: idProperty, value, objectId: newIds[i] }));
@@ -228,30 +298,48 @@ export class CrmStore {
         if (!isDuplicateKey(error)) throw error;
         contested = true;
       });
-      if (!contested) for (const claim of claims) claimedIds.set(claim.value, claim.objectId);
       // Another writer claimed some value first: it owns it; read the owners back.
-      else for (const [value, id] of await this.claimedObjectIds(portalId, objectType, idProperty, unclaimed)) claimedIds.set(value, id);
+      const owners = contested ? await this.claimedObjectIds(portalId, objectType, idProperty, unclaimed) : new Map(claims.map((claim) => [claim.value, claim.objectId]));
+      for (const claim of claims) {
+        const owner = owners.get(claim.value)!;
+        claimedIds.set(claim.value, owner);
+        if (owner === claim.objectId) fresh.add(owner);
+      }
     }
     const now = new Date();
-    await this.objects.bulkWrite(
-      inputs.map((input) => {
-        const id = claimedIds.get(input.id)!;
-        const properties = { ...normalise(input.properties), [idProperty]: input.id };
-        const set: Record<string, unknown> = { updatedAt: now, archived: false };
-        for (const [name, value] of Object.entries(properties)) set[`properties.${name}`] = value;
-        if (objectType === 'contacts' && 'email' in properties) set.emailKey = properties.email?.toLowerCase() ?? null;
-        return {
-          updateOne: {
-            // The id was claimed by this portal and type, through its unique value: it is theirs.
-            filter: { _id: id },
-            update: { $set: set, $setOnInsert: { portalId, objectType, id, createdAt: now, associations: {} } },
-            upsert: true,
-          },
-        };
-      }),
-      { ordered: true },
-    );
-    return this.read(portalId, objectType, inputs.map((input) => claimedIds.get(input.id)!));
+    const writes = inputs.map((input) => ({ id: claimedIds.get(input.id)!, properties: { ...normalise(input.properties), [idProperty]: input.id } }));
+    if (objectType === 'contacts') await this.noteEmails(portalId, writes.map(({ id, properties }) => ({ id, emailKey: emailKeyOf(properties) })));
+    // Objects whose claim this call made do not exist yet: written whole. Every other write (and a
+    // second input for the same object) updates by _id, creating the object if a crash came
+    // between its claim and its first write.
+    const inserts: typeof writes = [];
+    const updates: typeof writes = [];
+    for (const write of writes) (fresh.delete(write.id) ? inserts : updates).push(write);
+    if (inserts.length > 0) {
+      await this.objects.insertMany(inserts.map(({ id, properties }) => this.objectDoc(portalId, objectType, id, properties, now)), { ordered: true }).catch((error) => {
+        if (!isDuplicateKey(error)) throw error;
+        // A concurrent upsert of the same values found our claims and wrote first: update them all.
+        updates.unshift(...inserts);
+      });
+    }
+    if (updates.length > 0) {
+      await this.objects.bulkWrite(
+        updates.map(({ id, properties }) => {
+          const set: Record<string, unknown> = { updatedAt: now, archived: false };
+          for (const [name, value] of Object.entries(properties)) set[`properties.${name}`] = value;
+          return {
+            updateOne: {
+              // The id was claimed by this portal and type, through its unique value: it is theirs.
+              filter: { _id: id },
+              update: { $set: set, $setOnInsert: { portalId, objectType, id, createdAt: now, associations: {} } },
+              upsert: true,
+            },
+          };
+        }),
+        { ordered: true },
+      );
+    }
+    return this.read(portalId, objectType, writes.map(({ id }) => id));
   }
 
   private async claimedObjectIds(portalId: number, objectType: CrmType, property: string, values: string[]): Promise<Map<string, number>> {
@@ -277,21 +365,17 @@ export class CrmStore {
     return [...new Set(ids)].map((id) => byId.get(id)).filter((doc): doc is StoredObject => !!doc);
   }
 
-  async search(
-    portalId: number,
-    objectType: CrmType,
-    filters: { propertyName: string; operator: 'EQ' | 'IN'; values: string[] }[],
-    limit: number,
-    after: number,
-  ): Promise<{ total: number; results: StoredObject[] }> {
-    const query: Record<string, unknown> = { portalId, objectType, archived: false };
-    for (const filter of filters) {
-      if (objectType === 'contacts' && filter.propertyName === 'email') {
-        query.emailKey = { $in: filter.values.map((value) => value.toLowerCase()) };
-      } else {
-        query[`properties.${filter.propertyName}`] = { $in: filter.values };
-      }
+  async search(portalId: number, objectType: CrmType, filters: SearchFilter[], limit: number, after: number): Promise<{ total: number; results: StoredObject[] }> {
+    const byEmail = objectType === 'contacts' ? filters.find((filter) => filter.propertyName === 'email') : undefined;
+    if (byEmail) {
+      // The contacts noted with these e-mails, checked against what they hold now.
+      const entries = await this.contactEmails.find({ _id: { $in: byEmail.values.map((value) => contactEmailKey(portalId, value.toLowerCase())) } }).toArray();
+      const candidates = await this.read(portalId, objectType, entries.flatMap((entry) => entry.ids));
+      const matching = candidates.filter((object) => matchesFilters(objectType, object, filters)).sort((a, b) => a.id - b.id);
+      return { total: matching.length, results: matching.slice(after, after + limit) };
     }
+    const query: Record<string, unknown> = { portalId, objectType, archived: false };
+    for (const filter of filters) query[`properties.${filter.propertyName}`] = { $in: filter.values };
     const docs = await this.objects.find(query).sort({ id: 1 }).skip(after).limit(limit + 1).toArray();
     return { total: after + docs.length, results: docs.slice(0, limit) as unknown as StoredObject[] };
   }

@@ -115,13 +115,7 @@ export class ObjectStateRepository {
     const keys = keyStrings(tenant, storeId, objectType, ids);
     const operations = writes.map((write, i) =>
       write.expectedRev === null
-        ? {
-            updateOne: {
-              filter: { key: keys[i] },
-              update: { $setOnInsert: { ...keyFields(tenant, storeId, objectType, write.externalObjectId), ...toFields(write.state), rev: 1, writeToken } },
-              upsert: true,
-            },
-          }
+        ? { insertOne: { document: { key: keys[i], ...keyFields(tenant, storeId, objectType, write.externalObjectId), ...toFields(write.state), rev: 1, writeToken } } }
         : {
             updateOne: {
               filter: { key: keys[i], rev: write.expectedRev },
@@ -133,12 +127,12 @@ export class ObjectStateRepository {
       const result = await this.states.collection.bulkWrite(operations, { ordered: false });
       // Every insert inserted and every conditional update matched: all writes landed, no read-back needed.
       const inserts = writes.filter((write) => write.expectedRev === null).length;
-      if (result.upsertedCount === inserts && result.matchedCount === writes.length - inserts) {
+      if (result.insertedCount === inserts && result.matchedCount === writes.length - inserts) {
         for (const write of writes) saved.set(write.externalObjectId, write.expectedRev === null ? 1 : write.expectedRev + 1);
         return { saved, conflicts: [] };
       }
     } catch (error) {
-      // Two first writers of one object: the loser's upsert hits the unique key.
+      // Two first writers of one object: the loser's insert hits the unique key.
       if (!onlyDuplicateKeyErrors(error)) throw error;
     }
     const after = await this.states.collection.find({ key: { $in: keys } }, { projection: { externalObjectId: 1, writeToken: 1, rev: 1 } }).toArray();
