@@ -40,7 +40,7 @@ async function startMongoServer({ port = 0, host = '127.0.0.1', h2File, logFile,
   ensureJar();
   const boundPort = port || (await freePort());
   const log = logFile ?? path.join(os.tmpdir(), `mongo-server-${boundPort}.log`);
-  const args = ['-Xss4m', '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn', ...javaOptions, '-jar', jarPath, '--host', host, '--port', String(boundPort)];
+  const args = ['-Xss4m', '-XX:+UseParallelGC', '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn', ...javaOptions, '-jar', jarPath, '--host', host, '--port', String(boundPort)];
   if (h2File) {
     fs.mkdirSync(path.dirname(h2File), { recursive: true });
     args.push('--h2', h2File);

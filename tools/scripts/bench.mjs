@@ -31,7 +31,8 @@ for (const entry of ['run', 'baseline-server']) {
 const { startMongoServer } = require('../infra/mongo-server.cjs');
 const { ensureRabbitMq } = require('../infra/rabbitmq.cjs');
 const amqpUrl = await ensureRabbitMq();
-// --profile: a flight recording of the database server and a CPU profile of every app (bench/src/profile.ts).
+// --profile: a flight recording of the database server and a CPU profile of every app, summarised
+// by tools/scripts/profile-report.mjs at the end.
 const profileDir = path.join(root, 'tmp', 'bench-profile');
 const profiling = process.argv.includes('--profile');
 if (profiling) {
@@ -48,5 +49,6 @@ const child = spawn(process.execPath, [path.join(root, 'dist', 'bench', 'run.js'
   env: { ...process.env, MONGO_URL: mongo.url, AMQP_URL: amqpUrl, MONGO_SERVER_PID: String(mongo.pid), ...(profiling ? { BENCH_PROFILE_DIR: profileDir } : {}) },
 });
 const code = await new Promise((resolve) => child.once('exit', (status) => resolve(status ?? 1)));
-await mongo.stop();
+await mongo.stop(); // the flight recording is written as the server stops
+if (profiling) spawnSync(process.execPath, [path.join(root, 'tools', 'scripts', 'profile-report.mjs'), profileDir], { cwd: root, stdio: 'inherit' });
 process.exit(code);

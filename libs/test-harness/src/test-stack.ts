@@ -156,13 +156,16 @@ export class TestStack {
 
   /** The JSON log lines an app instance wrote so far (to assert on what each replica did). */
   logLines(app: AppName, instance = ''): Record<string, unknown>[] {
-    const file = this.logFile(app, instance);
-    if (!fs.existsSync(file)) return [];
-    return fs
-      .readFileSync(file, 'utf8')
+    return this.output(app, instance)
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  /** Everything an app instance wrote so far: its log lines and what node printed (for example --trace-gc). */
+  output(app: AppName, instance = ''): string {
+    const file = this.logFile(app, instance);
+    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
   }
 
   private logFile(app: AppName, instance: string): string {

@@ -315,12 +315,17 @@ export class CrmStore {
     const inserts: typeof writes = [];
     const updates: typeof writes = [];
     for (const write of writes) (fresh.delete(write.id) ? inserts : updates).push(write);
+    const written = new Map<number, StoredObject>();
     if (inserts.length > 0) {
-      await this.objects.insertMany(inserts.map(({ id, properties }) => this.objectDoc(portalId, objectType, id, properties, now)), { ordered: true }).catch((error) => {
-        if (!isDuplicateKey(error)) throw error;
-        // A concurrent upsert of the same values found our claims and wrote first: update them all.
-        updates.unshift(...inserts);
-      });
+      const docs = inserts.map(({ id, properties }) => this.objectDoc(portalId, objectType, id, properties, now));
+      await this.objects.insertMany(docs, { ordered: true }).then(
+        () => docs.forEach((doc) => written.set(doc.id, doc)),
+        (error) => {
+          if (!isDuplicateKey(error)) throw error;
+          // A concurrent upsert of the same values found our claims and wrote first: update them all.
+          updates.unshift(...inserts);
+        },
+      );
     }
     if (updates.length > 0) {
       await this.objects.bulkWrite(
@@ -339,7 +344,11 @@ export class CrmStore {
         { ordered: true },
       );
     }
-    return this.read(portalId, objectType, writes.map(({ id }) => id));
+    // What was inserted whole and not changed after is answered as written; the rest is read back.
+    for (const { id } of updates) written.delete(id);
+    const ids = [...new Set(writes.map(({ id }) => id))];
+    const readBack = new Map((await this.read(portalId, objectType, ids.filter((id) => !written.has(id)))).map((object) => [object.id, object]));
+    return ids.map((id) => written.get(id) ?? readBack.get(id)).filter((object): object is StoredObject => !!object);
   }
 
   private async claimedObjectIds(portalId: number, objectType: CrmType, property: string, values: string[]): Promise<Map<string, number>> {
@@ -358,6 +367,7 @@ export class CrmStore {
    * other portals' or types' ids are left out. Read by _id alone, then checked here.
    */
   async read(portalId: number, objectType: CrmType, ids: number[]): Promise<StoredObject[]> {
+    if (ids.length === 0) return [];
     const docs = await this.objects.find({ _id: { $in: [...new Set(ids)] } }).toArray();
     const byId = new Map(
       docs.filter((doc) => doc.portalId === portalId && doc.objectType === objectType && !doc.archived).map((doc) => [doc.id as number, doc as unknown as StoredObject]),

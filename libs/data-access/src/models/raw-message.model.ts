@@ -4,6 +4,8 @@ import { ACTIONS, OBJECT_TYPES } from '@ecomm-sync/contracts';
 /** The log of every message as received, in the sender's property names. Append-only. */
 const rawMessageSchema = new Schema(
   {
+    /** `<batchId>:<seq>`: a redelivered batch inserts nothing twice, with no index beyond _id. */
+    _id: { type: String, required: true },
     batchId: { type: String, required: true },
     seq: { type: Number, required: true },
     portalId: { type: Number, required: true },
@@ -21,8 +23,6 @@ const rawMessageSchema = new Schema(
   },
   { collection: 'raw_messages', versionKey: false },
 );
-// Serves: idempotent append (a redelivered batch inserts nothing twice).
-rawMessageSchema.index({ batchId: 1, seq: 1 }, { unique: true });
 // Serves: the history of one object (support, rebuilding a state).
 rawMessageSchema.index({ portalId: 1, appId: 1, storeId: 1, objectType: 1, externalObjectId: 1 });
 

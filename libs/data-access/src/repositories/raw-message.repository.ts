@@ -1,4 +1,4 @@
-import type { Connection } from 'mongoose';
+import type { Connection, mongo } from 'mongoose';
 import type { SyncBatchMessage } from '@ecomm-sync/contracts';
 import { rawMessageModel } from '../models/raw-message.model';
 import { onlyDuplicateKeyErrors } from './duplicate-key';
@@ -13,6 +13,7 @@ export class RawMessageRepository {
   /** Appends every message of a batch once; a redelivered batch adds nothing. */
   async append(batch: SyncBatchMessage): Promise<void> {
     const docs = batch.messages.map((message, seq) => ({
+      _id: `${batch.batchId}:${seq}`,
       batchId: batch.batchId,
       seq,
       portalId: batch.tenant.portalId,
@@ -28,7 +29,7 @@ export class RawMessageRepository {
       associations: message.associations ?? null,
     }));
     try {
-      await this.messages.collection.insertMany(docs, { ordered: false });
+      await (this.messages.collection as unknown as mongo.Collection<{ _id: string }>).insertMany(docs, { ordered: false });
     } catch (error) {
       if (!onlyDuplicateKeyErrors(error)) throw error;
     }
