@@ -68,6 +68,19 @@ describe('built-in CRM objects API', () => {
     expect(await search([{ propertyName: 'email', operator: 'IN', values: ['old@example.com'] }])).toEqual([]);
   });
 
+  it('when an update holds what the object already has, then nothing is written; a change is', async () => {
+    const created = await as('post', '/crm/v3/objects/products/batch/create').send({ inputs: [{ properties: { name: 'Same', price: '5' } }] }).expect(201);
+    const { id, updatedAt } = created.body.results[0];
+    while (Date.now() <= Date.parse(updatedAt)) await new Promise(setImmediate); // any write from now on has a later time
+    const same = await as('post', '/crm/v3/objects/products/batch/update').send({ inputs: [{ id, properties: { name: 'Same', price: 5 } }] }).expect(200);
+    expect(same.body.results[0].updatedAt).toBe(updatedAt);
+    const changed = await as('post', '/crm/v3/objects/products/batch/update').send({ inputs: [{ id, properties: { name: 'Same', price: '6' } }, { id, properties: { name: 'Other' } }] }).expect(200);
+    expect(changed.body.results).toEqual([expect.objectContaining({ id, properties: expect.objectContaining({ name: 'Other', price: '6' }) })]);
+    expect(changed.body.results[0].updatedAt > updatedAt).toBe(true);
+    const read = await as('get', `/crm/v3/objects/products/${id}?properties=name,price`).expect(200);
+    expect(read.body.properties).toEqual({ name: 'Other', price: '6' });
+  });
+
   it('when one upsert names the same new object twice, then it makes one object with the later values', async () => {
     await as('post', '/crm/v3/properties/contacts').send({ name: 'sync_key', label: 'Sync key', type: 'string', hasUniqueValue: true }).expect(201);
     const upserted = await as('post', '/crm/v3/objects/contacts/batch/upsert')

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Connection, mongo } from 'mongoose';
+import { findIn } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/http';
 import { DEFAULT_PIPELINE, DEFAULT_PROPERTIES, SINGLE_ASSOCIATIONS, type CrmType, type PropertyDefinition } from '../domain/object-types';
 import { valueProblem } from '../domain/validate-values';
@@ -255,27 +256,31 @@ export class CrmStore {
     }
   }
 
+  /** Writes only what changes: an input equal to the object as stored writes nothing. */
   async update(portalId: number, objectType: CrmType, inputs: { id: string | number; properties: Record<string, unknown> }[]): Promise<StoredObject[]> {
     await this.validateProperties(portalId, objectType, inputs);
     const ids = inputs.map((input) => Number(input.id));
     // Only the portal's live objects of this type are written; the writes then go by _id alone.
-    const live = new Set((await this.read(portalId, objectType, ids)).map((object) => object.id));
+    const current = new Map((await this.read(portalId, objectType, ids)).map((object) => [object.id, object]));
+    const missing = ids.filter((id) => !current.has(id));
     const now = new Date();
-    if (objectType === 'contacts') {
-      await this.noteEmails(portalId, inputs.filter((input) => live.has(Number(input.id))).map((input) => ({ id: Number(input.id), emailKey: emailKeyOf(normalise(input.properties)) })));
+    const writes = [];
+    const emails: { id: number; emailKey: string | null }[] = [];
+    for (const input of inputs) {
+      const object = current.get(Number(input.id));
+      if (!object) continue;
+      const changes = Object.fromEntries(Object.entries(normalise(input.properties)).filter(([name, value]) => (object.properties[name] ?? null) !== value));
+      if (Object.keys(changes).length === 0) continue;
+      const set: Record<string, unknown> = { updatedAt: now };
+      for (const [name, value] of Object.entries(changes)) set[`properties.${name}`] = value;
+      writes.push({ updateOne: { filter: { _id: object.id }, update: { $set: set } } });
+      if (objectType === 'contacts' && 'email' in changes) emails.push({ id: object.id, emailKey: emailKeyOf(changes) });
+      current.set(object.id, { ...object, properties: { ...object.properties, ...changes }, updatedAt: now });
     }
-    const writes = inputs
-      .filter((input) => live.has(Number(input.id)))
-      .map((input) => {
-        const properties = normalise(input.properties);
-        const set: Record<string, unknown> = { updatedAt: now };
-        for (const [name, value] of Object.entries(properties)) set[`properties.${name}`] = value;
-        return { updateOne: { filter: { _id: Number(input.id) }, update: { $set: set } } };
-      });
-    if (writes.length > 0) await this.objects.bulkWrite(writes, { ordered: false });
-    const missing = ids.filter((id) => !live.has(id));
+    await this.noteEmails(portalId, emails);
+    if (writes.length > 0) await this.objects.bulkWrite(writes, { ordered: true });
     if (missing.length > 0) throw AppError.notFound(`No ${objectType} with id ${missing.join(', ')} (archived or never created); the others were updated`);
-    return this.read(portalId, objectType, ids);
+    return [...new Set(ids)].map((id) => current.get(id)!);
   }
 
   /** Create or update by a unique property; a retried upsert finds the object the first one made. */
@@ -352,7 +357,7 @@ export class CrmStore {
   }
 
   private async claimedObjectIds(portalId: number, objectType: CrmType, property: string, values: string[]): Promise<Map<string, number>> {
-    const docs = await this.uniqueValues.find({ _id: { $in: values.map((value) => uniqueValueKey(portalId, objectType, property, value)) } }).toArray();
+    const docs = await findIn(this.uniqueValues, '_id', values.map((value) => uniqueValueKey(portalId, objectType, property, value)));
     return new Map(docs.map((doc) => [doc.value as string, doc.objectId as number]));
   }
 
@@ -368,7 +373,7 @@ export class CrmStore {
    */
   async read(portalId: number, objectType: CrmType, ids: number[]): Promise<StoredObject[]> {
     if (ids.length === 0) return [];
-    const docs = await this.objects.find({ _id: { $in: [...new Set(ids)] } }).toArray();
+    const docs = await findIn(this.objects, '_id', ids);
     const byId = new Map(
       docs.filter((doc) => doc.portalId === portalId && doc.objectType === objectType && !doc.archived).map((doc) => [doc.id as number, doc as unknown as StoredObject]),
     );
@@ -379,7 +384,7 @@ export class CrmStore {
     const byEmail = objectType === 'contacts' ? filters.find((filter) => filter.propertyName === 'email') : undefined;
     if (byEmail) {
       // The contacts noted with these e-mails, checked against what they hold now.
-      const entries = await this.contactEmails.find({ _id: { $in: byEmail.values.map((value) => contactEmailKey(portalId, value.toLowerCase())) } }).toArray();
+      const entries = await findIn(this.contactEmails, '_id', byEmail.values.map((value) => contactEmailKey(portalId, value.toLowerCase())));
       const candidates = await this.read(portalId, objectType, entries.flatMap((entry) => entry.ids));
       const matching = candidates.filter((object) => matchesFilters(objectType, object, filters)).sort((a, b) => a.id - b.id);
       return { total: matching.length, results: matching.slice(after, after + limit) };
@@ -400,22 +405,31 @@ export class CrmStore {
     if (missingFrom.length || missingTo.length) {
       throw AppError.notFound(`Unknown ${[...missingFrom.map((id) => `${fromType} ${id}`), ...missingTo.map((id) => `${toType} ${id}`)].join(', ')}`);
     }
+    // Only what is not associated yet is written (an update re-sends its associations every time).
     const single = SINGLE_ASSOCIATIONS.has(`${fromType}->${toType}`);
-    const operations = pairs.flatMap((pair) => [
-      {
-        updateOne: {
-          filter: { _id: pair.from },
-          update: single ? { $set: { [`associations.${toType}`]: [pair.to] } } : { $addToSet: { [`associations.${toType}`]: pair.to } },
-        },
-      },
-      {
-        updateOne: {
-          filter: { _id: pair.to },
-          update: { $addToSet: { [`associations.${fromType}`]: pair.from } },
-        },
-      },
-    ]);
-    await this.objects.bulkWrite(operations, { ordered: true });
+    const fromById = new Map(fromFound.map((object) => [object.id, object]));
+    const toById = new Map(toFound.map((object) => [object.id, object]));
+    const operations = [];
+    for (const pair of pairs) {
+      const from = fromById.get(pair.from)!;
+      const to = toById.get(pair.to)!;
+      const linked = from.associations?.[toType] ?? [];
+      if (single ? !(linked.length === 1 && linked[0] === pair.to) : !linked.includes(pair.to)) {
+        operations.push({
+          updateOne: {
+            filter: { _id: pair.from },
+            update: single ? { $set: { [`associations.${toType}`]: [pair.to] } } : { $addToSet: { [`associations.${toType}`]: pair.to } },
+          },
+        });
+        from.associations = { ...from.associations, [toType]: single ? [pair.to] : [...linked, pair.to] };
+      }
+      const back = to.associations?.[fromType] ?? [];
+      if (!back.includes(pair.from)) {
+        operations.push({ updateOne: { filter: { _id: pair.to }, update: { $addToSet: { [`associations.${fromType}`]: pair.from } } } });
+        to.associations = { ...to.associations, [fromType]: [...back, pair.from] };
+      }
+    }
+    if (operations.length > 0) await this.objects.bulkWrite(operations, { ordered: true });
   }
 
   // ---- pipelines --------------------------------------------------------------------------

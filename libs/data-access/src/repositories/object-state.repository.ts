@@ -3,6 +3,7 @@ import { Types, type Connection } from 'mongoose';
 import type { ObjectType, PropertyValue, Tenant } from '@ecomm-sync/contracts';
 import type { RawObjectState } from '@ecomm-sync/domain';
 import { objectStateModel } from '../models/object-state.model';
+import { findIn } from '../find-in';
 import { keyFields, keyStrings } from '../object-key';
 import { onlyDuplicateKeyErrors } from './duplicate-key';
 
@@ -65,9 +66,9 @@ export class ObjectStateRepository {
   }
 
   async findMany(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): Promise<Map<string, StoredObjectState>> {
-    const docs = await this.states.collection
-      .find({ key: { $in: keyStrings(tenant, storeId, objectType, externalObjectIds) } }, { projection: { _id: 0, key: 0, portalId: 0, appId: 0, storeId: 0, objectType: 0 } })
-      .toArray();
+    const docs = await findIn(this.states.collection, 'key', keyStrings(tenant, storeId, objectType, externalObjectIds), {
+      projection: { _id: 0, key: 0, portalId: 0, appId: 0, storeId: 0, objectType: 0 },
+    });
     return new Map(
       (docs as unknown as StateDoc[]).map((doc) => [doc.externalObjectId, { externalObjectId: doc.externalObjectId, state: toState(doc), rev: doc.rev }]),
     );
@@ -135,7 +136,7 @@ export class ObjectStateRepository {
       // Two first writers of one object: the loser's insert hits the unique key.
       if (!onlyDuplicateKeyErrors(error)) throw error;
     }
-    const after = await this.states.collection.find({ key: { $in: keys } }, { projection: { externalObjectId: 1, writeToken: 1, rev: 1 } }).toArray();
+    const after = await findIn(this.states.collection, 'key', keys, { projection: { externalObjectId: 1, writeToken: 1, rev: 1 } });
     const won = new Map(after.filter((doc) => doc.writeToken === writeToken).map((doc) => [doc.externalObjectId as string, doc.rev as number]));
     for (const [id, rev] of won) saved.set(id, rev);
     return { saved, conflicts: ids.filter((id) => !won.has(id)) };

@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
 import { objectSyncModel } from '../models/object-sync.model';
+import { findIn } from '../find-in';
 import { keyFields, keyString, keyStrings, type ObjectKey } from '../object-key';
 import { onlyDuplicateKeyErrors } from './duplicate-key';
 
@@ -53,7 +54,7 @@ export class ObjectSyncRepository {
   }
 
   async findMany(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): Promise<Map<string, ObjectSync>> {
-    const docs = await this.syncs.collection.find({ key: { $in: keyStrings(tenant, storeId, objectType, externalObjectIds) } }, { projection: PROJECTION }).toArray();
+    const docs = await findIn(this.syncs.collection, 'key', keyStrings(tenant, storeId, objectType, externalObjectIds), { projection: PROJECTION });
     return new Map(docs.map((doc) => [doc.externalObjectId as string, toObjectSync(doc)]));
   }
 
