@@ -1,3 +1,4 @@
+import type { mongo } from 'mongoose';
 import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
 
 /** The natural key of a sender object: every data query carries the tenant part of it. */
@@ -30,3 +31,9 @@ export const keyFields = (tenant: Tenant, storeId: string, objectType: ObjectTyp
 
 /** Filter on the fields of one object's natural key (collections without a `key` field). */
 export const keyFilter = (key: ObjectKey) => keyFields(key, key.storeId, key.objectType, key.externalObjectId);
+
+/** A collection whose documents have the natural key (keyString) as their `_id`. */
+export type KeyedCollection = mongo.Collection<{ _id: string; [field: string]: unknown }>;
+
+/** The driver's collection of a per-object model, typed with its string `_id`. */
+export const keyedCollection = (model: { collection: unknown }): KeyedCollection => model.collection as KeyedCollection;

@@ -5,7 +5,7 @@ import { OBJECT_TYPES } from '@ecomm-sync/contracts';
 const objectStateSchema = new Schema(
   {
     /** The natural key as one string (keyString): what every read and write of the hot path goes by. */
-    key: { type: String, required: true },
+    _id: { type: String, required: true },
     portalId: { type: Number, required: true },
     appId: { type: String, default: null },
     storeId: { type: String, required: true },
@@ -23,11 +23,10 @@ const objectStateSchema = new Schema(
   },
   { collection: 'object_states', versionKey: false },
 );
-// Serves: reading the states of a batch's objects (`key: {$in}`), one state per object.
-objectStateSchema.index({ key: 1 }, { unique: true });
-// Serves: the conditional write of a state (`{key, rev}`, compare and set): servers that use an
+// The _id serves reading the states of a batch's objects (`_id: {$in}`), one state per object.
+// Serves: the conditional write of a state (`{_id, rev}`, compare and set): servers that use an
 // index only when it covers the whole filter need this one (decision 15).
-objectStateSchema.index({ key: 1, rev: 1 }, { unique: true });
+objectStateSchema.index({ _id: 1, rev: 1 }, { unique: true });
 
 // Serves: re-apply pages of an application's objects (settings owner app:<appId>), by _id.
 objectStateSchema.index({ appId: 1, objectType: 1, _id: 1 });

@@ -8,7 +8,7 @@ import { OBJECT_TYPES } from '@ecomm-sync/contracts';
 const objectSyncSchema = new Schema(
   {
     /** The natural key as one string (keyString). */
-    key: { type: String, required: true },
+    _id: { type: String, required: true },
     portalId: { type: Number, required: true },
     appId: { type: String, default: null },
     storeId: { type: String, required: true },
@@ -27,10 +27,9 @@ const objectSyncSchema = new Schema(
   },
   { collection: 'object_syncs', versionKey: false },
 );
-// Serves: links and status of a batch's objects (applier, `key: {$in}`), one object's status (status endpoints).
-objectSyncSchema.index({ key: 1 }, { unique: true });
+// The _id serves links and status of a batch's objects (applier, `_id: {$in}`), one object's status (status endpoints).
 // Serves: recording a processed revision only over the one that was read (compare and set): servers
 // that use an index only when it covers the whole filter need this one (decision 15).
-objectSyncSchema.index({ key: 1, appliedRev: 1, appliedSettingsRev: 1 }, { unique: true });
+objectSyncSchema.index({ _id: 1, appliedRev: 1, appliedSettingsRev: 1 }, { unique: true });
 
 export const objectSyncModel = (connection: Connection) => connection.model('ObjectSync', objectSyncSchema);

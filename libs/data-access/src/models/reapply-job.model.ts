@@ -7,9 +7,9 @@ const reapplyJobSchema = new Schema(
     settingsRev: { type: Number, required: true },
     objectTypes: { type: [String], required: true },
     status: { type: String, enum: ['running', 'completed', 'superseded'], required: true },
-    /** Index into objectTypes and the last object_states _id done within it. */
+    /** Index into objectTypes and the last object_states _id (its key) done within it. */
     typeIndex: { type: Number, required: true, default: 0 },
-    lastId: { type: Schema.Types.ObjectId, default: null },
+    lastId: { type: String, default: null },
     objectsProcessed: { type: Number, required: true, default: 0 },
     startedAt: { type: Number, required: true },
     updatedAt: { type: Number, required: true },

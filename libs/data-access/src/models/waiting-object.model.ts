@@ -7,7 +7,7 @@ import { Schema, type Connection } from 'mongoose';
 const waitingObjectSchema = new Schema(
   {
     /** The natural key as one string (keyString). */
-    key: { type: String, required: true },
+    _id: { type: String, required: true },
     portalId: { type: Number, required: true },
     appId: { type: String, default: null },
     storeId: { type: String, required: true },
@@ -24,8 +24,7 @@ const waitingObjectSchema = new Schema(
   },
   { collection: 'waiting_objects', versionKey: false },
 );
-// Serves: one waiting change per object (replaced by a newer one), releasing a batch's objects (`key: {$in}`).
-waitingObjectSchema.index({ key: 1 }, { unique: true });
+// The _id serves one waiting change per object (replaced by a newer one) and releasing a batch's objects (`_id: {$in}`).
 // Serves: the waiting changes an arriving deal or product releases.
 waitingObjectSchema.index({ portalId: 1, appId: 1, storeId: 1, waitingFor: 1 });
 // Serves: forgetting changes whose window ended.

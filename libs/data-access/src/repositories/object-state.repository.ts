@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Types, type Connection } from 'mongoose';
+import type { Connection } from 'mongoose';
 import type { ObjectType, PropertyValue, Tenant } from '@ecomm-sync/contracts';
 import type { RawObjectState } from '@ecomm-sync/domain';
 import { objectStateModel } from '../models/object-state.model';
 import { findIn } from '../find-in';
-import { keyFields, keyStrings } from '../object-key';
+import { keyedCollection, keyFields, keyStrings, type KeyedCollection } from '../object-key';
 import { onlyDuplicateKeyErrors } from './duplicate-key';
 
 export interface StoredObjectState {
@@ -27,7 +27,7 @@ export interface OwnedObjectState extends StoredObjectState {
 }
 
 interface StateDoc {
-  _id: Types.ObjectId;
+  _id: string;
   portalId: number;
   appId: string | null;
   storeId: string;
@@ -59,15 +59,15 @@ const toFields = (state: RawObjectState) => ({
  * still the one read. Losers are reported so the caller merges again onto the newer state.
  */
 export class ObjectStateRepository {
-  private readonly states;
+  private readonly states: KeyedCollection;
 
   constructor(connection: Connection) {
-    this.states = objectStateModel(connection);
+    this.states = keyedCollection(objectStateModel(connection));
   }
 
   async findMany(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): Promise<Map<string, StoredObjectState>> {
-    const docs = await findIn(this.states.collection, 'key', keyStrings(tenant, storeId, objectType, externalObjectIds), {
-      projection: { _id: 0, key: 0, portalId: 0, appId: 0, storeId: 0, objectType: 0 },
+    const docs = await findIn(this.states, '_id', keyStrings(tenant, storeId, objectType, externalObjectIds), {
+      projection: { _id: 0, portalId: 0, appId: 0, storeId: 0, objectType: 0 },
     });
     return new Map(
       (docs as unknown as StateDoc[]).map((doc) => [doc.externalObjectId, { externalObjectId: doc.externalObjectId, state: toState(doc), rev: doc.rev }]),
@@ -78,8 +78,8 @@ export class ObjectStateRepository {
   async insertNew(tenant: Tenant, storeId: string, objectType: ObjectType, objects: readonly { externalObjectId: string; state: RawObjectState }[]): Promise<void> {
     if (objects.length === 0) return;
     const keys = keyStrings(tenant, storeId, objectType, objects.map((object) => object.externalObjectId));
-    await this.states.collection.insertMany(
-      objects.map(({ externalObjectId, state }, i) => ({ key: keys[i], ...keyFields(tenant, storeId, objectType, externalObjectId), ...toFields(state), rev: 1, writeToken: 'insert' })),
+    await this.states.insertMany(
+      objects.map(({ externalObjectId, state }, i) => ({ _id: keys[i], ...keyFields(tenant, storeId, objectType, externalObjectId), ...toFields(state), rev: 1, writeToken: 'insert' })),
       { ordered: false },
     );
   }
@@ -95,8 +95,8 @@ export class ObjectStateRepository {
     limit: number,
   ): Promise<OwnedObjectState[]> {
     const query: Record<string, unknown> = { ...filter, objectType };
-    if (afterId) query._id = { $gt: new Types.ObjectId(afterId) };
-    const docs = (await this.states.collection.find(query).sort({ _id: 1 }).limit(limit).toArray()) as unknown as StateDoc[];
+    if (afterId) query._id = { $gt: afterId };
+    const docs = (await this.states.find(query).sort({ _id: 1 }).limit(limit).toArray()) as unknown as StateDoc[];
     return docs.map((doc) => ({
       id: String(doc._id),
       tenant: { portalId: doc.portalId, appId: doc.appId ?? null },
@@ -116,16 +116,16 @@ export class ObjectStateRepository {
     const keys = keyStrings(tenant, storeId, objectType, ids);
     const operations = writes.map((write, i) =>
       write.expectedRev === null
-        ? { insertOne: { document: { key: keys[i], ...keyFields(tenant, storeId, objectType, write.externalObjectId), ...toFields(write.state), rev: 1, writeToken } } }
+        ? { insertOne: { document: { _id: keys[i], ...keyFields(tenant, storeId, objectType, write.externalObjectId), ...toFields(write.state), rev: 1, writeToken } } }
         : {
             updateOne: {
-              filter: { key: keys[i], rev: write.expectedRev },
+              filter: { _id: keys[i], rev: write.expectedRev },
               update: { $set: { ...toFields(write.state), rev: write.expectedRev + 1, writeToken } },
             },
           },
     );
     try {
-      const result = await this.states.collection.bulkWrite(operations, { ordered: false });
+      const result = await this.states.bulkWrite(operations, { ordered: false });
       // Every insert inserted and every conditional update matched: all writes landed, no read-back needed.
       const inserts = writes.filter((write) => write.expectedRev === null).length;
       if (result.insertedCount === inserts && result.matchedCount === writes.length - inserts) {
@@ -136,7 +136,7 @@ export class ObjectStateRepository {
       // Two first writers of one object: the loser's insert hits the unique key.
       if (!onlyDuplicateKeyErrors(error)) throw error;
     }
-    const after = await findIn(this.states.collection, 'key', keys, { projection: { externalObjectId: 1, writeToken: 1, rev: 1 } });
+    const after = await findIn(this.states, '_id', keys, { projection: { externalObjectId: 1, writeToken: 1, rev: 1 } });
     const won = new Map(after.filter((doc) => doc.writeToken === writeToken).map((doc) => [doc.externalObjectId as string, doc.rev as number]));
     for (const [id, rev] of won) saved.set(id, rev);
     return { saved, conflicts: ids.filter((id) => !won.has(id)) };

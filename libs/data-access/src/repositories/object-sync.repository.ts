@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
 import { objectSyncModel } from '../models/object-sync.model';
 import { findIn } from '../find-in';
-import { keyFields, keyString, keyStrings, type ObjectKey } from '../object-key';
+import { keyedCollection, keyFields, keyString, keyStrings, type KeyedCollection, type ObjectKey } from '../object-key';
 import { onlyDuplicateKeyErrors } from './duplicate-key';
 
 export interface ObjectSync {
@@ -47,19 +47,19 @@ const toObjectSync = (doc: Record<string, unknown>): ObjectSync => ({
 
 /** Links to CRM objects and per-object sync status (written by the applier, read by the gateway). */
 export class ObjectSyncRepository {
-  private readonly syncs;
+  private readonly syncs: KeyedCollection;
 
   constructor(connection: Connection) {
-    this.syncs = objectSyncModel(connection);
+    this.syncs = keyedCollection(objectSyncModel(connection));
   }
 
   async findMany(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): Promise<Map<string, ObjectSync>> {
-    const docs = await findIn(this.syncs.collection, 'key', keyStrings(tenant, storeId, objectType, externalObjectIds), { projection: PROJECTION });
+    const docs = await findIn(this.syncs, '_id', keyStrings(tenant, storeId, objectType, externalObjectIds), { projection: PROJECTION });
     return new Map(docs.map((doc) => [doc.externalObjectId as string, toObjectSync(doc)]));
   }
 
   async findOne(key: ObjectKey): Promise<ObjectSync | null> {
-    const doc = await this.syncs.collection.findOne({ key: keyString(key) }, { projection: PROJECTION });
+    const doc = await this.syncs.findOne({ _id: keyString(key) }, { projection: PROJECTION });
     return doc ? toObjectSync(doc) : null;
   }
 
@@ -100,11 +100,11 @@ export class ObjectSyncRepository {
           ...(record.link ?? {}),
         };
         return stored
-          ? { updateOne: { filter: { key: keys[i], appliedRev: stored.appliedRev, appliedSettingsRev: stored.appliedSettingsRev }, update: { $set: fields } } }
-          : { insertOne: { document: { key: keys[i], ...keyFields(tenant, storeId, objectType, record.externalObjectId), ...fields } } };
+          ? { updateOne: { filter: { _id: keys[i], appliedRev: stored.appliedRev, appliedSettingsRev: stored.appliedSettingsRev }, update: { $set: fields } } }
+          : { insertOne: { document: { _id: keys[i], ...keyFields(tenant, storeId, objectType, record.externalObjectId), ...fields } } };
       });
       try {
-        const result = await this.syncs.collection.bulkWrite(operations as never, { ordered: false });
+        const result = await this.syncs.bulkWrite(operations, { ordered: false });
         if (result.insertedCount + result.matchedCount === writes.length) break;
       } catch (error) {
         // A first record of the object was inserted by another writer meanwhile.

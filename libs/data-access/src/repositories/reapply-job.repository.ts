@@ -19,7 +19,7 @@ export interface ReapplyJob {
 
 interface JobDoc extends Omit<ReapplyJob, 'jobId' | 'lastId'> {
   _id: Types.ObjectId;
-  lastId: Types.ObjectId | null;
+  lastId: string | null;
 }
 
 const toJob = (doc: JobDoc): ReapplyJob => ({
@@ -29,7 +29,7 @@ const toJob = (doc: JobDoc): ReapplyJob => ({
   objectTypes: doc.objectTypes,
   status: doc.status,
   typeIndex: doc.typeIndex,
-  lastId: doc.lastId ? String(doc.lastId) : null,
+  lastId: doc.lastId ?? null,
   objectsProcessed: doc.objectsProcessed,
   startedAt: doc.startedAt,
   updatedAt: doc.updatedAt,
@@ -71,7 +71,7 @@ export class ReapplyJobRepository {
     const result = await this.jobs.collection.updateOne(
       { _id: new Types.ObjectId(jobId), status: 'running' },
       {
-        $set: { typeIndex: progress.typeIndex, lastId: progress.lastId ? new Types.ObjectId(progress.lastId) : null, updatedAt: now },
+        $set: { typeIndex: progress.typeIndex, lastId: progress.lastId, updatedAt: now },
         $inc: { objectsProcessed: progress.processedDelta },
       },
     );

@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { MappedChange, ObjectType, Tenant } from '@ecomm-sync/contracts';
 import { waitingObjectModel } from '../models/waiting-object.model';
-import { keyFields, keyStrings } from '../object-key';
+import { keyedCollection, keyFields, keyStrings, type KeyedCollection } from '../object-key';
 
 export interface WaitingObject {
   tenant: Tenant;
@@ -14,15 +14,15 @@ export interface WaitingObject {
 }
 
 /** As stored: the tenant's fields at the top level, so that queries and indexes can use them. */
-type WaitingDoc = Omit<WaitingObject, 'tenant'> & Tenant & { key: string; triedAt: number };
+type WaitingDoc = Omit<WaitingObject, 'tenant'> & Tenant & { _id: string; triedAt: number };
 
-const toWaiting = ({ portalId, appId, key: _key, triedAt: _triedAt, ...rest }: WaitingDoc): WaitingObject => ({ tenant: { portalId, appId: appId ?? null }, ...rest });
+const toWaiting = ({ portalId, appId, _id: _key, triedAt: _triedAt, ...rest }: WaitingDoc): WaitingObject => ({ tenant: { portalId, appId: appId ?? null }, ...rest });
 
 export class WaitingObjectRepository {
-  private readonly waiting;
+  private readonly waiting: KeyedCollection;
 
   constructor(connection: Connection) {
-    this.waiting = waitingObjectModel(connection);
+    this.waiting = keyedCollection(waitingObjectModel(connection));
   }
 
   /**
@@ -32,10 +32,10 @@ export class WaitingObjectRepository {
   async wait(tenant: Tenant, storeId: string, objectType: ObjectType, entries: { change: MappedChange; waitingFor: string[] }[], now: number, windowMs: number): Promise<void> {
     if (entries.length === 0) return;
     const keys = keyStrings(tenant, storeId, objectType, entries.map(({ change }) => change.externalObjectId));
-    await this.waiting.collection.bulkWrite(
+    await this.waiting.bulkWrite(
       entries.map(({ change, waitingFor }, i) => ({
         updateOne: {
-          filter: { key: keys[i] },
+          filter: { _id: keys[i] },
           update: { $set: { change, waitingFor, triedAt: now }, $setOnInsert: { ...keyFields(tenant, storeId, objectType, change.externalObjectId), since: now, until: now + windowMs } },
           upsert: true,
         },
@@ -47,13 +47,13 @@ export class WaitingObjectRepository {
   /** Removes the waiting changes of objects that were processed (applied, or failed for another reason). */
   async release(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): Promise<void> {
     if (externalObjectIds.length === 0) return;
-    await this.waiting.collection.deleteMany({ key: { $in: keyStrings(tenant, storeId, objectType, externalObjectIds) } });
+    await this.waiting.deleteMany({ _id: { $in: keyStrings(tenant, storeId, objectType, externalObjectIds) } });
   }
 
   /** Waiting changes within their window that wait for any of these objects (`TYPE:id`). */
   async waitingFor(tenant: Tenant, storeId: string, keys: readonly string[], now: number): Promise<WaitingObject[]> {
     if (keys.length === 0) return [];
-    const docs = await this.waiting.collection
+    const docs = await this.waiting
       .find({ portalId: tenant.portalId, appId: tenant.appId, storeId, waitingFor: { $in: [...keys] }, until: { $gt: now } })
       .toArray();
     return (docs as unknown as WaitingDoc[]).map(toWaiting);
@@ -61,13 +61,13 @@ export class WaitingObjectRepository {
 
   /** Up to `limit` waiting changes still within their window, least recently tried first (the periodic retry). */
   async due(now: number, limit: number): Promise<WaitingObject[]> {
-    const docs = await this.waiting.collection.find({ until: { $gt: now } }).sort({ triedAt: 1 }).limit(limit).toArray();
+    const docs = await this.waiting.find({ until: { $gt: now } }).sort({ triedAt: 1 }).limit(limit).toArray();
     return (docs as unknown as WaitingDoc[]).map(toWaiting);
   }
 
   /** Forgets changes whose window ended; their error stays open. */
   async expire(now: number): Promise<number> {
-    const result = await this.waiting.collection.deleteMany({ until: { $lte: now } });
+    const result = await this.waiting.deleteMany({ until: { $lte: now } });
     return result.deletedCount;
   }
 }
