@@ -207,8 +207,14 @@ describe('repositories against the MongoDB-wire server', () => {
       }
       await repos().objectStates.saveMany({ ...tenant, appId: 'app-9' }, 'a', 'PRODUCT', [{ externalObjectId: 'other', state: stateWith(1, {}), expectedRev: null }]);
       const filter = { portalId: tenant.portalId, appId: null };
-      const first = await repos().objectStates.pageForOwner(filter, 'PRODUCT', null, 3);
-      const rest = await repos().objectStates.pageForOwner(filter, 'PRODUCT', first[2].id, 3);
+      const pages = async (owner: { appId: string } | { portalId: number; appId: null }, afterId: string | null, size: number) => {
+        const taken = [];
+        for await (const page of repos().objectStates.pagesForOwner(owner, 'PRODUCT', afterId, size)) taken.push(page);
+        return taken;
+      };
+      const [first, second] = await pages(filter, null, 3);
+      expect(second).toHaveLength(2); // the last page holds what is left
+      const [rest] = await pages(filter, first[2].id, 3); // resuming after the first page's last id
       // Every object once, in one total order (by _id; not necessarily the order of creation).
       expect([...first, ...rest].map((o) => o.externalObjectId).sort()).toEqual(['p0', 'p1', 'p2', 'p3', 'p4']);
       expect(rest).toHaveLength(2);
@@ -218,7 +224,7 @@ describe('repositories against the MongoDB-wire server', () => {
         rev: 1,
         state: { properties: { a: { value: '3' } } },
       });
-      expect((await repos().objectStates.pageForOwner({ appId: 'app-9' }, 'PRODUCT', null, 10)).map((o) => o.externalObjectId)).toEqual(['other']);
+      expect((await pages({ appId: 'app-9' }, null, 10)).flat().map((o) => o.externalObjectId)).toEqual(['other']);
     });
   });
 

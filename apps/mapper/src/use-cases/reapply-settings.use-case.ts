@@ -45,20 +45,30 @@ export class ReapplySettingsUseCase {
       return;
     }
     const filter = ownerDataFilter(job.owner);
-    for (let page = 0; page < this.options.pagesPerChunk; page++) {
+    /** Records progress; false when the job was superseded meanwhile. */
+    const advance = async (next: { typeIndex: number; lastId: string | null }, processed: number) => {
+      if (!(await this.repositories.reapplyJobs.advance(jobId, { ...next, processedDelta: processed }, this.clock()))) return false;
+      job = { ...job, ...next, objectsProcessed: job.objectsProcessed + processed };
+      return true;
+    };
+    let pagesLeft = this.options.pagesPerChunk;
+    while (pagesLeft > 0) {
       if (job.typeIndex >= job.objectTypes.length) {
         await this.repositories.reapplyJobs.finish(jobId, 'completed', this.clock());
         this.logger.info('re-apply completed', { owner: job.owner, settingsRev: job.settingsRev, objectsProcessed: job.objectsProcessed });
         return;
       }
       const objectType = job.objectTypes[job.typeIndex];
-      const states = await this.repositories.objectStates.pageForOwner(filter, objectType, job.lastId, this.options.pageSize);
-      await publishMappedStates(this.broker, objectType, states, settings, this.options.changesPerMessage);
-      const next: { typeIndex: number; lastId: string | null } = states.length < this.options.pageSize
-        ? { typeIndex: job.typeIndex + 1, lastId: null }
-        : { typeIndex: job.typeIndex, lastId: states[states.length - 1].id };
-      if (!(await this.repositories.reapplyJobs.advance(jobId, { ...next, processedDelta: states.length }, this.clock()))) return; // superseded meanwhile
-      job = { ...job, ...next, objectsProcessed: job.objectsProcessed + states.length };
+      let typeDone = true;
+      for await (const states of this.repositories.objectStates.pagesForOwner(filter, objectType, job.lastId, this.options.pageSize)) {
+        await publishMappedStates(this.broker, objectType, states, settings, this.options.changesPerMessage);
+        if (!(await advance({ typeIndex: job.typeIndex, lastId: states[states.length - 1].id }, states.length))) return;
+        if (--pagesLeft === 0) {
+          typeDone = false; // the next chunk goes on from the last id (and moves on if nothing is left)
+          break;
+        }
+      }
+      if (typeDone && !(await advance({ typeIndex: job.typeIndex + 1, lastId: null }, 0))) return;
     }
     await this.broker.publish(TOPICS.reapplyChunk, { kind: 'reapply-chunk', jobId } satisfies ReapplyChunkMessage);
   }

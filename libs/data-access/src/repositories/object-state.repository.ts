@@ -85,26 +85,41 @@ export class ObjectStateRepository {
   }
 
   /**
-   * One page of the objects a settings owner's data filter selects, in _id order after `afterId`:
-   * re-apply walks them with bounded memory and can resume from the last id.
+   * The objects a settings owner's data filter selects, in pages of `pageSize`, in _id order after
+   * `afterId`: re-apply walks them with bounded memory and can resume from the last id. One sorted
+   * cursor serves every page the caller takes (the development server sorts once per query, not
+   * once per page); stop early by leaving the loop, which closes it.
    */
-  async pageForOwner(
+  async *pagesForOwner(
     filter: { appId: string } | { portalId: number; appId: null },
     objectType: ObjectType,
     afterId: string | null,
-    limit: number,
-  ): Promise<OwnedObjectState[]> {
+    pageSize: number,
+  ): AsyncGenerator<OwnedObjectState[]> {
     const query: Record<string, unknown> = { ...filter, objectType };
     if (afterId) query._id = { $gt: afterId };
-    const docs = (await this.states.find(query).sort({ _id: 1 }).limit(limit).toArray()) as unknown as StateDoc[];
-    return docs.map((doc) => ({
-      id: String(doc._id),
-      tenant: { portalId: doc.portalId, appId: doc.appId ?? null },
-      storeId: doc.storeId,
-      externalObjectId: doc.externalObjectId,
-      state: toState(doc),
-      rev: doc.rev,
-    }));
+    const cursor = this.states.find(query).sort({ _id: 1 }).batchSize(pageSize);
+    try {
+      let page: OwnedObjectState[] = [];
+      for await (const found of cursor) {
+        const doc = found as unknown as StateDoc;
+        page.push({
+          id: doc._id,
+          tenant: { portalId: doc.portalId, appId: doc.appId ?? null },
+          storeId: doc.storeId,
+          externalObjectId: doc.externalObjectId,
+          state: toState(doc),
+          rev: doc.rev,
+        });
+        if (page.length === pageSize) {
+          yield page;
+          page = [];
+        }
+      }
+      if (page.length > 0) yield page;
+    } finally {
+      await cursor.close();
+    }
   }
 
   /** Writes states; returns the new revision of each write that landed and the ids that lost a race. */
