@@ -37,6 +37,15 @@ describe('repositories against the MongoDB-wire server', () => {
     });
   });
 
+  describe('ids of portals, developers and applications', () => {
+    it('when many are made at once, then each gets its own id', async () => {
+      const portalIds = await Promise.all(Array.from({ length: 200 }, () => repos().portals.nextPortalId()));
+      const appIds = await Promise.all(Array.from({ length: 200 }, () => repos().accounts.nextId('appId')));
+      expect(new Set(portalIds).size).toBe(200);
+      expect(new Set(appIds).size).toBe(200);
+    });
+  });
+
   describe('credentials', () => {
     it('resolves a credential by its secret and stores only a hash of it', async () => {
       const { secret, credential } = await repos().credentials.issue('portal-key', { portalId: 9001 }, 1000);

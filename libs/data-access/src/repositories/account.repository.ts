@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import { applicationModel, developerModel } from '../models/account.model';
 import { installModel } from '../models/credential.model';
-import { counterModel } from '../models/portal.model';
+import { Sequences } from './sequences';
 import { hashSecret, secretMatches } from '../secrets';
 
 export interface Developer {
@@ -31,18 +31,17 @@ export class AccountRepository {
   private readonly developers;
   private readonly applications;
   private readonly installs;
-  private readonly counters;
+  private readonly sequences: Sequences;
 
   constructor(connection: Connection) {
     this.developers = developerModel(connection);
     this.applications = applicationModel(connection);
     this.installs = installModel(connection);
-    this.counters = counterModel(connection);
+    this.sequences = new Sequences(connection);
   }
 
   async nextId(sequence: 'developerId' | 'appId'): Promise<number> {
-    const counter = await this.counters.findOneAndUpdate({ _id: sequence }, { $inc: { seq: 1 } }, { upsert: true, new: true }).lean<{ seq: number }>();
-    return (sequence === 'appId' ? 2_000_000 : 5_000_000) + counter!.seq;
+    return (sequence === 'appId' ? 2_000_000 : 5_000_000) + (await this.sequences.next(sequence));
   }
 
   /** A new developer account. Its API key is a credential (CredentialRepository). */

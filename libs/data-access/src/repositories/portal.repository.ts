@@ -1,5 +1,6 @@
 import type { Connection, Model } from 'mongoose';
-import { counterModel, portalModel, type PortalDocument } from '../models/portal.model';
+import { portalModel, type PortalDocument } from '../models/portal.model';
+import { Sequences } from './sequences';
 
 export interface Portal {
   portalId: number;
@@ -12,19 +13,16 @@ const toPortal = (doc: PortalDocument): Portal => ({ portalId: doc.portalId, nam
 
 export class PortalRepository {
   private readonly portals: Model<PortalDocument>;
-  private readonly counters: ReturnType<typeof counterModel>;
+  private readonly sequences: Sequences;
 
   constructor(connection: Connection) {
     this.portals = portalModel(connection) as unknown as Model<PortalDocument>;
-    this.counters = counterModel(connection);
+    this.sequences = new Sequences(connection);
   }
 
   /** Next free portal id; ids start above the range people pick by hand for demos. */
   async nextPortalId(): Promise<number> {
-    const counter = await this.counters
-      .findOneAndUpdate({ _id: 'portalId' }, { $inc: { seq: 1 } }, { upsert: true, new: true, setDefaultsOnInsert: true })
-      .lean<{ seq: number }>();
-    return 1_000_000 + counter!.seq;
+    return 1_000_000 + (await this.sequences.next('portalId'));
   }
 
   /** A new portal, active. Its API key is a credential (CredentialRepository). */
