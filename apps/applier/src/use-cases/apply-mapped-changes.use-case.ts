@@ -195,9 +195,10 @@ export class ApplyMappedChangesUseCase {
   }
 
   /**
-   * What changes just stored as waiting wait for and is linked by now. A group that linked such an
-   * object concurrently may have looked for waiting changes before these were stored; looking at
-   * the links after storing them means one of the two always sees the other.
+   * The objects (`TYPE:id`) that changes just stored as waiting wait for and that are linked by
+   * now. A group that linked such an object concurrently may have looked for waiting changes
+   * before these were stored; looking at the links after storing them means one of the two always
+   * sees the other.
    */
   private async arrivedMeanwhile(group: ChangeGroup, waiting: Outcome['waiting']): Promise<string[]> {
     const targets = await this.associationTargets(group, waiting.map(({ change }) => change));
