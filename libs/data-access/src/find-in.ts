@@ -1,5 +1,5 @@
 /** How many values one `$in` read names at most (see findIn). */
-export const IN_CHUNK_SIZE = 25;
+const IN_CHUNK_SIZE = 25;
 
 interface Findable<T> {
   find(filter: object, options?: object): { toArray(): Promise<T[]> };

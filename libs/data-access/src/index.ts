@@ -1,4 +1,5 @@
 export { connectDatabase } from './database';
+export { driverCollection } from './driver-collection';
 export { findIn } from './find-in';
 export type { Database, Repositories } from './database';
 export type { ObjectKey } from './object-key';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Connection, mongo } from 'mongoose';
-import { findIn } from '@ecomm-sync/data-access';
+import { driverCollection, findIn } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/http';
 import { DEFAULT_PIPELINE, DEFAULT_PROPERTIES, SINGLE_ASSOCIATIONS, type CrmType, type PropertyDefinition } from '../domain/object-types';
 import { valueProblem } from '../domain/validate-values';
@@ -77,10 +77,10 @@ export class CrmStore {
 
   constructor(connection: Connection) {
     this.models = crmModels(connection);
-    this.objects = this.models.objects.collection as unknown as mongo.Collection<CrmObjectDoc>;
-    this.uniqueValues = this.models.uniqueValues.collection as unknown as mongo.Collection<UniqueValueDoc>;
-    this.contactEmails = this.models.contactEmails.collection as unknown as mongo.Collection<ContactEmailDoc>;
-    this.idBlocks = this.models.idBlocks.collection as unknown as mongo.Collection<{ _id: number }>;
+    this.objects = driverCollection<CrmObjectDoc>(this.models.objects);
+    this.uniqueValues = driverCollection<UniqueValueDoc>(this.models.uniqueValues);
+    this.contactEmails = driverCollection<ContactEmailDoc>(this.models.contactEmails);
+    this.idBlocks = driverCollection<{ _id: number }>(this.models.idBlocks);
   }
 
   async createIndexes(): Promise<void> {

@@ -4,7 +4,8 @@ import type { ObjectType, PropertyValue, Tenant } from '@ecomm-sync/contracts';
 import type { RawObjectState } from '@ecomm-sync/domain';
 import { objectStateModel } from '../models/object-state.model';
 import { findIn } from '../find-in';
-import { keyedCollection, keyFields, keyStrings, type KeyedCollection } from '../object-key';
+import { driverCollection, type KeyedDoc } from '../driver-collection';
+import { keyFields, keyStrings } from '../object-key';
 import { onlyDuplicateKeyErrors } from './duplicate-key';
 
 export interface StoredObjectState {
@@ -59,10 +60,10 @@ const toFields = (state: RawObjectState) => ({
  * still the one read. Losers are reported so the caller merges again onto the newer state.
  */
 export class ObjectStateRepository {
-  private readonly states: KeyedCollection;
+  private readonly states;
 
   constructor(connection: Connection) {
-    this.states = keyedCollection(objectStateModel(connection));
+    this.states = driverCollection<KeyedDoc>(objectStateModel(connection));
   }
 
   async findMany(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): Promise<Map<string, StoredObjectState>> {

@@ -2,7 +2,8 @@ import type { Connection } from 'mongoose';
 import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
 import { objectSyncModel } from '../models/object-sync.model';
 import { findIn } from '../find-in';
-import { keyedCollection, keyFields, keyString, keyStrings, type KeyedCollection, type ObjectKey } from '../object-key';
+import { driverCollection, type KeyedDoc } from '../driver-collection';
+import { keyFields, keyString, keyStrings, type ObjectKey } from '../object-key';
 import { onlyDuplicateKeyErrors } from './duplicate-key';
 
 export interface ObjectSync {
@@ -47,10 +48,10 @@ const toObjectSync = (doc: Record<string, unknown>): ObjectSync => ({
 
 /** Links to CRM objects and per-object sync status (written by the applier, read by the gateway). */
 export class ObjectSyncRepository {
-  private readonly syncs: KeyedCollection;
+  private readonly syncs;
 
   constructor(connection: Connection) {
-    this.syncs = keyedCollection(objectSyncModel(connection));
+    this.syncs = driverCollection<KeyedDoc>(objectSyncModel(connection));
   }
 
   async findMany(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): Promise<Map<string, ObjectSync>> {

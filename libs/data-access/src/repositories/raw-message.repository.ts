@@ -1,5 +1,6 @@
-import type { Connection, mongo } from 'mongoose';
+import type { Connection } from 'mongoose';
 import type { SyncBatchMessage } from '@ecomm-sync/contracts';
+import { driverCollection } from '../driver-collection';
 import { rawMessageModel } from '../models/raw-message.model';
 import { onlyDuplicateKeyErrors } from './duplicate-key';
 
@@ -29,7 +30,7 @@ export class RawMessageRepository {
       associations: message.associations ?? null,
     }));
     try {
-      await (this.messages.collection as unknown as mongo.Collection<{ _id: string }>).insertMany(docs, { ordered: false });
+      await driverCollection<{ _id: string }>(this.messages).insertMany(docs, { ordered: false });
     } catch (error) {
       if (!onlyDuplicateKeyErrors(error)) throw error;
     }

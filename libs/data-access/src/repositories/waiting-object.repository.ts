@@ -1,7 +1,8 @@
 import type { Connection } from 'mongoose';
 import type { MappedChange, ObjectType, Tenant } from '@ecomm-sync/contracts';
 import { waitingObjectModel } from '../models/waiting-object.model';
-import { keyedCollection, keyFields, keyStrings, type KeyedCollection } from '../object-key';
+import { driverCollection, type KeyedDoc } from '../driver-collection';
+import { keyFields, keyStrings } from '../object-key';
 
 export interface WaitingObject {
   tenant: Tenant;
@@ -19,10 +20,10 @@ type WaitingDoc = Omit<WaitingObject, 'tenant'> & Tenant & { _id: string; triedA
 const toWaiting = ({ portalId, appId, _id: _key, triedAt: _triedAt, ...rest }: WaitingDoc): WaitingObject => ({ tenant: { portalId, appId: appId ?? null }, ...rest });
 
 export class WaitingObjectRepository {
-  private readonly waiting: KeyedCollection;
+  private readonly waiting;
 
   constructor(connection: Connection) {
-    this.waiting = keyedCollection(waitingObjectModel(connection));
+    this.waiting = driverCollection<KeyedDoc>(waitingObjectModel(connection));
   }
 
   /**
