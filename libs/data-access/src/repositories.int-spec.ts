@@ -1,7 +1,7 @@
 import mongoose from 'mongoose';
 import type { Tenant } from '@ecomm-sync/contracts';
 import { emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
-import { aSyncBatch, testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+import { aSyncBatch, testInfrastructure, uniqueName, waitFor } from '@ecomm-sync/testing';
 import { connectDatabase, type Database } from './database';
 
 const { mongoUrl } = testInfrastructure();
@@ -119,17 +119,34 @@ describe('repositories against the MongoDB-wire server', () => {
 
   describe('object states', () => {
     it('inserts a new state, then updates it only from the revision it was read at', async () => {
+      const before = Date.now();
       const first = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [{ externalObjectId: 'c1', state: stateWith(1, { a: '1' }), expectedRev: null }]);
-      expect(first).toEqual({ saved: new Map([['c1', 1]]), conflicts: [] });
+      const rev = first.saved.get('c1')!;
+      expect(first.conflicts).toEqual([]);
+      expect(rev).toBeGreaterThanOrEqual(before); // revisions follow the clock (nextRevision)
 
-      const second = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [{ externalObjectId: 'c1', state: stateWith(2, { a: '2' }), expectedRev: 1 }]);
-      expect(second.saved.get('c1')).toBe(2);
+      const second = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [{ externalObjectId: 'c1', state: stateWith(2, { a: '2' }), expectedRev: rev }]);
+      const newer = second.saved.get('c1')!;
+      expect(newer).toBeGreaterThan(rev);
 
-      const stale = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [{ externalObjectId: 'c1', state: stateWith(3, { a: 'lost' }), expectedRev: 1 }]);
+      const stale = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [{ externalObjectId: 'c1', state: stateWith(3, { a: 'lost' }), expectedRev: rev }]);
       expect(stale.conflicts).toEqual(['c1']);
 
       const stored = await repos().objectStates.findMany(tenant, 'default', 'CONTACT', ['c1']);
-      expect(stored.get('c1')).toMatchObject({ rev: 2, state: { properties: { a: { value: '2', changedAt: 2 } } } });
+      expect(stored.get('c1')).toMatchObject({ rev: newer, state: { properties: { a: { value: '2', changedAt: 2 } } } });
+    });
+
+    it('when a stored state vanished and the object is merged anew, then its revision starts above every revision it had reached', async () => {
+      const created = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [{ externalObjectId: 'gone', state: stateWith(1, { a: '1' }), expectedRev: null }]);
+      let rev = created.saved.get('gone')!;
+      for (let n = 2; n <= 4; n++) {
+        rev = (await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [{ externalObjectId: 'gone', state: stateWith(n, { a: String(n) }), expectedRev: rev }])).saved.get('gone')!;
+      }
+      await database.connection.collection('object_states').deleteOne({ externalObjectId: 'gone', portalId: tenant.portalId });
+      await waitFor(async () => Date.now() > rev, { timeoutMs: 1000, message: 'the clock to pass the revision reached' });
+
+      const again = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [{ externalObjectId: 'gone', state: stateWith(5, { a: '5' }), expectedRev: null }]);
+      expect(again.saved.get('gone')).toBeGreaterThan(rev);
     });
 
     it('lets exactly one of two concurrent first writers win', async () => {
@@ -230,7 +247,7 @@ describe('repositories against the MongoDB-wire server', () => {
       expect(first.find((o) => o.externalObjectId === 'p3') ?? rest.find((o) => o.externalObjectId === 'p3')).toMatchObject({
         storeId: 'a',
         tenant,
-        rev: 1,
+        rev: expect.any(Number),
         state: { properties: { a: { value: '3' } } },
       });
       expect((await pages({ appId: 'app-9' }, null, 10)).flat().map((o) => o.externalObjectId)).toEqual(['other']);

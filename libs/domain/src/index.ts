@@ -6,3 +6,4 @@ export * from './ecommerce-setup';
 export * from './error-details';
 export * from './sync-key';
 export * from './settings-rules';
+export * from './revision-order';

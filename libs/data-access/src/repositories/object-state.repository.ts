@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import type { ObjectType, PropertyValue, Tenant } from '@ecomm-sync/contracts';
-import type { RawObjectState } from '@ecomm-sync/domain';
+import { nextRevision, type RawObjectState } from '@ecomm-sync/domain';
 import { objectStateModel } from '../models/object-state.model';
 import { findIn } from '../find-in';
 import { driverCollection, type KeyedDoc } from '../driver-collection';
@@ -75,12 +75,13 @@ export class ObjectStateRepository {
     );
   }
 
-  /** Inserts states of objects that have none yet (revision 1); fails on an object that exists. */
+  /** Inserts states of objects that have none yet (first revision from the clock, nextRevision); fails on an object that exists. */
   async insertNew(tenant: Tenant, storeId: string, objectType: ObjectType, objects: readonly { externalObjectId: string; state: RawObjectState }[]): Promise<void> {
     if (objects.length === 0) return;
     const keys = keyStrings(tenant, storeId, objectType, objects.map((object) => object.externalObjectId));
+    const rev = nextRevision(null, Date.now());
     await this.states.insertMany(
-      objects.map(({ externalObjectId, state }, i) => ({ _id: keys[i], ...keyFields(tenant, storeId, objectType, externalObjectId), ...toFields(state), rev: 1, writeToken: 'insert' })),
+      objects.map(({ externalObjectId, state }, i) => ({ _id: keys[i], ...keyFields(tenant, storeId, objectType, externalObjectId), ...toFields(state), rev, writeToken: 'insert' })),
       { ordered: false },
     );
   }
@@ -128,15 +129,18 @@ export class ObjectStateRepository {
     const saved = new Map<string, number>();
     if (writes.length === 0) return { saved, conflicts: [] };
     const writeToken = randomUUID();
+    // Revisions follow the clock (nextRevision): a state stored anew starts above any a vanished one reached.
+    const now = Date.now();
+    const revisionOf = (write: StateWrite) => nextRevision(write.expectedRev, now);
     const ids = writes.map((write) => write.externalObjectId);
     const keys = keyStrings(tenant, storeId, objectType, ids);
     const operations = writes.map((write, i) =>
       write.expectedRev === null
-        ? { insertOne: { document: { _id: keys[i], ...keyFields(tenant, storeId, objectType, write.externalObjectId), ...toFields(write.state), rev: 1, writeToken } } }
+        ? { insertOne: { document: { _id: keys[i], ...keyFields(tenant, storeId, objectType, write.externalObjectId), ...toFields(write.state), rev: revisionOf(write), writeToken } } }
         : {
             updateOne: {
               filter: { _id: keys[i], rev: write.expectedRev },
-              update: { $set: { ...toFields(write.state), rev: write.expectedRev + 1, writeToken } },
+              update: { $set: { ...toFields(write.state), rev: revisionOf(write), writeToken } },
             },
           },
     );
@@ -145,7 +149,7 @@ export class ObjectStateRepository {
       // Every insert inserted and every conditional update matched: all writes landed, no read-back needed.
       const inserts = writes.filter((write) => write.expectedRev === null).length;
       if (result.insertedCount === inserts && result.matchedCount === writes.length - inserts) {
-        for (const write of writes) saved.set(write.externalObjectId, write.expectedRev === null ? 1 : write.expectedRev + 1);
+        for (const write of writes) saved.set(write.externalObjectId, revisionOf(write));
         return { saved, conflicts: [] };
       }
     } catch (error) {
