@@ -19,6 +19,12 @@ function app() {
   server.get('/boom', () => {
     throw new Error('secret internals');
   });
+  server.get('/database-away', () => {
+    throw Object.assign(new Error('Server selection timed out after 10000 ms'), { name: 'MongoServerSelectionError' });
+  });
+  server.get('/database-away-wrapped', () => {
+    throw new Error('loading the settings failed', { cause: Object.assign(new Error('connection refused'), { name: 'MongoNetworkError' }) });
+  });
   server.use(notFoundHandler());
   server.use(errorHandler(createLogger('test', 'error')));
   return server;
@@ -54,6 +60,13 @@ describe('http error model', () => {
     const response = await request(app()).get('/boom');
     expect(response.status).toBe(500);
     expect(response.body.message).not.toContain('secret');
+  });
+
+  it.each(['/database-away', '/database-away-wrapped'])('when the database cannot be reached (%s), then the answer is 503 with Retry-After, not 500', async (path) => {
+    const response = await request(app()).get(path);
+    expect(response.status).toBe(503);
+    expect(response.headers['retry-after']).toBe('5');
+    expect(response.body).toEqual(errorBody(/database cannot be reached right now; nothing was changed/));
   });
 
   it('parses a JSON body', async () => {

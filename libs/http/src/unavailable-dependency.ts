@@ -1,0 +1,26 @@
+import { AppError } from './app-error';
+
+/**
+ * Driver errors that mean the database cannot be reached right now (it restarts, fails over, or
+ * the network is away), not that the request was wrong: MongoDB driver error classes by name, so
+ * that this util needs no driver. The request can simply be sent again.
+ */
+const DATABASE_AWAY = /^Mongo(Network|NetworkTimeout|ServerSelection|NotConnected|TopologyClosed|PoolCleared|ServerClosed)Error$/;
+
+function isDatabaseAway(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (DATABASE_AWAY.test(current.name)) return true;
+  }
+  return false;
+}
+
+/** How long a client is asked to wait before sending again. */
+const RETRY_AFTER_SECONDS = '5';
+
+/** The 503 a request gets while a dependency is away, or undefined for any other error. */
+export function unavailableDependency(error: unknown): AppError | undefined {
+  if (!isDatabaseAway(error)) return undefined;
+  return new AppError(503, 'The database cannot be reached right now; nothing was changed. Send the request again in a few seconds.', {
+    'retry-after': RETRY_AFTER_SECONDS,
+  });
+}
