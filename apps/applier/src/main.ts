@@ -1,8 +1,8 @@
-import { TOPICS } from '@ecomm-sync/contracts';
+import { TOPICS, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
 import { runService } from '@ecomm-sync/service-runtime';
 import { loadApplierConfig } from './config';
 import { startMappedChangesConsumer } from './entry-points/mapped-changes.consumer';
-import { ApplyMappedChangesUseCase } from './use-cases/apply-mapped-changes.use-case';
+import { ApplyMappedChangesUseCase, type RequestRefresh } from './use-cases/apply-mapped-changes.use-case';
 import { CrmDirectory } from './use-cases/crm-directory';
 import { SweepAbandonedCheckoutsUseCase } from './use-cases/sweep-abandoned-checkouts.use-case';
 
@@ -12,7 +12,9 @@ runService({
   healthPort: (config) => config.APPLIER_HEALTH_PORT,
   start: async ({ config, logger, database, broker }) => {
     const crm = new CrmDirectory({ baseUrl: config.CRM_BASE_URL, timeoutMs: config.CRM_TIMEOUT_MS, propertyCacheMs: config.CRM_PROPERTY_CACHE_MS });
-    const apply = new ApplyMappedChangesUseCase(database.repositories, crm, logger, Date.now, config.APPLIER_WAIT_WINDOW_MS);
+    const refresh: RequestRefresh = ({ tenant, storeId, objectType }, externalObjectIds) =>
+      broker.publish(TOPICS.refreshObjects, { kind: 'refresh-objects', tenant, storeId, objectType, externalObjectIds } satisfies RefreshObjectsMessage);
+    const apply = new ApplyMappedChangesUseCase(database.repositories, crm, logger, Date.now, config.APPLIER_WAIT_WINDOW_MS, refresh);
     const forget = () => apply.forgetPortals();
     await broker.subscribeAll(TOPICS.lookupsChanged, forget, forget);
     await startMappedChangesConsumer(broker, apply, { maxBatch: config.APPLIER_BATCH_SIZE, windowMs: config.APPLIER_BATCH_WINDOW_MS });

@@ -5,6 +5,7 @@ import { startSyncBatchConsumer } from './entry-points/sync-batch.consumer';
 import { ProcessSyncBatchUseCase } from './use-cases/process-sync-batch.use-case';
 import { CatchUpPortalUseCase } from './use-cases/catch-up-portal.use-case';
 import { ReapplySettingsUseCase } from './use-cases/reapply-settings.use-case';
+import { RefreshObjectsUseCase } from './use-cases/refresh-objects.use-case';
 
 runService({
   name: 'mapper',
@@ -12,14 +13,14 @@ runService({
   healthPort: (config) => config.MAPPER_HEALTH_PORT,
   start: async ({ config, logger, database, broker }) => {
     await startSyncBatchConsumer(broker, new ProcessSyncBatchUseCase(database.repositories, broker));
-    await startSettingsWorkConsumer(
-      broker,
-      new ReapplySettingsUseCase(database.repositories, broker, logger, {
+    await startSettingsWorkConsumer(broker, {
+      reapply: new ReapplySettingsUseCase(database.repositories, broker, logger, {
         pageSize: config.REAPPLY_PAGE_SIZE,
         pagesPerChunk: config.REAPPLY_PAGES_PER_CHUNK,
         changesPerMessage: 200,
       }),
-      new CatchUpPortalUseCase(database.repositories, broker, logger, { pageSize: config.REAPPLY_PAGE_SIZE, changesPerMessage: 200 }),
-    );
+      catchUp: new CatchUpPortalUseCase(database.repositories, broker, logger, { pageSize: config.REAPPLY_PAGE_SIZE, changesPerMessage: 200 }),
+      refresh: new RefreshObjectsUseCase(database.repositories, broker, logger, { changesPerMessage: 200 }),
+    });
   },
 });

@@ -64,6 +64,8 @@ export interface MappedChangesMessage {
   storeId: string;
   objectType: ObjectType;
   changes: MappedChange[];
+  /** Write the changes even where the same revision was applied already (the answer to a refresh). */
+  reapply?: boolean;
 }
 
 const tenantSchema = {
@@ -112,6 +114,7 @@ export const mappedChangesMessageSchema = {
     tenant: tenantSchema,
     storeId: objectIdSchema,
     objectType: { type: 'string', enum: OBJECT_TYPES },
+    reapply: { type: 'boolean' },
     changes: {
       type: 'array',
       minItems: 1,
@@ -181,7 +184,20 @@ export interface CatchUpMessage {
   afterId?: string;
 }
 
-export type SettingsWorkMessage = SettingsChangedMessage | ReapplyChunkMessage | CatchUpMessage;
+/**
+ * applier → mapper: these objects were written to the CRM by two writers at once and the older
+ * write may have landed last; map their stored state again and send it to be written even if its
+ * revision was applied already. Routing key `objects.refresh`.
+ */
+export interface RefreshObjectsMessage {
+  kind: 'refresh-objects';
+  tenant: Tenant;
+  storeId: string;
+  objectType: ObjectType;
+  externalObjectIds: string[];
+}
+
+export type SettingsWorkMessage = SettingsChangedMessage | ReapplyChunkMessage | CatchUpMessage | RefreshObjectsMessage;
 
 export const settingsWorkMessageSchema = {
   $id: 'amqp-settings-work',
@@ -208,6 +224,17 @@ export const settingsWorkMessageSchema = {
         afterId: { type: 'string', pattern: '^[0-9a-f]{24}$' },
       },
     },
+    {
+      type: 'object',
+      required: ['kind', 'tenant', 'storeId', 'objectType', 'externalObjectIds'],
+      properties: {
+        kind: { const: 'refresh-objects' },
+        tenant: tenantSchema,
+        storeId: objectIdSchema,
+        objectType: { type: 'string', enum: OBJECT_TYPES },
+        externalObjectIds: { type: 'array', minItems: 1, maxItems: 1000, items: objectIdSchema },
+      },
+    },
   ],
 } as const;
 
@@ -218,6 +245,7 @@ export const TOPICS = {
   settingsChanged: 'settings.changed',
   reapplyChunk: 'settings.reapply',
   catchUp: 'objects.catch-up',
+  refreshObjects: 'objects.refresh',
   importStarted: 'imports.started',
   importCompleted: 'imports.completed',
   webhookRequested: 'webhooks.requested',

@@ -1,8 +1,9 @@
 import mongoose from 'mongoose';
 import type { Tenant } from '@ecomm-sync/contracts';
-import { emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
+import { compareRevisions, emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
 import { aSyncBatch, testInfrastructure, uniqueName, waitFor } from '@ecomm-sync/testing';
 import { connectDatabase, type Database } from './database';
+import type { ObjectSync } from './repositories/object-sync.repository';
 
 const { mongoUrl } = testInfrastructure();
 
@@ -165,53 +166,67 @@ describe('repositories against the MongoDB-wire server', () => {
     });
   });
 
-  describe('object syncs', () => {
-    it('records a revision once and never lets an older one overwrite a newer one', async () => {
-      const record = (rev: number, crmId: number) =>
-        repos().objectSyncs.recordProcessed(tenant, 'default', 'CONTACT', [
-          { externalObjectId: 'c1', rev, settingsRev: 1, processedAt: rev * 10, changedAt: rev, link: { crmId, generation: 0, archived: false } },
-        ]);
-      expect(await record(2, 500)).toEqual([]);
-      expect(await record(2, 500)).toEqual(['c1']); // redelivery: already recorded
-      expect(await record(1, 400)).toEqual(['c1']); // older: lost
-      expect(await repos().objectSyncs.findOne({ ...tenant, storeId: 'default', objectType: 'CONTACT', externalObjectId: 'c1' })).toMatchObject({
-        crmId: 500,
-        appliedRev: 2,
-        lastProcessedAt: 20,
-      });
+  describe('object syncs: claims and records', () => {
+    const key = (externalObjectId: string, objectType: 'CONTACT' | 'DEAL' = 'CONTACT') => ({ ...tenant, storeId: 'default', objectType, externalObjectId });
+    const recordOf = (externalObjectId: string, rev: number, settingsRev = 1) => ({ externalObjectId, rev, settingsRev, processedAt: rev * 10, changedAt: rev });
+    const newer = (rev: number, settingsRev = 1) => (_id: string, sync: ObjectSync | undefined) =>
+      compareRevisions({ rev, settingsRev }, { rev: sync?.appliedRev ?? 0, settingsRev: sync?.appliedSettingsRev ?? 0 }) > 0;
+    /** Claims, then records: what one writer does around its CRM write. */
+    const write = async (ids: string[], rev: number, settingsRev = 1, objectType: 'CONTACT' | 'DEAL' = 'CONTACT') => {
+      const seen = await repos().objectSyncs.findMany(tenant, 'default', objectType, ids);
+      const token = uniqueName('writer');
+      const { claimed, notNewer } = await repos().objectSyncs.claim(tenant, 'default', objectType, seen, ids, token, newer(rev, settingsRev));
+      const recorded = await repos().objectSyncs.recordProcessed(tenant, 'default', objectType, [...claimed.keys()].map((id) => recordOf(id, rev, settingsRev)), token);
+      return { notNewer, ...recorded };
+    };
+
+    it('when a revision is written, again, and then an older one, then only the first lands and the others are not claimed', async () => {
+      expect(await write(['c1'], 2)).toEqual({ notNewer: [], superseded: [], contended: [] });
+      expect(await write(['c1'], 2)).toEqual({ notNewer: ['c1'], superseded: [], contended: [] }); // redelivery
+      expect(await write(['c1'], 1)).toEqual({ notNewer: ['c1'], superseded: [], contended: [] }); // older
+      expect(await repos().objectSyncs.findOne(key('c1'))).toMatchObject({ appliedRev: 2, lastProcessedAt: 20 });
     });
-  });
 
-  describe('object syncs written concurrently', () => {
-    const key = (externalObjectId: string) => ({ ...tenant, storeId: 'default', objectType: 'CONTACT' as const, externalObjectId });
-    const recordOf = (externalObjectId: string, rev: number) => ({ externalObjectId, rev, settingsRev: 1, processedAt: rev, changedAt: rev });
+    it('when a re-map of the same state revision has newer settings, then it lands, and an older one does not', async () => {
+      expect((await write(['d1'], 3, 1, 'DEAL')).notNewer).toEqual([]);
+      expect((await write(['d1'], 3, 2, 'DEAL')).notNewer).toEqual([]);
+      expect((await write(['d1'], 3, 1, 'DEAL')).notNewer).toEqual(['d1']);
+      expect(await repos().objectSyncs.findOne(key('d1', 'DEAL'))).toMatchObject({ appliedRev: 3, appliedSettingsRev: 2 });
+    });
 
-    it('when the revision read before applying is stale, then a newer record still lands and an older one does not', async () => {
-      await repos().objectSyncs.recordProcessed(tenant, 'default', 'CONTACT', [recordOf('s1', 1), recordOf('s2', 1)]);
-      const seen = await repos().objectSyncs.findMany(tenant, 'default', 'CONTACT', ['s1', 's2']);
-      await repos().objectSyncs.recordProcessed(tenant, 'default', 'CONTACT', [recordOf('s1', 5), recordOf('s2', 2)]);
+    it('when two writers claim the same objects one after the other, then the first cannot record and learns whether it was superseded or must write again', async () => {
+      const ids = ['s1', 's2'];
+      const seen = await repos().objectSyncs.findMany(tenant, 'default', 'CONTACT', ids);
+      const { claimed } = await repos().objectSyncs.claim(tenant, 'default', 'CONTACT', seen, ids, 'first', newer(5));
+      expect([...claimed.keys()]).toEqual(ids);
+      // A second writer claims both while the first writes: newer for s1, older for s2.
+      await write(['s1'], 6);
+      await write(['s2'], 4);
 
-      expect(await repos().objectSyncs.recordProcessed(tenant, 'default', 'CONTACT', [recordOf('s1', 3), recordOf('s2', 4)], seen)).toEqual(['s1']);
-      expect(await repos().objectSyncs.findOne(key('s1'))).toMatchObject({ appliedRev: 5 });
+      expect(await repos().objectSyncs.recordProcessed(tenant, 'default', 'CONTACT', [recordOf('s1', 5), recordOf('s2', 5)], 'first')).toEqual({
+        superseded: ['s1'], // a newer revision is recorded: the newest state must be written again
+        contended: ['s2'], // only an older one is recorded, and its write may have landed last: write again
+      });
+      expect(await repos().objectSyncs.findOne(key('s1'))).toMatchObject({ appliedRev: 6 });
       expect(await repos().objectSyncs.findOne(key('s2'))).toMatchObject({ appliedRev: 4 });
     });
 
-    it('when many writers record revisions of the same objects at once, then each object ends at its newest revision', async () => {
+    it('when many writers claim and record revisions of the same objects at once, and write again when contended, then each object ends at its newest revision', async () => {
       const ids = ['m1', 'm2', 'm3'];
       const revisions = [7, 2, 9, 4, 1, 8, 3, 6, 5];
-      await Promise.all(revisions.map((rev) => repos().objectSyncs.recordProcessed(tenant, 'default', 'CONTACT', ids.map((id) => recordOf(id, rev)))));
-      for (const id of ids) expect(await repos().objectSyncs.findOne(key(id))).toMatchObject({ appliedRev: 9, lastProcessedAt: 9 });
-    });
-  });
-
-  describe('object syncs ordered by settings revision', () => {
-    it('lands a re-map of the same state revision with newer settings, and refuses an older one', async () => {
-      const record = (settingsRev: number) =>
-        repos().objectSyncs.recordProcessed(tenant, 'default', 'DEAL', [{ externalObjectId: 'd1', rev: 3, settingsRev, processedAt: settingsRev, changedAt: 3 }]);
-      expect(await record(1)).toEqual([]);
-      expect(await record(2)).toEqual([]);
-      expect(await record(1)).toEqual(['d1']);
-      expect(await repos().objectSyncs.findOne({ ...tenant, storeId: 'default', objectType: 'DEAL', externalObjectId: 'd1' })).toMatchObject({ appliedRev: 3, appliedSettingsRev: 2 });
+      const settle = async (rev: number) => {
+        let pending = ids;
+        for (let round = 0; pending.length > 0; round++) {
+          if (round === 20) throw new Error(`revision ${rev} still contended after 20 rounds`);
+          // Claims that keep losing throw, and the applier's message is retried: the same here.
+          pending = await write(pending, rev).then(
+            (result) => result.contended,
+            () => pending,
+          );
+        }
+      };
+      await Promise.all(revisions.map(settle));
+      for (const id of ids) expect(await repos().objectSyncs.findOne(key(id))).toMatchObject({ appliedRev: 9, lastProcessedAt: 90 });
     });
   });
 

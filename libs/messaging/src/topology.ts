@@ -9,7 +9,7 @@ import { TOPICS } from '@ecomm-sync/contracts';
 export const QUEUES = {
   'mapper.sync-batches': { bindings: [`${TOPICS.syncBatch}.*`] },
   'applier.mapped-changes': { bindings: [`${TOPICS.mappedChanges}.*`] },
-  'mapper.settings-work': { bindings: [TOPICS.settingsChanged, TOPICS.reapplyChunk, TOPICS.catchUp] },
+  'mapper.settings-work': { bindings: [TOPICS.settingsChanged, TOPICS.reapplyChunk, TOPICS.catchUp, TOPICS.refreshObjects] },
   'import-coordinator.events': { bindings: [TOPICS.importStarted, TOPICS.importCompleted, TOPICS.webhookCompleted] },
   'webhook-dispatcher.requests': { bindings: [TOPICS.webhookRequested] },
 } as const satisfies Record<string, { bindings: readonly string[] }>;

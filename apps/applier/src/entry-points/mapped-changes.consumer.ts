@@ -7,13 +7,19 @@ const validateMappedChanges = createValidator<MappedChangesMessage>(mappedChange
 /**
  * Collects mapped changes for a short window (or up to the batch size) and applies them together.
  * Failure policy: schema failures are poison (dead-lettered at once); a group that fails (CRM or
- * database unreachable) fails only its own messages, which are retried after the delay.
+ * database unreachable) fails only its own messages, which are retried after the delay. Messages
+ * delivered before (redelivered, or retried) are named to the use case: their changes may have
+ * been written once already.
  */
 export function startMappedChangesConsumer(broker: Broker, applyMappedChanges: ApplyMappedChangesUseCase, options: BatchOptions): Promise<void> {
   return broker.consumeBatches<MappedChangesMessage>(
     'applier.mapped-changes',
     async (deliveries) => {
-      const failed = await applyMappedChanges.execute(deliveries.map((delivery) => delivery.body));
+      const delivered = new Set(deliveries.flatMap((delivery, index) => (delivery.attempt > 1 || delivery.raw.fields.redelivered ? [index] : [])));
+      const failed = await applyMappedChanges.execute(
+        deliveries.map((delivery) => delivery.body),
+        delivered,
+      );
       return [...failed].map((index) => ({ delivery: deliveries[index], error: new Error('applying the changes failed; retrying') }));
     },
     options,

@@ -7,6 +7,7 @@ import type { Broker } from '@ecomm-sync/messaging';
 /**
  * Maps stored states with one owner's settings and publishes them to the applier, grouped per
  * tenant and store, at most `changesPerMessage` changes per message; resolves once all are confirmed.
+ * `reapply` asks the applier to write them even where their revision was applied already.
  */
 export async function publishMappedStates(
   broker: Pick<Broker, 'publish'>,
@@ -14,6 +15,7 @@ export async function publishMappedStates(
   states: readonly OwnedObjectState[],
   settings: Parameters<typeof mapObject>[3],
   changesPerMessage: number,
+  { reapply = false }: { reapply?: boolean } = {},
 ): Promise<void> {
   const groups = new Map<string, MappedChangesMessage>();
   const publishes: Promise<void>[] = [];
@@ -22,7 +24,7 @@ export async function publishMappedStates(
     const key = JSON.stringify([object.tenant.portalId, object.tenant.appId, object.storeId]);
     let message = groups.get(key);
     if (!message) {
-      message = { tenant: object.tenant, storeId: object.storeId, objectType, changes: [] };
+      message = { tenant: object.tenant, storeId: object.storeId, objectType, changes: [], ...(reapply ? { reapply } : {}) };
       groups.set(key, message);
     }
     const change: MappedChange = { externalObjectId: object.externalObjectId, rev: object.rev, ...mapObject(objectType, object.externalObjectId, object.state, settings) };

@@ -24,12 +24,14 @@ const objectSyncSchema = new Schema(
     appliedSettingsRev: { type: Number, default: 0 },
     lastProcessedAt: { type: Number, default: null },
     changedAt: { type: Number, default: null },
+    /** Token of the writer that last claimed the object for a CRM write; a record lands only under its own claim. */
+    claim: { type: String, default: null },
   },
   { collection: 'object_syncs', versionKey: false },
 );
 // The _id serves links and status of a batch's objects (applier, `_id: {$in}`), one object's status (status endpoints).
-// Serves: recording a processed revision only over the one that was read (compare and set): servers
-// that use an index only when it covers the whole filter need this one (decision 15).
-objectSyncSchema.index({ _id: 1, appliedRev: 1, appliedSettingsRev: 1 }, { unique: true });
+// Serves: claiming an object and recording under one's own claim (compare and set on `claim`):
+// servers that use an index only when it covers the whole filter need this one (decision 15).
+objectSyncSchema.index({ _id: 1, claim: 1 }, { unique: true });
 
 export const objectSyncModel = (connection: Connection) => connection.model('ObjectSync', objectSyncSchema);

@@ -2,7 +2,8 @@ import { Schema, type Connection } from 'mongoose';
 
 /**
  * A change that cannot apply yet because objects it associates with are not synced (a line item
- * before its deal or product). Kept until they arrive or the window ends (DESIGN.md).
+ * before its deal or product), or that applied without some associations (a deal before its
+ * contacts). Kept until they arrive or the window ends (DESIGN.md).
  */
 const waitingObjectSchema = new Schema(
   {
@@ -19,6 +20,8 @@ const waitingObjectSchema = new Schema(
     waitingFor: { type: [String], required: true },
     since: { type: Number, required: true },
     until: { type: Number, required: true },
+    /** Applied already; written again for its associations when what it waits for arrives (a deal before its contacts). */
+    reapply: { type: Boolean, default: false },
     /** When it was last tried: the periodic retry takes the least recently tried first. */
     triedAt: { type: Number, required: true },
   },

@@ -12,12 +12,18 @@ export interface WaitingObject {
   waitingFor: string[];
   since: number;
   until: number;
+  /** Already applied at its revision; written again (for its associations) once what it waits for arrives. */
+  reapply: boolean;
 }
 
 /** As stored: the tenant's fields at the top level, so that queries and indexes can use them. */
 type WaitingDoc = Omit<WaitingObject, 'tenant'> & Tenant & { _id: string; triedAt: number };
 
-const toWaiting = ({ portalId, appId, _id: _key, triedAt: _triedAt, ...rest }: WaitingDoc): WaitingObject => ({ tenant: { portalId, appId: appId ?? null }, ...rest });
+const toWaiting = ({ portalId, appId, _id: _key, triedAt: _triedAt, reapply, ...rest }: WaitingDoc): WaitingObject => ({
+  tenant: { portalId, appId: appId ?? null },
+  ...rest,
+  reapply: reapply ?? false,
+});
 
 export class WaitingObjectRepository {
   private readonly waiting;
@@ -28,16 +34,25 @@ export class WaitingObjectRepository {
 
   /**
    * Keeps (or replaces) the waiting change of each object; the window starts at its first wait.
-   * `triedAt` puts a change just tried at the back of the periodic retry's line.
+   * `triedAt` puts a change just tried at the back of the periodic retry's line. `reapply` marks
+   * changes that were applied and wait only to be written again with their associations.
    */
-  async wait(tenant: Tenant, storeId: string, objectType: ObjectType, entries: { change: MappedChange; waitingFor: string[] }[], now: number, windowMs: number): Promise<void> {
+  async wait(
+    tenant: Tenant,
+    storeId: string,
+    objectType: ObjectType,
+    entries: { change: MappedChange; waitingFor: string[] }[],
+    now: number,
+    windowMs: number,
+    { reapply = false }: { reapply?: boolean } = {},
+  ): Promise<void> {
     if (entries.length === 0) return;
     const keys = keyStrings(tenant, storeId, objectType, entries.map(({ change }) => change.externalObjectId));
     await this.waiting.bulkWrite(
       entries.map(({ change, waitingFor }, i) => ({
         updateOne: {
           filter: { _id: keys[i] },
-          update: { $set: { change, waitingFor, triedAt: now }, $setOnInsert: { ...keyFields(tenant, storeId, objectType, change.externalObjectId), since: now, until: now + windowMs } },
+          update: { $set: { change, waitingFor, triedAt: now, reapply }, $setOnInsert: { ...keyFields(tenant, storeId, objectType, change.externalObjectId), since: now, until: now + windowMs } },
           upsert: true,
         },
       })),
@@ -64,6 +79,13 @@ export class WaitingObjectRepository {
   async due(now: number, limit: number): Promise<WaitingObject[]> {
     const docs = await this.waiting.find({ until: { $gt: now } }).sort({ triedAt: 1 }).limit(limit).toArray();
     return (docs as unknown as WaitingDoc[]).map(toWaiting);
+  }
+
+  /** Puts changes that were looked at and still wait at the back of the periodic retry's line. */
+  async markTried(entries: readonly WaitingObject[], now: number): Promise<void> {
+    if (entries.length === 0) return;
+    const keys = entries.map((entry) => keyStrings(entry.tenant, entry.storeId, entry.objectType, [entry.change.externalObjectId])[0]);
+    await this.waiting.updateMany({ _id: { $in: keys } }, { $set: { triedAt: now } });
   }
 
   /** Forgets changes whose window ended; their error stays open. */

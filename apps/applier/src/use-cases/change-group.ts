@@ -1,0 +1,106 @@
+import type { MappedChange, ObjectType, Tenant } from '@ecomm-sync/contracts';
+import { V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
+import type { CheckoutState, ObjectSync, ProcessedRecord } from '@ecomm-sync/data-access';
+import { compareRevisions, PENDING_STAGE } from '@ecomm-sync/domain';
+
+/** The changes of one tenant, store and object type that are applied together. */
+export interface ChangeGroup {
+  tenant: Tenant;
+  storeId: string;
+  objectType: ObjectType;
+  /** The newest change per external id. */
+  changes: Map<string, MappedChange>;
+  /** Ids whose change is written even when the same revision was applied already (a repair, or associations made later). */
+  reapply: Set<string>;
+  /**
+   * Ids from messages delivered before (a redelivery after a crash, or a retry after a failure):
+   * an earlier attempt may have written the CRM without recording it, after a newer revision.
+   */
+  suspect: Set<string>;
+  /** Ids whose change comes from a waiting entry (released once a newer revision was applied). */
+  fromWaiting: Set<string>;
+  /** Indexes of the messages the changes came from (to retry them if the group fails). */
+  messageIndexes: Set<number>;
+}
+
+/** One key per group; the same for changes from messages and from waiting entries. */
+export const groupKeyOf = (tenant: Tenant, storeId: string, objectType: ObjectType): string =>
+  JSON.stringify([tenant.portalId, tenant.appId, storeId, objectType]);
+
+/** Adds changes to the group of their tenant, store and type, keeping the newest revision of each object. */
+export function addToGroups(
+  groups: Map<string, ChangeGroup>,
+  target: { tenant: Tenant; storeId: string; objectType: ObjectType },
+  changes: readonly MappedChange[],
+  options: { reapply?: boolean; suspect?: boolean; fromWaiting?: boolean; messageIndex?: number } = {},
+): void {
+  const key = groupKeyOf(target.tenant, target.storeId, target.objectType);
+  let group = groups.get(key);
+  if (!group) {
+    group = { tenant: target.tenant, storeId: target.storeId, objectType: target.objectType, changes: new Map(), reapply: new Set(), suspect: new Set(), fromWaiting: new Set(), messageIndexes: new Set() };
+    groups.set(key, group);
+  }
+  if (options.messageIndex !== undefined) group.messageIndexes.add(options.messageIndex);
+  for (const change of changes) {
+    const known = group.changes.get(change.externalObjectId);
+    const order = known ? compareRevisions(change, known) : 1;
+    if (order > 0) group.changes.set(change.externalObjectId, change);
+    if (options.reapply && order >= 0) group.reapply.add(change.externalObjectId);
+    if (options.suspect) group.suspect.add(change.externalObjectId);
+    if (options.fromWaiting) group.fromWaiting.add(change.externalObjectId);
+  }
+}
+
+/** A group of some of another group's changes (those with these ids), written again. */
+export function regroup(group: ChangeGroup, externalObjectIds: readonly string[]): ChangeGroup {
+  const changes = new Map(externalObjectIds.flatMap((id) => (group.changes.has(id) ? [[id, group.changes.get(id)!] as const] : [])));
+  return { ...group, changes, reapply: new Set(changes.keys()), suspect: new Set(), fromWaiting: new Set(), messageIndexes: new Set() };
+}
+
+/** Whether the change is to be applied over what the status says was applied. */
+export function isToApply(group: ChangeGroup, change: MappedChange, sync: ObjectSync | undefined): boolean {
+  const order = compareRevisions(change, { rev: sync?.appliedRev ?? 0, settingsRev: sync?.appliedSettingsRev ?? 0 });
+  return order > 0 || (order === 0 && group.reapply.has(change.externalObjectId));
+}
+
+/** The in-process lock key of an object of the group. */
+export const objectLockKey = (group: ChangeGroup, externalObjectId: string): string =>
+  JSON.stringify([group.tenant.portalId, group.tenant.appId, group.storeId, group.objectType, externalObjectId]);
+
+/** Association types an object needs the CRM ids of, with the v1 property that names each in error details. */
+export const ASSOCIATIONS: Partial<Record<ObjectType, { type: ObjectType; property: string; required: boolean }[]>> = {
+  LINE_ITEM: [
+    { type: 'DEAL', property: V1_ASSOCIATION_PROPERTIES.DEAL_ID, required: true },
+    { type: 'PRODUCT', property: V1_ASSOCIATION_PROPERTIES.PRODUCT_ID, required: true },
+  ],
+  DEAL: [{ type: 'CONTACT', property: V1_ASSOCIATION_PROPERTIES.CONTACT_IDS, required: false }],
+};
+
+/** How a waiting change names an object it waits for. */
+export const waitingKey = (objectType: ObjectType, externalObjectId: string): string => `${objectType}:${externalObjectId}`;
+
+/** Objects a group linked, as `TYPE:externalObjectId`: what waiting changes may be waiting for. */
+export interface LinkedObjects {
+  tenant: Tenant;
+  storeId: string;
+  keys: string[];
+}
+
+/**
+ * Where the applied deals now stand for the abandoned-checkout sweep: pending (with the CRM id)
+ * when their stage is `checkout_pending`, not pending when they have another stage or were
+ * deleted; deals whose mapped state carries no stage are left as they were.
+ */
+export function checkoutStates(group: ChangeGroup, syncs: Map<string, ObjectSync>, records: readonly ProcessedRecord[]): CheckoutState[] {
+  const states: CheckoutState[] = [];
+  for (const record of records) {
+    const change = group.changes.get(record.externalObjectId);
+    if (!change) continue;
+    const link = record.link ?? syncs.get(record.externalObjectId);
+    const crmId = link && !link.archived ? link.crmId : null;
+    const stage = change.action === 'DELETE' ? null : change.properties.dealstage;
+    if (stage === undefined) continue;
+    states.push(stage === PENDING_STAGE && crmId !== null ? { externalObjectId: change.externalObjectId, pending: true, crmId } : { externalObjectId: change.externalObjectId, pending: false });
+  }
+  return states;
+}

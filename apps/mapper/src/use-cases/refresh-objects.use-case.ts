@@ -1,0 +1,27 @@
+import type { RefreshObjectsMessage } from '@ecomm-sync/contracts';
+import type { OwnedObjectState, Repositories } from '@ecomm-sync/data-access';
+import type { Logger } from '@ecomm-sync/logger';
+import type { Broker } from '@ecomm-sync/messaging';
+import { publishMappedStates } from './publish-mapped-states';
+
+/**
+ * The applier found that two of its replicas wrote the same objects at once and an older write may
+ * have landed last: their stored states are mapped again with the settings in force and sent to
+ * be written even where that revision was applied (docs/decisions/0018-newest-wins-under-concurrency.md).
+ */
+export class RefreshObjectsUseCase {
+  constructor(
+    private readonly repositories: Pick<Repositories, 'objectStates' | 'settings'>,
+    private readonly broker: Pick<Broker, 'publish'>,
+    private readonly logger: Logger,
+    private readonly options: { changesPerMessage: number },
+  ) {}
+
+  async run({ tenant, storeId, objectType, externalObjectIds }: RefreshObjectsMessage): Promise<void> {
+    const states = await this.repositories.objectStates.findMany(tenant, storeId, objectType, externalObjectIds);
+    const owned: OwnedObjectState[] = [...states.values()].map((state) => ({ ...state, id: '', tenant, storeId }));
+    const settings = await this.repositories.settings.get(tenant);
+    await publishMappedStates(this.broker, objectType, owned, settings, this.options.changesPerMessage, { reapply: true });
+    this.logger.info('objects refreshed', { portalId: tenant.portalId, objectType, objects: owned.length });
+  }
+}
