@@ -174,10 +174,9 @@ describe('repositories against the MongoDB-wire server', () => {
     /** Claims, then records: what one writer does around its CRM write. */
     const write = async (ids: string[], rev: number, settingsRev = 1, objectType: 'CONTACT' | 'DEAL' = 'CONTACT') => {
       const seen = await repos().objectSyncs.findMany(tenant, 'default', objectType, ids);
-      const token = uniqueName('writer');
-      const { claimed, notNewer } = await repos().objectSyncs.claim(tenant, 'default', objectType, seen, ids, token, newer(rev, settingsRev));
-      const recorded = await repos().objectSyncs.recordProcessed(tenant, 'default', objectType, [...claimed.keys()].map((id) => recordOf(id, rev, settingsRev)), token);
-      return { notNewer, ...recorded };
+      const claim = await repos().objectSyncs.claim(tenant, 'default', objectType, seen, ids, newer(rev, settingsRev));
+      const recorded = await repos().objectSyncs.recordProcessed(tenant, 'default', objectType, [...claim.claimed.keys()].map((id) => recordOf(id, rev, settingsRev)), claim);
+      return { notNewer: claim.notNewer, ...recorded };
     };
 
     it('when a revision is written, again, and then an older one, then only the first lands and the others are not claimed', async () => {
@@ -196,19 +195,35 @@ describe('repositories against the MongoDB-wire server', () => {
 
     it('when two writers claim the same objects one after the other, then the first cannot record and learns whether it was superseded or must write again', async () => {
       const ids = ['s1', 's2'];
+      await write(ids, 1); // statuses exist: claims are compare and set on their stamps
       const seen = await repos().objectSyncs.findMany(tenant, 'default', 'CONTACT', ids);
-      const { claimed } = await repos().objectSyncs.claim(tenant, 'default', 'CONTACT', seen, ids, 'first', newer(5));
-      expect([...claimed.keys()]).toEqual(ids);
+      const first = await repos().objectSyncs.claim(tenant, 'default', 'CONTACT', seen, ids, newer(5));
+      expect([...first.claimed.keys()]).toEqual(ids);
       // A second writer claims both while the first writes: newer for s1, older for s2.
       await write(['s1'], 6);
       await write(['s2'], 4);
 
-      expect(await repos().objectSyncs.recordProcessed(tenant, 'default', 'CONTACT', [recordOf('s1', 5), recordOf('s2', 5)], 'first')).toEqual({
+      expect(await repos().objectSyncs.recordProcessed(tenant, 'default', 'CONTACT', [recordOf('s1', 5), recordOf('s2', 5)], first)).toEqual({
         superseded: ['s1'], // a newer revision is recorded: the newest state must be written again
         contended: ['s2'], // only an older one is recorded, and its write may have landed last: write again
       });
       expect(await repos().objectSyncs.findOne(key('s1'))).toMatchObject({ appliedRev: 6 });
       expect(await repos().objectSyncs.findOne(key('s2'))).toMatchObject({ appliedRev: 4 });
+    });
+
+    it('when two writers make the first record of the same new objects, then only one insert lands and the other learns whether it was superseded or must write again', async () => {
+      const ids = ['n1', 'n2'];
+      const none = await repos().objectSyncs.findMany(tenant, 'default', 'CONTACT', ids);
+      const first = await repos().objectSyncs.claim(tenant, 'default', 'CONTACT', none, ids, newer(5));
+      expect([...first.firstRecords]).toEqual(ids); // no status yet: no claim write
+      await write(['n1'], 6);
+      await write(['n2'], 4);
+
+      expect(await repos().objectSyncs.recordProcessed(tenant, 'default', 'CONTACT', [recordOf('n1', 5), recordOf('n2', 5)], first)).toEqual({
+        superseded: ['n1'],
+        contended: ['n2'],
+      });
+      expect(await repos().objectSyncs.findOne(key('n1'))).toMatchObject({ appliedRev: 6 });
     });
 
     it('when many writers claim and record revisions of the same objects at once, and write again when contended, then each object ends at its newest revision', async () => {

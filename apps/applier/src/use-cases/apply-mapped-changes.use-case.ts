@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { MappedChange, MappedChangesMessage, ObjectType, Tenant } from '@ecomm-sync/contracts';
 import { OBJECT_TYPES } from '@ecomm-sync/contracts';
 import type { RecordOutcome, Repositories, WaitingObject } from '@ecomm-sync/data-access';
@@ -165,11 +164,9 @@ export class ApplyMappedChangesUseCase {
     }
     const { portal } = access;
     const crm = this.crm.clientFor(portal);
-    const token = randomUUID();
-    const { claimed, notNewer } = await this.repositories.objectSyncs.claim(tenant, storeId, objectType, syncs, toWrite(fresh), token, (id, sync) =>
-      isToApply(group, group.changes.get(id)!, sync),
-    );
-    await this.doneWith(group, notNewer);
+    const claim = await this.repositories.objectSyncs.claim(tenant, storeId, objectType, syncs, toWrite(fresh), (id, sync) => isToApply(group, group.changes.get(id)!, sync));
+    const { claimed } = claim;
+    await this.doneWith(group, claim.notNewer);
 
     const upserts: MappedChange[] = [];
     const deletes: MappedChange[] = [];
@@ -185,7 +182,7 @@ export class ApplyMappedChangesUseCase {
     // Errors before status: once an object reads as processed, its errors are already visible.
     await this.repositories.syncErrors.record(tenant, storeId, objectType, outcome.errors);
     await this.repositories.syncErrors.resolve(tenant, storeId, objectType, outcome.clean, this.clock());
-    const recorded = await this.repositories.objectSyncs.recordProcessed(tenant, storeId, objectType, outcome.records, token);
+    const recorded = await this.repositories.objectSyncs.recordProcessed(tenant, storeId, objectType, outcome.records, claim);
     if (objectType === 'DEAL') await this.repositories.checkouts.track(tenant, storeId, checkoutStates(group, claimed, outcome.records), outcome.now);
     if (ASSOCIATIONS[objectType]) await this.keepWaiting(group, outcome);
     linked.keys = outcome.records.filter((record) => record.link && !record.link.archived).map((record) => waitingKey(objectType, record.externalObjectId));

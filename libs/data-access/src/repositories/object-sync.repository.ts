@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
 import { compareRevisions } from '@ecomm-sync/domain';
@@ -45,6 +46,17 @@ export interface RecordOutcome {
   contended: string[];
 }
 
+/** Objects claimed for a CRM write (claim), to record under (recordProcessed). */
+export interface Claim {
+  token: string;
+  /** The claimed objects' statuses (an object with no status yet: an unprocessed one). */
+  claimed: Map<string, ObjectSync>;
+  /** Claimed objects with no status yet: their record is the first, an insert. */
+  firstRecords: Set<string>;
+  /** Not claimed: the same or a newer revision is applied. */
+  notNewer: string[];
+}
+
 /** Rounds of compare and set before giving up (the caller's message is retried). */
 const MAX_CLAIM_ROUNDS = 10;
 
@@ -77,6 +89,14 @@ const unprocessed = (externalObjectId: string): ObjectSync => ({
   claim: null,
 });
 
+const unprocessedDoc = (_id: string, tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string) => ({
+  _id,
+  ...keyFields(tenant, storeId, objectType, externalObjectId),
+  crmId: null,
+  generation: 0,
+  archived: false,
+});
+
 /** Links to CRM objects and per-object sync status (written by the applier, read by the gateway). */
 export class ObjectSyncRepository {
   private readonly syncs;
@@ -99,13 +119,16 @@ export class ObjectSyncRepository {
    * Claims objects for a CRM write: every writer stamps the status with its own token before it
    * writes, by compare and set on the stamp it read, and records only while the stamp is still
    * its own (recordProcessed), leaving a new stamp. Since every change of a status changes its
-   * stamp, a claim lands only on the status its writer read and judged. A writer that finds its stamp replaced knows that another writer
-   * wrote the same object meanwhile, in an order nobody knows, and repairs it; writers that never
-   * overlap never see each other (docs/decisions/0018-newest-wins-under-concurrency.md).
+   * stamp, a claim lands only on the status its writer read and judged. An object with no status
+   * yet costs no claim write: its first record is an insert, which only one writer can make, and
+   * the others learn of it from their failed insert (`firstRecords`).
+   *
+   * A writer whose claim or first record was taken knows that another writer wrote the same
+   * object meanwhile, in an order nobody knows, and repairs it; writers that never overlap never
+   * see each other (docs/decisions/0018-newest-wins-under-concurrency.md).
    *
    * `toApply` says, from a status, whether the caller's change is still to be written; objects for
-   * which it says no are returned in `notNewer` and not claimed. Returns the statuses of the
-   * claimed objects as they are now (with the caller's token).
+   * which it says no are returned in `notNewer` and not claimed.
    */
   async claim(
     tenant: Tenant,
@@ -113,87 +136,80 @@ export class ObjectSyncRepository {
     objectType: ObjectType,
     seen: ReadonlyMap<string, ObjectSync>,
     externalObjectIds: readonly string[],
-    token: string,
     toApply: (externalObjectId: string, sync: ObjectSync | undefined) => boolean,
-  ): Promise<{ claimed: Map<string, ObjectSync>; notNewer: string[] }> {
-    const claimed = new Map<string, ObjectSync>();
-    const notNewer: string[] = [];
+  ): Promise<Claim> {
+    const claim: Claim = { token: randomUUID(), claimed: new Map(), firstRecords: new Set(), notNewer: [] };
     let pending = [...externalObjectIds];
     let current = seen;
     for (let round = 1; pending.length > 0; round++) {
-      const claims = pending.filter((id) => {
-        if (toApply(id, current.get(id))) return true;
-        notNewer.push(id);
-        return false;
-      });
-      if (claims.length === 0) break;
-      if (round > MAX_CLAIM_ROUNDS) throw new Error(`${claims.length} ${objectType} objects kept being claimed by concurrent writers; will retry`);
-      const keys = keyStrings(tenant, storeId, objectType, claims);
-      const operations = claims.map((id, i) => {
+      const updates: { id: string; stored: ObjectSync }[] = [];
+      for (const id of pending) {
         const stored = current.get(id);
-        return stored
-          ? { updateOne: { filter: { _id: keys[i], claim: stored.claim }, update: { $set: { claim: token } } } }
-          : {
-              insertOne: {
-                document: { _id: keys[i], ...keyFields(tenant, storeId, objectType, id), crmId: null, generation: 0, archived: false, appliedRev: 0, appliedSettingsRev: 0, lastProcessedAt: null, changedAt: null, claim: token },
-              },
-            };
-      });
-      let all = false;
-      try {
-        const result = await this.syncs.bulkWrite(operations, { ordered: false });
-        all = result.insertedCount + result.matchedCount === claims.length;
-      } catch (error) {
-        // A first writer of the object inserted its status meanwhile.
-        if (!onlyDuplicateKeyErrors(error)) throw error;
+        if (!toApply(id, stored)) claim.notNewer.push(id);
+        else if (!stored) {
+          claim.firstRecords.add(id);
+          claim.claimed.set(id, unprocessed(id));
+        } else updates.push({ id, stored });
       }
-      if (all) {
-        for (const id of claims) claimed.set(id, { ...(current.get(id) ?? unprocessed(id)), claim: token });
+      if (updates.length === 0) break;
+      if (round > MAX_CLAIM_ROUNDS) throw new Error(`${updates.length} ${objectType} objects kept being claimed by concurrent writers; will retry`);
+      const keys = keyStrings(tenant, storeId, objectType, updates.map(({ id }) => id));
+      const result = await this.syncs.bulkWrite(
+        updates.map(({ stored }, i) => ({ updateOne: { filter: { _id: keys[i], claim: stored.claim }, update: { $set: { claim: claim.token } } } })),
+        { ordered: false },
+      );
+      if (result.matchedCount === updates.length) {
+        for (const { id, stored } of updates) claim.claimed.set(id, { ...stored, claim: claim.token });
         break;
       }
-      const now = await this.findMany(tenant, storeId, objectType, claims);
+      const now = await this.findMany(tenant, storeId, objectType, updates.map(({ id }) => id));
       pending = [];
-      for (const id of claims) {
+      for (const { id } of updates) {
         const sync = now.get(id);
-        if (sync?.claim === token) claimed.set(id, sync);
+        if (sync?.claim === claim.token) claim.claimed.set(id, sync);
         else pending.push(id);
       }
       current = now;
     }
-    return { claimed, notNewer };
+    return claim;
   }
 
   /**
-   * Records processed revisions of objects the caller claimed with `token`: a record lands only
-   * while the object's claim is still the caller's. The others were claimed by another writer
-   * meanwhile; they come back as superseded or contended, as what is recorded now tells.
+   * Records processed revisions of objects the caller claimed: a record lands only while the
+   * object's claim is still the caller's (or, for a first record, if no other writer recorded the
+   * object first). The others were written by another writer meanwhile; they come back as
+   * superseded or contended, as what is recorded now tells.
    */
-  async recordProcessed(tenant: Tenant, storeId: string, objectType: ObjectType, records: readonly ProcessedRecord[], token: string): Promise<RecordOutcome> {
+  async recordProcessed(tenant: Tenant, storeId: string, objectType: ObjectType, records: readonly ProcessedRecord[], claim: Pick<Claim, 'token' | 'firstRecords'>): Promise<RecordOutcome> {
     const outcome: RecordOutcome = { superseded: [], contended: [] };
     if (records.length === 0) return outcome;
+    const stamp = recordedStamp(claim.token);
     const keys = keyStrings(tenant, storeId, objectType, records.map((record) => record.externalObjectId));
-    const operations = records.map((record, i) => ({
-      updateOne: {
-        filter: { _id: keys[i], claim: token },
-        update: {
-          $set: {
-            appliedRev: record.rev,
-            appliedSettingsRev: record.settingsRev,
-            lastProcessedAt: record.processedAt,
-            changedAt: record.changedAt,
-            ...(record.link ?? {}),
-            // A new stamp: a writer that read the status before this record cannot claim on it.
-            claim: recordedStamp(token),
-          },
-        },
-      },
-    }));
-    const result = await this.syncs.bulkWrite(operations, { ordered: false });
-    if (result.matchedCount === records.length) return outcome;
+    const operations = records.map((record, i) => {
+      const fields = {
+        appliedRev: record.rev,
+        appliedSettingsRev: record.settingsRev,
+        lastProcessedAt: record.processedAt,
+        changedAt: record.changedAt,
+        ...(record.link ?? {}),
+        // A new stamp: a writer that read the status before this record cannot claim on it.
+        claim: stamp,
+      };
+      return claim.firstRecords.has(record.externalObjectId)
+        ? { insertOne: { document: { ...unprocessedDoc(keys[i], tenant, storeId, objectType, record.externalObjectId), ...fields } } }
+        : { updateOne: { filter: { _id: keys[i], claim: claim.token }, update: { $set: fields } } };
+    });
+    try {
+      const result = await this.syncs.bulkWrite(operations, { ordered: false });
+      if (result.insertedCount + result.matchedCount === records.length) return outcome;
+    } catch (error) {
+      // Another writer made the first record of an object meanwhile.
+      if (!onlyDuplicateKeyErrors(error)) throw error;
+    }
     const now = await this.findMany(tenant, storeId, objectType, records.map((record) => record.externalObjectId));
     for (const record of records) {
       const sync = now.get(record.externalObjectId);
-      if (!sync || sync.claim === token || sync.claim === recordedStamp(token)) continue;
+      if (!sync || sync.claim === stamp) continue;
       const order = compareRevisions(record, { rev: sync.appliedRev, settingsRev: sync.appliedSettingsRev });
       (order < 0 ? outcome.superseded : outcome.contended).push(record.externalObjectId);
     }
