@@ -1,5 +1,6 @@
-// Builds (once) and runs the project's MongoDB wire-protocol server (tools/mongo-server).
+// Builds (again whenever its sources change) and runs the project's MongoDB wire-protocol server (tools/mongo-server).
 const { spawn, spawnSync } = require('node:child_process');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
@@ -8,14 +9,95 @@ const { canConnect } = require('./rabbitmq.cjs');
 
 const projectDir = path.join(__dirname, '..', 'mongo-server');
 const jarPath = path.join(projectDir, 'target', 'mongo-server.jar');
+// Hash of the sources the jar was built from, written beside it after a build: a machine that has a
+// jar from older sources rebuilds it instead of running the old launcher.
+const stampPath = `${jarPath}.sources-sha256`;
+const buildLockPath = path.join(os.tmpdir(), `ecomm-sync-mongo-server-build-${crypto.createHash('sha256').update(projectDir).digest('hex').slice(0, 12)}.lock`);
+
+function sourceFiles(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    return entry.isDirectory() ? sourceFiles(file) : [file];
+  });
+}
+
+function sourcesHash() {
+  const hash = crypto.createHash('sha256');
+  const files = [path.join(projectDir, 'pom.xml'), ...sourceFiles(path.join(projectDir, 'src'))];
+  for (const file of files.map((f) => path.relative(projectDir, f).split(path.sep).join('/')).sort()) {
+    hash.update(`${file}\0`).update(fs.readFileSync(path.join(projectDir, file))).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+function jarIsCurrent(hash) {
+  try {
+    return fs.existsSync(jarPath) && fs.readFileSync(stampPath, 'utf8').trim() === hash;
+  } catch {
+    return false;
+  }
+}
+
+function sleepSync(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/**
+ * One build at a time across processes (nx runs several integration targets at once, each starting
+ * a server): the lock is a directory holding the builder's pid; a lock whose builder is gone is taken over.
+ */
+function withBuildLock(build) {
+  const deadline = Date.now() + 15 * 60_000;
+  for (;;) {
+    try {
+      fs.mkdirSync(buildLockPath);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+    let owner = NaN;
+    try {
+      owner = Number(fs.readFileSync(path.join(buildLockPath, 'pid'), 'utf8'));
+    } catch {
+      // the owner has not written its pid yet, or has just released the lock
+    }
+    if (Number.isInteger(owner) && owner > 0 && !isAlive(owner)) {
+      fs.rmSync(buildLockPath, { recursive: true, force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error(`waited 15 minutes for another build of ${jarPath} (lock ${buildLockPath})`);
+    sleepSync(200);
+  }
+  try {
+    fs.writeFileSync(path.join(buildLockPath, 'pid'), String(process.pid));
+    return build();
+  } finally {
+    fs.rmSync(buildLockPath, { recursive: true, force: true });
+  }
+}
 
 function ensureJar() {
-  if (fs.existsSync(jarPath)) return jarPath;
-  const result = spawnSync('mvn', ['-q', '-B', 'package', '-DskipTests'], { cwd: projectDir, stdio: 'inherit' });
-  if (result.status !== 0 || !fs.existsSync(jarPath)) {
-    throw new Error(`building ${jarPath} with Maven failed (exit ${result.status}); is Maven installed and Maven Central reachable?`);
-  }
-  return jarPath;
+  if (jarIsCurrent(sourcesHash())) return jarPath;
+  return withBuildLock(() => {
+    const hash = sourcesHash();
+    if (jarIsCurrent(hash)) return jarPath; // another process built it while this one waited
+    fs.rmSync(stampPath, { force: true });
+    const result = spawnSync('mvn', ['-q', '-B', 'clean', 'package', '-DskipTests'], { cwd: projectDir, stdio: 'inherit' });
+    if (result.status !== 0 || !fs.existsSync(jarPath)) {
+      throw new Error(`building ${jarPath} with Maven failed (exit ${result.status}); is Maven installed and Maven Central reachable?`);
+    }
+    fs.writeFileSync(stampPath, `${hash}\n`);
+    return jarPath;
+  });
 }
 
 function freePort() {
