@@ -1,5 +1,6 @@
 package dev.ecommsync.mongo;
 
+import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.bson.Document;
 import io.netty.channel.Channel;
@@ -41,6 +42,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>H2's background writer stays on: besides its periodic commit, now rarely needed, it rewrites and
  * moves half-empty chunks, which keeps the file about as small as before.
+ *
+ * <p>Its databases are {@link LockingH2Database}s: commands that create the same collection at once
+ * create it once ({@link CollectionCreationLocks}).
  */
 final class DurableH2Backend extends H2Backend {
 
@@ -68,6 +72,12 @@ final class DurableH2Backend extends H2Backend {
         MVStore store = new MVStore.Builder().fileName(fileName).open();
         store.setRetentionTime(0);
         return new DurableH2Backend(store);
+    }
+
+    /** Called from H2Backend's constructor too (databases already in the file): uses no field of this class. */
+    @Override
+    protected MongoDatabase openOrCreateDatabase(String databaseName) {
+        return new LockingH2Database(databaseName, getMvStore(), getCursorRegistry());
     }
 
     @Override

@@ -2,7 +2,6 @@ package dev.ecommsync.mongo;
 
 import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 
 import java.net.InetSocketAddress;
 import java.util.concurrent.CountDownLatch;
@@ -13,7 +12,8 @@ import java.util.concurrent.CountDownLatch;
  * Usage: java -jar mongo-server.jar [--host 127.0.0.1] [--port 27017] [--h2 path/to/file.mv]
  * Without --h2 the data lives in memory and is gone when the process stops. With --h2 every write
  * command is committed and synced to the file before its reply goes out ({@link DurableH2Backend}),
- * so an acknowledged write survives a kill of the process.
+ * so an acknowledged write survives a kill of the process. On either backend, commands that create
+ * the same collection at once create it once ({@link CollectionCreationLocks}).
  * Prints one line "mongo-server listening on HOST:PORT" once it accepts connections
  * (tools/infra/mongo-server.cjs starts it and waits until the port accepts connections).
  */
@@ -35,7 +35,7 @@ public final class MongoServerLauncher {
             }
         }
 
-        MongoBackend backend = h2File == null ? new MemoryBackend() : DurableH2Backend.open(h2File);
+        MongoBackend backend = h2File == null ? new LockingMemoryBackend() : DurableH2Backend.open(h2File);
         MongoServer server = new MongoServer(backend);
         server.bind(host, port);
         InetSocketAddress address = server.getLocalAddress();
