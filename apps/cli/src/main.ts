@@ -1,7 +1,7 @@
 import { amqpKeys, commonKeys, ConfigError, loadConfig, mongoKeys } from '@ecomm-sync/config';
 import { HttpCrmClient } from '@ecomm-sync/crm-client';
 import { connectDatabase } from '@ecomm-sync/data-access';
-import { QUEUES, redriveDeadLetters, type QueueName } from '@ecomm-sync/messaging';
+import { isQueueName, QUEUES, redriveAllDeadLetters, redriveDeadLetters } from '@ecomm-sync/messaging';
 import { installEcommerce, provisionPortal } from '@ecomm-sync/provisioning';
 import { adminUsage, runAdminCommand, UsageError } from './admin-commands';
 import { seedDemo } from './seed-demo';
@@ -9,7 +9,7 @@ import { seedDemo } from './seed-demo';
 const USAGE = `Usage: ecomm-sync <command>
 
 Commands:
-  redrive <queue>          move the dead letters of a queue back to it (${Object.keys(QUEUES).join(', ')})
+  redrive <queue> | --all  move the dead letters of a queue, or of every queue, back to it (${Object.keys(QUEUES).join(', ')})
   create-portal [name]     create a portal and its CRM account, install the ecommerce setup; prints the keys
   seed-demo                create the demo portal of npm start (DEMO_* variables), ready to sync
 
@@ -35,10 +35,15 @@ async function main(argv: string[]) {
   const config = loadConfig(cliConfig);
   switch (command) {
     case 'redrive': {
-      const queue = args[0] as QueueName;
-      if (!(queue in QUEUES)) throw new Error(`unknown queue "${args[0] ?? ''}"\n\n${USAGE}`);
-      const moved = await redriveDeadLetters(config.AMQP_URL, config.AMQP_PREFIX, queue);
-      console.log(`moved ${moved} message(s) from the dead-letter queue back to ${queue}`);
+      const [target] = args;
+      if (target !== '--all' && !(target && isQueueName(target))) {
+        throw new UsageError(`${target ? `unknown queue "${target}"` : 'which queue?'}\nusage: ecomm-sync redrive <queue> | --all\nqueues: ${Object.keys(QUEUES).join(', ')}`);
+      }
+      const results =
+        target === '--all'
+          ? await redriveAllDeadLetters(config.AMQP_URL, config.AMQP_PREFIX)
+          : [{ queue: target, moved: await redriveDeadLetters(config.AMQP_URL, config.AMQP_PREFIX, target) }];
+      for (const { queue, moved } of results) console.log(`${queue}: moved ${moved} dead letter(s) back to the queue`);
       return;
     }
     case 'create-portal': {

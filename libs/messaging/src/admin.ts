@@ -2,17 +2,22 @@ import amqplib from 'amqplib';
 import { exchangeName, namesOf, QUEUES, type QueueName } from './topology';
 
 /**
- * Moves every message of a queue's dead-letter queue back to the queue, with its attempt count
+ * Moves the messages of a queue's dead-letter queue back to the queue, with their attempt count
  * reset. Each message is acked in the dead-letter queue only after the broker confirmed its copy.
+ * Only the messages there when it starts are moved: one that fails again at once and comes back
+ * is left for the next redrive.
  */
 export async function redriveDeadLetters(url: string, prefix: string, queue: QueueName): Promise<number> {
   const names = namesOf(prefix, queue);
   const connection = await amqplib.connect(url);
   try {
     const channel = await connection.createConfirmChannel();
-    await channel.checkQueue(names.dead);
+    channel.on('error', () => undefined); // a missing queue rejects checkQueue below, and closes the channel
+    const { messageCount } = await channel.checkQueue(names.dead).catch((error: { code?: number }) => {
+      throw error.code === 404 ? new Error(`${names.dead} does not exist: no service has declared the queues of prefix "${prefix}" on this broker`) : error;
+    });
     let moved = 0;
-    for (;;) {
+    while (moved < messageCount) {
       const message = await channel.get(names.dead, { noAck: false });
       if (!message) break;
       const headers = { ...message.properties.headers, 'x-attempt': 1, 'x-redriven-at': Date.now() };
@@ -32,6 +37,16 @@ export async function redriveDeadLetters(url: string, prefix: string, queue: Que
     await connection.close();
   }
 }
+
+/** Redrives the dead letters of every queue, one queue after the other; says how many moved per queue. */
+export async function redriveAllDeadLetters(url: string, prefix: string): Promise<{ queue: QueueName; moved: number }[]> {
+  const results: { queue: QueueName; moved: number }[] = [];
+  for (const queue of Object.keys(QUEUES) as QueueName[]) results.push({ queue, moved: await redriveDeadLetters(url, prefix, queue) });
+  return results;
+}
+
+/** True for the name of a queue of the topology (for checking what a user typed). */
+export const isQueueName = (name: string): name is QueueName => Object.prototype.hasOwnProperty.call(QUEUES, name);
 
 /** Removes every queue and the exchange of a prefix (tests clean up their own topology with it). */
 export async function purgeAndDeleteTopology(url: string, prefix: string): Promise<void> {

@@ -1,10 +1,11 @@
 import amqplib from 'amqplib';
 import { createValidator } from '@ecomm-sync/contracts';
 import { createLogger } from '@ecomm-sync/logger';
-import { testInfrastructure, uniqueName, waitFor } from '@ecomm-sync/testing';
-import { purgeAndDeleteTopology, redriveDeadLetters } from './admin';
-import { Broker, type Delivery } from './broker';
-import { namesOf } from './topology';
+import { recordingLogger, testInfrastructure, uniqueName, waitFor } from '@ecomm-sync/testing';
+import { purgeAndDeleteTopology, redriveAllDeadLetters, redriveDeadLetters } from './admin';
+import { Broker, type BrokerOptions, type DeadLetter, type Delivery } from './broker';
+import { PoisonMessageError } from './errors';
+import { exchangeName, namesOf } from './topology';
 
 const { amqpUrl } = testInfrastructure();
 const logger = createLogger('broker-test', 'error');
@@ -14,8 +15,8 @@ describe('Broker against a real RabbitMQ', () => {
   let prefix: string;
   const brokers: Broker[] = [];
 
-  const connect = async (overrides: { maxAttempts?: number } = {}) => {
-    const broker = await Broker.connect({ url: amqpUrl, prefix, prefetch: 10, retryDelayMs: 100, maxAttempts: overrides.maxAttempts ?? 3, logger });
+  const connect = async (overrides: Partial<BrokerOptions> = {}) => {
+    const broker = await Broker.connect({ url: amqpUrl, prefix, prefetch: 10, retryDelayMs: 100, maxAttempts: 3, logger, ...overrides });
     brokers.push(broker);
     return broker;
   };
@@ -128,5 +129,171 @@ describe('Broker against a real RabbitMQ', () => {
     await waitFor(() => batches.length === 2, { message: 'the batch and the retry of the failed message' });
     expect(batches[0].sort()).toEqual([1, 2, 3, 4, 5]);
     expect(batches[1]).toEqual([3]);
+  });
+
+  it('when the broker cancels a consumer (its queue was deleted), then the consumer comes back on a new channel of the same connection and consumes again', async () => {
+    const recording = recordingLogger('warn');
+    const broker = await connect({ logger: recording.logger });
+    const handled: number[] = [];
+    await broker.consume<{ n: number }>('mapper.sync-batches', async ({ body }) => void handled.push(body.n));
+    const connection = await amqplib.connect(amqpUrl);
+    try {
+      await (await connection.createChannel()).deleteQueue(namesOf(prefix, 'mapper.sync-batches').main);
+    } finally {
+      await connection.close();
+    }
+    let n = 0;
+    // Until the new channel has declared the queue again, messages have nowhere to go.
+    await waitFor(async () => {
+      await broker.publish('sync.batch.CONTACT', { n: ++n });
+      return handled.length > 0;
+    }, { intervalMs: 200, message: 'the consumer to be back' });
+    expect(recording.entries.map(({ message }) => message)).toEqual(['the broker cancelled a consumer; opening a new channel']);
+  });
+
+  describe('onDeadLetter', () => {
+    /** Publishes bytes that are not JSON, as a broken sender would. */
+    const publishRaw = async (routingKey: string, content: string, correlationId: string) => {
+      const connection = await amqplib.connect(amqpUrl);
+      try {
+        const channel = await connection.createConfirmChannel();
+        channel.publish(exchangeName(prefix), routingKey, Buffer.from(content), { persistent: true, headers: { 'x-correlation-id': correlationId } });
+        await channel.waitForConfirms();
+      } finally {
+        await connection.close();
+      }
+    };
+
+    it('when messages are dead-lettered, then the hook is called once per message with its error, its body (undefined when not JSON) and its attempt', async () => {
+      const broker = await connect({ maxAttempts: 2 });
+      const calls: { deadLetter: DeadLetter; error: Error }[] = [];
+      await broker.consume<{ n: number }>(
+        'mapper.sync-batches',
+        async () => {
+          throw new Error('CRM refused');
+        },
+        validatePing,
+        { onDeadLetter: async (deadLetter, error) => void calls.push({ deadLetter, error }) },
+      );
+      await broker.publish('sync.batch.CONTACT', { n: 1 }, 'correlation-transient');
+      await broker.publish('sync.batch.CONTACT', { n: 'not a number' }, 'correlation-schema');
+      await publishRaw('sync.batch.CONTACT', 'not json', 'correlation-not-json');
+
+      const dead = namesOf(prefix, 'mapper.sync-batches').dead;
+      await waitFor(async () => (await depth(dead)) === 3, { message: 'three dead letters' });
+      const byCorrelation = Object.fromEntries(calls.map(({ deadLetter, error }) => [deadLetter.correlationId, { body: deadLetter.body, attempt: deadLetter.attempt, error }]));
+      expect(calls).toHaveLength(3);
+      expect(byCorrelation['correlation-transient']).toEqual({ body: { n: 1 }, attempt: 2, error: new Error('CRM refused') });
+      expect(byCorrelation['correlation-schema']).toMatchObject({ body: { n: 'not a number' }, attempt: 1 });
+      expect(byCorrelation['correlation-schema'].error).toBeInstanceOf(PoisonMessageError);
+      expect(byCorrelation['correlation-not-json']).toMatchObject({ body: undefined, attempt: 1, error: new PoisonMessageError('message body is not JSON') });
+    });
+
+    it('when the hook fails, then the message goes to the retry queue instead of the dead-letter queue, and dead-letters once the hook succeeds', async () => {
+      const broker = await connect({ maxAttempts: 2 });
+      const attempts: number[] = [];
+      let hookFailures = 0;
+      let hookSuccesses = 0;
+      let databaseUp = false;
+      await broker.consume<{ n: number }>(
+        'mapper.sync-batches',
+        async ({ attempt }) => {
+          attempts.push(attempt);
+          throw new Error('CRM refused');
+        },
+        validatePing,
+        {
+          onDeadLetter: async () => {
+            if (!databaseUp) {
+              hookFailures++;
+              throw new Error('database unreachable');
+            }
+            hookSuccesses++;
+          },
+        },
+      );
+      await broker.publish('sync.batch.CONTACT', { n: 1 });
+      const { dead } = namesOf(prefix, 'mapper.sync-batches');
+      await waitFor(() => hookFailures === 3, { message: 'the hook to fail three times' });
+      expect(await depth(dead)).toBe(0);
+      expect(attempts.slice(0, 4)).toEqual([1, 2, 2, 2]); // tried again after the delay, never beyond maxAttempts
+
+      databaseUp = true;
+      await waitFor(async () => (await depth(dead)) === 1, { message: 'the dead letter once the hook succeeds' });
+      expect(hookSuccesses).toBe(1);
+    });
+
+    it('when a batch consumer dead-letters a delivery, then the hook is called for that delivery only', async () => {
+      const broker = await connect({ maxAttempts: 1 });
+      const deadLettered: unknown[] = [];
+      const handled: number[] = [];
+      await broker.consumeBatches<{ n: number }>(
+        'applier.mapped-changes',
+        async (deliveries) => {
+          handled.push(...deliveries.map(({ body }) => body.n));
+          return deliveries.filter(({ body }) => body.n === 2).map((delivery) => ({ delivery, error: new Error('CRM refused') }));
+        },
+        { maxBatch: 3, windowMs: 100 },
+        undefined,
+        { onDeadLetter: async ({ body }, error) => void deadLettered.push({ body, error: error.message }) },
+      );
+      for (let n = 1; n <= 3; n++) await broker.publish('changes.mapped.CONTACT', { n });
+      const names = namesOf(prefix, 'applier.mapped-changes');
+      await waitFor(async () => (await depth(names.dead)) === 1, { message: 'the dead letter' });
+      expect(deadLettered).toEqual([{ body: { n: 2 }, error: 'CRM refused' }]);
+      expect(handled.sort()).toEqual([1, 2, 3]);
+      await broker.close();
+      expect(await depth(names.main)).toBe(0);
+    });
+  });
+
+  describe('redrive', () => {
+    it('when the dead letters of several queues are redriven, then each queue says how many moved, and they are consumed again with their attempts reset', async () => {
+      const broker = await connect({ maxAttempts: 1 });
+      let healthy = false;
+      const consumed: { queue: string; n: number; attempt: number }[] = [];
+      const handler = (queue: string) => async ({ body, attempt }: Delivery<{ n: number }>) => {
+        if (!healthy) throw new Error('CRM refused');
+        consumed.push({ queue, n: body.n, attempt });
+      };
+      await broker.consume('mapper.sync-batches', handler('mapper.sync-batches'));
+      await broker.consume('webhook-dispatcher.requests', handler('webhook-dispatcher.requests'));
+      await broker.publish('sync.batch.CONTACT', { n: 1 });
+      await broker.publish('sync.batch.DEAL', { n: 2 });
+      await broker.publish('webhooks.requested', { n: 3 });
+      const sync = namesOf(prefix, 'mapper.sync-batches');
+      const webhooks = namesOf(prefix, 'webhook-dispatcher.requests');
+      await waitFor(async () => (await depth(sync.dead)) === 2 && (await depth(webhooks.dead)) === 1, { message: 'three dead letters in two queues' });
+
+      healthy = true; // the cause is fixed
+      const moved = await redriveAllDeadLetters(amqpUrl, prefix);
+      expect(moved.filter(({ moved }) => moved > 0)).toEqual([
+        { queue: 'mapper.sync-batches', moved: 2 },
+        { queue: 'webhook-dispatcher.requests', moved: 1 },
+      ]);
+      await waitFor(() => consumed.length === 3, { message: 'the redriven messages to be consumed' });
+      expect(consumed.sort((a, b) => a.n - b.n)).toEqual([
+        { queue: 'mapper.sync-batches', n: 1, attempt: 1 },
+        { queue: 'mapper.sync-batches', n: 2, attempt: 1 },
+        { queue: 'webhook-dispatcher.requests', n: 3, attempt: 1 },
+      ]);
+      expect(await depth(sync.dead)).toBe(0);
+      expect(await depth(webhooks.dead)).toBe(0);
+    });
+
+    it('when a redriven message is dead-lettered again at once, then the redrive ends after the messages that were there when it started', async () => {
+      const broker = await connect();
+      await broker.consume('mapper.sync-batches', async () => undefined, validatePing); // the fix is not deployed: still poison
+      for (let n = 0; n < 3; n++) await broker.publish('sync.batch.PRODUCT', { n: 'not a number' });
+      const { dead } = namesOf(prefix, 'mapper.sync-batches');
+      await waitFor(async () => (await depth(dead)) === 3, { message: 'three poison messages in the dead-letter queue' });
+
+      expect(await redriveDeadLetters(amqpUrl, prefix, 'mapper.sync-batches')).toBe(3);
+      await waitFor(async () => (await depth(dead)) === 3, { message: 'them to be dead-lettered again' });
+    });
+
+    it('when the queues of a prefix were never declared, then redrive says so', async () => {
+      await expect(redriveDeadLetters(amqpUrl, uniqueName('test-undeclared'), 'mapper.sync-batches')).rejects.toThrow(/does not exist: no service has declared the queues/);
+    });
   });
 });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
-import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+import type { ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import type { Validation } from '@ecomm-sync/contracts';
 import { currentLogContext, logContext, type Logger } from '@ecomm-sync/logger';
+import { ConsumerChannel, type DeliverySource } from './consumer-channel';
 import { PoisonMessageError } from './errors';
 import { declareTopology, exchangeName, namesOf, type QueueName, type QueueNames } from './topology';
 
@@ -15,6 +16,7 @@ export interface BrokerOptions {
   logger: Logger;
   /** A publish not confirmed within this time fails (the caller answers 503, nothing is claimed). */
   publishTimeoutMs?: number;
+  /** How long `connect` keeps trying before it fails (default 30 s). */
   connectTimeoutMs?: number;
 }
 
@@ -23,6 +25,25 @@ export interface Delivery<T> {
   attempt: number;
   correlationId: string;
   raw: ConsumeMessage;
+}
+
+/** What `onDeadLetter` gets: `body` is the parsed JSON, or undefined when the message is not JSON. */
+export interface DeadLetter {
+  body: unknown;
+  raw: ConsumeMessage;
+  correlationId: string;
+  attempt: number;
+}
+
+/**
+ * Runs before a message goes to the dead-letter queue, e.g. to write the error record a user sees.
+ * If it throws, the message goes to the retry queue instead and comes back after the delay. It may
+ * run more than once for one message (the message can be delivered again), so it must be idempotent.
+ */
+export type DeadLetterHook = (deadLetter: DeadLetter, error: Error) => Promise<void>;
+
+export interface ConsumeOptions {
+  onDeadLetter?: DeadLetterHook;
 }
 
 export type MessageHandler<T> = (delivery: Delivery<T>) => Promise<void>;
@@ -34,21 +55,25 @@ export interface BatchOptions {
   windowMs: number;
 }
 
-interface Consumer {
-  channel: ChannelWrapper;
-  names: QueueNames;
-}
-
 const ATTEMPT_HEADER = 'x-attempt';
 const CORRELATION_HEADER = 'x-correlation-id';
+const RECONNECT_SECONDS = 1;
 
 /**
  * RabbitMQ through amqp-connection-manager: the topology is declared in each channel's setup
  * (so it is re-declared after a reconnect), publishes go through confirm channels and resolve
  * only once the broker confirmed them, and consumers ack only after their handler succeeded.
+ *
+ * A message is acked, nacked or moved to its retry or dead-letter queue on the channel that
+ * delivered it, never on another: after a reconnect, its delivery tag means nothing (406, which
+ * closes the channel) or, worse, another message. When that channel is gone, the settlement is
+ * dropped and the broker delivers the message again.
  */
 export class Broker {
-  private readonly consumers: ChannelWrapper[] = [];
+  private readonly consumers: ConsumerChannel[] = [];
+  private readonly broadcasts: ChannelWrapper[] = [];
+  private readonly pendingBatches: (() => void)[] = [];
+  private readonly deliveredOn = new WeakMap<ConsumeMessage, DeliverySource>();
   private inFlight = 0;
   private closing = false;
 
@@ -58,17 +83,31 @@ export class Broker {
     private readonly options: BrokerOptions,
   ) {}
 
+  /** Keeps trying to reach RabbitMQ for `connectTimeoutMs`, then fails. Once connected, it reconnects for ever. */
   static async connect(options: BrokerOptions): Promise<Broker> {
+    const { logger } = options;
     // noDelay: small frames (publishes, confirms, acks) would otherwise wait ~40 ms for Nagle and delayed ACKs.
-    const connection = amqp.connect([options.url], { heartbeatIntervalInSeconds: 10, reconnectTimeInSeconds: 1, connectionOptions: { noDelay: true } });
-    connection.on('disconnect', ({ err }) => options.logger.warn('broker disconnected', { error: err?.message }));
-    connection.on('connectFailed', ({ err }) => options.logger.warn('broker connection failed', { error: err?.message }));
+    const connection = amqp.connect([options.url], {
+      heartbeatIntervalInSeconds: 10,
+      reconnectTimeInSeconds: RECONNECT_SECONDS,
+      connectionOptions: { noDelay: true },
+    });
+    connection.on('connect', () => logger.info('broker connected', { url: redact(options.url) }));
+    connection.on('disconnect', ({ err }) => logger.warn('broker disconnected', { error: err?.message }));
+    connection.on('connectFailed', ({ err }) => logger.warn('broker connection failed', { error: err?.message }));
+    connection.on('blocked', ({ reason }) => logger.warn('broker blocked publishing', { reason }));
+    connection.on('unblocked', () => logger.info('broker unblocked publishing'));
+    connection.on('error', (error: Error) => logger.error('broker connection error', { error: error.message }));
     const publisher = connection.createChannel({
       name: 'publisher',
       confirm: true,
       publishTimeout: options.publishTimeoutMs ?? 10_000,
-      setup: (channel: ConfirmChannel) => declareTopology(channel, options.prefix, options.retryDelayMs),
+      setup: async (channel: ConfirmChannel) => {
+        channel.on('error', (error: Error) => logger.warn('the broker closed the publisher channel', { error: error.message }));
+        await declareTopology(channel, options.prefix, options.retryDelayMs);
+      },
     });
+    publisher.on('error', (error: Error) => logger.error('publisher channel error', { error: error.message }));
     try {
       await withTimeout(publisher.waitForConnect(), options.connectTimeoutMs ?? 30_000, `RabbitMQ did not answer at ${redact(options.url)}`);
     } catch (error) {
@@ -86,26 +125,35 @@ export class Broker {
     return namesOf(this.options.prefix, queue);
   }
 
-  /** Publishes a persistent JSON message to the events exchange; resolves when the broker confirmed it. */
+  /**
+   * Publishes a persistent JSON message to the events exchange; resolves when the broker confirmed
+   * it. While disconnected, the message waits for the connection up to `publishTimeoutMs`.
+   */
   async publish(routingKey: string, body: unknown, correlationId = currentLogContext().correlationId ?? randomUUID()): Promise<void> {
-    await this.publisher.publish(exchangeName(this.options.prefix), routingKey, Buffer.from(JSON.stringify(body)), {
-      persistent: true,
-      contentType: 'application/json',
-      messageId: randomUUID(),
-      timestamp: Math.floor(Date.now() / 1000),
-      headers: { [CORRELATION_HEADER]: correlationId, [ATTEMPT_HEADER]: 1 },
-    });
+    try {
+      await this.publisher.publish(exchangeName(this.options.prefix), routingKey, Buffer.from(JSON.stringify(body)), {
+        persistent: true,
+        contentType: 'application/json',
+        messageId: randomUUID(),
+        timestamp: Math.floor(Date.now() / 1000),
+        headers: { [CORRELATION_HEADER]: correlationId, [ATTEMPT_HEADER]: 1 },
+      });
+    } catch (error) {
+      const reason = error instanceof Error && error.message === 'timeout' ? `not confirmed within ${this.options.publishTimeoutMs ?? 10_000} ms` : String(error);
+      throw new Error(`publishing ${routingKey} failed (${this.isConnected() ? 'connected' : 'disconnected'}): ${reason}`, { cause: error });
+    }
   }
 
   /** One message at a time per delivery; up to `prefetch` deliveries are handled concurrently. */
-  async consume<T>(queue: QueueName, handler: MessageHandler<T>, validate?: (data: unknown) => Validation<T>): Promise<void> {
-    await this.startConsumer(queue, this.options.prefetch, (message, consumer) => {
+  async consume<T>(queue: QueueName, handler: MessageHandler<T>, validate?: (data: unknown) => Validation<T>, options: ConsumeOptions = {}): Promise<void> {
+    await this.startConsumer(queue, this.options.prefetch, (message) => {
       const delivery = this.parse(message, validate);
-      if ('error' in delivery) return this.track(this.settle(consumer, message, delivery.error));
+      if ('error' in delivery) return this.track(this.settle(message, delivery.error, options));
       this.track(
-        logContext.run({ correlationId: delivery.correlationId }, () => handler(delivery)).then(
-          () => consumer.channel.ack(message),
-          (error: Error) => this.settle(consumer, message, error),
+        // async: a handler that throws before returning its promise fails its message, not the frame loop.
+        logContext.run({ correlationId: delivery.correlationId }, async () => handler(delivery)).then(
+          () => this.ack(message),
+          (error: Error) => this.settle(message, error, options),
         ),
       );
     });
@@ -117,36 +165,36 @@ export class Broker {
     handler: BatchHandler<T>,
     { maxBatch, windowMs }: BatchOptions,
     validate?: (data: unknown) => Validation<T>,
+    options: ConsumeOptions = {},
   ): Promise<void> {
     let buffer: Delivery<T>[] = [];
     let timer: NodeJS.Timeout | undefined;
-    let consumerRef: Consumer | undefined;
     const flush = () => {
-      if (timer) clearTimeout(timer);
+      clearTimeout(timer);
       timer = undefined;
-      const batch = buffer;
+      // Deliveries whose channel closed meanwhile are back in the queue already.
+      const batch = buffer.filter((delivery) => this.deliveredOn.get(delivery.raw)?.open);
       buffer = [];
-      if (batch.length === 0 || !consumerRef) return;
-      const consumer = consumerRef;
+      if (batch.length === 0) return;
       this.track(
-        logContext.run({ correlationId: batch[0].correlationId }, () => handler(batch)).then(
+        logContext.run({ correlationId: batch[0].correlationId }, async () => handler(batch)).then(
           (failures) => {
             const failed = new Map((failures ?? []).map(({ delivery, error }) => [delivery, error]));
             return Promise.all(
               batch.map((delivery) => {
                 const error = failed.get(delivery);
-                return error ? this.settle(consumer, delivery.raw, error) : consumer.channel.ack(delivery.raw);
+                return error ? this.settle(delivery.raw, error, options) : this.ack(delivery.raw);
               }),
             );
           },
-          (error: Error) => Promise.all(batch.map((delivery) => this.settle(consumer, delivery.raw, error))),
+          (error: Error) => Promise.all(batch.map((delivery) => this.settle(delivery.raw, error, options))),
         ),
       );
     };
-    await this.startConsumer(queue, Math.max(this.options.prefetch, maxBatch * 2), (message, consumer) => {
-      consumerRef = consumer;
+    this.pendingBatches.push(flush);
+    await this.startConsumer(queue, Math.max(this.options.prefetch, maxBatch * 2), (message) => {
       const delivery = this.parse(message, validate);
-      if ('error' in delivery) return this.track(this.settle(consumer, message, delivery.error));
+      if ('error' in delivery) return this.track(this.settle(message, delivery.error, options));
       buffer.push(delivery);
       if (buffer.length >= maxBatch) flush();
       else if (!timer) timer = setTimeout(flush, windowMs);
@@ -160,10 +208,12 @@ export class Broker {
    * missed.
    */
   async subscribeAll(routingKey: string, handler: (body: unknown) => void, onConnect: () => void = () => undefined): Promise<void> {
+    const { logger } = this.options;
     const exchange = exchangeName(this.options.prefix);
     const channel = this.connection.createChannel({
       name: `broadcast ${routingKey}`,
       setup: async (ch: ConfirmChannel) => {
+        ch.on('error', (error: Error) => logger.warn('the broker closed a broadcast channel', { routingKey, error: error.message }));
         await ch.assertExchange(exchange, 'topic', { durable: true });
         const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true, durable: false });
         await ch.bindQueue(queue, exchange, routingKey);
@@ -174,7 +224,7 @@ export class Broker {
             try {
               handler(JSON.parse(message.content.toString('utf8')));
             } catch (error) {
-              this.options.logger.warn('broadcast message ignored', { routingKey, error: String(error) });
+              logger.warn('broadcast message ignored', { routingKey, error: String(error) });
             }
           },
           { noAck: true },
@@ -182,86 +232,128 @@ export class Broker {
         onConnect();
       },
     });
+    channel.on('error', (error: Error) => logger.error('broadcast channel error', { routingKey, error: error.message }));
     await channel.waitForConnect();
-    this.consumers.push(channel);
+    this.broadcasts.push(channel);
   }
 
-  /** Stops taking messages, lets running handlers finish, then closes the connection. */
+  /** Stops taking messages, hands over collected batches, lets running handlers finish, then closes the connection. */
   async close(graceMs = 15_000): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    for (const channel of this.consumers) await channel.cancelAll().catch(() => undefined);
+    await Promise.all(this.consumers.map((consumer) => consumer.stop()));
+    for (const channel of this.broadcasts) await channel.cancelAll().catch(() => undefined);
+    for (const flush of this.pendingBatches) flush();
     const deadline = Date.now() + graceMs;
     while (this.inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     await this.connection.close();
   }
 
-  private async startConsumer(queue: QueueName, prefetch: number, onMessage: (message: ConsumeMessage, consumer: Consumer) => void) {
-    const names = this.names(queue);
-    const channel = this.connection.createChannel({
-      name: `consumer ${names.main}`,
-      confirm: true,
-      setup: (ch: ConfirmChannel) => declareTopology(ch, this.options.prefix, this.options.retryDelayMs),
+  private async startConsumer(queue: QueueName, prefetch: number, onMessage: (message: ConsumeMessage) => void): Promise<void> {
+    const consumer = new ConsumerChannel(this.connection, {
+      names: this.names(queue),
+      prefetch,
+      logger: this.options.logger,
+      declare: (channel) => declareTopology(channel, this.options.prefix, this.options.retryDelayMs),
+      onMessage: (message, source) => {
+        this.deliveredOn.set(message, source);
+        onMessage(message);
+      },
+      reopenDelayMs: RECONNECT_SECONDS * 1000,
     });
-    await channel.waitForConnect();
-    this.consumers.push(channel);
-    await channel.consume(names.main, (message) => onMessage(message, { channel, names }), { prefetch });
+    this.consumers.push(consumer);
+    await consumer.start();
   }
 
   private parse<T>(message: ConsumeMessage, validate?: (data: unknown) => Validation<T>): Delivery<T> | { error: Error } {
-    let body: unknown;
-    try {
-      body = JSON.parse(message.content.toString('utf8'));
-    } catch {
-      return { error: new PoisonMessageError('message body is not JSON') };
-    }
+    const { body, parsed, attempt, correlationId } = readMessage(message);
+    if (!parsed) return { error: new PoisonMessageError('message body is not JSON') };
     if (validate) {
       const result = validate(body);
       if (!result.ok) return { error: new PoisonMessageError(`message fails its schema: ${result.message}`) };
     }
-    const headers = message.properties.headers ?? {};
-    return {
-      body: body as T,
-      raw: message,
-      attempt: Number(headers[ATTEMPT_HEADER] ?? 1),
-      correlationId: String(headers[CORRELATION_HEADER] ?? message.properties.messageId ?? randomUUID()),
-    };
+    return { body: body as T, raw: message, attempt, correlationId };
+  }
+
+  /** Acks on the delivering channel; once that channel is gone, the ack is dropped (the message is back in its queue). */
+  private ack(message: ConsumeMessage): void {
+    const source = this.deliveredOn.get(message);
+    if (!source?.open) return this.dropped(message, 'ack');
+    try {
+      source.channel.ack(message);
+    } catch {
+      this.dropped(message, 'ack');
+    }
   }
 
   /**
    * Failure policy: a poison message goes to the dead-letter queue at once; a transient failure
    * goes to the retry queue (back after the retry delay) until maxAttempts, then dead-letters.
-   * The original is acked only after its copy was confirmed, so nothing is lost in between.
+   * Before dead-lettering, `onDeadLetter` runs; if it fails, the message is retried instead. The
+   * copy goes out on the delivering channel and the original is acked there only after the copy
+   * was confirmed, so nothing is lost in between; if that channel closes first, the original is
+   * delivered again.
    */
-  private async settle({ channel, names }: Consumer, message: ConsumeMessage, error: Error): Promise<void> {
-    const headers = message.properties.headers ?? {};
-    const attempt = Number(headers[ATTEMPT_HEADER] ?? 1);
-    const poison = error instanceof PoisonMessageError;
-    const dead = poison || attempt >= this.options.maxAttempts;
-    const target = dead ? names.dead : names.retry;
-    this.options.logger.log(dead ? 'error' : 'warn', dead ? 'message dead-lettered' : 'message will be retried', {
+  private async settle(message: ConsumeMessage, error: Error, { onDeadLetter }: ConsumeOptions): Promise<void> {
+    const source = this.deliveredOn.get(message);
+    if (!source?.open) return this.dropped(message, 'settlement');
+    const { names } = source;
+    const { body, attempt, correlationId } = readMessage(message);
+    const { maxAttempts, logger } = this.options;
+    let dead = error instanceof PoisonMessageError || attempt >= maxAttempts;
+    let nextAttempt = dead ? attempt : attempt + 1;
+    if (dead && onDeadLetter) {
+      try {
+        await logContext.run({ correlationId }, () => onDeadLetter({ body, raw: message, correlationId, attempt }, error));
+      } catch (hookError) {
+        logger.error('the dead-letter hook failed; the message will be retried instead of dead-lettered', {
+          queue: names.main,
+          attempt,
+          error: error.message,
+          hookError: String(hookError),
+        });
+        dead = false;
+        nextAttempt = Math.min(attempt, maxAttempts);
+      }
+    }
+    // A retried message comes back through the default exchange, under the queue's name.
+    const routingKey = String(message.properties.headers?.['x-original-routing-key'] ?? message.fields.routingKey);
+    logger.log(dead ? 'error' : 'warn', dead ? 'message dead-lettered' : 'message will be retried', {
       queue: names.main,
-      routingKey: message.fields.routingKey,
+      routingKey,
       attempt,
       error: error.message,
     });
     try {
-      await channel.sendToQueue(target, message.content, {
+      await sendConfirmed(source, dead ? names.dead : names.retry, message.content, {
         persistent: true,
         contentType: message.properties.contentType,
         messageId: message.properties.messageId,
         headers: {
-          ...headers,
-          [ATTEMPT_HEADER]: dead ? attempt : attempt + 1,
+          ...message.properties.headers,
+          [ATTEMPT_HEADER]: nextAttempt,
           'x-last-error': error.message.slice(0, 1000),
-          'x-original-routing-key': message.fields.routingKey,
+          'x-original-routing-key': routingKey,
         },
       });
-      channel.ack(message);
     } catch (publishError) {
-      this.options.logger.error('could not move a failed message; returning it to its queue', { error: String(publishError) });
-      channel.nack(message, false, true);
+      if (!source.open) return this.dropped(message, 'settlement');
+      logger.error('could not move a failed message; returning it to its queue', { queue: names.main, error: String(publishError) });
+      try {
+        source.channel.nack(message, false, true);
+      } catch {
+        this.dropped(message, 'nack');
+      }
+      return;
     }
+    this.ack(message);
+  }
+
+  private dropped(message: ConsumeMessage, what: string): void {
+    this.options.logger.warn(`${what} dropped: the channel that delivered the message is closed, so the broker delivers it again`, {
+      routingKey: message.fields.routingKey,
+      messageId: message.properties.messageId,
+    });
   }
 
   private track(work: Promise<unknown>): void {
@@ -270,6 +362,30 @@ export class Broker {
       .catch((error) => this.options.logger.error('message settlement failed', { error: String(error) }))
       .finally(() => this.inFlight--);
   }
+}
+
+function readMessage(message: ConsumeMessage): { body: unknown; parsed: boolean; attempt: number; correlationId: string } {
+  const headers = message.properties.headers ?? {};
+  const meta = {
+    attempt: Number(headers[ATTEMPT_HEADER] ?? 1),
+    correlationId: String(headers[CORRELATION_HEADER] ?? message.properties.messageId ?? randomUUID()),
+  };
+  try {
+    return { body: JSON.parse(message.content.toString('utf8')), parsed: true, ...meta };
+  } catch {
+    return { body: undefined, parsed: false, ...meta };
+  }
+}
+
+/** Sends on the given channel and resolves when the broker confirmed; rejects if the channel closes first. */
+function sendConfirmed(source: DeliverySource, queue: string, content: Buffer, options: Options.Publish): Promise<void> {
+  return new Promise((resolve, reject) => {
+    try {
+      source.channel.sendToQueue(queue, content, options, (error) => (error ? reject(error) : resolve()));
+    } catch (error) {
+      reject(error);
+    }
+  });
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

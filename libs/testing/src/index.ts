@@ -5,3 +5,7 @@ export { testInfrastructure } from './infrastructure';
 export * from './builders';
 export { startWebhookReceiver } from './webhook-receiver';
 export type { ReceivedWebhook, WebhookAnswer, WebhookReceiver } from './webhook-receiver';
+export { startPrivateRabbitMq } from './private-rabbitmq';
+export type { PrivateRabbitMq } from './private-rabbitmq';
+export { recordingLogger } from './recording-logger';
+export type { LogEntry } from './recording-logger';
