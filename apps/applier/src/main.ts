@@ -4,6 +4,7 @@ import { loadApplierConfig } from './config';
 import { startMappedChangesConsumer } from './entry-points/mapped-changes.consumer';
 import { ApplyMappedChangesUseCase, type RequestRefresh } from './use-cases/apply-mapped-changes.use-case';
 import { CrmDirectory } from './use-cases/crm-directory';
+import { RecordSetAsideUseCase } from './use-cases/record-set-aside.use-case';
 import { SweepAbandonedCheckoutsUseCase } from './use-cases/sweep-abandoned-checkouts.use-case';
 
 runService({
@@ -17,7 +18,11 @@ runService({
     const apply = new ApplyMappedChangesUseCase(database.repositories, crm, logger, Date.now, config.APPLIER_WAIT_WINDOW_MS, refresh);
     const forget = () => apply.forgetPortals();
     await broker.subscribeAll(TOPICS.lookupsChanged, forget, forget);
-    await startMappedChangesConsumer(broker, apply, { maxBatch: config.APPLIER_BATCH_SIZE, windowMs: config.APPLIER_BATCH_WINDOW_MS });
+    await startMappedChangesConsumer(
+      broker,
+      { applyMappedChanges: apply, recordSetAside: new RecordSetAsideUseCase(database.repositories, logger) },
+      { maxBatch: config.APPLIER_BATCH_SIZE, windowMs: config.APPLIER_BATCH_WINDOW_MS },
+    );
     const retry = setInterval(
       () => void apply.retryWaiting().catch((error) => logger.warn('retrying waiting changes failed', { error: String(error) })),
       config.APPLIER_WAIT_RETRY_INTERVAL_MS,

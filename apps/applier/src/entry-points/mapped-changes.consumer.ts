@@ -1,17 +1,22 @@
 import { createValidator, mappedChangesMessageSchema, type MappedChangesMessage } from '@ecomm-sync/contracts';
 import type { BatchOptions, Broker } from '@ecomm-sync/messaging';
 import type { ApplyMappedChangesUseCase } from '../use-cases/apply-mapped-changes.use-case';
+import type { RecordSetAsideUseCase } from '../use-cases/record-set-aside.use-case';
 
 const validateMappedChanges = createValidator<MappedChangesMessage>(mappedChangesMessageSchema, 'message');
 
 /**
  * Collects mapped changes for a short window (or up to the batch size) and applies them together.
  * Failure policy: schema failures are poison (dead-lettered at once); a group that fails (CRM or
- * database unreachable) fails only its own messages, which are retried after the delay. Messages
- * delivered before (redelivered, or retried) are named to the use case: their changes may have
- * been written once already.
+ * database unreachable) fails only its own messages, which are retried after the delay. Before a
+ * message is dead-lettered, each of its objects gets an error record saying so (if that cannot be
+ * written, the message is retried instead).
  */
-export function startMappedChangesConsumer(broker: Broker, applyMappedChanges: ApplyMappedChangesUseCase, options: BatchOptions): Promise<void> {
+export function startMappedChangesConsumer(
+  broker: Broker,
+  { applyMappedChanges, recordSetAside }: { applyMappedChanges: ApplyMappedChangesUseCase; recordSetAside: RecordSetAsideUseCase },
+  options: BatchOptions,
+): Promise<void> {
   return broker.consumeBatches<MappedChangesMessage>(
     'applier.mapped-changes',
     async (deliveries) => {
@@ -24,5 +29,6 @@ export function startMappedChangesConsumer(broker: Broker, applyMappedChanges: A
     },
     options,
     validateMappedChanges,
+    { onDeadLetter: ({ body, attempt }, error) => recordSetAside.execute(body, attempt, error) },
   );
 }

@@ -1,0 +1,45 @@
+import { createValidator, syncBatchMessageSchema, type SyncBatchMessage } from '@ecomm-sync/contracts';
+import type { Repositories } from '@ecomm-sync/data-access';
+import { describeFailure, setAsideReason } from '@ecomm-sync/domain';
+import type { Logger } from '@ecomm-sync/logger';
+
+const validateSyncBatch = createValidator<SyncBatchMessage>(syncBatchMessageSchema, 'message');
+
+/**
+ * An accepted batch is about to be dead-lettered before it was merged: each of its objects gets an
+ * open UNKNOWN_ERROR saying so and how it gets applied (redrive); applying it later resolves the
+ * error. Recorded at revision 0, below every merged revision. Idempotent. A failure here keeps the
+ * batch out of the dead-letter queue (it is retried), so nothing accepted is set aside unseen.
+ */
+export class RecordSetAsideUseCase {
+  constructor(
+    private readonly repositories: Pick<Repositories, 'syncErrors'>,
+    private readonly logger: Logger,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  async execute(body: unknown, attempts: number, error: Error): Promise<void> {
+    const parsed = validateSyncBatch(body);
+    if (!parsed.ok) {
+      this.logger.error('a malformed message was dead-lettered', { queue: 'mapper.sync-batches', error: error.message });
+      return;
+    }
+    const { tenant, storeId, objectType, messages, receivedAt } = parsed.value;
+    const reason = setAsideReason('mapper.sync-batches', attempts, error.message);
+    const now = this.clock();
+    await this.repositories.syncErrors.record(
+      tenant,
+      storeId,
+      objectType,
+      messages.map((message) => ({
+        externalObjectId: message.externalObjectId,
+        rev: 0,
+        settingsRev: 0,
+        type: 'UNKNOWN_ERROR',
+        details: describeFailure(message.action === 'DELETE' ? 'DELETE' : 'UPSERT', objectType, message.externalObjectId, reason),
+        changedAt: message.changedAt ?? receivedAt,
+        erroredAt: now,
+      })),
+    );
+  }
+}
