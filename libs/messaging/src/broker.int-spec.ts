@@ -3,7 +3,8 @@ import { createValidator } from '@ecomm-sync/contracts';
 import { createLogger } from '@ecomm-sync/logger';
 import { recordingLogger, testInfrastructure, uniqueName, waitFor } from '@ecomm-sync/testing';
 import { purgeAndDeleteTopology, redriveAllDeadLetters, redriveDeadLetters } from './admin';
-import { Broker, type BrokerOptions, type DeadLetter, type Delivery } from './broker';
+import { Broker, type BrokerOptions, type Delivery } from './broker';
+import type { DeadLetter } from './settlement';
 import { PoisonMessageError } from './errors';
 import { exchangeName, namesOf } from './topology';
 

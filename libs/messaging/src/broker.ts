@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
-import type { ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
+import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Validation } from '@ecomm-sync/contracts';
 import { currentLogContext, logContext, type Logger } from '@ecomm-sync/logger';
-import { ConsumerChannel, type DeliverySource } from './consumer-channel';
+import { ConsumerChannel } from './consumer-channel';
 import { PoisonMessageError } from './errors';
+import { ATTEMPT_HEADER, CORRELATION_HEADER, readMessage, Settlement, type ConsumeOptions } from './settlement';
 import { declareTopology, exchangeName, namesOf, type QueueName, type QueueNames } from './topology';
 
 export interface BrokerOptions {
@@ -27,25 +28,6 @@ export interface Delivery<T> {
   raw: ConsumeMessage;
 }
 
-/** What `onDeadLetter` gets: `body` is the parsed JSON, or undefined when the message is not JSON. */
-export interface DeadLetter {
-  body: unknown;
-  raw: ConsumeMessage;
-  correlationId: string;
-  attempt: number;
-}
-
-/**
- * Runs before a message goes to the dead-letter queue, e.g. to write the error record a user sees.
- * If it throws, the message goes to the retry queue instead and comes back after the delay. It may
- * run more than once for one message (the message can be delivered again), so it must be idempotent.
- */
-export type DeadLetterHook = (deadLetter: DeadLetter, error: Error) => Promise<void>;
-
-export interface ConsumeOptions {
-  onDeadLetter?: DeadLetterHook;
-}
-
 export type MessageHandler<T> = (delivery: Delivery<T>) => Promise<void>;
 /** May return the deliveries that failed on their own; a throw fails the whole batch. */
 export type BatchHandler<T> = (deliveries: Delivery<T>[]) => Promise<void | { delivery: Delivery<T>; error: Error }[]>;
@@ -55,8 +37,6 @@ export interface BatchOptions {
   windowMs: number;
 }
 
-const ATTEMPT_HEADER = 'x-attempt';
-const CORRELATION_HEADER = 'x-correlation-id';
 const RECONNECT_SECONDS = 1;
 
 /**
@@ -73,7 +53,7 @@ export class Broker {
   private readonly consumers: ConsumerChannel[] = [];
   private readonly broadcasts: ChannelWrapper[] = [];
   private readonly pendingBatches: (() => void)[] = [];
-  private readonly deliveredOn = new WeakMap<ConsumeMessage, DeliverySource>();
+  private readonly settlement: Settlement;
   private inFlight = 0;
   private closing = false;
 
@@ -81,7 +61,9 @@ export class Broker {
     private readonly connection: AmqpConnectionManager,
     private readonly publisher: ChannelWrapper,
     private readonly options: BrokerOptions,
-  ) {}
+  ) {
+    this.settlement = new Settlement(options.maxAttempts, options.logger);
+  }
 
   /** Keeps trying to reach RabbitMQ for `connectTimeoutMs`, then fails. Once connected, it reconnects for ever. */
   static async connect(options: BrokerOptions): Promise<Broker> {
@@ -148,12 +130,12 @@ export class Broker {
   async consume<T>(queue: QueueName, handler: MessageHandler<T>, validate?: (data: unknown) => Validation<T>, options: ConsumeOptions = {}): Promise<void> {
     await this.startConsumer(queue, this.options.prefetch, (message) => {
       const delivery = this.parse(message, validate);
-      if ('error' in delivery) return this.track(this.settle(message, delivery.error, options));
+      if ('error' in delivery) return this.track(this.settlement.settle(message, delivery.error, options));
       this.track(
         // async: a handler that throws before returning its promise fails its message, not the frame loop.
         logContext.run({ correlationId: delivery.correlationId }, async () => handler(delivery)).then(
-          () => this.ack(message),
-          (error: Error) => this.settle(message, error, options),
+          () => this.settlement.ack(message),
+          (error: Error) => this.settlement.settle(message, error, options),
         ),
       );
     });
@@ -173,7 +155,7 @@ export class Broker {
       clearTimeout(timer);
       timer = undefined;
       // Deliveries whose channel closed meanwhile are back in the queue already.
-      const batch = buffer.filter((delivery) => this.deliveredOn.get(delivery.raw)?.open);
+      const batch = buffer.filter((delivery) => this.settlement.isLive(delivery.raw));
       buffer = [];
       if (batch.length === 0) return;
       this.track(
@@ -183,18 +165,18 @@ export class Broker {
             return Promise.all(
               batch.map((delivery) => {
                 const error = failed.get(delivery);
-                return error ? this.settle(delivery.raw, error, options) : this.ack(delivery.raw);
+                return error ? this.settlement.settle(delivery.raw, error, options) : this.settlement.ack(delivery.raw);
               }),
             );
           },
-          (error: Error) => Promise.all(batch.map((delivery) => this.settle(delivery.raw, error, options))),
+          (error: Error) => Promise.all(batch.map((delivery) => this.settlement.settle(delivery.raw, error, options))),
         ),
       );
     };
     this.pendingBatches.push(flush);
     await this.startConsumer(queue, Math.max(this.options.prefetch, maxBatch * 2), (message) => {
       const delivery = this.parse(message, validate);
-      if ('error' in delivery) return this.track(this.settle(message, delivery.error, options));
+      if ('error' in delivery) return this.track(this.settlement.settle(message, delivery.error, options));
       buffer.push(delivery);
       if (buffer.length >= maxBatch) flush();
       else if (!timer) timer = setTimeout(flush, windowMs);
@@ -256,7 +238,7 @@ export class Broker {
       logger: this.options.logger,
       declare: (channel) => declareTopology(channel, this.options.prefix, this.options.retryDelayMs),
       onMessage: (message, source) => {
-        this.deliveredOn.set(message, source);
+        this.settlement.deliveredOn.set(message, source);
         onMessage(message);
       },
       reopenDelayMs: RECONNECT_SECONDS * 1000,
@@ -275,117 +257,12 @@ export class Broker {
     return { body: body as T, raw: message, attempt, correlationId };
   }
 
-  /** Acks on the delivering channel; once that channel is gone, the ack is dropped (the message is back in its queue). */
-  private ack(message: ConsumeMessage): void {
-    const source = this.deliveredOn.get(message);
-    if (!source?.open) return this.dropped(message, 'ack');
-    try {
-      source.channel.ack(message);
-    } catch {
-      this.dropped(message, 'ack');
-    }
-  }
-
-  /**
-   * Failure policy: a poison message goes to the dead-letter queue at once; a transient failure
-   * goes to the retry queue (back after the retry delay) until maxAttempts, then dead-letters.
-   * Before dead-lettering, `onDeadLetter` runs; if it fails, the message is retried instead. The
-   * copy goes out on the delivering channel and the original is acked there only after the copy
-   * was confirmed, so nothing is lost in between; if that channel closes first, the original is
-   * delivered again.
-   */
-  private async settle(message: ConsumeMessage, error: Error, { onDeadLetter }: ConsumeOptions): Promise<void> {
-    const source = this.deliveredOn.get(message);
-    if (!source?.open) return this.dropped(message, 'settlement');
-    const { names } = source;
-    const { body, attempt, correlationId } = readMessage(message);
-    const { maxAttempts, logger } = this.options;
-    let dead = error instanceof PoisonMessageError || attempt >= maxAttempts;
-    let nextAttempt = dead ? attempt : attempt + 1;
-    if (dead && onDeadLetter) {
-      try {
-        await logContext.run({ correlationId }, () => onDeadLetter({ body, raw: message, correlationId, attempt }, error));
-      } catch (hookError) {
-        logger.error('the dead-letter hook failed; the message will be retried instead of dead-lettered', {
-          queue: names.main,
-          attempt,
-          error: error.message,
-          hookError: String(hookError),
-        });
-        dead = false;
-        nextAttempt = Math.min(attempt, maxAttempts);
-      }
-    }
-    // A retried message comes back through the default exchange, under the queue's name.
-    const routingKey = String(message.properties.headers?.['x-original-routing-key'] ?? message.fields.routingKey);
-    logger.log(dead ? 'error' : 'warn', dead ? 'message dead-lettered' : 'message will be retried', {
-      queue: names.main,
-      routingKey,
-      attempt,
-      error: error.message,
-    });
-    try {
-      await sendConfirmed(source, dead ? names.dead : names.retry, message.content, {
-        persistent: true,
-        contentType: message.properties.contentType,
-        messageId: message.properties.messageId,
-        headers: {
-          ...message.properties.headers,
-          [ATTEMPT_HEADER]: nextAttempt,
-          'x-last-error': error.message.slice(0, 1000),
-          'x-original-routing-key': routingKey,
-        },
-      });
-    } catch (publishError) {
-      if (!source.open) return this.dropped(message, 'settlement');
-      logger.error('could not move a failed message; returning it to its queue', { queue: names.main, error: String(publishError) });
-      try {
-        source.channel.nack(message, false, true);
-      } catch {
-        this.dropped(message, 'nack');
-      }
-      return;
-    }
-    this.ack(message);
-  }
-
-  private dropped(message: ConsumeMessage, what: string): void {
-    this.options.logger.warn(`${what} dropped: the channel that delivered the message is closed, so the broker delivers it again`, {
-      routingKey: message.fields.routingKey,
-      messageId: message.properties.messageId,
-    });
-  }
-
   private track(work: Promise<unknown>): void {
     this.inFlight++;
     void work
       .catch((error) => this.options.logger.error('message settlement failed', { error: String(error) }))
       .finally(() => this.inFlight--);
   }
-}
-
-function readMessage(message: ConsumeMessage): { body: unknown; parsed: boolean; attempt: number; correlationId: string } {
-  const headers = message.properties.headers ?? {};
-  const meta = {
-    attempt: Number(headers[ATTEMPT_HEADER] ?? 1),
-    correlationId: String(headers[CORRELATION_HEADER] ?? message.properties.messageId ?? randomUUID()),
-  };
-  try {
-    return { body: JSON.parse(message.content.toString('utf8')), parsed: true, ...meta };
-  } catch {
-    return { body: undefined, parsed: false, ...meta };
-  }
-}
-
-/** Sends on the given channel and resolves when the broker confirmed; rejects if the channel closes first. */
-function sendConfirmed(source: DeliverySource, queue: string, content: Buffer, options: Options.Publish): Promise<void> {
-  return new Promise((resolve, reject) => {
-    try {
-      source.channel.sendToQueue(queue, content, options, (error) => (error ? reject(error) : resolve()));
-    } catch (error) {
-      reject(error);
-    }
-  });
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

@@ -1,5 +1,6 @@
 export { Broker } from './broker';
-export type { BrokerOptions, Delivery, MessageHandler, BatchHandler, BatchOptions, ConsumeOptions, DeadLetter, DeadLetterHook } from './broker';
+export type { BrokerOptions, Delivery, MessageHandler, BatchHandler, BatchOptions } from './broker';
+export type { ConsumeOptions, DeadLetter, DeadLetterHook } from './settlement';
 export { PoisonMessageError } from './errors';
 export { QUEUES, namesOf, exchangeName, declareTopology } from './topology';
 export type { QueueName, QueueNames } from './topology';

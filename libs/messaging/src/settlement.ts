@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import type { ConsumeMessage, Options } from 'amqplib';
+import { logContext, type Logger } from '@ecomm-sync/logger';
+import type { DeliverySource } from './consumer-channel';
+import { PoisonMessageError } from './errors';
+
+export const ATTEMPT_HEADER = 'x-attempt';
+export const CORRELATION_HEADER = 'x-correlation-id';
+
+/** What `onDeadLetter` gets: `body` is the parsed JSON, or undefined when the message is not JSON. */
+export interface DeadLetter {
+  body: unknown;
+  raw: ConsumeMessage;
+  correlationId: string;
+  attempt: number;
+}
+
+/**
+ * Runs before a message goes to the dead-letter queue, e.g. to write the error record a user sees.
+ * If it throws, the message goes to the retry queue instead and comes back after the delay. It may
+ * run more than once for one message (the message can be delivered again), so it must be idempotent.
+ */
+export type DeadLetterHook = (deadLetter: DeadLetter, error: Error) => Promise<void>;
+
+export interface ConsumeOptions {
+  onDeadLetter?: DeadLetterHook;
+}
+
+/**
+ * How a delivered message ends: acked, or moved to its retry or dead-letter queue, always on the
+ * channel that delivered it (docs/decisions/0017-acks-on-the-delivering-channel.md).
+ */
+export class Settlement {
+  /** The channel each message came on (set by the consumer as messages arrive). */
+  readonly deliveredOn = new WeakMap<ConsumeMessage, DeliverySource>();
+
+  constructor(
+    private readonly maxAttempts: number,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Whether the channel that delivered the message is still open (else the broker delivers it again). */
+  isLive(message: ConsumeMessage): boolean {
+    return this.deliveredOn.get(message)?.open ?? false;
+  }
+
+  /** Acks on the delivering channel; once that channel is gone, the ack is dropped (the message is back in its queue). */
+  ack(message: ConsumeMessage): void {
+    const source = this.deliveredOn.get(message);
+    if (!source?.open) return this.dropped(message, 'ack');
+    try {
+      source.channel.ack(message);
+    } catch {
+      this.dropped(message, 'ack');
+    }
+  }
+
+  /**
+   * Failure policy: a poison message goes to the dead-letter queue at once; a transient failure
+   * goes to the retry queue (back after the retry delay) until maxAttempts, then dead-letters.
+   * Before dead-lettering, `onDeadLetter` runs; if it fails, the message is retried instead. The
+   * copy goes out on the delivering channel and the original is acked there only after the copy
+   * was confirmed, so nothing is lost in between; if that channel closes first, the original is
+   * delivered again.
+   */
+  async settle(message: ConsumeMessage, error: Error, { onDeadLetter }: ConsumeOptions): Promise<void> {
+    const source = this.deliveredOn.get(message);
+    if (!source?.open) return this.dropped(message, 'settlement');
+    const { names } = source;
+    const { body, attempt, correlationId } = readMessage(message);
+    const { maxAttempts, logger } = this;
+    let dead = error instanceof PoisonMessageError || attempt >= maxAttempts;
+    let nextAttempt = dead ? attempt : attempt + 1;
+    if (dead && onDeadLetter) {
+      try {
+        await logContext.run({ correlationId }, () => onDeadLetter({ body, raw: message, correlationId, attempt }, error));
+      } catch (hookError) {
+        logger.error('the dead-letter hook failed; the message will be retried instead of dead-lettered', {
+          queue: names.main,
+          attempt,
+          error: error.message,
+          hookError: String(hookError),
+        });
+        dead = false;
+        nextAttempt = Math.min(attempt, maxAttempts);
+      }
+    }
+    // A retried message comes back through the default exchange, under the queue's name.
+    const routingKey = String(message.properties.headers?.['x-original-routing-key'] ?? message.fields.routingKey);
+    logger.log(dead ? 'error' : 'warn', dead ? 'message dead-lettered' : 'message will be retried', {
+      queue: names.main,
+      routingKey,
+      attempt,
+      error: error.message,
+    });
+    try {
+      await sendConfirmed(source, dead ? names.dead : names.retry, message.content, {
+        persistent: true,
+        contentType: message.properties.contentType,
+        messageId: message.properties.messageId,
+        headers: {
+          ...message.properties.headers,
+          [ATTEMPT_HEADER]: nextAttempt,
+          'x-last-error': error.message.slice(0, 1000),
+          'x-original-routing-key': routingKey,
+        },
+      });
+    } catch (publishError) {
+      if (!source.open) return this.dropped(message, 'settlement');
+      logger.error('could not move a failed message; returning it to its queue', { queue: names.main, error: String(publishError) });
+      try {
+        source.channel.nack(message, false, true);
+      } catch {
+        this.dropped(message, 'nack');
+      }
+      return;
+    }
+    this.ack(message);
+  }
+
+  private dropped(message: ConsumeMessage, what: string): void {
+    this.logger.warn(`${what} dropped: the channel that delivered the message is closed, so the broker delivers it again`, {
+      routingKey: message.fields.routingKey,
+      messageId: message.properties.messageId,
+    });
+  }
+}
+
+export function readMessage(message: ConsumeMessage): { body: unknown; parsed: boolean; attempt: number; correlationId: string } {
+  const headers = message.properties.headers ?? {};
+  const meta = {
+    attempt: Number(headers[ATTEMPT_HEADER] ?? 1),
+    correlationId: String(headers[CORRELATION_HEADER] ?? message.properties.messageId ?? randomUUID()),
+  };
+  try {
+    return { body: JSON.parse(message.content.toString('utf8')), parsed: true, ...meta };
+  } catch {
+    return { body: undefined, parsed: false, ...meta };
+  }
+}
+
+/** Sends on the given channel and resolves when the broker confirmed; rejects if the channel closes first. */
+function sendConfirmed(source: DeliverySource, queue: string, content: Buffer, options: Options.Publish): Promise<void> {
+  return new Promise((resolve, reject) => {
+    try {
+      source.channel.sendToQueue(queue, content, options, (error) => (error ? reject(error) : resolve()));
+    } catch (error) {
+      reject(error);
+    }
+  });
+}
+
