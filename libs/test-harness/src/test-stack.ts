@@ -38,6 +38,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Extra node options for every app (for example `--cpu-prof`, which NODE_OPTIONS refuses). */
   nodeOptions?: string[];
+  /** A database server and broker of the caller's own (default: the test run's, testInfrastructure). */
+  infrastructure?: { mongoUrl: string; amqpUrl: string };
 }
 
 export interface TestPortal {
@@ -64,7 +66,7 @@ export class TestStack {
   ) {}
 
   static async start(options: StackOptions = {}): Promise<TestStack> {
-    const { mongoUrl, amqpUrl } = testInfrastructure();
+    const { mongoUrl, amqpUrl } = options.infrastructure ?? testInfrastructure();
     const name = uniqueName('e2e').replace(/-/g, '_');
     const ports = Object.fromEntries(await Promise.all(ALL_APPS.map(async (app) => [app, await freePort()]))) as Record<AppName, number>;
     const env: Record<string, string> = {

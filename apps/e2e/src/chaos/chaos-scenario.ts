@@ -89,9 +89,8 @@ export async function runChaosScenario(fault: Fault, rabbit: PrivateRabbitMq, op
   const mongoLog = path.join(dataDir, 'mongo-server.log');
   let mongo = await mongoLauncher.startMongoServer({ h2File, logFile: mongoLog });
   const stack = await TestStack.start({
+    infrastructure: { mongoUrl: mongo.url, amqpUrl: rabbit.url },
     env: {
-      MONGO_URL: mongo.url,
-      AMQP_URL: rabbit.url,
       // A fault lasts seconds: retries must outlast it (DESIGN.md: bounded retries with delay).
       AMQP_RETRY_DELAY_MS: '1000',
       AMQP_MAX_ATTEMPTS: '15',
