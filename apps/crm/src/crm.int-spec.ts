@@ -42,6 +42,21 @@ describe('built-in CRM objects API', () => {
     expect(pipelines.body.results).toHaveLength(1);
   });
 
+  it.each([
+    ['a property in another portal', '/crm/v3/properties/contacts', { name: 'x_planted', label: 'x', type: 'string', portalId: 1 }],
+    ['an object input with an extra field', '/crm/v3/objects/contacts/batch/create', { inputs: [{ properties: { email: 'x@example.com' }, portalId: 1 }] }],
+    ['a search with an unknown field', '/crm/v3/objects/contacts/search', { filterGroups: [], query: 'x' }],
+    ['a pipeline with an unknown stage field', '/crm/v3/pipelines/deals', { id: 'p2', label: 'P', stages: [{ id: 's', label: 'S', probability: 1 }] }],
+  ])('when a body carries a field the API does not define (%s), then it is refused with 400 naming it and nothing is written', async (_case, path, body) => {
+    const other = portalId + 1000;
+    await request(app).put(`/crm/admin/v1/accounts/${other}`).set('authorization', 'Bearer admin-token').send({ token: `token-of-portal-${other}` }).expect(200);
+    const response = await as('post', path).send(body).expect(400);
+    expect(response.body).toMatchObject({ status: 'error', message: expect.stringMatching(/must NOT have additional properties|not allowed|unknown/i) });
+    const planted = await request(app).get('/crm/v3/properties/contacts').set('authorization', `Bearer token-of-portal-${other}`).expect(200);
+    expect(planted.body.results.map((p: { name: string }) => p.name)).not.toContain('x_planted');
+    expect((await as('get', '/crm/v3/properties/contacts').expect(200)).body.results.map((p: { name: string }) => p.name)).not.toContain('x_planted');
+  });
+
   it('creates, reads, updates and archives objects', async () => {
     const created = await as('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { email: 'Ada@Example.com', firstname: 'Ada' } }] }).expect(201);
     const id = created.body.results[0].id;

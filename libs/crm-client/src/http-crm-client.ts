@@ -132,7 +132,8 @@ export class HttpCrmClient implements CrmPort {
   }
 
   async createProperty(type: ObjectType, property: CrmPropertyInfo): Promise<void> {
-    await this.request({ method: 'POST', url: `/crm/v3/properties/${CRM_OBJECT_PATHS[type]}`, data: property });
+    const { name, label, type: propertyType, hasUniqueValue } = property;
+    await this.request({ method: 'POST', url: `/crm/v3/properties/${CRM_OBJECT_PATHS[type]}`, data: { name, label, type: propertyType, ...(hasUniqueValue === undefined ? {} : { hasUniqueValue }) } });
   }
 
   async deleteProperty(type: ObjectType, name: string): Promise<void> {
@@ -149,7 +150,8 @@ export class HttpCrmClient implements CrmPort {
   }
 
   async updateDealPipeline(pipeline: CrmPipeline): Promise<CrmPipeline> {
-    return this.request<CrmPipeline>({ method: 'PATCH', url: `/crm/v3/pipelines/deals/${encodeURIComponent(pipeline.id)}`, data: pipeline });
+    const { id, ...changes } = pipeline; // the id is the path's; the body carries only what changes
+    return this.request<CrmPipeline>({ method: 'PATCH', url: `/crm/v3/pipelines/deals/${encodeURIComponent(id)}`, data: changes });
   }
 
   async deleteDealPipeline(id: string): Promise<void> {

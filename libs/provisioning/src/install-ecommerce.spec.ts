@@ -52,6 +52,13 @@ class FakeCrm {
 
 const allEcommerceProperties = Object.values(ECOMM_PROPERTIES).flat().length;
 
+/** A CRM that already has a property the service needs, as someone else made it. */
+function withProperty(type: ObjectType, property: CrmPropertyInfo): FakeCrm {
+  const crm = new FakeCrm();
+  crm.properties.get(type)!.push(property);
+  return crm;
+}
+
 describe('installEcommerce', () => {
   it('creates the pipeline with its six stages and every ecommerce property, once however often it runs', async () => {
     const crm = new FakeCrm();
@@ -75,6 +82,18 @@ describe('installEcommerce', () => {
   it.each([
     ['at its pipeline limit', () => new FakeCrm(1), 'pipeline-limit', /maximum number of deal pipelines/],
     ['with a foreign pipeline named ecommerce', () => Object.assign(new FakeCrm(), { pipelines: [{ id: 'p9', label: 'eCommerce orders', displayOrder: 1, stages: [] }] }), 'foreign-pipeline', /"eCommerce orders"/],
+    [
+      'whose sync key property was planted without unique values',
+      () => withProperty('CONTACT', { name: 'ip__ecomm_bridge__sync_key', label: 'planted', type: 'string', hasUniqueValue: false }),
+      'conflicting-property',
+      /CONTACT "ip__ecomm_bridge__sync_key" is string, the service needs string with unique values.*Delete them/,
+    ],
+    [
+      'with an ecommerce property of another type',
+      () => withProperty('DEAL', { name: 'ip__ecomm_bridge__order_number', label: 'order', type: 'number' }),
+      'conflicting-property',
+      /DEAL "ip__ecomm_bridge__order_number" is number, the service needs string/,
+    ],
   ])('refuses a portal %s and changes nothing', async (_name, make, reason, message) => {
     const crm = make();
     const before = JSON.stringify({ pipelines: crm.pipelines, properties: crm.propertyNames() });

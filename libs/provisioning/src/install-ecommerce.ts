@@ -3,7 +3,7 @@ import { OBJECT_TYPES } from '@ecomm-sync/contracts';
 import { CrmRequestError, type CrmPort } from '@ecomm-sync/crm-client';
 import { ECOMM_DEAL_STAGES, ECOMM_PIPELINE_ID, ECOMM_PIPELINE_LABEL, ECOMM_PROPERTIES } from '@ecomm-sync/domain';
 
-export type InstallRefusal = 'foreign-pipeline' | 'pipeline-limit' | 'crm-failure';
+export type InstallRefusal = 'foreign-pipeline' | 'pipeline-limit' | 'conflicting-property' | 'crm-failure';
 
 /** The portal cannot use the service (SPEC.md "Ecommerce pipeline deal stages"), or its CRM failed. */
 export class EcommerceInstallError extends Error {
@@ -40,9 +40,24 @@ export async function installEcommerce(crm: CrmPort): Promise<void> {
     throw new EcommerceInstallError(`The portal already has a pipeline named "${foreign.label}" (id ${foreign.id}) that is not the service's; rename or remove it`, 'foreign-pipeline');
   }
   const missing: { type: ObjectType; names: Set<string> }[] = [];
+  const conflicting: string[] = [];
   for (const type of OBJECT_TYPES) {
-    const existing = new Set((await crm.listProperties(type)).map((property) => property.name));
+    const existing = new Map((await crm.listProperties(type)).map((property) => [property.name, property]));
     missing.push({ type, names: new Set(ECOMM_PROPERTIES[type].filter((property) => !existing.has(property.name)).map((p) => p.name)) });
+    for (const needed of ECOMM_PROPERTIES[type]) {
+      const found = existing.get(needed.name);
+      if (found && (found.type !== needed.type || (needed.hasUniqueValue === true && found.hasUniqueValue !== true))) {
+        conflicting.push(`${type} "${needed.name}" is ${describe(found)}, the service needs ${describe(needed)}`);
+      }
+    }
+  }
+  // A property made by someone else with another definition would break syncing for good (a sync
+  // key that is not unique makes every create fail): refuse before anything is written.
+  if (conflicting.length > 0) {
+    throw new EcommerceInstallError(
+      `The portal's CRM has properties the service needs with another definition: ${conflicting.join('; ')}. Delete them (the service creates them as it needs them) and install again`,
+      'conflicting-property',
+    );
   }
 
   const undo: (() => Promise<void>)[] = [];
@@ -66,6 +81,8 @@ export async function installEcommerce(crm: CrmPort): Promise<void> {
     throw new EcommerceInstallError(`The CRM failed during the ecommerce setup, which was undone; try again (${error instanceof Error ? error.message : String(error)})`, 'crm-failure');
   }
 }
+
+const describe = (property: { type: string; hasUniqueValue?: boolean }) => `${property.type}${property.hasUniqueValue ? ' with unique values' : ''}`;
 
 async function createPipeline(crm: CrmPort, undo: (() => Promise<void>)[]): Promise<void> {
   try {

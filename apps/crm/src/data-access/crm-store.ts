@@ -130,7 +130,9 @@ export class CrmStore {
 
   async createProperty(portalId: number, objectType: CrmType, definition: PropertyDefinition): Promise<PropertyDefinition> {
     try {
-      await this.models.properties.create({ portalId, objectType, ...definition });
+      // Only the definition's own fields, and the caller's portal and type always win.
+      const { name, label, type, hasUniqueValue } = definition;
+      await this.models.properties.create({ name, label, type, hasUniqueValue: hasUniqueValue ?? false, portalId, objectType });
     } catch (error) {
       if (isDuplicateKey(error)) throw AppError.conflict(`Property "${definition.name}" already exists on ${objectType}`);
       throw error;

@@ -1,23 +1,38 @@
 import { createValidator } from '@ecomm-sync/contracts';
 import { PROPERTY_TYPES } from '../domain/object-types';
 
+/**
+ * Every body schema is closed: an object that names its properties accepts no other field, so a
+ * caller can never slip a field (a `portalId`, say) past the schema into what is stored.
+ * Maps of property values stay open by design (their `additionalProperties` is a value schema).
+ */
+function closed<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map((item) => closed(item)) as T;
+  if (!schema || typeof schema !== 'object') return schema;
+  const node = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === 'properties' ? Object.fromEntries(Object.entries(value as object).map(([name, sub]) => [name, closed(sub)])) : closed(value)]));
+  if ('properties' in node && !('additionalProperties' in node)) node.additionalProperties = false;
+  return node as T;
+}
+
+const validator = <T>(schema: object) => createValidator<T>(closed(schema));
+
 const propertyValues = { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } } as const;
 const idSchema = { anyOf: [{ type: 'string', pattern: '^[0-9]{1,15}$' }, { type: 'integer', minimum: 1 }] } as const;
 const inputs = (item: object) => ({ type: 'array', minItems: 1, maxItems: 100, items: item, errorHint: 'must hold 1 to 100 inputs' });
 
-export const validateCreate = createValidator<{ inputs: { properties: Record<string, unknown> }[] }>({
+export const validateCreate = validator<{ inputs: { properties: Record<string, unknown> }[] }>({
   type: 'object',
   required: ['inputs'],
   properties: { inputs: inputs({ type: 'object', required: ['properties'], properties: { properties: propertyValues } }) },
 });
 
-export const validateUpdate = createValidator<{ inputs: { id: string; properties: Record<string, unknown> }[] }>({
+export const validateUpdate = validator<{ inputs: { id: string; properties: Record<string, unknown> }[] }>({
   type: 'object',
   required: ['inputs'],
   properties: { inputs: inputs({ type: 'object', required: ['id', 'properties'], properties: { id: idSchema, properties: propertyValues } }) },
 });
 
-export const validateUpsert = createValidator<{ inputs: { id: string; idProperty: string; properties: Record<string, unknown> }[] }>({
+export const validateUpsert = validator<{ inputs: { id: string; idProperty: string; properties: Record<string, unknown> }[] }>({
   type: 'object',
   required: ['inputs'],
   properties: {
@@ -29,7 +44,7 @@ export const validateUpsert = createValidator<{ inputs: { id: string; idProperty
   },
 });
 
-export const validateIds = createValidator<{ inputs: { id: string }[]; properties?: string[] }>({
+export const validateIds = validator<{ inputs: { id: string }[]; properties?: string[] }>({
   type: 'object',
   required: ['inputs'],
   properties: {
@@ -38,7 +53,7 @@ export const validateIds = createValidator<{ inputs: { id: string }[]; propertie
   },
 });
 
-export const validateSearch = createValidator<{
+export const validateSearch = validator<{
   filterGroups?: { filters: { propertyName: string; operator: 'EQ' | 'IN'; value?: string; values?: string[] }[] }[];
   properties?: string[];
   limit?: number;
@@ -76,7 +91,7 @@ export const validateSearch = createValidator<{
   },
 });
 
-export const validateProperty = createValidator<{ name: string; label: string; type: (typeof PROPERTY_TYPES)[number]; hasUniqueValue?: boolean }>({
+export const validateProperty = validator<{ name: string; label: string; type: (typeof PROPERTY_TYPES)[number]; hasUniqueValue?: boolean }>({
   type: 'object',
   required: ['name', 'label', 'type'],
   properties: {
@@ -93,7 +108,7 @@ const stageSchema = {
   properties: { id: { type: 'string', minLength: 1 }, label: { type: 'string', minLength: 1 }, displayOrder: { type: 'integer' } },
 } as const;
 
-export const validatePipeline = createValidator<{ id: string; label: string; displayOrder?: number; stages: { id: string; label: string; displayOrder?: number }[] }>({
+export const validatePipeline = validator<{ id: string; label: string; displayOrder?: number; stages: { id: string; label: string; displayOrder?: number }[] }>({
   type: 'object',
   required: ['id', 'label', 'stages'],
   properties: {
@@ -104,7 +119,7 @@ export const validatePipeline = createValidator<{ id: string; label: string; dis
   },
 });
 
-export const validatePipelinePatch = createValidator<{ label?: string; displayOrder?: number; stages?: { id: string; label: string; displayOrder?: number }[] }>({
+export const validatePipelinePatch = validator<{ label?: string; displayOrder?: number; stages?: { id: string; label: string; displayOrder?: number }[] }>({
   type: 'object',
   properties: {
     label: { type: 'string', minLength: 1 },
@@ -113,7 +128,7 @@ export const validatePipelinePatch = createValidator<{ label?: string; displayOr
   },
 });
 
-export const validateAssociations = createValidator<{ inputs: { from: { id: string }; to: { id: string } }[] }>({
+export const validateAssociations = validator<{ inputs: { from: { id: string }; to: { id: string } }[] }>({
   type: 'object',
   required: ['inputs'],
   properties: {
@@ -128,7 +143,7 @@ export const validateAssociations = createValidator<{ inputs: { from: { id: stri
   },
 });
 
-export const validateAccount = createValidator<{ token: string; pipelineLimit?: number }>({
+export const validateAccount = validator<{ token: string; pipelineLimit?: number }>({
   type: 'object',
   required: ['token'],
   properties: { token: { type: 'string', minLength: 16 }, pipelineLimit: { type: 'integer', minimum: 0 } },
