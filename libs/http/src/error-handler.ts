@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '@ecomm-sync/logger';
 import { AppError } from './app-error';
+import { frameworkError } from './framework-errors';
 import { unavailableDependency } from './unavailable-dependency';
 
 /** The last handler of every app: `{"status":"error","message":...,"requestId":...}` for every failure. */
@@ -8,7 +9,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (thrown, req, res, _next) => {
     const away = unavailableDependency(thrown);
     if (away) logger.warn('a dependency is away; answering 503', { error: String(thrown), method: req.method, path: req.path });
-    const error = away ?? thrown;
+    const error = away ?? frameworkError(thrown) ?? thrown;
     const known = error instanceof AppError;
     const status = known ? error.status : 500;
     const message = known ? error.message : 'Internal error; the request id identifies it in the service logs';

@@ -9,6 +9,10 @@ import { requestContext } from './request-context';
 function app() {
   const server = express();
   server.use(requestContext());
+  // A form route before the JSON parser, as the gateway's /oauth/v1/token is.
+  server.post('/form', express.urlencoded({ extended: false, limit: '16kb' }), (req, res) => {
+    res.json(req.body);
+  });
   server.use(jsonBody('1kb'));
   server.put('/echo', (req, res) => {
     res.json(req.body);
@@ -18,6 +22,9 @@ function app() {
   });
   server.get('/boom', () => {
     throw new Error('secret internals');
+  });
+  server.get('/items/:id', (req, res) => {
+    res.json({ id: req.params.id });
   });
   server.get('/database-away', () => {
     throw Object.assign(new Error('Server selection timed out after 10000 ms'), { name: 'MongoServerSelectionError' });
@@ -67,6 +74,20 @@ describe('http error model', () => {
     expect(response.status).toBe(503);
     expect(response.headers['retry-after']).toBe('5');
     expect(response.body).toEqual(errorBody(/database cannot be reached right now; nothing was changed/));
+  });
+
+  it.each([
+    ['a plain body sent as gzip', 400, () => request(app()).put('/echo').set('content-type', 'application/json').set('content-encoding', 'gzip').send('{"a":1}'), /could not be decompressed; check its Content-Encoding/],
+    ['a form sent as gzip', 400, () => request(app()).post('/form').type('form').set('content-encoding', 'gzip').send('a=1'), /could not be decompressed/],
+    ['a form with an unknown Content-Encoding', 415, () => request(app()).post('/form').type('form').set('content-encoding', 'zstd-x').send('a=1'), /Content-Encoding is not supported/],
+    ['a form with 1,200 parameters', 413, () => request(app()).post('/form').type('form').send(Array.from({ length: 1200 }, (_, i) => `p${i}=1`).join('&')), /too many parameters/],
+    ['a form over its limit', 413, () => request(app()).post('/form').type('form').send(`a=${'x'.repeat(20_000)}`), /larger than/],
+    ['a UTF-16 form', 415, () => request(app()).post('/form').set('content-type', 'application/x-www-form-urlencoded; charset=utf-16').send('a=1'), /charset is not supported/],
+    ['a malformed percent-encoding in the path', 400, () => request(app()).get('/items/%ZZ'), /malformed percent-encoding/],
+  ])('when the framework cannot read %s, then the answer is %i with what to fix, not 500', async (_case, status, send, message) => {
+    const response = await send();
+    expect(response.status).toBe(status);
+    expect(response.body).toEqual(errorBody(message));
   });
 
   it('parses a JSON body', async () => {
