@@ -69,3 +69,17 @@ describe('mapObject', () => {
     expect(mapObject('CONTACT', 'c1', state, settings)).toMatchObject({ action: 'DELETE', generation: 20, changedAt: 20, problems: [] });
   });
 });
+
+describe('mapObject with names that are Object.prototype members', () => {
+  const prototypeNames = ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf'];
+  it.each(prototypeNames)('when a mapping targets the CRM property "%s", then it maps as a property and makes no association', (crmPropertyName) => {
+    const mapped = mapObject('CONTACT', 'c1', stateOf({ mail: 'a@example.com', nick: 'Ada' }), {
+      enabled: true,
+      mappings: { CONTACT: [{ externalPropertyName: 'mail', crmPropertyName: 'email', dataType: 'STRING' }, { externalPropertyName: 'nick', crmPropertyName, dataType: 'STRING' }] },
+    });
+    expect(mapped.associations).toEqual({});
+    expect(Object.getOwnPropertyDescriptor(mapped.properties, crmPropertyName)?.value).toBe('Ada');
+    expect(JSON.parse(JSON.stringify(mapped.properties))).toEqual(JSON.parse(`{"email":"a@example.com","${crmPropertyName}":"Ada"}`));
+  });
+});
+

@@ -4,16 +4,18 @@ import { convertValue } from './convert-value';
 import { describeFailure } from './error-details';
 import type { RawObjectState } from './object-state';
 import { generationOf, isLive, newestChangeOf } from './object-state';
+import { setOwn } from './own-record';
 
 export type MappedObject = Omit<MappedChange, 'externalObjectId' | 'rev'>;
 
-const ASSOCIATION_TARGETS: Record<string, ObjectType> = {
-  [V1_ASSOCIATION_PROPERTIES.CONTACT_IDS]: 'CONTACT',
-  [V1_ASSOCIATION_PROPERTIES.DEAL_ID]: 'DEAL',
-  [V1_ASSOCIATION_PROPERTIES.PRODUCT_ID]: 'PRODUCT',
-};
+/** A Map: CRM property names come from settings, and `toString` must not find Object.prototype's. */
+const ASSOCIATION_TARGETS = new Map<string, ObjectType>([
+  [V1_ASSOCIATION_PROPERTIES.CONTACT_IDS, 'CONTACT'],
+  [V1_ASSOCIATION_PROPERTIES.DEAL_ID, 'DEAL'],
+  [V1_ASSOCIATION_PROPERTIES.PRODUCT_ID, 'PRODUCT'],
+]);
 
-export const isAssociationProperty = (crmPropertyName: string): boolean => crmPropertyName in ASSOCIATION_TARGETS;
+export const isAssociationProperty = (crmPropertyName: string): boolean => ASSOCIATION_TARGETS.has(crmPropertyName);
 
 function splitIds(value: string): string[] {
   return value
@@ -66,7 +68,7 @@ export function mapObject(
   const mappings = settings.mappings[objectType] ?? [];
   // v1 association properties sent under their own names need no mapping (provided mappings).
   const byExternalName = new Map<string, { crmPropertyName: string; dataType: PropertyMapping['dataType'] }>(
-    Object.keys(ASSOCIATION_TARGETS).map((name) => [name, { crmPropertyName: name, dataType: 'STRING' }]),
+    [...ASSOCIATION_TARGETS.keys()].map((name) => [name, { crmPropertyName: name, dataType: 'STRING' }]),
   );
   for (const mapping of mappings) byExternalName.set(mapping.externalPropertyName, mapping);
   let mappedCount = 0;
@@ -75,14 +77,14 @@ export function mapObject(
     const mapping = byExternalName.get(name);
     if (!mapping) continue;
     mappedCount++;
-    const associated = ASSOCIATION_TARGETS[mapping.crmPropertyName];
+    const associated = ASSOCIATION_TARGETS.get(mapping.crmPropertyName);
     if (associated) {
       if (value !== null && String(value).trim() !== '') associations[associated] = splitIds(String(value));
       continue;
     }
     const conversion = convertValue(value, mapping.dataType);
     if (conversion.ok) {
-      properties[mapping.crmPropertyName] = conversion.value;
+      setOwn(properties, mapping.crmPropertyName, conversion.value);
     } else {
       problems.push({
         type: conversion.errorType,

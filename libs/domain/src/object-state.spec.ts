@@ -56,3 +56,20 @@ describe('mergeMessage', () => {
     expect(generationOf(state)).toBe(7);
   });
 });
+
+describe('sender property names that are Object.prototype members', () => {
+  // JSON.parse makes `__proto__` an own key, as a request body does.
+  const named = (changedAt: number, value: string) =>
+    upsert(changedAt, JSON.parse(`{"constructor":"${value}","toString":"${value}","hasOwnProperty":"${value}","valueOf":"${value}","__proto__":"${value}"}`));
+
+  it.each([
+    ['a first message', [named(1, 'v1')], 'v1'],
+    ['a newer message', [named(1, 'v1'), named(2, 'v2')], 'v2'],
+    ['an older message after a newer one', [named(2, 'v2'), named(1, 'v1')], 'v2'],
+  ])('when %s names them, then they are merged like any other property', (_case, messages, expected) => {
+    const { state } = mergeMessages(emptyObjectState(), messages, 0);
+    expect(Object.keys(state.properties).sort()).toEqual(['__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf']);
+    for (const name of Object.keys(state.properties)) expect(Object.getOwnPropertyDescriptor(state.properties, name)?.value).toEqual({ value: expected, changedAt: expect.any(Number) });
+    expect(Object.getPrototypeOf(state.properties)).toBe(Object.prototype);
+  });
+});

@@ -1,4 +1,5 @@
 import type { InboundMessage, ObjectType, PropertyValue } from '@ecomm-sync/contracts';
+import { ownValue, setOwn } from './own-record';
 
 export interface TimedValue<T> {
   value: T;
@@ -66,9 +67,11 @@ export function mergeMessage(state: RawObjectState, message: InboundMessage, rec
   const properties = { ...state.properties };
   for (const [name, value] of Object.entries(message.properties)) {
     const candidate = { value, changedAt: at };
-    if (wins(candidate, properties[name])) {
-      if (properties[name]?.changedAt !== at || properties[name]?.value !== value) changed = true;
-      properties[name] = candidate;
+    // Sender names are any strings: `constructor` or `__proto__` are properties like any other.
+    const current = ownValue(properties, name);
+    if (wins(candidate, current)) {
+      if (current?.changedAt !== at || current?.value !== value) changed = true;
+      setOwn(properties, name, candidate);
     }
   }
   const associations = { ...state.associations };

@@ -2,6 +2,7 @@ import type { MappedChange, ObjectType, Problem } from '@ecomm-sync/contracts';
 import { V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
 import { ECOMM_STAGE_IDS } from './ecommerce-setup';
 import { describeFailure } from './error-details';
+import { setOwn } from './own-record';
 
 export interface CrmContext {
   /** Property names the portal's CRM defines for this object type. */
@@ -42,7 +43,7 @@ export function validateChange(
   const properties: Record<string, string | null> = {};
   const undefinedNames: string[] = [];
   for (const [name, value] of Object.entries(change.properties)) {
-    if (context.definedProperties.has(name)) properties[name] = value;
+    if (context.definedProperties.has(name)) setOwn(properties, name, value);
     else undefinedNames.push(name);
   }
   if (undefinedNames.length > 0) {
