@@ -149,6 +149,7 @@ export async function runChaosScenario(fault: Fault, rabbit: PrivateRabbitMq, op
       { timeoutMs: 15 * 60_000, intervalMs: 1000, message: `the objects of the ${fault} scenario to be applied` },
     );
     const deadLettered = await deadLetterCount(rabbit.url, stack.name);
+    if (outcome.applied !== expected.length) await writeDiagnosis(stack, crmDb, portal.portalId, fault, outcome.examples, log);
     return {
       fault,
       acknowledged: expected.length,
@@ -287,6 +288,38 @@ async function checkCrm(crmDb: mongoose.Connection, portalId: number, expected: 
     applied++;
   }
   return { applied, lost, duplicated, wrongValue, examples };
+}
+
+/**
+ * For a scenario that broke: what the service recorded about the first objects it got wrong (their
+ * sync status, waiting entries and errors, and the CRM objects), in tmp/chaos-<fault>-diagnosis.json,
+ * since the stack's databases are dropped when it stops.
+ */
+async function writeDiagnosis(stack: TestStack, crmDb: mongoose.Connection, portalId: number, fault: Fault, examples: string[], log: (line: string) => void) {
+  const ids = examples.flatMap((example) => {
+    const [kind, n] = example.split(' ');
+    return kind === 'deals' ? [`chaos-d-${n.replace(':', '')}`, `chaos-c-${n.replace(':', '')}`] : [`chaos-c-${n.replace(':', '')}`];
+  });
+  const find = async (collection: string) => (await stack.syncCollection(collection)).find({ portalId, externalObjectId: { $in: ids } }).toArray();
+  const diagnosis = {
+    examples,
+    objectSyncs: await find('object_syncs'),
+    waitingObjects: await find('waiting_objects'),
+    syncErrors: await find('sync_errors'),
+    objectStates: await find('object_states'),
+    crmObjects: await crmDb
+      .collection('crm_objects')
+      .find({
+        portalId,
+        [`properties.${SYNC_KEY_PROPERTY}`]: {
+          $in: ids.map((id) => syncKeyOf({ portalId, appId: null }, 'default', id.startsWith('chaos-c-') ? 'CONTACT' : 'DEAL', id, 0)),
+        },
+      })
+      .toArray(),
+  };
+  const file = path.join(workspaceRoot, 'tmp', `chaos-${fault}-diagnosis.json`);
+  fs.writeFileSync(file, JSON.stringify(diagnosis, null, 2));
+  log(`[chaos] ${fault}: what the service recorded about the first wrong objects is in ${path.relative(workspaceRoot, file)}`);
 }
 
 async function deadLetterCount(url: string, prefix: string): Promise<number> {
