@@ -1,5 +1,6 @@
 import type { PrivateRabbitMq } from '@ecomm-sync/testing';
-import { FAULTS, kept, resultTable, runChaosScenario, startChaosBroker, type ChaosResult } from './chaos/chaos-scenario';
+import { kept, resultTable } from './chaos/chaos-check';
+import { FAULTS, runChaosScenario, startChaosBroker, type ChaosResult } from './chaos/chaos-scenario';
 
 /**
  * The short version of `npm run chaos` (docs/reliability.md): each part of the running service

@@ -7,7 +7,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { FAULTS, kept, resultTable, runChaosScenario, startChaosBroker, type ChaosResult, type Fault } from './chaos-scenario';
+import { kept, resultTable } from './chaos-check';
+import { FAULTS, runChaosScenario, startChaosBroker, type ChaosResult, type Fault } from './chaos-scenario';
 
 const root = (() => {
   for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) if (fs.existsSync(path.join(dir, 'nx.json'))) return dir;
