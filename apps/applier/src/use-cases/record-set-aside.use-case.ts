@@ -1,6 +1,6 @@
 import { createValidator, mappedChangesMessageSchema, type MappedChangesMessage } from '@ecomm-sync/contracts';
 import type { Repositories } from '@ecomm-sync/data-access';
-import { describeFailure, setAsideReason } from '@ecomm-sync/domain';
+import { setAsideErrors } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/logger';
 
 const validateMappedChanges = createValidator<MappedChangesMessage>(mappedChangesMessageSchema, 'message');
@@ -26,21 +26,7 @@ export class RecordSetAsideUseCase {
       return;
     }
     const { tenant, storeId, objectType, changes } = parsed.value;
-    const reason = setAsideReason('applier.mapped-changes', attempts, error.message);
-    const now = this.clock();
-    await this.repositories.syncErrors.record(
-      tenant,
-      storeId,
-      objectType,
-      changes.map((change) => ({
-        externalObjectId: change.externalObjectId,
-        rev: change.rev,
-        settingsRev: change.settingsRev,
-        type: 'UNKNOWN_ERROR',
-        details: describeFailure(change.action === 'DELETE' ? 'DELETE' : 'UPSERT', objectType, change.externalObjectId, reason),
-        changedAt: change.changedAt,
-        erroredAt: now,
-      })),
-    );
+    const at = { queue: 'applier.mapped-changes', attempts, lastError: error.message, at: this.clock() };
+    await this.repositories.syncErrors.record(tenant, storeId, objectType, setAsideErrors(objectType, changes, at));
   }
 }

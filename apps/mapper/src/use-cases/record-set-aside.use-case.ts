@@ -1,6 +1,6 @@
 import { createValidator, syncBatchMessageSchema, type SyncBatchMessage } from '@ecomm-sync/contracts';
 import type { Repositories } from '@ecomm-sync/data-access';
-import { describeFailure, setAsideReason } from '@ecomm-sync/domain';
+import { setAsideErrors } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/logger';
 
 const validateSyncBatch = createValidator<SyncBatchMessage>(syncBatchMessageSchema, 'message');
@@ -8,7 +8,7 @@ const validateSyncBatch = createValidator<SyncBatchMessage>(syncBatchMessageSche
 /**
  * An accepted batch is about to be dead-lettered before it was merged: each of its objects gets an
  * open UNKNOWN_ERROR saying so and how it gets applied (redrive); applying it later resolves the
- * error. Recorded at revision 0, below every merged revision. Idempotent. A failure here keeps the
+ * error. Idempotent. A failure here keeps the
  * batch out of the dead-letter queue (it is retried), so nothing accepted is set aside unseen.
  */
 export class RecordSetAsideUseCase {
@@ -25,21 +25,9 @@ export class RecordSetAsideUseCase {
       return;
     }
     const { tenant, storeId, objectType, messages, receivedAt } = parsed.value;
-    const reason = setAsideReason('mapper.sync-batches', attempts, error.message);
-    const now = this.clock();
-    await this.repositories.syncErrors.record(
-      tenant,
-      storeId,
-      objectType,
-      messages.map((message) => ({
-        externalObjectId: message.externalObjectId,
-        rev: 0,
-        settingsRev: 0,
-        type: 'UNKNOWN_ERROR',
-        details: describeFailure(message.action === 'DELETE' ? 'DELETE' : 'UPSERT', objectType, message.externalObjectId, reason),
-        changedAt: message.changedAt ?? receivedAt,
-        erroredAt: now,
-      })),
-    );
+    // Not merged yet: recorded at revision 0, below every merged revision.
+    const objects = messages.map((message) => ({ ...message, rev: 0, settingsRev: 0, changedAt: message.changedAt ?? receivedAt }));
+    const at = { queue: 'mapper.sync-batches', attempts, lastError: error.message, at: this.clock() };
+    await this.repositories.syncErrors.record(tenant, storeId, objectType, setAsideErrors(objectType, objects, at));
   }
 }
