@@ -8,7 +8,7 @@ describe('webhook signatures', () => {
     ['POST', 'https://www.example.com/webhook_uri', '{"example_field":"example_value"}', '9569219f8ba981ffa6f6f16aa0f48637d35d728c7e4d93d0d52efaa512af7900'],
   ])('v2 matches the vendor vector for %s %s', (method, uri, body, expected) => {
     expect(signV2(SECRET, method, uri, body)).toBe(expected);
-    expect(verifyWebhook(SECRET, { method, uri, rawBody: body, headers: { 'x-crm-signature': expected, 'x-crm-signature-version': 'v2' } })).toEqual({ ok: true });
+    expect(verifyWebhook(SECRET, { method, uri, rawBody: body, headers: { 'x-crm-signature': expected, 'x-crm-signature-version': 'v2' } }, { accept: ['v2'] })).toEqual({ ok: true });
   });
 
   it('v1 is sha256 of secret and body, and verifies', () => {
@@ -17,9 +17,10 @@ describe('webhook signatures', () => {
     expect(signV1(SECRET, body)).toBe('93edf61c4ad469e743196ad8012d92f299832c3d6612768c02cee69dc9ac7283');
     expect(signV1(SECRET, '')).toBe('7418bfa6cc65d7a81654375ae616e2e41e57d88cf56f6390fb3438ee5155bf13');
     const headers = { 'X-Crm-Signature': signV1(SECRET, body), 'X-Crm-Signature-Version': 'v1' };
-    expect(verifyWebhook(SECRET, { method: 'POST', uri: 'https://x.example.com/i', rawBody: body, headers })).toEqual({ ok: true });
-    expect(verifyWebhook(SECRET, { method: 'POST', uri: 'https://x.example.com/i', rawBody: `${body} `, headers })).toEqual({ ok: false, reason: 'X-Crm-Signature (v1) does not match' });
-    expect(verifyWebhook('another-secret', { method: 'POST', uri: 'https://x.example.com/i', rawBody: body, headers }).ok).toBe(false);
+    const v1 = { accept: ['v1'] as const };
+    expect(verifyWebhook(SECRET, { method: 'POST', uri: 'https://x.example.com/i', rawBody: body, headers }, v1)).toEqual({ ok: true });
+    expect(verifyWebhook(SECRET, { method: 'POST', uri: 'https://x.example.com/i', rawBody: `${body} `, headers }, v1)).toEqual({ ok: false, reason: 'X-Crm-Signature (v1) does not match' });
+    expect(verifyWebhook('another-secret', { method: 'POST', uri: 'https://x.example.com/i', rawBody: body, headers }, v1).ok).toBe(false);
   });
 
   it('v3 is an HMAC over method, URI, body and timestamp, and refuses old timestamps', () => {
@@ -29,13 +30,23 @@ describe('webhook signatures', () => {
     const signature = signV3(SECRET, 'POST', uri, body, at);
     expect(signature).toMatch(/^[A-Za-z0-9+/]{43}=$/);
     const headers = { 'x-crm-signature-v3': signature, 'x-crm-request-timestamp': String(at) };
-    expect(verifyWebhook(SECRET, { method: 'POST', uri, rawBody: body, headers }, at + 1000)).toEqual({ ok: true });
-    expect(verifyWebhook(SECRET, { method: 'POST', uri, rawBody: body, headers }, at + 6 * 60 * 1000)).toMatchObject({ ok: false, reason: expect.stringMatching(/older/) });
-    expect(verifyWebhook(SECRET, { method: 'POST', uri: `${uri}?x=1`, rawBody: body, headers }, at)).toMatchObject({ ok: false });
-    expect(verifyWebhook(SECRET, { method: 'POST', uri, rawBody: body, headers: { 'x-crm-signature-v3': signature } }, at)).toMatchObject({ ok: false, reason: expect.stringMatching(/Timestamp/) });
+    expect(verifyWebhook(SECRET, { method: 'POST', uri, rawBody: body, headers }, { now: at + 1000 })).toEqual({ ok: true });
+    expect(verifyWebhook(SECRET, { method: 'POST', uri, rawBody: body, headers }, { now: at + 6 * 60 * 1000 })).toMatchObject({ ok: false, reason: expect.stringMatching(/older/) });
+    expect(verifyWebhook(SECRET, { method: 'POST', uri: `${uri}?x=1`, rawBody: body, headers }, { now: at })).toMatchObject({ ok: false });
+    expect(verifyWebhook(SECRET, { method: 'POST', uri, rawBody: body, headers: { 'x-crm-signature-v3': signature } }, { now: at })).toMatchObject({ ok: false, reason: expect.stringMatching(/Timestamp/) });
+  });
+
+  it('when the v3 header of a request signed with v1 and v3 is dropped (a replay), then the default refuses it instead of falling back to v1', () => {
+    const uri = 'https://shop.example.com/import';
+    const body = '{"a":1}';
+    const replayed = { 'x-crm-signature': signV1(SECRET, body), 'x-crm-signature-version': 'v1' };
+    expect(verifyWebhook(SECRET, { method: 'POST', uri, rawBody: body, headers: replayed })).toEqual({ ok: false, reason: 'no accepted signature (v3) on the request' });
+    expect(verifyWebhook(SECRET, { method: 'POST', uri, rawBody: body, headers: replayed }, { accept: ['v3', 'v1'] })).toEqual({ ok: true });
+    expect(verifyWebhook(SECRET, { method: 'POST', uri, rawBody: body, headers: { ...replayed, 'x-crm-signature-version': 'v2' } }, { accept: ['v1'] })).toMatchObject({ ok: false, reason: expect.stringMatching(/v2 is not accepted/) });
   });
 
   it('refuses a request without any signature', () => {
-    expect(verifyWebhook(SECRET, { method: 'POST', uri: 'https://x', rawBody: '', headers: {} })).toEqual({ ok: false, reason: 'no signature header' });
+    expect(verifyWebhook(SECRET, { method: 'POST', uri: 'https://x', rawBody: '', headers: {} })).toEqual({ ok: false, reason: 'no accepted signature (v3) on the request' });
+    expect(verifyWebhook(SECRET, { method: 'POST', uri: 'https://x', rawBody: '', headers: {} }, { accept: ['v1', 'v3'] })).toEqual({ ok: false, reason: 'no signature header' });
   });
 });

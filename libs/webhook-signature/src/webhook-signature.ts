@@ -48,22 +48,39 @@ const header = (headers: WebhookRequest['headers'], name: string): string | unde
   return Array.isArray(value) ? value[0] : value;
 };
 
+export type SignatureVersion = 'v1' | 'v2' | 'v3';
+
+export interface VerifyOptions {
+  /**
+   * The versions a receiver accepts; v3 only by default. v1 and v2 sign no timestamp, so a captured
+   * request verifies for ever: accept them only for an old sender, knowing that.
+   */
+  accept?: readonly SignatureVersion[];
+  /** The receiver's clock (epoch ms). */
+  now?: number;
+  /** How old a v3 timestamp may be (5 minutes by default, against replays). */
+  maxAgeMs?: number;
+}
+
 /**
- * For integrators: whether a webhook request is genuine. A v3 signature is checked when present
- * (and its timestamp must be within `maxAgeMs`, 5 minutes by default, against replays); otherwise
- * the v1 signature (`X-Crm-Signature-Version: v1`) or a v2 one. Comparisons are constant-time.
+ * For integrators: whether a webhook request is genuine, by the signature versions the receiver
+ * accepts. A request without an accepted signature is refused: dropping the v3 header never falls
+ * back to a v1 signature the receiver did not ask for. Comparisons are constant-time.
  */
-export function verifyWebhook(secret: string, request: WebhookRequest, now = Date.now(), maxAgeMs = 5 * 60 * 1000): { ok: true } | { ok: false; reason: string } {
+export function verifyWebhook(secret: string, request: WebhookRequest, { accept = ['v3'], now = Date.now(), maxAgeMs = 5 * 60 * 1000 }: VerifyOptions = {}): { ok: true } | { ok: false; reason: string } {
   const v3 = header(request.headers, WEBHOOK_SIGNATURE_HEADERS.v3);
-  if (v3 !== undefined) {
+  if (v3 !== undefined && accept.includes('v3')) {
     const timestamp = header(request.headers, WEBHOOK_SIGNATURE_HEADERS.timestamp);
     if (!timestamp || !/^\d+$/.test(timestamp)) return { ok: false, reason: 'X-Crm-Request-Timestamp is missing or not epoch milliseconds' };
     if (Math.abs(now - Number(timestamp)) > maxAgeMs) return { ok: false, reason: 'X-Crm-Request-Timestamp is older than allowed (a replay?)' };
     return same(v3, signV3(secret, request.method, request.uri, request.rawBody, timestamp)) ? { ok: true } : { ok: false, reason: 'X-Crm-Signature-v3 does not match' };
   }
+  if (!accept.includes('v1') && !accept.includes('v2')) return { ok: false, reason: `no accepted signature (${accept.join(', ')}) on the request` };
   const signature = header(request.headers, WEBHOOK_SIGNATURE_HEADERS.v1);
   if (signature === undefined) return { ok: false, reason: 'no signature header' };
   const version = header(request.headers, WEBHOOK_SIGNATURE_HEADERS.version) ?? 'v1';
+  if (version !== 'v1' && version !== 'v2') return { ok: false, reason: `X-Crm-Signature-Version "${version}" is not v1 or v2` };
+  if (!accept.includes(version)) return { ok: false, reason: `X-Crm-Signature ${version} is not accepted (${accept.join(', ')})` };
   const expected = version === 'v2' ? signV2(secret, request.method, request.uri, request.rawBody) : signV1(secret, request.rawBody);
   return same(signature, expected) ? { ok: true } : { ok: false, reason: `X-Crm-Signature (${version}) does not match` };
 }
