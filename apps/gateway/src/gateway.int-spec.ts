@@ -59,6 +59,24 @@ describe('gateway against real MongoDB and RabbitMQ', () => {
     expect(batch.messages[0]).toMatchObject({ changedAt: 1700000000123, associations: { DEAL: ['d1'], PRODUCT: ['p1'] } });
   });
 
+  it('when v1 timestamps come as a numeric string and as an ISO date-time, then the batch carries them as epoch ms', async () => {
+    const messages = [
+      aV1Contact({ integratorObjectId: 's1', changeOccurredTimestamp: '1700000000456' }),
+      aV1Contact({ integratorObjectId: 's2', changeOccurredTimestamp: '2023-11-14T22:13:20.789Z' }),
+    ];
+    await request(app).put(`/extensions/ecomm/v1/sync-messages/CONTACT?hapikey=${apiKey}`).send(messages).expect(204);
+    const batch = await nextBatch();
+    expect(batch.messages.map((message) => message.changedAt)).toEqual([1_700_000_000_456, 1_700_000_000_789]);
+  });
+
+  it('when an ISO date-time is before 1970, then the answer is 400 naming the field', async () => {
+    const response = await request(app)
+      .put(`/extensions/ecomm/v2/sync/messages?hapikey=${apiKey}`)
+      .send(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'old', changedAt: '1969-12-31T23:59:59Z' })], 'web'))
+      .expect(400);
+    expect(response.body.message).toBe('body/messages/0/changedAt must be a time from 1970 on; got "1969-12-31T23:59:59Z"');
+  });
+
   it('accepts a valid hapikey that comes with a malformed Authorization header', async () => {
     await request(app).put(`/extensions/ecomm/v1/sync-messages/DEAL?hapikey=${apiKey}`).set('authorization', 'Bearer undefined').send([aV1Contact()]).expect(204);
     await nextBatch();

@@ -5,5 +5,6 @@ export * from './amqp-messages';
 export * from './read-models';
 export * from './validation';
 export * from './common-schemas';
+export * from './change-time';
 export * from './settings';
 export * from './imports';

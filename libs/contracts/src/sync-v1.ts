@@ -1,6 +1,7 @@
 import type { Action } from './enums';
 import { ACTIONS } from './enums';
-import { MAX_SYNC_MESSAGES, epochMillisSchema, objectIdSchema, propertyMapSchema } from './common-schemas';
+import { changeTimeSchema } from './change-time';
+import { MAX_SYNC_MESSAGES, objectIdSchema, propertyMapSchema } from './common-schemas';
 
 export type PropertyValue = string | number | boolean | null;
 
@@ -8,7 +9,8 @@ export type PropertyValue = string | number | boolean | null;
 export interface V1SyncMessage {
   integratorObjectId: string;
   action: Action;
-  changeOccurredTimestamp?: number;
+  /** Epoch ms as a number or numeric string, or an ISO 8601 date-time (changeTimeSchema). */
+  changeOccurredTimestamp?: number | string;
   propertyNameToValues?: Record<string, PropertyValue>;
 }
 
@@ -19,7 +21,7 @@ export const v1SyncMessageSchema = {
   properties: {
     integratorObjectId: objectIdSchema,
     action: { type: 'string', enum: ACTIONS },
-    changeOccurredTimestamp: epochMillisSchema,
+    changeOccurredTimestamp: changeTimeSchema,
     propertyNameToValues: propertyMapSchema,
   },
 } as const;

@@ -1,7 +1,8 @@
 import type { Action, ObjectType } from './enums';
 import { ACTIONS, OBJECT_TYPES } from './enums';
+import { changeTimeSchema } from './change-time';
 import type { PropertyValue } from './sync-v1';
-import { MAX_SYNC_MESSAGES, epochMillisSchema, objectIdSchema, objectTypeSchema, propertyMapSchema } from './common-schemas';
+import { MAX_SYNC_MESSAGES, objectIdSchema, objectTypeSchema, propertyMapSchema } from './common-schemas';
 
 export type V2Associations = Partial<Record<ObjectType, string[]>>;
 
@@ -35,10 +36,7 @@ export const v2SyncMessageSchema = {
   properties: {
     externalObjectId: objectIdSchema,
     action: { type: 'string', enum: ACTIONS },
-    changedAt: {
-      anyOf: [epochMillisSchema, { type: 'string', pattern: '^[0-9]{1,16}$' }],
-      errorHint: 'must be epoch milliseconds, as a number or a numeric string',
-    },
+    changedAt: changeTimeSchema,
     properties: propertyMapSchema,
     associations: v2AssociationsSchema,
   },

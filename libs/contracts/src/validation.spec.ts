@@ -1,3 +1,4 @@
+import { toEpochMillis } from './change-time';
 import { createValidator } from './validation';
 import { v1SyncMessagesSchema } from './sync-v1';
 import { v2SyncSubmissionSchema } from './sync-v2';
@@ -28,7 +29,11 @@ describe('v1 sync messages schema', () => {
     ['a non-ASCII id', [message({ integratorObjectId: 'café' })], 'body/0/integratorObjectId must be an ASCII string of 1 to 100 characters'],
     ['a v2 field name', [message({ properties: {} })], 'body/0 has an unknown field "properties"'],
     ['an object as a value', [message({ propertyNameToValues: { a: { b: 1 } } })], 'body/0/propertyNameToValues/a must be a string, number, boolean or null'],
-    ['a string timestamp', [message({ changeOccurredTimestamp: 'yesterday' })], 'body/0/changeOccurredTimestamp must be integer'],
+    [
+      'a timestamp that is no time',
+      [message({ changeOccurredTimestamp: 'yesterday' })],
+      'body/0/changeOccurredTimestamp must be epoch milliseconds (a number or a numeric string) or an ISO 8601 date-time with a time zone, such as 2024-05-01T12:00:00Z',
+    ],
   ])('refuses %s', (_name, body, expected) => {
     expect(v1(body)).toEqual({ ok: false, message: expected });
   });
@@ -44,9 +49,37 @@ describe('v2 sync submission schema', () => {
     ['an unknown object type', submission({ objectType: 'ORDER' }), 'body/objectType must be one of CONTACT, DEAL, PRODUCT, LINE_ITEM'],
     ['no messages', submission({ messages: [] }), 'body/messages must hold 1 to 200 messages, got 0'],
     ['a missing storeId', submission({ storeId: undefined }), 'body is missing the required field "storeId"'],
-    ['a date string changedAt', submission({ messages: [{ externalObjectId: 'a', action: 'UPSERT', changedAt: '2024-01-01' }] }), 'body/messages/0/changedAt must be epoch milliseconds, as a number or a numeric string'],
+    [
+      'a date without a time',
+      submission({ messages: [{ externalObjectId: 'a', action: 'UPSERT', changedAt: '2024-01-01' }] }),
+      'body/messages/0/changedAt must be epoch milliseconds (a number or a numeric string) or an ISO 8601 date-time with a time zone, such as 2024-05-01T12:00:00Z',
+    ],
+    [
+      'a numeric string past the largest time (8.64e15)',
+      submission({ messages: [{ externalObjectId: 'a', action: 'UPSERT', changedAt: '8640000000000001' }] }),
+      'body/messages/0/changedAt must be epoch milliseconds (a number or a numeric string) or an ISO 8601 date-time with a time zone, such as 2024-05-01T12:00:00Z',
+    ],
     ['an unknown association type', submission({ messages: [{ externalObjectId: 'a', action: 'UPSERT', associations: { ORDER: ['x'] } }] }), 'body/messages/0/associations has an unknown field "ORDER"'],
   ])('refuses %s', (_name, body, expected) => {
     expect(v2(body)).toEqual({ ok: false, message: expected });
   });
 });
+
+describe('change times as senders send them (v1 changeOccurredTimestamp, v2 changedAt)', () => {
+  it.each([
+    ['epoch ms as a number', 1_700_000_000_000, 1_700_000_000_000],
+    ['epoch ms as a numeric string', '1700000000000', 1_700_000_000_000],
+    ['the largest time as a string', '8640000000000000', 8_640_000_000_000_000],
+    ['an ISO date-time in UTC', '2023-11-14T22:13:20Z', 1_700_000_000_000],
+    ['an ISO date-time with an offset and milliseconds', '2023-11-14T23:13:20.000+01:00', 1_700_000_000_000],
+  ])('when %s is sent, then v1 and v2 accept it and it means %i ms', (_case, value, millis) => {
+    expect(v1([message({ changeOccurredTimestamp: value })]).ok).toBe(true);
+    expect(v2(submission({ messages: [{ externalObjectId: 'a', action: 'UPSERT', changedAt: value }] })).ok).toBe(true);
+    expect(toEpochMillis(value)).toBe(millis);
+  });
+
+  it.each(['2024-01-01', '2024-01-01T12:00:00', 'yesterday', '8640000000000001', '-5', '1.5'])('when "%s" is sent, then it is refused', (value) => {
+    expect(v1([message({ changeOccurredTimestamp: value })]).ok).toBe(false);
+  });
+});
+

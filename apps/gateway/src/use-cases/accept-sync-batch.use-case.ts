@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { InboundMessage, ObjectType, SyncBatchMessage, Tenant, V1SyncMessage, V2SyncSubmission } from '@ecomm-sync/contracts';
-import { DEFAULT_STORE_ID, TOPICS } from '@ecomm-sync/contracts';
+import { DEFAULT_STORE_ID, toEpochMillis, TOPICS } from '@ecomm-sync/contracts';
 import type { StoreRepository } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
@@ -28,10 +28,10 @@ export class AcceptSyncBatchUseCase {
       source: 'v1',
       receivedAt: Date.now(),
       messages: messages.map(
-        (message): InboundMessage => ({
+        (message, index): InboundMessage => ({
           externalObjectId: message.integratorObjectId,
           action: message.action,
-          changedAt: message.changeOccurredTimestamp ?? null,
+          changedAt: changeTimeOf(message.changeOccurredTimestamp, `body/${index}/changeOccurredTimestamp`),
           properties: message.propertyNameToValues ?? {},
         }),
       ),
@@ -53,10 +53,10 @@ export class AcceptSyncBatchUseCase {
       source: 'v2',
       receivedAt: Date.now(),
       messages: submission.messages.map(
-        (message): InboundMessage => ({
+        (message, index): InboundMessage => ({
           externalObjectId: message.externalObjectId,
           action: message.action,
-          changedAt: message.changedAt === undefined ? null : Number(message.changedAt),
+          changedAt: changeTimeOf(message.changedAt, `body/messages/${index}/changedAt`),
           properties: message.properties ?? {},
           ...(message.associations ? { associations: message.associations } : {}),
         }),
@@ -73,4 +73,12 @@ export class AcceptSyncBatchUseCase {
     }
     this.logger.info('sync batch accepted', { batchId: batch.batchId, portalId: batch.tenant.portalId, objectType: batch.objectType, count: batch.messages.length });
   }
+}
+
+/** A change time as sent, in epoch ms (null when absent: the receipt time applies); 400 when a date-time is out of range. */
+function changeTimeOf(value: number | string | undefined, field: string): number | null {
+  if (value === undefined) return null;
+  const millis = toEpochMillis(value);
+  if (!Number.isFinite(millis) || millis < 0) throw AppError.badRequest(`${field} must be a time from 1970 on; got "${value}"`);
+  return millis;
 }

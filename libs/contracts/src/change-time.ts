@@ -1,0 +1,20 @@
+import { epochMillisSchema } from './common-schemas';
+
+/** Epoch milliseconds as a numeric string, up to the largest time a Date holds (8.64e15). */
+const NUMERIC_MILLIS = '^(?:[0-9]{1,15}|[0-7][0-9]{15}|8[0-5][0-9]{14}|86[0-3][0-9]{13}|8640000000000000)$';
+
+/**
+ * When a change occurred, as senders send it (v1 `changeOccurredTimestamp`, v2 `changedAt`):
+ * epoch milliseconds as a number or a numeric string, or an ISO 8601 date-time with a time zone,
+ * as the original v1 OpenAPI typed it (docs/decisions/0019-change-times-as-sent.md).
+ */
+export const changeTimeSchema = {
+  anyOf: [epochMillisSchema, { type: 'string', pattern: NUMERIC_MILLIS }, { type: 'string', format: 'date-time' }],
+  errorHint: 'must be epoch milliseconds (a number or a numeric string) or an ISO 8601 date-time with a time zone, such as 2024-05-01T12:00:00Z',
+} as const;
+
+/** A change time that passed changeTimeSchema, in epoch milliseconds; NaN if a date-time is out of range. */
+export function toEpochMillis(value: number | string): number {
+  if (typeof value === 'number') return value;
+  return new RegExp(NUMERIC_MILLIS).test(value) ? Number(value) : Date.parse(value);
+}
