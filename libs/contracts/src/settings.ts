@@ -85,6 +85,8 @@ export interface V2Settings {
 
 export type V2SettingsInput = {
   enabled?: boolean;
+  /** The v1 setting, accepted in v2 too (clients send one settings object to both); kept when left out. */
+  importOnInstall?: boolean;
   webhookUri?: string | null;
   mappings?: Partial<Record<ObjectType, { properties?: V2PropertyMapping[] }>>;
 };
@@ -97,6 +99,7 @@ export const v2SettingsSchema = {
   additionalProperties: false,
   properties: {
     enabled: { type: 'boolean' },
+    importOnInstall: { type: 'boolean' },
     webhookUri: { anyOf: [httpUri, { type: 'null' }], errorHint: 'must be an absolute http(s) URI or null' },
     mappings: {
       type: 'object',

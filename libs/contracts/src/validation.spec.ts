@@ -1,6 +1,7 @@
 import { toEpochMillis } from './change-time';
 import { createValidator } from './validation';
 import { v1SyncMessagesSchema } from './sync-v1';
+import { v2SettingsSchema } from './settings';
 import { v2SyncSubmissionSchema } from './sync-v2';
 
 const v1 = createValidator(v1SyncMessagesSchema);
@@ -80,6 +81,13 @@ describe('change times as senders send them (v1 changeOccurredTimestamp, v2 chan
 
   it.each(['2024-01-01', '2024-01-01T12:00:00', 'yesterday', '8640000000000001', '-5', '1.5'])('when "%s" is sent, then it is refused', (value) => {
     expect(v1([message({ changeOccurredTimestamp: value })]).ok).toBe(false);
+  });
+});
+
+describe('v2 settings schema', () => {
+  const settings = createValidator(v2SettingsSchema);
+  it('when a v2 settings body carries importOnInstall (the v1 field), then it is accepted', () => {
+    expect(settings({ enabled: false, importOnInstall: true, webhookUri: null, mappings: {} })).toEqual({ ok: true, value: expect.any(Object) });
   });
 });
 

@@ -90,3 +90,16 @@ describe('v1 and v2 views of the same settings', () => {
     });
   });
 });
+
+describe('v2 settings with importOnInstall, as clients send the one settings object to both versions', () => {
+  const current: SettingsRecord = { enabled: true, importOnInstall: true, webhookUri: null, mappings: {} };
+  it.each([
+    ['given true', { importOnInstall: true }, null, true],
+    ['given false over a stored true', { importOnInstall: false }, current, false],
+    ['left out, with a stored true', {}, current, true],
+    ['left out, with nothing stored', {}, null, false],
+  ])('when importOnInstall is %s, then the stored setting follows', (_case, input, stored, expected) => {
+    expect(fromV2Settings(input, stored).importOnInstall).toBe(expected);
+  });
+});
+

@@ -146,7 +146,10 @@ export function toV2Settings(settings: SettingsRecord, showProvided: boolean): V
   return { enabled: settings.enabled, webhookUri: settings.webhookUri, mappings };
 }
 
-/** A v2 PUT is a full replace: mappings left out are removed; importOnInstall (v1 only) is kept. */
+/**
+ * A v2 PUT is a full replace: mappings left out are removed. importOnInstall (a v1 setting that
+ * clients also send to v2) is taken when given and kept when left out.
+ */
 export function fromV2Settings(input: V2SettingsInput, current: SettingsRecord | null): SettingsRecord {
   const mappings: SettingsRecord['mappings'] = {};
   for (const type of OBJECT_TYPES) {
@@ -154,5 +157,5 @@ export function fromV2Settings(input: V2SettingsInput, current: SettingsRecord |
       .map((m): PropertyMapping => ({ externalPropertyName: m.externalPropertyName, crmPropertyName: m.crmPropertyName, dataType: m.dataType ?? 'STRING' }))
       .filter((mapping) => !isDropped('v2', type, mapping));
   }
-  return { enabled: input.enabled ?? false, importOnInstall: current?.importOnInstall ?? false, webhookUri: input.webhookUri ?? null, mappings };
+  return { enabled: input.enabled ?? false, importOnInstall: input.importOnInstall ?? current?.importOnInstall ?? false, webhookUri: input.webhookUri ?? null, mappings };
 }
