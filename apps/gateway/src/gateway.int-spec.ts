@@ -77,6 +77,14 @@ describe('gateway against real MongoDB and RabbitMQ', () => {
     expect(response.body.message).toBe('body/messages/0/changedAt must be a time from 1970 on; got "1969-12-31T23:59:59Z"');
   });
 
+  it.each(['Bearer not-a-token-we-issued', 'Bearer pat-revoked-or-garbage'])(
+    'when a real but unknown bearer token (%s) comes beside a valid hapikey, then it is refused, not ignored',
+    async (authorization) => {
+      const response = await request(app).put(`/extensions/ecomm/v1/sync-messages/DEAL?hapikey=${apiKey}`).set('authorization', authorization).send([aV1Contact()]).expect(401);
+      expect(response.body.message).toMatch(/Invalid bearer token/);
+    },
+  );
+
   it('accepts a valid hapikey that comes with a malformed Authorization header', async () => {
     await request(app).put(`/extensions/ecomm/v1/sync-messages/DEAL?hapikey=${apiKey}`).set('authorization', 'Bearer undefined').send([aV1Contact()]).expect(204);
     await nextBatch();

@@ -37,13 +37,13 @@ export class CredentialResolver {
     if (token !== undefined && !PLACEHOLDER_TOKENS.has(token)) {
       const credential = await this.lookup(token);
       if (credential && (credential.kind === 'private-app-token' || credential.kind === 'access-token')) return this.principal(credential);
-      if (!hapikey) {
-        throw AppError.unauthorized(
-          credential?.kind === 'refresh-token'
-            ? 'A refresh token is not an access token: exchange it at POST /oauth/v1/token'
-            : 'Invalid bearer token: no private-app or OAuth access token has this value (it may have been revoked)',
-        );
-      }
+      // A real token that is wrong is refused even beside a valid hapikey: only a missing or
+      // placeholder bearer (a client's "Bearer undefined") falls back to the key.
+      throw AppError.unauthorized(
+        credential?.kind === 'refresh-token'
+          ? 'A refresh token is not an access token: exchange it at POST /oauth/v1/token'
+          : 'Invalid bearer token: no private-app or OAuth access token has this value (it may have been revoked)',
+      );
     }
     if (hapikey) {
       const credential = await this.lookup(hapikey);
