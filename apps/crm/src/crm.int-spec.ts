@@ -57,6 +57,18 @@ describe('built-in CRM objects API', () => {
     expect((await as('get', '/crm/v3/properties/contacts').expect(200)).body.results.map((p: { name: string }) => p.name)).not.toContain('x_planted');
   });
 
+  it('when a read names an association type or property like an Object.prototype member, then the answer is 200 with nothing there, not 500', async () => {
+    const created = await as('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { email: 'proto@example.com' } }] }).expect(201);
+    const read = await as('get', `/crm/v3/objects/contacts/${created.body.results[0].id}?associations=constructor,toString&properties=constructor,__proto__`).expect(200);
+    expect(read.body.associations).toEqual({ constructor: { results: [] }, toString: { results: [] } });
+    expect(Object.getOwnPropertyDescriptor(read.body.properties, 'constructor')?.value).toBeNull();
+  });
+
+  it.each(['$where', 'a.$b', 'email.x'])('when a search filters on the property name "%s", then the answer is 400 naming it', async (propertyName) => {
+    const response = await as('post', '/crm/v3/objects/contacts/search').send({ filterGroups: [{ filters: [{ propertyName, operator: 'EQ', value: 'x' }] }] }).expect(400);
+    expect(response.body.message).toMatch(/propertyName must be a property name/);
+  });
+
   it('creates, reads, updates and archives objects', async () => {
     const created = await as('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { email: 'Ada@Example.com', firstname: 'Ada' } }] }).expect(201);
     const id = created.body.results[0].id;

@@ -23,8 +23,11 @@ function objectType(req: Request, param = 'type'): CrmType {
   return value;
 }
 
+/** A stored record's own value: names in queries are any strings (`constructor` must not find Object.prototype's). */
+const own = <T>(record: Record<string, T> | undefined, name: string): T | undefined => (record && Object.hasOwn(record, name) ? record[name] : undefined);
+
 function present(object: StoredObject, properties?: string[], associations?: string[]) {
-  const shown = properties && properties.length > 0 ? Object.fromEntries(properties.map((name) => [name, object.properties[name] ?? null])) : object.properties;
+  const shown = properties && properties.length > 0 ? Object.fromEntries(properties.map((name) => [name, own(object.properties, name) ?? null])) : object.properties;
   const result: Record<string, unknown> = {
     id: String(object.id),
     properties: shown,
@@ -34,7 +37,7 @@ function present(object: StoredObject, properties?: string[], associations?: str
   };
   if (associations && associations.length > 0) {
     result.associations = Object.fromEntries(
-      associations.map((type) => [type, { results: (object.associations?.[type] ?? []).map((id) => ({ id: String(id), type: 'default' })) }]),
+      associations.map((type) => [type, { results: (own(object.associations, type) ?? []).map((id) => ({ id: String(id), type: 'default' })) }]),
     );
   }
   return result;

@@ -75,7 +75,7 @@ export const validateSearch = validator<{
               type: 'object',
               required: ['propertyName', 'operator'],
               properties: {
-                propertyName: { type: 'string', minLength: 1 },
+                propertyName: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]{0,99}$', errorHint: 'must be a property name (letters, digits and _)' },
                 operator: { type: 'string', enum: ['EQ', 'IN'] },
                 value: { type: ['string', 'number'] },
                 values: { type: 'array', maxItems: 100, items: { type: ['string', 'number'] } },
