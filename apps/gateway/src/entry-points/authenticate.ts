@@ -199,8 +199,9 @@ export class Authorizer {
   };
 
   /**
-   * v1 error listing: the developer key with `appId` (every portal of the application) or the
-   * portal's key or private-app token (the portal's direct-mode errors).
+   * v1 error listing: the developer key with `appId` (every portal of the application), the
+   * portal's key or private-app token (the portal's direct-mode errors), or an installed
+   * application's OAuth token (that application's errors in that portal).
    */
   readonly v1ErrorScope: Rule<{ portalId?: number; appId: string | null }> = async (principal, req) => {
     if (principal.kind === 'developer-key') {
@@ -208,9 +209,9 @@ export class Authorizer {
       if (!appId) throw AppError.badRequest('appId is required with a developer API key: add ?appId=<your application id>');
       return { appId: await this.ownApplication(principal, appId) };
     }
-    if (principal.kind === 'access-token') {
-      throw AppError.forbidden('The v1 error listing takes the developer API key with appId, or the portal API key; with an OAuth token use GET /extensions/ecomm/v2/sync/errors');
-    }
+    // The OAuth token of an installed application: that application's errors in that portal, as
+    // GET /extensions/ecomm/v2/sync/errors answers.
+    if (principal.kind === 'access-token') return { portalId: principal.portalId, appId: principal.appId };
     return { portalId: principal.portalId, appId: null };
   };
 
