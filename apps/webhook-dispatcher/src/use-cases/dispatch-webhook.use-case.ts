@@ -5,7 +5,7 @@ import type { Repositories, SecretBox } from '@ecomm-sync/data-access';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
 import { signV1, signV3 } from '@ecomm-sync/webhook-signature';
-import { refusalOf } from './target-policy';
+import { checkTarget, pinnedAgents } from './target-policy';
 
 export interface DispatchOptions {
   timeoutMs: number;
@@ -36,15 +36,17 @@ export class DispatchWebhookUseCase {
   async dispatch(request: WebhookRequestMessage): Promise<void> {
     const sealed = await this.repositories.accounts.sealedClientSecret(request.appId);
     if (!sealed) return this.finish(request, { ok: false, reason: `application ${request.appId} has no client secret to sign with` });
-    const refusal = await refusalOf(request.url, this.options.allowPrivateTargets);
-    if (refusal) return this.finish(request, { ok: false, reason: `the webhook target was refused: ${refusal}` });
+    const target = await checkTarget(request.url, this.options.allowPrivateTargets);
+    if ('refusal' in target) return this.finish(request, { ok: false, reason: `the webhook target was refused: ${target.refusal}` });
     const secret = this.secrets.open(sealed);
+    // Every attempt goes to the address that was checked, not to what DNS answers later.
+    const agents = target.address ? pinnedAgents(target.address) : {};
 
     let last: Attempt | undefined;
     for (let attempt = 1; attempt <= this.options.maxAttempts; attempt++) {
       if (attempt > 1) await this.sleep(this.backoff(attempt));
       const started = Date.now();
-      last = await this.send(request, secret);
+      last = await this.send(request, secret, agents);
       await this.repositories.imports.recordAttempt(request.requestId, {
         attempt,
         at: started,
@@ -60,12 +62,13 @@ export class DispatchWebhookUseCase {
     return this.finish(request, { ok: false, reason: `the receiver at ${request.url} did not answer properly (${failed.error}) after ${this.options.maxAttempts} attempt(s) at most` });
   }
 
-  private async send(request: WebhookRequestMessage, secret: string): Promise<Attempt> {
+  private async send(request: WebhookRequestMessage, secret: string, agents: Partial<ReturnType<typeof pinnedAgents>>): Promise<Attempt> {
     const timestamp = Date.now();
     try {
       const response = await axios.post<string>(request.url, request.body, {
         timeout: this.options.timeoutMs,
         maxRedirects: 0,
+        ...agents,
         responseType: 'text',
         transformResponse: [(data: string) => data],
         validateStatus: () => true,
