@@ -35,6 +35,10 @@ export interface GatewayDeps {
   accessTokenTtlSeconds?: number;
   /** Key that seals application client secrets (SECRETS_KEY). */
   secretsKey: string;
+  /** Where integrators reach the gateway; links in answers are built from it (GATEWAY_PUBLIC_URL). */
+  publicUrl?: string;
+  /** Proxies whose X-Forwarded-* headers are believed (GATEWAY_TRUSTED_PROXIES). */
+  trustedProxies?: string;
 }
 
 /**
@@ -72,7 +76,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', true);
+  app.set('trust proxy', deps.trustedProxies ?? 'loopback, linklocal, uniquelocal');
   app.use(healthRoutes(deps.readiness));
   app.use(requestContext());
   app.use(oauthRoutes(accounts));
@@ -88,7 +92,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   app.use(installRoutes(installs, auth));
   app.use(importRoutes(imports, auth));
   app.use(syncRoutes(new AcceptSyncBatchUseCase(broker, repositories.stores, logger, storeCache), auth));
-  app.use(statusRoutes(readSyncStatus, auth));
+  app.use(statusRoutes(readSyncStatus, auth, { publicUrl: deps.publicUrl || undefined }));
   app.use(notFoundHandler());
   app.use(errorHandler(logger));
   return app;

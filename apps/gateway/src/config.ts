@@ -17,6 +17,16 @@ export const gatewayConfigSchema = {
   RATE_LIMIT_WINDOW_MS: { doc: 'the rate limit window', format: 'int', default: 10_000 },
   OAUTH_ACCESS_TOKEN_TTL_S: { doc: 'seconds an OAuth access token lives (refresh with POST /oauth/v1/token)', format: 'int', default: 1800 },
   CRM_BASE_URL: { doc: 'base URL of the built-in CRM (its admin API makes accounts for new portals)', format: 'url', default: 'http://127.0.0.1:3100' },
+  GATEWAY_PUBLIC_URL: {
+    doc: 'the URL integrators reach the gateway at (https://sync.example.com); links in answers (paging) are built from it. Empty: from the request, with a checked Host',
+    format: 'string',
+    default: '',
+  },
+  GATEWAY_TRUSTED_PROXIES: {
+    doc: "proxies whose X-Forwarded-* headers are believed (express 'trust proxy': names such as loopback, linklocal, uniquelocal, or addresses and CIDRs)",
+    format: 'string',
+    default: 'loopback, linklocal, uniquelocal',
+  },
 } as const satisfies ConfigSchema;
 
 export const loadGatewayConfig = () => loadConfig(gatewayConfigSchema);

@@ -46,6 +46,22 @@ describe('error listings by portal, application and object', () => {
     expect(ids((await request(app).get(`/extensions/ecomm/v2/sync/errors/app/${appId}?hapikey=${developerKey}&limit=1&page=2`).expect(200)).body)).toEqual(['app-in-7001']);
   });
 
+  it.each([
+    ['a forged scheme and host', { 'x-forwarded-proto': 'javascript', host: 'evil.example.com"><script>' }, /^\/extensions\/ecomm\/v2\/sync\/errors\/app\//],
+    ['a plain host and an https proxy', { 'x-forwarded-proto': 'https', host: 'sync.example.com' }, /^https:\/\/sync\.example\.com\/extensions\/ecomm\/v2\/sync\/errors\/app\//],
+    ['a scheme that is not http(s) from a trusted proxy', { 'x-forwarded-proto': 'javascript', host: 'sync.example.com' }, /^http:\/\/sync\.example\.com\//],
+  ])('when the request carries %s, then the next-page link never echoes anything but http(s) and a plain host', async (_case, headers, link) => {
+    const response = await request(app).get(`/extensions/ecomm/v2/sync/errors/app/${appId}?hapikey=${developerKey}&limit=1`).set(headers).expect(200);
+    expect(response.body.paging.next.link).toMatch(link);
+    expect(response.body.paging.next.link).not.toContain('hapikey');
+  });
+
+  it('when a public URL is configured, then next-page links are built from it, whatever the request says', async () => {
+    const configured = await fixture.gateway({ publicUrl: 'https://sync.example.com' });
+    const response = await request(configured).get(`/extensions/ecomm/v2/sync/errors/app/${appId}?hapikey=${developerKey}&limit=1`).set({ 'x-forwarded-proto': 'http', host: 'evil.example.com' }).expect(200);
+    expect(response.body.paging.next.link).toBe(`https://sync.example.com/extensions/ecomm/v2/sync/errors/app/${appId}?limit=1&page=2`);
+  });
+
   it('lists a portal’s errors by its id, all applications included, with the portal’s key', async () => {
     expect(ids((await request(app).get(`/extensions/ecomm/v2/sync/errors/portal/7001?hapikey=${portalKey}`).expect(200)).body)).toEqual(['app-in-7001', 'direct-1']);
     expect(ids((await request(app).get(`/extensions/ecomm/v1/sync-errors/portal/7001?hapikey=${portalKey}`).expect(200)).body)).toEqual(['app-in-7001', 'direct-1']);

@@ -18,6 +18,8 @@ runService({
       lookupCacheMs: config.GATEWAY_LOOKUP_CACHE_MS,
       rateLimit: { limit: config.RATE_LIMIT_REQUESTS, windowMs: config.RATE_LIMIT_WINDOW_MS },
       accessTokenTtlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_S,
+      publicUrl: config.GATEWAY_PUBLIC_URL,
+      trustedProxies: config.GATEWAY_TRUSTED_PROXIES,
       readiness: { mongo: () => database.ping(), rabbitmq: () => broker.isConnected() },
     });
     return { server: await listen(app, config.GATEWAY_PORT) };

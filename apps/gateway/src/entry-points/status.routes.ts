@@ -10,17 +10,27 @@ import { booleanParam, integerParam, objectIdParam, objectTypeParam, optionalErr
 
 export const MAX_ERRORS_PER_PAGE = 200;
 
-function nextPageLink(req: Request, page: number): string {
-  const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host')}`);
+/** A Host header that names a host (and port), nothing else. */
+const PLAIN_HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
+
+/**
+ * The link to the next page: from the configured public URL; else from the request, with only
+ * http or https as the scheme and a Host that is a plain host name, so a forged header never comes
+ * back in an answer (a relative link then).
+ */
+function nextPageLink(req: Request, page: number, publicUrl?: string): string {
+  const host = req.get('host') ?? '';
+  const base = publicUrl ?? (PLAIN_HOST.test(host) ? `${req.protocol === 'https' ? 'https' : 'http'}://${host}` : 'http://unknown.invalid');
+  const url = new URL(req.originalUrl, base.endsWith('/') ? base : `${base}/`);
   url.searchParams.set('page', String(page));
   url.searchParams.delete('hapikey');
-  return url.toString();
+  return publicUrl ?? PLAIN_HOST.test(host) ? url.toString() : `${url.pathname}${url.search}`;
 }
 
 type ErrorScope = Pick<ErrorQuery, 'portalId' | 'appId'>;
 
 /** v2 listing: `page` is a 1-based record offset; the next page is page + limit (vendor-api-notes.md). */
-async function listV2(readSyncStatus: ReadSyncStatusUseCase, req: Request, res: Response, scope: ErrorScope) {
+async function listV2(readSyncStatus: ReadSyncStatusUseCase, req: Request, res: Response, scope: ErrorScope, publicUrl?: string) {
   const limit = integerParam(req.query, 'limit', MAX_ERRORS_PER_PAGE, 1, MAX_ERRORS_PER_PAGE);
   const page = integerParam(req.query, 'page', 1, 1, Number.MAX_SAFE_INTEGER);
   const { errors, hasMore } = await readSyncStatus.listErrors({
@@ -33,7 +43,7 @@ async function listV2(readSyncStatus: ReadSyncStatusUseCase, req: Request, res: 
   });
   res.json({
     results: errors.map(toV2ErrorRecord),
-    ...(hasMore ? { paging: { next: { page: String(page + limit), link: nextPageLink(req, page + limit) } } } : {}),
+    ...(hasMore ? { paging: { next: { page: String(page + limit), link: nextPageLink(req, page + limit, publicUrl) } } } : {}),
   });
 }
 
@@ -51,8 +61,9 @@ async function listV1(readSyncStatus: ReadSyncStatusUseCase, req: Request, res: 
 }
 
 /** Per-object sync status and error listings, v1 and v2, each with the credential SPEC.md names. */
-export function statusRoutes(readSyncStatus: ReadSyncStatusUseCase, auth: Authorizer): Router {
+export function statusRoutes(readSyncStatus: ReadSyncStatusUseCase, auth: Authorizer, { publicUrl }: { publicUrl?: string } = {}): Router {
   const router = Router();
+  const listV2Bound = (req: Request, res: Response, scope: ErrorScope) => listV2(readSyncStatus, req, res, scope, publicUrl);
   const customerData = auth.require(auth.customerData);
   const portalAccount = auth.require(auth.portalAccount);
 
@@ -81,13 +92,13 @@ export function statusRoutes(readSyncStatus: ReadSyncStatusUseCase, auth: Author
 
   router.get('/extensions/ecomm/v1/sync-errors', ...auth.require(auth.v1ErrorScope), (req, res) => listV1(readSyncStatus, req, res, grantOf<ErrorScope>(res)));
   router.get('/extensions/ecomm/v1/sync-errors/portal/:portalId', ...portalAccount, (req, res) => listV1(readSyncStatus, req, res, { portalId: grantOf<number>(res) }));
-  router.get('/extensions/ecomm/v2/sync/errors/portal', ...portalAccount, (req, res) => listV2(readSyncStatus, req, res, { portalId: grantOf<number>(res) }));
-  router.get('/extensions/ecomm/v2/sync/errors/portal/:portalId', ...portalAccount, (req, res) => listV2(readSyncStatus, req, res, { portalId: grantOf<number>(res) }));
-  router.get('/extensions/ecomm/v2/sync/errors', ...auth.require(auth.installedApplication), (req, res) => listV2(readSyncStatus, req, res, grantOf<Tenant>(res)));
+  router.get('/extensions/ecomm/v2/sync/errors/portal', ...portalAccount, (req, res) => listV2Bound(req, res, { portalId: grantOf<number>(res) }));
+  router.get('/extensions/ecomm/v2/sync/errors/portal/:portalId', ...portalAccount, (req, res) => listV2Bound(req, res, { portalId: grantOf<number>(res) }));
+  router.get('/extensions/ecomm/v2/sync/errors', ...auth.require(auth.installedApplication), (req, res) => listV2Bound(req, res, grantOf<Tenant>(res)));
 
   const developerApplication = auth.require(auth.developerApplication);
   router.get('/extensions/ecomm/v1/sync-errors/app/:appId', ...developerApplication, (req, res) => listV1(readSyncStatus, req, res, { appId: grantOf<string>(res) }));
-  router.get('/extensions/ecomm/v2/sync/errors/app/:appId', ...developerApplication, (req, res) => listV2(readSyncStatus, req, res, { appId: grantOf<string>(res) }));
+  router.get('/extensions/ecomm/v2/sync/errors/app/:appId', ...developerApplication, (req, res) => listV2Bound(req, res, { appId: grantOf<string>(res) }));
 
   return router;
 }
