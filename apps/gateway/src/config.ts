@@ -18,9 +18,9 @@ export const gatewayConfigSchema = {
   OAUTH_ACCESS_TOKEN_TTL_S: { doc: 'seconds an OAuth access token lives (refresh with POST /oauth/v1/token)', format: 'int', default: 1800 },
   CRM_BASE_URL: { doc: 'base URL of the built-in CRM (its admin API makes accounts for new portals)', format: 'url', default: 'http://127.0.0.1:3100' },
   GATEWAY_PUBLIC_URL: {
-    doc: 'the URL integrators reach the gateway at (https://sync.example.com); links in answers (paging) are built from it. Empty: from the request, with a checked Host',
-    format: 'string',
-    default: '',
+    doc: 'the URL integrators reach the gateway at (https://sync.example.com); links in answers (paging) are built from it. Unset: from the request, with a checked Host',
+    format: 'url',
+    optional: true,
   },
   GATEWAY_TRUSTED_PROXIES: {
     doc: "proxies whose X-Forwarded-* headers are believed (express 'trust proxy': names such as loopback, linklocal, uniquelocal, or addresses and CIDRs)",

@@ -29,4 +29,11 @@ describe('loadConfig', () => {
     const strict = { TOKEN: { doc: 'token', format: 'int', sensitive: true } } as const;
     expect(() => loadConfig(strict, { TOKEN: 'hunter2' })).toThrow(/TOKEN must be integer, got \(hidden\)/);
   });
+
+  it('when an optional key is not set, then its value is undefined, and when it is set, then it is validated', () => {
+    const schema = { PUBLIC_URL: { doc: 'where clients reach us', format: 'url', optional: true } } as const;
+    expect(loadConfig(schema, {}).PUBLIC_URL).toBeUndefined();
+    expect(loadConfig(schema, { PUBLIC_URL: 'https://sync.example.com' }).PUBLIC_URL).toBe('https://sync.example.com');
+    expect(() => loadConfig(schema, { PUBLIC_URL: 'not a url' })).toThrow(/PUBLIC_URL .*where clients reach us/);
+  });
 });

@@ -12,6 +12,8 @@ export interface ConfigKey {
   values?: readonly string[];
   /** Never printed back (tokens, passwords). */
   sensitive?: boolean;
+  /** May be left unset (no default): the value is then undefined. */
+  optional?: boolean;
 }
 
 export type ConfigSchema = Record<string, ConfigKey>;
@@ -22,7 +24,7 @@ type ValueOf<K extends ConfigKey> = K['format'] extends 'port' | 'int'
     ? boolean
     : string;
 
-export type ConfigOf<S extends ConfigSchema> = { readonly [P in keyof S]: ValueOf<S[P]> };
+export type ConfigOf<S extends ConfigSchema> = { readonly [P in keyof S]: S[P]['optional'] extends true ? ValueOf<S[P]> | undefined : ValueOf<S[P]> };
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -58,7 +60,7 @@ export function loadConfig<S extends ConfigSchema>(schema: S, env: NodeJS.Proces
   const jsonSchema = {
     type: 'object',
     properties: Object.fromEntries(names.map((name) => [name, jsonSchemaOf(schema[name])])),
-    required: names.filter((name) => schema[name].default === undefined),
+    required: names.filter((name) => schema[name].default === undefined && !schema[name].optional),
   };
   const input: Record<string, unknown> = {};
   for (const name of names) {
