@@ -117,8 +117,16 @@ describe('install, uninstall and stores over the running stack', () => {
     const app = gatewayClient(stack, { accessToken: tokens.accessToken });
     expect((await app.http.put('/v2/stores', { id: 'app-store', label: 'App store' })).status).toBe(200);
     expect((await ecommercePipelines(crm)).length).toBe(1);
-    expect((await app.http.get('/v2/stores')).data).toEqual({ results: [{ id: 'app-store', label: 'App store' }] });
-    expect((await client.http.get('/v2/stores')).data.results.map((store: { id: string }) => store.id)).toEqual(['web']);
+    // Every installed tenant has the store `default` (v1 traffic's), however it installed; an
+    // application's is labelled with the application's name.
+    const byId = (results: { id: string }[]) => [...results].sort((a, b) => a.id.localeCompare(b.id));
+    expect(byId((await app.http.get('/v2/stores')).data.results)).toEqual([
+      { id: 'app-store', label: 'App store' },
+      { id: 'default', label: 'Second shop' },
+    ]);
+    expect(byId((await client.http.get('/v2/stores')).data.results).map((store) => store.id)).toEqual(['default', 'web']);
+    // v1 and v2 side by side: v2 accepts the store that v1 writes into.
+    expect((await client.http.put('/v2/sync/messages', { storeId: 'default', objectType: 'PRODUCT', messages: [{ externalObjectId: 'side-by-side', action: 'UPSERT', properties: { name: 'Both' } }] })).status).toBe(204);
   });
 
   it.each([

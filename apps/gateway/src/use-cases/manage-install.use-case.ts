@@ -39,10 +39,7 @@ export class ManageInstallUseCase {
   /** v1 install: the setup, the store `default` for v1 traffic, the install record. Idempotent. */
   async install(tenant: Tenant): Promise<void> {
     await this.setUp(tenant);
-    if (!(await this.repositories.stores.find(tenant, DEFAULT_STORE_ID))) {
-      await this.repositories.stores.upsert(tenant, { id: DEFAULT_STORE_ID, label: await this.defaultStoreLabel(tenant) });
-      await this.options.onLookupsChanged();
-    }
+    if (await this.ensureDefaultStore(tenant)) await this.options.onLookupsChanged();
     await this.markInstalled(tenant);
     await this.options.onInstalled?.(tenant);
   }
@@ -67,6 +64,8 @@ export class ManageInstallUseCase {
   async putStore(tenant: Tenant, store: Store): Promise<Store> {
     await this.setUp(tenant);
     const saved = await this.repositories.stores.upsert(tenant, store);
+    // v1 traffic of an installed tenant goes to `default`: it exists however the tenant installed.
+    await this.ensureDefaultStore(tenant);
     await this.options.onLookupsChanged(); // a look-up that found no such store is forgotten in every replica
     if (!(await this.repositories.ecommerceInstalls.find(tenant)).installCompleted) await this.markInstalled(tenant);
     return saved;
@@ -105,6 +104,13 @@ export class ManageInstallUseCase {
     const release: CatchUpMessage = { kind: 'catch-up', portalId: tenant.portalId, appId: tenant.appId, errorType: 'PORTAL_NOT_SYNC_ENABLED' };
     await this.broker.publish(TOPICS.catchUp, release);
     this.logger.info('ecommerce installed', { ...tenant });
+  }
+
+  /** Makes the store `default` (v1 traffic's) when the tenant has none; true when it made it. */
+  private async ensureDefaultStore(tenant: Tenant): Promise<boolean> {
+    if (await this.repositories.stores.find(tenant, DEFAULT_STORE_ID)) return false;
+    await this.repositories.stores.upsert(tenant, { id: DEFAULT_STORE_ID, label: await this.defaultStoreLabel(tenant) });
+    return true;
   }
 
   /** `Custom` in direct mode, the application's name in application mode (vendor-api-notes.md). */
