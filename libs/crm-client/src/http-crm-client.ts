@@ -196,7 +196,7 @@ export class HttpCrmClient implements CrmPort {
   }
 }
 
-function toCrmError(error: unknown, config: AxiosRequestConfig): CrmRequestError {
+export function toCrmError(error: unknown, config: AxiosRequestConfig): CrmRequestError {
   if (!isAxiosError(error)) return new CrmRequestError(String(error), 0);
   const status = error.response?.status ?? 0;
   const body = error.response?.data as { message?: string; category?: string } | undefined;

@@ -21,8 +21,11 @@ const BODY_PARSER: Record<string, (status: number, limit?: number) => string> = 
 export function frameworkError(error: unknown): AppError | undefined {
   if (error instanceof URIError) return new AppError(400, 'The path has a malformed percent-encoding (such as %ZZ); encode reserved characters as %XX');
   if (!(error instanceof Error) || error instanceof AppError) return undefined;
-  const { type, status, statusCode, code, limit } = error as Error & { type?: string; status?: number; statusCode?: number; code?: string; limit?: number };
+  const { type, status, statusCode, code, limit, expose } = error as Error & { type?: string; status?: number; statusCode?: number; code?: string; limit?: number; expose?: boolean };
   if (typeof code === 'string' && code.startsWith('Z_')) return new AppError(400, 'Request body could not be decompressed; check its Content-Encoding');
+  // Only the framework's own http-errors (they say whether to expose them); a dependency's error
+  // that happens to carry a status (a CRM's 404) is not the request's fault.
+  if (typeof expose !== 'boolean') return undefined;
   const httpStatus = status ?? statusCode;
   if (typeof httpStatus !== 'number' || httpStatus < 400 || httpStatus >= 500) return undefined;
   const describe = type ? BODY_PARSER[type] : undefined;

@@ -17,8 +17,15 @@ function isDatabaseAway(error: unknown): boolean {
 /** How long a client is asked to wait before sending again. */
 const RETRY_AFTER_SECONDS = '5';
 
-/** The 503 a request gets while a dependency is away, or undefined for any other error. */
+/** The CRM client's error (by class name, so that this util needs no CRM client). */
+const isCrmFailure = (error: unknown): error is Error => error instanceof Error && error.name === 'CrmRequestError';
+
+/**
+ * The answer a request gets while a dependency is away or failing: 503 when the database cannot be
+ * reached, 502 when the CRM did not answer or refused; undefined for any other error.
+ */
 export function unavailableDependency(error: unknown): AppError | undefined {
+  if (isCrmFailure(error)) return new AppError(502, `The CRM did not answer properly (${error.message}); send the request again later`, { 'retry-after': RETRY_AFTER_SECONDS });
   if (!isDatabaseAway(error)) return undefined;
   return new AppError(503, 'The database cannot be reached right now; nothing was changed. Send the request again in a few seconds.', {
     'retry-after': RETRY_AFTER_SECONDS,

@@ -33,7 +33,7 @@ const isConflict = (error: unknown) => error instanceof CrmRequestError && error
  * this call created is deleted again, so a failed install leaves nothing half-made.
  */
 export async function installEcommerce(crm: CrmPort): Promise<void> {
-  const pipelines = await crm.listDealPipelines();
+  const pipelines = await crm.listDealPipelines().catch(crmFailure);
   const ours = pipelines.find((pipeline) => pipeline.id === ECOMM_PIPELINE_ID);
   const foreign = pipelines.find((pipeline) => pipeline.id !== ECOMM_PIPELINE_ID && /ecommerce/i.test(pipeline.label));
   if (foreign) {
@@ -42,7 +42,7 @@ export async function installEcommerce(crm: CrmPort): Promise<void> {
   const missing: { type: ObjectType; names: Set<string> }[] = [];
   const conflicting: string[] = [];
   for (const type of OBJECT_TYPES) {
-    const existing = new Map((await crm.listProperties(type)).map((property) => [property.name, property]));
+    const existing = new Map((await crm.listProperties(type).catch(crmFailure)).map((property) => [property.name, property]));
     missing.push({ type, names: new Set(ECOMM_PROPERTIES[type].filter((property) => !existing.has(property.name)).map((p) => p.name)) });
     for (const needed of ECOMM_PROPERTIES[type]) {
       const found = existing.get(needed.name);
@@ -81,6 +81,11 @@ export async function installEcommerce(crm: CrmPort): Promise<void> {
     throw new EcommerceInstallError(`The CRM failed during the ecommerce setup, which was undone; try again (${error instanceof Error ? error.message : String(error)})`, 'crm-failure');
   }
 }
+
+/** A CRM that fails while the install only reads: nothing was made yet. */
+const crmFailure = (error: unknown): never => {
+  throw new EcommerceInstallError(`The CRM failed before the ecommerce setup began, so nothing was made; try again (${error instanceof Error ? error.message : String(error)})`, 'crm-failure');
+};
 
 const describe = (property: { type: string; hasUniqueValue?: boolean }) => `${property.type}${property.hasUniqueValue ? ' with unique values' : ''}`;
 
