@@ -28,6 +28,7 @@ export async function checkCrm(crmDb: mongoose.Connection, portalId: number, exp
   let lost = 0;
   let duplicated = 0;
   let wrongValue = 0;
+  let unassociated = 0;
   const examples: string[] = [];
   for (const object of expected) {
     const found = bySyncKey.get(object.syncKey) ?? [];
@@ -45,15 +46,16 @@ export async function checkCrm(crmDb: mongoose.Connection, portalId: number, exp
     const wrong = Object.entries(object.properties).filter(([name, value]) => properties[name] !== value);
     const associations = (found[0].associations ?? {}) as Record<string, number[]>;
     const contact = contactIds.get(object.n);
-    const unassociated = object.kind === 'deals' && (contact === undefined || !(associations.contacts ?? []).map(Number).includes(contact));
-    if (wrong.length > 0 || unassociated) {
-      wrongValue++;
-      if (examples.length < 5) examples.push(`${object.kind} ${object.n}: ${wrong.map(([name, value]) => `${name}=${properties[name]} (sent ${value})`).join(', ')}${unassociated ? ' not associated with its contact' : ''}`);
+    const withoutContact = object.kind === 'deals' && (contact === undefined || !(associations.contacts ?? []).map(Number).includes(contact));
+    if (wrong.length > 0) wrongValue++;
+    else if (withoutContact) unassociated++;
+    if (wrong.length > 0 || withoutContact) {
+      if (examples.length < 5) examples.push(`${object.kind} ${object.n}: ${wrong.map(([name, value]) => `${name}=${properties[name]} (sent ${value})`).join(', ')}${withoutContact ? ' not associated with its contact' : ''}`);
       continue;
     }
     applied++;
   }
-  return { applied, lost, duplicated, wrongValue, examples };
+  return { applied, lost, duplicated, wrongValue, unassociated, examples };
 }
 
 /**
@@ -104,11 +106,11 @@ export async function deadLetterCount(url: string, prefix: string): Promise<numb
 
 /** One line per scenario, for the console and docs/reliability.md. */
 export function resultTable(results: ChaosResult[]): string {
-  const header = '| Fault (SIGKILL, restart) | Acknowledged | Applied | Lost | Duplicated | Wrong final value | Dead-lettered | Answers other than 204 | Seconds |';
-  const rule = '|---|---|---|---|---|---|---|---|---|';
+  const header = '| Fault (SIGKILL, restart) | Acknowledged | Applied | Lost | Duplicated | Wrong final value | Deal without its contact | Dead-lettered | Answers other than 204 | Seconds |';
+  const rule = '|---|---|---|---|---|---|---|---|---|---|';
   const rows = results.map(
     (r) =>
-      `| ${r.fault} | ${r.acknowledged} | ${r.applied} | ${r.lost} | ${r.duplicated} | ${r.wrongValue} | ${r.deadLettered} | ${
+      `| ${r.fault} | ${r.acknowledged} | ${r.applied} | ${r.lost} | ${r.duplicated} | ${r.wrongValue} | ${r.unassociated} | ${r.deadLettered} | ${
         Object.entries(r.answers)
           .map(([status, n]) => `${status === '0' ? 'no answer' : status}: ${n}`)
           .join(', ') || 'none'
@@ -119,4 +121,4 @@ export function resultTable(results: ChaosResult[]): string {
 
 /** Whether a scenario kept every promise: nothing lost, nothing twice, newest values, no 500. */
 export const kept = (result: ChaosResult): boolean =>
-  result.applied === result.acknowledged && result.lost === 0 && result.duplicated === 0 && result.wrongValue === 0 && result.deadLettered === 0 && !result.answers['500'];
+  result.applied === result.acknowledged && result.lost === 0 && result.duplicated === 0 && result.wrongValue === 0 && result.unassociated === 0 && result.deadLettered === 0 && !result.answers['500'];

@@ -32,6 +32,8 @@ export interface ChaosResult {
   lost: number;
   duplicated: number;
   wrongValue: number;
+  /** Deals in the CRM with their newest values but without the association to their contact. */
+  unassociated: number;
   /** Messages left in dead-letter queues (each must have an error record; none is expected here). */
   deadLettered: number;
   /** Answers other than 204 while the fault lasted, by status (0: no answer); 500s are defects. */
@@ -123,7 +125,7 @@ export async function runChaosScenario(fault: Fault, rabbit: PrivateRabbitMq, op
       async () => {
         const result = await check();
         if (result.applied === expected.length) return result;
-        const signature = JSON.stringify([result.applied, result.lost, result.wrongValue]);
+        const signature = JSON.stringify([result.applied, result.lost, result.wrongValue, result.unassociated]);
         if (signature !== last) {
           last = signature;
           stableSince = Date.now();
