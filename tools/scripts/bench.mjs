@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleScript } from './bundle-script.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -15,18 +15,7 @@ function runOrExit(command, args) {
 }
 
 runOrExit('npx', ['nx', 'run-many', '-t', 'build', '-p', APPS.join(','), '--outputStyle=static']);
-for (const entry of ['run', 'baseline-server']) {
-  await build({
-    entryPoints: [path.join(root, 'bench', 'src', `${entry}.ts`)],
-    outfile: path.join(root, 'dist', 'bench', `${entry}.js`),
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    tsconfig: path.join(root, 'tsconfig.base.json'),
-    logLevel: 'warning',
-  });
-}
+for (const entry of ['run', 'baseline-server']) await bundleScript(`bench/src/${entry}.ts`, `dist/bench/${entry}.js`);
 
 const { startMongoServer } = require('../infra/mongo-server.cjs');
 const { ensureRabbitMq } = require('../infra/rabbitmq.cjs');

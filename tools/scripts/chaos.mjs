@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleScript } from './bundle-script.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -14,16 +14,7 @@ const APPS = ['crm', 'gateway', 'mapper', 'applier', 'import-coordinator', 'webh
 if (spawnSync('npx', ['nx', 'run-many', '-t', 'build', '-p', APPS.join(','), '--outputStyle=static'], { cwd: root, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } }).status !== 0) {
   process.exit(1);
 }
-await build({
-  entryPoints: [path.join(root, 'apps', 'e2e', 'src', 'chaos', 'run-chaos.ts')],
-  outfile: path.join(root, 'dist', 'chaos', 'run-chaos.js'),
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  packages: 'external',
-  tsconfig: path.join(root, 'tsconfig.base.json'),
-  logLevel: 'warning',
-});
+await bundleScript('apps/e2e/src/chaos/run-chaos.ts', 'dist/chaos/run-chaos.js');
 require('../infra/mongo-server.cjs').ensureJar();
 const child = spawn(process.execPath, [path.join(root, 'dist', 'chaos', 'run-chaos.js'), ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
 process.exit(await new Promise((resolve) => child.once('exit', (status) => resolve(status ?? 1))));
