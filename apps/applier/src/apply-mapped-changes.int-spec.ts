@@ -1,5 +1,6 @@
+import axios from 'axios';
 import type { MappedChange, MappedChangesMessage } from '@ecomm-sync/contracts';
-import type { Repositories } from '@ecomm-sync/data-access';
+import type { Repositories, WaitingObject } from '@ecomm-sync/data-access';
 import { createLogger } from '@ecomm-sync/logger';
 import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
 import { ApplyMappedChangesUseCase } from './use-cases/apply-mapped-changes.use-case';
@@ -160,6 +161,20 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
       expect(await repositories.syncErrors.listForObject(key('LINE_ITEM', 'li-race'), false)).toEqual([]);
     });
 
+    it('when an older revision of a waiting line item arrives, then the newer revision is what is applied', async () => {
+      await apply.execute([message('PRODUCT', [product('product-twice')])]);
+      const newer = { ...lineItem('li-reordered', 'deal-reordered', 'product-twice'), rev: 2, properties: { quantity: '7' } };
+      const older = { ...newer, rev: 1, properties: { quantity: '3' } };
+      await apply.execute([message('LINE_ITEM', [newer])]);
+      await apply.execute([message('LINE_ITEM', [older])]);
+      await apply.execute([message('DEAL', [deal('deal-reordered')])]);
+
+      const applied = await repositories.objectSyncs.findOne(key('LINE_ITEM', 'li-reordered'));
+      expect(applied?.appliedRev).toBe(2);
+      const [read] = await stack.crm(portal).batchRead('LINE_ITEM', [applied!.crmId!], ['quantity']);
+      expect(read.properties.quantity).toBe('7');
+    });
+
     it('when more line items wait than one retry takes, then each retry takes those tried least recently', async () => {
       let now = Date.now();
       const clocked = new ApplyMappedChangesUseCase(repositories, new CrmDirectory({ baseUrl: stack.crmUrl, timeoutMs: 5000, propertyCacheMs: 60_000 }), createLogger('t', 'error'), () => now);
@@ -190,6 +205,50 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
       await shortWindow.retryWaiting();
       expect((await repositories.waitingObjects.due(0, 10_000)).map((w) => w.change.externalObjectId)).not.toContain('li-expired');
       expect(await repositories.syncErrors.listForObject(key('LINE_ITEM', 'li-expired'), false)).toEqual([expect.objectContaining({ type: 'INVALID_ASSOCIATION_PROPERTY', status: 'OPEN' })]);
+    });
+  });
+
+  describe('deals sent before the contacts they name', () => {
+    const tenant = () => ({ portalId: portal.portalId, appId: null });
+    const dealFor = (id: string, contactId: string, rev: number) =>
+      change({ externalObjectId: id, rev, properties: { dealname: `${id} v${rev}`, dealstage: 'checkout_completed' }, associations: { CONTACT: [contactId] } });
+    const contactsOf = async (dealId: string) => {
+      const sync = await repositories.objectSyncs.findOne(key('DEAL', dealId));
+      const read = await axios.get(`${stack.crmUrl}/crm/v3/objects/deals/${sync!.crmId}?associations=contacts`, { headers: { authorization: `Bearer ${portal.crmToken}` } });
+      return (read.data.associations?.contacts?.results ?? []).map((result: { id: string | number }) => Number(result.id));
+    };
+
+    // The chaos suite's mapper scenario (docs/reliability.md): the contact's group read the deal's
+    // waiting entry of revision 1, then revision 2 of the deal stored its own entry, then the stale
+    // entry was judged not newer and its release removed revision 2's entry: the deal never got
+    // its association, with no entry and no error left.
+    it('when a stale waiting entry of a deal is released after a newer revision stored its own, then the deal is associated once its contact arrives', async () => {
+      const dealId = `deal-stale-${++counter}`;
+      const contactId = `contact-stale-${counter}`;
+      await apply.execute([message('DEAL', [dealFor(dealId, contactId, 1)])]);
+      const stale = await repositories.waitingObjects.waitingFor(tenant(), 'default', [`CONTACT:${contactId}`], Date.now());
+      expect(stale).toEqual([expect.objectContaining({ change: expect.objectContaining({ rev: 1 }) })]);
+      await apply.execute([message('DEAL', [dealFor(dealId, contactId, 2)])]);
+
+      let reads = 0;
+      const staleRead = new ApplyMappedChangesUseCase(
+        {
+          ...repositories,
+          waitingObjects: Object.assign(Object.create(repositories.waitingObjects), {
+            waitingFor: async (...args: Parameters<Repositories['waitingObjects']['waitingFor']>): Promise<WaitingObject[]> =>
+              ++reads === 1 ? stale : repositories.waitingObjects.waitingFor(...args),
+          }),
+        },
+        new CrmDirectory({ baseUrl: stack.crmUrl, timeoutMs: 5000, propertyCacheMs: 60_000 }),
+        createLogger('applier-test', 'error'),
+      );
+      await staleRead.execute([message('CONTACT', [change({ externalObjectId: contactId, properties: { email: `${contactId}@example.com` } })])]);
+      await apply.retryWaiting();
+
+      const contact = await repositories.objectSyncs.findOne(key('CONTACT', contactId));
+      expect(await contactsOf(dealId)).toEqual([contact!.crmId]);
+      expect((await repositories.objectSyncs.findOne(key('DEAL', dealId)))?.appliedRev).toBe(2);
+      expect(await repositories.waitingObjects.waitingFor(tenant(), 'default', [`CONTACT:${contactId}`], Date.now())).toEqual([]);
     });
   });
 });

@@ -18,6 +18,8 @@ export type RequestRefresh = (target: { tenant: Tenant; storeId: string; objectT
 
 const toWrite = (changes: readonly MappedChange[]) => changes.map((change) => change.externalObjectId);
 
+const revisionOf = ({ externalObjectId, rev, settingsRev }: { externalObjectId: string; rev: number; settingsRev: number }) => ({ externalObjectId, rev, settingsRev });
+
 /** How often a group whose status records raced with another writer writes its objects again before handing them to a refresh. */
 const MAX_REWRITE_ROUNDS = 3;
 
@@ -201,7 +203,8 @@ export class ApplyMappedChangesUseCase {
    */
   private async doneWith(group: ChangeGroup, externalObjectIds: string[]): Promise<void> {
     if (externalObjectIds.length === 0) return;
-    const waited = externalObjectIds.filter((id) => group.fromWaiting.has(id));
+    // Only the entries judged here: one a newer revision stored meanwhile stays.
+    const waited = externalObjectIds.filter((id) => group.fromWaiting.has(id)).map((id) => revisionOf(group.changes.get(id)!));
     await this.repositories.waitingObjects.release(group.tenant, group.storeId, group.objectType, waited);
     const suspect = externalObjectIds.filter((id) => group.suspect.has(id));
     if (suspect.length > 0) await this.requestRefresh(group, suspect);
@@ -214,7 +217,7 @@ export class ApplyMappedChangesUseCase {
     await waitingObjects.wait(tenant, storeId, objectType, outcome.waiting, outcome.now, this.waitWindowMs);
     await waitingObjects.wait(tenant, storeId, objectType, outcome.laterAssociations, outcome.now, this.waitWindowMs, { reapply: true });
     const waiting = outcome.stillWaiting;
-    await waitingObjects.release(tenant, storeId, objectType, outcome.records.map((record) => record.externalObjectId).filter((id) => !waiting.has(id)));
+    await waitingObjects.release(tenant, storeId, objectType, outcome.records.filter((record) => !waiting.has(record.externalObjectId)).map(revisionOf));
   }
 
   /**

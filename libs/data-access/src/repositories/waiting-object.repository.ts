@@ -1,8 +1,10 @@
 import type { Connection } from 'mongoose';
 import type { MappedChange, ObjectType, Tenant } from '@ecomm-sync/contracts';
+import type { Revision } from '@ecomm-sync/domain';
 import { waitingObjectModel } from '../models/waiting-object.model';
 import { driverCollection, type KeyedDoc } from '../driver-collection';
 import { keyFields, keyStrings } from '../object-key';
+import { onlyDuplicateKeyErrors } from './duplicate-key';
 
 export interface WaitingObject {
   tenant: Tenant;
@@ -19,6 +21,19 @@ export interface WaitingObject {
 /** As stored: the tenant's fields at the top level, so that queries and indexes can use them. */
 type WaitingDoc = Omit<WaitingObject, 'tenant'> & Tenant & { _id: string; triedAt: number };
 
+/** An object's waiting entry, as far as it holds a change not newer than this revision. */
+export interface WaitingUpTo extends Revision {
+  externalObjectId: string;
+}
+
+/**
+ * Matches a stored entry whose change is not newer than the revision: an entry a newer revision
+ * stored meanwhile is never replaced or removed by work on an older one.
+ */
+const notNewerThan = ({ rev, settingsRev }: Revision) => ({
+  $or: [{ 'change.rev': { $lt: rev } }, { 'change.rev': rev, 'change.settingsRev': { $lte: settingsRev } }],
+});
+
 const toWaiting = ({ portalId, appId, _id: _key, triedAt: _triedAt, reapply, ...rest }: WaitingDoc): WaitingObject => ({
   tenant: { portalId, appId: appId ?? null },
   ...rest,
@@ -33,9 +48,10 @@ export class WaitingObjectRepository {
   }
 
   /**
-   * Keeps (or replaces) the waiting change of each object; the window starts at its first wait.
-   * `triedAt` puts a change just tried at the back of the periodic retry's line. `reapply` marks
-   * changes that were applied and wait only to be written again with their associations.
+   * Keeps the waiting change of each object, replacing a stored one that is not newer (an entry of
+   * a newer revision stays); the window starts at its first wait. `triedAt` puts a change just
+   * tried at the back of the periodic retry's line. `reapply` marks changes that were applied and
+   * wait only to be written again with their associations.
    */
   async wait(
     tenant: Tenant,
@@ -48,22 +64,35 @@ export class WaitingObjectRepository {
   ): Promise<void> {
     if (entries.length === 0) return;
     const keys = keyStrings(tenant, storeId, objectType, entries.map(({ change }) => change.externalObjectId));
-    await this.waiting.bulkWrite(
-      entries.map(({ change, waitingFor }, i) => ({
-        updateOne: {
-          filter: { _id: keys[i] },
-          update: { $set: { change, waitingFor, triedAt: now, reapply }, $setOnInsert: { ...keyFields(tenant, storeId, objectType, change.externalObjectId), since: now, until: now + windowMs } },
-          upsert: true,
-        },
-      })),
-      { ordered: false },
-    );
+    try {
+      await this.waiting.bulkWrite(
+        entries.map(({ change, waitingFor }, i) => ({
+          updateOne: {
+            filter: { _id: keys[i], ...notNewerThan(change) },
+            update: { $set: { change, waitingFor, triedAt: now, reapply }, $setOnInsert: { ...keyFields(tenant, storeId, objectType, change.externalObjectId), since: now, until: now + windowMs } },
+            upsert: true,
+          },
+        })),
+        { ordered: false },
+      );
+    } catch (error) {
+      // The upsert of an object whose stored entry is newer fails on its _id: that entry stays.
+      if (!onlyDuplicateKeyErrors(error)) throw error;
+    }
   }
 
-  /** Removes the waiting changes of objects that were processed (applied, or failed for another reason). */
-  async release(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): Promise<void> {
-    if (externalObjectIds.length === 0) return;
-    await this.waiting.deleteMany({ _id: { $in: keyStrings(tenant, storeId, objectType, externalObjectIds) } });
+  /**
+   * Removes the waiting changes of objects that were processed (applied, or failed for another
+   * reason) at these revisions. An entry stored meanwhile for a newer revision stays: work that
+   * read an older entry must not remove the one a newer revision left to be applied.
+   */
+  async release(tenant: Tenant, storeId: string, objectType: ObjectType, processed: readonly WaitingUpTo[]): Promise<void> {
+    if (processed.length === 0) return;
+    const keys = keyStrings(tenant, storeId, objectType, processed.map(({ externalObjectId }) => externalObjectId));
+    await this.waiting.bulkWrite(
+      processed.map((revision, i) => ({ deleteOne: { filter: { _id: keys[i], ...notNewerThan(revision) } } })),
+      { ordered: false },
+    );
   }
 
   /** Waiting changes within their window that wait for any of these objects (`TYPE:id`). */
