@@ -9,6 +9,8 @@ export const applierConfigSchema = {
   APPLIER_BATCH_WINDOW_MS: { doc: 'longest wait for a batch to fill', format: 'int', default: 50 },
   APPLIER_WAIT_WINDOW_MS: { doc: 'how long a line item waits for its deal and product to be synced', format: 'int', default: 86400000 },
   APPLIER_WAIT_RETRY_INTERVAL_MS: { doc: 'how often waiting line items are tried again (a backstop; arrivals release them at once)', format: 'int', default: 30000 },
+  APPLIER_RESUME_INTERVAL_MS: { doc: "how often portals whose CRM wait ended (rate limit, daily cap, CRM away) are looked for, to apply their parked changes", format: 'int', default: 1000 },
+  APPLIER_RESUME_PAGE_SIZE: { doc: 'parked changes applied per round when a portal resumes', format: 'int', default: 500 },
   ABANDON_AFTER_MS: { doc: 'how long a deal may stay in checkout_pending before the sweep moves it to checkout_abandoned', format: 'int', default: 86400000 },
   ABANDON_SWEEP_INTERVAL_MS: { doc: 'how often the abandoned-checkout sweep runs (one replica at a time)', format: 'int', default: 60000 },
   ABANDON_SWEEP_BATCH: { doc: 'deals the sweep reads and moves at a time', format: 'int', default: 100 },

@@ -1,10 +1,11 @@
 import { TOPICS, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
-import { runService } from '@ecomm-sync/service-runtime';
+import { runPeriodically, runService } from '@ecomm-sync/service-runtime';
 import { loadApplierConfig } from './config';
 import { startMappedChangesConsumer } from './entry-points/mapped-changes.consumer';
 import { ApplyMappedChangesUseCase, type RequestRefresh } from './use-cases/apply-mapped-changes.use-case';
 import { CrmDirectory } from './use-cases/crm-directory';
 import { RecordSetAsideUseCase } from './use-cases/record-set-aside.use-case';
+import { ResumeCrmWorkUseCase } from './use-cases/resume-crm-work.use-case';
 import { SweepAbandonedCheckoutsUseCase } from './use-cases/sweep-abandoned-checkouts.use-case';
 
 runService({
@@ -23,26 +24,20 @@ runService({
       { applyMappedChanges: apply, recordSetAside: new RecordSetAsideUseCase(database.repositories, logger) },
       { maxBatch: config.APPLIER_BATCH_SIZE, windowMs: config.APPLIER_BATCH_WINDOW_MS },
     );
-    const retry = setInterval(
-      () => void apply.retryWaiting().catch((error) => logger.warn('retrying waiting changes failed', { error: String(error) })),
-      config.APPLIER_WAIT_RETRY_INTERVAL_MS,
+    runPeriodically(config.APPLIER_WAIT_RETRY_INTERVAL_MS, () => apply.retryWaiting(), (error) =>
+      logger.warn('retrying waiting changes failed', { error: String(error) }),
     );
-    retry.unref();
-
+    const resumer = new ResumeCrmWorkUseCase(database.repositories, apply, logger, Date.now, { pageSize: config.APPLIER_RESUME_PAGE_SIZE });
+    runPeriodically(config.APPLIER_RESUME_INTERVAL_MS, () => resumer.run(), (error) =>
+      logger.warn('resuming parked CRM work failed; tried again at the next interval', { error: String(error) }),
+    );
     const sweeper = new SweepAbandonedCheckoutsUseCase(database.repositories, crm, logger, {
       abandonAfterMs: config.ABANDON_AFTER_MS,
       batchSize: config.ABANDON_SWEEP_BATCH,
       leaseMs: Math.max(30_000, 3 * config.ABANDON_SWEEP_INTERVAL_MS),
     });
-    let sweeping = false;
-    const sweep = setInterval(() => {
-      if (sweeping) return;
-      sweeping = true;
-      void sweeper
-        .run()
-        .catch((error) => logger.warn('the abandoned-checkout sweep failed; it runs again at the next interval', { error: String(error) }))
-        .finally(() => (sweeping = false));
-    }, config.ABANDON_SWEEP_INTERVAL_MS);
-    sweep.unref();
+    runPeriodically(config.ABANDON_SWEEP_INTERVAL_MS, () => sweeper.run(), (error) =>
+      logger.warn('the abandoned-checkout sweep failed; it runs again at the next interval', { error: String(error) }),
+    );
   },
 });

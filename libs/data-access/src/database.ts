@@ -6,6 +6,8 @@ import { ImportRepository } from './repositories/import.repository';
 import { EcommerceInstallRepository } from './repositories/ecommerce-install.repository';
 import { ReapplyJobRepository } from './repositories/reapply-job.repository';
 import { WaitingObjectRepository } from './repositories/waiting-object.repository';
+import { ParkedChangeRepository } from './repositories/parked-change.repository';
+import { CrmWaitRepository } from './repositories/crm-wait.repository';
 import { ObjectStateRepository } from './repositories/object-state.repository';
 import { ObjectSyncRepository } from './repositories/object-sync.repository';
 import { PortalRepository } from './repositories/portal.repository';
@@ -29,6 +31,8 @@ export interface Repositories {
   imports: ImportRepository;
   reapplyJobs: ReapplyJobRepository;
   waitingObjects: WaitingObjectRepository;
+  parkedChanges: ParkedChangeRepository;
+  crmWaits: CrmWaitRepository;
 }
 
 export interface Database {
@@ -58,6 +62,8 @@ export async function connectDatabase(url: string, dbName: string): Promise<Data
     imports: new ImportRepository(connection),
     reapplyJobs: new ReapplyJobRepository(connection),
     waitingObjects: new WaitingObjectRepository(connection),
+    parkedChanges: new ParkedChangeRepository(connection),
+    crmWaits: new CrmWaitRepository(connection),
   };
   await Promise.all(Object.values(connection.models).map((model) => model.createIndexes()));
   return {

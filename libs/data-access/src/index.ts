@@ -17,6 +17,9 @@ export type { StoredObjectState, StateWrite, ObjectStateRepository } from './rep
 export type { Claim, ObjectSync, ProcessedRecord, RecordOutcome, ObjectSyncRepository } from './repositories/object-sync.repository';
 export type { SyncError, NewSyncError, ErrorQuery, SyncErrorRepository } from './repositories/sync-error.repository';
 export type { WaitingObject, WaitingObjectRepository } from './repositories/waiting-object.repository';
+export type { ParkedChange, ParkedChangeRepository } from './repositories/parked-change.repository';
+export type { CrmWaitRepository, StoredCrmWait } from './repositories/crm-wait.repository';
+export type { KeptUpTo } from './repositories/revision-filter';
 export type { EcommerceInstall, EcommerceInstallRepository } from './repositories/ecommerce-install.repository';
 export type { CheckoutRepository, CheckoutState, PendingCheckout } from './repositories/checkout.repository';
 export type { ImportItem, ImportRecord, ImportRepository, ImportStatus, ImportTypeState, WebhookAttempt } from './repositories/import.repository';

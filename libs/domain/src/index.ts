@@ -7,3 +7,4 @@ export * from './error-details';
 export * from './sync-key';
 export * from './settings-rules';
 export * from './revision-order';
+export * from './crm-wait';

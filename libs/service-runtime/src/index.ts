@@ -1,2 +1,3 @@
 export { runService } from './run-service';
 export type { ServiceContext, ServiceOptions, InfrastructureConfig } from './run-service';
+export { runPeriodically } from './periodic';

@@ -1,12 +1,13 @@
 import type { MappedChange, MappedChangesMessage, ObjectType, Tenant } from '@ecomm-sync/contracts';
 import { OBJECT_TYPES } from '@ecomm-sync/contracts';
-import type { RecordOutcome, Repositories, WaitingObject } from '@ecomm-sync/data-access';
+import type { ParkedChange, RecordOutcome, Repositories, WaitingObject } from '@ecomm-sync/data-access';
 import { describeFailure } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/logger';
 import { ApplyOutcome, type WaitingEntry } from './apply-outcome';
 import { addToGroups, ASSOCIATIONS, checkoutStates, isToApply, objectLockKey, regroup, waitingKey, type ChangeGroup, type LinkedObjects } from './change-group';
 import { ChangeWriter } from './change-writer';
 import type { CrmDirectory } from './crm-directory';
+import { CrmWaiting, crmWaitCauseOf, CrmWaits } from './crm-waits';
 import { ObjectLocks } from './object-locks';
 import { TenantAccess } from './tenant-access';
 
@@ -38,9 +39,13 @@ export class ApplyMappedChangesUseCase {
   private readonly locks = new ObjectLocks();
   private readonly access: TenantAccess;
   private readonly writer: ChangeWriter;
+  readonly waits: CrmWaits;
 
   constructor(
-    private readonly repositories: Pick<Repositories, 'objectSyncs' | 'syncErrors' | 'portals' | 'waitingObjects' | 'ecommerceInstalls' | 'checkouts'>,
+    private readonly repositories: Pick<
+      Repositories,
+      'objectSyncs' | 'syncErrors' | 'portals' | 'waitingObjects' | 'ecommerceInstalls' | 'checkouts' | 'parkedChanges' | 'crmWaits'
+    >,
     private readonly crm: CrmDirectory,
     private readonly logger: Logger,
     private readonly clock: () => number = Date.now,
@@ -50,6 +55,7 @@ export class ApplyMappedChangesUseCase {
   ) {
     this.access = new TenantAccess(repositories, clock);
     this.writer = new ChangeWriter(repositories, crm);
+    this.waits = new CrmWaits(repositories, clock);
   }
 
   /**
@@ -69,6 +75,7 @@ export class ApplyMappedChangesUseCase {
       try {
         linked.push(await this.applyGroup(group));
       } catch (error) {
+        if (await this.parkedFor(group, error)) continue;
         this.logger.warn('applying a group of changes failed', { portalId: group.tenant.portalId, objectType: group.objectType, error: String(error) });
         for (const index of group.messageIndexes) failed.add(index);
       }
@@ -94,6 +101,21 @@ export class ApplyMappedChangesUseCase {
     await this.applyWaiting(arrived);
   }
 
+  /**
+   * Applies parked changes of a portal whose wait ended, group by group, and releases each group's
+   * parked changes once applied. A CRM that still cannot take them throws (they stay parked).
+   */
+  async applyParked(parked: readonly ParkedChange[]): Promise<void> {
+    const groups = new Map<string, ChangeGroup>();
+    for (const entry of parked) addToGroups(groups, entry, [entry.change], { reapply: entry.reapply });
+    const linked: LinkedObjects[] = [];
+    for (const group of [...groups.values()].sort((a, b) => OBJECT_TYPES.indexOf(a.objectType) - OBJECT_TYPES.indexOf(b.objectType))) {
+      linked.push(await this.applyGroup(group));
+      await this.repositories.parkedChanges.release(group.tenant, group.storeId, group.objectType, [...group.changes.values()].map(revisionOf));
+    }
+    await this.releaseWaiting(linked);
+  }
+
   /** Drops cached portals and installs (a portal was disabled or enabled, a tenant (un)installed: the gateway broadcasts it). */
   forgetPortals(): void {
     this.access.forget();
@@ -112,7 +134,14 @@ export class ApplyMappedChangesUseCase {
     const groups = new Map<string, ChangeGroup>();
     for (const entry of waiting) addToGroups(groups, entry, [entry.change], { reapply: entry.reapply, fromWaiting: true });
     const linked: LinkedObjects[] = [];
-    for (const group of groups.values()) linked.push(await this.applyGroup(group));
+    for (const group of groups.values()) {
+      try {
+        linked.push(await this.applyGroup(group));
+      } catch (error) {
+        // The portal's CRM cannot take them now: they keep waiting, and are tried again later.
+        if (!crmWaitCauseOf(error)) throw error;
+      }
+    }
     await this.releaseWaiting(linked);
   }
 
@@ -165,6 +194,7 @@ export class ApplyMappedChangesUseCase {
       return linked;
     }
     const { portal } = access;
+    await this.waits.check(portal.portalId);
     const crm = this.crm.clientFor(portal);
     const claim = await this.repositories.objectSyncs.claim(tenant, storeId, objectType, syncs, toWrite(fresh), (id, sync) => isToApply(group, group.changes.get(id)!, sync));
     const { claimed } = claim;
@@ -193,6 +223,26 @@ export class ApplyMappedChangesUseCase {
 
     await this.repair(group, recorded, round, linked);
     return linked;
+  }
+
+  /**
+   * A group the portal's CRM cannot take now (rate limit, daily cap, no answer) is parked until the
+   * portal's wait ends, and its messages are done: waiting is not failing. False for other errors,
+   * and when parking fails (the messages are then retried).
+   */
+  private async parkedFor(group: ChangeGroup, error: unknown): Promise<boolean> {
+    const cause = crmWaitCauseOf(error);
+    if (!cause) return false;
+    const portalId = group.tenant.portalId;
+    try {
+      const wait = error instanceof CrmWaiting ? error.wait : await this.waits.failed(portalId, cause);
+      await this.waits.park(group, wait);
+      if (!(error instanceof CrmWaiting)) this.logger.warn('the CRM cannot take changes now; parked until it can', { portalId, reason: wait.reason, until: wait.until, lastAnswer: wait.lastAnswer });
+      return true;
+    } catch (parkError) {
+      this.logger.warn('parking changes failed; their messages are retried', { portalId, error: String(parkError) });
+      return false;
+    }
   }
 
   /**

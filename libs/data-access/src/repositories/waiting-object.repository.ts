@@ -1,10 +1,10 @@
 import type { Connection } from 'mongoose';
 import type { MappedChange, ObjectType, Tenant } from '@ecomm-sync/contracts';
-import type { Revision } from '@ecomm-sync/domain';
 import { waitingObjectModel } from '../models/waiting-object.model';
 import { driverCollection, type KeyedDoc } from '../driver-collection';
 import { keyFields, keyStrings } from '../object-key';
 import { onlyDuplicateKeyErrors } from './duplicate-key';
+import { changeNotNewerThan, type KeptUpTo } from './revision-filter';
 
 export interface WaitingObject {
   tenant: Tenant;
@@ -20,19 +20,6 @@ export interface WaitingObject {
 
 /** As stored: the tenant's fields at the top level, so that queries and indexes can use them. */
 type WaitingDoc = Omit<WaitingObject, 'tenant'> & Tenant & { _id: string; triedAt: number };
-
-/** An object's waiting entry, as far as it holds a change not newer than this revision. */
-export interface WaitingUpTo extends Revision {
-  externalObjectId: string;
-}
-
-/**
- * Matches a stored entry whose change is not newer than the revision: an entry a newer revision
- * stored meanwhile is never replaced or removed by work on an older one.
- */
-const notNewerThan = ({ rev, settingsRev }: Revision) => ({
-  $or: [{ 'change.rev': { $lt: rev } }, { 'change.rev': rev, 'change.settingsRev': { $lte: settingsRev } }],
-});
 
 const toWaiting = ({ portalId, appId, _id: _key, triedAt: _triedAt, reapply, ...rest }: WaitingDoc): WaitingObject => ({
   tenant: { portalId, appId: appId ?? null },
@@ -68,7 +55,7 @@ export class WaitingObjectRepository {
       await this.waiting.bulkWrite(
         entries.map(({ change, waitingFor }, i) => ({
           updateOne: {
-            filter: { _id: keys[i], ...notNewerThan(change) },
+            filter: { _id: keys[i], ...changeNotNewerThan(change) },
             update: { $set: { change, waitingFor, triedAt: now, reapply }, $setOnInsert: { ...keyFields(tenant, storeId, objectType, change.externalObjectId), since: now, until: now + windowMs } },
             upsert: true,
           },
@@ -86,11 +73,11 @@ export class WaitingObjectRepository {
    * reason) at these revisions. An entry stored meanwhile for a newer revision stays: work that
    * read an older entry must not remove the one a newer revision left to be applied.
    */
-  async release(tenant: Tenant, storeId: string, objectType: ObjectType, processed: readonly WaitingUpTo[]): Promise<void> {
+  async release(tenant: Tenant, storeId: string, objectType: ObjectType, processed: readonly KeptUpTo[]): Promise<void> {
     if (processed.length === 0) return;
     const keys = keyStrings(tenant, storeId, objectType, processed.map(({ externalObjectId }) => externalObjectId));
     await this.waiting.bulkWrite(
-      processed.map((revision, i) => ({ deleteOne: { filter: { _id: keys[i], ...notNewerThan(revision) } } })),
+      processed.map((revision, i) => ({ deleteOne: { filter: { _id: keys[i], ...changeNotNewerThan(revision) } } })),
       { ordered: false },
     );
   }

@@ -1,0 +1,140 @@
+import type { MappedChange, MappedChangesMessage } from '@ecomm-sync/contracts';
+import { HttpCrmClient, type CrmPort } from '@ecomm-sync/crm-client';
+import type { Repositories } from '@ecomm-sync/data-access';
+import { createLogger } from '@ecomm-sync/logger';
+import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
+import { ApplyMappedChangesUseCase } from './use-cases/apply-mapped-changes.use-case';
+import { CrmDirectory } from './use-cases/crm-directory';
+import { ResumeCrmWorkUseCase } from './use-cases/resume-crm-work.use-case';
+
+/** A CRM port per portal that a test can take away (nothing listens) and bring back. */
+function switchableCrm(crmUrl: string) {
+  const away = new Set<string>();
+  const directory = new CrmDirectory({ baseUrl: crmUrl, timeoutMs: 2000, propertyCacheMs: 0 }, (token) => {
+    const up = new HttpCrmClient({ baseUrl: crmUrl, token });
+    const down = new HttpCrmClient({ baseUrl: 'http://127.0.0.1:9', token, maxRetries: 0 });
+    return new Proxy({} as CrmPort, { get: (_target, name: keyof CrmPort) => (...args: unknown[]) => ((away.has(token) ? down : up)[name] as (...a: unknown[]) => unknown)(...args) });
+  });
+  return { directory, away };
+}
+
+describe('a CRM that cannot take changes (applier in-process, real MongoDB, the built-in CRM as a process)', () => {
+  let stack: TestStack;
+  let repositories: Repositories;
+  let now = Date.now();
+  const clock = () => now;
+  let crm: ReturnType<typeof switchableCrm>;
+  let apply: ApplyMappedChangesUseCase;
+  let resume: ResumeCrmWorkUseCase;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ apps: ['crm'] });
+    repositories = await stack.repositories();
+    crm = switchableCrm(stack.crmUrl);
+    apply = new ApplyMappedChangesUseCase(repositories, crm.directory, createLogger('applier-test', 'error'), clock);
+    resume = new ResumeCrmWorkUseCase(repositories, apply, createLogger('applier-test', 'error'), clock);
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  let counter = 0;
+  const product = (rev = 1, id = `product-${++counter}`): MappedChange => ({
+    externalObjectId: id,
+    rev,
+    settingsRev: 1,
+    action: 'UPSERT',
+    changedAt: 1_700_000_000_000,
+    generation: 0,
+    properties: { name: `${id} v${rev}` },
+    associations: {},
+    problems: [],
+  });
+  const message = (portal: TestPortal, changes: MappedChange[]): MappedChangesMessage => ({ tenant: { portalId: portal.portalId, appId: null }, storeId: 'default', objectType: 'PRODUCT', changes });
+  const key = (portal: TestPortal, externalObjectId: string) => ({ portalId: portal.portalId, appId: null, storeId: 'default', objectType: 'PRODUCT' as const, externalObjectId });
+  const nameInCrm = async (portal: TestPortal, externalObjectId: string) => {
+    const sync = await repositories.objectSyncs.findOne(key(portal, externalObjectId));
+    if (!sync?.crmId) return null;
+    const [read] = await stack.crm(portal).batchRead('PRODUCT', [sync.crmId], ['name']);
+    return read?.properties.name ?? null;
+  };
+
+  it('when the CRM does not answer, then the changes are parked and their message is done, and once it answers they are applied and the wait ends', async () => {
+    const portal = await stack.createPortal();
+    crm.away.add(portal.crmToken);
+    const first = product(1);
+    expect(await apply.execute([message(portal, [first])])).toEqual(new Set());
+
+    const wait = await repositories.crmWaits.find(portal.portalId);
+    expect(wait).toMatchObject({ reason: 'unreachable', tries: 1, lastAnswer: expect.stringContaining('no answer') });
+    expect(await repositories.parkedChanges.count(portal.portalId)).toBe(1);
+    expect(await nameInCrm(portal, first.externalObjectId)).toBeNull();
+
+    // While it waits, newer changes are parked without a request, the newest revision kept.
+    expect(await apply.execute([message(portal, [product(2, first.externalObjectId)])])).toEqual(new Set());
+    expect(await repositories.parkedChanges.count(portal.portalId)).toBe(1);
+    expect(await repositories.crmWaits.find(portal.portalId)).toMatchObject({ tries: 1 });
+
+    crm.away.delete(portal.crmToken);
+    now = wait!.until;
+    await resume.run();
+
+    expect(await nameInCrm(portal, first.externalObjectId)).toBe(`${first.externalObjectId} v2`);
+    expect(await repositories.parkedChanges.count(portal.portalId)).toBe(0);
+    expect(await repositories.crmWaits.find(portal.portalId)).toBeNull();
+  });
+
+  it('when the CRM still does not answer at the end of a wait, then the changes stay parked and the next wait is longer', async () => {
+    const portal = await stack.createPortal();
+    crm.away.add(portal.crmToken);
+    const parked = product();
+    await apply.execute([message(portal, [parked])]);
+    const first = (await repositories.crmWaits.find(portal.portalId))!;
+
+    now = first.until;
+    await resume.run();
+
+    const second = (await repositories.crmWaits.find(portal.portalId))!;
+    expect(second).toMatchObject({ reason: 'unreachable', since: first.since, tries: 2 });
+    expect(second.until - now).toBeGreaterThan(first.until - first.since);
+    expect(await repositories.parkedChanges.count(portal.portalId)).toBe(1);
+
+    crm.away.delete(portal.crmToken);
+    now = second.until;
+    await resume.run();
+    expect(await nameInCrm(portal, parked.externalObjectId)).toBe(`${parked.externalObjectId} v1`);
+  });
+
+  it("when one portal's CRM waits, then another portal's changes in the same batch apply at once", async () => {
+    const waiting = await stack.createPortal();
+    const other = await stack.createPortal();
+    crm.away.add(waiting.crmToken);
+    const held = product();
+    const passing = product();
+
+    expect(await apply.execute([message(waiting, [held]), message(other, [passing])])).toEqual(new Set());
+
+    expect(await nameInCrm(other, passing.externalObjectId)).toBe(`${passing.externalObjectId} v1`);
+    expect(await nameInCrm(waiting, held.externalObjectId)).toBeNull();
+    expect(await repositories.parkedChanges.count(waiting.portalId)).toBe(1);
+    crm.away.delete(waiting.crmToken);
+  });
+
+  it('when a change is parked while a resume finds nothing left, then the wait stays so that the change is applied', async () => {
+    const portal = await stack.createPortal();
+    crm.away.add(portal.crmToken);
+    await apply.execute([message(portal, [product()])]);
+    crm.away.delete(portal.crmToken);
+    const seen = (await repositories.crmWaits.due(Number.MAX_SAFE_INTEGER, 100)).find((due) => due.portalId === portal.portalId)!;
+    const late = product();
+    // A replica parks a change after the resume looked at the wait (a new stamp).
+    await apply.waits.park({ tenant: { portalId: portal.portalId, appId: null }, storeId: 'default', objectType: 'PRODUCT', changes: new Map([[late.externalObjectId, late]]), reapply: new Set(), suspect: new Set(), fromWaiting: new Set(), messageIndexes: new Set() }, seen.wait);
+
+    expect(await repositories.crmWaits.clear(seen)).toBe(false);
+    now = Math.max(now, seen.wait.until);
+    await resume.run();
+    expect(await nameInCrm(portal, late.externalObjectId)).toBe(`${late.externalObjectId} v1`);
+    expect(await repositories.crmWaits.find(portal.portalId)).toBeNull();
+  });
+});

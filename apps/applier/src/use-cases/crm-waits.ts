@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { CrmRequestError } from '@ecomm-sync/crm-client';
+import type { Repositories } from '@ecomm-sync/data-access';
+import { isWaiting, nextCrmWait, type CrmWait, type CrmWaitCause, type CrmWaitReason } from '@ecomm-sync/domain';
+import type { ChangeGroup } from './change-group';
+
+/** How long a replica reuses what it read of a portal's wait (every replica sees a new wait within this time). */
+const CACHE_MS = 1_000;
+
+/** Thrown instead of sending a request to a portal's CRM while its work waits. */
+export class CrmWaiting extends Error {
+  constructor(readonly portalId: number, readonly wait: CrmWait) {
+    super(`the CRM work of portal ${portalId} waits (${wait.reason}) until ${new Date(wait.until).toISOString()}`);
+    this.name = 'CrmWaiting';
+  }
+}
+
+const REASONS: readonly CrmWaitReason[] = ['rate-limited', 'daily-cap', 'unreachable'];
+
+/**
+ * Whether an error means "the CRM cannot take this now" (work waits) rather than "this input is
+ * wrong" (an error record): a rate limit, the daily cap, no answer, a timeout or a 5xx, as the
+ * client raises them after its own short retries. Null for anything else.
+ */
+export function crmWaitCauseOf(error: unknown): CrmWaitCause | null {
+  if (error instanceof CrmWaiting) return { reason: error.wait.reason, until: error.wait.until, lastAnswer: error.wait.lastAnswer };
+  const named = error as { reason?: unknown; until?: unknown; lastAnswer?: unknown; message?: unknown };
+  if (typeof named.reason === 'string' && (REASONS as readonly string[]).includes(named.reason)) {
+    return {
+      reason: named.reason as CrmWaitReason,
+      until: typeof named.until === 'number' ? named.until : null,
+      lastAnswer: typeof named.lastAnswer === 'string' ? named.lastAnswer : String(named.message ?? error),
+    };
+  }
+  if (error instanceof CrmRequestError && error.retriable) {
+    return { reason: error.status === 429 ? 'rate-limited' : 'unreachable', until: null, lastAnswer: error.message };
+  }
+  return null;
+}
+
+/**
+ * The portals whose CRM work waits (docs/decisions/0023-waiting-is-not-failing.md): their changes
+ * are parked in MongoDB, acknowledged, and applied when the wait ends; nothing waits in a queue
+ * (no portal holds up another) and nothing counts toward a message's attempts.
+ */
+export class CrmWaits {
+  private readonly cache = new Map<number, { at: number; wait: CrmWait | null }>();
+  /** Portals this replica is resuming: it holds their wait, and writes their CRM meanwhile. */
+  private readonly resuming = new Set<number>();
+
+  constructor(
+    private readonly repositories: Pick<Repositories, 'crmWaits' | 'parkedChanges'>,
+    private readonly clock: () => number,
+  ) {}
+
+  /** Throws CrmWaiting while the portal's work waits (no request is sent meanwhile). */
+  async check(portalId: number): Promise<void> {
+    if (this.resuming.has(portalId)) return;
+    const wait = await this.current(portalId);
+    if (wait && isWaiting(wait, this.clock())) throw new CrmWaiting(portalId, wait);
+  }
+
+  /** Records a failure of the portal's CRM: the wait it starts or prolongs. */
+  async failed(portalId: number, cause: CrmWaitCause): Promise<CrmWait> {
+    const previous = await this.repositories.crmWaits.find(portalId);
+    const wait = nextCrmWait(previous, cause, this.clock());
+    await this.repositories.crmWaits.set(portalId, wait);
+    this.cache.set(portalId, { at: this.clock(), wait });
+    return wait;
+  }
+
+  /**
+   * Keeps a group's changes until the portal's wait ends. Parking stamps the wait with a token of
+   * its own, so that a resume that found nothing parked cannot end a wait a change was parked
+   * under meanwhile (it ends the wait only while the stamp it read is unchanged).
+   */
+  async park(group: ChangeGroup, wait: CrmWait): Promise<void> {
+    const { tenant, storeId, objectType } = group;
+    const changes = [...group.changes.values()].map((change) => ({ change, reapply: group.reapply.has(change.externalObjectId) }));
+    await this.repositories.parkedChanges.park(tenant, storeId, objectType, changes, this.clock());
+    await this.repositories.crmWaits.stamp(tenant.portalId, wait, randomUUID());
+  }
+
+  /** Runs a resume of the portal's parked changes: meanwhile this replica writes the portal's CRM, and afterwards reads its wait anew. */
+  async resume<T>(portalId: number, work: () => Promise<T>): Promise<T> {
+    this.resuming.add(portalId);
+    try {
+      return await work();
+    } finally {
+      this.resuming.delete(portalId);
+      this.cache.delete(portalId);
+    }
+  }
+
+  private async current(portalId: number): Promise<CrmWait | null> {
+    const cached = this.cache.get(portalId);
+    if (cached && this.clock() - cached.at < CACHE_MS) return cached.wait;
+    const wait = await this.repositories.crmWaits.find(portalId);
+    this.cache.set(portalId, { at: this.clock(), wait });
+    return wait;
+  }
+}
