@@ -137,6 +137,7 @@ describe('credentials and tenant isolation', () => {
     ['v2 one store', 'get', `${v2}/stores/web`, undefined, [401, 401, 401, 200, 200, 403, 403, 200]],
     ['v1 sync status', 'get', `${v1}/sync-status/CONTACT/c1`, undefined, [401, 401, 401, 200, 200, 403, 403, 200]],
     ['v2 sync status', 'get', `${v2}/sync/status/web/CONTACT/c1`, undefined, [401, 401, 401, 200, 200, 403, 403, 200]],
+    ['v2 CRM health', 'get', `${v2}/sync/crm-health`, undefined, [401, 401, 401, 200, 200, 403, 403, 200]],
     ['v1 errors of one object', 'get', `${v1}/sync-errors/object/CONTACT/c1`, undefined, [401, 401, 401, 200, 200, 403, 403, 200]],
     ['v1 settings GET', 'get', `${v1}/settings`, undefined, [401, 401, 401, 200, 200, 400, 200, 403]],
     ['v1 settings PUT', 'put', `${v1}/settings`, v1Settings, [401, 401, 401, 200, 200, 400, 200, 403]],

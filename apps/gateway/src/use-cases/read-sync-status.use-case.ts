@@ -1,7 +1,19 @@
 import type { ObjectType, Tenant, V1SyncErrorRecord, V1SyncStatus, V2SyncErrorRecord, V2SyncStatus } from '@ecomm-sync/contracts';
 import { DEFAULT_STORE_ID } from '@ecomm-sync/contracts';
 import type { ErrorQuery, ObjectKey, Repositories, SyncError } from '@ecomm-sync/data-access';
+import { describeCrmWait, isWaiting, type CrmWaitReason } from '@ecomm-sync/domain';
 import { AppError } from '@ecomm-sync/http';
+
+/** Whether a portal's CRM takes its changes now, and if not, why and until when (docs/decisions/0023). */
+export interface CrmHealth {
+  portalId: number;
+  state: 'ok' | CrmWaitReason;
+  message: string;
+  since: number | null;
+  until: number | null;
+  lastAnswer: string | null;
+  parkedChanges: number;
+}
 
 export const toV1ErrorRecord = (error: SyncError): V1SyncErrorRecord => ({
   portalId: error.portalId,
@@ -28,7 +40,15 @@ export const toV2ErrorRecord = (error: SyncError): V2SyncErrorRecord => ({
 
 /** Per-object status and error listings, read from what the applier recorded. */
 export class ReadSyncStatusUseCase {
-  constructor(private readonly repositories: Pick<Repositories, 'objectSyncs' | 'objectStates' | 'syncErrors'>) {}
+  constructor(private readonly repositories: Pick<Repositories, 'objectSyncs' | 'objectStates' | 'syncErrors' | 'crmWaits' | 'parkedChanges'>) {}
+
+  /** The portal's CRM health: a wait that has ended but whose parked changes are still being applied reads as resuming. */
+  async crmHealth(portalId: number, now = Date.now()): Promise<CrmHealth> {
+    const [wait, parkedChanges] = await Promise.all([this.repositories.crmWaits.find(portalId), this.repositories.parkedChanges.count(portalId)]);
+    if (!wait) return { portalId, state: 'ok', message: 'the CRM takes changes', since: null, until: null, lastAnswer: null, parkedChanges };
+    const message = isWaiting(wait, now) ? describeCrmWait(wait) : `resuming: ${parkedChanges} parked changes are being applied`;
+    return { portalId, state: wait.reason, message, since: wait.since, until: wait.until, lastAnswer: wait.lastAnswer, parkedChanges };
+  }
 
   async v2Status(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string): Promise<V2SyncStatus> {
     const key = { ...tenant, storeId, objectType, externalObjectId };
