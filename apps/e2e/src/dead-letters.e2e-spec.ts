@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import amqplib from 'amqplib';
@@ -6,18 +8,44 @@ import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
 import { aV2Message, aV2Submission, testInfrastructure, waitFor } from '@ecomm-sync/testing';
 import { gatewayClient } from './gateway-client';
 
+/**
+ * What the services take for the CRM: the built-in CRM behind a proxy that can be switched to
+ * answer an HTML page to everything (a misconfigured proxy), which is no CRM answer at all: not a
+ * wait, not an input the CRM refused, but a failure the consumer retries and then sets aside.
+ */
+async function switchableProxy(target: () => string) {
+  const state = { garbage: false };
+  const server = http.createServer((req, res) => {
+    if (state.garbage) {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Down for maintenance</body></html>');
+      return;
+    }
+    const upstream = http.request(`${target()}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { state, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
 describe('dead letters: nothing accepted is set aside unseen, and one command applies it after all', () => {
   let stack: TestStack;
   let portal: TestPortal;
+  let proxy: Awaited<ReturnType<typeof switchableProxy>>;
 
   beforeAll(async () => {
-    // Two quick attempts, so that a CRM that is away dead-letters within the test.
-    stack = await TestStack.start({ env: { AMQP_RETRY_DELAY_MS: '200', AMQP_MAX_ATTEMPTS: '2', LOG_LEVEL: 'error' } });
+    proxy = await switchableProxy(() => stack.crmUrl);
+    // Two quick attempts, so that the failing changes are dead-lettered within the test.
+    stack = await TestStack.start({ env: { AMQP_RETRY_DELAY_MS: '200', AMQP_MAX_ATTEMPTS: '2', LOG_LEVEL: 'error', CRM_BASE_URL: proxy.url } });
     portal = await stack.createPortal();
   });
 
   afterAll(async () => {
     await stack?.stop();
+    await proxy?.close();
   });
 
   const deadLetters = async (queue: string) => {
@@ -30,9 +58,9 @@ describe('dead letters: nothing accepted is set aside unseen, and one command ap
     }
   };
 
-  it('when changes are dead-lettered because the CRM stayed away, then each object has an open error naming the redrive, and `npm run redrive` applies them and resolves it', async () => {
+  it('when changes are dead-lettered because the CRM answered what is not its API, then each object has an open error naming the redrive, and `npm run redrive` applies them and resolves it', async () => {
     const client = gatewayClient(stack, portal);
-    await stack.stopApp('crm', 'SIGKILL');
+    proxy.state.garbage = true;
     const ids = ['dl-1', 'dl-2', 'dl-3'];
     await client.putV2(aV2Submission('CONTACT', ids.map((id) => aV2Message({ externalObjectId: id, properties: { email: `${id}@example.com`, firstname: 'Set aside' } }))));
 
@@ -50,7 +78,7 @@ describe('dead letters: nothing accepted is set aside unseen, and one command ap
     }
     expect(await deadLetters('applier.mapped-changes')).toBe(1);
 
-    await stack.startApp('crm');
+    proxy.state.garbage = false;
     const { stdout } = await promisify(execFile)(process.execPath, [path.join(__dirname, '../../../dist/apps/cli/main.js'), 'redrive', '--all'], {
       env: { ...process.env, AMQP_URL: testInfrastructure().amqpUrl, AMQP_PREFIX: stack.name },
     });

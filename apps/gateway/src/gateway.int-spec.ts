@@ -87,13 +87,13 @@ describe('gateway against real MongoDB and RabbitMQ', () => {
 
   it("when the portal's CRM waits, then its CRM health says why, until when and with the last answer; without a wait it says ok", async () => {
     const health = () => request(app).get(`/extensions/ecomm/v2/sync/crm-health?hapikey=${apiKey}`).expect(200);
-    expect((await health()).body).toEqual({ portalId: 77, state: 'ok', message: 'the CRM takes changes', since: null, until: null, lastAnswer: null, parkedChanges: 0 });
+    expect((await health()).body).toEqual({ portalId: 77, state: 'ok', message: 'the CRM takes changes', since: null, until: null, lastAnswer: null, tries: 0, parkedChanges: 0 });
 
     const until = Date.now() + 60_000;
     await database.repositories.crmWaits.set(77, { reason: 'rate-limited', since: until - 70_000, until, tries: 2, lastAnswer: '429 You have reached your ten secondly limit.' });
     try {
       const { body } = await health();
-      expect(body).toMatchObject({ state: 'rate-limited', until, lastAnswer: '429 You have reached your ten secondly limit.' });
+      expect(body).toMatchObject({ state: 'rate-limited', until, tries: 2, lastAnswer: '429 You have reached your ten secondly limit.' });
       expect(body.message).toBe(`rate limited until ${new Date(until).toISOString()}; last answer: 429 You have reached your ten secondly limit.`);
     } finally {
       await database.repositories.crmWaits.clear({ portalId: 77, wait: { reason: 'rate-limited', since: until - 70_000, until, tries: 2, lastAnswer: '' }, stamp: null });

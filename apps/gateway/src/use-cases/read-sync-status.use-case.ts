@@ -12,6 +12,8 @@ export interface CrmHealth {
   since: number | null;
   until: number | null;
   lastAnswer: string | null;
+  /** Failed tries of the CRM in a row. */
+  tries: number;
   parkedChanges: number;
 }
 
@@ -45,9 +47,9 @@ export class ReadSyncStatusUseCase {
   /** The portal's CRM health: a wait that has ended but whose parked changes are still being applied reads as resuming. */
   async crmHealth(portalId: number, now = Date.now()): Promise<CrmHealth> {
     const [wait, parkedChanges] = await Promise.all([this.repositories.crmWaits.find(portalId), this.repositories.parkedChanges.count(portalId)]);
-    if (!wait) return { portalId, state: 'ok', message: 'the CRM takes changes', since: null, until: null, lastAnswer: null, parkedChanges };
+    if (!wait) return { portalId, state: 'ok', message: 'the CRM takes changes', since: null, until: null, lastAnswer: null, tries: 0, parkedChanges };
     const message = isWaiting(wait, now) ? describeCrmWait(wait) : `resuming: ${parkedChanges} parked changes are being applied`;
-    return { portalId, state: wait.reason, message, since: wait.since, until: wait.until, lastAnswer: wait.lastAnswer, parkedChanges };
+    return { portalId, state: wait.reason, message, since: wait.since, until: wait.until, lastAnswer: wait.lastAnswer, tries: wait.tries, parkedChanges };
   }
 
   async v2Status(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string): Promise<V2SyncStatus> {
