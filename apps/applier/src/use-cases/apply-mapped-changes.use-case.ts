@@ -1,15 +1,27 @@
 import type { MappedChange, MappedChangesMessage, ObjectType, Tenant } from '@ecomm-sync/contracts';
-import { OBJECT_TYPES } from '@ecomm-sync/contracts';
-import type { ParkedChange, RecordOutcome, Repositories, WaitingObject } from '@ecomm-sync/data-access';
+import type { ParkedChange, RecordOutcome, Repositories } from '@ecomm-sync/data-access';
 import { describeFailure } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/logger';
-import { ApplyOutcome, type WaitingEntry } from './apply-outcome';
-import { addToGroups, ASSOCIATIONS, checkoutStates, isToApply, objectLockKey, regroup, waitingKey, type ChangeGroup, type LinkedObjects } from './change-group';
+import { ApplyOutcome } from './apply-outcome';
+import {
+  addToGroups,
+  ASSOCIATIONS,
+  checkoutStates,
+  inDependencyOrder,
+  isToApply,
+  objectLockKey,
+  regroup,
+  revisionOf,
+  waitingKey,
+  type ChangeGroup,
+  type LinkedObjects,
+} from './change-group';
 import { ChangeWriter } from './change-writer';
 import type { CrmDirectory } from './crm-directory';
 import { CrmWaiting, crmWaitCauseOf, CrmWaits } from './crm-waits';
 import { ObjectLocks } from './object-locks';
 import { TenantAccess } from './tenant-access';
+import { WaitingChanges } from './waiting-changes';
 
 /**
  * Asks for the newest state of objects to be mapped and sent again, to be written even if its
@@ -18,8 +30,6 @@ import { TenantAccess } from './tenant-access';
 export type RequestRefresh = (target: { tenant: Tenant; storeId: string; objectType: ObjectType }, externalObjectIds: string[]) => Promise<void>;
 
 const toWrite = (changes: readonly MappedChange[]) => changes.map((change) => change.externalObjectId);
-
-const revisionOf = ({ externalObjectId, rev, settingsRev }: { externalObjectId: string; rev: number; settingsRev: number }) => ({ externalObjectId, rev, settingsRev });
 
 /** How often a group whose status records raced with another writer writes its objects again before handing them to a refresh. */
 const MAX_REWRITE_ROUNDS = 3;
@@ -39,6 +49,7 @@ export class ApplyMappedChangesUseCase {
   private readonly locks = new ObjectLocks();
   private readonly access: TenantAccess;
   private readonly writer: ChangeWriter;
+  private readonly waiting: WaitingChanges;
   readonly waits: CrmWaits;
 
   constructor(
@@ -56,6 +67,7 @@ export class ApplyMappedChangesUseCase {
     this.access = new TenantAccess(repositories, clock);
     this.writer = new ChangeWriter(repositories, crm);
     this.waits = new CrmWaits(repositories, clock);
+    this.waiting = new WaitingChanges(repositories, this.writer, (group) => this.applyGroup(group), clock, waitWindowMs);
   }
 
   /**
@@ -67,11 +79,10 @@ export class ApplyMappedChangesUseCase {
     messages.forEach((message, index) =>
       addToGroups(groups, message, message.changes, { reapply: message.reapply === true, suspect: delivered.has(index), messageIndex: index }),
     );
-    // Objects others associate with go first: contacts and products, then deals, then line items.
-    const ordered = [...groups.values()].sort((a, b) => OBJECT_TYPES.indexOf(a.objectType) - OBJECT_TYPES.indexOf(b.objectType));
     const failed = new Set<number>();
     const linked: LinkedObjects[] = [];
-    for (const group of ordered) {
+    // Objects others associate with go first.
+    for (const group of inDependencyOrder(groups.values())) {
       try {
         linked.push(await this.applyGroup(group));
       } catch (error) {
@@ -80,7 +91,7 @@ export class ApplyMappedChangesUseCase {
         for (const index of group.messageIndexes) failed.add(index);
       }
     }
-    await this.releaseWaiting(linked).catch((error) =>
+    await this.waiting.release(linked).catch((error) =>
       // The periodic retry (retryWaiting) picks them up.
       this.logger.warn('applying waiting changes failed', { error: String(error) }),
     );
@@ -92,13 +103,8 @@ export class ApplyMappedChangesUseCase {
    * arrived meanwhile (covers a crash between linking a deal and releasing what waited for it),
    * forgets expired ones. Changes whose objects are still missing cost no CRM request.
    */
-  async retryWaiting(limit = 500): Promise<void> {
-    const now = this.clock();
-    await this.repositories.waitingObjects.expire(now);
-    const due = await this.repositories.waitingObjects.due(now, limit);
-    const arrived = await this.arrivedFor(due);
-    await this.repositories.waitingObjects.markTried(due.filter((entry) => !arrived.includes(entry)), now);
-    await this.applyWaiting(arrived);
+  retryWaiting(limit = 500): Promise<void> {
+    return this.waiting.retry(limit);
   }
 
   /**
@@ -109,62 +115,16 @@ export class ApplyMappedChangesUseCase {
     const groups = new Map<string, ChangeGroup>();
     for (const entry of parked) addToGroups(groups, entry, [entry.change], { reapply: entry.reapply });
     const linked: LinkedObjects[] = [];
-    for (const group of [...groups.values()].sort((a, b) => OBJECT_TYPES.indexOf(a.objectType) - OBJECT_TYPES.indexOf(b.objectType))) {
+    for (const group of inDependencyOrder(groups.values())) {
       linked.push(await this.applyGroup(group));
       await this.repositories.parkedChanges.release(group.tenant, group.storeId, group.objectType, [...group.changes.values()].map(revisionOf));
     }
-    await this.releaseWaiting(linked);
+    await this.waiting.release(linked);
   }
 
   /** Drops cached portals and installs (a portal was disabled or enabled, a tenant (un)installed: the gateway broadcasts it). */
   forgetPortals(): void {
     this.access.forget();
-  }
-
-  /** Applies the waiting changes that objects just linked were holding up. */
-  private async releaseWaiting(linked: LinkedObjects[]): Promise<void> {
-    for (const { tenant, storeId, keys } of linked.filter((entry) => entry.keys.length > 0)) {
-      const waiting = await this.repositories.waitingObjects.waitingFor(tenant, storeId, keys, this.clock());
-      await this.applyWaiting(waiting);
-    }
-  }
-
-  private async applyWaiting(waiting: WaitingObject[]): Promise<void> {
-    if (waiting.length === 0) return;
-    const groups = new Map<string, ChangeGroup>();
-    for (const entry of waiting) addToGroups(groups, entry, [entry.change], { reapply: entry.reapply, fromWaiting: true });
-    const linked: LinkedObjects[] = [];
-    for (const group of groups.values()) {
-      try {
-        linked.push(await this.applyGroup(group));
-      } catch (error) {
-        // The portal's CRM cannot take them now: they keep waiting, and are tried again later.
-        if (!crmWaitCauseOf(error)) throw error;
-      }
-    }
-    await this.releaseWaiting(linked);
-  }
-
-  /** The waiting entries of which at least one awaited object is synced by now. */
-  private async arrivedFor(entries: WaitingObject[]): Promise<WaitingObject[]> {
-    const byTarget = new Map<string, { tenant: Tenant; storeId: string; objectType: ObjectType; ids: Set<string> }>();
-    for (const entry of entries) {
-      for (const key of entry.waitingFor) {
-        const [objectType, ...rest] = key.split(':') as [ObjectType, ...string[]];
-        const target = JSON.stringify([entry.tenant.portalId, entry.tenant.appId, entry.storeId, objectType]);
-        const found = byTarget.get(target) ?? { tenant: entry.tenant, storeId: entry.storeId, objectType, ids: new Set<string>() };
-        found.ids.add(rest.join(':'));
-        byTarget.set(target, found);
-      }
-    }
-    const synced = new Set<string>();
-    for (const [target, { tenant, storeId, objectType, ids }] of byTarget) {
-      const syncs = await this.repositories.objectSyncs.findMany(tenant, storeId, objectType, [...ids]);
-      for (const [id, sync] of syncs) if (sync.crmId && !sync.archived) synced.add(`${target}|${waitingKey(objectType, id)}`);
-    }
-    return entries.filter((entry) =>
-      entry.waitingFor.some((key) => synced.has(`${JSON.stringify([entry.tenant.portalId, entry.tenant.appId, entry.storeId, key.split(':')[0]])}|${key}`)),
-    );
   }
 
   /** Applies a group once no earlier work on any of its objects is running in this process. */
@@ -216,10 +176,10 @@ export class ApplyMappedChangesUseCase {
     await this.repositories.syncErrors.resolve(tenant, storeId, objectType, outcome.clean, this.clock());
     const recorded = await this.repositories.objectSyncs.recordProcessed(tenant, storeId, objectType, outcome.records, claim);
     if (objectType === 'DEAL') await this.repositories.checkouts.track(tenant, storeId, checkoutStates(group, claimed, outcome.records), outcome.now);
-    if (ASSOCIATIONS[objectType]) await this.keepWaiting(group, outcome);
+    if (ASSOCIATIONS[objectType]) await this.waiting.keep(group, outcome);
     linked.keys = outcome.records.filter((record) => record.link && !record.link.archived).map((record) => waitingKey(objectType, record.externalObjectId));
     const waiting = [...outcome.waiting, ...outcome.laterAssociations];
-    if (waiting.length > 0) linked.keys.push(...(await this.arrivedMeanwhile(group, waiting)));
+    if (waiting.length > 0) linked.keys.push(...(await this.waiting.arrivedMeanwhile(group, waiting)));
 
     await this.repair(group, recorded, round, linked);
     return linked;
@@ -253,21 +213,9 @@ export class ApplyMappedChangesUseCase {
    */
   private async doneWith(group: ChangeGroup, externalObjectIds: string[]): Promise<void> {
     if (externalObjectIds.length === 0) return;
-    // Only the entries judged here: one a newer revision stored meanwhile stays.
-    const waited = externalObjectIds.filter((id) => group.fromWaiting.has(id)).map((id) => revisionOf(group.changes.get(id)!));
-    await this.repositories.waitingObjects.release(group.tenant, group.storeId, group.objectType, waited);
+    await this.waiting.done(group, externalObjectIds);
     const suspect = externalObjectIds.filter((id) => group.suspect.has(id));
     if (suspect.length > 0) await this.requestRefresh(group, suspect);
-  }
-
-  /** Stores what waits for objects not synced yet; forgets the waiting entries of the others. */
-  private async keepWaiting(group: ChangeGroup, outcome: ApplyOutcome): Promise<void> {
-    const { tenant, storeId, objectType } = group;
-    const { waitingObjects } = this.repositories;
-    await waitingObjects.wait(tenant, storeId, objectType, outcome.waiting, outcome.now, this.waitWindowMs);
-    await waitingObjects.wait(tenant, storeId, objectType, outcome.laterAssociations, outcome.now, this.waitWindowMs, { reapply: true });
-    const waiting = outcome.stillWaiting;
-    await waitingObjects.release(tenant, storeId, objectType, outcome.records.filter((record) => !waiting.has(record.externalObjectId)).map(revisionOf));
   }
 
   /**
@@ -287,17 +235,5 @@ export class ApplyMappedChangesUseCase {
     if (refresh.length === 0) return;
     this.logger.info('a newer revision was recorded while writing; asking for the newest state again', { objectType: group.objectType, count: refresh.length });
     await this.requestRefresh(group, refresh);
-  }
-
-  /**
-   * The objects (`TYPE:id`) that changes just stored as waiting wait for and that are linked by
-   * now. A group that linked such an object concurrently may have looked for waiting changes
-   * before these were stored; looking at the links after storing them means one of the two always
-   * sees the other.
-   */
-  private async arrivedMeanwhile(group: ChangeGroup, waiting: WaitingEntry[]): Promise<string[]> {
-    const targets = await this.writer.associationTargets(group, waiting.map(({ change }) => change));
-    const arrived = new Set([...targets].flatMap(([type, ids]) => [...ids.keys()].map((id) => waitingKey(type, id))));
-    return [...new Set(waiting.flatMap(({ waitingFor }) => waitingFor))].filter((key) => arrived.has(key));
   }
 }

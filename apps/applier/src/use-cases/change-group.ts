@@ -1,5 +1,5 @@
 import type { MappedChange, ObjectType, Tenant } from '@ecomm-sync/contracts';
-import { V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
+import { OBJECT_TYPES, V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
 import type { CheckoutState, ObjectSync, ProcessedRecord } from '@ecomm-sync/data-access';
 import { compareRevisions, PENDING_STAGE } from '@ecomm-sync/domain';
 
@@ -104,3 +104,10 @@ export function checkoutStates(group: ChangeGroup, syncs: Map<string, ObjectSync
   }
   return states;
 }
+
+/** Groups in the order objects depend on each other: contacts and products, then deals, then line items. */
+export const inDependencyOrder = (groups: Iterable<ChangeGroup>): ChangeGroup[] =>
+  [...groups].sort((a, b) => OBJECT_TYPES.indexOf(a.objectType) - OBJECT_TYPES.indexOf(b.objectType));
+
+/** A change's object and revision: what conditional releases of kept changes compare with. */
+export const revisionOf = ({ externalObjectId, rev, settingsRev }: Pick<MappedChange, 'externalObjectId' | 'rev' | 'settingsRev'>) => ({ externalObjectId, rev, settingsRev });
