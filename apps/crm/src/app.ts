@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import { errorHandler, healthRoutes, jsonBody, notFoundHandler, requestContext, type ReadinessCheck } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { CrmStore } from './data-access/crm-store';
+import { crmErrorAsHttp } from './entry-points/crm-error-as-http';
 import { crmRoutes } from './entry-points/crm.routes';
 
 export interface CrmAppDeps {
@@ -21,6 +22,7 @@ export function createCrmApp(deps: CrmAppDeps): Express {
   app.use(jsonBody(deps.bodyLimit));
   app.use(crmRoutes(deps.store, deps.adminToken, deps.defaultPipelineLimit));
   app.use(notFoundHandler());
+  app.use(crmErrorAsHttp());
   app.use(errorHandler(deps.logger));
   return app;
 }
