@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { HostedLimits } from '../domain/hosted-limits';
 import { DEFAULT_PIPELINE, DEFAULT_PROPERTIES } from '../domain/object-types';
 import type { CrmModels } from './crm-models';
 import { isDuplicateKey } from './duplicate-key';
@@ -6,7 +7,14 @@ import { isDuplicateKey } from './duplicate-key';
 export interface Account {
   portalId: number;
   pipelineLimit: number;
+  /** The hosted limits the account emulates: null when switched off, undefined when the environment's apply. */
+  limits?: HostedLimits | null;
 }
+
+type AccountDoc = { portalId: number; pipelineLimit: number; limits?: unknown };
+
+const asAccount = ({ portalId, pipelineLimit, limits }: AccountDoc): Account =>
+  limits === undefined ? { portalId, pipelineLimit } : { portalId, pipelineLimit, limits: limits as HostedLimits | null };
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -43,6 +51,17 @@ export class AccountStore {
 
   async accountByToken(token: string): Promise<Account | null> {
     const account = await this.models.accounts.findOne({ tokenHash: hashToken(token) }).lean();
-    return account ? { portalId: account.portalId, pipelineLimit: account.pipelineLimit } : null;
+    return account ? asAccount(account) : null;
+  }
+
+  async account(portalId: number): Promise<Account | null> {
+    const account = await this.models.accounts.findOne({ portalId }).lean();
+    return account ? asAccount(account) : null;
+  }
+
+  /** Sets the account's own limits (null: none, whatever the environment says); false when there is no such account. */
+  async setLimits(portalId: number, limits: HostedLimits | null): Promise<boolean> {
+    const result = await this.models.accounts.updateOne({ portalId }, { $set: { limits } });
+    return result.matchedCount === 1;
   }
 }

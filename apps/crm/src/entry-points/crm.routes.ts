@@ -1,7 +1,10 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { AppError, parseWith, staticBearerAuth } from '@ecomm-sync/http';
 import type { Account, CrmStore, StoredObject } from '../data-access/crm-store';
+import type { HostedLimits } from '../domain/hosted-limits';
+import { markedInputError, splitMarkedInputs, type TracedInput } from '../domain/marked-inputs';
 import { isCrmType, type CrmType } from '../domain/object-types';
+import type { RequestLedger } from '../limits/request-ledger';
 import {
   validateAccount,
   validateAssociations,
@@ -15,6 +18,8 @@ import {
   validateUpsert,
 } from './schemas';
 import { portalTokenAuth } from './auth';
+import { hostedLimits, limitsOf } from './hosted-limits.middleware';
+import { limitsAdminRoutes } from './limits-admin.routes';
 
 function objectType(req: Request, param = 'type'): CrmType {
   const value = String(req.params[param]);
@@ -50,13 +55,40 @@ const list = (value: unknown) =>
         .filter(Boolean)
     : undefined;
 
+/**
+ * A batch write of the inputs not marked invalid by the account's marker: answered as usual when
+ * none is marked, else 207 with the applied ones and an error per marked input (hosted shape).
+ */
+async function writeBatch<I extends TracedInput>(res: Response, okStatus: number, inputs: I[], write: (inputs: I[]) => Promise<StoredObject[]>): Promise<void> {
+  const marker = limitsOf(res)?.invalidMarker;
+  const { valid, marked } = splitMarkedInputs(inputs, marker);
+  const results = (valid.length > 0 ? await write(valid) : []).map((object) => present(object));
+  if (marked.length === 0) {
+    res.status(okStatus).json({ status: 'COMPLETE', results });
+    return;
+  }
+  const errors = marked.map(({ input, property }) => markedInputError(input, property, marker!));
+  res.status(207).json({ status: 'COMPLETE', results, numErrors: errors.length, errors });
+}
+
+export interface CrmRoutesOptions {
+  adminToken: string;
+  defaultPipelineLimit: number;
+  /** What limited accounts used, in this process. */
+  ledger: RequestLedger;
+  /** The limits of accounts without their own; null: none (the default). */
+  environmentLimits: HostedLimits | null;
+}
+
 /** The objects API of the built-in CRM, in the shape of the public CRM v3 API. */
-export function crmRoutes(store: CrmStore, adminToken: string, defaultPipelineLimit: number): Router {
+export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, ledger, environmentLimits }: CrmRoutesOptions): Router {
   const router = Router();
   const account = (res: { locals: Record<string, unknown> }) => res.locals.account as Account;
+  const adminAuth = staticBearerAuth(adminToken, 'The CRM admin API');
 
-  // Admin: accounts (one per portal of the sync service).
-  router.put('/crm/admin/v1/accounts/:portalId', staticBearerAuth(adminToken, 'The CRM admin API'), async (req, res) => {
+  // Admin: accounts (one per portal of the sync service), and the hosted limits they emulate.
+  router.use(limitsAdminRoutes(store.accounts, ledger, environmentLimits, adminAuth));
+  router.put('/crm/admin/v1/accounts/:portalId', adminAuth, async (req, res) => {
     const portalId = Number(req.params.portalId);
     if (!Number.isInteger(portalId) || portalId < 1) throw AppError.badRequest('portalId must be a positive integer');
     const body = parseWith(validateAccount, req.body);
@@ -66,23 +98,24 @@ export function crmRoutes(store: CrmStore, adminToken: string, defaultPipelineLi
   });
 
   router.use('/crm', portalTokenAuth(store.accounts));
+  router.use('/crm', hostedLimits(ledger, environmentLimits));
 
   router.post('/crm/v3/objects/:type/batch/create', async (req, res) => {
     const { inputs } = parseWith(validateCreate, req.body);
-    const results = await store.objects.create(account(res).portalId, objectType(req), inputs);
-    res.status(201).json({ status: 'COMPLETE', results: results.map((object) => present(object)) });
+    const type = objectType(req);
+    await writeBatch(res, 201, inputs, (valid) => store.objects.create(account(res).portalId, type, valid));
   });
 
   router.post('/crm/v3/objects/:type/batch/update', async (req, res) => {
     const { inputs } = parseWith(validateUpdate, req.body);
-    const results = await store.objects.update(account(res).portalId, objectType(req), inputs);
-    res.json({ status: 'COMPLETE', results: results.map((object) => present(object)) });
+    const type = objectType(req);
+    await writeBatch(res, 200, inputs, (valid) => store.objects.update(account(res).portalId, type, valid));
   });
 
   router.post('/crm/v3/objects/:type/batch/upsert', async (req, res) => {
     const { inputs } = parseWith(validateUpsert, req.body);
-    const results = await store.objects.upsert(account(res).portalId, objectType(req), inputs);
-    res.json({ status: 'COMPLETE', results: results.map((object) => present(object)) });
+    const type = objectType(req);
+    await writeBatch(res, 200, inputs, (valid) => store.objects.upsert(account(res).portalId, type, valid));
   });
 
   router.post('/crm/v3/objects/:type/batch/archive', async (req, res) => {
