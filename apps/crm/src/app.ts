@@ -2,7 +2,10 @@ import express, { type Express } from 'express';
 import { errorHandler, healthRoutes, jsonBody, notFoundHandler, requestContext, type ReadinessCheck } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { CrmStore } from './data-access/crm-store';
+import type { HostedLimits } from './domain/hosted-limits';
+import { crmErrorAsHttp } from './entry-points/crm-error-as-http';
 import { crmRoutes } from './entry-points/crm.routes';
+import { RequestLedger } from './limits/request-ledger';
 
 export interface CrmAppDeps {
   store: CrmStore;
@@ -11,6 +14,14 @@ export interface CrmAppDeps {
   defaultPipelineLimit: number;
   bodyLimit: string;
   ready: ReadinessCheck;
+  /** Emulation of the hosted CRM's limits (decision 0021); absent: off for accounts without their own. */
+  hostedLimits?: {
+    /** Limits of accounts without their own (CRM_EMULATE_HOSTED_LIMITS); null: none. */
+    defaults: HostedLimits | null;
+    /** The time the limits are counted by: tests set it instead of waiting. */
+    clock?: () => number;
+    usageRetentionSeconds?: number;
+  };
 }
 
 export function createCrmApp(deps: CrmAppDeps): Express {
@@ -19,8 +30,10 @@ export function createCrmApp(deps: CrmAppDeps): Express {
   app.use(healthRoutes({ mongo: deps.ready }));
   app.use(requestContext());
   app.use(jsonBody(deps.bodyLimit));
-  app.use(crmRoutes(deps.store, deps.adminToken, deps.defaultPipelineLimit));
+  const ledger = new RequestLedger(deps.hostedLimits?.clock, deps.hostedLimits?.usageRetentionSeconds);
+  app.use(crmRoutes(deps.store, { adminToken: deps.adminToken, defaultPipelineLimit: deps.defaultPipelineLimit, ledger, environmentLimits: deps.hostedLimits?.defaults ?? null }));
   app.use(notFoundHandler());
+  app.use(crmErrorAsHttp());
   app.use(errorHandler(deps.logger));
   return app;
 }

@@ -161,6 +161,22 @@ describe('built-in CRM objects API', () => {
     expect(wrongType.body.message).toMatch(/INVALID_NUMBER/);
   });
 
+  it('when a property or a pipeline is created twice, or a unique value is taken, then the answer is 409 in the error model', async () => {
+    const property = { name: 'sync_key', label: 'Sync key', type: 'string', hasUniqueValue: true };
+    await as('post', '/crm/v3/properties/contacts').send(property).expect(201);
+    const twice = await as('post', '/crm/v3/properties/contacts').send(property).expect(409);
+    expect(twice.body).toEqual({ status: 'error', message: 'Property "sync_key" already exists on contacts', requestId: expect.any(String) });
+    await as('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { sync_key: 'taken' } }] }).expect(201);
+    const taken = await as('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { sync_key: 'taken' } }] }).expect(409);
+    expect(taken.body.message).toMatch(/unique property value is already taken/);
+    const pipeline = { id: 'p2', label: 'Second', stages: [{ id: 's1', label: 'Stage 1' }] };
+    await as('post', '/crm/v3/pipelines/deals').send(pipeline).expect(201);
+    await request(app).delete('/crm/v3/pipelines/deals/default').set('authorization', `Bearer ${token}`).expect(204); // below the limit of 2 again
+    const pipelineTwice = await as('post', '/crm/v3/pipelines/deals').send(pipeline).expect(409);
+    expect(pipelineTwice.body.message).toBe('A pipeline with id "p2" already exists');
+    await as('patch', '/crm/v3/pipelines/deals/nope').send({ label: 'X' }).expect(404);
+  });
+
   it('upserts by a unique property: a repeated upsert finds the object the first one made', async () => {
     await as('post', '/crm/v3/properties/products').send({ name: 'sync_key', label: 'Sync key', type: 'string', hasUniqueValue: true }).expect(201);
     const upsert = () => as('post', '/crm/v3/objects/products/batch/upsert').send({ inputs: [{ id: 'k-1', idProperty: 'sync_key', properties: { name: 'Widget' } }] }).expect(200);

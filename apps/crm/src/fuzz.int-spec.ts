@@ -23,6 +23,8 @@ const ENDPOINTS: { method: Method; path: string; admin?: boolean; fields?: strin
   { method: 'delete', path: '/crm/v3/pipelines/deals/:seg' },
   { method: 'post', path: '/crm/v4/associations/:seg/:seg/batch/associate/default', fields: ['inputs', 'from', 'to', 'id'] },
   { method: 'put', path: '/crm/admin/v1/accounts/:seg', admin: true, fields: ['token', 'pipelineLimit'] },
+  { method: 'put', path: '/crm/admin/v1/accounts/:seg/limits', admin: true, fields: ['burstPer10s', 'intervalMs', 'dailyCap', 'timeZone', 'searchPerSecond', 'invalidMarker'] },
+  { method: 'post', path: '/crm/admin/v1/accounts/:seg/limits/reset-daily', admin: true, fields: ['nextResetAt'] },
 ];
 
 /** The built-in CRM under fuzzed requests (issue 17): never a 5xx, never a hang. `npm run fuzz` runs it long. */

@@ -3,11 +3,12 @@ import { ConfigError } from '@ecomm-sync/config';
 import { listen, onShutdown } from '@ecomm-sync/http';
 import { createLogger } from '@ecomm-sync/logger';
 import { createCrmApp } from './app';
-import { loadCrmConfig } from './config';
+import { hostedLimitsFromConfig, loadCrmConfig } from './config';
 import { CrmStore } from './data-access/crm-store';
 
 async function main() {
   const config = loadCrmConfig();
+  const environmentLimits = hostedLimitsFromConfig(config); // fails on a wrong CRM_LIMIT_* before anything connects
   const logger = createLogger('crm', config.LOG_LEVEL);
   const connection = await mongoose.createConnection(config.MONGO_URL, { dbName: config.CRM_MONGO_DB, autoIndex: false, maxPoolSize: 20 }).asPromise();
   const store = new CrmStore(connection);
@@ -19,6 +20,7 @@ async function main() {
     defaultPipelineLimit: config.CRM_DEFAULT_PIPELINE_LIMIT,
     bodyLimit: config.CRM_BODY_LIMIT,
     ready: () => connection.readyState === 1,
+    hostedLimits: { defaults: environmentLimits, usageRetentionSeconds: config.CRM_USAGE_RETENTION_SECONDS },
   });
   const server = await listen(app, config.CRM_PORT);
   logger.info('crm listening', { port: config.CRM_PORT });

@@ -5,6 +5,8 @@ const accountSchema = new Schema(
     portalId: { type: Number, required: true },
     tokenHash: { type: String, required: true },
     pipelineLimit: { type: Number, required: true },
+    /** The hosted CRM's limits this account emulates (HostedLimits); null: none; absent: the environment's. */
+    limits: { type: Schema.Types.Mixed },
   },
   { collection: 'crm_accounts', versionKey: false, timestamps: true },
 );

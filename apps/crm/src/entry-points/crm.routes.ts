@@ -1,8 +1,10 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { AppError, parseWith, staticBearerAuth } from '@ecomm-sync/http';
-import type { CrmStore, StoredObject } from '../data-access/crm-store';
+import type { Account, CrmStore, StoredObject } from '../data-access/crm-store';
+import type { HostedLimits } from '../domain/hosted-limits';
+import { markedInputError, splitMarkedInputs, type TracedInput } from '../domain/marked-inputs';
 import { isCrmType, type CrmType } from '../domain/object-types';
-import type { Account } from '../data-access/crm-store';
+import type { RequestLedger } from '../limits/request-ledger';
 import {
   validateAccount,
   validateAssociations,
@@ -16,6 +18,8 @@ import {
   validateUpsert,
 } from './schemas';
 import { portalTokenAuth } from './auth';
+import { hostedLimits, limitsOf } from './hosted-limits.middleware';
+import { limitsAdminRoutes } from './limits-admin.routes';
 
 function objectType(req: Request, param = 'type'): CrmType {
   const value = String(req.params[param]);
@@ -51,50 +55,78 @@ const list = (value: unknown) =>
         .filter(Boolean)
     : undefined;
 
+/**
+ * A batch write of the inputs not marked invalid by the account's marker: answered as usual when
+ * none is marked, else 207 with the applied ones and an error per marked input (hosted shape).
+ */
+async function writeBatch<I extends TracedInput>(res: Response, okStatus: number, inputs: I[], write: (inputs: I[]) => Promise<StoredObject[]>): Promise<void> {
+  const marker = limitsOf(res)?.invalidMarker;
+  const { valid, marked } = splitMarkedInputs(inputs, marker);
+  const results = (valid.length > 0 ? await write(valid) : []).map((object) => present(object));
+  if (marked.length === 0) {
+    res.status(okStatus).json({ status: 'COMPLETE', results });
+    return;
+  }
+  const errors = marked.map(({ input, property }) => markedInputError(input, property, marker!));
+  res.status(207).json({ status: 'COMPLETE', results, numErrors: errors.length, errors });
+}
+
+export interface CrmRoutesOptions {
+  adminToken: string;
+  defaultPipelineLimit: number;
+  /** What limited accounts used, in this process. */
+  ledger: RequestLedger;
+  /** The limits of accounts without their own; null: none (the default). */
+  environmentLimits: HostedLimits | null;
+}
+
 /** The objects API of the built-in CRM, in the shape of the public CRM v3 API. */
-export function crmRoutes(store: CrmStore, adminToken: string, defaultPipelineLimit: number): Router {
+export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, ledger, environmentLimits }: CrmRoutesOptions): Router {
   const router = Router();
   const account = (res: { locals: Record<string, unknown> }) => res.locals.account as Account;
+  const adminAuth = staticBearerAuth(adminToken, 'The CRM admin API');
 
-  // Admin: accounts (one per portal of the sync service).
-  router.put('/crm/admin/v1/accounts/:portalId', staticBearerAuth(adminToken, 'The CRM admin API'), async (req, res) => {
+  // Admin: accounts (one per portal of the sync service), and the hosted limits they emulate.
+  router.use(limitsAdminRoutes(store.accounts, ledger, environmentLimits, adminAuth));
+  router.put('/crm/admin/v1/accounts/:portalId', adminAuth, async (req, res) => {
     const portalId = Number(req.params.portalId);
     if (!Number.isInteger(portalId) || portalId < 1) throw AppError.badRequest('portalId must be a positive integer');
     const body = parseWith(validateAccount, req.body);
-    const created = await store.ensureAccount(portalId, body.token, body.pipelineLimit ?? defaultPipelineLimit);
-    if (body.pipelineLimit !== undefined) await store.setPipelineLimit(portalId, body.pipelineLimit);
+    const created = await store.accounts.ensureAccount(portalId, body.token, body.pipelineLimit ?? defaultPipelineLimit);
+    if (body.pipelineLimit !== undefined) await store.accounts.setPipelineLimit(portalId, body.pipelineLimit);
     res.json({ portalId: created.portalId, pipelineLimit: body.pipelineLimit ?? created.pipelineLimit });
   });
 
-  router.use('/crm', portalTokenAuth(store));
+  router.use('/crm', portalTokenAuth(store.accounts));
+  router.use('/crm', hostedLimits(ledger, environmentLimits));
 
   router.post('/crm/v3/objects/:type/batch/create', async (req, res) => {
     const { inputs } = parseWith(validateCreate, req.body);
-    const results = await store.create(account(res).portalId, objectType(req), inputs);
-    res.status(201).json({ status: 'COMPLETE', results: results.map((object) => present(object)) });
+    const type = objectType(req);
+    await writeBatch(res, 201, inputs, (valid) => store.objects.create(account(res).portalId, type, valid));
   });
 
   router.post('/crm/v3/objects/:type/batch/update', async (req, res) => {
     const { inputs } = parseWith(validateUpdate, req.body);
-    const results = await store.update(account(res).portalId, objectType(req), inputs);
-    res.json({ status: 'COMPLETE', results: results.map((object) => present(object)) });
+    const type = objectType(req);
+    await writeBatch(res, 200, inputs, (valid) => store.objects.update(account(res).portalId, type, valid));
   });
 
   router.post('/crm/v3/objects/:type/batch/upsert', async (req, res) => {
     const { inputs } = parseWith(validateUpsert, req.body);
-    const results = await store.upsert(account(res).portalId, objectType(req), inputs);
-    res.json({ status: 'COMPLETE', results: results.map((object) => present(object)) });
+    const type = objectType(req);
+    await writeBatch(res, 200, inputs, (valid) => store.objects.upsert(account(res).portalId, type, valid));
   });
 
   router.post('/crm/v3/objects/:type/batch/archive', async (req, res) => {
     const { inputs } = parseWith(validateIds, req.body);
-    await store.archive(account(res).portalId, objectType(req), inputs.map((input) => Number(input.id)));
+    await store.objects.archive(account(res).portalId, objectType(req), inputs.map((input) => Number(input.id)));
     res.status(204).end();
   });
 
   router.post('/crm/v3/objects/:type/batch/read', async (req, res) => {
     const { inputs, properties } = parseWith(validateIds, req.body);
-    const results = await store.read(account(res).portalId, objectType(req), inputs.map((input) => Number(input.id)));
+    const results = await store.objects.read(account(res).portalId, objectType(req), inputs.map((input) => Number(input.id)));
     res.json({ status: 'COMPLETE', results: results.map((object) => present(object, properties)) });
   });
 
@@ -107,7 +139,7 @@ export function crmRoutes(store: CrmStore, adminToken: string, defaultPipelineLi
     }));
     const limit = body.limit ?? 10;
     const after = Number(body.after ?? 0);
-    const { total, results } = await store.search(account(res).portalId, objectType(req), filters, limit, after);
+    const { total, results } = await store.objects.search(account(res).portalId, objectType(req), filters, limit, after);
     res.json({
       total,
       results: results.map((object) => present(object, body.properties)),
@@ -117,33 +149,33 @@ export function crmRoutes(store: CrmStore, adminToken: string, defaultPipelineLi
 
   router.get('/crm/v3/objects/:type/:id', async (req, res) => {
     const id = Number(req.params.id);
-    const [object] = Number.isInteger(id) ? await store.read(account(res).portalId, objectType(req), [id]) : [];
+    const [object] = Number.isInteger(id) ? await store.objects.read(account(res).portalId, objectType(req), [id]) : [];
     if (!object) throw AppError.notFound(`No ${req.params.type} with id ${req.params.id}`);
     res.json(present(object, list(req.query.properties), list(req.query.associations)));
   });
 
   router.get('/crm/v3/properties/:type', async (req, res) => {
-    res.json({ results: await store.listProperties(account(res).portalId, objectType(req)) });
+    res.json({ results: await store.properties.listProperties(account(res).portalId, objectType(req)) });
   });
 
   router.post('/crm/v3/properties/:type', async (req, res) => {
     const body = parseWith(validateProperty, req.body);
-    const created = await store.createProperty(account(res).portalId, objectType(req), { ...body, hasUniqueValue: body.hasUniqueValue ?? false });
+    const created = await store.properties.createProperty(account(res).portalId, objectType(req), { ...body, hasUniqueValue: body.hasUniqueValue ?? false });
     res.status(201).json(created);
   });
 
   router.delete('/crm/v3/properties/:type/:name', async (req, res) => {
-    if (!(await store.deleteProperty(account(res).portalId, objectType(req), String(req.params.name)))) throw AppError.notFound(`No property "${String(req.params.name)}"`);
+    if (!(await store.properties.deleteProperty(account(res).portalId, objectType(req), String(req.params.name)))) throw AppError.notFound(`No property "${String(req.params.name)}"`);
     res.status(204).end();
   });
 
   router.get('/crm/v3/pipelines/deals', async (_req, res) => {
-    res.json({ results: await store.listPipelines(account(res).portalId) });
+    res.json({ results: await store.pipelines.listPipelines(account(res).portalId) });
   });
 
   router.post('/crm/v3/pipelines/deals', async (req, res) => {
     const body = parseWith(validatePipeline, req.body);
-    const pipeline = await store.createPipeline(account(res), {
+    const pipeline = await store.pipelines.createPipeline(account(res), {
       id: body.id,
       label: body.label,
       displayOrder: body.displayOrder ?? 0,
@@ -155,17 +187,17 @@ export function crmRoutes(store: CrmStore, adminToken: string, defaultPipelineLi
   router.patch('/crm/v3/pipelines/deals/:id', async (req, res) => {
     const body = parseWith(validatePipelinePatch, req.body);
     const stages = body.stages?.map((stage, index) => ({ id: stage.id, label: stage.label, displayOrder: stage.displayOrder ?? index }));
-    res.json(await store.updatePipeline(account(res).portalId, String(req.params.id), { label: body.label, displayOrder: body.displayOrder, stages }));
+    res.json(await store.pipelines.updatePipeline(account(res).portalId, String(req.params.id), { label: body.label, displayOrder: body.displayOrder, stages }));
   });
 
   router.delete('/crm/v3/pipelines/deals/:id', async (req, res) => {
-    if (!(await store.deletePipeline(account(res).portalId, String(req.params.id)))) throw AppError.notFound(`No deal pipeline "${String(req.params.id)}"`);
+    if (!(await store.pipelines.deletePipeline(account(res).portalId, String(req.params.id)))) throw AppError.notFound(`No deal pipeline "${String(req.params.id)}"`);
     res.status(204).end();
   });
 
   router.post('/crm/v4/associations/:from/:to/batch/associate/default', async (req, res) => {
     const { inputs } = parseWith(validateAssociations, req.body);
-    await store.associate(
+    await store.objects.associate(
       account(res).portalId,
       objectType(req, 'from'),
       objectType(req, 'to'),

@@ -18,28 +18,30 @@ const validator = <T>(schema: object) => createValidator<T>(closed(schema));
 
 const propertyValues = { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } } as const;
 const idSchema = { anyOf: [{ type: 'string', pattern: '^[0-9]{1,15}$' }, { type: 'integer', minimum: 1 }] } as const;
+/** A caller's id of one input of a batch write: a 207 names the inputs it refused by it. */
+const objectWriteTraceId = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const inputs = (item: object) => ({ type: 'array', minItems: 1, maxItems: 100, items: item, errorHint: 'must hold 1 to 100 inputs' });
 
-export const validateCreate = validator<{ inputs: { properties: Record<string, unknown> }[] }>({
+export const validateCreate = validator<{ inputs: { properties: Record<string, unknown>; objectWriteTraceId?: string }[] }>({
   type: 'object',
   required: ['inputs'],
-  properties: { inputs: inputs({ type: 'object', required: ['properties'], properties: { properties: propertyValues } }) },
+  properties: { inputs: inputs({ type: 'object', required: ['properties'], properties: { properties: propertyValues, objectWriteTraceId } }) },
 });
 
-export const validateUpdate = validator<{ inputs: { id: string; properties: Record<string, unknown> }[] }>({
+export const validateUpdate = validator<{ inputs: { id: string; properties: Record<string, unknown>; objectWriteTraceId?: string }[] }>({
   type: 'object',
   required: ['inputs'],
-  properties: { inputs: inputs({ type: 'object', required: ['id', 'properties'], properties: { id: idSchema, properties: propertyValues } }) },
+  properties: { inputs: inputs({ type: 'object', required: ['id', 'properties'], properties: { id: idSchema, properties: propertyValues, objectWriteTraceId } }) },
 });
 
-export const validateUpsert = validator<{ inputs: { id: string; idProperty: string; properties: Record<string, unknown> }[] }>({
+export const validateUpsert = validator<{ inputs: { id: string; idProperty: string; properties: Record<string, unknown>; objectWriteTraceId?: string }[] }>({
   type: 'object',
   required: ['inputs'],
   properties: {
     inputs: inputs({
       type: 'object',
       required: ['id', 'idProperty', 'properties'],
-      properties: { id: { type: 'string', minLength: 1 }, idProperty: { type: 'string', minLength: 1 }, properties: propertyValues },
+      properties: { id: { type: 'string', minLength: 1 }, idProperty: { type: 'string', minLength: 1 }, properties: propertyValues, objectWriteTraceId },
     }),
   },
 });
@@ -147,4 +149,23 @@ export const validateAccount = validator<{ token: string; pipelineLimit?: number
   type: 'object',
   required: ['token'],
   properties: { token: { type: 'string', minLength: 16 }, pipelineLimit: { type: 'integer', minimum: 0 } },
+});
+
+/** An account's hosted limits (PUT .../limits; a body of null switches them off). */
+export const validateLimits = validator<{ burstPer10s: number; intervalMs?: number; dailyCap: number; timeZone: string; searchPerSecond: number; invalidMarker?: string }>({
+  type: 'object',
+  required: ['burstPer10s', 'dailyCap', 'timeZone', 'searchPerSecond'],
+  properties: {
+    burstPer10s: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+    intervalMs: { type: 'integer', minimum: 100, maximum: 86_400_000 },
+    dailyCap: { type: 'integer', minimum: 1, maximum: 1_000_000_000 },
+    timeZone: { type: 'string', minLength: 1, maxLength: 64 },
+    searchPerSecond: { type: 'integer', minimum: 1, maximum: 10_000 },
+    invalidMarker: { type: 'string', minLength: 1, maxLength: 200 },
+  },
+});
+
+export const validateResetDaily = validator<{ nextResetAt?: number }>({
+  type: 'object',
+  properties: { nextResetAt: { type: 'integer', minimum: 0, maximum: 8_640_000_000_000_000, errorHint: 'must be epoch milliseconds' } },
 });

@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import type { HostedLimits } from '../domain/hosted-limits';
+import { DEFAULT_PIPELINE, DEFAULT_PROPERTIES } from '../domain/object-types';
+import type { CrmModels } from './crm-models';
+import { isDuplicateKey } from './duplicate-key';
+
+export interface Account {
+  portalId: number;
+  pipelineLimit: number;
+  /** The hosted limits the account emulates: null when switched off, undefined when the environment's apply. */
+  limits?: HostedLimits | null;
+}
+
+type AccountDoc = { portalId: number; pipelineLimit: number; limits?: unknown };
+
+const asAccount = ({ portalId, pipelineLimit, limits }: AccountDoc): Account =>
+  limits === undefined ? { portalId, pipelineLimit } : { portalId, pipelineLimit, limits: limits as HostedLimits | null };
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Accounts of the built-in CRM: one per portal, found by its bearer token. */
+export class AccountStore {
+  constructor(private readonly models: CrmModels) {}
+
+  /** Creates the account with the default properties and pipeline, or sets its token. Idempotent. */
+  async ensureAccount(portalId: number, token: string, pipelineLimit: number): Promise<Account> {
+    const existing = await this.models.accounts.findOne({ portalId }).lean();
+    if (existing) {
+      await this.models.accounts.updateOne({ portalId }, { $set: { tokenHash: hashToken(token) } });
+      return { portalId, pipelineLimit: existing.pipelineLimit };
+    }
+    const properties = Object.entries(DEFAULT_PROPERTIES).flatMap(([objectType, definitions]) =>
+      definitions.map((definition) => ({ portalId, objectType, ...definition })),
+    );
+    await this.models.properties.insertMany(properties, { ordered: false }).catch((error) => {
+      if (!isDuplicateKey(error)) throw error;
+    });
+    await this.models.pipelines.updateOne({ portalId, id: DEFAULT_PIPELINE.id }, { $setOnInsert: DEFAULT_PIPELINE }, { upsert: true });
+    await this.models.accounts.updateOne(
+      { portalId },
+      { $set: { tokenHash: hashToken(token) }, $setOnInsert: { pipelineLimit } },
+      { upsert: true },
+    );
+    return { portalId, pipelineLimit };
+  }
+
+  async setPipelineLimit(portalId: number, pipelineLimit: number): Promise<boolean> {
+    const result = await this.models.accounts.updateOne({ portalId }, { $set: { pipelineLimit } });
+    return result.matchedCount === 1;
+  }
+
+  async accountByToken(token: string): Promise<Account | null> {
+    const account = await this.models.accounts.findOne({ tokenHash: hashToken(token) }).lean();
+    return account ? asAccount(account) : null;
+  }
+
+  async account(portalId: number): Promise<Account | null> {
+    const account = await this.models.accounts.findOne({ portalId }).lean();
+    return account ? asAccount(account) : null;
+  }
+
+  /** Sets the account's own limits (null: none, whatever the environment says); false when there is no such account. */
+  async setLimits(portalId: number, limits: HostedLimits | null): Promise<boolean> {
+    const result = await this.models.accounts.updateOne({ portalId }, { $set: { limits } });
+    return result.matchedCount === 1;
+  }
+}

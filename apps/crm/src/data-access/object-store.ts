@@ -1,0 +1,293 @@
+import type { mongo } from 'mongoose';
+import { driverCollection, findIn } from '@ecomm-sync/data-access';
+import { CrmError } from '../domain/crm-error';
+import { SINGLE_ASSOCIATIONS, type CrmType, type PropertyDefinition } from '../domain/object-types';
+import type { ContactEmailDoc, CrmModels, CrmObjectDoc, UniqueValueDoc } from './crm-models';
+import { isDuplicateKey } from './duplicate-key';
+import { ObjectIdAllocator } from './object-ids';
+import type { PropertyStore } from './property-store';
+
+export type Properties = Record<string, string | null>;
+
+export interface StoredObject {
+  id: number;
+  properties: Properties;
+  associations: Record<string, number[]>;
+  archived: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type SearchFilter = { propertyName: string; operator: 'EQ' | 'IN'; values: string[] };
+
+/** The _id of a unique property's value: the claim that gives the value one owner. */
+const uniqueValueKey = (portalId: number, objectType: CrmType, property: string, value: string) => JSON.stringify([portalId, objectType, property, value]);
+
+/** A contact's e-mail as search compares it. */
+const emailKeyOf = (properties: Properties): string | null => properties.email?.toLowerCase() || null;
+
+/** The _id of the contacts of a portal with one (lower-cased) e-mail. */
+const contactEmailKey = (portalId: number, emailKey: string) => JSON.stringify([portalId, emailKey]);
+
+/** Whether an object passes every filter (values compare as stored; contact e-mails without case). */
+function matchesFilters(objectType: CrmType, object: StoredObject, filters: SearchFilter[]): boolean {
+  return filters.every(({ propertyName, values }) => {
+    const value = object.properties[propertyName];
+    if (value === null || value === undefined) return false;
+    if (objectType === 'contacts' && propertyName === 'email') return values.some((wanted) => wanted.toLowerCase() === value.toLowerCase());
+    return values.includes(value);
+  });
+}
+
+function normalise(properties: Record<string, unknown>): Properties {
+  return Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, value === null ? null : String(value)]));
+}
+
+/** Objects of every type: batch writes, reads, search and associations. */
+export class ObjectStore {
+  /** The driver's collections, typed with their own _id (the objects' and claims' keys). */
+  private readonly objects: mongo.Collection<CrmObjectDoc>;
+  private readonly uniqueValues: mongo.Collection<UniqueValueDoc>;
+  private readonly contactEmails: mongo.Collection<ContactEmailDoc>;
+  private readonly ids: ObjectIdAllocator;
+
+  constructor(
+    models: CrmModels,
+    private readonly propertyStore: PropertyStore,
+  ) {
+    this.objects = driverCollection<CrmObjectDoc>(models.objects);
+    this.uniqueValues = driverCollection<UniqueValueDoc>(models.uniqueValues);
+    this.contactEmails = driverCollection<ContactEmailDoc>(models.contactEmails);
+    this.ids = new ObjectIdAllocator(driverCollection<{ _id: number }>(models.idBlocks));
+  }
+
+  private objectDoc(portalId: number, objectType: CrmType, id: number, properties: Properties, now: Date) {
+    return {
+      _id: id,
+      portalId,
+      objectType,
+      id,
+      properties,
+      associations: {},
+      archived: false,
+      createdAt: now,
+      updatedAt: now,
+    };
+  }
+
+  async create(portalId: number, objectType: CrmType, inputs: { properties: Record<string, unknown> }[]): Promise<StoredObject[]> {
+    const definitions = await this.propertyStore.validateProperties(portalId, objectType, inputs);
+    const ids = await this.ids.allocate(inputs.length);
+    const now = new Date();
+    const docs = inputs.map((input, i) => this.objectDoc(portalId, objectType, ids[i], normalise(input.properties), now));
+    await this.claimUniqueValues(portalId, objectType, definitions, docs);
+    if (objectType === 'contacts') await this.noteEmails(portalId, docs.map((doc) => ({ id: doc.id, emailKey: emailKeyOf(doc.properties) })));
+    await this.objects.insertMany(docs, { ordered: true });
+    return docs.map((doc) => ({ ...doc, associations: {} }));
+  }
+
+  /** Notes which contacts have which e-mail, before the contacts are written (see crm_contact_emails). */
+  private async noteEmails(portalId: number, contacts: { id: number; emailKey: string | null }[]): Promise<void> {
+    const byEmail = new Map<string, number[]>();
+    for (const { id, emailKey } of contacts) if (emailKey) byEmail.set(emailKey, [...(byEmail.get(emailKey) ?? []), id]);
+    if (byEmail.size === 0) return;
+    const write = () =>
+      this.contactEmails.bulkWrite(
+        [...byEmail].map(([emailKey, ids]) => ({ updateOne: { filter: { _id: contactEmailKey(portalId, emailKey) }, update: { $addToSet: { ids: { $each: ids } } }, upsert: true } })),
+        { ordered: false },
+      );
+    // Two first writers of one e-mail: the loser's upsert meets the winner's entry; adding again lands.
+    await write().catch((error) => (isDuplicateKey(error) ? write() : Promise.reject(error)));
+  }
+
+  private async claimUniqueValues(portalId: number, objectType: CrmType, definitions: Map<string, PropertyDefinition>, docs: { id: number; properties: Properties }[]) {
+    const claims = docs.flatMap((doc) =>
+      Object.entries(doc.properties)
+        .filter(([name, value]) => definitions.get(name)?.hasUniqueValue && value)
+        .map(([property, value]) => ({ _id: uniqueValueKey(portalId, objectType, property, value!), portalId, objectType, property, value: value!, objectId: doc.id })),
+    );
+    if (claims.length === 0) return;
+    try {
+      await this.uniqueValues.insertMany(claims, { ordered: false });
+    } catch (error) {
+      if (isDuplicateKey(error)) throw CrmError.conflict('A unique property value is already taken by another object; use batch/upsert to update by it');
+      throw error;
+    }
+  }
+
+  /** Writes only what changes: an input equal to the object as stored writes nothing. */
+  async update(portalId: number, objectType: CrmType, inputs: { id: string | number; properties: Record<string, unknown> }[]): Promise<StoredObject[]> {
+    await this.propertyStore.validateProperties(portalId, objectType, inputs);
+    const ids = inputs.map((input) => Number(input.id));
+    // Only the portal's live objects of this type are written; the writes then go by _id alone.
+    const current = new Map((await this.read(portalId, objectType, ids)).map((object) => [object.id, object]));
+    const missing = ids.filter((id) => !current.has(id));
+    const now = new Date();
+    const writes = [];
+    const emails: { id: number; emailKey: string | null }[] = [];
+    for (const input of inputs) {
+      const object = current.get(Number(input.id));
+      if (!object) continue;
+      const changes = Object.fromEntries(Object.entries(normalise(input.properties)).filter(([name, value]) => (object.properties[name] ?? null) !== value));
+      if (Object.keys(changes).length === 0) continue;
+      const set: Record<string, unknown> = { updatedAt: now };
+      for (const [name, value] of Object.entries(changes)) set[`properties.${name}`] = value;
+      writes.push({ updateOne: { filter: { _id: object.id }, update: { $set: set } } });
+      if (objectType === 'contacts' && 'email' in changes) emails.push({ id: object.id, emailKey: emailKeyOf(changes) });
+      current.set(object.id, { ...object, properties: { ...object.properties, ...changes }, updatedAt: now });
+    }
+    await this.noteEmails(portalId, emails);
+    if (writes.length > 0) await this.objects.bulkWrite(writes, { ordered: true });
+    if (missing.length > 0) throw CrmError.notFound(`No ${objectType} with id ${missing.join(', ')} (archived or never created); the others were updated`);
+    return [...new Set(ids)].map((id) => current.get(id)!);
+  }
+
+  /** Create or update by a unique property; a retried upsert finds the object the first one made. */
+  async upsert(portalId: number, objectType: CrmType, inputs: { id: string; idProperty: string; properties: Record<string, unknown> }[]): Promise<StoredObject[]> {
+    const definitions = await this.propertyStore.validateProperties(portalId, objectType, inputs);
+    const idProperty = inputs[0]?.idProperty;
+    if (!idProperty || inputs.some((input) => input.idProperty !== idProperty)) throw CrmError.invalidInput('every input needs the same idProperty');
+    if (!definitions.get(idProperty)?.hasUniqueValue) throw CrmError.invalidInput(`idProperty "${idProperty}" is not a property with unique values on ${objectType}`);
+    if (inputs.some((input) => typeof input.id !== 'string' || input.id === '')) throw CrmError.invalidInput('every input needs an id: the value of idProperty');
+
+    const values = inputs.map((input) => input.id);
+    const claimedIds = await this.claimedObjectIds(portalId, objectType, idProperty, values);
+    const unclaimed = [...new Set(values.filter((value) => !claimedIds.has(value)))];
+    const fresh = new Set<number>();
+    if (unclaimed.length > 0) {
+      const newIds = await this.ids.allocate(unclaimed.length);
+      const claims = unclaimed.map((value, i) => ({ _id: uniqueValueKey(portalId, objectType, idProperty, value), portalId, objectType, property: idProperty, value, objectId: newIds[i] }));
+      let contested = false;
+      await this.uniqueValues.insertMany(claims, { ordered: false }).catch((error) => {
+        if (!isDuplicateKey(error)) throw error;
+        contested = true;
+      });
+      // Another writer claimed some value first: it owns it; read the owners back.
+      const owners = contested ? await this.claimedObjectIds(portalId, objectType, idProperty, unclaimed) : new Map(claims.map((claim) => [claim.value, claim.objectId]));
+      for (const claim of claims) {
+        const owner = owners.get(claim.value)!;
+        claimedIds.set(claim.value, owner);
+        if (owner === claim.objectId) fresh.add(owner);
+      }
+    }
+    const now = new Date();
+    const writes = inputs.map((input) => ({ id: claimedIds.get(input.id)!, properties: { ...normalise(input.properties), [idProperty]: input.id } }));
+    if (objectType === 'contacts') await this.noteEmails(portalId, writes.map(({ id, properties }) => ({ id, emailKey: emailKeyOf(properties) })));
+    // Objects whose claim this call made do not exist yet: written whole. Every other write (and a
+    // second input for the same object) updates by _id, creating the object if a crash came
+    // between its claim and its first write.
+    const inserts: typeof writes = [];
+    const updates: typeof writes = [];
+    for (const write of writes) (fresh.delete(write.id) ? inserts : updates).push(write);
+    const written = new Map<number, StoredObject>();
+    if (inserts.length > 0) {
+      const docs = inserts.map(({ id, properties }) => this.objectDoc(portalId, objectType, id, properties, now));
+      await this.objects.insertMany(docs, { ordered: true }).then(
+        () => docs.forEach((doc) => written.set(doc.id, doc)),
+        (error) => {
+          if (!isDuplicateKey(error)) throw error;
+          // A concurrent upsert of the same values found our claims and wrote first: update them all.
+          updates.unshift(...inserts);
+        },
+      );
+    }
+    if (updates.length > 0) {
+      await this.objects.bulkWrite(
+        updates.map(({ id, properties }) => {
+          const set: Record<string, unknown> = { updatedAt: now, archived: false };
+          for (const [name, value] of Object.entries(properties)) set[`properties.${name}`] = value;
+          return {
+            updateOne: {
+              // The id was claimed by this portal and type, through its unique value: it is theirs.
+              filter: { _id: id },
+              update: { $set: set, $setOnInsert: { portalId, objectType, id, createdAt: now, associations: {} } },
+              upsert: true,
+            },
+          };
+        }),
+        { ordered: true },
+      );
+    }
+    // What was inserted whole and not changed after is answered as written; the rest is read back.
+    for (const { id } of updates) written.delete(id);
+    const ids = [...new Set(writes.map(({ id }) => id))];
+    const readBack = new Map((await this.read(portalId, objectType, ids.filter((id) => !written.has(id)))).map((object) => [object.id, object]));
+    return ids.map((id) => written.get(id) ?? readBack.get(id)).filter((object): object is StoredObject => !!object);
+  }
+
+  private async claimedObjectIds(portalId: number, objectType: CrmType, property: string, values: string[]): Promise<Map<string, number>> {
+    const docs = await findIn(this.uniqueValues, '_id', values.map((value) => uniqueValueKey(portalId, objectType, property, value)));
+    return new Map(docs.map((doc) => [doc.value as string, doc.objectId as number]));
+  }
+
+  async archive(portalId: number, objectType: CrmType, ids: number[]): Promise<void> {
+    const owned = (await this.read(portalId, objectType, ids)).map((object) => object.id);
+    if (owned.length === 0) return;
+    await this.objects.updateMany({ _id: { $in: owned } }, { $set: { archived: true, updatedAt: new Date() } });
+  }
+
+  /**
+   * Live objects of the portal and type with these ids, in the order asked; unknown, archived and
+   * other portals' or types' ids are left out. Read by _id alone, then checked here.
+   */
+  async read(portalId: number, objectType: CrmType, ids: number[]): Promise<StoredObject[]> {
+    if (ids.length === 0) return [];
+    const docs = await findIn(this.objects, '_id', ids);
+    const byId = new Map(
+      docs.filter((doc) => doc.portalId === portalId && doc.objectType === objectType && !doc.archived).map((doc) => [doc.id as number, doc as unknown as StoredObject]),
+    );
+    return [...new Set(ids)].map((id) => byId.get(id)).filter((doc): doc is StoredObject => !!doc);
+  }
+
+  async search(portalId: number, objectType: CrmType, filters: SearchFilter[], limit: number, after: number): Promise<{ total: number; results: StoredObject[] }> {
+    const byEmail = objectType === 'contacts' ? filters.find((filter) => filter.propertyName === 'email') : undefined;
+    if (byEmail) {
+      // The contacts noted with these e-mails, checked against what they hold now.
+      const entries = await findIn(this.contactEmails, '_id', byEmail.values.map((value) => contactEmailKey(portalId, value.toLowerCase())));
+      const candidates = await this.read(portalId, objectType, entries.flatMap((entry) => entry.ids));
+      const matching = candidates.filter((object) => matchesFilters(objectType, object, filters)).sort((a, b) => a.id - b.id);
+      return { total: matching.length, results: matching.slice(after, after + limit) };
+    }
+    const query: Record<string, unknown> = { portalId, objectType, archived: false };
+    for (const filter of filters) query[`properties.${filter.propertyName}`] = { $in: filter.values };
+    const docs = await this.objects.find(query).sort({ id: 1 }).skip(after).limit(limit + 1).toArray();
+    return { total: after + docs.length, results: docs.slice(0, limit) as unknown as StoredObject[] };
+  }
+
+  /** Associates pairs both ways; a line item's deal and product replace the previous one. */
+  async associate(portalId: number, fromType: CrmType, toType: CrmType, pairs: { from: number; to: number }[]): Promise<void> {
+    const fromIds = [...new Set(pairs.map((pair) => pair.from))];
+    const toIds = [...new Set(pairs.map((pair) => pair.to))];
+    const [fromFound, toFound] = await Promise.all([this.read(portalId, fromType, fromIds), this.read(portalId, toType, toIds)]);
+    const missingFrom = fromIds.filter((id) => !fromFound.some((doc) => doc.id === id));
+    const missingTo = toIds.filter((id) => !toFound.some((doc) => doc.id === id));
+    if (missingFrom.length || missingTo.length) {
+      throw CrmError.notFound(`Unknown ${[...missingFrom.map((id) => `${fromType} ${id}`), ...missingTo.map((id) => `${toType} ${id}`)].join(', ')}`);
+    }
+    // Only what is not associated yet is written (an update re-sends its associations every time).
+    const single = SINGLE_ASSOCIATIONS.has(`${fromType}->${toType}`);
+    const fromById = new Map(fromFound.map((object) => [object.id, object]));
+    const toById = new Map(toFound.map((object) => [object.id, object]));
+    const operations = [];
+    for (const pair of pairs) {
+      const from = fromById.get(pair.from)!;
+      const to = toById.get(pair.to)!;
+      const linked = from.associations?.[toType] ?? [];
+      if (single ? !(linked.length === 1 && linked[0] === pair.to) : !linked.includes(pair.to)) {
+        operations.push({
+          updateOne: {
+            filter: { _id: pair.from },
+            update: single ? { $set: { [`associations.${toType}`]: [pair.to] } } : { $addToSet: { [`associations.${toType}`]: pair.to } },
+          },
+        });
+        from.associations = { ...from.associations, [toType]: single ? [pair.to] : [...linked, pair.to] };
+      }
+      const back = to.associations?.[fromType] ?? [];
+      if (!back.includes(pair.from)) {
+        operations.push({ updateOne: { filter: { _id: pair.to }, update: { $addToSet: { [`associations.${fromType}`]: pair.from } } } });
+        to.associations = { ...to.associations, [fromType]: [...back, pair.from] };
+      }
+    }
+    if (operations.length > 0) await this.objects.bulkWrite(operations, { ordered: true });
+  }
+}

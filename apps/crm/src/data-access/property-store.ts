@@ -1,0 +1,61 @@
+import type { CrmType, PropertyDefinition } from '../domain/object-types';
+import { CrmError } from '../domain/crm-error';
+import { valueProblem } from '../domain/validate-values';
+import type { CrmModels } from './crm-models';
+import { isDuplicateKey } from './duplicate-key';
+
+/** Property definitions per portal and object type; every object write is validated against them. */
+export class PropertyStore {
+  private readonly definitionCache = new Map<string, { at: number; definitions: Map<string, PropertyDefinition> }>();
+
+  constructor(private readonly models: CrmModels) {}
+
+  async listProperties(portalId: number, objectType: CrmType): Promise<PropertyDefinition[]> {
+    const docs = await this.models.properties.find({ portalId, objectType }).sort({ name: 1 }).lean();
+    return docs.map(({ name, label, type, hasUniqueValue }) => ({ name, label, type: type as PropertyDefinition['type'], hasUniqueValue: !!hasUniqueValue }));
+  }
+
+  async createProperty(portalId: number, objectType: CrmType, definition: PropertyDefinition): Promise<PropertyDefinition> {
+    try {
+      // Only the definition's own fields, and the caller's portal and type always win.
+      const { name, label, type, hasUniqueValue } = definition;
+      await this.models.properties.create({ name, label, type, hasUniqueValue: hasUniqueValue ?? false, portalId, objectType });
+    } catch (error) {
+      if (isDuplicateKey(error)) throw CrmError.conflict(`Property "${definition.name}" already exists on ${objectType}`);
+      throw error;
+    }
+    this.definitionCache.delete(`${portalId}:${objectType}`);
+    return definition;
+  }
+
+  async deleteProperty(portalId: number, objectType: CrmType, name: string): Promise<boolean> {
+    const deleted = (await this.models.properties.deleteOne({ portalId, objectType, name })).deletedCount === 1;
+    this.definitionCache.delete(`${portalId}:${objectType}`);
+    return deleted;
+  }
+
+  /** Definitions are read at most once a second per portal and type: writes validate against them. */
+  async definitions(portalId: number, objectType: CrmType): Promise<Map<string, PropertyDefinition>> {
+    const key = `${portalId}:${objectType}`;
+    const cached = this.definitionCache.get(key);
+    if (cached && Date.now() - cached.at < 1000) return cached.definitions;
+    const definitions = new Map((await this.listProperties(portalId, objectType)).map((d) => [d.name, d]));
+    this.definitionCache.set(key, { at: Date.now(), definitions });
+    return definitions;
+  }
+
+  /** The definitions, once every input's values are known to fit them; else an INVALID_INPUT naming the first misfit. */
+  async validateProperties(portalId: number, objectType: CrmType, inputs: { properties: Record<string, unknown> }[]): Promise<Map<string, PropertyDefinition>> {
+    const definitions = await this.definitions(portalId, objectType);
+    inputs.forEach((input, index) => {
+      if (!input.properties || typeof input.properties !== 'object') throw CrmError.invalidInput(`inputs[${index}].properties must be an object`);
+      for (const [name, value] of Object.entries(input.properties)) {
+        const definition = definitions.get(name);
+        if (!definition) throw CrmError.invalidInput(`Property "${name}" does not exist on ${objectType} (inputs[${index}]); create it first`);
+        const problem = valueProblem(definition, value);
+        if (problem) throw CrmError.invalidInput(`Property "${name}" of inputs[${index}]: ${problem}`);
+      }
+    });
+    return definitions;
+  }
+}

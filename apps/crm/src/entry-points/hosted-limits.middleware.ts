@@ -1,0 +1,33 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler, Response } from 'express';
+import { AppError } from '@ecomm-sync/http';
+import type { Account } from '../data-access/crm-store';
+import { effectiveLimits, isSearchRequest, LIMIT_MESSAGES, type HostedLimits } from '../domain/hosted-limits';
+import type { RequestLedger } from '../limits/request-ledger';
+
+/** The limits in force for this request's account (set by hostedLimits), or null. */
+export const limitsOf = (res: Response): HostedLimits | null => (res.locals.limits as HostedLimits | undefined) ?? null;
+
+/**
+ * After portal authentication: counts the request of a limited account, answers the hosted CRM's
+ * rate-limit headers on every answer, and refuses with its 429 body when a limit is reached.
+ */
+export const hostedLimits =
+  (ledger: RequestLedger, environment: HostedLimits | null): RequestHandler =>
+  (req, res, next) => {
+    const account = res.locals.account as Account;
+    const limits = effectiveLimits(account.limits, environment);
+    if (!limits) return next();
+    res.locals.limits = limits;
+    const { verdict, headers } = ledger.admit(account.portalId, limits, isSearchRequest(req.method, req.path));
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    if (verdict.admitted) return next();
+    next(
+      new AppError(
+        429,
+        LIMIT_MESSAGES[verdict.policy],
+        { 'Retry-After': String(verdict.retryAfterSeconds) },
+        { errorType: 'RATE_LIMIT', correlationId: randomUUID(), policyName: verdict.policy },
+      ),
+    );
+  };
