@@ -3,3 +3,4 @@ export type { CrmClientOptions } from './http-crm-client';
 export type { CrmPort, CrmObject, CrmPropertyInfo, CrmPipeline, CrmPipelineStage, AssociationPair } from './crm-port';
 export { CRM_BATCH_LIMIT } from './crm-port';
 export { CrmAdminClient } from './crm-admin-client';
+export type { CrmAccountLimits, CrmAccountLimitsState, CrmAccountUsage } from './crm-admin-client';
