@@ -7,3 +7,5 @@ export * from './error-details';
 export * from './sync-key';
 export * from './settings-rules';
 export * from './revision-order';
+export * from './crm-budget';
+export * from './crm-budget-rules';
