@@ -260,8 +260,8 @@ export interface ObservedAnswer {
 /**
  * Corrects the budget with what the CRM said: when it counts more requests in the window or the day
  * than we granted (another app uses the account), the difference is added to the current slot or
- * the day; a TEN_SECONDLY 429 fills the window and blocks requests until Retry-After or for the
- * window's length, a SECONDLY 429 blocks searches for a second (or Retry-After), a DAILY 429 pauses
+ * the day; a TEN_SECONDLY 429 blocks requests until Retry-After, or without one fills the window and
+ * blocks requests for the window's length, a SECONDLY 429 blocks searches for a second (or Retry-After), a DAILY 429 pauses
  * everything until the next reset. `changed` false: nothing to write.
  */
 export function correctBudget(state: CrmBudgetState, { now, status, headers, body, limits, slotMs }: ObservedAnswer): { state: CrmBudgetState; changed: boolean } {
@@ -315,9 +315,11 @@ export function correctBudget(state: CrmBudgetState, { now, status, headers, bod
       next.blockedUntil = until;
       changed = true;
     }
+    // Without Retry-After the CRM's window is taken to be full: its older requests, ours or
+    // another app's, leave it as our slots do, never all at once when the block ends.
     const ours = usedInWindow(next.grants, now, requests);
     const limit = windowLimit(next, limits);
-    if (ours < limit) {
+    if (answer.retryAfterMs === null && ours < limit) {
       next.grants = addToSlot(next.grants, now, limit - ours, requests);
       changed = true;
     }
