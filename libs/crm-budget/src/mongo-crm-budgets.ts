@@ -164,13 +164,15 @@ interface Lane {
   /** While the lane waits for the budget: until when, and why. */
   waitingUntil: number | null;
   waitReason: CrmPauseReason;
+  /** After a wait, what this replica knows of the budget is likely old: read before writing. */
+  stale: boolean;
   /** Takes in the current and the previous slot: how many permits the next lease asks for. */
   demandSlot: number;
   demand: number;
   previousDemand: number;
 }
 
-const newLane = (): Lane => ({ left: 0, validUntil: 0, waiters: [], pumping: false, waitingUntil: null, waitReason: 'rate-limited', demandSlot: 0, demand: 0, previousDemand: 0 });
+const newLane = (): Lane => ({ left: 0, validUntil: 0, waiters: [], pumping: false, waitingUntil: null, waitReason: 'rate-limited', stale: false, demandSlot: 0, demand: 0, previousDemand: 0 });
 
 class AccountBudget implements CrmBudget {
   /** The newest version of the budget this replica has read or written. */
@@ -250,7 +252,8 @@ class AccountBudget implements CrmBudget {
         const want = Math.min(this.owner.leaseSize, Math.max(lane.waiters.length, lane.demand, lane.previousDemand));
         let outcome: GrantOutcome;
         try {
-          outcome = await this.lease(kind, want);
+          outcome = await this.lease(kind, want, lane.stale);
+          lane.stale = false;
         } catch (error) {
           for (const waiter of lane.waiters.splice(0)) waiter.reject(error);
           break;
@@ -271,9 +274,11 @@ class AccountBudget implements CrmBudget {
         if (lane.waiters.length === 0) break;
         lane.waitingUntil = until;
         lane.waitReason = reason;
-        // A timer to the time the budget frees up, plus jitter so that replicas do not all race at once.
-        await this.owner.sleep(Math.max(0, until - this.owner.clock()) + Math.random() * Math.min(50, this.owner.slotMs / 10));
+        // A timer to the time the budget frees up, plus up to a fifth of a slot so that the replicas
+        // waiting for the same slot do not all race for it at once.
+        await this.owner.sleep(Math.max(0, until - this.owner.clock()) + (Math.random() * this.owner.slotMs) / 5);
         lane.waitingUntil = null;
+        lane.stale = true;
       }
     } finally {
       lane.pumping = false;
@@ -281,8 +286,9 @@ class AccountBudget implements CrmBudget {
   }
 
   /** Leases permits: computes the grant on the budget as known (read again after a lost race) and writes it by compare-and-set. */
-  private async lease(kind: CrmRequestKind, want: number): Promise<GrantOutcome> {
-    let base = this.known ?? (await this.owner.read(this.accountKey));
+  private async lease(kind: CrmRequestKind, want: number, stale: boolean): Promise<GrantOutcome> {
+    let base = !stale && this.known ? this.known : await this.owner.read(this.accountKey);
+    this.remember(base);
     for (let round = 0; round < MAX_WRITE_ROUNDS; round++) {
       // A stale budget is never less strict than the stored one: a wait it says is a real wait.
       const outcome = grantPermits(base ?? emptyBudgetState(), { now: this.owner.clock(), kind, want, limits: this.limits, slotMs: this.owner.slotMs });
