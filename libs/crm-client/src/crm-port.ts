@@ -32,9 +32,29 @@ export interface AssociationPair {
   toId: number;
 }
 
+/** One input of a batch write that the CRM refused while it wrote the others (a 207 answer). */
+export interface CrmInputFailure {
+  /** Index into the inputs passed to the method; -1 when the CRM did not say which input it refused. */
+  index: number;
+  message: string;
+  category?: string;
+}
+
 /**
  * The one way the applier and the install step reach a CRM: an objects API in the shape of the
  * public CRM v3 API. Batches of any size are split into requests of at most 100.
+ *
+ * Failures (HttpCrmClient): a `CrmRequestError` for an answer that refuses the request (a 4xx other
+ * than 429); a `CrmUnavailableError` (a CrmRequestError, `retriable`, with `reason`
+ * 'rate-limited' | 'daily-cap' | 'unreachable', `until` and `lastAnswer`) when the CRM is
+ * rate-limited, out of its daily cap, or does not answer for longer than the client may wait:
+ * park the work until `until` rather than fail it.
+ *
+ * Batch create, update and upsert resolve with every written object when all inputs were written.
+ * When the CRM writes some inputs and refuses others (207 multi-status), they reject with a
+ * `CrmPartialFailure` (a CrmRequestError with status 207, not retriable) whose `results` are the
+ * objects written (of every chunk) and whose `failures` (CrmInputFailure) name the refused inputs
+ * by their index in `inputs`.
  */
 export interface CrmPort {
   batchCreate(type: ObjectType, inputs: { properties: Record<string, string | null> }[]): Promise<CrmObject[]>;

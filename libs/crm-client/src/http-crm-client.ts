@@ -3,15 +3,28 @@ import https from 'node:https';
 import axios, { type AxiosInstance, type AxiosRequestConfig, isAxiosError } from 'axios';
 import type { ObjectType } from '@ecomm-sync/contracts';
 import { CRM_OBJECT_PATHS } from '@ecomm-sync/contracts';
-import { CRM_BATCH_LIMIT, type AssociationPair, type CrmObject, type CrmPipeline, type CrmPort, type CrmPropertyInfo } from './crm-port';
+import { CrmBudgetPaused, readRateLimitAnswer, type CrmBudget, type CrmRequestKind } from '@ecomm-sync/domain';
+import { CRM_BATCH_LIMIT, type AssociationPair, type CrmInputFailure, type CrmObject, type CrmPipeline, type CrmPort, type CrmPropertyInfo } from './crm-port';
 
 export interface CrmClientOptions {
   baseUrl: string;
   token: string;
   timeoutMs?: number;
-  maxRetries?: number;
-  /** Longest wait between tries, whatever Retry-After asks. */
+  /** Longest wait between tries after no answer or a 5xx (default 10 s). */
   maxBackoffMs?: number;
+  /** The CRM account's request budget, shared by every replica: each request takes a permit first and reports its answer. */
+  budget?: CrmBudget;
+  /**
+   * Longest time one request may wait, all tries together: for the budget, after 429s and while the
+   * CRM does not answer or answers 5xx (default 30 s). Beyond it: CrmUnavailableError.
+   */
+  maxWaitMs?: number;
+  /**
+   * Sends `objectWriteTraceId` (the input's index) on each input of batch create and upsert, which
+   * makes a hosted CRM answer 207 with per-input errors. Off by default: the built-in CRM refuses
+   * fields it does not know.
+   */
+  objectWriteTraceIds?: boolean;
 }
 
 /** A CRM answer that is not a success after retries: `status` is the HTTP status (0: no answer). */
@@ -30,12 +43,79 @@ export class CrmRequestError extends Error {
   }
 }
 
+export type CrmUnavailableReason = 'rate-limited' | 'daily-cap' | 'unreachable';
+
+/**
+ * The CRM cannot take the request within the client's `maxWaitMs`: rate-limited or out of its daily
+ * cap (by its answers or by the shared budget), or not answering / answering 5xx. Retriable: the
+ * caller parks the work until `until` (when known) instead of failing it.
+ */
+export class CrmUnavailableError extends CrmRequestError {
+  constructor(
+    message: string,
+    status: number,
+    readonly reason: CrmUnavailableReason,
+    /** When to try again (epoch ms), if known. */
+    readonly until: number | null,
+    /** Status and message of the CRM's last answer ('no answer: …' when there was none). */
+    readonly lastAnswer: string,
+  ) {
+    super(message, status);
+    this.name = 'CrmUnavailableError';
+  }
+}
+
+/**
+ * A batch write the CRM answered 207 (multi-status): `results` holds the objects it wrote, `failures`
+ * the inputs it refused (index into the inputs the caller passed, -1 when the CRM did not say which).
+ * Not retriable: the refused inputs fail on their merits.
+ */
+export class CrmPartialFailure extends CrmRequestError {
+  constructor(
+    message: string,
+    readonly results: CrmObject[],
+    readonly failures: CrmInputFailure[],
+  ) {
+    super(message, 207, 'PARTIAL_FAILURE');
+    this.name = 'CrmPartialFailure';
+  }
+}
+
 const agents = { httpAgent: new http.Agent({ keepAlive: true, maxSockets: 32 }), httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 32 }) };
 
 interface ApiObject {
   id: string;
   properties: Record<string, string | null>;
 }
+
+interface BatchAnswer {
+  results?: ApiObject[];
+  errors?: { message?: string; category?: string; context?: Record<string, unknown> }[];
+}
+
+const contextValues = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value === undefined || value === null ? [] : [String(value)]);
+
+/** The inputs a 207's errors name: by objectWriteTraceId (the input's index), else by the ids in their context. */
+function failedInputs(errors: NonNullable<BatchAnswer['errors']>, ids: (string | null)[], from: number): CrmInputFailure[] {
+  return errors.flatMap((error) => {
+    const message = error.message ?? 'refused by the CRM';
+    const category = error.category;
+    const traced = contextValues(error.context?.objectWriteTraceId).map(Number).filter((index) => Number.isInteger(index) && index >= from && index < from + ids.length);
+    const named = traced.length > 0 ? traced : [...contextValues(error.context?.ids), ...contextValues(error.context?.id)].map((id) => ids.indexOf(id)).filter((i) => i >= 0).map((i) => from + i);
+    return (named.length > 0 ? named : [-1]).map((index) => ({ index, message, ...(category ? { category } : {}) }));
+  });
+}
+
+const lowerCased = (headers: unknown): Record<string, string | undefined> =>
+  Object.fromEntries(
+    Object.entries((headers as { toJSON?: () => object } | undefined)?.toJSON?.() ?? headers ?? {}).map(([name, value]) => [
+      name.toLowerCase(),
+      value === undefined || value === null ? undefined : Array.isArray(value) ? value.join(', ') : String(value),
+    ]),
+  );
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const isSearch = (url: string | undefined): boolean => /\/search$/.test(url ?? '');
 
 const toCrmObject = (object: ApiObject): CrmObject => ({ id: Number(object.id), properties: object.properties });
 
@@ -48,8 +128,10 @@ function chunks<T>(items: readonly T[], size = CRM_BATCH_LIMIT): T[][] {
 /** HTTP client of a CRM objects API (the built-in `crm` app, or a hosted CRM with the same API). */
 export class HttpCrmClient implements CrmPort {
   private readonly http: AxiosInstance;
-  private readonly maxRetries: number;
   private readonly maxBackoffMs: number;
+  private readonly maxWaitMs: number;
+  private readonly budget: CrmBudget | undefined;
+  private readonly objectWriteTraceIds: boolean;
 
   constructor(options: CrmClientOptions) {
     this.http = axios.create({
@@ -58,37 +140,37 @@ export class HttpCrmClient implements CrmPort {
       headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' },
       ...agents,
     });
-    this.maxRetries = options.maxRetries ?? 4;
     this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
+    this.maxWaitMs = options.maxWaitMs ?? 30_000;
+    this.budget = options.budget;
+    this.objectWriteTraceIds = options.objectWriteTraceIds ?? false;
   }
 
   async batchCreate(type: ObjectType, inputs: { properties: Record<string, string | null> }[]): Promise<CrmObject[]> {
-    return this.batched(inputs, async (chunk) => {
-      const data = await this.request<{ results: ApiObject[] }>({ method: 'POST', url: `/crm/v3/objects/${CRM_OBJECT_PATHS[type]}/batch/create`, data: { inputs: chunk } });
-      return data.results.map(toCrmObject);
-    });
+    return this.batchWrite(
+      `/crm/v3/objects/${CRM_OBJECT_PATHS[type]}/batch/create`,
+      inputs,
+      (input, index) => ({ properties: input.properties, ...this.traceId(index) }),
+      () => null,
+    );
   }
 
   async batchUpdate(type: ObjectType, inputs: { id: number; properties: Record<string, string | null> }[]): Promise<CrmObject[]> {
-    return this.batched(inputs, async (chunk) => {
-      const data = await this.request<{ results: ApiObject[] }>({
-        method: 'POST',
-        url: `/crm/v3/objects/${CRM_OBJECT_PATHS[type]}/batch/update`,
-        data: { inputs: chunk.map((input) => ({ id: String(input.id), properties: input.properties })) },
-      });
-      return data.results.map(toCrmObject);
-    });
+    return this.batchWrite(
+      `/crm/v3/objects/${CRM_OBJECT_PATHS[type]}/batch/update`,
+      inputs,
+      (input) => ({ id: String(input.id), properties: input.properties }),
+      (input) => String(input.id),
+    );
   }
 
   async batchUpsert(type: ObjectType, idProperty: string, inputs: { id: string; properties: Record<string, string | null> }[]): Promise<CrmObject[]> {
-    return this.batched(inputs, async (chunk) => {
-      const data = await this.request<{ results: ApiObject[] }>({
-        method: 'POST',
-        url: `/crm/v3/objects/${CRM_OBJECT_PATHS[type]}/batch/upsert`,
-        data: { inputs: chunk.map((input) => ({ id: input.id, idProperty, properties: input.properties })) },
-      });
-      return data.results.map(toCrmObject);
-    });
+    return this.batchWrite(
+      `/crm/v3/objects/${CRM_OBJECT_PATHS[type]}/batch/upsert`,
+      inputs,
+      (input, index) => ({ id: input.id, idProperty, properties: input.properties, ...this.traceId(index) }),
+      (input) => input.id,
+    );
   }
 
   async batchArchive(type: ObjectType, ids: number[]): Promise<void> {
@@ -175,24 +257,100 @@ export class HttpCrmClient implements CrmPort {
     return results;
   }
 
-  /** Retries on no answer, 429 (honouring Retry-After) and 5xx with capped exponential backoff and jitter. */
+  private traceId(index: number): { objectWriteTraceId?: string } {
+    return this.objectWriteTraceIds ? { objectWriteTraceId: String(index) } : {};
+  }
+
+  /** Batch writes in chunks; a 207's refused inputs are collected over every chunk and thrown together (CrmPartialFailure). */
+  private async batchWrite<I>(url: string, inputs: readonly I[], toInput: (input: I, index: number) => object, idOf: (input: I) => string | null): Promise<CrmObject[]> {
+    const results: CrmObject[] = [];
+    const failures: CrmInputFailure[] = [];
+    for (let from = 0; from < inputs.length; from += CRM_BATCH_LIMIT) {
+      const chunk = inputs.slice(from, from + CRM_BATCH_LIMIT);
+      const { status, data } = await this.send<BatchAnswer>({ method: 'POST', url, data: { inputs: chunk.map((input, i) => toInput(input, from + i)) } });
+      results.push(...(data.results ?? []).map(toCrmObject));
+      if (status === 207 || (data.errors?.length ?? 0) > 0) failures.push(...failedInputs(data.errors ?? [], chunk.map(idOf), from));
+    }
+    if (failures.length > 0) {
+      throw new CrmPartialFailure(`CRM POST ${url}: ${failures.length} of ${inputs.length} inputs refused (first: ${failures[0].message})`, results, failures);
+    }
+    return results;
+  }
+
   private async request<T = unknown>(config: AxiosRequestConfig): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
+    return (await this.send<T>(config)).data;
+  }
+
+  /**
+   * Sends one request: takes a permit from the budget first (searches as 'search') and reports the
+   * answer to it. Retries after a 429 (as the budget, or Retry-After, says), no answer and 5xx (capped
+   * exponential backoff with jitter) with no fixed count, as long as the request's waits stay within
+   * `maxWaitMs`; beyond it, CrmUnavailableError. Any other 4xx is a CrmRequestError at once.
+   */
+  private async send<T>(config: AxiosRequestConfig): Promise<{ status: number; data: T }> {
+    const kind: CrmRequestKind = isSearch(config.url) ? 'search' : 'request';
+    const deadline = Date.now() + this.maxWaitMs;
+    let lastAnswer = 'none yet';
+    let lastStatus = 429;
+    let unanswered = 0;
+    const unavailable = (reason: CrmUnavailableReason, until: number | null, status: number) =>
+      new CrmUnavailableError(
+        `CRM ${config.method} ${config.url} unavailable (${reason}${until === null ? '' : ` until ${new Date(until).toISOString()}`}); last answer: ${lastAnswer}`,
+        status,
+        reason,
+        until,
+        lastAnswer,
+      );
+    for (;;) {
+      if (this.budget) {
+        try {
+          await this.budget.take(kind, { maxWaitMs: Math.max(0, deadline - Date.now()) });
+        } catch (error) {
+          if (error instanceof CrmBudgetPaused) throw unavailable(error.reason, error.until, lastStatus);
+          throw error;
+        }
+      }
       try {
         const response = await this.http.request<T>(config);
-        return response.data;
+        await this.observe(response.status, response.headers, response.data);
+        return { status: response.status, data: response.data };
       } catch (error) {
+        const response = isAxiosError(error) ? error.response : undefined;
+        if (response) await this.observe(response.status, response.headers, response.data);
         const failure = toCrmError(error, config);
-        if (!failure.retriable || attempt >= this.maxRetries) throw failure;
-        await new Promise((resolve) => setTimeout(resolve, this.backoff(error, attempt)));
+        if (!failure.retriable) throw failure;
+        const body = response?.data as { message?: unknown } | undefined;
+        lastStatus = failure.status;
+        lastAnswer = `${failure.status || 'no answer'}: ${typeof body?.message === 'string' ? body.message : (error as Error).message}`;
+        let reason: CrmUnavailableReason = 'unreachable';
+        let waitMs: number;
+        if (failure.status === 429) {
+          const answer = readRateLimitAnswer(429, lowerCased(response?.headers), response?.data, Date.now());
+          reason = answer.policy === 'daily' ? 'daily-cap' : 'rate-limited';
+          // With a budget, the next take waits as long as the corrected budget says; without one,
+          // Retry-After says it, and a daily cap without Retry-After is a wait we cannot know.
+          waitMs = this.budget ? 0 : (answer.retryAfterMs ?? (reason === 'daily-cap' ? Infinity : this.backoff(unanswered++)));
+        } else {
+          waitMs = this.backoff(unanswered++);
+        }
+        if (Date.now() + waitMs > deadline) throw unavailable(reason, reason === 'unreachable' || waitMs === Infinity ? null : Date.now() + waitMs, failure.status);
+        if (waitMs > 0) await wait(waitMs);
       }
     }
   }
 
-  private backoff(error: unknown, attempt: number): number {
-    const retryAfter = isAxiosError(error) ? Number(error.response?.headers?.['retry-after']) : NaN;
-    const base = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : 100 * 2 ** attempt;
-    return Math.min(this.maxBackoffMs, base + Math.random() * 100);
+  /** Reports an answer to the budget. A correction that cannot be stored is dropped: the answer stands, and the next one corrects again. */
+  private async observe(status: number, headers: unknown, body: unknown): Promise<void> {
+    if (!this.budget) return;
+    try {
+      await this.budget.observe(status, lowerCased(headers), body);
+    } catch {
+      // The budget's store is away: the next answer brings the same headers.
+    }
+  }
+
+  private backoff(attempt: number): number {
+    return Math.min(this.maxBackoffMs, 100 * 2 ** attempt + Math.random() * 100);
   }
 }
 

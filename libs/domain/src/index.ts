@@ -8,3 +8,5 @@ export * from './sync-key';
 export * from './settings-rules';
 export * from './revision-order';
 export * from './crm-wait';
+export * from './crm-budget';
+export * from './crm-budget-rules';

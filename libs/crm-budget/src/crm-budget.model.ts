@@ -1,0 +1,33 @@
+import { Schema, type Connection, type mongo } from 'mongoose';
+import type { CrmBudgetState } from '@ecomm-sync/domain';
+
+/** One CRM account's request budget (domain CrmBudgetState), changed only by compare-and-set on `version`. */
+export type CrmBudgetDoc = CrmBudgetState & { _id: string; version: number };
+
+const slotCount = new Schema({ at: { type: Number, required: true }, n: { type: Number, required: true } }, { _id: false });
+
+const crmBudgetSchema = new Schema(
+  {
+    /** The CRM account's key (e.g. base URL and account id): one budget per account, whatever reaches it. */
+    _id: { type: String, required: true },
+    version: { type: Number, required: true },
+    grants: { type: [slotCount], default: [] },
+    searchGrants: { type: [slotCount], default: [] },
+    day: { type: String, default: null },
+    usedToday: { type: Number, default: 0 },
+    blockedUntil: { type: Number, default: null },
+    searchBlockedUntil: { type: Number, default: null },
+    pausedUntil: { type: Number, default: null },
+    pauseReason: { type: String, default: null },
+    crmMax: { type: Number, default: null },
+  },
+  { collection: 'crm_budgets', versionKey: false },
+);
+// The _id serves reading an account's budget (`{_id}`), and the insert of a new one (unique).
+// Serves: the compare-and-set of a budget (`{_id, version}`): servers that use an index only when it
+// covers the whole filter need this one (decision 15).
+crmBudgetSchema.index({ _id: 1, version: 1 }, { unique: true });
+
+export const crmBudgetModel = (connection: Connection) => connection.models.CrmBudget ?? connection.model('CrmBudget', crmBudgetSchema);
+
+export const crmBudgetCollection = (model: { collection: unknown }) => model.collection as mongo.Collection<CrmBudgetDoc>;

@@ -1,0 +1,4 @@
+export { MongoCrmBudgets } from './mongo-crm-budgets';
+export type { MongoCrmBudgetsOptions, CrmBudgetStats, CrmBudgetStatus } from './mongo-crm-budgets';
+export { CRM_TIER_LIMITS, CrmBudgetPaused } from '@ecomm-sync/domain';
+export type { CrmBudget, CrmLimits, CrmTier, CrmRequestKind, CrmPauseReason } from '@ecomm-sync/domain';

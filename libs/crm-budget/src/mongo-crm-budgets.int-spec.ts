@@ -1,0 +1,159 @@
+import { performance } from 'node:perf_hooks';
+import mongoose, { type Connection } from 'mongoose';
+import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+import { CrmBudgetPaused, type CrmLimits } from '@ecomm-sync/domain';
+import { MongoCrmBudgets, type MongoCrmBudgetsOptions } from './mongo-crm-budgets';
+
+const { mongoUrl } = testInfrastructure();
+const WINDOW_MS = 10_000;
+
+/** The most grants that any 10-s window (sliding over every grant time) holds. */
+function busiestWindow(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let busiest = 0;
+  for (let first = 0, last = 0; first < sorted.length; first++) {
+    while (last < sorted.length && sorted[last] < sorted[first] + WINDOW_MS) last++;
+    busiest = Math.max(busiest, last - first);
+  }
+  return busiest;
+}
+
+describe('one CRM request budget per account, shared through MongoDB', () => {
+  const dbName = uniqueName('crm_budget').replace(/-/g, '_');
+  const connections: Connection[] = [];
+  let nextAccount = 1;
+
+  /** A replica: its own connection and its own MongoCrmBudgets, as a separate process would have. */
+  async function replica(options: MongoCrmBudgetsOptions): Promise<MongoCrmBudgets> {
+    const connection = await mongoose.createConnection(mongoUrl, { dbName, maxPoolSize: 4 }).asPromise();
+    connections.push(connection);
+    return new MongoCrmBudgets(connection, options);
+  }
+
+  afterAll(async () => {
+    await connections[0]?.dropDatabase();
+    await Promise.all(connections.map((connection) => connection.close()));
+  });
+
+  it.each([
+    [20, 60_000],
+    [100, 30_000],
+  ])('when four replicas hammer one account with a limit of %i per 10 s, then no 10-s window holds more than the limit and they get at least 0.9 of it', async (limit, runMs) => {
+    // The clock runs five times faster than real time, and so do the budgets' timers: 60 s of
+    // budget time in 12 s, with slots of 100 real ms, long beside a database round trip.
+    const speed = 5;
+    const start = Date.UTC(2025, 5, 1, 12, 0, 0);
+    const realStart = performance.now();
+    const clock = () => start + (performance.now() - realStart) * speed;
+    const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms / speed));
+    const limits: CrmLimits = { burstPer10s: limit, dailyCap: null, timeZone: 'UTC', searchPerSecond: null };
+    const account = `hammer-${nextAccount++}`;
+    const replicas = await Promise.all(Array.from({ length: 4 }, () => replica({ clock, sleep, leaseSize: 5 })));
+    const end = start + runMs;
+    const granted: number[] = [];
+
+    await Promise.all(
+      replicas.flatMap((budgets) =>
+        Array.from({ length: 3 }, async () => {
+          const budget = budgets.for(account, limits);
+          for (;;) {
+            await budget.take('request', { maxWaitMs: runMs });
+            const now = clock();
+            if (now >= end) return;
+            granted.push(now);
+          }
+        }),
+      ),
+    );
+
+    const writes = replicas.reduce((sum, budgets) => sum + budgets.stats.writes, 0);
+    const reads = replicas.reduce((sum, budgets) => sum + budgets.stats.reads, 0);
+    const lostRaces = replicas.reduce((sum, budgets) => sum + budgets.stats.lostRaces, 0);
+    console.info(
+      `budget hammer: ${granted.length} requests in ${runMs / 1000} s (limit ${(runMs / WINDOW_MS) * limits.burstPer10s}), busiest 10-s window ${busiestWindow(granted)}; ` +
+        `${writes} writes (${lostRaces} lost races), ${reads} reads: ${(writes / granted.length).toFixed(2)} writes and ${(reads / granted.length).toFixed(2)} reads per request`,
+    );
+    expect(busiestWindow(granted)).toBeLessThanOrEqual(limits.burstPer10s);
+    expect(granted.length).toBeGreaterThanOrEqual(0.9 * (runMs / WINDOW_MS) * limits.burstPer10s);
+  }, 60_000);
+
+  describe('with a clock the test sets', () => {
+    let now: number;
+    const clock = () => now;
+    const limits: CrmLimits = { burstPer10s: 20, dailyCap: 1_000, timeZone: 'America/New_York', searchPerSecond: 4 };
+
+    beforeEach(() => {
+      now = Date.parse('2025-06-01T16:00:00Z'); // noon in New York
+    });
+
+    it('when the CRM answers a DAILY 429 to one replica, then every replica is paused until midnight in the account time zone', async () => {
+      const [first, second] = await Promise.all([replica({ clock }), replica({ clock })]);
+      const account = `daily-${nextAccount++}`;
+      await first.for(account, limits).take('request');
+      await first.for(account, limits).observe(429, {}, { status: 'error', message: 'You have reached your daily limit.', errorType: 'RATE_LIMIT', policyName: 'DAILY' });
+
+      const midnight = Date.parse('2025-06-02T04:00:00Z');
+      const refused = await second.for(account, limits).take('request', { maxWaitMs: 60_000 }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(CrmBudgetPaused);
+      expect(refused).toMatchObject({ reason: 'daily-cap', until: midnight });
+      await expect(first.for(account, limits).take('search', { maxWaitMs: 0 })).rejects.toMatchObject({ reason: 'daily-cap', until: midnight });
+      expect(await second.state(account)).toEqual({ pausedUntil: midnight, reason: 'daily-cap', usedInWindow: 1, usedToday: 1_000 });
+
+      now = midnight;
+      await second.for(account, limits).take('request', { maxWaitMs: 0 });
+      await first.for(account, limits).take('request', { maxWaitMs: 0 });
+      expect(await first.state(account)).toMatchObject({ pausedUntil: null, reason: null, usedToday: 2 });
+    });
+
+    it('when the daily cap is spent by our own requests, then the next take is refused until the reset', async () => {
+      const budgets = await replica({ clock });
+      const account = `cap-${nextAccount++}`;
+      const small = { ...limits, dailyCap: 3 };
+      for (let i = 0; i < 3; i++) await budgets.for(account, small).take('request', { maxWaitMs: 0 });
+      await expect(budgets.for(account, small).take('request', { maxWaitMs: 0 })).rejects.toMatchObject({ reason: 'daily-cap', until: Date.parse('2025-06-02T04:00:00Z') });
+    });
+
+    it('when the CRM answers a TEN_SECONDLY 429 with Retry-After, then other replicas wait until then', async () => {
+      const [first, second] = await Promise.all([replica({ clock }), replica({ clock })]);
+      const account = `burst-${nextAccount++}`;
+      await first.for(account, limits).take('request');
+      await first.for(account, limits).observe(429, { 'retry-after': '2' }, { policyName: 'TEN_SECONDLY_ROLLING', errorType: 'RATE_LIMIT' });
+
+      await expect(second.for(account, limits).take('request', { maxWaitMs: 1_000 })).rejects.toMatchObject({ reason: 'rate-limited', until: now + 2_000 });
+      expect(await second.state(account)).toMatchObject({ pausedUntil: now + 2_000, reason: 'rate-limited', usedInWindow: 1 });
+    });
+
+    it('when the CRM headers count more requests than we granted (another app), then the other replicas get only what remains', async () => {
+      const [first, second] = await Promise.all([replica({ clock }), replica({ clock })]);
+      const account = `shared-${nextAccount++}`;
+      await first.for(account, limits).take('request');
+      await first.for(account, limits).observe(200, { 'x-hubspot-ratelimit-max': '20', 'x-hubspot-ratelimit-remaining': '2', 'x-hubspot-ratelimit-interval-milliseconds': '10000' });
+
+      const budget = second.for(account, limits);
+      await budget.take('request', { maxWaitMs: 0 });
+      await budget.take('request', { maxWaitMs: 0 });
+      await expect(budget.take('request', { maxWaitMs: 0 })).rejects.toMatchObject({ reason: 'rate-limited' });
+      expect(await second.state(account)).toMatchObject({ usedInWindow: 20 });
+    });
+
+    it('when answers agree with the budget, then observing them writes nothing', async () => {
+      const budgets = await replica({ clock });
+      const account = `quiet-${nextAccount++}`;
+      const budget = budgets.for(account, limits);
+      await budget.take('request');
+      const writes = budgets.stats.writes;
+      await budget.observe(200, { 'x-hubspot-ratelimit-max': '20', 'x-hubspot-ratelimit-remaining': '19', 'x-hubspot-ratelimit-interval-milliseconds': '10000' });
+      await budget.observe(201, {});
+      expect(budgets.stats.writes).toBe(writes);
+    });
+
+    it('when searches exceed four per second, then the fifth waits for the next second', async () => {
+      const budgets = await replica({ clock });
+      const account = `search-${nextAccount++}`;
+      const budget = budgets.for(account, limits);
+      for (let i = 0; i < 4; i++) await budget.take('search', { maxWaitMs: 0 });
+      await expect(budget.take('search', { maxWaitMs: 500 })).rejects.toMatchObject({ reason: 'rate-limited', until: now + 1_200 });
+      await budget.take('request', { maxWaitMs: 0 });
+    });
+  });
+});

@@ -1,0 +1,208 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CrmBudgetPaused, type CrmBudget } from '@ecomm-sync/domain';
+import { CrmPartialFailure, CrmRequestError, CrmUnavailableError, HttpCrmClient, type CrmClientOptions } from './http-crm-client';
+
+interface Seen {
+  method: string;
+  url: string;
+  body: unknown;
+}
+type Answer = { status: number; headers?: Record<string, string>; body?: unknown } | 'hang' | 'drop';
+
+/** A CRM on port 0 that answers from a script (then the last answer again), recording each request. */
+async function scriptedCrm(script: Answer[]) {
+  const seen: Seen[] = [];
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk) => (raw += chunk));
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, body: raw ? JSON.parse(raw) : undefined });
+      const answer = script[Math.min(seen.length - 1, script.length - 1)];
+      if (answer === 'hang') return;
+      if (answer === 'drop') return req.socket.destroy();
+      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+      res.end(JSON.stringify(answer.body ?? {}));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    seen,
+    client: (options: Partial<CrmClientOptions> = {}) => new HttpCrmClient({ baseUrl, token: 't', ...options }),
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A budget that lets everything through (or refuses as told) and records what it was told. */
+function recordingBudget(refuse?: CrmBudgetPaused) {
+  const calls: (['take', string] | ['observe', number, Record<string, string | undefined>])[] = [];
+  const budget: CrmBudget = {
+    take: async (kind) => {
+      calls.push(['take', kind]);
+      if (refuse) throw refuse;
+    },
+    observe: (status, headers) => {
+      calls.push(['observe', status, headers]);
+    },
+  };
+  return { budget, calls };
+}
+
+const tenSecondly = { status: 'error', message: 'You have reached your ten secondly limit.', errorType: 'RATE_LIMIT', correlationId: 'c-1', policyName: 'TEN_SECONDLY_ROLLING' };
+const daily = { status: 'error', message: 'You have reached your daily limit.', errorType: 'RATE_LIMIT', correlationId: 'c-2', policyName: 'DAILY' };
+const ok = { status: 200, body: { results: [{ id: '7', properties: { email: 'a@example.com' } }] } };
+
+describe('HttpCrmClient when the CRM limits, fails or is away', () => {
+  let crm: Awaited<ReturnType<typeof scriptedCrm>> | undefined;
+  afterEach(async () => {
+    await crm?.close();
+    crm = undefined;
+  });
+
+  it('when the CRM answers 429 with Retry-After 0, then the client sends again and returns the answer', async () => {
+    crm = await scriptedCrm([{ status: 429, headers: { 'retry-after': '0' }, body: tenSecondly }, ok]);
+    const objects = await crm.client().batchRead('CONTACT', [7], ['email']);
+    expect(objects).toEqual([{ id: 7, properties: { email: 'a@example.com' } }]);
+    expect(crm.seen).toHaveLength(2);
+  });
+
+  it('when Retry-After is longer than the client may wait, then it throws CrmUnavailableError at once with when to try again', async () => {
+    crm = await scriptedCrm([{ status: 429, headers: { 'retry-after': '60' }, body: tenSecondly }]);
+    const before = Date.now();
+    const error = await crm.client({ maxWaitMs: 1_000 }).batchRead('CONTACT', [7], []).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CrmUnavailableError);
+    expect(error).toBeInstanceOf(CrmRequestError);
+    expect(error).toMatchObject({ reason: 'rate-limited', status: 429, retriable: true, lastAnswer: '429: You have reached your ten secondly limit.' });
+    expect((error as CrmUnavailableError).until).toBeGreaterThanOrEqual(before + 60_000);
+    expect(crm.seen).toHaveLength(1);
+  });
+
+  it('when the CRM answers a DAILY 429 and no budget knows the reset, then the client throws daily-cap without a time', async () => {
+    crm = await scriptedCrm([{ status: 429, body: daily }]);
+    await expect(crm.client().batchRead('CONTACT', [7], [])).rejects.toMatchObject({ name: 'CrmUnavailableError', reason: 'daily-cap', until: null, lastAnswer: '429: You have reached your daily limit.' });
+    expect(crm.seen).toHaveLength(1);
+  });
+
+  it('when the CRM answers 503 for longer than the client may wait, then it retries, then throws unreachable', async () => {
+    crm = await scriptedCrm([{ status: 503, body: { message: 'CRM away' } }]);
+    await expect(crm.client({ maxWaitMs: 400 }).listProperties('CONTACT')).rejects.toMatchObject({ name: 'CrmUnavailableError', reason: 'unreachable', status: 503, until: null, lastAnswer: '503: CRM away' });
+    expect(crm.seen.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('when the CRM answers 5xx and then comes back, then the client returns the answer', async () => {
+    crm = await scriptedCrm([{ status: 502 }, { status: 500 }, ok]);
+    await expect(crm.client().batchRead('CONTACT', [7], [])).resolves.toHaveLength(1);
+    expect(crm.seen).toHaveLength(3);
+  });
+
+  it('when the CRM drops the connection, then the client throws unreachable with no answer', async () => {
+    crm = await scriptedCrm(['drop']);
+    await expect(crm.client({ maxWaitMs: 200 }).listProperties('CONTACT')).rejects.toMatchObject({ reason: 'unreachable', status: 0, lastAnswer: expect.stringMatching(/^no answer: /) });
+  });
+
+  it('when the CRM does not answer within the timeout, then the client throws unreachable', async () => {
+    crm = await scriptedCrm(['hang']);
+    await expect(crm.client({ timeoutMs: 100, maxWaitMs: 150 }).listProperties('CONTACT')).rejects.toMatchObject({ reason: 'unreachable', lastAnswer: expect.stringMatching(/^no answer: timeout/) });
+  });
+
+  it('when the CRM refuses the request with a 400, then the client throws a CrmRequestError at once', async () => {
+    crm = await scriptedCrm([{ status: 400, body: { message: 'Property values were not valid', category: 'VALIDATION_ERROR' } }]);
+    const error = await crm.client().batchRead('CONTACT', [7], []).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CrmRequestError);
+    expect(error).not.toBeInstanceOf(CrmUnavailableError);
+    expect(error).toMatchObject({ status: 400, category: 'VALIDATION_ERROR', retriable: false });
+    expect(crm.seen).toHaveLength(1);
+  });
+
+  it('when a budget is given, then each request takes a permit of its kind first and reports the answer with lower-cased headers', async () => {
+    crm = await scriptedCrm([{ status: 200, headers: { 'X-HubSpot-RateLimit-Remaining': '99', 'X-HubSpot-RateLimit-Max': '100' }, body: { results: [] } }]);
+    const { budget, calls } = recordingBudget();
+    const client = crm.client({ budget });
+    await client.batchRead('CONTACT', [7], []);
+    await client.findContactsByEmail(['a@example.com']);
+    expect(calls.map((call) => call.slice(0, 2))).toEqual([['take', 'request'], ['observe', 200], ['take', 'search'], ['observe', 200]]);
+    expect(calls[1][2]).toMatchObject({ 'x-hubspot-ratelimit-remaining': '99', 'x-hubspot-ratelimit-max': '100' });
+  });
+
+  it('when the CRM answers 429 many times in a row and the budget lets the client wait, then it keeps trying without a fixed count', async () => {
+    const limited = { status: 429, body: tenSecondly };
+    crm = await scriptedCrm([limited, limited, limited, limited, limited, limited, limited, ok]);
+    const { budget, calls } = recordingBudget();
+    await expect(crm.client({ budget }).batchRead('CONTACT', [7], [])).resolves.toHaveLength(1);
+    expect(crm.seen).toHaveLength(8);
+    expect(calls.filter(([name, status]) => name === 'observe' && status === 429)).toHaveLength(7);
+  });
+
+  it('when the budget is paused for the day, then the client sends nothing and throws daily-cap with the reset time', async () => {
+    crm = await scriptedCrm([ok]);
+    const reset = Date.parse('2030-01-02T05:00:00Z');
+    const { budget } = recordingBudget(new CrmBudgetPaused(reset, 'daily-cap'));
+    await expect(crm.client({ budget }).batchRead('CONTACT', [7], [])).rejects.toMatchObject({ name: 'CrmUnavailableError', reason: 'daily-cap', until: reset, retriable: true });
+    expect(crm.seen).toHaveLength(0);
+  });
+});
+
+describe('HttpCrmClient batch writes', () => {
+  let crm: Awaited<ReturnType<typeof scriptedCrm>> | undefined;
+  afterEach(async () => {
+    await crm?.close();
+    crm = undefined;
+  });
+  const inputs = [
+    { id: 'k-0', properties: { email: 'a@example.com' } },
+    { id: 'k-1', properties: { email: 'not an e-mail' } },
+    { id: 'k-2', properties: { email: 'c@example.com' } },
+  ];
+
+  it('when trace ids are on, then each create and upsert input carries its index as objectWriteTraceId', async () => {
+    crm = await scriptedCrm([{ status: 200, body: { results: [] } }]);
+    const client = crm.client({ objectWriteTraceIds: true });
+    await client.batchUpsert('CONTACT', 'sync_key', inputs);
+    await client.batchCreate('CONTACT', [{ properties: {} }]);
+    expect((crm.seen[0].body as { inputs: unknown[] }).inputs).toEqual(inputs.map((input, index) => ({ ...input, idProperty: 'sync_key', objectWriteTraceId: String(index) })));
+    expect(crm.seen[1].body).toEqual({ inputs: [{ properties: {}, objectWriteTraceId: '0' }] });
+  });
+
+  it('when trace ids are off (the default, for the built-in CRM), then inputs are sent as before', async () => {
+    crm = await scriptedCrm([{ status: 200, body: { results: [] } }]);
+    await crm.client().batchCreate('CONTACT', [{ properties: { a: '1' } }]);
+    expect(crm.seen[0].body).toEqual({ inputs: [{ properties: { a: '1' } }] });
+  });
+
+  it('when the CRM answers 207, then the client throws CrmPartialFailure with the written objects and the refused inputs', async () => {
+    const written = [
+      { id: '10', properties: { sync_key: 'k-0' } },
+      { id: '12', properties: { sync_key: 'k-2' } },
+    ];
+    const errors = [{ status: 'error', category: 'VALIDATION_ERROR', message: 'Property values were not valid', context: { objectWriteTraceId: ['1'] } }];
+    crm = await scriptedCrm([{ status: 207, body: { status: 'COMPLETE', results: written, errors, numErrors: 1 } }]);
+    const error = await crm.client({ objectWriteTraceIds: true }).batchUpsert('CONTACT', 'sync_key', inputs).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CrmPartialFailure);
+    expect(error).toMatchObject({
+      status: 207,
+      retriable: false,
+      results: [
+        { id: 10, properties: { sync_key: 'k-0' } },
+        { id: 12, properties: { sync_key: 'k-2' } },
+      ],
+      failures: [{ index: 1, message: 'Property values were not valid', category: 'VALIDATION_ERROR' }],
+    });
+  });
+
+  it('when a 207 names the refused input by id rather than trace id, then the failure still says which input', async () => {
+    const errors = [{ status: 'error', category: 'OBJECT_NOT_FOUND', message: 'Object not found', context: { ids: ['22'] } }];
+    crm = await scriptedCrm([{ status: 207, body: { results: [{ id: '21', properties: {} }], errors } }]);
+    const error = await crm
+      .client()
+      .batchUpdate('DEAL', [
+        { id: 21, properties: {} },
+        { id: 22, properties: {} },
+      ])
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'CrmPartialFailure', failures: [{ index: 1, message: 'Object not found' }] });
+  });
+});

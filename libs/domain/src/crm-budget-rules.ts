@@ -1,0 +1,328 @@
+import type { CrmLimits, CrmPauseReason, CrmRequestKind } from './crm-budget';
+
+/**
+ * The rules of one CRM account's request budget (decision 20): permits are granted per time slot,
+ * and a slot's grants count against every window that the slot, or the slot after it, overlaps.
+ * Pure: the store reads the state, asks these functions, and writes the result by compare-and-set.
+ */
+
+/** Permits granted in one slot: `at` is the slot's start (epoch ms). */
+export interface SlotCount {
+  at: number;
+  n: number;
+}
+
+/** A rolling window counted in slots; `marginSlots` more slots are counted than the window spans. */
+export interface BudgetWindow {
+  windowMs: number;
+  slotMs: number;
+  marginSlots: number;
+}
+
+export interface CrmBudgetState {
+  /** Every permit (requests and searches), by slot; only slots still inside the request window. */
+  grants: SlotCount[];
+  /** Search permits, by search slot. */
+  searchGrants: SlotCount[];
+  /** The account's current day (YYYY-MM-DD in its time zone) and the permits granted on it. */
+  day: string | null;
+  usedToday: number;
+  /** No request permit before this time (the CRM answered TEN_SECONDLY 429). */
+  blockedUntil: number | null;
+  /** No search permit before this time (the CRM answered SECONDLY 429). */
+  searchBlockedUntil: number | null;
+  /** No permit at all before this time (the daily cap). */
+  pausedUntil: number | null;
+  pauseReason: CrmPauseReason | null;
+  /** The window's limit as the CRM announced it (X-HubSpot-RateLimit-Max), when it said one. */
+  crmMax: number | null;
+}
+
+export const emptyBudgetState = (): CrmBudgetState => ({
+  grants: [],
+  searchGrants: [],
+  day: null,
+  usedToday: 0,
+  blockedUntil: null,
+  searchBlockedUntil: null,
+  pausedUntil: null,
+  pauseReason: null,
+  crmMax: null,
+});
+
+export const CRM_WINDOW_MS = 10_000;
+export const CRM_SEARCH_WINDOW_MS = 1_000;
+
+/**
+ * The request window: 10 s, counted as the slots it can overlap (one more than it spans, since a
+ * window rarely starts on a slot's start) plus one slot of margin, so that requests sent at a slot's
+ * end and arriving in the next still never exceed the limit.
+ */
+export const requestWindow = (slotMs: number): BudgetWindow => ({ windowMs: CRM_WINDOW_MS, slotMs, marginSlots: 1 });
+
+/** The search window: 1 s in slots of at most 100 ms (slots of 500 ms would halve what 1 s allows). */
+export const searchWindow = (slotMs: number): BudgetWindow => ({ windowMs: CRM_SEARCH_WINDOW_MS, slotMs: Math.min(slotMs, 100), marginSlots: 1 });
+
+export const slotStart = (now: number, slotMs: number): number => Math.floor(now / slotMs) * slotMs;
+
+/** The oldest slot start that still counts at `now`. */
+export function windowStart(now: number, window: BudgetWindow): number {
+  const spanned = Math.ceil(window.windowMs / window.slotMs);
+  return slotStart(now, window.slotMs) - (spanned + window.marginSlots) * window.slotMs;
+}
+
+/** Permits that count against the window at `now`. */
+export function usedInWindow(grants: readonly SlotCount[], now: number, window: BudgetWindow): number {
+  const from = windowStart(now, window);
+  return grants.reduce((sum, grant) => (grant.at >= from ? sum + grant.n : sum), 0);
+}
+
+/** The earliest time (now, or a later slot start) at which the window has room for one more permit. */
+export function nextFreeAt(grants: readonly SlotCount[], now: number, window: BudgetWindow, limit: number): number {
+  let used = usedInWindow(grants, now, window);
+  if (used < limit) return now;
+  const lookback = windowStart(now, window) - slotStart(now, window.slotMs);
+  const counted = grants.filter((grant) => grant.at >= windowStart(now, window)).sort((a, b) => a.at - b.at);
+  for (const grant of counted) {
+    used -= grant.n;
+    // The first slot whose window no longer holds this grant.
+    if (used < limit) return grant.at - lookback + window.slotMs;
+  }
+  return slotStart(now, window.slotMs) + window.slotMs; // a limit of 0: nothing frees up but time
+}
+
+/** Adds permits to the slot of `now` and forgets the slots the window no longer counts. */
+export function addToSlot(grants: readonly SlotCount[], now: number, count: number, window: BudgetWindow): SlotCount[] {
+  const at = slotStart(now, window.slotMs);
+  const from = windowStart(now, window);
+  const kept = grants.filter((grant) => grant.at >= from && grant.at !== at);
+  const current = grants.find((grant) => grant.at === at)?.n ?? 0;
+  return [...kept, { at, n: current + count }].sort((a, b) => a.at - b.at);
+}
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar day (YYYY-MM-DD) in the time zone; throws a RangeError for an unknown zone. */
+export function localDay(now: number, timeZone: string): string {
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(now).map((part) => [part.type, part.value]));
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}
+
+/**
+ * The first instant of the next day in the time zone: the next local midnight, or where a DST change
+ * skips midnight, the first time that exists on that day. Found by bisection on the day's name, so
+ * that no offset arithmetic can be wrong about a zone's rules.
+ */
+export function nextDailyReset(now: number, timeZone: string): number {
+  const today = localDay(now, timeZone);
+  let before = now;
+  let after = now + 26 * 3_600_000; // local days last at most 25 hours
+  while (localDay(after, timeZone) === today) after += 3_600_000;
+  while (after - before > 1) {
+    const middle = Math.floor((before + after) / 2);
+    if (localDay(middle, timeZone) === today) before = middle;
+    else after = middle;
+  }
+  return after;
+}
+
+/** What a CRM answer says about the limits: rate-limit headers (lower-cased names) and a 429's policy. */
+export interface RateLimitAnswer {
+  /** For a 429: which limit was hit. */
+  policy: 'ten-secondly' | 'daily' | 'secondly' | null;
+  max: number | null;
+  remaining: number | null;
+  intervalMs: number | null;
+  daily: number | null;
+  dailyRemaining: number | null;
+  retryAfterMs: number | null;
+  message: string | null;
+}
+
+const headerNumber = (value: string | undefined): number | null => {
+  if (value === undefined || value.trim() === '') return null;
+  const number = Number(value);
+  return Number.isFinite(number) && number >= 0 ? number : null;
+};
+
+/** Reads the rate-limit headers and a 429's body; Retry-After in seconds or as an HTTP date. */
+export function readRateLimitAnswer(status: number, headers: Record<string, string | undefined>, body: unknown, now: number): RateLimitAnswer {
+  const { policyName, message } = (body && typeof body === 'object' ? body : {}) as { policyName?: unknown; message?: unknown };
+  let policy: RateLimitAnswer['policy'] = null;
+  if (status === 429) {
+    policy = policyName === 'DAILY' ? 'daily' : policyName === 'SECONDLY' ? 'secondly' : 'ten-secondly';
+  }
+  const retryAfter = headers['retry-after'];
+  let retryAfterMs = headerNumber(retryAfter);
+  if (retryAfterMs !== null) retryAfterMs *= 1000;
+  else if (retryAfter && Number.isFinite(Date.parse(retryAfter))) retryAfterMs = Math.max(0, Date.parse(retryAfter) - now);
+  return {
+    policy,
+    max: headerNumber(headers['x-hubspot-ratelimit-max']),
+    remaining: headerNumber(headers['x-hubspot-ratelimit-remaining']),
+    intervalMs: headerNumber(headers['x-hubspot-ratelimit-interval-milliseconds']),
+    daily: headerNumber(headers['x-hubspot-ratelimit-daily']),
+    dailyRemaining: headerNumber(headers['x-hubspot-ratelimit-daily-remaining']),
+    retryAfterMs,
+    message: typeof message === 'string' ? message : null,
+  };
+}
+
+/** A new day starts with nothing used, and a pause that has passed is lifted. */
+export function rollBudget(state: CrmBudgetState, now: number, timeZone: string): CrmBudgetState {
+  const day = localDay(now, timeZone);
+  const next = { ...state };
+  if (next.day !== day) {
+    next.day = day;
+    next.usedToday = 0;
+  }
+  if (next.pausedUntil !== null && next.pausedUntil <= now) {
+    next.pausedUntil = null;
+    next.pauseReason = null;
+  }
+  if (next.blockedUntil !== null && next.blockedUntil <= now) next.blockedUntil = null;
+  if (next.searchBlockedUntil !== null && next.searchBlockedUntil <= now) next.searchBlockedUntil = null;
+  return next;
+}
+
+export const windowLimit = (state: CrmBudgetState, limits: CrmLimits): number => Math.min(limits.burstPer10s, state.crmMax ?? Infinity);
+
+export type GrantOutcome =
+  | { outcome: 'granted'; count: number; validUntil: number; state: CrmBudgetState }
+  | { outcome: 'wait'; until: number }
+  | { outcome: 'paused'; until: number; reason: CrmPauseReason };
+
+export interface GrantRequest {
+  now: number;
+  kind: CrmRequestKind;
+  /** Permits asked for (a replica leases a few at once); fewer may be granted. */
+  want: number;
+  limits: CrmLimits;
+  slotMs: number;
+}
+
+/**
+ * Grants up to `want` permits in the slot of `now`, valid until that slot ends, within the request
+ * window, the daily cap and (for searches) the search window; or says until when to wait.
+ */
+export function grantPermits(state: CrmBudgetState, { now, kind, want, limits, slotMs }: GrantRequest): GrantOutcome {
+  const current = rollBudget(state, now, limits.timeZone);
+  if (current.pausedUntil !== null) return { outcome: 'paused', until: current.pausedUntil, reason: current.pauseReason ?? 'rate-limited' };
+  if (limits.dailyCap !== null && current.usedToday >= limits.dailyCap) return { outcome: 'paused', until: nextDailyReset(now, limits.timeZone), reason: 'daily-cap' };
+
+  const requests = requestWindow(slotMs);
+  const limit = windowLimit(current, limits);
+  const waits: number[] = [];
+  if (current.blockedUntil !== null) waits.push(current.blockedUntil);
+  let room = limit - usedInWindow(current.grants, now, requests);
+  if (room <= 0) waits.push(nextFreeAt(current.grants, now, requests, limit));
+  let validUntil = slotStart(now, slotMs) + slotMs;
+
+  const searches = searchWindow(slotMs);
+  const searchLimited = kind === 'search' && limits.searchPerSecond !== null;
+  if (searchLimited) {
+    if (current.searchBlockedUntil !== null) waits.push(current.searchBlockedUntil);
+    const searchRoom = limits.searchPerSecond! - usedInWindow(current.searchGrants, now, searches);
+    if (searchRoom <= 0) waits.push(nextFreeAt(current.searchGrants, now, searches, limits.searchPerSecond!));
+    room = Math.min(room, searchRoom);
+    validUntil = Math.min(validUntil, slotStart(now, searches.slotMs) + searches.slotMs);
+  }
+  if (waits.length > 0) return { outcome: 'wait', until: Math.max(...waits) };
+
+  const count = Math.max(0, Math.min(want, room, limits.dailyCap === null ? Infinity : limits.dailyCap - current.usedToday));
+  return {
+    outcome: 'granted',
+    count,
+    validUntil,
+    state: {
+      ...current,
+      grants: addToSlot(current.grants, now, count, requests),
+      searchGrants: searchLimited ? addToSlot(current.searchGrants, now, count, searches) : current.searchGrants.filter((grant) => grant.at >= windowStart(now, searches)),
+      usedToday: current.usedToday + count,
+    },
+  };
+}
+
+export interface ObservedAnswer {
+  now: number;
+  status: number;
+  headers: Record<string, string | undefined>;
+  body?: unknown;
+  limits: CrmLimits;
+  slotMs: number;
+}
+
+/**
+ * Corrects the budget with what the CRM said: when it counts more requests in the window or the day
+ * than we granted (another app uses the account), the difference is added to the current slot or
+ * the day; a TEN_SECONDLY 429 blocks requests until Retry-After, or without one fills the window and
+ * blocks requests for the window's length, a SECONDLY 429 blocks searches for a second (or Retry-After), a DAILY 429 pauses
+ * everything until the next reset. `changed` false: nothing to write.
+ */
+export function correctBudget(state: CrmBudgetState, { now, status, headers, body, limits, slotMs }: ObservedAnswer): { state: CrmBudgetState; changed: boolean } {
+  const answer = readRateLimitAnswer(status, headers, body, now);
+  const rolled = rollBudget(state, now, limits.timeZone);
+  const next = { ...rolled };
+  const requests = requestWindow(slotMs);
+  let changed = false;
+
+  const aboutTheWindow = answer.intervalMs === null || answer.intervalMs === CRM_WINDOW_MS;
+  if (aboutTheWindow && answer.max !== null && answer.max > 0 && answer.max < limits.burstPer10s && next.crmMax !== answer.max) {
+    next.crmMax = answer.max;
+    changed = true;
+  }
+  if (aboutTheWindow && answer.max !== null && answer.remaining !== null) {
+    const theirs = answer.max - answer.remaining;
+    const ours = usedInWindow(next.grants, now, requests);
+    if (theirs > ours) {
+      next.grants = addToSlot(next.grants, now, theirs - ours, requests);
+      changed = true;
+    }
+  }
+  if (answer.daily !== null && answer.dailyRemaining !== null) {
+    const theirs = answer.daily - answer.dailyRemaining;
+    if (theirs > next.usedToday) {
+      next.usedToday = theirs;
+      changed = true;
+    }
+  }
+
+  if (answer.policy === 'daily') {
+    const until = nextDailyReset(now, limits.timeZone);
+    if (next.pausedUntil === null || next.pausedUntil < until) {
+      next.pausedUntil = until;
+      next.pauseReason = 'daily-cap';
+      changed = true;
+    }
+    if (limits.dailyCap !== null && next.usedToday < limits.dailyCap) {
+      next.usedToday = limits.dailyCap;
+      changed = true;
+    }
+  } else if (answer.policy === 'secondly') {
+    const until = now + (answer.retryAfterMs ?? CRM_SEARCH_WINDOW_MS);
+    if (next.searchBlockedUntil === null || next.searchBlockedUntil < until) {
+      next.searchBlockedUntil = until;
+      changed = true;
+    }
+  } else if (answer.policy === 'ten-secondly') {
+    const until = now + (answer.retryAfterMs ?? answer.intervalMs ?? CRM_WINDOW_MS);
+    if (next.blockedUntil === null || next.blockedUntil < until) {
+      next.blockedUntil = until;
+      changed = true;
+    }
+    // Without Retry-After the CRM's window is taken to be full: its older requests, ours or
+    // another app's, leave it as our slots do, never all at once when the block ends.
+    const ours = usedInWindow(next.grants, now, requests);
+    const limit = windowLimit(next, limits);
+    if (answer.retryAfterMs === null && ours < limit) {
+      next.grants = addToSlot(next.grants, now, limit - ours, requests);
+      changed = true;
+    }
+  }
+  return { state: changed ? next : state, changed };
+}
