@@ -1,5 +1,6 @@
 import axios from 'axios';
 import type { MappedChange, MappedChangesMessage } from '@ecomm-sync/contracts';
+import { CrmAdminClient } from '@ecomm-sync/crm-client';
 import type { Repositories, WaitingObject } from '@ecomm-sync/data-access';
 import { createLogger } from '@ecomm-sync/logger';
 import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
@@ -92,6 +93,27 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
     expect((await repositories.objectSyncs.findOne(key('DEAL', good.externalObjectId)))?.crmId).toEqual(expect.any(Number));
     const errors = await repositories.syncErrors.listForObject(key('DEAL', bad.externalObjectId), false);
     expect(errors).toEqual([expect.objectContaining({ type: 'UNKNOWN_ERROR', details: expect.stringMatching(/CREATE\] DEAL\[.*INVALID_NUMBER/) })]);
+  });
+
+  it('when the CRM answers 207 refusing one input of a batch, then only that object gets an UNKNOWN_ERROR with its reason, the others are applied, and nothing is sent again', async () => {
+    const own = await stack.createPortal();
+    const admin = new CrmAdminClient(stack.crmUrl, stack.adminToken);
+    await admin.setLimits(own.portalId, { burstPer10s: 1000, dailyCap: 1_000_000, timeZone: 'UTC', searchPerSecond: 100, invalidMarker: 'refuse-me' });
+    const own_ = (changes: MappedChange[]): MappedChangesMessage => ({ tenant: { portalId: own.portalId, appId: null }, storeId: 'default', objectType: 'PRODUCT', changes });
+    const good = [change({ properties: { name: 'Good one' } }), change({ properties: { name: 'Good two' } })];
+    const refused = change({ properties: { name: 'refuse-me' } });
+    await apply.execute([own_([change({ properties: { name: 'Warm-up' } })])]); // reads the CRM's properties once
+    const before = (await admin.usage(own.portalId)).totals.answered;
+
+    await apply.execute([own_([good[0], refused, good[1]])]);
+
+    expect((await admin.usage(own.portalId)).totals.answered - before).toBe(1); // one upsert, no item-by-item resend
+    const ownKey = (id: string) => ({ ...key('PRODUCT', id), portalId: own.portalId });
+    for (const product of good) expect((await repositories.objectSyncs.findOne(ownKey(product.externalObjectId)))?.crmId).toEqual(expect.any(Number));
+    expect(await repositories.syncErrors.listForObject(ownKey(refused.externalObjectId), false)).toEqual([
+      expect.objectContaining({ type: 'UNKNOWN_ERROR', details: expect.stringContaining('marked invalid for this account') }),
+    ]);
+    await admin.setLimits(own.portalId, null);
   });
 
   it('when an object is deleted and upserted again later, then the old CRM object is archived and a new one made', async () => {

@@ -12,7 +12,7 @@ function switchableCrm(crmUrl: string) {
   const away = new Set<string>();
   const directory = new CrmDirectory({ baseUrl: crmUrl, timeoutMs: 2000, propertyCacheMs: 0 }, (token) => {
     const up = new HttpCrmClient({ baseUrl: crmUrl, token });
-    const down = new HttpCrmClient({ baseUrl: 'http://127.0.0.1:9', token, maxRetries: 0 });
+    const down = new HttpCrmClient({ baseUrl: 'http://127.0.0.1:9', token, maxWaitMs: 0 });
     return new Proxy({} as CrmPort, { get: (_target, name: keyof CrmPort) => (...args: unknown[]) => ((away.has(token) ? down : up)[name] as (...a: unknown[]) => unknown)(...args) });
   });
   return { directory, away };

@@ -21,8 +21,8 @@ export interface CrmClientOptions {
   maxWaitMs?: number;
   /**
    * Sends `objectWriteTraceId` (the input's index) on each input of batch create and upsert, which
-   * makes a hosted CRM answer 207 with per-input errors. Off by default: the built-in CRM refuses
-   * fields it does not know.
+   * makes the CRM answer 207 naming the inputs it refused (the hosted CRM and the built-in one both
+   * take it). On by default.
    */
   objectWriteTraceIds?: boolean;
 }
@@ -143,7 +143,7 @@ export class HttpCrmClient implements CrmPort {
     this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
     this.maxWaitMs = options.maxWaitMs ?? 30_000;
     this.budget = options.budget;
-    this.objectWriteTraceIds = options.objectWriteTraceIds ?? false;
+    this.objectWriteTraceIds = options.objectWriteTraceIds ?? true;
   }
 
   async batchCreate(type: ObjectType, inputs: { properties: Record<string, string | null> }[]): Promise<CrmObject[]> {

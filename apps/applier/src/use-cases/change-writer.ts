@@ -1,5 +1,5 @@
 import type { MappedChange, ObjectType, Problem } from '@ecomm-sync/contracts';
-import type { CrmPort } from '@ecomm-sync/crm-client';
+import { CrmPartialFailure, type CrmObject, type CrmPort } from '@ecomm-sync/crm-client';
 import type { ObjectSync, Portal, Repositories } from '@ecomm-sync/data-access';
 import { describeFailure, ECOMM_SYNCED_PROPERTY, SYNC_KEY_PROPERTY, syncKeyOf, validateChange } from '@ecomm-sync/domain';
 import type { ApplyOutcome } from './apply-outcome';
@@ -99,9 +99,17 @@ export class ChangeWriter {
       plans.filter((plan) => plan.crmId === null),
       async (chunk) => {
         const keyed = chunk.map((plan) => ({ plan, key: syncKeyOf(tenant, storeId, objectType, plan.change.externalObjectId, plan.change.generation) }));
-        const results = await crm.batchUpsert(objectType, SYNC_KEY_PROPERTY, keyed.map(({ plan, key }) => ({ id: key, properties: plan.properties })));
-        const byKey = new Map(results.map((result) => [result.properties[SYNC_KEY_PROPERTY], result.id]));
-        for (const { plan, key } of keyed) plan.crmId = byKey.get(key) ?? null;
+        const link = (results: CrmObject[]) => {
+          const byKey = new Map(results.map((result) => [result.properties[SYNC_KEY_PROPERTY], result.id]));
+          for (const { plan, key } of keyed) plan.crmId = byKey.get(key) ?? null;
+        };
+        try {
+          link(await crm.batchUpsert(objectType, SYNC_KEY_PROPERTY, keyed.map(({ plan, key }) => ({ id: key, properties: plan.properties }))));
+        } catch (error) {
+          // A 207: the inputs it wrote are linked; sendIsolated fails the ones it refused.
+          if (error instanceof CrmPartialFailure) link(error.results);
+          throw error;
+        }
       },
       failures,
     );
