@@ -167,9 +167,15 @@ describe('HttpCrmClient batch writes', () => {
     expect(crm.seen[1].body).toEqual({ inputs: [{ properties: {}, objectWriteTraceId: '0' }] });
   });
 
-  it('when trace ids are off (the default, for the built-in CRM), then inputs are sent as before', async () => {
+  it('when trace ids are not switched off (the default), then each input carries its index as objectWriteTraceId', async () => {
     crm = await scriptedCrm([{ status: 200, body: { results: [] } }]);
-    await crm.client().batchCreate('CONTACT', [{ properties: { a: '1' } }]);
+    await crm.client().batchCreate('CONTACT', [{ properties: { a: '1' } }, { properties: { a: '2' } }]);
+    expect(crm.seen[0].body).toEqual({ inputs: [{ properties: { a: '1' }, objectWriteTraceId: '0' }, { properties: { a: '2' }, objectWriteTraceId: '1' }] });
+  });
+
+  it('when trace ids are switched off, then inputs are sent without them', async () => {
+    crm = await scriptedCrm([{ status: 200, body: { results: [] } }]);
+    await crm.client({ objectWriteTraceIds: false }).batchCreate('CONTACT', [{ properties: { a: '1' } }]);
     expect(crm.seen[0].body).toEqual({ inputs: [{ properties: { a: '1' } }] });
   });
 
