@@ -3,19 +3,28 @@ import { HttpCrmClient, type CrmPort } from '@ecomm-sync/crm-client';
 import type { Repositories } from '@ecomm-sync/data-access';
 import { createLogger } from '@ecomm-sync/logger';
 import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
+import { waitFor } from '@ecomm-sync/testing';
 import { ApplyMappedChangesUseCase } from './use-cases/apply-mapped-changes.use-case';
 import { CrmDirectory } from './use-cases/crm-directory';
 import { ResumeCrmWorkUseCase } from './use-cases/resume-crm-work.use-case';
 
-/** A CRM port per portal that a test can take away (nothing listens) and bring back. */
+/** A CRM port per portal that a test can take away (nothing listens), hold (answers wait for a gate) and bring back. */
 function switchableCrm(crmUrl: string) {
   const away = new Set<string>();
+  const held = new Map<string, Promise<void>>();
   const directory = new CrmDirectory({ baseUrl: crmUrl, timeoutMs: 2000, propertyCacheMs: 0 }, (token) => {
     const up = new HttpCrmClient({ baseUrl: crmUrl, token });
     const down = new HttpCrmClient({ baseUrl: 'http://127.0.0.1:9', token, maxWaitMs: 0 });
-    return new Proxy({} as CrmPort, { get: (_target, name: keyof CrmPort) => (...args: unknown[]) => ((away.has(token) ? down : up)[name] as (...a: unknown[]) => unknown)(...args) });
+    return new Proxy({} as CrmPort, {
+      get:
+        (_target, name: keyof CrmPort) =>
+        async (...args: unknown[]) => {
+          await held.get(token);
+          return ((away.has(token) ? down : up)[name] as (...a: unknown[]) => unknown)(...args);
+        },
+    });
   });
-  return { directory, away };
+  return { directory, away, held };
 }
 
 describe('a CRM that cannot take changes (applier in-process, real MongoDB, the built-in CRM as a process)', () => {
@@ -119,6 +128,27 @@ describe('a CRM that cannot take changes (applier in-process, real MongoDB, the 
     expect(await nameInCrm(waiting, held.externalObjectId)).toBeNull();
     expect(await repositories.parkedChanges.count(waiting.portalId)).toBe(1);
     crm.away.delete(waiting.crmToken);
+  });
+
+  it("when one portal's CRM is slow to answer, then another portal's changes in the same batch do not wait for it", async () => {
+    const slow = await stack.createPortal();
+    const other = await stack.createPortal();
+    let answer!: () => void;
+    crm.held.set(slow.crmToken, new Promise<void>((resolve) => (answer = resolve)));
+    const late = product();
+    const passing = product();
+
+    const applying = apply.execute([message(slow, [late]), message(other, [passing])]);
+    await waitFor(async () => (await repositories.objectSyncs.findOne(key(other, passing.externalObjectId)))?.crmId ?? undefined, {
+      timeoutMs: 10_000,
+      message: "the other portal's product to be applied while the slow CRM has not answered",
+    });
+    expect(await nameInCrm(slow, late.externalObjectId)).toBeNull();
+
+    answer();
+    expect(await applying).toEqual(new Set());
+    expect(await nameInCrm(slow, late.externalObjectId)).toBe(`${late.externalObjectId} v1`);
+    crm.held.delete(slow.crmToken);
   });
 
   it('when a change is parked while a resume finds nothing left, then the wait stays so that the change is applied', async () => {

@@ -7,6 +7,7 @@ import {
   addToGroups,
   ASSOCIATIONS,
   checkoutStates,
+  byPortal,
   inDependencyOrder,
   isToApply,
   objectLockKey,
@@ -81,16 +82,21 @@ export class ApplyMappedChangesUseCase {
     );
     const failed = new Set<number>();
     const linked: LinkedObjects[] = [];
-    // Objects others associate with go first.
-    for (const group of inDependencyOrder(groups.values())) {
-      try {
-        linked.push(await this.applyGroup(group));
-      } catch (error) {
-        if (await this.parkedFor(group, error)) continue;
-        this.logger.warn('applying a group of changes failed', { portalId: group.tenant.portalId, objectType: group.objectType, error: String(error) });
-        for (const index of group.messageIndexes) failed.add(index);
-      }
-    }
+    // Portals apart, so that one whose CRM makes it wait holds up no other; within a portal, objects
+    // others associate with go first.
+    await Promise.all(
+      byPortal(groups.values()).map(async (portalGroups) => {
+        for (const group of inDependencyOrder(portalGroups)) {
+          try {
+            linked.push(await this.applyGroup(group));
+          } catch (error) {
+            if (await this.parkedFor(group, error)) continue;
+            this.logger.warn('applying a group of changes failed', { portalId: group.tenant.portalId, objectType: group.objectType, error: String(error) });
+            for (const index of group.messageIndexes) failed.add(index);
+          }
+        }
+      }),
+    );
     await this.waiting.release(linked).catch((error) =>
       // The periodic retry (retryWaiting) picks them up.
       this.logger.warn('applying waiting changes failed', { error: String(error) }),

@@ -105,6 +105,13 @@ export function checkoutStates(group: ChangeGroup, syncs: Map<string, ObjectSync
   return states;
 }
 
+/** Groups by portal: each portal's CRM is its own, so their groups can be applied side by side. */
+export function byPortal(groups: Iterable<ChangeGroup>): ChangeGroup[][] {
+  const portals = new Map<number, ChangeGroup[]>();
+  for (const group of groups) portals.set(group.tenant.portalId, [...(portals.get(group.tenant.portalId) ?? []), group]);
+  return [...portals.values()];
+}
+
 /** Groups in the order objects depend on each other: contacts and products, then deals, then line items. */
 export const inDependencyOrder = (groups: Iterable<ChangeGroup>): ChangeGroup[] =>
   [...groups].sort((a, b) => OBJECT_TYPES.indexOf(a.objectType) - OBJECT_TYPES.indexOf(b.objectType));
