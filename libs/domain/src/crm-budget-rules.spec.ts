@@ -151,6 +151,7 @@ describe('CRM budget rules', () => {
     ['a ten-secondly 429 with Retry-After', () => observe(state({ grants: [{ at: T, n: 10 }] }), 429, { 'retry-after': '2' }, { policyName: 'TEN_SECONDLY_ROLLING' }), true, { blockedUntil: T + 2_100, grants: [{ at: T, n: 10 }] }],
     ['a ten-secondly 429 already accounted for', () => observe(state({ blockedUntil: T + 20_000, grants: [{ at: T, n: 100 }] }), 429, {}, { policyName: 'TEN_SECONDLY_ROLLING' }), false, { blockedUntil: T + 20_000 }],
     ['a daily 429', () => observe(state({ usedToday: 5 }), 429, {}, { policyName: 'DAILY' }), true, { pausedUntil: utc('2025-06-02T00:00:00Z'), pauseReason: 'daily-cap', usedToday: 250_000 }],
+    ['a daily 429 with Retry-After (the CRM says when its day turns)', () => observe(state(), 429, { 'retry-after': '3600' }, { policyName: 'DAILY' }), true, { pausedUntil: T + 100 + 3_600_000, pauseReason: 'daily-cap' }],
     ['a daily 429 in New York', () => observe(state(), 429, {}, { policyName: 'DAILY' }, { timeZone: 'America/New_York' }), true, { pausedUntil: utc('2025-06-02T04:00:00Z') }],
     ['a secondly 429 (search)', () => observe(state(), 429, {}, { policyName: 'SECONDLY' }), true, { searchBlockedUntil: T + 1_100, blockedUntil: null }],
   ])('when the CRM answers %s, then correctBudget corrects the budget only as needed', (_case, corrected, changed, expected) => {

@@ -293,7 +293,8 @@ export function correctBudget(state: CrmBudgetState, { now, status, headers, bod
   }
 
   if (answer.policy === 'daily') {
-    const until = nextDailyReset(now, limits.timeZone);
+    // The CRM's own Retry-After, when it sends one, says when its day turns; else midnight in the account's zone.
+    const until = answer.retryAfterMs !== null ? now + answer.retryAfterMs : nextDailyReset(now, limits.timeZone);
     if (next.pausedUntil === null || next.pausedUntil < until) {
       next.pausedUntil = until;
       next.pauseReason = 'daily-cap';
