@@ -7,7 +7,7 @@ export const gatewayConfigSchema = {
   GATEWAY_PORT: { doc: 'port the gateway listens on', format: 'port', default: 3000 },
   GATEWAY_BODY_LIMIT: { doc: 'largest accepted request body (bigger ones answer 413)', format: 'string', default: '4mb' },
   ADMIN_TOKEN: { doc: 'bearer token of the admin API', format: 'string', sensitive: true },
-  SECRETS_KEY: { doc: 'key (at least 16 characters; use 32 random bytes, base64) that seals application client secrets at rest; the webhook-dispatcher needs the same one', format: 'string', sensitive: true },
+  SECRETS_KEY: { doc: 'key (at least 16 characters; use 32 random bytes, base64) that seals application client secrets and CRM secrets (portal CRM tokens, hosted CRM credentials) at rest; the applier, the webhook-dispatcher and the CLI need the same one', format: 'string', sensitive: true },
   GATEWAY_LOOKUP_CACHE_MS: {
     doc: 'how long a credential found by its secret and a known store are remembered (0: look up on every request); revocations clear it in every replica at once',
     format: 'int',
