@@ -17,7 +17,7 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
     stack = await TestStack.start({ apps: ['crm'] });
     portal = await stack.createPortal();
     repositories = await stack.repositories();
-    apply = new ApplyMappedChangesUseCase(repositories, new CrmDirectory({ baseUrl: stack.crmUrl, timeoutMs: 5000, propertyCacheMs: 60_000 }), createLogger('applier-test', 'error'));
+    apply = new ApplyMappedChangesUseCase(repositories, new CrmDirectory(await stack.connections(), { propertyCacheMs: 60_000 }), createLogger('applier-test', 'error'));
   });
 
   afterAll(async () => {
@@ -173,7 +173,7 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
             },
           }),
         },
-        new CrmDirectory({ baseUrl: stack.crmUrl, timeoutMs: 5000, propertyCacheMs: 60_000 }),
+        new CrmDirectory(await stack.connections(), { propertyCacheMs: 60_000 }),
         createLogger('applier-test', 'error'),
       );
 
@@ -199,7 +199,7 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
 
     it('when more line items wait than one retry takes, then each retry takes those tried least recently', async () => {
       let now = Date.now();
-      const clocked = new ApplyMappedChangesUseCase(repositories, new CrmDirectory({ baseUrl: stack.crmUrl, timeoutMs: 5000, propertyCacheMs: 60_000 }), createLogger('t', 'error'), () => now);
+      const clocked = new ApplyMappedChangesUseCase(repositories, new CrmDirectory(await stack.connections(), { propertyCacheMs: 60_000 }), createLogger('t', 'error'), () => now);
       const ids = ['li-line-1', 'li-line-2', 'li-line-3'];
       for (const id of ids) {
         await clocked.execute([message('LINE_ITEM', [lineItem(id, `deal-for-${id}`, 'product-ready')])]);
@@ -221,7 +221,7 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
 
     it('when the window ends first, then the line item stops waiting and its error stays open', async () => {
       let now = Date.now();
-      const shortWindow = new ApplyMappedChangesUseCase(repositories, new CrmDirectory({ baseUrl: stack.crmUrl, timeoutMs: 5000, propertyCacheMs: 60_000 }), createLogger('t', 'error'), () => now, 1000);
+      const shortWindow = new ApplyMappedChangesUseCase(repositories, new CrmDirectory(await stack.connections(), { propertyCacheMs: 60_000 }), createLogger('t', 'error'), () => now, 1000);
       await shortWindow.execute([message('LINE_ITEM', [lineItem('li-expired', 'deal-never', 'product-never')])]);
       now += 2000;
       await shortWindow.retryWaiting();
@@ -261,7 +261,7 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
               ++reads === 1 ? stale : repositories.waitingObjects.waitingFor(...args),
           }),
         },
-        new CrmDirectory({ baseUrl: stack.crmUrl, timeoutMs: 5000, propertyCacheMs: 60_000 }),
+        new CrmDirectory(await stack.connections(), { propertyCacheMs: 60_000 }),
         createLogger('applier-test', 'error'),
       );
       await staleRead.execute([message('CONTACT', [change({ externalObjectId: contactId, properties: { email: `${contactId}@example.com` } })])]);

@@ -1,5 +1,6 @@
 import type { MappedChange, MappedChangesMessage } from '@ecomm-sync/contracts';
 import { HttpCrmClient, type CrmPort } from '@ecomm-sync/crm-client';
+import type { CrmConnections } from '@ecomm-sync/crm-connections';
 import type { Repositories } from '@ecomm-sync/data-access';
 import { createLogger } from '@ecomm-sync/logger';
 import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
@@ -8,22 +9,27 @@ import { ApplyMappedChangesUseCase } from './use-cases/apply-mapped-changes.use-
 import { CrmDirectory } from './use-cases/crm-directory';
 import { ResumeCrmWorkUseCase } from './use-cases/resume-crm-work.use-case';
 
-/** A CRM port per portal that a test can take away (nothing listens), hold (answers wait for a gate) and bring back. */
-function switchableCrm(crmUrl: string) {
-  const away = new Set<string>();
-  const held = new Map<string, Promise<void>>();
-  const directory = new CrmDirectory({ baseUrl: crmUrl, timeoutMs: 2000, propertyCacheMs: 0 }, (token) => {
-    const up = new HttpCrmClient({ baseUrl: crmUrl, token });
-    const down = new HttpCrmClient({ baseUrl: 'http://127.0.0.1:9', token, maxWaitMs: 0 });
-    return new Proxy({} as CrmPort, {
-      get:
-        (_target, name: keyof CrmPort) =>
-        async (...args: unknown[]) => {
-          await held.get(token);
-          return ((away.has(token) ? down : up)[name] as (...a: unknown[]) => unknown)(...args);
-        },
-    });
-  });
+/** Each portal's real CRM port, which a test can take away (nothing listens), hold (answers wait for a gate) and bring back. */
+function switchableCrm(connections: CrmConnections) {
+  const away = new Set<number>();
+  const held = new Map<number, Promise<void>>();
+  const down = new HttpCrmClient({ baseUrl: 'http://127.0.0.1:9', token: 'none', maxWaitMs: 0 });
+  const directory = new CrmDirectory(
+    {
+      forget: () => connections.forget(),
+      clientFor: (portal) =>
+        new Proxy({} as CrmPort, {
+          get:
+            (_target, name: keyof CrmPort) =>
+            async (...args: unknown[]) => {
+              await held.get(portal.portalId);
+              const port = away.has(portal.portalId) ? down : connections.clientFor(portal);
+              return (port[name] as (...a: unknown[]) => unknown).apply(port, args);
+            },
+        }),
+    },
+    { propertyCacheMs: 0 },
+  );
   return { directory, away, held };
 }
 
@@ -39,7 +45,7 @@ describe('a CRM that cannot take changes (applier in-process, real MongoDB, the 
   beforeAll(async () => {
     stack = await TestStack.start({ apps: ['crm'] });
     repositories = await stack.repositories();
-    crm = switchableCrm(stack.crmUrl);
+    crm = switchableCrm(await stack.connections());
     apply = new ApplyMappedChangesUseCase(repositories, crm.directory, createLogger('applier-test', 'error'), clock);
     resume = new ResumeCrmWorkUseCase(repositories, apply, createLogger('applier-test', 'error'), clock);
   });
@@ -71,7 +77,7 @@ describe('a CRM that cannot take changes (applier in-process, real MongoDB, the 
 
   it('when the CRM does not answer, then the changes are parked and their message is done, and once it answers they are applied and the wait ends', async () => {
     const portal = await stack.createPortal();
-    crm.away.add(portal.crmToken);
+    crm.away.add(portal.portalId);
     const first = product(1);
     expect(await apply.execute([message(portal, [first])])).toEqual(new Set());
 
@@ -85,7 +91,7 @@ describe('a CRM that cannot take changes (applier in-process, real MongoDB, the 
     expect(await repositories.parkedChanges.count(portal.portalId)).toBe(1);
     expect(await repositories.crmWaits.find(portal.portalId)).toMatchObject({ tries: 1 });
 
-    crm.away.delete(portal.crmToken);
+    crm.away.delete(portal.portalId);
     now = wait!.until;
     await resume.run();
 
@@ -96,7 +102,7 @@ describe('a CRM that cannot take changes (applier in-process, real MongoDB, the 
 
   it('when the CRM still does not answer at the end of a wait, then the changes stay parked and the next wait is longer', async () => {
     const portal = await stack.createPortal();
-    crm.away.add(portal.crmToken);
+    crm.away.add(portal.portalId);
     const parked = product();
     await apply.execute([message(portal, [parked])]);
     const first = (await repositories.crmWaits.find(portal.portalId))!;
@@ -109,7 +115,7 @@ describe('a CRM that cannot take changes (applier in-process, real MongoDB, the 
     expect(second.until - now).toBeGreaterThan(first.until - first.since);
     expect(await repositories.parkedChanges.count(portal.portalId)).toBe(1);
 
-    crm.away.delete(portal.crmToken);
+    crm.away.delete(portal.portalId);
     now = second.until;
     await resume.run();
     expect(await nameInCrm(portal, parked.externalObjectId)).toBe(`${parked.externalObjectId} v1`);
@@ -118,7 +124,7 @@ describe('a CRM that cannot take changes (applier in-process, real MongoDB, the 
   it("when one portal's CRM waits, then another portal's changes in the same batch apply at once", async () => {
     const waiting = await stack.createPortal();
     const other = await stack.createPortal();
-    crm.away.add(waiting.crmToken);
+    crm.away.add(waiting.portalId);
     const held = product();
     const passing = product();
 
@@ -127,14 +133,14 @@ describe('a CRM that cannot take changes (applier in-process, real MongoDB, the 
     expect(await nameInCrm(other, passing.externalObjectId)).toBe(`${passing.externalObjectId} v1`);
     expect(await nameInCrm(waiting, held.externalObjectId)).toBeNull();
     expect(await repositories.parkedChanges.count(waiting.portalId)).toBe(1);
-    crm.away.delete(waiting.crmToken);
+    crm.away.delete(waiting.portalId);
   });
 
   it("when one portal's CRM is slow to answer, then another portal's changes in the same batch do not wait for it", async () => {
     const slow = await stack.createPortal();
     const other = await stack.createPortal();
     let answer!: () => void;
-    crm.held.set(slow.crmToken, new Promise<void>((resolve) => (answer = resolve)));
+    crm.held.set(slow.portalId, new Promise<void>((resolve) => (answer = resolve)));
     const late = product();
     const passing = product();
 
@@ -148,14 +154,14 @@ describe('a CRM that cannot take changes (applier in-process, real MongoDB, the 
     answer();
     expect(await applying).toEqual(new Set());
     expect(await nameInCrm(slow, late.externalObjectId)).toBe(`${late.externalObjectId} v1`);
-    crm.held.delete(slow.crmToken);
+    crm.held.delete(slow.portalId);
   });
 
   it('when a change is parked while a resume finds nothing left, then the wait stays so that the change is applied', async () => {
     const portal = await stack.createPortal();
-    crm.away.add(portal.crmToken);
+    crm.away.add(portal.portalId);
     await apply.execute([message(portal, [product()])]);
-    crm.away.delete(portal.crmToken);
+    crm.away.delete(portal.portalId);
     const seen = (await repositories.crmWaits.due(Number.MAX_SAFE_INTEGER, 100)).find((due) => due.portalId === portal.portalId)!;
     const late = product();
     // A replica parks a change after the resume looked at the wait (a new stamp).

@@ -1,4 +1,7 @@
 import { TOPICS, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
+import { MongoCrmBudgets } from '@ecomm-sync/crm-budget';
+import { CrmConnections } from '@ecomm-sync/crm-connections';
+import { SecretBox } from '@ecomm-sync/data-access';
 import { runPeriodically, runService } from '@ecomm-sync/service-runtime';
 import { loadApplierConfig } from './config';
 import { startMappedChangesConsumer } from './entry-points/mapped-changes.consumer';
@@ -13,11 +16,25 @@ runService({
   loadConfig: loadApplierConfig,
   healthPort: (config) => config.APPLIER_HEALTH_PORT,
   start: async ({ config, logger, database, broker }) => {
-    const crm = new CrmDirectory({ baseUrl: config.CRM_BASE_URL, timeoutMs: config.CRM_TIMEOUT_MS, propertyCacheMs: config.CRM_PROPERTY_CACHE_MS });
+    const budgets = new MongoCrmBudgets(database.connection);
+    const connections = new CrmConnections({
+      portals: database.repositories.portals,
+      secretBox: new SecretBox(config.SECRETS_KEY),
+      builtinBaseUrl: config.CRM_BASE_URL,
+      timeoutMs: config.CRM_TIMEOUT_MS,
+      maxWaitMs: config.CRM_MAX_WAIT_MS,
+      budgetFor: (accountKey, limits) => budgets.for(accountKey, limits),
+      refreshMarginMs: config.CRM_TOKEN_REFRESH_MARGIN_MS,
+      logger,
+    });
+    const crm = new CrmDirectory(connections, { propertyCacheMs: config.CRM_PROPERTY_CACHE_MS });
     const refresh: RequestRefresh = ({ tenant, storeId, objectType }, externalObjectIds) =>
       broker.publish(TOPICS.refreshObjects, { kind: 'refresh-objects', tenant, storeId, objectType, externalObjectIds } satisfies RefreshObjectsMessage);
     const apply = new ApplyMappedChangesUseCase(database.repositories, crm, logger, Date.now, config.APPLIER_WAIT_WINDOW_MS, refresh);
-    const forget = () => apply.forgetPortals();
+    const forget = () => {
+      apply.forgetPortals();
+      crm.forget();
+    };
     await broker.subscribeAll(TOPICS.lookupsChanged, forget, forget);
     await startMappedChangesConsumer(
       broker,

@@ -71,7 +71,8 @@ describe('newest wins: concurrent batches of one object reach the CRM in revisio
   };
 
   /** `replicas` appliers over one database; what they ask to refresh is answered as the mapper would. */
-  function replicas(count: number, delays: () => number) {
+  async function replicas(count: number, delays: () => number) {
+    const connections = await stack.connections({ createClient: (spec) => delayingCrm(spec.baseUrl, spec.token, delays) });
     const refreshes: { ids: string[] }[] = [];
     const requestRefresh: RequestRefresh = async (_target, ids) => void refreshes.push({ ids });
     const appliers = Array.from(
@@ -79,7 +80,7 @@ describe('newest wins: concurrent batches of one object reach the CRM in revisio
       () =>
         new ApplyMappedChangesUseCase(
           repositories,
-          new CrmDirectory({ baseUrl: stack.crmUrl, timeoutMs: 5000, propertyCacheMs: 60_000 }, (token) => delayingCrm(stack.crmUrl, token, delays)),
+          new CrmDirectory(connections, { propertyCacheMs: 60_000 }),
           createLogger('applier-test', 'error'),
           Date.now,
           60_000,
@@ -115,7 +116,7 @@ describe('newest wins: concurrent batches of one object reach the CRM in revisio
     const batches: MappedChange[][] = [];
     for (let i = 0; i < shuffled.length; i += batchSize) batches.push(shuffled.slice(i, i + batchSize).map(({ change }) => change));
     let next = 0;
-    const { appliers, refreshes } = replicas(replicaCount, () => delays[next++ % delays.length]);
+    const { appliers, refreshes } = await replicas(replicaCount, () => delays[next++ % delays.length]);
 
     await Promise.all(batches.map((batch, b) => appliers[b % appliers.length].execute([message('PRODUCT', batch)])));
     // What the mapper does with a refresh: the newest state, mapped again, applied even at the same revision.
@@ -142,7 +143,7 @@ describe('newest wins: concurrent batches of one object reach the CRM in revisio
   });
 
   it('when a change is delivered again after a newer revision was applied, then its object is refreshed (the first attempt may have written after the newer one)', async () => {
-    const { appliers, refreshes } = replicas(1, () => 0);
+    const { appliers, refreshes } = await replicas(1, () => 0);
     const id = `redelivered-${++run}`;
     await appliers[0].execute([message('PRODUCT', [product(id, 2)])]);
     await appliers[0].execute([message('PRODUCT', [product(id, 1)])], new Set([0]));
@@ -152,7 +153,7 @@ describe('newest wins: concurrent batches of one object reach the CRM in revisio
   });
 
   it('when a deal is applied before the contact it names, then the association is made once the contact arrives', async () => {
-    const { appliers } = replicas(1, () => 0);
+    const { appliers } = await replicas(1, () => 0);
     const n = ++run;
     const deal: MappedChange = {
       ...product(`deal-first-${n}`, 1),

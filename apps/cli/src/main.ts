@@ -1,6 +1,6 @@
 import { amqpKeys, commonKeys, ConfigError, loadConfig, mongoKeys } from '@ecomm-sync/config';
-import { HttpCrmClient } from '@ecomm-sync/crm-client';
-import { connectDatabase } from '@ecomm-sync/data-access';
+import { CrmConnections } from '@ecomm-sync/crm-connections';
+import { connectDatabase, SecretBox } from '@ecomm-sync/data-access';
 import { isQueueName, QUEUES, redriveAllDeadLetters, redriveDeadLetters } from '@ecomm-sync/messaging';
 import { installEcommerce, provisionPortal } from '@ecomm-sync/provisioning';
 import { adminUsage, runAdminCommand, UsageError } from './admin-commands';
@@ -16,7 +16,7 @@ Commands:
 Accounts and credentials, through the gateway's admin API (GATEWAY_URL, ADMIN_TOKEN):
 ${adminUsage()}
 
-Configuration comes from the environment (MONGO_URL, MONGO_DB, AMQP_URL, AMQP_PREFIX, CRM_BASE_URL, GATEWAY_URL, ADMIN_TOKEN, DEMO_*).`;
+Configuration comes from the environment (MONGO_URL, MONGO_DB, AMQP_URL, AMQP_PREFIX, CRM_BASE_URL, GATEWAY_URL, ADMIN_TOKEN, SECRETS_KEY, DEMO_*).`;
 
 const cliConfig = {
   ...commonKeys,
@@ -25,6 +25,7 @@ const cliConfig = {
   CRM_BASE_URL: { doc: 'base URL of the built-in CRM', format: 'url', default: 'http://127.0.0.1:3100' },
   GATEWAY_URL: { doc: 'base URL of the gateway (admin commands)', format: 'url', default: 'http://127.0.0.1:3000' },
   ADMIN_TOKEN: { doc: 'admin token of the stack', format: 'string', sensitive: true, default: 'dev-admin-token' },
+  SECRETS_KEY: { doc: "the stack's key that seals CRM secrets (create-portal and seed-demo store a portal's CRM token)", format: 'string', sensitive: true, default: 'dev-secrets-key-not-for-production' },
   DEMO_PORTAL_ID: { doc: 'portal id of the demo portal', format: 'int', default: 101 },
   DEMO_API_KEY: { doc: 'API key (hapikey) of the demo portal', format: 'string', default: 'demo-api-key', sensitive: true },
   DEMO_CRM_TOKEN: { doc: 'built-in CRM token of the demo portal', format: 'string', default: 'demo-crm-token-0123456789', sensitive: true },
@@ -49,9 +50,12 @@ async function main(argv: string[]) {
     case 'create-portal': {
       const database = await connectDatabase(config.MONGO_URL, config.MONGO_DB);
       try {
-        const portal = await provisionPortal(database.repositories, { baseUrl: config.CRM_BASE_URL, adminToken: config.ADMIN_TOKEN }, { name: args[0] });
-        await installEcommerce(new HttpCrmClient({ baseUrl: config.CRM_BASE_URL, token: portal.crmToken }));
-        console.log(JSON.stringify(portal, null, 2));
+        const secretBox = new SecretBox(config.SECRETS_KEY);
+        const { portalId, apiKey } = await provisionPortal(database.repositories, { baseUrl: config.CRM_BASE_URL, adminToken: config.ADMIN_TOKEN }, secretBox, { name: args[0] });
+        const connections = new CrmConnections({ portals: database.repositories.portals, secretBox, builtinBaseUrl: config.CRM_BASE_URL });
+        await installEcommerce(connections.clientFor((await database.repositories.portals.findById(portalId))!));
+        // The CRM token stays sealed in the database: an operator never needs it.
+        console.log(JSON.stringify({ portalId, apiKey }, null, 2));
       } finally {
         await database.close();
       }

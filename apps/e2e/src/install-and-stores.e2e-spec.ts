@@ -27,8 +27,9 @@ describe('install, uninstall and stores over the running stack', () => {
   async function newPortal(pipelineLimit?: number) {
     const { portalId, apiKey } = (await admin.post('/portals', pipelineLimit === undefined ? {} : { pipelineLimit })).data;
     const portal = await (await stack.repositories()).portals.findById(portalId);
-    const crm = new HttpCrmClient({ baseUrl: stack.crmUrl, token: portal!.crmToken });
-    return { portalId, apiKey, crmToken: portal!.crmToken, crm, client: gatewayClient(stack, { apiKey }) };
+    const crmToken = (await stack.connections()).builtinToken(portal!);
+    const crm = new HttpCrmClient({ baseUrl: stack.crmUrl, token: crmToken });
+    return { portalId, apiKey, crmToken, crm, client: gatewayClient(stack, { apiKey }) };
   }
 
   const ecommercePipelines = async (crm: HttpCrmClient) => (await crm.listDealPipelines()).filter((pipeline) => pipeline.id === 'ecommerce');

@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import { TOPICS, type CatchUpMessage } from '@ecomm-sync/contracts';
+import { CrmConnections, type CrmConnectionsOptions } from '@ecomm-sync/crm-connections';
 import { SecretBox, type Credential, type Repositories } from '@ecomm-sync/data-access';
 import { errorHandler, healthRoutes, jsonBody, notFoundHandler, requestContext, type ReadinessCheck } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
@@ -27,14 +28,20 @@ export interface GatewayDeps {
   bodyLimit: string;
   adminToken: string;
   crmBaseUrl: string;
+  /** Longest wait of one CRM request (budget, 429s, a CRM away) before an install or store change answers 502. */
+  crmMaxWaitMs?: number;
   readiness: Record<string, ReadinessCheck>;
   /** How long per-request lookups (credentials, stores) are remembered; 0 disables it. */
   lookupCacheMs?: number;
   /** Per credential; `limit: 0` (the default here) turns it off. */
   rateLimit?: RateLimitOptions;
   accessTokenTtlSeconds?: number;
-  /** Key that seals application client secrets (SECRETS_KEY). */
+  /** Key that seals application client secrets and CRM secrets (SECRETS_KEY). */
   secretsKey: string;
+  /** Each portal's CRM port (tests point it elsewhere); the default is CrmConnections at crmBaseUrl. */
+  connections?: CrmConnections;
+  /** The request budgets of CRM accounts, shared with every other replica and service (decision 20). */
+  crmBudgetFor?: CrmConnectionsOptions['budgetFor'];
   /** Where integrators reach the gateway; links in answers are built from it (GATEWAY_PUBLIC_URL). */
   publicUrl?: string;
   /** Proxies whose X-Forwarded-* headers are believed (GATEWAY_TRUSTED_PROXIES). */
@@ -50,9 +57,14 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   const cacheMs = deps.lookupCacheMs ?? 0;
   const credentialCache = new TtlCache<Credential | null>(cacheMs);
   const storeCache = new TtlCache<boolean>(cacheMs);
+  const secretBox = new SecretBox(deps.secretsKey);
+  const connections = deps.connections ?? new CrmConnections({ portals: repositories.portals, secretBox, builtinBaseUrl: deps.crmBaseUrl, maxWaitMs: deps.crmMaxWaitMs ?? 3000, budgetFor: deps.crmBudgetFor, logger });
+  const sealed = await connections.sealPlaintextTokens();
+  if (sealed > 0) logger.info('sealed built-in CRM tokens stored in clear', { portals: sealed });
   const forgetLookups = () => {
     credentialCache.clear();
     storeCache.clear();
+    connections.forget();
   };
   await broker.subscribeAll(TOPICS.lookupsChanged, forgetLookups, forgetLookups);
 
@@ -65,7 +77,8 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     {
       crm: { baseUrl: deps.crmBaseUrl, adminToken: deps.adminToken },
       accessTokenTtlSeconds: deps.accessTokenTtlSeconds ?? 1800,
-      secretBox: new SecretBox(deps.secretsKey),
+      secretBox,
+      connections,
       onAccessChanged: lookupsChanged,
       onPortalEnabled: (portalId) => broker.publish(TOPICS.catchUp, { kind: 'catch-up', portalId, errorType: 'INACTIVE_PORTAL' } satisfies CatchUpMessage),
     },
@@ -85,7 +98,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   app.use(settingsRoutes(new ManageSettingsUseCase(repositories, broker, logger), auth));
   const imports = new ManageImportsUseCase(repositories, broker, logger);
   const installs = new ManageInstallUseCase(repositories, broker, logger, {
-    crmBaseUrl: deps.crmBaseUrl,
+    crmFor: (portal) => connections.clientFor(portal),
     onLookupsChanged: lookupsChanged,
     onInstalled: (tenant) => (tenant.appId ? imports.startOnInstall({ portalId: tenant.portalId, appId: tenant.appId }) : Promise.resolve()),
   });

@@ -7,7 +7,7 @@ export const gatewayConfigSchema = {
   GATEWAY_PORT: { doc: 'port the gateway listens on', format: 'port', default: 3000 },
   GATEWAY_BODY_LIMIT: { doc: 'largest accepted request body (bigger ones answer 413)', format: 'string', default: '4mb' },
   ADMIN_TOKEN: { doc: 'bearer token of the admin API', format: 'string', sensitive: true },
-  SECRETS_KEY: { doc: 'key (at least 16 characters; use 32 random bytes, base64) that seals application client secrets at rest; the webhook-dispatcher needs the same one', format: 'string', sensitive: true },
+  SECRETS_KEY: { doc: 'key (at least 16 characters; use 32 random bytes, base64) that seals application client secrets and CRM secrets (portal CRM tokens, hosted CRM credentials) at rest; the applier, the webhook-dispatcher and the CLI need the same one', format: 'string', sensitive: true },
   GATEWAY_LOOKUP_CACHE_MS: {
     doc: 'how long a credential found by its secret and a known store are remembered (0: look up on every request); revocations clear it in every replica at once',
     format: 'int',
@@ -17,6 +17,11 @@ export const gatewayConfigSchema = {
   RATE_LIMIT_WINDOW_MS: { doc: 'the rate limit window', format: 'int', default: 10_000 },
   OAUTH_ACCESS_TOKEN_TTL_S: { doc: 'seconds an OAuth access token lives (refresh with POST /oauth/v1/token)', format: 'int', default: 1800 },
   CRM_BASE_URL: { doc: 'base URL of the built-in CRM (its admin API makes accounts for new portals)', format: 'url', default: 'http://127.0.0.1:3100' },
+  CRM_MAX_WAIT_MS: {
+    doc: "longest a CRM request of an install or store change waits (the account's request budget, 429s, a CRM not answering) before the caller gets 502",
+    format: 'int',
+    default: 3000,
+  },
   GATEWAY_PUBLIC_URL: {
     doc: 'the URL integrators reach the gateway at (https://sync.example.com); links in answers (paging) are built from it. Unset: from the request, with a checked Host',
     format: 'url',

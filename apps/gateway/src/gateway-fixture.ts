@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import { connectDatabase, type Database } from '@ecomm-sync/data-access';
 import { createLogger } from '@ecomm-sync/logger';
 import { Broker, purgeAndDeleteTopology } from '@ecomm-sync/messaging';
+import { TEST_SECRETS_KEY } from '@ecomm-sync/test-harness';
 import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
 import { createGatewayApp, type GatewayDeps } from './app';
 
@@ -31,7 +32,7 @@ export async function startGatewayFixture(name: string, overrides: (fixture: Pic
     logger: createLogger('gateway-test', 'error'),
     bodyLimit: '1mb',
     adminToken: 'admin',
-    secretsKey: 'test-secrets-key-0123456789',
+    secretsKey: TEST_SECRETS_KEY,
     crmBaseUrl: 'http://127.0.0.1:1',
     readiness: {},
     ...overrides({ database, broker }),

@@ -1,3 +1,4 @@
+import { MongoCrmBudgets } from '@ecomm-sync/crm-budget';
 import { listen } from '@ecomm-sync/http';
 import { runService } from '@ecomm-sync/service-runtime';
 import { createGatewayApp } from './app';
@@ -7,6 +8,7 @@ runService({
   name: 'gateway',
   loadConfig: loadGatewayConfig,
   start: async ({ config, logger, database, broker }) => {
+    const budgets = new MongoCrmBudgets(database.connection);
     const app = await createGatewayApp({
       repositories: database.repositories,
       broker,
@@ -15,6 +17,8 @@ runService({
       adminToken: config.ADMIN_TOKEN,
       secretsKey: config.SECRETS_KEY,
       crmBaseUrl: config.CRM_BASE_URL,
+      crmMaxWaitMs: config.CRM_MAX_WAIT_MS,
+      crmBudgetFor: (accountKey, limits) => budgets.for(accountKey, limits),
       lookupCacheMs: config.GATEWAY_LOOKUP_CACHE_MS,
       rateLimit: { limit: config.RATE_LIMIT_REQUESTS, windowMs: config.RATE_LIMIT_WINDOW_MS },
       accessTokenTtlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_S,

@@ -8,3 +8,4 @@ export * from './common-schemas';
 export * from './change-time';
 export * from './settings';
 export * from './imports';
+export * from './crm-connection';

@@ -4,7 +4,7 @@ export { findIn } from './find-in';
 export type { Database, Repositories } from './database';
 export type { ObjectKey } from './object-key';
 export { hashSecret, newSecret, secretMatches, SecretBox } from './secrets';
-export type { Portal, PortalRepository } from './repositories/portal.repository';
+export type { Portal, PortalRepository, StoredCrmConnection, StoredOAuthToken } from './repositories/portal.repository';
 export type { StoredSettings, SettingsRepository } from './repositories/settings.repository';
 export { settingsOwner, ownerDataFilter } from './repositories/settings.repository';
 export type { Developer, Application, Install, AccountRepository } from './repositories/account.repository';

@@ -5,26 +5,9 @@
 
 export type CrmRequestKind = 'request' | 'search';
 
-/** What the CRM allows one account (decision 20). */
-export interface CrmLimits {
-  /** Requests in any rolling 10-second window (the CRM's TEN_SECONDLY_ROLLING policy). */
-  burstPer10s: number;
-  /** Requests per day, reset at midnight in `timeZone`; null: no daily cap. */
-  dailyCap: number | null;
-  /** The account's IANA time zone, which sets the daily cap's midnight. */
-  timeZone: string;
-  /** Search requests per second (per token); null: searches count only as requests. */
-  searchPerSecond: number | null;
-}
-
-export type CrmTier = 'starter' | 'professional' | 'enterprise-addon';
-
-/** The hosted CRM's published limits per account, by tier. */
-export const CRM_TIER_LIMITS: Record<CrmTier, CrmLimits> = {
-  starter: { burstPer10s: 100, dailyCap: 250_000, timeZone: 'UTC', searchPerSecond: 4 },
-  professional: { burstPer10s: 190, dailyCap: 625_000, timeZone: 'UTC', searchPerSecond: 4 },
-  'enterprise-addon': { burstPer10s: 250, dailyCap: 1_000_000, timeZone: 'UTC', searchPerSecond: 4 },
-};
+// The limits of one account and the hosted CRM's tiers live with the connection's contract (libs/contracts).
+export type { CrmLimits, CrmTier } from '@ecomm-sync/contracts';
+export { CRM_TIER_LIMITS } from '@ecomm-sync/contracts';
 
 export type CrmPauseReason = 'daily-cap' | 'rate-limited';
 

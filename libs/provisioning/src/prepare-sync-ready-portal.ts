@@ -1,6 +1,6 @@
 import type { ObjectType, PropertyMapping } from '@ecomm-sync/contracts';
 import { DEFAULT_STORE_ID } from '@ecomm-sync/contracts';
-import { HttpCrmClient } from '@ecomm-sync/crm-client';
+import type { CrmPort } from '@ecomm-sync/crm-client';
 import type { Repositories } from '@ecomm-sync/data-access';
 import { installEcommerce } from './install-ecommerce';
 
@@ -20,12 +20,13 @@ export const DEMO_MAPPINGS: Record<ObjectType, PropertyMapping[]> = {
  */
 export async function prepareSyncReadyPortal(
   repositories: Pick<Repositories, 'stores' | 'settings' | 'ecommerceInstalls'>,
-  crm: { baseUrl: string; token: string },
+  /** The portal's CRM (CrmConnections.clientFor). */
+  crm: CrmPort,
   portalId: number,
   mappings: Partial<Record<ObjectType, PropertyMapping[]>> = DEMO_MAPPINGS,
 ): Promise<void> {
   const tenant = { portalId, appId: null };
-  await installEcommerce(new HttpCrmClient({ baseUrl: crm.baseUrl, token: crm.token }));
+  await installEcommerce(crm);
   await repositories.ecommerceInstalls.markInstalled(tenant, Date.now());
   await repositories.stores.upsert(tenant, { id: DEFAULT_STORE_ID, label: 'Custom' });
   await repositories.settings.put(tenant, { enabled: true, importOnInstall: false, webhookUri: null, mappings });

@@ -1,3 +1,3 @@
 export { TestStack } from './test-stack';
 export type { AppName, StackOptions, TestPortal } from './test-stack';
-export { seedPortal } from './seed-portal';
+export { seedPortal, TEST_SECRETS_KEY } from './seed-portal';

@@ -5,8 +5,9 @@ import axios from 'axios';
 import mongoose from 'mongoose';
 import type { ObjectType, PropertyValue } from '@ecomm-sync/contracts';
 import { HttpCrmClient } from '@ecomm-sync/crm-client';
+import { CrmConnections, type CrmConnectionsOptions } from '@ecomm-sync/crm-connections';
 import { emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
-import { connectDatabase, type Database } from '@ecomm-sync/data-access';
+import { connectDatabase, SecretBox, type Database } from '@ecomm-sync/data-access';
 import { purgeAndDeleteTopology } from '@ecomm-sync/messaging';
 import { prepareSyncReadyPortal, provisionPortal } from '@ecomm-sync/provisioning';
 import { freePort, testInfrastructure, uniqueName, waitFor } from '@ecomm-sync/testing';
@@ -45,6 +46,7 @@ export interface StackOptions {
 export interface TestPortal {
   portalId: number;
   apiKey: string;
+  /** The token of the portal's built-in CRM account (stored sealed), for tests that read the CRM directly. */
   crmToken: string;
 }
 
@@ -186,6 +188,16 @@ export class TestStack {
     return this.database.repositories;
   }
 
+  /** Portals' CRM connections as the services resolve them (the stack's SECRETS_KEY and built-in CRM), with the test's overrides. */
+  async connections(overrides: Partial<CrmConnectionsOptions> = {}): Promise<CrmConnections> {
+    const repositories = await this.repositories();
+    return new CrmConnections({ portals: repositories.portals, secretBox: this.secretBox(), builtinBaseUrl: this.crmUrl, timeoutMs: 5_000, ...overrides });
+  }
+
+  private secretBox(): SecretBox {
+    return new SecretBox(this.env.SECRETS_KEY);
+  }
+
   /**
    * A portal made through the admin API (or directly when the stack runs no gateway), then made
    * ready to sync: ecommerce setup in its CRM, store `default`, enabled settings.
@@ -198,11 +210,12 @@ export class TestStack {
       const created = await axios.post(`${this.gatewayUrl}/admin/v1/portals`, { name: 'test portal' }, { headers: { authorization: `Bearer ${this.adminToken}` } });
       ({ portalId, apiKey } = created.data as { portalId: number; apiKey: string });
     } else {
-      ({ portalId, apiKey } = await provisionPortal(repositories, { baseUrl: this.crmUrl, adminToken: this.adminToken }));
+      ({ portalId, apiKey } = await provisionPortal(repositories, { baseUrl: this.crmUrl, adminToken: this.adminToken }, this.secretBox()));
     }
-    const portal = await repositories.portals.findById(portalId);
-    await prepareSyncReadyPortal(repositories, { baseUrl: this.crmUrl, token: portal!.crmToken }, portalId);
-    return { portalId, apiKey, crmToken: portal!.crmToken };
+    const portal = (await repositories.portals.findById(portalId))!;
+    const connections = await this.connections();
+    await prepareSyncReadyPortal(repositories, connections.clientFor(portal), portalId);
+    return { portalId, apiKey, crmToken: connections.builtinToken(portal) };
   }
 
   /**
@@ -226,6 +239,7 @@ export class TestStack {
     }
   }
 
+  /** A client of the portal's built-in CRM account (whatever its connection), to read what was synced. */
   crm(portal: TestPortal): HttpCrmClient {
     return new HttpCrmClient({ baseUrl: this.crmUrl, token: portal.crmToken });
   }

@@ -1,24 +1,28 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
-import { HttpCrmClient, type CrmPort } from '@ecomm-sync/crm-client';
+import type { CrmPort } from '@ecomm-sync/crm-client';
+import type { CrmConnections } from '@ecomm-sync/crm-connections';
 import type { Portal } from '@ecomm-sync/data-access';
 
-/** One CRM client per portal and cached property definitions, so that a batch costs no extra reads. */
+/**
+ * Each portal's CRM port, through its connection (CrmConnections caches the clients), and cached
+ * property definitions, so that a batch costs no extra reads.
+ */
 export class CrmDirectory {
-  private readonly clients = new Map<number, { token: string; client: CrmPort }>();
   private readonly definitions = new Map<string, { at: number; names: Set<string> }>();
 
   constructor(
-    private readonly options: { baseUrl: string; timeoutMs: number; propertyCacheMs: number },
-    private readonly createClient: (token: string) => CrmPort = (token) =>
-      new HttpCrmClient({ baseUrl: options.baseUrl, token, timeoutMs: options.timeoutMs }),
+    private readonly connections: Pick<CrmConnections, 'clientFor' | 'forget'>,
+    private readonly options: { propertyCacheMs: number },
   ) {}
 
   clientFor(portal: Portal): CrmPort {
-    const cached = this.clients.get(portal.portalId);
-    if (cached && cached.token === portal.crmToken) return cached.client;
-    const client = this.createClient(portal.crmToken);
-    this.clients.set(portal.portalId, { token: portal.crmToken, client });
-    return client;
+    return this.connections.clientFor(portal);
+  }
+
+  /** Drops cached clients and definitions (a connection may have changed: the gateway broadcasts it). */
+  forget(): void {
+    this.connections.forget();
+    this.definitions.clear();
   }
 
   /**

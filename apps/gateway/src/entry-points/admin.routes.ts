@@ -1,5 +1,5 @@
 import express, { Router, type Request } from 'express';
-import { createValidator } from '@ecomm-sync/contracts';
+import { createValidator, crmConnectionInputSchema, type CrmConnectionInput } from '@ecomm-sync/contracts';
 import { AppError, parseWith, staticBearerAuth } from '@ecomm-sync/http';
 import { oauthError, type ManageAccountsUseCase } from '../use-cases/manage-accounts.use-case';
 
@@ -16,6 +16,7 @@ const validatePortalChange = createValidator<{ pipelineLimit: number }>({
   additionalProperties: false,
   properties: { pipelineLimit: { type: 'integer', minimum: 0, maximum: 1000 } },
 });
+const validateCrmConnection = createValidator<CrmConnectionInput>(crmConnectionInputSchema);
 const validateNamed = createValidator<{ name?: string }>({ type: 'object', additionalProperties: false, properties: { name } });
 const validateNewApp = createValidator<{ developerId: number; name: string }>({
   type: 'object',
@@ -71,6 +72,13 @@ export function adminRoutes(accounts: ManageAccountsUseCase, adminToken: string)
       res.status(204).end();
     });
   }
+  router.get('/admin/v1/portals/:portalId/crm-connection', async (req, res) => {
+    res.json(await accounts.getCrmConnection(integerIn(req, 'portalId')));
+  });
+  router.put('/admin/v1/portals/:portalId/crm-connection', async (req, res) => {
+    const portalId = integerIn(req, 'portalId');
+    res.json(await accounts.setCrmConnection(portalId, parseWith(validateCrmConnection, req.body)));
+  });
   router.post('/admin/v1/portals/:portalId/api-key', async (req, res) => {
     res.status(201).json(await accounts.rotatePortalKey(integerIn(req, 'portalId')));
   });

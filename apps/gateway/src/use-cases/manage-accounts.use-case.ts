@@ -1,5 +1,7 @@
 import { newSecret, type Application, type SecretBox, type Credential, type CredentialKind, type Developer, type Install, type Portal, type Repositories } from '@ecomm-sync/data-access';
+import type { CrmConnectionInput, CrmConnectionView } from '@ecomm-sync/contracts';
 import { CrmAdminClient } from '@ecomm-sync/crm-client';
+import { CrmConnectionInputError, type CrmConnections } from '@ecomm-sync/crm-connections';
 import { AppError } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import { provisionPortal } from '@ecomm-sync/provisioning';
@@ -14,9 +16,11 @@ export interface TokenPair {
 export interface AccountsOptions {
   crm: { baseUrl: string; adminToken: string };
   accessTokenTtlSeconds: number;
-  /** Seals client secrets (they sign webhooks, so they are kept, encrypted). */
+  /** Seals client secrets (they sign webhooks, so they are kept, encrypted) and the built-in CRM tokens of new portals. */
   secretBox: SecretBox;
-  /** Called after anything that changes access (revocation, rotation, uninstall, disabling or enabling a portal). */
+  /** Portals' CRM connections (decision 22). */
+  connections: CrmConnections;
+  /** Called after anything that changes access (revocation, rotation, uninstall, disabling or enabling a portal, a CRM connection). */
   onAccessChanged: () => Promise<void>;
   /** Called after a portal is enabled again, so what it was sent meanwhile is applied. */
   onPortalEnabled: (portalId: number) => Promise<void>;
@@ -46,7 +50,7 @@ export class ManageAccountsUseCase {
   // Portals
 
   async createPortal(input: { name?: string; pipelineLimit?: number }): Promise<{ portalId: number; apiKey: string }> {
-    const portal = await provisionPortal(this.repositories, this.options.crm, input);
+    const portal = await provisionPortal(this.repositories, this.options.crm, this.options.secretBox, input);
     this.logger.info('portal created', { portalId: portal.portalId });
     return { portalId: portal.portalId, apiKey: portal.apiKey };
   }
@@ -71,7 +75,27 @@ export class ManageAccountsUseCase {
   /** The most deal pipelines the portal's built-in CRM account allows (an install needs one free). */
   async setPipelineLimit(portalId: number, pipelineLimit: number): Promise<void> {
     const portal = await this.portal(portalId);
-    await new CrmAdminClient(this.options.crm.baseUrl, this.options.crm.adminToken).ensureAccount(portalId, portal.crmToken, pipelineLimit);
+    await new CrmAdminClient(this.options.crm.baseUrl, this.options.crm.adminToken).ensureAccount(portalId, this.options.connections.builtinToken(portal), pipelineLimit);
+  }
+
+  /** The portal's CRM connection, without its secrets. */
+  async getCrmConnection(portalId: number): Promise<CrmConnectionView> {
+    return this.options.connections.view(await this.portal(portalId));
+  }
+
+  /** Sets the portal's CRM connection; every replica drops its clients of the portal at once. */
+  async setCrmConnection(portalId: number, input: CrmConnectionInput): Promise<CrmConnectionView> {
+    let view: CrmConnectionView | null;
+    try {
+      view = await this.options.connections.set(portalId, input);
+    } catch (error) {
+      if (error instanceof CrmConnectionInputError) throw AppError.badRequest(`body/${error.message}`);
+      throw error;
+    }
+    if (!view) throw AppError.notFound(`No portal ${portalId}`);
+    this.logger.info('CRM connection set', { portalId, kind: view.kind, authType: view.authType, baseUrl: view.baseUrl });
+    await this.options.onAccessChanged();
+    return view;
   }
 
   /** A new portal API key; every earlier one stops working at once. */

@@ -1,5 +1,5 @@
 import { DEFAULT_STORE_ID, TOPICS, type CatchUpMessage, type Tenant } from '@ecomm-sync/contracts';
-import { HttpCrmClient, type CrmPort } from '@ecomm-sync/crm-client';
+import type { CrmPort } from '@ecomm-sync/crm-client';
 import { settingsOwner, type Portal, type Repositories, type Store } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
@@ -7,14 +7,13 @@ import type { Broker } from '@ecomm-sync/messaging';
 import { EcommerceInstallError, installEcommerce } from '@ecomm-sync/provisioning';
 
 export interface InstallOptions {
-  crmBaseUrl: string;
+  /** The CRM port of a portal, through its connection (CrmConnections.clientFor). */
+  crmFor: (portal: Portal) => CrmPort;
   /** Called after stores or install states changed, so every replica forgets what it cached. */
   onLookupsChanged: () => Promise<void>;
   /** Called after a v1 install (importOnInstall starts an import there). */
   onInstalled?: (tenant: Tenant) => Promise<void>;
   clock?: () => number;
-  /** The CRM client of a portal (tests may point it elsewhere). */
-  crmFor?: (portal: Portal) => CrmPort;
 }
 
 /**
@@ -24,7 +23,6 @@ export interface InstallOptions {
  */
 export class ManageInstallUseCase {
   private readonly clock: () => number;
-  private readonly crmFor: (portal: Portal) => CrmPort;
 
   constructor(
     private readonly repositories: Pick<Repositories, 'portals' | 'accounts' | 'ecommerceInstalls' | 'stores' | 'settings'>,
@@ -33,7 +31,6 @@ export class ManageInstallUseCase {
     private readonly options: InstallOptions,
   ) {
     this.clock = options.clock ?? Date.now;
-    this.crmFor = options.crmFor ?? ((portal) => new HttpCrmClient({ baseUrl: options.crmBaseUrl, token: portal.crmToken, timeoutMs: 15_000 }));
   }
 
   /** v1 install: the setup, the store `default` for v1 traffic, the install record. Idempotent. */
@@ -90,7 +87,7 @@ export class ManageInstallUseCase {
     const portal = await this.repositories.portals.findById(tenant.portalId);
     if (!portal) throw AppError.notFound(`No portal ${tenant.portalId}`);
     try {
-      await installEcommerce(this.crmFor(portal));
+      await installEcommerce(this.options.crmFor(portal));
     } catch (error) {
       if (!(error instanceof EcommerceInstallError)) throw error;
       this.logger.warn('ecommerce setup refused', { ...tenant, reason: error.reason, error: error.message });

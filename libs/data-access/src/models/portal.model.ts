@@ -5,10 +5,19 @@ const portalSchema = new Schema(
     portalId: { type: Number, required: true },
     name: { type: String, required: true },
     active: { type: Boolean, required: true, default: true },
-    /** Bearer token of the portal's account in the CRM; an outbound credential, so it cannot be hashed. */
-    crmToken: { type: String, required: true },
+    /**
+     * Bearer token of the portal's account in the built-in CRM, sealed with SECRETS_KEY (decision
+     * 22): an outbound credential, so it cannot be hashed.
+     */
+    crmTokenSealed: { type: String },
+    /** The same token in clear, as documents before decision 22 hold it; sealed and removed on first use or at boot. */
+    crmToken: { type: String },
+    /** The portal's CRM connection (StoredCrmConnection) with its secrets sealed; absent: the built-in CRM, no limits. */
+    crmConnection: { type: Schema.Types.Mixed },
+    /** The OAuth access token of a hosted connection, sealed, shared by every replica (StoredOAuthToken). */
+    crmOAuthToken: { type: Schema.Types.Mixed },
   },
-  { collection: 'portals', timestamps: true, versionKey: false },
+  { collection: 'portals', timestamps: true, versionKey: false, minimize: false },
 );
 // Serves: portal by id (every tenant check, admin API).
 portalSchema.index({ portalId: 1 }, { unique: true });

@@ -1,15 +1,51 @@
 import type { Connection, Model } from 'mongoose';
+import type { CrmLimits } from '@ecomm-sync/contracts';
 import { portalModel, type PortalDocument } from '../models/portal.model';
 import { Sequences } from './sequences';
+
+/**
+ * A portal's CRM connection as stored: every secret sealed (SecretBox, `v1.` form). The built-in
+ * CRM's token is not part of it: it belongs to the portal's built-in account, whichever CRM the
+ * portal syncs to, so switching back to `builtin` needs nothing new.
+ */
+export type StoredCrmConnection =
+  | { kind: 'builtin'; limits: CrmLimits | null; changedAt: number }
+  | {
+      kind: 'hosted';
+      baseUrl: string;
+      auth: { type: 'private-app'; tokenSealed: string } | { type: 'oauth'; clientId: string; clientSecretSealed: string; refreshTokenSealed: string };
+      limits: CrmLimits;
+      changedAt: number;
+    };
+
+/** The current OAuth access token of a hosted connection, sealed; every replica uses the same one. */
+export interface StoredOAuthToken {
+  accessTokenSealed: string;
+  /** Epoch ms. */
+  expiresAt: number;
+  /** Epoch ms of the refresh that obtained it. */
+  refreshedAt: number;
+}
 
 export interface Portal {
   portalId: number;
   name: string;
   active: boolean;
-  crmToken: string;
+  /** The built-in CRM account's token: sealed, or in clear in a document not migrated yet (decision 22). */
+  builtinCrmToken: { sealed: string } | { plaintext: string };
+  /** Null: never set, the built-in CRM without limits. */
+  crmConnection: StoredCrmConnection | null;
+  crmOAuthToken: StoredOAuthToken | null;
 }
 
-const toPortal = (doc: PortalDocument): Portal => ({ portalId: doc.portalId, name: doc.name, active: doc.active, crmToken: doc.crmToken });
+const toPortal = (doc: PortalDocument): Portal => ({
+  portalId: doc.portalId,
+  name: doc.name,
+  active: doc.active,
+  builtinCrmToken: doc.crmTokenSealed ? { sealed: doc.crmTokenSealed } : { plaintext: doc.crmToken ?? '' },
+  crmConnection: (doc.crmConnection as StoredCrmConnection | undefined) ?? null,
+  crmOAuthToken: (doc.crmOAuthToken as StoredOAuthToken | undefined) ?? null,
+});
 
 export class PortalRepository {
   private readonly portals: Model<PortalDocument>;
@@ -25,9 +61,10 @@ export class PortalRepository {
     return 1_000_000 + (await this.sequences.next('portalId'));
   }
 
-  /** A new portal, active. Its API key is a credential (CredentialRepository). */
-  async create(portal: { portalId: number; name: string; crmToken: string }): Promise<Portal> {
-    const doc = await this.portals.create({ portalId: portal.portalId, name: portal.name, active: true, crmToken: portal.crmToken });
+  /** A new portal, active, syncing to the built-in CRM. Its API key is a credential (CredentialRepository). */
+  async create(portal: { portalId: number; name: string; crmTokenSealed: string }): Promise<Portal> {
+    if (!portal.crmTokenSealed.startsWith('v1.')) throw new Error('the built-in CRM token must be sealed (SecretBox.seal)');
+    const doc = await this.portals.create({ portalId: portal.portalId, name: portal.name, active: true, crmTokenSealed: portal.crmTokenSealed });
     return toPortal(doc.toObject());
   }
 
@@ -45,4 +82,43 @@ export class PortalRepository {
     const result = await this.portals.updateOne({ portalId }, { $set: { active } });
     return result.matchedCount === 1;
   }
+
+  /** Replaces the portal's connection (secrets sealed by the caller) and forgets its OAuth access token. */
+  async setCrmConnection(portalId: number, connection: StoredCrmConnection): Promise<boolean> {
+    assertSealed(connection);
+    const result = await this.portals.updateOne({ portalId }, { $set: { crmConnection: connection }, $unset: { crmOAuthToken: '' } });
+    return result.matchedCount === 1;
+  }
+
+  /**
+   * Stores what an OAuth refresh answered, if the connection still holds the refresh token that was
+   * used (another replica, or a new connection, may have replaced it meanwhile): false if not.
+   */
+  async saveOAuthRefresh(portalId: number, usedRefreshTokenSealed: string, refreshTokenSealed: string, token: StoredOAuthToken): Promise<boolean> {
+    if (![refreshTokenSealed, token.accessTokenSealed].every((value) => value.startsWith('v1.'))) throw new Error('OAuth tokens must be sealed (SecretBox.seal)');
+    const result = await this.portals.updateOne(
+      { portalId, 'crmConnection.auth.refreshTokenSealed': usedRefreshTokenSealed },
+      { $set: { 'crmConnection.auth.refreshTokenSealed': refreshTokenSealed, crmOAuthToken: token } },
+    );
+    return result.matchedCount === 1;
+  }
+
+  /** Portals whose built-in CRM token is still in clear (written before decision 22). */
+  async withPlaintextCrmToken(limit = 1000): Promise<{ portalId: number; crmToken: string }[]> {
+    const docs = await this.portals.find({ crmToken: { $exists: true } }, { portalId: 1, crmToken: 1 }).sort({ portalId: 1 }).limit(limit).lean<PortalDocument[]>();
+    return docs.map((doc) => ({ portalId: doc.portalId, crmToken: doc.crmToken! }));
+  }
+
+  /** Replaces a token in clear by its sealed form, if it is still the same token; true if this call did it. */
+  async sealCrmToken(portalId: number, plaintext: string, sealed: string): Promise<boolean> {
+    if (!sealed.startsWith('v1.')) throw new Error('the built-in CRM token must be sealed (SecretBox.seal)');
+    const result = await this.portals.updateOne({ portalId, crmToken: plaintext }, { $set: { crmTokenSealed: sealed }, $unset: { crmToken: '' } });
+    return result.modifiedCount === 1;
+  }
+}
+
+function assertSealed(connection: StoredCrmConnection): void {
+  if (connection.kind === 'builtin') return;
+  const sealed = connection.auth.type === 'private-app' ? [connection.auth.tokenSealed] : [connection.auth.clientSecretSealed, connection.auth.refreshTokenSealed];
+  if (!sealed.every((value) => value.startsWith('v1.'))) throw new Error('CRM connection secrets must be sealed (SecretBox.seal)');
 }

@@ -1,0 +1,42 @@
+import { ADMIN_COMMANDS, UsageError } from './admin-commands';
+
+const crmConnection = (...args: string[]) => ADMIN_COMMANDS.portals['crm-connection'].build(args);
+
+describe('admin portals crm-connection', () => {
+  it.each([
+    ['show', ['7', 'show'], { method: 'get', path: '/admin/v1/portals/7/crm-connection' }],
+    ['builtin', ['7', '--kind', 'builtin'], { method: 'put', path: '/admin/v1/portals/7/crm-connection', body: { kind: 'builtin' } }],
+    [
+      'hosted with a private-app token and a tier',
+      ['7', '--kind', 'hosted', '--base-url', 'https://crm.example.com', '--token', 'pat-1', '--tier', 'professional'],
+      { method: 'put', path: '/admin/v1/portals/7/crm-connection', body: { kind: 'hosted', baseUrl: 'https://crm.example.com', auth: { type: 'private-app', token: 'pat-1' }, tier: 'professional' } },
+    ],
+    [
+      'hosted with OAuth and every limit',
+      ['7', '--kind', 'hosted', '--base-url', 'https://crm.example.com', '--client-id', 'c', '--client-secret', 's', '--refresh-token', 'r',
+        '--burst-per-10s', '150', '--daily-cap', 'none', '--time-zone', 'Europe/Berlin', '--search-per-second', '4'],
+      {
+        method: 'put',
+        path: '/admin/v1/portals/7/crm-connection',
+        body: {
+          kind: 'hosted',
+          baseUrl: 'https://crm.example.com',
+          auth: { type: 'oauth', clientId: 'c', clientSecret: 's', refreshToken: 'r' },
+          limits: { burstPer10s: 150, dailyCap: null, timeZone: 'Europe/Berlin', searchPerSecond: 4 },
+        },
+      },
+    ],
+  ])('when given %s, then it makes that request', (_name, args, expected) => {
+    expect(crmConnection(...args)).toEqual(expected);
+  });
+
+  it.each([
+    ['no portal id', []],
+    ['no kind', ['7', '--tier', 'starter']],
+    ['an unknown option', ['7', '--kind', 'builtin', '--colour', 'red']],
+    ['an option without its value', ['7', '--kind', 'hosted', '--token']],
+    ['a burst that is not a number', ['7', '--kind', 'builtin', '--burst-per-10s', 'many']],
+  ])('when given %s, then it is a usage error', (_name, args) => {
+    expect(() => crmConnection(...args)).toThrow(UsageError);
+  });
+});

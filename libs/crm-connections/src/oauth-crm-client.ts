@@ -1,0 +1,106 @@
+import type { ObjectType } from '@ecomm-sync/contracts';
+import { CRM_BATCH_LIMIT, CrmRequestError, type AssociationPair, type CrmObject, type CrmPipeline, type CrmPort, type CrmPropertyInfo } from '@ecomm-sync/crm-client';
+import type { OAuthAccessTokens } from './oauth-access-tokens';
+
+type Properties = Record<string, string | null>;
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += CRM_BATCH_LIMIT) result.push(items.slice(i, i + CRM_BATCH_LIMIT));
+  return result;
+}
+
+/**
+ * A CRM port over OAuth: each request carries a current access token; a request the CRM answers
+ * 401 gets a fresh token and is sent once more. Batches are split here (not in the HTTP client),
+ * so that the one retry repeats one request of at most 100, never chunks that already succeeded.
+ */
+export class OAuthCrmClient implements CrmPort {
+  private client: { token: string; port: CrmPort } | null = null;
+
+  constructor(
+    private readonly tokens: OAuthAccessTokens,
+    private readonly createClient: (token: string) => CrmPort,
+  ) {}
+
+  batchCreate(type: ObjectType, inputs: { properties: Properties }[]): Promise<CrmObject[]> {
+    return this.batched(inputs, (chunk) => this.call((crm) => crm.batchCreate(type, chunk)));
+  }
+
+  batchUpdate(type: ObjectType, inputs: { id: number; properties: Properties }[]): Promise<CrmObject[]> {
+    return this.batched(inputs, (chunk) => this.call((crm) => crm.batchUpdate(type, chunk)));
+  }
+
+  batchUpsert(type: ObjectType, idProperty: string, inputs: { id: string; properties: Properties }[]): Promise<CrmObject[]> {
+    return this.batched(inputs, (chunk) => this.call((crm) => crm.batchUpsert(type, idProperty, chunk)));
+  }
+
+  async batchArchive(type: ObjectType, ids: number[]): Promise<void> {
+    for (const chunk of chunks(ids)) await this.call((crm) => crm.batchArchive(type, chunk));
+  }
+
+  batchRead(type: ObjectType, ids: number[], properties: string[]): Promise<CrmObject[]> {
+    return this.batched(ids, (chunk) => this.call((crm) => crm.batchRead(type, chunk, properties)));
+  }
+
+  async findContactsByEmail(emails: string[]): Promise<Map<string, number>> {
+    const found = new Map<string, number>();
+    for (const chunk of chunks([...new Set(emails.map((email) => email.toLowerCase()))])) {
+      for (const [email, id] of await this.call((crm) => crm.findContactsByEmail(chunk))) if (!found.has(email)) found.set(email, id);
+    }
+    return found;
+  }
+
+  listProperties(type: ObjectType): Promise<CrmPropertyInfo[]> {
+    return this.call((crm) => crm.listProperties(type));
+  }
+
+  createProperty(type: ObjectType, property: CrmPropertyInfo): Promise<void> {
+    return this.call((crm) => crm.createProperty(type, property));
+  }
+
+  deleteProperty(type: ObjectType, name: string): Promise<void> {
+    return this.call((crm) => crm.deleteProperty(type, name));
+  }
+
+  listDealPipelines(): Promise<CrmPipeline[]> {
+    return this.call((crm) => crm.listDealPipelines());
+  }
+
+  createDealPipeline(pipeline: CrmPipeline): Promise<CrmPipeline> {
+    return this.call((crm) => crm.createDealPipeline(pipeline));
+  }
+
+  updateDealPipeline(pipeline: CrmPipeline): Promise<CrmPipeline> {
+    return this.call((crm) => crm.updateDealPipeline(pipeline));
+  }
+
+  deleteDealPipeline(id: string): Promise<void> {
+    return this.call((crm) => crm.deleteDealPipeline(id));
+  }
+
+  async batchAssociate(fromType: ObjectType, toType: ObjectType, pairs: AssociationPair[]): Promise<void> {
+    for (const chunk of chunks(pairs)) await this.call((crm) => crm.batchAssociate(fromType, toType, chunk));
+  }
+
+  private async batched<T, R>(items: readonly T[], send: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
+    const results: R[] = [];
+    for (const chunk of chunks(items)) results.push(...(await send(chunk)));
+    return results;
+  }
+
+  private async call<T>(send: (crm: CrmPort) => Promise<T>): Promise<T> {
+    const token = await this.tokens.get();
+    try {
+      return await send(this.port(token));
+    } catch (error) {
+      if (!(error instanceof CrmRequestError) || error.status !== 401) throw error;
+      return send(this.port(await this.tokens.renew(token)));
+    }
+  }
+
+  private port(token: string): CrmPort {
+    if (this.client?.token !== token) this.client = { token, port: this.createClient(token) };
+    return this.client.port;
+  }
+}
