@@ -1,5 +1,6 @@
 import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
 import { IMPORT_SETTINGS_IDS, OBJECT_TYPES } from '@ecomm-sync/contracts';
+import { aSyncSettings } from '@ecomm-sync/testing';
 import type { ImportRecord, ImportRepository, ImportTypeState, ObjectSync, Portal, StoredSettings } from '@ecomm-sync/data-access';
 
 /** Builders of data-access records: full defaults, any field overridable (libs/testing has those of wire types). */
@@ -21,10 +22,9 @@ export const anAppTenant = (overrides: Partial<Tenant & { appId: string }> = {})
 export const aPortal = (overrides: Partial<Portal> = {}): Portal => ({ portalId: aPortalId(), name: `Portal ${next()}`, active: true, crmToken: `crm-token-${next()}`, ...overrides });
 
 export const aStoredSettings = (overrides: Partial<StoredSettings> = {}): StoredSettings => ({
-  enabled: true,
+  ...aSyncSettings(),
   importOnInstall: false,
   webhookUri: 'https://shop.example.com/import',
-  mappings: { CONTACT: [{ externalPropertyName: 'email', crmPropertyName: 'email', dataType: 'STRING' }] },
   rev: 1,
   ...overrides,
 });
