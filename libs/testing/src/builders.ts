@@ -76,12 +76,12 @@ export const aPropertyMapping = (overrides: Partial<PropertyMapping> = {}): Prop
   ...overrides,
 });
 
-/** Settings as the processing sees them: enabled, contacts' e-mail and first name mapped. */
+/** Settings as the processing sees them: enabled, with the mappings v2 requires (contact e-mail, deal stage) and a few more. */
 export const aSyncSettings = (overrides: Partial<SyncSettings> = {}): SyncSettings => ({
   enabled: true,
   mappings: {
     CONTACT: [aPropertyMapping(), aPropertyMapping({ externalPropertyName: 'firstname', crmPropertyName: 'firstname' })],
-    DEAL: [aPropertyMapping({ externalPropertyName: 'name', crmPropertyName: 'dealname' })],
+    DEAL: [aPropertyMapping({ externalPropertyName: 'name', crmPropertyName: 'dealname' }), aPropertyMapping({ externalPropertyName: 'stage', crmPropertyName: 'dealstage' })],
     PRODUCT: [aPropertyMapping({ externalPropertyName: 'name', crmPropertyName: 'name' })],
     LINE_ITEM: [aPropertyMapping({ externalPropertyName: 'quantity', crmPropertyName: 'quantity', dataType: 'NUMBER' })],
   },
