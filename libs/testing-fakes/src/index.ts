@@ -11,3 +11,7 @@ export { FakeReapplyJobRepository } from './repositories/fake-reapply-job.reposi
 export { describeSettingsRepositoryContract } from './contracts/settings-repository.contract';
 export { describeStoreRepositoryContract } from './contracts/store-repository.contract';
 export { describeReapplyJobRepositoryContract } from './contracts/reapply-job-repository.contract';
+export { FakeObjectStateRepository } from './repositories/fake-object-state.repository';
+export { FakeRawMessageRepository } from './repositories/fake-raw-message.repository';
+export { describeObjectStateRepositoryContract } from './contracts/object-state-repository.contract';
+export { describeRawMessageRepositoryContract } from './contracts/raw-message-repository.contract';

@@ -1,4 +1,6 @@
 import { describeImportRepositoryContract } from './import-repository.contract';
+import { describeObjectStateRepositoryContract } from './object-state-repository.contract';
+import { describeRawMessageRepositoryContract } from './raw-message-repository.contract';
 import { describeReapplyJobRepositoryContract } from './reapply-job-repository.contract';
 import { realDatabase } from './real-database';
 import { describeSettingsRepositoryContract } from './settings-repository.contract';
@@ -11,4 +13,6 @@ describe('real repositories on the MongoDB-wire server', () => {
   describeSettingsRepositoryContract('SettingsRepository', () => database().repositories.settings);
   describeStoreRepositoryContract('StoreRepository', () => database().repositories.stores);
   describeReapplyJobRepositoryContract('ReapplyJobRepository', () => database().repositories.reapplyJobs);
+  describeObjectStateRepositoryContract('ObjectStateRepository', () => database().repositories.objectStates);
+  describeRawMessageRepositoryContract('RawMessageRepository', () => database().repositories.rawMessages);
 });
