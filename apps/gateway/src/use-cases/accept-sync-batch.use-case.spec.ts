@@ -1,0 +1,103 @@
+import type { SyncBatchMessage } from '@ecomm-sync/contracts';
+import { aV1Message, aV2Message, aV2Submission, recordingLogger } from '@ecomm-sync/testing';
+import { asBroker, asRepositories, aTenant, FakeBroker, FakeStoreRepository } from '@ecomm-sync/testing-fakes';
+import { AcceptSyncBatchUseCase } from './accept-sync-batch.use-case';
+import { TtlCache } from './ttl-cache';
+
+describe('AcceptSyncBatchUseCase', () => {
+  const tenant = aTenant();
+  let stores: FakeStoreRepository;
+  let broker: FakeBroker;
+  let useCase: AcceptSyncBatchUseCase;
+
+  beforeEach(async () => {
+    stores = new FakeStoreRepository();
+    broker = new FakeBroker();
+    useCase = new AcceptSyncBatchUseCase(asBroker(broker), asRepositories({ stores }).stores, recordingLogger().logger);
+    await stores.upsert(tenant, { id: 'eu', label: 'Europe' });
+  });
+
+  const batches = () => broker.bodiesTo<SyncBatchMessage>('sync.batch.*');
+
+  describe('v1', () => {
+    it('when v1 messages are accepted, then one batch of the store "default" goes to the object type, in the common message shape', async () => {
+      const upsert = aV1Message({ integratorObjectId: 'c-1', changeOccurredTimestamp: 1_700_000_000_123, propertyNameToValues: { email: 'a@example.com' } });
+      const deletion = aV1Message({ integratorObjectId: 'c-2', action: 'DELETE', propertyNameToValues: undefined });
+
+      await useCase.acceptV1(tenant, 'CONTACT', [upsert, deletion]);
+
+      expect(broker.routingKeys()).toEqual(['sync.batch.CONTACT']);
+      expect(batches()).toEqual([
+        {
+          batchId: expect.any(String),
+          tenant,
+          storeId: 'default',
+          objectType: 'CONTACT',
+          source: 'v1',
+          receivedAt: expect.any(Number),
+          messages: [
+            { externalObjectId: 'c-1', action: 'UPSERT', changedAt: 1_700_000_000_123, properties: { email: 'a@example.com' } },
+            { externalObjectId: 'c-2', action: 'DELETE', changedAt: deletion.changeOccurredTimestamp, properties: {} },
+          ],
+        },
+      ]);
+    });
+
+    it.each<{ sent: number | string | undefined; changedAt: number | null }>([
+      { sent: 1_700_000_000_000, changedAt: 1_700_000_000_000 },
+      { sent: '1700000000000', changedAt: 1_700_000_000_000 },
+      { sent: '2023-11-14T22:13:20.000Z', changedAt: 1_700_000_000_000 },
+      { sent: undefined, changedAt: null },
+    ])('when the change time sent is $sent, then the message carries $changedAt', async ({ sent, changedAt }) => {
+      await useCase.acceptV1(tenant, 'DEAL', [aV1Message({ changeOccurredTimestamp: sent as number })]);
+
+      expect(batches()[0].messages[0].changedAt).toBe(changedAt);
+    });
+
+    it.each([-1, 'not a time', '1969-12-31T23:59:59.000Z'])('when a change time is %p, then the request is refused with 400 naming the field and nothing is published', async (sent) => {
+      const messages = [aV1Message(), aV1Message({ changeOccurredTimestamp: sent as number })];
+
+      await expect(useCase.acceptV1(tenant, 'DEAL', messages)).rejects.toMatchObject({ status: 400, message: expect.stringContaining('body/1/changeOccurredTimestamp') });
+
+      expect(broker.published).toEqual([]);
+    });
+  });
+
+  describe('v2', () => {
+    it('when a submission to a known store is accepted, then its batch keeps the store and the associations', async () => {
+      const lineItem = aV2Message({ externalObjectId: 'l-1', associations: { DEAL: ['d-1'] } });
+
+      await useCase.acceptV2(tenant, aV2Submission('LINE_ITEM', [lineItem], 'eu'));
+
+      expect(broker.routingKeys()).toEqual(['sync.batch.LINE_ITEM']);
+      expect(batches()[0]).toMatchObject({ tenant, storeId: 'eu', objectType: 'LINE_ITEM', source: 'v2', messages: [{ externalObjectId: 'l-1', associations: { DEAL: ['d-1'] } }] });
+    });
+
+    it.each([
+      { whose: 'an unknown store', submitter: tenant, storeId: 'us' },
+      { whose: 'a store of another tenant', submitter: aTenant(), storeId: 'eu' },
+    ])('when a submission names $whose, then it is refused with 400 and nothing is published', async ({ submitter, storeId }) => {
+      await expect(useCase.acceptV2(submitter, aV2Submission('CONTACT', [aV2Message()], storeId))).rejects.toMatchObject({ status: 400, message: expect.stringContaining(`"${storeId}"`) });
+
+      expect(broker.published).toEqual([]);
+    });
+
+    it('when known stores are cached, then a miss is remembered for the time of the cache, while an uncached check finds the store at once', async () => {
+      const cached = new AcceptSyncBatchUseCase(asBroker(broker), asRepositories({ stores }).stores, recordingLogger().logger, new TtlCache(60_000));
+      await expect(cached.acceptV2(tenant, aV2Submission('CONTACT', [aV2Message()], 'us'))).rejects.toMatchObject({ status: 400 });
+      await stores.upsert(tenant, { id: 'us', label: 'US' });
+
+      await expect(cached.acceptV2(tenant, aV2Submission('CONTACT', [aV2Message()], 'us'))).rejects.toMatchObject({ status: 400 });
+
+      await expect(useCase.acceptV2(tenant, aV2Submission('CONTACT', [aV2Message()], 'us'))).resolves.toBeUndefined();
+    });
+  });
+
+  it('when the broker does not confirm, then the answer is 503 and nothing counts as accepted', async () => {
+    broker.failNextPublishes(1);
+
+    await expect(useCase.acceptV2(tenant, aV2Submission('CONTACT', [aV2Message()], 'eu'))).rejects.toMatchObject({ status: 503 });
+
+    expect(broker.published).toEqual([]);
+  });
+});

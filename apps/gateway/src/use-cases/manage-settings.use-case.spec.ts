@@ -1,0 +1,145 @@
+import type { SettingsChangedMessage } from '@ecomm-sync/contracts';
+import { OBJECT_TYPES, TOPICS } from '@ecomm-sync/contracts';
+import { settingsOwner, type StoredSettings } from '@ecomm-sync/data-access';
+import type { SettingsRecord } from '@ecomm-sync/domain';
+import { aPropertyMapping, aSyncSettings, recordingLogger } from '@ecomm-sync/testing';
+import { anAppTenant, asRepositories, FakeBroker, FakeReapplyJobRepository, FakeSettingsRepository } from '@ecomm-sync/testing-fakes';
+import { ManageSettingsUseCase } from './manage-settings.use-case';
+
+const aRecord = (overrides: Partial<SettingsRecord> = {}): SettingsRecord => ({ ...aSyncSettings(), importOnInstall: false, webhookUri: null, ...overrides });
+const withContactMappings = (record: SettingsRecord, extra: number) => ({
+  ...record,
+  mappings: { ...record.mappings, CONTACT: [...record.mappings.CONTACT!, ...Array.from({ length: extra }, (_, i) => aPropertyMapping({ externalPropertyName: `extra${i}`, crmPropertyName: `extra${i}` }))] },
+});
+
+describe('ManageSettingsUseCase', () => {
+  let settings: FakeSettingsRepository;
+  let reapplyJobs: FakeReapplyJobRepository;
+  let broker: FakeBroker;
+  let useCase: ManageSettingsUseCase;
+  let owner: string;
+
+  beforeEach(() => {
+    settings = new FakeSettingsRepository();
+    reapplyJobs = new FakeReapplyJobRepository();
+    broker = new FakeBroker();
+    useCase = new ManageSettingsUseCase(asRepositories({ settings, reapplyJobs }), broker, recordingLogger().logger);
+    owner = settingsOwner(anAppTenant());
+  });
+
+  const reapplyRequests = () => broker.bodiesTo<SettingsChangedMessage>(TOPICS.settingsChanged);
+
+  describe('put', () => {
+    const enabled = aRecord();
+    it.each<{ before: string; after: string; current: SettingsRecord | null; next: SettingsRecord; reapplied: string[] }>([
+      { before: 'no settings', after: 'enabled ones', current: null, next: enabled, reapplied: [...OBJECT_TYPES] },
+      { before: 'no settings', after: 'disabled ones', current: null, next: aRecord({ enabled: false }), reapplied: [] },
+      { before: 'enabled settings', after: 'the same', current: enabled, next: enabled, reapplied: [] },
+      { before: 'enabled settings', after: 'a new import address', current: enabled, next: aRecord({ webhookUri: 'https://shop.example.com/import' }), reapplied: [] },
+      { before: 'enabled settings', after: 'one more CONTACT mapping', current: enabled, next: withContactMappings(enabled, 1), reapplied: ['CONTACT'] },
+      { before: 'enabled settings', after: 'disabled ones', current: enabled, next: aRecord({ enabled: false }), reapplied: [] },
+      { before: 'disabled settings', after: 'enabled ones', current: aRecord({ enabled: false }), next: enabled, reapplied: [...OBJECT_TYPES] },
+    ])('when the owner has $before and $after are put, then they are stored and the re-apply requested is of $reapplied', async ({ current, next, reapplied }) => {
+      if (current) await settings.putByOwner(owner, current);
+
+      const stored = await useCase.put(owner, () => next, 'v2');
+
+      expect(await settings.getByOwner(owner)).toEqual({ ...stored, mappings: expect.any(Object) });
+      expect(reapplyRequests()).toEqual(reapplied.length === 0 ? [] : [{ kind: 'settings-changed', owner, settingsRev: stored.rev, objectTypes: reapplied }]);
+    });
+
+    it('when the settings are put, then the builder is given the current ones', async () => {
+      const current = await settings.putByOwner(owner, aRecord({ importOnInstall: true }));
+      const build = jest.fn((found: StoredSettings | null) => aRecord({ importOnInstall: found!.importOnInstall }));
+
+      const stored = await useCase.put(owner, build, 'v2');
+
+      expect(build).toHaveBeenCalledWith(current);
+      expect(stored.importOnInstall).toBe(true);
+    });
+
+    it.each([
+      ['a property mapped twice', aRecord({ mappings: { CONTACT: [aPropertyMapping(), aPropertyMapping()] } }), /maps the property "email" twice/],
+      ['enabled settings without a deal stage', aRecord({ mappings: { CONTACT: [aPropertyMapping()] } }), /must map a property to dealstage/],
+    ])('when the new settings have %s, then they are refused with 400 and nothing is stored or requested', async (_case, record, message) => {
+      await expect(useCase.put(owner, () => record, 'v2')).rejects.toMatchObject({ status: 400, message: expect.stringMatching(message) });
+
+      expect(await settings.getByOwner(owner)).toBeNull();
+      expect(broker.published).toEqual([]);
+    });
+
+    it('when the re-apply cannot be queued, then the answer is 503 and the settings are saved', async () => {
+      broker.failNextPublishes(1);
+
+      await expect(useCase.put(owner, () => aRecord(), 'v2')).rejects.toMatchObject({ status: 503, message: expect.stringMatching(/send the same request again/) });
+
+      expect(await settings.getByOwner(owner)).toMatchObject({ enabled: true, rev: 1 });
+      expect(reapplyRequests()).toEqual([]);
+    });
+
+    // Known gap: the 503 says "send the same request again", but the settings were saved, so the
+    // same request changes nothing and requests no re-apply. Turn into `it` once put fixes that.
+    it.failing('when the same request is sent again after a 503, then the re-apply is requested', async () => {
+      broker.failNextPublishes(1);
+      await expect(useCase.put(owner, () => aRecord(), 'v2')).rejects.toMatchObject({ status: 503 });
+
+      await useCase.put(owner, () => aRecord(), 'v2');
+
+      expect(reapplyRequests()).toEqual([expect.objectContaining({ objectTypes: [...OBJECT_TYPES] })]);
+    });
+  });
+
+  describe('forceReapply', () => {
+    it('when the settings are enabled, then their revision grows and every object type is re-applied at it', async () => {
+      await settings.putByOwner(owner, aRecord());
+
+      const result = await useCase.forceReapply(owner);
+
+      expect(result).toEqual({ settingsRev: 2, objectTypes: [...OBJECT_TYPES] });
+      expect(reapplyRequests()).toEqual([{ kind: 'settings-changed', owner, settingsRev: 2, objectTypes: [...OBJECT_TYPES] }]);
+    });
+
+    it.each([
+      { has: 'no settings', record: null, status: 404 },
+      { has: 'disabled settings', record: aRecord({ enabled: false }), status: 409 },
+    ])('when the owner has $has, then it is refused with $status', async ({ record, status }) => {
+      if (record) await settings.putByOwner(owner, record);
+
+      await expect(useCase.forceReapply(owner)).rejects.toMatchObject({ status });
+
+      expect(broker.published).toEqual([]);
+    });
+  });
+
+  describe('the v1 import trigger', () => {
+    it.each([
+      ['no settings', null, { enabled: false, importOnInstall: false }],
+      ['settings', aRecord({ importOnInstall: true }), { enabled: true, importOnInstall: true }],
+    ])('when the owner has %s, then the import address is set and the rest kept, with no re-apply', async (_case, record, kept) => {
+      if (record) await settings.putByOwner(owner, record);
+
+      await useCase.putImportTriggerUri(owner, 'https://shop.example.com/v1-import');
+
+      expect(await useCase.get(owner)).toMatchObject({ ...kept, webhookUri: 'https://shop.example.com/v1-import' });
+      expect(broker.published).toEqual([]);
+    });
+  });
+
+  describe('get, remove and the re-apply status', () => {
+    it('when settings are removed, then reading them answers 404', async () => {
+      await settings.putByOwner(owner, aRecord());
+
+      await useCase.remove(owner);
+
+      await expect(useCase.get(owner)).rejects.toMatchObject({ status: 404, message: expect.stringContaining(owner.slice(4)) });
+    });
+
+    it('when re-applies ran, then the status is that of the newest; before any, it answers 404', async () => {
+      await expect(useCase.reapplyStatus(owner)).rejects.toMatchObject({ status: 404 });
+      await reapplyJobs.start(owner, 1, ['CONTACT'], 10);
+      await reapplyJobs.start(owner, 2, ['DEAL'], 20);
+
+      expect(await useCase.reapplyStatus(owner)).toMatchObject({ settingsRev: 2, status: 'running' });
+    });
+  });
+});

@@ -1,0 +1,185 @@
+import type { ImportEventMessage, ObjectType, SyncBatchMessage, WebhookRequestMessage } from '@ecomm-sync/contracts';
+import { IMPORT_SETTINGS_IDS, OBJECT_TYPES, TOPICS } from '@ecomm-sync/contracts';
+import type { ImportRecord } from '@ecomm-sync/data-access';
+import { recordingLogger } from '@ecomm-sync/testing';
+import { aNewImport, anImportTypeState, asRepositories, FakeBroker, FakeImportRepository } from '@ecomm-sync/testing-fakes';
+import { CoordinateImportsUseCase } from './coordinate-imports.use-case';
+
+const NOW = 1_800_000_000_000;
+type State = 'initialized' | 'receiving' | 'complete' | 'released' | 'failed';
+
+describe('CoordinateImportsUseCase', () => {
+  let imports: FakeImportRepository;
+  let broker: FakeBroker;
+  let useCase: CoordinateImportsUseCase;
+
+  beforeEach(() => {
+    imports = new FakeImportRepository();
+    broker = new FakeBroker();
+    useCase = new CoordinateImportsUseCase(asRepositories({ imports }), broker, recordingLogger().logger, () => NOW);
+  });
+
+  /** An import brought to `state` through the repository, with one page of one contact. */
+  async function anImportIn(state: State, overrides: Parameters<typeof aNewImport>[0] = {}): Promise<ImportRecord> {
+    const record = (await imports.create(aNewImport(overrides)))!;
+    if (state === 'failed') await imports.fail(record.importId, 'the receiver did not answer');
+    if (state !== 'initialized' && state !== 'failed') await imports.putPage(record.importId, 'CONTACT', 1, [{ externalObjectId: 'c-1', properties: { email: 'a@example.com' } }]);
+    if (state === 'complete' || state === 'released') {
+      for (const type of Object.keys(record.types) as ObjectType[]) await imports.end(record.importId, type, await imports.received(record.importId, type));
+      await imports.completeIfEnded(record.importId, NOW - 1_000);
+    }
+    if (state === 'released') await imports.markReleased(record.importId, 'LINE_ITEM:done', true, NOW - 500);
+    return (await imports.findById(record.importId))!;
+  }
+
+  const everyCount = (count: number | null) => ({ importCounts: OBJECT_TYPES.map((type) => ({ settingsId: IMPORT_SETTINGS_IDS[type], count })) });
+  const events: Record<string, (importId: string) => ImportEventMessage> = {
+    'import-started': (importId) => ({ kind: 'import-started', importId }),
+    'webhook answered with every count': (importId) => ({ kind: 'webhook-completed', requestId: importId, ok: true, status: 200, body: everyCount(5) }),
+    'webhook answered without a count of LINE_ITEM': (importId) => ({
+      kind: 'webhook-completed',
+      requestId: importId,
+      ok: true,
+      status: 200,
+      body: { importCounts: everyCount(5).importCounts.filter(({ settingsId }) => settingsId !== IMPORT_SETTINGS_IDS.LINE_ITEM) },
+    }),
+    'webhook answered with a body that is no answer': (importId) => ({ kind: 'webhook-completed', requestId: importId, ok: true, status: 200, body: { counts: 3 } }),
+    'webhook failed': (importId) => ({ kind: 'webhook-completed', requestId: importId, ok: false, reason: 'answered 500' }),
+    'import-completed': (importId) => ({ kind: 'import-completed', importId }),
+  };
+
+  describe('state transitions', () => {
+    it.each<[State, string, ImportRecord['status'], string[]]>([
+      ['initialized', 'import-started', 'initialized', [TOPICS.webhookRequested]],
+      ['receiving', 'import-started', 'receiving', []],
+      ['failed', 'import-started', 'failed', []],
+      ['initialized', 'webhook answered with every count', 'initialized', []],
+      ['receiving', 'webhook answered with every count', 'receiving', []],
+      ['initialized', 'webhook answered without a count of LINE_ITEM', 'failed', []],
+      ['initialized', 'webhook answered with a body that is no answer', 'failed', []],
+      ['initialized', 'webhook failed', 'failed', []],
+      ['receiving', 'webhook failed', 'failed', []],
+      ['complete', 'webhook failed', 'complete', []],
+      ['initialized', 'import-completed', 'initialized', []],
+      ['receiving', 'import-completed', 'receiving', []],
+      ['failed', 'import-completed', 'failed', []],
+      ['complete', 'import-completed', 'complete', [`${TOPICS.syncBatch}.CONTACT`]],
+      ['released', 'import-completed', 'complete', []],
+    ])('when an import is %s and the event is "%s", then it is %s and publishes %j', async (before, event, after, routingKeys) => {
+      const record = await anImportIn(before);
+
+      await useCase.handle(events[event](record.importId));
+
+      expect((await imports.findById(record.importId))!.status).toBe(after);
+      expect(broker.routingKeys()).toEqual(routingKeys);
+    });
+
+    it.each(Object.keys(events))('when the event "%s" names no known import, then nothing is stored or published', async (event) => {
+      await expect(useCase.handle(events[event]('ffffffffffffffffffffffff'))).resolves.toBeUndefined();
+
+      expect(broker.published).toEqual([]);
+    });
+  });
+
+  describe('the initialization webhook', () => {
+    it('when an import starts, then the webhook is requested of its address, with its portal, start and settings ids', async () => {
+      const record = await anImportIn('initialized', { types: { CONTACT: anImportTypeState('CONTACT'), DEAL: anImportTypeState('DEAL') } });
+
+      await useCase.handle({ kind: 'import-started', importId: record.importId });
+
+      const [request] = broker.bodiesTo<WebhookRequestMessage>(TOPICS.webhookRequested);
+      expect(request).toEqual({ requestId: record.importId, appId: record.tenant.appId, url: record.webhookUri, body: expect.any(String) });
+      expect(JSON.parse(request.body)).toEqual({
+        portalId: record.tenant.portalId,
+        importStartedAt: record.importStartedAt,
+        settingsToImport: [
+          { settingsId: IMPORT_SETTINGS_IDS.CONTACT, objectType: 'CONTACT' },
+          { settingsId: IMPORT_SETTINGS_IDS.DEAL, objectType: 'DEAL' },
+        ],
+      });
+    });
+
+    it('when the receiver answers, then each type gets its expected count, null where it could not tell', async () => {
+      const record = await anImportIn('initialized', { types: { CONTACT: anImportTypeState('CONTACT'), DEAL: anImportTypeState('DEAL') } });
+      const body = { importCounts: [{ settingsId: IMPORT_SETTINGS_IDS.CONTACT, count: 12 }, { settingsId: IMPORT_SETTINGS_IDS.DEAL, count: null }] };
+
+      await useCase.handle({ kind: 'webhook-completed', requestId: record.importId, ok: true, status: 200, body });
+
+      const { types } = (await imports.findById(record.importId))!;
+      expect([types.CONTACT!.expectedCount, types.DEAL!.expectedCount]).toEqual([12, null]);
+    });
+
+    it.each([
+      ['webhook answered without a count of LINE_ITEM', /no importCounts entry for settingsId 4 \(LINE_ITEM\)/],
+      ['webhook answered with a body that is no answer', /not an import initialization response/],
+      ['webhook failed', /answered 500/],
+    ])('when the %s, then the import fails with a reason that says so', async (event, reason) => {
+      const record = await anImportIn('initialized');
+
+      await useCase.handle(events[event](record.importId));
+
+      expect((await imports.findById(record.importId))!.failureReason).toMatch(reason);
+    });
+  });
+
+  describe('the release', () => {
+    const item = (id: string) => ({ externalObjectId: id, properties: { name: id } });
+
+    it('when a complete import is released, then its pages go out in release order as import batches that take the import start as change time', async () => {
+      const record = await anImportIn('initialized');
+      await imports.putPage(record.importId, 'LINE_ITEM', 1, [{ ...item('l-1'), associations: { DEAL: ['d-1'] } }]);
+      await imports.putPage(record.importId, 'DEAL', 1, [item('d-1')]);
+      await imports.putPage(record.importId, 'CONTACT', 1, [item('c-1'), item('c-2')]);
+      for (const type of OBJECT_TYPES) await imports.end(record.importId, type, await imports.received(record.importId, type));
+      await imports.completeIfEnded(record.importId, NOW);
+
+      await useCase.handle({ kind: 'import-completed', importId: record.importId });
+
+      expect(broker.routingKeys()).toEqual(['sync.batch.CONTACT', 'sync.batch.DEAL', 'sync.batch.LINE_ITEM']);
+      const [, , lineItems] = broker.bodiesTo<SyncBatchMessage>(`${TOPICS.syncBatch}.*`);
+      expect(lineItems).toEqual({
+        batchId: `import:${record.importId}:LINE_ITEM:1`,
+        tenant: record.tenant,
+        storeId: record.storeId,
+        objectType: 'LINE_ITEM',
+        source: 'import',
+        receivedAt: NOW,
+        messages: [{ externalObjectId: 'l-1', action: 'UPSERT', changedAt: record.importStartedAt, properties: { name: 'l-1' }, associations: { DEAL: ['d-1'] } }],
+      });
+      expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: 'LINE_ITEM:done', releasedAt: NOW });
+    });
+
+    it('when a release stopped after a page, then it resumes after that page and sends nothing twice', async () => {
+      const record = await anImportIn('complete');
+      await imports.markReleased(record.importId, 'CONTACT:1', false, NOW);
+
+      await useCase.handle({ kind: 'import-completed', importId: record.importId });
+
+      expect(broker.published).toEqual([]);
+      expect((await imports.findById(record.importId))!.releasedAt).toBe(NOW);
+    });
+
+    it('when a type has more pages than one read takes, then every page goes out once, in page order', async () => {
+      const record = await anImportIn('initialized', { types: { PRODUCT: anImportTypeState('PRODUCT') } });
+      for (let page = 1; page <= 45; page++) await imports.putPage(record.importId, 'PRODUCT', page, [item(`p-${page}`)]);
+      await imports.end(record.importId, 'PRODUCT', await imports.received(record.importId, 'PRODUCT'));
+      await imports.completeIfEnded(record.importId, NOW);
+
+      await useCase.handle({ kind: 'import-completed', importId: record.importId });
+
+      const batchIds = broker.bodiesTo<SyncBatchMessage>(`${TOPICS.syncBatch}.PRODUCT`).map((batch) => batch.batchId);
+      expect(batchIds).toEqual(Array.from({ length: 45 }, (_, i) => `import:${record.importId}:PRODUCT:${i + 1}`));
+    });
+
+    it.each([
+      [2_000, 'completed more recently than that', null],
+      [500, 'completed before that', NOW],
+    ])('when a complete import was left unreleased and the check is for imports older than %i ms, then one %s is released at %p', async (olderThanMs, _case, releasedAt) => {
+      const record = await anImportIn('complete');
+
+      await useCase.releaseUnfinished(olderThanMs);
+
+      expect((await imports.findById(record.importId))!.releasedAt).toBe(releasedAt);
+    });
+  });
+});

@@ -1,0 +1,110 @@
+import type { InboundMessage, MappedChangesMessage, ObjectType, SyncBatchMessage, Tenant } from '@ecomm-sync/contracts';
+import type { StateWrite } from '@ecomm-sync/data-access';
+import { emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
+import { aSyncBatch } from '@ecomm-sync/testing';
+import { aStoredSettings, asRepositories, aTenant, FakeBroker, FakeObjectStateRepository, FakeRawMessageRepository, FakeSettingsRepository } from '@ecomm-sync/testing-fakes';
+import { ProcessSyncBatchUseCase } from './process-sync-batch.use-case';
+
+/** Another mapper replica that writes the same object just before this one's first write. */
+class RacedObjectStates extends FakeObjectStateRepository {
+  races = 0;
+  override async saveMany(tenant: Tenant, storeId: string, objectType: ObjectType, writes: readonly StateWrite[]) {
+    if (this.races-- > 0) {
+      const [write] = writes;
+      const rival = mergeMessage(emptyObjectState(), { externalObjectId: write.externalObjectId, action: 'UPSERT', changedAt: 5, properties: { firstname: 'Rival' } }, 0).state;
+      const current = (await this.findMany(tenant, storeId, objectType, [write.externalObjectId])).get(write.externalObjectId);
+      await super.saveMany(tenant, storeId, objectType, [{ externalObjectId: write.externalObjectId, state: rival, expectedRev: current?.rev ?? null }]);
+    }
+    return super.saveMany(tenant, storeId, objectType, writes);
+  }
+}
+
+describe('ProcessSyncBatchUseCase', () => {
+  let tenant: Tenant;
+  let rawMessages: FakeRawMessageRepository;
+  let objectStates: RacedObjectStates;
+  let settings: FakeSettingsRepository;
+  let broker: FakeBroker;
+  let useCase: ProcessSyncBatchUseCase;
+
+  beforeEach(async () => {
+    tenant = aTenant();
+    rawMessages = new FakeRawMessageRepository();
+    objectStates = new RacedObjectStates();
+    settings = new FakeSettingsRepository();
+    broker = new FakeBroker();
+    useCase = new ProcessSyncBatchUseCase(asRepositories({ rawMessages, objectStates, settings }), broker);
+    const { rev: _rev, ...record } = aStoredSettings();
+    await settings.put(tenant, record);
+  });
+
+  const aBatch = (messages: SyncBatchMessage['messages']) => aSyncBatch({ tenant, objectType: 'CONTACT', messages, receivedAt: 1_000 });
+  const contact = (externalObjectId: string, changedAt: number, properties: Record<string, string>): InboundMessage => ({ externalObjectId, action: 'UPSERT', changedAt, properties });
+  const published = () => broker.bodiesTo<MappedChangesMessage>('changes.mapped.CONTACT');
+
+  it('when a batch arrives, then its messages are kept, merged per object, and the mapped states published at their stored revisions', async () => {
+    const batch = aBatch([contact('c-1', 10, { email: 'a@example.com' }), contact('c-2', 10, { email: 'b@example.com' }), contact('c-1', 20, { firstname: 'Ann' })]);
+
+    await useCase.execute(batch);
+
+    expect(await rawMessages.countForBatch(batch.batchId)).toBe(3);
+    const stored = await objectStates.findMany(tenant, 'default', 'CONTACT', ['c-1', 'c-2']);
+    const [message] = published();
+    expect(message).toMatchObject({ tenant, storeId: 'default', objectType: 'CONTACT' });
+    expect(message.changes.map(({ externalObjectId, rev, action, changedAt, settingsRev }) => ({ externalObjectId, rev, action, changedAt, settingsRev }))).toEqual([
+      { externalObjectId: 'c-1', rev: stored.get('c-1')!.rev, action: 'UPSERT', changedAt: 20, settingsRev: 1 },
+      { externalObjectId: 'c-2', rev: stored.get('c-2')!.rev, action: 'UPSERT', changedAt: 10, settingsRev: 1 },
+    ]);
+    expect(message.changes[0].properties).toMatchObject({ email: 'a@example.com', firstname: 'Ann' });
+  });
+
+  it('when the same batch is delivered again, then nothing is stored twice and the same changes are published again', async () => {
+    const batch = aBatch([contact('c-1', 10, { email: 'a@example.com' })]);
+    await useCase.execute(batch);
+
+    await useCase.execute(batch);
+
+    expect(await rawMessages.countForBatch(batch.batchId)).toBe(1);
+    const [first, second] = published();
+    expect(second).toEqual(first);
+  });
+
+  it.each([
+    { order: 'in order', sent: [[10, 'old@example.com'], [20, 'new@example.com']] as const },
+    { order: 'out of order', sent: [[20, 'new@example.com'], [10, 'old@example.com']] as const },
+  ])('when two batches change a property $order, then the value of the newer change is kept', async ({ sent }) => {
+    for (const [changedAt, email] of sent) await useCase.execute(aBatch([contact('c-1', changedAt, { email })]));
+
+    const [, latest] = published();
+    expect(latest.changes[0].properties.email).toBe('new@example.com');
+  });
+
+  it('when another replica writes the object between the read and the write, then the batch merges onto that write and both changes are kept', async () => {
+    objectStates.races = 1;
+
+    await useCase.execute(aBatch([contact('c-1', 10, { email: 'a@example.com' })]));
+
+    const [message] = published();
+    expect(message.changes[0].properties).toMatchObject({ email: 'a@example.com', firstname: 'Rival' });
+    expect(message.changes[0].rev).toBe((await objectStates.findMany(tenant, 'default', 'CONTACT', ['c-1'])).get('c-1')!.rev);
+  });
+
+  it('when other writers win every round, then the batch fails to be retried and publishes nothing', async () => {
+    objectStates.races = 100;
+
+    await expect(useCase.execute(aBatch([contact('c-1', 10, { email: 'a@example.com' })]))).rejects.toThrow(/kept changing under concurrent writers/);
+
+    expect(broker.published).toEqual([]);
+  });
+
+  it('when the broker does not confirm, then the batch fails to be retried, and its states are stored so the retry publishes them', async () => {
+    const batch = aBatch([contact('c-1', 10, { email: 'a@example.com' })]);
+    broker.failNextPublishes(1);
+
+    await expect(useCase.execute(batch)).rejects.toThrow(/publishing/);
+    await useCase.execute(batch);
+
+    expect(published()).toHaveLength(1);
+    expect(published()[0].changes[0].properties.email).toBe('a@example.com');
+  });
+});

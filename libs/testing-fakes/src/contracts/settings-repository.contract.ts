@@ -1,0 +1,57 @@
+import { settingsOwner, type SettingsRepository } from '@ecomm-sync/data-access';
+import { aPropertyMapping } from '@ecomm-sync/testing';
+import { anAppTenant, aStoredSettings, aTenant } from '../builders';
+import type { PublicOf } from '../public-of';
+
+type Settings = PublicOf<SettingsRepository>;
+const { rev: _rev, ...record } = aStoredSettings();
+
+/** What the use cases rely on from SettingsRepository; run against the fake and the real one. */
+export function describeSettingsRepositoryContract(name: string, make: () => Settings | Promise<Settings>): void {
+  describe(`SettingsRepository contract: ${name}`, () => {
+    let settings: Settings;
+    beforeEach(async () => {
+      settings = await make();
+    });
+
+    it('when an owner has no settings, then none are read', async () => {
+      expect(await settings.getByOwner(settingsOwner(anAppTenant()))).toBeNull();
+    });
+
+    it('when settings are put, then the first revision is 1 and every put after that raises it by one', async () => {
+      const owner = settingsOwner(anAppTenant());
+      const revisions = [];
+      for (let i = 0; i < 3; i++) revisions.push((await settings.putByOwner(owner, record)).rev);
+      expect(revisions).toEqual([1, 2, 3]);
+    });
+
+    it('when settings are put for a tenant, then they are read by its owner key, the application in application mode, the portal in direct mode', async () => {
+      for (const tenant of [anAppTenant(), aTenant()]) {
+        const stored = await settings.put(tenant, { ...record, enabled: false });
+        expect(await settings.getByOwner(settingsOwner(tenant))).toEqual({ ...stored, mappings: expect.any(Object) });
+        expect(await settings.get(tenant)).toMatchObject({ enabled: false, rev: stored.rev });
+      }
+      const appTenant = anAppTenant();
+      await settings.put(appTenant, record);
+      expect(await settings.get({ ...appTenant, portalId: appTenant.portalId + 1 })).toMatchObject({ rev: 1 });
+    });
+
+    it('when settings name mappings of some object types, then they read with every type, the others empty, and a put replaces them all', async () => {
+      const owner = settingsOwner(anAppTenant());
+      const mapping = aPropertyMapping({ externalPropertyName: 'qty', crmPropertyName: 'quantity', dataType: 'NUMBER' });
+      await settings.putByOwner(owner, { ...record, mappings: { DEAL: [aPropertyMapping()], LINE_ITEM: [mapping] } });
+      await settings.putByOwner(owner, { ...record, webhookUri: null, mappings: { LINE_ITEM: [mapping] } });
+      expect(await settings.getByOwner(owner)).toEqual({ enabled: true, importOnInstall: false, webhookUri: null, rev: 2, mappings: { CONTACT: [], DEAL: [], PRODUCT: [], LINE_ITEM: [mapping] } });
+    });
+
+    it('when settings are removed, then they are gone once, and new ones start over at revision 1', async () => {
+      const owner = settingsOwner(anAppTenant());
+      await settings.putByOwner(owner, record);
+      await settings.putByOwner(owner, record);
+      expect(await settings.remove(owner)).toBe(true);
+      expect(await settings.remove(owner)).toBe(false);
+      expect(await settings.getByOwner(owner)).toBeNull();
+      expect((await settings.putByOwner(owner, record)).rev).toBe(1);
+    });
+  });
+}

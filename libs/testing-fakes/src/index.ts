@@ -1,0 +1,17 @@
+export { asRepositories, copy } from './public-of';
+export type { PublicOf } from './public-of';
+export * from './builders';
+export { FakeBroker, asBroker, topicMatches } from './broker/fake-broker';
+export type { PublishedMessage } from './broker/fake-broker';
+export { FakeImportRepository } from './repositories/fake-import.repository';
+export { describeImportRepositoryContract } from './contracts/import-repository.contract';
+export { FakeSettingsRepository } from './repositories/fake-settings.repository';
+export { FakeStoreRepository } from './repositories/fake-store.repository';
+export { FakeReapplyJobRepository } from './repositories/fake-reapply-job.repository';
+export { describeSettingsRepositoryContract } from './contracts/settings-repository.contract';
+export { describeStoreRepositoryContract } from './contracts/store-repository.contract';
+export { describeReapplyJobRepositoryContract } from './contracts/reapply-job-repository.contract';
+export { FakeObjectStateRepository } from './repositories/fake-object-state.repository';
+export { FakeRawMessageRepository } from './repositories/fake-raw-message.repository';
+export { describeObjectStateRepositoryContract } from './contracts/object-state-repository.contract';
+export { describeRawMessageRepositoryContract } from './contracts/raw-message-repository.contract';

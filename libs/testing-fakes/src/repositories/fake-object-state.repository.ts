@@ -1,0 +1,71 @@
+import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
+import type { ObjectStateRepository, OwnedObjectState, StateWrite, StoredObjectState } from '@ecomm-sync/data-access';
+import { nextRevision, type RawObjectState } from '@ecomm-sync/domain';
+import { copy, type PublicOf } from '../public-of';
+
+type Row = OwnedObjectState & { objectType: ObjectType };
+
+/** The natural key as the real repository's `_id` (data-access object-key.ts): pages go in its order. */
+const keyOf = (tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string) =>
+  JSON.stringify([tenant.portalId, tenant.appId, storeId, objectType, externalObjectId]);
+
+const duplicateKey = (ids: string[]) => Object.assign(new Error(`E11000 duplicate key error: ${ids.join(', ')}`), { code: 11000 });
+
+/** ObjectStateRepository in memory: compare and set on the revision, revisions from nextRevision and the clock. */
+export class FakeObjectStateRepository implements PublicOf<ObjectStateRepository> {
+  private readonly rows = new Map<string, Row>();
+
+  constructor(private readonly clock: () => number = Date.now) {}
+
+  async findMany(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): Promise<Map<string, StoredObjectState>> {
+    const found = new Map<string, StoredObjectState>();
+    for (const id of externalObjectIds) {
+      const row = this.rows.get(keyOf(tenant, storeId, objectType, id));
+      if (row) found.set(id, { externalObjectId: id, state: copy(row.state), rev: row.rev });
+    }
+    return found;
+  }
+
+  async insertNew(tenant: Tenant, storeId: string, objectType: ObjectType, objects: readonly { externalObjectId: string; state: RawObjectState }[]): Promise<void> {
+    const rev = nextRevision(null, this.clock());
+    const existing: string[] = [];
+    for (const { externalObjectId, state } of objects) {
+      // Like an unordered insertMany: the others are inserted, then the duplicates fail the call.
+      if (!this.put(tenant, storeId, objectType, externalObjectId, state, rev, true)) existing.push(externalObjectId);
+    }
+    if (existing.length > 0) throw duplicateKey(existing);
+  }
+
+  async *pagesForOwner(filter: { appId: string } | { portalId: number; appId: null }, objectType: ObjectType, afterId: string | null, pageSize: number): AsyncGenerator<OwnedObjectState[]> {
+    const selected = [...this.rows.values()]
+      .filter((row) => row.objectType === objectType && row.tenant.appId === filter.appId && (!('portalId' in filter) || row.tenant.portalId === filter.portalId))
+      .filter((row) => afterId === null || row.id > afterId)
+      .sort((a, b) => (a.id < b.id ? -1 : 1));
+    for (let from = 0; from < selected.length; from += pageSize) {
+      yield selected.slice(from, from + pageSize).map(({ objectType: _type, ...owned }) => copy(owned));
+    }
+  }
+
+  async saveMany(tenant: Tenant, storeId: string, objectType: ObjectType, writes: readonly StateWrite[]): Promise<{ saved: Map<string, number>; conflicts: string[] }> {
+    const saved = new Map<string, number>();
+    const conflicts: string[] = [];
+    const now = this.clock();
+    for (const write of writes) {
+      const current = this.rows.get(keyOf(tenant, storeId, objectType, write.externalObjectId));
+      const landed = write.expectedRev === null ? !current : current?.rev === write.expectedRev;
+      const rev = nextRevision(write.expectedRev, now);
+      if (landed) {
+        this.put(tenant, storeId, objectType, write.externalObjectId, write.state, rev, false);
+        saved.set(write.externalObjectId, rev);
+      } else conflicts.push(write.externalObjectId);
+    }
+    return { saved, conflicts };
+  }
+
+  private put(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string, state: RawObjectState, rev: number, onlyNew: boolean): boolean {
+    const id = keyOf(tenant, storeId, objectType, externalObjectId);
+    if (onlyNew && this.rows.has(id)) return false;
+    this.rows.set(id, { id, tenant: { portalId: tenant.portalId, appId: tenant.appId }, storeId, objectType, externalObjectId, state: copy(state), rev });
+    return true;
+  }
+}

@@ -1,0 +1,39 @@
+import type { ObjectType, PropertyMapping, Tenant } from '@ecomm-sync/contracts';
+import { OBJECT_TYPES } from '@ecomm-sync/contracts';
+import { settingsOwner, type SettingsRepository, type StoredSettings } from '@ecomm-sync/data-access';
+import { copy, type PublicOf } from '../public-of';
+
+/** SettingsRepository in memory, by owner (`app:<appId>` or `portal:<portalId>`); the revision grows with every put. */
+export class FakeSettingsRepository implements PublicOf<SettingsRepository> {
+  private readonly byOwner = new Map<string, StoredSettings>();
+
+  async get(tenant: Tenant): Promise<StoredSettings | null> {
+    return this.getByOwner(settingsOwner(tenant));
+  }
+
+  async getByOwner(owner: string): Promise<StoredSettings | null> {
+    const found = this.byOwner.get(owner);
+    return found ? copy(found) : null;
+  }
+
+  async remove(owner: string): Promise<boolean> {
+    return this.byOwner.delete(owner);
+  }
+
+  async put(tenant: Tenant, settings: Omit<StoredSettings, 'rev'>): Promise<StoredSettings> {
+    return this.putByOwner(settingsOwner(tenant), settings);
+  }
+
+  async putByOwner(owner: string, settings: Omit<StoredSettings, 'rev'>): Promise<StoredSettings> {
+    const rev = (this.byOwner.get(owner)?.rev ?? 0) + 1;
+    // Stored as the real one stores them: every object type's mappings, only the mapping fields.
+    const mappings = Object.fromEntries(
+      OBJECT_TYPES.map((type): [ObjectType, PropertyMapping[]] => [
+        type,
+        (settings.mappings[type] ?? []).map(({ externalPropertyName, crmPropertyName, dataType }) => ({ externalPropertyName, crmPropertyName, dataType })),
+      ]),
+    );
+    this.byOwner.set(owner, { enabled: settings.enabled, importOnInstall: settings.importOnInstall, webhookUri: settings.webhookUri ?? null, mappings, rev });
+    return { ...copy(settings), rev };
+  }
+}

@@ -1,0 +1,37 @@
+import type { Tenant } from '@ecomm-sync/contracts';
+import type { Store, StoreRepository } from '@ecomm-sync/data-access';
+import { copy, type PublicOf } from '../public-of';
+
+const keyOf = (tenant: Tenant) => JSON.stringify([tenant.portalId, tenant.appId]);
+const stored = (store: Store): Store => ({ id: store.id, label: store.label, ...(store.adminUri ? { adminUri: store.adminUri } : {}) });
+
+/** StoreRepository in memory: stores per tenant, by store id. */
+export class FakeStoreRepository implements PublicOf<StoreRepository> {
+  private readonly byTenant = new Map<string, Map<string, Store>>();
+
+  async find(tenant: Tenant, storeId: string): Promise<Store | null> {
+    const found = this.byTenant.get(keyOf(tenant))?.get(storeId);
+    return found ? copy(found) : null;
+  }
+
+  async list(tenant: Tenant): Promise<Store[]> {
+    return [...(this.byTenant.get(keyOf(tenant))?.values() ?? [])].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(copy);
+  }
+
+  async upsert(tenant: Tenant, store: Store): Promise<Store> {
+    const stores = this.byTenant.get(keyOf(tenant)) ?? new Map<string, Store>();
+    stores.set(store.id, stored(store));
+    this.byTenant.set(keyOf(tenant), stores);
+    return store;
+  }
+
+  async removeAll(tenant: Tenant): Promise<number> {
+    const count = this.byTenant.get(keyOf(tenant))?.size ?? 0;
+    this.byTenant.delete(keyOf(tenant));
+    return count;
+  }
+
+  async remove(tenant: Tenant, storeId: string): Promise<boolean> {
+    return this.byTenant.get(keyOf(tenant))?.delete(storeId) ?? false;
+  }
+}
