@@ -13,6 +13,8 @@ import { ResumeCrmWorkUseCase } from './use-cases/resume-crm-work.use-case';
 function switchableCrm(connections: CrmConnections) {
   const away = new Set<number>();
   const held = new Map<number, Promise<void>>();
+  /** Batch upserts a portal's CRM still answers before it goes away (none set: no end). */
+  const answersLeft = new Map<number, number>();
   const down = new HttpCrmClient({ baseUrl: 'http://127.0.0.1:9', token: 'none', maxWaitMs: 0 });
   const directory = new CrmDirectory(
     {
@@ -23,14 +25,16 @@ function switchableCrm(connections: CrmConnections) {
             (_target, name: keyof CrmPort) =>
             async (...args: unknown[]) => {
               await held.get(portal.portalId);
-              const port = away.has(portal.portalId) ? down : connections.clientFor(portal);
+              const left = name === 'batchUpsert' ? answersLeft.get(portal.portalId) : undefined;
+              if (left !== undefined) answersLeft.set(portal.portalId, left - 1);
+              const port = away.has(portal.portalId) || (left !== undefined && left <= 0) ? down : connections.clientFor(portal);
               return (port[name] as (...a: unknown[]) => unknown).apply(port, args);
             },
         }),
     },
     { propertyCacheMs: 0 },
   );
-  return { directory, away, held };
+  return { directory, away, held, answersLeft };
 }
 
 describe('a CRM that cannot take changes (applier in-process, real MongoDB, the built-in CRM as a process)', () => {
@@ -119,6 +123,26 @@ describe('a CRM that cannot take changes (applier in-process, real MongoDB, the 
     now = second.until;
     await resume.run();
     expect(await nameInCrm(portal, parked.externalObjectId)).toBe(`${parked.externalObjectId} v1`);
+  });
+
+  it('when the CRM stops taking a resume midway, then the batches written stay done and only the rest stays parked', async () => {
+    const portal = await stack.createPortal();
+    crm.away.add(portal.portalId);
+    const products = Array.from({ length: 250 }, () => product());
+    await apply.execute([message(portal, products)]);
+    expect(await repositories.parkedChanges.count(portal.portalId)).toBe(250);
+    crm.away.delete(portal.portalId);
+    // Two upserts of 100; then the CRM goes away again.
+    crm.answersLeft.set(portal.portalId, 2);
+
+    now = (await repositories.crmWaits.find(portal.portalId))!.until;
+    await resume.run();
+
+    expect(await repositories.parkedChanges.count(portal.portalId)).toBe(50);
+    const applied = await Promise.all(products.map(async (p) => (await repositories.objectSyncs.findOne(key(portal, p.externalObjectId)))?.crmId ?? null));
+    expect(applied.filter((crmId) => crmId !== null)).toHaveLength(200);
+    expect(await repositories.crmWaits.find(portal.portalId)).toMatchObject({ reason: 'unreachable', tries: 2 });
+    crm.answersLeft.delete(portal.portalId);
   });
 
   it("when one portal's CRM waits, then another portal's changes in the same batch apply at once", async () => {

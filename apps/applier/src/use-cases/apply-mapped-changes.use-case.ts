@@ -1,4 +1,5 @@
 import type { MappedChange, MappedChangesMessage, ObjectType, Tenant } from '@ecomm-sync/contracts';
+import { CRM_BATCH_LIMIT } from '@ecomm-sync/crm-client';
 import type { ParkedChange, RecordOutcome, Repositories } from '@ecomm-sync/data-access';
 import { describeFailure } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/logger';
@@ -8,6 +9,7 @@ import {
   ASSOCIATIONS,
   checkoutStates,
   byPortal,
+  chunkGroup,
   inDependencyOrder,
   isToApply,
   objectLockKey,
@@ -114,18 +116,23 @@ export class ApplyMappedChangesUseCase {
   }
 
   /**
-   * Applies parked changes of a portal whose wait ended, group by group, and releases each group's
-   * parked changes once applied. A CRM that still cannot take them throws (they stay parked).
+   * Applies parked changes of a portal whose wait ended, one CRM batch at a time, and releases each
+   * batch's parked changes once applied: when the CRM stops taking them midway (the budget is
+   * spent again), what was written stays done and only the rest waits. A CRM that still cannot
+   * take them throws (they stay parked).
    */
   async applyParked(parked: readonly ParkedChange[]): Promise<void> {
     const groups = new Map<string, ChangeGroup>();
     for (const entry of parked) addToGroups(groups, entry, [entry.change], { reapply: entry.reapply });
     const linked: LinkedObjects[] = [];
-    for (const group of inDependencyOrder(groups.values())) {
-      linked.push(await this.applyGroup(group));
-      await this.repositories.parkedChanges.release(group.tenant, group.storeId, group.objectType, [...group.changes.values()].map(revisionOf));
+    try {
+      for (const group of inDependencyOrder(groups.values()).flatMap((whole) => chunkGroup(whole, CRM_BATCH_LIMIT))) {
+        linked.push(await this.applyGroup(group));
+        await this.repositories.parkedChanges.release(group.tenant, group.storeId, group.objectType, [...group.changes.values()].map(revisionOf));
+      }
+    } finally {
+      await this.waiting.release(linked);
     }
-    await this.waiting.release(linked);
   }
 
   /** Drops cached portals and installs (a portal was disabled or enabled, a tenant (un)installed: the gateway broadcasts it). */

@@ -105,6 +105,25 @@ export function checkoutStates(group: ChangeGroup, syncs: Map<string, ObjectSync
   return states;
 }
 
+/** A group's changes in groups of at most `size` (one CRM batch each), each keeping its changes' flags. */
+export function chunkGroup(group: ChangeGroup, size: number): ChangeGroup[] {
+  const ids = [...group.changes.keys()];
+  const chunks: ChangeGroup[] = [];
+  for (let i = 0; i < ids.length; i += size) {
+    const part = new Set(ids.slice(i, i + size));
+    const keep = (flags: Set<string>) => new Set([...flags].filter((id) => part.has(id)));
+    chunks.push({
+      ...group,
+      changes: new Map([...part].map((id) => [id, group.changes.get(id)!])),
+      reapply: keep(group.reapply),
+      suspect: keep(group.suspect),
+      fromWaiting: keep(group.fromWaiting),
+      messageIndexes: new Set(group.messageIndexes),
+    });
+  }
+  return chunks;
+}
+
 /** Groups by portal: each portal's CRM is its own, so their groups can be applied side by side. */
 export function byPortal(groups: Iterable<ChangeGroup>): ChangeGroup[][] {
   const portals = new Map<number, ChangeGroup[]>();
