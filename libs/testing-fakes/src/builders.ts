@@ -19,7 +19,7 @@ export const anAppTenant = (overrides: Partial<Tenant & { appId: string }> = {})
   ...overrides,
 });
 
-export const aPortal = (overrides: Partial<Portal> = {}): Portal => ({ portalId: aPortalId(), name: `Portal ${next()}`, active: true, crmToken: `crm-token-${next()}`, ...overrides });
+export const aPortal = (overrides: Partial<Portal> = {}): Portal => ({ portalId: aPortalId(), name: `Portal ${next()}`, active: true, builtinCrmToken: { plaintext: `crm-token-${next()}` }, crmConnection: null, crmOAuthToken: null, ...overrides });
 
 export const aStoredSettings = (overrides: Partial<StoredSettings> = {}): StoredSettings => ({
   ...aSyncSettings(),
