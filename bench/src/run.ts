@@ -11,6 +11,7 @@ import mongoose from 'mongoose';
 import { DEMO_MAPPINGS } from '@ecomm-sync/provisioning';
 import { TestStack, type AppName, type TestPortal } from '@ecomm-sync/test-harness';
 import { testInfrastructure, waitFor } from '@ecomm-sync/testing';
+import { BATCH, put, send as sendObjects, submission, type MakeObject } from './load';
 import { percentile, pool, round } from './stats';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -22,7 +23,6 @@ const SIZES = quick ? { ingestRequests: 150, e2eObjects: 20_000, reapplyObjects:
 /** Set by `npm run bench -- --profile`: the end-to-end run's apps write CPU profiles there. */
 const profileDir = process.env.BENCH_PROFILE_DIR;
 const CONCURRENCY = 8;
-const BATCH = 200;
 const log = (message: string) => console.log(`[bench] ${message}`);
 
 const rssMb = (pid: number): number => {
@@ -63,22 +63,6 @@ function memorySampler(stack: TestStack, apps: AppName[]) {
       return Object.fromEntries([...samples].map(([app, values]) => [app, { startMb: round(values[0]), peakMb: round(Math.max(...values)) }])) as Record<AppName, { startMb: number; peakMb: number }>;
     },
   };
-}
-
-function submission(objectType: string, from: number, count: number, make: (n: number) => { properties: object; associations?: object }) {
-  return {
-    storeId: 'default',
-    objectType,
-    messages: Array.from({ length: count }, (_, i) => ({ externalObjectId: `${objectType.toLowerCase()}-${from + i}`, action: 'UPSERT', changedAt: Date.now(), ...make(from + i) })),
-  };
-}
-
-async function put(url: string, body: string): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(url, { method: 'PUT', body, headers: { 'content-type': 'application/json' } });
-  await response.arrayBuffer();
-  if (response.status !== 204) throw new Error(`PUT ${url} answered ${response.status}`);
-  return performance.now() - started;
 }
 
 async function measureIngest(url: string, bodies: string[]) {
@@ -163,14 +147,7 @@ async function benchEndToEnd() {
     const cpuPids: Record<string, number> = { gateway: stack.pid('gateway'), mapper: stack.pid('mapper'), applier: stack.pid('applier'), crm: stack.pid('crm') };
     if (process.env.MONGO_SERVER_PID) cpuPids['mongodb-wire server'] = Number(process.env.MONGO_SERVER_PID);
     const cpuAtStart = Object.fromEntries(Object.entries(cpuPids).map(([name, pid]) => [name, cpuSeconds(pid)]));
-    const send = async (objectType: string, total: number, make: (i: number) => { properties: object; associations?: object }) => {
-      await pool(Math.ceil(total / BATCH), 4, async (b) => {
-        const body = submission(objectType, b * BATCH, Math.min(BATCH, total - b * BATCH), make);
-        const at = Date.now();
-        await put(url, JSON.stringify(body));
-        submittedAt.set(`${objectType}:${b}`, at);
-      });
-    };
+    const send = (objectType: string, total: number, make: MakeObject) => sendObjects(url, objectType, total, make, (b, at) => submittedAt.set(`${objectType}:${b}`, at));
     const processed = async (filter: object, total: number, what: string) =>
       waitFor(async () => (await syncs.countDocuments(filter)) >= total, { timeoutMs: 20 * 60_000, intervalMs: 500, message: `${total} ${what}` });
     const applied = (objectType: string, total: number) => processed({ objectType, crmId: { $ne: null } }, total, `${objectType} objects to be applied`);
