@@ -11,6 +11,7 @@ import mongoose from 'mongoose';
 import { CrmAdminClient, type CrmAccountUsage } from '@ecomm-sync/crm-client';
 import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
 import { testInfrastructure, waitFor } from '@ecomm-sync/testing';
+import { startCrmProxy, type CrmProxyStats } from './crm-proxy';
 import { send, type MakeObject } from './load';
 import { round } from './stats';
 
@@ -51,6 +52,11 @@ export interface CrmBudgetFigure {
   peakParked: number;
   /** CRM requests answered in each second of the limited run, from its first request. */
   crmRequestsPerSecond: number[];
+  /** Permits our budget granted in the limited run (searches included), and search permits: more than the requests sent means permits dropped unused. */
+  budgetGranted: number;
+  budgetSearchGranted: number;
+  /** What the apps' CRM requests met in the limited run, seen by a proxy in front of the CRM. */
+  crm: CrmProxyStats;
   /** The appliers' CRM_MAX_WAIT_MS: null, their default (`--crm-max-wait-ms` sets it). */
   crmMaxWaitMs: number | null;
 }
@@ -76,6 +82,7 @@ async function observer(stack: TestStack) {
   return {
     syncs,
     parked: syncDb.collection('parked_changes'),
+    budgets: syncDb.collection<{ _id: string; grants?: { at: number; n: number }[]; searchGrants?: { at: number; n: number }[] }>('crm_budgets'),
     /** MongoDB commands the server ran so far (serverStatus opcounters), less the bench's own; null when it does not count them. */
     async dbOperations(): Promise<number | null> {
       const status = await connection.db!.admin().command({ serverStatus: 1 });
@@ -86,6 +93,7 @@ async function observer(stack: TestStack) {
   };
 }
 type Observer = Awaited<ReturnType<typeof observer>>;
+type CrmProxy = Awaited<ReturnType<typeof startCrmProxy>>;
 
 async function appliedCount(db: Observer, portal: TestPortal, objectType?: BenchObjectType): Promise<number> {
   return db.syncs.countDocuments({ portalId: portal.portalId, ...(objectType ? { objectType } : {}), crmId: { $ne: null } });
@@ -151,7 +159,7 @@ async function measurePerType(stack: TestStack, admin: CrmAdminClient, db: Obser
 }
 
 /** Step 3: the mixed load against 190 per 10 s, the account's limits and the connection's the same, so our budget governs. */
-async function measureLimited(stack: TestStack, admin: CrmAdminClient, db: Observer, counts: Record<BenchObjectType, number>) {
+async function measureLimited(stack: TestStack, admin: CrmAdminClient, db: Observer, proxy: CrmProxy, counts: Record<BenchObjectType, number>) {
   const portal = await portalWithLimits(stack, admin, BURST_PER_10S, SEARCH_PER_SECOND);
   await axios.put(
     `${stack.gatewayUrl}/admin/v1/portals/${portal.portalId}/crm-connection`,
@@ -163,9 +171,17 @@ async function measureLimited(stack: TestStack, admin: CrmAdminClient, db: Obser
   const objects = OBJECT_TYPES.reduce((sum, type) => sum + counts[type], 0);
   const timeoutMs = 15 * 60_000;
   const requestsBefore = (await admin.usage(portal.portalId)).totals.answered;
+  proxy.reset();
   let peakParked = 0;
+  // Permits our budget granted, per slot (the newest count of each slot, read while it is in the window).
+  const granted = new Map<number, number>();
+  const searchGranted = new Map<number, number>();
   const parkedSampler = setInterval(() => {
     void db.parked.countDocuments({ portalId: portal.portalId }).then((n) => (peakParked = Math.max(peakParked, n)), () => undefined);
+    void db.budgets.findOne({ _id: `builtin:${portal.portalId}` }).then((doc) => {
+      for (const slot of doc?.grants ?? []) granted.set(slot.at, Math.max(granted.get(slot.at) ?? 0, slot.n));
+      for (const slot of doc?.searchGrants ?? []) searchGranted.set(slot.at, Math.max(searchGranted.get(slot.at) ?? 0, slot.n));
+    }, () => undefined);
   }, 1000);
   const started = Date.now();
   await Promise.all([send(url, 'CONTACT', counts.CONTACT, make.CONTACT), send(url, 'PRODUCT', counts.PRODUCT, make.PRODUCT)]);
@@ -215,6 +231,9 @@ async function measureLimited(stack: TestStack, admin: CrmAdminClient, db: Obser
     parkings,
     peakParked,
     crmRequestsPerSecond,
+    crm: proxy.stats(),
+    budgetGranted: [...granted.values()].reduce((sum, n) => sum + n, 0),
+    budgetSearchGranted: [...searchGranted.values()].reduce((sum, n) => sum + n, 0),
   };
 }
 
@@ -224,7 +243,11 @@ async function measureLimited(stack: TestStack, admin: CrmAdminClient, db: Obser
  */
 export async function benchCrmBudget({ perType, targetSeconds, crmMaxWaitMs }: { perType: number; targetSeconds: number; crmMaxWaitMs: number | null }): Promise<CrmBudgetFigure> {
   log(`crm-budget: ${perType} objects of each type alone, then a mixed load for about ${targetSeconds} s at ${BURST_PER_10S} requests per 10 s with two appliers`);
-  const stack = await TestStack.start({ env: { LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '1000000000', ...(crmMaxWaitMs === null ? {} : { CRM_MAX_WAIT_MS: String(crmMaxWaitMs) }) } });
+  const proxy = await startCrmProxy();
+  const stack = await TestStack.start({
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '1000000000', CRM_BASE_URL: proxy.url, ...(crmMaxWaitMs === null ? {} : { CRM_MAX_WAIT_MS: String(crmMaxWaitMs) }) },
+  });
+  proxy.setTarget(stack.crmUrl);
   const db = await observer(stack);
   try {
     await stack.startApp('applier', 'b');
@@ -234,7 +257,7 @@ export async function benchCrmBudget({ perType, targetSeconds, crmMaxWaitMs }: {
     const objects = Math.min(200_000, Math.ceil((targetSeconds * BURST_PER_10S) / 10 / requestsPerMixedObject / 1000) * 1000);
     const counts = Object.fromEntries(OBJECT_TYPES.map((type) => [type, Math.round(objects * MIX[type])])) as Record<BenchObjectType, number>;
     log(`crm-budget: ${JSON.stringify(perTypeFigures)}; limited run: ${objects} objects ${JSON.stringify(counts)}`);
-    const limited = await measureLimited(stack, admin, db, counts);
+    const limited = await measureLimited(stack, admin, db, proxy, counts);
     return {
       ...limited,
       requestsPer100: perTypeFigures.requestsPer100,
@@ -245,6 +268,7 @@ export async function benchCrmBudget({ perType, targetSeconds, crmMaxWaitMs }: {
   } finally {
     await db.close();
     await stack.stop();
+    await proxy.close();
   }
 }
 
@@ -254,7 +278,8 @@ export function crmBudgetRow(figure: CrmBudgetFigure): string {
   return (
     `| CRM budget, objects/s at ${BURST_PER_10S} per 10 s, two appliers (${figure.objects} objects) | ${figure.objectsPerSecond} in ${figure.seconds} s ` +
     `(${figure.requestsPerObject} requests per object; ${figure.limited} of ${figure.requests} answered 429; busiest 10 s ${figure.maxIn10s}; ` +
-    `steady ratio ${figure.steadyRatio ?? 'n/a'}; ${figure.parkings} parkings, up to ${figure.peakParked} changes parked; CRM_MAX_WAIT_MS ${figure.crmMaxWaitMs ?? 'default'}) ` +
+    `steady ratio ${figure.steadyRatio ?? 'n/a'}; ${figure.parkings} parkings, up to ${figure.peakParked} changes parked; CRM_MAX_WAIT_MS ${figure.crmMaxWaitMs ?? 'default'}; ` +
+    `${figure.budgetGranted} permits granted (${figure.budgetSearchGranted} for searches); 429s by policy ${JSON.stringify(figure.crm.limitedByPolicy)}; CRM answers p50 ${figure.crm.latencyMs.p50} ms, p99 ${figure.crm.latencyMs.p99} ms) ` +
     `| ${figure.allowedObjectsPerSecond} (what the budget allows at that cost) | ${figure.ratio} | ≥ 0.9, < 1 % 429 |\n` +
     `| CRM requests per 100 objects, each type alone | ${per100} | | | |\n` +
     `| MongoDB commands per object (all apps) | ${figure.dbOperationsPerObject ?? 'not counted (the server reports no opcounters)'} | | | |`
