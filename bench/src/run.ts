@@ -11,18 +11,24 @@ import mongoose from 'mongoose';
 import { DEMO_MAPPINGS } from '@ecomm-sync/provisioning';
 import { TestStack, type AppName, type TestPortal } from '@ecomm-sync/test-harness';
 import { testInfrastructure, waitFor } from '@ecomm-sync/testing';
+import { benchCrmBudget, crmBudgetRow, recordCrmBudgetAlone } from './crm-budget';
+import { BATCH, put, send as sendObjects, submission, type MakeObject } from './load';
 import { percentile, pool, round } from './stats';
 
 const root = path.resolve(__dirname, '..', '..');
 const quick = process.argv.includes('--quick');
-/** `--only e2e` (or ingest, reapply) runs one figure and records nothing: for profiling a change. */
+/** `--only e2e` (or ingest, reapply) runs one figure and records nothing: for profiling a change; `--only crm-budget` records its figure alone. */
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? (process.argv[onlyAt + 1] ?? '') : null;
-const SIZES = quick ? { ingestRequests: 150, e2eObjects: 20_000, reapplyObjects: 20_000 } : { ingestRequests: 500, e2eObjects: 100_000, reapplyObjects: 100_000 };
+const SIZES = quick
+  ? { ingestRequests: 150, e2eObjects: 20_000, reapplyObjects: 20_000, crmBudget: { perType: 1_000, targetSeconds: 20 } }
+  : { ingestRequests: 500, e2eObjects: 100_000, reapplyObjects: 100_000, crmBudget: { perType: 5_000, targetSeconds: 60 } };
+/** `--crm-max-wait-ms N`: the appliers' CRM_MAX_WAIT_MS in the CRM budget figure (their default when not given). */
+const maxWaitAt = process.argv.indexOf('--crm-max-wait-ms');
+const crmMaxWaitMs = maxWaitAt >= 0 ? Number(process.argv[maxWaitAt + 1]) : null;
 /** Set by `npm run bench -- --profile`: the end-to-end run's apps write CPU profiles there. */
 const profileDir = process.env.BENCH_PROFILE_DIR;
 const CONCURRENCY = 8;
-const BATCH = 200;
 const log = (message: string) => console.log(`[bench] ${message}`);
 
 const rssMb = (pid: number): number => {
@@ -63,22 +69,6 @@ function memorySampler(stack: TestStack, apps: AppName[]) {
       return Object.fromEntries([...samples].map(([app, values]) => [app, { startMb: round(values[0]), peakMb: round(Math.max(...values)) }])) as Record<AppName, { startMb: number; peakMb: number }>;
     },
   };
-}
-
-function submission(objectType: string, from: number, count: number, make: (n: number) => { properties: object; associations?: object }) {
-  return {
-    storeId: 'default',
-    objectType,
-    messages: Array.from({ length: count }, (_, i) => ({ externalObjectId: `${objectType.toLowerCase()}-${from + i}`, action: 'UPSERT', changedAt: Date.now(), ...make(from + i) })),
-  };
-}
-
-async function put(url: string, body: string): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(url, { method: 'PUT', body, headers: { 'content-type': 'application/json' } });
-  await response.arrayBuffer();
-  if (response.status !== 204) throw new Error(`PUT ${url} answered ${response.status}`);
-  return performance.now() - started;
 }
 
 async function measureIngest(url: string, bodies: string[]) {
@@ -163,14 +153,7 @@ async function benchEndToEnd() {
     const cpuPids: Record<string, number> = { gateway: stack.pid('gateway'), mapper: stack.pid('mapper'), applier: stack.pid('applier'), crm: stack.pid('crm') };
     if (process.env.MONGO_SERVER_PID) cpuPids['mongodb-wire server'] = Number(process.env.MONGO_SERVER_PID);
     const cpuAtStart = Object.fromEntries(Object.entries(cpuPids).map(([name, pid]) => [name, cpuSeconds(pid)]));
-    const send = async (objectType: string, total: number, make: (i: number) => { properties: object; associations?: object }) => {
-      await pool(Math.ceil(total / BATCH), 4, async (b) => {
-        const body = submission(objectType, b * BATCH, Math.min(BATCH, total - b * BATCH), make);
-        const at = Date.now();
-        await put(url, JSON.stringify(body));
-        submittedAt.set(`${objectType}:${b}`, at);
-      });
-    };
+    const send = (objectType: string, total: number, make: MakeObject) => sendObjects(url, objectType, total, make, (b, at) => submittedAt.set(`${objectType}:${b}`, at));
     const processed = async (filter: object, total: number, what: string) =>
       waitFor(async () => (await syncs.countDocuments(filter)) >= total, { timeoutMs: 20 * 60_000, intervalMs: 500, message: `${total} ${what}` });
     const applied = (objectType: string, total: number) => processed({ objectType, crmId: { $ne: null } }, total, `${objectType} objects to be applied`);
@@ -301,21 +284,25 @@ async function benchReapply() {
 }
 
 async function main() {
+  const flags = [quick ? '--quick' : '', only !== null ? `--only ${only}` : '', crmMaxWaitMs !== null ? `--crm-max-wait-ms ${crmMaxWaitMs}` : ''];
+  const command = `npm run bench -- ${flags.filter(Boolean).join(' ')}`.replace(/ -- $/, '');
+  const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGb: round(os.totalmem() / 2 ** 30), node: process.version };
+  if (only === 'crm-budget') return recordCrmBudgetAlone(root, command, machine, await benchCrmBudget({ ...SIZES.crmBudget, crmMaxWaitMs }), SIZES.crmBudget);
   if (only !== null) {
     const figures: Record<string, () => Promise<unknown>> = { ingest: benchIngest, e2e: benchEndToEnd, reapply: benchReapply };
-    if (!figures[only]) throw new Error(`--only takes one of ${Object.keys(figures).join(', ')}`);
+    if (!figures[only]) throw new Error(`--only takes one of ${[...Object.keys(figures), 'crm-budget'].join(', ')}`);
     log(`${only}: ${JSON.stringify(await figures[only]())}`);
     return;
   }
-  const command = `npm run bench${quick ? ' -- --quick' : ''}`;
-  const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGb: round(os.totalmem() / 2 ** 30), node: process.version };
   const ingest = await benchIngest();
   log(`ingest: ${JSON.stringify(ingest)}`);
   const e2e = await benchEndToEnd();
   log(`e2e: ${JSON.stringify(e2e)}`);
   const reapply = await benchReapply();
   log(`reapply: ${JSON.stringify(reapply)}`);
-  const result = { date: new Date().toISOString(), command, quick, machine, sizes: SIZES, ingest, e2e, reapply };
+  const crmBudget = await benchCrmBudget({ ...SIZES.crmBudget, crmMaxWaitMs });
+  log(`crm-budget: ${JSON.stringify(crmBudget)}`);
+  const result = { date: new Date().toISOString(), command, quick, machine, sizes: SIZES, ingest, e2e, reapply, crmBudget };
 
   fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
   fs.writeFileSync(path.join(root, 'bench', 'results', 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
@@ -326,6 +313,7 @@ async function main() {
     `| End to end, objects/s (${e2e.objects} objects) | ${e2e.objectsPerSecond} (p50 ${e2e.p50Ms} ms, p99 ${e2e.p99Ms} ms) | ${e2e.baselineObjectsPerSecond} (driver bulkWrite upserts, median of ${e2e.baselineRuns.join(', ')}) | ${e2e.ratio} | ≥ 0.25 |`,
     `| End to end, updates (pass 3: every object changed) | ${e2e.updatesPerSecond} | | | |`,
     `| Re-apply, objects/s (${reapply.objects} objects) | ${reapply.objectsPerSecond} (mapper peak RSS ${reapply.peakRssMb} MB) | | | |`,
+    crmBudgetRow(crmBudget),
   ].join('\n');
   const memoryLines = Object.entries(e2e.memory)
     .map(

@@ -56,6 +56,7 @@ final class DurableH2Backend extends H2Backend {
         "connectionstatus", "replsetgetstatus", "endsessions");
 
     private final MVStore store;
+    private final OperationCounters operations = new OperationCounters();
     private final AtomicLong finishedWrites = new AtomicLong();
     private final Object commitLock = new Object();
     /** Tickets up to this one are committed and synced; guarded by commitLock. */
@@ -81,7 +82,13 @@ final class DurableH2Backend extends H2Backend {
     }
 
     @Override
+    public Document getServerStatus() {
+        return operations.addTo(super.getServerStatus());
+    }
+
+    @Override
     public Document handleCommand(Channel channel, String databaseName, String command, Document query) {
+        operations.count(command);
         MVStore.TxCounter readVersion = store.registerVersionUsage();
         try {
             if (isReadOnly(command, query)) {
