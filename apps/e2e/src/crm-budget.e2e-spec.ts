@@ -1,11 +1,9 @@
-import amqplib from 'amqplib';
 import axios from 'axios';
 import { CrmAdminClient } from '@ecomm-sync/crm-client';
 import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
-import { aV2Message, aV2Submission, testInfrastructure, waitFor } from '@ecomm-sync/testing';
+import { aV2Message, aV2Submission, waitFor } from '@ecomm-sync/testing';
+import { deadLetterCount } from './dead-letter-count';
 import { gatewayClient } from './gateway-client';
-
-const QUEUES = ['mapper.sync-batches', 'applier.mapped-changes'];
 
 interface Load {
   portal: TestPortal;
@@ -62,18 +60,6 @@ describe('one CRM request budget per account, shared by every applier replica (b
   const applied = async (portal: TestPortal): Promise<number> =>
     (await stack.syncCollection('object_syncs')).countDocuments({ portalId: portal.portalId, crmId: { $ne: null }, lastProcessedAt: { $ne: null } });
 
-  const deadLetters = async () => {
-    const connection = await amqplib.connect(testInfrastructure().amqpUrl);
-    try {
-      const channel = await connection.createChannel();
-      let count = 0;
-      for (const queue of QUEUES) count += (await channel.checkQueue(`${stack.name}.${queue}.dlq`)).messageCount;
-      return count;
-    } finally {
-      await connection.close();
-    }
-  };
-
   it('when 20,000 objects of three portals go through two appliers, then everything is applied, nothing is dead-lettered, no 10 s window of any account holds more than its limit, and the portal limited hard holds up no other', async () => {
     const loads: Load[] = [
       { portal: await limitedPortal(100), contacts: 4_000, deals: 4_000 },
@@ -96,7 +82,7 @@ describe('one CRM request budget per account, shared by every applier replica (b
       const usage = await admin.usage(load.portal.portalId);
       expect(usage.maxIn10s).toBeLessThanOrEqual(limit);
     }
-    expect(await deadLetters()).toBe(0);
+    expect(await deadLetterCount(stack)).toBe(0);
   });
 
   it('when the daily cap is reached, then the portal pauses and says so, and resumes after the reset', async () => {
@@ -118,6 +104,6 @@ describe('one CRM request budget per account, shared by every applier replica (b
 
     await waitFor(async () => ((await applied(portal)) === load.contacts ? true : undefined), { timeoutMs: 120_000, message: 'every contact to be applied after the reset' });
     await waitFor(async () => ((await client.http.get('/v2/sync/crm-health')).data.state === 'ok' ? true : undefined), { timeoutMs: 30_000, message: 'the pause to end' });
-    expect(await deadLetters()).toBe(0);
+    expect(await deadLetterCount(stack)).toBe(0);
   });
 });

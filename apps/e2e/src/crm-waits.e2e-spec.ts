@@ -1,9 +1,7 @@
-import amqplib from 'amqplib';
 import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
-import { aV2Message, aV2Submission, testInfrastructure, waitFor } from '@ecomm-sync/testing';
+import { aV2Message, aV2Submission, waitFor } from '@ecomm-sync/testing';
+import { deadLetterCount } from './dead-letter-count';
 import { gatewayClient } from './gateway-client';
-
-const QUEUES = ['mapper.sync-batches', 'applier.mapped-changes'];
 
 describe('a CRM that is away: work waits, it does not fail', () => {
   let stack: TestStack;
@@ -18,18 +16,6 @@ describe('a CRM that is away: work waits, it does not fail', () => {
   afterAll(async () => {
     await stack?.stop();
   });
-
-  const deadLetters = async () => {
-    const connection = await amqplib.connect(testInfrastructure().amqpUrl);
-    try {
-      const channel = await connection.createChannel();
-      let count = 0;
-      for (const queue of QUEUES) count += (await channel.checkQueue(`${stack.name}.${queue}.dlq`)).messageCount;
-      return count;
-    } finally {
-      await connection.close();
-    }
-  };
 
   it('when the built-in CRM is stopped for longer than every retry and backoff, then the portal reads unreachable meanwhile, and once it is back every accepted object is applied with nothing dead-lettered', async () => {
     const client = gatewayClient(stack, portal);
@@ -53,7 +39,7 @@ describe('a CRM that is away: work waits, it does not fail', () => {
       timeoutMs: 30_000,
       message: 'the portal to have waited through three backoffs',
     });
-    expect(await deadLetters()).toBe(0);
+    expect(await deadLetterCount(stack)).toBe(0);
 
     await stack.startApp('crm');
     for (const id of before) {
@@ -64,6 +50,6 @@ describe('a CRM that is away: work waits, it does not fail', () => {
     const crmIds = await Promise.all(before.slice(0, 50).map(async (id) => (await client.processed('CONTACT', id)).crmId!));
     const read = await stack.crm(portal).batchRead('CONTACT', crmIds, ['firstname']);
     expect(read.map((object) => object.properties.firstname)).toEqual(crmIds.map(() => 'v2'));
-    expect(await deadLetters()).toBe(0);
+    expect(await deadLetterCount(stack)).toBe(0);
   });
 });

@@ -3,9 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import amqplib from 'amqplib';
 import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
 import { aV2Message, aV2Submission, testInfrastructure, waitFor } from '@ecomm-sync/testing';
+import { deadLetterCount } from './dead-letter-count';
 import { gatewayClient } from './gateway-client';
 
 /**
@@ -48,16 +48,6 @@ describe('dead letters: nothing accepted is set aside unseen, and one command ap
     await proxy?.close();
   });
 
-  const deadLetters = async (queue: string) => {
-    const connection = await amqplib.connect(testInfrastructure().amqpUrl);
-    try {
-      const channel = await connection.createChannel();
-      return (await channel.checkQueue(`${stack.name}.${queue}.dlq`)).messageCount;
-    } finally {
-      await connection.close();
-    }
-  };
-
   it('when changes are dead-lettered because the CRM answered what is not its API, then each object has an open error naming the redrive, and `npm run redrive` applies them and resolves it', async () => {
     const client = gatewayClient(stack, portal);
     proxy.state.garbage = true;
@@ -76,7 +66,7 @@ describe('dead letters: nothing accepted is set aside unseen, and one command ap
       expect(error.type).toBe('UNKNOWN_ERROR');
       expect(error.details).toMatch(/^Error performing\[UPSERT\] CONTACT\[dl-\d\]: processing failed 2 times .*npm run redrive -- applier\.mapped-changes$/);
     }
-    expect(await deadLetters('applier.mapped-changes')).toBe(1);
+    expect(await deadLetterCount(stack, ['applier.mapped-changes'])).toBe(1);
 
     proxy.state.garbage = false;
     const { stdout } = await promisify(execFile)(process.execPath, [path.join(__dirname, '../../../dist/apps/cli/main.js'), 'redrive', '--all'], {
@@ -88,6 +78,6 @@ describe('dead letters: nothing accepted is set aside unseen, and one command ap
       const status = await client.statusWhen('CONTACT', id, (s) => s.crmId !== null && s.errors.length === 0, `${id} to be applied after the redrive`);
       expect(status.lastProcessedAt).toEqual(expect.any(Number));
     }
-    expect(await deadLetters('applier.mapped-changes')).toBe(0);
+    expect(await deadLetterCount(stack, ['applier.mapped-changes'])).toBe(0);
   });
 });

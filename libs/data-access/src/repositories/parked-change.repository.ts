@@ -2,9 +2,7 @@ import type { Connection } from 'mongoose';
 import type { MappedChange, ObjectType, Tenant } from '@ecomm-sync/contracts';
 import { parkedChangeModel } from '../models/parked-change.model';
 import { driverCollection, type KeyedDoc } from '../driver-collection';
-import { keyFields, keyStrings } from '../object-key';
-import { onlyDuplicateKeyErrors } from './duplicate-key';
-import { changeNotNewerThan, type KeptUpTo } from './revision-filter';
+import { keepNewestChanges, releaseKeptChanges, type KeptUpTo } from './revision-filter';
 
 export interface ParkedChange {
   tenant: Tenant;
@@ -29,23 +27,7 @@ export class ParkedChangeRepository {
 
   /** Keeps each change, replacing a parked one that is not newer (one of a newer revision stays). */
   async park(tenant: Tenant, storeId: string, objectType: ObjectType, changes: readonly { change: MappedChange; reapply: boolean }[], now: number): Promise<void> {
-    if (changes.length === 0) return;
-    const keys = keyStrings(tenant, storeId, objectType, changes.map(({ change }) => change.externalObjectId));
-    try {
-      await this.parked.bulkWrite(
-        changes.map(({ change, reapply }, i) => ({
-          updateOne: {
-            filter: { _id: keys[i], ...changeNotNewerThan(change) },
-            update: { $set: { change, reapply }, $setOnInsert: { ...keyFields(tenant, storeId, objectType, change.externalObjectId), parkedAt: now } },
-            upsert: true,
-          },
-        })),
-        { ordered: false },
-      );
-    } catch (error) {
-      // The upsert of an object whose parked change is newer fails on its _id: that change stays.
-      if (!onlyDuplicateKeyErrors(error)) throw error;
-    }
+    await keepNewestChanges(this.parked, { tenant, storeId, objectType }, changes, ({ reapply }) => ({ set: { reapply }, insert: { parkedAt: now } }));
   }
 
   /** Up to `limit` of a portal's parked changes, parked longest first. */
@@ -61,11 +43,6 @@ export class ParkedChangeRepository {
 
   /** Removes parked changes that were applied at these revisions (one parked meanwhile for a newer revision stays). */
   async release(tenant: Tenant, storeId: string, objectType: ObjectType, applied: readonly KeptUpTo[]): Promise<void> {
-    if (applied.length === 0) return;
-    const keys = keyStrings(tenant, storeId, objectType, applied.map(({ externalObjectId }) => externalObjectId));
-    await this.parked.bulkWrite(
-      applied.map((revision, i) => ({ deleteOne: { filter: { _id: keys[i], ...changeNotNewerThan(revision) } } })),
-      { ordered: false },
-    );
+    await releaseKeptChanges(this.parked, { tenant, storeId, objectType }, applied);
   }
 }

@@ -2,9 +2,8 @@ import type { Connection } from 'mongoose';
 import type { MappedChange, ObjectType, Tenant } from '@ecomm-sync/contracts';
 import { waitingObjectModel } from '../models/waiting-object.model';
 import { driverCollection, type KeyedDoc } from '../driver-collection';
-import { keyFields, keyStrings } from '../object-key';
-import { onlyDuplicateKeyErrors } from './duplicate-key';
-import { changeNotNewerThan, type KeptUpTo } from './revision-filter';
+import { keyStrings } from '../object-key';
+import { keepNewestChanges, releaseKeptChanges, type KeptUpTo } from './revision-filter';
 
 export interface WaitingObject {
   tenant: Tenant;
@@ -49,23 +48,10 @@ export class WaitingObjectRepository {
     windowMs: number,
     { reapply = false }: { reapply?: boolean } = {},
   ): Promise<void> {
-    if (entries.length === 0) return;
-    const keys = keyStrings(tenant, storeId, objectType, entries.map(({ change }) => change.externalObjectId));
-    try {
-      await this.waiting.bulkWrite(
-        entries.map(({ change, waitingFor }, i) => ({
-          updateOne: {
-            filter: { _id: keys[i], ...changeNotNewerThan(change) },
-            update: { $set: { change, waitingFor, triedAt: now, reapply }, $setOnInsert: { ...keyFields(tenant, storeId, objectType, change.externalObjectId), since: now, until: now + windowMs } },
-            upsert: true,
-          },
-        })),
-        { ordered: false },
-      );
-    } catch (error) {
-      // The upsert of an object whose stored entry is newer fails on its _id: that entry stays.
-      if (!onlyDuplicateKeyErrors(error)) throw error;
-    }
+    await keepNewestChanges(this.waiting, { tenant, storeId, objectType }, entries, ({ waitingFor }) => ({
+      set: { waitingFor, triedAt: now, reapply },
+      insert: { since: now, until: now + windowMs },
+    }));
   }
 
   /**
@@ -74,12 +60,7 @@ export class WaitingObjectRepository {
    * read an older entry must not remove the one a newer revision left to be applied.
    */
   async release(tenant: Tenant, storeId: string, objectType: ObjectType, processed: readonly KeptUpTo[]): Promise<void> {
-    if (processed.length === 0) return;
-    const keys = keyStrings(tenant, storeId, objectType, processed.map(({ externalObjectId }) => externalObjectId));
-    await this.waiting.bulkWrite(
-      processed.map((revision, i) => ({ deleteOne: { filter: { _id: keys[i], ...changeNotNewerThan(revision) } } })),
-      { ordered: false },
-    );
+    await releaseKeptChanges(this.waiting, { tenant, storeId, objectType }, processed);
   }
 
   /** Waiting changes within their window that wait for any of these objects (`TYPE:id`). */
