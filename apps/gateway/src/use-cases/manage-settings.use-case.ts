@@ -34,9 +34,12 @@ export class ManageSettingsUseCase {
     const record = build(before);
     const problem = settingsProblem(record, version);
     if (problem) throw AppError.badRequest(problem);
-    const stored = await this.repositories.settings.putByOwner(owner, record);
-    const objectTypes = objectTypesToReapply(before, stored);
+    // What the change affects is pending in the same write as the settings, so that a re-apply
+    // the broker did not take (a 503) is queued by the next put, even one that changes nothing.
+    const { reapplyPending, ...stored } = await this.repositories.settings.putByOwner(owner, record, { reapplyPending: objectTypesToReapply(before, record) });
+    const objectTypes = stored.enabled ? reapplyPending : []; // paused: enabling again re-applies everything
     await this.requestReapply(owner, stored.rev, objectTypes);
+    if (reapplyPending.length > 0) await this.repositories.settings.clearReapplyPending(owner, stored.rev);
     this.logger.info('settings saved', { owner, rev: stored.rev, reapply: objectTypes });
     return stored;
   }
@@ -50,8 +53,9 @@ export class ManageSettingsUseCase {
     const current = await this.get(owner);
     if (!current.enabled) throw AppError.conflict('The settings are disabled; enable them (that re-applies everything) instead');
     const { rev: _rev, ...record } = current;
-    const stored = await this.repositories.settings.putByOwner(owner, record);
+    const stored = await this.repositories.settings.putByOwner(owner, record, { reapplyPending: OBJECT_TYPES });
     await this.requestReapply(owner, stored.rev, [...OBJECT_TYPES]);
+    await this.repositories.settings.clearReapplyPending(owner, stored.rev);
     return { settingsRev: stored.rev, objectTypes: [...OBJECT_TYPES] };
   }
 
@@ -75,7 +79,8 @@ export class ManageSettingsUseCase {
   async putImportTriggerUri(owner: string, importTriggerUri: string): Promise<StoredSettings> {
     const current = await this.repositories.settings.getByOwner(owner);
     const base: SettingsRecord = current ?? { enabled: false, importOnInstall: false, webhookUri: null, mappings: {} };
-    return this.repositories.settings.putByOwner(owner, { ...base, webhookUri: importTriggerUri });
+    const { reapplyPending: _pending, ...stored } = await this.repositories.settings.putByOwner(owner, { ...base, webhookUri: importTriggerUri });
+    return stored;
   }
 
   async reapplyStatus(owner: string): Promise<ReapplyJob> {

@@ -25,6 +25,8 @@ const settingsSchema = new Schema(
     },
     /** Grows with every change; the mapper re-maps stored state when it moves. */
     rev: { type: Number, required: true, default: 1 },
+    /** Object types whose re-apply a put asked for and that is not queued yet (the broker did not confirm): the next put queues it. */
+    reapplyPending: { type: [String], default: [] },
   },
   { collection: 'settings', timestamps: true, versionKey: false, minimize: false },
 );

@@ -27,6 +27,7 @@ interface SettingsDoc {
   webhookUri: string | null;
   mappings: Record<ObjectType, PropertyMapping[]>;
   rev: number;
+  reapplyPending?: ObjectType[];
 }
 
 export class SettingsRepository {
@@ -62,10 +63,16 @@ export class SettingsRepository {
 
   /** Full replace of the settings; the revision grows so that the mapper can tell they changed. */
   async put(tenant: Tenant, settings: Omit<StoredSettings, 'rev'>): Promise<StoredSettings> {
-    return this.putByOwner(settingsOwner(tenant), settings);
+    const { reapplyPending: _pending, ...stored } = await this.putByOwner(settingsOwner(tenant), settings);
+    return stored;
   }
 
-  async putByOwner(owner: string, settings: Omit<StoredSettings, 'rev'>): Promise<StoredSettings> {
+  /**
+   * Full replace of the settings, in one write with the object types whose re-apply it makes
+   * pending (`reapplyPending`, added to any still pending from an earlier put whose re-apply could
+   * not be queued). The answer holds every pending type; clearReapplyPending ends them once queued.
+   */
+  async putByOwner(owner: string, settings: Omit<StoredSettings, 'rev'>, { reapplyPending = [] }: { reapplyPending?: readonly ObjectType[] } = {}): Promise<StoredSettings & { reapplyPending: ObjectType[] }> {
     const doc = await this.settings
       .findOneAndUpdate(
         { owner },
@@ -77,10 +84,16 @@ export class SettingsRepository {
             mappings: Object.fromEntries(OBJECT_TYPES.map((type) => [type, settings.mappings[type] ?? []])),
           },
           $inc: { rev: 1 },
+          $addToSet: { reapplyPending: { $each: [...reapplyPending] } },
         },
         { upsert: true, new: true },
       )
       .lean<SettingsDoc>();
-    return { ...settings, rev: doc!.rev };
+    return { ...settings, rev: doc!.rev, reapplyPending: doc!.reapplyPending ?? [] };
+  }
+
+  /** Ends the pending re-apply once it is queued, unless a later put (a newer revision) made it pending again. */
+  async clearReapplyPending(owner: string, rev: number): Promise<void> {
+    await this.settings.updateOne({ owner, rev }, { $set: { reapplyPending: [] } });
   }
 }

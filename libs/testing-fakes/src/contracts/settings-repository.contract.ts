@@ -14,6 +14,19 @@ export function describeSettingsRepositoryContract(name: string, make: () => Set
       settings = await make();
     });
 
+    it('when a put leaves a re-apply pending, then the next put answers it with its own until it is cleared at the newest revision', async () => {
+      const owner = settingsOwner(anAppTenant());
+      expect((await settings.putByOwner(owner, record, { reapplyPending: ['CONTACT'] })).reapplyPending).toEqual(['CONTACT']);
+      const second = await settings.putByOwner(owner, record, { reapplyPending: ['DEAL'] });
+      expect([...second.reapplyPending].sort()).toEqual(['CONTACT', 'DEAL']);
+
+      await settings.clearReapplyPending(owner, second.rev - 1); // an older revision clears nothing
+      expect([...(await settings.putByOwner(owner, record)).reapplyPending].sort()).toEqual(['CONTACT', 'DEAL']);
+      const newest = await settings.putByOwner(owner, record);
+      await settings.clearReapplyPending(owner, newest.rev);
+      expect((await settings.putByOwner(owner, record)).reapplyPending).toEqual([]);
+    });
+
     it('when an owner has no settings, then none are read', async () => {
       expect(await settings.getByOwner(settingsOwner(anAppTenant()))).toBeNull();
     });

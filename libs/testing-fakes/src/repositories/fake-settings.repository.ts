@@ -6,6 +6,7 @@ import { copy, type PublicOf } from '../public-of';
 /** SettingsRepository in memory, by owner (`app:<appId>` or `portal:<portalId>`); the revision grows with every put. */
 export class FakeSettingsRepository implements PublicOf<SettingsRepository> {
   private readonly byOwner = new Map<string, StoredSettings>();
+  private readonly pending = new Map<string, Set<ObjectType>>();
 
   async get(tenant: Tenant): Promise<StoredSettings | null> {
     return this.getByOwner(settingsOwner(tenant));
@@ -21,10 +22,11 @@ export class FakeSettingsRepository implements PublicOf<SettingsRepository> {
   }
 
   async put(tenant: Tenant, settings: Omit<StoredSettings, 'rev'>): Promise<StoredSettings> {
-    return this.putByOwner(settingsOwner(tenant), settings);
+    const { reapplyPending: _pending, ...stored } = await this.putByOwner(settingsOwner(tenant), settings);
+    return stored;
   }
 
-  async putByOwner(owner: string, settings: Omit<StoredSettings, 'rev'>): Promise<StoredSettings> {
+  async putByOwner(owner: string, settings: Omit<StoredSettings, 'rev'>, { reapplyPending = [] }: { reapplyPending?: readonly ObjectType[] } = {}): Promise<StoredSettings & { reapplyPending: ObjectType[] }> {
     const rev = (this.byOwner.get(owner)?.rev ?? 0) + 1;
     // Stored as the real one stores them: every object type's mappings, only the mapping fields.
     const mappings = Object.fromEntries(
@@ -34,6 +36,12 @@ export class FakeSettingsRepository implements PublicOf<SettingsRepository> {
       ]),
     );
     this.byOwner.set(owner, { enabled: settings.enabled, importOnInstall: settings.importOnInstall, webhookUri: settings.webhookUri ?? null, mappings, rev });
-    return { ...copy(settings), rev };
+    const pending = new Set([...(this.pending.get(owner) ?? []), ...reapplyPending]);
+    this.pending.set(owner, pending);
+    return { ...copy(settings), rev, reapplyPending: [...pending] };
+  }
+
+  async clearReapplyPending(owner: string, rev: number): Promise<void> {
+    if (this.byOwner.get(owner)?.rev === rev) this.pending.delete(owner);
   }
 }
