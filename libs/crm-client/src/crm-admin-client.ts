@@ -1,5 +1,5 @@
 import axios, { type AxiosRequestConfig } from 'axios';
-import { toCrmError } from './http-crm-client';
+import { toCrmError } from './crm-errors';
 
 /** The hosted CRM's limits a built-in CRM account emulates (decision 0021). */
 export interface CrmAccountLimits {

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CrmBudgetPaused, type CrmBudget } from '@ecomm-sync/domain';
-import { CrmPartialFailure, CrmRequestError, CrmUnavailableError, HttpCrmClient, type CrmClientOptions } from './http-crm-client';
+import { CrmPartialFailure, CrmRequestError, CrmUnavailableError } from './crm-errors';
+import { HttpCrmClient, type CrmClientOptions } from './http-crm-client';
 
 interface Seen {
   method: string;

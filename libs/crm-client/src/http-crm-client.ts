@@ -5,6 +5,7 @@ import type { ObjectType } from '@ecomm-sync/contracts';
 import { CRM_OBJECT_PATHS } from '@ecomm-sync/contracts';
 import { CrmBudgetPaused, readRateLimitAnswer, type CrmBudget, type CrmRequestKind } from '@ecomm-sync/domain';
 import { CRM_BATCH_LIMIT, type AssociationPair, type CrmInputFailure, type CrmObject, type CrmPipeline, type CrmPort, type CrmPropertyInfo } from './crm-port';
+import { CrmPartialFailure, CrmUnavailableError, failedInputs, toCrmError, type BatchAnswer, type CrmUnavailableReason } from './crm-errors';
 
 export interface CrmClientOptions {
   baseUrl: string;
@@ -27,83 +28,11 @@ export interface CrmClientOptions {
   objectWriteTraceIds?: boolean;
 }
 
-/** A CRM answer that is not a success after retries: `status` is the HTTP status (0: no answer). */
-export class CrmRequestError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly category?: string,
-  ) {
-    super(message);
-    this.name = 'CrmRequestError';
-  }
-
-  get retriable(): boolean {
-    return this.status === 0 || this.status === 429 || this.status >= 500;
-  }
-}
-
-export type CrmUnavailableReason = 'rate-limited' | 'daily-cap' | 'unreachable';
-
-/**
- * The CRM cannot take the request within the client's `maxWaitMs`: rate-limited or out of its daily
- * cap (by its answers or by the shared budget), or not answering / answering 5xx. Retriable: the
- * caller parks the work until `until` (when known) instead of failing it.
- */
-export class CrmUnavailableError extends CrmRequestError {
-  constructor(
-    message: string,
-    status: number,
-    readonly reason: CrmUnavailableReason,
-    /** When to try again (epoch ms), if known. */
-    readonly until: number | null,
-    /** Status and message of the CRM's last answer ('no answer: …' when there was none). */
-    readonly lastAnswer: string,
-  ) {
-    super(message, status);
-    this.name = 'CrmUnavailableError';
-  }
-}
-
-/**
- * A batch write the CRM answered 207 (multi-status): `results` holds the objects it wrote, `failures`
- * the inputs it refused (index into the inputs the caller passed, -1 when the CRM did not say which).
- * Not retriable: the refused inputs fail on their merits.
- */
-export class CrmPartialFailure extends CrmRequestError {
-  constructor(
-    message: string,
-    readonly results: CrmObject[],
-    readonly failures: CrmInputFailure[],
-  ) {
-    super(message, 207, 'PARTIAL_FAILURE');
-    this.name = 'CrmPartialFailure';
-  }
-}
-
 const agents = { httpAgent: new http.Agent({ keepAlive: true, maxSockets: 32 }), httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 32 }) };
 
 interface ApiObject {
   id: string;
   properties: Record<string, string | null>;
-}
-
-interface BatchAnswer {
-  results?: ApiObject[];
-  errors?: { message?: string; category?: string; context?: Record<string, unknown> }[];
-}
-
-const contextValues = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value === undefined || value === null ? [] : [String(value)]);
-
-/** The inputs a 207's errors name: by objectWriteTraceId (the input's index), else by the ids in their context. */
-function failedInputs(errors: NonNullable<BatchAnswer['errors']>, ids: (string | null)[], from: number): CrmInputFailure[] {
-  return errors.flatMap((error) => {
-    const message = error.message ?? 'refused by the CRM';
-    const category = error.category;
-    const traced = contextValues(error.context?.objectWriteTraceId).map(Number).filter((index) => Number.isInteger(index) && index >= from && index < from + ids.length);
-    const named = traced.length > 0 ? traced : [...contextValues(error.context?.ids), ...contextValues(error.context?.id)].map((id) => ids.indexOf(id)).filter((i) => i >= 0).map((i) => from + i);
-    return (named.length > 0 ? named : [-1]).map((index) => ({ index, message, ...(category ? { category } : {}) }));
-  });
 }
 
 const lowerCased = (headers: unknown): Record<string, string | undefined> =>
@@ -352,12 +281,4 @@ export class HttpCrmClient implements CrmPort {
   private backoff(attempt: number): number {
     return Math.min(this.maxBackoffMs, 100 * 2 ** attempt + Math.random() * 100);
   }
-}
-
-export function toCrmError(error: unknown, config: AxiosRequestConfig): CrmRequestError {
-  if (!isAxiosError(error)) return new CrmRequestError(String(error), 0);
-  const status = error.response?.status ?? 0;
-  const body = error.response?.data as { message?: string; category?: string } | undefined;
-  const reason = body?.message ?? error.message;
-  return new CrmRequestError(`CRM ${config.method} ${config.url} failed (${status || 'no answer'}): ${reason}`, status, body?.category);
 }
