@@ -1,13 +1,12 @@
 import { CRM_TIER_LIMITS, type CrmLimits } from './crm-budget';
+import { localDay, nextDailyReset } from './crm-day';
+import { readRateLimitAnswer } from './crm-rate-limit-answer';
 import {
   addToSlot,
   correctBudget,
   emptyBudgetState,
   grantPermits,
-  localDay,
-  nextDailyReset,
   nextFreeAt,
-  readRateLimitAnswer,
   requestWindow,
   rollBudget,
   searchWindow,

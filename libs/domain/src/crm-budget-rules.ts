@@ -1,4 +1,6 @@
 import type { CrmLimits, CrmPauseReason, CrmRequestKind } from './crm-budget';
+import { localDay, nextDailyReset } from './crm-day';
+import { readRateLimitAnswer } from './crm-rate-limit-answer';
 
 /**
  * The rules of one CRM account's request budget (decision 20): permits are granted per time slot,
@@ -98,79 +100,6 @@ export function addToSlot(grants: readonly SlotCount[], now: number, count: numb
   const kept = grants.filter((grant) => grant.at >= from && grant.at !== at);
   const current = grants.find((grant) => grant.at === at)?.n ?? 0;
   return [...kept, { at, n: current + count }].sort((a, b) => a.at - b.at);
-}
-
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** The calendar day (YYYY-MM-DD) in the time zone; throws a RangeError for an unknown zone. */
-export function localDay(now: number, timeZone: string): string {
-  let format = dayFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    dayFormats.set(timeZone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(now).map((part) => [part.type, part.value]));
-  return `${parts.year}-${parts.month}-${parts.day}`;
-}
-
-/**
- * The first instant of the next day in the time zone: the next local midnight, or where a DST change
- * skips midnight, the first time that exists on that day. Found by bisection on the day's name, so
- * that no offset arithmetic can be wrong about a zone's rules.
- */
-export function nextDailyReset(now: number, timeZone: string): number {
-  const today = localDay(now, timeZone);
-  let before = now;
-  let after = now + 26 * 3_600_000; // local days last at most 25 hours
-  while (localDay(after, timeZone) === today) after += 3_600_000;
-  while (after - before > 1) {
-    const middle = Math.floor((before + after) / 2);
-    if (localDay(middle, timeZone) === today) before = middle;
-    else after = middle;
-  }
-  return after;
-}
-
-/** What a CRM answer says about the limits: rate-limit headers (lower-cased names) and a 429's policy. */
-export interface RateLimitAnswer {
-  /** For a 429: which limit was hit. */
-  policy: 'ten-secondly' | 'daily' | 'secondly' | null;
-  max: number | null;
-  remaining: number | null;
-  intervalMs: number | null;
-  daily: number | null;
-  dailyRemaining: number | null;
-  retryAfterMs: number | null;
-  message: string | null;
-}
-
-const headerNumber = (value: string | undefined): number | null => {
-  if (value === undefined || value.trim() === '') return null;
-  const number = Number(value);
-  return Number.isFinite(number) && number >= 0 ? number : null;
-};
-
-/** Reads the rate-limit headers and a 429's body; Retry-After in seconds or as an HTTP date. */
-export function readRateLimitAnswer(status: number, headers: Record<string, string | undefined>, body: unknown, now: number): RateLimitAnswer {
-  const { policyName, message } = (body && typeof body === 'object' ? body : {}) as { policyName?: unknown; message?: unknown };
-  let policy: RateLimitAnswer['policy'] = null;
-  if (status === 429) {
-    policy = policyName === 'DAILY' ? 'daily' : policyName === 'SECONDLY' ? 'secondly' : 'ten-secondly';
-  }
-  const retryAfter = headers['retry-after'];
-  let retryAfterMs = headerNumber(retryAfter);
-  if (retryAfterMs !== null) retryAfterMs *= 1000;
-  else if (retryAfter && Number.isFinite(Date.parse(retryAfter))) retryAfterMs = Math.max(0, Date.parse(retryAfter) - now);
-  return {
-    policy,
-    max: headerNumber(headers['x-hubspot-ratelimit-max']),
-    remaining: headerNumber(headers['x-hubspot-ratelimit-remaining']),
-    intervalMs: headerNumber(headers['x-hubspot-ratelimit-interval-milliseconds']),
-    daily: headerNumber(headers['x-hubspot-ratelimit-daily']),
-    dailyRemaining: headerNumber(headers['x-hubspot-ratelimit-daily-remaining']),
-    retryAfterMs,
-    message: typeof message === 'string' ? message : null,
-  };
 }
 
 /** A new day starts with nothing used, and a pause that has passed is lifted. */

@@ -10,3 +10,5 @@ export * from './revision-order';
 export * from './crm-wait';
 export * from './crm-budget';
 export * from './crm-budget-rules';
+export * from './crm-day';
+export * from './crm-rate-limit-answer';

@@ -1,0 +1,200 @@
+import {
+  correctBudget,
+  CrmBudgetPaused,
+  emptyBudgetState,
+  grantPermits,
+  type CrmBudget,
+  type CrmBudgetState,
+  type CrmLimits,
+  type CrmPauseReason,
+  type CrmRequestKind,
+  type GrantOutcome,
+} from '@ecomm-sync/domain';
+import type { CrmBudgetDoc } from './crm-budget.model';
+
+const MAX_WRITE_ROUNDS = 50;
+const timer = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** What the budgets of this process did: database reads and writes, races lost, permits taken. */
+export interface CrmBudgetStats {
+  reads: number;
+  writes: number;
+  /** Compare-and-set writes that found another writer had changed the budget first. */
+  lostRaces: number;
+  /** Permits taken by callers (requests allowed). */
+  taken: number;
+}
+
+/** What an account's budget needs of the shared store: time, settings, counters, and compare-and-set reads and writes. */
+export interface BudgetStore {
+  readonly stats: CrmBudgetStats;
+  readonly clock: () => number;
+  readonly slotMs: number;
+  readonly leaseSize: number;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly defaultMaxWaitMs: number;
+  read(accountKey: string): Promise<CrmBudgetDoc | null>;
+  write(accountKey: string, base: CrmBudgetDoc | null, state: CrmBudgetState, timeZone: string): Promise<CrmBudgetDoc | null>;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+  deadline: number;
+}
+
+/** Permits of one kind leased by this replica, and the callers waiting for one. */
+interface Lane {
+  left: number;
+  validUntil: number;
+  waiters: Waiter[];
+  pumping: boolean;
+  /** While the lane waits for the budget: until when, and why. */
+  waitingUntil: number | null;
+  waitReason: CrmPauseReason;
+  /** After a wait, what this replica knows of the budget is likely old: read before writing. */
+  stale: boolean;
+  /** Takes in the current and the previous slot: how many permits the next lease asks for. */
+  demandSlot: number;
+  demand: number;
+  previousDemand: number;
+}
+
+const newLane = (): Lane => ({ left: 0, validUntil: 0, waiters: [], pumping: false, waitingUntil: null, waitReason: 'rate-limited', stale: false, demandSlot: 0, demand: 0, previousDemand: 0 });
+
+/** One CRM account's budget in this replica: permits leased from the shared document, handed to waiting callers. */
+export class AccountBudget implements CrmBudget {
+  /** The newest version of the budget this replica has read or written. */
+  private known: CrmBudgetDoc | null = null;
+  private readonly lanes: Record<CrmRequestKind, Lane> = { request: newLane(), search: newLane() };
+
+  constructor(
+    private readonly owner: BudgetStore,
+    private readonly accountKey: string,
+    public limits: CrmLimits,
+  ) {}
+
+  take(kind: CrmRequestKind, options: { maxWaitMs?: number } = {}): Promise<void> {
+    const lane = this.lanes[kind];
+    const now = this.owner.clock();
+    this.noteDemand(lane, now);
+    if (lane.waiters.length === 0 && lane.left > 0 && now < lane.validUntil) {
+      lane.left--;
+      this.owner.stats.taken++;
+      return Promise.resolve();
+    }
+    const deadline = now + (options.maxWaitMs ?? this.owner.defaultMaxWaitMs);
+    if (lane.waitingUntil !== null && lane.waitingUntil > deadline) return Promise.reject(new CrmBudgetPaused(lane.waitingUntil, lane.waitReason));
+    return new Promise<void>((resolve, reject) => {
+      lane.waiters.push({ resolve, reject, deadline });
+      void this.pump(kind);
+    });
+  }
+
+  async observe(status: number, headers: Record<string, string | undefined>, body?: unknown): Promise<void> {
+    const now = this.owner.clock();
+    if (status === 429) {
+      // This replica's leased permits go unused: the CRM counts differently from us.
+      this.lanes.search.left = 0;
+      if ((body as { policyName?: unknown } | undefined)?.policyName !== 'SECONDLY') this.lanes.request.left = 0;
+    }
+    const correct = (base: CrmBudgetDoc | null) => correctBudget(base ?? emptyBudgetState(), { now, status, headers, body, limits: this.limits, slotMs: this.owner.slotMs });
+    // What this replica knows is older than the budget, never ahead of it: when it needs no
+    // correction, neither does the budget. Otherwise the correction is computed on a fresh read.
+    if (this.known && !correct(this.known).changed) return;
+    for (let round = 0; round < MAX_WRITE_ROUNDS; round++) {
+      const base = await this.owner.read(this.accountKey);
+      this.remember(base);
+      const { state, changed } = correct(base);
+      if (!changed) return;
+      const written = await this.owner.write(this.accountKey, base, state, this.limits.timeZone);
+      if (written) return this.remember(written);
+    }
+  }
+
+  private noteDemand(lane: Lane, now: number): void {
+    const slot = Math.floor(now / this.owner.slotMs);
+    if (slot !== lane.demandSlot) {
+      lane.previousDemand = slot === lane.demandSlot + 1 ? lane.demand : 0;
+      lane.demandSlot = slot;
+      lane.demand = 0;
+    }
+    lane.demand++;
+  }
+
+  /** Hands leased permits to the waiters in order, leasing more when they run out; one pump per lane. */
+  private async pump(kind: CrmRequestKind): Promise<void> {
+    const lane = this.lanes[kind];
+    if (lane.pumping) return;
+    lane.pumping = true;
+    try {
+      while (lane.waiters.length > 0) {
+        if (lane.left > 0 && this.owner.clock() < lane.validUntil) {
+          while (lane.left > 0 && lane.waiters.length > 0) {
+            lane.left--;
+            this.owner.stats.taken++;
+            lane.waiters.shift()!.resolve();
+          }
+          continue;
+        }
+        lane.left = 0;
+        const want = Math.min(this.owner.leaseSize, Math.max(lane.waiters.length, lane.demand, lane.previousDemand));
+        let outcome: GrantOutcome;
+        try {
+          outcome = await this.lease(kind, want, lane.stale);
+          lane.stale = false;
+        } catch (error) {
+          for (const waiter of lane.waiters.splice(0)) waiter.reject(error);
+          break;
+        }
+        if (outcome.outcome === 'granted') {
+          // Permits whose slot ended while the write went to the database are dropped, never used late.
+          lane.left = outcome.count;
+          lane.validUntil = outcome.validUntil;
+          continue;
+        }
+        const { until } = outcome;
+        const reason = outcome.outcome === 'paused' ? outcome.reason : 'rate-limited';
+        lane.waiters = lane.waiters.filter((waiter) => {
+          if (waiter.deadline >= until) return true;
+          waiter.reject(new CrmBudgetPaused(until, reason));
+          return false;
+        });
+        if (lane.waiters.length === 0) break;
+        lane.waitingUntil = until;
+        lane.waitReason = reason;
+        // A timer to the time the budget frees up, plus up to a fifth of a slot so that the replicas
+        // waiting for the same slot do not all race for it at once.
+        await this.owner.sleep(Math.max(0, until - this.owner.clock()) + (Math.random() * this.owner.slotMs) / 5);
+        lane.waitingUntil = null;
+        lane.stale = true;
+      }
+    } finally {
+      lane.pumping = false;
+    }
+  }
+
+  /** Leases permits: computes the grant on the budget as known (read again after a lost race) and writes it by compare-and-set. */
+  private async lease(kind: CrmRequestKind, want: number, stale: boolean): Promise<GrantOutcome> {
+    let base = !stale && this.known ? this.known : await this.owner.read(this.accountKey);
+    this.remember(base);
+    for (let round = 0; round < MAX_WRITE_ROUNDS; round++) {
+      // A stale budget is never less strict than the stored one: a wait it says is a real wait.
+      const outcome = grantPermits(base ?? emptyBudgetState(), { now: this.owner.clock(), kind, want, limits: this.limits, slotMs: this.owner.slotMs });
+      if (outcome.outcome !== 'granted') return outcome;
+      const written = await this.owner.write(this.accountKey, base, outcome.state, this.limits.timeZone);
+      if (written) {
+        this.remember(written);
+        return outcome;
+      }
+      if (round > 0) await timer(Math.random() * 2 * round); // several writers at once: spread them
+      base = await this.owner.read(this.accountKey);
+      this.remember(base);
+    }
+    throw new Error(`CRM budget ${this.accountKey}: lost ${MAX_WRITE_ROUNDS} compare-and-set rounds in a row`);
+  }
+
+  private remember(doc: CrmBudgetDoc | null): void {
+    if (doc && (!this.known || doc.version >= this.known.version)) this.known = doc;
+  }
+}
