@@ -88,7 +88,8 @@ describe('one CRM request budget per account, shared by every applier replica (b
   it('when the daily cap is reached, then the portal pauses and says so, and resumes after the reset', async () => {
     const portal = await limitedPortal(100, 30);
     const client = gatewayClient(stack, portal);
-    await admin.resetDaily(portal.portalId, Date.now() + 20_000);
+    const resetAt = Date.now() + 20_000;
+    await admin.resetDaily(portal.portalId, resetAt);
     const load = { portal, contacts: 2_000, deals: 0 };
     await send(load, 'daily');
 
@@ -100,7 +101,11 @@ describe('one CRM request budget per account, shared by every applier replica (b
       { timeoutMs: 60_000, message: 'the CRM health to say the daily cap is reached' },
     );
     expect(paused.message).toMatch(/^daily request cap reached; paused until /);
+    expect(paused.until).toBeGreaterThanOrEqual(resetAt - 1_000); // until the CRM's announced reset, not before
     expect(await applied(portal)).toBeLessThan(load.contacts);
+    // The next day's cap is the account's usual one: the rest fits in it, however many requests the
+    // pause cost (a change parked midway is written again).
+    await admin.setLimits(portal.portalId, { burstPer10s: 100, dailyCap: 1_000_000, timeZone: 'UTC', searchPerSecond: 4 });
 
     await waitFor(async () => ((await applied(portal)) === load.contacts ? true : undefined), { timeoutMs: 120_000, message: 'every contact to be applied after the reset' });
     await waitFor(async () => ((await client.http.get('/v2/sync/crm-health')).data.state === 'ok' ? true : undefined), { timeoutMs: 30_000, message: 'the pause to end' });
