@@ -11,16 +11,29 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * The H2 backend, except that the reply to a write command goes out only once the command's changes
- * are committed to the MVStore file and the file is synced to disk (decision 16, issue 16).
+ * are committed to the MVStore file and the file is synced to disk (decision 16, issue 16), and a
+ * commit never falls in the middle of a command.
  *
  * <p>The plain {@link H2Backend} changes the MVStore's maps in memory and leaves the commit to H2's
  * background writer, about once a second: a write acknowledged with {@code j: true} was gone when the
  * process was killed within that second. Here every command that may write (all but the known
  * read-only ones) ends with a commit of the store and an fsync of the file before
  * {@link #handleCommand} returns its reply.
+ *
+ * <p>Whole commands only: mongo-java-server writes a document and its index entries as separate map
+ * changes (the document first, then each index). A commit taken between the two, by another command
+ * or by H2's own writer, put on disk a document without its {@code _id} index entry; after a kill the
+ * server answered an insert of that document with "Document with key ... already existed" instead of
+ * a duplicate-key error, and a find by {@code _id} did not see it (the chaos suite's mongodb
+ * scenario). So write commands run under the shared side of a read-write lock and a commit takes the
+ * exclusive side, and H2 commits nothing by itself: its background writer and its commit on unsaved
+ * memory are off.
  *
  * <p>Group commit: commands run on several Netty threads at once. A write command that has finished
  * takes a ticket; one thread at a time commits and syncs, and a commit that began after a command
@@ -33,15 +46,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * reasons, both covered here, so it is 0:
  * <ul>
  *   <li>it gives the operating system time to write back what H2 wrote, before H2 overwrites space
- *       that older data depends on; here the file is synced after each commit, and before it if H2's
- *       background writer wrote something since the last sync;</li>
+ *       that older data depends on; here the file is synced after each commit;</li>
  *   <li>it keeps old pages readable for a reader still walking an older version of a map; here each
  *       command registers the version it reads for as long as it runs, and H2 frees no chunk that a
  *       registered version still uses.</li>
  * </ul>
  *
- * <p>H2's background writer stays on: besides its periodic commit, now rarely needed, it rewrites and
- * moves half-empty chunks, which keeps the file about as small as before.
+ * <p>The background writer also rewrote half-empty chunks; that is done here instead, at most once a
+ * second, right after a commit and under the same exclusive lock, which keeps the file small.
  *
  * <p>Its databases are {@link LockingH2Database}s: commands that create the same collection at once
  * create it once ({@link CollectionCreationLocks}).
@@ -55,7 +67,15 @@ final class DurableH2Backend extends H2Backend {
         "getlasterror", "reseterror", "getlog", "hostinfo", "getcmdlineopts", "getfreemonitoringstatus",
         "connectionstatus", "replsetgetstatus", "endsessions");
 
+    /** Chunks filled below this share are rewritten; H2's background writer used 90 too. */
+    private static final int COMPACT_FILL_RATE = 90;
+    /** At most this many bytes are rewritten by one compaction. */
+    private static final int COMPACT_WRITE_BYTES = 16 * 1024 * 1024;
+    private static final long COMPACT_INTERVAL_NANOS = 1_000_000_000L;
+
     private final MVStore store;
+    /** Shared by write commands while they run; exclusive for a commit, so no commit splits a command. */
+    private final ReadWriteLock commands = new ReentrantReadWriteLock();
     private final OperationCounters operations = new OperationCounters();
     private final AtomicLong finishedWrites = new AtomicLong();
     private final Object commitLock = new Object();
@@ -63,6 +83,8 @@ final class DurableH2Backend extends H2Backend {
     private long durableWrites;
     /** The file store's write count at the last fsync; read and written under the store lock. */
     private long syncedWriteCount = -1;
+    /** When the last compaction ran; guarded by commitLock. */
+    private long lastCompaction = System.nanoTime();
 
     private DurableH2Backend(MVStore store) {
         super(store);
@@ -70,7 +92,8 @@ final class DurableH2Backend extends H2Backend {
     }
 
     static DurableH2Backend open(String fileName) {
-        MVStore store = new MVStore.Builder().fileName(fileName).open();
+        // no background writer and no commit on unsaved memory: only makeDurable commits
+        MVStore store = new MVStore.Builder().fileName(fileName).autoCommitDisabled().autoCommitBufferSize(0).open();
         store.setRetentionTime(0);
         return new DurableH2Backend(store);
     }
@@ -96,7 +119,7 @@ final class DurableH2Backend extends H2Backend {
             }
             Document response;
             try {
-                response = super.handleCommand(channel, databaseName, command, query);
+                response = runWholly(() -> super.handleCommand(channel, databaseName, command, query));
             } catch (RuntimeException e) {
                 // a failed command may have written part of its documents before it failed
                 try {
@@ -110,6 +133,15 @@ final class DurableH2Backend extends H2Backend {
             return response;
         } finally {
             store.deregisterVersionUsage(readVersion);
+        }
+    }
+
+    private Document runWholly(Supplier<Document> writeCommand) {
+        commands.readLock().lock();
+        try {
+            return writeCommand.get();
+        } finally {
+            commands.readLock().unlock();
         }
     }
 
@@ -140,12 +172,28 @@ final class DurableH2Backend extends H2Backend {
             if (durableWrites >= ticket) {
                 return;
             }
-            long covered = finishedWrites.get();
-            // executeFilestoreOperation first waits for the background writer's chunk writes still under way
-            store.executeFilestoreOperation(this::syncIfWritten);
+            commands.writeLock().lock();
+            try {
+                long covered = finishedWrites.get();
+                store.commit();
+                compactNowAndThen();
+                store.executeFilestoreOperation(this::syncIfWritten);
+                durableWrites = covered;
+            } finally {
+                commands.writeLock().unlock();
+            }
+        }
+    }
+
+    /** Rewrites half-empty chunks at most once a second, as H2's background writer did; commits what it moved. */
+    private void compactNowAndThen() {
+        long now = System.nanoTime();
+        if (now - lastCompaction < COMPACT_INTERVAL_NANOS) {
+            return;
+        }
+        lastCompaction = now;
+        if (store.compact(COMPACT_FILL_RATE, COMPACT_WRITE_BYTES)) {
             store.commit();
-            store.executeFilestoreOperation(this::syncIfWritten);
-            durableWrites = covered;
         }
     }
 
