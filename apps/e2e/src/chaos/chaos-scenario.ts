@@ -70,6 +70,7 @@ const mongoLauncher = require(path.join(workspaceRoot, 'tools', 'infra', 'mongo-
 export async function runChaosScenario(fault: Fault, rabbit: PrivateRabbitMq, options: ChaosOptions): Promise<ChaosResult> {
   const started = Date.now();
   const log = options.log ?? (() => undefined);
+  fs.mkdirSync(path.join(workspaceRoot, 'tmp'), { recursive: true });
   const dataDir = fs.mkdtempSync(path.join(workspaceRoot, 'tmp', `chaos-${fault}-`));
   const h2File = path.join(dataDir, 'db.mv');
   const mongoLog = path.join(dataDir, 'mongo-server.log');
