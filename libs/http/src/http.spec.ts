@@ -3,6 +3,7 @@ import request from 'supertest';
 import { createLogger } from '@ecomm-sync/logger';
 import { AppError } from './app-error';
 import { errorHandler, notFoundHandler } from './error-handler';
+import { healthApp } from './health';
 import { jsonBody } from './json-body';
 import { requestContext } from './request-context';
 
@@ -93,5 +94,14 @@ describe('http error model', () => {
   it('parses a JSON body', async () => {
     const response = await request(app()).put('/echo').send({ a: 1 });
     expect(response.body).toEqual({ a: 1 });
+  });
+
+  it.each([
+    ['an unknown path', () => request(healthApp({}, createLogger('test', 'error'))).get('/nope'), 404, /No endpoint GET \/nope/],
+    ['a body labelled gzip on an unknown path', () => request(healthApp({}, createLogger('test', 'error'))).post('/healthz/%ZZ').set('content-encoding', 'gzip').send('{}'), 404, /No endpoint POST/],
+  ])('when a health server gets %s, then it answers in the error shape', async (_case, send, status, message) => {
+    const response = await send();
+    expect(response.status).toBe(status);
+    expect(response.body).toEqual(errorBody(message));
   });
 });
