@@ -1,3 +1,4 @@
+import http from 'node:http';
 import amqplib from 'amqplib';
 import type { ImportEventMessage } from '@ecomm-sync/contracts';
 import { connectDatabase, SecretBox, type Database } from '@ecomm-sync/data-access';
@@ -80,9 +81,31 @@ describe('dispatching signed webhooks', () => {
   it('refuses a private target unless allowed, without calling it', async () => {
     const before = receiver.received.length;
     const { event, attempts } = await send({ allowPrivateTargets: false });
-    expect(event).toMatchObject({ ok: false, reason: expect.stringMatching(/private or loopback/) });
+    expect(event).toMatchObject({ ok: false, reason: expect.stringMatching(/127\.0\.0\.1.*\(loopback\)/) });
     expect(attempts).toEqual([]);
     expect(receiver.received.length).toBe(before);
+  });
+
+  it('when the host name resolves to another address after the check (DNS rebinding), then every attempt still goes to the checked address', async () => {
+    const port = Number(new URL(receiver.url).port);
+    // The "internal" server the second answer of the name points to: same port, another address.
+    const internal: string[] = [];
+    const inside = http.createServer((req, res) => res.end(internal.push(req.url ?? '') && '{"importCounts":[]}'));
+    await new Promise<void>((resolve, reject) => inside.once('error', reject).listen(port, '127.0.0.2', resolve));
+    const resolutions: string[] = [];
+    const rebinding = async (host: string) => (resolutions.push(host) === 1 ? ['127.0.0.1'] : ['127.0.0.2']);
+    try {
+      const before = receiver.received.length;
+      answers = [{ status: 503 }, { status: 503 }, { status: 200, json: { importCounts: [] } }];
+      const { event, attempts } = await send({ resolve: rebinding }, `http://rebinding.test:${port}/hook`);
+      expect(event).toMatchObject({ ok: true, status: 200 });
+      expect(attempts.map((attempt) => attempt.status)).toEqual([503, 503, 200]);
+      expect(receiver.received.slice(before).map((request) => request.headers.host)).toEqual(Array(3).fill(`rebinding.test:${port}`));
+      expect(internal).toEqual([]);
+      expect(resolutions).toEqual(['rebinding.test']);
+    } finally {
+      await new Promise((resolve) => inside.close(resolve));
+    }
   });
 
   it('fails an application without a secret', async () => {

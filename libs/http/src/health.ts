@@ -1,6 +1,9 @@
 import type { Server } from 'node:http';
-import express, { Router } from 'express';
+import express, { Router, type Express } from 'express';
+import type { Logger } from '@ecomm-sync/logger';
+import { errorHandler, notFoundHandler } from './error-handler';
 import { listen } from './listen';
+import { requestContext } from './request-context';
 
 export type ReadinessCheck = () => Promise<boolean> | boolean;
 
@@ -20,10 +23,18 @@ export function healthRoutes(checks: Record<string, ReadinessCheck>): Router {
   return router;
 }
 
-/** For apps that serve no API of their own (mapper, applier, ...). */
-export async function startHealthServer(port: number, checks: Record<string, ReadinessCheck>): Promise<Server> {
+/** The health endpoints alone, with the error model of every other app for anything else. */
+export function healthApp(checks: Record<string, ReadinessCheck>, logger: Logger): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(healthRoutes(checks));
-  return listen(app, port);
+  app.use(requestContext());
+  app.use(notFoundHandler());
+  app.use(errorHandler(logger));
+  return app;
+}
+
+/** For apps that serve no API of their own (mapper, applier, ...). */
+export async function startHealthServer(port: number, checks: Record<string, ReadinessCheck>, logger: Logger): Promise<Server> {
+  return listen(healthApp(checks, logger), port);
 }

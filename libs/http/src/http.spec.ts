@@ -3,6 +3,7 @@ import request from 'supertest';
 import { createLogger } from '@ecomm-sync/logger';
 import { AppError } from './app-error';
 import { errorHandler, notFoundHandler } from './error-handler';
+import { healthApp } from './health';
 import { jsonBody } from './json-body';
 import { requestContext } from './request-context';
 
@@ -79,10 +80,10 @@ describe('http error model', () => {
   it.each([
     ['a plain body sent as gzip', 400, () => request(app()).put('/echo').set('content-type', 'application/json').set('content-encoding', 'gzip').send('{"a":1}'), /could not be decompressed; check its Content-Encoding/],
     ['a form sent as gzip', 400, () => request(app()).post('/form').type('form').set('content-encoding', 'gzip').send('a=1'), /could not be decompressed/],
-    ['a form with an unknown Content-Encoding', 415, () => request(app()).post('/form').type('form').set('content-encoding', 'zstd-x').send('a=1'), /Content-Encoding is not supported/],
+    ['a form with an unknown Content-Encoding', 415, () => request(app()).post('/form').type('form').set('content-encoding', 'zstd-x').send('a=1'), /Content-Encoding "zstd-x" is not supported/],
     ['a form with 1,200 parameters', 413, () => request(app()).post('/form').type('form').send(Array.from({ length: 1200 }, (_, i) => `p${i}=1`).join('&')), /too many parameters/],
     ['a form over its limit', 413, () => request(app()).post('/form').type('form').send(`a=${'x'.repeat(20_000)}`), /larger than/],
-    ['a UTF-16 form', 415, () => request(app()).post('/form').set('content-type', 'application/x-www-form-urlencoded; charset=utf-16').send('a=1'), /charset is not supported/],
+    ['a UTF-16 form', 415, () => request(app()).post('/form').set('content-type', 'application/x-www-form-urlencoded; charset=utf-16').send('a=1'), /charset "utf-16" is not supported/],
     ['a malformed percent-encoding in the path', 400, () => request(app()).get('/items/%ZZ'), /malformed percent-encoding/],
   ])('when the framework cannot read %s, then the answer is %i with what to fix, not 500', async (_case, status, send, message) => {
     const response = await send();
@@ -93,5 +94,14 @@ describe('http error model', () => {
   it('parses a JSON body', async () => {
     const response = await request(app()).put('/echo').send({ a: 1 });
     expect(response.body).toEqual({ a: 1 });
+  });
+
+  it.each([
+    ['an unknown path', () => request(healthApp({}, createLogger('test', 'error'))).get('/nope'), 404, /No endpoint GET \/nope/],
+    ['a body labelled gzip on an unknown path', () => request(healthApp({}, createLogger('test', 'error'))).post('/healthz/%ZZ').set('content-encoding', 'gzip').send('{}'), 404, /No endpoint POST/],
+  ])('when a health server gets %s, then it answers in the error shape', async (_case, send, status, message) => {
+    const response = await send();
+    expect(response.status).toBe(status);
+    expect(response.body).toEqual(errorBody(message));
   });
 });

@@ -2,7 +2,7 @@ export { AppError } from './app-error';
 export { requestContext, newRequestId } from './request-context';
 export { jsonBody } from './json-body';
 export { errorHandler, notFoundHandler } from './error-handler';
-export { healthRoutes, startHealthServer } from './health';
+export { healthApp, healthRoutes, startHealthServer } from './health';
 export type { ReadinessCheck } from './health';
 export { onShutdown } from './shutdown';
 export { listen } from './listen';

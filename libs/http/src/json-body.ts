@@ -4,7 +4,10 @@ import { AppError } from './app-error';
 const hasBody = (req: Parameters<RequestHandler>[0]) =>
   req.header('transfer-encoding') !== undefined || Number(req.header('content-length') ?? 0) > 0;
 
-/** JSON bodies only: 415 for another content type, 413 over `limit`, 400 for malformed JSON. */
+/**
+ * JSON bodies only: 415 for another content type, 413 over `limit`, 400 for malformed JSON; the other
+ * failures of the parser (encodings, charsets) are answered by the error handler (frameworkError).
+ */
 export function jsonBody(limit: string): RequestHandler[] {
   const parse = express.json({ limit, strict: false, type: () => true });
   return [
@@ -22,7 +25,6 @@ export function jsonBody(limit: string): RequestHandler[] {
         const failure = error as { type?: string; message?: string; limit?: number };
         if (failure.type === 'entity.too.large') return next(new AppError(413, `Request body is larger than ${limit}; send fewer messages per request`));
         if (failure.type === 'entity.parse.failed') return next(new AppError(400, `Request body is not valid JSON: ${failure.message}`));
-        if (failure.type === 'charset.unsupported' || failure.type === 'encoding.unsupported') return next(new AppError(415, failure.message ?? 'unsupported encoding'));
         next(error);
       }),
   ];

@@ -53,7 +53,7 @@ export function runService<C extends InfrastructureConfig>(options: ServiceOptio
       logger,
     });
     const readiness = { mongo: () => database.ping(), rabbitmq: () => broker.isConnected() };
-    const health = options.healthPort ? await startHealthServer(options.healthPort(config), readiness) : undefined;
+    const health = options.healthPort ? await startHealthServer(options.healthPort(config), readiness, logger) : undefined;
     const started = (await options.start({ config, logger, database, broker })) ?? {};
     logger.info(`${options.name} started`, options.healthPort ? { healthPort: options.healthPort(config) } : {});
     onShutdown(logger, async () => {

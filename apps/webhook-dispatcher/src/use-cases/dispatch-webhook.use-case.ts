@@ -5,13 +5,15 @@ import type { Repositories, SecretBox } from '@ecomm-sync/data-access';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
 import { signV1, signV3 } from '@ecomm-sync/webhook-signature';
-import { checkTarget, pinnedAgents } from './target-policy';
+import { checkTarget, pinnedAgents, type ResolveHost } from './target-policy';
 
 export interface DispatchOptions {
   timeoutMs: number;
   maxAttempts: number;
   backoffBaseMs: number;
   allowPrivateTargets: boolean;
+  /** How host names are resolved, once per webhook (the system resolver by default). */
+  resolve?: ResolveHost;
 }
 
 type Attempt = { ok: true; status: number; body: unknown } | { ok: false; final: boolean; status: number | null; error: string };
@@ -36,12 +38,20 @@ export class DispatchWebhookUseCase {
   async dispatch(request: WebhookRequestMessage): Promise<void> {
     const sealed = await this.repositories.accounts.sealedClientSecret(request.appId);
     if (!sealed) return this.finish(request, { ok: false, reason: `application ${request.appId} has no client secret to sign with` });
-    const target = await checkTarget(request.url, this.options.allowPrivateTargets);
+    const target = await checkTarget(request.url, this.options.allowPrivateTargets, this.options.resolve);
     if ('refusal' in target) return this.finish(request, { ok: false, reason: `the webhook target was refused: ${target.refusal}` });
     const secret = this.secrets.open(sealed);
-    // Every attempt goes to the address that was checked, not to what DNS answers later.
-    const agents = target.address ? pinnedAgents(target.address) : {};
+    // Every attempt goes to the addresses that were checked, not to what DNS answers later.
+    const agents = pinnedAgents(target.addresses);
+    try {
+      return await this.sendWithRetries(request, secret, agents);
+    } finally {
+      agents.httpAgent.destroy();
+      agents.httpsAgent.destroy();
+    }
+  }
 
+  private async sendWithRetries(request: WebhookRequestMessage, secret: string, agents: ReturnType<typeof pinnedAgents>): Promise<void> {
     let last: Attempt | undefined;
     for (let attempt = 1; attempt <= this.options.maxAttempts; attempt++) {
       if (attempt > 1) await this.sleep(this.backoff(attempt));
@@ -62,13 +72,15 @@ export class DispatchWebhookUseCase {
     return this.finish(request, { ok: false, reason: `the receiver at ${request.url} did not answer properly (${failed.error}) after ${this.options.maxAttempts} attempt(s) at most` });
   }
 
-  private async send(request: WebhookRequestMessage, secret: string, agents: Partial<ReturnType<typeof pinnedAgents>>): Promise<Attempt> {
+  private async send(request: WebhookRequestMessage, secret: string, agents: ReturnType<typeof pinnedAgents>): Promise<Attempt> {
     const timestamp = Date.now();
     try {
       const response = await axios.post<string>(request.url, request.body, {
         timeout: this.options.timeoutMs,
         maxRedirects: 0,
         ...agents,
+        // A proxy (HTTP_PROXY in the environment) would resolve the name itself, again.
+        proxy: false,
         responseType: 'text',
         transformResponse: [(data: string) => data],
         validateStatus: () => true,

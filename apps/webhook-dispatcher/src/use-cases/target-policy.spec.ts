@@ -1,51 +1,73 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import tls from 'node:tls';
 import axios from 'axios';
-import { checkTarget, isPrivateAddress, pinnedAgents } from './target-policy';
+import { checkTarget, pinnedAgents } from './target-policy';
 
 const refusalOf = async (url: string, allowPrivate: boolean, resolve?: (host: string) => Promise<string[]>) => {
   const check = await checkTarget(url, allowPrivate, resolve);
   return 'refusal' in check ? check.refusal : null;
 };
 
+async function listening<S extends http.Server | tls.Server>(server: S, host = '127.0.0.1'): Promise<S & { port: number; stop(): Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return Object.assign(server, {
+    port: (server.address() as AddressInfo).port,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
+}
+
+// The address rules themselves: libs/domain, webhook-target-address.spec.ts.
 describe('webhook target policy', () => {
   it.each([
-    '127.0.0.1', '10.1.2.3', '172.16.0.9', '172.31.255.255', '192.168.1.1', '169.254.169.254', '0.0.0.0', '100.64.0.1', '::1', '::', 'fd00::1', 'fe80::1',
-    '::ffff:127.0.0.1', 'not-an-ip',
-    // ranges the audit found open (issue 17, item 5)
-    '64:ff9b::a00:1', '2002:a00:1::1', '::127.0.0.1', '::a00:1', 'fec0::1', 'ff02::1', '198.18.0.1', '198.19.255.254', '240.0.0.1', '255.255.255.255',
-  ])('%s is private', (address) => expect(isPrivateAddress(address)).toBe(true));
-
-  it.each(['93.184.216.34', '172.32.0.1', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8', '198.20.0.1', '2001:db9::1'])('%s is public', (address) =>
-    expect(isPrivateAddress(address)).toBe(false),
-  );
-
-  it.each([
-    ['a loopback literal', 'http://127.0.0.1:8080/hook', /private or loopback/],
-    ['a bracketed IPv6 loopback', 'http://[::1]/hook', /private or loopback/],
-    ['a NAT64 literal', 'http://[64:ff9b::7f00:1]/hook', /private or loopback/],
-    ['a name resolving to a private address', 'https://intranet.example.com/hook', /resolves to 10\.0\.0\.5/],
+    ['a loopback literal', 'http://127.0.0.1:8080/hook', /127\.0\.0\.1.*\(loopback\)/],
+    ['a bracketed IPv6 loopback', 'http://[::1]/hook', /\(loopback\)/],
+    ['a NAT64 literal', 'http://[64:ff9b::7f00:1]/hook', /\(rfc6052\)/],
+    ['a name resolving to a private address', 'https://intranet.example.com/hook', /resolves to 10\.0\.0\.5; .*\(private\)/],
     ['another scheme', 'ftp://shop.example.com/x', /only http and https/],
     ['no URL at all', 'shop', /not a URL/],
-  ])('refuses %s', async (_name, url, reason) => {
+  ])('when the target is %s, then it is refused with the reason', async (_name, url, reason) => {
     expect(await refusalOf(url, false, async () => ['10.0.0.5'])).toMatch(reason);
   });
 
-  it('calls a public target at the address it checked, and anything when private targets are allowed', async () => {
-    expect(await checkTarget('https://shop.example.com/hook', false, async () => ['93.184.216.34'])).toEqual({ address: '93.184.216.34' });
-    expect(await checkTarget('http://127.0.0.1:9/hook', true)).toEqual({ address: null });
+  it('when one of the addresses of a name is private, then the target is refused', async () => {
+    expect(await refusalOf('https://shop.example.com/hook', false, async () => ['93.184.216.34', '::ffff:169.254.169.254'])).toMatch(/169\.254\.169\.254.*linkLocal/);
   });
 
-  it('when a request goes through the pinned agents, then it reaches the checked address whatever the host name resolves to (no DNS rebinding)', async () => {
-    const server = http.createServer((_req, res) => res.end('pinned'));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  it('when the target is public, then the addresses it checked are the ones to connect to; when private targets are allowed, then it still resolves once', async () => {
+    expect(await checkTarget('https://shop.example.com/hook', false, async () => ['93.184.216.34', '2606:4700::1111'])).toEqual({ addresses: ['93.184.216.34', '2606:4700::1111'] });
+    expect(await checkTarget('http://127.0.0.1:9/hook', true)).toEqual({ addresses: ['127.0.0.1'] });
+    expect(await checkTarget('http://receiver.test/hook', true, async () => ['127.0.0.1'])).toEqual({ addresses: ['127.0.0.1'] });
+  });
+
+  it('when a request goes through the pinned agents, then it reaches the checked address with the host name in Host, whatever the name resolves to', async () => {
+    const hosts: (string | undefined)[] = [];
+    const server = await listening(http.createServer((req, res) => res.end(hosts.push(req.headers.host) && 'pinned')));
     try {
-      const { port } = server.address() as AddressInfo;
       // The name does not resolve at all: only the pinned look-up can reach the server.
-      const response = await axios.get(`http://rebinding.invalid:${port}/hook`, { ...pinnedAgents('127.0.0.1'), timeout: 5000 });
+      const response = await axios.get(`http://rebinding.invalid:${server.port}/hook`, { ...pinnedAgents(['127.0.0.1']), proxy: false, timeout: 5000 });
       expect(response.data).toBe('pinned');
+      expect(hosts).toEqual([`rebinding.invalid:${server.port}`]);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await server.stop();
     }
+  });
+
+  it('when an https request goes through the pinned agents, then TLS asks for the host name (SNI), not for the address', async () => {
+    const names: string[] = [];
+    // No certificate at all: the handshake ends after the client named the host it wants.
+    const server = await listening(tls.createServer({ SNICallback: (name, done) => done(new Error(`no certificate for ${names.push(name) && name}`), undefined) }));
+    try {
+      const failure = await axios.get(`https://shop.invalid:${server.port}/hook`, { ...pinnedAgents(['127.0.0.1']), proxy: false, timeout: 5000 }).catch((error: unknown) => error);
+      expect(axios.isAxiosError(failure)).toBe(true);
+      expect(names).toEqual(['shop.invalid']);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('when the connection asks for a family the checked addresses lack, then it fails instead of resolving again', async () => {
+    const failure = await axios.get('http://v6only.invalid:9/hook', { ...pinnedAgents(['::1']), proxy: false, family: 4, timeout: 5000 }).catch((error: unknown) => error);
+    expect(axios.isAxiosError(failure) && failure.code).toBe('ENOTFOUND');
   });
 });

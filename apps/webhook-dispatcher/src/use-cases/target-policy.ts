@@ -1,55 +1,25 @@
 import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import type { LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { webhookAddressRefusal } from '@ecomm-sync/domain';
 
-const PRIVATE = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-  ['255.255.255.255', 32],
-] as const) {
-  PRIVATE.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 96], // unspecified, loopback and IPv4-compatible ::a.b.c.d
-  ['64:ff9b::', 96], // NAT64: reaches any IPv4 address through a translator
-  ['2002::', 16], // 6to4: embeds an IPv4 address
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const) {
-  PRIVATE.addSubnet(network, prefix, 'ipv6');
-}
+/** Every address a host name resolves to (the port; tests answer what they need). */
+export type ResolveHost = (host: string) => Promise<string[]>;
 
-/** Whether an address is loopback, private, link-local, multicast or unspecified (IPv4-mapped IPv6 included). */
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return PRIVATE.check(mapped[1], 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return true;
-  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
-
-/** Where a webhook may be sent: the address that was checked, to connect to (null when any is allowed). */
-export type TargetCheck = { refusal: string } | { address: string | null };
+/** Where a webhook may be sent: the addresses that were checked, the only ones to connect to. */
+export type TargetCheck = { refusal: string } | { addresses: string[] };
 
 /**
  * Whether a webhook target may be called: only http(s), and (unless allowed for development) no
- * host that resolves to a private address, so a setting cannot make the service call into its own
- * network. The address checked is the one to connect to (pinnedAgents): a host that resolves
- * differently at the next look-up (DNS rebinding) cannot move the request inside.
+ * host with an address that is not public unicast (webhookAddressRefusal), so a setting cannot make
+ * the service call into its own network. The host is resolved once, here: the addresses checked
+ * are the ones to connect to (pinnedAgents), so a host that answers differently at the next
+ * look-up (DNS rebinding) cannot move the request inside. Development resolves and pins the same
+ * way; it only skips the refusal.
  */
-export async function checkTarget(url: string, allowPrivate: boolean, resolve: (host: string) => Promise<string[]> = resolveAll): Promise<TargetCheck> {
+export async function checkTarget(url: string, allowPrivate: boolean, resolve: ResolveHost = resolveAll): Promise<TargetCheck> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -57,7 +27,6 @@ export async function checkTarget(url: string, allowPrivate: boolean, resolve: (
     return { refusal: `"${url}" is not a URL` };
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { refusal: `only http and https targets are called, not ${parsed.protocol}` };
-  if (allowPrivate) return { address: null };
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
   try {
@@ -65,20 +34,31 @@ export async function checkTarget(url: string, allowPrivate: boolean, resolve: (
   } catch (error) {
     return { refusal: `the host ${host} does not resolve (${error instanceof Error ? error.message : String(error)})` };
   }
-  const inside = addresses.find(isPrivateAddress);
-  if (inside) return { refusal: `the target ${host} resolves to ${inside}, a private or loopback address (set WEBHOOK_ALLOW_PRIVATE_TARGETS=true only for development)` };
   if (addresses.length === 0) return { refusal: `the host ${host} has no address` };
-  return { address: addresses[0] };
+  if (!allowPrivate) {
+    for (const address of addresses) {
+      const refusal = webhookAddressRefusal(address);
+      if (refusal) return { refusal: `the target ${host} resolves to ${address}; ${refusal} (set WEBHOOK_ALLOW_PRIVATE_TARGETS=true only for development)` };
+    }
+  }
+  return { addresses };
 }
 
-/** HTTP(S) agents that connect every host to `address`, whatever DNS says by then. */
-export function pinnedAgents(address: string): { httpAgent: http.Agent; httpsAgent: https.Agent } {
-  const family = isIP(address);
-  const pinned: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) (callback as unknown as (error: null, addresses: { address: string; family: number }[]) => void)(null, [{ address, family }]);
-    else callback(null, address, family);
-  };
-  return { httpAgent: new http.Agent({ lookup: pinned }), httpsAgent: new https.Agent({ lookup: pinned }) };
+/**
+ * HTTP(S) agents whose look-up answers only `addresses` (those checkTarget checked), whatever DNS
+ * says by then. The URL keeps its host name, so the Host header, TLS SNI and the certificate check
+ * are those of the name, not of the address.
+ */
+export function pinnedAgents(addresses: string[]): { httpAgent: http.Agent; httpsAgent: https.Agent } {
+  const all: LookupAddress[] = addresses.map((address) => ({ address, family: isIP(address) }));
+  const lookup = ((_hostname: string, options: { all?: boolean; family?: number | string }, callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0);
+    const usable = family === 4 || family === 6 ? all.filter((entry) => entry.family === family) : all;
+    if (usable.length === 0) return callback(Object.assign(new Error(`no checked address of family ${family}`), { code: 'ENOTFOUND' }), '', 0);
+    if (options.all) return callback(null, usable);
+    callback(null, usable[0].address, usable[0].family);
+  }) as unknown as LookupFunction;
+  return { httpAgent: new http.Agent({ lookup }), httpsAgent: new https.Agent({ lookup }) };
 }
 
-const resolveAll = async (host: string) => (await lookup(host, { all: true })).map((entry) => entry.address);
+const resolveAll: ResolveHost = async (host) => (await lookup(host, { all: true })).map((entry) => entry.address);
