@@ -64,6 +64,7 @@ const env = {
   SECRETS_KEY: settings.SECRETS_KEY,
   WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS || 'true',
   GATEWAY_PORT: settings.GATEWAY_PORT,
+  GATEWAY_PUBLIC_URL: process.env.GATEWAY_PUBLIC_URL || `http://localhost:${settings.GATEWAY_PORT}`,
   CRM_PORT: settings.CRM_PORT,
   CRM_BASE_URL: `http://127.0.0.1:${settings.CRM_PORT}`,
   DEMO_PORTAL_ID: settings.DEMO_PORTAL_ID,

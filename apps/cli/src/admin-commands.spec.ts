@@ -1,4 +1,4 @@
-import { ADMIN_COMMANDS, UsageError } from './admin-commands';
+import { ADMIN_COMMANDS, runAdminCommand, UsageError } from './admin-commands';
 
 const crmConnection = (...args: string[]) => ADMIN_COMMANDS.portals['crm-connection'].build(args);
 
@@ -38,5 +38,16 @@ describe('admin portals crm-connection', () => {
     ['a burst that is not a number', ['7', '--kind', 'builtin', '--burst-per-10s', 'many']],
   ])('when given %s, then it is a usage error', (_name, args) => {
     expect(() => crmConnection(...args)).toThrow(UsageError);
+  });
+});
+
+describe('admin command names', () => {
+  it.each([
+    ['toString', 'call'],
+    ['constructor', 'name'],
+    ['__proto__', 'valueOf'],
+    ['portals', 'hasOwnProperty'],
+  ])('when the command is "%s %s" (Object.prototype members), then it is a usage error and nothing is sent', async (resource, action) => {
+    await expect(runAdminCommand('http://127.0.0.1:9', 'token', [resource, action])).rejects.toThrow(UsageError);
   });
 });

@@ -150,7 +150,9 @@ export const adminUsage = (): string =>
 /** Runs one admin command against the gateway; answers what to print. */
 export async function runAdminCommand(gatewayUrl: string, adminToken: string, args: string[]): Promise<string> {
   const [resource, action, ...rest] = args;
-  const command = ADMIN_COMMANDS[resource ?? '']?.[action ?? ''];
+  // Typed words are any strings: "toString call" must not find Object.prototype's members.
+  const actions = resource !== undefined && Object.hasOwn(ADMIN_COMMANDS, resource) ? ADMIN_COMMANDS[resource] : undefined;
+  const command = actions && action !== undefined && Object.hasOwn(actions, action) ? actions[action] : undefined;
   if (!command) throw new UsageError(`unknown admin command "${[resource, action].filter(Boolean).join(' ')}"; one of:\n${adminUsage()}`);
   const { method, path, body } = command.build(rest);
   const response = await axios.request({

@@ -88,6 +88,27 @@ describe('install, uninstall and stores over the running stack', () => {
     expect((await client.http.post('/v1/installs')).status).toBe(204);
   });
 
+  it('when portal A’s CRM token plants the sync key in portal B, then it is refused; a sync key planted without unique values makes the install refuse, until it is removed', async () => {
+    const a = await newPortal();
+    const b = await newPortal();
+    const plantedKey = { name: 'ip__ecomm_bridge__sync_key', label: 'planted', type: 'string', hasUniqueValue: false };
+    const crossPortal = await axios.post(`${stack.crmUrl}/crm/v3/properties/contacts`, { ...plantedKey, portalId: b.portalId }, { headers: { authorization: `Bearer ${a.crmToken}` }, validateStatus: () => true });
+    expect([crossPortal.status, crossPortal.data.message]).toEqual([400, expect.stringMatching(/unknown field "portalId"/)]);
+    expect((await b.crm.listProperties('CONTACT')).map((property) => property.name)).not.toContain(plantedKey.name);
+    expect((await a.crm.listProperties('CONTACT')).map((property) => property.name)).not.toContain(plantedKey.name);
+
+    await b.crm.createProperty('CONTACT', plantedKey); // as if planted before the fix, or by hand
+    const refused = await b.client.http.post('/v1/installs');
+    expect(refused.status).toBe(409);
+    expect(refused.data.message).toMatch(/CONTACT "ip__ecomm_bridge__sync_key" is string, the service needs string with unique values/);
+    expect(await ecommercePipelines(b.crm)).toEqual([]);
+    expect((await b.client.http.get('/v1/installs/status')).data).toEqual({ installCompleted: false, ecommSettingsEnabled: false });
+
+    await b.crm.deleteProperty('CONTACT', plantedKey.name);
+    expect((await b.client.http.post('/v1/installs')).status).toBe(204);
+    expect((await b.crm.listProperties('CONTACT')).find((property) => property.name === plantedKey.name)).toMatchObject({ hasUniqueValue: true });
+  });
+
   it('refuses a portal that has a pipeline named ecommerce that is not the service’s', async () => {
     const { client, crm } = await newPortal();
     await crm.createDealPipeline({ id: 'theirs', label: 'Ecommerce', displayOrder: 1, stages: [{ id: 'new', label: 'New', displayOrder: 0 }] });

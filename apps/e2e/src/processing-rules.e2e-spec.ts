@@ -1,6 +1,7 @@
 import axios from 'axios';
 import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
 import { aV2Message, aV2Submission, waitFor } from '@ecomm-sync/testing';
+import { deadLetterCount } from './dead-letter-count';
 import { gatewayClient, requireCrmId } from './gateway-client';
 
 describe('processing rules over the running stack', () => {
@@ -41,6 +42,43 @@ describe('processing rules over the running stack', () => {
     expect(v1.data.results).toContainEqual(expect.objectContaining({ integratorObjectId: id, type, status: 'OPEN' }));
     const v2 = await client.http.get(`/v2/sync/errors/portal?objectType=${objectType}&errorType=${type}`);
     expect(v2.data.results).toContainEqual(expect.objectContaining({ externalObjectId: id, storeId: 'default', type, status: 'OPEN' }));
+  });
+
+  it('when a batch maps to and from names like Object.prototype members, then every contact in it is applied and nothing is dead-lettered', async () => {
+    const own = await stack.createPortal();
+    const ownClient = gatewayClient(stack, own);
+    const prototypeNames = ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf'];
+    await stack.crm(own).createProperty('CONTACT', { name: 'constructor', label: 'Constructor', type: 'string' });
+    const settings = await ownClient.http.put('/v2/settings', {
+      enabled: true,
+      mappings: {
+        CONTACT: {
+          properties: [
+            { externalPropertyName: 'email', crmPropertyName: 'email' },
+            ...prototypeNames.map((name) => ({ externalPropertyName: `nick_${name}`, crmPropertyName: name })),
+            { externalPropertyName: 'valueOf', crmPropertyName: 'firstname' },
+            { externalPropertyName: 'hasOwnProperty', crmPropertyName: 'lastname' },
+            { externalPropertyName: 'constructor', crmPropertyName: 'company' },
+            { externalPropertyName: '__proto__', crmPropertyName: 'city' },
+            { externalPropertyName: 'toString', crmPropertyName: 'phone' },
+          ],
+        },
+        DEAL: { properties: [{ externalPropertyName: 'dealstage', crmPropertyName: 'dealstage' }] },
+      },
+    });
+    expect([settings.status, settings.data]).toEqual([200, expect.anything()]);
+    const proto = aV2Message({
+      externalObjectId: 'proto-names',
+      properties: { email: 'proto@example.com', valueOf: 'Val', hasOwnProperty: 'Own', constructor: 'Ctor', ['__proto__']: 'Proto', toString: 'Str', ...Object.fromEntries(prototypeNames.map((name) => [`nick_${name}`, `nick ${name}`])) },
+    });
+    const unrelated = ['plain-1', 'plain-2'].map((id) => aV2Message({ externalObjectId: id, properties: { email: `${id}@example.com` } }));
+    await ownClient.putV2(aV2Submission('CONTACT', [unrelated[0], proto, unrelated[1]]));
+
+    for (const { externalObjectId } of unrelated) requireCrmId((await ownClient.processed('CONTACT', externalObjectId)).crmId);
+    const applied = await ownClient.processed('CONTACT', 'proto-names');
+    const [object] = await stack.crm(own).batchRead('CONTACT', [requireCrmId(applied.crmId)], ['email', 'firstname', 'lastname', 'company', 'city', 'phone', 'constructor']);
+    expect(object.properties).toMatchObject({ email: 'proto@example.com', firstname: 'Val', lastname: 'Own', company: 'Ctor', city: 'Proto', phone: 'Str', constructor: 'nick constructor' });
+    expect(await deadLetterCount(stack)).toBe(0);
   });
 
   it('when an object is deleted, then its CRM object is archived; an older upsert is ignored and a newer one recreates it', async () => {

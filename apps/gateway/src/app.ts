@@ -89,7 +89,8 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', deps.trustedProxies ?? 'loopback, linklocal, uniquelocal');
+  // Forwarded headers are believed only from proxies the operator named: by default from none.
+  app.set('trust proxy', deps.trustedProxies ?? false);
   app.use(healthRoutes(deps.readiness));
   app.use(requestContext());
   app.use(oauthRoutes(accounts));

@@ -23,14 +23,14 @@ export const gatewayConfigSchema = {
     default: 3000,
   },
   GATEWAY_PUBLIC_URL: {
-    doc: 'the URL integrators reach the gateway at (https://sync.example.com); links in answers (paging) are built from it. Unset: from the request, with a checked Host',
+    doc: 'the URL integrators reach the gateway at (https://sync.example.com); links in answers (paging) are built from it. Unset: links are relative (a path), never taken from the Host or X-Forwarded-* headers',
     format: 'url',
     optional: true,
   },
   GATEWAY_TRUSTED_PROXIES: {
-    doc: "proxies whose X-Forwarded-* headers are believed (express 'trust proxy': names such as loopback, linklocal, uniquelocal, or addresses and CIDRs)",
+    doc: "the proxies in front of the gateway whose X-Forwarded-* headers are believed (express 'trust proxy': loopback, linklocal, uniquelocal, addresses or CIDRs, comma separated). Unset: none",
     format: 'string',
-    default: 'loopback, linklocal, uniquelocal',
+    optional: true,
   },
 } as const satisfies ConfigSchema;
 

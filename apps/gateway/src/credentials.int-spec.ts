@@ -288,12 +288,14 @@ describe('credentials and tenant isolation', () => {
       await status(other, c.portalKeyA).expect(200);
     });
 
-    it('a revoked private-app token stops working at once', async () => {
+    it('a revoked private-app token stops working at once, even beside a valid hapikey', async () => {
       const cached = await gateway({ lookupCacheMs: 60_000 });
       const call = () => request(cached).get(`${v2}/sync/errors/portal`).set('authorization', `Bearer ${c.privateAppA}`);
       await call().expect(200);
       await admin('delete', `/admin/v1/credentials/${c.privateAppACredentialId}`, undefined, cached).expect(204);
       await call().expect(401);
+      const besideKey = await request(cached).get(`${v2}/sync/errors/portal?hapikey=${c.portalKeyA}`).set('authorization', `Bearer ${c.privateAppA}`).expect(401);
+      expect(besideKey.body.message).toMatch(/Invalid bearer token.*revoked/);
       await admin('delete', `/admin/v1/credentials/${c.privateAppACredentialId}`, undefined, cached).expect(404);
     });
 

@@ -1,4 +1,5 @@
 export * from './object-state';
+export * from './own-record';
 export * from './convert-value';
 export * from './map-object';
 export * from './validate-change';

@@ -89,6 +89,12 @@ describe('installEcommerce', () => {
       /CONTACT "ip__ecomm_bridge__sync_key" is string, the service needs string with unique values.*Delete them/,
     ],
     [
+      'whose synced flag was planted with unique values (every object after the first would be refused)',
+      () => withProperty('CONTACT', { name: 'ip__ecomm_bridge__ecomm_synced', label: 'planted', type: 'bool', hasUniqueValue: true }),
+      'conflicting-property',
+      /CONTACT "ip__ecomm_bridge__ecomm_synced" is bool with unique values, the service needs bool[;.]/,
+    ],
+    [
       'with an ecommerce property of another type',
       () => withProperty('DEAL', { name: 'ip__ecomm_bridge__order_number', label: 'order', type: 'number' }),
       'conflicting-property',

@@ -46,13 +46,14 @@ export async function installEcommerce(crm: CrmPort): Promise<void> {
     missing.push({ type, names: new Set(ECOMM_PROPERTIES[type].filter((property) => !existing.has(property.name)).map((p) => p.name)) });
     for (const needed of ECOMM_PROPERTIES[type]) {
       const found = existing.get(needed.name);
-      if (found && (found.type !== needed.type || (needed.hasUniqueValue === true && found.hasUniqueValue !== true))) {
+      if (found && (found.type !== needed.type || !!found.hasUniqueValue !== !!needed.hasUniqueValue)) {
         conflicting.push(`${type} "${needed.name}" is ${describe(found)}, the service needs ${describe(needed)}`);
       }
     }
   }
   // A property made by someone else with another definition would break syncing for good (a sync
-  // key that is not unique makes every create fail): refuse before anything is written.
+  // key that is not unique makes every create fail, a synced flag with unique values every object
+  // after the first): refuse before anything is written.
   if (conflicting.length > 0) {
     throw new EcommerceInstallError(
       `The portal's CRM has properties the service needs with another definition: ${conflicting.join('; ')}. Delete them (the service creates them as it needs them) and install again`,

@@ -83,6 +83,7 @@ export class TestStack {
       SECRETS_KEY: `secrets-${name}`,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       CRM_BASE_URL: `http://127.0.0.1:${ports.crm}`,
+      GATEWAY_PUBLIC_URL: `http://127.0.0.1:${ports.gateway}`,
       LOG_LEVEL: 'info',
       // Tests poll status endpoints as fast as they like; rate limits have their own test.
       RATE_LIMIT_REQUESTS: '0',

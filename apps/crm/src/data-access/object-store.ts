@@ -1,5 +1,6 @@
 import type { mongo } from 'mongoose';
 import { driverCollection, findIn } from '@ecomm-sync/data-access';
+import { ownValue } from '@ecomm-sync/domain';
 import { CrmError } from '../domain/crm-error';
 import { SINGLE_ASSOCIATIONS, type CrmType, type PropertyDefinition } from '../domain/object-types';
 import type { ContactEmailDoc, CrmModels, CrmObjectDoc, UniqueValueDoc } from './crm-models';
@@ -32,7 +33,7 @@ const contactEmailKey = (portalId: number, emailKey: string) => JSON.stringify([
 /** Whether an object passes every filter (values compare as stored; contact e-mails without case). */
 function matchesFilters(objectType: CrmType, object: StoredObject, filters: SearchFilter[]): boolean {
   return filters.every(({ propertyName, values }) => {
-    const value = object.properties[propertyName];
+    const value = ownValue(object.properties, propertyName);
     if (value === null || value === undefined) return false;
     if (objectType === 'contacts' && propertyName === 'email') return values.some((wanted) => wanted.toLowerCase() === value.toLowerCase());
     return values.includes(value);
@@ -128,7 +129,7 @@ export class ObjectStore {
     for (const input of inputs) {
       const object = current.get(Number(input.id));
       if (!object) continue;
-      const changes = Object.fromEntries(Object.entries(normalise(input.properties)).filter(([name, value]) => (object.properties[name] ?? null) !== value));
+      const changes = Object.fromEntries(Object.entries(normalise(input.properties)).filter(([name, value]) => (ownValue(object.properties, name) ?? null) !== value));
       if (Object.keys(changes).length === 0) continue;
       const set: Record<string, unknown> = { updatedAt: now };
       for (const [name, value] of Object.entries(changes)) set[`properties.${name}`] = value;

@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import { ownValue } from '@ecomm-sync/domain';
 import { AppError, parseWith, staticBearerAuth } from '@ecomm-sync/http';
 import type { Account, CrmStore, StoredObject } from '../data-access/crm-store';
 import type { HostedLimits } from '../domain/hosted-limits';
@@ -28,7 +29,7 @@ function objectType(req: Request, param = 'type'): CrmType {
 }
 
 /** A stored record's own value: names in queries are any strings (`constructor` must not find Object.prototype's). */
-const own = <T>(record: Record<string, T> | undefined, name: string): T | undefined => (record && Object.hasOwn(record, name) ? record[name] : undefined);
+const own = <T>(record: Record<string, T> | undefined, name: string): T | undefined => (record ? ownValue(record, name) : undefined);
 
 function present(object: StoredObject, properties?: string[], associations?: string[]) {
   const shown = properties && properties.length > 0 ? Object.fromEntries(properties.map((name) => [name, own(object.properties, name) ?? null])) : object.properties;

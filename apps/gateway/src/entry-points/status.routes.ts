@@ -10,21 +10,16 @@ import { booleanParam, integerParam, objectIdParam, objectTypeParam, optionalErr
 
 export const MAX_ERRORS_PER_PAGE = 200;
 
-/** A Host header that names a host (and port), nothing else. */
-const PLAIN_HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
-
 /**
- * The link to the next page: from the configured public URL; else from the request, with only
- * http or https as the scheme and a Host that is a plain host name, so a forged header never comes
- * back in an answer (a relative link then).
+ * The link to the next page, from the configured public URL only: nothing a request says (its Host,
+ * X-Forwarded-Proto or -Host) ever comes back in an answer. Without one, the link is relative.
  */
 function nextPageLink(req: Request, page: number, publicUrl?: string): string {
-  const host = req.get('host') ?? '';
-  const base = publicUrl ?? (PLAIN_HOST.test(host) ? `${req.protocol === 'https' ? 'https' : 'http'}://${host}` : 'http://unknown.invalid');
-  const url = new URL(req.originalUrl, base.endsWith('/') ? base : `${base}/`);
+  // Only the path and query of the request (a placeholder origin parses them), after the public URL and its own path.
+  const url = new URL(req.originalUrl, 'http://request.invalid');
   url.searchParams.set('page', String(page));
   url.searchParams.delete('hapikey');
-  return publicUrl ?? PLAIN_HOST.test(host) ? url.toString() : `${url.pathname}${url.search}`;
+  return `${publicUrl?.replace(/\/+$/, '') ?? ''}${url.pathname}${url.search}`;
 }
 
 type ErrorScope = Pick<ErrorQuery, 'portalId' | 'appId'>;
