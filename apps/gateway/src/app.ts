@@ -105,7 +105,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   });
   app.use(installRoutes(installs, auth));
   app.use(importRoutes(imports, auth));
-  app.use(syncRoutes(new AcceptSyncBatchUseCase(broker, repositories.stores, logger, storeCache), auth));
+  app.use(syncRoutes(new AcceptSyncBatchUseCase(broker, { find: (tenant, storeId) => installs.findStore(tenant, storeId) }, logger, storeCache), auth));
   app.use(statusRoutes(readSyncStatus, auth, { publicUrl: deps.publicUrl }));
   app.use(notFoundHandler());
   app.use(errorHandler(logger));

@@ -100,6 +100,17 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
     await asPortal('get', '/extensions/ecomm/v1/import-settings').expect(200, { importTriggerUri: 'https://shop.example.com/hook' });
   });
 
+  it('when a v2 PUT carries importOnInstall (the one settings object clients send to both versions), then it is stored and v1 reads it', async () => {
+    const v2Body = { enabled: false, importOnInstall: true, webhookUri: null, mappings: { CONTACT: { properties: [{ externalPropertyName: 'mail', crmPropertyName: 'email' }] } } };
+
+    const put = await asPortal('put', '/extensions/ecomm/v2/settings').send(v2Body).expect(200);
+    expect(put.body).toEqual({ enabled: false, webhookUri: null, mappings: expect.objectContaining({ CONTACT: expect.any(Object) }) });
+    expect((await asPortal('get', '/extensions/ecomm/v1/settings').expect(200)).body.importOnInstall).toBe(true);
+
+    await asPortal('put', '/extensions/ecomm/v2/settings').send({ ...v2Body, importOnInstall: undefined }).expect(200);
+    expect((await asPortal('get', '/extensions/ecomm/v1/settings').expect(200)).body.importOnInstall).toBe(true);
+  });
+
   it('shows provided mappings only when asked', async () => {
     await asPortal('put', '/extensions/ecomm/v1/settings').send(v1Body).expect(200);
     const withProvided = await asPortal('get', '/extensions/ecomm/v1/settings', '&showProvidedProperties=true').expect(200);

@@ -9,5 +9,5 @@ export { startPrivateRabbitMq } from './private-rabbitmq';
 export type { PrivateRabbitMq } from './private-rabbitmq';
 export { recordingLogger } from './recording-logger';
 export type { LogEntry } from './recording-logger';
-export { fuzzBodies, fuzzRuns, fuzzSegment } from './fuzz-requests';
-export type { FuzzBody } from './fuzz-requests';
+export { assertEndpointSurvivesFuzz, fuzzBodies, fuzzConcurrency, fuzzRuns, fuzzSegment } from './fuzz-requests';
+export type { FuzzBody, FuzzOptions, FuzzTarget } from './fuzz-requests';

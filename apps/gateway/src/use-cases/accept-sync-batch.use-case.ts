@@ -14,7 +14,8 @@ import { TtlCache } from './ttl-cache';
 export class AcceptSyncBatchUseCase {
   constructor(
     private readonly broker: Broker,
-    private readonly stores: StoreRepository,
+    /** Finds a tenant's store (in the app: ManageInstallUseCase.findStore, which knows `default`). */
+    private readonly stores: Pick<StoreRepository, 'find'>,
     private readonly logger: Logger,
     private readonly knownStores: TtlCache<boolean> = new TtlCache(0),
   ) {}

@@ -68,17 +68,30 @@ export class ManageInstallUseCase {
     return saved;
   }
 
-  listStores(tenant: Tenant): Promise<Store[]> {
-    return this.repositories.stores.list(tenant);
+  async listStores(tenant: Tenant): Promise<Store[]> {
+    const stores = await this.repositories.stores.list(tenant);
+    if (stores.some((store) => store.id === DEFAULT_STORE_ID)) return stores;
+    const made = await this.defaultStoreIfInstalled(tenant);
+    return made ? [...stores, made].sort((a, b) => (a.id < b.id ? -1 : 1)) : stores;
+  }
+
+  /** The tenant's store, or null; `default` exists for every installed tenant (decision 27). */
+  async findStore(tenant: Tenant, storeId: string): Promise<Store | null> {
+    const store = await this.repositories.stores.find(tenant, storeId);
+    if (store || storeId !== DEFAULT_STORE_ID) return store;
+    return this.defaultStoreIfInstalled(tenant);
   }
 
   async getStore(tenant: Tenant, storeId: string): Promise<Store> {
-    const store = await this.repositories.stores.find(tenant, storeId);
+    const store = await this.findStore(tenant, storeId);
     if (!store) throw AppError.notFound(`No store "${storeId}"; define it with PUT /extensions/ecomm/v2/stores`);
     return store;
   }
 
   async deleteStore(tenant: Tenant, storeId: string): Promise<void> {
+    if (storeId === DEFAULT_STORE_ID && (await this.repositories.ecommerceInstalls.find(tenant)).installCompleted) {
+      throw AppError.conflict(`The store "${DEFAULT_STORE_ID}" receives v1 traffic and stays while the tenant is installed; uninstall with POST /extensions/ecomm/v1/installs/uninstall to remove it`);
+    }
     if (!(await this.repositories.stores.remove(tenant, storeId))) throw AppError.notFound(`No store "${storeId}"`);
     await this.options.onLookupsChanged();
   }
@@ -108,6 +121,19 @@ export class ManageInstallUseCase {
     if (await this.repositories.stores.find(tenant, DEFAULT_STORE_ID)) return false;
     await this.repositories.stores.upsert(tenant, { id: DEFAULT_STORE_ID, label: await this.defaultStoreLabel(tenant) });
     return true;
+  }
+
+  /**
+   * The store `default` of an installed tenant that has none: tenants that installed through a v2
+   * store before the install made it (decision 27) get it on first read. Null when not installed.
+   */
+  private async defaultStoreIfInstalled(tenant: Tenant): Promise<Store | null> {
+    if (!(await this.repositories.ecommerceInstalls.find(tenant)).installCompleted) return null;
+    const store: Store = { id: DEFAULT_STORE_ID, label: await this.defaultStoreLabel(tenant) };
+    await this.repositories.stores.upsert(tenant, store);
+    await this.options.onLookupsChanged(); // a look-up that found no such store is forgotten in every replica
+    this.logger.info('store default made for an installed tenant that had none', { ...tenant });
+    return store;
   }
 
   /** `Custom` in direct mode, the application's name in application mode (vendor-api-notes.md). */
