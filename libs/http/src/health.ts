@@ -1,12 +1,17 @@
 import type { Server } from 'node:http';
 import express, { Router } from 'express';
 import { listen } from './listen';
+import { metricsRoutes } from './observe-requests';
 
 export type ReadinessCheck = () => Promise<boolean> | boolean;
 
-/** GET /healthz: the process is up. GET /readyz: every dependency answers (503 naming those that do not). */
+/**
+ * GET /healthz: the process is up. GET /readyz: every dependency answers (503 naming those that do
+ * not). GET /metrics: the process's metrics for Prometheus.
+ */
 export function healthRoutes(checks: Record<string, ReadinessCheck>): Router {
   const router = Router();
+  router.use(metricsRoutes());
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
