@@ -12,3 +12,4 @@ export * from './crm-budget';
 export * from './crm-budget-rules';
 export * from './crm-day';
 export * from './crm-rate-limit-answer';
+export * from './crm-request-outcome';
