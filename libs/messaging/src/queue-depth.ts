@@ -25,13 +25,17 @@ export class QueueDepthProbe {
     this.channel ??= this.connection.createChannel({ name: 'queue depth', setup: (channel: ConfirmChannel) => void channel.on('error', () => undefined) });
     const channel = this.channel;
     try {
-      return await withTimeout(
-        Promise.all(
+      const read = async () => {
+        await channel.waitForConnect();
+        return Promise.all(
           this.queues().map(async ({ queue, names }) => {
             const [main, dead] = await Promise.all([channel.checkQueue(names.main), channel.checkQueue(names.dead)]);
             return { queue, messages: main.messageCount, deadLetters: dead.messageCount };
           }),
-        ),
+        );
+      };
+      return await withTimeout(
+        read(),
         CHECK_TIMEOUT_MS,
         'the broker did not tell the queue depths',
       );
