@@ -15,11 +15,8 @@ export const accessLog =
     const started = performance.now();
     const traceparent = req.header('traceparent') ?? null;
     // Bound: the line carries the request's ids and trace, whatever context emits 'finish'.
-    res.once(
-      'finish',
-      AsyncResource.bind(() => {
+    const logRequest = () =>
       logger.http('request', { method: req.method, path: req.path, route: routeTemplate(req), status: res.statusCode, durationMs: Math.round(performance.now() - started), traceparent });
-      }),
-    );
+    res.once('finish', AsyncResource.bind(logRequest));
     next();
   };
