@@ -13,11 +13,12 @@ import { TestStack, type AppName, type TestPortal } from '@ecomm-sync/test-harne
 import { testInfrastructure, waitFor } from '@ecomm-sync/testing';
 import { benchCrmBudget, crmBudgetRow, recordCrmBudgetAlone } from './crm-budget';
 import { BATCH, put, send as sendObjects, submission, type MakeObject } from './load';
+import { benchObservability, observabilityRow } from './observability';
 import { percentile, pool, round } from './stats';
 
 const root = path.resolve(__dirname, '..', '..');
 const quick = process.argv.includes('--quick');
-/** `--only e2e` (or ingest, reapply) runs one figure and records nothing: for profiling a change; `--only crm-budget` records its figure alone. */
+/** `--only e2e` (or ingest, reapply, observability) runs one figure and records nothing: for profiling a change; `--only crm-budget` records its figure alone. */
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? (process.argv[onlyAt + 1] ?? '') : null;
 const SIZES = quick
@@ -289,20 +290,22 @@ async function main() {
   const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGb: round(os.totalmem() / 2 ** 30), node: process.version };
   if (only === 'crm-budget') return recordCrmBudgetAlone(root, command, machine, await benchCrmBudget({ ...SIZES.crmBudget, crmMaxWaitMs }), SIZES.crmBudget);
   if (only !== null) {
-    const figures: Record<string, () => Promise<unknown>> = { ingest: benchIngest, e2e: benchEndToEnd, reapply: benchReapply };
+    const figures: Record<string, () => Promise<unknown>> = { ingest: benchIngest, e2e: benchEndToEnd, reapply: benchReapply, observability: () => benchObservability(measureIngest) };
     if (!figures[only]) throw new Error(`--only takes one of ${[...Object.keys(figures), 'crm-budget'].join(', ')}`);
     log(`${only}: ${JSON.stringify(await figures[only]())}`);
     return;
   }
   const ingest = await benchIngest();
   log(`ingest: ${JSON.stringify(ingest)}`);
+  const observability = await benchObservability(measureIngest);
+  log(`observability: ${JSON.stringify(observability)}`);
   const e2e = await benchEndToEnd();
   log(`e2e: ${JSON.stringify(e2e)}`);
   const reapply = await benchReapply();
   log(`reapply: ${JSON.stringify(reapply)}`);
   const crmBudget = await benchCrmBudget({ ...SIZES.crmBudget, crmMaxWaitMs });
   log(`crm-budget: ${JSON.stringify(crmBudget)}`);
-  const result = { date: new Date().toISOString(), command, quick, machine, sizes: SIZES, ingest, e2e, reapply, crmBudget };
+  const result = { date: new Date().toISOString(), command, quick, machine, sizes: SIZES, ingest, observability, e2e, reapply, crmBudget };
 
   fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
   fs.writeFileSync(path.join(root, 'bench', 'results', 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
@@ -310,6 +313,7 @@ async function main() {
     '| Figure | Ours | Baseline (same run) | Ratio | Target |',
     '|---|---|---|---|---|',
     `| Ingest, messages/s (${SIZES.ingestRequests} × ${BATCH}, ${CONCURRENCY} clients) | ${ingest.messagesPerSecond} (p50 ${ingest.p50Ms} ms, p99 ${ingest.p99Ms} ms) | ${ingest.baselineMessagesPerSecond} (bare express + ajv) | ${ingest.ratio} | ≥ 0.5, p99 < 100 ms |`,
+    observabilityRow(observability, SIZES.ingestRequests),
     `| End to end, objects/s (${e2e.objects} objects) | ${e2e.objectsPerSecond} (p50 ${e2e.p50Ms} ms, p99 ${e2e.p99Ms} ms) | ${e2e.baselineObjectsPerSecond} (driver bulkWrite upserts, median of ${e2e.baselineRuns.join(', ')}) | ${e2e.ratio} | ≥ 0.25 |`,
     `| End to end, updates (pass 3: every object changed) | ${e2e.updatesPerSecond} | | | |`,
     `| Re-apply, objects/s (${reapply.objects} objects) | ${reapply.objectsPerSecond} (mapper peak RSS ${reapply.peakRssMb} MB) | | | |`,

@@ -1,9 +1,10 @@
 import express, { type Express } from 'express';
-import { errorHandler, healthRoutes, jsonBody, notFoundHandler, requestContext, type ReadinessCheck } from '@ecomm-sync/http';
+import { errorHandler, healthRoutes, jsonBody, notFoundHandler, observeRequests, requestContext, type ReadinessCheck } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { CrmStore } from './data-access/crm-store';
 import type { HostedLimits } from './domain/hosted-limits';
 import { crmErrorAsHttp } from './entry-points/crm-error-as-http';
+import { accessLog } from './entry-points/access-log';
 import { crmRoutes } from './entry-points/crm.routes';
 import { RequestLedger } from './limits/request-ledger';
 
@@ -28,7 +29,9 @@ export function createCrmApp(deps: CrmAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(healthRoutes({ mongo: deps.ready }));
+  app.use(observeRequests());
   app.use(requestContext());
+  app.use(accessLog(deps.logger));
   app.use(jsonBody(deps.bodyLimit));
   const ledger = new RequestLedger(deps.hostedLimits?.clock, deps.hostedLimits?.usageRetentionSeconds);
   app.use(crmRoutes(deps.store, { adminToken: deps.adminToken, defaultPipelineLimit: deps.defaultPipelineLimit, ledger, environmentLimits: deps.hostedLimits?.defaults ?? null }));

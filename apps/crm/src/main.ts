@@ -2,6 +2,7 @@ import mongoose from 'mongoose';
 import { ConfigError } from '@ecomm-sync/config';
 import { listen, onShutdown } from '@ecomm-sync/http';
 import { createLogger } from '@ecomm-sync/logger';
+import { startObservability } from '@ecomm-sync/service-runtime';
 import { createCrmApp } from './app';
 import { hostedLimitsFromConfig, loadCrmConfig } from './config';
 import { CrmStore } from './data-access/crm-store';
@@ -10,6 +11,7 @@ async function main() {
   const config = loadCrmConfig();
   const environmentLimits = hostedLimitsFromConfig(config); // fails on a wrong CRM_LIMIT_* before anything connects
   const logger = createLogger('crm', config.LOG_LEVEL);
+  const observability = await startObservability('crm', config);
   const connection = await mongoose.createConnection(config.MONGO_URL, { dbName: config.CRM_MONGO_DB, autoIndex: false, maxPoolSize: 20 }).asPromise();
   const store = new CrmStore(connection);
   await store.createIndexes();
@@ -27,6 +29,7 @@ async function main() {
   onShutdown(logger, async () => {
     await new Promise((resolve) => server.close(resolve));
     await connection.close();
+    await observability.stop();
   });
 }
 

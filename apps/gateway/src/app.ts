@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import { TOPICS, type CatchUpMessage } from '@ecomm-sync/contracts';
 import { CrmConnections, type CrmConnectionsOptions } from '@ecomm-sync/crm-connections';
 import { SecretBox, type Credential, type Repositories } from '@ecomm-sync/data-access';
-import { errorHandler, healthRoutes, jsonBody, notFoundHandler, requestContext, type ReadinessCheck } from '@ecomm-sync/http';
+import { errorHandler, healthRoutes, jsonBody, notFoundHandler, observeRequests, requestContext, type ReadinessCheck } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
 import { adminRoutes, oauthRoutes } from './entry-points/admin.routes';
@@ -92,6 +92,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   // Forwarded headers are believed only from proxies the operator named: by default from none.
   app.set('trust proxy', deps.trustedProxies ?? false);
   app.use(healthRoutes(deps.readiness));
+  app.use(observeRequests());
   app.use(requestContext());
   app.use(oauthRoutes(accounts));
   app.use(jsonBody(deps.bodyLimit));

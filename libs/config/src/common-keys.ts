@@ -7,6 +7,13 @@ export const commonKeys = {
     default: 'info',
     values: ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'],
   },
+  METRICS_ENABLED: { doc: 'record Prometheus metrics, served at GET /metrics (false: the endpoint shows nothing of ours)', format: 'boolean', default: true },
+  TRACING_ENABLED: { doc: 'carry W3C trace context through HTTP, AMQP headers and CRM requests, and log the trace id', format: 'boolean', default: true },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    doc: 'OTLP/HTTP endpoint (e.g. http://otel-collector:4318) that spans are exported to; unset: no spans recorded or exported',
+    format: 'url',
+    optional: true,
+  },
 } as const satisfies ConfigSchema;
 
 export const mongoKeys = {

@@ -10,6 +10,7 @@ import {
   type CrmRequestKind,
   type GrantOutcome,
 } from '@ecomm-sync/domain';
+import { observeBudgetWait } from '@ecomm-sync/observability';
 import type { CrmBudgetDoc } from './crm-budget.model';
 
 const MAX_WRITE_ROUNDS = 50;
@@ -52,6 +53,8 @@ interface Lane {
   /** While the lane waits for the budget: until when, and why. */
   waitingUntil: number | null;
   waitReason: CrmPauseReason;
+  /** Times the lane slept until the budget freed up (a take during which it grew waited for the budget, not only for a lease). */
+  sleeps: number;
   /** After a wait, what this replica knows of the budget is likely old: read before writing. */
   stale: boolean;
   /** Takes in the current and the previous slot: how many permits the next lease asks for. */
@@ -60,7 +63,7 @@ interface Lane {
   previousDemand: number;
 }
 
-const newLane = (): Lane => ({ left: 0, validUntil: 0, waiters: [], pumping: false, waitingUntil: null, waitReason: 'rate-limited', stale: false, demandSlot: 0, demand: 0, previousDemand: 0 });
+const newLane = (): Lane => ({ left: 0, validUntil: 0, waiters: [], pumping: false, waitingUntil: null, waitReason: 'rate-limited', sleeps: 0, stale: false, demandSlot: 0, demand: 0, previousDemand: 0 });
 
 /** One CRM account's budget in this replica: permits leased from the shared document, handed to waiting callers. */
 export class AccountBudget implements CrmBudget {
@@ -85,9 +88,13 @@ export class AccountBudget implements CrmBudget {
     }
     const deadline = now + (options.maxWaitMs ?? this.owner.defaultMaxWaitMs);
     if (lane.waitingUntil !== null && lane.waitingUntil > deadline) return Promise.reject(new CrmBudgetPaused(lane.waitingUntil, lane.waitReason));
+    const waitStarted = performance.now();
+    const sleepsBefore = lane.sleeps;
     return new Promise<void>((resolve, reject) => {
       lane.waiters.push({ resolve, reject, deadline });
       void this.pump(kind);
+    }).finally(() => {
+      if (lane.sleeps > sleepsBefore) observeBudgetWait(this.accountKey, (performance.now() - waitStarted) / 1000);
     });
   }
 
@@ -163,6 +170,7 @@ export class AccountBudget implements CrmBudget {
         if (lane.waiters.length === 0) break;
         lane.waitingUntil = until;
         lane.waitReason = reason;
+        lane.sleeps++;
         // A timer to the time the budget frees up, plus up to a fifth of a slot so that the replicas
         // waiting for the same slot do not all race for it at once.
         await this.owner.sleep(Math.max(0, until - this.owner.clock()) + (Math.random() * this.owner.slotMs) / 5);

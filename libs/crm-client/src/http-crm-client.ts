@@ -3,7 +3,8 @@ import https from 'node:https';
 import axios, { type AxiosInstance, type AxiosRequestConfig, isAxiosError } from 'axios';
 import type { ObjectType } from '@ecomm-sync/contracts';
 import { CRM_OBJECT_PATHS } from '@ecomm-sync/contracts';
-import { CrmBudgetPaused, readRateLimitAnswer, type CrmBudget, type CrmRequestKind } from '@ecomm-sync/domain';
+import { CrmBudgetPaused, crmRequestOutcome, readRateLimitAnswer, type CrmBudget, type CrmRequestKind } from '@ecomm-sync/domain';
+import { countCrmRequest, formatTraceparent, startSpan, type ActiveSpan } from '@ecomm-sync/observability';
 import { CRM_BATCH_LIMIT, type AssociationPair, type CrmInputFailure, type CrmObject, type CrmPipeline, type CrmPort, type CrmPropertyInfo } from './crm-port';
 import { CrmPartialFailure, CrmUnavailableError, failedInputs, toCrmError, type BatchAnswer, type CrmUnavailableReason } from './crm-errors';
 
@@ -26,6 +27,8 @@ export interface CrmClientOptions {
    * take it). On by default.
    */
   objectWriteTraceIds?: boolean;
+  /** The CRM account, as the `account` label of the CRM request metrics (default: the base URL). */
+  account?: string;
 }
 
 const agents = { httpAgent: new http.Agent({ keepAlive: true, maxSockets: 32 }), httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 32 }) };
@@ -42,6 +45,10 @@ const lowerCased = (headers: unknown): Record<string, string | undefined> =>
       value === undefined || value === null ? undefined : Array.isArray(value) ? value.join(', ') : String(value),
     ]),
   );
+
+/** The request with a `traceparent` header naming its span (the CRM can continue the trace). */
+const withTraceparent = (config: AxiosRequestConfig, span: ActiveSpan | undefined): AxiosRequestConfig =>
+  span ? { ...config, headers: { ...(config.headers as Record<string, string> | undefined), traceparent: formatTraceparent(span.context) } } : config;
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const isSearch = (url: string | undefined): boolean => /\/search$/.test(url ?? '');
@@ -61,6 +68,7 @@ export class HttpCrmClient implements CrmPort {
   private readonly maxWaitMs: number;
   private readonly budget: CrmBudget | undefined;
   private readonly objectWriteTraceIds: boolean;
+  private readonly account: string;
 
   constructor(options: CrmClientOptions) {
     this.http = axios.create({
@@ -73,6 +81,7 @@ export class HttpCrmClient implements CrmPort {
     this.maxWaitMs = options.maxWaitMs ?? 30_000;
     this.budget = options.budget;
     this.objectWriteTraceIds = options.objectWriteTraceIds ?? true;
+    this.account = options.account ?? options.baseUrl;
   }
 
   async batchCreate(type: ObjectType, inputs: { properties: Record<string, string | null> }[]): Promise<CrmObject[]> {
@@ -239,12 +248,15 @@ export class HttpCrmClient implements CrmPort {
           throw error;
         }
       }
+      const span = startSpan(`CRM ${config.method}`, { kind: 'client', attributes: { 'http.request.method': String(config.method), 'url.path': String(config.url) } });
       try {
-        const response = await this.http.request<T>(config);
+        const response = await this.http.request<T>(withTraceparent(config, span));
+        this.counted(response.status, span);
         await this.observe(response.status, response.headers, response.data);
         return { status: response.status, data: response.data };
       } catch (error) {
         const response = isAxiosError(error) ? error.response : undefined;
+        this.counted(response?.status, span, error);
         if (response) await this.observe(response.status, response.headers, response.data);
         const failure = toCrmError(error, config);
         if (!failure.retriable) throw failure;
@@ -266,6 +278,14 @@ export class HttpCrmClient implements CrmPort {
         if (waitMs > 0) await wait(waitMs);
       }
     }
+  }
+
+  /** Counts the request by outcome and ends its span. */
+  private counted(status: number | undefined, span: ActiveSpan | undefined, error?: unknown): void {
+    countCrmRequest(this.account, crmRequestOutcome(status));
+    if (!span) return;
+    if (status) span.setAttribute('http.response.status_code', status);
+    span.end(error);
   }
 
   /** Reports an answer to the budget. A correction that cannot be stored is dropped: the answer stands, and the next one corrects again. */

@@ -182,9 +182,10 @@ export class CrmConnections {
 
   private build(portal: Portal): CrmPort {
     const connection = this.connectionOf(portal);
-    const budget = connection.limits ? this.options.budgetFor?.(crmAccountKey(portal.portalId, connection), connection.limits) : undefined;
+    const account = crmAccountKey(portal.portalId, connection);
+    const budget = connection.limits ? this.options.budgetFor?.(account, connection.limits) : undefined;
     const { timeoutMs = 15_000, maxWaitMs } = this.options;
-    const spec = (baseUrl: string, token: string): CrmClientSpec => ({ baseUrl, token, timeoutMs, ...(maxWaitMs === undefined ? {} : { maxWaitMs }), ...(budget ? { budget } : {}) });
+    const spec = (baseUrl: string, token: string): CrmClientSpec => ({ baseUrl, token, timeoutMs, account, ...(maxWaitMs === undefined ? {} : { maxWaitMs }), ...(budget ? { budget } : {}) });
     if (connection.kind === 'builtin') return this.createClient(spec(this.options.builtinBaseUrl, this.builtinToken(portal)));
     if (connection.auth.type === 'private-app') return this.createClient(spec(connection.baseUrl, connection.auth.token));
     const tokens = new OAuthAccessTokens(portal.portalId, connection.baseUrl, connection.auth.clientId, {

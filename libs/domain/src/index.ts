@@ -14,3 +14,4 @@ export * from './crm-budget-rules';
 export * from './crm-day';
 export * from './crm-rate-limit-answer';
 export * from './webhook-target-address';
+export * from './crm-request-outcome';

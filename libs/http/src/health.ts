@@ -4,12 +4,17 @@ import type { Logger } from '@ecomm-sync/logger';
 import { errorHandler, notFoundHandler } from './error-handler';
 import { listen } from './listen';
 import { requestContext } from './request-context';
+import { metricsRoutes } from './observe-requests';
 
 export type ReadinessCheck = () => Promise<boolean> | boolean;
 
-/** GET /healthz: the process is up. GET /readyz: every dependency answers (503 naming those that do not). */
+/**
+ * GET /healthz: the process is up. GET /readyz: every dependency answers (503 naming those that do
+ * not). GET /metrics: the process's metrics for Prometheus.
+ */
 export function healthRoutes(checks: Record<string, ReadinessCheck>): Router {
   const router = Router();
+  router.use(metricsRoutes());
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -3,9 +3,16 @@ import winston from 'winston';
 
 export type Logger = winston.Logger;
 
+/** What a piece of work (a request, a message) carries: its ids, and when its data was accepted. */
 export interface LogContext {
   requestId?: string;
   correlationId?: string;
+  /** W3C trace context of the current span (libs/observability). */
+  traceId?: string;
+  spanId?: string;
+  sampled?: boolean;
+  /** When the gateway accepted the data this work is about (epoch ms); travels in AMQP headers, not logged. */
+  acceptedAt?: number;
 }
 
 const storage = new AsyncLocalStorage<LogContext>();
@@ -21,7 +28,15 @@ export function currentLogContext(): LogContext {
   return storage.getStore() ?? {};
 }
 
-const withContext = winston.format((info) => Object.assign(info, currentLogContext()));
+/** The ids a log line carries (not the whole context: acceptedAt and the sampling flag are for the machinery). */
+const withContext = winston.format((info) => {
+  const { requestId, correlationId, traceId, spanId } = currentLogContext();
+  if (requestId !== undefined) info.requestId = requestId;
+  if (correlationId !== undefined) info.correlationId = correlationId;
+  if (traceId !== undefined) info.traceId = traceId;
+  if (spanId !== undefined) info.spanId = spanId;
+  return info;
+});
 
 /** JSON lines on stdout, one logger per process. */
 export function createLogger(service: string, level = 'info'): Logger {

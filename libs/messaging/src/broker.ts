@@ -3,10 +3,13 @@ import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-conn
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Validation } from '@ecomm-sync/contracts';
 import { currentLogContext, logContext, type Logger } from '@ecomm-sync/logger';
+import { currentTrace, formatTraceparent, inSpan, newSpanId, newTraceId, registerQueueDepths, tracingEnabled, type TraceContext } from '@ecomm-sync/observability';
 import { ConsumerChannel } from './consumer-channel';
 import { PoisonMessageError } from './errors';
-import { ATTEMPT_HEADER, CORRELATION_HEADER, readMessage, Settlement, type ConsumeOptions } from './settlement';
+import { QueueDepthProbe } from './queue-depth';
+import { ACCEPTED_AT_HEADER, ATTEMPT_HEADER, CORRELATION_HEADER, readMessage, Settlement, TRACEPARENT_HEADER, type ConsumeOptions } from './settlement';
 import { declareTopology, exchangeName, namesOf, type QueueName, type QueueNames } from './topology';
+import { withTimeout } from './with-timeout';
 
 export interface BrokerOptions {
   url: string;
@@ -25,6 +28,10 @@ export interface Delivery<T> {
   body: T;
   attempt: number;
   correlationId: string;
+  /** The publisher's trace context, if it sent one. */
+  trace: TraceContext | undefined;
+  /** When the gateway accepted the data the message is about (epoch ms), if known. */
+  acceptedAt: number | undefined;
   raw: ConsumeMessage;
 }
 
@@ -54,6 +61,9 @@ export class Broker {
   private readonly broadcasts: ChannelWrapper[] = [];
   private readonly pendingBatches: (() => void)[] = [];
   private readonly settlement: Settlement;
+  private readonly consumed: { queue: QueueName; names: QueueNames }[] = [];
+  private readonly depthProbe: QueueDepthProbe;
+  private readonly unregisterDepths: () => void;
   private inFlight = 0;
   private closing = false;
 
@@ -63,6 +73,8 @@ export class Broker {
     private readonly options: BrokerOptions,
   ) {
     this.settlement = new Settlement(options.maxAttempts, options.logger);
+    this.depthProbe = new QueueDepthProbe(connection, () => this.consumed);
+    this.unregisterDepths = registerQueueDepths(() => (this.consumed.length > 0 ? this.depthProbe.read() : Promise.resolve([])));
   }
 
   /** Keeps trying to reach RabbitMQ for `connectTimeoutMs`, then fails. Once connected, it reconnects for ever. */
@@ -109,16 +121,20 @@ export class Broker {
 
   /**
    * Publishes a persistent JSON message to the events exchange; resolves when the broker confirmed
-   * it. While disconnected, the message waits for the connection up to `publishTimeoutMs`.
+   * it. While disconnected, the message waits for the connection up to `publishTimeoutMs`. The
+   * message carries the current trace (a new one outside any) and the time its data was accepted
+   * (now, unless the current work carries an earlier one).
    */
   async publish(routingKey: string, body: unknown, correlationId = currentLogContext().correlationId ?? randomUUID()): Promise<void> {
+    const headers: Record<string, unknown> = { [CORRELATION_HEADER]: correlationId, [ATTEMPT_HEADER]: 1, [ACCEPTED_AT_HEADER]: currentLogContext().acceptedAt ?? Date.now() };
+    if (tracingEnabled()) headers[TRACEPARENT_HEADER] = formatTraceparent(currentTrace() ?? { traceId: newTraceId(), spanId: newSpanId(), sampled: true });
     try {
       await this.publisher.publish(exchangeName(this.options.prefix), routingKey, Buffer.from(JSON.stringify(body)), {
         persistent: true,
         contentType: 'application/json',
         messageId: randomUUID(),
         timestamp: Math.floor(Date.now() / 1000),
-        headers: { [CORRELATION_HEADER]: correlationId, [ATTEMPT_HEADER]: 1 },
+        headers,
       });
     } catch (error) {
       const reason = error instanceof Error && error.message === 'timeout' ? `not confirmed within ${this.options.publishTimeoutMs ?? 10_000} ms` : String(error);
@@ -133,7 +149,11 @@ export class Broker {
       if ('error' in delivery) return this.track(this.settlement.settle(message, delivery.error, options));
       this.track(
         // async: a handler that throws before returning its promise fails its message, not the frame loop.
-        logContext.run({ correlationId: delivery.correlationId }, async () => handler(delivery)).then(
+        logContext
+          .run({ correlationId: delivery.correlationId, acceptedAt: delivery.acceptedAt }, () =>
+            inSpan(`${queue} process`, { kind: 'consumer', parent: delivery.trace ?? null, attributes: { 'messaging.destination.name': queue } }, async () => handler(delivery)),
+          )
+          .then(
           () => this.settlement.ack(message),
           (error: Error) => this.settlement.settle(message, error, options),
         ),
@@ -158,8 +178,19 @@ export class Broker {
       const batch = buffer.filter((delivery) => this.settlement.isLive(delivery.raw));
       buffer = [];
       if (batch.length === 0) return;
+      const acceptedAt = Math.min(...batch.map((delivery) => delivery.acceptedAt ?? Infinity));
+      // One span for the batch: it continues the first message's trace and links the others.
+      const traces = batch.flatMap((delivery) => (delivery.trace ? [delivery.trace] : []));
       this.track(
-        logContext.run({ correlationId: batch[0].correlationId }, async () => handler(batch)).then(
+        logContext
+          .run({ correlationId: batch[0].correlationId, acceptedAt: Number.isFinite(acceptedAt) ? acceptedAt : undefined }, () =>
+            inSpan(
+              `${queue} process`,
+              { kind: 'consumer', parent: batch[0].trace ?? null, links: traces.slice(1), attributes: { 'messaging.destination.name': queue, 'messaging.batch.message_count': batch.length } },
+              async () => handler(batch),
+            ),
+          )
+          .then(
           (failures) => {
             const failed = new Map((failures ?? []).map(({ delivery, error }) => [delivery, error]));
             return Promise.all(
@@ -223,22 +254,26 @@ export class Broker {
   async close(graceMs = 15_000): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    this.unregisterDepths();
     await Promise.all(this.consumers.map((consumer) => consumer.stop()));
     for (const channel of this.broadcasts) await channel.cancelAll().catch(() => undefined);
     for (const flush of this.pendingBatches) flush();
     const deadline = Date.now() + graceMs;
     while (this.inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await this.depthProbe.close();
     await this.connection.close();
   }
 
   private async startConsumer(queue: QueueName, prefetch: number, onMessage: (message: ConsumeMessage) => void): Promise<void> {
+    this.consumed.push({ queue, names: this.names(queue) });
     const consumer = new ConsumerChannel(this.connection, {
+      queue,
       names: this.names(queue),
       prefetch,
       logger: this.options.logger,
       declare: (channel) => declareTopology(channel, this.options.prefix, this.options.retryDelayMs),
       onMessage: (message, source) => {
-        this.settlement.deliveredOn.set(message, source);
+        this.settlement.received(message, source);
         onMessage(message);
       },
       reopenDelayMs: RECONNECT_SECONDS * 1000,
@@ -248,13 +283,13 @@ export class Broker {
   }
 
   private parse<T>(message: ConsumeMessage, validate?: (data: unknown) => Validation<T>): Delivery<T> | { error: Error } {
-    const { body, parsed, attempt, correlationId } = readMessage(message);
+    const { body, parsed, attempt, correlationId, trace, acceptedAt } = readMessage(message);
     if (!parsed) return { error: new PoisonMessageError('message body is not JSON') };
     if (validate) {
       const result = validate(body);
       if (!result.ok) return { error: new PoisonMessageError(`message fails its schema: ${result.message}`) };
     }
-    return { body: body as T, raw: message, attempt, correlationId };
+    return { body: body as T, raw: message, attempt, correlationId, trace, acceptedAt };
   }
 
   private track(work: Promise<unknown>): void {
@@ -263,22 +298,6 @@ export class Broker {
       .catch((error) => this.options.logger.error('message settlement failed', { error: String(error) }))
       .finally(() => this.inFlight--);
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${message} within ${ms} ms`)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }
 
 const redact = (url: string) => url.replace(/\/\/[^@/]*@/, '//***@');

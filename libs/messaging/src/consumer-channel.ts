@@ -10,11 +10,14 @@ import type { QueueNames } from './topology';
  */
 export interface DeliverySource {
   channel: ConfirmChannel;
+  /** The queue's name without the prefix (the `queue` label of its metrics). */
+  queue: string;
   names: QueueNames;
   open: boolean;
 }
 
 export interface ConsumerChannelOptions {
+  queue: string;
   names: QueueNames;
   prefetch: number;
   logger: Logger;
@@ -70,7 +73,7 @@ export class ConsumerChannel {
 
   private async setup(channel: ConfirmChannel): Promise<void> {
     const { names, prefetch, logger } = this.options;
-    const source: DeliverySource = { channel, names, open: true };
+    const source: DeliverySource = { channel, queue: this.options.queue, names, open: true };
     let closedByBroker = false;
     // Without a listener, a channel closed by the broker would throw from amqplib's frame handler.
     channel.on('error', (error: Error) => {

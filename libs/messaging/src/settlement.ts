@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { ConsumeMessage, Options } from 'amqplib';
 import { logContext, type Logger } from '@ecomm-sync/logger';
+import { messageMetrics, parseTraceparent, type Settlement as SettledAs, type TraceContext } from '@ecomm-sync/observability';
 import type { DeliverySource } from './consumer-channel';
 import { PoisonMessageError } from './errors';
 
 export const ATTEMPT_HEADER = 'x-attempt';
 export const CORRELATION_HEADER = 'x-correlation-id';
+/** W3C trace context of the span that published the message. */
+export const TRACEPARENT_HEADER = 'traceparent';
+/** When the gateway accepted the data the message is about (epoch ms), for the acceptance-to-CRM lag. */
+export const ACCEPTED_AT_HEADER = 'x-accepted-at';
 
 /** What `onDeadLetter` gets: `body` is the parsed JSON, or undefined when the message is not JSON. */
 export interface DeadLetter {
@@ -33,11 +38,20 @@ export interface ConsumeOptions {
 export class Settlement {
   /** The channel each message came on (set by the consumer as messages arrive). */
   readonly deliveredOn = new WeakMap<ConsumeMessage, DeliverySource>();
+  /** When each message arrived (performance.now()), for its processing time. */
+  private readonly arrivedAt = new WeakMap<ConsumeMessage, number>();
 
   constructor(
     private readonly maxAttempts: number,
     private readonly logger: Logger,
   ) {}
+
+  /** Notes a message's arrival on its channel (counted as consumed). */
+  received(message: ConsumeMessage, source: DeliverySource): void {
+    this.deliveredOn.set(message, source);
+    this.arrivedAt.set(message, performance.now());
+    messageMetrics.consumed(source.queue);
+  }
 
   /** Whether the channel that delivered the message is still open (else the broker delivers it again). */
   isLive(message: ConsumeMessage): boolean {
@@ -46,13 +60,18 @@ export class Settlement {
 
   /** Acks on the delivering channel; once that channel is gone, the ack is dropped (the message is back in its queue). */
   ack(message: ConsumeMessage): void {
+    this.acknowledge(message, 'acknowledged');
+  }
+
+  private acknowledge(message: ConsumeMessage, settledAs: SettledAs): void {
     const source = this.deliveredOn.get(message);
     if (!source?.open) return this.dropped(message, 'ack');
     try {
       source.channel.ack(message);
     } catch {
-      this.dropped(message, 'ack');
+      return this.dropped(message, 'ack');
     }
+    messageMetrics.settled(source.queue, settledAs, (performance.now() - (this.arrivedAt.get(message) ?? performance.now())) / 1000);
   }
 
   /**
@@ -115,7 +134,7 @@ export class Settlement {
       }
       return;
     }
-    this.ack(message);
+    this.acknowledge(message, dead ? 'dead-lettered' : 'retried');
   }
 
   private dropped(message: ConsumeMessage, what: string): void {
@@ -126,11 +145,23 @@ export class Settlement {
   }
 }
 
-export function readMessage(message: ConsumeMessage): { body: unknown; parsed: boolean; attempt: number; correlationId: string } {
+export interface MessageMeta {
+  attempt: number;
+  correlationId: string;
+  /** The publisher's trace context; undefined when it sent none (or an invalid one). */
+  trace: TraceContext | undefined;
+  /** When the gateway accepted the data (epoch ms); undefined for messages published before it was carried. */
+  acceptedAt: number | undefined;
+}
+
+export function readMessage(message: ConsumeMessage): { body: unknown; parsed: boolean } & MessageMeta {
   const headers = message.properties.headers ?? {};
-  const meta = {
+  const acceptedAt = Number(headers[ACCEPTED_AT_HEADER]);
+  const meta: MessageMeta = {
     attempt: Number(headers[ATTEMPT_HEADER] ?? 1),
     correlationId: String(headers[CORRELATION_HEADER] ?? message.properties.messageId ?? randomUUID()),
+    trace: parseTraceparent(headers[TRACEPARENT_HEADER]),
+    acceptedAt: Number.isFinite(acceptedAt) && acceptedAt > 0 ? acceptedAt : undefined,
   };
   try {
     return { body: JSON.parse(message.content.toString('utf8')), parsed: true, ...meta };

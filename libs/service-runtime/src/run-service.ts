@@ -4,6 +4,7 @@ import { connectDatabase, type Database } from '@ecomm-sync/data-access';
 import { onShutdown, startHealthServer } from '@ecomm-sync/http';
 import { createLogger, type Logger } from '@ecomm-sync/logger';
 import { Broker } from '@ecomm-sync/messaging';
+import { startObservability } from './observability';
 
 /** What every service of the sync pipeline connects to (libs/config mongoKeys, amqpKeys, commonKeys). */
 export interface InfrastructureConfig {
@@ -15,6 +16,9 @@ export interface InfrastructureConfig {
   AMQP_PREFETCH: number;
   AMQP_RETRY_DELAY_MS: number;
   AMQP_MAX_ATTEMPTS: number;
+  METRICS_ENABLED: boolean;
+  TRACING_ENABLED: boolean;
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 }
 
 export interface ServiceContext<C> {
@@ -35,14 +39,15 @@ export interface ServiceOptions<C extends InfrastructureConfig> {
 }
 
 /**
- * The life of a service process: validated configuration, one logger, MongoDB and RabbitMQ
- * connections, health endpoints, and on SIGTERM an orderly stop (stop accepting, let in-flight
+ * The life of a service process: validated configuration, one logger, metrics and tracing,
+ * MongoDB and RabbitMQ connections, health and metrics endpoints, and on SIGTERM an orderly stop (stop accepting, let in-flight
  * work finish, close the broker, then the database). A bad configuration exits with its message.
  */
 export function runService<C extends InfrastructureConfig>(options: ServiceOptions<C>): void {
   void (async () => {
     const config = options.loadConfig();
     const logger = createLogger(options.name, config.LOG_LEVEL);
+    const observability = await startObservability(options.name, config);
     const database = await connectDatabase(config.MONGO_URL, config.MONGO_DB);
     const broker = await Broker.connect({
       url: config.AMQP_URL,
@@ -61,6 +66,7 @@ export function runService<C extends InfrastructureConfig>(options: ServiceOptio
       await broker.close();
       if (health) await new Promise((resolve) => health.close(resolve));
       await database.close();
+      await observability.stop();
     });
   })().catch((error) => {
     console.error(error instanceof ConfigError ? error.message : error);

@@ -1,5 +1,6 @@
 import { createValidator, mappedChangesMessageSchema, type MappedChangesMessage } from '@ecomm-sync/contracts';
 import type { BatchOptions, Broker } from '@ecomm-sync/messaging';
+import { observeSyncLag } from '@ecomm-sync/observability';
 import type { ApplyMappedChangesUseCase } from '../use-cases/apply-mapped-changes.use-case';
 import type { RecordSetAsideUseCase } from '../use-cases/record-set-aside.use-case';
 
@@ -10,7 +11,8 @@ const validateMappedChanges = createValidator<MappedChangesMessage>(mappedChange
  * Failure policy: schema failures are poison (dead-lettered at once); a group that fails (CRM or
  * database unreachable) fails only its own messages, which are retried after the delay. Before a
  * message is dead-lettered, each of its objects gets an error record saying so (if that cannot be
- * written, the message is retried instead).
+ * written, the message is retried instead). Each applied message's lag since the gateway accepted
+ * its data goes to ecomm_sync_lag_seconds.
  */
 export function startMappedChangesConsumer(
   broker: Broker,
@@ -25,6 +27,10 @@ export function startMappedChangesConsumer(
         deliveries.map((delivery) => delivery.body),
         delivered,
       );
+      const appliedAt = Date.now();
+      deliveries.forEach(({ body, acceptedAt }, index) => {
+        if (acceptedAt !== undefined && !failed.has(index)) observeSyncLag(body.objectType, acceptedAt, appliedAt);
+      });
       return [...failed].map((index) => ({ delivery: deliveries[index], error: new Error('applying the changes failed; retrying') }));
     },
     options,
