@@ -4,7 +4,7 @@ export { jsonBody } from './json-body';
 export { errorHandler, notFoundHandler } from './error-handler';
 export { healthRoutes, startHealthServer } from './health';
 export type { ReadinessCheck } from './health';
-export { onShutdown } from './shutdown';
+export { onShutdown, SHUTDOWN_TIMEOUT_MS } from './shutdown';
 export { listen } from './listen';
 export { parseWith } from './parse-with';
 export { staticBearerAuth, bearerToken } from './static-bearer-auth';
