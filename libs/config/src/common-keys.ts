@@ -7,6 +7,11 @@ export const commonKeys = {
     default: 'info',
     values: ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'],
   },
+  NODE_ENV: {
+    doc: 'production (the images) makes the service refuse placeholder or short secrets (ADMIN_TOKEN, SECRETS_KEY)',
+    format: 'string',
+    default: 'development',
+  },
 } as const satisfies ConfigSchema;
 
 export const mongoKeys = {
