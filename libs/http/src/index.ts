@@ -8,3 +8,5 @@ export { onShutdown, SHUTDOWN_TIMEOUT_MS } from './shutdown';
 export { listen } from './listen';
 export { parseWith } from './parse-with';
 export { staticBearerAuth, bearerToken } from './static-bearer-auth';
+export { failedAuthThrottle, byClientAddress, byPresentedCredential } from './failed-auth-throttle';
+export type { FailedAuthThrottleOptions, ThrottleKey } from './failed-auth-throttle';
