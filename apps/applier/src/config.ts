@@ -14,7 +14,7 @@ export const applierConfigSchema = {
   ABANDON_AFTER_MS: { doc: 'how long a deal may stay in checkout_pending before the sweep moves it to checkout_abandoned', format: 'int', default: 86400000 },
   ABANDON_SWEEP_INTERVAL_MS: { doc: 'how often the abandoned-checkout sweep runs (one replica at a time)', format: 'int', default: 60000 },
   ABANDON_SWEEP_BATCH: { doc: 'deals the sweep reads and moves at a time', format: 'int', default: 100 },
-  SECRETS_KEY: { doc: "the key that sealed portals' CRM secrets (the same as the gateway's)", format: 'string', sensitive: true },
+  SECRETS_KEY: { doc: "the key that sealed portals' CRM secrets (the same as the gateway's)", format: 'string', sensitive: true, productionSecret: true },
   CRM_BASE_URL: { doc: 'base URL of the built-in CRM objects API (portals with a hosted connection use its own)', format: 'url', default: 'http://127.0.0.1:3100' },
   CRM_TOKEN_REFRESH_MARGIN_MS: { doc: 'an OAuth access token of a hosted CRM this close to its expiry is refreshed before it is used', format: 'int', default: 60000 },
   CRM_TIMEOUT_MS: { doc: 'timeout of one CRM request', format: 'int', default: 15000 },

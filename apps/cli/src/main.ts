@@ -1,9 +1,10 @@
-import { amqpKeys, commonKeys, ConfigError, loadConfig, mongoKeys } from '@ecomm-sync/config';
+import { ConfigError, loadConfig } from '@ecomm-sync/config';
 import { CrmConnections } from '@ecomm-sync/crm-connections';
 import { connectDatabase, SecretBox } from '@ecomm-sync/data-access';
 import { isQueueName, QUEUES, redriveAllDeadLetters, redriveDeadLetters } from '@ecomm-sync/messaging';
 import { installEcommerce, provisionPortal } from '@ecomm-sync/provisioning';
 import { adminUsage, runAdminCommand, UsageError } from './admin-commands';
+import { cliConfig } from './config';
 import { seedDemo } from './seed-demo';
 
 const USAGE = `Usage: ecomm-sync <command>
@@ -18,18 +19,6 @@ ${adminUsage()}
 
 Configuration comes from the environment (MONGO_URL, MONGO_DB, AMQP_URL, AMQP_PREFIX, CRM_BASE_URL, GATEWAY_URL, ADMIN_TOKEN, SECRETS_KEY, DEMO_*).`;
 
-const cliConfig = {
-  ...commonKeys,
-  ...mongoKeys,
-  ...amqpKeys,
-  CRM_BASE_URL: { doc: 'base URL of the built-in CRM', format: 'url', default: 'http://127.0.0.1:3100' },
-  GATEWAY_URL: { doc: 'base URL of the gateway (admin commands)', format: 'url', default: 'http://127.0.0.1:3000' },
-  ADMIN_TOKEN: { doc: 'admin token of the stack', format: 'string', sensitive: true, default: 'dev-admin-token' },
-  SECRETS_KEY: { doc: "the stack's key that seals CRM secrets (create-portal and seed-demo store a portal's CRM token)", format: 'string', sensitive: true, default: 'dev-secrets-key-not-for-production' },
-  DEMO_PORTAL_ID: { doc: 'portal id of the demo portal', format: 'int', default: 101 },
-  DEMO_API_KEY: { doc: 'API key (hapikey) of the demo portal', format: 'string', default: 'demo-api-key', sensitive: true },
-  DEMO_CRM_TOKEN: { doc: 'built-in CRM token of the demo portal', format: 'string', default: 'demo-crm-token-0123456789', sensitive: true },
-} as const;
 
 async function main(argv: string[]) {
   const [command, ...args] = argv;

@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import { TOPICS, type CatchUpMessage } from '@ecomm-sync/contracts';
 import { CrmConnections, type CrmConnectionsOptions } from '@ecomm-sync/crm-connections';
 import { SecretBox, type Credential, type Repositories } from '@ecomm-sync/data-access';
-import { errorHandler, healthRoutes, jsonBody, notFoundHandler, observeRequests, requestContext, type ReadinessCheck } from '@ecomm-sync/http';
+import { byClientAddress, byPresentedCredential, errorHandler, failedAuthThrottle, healthRoutes, jsonBody, notFoundHandler, observeRequests, requestContext, type FailedAuthThrottleOptions, type ReadinessCheck } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
 import { adminRoutes, oauthRoutes } from './entry-points/admin.routes';
@@ -35,6 +35,8 @@ export interface GatewayDeps {
   lookupCacheMs?: number;
   /** Per credential; `limit: 0` (the default here) turns it off. */
   rateLimit?: RateLimitOptions;
+  /** Failed authentications per client address and per credential before 429 (default: no limit). */
+  authThrottle?: FailedAuthThrottleOptions;
   accessTokenTtlSeconds?: number;
   /** Key that seals application client secrets and CRM secrets (SECRETS_KEY). */
   secretsKey: string;
@@ -94,7 +96,9 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   app.use(healthRoutes(deps.readiness));
   app.use(observeRequests());
   app.use(requestContext());
-  app.use(oauthRoutes(accounts));
+  const authThrottle = deps.authThrottle ?? { limit: 0, windowMs: 60_000 };
+  app.use(failedAuthThrottle(authThrottle, [byClientAddress, byPresentedCredential]));
+  app.use(oauthRoutes(accounts, authThrottle));
   app.use(jsonBody(deps.bodyLimit));
   app.use(adminRoutes(accounts, deps.adminToken));
   app.use(settingsRoutes(new ManageSettingsUseCase(repositories, broker, logger), auth));

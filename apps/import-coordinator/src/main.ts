@@ -1,5 +1,5 @@
 import { createValidator, importEventMessageSchema, type ImportEventMessage } from '@ecomm-sync/contracts';
-import { runService } from '@ecomm-sync/service-runtime';
+import { runPeriodically, runService } from '@ecomm-sync/service-runtime';
 import { loadImportCoordinatorConfig } from './config';
 import { CoordinateImportsUseCase } from './use-cases/coordinate-imports.use-case';
 
@@ -14,13 +14,14 @@ runService({
   name: 'import-coordinator',
   loadConfig: loadImportCoordinatorConfig,
   healthPort: (config) => config.IMPORT_COORDINATOR_HEALTH_PORT,
-  start: async ({ config, logger, database, broker }) => {
+  start: async ({ config, logger, database, broker, onStop }) => {
     const coordinator = new CoordinateImportsUseCase(database.repositories, broker, logger);
     await broker.consume<ImportEventMessage>('import-coordinator.events', ({ body }) => coordinator.handle(body), validateEvent);
-    const check = setInterval(
-      () => void coordinator.releaseUnfinished(config.IMPORT_RELEASE_CHECK_INTERVAL_MS).catch((error) => logger.warn('releasing unfinished imports failed', { error: String(error) })),
+    const stopChecking = runPeriodically(
       config.IMPORT_RELEASE_CHECK_INTERVAL_MS,
+      () => coordinator.releaseUnfinished(config.IMPORT_RELEASE_CHECK_INTERVAL_MS),
+      (error) => logger.warn('releasing unfinished imports failed', { error: String(error) }),
     );
-    check.unref();
+    onStop(stopChecking); // a release in progress finishes before the broker closes
   },
 });

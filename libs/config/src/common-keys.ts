@@ -14,6 +14,11 @@ export const commonKeys = {
     format: 'url',
     optional: true,
   },
+  NODE_ENV: {
+    doc: 'production (the images) makes the service refuse placeholder or short secrets (ADMIN_TOKEN, SECRETS_KEY)',
+    format: 'string',
+    default: 'development',
+  },
 } as const satisfies ConfigSchema;
 
 export const mongoKeys = {

@@ -36,4 +36,29 @@ describe('loadConfig', () => {
     expect(loadConfig(schema, { PUBLIC_URL: 'https://sync.example.com' }).PUBLIC_URL).toBe('https://sync.example.com');
     expect(() => loadConfig(schema, { PUBLIC_URL: 'not a url' })).toThrow(/PUBLIC_URL .*where clients reach us/);
   });
+
+  describe('secrets in production', () => {
+    const secrets = {
+      ADMIN_TOKEN: { doc: 'bearer token of the admin API', format: 'string', sensitive: true, productionSecret: true },
+      SECRETS_KEY: { doc: 'seals secrets', format: 'string', sensitive: true, productionSecret: true, default: 'dev-secrets-key-not-for-production' },
+    } as const;
+    const strong = 'q9Vf3kLx0R2mT8wZ1yB6nC4hJ7pD5sGe';
+
+    it.each([
+      [{ NODE_ENV: 'production', ADMIN_TOKEN: 'change-me', SECRETS_KEY: strong }, /^Invalid configuration: ADMIN_TOKEN is a placeholder or development value; with NODE_ENV=production set it to a random value of at least 32 characters \(bearer token of the admin API\)$/],
+      [{ NODE_ENV: 'production', ADMIN_TOKEN: 'short-but-random-9f3k', SECRETS_KEY: strong }, /ADMIN_TOKEN is shorter than 32 characters/],
+      [{ NODE_ENV: 'production', ADMIN_TOKEN: strong }, /SECRETS_KEY is a placeholder or development value/],
+      [{ NODE_ENV: 'production', ADMIN_TOKEN: strong, SECRETS_KEY: strong }, null],
+      [{ ADMIN_TOKEN: 'change-me' }, null],
+      [{ NODE_ENV: 'development', ADMIN_TOKEN: 'dev-admin-token' }, null],
+    ])('when the environment is %p, then the service %p', (env, message) => {
+      if (message === null) return expect(() => loadConfig(secrets, env)).not.toThrow();
+      expect(() => loadConfig(secrets, env)).toThrow(ConfigError);
+      expect(() => loadConfig(secrets, env)).toThrow(message);
+    });
+
+    it('when a weak secret is refused, then its value is not printed', () => {
+      expect(() => loadConfig(secrets, { NODE_ENV: 'production', ADMIN_TOKEN: 'change-me-hunter2' })).toThrow(expect.objectContaining({ message: expect.not.stringContaining('hunter2') }));
+    });
+  });
 });

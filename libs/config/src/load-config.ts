@@ -1,4 +1,5 @@
 import Ajv from 'ajv';
+import { MIN_PRODUCTION_SECRET_LENGTH, weakSecretReason } from './secret-strength';
 
 type Format = 'string' | 'url' | 'port' | 'int' | 'boolean';
 
@@ -14,6 +15,8 @@ export interface ConfigKey {
   sensitive?: boolean;
   /** May be left unset (no default): the value is then undefined. */
   optional?: boolean;
+  /** With NODE_ENV=production a placeholder or short value stops the service (tokens, keys). */
+  productionSecret?: boolean;
 }
 
 export type ConfigSchema = Record<string, ConfigKey>;
@@ -78,6 +81,13 @@ export function loadConfig<S extends ConfigSchema>(schema: S, env: NodeJS.Proces
       return `${name} ${what} (${key?.doc ?? 'unknown'})`;
     });
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  if (env.NODE_ENV === 'production') {
+    const weak = names.flatMap((name) => {
+      const reason = schema[name].productionSecret && typeof input[name] === 'string' ? weakSecretReason(input[name] as string) : null;
+      return reason ? [`${name} ${reason}; with NODE_ENV=production set it to a random value of at least ${MIN_PRODUCTION_SECRET_LENGTH} characters (${schema[name].doc})`] : [];
+    });
+    if (weak.length > 0) throw new ConfigError(`Invalid configuration: ${weak.join('; ')}`);
   }
   return input as ConfigOf<S>;
 }

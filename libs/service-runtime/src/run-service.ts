@@ -26,6 +26,11 @@ export interface ServiceContext<C> {
   logger: Logger;
   database: Database;
   broker: Broker;
+  /**
+   * Work to stop on SIGTERM before the broker closes (periodic tasks, leases): run after the HTTP
+   * server stopped accepting, in the reverse order of registration, while the connections are up.
+   */
+  onStop: (stop: () => Promise<void>) => void;
 }
 
 export interface ServiceOptions<C extends InfrastructureConfig> {
@@ -40,8 +45,10 @@ export interface ServiceOptions<C extends InfrastructureConfig> {
 
 /**
  * The life of a service process: validated configuration, one logger, metrics and tracing,
- * MongoDB and RabbitMQ connections, health and metrics endpoints, and on SIGTERM an orderly stop (stop accepting, let in-flight
- * work finish, close the broker, then the database). A bad configuration exits with its message.
+ * MongoDB and RabbitMQ connections, health and metrics endpoints, and on SIGTERM an orderly stop:
+ * stop accepting, stop the registered work (periodic tasks finish their run, leases are released),
+ * stop consuming and let in-flight messages finish (Broker.close), then close the database. A bad
+ * configuration exits with its message.
  */
 export function runService<C extends InfrastructureConfig>(options: ServiceOptions<C>): void {
   void (async () => {
@@ -59,14 +66,19 @@ export function runService<C extends InfrastructureConfig>(options: ServiceOptio
     });
     const readiness = { mongo: () => database.ping(), rabbitmq: () => broker.isConnected() };
     const health = options.healthPort ? await startHealthServer(options.healthPort(config), readiness, logger) : undefined;
-    const started = (await options.start({ config, logger, database, broker })) ?? {};
+    const stops: (() => Promise<void>)[] = [];
+    const onStop = (stop: () => Promise<void>) => void stops.unshift(stop);
+    const started = (await options.start({ config, logger, database, broker, onStop })) ?? {};
     logger.info(`${options.name} started`, options.healthPort ? { healthPort: options.healthPort(config) } : {});
     onShutdown(logger, async () => {
+      logger.info(`${options.name} stopping`);
       if (started.server) await new Promise((resolve) => started.server!.close(resolve));
+      for (const stop of stops) await stop().catch((error) => logger.warn('stopping work failed', { error: String(error) }));
       await broker.close();
       if (health) await new Promise((resolve) => health.close(resolve));
       await database.close();
       await observability.stop();
+      logger.info(`${options.name} stopped`);
     });
   })().catch((error) => {
     console.error(error instanceof ConfigError ? error.message : error);

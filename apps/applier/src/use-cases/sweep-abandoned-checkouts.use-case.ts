@@ -23,6 +23,8 @@ export const SWEEP_LEASE = 'abandoned-checkout-sweep';
  */
 export class SweepAbandonedCheckoutsUseCase {
   private readonly holder = randomUUID();
+  private stopping = false;
+  private current: Promise<number> | null = null;
 
   constructor(
     private readonly repositories: Pick<Repositories, 'checkouts' | 'portals' | 'ecommerceInstalls'>,
@@ -32,11 +34,25 @@ export class SweepAbandonedCheckoutsUseCase {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** One sweep; answers how many deals it moved (0 when another replica holds the lease). */
-  async run(): Promise<number> {
+  /** One sweep; answers how many deals it moved (0 when another replica holds the lease, or after stop()). */
+  run(): Promise<number> {
+    if (this.stopping) return Promise.resolve(0);
+    this.current = this.sweepAll().finally(() => (this.current = null));
+    return this.current;
+  }
+
+  /** Graceful shutdown: the batch in progress finishes, no other starts, and the lease is released at once. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.current?.catch(() => undefined);
+    await this.repositories.checkouts.releaseLease(SWEEP_LEASE, this.holder);
+  }
+
+  private async sweepAll(): Promise<number> {
     this.workflowCache.clear();
     let moved = 0;
     for (;;) {
+      if (this.stopping) return moved;
       if (!(await this.repositories.checkouts.acquireLease(SWEEP_LEASE, this.holder, this.clock(), this.options.leaseMs))) return moved;
       const due = await this.repositories.checkouts.due(this.clock() - this.options.abandonAfterMs, this.options.batchSize);
       const batch = await this.sweep(due);
@@ -44,10 +60,6 @@ export class SweepAbandonedCheckoutsUseCase {
       // A full batch that could not be forgotten (disabled portals) would come back as is: stop.
       if (due.length < this.options.batchSize || batch.forgotten === 0) return moved;
     }
-  }
-
-  async stop(): Promise<void> {
-    await this.repositories.checkouts.releaseLease(SWEEP_LEASE, this.holder);
   }
 
   private async sweep(due: PendingCheckout[]): Promise<{ moved: number; forgotten: number }> {

@@ -1,6 +1,6 @@
 import express, { Router, type Request } from 'express';
 import { createValidator, crmConnectionInputSchema, type CrmConnectionInput } from '@ecomm-sync/contracts';
-import { AppError, parseWith, staticBearerAuth } from '@ecomm-sync/http';
+import { AppError, failedAuthThrottle, parseWith, staticBearerAuth, type FailedAuthThrottleOptions } from '@ecomm-sync/http';
 import { oauthError, type ManageAccountsUseCase } from '../use-cases/manage-accounts.use-case';
 
 const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
@@ -136,9 +136,12 @@ export function adminRoutes(accounts: ManageAccountsUseCase, adminToken: string)
  * `POST /oauth/v1/token` (form-encoded, RFC 6749 section 6): `grant_type=refresh_token` with
  * `client_id`, `client_secret` and `refresh_token`. First tokens come from an install (admin API).
  */
-export function oauthRoutes(accounts: ManageAccountsUseCase): Router {
+export function oauthRoutes(accounts: ManageAccountsUseCase, throttle: FailedAuthThrottleOptions): Router {
   const router = Router();
-  router.post('/oauth/v1/token', express.urlencoded({ extended: false, limit: '16kb' }), async (req, res) => {
+  // Beside the gateway-wide throttle (client address): wrong secrets for one client_id, from anywhere.
+  const byClientId = { what: 'client_id', of: (req: Request) => (typeof req.body?.client_id === 'string' && req.body.client_id !== '' ? req.body.client_id : undefined) };
+  const form = express.urlencoded({ extended: false, limit: '16kb' });
+  router.post('/oauth/v1/token', form, ...failedAuthThrottle(throttle, [byClientId]), async (req, res) => {
     const type = req.header('content-type') ?? '';
     if (!/^application\/x-www-form-urlencoded\b/i.test(type)) {
       throw new AppError(415, `Content-Type must be application/x-www-form-urlencoded, got "${type || 'none'}"`);

@@ -1,0 +1,89 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { SHUTDOWN_TIMEOUT_MS } from '@ecomm-sync/http';
+import { deploymentPolicyProblems } from './deployment-policy';
+import { schemaProblems } from './kubernetes-schemas';
+import { parseYamlDocuments, readYamlDocuments, type Manifest } from './yaml-documents';
+
+const K8S = path.join(__dirname, '..', 'k8s');
+const manifestFiles = readdirSync(K8S).filter((file) => file.endsWith('.yaml') && file !== 'kustomization.yaml');
+const manifestsOf = (file: string) => readYamlDocuments(path.join(K8S, file)) as Manifest[];
+const allManifests = () => manifestFiles.flatMap(manifestsOf);
+const copy = <T>(value: T): T => structuredClone(value);
+
+describe('the Kubernetes manifests in deploy/k8s', () => {
+  it.each(manifestFiles)('when %s is checked against the Kubernetes and KEDA schemas, then every object is valid', (file) => {
+    const manifests = manifestsOf(file);
+    expect(manifests.length).toBeGreaterThan(0);
+    expect(manifests.flatMap(schemaProblems)).toEqual([]);
+  });
+
+  it('when the kustomization is read, then it lists every manifest file and only existing ones', () => {
+    const [kustomization] = readYamlDocuments(path.join(K8S, 'kustomization.yaml')) as { resources: string[] }[];
+    const applied = manifestFiles.filter((file) => file !== 'secret.example.yaml'); // copied to secret.yaml by the operator
+    expect([...kustomization.resources].sort()).toEqual([...applied].sort());
+  });
+
+  it('when the Deployments are checked against the operating rules, then none is broken', () => {
+    expect(deploymentPolicyProblems(allManifests(), SHUTDOWN_TIMEOUT_MS)).toEqual([]);
+  });
+
+  it('when every Deployment is looked for, then each service of the stack has one', () => {
+    const deployments = allManifests().filter((manifest) => manifest.kind === 'Deployment').map((manifest) => manifest.metadata?.name);
+    expect(deployments.sort()).toEqual(['applier', 'crm', 'gateway', 'import-coordinator', 'mapper', 'webhook-dispatcher']);
+  });
+
+  describe('a broken copy fails', () => {
+    const gateway = () => copy(manifestsOf('gateway.yaml').find((manifest) => manifest.kind === 'Deployment')!);
+
+    it.each([
+      ['replicas is not a number', (deployment: Manifest) => ((deployment.spec as { replicas: unknown }).replicas = 'two'), /spec\/replicas must be integer/],
+      ['a container has no name', (deployment: Manifest) => delete (deployment.spec as never as { template: { spec: { containers: { name?: string }[] } } }).template.spec.containers[0].name, /containers\/0 must have required property name/],
+    ])('when %s, then the schema check names it', (_what, breakIt, message) => {
+      const deployment = gateway();
+      breakIt(deployment);
+      expect(schemaProblems(deployment).join('\n')).toMatch(message);
+    });
+
+    it('when a ScaledObject has no target name, then the KEDA schema check names it', () => {
+      const scaled = copy(manifestsOf('scaling.yaml').find((manifest) => manifest.kind === 'ScaledObject')!);
+      delete (scaled.spec as { scaleTargetRef: { name?: string } }).scaleTargetRef.name;
+      expect(schemaProblems(scaled).join('\n')).toMatch(/ScaledObject mapper: data\/spec\/scaleTargetRef must have required property name/);
+    });
+
+    it('when a kind has no schema, then the check says so instead of passing it', () => {
+      expect(schemaProblems({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } })).toEqual([
+        'Widget w: no schema for example.com/v1/Widget (deploy/checks/kubernetes-schemas.ts)',
+      ]);
+    });
+
+    it('when a file is not YAML, then reading it fails naming the file', () => {
+      const broken = readFileSync(path.join(K8S, 'gateway.yaml'), 'utf8').replace('replicas: 2', 'replicas: [2');
+      expect(() => parseYamlDocuments(broken, 'gateway.yaml')).toThrow(/gateway\.yaml/);
+    });
+
+    it('when a Deployment breaks the operating rules, then each broken rule is named', () => {
+      const deployment = gateway();
+      const pod = (deployment.spec as { template: { spec: Record<string, unknown> & { containers: Record<string, unknown>[] } } }).template.spec;
+      pod.terminationGracePeriodSeconds = 20;
+      delete pod.securityContext;
+      const [container] = pod.containers;
+      container.resources = { requests: { cpu: '100m' } };
+      container.securityContext = { readOnlyRootFilesystem: false };
+      container.livenessProbe = { httpGet: { path: '/readyz', port: 'http' } };
+      const budgets = manifestsOf('disruption-budgets.yaml').filter((budget) => budget.metadata?.name !== 'gateway');
+      expect(deploymentPolicyProblems([deployment, ...budgets], SHUTDOWN_TIMEOUT_MS)).toEqual([
+        'Deployment gateway: pod securityContext.runAsNonRoot must be true',
+        'Deployment gateway container gateway: resources.requests.memory is missing',
+        'Deployment gateway container gateway: resources.limits.cpu is missing',
+        'Deployment gateway container gateway: resources.limits.memory is missing',
+        'Deployment gateway container gateway: securityContext.readOnlyRootFilesystem must be true',
+        'Deployment gateway container gateway: securityContext.allowPrivilegeEscalation must be false',
+        'Deployment gateway container gateway: securityContext.capabilities.drop must include ALL',
+        'Deployment gateway container gateway: livenessProbe must GET /healthz (the process alone)',
+        'Deployment gateway container gateway: terminationGracePeriodSeconds (20) must exceed the preStop pause and the drain (25 s)',
+        'Deployment gateway: no PodDisruptionBudget selects its pods',
+      ]);
+    });
+  });
+});
