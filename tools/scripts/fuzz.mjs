@@ -2,9 +2,11 @@
 // (apps/*/src/fuzz.int-spec.ts) with many bodies per write endpoint (default 2,000: 100,000 bodies
 // for the gateway's 35 endpoints and the CRM's 15). One MongoDB-wire server for both, the local
 // RabbitMQ, both suites side by side (one per core); FUZZ_CONCURRENCY requests in flight per
-// endpoint (default 8). Fails on any 5xx (but a 502 where the gateway's CRM is away) or hang, and
-// prints the bodies sent and the rate.
-import { spawn } from 'node:child_process';
+// endpoint (default 8). Then the gateway's four endpoints that call the CRM again, with the built
+// gateway and CRM running as processes (apps/e2e/src/fuzz-with-crm.e2e-spec.ts). Fails on any 5xx
+// (but a 502 where the gateway's CRM is away, in the first suite only) or hang, and prints the
+// bodies sent and the rate.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -28,11 +30,19 @@ const mongo = await startMongoServer({ logFile: path.join(root, 'tmp', 'mongo-se
 const outDir = path.join(root, 'tmp', 'fuzz');
 fs.mkdirSync(outDir, { recursive: true });
 
+const SUITES = {
+  gateway: ['apps/gateway/jest.integration.config.js', 'apps/gateway/src/fuzz.int-spec.ts'],
+  crm: ['apps/crm/jest.integration.config.js', 'apps/crm/src/fuzz.int-spec.ts'],
+  // the gateway's endpoints that call the CRM, with the built gateway and CRM as processes: no 502 allowed
+  'gateway with its CRM': ['apps/e2e/jest.config.js', 'apps/e2e/src/fuzz-with-crm.e2e-spec.ts'],
+};
+
 function runSuite(app) {
-  const resultFile = path.join(outDir, `${app}.json`);
+  const resultFile = path.join(outDir, `${app.replace(/ /g, '-')}.json`);
   fs.rmSync(resultFile, { force: true });
   console.log(`[fuzz] ${app}: ${bodiesPerEndpoint} bodies per write endpoint, ${concurrency} at a time`);
-  const args = ['jest', '-c', `apps/${app}/jest.integration.config.js`, `apps/${app}/src/fuzz.int-spec.ts`, '--runInBand', '--json', `--outputFile=${resultFile}`];
+  const [config, spec] = SUITES[app];
+  const args = ['jest', '-c', config, spec, '--runInBand', '--json', `--outputFile=${resultFile}`];
   return new Promise((resolve) => {
     const child = spawn('npx', args, { cwd: root, stdio: 'inherit', env: { ...process.env, FUZZ_RUNS: runs, MONGO_URL: mongo.url, AMQP_URL: amqpUrl } });
     child.once('exit', (code) => {
@@ -46,6 +56,8 @@ const started = Date.now();
 let results;
 try {
   results = await Promise.all(['gateway', 'crm'].map(runSuite));
+  const build = spawnSync('npx', ['nx', 'run-many', '-t', 'build', '-p', 'gateway,crm'], { cwd: root, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } });
+  results.push(build.status === 0 ? await runSuite('gateway with its CRM') : { app: 'gateway with its CRM (build failed)', code: 1, endpoints: 0, failed: 1 });
 } finally {
   await mongo.stop();
 }
