@@ -6,6 +6,7 @@ import { errorHandler, healthRoutes, jsonBody, notFoundHandler, requestContext, 
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
 import { adminRoutes, oauthRoutes } from './entry-points/admin.routes';
+import { consoleStaticFiles } from './entry-points/console-static';
 import { Authorizer, CredentialResolver } from './entry-points/authenticate';
 import { importRoutes } from './entry-points/import.routes';
 import { installRoutes } from './entry-points/install.routes';
@@ -46,6 +47,8 @@ export interface GatewayDeps {
   publicUrl?: string;
   /** Proxies whose X-Forwarded-* headers are believed (GATEWAY_TRUSTED_PROXIES). */
   trustedProxies?: string;
+  /** The web console's build, served under /console; absent: /console answers 404 saying how to build it. */
+  consoleDir?: string;
 }
 
 /**
@@ -92,6 +95,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   app.set('trust proxy', deps.trustedProxies ?? 'loopback, linklocal, uniquelocal');
   app.use(healthRoutes(deps.readiness));
   app.use(requestContext());
+  app.use(consoleStaticFiles(deps.consoleDir));
   app.use(oauthRoutes(accounts));
   app.use(jsonBody(deps.bodyLimit));
   app.use(adminRoutes(accounts, deps.adminToken));

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { MongoCrmBudgets } from '@ecomm-sync/crm-budget';
 import { listen } from '@ecomm-sync/http';
 import { runService } from '@ecomm-sync/service-runtime';
@@ -24,6 +25,8 @@ runService({
       accessTokenTtlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_S,
       publicUrl: config.GATEWAY_PUBLIC_URL,
       trustedProxies: config.GATEWAY_TRUSTED_PROXIES,
+      // The bundle is dist/apps/gateway/main.js; the console's build is dist/apps/console.
+      consoleDir: config.CONSOLE_DIR ?? path.join(__dirname, '..', 'console'),
       readiness: { mongo: () => database.ping(), rabbitmq: () => broker.isConnected() },
     });
     return { server: await listen(app, config.GATEWAY_PORT) };
