@@ -52,7 +52,7 @@ function ErrorItem({ error, onRetry, busy }: { error: ConsoleErrorRecord; onRetr
         <strong>What to do:</strong> {error.whatToDo}
       </p>
       {error.status === 'OPEN' ? (
-        <button type="button" onClick={() => onRetry(error)} disabled={busy} aria-label={`Retry ${typeLabel[error.objectType]} ${error.externalObjectId}`}>
+        <button type="button" onClick={() => onRetry(error)} disabled={busy} aria-label={`Retry this object: ${typeLabel[error.objectType]} ${error.externalObjectId}`}>
           Retry this object
         </button>
       ) : null}
@@ -94,6 +94,14 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
   };
 
   const storeIds = [...new Set((stores.data?.stores ?? []).map((s) => s.storeId))].sort();
+  if (polled.error && [401, 403, 404].includes(polled.error.status)) {
+    return (
+      <>
+        <h1>Errors</h1>
+        <ErrorState error={polled.error} />
+      </>
+    );
+  }
   return (
     <>
       <h1>Errors</h1>

@@ -57,7 +57,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: Session) => v
             <legend>Credential</legend>
             <label className="choice">
               <input type="radio" name="customerKind" value="portal-key" checked={customerKind === 'portal-key'} onChange={() => setCustomerKind('portal-key')} />
-              Portal API key
+              Portal API key (hapikey)
             </label>
             <label className="choice">
               <input type="radio" name="customerKind" value="oauth-token" checked={customerKind === 'oauth-token'} onChange={() => setCustomerKind('oauth-token')} />
