@@ -33,7 +33,8 @@ function runOrExit(command, args, childEnv = process.env) {
 }
 
 if (!fs.existsSync(path.join(root, 'node_modules', '.package-lock.json'))) runOrExit('npm', ['ci', '--no-audit', '--no-fund']);
-runOrExit('npx', ['nx', 'run-many', '-t', 'build', '-p', [...APPS, 'cli'].join(','), '--outputStyle=static']);
+// The console is a static build the gateway serves under /console (decision 0033).
+runOrExit('npx', ['nx', 'run-many', '-t', 'build', '-p', [...APPS, 'cli', 'console'].join(','), '--outputStyle=static']);
 
 /**
  * The storage layout tmp/dev-data was written with; raise it when documents change shape (decision
@@ -136,6 +137,7 @@ console.log(`
 ecomm-sync is running. Ctrl-C stops everything.
 
   gateway         ${gateway}
+  web console     ${gateway}/console/   (sign in with DEMO_API_KEY as a customer, or ADMIN_TOKEN as an operator)
   built-in CRM    http://localhost:${settings.CRM_PORT}
   MongoDB (wire)  ${mongo.url}   (data in tmp/dev-data/mongo.mv)
   RabbitMQ        ${amqpUrl.replace(/\/\/[^@]*@/, '//')}   (prefix "${settings.AMQP_PREFIX}")

@@ -29,6 +29,16 @@ if (!fs.existsSync(path.join(root, 'node_modules', '.package-lock.json'))) {
   if (run('npm', ['ci', '--no-audit', '--no-fund']) !== 0) process.exit(1);
 }
 
+// The console's browser tests drive Debian's chromium through playwright-core (decision 0033).
+if (!fs.existsSync('/usr/bin/chromium')) {
+  const asRoot = process.getuid?.() === 0 ? [] : ['sudo'];
+  const apt = (...args) => run(asRoot[0] ?? 'apt-get', asRoot.length ? ['apt-get', ...args] : args, { ...process.env, DEBIAN_FRONTEND: 'noninteractive' });
+  if (apt('update', '-q') !== 0 || apt('install', '-y', 'chromium') !== 0) {
+    console.error('could not install chromium (apt-get install -y chromium); the console browser tests need /usr/bin/chromium');
+    process.exit(1);
+  }
+}
+
 const { ensureJar, startMongoServer } = require('../infra/mongo-server.cjs');
 const { ensureRabbitMq } = require('../infra/rabbitmq.cjs');
 

@@ -1,11 +1,13 @@
 import express, { type Express } from 'express';
-import { TOPICS, type CatchUpMessage } from '@ecomm-sync/contracts';
+import { TOPICS, type CatchUpMessage, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
 import { CrmConnections, type CrmConnectionsOptions } from '@ecomm-sync/crm-connections';
 import { SecretBox, type Credential, type Repositories } from '@ecomm-sync/data-access';
 import { byClientAddress, byPresentedCredential, errorHandler, failedAuthThrottle, healthRoutes, jsonBody, notFoundHandler, observeRequests, requestContext, type FailedAuthThrottleOptions, type ReadinessCheck } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
 import { adminRoutes, oauthRoutes } from './entry-points/admin.routes';
+import { consoleRoutes, type OperationsPort } from './entry-points/console.routes';
+import { consoleStaticFiles } from './entry-points/console-static';
 import { Authorizer, CredentialResolver } from './entry-points/authenticate';
 import { importRoutes } from './entry-points/import.routes';
 import { installRoutes } from './entry-points/install.routes';
@@ -18,7 +20,9 @@ import { ManageAccountsUseCase } from './use-cases/manage-accounts.use-case';
 import { ManageImportsUseCase } from './use-cases/manage-imports.use-case';
 import { ManageInstallUseCase } from './use-cases/manage-install.use-case';
 import { ManageSettingsUseCase } from './use-cases/manage-settings.use-case';
+import { ConsoleReadUseCase } from './use-cases/console-read.use-case';
 import { ReadSyncStatusUseCase } from './use-cases/read-sync-status.use-case';
+import { RetryErrorsUseCase } from './use-cases/retry-errors.use-case';
 import { TtlCache } from './use-cases/ttl-cache';
 
 export interface GatewayDeps {
@@ -48,6 +52,10 @@ export interface GatewayDeps {
   publicUrl?: string;
   /** Proxies whose X-Forwarded-* headers are believed (GATEWAY_TRUSTED_PROXIES). */
   trustedProxies?: string;
+  /** The web console's build, served under /console; absent: /console answers 404 saying how to build it. */
+  consoleDir?: string;
+  /** The console's operations page: queue depths and redrive (main wires the broker's admin functions). */
+  operations?: OperationsPort;
 }
 
 /**
@@ -97,6 +105,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   app.use(observeRequests());
   app.use(requestContext());
   const authThrottle = deps.authThrottle ?? { limit: 0, windowMs: 60_000 };
+  app.use(consoleStaticFiles(deps.consoleDir));
   app.use(failedAuthThrottle(authThrottle, [byClientAddress, byPresentedCredential]));
   app.use(oauthRoutes(accounts, authThrottle));
   app.use(jsonBody(deps.bodyLimit));
@@ -112,6 +121,13 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   app.use(importRoutes(imports, auth));
   app.use(syncRoutes(new AcceptSyncBatchUseCase(broker, { find: (tenant, storeId) => installs.findStore(tenant, storeId) }, logger, storeCache), auth));
   app.use(statusRoutes(readSyncStatus, auth, { publicUrl: deps.publicUrl }));
+  const refresher = { refresh: (message: RefreshObjectsMessage) => broker.publish(TOPICS.refreshObjects, message) };
+  app.use(
+    consoleRoutes(
+      { read: new ConsoleReadUseCase(repositories), retry: new RetryErrorsUseCase(repositories, refresher), operations: deps.operations, accounts: repositories.accounts, adminToken: deps.adminToken },
+      auth,
+    ),
+  );
   app.use(notFoundHandler());
   app.use(errorHandler(logger));
   return app;

@@ -38,6 +38,11 @@ export const gatewayConfigSchema = {
     format: 'string',
     optional: true,
   },
+  CONSOLE_DIR: {
+    doc: 'folder of the web console build served under /console (nx build console); unset: dist/apps/console beside the gateway bundle',
+    format: 'string',
+    optional: true,
+  },
 } as const satisfies ConfigSchema;
 
 export const loadGatewayConfig = () => loadConfig(gatewayConfigSchema);

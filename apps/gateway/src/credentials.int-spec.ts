@@ -152,6 +152,14 @@ describe('credentials and tenant isolation', () => {
     ['v1 application errors', 'get', `${v1}/sync-errors/app/{appX}`, undefined, [401, 401, 401, 403, 403, 200, 200, 403]],
     ['v2 application errors', 'get', `${v2}/sync/errors/app/{appX}`, undefined, [401, 401, 401, 403, 403, 200, 200, 403]],
     ['v2 errors of the installed application', 'get', `${v2}/sync/errors`, undefined, [401, 401, 401, 403, 403, 403, 403, 200]],
+    // The web console's own API (decision 0033): customers, integrators with appId; the operations
+    // part takes the admin token only, which is none of these credentials.
+    ['console session', 'get', '/console/api/v1/session', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
+    ['console overview', 'get', '/console/api/v1/overview', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
+    ['console errors', 'get', '/console/api/v1/errors', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
+    ['console retry of an error type', 'post', '/console/api/v1/errors/retry', { errorType: 'INVALID_EMAIL_ADDRESS' }, [401, 401, 401, 202, 202, 400, 202, 202]],
+    ['console queues', 'get', '/console/api/v1/ops/queues', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],
+    ['console redrive', 'post', '/console/api/v1/ops/queues/mapper.sync-batches/redrive', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],
   ];
 
   describe.each(MATRIX)('%s', (_name, method, rawPath, body, expected) => {
@@ -174,6 +182,10 @@ describe('credentials and tenant isolation', () => {
       ["another developer's key on the v1 error listing", 404, () => request(app).get(`${v1}/sync-errors?hapikey=${c.developer2.apiKey}&appId=${c.appX.appId}`)],
       ['an application that does not exist', 404, () => request(app).get(`${v1}/settings?hapikey=${c.developer1.apiKey}&appId=999`)],
       ["another portal's OAuth token on an object of another portal", 404, () => request(app).get(`${v2}/sync/status/web/CONTACT/only-${PORTAL_A}`).set('authorization', `Bearer ${c.tokensBY.accessToken}`)],
+      ["another portal's key on a console page of another portal", 403, () => request(app).get(`/console/api/v1/overview?portalId=${PORTAL_A}&hapikey=${c.portalKeyB}`)],
+      ["another portal's OAuth token on the console errors of another portal", 403, () => request(app).get(`/console/api/v1/errors?portalId=${PORTAL_A}`).set('authorization', `Bearer ${c.tokensBY.accessToken}`)],
+      ["another portal's key retrying an object of another portal", 404, () => request(app).post(`/console/api/v1/errors/retry?hapikey=${c.portalKeyB}`).send({ object: { portalId: PORTAL_A, appId: null, storeId: 'default', objectType: 'CONTACT', externalObjectId: 'c1' } })],
+      ["another developer's key on an application's console", 404, () => request(app).get(`/console/api/v1/overview?hapikey=${c.developer2.apiKey}&appId=${c.appX.appId}`)],
       ["another portal's key on an object of another portal", 404, () => request(app).get(`${v2}/sync/status/web/CONTACT/only-${PORTAL_A}?hapikey=${c.portalKeyB}`)],
     ])('%s answers %i', async (_name, status, send) => {
       const response = await send();

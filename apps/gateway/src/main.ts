@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { MongoCrmBudgets } from '@ecomm-sync/crm-budget';
 import { listen } from '@ecomm-sync/http';
+import { queueStats, redriveDeadLetters } from '@ecomm-sync/messaging';
 import { runService } from '@ecomm-sync/service-runtime';
 import { createGatewayApp } from './app';
 import { loadGatewayConfig } from './config';
@@ -25,6 +27,9 @@ runService({
       accessTokenTtlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_S,
       publicUrl: config.GATEWAY_PUBLIC_URL,
       trustedProxies: config.GATEWAY_TRUSTED_PROXIES,
+      // The bundle is dist/apps/gateway/main.js; the console's build is dist/apps/console.
+      operations: { queues: () => queueStats(config.AMQP_URL, config.AMQP_PREFIX), redrive: (queue) => redriveDeadLetters(config.AMQP_URL, config.AMQP_PREFIX, queue) },
+      consoleDir: config.CONSOLE_DIR ?? path.join(__dirname, '..', 'console'),
       readiness: { mongo: () => database.ping(), rabbitmq: () => broker.isConnected() },
     });
     return { server: await listen(app, config.GATEWAY_PORT) };

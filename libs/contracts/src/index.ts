@@ -9,3 +9,4 @@ export * from './change-time';
 export * from './settings';
 export * from './imports';
 export * from './crm-connection';
+export * from './console-api';

@@ -1,5 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
 import { AccountRepository } from './repositories/account.repository';
+import { ConsoleOverviewRepository } from './repositories/console-overview.repository';
 import { CheckoutRepository } from './repositories/checkout.repository';
 import { CredentialRepository } from './repositories/credential.repository';
 import { ImportRepository } from './repositories/import.repository';
@@ -33,6 +34,7 @@ export interface Repositories {
   waitingObjects: WaitingObjectRepository;
   parkedChanges: ParkedChangeRepository;
   crmWaits: CrmWaitRepository;
+  consoleOverview: ConsoleOverviewRepository;
 }
 
 export interface Database {
@@ -64,6 +66,7 @@ export async function connectDatabase(url: string, dbName: string): Promise<Data
     waitingObjects: new WaitingObjectRepository(connection),
     parkedChanges: new ParkedChangeRepository(connection),
     crmWaits: new CrmWaitRepository(connection),
+    consoleOverview: new ConsoleOverviewRepository(connection),
   };
   await Promise.all(Object.values(connection.models).map((model) => model.createIndexes()));
   return {

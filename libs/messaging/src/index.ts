@@ -5,3 +5,5 @@ export { PoisonMessageError } from './errors';
 export { QUEUES, namesOf, exchangeName, declareTopology } from './topology';
 export type { QueueName, QueueNames } from './topology';
 export { redriveDeadLetters, redriveAllDeadLetters, isQueueName, purgeAndDeleteTopology } from './admin';
+export { queueStats } from './queue-stats';
+export type { QueueStats } from './queue-stats';

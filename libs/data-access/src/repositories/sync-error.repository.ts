@@ -33,8 +33,12 @@ export interface ErrorQuery {
   /** undefined: every application of the portal and its direct use. */
   appId?: string | null;
   includeResolved: boolean;
+  /** Only errors of this status (the console's open/resolved filter); wins over includeResolved. */
+  status?: ErrorStatus;
   errorType?: ErrorType;
   objectType?: ObjectType;
+  /** Only the errors of this store (the console's filter). */
+  storeId?: string;
   limit: number;
   offset: number;
 }
@@ -136,8 +140,10 @@ export class SyncErrorRepository {
     if (query.portalId !== undefined) filter.portalId = query.portalId;
     if (query.appId !== undefined) filter.appId = query.appId;
     if (!query.includeResolved) filter.status = 'OPEN';
+    if (query.status) filter.status = query.status;
     if (query.errorType) filter.type = query.errorType;
     if (query.objectType) filter.objectType = query.objectType;
+    if (query.storeId) filter.storeId = query.storeId;
     const docs = await this.errors.collection
       .find(filter, { projection: PROJECTION })
       .sort({ erroredAt: -1, _id: -1 })

@@ -1,0 +1,39 @@
+import type { CredentialKind, Session } from './session';
+
+/** A refused request, with the message of the service's error body. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Query = Record<string, string | number | undefined>;
+
+/** Calls the gateway with the session's credential, as the endpoint expects it. */
+export async function api<T>(credential: { kind: CredentialKind; secret: string; appId?: string }, path: string, options: { method?: string; query?: Query; body?: unknown } = {}): Promise<T> {
+  const url = new URL(path, window.location.origin);
+  for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined && value !== '') url.searchParams.set(name, String(value));
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (credential.kind === 'portal-key' || credential.kind === 'developer-key') url.searchParams.set('hapikey', credential.secret);
+  else headers.authorization = `Bearer ${credential.secret}`;
+  if (credential.kind === 'developer-key' && credential.appId) url.searchParams.set('appId', credential.appId);
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(url, { method: options.method ?? 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), cache: 'no-store' });
+  } catch {
+    throw new ApiError(0, 'The service cannot be reached; check your connection. The page retries by itself.');
+  }
+  const text = await response.text();
+  const body = text ? (JSON.parse(text) as unknown) : undefined;
+  if (!response.ok) {
+    const message = body && typeof body === 'object' && 'message' in body ? String((body as { message: unknown }).message) : `The service answered ${response.status}`;
+    throw new ApiError(response.status, message);
+  }
+  return body as T;
+}
+
+export const sessionApi = <T>(session: Session, path: string, options?: Parameters<typeof api>[2]) => api<T>(session, path, options);

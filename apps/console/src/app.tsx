@@ -1,0 +1,72 @@
+import { useEffect, useState } from 'react';
+import { Layout } from './components/layout';
+import { ErrorState } from './components/states';
+import { ApiError } from './api';
+import { ErrorsPage } from './pages/errors';
+import { OperationsPage } from './pages/operations';
+import { OverviewPage } from './pages/overview';
+import { SignInPage } from './pages/sign-in';
+import { matchPath, RouterProvider, useLocation } from './router';
+import { clearSession, homeOf, loadSession, saveSession, type Session } from './session';
+
+type PageProps = { session: Session; params: Record<string, string>; basePath: string };
+
+/**
+ * The pages, by URL and by who may open them. A new page is one entry here and one link in
+ * components/layout.tsx; its data comes from an existing endpoint or /console/api (decision 0033).
+ */
+const ROUTES: { pattern: string; roles: Session['role'][]; title: string; render: (props: PageProps) => React.ReactNode }[] = [
+  { pattern: '/console/portals/:portalId/overview', roles: ['customer'], title: 'Overview', render: (p) => <OverviewPage {...p} /> },
+  { pattern: '/console/portals/:portalId/errors', roles: ['customer'], title: 'Errors', render: (p) => <ErrorsPage {...p} /> },
+  { pattern: '/console/apps/:appId/overview', roles: ['integrator'], title: 'Overview', render: (p) => <OverviewPage {...p} /> },
+  { pattern: '/console/apps/:appId/errors', roles: ['integrator'], title: 'Errors', render: (p) => <ErrorsPage {...p} /> },
+  { pattern: '/console/operations', roles: ['operator'], title: 'Operations', render: (p) => <OperationsPage {...p} /> },
+];
+
+function Routes() {
+  const { path, navigate } = useLocation();
+  const [session, setSession] = useState<Session | null>(loadSession);
+  const route = ROUTES.map((r) => ({ ...r, params: matchPath(r.pattern, path) })).find((r) => r.params);
+
+  useEffect(() => {
+    if (session && (path === '/console' || path === '/console/' || path === '/console/sign-in')) navigate(homeOf(session));
+  }, [session, path, navigate]);
+  useEffect(() => {
+    document.title = `${session ? (route?.title ?? 'Not found') : 'Sign in'} · ecomm-sync console`;
+    document.getElementById('main')?.focus();
+  }, [session, route?.title, path]);
+
+  if (!session) {
+    return (
+      <SignInPage
+        onSignedIn={(signedIn) => {
+          saveSession(signedIn);
+          setSession(signedIn);
+          navigate(homeOf(signedIn));
+        }}
+      />
+    );
+  }
+  const signOut = () => {
+    clearSession();
+    setSession(null);
+    navigate('/console/sign-in');
+  };
+  let content: React.ReactNode;
+  if (!route) content = <ErrorState error={new ApiError(404, `No console page at ${path}.`)} />;
+  else if (!route.roles.includes(session.role)) content = <ErrorState error={new ApiError(403, `This page is not for ${session.role === 'operator' ? 'operators' : `${session.role}s`}.`)} />;
+  else content = route.render({ session, params: route.params!, basePath: path.replace(/\/[^/]+$/, '') });
+  return (
+    <Layout session={session} onSignOut={signOut}>
+      {content}
+    </Layout>
+  );
+}
+
+export function App() {
+  return (
+    <RouterProvider>
+      <Routes />
+    </RouterProvider>
+  );
+}

@@ -1,0 +1,39 @@
+import { createContext, useContext, useEffect, useState, type AnchorHTMLAttributes, type MouseEvent } from 'react';
+
+/** The console has a handful of routes: the History API is all it needs. */
+const LocationContext = createContext<{ path: string; search: string; navigate: (to: string) => void }>({ path: '/', search: '', navigate: () => undefined });
+
+export function RouterProvider({ children }: { children: React.ReactNode }) {
+  const [location, setLocation] = useState(() => ({ path: window.location.pathname, search: window.location.search }));
+  useEffect(() => {
+    const onPop = () => setLocation({ path: window.location.pathname, search: window.location.search });
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
+  const navigate = (to: string) => {
+    window.history.pushState(null, '', to);
+    const url = new URL(to, window.location.origin);
+    setLocation({ path: url.pathname, search: url.search });
+  };
+  return <LocationContext.Provider value={{ ...location, navigate }}>{children}</LocationContext.Provider>;
+}
+
+export const useLocation = () => useContext(LocationContext);
+
+/** Matches `/console/portals/:portalId/errors` style patterns; answers the parameters or null. */
+export function matchPath(pattern: string, path: string): Record<string, string> | null {
+  const names: string[] = [];
+  const regex = new RegExp(`^${pattern.replace(/:([a-zA-Z]+)/g, (_m, name: string) => (names.push(name), '([^/]+)'))}/?$`);
+  const match = regex.exec(path);
+  return match ? Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1])])) : null;
+}
+
+export function Link({ to, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & { to: string }) {
+  const { navigate } = useLocation();
+  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    navigate(to);
+  };
+  return <a href={to} onClick={onClick} {...rest} />;
+}

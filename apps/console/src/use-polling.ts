@@ -1,0 +1,42 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError } from './api';
+
+export interface Polled<T> {
+  data: T | undefined;
+  error: ApiError | undefined;
+  loading: boolean;
+  /** When the data was last read (shown as "updated at"). */
+  updatedAt: number | undefined;
+  reload: () => void;
+}
+
+/** Reads now, then every `intervalMs` while the page is open: pages update without a reload. */
+export function usePolling<T>(read: () => Promise<T>, deps: readonly unknown[], intervalMs = 3000): Polled<T> {
+  const [state, setState] = useState<Omit<Polled<T>, 'reload'>>({ data: undefined, error: undefined, loading: true, updatedAt: undefined });
+  const readRef = useRef(read);
+  readRef.current = read;
+  const [tick, setTick] = useState(0);
+  const reload = useCallback(() => setTick((n) => n + 1), []);
+
+  useEffect(() => {
+    let cancelled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const run = async () => {
+      try {
+        const data = await readRef.current();
+        if (!cancelled) setState({ data, error: undefined, loading: false, updatedAt: Date.now() });
+      } catch (error) {
+        if (!cancelled) setState((previous) => ({ ...previous, error: error instanceof ApiError ? error : new ApiError(0, String(error)), loading: false }));
+      }
+      if (!cancelled) timer = setTimeout(run, intervalMs);
+    };
+    setState((previous) => ({ ...previous, loading: true }));
+    void run();
+    return () => {
+      cancelled = true;
+      if (timer) clearTimeout(timer);
+    };
+  }, [...deps, tick, intervalMs]);
+
+  return { ...state, reload };
+}

@@ -1,0 +1,194 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import amqplib from 'amqplib';
+import axios from 'axios';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
+import { aV2Message, aV2Submission, testInfrastructure } from '@ecomm-sync/testing';
+import { gatewayClient } from './gateway-client';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = path.resolve(__dirname, '..', '..', '..', 'docs', 'console');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const axeSource: string = require('axe-core').source;
+
+/**
+ * Issue 14: the web console in a real browser (Debian's chromium, driven by playwright-core)
+ * against the whole stack, signed in as each role. Every page is checked with axe-core and
+ * photographed into docs/console/.
+ */
+describe('the web console in a browser', () => {
+  let stack: TestStack;
+  let portal: TestPortal;
+  let otherPortal: TestPortal;
+  let browser: Browser;
+  let app: { developerKey: string; appId: string; accessToken: string };
+
+  const consoleUrl = (p = '') => `${stack.gatewayUrl}/console/${p}`;
+
+  /** A fresh tab (its own sessionStorage): nobody is signed in. */
+  async function newPage(): Promise<Page> {
+    // bypassCSP lets axe-core be injected; the console itself runs under its real policy otherwise.
+    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    return page;
+  }
+
+  /** No serious or critical accessibility violation on the page as it is now. */
+  async function expectAccessible(page: Page, name: string) {
+    await page.addScriptTag({ content: axeSource });
+    // A string, so that this file needs no DOM types: it runs in the page.
+    const violations = await page.evaluate<string[]>(
+      `axe.run(document).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
+    );
+    expect({ page: name, violations }).toEqual({ page: name, violations: [] });
+  }
+
+  const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+
+  async function signIn(page: Page, role: 'customer' | 'integrator' | 'operator', fields: Record<string, string>, credential?: 'OAuth access token of an installed application') {
+    await page.goto(consoleUrl());
+    await page.getByRole('heading', { name: 'Sign in to the ecomm-sync console' }).waitFor();
+    const roleLabel = { customer: 'A customer (portal)', integrator: 'An integrator (application)', operator: 'An operator' }[role];
+    await page.getByLabel(roleLabel).check();
+    if (credential) await page.getByLabel(credential).check();
+    for (const [label, value] of Object.entries(fields)) await page.getByLabel(label, { exact: true }).fill(value);
+    // Submitted from the keyboard.
+    await page.getByLabel(Object.keys(fields)[0], { exact: true }).press('Enter');
+  }
+
+  /** The number in one cell of a store's overview table. */
+  const cell = (page: Page, objectType: string, state: string) => page.locator(`tr[data-object-type="${objectType}"] td[data-state="${state}"]`).first().innerText();
+
+  beforeAll(async () => {
+    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (npm test installs it)`);
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    stack = await TestStack.start({ env: { LOG_LEVEL: 'warn' } });
+    [portal, otherPortal] = [await stack.createPortal(), await stack.createPortal()];
+    const admin = axios.create({ baseURL: `${stack.gatewayUrl}/admin/v1`, headers: { authorization: `Bearer ${stack.adminToken}` } });
+    const developer = (await admin.post('/developers', { name: 'Console developer' })).data;
+    const application = (await admin.post('/apps', { developerId: developer.developerId, name: 'Console connector' })).data;
+    const tokens = (await admin.post('/installs', { portalId: portal.portalId, appId: application.appId })).data;
+    app = { developerKey: developer.apiKey, appId: application.appId, accessToken: tokens.accessToken };
+
+    // What the overview must count: three contacts (one with a bad e-mail), two products, one deal.
+    const client = gatewayClient(stack, portal);
+    await client.putV2(
+      aV2Submission('CONTACT', [
+        aV2Message({ externalObjectId: 'ada', properties: { email: 'ada@example.com', firstname: 'Ada' } }),
+        aV2Message({ externalObjectId: 'grace', properties: { email: 'grace@example.com', firstname: 'Grace' } }),
+        aV2Message({ externalObjectId: 'bad-email', properties: { email: 'not-an-address', contact_email: 'alan@example.com', firstname: 'Alan' } }),
+      ]),
+    );
+    await client.putV2(aV2Submission('PRODUCT', [aV2Message({ externalObjectId: 'p1', properties: { name: 'Mug', price: '9' } }), aV2Message({ externalObjectId: 'p2', properties: { name: 'Tea', price: '4' } })]));
+    await client.putV2(aV2Submission('DEAL', [aV2Message({ externalObjectId: 'd1', properties: { dealname: 'Order 1', dealstage: 'checkout_completed', amount: '13' }, associations: { CONTACT: ['ada'] } })]));
+    for (const [type, id] of [['CONTACT', 'ada'], ['CONTACT', 'grace'], ['CONTACT', 'bad-email'], ['PRODUCT', 'p1'], ['PRODUCT', 'p2'], ['DEAL', 'd1']]) await client.processed(type, id);
+
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('when a customer signs in with the portal key, then the overview counts what was synced, per type and state', async () => {
+    const page = await newPage();
+    await page.goto(consoleUrl());
+    await page.getByRole('heading', { name: 'Sign in to the ecomm-sync console' }).waitFor();
+    await expectAccessible(page, 'sign-in');
+    await screenshot(page, 'sign-in');
+
+    await signIn(page, 'customer', { 'Portal API key': portal.apiKey });
+    await page.waitForURL(`**/console/portals/${portal.portalId}/overview`);
+    await page.getByRole('heading', { name: /Default|default/ }).first().waitFor();
+    expect([await cell(page, 'CONTACT', 'received'), await cell(page, 'CONTACT', 'applied'), await cell(page, 'CONTACT', 'withOpenErrors')]).toEqual(['3', '2', '1']);
+    expect([await cell(page, 'PRODUCT', 'applied'), await cell(page, 'DEAL', 'applied'), await cell(page, 'LINE_ITEM', 'received')]).toEqual(['2', '1', '0']);
+    expect(await page.getByRole('link', { name: 'INVALID_EMAIL_ADDRESS: 1' }).count()).toBe(1);
+    // The credential is never shown.
+    expect(await page.content()).not.toContain(portal.apiKey);
+    await expectAccessible(page, 'overview');
+    await screenshot(page, 'overview');
+  });
+
+  it('when a customer finds the INVALID_EMAIL_ADDRESS error, fixes the mapping and retries, then the error is shown resolved', async () => {
+    const page = await newPage();
+    await signIn(page, 'customer', { 'Portal API key': portal.apiKey });
+    await page.waitForURL('**/overview');
+    await page.getByRole('link', { name: 'Errors' }).click();
+    await page.getByLabel('Error type').selectOption('INVALID_EMAIL_ADDRESS');
+    const item = page.locator('li[data-external-object-id="bad-email"]');
+    await item.waitFor();
+    expect(await item.innerText()).toMatch(/What to do:.*fix the mapping and retry/s);
+    await expectAccessible(page, 'errors');
+    await screenshot(page, 'errors');
+
+    // The fix: the sender's contact_email is the address; map it to email (the existing settings endpoint).
+    const settings = axios.create({ baseURL: `${stack.gatewayUrl}/extensions/ecomm/v2/settings`, params: { hapikey: portal.apiKey } });
+    const current = (await settings.get('')).data;
+    const contact = current.mappings.CONTACT.properties.filter((m: { externalPropertyName: string }) => m.externalPropertyName !== 'email');
+    await settings.put('', { ...current, mappings: { ...current.mappings, CONTACT: { properties: [...contact, { externalPropertyName: 'contact_email', crmPropertyName: 'email' }] } } });
+
+    await page.getByRole('button', { name: 'Retry this object: Contacts bad-email' }).click();
+    await page.getByRole('status').filter({ hasText: 'Retry sent for 1 object' }).waitFor();
+    await page.getByLabel('Status').selectOption('RESOLVED');
+    await page.locator('li[data-external-object-id="bad-email"][data-status="RESOLVED"]').waitFor();
+    await expectAccessible(page, 'errors, resolved');
+    await screenshot(page, 'errors-resolved');
+  });
+
+  it("when a customer opens another portal's pages by URL, then they are refused and show nothing of it", async () => {
+    const page = await newPage();
+    await signIn(page, 'customer', { 'Portal API key': portal.apiKey });
+    await page.waitForURL('**/overview');
+    for (const which of ['overview', 'errors']) {
+      await page.goto(consoleUrl(`portals/${otherPortal.portalId}/${which}`));
+      await page.getByRole('heading', { name: 'You cannot open this page' }).waitFor();
+      expect(await page.getByRole('alert').innerText()).toContain(`This credential belongs to portal ${portal.portalId}, not to portal ${otherPortal.portalId}`);
+      expect(await page.locator('table, li[data-external-object-id]').count()).toBe(0);
+    }
+    await expectAccessible(page, 'refused');
+    await screenshot(page, 'refused');
+  });
+
+  it("when a customer signs in with an installed application's OAuth token, then its own (empty) overview shows", async () => {
+    const page = await newPage();
+    await signIn(page, 'customer', { 'OAuth access token': app.accessToken }, 'OAuth access token of an installed application');
+    await page.waitForURL(`**/console/portals/${portal.portalId}/overview`);
+    await page.getByRole('heading', { name: 'No stores yet' }).waitFor();
+    await expectAccessible(page, 'overview, empty');
+    await screenshot(page, 'overview-empty');
+  });
+
+  it('when an integrator signs in with the developer key and appId, then the application overview and errors show', async () => {
+    const page = await newPage();
+    await signIn(page, 'integrator', { 'Developer API key': app.developerKey, 'Application id': app.appId });
+    await page.waitForURL(`**/console/apps/${app.appId}/overview`);
+    await page.getByRole('heading', { name: 'No stores yet' }).waitFor();
+    await page.getByRole('link', { name: 'Errors' }).click();
+    await page.getByRole('heading', { name: 'No open errors' }).waitFor();
+    await expectAccessible(page, 'errors, empty');
+    await screenshot(page, 'errors-empty');
+  });
+
+  it('when an operator signs in, then the queues show and a dead-lettered message is redriven from the page', async () => {
+    // A message set aside in the webhook dispatcher's dead-letter queue.
+    const connection = await amqplib.connect(testInfrastructure().amqpUrl);
+    const channel = await connection.createConfirmChannel();
+    channel.sendToQueue(`${stack.name}.webhook-dispatcher.requests.dlq`, Buffer.from('{"kind":"set-aside"}'), { persistent: true, contentType: 'application/json' });
+    await channel.waitForConfirms();
+    await connection.close();
+
+    const page = await newPage();
+    await signIn(page, 'operator', { 'Admin token': stack.adminToken });
+    await page.waitForURL('**/console/operations');
+    const row = page.locator('tr[data-queue="webhook-dispatcher.requests"]');
+    await row.locator('td[data-dead-letters]', { hasText: '1' }).waitFor();
+    expect(await page.locator('tr[data-queue]').count()).toBe(5);
+    await expectAccessible(page, 'operations');
+    await screenshot(page, 'operations');
+    await row.getByRole('button', { name: 'Redrive the dead letters of webhook-dispatcher.requests' }).click();
+    await page.getByRole('status').filter({ hasText: 'Redrive of webhook-dispatcher.requests: 1 message moved back to the queue.' }).waitFor();
+  });
+});

@@ -1,0 +1,121 @@
+import { Router, type Request } from 'express';
+import { createValidator, ERROR_TYPES, OBJECT_TYPES, type ConsoleRetryRequest, type ConsoleSession } from '@ecomm-sync/contracts';
+import type { AccountRepository, ConsoleScope } from '@ecomm-sync/data-access';
+import { AppError, parseWith, staticBearerAuth } from '@ecomm-sync/http';
+import { isQueueName, QUEUES, type QueueName, type QueueStats } from '@ecomm-sync/messaging';
+import type { ConsoleReadUseCase } from '../use-cases/console-read.use-case';
+import type { RetryErrorsUseCase } from '../use-cases/retry-errors.use-case';
+import { grantOf, type Authorizer, type Rule } from './authenticate';
+import { integerParam, objectIdParam, optionalErrorType, optionalObjectType } from './query-params';
+
+/** The operator's view of the broker: the CLI's redrive and the queues' depths. */
+export interface OperationsPort {
+  queues(): Promise<QueueStats[]>;
+  redrive(queue: QueueName): Promise<number>;
+}
+
+type ConsoleGrant = { session: ConsoleSession; scope: ConsoleScope };
+
+const objectId = { type: 'string', minLength: 1, maxLength: 100, pattern: '^[\\x00-\\x7F]*$' } as const;
+const validateRetry = createValidator<ConsoleRetryRequest>({
+  oneOf: [
+    {
+      type: 'object',
+      required: ['object'],
+      additionalProperties: false,
+      properties: {
+        object: {
+          type: 'object',
+          required: ['portalId', 'appId', 'storeId', 'objectType', 'externalObjectId'],
+          additionalProperties: false,
+          properties: { portalId: { type: 'integer', minimum: 1 }, appId: { type: ['string', 'null'], maxLength: 100 }, storeId: objectId, objectType: { enum: OBJECT_TYPES }, externalObjectId: objectId },
+        },
+      },
+    },
+    {
+      type: 'object',
+      required: ['errorType'],
+      additionalProperties: false,
+      properties: { errorType: { enum: ERROR_TYPES }, storeId: objectId, objectType: { enum: OBJECT_TYPES } },
+    },
+  ],
+});
+
+const portalInQuery = (req: Request): number | undefined => (req.query.portalId === undefined ? undefined : integerParam(req.query, 'portalId', 0, 1, Number.MAX_SAFE_INTEGER));
+const appIdInQuery = (req: Request): string | undefined => (typeof req.query.appId === 'string' && req.query.appId !== '' ? req.query.appId : undefined);
+
+/**
+ * Who may read which data in the console: a portal's key or private-app token reads every tenant
+ * of the portal; an installed application's OAuth token its own tenant; a developer key with
+ * appId its application in every portal that installed it. A `portalId` in the query (the page's
+ * URL) that is not the credential's own answers 403, so a URL cannot open another portal.
+ */
+export const consoleScope =
+  (accounts: AccountRepository): Rule<ConsoleGrant> =>
+  async (principal, req) => {
+    const asked = portalInQuery(req);
+    if (principal.kind === 'developer-key') {
+      const appId = appIdInQuery(req);
+      if (!appId) throw AppError.badRequest('appId is required with a developer API key: add ?appId=<your application id>');
+      const application = await accounts.findApplication(appId);
+      if (!application || application.developerId !== principal.developerId) throw AppError.notFound(`No application ${appId} belongs to this developer account`);
+      return { session: { role: 'integrator', appId }, scope: { appId, ...(asked !== undefined ? { portalId: asked } : {}) } };
+    }
+    if (asked !== undefined && asked !== principal.portalId) throw AppError.forbidden(`This credential belongs to portal ${principal.portalId}, not to portal ${asked}`);
+    if (principal.kind === 'access-token') return { session: { role: 'customer', portalId: principal.portalId, appId: principal.appId }, scope: { portalId: principal.portalId, appId: principal.appId } };
+    return { session: { role: 'customer', portalId: principal.portalId }, scope: { portalId: principal.portalId } };
+  };
+
+/** The console's own API (decision 0033): only what the existing endpoints do not answer. */
+export function consoleRoutes(deps: { read: ConsoleReadUseCase; retry: RetryErrorsUseCase; operations?: OperationsPort; accounts: AccountRepository; adminToken: string }, auth: Authorizer): Router {
+  const router = Router();
+  const base = '/console/api/v1';
+  const signedIn = auth.require(consoleScope(deps.accounts));
+  const scopeOf = (res: Parameters<typeof grantOf>[0]) => grantOf<ConsoleGrant>(res).scope;
+
+  router.get(`${base}/session`, ...signedIn, (_req, res) => {
+    res.json(grantOf<ConsoleGrant>(res).session);
+  });
+
+  router.get(`${base}/overview`, ...signedIn, async (_req, res) => {
+    res.json(await deps.read.overview(scopeOf(res)));
+  });
+
+  router.get(`${base}/errors`, ...signedIn, async (req, res) => {
+    const status = req.query.status;
+    if (status !== undefined && status !== 'OPEN' && status !== 'RESOLVED' && status !== 'ALL') throw AppError.badRequest(`Query parameter status must be OPEN, RESOLVED or ALL, got "${String(status)}"`);
+    res.json(
+      await deps.read.errors(scopeOf(res), {
+        storeId: req.query.storeId === undefined ? undefined : objectIdParam(req.query.storeId, 'Query parameter storeId'),
+        objectType: optionalObjectType(req.query),
+        errorType: optionalErrorType(req.query),
+        status: status === 'ALL' ? undefined : ((status ?? 'OPEN') as 'OPEN' | 'RESOLVED'),
+        offset: integerParam(req.query, 'offset', 0, 0, 1_000_000),
+        limit: integerParam(req.query, 'limit', 25, 1, 200),
+      }),
+    );
+  });
+
+  router.post(`${base}/errors/retry`, ...signedIn, async (req, res) => {
+    const input = parseWith(validateRetry, req.body ?? {});
+    const scope = scopeOf(res);
+    res.status(202).json('object' in input ? await deps.retry.retryObject(scope, input.object) : await deps.retry.retryType(scope, input));
+  });
+
+  // The operator: the admin token, as on the admin API.
+  router.use(`${base}/ops`, staticBearerAuth(deps.adminToken, 'The console operations API'));
+  router.get(`${base}/ops/session`, (_req, res) => {
+    res.json({ role: 'operator' } satisfies ConsoleSession);
+  });
+  router.get(`${base}/ops/queues`, async (_req, res) => {
+    if (!deps.operations) throw AppError.notFound('This gateway has no view of the broker');
+    res.json({ results: await deps.operations.queues() });
+  });
+  router.post(`${base}/ops/queues/:queue/redrive`, async (req, res) => {
+    const queue = String(req.params.queue);
+    if (!isQueueName(queue)) throw AppError.notFound(`No queue ${queue}; the queues are ${Object.keys(QUEUES).join(', ')}`);
+    if (!deps.operations) throw AppError.notFound('This gateway has no view of the broker');
+    res.json({ queue, moved: await deps.operations.redrive(queue) });
+  });
+  return router;
+}

@@ -1,0 +1,72 @@
+import type { RefreshObjectsMessage } from '@ecomm-sync/contracts';
+import type { ErrorQuery, SyncError, SyncErrorRepository } from '@ecomm-sync/data-access';
+import { RetryErrorsUseCase } from './retry-errors.use-case';
+
+const anError = (over: Partial<SyncError>): SyncError => ({
+  portalId: 1,
+  appId: null,
+  storeId: 'default',
+  objectType: 'CONTACT',
+  externalObjectId: 'c1',
+  type: 'INVALID_EMAIL_ADDRESS',
+  details: 'x',
+  changedAt: 1,
+  erroredAt: 1,
+  status: 'OPEN',
+  ...over,
+});
+
+/** Lists from an array as the repository does: filtered, paged. */
+const errorsOf = (all: SyncError[]) =>
+  ({
+    list: async (query: ErrorQuery) => {
+      const hits = all.filter((e) => e.status === 'OPEN' && (!query.errorType || e.type === query.errorType) && (query.portalId === undefined || e.portalId === query.portalId));
+      return { errors: hits.slice(query.offset, query.offset + query.limit), hasMore: hits.length > query.offset + query.limit };
+    },
+  }) as unknown as SyncErrorRepository;
+
+describe('RetryErrorsUseCase', () => {
+  const sent: RefreshObjectsMessage[] = [];
+  const refresher = { refresh: async (message: RefreshObjectsMessage) => void sent.push(message) };
+  beforeEach(() => (sent.length = 0));
+
+  it('when one object in scope is retried, then its stored state is refreshed', async () => {
+    const useCase = new RetryErrorsUseCase({ syncErrors: errorsOf([]) }, refresher);
+    await expect(useCase.retryObject({ portalId: 1 }, { portalId: 1, appId: 'a', storeId: 's', objectType: 'DEAL', externalObjectId: 'd1' })).resolves.toEqual({ objectsQueued: 1, more: false });
+    expect(sent).toEqual([{ kind: 'refresh-objects', tenant: { portalId: 1, appId: 'a' }, storeId: 's', objectType: 'DEAL', externalObjectIds: ['d1'] }]);
+  });
+
+  it.each([
+    ['another portal', { portalId: 2 }],
+    ['another application', { portalId: 1, appId: 'b' }],
+    ['direct mode for an application token', { portalId: 1, appId: 'a' }],
+  ])('when an object of %s is retried, then it answers 404 and sends nothing', async (_name, scope) => {
+    const useCase = new RetryErrorsUseCase({ syncErrors: errorsOf([]) }, refresher);
+    await expect(useCase.retryObject(scope, { portalId: 1, appId: null, storeId: 's', objectType: 'DEAL', externalObjectId: 'd1' })).rejects.toMatchObject({ status: 404 });
+    expect(sent).toEqual([]);
+  });
+
+  it('when every object with an error type is retried, then each object is refreshed once, grouped per tenant, store and type', async () => {
+    const errors = [
+      anError({ externalObjectId: 'c1' }),
+      anError({ externalObjectId: 'c1', erroredAt: 2 }),
+      anError({ externalObjectId: 'c2' }),
+      anError({ externalObjectId: 'c3', storeId: 'eu' }),
+      anError({ externalObjectId: 'c4', type: 'UNKNOWN_ERROR' }),
+      anError({ externalObjectId: 'c5', status: 'RESOLVED' }),
+    ];
+    const result = await new RetryErrorsUseCase({ syncErrors: errorsOf(errors) }, refresher).retryType({ portalId: 1 }, { errorType: 'INVALID_EMAIL_ADDRESS' });
+    expect(result).toEqual({ objectsQueued: 3, more: false });
+    expect(sent.map((m) => [m.storeId, m.externalObjectIds])).toEqual([
+      ['default', ['c1', 'c2']],
+      ['eu', ['c3']],
+    ]);
+  });
+
+  it('when more objects have the error than one retry takes, then it sends the most it may and says more are left', async () => {
+    const errors = Array.from({ length: 450 }, (_, i) => anError({ externalObjectId: `c${i}` }));
+    const result = await new RetryErrorsUseCase({ syncErrors: errorsOf(errors) }, refresher, 300).retryType({ portalId: 1 }, { errorType: 'INVALID_EMAIL_ADDRESS' });
+    expect(result).toEqual({ objectsQueued: 300, more: true });
+    expect(sent.flatMap((m) => m.externalObjectIds)).toHaveLength(300);
+  });
+});

@@ -1,0 +1,75 @@
+import type { ConsoleRetryResult, ErrorType, ObjectType, RefreshObjectsMessage } from '@ecomm-sync/contracts';
+import type { ConsoleScope, Repositories } from '@ecomm-sync/data-access';
+import { AppError } from '@ecomm-sync/http';
+
+/**
+ * The mapper's re-apply of stored objects (RefreshObjectsUseCase, `objects.refresh`): maps their
+ * stored state with the settings in force and has the applier write it even where that revision
+ * was applied. Nothing is re-sent by the integrator.
+ */
+export interface ObjectRefreshPort {
+  refresh(message: RefreshObjectsMessage): Promise<void>;
+}
+
+export interface ObjectToRetry {
+  portalId: number;
+  appId: string | null;
+  storeId: string;
+  objectType: ObjectType;
+  externalObjectId: string;
+}
+
+/** Most ids in one refresh message (its schema's limit). */
+const IDS_PER_MESSAGE = 1000;
+
+/** Retry from the console: one object, or every object with an open error of a type (decision 0033). */
+export class RetryErrorsUseCase {
+  constructor(
+    private readonly repositories: Pick<Repositories, 'syncErrors'>,
+    private readonly refresher: ObjectRefreshPort,
+    /** Most objects one retry of a whole error type sends; the answer says when more are left. */
+    private readonly maxObjects = 5000,
+  ) {}
+
+  async retryObject(scope: ConsoleScope, object: ObjectToRetry): Promise<ConsoleRetryResult> {
+    const inScope = (scope.portalId === undefined || scope.portalId === object.portalId) && (scope.appId === undefined || scope.appId === object.appId);
+    // 404, not 403: saying more would tell that another tenant's object exists.
+    if (!inScope) throw AppError.notFound(`No object ${object.objectType} ${object.externalObjectId} in store ${object.storeId} is visible to this credential`);
+    const { portalId, appId, storeId, objectType, externalObjectId } = object;
+    await this.refresher.refresh({ kind: 'refresh-objects', tenant: { portalId, appId }, storeId, objectType, externalObjectIds: [externalObjectId] });
+    return { objectsQueued: 1, more: false };
+  }
+
+  async retryType(scope: ConsoleScope, filter: { errorType: ErrorType; storeId?: string; objectType?: ObjectType }): Promise<ConsoleRetryResult> {
+    // Read everything first: the errors resolve while the retry runs, which would shift an offset.
+    const groups = new Map<string, ObjectToRetry[]>();
+    let seen = 0;
+    let more = false;
+    for (let offset = 0; seen < this.maxObjects; offset += 200) {
+      const { errors, hasMore } = await this.repositories.syncErrors.list({ ...scope, ...filter, includeResolved: false, limit: 200, offset });
+      for (const error of errors) {
+        const key = JSON.stringify([error.portalId, error.appId ?? null, error.storeId, error.objectType]);
+        const group = groups.get(key) ?? [];
+        if (!group.some((o) => o.externalObjectId === error.externalObjectId)) {
+          if (seen === this.maxObjects) {
+            more = true;
+            break;
+          }
+          group.push({ portalId: error.portalId, appId: error.appId ?? null, storeId: error.storeId, objectType: error.objectType, externalObjectId: error.externalObjectId });
+          seen++;
+        }
+        groups.set(key, group);
+      }
+      if (!hasMore) break;
+      if (seen === this.maxObjects) more = true;
+    }
+    for (const objects of groups.values()) {
+      const [{ portalId, appId, storeId, objectType }] = objects;
+      for (let from = 0; from < objects.length; from += IDS_PER_MESSAGE) {
+        const externalObjectIds = objects.slice(from, from + IDS_PER_MESSAGE).map((o) => o.externalObjectId);
+        await this.refresher.refresh({ kind: 'refresh-objects', tenant: { portalId, appId }, storeId, objectType, externalObjectIds });
+      }
+    }
+    return { objectsQueued: seen, more };
+  }
+}

@@ -1,0 +1,80 @@
+import type { ErrorStatus, ErrorType, ObjectType } from './enums';
+
+/**
+ * The web console's own API under /console/api/v1 (decision 0033): only what the existing
+ * endpoints do not answer. The console and the gateway share these shapes.
+ */
+export type ConsoleRole = 'customer' | 'integrator' | 'operator';
+
+export interface ConsoleSession {
+  role: ConsoleRole;
+  /** The customer's portal; absent for integrators (every portal that installed the application) and operators. */
+  portalId?: number;
+  /** The application (integrator, or a customer's installed application signed in with its OAuth token). */
+  appId?: string;
+}
+
+export interface ConsoleObjectStateCounts {
+  received: number;
+  applied: number;
+  withOpenErrors: number;
+  waiting: number;
+  notProcessed: number;
+}
+
+export interface ConsoleStoreOverview {
+  portalId: number;
+  appId: string | null;
+  storeId: string;
+  label: string;
+  objectTypes: Record<ObjectType, ConsoleObjectStateCounts>;
+  openErrorsByType: Partial<Record<ErrorType, number>>;
+  openErrors: number;
+  lastProcessedAt: number | null;
+}
+
+export interface ConsoleOverview {
+  stores: ConsoleStoreOverview[];
+}
+
+export interface ConsoleErrorRecord {
+  portalId: number;
+  appId: string | null;
+  storeId: string;
+  objectType: ObjectType;
+  externalObjectId: string;
+  changedAt: number;
+  erroredAt: number;
+  type: ErrorType;
+  details: string;
+  status: ErrorStatus;
+  whatToDo: string;
+  retryHelps: boolean;
+}
+
+export interface ConsoleErrorPage {
+  results: ConsoleErrorRecord[];
+  offset: number;
+  limit: number;
+  hasMore: boolean;
+}
+
+/** POST /console/api/v1/errors/retry: one object, or every object with an open error of a type. */
+export type ConsoleRetryRequest =
+  | { object: { portalId: number; appId: string | null; storeId: string; objectType: ObjectType; externalObjectId: string } }
+  | { errorType: ErrorType; storeId?: string; objectType?: ObjectType };
+
+export interface ConsoleRetryResult {
+  /** Objects sent to be mapped and applied again from their stored state. */
+  objectsQueued: number;
+  /** True when more objects had this error than one retry takes: retry again. */
+  more: boolean;
+}
+
+export interface ConsoleQueueStats {
+  queue: string;
+  depth: number;
+  consumers: number;
+  retrying: number;
+  deadLetters: number;
+}

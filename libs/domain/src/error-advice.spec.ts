@@ -1,0 +1,18 @@
+import { ERROR_TYPES, type ErrorType } from '@ecomm-sync/contracts';
+import { errorAdvice } from './error-advice';
+
+describe('errorAdvice', () => {
+  it.each(ERROR_TYPES.map((type) => [type]))('when the error type is %s, then there is something to do', (type) => {
+    expect(errorAdvice(type).whatToDo.length).toBeGreaterThan(20);
+  });
+
+  it.each<[ErrorType, boolean, RegExp]>([
+    ['INVALID_EMAIL_ADDRESS', true, /fix the mapping and retry/],
+    ['NO_PROPERTIES_DEFINED', true, /Create the property in the CRM/],
+    ['INVALID_ASSOCIATION_PROPERTY', false, /applies by itself/],
+    ['EMPTY_MESSAGE', false, /sender must send/],
+    ['SETTINGS_NOT_ENABLED', true, /Enable them/],
+  ])('when the error type is %s, then a retry helps: %s, and it says %s', (type, retryHelps, says) => {
+    expect(errorAdvice(type)).toEqual({ retryHelps, whatToDo: expect.stringMatching(says) });
+  });
+});
