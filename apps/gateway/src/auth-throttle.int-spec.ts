@@ -9,8 +9,8 @@ const v1 = '/extensions/ecomm/v1';
 
 /**
  * Issue 15 item 6: failed authentication is throttled per client address and per credential, in
- * the customer API, the admin API and POST /oauth/v1/token. The supertest client is on loopback, a
- * trusted proxy, so X-Forwarded-For stands for the client address.
+ * the customer API, the admin API and POST /oauth/v1/token. The supertest client is on loopback,
+ * configured here as the trusted proxy, so X-Forwarded-For stands for the client address.
  */
 describe('throttling failed authentication', () => {
   let fixture: GatewayFixture;
@@ -23,7 +23,7 @@ describe('throttling failed authentication', () => {
   beforeAll(async () => {
     fixture = await startGatewayFixture('test-auth-throttle');
     await seedPortal(fixture.database.repositories, { portalId: PORTAL, apiKey: PORTAL_KEY });
-    throttled = await fixture.gateway({ authThrottle: { limit: 3, windowMs: 60_000 } });
+    throttled = await fixture.gateway({ authThrottle: { limit: 3, windowMs: 60_000 }, trustedProxies: 'loopback' });
   });
   afterAll(() => fixture.close());
 
