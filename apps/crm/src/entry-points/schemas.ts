@@ -1,4 +1,5 @@
 import { createValidator } from '@ecomm-sync/contracts';
+import type { JSONSchema } from 'json-schema-to-ts';
 import { PROPERTY_TYPES } from '../domain/object-types';
 
 /**
@@ -14,27 +15,28 @@ function closed<T>(schema: T): T {
   return node as T;
 }
 
-const validator = <T>(schema: object) => createValidator<T>(closed(schema));
+/** The validated body's type comes from the schema itself (decision 0030). */
+const validator = <const S extends JSONSchema>(schema: S) => createValidator(closed(schema));
 
 const propertyValues = { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } } as const;
 const idSchema = { anyOf: [{ type: 'string', pattern: '^[0-9]{1,15}$' }, { type: 'integer', minimum: 1 }] } as const;
 /** A caller's id of one input of a batch write: a 207 names the inputs it refused by it. */
 const objectWriteTraceId = { type: 'string', minLength: 1, maxLength: 200 } as const;
-const inputs = (item: object) => ({ type: 'array', minItems: 1, maxItems: 100, items: item, errorHint: 'must hold 1 to 100 inputs' });
+const inputs = <const I extends JSONSchema>(item: I) => ({ type: 'array', minItems: 1, maxItems: 100, items: item, errorHint: 'must hold 1 to 100 inputs' }) as const;
 
-export const validateCreate = validator<{ inputs: { properties: Record<string, unknown>; objectWriteTraceId?: string }[] }>({
+export const validateCreate = validator({
   type: 'object',
   required: ['inputs'],
   properties: { inputs: inputs({ type: 'object', required: ['properties'], properties: { properties: propertyValues, objectWriteTraceId } }) },
 });
 
-export const validateUpdate = validator<{ inputs: { id: string; properties: Record<string, unknown>; objectWriteTraceId?: string }[] }>({
+export const validateUpdate = validator({
   type: 'object',
   required: ['inputs'],
   properties: { inputs: inputs({ type: 'object', required: ['id', 'properties'], properties: { id: idSchema, properties: propertyValues, objectWriteTraceId } }) },
 });
 
-export const validateUpsert = validator<{ inputs: { id: string; idProperty: string; properties: Record<string, unknown>; objectWriteTraceId?: string }[] }>({
+export const validateUpsert = validator({
   type: 'object',
   required: ['inputs'],
   properties: {
@@ -46,7 +48,7 @@ export const validateUpsert = validator<{ inputs: { id: string; idProperty: stri
   },
 });
 
-export const validateIds = validator<{ inputs: { id: string }[]; properties?: string[] }>({
+export const validateIds = validator({
   type: 'object',
   required: ['inputs'],
   properties: {
@@ -55,12 +57,7 @@ export const validateIds = validator<{ inputs: { id: string }[]; properties?: st
   },
 });
 
-export const validateSearch = validator<{
-  filterGroups?: { filters: { propertyName: string; operator: 'EQ' | 'IN'; value?: string; values?: string[] }[] }[];
-  properties?: string[];
-  limit?: number;
-  after?: string | number;
-}>({
+export const validateSearch = validator({
   type: 'object',
   properties: {
     filterGroups: {
@@ -93,7 +90,7 @@ export const validateSearch = validator<{
   },
 });
 
-export const validateProperty = validator<{ name: string; label: string; type: (typeof PROPERTY_TYPES)[number]; hasUniqueValue?: boolean }>({
+export const validateProperty = validator({
   type: 'object',
   required: ['name', 'label', 'type'],
   properties: {
@@ -110,7 +107,7 @@ const stageSchema = {
   properties: { id: { type: 'string', minLength: 1 }, label: { type: 'string', minLength: 1 }, displayOrder: { type: 'integer' } },
 } as const;
 
-export const validatePipeline = validator<{ id: string; label: string; displayOrder?: number; stages: { id: string; label: string; displayOrder?: number }[] }>({
+export const validatePipeline = validator({
   type: 'object',
   required: ['id', 'label', 'stages'],
   properties: {
@@ -121,7 +118,7 @@ export const validatePipeline = validator<{ id: string; label: string; displayOr
   },
 });
 
-export const validatePipelinePatch = validator<{ label?: string; displayOrder?: number; stages?: { id: string; label: string; displayOrder?: number }[] }>({
+export const validatePipelinePatch = validator({
   type: 'object',
   properties: {
     label: { type: 'string', minLength: 1 },
@@ -130,7 +127,7 @@ export const validatePipelinePatch = validator<{ label?: string; displayOrder?: 
   },
 });
 
-export const validateAssociations = validator<{ inputs: { from: { id: string }; to: { id: string } }[] }>({
+export const validateAssociations = validator({
   type: 'object',
   required: ['inputs'],
   properties: {
@@ -145,14 +142,14 @@ export const validateAssociations = validator<{ inputs: { from: { id: string }; 
   },
 });
 
-export const validateAccount = validator<{ token: string; pipelineLimit?: number }>({
+export const validateAccount = validator({
   type: 'object',
   required: ['token'],
   properties: { token: { type: 'string', minLength: 16 }, pipelineLimit: { type: 'integer', minimum: 0 } },
 });
 
 /** An account's hosted limits (PUT .../limits; a body of null switches them off). */
-export const validateLimits = validator<{ burstPer10s: number; intervalMs?: number; dailyCap: number; timeZone: string; searchPerSecond: number; invalidMarker?: string }>({
+export const validateLimits = validator({
   type: 'object',
   required: ['burstPer10s', 'dailyCap', 'timeZone', 'searchPerSecond'],
   properties: {
@@ -165,7 +162,7 @@ export const validateLimits = validator<{ burstPer10s: number; intervalMs?: numb
   },
 });
 
-export const validateResetDaily = validator<{ nextResetAt?: number }>({
+export const validateResetDaily = validator({
   type: 'object',
   properties: { nextResetAt: { type: 'integer', minimum: 0, maximum: 8_640_000_000_000_000, errorHint: 'must be epoch milliseconds' } },
 });

@@ -1,30 +1,30 @@
 import express, { Router, type Request } from 'express';
-import { createValidator, crmConnectionInputSchema, type CrmConnectionInput } from '@ecomm-sync/contracts';
+import { createValidator, crmConnectionInputSchema } from '@ecomm-sync/contracts';
 import { AppError, parseWith, staticBearerAuth } from '@ecomm-sync/http';
 import { oauthError, type ManageAccountsUseCase } from '../use-cases/manage-accounts.use-case';
 
 const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
 
-const validateNewPortal = createValidator<{ name?: string; pipelineLimit?: number }>({
+const validateNewPortal = createValidator({
   type: 'object',
   additionalProperties: false,
   properties: { name, pipelineLimit: { type: 'integer', minimum: 0 } },
 });
-const validatePortalChange = createValidator<{ pipelineLimit: number }>({
+const validatePortalChange = createValidator({
   type: 'object',
   required: ['pipelineLimit'],
   additionalProperties: false,
   properties: { pipelineLimit: { type: 'integer', minimum: 0, maximum: 1000 } },
 });
-const validateCrmConnection = createValidator<CrmConnectionInput>(crmConnectionInputSchema);
-const validateNamed = createValidator<{ name?: string }>({ type: 'object', additionalProperties: false, properties: { name } });
-const validateNewApp = createValidator<{ developerId: number; name: string }>({
+const validateCrmConnection = createValidator(crmConnectionInputSchema);
+const validateNamed = createValidator({ type: 'object', additionalProperties: false, properties: { name } });
+const validateNewApp = createValidator({
   type: 'object',
   required: ['developerId', 'name'],
   additionalProperties: false,
   properties: { developerId: { type: 'integer', minimum: 1 }, name },
 });
-const validateNewInstall = createValidator<{ portalId: number; appId: string }>({
+const validateNewInstall = createValidator({
   type: 'object',
   required: ['portalId', 'appId'],
   additionalProperties: false,
