@@ -1,8 +1,8 @@
 import express, { type Express } from 'express';
-import { TOPICS, type CatchUpMessage } from '@ecomm-sync/contracts';
+import { gatewayOpenApiDocument, TOPICS, type CatchUpMessage } from '@ecomm-sync/contracts';
 import { CrmConnections, type CrmConnectionsOptions } from '@ecomm-sync/crm-connections';
 import { SecretBox, type Credential, type Repositories } from '@ecomm-sync/data-access';
-import { errorHandler, healthRoutes, jsonBody, notFoundHandler, requestContext, type ReadinessCheck } from '@ecomm-sync/http';
+import { apiDocsRoutes, errorHandler, healthRoutes, jsonBody, notFoundHandler, requestContext, type ReadinessCheck } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
 import { adminRoutes, oauthRoutes } from './entry-points/admin.routes';
@@ -91,6 +91,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustedProxies ?? 'loopback, linklocal, uniquelocal');
   app.use(healthRoutes(deps.readiness));
+  app.use(apiDocsRoutes(gatewayOpenApiDocument(), 'ecomm-sync gateway API'));
   app.use(requestContext());
   app.use(oauthRoutes(accounts));
   app.use(jsonBody(deps.bodyLimit));

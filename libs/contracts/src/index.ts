@@ -9,3 +9,6 @@ export * from './change-time';
 export * from './settings';
 export * from './imports';
 export * from './crm-connection';
+export * from './api-responses';
+export * from './admin-api';
+export * from './openapi';

@@ -8,3 +8,4 @@ export { onShutdown } from './shutdown';
 export { listen } from './listen';
 export { parseWith } from './parse-with';
 export { staticBearerAuth, bearerToken } from './static-bearer-auth';
+export { apiDocsRoutes } from './api-docs';

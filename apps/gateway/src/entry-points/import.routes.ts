@@ -6,6 +6,7 @@ import {
   v1ImportPageSchema,
   v2ImportEndSchema,
   v2ImportPageSchema,
+  v2ImportStartSchema,
   type Tenant,
 } from '@ecomm-sync/contracts';
 import { AppError, parseWith } from '@ecomm-sync/http';
@@ -17,12 +18,7 @@ const validateV1Page = createValidator(v1ImportPageSchema);
 const validateV1End = createValidator(v1ImportEndSchema);
 const validateV2Page = createValidator(v2ImportPageSchema);
 const validateV2End = createValidator(v2ImportEndSchema);
-const validateV2Start = createValidator({
-  type: 'object',
-  required: ['storeId'],
-  additionalProperties: false,
-  properties: { storeId: { type: 'string', minLength: 1, maxLength: 100 } },
-});
+const validateV2Start = createValidator(v2ImportStartSchema);
 
 const epochParam = (value: unknown, name: string): number => {
   if (typeof value === 'string' && /^\d{1,16}$/.test(value)) return Number(value);

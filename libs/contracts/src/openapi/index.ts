@@ -1,0 +1,3 @@
+export * from './openapi-builder';
+export * from './security';
+export * from './gateway-document';
