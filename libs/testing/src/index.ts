@@ -11,3 +11,4 @@ export { recordingLogger } from './recording-logger';
 export type { LogEntry } from './recording-logger';
 export { fuzzBodies, fuzzRuns, fuzzSegment } from './fuzz-requests';
 export type { FuzzBody } from './fuzz-requests';
+export { documentedOperations, expressRoutes, routeTableDifferences } from './express-routes';
