@@ -1,9 +1,10 @@
 import express, { type Express } from 'express';
-import { errorHandler, healthRoutes, jsonBody, notFoundHandler, requestContext, type ReadinessCheck } from '@ecomm-sync/http';
+import { apiDocsRoutes, errorHandler, healthRoutes, jsonBody, notFoundHandler, requestContext, type ReadinessCheck } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { CrmStore } from './data-access/crm-store';
 import type { HostedLimits } from './domain/hosted-limits';
 import { crmErrorAsHttp } from './entry-points/crm-error-as-http';
+import { crmOpenApiDocument } from './entry-points/crm-openapi';
 import { crmRoutes } from './entry-points/crm.routes';
 import { RequestLedger } from './limits/request-ledger';
 
@@ -28,6 +29,7 @@ export function createCrmApp(deps: CrmAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(healthRoutes({ mongo: deps.ready }));
+  app.use(apiDocsRoutes(crmOpenApiDocument(), 'ecomm-sync built-in CRM API'));
   app.use(requestContext());
   app.use(jsonBody(deps.bodyLimit));
   const ledger = new RequestLedger(deps.hostedLimits?.clock, deps.hostedLimits?.usageRetentionSeconds);

@@ -24,19 +24,21 @@ const idSchema = { anyOf: [{ type: 'string', pattern: '^[0-9]{1,15}$' }, { type:
 const objectWriteTraceId = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const inputs = <const I extends JSONSchema>(item: I) => ({ type: 'array', minItems: 1, maxItems: 100, items: item, errorHint: 'must hold 1 to 100 inputs' }) as const;
 
-export const validateCreate = validator({
+const createBody = {
   type: 'object',
   required: ['inputs'],
   properties: { inputs: inputs({ type: 'object', required: ['properties'], properties: { properties: propertyValues, objectWriteTraceId } }) },
-});
+} as const;
+export const validateCreate = validator(createBody);
 
-export const validateUpdate = validator({
+const updateBody = {
   type: 'object',
   required: ['inputs'],
   properties: { inputs: inputs({ type: 'object', required: ['id', 'properties'], properties: { id: idSchema, properties: propertyValues, objectWriteTraceId } }) },
-});
+} as const;
+export const validateUpdate = validator(updateBody);
 
-export const validateUpsert = validator({
+const upsertBody = {
   type: 'object',
   required: ['inputs'],
   properties: {
@@ -46,18 +48,20 @@ export const validateUpsert = validator({
       properties: { id: { type: 'string', minLength: 1 }, idProperty: { type: 'string', minLength: 1 }, properties: propertyValues, objectWriteTraceId },
     }),
   },
-});
+} as const;
+export const validateUpsert = validator(upsertBody);
 
-export const validateIds = validator({
+const readOrArchiveBody = {
   type: 'object',
   required: ['inputs'],
   properties: {
     inputs: inputs({ type: 'object', required: ['id'], properties: { id: idSchema } }),
     properties: { type: 'array', items: { type: 'string' } },
   },
-});
+} as const;
+export const validateIds = validator(readOrArchiveBody);
 
-export const validateSearch = validator({
+const searchBody = {
   type: 'object',
   properties: {
     filterGroups: {
@@ -88,9 +92,10 @@ export const validateSearch = validator({
     limit: { type: 'integer', minimum: 1, maximum: 100 },
     after: { anyOf: [{ type: 'string', pattern: '^[0-9]+$' }, { type: 'integer', minimum: 0 }] },
   },
-});
+} as const;
+export const validateSearch = validator(searchBody);
 
-export const validateProperty = validator({
+const propertyBody = {
   type: 'object',
   required: ['name', 'label', 'type'],
   properties: {
@@ -99,7 +104,8 @@ export const validateProperty = validator({
     type: { type: 'string', enum: PROPERTY_TYPES },
     hasUniqueValue: { type: 'boolean' },
   },
-});
+} as const;
+export const validateProperty = validator(propertyBody);
 
 const stageSchema = {
   type: 'object',
@@ -107,7 +113,7 @@ const stageSchema = {
   properties: { id: { type: 'string', minLength: 1 }, label: { type: 'string', minLength: 1 }, displayOrder: { type: 'integer' } },
 } as const;
 
-export const validatePipeline = validator({
+const pipelineBody = {
   type: 'object',
   required: ['id', 'label', 'stages'],
   properties: {
@@ -116,18 +122,20 @@ export const validatePipeline = validator({
     displayOrder: { type: 'integer' },
     stages: { type: 'array', minItems: 1, items: stageSchema },
   },
-});
+} as const;
+export const validatePipeline = validator(pipelineBody);
 
-export const validatePipelinePatch = validator({
+const pipelinePatchBody = {
   type: 'object',
   properties: {
     label: { type: 'string', minLength: 1 },
     displayOrder: { type: 'integer' },
     stages: { type: 'array', minItems: 1, items: stageSchema },
   },
-});
+} as const;
+export const validatePipelinePatch = validator(pipelinePatchBody);
 
-export const validateAssociations = validator({
+const associationsBody = {
   type: 'object',
   required: ['inputs'],
   properties: {
@@ -140,16 +148,18 @@ export const validateAssociations = validator({
       },
     }),
   },
-});
+} as const;
+export const validateAssociations = validator(associationsBody);
 
-export const validateAccount = validator({
+const accountBody = {
   type: 'object',
   required: ['token'],
   properties: { token: { type: 'string', minLength: 16 }, pipelineLimit: { type: 'integer', minimum: 0 } },
-});
+} as const;
+export const validateAccount = validator(accountBody);
 
 /** An account's hosted limits (PUT .../limits; a body of null switches them off). */
-export const validateLimits = validator({
+const limitsBody = {
   type: 'object',
   required: ['burstPer10s', 'dailyCap', 'timeZone', 'searchPerSecond'],
   properties: {
@@ -160,9 +170,27 @@ export const validateLimits = validator({
     searchPerSecond: { type: 'integer', minimum: 1, maximum: 10_000 },
     invalidMarker: { type: 'string', minLength: 1, maxLength: 200 },
   },
-});
+} as const;
+export const validateLimits = validator(limitsBody);
 
-export const validateResetDaily = validator({
+const resetDailyBody = {
   type: 'object',
   properties: { nextResetAt: { type: 'integer', minimum: 0, maximum: 8_640_000_000_000_000, errorHint: 'must be epoch milliseconds' } },
-});
+} as const;
+export const validateResetDaily = validator(resetDailyBody);
+
+/** The bodies as they are validated (closed), for the CRM's OpenAPI document. */
+export const CRM_BODY_SCHEMAS = {
+  createBody: closed(createBody),
+  updateBody: closed(updateBody),
+  upsertBody: closed(upsertBody),
+  readOrArchiveBody: closed(readOrArchiveBody),
+  searchBody: closed(searchBody),
+  propertyBody: closed(propertyBody),
+  pipelineBody: closed(pipelineBody),
+  pipelinePatchBody: closed(pipelinePatchBody),
+  associationsBody: closed(associationsBody),
+  accountBody: closed(accountBody),
+  limitsBody: closed(limitsBody),
+  resetDailyBody: closed(resetDailyBody),
+};
