@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { gatewayOpenApiDocument } from '@ecomm-sync/contracts';
+import { gatewayOpenApiDocument, openApiBodyChecker } from '@ecomm-sync/contracts';
+import { seedPortal } from '@ecomm-sync/test-harness';
 import { documentedOperations, expressRoutes, routeTableDifferences } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
@@ -46,5 +47,38 @@ describe('gateway OpenAPI document', () => {
     for (const asset of scripts) await request(fixture.app).get(asset).expect(200);
     const initializer = await request(fixture.app).get('/docs/swagger-initializer.js');
     expect(initializer.text).toContain("url: '/openapi.json'");
+  });
+
+  it('when the gateway answers real requests, then each answer fits the document', async () => {
+    const check = openApiBodyChecker(gatewayOpenApiDocument());
+    const portalId = 4242; // the fixture's database is this spec's own
+    const key = `pk-openapi-${portalId}`;
+    await seedPortal(fixture.database.repositories, { portalId, apiKey: key });
+    const settings = {
+      enabled: true,
+      webhookUri: 'https://shop.example.com/import',
+      mappings: { CONTACT: { properties: [{ externalPropertyName: 'email', crmPropertyName: 'email' }] }, DEAL: { properties: [{ externalPropertyName: 'dealstage', crmPropertyName: 'dealstage' }] } },
+    };
+    const calls: [method: 'get' | 'put', path: string, status: number, body?: unknown][] = [
+      ['put', '/extensions/ecomm/v2/settings', 200, settings],
+      ['get', '/extensions/ecomm/v2/settings', 200],
+      ['get', '/extensions/ecomm/v1/settings?showProvidedProperties=true', 200],
+      ['get', '/extensions/ecomm/v1/import-settings', 200],
+      ['get', '/extensions/ecomm/v1/installs/status', 200],
+      ['get', '/extensions/ecomm/v2/stores', 200],
+      ['get', '/extensions/ecomm/v1/sync-errors', 200],
+      ['get', '/extensions/ecomm/v2/sync/errors/portal', 200],
+      ['get', '/extensions/ecomm/v2/sync/crm-health', 200],
+      ['put', '/extensions/ecomm/v2/sync/messages', 400, { storeId: 'default', objectType: 'DEAL', messages: [] }],
+      ['get', '/extensions/ecomm/v2/sync/status/default/DEAL/never-sent', 404],
+    ];
+    for (const [method, path, status, body] of calls) {
+      const url = `${path}${path.includes('?') ? '&' : '?'}hapikey=${key}`;
+      const answer = await request(fixture.app)[method](url).send(body as object);
+      expect({ path, status: answer.status }).toEqual({ path, status });
+      expect({ path, problems: check({ kind: 'response', status: String(status), method, path, body: answer.body }) }).toEqual({ path, problems: [] });
+    }
+    const refused = await request(fixture.app).get('/extensions/ecomm/v2/stores').expect(401);
+    expect(check({ kind: 'response', status: '401', method: 'GET', path: '/extensions/ecomm/v2/stores', body: refused.body })).toEqual([]);
   });
 });

@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import { openApiBodyChecker } from './document-validator';
 import { gatewayOpenApiDocument } from './gateway-document';
-import type { OpenApiDocument } from './openapi-builder';
 
 /**
  * docs/api.md's examples are fenced blocks whose info string says what they are:
@@ -32,39 +30,8 @@ function examplesOf(markdown: string): Example[] {
   return examples;
 }
 
-const pointer = (...segments: string[]) => '#/' + segments.map((segment) => encodeURIComponent(segment.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
-
-function templateOf(document: OpenApiDocument, method: string, concrete: string): string | undefined {
-  return Object.keys(document.paths).find((template) => {
-    const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
-    return pattern.test(concrete) && document.paths[template][method.toLowerCase()] !== undefined;
-  });
-}
-
-/** The problems of one example against the document, empty when it fits. */
-function check(document: OpenApiDocument, ajv: Ajv2020, example: Example): string[] {
-  const template = templateOf(document, example.method, example.path);
-  if (!template) return [`${example.method} ${example.path} is not an operation of the document`];
-  const method = example.method.toLowerCase();
-  const responses = (document.paths[template][method] as { responses: Record<string, { $ref?: string }> }).responses;
-  // Error answers are shared: a response may be a reference to components/responses.
-  const shared = example.kind === 'response' ? responses[example.status!]?.$ref : undefined;
-  const where =
-    example.kind === 'request'
-      ? pointer('paths', template, method, 'requestBody', 'content', 'application/json', 'schema')
-      : shared
-        ? `${shared}/content/application~1json/schema`
-        : pointer('paths', template, method, 'responses', example.status!, 'content', 'application/json', 'schema');
-  const validate = ajv.getSchema(`openapi.json${where}`);
-  if (!validate) return [`${example.method} ${template} has no ${example.kind} ${example.status ?? ''} body in the document`];
-  return validate(example.body) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
-}
-
 describe('docs/api.md examples against the OpenAPI document', () => {
-  const document = gatewayOpenApiDocument();
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
-  ajv.addSchema(document, 'openapi.json');
+  const check = openApiBodyChecker(gatewayOpenApiDocument());
   const examples = examplesOf(readFileSync(API_MD, 'utf8'));
 
   it('when docs/api.md is read, then it has request and response examples', () => {
@@ -75,7 +42,7 @@ describe('docs/api.md examples against the OpenAPI document', () => {
   it.each(examples.map((example) => [`${example.kind} ${example.status ?? ''} ${example.method} ${example.path} (line ${example.line})`, example] as const))(
     'when the example %s is validated, then it fits the document',
     (_name, example) => {
-      expect(check(document, ajv, example)).toEqual([]);
+      expect(check(example)).toEqual([]);
     },
   );
 
@@ -85,6 +52,6 @@ describe('docs/api.md examples against the OpenAPI document', () => {
     ['an error body without its request id', { kind: 'response', status: '401', method: 'GET', path: '/extensions/ecomm/v2/stores', body: { status: 'error', message: 'x' } }, /requestId/],
     ['an operation the document does not have', { kind: 'request', method: 'PUT', path: '/extensions/ecomm/v3/sync', body: {} }, /not an operation/],
   ] as const)('when an example has %s, then the check names the problem', (_name, example, problem) => {
-    expect(check(document, ajv, { ...example, line: 0 }).join('\n')).toMatch(problem);
+    expect(check(example).join('\n')).toMatch(problem);
   });
 });
