@@ -1,10 +1,11 @@
 import express, { type Express } from 'express';
-import { errorHandler, healthRoutes, jsonBody, notFoundHandler, observeRequests, requestContext, type ReadinessCheck } from '@ecomm-sync/http';
+import { apiDocsRoutes, errorHandler, healthRoutes, jsonBody, notFoundHandler, observeRequests, requestContext, type ReadinessCheck } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { CrmStore } from './data-access/crm-store';
 import type { HostedLimits } from './domain/hosted-limits';
 import { crmErrorAsHttp } from './entry-points/crm-error-as-http';
 import { accessLog } from './entry-points/access-log';
+import { crmOpenApiDocument } from './entry-points/crm-openapi';
 import { crmRoutes } from './entry-points/crm.routes';
 import { RequestLedger } from './limits/request-ledger';
 
@@ -30,6 +31,7 @@ export function createCrmApp(deps: CrmAppDeps): Express {
   app.disable('x-powered-by');
   app.use(healthRoutes({ mongo: deps.ready }));
   app.use(observeRequests());
+  app.use(apiDocsRoutes(crmOpenApiDocument(), 'ecomm-sync built-in CRM API'));
   app.use(requestContext());
   app.use(accessLog(deps.logger));
   app.use(jsonBody(deps.bodyLimit));

@@ -1,8 +1,8 @@
 import express, { type Express } from 'express';
-import { TOPICS, type CatchUpMessage, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
+import { gatewayOpenApiDocument, TOPICS, type CatchUpMessage, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
 import { CrmConnections, type CrmConnectionsOptions } from '@ecomm-sync/crm-connections';
 import { SecretBox, type Credential, type Repositories } from '@ecomm-sync/data-access';
-import { byClientAddress, byPresentedCredential, errorHandler, failedAuthThrottle, healthRoutes, jsonBody, notFoundHandler, observeRequests, requestContext, type FailedAuthThrottleOptions, type ReadinessCheck } from '@ecomm-sync/http';
+import { apiDocsRoutes, byClientAddress, byPresentedCredential, errorHandler, failedAuthThrottle, healthRoutes, jsonBody, notFoundHandler, observeRequests, requestContext, type FailedAuthThrottleOptions, type ReadinessCheck } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
 import { adminRoutes, oauthRoutes } from './entry-points/admin.routes';
@@ -103,6 +103,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   app.set('trust proxy', deps.trustedProxies ?? false);
   app.use(healthRoutes(deps.readiness));
   app.use(observeRequests());
+  app.use(apiDocsRoutes(gatewayOpenApiDocument(), 'ecomm-sync gateway API'));
   app.use(requestContext());
   const authThrottle = deps.authThrottle ?? { limit: 0, windowMs: 60_000 };
   app.use(consoleStaticFiles(deps.consoleDir));

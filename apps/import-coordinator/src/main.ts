@@ -3,7 +3,7 @@ import { runPeriodically, runService } from '@ecomm-sync/service-runtime';
 import { loadImportCoordinatorConfig } from './config';
 import { CoordinateImportsUseCase } from './use-cases/coordinate-imports.use-case';
 
-const validateEvent = createValidator<ImportEventMessage>(importEventMessageSchema, 'message');
+const validateEvent = createValidator(importEventMessageSchema, 'message');
 
 /**
  * The import state machine (SPEC.md "Import (v1, application mode)"): webhook requests, answers,

@@ -4,7 +4,7 @@ import { runService } from '@ecomm-sync/service-runtime';
 import { loadWebhookDispatcherConfig } from './config';
 import { DispatchWebhookUseCase } from './use-cases/dispatch-webhook.use-case';
 
-const validateRequest = createValidator<WebhookRequestMessage>(webhookRequestMessageSchema, 'message');
+const validateRequest = createValidator(webhookRequestMessageSchema, 'message');
 
 /**
  * Signed outbound webhooks with retries. Failure policy: a message that fails its schema is

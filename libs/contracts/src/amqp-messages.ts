@@ -1,73 +1,9 @@
-import type { Action, ErrorType, ObjectType } from './enums';
+import type { FromWireSchema } from './validation';
 import { ACTIONS, ERROR_TYPES, OBJECT_TYPES } from './enums';
-import type { PropertyValue } from './sync-v1';
-import type { V2Associations } from './sync-v2';
 import { objectIdSchema, propertyMapSchema } from './common-schemas';
 import { v2AssociationsSchema } from './sync-v2';
 
 /** Who the data belongs to: a portal, and the application in application mode (null in direct mode). */
-export interface Tenant {
-  portalId: number;
-  appId: string | null;
-}
-
-export type MessageSource = 'v1' | 'v2' | 'import';
-
-/** One change as received, in the sender's property names. */
-export interface InboundMessage {
-  externalObjectId: string;
-  action: Action;
-  /** As sent; null when the sender left it out (the receipt time applies then). */
-  changedAt: number | null;
-  properties: Record<string, PropertyValue>;
-  associations?: V2Associations;
-}
-
-/** gateway → mapper: one accepted request, whole. Routing key `sync.batch.<objectType>`. */
-export interface SyncBatchMessage {
-  batchId: string;
-  tenant: Tenant;
-  storeId: string;
-  objectType: ObjectType;
-  source: MessageSource;
-  receivedAt: number;
-  messages: InboundMessage[];
-}
-
-export interface Problem {
-  type: ErrorType;
-  details: string;
-  /** A blocking problem stops the object from being applied; others skip one property. */
-  blocking: boolean;
-}
-
-/** An object's whole mapped state at one revision, in CRM property names. */
-export interface MappedChange {
-  externalObjectId: string;
-  /** Grows each time the object's stored state or its mapping changes; the applier skips older ones. */
-  rev: number;
-  action: Action;
-  /** Newest changedAt of the object's state. */
-  changedAt: number;
-  /** Revision of the settings it was mapped with: a re-map after a settings change is newer. */
-  settingsRev: number;
-  /** Counts deletes, so that an upsert after a delete makes a new CRM object. */
-  generation: number;
-  properties: Record<string, string | null>;
-  associations: Partial<Record<ObjectType, string[]>>;
-  problems: Problem[];
-}
-
-/** mapper → applier. Routing key `changes.mapped.<objectType>`. */
-export interface MappedChangesMessage {
-  tenant: Tenant;
-  storeId: string;
-  objectType: ObjectType;
-  changes: MappedChange[];
-  /** Write the changes even where the same revision was applied already (the answer to a refresh). */
-  reapply?: boolean;
-}
-
 const tenantSchema = {
   type: 'object',
   required: ['portalId', 'appId'],
@@ -76,7 +12,26 @@ const tenantSchema = {
     appId: { type: ['string', 'null'] },
   },
 } as const;
+export type Tenant = FromWireSchema<typeof tenantSchema>;
 
+const messageSourceSchema = { type: 'string', enum: ['v1', 'v2', 'import'] } as const;
+export type MessageSource = FromWireSchema<typeof messageSourceSchema>;
+
+/** One change as received, in the sender's property names; `changedAt` null: the sender left it out (the receipt time applies then). */
+const inboundMessageSchema = {
+  type: 'object',
+  required: ['externalObjectId', 'action', 'changedAt', 'properties'],
+  properties: {
+    externalObjectId: objectIdSchema,
+    action: { type: 'string', enum: ACTIONS },
+    changedAt: { type: ['integer', 'null'] },
+    properties: propertyMapSchema,
+    associations: v2AssociationsSchema,
+  },
+} as const;
+export type InboundMessage = FromWireSchema<typeof inboundMessageSchema>;
+
+/** gateway → mapper: one accepted request, whole. Routing key `sync.batch.<objectType>`. */
 export const syncBatchMessageSchema = {
   $id: 'amqp-sync-batch',
   type: 'object',
@@ -86,26 +41,53 @@ export const syncBatchMessageSchema = {
     tenant: tenantSchema,
     storeId: objectIdSchema,
     objectType: { type: 'string', enum: OBJECT_TYPES },
-    source: { type: 'string', enum: ['v1', 'v2', 'import'] },
+    source: messageSourceSchema,
     receivedAt: { type: 'integer' },
-    messages: {
-      type: 'array',
-      minItems: 1,
-      items: {
-        type: 'object',
-        required: ['externalObjectId', 'action', 'changedAt', 'properties'],
-        properties: {
-          externalObjectId: objectIdSchema,
-          action: { type: 'string', enum: ACTIONS },
-          changedAt: { type: ['integer', 'null'] },
-          properties: propertyMapSchema,
-          associations: v2AssociationsSchema,
-        },
-      },
-    },
+    messages: { type: 'array', minItems: 1, items: inboundMessageSchema },
   },
 } as const;
+export type SyncBatchMessage = FromWireSchema<typeof syncBatchMessageSchema>;
 
+/** A blocking problem stops the object from being applied; others skip one property. */
+const problemSchema = {
+  type: 'object',
+  required: ['type', 'details', 'blocking'],
+  properties: {
+    type: { type: 'string', enum: ERROR_TYPES },
+    details: { type: 'string' },
+    blocking: { type: 'boolean' },
+  },
+} as const;
+export type Problem = FromWireSchema<typeof problemSchema>;
+
+/**
+ * An object's whole mapped state at one revision, in CRM property names. `rev` grows each time
+ * the object's stored state or its mapping changes (the applier skips older ones); `changedAt` is
+ * the newest of its state; `settingsRev` the settings' revision it was mapped with (a re-map
+ * after a settings change is newer); `generation` counts deletes, so that an upsert after a
+ * delete makes a new CRM object.
+ */
+const mappedChangeSchema = {
+  type: 'object',
+  required: ['externalObjectId', 'rev', 'settingsRev', 'action', 'changedAt', 'generation', 'properties', 'associations', 'problems'],
+  properties: {
+    externalObjectId: objectIdSchema,
+    rev: { type: 'integer', minimum: 0 },
+    settingsRev: { type: 'integer', minimum: 0 },
+    action: { type: 'string', enum: ACTIONS },
+    changedAt: { type: 'integer' },
+    generation: { type: 'integer', minimum: 0 },
+    properties: { type: 'object', additionalProperties: { type: ['string', 'null'] } },
+    associations: v2AssociationsSchema,
+    problems: { type: 'array', items: problemSchema },
+  },
+} as const;
+export type MappedChange = FromWireSchema<typeof mappedChangeSchema>;
+
+/**
+ * mapper → applier. Routing key `changes.mapped.<objectType>`. `reapply`: write the changes even
+ * where the same revision was applied already (the answer to a refresh).
+ */
 export const mappedChangesMessageSchema = {
   $id: 'amqp-mapped-changes',
   type: 'object',
@@ -115,128 +97,76 @@ export const mappedChangesMessageSchema = {
     storeId: objectIdSchema,
     objectType: { type: 'string', enum: OBJECT_TYPES },
     reapply: { type: 'boolean' },
-    changes: {
-      type: 'array',
-      minItems: 1,
-      items: {
-        type: 'object',
-        required: ['externalObjectId', 'rev', 'settingsRev', 'action', 'changedAt', 'generation', 'properties', 'associations', 'problems'],
-        properties: {
-          externalObjectId: objectIdSchema,
-          rev: { type: 'integer', minimum: 0 },
-          settingsRev: { type: 'integer', minimum: 0 },
-          action: { type: 'string', enum: ACTIONS },
-          changedAt: { type: 'integer' },
-          generation: { type: 'integer', minimum: 0 },
-          properties: { type: 'object', additionalProperties: { type: ['string', 'null'] } },
-          associations: v2AssociationsSchema,
-          problems: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['type', 'details', 'blocking'],
-              properties: {
-                type: { type: 'string', enum: ERROR_TYPES },
-                details: { type: 'string' },
-                blocking: { type: 'boolean' },
-              },
-            },
-          },
-        },
-      },
-    },
+    changes: { type: 'array', minItems: 1, items: mappedChangeSchema },
   },
 } as const;
-
-/**
- * gateway → mapper: settings changed; the mapper re-maps the stored state of the objects of these
- * types. Routing key `settings.changed`.
- */
-export interface SettingsChangedMessage {
-  kind: 'settings-changed';
-  /** `app:<appId>` or `portal:<portalId>` (the settings' owner). */
-  owner: string;
-  settingsRev: number;
-  objectTypes: ObjectType[];
-}
-
-/** mapper → mapper: go on with a re-apply job (one chunk of pages per message). Routing key `settings.reapply`. */
-export interface ReapplyChunkMessage {
-  kind: 'reapply-chunk';
-  jobId: string;
-}
+export type MappedChangesMessage = FromWireSchema<typeof mappedChangesMessageSchema>;
 
 /** Errors that hold changes back until an account event, rather than until a new message. */
 export const CATCH_UP_ERROR_TYPES = ['INACTIVE_PORTAL', 'PORTAL_NOT_SYNC_ENABLED'] as const;
 
 /**
+ * gateway → mapper: settings changed; the mapper re-maps the stored state of the objects of these
+ * types. Routing key `settings.changed`. `owner`: `app:<appId>` or `portal:<portalId>`.
+ */
+const settingsChangedSchema = {
+  type: 'object',
+  required: ['kind', 'owner', 'settingsRev', 'objectTypes'],
+  properties: {
+    kind: { const: 'settings-changed' },
+    owner: { type: 'string', pattern: '^(app|portal):.+$' },
+    settingsRev: { type: 'integer', minimum: 1 },
+    objectTypes: { type: 'array', items: { type: 'string', enum: OBJECT_TYPES } },
+  },
+} as const;
+export type SettingsChangedMessage = FromWireSchema<typeof settingsChangedSchema>;
+
+/** mapper → mapper: go on with a re-apply job (one chunk of pages per message). Routing key `settings.reapply`. */
+const reapplyChunkSchema = { type: 'object', required: ['kind', 'jobId'], properties: { kind: { const: 'reapply-chunk' }, jobId: { type: 'string', minLength: 1 } } } as const;
+export type ReapplyChunkMessage = FromWireSchema<typeof reapplyChunkSchema>;
+
+/**
  * gateway → mapper: what was held back by `errorType` can apply now (the portal was enabled, the
  * tenant installed); the objects with such open errors are mapped and applied, a page per message.
- * Routing key `objects.catch-up`.
+ * Routing key `objects.catch-up`. `appId`: one tenant of the portal (null: direct mode), absent:
+ * every tenant of the portal. `afterId`: resume point (an error id) of the next page.
  */
-export interface CatchUpMessage {
-  kind: 'catch-up';
-  portalId: number;
-  /** One tenant of the portal (null: direct mode); absent: every tenant of the portal. */
-  appId?: string | null;
-  errorType: (typeof CATCH_UP_ERROR_TYPES)[number];
-  /** Resume point (an error id) of the next page; absent on the first. */
-  afterId?: string;
-}
+const catchUpSchema = {
+  type: 'object',
+  required: ['kind', 'portalId', 'errorType'],
+  properties: {
+    kind: { const: 'catch-up' },
+    portalId: { type: 'integer', minimum: 1 },
+    appId: { type: ['string', 'null'] },
+    errorType: { type: 'string', enum: CATCH_UP_ERROR_TYPES },
+    afterId: { type: 'string', pattern: '^[0-9a-f]{24}$' },
+  },
+} as const;
+export type CatchUpMessage = FromWireSchema<typeof catchUpSchema>;
 
 /**
  * applier → mapper: these objects were written to the CRM by two writers at once and the older
  * write may have landed last; map their stored state again and send it to be written even if its
  * revision was applied already. Routing key `objects.refresh`.
  */
-export interface RefreshObjectsMessage {
-  kind: 'refresh-objects';
-  tenant: Tenant;
-  storeId: string;
-  objectType: ObjectType;
-  externalObjectIds: string[];
-}
-
-export type SettingsWorkMessage = SettingsChangedMessage | ReapplyChunkMessage | CatchUpMessage | RefreshObjectsMessage;
+const refreshObjectsSchema = {
+  type: 'object',
+  required: ['kind', 'tenant', 'storeId', 'objectType', 'externalObjectIds'],
+  properties: {
+    kind: { const: 'refresh-objects' },
+    tenant: tenantSchema,
+    storeId: objectIdSchema,
+    objectType: { type: 'string', enum: OBJECT_TYPES },
+    externalObjectIds: { type: 'array', minItems: 1, maxItems: 1000, items: objectIdSchema },
+  },
+} as const;
+export type RefreshObjectsMessage = FromWireSchema<typeof refreshObjectsSchema>;
 
 export const settingsWorkMessageSchema = {
   $id: 'amqp-settings-work',
-  oneOf: [
-    {
-      type: 'object',
-      required: ['kind', 'owner', 'settingsRev', 'objectTypes'],
-      properties: {
-        kind: { const: 'settings-changed' },
-        owner: { type: 'string', pattern: '^(app|portal):.+$' },
-        settingsRev: { type: 'integer', minimum: 1 },
-        objectTypes: { type: 'array', items: { type: 'string', enum: OBJECT_TYPES } },
-      },
-    },
-    { type: 'object', required: ['kind', 'jobId'], properties: { kind: { const: 'reapply-chunk' }, jobId: { type: 'string', minLength: 1 } } },
-    {
-      type: 'object',
-      required: ['kind', 'portalId', 'errorType'],
-      properties: {
-        kind: { const: 'catch-up' },
-        portalId: { type: 'integer', minimum: 1 },
-        appId: { type: ['string', 'null'] },
-        errorType: { type: 'string', enum: CATCH_UP_ERROR_TYPES },
-        afterId: { type: 'string', pattern: '^[0-9a-f]{24}$' },
-      },
-    },
-    {
-      type: 'object',
-      required: ['kind', 'tenant', 'storeId', 'objectType', 'externalObjectIds'],
-      properties: {
-        kind: { const: 'refresh-objects' },
-        tenant: tenantSchema,
-        storeId: objectIdSchema,
-        objectType: { type: 'string', enum: OBJECT_TYPES },
-        externalObjectIds: { type: 'array', minItems: 1, maxItems: 1000, items: objectIdSchema },
-      },
-    },
-  ],
+  oneOf: [settingsChangedSchema, reapplyChunkSchema, catchUpSchema, refreshObjectsSchema],
 } as const;
+export type SettingsWorkMessage = FromWireSchema<typeof settingsWorkMessageSchema>;
 
 /** The topics the services exchange; sync routing keys are `<topic>.<objectType>`. */
 export const TOPICS = {

@@ -1,3 +1,4 @@
+import type { FromWireSchema } from './validation';
 import { OBJECT_TYPES } from './enums';
 
 export const MAX_SYNC_MESSAGES = 200;
@@ -17,9 +18,12 @@ export const objectTypeSchema = { type: 'string', enum: OBJECT_TYPES } as const;
 export const epochMillisSchema = { type: 'integer', minimum: 0, maximum: 8640000000000000 } as const;
 
 /** A property value as senders send it: any JSON scalar; null clears the property. */
+export const propertyValueSchema = { type: ['string', 'number', 'boolean', 'null'], errorHint: 'must be a string, number, boolean or null' } as const;
+export type PropertyValue = FromWireSchema<typeof propertyValueSchema>;
+
 export const propertyMapSchema = {
   type: 'object',
   maxProperties: 1000,
   propertyNames: { minLength: 1, maxLength: 256 },
-  additionalProperties: { type: ['string', 'number', 'boolean', 'null'], errorHint: 'must be a string, number, boolean or null' },
+  additionalProperties: propertyValueSchema,
 } as const;

@@ -1,3 +1,5 @@
+import type { FromWireSchema } from './validation';
+
 /**
  * A portal's CRM connection (decision 22): the built-in CRM, or a hosted CRM with the same objects
  * API, with its auth and its limits. Secrets appear only in `CrmConnection` (what the resolver
@@ -36,11 +38,6 @@ export type CrmConnection =
   | { kind: 'builtin'; limits: CrmLimits | null }
   | { kind: 'hosted'; baseUrl: string; auth: HostedCrmAuth; limits: CrmLimits };
 
-/** `PUT /admin/v1/portals/{id}/crm-connection`: a tier stands for its limits; `limits` fields override it. */
-export type CrmConnectionInput =
-  | { kind: 'builtin'; tier?: CrmTier; limits?: Partial<CrmLimits> | null }
-  | { kind: 'hosted'; baseUrl: string; auth: HostedCrmAuth; tier?: CrmTier; limits?: Partial<CrmLimits> };
-
 /** What the admin API answers about a connection: never a secret. */
 export interface CrmConnectionView {
   portalId: number;
@@ -61,7 +58,9 @@ export interface CrmConnectionView {
 
 const secret = { type: 'string', minLength: 8, maxLength: 4096 } as const;
 /** `required` in a sub-schema, with the names declared there too (ajv's strict mode asks for it). */
-const has = (...names: string[]) => ({ required: names, properties: Object.fromEntries(names.map((name) => [name, true])) });
+function has<const N extends readonly string[]>(...names: N) {
+  return { required: names, properties: Object.fromEntries(names.map((name) => [name, true])) as { [K in N[number]]: true } };
+}
 const positive = { type: 'integer', minimum: 1, maximum: 1_000_000_000 } as const;
 
 const limitsSchema = {
@@ -109,3 +108,5 @@ export const crmConnectionInputSchema = {
   },
   else: { not: { anyOf: [has('baseUrl'), has('auth')] }, errorHint: 'of kind builtin takes no baseUrl or auth (they are for kind hosted)' },
 } as const;
+/** `PUT /admin/v1/portals/{id}/crm-connection`: a tier stands for its limits; `limits` fields override it. */
+export type CrmConnectionInput = FromWireSchema<typeof crmConnectionInputSchema>;

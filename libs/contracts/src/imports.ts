@@ -1,13 +1,16 @@
+import type { FromWireSchema } from './validation';
 import type { ObjectType } from './enums';
 import { MAX_IMPORT_MESSAGES, MAX_SYNC_MESSAGES, epochMillisSchema, objectIdSchema, objectTypeSchema, propertyMapSchema } from './common-schemas';
-import type { PropertyValue } from './sync-v1';
 import { v2AssociationsSchema } from './sync-v2';
 
 /** SPEC.md "Import message (v1)": a v1 sync message without action and timestamp; always an upsert. */
-export interface V1ImportMessage {
-  integratorObjectId: string;
-  propertyNameToValues?: Record<string, PropertyValue>;
-}
+const v1ImportMessageSchema = {
+  type: 'object',
+  required: ['integratorObjectId'],
+  additionalProperties: false,
+  properties: { integratorObjectId: objectIdSchema, propertyNameToValues: propertyMapSchema },
+} as const;
+export type V1ImportMessage = FromWireSchema<typeof v1ImportMessageSchema>;
 
 export const v1ImportPageSchema = {
   $id: 'v1-import-page',
@@ -15,20 +18,10 @@ export const v1ImportPageSchema = {
   minItems: 1,
   maxItems: MAX_IMPORT_MESSAGES,
   errorHint: `must hold 1 to ${MAX_IMPORT_MESSAGES} import messages`,
-  items: {
-    type: 'object',
-    required: ['integratorObjectId'],
-    additionalProperties: false,
-    properties: { integratorObjectId: objectIdSchema, propertyNameToValues: propertyMapSchema },
-  },
+  items: v1ImportMessageSchema,
 } as const;
 
 const countSchema = { type: 'integer', minimum: 0, maximum: 100_000_000 } as const;
-
-export interface ImportEnd {
-  pageCount: number;
-  itemCount: number;
-}
 
 export const v1ImportEndSchema = {
   $id: 'v1-import-end',
@@ -37,16 +30,9 @@ export const v1ImportEndSchema = {
   additionalProperties: false,
   properties: { pageCount: countSchema, itemCount: countSchema },
 } as const;
+export type ImportEnd = FromWireSchema<typeof v1ImportEndSchema>;
 
 /** POST /extensions/ecomm/v2/imports/page (vendor-api-notes.md). */
-export interface V2ImportPage {
-  importStartedAt: number;
-  pageNumber: number;
-  storeId: string;
-  objectType: ObjectType;
-  messages: { externalObjectId: string; properties?: Record<string, PropertyValue>; associations?: Partial<Record<ObjectType, string[]>> }[];
-}
-
 export const v2ImportPageSchema = {
   $id: 'v2-import-page',
   type: 'object',
@@ -71,14 +57,9 @@ export const v2ImportPageSchema = {
     },
   },
 } as const;
+export type V2ImportPage = FromWireSchema<typeof v2ImportPageSchema>;
 
 /** POST /extensions/ecomm/v2/imports/end. */
-export interface V2ImportEnd extends ImportEnd {
-  importStartedAt: number;
-  storeId: string;
-  objectType: ObjectType;
-}
-
 export const v2ImportEndSchema = {
   $id: 'v2-import-end',
   type: 'object',
@@ -86,19 +67,35 @@ export const v2ImportEndSchema = {
   additionalProperties: false,
   properties: { importStartedAt: epochMillisSchema, storeId: objectIdSchema, objectType: objectTypeSchema, pageCount: countSchema, itemCount: countSchema },
 } as const;
+export type V2ImportEnd = FromWireSchema<typeof v2ImportEndSchema>;
+
+/** POST /extensions/ecomm/v2/imports: which store to import into. */
+export const v2ImportStartSchema = {
+  $id: 'v2-import-start',
+  type: 'object',
+  required: ['storeId'],
+  additionalProperties: false,
+  properties: { storeId: objectIdSchema },
+} as const;
 
 /** The webhook body (SPEC.md "Events"). */
-export interface ImportInitialization {
-  portalId: number;
-  importStartedAt: number;
-  settingsToImport: { settingsId: number; objectType: ObjectType }[];
-}
+export const importInitializationSchema = {
+  $id: 'import-initialization',
+  type: 'object',
+  required: ['portalId', 'importStartedAt', 'settingsToImport'],
+  additionalProperties: false,
+  properties: {
+    portalId: { type: 'integer' },
+    importStartedAt: epochMillisSchema,
+    settingsToImport: {
+      type: 'array',
+      items: { type: 'object', required: ['settingsId', 'objectType'], additionalProperties: false, properties: { settingsId: { type: 'integer' }, objectType: objectTypeSchema } },
+    },
+  },
+} as const;
+export type ImportInitialization = FromWireSchema<typeof importInitializationSchema>;
 
 /** The receiver's answer: one count per `settingsToImport` entry. */
-export interface ImportInitializationResponse {
-  importCounts: { settingsId: number; count: number | null }[];
-}
-
 export const importInitializationResponseSchema = {
   $id: 'import-initialization-response',
   type: 'object',
@@ -114,41 +111,46 @@ export const importInitializationResponseSchema = {
     },
   },
 } as const;
+export type ImportInitializationResponse = FromWireSchema<typeof importInitializationResponseSchema>;
 
 /** settingsId of each object type's settings in an application's import (stable numbers). */
 export const IMPORT_SETTINGS_IDS: Record<ObjectType, number> = { CONTACT: 1, DEAL: 2, PRODUCT: 3, LINE_ITEM: 4 };
 
-/** gateway → import-coordinator, and webhook-dispatcher → import-coordinator. */
-export type ImportEventMessage =
-  | { kind: 'import-started'; importId: string }
-  | { kind: 'import-completed'; importId: string }
-  | { kind: 'webhook-completed'; requestId: string; ok: true; status: number; body: unknown }
-  | { kind: 'webhook-completed'; requestId: string; ok: false; reason: string };
+const importIdSchema = { type: 'string', pattern: '^[0-9a-f]{24}$' } as const;
+const requestIdSchema = { type: 'string', minLength: 1 } as const;
 
+/** gateway → import-coordinator, and webhook-dispatcher → import-coordinator. */
 export const importEventMessageSchema = {
   $id: 'amqp-import-event',
-  type: 'object',
-  required: ['kind'],
-  properties: {
-    kind: { type: 'string', enum: ['import-started', 'import-completed', 'webhook-completed'] },
-    importId: { type: 'string', pattern: '^[0-9a-f]{24}$' },
-    requestId: { type: 'string', minLength: 1 },
-    ok: { type: 'boolean' },
-  },
+  oneOf: [
+    {
+      type: 'object',
+      required: ['kind', 'importId'],
+      properties: { kind: { enum: ['import-started', 'import-completed'] }, importId: importIdSchema },
+    },
+    {
+      type: 'object',
+      required: ['kind', 'requestId', 'ok', 'status'],
+      // body: the receiver's JSON answer, absent when it sent none.
+      properties: { kind: { const: 'webhook-completed' }, requestId: requestIdSchema, ok: { const: true }, status: { type: 'integer' }, body: {} },
+    },
+    {
+      type: 'object',
+      required: ['kind', 'requestId', 'ok', 'reason'],
+      properties: { kind: { const: 'webhook-completed' }, requestId: requestIdSchema, ok: { const: false }, reason: { type: 'string' } },
+    },
+  ],
 } as const;
+export type ImportEventMessage = FromWireSchema<typeof importEventMessageSchema>;
 
-/** import-coordinator → webhook-dispatcher: POST `body` to `url`, signed with the application's secret. */
-export interface WebhookRequestMessage {
-  requestId: string;
-  appId: string;
-  url: string;
-  /** The exact JSON text to send (what is signed). */
-  body: string;
-}
-
+/**
+ * import-coordinator → webhook-dispatcher: POST `body` to `url`, signed with the application's
+ * secret; `body` is the exact JSON text to send (what is signed).
+ */
 export const webhookRequestMessageSchema = {
   $id: 'amqp-webhook-request',
   type: 'object',
   required: ['requestId', 'appId', 'url', 'body'],
-  properties: { requestId: { type: 'string', minLength: 1 }, appId: { type: 'string', minLength: 1 }, url: { type: 'string', minLength: 1 }, body: { type: 'string' } },
+  properties: { requestId: requestIdSchema, appId: { type: 'string', minLength: 1 }, url: { type: 'string', minLength: 1 }, body: { type: 'string' } },
 } as const;
+export type WebhookRequestMessage = FromWireSchema<typeof webhookRequestMessageSchema>;

@@ -10,3 +10,6 @@ export * from './settings';
 export * from './imports';
 export * from './crm-connection';
 export * from './console-api';
+export * from './api-responses';
+export * from './admin-api';
+export * from './openapi';

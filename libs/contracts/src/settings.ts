@@ -1,3 +1,4 @@
+import type { FromWireSchema } from './validation';
 import type { DataType, ObjectType } from './enums';
 import { DATA_TYPES, OBJECT_TYPES } from './enums';
 
@@ -16,29 +17,6 @@ export interface SyncSettings {
 
 // ---- v1 wire ---------------------------------------------------------------------------------
 
-export interface V1PropertyMapping {
-  propertyName: string;
-  targetCrmProperty: string;
-  dataType: DataType;
-}
-
-export interface V1Settings {
-  enabled: boolean;
-  importOnInstall: boolean;
-  productSyncSettings: { properties: V1PropertyMapping[] };
-  dealSyncSettings: { properties: V1PropertyMapping[] };
-  lineItemSyncSettings: { properties: V1PropertyMapping[] };
-  contactSyncSettings: { properties: V1PropertyMapping[] };
-}
-
-/** The v1 settings block of each object type. */
-export const V1_SETTINGS_BLOCKS: Record<ObjectType, keyof Omit<V1Settings, 'enabled' | 'importOnInstall'>> = {
-  PRODUCT: 'productSyncSettings',
-  DEAL: 'dealSyncSettings',
-  LINE_ITEM: 'lineItemSyncSettings',
-  CONTACT: 'contactSyncSettings',
-};
-
 const name = (what: string) => ({ type: 'string', minLength: 1, maxLength: 256, errorHint: `must be a non-empty ${what} name of at most 256 characters` }) as const;
 const dataTypeSchema = { type: 'string', enum: DATA_TYPES } as const;
 
@@ -48,8 +26,10 @@ const v1MappingSchema = {
   additionalProperties: false,
   properties: { propertyName: name('property'), targetCrmProperty: name('CRM property'), dataType: dataTypeSchema },
 } as const;
+export type V1PropertyMapping = FromWireSchema<typeof v1MappingSchema>;
 
-const v1Block = { type: 'object', additionalProperties: false, properties: { properties: { type: 'array', maxItems: 1000, items: v1MappingSchema } } } as const;
+const v1Mappings = { type: 'array', maxItems: 1000, items: v1MappingSchema } as const;
+const v1Block = { type: 'object', additionalProperties: false, properties: { properties: v1Mappings } } as const;
 
 /** PUT /extensions/ecomm/v1/settings: a full replace, so a missing block is an empty one. */
 export const v1SettingsSchema = {
@@ -65,31 +45,46 @@ export const v1SettingsSchema = {
     contactSyncSettings: v1Block,
   },
 } as const;
+export type V1SettingsInput = FromWireSchema<typeof v1SettingsSchema>;
 
-export type V1SettingsInput = Partial<Omit<V1Settings, 'productSyncSettings' | 'dealSyncSettings' | 'lineItemSyncSettings' | 'contactSyncSettings'>> &
-  Partial<Record<(typeof V1_SETTINGS_BLOCKS)[ObjectType], { properties?: V1PropertyMapping[] }>>;
+const v1BlockView = { ...v1Block, required: ['properties'] } as const;
+
+/** GET (and the answer to PUT) /extensions/ecomm/v1/settings: always every field. */
+export const v1SettingsViewSchema = {
+  $id: 'v1-settings-view',
+  type: 'object',
+  additionalProperties: false,
+  required: ['enabled', 'importOnInstall', 'productSyncSettings', 'dealSyncSettings', 'lineItemSyncSettings', 'contactSyncSettings'],
+  properties: {
+    enabled: { type: 'boolean' },
+    importOnInstall: { type: 'boolean' },
+    productSyncSettings: v1BlockView,
+    dealSyncSettings: v1BlockView,
+    lineItemSyncSettings: v1BlockView,
+    contactSyncSettings: v1BlockView,
+  },
+} as const;
+export type V1Settings = FromWireSchema<typeof v1SettingsViewSchema>;
+
+/** The v1 settings block of each object type. */
+export const V1_SETTINGS_BLOCKS = {
+  PRODUCT: 'productSyncSettings',
+  DEAL: 'dealSyncSettings',
+  LINE_ITEM: 'lineItemSyncSettings',
+  CONTACT: 'contactSyncSettings',
+} as const satisfies Record<ObjectType, keyof V1Settings>;
 
 // ---- v2 wire ---------------------------------------------------------------------------------
 
-export interface V2PropertyMapping {
-  externalPropertyName: string;
-  crmPropertyName: string;
-  dataType?: DataType;
-}
+const v2MappingSchema = {
+  type: 'object',
+  required: ['externalPropertyName', 'crmPropertyName'],
+  additionalProperties: false,
+  properties: { externalPropertyName: name('property'), crmPropertyName: name('CRM property'), dataType: dataTypeSchema },
+} as const;
+export type V2PropertyMapping = FromWireSchema<typeof v2MappingSchema>;
 
-export interface V2Settings {
-  enabled: boolean;
-  webhookUri: string | null;
-  mappings: Record<ObjectType, { properties: V2PropertyMapping[] }>;
-}
-
-export type V2SettingsInput = {
-  enabled?: boolean;
-  /** The v1 setting, accepted in v2 too (clients send one settings object to both); kept when left out. */
-  importOnInstall?: boolean;
-  webhookUri?: string | null;
-  mappings?: Partial<Record<ObjectType, { properties?: V2PropertyMapping[] }>>;
-};
+const v2Block = { type: 'object', additionalProperties: false, properties: { properties: { type: 'array', maxItems: 1000, items: v2MappingSchema } } } as const;
 
 const httpUri = { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048, errorHint: 'must be an absolute http(s) URI' } as const;
 
@@ -99,42 +94,46 @@ export const v2SettingsSchema = {
   additionalProperties: false,
   properties: {
     enabled: { type: 'boolean' },
+    /** The v1 setting, accepted in v2 too (clients send one settings object to both); kept when left out. */
     importOnInstall: { type: 'boolean' },
     webhookUri: { anyOf: [httpUri, { type: 'null' }], errorHint: 'must be an absolute http(s) URI or null' },
     mappings: {
       type: 'object',
       additionalProperties: false,
       errorHint: `keys must be object types (${OBJECT_TYPES.join(', ')})`,
-      properties: Object.fromEntries(
-        OBJECT_TYPES.map((type) => [
-          type,
-          {
-            type: 'object',
-            additionalProperties: false,
-            properties: {
-              properties: {
-                type: 'array',
-                maxItems: 1000,
-                items: {
-                  type: 'object',
-                  required: ['externalPropertyName', 'crmPropertyName'],
-                  additionalProperties: false,
-                  properties: { externalPropertyName: name('property'), crmPropertyName: name('CRM property'), dataType: dataTypeSchema },
-                },
-              },
-            },
-          },
-        ]),
-      ),
+      properties: { CONTACT: v2Block, DEAL: v2Block, PRODUCT: v2Block, LINE_ITEM: v2Block },
     },
   },
 } as const;
+export type V2SettingsInput = FromWireSchema<typeof v2SettingsSchema>;
+
+const v2BlockView = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['properties'],
+  properties: { properties: { type: 'array', items: { ...v2MappingSchema, required: ['externalPropertyName', 'crmPropertyName', 'dataType'] } } },
+} as const;
+
+/** GET (and the answer to PUT) /extensions/ecomm/v2/settings: every object type, every mapping with its data type. */
+export const v2SettingsViewSchema = {
+  $id: 'v2-settings-view',
+  type: 'object',
+  additionalProperties: false,
+  required: ['enabled', 'webhookUri', 'mappings'],
+  properties: {
+    enabled: { type: 'boolean' },
+    webhookUri: { type: ['string', 'null'] },
+    mappings: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['CONTACT', 'DEAL', 'PRODUCT', 'LINE_ITEM'],
+      properties: { CONTACT: v2BlockView, DEAL: v2BlockView, PRODUCT: v2BlockView, LINE_ITEM: v2BlockView },
+    },
+  },
+} as const;
+export type V2Settings = FromWireSchema<typeof v2SettingsViewSchema>;
 
 // ---- v1 import settings ----------------------------------------------------------------------
-
-export interface V1ImportSettings {
-  importTriggerUri: string | null;
-}
 
 export const v1ImportSettingsSchema = {
   $id: 'v1-import-settings',
@@ -142,4 +141,41 @@ export const v1ImportSettingsSchema = {
   required: ['importTriggerUri'],
   additionalProperties: false,
   properties: { importTriggerUri: httpUri },
+} as const;
+export type V1ImportSettings = FromWireSchema<typeof v1ImportSettingsSchema>;
+
+/** GET /extensions/ecomm/v1/import-settings: null before one is set. */
+export const v1ImportSettingsViewSchema = {
+  $id: 'v1-import-settings-view',
+  type: 'object',
+  required: ['importTriggerUri'],
+  additionalProperties: false,
+  properties: { importTriggerUri: { type: ['string', 'null'] } },
+} as const;
+
+// ---- re-applying after a change --------------------------------------------------------------
+
+/** GET .../settings/reapply-status: the newest re-apply job. */
+export const reapplyStatusSchema = {
+  $id: 'reapply-status',
+  type: 'object',
+  additionalProperties: false,
+  required: ['settingsRev', 'status', 'objectTypes', 'objectsProcessed', 'startedAt', 'updatedAt', 'finishedAt'],
+  properties: {
+    settingsRev: { type: 'integer' },
+    status: { type: 'string', enum: ['running', 'completed', 'superseded'] },
+    objectTypes: { type: 'array', items: { type: 'string', enum: OBJECT_TYPES } },
+    objectsProcessed: { type: 'integer' },
+    startedAt: { type: 'integer' },
+    updatedAt: { type: 'integer' },
+    finishedAt: { type: ['integer', 'null'] },
+  },
+} as const;
+
+/** POST .../settings/reapply: 202. */
+export const reapplyStartedSchema = {
+  $id: 'reapply-started',
+  type: 'object',
+  required: ['settingsRev', 'objectTypes'],
+  properties: { settingsRev: { type: 'integer' }, objectTypes: { type: 'array', items: { type: 'string', enum: OBJECT_TYPES } } },
 } as const;

@@ -1,19 +1,11 @@
-import type { Action } from './enums';
+import type { FromWireSchema } from './validation';
 import { ACTIONS } from './enums';
 import { changeTimeSchema } from './change-time';
 import { MAX_SYNC_MESSAGES, objectIdSchema, propertyMapSchema } from './common-schemas';
 
-export type PropertyValue = string | number | boolean | null;
+export type { PropertyValue } from './common-schemas';
 
-/** SPEC.md "Sync message (v1)". */
-export interface V1SyncMessage {
-  integratorObjectId: string;
-  action: Action;
-  /** Epoch ms as a number or numeric string, or an ISO 8601 date-time (changeTimeSchema). */
-  changeOccurredTimestamp?: number | string;
-  propertyNameToValues?: Record<string, PropertyValue>;
-}
-
+/** SPEC.md "Sync message (v1)". `changeOccurredTimestamp`: see changeTimeSchema. */
 export const v1SyncMessageSchema = {
   type: 'object',
   required: ['integratorObjectId', 'action'],
@@ -25,6 +17,7 @@ export const v1SyncMessageSchema = {
     propertyNameToValues: propertyMapSchema,
   },
 } as const;
+export type V1SyncMessage = FromWireSchema<typeof v1SyncMessageSchema>;
 
 /** PUT /extensions/ecomm/v1/sync-messages/{objectType}: 1 to 200 messages. */
 export const v1SyncMessagesSchema = {

@@ -1,34 +1,20 @@
-import type { Action, ObjectType } from './enums';
+import type { FromWireSchema } from './validation';
 import { ACTIONS, OBJECT_TYPES } from './enums';
 import { changeTimeSchema } from './change-time';
-import type { PropertyValue } from './sync-v1';
 import { MAX_SYNC_MESSAGES, objectIdSchema, objectTypeSchema, propertyMapSchema } from './common-schemas';
 
-export type V2Associations = Partial<Record<ObjectType, string[]>>;
+const externalIdsSchema = { type: 'array', maxItems: 1000, items: objectIdSchema } as const;
 
-/** SPEC.md "Sync submission (v2)", one message. */
-export interface V2SyncMessage {
-  externalObjectId: string;
-  action: Action;
-  /** Epoch ms; examples also send it as a numeric string. */
-  changedAt?: number | string;
-  properties?: Record<string, PropertyValue>;
-  associations?: V2Associations;
-}
-
-export interface V2SyncSubmission {
-  storeId: string;
-  objectType: ObjectType;
-  messages: V2SyncMessage[];
-}
-
+/** Associated object type to the external ids of the associated objects. */
 export const v2AssociationsSchema = {
   type: 'object',
   additionalProperties: false,
-  properties: Object.fromEntries(OBJECT_TYPES.map((type) => [type, { type: 'array', maxItems: 1000, items: objectIdSchema }])),
+  properties: { CONTACT: externalIdsSchema, DEAL: externalIdsSchema, PRODUCT: externalIdsSchema, LINE_ITEM: externalIdsSchema },
   errorHint: `keys must be object types (${OBJECT_TYPES.join(', ')}) and values arrays of external ids`,
 } as const;
+export type V2Associations = FromWireSchema<typeof v2AssociationsSchema>;
 
+/** SPEC.md "Sync submission (v2)", one message. `changedAt`: see changeTimeSchema. */
 export const v2SyncMessageSchema = {
   type: 'object',
   required: ['externalObjectId', 'action'],
@@ -41,6 +27,7 @@ export const v2SyncMessageSchema = {
     associations: v2AssociationsSchema,
   },
 } as const;
+export type V2SyncMessage = FromWireSchema<typeof v2SyncMessageSchema>;
 
 /** PUT /extensions/ecomm/v2/sync/messages. */
 export const v2SyncSubmissionSchema = {
@@ -60,14 +47,9 @@ export const v2SyncSubmissionSchema = {
     },
   },
 } as const;
+export type V2SyncSubmission = FromWireSchema<typeof v2SyncSubmissionSchema>;
 
 /** A v2 store (SPEC.md "Store (v2)"): an organising label of the data a tenant sends. */
-export interface V2Store {
-  id: string;
-  label: string;
-  adminUri?: string;
-}
-
 export const v2StoreSchema = {
   $id: 'v2-store',
   type: 'object',
@@ -79,3 +61,4 @@ export const v2StoreSchema = {
     adminUri: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2000, errorHint: 'must be an absolute http(s) URI' },
   },
 } as const;
+export type V2Store = FromWireSchema<typeof v2StoreSchema>;

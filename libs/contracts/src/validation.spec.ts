@@ -1,6 +1,7 @@
 import { toEpochMillis } from './change-time';
 import { createValidator } from './validation';
 import { v1SyncMessagesSchema } from './sync-v1';
+import { importEventMessageSchema } from './imports';
 import { v2SettingsSchema } from './settings';
 import { v2SyncSubmissionSchema } from './sync-v2';
 
@@ -91,3 +92,27 @@ describe('v2 settings schema', () => {
   });
 });
 
+
+describe('import event message schema', () => {
+  const event = createValidator(importEventMessageSchema, 'message');
+  const importId = '0123456789abcdef01234567';
+
+  it.each([
+    ['an import started', { kind: 'import-started', importId }],
+    ['an import completed', { kind: 'import-completed', importId }],
+    ['a webhook answered with a body', { kind: 'webhook-completed', requestId: 'r1', ok: true, status: 200, body: { importCounts: [] } }],
+    ['a webhook answered without a JSON body', { kind: 'webhook-completed', requestId: 'r1', ok: true, status: 204 }],
+    ['a webhook that failed', { kind: 'webhook-completed', requestId: 'r1', ok: false, reason: 'timeout' }],
+  ])('when %s is received, then it is accepted', (_name, message) => {
+    expect(event(message).ok).toBe(true);
+  });
+
+  it.each([
+    ['an import event without its id', { kind: 'import-started' }],
+    ['a succeeded webhook without its status', { kind: 'webhook-completed', requestId: 'r1', ok: true }],
+    ['a failed webhook without its reason', { kind: 'webhook-completed', requestId: 'r1', ok: false }],
+    ['an unknown kind', { kind: 'import-paused', importId }],
+  ])('when %s is received, then it is refused', (_name, message) => {
+    expect(event(message).ok).toBe(false);
+  });
+});

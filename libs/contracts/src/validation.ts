@@ -1,5 +1,6 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 
 /**
  * One Ajv instance for every wire schema. `errorHint` is our annotation: the sentence a
@@ -8,6 +9,20 @@ import addFormats from 'ajv-formats';
 const ajv = new Ajv({ allErrors: false, verbose: true, strict: true, strictTypes: false });
 addFormats(ajv);
 ajv.addVocabulary(['errorHint']);
+
+/**
+ * Drops the `[x: string]: unknown` that FromSchema adds to an object schema without
+ * `additionalProperties: false`: validation lets unknown fields through (a newer producer may add
+ * one), but code reads only the declared ones. Typed maps (`additionalProperties: {schema}`) stay.
+ */
+export type Closed<T> = T extends readonly (infer I)[]
+  ? Closed<I>[]
+  : T extends object
+    ? { [K in keyof T as string extends K ? (unknown extends T[K] ? never : K) : K]: Closed<T[K]> }
+    : T;
+
+/** The type of the values a JSON Schema accepts, derived from the schema (decision 0030). */
+export type FromWireSchema<S extends JSONSchema> = Closed<FromSchema<S, { parseIfThenElseKeywords: true; parseNotKeyword: true }>>;
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -29,11 +44,15 @@ export function describeError(error: ErrorObject, root: string): string {
   }
 }
 
-/** Compiles a schema once; the result answers ok with the typed value or the first problem. */
-export function createValidator<T>(schema: object, root = 'body'): (data: unknown) => Validation<T> {
-  const validate: ValidateFunction = ajv.compile(schema);
+/**
+ * Compiles a schema once; the result answers ok with the value, typed from the schema itself
+ * (json-schema-to-ts, decision 0030), or the first problem.
+ */
+export function createValidator<const S extends JSONSchema>(schema: S, root?: string): (data: unknown) => Validation<FromWireSchema<S>>;
+export function createValidator(schema: object, root = 'body'): (data: unknown) => Validation<unknown> {
+  const validate = ajv.compile(schema);
   return (data) => {
-    if (validate(data)) return { ok: true, value: data as T };
+    if (validate(data)) return { ok: true, value: data };
     const errors = validate.errors!;
     // A failed union reports each branch's error, then its own: the union's says what to send.
     const union = errors.find((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf');

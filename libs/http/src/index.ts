@@ -11,3 +11,4 @@ export { staticBearerAuth, bearerToken } from './static-bearer-auth';
 export { observeRequests, metricsRoutes, routeTemplate } from './observe-requests';
 export { failedAuthThrottle, byClientAddress, byPresentedCredential } from './failed-auth-throttle';
 export type { FailedAuthThrottleOptions, ThrottleKey } from './failed-auth-throttle';
+export { apiDocsRoutes } from './api-docs';

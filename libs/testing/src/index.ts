@@ -11,3 +11,4 @@ export { recordingLogger } from './recording-logger';
 export type { LogEntry } from './recording-logger';
 export { assertEndpointSurvivesFuzz, fuzzBodies, fuzzConcurrency, fuzzRuns, fuzzSegment } from './fuzz-requests';
 export type { FuzzBody, FuzzOptions, FuzzTarget } from './fuzz-requests';
+export { documentedOperations, expressRoutes, routeTableDifferences } from './express-routes';

@@ -4,7 +4,7 @@ import { observeSyncLag } from '@ecomm-sync/observability';
 import type { ApplyMappedChangesUseCase } from '../use-cases/apply-mapped-changes.use-case';
 import type { RecordSetAsideUseCase } from '../use-cases/record-set-aside.use-case';
 
-const validateMappedChanges = createValidator<MappedChangesMessage>(mappedChangesMessageSchema, 'message');
+const validateMappedChanges = createValidator(mappedChangesMessageSchema, 'message');
 
 /**
  * Collects mapped changes for a short window (or up to the batch size) and applies them together.

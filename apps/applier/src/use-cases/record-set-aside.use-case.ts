@@ -1,9 +1,9 @@
-import { createValidator, mappedChangesMessageSchema, type MappedChangesMessage } from '@ecomm-sync/contracts';
+import { createValidator, mappedChangesMessageSchema } from '@ecomm-sync/contracts';
 import type { Repositories } from '@ecomm-sync/data-access';
 import { setAsideErrors } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/logger';
 
-const validateMappedChanges = createValidator<MappedChangesMessage>(mappedChangesMessageSchema, 'message');
+const validateMappedChanges = createValidator(mappedChangesMessageSchema, 'message');
 
 /**
  * A message of mapped changes is about to be dead-lettered: each of its objects gets an open

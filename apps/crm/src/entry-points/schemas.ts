@@ -1,4 +1,5 @@
 import { createValidator } from '@ecomm-sync/contracts';
+import type { JSONSchema } from 'json-schema-to-ts';
 import { PROPERTY_TYPES } from '../domain/object-types';
 
 /**
@@ -14,27 +15,30 @@ function closed<T>(schema: T): T {
   return node as T;
 }
 
-const validator = <T>(schema: object) => createValidator<T>(closed(schema));
+/** The validated body's type comes from the schema itself (decision 0030). */
+const validator = <const S extends JSONSchema>(schema: S) => createValidator(closed(schema));
 
 const propertyValues = { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } } as const;
 const idSchema = { anyOf: [{ type: 'string', pattern: '^[0-9]{1,15}$' }, { type: 'integer', minimum: 1 }] } as const;
 /** A caller's id of one input of a batch write: a 207 names the inputs it refused by it. */
 const objectWriteTraceId = { type: 'string', minLength: 1, maxLength: 200 } as const;
-const inputs = (item: object) => ({ type: 'array', minItems: 1, maxItems: 100, items: item, errorHint: 'must hold 1 to 100 inputs' });
+const inputs = <const I extends JSONSchema>(item: I) => ({ type: 'array', minItems: 1, maxItems: 100, items: item, errorHint: 'must hold 1 to 100 inputs' }) as const;
 
-export const validateCreate = validator<{ inputs: { properties: Record<string, unknown>; objectWriteTraceId?: string }[] }>({
+const createBody = {
   type: 'object',
   required: ['inputs'],
   properties: { inputs: inputs({ type: 'object', required: ['properties'], properties: { properties: propertyValues, objectWriteTraceId } }) },
-});
+} as const;
+export const validateCreate = validator(createBody);
 
-export const validateUpdate = validator<{ inputs: { id: string; properties: Record<string, unknown>; objectWriteTraceId?: string }[] }>({
+const updateBody = {
   type: 'object',
   required: ['inputs'],
   properties: { inputs: inputs({ type: 'object', required: ['id', 'properties'], properties: { id: idSchema, properties: propertyValues, objectWriteTraceId } }) },
-});
+} as const;
+export const validateUpdate = validator(updateBody);
 
-export const validateUpsert = validator<{ inputs: { id: string; idProperty: string; properties: Record<string, unknown>; objectWriteTraceId?: string }[] }>({
+const upsertBody = {
   type: 'object',
   required: ['inputs'],
   properties: {
@@ -44,23 +48,20 @@ export const validateUpsert = validator<{ inputs: { id: string; idProperty: stri
       properties: { id: { type: 'string', minLength: 1 }, idProperty: { type: 'string', minLength: 1 }, properties: propertyValues, objectWriteTraceId },
     }),
   },
-});
+} as const;
+export const validateUpsert = validator(upsertBody);
 
-export const validateIds = validator<{ inputs: { id: string }[]; properties?: string[] }>({
+const readOrArchiveBody = {
   type: 'object',
   required: ['inputs'],
   properties: {
     inputs: inputs({ type: 'object', required: ['id'], properties: { id: idSchema } }),
     properties: { type: 'array', items: { type: 'string' } },
   },
-});
+} as const;
+export const validateIds = validator(readOrArchiveBody);
 
-export const validateSearch = validator<{
-  filterGroups?: { filters: { propertyName: string; operator: 'EQ' | 'IN'; value?: string; values?: string[] }[] }[];
-  properties?: string[];
-  limit?: number;
-  after?: string | number;
-}>({
+const searchBody = {
   type: 'object',
   properties: {
     filterGroups: {
@@ -91,9 +92,10 @@ export const validateSearch = validator<{
     limit: { type: 'integer', minimum: 1, maximum: 100 },
     after: { anyOf: [{ type: 'string', pattern: '^[0-9]+$' }, { type: 'integer', minimum: 0 }] },
   },
-});
+} as const;
+export const validateSearch = validator(searchBody);
 
-export const validateProperty = validator<{ name: string; label: string; type: (typeof PROPERTY_TYPES)[number]; hasUniqueValue?: boolean }>({
+const propertyBody = {
   type: 'object',
   required: ['name', 'label', 'type'],
   properties: {
@@ -102,7 +104,8 @@ export const validateProperty = validator<{ name: string; label: string; type: (
     type: { type: 'string', enum: PROPERTY_TYPES },
     hasUniqueValue: { type: 'boolean' },
   },
-});
+} as const;
+export const validateProperty = validator(propertyBody);
 
 const stageSchema = {
   type: 'object',
@@ -110,7 +113,7 @@ const stageSchema = {
   properties: { id: { type: 'string', minLength: 1 }, label: { type: 'string', minLength: 1 }, displayOrder: { type: 'integer' } },
 } as const;
 
-export const validatePipeline = validator<{ id: string; label: string; displayOrder?: number; stages: { id: string; label: string; displayOrder?: number }[] }>({
+const pipelineBody = {
   type: 'object',
   required: ['id', 'label', 'stages'],
   properties: {
@@ -119,18 +122,20 @@ export const validatePipeline = validator<{ id: string; label: string; displayOr
     displayOrder: { type: 'integer' },
     stages: { type: 'array', minItems: 1, items: stageSchema },
   },
-});
+} as const;
+export const validatePipeline = validator(pipelineBody);
 
-export const validatePipelinePatch = validator<{ label?: string; displayOrder?: number; stages?: { id: string; label: string; displayOrder?: number }[] }>({
+const pipelinePatchBody = {
   type: 'object',
   properties: {
     label: { type: 'string', minLength: 1 },
     displayOrder: { type: 'integer' },
     stages: { type: 'array', minItems: 1, items: stageSchema },
   },
-});
+} as const;
+export const validatePipelinePatch = validator(pipelinePatchBody);
 
-export const validateAssociations = validator<{ inputs: { from: { id: string }; to: { id: string } }[] }>({
+const associationsBody = {
   type: 'object',
   required: ['inputs'],
   properties: {
@@ -143,16 +148,18 @@ export const validateAssociations = validator<{ inputs: { from: { id: string }; 
       },
     }),
   },
-});
+} as const;
+export const validateAssociations = validator(associationsBody);
 
-export const validateAccount = validator<{ token: string; pipelineLimit?: number }>({
+const accountBody = {
   type: 'object',
   required: ['token'],
   properties: { token: { type: 'string', minLength: 16 }, pipelineLimit: { type: 'integer', minimum: 0 } },
-});
+} as const;
+export const validateAccount = validator(accountBody);
 
 /** An account's hosted limits (PUT .../limits; a body of null switches them off). */
-export const validateLimits = validator<{ burstPer10s: number; intervalMs?: number; dailyCap: number; timeZone: string; searchPerSecond: number; invalidMarker?: string }>({
+const limitsBody = {
   type: 'object',
   required: ['burstPer10s', 'dailyCap', 'timeZone', 'searchPerSecond'],
   properties: {
@@ -163,9 +170,27 @@ export const validateLimits = validator<{ burstPer10s: number; intervalMs?: numb
     searchPerSecond: { type: 'integer', minimum: 1, maximum: 10_000 },
     invalidMarker: { type: 'string', minLength: 1, maxLength: 200 },
   },
-});
+} as const;
+export const validateLimits = validator(limitsBody);
 
-export const validateResetDaily = validator<{ nextResetAt?: number }>({
+const resetDailyBody = {
   type: 'object',
   properties: { nextResetAt: { type: 'integer', minimum: 0, maximum: 8_640_000_000_000_000, errorHint: 'must be epoch milliseconds' } },
-});
+} as const;
+export const validateResetDaily = validator(resetDailyBody);
+
+/** The bodies as they are validated (closed), for the CRM's OpenAPI document. */
+export const CRM_BODY_SCHEMAS = {
+  createBody: closed(createBody),
+  updateBody: closed(updateBody),
+  upsertBody: closed(upsertBody),
+  readOrArchiveBody: closed(readOrArchiveBody),
+  searchBody: closed(searchBody),
+  propertyBody: closed(propertyBody),
+  pipelineBody: closed(pipelineBody),
+  pipelinePatchBody: closed(pipelinePatchBody),
+  associationsBody: closed(associationsBody),
+  accountBody: closed(accountBody),
+  limitsBody: closed(limitsBody),
+  resetDailyBody: closed(resetDailyBody),
+};

@@ -1,35 +1,14 @@
 import express, { Router, type Request } from 'express';
-import { createValidator, crmConnectionInputSchema, type CrmConnectionInput } from '@ecomm-sync/contracts';
+import { createValidator, crmConnectionInputSchema, namedSchema, newAppSchema, newInstallSchema, newPortalSchema, portalChangeSchema } from '@ecomm-sync/contracts';
 import { AppError, failedAuthThrottle, parseWith, staticBearerAuth, type FailedAuthThrottleOptions } from '@ecomm-sync/http';
 import { oauthError, type ManageAccountsUseCase } from '../use-cases/manage-accounts.use-case';
 
-const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
-
-const validateNewPortal = createValidator<{ name?: string; pipelineLimit?: number }>({
-  type: 'object',
-  additionalProperties: false,
-  properties: { name, pipelineLimit: { type: 'integer', minimum: 0 } },
-});
-const validatePortalChange = createValidator<{ pipelineLimit: number }>({
-  type: 'object',
-  required: ['pipelineLimit'],
-  additionalProperties: false,
-  properties: { pipelineLimit: { type: 'integer', minimum: 0, maximum: 1000 } },
-});
-const validateCrmConnection = createValidator<CrmConnectionInput>(crmConnectionInputSchema);
-const validateNamed = createValidator<{ name?: string }>({ type: 'object', additionalProperties: false, properties: { name } });
-const validateNewApp = createValidator<{ developerId: number; name: string }>({
-  type: 'object',
-  required: ['developerId', 'name'],
-  additionalProperties: false,
-  properties: { developerId: { type: 'integer', minimum: 1 }, name },
-});
-const validateNewInstall = createValidator<{ portalId: number; appId: string }>({
-  type: 'object',
-  required: ['portalId', 'appId'],
-  additionalProperties: false,
-  properties: { portalId: { type: 'integer', minimum: 1 }, appId: { type: 'string', minLength: 1, maxLength: 100 } },
-});
+const validateNewPortal = createValidator(newPortalSchema);
+const validatePortalChange = createValidator(portalChangeSchema);
+const validateCrmConnection = createValidator(crmConnectionInputSchema);
+const validateNamed = createValidator(namedSchema);
+const validateNewApp = createValidator(newAppSchema);
+const validateNewInstall = createValidator(newInstallSchema);
 
 const integerIn = (req: Request, param: string): number => {
   const value = Number(req.params[param]);

@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { createValidator, ERROR_TYPES, OBJECT_TYPES, type ConsoleRetryRequest, type ConsoleSession } from '@ecomm-sync/contracts';
+import { createValidator, ERROR_TYPES, OBJECT_TYPES, type ConsoleSession } from '@ecomm-sync/contracts';
 import type { AccountRepository, ConsoleScope } from '@ecomm-sync/data-access';
 import { AppError, parseWith, staticBearerAuth } from '@ecomm-sync/http';
 import { isQueueName, QUEUES, type QueueName, type QueueStats } from '@ecomm-sync/messaging';
@@ -17,7 +17,7 @@ export interface OperationsPort {
 type ConsoleGrant = { session: ConsoleSession; scope: ConsoleScope };
 
 const objectId = { type: 'string', minLength: 1, maxLength: 100, pattern: '^[\\x00-\\x7F]*$' } as const;
-const validateRetry = createValidator<ConsoleRetryRequest>({
+const validateRetry = createValidator({
   oneOf: [
     {
       type: 'object',

@@ -6,27 +6,19 @@ import {
   v1ImportPageSchema,
   v2ImportEndSchema,
   v2ImportPageSchema,
-  type ImportEnd,
+  v2ImportStartSchema,
   type Tenant,
-  type V1ImportMessage,
-  type V2ImportEnd,
-  type V2ImportPage,
 } from '@ecomm-sync/contracts';
 import { AppError, parseWith } from '@ecomm-sync/http';
 import type { ImportTenant, ManageImportsUseCase } from '../use-cases/manage-imports.use-case';
 import { grantOf, type Authorizer } from './authenticate';
 import { objectIdParam, objectTypeParam } from './query-params';
 
-const validateV1Page = createValidator<V1ImportMessage[]>(v1ImportPageSchema);
-const validateV1End = createValidator<ImportEnd>(v1ImportEndSchema);
-const validateV2Page = createValidator<V2ImportPage>(v2ImportPageSchema);
-const validateV2End = createValidator<V2ImportEnd>(v2ImportEndSchema);
-const validateV2Start = createValidator<{ storeId: string }>({
-  type: 'object',
-  required: ['storeId'],
-  additionalProperties: false,
-  properties: { storeId: { type: 'string', minLength: 1, maxLength: 100 } },
-});
+const validateV1Page = createValidator(v1ImportPageSchema);
+const validateV1End = createValidator(v1ImportEndSchema);
+const validateV2Page = createValidator(v2ImportPageSchema);
+const validateV2End = createValidator(v2ImportEndSchema);
+const validateV2Start = createValidator(v2ImportStartSchema);
 
 const epochParam = (value: unknown, name: string): number => {
   if (typeof value === 'string' && /^\d{1,16}$/.test(value)) return Number(value);

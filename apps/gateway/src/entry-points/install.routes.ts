@@ -1,11 +1,11 @@
 import { Router } from 'express';
-import { createValidator, v2StoreSchema, type Tenant, type V2Store } from '@ecomm-sync/contracts';
+import { createValidator, v2StoreSchema, type Tenant } from '@ecomm-sync/contracts';
 import { parseWith } from '@ecomm-sync/http';
 import type { ManageInstallUseCase } from '../use-cases/manage-install.use-case';
 import { grantOf, type Authorizer } from './authenticate';
 import { objectIdParam } from './query-params';
 
-const validateStore = createValidator<V2Store>(v2StoreSchema);
+const validateStore = createValidator(v2StoreSchema);
 
 /**
  * v1 install, install status and uninstall; v2 stores. The customer's OAuth token (application

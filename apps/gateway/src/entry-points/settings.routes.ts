@@ -4,9 +4,6 @@ import {
   v1ImportSettingsSchema,
   v1SettingsSchema,
   v2SettingsSchema,
-  type V1ImportSettings,
-  type V1SettingsInput,
-  type V2SettingsInput,
 } from '@ecomm-sync/contracts';
 import type { ReapplyJob } from '@ecomm-sync/data-access';
 import { fromV1Settings, fromV2Settings, toV1Settings, toV2Settings } from '@ecomm-sync/domain';
@@ -15,9 +12,9 @@ import type { ManageSettingsUseCase } from '../use-cases/manage-settings.use-cas
 import { grantOf, type Authorizer } from './authenticate';
 import { booleanParam } from './query-params';
 
-const validateV1 = createValidator<V1SettingsInput>(v1SettingsSchema);
-const validateV2 = createValidator<V2SettingsInput>(v2SettingsSchema);
-const validateImportSettings = createValidator<V1ImportSettings>(v1ImportSettingsSchema);
+const validateV1 = createValidator(v1SettingsSchema);
+const validateV2 = createValidator(v2SettingsSchema);
+const validateImportSettings = createValidator(v1ImportSettingsSchema);
 
 /** `app:<appId>` or `portal:<portalId>`: whose settings the request reads or writes. */
 const ownerOf = (res: Response) => grantOf<string>(res);

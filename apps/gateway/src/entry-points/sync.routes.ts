@@ -1,12 +1,12 @@
 import { Router } from 'express';
-import { createValidator, v1SyncMessagesSchema, v2SyncSubmissionSchema, type Tenant, type V1SyncMessage, type V2SyncSubmission } from '@ecomm-sync/contracts';
+import { createValidator, v1SyncMessagesSchema, v2SyncSubmissionSchema, type Tenant } from '@ecomm-sync/contracts';
 import { parseWith } from '@ecomm-sync/http';
 import type { AcceptSyncBatchUseCase } from '../use-cases/accept-sync-batch.use-case';
 import { grantOf, type Authorizer } from './authenticate';
 import { objectTypeParam } from './query-params';
 
-const validateV1 = createValidator<V1SyncMessage[]>(v1SyncMessagesSchema);
-const validateV2 = createValidator<V2SyncSubmission>(v2SyncSubmissionSchema);
+const validateV1 = createValidator(v1SyncMessagesSchema);
+const validateV2 = createValidator(v2SyncSubmissionSchema);
 
 /**
  * Sync submissions: validated, published durably, answered 204 (SPEC.md point 4). The customer's

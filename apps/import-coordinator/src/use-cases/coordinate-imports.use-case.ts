@@ -1,10 +1,10 @@
-import type { ImportEventMessage, ImportInitialization, ImportInitializationResponse, InboundMessage, ObjectType, SyncBatchMessage, WebhookRequestMessage } from '@ecomm-sync/contracts';
+import type { ImportEventMessage, ImportInitialization, InboundMessage, ObjectType, SyncBatchMessage, WebhookRequestMessage } from '@ecomm-sync/contracts';
 import { createValidator, importInitializationResponseSchema, TOPICS } from '@ecomm-sync/contracts';
 import type { ImportRecord, ImportTypeState, Repositories } from '@ecomm-sync/data-access';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
 
-const validateAnswer = createValidator<ImportInitializationResponse>(importInitializationResponseSchema, 'answer');
+const validateAnswer = createValidator(importInitializationResponseSchema, 'answer');
 
 /** Objects others associate with first, so that few line items have to wait. */
 const RELEASE_ORDER: ObjectType[] = ['CONTACT', 'PRODUCT', 'DEAL', 'LINE_ITEM'];

@@ -4,7 +4,7 @@ import type { CatchUpPortalUseCase } from '../use-cases/catch-up-portal.use-case
 import type { RefreshObjectsUseCase } from '../use-cases/refresh-objects.use-case';
 import type { ReapplySettingsUseCase } from '../use-cases/reapply-settings.use-case';
 
-const validateSettingsWork = createValidator<SettingsWorkMessage>(settingsWorkMessageSchema, 'message');
+const validateSettingsWork = createValidator(settingsWorkMessageSchema, 'message');
 
 /**
  * Settings changes, re-apply chunks, catching up what an account event released, and refreshing

@@ -3,7 +3,7 @@ import type { Broker } from '@ecomm-sync/messaging';
 import type { ProcessSyncBatchUseCase } from '../use-cases/process-sync-batch.use-case';
 import type { RecordSetAsideUseCase } from '../use-cases/record-set-aside.use-case';
 
-const validateSyncBatch = createValidator<SyncBatchMessage>(syncBatchMessageSchema, 'message');
+const validateSyncBatch = createValidator(syncBatchMessageSchema, 'message');
 
 /**
  * Failure policy: a message failing its schema is poison (dead-lettered at once); any other

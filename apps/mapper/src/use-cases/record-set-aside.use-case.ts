@@ -1,9 +1,9 @@
-import { createValidator, syncBatchMessageSchema, type SyncBatchMessage } from '@ecomm-sync/contracts';
+import { createValidator, syncBatchMessageSchema } from '@ecomm-sync/contracts';
 import type { Repositories } from '@ecomm-sync/data-access';
 import { setAsideErrors } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/logger';
 
-const validateSyncBatch = createValidator<SyncBatchMessage>(syncBatchMessageSchema, 'message');
+const validateSyncBatch = createValidator(syncBatchMessageSchema, 'message');
 
 /**
  * An accepted batch is about to be dead-lettered before it was merged: each of its objects gets an

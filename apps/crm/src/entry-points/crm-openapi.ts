@@ -1,0 +1,65 @@
+import { buildOpenApiDocument, errorBodySchema, SERVICE_OPERATIONS, type ApiOperation, type ApiParameter } from '@ecomm-sync/contracts';
+import { CRM_TYPES } from '../domain/object-types';
+import { CRM_BODY_SCHEMAS as body } from './schemas';
+
+const SECURITY_SCHEMES = {
+  crmToken: { type: 'http', scheme: 'bearer', description: "The portal's CRM token (made with PUT /crm/admin/v1/accounts/{portalId})." },
+  adminToken: { type: 'http', scheme: 'bearer', description: 'The operator token `ADMIN_TOKEN`.' },
+};
+const portalToken = [{ crmToken: [] }];
+const admin = [{ adminToken: [] }];
+
+const type: ApiParameter = { description: 'contacts, deals, products or line_items', schema: { type: 'string', enum: CRM_TYPES } };
+const object = { type: 'object' } as const;
+const batchAnswer = { type: 'object', required: ['status', 'results'], properties: { status: { const: 'COMPLETE' }, results: { type: 'array', items: object } } } as const;
+const partly = { 207: { description: 'Some inputs were refused (an account emulating hosted limits with an invalid marker): `errors` names them', schema: object } };
+const ok = (description: string, schema: object = object) => ({ 200: { description, schema } });
+const objects = (operation: Omit<ApiOperation, 'tag' | 'security' | 'pathParams'>): ApiOperation => ({ ...operation, tag: 'Objects', security: portalToken, pathParams: { type }, errors: [404, ...(operation.errors ?? [])] });
+const portalId: ApiParameter = { description: 'The portal', schema: { type: 'integer', minimum: 1 } };
+
+/** The built-in CRM's objects API and its admin API (docs/api.md "Built-in CRM"). */
+export const CRM_OPERATIONS: readonly ApiOperation[] = [
+  objects({ method: 'post', path: '/crm/v3/objects/{type}/batch/create', summary: 'Create up to 100 objects', body: { schema: body.createBody }, responses: { 201: { description: 'Created', schema: batchAnswer }, ...partly } }),
+  objects({ method: 'post', path: '/crm/v3/objects/{type}/batch/update', summary: 'Update up to 100 objects', body: { schema: body.updateBody }, responses: { ...ok('Updated', batchAnswer), ...partly } }),
+  objects({ method: 'post', path: '/crm/v3/objects/{type}/batch/upsert', summary: 'Create or update up to 100 objects by a unique property', body: { schema: body.upsertBody }, responses: { ...ok('Written', batchAnswer), ...partly } }),
+  objects({ method: 'post', path: '/crm/v3/objects/{type}/batch/archive', summary: 'Archive up to 100 objects', body: { schema: body.readOrArchiveBody }, responses: { 204: { description: 'Archived' } } }),
+  objects({ method: 'post', path: '/crm/v3/objects/{type}/batch/read', summary: 'Read up to 100 objects', body: { schema: body.readOrArchiveBody }, responses: ok('The objects', batchAnswer) }),
+  objects({ method: 'post', path: '/crm/v3/objects/{type}/search', summary: 'Search with one filter group (EQ, IN)', body: { schema: body.searchBody }, responses: ok('The matches') }),
+  {
+    method: 'get', path: '/crm/v3/objects/{type}/{id}', tag: 'Objects', summary: 'One object', security: portalToken, pathParams: { type },
+    query: { properties: { description: 'Comma-separated properties to answer', schema: { type: 'string' } }, associations: { description: 'Comma-separated types whose associations to answer', schema: { type: 'string' } } },
+    responses: ok('The object'), errors: [404],
+  },
+  { method: 'get', path: '/crm/v3/properties/{type}', tag: 'Properties', summary: "The portal's properties of a type", security: portalToken, pathParams: { type }, responses: ok('{results: [properties]}'), errors: [404] },
+  { method: 'post', path: '/crm/v3/properties/{type}', tag: 'Properties', summary: 'Define a property', security: portalToken, pathParams: { type }, body: { schema: body.propertyBody }, responses: { 201: { description: 'The property', schema: object } }, errors: [404, 409] },
+  { method: 'delete', path: '/crm/v3/properties/{type}/{name}', tag: 'Properties', summary: 'Delete a property', security: portalToken, pathParams: { type }, responses: { 204: { description: 'Deleted' } }, errors: [404] },
+  { method: 'get', path: '/crm/v3/pipelines/deals', tag: 'Pipelines', summary: "The portal's deal pipelines", security: portalToken, responses: ok('{results: [pipelines]}') },
+  { method: 'post', path: '/crm/v3/pipelines/deals', tag: 'Pipelines', summary: 'Create a deal pipeline (at most the pipeline limit)', security: portalToken, body: { schema: body.pipelineBody }, responses: { 201: { description: 'The pipeline', schema: object } }, errors: [409] },
+  { method: 'patch', path: '/crm/v3/pipelines/deals/{id}', tag: 'Pipelines', summary: 'Change a deal pipeline', security: portalToken, body: { schema: body.pipelinePatchBody }, responses: ok('The pipeline'), errors: [404] },
+  { method: 'delete', path: '/crm/v3/pipelines/deals/{id}', tag: 'Pipelines', summary: 'Delete a deal pipeline', security: portalToken, responses: { 204: { description: 'Deleted' } }, errors: [404] },
+  {
+    method: 'post', path: '/crm/v4/associations/{from}/{to}/batch/associate/default', tag: 'Associations', summary: 'Associate objects (both ways)', security: portalToken,
+    pathParams: { from: type, to: type }, body: { schema: body.associationsBody }, responses: ok('Associated', { type: 'object', properties: { status: { const: 'COMPLETE' } } }), errors: [404],
+  },
+  { method: 'put', path: '/crm/admin/v1/accounts/{portalId}', tag: 'Admin', summary: "Create or update a portal's account", security: admin, pathParams: { portalId }, body: { schema: body.accountBody }, responses: ok('{portalId, pipelineLimit}') },
+  {
+    method: 'put', path: '/crm/admin/v1/accounts/{portalId}/limits', tag: 'Admin', summary: 'The hosted limits the account emulates (null: none)', security: admin, pathParams: { portalId },
+    body: { schema: { anyOf: [body.limitsBody, { type: 'null' }] } }, responses: ok('{portalId, limits, source}'), errors: [404],
+  },
+  { method: 'get', path: '/crm/admin/v1/accounts/{portalId}/limits', tag: 'Admin', summary: 'The limits in force', security: admin, pathParams: { portalId }, responses: ok('{portalId, limits, source}'), errors: [404] },
+  { method: 'post', path: '/crm/admin/v1/accounts/{portalId}/limits/reset-daily', tag: 'Admin', summary: 'Reset the daily count', security: admin, pathParams: { portalId }, body: { schema: body.resetDailyBody, required: false }, responses: ok('{portalId, dailyUsed, nextResetAt}'), errors: [404] },
+  { method: 'get', path: '/crm/admin/v1/accounts/{portalId}/usage', tag: 'Admin', summary: "The account's requests per second and per day", security: admin, pathParams: { portalId }, responses: ok('The usage'), errors: [404] },
+  ...SERVICE_OPERATIONS,
+];
+
+/** The built-in CRM's OpenAPI 3.1 document, a second document beside the gateway's. */
+export function crmOpenApiDocument() {
+  return buildOpenApiDocument({
+    title: 'ecomm-sync built-in CRM',
+    version: '1',
+    description: 'The built-in CRM: a CRM v3 objects API per portal, and its admin API. Built from the JSON Schemas that validate its requests.',
+    securitySchemes: SECURITY_SCHEMES,
+    errorSchema: errorBodySchema,
+    operations: CRM_OPERATIONS,
+  });
+}

@@ -1,0 +1,95 @@
+import type { FromWireSchema } from './validation';
+import { v2StoreSchema } from './sync-v2';
+
+/** Every failure's body (docs/api.md "Errors"); OAuth failures add RFC 6749's `error` code. */
+export const errorBodySchema = {
+  type: 'object',
+  required: ['status', 'message', 'requestId'],
+  properties: {
+    status: { const: 'error' },
+    message: { type: 'string', description: 'What is wrong and how to fix it' },
+    requestId: { type: 'string', pattern: '^[a-z0-9]{32}$', description: 'Also in the X-Request-Id header and in every log line of the request' },
+    error: { type: 'string', description: 'POST /oauth/v1/token only: the RFC 6749 error code' },
+  },
+} as const;
+export type ErrorBody = FromWireSchema<typeof errorBodySchema>;
+
+export const installStatusSchema = {
+  $id: 'install-status',
+  type: 'object',
+  additionalProperties: false,
+  required: ['installCompleted', 'ecommSettingsEnabled'],
+  properties: { installCompleted: { type: 'boolean' }, ecommSettingsEnabled: { type: 'boolean' } },
+} as const;
+export type InstallStatus = FromWireSchema<typeof installStatusSchema>;
+
+export const storeListSchema = {
+  $id: 'store-list',
+  type: 'object',
+  additionalProperties: false,
+  required: ['results'],
+  properties: { results: { type: 'array', items: v2StoreSchema } },
+} as const;
+
+export const importStartedSchema = {
+  $id: 'import-started',
+  type: 'object',
+  required: ['importStartedAt', 'status'],
+  properties: { importStartedAt: { type: 'integer' }, status: { type: 'string' } },
+} as const;
+
+const importStatus = { type: 'string', enum: ['initialized', 'receiving', 'complete', 'failed'] } as const;
+
+/** GET .../imports/{importStartedAt}: the import's state, per object type, and its webhook's attempts. */
+export const importViewSchema = {
+  $id: 'import-view',
+  type: 'object',
+  required: ['importStartedAt', 'storeId', 'status', 'objectTypes'],
+  properties: {
+    importStartedAt: { type: 'integer' },
+    storeId: { type: 'string' },
+    status: importStatus,
+    failureReason: { type: ['string', 'null'] },
+    completedAt: { type: ['integer', 'null'] },
+    releasedAt: { type: ['integer', 'null'] },
+    objectTypes: { type: 'object', additionalProperties: { type: 'object' } },
+    webhook: { type: ['object', 'null'] },
+  },
+} as const;
+
+/** GET /extensions/ecomm/v2/sync/crm-health (decision 23). */
+export const crmHealthSchema = {
+  $id: 'crm-health',
+  type: 'object',
+  required: ['portalId', 'state', 'message'],
+  properties: {
+    portalId: { type: 'integer' },
+    state: { type: 'string', enum: ['ok', 'rate-limited', 'daily-cap', 'unreachable'] },
+    message: { type: 'string' },
+    since: { type: ['integer', 'string', 'null'] },
+    until: { type: ['integer', 'string', 'null'] },
+    lastAnswer: {},
+    tries: { type: 'integer' },
+    parkedChanges: { type: 'integer' },
+  },
+} as const;
+
+/** POST /oauth/v1/token, form-encoded (RFC 6749 section 6). */
+export const oauthRefreshFormSchema = {
+  type: 'object',
+  required: ['grant_type', 'client_id', 'client_secret', 'refresh_token'],
+  properties: {
+    grant_type: { const: 'refresh_token' },
+    client_id: { type: 'string' },
+    client_secret: { type: 'string' },
+    refresh_token: { type: 'string' },
+  },
+} as const;
+
+export const oauthTokensSchema = {
+  $id: 'oauth-tokens',
+  type: 'object',
+  additionalProperties: false,
+  required: ['access_token', 'refresh_token', 'expires_in', 'token_type'],
+  properties: { access_token: { type: 'string' }, refresh_token: { type: 'string' }, expires_in: { type: 'integer' }, token_type: { const: 'bearer' } },
+} as const;
