@@ -7,8 +7,8 @@ interface RouterLayer {
   handle?: { stack?: RouterLayer[] };
 }
 
-/** `/a/:b` as an OpenAPI path template `/a/{b}`. */
-const asTemplate = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+/** `/a/:b` (and express 5's wildcard `/a/*b`) as an OpenAPI path template `/a/{b}`. */
+const asTemplate = (path: string) => path.replace(/[:*]([A-Za-z0-9_]+)/g, '{$1}');
 
 function walk(stack: RouterLayer[], prefix: string, found: Set<string>): void {
   for (const layer of stack) {

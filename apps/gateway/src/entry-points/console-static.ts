@@ -11,6 +11,9 @@ const CONSOLE_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self';
  * are, and index.html for every other GET below /console so that client routes survive a reload.
  * /console/api is the console's API and never falls back to the page.
  */
+/** The page and every client route below it (express 5 path syntax; the OpenAPI document has both). */
+const CONSOLE_PAGES = ['/console', '/console/*page'];
+
 export function consoleStaticFiles(dir: string | undefined): Router {
   const router = Router();
   const index = dir ? path.join(dir, 'index.html') : undefined;
@@ -22,7 +25,7 @@ export function consoleStaticFiles(dir: string | undefined): Router {
     next();
   });
   if (!dir || !index) {
-    router.get(/^\/console(\/.*)?$/, (req, _res, next) => (req.path.startsWith('/console/api') ? next() : next(AppError.notFound('The console is not built into this gateway: run `npx nx build console` and set CONSOLE_DIR'))));
+    router.get(CONSOLE_PAGES, (req, _res, next) => (req.path.startsWith('/console/api') ? next() : next(AppError.notFound('The console is not built into this gateway: run `npx nx build console` and set CONSOLE_DIR'))));
     return router;
   }
   // Hashed asset names change with every build: they may be cached for good; index.html never.
@@ -30,7 +33,7 @@ export function consoleStaticFiles(dir: string | undefined): Router {
     next(AppError.notFound(`No console asset ${req.path}; the page may be older than the build: reload it`)),
   );
   router.use('/console', express.static(dir, { index: false, maxAge: 0 }));
-  router.get(/^\/console(\/.*)?$/, (req, res, next) => {
+  router.get(CONSOLE_PAGES, (req, res, next) => {
     if (req.path.startsWith('/console/api')) return next();
     if (!fs.existsSync(index)) return next(AppError.notFound('The console is not built into this gateway: run `npx nx build console`'));
     res.setHeader('Cache-Control', 'no-cache');

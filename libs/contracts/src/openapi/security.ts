@@ -33,6 +33,8 @@ export const CREDENTIALS = {
   installedApplication: [needs('oauthToken')],
   /** Starting or reading an import: the customer (portal key with appId) or the application's token. */
   importingApplication: [needs('portalKey', 'appId'), needs('bearerToken')],
+  /** The console's readers: a customer (portal key, private-app or OAuth token) or an integrator (developer key and appId). */
+  consoleUser: [needs('portalKey'), needs('bearerToken'), needs('developerKey', 'appId')],
   admin: [needs('adminToken')],
   none: [],
 } as const satisfies Record<string, readonly SecurityRequirement[]>;

@@ -1,0 +1,43 @@
+import { ERROR_TYPES } from '../enums';
+import type { ApiOperation, ApiParameter } from './openapi-builder';
+import { CREDENTIALS } from './security';
+
+const json = (description: string) => ({ 200: { description, schema: { type: 'object' } } });
+const portalId: ApiParameter = { description: "Only this portal: the credential's own (another portal answers 403)", schema: { type: 'integer', minimum: 1 } };
+const appId: ApiParameter = { description: 'The application, with a developer key', schema: { type: 'string' } };
+const signedIn = { security: CREDENTIALS.consoleUser, query: { portalId, appId } } as const;
+
+/** The web console (decision 0033): its page, and its API for what the other endpoints do not answer. */
+export const GATEWAY_CONSOLE_OPERATIONS: readonly ApiOperation[] = [
+  { method: 'get', path: '/console', tag: 'Console', summary: 'The web console (its build: HTML, scripts, styles)', security: CREDENTIALS.none, responses: { 200: { description: 'The page' } }, errors: [404] },
+  {
+    method: 'get', path: '/console/{page}', tag: 'Console', summary: "A file of the console's build, or the page for a client route", security: CREDENTIALS.none,
+    responses: { 200: { description: 'The file or the page' } }, errors: [404],
+  },
+  { method: 'get', path: '/console/api/v1/session', tag: 'Console', summary: 'Who the credential signs in as: customer or integrator, and their scope', ...signedIn, responses: json('The session'), errors: [400, 403, 404] },
+  { method: 'get', path: '/console/api/v1/overview', tag: 'Console', summary: 'Objects per type by state and open errors, per store', ...signedIn, responses: json('The overview'), errors: [400, 403, 404] },
+  {
+    method: 'get', path: '/console/api/v1/errors', tag: 'Console', summary: 'Errors with what to do about each, filtered and paged', ...signedIn,
+    query: {
+      portalId,
+      appId,
+      storeId: { description: 'Only this store', schema: { type: 'string' } },
+      objectType: { description: 'Only this object type', schema: { type: 'string' } },
+      errorType: { description: 'Only this error type', schema: { type: 'string', enum: ERROR_TYPES } },
+      status: { description: 'OPEN (default) or RESOLVED', schema: { type: 'string' } },
+      page: { description: 'A 1-based record offset', schema: { type: 'integer', minimum: 1 } },
+      limit: { description: 'Records per page', schema: { type: 'integer', minimum: 1 } },
+    },
+    responses: json('A page of errors'), errors: [400, 403, 404],
+  },
+  {
+    method: 'post', path: '/console/api/v1/errors/retry', tag: 'Console', summary: 'Re-apply one object, or every object with an open error of one type, from what is stored', ...signedIn,
+    body: { schema: { type: 'object' } }, responses: { 202: { description: 'The re-apply is queued', schema: { type: 'object' } } }, errors: [400, 403, 404],
+  },
+  { method: 'get', path: '/console/api/v1/ops/session', tag: 'Console', summary: 'The operator signs in (admin token)', security: CREDENTIALS.admin, responses: json('The session') },
+  { method: 'get', path: '/console/api/v1/ops/queues', tag: 'Console', summary: "Each queue's depth, consumers, retrying and dead-lettered messages", security: CREDENTIALS.admin, responses: json('The queues'), errors: [503] },
+  {
+    method: 'post', path: '/console/api/v1/ops/queues/{queue}/redrive', tag: 'Console', summary: "Send a queue's dead-lettered messages back to it", security: CREDENTIALS.admin,
+    pathParams: { queue: { description: 'A queue name as the queues list gives it', schema: { type: 'string' } } }, responses: json('How many were redriven'), errors: [400, 404, 503],
+  },
+];
