@@ -29,7 +29,10 @@ export interface ConsoleSettingsCheck {
   problem: string | null;
 }
 
-/** POST /console/api/v1/mappings/dry-run: a stored object or a typed message mapped with draft settings; nothing is saved. */
+/**
+ * POST /console/api/v1/mappings/dry-run: a stored object or a typed message mapped with draft
+ * settings; nothing is saved. The tenant comes from the query (portalId, appId), as on every console read.
+ */
 export interface ConsoleDryRunRequest {
   settings: V2SettingsInput;
   storeId: string;
@@ -38,8 +41,6 @@ export interface ConsoleDryRunRequest {
   externalObjectId?: string;
   /** ...or this typed message (merged onto nothing). */
   message?: { externalObjectId: string; properties: Record<string, PropertyValue> };
-  /** The tenant's application (a portal key reading an installed application's object). */
-  appId?: string | null;
 }
 
 export interface ConsoleDryRunResult {
