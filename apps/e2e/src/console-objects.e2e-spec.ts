@@ -92,6 +92,11 @@ describe('the console object inspector and mappings in a browser', () => {
     await page.getByLabel('External id').fill('bad-email');
     await page.getByLabel('External id').press('Enter');
     await page.locator('[data-testid="sync-status"][data-status="failed"]').waitFor();
+    // The same object is reached from its error on the errors page.
+    await page.getByRole('link', { name: 'Errors' }).click();
+    await page.getByRole('link', { name: 'Inspect Contacts bad-email' }).click();
+    await page.waitForURL('**/inspector?storeId=default&objectType=CONTACT&externalObjectId=bad-email');
+    await page.locator('[data-testid="sync-status"][data-status="failed"]').waitFor();
     await page.locator('li[data-error-type="INVALID_EMAIL_ADDRESS"][data-status="OPEN"]').waitFor();
     const message = page.getByTestId('raw-message');
     expect(await message.count()).toBe(1);

@@ -21,11 +21,13 @@ interface Lookup {
   objectType: string;
   externalObjectId: string;
   portalId: string;
+  /** The tenant's application (a portal key looking at an installed application's object); kept from the link that opened the page. */
+  appId: string;
 }
 
 const lookupFrom = (search: string): Lookup => {
   const query = new URLSearchParams(search);
-  return { storeId: query.get('storeId') ?? 'default', objectType: query.get('objectType') ?? 'CONTACT', externalObjectId: query.get('externalObjectId') ?? '', portalId: query.get('portalId') ?? '' };
+  return { storeId: query.get('storeId') ?? 'default', objectType: query.get('objectType') ?? 'CONTACT', externalObjectId: query.get('externalObjectId') ?? '', portalId: query.get('portalId') ?? '', appId: query.get('appId') ?? '' };
 };
 
 const show = (value: unknown) => (value === null ? '(cleared)' : typeof value === 'string' ? value : JSON.stringify(value));
@@ -170,7 +172,7 @@ export function InspectorPage({ session, params, basePath }: { session: Session;
   const scope = { ...scopeQuery(session, params), ...(session.role === 'integrator' && asked.portalId ? { portalId: asked.portalId } : {}) };
   const stores = usePolling(() => sessionApi<ConsoleOverview>(session, '/console/api/v1/overview', { query: scopeQuery(session, params) }), [session.secret, params.portalId], 30_000);
   const polled = usePolling(
-    () => (asked.externalObjectId ? sessionApi<ConsoleObjectInspection>(session, '/console/api/v1/objects', { query: { ...scope, storeId: asked.storeId, objectType: asked.objectType, externalObjectId: asked.externalObjectId } }) : Promise.resolve(null)),
+    () => (asked.externalObjectId ? sessionApi<ConsoleObjectInspection>(session, '/console/api/v1/objects', { query: { ...scope, ...(asked.appId && session.role === 'customer' ? { appId: asked.appId } : {}), storeId: asked.storeId, objectType: asked.objectType, externalObjectId: asked.externalObjectId } }) : Promise.resolve(null)),
     [session.secret, search, params.portalId, params.appId],
   );
   const storeIds = [...new Set(['default', ...(stores.data?.stores ?? []).map((s) => s.storeId)])].sort();
