@@ -3,6 +3,8 @@ import { Layout } from './components/layout';
 import { ErrorState } from './components/states';
 import { ApiError } from './api';
 import { ErrorsPage } from './pages/errors';
+import { InspectorPage } from './pages/inspector';
+import { MappingsPage } from './pages/mappings';
 import { OperationsPage } from './pages/operations';
 import { OverviewPage } from './pages/overview';
 import { SignInPage } from './pages/sign-in';
@@ -18,8 +20,12 @@ type PageProps = { session: Session; params: Record<string, string>; basePath: s
 const ROUTES: { pattern: string; roles: Session['role'][]; title: string; render: (props: PageProps) => React.ReactNode }[] = [
   { pattern: '/console/portals/:portalId/overview', roles: ['customer'], title: 'Overview', render: (p) => <OverviewPage {...p} /> },
   { pattern: '/console/portals/:portalId/errors', roles: ['customer'], title: 'Errors', render: (p) => <ErrorsPage {...p} /> },
+  { pattern: '/console/portals/:portalId/inspector', roles: ['customer'], title: 'Object inspector', render: (p) => <InspectorPage {...p} /> },
+  { pattern: '/console/portals/:portalId/mappings', roles: ['customer'], title: 'Mappings', render: (p) => <MappingsPage {...p} /> },
   { pattern: '/console/apps/:appId/overview', roles: ['integrator'], title: 'Overview', render: (p) => <OverviewPage {...p} /> },
   { pattern: '/console/apps/:appId/errors', roles: ['integrator'], title: 'Errors', render: (p) => <ErrorsPage {...p} /> },
+  { pattern: '/console/apps/:appId/inspector', roles: ['integrator'], title: 'Object inspector', render: (p) => <InspectorPage {...p} /> },
+  { pattern: '/console/apps/:appId/mappings', roles: ['integrator'], title: 'Mappings', render: (p) => <MappingsPage {...p} /> },
   { pattern: '/console/operations', roles: ['operator'], title: 'Operations', render: (p) => <OperationsPage {...p} /> },
 ];
 

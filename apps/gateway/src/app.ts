@@ -8,6 +8,7 @@ import type { Broker } from '@ecomm-sync/messaging';
 import { adminRoutes, oauthRoutes } from './entry-points/admin.routes';
 import { consoleRoutes, type OperationsPort } from './entry-points/console.routes';
 import { consoleStaticFiles } from './entry-points/console-static';
+import { consoleObjectRoutes } from './entry-points/console-objects.routes';
 import { Authorizer, CredentialResolver } from './entry-points/authenticate';
 import { importRoutes } from './entry-points/import.routes';
 import { installRoutes } from './entry-points/install.routes';
@@ -21,6 +22,8 @@ import { ManageImportsUseCase } from './use-cases/manage-imports.use-case';
 import { ManageInstallUseCase } from './use-cases/manage-install.use-case';
 import { ManageSettingsUseCase } from './use-cases/manage-settings.use-case';
 import { ConsoleReadUseCase } from './use-cases/console-read.use-case';
+import { builtinObjectLink, InspectObjectUseCase } from './use-cases/inspect-object.use-case';
+import { MappingDraftUseCase } from './use-cases/mapping-draft.use-case';
 import { ReadSyncStatusUseCase } from './use-cases/read-sync-status.use-case';
 import { RetryErrorsUseCase } from './use-cases/retry-errors.use-case';
 import { TtlCache } from './use-cases/ttl-cache';
@@ -129,7 +132,28 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
       auth,
     ),
   );
+  app.use(consoleObjectRoutes(consoleObjectDeps(repositories, connections, deps.crmBaseUrl), auth));
   app.use(notFoundHandler());
   app.use(errorHandler(logger));
   return app;
+}
+
+/** The inspector and mappings pages reach each portal's CRM through its CRM connection. */
+function consoleObjectDeps(repositories: Repositories, connections: CrmConnections, crmBaseUrl: string) {
+  const portal = (portalId: number) => repositories.portals.findById(portalId);
+  return {
+    accounts: repositories.accounts,
+    inspect: new InspectObjectUseCase(repositories, {
+      objectLink: async (portalId, objectType, crmId) => {
+        const found = await portal(portalId);
+        return found && (!found.crmConnection || found.crmConnection.kind === 'builtin') ? builtinObjectLink(crmBaseUrl, objectType, crmId) : null;
+      },
+    }),
+    mappings: new MappingDraftUseCase(repositories, {
+      crmOf: async (portalId) => {
+        const found = await portal(portalId);
+        return found ? connections.clientFor(found) : null;
+      },
+    }),
+  };
 }

@@ -158,6 +158,12 @@ describe('credentials and tenant isolation', () => {
     ['console overview', 'get', '/console/api/v1/overview', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
     ['console errors', 'get', '/console/api/v1/errors', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
     ['console retry of an error type', 'post', '/console/api/v1/errors/retry', { errorType: 'INVALID_EMAIL_ADDRESS' }, [401, 401, 401, 202, 202, 400, 202, 202]],
+    // The inspector and mappings pages: the tenant in the query; the CRM of this fixture is
+    // unreachable, so a request that passes the credential check gets 502 from the CRM reads.
+    ['console object inspector', 'get', `/console/api/v1/objects?portalId=${PORTAL_A}&storeId=web&objectType=CONTACT&externalObjectId=c1`, undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
+    ['console settings check', 'post', '/console/api/v1/mappings/validate', v2Settings, [401, 401, 401, 200, 200, 400, 200, 200]],
+    ['console CRM properties', 'get', `/console/api/v1/mappings/crm-properties?portalId=${PORTAL_A}&objectType=CONTACT`, undefined, [401, 401, 401, 502, 502, 400, 502, 502]],
+    ['console dry run', 'post', `/console/api/v1/mappings/dry-run?portalId=${PORTAL_A}`, { settings: v2Settings, storeId: 'web', objectType: 'CONTACT', message: { externalObjectId: 'typed', properties: { mail: 'a@b.co' } } }, [401, 401, 401, 502, 502, 400, 502, 502]],
     ['console queues', 'get', '/console/api/v1/ops/queues', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],
     ['console redrive', 'post', '/console/api/v1/ops/queues/mapper.sync-batches/redrive', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],
   ];
@@ -185,6 +191,10 @@ describe('credentials and tenant isolation', () => {
       ["another portal's key on a console page of another portal", 403, () => request(app).get(`/console/api/v1/overview?portalId=${PORTAL_A}&hapikey=${c.portalKeyB}`)],
       ["another portal's OAuth token on the console errors of another portal", 403, () => request(app).get(`/console/api/v1/errors?portalId=${PORTAL_A}`).set('authorization', `Bearer ${c.tokensBY.accessToken}`)],
       ["another portal's key retrying an object of another portal", 404, () => request(app).post(`/console/api/v1/errors/retry?hapikey=${c.portalKeyB}`).send({ object: { portalId: PORTAL_A, appId: null, storeId: 'default', objectType: 'CONTACT', externalObjectId: 'c1' } })],
+      ["another portal's key inspecting an object of another portal", 403, () => request(app).get(`/console/api/v1/objects?portalId=${PORTAL_A}&storeId=web&objectType=CONTACT&externalObjectId=c1&hapikey=${c.portalKeyB}`)],
+      ["another portal's OAuth token inspecting an object of another portal", 403, () => request(app).get(`/console/api/v1/objects?portalId=${PORTAL_A}&storeId=web&objectType=CONTACT&externalObjectId=only-${PORTAL_A}`).set('authorization', `Bearer ${c.tokensBY.accessToken}`)],
+      ["a developer's key inspecting its application in a portal that did not install it", 404, () => request(app).get(`/console/api/v1/objects?portalId=${PORTAL_B}&storeId=web&objectType=CONTACT&externalObjectId=c1&hapikey=${c.developer1.apiKey}&appId=${c.appX.appId}`)],
+      ["a portal's key inspecting an application not installed in it", 404, () => request(app).get(`/console/api/v1/objects?storeId=web&objectType=CONTACT&externalObjectId=only-${PORTAL_B}&appId=${c.appY.appId}&hapikey=${c.portalKeyA}`)],
       ["another developer's key on an application's console", 404, () => request(app).get(`/console/api/v1/overview?hapikey=${c.developer2.apiKey}&appId=${c.appX.appId}`)],
       ["another portal's key on an object of another portal", 404, () => request(app).get(`${v2}/sync/status/web/CONTACT/only-${PORTAL_A}?hapikey=${c.portalKeyB}`)],
     ])('%s answers %i', async (_name, status, send) => {

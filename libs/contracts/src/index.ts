@@ -13,3 +13,4 @@ export * from './console-api';
 export * from './api-responses';
 export * from './admin-api';
 export * from './openapi';
+export * from './console-inspect-api';

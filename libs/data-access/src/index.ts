@@ -12,7 +12,7 @@ export type { Credential, CredentialKind, CredentialScope, CredentialRepository 
 export type { ReapplyJob, ReapplyJobRepository } from './repositories/reapply-job.repository';
 export type { OwnedObjectState } from './repositories/object-state.repository';
 export type { Store, StoreRepository } from './repositories/store.repository';
-export type { RawMessageRepository } from './repositories/raw-message.repository';
+export type { RawMessageRepository, StoredRawMessage } from './repositories/raw-message.repository';
 export type { StoredObjectState, StateWrite, ObjectStateRepository } from './repositories/object-state.repository';
 export type { Claim, ObjectSync, ProcessedRecord, RecordOutcome, ObjectSyncRepository } from './repositories/object-sync.repository';
 export type { SyncError, NewSyncError, ErrorQuery, SyncErrorRepository } from './repositories/sync-error.repository';

@@ -33,6 +33,12 @@ function app() {
   server.get('/database-away-wrapped', () => {
     throw new Error('loading the settings failed', { cause: Object.assign(new Error('connection refused'), { name: 'MongoNetworkError' }) });
   });
+  server.get('/crm-refused', () => {
+    throw Object.assign(new Error('CRM answered 400'), { name: 'CrmRequestError' });
+  });
+  server.get('/crm-away', () => {
+    throw Object.assign(new Error('the CRM did not answer: connect ECONNREFUSED'), { name: 'CrmUnavailableError' });
+  });
   server.use(notFoundHandler());
   server.use(errorHandler(createLogger('test', 'error')));
   return server;
@@ -75,6 +81,13 @@ describe('http error model', () => {
     expect(response.status).toBe(503);
     expect(response.headers['retry-after']).toBe('5');
     expect(response.body).toEqual(errorBody(/database cannot be reached right now; nothing was changed/));
+  });
+
+  it.each(['/crm-refused', '/crm-away'])('when the CRM refuses or cannot be reached (%s), then the answer is 502 with Retry-After, not 500', async (path) => {
+    const response = await request(app()).get(path);
+    expect(response.status).toBe(502);
+    expect(response.headers['retry-after']).toBe('5');
+    expect(response.body).toEqual(errorBody(/The CRM did not answer properly/));
   });
 
   it.each([

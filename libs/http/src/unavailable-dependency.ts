@@ -17,8 +17,11 @@ function isDatabaseAway(error: unknown): boolean {
 /** How long a client is asked to wait before sending again. */
 const RETRY_AFTER_SECONDS = '5';
 
-/** The CRM client's error (by class name, so that this util needs no CRM client). */
-const isCrmFailure = (error: unknown): error is Error => error instanceof Error && error.name === 'CrmRequestError';
+/**
+ * The CRM client's errors (by class name, so that this util needs no CRM client): a refusal, and
+ * the CRM not answering or out of budget within the client's wait (its subclass).
+ */
+const isCrmFailure = (error: unknown): error is Error => error instanceof Error && (error.name === 'CrmRequestError' || error.name === 'CrmUnavailableError');
 
 /**
  * The answer a request gets while a dependency is away or failing: 503 when the database cannot be

@@ -7,9 +7,11 @@ export function Layout({ session, onSignOut, children }: { session: Session; onS
   const links: { to: string; label: string }[] = [];
   if (session.role === 'customer') {
     links.push({ to: `/console/portals/${session.portalId}/overview`, label: 'Overview' }, { to: `/console/portals/${session.portalId}/errors`, label: 'Errors' });
+    links.push({ to: `/console/portals/${session.portalId}/inspector`, label: 'Object inspector' }, { to: `/console/portals/${session.portalId}/mappings`, label: 'Mappings' });
   } else if (session.role === 'integrator') {
     const app = encodeURIComponent(session.appId ?? '');
     links.push({ to: `/console/apps/${app}/overview`, label: 'Overview' }, { to: `/console/apps/${app}/errors`, label: 'Errors' });
+    links.push({ to: `/console/apps/${app}/inspector`, label: 'Object inspector' }, { to: `/console/apps/${app}/mappings`, label: 'Mappings' });
   } else {
     links.push({ to: '/console/operations', label: 'Operations' });
   }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ConsoleErrorPage, ConsoleErrorRecord, ConsoleOverview, ConsoleRetryRequest, ConsoleRetryResult, ErrorType, ObjectType } from '@ecomm-sync/contracts';
 import { ApiError, sessionApi } from '../api';
 import { Empty, ErrorState, formatTime, Loading, UpdatedAt } from '../components/states';
-import { useLocation } from '../router';
+import { Link, useLocation } from '../router';
 import type { Session } from '../session';
 import { usePolling } from '../use-polling';
 import { OBJECT_TYPES, scopeQuery, typeLabel } from './scope';
@@ -36,7 +36,7 @@ const filterFrom = (search: string): Filter => {
   return { storeId: query.get('storeId') ?? '', objectType: query.get('objectType') ?? '', errorType: query.get('errorType') ?? '', status: query.get('status') ?? 'OPEN', offset: Number(query.get('offset') ?? 0) || 0 };
 };
 
-function ErrorItem({ error, onRetry, busy }: { error: ConsoleErrorRecord; onRetry: (error: ConsoleErrorRecord) => void; busy: boolean }) {
+function ErrorItem({ error, onRetry, busy, basePath }: { error: ConsoleErrorRecord; onRetry: (error: ConsoleErrorRecord) => void; busy: boolean; basePath: string }) {
   const id = `error-${error.storeId}-${error.objectType}-${error.externalObjectId}-${error.erroredAt}`;
   return (
     <li className={`error-item ${error.status.toLowerCase()}`} aria-labelledby={id} data-external-object-id={error.externalObjectId} data-status={error.status}>
@@ -50,6 +50,11 @@ function ErrorItem({ error, onRetry, busy }: { error: ConsoleErrorRecord; onRetr
       <p className="details">{error.details}</p>
       <p>
         <strong>What to do:</strong> {error.whatToDo}
+      </p>
+      <p>
+        <Link to={`${basePath}/inspector?${new URLSearchParams({ storeId: error.storeId, objectType: error.objectType, externalObjectId: error.externalObjectId, ...(error.appId ? { appId: error.appId } : {}), ...(error.appId && !basePath.includes('/portals/') ? { portalId: String(error.portalId) } : {}) })}`}>
+          Inspect {typeLabel[error.objectType]} {error.externalObjectId}
+        </Link>
       </p>
       {error.status === 'OPEN' ? (
         <button type="button" onClick={() => onRetry(error)} disabled={busy} aria-label={`Retry this object: ${typeLabel[error.objectType]} ${error.externalObjectId}`}>
@@ -175,6 +180,7 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
                 key={`${error.portalId}-${error.appId}-${error.storeId}-${error.objectType}-${error.externalObjectId}-${error.type}-${error.erroredAt}`}
                 error={error}
                 busy={busy}
+                basePath={basePath}
                 onRetry={(e) => void retry({ object: { portalId: e.portalId, appId: e.appId, storeId: e.storeId, objectType: e.objectType, externalObjectId: e.externalObjectId } }, `${e.objectType} ${e.externalObjectId}`)}
               />
             ))}

@@ -1,6 +1,8 @@
 import type { Connection } from 'mongoose';
 import type { SyncBatchMessage } from '@ecomm-sync/contracts';
+import type { ObjectType, PropertyValue, V2Associations } from '@ecomm-sync/contracts';
 import { driverCollection } from '../driver-collection';
+import { keyFilter, type ObjectKey } from '../object-key';
 import { rawMessageModel } from '../models/raw-message.model';
 import { onlyDuplicateKeyErrors } from './duplicate-key';
 
@@ -39,4 +41,31 @@ export class RawMessageRepository {
   async countForBatch(batchId: string): Promise<number> {
     return this.messages.countDocuments({ batchId });
   }
+
+  /** One object's messages as received, newest first (the console's inspector), at most `limit`. */
+  async listForObject(key: ObjectKey, limit: number): Promise<{ messages: StoredRawMessage[]; hasMore: boolean }> {
+    const docs = await this.messages.collection
+      .find(keyFilter(key), { projection: { _id: 0, action: 1, changedAt: 1, receivedAt: 1, source: 1, properties: 1, associations: 1, seq: 1 } })
+      .sort({ receivedAt: -1, seq: -1 })
+      .limit(limit + 1)
+      .toArray();
+    const messages = docs.slice(0, limit).map((doc) => ({
+      action: doc.action as StoredRawMessage['action'],
+      changedAt: (doc.changedAt as number | null) ?? null,
+      receivedAt: doc.receivedAt as number,
+      source: doc.source as string,
+      properties: Object.fromEntries(doc.properties as [string, PropertyValue][]),
+      associations: (doc.associations as V2Associations | null) ?? null,
+    }));
+    return { messages, hasMore: docs.length > limit };
+  }
+}
+
+export interface StoredRawMessage {
+  action: 'UPSERT' | 'DELETE';
+  changedAt: number | null;
+  receivedAt: number;
+  source: string;
+  properties: Record<string, PropertyValue>;
+  associations: Partial<Record<ObjectType, string[]>> | null;
 }

@@ -1,0 +1,280 @@
+import { useEffect, useState } from 'react';
+import type { ConsoleCrmProperties, ConsoleDryRunResult, ConsoleSettingsCheck, DataType, ObjectType, V2Settings, V2SettingsInput } from '@ecomm-sync/contracts';
+import { ApiError, sessionApi } from '../api';
+import { ErrorState, Loading } from '../components/states';
+import { useLocation } from '../router';
+import type { Session } from '../session';
+import { usePolling } from '../use-polling';
+import { OBJECT_TYPES, scopeQuery, typeLabel } from './scope';
+
+const DATA_TYPES: DataType[] = ['STRING', 'NUMBER', 'DATETIME', 'AVATAR_IMAGE'];
+type Row = { externalPropertyName: string; crmPropertyName: string; dataType: DataType };
+type Draft = { enabled: boolean; webhookUri: string | null; mappings: Record<ObjectType, Row[]> };
+type Reapply = { settingsRev: number; status: string; objectsProcessed: number; objectTypes: string[] };
+
+const SETTINGS = '/extensions/ecomm/v2/settings';
+const toDraft = (settings: V2Settings): Draft => ({
+  enabled: settings.enabled,
+  webhookUri: settings.webhookUri,
+  mappings: Object.fromEntries(OBJECT_TYPES.map((type) => [type, (settings.mappings[type]?.properties ?? []).map((m) => ({ ...m, dataType: m.dataType ?? 'STRING' }))])) as Draft['mappings'],
+});
+const toInput = (draft: Draft): V2SettingsInput => ({
+  enabled: draft.enabled,
+  webhookUri: draft.webhookUri,
+  mappings: Object.fromEntries(OBJECT_TYPES.map((type) => [type, { properties: draft.mappings[type].filter((row) => row.externalPropertyName || row.crmPropertyName) }])),
+});
+const message = (error: unknown) => (error instanceof ApiError ? error.message : String(error));
+
+function MappingTable({ type, rows, crmProperties, onChange }: { type: ObjectType; rows: Row[]; crmProperties: string[]; onChange: (rows: Row[]) => void }) {
+  const listId = `crm-properties-${type}`;
+  const set = (index: number, change: Partial<Row>) => onChange(rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
+  return (
+    <section className="card" aria-labelledby={`mappings-${type}`}>
+      <h2 id={`mappings-${type}`}>{typeLabel[type]}</h2>
+      <datalist id={listId}>
+        {crmProperties.map((name) => (
+          <option key={name} value={name} />
+        ))}
+      </datalist>
+      {rows.length === 0 ? <p>No mappings: properties sent for {typeLabel[type].toLowerCase()} are stored but not written to the CRM.</p> : null}
+      {rows.map((row, index) => (
+        <div className="mapping-row" key={index} data-mapping={`${type}-${index}`}>
+          <label>
+            Store property
+            <input value={row.externalPropertyName} onChange={(e) => set(index, { externalPropertyName: e.target.value })} />
+          </label>
+          <label>
+            CRM property
+            <input list={listId} value={row.crmPropertyName} onChange={(e) => set(index, { crmPropertyName: e.target.value })} />
+          </label>
+          <label>
+            Data type
+            <select value={row.dataType} onChange={(e) => set(index, { dataType: e.target.value as DataType })}>
+              {DATA_TYPES.map((dataType) => (
+                <option key={dataType}>{dataType}</option>
+              ))}
+            </select>
+          </label>
+          <button type="button" className="plain align-end" onClick={() => onChange(rows.filter((_, i) => i !== index))} aria-label={`Remove the ${typeLabel[type]} mapping of ${row.externalPropertyName || 'a new property'}`}>
+            Remove
+          </button>
+        </div>
+      ))}
+      <button type="button" className="plain" onClick={() => onChange([...rows, { externalPropertyName: '', crmPropertyName: '', dataType: 'STRING' }])}>
+        Add a {typeLabel[type].toLowerCase().replace(/s$/, '')} mapping
+      </button>
+      {crmProperties.length > 0 ? <p className="help">The CRM defines {crmProperties.length} properties for this type; the CRM property field offers them.</p> : null}
+    </section>
+  );
+}
+
+function DryRunResult({ result }: { result: ConsoleDryRunResult }) {
+  return (
+    <div className="card" data-testid="dry-run-result" aria-live="polite">
+      <h3>
+        {result.operation === 'CREATE' ? 'Would create' : result.operation === 'UPDATE' ? 'Would update' : 'Would delete'} {result.externalObjectId}
+      </h3>
+      <table>
+        <caption>CRM properties it would write</caption>
+        <tbody>
+          {Object.entries(result.properties).map(([name, value]) => (
+            <tr key={name} data-property={name}>
+              <th scope="row">{name}</th>
+              <td>{value ?? '(cleared)'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {result.problems.length === 0 ? (
+        <p data-testid="dry-run-errors">No errors: it would be written as shown.</p>
+      ) : (
+        <ul data-testid="dry-run-errors" className="errors">
+          {result.problems.map((problem) => (
+            <li key={problem.details} className="error-item" data-error-type={problem.type}>
+              <strong>{problem.type}</strong> {problem.blocking ? '(not written)' : '(written without these values)'}
+              <p className="details">{problem.details}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+      {result.settingsProblem ? <p className="form-error">These settings cannot be saved: {result.settingsProblem}</p> : null}
+    </div>
+  );
+}
+
+/** Mappings: the v2 settings as a form, checked as you type, a dry run that saves nothing, and saving with re-apply progress. */
+export function MappingsPage({ session, params }: { session: Session; params: Record<string, string> }) {
+  const { search } = useLocation();
+  const asked = new URLSearchParams(search);
+  const [portalId, setPortalId] = useState(asked.get('portalId') ?? '');
+  const tenantQuery = { ...scopeQuery(session, params), ...(session.role === 'integrator' && portalId ? { portalId } : {}) };
+  // The session read with the page's portal first: another portal's URL answers 403 (the settings endpoint knows only the credential's own).
+  const loaded = usePolling(
+    () => sessionApi(session, '/console/api/v1/session', { query: scopeQuery(session, params) }).then(() => sessionApi<V2Settings>(session, SETTINGS)),
+    [session.secret, params.portalId],
+    3_600_000,
+  );
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [check, setCheck] = useState<ConsoleSettingsCheck | null>(null);
+  const [crmProperties, setCrmProperties] = useState<Partial<Record<ObjectType, string[]>>>({});
+  const [crmNote, setCrmNote] = useState('');
+  const [sample, setSample] = useState({ storeId: asked.get('storeId') ?? 'default', objectType: (asked.get('objectType') ?? 'CONTACT') as ObjectType, externalObjectId: asked.get('externalObjectId') ?? '', typed: '' });
+  const [dryRun, setDryRun] = useState<{ result?: ConsoleDryRunResult; error?: string }>({});
+  const [saving, setSaving] = useState<{ note: string; reapply?: Reapply; before?: number }>({ note: '' });
+
+  useEffect(() => {
+    if (loaded.data && !draft) setDraft(toDraft(loaded.data));
+  }, [loaded.data, draft]);
+
+  // The enabling rules, checked by the server (the settings endpoint's own) on each change.
+  useEffect(() => {
+    if (!draft) return;
+    const timer = setTimeout(() => {
+      sessionApi<ConsoleSettingsCheck>(session, '/console/api/v1/mappings/validate', { method: 'POST', query: tenantQuery, body: toInput(draft) })
+        .then(setCheck)
+        .catch((error) => setCheck({ ok: false, problem: message(error) }));
+    }, 250);
+    return () => clearTimeout(timer);
+  }, [draft]);
+
+  useEffect(() => {
+    if (session.role === 'integrator' && !portalId) return;
+    Promise.all(OBJECT_TYPES.map((type) => sessionApi<ConsoleCrmProperties>(session, '/console/api/v1/mappings/crm-properties', { query: { ...tenantQuery, objectType: type } })))
+      .then((all) => {
+        setCrmProperties(Object.fromEntries(all.map((answer) => [answer.objectType, answer.results.map((p) => p.name)])));
+        setCrmNote('');
+      })
+      .catch((error) => setCrmNote(`The CRM's properties could not be read: ${message(error)}`));
+  }, [session.secret, portalId]);
+
+  // After a save: the re-apply's progress until it ends.
+  useEffect(() => {
+    if (saving.before === undefined || (saving.reapply && saving.reapply.settingsRev > saving.before && saving.reapply.status !== 'running')) return;
+    const timer = setTimeout(() => {
+      sessionApi<Reapply>(session, `${SETTINGS}/reapply-status`)
+        .then((reapply) => setSaving((current) => ({ ...current, reapply: reapply.settingsRev > (current.before ?? 0) ? reapply : current.reapply })))
+        .catch(() => setSaving((current) => ({ ...current })));
+    }, 1000);
+    return () => clearTimeout(timer);
+  }, [saving, session]);
+
+  if (loaded.error) {
+    return (
+      <>
+        <h1>Mappings</h1>
+        <ErrorState error={loaded.error} onRetry={loaded.reload} />
+      </>
+    );
+  }
+  if (!draft) {
+    return (
+      <>
+        <h1>Mappings</h1>
+        <Loading what="the settings" />
+      </>
+    );
+  }
+
+  const runDryRun = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setDryRun({});
+    try {
+      let body: object;
+      if (sample.typed.trim()) {
+        const properties = JSON.parse(sample.typed) as unknown;
+        if (!properties || typeof properties !== 'object' || Array.isArray(properties)) throw new Error('The typed message must be a JSON object of property names and values');
+        body = { settings: toInput(draft), storeId: sample.storeId, objectType: sample.objectType, message: { externalObjectId: sample.externalObjectId || 'typed-message', properties } };
+      } else {
+        body = { settings: toInput(draft), storeId: sample.storeId, objectType: sample.objectType, externalObjectId: sample.externalObjectId };
+      }
+      setDryRun({ result: await sessionApi<ConsoleDryRunResult>(session, '/console/api/v1/mappings/dry-run', { method: 'POST', query: tenantQuery, body }) });
+    } catch (error) {
+      setDryRun({ error: error instanceof SyntaxError ? `The typed message is not JSON: ${error.message}` : message(error) });
+    }
+  };
+
+  const save = async () => {
+    setSaving({ note: 'Saving…' });
+    try {
+      const before = await sessionApi<Reapply>(session, `${SETTINGS}/reapply-status`).then((job) => job.settingsRev, () => 0);
+      const stored = await sessionApi<V2Settings>(session, SETTINGS, { method: 'PUT', body: toInput(draft) });
+      setDraft(toDraft(stored));
+      setSaving({ note: 'Saved. Objects whose mapping changed are re-applied from what is stored:', before });
+    } catch (error) {
+      setSaving({ note: `Not saved: ${message(error)}` });
+    }
+  };
+  const reapply = saving.reapply;
+
+  return (
+    <>
+      <h1>Mappings</h1>
+      <form aria-label="Sync settings" onSubmit={(e) => e.preventDefault()}>
+        {session.role === 'integrator' ? (
+          <p className="filters">
+            <label>
+              Portal (for its CRM properties and dry runs)
+              <input inputMode="numeric" value={portalId} onChange={(e) => setPortalId(e.target.value)} />
+            </label>
+          </p>
+        ) : null}
+        <p>
+          <label className="choice">
+            <input type="checkbox" checked={draft.enabled} onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })} />
+            Sync enabled (changes are written to the CRM)
+          </label>
+        </p>
+        <p className={check && !check.ok ? 'form-error' : 'help'} role="status" aria-live="polite" data-testid="settings-check">
+          {check === null ? 'Checking…' : check.ok ? 'These settings can be saved.' : check.problem}
+        </p>
+        {crmNote ? <p className="form-error">{crmNote}</p> : null}
+        {OBJECT_TYPES.map((type) => (
+          <MappingTable key={type} type={type} rows={draft.mappings[type]} crmProperties={crmProperties[type] ?? []} onChange={(rows) => setDraft({ ...draft, mappings: { ...draft.mappings, [type]: rows } })} />
+        ))}
+      </form>
+      <section className="card" aria-labelledby="dry-run">
+        <h2 id="dry-run">Dry run</h2>
+        <p className="help">Maps a stored object, or a message you type, with the settings above as they are now, and shows what would be written and the errors it would get. Nothing is saved or sent.</p>
+        <form className="filters" aria-label="Dry run" onSubmit={(e) => void runDryRun(e)}>
+          <label>
+            Store
+            <input value={sample.storeId} onChange={(e) => setSample({ ...sample, storeId: e.target.value })} />
+          </label>
+          <label>
+            Object type
+            <select value={sample.objectType} onChange={(e) => setSample({ ...sample, objectType: e.target.value as ObjectType })}>
+              {OBJECT_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {typeLabel[type]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            External id
+            <input value={sample.externalObjectId} onChange={(e) => setSample({ ...sample, externalObjectId: e.target.value })} />
+          </label>
+          <label className="wide">
+            Or a typed message (JSON properties; leave empty to use the stored object)
+            <textarea rows={3} value={sample.typed} onChange={(e) => setSample({ ...sample, typed: e.target.value })} placeholder='{"email": "ada@example.com"}' />
+          </label>
+          <button type="submit" className="align-end">
+            Dry run
+          </button>
+        </form>
+        {dryRun.error ? <p className="form-error" role="alert">Dry run failed: {dryRun.error}</p> : null}
+        {dryRun.result ? <DryRunResult result={dryRun.result} /> : null}
+      </section>
+      <section className="card" aria-labelledby="save-settings">
+        <h2 id="save-settings">Save</h2>
+        <button type="button" onClick={() => void save()} disabled={check !== null && !check.ok}>
+          Save settings
+        </button>
+        <p className="notice" role="status" aria-live="polite" data-testid="reapply-progress">
+          {saving.note}
+          {reapply ? ` ${reapply.status === 'running' ? 'running' : reapply.status}, ${reapply.objectsProcessed} object${reapply.objectsProcessed === 1 ? '' : 's'} processed (${reapply.objectTypes.join(', ') || 'no object type changed'}).` : saving.before !== undefined ? ' waiting for it to start…' : ''}
+        </p>
+      </section>
+    </>
+  );
+}

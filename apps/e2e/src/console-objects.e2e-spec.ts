@@ -1,0 +1,165 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import axios from 'axios';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
+import { aV2Message, aV2Submission } from '@ecomm-sync/testing';
+import { gatewayClient } from './gateway-client';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = path.resolve(__dirname, '..', '..', '..', 'docs', 'console');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const axeSource: string = require('axe-core').source;
+
+/**
+ * Issue 14, pages 3 and 4 in a real browser (Debian's chromium, playwright-core) against the whole
+ * stack: an object with INVALID_EMAIL_ADDRESS is inspected, its mapping fixed on the mappings page
+ * after a dry run, saved, and the inspector then shows it applied. axe-core on both pages;
+ * screenshots into docs/console/.
+ */
+describe('the console object inspector and mappings in a browser', () => {
+  let stack: TestStack;
+  let portal: TestPortal;
+  let otherPortal: TestPortal;
+  let browser: Browser;
+
+  const consoleUrl = (p = '') => `${stack.gatewayUrl}/console/${p}`;
+
+  async function newPage(): Promise<Page> {
+    // bypassCSP lets axe-core be injected; the console itself runs under its real policy otherwise.
+    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    return page;
+  }
+
+  async function expectAccessible(page: Page, name: string) {
+    await page.addScriptTag({ content: axeSource });
+    const violations = await page.evaluate<string[]>(
+      `axe.run(document).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
+    );
+    expect({ page: name, violations }).toEqual({ page: name, violations: [] });
+  }
+
+  const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+
+  async function signInAsCustomer(page: Page) {
+    await page.goto(consoleUrl());
+    await page.getByRole('heading', { name: 'Sign in to the ecomm-sync console' }).waitFor();
+    await page.getByLabel('A customer (portal)').check();
+    await page.getByLabel('Portal API key', { exact: true }).fill(portal.apiKey);
+    await page.getByLabel('Portal API key', { exact: true }).press('Enter');
+    await page.waitForURL('**/overview');
+  }
+
+  /** The CONTACT mapping row whose store property is `name`. */
+  async function contactRow(page: Page, name: string) {
+    const rows = page.locator('[data-mapping^="CONTACT-"]');
+    for (let i = 0; i < (await rows.count()); i++) {
+      if ((await rows.nth(i).getByLabel('Store property').inputValue()) === name) return rows.nth(i);
+    }
+    throw new Error(`no CONTACT mapping of ${name}`);
+  }
+
+  beforeAll(async () => {
+    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (npm test installs it)`);
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    stack = await TestStack.start({ env: { LOG_LEVEL: 'warn' } });
+    [portal, otherPortal] = [await stack.createPortal(), await stack.createPortal()];
+    const client = gatewayClient(stack, portal);
+    // The sender's `email` is not an address; its `contact_email` is.
+    await client.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'bad-email', changedAt: '1700000000000', properties: { email: 'not-an-address', contact_email: 'alan@example.com', firstname: 'Alan' } })]));
+    await client.statusWhen('CONTACT', 'bad-email', (status) => status.errors.some((error) => error.type === 'INVALID_EMAIL_ADDRESS' && error.status === 'OPEN'), 'bad-email to fail with INVALID_EMAIL_ADDRESS');
+    await gatewayClient(stack, otherPortal).putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'theirs', properties: { email: 'theirs@example.com' } })]));
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('when an object with INVALID_EMAIL_ADDRESS is inspected, its mapping dry-run, fixed and saved, then the inspector shows it applied', async () => {
+    const page = await newPage();
+    await signInAsCustomer(page);
+
+    // The inspector: looked up from the keyboard.
+    await page.getByRole('link', { name: 'Object inspector' }).click();
+    await page.getByRole('heading', { name: 'No object looked up yet' }).waitFor();
+    await expectAccessible(page, 'inspector, empty');
+    await screenshot(page, 'inspector-empty');
+    await page.getByLabel('Object type').selectOption('CONTACT');
+    await page.getByLabel('External id').fill('bad-email');
+    await page.getByLabel('External id').press('Enter');
+    await page.locator('[data-testid="sync-status"][data-status="failed"]').waitFor();
+    // The same object is reached from its error on the errors page.
+    await page.getByRole('link', { name: 'Errors' }).click();
+    await page.getByRole('link', { name: 'Inspect Contacts bad-email' }).click();
+    await page.waitForURL('**/inspector?storeId=default&objectType=CONTACT&externalObjectId=bad-email');
+    await page.locator('[data-testid="sync-status"][data-status="failed"]').waitFor();
+    await page.locator('li[data-error-type="INVALID_EMAIL_ADDRESS"][data-status="OPEN"]').waitFor();
+    const message = page.getByTestId('raw-message');
+    expect(await message.count()).toBe(1);
+    expect(await message.innerText()).toContain('1700000000000');
+    expect(await page.locator('section[aria-labelledby="merged-state"] tr[data-property="contact_email"]').innerText()).toContain('alan@example.com');
+    expect(await page.locator('section[aria-labelledby="mapped-now"] tr[data-property="email"]').innerText()).toContain('not-an-address');
+    expect(await page.content()).not.toContain(portal.apiKey);
+    await expectAccessible(page, 'inspector');
+    await screenshot(page, 'inspector');
+
+    // The mappings page: a dry run with the settings as they are shows the error...
+    await page.getByRole('link', { name: 'Mappings' }).click();
+    await page.getByTestId('settings-check').filter({ hasText: 'These settings can be saved.' }).waitFor();
+    const dryRun = page.getByRole('form', { name: 'Dry run' });
+    await dryRun.getByLabel('External id').fill('bad-email');
+    await dryRun.getByRole('button', { name: 'Dry run' }).click();
+    await page.locator('[data-testid="dry-run-errors"] [data-error-type="INVALID_EMAIL_ADDRESS"]').waitFor();
+
+    // ...the enabling rules are checked as one types...
+    const emailRow = await contactRow(page, 'email');
+    await emailRow.getByLabel('CRM property').fill('e-mail');
+    await page.getByTestId('settings-check').filter({ hasText: 'Settings cannot be enabled: mappings.CONTACT must map a property to email' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Save settings' }).isDisabled()).toBe(true);
+    await emailRow.getByLabel('CRM property').fill('email');
+    // ...and with contact_email mapped to email, the dry run shows the error gone.
+    await emailRow.getByLabel('Store property').fill('contact_email');
+    await page.getByTestId('settings-check').filter({ hasText: 'These settings can be saved.' }).waitFor();
+    await dryRun.getByRole('button', { name: 'Dry run' }).click();
+    await page.getByTestId('dry-run-errors').filter({ hasText: 'No errors: it would be written as shown.' }).waitFor();
+    expect(await page.locator('[data-testid="dry-run-result"] tr[data-property="email"]').innerText()).toContain('alan@example.com');
+    // The dry run saved nothing.
+    const stored = (await axios.get(`${stack.gatewayUrl}/extensions/ecomm/v2/settings`, { params: { hapikey: portal.apiKey } })).data;
+    expect(stored.mappings.CONTACT.properties.map((m: { externalPropertyName: string }) => m.externalPropertyName)).not.toContain('contact_email');
+    await expectAccessible(page, 'mappings');
+    await screenshot(page, 'mappings');
+
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByTestId('reapply-progress').filter({ hasText: /completed, \d+ objects? processed/ }).waitFor();
+    await screenshot(page, 'mappings-saved');
+
+    // The inspector again: applied, with its CRM id and a link to the built-in CRM; the error resolved.
+    await page.goto(consoleUrl(`portals/${portal.portalId}/inspector?storeId=default&objectType=CONTACT&externalObjectId=bad-email`));
+    await page.locator('[data-testid="sync-status"][data-status="applied"]').waitFor();
+    expect(Number(await page.getByTestId('crm-id').innerText())).toBeGreaterThan(0);
+    expect(await page.getByRole('link', { name: /Open in the built-in CRM/ }).getAttribute('href')).toMatch(/\/crm\/v3\/objects\/contacts\/\d+$/);
+    await page.locator('li[data-error-type="INVALID_EMAIL_ADDRESS"][data-status="RESOLVED"]').waitFor();
+    await expectAccessible(page, 'inspector, applied');
+    await screenshot(page, 'inspector-applied');
+  });
+
+  it("when a customer inspects another portal's object or opens its mappings by URL, then they are refused and show nothing of it", async () => {
+    const page = await newPage();
+    await signInAsCustomer(page);
+    await page.goto(consoleUrl(`portals/${otherPortal.portalId}/inspector?storeId=default&objectType=CONTACT&externalObjectId=theirs`));
+    await page.getByRole('heading', { name: 'You cannot open this page' }).waitFor();
+    expect(await page.getByRole('alert').innerText()).toContain(`This credential belongs to portal ${portal.portalId}, not to portal ${otherPortal.portalId}`);
+    expect(await page.content()).not.toContain('theirs@example.com');
+    expect(await page.getByTestId('raw-message').count()).toBe(0);
+    await expectAccessible(page, 'inspector, refused');
+    await screenshot(page, 'inspector-refused');
+
+    await page.goto(consoleUrl(`portals/${otherPortal.portalId}/mappings`));
+    await page.getByRole('heading', { name: 'You cannot open this page' }).waitFor();
+    expect(await page.locator('[data-mapping]').count()).toBe(0);
+  });
+});

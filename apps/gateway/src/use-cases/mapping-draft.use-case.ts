@@ -1,0 +1,64 @@
+import type { ConsoleCrmProperties, ConsoleDryRunRequest, ConsoleDryRunResult, ConsoleSettingsCheck, ObjectType, V2SettingsInput } from '@ecomm-sync/contracts';
+import type { CrmPort } from '@ecomm-sync/crm-client';
+import type { ConsoleScope, Repositories } from '@ecomm-sync/data-access';
+import { dryRunObject, emptyObjectState, fromV2Settings, mergeMessage, settingsProblem } from '@ecomm-sync/domain';
+import { AppError } from '@ecomm-sync/http';
+import { tenantOf, type AskedTenant } from './console-tenant';
+
+/** The portal's CRM, through its CRM connection (libs/crm-connections); null: no such portal. */
+export interface PortalCrmPort {
+  crmOf(portalId: number): Promise<CrmPort | null>;
+}
+
+/**
+ * The console's mappings page (issue 14, page 4): the enabling rules on a draft, the CRM's
+ * properties to offer, and a dry run with the draft that saves nothing. Saving goes through the
+ * settings endpoint, as for every client.
+ */
+export class MappingDraftUseCase {
+  constructor(
+    private readonly repositories: Pick<Repositories, 'objectStates' | 'objectSyncs' | 'accounts'>,
+    private readonly crm: PortalCrmPort,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** The rules the settings endpoint applies (settingsProblem), on a draft it would be sent. */
+  check(draft: V2SettingsInput): ConsoleSettingsCheck {
+    const problem = settingsProblem(fromV2Settings(draft, null), 'v2');
+    return { ok: problem === null, problem };
+  }
+
+  async crmProperties(scope: ConsoleScope, asked: AskedTenant, objectType: ObjectType): Promise<ConsoleCrmProperties> {
+    const tenant = await tenantOf(scope, asked, this.repositories.accounts);
+    const properties = await (await this.crmOfPortal(tenant.portalId)).listProperties(objectType);
+    return { objectType, results: properties.map(({ name, label, type }) => ({ name, label, type })).sort((a, b) => a.name.localeCompare(b.name)) };
+  }
+
+  async dryRun(scope: ConsoleScope, asked: AskedTenant, request: ConsoleDryRunRequest): Promise<ConsoleDryRunResult> {
+    const tenant = await tenantOf(scope, asked, this.repositories.accounts);
+    const { storeId, objectType } = request;
+    let externalObjectId: string;
+    let state;
+    let linkedCrmId: number | null = null;
+    if (request.message) {
+      externalObjectId = request.message.externalObjectId;
+      state = mergeMessage(emptyObjectState(), { externalObjectId, action: 'UPSERT', changedAt: null, properties: request.message.properties }, this.clock()).state;
+    } else {
+      externalObjectId = request.externalObjectId!;
+      const key = { ...tenant, storeId, objectType, externalObjectId };
+      const [states, sync] = await Promise.all([this.repositories.objectStates.findMany(tenant, storeId, objectType, [externalObjectId]), this.repositories.objectSyncs.findOne(key)]);
+      state = states.get(externalObjectId)?.state;
+      if (!state) throw AppError.notFound(`Nothing is stored for ${objectType} ${externalObjectId} in store ${storeId}; type a message to dry-run instead`);
+      linkedCrmId = sync?.crmId && !sync.archived ? sync.crmId : null;
+    }
+    const settings = fromV2Settings(request.settings, null);
+    const definedProperties = new Set((await (await this.crmOfPortal(tenant.portalId)).listProperties(objectType)).map((property) => property.name));
+    return { externalObjectId, ...dryRunObject(objectType, externalObjectId, state, settings, { definedProperties, linkedCrmId }), settingsProblem: settingsProblem(settings, 'v2') };
+  }
+
+  private async crmOfPortal(portalId: number): Promise<CrmPort> {
+    const crm = await this.crm.crmOf(portalId);
+    if (!crm) throw AppError.notFound(`No portal ${portalId}`);
+    return crm;
+  }
+}
