@@ -34,6 +34,29 @@ export const GATEWAY_CONSOLE_OPERATIONS: readonly ApiOperation[] = [
     method: 'post', path: '/console/api/v1/errors/retry', tag: 'Console', summary: 'Re-apply one object, or every object with an open error of one type, from what is stored', ...signedIn,
     body: { schema: { type: 'object' } }, responses: { 202: { description: 'The re-apply is queued', schema: { type: 'object' } } }, errors: [400, 403, 404],
   },
+  {
+    method: 'get', path: '/console/api/v1/objects', tag: 'Console', summary: "One object: status, CRM id, messages received, merged state, mapped properties, errors", ...signedIn,
+    query: {
+      portalId,
+      appId,
+      storeId: { description: 'The store', schema: { type: 'string' } },
+      objectType: { description: 'CONTACT, DEAL, PRODUCT or LINE_ITEM', schema: { type: 'string' } },
+      externalObjectId: { description: 'The sender’s object id', schema: { type: 'string' } },
+    },
+    responses: json('The object as inspected'), errors: [400, 403, 404],
+  },
+  {
+    method: 'get', path: '/console/api/v1/mappings/crm-properties', tag: 'Console', summary: "The properties the portal's CRM defines for an object type", ...signedIn,
+    query: { portalId, appId, objectType: { description: 'CONTACT, DEAL, PRODUCT or LINE_ITEM', schema: { type: 'string' } } }, responses: json('The CRM properties'), errors: [400, 403, 404, 502],
+  },
+  {
+    method: 'post', path: '/console/api/v1/mappings/validate', tag: 'Console', summary: 'Check draft v2 settings against the enabling rules, saving nothing', ...signedIn,
+    body: { schema: { type: 'object' } }, responses: json('The first rule the draft breaks, or none'), errors: [400, 403, 404],
+  },
+  {
+    method: 'post', path: '/console/api/v1/mappings/dry-run', tag: 'Console', summary: 'Map a stored object or a typed message with draft settings, saving nothing', ...signedIn,
+    body: { schema: { type: 'object' } }, responses: json('The mapped properties and the errors it would get'), errors: [400, 403, 404, 502],
+  },
   { method: 'get', path: '/console/api/v1/ops/session', tag: 'Console', summary: 'The operator signs in (admin token)', security: CREDENTIALS.admin, responses: json('The session') },
   { method: 'get', path: '/console/api/v1/ops/queues', tag: 'Console', summary: "Each queue's depth, consumers, retrying and dead-lettered messages", security: CREDENTIALS.admin, responses: json('The queues'), errors: [503] },
   {
