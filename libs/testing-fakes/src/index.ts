@@ -15,3 +15,6 @@ export { FakeObjectStateRepository } from './repositories/fake-object-state.repo
 export { FakeRawMessageRepository } from './repositories/fake-raw-message.repository';
 export { describeObjectStateRepositoryContract } from './contracts/object-state-repository.contract';
 export { describeRawMessageRepositoryContract } from './contracts/raw-message-repository.contract';
+export { FakeCrm } from './crm/fake-crm';
+export { describeCrmPortContract } from './contracts/crm-port.contract';
+export type { MakeCrm } from './contracts/crm-port.contract';
