@@ -18,3 +18,7 @@ export { describeRawMessageRepositoryContract } from './contracts/raw-message-re
 export { FakeCrm } from './crm/fake-crm';
 export { describeCrmPortContract } from './contracts/crm-port.contract';
 export type { MakeCrm } from './contracts/crm-port.contract';
+export { FakeCrmWaitRepository } from './repositories/fake-crm-wait.repository';
+export { FakeParkedChangeRepository } from './repositories/fake-parked-change.repository';
+export { describeCrmWaitRepositoryContract } from './contracts/crm-wait-repository.contract';
+export { describeParkedChangeRepositoryContract } from './contracts/parked-change-repository.contract';

@@ -1,5 +1,7 @@
+import { describeCrmWaitRepositoryContract } from './crm-wait-repository.contract';
 import { describeImportRepositoryContract } from './import-repository.contract';
 import { describeObjectStateRepositoryContract } from './object-state-repository.contract';
+import { describeParkedChangeRepositoryContract } from './parked-change-repository.contract';
 import { describeRawMessageRepositoryContract } from './raw-message-repository.contract';
 import { describeReapplyJobRepositoryContract } from './reapply-job-repository.contract';
 import { realDatabase } from './real-database';
@@ -15,4 +17,6 @@ describe('real repositories on the MongoDB-wire server', () => {
   describeReapplyJobRepositoryContract('ReapplyJobRepository', () => database().repositories.reapplyJobs);
   describeObjectStateRepositoryContract('ObjectStateRepository', () => database().repositories.objectStates);
   describeRawMessageRepositoryContract('RawMessageRepository', () => database().repositories.rawMessages);
+  describeCrmWaitRepositoryContract('CrmWaitRepository', () => database().repositories.crmWaits);
+  describeParkedChangeRepositoryContract('ParkedChangeRepository', () => database().repositories.parkedChanges);
 });
