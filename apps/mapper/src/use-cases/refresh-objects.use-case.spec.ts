@@ -28,7 +28,7 @@ describe('RefreshObjectsUseCase', () => {
   it('when objects are refreshed, then their stored states are sent again as reapplied changes at their stored revision, in messages of at most changesPerMessage', async () => {
     const stored = await objectStates.findMany(tenant, 'eu', 'CONTACT', ['a', 'b', 'c']);
 
-    await useCase.run({ tenant, storeId: 'eu', objectType: 'CONTACT', externalObjectIds: ['a', 'b', 'c'] });
+    await useCase.run({ kind: 'refresh-objects', tenant, storeId: 'eu', objectType: 'CONTACT', externalObjectIds: ['a', 'b', 'c'] });
 
     expect(sent().map((message) => message.changes.length)).toEqual([2, 1]);
     for (const message of sent()) expect(message).toMatchObject({ tenant, storeId: 'eu', objectType: 'CONTACT', reapply: true });
@@ -39,7 +39,7 @@ describe('RefreshObjectsUseCase', () => {
     ['an object the store does not have', { storeId: 'eu', externalObjectIds: ['unknown'] }],
     ['objects of another store', { storeId: 'us', externalObjectIds: ['a', 'b'] }],
   ])('when the refresh names %s, then nothing is sent', async (_case, { storeId, externalObjectIds }) => {
-    await useCase.run({ tenant, storeId, objectType: 'CONTACT', externalObjectIds });
+    await useCase.run({ kind: 'refresh-objects', tenant, storeId, objectType: 'CONTACT', externalObjectIds });
 
     expect(broker.published).toEqual([]);
   });
