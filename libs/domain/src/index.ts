@@ -19,3 +19,5 @@ export { errorAdvice } from './error-advice';
 export type { ErrorAdvice } from './error-advice';
 export { storeOverviews } from './store-overview';
 export type { CountsIn, ObjectStateCounts, StoreOverview } from './store-overview';
+export { decodeSettingsOwner, describeSettingsOwner, encodeSettingsOwner, settingsOwnerData, settingsOwnerOf } from './settings-owner';
+export type { SettingsOwner } from './settings-owner';
