@@ -1,10 +1,11 @@
 import type { MappedChange, ObjectType, Tenant } from '@ecomm-sync/contracts';
 import type { KeptUpTo, ParkedChange, ParkedChangeRepository } from '@ecomm-sync/data-access';
 import { compareRevisions } from '@ecomm-sync/domain';
+import { keyOf } from '@ecomm-sync/util';
 import { copy, type PublicOf } from '../public-of';
 
-const keyOf = (tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string) =>
-  JSON.stringify([tenant.portalId, tenant.appId, storeId, objectType, externalObjectId]);
+const objectKey = (tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string) =>
+  keyOf(tenant.portalId, tenant.appId, storeId, objectType, externalObjectId);
 
 /** ParkedChangeRepository in memory: one change per object, the newest revision (compareRevisions) stays. */
 export class FakeParkedChangeRepository implements PublicOf<ParkedChangeRepository> {
@@ -12,7 +13,7 @@ export class FakeParkedChangeRepository implements PublicOf<ParkedChangeReposito
 
   async park(tenant: Tenant, storeId: string, objectType: ObjectType, changes: readonly { change: MappedChange; reapply: boolean }[], now: number): Promise<void> {
     for (const { change, reapply } of changes) {
-      const key = keyOf(tenant, storeId, objectType, change.externalObjectId);
+      const key = objectKey(tenant, storeId, objectType, change.externalObjectId);
       const stored = this.rows.get(key);
       if (stored && compareRevisions(stored.change, change) > 0) continue;
       this.rows.set(key, { tenant: copy(tenant), storeId, objectType, change: copy(change), reapply, parkedAt: stored?.parkedAt ?? now });
@@ -33,7 +34,7 @@ export class FakeParkedChangeRepository implements PublicOf<ParkedChangeReposito
 
   async release(tenant: Tenant, storeId: string, objectType: ObjectType, applied: readonly KeptUpTo[]): Promise<void> {
     for (const revision of applied) {
-      const key = keyOf(tenant, storeId, objectType, revision.externalObjectId);
+      const key = objectKey(tenant, storeId, objectType, revision.externalObjectId);
       const stored = this.rows.get(key);
       if (stored && compareRevisions(stored.change, revision) <= 0) this.rows.delete(key);
     }
