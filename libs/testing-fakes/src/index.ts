@@ -22,3 +22,5 @@ export { FakeCrmWaitRepository } from './repositories/fake-crm-wait.repository';
 export { FakeParkedChangeRepository } from './repositories/fake-parked-change.repository';
 export { describeCrmWaitRepositoryContract } from './contracts/crm-wait-repository.contract';
 export { describeParkedChangeRepositoryContract } from './contracts/parked-change-repository.contract';
+export { FakeSyncErrorRepository } from './repositories/fake-sync-error.repository';
+export { describeSyncErrorRepositoryContract } from './contracts/sync-error-repository.contract';

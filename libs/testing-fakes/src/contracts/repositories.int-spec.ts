@@ -7,6 +7,7 @@ import { describeReapplyJobRepositoryContract } from './reapply-job-repository.c
 import { realDatabase } from './real-database';
 import { describeSettingsRepositoryContract } from './settings-repository.contract';
 import { describeStoreRepositoryContract } from './store-repository.contract';
+import { describeSyncErrorRepositoryContract } from './sync-error-repository.contract';
 
 /** The contracts the fakes pass (their *.spec.ts), against the real repositories on the MongoDB-wire server. */
 describe('real repositories on the MongoDB-wire server', () => {
@@ -19,4 +20,5 @@ describe('real repositories on the MongoDB-wire server', () => {
   describeRawMessageRepositoryContract('RawMessageRepository', () => database().repositories.rawMessages);
   describeCrmWaitRepositoryContract('CrmWaitRepository', () => database().repositories.crmWaits);
   describeParkedChangeRepositoryContract('ParkedChangeRepository', () => database().repositories.parkedChanges);
+  describeSyncErrorRepositoryContract('SyncErrorRepository', () => database().repositories.syncErrors);
 });
