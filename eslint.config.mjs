@@ -1,6 +1,27 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
+// Apps import libs; libs never import apps; each layer only what is below it (STYLE.md habit 1).
+// Apps and data-access libs import testing code only in their tests (TEST_FILES).
+const depConstraints = [
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:feature', 'type:data-access', 'type:domain', 'type:util'] },
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:domain', 'type:util'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:testing', 'type:feature', 'type:data-access', 'type:domain', 'type:util'] },
+  // type:testing holds test helpers that depend on contracts alone; libs' own specs use them.
+  { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:domain', 'type:util', 'type:testing'] },
+  { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:domain', 'type:util'] },
+  { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
+  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
+];
+const TESTED_WITH_TESTING_LIBS = new Set(['type:app', 'type:data-access']);
+/** In tests, apps and data-access libs may also import the testing libs. */
+const testDepConstraints = depConstraints.map((constraint) =>
+  TESTED_WITH_TESTING_LIBS.has(constraint.sourceTag) ? { ...constraint, onlyDependOnLibsWithTags: [...constraint.onlyDependOnLibsWithTags, 'type:testing'] } : constraint,
+);
+const boundaries = (constraints) => ['error', { enforceBuildableLibDependency: false, allow: [], depConstraints: constraints }];
+/** Test code: specs of every tier and the fixtures they share. */
+const TEST_FILES = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/*-fixture.ts'];
+
 export default tseslint.config(
   { ignores: ['**/jest*.config.js', '**/dist', '**/node_modules', '**/reports', '**/tmp', 'tools/mongo-server/target'] },
   ...tseslint.configs.recommended,
@@ -8,28 +29,15 @@ export default tseslint.config(
     files: ['**/*.ts'],
     plugins: { '@nx': nx },
     rules: {
-      // Apps import libs; libs never import apps; each layer only what is below it (STYLE.md habit 1).
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:feature', 'type:data-access', 'type:domain', 'type:util'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:testing', 'type:feature', 'type:data-access', 'type:domain', 'type:util'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:testing', 'type:feature', 'type:data-access', 'type:domain', 'type:util'] },
-            // type:testing holds test helpers that depend on contracts alone; libs' own specs use them.
-            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:domain', 'type:util', 'type:testing'] },
-            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:domain', 'type:util', 'type:testing'] },
-            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': boundaries(depConstraints),
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // Configuration is read and validated in one place (STYLE.md habit 5).
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through @ecomm-sync/config.' }],
     },
+  },
+  {
+    files: TEST_FILES,
+    rules: { '@nx/enforce-module-boundaries': boundaries(testDepConstraints) },
   },
   {
     // The domain is pure: no I/O of any kind (DESIGN.md, Libraries).

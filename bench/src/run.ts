@@ -12,6 +12,7 @@ import { DEMO_MAPPINGS } from '@ecomm-sync/provisioning';
 import { TestStack, type AppName, type TestPortal } from '@ecomm-sync/test-harness';
 import { testInfrastructure, waitFor } from '@ecomm-sync/testing';
 import { benchCrmBudget, crmBudgetRow, recordCrmBudgetAlone } from './crm-budget';
+import { benchConfig } from './config';
 import { BATCH, put, send as sendObjects, submission, type MakeObject } from './load';
 import { benchObservability, observabilityRow } from './observability';
 import { percentile, pool, round } from './stats';
@@ -28,7 +29,7 @@ const SIZES = quick
 const maxWaitAt = process.argv.indexOf('--crm-max-wait-ms');
 const crmMaxWaitMs = maxWaitAt >= 0 ? Number(process.argv[maxWaitAt + 1]) : null;
 /** Set by `npm run bench -- --profile`: the end-to-end run's apps write CPU profiles there. */
-const profileDir = process.env.BENCH_PROFILE_DIR;
+const profileDir = benchConfig.BENCH_PROFILE_DIR;
 const CONCURRENCY = 8;
 const log = (message: string) => console.log(`[bench] ${message}`);
 
@@ -152,7 +153,7 @@ async function benchEndToEnd() {
     const memory = memorySampler(stack, ['gateway', 'mapper', 'applier', 'crm']);
     // Where the time goes: CPU seconds per process over the run, the database server included.
     const cpuPids: Record<string, number> = { gateway: stack.pid('gateway'), mapper: stack.pid('mapper'), applier: stack.pid('applier'), crm: stack.pid('crm') };
-    if (process.env.MONGO_SERVER_PID) cpuPids['mongodb-wire server'] = Number(process.env.MONGO_SERVER_PID);
+    if (benchConfig.MONGO_SERVER_PID !== undefined) cpuPids['mongodb-wire server'] = benchConfig.MONGO_SERVER_PID;
     const cpuAtStart = Object.fromEntries(Object.entries(cpuPids).map(([name, pid]) => [name, cpuSeconds(pid)]));
     const send = (objectType: string, total: number, make: MakeObject) => sendObjects(url, objectType, total, make, (b, at) => submittedAt.set(`${objectType}:${b}`, at));
     const processed = async (filter: object, total: number, what: string) =>

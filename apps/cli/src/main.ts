@@ -26,6 +26,10 @@ async function main(argv: string[]) {
   switch (command) {
     case 'redrive': {
       const [target] = args;
+      if (target === '--help' || target === '-h') {
+        console.log(`usage: ecomm-sync redrive <queue> | --all\nqueues: ${Object.keys(QUEUES).join(', ')}`);
+        return;
+      }
       if (target !== '--all' && !(target && isQueueName(target))) {
         throw new UsageError(`${target ? `unknown queue "${target}"` : 'which queue?'}\nusage: ecomm-sync redrive <queue> | --all\nqueues: ${Object.keys(QUEUES).join(', ')}`);
       }

@@ -5,6 +5,7 @@ import { SecretBox, type Credential, type Repositories } from '@ecomm-sync/data-
 import { apiDocsRoutes, byClientAddress, byPresentedCredential, errorHandler, failedAuthThrottle, healthRoutes, jsonBody, notFoundHandler, observeRequests, requestContext, type FailedAuthThrottleOptions, type ReadinessCheck } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
+import { TtlCache } from '@ecomm-sync/util';
 import { adminRoutes, oauthRoutes } from './entry-points/admin.routes';
 import { consoleRoutes, type OperationsPort } from './entry-points/console.routes';
 import { consoleStaticFiles } from './entry-points/console-static';
@@ -26,7 +27,6 @@ import { builtinObjectLink, InspectObjectUseCase } from './use-cases/inspect-obj
 import { MappingDraftUseCase } from './use-cases/mapping-draft.use-case';
 import { ReadSyncStatusUseCase } from './use-cases/read-sync-status.use-case';
 import { RetryErrorsUseCase } from './use-cases/retry-errors.use-case';
-import { TtlCache } from './use-cases/ttl-cache';
 
 export interface GatewayDeps {
   repositories: Repositories;

@@ -1,4 +1,5 @@
 import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
+import { keyOf } from '@ecomm-sync/util';
 
 /** The natural key of a sender object: every data query carries the tenant part of it. */
 export interface ObjectKey extends Tenant {
@@ -13,7 +14,7 @@ export interface ObjectKey extends Tenant {
  * (docs/decisions/0015-single-field-object-keys.md); the JSON array keeps the parts apart.
  */
 export const keyString = (key: ObjectKey): string =>
-  JSON.stringify([key.portalId, key.appId, key.storeId, key.objectType, key.externalObjectId]);
+  keyOf(key.portalId, key.appId, key.storeId, key.objectType, key.externalObjectId);
 
 /** The keys of many objects of one tenant, store and type. */
 export const keyStrings = (tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): string[] =>

@@ -21,3 +21,5 @@ export { storeOverviews } from './store-overview';
 export type { CountsIn, ObjectStateCounts, StoreOverview } from './store-overview';
 export { dryRunObject, inspectedStatus } from './dry-run';
 export type { DryRunOutcome, InspectedStatus } from './dry-run';
+export { decodeSettingsOwner, describeSettingsOwner, encodeSettingsOwner, settingsOwnerData, settingsOwnerOf } from './settings-owner';
+export type { SettingsOwner } from './settings-owner';

@@ -1,4 +1,5 @@
 import { OBJECT_TYPES, type ErrorType, type ObjectType } from '@ecomm-sync/contracts';
+import { keyOf } from '@ecomm-sync/util';
 
 /** Objects of one type in one store, by state. The states can overlap: an object in the CRM can have an open error from a later change. */
 export interface ObjectStateCounts {
@@ -43,7 +44,7 @@ export interface CountsIn extends Owned {
 }
 
 const emptyCounts = (): ObjectStateCounts => ({ received: 0, applied: 0, withOpenErrors: 0, waiting: 0, notProcessed: 0 });
-const ownerKey = (owned: Owned) => JSON.stringify([owned.portalId, owned.appId, owned.storeId]);
+const ownerKey = (owned: Owned) => keyOf(owned.portalId, owned.appId, owned.storeId);
 
 /**
  * One overview per (tenant, store): every store defined, and every store data was received for,

@@ -15,3 +15,12 @@ export { FakeObjectStateRepository } from './repositories/fake-object-state.repo
 export { FakeRawMessageRepository } from './repositories/fake-raw-message.repository';
 export { describeObjectStateRepositoryContract } from './contracts/object-state-repository.contract';
 export { describeRawMessageRepositoryContract } from './contracts/raw-message-repository.contract';
+export { FakeCrm } from './crm/fake-crm';
+export { describeCrmPortContract } from './contracts/crm-port.contract';
+export type { MakeCrm } from './contracts/crm-port.contract';
+export { FakeCrmWaitRepository } from './repositories/fake-crm-wait.repository';
+export { FakeParkedChangeRepository } from './repositories/fake-parked-change.repository';
+export { describeCrmWaitRepositoryContract } from './contracts/crm-wait-repository.contract';
+export { describeParkedChangeRepositoryContract } from './contracts/parked-change-repository.contract';
+export { FakeSyncErrorRepository } from './repositories/fake-sync-error.repository';
+export { describeSyncErrorRepositoryContract } from './contracts/sync-error-repository.contract';

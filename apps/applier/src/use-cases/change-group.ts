@@ -2,6 +2,7 @@ import type { MappedChange, ObjectType, Tenant } from '@ecomm-sync/contracts';
 import { OBJECT_TYPES, V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
 import type { CheckoutState, ObjectSync, ProcessedRecord } from '@ecomm-sync/data-access';
 import { compareRevisions, PENDING_STAGE } from '@ecomm-sync/domain';
+import { keyOf } from '@ecomm-sync/util';
 
 /** The changes of one tenant, store and object type that are applied together. */
 export interface ChangeGroup {
@@ -25,7 +26,7 @@ export interface ChangeGroup {
 
 /** One key per group; the same for changes from messages and from waiting entries. */
 export const groupKeyOf = (tenant: Tenant, storeId: string, objectType: ObjectType): string =>
-  JSON.stringify([tenant.portalId, tenant.appId, storeId, objectType]);
+  keyOf(tenant.portalId, tenant.appId, storeId, objectType);
 
 /** Adds changes to the group of their tenant, store and type, keeping the newest revision of each object. */
 export function addToGroups(
@@ -65,7 +66,7 @@ export function isToApply(group: ChangeGroup, change: MappedChange, sync: Object
 
 /** The in-process lock key of an object of the group. */
 export const objectLockKey = (group: ChangeGroup, externalObjectId: string): string =>
-  JSON.stringify([group.tenant.portalId, group.tenant.appId, group.storeId, group.objectType, externalObjectId]);
+  keyOf(group.tenant.portalId, group.tenant.appId, group.storeId, group.objectType, externalObjectId);
 
 /** Association types an object needs the CRM ids of, with the v1 property that names each in error details. */
 export const ASSOCIATIONS: Partial<Record<ObjectType, { type: ObjectType; property: string; required: boolean }[]>> = {

@@ -1,5 +1,6 @@
 import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
 import type { Repositories, WaitingObject } from '@ecomm-sync/data-access';
+import { keyOf } from '@ecomm-sync/util';
 import type { ApplyOutcome, WaitingEntry } from './apply-outcome';
 import { addToGroups, revisionOf, waitingKey, type ChangeGroup, type LinkedObjects } from './change-group';
 import type { ChangeWriter } from './change-writer';
@@ -91,7 +92,7 @@ export class WaitingChanges {
     for (const entry of entries) {
       for (const key of entry.waitingFor) {
         const [objectType, ...rest] = key.split(':') as [ObjectType, ...string[]];
-        const target = JSON.stringify([entry.tenant.portalId, entry.tenant.appId, entry.storeId, objectType]);
+        const target = keyOf(entry.tenant.portalId, entry.tenant.appId, entry.storeId, objectType);
         const found = byTarget.get(target) ?? { tenant: entry.tenant, storeId: entry.storeId, objectType, ids: new Set<string>() };
         found.ids.add(rest.join(':'));
         byTarget.set(target, found);
@@ -103,7 +104,7 @@ export class WaitingChanges {
       for (const [id, sync] of syncs) if (sync.crmId && !sync.archived) synced.add(`${target}|${waitingKey(objectType, id)}`);
     }
     return entries.filter((entry) =>
-      entry.waitingFor.some((key) => synced.has(`${JSON.stringify([entry.tenant.portalId, entry.tenant.appId, entry.storeId, key.split(':')[0]])}|${key}`)),
+      entry.waitingFor.some((key) => synced.has(`${keyOf(entry.tenant.portalId, entry.tenant.appId, entry.storeId, key.split(':')[0])}|${key}`)),
     );
   }
 }

@@ -1,6 +1,7 @@
 import type { mongo } from 'mongoose';
 import { driverCollection, findIn } from '@ecomm-sync/data-access';
 import { ownValue } from '@ecomm-sync/domain';
+import { keyOf } from '@ecomm-sync/util';
 import { CrmError } from '../domain/crm-error';
 import { SINGLE_ASSOCIATIONS, type CrmType, type PropertyDefinition } from '../domain/object-types';
 import type { ContactEmailDoc, CrmModels, CrmObjectDoc, UniqueValueDoc } from './crm-models';
@@ -22,13 +23,13 @@ export interface StoredObject {
 export type SearchFilter = { propertyName: string; operator: 'EQ' | 'IN'; values: string[] };
 
 /** The _id of a unique property's value: the claim that gives the value one owner. */
-const uniqueValueKey = (portalId: number, objectType: CrmType, property: string, value: string) => JSON.stringify([portalId, objectType, property, value]);
+const uniqueValueKey = (portalId: number, objectType: CrmType, property: string, value: string) => keyOf(portalId, objectType, property, value);
 
 /** A contact's e-mail as search compares it. */
 const emailKeyOf = (properties: Properties): string | null => properties.email?.toLowerCase() || null;
 
 /** The _id of the contacts of a portal with one (lower-cased) e-mail. */
-const contactEmailKey = (portalId: number, emailKey: string) => JSON.stringify([portalId, emailKey]);
+const contactEmailKey = (portalId: number, emailKey: string) => keyOf(portalId, emailKey);
 
 /** Whether an object passes every filter (values compare as stored; contact e-mails without case). */
 function matchesFilters(objectType: CrmType, object: StoredObject, filters: SearchFilter[]): boolean {

@@ -1,3 +1,4 @@
+import { keyOf, TtlCache } from '@ecomm-sync/util';
 import type { CrmType, PropertyDefinition } from '../domain/object-types';
 import { CrmError } from '../domain/crm-error';
 import { valueProblem } from '../domain/validate-values';
@@ -6,7 +7,8 @@ import { isDuplicateKey } from './duplicate-key';
 
 /** Property definitions per portal and object type; every object write is validated against them. */
 export class PropertyStore {
-  private readonly definitionCache = new Map<string, { at: number; definitions: Map<string, PropertyDefinition> }>();
+  /** Definitions are read at most once a second per portal and type: writes validate against them. */
+  private readonly definitionCache = new TtlCache<Map<string, PropertyDefinition>>(1000);
 
   constructor(private readonly models: CrmModels) {}
 
@@ -24,24 +26,18 @@ export class PropertyStore {
       if (isDuplicateKey(error)) throw CrmError.conflict(`Property "${definition.name}" already exists on ${objectType}`);
       throw error;
     }
-    this.definitionCache.delete(`${portalId}:${objectType}`);
+    this.definitionCache.delete(keyOf(portalId, objectType));
     return definition;
   }
 
   async deleteProperty(portalId: number, objectType: CrmType, name: string): Promise<boolean> {
     const deleted = (await this.models.properties.deleteOne({ portalId, objectType, name })).deletedCount === 1;
-    this.definitionCache.delete(`${portalId}:${objectType}`);
+    this.definitionCache.delete(keyOf(portalId, objectType));
     return deleted;
   }
 
-  /** Definitions are read at most once a second per portal and type: writes validate against them. */
   async definitions(portalId: number, objectType: CrmType): Promise<Map<string, PropertyDefinition>> {
-    const key = `${portalId}:${objectType}`;
-    const cached = this.definitionCache.get(key);
-    if (cached && Date.now() - cached.at < 1000) return cached.definitions;
-    const definitions = new Map((await this.listProperties(portalId, objectType)).map((d) => [d.name, d]));
-    this.definitionCache.set(key, { at: Date.now(), definitions });
-    return definitions;
+    return this.definitionCache.get(keyOf(portalId, objectType), async () => new Map((await this.listProperties(portalId, objectType)).map((d) => [d.name, d])));
   }
 
   /** The definitions, once every input's values are known to fit them; else an INVALID_INPUT naming the first misfit. */

@@ -1,8 +1,9 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Tenant } from '@ecomm-sync/contracts';
 import { hashSecret, type AccountRepository, type Credential, type CredentialRepository } from '@ecomm-sync/data-access';
+import { encodeSettingsOwner } from '@ecomm-sync/domain';
 import { AppError, bearerToken } from '@ecomm-sync/http';
-import { TtlCache } from '../use-cases/ttl-cache';
+import { TtlCache } from '@ecomm-sync/util';
 
 /** Who is calling, from a verified credential (SPEC.md "Authentication"). */
 export type Principal =
@@ -181,13 +182,13 @@ export class Authorizer {
     const appId = appIdQuery(req);
     if (principal.kind === 'developer-key') {
       if (!appId) throw AppError.badRequest('appId is required with a developer API key: add ?appId=<your application id>');
-      return `app:${await this.ownApplication(principal, appId)}`;
+      return encodeSettingsOwner({ kind: 'app', appId: await this.ownApplication(principal, appId) });
     }
     if (principal.kind === 'access-token') {
       throw AppError.forbidden('An OAuth access token cannot manage settings; use the developer API key with appId (application mode) or the portal API key');
     }
     if (appId) throw AppError.forbidden('A portal credential cannot manage application settings; use the developer API key of the application');
-    return `portal:${principal.portalId}`;
+    return encodeSettingsOwner({ kind: 'portal', portalId: principal.portalId });
   };
 
   /** An application's own listings (`.../app/{appId}`): the developer key of its owner. */

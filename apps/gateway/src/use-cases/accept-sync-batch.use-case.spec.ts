@@ -1,8 +1,8 @@
 import type { SyncBatchMessage } from '@ecomm-sync/contracts';
 import { aV1Message, aV2Message, aV2Submission, recordingLogger } from '@ecomm-sync/testing';
 import { asBroker, asRepositories, aTenant, FakeBroker, FakeStoreRepository } from '@ecomm-sync/testing-fakes';
+import { TtlCache } from '@ecomm-sync/util';
 import { AcceptSyncBatchUseCase } from './accept-sync-batch.use-case';
-import { TtlCache } from './ttl-cache';
 
 describe('AcceptSyncBatchUseCase', () => {
   const tenant = aTenant();

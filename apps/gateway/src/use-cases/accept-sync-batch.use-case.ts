@@ -5,7 +5,7 @@ import type { StoreRepository } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
-import { TtlCache } from './ttl-cache';
+import { keyOf, TtlCache } from '@ecomm-sync/util';
 
 /**
  * Turns an accepted request into one persistent AMQP message and resolves only once the broker
@@ -40,7 +40,7 @@ export class AcceptSyncBatchUseCase {
   }
 
   async acceptV2(tenant: Tenant, submission: V2SyncSubmission): Promise<void> {
-    const known = await this.knownStores.get(JSON.stringify([tenant.portalId, tenant.appId, submission.storeId]), async () =>
+    const known = await this.knownStores.get(keyOf(tenant.portalId, tenant.appId, submission.storeId), async () =>
       Boolean(await this.stores.find(tenant, submission.storeId)),
     );
     if (!known) {

@@ -1,12 +1,12 @@
 import type { ObjectType, SettingsChangedMessage } from '@ecomm-sync/contracts';
 import { OBJECT_TYPES, TOPICS } from '@ecomm-sync/contracts';
 import type { ReapplyJob, Repositories, StoredSettings } from '@ecomm-sync/data-access';
-import { objectTypesToReapply, settingsProblem, type ApiVersion, type SettingsRecord } from '@ecomm-sync/domain';
+import { decodeSettingsOwner, describeSettingsOwner, objectTypesToReapply, settingsProblem, type ApiVersion, type SettingsRecord } from '@ecomm-sync/domain';
 import { AppError } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
 
-const describeOwner = (owner: string) => (owner.startsWith('app:') ? `application ${owner.slice(4)}` : `portal ${owner.slice(7)}`);
+const describeOwner = (owner: string) => describeSettingsOwner(decodeSettingsOwner(owner));
 
 /**
  * Settings of an application or a portal, through either API generation. A change that affects

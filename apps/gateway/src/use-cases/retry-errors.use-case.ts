@@ -1,6 +1,7 @@
 import type { ConsoleRetryResult, ErrorType, ObjectType, RefreshObjectsMessage } from '@ecomm-sync/contracts';
 import type { ConsoleScope, Repositories } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/http';
+import { keyOf } from '@ecomm-sync/util';
 
 /**
  * The mapper's re-apply of stored objects (RefreshObjectsUseCase, `objects.refresh`): maps their
@@ -48,7 +49,7 @@ export class RetryErrorsUseCase {
     for (let offset = 0; seen < this.maxObjects; offset += 200) {
       const { errors, hasMore } = await this.repositories.syncErrors.list({ ...scope, ...filter, includeResolved: false, limit: 200, offset });
       for (const error of errors) {
-        const key = JSON.stringify([error.portalId, error.appId ?? null, error.storeId, error.objectType]);
+        const key = keyOf(error.portalId, error.appId ?? null, error.storeId, error.objectType);
         const group = groups.get(key) ?? [];
         if (!group.some((o) => o.externalObjectId === error.externalObjectId)) {
           if (seen === this.maxObjects) {

@@ -3,6 +3,7 @@ import { TOPICS } from '@ecomm-sync/contracts';
 import type { OwnedObjectState, Repositories } from '@ecomm-sync/data-access';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
+import { keyOf } from '@ecomm-sync/util';
 import { publishMappedStates } from './publish-mapped-states';
 
 /**
@@ -24,7 +25,7 @@ export class CatchUpPortalUseCase {
     const page = await this.repositories.syncErrors.pageOpenOfType(portalId, appId, errorType, afterId ?? null, this.options.pageSize);
     const groups = new Map<string, { key: (typeof page)[number]['key']; ids: Set<string> }>();
     for (const { key } of page) {
-      const groupKey = JSON.stringify([key.appId, key.storeId, key.objectType]);
+      const groupKey = keyOf(key.appId, key.storeId, key.objectType);
       const group = groups.get(groupKey) ?? { key, ids: new Set<string>() };
       group.ids.add(key.externalObjectId);
       groups.set(groupKey, group);

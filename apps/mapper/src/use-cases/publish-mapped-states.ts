@@ -3,6 +3,7 @@ import { TOPICS } from '@ecomm-sync/contracts';
 import type { OwnedObjectState } from '@ecomm-sync/data-access';
 import { mapObject } from '@ecomm-sync/domain';
 import type { Broker } from '@ecomm-sync/messaging';
+import { keyOf } from '@ecomm-sync/util';
 
 /**
  * Maps stored states with one owner's settings and publishes them to the applier, grouped per
@@ -21,7 +22,7 @@ export async function publishMappedStates(
   const publishes: Promise<void>[] = [];
   const routingKey = `${TOPICS.mappedChanges}.${objectType}`;
   for (const object of states) {
-    const key = JSON.stringify([object.tenant.portalId, object.tenant.appId, object.storeId]);
+    const key = keyOf(object.tenant.portalId, object.tenant.appId, object.storeId);
     let message = groups.get(key);
     if (!message) {
       message = { tenant: object.tenant, storeId: object.storeId, objectType, changes: [], ...(reapply ? { reapply } : {}) };

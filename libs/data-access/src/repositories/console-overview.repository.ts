@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { ErrorType, ObjectType } from '@ecomm-sync/contracts';
+import { keyOf } from '@ecomm-sync/util';
 import { objectStateModel } from '../models/object-state.model';
 import { objectSyncModel } from '../models/object-sync.model';
 import { storeModel } from '../models/store.model';
@@ -55,7 +56,7 @@ const scopeFilter = (scope: ConsoleScope): Record<string, unknown> => {
 };
 
 const KEY = { portalId: '$portalId', appId: '$appId', storeId: '$storeId', objectType: '$objectType' };
-const keyString = (key: GroupKey) => JSON.stringify([key.portalId, key.appId ?? null, key.storeId, key.objectType ?? key.type]);
+const keyString = (key: GroupKey) => keyOf(key.portalId, key.appId ?? null, key.storeId, key.objectType ?? key.type ?? null);
 
 /**
  * Counts for the console's overview, per tenant, store and object type. Every query starts with

@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { ObjectType, PropertyMapping, SyncSettings, Tenant } from '@ecomm-sync/contracts';
 import { OBJECT_TYPES } from '@ecomm-sync/contracts';
+import { decodeSettingsOwner, encodeSettingsOwner, settingsOwnerData, settingsOwnerOf } from '@ecomm-sync/domain';
 import { settingsModel } from '../models/settings.model';
 
 export interface StoredSettings extends SyncSettings {
@@ -10,16 +11,11 @@ export interface StoredSettings extends SyncSettings {
   rev: number;
 }
 
-/** Settings belong to the application in application mode, to the portal in direct mode. */
-export const settingsOwner = (tenant: Tenant): string => (tenant.appId ? `app:${tenant.appId}` : `portal:${tenant.portalId}`);
+/** The encoded owner of a tenant's settings (`app:<appId>` or `portal:<portalId>`): the key they are stored by. */
+export const settingsOwner = (tenant: Tenant): string => encodeSettingsOwner(settingsOwnerOf(tenant));
 
-/** The data a settings owner's changes concern: every portal of an application, or one portal in direct mode. */
-export function ownerDataFilter(owner: string): { appId: string } | { portalId: number; appId: null } {
-  const [kind, id] = [owner.slice(0, owner.indexOf(':')), owner.slice(owner.indexOf(':') + 1)];
-  if (kind === 'app') return { appId: id };
-  if (kind === 'portal' && /^\d+$/.test(id)) return { portalId: Number(id), appId: null };
-  throw new Error(`not a settings owner: ${owner}`);
-}
+/** The data an encoded settings owner's changes concern: every portal of an application, or one portal in direct mode. */
+export const ownerDataFilter = (owner: string): { appId: string } | { portalId: number; appId: null } => settingsOwnerData(decodeSettingsOwner(owner));
 
 interface SettingsDoc {
   enabled: boolean;

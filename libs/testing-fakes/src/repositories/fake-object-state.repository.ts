@@ -1,13 +1,14 @@
 import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
 import type { ObjectStateRepository, OwnedObjectState, StateWrite, StoredObjectState } from '@ecomm-sync/data-access';
 import { nextRevision, type RawObjectState } from '@ecomm-sync/domain';
+import { keyOf } from '@ecomm-sync/util';
 import { copy, type PublicOf } from '../public-of';
 
 type Row = OwnedObjectState & { objectType: ObjectType };
 
 /** The natural key as the real repository's `_id` (data-access object-key.ts): pages go in its order. */
-const keyOf = (tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string) =>
-  JSON.stringify([tenant.portalId, tenant.appId, storeId, objectType, externalObjectId]);
+const objectKey = (tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string) =>
+  keyOf(tenant.portalId, tenant.appId, storeId, objectType, externalObjectId);
 
 const duplicateKey = (ids: string[]) => Object.assign(new Error(`E11000 duplicate key error: ${ids.join(', ')}`), { code: 11000 });
 
@@ -20,7 +21,7 @@ export class FakeObjectStateRepository implements PublicOf<ObjectStateRepository
   async findMany(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): Promise<Map<string, StoredObjectState>> {
     const found = new Map<string, StoredObjectState>();
     for (const id of externalObjectIds) {
-      const row = this.rows.get(keyOf(tenant, storeId, objectType, id));
+      const row = this.rows.get(objectKey(tenant, storeId, objectType, id));
       if (row) found.set(id, { externalObjectId: id, state: copy(row.state), rev: row.rev });
     }
     return found;
@@ -51,7 +52,7 @@ export class FakeObjectStateRepository implements PublicOf<ObjectStateRepository
     const conflicts: string[] = [];
     const now = this.clock();
     for (const write of writes) {
-      const current = this.rows.get(keyOf(tenant, storeId, objectType, write.externalObjectId));
+      const current = this.rows.get(objectKey(tenant, storeId, objectType, write.externalObjectId));
       const landed = write.expectedRev === null ? !current : current?.rev === write.expectedRev;
       const rev = nextRevision(write.expectedRev, now);
       if (landed) {
@@ -63,7 +64,7 @@ export class FakeObjectStateRepository implements PublicOf<ObjectStateRepository
   }
 
   private put(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string, state: RawObjectState, rev: number, onlyNew: boolean): boolean {
-    const id = keyOf(tenant, storeId, objectType, externalObjectId);
+    const id = objectKey(tenant, storeId, objectType, externalObjectId);
     if (onlyNew && this.rows.has(id)) return false;
     this.rows.set(id, { id, tenant: { portalId: tenant.portalId, appId: tenant.appId }, storeId, objectType, externalObjectId, state: copy(state), rev });
     return true;

@@ -1,8 +1,9 @@
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { Store, StoreRepository } from '@ecomm-sync/data-access';
+import { keyOf } from '@ecomm-sync/util';
 import { copy, type PublicOf } from '../public-of';
 
-const keyOf = (tenant: Tenant) => JSON.stringify([tenant.portalId, tenant.appId]);
+const tenantKey = (tenant: Tenant) => keyOf(tenant.portalId, tenant.appId);
 const stored = (store: Store): Store => ({ id: store.id, label: store.label, ...(store.adminUri ? { adminUri: store.adminUri } : {}) });
 
 /** StoreRepository in memory: stores per tenant, by store id. */
@@ -10,28 +11,28 @@ export class FakeStoreRepository implements PublicOf<StoreRepository> {
   private readonly byTenant = new Map<string, Map<string, Store>>();
 
   async find(tenant: Tenant, storeId: string): Promise<Store | null> {
-    const found = this.byTenant.get(keyOf(tenant))?.get(storeId);
+    const found = this.byTenant.get(tenantKey(tenant))?.get(storeId);
     return found ? copy(found) : null;
   }
 
   async list(tenant: Tenant): Promise<Store[]> {
-    return [...(this.byTenant.get(keyOf(tenant))?.values() ?? [])].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(copy);
+    return [...(this.byTenant.get(tenantKey(tenant))?.values() ?? [])].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(copy);
   }
 
   async upsert(tenant: Tenant, store: Store): Promise<Store> {
-    const stores = this.byTenant.get(keyOf(tenant)) ?? new Map<string, Store>();
+    const stores = this.byTenant.get(tenantKey(tenant)) ?? new Map<string, Store>();
     stores.set(store.id, stored(store));
-    this.byTenant.set(keyOf(tenant), stores);
+    this.byTenant.set(tenantKey(tenant), stores);
     return store;
   }
 
   async removeAll(tenant: Tenant): Promise<number> {
-    const count = this.byTenant.get(keyOf(tenant))?.size ?? 0;
-    this.byTenant.delete(keyOf(tenant));
+    const count = this.byTenant.get(tenantKey(tenant))?.size ?? 0;
+    this.byTenant.delete(tenantKey(tenant));
     return count;
   }
 
   async remove(tenant: Tenant, storeId: string): Promise<boolean> {
-    return this.byTenant.get(keyOf(tenant))?.delete(storeId) ?? false;
+    return this.byTenant.get(tenantKey(tenant))?.delete(storeId) ?? false;
   }
 }

@@ -24,6 +24,11 @@ export class TtlCache<V> {
     return value;
   }
 
+  /** Forgets one key (what it caches changed here): the next get loads it again. */
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
   /** Forgets everything (a credential was revoked, a portal disabled). */
   clear(): void {
     this.entries.clear();

@@ -34,4 +34,15 @@ describe('TtlCache', () => {
     await off.get('k', async () => ++loads);
     expect(loads).toBe(2);
   });
+
+  it('when a key is deleted, then the next get loads it again and other keys stay cached', async () => {
+    let loads = 0;
+    const cache = new TtlCache<number>(1000, 10, () => 0);
+    const load = async () => ++loads;
+    await cache.get('a', load);
+    await cache.get('b', load);
+    cache.delete('a');
+    expect(await cache.get('a', load)).toBe(3);
+    expect(await cache.get('b', load)).toBe(2);
+  });
 });

@@ -1,0 +1,102 @@
+import type { Tenant } from '@ecomm-sync/contracts';
+import type { ParkedChange } from '@ecomm-sync/data-access';
+import type { CrmWait } from '@ecomm-sync/domain';
+import { aMappedChange, recordingLogger } from '@ecomm-sync/testing';
+import { aTenant, asRepositories, FakeCrmWaitRepository, FakeParkedChangeRepository } from '@ecomm-sync/testing-fakes';
+import type { ApplyMappedChangesUseCase } from './apply-mapped-changes.use-case';
+import { CrmWaits } from './crm-waits';
+import { ResumeCrmWorkUseCase } from './resume-crm-work.use-case';
+
+const NOW = 1_000_000;
+
+describe('ResumeCrmWorkUseCase', () => {
+  let tenant: Tenant;
+  let crmWaits: FakeCrmWaitRepository;
+  let parkedChanges: FakeParkedChangeRepository;
+  let applied: string[][];
+  let applyParked: (parked: readonly ParkedChange[]) => Promise<void>;
+  let useCase: ResumeCrmWorkUseCase;
+
+  beforeEach(async () => {
+    tenant = aTenant();
+    crmWaits = new FakeCrmWaitRepository();
+    parkedChanges = new FakeParkedChangeRepository();
+    applied = [];
+    // Applying a page writes it to the CRM and releases it, as ApplyMappedChangesUseCase does.
+    applyParked = async (parked) => {
+      applied.push(parked.map((entry) => entry.change.externalObjectId));
+      for (const entry of parked) await parkedChanges.release(entry.tenant, entry.storeId, entry.objectType, [{ externalObjectId: entry.change.externalObjectId, rev: entry.change.rev, settingsRev: entry.change.settingsRev }]);
+    };
+    const repositories = asRepositories({ crmWaits, parkedChanges });
+    const clock = () => NOW;
+    const apply = { waits: new CrmWaits(repositories, clock), applyParked: (parked: readonly ParkedChange[]) => applyParked(parked) } as unknown as ApplyMappedChangesUseCase;
+    useCase = new ResumeCrmWorkUseCase(repositories, apply, recordingLogger().logger, clock, { pageSize: 2, leaseMs: 60_000, portalsPerRun: 10 });
+  });
+
+  const waitUntil = (until: number): CrmWait => ({ reason: 'rate-limited', since: NOW - 10_000, until, tries: 1, lastAnswer: '429' });
+  const park = (...ids: string[]) =>
+    parkedChanges.park(tenant, 'default', 'CONTACT', ids.map((externalObjectId) => ({ change: aMappedChange({ externalObjectId }), reapply: false })), NOW - 5_000);
+
+  it('when a wait has ended, then the parked changes are applied page by page, oldest first, and the wait ends', async () => {
+    await crmWaits.set(tenant.portalId, waitUntil(NOW - 1));
+    await park('a', 'b', 'c');
+
+    await useCase.run();
+
+    expect(applied).toEqual([['a', 'b'], ['c']]);
+    expect(await parkedChanges.count(tenant.portalId)).toBe(0);
+    expect(await crmWaits.find(tenant.portalId)).toBeNull();
+  });
+
+  it('when a wait has not ended yet, then nothing is applied and it stays', async () => {
+    await crmWaits.set(tenant.portalId, waitUntil(NOW + 1));
+    await park('a');
+
+    await useCase.run();
+
+    expect(applied).toEqual([]);
+    expect(await crmWaits.find(tenant.portalId)).toEqual(waitUntil(NOW + 1));
+  });
+
+  it('when the CRM is still unavailable during the resume, then the changes stay parked and a new wait starts', async () => {
+    await crmWaits.set(tenant.portalId, waitUntil(NOW - 1));
+    await park('a', 'b');
+    applyParked = async () => {
+      throw Object.assign(new Error('rate-limited'), { reason: 'rate-limited', until: NOW + 30_000, lastAnswer: '429 again' });
+    };
+
+    await useCase.run();
+
+    expect(await parkedChanges.count(tenant.portalId)).toBe(2);
+    expect(await crmWaits.find(tenant.portalId)).toMatchObject({ reason: 'rate-limited', lastAnswer: '429 again', until: expect.any(Number) });
+    expect((await crmWaits.find(tenant.portalId))!.until).toBeGreaterThan(NOW);
+  });
+
+  it('when applying fails for another reason, then the changes stay parked and the wait is due again at once', async () => {
+    await crmWaits.set(tenant.portalId, waitUntil(NOW - 1));
+    await park('a');
+    applyParked = async () => {
+      throw new Error('the database went away');
+    };
+
+    await useCase.run();
+
+    expect(await parkedChanges.count(tenant.portalId)).toBe(1);
+    expect((await crmWaits.find(tenant.portalId))?.until).toBe(NOW);
+  });
+
+  it('when a change is parked while the resume runs, then the wait is not ended but made due again', async () => {
+    await crmWaits.stamp(tenant.portalId, waitUntil(NOW - 1), 'before');
+    await park('a');
+    const apply = applyParked;
+    applyParked = async (parked) => {
+      await apply(parked);
+      await crmWaits.stamp(tenant.portalId, waitUntil(NOW - 1), 'meanwhile');
+    };
+
+    await useCase.run();
+
+    expect(applied).toEqual([['a']]);
+    expect((await crmWaits.find(tenant.portalId))?.until).toBe(NOW);
+  });
+});

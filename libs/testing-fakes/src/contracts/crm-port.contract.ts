@@ -1,0 +1,137 @@
+import type { ObjectType } from '@ecomm-sync/contracts';
+import type { CrmPort } from '@ecomm-sync/crm-client';
+
+/** A portal's CRM with nothing in it but what the CRM starts every portal with. */
+export type MakeCrm = () => CrmPort | Promise<CrmPort>;
+
+let sequence = 0;
+const unique = (prefix: string) => `${prefix}_${process.pid}_${++sequence}`;
+
+/** The refusal's HTTP status (CrmRequestError.status), or 'resolved'. */
+async function statusOf(promise: Promise<unknown>): Promise<number | 'resolved'> {
+  try {
+    await promise;
+    return 'resolved';
+  } catch (error) {
+    return (error as { status?: number }).status ?? -1;
+  }
+}
+
+/** Creates the property unless the portal starts with it (the contract depends on no default set). */
+async function ensureProperty(crm: CrmPort, type: ObjectType, name: string, propertyType = 'string', hasUniqueValue = false): Promise<void> {
+  if ((await crm.listProperties(type)).some((property) => property.name === name)) return;
+  await crm.createProperty(type, { name, label: name, type: propertyType, hasUniqueValue });
+}
+
+/**
+ * What the applier and the install step rely on from a CRM (CrmPort): run against FakeCrm (its
+ * spec) and against HttpCrmClient talking to the built-in CRM (apps/crm, integration tier).
+ */
+export function describeCrmPortContract(name: string, make: MakeCrm): void {
+  describe(`CrmPort contract: ${name}`, () => {
+    let crm: CrmPort;
+    beforeEach(async () => {
+      crm = await make();
+    });
+
+    it('when objects are created, then each has its own id and its properties, and a read gives the asked properties of live objects in the order asked', async () => {
+      const note = unique('note');
+      await ensureProperty(crm, 'PRODUCT', 'name');
+      await ensureProperty(crm, 'PRODUCT', note);
+      const [first, second] = await crm.batchCreate('PRODUCT', [{ properties: { name: 'Cup', [note]: 'a' } }, { properties: { name: 'Pot' } }]);
+      expect(first.id).not.toBe(second.id);
+      expect(first.properties).toMatchObject({ name: 'Cup', [note]: 'a' });
+      const read = await crm.batchRead('PRODUCT', [second.id, 999_999_999, first.id], ['name', note]);
+      expect(read).toEqual([
+        { id: second.id, properties: { name: 'Pot', [note]: null } },
+        { id: first.id, properties: { name: 'Cup', [note]: 'a' } },
+      ]);
+    });
+
+    it.each([
+      ['names a property the portal does not have', { unknown_property_of_the_contract: 'x' }],
+      ['gives a number property a value that is not a number', { NUMBER: 'twelve' }],
+    ])('when a create %s, then it is refused with 400 and nothing is written', async (_case, properties) => {
+      const amount = unique('amount');
+      const email = `${unique('refused')}@example.com`;
+      await ensureProperty(crm, 'CONTACT', 'email');
+      await ensureProperty(crm, 'CONTACT', amount, 'number');
+      const input = Object.fromEntries(Object.entries(properties).map(([key, value]) => [key === 'NUMBER' ? amount : key, value]));
+      expect(await statusOf(crm.batchCreate('CONTACT', [{ properties: { email } }, { properties: { email: `x${email}`, ...input } }]))).toBe(400);
+      expect(await crm.findContactsByEmail([email, `x${email}`])).toEqual(new Map());
+    });
+
+    it('when an update names an archived or unknown id, then it is refused with 404 and the others are updated', async () => {
+      await ensureProperty(crm, 'PRODUCT', 'name');
+      const [kept, archived] = await crm.batchCreate('PRODUCT', [{ properties: { name: 'Kept' } }, { properties: { name: 'Archived' } }]);
+      await crm.batchArchive('PRODUCT', [archived.id]);
+      expect(await statusOf(crm.batchUpdate('PRODUCT', [{ id: kept.id, properties: { name: 'Renamed' } }, { id: archived.id, properties: { name: 'Back' } }]))).toBe(404);
+      expect(await crm.batchRead('PRODUCT', [kept.id, archived.id], ['name'])).toEqual([{ id: kept.id, properties: { name: 'Renamed' } }]);
+    });
+
+    it('when objects are upserted twice by a unique property, then the second finds the object the first made, and the answer carries the property', async () => {
+      const key = unique('key');
+      await ensureProperty(crm, 'PRODUCT', 'name');
+      await ensureProperty(crm, 'PRODUCT', key, 'string', true);
+      const [made] = await crm.batchUpsert('PRODUCT', key, [{ id: 'sku-1', properties: { name: 'Cup' } }]);
+      expect(made.properties).toMatchObject({ name: 'Cup', [key]: 'sku-1' });
+      const [again] = await crm.batchUpsert('PRODUCT', key, [{ id: 'sku-1', properties: { name: 'Mug' } }]);
+      expect(again.id).toBe(made.id);
+      expect(await crm.batchRead('PRODUCT', [made.id], ['name', key])).toEqual([{ id: made.id, properties: { name: 'Mug', [key]: 'sku-1' } }]);
+    });
+
+    it('when an upsert goes by a property without unique values, then it is refused with 400; when a create takes a unique value another object holds, then 409', async () => {
+      const key = unique('key');
+      await ensureProperty(crm, 'PRODUCT', 'name');
+      await ensureProperty(crm, 'PRODUCT', key, 'string', true);
+      expect(await statusOf(crm.batchUpsert('PRODUCT', 'name', [{ id: 'Cup', properties: {} }]))).toBe(400);
+      await crm.batchCreate('PRODUCT', [{ properties: { [key]: 'taken' } }]);
+      expect(await statusOf(crm.batchCreate('PRODUCT', [{ properties: { [key]: 'taken' } }]))).toBe(409);
+    });
+
+    it('when contacts are found by e-mail, then case does not matter, keys are lower-cased, and archived or unknown addresses are not found', async () => {
+      const local = unique('ada');
+      await ensureProperty(crm, 'CONTACT', 'email');
+      const [ada, gone] = await crm.batchCreate('CONTACT', [{ properties: { email: `${local}@Example.com` } }, { properties: { email: `${local}.gone@example.com` } }]);
+      await crm.batchArchive('CONTACT', [gone.id, 999_999_999]);
+      const found = await crm.findContactsByEmail([`${local.toUpperCase()}@EXAMPLE.COM`, `${local}.gone@example.com`, `${local}.never@example.com`]);
+      expect(found).toEqual(new Map([[`${local}@example.com`, ada.id]]));
+    });
+
+    it('when a property is created, then it is listed with its type; created again, 409; deleted, gone; deleted again, 404', async () => {
+      const size = unique('size');
+      await crm.createProperty('DEAL', { name: size, label: 'Size', type: 'number' });
+      expect((await crm.listProperties('DEAL')).find((property) => property.name === size)).toMatchObject({ name: size, label: 'Size', type: 'number' });
+      expect(await statusOf(crm.createProperty('DEAL', { name: size, label: 'Size', type: 'number' }))).toBe(409);
+      await crm.deleteProperty('DEAL', size);
+      expect((await crm.listProperties('DEAL')).map((property) => property.name)).not.toContain(size);
+      expect(await statusOf(crm.deleteProperty('DEAL', size))).toBe(404);
+    });
+
+    it('when a deal pipeline is created, updated and deleted, then the list follows; a taken id is 409, an unknown one 404', async () => {
+      const id = unique('pipeline');
+      const pipeline = { id, label: 'Shop', displayOrder: 5, stages: [{ id: `${id}-open`, label: 'Open', displayOrder: 0 }] };
+      expect(await crm.createDealPipeline(pipeline)).toEqual(pipeline);
+      expect((await crm.listDealPipelines()).find((listed) => listed.id === id)).toEqual(pipeline);
+      expect(await statusOf(crm.createDealPipeline(pipeline))).toBe(409);
+      expect(await crm.updateDealPipeline({ ...pipeline, label: 'Webshop' })).toEqual({ ...pipeline, label: 'Webshop' });
+      expect((await crm.listDealPipelines()).find((listed) => listed.id === id)?.label).toBe('Webshop');
+      await crm.deleteDealPipeline(id);
+      expect((await crm.listDealPipelines()).map((listed) => listed.id)).not.toContain(id);
+      expect(await statusOf(crm.deleteDealPipeline(id))).toBe(404);
+      expect(await statusOf(crm.updateDealPipeline(pipeline))).toBe(404);
+    });
+
+    it('when objects are associated, then known pairs are accepted (again too), and a pair naming an unknown or archived object is refused with 404', async () => {
+      await ensureProperty(crm, 'DEAL', 'dealname');
+      await ensureProperty(crm, 'CONTACT', 'email');
+      const [deal] = await crm.batchCreate('DEAL', [{ properties: { dealname: 'Order' } }]);
+      const [contact, archived] = await crm.batchCreate('CONTACT', [{ properties: { email: `${unique('c')}@example.com` } }, { properties: {} }]);
+      await crm.batchArchive('CONTACT', [archived.id]);
+      await crm.batchAssociate('DEAL', 'CONTACT', [{ fromId: deal.id, toId: contact.id }]);
+      await crm.batchAssociate('DEAL', 'CONTACT', [{ fromId: deal.id, toId: contact.id }]);
+      expect(await statusOf(crm.batchAssociate('DEAL', 'CONTACT', [{ fromId: deal.id, toId: archived.id }]))).toBe(404);
+      expect(await statusOf(crm.batchAssociate('DEAL', 'CONTACT', [{ fromId: 999_999_999, toId: contact.id }]))).toBe(404);
+    });
+  });
+}

@@ -1,0 +1,237 @@
+import type { ObjectType } from '@ecomm-sync/contracts';
+import { CrmRequestError, type AssociationPair, type CrmObject, type CrmPipeline, type CrmPort, type CrmPropertyInfo } from '@ecomm-sync/crm-client';
+import { copy } from '../public-of';
+
+type Properties = Record<string, string | null>;
+
+interface StoredObject {
+  id: number;
+  type: ObjectType;
+  properties: Properties;
+  associations: Map<ObjectType, Set<number>>;
+  archived: boolean;
+}
+
+/** Why a value does not fit its property type, as the built-in CRM judges it; null when it fits. */
+function valueProblem(type: string, value: string | null): string | null {
+  if (value === null || value === '') return null;
+  switch (type) {
+    case 'number':
+      return Number.isFinite(Number(value)) ? null : `"${value}" is not a number`;
+    case 'datetime':
+      return /^-?\d{1,16}$/.test(value) ? null : `"${value}" is not epoch milliseconds`;
+    case 'bool':
+      return value === 'true' || value === 'false' ? null : `"${value}" is not true or false`;
+    default:
+      return value.length <= 65_536 ? null : 'longer than 65536 characters';
+  }
+}
+
+const refused = (status: number, message: string) => new CrmRequestError(`FakeCrm: ${message}`, status);
+
+/** Associations a line item has exactly one of: a new one replaces the old (as in the built-in CRM). */
+const SINGLE = new Set(['LINE_ITEM->DEAL', 'LINE_ITEM->PRODUCT']);
+
+/**
+ * An in-memory CRM of one portal, held to the CrmPort contract that HttpCrmClient passes against the
+ * built-in CRM. Starts empty (no properties, no pipelines) unless given `properties` and
+ * `pipelines`. A rejected write writes nothing, except an update that names unknown ids, which
+ * writes the others (as the built-in CRM does).
+ */
+export class FakeCrm implements CrmPort {
+  private readonly properties = new Map<ObjectType, Map<string, CrmPropertyInfo>>();
+  private readonly objects = new Map<number, StoredObject>();
+  private readonly pipelines = new Map<string, CrmPipeline>();
+  private nextId = 1;
+
+  constructor(seed: { properties?: Partial<Record<ObjectType, CrmPropertyInfo[]>>; pipelines?: CrmPipeline[] } = {}) {
+    for (const [type, list] of Object.entries(seed.properties ?? {}) as [ObjectType, CrmPropertyInfo[]][]) {
+      for (const property of list) this.definitions(type).set(property.name, { hasUniqueValue: false, ...property });
+    }
+    for (const pipeline of seed.pipelines ?? []) this.pipelines.set(pipeline.id, copy(pipeline));
+  }
+
+  /** Every live object of a type, for assertions. */
+  live(type: ObjectType): CrmObject[] {
+    return [...this.objects.values()].filter((object) => object.type === type && !object.archived).map((object) => ({ id: object.id, properties: { ...object.properties } }));
+  }
+
+  /** The ids a live object is associated with, of one type, for assertions. */
+  associationsOf(type: ObjectType, id: number, toType: ObjectType): number[] {
+    return [...(this.liveObject(type, id)?.associations.get(toType) ?? [])];
+  }
+
+  async batchCreate(type: ObjectType, inputs: { properties: Properties }[]): Promise<CrmObject[]> {
+    this.validate(type, inputs);
+    this.checkUniqueValues(type, inputs.map((input) => ({ id: null, properties: input.properties })));
+    return inputs.map((input) => this.answer(this.insert(type, { ...input.properties })));
+  }
+
+  async batchUpdate(type: ObjectType, inputs: { id: number; properties: Properties }[]): Promise<CrmObject[]> {
+    this.validate(type, inputs);
+    const missing = inputs.filter((input) => !this.liveObject(type, input.id)).map((input) => input.id);
+    this.checkUniqueValues(
+      type,
+      inputs.filter((input) => !missing.includes(input.id)),
+    );
+    for (const input of inputs) {
+      const object = this.liveObject(type, input.id);
+      if (object) Object.assign(object.properties, input.properties);
+    }
+    if (missing.length > 0) throw refused(404, `no ${type} with id ${missing.join(', ')}; the others were updated`);
+    return [...new Set(inputs.map((input) => input.id))].map((id) => this.answer(this.liveObject(type, id)!));
+  }
+
+  async batchUpsert(type: ObjectType, idProperty: string, inputs: { id: string; properties: Properties }[]): Promise<CrmObject[]> {
+    this.validate(type, inputs);
+    if (!this.definitions(type).get(idProperty)?.hasUniqueValue) throw refused(400, `idProperty "${idProperty}" is not a property with unique values on ${type}`);
+    if (inputs.some((input) => input.id === '')) throw refused(400, 'every input needs an id: the value of idProperty');
+    const written: number[] = [];
+    for (const input of inputs) {
+      const properties = { ...input.properties, [idProperty]: input.id };
+      const owner = this.owner(type, idProperty, input.id);
+      if (owner) {
+        Object.assign(owner.properties, properties);
+        owner.archived = false;
+        written.push(owner.id);
+      } else {
+        written.push(this.insert(type, properties).id);
+      }
+    }
+    return [...new Set(written)].map((id) => this.answer(this.objects.get(id)!));
+  }
+
+  async batchArchive(type: ObjectType, ids: number[]): Promise<void> {
+    for (const id of ids) {
+      const object = this.liveObject(type, id);
+      if (object) object.archived = true;
+    }
+  }
+
+  async batchRead(type: ObjectType, ids: number[], properties: string[]): Promise<CrmObject[]> {
+    return [...new Set(ids)]
+      .map((id) => this.liveObject(type, id))
+      .filter((object): object is StoredObject => !!object)
+      .map((object) => ({
+        id: object.id,
+        properties: properties.length > 0 ? Object.fromEntries(properties.map((name) => [name, Object.hasOwn(object.properties, name) ? object.properties[name] : null])) : { ...object.properties },
+      }));
+  }
+
+  async findContactsByEmail(emails: string[]): Promise<Map<string, number>> {
+    const wanted = new Set(emails.map((email) => email.toLowerCase()));
+    const found = new Map<string, number>();
+    for (const object of [...this.objects.values()].sort((a, b) => a.id - b.id)) {
+      const email = object.type === 'CONTACT' && !object.archived ? object.properties.email?.toLowerCase() : undefined;
+      if (email && wanted.has(email) && !found.has(email)) found.set(email, object.id);
+    }
+    return found;
+  }
+
+  async listProperties(type: ObjectType): Promise<CrmPropertyInfo[]> {
+    return [...this.definitions(type).values()].sort((a, b) => a.name.localeCompare(b.name)).map((property) => ({ ...property }));
+  }
+
+  async createProperty(type: ObjectType, property: CrmPropertyInfo): Promise<void> {
+    if (this.definitions(type).has(property.name)) throw refused(409, `property "${property.name}" already exists on ${type}`);
+    const { name, label, type: propertyType, hasUniqueValue } = property;
+    this.definitions(type).set(name, { name, label, type: propertyType, hasUniqueValue: hasUniqueValue ?? false });
+  }
+
+  async deleteProperty(type: ObjectType, name: string): Promise<void> {
+    if (!this.definitions(type).delete(name)) throw refused(404, `no property "${name}"`);
+  }
+
+  async listDealPipelines(): Promise<CrmPipeline[]> {
+    return [...this.pipelines.values()].sort((a, b) => a.displayOrder - b.displayOrder || a.id.localeCompare(b.id)).map(copy);
+  }
+
+  async createDealPipeline(pipeline: CrmPipeline): Promise<CrmPipeline> {
+    if (this.pipelines.has(pipeline.id)) throw refused(409, `a pipeline with id "${pipeline.id}" already exists`);
+    this.pipelines.set(pipeline.id, copy(pipeline));
+    return copy(pipeline);
+  }
+
+  async updateDealPipeline(pipeline: CrmPipeline): Promise<CrmPipeline> {
+    if (!this.pipelines.has(pipeline.id)) throw refused(404, `no deal pipeline "${pipeline.id}"`);
+    this.pipelines.set(pipeline.id, copy(pipeline));
+    return copy(pipeline);
+  }
+
+  async deleteDealPipeline(id: string): Promise<void> {
+    if (!this.pipelines.delete(id)) throw refused(404, `no deal pipeline "${id}"`);
+  }
+
+  async batchAssociate(fromType: ObjectType, toType: ObjectType, pairs: AssociationPair[]): Promise<void> {
+    const unknown = pairs.flatMap((pair) => [
+      ...(this.liveObject(fromType, pair.fromId) ? [] : [`${fromType} ${pair.fromId}`]),
+      ...(this.liveObject(toType, pair.toId) ? [] : [`${toType} ${pair.toId}`]),
+    ]);
+    if (unknown.length > 0) throw refused(404, `unknown ${[...new Set(unknown)].join(', ')}`);
+    for (const { fromId, toId } of pairs) {
+      const from = this.liveObject(fromType, fromId)!;
+      const to = this.liveObject(toType, toId)!;
+      if (SINGLE.has(`${fromType}->${toType}`)) from.associations.set(toType, new Set());
+      this.linked(from, toType).add(toId);
+      this.linked(to, fromType).add(fromId);
+    }
+  }
+
+  private definitions(type: ObjectType): Map<string, CrmPropertyInfo> {
+    let definitions = this.properties.get(type);
+    if (!definitions) this.properties.set(type, (definitions = new Map()));
+    return definitions;
+  }
+
+  private validate(type: ObjectType, inputs: { properties: Properties }[]): void {
+    const definitions = this.definitions(type);
+    inputs.forEach((input, index) => {
+      for (const [name, value] of Object.entries(input.properties)) {
+        const definition = definitions.get(name);
+        if (!definition) throw refused(400, `property "${name}" does not exist on ${type} (inputs[${index}])`);
+        const problem = valueProblem(definition.type, value);
+        if (problem) throw refused(400, `property "${name}" of inputs[${index}]: ${problem}`);
+      }
+    });
+  }
+
+  /** A unique value held by another live or archived object (or twice in the inputs) is a conflict. */
+  private checkUniqueValues(type: ObjectType, writes: { id: number | null; properties: Properties }[]): void {
+    const unique = [...this.definitions(type).values()].filter((property) => property.hasUniqueValue).map((property) => property.name);
+    const claimed = new Set<string>();
+    for (const { id, properties } of writes) {
+      for (const name of unique) {
+        const value = properties[name];
+        if (!value) continue;
+        const owner = this.owner(type, name, value);
+        if ((owner && owner.id !== id) || claimed.has(`${name}\u0000${value}`)) throw refused(409, 'a unique property value is already taken by another object');
+        claimed.add(`${name}\u0000${value}`);
+      }
+    }
+  }
+
+  private owner(type: ObjectType, property: string, value: string): StoredObject | undefined {
+    return [...this.objects.values()].find((object) => object.type === type && object.properties[property] === value);
+  }
+
+  private insert(type: ObjectType, properties: Properties): StoredObject {
+    const object: StoredObject = { id: this.nextId++, type, properties, associations: new Map(), archived: false };
+    this.objects.set(object.id, object);
+    return object;
+  }
+
+  private liveObject(type: ObjectType, id: number): StoredObject | undefined {
+    const object = this.objects.get(id);
+    return object && object.type === type && !object.archived ? object : undefined;
+  }
+
+  private linked(object: StoredObject, type: ObjectType): Set<number> {
+    let ids = object.associations.get(type);
+    if (!ids) object.associations.set(type, (ids = new Set()));
+    return ids;
+  }
+
+  private answer(object: StoredObject): CrmObject {
+    return { id: object.id, properties: { ...object.properties } };
+  }
+}

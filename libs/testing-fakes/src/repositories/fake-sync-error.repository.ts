@@ -1,0 +1,64 @@
+import type { ErrorType, ObjectType, Tenant } from '@ecomm-sync/contracts';
+import type { ErrorQuery, NewSyncError, ObjectKey, SyncError, SyncErrorRepository } from '@ecomm-sync/data-access';
+import { newObjectId } from '../object-ids';
+import { copy, type PublicOf } from '../public-of';
+
+type Row = SyncError & { id: string; rev: number; settingsRev: number };
+
+const shown = ({ id: _id, rev: _rev, settingsRev: _settingsRev, ...error }: Row): SyncError => copy(error);
+/** Newest first, as the real listings sort (erroredAt, then insertion). */
+const newestFirst = (a: Row, b: Row) => b.erroredAt - a.erroredAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/**
+ * SyncErrorRepository in memory: one record per (object, revision, settings revision, type); the
+ * newest processing's errors stay open. `list` (the console's and the API's listings) is not part of
+ * the contract and throws.
+ */
+export class FakeSyncErrorRepository implements PublicOf<SyncErrorRepository> {
+  private readonly rows: Row[] = [];
+
+  async record(tenant: Tenant, storeId: string, objectType: ObjectType, errors: readonly NewSyncError[]): Promise<void> {
+    const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
+    for (const error of errors) {
+      const same = (row: Row) => this.isObject(row, base, error.externalObjectId) && row.rev === error.rev && row.settingsRev === error.settingsRev && row.type === error.type;
+      if (this.rows.some(same)) continue;
+      const { externalObjectId, rev, settingsRev, type, details, changedAt, erroredAt } = error;
+      this.rows.push({ ...base, id: newObjectId(), externalObjectId, rev, settingsRev, type, details, changedAt, erroredAt, status: 'OPEN' });
+    }
+    const newest = new Map<string, NewSyncError>();
+    for (const error of errors) newest.set(error.externalObjectId, error);
+    for (const error of newest.values()) {
+      for (const row of this.rows) {
+        if (this.isObject(row, base, error.externalObjectId) && row.status === 'OPEN' && (row.rev !== error.rev || row.settingsRev !== error.settingsRev)) row.status = 'RESOLVED';
+      }
+    }
+  }
+
+  async resolve(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[], _at: number): Promise<void> {
+    const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
+    for (const row of this.rows) if (row.status === 'OPEN' && externalObjectIds.some((id) => this.isObject(row, base, id))) row.status = 'RESOLVED';
+  }
+
+  async pageOpenOfType(portalId: number, appId: string | null | undefined, type: ErrorType, afterId: string | null, limit: number): Promise<{ id: string; key: ObjectKey }[]> {
+    return this.rows
+      .filter((row) => row.portalId === portalId && row.type === type && row.status === 'OPEN' && (appId === undefined || row.appId === appId) && (!afterId || row.id > afterId))
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map((row) => ({ id: row.id, key: { portalId: row.portalId, appId: row.appId, storeId: row.storeId, objectType: row.objectType, externalObjectId: row.externalObjectId } }));
+  }
+
+  async list(_query: ErrorQuery): Promise<{ errors: SyncError[]; hasMore: boolean }> {
+    throw new Error('FakeSyncErrorRepository.list is not faked: add it to the contract first');
+  }
+
+  async listForObject(key: ObjectKey, includeResolved: boolean): Promise<SyncError[]> {
+    return this.rows
+      .filter((row) => this.isObject(row, key, key.externalObjectId) && (includeResolved || row.status === 'OPEN'))
+      .sort(newestFirst)
+      .map(shown);
+  }
+
+  private isObject(row: Row, base: Omit<ObjectKey, 'externalObjectId'>, externalObjectId: string): boolean {
+    return row.portalId === base.portalId && row.appId === base.appId && row.storeId === base.storeId && row.objectType === base.objectType && row.externalObjectId === externalObjectId;
+  }
+}

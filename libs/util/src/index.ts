@@ -1,0 +1,3 @@
+export { keyOf } from './key-of';
+export type { KeyPart } from './key-of';
+export { TtlCache } from './ttl-cache';
