@@ -4,9 +4,11 @@ import { CrmConnections, type CrmConnectionsOptions } from '@ecomm-sync/crm-conn
 import { SecretBox, type Credential, type Repositories } from '@ecomm-sync/data-access';
 import { byClientAddress, byPresentedCredential, errorHandler, failedAuthThrottle, healthRoutes, jsonBody, notFoundHandler, observeRequests, requestContext, type FailedAuthThrottleOptions, type ReadinessCheck } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
+import type { ServiceAddress } from '@ecomm-sync/domain';
 import type { Broker } from '@ecomm-sync/messaging';
 import { adminRoutes, oauthRoutes } from './entry-points/admin.routes';
 import { consoleRoutes, type OperationsPort } from './entry-points/console.routes';
+import { consoleOperationsRoutes } from './entry-points/console-operations.routes';
 import { consoleStaticFiles } from './entry-points/console-static';
 import { Authorizer, CredentialResolver } from './entry-points/authenticate';
 import { importRoutes } from './entry-points/import.routes';
@@ -20,6 +22,7 @@ import { ManageAccountsUseCase } from './use-cases/manage-accounts.use-case';
 import { ManageImportsUseCase } from './use-cases/manage-imports.use-case';
 import { ManageInstallUseCase } from './use-cases/manage-install.use-case';
 import { ManageSettingsUseCase } from './use-cases/manage-settings.use-case';
+import { ConsoleOperationsUseCase, type OperatorViewPort } from './use-cases/console-operations.use-case';
 import { ConsoleReadUseCase } from './use-cases/console-read.use-case';
 import { ReadSyncStatusUseCase } from './use-cases/read-sync-status.use-case';
 import { RetryErrorsUseCase } from './use-cases/retry-errors.use-case';
@@ -56,6 +59,8 @@ export interface GatewayDeps {
   consoleDir?: string;
   /** The console's operations page: queue depths and redrive (main wires the broker's admin functions). */
   operations?: OperationsPort;
+  /** The operator's dead letters, services' readiness and CRM budgets (decision 0036); the services asked are `services`. */
+  operatorView?: Omit<OperatorViewPort, 'crmHealth'> & { services: ServiceAddress[] };
 }
 
 /**
@@ -128,6 +133,8 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
       auth,
     ),
   );
+  const operatorView = deps.operatorView && new ConsoleOperationsUseCase({ ...deps.operatorView, crmHealth: (portalId) => readSyncStatus.crmHealth(portalId) }, deps.operatorView.services);
+  app.use(consoleOperationsRoutes(operatorView, deps.adminToken));
   app.use(notFoundHandler());
   app.use(errorHandler(logger));
   return app;

@@ -160,6 +160,9 @@ describe('credentials and tenant isolation', () => {
     ['console retry of an error type', 'post', '/console/api/v1/errors/retry', { errorType: 'INVALID_EMAIL_ADDRESS' }, [401, 401, 401, 202, 202, 400, 202, 202]],
     ['console queues', 'get', '/console/api/v1/ops/queues', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],
     ['console redrive', 'post', '/console/api/v1/ops/queues/mapper.sync-batches/redrive', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],
+    ['console dead letters', 'get', '/console/api/v1/ops/queues/mapper.sync-batches/dead-letters', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],
+    ["console services' readiness", 'get', '/console/api/v1/ops/services', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],
+    ['console CRM accounts', 'get', '/console/api/v1/ops/crm-accounts', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],
   ];
 
   describe.each(MATRIX)('%s', (_name, method, rawPath, body, expected) => {

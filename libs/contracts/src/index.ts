@@ -10,3 +10,4 @@ export * from './settings';
 export * from './imports';
 export * from './crm-connection';
 export * from './console-api';
+export * from './console-ops-api';

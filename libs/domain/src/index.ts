@@ -19,3 +19,4 @@ export { errorAdvice } from './error-advice';
 export type { ErrorAdvice } from './error-advice';
 export { storeOverviews } from './store-overview';
 export type { CountsIn, ObjectStateCounts, StoreOverview } from './store-overview';
+export * from './operations-view';

@@ -22,9 +22,10 @@ export interface PeekOptions {
 
 /**
  * The first messages of a queue's dead-letter queue, without taking them out: each is got
- * without ack and, once all are read, nacked with requeue, so the broker puts them back at the
- * head in their order. The channel closing early (a crash) requeues them too. A missing
- * dead-letter queue reads as empty.
+ * without ack and, once all are read, nacked with requeue. The channel closing early (a crash)
+ * requeues them too. Quorum queues put requeued messages behind the others, so peeking part of a
+ * queue rotates it (harmless here: a redrive moves them all, and merges go by changedAt,
+ * decision 5). A missing dead-letter queue reads as empty.
  */
 export async function peekDeadLetters(url: string, prefix: string, queue: QueueName, options: PeekOptions = {}): Promise<PeekedMessage[]> {
   const limit = options.limit ?? 20;
@@ -44,7 +45,7 @@ export async function peekDeadLetters(url: string, prefix: string, queue: QueueN
       if (!message) break;
       held.push(message);
     }
-    // All at once (multiple), after the reads: one by one, the next get would return the same message.
+    // All at once (multiple), after the reads: requeued one by one, the next get could return the same message.
     if (held.length > 0) channel.nack(held[held.length - 1], true, true);
     await channel.close();
     return held.map((message) => {
