@@ -20,3 +20,4 @@ export type { ErrorAdvice } from './error-advice';
 export { storeOverviews } from './store-overview';
 export type { CountsIn, ObjectStateCounts, StoreOverview } from './store-overview';
 export * from './operations-view';
+export * from './store-report';
