@@ -9,6 +9,7 @@ import type { Broker } from '@ecomm-sync/messaging';
 import { adminRoutes, oauthRoutes } from './entry-points/admin.routes';
 import { consoleRoutes, type OperationsPort } from './entry-points/console.routes';
 import { consoleOperationsRoutes } from './entry-points/console-operations.routes';
+import { consoleReportRoutes } from './entry-points/console-report.routes';
 import { consoleStaticFiles } from './entry-points/console-static';
 import { Authorizer, CredentialResolver } from './entry-points/authenticate';
 import { importRoutes } from './entry-points/import.routes';
@@ -24,6 +25,7 @@ import { ManageInstallUseCase } from './use-cases/manage-install.use-case';
 import { ManageSettingsUseCase } from './use-cases/manage-settings.use-case';
 import { ConsoleOperationsUseCase, type OperatorViewPort } from './use-cases/console-operations.use-case';
 import { ConsoleReadUseCase } from './use-cases/console-read.use-case';
+import { ConsoleReportUseCase } from './use-cases/console-report.use-case';
 import { ReadSyncStatusUseCase } from './use-cases/read-sync-status.use-case';
 import { RetryErrorsUseCase } from './use-cases/retry-errors.use-case';
 import { TtlCache } from './use-cases/ttl-cache';
@@ -135,6 +137,11 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   );
   const operatorView = deps.operatorView && new ConsoleOperationsUseCase({ ...deps.operatorView, crmHealth: (portalId) => readSyncStatus.crmHealth(portalId) }, deps.operatorView.services);
   app.use(consoleOperationsRoutes(operatorView, deps.adminToken));
+  const crmFor = async (portalId: number) => {
+    const portal = await repositories.portals.findById(portalId);
+    return portal ? connections.clientFor(portal) : null;
+  };
+  app.use(consoleReportRoutes(new ConsoleReportUseCase(repositories, crmFor), repositories.accounts, auth));
   app.use(notFoundHandler());
   app.use(errorHandler(logger));
   return app;

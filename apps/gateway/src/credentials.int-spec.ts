@@ -158,6 +158,7 @@ describe('credentials and tenant isolation', () => {
     ['console overview', 'get', '/console/api/v1/overview', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
     ['console errors', 'get', '/console/api/v1/errors', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
     ['console retry of an error type', 'post', '/console/api/v1/errors/retry', { errorType: 'INVALID_EMAIL_ADDRESS' }, [401, 401, 401, 202, 202, 400, 202, 202]],
+    ['console report', 'get', '/console/api/v1/report', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
     ['console queues', 'get', '/console/api/v1/ops/queues', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],
     ['console redrive', 'post', '/console/api/v1/ops/queues/mapper.sync-batches/redrive', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],
     ['console dead letters', 'get', '/console/api/v1/ops/queues/mapper.sync-batches/dead-letters', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],
@@ -188,6 +189,7 @@ describe('credentials and tenant isolation', () => {
       ["another portal's key on a console page of another portal", 403, () => request(app).get(`/console/api/v1/overview?portalId=${PORTAL_A}&hapikey=${c.portalKeyB}`)],
       ["another portal's OAuth token on the console errors of another portal", 403, () => request(app).get(`/console/api/v1/errors?portalId=${PORTAL_A}`).set('authorization', `Bearer ${c.tokensBY.accessToken}`)],
       ["another portal's key retrying an object of another portal", 404, () => request(app).post(`/console/api/v1/errors/retry?hapikey=${c.portalKeyB}`).send({ object: { portalId: PORTAL_A, appId: null, storeId: 'default', objectType: 'CONTACT', externalObjectId: 'c1' } })],
+      ["another portal's key on the reporting page of another portal", 403, () => request(app).get(`/console/api/v1/report?portalId=${PORTAL_A}&hapikey=${c.portalKeyB}`)],
       ["another developer's key on an application's console", 404, () => request(app).get(`/console/api/v1/overview?hapikey=${c.developer2.apiKey}&appId=${c.appX.appId}`)],
       ["another portal's key on an object of another portal", 404, () => request(app).get(`${v2}/sync/status/web/CONTACT/only-${PORTAL_A}?hapikey=${c.portalKeyB}`)],
     ])('%s answers %i', async (_name, status, send) => {

@@ -11,3 +11,4 @@ export * from './imports';
 export * from './crm-connection';
 export * from './console-api';
 export * from './console-ops-api';
+export * from './console-report-api';
