@@ -5,6 +5,7 @@ import { ApiError } from './api';
 import { ErrorsPage } from './pages/errors';
 import { OperationsPage } from './pages/operations';
 import { OverviewPage } from './pages/overview';
+import { ReportPage } from './pages/report';
 import { SignInPage } from './pages/sign-in';
 import { matchPath, RouterProvider, useLocation } from './router';
 import { clearSession, homeOf, loadSession, saveSession, type Session } from './session';
@@ -20,6 +21,7 @@ const ROUTES: { pattern: string; roles: Session['role'][]; title: string; render
   { pattern: '/console/portals/:portalId/errors', roles: ['customer'], title: 'Errors', render: (p) => <ErrorsPage {...p} /> },
   { pattern: '/console/apps/:appId/overview', roles: ['integrator'], title: 'Overview', render: (p) => <OverviewPage {...p} /> },
   { pattern: '/console/apps/:appId/errors', roles: ['integrator'], title: 'Errors', render: (p) => <ErrorsPage {...p} /> },
+  { pattern: '/console/portals/:portalId/report', roles: ['customer'], title: 'Reporting', render: (p) => <ReportPage {...p} /> },
   { pattern: '/console/operations', roles: ['operator'], title: 'Operations', render: (p) => <OperationsPage {...p} /> },
 ];
 
