@@ -25,7 +25,7 @@ import { ManageInstallUseCase } from './use-cases/manage-install.use-case';
 import { ManageSettingsUseCase } from './use-cases/manage-settings.use-case';
 import { ConsoleOperationsUseCase, type OperatorViewPort } from './use-cases/console-operations.use-case';
 import { ConsoleReadUseCase } from './use-cases/console-read.use-case';
-import { ConsoleReportUseCase } from './use-cases/console-report.use-case';
+import { ConsoleActivityUseCase, ConsoleReportUseCase } from './use-cases/console-report.use-case';
 import { ReadSyncStatusUseCase } from './use-cases/read-sync-status.use-case';
 import { RetryErrorsUseCase } from './use-cases/retry-errors.use-case';
 import { TtlCache } from './use-cases/ttl-cache';
@@ -141,7 +141,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     const portal = await repositories.portals.findById(portalId);
     return portal ? connections.clientFor(portal) : null;
   };
-  app.use(consoleReportRoutes(new ConsoleReportUseCase(repositories, crmFor), repositories.accounts, auth));
+  app.use(consoleReportRoutes(new ConsoleReportUseCase(repositories, crmFor), new ConsoleActivityUseCase(repositories), repositories.accounts, auth));
   app.use(notFoundHandler());
   app.use(errorHandler(logger));
   return app;

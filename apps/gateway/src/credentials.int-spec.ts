@@ -159,6 +159,7 @@ describe('credentials and tenant isolation', () => {
     ['console errors', 'get', '/console/api/v1/errors', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
     ['console retry of an error type', 'post', '/console/api/v1/errors/retry', { errorType: 'INVALID_EMAIL_ADDRESS' }, [401, 401, 401, 202, 202, 400, 202, 202]],
     ['console report', 'get', '/console/api/v1/report', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
+    ['console activity', 'get', '/console/api/v1/activity', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
     ['console queues', 'get', '/console/api/v1/ops/queues', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],
     ['console redrive', 'post', '/console/api/v1/ops/queues/mapper.sync-batches/redrive', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],
     ['console dead letters', 'get', '/console/api/v1/ops/queues/mapper.sync-batches/dead-letters', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],

@@ -14,3 +14,12 @@ export interface ConsoleStoreReport {
 export interface ConsoleReport {
   stores: ConsoleStoreReport[];
 }
+
+/** Messages received and objects applied over the last hour or day, in buckets (the overview's chart). */
+export interface ConsoleActivity {
+  window: 'hour' | 'day';
+  bucketMs: number;
+  buckets: { from: number; received: number; applied: number }[];
+  /** True when there were more times than one read counts. */
+  partial: boolean;
+}

@@ -1,7 +1,7 @@
 import mongoose, { type Connection } from 'mongoose';
 import { AccountRepository } from './repositories/account.repository';
 import { ConsoleOverviewRepository } from './repositories/console-overview.repository';
-import { ConsoleReportRepository } from './repositories/console-report.repository';
+import { ConsoleActivityRepository, ConsoleReportRepository } from './repositories/console-report.repository';
 import { CheckoutRepository } from './repositories/checkout.repository';
 import { CredentialRepository } from './repositories/credential.repository';
 import { ImportRepository } from './repositories/import.repository';
@@ -37,6 +37,7 @@ export interface Repositories {
   crmWaits: CrmWaitRepository;
   consoleOverview: ConsoleOverviewRepository;
   consoleReport: ConsoleReportRepository;
+  consoleActivity: ConsoleActivityRepository;
 }
 
 export interface Database {
@@ -70,6 +71,7 @@ export async function connectDatabase(url: string, dbName: string): Promise<Data
     crmWaits: new CrmWaitRepository(connection),
     consoleOverview: new ConsoleOverviewRepository(connection),
     consoleReport: new ConsoleReportRepository(connection),
+    consoleActivity: new ConsoleActivityRepository(connection),
   };
   await Promise.all(Object.values(connection.models).map((model) => model.createIndexes()));
   return {

@@ -21,3 +21,4 @@ export { storeOverviews } from './store-overview';
 export type { CountsIn, ObjectStateCounts, StoreOverview } from './store-overview';
 export * from './operations-view';
 export * from './store-report';
+export * from './activity-buckets';

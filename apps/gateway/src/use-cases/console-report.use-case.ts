@@ -1,7 +1,7 @@
-import type { ConsoleReport, ConsoleStoreReport, Tenant } from '@ecomm-sync/contracts';
+import type { ConsoleActivity, ConsoleReport, ConsoleStoreReport, Tenant } from '@ecomm-sync/contracts';
 import type { CrmPort } from '@ecomm-sync/crm-client';
 import type { ConsoleScope, Repositories } from '@ecomm-sync/data-access';
-import { storeReport } from '@ecomm-sync/domain';
+import { ACTIVITY_WINDOWS, activityBuckets, activityStart, storeReport, type ActivityWindow } from '@ecomm-sync/domain';
 import { AppError } from '@ecomm-sync/http';
 
 /** Objects of one type read per store for a report; beyond it the report says `partial`. */
@@ -47,5 +47,15 @@ async function readOrExplain<T>(read: () => Promise<T>): Promise<T> {
     return await read();
   } catch (error) {
     throw new AppError(502, `The CRM could not be read for the report: ${error instanceof Error ? error.message : String(error)}; try again shortly`);
+  }
+}
+
+/** The overview's chart: raw messages by their receivedAt, objects by their last applied time (lastProcessedAt). */
+export class ConsoleActivityUseCase {
+  constructor(private readonly repositories: Pick<Repositories, 'consoleActivity'>) {}
+
+  async activity(scope: ConsoleScope, window: ActivityWindow, now = Date.now()): Promise<ConsoleActivity> {
+    const { received, applied, more } = await this.repositories.consoleActivity.times(scope, activityStart(window, now), 50_000);
+    return { window, bucketMs: ACTIVITY_WINDOWS[window].bucketMs, buckets: activityBuckets(received, applied, window, now), partial: more };
   }
 }
