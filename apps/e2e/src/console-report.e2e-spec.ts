@@ -65,6 +65,24 @@ describe("the console's reporting page in a browser", () => {
     await screenshot(page, 'reporting');
   });
 
+  it("when a customer opens the overview, then the chart counts the messages received and the objects applied in the last hour and day", async () => {
+    const page = await newPage(browser);
+    await signIn(page, `${stack.gatewayUrl}/console/`, 'customer', { 'Portal API key': portal.apiKey });
+    await page.waitForURL('**/overview');
+    const totals = page.locator('[data-activity-totals]');
+    await totals.waitFor();
+    // Eight messages (two products, three deals, three line items), each object applied once.
+    expect([await totals.locator('[data-received-total]').innerText(), await totals.locator('[data-applied-total]').innerText()]).toEqual(['8', '8']);
+    await page.getByLabel('Last day').check();
+    await totals.filter({ hasText: 'Last day' }).waitFor();
+    expect([await totals.locator('[data-received-total]').innerText(), await totals.locator('[data-applied-total]').innerText()]).toEqual(['8', '8']);
+    await page.getByLabel('Last hour').check();
+    await totals.filter({ hasText: 'Last hour' }).waitFor();
+    await page.getByRole('heading', { name: /Custom|Default/ }).first().waitFor();
+    await expectAccessible(page, 'overview with the chart');
+    await screenshot(page, 'overview-chart');
+  });
+
   it("when a customer opens another portal's reporting page by URL, then it is refused; an empty portal shows the empty state", async () => {
     const page = await newPage(browser);
     await signIn(page, `${stack.gatewayUrl}/console/`, 'customer', { 'Portal API key': otherPortal.apiKey });
