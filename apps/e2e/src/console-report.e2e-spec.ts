@@ -83,6 +83,26 @@ describe("the console's reporting page in a browser", () => {
     await screenshot(page, 'overview-chart');
   });
 
+  it('when a customer adds a store on the stores page and deletes it, then the list shows it, then no longer', async () => {
+    const page = await newPage(browser);
+    page.on('dialog', (dialog) => void dialog.accept());
+    await signIn(page, `${stack.gatewayUrl}/console/`, 'customer', { 'Portal API key': portal.apiKey });
+    await page.waitForURL('**/overview');
+    await page.getByRole('link', { name: 'Stores' }).click();
+    await page.locator('tr[data-store-id="default"]').waitFor();
+    await page.getByLabel('Store id').fill('web');
+    await page.getByLabel('Label').fill('Web shop');
+    await page.getByLabel('Label').press('Enter');
+    const web = page.locator('tr[data-store-id="web"]');
+    await web.filter({ hasText: 'Web shop' }).waitFor();
+    await expectAccessible(page, 'stores');
+    await screenshot(page, 'stores');
+    await web.getByRole('button', { name: 'Delete store web' }).click();
+    await page.getByRole('status').filter({ hasText: 'Delete store web: done.' }).waitFor();
+    await web.waitFor({ state: 'detached' });
+    expect(await page.locator('tr[data-store-id="default"]').count()).toBe(1);
+  });
+
   it("when a customer opens another portal's reporting page by URL, then it is refused; an empty portal shows the empty state", async () => {
     const page = await newPage(browser);
     await signIn(page, `${stack.gatewayUrl}/console/`, 'customer', { 'Portal API key': otherPortal.apiKey });
@@ -90,6 +110,9 @@ describe("the console's reporting page in a browser", () => {
     await page.goto(`${stack.gatewayUrl}/console/portals/${portal.portalId}/report`);
     await page.getByRole('heading', { name: 'You cannot open this page' }).waitFor();
     expect(await page.locator('section[data-store]').count()).toBe(0);
+    await page.goto(`${stack.gatewayUrl}/console/portals/${portal.portalId}/stores`);
+    await page.getByRole('heading', { name: 'You cannot open this page' }).waitFor();
+    expect(await page.locator('tr[data-store-id]').count()).toBe(0);
     await page.goto(`${stack.gatewayUrl}/console/portals/${otherPortal.portalId}/report`);
     await page.getByRole('heading', { name: 'Nothing to report yet' }).waitFor();
     await expectAccessible(page, 'reporting, empty');
