@@ -7,7 +7,9 @@ import { InspectorPage } from './pages/inspector';
 import { MappingsPage } from './pages/mappings';
 import { OperationsPage } from './pages/operations';
 import { OverviewPage } from './pages/overview';
+import { ReportPage } from './pages/report';
 import { SignInPage } from './pages/sign-in';
+import { StoresPage } from './pages/stores';
 import { matchPath, RouterProvider, useLocation } from './router';
 import { clearSession, homeOf, loadSession, saveSession, type Session } from './session';
 
@@ -26,6 +28,8 @@ const ROUTES: { pattern: string; roles: Session['role'][]; title: string; render
   { pattern: '/console/apps/:appId/errors', roles: ['integrator'], title: 'Errors', render: (p) => <ErrorsPage {...p} /> },
   { pattern: '/console/apps/:appId/inspector', roles: ['integrator'], title: 'Object inspector', render: (p) => <InspectorPage {...p} /> },
   { pattern: '/console/apps/:appId/mappings', roles: ['integrator'], title: 'Mappings', render: (p) => <MappingsPage {...p} /> },
+  { pattern: '/console/portals/:portalId/report', roles: ['customer'], title: 'Reporting', render: (p) => <ReportPage {...p} /> },
+  { pattern: '/console/portals/:portalId/stores', roles: ['customer'], title: 'Stores', render: (p) => <StoresPage {...p} /> },
   { pattern: '/console/operations', roles: ['operator'], title: 'Operations', render: (p) => <OperationsPage {...p} /> },
 ];
 

@@ -4,10 +4,13 @@ import { CrmConnections, type CrmConnectionsOptions } from '@ecomm-sync/crm-conn
 import { SecretBox, type Credential, type Repositories } from '@ecomm-sync/data-access';
 import { apiDocsRoutes, byClientAddress, byPresentedCredential, errorHandler, failedAuthThrottle, healthRoutes, jsonBody, notFoundHandler, observeRequests, requestContext, type FailedAuthThrottleOptions, type ReadinessCheck } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
+import type { ServiceAddress } from '@ecomm-sync/domain';
 import type { Broker } from '@ecomm-sync/messaging';
 import { TtlCache } from '@ecomm-sync/util';
 import { adminRoutes, oauthRoutes } from './entry-points/admin.routes';
 import { consoleRoutes, type OperationsPort } from './entry-points/console.routes';
+import { consoleOperationsRoutes } from './entry-points/console-operations.routes';
+import { consoleReportRoutes } from './entry-points/console-report.routes';
 import { consoleStaticFiles } from './entry-points/console-static';
 import { consoleObjectRoutes } from './entry-points/console-objects.routes';
 import { Authorizer, CredentialResolver } from './entry-points/authenticate';
@@ -22,9 +25,11 @@ import { ManageAccountsUseCase } from './use-cases/manage-accounts.use-case';
 import { ManageImportsUseCase } from './use-cases/manage-imports.use-case';
 import { ManageInstallUseCase } from './use-cases/manage-install.use-case';
 import { ManageSettingsUseCase } from './use-cases/manage-settings.use-case';
+import { ConsoleOperationsUseCase, type OperatorViewPort } from './use-cases/console-operations.use-case';
 import { ConsoleReadUseCase } from './use-cases/console-read.use-case';
 import { builtinObjectLink, InspectObjectUseCase } from './use-cases/inspect-object.use-case';
 import { MappingDraftUseCase } from './use-cases/mapping-draft.use-case';
+import { ConsoleActivityUseCase, ConsoleReportUseCase } from './use-cases/console-report.use-case';
 import { ReadSyncStatusUseCase } from './use-cases/read-sync-status.use-case';
 import { RetryErrorsUseCase } from './use-cases/retry-errors.use-case';
 
@@ -59,6 +64,8 @@ export interface GatewayDeps {
   consoleDir?: string;
   /** The console's operations page: queue depths and redrive (main wires the broker's admin functions). */
   operations?: OperationsPort;
+  /** The operator's dead letters, services' readiness and CRM budgets (decision 0036); the services asked are `services`. */
+  operatorView?: Omit<OperatorViewPort, 'crmHealth'> & { services: ServiceAddress[] };
 }
 
 /**
@@ -133,6 +140,13 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     ),
   );
   app.use(consoleObjectRoutes(consoleObjectDeps(repositories, connections, deps.crmBaseUrl), auth));
+  const operatorView = deps.operatorView && new ConsoleOperationsUseCase({ ...deps.operatorView, crmHealth: (portalId) => readSyncStatus.crmHealth(portalId) }, deps.operatorView.services);
+  app.use(consoleOperationsRoutes(operatorView, deps.adminToken));
+  const crmFor = async (portalId: number) => {
+    const portal = await repositories.portals.findById(portalId);
+    return portal ? connections.clientFor(portal) : null;
+  };
+  app.use(consoleReportRoutes(new ConsoleReportUseCase(repositories, crmFor), new ConsoleActivityUseCase(repositories), repositories.accounts, auth));
   app.use(notFoundHandler());
   app.use(errorHandler(logger));
   return app;

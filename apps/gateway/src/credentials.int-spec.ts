@@ -164,8 +164,13 @@ describe('credentials and tenant isolation', () => {
     ['console settings check', 'post', '/console/api/v1/mappings/validate', v2Settings, [401, 401, 401, 200, 200, 400, 200, 200]],
     ['console CRM properties', 'get', `/console/api/v1/mappings/crm-properties?portalId=${PORTAL_A}&objectType=CONTACT`, undefined, [401, 401, 401, 502, 502, 400, 502, 502]],
     ['console dry run', 'post', `/console/api/v1/mappings/dry-run?portalId=${PORTAL_A}`, { settings: v2Settings, storeId: 'web', objectType: 'CONTACT', message: { externalObjectId: 'typed', properties: { mail: 'a@b.co' } } }, [401, 401, 401, 502, 502, 400, 502, 502]],
+    ['console report', 'get', '/console/api/v1/report', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
+    ['console activity', 'get', '/console/api/v1/activity', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
     ['console queues', 'get', '/console/api/v1/ops/queues', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],
     ['console redrive', 'post', '/console/api/v1/ops/queues/mapper.sync-batches/redrive', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],
+    ['console dead letters', 'get', '/console/api/v1/ops/queues/mapper.sync-batches/dead-letters', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],
+    ["console services' readiness", 'get', '/console/api/v1/ops/services', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],
+    ['console CRM accounts', 'get', '/console/api/v1/ops/crm-accounts', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],
   ];
 
   describe.each(MATRIX)('%s', (_name, method, rawPath, body, expected) => {
@@ -195,6 +200,7 @@ describe('credentials and tenant isolation', () => {
       ["another portal's OAuth token inspecting an object of another portal", 403, () => request(app).get(`/console/api/v1/objects?portalId=${PORTAL_A}&storeId=web&objectType=CONTACT&externalObjectId=only-${PORTAL_A}`).set('authorization', `Bearer ${c.tokensBY.accessToken}`)],
       ["a developer's key inspecting its application in a portal that did not install it", 404, () => request(app).get(`/console/api/v1/objects?portalId=${PORTAL_B}&storeId=web&objectType=CONTACT&externalObjectId=c1&hapikey=${c.developer1.apiKey}&appId=${c.appX.appId}`)],
       ["a portal's key inspecting an application not installed in it", 404, () => request(app).get(`/console/api/v1/objects?storeId=web&objectType=CONTACT&externalObjectId=only-${PORTAL_B}&appId=${c.appY.appId}&hapikey=${c.portalKeyA}`)],
+      ["another portal's key on the reporting page of another portal", 403, () => request(app).get(`/console/api/v1/report?portalId=${PORTAL_A}&hapikey=${c.portalKeyB}`)],
       ["another developer's key on an application's console", 404, () => request(app).get(`/console/api/v1/overview?hapikey=${c.developer2.apiKey}&appId=${c.appX.appId}`)],
       ["another portal's key on an object of another portal", 404, () => request(app).get(`${v2}/sync/status/web/CONTACT/only-${PORTAL_A}?hapikey=${c.portalKeyB}`)],
     ])('%s answers %i', async (_name, status, send) => {

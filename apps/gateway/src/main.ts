@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { MongoCrmBudgets } from '@ecomm-sync/crm-budget';
 import { listen } from '@ecomm-sync/http';
-import { queueStats, redriveDeadLetters } from '@ecomm-sync/messaging';
+import { parseServiceAddresses } from '@ecomm-sync/domain';
+import { peekDeadLetters, queueStats, redriveDeadLetters } from '@ecomm-sync/messaging';
 import { runService } from '@ecomm-sync/service-runtime';
 import { createGatewayApp } from './app';
+import { askReadiness } from './entry-points/ask-readiness';
 import { loadGatewayConfig } from './config';
 
 runService({
@@ -11,6 +13,7 @@ runService({
   loadConfig: loadGatewayConfig,
   start: async ({ config, logger, database, broker }) => {
     const budgets = new MongoCrmBudgets(database.connection);
+    const services = [{ service: 'gateway', url: `http://127.0.0.1:${config.GATEWAY_PORT}` }, ...parseServiceAddresses(config.SERVICE_READINESS_URLS)];
     const app = await createGatewayApp({
       repositories: database.repositories,
       broker,
@@ -29,6 +32,13 @@ runService({
       trustedProxies: config.GATEWAY_TRUSTED_PROXIES,
       // The bundle is dist/apps/gateway/main.js; the console's build is dist/apps/console.
       operations: { queues: () => queueStats(config.AMQP_URL, config.AMQP_PREFIX), redrive: (queue) => redriveDeadLetters(config.AMQP_URL, config.AMQP_PREFIX, queue) },
+      operatorView: {
+        services,
+        queues: () => queueStats(config.AMQP_URL, config.AMQP_PREFIX),
+        peekDeadLetters: (queue, limit) => peekDeadLetters(config.AMQP_URL, config.AMQP_PREFIX, queue, { limit }),
+        askReadiness,
+        crmBudgets: () => budgets.list(),
+      },
       consoleDir: config.CONSOLE_DIR ?? path.join(__dirname, '..', 'console'),
       readiness: { mongo: () => database.ping(), rabbitmq: () => broker.isConnected() },
     });

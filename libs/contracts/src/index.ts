@@ -14,3 +14,5 @@ export * from './api-responses';
 export * from './admin-api';
 export * from './openapi';
 export * from './console-inspect-api';
+export * from './console-ops-api';
+export * from './console-report-api';

@@ -129,6 +129,20 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
       expect(await second.state(account)).toMatchObject({ pausedUntil: now + 2_000, reason: 'rate-limited', usedInWindow: 1 });
     });
 
+    it('when two accounts have taken permits, one of them rate-limited, then the list gives each one its use and state', async () => {
+      const budgets = await replica({ clock });
+      const [busy, limited] = [`list-busy-${nextAccount++}`, `list-limited-${nextAccount++}`];
+      for (let i = 0; i < 3; i++) await budgets.for(busy, limits).take('request');
+      await budgets.for(limited, limits).take('request');
+      await budgets.for(limited, limits).observe(429, { 'retry-after': '2' }, { policyName: 'TEN_SECONDLY_ROLLING', errorType: 'RATE_LIMIT' });
+
+      const listed = (await budgets.list()).filter((account) => account.accountKey === busy || account.accountKey === limited);
+      expect(listed).toEqual([
+        { accountKey: busy, pausedUntil: null, reason: null, usedInWindow: 3, usedToday: 3 },
+        { accountKey: limited, pausedUntil: now + 2_000, reason: 'rate-limited', usedInWindow: 1, usedToday: 1 },
+      ]);
+    });
+
     it('when the CRM headers count more requests than we granted (another app), then the other replicas get only what remains', async () => {
       const [first, second] = await Promise.all([replica({ clock }), replica({ clock })]);
       const account = `shared-${nextAccount++}`;

@@ -89,7 +89,10 @@ export class MongoCrmBudgets {
   /** read-only state for status pages */
   async state(accountKey: string): Promise<CrmBudgetStatus | null> {
     const doc = await this.read(accountKey);
-    if (!doc) return null;
+    return doc ? this.statusOf(doc) : null;
+  }
+
+  private statusOf(doc: CrmBudgetDoc & { timeZone?: string }): CrmBudgetStatus {
     const now = this.clock();
     const current = rollBudget(doc, now, doc.timeZone ?? 'UTC');
     const blocked = current.blockedUntil !== null;
@@ -99,6 +102,14 @@ export class MongoCrmBudgets {
       usedInWindow: usedInWindow(current.grants, now, requestWindow(this.slotMs)),
       usedToday: current.usedToday,
     };
+  }
+
+  /** Every account's budget as `state` reads it, the first `limit` by key (the operator's view). */
+  async list(limit = 200): Promise<(CrmBudgetStatus & { accountKey: string })[]> {
+    await (this.indexes ??= this.model.createIndexes());
+    this.stats.reads++;
+    const docs = await this.collection.find({}).sort({ _id: 1 }).limit(limit).toArray();
+    return docs.map((doc) => ({ accountKey: doc._id, ...this.statusOf(doc as CrmBudgetDoc & { timeZone?: string }) }));
   }
 
   /** @internal */

@@ -1,6 +1,7 @@
 import mongoose, { type Connection } from 'mongoose';
 import { AccountRepository } from './repositories/account.repository';
 import { ConsoleOverviewRepository } from './repositories/console-overview.repository';
+import { ConsoleActivityRepository, ConsoleReportRepository } from './repositories/console-report.repository';
 import { CheckoutRepository } from './repositories/checkout.repository';
 import { CredentialRepository } from './repositories/credential.repository';
 import { ImportRepository } from './repositories/import.repository';
@@ -35,6 +36,8 @@ export interface Repositories {
   parkedChanges: ParkedChangeRepository;
   crmWaits: CrmWaitRepository;
   consoleOverview: ConsoleOverviewRepository;
+  consoleReport: ConsoleReportRepository;
+  consoleActivity: ConsoleActivityRepository;
 }
 
 export interface Database {
@@ -67,6 +70,8 @@ export async function connectDatabase(url: string, dbName: string): Promise<Data
     parkedChanges: new ParkedChangeRepository(connection),
     crmWaits: new CrmWaitRepository(connection),
     consoleOverview: new ConsoleOverviewRepository(connection),
+    consoleReport: new ConsoleReportRepository(connection),
+    consoleActivity: new ConsoleActivityRepository(connection),
   };
   await Promise.all(Object.values(connection.models).map((model) => model.createIndexes()));
   return {

@@ -23,4 +23,5 @@ export type { KeptUpTo } from './repositories/revision-filter';
 export type { EcommerceInstall, EcommerceInstallRepository } from './repositories/ecommerce-install.repository';
 export type { CheckoutRepository, CheckoutState, PendingCheckout } from './repositories/checkout.repository';
 export type { ImportItem, ImportRecord, ImportRepository, ImportStatus, ImportTypeState, WebhookAttempt } from './repositories/import.repository';
+export type { ConsoleActivityRepository, ConsoleReportRepository } from './repositories/console-report.repository';
 export type { ConsoleOverviewRepository, ConsoleScope, StoredObjectCounts, StoredOpenErrors, StoredStoreLabel } from './repositories/console-overview.repository';

@@ -23,3 +23,6 @@ export { dryRunObject, inspectedStatus } from './dry-run';
 export type { DryRunOutcome, InspectedStatus } from './dry-run';
 export { decodeSettingsOwner, describeSettingsOwner, encodeSettingsOwner, settingsOwnerData, settingsOwnerOf } from './settings-owner';
 export type { SettingsOwner } from './settings-owner';
+export * from './operations-view';
+export * from './store-report';
+export * from './activity-buckets';

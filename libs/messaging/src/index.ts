@@ -6,4 +6,6 @@ export { QUEUES, namesOf, exchangeName, declareTopology } from './topology';
 export type { QueueName, QueueNames } from './topology';
 export { redriveDeadLetters, redriveAllDeadLetters, isQueueName, purgeAndDeleteTopology } from './admin';
 export { queueStats } from './queue-stats';
+export { peekDeadLetters } from './peek';
+export type { PeekedMessage, PeekOptions } from './peek';
 export type { QueueStats } from './queue-stats';

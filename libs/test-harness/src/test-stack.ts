@@ -88,6 +88,10 @@ export class TestStack {
       // Tests poll status endpoints as fast as they like; rate limits have their own test.
       RATE_LIMIT_REQUESTS: '0',
       ...Object.fromEntries(ALL_APPS.map((app) => [PORT_VARIABLES[app], String(ports[app])])),
+      // The console's operations page asks each service's /readyz.
+      SERVICE_READINESS_URLS: ALL_APPS.filter((app) => app !== 'gateway')
+        .map((app) => `${app}=http://127.0.0.1:${ports[app]}`)
+        .join(','),
       ...options.env,
     };
     const logDir = path.join(workspaceRoot, 'tmp', 'e2e-logs', name);

@@ -8,6 +8,7 @@ export function Layout({ session, onSignOut, children }: { session: Session; onS
   if (session.role === 'customer') {
     links.push({ to: `/console/portals/${session.portalId}/overview`, label: 'Overview' }, { to: `/console/portals/${session.portalId}/errors`, label: 'Errors' });
     links.push({ to: `/console/portals/${session.portalId}/inspector`, label: 'Object inspector' }, { to: `/console/portals/${session.portalId}/mappings`, label: 'Mappings' });
+    links.push({ to: `/console/portals/${session.portalId}/report`, label: 'Reporting' }, { to: `/console/portals/${session.portalId}/stores`, label: 'Stores' });
   } else if (session.role === 'integrator') {
     const app = encodeURIComponent(session.appId ?? '');
     links.push({ to: `/console/apps/${app}/overview`, label: 'Overview' }, { to: `/console/apps/${app}/errors`, label: 'Errors' });

@@ -4,12 +4,15 @@ import { ApiError, sessionApi } from '../api';
 import { Empty, ErrorState, Loading, UpdatedAt } from '../components/states';
 import type { Session } from '../session';
 import { usePolling } from '../use-polling';
+import { DeadLetters } from './operations-dead-letters';
+import { CrmAccounts, ServicesReadiness } from './operations-health';
 
-/** The operator's view: each queue's depth and consumers, dead letters with redrive. */
+/** The operator's view: each queue's depth and consumers, dead letters (peeked) with redrive, services' readiness, CRM budgets. */
 export function OperationsPage({ session }: { session: Session }) {
   const polled = usePolling(() => sessionApi<{ results: ConsoleQueueStats[] }>(session, '/console/api/v1/ops/queues'), [session.secret]);
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState<string>();
+  const [opened, setOpened] = useState<string>();
 
   const redrive = async (queue: string) => {
     setBusy(queue);
@@ -50,7 +53,7 @@ export function OperationsPage({ session }: { session: Session }) {
               <th scope="col">Consumers</th>
               <th scope="col">Waiting to retry</th>
               <th scope="col">Dead letters</th>
-              <th scope="col">Action</th>
+              <th scope="col">Actions</th>
             </tr>
           </thead>
           <tbody>
@@ -61,7 +64,10 @@ export function OperationsPage({ session }: { session: Session }) {
                 <td className={queue.consumers === 0 ? 'warn' : undefined}>{queue.consumers}</td>
                 <td>{queue.retrying}</td>
                 <td data-dead-letters>{queue.deadLetters}</td>
-                <td>
+                <td className="actions">
+                  <button type="button" disabled={queue.deadLetters === 0} aria-expanded={opened === queue.queue} onClick={() => setOpened(opened === queue.queue ? undefined : queue.queue)} aria-label={`Show the dead letters of ${queue.queue}`}>
+                    Show
+                  </button>{' '}
                   <button type="button" disabled={queue.deadLetters === 0 || busy === queue.queue} onClick={() => void redrive(queue.queue)} aria-label={`Redrive the dead letters of ${queue.queue}`}>
                     Redrive
                   </button>
@@ -71,6 +77,11 @@ export function OperationsPage({ session }: { session: Session }) {
           </tbody>
         </table>
       )}
+      {opened ? <DeadLetters key={opened} session={session} queue={opened} onClose={() => setOpened(undefined)} /> : null}
+      <h2>Services</h2>
+      <ServicesReadiness session={session} />
+      <h2>CRM accounts</h2>
+      <CrmAccounts session={session} />
     </>
   );
 }

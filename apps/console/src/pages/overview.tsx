@@ -1,5 +1,6 @@
 import type { ConsoleOverview, ConsoleStoreOverview } from '@ecomm-sync/contracts';
 import { sessionApi } from '../api';
+import { ActivityChart } from '../components/activity-chart';
 import { Empty, ErrorState, formatTime, Loading, UpdatedAt } from '../components/states';
 import { Link } from '../router';
 import type { Session } from '../session';
@@ -75,6 +76,7 @@ export function OverviewPage({ session, params, basePath }: { session: Session; 
     <>
       <h1>Overview</h1>
       <UpdatedAt at={polled.updatedAt} />
+      <ActivityChart session={session} query={scopeQuery(session, params)} />
       {polled.error ? (
         <ErrorState error={polled.error} onRetry={polled.reload} />
       ) : polled.data === undefined ? (

@@ -1,0 +1,87 @@
+import type { ConsoleReport, ConsoleStoreReport } from '@ecomm-sync/contracts';
+import { sessionApi } from '../api';
+import { Empty, ErrorState, Loading, UpdatedAt } from '../components/states';
+import type { Session } from '../session';
+import { usePolling } from '../use-polling';
+import { scopeQuery } from './scope';
+
+const money = (amount: number) => amount.toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+function StoreReport({ store }: { store: ConsoleStoreReport }) {
+  const id = `report-${store.portalId}-${store.appId ?? 'direct'}-${store.storeId}`;
+  return (
+    <section className="card" aria-labelledby={id} data-store={store.storeId}>
+      <h2 id={id}>
+        {store.label} <span className="muted">({store.storeId})</span>
+      </h2>
+      {store.partial ? <p className="notice">This store has more deals or line items than one report reads; the figures cover the first 2,000 of each.</p> : null}
+      <p className="figure" data-abandoned>
+        Abandoned checkouts: <strong data-abandoned-count>{store.abandonedCheckouts.count}</strong>, worth <strong data-abandoned-value>{money(store.abandonedCheckouts.value)}</strong>
+      </p>
+      <table>
+        <caption>Revenue by deal stage</caption>
+        <thead>
+          <tr>
+            <th scope="col">Stage</th>
+            <th scope="col">Deals</th>
+            <th scope="col">Revenue</th>
+          </tr>
+        </thead>
+        <tbody>
+          {store.revenueByStage.map((stage) => (
+            <tr key={stage.stage} data-stage={stage.stage}>
+              <th scope="row">{stage.label}</th>
+              <td data-deals>{stage.deals}</td>
+              <td data-revenue>{money(stage.revenue)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {store.topProducts.length === 0 ? (
+        <p>No line items yet, so no products to rank.</p>
+      ) : (
+        <table>
+          <caption>Top products by line-item revenue</caption>
+          <thead>
+            <tr>
+              <th scope="col">Product</th>
+              <th scope="col">Quantity</th>
+              <th scope="col">Revenue</th>
+            </tr>
+          </thead>
+          <tbody>
+            {store.topProducts.map((product) => (
+              <tr key={product.product} data-product={product.product}>
+                <th scope="row">{product.product}</th>
+                <td data-quantity>{product.quantity}</td>
+                <td data-revenue>{money(product.revenue)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+/** The reporting dashboard the install adds: per store, from the CRM's deals and line items. */
+export function ReportPage({ session, params }: { session: Session; params: Record<string, string> }) {
+  const polled = usePolling(() => sessionApi<ConsoleReport>(session, '/console/api/v1/report', { query: scopeQuery(session, params) }), [session.secret, params.portalId, params.appId], 15_000);
+  return (
+    <>
+      <h1>Reporting</h1>
+      <UpdatedAt at={polled.updatedAt} />
+      {polled.error ? (
+        <ErrorState error={polled.error} onRetry={polled.reload} />
+      ) : polled.data === undefined ? (
+        <Loading what="the report" />
+      ) : polled.data.stores.length === 0 ? (
+        <Empty title="Nothing to report yet">
+          <p>The report counts deals and line items once they are in the CRM. Sync orders (deals) and their line items to see revenue here.</p>
+        </Empty>
+      ) : (
+        polled.data.stores.map((store) => <StoreReport key={`${store.portalId}-${store.appId}-${store.storeId}`} store={store} />)
+      )}
+    </>
+  );
+}

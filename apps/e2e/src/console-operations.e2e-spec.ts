@@ -1,0 +1,77 @@
+import amqplib from 'amqplib';
+import axios from 'axios';
+import type { Browser } from 'playwright-core';
+import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
+import { aV2Message, aV2Submission, testInfrastructure } from '@ecomm-sync/testing';
+import { expectAccessible, launchChromium, newPage, screenshot, signIn } from './console-browser';
+import { gatewayClient } from './gateway-client';
+
+/**
+ * Issue 14, decision 0036: the operator's page in a real browser: a dead-lettered message seen
+ * with its headers and body, then redriven; every service ready; the CRM account's budget.
+ */
+describe("the console's operations page in a browser", () => {
+  let stack: TestStack;
+  let portal: TestPortal;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ env: { LOG_LEVEL: 'warn' } });
+    portal = await stack.createPortal();
+    // The connection states the account's limits, so its requests go through a request budget (decision 20).
+    await axios.put(
+      `${stack.gatewayUrl}/admin/v1/portals/${portal.portalId}/crm-connection`,
+      { kind: 'builtin', limits: { burstPer10s: 100, dailyCap: null, timeZone: 'UTC', searchPerSecond: 4 } },
+      { headers: { authorization: `Bearer ${stack.adminToken}` } },
+    );
+    // One contact applied: the portal's CRM account has used its request budget.
+    const client = gatewayClient(stack, portal);
+    await client.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'ada', properties: { email: 'ada@example.com', firstname: 'Ada' } })]));
+    await client.processed('CONTACT', 'ada');
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('when a message was dead-lettered, then the operator sees its headers and body, redrives it, and sees every service ready and the CRM budget', async () => {
+    const connection = await amqplib.connect(testInfrastructure().amqpUrl);
+    const channel = await connection.createConfirmChannel();
+    channel.sendToQueue(`${stack.name}.webhook-dispatcher.requests.dlq`, Buffer.from('{"kind":"set-aside","portalId":7}'), {
+      persistent: true,
+      contentType: 'application/json',
+      messageId: 'dead-1',
+      headers: { 'x-attempt': 5, 'x-last-error': 'the import trigger answered 500' },
+    });
+    await channel.waitForConfirms();
+    await connection.close();
+
+    const page = await newPage(browser);
+    await signIn(page, `${stack.gatewayUrl}/console/`, 'operator', { 'Admin token': stack.adminToken });
+    await page.waitForURL('**/console/operations');
+    const row = page.locator('tr[data-queue="webhook-dispatcher.requests"]');
+    await row.locator('td[data-dead-letters]', { hasText: '1' }).waitFor();
+    await row.getByRole('button', { name: 'Show the dead letters of webhook-dispatcher.requests' }).click();
+    const message = page.locator('li[data-message-id="dead-1"]');
+    await message.waitFor();
+    expect(await message.locator('dl.headers').innerText()).toMatch(/x-last-error\s+the import trigger answered 500/);
+    expect(await message.locator('pre').innerText()).toBe('{"kind":"set-aside","portalId":7}');
+
+    // Every service answers its /readyz; the portal's built-in CRM account has spent requests.
+    for (const service of ['gateway', 'mapper', 'applier', 'import-coordinator', 'webhook-dispatcher', 'crm']) await page.locator(`tr[data-service="${service}"] td[data-ready]`, { hasText: /^ready$/ }).waitFor();
+    const account = page.locator(`tr[data-account="builtin:${portal.portalId}"]`);
+    await account.waitFor();
+    expect(Number(await account.locator('td[data-used-today]').innerText())).toBeGreaterThan(0);
+    expect(await account.locator('td[data-health]').innerText()).toBe('ok: the CRM takes changes');
+    // Nothing secret on the page.
+    expect(await page.content()).not.toContain(stack.adminToken);
+    await expectAccessible(page, 'operations with dead letters');
+    await screenshot(page, 'operations-dead-letters');
+
+    // The peek took nothing out: the redrive moves the message.
+    await row.getByRole('button', { name: 'Redrive the dead letters of webhook-dispatcher.requests' }).click();
+    await page.getByRole('status').filter({ hasText: 'Redrive of webhook-dispatcher.requests: 1 message moved back to the queue.' }).waitFor();
+  });
+});

@@ -1,0 +1,121 @@
+import axios from 'axios';
+import type { Browser } from 'playwright-core';
+import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
+import { aV2Message, aV2Submission } from '@ecomm-sync/testing';
+import { expectAccessible, launchChromium, newPage, screenshot, signIn } from './console-browser';
+import { gatewayClient } from './gateway-client';
+
+/** Issue 14, page 6: the reporting dashboard's numbers equal what the test synced, read from the built-in CRM. */
+describe("the console's reporting page in a browser", () => {
+  let stack: TestStack;
+  let portal: TestPortal;
+  let otherPortal: TestPortal;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ env: { LOG_LEVEL: 'warn' } });
+    [portal, otherPortal] = [await stack.createPortal(), await stack.createPortal()];
+    // The shop sends each line item's product name: map it, as a customer would on the settings.
+    const settings = axios.create({ baseURL: `${stack.gatewayUrl}/extensions/ecomm/v2/settings`, params: { hapikey: portal.apiKey } });
+    const current = (await settings.get('')).data;
+    await settings.put('', { ...current, mappings: { ...current.mappings, LINE_ITEM: { properties: [...current.mappings.LINE_ITEM.properties, { externalPropertyName: 'name', crmPropertyName: 'name' }] } } });
+
+    const client = gatewayClient(stack, portal);
+    await client.putV2(aV2Submission('PRODUCT', [aV2Message({ externalObjectId: 'mug', properties: { name: 'Mug', price: '9' } }), aV2Message({ externalObjectId: 'tea', properties: { name: 'Tea', price: '4' } })]));
+    await client.putV2(
+      aV2Submission('DEAL', [
+        aV2Message({ externalObjectId: 'd1', properties: { dealname: 'Order 1', dealstage: 'checkout_completed', amount: '22' } }),
+        aV2Message({ externalObjectId: 'd2', properties: { dealname: 'Order 2', dealstage: 'checkout_completed', amount: '9.5' } }),
+        aV2Message({ externalObjectId: 'd3', properties: { dealname: 'Cart 3', dealstage: 'checkout_abandoned', amount: '7.25' } }),
+      ]),
+    );
+    await client.putV2(
+      aV2Submission('LINE_ITEM', [
+        aV2Message({ externalObjectId: 'l1', properties: { name: 'Mug', price: '9', quantity: '2' }, associations: { DEAL: ['d1'], PRODUCT: ['mug'] } }),
+        aV2Message({ externalObjectId: 'l2', properties: { name: 'Tea', price: '4', quantity: '1' }, associations: { DEAL: ['d1'], PRODUCT: ['tea'] } }),
+        aV2Message({ externalObjectId: 'l3', properties: { name: 'Mug', price: '9', quantity: '1' }, associations: { DEAL: ['d2'], PRODUCT: ['mug'] } }),
+      ]),
+    );
+    for (const [type, id] of [['PRODUCT', 'mug'], ['PRODUCT', 'tea'], ['DEAL', 'd1'], ['DEAL', 'd2'], ['DEAL', 'd3'], ['LINE_ITEM', 'l1'], ['LINE_ITEM', 'l2'], ['LINE_ITEM', 'l3']]) await client.processed(type, id);
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('when a customer opens the reporting page, then revenue by stage, abandoned checkouts and top products equal what was synced', async () => {
+    const page = await newPage(browser);
+    await signIn(page, `${stack.gatewayUrl}/console/`, 'customer', { 'Portal API key': portal.apiKey });
+    await page.waitForURL('**/overview');
+    await page.getByRole('link', { name: 'Reporting' }).click();
+    await page.waitForURL(`**/console/portals/${portal.portalId}/report`);
+    const store = page.locator('section[data-store="default"]');
+    await store.waitFor();
+    const row = (kind: string, key: string) => store.locator(`tr[${kind}="${key}"]`).locator('td').allInnerTexts();
+    expect(await row('data-stage', 'checkout_completed')).toEqual(['2', '31.50']);
+    expect(await row('data-stage', 'checkout_abandoned')).toEqual(['1', '7.25']);
+    expect([await store.locator('[data-abandoned-count]').innerText(), await store.locator('[data-abandoned-value]').innerText()]).toEqual(['1', '7.25']);
+    expect(await store.locator('tr[data-product]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-product')))).toEqual(['Mug', 'Tea']);
+    expect(await row('data-product', 'Mug')).toEqual(['3', '27.00']);
+    expect(await row('data-product', 'Tea')).toEqual(['1', '4.00']);
+    expect(await page.content()).not.toContain(portal.apiKey);
+    await expectAccessible(page, 'reporting');
+    await screenshot(page, 'reporting');
+  });
+
+  it("when a customer opens the overview, then the chart counts the messages received and the objects applied in the last hour and day", async () => {
+    const page = await newPage(browser);
+    await signIn(page, `${stack.gatewayUrl}/console/`, 'customer', { 'Portal API key': portal.apiKey });
+    await page.waitForURL('**/overview');
+    const totals = page.locator('[data-activity-totals]');
+    await totals.waitFor();
+    // Eight messages (two products, three deals, three line items), each object applied once.
+    expect([await totals.locator('[data-received-total]').innerText(), await totals.locator('[data-applied-total]').innerText()]).toEqual(['8', '8']);
+    await page.getByLabel('Last day').check();
+    await totals.filter({ hasText: 'Last day' }).waitFor();
+    expect([await totals.locator('[data-received-total]').innerText(), await totals.locator('[data-applied-total]').innerText()]).toEqual(['8', '8']);
+    await page.getByLabel('Last hour').check();
+    await totals.filter({ hasText: 'Last hour' }).waitFor();
+    await page.getByRole('heading', { name: /Custom|Default/ }).first().waitFor();
+    await expectAccessible(page, 'overview with the chart');
+    await screenshot(page, 'overview-chart');
+  });
+
+  it('when a customer adds a store on the stores page and deletes it, then the list shows it, then no longer', async () => {
+    const page = await newPage(browser);
+    page.on('dialog', (dialog) => void dialog.accept());
+    await signIn(page, `${stack.gatewayUrl}/console/`, 'customer', { 'Portal API key': portal.apiKey });
+    await page.waitForURL('**/overview');
+    await page.getByRole('link', { name: 'Stores' }).click();
+    await page.locator('tr[data-store-id="default"]').waitFor();
+    await page.getByLabel('Store id').fill('web');
+    await page.getByLabel('Label').fill('Web shop');
+    await page.getByLabel('Label').press('Enter');
+    const web = page.locator('tr[data-store-id="web"]');
+    await web.filter({ hasText: 'Web shop' }).waitFor();
+    await expectAccessible(page, 'stores');
+    await screenshot(page, 'stores');
+    await web.getByRole('button', { name: 'Delete store web' }).click();
+    await page.getByRole('status').filter({ hasText: 'Delete store web: done.' }).waitFor();
+    await web.waitFor({ state: 'detached' });
+    expect(await page.locator('tr[data-store-id="default"]').count()).toBe(1);
+  });
+
+  it("when a customer opens another portal's reporting page by URL, then it is refused; an empty portal shows the empty state", async () => {
+    const page = await newPage(browser);
+    await signIn(page, `${stack.gatewayUrl}/console/`, 'customer', { 'Portal API key': otherPortal.apiKey });
+    await page.waitForURL('**/overview');
+    await page.goto(`${stack.gatewayUrl}/console/portals/${portal.portalId}/report`);
+    await page.getByRole('heading', { name: 'You cannot open this page' }).waitFor();
+    expect(await page.locator('section[data-store]').count()).toBe(0);
+    await page.goto(`${stack.gatewayUrl}/console/portals/${portal.portalId}/stores`);
+    await page.getByRole('heading', { name: 'You cannot open this page' }).waitFor();
+    expect(await page.locator('tr[data-store-id]').count()).toBe(0);
+    await page.goto(`${stack.gatewayUrl}/console/portals/${otherPortal.portalId}/report`);
+    await page.getByRole('heading', { name: 'Nothing to report yet' }).waitFor();
+    await expectAccessible(page, 'reporting, empty');
+    await screenshot(page, 'reporting-empty');
+  });
+});
