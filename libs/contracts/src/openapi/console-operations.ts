@@ -57,8 +57,24 @@ export const GATEWAY_CONSOLE_OPERATIONS: readonly ApiOperation[] = [
     method: 'post', path: '/console/api/v1/mappings/dry-run', tag: 'Console', summary: 'Map a stored object or a typed message with draft settings, saving nothing', ...signedIn,
     body: { schema: { type: 'object' } }, responses: json('The mapped properties and the errors it would get'), errors: [400, 403, 404, 502],
   },
+  {
+    method: 'get', path: '/console/api/v1/report', tag: 'Console', summary: "A store's report from its CRM data: revenue by deal stage, abandoned checkouts, top products", ...signedIn,
+    query: { portalId, appId, storeId: { description: 'Only this store', schema: { type: 'string' } } }, responses: json('The report'), errors: [400, 403, 404, 502],
+  },
+  {
+    method: 'get', path: '/console/api/v1/activity', tag: 'Console', summary: 'Messages received and objects applied per bucket over the last hour or day', ...signedIn,
+    query: { portalId, appId, window: { description: 'hour (5-minute buckets, default) or day (hourly buckets)', schema: { type: 'string', enum: ['hour', 'day'] } } },
+    responses: json('The buckets'), errors: [400, 403, 404],
+  },
   { method: 'get', path: '/console/api/v1/ops/session', tag: 'Console', summary: 'The operator signs in (admin token)', security: CREDENTIALS.admin, responses: json('The session') },
   { method: 'get', path: '/console/api/v1/ops/queues', tag: 'Console', summary: "Each queue's depth, consumers, retrying and dead-lettered messages", security: CREDENTIALS.admin, responses: json('The queues'), errors: [503] },
+  {
+    method: 'get', path: '/console/api/v1/ops/queues/{queue}/dead-letters', tag: 'Console', summary: "A queue's dead-lettered messages with headers and bodies, left in place", security: CREDENTIALS.admin,
+    pathParams: { queue: { description: 'A queue name as the queues list gives it', schema: { type: 'string' } } },
+    query: { limit: { description: 'Messages to show, 1 to 100 (default 20)', schema: { type: 'integer', minimum: 1, maximum: 100 } } }, responses: json('The messages'), errors: [400, 404, 503],
+  },
+  { method: 'get', path: '/console/api/v1/ops/services', tag: 'Console', summary: "Each service's readiness (its /readyz)", security: CREDENTIALS.admin, responses: json('The services') },
+  { method: 'get', path: '/console/api/v1/ops/crm-accounts', tag: 'Console', summary: "Each CRM account's request budget and rate-limit state", security: CREDENTIALS.admin, responses: json('The accounts'), errors: [503] },
   {
     method: 'post', path: '/console/api/v1/ops/queues/{queue}/redrive', tag: 'Console', summary: "Send a queue's dead-lettered messages back to it", security: CREDENTIALS.admin,
     pathParams: { queue: { description: 'A queue name as the queues list gives it', schema: { type: 'string' } } }, responses: json('How many were redriven'), errors: [400, 404, 503],
