@@ -1,11 +1,10 @@
-import http from 'node:http';
-import https from 'node:https';
 import axios, { type AxiosInstance, type AxiosRequestConfig, isAxiosError } from 'axios';
 import type { ObjectType } from '@ecomm-sync/contracts';
 import { CRM_OBJECT_PATHS } from '@ecomm-sync/contracts';
 import { CrmBudgetPaused, crmRequestOutcome, readRateLimitAnswer, type CrmBudget, type CrmRequestKind } from '@ecomm-sync/domain';
-import { countCrmRequest, formatTraceparent, startSpan, type ActiveSpan } from '@ecomm-sync/observability';
+import { countCrmRequest, startSpan, type ActiveSpan } from '@ecomm-sync/observability';
 import { CRM_BATCH_LIMIT, type AssociationPair, type CrmInputFailure, type CrmObject, type CrmPipeline, type CrmPort, type CrmPropertyInfo } from './crm-port';
+import { agents, chunks, isSearch, lowerCased, toCrmObject, wait, withTraceparent, type ApiObject } from './http-request-helpers';
 import { CrmPartialFailure, CrmUnavailableError, failedInputs, toCrmError, type BatchAnswer, type CrmUnavailableReason } from './crm-errors';
 
 export interface CrmClientOptions {
@@ -29,36 +28,6 @@ export interface CrmClientOptions {
   objectWriteTraceIds?: boolean;
   /** The CRM account, as the `account` label of the CRM request metrics (default: the base URL). */
   account?: string;
-}
-
-const agents = { httpAgent: new http.Agent({ keepAlive: true, maxSockets: 32 }), httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 32 }) };
-
-interface ApiObject {
-  id: string;
-  properties: Record<string, string | null>;
-}
-
-const lowerCased = (headers: unknown): Record<string, string | undefined> =>
-  Object.fromEntries(
-    Object.entries((headers as { toJSON?: () => object } | undefined)?.toJSON?.() ?? headers ?? {}).map(([name, value]) => [
-      name.toLowerCase(),
-      value === undefined || value === null ? undefined : Array.isArray(value) ? value.join(', ') : String(value),
-    ]),
-  );
-
-/** The request with a `traceparent` header naming its span (the CRM can continue the trace). */
-const withTraceparent = (config: AxiosRequestConfig, span: ActiveSpan | undefined): AxiosRequestConfig =>
-  span ? { ...config, headers: { ...(config.headers as Record<string, string> | undefined), traceparent: formatTraceparent(span.context) } } : config;
-
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const isSearch = (url: string | undefined): boolean => /\/search$/.test(url ?? '');
-
-const toCrmObject = (object: ApiObject): CrmObject => ({ id: Number(object.id), properties: object.properties });
-
-function chunks<T>(items: readonly T[], size = CRM_BATCH_LIMIT): T[][] {
-  const result: T[][] = [];
-  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
-  return result;
 }
 
 /** HTTP client of a CRM objects API (the built-in `crm` app, or a hosted CRM with the same API). */

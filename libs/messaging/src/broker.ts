@@ -2,47 +2,17 @@ import { randomUUID } from 'node:crypto';
 import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Validation } from '@ecomm-sync/contracts';
-import { currentLogContext, logContext, type Logger } from '@ecomm-sync/logger';
-import { currentTrace, formatTraceparent, inSpan, newSpanId, newTraceId, registerQueueDepths, tracingEnabled, type TraceContext } from '@ecomm-sync/observability';
+import { currentLogContext, logContext } from '@ecomm-sync/logger';
+import { currentTrace, formatTraceparent, inSpan, newSpanId, newTraceId, registerQueueDepths, tracingEnabled } from '@ecomm-sync/observability';
 import { ConsumerChannel } from './consumer-channel';
 import { PoisonMessageError } from './errors';
 import { QueueDepthProbe } from './queue-depth';
 import { ACCEPTED_AT_HEADER, ATTEMPT_HEADER, CORRELATION_HEADER, readMessage, Settlement, TRACEPARENT_HEADER, type ConsumeOptions } from './settlement';
 import { declareTopology, exchangeName, namesOf, type QueueName, type QueueNames } from './topology';
 import { withTimeout } from './with-timeout';
+import type { BatchHandler, BatchOptions, BrokerOptions, Delivery, MessageHandler } from './broker-types';
 
-export interface BrokerOptions {
-  url: string;
-  prefix: string;
-  prefetch: number;
-  retryDelayMs: number;
-  maxAttempts: number;
-  logger: Logger;
-  /** A publish not confirmed within this time fails (the caller answers 503, nothing is claimed). */
-  publishTimeoutMs?: number;
-  /** How long `connect` keeps trying before it fails (default 30 s). */
-  connectTimeoutMs?: number;
-}
-
-export interface Delivery<T> {
-  body: T;
-  attempt: number;
-  correlationId: string;
-  /** The publisher's trace context, if it sent one. */
-  trace: TraceContext | undefined;
-  /** When the gateway accepted the data the message is about (epoch ms), if known. */
-  acceptedAt: number | undefined;
-  raw: ConsumeMessage;
-}
-
-export type MessageHandler<T> = (delivery: Delivery<T>) => Promise<void>;
-/** May return the deliveries that failed on their own; a throw fails the whole batch. */
-export type BatchHandler<T> = (deliveries: Delivery<T>[]) => Promise<void | { delivery: Delivery<T>; error: Error }[]>;
-
-export interface BatchOptions {
-  maxBatch: number;
-  windowMs: number;
-}
+export type { BatchHandler, BatchOptions, BrokerOptions, Delivery, MessageHandler } from './broker-types';
 
 const RECONNECT_SECONDS = 1;
 

@@ -1,0 +1,37 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { AxiosRequestConfig } from 'axios';
+import { formatTraceparent, type ActiveSpan } from '@ecomm-sync/observability';
+import { CRM_BATCH_LIMIT, type CrmObject } from './crm-port';
+
+/** The small pieces of HttpCrmClient's requests: connection pooling, headers, trace, batches. */
+
+export const agents = { httpAgent: new http.Agent({ keepAlive: true, maxSockets: 32 }), httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 32 }) };
+
+export interface ApiObject {
+  id: string;
+  properties: Record<string, string | null>;
+}
+
+export const lowerCased = (headers: unknown): Record<string, string | undefined> =>
+  Object.fromEntries(
+    Object.entries((headers as { toJSON?: () => object } | undefined)?.toJSON?.() ?? headers ?? {}).map(([name, value]) => [
+      name.toLowerCase(),
+      value === undefined || value === null ? undefined : Array.isArray(value) ? value.join(', ') : String(value),
+    ]),
+  );
+
+/** The request with a `traceparent` header naming its span (the CRM can continue the trace). */
+export const withTraceparent = (config: AxiosRequestConfig, span: ActiveSpan | undefined): AxiosRequestConfig =>
+  span ? { ...config, headers: { ...(config.headers as Record<string, string> | undefined), traceparent: formatTraceparent(span.context) } } : config;
+
+export const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const isSearch = (url: string | undefined): boolean => /\/search$/.test(url ?? '');
+
+export const toCrmObject = (object: ApiObject): CrmObject => ({ id: Number(object.id), properties: object.properties });
+
+export function chunks<T>(items: readonly T[], size = CRM_BATCH_LIMIT): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
+  return result;
+}

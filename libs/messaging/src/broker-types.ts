@@ -1,0 +1,38 @@
+import type { ConsumeMessage } from 'amqplib';
+import type { Logger } from '@ecomm-sync/logger';
+import type { TraceContext } from '@ecomm-sync/observability';
+
+/** What the Broker is given and what its handlers get (the Broker itself: broker.ts). */
+
+export interface BrokerOptions {
+  url: string;
+  prefix: string;
+  prefetch: number;
+  retryDelayMs: number;
+  maxAttempts: number;
+  logger: Logger;
+  /** A publish not confirmed within this time fails (the caller answers 503, nothing is claimed). */
+  publishTimeoutMs?: number;
+  /** How long `connect` keeps trying before it fails (default 30 s). */
+  connectTimeoutMs?: number;
+}
+
+export interface Delivery<T> {
+  body: T;
+  attempt: number;
+  correlationId: string;
+  /** The publisher's trace context, if it sent one. */
+  trace: TraceContext | undefined;
+  /** When the gateway accepted the data the message is about (epoch ms), if known. */
+  acceptedAt: number | undefined;
+  raw: ConsumeMessage;
+}
+
+export type MessageHandler<T> = (delivery: Delivery<T>) => Promise<void>;
+/** May return the deliveries that failed on their own; a throw fails the whole batch. */
+export type BatchHandler<T> = (deliveries: Delivery<T>[]) => Promise<void | { delivery: Delivery<T>; error: Error }[]>;
+
+export interface BatchOptions {
+  maxBatch: number;
+  windowMs: number;
+}
