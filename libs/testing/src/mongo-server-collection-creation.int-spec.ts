@@ -1,19 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mongoose, { Schema, type Connection } from 'mongoose';
-
-type Launcher = typeof import('../../../tools/infra/mongo-server.cjs');
-type MongoServer = Awaited<ReturnType<Launcher['startMongoServer']>>;
-
-/** The workspace root (where nx.json is). */
-const workspaceRoot = (() => {
-  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) if (existsSync(path.join(dir, 'nx.json'))) return dir;
-  throw new Error(`no nx.json above ${__dirname}`);
-})();
-// The project's launcher of the MongoDB-wire server (CommonJS, in tools/; types in mongo-server.d.cts).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startMongoServer } = require(path.join(workspaceRoot, 'tools', 'infra', 'mongo-server.cjs')) as Launcher;
+import { startMongoServer, type LaunchedMongoServer as MongoServer } from './mongo-server-launcher';
 
 // The services build their indexes at boot, all models at once and several processes at once, and
 // mongoose (autoCreate) sends a `create` for every model at the same time. On H2 a fresh database

@@ -1,17 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mongoose, { type Connection } from 'mongoose';
-
-type Launcher = typeof import('../../../tools/infra/mongo-server.cjs');
-type MongoServer = Awaited<ReturnType<Launcher['startMongoServer']>>;
-
-const workspaceRoot = (() => {
-  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) if (existsSync(path.join(dir, 'nx.json'))) return dir;
-  throw new Error(`no nx.json above ${__dirname}`);
-})();
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startMongoServer } = require(path.join(workspaceRoot, 'tools', 'infra', 'mongo-server.cjs')) as Launcher;
+import { startMongoServer, type LaunchedMongoServer as MongoServer } from './mongo-server-launcher';
 
 // The chaos suite's mongodb scenario: after a SIGKILL the development server on H2 answered an insert
 // of a document it held with "Document with key ... already existed" instead of a duplicate-key

@@ -1,19 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mongoose, { type Connection } from 'mongoose';
-
-type Launcher = typeof import('../../../tools/infra/mongo-server.cjs');
-type MongoServer = Awaited<ReturnType<Launcher['startMongoServer']>>;
-
-/** The workspace root (where nx.json is). */
-const workspaceRoot = (() => {
-  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) if (existsSync(path.join(dir, 'nx.json'))) return dir;
-  throw new Error(`no nx.json above ${__dirname}`);
-})();
-// The project's launcher of the MongoDB-wire server (CommonJS, in tools/; types in mongo-server.d.cts).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startMongoServer } = require(path.join(workspaceRoot, 'tools', 'infra', 'mongo-server.cjs')) as Launcher;
+import { startMongoServer, type LaunchedMongoServer as MongoServer } from './mongo-server-launcher';
 
 // Issue 16: the development server on H2 acknowledged writes with j:true that a SIGKILL then took
 // away (H2 committed in the background about once a second). Decision 16: every acknowledged write
