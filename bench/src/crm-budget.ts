@@ -67,8 +67,14 @@ function makers(counts: Record<BenchObjectType, number>): Record<BenchObjectType
   return {
     CONTACT: (i) => ({ properties: { email: `budget-${i}@example.com`, firstname: `First ${i}`, lastname: 'Budget' } }),
     PRODUCT: (i) => ({ properties: { name: `Product ${i}`, price: (i % 100) + 0.5 } }),
-    DEAL: (i) => ({ properties: { dealname: `Order ${i}`, dealstage: 'checkout_completed', amount: i % 500 }, associations: { CONTACT: [`contact-${i % counts.CONTACT}`] } }),
-    LINE_ITEM: (i) => ({ properties: { quantity: (i % 5) + 1, price: 9.5 }, associations: { DEAL: [`deal-${i % counts.DEAL}`], PRODUCT: [`product-${i % counts.PRODUCT}`] } }),
+    DEAL: (i) => ({
+      properties: { dealname: `Order ${i}`, dealstage: 'checkout_completed', amount: i % 500 },
+      associations: { CONTACT: [`contact-${i % counts.CONTACT}`] },
+    }),
+    LINE_ITEM: (i) => ({
+      properties: { quantity: (i % 5) + 1, price: 9.5 },
+      associations: { DEAL: [`deal-${i % counts.DEAL}`], PRODUCT: [`product-${i % counts.PRODUCT}`] },
+    }),
   };
 }
 
@@ -100,7 +106,11 @@ async function appliedCount(db: Observer, portal: TestPortal, objectType?: Bench
 }
 
 async function waitApplied(db: Observer, portal: TestPortal, objectType: BenchObjectType, total: number, timeoutMs: number) {
-  await waitFor(async () => (await appliedCount(db, portal, objectType)) >= total, { timeoutMs, intervalMs: 250, message: `${total} ${objectType} objects to be applied` });
+  await waitFor(async () => (await appliedCount(db, portal, objectType)) >= total, {
+    timeoutMs,
+    intervalMs: 250,
+    message: `${total} ${objectType} objects to be applied`,
+  });
 }
 
 /** Waits until the CRM's count of the account's requests has not moved for a second (associations may follow the status). */
@@ -148,7 +158,9 @@ async function measurePerType(stack: TestStack, admin: CrmAdminClient, db: Obser
       dbPer100[objectType] = round((ops / perType) * 100);
       dbTotal += ops;
     }
-    log(`crm-budget: ${perType} ${objectType} alone: ${requests} CRM requests${opsBefore === null ? '' : `, ${dbPer100[objectType]} MongoDB commands per 100`} (${round((Date.now() - started) / 1000)} s)`);
+    log(
+      `crm-budget: ${perType} ${objectType} alone: ${requests} CRM requests${opsBefore === null ? '' : `, ${dbPer100[objectType]} MongoDB commands per 100`} (${round((Date.now() - started) / 1000)} s)`,
+    );
   }
   return {
     requestsPer100,
@@ -177,11 +189,17 @@ async function measureLimited(stack: TestStack, admin: CrmAdminClient, db: Obser
   const granted = new Map<number, number>();
   const searchGranted = new Map<number, number>();
   const parkedSampler = setInterval(() => {
-    void db.parked.countDocuments({ portalId: portal.portalId }).then((n) => (peakParked = Math.max(peakParked, n)), () => undefined);
-    void db.budgets.findOne({ _id: `builtin:${portal.portalId}` }).then((doc) => {
-      for (const slot of doc?.grants ?? []) granted.set(slot.at, Math.max(granted.get(slot.at) ?? 0, slot.n));
-      for (const slot of doc?.searchGrants ?? []) searchGranted.set(slot.at, Math.max(searchGranted.get(slot.at) ?? 0, slot.n));
-    }, () => undefined);
+    void db.parked.countDocuments({ portalId: portal.portalId }).then(
+      (n) => (peakParked = Math.max(peakParked, n)),
+      () => undefined,
+    );
+    void db.budgets.findOne({ _id: `builtin:${portal.portalId}` }).then(
+      (doc) => {
+        for (const slot of doc?.grants ?? []) granted.set(slot.at, Math.max(granted.get(slot.at) ?? 0, slot.n));
+        for (const slot of doc?.searchGrants ?? []) searchGranted.set(slot.at, Math.max(searchGranted.get(slot.at) ?? 0, slot.n));
+      },
+      () => undefined,
+    );
   }, 1000);
   const started = Date.now();
   await Promise.all([send(url, 'CONTACT', counts.CONTACT, make.CONTACT), send(url, 'PRODUCT', counts.PRODUCT, make.PRODUCT)]);
@@ -240,11 +258,26 @@ async function measureLimited(stack: TestStack, admin: CrmAdminClient, db: Obser
  * `targetSeconds`: how long the limited run should last at the budget (its size follows from the
  * requests per object measured first); `perType`: objects of each type sent alone.
  */
-export async function benchCrmBudget({ perType, targetSeconds, crmMaxWaitMs }: { perType: number; targetSeconds: number; crmMaxWaitMs: number | null }): Promise<CrmBudgetFigure> {
-  log(`crm-budget: ${perType} objects of each type alone, then a mixed load for about ${targetSeconds} s at ${BURST_PER_10S} requests per 10 s with two appliers`);
+export async function benchCrmBudget({
+  perType,
+  targetSeconds,
+  crmMaxWaitMs,
+}: {
+  perType: number;
+  targetSeconds: number;
+  crmMaxWaitMs: number | null;
+}): Promise<CrmBudgetFigure> {
+  log(
+    `crm-budget: ${perType} objects of each type alone, then a mixed load for about ${targetSeconds} s at ${BURST_PER_10S} requests per 10 s with two appliers`,
+  );
   const proxy = await startCrmProxy();
   const stack = await TestStack.start({
-    env: { LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '1000000000', CRM_BASE_URL: proxy.url, ...(crmMaxWaitMs === null ? {} : { CRM_MAX_WAIT_MS: String(crmMaxWaitMs) }) },
+    env: {
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_REQUESTS: '1000000000',
+      CRM_BASE_URL: proxy.url,
+      ...(crmMaxWaitMs === null ? {} : { CRM_MAX_WAIT_MS: String(crmMaxWaitMs) }),
+    },
   });
   proxy.setTarget(stack.crmUrl);
   const db = await observer(stack);
@@ -286,7 +319,13 @@ export function crmBudgetRow(figure: CrmBudgetFigure): string {
 }
 
 /** `--only crm-budget`: the figure alone, merged into latest.json (the other figures stay as the last whole run left them) and appended to docs/benchmarks.md. */
-export function recordCrmBudgetAlone(root: string, command: string, machine: { cpus: number; cpuModel: string; memoryGb: number; node: string }, crmBudget: CrmBudgetFigure, sizes: object): void {
+export function recordCrmBudgetAlone(
+  root: string,
+  command: string,
+  machine: { cpus: number; cpuModel: string; memoryGb: number; node: string },
+  crmBudget: CrmBudgetFigure,
+  sizes: object,
+): void {
   log(`crm-budget: ${JSON.stringify(crmBudget)}`);
   const file = path.join(root, 'bench', 'results', 'latest.json');
   const previous = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
@@ -295,5 +334,8 @@ export function recordCrmBudgetAlone(root: string, command: string, machine: { c
   fs.writeFileSync(file, `${JSON.stringify({ ...previous, crmBudgetRun: { date, command, machine, sizes }, crmBudget }, null, 2)}\n`);
   const table = ['| Figure | Ours | Baseline (same run) | Ratio | Target |', '|---|---|---|---|---|', crmBudgetRow(crmBudget)].join('\n');
   console.log(`\n${table}\n`);
-  fs.appendFileSync(path.join(root, 'docs', 'benchmarks.md'), `\n## ${date}\n\n\`${command}\` on ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGb} GiB, Node ${machine.node}\n\n${table}\n`);
+  fs.appendFileSync(
+    path.join(root, 'docs', 'benchmarks.md'),
+    `\n## ${date}\n\n\`${command}\` on ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGb} GiB, Node ${machine.node}\n\n${table}\n`,
+  );
 }

@@ -56,7 +56,11 @@ export async function startCrmProxy() {
     },
     stats: (): CrmProxyStats => {
       const sorted = [...latencies].sort((a, b) => a - b);
-      return { requests: sorted.length, limitedByPolicy: { ...limitedByPolicy }, latencyMs: { p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted[sorted.length - 1] ?? NaN) } };
+      return {
+        requests: sorted.length,
+        limitedByPolicy: { ...limitedByPolicy },
+        latencyMs: { p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted[sorted.length - 1] ?? NaN) },
+      };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

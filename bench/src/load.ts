@@ -9,7 +9,12 @@ export function submission(objectType: string, from: number, count: number, make
   return {
     storeId: 'default',
     objectType,
-    messages: Array.from({ length: count }, (_, i) => ({ externalObjectId: `${objectType.toLowerCase()}-${from + i}`, action: 'UPSERT', changedAt: Date.now(), ...make(from + i) })),
+    messages: Array.from({ length: count }, (_, i) => ({
+      externalObjectId: `${objectType.toLowerCase()}-${from + i}`,
+      action: 'UPSERT',
+      changedAt: Date.now(),
+      ...make(from + i),
+    })),
   };
 }
 

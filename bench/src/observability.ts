@@ -49,7 +49,10 @@ export async function benchObservability(measure: (url: string, bodies: string[]
   const common = { LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '1000000000' };
   const stacks = {
     off: await TestStack.start({ apps: ['crm', 'gateway'], env: { ...common, METRICS_ENABLED: 'false', TRACING_ENABLED: 'false' } }),
-    on: await TestStack.start({ apps: ['crm', 'gateway'], env: { ...common, METRICS_ENABLED: 'true', TRACING_ENABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } }),
+    on: await TestStack.start({
+      apps: ['crm', 'gateway'],
+      env: { ...common, METRICS_ENABLED: 'true', TRACING_ENABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+    }),
   };
   try {
     const urls = {
@@ -57,7 +60,9 @@ export async function benchObservability(measure: (url: string, bodies: string[]
       on: `${stacks.on.gatewayUrl}/extensions/ecomm/v2/sync/messages?hapikey=${(await stacks.on.createPortal()).apiKey}`,
     };
     const bodies = Array.from({ length: 20 }, (_, b) =>
-      JSON.stringify(submission('CONTACT', b * BATCH, BATCH, (n) => ({ properties: { email: `observed-${n}@example.com`, firstname: `Name ${n}`, lastname: 'Bench' } }))),
+      JSON.stringify(
+        submission('CONTACT', b * BATCH, BATCH, (n) => ({ properties: { email: `observed-${n}@example.com`, firstname: `Name ${n}`, lastname: 'Bench' } })),
+      ),
     );
     const results: Record<'on' | 'off', IngestMeasure[]> = { on: [], off: [] };
     for (let round = 0; round < ROUNDS; round++) {
@@ -67,7 +72,13 @@ export async function benchObservability(measure: (url: string, bodies: string[]
     const rate = (which: 'on' | 'off') => median(results[which].map((result) => result.messagesPerSecond));
     // Each round's pair ran back to back, so its ratio is what a slower or busier machine moves least.
     const pairRatios = results.on.map((on, i) => on.messagesPerSecond / results.off[i].messagesPerSecond);
-    return { ratio: round(median(pairRatios), 3), ratioOfMedians: round(rate('on') / rate('off'), 3), on: results.on, off: results.off, otlpExports: receiver.exports() };
+    return {
+      ratio: round(median(pairRatios), 3),
+      ratioOfMedians: round(rate('on') / rate('off'), 3),
+      on: results.on,
+      off: results.off,
+      otlpExports: receiver.exports(),
+    };
   } finally {
     await stacks.on.stop();
     await stacks.off.stop();

@@ -65,10 +65,17 @@ function memorySampler(stack: TestStack, apps: AppName[]) {
   const timer = setInterval(sample, 250);
   return {
     /** Resident memory now, and the heap kept after the newest full collection. */
-    now: () => Object.fromEntries(apps.map((app) => [app, { rssMb: round(rssMb(stack.pid(app))), heapMb: heapAfterFullGcMb(stack, app) }])) as Record<AppName, { rssMb: number; heapMb: number }>,
+    now: () =>
+      Object.fromEntries(apps.map((app) => [app, { rssMb: round(rssMb(stack.pid(app))), heapMb: heapAfterFullGcMb(stack, app) }])) as Record<
+        AppName,
+        { rssMb: number; heapMb: number }
+      >,
     stop: () => {
       clearInterval(timer);
-      return Object.fromEntries([...samples].map(([app, values]) => [app, { startMb: round(values[0]), peakMb: round(Math.max(...values)) }])) as Record<AppName, { startMb: number; peakMb: number }>;
+      return Object.fromEntries([...samples].map(([app, values]) => [app, { startMb: round(values[0]), peakMb: round(Math.max(...values)) }])) as Record<
+        AppName,
+        { startMb: number; peakMb: number }
+      >;
     },
   };
 }
@@ -79,12 +86,18 @@ async function measureIngest(url: string, bodies: string[]) {
   const latencies = await pool(SIZES.ingestRequests, CONCURRENCY, (i) => put(url, bodies[i % bodies.length]));
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { messagesPerSecond: Math.round((SIZES.ingestRequests * BATCH) / seconds), p50Ms: round(percentile(latencies, 50)), p99Ms: round(percentile(latencies, 99)) };
+  return {
+    messagesPerSecond: Math.round((SIZES.ingestRequests * BATCH) / seconds),
+    p50Ms: round(percentile(latencies, 50)),
+    p99Ms: round(percentile(latencies, 99)),
+  };
 }
 
 async function startBaselineServer(): Promise<{ url: string; stop: () => void }> {
   const child = spawn(process.execPath, [path.join(root, 'dist', 'bench', 'baseline-server.js'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve) => child.stdout!.on('data', (chunk: Buffer) => resolve(Number(/listening on (\d+)/.exec(chunk.toString())?.[1]))));
+  const port = await new Promise<number>((resolve) =>
+    child.stdout!.on('data', (chunk: Buffer) => resolve(Number(/listening on (\d+)/.exec(chunk.toString())?.[1]))),
+  );
   return { url: `http://127.0.0.1:${port}/extensions/ecomm/v2/sync/messages`, stop: () => child.kill('SIGTERM') };
 }
 
@@ -94,13 +107,21 @@ async function benchIngest() {
   try {
     const portal = await stack.createPortal();
     const bodies = Array.from({ length: 20 }, (_, b) =>
-      JSON.stringify(submission('CONTACT', b * BATCH, BATCH, (n) => ({ properties: { email: `ingest-${n}@example.com`, firstname: `Name ${n}`, lastname: 'Bench' } }))),
+      JSON.stringify(
+        submission('CONTACT', b * BATCH, BATCH, (n) => ({ properties: { email: `ingest-${n}@example.com`, firstname: `Name ${n}`, lastname: 'Bench' } })),
+      ),
     );
     const baselineServer = await startBaselineServer();
     const baseline = await measureIngest(baselineServer.url, bodies);
     baselineServer.stop();
     const ours = await measureIngest(`${stack.gatewayUrl}/extensions/ecomm/v2/sync/messages?hapikey=${portal.apiKey}`, bodies);
-    return { ...ours, baselineMessagesPerSecond: baseline.messagesPerSecond, baselineP50Ms: baseline.p50Ms, baselineP99Ms: baseline.p99Ms, ratio: round(ours.messagesPerSecond / baseline.messagesPerSecond, 2) };
+    return {
+      ...ours,
+      baselineMessagesPerSecond: baseline.messagesPerSecond,
+      baselineP50Ms: baseline.p50Ms,
+      baselineP99Ms: baseline.p99Ms,
+      ratio: round(ours.messagesPerSecond / baseline.messagesPerSecond, 2),
+    };
   } finally {
     await stack.stop();
   }
@@ -135,11 +156,20 @@ async function benchEndToEnd() {
   const counts = { CONTACT: Math.round(n * 0.4), PRODUCT: Math.round(n * 0.1), DEAL: Math.round(n * 0.3) };
   const lineItems = n - counts.CONTACT - counts.PRODUCT - counts.DEAL;
   // The baseline first, on the server as ours finds it (empty); the median of three runs.
-  const crmDoc = { portalId: 1, objectType: 'contacts', properties: { email: 'e2e-1@example.com', firstname: 'First 1', lastname: 'Bench', ip__ecomm_bridge__ecomm_synced: 'true' }, archived: false, createdAt: new Date(), updatedAt: new Date() };
+  const crmDoc = {
+    portalId: 1,
+    objectType: 'contacts',
+    properties: { email: 'e2e-1@example.com', firstname: 'First 1', lastname: 'Bench', ip__ecomm_bridge__ecomm_synced: 'true' },
+    archived: false,
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  };
   const baselines: number[] = [];
   for (let run = 0; run < 3; run++) baselines.push(await bulkWriteBaseline(n, crmDoc));
   const baselineObjectsPerSecond = median(baselines);
-  log(`end to end: baseline ${baselines.join(', ')} documents/s; ${n} objects (${counts.CONTACT} contacts, ${counts.PRODUCT} products, ${counts.DEAL} deals, ${lineItems} line items)`);
+  log(
+    `end to end: baseline ${baselines.join(', ')} documents/s; ${n} objects (${counts.CONTACT} contacts, ${counts.PRODUCT} products, ${counts.DEAL} deals, ${lineItems} line items)`,
+  );
 
   const stack = await TestStack.start({
     env: { LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '1000000000' },
@@ -152,14 +182,22 @@ async function benchEndToEnd() {
     const submittedAt = new Map<string, number>();
     const memory = memorySampler(stack, ['gateway', 'mapper', 'applier', 'crm']);
     // Where the time goes: CPU seconds per process over the run, the database server included.
-    const cpuPids: Record<string, number> = { gateway: stack.pid('gateway'), mapper: stack.pid('mapper'), applier: stack.pid('applier'), crm: stack.pid('crm') };
+    const cpuPids: Record<string, number> = {
+      gateway: stack.pid('gateway'),
+      mapper: stack.pid('mapper'),
+      applier: stack.pid('applier'),
+      crm: stack.pid('crm'),
+    };
     if (benchConfig.MONGO_SERVER_PID !== undefined) cpuPids['mongodb-wire server'] = benchConfig.MONGO_SERVER_PID;
     const cpuAtStart = Object.fromEntries(Object.entries(cpuPids).map(([name, pid]) => [name, cpuSeconds(pid)]));
-    const send = (objectType: string, total: number, make: MakeObject) => sendObjects(url, objectType, total, make, (b, at) => submittedAt.set(`${objectType}:${b}`, at));
+    const send = (objectType: string, total: number, make: MakeObject) =>
+      sendObjects(url, objectType, total, make, (b, at) => submittedAt.set(`${objectType}:${b}`, at));
     const processed = async (filter: object, total: number, what: string) =>
       waitFor(async () => (await syncs.countDocuments(filter)) >= total, { timeoutMs: 20 * 60_000, intervalMs: 500, message: `${total} ${what}` });
     const applied = (objectType: string, total: number) => processed({ objectType, crmId: { $ne: null } }, total, `${objectType} objects to be applied`);
-    const contact = (version: string) => (i: number) => ({ properties: { email: `e2e-${i}@example.com`, firstname: `First ${i}${version}`, lastname: 'Bench' } });
+    const contact = (version: string) => (i: number) => ({
+      properties: { email: `e2e-${i}@example.com`, firstname: `First ${i}${version}`, lastname: 'Bench' },
+    });
     const product = (version: string) => (i: number) => ({ properties: { name: `Product ${i}${version}`, price: (i % 100) + 0.5 } });
     const deal = (version: string) => (i: number) => ({
       properties: { dealname: `Order ${i}${version}`, dealstage: 'checkout_completed', amount: i % 500 },
@@ -253,7 +291,10 @@ async function benchReapply() {
   const stack = await TestStack.start({ apps: ['crm', 'gateway', 'mapper'], env: { LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '1000000000' } });
   try {
     const portal = await stack.createPortal();
-    await stack.seedStates(portal, 'CONTACT', n, (i) => ({ externalObjectId: `r-${i}`, properties: { email: `r-${i}@example.com`, phone_number: `+1 555 ${i}` } }));
+    await stack.seedStates(portal, 'CONTACT', n, (i) => ({
+      externalObjectId: `r-${i}`,
+      properties: { email: `r-${i}@example.com`, phone_number: `+1 555 ${i}` },
+    }));
     const pid = stack.pid('mapper');
     let peak = rssMb(pid);
     const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
@@ -273,13 +314,22 @@ async function benchReapply() {
     if (response.status !== 200) throw new Error(`settings PUT answered ${response.status}`);
     const job = await waitFor(
       async () => {
-        const status = (await (await fetch(`${stack.gatewayUrl}/extensions/ecomm/v2/settings/reapply-status?hapikey=${portal.apiKey}`)).json()) as { status: string; objectsProcessed: number; startedAt: number; finishedAt: number };
+        const status = (await (await fetch(`${stack.gatewayUrl}/extensions/ecomm/v2/settings/reapply-status?hapikey=${portal.apiKey}`)).json()) as {
+          status: string;
+          objectsProcessed: number;
+          startedAt: number;
+          finishedAt: number;
+        };
         return status.status === 'completed' ? status : undefined;
       },
       { timeoutMs: 20 * 60_000, intervalMs: 250, message: 'the re-apply to complete' },
     );
     clearInterval(sampler);
-    return { objects: job.objectsProcessed, objectsPerSecond: Math.round(job.objectsProcessed / ((job.finishedAt - job.startedAt) / 1000)), peakRssMb: round(peak) };
+    return {
+      objects: job.objectsProcessed,
+      objectsPerSecond: Math.round(job.objectsProcessed / ((job.finishedAt - job.startedAt) / 1000)),
+      peakRssMb: round(peak),
+    };
   } finally {
     await stack.stop();
   }
@@ -291,7 +341,12 @@ async function main() {
   const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGb: round(os.totalmem() / 2 ** 30), node: process.version };
   if (only === 'crm-budget') return recordCrmBudgetAlone(root, command, machine, await benchCrmBudget({ ...SIZES.crmBudget, crmMaxWaitMs }), SIZES.crmBudget);
   if (only !== null) {
-    const figures: Record<string, () => Promise<unknown>> = { ingest: benchIngest, e2e: benchEndToEnd, reapply: benchReapply, observability: () => benchObservability(measureIngest) };
+    const figures: Record<string, () => Promise<unknown>> = {
+      ingest: benchIngest,
+      e2e: benchEndToEnd,
+      reapply: benchReapply,
+      observability: () => benchObservability(measureIngest),
+    };
     if (!figures[only]) throw new Error(`--only takes one of ${[...Object.keys(figures), 'crm-budget'].join(', ')}`);
     log(`${only}: ${JSON.stringify(await figures[only]())}`);
     return;

@@ -9,14 +9,20 @@ const withoutDraft4Ids = (node: unknown): unknown =>
   Array.isArray(node)
     ? node.map(withoutDraft4Ids)
     : node && typeof node === 'object'
-      ? Object.fromEntries(Object.entries(node).filter(([key, value]) => !(key === 'id' && typeof value === 'string') && key !== '$schema').map(([key, value]) => [key, withoutDraft4Ids(value)]))
+      ? Object.fromEntries(
+          Object.entries(node)
+            .filter(([key, value]) => !(key === 'id' && typeof value === 'string') && key !== '$schema')
+            .map(([key, value]) => [key, withoutDraft4Ids(value)]),
+        )
       : node;
 const validateCompose = ajv.compile(withoutDraft4Ids(composeSchema) as object);
 
 /** What is wrong with a compose file against the compose specification's schema (empty: valid). */
 export function composeSchemaProblems(compose: unknown): string[] {
   if (validateCompose(compose)) return [];
-  return (validateCompose.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message}${error.params ? ` ${JSON.stringify(error.params)}` : ''}`);
+  return (validateCompose.errors ?? []).map(
+    (error) => `${error.instancePath || '/'} ${error.message}${error.params ? ` ${JSON.stringify(error.params)}` : ''}`,
+  );
 }
 
 const LOOPBACK_BY_DEFAULT = /^(127\.0\.0\.1|\$\{[A-Z0-9_]+:-127\.0\.0\.1\}):\d+:\d+$/;

@@ -10,7 +10,17 @@ describe('docs/configuration.md', () => {
 
   it('when the reference is generated, then it names every service variable, including the health ports and the throttles', () => {
     const doc = configurationDoc();
-    for (const name of ['MAPPER_HEALTH_PORT', 'APPLIER_HEALTH_PORT', 'IMPORT_COORDINATOR_HEALTH_PORT', 'WEBHOOK_DISPATCHER_HEALTH_PORT', 'GATEWAY_PORT', 'CRM_PORT', 'AMQP_PREFIX', 'AUTH_FAILURE_LIMIT', 'NODE_ENV']) {
+    for (const name of [
+      'MAPPER_HEALTH_PORT',
+      'APPLIER_HEALTH_PORT',
+      'IMPORT_COORDINATOR_HEALTH_PORT',
+      'WEBHOOK_DISPATCHER_HEALTH_PORT',
+      'GATEWAY_PORT',
+      'CRM_PORT',
+      'AMQP_PREFIX',
+      'AUTH_FAILURE_LIMIT',
+      'NODE_ENV',
+    ]) {
       expect(doc).toContain(`| \`${name}\` |`);
     }
   });

@@ -52,7 +52,9 @@ export function deploymentPolicyProblems(manifests: readonly Manifest[], drainMs
       const pauseMs = (container.lifecycle?.preStop?.sleep?.seconds ?? 0) * 1000;
       const graceMs = (spec.terminationGracePeriodSeconds ?? 30) * 1000;
       if (graceMs <= pauseMs + drainMs) {
-        problems.push(`${where}: terminationGracePeriodSeconds (${graceMs / 1000}) must exceed the preStop pause and the drain (${(pauseMs + drainMs) / 1000} s)`);
+        problems.push(
+          `${where}: terminationGracePeriodSeconds (${graceMs / 1000}) must exceed the preStop pause and the drain (${(pauseMs + drainMs) / 1000} s)`,
+        );
       }
     }
     const covered = budgets.some((budget) => selects((budget.spec as { selector?: { matchLabels?: Labels } }).selector?.matchLabels, pod.metadata?.labels));

@@ -29,7 +29,9 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
   });
 
   it('when every Deployment is looked for, then each service of the stack has one', () => {
-    const deployments = allManifests().filter((manifest) => manifest.kind === 'Deployment').map((manifest) => manifest.metadata?.name);
+    const deployments = allManifests()
+      .filter((manifest) => manifest.kind === 'Deployment')
+      .map((manifest) => manifest.metadata?.name);
     expect(deployments.sort()).toEqual(['applier', 'crm', 'gateway', 'import-coordinator', 'mapper', 'webhook-dispatcher']);
   });
 
@@ -38,7 +40,12 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
 
     it.each([
       ['replicas is not a number', (deployment: Manifest) => ((deployment.spec as { replicas: unknown }).replicas = 'two'), /spec\/replicas must be integer/],
-      ['a container has no name', (deployment: Manifest) => delete (deployment.spec as never as { template: { spec: { containers: { name?: string }[] } } }).template.spec.containers[0].name, /containers\/0 must have required property name/],
+      [
+        'a container has no name',
+        (deployment: Manifest) =>
+          delete (deployment.spec as never as { template: { spec: { containers: { name?: string }[] } } }).template.spec.containers[0].name,
+        /containers\/0 must have required property name/,
+      ],
     ])('when %s, then the schema check names it', (_what, breakIt, message) => {
       const deployment = gateway();
       breakIt(deployment);

@@ -17,7 +17,17 @@ interface ModelClass {
  * kubernetes-models (generated from the Kubernetes OpenAPI document), KEDA's from its CRDs
  * (@kubernetes-models/keda). A kind missing here fails the check: add its model.
  */
-const MODELS: readonly ModelClass[] = [Deployment, Service, ConfigMap, Namespace, Secret, HorizontalPodAutoscaler, PodDisruptionBudget, ScaledObject, TriggerAuthentication];
+const MODELS: readonly ModelClass[] = [
+  Deployment,
+  Service,
+  ConfigMap,
+  Namespace,
+  Secret,
+  HorizontalPodAutoscaler,
+  PodDisruptionBudget,
+  ScaledObject,
+  TriggerAuthentication,
+];
 
 /** What is wrong with one manifest against its kind's schema (empty: valid). */
 export function schemaProblems(manifest: Manifest): string[] {

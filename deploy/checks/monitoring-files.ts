@@ -43,7 +43,8 @@ export function alertRuleProblems(file: unknown): string[] {
       else problems.push(...promqlProblems(rule.expr).map((problem) => `${where}: ${problem}`));
       if (rule.alert !== undefined) {
         if (rule.for !== undefined && (typeof rule.for !== 'string' || !DURATION.test(rule.for))) problems.push(`${where}: for must be a duration such as 5m`);
-        if (!['critical', 'warning', 'info'].includes(String(rule.labels?.severity))) problems.push(`${where}: labels.severity must be critical, warning or info`);
+        if (!['critical', 'warning', 'info'].includes(String(rule.labels?.severity)))
+          problems.push(`${where}: labels.severity must be critical, warning or info`);
         if (typeof rule.annotations?.summary !== 'string') problems.push(`${where}: annotations.summary is missing`);
       }
     }

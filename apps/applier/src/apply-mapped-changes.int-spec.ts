@@ -17,7 +17,11 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
     stack = await TestStack.start({ apps: ['crm'] });
     portal = await stack.createPortal();
     repositories = await stack.repositories();
-    apply = new ApplyMappedChangesUseCase(repositories, new CrmDirectory(await stack.connections(), { propertyCacheMs: 60_000 }), createLogger('applier-test', 'error'));
+    apply = new ApplyMappedChangesUseCase(
+      repositories,
+      new CrmDirectory(await stack.connections(), { propertyCacheMs: 60_000 }),
+      createLogger('applier-test', 'error'),
+    );
   });
 
   afterAll(async () => {
@@ -43,10 +47,23 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
     objectType,
     changes,
   });
-  const key = (objectType: MappedChangesMessage['objectType'], externalObjectId: string) => ({ portalId: portal.portalId, appId: null, storeId: 'default', objectType, externalObjectId });
+  const key = (objectType: MappedChangesMessage['objectType'], externalObjectId: string) => ({
+    portalId: portal.portalId,
+    appId: null,
+    storeId: 'default',
+    objectType,
+    externalObjectId,
+  });
   const processedAt = async (objectType: MappedChangesMessage['objectType'], externalObjectId: string) =>
     (await repositories.objectSyncs.findOne(key(objectType, externalObjectId)))?.lastProcessedAt ?? null;
-  const products = async () => (await stack.crm(portal).batchRead('PRODUCT', Array.from({ length: 200 }, (_, i) => i + 1), ['name'])).length;
+  const products = async () =>
+    (
+      await stack.crm(portal).batchRead(
+        'PRODUCT',
+        Array.from({ length: 200 }, (_, i) => i + 1),
+        ['name'],
+      )
+    ).length;
 
   it('when the same change is delivered twice, then the CRM has one object', async () => {
     const product = change({ properties: { name: 'Once' } });
@@ -99,7 +116,12 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
     const own = await stack.createPortal();
     const admin = new CrmAdminClient(stack.crmUrl, stack.adminToken);
     await admin.setLimits(own.portalId, { burstPer10s: 1000, dailyCap: 1_000_000, timeZone: 'UTC', searchPerSecond: 100, invalidMarker: 'refuse-me' });
-    const own_ = (changes: MappedChange[]): MappedChangesMessage => ({ tenant: { portalId: own.portalId, appId: null }, storeId: 'default', objectType: 'PRODUCT', changes });
+    const own_ = (changes: MappedChange[]): MappedChangesMessage => ({
+      tenant: { portalId: own.portalId, appId: null },
+      storeId: 'default',
+      objectType: 'PRODUCT',
+      changes,
+    });
     const good = [change({ properties: { name: 'Good one' } }), change({ properties: { name: 'Good two' } })];
     const refused = change({ properties: { name: 'refuse-me' } });
     await apply.execute([own_([change({ properties: { name: 'Warm-up' } })])]); // reads the CRM's properties once
@@ -139,7 +161,9 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
       await apply.execute([message('LINE_ITEM', [lineItem('li-early', 'deal-late', 'product-late')])]);
       expect(await processedAt('LINE_ITEM', 'li-early')).toBeNull(); // not processed: it waits
       const open = await repositories.syncErrors.listForObject(key('LINE_ITEM', 'li-early'), false);
-      expect(open).toEqual([expect.objectContaining({ type: 'INVALID_ASSOCIATION_PROPERTY', details: expect.stringContaining('[hs_assoc__deal_id: deal-late]') })]);
+      expect(open).toEqual([
+        expect.objectContaining({ type: 'INVALID_ASSOCIATION_PROPERTY', details: expect.stringContaining('[hs_assoc__deal_id: deal-late]') }),
+      ]);
 
       await apply.execute([message('PRODUCT', [product('product-late')])]);
       expect(await processedAt('LINE_ITEM', 'li-early')).toBeNull(); // still waits for the deal
@@ -148,14 +172,23 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
       const applied = await repositories.objectSyncs.findOne(key('LINE_ITEM', 'li-early'));
       expect(applied?.crmId).toEqual(expect.any(Number));
       expect(await repositories.syncErrors.listForObject(key('LINE_ITEM', 'li-early'), false)).toEqual([]);
-      expect(await repositories.waitingObjects.due(Date.now(), 1000)).not.toContainEqual(expect.objectContaining({ change: expect.objectContaining({ externalObjectId: 'li-early' }) }));
+      expect(await repositories.waitingObjects.due(Date.now(), 1000)).not.toContainEqual(
+        expect.objectContaining({ change: expect.objectContaining({ externalObjectId: 'li-early' }) }),
+      );
     });
 
     it('when releasing was missed (a crash), then the periodic retry applies the waiting line item', async () => {
       await apply.execute([message('DEAL', [deal('deal-ready')])]);
       await apply.execute([message('PRODUCT', [product('product-ready')])]);
       const tenant = { portalId: portal.portalId, appId: null };
-      await repositories.waitingObjects.wait(tenant, 'default', 'LINE_ITEM', [{ change: lineItem('li-missed', 'deal-ready', 'product-ready'), waitingFor: ['DEAL:deal-ready'] }], Date.now(), 60_000);
+      await repositories.waitingObjects.wait(
+        tenant,
+        'default',
+        'LINE_ITEM',
+        [{ change: lineItem('li-missed', 'deal-ready', 'product-ready'), waitingFor: ['DEAL:deal-ready'] }],
+        Date.now(),
+        60_000,
+      );
       await apply.retryWaiting();
       expect((await repositories.objectSyncs.findOne(key('LINE_ITEM', 'li-missed')))?.crmId).toEqual(expect.any(Number));
     });
@@ -199,13 +232,24 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
 
     it('when more line items wait than one retry takes, then each retry takes those tried least recently', async () => {
       let now = Date.now();
-      const clocked = new ApplyMappedChangesUseCase(repositories, new CrmDirectory(await stack.connections(), { propertyCacheMs: 60_000 }), createLogger('t', 'error'), () => now);
+      const clocked = new ApplyMappedChangesUseCase(
+        repositories,
+        new CrmDirectory(await stack.connections(), { propertyCacheMs: 60_000 }),
+        createLogger('t', 'error'),
+        () => now,
+      );
       const ids = ['li-line-1', 'li-line-2', 'li-line-3'];
       for (const id of ids) {
         await clocked.execute([message('LINE_ITEM', [lineItem(id, `deal-for-${id}`, 'product-ready')])]);
         now += 10;
       }
-      const triedAt = async () => Object.fromEntries((await (await stack.syncCollection('waiting_objects')).find({ externalObjectId: { $in: ids } }).toArray()).map((doc) => [doc.externalObjectId, doc.triedAt]));
+      const triedAt = async () =>
+        Object.fromEntries(
+          (await (await stack.syncCollection('waiting_objects')).find({ externalObjectId: { $in: ids } }).toArray()).map((doc) => [
+            doc.externalObjectId,
+            doc.triedAt,
+          ]),
+        );
       const before = await triedAt();
 
       now += 1000;
@@ -221,12 +265,20 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
 
     it('when the window ends first, then the line item stops waiting and its error stays open', async () => {
       let now = Date.now();
-      const shortWindow = new ApplyMappedChangesUseCase(repositories, new CrmDirectory(await stack.connections(), { propertyCacheMs: 60_000 }), createLogger('t', 'error'), () => now, 1000);
+      const shortWindow = new ApplyMappedChangesUseCase(
+        repositories,
+        new CrmDirectory(await stack.connections(), { propertyCacheMs: 60_000 }),
+        createLogger('t', 'error'),
+        () => now,
+        1000,
+      );
       await shortWindow.execute([message('LINE_ITEM', [lineItem('li-expired', 'deal-never', 'product-never')])]);
       now += 2000;
       await shortWindow.retryWaiting();
       expect((await repositories.waitingObjects.due(0, 10_000)).map((w) => w.change.externalObjectId)).not.toContain('li-expired');
-      expect(await repositories.syncErrors.listForObject(key('LINE_ITEM', 'li-expired'), false)).toEqual([expect.objectContaining({ type: 'INVALID_ASSOCIATION_PROPERTY', status: 'OPEN' })]);
+      expect(await repositories.syncErrors.listForObject(key('LINE_ITEM', 'li-expired'), false)).toEqual([
+        expect.objectContaining({ type: 'INVALID_ASSOCIATION_PROPERTY', status: 'OPEN' }),
+      ]);
     });
   });
 
@@ -236,7 +288,9 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
       change({ externalObjectId: id, rev, properties: { dealname: `${id} v${rev}`, dealstage: 'checkout_completed' }, associations: { CONTACT: [contactId] } });
     const contactsOf = async (dealId: string) => {
       const sync = await repositories.objectSyncs.findOne(key('DEAL', dealId));
-      const read = await axios.get(`${stack.crmUrl}/crm/v3/objects/deals/${sync!.crmId}?associations=contacts`, { headers: { authorization: `Bearer ${portal.crmToken}` } });
+      const read = await axios.get(`${stack.crmUrl}/crm/v3/objects/deals/${sync!.crmId}?associations=contacts`, {
+        headers: { authorization: `Bearer ${portal.crmToken}` },
+      });
       return (read.data.associations?.contacts?.results ?? []).map((result: { id: string | number }) => Number(result.id));
     };
 

@@ -70,8 +70,19 @@ describe('a CRM that cannot take changes (applier in-process, real MongoDB, the 
     associations: {},
     problems: [],
   });
-  const message = (portal: TestPortal, changes: MappedChange[]): MappedChangesMessage => ({ tenant: { portalId: portal.portalId, appId: null }, storeId: 'default', objectType: 'PRODUCT', changes });
-  const key = (portal: TestPortal, externalObjectId: string) => ({ portalId: portal.portalId, appId: null, storeId: 'default', objectType: 'PRODUCT' as const, externalObjectId });
+  const message = (portal: TestPortal, changes: MappedChange[]): MappedChangesMessage => ({
+    tenant: { portalId: portal.portalId, appId: null },
+    storeId: 'default',
+    objectType: 'PRODUCT',
+    changes,
+  });
+  const key = (portal: TestPortal, externalObjectId: string) => ({
+    portalId: portal.portalId,
+    appId: null,
+    storeId: 'default',
+    objectType: 'PRODUCT' as const,
+    externalObjectId,
+  });
   const nameInCrm = async (portal: TestPortal, externalObjectId: string) => {
     const sync = await repositories.objectSyncs.findOne(key(portal, externalObjectId));
     if (!sync?.crmId) return null;
@@ -189,7 +200,19 @@ describe('a CRM that cannot take changes (applier in-process, real MongoDB, the 
     const seen = (await repositories.crmWaits.due(Number.MAX_SAFE_INTEGER, 100)).find((due) => due.portalId === portal.portalId)!;
     const late = product();
     // A replica parks a change after the resume looked at the wait (a new stamp).
-    await apply.waits.park({ tenant: { portalId: portal.portalId, appId: null }, storeId: 'default', objectType: 'PRODUCT', changes: new Map([[late.externalObjectId, late]]), reapply: new Set(), suspect: new Set(), fromWaiting: new Set(), messageIndexes: new Set() }, seen.wait);
+    await apply.waits.park(
+      {
+        tenant: { portalId: portal.portalId, appId: null },
+        storeId: 'default',
+        objectType: 'PRODUCT',
+        changes: new Map([[late.externalObjectId, late]]),
+        reapply: new Set(),
+        suspect: new Set(),
+        fromWaiting: new Set(),
+        messageIndexes: new Set(),
+      },
+      seen.wait,
+    );
 
     expect(await repositories.crmWaits.clear(seen)).toBe(false);
     now = Math.max(now, seen.wait.until);

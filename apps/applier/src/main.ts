@@ -41,20 +41,26 @@ runService({
       { applyMappedChanges: apply, recordSetAside: new RecordSetAsideUseCase(database.repositories, logger) },
       { maxBatch: config.APPLIER_BATCH_SIZE, windowMs: config.APPLIER_BATCH_WINDOW_MS },
     );
-    const stopRetrying = runPeriodically(config.APPLIER_WAIT_RETRY_INTERVAL_MS, () => apply.retryWaiting(), (error) =>
-      logger.warn('retrying waiting changes failed', { error: String(error) }),
+    const stopRetrying = runPeriodically(
+      config.APPLIER_WAIT_RETRY_INTERVAL_MS,
+      () => apply.retryWaiting(),
+      (error) => logger.warn('retrying waiting changes failed', { error: String(error) }),
     );
     const resumer = new ResumeCrmWorkUseCase(database.repositories, apply, logger, Date.now, { pageSize: config.APPLIER_RESUME_PAGE_SIZE });
-    const stopResuming = runPeriodically(config.APPLIER_RESUME_INTERVAL_MS, () => resumer.run(), (error) =>
-      logger.warn('resuming parked CRM work failed; tried again at the next interval', { error: String(error) }),
+    const stopResuming = runPeriodically(
+      config.APPLIER_RESUME_INTERVAL_MS,
+      () => resumer.run(),
+      (error) => logger.warn('resuming parked CRM work failed; tried again at the next interval', { error: String(error) }),
     );
     const sweeper = new SweepAbandonedCheckoutsUseCase(database.repositories, crm, logger, {
       abandonAfterMs: config.ABANDON_AFTER_MS,
       batchSize: config.ABANDON_SWEEP_BATCH,
       leaseMs: Math.max(30_000, 3 * config.ABANDON_SWEEP_INTERVAL_MS),
     });
-    const stopSweeping = runPeriodically(config.ABANDON_SWEEP_INTERVAL_MS, () => sweeper.run(), (error) =>
-      logger.warn('the abandoned-checkout sweep failed; it runs again at the next interval', { error: String(error) }),
+    const stopSweeping = runPeriodically(
+      config.ABANDON_SWEEP_INTERVAL_MS,
+      () => sweeper.run(),
+      (error) => logger.warn('the abandoned-checkout sweep failed; it runs again at the next interval', { error: String(error) }),
     );
     // On SIGTERM: let a running sweep finish its batch, then hand the lease back at once, so that
     // another replica (or this one restarted) sweeps at its next interval instead of after the lease ran out.

@@ -163,13 +163,22 @@ describe('newest wins: concurrent batches of one object reach the CRM in revisio
     await appliers[0].execute([message('DEAL', [deal])]);
     const dealSync = await repositories.objectSyncs.findOne({ ...tenant(), storeId: 'default', objectType: 'DEAL', externalObjectId: deal.externalObjectId });
     expect(dealSync?.crmId).toEqual(expect.any(Number));
-    expect(await repositories.syncErrors.listForObject({ ...tenant(), storeId: 'default', objectType: 'DEAL', externalObjectId: deal.externalObjectId }, false)).toEqual([]);
+    expect(
+      await repositories.syncErrors.listForObject({ ...tenant(), storeId: 'default', objectType: 'DEAL', externalObjectId: deal.externalObjectId }, false),
+    ).toEqual([]);
 
     const contact: MappedChange = { ...product(`late-contact-${n}`, 1), properties: { email: `late-${n}@example.com` } };
     await appliers[0].execute([message('CONTACT', [contact])]);
-    const contactSync = await repositories.objectSyncs.findOne({ ...tenant(), storeId: 'default', objectType: 'CONTACT', externalObjectId: contact.externalObjectId });
+    const contactSync = await repositories.objectSyncs.findOne({
+      ...tenant(),
+      storeId: 'default',
+      objectType: 'CONTACT',
+      externalObjectId: contact.externalObjectId,
+    });
 
-    const read = await axios.get(`${stack.crmUrl}/crm/v3/objects/deals/${dealSync!.crmId}?associations=contacts`, { headers: { authorization: `Bearer ${portal.crmToken}` } });
+    const read = await axios.get(`${stack.crmUrl}/crm/v3/objects/deals/${dealSync!.crmId}?associations=contacts`, {
+      headers: { authorization: `Bearer ${portal.crmToken}` },
+    });
     const associated = (read.data.associations?.contacts?.results ?? []).map((result: { id: string | number }) => Number(result.id));
     expect(associated).toEqual([contactSync!.crmId]);
     expect(await repositories.waitingObjects.waitingFor(tenant(), 'default', [`CONTACT:${contact.externalObjectId}`], Date.now())).toEqual([]);

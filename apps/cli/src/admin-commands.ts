@@ -19,7 +19,19 @@ const CRM_CONNECTION_USAGE =
   'portals crm-connection <portalId> show | --kind builtin|hosted [--base-url <url>] [--token <token> | --client-id <id> --client-secret <secret> --refresh-token <token>] ' +
   '[--tier starter|professional|enterprise] [--burst-per-10s <n>] [--daily-cap <n>|none] [--time-zone <zone>] [--search-per-second <n>|none]';
 
-const CRM_CONNECTION_FLAGS = ['kind', 'base-url', 'token', 'client-id', 'client-secret', 'refresh-token', 'tier', 'burst-per-10s', 'daily-cap', 'time-zone', 'search-per-second'];
+const CRM_CONNECTION_FLAGS = [
+  'kind',
+  'base-url',
+  'token',
+  'client-id',
+  'client-secret',
+  'refresh-token',
+  'tier',
+  'burst-per-10s',
+  'daily-cap',
+  'time-zone',
+  'search-per-second',
+];
 
 /** `--name value` pairs; an unknown flag or a flag without its value is a usage error. */
 function flags(args: string[], known: string[], usage: string): Map<string, string> {
@@ -27,7 +39,10 @@ function flags(args: string[], known: string[], usage: string): Map<string, stri
   for (let i = 0; i < args.length; i += 2) {
     const name = args[i].startsWith('--') ? args[i].slice(2) : '';
     const value = args[i + 1];
-    if (!known.includes(name) || value === undefined || value.startsWith('--')) throw new UsageError(`${name ? `--${name} ${known.includes(name) ? 'needs a value' : 'is not an option'}` : `unexpected "${args[i]}"`}\nusage: ecomm-sync admin ${usage}`);
+    if (!known.includes(name) || value === undefined || value.startsWith('--'))
+      throw new UsageError(
+        `${name ? `--${name} ${known.includes(name) ? 'needs a value' : 'is not an option'}` : `unexpected "${args[i]}"`}\nusage: ecomm-sync admin ${usage}`,
+      );
     result.set(name, value);
   }
   return result;
@@ -37,7 +52,8 @@ const countOrNone = (value: string | undefined, flag: string): number | null | u
   if (value === undefined) return undefined;
   if (value === 'none') return null;
   const number = Number(value);
-  if (!Number.isSafeInteger(number) || number < 1) throw new UsageError(`--${flag} must be a positive integer${flag === 'burst-per-10s' ? '' : ' or none'}, got "${value}"`);
+  if (!Number.isSafeInteger(number) || number < 1)
+    throw new UsageError(`--${flag} must be a positive integer${flag === 'burst-per-10s' ? '' : ' or none'}, got "${value}"`);
   return number;
 };
 
@@ -53,7 +69,12 @@ function crmConnectionBody(options: Map<string, string>): object {
   );
   const token = options.get('token');
   const oauth = ['client-id', 'client-secret', 'refresh-token'].some((flag) => options.has(flag));
-  const auth = token !== undefined ? { type: 'private-app', token } : oauth ? { type: 'oauth', clientId: options.get('client-id'), clientSecret: options.get('client-secret'), refreshToken: options.get('refresh-token') } : undefined;
+  const auth =
+    token !== undefined
+      ? { type: 'private-app', token }
+      : oauth
+        ? { type: 'oauth', clientId: options.get('client-id'), clientSecret: options.get('client-secret'), refreshToken: options.get('refresh-token') }
+        : undefined;
   return {
     kind: options.get('kind'),
     ...(options.has('base-url') ? { baseUrl: options.get('base-url') } : {}),
@@ -69,8 +90,14 @@ export const ADMIN_COMMANDS: Record<string, Record<string, { usage: string; buil
     list: { usage: 'portals list', build: () => ({ method: 'get', path: '/admin/v1/portals' }) },
     show: { usage: 'portals show <portalId>', build: (a) => ({ method: 'get', path: `/admin/v1/portals/${need(a, 1, 'portals show <portalId>')[0]}` }) },
     create: { usage: 'portals create [name]', build: (a) => ({ method: 'post', path: '/admin/v1/portals', body: a[0] ? { name: a[0] } : {} }) },
-    disable: { usage: 'portals disable <portalId>', build: (a) => ({ method: 'post', path: `/admin/v1/portals/${need(a, 1, 'portals disable <portalId>')[0]}/disable` }) },
-    enable: { usage: 'portals enable <portalId>', build: (a) => ({ method: 'post', path: `/admin/v1/portals/${need(a, 1, 'portals enable <portalId>')[0]}/enable` }) },
+    disable: {
+      usage: 'portals disable <portalId>',
+      build: (a) => ({ method: 'post', path: `/admin/v1/portals/${need(a, 1, 'portals disable <portalId>')[0]}/disable` }),
+    },
+    enable: {
+      usage: 'portals enable <portalId>',
+      build: (a) => ({ method: 'post', path: `/admin/v1/portals/${need(a, 1, 'portals enable <portalId>')[0]}/enable` }),
+    },
     'pipeline-limit': {
       usage: 'portals pipeline-limit <portalId> <n>',
       build: (a) => {
@@ -78,7 +105,10 @@ export const ADMIN_COMMANDS: Record<string, Record<string, { usage: string; buil
         return { method: 'patch', path: `/admin/v1/portals/${portalId}`, body: { pipelineLimit: Number(limit) } };
       },
     },
-    'rotate-key': { usage: 'portals rotate-key <portalId>', build: (a) => ({ method: 'post', path: `/admin/v1/portals/${need(a, 1, 'portals rotate-key <portalId>')[0]}/api-key` }) },
+    'rotate-key': {
+      usage: 'portals rotate-key <portalId>',
+      build: (a) => ({ method: 'post', path: `/admin/v1/portals/${need(a, 1, 'portals rotate-key <portalId>')[0]}/api-key` }),
+    },
     'crm-connection': {
       usage: CRM_CONNECTION_USAGE,
       build: (a) => {
@@ -92,16 +122,26 @@ export const ADMIN_COMMANDS: Record<string, Record<string, { usage: string; buil
     },
     'private-app': {
       usage: 'portals private-app <portalId> [name]',
-      build: (a) => ({ method: 'post', path: `/admin/v1/portals/${need(a, 1, 'portals private-app <portalId> [name]')[0]}/private-apps`, body: a[1] ? { name: a[1] } : {} }),
+      build: (a) => ({
+        method: 'post',
+        path: `/admin/v1/portals/${need(a, 1, 'portals private-app <portalId> [name]')[0]}/private-apps`,
+        body: a[1] ? { name: a[1] } : {},
+      }),
     },
   },
   developers: {
     list: { usage: 'developers list', build: () => ({ method: 'get', path: '/admin/v1/developers' }) },
     create: { usage: 'developers create [name]', build: (a) => ({ method: 'post', path: '/admin/v1/developers', body: a[0] ? { name: a[0] } : {} }) },
-    'rotate-key': { usage: 'developers rotate-key <developerId>', build: (a) => ({ method: 'post', path: `/admin/v1/developers/${need(a, 1, 'developers rotate-key <developerId>')[0]}/api-key` }) },
+    'rotate-key': {
+      usage: 'developers rotate-key <developerId>',
+      build: (a) => ({ method: 'post', path: `/admin/v1/developers/${need(a, 1, 'developers rotate-key <developerId>')[0]}/api-key` }),
+    },
   },
   apps: {
-    list: { usage: 'apps list [developerId]', build: (a) => ({ method: 'get', path: `/admin/v1/apps${a[0] ? `?developerId=${encodeURIComponent(a[0])}` : ''}` }) },
+    list: {
+      usage: 'apps list [developerId]',
+      build: (a) => ({ method: 'get', path: `/admin/v1/apps${a[0] ? `?developerId=${encodeURIComponent(a[0])}` : ''}` }),
+    },
     create: {
       usage: 'apps create <developerId> <name>',
       build: (a) => {
@@ -109,7 +149,10 @@ export const ADMIN_COMMANDS: Record<string, Record<string, { usage: string; buil
         return { method: 'post', path: '/admin/v1/apps', body: { developerId: Number(developerId), name } };
       },
     },
-    'rotate-secret': { usage: 'apps rotate-secret <appId>', build: (a) => ({ method: 'post', path: `/admin/v1/apps/${encodeURIComponent(need(a, 1, 'apps rotate-secret <appId>')[0])}/client-secret` }) },
+    'rotate-secret': {
+      usage: 'apps rotate-secret <appId>',
+      build: (a) => ({ method: 'post', path: `/admin/v1/apps/${encodeURIComponent(need(a, 1, 'apps rotate-secret <appId>')[0])}/client-secret` }),
+    },
   },
   installs: {
     list: { usage: 'installs list', build: () => ({ method: 'get', path: '/admin/v1/installs' }) },
@@ -138,7 +181,10 @@ export const ADMIN_COMMANDS: Record<string, Record<string, { usage: string; buil
         return { method: 'get', path: `/admin/v1/credentials?${parameter}=${encodeURIComponent(id)}` };
       },
     },
-    revoke: { usage: 'credentials revoke <credentialId>', build: (a) => ({ method: 'delete', path: `/admin/v1/credentials/${encodeURIComponent(need(a, 1, 'credentials revoke <credentialId>')[0])}` }) },
+    revoke: {
+      usage: 'credentials revoke <credentialId>',
+      build: (a) => ({ method: 'delete', path: `/admin/v1/credentials/${encodeURIComponent(need(a, 1, 'credentials revoke <credentialId>')[0])}` }),
+    },
   },
 };
 

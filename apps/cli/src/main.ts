@@ -19,7 +19,6 @@ ${adminUsage()}
 
 Configuration comes from the environment (MONGO_URL, MONGO_DB, AMQP_URL, AMQP_PREFIX, CRM_BASE_URL, GATEWAY_URL, ADMIN_TOKEN, SECRETS_KEY, DEMO_*).`;
 
-
 async function main(argv: string[]) {
   const [command, ...args] = argv;
   const config = loadConfig(cliConfig);
@@ -31,7 +30,9 @@ async function main(argv: string[]) {
         return;
       }
       if (target !== '--all' && !(target && isQueueName(target))) {
-        throw new UsageError(`${target ? `unknown queue "${target}"` : 'which queue?'}\nusage: ecomm-sync redrive <queue> | --all\nqueues: ${Object.keys(QUEUES).join(', ')}`);
+        throw new UsageError(
+          `${target ? `unknown queue "${target}"` : 'which queue?'}\nusage: ecomm-sync redrive <queue> | --all\nqueues: ${Object.keys(QUEUES).join(', ')}`,
+        );
       }
       const results =
         target === '--all'
@@ -44,7 +45,9 @@ async function main(argv: string[]) {
       const database = await connectDatabase(config.MONGO_URL, config.MONGO_DB);
       try {
         const secretBox = new SecretBox(config.SECRETS_KEY);
-        const { portalId, apiKey } = await provisionPortal(database.repositories, { baseUrl: config.CRM_BASE_URL, adminToken: config.ADMIN_TOKEN }, secretBox, { name: args[0] });
+        const { portalId, apiKey } = await provisionPortal(database.repositories, { baseUrl: config.CRM_BASE_URL, adminToken: config.ADMIN_TOKEN }, secretBox, {
+          name: args[0],
+        });
         const connections = new CrmConnections({ portals: database.repositories.portals, secretBox, builtinBaseUrl: config.CRM_BASE_URL });
         await installEcommerce(connections.clientFor((await database.repositories.portals.findById(portalId))!));
         // The CRM token stays sealed in the database: an operator never needs it.

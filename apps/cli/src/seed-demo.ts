@@ -9,12 +9,12 @@ export async function seedDemo(
 ): Promise<void> {
   const secretBox = new SecretBox(config.SECRETS_KEY);
   if (!(await repositories.portals.findById(config.DEMO_PORTAL_ID))) {
-    await provisionPortal(
-      repositories,
-      { baseUrl: config.CRM_BASE_URL, adminToken: config.ADMIN_TOKEN },
-      secretBox,
-      { portalId: config.DEMO_PORTAL_ID, name: 'Demo portal', apiKey: config.DEMO_API_KEY, crmToken: config.DEMO_CRM_TOKEN },
-    );
+    await provisionPortal(repositories, { baseUrl: config.CRM_BASE_URL, adminToken: config.ADMIN_TOKEN }, secretBox, {
+      portalId: config.DEMO_PORTAL_ID,
+      name: 'Demo portal',
+      apiKey: config.DEMO_API_KEY,
+      crmToken: config.DEMO_CRM_TOKEN,
+    });
   } else if (!(await repositories.credentials.resolve(config.DEMO_API_KEY))) {
     // Data kept from an earlier run whose key was rotated or revoked: the demo key works again.
     await repositories.credentials.issue('portal-key', { portalId: config.DEMO_PORTAL_ID }, Date.now(), config.DEMO_API_KEY);

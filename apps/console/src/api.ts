@@ -13,7 +13,11 @@ export class ApiError extends Error {
 type Query = Record<string, string | number | undefined>;
 
 /** Calls the gateway with the session's credential, as the endpoint expects it. */
-export async function api<T>(credential: { kind: CredentialKind; secret: string; appId?: string }, path: string, options: { method?: string; query?: Query; body?: unknown } = {}): Promise<T> {
+export async function api<T>(
+  credential: { kind: CredentialKind; secret: string; appId?: string },
+  path: string,
+  options: { method?: string; query?: Query; body?: unknown } = {},
+): Promise<T> {
   const url = new URL(path, window.location.origin);
   for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined && value !== '') url.searchParams.set(name, String(value));
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -23,14 +27,20 @@ export async function api<T>(credential: { kind: CredentialKind; secret: string;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
-    response = await fetch(url, { method: options.method ?? 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), cache: 'no-store' });
+    response = await fetch(url, {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      cache: 'no-store',
+    });
   } catch {
     throw new ApiError(0, 'The service cannot be reached; check your connection. The page retries by itself.');
   }
   const text = await response.text();
   const body = text ? (JSON.parse(text) as unknown) : undefined;
   if (!response.ok) {
-    const message = body && typeof body === 'object' && 'message' in body ? String((body as { message: unknown }).message) : `The service answered ${response.status}`;
+    const message =
+      body && typeof body === 'object' && 'message' in body ? String((body as { message: unknown }).message) : `The service answered ${response.status}`;
     throw new ApiError(response.status, message);
   }
   return body as T;

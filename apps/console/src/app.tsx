@@ -64,7 +64,8 @@ function Routes() {
   };
   let content: React.ReactNode;
   if (!route) content = <ErrorState error={new ApiError(404, `No console page at ${path}.`)} />;
-  else if (!route.roles.includes(session.role)) content = <ErrorState error={new ApiError(403, `This page is not for ${session.role === 'operator' ? 'operators' : `${session.role}s`}.`)} />;
+  else if (!route.roles.includes(session.role))
+    content = <ErrorState error={new ApiError(403, `This page is not for ${session.role === 'operator' ? 'operators' : `${session.role}s`}.`)} />;
   else content = route.render({ session, params: route.params!, basePath: path.replace(/\/[^/]+$/, '') });
   return (
     <Layout session={session} onSignOut={signOut}>

@@ -36,7 +36,14 @@ export function createCrmApp(deps: CrmAppDeps): Express {
   app.use(accessLog(deps.logger));
   app.use(jsonBody(deps.bodyLimit));
   const ledger = new RequestLedger(deps.hostedLimits?.clock, deps.hostedLimits?.usageRetentionSeconds);
-  app.use(crmRoutes(deps.store, { adminToken: deps.adminToken, defaultPipelineLimit: deps.defaultPipelineLimit, ledger, environmentLimits: deps.hostedLimits?.defaults ?? null }));
+  app.use(
+    crmRoutes(deps.store, {
+      adminToken: deps.adminToken,
+      defaultPipelineLimit: deps.defaultPipelineLimit,
+      ledger,
+      environmentLimits: deps.hostedLimits?.defaults ?? null,
+    }),
+  );
   app.use(notFoundHandler());
   app.use(crmErrorAsHttp());
   app.use(errorHandler(deps.logger));

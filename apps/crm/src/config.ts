@@ -30,11 +30,14 @@ export type CrmConfig = ReturnType<typeof loadCrmConfig>;
 export function hostedLimitsFromConfig(config: CrmConfig): HostedLimits | null {
   if (!config.CRM_EMULATE_HOSTED_LIMITS) return null;
   const atLeast = (name: 'CRM_LIMIT_BURST_PER_10S' | 'CRM_LIMIT_INTERVAL_MS' | 'CRM_LIMIT_DAILY_CAP' | 'CRM_LIMIT_SEARCH_PER_SECOND', minimum: number) => {
-    if (config[name] < minimum) throw new ConfigError(`Invalid configuration: ${name} must be at least ${minimum}, got ${config[name]} (${crmConfigSchema[name].doc})`);
+    if (config[name] < minimum)
+      throw new ConfigError(`Invalid configuration: ${name} must be at least ${minimum}, got ${config[name]} (${crmConfigSchema[name].doc})`);
     return config[name];
   };
   if (!isValidTimeZone(config.CRM_LIMIT_TIME_ZONE)) {
-    throw new ConfigError(`Invalid configuration: CRM_LIMIT_TIME_ZONE is not an IANA time zone, got "${config.CRM_LIMIT_TIME_ZONE}" (${crmConfigSchema.CRM_LIMIT_TIME_ZONE.doc})`);
+    throw new ConfigError(
+      `Invalid configuration: CRM_LIMIT_TIME_ZONE is not an IANA time zone, got "${config.CRM_LIMIT_TIME_ZONE}" (${crmConfigSchema.CRM_LIMIT_TIME_ZONE.doc})`,
+    );
   }
   return {
     burstPer10s: atLeast('CRM_LIMIT_BURST_PER_10S', 1),

@@ -20,7 +20,14 @@ describe('HttpCrmClient against the built-in CRM', () => {
     connection = await mongoose.createConnection(testInfrastructure().mongoUrl, { dbName: uniqueName('crm-contract').replace(/-/g, '_') }).asPromise();
     const store = new CrmStore(connection);
     await store.createIndexes();
-    const app = createCrmApp({ store, logger: createLogger('crm-contract', 'error'), adminToken: 'admin-token', defaultPipelineLimit: 5, bodyLimit: '1mb', ready: () => true });
+    const app = createCrmApp({
+      store,
+      logger: createLogger('crm-contract', 'error'),
+      adminToken: 'admin-token',
+      defaultPipelineLimit: 5,
+      bodyLimit: '1mb',
+      ready: () => true,
+    });
     server = await new Promise<Server>((resolve) => {
       const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
     });

@@ -17,7 +17,14 @@ describe('built-in CRM objects API', () => {
     connection = await mongoose.createConnection(mongoUrl, { dbName: uniqueName('crm').replace(/-/g, '_') }).asPromise();
     const store = new CrmStore(connection);
     await store.createIndexes();
-    app = createCrmApp({ store, logger: createLogger('crm-test', 'error'), adminToken: 'admin-token', defaultPipelineLimit: 2, bodyLimit: '1mb', ready: () => true });
+    app = createCrmApp({
+      store,
+      logger: createLogger('crm-test', 'error'),
+      adminToken: 'admin-token',
+      defaultPipelineLimit: 2,
+      bodyLimit: '1mb',
+      ready: () => true,
+    });
   });
 
   beforeEach(async () => {
@@ -35,7 +42,9 @@ describe('built-in CRM objects API', () => {
 
   it('starts a portal with the default properties and pipeline', async () => {
     const contacts = await as('get', '/crm/v3/properties/contacts').expect(200);
-    expect(contacts.body.results.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['email', 'firstname', 'lastname', 'phone', 'mobilephone', 'company', 'website', 'address', 'city', 'state', 'zip', 'country']));
+    expect(contacts.body.results.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['email', 'firstname', 'lastname', 'phone', 'mobilephone', 'company', 'website', 'address', 'city', 'state', 'zip', 'country']),
+    );
     const lineItems = await as('get', '/crm/v3/properties/line_items').expect(200);
     expect(lineItems.body.results.map((p: { name: string }) => p.name).sort()).toEqual(['amount', 'discount', 'name', 'price', 'quantity', 'tax']);
     const pipelines = await as('get', '/crm/v3/pipelines/deals').expect(200);
@@ -49,7 +58,11 @@ describe('built-in CRM objects API', () => {
     ['a pipeline with an unknown stage field', '/crm/v3/pipelines/deals', { id: 'p2', label: 'P', stages: [{ id: 's', label: 'S', probability: 1 }] }],
   ])('when a body carries a field the API does not define (%s), then it is refused with 400 naming it and nothing is written', async (_case, path, body) => {
     const other = portalId + 1000;
-    await request(app).put(`/crm/admin/v1/accounts/${other}`).set('authorization', 'Bearer admin-token').send({ token: `token-of-portal-${other}` }).expect(200);
+    await request(app)
+      .put(`/crm/admin/v1/accounts/${other}`)
+      .set('authorization', 'Bearer admin-token')
+      .send({ token: `token-of-portal-${other}` })
+      .expect(200);
     const response = await as('post', path).send(body).expect(400);
     expect(response.body).toMatchObject({ status: 'error', message: expect.stringMatching(/must NOT have additional properties|not allowed|unknown/i) });
     const planted = await request(app).get('/crm/v3/properties/contacts').set('authorization', `Bearer token-of-portal-${other}`).expect(200);
@@ -58,50 +71,91 @@ describe('built-in CRM objects API', () => {
   });
 
   it('when a read names an association type or property like an Object.prototype member, then the answer is 200 with nothing there, not 500', async () => {
-    const created = await as('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { email: 'proto@example.com' } }] }).expect(201);
-    const read = await as('get', `/crm/v3/objects/contacts/${created.body.results[0].id}?associations=constructor,toString&properties=constructor,__proto__`).expect(200);
+    const created = await as('post', '/crm/v3/objects/contacts/batch/create')
+      .send({ inputs: [{ properties: { email: 'proto@example.com' } }] })
+      .expect(201);
+    const read = await as(
+      'get',
+      `/crm/v3/objects/contacts/${created.body.results[0].id}?associations=constructor,toString&properties=constructor,__proto__`,
+    ).expect(200);
     expect(read.body.associations).toEqual({ constructor: { results: [] }, toString: { results: [] } });
     expect(Object.getOwnPropertyDescriptor(read.body.properties, 'constructor')?.value).toBeNull();
   });
 
   it.each(['$where', 'a.$b', 'email.x'])('when a search filters on the property name "%s", then the answer is 400 naming it', async (propertyName) => {
-    const response = await as('post', '/crm/v3/objects/contacts/search').send({ filterGroups: [{ filters: [{ propertyName, operator: 'EQ', value: 'x' }] }] }).expect(400);
+    const response = await as('post', '/crm/v3/objects/contacts/search')
+      .send({ filterGroups: [{ filters: [{ propertyName, operator: 'EQ', value: 'x' }] }] })
+      .expect(400);
     expect(response.body.message).toMatch(/propertyName must be a property name/);
   });
 
   it('creates, reads, updates and archives objects', async () => {
-    const created = await as('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { email: 'Ada@Example.com', firstname: 'Ada' } }] }).expect(201);
+    const created = await as('post', '/crm/v3/objects/contacts/batch/create')
+      .send({ inputs: [{ properties: { email: 'Ada@Example.com', firstname: 'Ada' } }] })
+      .expect(201);
     const id = created.body.results[0].id;
-    await as('post', '/crm/v3/objects/contacts/batch/update').send({ inputs: [{ id, properties: { lastname: 'Lovelace' } }] }).expect(200);
+    await as('post', '/crm/v3/objects/contacts/batch/update')
+      .send({ inputs: [{ id, properties: { lastname: 'Lovelace' } }] })
+      .expect(200);
     const read = await as('get', `/crm/v3/objects/contacts/${id}?properties=firstname,lastname`).expect(200);
     expect(read.body.properties).toEqual({ firstname: 'Ada', lastname: 'Lovelace' });
-    const found = await as('post', '/crm/v3/objects/contacts/search').send({ filterGroups: [{ filters: [{ propertyName: 'email', operator: 'IN', values: ['ada@example.com'] }] }] }).expect(200);
+    const found = await as('post', '/crm/v3/objects/contacts/search')
+      .send({ filterGroups: [{ filters: [{ propertyName: 'email', operator: 'IN', values: ['ada@example.com'] }] }] })
+      .expect(200);
     expect(found.body.results.map((r: { id: string }) => r.id)).toEqual([id]);
-    await as('post', '/crm/v3/objects/contacts/batch/archive').send({ inputs: [{ id }] }).expect(204);
+    await as('post', '/crm/v3/objects/contacts/batch/archive')
+      .send({ inputs: [{ id }] })
+      .expect(204);
     await as('get', `/crm/v3/objects/contacts/${id}`).expect(404);
   });
 
   it('when a contact changes its e-mail, then search finds it by the new one only, without case, with the other filters', async () => {
     const search = async (filters: object[]) =>
-      (await as('post', '/crm/v3/objects/contacts/search').send({ filterGroups: [{ filters }] }).expect(200)).body.results.map((r: { id: string }) => r.id);
-    const created = await as('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { email: 'old@example.com', firstname: 'A' } }, { properties: { email: 'OLD@example.com', firstname: 'B' } }] }).expect(201);
+      (
+        await as('post', '/crm/v3/objects/contacts/search')
+          .send({ filterGroups: [{ filters }] })
+          .expect(200)
+      ).body.results.map((r: { id: string }) => r.id);
+    const created = await as('post', '/crm/v3/objects/contacts/batch/create')
+      .send({ inputs: [{ properties: { email: 'old@example.com', firstname: 'A' } }, { properties: { email: 'OLD@example.com', firstname: 'B' } }] })
+      .expect(201);
     const [first, second] = created.body.results.map((r: { id: string }) => r.id);
-    await as('post', '/crm/v3/objects/contacts/batch/update').send({ inputs: [{ id: first, properties: { email: 'New@Example.com' } }] }).expect(200);
+    await as('post', '/crm/v3/objects/contacts/batch/update')
+      .send({ inputs: [{ id: first, properties: { email: 'New@Example.com' } }] })
+      .expect(200);
 
     expect(await search([{ propertyName: 'email', operator: 'IN', values: ['old@example.com'] }])).toEqual([second]);
     expect(await search([{ propertyName: 'email', operator: 'EQ', value: 'new@example.COM' }])).toEqual([first]);
-    expect(await search([{ propertyName: 'email', operator: 'IN', values: ['old@example.com', 'new@example.com'] }, { propertyName: 'firstname', operator: 'EQ', value: 'A' }])).toEqual([first]);
-    await as('post', '/crm/v3/objects/contacts/batch/archive').send({ inputs: [{ id: second }] }).expect(204);
+    expect(
+      await search([
+        { propertyName: 'email', operator: 'IN', values: ['old@example.com', 'new@example.com'] },
+        { propertyName: 'firstname', operator: 'EQ', value: 'A' },
+      ]),
+    ).toEqual([first]);
+    await as('post', '/crm/v3/objects/contacts/batch/archive')
+      .send({ inputs: [{ id: second }] })
+      .expect(204);
     expect(await search([{ propertyName: 'email', operator: 'IN', values: ['old@example.com'] }])).toEqual([]);
   });
 
   it('when an update holds what the object already has, then nothing is written; a change is', async () => {
-    const created = await as('post', '/crm/v3/objects/products/batch/create').send({ inputs: [{ properties: { name: 'Same', price: '5' } }] }).expect(201);
+    const created = await as('post', '/crm/v3/objects/products/batch/create')
+      .send({ inputs: [{ properties: { name: 'Same', price: '5' } }] })
+      .expect(201);
     const { id, updatedAt } = created.body.results[0];
     while (Date.now() <= Date.parse(updatedAt)) await new Promise(setImmediate); // any write from now on has a later time
-    const same = await as('post', '/crm/v3/objects/products/batch/update').send({ inputs: [{ id, properties: { name: 'Same', price: 5 } }] }).expect(200);
+    const same = await as('post', '/crm/v3/objects/products/batch/update')
+      .send({ inputs: [{ id, properties: { name: 'Same', price: 5 } }] })
+      .expect(200);
     expect(same.body.results[0].updatedAt).toBe(updatedAt);
-    const changed = await as('post', '/crm/v3/objects/products/batch/update').send({ inputs: [{ id, properties: { name: 'Same', price: '6' } }, { id, properties: { name: 'Other' } }] }).expect(200);
+    const changed = await as('post', '/crm/v3/objects/products/batch/update')
+      .send({
+        inputs: [
+          { id, properties: { name: 'Same', price: '6' } },
+          { id, properties: { name: 'Other' } },
+        ],
+      })
+      .expect(200);
     expect(changed.body.results).toEqual([expect.objectContaining({ id, properties: expect.objectContaining({ name: 'Other', price: '6' }) })]);
     expect(changed.body.results[0].updatedAt > updatedAt).toBe(true);
     const read = await as('get', `/crm/v3/objects/products/${id}?properties=name,price`).expect(200);
@@ -122,18 +176,32 @@ describe('built-in CRM objects API', () => {
     expect(new Set(ids).size).toBe(1);
     const read = await as('get', `/crm/v3/objects/contacts/${ids[0]}?properties=email,firstname`).expect(200);
     expect(read.body.properties).toEqual({ email: 'twice@example.com', firstname: 'Second' });
-    const found = await as('post', '/crm/v3/objects/contacts/search').send({ filterGroups: [{ filters: [{ propertyName: 'email', operator: 'EQ', value: 'twice@example.com' }] }] }).expect(200);
+    const found = await as('post', '/crm/v3/objects/contacts/search')
+      .send({ filterGroups: [{ filters: [{ propertyName: 'email', operator: 'EQ', value: 'twice@example.com' }] }] })
+      .expect(200);
     expect(found.body.results.map((r: { id: string }) => r.id)).toEqual([ids[0]]);
   });
 
   it("when a portal names another portal's object by id, then nothing of it is written", async () => {
-    const theirs = (await as('post', '/crm/v3/objects/deals/batch/create').send({ inputs: [{ properties: { dealname: 'Theirs' } }] }).expect(201)).body.results[0].id;
+    const theirs = (
+      await as('post', '/crm/v3/objects/deals/batch/create')
+        .send({ inputs: [{ properties: { dealname: 'Theirs' } }] })
+        .expect(201)
+    ).body.results[0].id;
     const owner = token;
     token = `intruder-token-of-portal-${portalId}`;
-    await request(app).put(`/crm/admin/v1/accounts/${portalId + 20_000}`).set('authorization', 'Bearer admin-token').send({ token }).expect(200);
+    await request(app)
+      .put(`/crm/admin/v1/accounts/${portalId + 20_000}`)
+      .set('authorization', 'Bearer admin-token')
+      .send({ token })
+      .expect(200);
 
-    await as('post', '/crm/v3/objects/deals/batch/update').send({ inputs: [{ id: theirs, properties: { dealname: 'Changed' } }] }).expect(404);
-    await as('post', '/crm/v3/objects/deals/batch/archive').send({ inputs: [{ id: theirs }] }).expect(204);
+    await as('post', '/crm/v3/objects/deals/batch/update')
+      .send({ inputs: [{ id: theirs, properties: { dealname: 'Changed' } }] })
+      .expect(404);
+    await as('post', '/crm/v3/objects/deals/batch/archive')
+      .send({ inputs: [{ id: theirs }] })
+      .expect(204);
 
     token = owner;
     const read = await as('get', `/crm/v3/objects/deals/${theirs}?properties=dealname`).expect(200);
@@ -155,9 +223,13 @@ describe('built-in CRM objects API', () => {
   });
 
   it('refuses to write a property the portal does not define, and a value that does not fit its type', async () => {
-    const undefinedProperty = await as('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { shoe_size: '38' } }] }).expect(400);
+    const undefinedProperty = await as('post', '/crm/v3/objects/contacts/batch/create')
+      .send({ inputs: [{ properties: { shoe_size: '38' } }] })
+      .expect(400);
     expect(undefinedProperty.body.message).toMatch(/Property "shoe_size" does not exist on contacts/);
-    const wrongType = await as('post', '/crm/v3/objects/deals/batch/create').send({ inputs: [{ properties: { amount: 'lots' } }] }).expect(400);
+    const wrongType = await as('post', '/crm/v3/objects/deals/batch/create')
+      .send({ inputs: [{ properties: { amount: 'lots' } }] })
+      .expect(400);
     expect(wrongType.body.message).toMatch(/INVALID_NUMBER/);
   });
 
@@ -166,8 +238,12 @@ describe('built-in CRM objects API', () => {
     await as('post', '/crm/v3/properties/contacts').send(property).expect(201);
     const twice = await as('post', '/crm/v3/properties/contacts').send(property).expect(409);
     expect(twice.body).toEqual({ status: 'error', message: 'Property "sync_key" already exists on contacts', requestId: expect.any(String) });
-    await as('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { sync_key: 'taken' } }] }).expect(201);
-    const taken = await as('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { sync_key: 'taken' } }] }).expect(409);
+    await as('post', '/crm/v3/objects/contacts/batch/create')
+      .send({ inputs: [{ properties: { sync_key: 'taken' } }] })
+      .expect(201);
+    const taken = await as('post', '/crm/v3/objects/contacts/batch/create')
+      .send({ inputs: [{ properties: { sync_key: 'taken' } }] })
+      .expect(409);
     expect(taken.body.message).toMatch(/unique property value is already taken/);
     const pipeline = { id: 'p2', label: 'Second', stages: [{ id: 's1', label: 'Stage 1' }] };
     await as('post', '/crm/v3/pipelines/deals').send(pipeline).expect(201);
@@ -179,7 +255,10 @@ describe('built-in CRM objects API', () => {
 
   it('upserts by a unique property: a repeated upsert finds the object the first one made', async () => {
     await as('post', '/crm/v3/properties/products').send({ name: 'sync_key', label: 'Sync key', type: 'string', hasUniqueValue: true }).expect(201);
-    const upsert = () => as('post', '/crm/v3/objects/products/batch/upsert').send({ inputs: [{ id: 'k-1', idProperty: 'sync_key', properties: { name: 'Widget' } }] }).expect(200);
+    const upsert = () =>
+      as('post', '/crm/v3/objects/products/batch/upsert')
+        .send({ inputs: [{ id: 'k-1', idProperty: 'sync_key', properties: { name: 'Widget' } }] })
+        .expect(200);
     const [first, second] = [await upsert(), await upsert()];
     expect(second.body.results[0].id).toBe(first.body.results[0].id);
     const all = await as('post', '/crm/v3/objects/products/search').send({}).expect(200);
@@ -187,10 +266,21 @@ describe('built-in CRM objects API', () => {
   });
 
   it('associates objects both ways, a line item with one deal', async () => {
-    const make = async (type: string, properties: object) => (await as('post', `/crm/v3/objects/${type}/batch/create`).send({ inputs: [{ properties }] }).expect(201)).body.results[0].id;
-    const [deal1, deal2, item] = [await make('deals', { dealname: 'D1' }), await make('deals', { dealname: 'D2' }), await make('line_items', { quantity: '1' })];
+    const make = async (type: string, properties: object) =>
+      (
+        await as('post', `/crm/v3/objects/${type}/batch/create`)
+          .send({ inputs: [{ properties }] })
+          .expect(201)
+      ).body.results[0].id;
+    const [deal1, deal2, item] = [
+      await make('deals', { dealname: 'D1' }),
+      await make('deals', { dealname: 'D2' }),
+      await make('line_items', { quantity: '1' }),
+    ];
     for (const deal of [deal1, deal2]) {
-      await as('post', '/crm/v4/associations/line_items/deals/batch/associate/default').send({ inputs: [{ from: { id: item }, to: { id: deal } }] }).expect(200);
+      await as('post', '/crm/v4/associations/line_items/deals/batch/associate/default')
+        .send({ inputs: [{ from: { id: item }, to: { id: deal } }] })
+        .expect(200);
     }
     const read = await as('get', `/crm/v3/objects/line_items/${item}?associations=deals`).expect(200);
     expect(read.body.associations.deals.results).toEqual([{ id: deal2, type: 'default' }]);
@@ -201,7 +291,9 @@ describe('built-in CRM objects API', () => {
   it('enforces the pipeline limit and lets a pipeline be patched', async () => {
     const pipeline = { id: 'p2', label: 'Second', stages: [{ id: 's1', label: 'Stage 1' }] };
     await as('post', '/crm/v3/pipelines/deals').send(pipeline).expect(201);
-    const refused = await as('post', '/crm/v3/pipelines/deals').send({ ...pipeline, id: 'p3' }).expect(400);
+    const refused = await as('post', '/crm/v3/pipelines/deals')
+      .send({ ...pipeline, id: 'p3' })
+      .expect(400);
     expect(refused.body.message).toMatch(/limit of 2 deal pipelines/);
     const patched = await as('patch', '/crm/v3/pipelines/deals/p2').send({ label: 'Renamed' }).expect(200);
     expect(patched.body.label).toBe('Renamed');
@@ -210,9 +302,15 @@ describe('built-in CRM objects API', () => {
   it('answers 401 without a valid token and keeps portals apart', async () => {
     await request(app).get('/crm/v3/properties/contacts').expect(401);
     await request(app).get('/crm/v3/properties/contacts').set('authorization', 'Bearer nope-nope-nope-nope').expect(401);
-    const created = await as('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { email: 'mine@example.com' } }] }).expect(201);
+    const created = await as('post', '/crm/v3/objects/contacts/batch/create')
+      .send({ inputs: [{ properties: { email: 'mine@example.com' } }] })
+      .expect(201);
     const otherToken = `other-${token}`;
-    await request(app).put(`/crm/admin/v1/accounts/${portalId + 10_000}`).set('authorization', 'Bearer admin-token').send({ token: otherToken }).expect(200);
+    await request(app)
+      .put(`/crm/admin/v1/accounts/${portalId + 10_000}`)
+      .set('authorization', 'Bearer admin-token')
+      .send({ token: otherToken })
+      .expect(200);
     await request(app).get(`/crm/v3/objects/contacts/${created.body.results[0].id}`).set('authorization', `Bearer ${otherToken}`).expect(404);
   });
 });

@@ -21,7 +21,14 @@ describe('built-in CRM: requests the framework cannot read (real MongoDB)', () =
     connection = await mongoose.createConnection(testInfrastructure().mongoUrl, { dbName: uniqueName('crm_framework').replace(/-/g, '_') }).asPromise();
     const store = new CrmStore(connection);
     await store.createIndexes();
-    app = createCrmApp({ store, logger: createLogger('crm-test', 'error'), adminToken: 'admin-token', defaultPipelineLimit: 2, bodyLimit: '16kb', ready: () => true });
+    app = createCrmApp({
+      store,
+      logger: createLogger('crm-test', 'error'),
+      adminToken: 'admin-token',
+      defaultPipelineLimit: 2,
+      bodyLimit: '16kb',
+      ready: () => true,
+    });
     await request(app).put('/crm/admin/v1/accounts/7301').set('authorization', 'Bearer admin-token').send({ token }).expect(200);
   });
 
@@ -33,16 +40,48 @@ describe('built-in CRM: requests the framework cannot read (real MongoDB)', () =
   const post = (path: string) => request(app).post(path).set('authorization', `Bearer ${token}`);
 
   it.each([
-    ['a plain JSON body labelled gzip', 400, /could not be decompressed; check its Content-Encoding/, () =>
-      post('/crm/v3/objects/contacts/batch/read').set('content-type', 'application/json').set('content-encoding', 'gzip').send('{"inputs":[]}')],
-    ['a plain JSON body labelled gzip, without a token', 400, /could not be decompressed; check its Content-Encoding/, () =>
-      request(app).post('/crm/v3/objects/contacts/batch/read').set('content-type', 'application/json').set('content-encoding', 'gzip').send('{"inputs":[]}')],
-    ['a JSON body with an unknown Content-Encoding', 415, /Content-Encoding "zstd-x" is not supported; send identity, gzip, deflate or br/, () => post('/crm/v3/objects/contacts/batch/read').set('content-type', 'application/json').set('content-encoding', 'zstd-x').send('{"inputs":[]}')],
-    ['a JSON body in Latin-1', 415, /charset "latin1" is not supported; send utf-8/, () =>
-      post('/crm/v3/objects/contacts/batch/read').set('content-type', 'application/json; charset=latin1').serialize(asIs).send(Buffer.from('{"inputs":[]}', 'latin1'))],
+    [
+      'a plain JSON body labelled gzip',
+      400,
+      /could not be decompressed; check its Content-Encoding/,
+      () => post('/crm/v3/objects/contacts/batch/read').set('content-type', 'application/json').set('content-encoding', 'gzip').send('{"inputs":[]}'),
+    ],
+    [
+      'a plain JSON body labelled gzip, without a token',
+      400,
+      /could not be decompressed; check its Content-Encoding/,
+      () =>
+        request(app).post('/crm/v3/objects/contacts/batch/read').set('content-type', 'application/json').set('content-encoding', 'gzip').send('{"inputs":[]}'),
+    ],
+    [
+      'a JSON body with an unknown Content-Encoding',
+      415,
+      /Content-Encoding "zstd-x" is not supported; send identity, gzip, deflate or br/,
+      () => post('/crm/v3/objects/contacts/batch/read').set('content-type', 'application/json').set('content-encoding', 'zstd-x').send('{"inputs":[]}'),
+    ],
+    [
+      'a JSON body in Latin-1',
+      415,
+      /charset "latin1" is not supported; send utf-8/,
+      () =>
+        post('/crm/v3/objects/contacts/batch/read')
+          .set('content-type', 'application/json; charset=latin1')
+          .serialize(asIs)
+          .send(Buffer.from('{"inputs":[]}', 'latin1')),
+    ],
     ['a 20 kB body over its limit', 413, /larger than 16kb/, () => post('/crm/v3/objects/contacts/batch/read').send({ inputs: [{ id: 'x'.repeat(20_000) }] })],
-    ['a malformed percent-encoding in an object path', 400, /malformed percent-encoding/, () => request(app).get('/crm/v3/objects/contacts/%ZZ').set('authorization', `Bearer ${token}`)],
-    ['a malformed percent-encoding in a property path', 400, /malformed percent-encoding/, () => request(app).delete('/crm/v3/properties/contacts/%E0%A4%A').set('authorization', `Bearer ${token}`)],
+    [
+      'a malformed percent-encoding in an object path',
+      400,
+      /malformed percent-encoding/,
+      () => request(app).get('/crm/v3/objects/contacts/%ZZ').set('authorization', `Bearer ${token}`),
+    ],
+    [
+      'a malformed percent-encoding in a property path',
+      400,
+      /malformed percent-encoding/,
+      () => request(app).delete('/crm/v3/properties/contacts/%E0%A4%A').set('authorization', `Bearer ${token}`),
+    ],
   ])('when the CRM gets %s, then it answers %i in the error shape with what to fix, not 500', async (_case, status, message, send) => {
     const response = await send();
     expect(response.status).toBe(status);

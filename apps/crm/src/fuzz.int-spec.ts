@@ -22,7 +22,12 @@ const ENDPOINTS: (Pick<FuzzTarget, 'method' | 'path' | 'fields'> & { admin?: boo
   { method: 'DELETE', path: '/crm/v3/pipelines/deals/:seg' },
   { method: 'POST', path: '/crm/v4/associations/:seg/:seg/batch/associate/default', fields: ['inputs', 'from', 'to', 'id'] },
   { method: 'PUT', path: '/crm/admin/v1/accounts/:seg', admin: true, fields: ['token', 'pipelineLimit'] },
-  { method: 'PUT', path: '/crm/admin/v1/accounts/:seg/limits', admin: true, fields: ['burstPer10s', 'intervalMs', 'dailyCap', 'timeZone', 'searchPerSecond', 'invalidMarker'] },
+  {
+    method: 'PUT',
+    path: '/crm/admin/v1/accounts/:seg/limits',
+    admin: true,
+    fields: ['burstPer10s', 'intervalMs', 'dailyCap', 'timeZone', 'searchPerSecond', 'invalidMarker'],
+  },
   { method: 'POST', path: '/crm/admin/v1/accounts/:seg/limits/reset-daily', admin: true, fields: ['nextResetAt'] },
 ];
 
@@ -42,7 +47,14 @@ describe('built-in CRM under fuzzed requests (real MongoDB)', () => {
     connection = await mongoose.createConnection(testInfrastructure().mongoUrl, { dbName: uniqueName('crm_fuzz').replace(/-/g, '_') }).asPromise();
     const store = new CrmStore(connection);
     await store.createIndexes();
-    const app = createCrmApp({ store, logger: createLogger('crm-fuzz', 'error'), adminToken: 'admin-token', defaultPipelineLimit: 2, bodyLimit: '1mb', ready: () => true });
+    const app = createCrmApp({
+      store,
+      logger: createLogger('crm-fuzz', 'error'),
+      adminToken: 'admin-token',
+      defaultPipelineLimit: 2,
+      bodyLimit: '1mb',
+      ready: () => true,
+    });
     await request(app).put('/crm/admin/v1/accounts/900').set('authorization', 'Bearer admin-token').send({ token }).expect(200);
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));

@@ -9,7 +9,14 @@ import { crmOpenApiDocument } from './entry-points/crm-openapi';
 describe('built-in CRM OpenAPI document', () => {
   // The routes are listed and the document served without touching the database: a connection that never opens.
   const connection = mongoose.createConnection();
-  const app = createCrmApp({ store: new CrmStore(connection), logger: createLogger('crm-test', 'error'), adminToken: 'admin-token', defaultPipelineLimit: 2, bodyLimit: '1mb', ready: () => true });
+  const app = createCrmApp({
+    store: new CrmStore(connection),
+    logger: createLogger('crm-test', 'error'),
+    adminToken: 'admin-token',
+    defaultPipelineLimit: 2,
+    bodyLimit: '1mb',
+    ready: () => true,
+  });
   afterAll(() => connection.close());
 
   it('when the routes express serves are compared with the document, then each is in the other', () => {

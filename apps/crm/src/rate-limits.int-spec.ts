@@ -17,14 +17,31 @@ type CrmAccountLimits = NonNullable<Parameters<CrmAdminClient['setLimits']>[1]>;
 const ADMIN = 'admin-token';
 const T = Date.parse('2024-03-10T12:00:00.000Z');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const LIMIT_HEADERS = ['x-hubspot-ratelimit-max', 'x-hubspot-ratelimit-remaining', 'x-hubspot-ratelimit-interval-milliseconds', 'x-hubspot-ratelimit-daily', 'x-hubspot-ratelimit-daily-remaining'];
+const LIMIT_HEADERS = [
+  'x-hubspot-ratelimit-max',
+  'x-hubspot-ratelimit-remaining',
+  'x-hubspot-ratelimit-interval-milliseconds',
+  'x-hubspot-ratelimit-daily',
+  'x-hubspot-ratelimit-daily-remaining',
+];
 
 /** A limits body with the hosted defaults and what a case changes. */
-const limits = (overrides: Partial<CrmAccountLimits> = {}): CrmAccountLimits => ({ burstPer10s: 100, dailyCap: 250_000, timeZone: 'UTC', searchPerSecond: 4, ...overrides });
+const limits = (overrides: Partial<CrmAccountLimits> = {}): CrmAccountLimits => ({
+  burstPer10s: 100,
+  dailyCap: 250_000,
+  timeZone: 'UTC',
+  searchPerSecond: 4,
+  ...overrides,
+});
 
 /** The most answered requests in any 10 consecutive whole seconds of per-second counts. */
 const maxIn10ConsecutiveSeconds = (perSecond: { second: number; answered: number }[]) =>
-  Math.max(0, ...perSecond.map(({ second }) => perSecond.filter((entry) => entry.second >= second && entry.second < second + 10).reduce((sum, entry) => sum + entry.answered, 0)));
+  Math.max(
+    0,
+    ...perSecond.map(({ second }) =>
+      perSecond.filter((entry) => entry.second >= second && entry.second < second + 10).reduce((sum, entry) => sum + entry.answered, 0),
+    ),
+  );
 
 describe('built-in CRM emulating the hosted limits', () => {
   let connection: Connection;
@@ -34,7 +51,15 @@ describe('built-in CRM emulating the hosted limits', () => {
 
   /** A CRM app on a port of its own; `clock` is the time its limits count by. */
   async function startCrm(hostedLimits?: CrmAppDeps['hostedLimits']) {
-    const app = createCrmApp({ store, logger: createLogger('crm-limits-test', 'error'), adminToken: ADMIN, defaultPipelineLimit: 2, bodyLimit: '1mb', ready: () => true, hostedLimits });
+    const app = createCrmApp({
+      store,
+      logger: createLogger('crm-limits-test', 'error'),
+      adminToken: ADMIN,
+      defaultPipelineLimit: 2,
+      bodyLimit: '1mb',
+      ready: () => true,
+      hostedLimits,
+    });
     const server = await listen(app, 0, '127.0.0.1');
     servers.push(server);
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -129,9 +154,19 @@ describe('built-in CRM emulating the hosted limits', () => {
       const portal = await newPortal(crm, limits({ dailyCap: 3, timeZone: 'Europe/Berlin' }));
       for (let i = 0; i < 3; i++) await portal.read().expect(200);
       const refused = await portal.read().expect(429);
-      expect(refused.body).toMatchObject({ status: 'error', message: 'You have reached your daily limit.', errorType: 'RATE_LIMIT', policyName: 'DAILY', correlationId: expect.stringMatching(UUID) });
+      expect(refused.body).toMatchObject({
+        status: 'error',
+        message: 'You have reached your daily limit.',
+        errorType: 'RATE_LIMIT',
+        policyName: 'DAILY',
+        correlationId: expect.stringMatching(UUID),
+      });
       const berlinMidnight = Date.parse('2024-03-10T23:00:00.000Z');
-      expect(refused.headers).toMatchObject({ 'retry-after': String((berlinMidnight - T) / 1000), 'x-hubspot-ratelimit-daily': '3', 'x-hubspot-ratelimit-daily-remaining': '0' });
+      expect(refused.headers).toMatchObject({
+        'retry-after': String((berlinMidnight - T) / 1000),
+        'x-hubspot-ratelimit-daily': '3',
+        'x-hubspot-ratelimit-daily-remaining': '0',
+      });
       expect((await crm.admin.usage(portal.portalId)).daily).toEqual({ used: 3, nextResetAt: berlinMidnight });
 
       expect(await crm.admin.resetDaily(portal.portalId)).toEqual({ portalId: portal.portalId, dailyUsed: 0, nextResetAt: berlinMidnight });
@@ -153,7 +188,12 @@ describe('built-in CRM emulating the hosted limits', () => {
       now = T + 400;
       await portal.search().expect(200);
       const refused = await portal.search().expect(429);
-      expect(refused.body).toMatchObject({ message: 'You have reached your secondly limit.', errorType: 'RATE_LIMIT', policyName: 'SECONDLY', correlationId: expect.stringMatching(UUID) });
+      expect(refused.body).toMatchObject({
+        message: 'You have reached your secondly limit.',
+        errorType: 'RATE_LIMIT',
+        policyName: 'SECONDLY',
+        correlationId: expect.stringMatching(UUID),
+      });
       expect(refused.headers['retry-after']).toBe('1');
       await portal.read().expect(200);
       await portal.call('post', '/crm/v3/objects/deals/search').send({}).expect(429);
@@ -176,9 +216,19 @@ describe('built-in CRM emulating the hosted limits', () => {
         .expect(207);
       expect(created.body).toEqual({
         status: 'COMPLETE',
-        results: [expect.objectContaining({ properties: { email: 'good-1@example.com' } }), expect.objectContaining({ properties: { email: 'good-3@example.com' } })],
+        results: [
+          expect.objectContaining({ properties: { email: 'good-1@example.com' } }),
+          expect.objectContaining({ properties: { email: 'good-3@example.com' } }),
+        ],
         numErrors: 1,
-        errors: [{ status: 'error', category: 'VALIDATION_ERROR', message: expect.stringContaining('"name":"firstname"'), context: { objectWriteTraceId: ['trace-2'] } }],
+        errors: [
+          {
+            status: 'error',
+            category: 'VALIDATION_ERROR',
+            message: expect.stringContaining('"name":"firstname"'),
+            context: { objectWriteTraceId: ['trace-2'] },
+          },
+        ],
       });
       const found = await portal.call('post', '/crm/v3/objects/contacts/search').send({}).expect(200);
       expect(found.body.results.map((r: { properties: { email: string } }) => r.properties.email).sort()).toEqual(['good-1@example.com', 'good-3@example.com']);
@@ -200,9 +250,16 @@ describe('built-in CRM emulating the hosted limits', () => {
           ],
         })
         .expect(207);
-      expect(upserted.body).toMatchObject({ results: [{ properties: expect.objectContaining({ sync_key: 'k-1', firstname: 'Kept' }) }], numErrors: 1, errors: [{ context: {} }] });
+      expect(upserted.body).toMatchObject({
+        results: [{ properties: expect.objectContaining({ sync_key: 'k-1', firstname: 'Kept' }) }],
+        numErrors: 1,
+        errors: [{ context: {} }],
+      });
 
-      const clean = await portal.call('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { email: 'plain@example.com' } }] }).expect(201);
+      const clean = await portal
+        .call('post', '/crm/v3/objects/contacts/batch/create')
+        .send({ inputs: [{ properties: { email: 'plain@example.com' } }] })
+        .expect(201);
       expect(clean.body).toEqual({ status: 'COMPLETE', results: [expect.objectContaining({ properties: { email: 'plain@example.com' } })] });
     });
 
@@ -250,7 +307,11 @@ describe('built-in CRM emulating the hosted limits', () => {
       const portal = await newPortal(crm);
       const first = await portal.read().expect(200);
       expect(first.headers).toMatchObject({ 'x-hubspot-ratelimit-max': '1', 'x-hubspot-ratelimit-interval-milliseconds': '300' });
-      expect(await crm.admin.getLimits(portal.portalId)).toEqual({ portalId: portal.portalId, limits: limits({ burstPer10s: 1, intervalMs: 300 }), source: 'environment' });
+      expect(await crm.admin.getLimits(portal.portalId)).toEqual({
+        portalId: portal.portalId,
+        limits: limits({ burstPer10s: 1, intervalMs: 300 }),
+        source: 'environment',
+      });
 
       expect(await crm.admin.setLimits(portal.portalId, null)).toEqual({ portalId: portal.portalId, limits: null, source: 'account' });
       for (let i = 0; i < 3; i++) {
@@ -263,14 +324,20 @@ describe('built-in CRM emulating the hosted limits', () => {
       const portal = await newPortal(crm);
       await portal.read().expect(200);
       await portal.read().expect(429);
-      await waitFor(async () => (await portal.read()).status === 200, { timeoutMs: 5_000, intervalMs: 50, message: 'a request to pass after the 300 ms window rolled' });
+      await waitFor(async () => (await portal.read()).status === 200, {
+        timeoutMs: 5_000,
+        intervalMs: 50,
+        message: 'a request to pass after the 300 ms window rolled',
+      });
     });
   });
 
   describe('off by default', () => {
     it('when the environment sets no CRM_* limit key, then there are no limits', () => {
       expect(hostedLimitsFromConfig(loadConfig(crmConfigSchema, { ADMIN_TOKEN: 'x' }))).toBeNull();
-      expect(hostedLimitsFromConfig(loadConfig(crmConfigSchema, { ADMIN_TOKEN: 'x', CRM_EMULATE_HOSTED_LIMITS: 'true', CRM_LIMIT_INVALID_MARKER: '__invalid__' }))).toEqual({
+      expect(
+        hostedLimitsFromConfig(loadConfig(crmConfigSchema, { ADMIN_TOKEN: 'x', CRM_EMULATE_HOSTED_LIMITS: 'true', CRM_LIMIT_INVALID_MARKER: '__invalid__' })),
+      ).toEqual({
         burstPer10s: 100,
         intervalMs: 10_000,
         dailyCap: 250_000,
@@ -278,8 +345,12 @@ describe('built-in CRM emulating the hosted limits', () => {
         searchPerSecond: 4,
         invalidMarker: '__invalid__',
       });
-      expect(() => hostedLimitsFromConfig(loadConfig(crmConfigSchema, { ADMIN_TOKEN: 'x', CRM_EMULATE_HOSTED_LIMITS: 'true', CRM_LIMIT_TIME_ZONE: 'Mars/Base' }))).toThrow(/CRM_LIMIT_TIME_ZONE/);
-      expect(() => hostedLimitsFromConfig(loadConfig(crmConfigSchema, { ADMIN_TOKEN: 'x', CRM_EMULATE_HOSTED_LIMITS: 'true', CRM_LIMIT_BURST_PER_10S: '0' }))).toThrow(/CRM_LIMIT_BURST_PER_10S must be at least 1/);
+      expect(() =>
+        hostedLimitsFromConfig(loadConfig(crmConfigSchema, { ADMIN_TOKEN: 'x', CRM_EMULATE_HOSTED_LIMITS: 'true', CRM_LIMIT_TIME_ZONE: 'Mars/Base' })),
+      ).toThrow(/CRM_LIMIT_TIME_ZONE/);
+      expect(() =>
+        hostedLimitsFromConfig(loadConfig(crmConfigSchema, { ADMIN_TOKEN: 'x', CRM_EMULATE_HOSTED_LIMITS: 'true', CRM_LIMIT_BURST_PER_10S: '0' })),
+      ).toThrow(/CRM_LIMIT_BURST_PER_10S must be at least 1/);
     });
 
     it('when the app is started without limits, then more requests than any tier allows pass without rate-limit headers, and markers are plain values', async () => {
@@ -289,7 +360,10 @@ describe('built-in CRM emulating the hosted limits', () => {
       for (let i = 0; i < 110; i++) answers.push(await portal.read());
       expect(answers.map((answer) => answer.status)).toEqual(Array(110).fill(200));
       for (const name of LIMIT_HEADERS) expect(answers.some((answer) => answer.headers[name] !== undefined)).toBe(false);
-      await portal.call('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { firstname: '__invalid__' } }] }).expect(201);
+      await portal
+        .call('post', '/crm/v3/objects/contacts/batch/create')
+        .send({ inputs: [{ properties: { firstname: '__invalid__' } }] })
+        .expect(201);
     });
   });
 
@@ -305,9 +379,16 @@ describe('built-in CRM emulating the hosted limits', () => {
       ['a batch update', '/crm/v3/objects/contacts/batch/update', (i: number) => ({ id: String(i + 1), properties: {} })],
       ['a batch upsert', '/crm/v3/objects/contacts/batch/upsert', (i: number) => ({ id: `k${i}`, idProperty: 'email', properties: {} })],
       ['a batch read', '/crm/v3/objects/contacts/batch/read', (i: number) => ({ id: String(i + 1) })],
-      ['an association batch', '/crm/v4/associations/deals/contacts/batch/associate/default', (i: number) => ({ from: { id: String(i + 1) }, to: { id: '1' } })],
+      [
+        'an association batch',
+        '/crm/v4/associations/deals/contacts/batch/associate/default',
+        (i: number) => ({ from: { id: String(i + 1) }, to: { id: '1' } }),
+      ],
     ])('when %s has 101 inputs, then 400 says at most 100', async (_case, path, input) => {
-      const refused = await portal.call('post', path).send({ inputs: Array.from({ length: 101 }, (_, i) => input(i)) }).expect(400);
+      const refused = await portal
+        .call('post', path)
+        .send({ inputs: Array.from({ length: 101 }, (_, i) => input(i)) })
+        .expect(400);
       expect(refused.body).toMatchObject({ status: 'error', message: 'body/inputs must hold 1 to 100 inputs, got 101' });
     });
   });
@@ -346,14 +427,19 @@ describe('built-in CRM emulating the hosted limits', () => {
       ['an empty marker', limits({ invalidMarker: '' }), 'body/invalidMarker must NOT have fewer than 1 characters'],
       ['a string', 'fast', 'body must be object'],
     ])('when PUT limits has %s, then 400 says what is wrong and nothing changes', async (_case, body, message) => {
-      const refused = await admin('put', `/crm/admin/v1/accounts/${portalId}/limits`).set('content-type', 'application/json').send(JSON.stringify(body)).expect(400);
+      const refused = await admin('put', `/crm/admin/v1/accounts/${portalId}/limits`)
+        .set('content-type', 'application/json')
+        .send(JSON.stringify(body))
+        .expect(400);
       expect(refused.body).toEqual({ status: 'error', message, requestId: expect.any(String) });
       expect(await crm.admin.getLimits(portalId)).toEqual({ portalId, limits: null, source: 'environment' });
     });
 
     it('when PUT limits has no body, then 400 names the first missing field', async () => {
       const refused = await admin('put', `/crm/admin/v1/accounts/${portalId}/limits`).expect(400);
-      expect(refused.body.message).toMatch(/^body is missing the required field "burstPer10s"$|^body must be the limits \{burstPer10s, dailyCap, timeZone, searchPerSecond, intervalMs\?, invalidMarker\?\} or null/);
+      expect(refused.body.message).toMatch(
+        /^body is missing the required field "burstPer10s"$|^body must be the limits \{burstPer10s, dailyCap, timeZone, searchPerSecond, intervalMs\?, invalidMarker\?\} or null/,
+      );
     });
 
     it.each([
@@ -371,13 +457,22 @@ describe('built-in CRM emulating the hosted limits', () => {
       ['post', '/limits/reset-daily'],
       ['get', '/usage'],
     ] as const)('when %s ...%s names a portal without an account, then 404', async (method, path) => {
-      const refused = await admin(method, `/crm/admin/v1/accounts/999999${path}`).send(method === 'put' ? limits() : {}).expect(404);
+      const refused = await admin(method, `/crm/admin/v1/accounts/999999${path}`)
+        .send(method === 'put' ? limits() : {})
+        .expect(404);
       expect(refused.body.message).toMatch(/No CRM account for portal 999999/);
     });
 
     it('when limits are set, then GET answers them with the hosted window filled in', async () => {
-      const set = await crm.admin.setLimits(portalId, limits({ burstPer10s: 190, dailyCap: 625_000, timeZone: 'America/New_York', invalidMarker: '__invalid__' }));
-      const expected = { portalId, limits: { ...limits({ burstPer10s: 190, dailyCap: 625_000, timeZone: 'America/New_York', invalidMarker: '__invalid__' }), intervalMs: 10_000 }, source: 'account' };
+      const set = await crm.admin.setLimits(
+        portalId,
+        limits({ burstPer10s: 190, dailyCap: 625_000, timeZone: 'America/New_York', invalidMarker: '__invalid__' }),
+      );
+      const expected = {
+        portalId,
+        limits: { ...limits({ burstPer10s: 190, dailyCap: 625_000, timeZone: 'America/New_York', invalidMarker: '__invalid__' }), intervalMs: 10_000 },
+        source: 'account',
+      };
       expect(set).toEqual(expected);
       expect(await crm.admin.getLimits(portalId)).toEqual(expected);
       await crm.admin.setLimits(portalId, null);

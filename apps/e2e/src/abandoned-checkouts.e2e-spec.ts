@@ -35,12 +35,15 @@ describe('abandoned checkouts over the running stack, two appliers', () => {
 
   it('moves each deal still pending after the window exactly once, and leaves deals that moved on', async () => {
     const abandoned = ['cart-1', 'cart-2', 'cart-3', 'cart-4', 'cart-5', 'cart-6', 'cart-7'];
-    const pending = (id: string) => aV2Message({ externalObjectId: id, changedAt: Date.now(), properties: { dealname: `Cart ${id}`, dealstage: 'checkout_pending' } });
+    const pending = (id: string) =>
+      aV2Message({ externalObjectId: id, changedAt: Date.now(), properties: { dealname: `Cart ${id}`, dealstage: 'checkout_pending' } });
     await client.putV2(aV2Submission('DEAL', [...abandoned, 'paid-in-time', 'moved-in-crm'].map(pending)));
     for (const id of [...abandoned, 'paid-in-time', 'moved-in-crm']) expect(await stageOf(id)).toBe('checkout_pending');
 
     // Within the window: one is paid through the service, one is moved by a user in the CRM.
-    await client.putV2(aV2Submission('DEAL', [aV2Message({ externalObjectId: 'paid-in-time', changedAt: Date.now() + 1, properties: { dealstage: 'checkout_completed' } })]));
+    await client.putV2(
+      aV2Submission('DEAL', [aV2Message({ externalObjectId: 'paid-in-time', changedAt: Date.now() + 1, properties: { dealstage: 'checkout_completed' } })]),
+    );
     await waitFor(async () => (await stageOf('paid-in-time')) === 'checkout_completed', { message: 'the paid deal to be completed' });
     const { crmId } = await client.processed('DEAL', 'moved-in-crm');
     await stack.crm(portal).batchUpdate('DEAL', [{ id: requireCrmId(crmId), properties: { dealstage: 'processed' } }]);

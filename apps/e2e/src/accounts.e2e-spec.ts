@@ -34,9 +34,19 @@ describe('accounts and credentials over the running stack', () => {
       {
         enabled: true,
         mappings: {
-          CONTACT: { properties: [{ externalPropertyName: 'mail', crmPropertyName: 'email' }, { externalPropertyName: 'first', crmPropertyName: 'firstname' }] },
+          CONTACT: {
+            properties: [
+              { externalPropertyName: 'mail', crmPropertyName: 'email' },
+              { externalPropertyName: 'first', crmPropertyName: 'firstname' },
+            ],
+          },
           DEAL: { properties: [{ externalPropertyName: 'stage', crmPropertyName: 'dealstage' }] },
-          LINE_ITEM: { properties: [{ externalPropertyName: 'order', crmPropertyName: 'hs_assoc__deal_id' }, { externalPropertyName: 'product', crmPropertyName: 'hs_assoc__product_id' }] },
+          LINE_ITEM: {
+            properties: [
+              { externalPropertyName: 'order', crmPropertyName: 'hs_assoc__deal_id' },
+              { externalPropertyName: 'product', crmPropertyName: 'hs_assoc__product_id' },
+            ],
+          },
         },
       },
       { params: { hapikey: developer.apiKey, appId: application.appId } },
@@ -51,7 +61,12 @@ describe('accounts and credentials over the running stack', () => {
     expect((await app.http.post('/v1/installs')).status).toBe(204);
     expect((await app.http.get('/v1/installs/status')).data).toEqual({ installCompleted: true, ecommSettingsEnabled: true });
     expect((await app.http.get('/v2/stores')).data).toEqual({ results: [{ id: 'default', label: 'Shop connector' }] });
-    const early = await app.statusWhen('CONTACT', 'app-early', (s) => s.crmId !== null && s.errors.length === 0, 'the early contact to be applied after the install');
+    const early = await app.statusWhen(
+      'CONTACT',
+      'app-early',
+      (s) => s.crmId !== null && s.errors.length === 0,
+      'the early contact to be applied after the install',
+    );
     expect((await crmContact(early.crmId)).properties).toMatchObject({ email: 'early@example.com' });
 
     await app.putV1('CONTACT', [aV1Contact({ integratorObjectId: 'app-c1', propertyNameToValues: { mail: 'ada@example.com', first: 'Ada' } })]);
@@ -70,7 +85,12 @@ describe('accounts and credentials over the running stack', () => {
     // A refreshed token goes on working; the install's old refresh token is spent.
     const refreshed = await axios.post(
       `${stack.gatewayUrl}/oauth/v1/token`,
-      new URLSearchParams({ grant_type: 'refresh_token', client_id: application.clientId, client_secret: application.clientSecret, refresh_token: install.refreshToken }),
+      new URLSearchParams({
+        grant_type: 'refresh_token',
+        client_id: application.clientId,
+        client_secret: application.clientSecret,
+        refresh_token: install.refreshToken,
+      }),
     );
     const next = gatewayClient(stack, { accessToken: refreshed.data.access_token });
     await next.putV1('CONTACT', [aV1Contact({ integratorObjectId: 'app-c3', propertyNameToValues: { mail: 'alan@example.com' } })]);
@@ -87,7 +107,11 @@ describe('accounts and credentials over the running stack', () => {
     const developer = await cli('developers', 'create', 'Terminal dev');
     const application = await cli('apps', 'create', String(developer.developerId), 'Terminal app');
     expect(application).toEqual({ appId: expect.any(String), clientId: expect.any(String), clientSecret: expect.any(String) });
-    const errors = () => axios.get(`${stack.gatewayUrl}/extensions/ecomm/v2/sync/errors/app/${application.appId}`, { params: { hapikey: developer.apiKey }, validateStatus: () => true });
+    const errors = () =>
+      axios.get(`${stack.gatewayUrl}/extensions/ecomm/v2/sync/errors/app/${application.appId}`, {
+        params: { hapikey: developer.apiKey },
+        validateStatus: () => true,
+      });
     expect((await errors()).status).toBe(200);
     const [key] = (await cli('credentials', 'list', 'developer', String(developer.developerId))).results;
     expect(key).toMatchObject({ kind: 'developer-key', developerId: developer.developerId });
@@ -99,14 +123,26 @@ describe('accounts and credentials over the running stack', () => {
   it('when a disabled portal is sent messages, then they are recorded as INACTIVE_PORTAL and applied once it is enabled again', async () => {
     const client = gatewayClient(stack, portal);
     expect((await admin.post(`/portals/${portal.portalId}/disable`)).status).toBe(204);
-    await client.putV1('CONTACT', [aV1Contact({ integratorObjectId: 'while-disabled', propertyNameToValues: { email: 'grace@example.com', firstname: 'Grace' } })]);
-    const held = await client.statusWhen('CONTACT', 'while-disabled', (status) => status.errors.some((error) => error.type === 'INACTIVE_PORTAL'), 'the INACTIVE_PORTAL error');
+    await client.putV1('CONTACT', [
+      aV1Contact({ integratorObjectId: 'while-disabled', propertyNameToValues: { email: 'grace@example.com', firstname: 'Grace' } }),
+    ]);
+    const held = await client.statusWhen(
+      'CONTACT',
+      'while-disabled',
+      (status) => status.errors.some((error) => error.type === 'INACTIVE_PORTAL'),
+      'the INACTIVE_PORTAL error',
+    );
     expect(held.crmId).toBeNull();
     const listed = (await client.http.get('/v2/sync/errors/portal', { params: { errorType: 'INACTIVE_PORTAL' } })).data.results;
     expect(listed).toEqual([expect.objectContaining({ externalObjectId: 'while-disabled', status: 'OPEN' })]);
 
     expect((await admin.post(`/portals/${portal.portalId}/enable`)).status).toBe(204);
-    const applied = await client.statusWhen('CONTACT', 'while-disabled', (status) => status.crmId !== null && status.errors.length === 0, 'the contact to be applied after enabling');
+    const applied = await client.statusWhen(
+      'CONTACT',
+      'while-disabled',
+      (status) => status.crmId !== null && status.errors.length === 0,
+      'the contact to be applied after enabling',
+    );
     expect((await crmContact(applied.crmId)).properties).toMatchObject({ email: 'grace@example.com', firstname: 'Grace' });
     const resolved = (await client.http.get('/v2/sync/errors/portal', { params: { errorType: 'INACTIVE_PORTAL', includeResolved: 'true' } })).data.results;
     expect(resolved).toEqual([expect.objectContaining({ externalObjectId: 'while-disabled', status: 'RESOLVED' })]);

@@ -20,13 +20,16 @@ describe('chaos (short): every part killed mid-stream and restarted, nothing ack
     await rabbit?.stop();
   });
 
-  it.each(FAULTS)('when the %s is SIGKILLed and restarted mid-stream, then every acknowledged object is in the CRM once with its newest values', async (fault) => {
-    const result = await runChaosScenario(fault, rabbit, { objects: 600, batchSize: 10, requestsPerSecond: 40, downMs: 1500 });
-    results.push(result);
-    // Nothing lost, nothing twice, newest values, nothing dead-lettered, no 500: asserted.
-    expect(result).toMatchObject({ acknowledged: 600, lost: 0, duplicated: 0, wrongValue: 0, deadLettered: 0 });
-    expect(result.answers['500']).toBeUndefined();
-    // Every deal is associated with its contact, whichever part was killed (issue 16, decision 18).
-    expect(result).toMatchObject({ unassociated: 0, applied: 600 });
-  });
+  it.each(FAULTS)(
+    'when the %s is SIGKILLed and restarted mid-stream, then every acknowledged object is in the CRM once with its newest values',
+    async (fault) => {
+      const result = await runChaosScenario(fault, rabbit, { objects: 600, batchSize: 10, requestsPerSecond: 40, downMs: 1500 });
+      results.push(result);
+      // Nothing lost, nothing twice, newest values, nothing dead-lettered, no 500: asserted.
+      expect(result).toMatchObject({ acknowledged: 600, lost: 0, duplicated: 0, wrongValue: 0, deadLettered: 0 });
+      expect(result.answers['500']).toBeUndefined();
+      // Every deal is associated with its contact, whichever part was killed (issue 16, decision 18).
+      expect(result).toMatchObject({ unassociated: 0, applied: 600 });
+    },
+  );
 });

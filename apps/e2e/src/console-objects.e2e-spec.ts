@@ -68,9 +68,24 @@ describe('the console object inspector and mappings in a browser', () => {
     [portal, otherPortal] = [await stack.createPortal(), await stack.createPortal()];
     const client = gatewayClient(stack, portal);
     // The sender's `email` is not an address; its `contact_email` is.
-    await client.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'bad-email', changedAt: '1700000000000', properties: { email: 'not-an-address', contact_email: 'alan@example.com', firstname: 'Alan' } })]));
-    await client.statusWhen('CONTACT', 'bad-email', (status) => status.errors.some((error) => error.type === 'INVALID_EMAIL_ADDRESS' && error.status === 'OPEN'), 'bad-email to fail with INVALID_EMAIL_ADDRESS');
-    await gatewayClient(stack, otherPortal).putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'theirs', properties: { email: 'theirs@example.com' } })]));
+    await client.putV2(
+      aV2Submission('CONTACT', [
+        aV2Message({
+          externalObjectId: 'bad-email',
+          changedAt: '1700000000000',
+          properties: { email: 'not-an-address', contact_email: 'alan@example.com', firstname: 'Alan' },
+        }),
+      ]),
+    );
+    await client.statusWhen(
+      'CONTACT',
+      'bad-email',
+      (status) => status.errors.some((error) => error.type === 'INVALID_EMAIL_ADDRESS' && error.status === 'OPEN'),
+      'bad-email to fail with INVALID_EMAIL_ADDRESS',
+    );
+    await gatewayClient(stack, otherPortal).putV2(
+      aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'theirs', properties: { email: 'theirs@example.com' } })]),
+    );
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   });
 
@@ -134,7 +149,10 @@ describe('the console object inspector and mappings in a browser', () => {
     await screenshot(page, 'mappings');
 
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await page.getByTestId('reapply-progress').filter({ hasText: /completed, \d+ objects? processed/ }).waitFor();
+    await page
+      .getByTestId('reapply-progress')
+      .filter({ hasText: /completed, \d+ objects? processed/ })
+      .waitFor();
     await screenshot(page, 'mappings-saved');
 
     // The inspector again: applied, with its CRM id and a link to the built-in CRM; the error resolved.

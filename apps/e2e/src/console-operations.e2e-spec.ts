@@ -60,7 +60,8 @@ describe("the console's operations page in a browser", () => {
     expect(await message.locator('pre').innerText()).toBe('{"kind":"set-aside","portalId":7}');
 
     // Every service answers its /readyz; the portal's built-in CRM account has spent requests.
-    for (const service of ['gateway', 'mapper', 'applier', 'import-coordinator', 'webhook-dispatcher', 'crm']) await page.locator(`tr[data-service="${service}"] td[data-ready]`, { hasText: /^ready$/ }).waitFor();
+    for (const service of ['gateway', 'mapper', 'applier', 'import-coordinator', 'webhook-dispatcher', 'crm'])
+      await page.locator(`tr[data-service="${service}"] td[data-ready]`, { hasText: /^ready$/ }).waitFor();
     const account = page.locator(`tr[data-account="builtin:${portal.portalId}"]`);
     await account.waitFor();
     expect(Number(await account.locator('td[data-used-today]').innerText())).toBeGreaterThan(0);

@@ -18,10 +18,21 @@ describe("the console's reporting page in a browser", () => {
     // The shop sends each line item's product name: map it, as a customer would on the settings.
     const settings = axios.create({ baseURL: `${stack.gatewayUrl}/extensions/ecomm/v2/settings`, params: { hapikey: portal.apiKey } });
     const current = (await settings.get('')).data;
-    await settings.put('', { ...current, mappings: { ...current.mappings, LINE_ITEM: { properties: [...current.mappings.LINE_ITEM.properties, { externalPropertyName: 'name', crmPropertyName: 'name' }] } } });
+    await settings.put('', {
+      ...current,
+      mappings: {
+        ...current.mappings,
+        LINE_ITEM: { properties: [...current.mappings.LINE_ITEM.properties, { externalPropertyName: 'name', crmPropertyName: 'name' }] },
+      },
+    });
 
     const client = gatewayClient(stack, portal);
-    await client.putV2(aV2Submission('PRODUCT', [aV2Message({ externalObjectId: 'mug', properties: { name: 'Mug', price: '9' } }), aV2Message({ externalObjectId: 'tea', properties: { name: 'Tea', price: '4' } })]));
+    await client.putV2(
+      aV2Submission('PRODUCT', [
+        aV2Message({ externalObjectId: 'mug', properties: { name: 'Mug', price: '9' } }),
+        aV2Message({ externalObjectId: 'tea', properties: { name: 'Tea', price: '4' } }),
+      ]),
+    );
     await client.putV2(
       aV2Submission('DEAL', [
         aV2Message({ externalObjectId: 'd1', properties: { dealname: 'Order 1', dealstage: 'checkout_completed', amount: '22' } }),
@@ -36,7 +47,17 @@ describe("the console's reporting page in a browser", () => {
         aV2Message({ externalObjectId: 'l3', properties: { name: 'Mug', price: '9', quantity: '1' }, associations: { DEAL: ['d2'], PRODUCT: ['mug'] } }),
       ]),
     );
-    for (const [type, id] of [['PRODUCT', 'mug'], ['PRODUCT', 'tea'], ['DEAL', 'd1'], ['DEAL', 'd2'], ['DEAL', 'd3'], ['LINE_ITEM', 'l1'], ['LINE_ITEM', 'l2'], ['LINE_ITEM', 'l3']]) await client.processed(type, id);
+    for (const [type, id] of [
+      ['PRODUCT', 'mug'],
+      ['PRODUCT', 'tea'],
+      ['DEAL', 'd1'],
+      ['DEAL', 'd2'],
+      ['DEAL', 'd3'],
+      ['LINE_ITEM', 'l1'],
+      ['LINE_ITEM', 'l2'],
+      ['LINE_ITEM', 'l3'],
+    ])
+      await client.processed(type, id);
     browser = await launchChromium();
   });
 
@@ -65,7 +86,7 @@ describe("the console's reporting page in a browser", () => {
     await screenshot(page, 'reporting');
   });
 
-  it("when a customer opens the overview, then the chart counts the messages received and the objects applied in the last hour and day", async () => {
+  it('when a customer opens the overview, then the chart counts the messages received and the objects applied in the last hour and day', async () => {
     const page = await newPage(browser);
     await signIn(page, `${stack.gatewayUrl}/console/`, 'customer', { 'Portal API key': portal.apiKey });
     await page.waitForURL('**/overview');
@@ -78,7 +99,10 @@ describe("the console's reporting page in a browser", () => {
     expect([await totals.locator('[data-received-total]').innerText(), await totals.locator('[data-applied-total]').innerText()]).toEqual(['8', '8']);
     await page.getByLabel('Last hour').check();
     await totals.filter({ hasText: 'Last hour' }).waitFor();
-    await page.getByRole('heading', { name: /Custom|Default/ }).first().waitFor();
+    await page
+      .getByRole('heading', { name: /Custom|Default/ })
+      .first()
+      .waitFor();
     await expectAccessible(page, 'overview with the chart');
     await screenshot(page, 'overview-chart');
   });

@@ -47,7 +47,12 @@ describe('the web console in a browser', () => {
 
   const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 
-  async function signIn(page: Page, role: 'customer' | 'integrator' | 'operator', fields: Record<string, string>, credential?: 'OAuth access token of an installed application') {
+  async function signIn(
+    page: Page,
+    role: 'customer' | 'integrator' | 'operator',
+    fields: Record<string, string>,
+    credential?: 'OAuth access token of an installed application',
+  ) {
     await page.goto(consoleUrl());
     await page.getByRole('heading', { name: 'Sign in to the ecomm-sync console' }).waitFor();
     const roleLabel = { customer: 'A customer (portal)', integrator: 'An integrator (application)', operator: 'An operator' }[role];
@@ -59,7 +64,8 @@ describe('the web console in a browser', () => {
   }
 
   /** The number in one cell of a store's overview table. */
-  const cell = (page: Page, objectType: string, state: string) => page.locator(`tr[data-object-type="${objectType}"] td[data-state="${state}"]`).first().innerText();
+  const cell = (page: Page, objectType: string, state: string) =>
+    page.locator(`tr[data-object-type="${objectType}"] td[data-state="${state}"]`).first().innerText();
 
   beforeAll(async () => {
     if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (npm test installs it)`);
@@ -81,9 +87,30 @@ describe('the web console in a browser', () => {
         aV2Message({ externalObjectId: 'bad-email', properties: { email: 'not-an-address', contact_email: 'alan@example.com', firstname: 'Alan' } }),
       ]),
     );
-    await client.putV2(aV2Submission('PRODUCT', [aV2Message({ externalObjectId: 'p1', properties: { name: 'Mug', price: '9' } }), aV2Message({ externalObjectId: 'p2', properties: { name: 'Tea', price: '4' } })]));
-    await client.putV2(aV2Submission('DEAL', [aV2Message({ externalObjectId: 'd1', properties: { dealname: 'Order 1', dealstage: 'checkout_completed', amount: '13' }, associations: { CONTACT: ['ada'] } })]));
-    for (const [type, id] of [['CONTACT', 'ada'], ['CONTACT', 'grace'], ['CONTACT', 'bad-email'], ['PRODUCT', 'p1'], ['PRODUCT', 'p2'], ['DEAL', 'd1']]) await client.processed(type, id);
+    await client.putV2(
+      aV2Submission('PRODUCT', [
+        aV2Message({ externalObjectId: 'p1', properties: { name: 'Mug', price: '9' } }),
+        aV2Message({ externalObjectId: 'p2', properties: { name: 'Tea', price: '4' } }),
+      ]),
+    );
+    await client.putV2(
+      aV2Submission('DEAL', [
+        aV2Message({
+          externalObjectId: 'd1',
+          properties: { dealname: 'Order 1', dealstage: 'checkout_completed', amount: '13' },
+          associations: { CONTACT: ['ada'] },
+        }),
+      ]),
+    );
+    for (const [type, id] of [
+      ['CONTACT', 'ada'],
+      ['CONTACT', 'grace'],
+      ['CONTACT', 'bad-email'],
+      ['PRODUCT', 'p1'],
+      ['PRODUCT', 'p2'],
+      ['DEAL', 'd1'],
+    ])
+      await client.processed(type, id);
 
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   });
@@ -102,8 +129,15 @@ describe('the web console in a browser', () => {
 
     await signIn(page, 'customer', { 'Portal API key': portal.apiKey });
     await page.waitForURL(`**/console/portals/${portal.portalId}/overview`);
-    await page.getByRole('heading', { name: /Default|default/ }).first().waitFor();
-    expect([await cell(page, 'CONTACT', 'received'), await cell(page, 'CONTACT', 'applied'), await cell(page, 'CONTACT', 'withOpenErrors')]).toEqual(['3', '2', '1']);
+    await page
+      .getByRole('heading', { name: /Default|default/ })
+      .first()
+      .waitFor();
+    expect([await cell(page, 'CONTACT', 'received'), await cell(page, 'CONTACT', 'applied'), await cell(page, 'CONTACT', 'withOpenErrors')]).toEqual([
+      '3',
+      '2',
+      '1',
+    ]);
     expect([await cell(page, 'PRODUCT', 'applied'), await cell(page, 'DEAL', 'applied'), await cell(page, 'LINE_ITEM', 'received')]).toEqual(['2', '1', '0']);
     expect(await page.getByRole('link', { name: 'INVALID_EMAIL_ADDRESS: 1' }).count()).toBe(1);
     // The credential is never shown.
@@ -128,7 +162,10 @@ describe('the web console in a browser', () => {
     const settings = axios.create({ baseURL: `${stack.gatewayUrl}/extensions/ecomm/v2/settings`, params: { hapikey: portal.apiKey } });
     const current = (await settings.get('')).data;
     const contact = current.mappings.CONTACT.properties.filter((m: { externalPropertyName: string }) => m.externalPropertyName !== 'email');
-    await settings.put('', { ...current, mappings: { ...current.mappings, CONTACT: { properties: [...contact, { externalPropertyName: 'contact_email', crmPropertyName: 'email' }] } } });
+    await settings.put('', {
+      ...current,
+      mappings: { ...current.mappings, CONTACT: { properties: [...contact, { externalPropertyName: 'contact_email', crmPropertyName: 'email' }] } },
+    });
 
     await page.getByRole('button', { name: 'Retry this object: Contacts bad-email' }).click();
     await page.getByRole('status').filter({ hasText: 'Retry sent for 1 object' }).waitFor();
@@ -145,7 +182,9 @@ describe('the web console in a browser', () => {
     for (const which of ['overview', 'errors']) {
       await page.goto(consoleUrl(`portals/${otherPortal.portalId}/${which}`));
       await page.getByRole('heading', { name: 'You cannot open this page' }).waitFor();
-      expect(await page.getByRole('alert').innerText()).toContain(`This credential belongs to portal ${portal.portalId}, not to portal ${otherPortal.portalId}`);
+      expect(await page.getByRole('alert').innerText()).toContain(
+        `This credential belongs to portal ${portal.portalId}, not to portal ${otherPortal.portalId}`,
+      );
       expect(await page.locator('table, li[data-external-object-id]').count()).toBe(0);
     }
     await expectAccessible(page, 'refused');
@@ -176,7 +215,10 @@ describe('the web console in a browser', () => {
     // A message set aside in the webhook dispatcher's dead-letter queue.
     const connection = await amqplib.connect(testInfrastructure().amqpUrl);
     const channel = await connection.createConfirmChannel();
-    channel.sendToQueue(`${stack.name}.webhook-dispatcher.requests.dlq`, Buffer.from('{"kind":"set-aside"}'), { persistent: true, contentType: 'application/json' });
+    channel.sendToQueue(`${stack.name}.webhook-dispatcher.requests.dlq`, Buffer.from('{"kind":"set-aside"}'), {
+      persistent: true,
+      contentType: 'application/json',
+    });
     await channel.waitForConfirms();
     await connection.close();
 

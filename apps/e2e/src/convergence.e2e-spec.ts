@@ -90,12 +90,18 @@ describe('convergence to one CRM state (property, end to end)', () => {
       fc.asyncProperty(scenario, async ({ changes, batches }) => {
         run++;
         const objects = [...new Set(changes.map((c) => c.object))].sort();
-        await send(`run${run}-once`, [...changes].sort((a, b) => a.changedAt - b.changedAt));
+        await send(
+          `run${run}-once`,
+          [...changes].sort((a, b) => a.changedAt - b.changedAt),
+        );
         // One batch, in order: each object is processed once, and that is its final state.
-        const expected = await waitFor(async () => {
-          const state = await crmState(`run${run}-once`, objects);
-          return 'pending' in state ? undefined : state;
-        }, { timeoutMs: 15_000, message: `run ${run}: the in-order delivery to be applied` });
+        const expected = await waitFor(
+          async () => {
+            const state = await crmState(`run${run}-once`, objects);
+            return 'pending' in state ? undefined : state;
+          },
+          { timeoutMs: 15_000, message: `run ${run}: the in-order delivery to be applied` },
+        );
 
         for (const batch of batches) await send(`run${run}-shuffled`, batch);
         // Converged: the same state read three times in a row (a passing intermediate state would not hold).

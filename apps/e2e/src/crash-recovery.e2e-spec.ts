@@ -27,13 +27,20 @@ describe('crash recovery: services killed mid-stream lose nothing and apply noth
       'CONTACT',
       Array.from({ length: BATCH }, (_, i) => {
         const n = b * BATCH + i;
-        return aV2Message({ externalObjectId: `crash-${n}`, changedAt: 1_700_000_000_000 + n, properties: { email: `crash-${n}@example.com`, firstname: `Name ${n}` } });
+        return aV2Message({
+          externalObjectId: `crash-${n}`,
+          changedAt: 1_700_000_000_000 + n,
+          properties: { email: `crash-${n}@example.com`, firstname: `Name ${n}` },
+        });
       }),
     ),
   );
 
   const appliedCount = async () =>
-    crmDb.useDb(`${stack.name}_sync`).collection('object_syncs').countDocuments({ appliedRev: { $gt: 0 }, crmId: { $ne: null } });
+    crmDb
+      .useDb(`${stack.name}_sync`)
+      .collection('object_syncs')
+      .countDocuments({ appliedRev: { $gt: 0 }, crmId: { $ne: null } });
 
   it('when the mapper and then the applier are SIGKILLed during a stream of 3,000 messages, then every message is applied exactly once in effect', async () => {
     const client = gatewayClient(stack, portal);

@@ -42,7 +42,12 @@ describe('one CRM request budget per account, shared by every applier replica (b
     const client = gatewayClient(stack, portal);
     for (let i = 0; i < contacts; i += 200) {
       const ids = Array.from({ length: Math.min(200, contacts - i) }, (_, k) => `${prefix}-c-${i + k}`);
-      await client.putV2(aV2Submission('CONTACT', ids.map((id) => aV2Message({ externalObjectId: id, properties: { email: `${id}@example.com`, firstname: 'Budget' } }))));
+      await client.putV2(
+        aV2Submission(
+          'CONTACT',
+          ids.map((id) => aV2Message({ externalObjectId: id, properties: { email: `${id}@example.com`, firstname: 'Budget' } })),
+        ),
+      );
     }
     for (let i = 0; i < deals; i += 200) {
       const ids = Array.from({ length: Math.min(200, deals - i) }, (_, k) => i + k);
@@ -50,7 +55,11 @@ describe('one CRM request budget per account, shared by every applier replica (b
         aV2Submission(
           'DEAL',
           ids.map((n) =>
-            aV2Message({ externalObjectId: `${prefix}-d-${n}`, properties: { dealname: `Order ${n}`, dealstage: 'checkout_completed', amount: '10' }, associations: { CONTACT: [`${prefix}-c-${n % contacts}`] } }),
+            aV2Message({
+              externalObjectId: `${prefix}-d-${n}`,
+              properties: { dealname: `Order ${n}`, dealstage: 'checkout_completed', amount: '10' },
+              associations: { CONTACT: [`${prefix}-c-${n % contacts}`] },
+            }),
           ),
         ),
       );
@@ -77,8 +86,15 @@ describe('one CRM request budget per account, shared by every applier replica (b
     // The portal limited to 10 per 10 s is still at it: it did not make the others wait.
     expect(await applied(hard.portal)).toBeLessThan(total(hard));
 
-    await waitFor(async () => ((await applied(hard.portal)) === total(hard) ? true : undefined), { timeoutMs: 300_000, message: 'the portal limited to 10 per 10 s to be applied' });
-    for (const [load, limit] of [[first, 100], [second, 100], [hard, 10]] as const) {
+    await waitFor(async () => ((await applied(hard.portal)) === total(hard) ? true : undefined), {
+      timeoutMs: 300_000,
+      message: 'the portal limited to 10 per 10 s to be applied',
+    });
+    for (const [load, limit] of [
+      [first, 100],
+      [second, 100],
+      [hard, 10],
+    ] as const) {
       const usage = await admin.usage(load.portal.portalId);
       expect(usage.maxIn10s).toBeLessThanOrEqual(limit);
     }
@@ -107,8 +123,14 @@ describe('one CRM request budget per account, shared by every applier replica (b
     // pause cost (a change parked midway is written again).
     await admin.setLimits(portal.portalId, { burstPer10s: 100, dailyCap: 1_000_000, timeZone: 'UTC', searchPerSecond: 4 });
 
-    await waitFor(async () => ((await applied(portal)) === load.contacts ? true : undefined), { timeoutMs: 120_000, message: 'every contact to be applied after the reset' });
-    await waitFor(async () => ((await client.http.get('/v2/sync/crm-health')).data.state === 'ok' ? true : undefined), { timeoutMs: 30_000, message: 'the pause to end' });
+    await waitFor(async () => ((await applied(portal)) === load.contacts ? true : undefined), {
+      timeoutMs: 120_000,
+      message: 'every contact to be applied after the reset',
+    });
+    await waitFor(async () => ((await client.http.get('/v2/sync/crm-health')).data.state === 'ok' ? true : undefined), {
+      timeoutMs: 30_000,
+      message: 'the pause to end',
+    });
     expect(await deadLetterCount(stack)).toBe(0);
   });
 });

@@ -52,12 +52,19 @@ describe('dead letters: nothing accepted is set aside unseen, and one command ap
     const client = gatewayClient(stack, portal);
     proxy.state.garbage = true;
     const ids = ['dl-1', 'dl-2', 'dl-3'];
-    await client.putV2(aV2Submission('CONTACT', ids.map((id) => aV2Message({ externalObjectId: id, properties: { email: `${id}@example.com`, firstname: 'Set aside' } }))));
+    await client.putV2(
+      aV2Submission(
+        'CONTACT',
+        ids.map((id) => aV2Message({ externalObjectId: id, properties: { email: `${id}@example.com`, firstname: 'Set aside' } })),
+      ),
+    );
 
     const errors = await waitFor(
       async () => {
         const response = await client.http.get('/v2/sync/errors/portal');
-        const found = (response.data.results as { externalObjectId: string; type: string; details: string }[]).filter((error) => ids.includes(error.externalObjectId));
+        const found = (response.data.results as { externalObjectId: string; type: string; details: string }[]).filter((error) =>
+          ids.includes(error.externalObjectId),
+        );
         return found.length === ids.length ? found : undefined;
       },
       { timeoutMs: 30_000, message: 'an error record for every dead-lettered object' },

@@ -22,7 +22,11 @@ describe('gateway endpoints that reach the CRM, under fuzzed requests with the C
     stack = await TestStack.start({ apps: ['crm', 'gateway'] });
     portal = await stack.createPortal();
     // the admin paths name a portal of their own, re-pointed and disabled by fuzzed bodies
-    const other = await axios.post(`${stack.gatewayUrl}/admin/v1/portals`, { name: 'fuzzed by the admin paths' }, { headers: { authorization: `Bearer ${stack.adminToken}` } });
+    const other = await axios.post(
+      `${stack.gatewayUrl}/admin/v1/portals`,
+      { name: 'fuzzed by the admin paths' },
+      { headers: { authorization: `Bearer ${stack.adminToken}` } },
+    );
     segment = fc.oneof(fuzzSegment, fc.constant(String(other.data.portalId)));
   }, 120_000);
 

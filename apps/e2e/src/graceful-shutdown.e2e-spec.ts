@@ -19,7 +19,9 @@ describe('graceful shutdown of the applier', () => {
 
   it('when the applier holding the sweep lease gets SIGTERM, then it releases the lease and logs an orderly stop', async () => {
     const leases = await stack.syncCollection('leases');
-    await waitFor(async () => (await leases.countDocuments({ _id: 'abandoned-checkout-sweep' } as never)) === 1, { message: 'the applier to take the sweep lease' });
+    await waitFor(async () => (await leases.countDocuments({ _id: 'abandoned-checkout-sweep' } as never)) === 1, {
+      message: 'the applier to take the sweep lease',
+    });
 
     await stack.stopApp('applier', 'SIGTERM');
 

@@ -15,9 +15,15 @@ function item(type: ImportType, n: number) {
     case 'PRODUCT':
       return { integratorObjectId: `imp-p-${n}`, propertyNameToValues: { name: `Product ${n}`, price: String(n % 90) } };
     case 'DEAL':
-      return { integratorObjectId: `imp-d-${n}`, propertyNameToValues: { dealname: `Order ${n}`, dealstage: 'processed', hs_assoc__contact_ids: `imp-c-${n}` } };
+      return {
+        integratorObjectId: `imp-d-${n}`,
+        propertyNameToValues: { dealname: `Order ${n}`, dealstage: 'processed', hs_assoc__contact_ids: `imp-c-${n}` },
+      };
     case 'LINE_ITEM':
-      return { integratorObjectId: `imp-l-${n}`, propertyNameToValues: { quantity: '1', hs_assoc__deal_id: `imp-d-${n}`, hs_assoc__product_id: `imp-p-${n % COUNTS.PRODUCT}` } };
+      return {
+        integratorObjectId: `imp-l-${n}`,
+        propertyNameToValues: { quantity: '1', hs_assoc__deal_id: `imp-d-${n}`, hs_assoc__product_id: `imp-p-${n % COUNTS.PRODUCT}` },
+      };
   }
 }
 
@@ -39,7 +45,13 @@ describe('bulk import over the running stack', () => {
 
   beforeAll(async () => {
     stack = await TestStack.start({
-      env: { WEBHOOK_MAX_ATTEMPTS: '3', WEBHOOK_BACKOFF_BASE_MS: '100', WEBHOOK_TIMEOUT_MS: '2000', IMPORT_RELEASE_CHECK_INTERVAL_MS: '2000', LOG_LEVEL: 'warn' },
+      env: {
+        WEBHOOK_MAX_ATTEMPTS: '3',
+        WEBHOOK_BACKOFF_BASE_MS: '100',
+        WEBHOOK_TIMEOUT_MS: '2000',
+        IMPORT_RELEASE_CHECK_INTERVAL_MS: '2000',
+        LOG_LEVEL: 'warn',
+      },
     });
     portal = await stack.createPortal();
     admin = axios.create({ baseURL: `${stack.gatewayUrl}/admin/v1`, headers: { authorization: `Bearer ${stack.adminToken}` } });
@@ -72,42 +84,65 @@ describe('bulk import over the running stack', () => {
       DEAL: { properties: [same('dealname'), same('dealstage'), same('hs_assoc__contact_ids')] },
       LINE_ITEM: { properties: [{ ...same('quantity'), dataType: 'NUMBER' }, same('hs_assoc__deal_id'), same('hs_assoc__product_id')] },
     };
-    const response = await axios.put(`${stack.gatewayUrl}/extensions/ecomm/v2/settings`, { enabled: true, webhookUri, mappings }, { params: { hapikey: developerKey, appId: application.appId } });
+    const response = await axios.put(
+      `${stack.gatewayUrl}/extensions/ecomm/v2/settings`,
+      { enabled: true, webhookUri, mappings },
+      { params: { hapikey: developerKey, appId: application.appId } },
+    );
     expect(response.status).toBe(200);
   }
 
   /** The customer starts an import with the portal's key and the application's id. */
   async function startImport(): Promise<number> {
-    const started = await axios.post(`${stack.gatewayUrl}/extensions/ecomm/v1/imports`, undefined, { params: { hapikey: portal.apiKey, appId: application.appId } });
+    const started = await axios.post(`${stack.gatewayUrl}/extensions/ecomm/v1/imports`, undefined, {
+      params: { hapikey: portal.apiKey, appId: application.appId },
+    });
     expect(started.status).toBe(201);
     expect(started.data).toEqual({ importStartedAt: expect.any(Number), status: 'initialized' });
     return started.data.importStartedAt;
   }
 
   const state = async (importStartedAt: number) =>
-    (await axios.get(`${stack.gatewayUrl}/extensions/ecomm/v1/imports/${importStartedAt}`, { params: { hapikey: portal.apiKey, appId: application.appId } })).data;
+    (await axios.get(`${stack.gatewayUrl}/extensions/ecomm/v1/imports/${importStartedAt}`, { params: { hapikey: portal.apiKey, appId: application.appId } }))
+      .data;
 
-  const putPage = (importStartedAt: number, type: ImportType, page: number, messages: unknown[]) => app.http.put(`/v1/import-pages/${importStartedAt}/${type}/${page}`, messages);
-  const end = (importStartedAt: number, type: ImportType, pageCount: number, itemCount: number) => app.http.put(`/v1/import-pages/${importStartedAt}/${type}/end`, { pageCount, itemCount });
+  const putPage = (importStartedAt: number, type: ImportType, page: number, messages: unknown[]) =>
+    app.http.put(`/v1/import-pages/${importStartedAt}/${type}/${page}`, messages);
+  const end = (importStartedAt: number, type: ImportType, pageCount: number, itemCount: number) =>
+    app.http.put(`/v1/import-pages/${importStartedAt}/${type}/end`, { pageCount, itemCount });
 
   it('imports 10,000 objects across the four types: signed webhook, counts, pages, ends, and every object applied; newer sync messages win', async () => {
     const importStartedAt = await startImport();
-    const webhook = await waitFor(() => receiver.received.find((request) => (request.body as { importStartedAt?: number }).importStartedAt === importStartedAt), { message: 'the import webhook' });
+    const webhook = await waitFor(
+      () => receiver.received.find((request) => (request.body as { importStartedAt?: number }).importStartedAt === importStartedAt),
+      { message: 'the import webhook' },
+    );
     expect(webhook.verified).toEqual({ ok: true });
     expect(webhook.headers['x-crm-signature-version']).toBe('v1');
     expect(webhook.body).toEqual({
       portalId: portal.portalId,
       importStartedAt,
-      settingsToImport: expect.arrayContaining(['CONTACT', 'DEAL', 'PRODUCT', 'LINE_ITEM'].map((objectType) => ({ settingsId: expect.any(Number), objectType }))),
+      settingsToImport: expect.arrayContaining(
+        ['CONTACT', 'DEAL', 'PRODUCT', 'LINE_ITEM'].map((objectType) => ({ settingsId: expect.any(Number), objectType })),
+      ),
     });
-    const counted = await waitFor(async () => {
-      const current = await state(importStartedAt);
-      return current.objectTypes.CONTACT.expectedCount === COUNTS.CONTACT ? current : undefined;
-    }, { message: 'the expected counts from the webhook answer' });
+    const counted = await waitFor(
+      async () => {
+        const current = await state(importStartedAt);
+        return current.objectTypes.CONTACT.expectedCount === COUNTS.CONTACT ? current : undefined;
+      },
+      { message: 'the expected counts from the webhook answer' },
+    );
     expect(counted.objectTypes.LINE_ITEM.expectedCount).toBe(COUNTS.LINE_ITEM);
 
     // A sync message newer than the import, for an object the import also carries.
-    await app.putV1('CONTACT', [aV1Contact({ integratorObjectId: 'imp-c-0', changeOccurredTimestamp: importStartedAt + 1, propertyNameToValues: { email: 'buyer0@example.com', firstname: 'Newer' } })]);
+    await app.putV1('CONTACT', [
+      aV1Contact({
+        integratorObjectId: 'imp-c-0',
+        changeOccurredTimestamp: importStartedAt + 1,
+        propertyNameToValues: { email: 'buyer0@example.com', firstname: 'Newer' },
+      }),
+    ]);
 
     for (const type of Object.keys(COUNTS) as ImportType[]) {
       const items = Array.from({ length: COUNTS[type] }, (_, n) => item(type, n));
@@ -131,7 +166,13 @@ describe('bulk import over the running stack', () => {
     );
     const done = await state(importStartedAt);
     expect(done).toMatchObject({ status: 'complete', releasedAt: expect.any(Number) });
-    expect(done.objectTypes.DEAL).toEqual({ settingsId: expect.any(Number), expectedCount: COUNTS.DEAL, pagesReceived: 6, itemsReceived: COUNTS.DEAL, ended: true });
+    expect(done.objectTypes.DEAL).toEqual({
+      settingsId: expect.any(Number),
+      expectedCount: COUNTS.DEAL,
+      pagesReceived: 6,
+      itemsReceived: COUNTS.DEAL,
+      ended: true,
+    });
 
     const newer = await app.processed('CONTACT', 'imp-c-0');
     const [contact] = await stack.crm(portal).batchRead('CONTACT', [newer.crmId!], ['firstname']);
@@ -153,34 +194,60 @@ describe('bulk import over the running stack', () => {
     expect((await end(importStartedAt, 'PRODUCT', 2, 3)).status).toBe(409);
     expect((await putPage(importStartedAt, 'PRODUCT', 2, [item('PRODUCT', 3)])).status).toBe(409);
     expect((await putPage(999, 'CONTACT', 0, [item('CONTACT', 1)])).status).toBe(404);
-    expect((await app.http.put(`/v1/import-pages/${importStartedAt}/CONTACT/0?hapikey=${portal.apiKey}`, [item('CONTACT', 1)], { headers: { authorization: '' } })).status).toBe(403);
+    expect(
+      (await app.http.put(`/v1/import-pages/${importStartedAt}/CONTACT/0?hapikey=${portal.apiKey}`, [item('CONTACT', 1)], { headers: { authorization: '' } }))
+        .status,
+    ).toBe(403);
     // The old client's path without the prefix works too.
-    const unprefixed = await axios.put(`${stack.gatewayUrl}/import-pages/${importStartedAt}/CONTACT/0`, [item('CONTACT', 1)], { headers: { authorization: app.http.defaults.headers.authorization as string } });
+    const unprefixed = await axios.put(`${stack.gatewayUrl}/import-pages/${importStartedAt}/CONTACT/0`, [item('CONTACT', 1)], {
+      headers: { authorization: app.http.defaults.headers.authorization as string },
+    });
     expect(unprefixed.status).toBe(200);
   });
 
   it('imports through v2: a store, pages with associations maps, ends; the objects are applied', async () => {
-    const started = await axios.post(`${stack.gatewayUrl}/extensions/ecomm/v2/imports`, { storeId: 'default' }, { params: { hapikey: portal.apiKey, appId: application.appId } });
+    const started = await axios.post(
+      `${stack.gatewayUrl}/extensions/ecomm/v2/imports`,
+      { storeId: 'default' },
+      { params: { hapikey: portal.apiKey, appId: application.appId } },
+    );
     expect(started.status).toBe(201);
     const { importStartedAt } = started.data;
-    const page = (objectType: string, messages: unknown[]) => app.http.post('/v2/imports/page', { importStartedAt, pageNumber: 0, storeId: 'default', objectType, messages });
+    const page = (objectType: string, messages: unknown[]) =>
+      app.http.post('/v2/imports/page', { importStartedAt, pageNumber: 0, storeId: 'default', objectType, messages });
     expect((await page('CONTACT', [{ externalObjectId: 'v2-imp-c', properties: { email: 'v2import@example.com' } }])).status).toBe(204);
     expect((await page('PRODUCT', [{ externalObjectId: 'v2-imp-p', properties: { name: 'Imported product' } }])).status).toBe(204);
-    expect((await page('DEAL', [{ externalObjectId: 'v2-imp-d', properties: { dealname: 'Imported order', dealstage: 'shipped' }, associations: { CONTACT: ['v2-imp-c'] } }])).status).toBe(204);
-    expect((await page('LINE_ITEM', [{ externalObjectId: 'v2-imp-l', properties: { quantity: 2 }, associations: { DEAL: ['v2-imp-d'], PRODUCT: ['v2-imp-p'] } }])).status).toBe(204);
+    expect(
+      (
+        await page('DEAL', [
+          { externalObjectId: 'v2-imp-d', properties: { dealname: 'Imported order', dealstage: 'shipped' }, associations: { CONTACT: ['v2-imp-c'] } },
+        ])
+      ).status,
+    ).toBe(204);
+    expect(
+      (await page('LINE_ITEM', [{ externalObjectId: 'v2-imp-l', properties: { quantity: 2 }, associations: { DEAL: ['v2-imp-d'], PRODUCT: ['v2-imp-p'] } }]))
+        .status,
+    ).toBe(204);
     const mismatch = await app.http.post('/v2/imports/end', { importStartedAt, storeId: 'default', objectType: 'CONTACT', pageCount: 1, itemCount: 5 });
     expect(mismatch.status).toBe(400);
     for (const objectType of ['CONTACT', 'PRODUCT', 'DEAL', 'LINE_ITEM']) {
       expect((await app.http.post('/v2/imports/end', { importStartedAt, storeId: 'default', objectType, pageCount: 1, itemCount: 1 })).status).toBe(204);
     }
-    const view = (await axios.get(`${stack.gatewayUrl}/extensions/ecomm/v2/imports/${importStartedAt}`, { params: { hapikey: portal.apiKey, appId: application.appId, storeId: 'default' } })).data;
+    const view = (
+      await axios.get(`${stack.gatewayUrl}/extensions/ecomm/v2/imports/${importStartedAt}`, {
+        params: { hapikey: portal.apiKey, appId: application.appId, storeId: 'default' },
+      })
+    ).data;
     expect(view).toMatchObject({ importStartedAt, storeId: 'default', status: 'complete' });
     const lineItem = await app.statusWhen('LINE_ITEM', 'v2-imp-l', (s) => s.crmId !== null, 'the imported line item to be applied');
     expect(lineItem.errors).toEqual([]);
   });
 
   it('refuses an import in direct mode with a clear 400', async () => {
-    const response = await axios.post(`${stack.gatewayUrl}/extensions/ecomm/v1/imports`, undefined, { params: { hapikey: portal.apiKey }, validateStatus: () => true });
+    const response = await axios.post(`${stack.gatewayUrl}/extensions/ecomm/v1/imports`, undefined, {
+      params: { hapikey: portal.apiKey },
+      validateStatus: () => true,
+    });
     expect(response.status).toBe(400);
     expect(response.data.message).toMatch(/Imports are for applications/);
   });
@@ -189,10 +256,13 @@ describe('bulk import over the running stack', () => {
     await useWebhook(`http://127.0.0.1:${await freePort()}/import`);
     try {
       const importStartedAt = await startImport();
-      const failed = await waitFor(async () => {
-        const current = await state(importStartedAt);
-        return current.status === 'failed' ? current : undefined;
-      }, { timeoutMs: 30_000, message: 'the import to fail' });
+      const failed = await waitFor(
+        async () => {
+          const current = await state(importStartedAt);
+          return current.status === 'failed' ? current : undefined;
+        },
+        { timeoutMs: 30_000, message: 'the import to fail' },
+      );
       expect(failed.failureReason).toMatch(/did not answer properly \(ECONNREFUSED\)/);
       expect(failed.webhook.attempts).toEqual([1, 2, 3].map((attempt) => expect.objectContaining({ attempt, status: null, error: 'ECONNREFUSED' })));
       expect((await putPage(importStartedAt, 'CONTACT', 0, [item('CONTACT', 1)])).status).toBe(409);
@@ -214,7 +284,10 @@ describe('bulk import over the running stack', () => {
         ],
       },
     };
-    const put = await axios.put(`${stack.gatewayUrl}/extensions/ecomm/v1/settings`, v1Settings, { params: { hapikey: developerKey, appId: application.appId }, validateStatus: () => true });
+    const put = await axios.put(`${stack.gatewayUrl}/extensions/ecomm/v1/settings`, v1Settings, {
+      params: { hapikey: developerKey, appId: application.appId },
+      validateStatus: () => true,
+    });
     if (put.status !== 200) throw new Error(JSON.stringify(put.data));
     expect(put.status).toBe(200);
     const before = receiver.received.length;

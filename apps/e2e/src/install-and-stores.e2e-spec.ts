@@ -6,7 +6,12 @@ import { gatewayClient } from './gateway-client';
 
 const CONTACT_AND_DEAL_MAPPINGS = {
   CONTACT: { properties: [{ externalPropertyName: 'email', crmPropertyName: 'email' }] },
-  DEAL: { properties: [{ externalPropertyName: 'dealname', crmPropertyName: 'dealname' }, { externalPropertyName: 'dealstage', crmPropertyName: 'dealstage' }] },
+  DEAL: {
+    properties: [
+      { externalPropertyName: 'dealname', crmPropertyName: 'dealname' },
+      { externalPropertyName: 'dealstage', crmPropertyName: 'dealstage' },
+    ],
+  },
 };
 
 /** Issue 5 end to end: install, uninstall, stores and the shared pipeline, each service its own process. */
@@ -33,7 +38,8 @@ describe('install, uninstall and stores over the running stack', () => {
   }
 
   const ecommercePipelines = async (crm: HttpCrmClient) => (await crm.listDealPipelines()).filter((pipeline) => pipeline.id === 'ecommerce');
-  const ecommerceProperties = async (crm: HttpCrmClient) => (await crm.listProperties('DEAL')).filter((property) => property.name.startsWith('ip__ecomm_bridge__'));
+  const ecommerceProperties = async (crm: HttpCrmClient) =>
+    (await crm.listProperties('DEAL')).filter((property) => property.name.startsWith('ip__ecomm_bridge__'));
 
   it('install → status → sync → uninstall → status, and what arrives while uninstalled applies after the next install', async () => {
     const { client, crm } = await newPortal();
@@ -44,9 +50,18 @@ describe('install, uninstall and stores over the running stack', () => {
     expect((await client.http.post('/v1/installs')).status).toBe(204); // idempotent
     expect((await client.http.get('/v1/installs/status')).data).toEqual({ installCompleted: true, ecommSettingsEnabled: true });
     const [pipeline] = await ecommercePipelines(crm);
-    expect(pipeline.stages.map((stage) => stage.id)).toEqual(['checkout_abandoned', 'checkout_pending', 'checkout_completed', 'processed', 'shipped', 'cancelled']);
+    expect(pipeline.stages.map((stage) => stage.id)).toEqual([
+      'checkout_abandoned',
+      'checkout_pending',
+      'checkout_completed',
+      'processed',
+      'shipped',
+      'cancelled',
+    ]);
     expect((await ecommercePipelines(crm)).length).toBe(1);
-    expect((await ecommerceProperties(crm)).map((property) => property.name)).toEqual(expect.arrayContaining(['ip__ecomm_bridge__ecomm_synced', 'ip__ecomm_bridge__abandoned_cart_url']));
+    expect((await ecommerceProperties(crm)).map((property) => property.name)).toEqual(
+      expect.arrayContaining(['ip__ecomm_bridge__ecomm_synced', 'ip__ecomm_bridge__abandoned_cart_url']),
+    );
     expect((await client.http.get('/v2/stores')).data).toEqual({ results: [{ id: 'default', label: 'Custom' }] });
 
     await client.putV1('CONTACT', [aV1Contact({ integratorObjectId: 'installed-c1', propertyNameToValues: { email: 'one@example.com' } })]);
@@ -60,10 +75,20 @@ describe('install, uninstall and stores over the running stack', () => {
     expect(refused.data.message).toMatch(/Unknown store "default"/);
 
     await client.putV1('CONTACT', [aV1Contact({ integratorObjectId: 'uninstalled-c2', propertyNameToValues: { email: 'two@example.com' } })]);
-    const held = await client.statusWhen('CONTACT', 'uninstalled-c2', (s) => s.errors.some((e) => e.type === 'PORTAL_NOT_SYNC_ENABLED'), 'the PORTAL_NOT_SYNC_ENABLED error');
+    const held = await client.statusWhen(
+      'CONTACT',
+      'uninstalled-c2',
+      (s) => s.errors.some((e) => e.type === 'PORTAL_NOT_SYNC_ENABLED'),
+      'the PORTAL_NOT_SYNC_ENABLED error',
+    );
     expect(held.crmId).toBeNull();
     expect((await client.http.post('/v1/installs')).status).toBe(204);
-    const applied = await client.statusWhen('CONTACT', 'uninstalled-c2', (s) => s.crmId !== null && s.errors.length === 0, 'the held contact to apply after the new install');
+    const applied = await client.statusWhen(
+      'CONTACT',
+      'uninstalled-c2',
+      (s) => s.crmId !== null && s.errors.length === 0,
+      'the held contact to apply after the new install',
+    );
     expect(applied.crmId).not.toBeNull();
   });
 
@@ -92,7 +117,11 @@ describe('install, uninstall and stores over the running stack', () => {
     const a = await newPortal();
     const b = await newPortal();
     const plantedKey = { name: 'ip__ecomm_bridge__sync_key', label: 'planted', type: 'string', hasUniqueValue: false };
-    const crossPortal = await axios.post(`${stack.crmUrl}/crm/v3/properties/contacts`, { ...plantedKey, portalId: b.portalId }, { headers: { authorization: `Bearer ${a.crmToken}` }, validateStatus: () => true });
+    const crossPortal = await axios.post(
+      `${stack.crmUrl}/crm/v3/properties/contacts`,
+      { ...plantedKey, portalId: b.portalId },
+      { headers: { authorization: `Bearer ${a.crmToken}` }, validateStatus: () => true },
+    );
     expect([crossPortal.status, crossPortal.data.message]).toEqual([400, expect.stringMatching(/unknown field "portalId"/)]);
     expect((await b.crm.listProperties('CONTACT')).map((property) => property.name)).not.toContain(plantedKey.name);
     expect((await a.crm.listProperties('CONTACT')).map((property) => property.name)).not.toContain(plantedKey.name);
@@ -126,7 +155,12 @@ describe('install, uninstall and stores over the running stack', () => {
     expect(created.data).toEqual({ id: 'web', label: 'Web shop', adminUri: 'https://shop.example.com/admin' });
     expect((await client.http.get('/v1/installs/status')).data.installCompleted).toBe(true);
 
-    await crm.updateDealPipeline({ id: 'ecommerce', label: 'Renamed by a user', displayOrder: 99, stages: [{ id: 'checkout_pending', label: 'Pending', displayOrder: 0 }] });
+    await crm.updateDealPipeline({
+      id: 'ecommerce',
+      label: 'Renamed by a user',
+      displayOrder: 99,
+      stages: [{ id: 'checkout_pending', label: 'Pending', displayOrder: 0 }],
+    });
     expect((await client.http.put('/v2/stores', { id: 'web', label: 'Web shop (EU)' })).status).toBe(200);
     const [pipeline] = await ecommercePipelines(crm);
     expect(pipeline.label).toBe('Ecommerce Pipeline');
@@ -148,12 +182,27 @@ describe('install, uninstall and stores over the running stack', () => {
     ]);
     expect(byId((await client.http.get('/v2/stores')).data.results).map((store) => store.id)).toEqual(['default', 'web']);
     // v1 and v2 side by side: v2 accepts the store that v1 writes into.
-    expect((await client.http.put('/v2/sync/messages', { storeId: 'default', objectType: 'PRODUCT', messages: [{ externalObjectId: 'side-by-side', action: 'UPSERT', properties: { name: 'Both' } }] })).status).toBe(204);
+    expect(
+      (
+        await client.http.put('/v2/sync/messages', {
+          storeId: 'default',
+          objectType: 'PRODUCT',
+          messages: [{ externalObjectId: 'side-by-side', action: 'UPSERT', properties: { name: 'Both' } }],
+        })
+      ).status,
+    ).toBe(204);
   });
 
   it.each([
     ['a store without label', 400, 'put', '/v2/stores', { id: 'x' }, /label/],
-    ['a store with an adminUri that is not a URI', 400, 'put', '/v2/stores', { id: 'x', label: 'X', adminUri: 'not a uri' }, /adminUri must be an absolute http\(s\) URI/],
+    [
+      'a store with an adminUri that is not a URI',
+      400,
+      'put',
+      '/v2/stores',
+      { id: 'x', label: 'X', adminUri: 'not a uri' },
+      /adminUri must be an absolute http\(s\) URI/,
+    ],
     ['a store id over 100 characters', 400, 'put', '/v2/stores', { id: 'x'.repeat(101), label: 'X' }, /id/],
     ['an unknown field', 400, 'put', '/v2/stores', { id: 'x', label: 'X', colour: 'red' }, /colour/],
     ['reading an unknown store', 404, 'get', '/v2/stores/nowhere', undefined, /No store "nowhere"/],

@@ -37,7 +37,8 @@ describe('metrics and traces over the running stack', () => {
 
   const urlOf = (app: AppName) => `http://127.0.0.1:${stack.ports[app]}`;
   const scrapeAll = async (): Promise<Scrapes> => Object.fromEntries(await Promise.all(ALL.map(async (app) => [app, await scrape(urlOf(app))]))) as Scrapes;
-  const delta = (before: Scrapes, after: Scrapes, app: AppName, name: string, labels: Record<string, string> = {}) => total(after[app], name, labels) - total(before[app], name, labels);
+  const delta = (before: Scrapes, after: Scrapes, app: AppName, name: string, labels: Record<string, string> = {}) =>
+    total(after[app], name, labels) - total(before[app], name, labels);
   const crmRequestsServed = (samples: Sample[]) =>
     samples.filter((s) => s.name === 'http_request_duration_seconds_count' && s.labels.route.startsWith('/crm/v')).reduce((sum, s) => sum + s.value, 0);
 
@@ -50,7 +51,10 @@ describe('metrics and traces over the running stack', () => {
         const settled = WORKERS.every((app) =>
           QUEUES[app].every((queue) => {
             const consumed = total(scrapes[app], 'ecomm_messages_consumed_total', { queue });
-            const settledCount = ['acknowledged', 'retried', 'dead_lettered'].reduce((sum, how) => sum + total(scrapes[app], `ecomm_messages_${how}_total`, { queue }), 0);
+            const settledCount = ['acknowledged', 'retried', 'dead_lettered'].reduce(
+              (sum, how) => sum + total(scrapes[app], `ecomm_messages_${how}_total`, { queue }),
+              0,
+            );
             return consumed === settledCount && total(scrapes[app], 'ecomm_queue_messages', { queue }) === 0;
           }),
         );
@@ -65,19 +69,33 @@ describe('metrics and traces over the running stack', () => {
 
   it('when a sync batch is applied, then every service shows its default metrics and the counters moved by exactly what was sent', async () => {
     const before = await quiet();
-    const contacts = [1, 2, 3].map((n) => aV1Contact({ integratorObjectId: `metrics-c${n}`, propertyNameToValues: { email: `metrics-${n}@example.com`, firstname: `M${n}` } }));
+    const contacts = [1, 2, 3].map((n) =>
+      aV1Contact({ integratorObjectId: `metrics-c${n}`, propertyNameToValues: { email: `metrics-${n}@example.com`, firstname: `M${n}` } }),
+    );
     await client.putV1('CONTACT', contacts);
     for (const contact of contacts) await client.processed('CONTACT', contact.integratorObjectId);
     const after = await quiet();
 
     for (const app of ALL) expect({ app, cpu: total(after[app], 'process_cpu_user_seconds_total') > 0 }).toEqual({ app, cpu: true });
-    expect(delta(before, after, 'gateway', 'http_request_duration_seconds_count', { method: 'PUT', route: '/extensions/ecomm/v1/sync-messages/:objectType', status_code: '204' })).toBe(1);
+    expect(
+      delta(before, after, 'gateway', 'http_request_duration_seconds_count', {
+        method: 'PUT',
+        route: '/extensions/ecomm/v1/sync-messages/:objectType',
+        status_code: '204',
+      }),
+    ).toBe(1);
     // One accepted request is one message to the mapper, one mapped-changes message to the applier.
-    for (const [app, queue] of [['mapper', 'mapper.sync-batches'], ['applier', 'applier.mapped-changes']] as const) {
+    for (const [app, queue] of [
+      ['mapper', 'mapper.sync-batches'],
+      ['applier', 'applier.mapped-changes'],
+    ] as const) {
       expect({ app, consumed: delta(before, after, app, 'ecomm_messages_consumed_total', { queue }) }).toEqual({ app, consumed: 1 });
       expect({ app, acknowledged: delta(before, after, app, 'ecomm_messages_acknowledged_total', { queue }) }).toEqual({ app, acknowledged: 1 });
       expect({ app, timed: delta(before, after, app, 'ecomm_message_processing_seconds_count', { queue }) }).toEqual({ app, timed: 1 });
-      expect({ app, failed: delta(before, after, app, 'ecomm_messages_retried_total') + delta(before, after, app, 'ecomm_messages_dead_lettered_total') }).toEqual({ app, failed: 0 });
+      expect({
+        app,
+        failed: delta(before, after, app, 'ecomm_messages_retried_total') + delta(before, after, app, 'ecomm_messages_dead_lettered_total'),
+      }).toEqual({ app, failed: 0 });
     }
     expect(delta(before, after, 'applier', 'ecomm_sync_lag_seconds_count', { object_type: 'CONTACT' })).toBe(1);
     // Every CRM request the applier counted, the CRM served; none was refused.
@@ -94,7 +112,8 @@ describe('metrics and traces over the running stack', () => {
       }
     }
     // Nothing reached the import services.
-    for (const app of ['import-coordinator', 'webhook-dispatcher'] as const) expect({ app, consumed: delta(before, after, app, 'ecomm_messages_consumed_total') }).toEqual({ app, consumed: 0 });
+    for (const app of ['import-coordinator', 'webhook-dispatcher'] as const)
+      expect({ app, consumed: delta(before, after, app, 'ecomm_messages_consumed_total') }).toEqual({ app, consumed: 0 });
   });
 
   it('when an import starts, then the import coordinator and the webhook dispatcher count exactly its messages', async () => {
@@ -129,12 +148,16 @@ describe('metrics and traces over the running stack', () => {
       expect((await gatewayClient(stack, { accessToken: tokens.accessToken }).http.post('/v1/installs')).status).toBe(204);
       const before = await quiet();
 
-      const started = await axios.post(`${stack.gatewayUrl}/extensions/ecomm/v1/imports`, undefined, { params: { hapikey: portal.apiKey, appId: application.appId } });
+      const started = await axios.post(`${stack.gatewayUrl}/extensions/ecomm/v1/imports`, undefined, {
+        params: { hapikey: portal.apiKey, appId: application.appId },
+      });
       expect(started.status).toBe(201);
       await waitFor(() => receiver.received.length > 0, { message: 'the import webhook' });
       const after = await quiet();
 
-      expect(delta(before, after, 'gateway', 'http_request_duration_seconds_count', { method: 'POST', route: '/extensions/ecomm/v1/imports', status_code: '201' })).toBe(1);
+      expect(
+        delta(before, after, 'gateway', 'http_request_duration_seconds_count', { method: 'POST', route: '/extensions/ecomm/v1/imports', status_code: '201' }),
+      ).toBe(1);
       // The import's start and the webhook's answer reach the coordinator; the webhook request reaches the dispatcher.
       expect(delta(before, after, 'import-coordinator', 'ecomm_messages_acknowledged_total', { queue: 'import-coordinator.events' })).toBe(2);
       expect(delta(before, after, 'webhook-dispatcher', 'ecomm_messages_acknowledged_total', { queue: 'webhook-dispatcher.requests' })).toBe(1);
@@ -145,7 +168,9 @@ describe('metrics and traces over the running stack', () => {
   });
 
   it('when a sync batch is applied, then the trace id of the gateway log line is on the CRM request the applier made', async () => {
-    const response = await client.putV1('CONTACT', [aV1Contact({ integratorObjectId: 'traced-c1', propertyNameToValues: { email: 'traced@example.com', firstname: 'Traced' } })]);
+    const response = await client.putV1('CONTACT', [
+      aV1Contact({ integratorObjectId: 'traced-c1', propertyNameToValues: { email: 'traced@example.com', firstname: 'Traced' } }),
+    ]);
     const requestId = response.headers['x-request-id'];
     await client.processed('CONTACT', 'traced-c1');
 
@@ -168,7 +193,13 @@ describe('metrics and traces over the running stack', () => {
     // No other trace reached the CRM for this object's write.
     const otherWrites = stack
       .logLines('crm')
-      .filter((line) => line.message === 'request' && line.route === '/crm/v3/objects/:type/batch/upsert' && !String(line.traceparent).includes(traceId) && line.traceparent === null);
+      .filter(
+        (line) =>
+          line.message === 'request' &&
+          line.route === '/crm/v3/objects/:type/batch/upsert' &&
+          !String(line.traceparent).includes(traceId) &&
+          line.traceparent === null,
+      );
     expect(otherWrites).toEqual([]);
   });
 });

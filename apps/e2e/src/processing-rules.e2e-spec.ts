@@ -19,10 +19,11 @@ describe('processing rules over the running stack', () => {
     await stack?.stop();
   });
 
-
   it('when a contact’s e-mail belongs to a contact created directly in the CRM, then it is linked to that contact', async () => {
     const [existing] = await stack.crm(portal).batchCreate('CONTACT', [{ properties: { email: 'direct@example.com', firstname: 'Made in the CRM' } }]);
-    await client.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'links-by-mail', properties: { email: 'Direct@Example.com', lastname: 'Synced' } })]));
+    await client.putV2(
+      aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'links-by-mail', properties: { email: 'Direct@Example.com', lastname: 'Synced' } })]),
+    );
     const linked = await client.processed('CONTACT', 'links-by-mail');
     expect(linked.crmId).toBe(existing.id);
   });
@@ -69,20 +70,42 @@ describe('processing rules over the running stack', () => {
     expect([settings.status, settings.data]).toEqual([200, expect.anything()]);
     const proto = aV2Message({
       externalObjectId: 'proto-names',
-      properties: { email: 'proto@example.com', valueOf: 'Val', hasOwnProperty: 'Own', constructor: 'Ctor', ['__proto__']: 'Proto', toString: 'Str', ...Object.fromEntries(prototypeNames.map((name) => [`nick_${name}`, `nick ${name}`])) },
+      properties: {
+        email: 'proto@example.com',
+        valueOf: 'Val',
+        hasOwnProperty: 'Own',
+        constructor: 'Ctor',
+        ['__proto__']: 'Proto',
+        toString: 'Str',
+        ...Object.fromEntries(prototypeNames.map((name) => [`nick_${name}`, `nick ${name}`])),
+      },
     });
     const unrelated = ['plain-1', 'plain-2'].map((id) => aV2Message({ externalObjectId: id, properties: { email: `${id}@example.com` } }));
     await ownClient.putV2(aV2Submission('CONTACT', [unrelated[0], proto, unrelated[1]]));
 
     for (const { externalObjectId } of unrelated) requireCrmId((await ownClient.processed('CONTACT', externalObjectId)).crmId);
     const applied = await ownClient.processed('CONTACT', 'proto-names');
-    const [object] = await stack.crm(own).batchRead('CONTACT', [requireCrmId(applied.crmId)], ['email', 'firstname', 'lastname', 'company', 'city', 'phone', 'constructor']);
-    expect(object.properties).toMatchObject({ email: 'proto@example.com', firstname: 'Val', lastname: 'Own', company: 'Ctor', city: 'Proto', phone: 'Str', constructor: 'nick constructor' });
+    const [object] = await stack
+      .crm(own)
+      .batchRead('CONTACT', [requireCrmId(applied.crmId)], ['email', 'firstname', 'lastname', 'company', 'city', 'phone', 'constructor']);
+    expect(object.properties).toMatchObject({
+      email: 'proto@example.com',
+      firstname: 'Val',
+      lastname: 'Own',
+      company: 'Ctor',
+      city: 'Proto',
+      phone: 'Str',
+      constructor: 'nick constructor',
+    });
     expect(await deadLetterCount(stack)).toBe(0);
   });
 
   it('when an object is deleted, then its CRM object is archived; an older upsert is ignored and a newer one recreates it', async () => {
-    const crm = (id: number | null) => axios.get(`${stack.crmUrl}/crm/v3/objects/products/${requireCrmId(id)}`, { headers: { authorization: `Bearer ${portal.crmToken}` }, validateStatus: () => true });
+    const crm = (id: number | null) =>
+      axios.get(`${stack.crmUrl}/crm/v3/objects/products/${requireCrmId(id)}`, {
+        headers: { authorization: `Bearer ${portal.crmToken}` },
+        validateStatus: () => true,
+      });
     await client.putV2(aV2Submission('PRODUCT', [aV2Message({ externalObjectId: 'mortal', changedAt: 100, properties: { name: 'First' } })]));
     const first = await client.processed('PRODUCT', 'mortal');
     await client.putV2(aV2Submission('PRODUCT', [aV2Message({ externalObjectId: 'mortal', action: 'DELETE', changedAt: 200 })]));

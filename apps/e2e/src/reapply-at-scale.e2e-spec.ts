@@ -82,10 +82,13 @@ describe(`re-applying ${OBJECTS.toLocaleString('en')} stored objects after a map
     try {
       const before = await lastJobRev();
       await putContactMappings([{ externalPropertyName: 'phone_number', crmPropertyName: 'mobilephone' }]);
-      await waitFor(async () => {
-        const status = await reapplyStatus();
-        return status.settingsRev > before && status.status === 'completed';
-      }, { timeoutMs: 240_000, intervalMs: 200, message: 'the re-apply to complete' });
+      await waitFor(
+        async () => {
+          const status = await reapplyStatus();
+          return status.settingsRev > before && status.status === 'completed';
+        },
+        { timeoutMs: 240_000, intervalMs: 200, message: 'the re-apply to complete' },
+      );
     } finally {
       clearInterval(sampler);
     }
@@ -95,7 +98,13 @@ describe(`re-applying ${OBJECTS.toLocaleString('en')} stored objects after a map
     expect(ids).toHaveLength(OBJECTS);
     expect(new Set(ids).size).toBe(OBJECTS);
 
-    const report = { objects: OBJECTS, baselineRssMb: Math.round(baseline), peakRssMb: Math.round(peak), growthMb: Math.round(peak - baseline), durationMs: status.finishedAt - status.startedAt };
+    const report = {
+      objects: OBJECTS,
+      baselineRssMb: Math.round(baseline),
+      peakRssMb: Math.round(peak),
+      growthMb: Math.round(peak - baseline),
+      durationMs: status.finishedAt - status.startedAt,
+    };
     fs.mkdirSync(path.join(__dirname, '..', '..', '..', 'reports'), { recursive: true });
     fs.writeFileSync(path.join(__dirname, '..', '..', '..', 'reports', 'reapply-memory.json'), JSON.stringify(report, null, 2));
     console.log(`re-apply of ${OBJECTS} objects: ${JSON.stringify(report)}`);
@@ -107,10 +116,13 @@ describe(`re-applying ${OBJECTS.toLocaleString('en')} stored objects after a map
     await drainMappedChanges();
     const before = await lastJobRev();
     await putContactMappings([{ externalPropertyName: 'phone_number', crmPropertyName: 'phone' }]);
-    const midway = await waitFor(async () => {
-      const status = await reapplyStatus();
-      return status.settingsRev > before && status.objectsProcessed > 0 ? status : undefined;
-    }, { timeoutMs: 60_000, intervalMs: 20, message: 'the re-apply to be under way' });
+    const midway = await waitFor(
+      async () => {
+        const status = await reapplyStatus();
+        return status.settingsRev > before && status.objectsProcessed > 0 ? status : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 20, message: 'the re-apply to be under way' },
+    );
     await stack.stopApp('mapper', 'SIGKILL');
     const atKill = await reapplyStatus();
     expect(atKill.status).toBe('running');
@@ -118,7 +130,11 @@ describe(`re-applying ${OBJECTS.toLocaleString('en')} stored objects after a map
     expect(atKill.objectsProcessed).toBeLessThan(OBJECTS);
 
     await stack.startApp('mapper');
-    await waitFor(async () => (await reapplyStatus()).status === 'completed', { timeoutMs: 240_000, intervalMs: 200, message: 'the resumed re-apply to complete' });
+    await waitFor(async () => (await reapplyStatus()).status === 'completed', {
+      timeoutMs: 240_000,
+      intervalMs: 200,
+      message: 'the resumed re-apply to complete',
+    });
     expect(await reapplyStatus()).toMatchObject({ settingsRev: midway.settingsRev, objectsProcessed: OBJECTS });
     const ids = await drainMappedChanges();
     expect(new Set(ids).size).toBe(OBJECTS); // a page cut short by the crash may be published twice; the applier skips repeats

@@ -29,7 +29,13 @@ describe('settings changes re-apply stored messages (every app its own process)'
       DEAL: { properties: DEMO_MAPPINGS.DEAL },
       PRODUCT: { properties: DEMO_MAPPINGS.PRODUCT },
       LINE_ITEM: { properties: DEMO_MAPPINGS.LINE_ITEM },
-      CONTACT: { properties: [{ externalPropertyName: 'email', crmPropertyName: 'email' }, { externalPropertyName: 'firstname', crmPropertyName: 'firstname' }, ...extraContactMappings] },
+      CONTACT: {
+        properties: [
+          { externalPropertyName: 'email', crmPropertyName: 'email' },
+          { externalPropertyName: 'firstname', crmPropertyName: 'firstname' },
+          ...extraContactMappings,
+        ],
+      },
     },
   });
   const putSettings = async (body: object) => {
@@ -41,15 +47,22 @@ describe('settings changes re-apply stored messages (every app its own process)'
     waitFor(
       async () => {
         const response = await client.http.get('/v2/settings/reapply-status');
-        return response.status === 200 && response.data.status === 'completed' && (settingsRev === undefined || response.data.settingsRev >= settingsRev) ? response.data : undefined;
+        return response.status === 200 && response.data.status === 'completed' && (settingsRev === undefined || response.data.settingsRev >= settingsRev)
+          ? response.data
+          : undefined;
       },
       { timeoutMs: 30_000, message: 're-apply to complete' },
     );
   const crmContact = async (crmId: number | null) =>
-    (await axios.get(`${stack.crmUrl}/crm/v3/objects/contacts/${requireCrmId(crmId)}`, { headers: { authorization: `Bearer ${portal.crmToken}` } })).data.properties;
+    (await axios.get(`${stack.crmUrl}/crm/v3/objects/contacts/${requireCrmId(crmId)}`, { headers: { authorization: `Bearer ${portal.crmToken}` } })).data
+      .properties;
 
   it('when a mapping is added for a property sent earlier, then the CRM object gets the value with nothing re-sent', async () => {
-    await client.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'late-map', properties: { email: 'late@example.com', firstname: 'Late', phone_number: '+49 30 1234' } })]));
+    await client.putV2(
+      aV2Submission('CONTACT', [
+        aV2Message({ externalObjectId: 'late-map', properties: { email: 'late@example.com', firstname: 'Late', phone_number: '+49 30 1234' } }),
+      ]),
+    );
     const { crmId } = await client.processed('CONTACT', 'late-map');
     expect(await crmContact(crmId)).not.toHaveProperty('mobilephone');
 
@@ -61,7 +74,9 @@ describe('settings changes re-apply stored messages (every app its own process)'
 
   it('when messages arrive while settings are disabled, then they are applied once settings are enabled', async () => {
     await putSettings(settingsWith([], false));
-    await client.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'paused', properties: { email: 'paused@example.com', firstname: 'Paused' } })]));
+    await client.putV2(
+      aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'paused', properties: { email: 'paused@example.com', firstname: 'Paused' } })]),
+    );
     const paused = await client.statusWhen('CONTACT', 'paused', (status) => status.errors.length > 0, 'the SETTINGS_NOT_ENABLED error');
     expect(paused).toMatchObject({ crmId: null, errors: [expect.objectContaining({ type: 'SETTINGS_NOT_ENABLED', status: 'OPEN' })] });
 
@@ -77,7 +92,12 @@ describe('settings changes re-apply stored messages (every app its own process)'
     await client.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'unset', properties: { email: 'unset@example.com' } })]));
     await client.statusWhen('CONTACT', 'unset', (status) => status.errors.some((error) => error.type === 'NO_SYNC_SETTINGS'), 'the NO_SYNC_SETTINGS error');
     await putSettings(settingsWith([]));
-    await client.statusWhen('CONTACT', 'unset', (status) => status.crmId !== null && status.errors.length === 0, 'the contact to be applied once settings exist');
+    await client.statusWhen(
+      'CONTACT',
+      'unset',
+      (status) => status.crmId !== null && status.errors.length === 0,
+      'the contact to be applied once settings exist',
+    );
   });
 
   it('when a mapped property is missing in the CRM, then creating it and asking for a re-apply applies the stored value', async () => {
@@ -97,13 +117,17 @@ describe('settings changes re-apply stored messages (every app its own process)'
 
   it('when a mapping is removed, then that CRM property is no longer updated, and not blanked', async () => {
     await putSettings(settingsWith([{ externalPropertyName: 'phone_number', crmPropertyName: 'mobilephone' }]));
-    await client.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'unmap', changedAt: 1, properties: { email: 'unmap@example.com', phone_number: '111' } })]));
+    await client.putV2(
+      aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'unmap', changedAt: 1, properties: { email: 'unmap@example.com', phone_number: '111' } })]),
+    );
     const { crmId } = await client.processed('CONTACT', 'unmap');
     expect((await crmContact(crmId)).mobilephone).toBe('111');
 
     const settings = await putSettings(settingsWith([]));
     expect(settings.mappings.CONTACT.properties.map((m: { crmPropertyName: string }) => m.crmPropertyName)).toEqual(['email', 'firstname']);
-    await client.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'unmap', changedAt: 2, properties: { phone_number: '222', firstname: 'Changed' } })]));
+    await client.putV2(
+      aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'unmap', changedAt: 2, properties: { phone_number: '222', firstname: 'Changed' } })]),
+    );
     await waitFor(async () => (await crmContact(crmId)).firstname === 'Changed', { message: 'the newer firstname' });
     expect((await crmContact(crmId)).mobilephone).toBe('111');
   });

@@ -2,7 +2,20 @@ import express, { type Express } from 'express';
 import { gatewayOpenApiDocument, TOPICS, type CatchUpMessage, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
 import { CrmConnections, type CrmConnectionsOptions } from '@ecomm-sync/crm-connections';
 import { SecretBox, type Credential, type Repositories } from '@ecomm-sync/data-access';
-import { apiDocsRoutes, byClientAddress, byPresentedCredential, errorHandler, failedAuthThrottle, healthRoutes, jsonBody, notFoundHandler, observeRequests, requestContext, type FailedAuthThrottleOptions, type ReadinessCheck } from '@ecomm-sync/http';
+import {
+  apiDocsRoutes,
+  byClientAddress,
+  byPresentedCredential,
+  errorHandler,
+  failedAuthThrottle,
+  healthRoutes,
+  jsonBody,
+  notFoundHandler,
+  observeRequests,
+  requestContext,
+  type FailedAuthThrottleOptions,
+  type ReadinessCheck,
+} from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { ServiceAddress } from '@ecomm-sync/domain';
 import type { Broker } from '@ecomm-sync/messaging';
@@ -78,7 +91,16 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   const credentialCache = new TtlCache<Credential | null>(cacheMs);
   const storeCache = new TtlCache<boolean>(cacheMs);
   const secretBox = new SecretBox(deps.secretsKey);
-  const connections = deps.connections ?? new CrmConnections({ portals: repositories.portals, secretBox, builtinBaseUrl: deps.crmBaseUrl, maxWaitMs: deps.crmMaxWaitMs ?? 3000, budgetFor: deps.crmBudgetFor, logger });
+  const connections =
+    deps.connections ??
+    new CrmConnections({
+      portals: repositories.portals,
+      secretBox,
+      builtinBaseUrl: deps.crmBaseUrl,
+      maxWaitMs: deps.crmMaxWaitMs ?? 3000,
+      budgetFor: deps.crmBudgetFor,
+      logger,
+    });
   const sealed = await connections.sealPlaintextTokens();
   if (sealed > 0) logger.info('sealed built-in CRM tokens stored in clear', { portals: sealed });
   const forgetLookups = () => {
@@ -90,7 +112,9 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
 
   const lookupsChanged = async () => {
     forgetLookups();
-    await broker.publish(TOPICS.lookupsChanged, {}).catch((error) => logger.warn('could not tell other replicas to drop cached look-ups', { error: String(error) }));
+    await broker
+      .publish(TOPICS.lookupsChanged, {})
+      .catch((error) => logger.warn('could not tell other replicas to drop cached look-ups', { error: String(error) }));
   };
   const accounts = new ManageAccountsUseCase(
     repositories,
@@ -104,7 +128,11 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     },
     logger,
   );
-  const auth = new Authorizer(new CredentialResolver(repositories.credentials, credentialCache), repositories.accounts, perCredentialRateLimit(deps.rateLimit ?? { limit: 0, windowMs: 1000 }));
+  const auth = new Authorizer(
+    new CredentialResolver(repositories.credentials, credentialCache),
+    repositories.accounts,
+    perCredentialRateLimit(deps.rateLimit ?? { limit: 0, windowMs: 1000 }),
+  );
   const readSyncStatus = new ReadSyncStatusUseCase(repositories);
 
   const app = express();
@@ -135,12 +163,20 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   const refresher = { refresh: (message: RefreshObjectsMessage) => broker.publish(TOPICS.refreshObjects, message) };
   app.use(
     consoleRoutes(
-      { read: new ConsoleReadUseCase(repositories), retry: new RetryErrorsUseCase(repositories, refresher), operations: deps.operations, accounts: repositories.accounts, adminToken: deps.adminToken },
+      {
+        read: new ConsoleReadUseCase(repositories),
+        retry: new RetryErrorsUseCase(repositories, refresher),
+        operations: deps.operations,
+        accounts: repositories.accounts,
+        adminToken: deps.adminToken,
+      },
       auth,
     ),
   );
   app.use(consoleObjectRoutes(consoleObjectDeps(repositories, connections, deps.crmBaseUrl), auth));
-  const operatorView = deps.operatorView && new ConsoleOperationsUseCase({ ...deps.operatorView, crmHealth: (portalId) => readSyncStatus.crmHealth(portalId) }, deps.operatorView.services);
+  const operatorView =
+    deps.operatorView &&
+    new ConsoleOperationsUseCase({ ...deps.operatorView, crmHealth: (portalId) => readSyncStatus.crmHealth(portalId) }, deps.operatorView.services);
   app.use(consoleOperationsRoutes(operatorView, deps.adminToken));
   const crmFor = async (portalId: number) => {
     const portal = await repositories.portals.findById(portalId);

@@ -55,7 +55,8 @@ describe('throttling failed authentication', () => {
 
   it('when the admin token is guessed three times, then the admin API answers 429 to that address, even with the right token', async () => {
     const guesser = newAddress();
-    const portals = (token: string) => request(throttled).post('/admin/v1/portals').set('x-forwarded-for', guesser).set('authorization', `Bearer ${token}`).send({ name: 'x' });
+    const portals = (token: string) =>
+      request(throttled).post('/admin/v1/portals').set('x-forwarded-for', guesser).set('authorization', `Bearer ${token}`).send({ name: 'x' });
     for (let i = 0; i < 3; i++) await portals(`guess-${i}`).expect(401);
     const refused = await portals('admin').expect(429);
     expect(refused.headers['retry-after']).toBeDefined();

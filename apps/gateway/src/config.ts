@@ -7,13 +7,22 @@ export const gatewayConfigSchema = {
   GATEWAY_PORT: { doc: 'port the gateway listens on', format: 'port', default: 3000 },
   GATEWAY_BODY_LIMIT: { doc: 'largest accepted request body (bigger ones answer 413)', format: 'string', default: '4mb' },
   ADMIN_TOKEN: { doc: 'bearer token of the admin API', format: 'string', sensitive: true, productionSecret: true },
-  SECRETS_KEY: { doc: 'key (at least 16 characters; use 32 random bytes, base64) that seals application client secrets and CRM secrets (portal CRM tokens, hosted CRM credentials) at rest; the applier, the webhook-dispatcher and the CLI need the same one', format: 'string', sensitive: true, productionSecret: true },
+  SECRETS_KEY: {
+    doc: 'key (at least 16 characters; use 32 random bytes, base64) that seals application client secrets and CRM secrets (portal CRM tokens, hosted CRM credentials) at rest; the applier, the webhook-dispatcher and the CLI need the same one',
+    format: 'string',
+    sensitive: true,
+    productionSecret: true,
+  },
   GATEWAY_LOOKUP_CACHE_MS: {
     doc: 'how long a credential found by its secret and a known store are remembered (0: look up on every request); revocations clear it in every replica at once',
     format: 'int',
     default: 2000,
   },
-  RATE_LIMIT_REQUESTS: { doc: 'requests one credential may make per RATE_LIMIT_WINDOW_MS in one gateway replica (0: no limit); over it: 429 with Retry-After', format: 'int', default: 600 },
+  RATE_LIMIT_REQUESTS: {
+    doc: 'requests one credential may make per RATE_LIMIT_WINDOW_MS in one gateway replica (0: no limit); over it: 429 with Retry-After',
+    format: 'int',
+    default: 600,
+  },
   RATE_LIMIT_WINDOW_MS: { doc: 'the rate limit window', format: 'int', default: 10_000 },
   AUTH_FAILURE_LIMIT: {
     doc: 'failed authentications (401) one client address, one presented credential or one OAuth client_id may make per AUTH_FAILURE_WINDOW_MS in one gateway replica (0: no limit); over it: 429 with Retry-After, for right credentials too',
@@ -46,7 +55,8 @@ export const gatewayConfigSchema = {
   SERVICE_READINESS_URLS: {
     doc: "the services whose readiness the console's operations page shows, as name=base URL pairs separated by commas (each answers GET <url>/readyz); the gateway is added first",
     format: 'string',
-    default: 'mapper=http://127.0.0.1:3201,applier=http://127.0.0.1:3202,import-coordinator=http://127.0.0.1:3203,webhook-dispatcher=http://127.0.0.1:3204,crm=http://127.0.0.1:3100',
+    default:
+      'mapper=http://127.0.0.1:3201,applier=http://127.0.0.1:3202,import-coordinator=http://127.0.0.1:3203,webhook-dispatcher=http://127.0.0.1:3204,crm=http://127.0.0.1:3100',
   },
 } as const satisfies ConfigSchema;
 

@@ -24,7 +24,10 @@ describe("the console's operations API", () => {
   beforeAll(async () => {
     fixture = await startGatewayFixture('test-console-ops');
     const logger = createLogger('health-test', 'error');
-    [ready, notReady] = [await startHealthServer(0, { mongo: () => true }, logger), await startHealthServer(0, { mongo: () => true, rabbitmq: () => false }, logger)];
+    [ready, notReady] = [
+      await startHealthServer(0, { mongo: () => true }, logger),
+      await startHealthServer(0, { mongo: () => true, rabbitmq: () => false }, logger),
+    ];
     const budgets = new MongoCrmBudgets(fixture.database.connection);
     await budgets.for('builtin:8301', { burstPer10s: 100, dailyCap: null, timeZone: 'UTC', searchPerSecond: null }).take('request');
     app = await fixture.gateway({
@@ -42,7 +45,12 @@ describe("the console's operations API", () => {
     });
     const connection = await amqplib.connect(amqpUrl);
     const channel = await connection.createConfirmChannel();
-    for (const n of [1, 2, 3]) channel.sendToQueue(namesOf(fixture.prefix, 'mapper.sync-batches').dead, Buffer.from(`{"n":${n}}`), { messageId: `m${n}`, contentType: 'application/json', headers: { 'x-attempt': 3 } });
+    for (const n of [1, 2, 3])
+      channel.sendToQueue(namesOf(fixture.prefix, 'mapper.sync-batches').dead, Buffer.from(`{"n":${n}}`), {
+        messageId: `m${n}`,
+        contentType: 'application/json',
+        headers: { 'x-attempt': 3 },
+      });
     await channel.waitForConfirms();
     await connection.close();
   });
@@ -55,8 +63,22 @@ describe("the console's operations API", () => {
     const { body } = await admin(request(app).get('/console/api/v1/ops/queues/mapper.sync-batches/dead-letters?limit=2')).expect(200);
     expect(body).toMatchObject({ queue: 'mapper.sync-batches', total: 3, limit: 2 });
     expect(body.results).toEqual([
-      { messageId: 'm1', contentType: 'application/json', timestamp: null, headers: expect.objectContaining({ 'x-attempt': 3 }), body: '{"n":1}', truncated: false },
-      { messageId: 'm2', contentType: 'application/json', timestamp: null, headers: expect.objectContaining({ 'x-attempt': 3 }), body: '{"n":2}', truncated: false },
+      {
+        messageId: 'm1',
+        contentType: 'application/json',
+        timestamp: null,
+        headers: expect.objectContaining({ 'x-attempt': 3 }),
+        body: '{"n":1}',
+        truncated: false,
+      },
+      {
+        messageId: 'm2',
+        contentType: 'application/json',
+        timestamp: null,
+        headers: expect.objectContaining({ 'x-attempt': 3 }),
+        body: '{"n":2}',
+        truncated: false,
+      },
     ]);
     const again = (await admin(request(app).get('/console/api/v1/ops/queues/mapper.sync-batches/dead-letters')).expect(200)).body;
     // Quorum queues put requeued messages behind the others: peeking part of the queue rotates it.
@@ -83,7 +105,15 @@ describe("the console's operations API", () => {
   it("when the operator reads the CRM accounts, then each budget shows its use and its portal's CRM health", async () => {
     const { body } = await admin(request(app).get('/console/api/v1/ops/crm-accounts')).expect(200);
     expect(body.results).toEqual([
-      { accountKey: 'builtin:8301', portalId: 8301, usedInWindow: 1, usedToday: 1, pausedUntil: null, reason: null, health: { state: 'ok', message: 'the CRM takes changes', parkedChanges: 0 } },
+      {
+        accountKey: 'builtin:8301',
+        portalId: 8301,
+        usedInWindow: 1,
+        usedToday: 1,
+        pausedUntil: null,
+        reason: null,
+        health: { state: 'ok', message: 'the CRM takes changes', parkedChanges: 0 },
+      },
     ]);
   });
 

@@ -20,12 +20,19 @@ describe('the console API', () => {
   beforeAll(async () => {
     fixture = await startGatewayFixture('test-console');
     const { amqpUrl } = testInfrastructure();
-    app = await fixture.gateway({ operations: { queues: () => queueStats(amqpUrl, fixture.prefix), redrive: (queue) => redriveDeadLetters(amqpUrl, fixture.prefix, queue) } });
+    app = await fixture.gateway({
+      operations: { queues: () => queueStats(amqpUrl, fixture.prefix), redrive: (queue) => redriveDeadLetters(amqpUrl, fixture.prefix, queue) },
+    });
     await fixture.broker.subscribeAll(TOPICS.refreshObjects, (body) => refreshed.push(body as RefreshObjectsMessage));
     const { repositories } = fixture.database;
     await seedPortal(repositories, { portalId: PORTAL, apiKey: KEY });
     await repositories.stores.upsert(direct, { id: 'web', label: 'Web shop' });
-    await repositories.objectStates.insertNew(direct, 'web', 'CONTACT', ['c1', 'c2', 'c3'].map((externalObjectId) => ({ externalObjectId, state: emptyObjectState() })));
+    await repositories.objectStates.insertNew(
+      direct,
+      'web',
+      'CONTACT',
+      ['c1', 'c2', 'c3'].map((externalObjectId) => ({ externalObjectId, state: emptyObjectState() })),
+    );
     await repositories.syncErrors.record(direct, 'web', 'CONTACT', [
       { externalObjectId: 'c2', rev: 1, settingsRev: 1, type: 'INVALID_EMAIL_ADDRESS', details: 'not an e-mail [email: nope]', changedAt: 5, erroredAt: 6 },
       { externalObjectId: 'c3', rev: 1, settingsRev: 1, type: 'INVALID_EMAIL_ADDRESS', details: 'not an e-mail [email: nah]', changedAt: 5, erroredAt: 7 },
@@ -36,14 +43,26 @@ describe('the console API', () => {
   it('when a customer reads the overview, then each store shows its objects by state and its open errors by type', async () => {
     const { body } = await request(app).get(`/console/api/v1/overview?hapikey=${KEY}`).expect(200);
     const web = body.stores.find((store: { storeId: string }) => store.storeId === 'web');
-    expect(web).toMatchObject({ portalId: PORTAL, appId: null, label: 'Web shop', openErrors: 2, openErrorsByType: { INVALID_EMAIL_ADDRESS: 2 }, lastProcessedAt: null });
+    expect(web).toMatchObject({
+      portalId: PORTAL,
+      appId: null,
+      label: 'Web shop',
+      openErrors: 2,
+      openErrorsByType: { INVALID_EMAIL_ADDRESS: 2 },
+      lastProcessedAt: null,
+    });
     expect(web.objectTypes.CONTACT).toEqual({ received: 3, applied: 0, withOpenErrors: 2, waiting: 0, notProcessed: 3 });
   });
 
   it('when errors are filtered by store and status, then each comes with what to do, newest first, paged', async () => {
     const page = (query: string) => request(app).get(`/console/api/v1/errors?hapikey=${KEY}&${query}`).expect(200);
     const first = (await page('storeId=web&limit=1')).body;
-    expect(first).toMatchObject({ offset: 0, limit: 1, hasMore: true, results: [{ externalObjectId: 'c3', status: 'OPEN', retryHelps: true, whatToDo: expect.stringContaining('fix the mapping') }] });
+    expect(first).toMatchObject({
+      offset: 0,
+      limit: 1,
+      hasMore: true,
+      results: [{ externalObjectId: 'c3', status: 'OPEN', retryHelps: true, whatToDo: expect.stringContaining('fix the mapping') }],
+    });
     expect((await page('storeId=web&offset=1&limit=1')).body.results.map((e: { externalObjectId: string }) => e.externalObjectId)).toEqual(['c2']);
     expect((await page('storeId=default')).body.results).toEqual([]);
     expect((await page('status=RESOLVED')).body.results).toEqual([]);
@@ -53,7 +72,12 @@ describe('the console API', () => {
     ['an unknown status', 'get', '/console/api/v1/errors?status=MAYBE', undefined],
     ['an unknown error type', 'get', '/console/api/v1/errors?errorType=NOPE', undefined],
     ['a retry without what to retry', 'post', '/console/api/v1/errors/retry', {}],
-    ['a retry of an object without its store', 'post', '/console/api/v1/errors/retry', { object: { portalId: PORTAL, appId: null, objectType: 'CONTACT', externalObjectId: 'c2' } }],
+    [
+      'a retry of an object without its store',
+      'post',
+      '/console/api/v1/errors/retry',
+      { object: { portalId: PORTAL, appId: null, objectType: 'CONTACT', externalObjectId: 'c2' } },
+    ],
   ] as const)('when the request has %s, then it answers 400 in the error shape', async (_name, method, path, body) => {
     const call = request(app)[method](`${path}${path.includes('?') ? '&' : '?'}hapikey=${KEY}`);
     const response = await (body ? call.send(body) : call);
@@ -62,7 +86,10 @@ describe('the console API', () => {
   });
 
   it('when every object with an error type is retried, then the mapper is asked to re-apply each of them from what is stored', async () => {
-    const { body } = await request(app).post(`/console/api/v1/errors/retry?hapikey=${KEY}`).send({ errorType: 'INVALID_EMAIL_ADDRESS', storeId: 'web' }).expect(202);
+    const { body } = await request(app)
+      .post(`/console/api/v1/errors/retry?hapikey=${KEY}`)
+      .send({ errorType: 'INVALID_EMAIL_ADDRESS', storeId: 'web' })
+      .expect(202);
     expect(body).toEqual({ objectsQueued: 2, more: false });
     await waitFor(() => refreshed.length >= 1, { message: 'the refresh message to be published' });
     expect(refreshed[0]).toEqual({ kind: 'refresh-objects', tenant: direct, storeId: 'web', objectType: 'CONTACT', externalObjectIds: ['c3', 'c2'] });
@@ -71,9 +98,18 @@ describe('the console API', () => {
   it('when the operator reads the queues, then each queue has its depth, consumers and dead letters, and an unknown queue cannot be redriven', async () => {
     const admin = (call: request.Test) => call.set('authorization', 'Bearer admin');
     const { body } = await admin(request(app).get('/console/api/v1/ops/queues')).expect(200);
-    expect(body.results.map((q: { queue: string }) => q.queue)).toEqual(['mapper.sync-batches', 'applier.mapped-changes', 'mapper.settings-work', 'import-coordinator.events', 'webhook-dispatcher.requests']);
+    expect(body.results.map((q: { queue: string }) => q.queue)).toEqual([
+      'mapper.sync-batches',
+      'applier.mapped-changes',
+      'mapper.settings-work',
+      'import-coordinator.events',
+      'webhook-dispatcher.requests',
+    ]);
     expect(body.results[0]).toEqual({ queue: 'mapper.sync-batches', depth: 0, consumers: 0, retrying: 0, deadLetters: 0 });
-    expect((await admin(request(app).post('/console/api/v1/ops/queues/mapper.sync-batches/redrive')).expect(200)).body).toEqual({ queue: 'mapper.sync-batches', moved: 0 });
+    expect((await admin(request(app).post('/console/api/v1/ops/queues/mapper.sync-batches/redrive')).expect(200)).body).toEqual({
+      queue: 'mapper.sync-batches',
+      moved: 0,
+    });
     expect((await admin(request(app).post('/console/api/v1/ops/queues/nope/redrive')).expect(404)).body.message).toContain('No queue nope');
   });
 });

@@ -71,9 +71,20 @@ describe('credentials and tenant isolation', () => {
         await database.repositories.objectStates.insertNew(tenant, storeId, 'CONTACT', [{ externalObjectId: 'c1', state: emptyObjectState() }]);
       }
       await database.repositories.settings.put(tenant, { enabled: true, importOnInstall: false, webhookUri: null, mappings: {} });
-      if (tenant.appId) await database.repositories.objectStates.insertNew(tenant, 'web', 'CONTACT', [{ externalObjectId: `only-${tenant.portalId}`, state: emptyObjectState() }]);
+      if (tenant.appId)
+        await database.repositories.objectStates.insertNew(tenant, 'web', 'CONTACT', [
+          { externalObjectId: `only-${tenant.portalId}`, state: emptyObjectState() },
+        ]);
       await database.repositories.syncErrors.record(tenant, 'default', 'CONTACT', [
-        { externalObjectId: `err-${tenant.portalId}-${tenant.appId ?? 'direct'}`, rev: 1, settingsRev: 1, type: 'INVALID_EMAIL_ADDRESS', details: 'x', changedAt: 1, erroredAt: 1 },
+        {
+          externalObjectId: `err-${tenant.portalId}-${tenant.appId ?? 'direct'}`,
+          rev: 1,
+          settingsRev: 1,
+          type: 'INVALID_EMAIL_ADDRESS',
+          details: 'x',
+          changedAt: 1,
+          erroredAt: 1,
+        },
       ]);
     }
   });
@@ -128,8 +139,20 @@ describe('credentials and tenant isolation', () => {
     ['v1 import page, old path', 'put', '/import-pages/123/CONTACT/0', [{ integratorObjectId: 'i1' }], [401, 401, 401, 403, 403, 403, 403, 404]],
     ['v1 import page read', 'get', `${v1}/import-pages/123/CONTACT/0`, undefined, [401, 401, 401, 403, 403, 403, 403, 404]],
     ['v1 import end', 'put', `${v1}/import-pages/123/CONTACT/end`, { pageCount: 0, itemCount: 0 }, [401, 401, 401, 403, 403, 403, 403, 404]],
-    ['v2 import page', 'post', `${v2}/imports/page`, { importStartedAt: 123, pageNumber: 0, storeId: 'web', objectType: 'CONTACT', messages: [{ externalObjectId: 'i1' }] }, [401, 401, 401, 403, 403, 403, 403, 404]],
-    ['v2 import end', 'post', `${v2}/imports/end`, { importStartedAt: 123, storeId: 'web', objectType: 'CONTACT', pageCount: 0, itemCount: 0 }, [401, 401, 401, 403, 403, 403, 403, 404]],
+    [
+      'v2 import page',
+      'post',
+      `${v2}/imports/page`,
+      { importStartedAt: 123, pageNumber: 0, storeId: 'web', objectType: 'CONTACT', messages: [{ externalObjectId: 'i1' }] },
+      [401, 401, 401, 403, 403, 403, 403, 404],
+    ],
+    [
+      'v2 import end',
+      'post',
+      `${v2}/imports/end`,
+      { importStartedAt: 123, storeId: 'web', objectType: 'CONTACT', pageCount: 0, itemCount: 0 },
+      [401, 401, 401, 403, 403, 403, 403, 404],
+    ],
     ['v1 sync messages', 'put', `${v1}/sync-messages/CONTACT`, [aV1Contact()], [401, 401, 401, 204, 204, 403, 403, 204]],
     ['v2 sync messages', 'put', `${v2}/sync/messages`, aV2Submission('CONTACT', [aV2Message()], 'web'), [401, 401, 401, 204, 204, 403, 403, 204]],
     ['v1 install status', 'get', `${v1}/installs/status`, undefined, [401, 401, 401, 200, 200, 403, 403, 200]],
@@ -144,7 +167,13 @@ describe('credentials and tenant isolation', () => {
     ['v2 settings GET', 'get', `${v2}/settings`, undefined, [401, 401, 401, 200, 200, 400, 200, 403]],
     ['v2 settings PUT', 'put', `${v2}/settings`, v2Settings, [401, 401, 401, 200, 200, 400, 200, 403]],
     ['v1 import settings GET', 'get', `${v1}/import-settings`, undefined, [401, 401, 401, 200, 200, 400, 200, 403]],
-    ['v1 import settings PUT', 'put', `${v1}/import-settings`, { importTriggerUri: 'https://shop.example.com/import' }, [401, 401, 401, 200, 200, 400, 200, 403]],
+    [
+      'v1 import settings PUT',
+      'put',
+      `${v1}/import-settings`,
+      { importTriggerUri: 'https://shop.example.com/import' },
+      [401, 401, 401, 200, 200, 400, 200, 403],
+    ],
     ['v1 sync errors', 'get', `${v1}/sync-errors`, undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
     ['v1 portal errors', 'get', `${v1}/sync-errors/portal/${PORTAL_A}`, undefined, [401, 401, 401, 200, 200, 403, 403, 403]],
     ['v2 portal errors', 'get', `${v2}/sync/errors/portal`, undefined, [401, 401, 401, 200, 200, 403, 403, 403]],
@@ -157,13 +186,37 @@ describe('credentials and tenant isolation', () => {
     ['console session', 'get', '/console/api/v1/session', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
     ['console overview', 'get', '/console/api/v1/overview', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
     ['console errors', 'get', '/console/api/v1/errors', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
-    ['console retry of an error type', 'post', '/console/api/v1/errors/retry', { errorType: 'INVALID_EMAIL_ADDRESS' }, [401, 401, 401, 202, 202, 400, 202, 202]],
+    [
+      'console retry of an error type',
+      'post',
+      '/console/api/v1/errors/retry',
+      { errorType: 'INVALID_EMAIL_ADDRESS' },
+      [401, 401, 401, 202, 202, 400, 202, 202],
+    ],
     // The inspector and mappings pages: the tenant in the query; the CRM of this fixture is
     // unreachable, so a request that passes the credential check gets 502 from the CRM reads.
-    ['console object inspector', 'get', `/console/api/v1/objects?portalId=${PORTAL_A}&storeId=web&objectType=CONTACT&externalObjectId=c1`, undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
+    [
+      'console object inspector',
+      'get',
+      `/console/api/v1/objects?portalId=${PORTAL_A}&storeId=web&objectType=CONTACT&externalObjectId=c1`,
+      undefined,
+      [401, 401, 401, 200, 200, 400, 200, 200],
+    ],
     ['console settings check', 'post', '/console/api/v1/mappings/validate', v2Settings, [401, 401, 401, 200, 200, 400, 200, 200]],
-    ['console CRM properties', 'get', `/console/api/v1/mappings/crm-properties?portalId=${PORTAL_A}&objectType=CONTACT`, undefined, [401, 401, 401, 502, 502, 400, 502, 502]],
-    ['console dry run', 'post', `/console/api/v1/mappings/dry-run?portalId=${PORTAL_A}`, { settings: v2Settings, storeId: 'web', objectType: 'CONTACT', message: { externalObjectId: 'typed', properties: { mail: 'a@b.co' } } }, [401, 401, 401, 502, 502, 400, 502, 502]],
+    [
+      'console CRM properties',
+      'get',
+      `/console/api/v1/mappings/crm-properties?portalId=${PORTAL_A}&objectType=CONTACT`,
+      undefined,
+      [401, 401, 401, 502, 502, 400, 502, 502],
+    ],
+    [
+      'console dry run',
+      'post',
+      `/console/api/v1/mappings/dry-run?portalId=${PORTAL_A}`,
+      { settings: v2Settings, storeId: 'web', objectType: 'CONTACT', message: { externalObjectId: 'typed', properties: { mail: 'a@b.co' } } },
+      [401, 401, 401, 502, 502, 400, 502, 502],
+    ],
     ['console report', 'get', '/console/api/v1/report', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
     ['console activity', 'get', '/console/api/v1/activity', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
     ['console queues', 'get', '/console/api/v1/ops/queues', undefined, [401, 401, 401, 401, 401, 401, 401, 401]],
@@ -187,22 +240,94 @@ describe('credentials and tenant isolation', () => {
     it.each([
       ["another portal's key on a portal path", 403, () => request(app).get(`${v1}/sync-errors/portal/${PORTAL_A}?hapikey=${c.portalKeyB}`)],
       ["another portal's key on a v2 portal path", 403, () => request(app).get(`${v2}/sync/errors/portal/${PORTAL_A}?hapikey=${c.portalKeyB}`)],
-      ["another developer's key on an application's settings", 404, () => request(app).get(`${v1}/settings?hapikey=${c.developer2.apiKey}&appId=${c.appX.appId}`)],
-      ["another developer's key on an application's v2 settings", 404, () => request(app).put(`${v2}/settings?hapikey=${c.developer2.apiKey}&appId=${c.appX.appId}`).send(v2Settings)],
-      ["another developer's key on an application's errors", 404, () => request(app).get(`${v2}/sync/errors/app/${c.appX.appId}?hapikey=${c.developer2.apiKey}`)],
-      ["another developer's key on the v1 error listing", 404, () => request(app).get(`${v1}/sync-errors?hapikey=${c.developer2.apiKey}&appId=${c.appX.appId}`)],
+      [
+        "another developer's key on an application's settings",
+        404,
+        () => request(app).get(`${v1}/settings?hapikey=${c.developer2.apiKey}&appId=${c.appX.appId}`),
+      ],
+      [
+        "another developer's key on an application's v2 settings",
+        404,
+        () => request(app).put(`${v2}/settings?hapikey=${c.developer2.apiKey}&appId=${c.appX.appId}`).send(v2Settings),
+      ],
+      [
+        "another developer's key on an application's errors",
+        404,
+        () => request(app).get(`${v2}/sync/errors/app/${c.appX.appId}?hapikey=${c.developer2.apiKey}`),
+      ],
+      [
+        "another developer's key on the v1 error listing",
+        404,
+        () => request(app).get(`${v1}/sync-errors?hapikey=${c.developer2.apiKey}&appId=${c.appX.appId}`),
+      ],
       ['an application that does not exist', 404, () => request(app).get(`${v1}/settings?hapikey=${c.developer1.apiKey}&appId=999`)],
-      ["another portal's OAuth token on an object of another portal", 404, () => request(app).get(`${v2}/sync/status/web/CONTACT/only-${PORTAL_A}`).set('authorization', `Bearer ${c.tokensBY.accessToken}`)],
-      ["another portal's key on a console page of another portal", 403, () => request(app).get(`/console/api/v1/overview?portalId=${PORTAL_A}&hapikey=${c.portalKeyB}`)],
-      ["another portal's OAuth token on the console errors of another portal", 403, () => request(app).get(`/console/api/v1/errors?portalId=${PORTAL_A}`).set('authorization', `Bearer ${c.tokensBY.accessToken}`)],
-      ["another portal's key retrying an object of another portal", 404, () => request(app).post(`/console/api/v1/errors/retry?hapikey=${c.portalKeyB}`).send({ object: { portalId: PORTAL_A, appId: null, storeId: 'default', objectType: 'CONTACT', externalObjectId: 'c1' } })],
-      ["another portal's key inspecting an object of another portal", 403, () => request(app).get(`/console/api/v1/objects?portalId=${PORTAL_A}&storeId=web&objectType=CONTACT&externalObjectId=c1&hapikey=${c.portalKeyB}`)],
-      ["another portal's OAuth token inspecting an object of another portal", 403, () => request(app).get(`/console/api/v1/objects?portalId=${PORTAL_A}&storeId=web&objectType=CONTACT&externalObjectId=only-${PORTAL_A}`).set('authorization', `Bearer ${c.tokensBY.accessToken}`)],
-      ["a developer's key inspecting its application in a portal that did not install it", 404, () => request(app).get(`/console/api/v1/objects?portalId=${PORTAL_B}&storeId=web&objectType=CONTACT&externalObjectId=c1&hapikey=${c.developer1.apiKey}&appId=${c.appX.appId}`)],
-      ["a portal's key inspecting an application not installed in it", 404, () => request(app).get(`/console/api/v1/objects?storeId=web&objectType=CONTACT&externalObjectId=only-${PORTAL_B}&appId=${c.appY.appId}&hapikey=${c.portalKeyA}`)],
-      ["another portal's key on the reporting page of another portal", 403, () => request(app).get(`/console/api/v1/report?portalId=${PORTAL_A}&hapikey=${c.portalKeyB}`)],
-      ["another developer's key on an application's console", 404, () => request(app).get(`/console/api/v1/overview?hapikey=${c.developer2.apiKey}&appId=${c.appX.appId}`)],
-      ["another portal's key on an object of another portal", 404, () => request(app).get(`${v2}/sync/status/web/CONTACT/only-${PORTAL_A}?hapikey=${c.portalKeyB}`)],
+      [
+        "another portal's OAuth token on an object of another portal",
+        404,
+        () => request(app).get(`${v2}/sync/status/web/CONTACT/only-${PORTAL_A}`).set('authorization', `Bearer ${c.tokensBY.accessToken}`),
+      ],
+      [
+        "another portal's key on a console page of another portal",
+        403,
+        () => request(app).get(`/console/api/v1/overview?portalId=${PORTAL_A}&hapikey=${c.portalKeyB}`),
+      ],
+      [
+        "another portal's OAuth token on the console errors of another portal",
+        403,
+        () => request(app).get(`/console/api/v1/errors?portalId=${PORTAL_A}`).set('authorization', `Bearer ${c.tokensBY.accessToken}`),
+      ],
+      [
+        "another portal's key retrying an object of another portal",
+        404,
+        () =>
+          request(app)
+            .post(`/console/api/v1/errors/retry?hapikey=${c.portalKeyB}`)
+            .send({ object: { portalId: PORTAL_A, appId: null, storeId: 'default', objectType: 'CONTACT', externalObjectId: 'c1' } }),
+      ],
+      [
+        "another portal's key inspecting an object of another portal",
+        403,
+        () => request(app).get(`/console/api/v1/objects?portalId=${PORTAL_A}&storeId=web&objectType=CONTACT&externalObjectId=c1&hapikey=${c.portalKeyB}`),
+      ],
+      [
+        "another portal's OAuth token inspecting an object of another portal",
+        403,
+        () =>
+          request(app)
+            .get(`/console/api/v1/objects?portalId=${PORTAL_A}&storeId=web&objectType=CONTACT&externalObjectId=only-${PORTAL_A}`)
+            .set('authorization', `Bearer ${c.tokensBY.accessToken}`),
+      ],
+      [
+        "a developer's key inspecting its application in a portal that did not install it",
+        404,
+        () =>
+          request(app).get(
+            `/console/api/v1/objects?portalId=${PORTAL_B}&storeId=web&objectType=CONTACT&externalObjectId=c1&hapikey=${c.developer1.apiKey}&appId=${c.appX.appId}`,
+          ),
+      ],
+      [
+        "a portal's key inspecting an application not installed in it",
+        404,
+        () =>
+          request(app).get(
+            `/console/api/v1/objects?storeId=web&objectType=CONTACT&externalObjectId=only-${PORTAL_B}&appId=${c.appY.appId}&hapikey=${c.portalKeyA}`,
+          ),
+      ],
+      [
+        "another portal's key on the reporting page of another portal",
+        403,
+        () => request(app).get(`/console/api/v1/report?portalId=${PORTAL_A}&hapikey=${c.portalKeyB}`),
+      ],
+      [
+        "another developer's key on an application's console",
+        404,
+        () => request(app).get(`/console/api/v1/overview?hapikey=${c.developer2.apiKey}&appId=${c.appX.appId}`),
+      ],
+      [
+        "another portal's key on an object of another portal",
+        404,
+        () => request(app).get(`${v2}/sync/status/web/CONTACT/only-${PORTAL_A}?hapikey=${c.portalKeyB}`),
+      ],
     ])('%s answers %i', async (_name, status, send) => {
       const response = await send();
       expect(response.status).toBe(status);
@@ -210,13 +335,19 @@ describe('credentials and tenant isolation', () => {
     });
 
     it('lists to each credential only its own errors', async () => {
-      const ids = async (call: request.Test) => ((await call.expect(200)).body.results as { externalObjectId?: string; integratorObjectId?: string }[]).map((e) => e.externalObjectId ?? e.integratorObjectId).sort();
+      const ids = async (call: request.Test) =>
+        ((await call.expect(200)).body.results as { externalObjectId?: string; integratorObjectId?: string }[])
+          .map((e) => e.externalObjectId ?? e.integratorObjectId)
+          .sort();
       const x = c.appX.appId;
       const y = c.appY.appId;
       expect(await ids(request(app).get(`${v2}/sync/errors`).set('authorization', `Bearer ${c.tokensAX.accessToken}`))).toEqual([`err-${PORTAL_A}-${x}`]);
       expect(await ids(request(app).get(`${v2}/sync/errors`).set('authorization', `Bearer ${c.tokensBY.accessToken}`))).toEqual([`err-${PORTAL_B}-${y}`]);
       expect(await ids(request(app).get(`${v2}/sync/errors/portal?hapikey=${c.portalKeyA}`))).toEqual([`err-${PORTAL_A}-${x}`, `err-${PORTAL_A}-direct`]);
-      expect(await ids(request(app).get(`${v2}/sync/errors/portal`).set('authorization', `Bearer ${c.privateAppA}`))).toEqual([`err-${PORTAL_A}-${x}`, `err-${PORTAL_A}-direct`]);
+      expect(await ids(request(app).get(`${v2}/sync/errors/portal`).set('authorization', `Bearer ${c.privateAppA}`))).toEqual([
+        `err-${PORTAL_A}-${x}`,
+        `err-${PORTAL_A}-direct`,
+      ]);
       expect(await ids(request(app).get(`${v1}/sync-errors?hapikey=${c.portalKeyA}`))).toEqual([`err-${PORTAL_A}-direct`]);
       expect(await ids(request(app).get(`${v1}/sync-errors?hapikey=${c.developer1.apiKey}&appId=${x}`))).toEqual([`err-${PORTAL_A}-${x}`]);
       // An installed application's OAuth token: its errors in its portal, in v1 as in v2.
@@ -230,9 +361,14 @@ describe('credentials and tenant isolation', () => {
     });
 
     it('reads and writes settings of the tenant the credential names', async () => {
-      await request(app).put(`${v2}/settings?hapikey=${c.developer1.apiKey}&appId=${c.appX.appId}`).send({ ...v2Settings, webhookUri: 'https://x.example.com/hook' }).expect(200);
+      await request(app)
+        .put(`${v2}/settings?hapikey=${c.developer1.apiKey}&appId=${c.appX.appId}`)
+        .send({ ...v2Settings, webhookUri: 'https://x.example.com/hook' })
+        .expect(200);
       expect((await request(app).get(`${v2}/settings?hapikey=${c.portalKeyA}`).expect(200)).body.webhookUri).not.toBe('https://x.example.com/hook');
-      expect((await request(app).get(`${v2}/settings?hapikey=${c.developer1.apiKey}&appId=${c.appX.appId}`).expect(200)).body.webhookUri).toBe('https://x.example.com/hook');
+      expect((await request(app).get(`${v2}/settings?hapikey=${c.developer1.apiKey}&appId=${c.appX.appId}`).expect(200)).body.webhookUri).toBe(
+        'https://x.example.com/hook',
+      );
     });
   });
 
@@ -248,8 +384,7 @@ describe('credentials and tenant isolation', () => {
   });
 
   describe('OAuth tokens', () => {
-    const token = (form: Record<string, string>, on = app) =>
-      request(on).post('/oauth/v1/token').type('form').send(form);
+    const token = (form: Record<string, string>, on = app) => request(on).post('/oauth/v1/token').type('form').send(form);
 
     async function install(): Promise<{ accessToken: string; refreshToken: string; expiresIn: number }> {
       return (await admin('post', '/admin/v1/installs', { portalId: PORTAL_A, appId: c.appX.appId }).expect(201)).body;
@@ -257,11 +392,26 @@ describe('credentials and tenant isolation', () => {
 
     it('refreshes with the client credentials: a new pair, and the used refresh token is spent', async () => {
       const first = await install();
-      const refreshed = await token({ grant_type: 'refresh_token', client_id: c.appX.clientId, client_secret: c.appX.clientSecret, refresh_token: first.refreshToken }).expect(200);
-      expect(refreshed.body).toEqual({ access_token: expect.stringMatching(/^oat-/), refresh_token: expect.stringMatching(/^ort-/), expires_in: 1800, token_type: 'bearer' });
+      const refreshed = await token({
+        grant_type: 'refresh_token',
+        client_id: c.appX.clientId,
+        client_secret: c.appX.clientSecret,
+        refresh_token: first.refreshToken,
+      }).expect(200);
+      expect(refreshed.body).toEqual({
+        access_token: expect.stringMatching(/^oat-/),
+        refresh_token: expect.stringMatching(/^ort-/),
+        expires_in: 1800,
+        token_type: 'bearer',
+      });
       expect(refreshed.headers['cache-control']).toBe('no-store');
       await request(app).get(`${v2}/sync/errors`).set('authorization', `Bearer ${refreshed.body.access_token}`).expect(200);
-      const again = await token({ grant_type: 'refresh_token', client_id: c.appX.clientId, client_secret: c.appX.clientSecret, refresh_token: first.refreshToken }).expect(400);
+      const again = await token({
+        grant_type: 'refresh_token',
+        client_id: c.appX.clientId,
+        client_secret: c.appX.clientSecret,
+        refresh_token: first.refreshToken,
+      }).expect(400);
       expect(again.body).toMatchObject({ status: 'error', error: 'invalid_grant' });
     });
 
@@ -295,7 +445,9 @@ describe('credentials and tenant isolation', () => {
       await admin('delete', `/admin/v1/installs/${PORTAL_A}/${c.appX.appId}`).expect(204);
       await request(app).get(`${v2}/sync/errors`).set('authorization', `Bearer ${tokens.accessToken}`).expect(401);
       await request(app).get(`${v2}/sync/errors`).set('authorization', `Bearer ${c.tokensAX.accessToken}`).expect(401);
-      await token({ grant_type: 'refresh_token', client_id: c.appX.clientId, client_secret: c.appX.clientSecret, refresh_token: tokens.refreshToken }).expect(400);
+      await token({ grant_type: 'refresh_token', client_id: c.appX.clientId, client_secret: c.appX.clientSecret, refresh_token: tokens.refreshToken }).expect(
+        400,
+      );
       await admin('delete', `/admin/v1/installs/${PORTAL_A}/${c.appX.appId}`).expect(404);
       c.tokensAX = await install(); // the other tests go on with a fresh install
     });
@@ -322,7 +474,10 @@ describe('credentials and tenant isolation', () => {
       await call().expect(200);
       await admin('delete', `/admin/v1/credentials/${c.privateAppACredentialId}`, undefined, cached).expect(204);
       await call().expect(401);
-      const besideKey = await request(cached).get(`${v2}/sync/errors/portal?hapikey=${c.portalKeyA}`).set('authorization', `Bearer ${c.privateAppA}`).expect(401);
+      const besideKey = await request(cached)
+        .get(`${v2}/sync/errors/portal?hapikey=${c.portalKeyA}`)
+        .set('authorization', `Bearer ${c.privateAppA}`)
+        .expect(401);
       expect(besideKey.body.message).toMatch(/Invalid bearer token.*revoked/);
       await admin('delete', `/admin/v1/credentials/${c.privateAppACredentialId}`, undefined, cached).expect(404);
     });
@@ -338,8 +493,16 @@ describe('credentials and tenant isolation', () => {
       const { refreshToken } = (await admin('post', '/admin/v1/installs', { portalId: PORTAL_B, appId: c.appY.appId }).expect(201)).body;
       const { clientSecret } = (await admin('post', `/admin/v1/apps/${c.appY.appId}/client-secret`).expect(201)).body;
       const form = { grant_type: 'refresh_token', client_id: c.appY.clientId, refresh_token: refreshToken };
-      await request(app).post('/oauth/v1/token').type('form').send({ ...form, client_secret: c.appY.clientSecret }).expect(401);
-      await request(app).post('/oauth/v1/token').type('form').send({ ...form, client_secret: clientSecret }).expect(200);
+      await request(app)
+        .post('/oauth/v1/token')
+        .type('form')
+        .send({ ...form, client_secret: c.appY.clientSecret })
+        .expect(401);
+      await request(app)
+        .post('/oauth/v1/token')
+        .type('form')
+        .send({ ...form, client_secret: clientSecret })
+        .expect(200);
       c.appY.clientSecret = clientSecret;
     });
   });
@@ -358,7 +521,9 @@ describe('credentials and tenant isolation', () => {
       expect(portals).toEqual(expect.arrayContaining([{ portalId: PORTAL_A, name: `Portal ${PORTAL_A}`, active: true }]));
       const portal = (await admin('get', `/admin/v1/portals/${PORTAL_A}`).expect(200)).body;
       expect(portal.installs).toEqual([{ portalId: PORTAL_A, appId: c.appX.appId, installedAt: expect.any(Number) }]);
-      expect(portal.credentials.map((credential: { kind: string }) => credential.kind)).toEqual(expect.arrayContaining(['portal-key', 'access-token', 'refresh-token']));
+      expect(portal.credentials.map((credential: { kind: string }) => credential.kind)).toEqual(
+        expect.arrayContaining(['portal-key', 'access-token', 'refresh-token']),
+      );
       const developers = (await admin('get', '/admin/v1/developers').expect(200)).body.results;
       expect(developers).toEqual(expect.arrayContaining([{ developerId: c.developer1.developerId, name: 'One' }]));
       const applications = (await admin('get', `/admin/v1/apps?developerId=${c.developer1.developerId}`).expect(200)).body.results;
@@ -366,9 +531,12 @@ describe('credentials and tenant isolation', () => {
       const installs = (await admin('get', `/admin/v1/installs?appId=${c.appY.appId}`).expect(200)).body.results;
       expect(installs).toEqual([{ portalId: PORTAL_B, appId: c.appY.appId, installedAt: expect.any(Number) }]);
       const credentials = (await admin('get', `/admin/v1/credentials?developerId=${c.developer1.developerId}`).expect(200)).body.results;
-      expect(credentials).toEqual([expect.objectContaining({ kind: 'developer-key', developerId: c.developer1.developerId, credentialId: expect.stringMatching(/^cred_/) })]);
+      expect(credentials).toEqual([
+        expect.objectContaining({ kind: 'developer-key', developerId: c.developer1.developerId, credentialId: expect.stringMatching(/^cred_/) }),
+      ]);
       const everything = JSON.stringify({ portals, portal, developers, applications, installs, credentials });
-      for (const secret of [c.portalKeyA, c.developer1.apiKey, c.appX.clientSecret, c.tokensAX.accessToken, c.tokensAX.refreshToken]) expect(everything).not.toContain(secret);
+      for (const secret of [c.portalKeyA, c.developer1.apiKey, c.appX.clientSecret, c.tokensAX.accessToken, c.tokensAX.refreshToken])
+        expect(everything).not.toContain(secret);
     });
 
     it.each([

@@ -17,7 +17,7 @@ const SOME_URL = 'https://api.crm.example.com';
 const SECRETS = [PAT, OAUTH.clientSecret, OAUTH.refreshToken, 'no-crm'];
 
 /** Issue 13, item 1: a CRM connection per portal, set and read through the admin API. */
-describe('admin API: a portal\'s CRM connection', () => {
+describe("admin API: a portal's CRM connection", () => {
   let fixture: GatewayFixture;
   let hostedCrm: Server;
   let hostedUrl: string;
@@ -72,7 +72,7 @@ describe('admin API: a portal\'s CRM connection', () => {
   it.each([
     ['no credential', undefined],
     ['a wrong admin token', 'Bearer not-the-admin-token'],
-    ['the portal\'s API key as a bearer token', `Bearer ${PORTAL_KEY}`],
+    ["the portal's API key as a bearer token", `Bearer ${PORTAL_KEY}`],
   ])('when called with %s, then 401 and nothing changes', async (_name, authorization) => {
     for (const call of [request(fixture.app).get(PATH), request(fixture.app).put(PATH).send({ kind: 'builtin', tier: 'starter' })]) {
       const response = await (authorization ? call.set('authorization', authorization) : call).expect(401);
@@ -83,7 +83,11 @@ describe('admin API: a portal\'s CRM connection', () => {
 
   it('when the portal is unknown, then 404 for reading and for setting', async () => {
     await admin('get', '/admin/v1/portals/424242/crm-connection').expect(404);
-    const response = await admin('put', '/admin/v1/portals/424242/crm-connection', { kind: 'hosted', baseUrl: hostedUrl, auth: { type: 'private-app', token: PAT } }).expect(404);
+    const response = await admin('put', '/admin/v1/portals/424242/crm-connection', {
+      kind: 'hosted',
+      baseUrl: hostedUrl,
+      auth: { type: 'private-app', token: PAT },
+    }).expect(404);
     expect(response.body.message).toMatch(/No portal 424242/);
   });
 
@@ -93,17 +97,37 @@ describe('admin API: a portal\'s CRM connection', () => {
     ['an unknown field', { kind: 'builtin', region: 'eu' }, /unknown field "region"/],
     ['hosted without baseUrl', { kind: 'hosted', auth: { type: 'private-app', token: PAT } }, /missing the required field "baseUrl"/],
     ['hosted without auth', { kind: 'hosted', baseUrl: SOME_URL }, /missing the required field "auth"/],
-    ['a baseUrl that is not http(s)', { kind: 'hosted', baseUrl: 'ftp://crm.example.com', auth: { type: 'private-app', token: PAT } }, /baseUrl must be an http or https URL/],
-    ['a baseUrl with credentials in it', { kind: 'hosted', baseUrl: 'https://user:pw@crm.example.com', auth: { type: 'private-app', token: PAT } }, /baseUrl must not carry credentials/],
-    ['a private-app auth with OAuth fields', { kind: 'hosted', baseUrl: SOME_URL, auth: { type: 'private-app', token: PAT, clientId: 'c' } }, /auth of type private-app takes a token only/],
-    ['an OAuth auth without its refresh token', { kind: 'hosted', baseUrl: SOME_URL, auth: { type: 'oauth', clientId: 'c', clientSecret: OAUTH.clientSecret } }, /missing the required field "refreshToken"/],
+    [
+      'a baseUrl that is not http(s)',
+      { kind: 'hosted', baseUrl: 'ftp://crm.example.com', auth: { type: 'private-app', token: PAT } },
+      /baseUrl must be an http or https URL/,
+    ],
+    [
+      'a baseUrl with credentials in it',
+      { kind: 'hosted', baseUrl: 'https://user:pw@crm.example.com', auth: { type: 'private-app', token: PAT } },
+      /baseUrl must not carry credentials/,
+    ],
+    [
+      'a private-app auth with OAuth fields',
+      { kind: 'hosted', baseUrl: SOME_URL, auth: { type: 'private-app', token: PAT, clientId: 'c' } },
+      /auth of type private-app takes a token only/,
+    ],
+    [
+      'an OAuth auth without its refresh token',
+      { kind: 'hosted', baseUrl: SOME_URL, auth: { type: 'oauth', clientId: 'c', clientSecret: OAUTH.clientSecret } },
+      /missing the required field "refreshToken"/,
+    ],
     ['an unknown auth type', { kind: 'hosted', baseUrl: SOME_URL, auth: { type: 'basic', token: PAT } }, /body\/auth\/type must be one of private-app, oauth/],
     ['builtin with a baseUrl', { kind: 'builtin', baseUrl: SOME_URL }, /of kind builtin takes no baseUrl or auth/],
     ['an unknown tier', { kind: 'builtin', tier: 'gold' }, /body\/tier must be one of starter, professional, enterprise/],
     ['a burst of 0', { kind: 'builtin', limits: { burstPer10s: 0 } }, /body\/limits\/burstPer10s must be >= 1/],
     ['an unknown limit', { kind: 'builtin', limits: { perMinute: 5 } }, /unknown field "perMinute"/],
     ['a time zone that does not exist', { kind: 'builtin', limits: { timeZone: 'Mars/Olympus' } }, /timeZone "Mars\/Olympus" is not an IANA time zone/],
-    ['hosted with null limits', { kind: 'hosted', baseUrl: SOME_URL, auth: { type: 'private-app', token: PAT }, limits: null }, /body\/limits must be an object for kind hosted/],
+    [
+      'hosted with null limits',
+      { kind: 'hosted', baseUrl: SOME_URL, auth: { type: 'private-app', token: PAT }, limits: null },
+      /body\/limits must be an object for kind hosted/,
+    ],
   ])('when the body has %s, then 400 naming what to fix, and no secret in the answer', async (_name, body, message) => {
     const response = await admin('put', PATH, body).expect(400);
     expect(response.body.message).toMatch(message);
@@ -111,7 +135,13 @@ describe('admin API: a portal\'s CRM connection', () => {
   });
 
   it('when a hosted private-app connection is set with a tier and overrides, then the answer and later reads show it without the token, and installs use it', async () => {
-    const put = await admin('put', PATH, { kind: 'hosted', baseUrl: `${hostedUrl}/`, auth: { type: 'private-app', token: PAT }, tier: 'professional', limits: { timeZone: 'Europe/Berlin', dailyCap: null } }).expect(200);
+    const put = await admin('put', PATH, {
+      kind: 'hosted',
+      baseUrl: `${hostedUrl}/`,
+      auth: { type: 'private-app', token: PAT },
+      tier: 'professional',
+      limits: { timeZone: 'Europe/Berlin', dailyCap: null },
+    }).expect(200);
 
     expect(put.body).toEqual({
       portalId: PORTAL,
@@ -136,7 +166,12 @@ describe('admin API: a portal\'s CRM connection', () => {
   it('when an OAuth connection is set, then the answer names the client id and a credential id, never the client secret or refresh token', async () => {
     const { body } = await admin('put', PATH, { kind: 'hosted', baseUrl: hostedUrl, auth: OAUTH, tier: 'enterprise' }).expect(200);
 
-    expect(body).toMatchObject({ kind: 'hosted', authType: 'oauth', clientId: 'client-42', limits: { burstPer10s: 250, dailyCap: 1_000_000, timeZone: 'UTC', searchPerSecond: 4 } });
+    expect(body).toMatchObject({
+      kind: 'hosted',
+      authType: 'oauth',
+      clientId: 'client-42',
+      limits: { burstPer10s: 250, dailyCap: 1_000_000, timeZone: 'UTC', searchPerSecond: 4 },
+    });
     expectNoSecret(body);
     expectNoSecret((await admin('get', PATH).expect(200)).body);
   });
@@ -146,14 +181,23 @@ describe('admin API: a portal\'s CRM connection', () => {
     expectNoSecret((await admin('get', `/admin/v1/portals/${PORTAL}`).expect(200)).body);
   });
 
-  it('when the connection is set back to builtin with a tier, then it emulates the tier\'s limits', async () => {
+  it("when the connection is set back to builtin with a tier, then it emulates the tier's limits", async () => {
     const { body } = await admin('put', PATH, { kind: 'builtin', tier: 'starter', limits: { searchPerSecond: null } }).expect(200);
 
-    expect(body).toMatchObject({ kind: 'builtin', baseUrl: null, authType: 'builtin-token', limits: { burstPer10s: 100, dailyCap: 250_000, timeZone: 'UTC', searchPerSecond: null } });
+    expect(body).toMatchObject({
+      kind: 'builtin',
+      baseUrl: null,
+      authType: 'builtin-token',
+      limits: { burstPer10s: 100, dailyCap: 250_000, timeZone: 'UTC', searchPerSecond: null },
+    });
   });
 
   it('when a connection is set in one replica, then every replica drops its CRM clients', async () => {
-    const replicaConnections = new CrmConnections({ portals: fixture.database.repositories.portals, secretBox: new SecretBox(TEST_SECRETS_KEY), builtinBaseUrl: 'http://127.0.0.1:1' });
+    const replicaConnections = new CrmConnections({
+      portals: fixture.database.repositories.portals,
+      secretBox: new SecretBox(TEST_SECRETS_KEY),
+      builtinBaseUrl: 'http://127.0.0.1:1',
+    });
     const forget = jest.spyOn(replicaConnections, 'forget');
     await fixture.gateway({ connections: replicaConnections });
     forget.mockClear();

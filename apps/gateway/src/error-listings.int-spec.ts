@@ -36,20 +36,29 @@ describe('error listings by portal, application and object', () => {
 
   afterAll(() => fixture.close());
 
-  const ids = (body: { results: { integratorObjectId?: string; externalObjectId?: string }[] }) => body.results.map((e) => e.integratorObjectId ?? e.externalObjectId);
+  const ids = (body: { results: { integratorObjectId?: string; externalObjectId?: string }[] }) =>
+    body.results.map((e) => e.integratorObjectId ?? e.externalObjectId);
 
   it('lists an application’s errors across its portals, for the developer who owns it (v1 and v2)', async () => {
-    expect(ids((await request(app).get(`/extensions/ecomm/v1/sync-errors/app/${appId}?hapikey=${developerKey}`).expect(200)).body)).toEqual(['app-in-7002', 'app-in-7001']);
+    expect(ids((await request(app).get(`/extensions/ecomm/v1/sync-errors/app/${appId}?hapikey=${developerKey}`).expect(200)).body)).toEqual([
+      'app-in-7002',
+      'app-in-7001',
+    ]);
     const v2 = await request(app).get(`/extensions/ecomm/v2/sync/errors/app/${appId}?hapikey=${developerKey}&limit=1`).expect(200);
     expect(ids(v2.body)).toEqual(['app-in-7002']);
     expect(v2.body.paging.next.page).toBe('2');
-    expect(ids((await request(app).get(`/extensions/ecomm/v2/sync/errors/app/${appId}?hapikey=${developerKey}&limit=1&page=2`).expect(200)).body)).toEqual(['app-in-7001']);
+    expect(ids((await request(app).get(`/extensions/ecomm/v2/sync/errors/app/${appId}?hapikey=${developerKey}&limit=1&page=2`).expect(200)).body)).toEqual([
+      'app-in-7001',
+    ]);
   });
 
   it.each([
     ['a forged scheme and host', { 'x-forwarded-proto': 'javascript', host: 'evil.example.com"><script>' }],
     ['a forged plain host', { host: 'evil.example.com' }],
-    ['forwarded headers from a peer that is not a configured proxy', { 'x-forwarded-proto': 'javascript', 'x-forwarded-host': 'evil.example.com', host: 'evil.example.com' }],
+    [
+      'forwarded headers from a peer that is not a configured proxy',
+      { 'x-forwarded-proto': 'javascript', 'x-forwarded-host': 'evil.example.com', host: 'evil.example.com' },
+    ],
   ])('when no public URL is configured and the request carries %s, then the next-page link is a path that echoes none of it', async (_case, headers) => {
     const response = await request(app).get(`/extensions/ecomm/v2/sync/errors/app/${appId}?hapikey=${developerKey}&limit=1`).set(headers).expect(200);
     expect(response.body.paging.next.link).toBe(`/extensions/ecomm/v2/sync/errors/app/${appId}?limit=1&page=2`);
@@ -72,8 +81,14 @@ describe('error listings by portal, application and object', () => {
   });
 
   it('lists a portal’s errors by its id, all applications included, with the portal’s key', async () => {
-    expect(ids((await request(app).get(`/extensions/ecomm/v2/sync/errors/portal/7001?hapikey=${portalKey}`).expect(200)).body)).toEqual(['app-in-7001', 'direct-1']);
-    expect(ids((await request(app).get(`/extensions/ecomm/v1/sync-errors/portal/7001?hapikey=${portalKey}`).expect(200)).body)).toEqual(['app-in-7001', 'direct-1']);
+    expect(ids((await request(app).get(`/extensions/ecomm/v2/sync/errors/portal/7001?hapikey=${portalKey}`).expect(200)).body)).toEqual([
+      'app-in-7001',
+      'direct-1',
+    ]);
+    expect(ids((await request(app).get(`/extensions/ecomm/v1/sync-errors/portal/7001?hapikey=${portalKey}`).expect(200)).body)).toEqual([
+      'app-in-7001',
+      'direct-1',
+    ]);
   });
 
   it('lists one object’s errors, resolved ones on request', async () => {

@@ -20,18 +20,68 @@ describe('gateway: requests the framework cannot read (real MongoDB and RabbitMQ
   afterAll(() => fixture?.close());
 
   it.each([
-    ['a plain JSON body labelled gzip', 400, /could not be decompressed; check its Content-Encoding/, () =>
-      request(fixture.app).put('/extensions/ecomm/v2/sync/messages').set('content-type', 'application/json').set('content-encoding', 'gzip').send('{"storeId":"s"}')],
-    ['a plain form labelled gzip on POST /oauth/v1/token', 400, /could not be decompressed; check its Content-Encoding/, () =>
-      request(fixture.app).post('/oauth/v1/token').type('form').set('content-encoding', 'gzip').send('grant_type=refresh_token')],
-    ['a form with an unknown Content-Encoding on POST /oauth/v1/token', 415, /Content-Encoding "zstd-x" is not supported/, () =>
-      request(fixture.app).post('/oauth/v1/token').type('form').set('content-encoding', 'zstd-x').send('grant_type=refresh_token')],
-    ['a 20 kB form on POST /oauth/v1/token', 413, /larger than .*; send a smaller body/, () => request(fixture.app).post('/oauth/v1/token').type('form').send(`grant_type=refresh_token&refresh_token=${'x'.repeat(20_000)}`)],
-    ['a 1,200-parameter form on POST /oauth/v1/token', 413, /too many parameters/, () => request(fixture.app).post('/oauth/v1/token').type('form').send(form(1200))],
-    ['a UTF-16 form on POST /oauth/v1/token', 415, /charset "utf-16" is not supported; send utf-8/, () =>
-      request(fixture.app).post('/oauth/v1/token').set('content-type', 'application/x-www-form-urlencoded; charset=utf-16').serialize(asIs).send(Buffer.from('grant_type=refresh_token', 'utf16le'))],
-    ['a malformed percent-encoding in a v1 status path', 400, /malformed percent-encoding/, () => request(fixture.app).get('/extensions/ecomm/v1/sync-status/CONTACT/%ZZ')],
-    ['a malformed percent-encoding in a v2 status path', 400, /malformed percent-encoding/, () => request(fixture.app).get('/extensions/ecomm/v2/sync/status/default/CONTACT/%E0%A4%A')],
+    [
+      'a plain JSON body labelled gzip',
+      400,
+      /could not be decompressed; check its Content-Encoding/,
+      () =>
+        request(fixture.app)
+          .put('/extensions/ecomm/v2/sync/messages')
+          .set('content-type', 'application/json')
+          .set('content-encoding', 'gzip')
+          .send('{"storeId":"s"}'),
+    ],
+    [
+      'a plain form labelled gzip on POST /oauth/v1/token',
+      400,
+      /could not be decompressed; check its Content-Encoding/,
+      () => request(fixture.app).post('/oauth/v1/token').type('form').set('content-encoding', 'gzip').send('grant_type=refresh_token'),
+    ],
+    [
+      'a form with an unknown Content-Encoding on POST /oauth/v1/token',
+      415,
+      /Content-Encoding "zstd-x" is not supported/,
+      () => request(fixture.app).post('/oauth/v1/token').type('form').set('content-encoding', 'zstd-x').send('grant_type=refresh_token'),
+    ],
+    [
+      'a 20 kB form on POST /oauth/v1/token',
+      413,
+      /larger than .*; send a smaller body/,
+      () =>
+        request(fixture.app)
+          .post('/oauth/v1/token')
+          .type('form')
+          .send(`grant_type=refresh_token&refresh_token=${'x'.repeat(20_000)}`),
+    ],
+    [
+      'a 1,200-parameter form on POST /oauth/v1/token',
+      413,
+      /too many parameters/,
+      () => request(fixture.app).post('/oauth/v1/token').type('form').send(form(1200)),
+    ],
+    [
+      'a UTF-16 form on POST /oauth/v1/token',
+      415,
+      /charset "utf-16" is not supported; send utf-8/,
+      () =>
+        request(fixture.app)
+          .post('/oauth/v1/token')
+          .set('content-type', 'application/x-www-form-urlencoded; charset=utf-16')
+          .serialize(asIs)
+          .send(Buffer.from('grant_type=refresh_token', 'utf16le')),
+    ],
+    [
+      'a malformed percent-encoding in a v1 status path',
+      400,
+      /malformed percent-encoding/,
+      () => request(fixture.app).get('/extensions/ecomm/v1/sync-status/CONTACT/%ZZ'),
+    ],
+    [
+      'a malformed percent-encoding in a v2 status path',
+      400,
+      /malformed percent-encoding/,
+      () => request(fixture.app).get('/extensions/ecomm/v2/sync/status/default/CONTACT/%E0%A4%A'),
+    ],
   ])('when the gateway gets %s, then it answers %i in the error shape with what to fix, not 500', async (_case, status, message, send) => {
     const response = await send();
     expect(response.status).toBe(status);
@@ -39,7 +89,12 @@ describe('gateway: requests the framework cannot read (real MongoDB and RabbitMQ
   });
 
   it('when the gateway gets a gzip body that really is gzip, then it reads it', async () => {
-    const response = await request(fixture.app).post('/oauth/v1/token').type('form').set('content-encoding', 'gzip').serialize(asIs).send(gzipSync('grant_type=nonsense'));
+    const response = await request(fixture.app)
+      .post('/oauth/v1/token')
+      .type('form')
+      .set('content-encoding', 'gzip')
+      .serialize(asIs)
+      .send(gzipSync('grant_type=nonsense'));
     expect(response.status).toBe(400);
     expect(response.body.message).not.toMatch(/decompress/);
   });

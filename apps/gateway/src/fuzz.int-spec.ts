@@ -17,10 +17,30 @@ const v2 = '/extensions/ecomm/v2';
 
 /** Every write endpoint of the gateway, with the credential it takes and the fields its body has. */
 const ENDPOINTS: Endpoint[] = [
-  { method: 'PUT', path: `${v1}/sync-messages/:seg`, credential: 'portal', fields: ['integratorObjectId', 'action', 'changeOccurredTimestamp', 'propertyNameToValues'] },
-  { method: 'PUT', path: `${v2}/sync/messages`, credential: 'portal', fields: ['storeId', 'objectType', 'messages', 'externalObjectId', 'action', 'changedAt', 'properties', 'associations'] },
-  { method: 'PUT', path: `${v1}/settings`, credential: 'portal', fields: ['enabled', 'importOnInstall', 'contactSyncSettings', 'dealSyncSettings', 'properties', 'propertyName', 'targetCrmProperty', 'dataType'] },
-  { method: 'PUT', path: `${v2}/settings`, credential: 'portal', fields: ['enabled', 'importOnInstall', 'webhookUri', 'mappings', 'CONTACT', 'properties', 'externalPropertyName', 'crmPropertyName', 'dataType'] },
+  {
+    method: 'PUT',
+    path: `${v1}/sync-messages/:seg`,
+    credential: 'portal',
+    fields: ['integratorObjectId', 'action', 'changeOccurredTimestamp', 'propertyNameToValues'],
+  },
+  {
+    method: 'PUT',
+    path: `${v2}/sync/messages`,
+    credential: 'portal',
+    fields: ['storeId', 'objectType', 'messages', 'externalObjectId', 'action', 'changedAt', 'properties', 'associations'],
+  },
+  {
+    method: 'PUT',
+    path: `${v1}/settings`,
+    credential: 'portal',
+    fields: ['enabled', 'importOnInstall', 'contactSyncSettings', 'dealSyncSettings', 'properties', 'propertyName', 'targetCrmProperty', 'dataType'],
+  },
+  {
+    method: 'PUT',
+    path: `${v2}/settings`,
+    credential: 'portal',
+    fields: ['enabled', 'importOnInstall', 'webhookUri', 'mappings', 'CONTACT', 'properties', 'externalPropertyName', 'crmPropertyName', 'dataType'],
+  },
   { method: 'DELETE', path: `${v1}/settings`, credential: 'portal' },
   { method: 'DELETE', path: `${v2}/settings`, credential: 'portal' },
   { method: 'POST', path: `${v1}/settings/reapply`, credential: 'portal' },
@@ -32,17 +52,42 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: `${v1}/installs/uninstall`, credential: 'portal' },
   { method: 'POST', path: `${v1}/imports`, credential: 'oauth', fields: ['appId'] },
   { method: 'POST', path: `${v2}/imports`, credential: 'oauth', fields: ['storeId'] },
-  { method: 'POST', path: `${v2}/imports/page`, credential: 'oauth', fields: ['importStartedAt', 'pageNumber', 'storeId', 'objectType', 'messages', 'externalObjectId', 'properties', 'associations'] },
+  {
+    method: 'POST',
+    path: `${v2}/imports/page`,
+    credential: 'oauth',
+    fields: ['importStartedAt', 'pageNumber', 'storeId', 'objectType', 'messages', 'externalObjectId', 'properties', 'associations'],
+  },
   { method: 'POST', path: `${v2}/imports/end`, credential: 'oauth', fields: ['importStartedAt', 'storeId', 'objectType', 'pageCount', 'itemCount'] },
-  { method: 'PUT', path: `${v1}/import-pages/:seg/:seg/:seg`, credential: 'oauth', fields: ['integratorObjectId', 'propertyNameToValues', 'pageCount', 'itemCount'] },
+  {
+    method: 'PUT',
+    path: `${v1}/import-pages/:seg/:seg/:seg`,
+    credential: 'oauth',
+    fields: ['integratorObjectId', 'propertyNameToValues', 'pageCount', 'itemCount'],
+  },
   { method: 'PUT', path: `${v1}/import-pages/:seg/:seg/end`, credential: 'oauth', fields: ['pageCount', 'itemCount'] },
-  { method: 'PUT', path: '/import-pages/:seg/:seg/:seg', credential: 'oauth', fields: ['integratorObjectId', 'propertyNameToValues', 'pageCount', 'itemCount'] },
-  { method: 'POST', path: '/oauth/v1/token', credential: 'none', fields: ['grant_type', 'client_id', 'client_secret', 'refresh_token', 'redirect_uri', 'code'] },
+  {
+    method: 'PUT',
+    path: '/import-pages/:seg/:seg/:seg',
+    credential: 'oauth',
+    fields: ['integratorObjectId', 'propertyNameToValues', 'pageCount', 'itemCount'],
+  },
+  {
+    method: 'POST',
+    path: '/oauth/v1/token',
+    credential: 'none',
+    fields: ['grant_type', 'client_id', 'client_secret', 'refresh_token', 'redirect_uri', 'code'],
+  },
   { method: 'POST', path: '/admin/v1/portals', credential: 'admin', fields: ['name', 'pipelineLimit', 'portalId'], reachesCrm: true },
   { method: 'PATCH', path: '/admin/v1/portals/:seg', credential: 'admin', fields: ['active', 'pipelineLimit'], reachesCrm: true },
   { method: 'POST', path: '/admin/v1/portals/:seg/enable', credential: 'admin' },
   { method: 'POST', path: '/admin/v1/portals/:seg/disable', credential: 'admin' },
-  { method: 'PUT', path: '/admin/v1/portals/:seg/crm-connection', credential: 'admin', fields: ['kind', 'baseUrl', 'auth', 'type', 'token', 'clientId', 'clientSecret', 'refreshToken', 'limits', 'tier'] },
+  {
+    method: 'PUT',
+    path: '/admin/v1/portals/:seg/crm-connection',
+    credential: 'admin',
+    fields: ['kind', 'baseUrl', 'auth', 'type', 'token', 'clientId', 'clientSecret', 'refreshToken', 'limits', 'tier'],
+  },
   { method: 'POST', path: '/admin/v1/portals/:seg/api-key', credential: 'admin' },
   { method: 'POST', path: '/admin/v1/portals/:seg/private-apps', credential: 'admin', fields: ['name'] },
   { method: 'POST', path: '/admin/v1/developers', credential: 'admin', fields: ['name'] },
@@ -81,7 +126,10 @@ describe('gateway under fuzzed requests (real MongoDB and RabbitMQ)', () => {
     const { appId } = (await admin('/admin/v1/apps', { developerId: developer.developerId, name: 'Fuzz app' })).body;
     accessToken = (await admin('/admin/v1/installs', { portalId: PORTAL, appId })).body.accessToken;
     // Imports of the application reach their checks past "no import address".
-    await request(fixture.app).put(`${v1}/import-settings?hapikey=${developer.apiKey}&appId=${appId}`).send({ importTriggerUri: 'https://shop.example.com/import' }).expect(200);
+    await request(fixture.app)
+      .put(`${v1}/import-settings?hapikey=${developer.apiKey}&appId=${appId}`)
+      .send({ importTriggerUri: 'https://shop.example.com/import' })
+      .expect(200);
     segment = fc.oneof(fuzzSegment, fc.constantFrom(String(ADMIN_PORTAL), appId, String(developer.developerId), '1700000000000', 'LINE_ITEM', 'end'));
     server = fixture.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));

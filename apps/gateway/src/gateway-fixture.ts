@@ -21,7 +21,10 @@ export interface GatewayFixture {
  * For the gateway's integration specs: the real MongoDB-wire server and RabbitMQ, with a database
  * and a broker prefix of the spec's own, removed again by `close()`.
  */
-export async function startGatewayFixture(name: string, overrides: (fixture: Pick<GatewayFixture, 'database' | 'broker'>) => Partial<GatewayDeps> = () => ({})): Promise<GatewayFixture> {
+export async function startGatewayFixture(
+  name: string,
+  overrides: (fixture: Pick<GatewayFixture, 'database' | 'broker'>) => Partial<GatewayDeps> = () => ({}),
+): Promise<GatewayFixture> {
   const { mongoUrl, amqpUrl } = testInfrastructure();
   const prefix = uniqueName(name);
   const database = await connectDatabase(mongoUrl, prefix.replace(/-/g, '_'));

@@ -18,7 +18,10 @@ describe('gateway against real MongoDB and RabbitMQ', () => {
   const apiKey = 'pk-gateway-test';
 
   beforeAll(async () => {
-    fixture = await startGatewayFixture('test-gateway', ({ database: db, broker: b }) => ({ bodyLimit: '64kb', readiness: { mongo: () => db.ping(), rabbitmq: () => b.isConnected() } }));
+    fixture = await startGatewayFixture('test-gateway', ({ database: db, broker: b }) => ({
+      bodyLimit: '64kb',
+      readiness: { mongo: () => db.ping(), rabbitmq: () => b.isConnected() },
+    }));
     ({ database, prefix, app } = fixture);
     await seedPortal(database.repositories, { portalId: 77, apiKey });
     await database.repositories.stores.upsert({ portalId: 77, appId: null }, { id: 'web', label: 'Web shop' });
@@ -52,7 +55,11 @@ describe('gateway against real MongoDB and RabbitMQ', () => {
   });
 
   it('when a v2 submission names a known store, then changedAt strings become numbers and associations are kept', async () => {
-    const submission = aV2Submission('LINE_ITEM', [aV2Message({ externalObjectId: 'l1', changedAt: '1700000000123', associations: { DEAL: ['d1'], PRODUCT: ['p1'] } })], 'web');
+    const submission = aV2Submission(
+      'LINE_ITEM',
+      [aV2Message({ externalObjectId: 'l1', changedAt: '1700000000123', associations: { DEAL: ['d1'], PRODUCT: ['p1'] } })],
+      'web',
+    );
     await request(app).put(`/extensions/ecomm/v2/sync/messages?hapikey=${apiKey}`).send(submission).expect(204);
     const batch = await nextBatch();
     expect(batch).toMatchObject({ storeId: 'web', objectType: 'LINE_ITEM', source: 'v2' });
@@ -80,28 +87,55 @@ describe('gateway against real MongoDB and RabbitMQ', () => {
   it.each(['Bearer not-a-token-we-issued', 'Bearer pat-revoked-or-garbage'])(
     'when a real but unknown bearer token (%s) comes beside a valid hapikey, then it is refused, not ignored',
     async (authorization) => {
-      const response = await request(app).put(`/extensions/ecomm/v1/sync-messages/DEAL?hapikey=${apiKey}`).set('authorization', authorization).send([aV1Contact()]).expect(401);
+      const response = await request(app)
+        .put(`/extensions/ecomm/v1/sync-messages/DEAL?hapikey=${apiKey}`)
+        .set('authorization', authorization)
+        .send([aV1Contact()])
+        .expect(401);
       expect(response.body.message).toMatch(/Invalid bearer token/);
     },
   );
 
   it("when the portal's CRM waits, then its CRM health says why, until when and with the last answer; without a wait it says ok", async () => {
     const health = () => request(app).get(`/extensions/ecomm/v2/sync/crm-health?hapikey=${apiKey}`).expect(200);
-    expect((await health()).body).toEqual({ portalId: 77, state: 'ok', message: 'the CRM takes changes', since: null, until: null, lastAnswer: null, tries: 0, parkedChanges: 0 });
+    expect((await health()).body).toEqual({
+      portalId: 77,
+      state: 'ok',
+      message: 'the CRM takes changes',
+      since: null,
+      until: null,
+      lastAnswer: null,
+      tries: 0,
+      parkedChanges: 0,
+    });
 
     const until = Date.now() + 60_000;
-    await database.repositories.crmWaits.set(77, { reason: 'rate-limited', since: until - 70_000, until, tries: 2, lastAnswer: '429 You have reached your ten secondly limit.' });
+    await database.repositories.crmWaits.set(77, {
+      reason: 'rate-limited',
+      since: until - 70_000,
+      until,
+      tries: 2,
+      lastAnswer: '429 You have reached your ten secondly limit.',
+    });
     try {
       const { body } = await health();
       expect(body).toMatchObject({ state: 'rate-limited', until, tries: 2, lastAnswer: '429 You have reached your ten secondly limit.' });
       expect(body.message).toBe(`rate limited until ${new Date(until).toISOString()}; last answer: 429 You have reached your ten secondly limit.`);
     } finally {
-      await database.repositories.crmWaits.clear({ portalId: 77, wait: { reason: 'rate-limited', since: until - 70_000, until, tries: 2, lastAnswer: '' }, stamp: null });
+      await database.repositories.crmWaits.clear({
+        portalId: 77,
+        wait: { reason: 'rate-limited', since: until - 70_000, until, tries: 2, lastAnswer: '' },
+        stamp: null,
+      });
     }
   });
 
   it('accepts a valid hapikey that comes with a malformed Authorization header', async () => {
-    await request(app).put(`/extensions/ecomm/v1/sync-messages/DEAL?hapikey=${apiKey}`).set('authorization', 'Bearer undefined').send([aV1Contact()]).expect(204);
+    await request(app)
+      .put(`/extensions/ecomm/v1/sync-messages/DEAL?hapikey=${apiKey}`)
+      .set('authorization', 'Bearer undefined')
+      .send([aV1Contact()])
+      .expect(204);
     await nextBatch();
   });
 
@@ -111,19 +145,47 @@ describe('gateway against real MongoDB and RabbitMQ', () => {
   it.each([
     ['no credential', 401, () => v1(undefined, null).send([aV1Contact()]), /Missing credential/],
     ['a wrong hapikey', 401, () => v1(undefined, 'nope').send([aV1Contact()]), /Invalid hapikey/],
-    ['an unknown object type', 400, () => v1('/extensions/ecomm/v1/sync-messages/ORDER').send([aV1Contact()]), /must be one of CONTACT, DEAL, PRODUCT, LINE_ITEM/],
+    [
+      'an unknown object type',
+      400,
+      () => v1('/extensions/ecomm/v1/sync-messages/ORDER').send([aV1Contact()]),
+      /must be one of CONTACT, DEAL, PRODUCT, LINE_ITEM/,
+    ],
     ['an empty batch', 400, () => v1().send([]), /1 to 200 sync messages, got 0/],
     ['201 messages', 400, () => v1().send(Array.from({ length: 201 }, () => aV1Contact())), /got 201/],
-    ['an id over 100 characters', 400, () => v1().send([aV1Contact({ integratorObjectId: 'x'.repeat(101) })]), /integratorObjectId must be an ASCII string of 1 to 100/],
+    [
+      'an id over 100 characters',
+      400,
+      () => v1().send([aV1Contact({ integratorObjectId: 'x'.repeat(101) })]),
+      /integratorObjectId must be an ASCII string of 1 to 100/,
+    ],
     ['a non-ASCII id', 400, () => v1().send([aV1Contact({ integratorObjectId: 'naïve' })]), /ASCII/],
     ['an unknown action', 400, () => v1().send([aV1Contact({ action: 'MERGE' as never })]), /action must be one of UPSERT, DELETE/],
     ['malformed JSON', 400, () => v1().set('content-type', 'application/json').send('[{"integratorObjectId":'), /not valid JSON/],
     ['a body that is not JSON', 415, () => v1().set('content-type', 'text/csv').send('a,b'), /Content-Type must be application\/json/],
-    ['a body over the size limit', 413, () => v1().send(Array.from({ length: 200 }, () => aV1Contact({ propertyNameToValues: { note: 'x'.repeat(400) } }))), /larger than 64kb/],
-    ['an unknown store', 400, () => request(app).put(`/extensions/ecomm/v2/sync/messages?hapikey=${apiKey}`).send(aV2Submission('CONTACT', [aV2Message()], 'nowhere')), /Unknown store "nowhere"/],
+    [
+      'a body over the size limit',
+      413,
+      () => v1().send(Array.from({ length: 200 }, () => aV1Contact({ propertyNameToValues: { note: 'x'.repeat(400) } }))),
+      /larger than 64kb/,
+    ],
+    [
+      'an unknown store',
+      400,
+      () =>
+        request(app)
+          .put(`/extensions/ecomm/v2/sync/messages?hapikey=${apiKey}`)
+          .send(aV2Submission('CONTACT', [aV2Message()], 'nowhere')),
+      /Unknown store "nowhere"/,
+    ],
     ['an unknown path', 404, () => request(app).get(`/extensions/ecomm/v1/nothing-here?hapikey=${apiKey}`), /No endpoint GET/],
     ['a limit over 200', 400, () => request(app).get(`/extensions/ecomm/v1/sync-errors?hapikey=${apiKey}&limit=500`), /limit must be an integer from 1 to 200/],
-    ['a status of an object never sent', 404, () => request(app).get(`/extensions/ecomm/v2/sync/status/web/CONTACT/ghost?hapikey=${apiKey}`), /No CONTACT "ghost" has been received/],
+    [
+      'a status of an object never sent',
+      404,
+      () => request(app).get(`/extensions/ecomm/v2/sync/status/web/CONTACT/ghost?hapikey=${apiKey}`),
+      /No CONTACT "ghost" has been received/,
+    ],
   ])('when the request has %s, then it answers %i with the error body', async (_name, status, send, message) => {
     const response = await send();
     expect(response.status).toBe(status);

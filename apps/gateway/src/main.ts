@@ -31,7 +31,10 @@ runService({
       publicUrl: config.GATEWAY_PUBLIC_URL,
       trustedProxies: config.GATEWAY_TRUSTED_PROXIES,
       // The bundle is dist/apps/gateway/main.js; the console's build is dist/apps/console.
-      operations: { queues: () => queueStats(config.AMQP_URL, config.AMQP_PREFIX), redrive: (queue) => redriveDeadLetters(config.AMQP_URL, config.AMQP_PREFIX, queue) },
+      operations: {
+        queues: () => queueStats(config.AMQP_URL, config.AMQP_PREFIX),
+        redrive: (queue) => redriveDeadLetters(config.AMQP_URL, config.AMQP_PREFIX, queue),
+      },
       operatorView: {
         services,
         queues: () => queueStats(config.AMQP_URL, config.AMQP_PREFIX),

@@ -24,13 +24,22 @@ describe('gateway OpenAPI document', () => {
     const document = gatewayOpenApiDocument();
     delete document.paths['/extensions/ecomm/v2/stores/{storeId}'];
     const differences = routeTableDifferences(expressRoutes(app), documentedOperations(document));
-    expect(differences.undocumented).toEqual(expect.arrayContaining(['GET /extensions/ecomm/v2/undocumented/{id}', 'GET /extensions/ecomm/v2/stores/{storeId}', 'DELETE /extensions/ecomm/v2/stores/{storeId}']));
+    expect(differences.undocumented).toEqual(
+      expect.arrayContaining([
+        'GET /extensions/ecomm/v2/undocumented/{id}',
+        'GET /extensions/ecomm/v2/stores/{storeId}',
+        'DELETE /extensions/ecomm/v2/stores/{storeId}',
+      ]),
+    );
     expect(differences.notServed).toEqual([]);
     expect(routeTableDifferences([], documentedOperations(gatewayOpenApiDocument())).notServed).toContain('PUT /extensions/ecomm/v2/sync/messages');
   });
 
   it('when /openapi.json is read, then it is the OpenAPI 3.1 document with every credential scheme', async () => {
-    const res = await request(fixture.app).get('/openapi.json').expect(200).expect('content-type', /application\/json/);
+    const res = await request(fixture.app)
+      .get('/openapi.json')
+      .expect(200)
+      .expect('content-type', /application\/json/);
     expect(res.body).toEqual(JSON.parse(JSON.stringify(gatewayOpenApiDocument())));
     expect(res.body.openapi).toBe('3.1.0');
     expect(Object.keys(res.body.components.securitySchemes).sort()).toEqual(['adminToken', 'appId', 'bearerToken', 'developerKey', 'oauthToken', 'portalKey']);
@@ -57,7 +66,10 @@ describe('gateway OpenAPI document', () => {
     const settings = {
       enabled: true,
       webhookUri: 'https://shop.example.com/import',
-      mappings: { CONTACT: { properties: [{ externalPropertyName: 'email', crmPropertyName: 'email' }] }, DEAL: { properties: [{ externalPropertyName: 'dealstage', crmPropertyName: 'dealstage' }] } },
+      mappings: {
+        CONTACT: { properties: [{ externalPropertyName: 'email', crmPropertyName: 'email' }] },
+        DEAL: { properties: [{ externalPropertyName: 'dealstage', crmPropertyName: 'dealstage' }] },
+      },
     };
     const calls: [method: 'get' | 'put', path: string, status: number, body?: unknown][] = [
       ['put', '/extensions/ecomm/v2/settings', 200, settings],
@@ -74,7 +86,9 @@ describe('gateway OpenAPI document', () => {
     ];
     for (const [method, path, status, body] of calls) {
       const url = `${path}${path.includes('?') ? '&' : '?'}hapikey=${key}`;
-      const answer = await request(fixture.app)[method](url).send(body as object);
+      const answer = await request(fixture.app)
+        [method](url)
+        .send(body as object);
       expect({ path, status: answer.status }).toEqual({ path, status });
       expect({ path, problems: check({ kind: 'response', status: String(status), method, path, body: answer.body }) }).toEqual({ path, problems: [] });
     }

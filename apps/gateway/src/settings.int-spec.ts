@@ -57,7 +57,11 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
     try {
       const channel = await connection.createChannel();
       const events: SettingsChangedMessage[] = [];
-      for (let message = await channel.get(namesOf(prefix, 'mapper.settings-work').main, { noAck: true }); message; message = await channel.get(namesOf(prefix, 'mapper.settings-work').main, { noAck: true })) {
+      for (
+        let message = await channel.get(namesOf(prefix, 'mapper.settings-work').main, { noAck: true });
+        message;
+        message = await channel.get(namesOf(prefix, 'mapper.settings-work').main, { noAck: true })
+      ) {
         events.push(JSON.parse(message.content.toString()));
       }
       return events;
@@ -93,38 +97,70 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
       },
     });
     await asPortal('put', '/extensions/ecomm/v2/settings')
-      .send({ enabled: false, webhookUri: 'https://shop.example.com/hook', mappings: { CONTACT: { properties: [{ externalPropertyName: 'e', crmPropertyName: 'email' }] } } })
+      .send({
+        enabled: false,
+        webhookUri: 'https://shop.example.com/hook',
+        mappings: { CONTACT: { properties: [{ externalPropertyName: 'e', crmPropertyName: 'email' }] } },
+      })
       .expect(200);
     const v1 = await asPortal('get', '/extensions/ecomm/v1/settings').expect(200);
-    expect(v1.body).toMatchObject({ enabled: false, contactSyncSettings: { properties: [{ propertyName: 'e', targetCrmProperty: 'email', dataType: 'STRING' }] }, dealSyncSettings: { properties: [] } });
+    expect(v1.body).toMatchObject({
+      enabled: false,
+      contactSyncSettings: { properties: [{ propertyName: 'e', targetCrmProperty: 'email', dataType: 'STRING' }] },
+      dealSyncSettings: { properties: [] },
+    });
     await asPortal('get', '/extensions/ecomm/v1/import-settings').expect(200, { importTriggerUri: 'https://shop.example.com/hook' });
   });
 
   it('when a v2 PUT carries importOnInstall (the one settings object clients send to both versions), then it is stored and v1 reads it', async () => {
-    const v2Body = { enabled: false, importOnInstall: true, webhookUri: null, mappings: { CONTACT: { properties: [{ externalPropertyName: 'mail', crmPropertyName: 'email' }] } } };
+    const v2Body = {
+      enabled: false,
+      importOnInstall: true,
+      webhookUri: null,
+      mappings: { CONTACT: { properties: [{ externalPropertyName: 'mail', crmPropertyName: 'email' }] } },
+    };
 
     const put = await asPortal('put', '/extensions/ecomm/v2/settings').send(v2Body).expect(200);
     expect(put.body).toEqual({ enabled: false, webhookUri: null, mappings: expect.objectContaining({ CONTACT: expect.any(Object) }) });
     expect((await asPortal('get', '/extensions/ecomm/v1/settings').expect(200)).body.importOnInstall).toBe(true);
 
-    await asPortal('put', '/extensions/ecomm/v2/settings').send({ ...v2Body, importOnInstall: undefined }).expect(200);
+    await asPortal('put', '/extensions/ecomm/v2/settings')
+      .send({ ...v2Body, importOnInstall: undefined })
+      .expect(200);
     expect((await asPortal('get', '/extensions/ecomm/v1/settings').expect(200)).body.importOnInstall).toBe(true);
   });
 
   it('shows provided mappings only when asked', async () => {
     await asPortal('put', '/extensions/ecomm/v1/settings').send(v1Body).expect(200);
     const withProvided = await asPortal('get', '/extensions/ecomm/v1/settings', '&showProvidedProperties=true').expect(200);
-    expect(withProvided.body.dealSyncSettings.properties).toContainEqual({ propertyName: 'hs_assoc__contact_ids', targetCrmProperty: 'hs_assoc__contact_ids', dataType: 'STRING' });
+    expect(withProvided.body.dealSyncSettings.properties).toContainEqual({
+      propertyName: 'hs_assoc__contact_ids',
+      targetCrmProperty: 'hs_assoc__contact_ids',
+      dataType: 'STRING',
+    });
     const v2 = await asPortal('get', '/extensions/ecomm/v2/settings', '&showProvidedMappings=true').expect(200);
-    expect(v2.body.mappings.PRODUCT.properties[0]).toEqual({ externalPropertyName: 'ip__ecomm_bridge__ecomm_synced', crmPropertyName: 'ip__ecomm_bridge__ecomm_synced', dataType: 'STRING' });
+    expect(v2.body.mappings.PRODUCT.properties[0]).toEqual({
+      externalPropertyName: 'ip__ecomm_bridge__ecomm_synced',
+      crmPropertyName: 'ip__ecomm_bridge__ecomm_synced',
+      dataType: 'STRING',
+    });
   });
 
   it('when settings are enabled, then one event asks the mapper to re-apply every object type', async () => {
     await settingsEvents();
     await asPortal('put', '/extensions/ecomm/v1/settings').send(v1Body).expect(200);
-    await asPortal('put', '/extensions/ecomm/v1/settings').send({ ...v1Body, importOnInstall: true }).expect(200); // no mapping change
+    await asPortal('put', '/extensions/ecomm/v1/settings')
+      .send({ ...v1Body, importOnInstall: true })
+      .expect(200); // no mapping change
     const events = await settingsEvents();
-    expect(events).toEqual([{ kind: 'settings-changed', owner: expect.stringMatching(/^portal:\d+$/), settingsRev: expect.any(Number), objectTypes: ['CONTACT', 'DEAL', 'PRODUCT', 'LINE_ITEM'] }]);
+    expect(events).toEqual([
+      {
+        kind: 'settings-changed',
+        owner: expect.stringMatching(/^portal:\d+$/),
+        settingsRev: expect.any(Number),
+        objectTypes: ['CONTACT', 'DEAL', 'PRODUCT', 'LINE_ITEM'],
+      },
+    ]);
   });
 
   it('when settings are deleted, then GET answers 404 and DELETE can be repeated', async () => {
@@ -136,13 +172,54 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
   });
 
   it.each([
-    ['an unknown data type', { ...v1Body, contactSyncSettings: { properties: [{ propertyName: 'a', targetCrmProperty: 'email', dataType: 'COLOUR' }] } }, /dataType must be one of STRING, NUMBER, DATETIME, AVATAR_IMAGE/],
-    ['AVATAR_IMAGE on a deal', { ...v1Body, dealSyncSettings: { properties: [...v1Body.dealSyncSettings.properties, { propertyName: 'i', targetCrmProperty: 'x', dataType: 'AVATAR_IMAGE' }] } }, /AVATAR_IMAGE is only for PRODUCT/],
-    ['two AVATAR_IMAGE mappings', { ...v1Body, productSyncSettings: { properties: [...v1Body.productSyncSettings.properties, { propertyName: 'i2', targetCrmProperty: 'y', dataType: 'AVATAR_IMAGE' }] } }, /only one is allowed per object type/],
-    ['a mapping without a name', { ...v1Body, contactSyncSettings: { properties: [{ propertyName: '', targetCrmProperty: 'email', dataType: 'STRING' }] } }, /propertyName must be a non-empty property name/],
-    ['enabling without an email mapping', { ...v1Body, contactSyncSettings: { properties: [] } }, /cannot be enabled: contactSyncSettings must map a property to email/],
-    ['enabling without line-item associations', { ...v1Body, lineItemSyncSettings: { properties: [] } }, /lineItemSyncSettings must map a property to hs_assoc__deal_id and hs_assoc__product_id/],
-    ['one sender name twice', { ...v1Body, contactSyncSettings: { properties: [...v1Body.contactSyncSettings.properties, { propertyName: 'mail', targetCrmProperty: 'firstname', dataType: 'STRING' }] } }, /maps the property "mail" twice/],
+    [
+      'an unknown data type',
+      { ...v1Body, contactSyncSettings: { properties: [{ propertyName: 'a', targetCrmProperty: 'email', dataType: 'COLOUR' }] } },
+      /dataType must be one of STRING, NUMBER, DATETIME, AVATAR_IMAGE/,
+    ],
+    [
+      'AVATAR_IMAGE on a deal',
+      {
+        ...v1Body,
+        dealSyncSettings: { properties: [...v1Body.dealSyncSettings.properties, { propertyName: 'i', targetCrmProperty: 'x', dataType: 'AVATAR_IMAGE' }] },
+      },
+      /AVATAR_IMAGE is only for PRODUCT/,
+    ],
+    [
+      'two AVATAR_IMAGE mappings',
+      {
+        ...v1Body,
+        productSyncSettings: {
+          properties: [...v1Body.productSyncSettings.properties, { propertyName: 'i2', targetCrmProperty: 'y', dataType: 'AVATAR_IMAGE' }],
+        },
+      },
+      /only one is allowed per object type/,
+    ],
+    [
+      'a mapping without a name',
+      { ...v1Body, contactSyncSettings: { properties: [{ propertyName: '', targetCrmProperty: 'email', dataType: 'STRING' }] } },
+      /propertyName must be a non-empty property name/,
+    ],
+    [
+      'enabling without an email mapping',
+      { ...v1Body, contactSyncSettings: { properties: [] } },
+      /cannot be enabled: contactSyncSettings must map a property to email/,
+    ],
+    [
+      'enabling without line-item associations',
+      { ...v1Body, lineItemSyncSettings: { properties: [] } },
+      /lineItemSyncSettings must map a property to hs_assoc__deal_id and hs_assoc__product_id/,
+    ],
+    [
+      'one sender name twice',
+      {
+        ...v1Body,
+        contactSyncSettings: {
+          properties: [...v1Body.contactSyncSettings.properties, { propertyName: 'mail', targetCrmProperty: 'firstname', dataType: 'STRING' }],
+        },
+      },
+      /maps the property "mail" twice/,
+    ],
     ['an unknown field', { ...v1Body, mappings: {} }, /unknown field "mappings"/],
   ])('v1 refuses %s with 400', async (_name, body, message) => {
     const response = await asPortal('put', '/extensions/ecomm/v1/settings').send(body).expect(400);
@@ -150,7 +227,11 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
   });
 
   it.each([
-    ['enabling without a deal stage mapping', { enabled: true, mappings: { CONTACT: { properties: [{ externalPropertyName: 'm', crmPropertyName: 'email' }] } } }, /mappings.DEAL must map a property to dealstage/],
+    [
+      'enabling without a deal stage mapping',
+      { enabled: true, mappings: { CONTACT: { properties: [{ externalPropertyName: 'm', crmPropertyName: 'email' }] } } },
+      /mappings.DEAL must map a property to dealstage/,
+    ],
     ['a webhookUri that is not a URI', { webhookUri: 'not a uri' }, /webhookUri must be an absolute http\(s\) URI or null/],
     ['an unknown object type', { mappings: { ORDER: { properties: [] } } }, /unknown field "ORDER"/],
   ])('v2 refuses %s with 400', async (_name, body, message) => {
@@ -160,12 +241,20 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
 
   it('v2 enables without any line-item mapping (line items carry associations)', async () => {
     await asPortal('put', '/extensions/ecomm/v2/settings')
-      .send({ enabled: true, mappings: { CONTACT: { properties: [{ externalPropertyName: 'm', crmPropertyName: 'email' }] }, DEAL: { properties: [{ externalPropertyName: 's', crmPropertyName: 'dealstage' }] } } })
+      .send({
+        enabled: true,
+        mappings: {
+          CONTACT: { properties: [{ externalPropertyName: 'm', crmPropertyName: 'email' }] },
+          DEAL: { properties: [{ externalPropertyName: 's', crmPropertyName: 'dealstage' }] },
+        },
+      })
       .expect(200);
   });
 
   it('import settings take an absolute http(s) URI', async () => {
-    await asPortal('put', '/extensions/ecomm/v1/import-settings').send({ importTriggerUri: 'https://shop.example.com/import' }).expect(200, { importTriggerUri: 'https://shop.example.com/import' });
+    await asPortal('put', '/extensions/ecomm/v1/import-settings')
+      .send({ importTriggerUri: 'https://shop.example.com/import' })
+      .expect(200, { importTriggerUri: 'https://shop.example.com/import' });
     await asPortal('get', '/extensions/ecomm/v1/import-settings').expect(200, { importTriggerUri: 'https://shop.example.com/import' });
     const refused = await asPortal('put', '/extensions/ecomm/v1/import-settings').send({ importTriggerUri: 'ftp://example.com' }).expect(400);
     expect(refused.body.message).toMatch(/importTriggerUri must be an absolute http\(s\) URI/);

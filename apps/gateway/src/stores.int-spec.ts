@@ -35,7 +35,12 @@ describe('the store default of installed tenants (real MongoDB and RabbitMQ)', (
     const key = await portalInstalledThroughV2();
 
     const listed = await request(fixture.app).get(`${v2}/stores?hapikey=${key}`).expect(200);
-    expect(listed.body).toEqual({ results: [{ id: 'default', label: 'Custom' }, { id: 'web', label: 'Web shop' }] });
+    expect(listed.body).toEqual({
+      results: [
+        { id: 'default', label: 'Custom' },
+        { id: 'web', label: 'Web shop' },
+      ],
+    });
     await request(fixture.app).get(`${v2}/stores/default?hapikey=${key}`).expect(200, { id: 'default', label: 'Custom' });
   });
 

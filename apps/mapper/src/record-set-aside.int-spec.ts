@@ -32,7 +32,11 @@ describe('an accepted batch set aside in the dead-letter queue (mapper, real Mon
     await recordSetAside.execute(batch, 5, new Error('database write timed out')); // delivered again
 
     const { errors } = await database.repositories.syncErrors.list({ portalId: tenant.portalId, includeResolved: false, limit: 10, offset: 0 });
-    expect(errors.map(({ externalObjectId, type, status, changedAt, erroredAt }) => ({ externalObjectId, type, status, changedAt, erroredAt })).sort((a, b) => a.externalObjectId.localeCompare(b.externalObjectId))).toEqual([
+    expect(
+      errors
+        .map(({ externalObjectId, type, status, changedAt, erroredAt }) => ({ externalObjectId, type, status, changedAt, erroredAt }))
+        .sort((a, b) => a.externalObjectId.localeCompare(b.externalObjectId)),
+    ).toEqual([
       { externalObjectId: 'd-1', type: 'UNKNOWN_ERROR', status: 'OPEN', changedAt: 1_700_000_000_000, erroredAt: 1_800_000_000_000 },
       { externalObjectId: 'd-2', type: 'UNKNOWN_ERROR', status: 'OPEN', changedAt: 1_700_000_000_500, erroredAt: 1_800_000_000_000 },
     ]);

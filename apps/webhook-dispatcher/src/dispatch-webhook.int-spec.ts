@@ -23,8 +23,18 @@ describe('dispatching signed webhooks', () => {
     prefix = uniqueName('test-webhooks');
     database = await connectDatabase(mongoUrl, prefix.replace(/-/g, '_'));
     broker = await Broker.connect({ url: amqpUrl, prefix, prefetch: 10, retryDelayMs: 100, maxAttempts: 3, logger: createLogger('test', 'error') });
-    await database.repositories.accounts.createApplication({ appId: 'app-1', developerId: 1, name: 'A', clientId: 'client-1', clientSecret: SECRET, sealedSecret: box.seal(SECRET) });
-    receiver = await startWebhookReceiver(() => SECRET, () => answers.shift() ?? { status: 500 });
+    await database.repositories.accounts.createApplication({
+      appId: 'app-1',
+      developerId: 1,
+      name: 'A',
+      clientId: 'client-1',
+      clientSecret: SECRET,
+      sealedSecret: box.seal(SECRET),
+    });
+    receiver = await startWebhookReceiver(
+      () => SECRET,
+      () => answers.shift() ?? { status: 500 },
+    );
   });
 
   afterAll(async () => {
@@ -36,7 +46,13 @@ describe('dispatching signed webhooks', () => {
   });
 
   const dispatcher = (options: Partial<DispatchOptions> = {}) =>
-    new DispatchWebhookUseCase(database.repositories, box, broker, createLogger('test', 'error'), { timeoutMs: 300, maxAttempts: 3, backoffBaseMs: 20, allowPrivateTargets: true, ...options });
+    new DispatchWebhookUseCase(database.repositories, box, broker, createLogger('test', 'error'), {
+      timeoutMs: 300,
+      maxAttempts: 3,
+      backoffBaseMs: 20,
+      allowPrivateTargets: true,
+      ...options,
+    });
 
   /** The outcome the import-coordinator would get. */
   async function outcome(): Promise<Extract<ImportEventMessage, { kind: 'webhook-completed' }>> {

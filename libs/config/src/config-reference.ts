@@ -6,8 +6,7 @@ export interface ServiceSchema {
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const defaultOf = (key: ConfigSchema[string]) =>
-  key.default !== undefined ? `\`${String(key.default)}\`` : key.optional ? '(unset)' : '**required**';
+const defaultOf = (key: ConfigSchema[string]) => (key.default !== undefined ? `\`${String(key.default)}\`` : key.optional ? '(unset)' : '**required**');
 
 /**
  * One Markdown table of every environment variable of every service: a variable that means the

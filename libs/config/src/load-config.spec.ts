@@ -10,7 +10,13 @@ const schema = {
 
 describe('loadConfig', () => {
   it('applies defaults and coerces types', () => {
-    expect(loadConfig(schema, { URL: 'amqp://h', PORT: '8080', VERBOSE: 'true' })).toEqual({ PORT: 8080, URL: 'amqp://h', VERBOSE: true, MODE: 'a', SECRET: 'x' });
+    expect(loadConfig(schema, { URL: 'amqp://h', PORT: '8080', VERBOSE: 'true' })).toEqual({
+      PORT: 8080,
+      URL: 'amqp://h',
+      VERBOSE: true,
+      MODE: 'a',
+      SECRET: 'x',
+    });
   });
 
   it.each([
@@ -45,7 +51,10 @@ describe('loadConfig', () => {
     const strong = 'q9Vf3kLx0R2mT8wZ1yB6nC4hJ7pD5sGe';
 
     it.each([
-      [{ NODE_ENV: 'production', ADMIN_TOKEN: 'change-me', SECRETS_KEY: strong }, /^Invalid configuration: ADMIN_TOKEN is a placeholder or development value; with NODE_ENV=production set it to a random value of at least 32 characters \(bearer token of the admin API\)$/],
+      [
+        { NODE_ENV: 'production', ADMIN_TOKEN: 'change-me', SECRETS_KEY: strong },
+        /^Invalid configuration: ADMIN_TOKEN is a placeholder or development value; with NODE_ENV=production set it to a random value of at least 32 characters \(bearer token of the admin API\)$/,
+      ],
       [{ NODE_ENV: 'production', ADMIN_TOKEN: 'short-but-random-9f3k', SECRETS_KEY: strong }, /ADMIN_TOKEN is shorter than 32 characters/],
       [{ NODE_ENV: 'production', ADMIN_TOKEN: strong }, /SECRETS_KEY is a placeholder or development value/],
       [{ NODE_ENV: 'production', ADMIN_TOKEN: strong, SECRETS_KEY: strong }, null],
@@ -58,7 +67,9 @@ describe('loadConfig', () => {
     });
 
     it('when a weak secret is refused, then its value is not printed', () => {
-      expect(() => loadConfig(secrets, { NODE_ENV: 'production', ADMIN_TOKEN: 'change-me-hunter2' })).toThrow(expect.objectContaining({ message: expect.not.stringContaining('hunter2') }));
+      expect(() => loadConfig(secrets, { NODE_ENV: 'production', ADMIN_TOKEN: 'change-me-hunter2' })).toThrow(
+        expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
+      );
     });
   });
 });

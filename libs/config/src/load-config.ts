@@ -21,11 +21,7 @@ export interface ConfigKey {
 
 export type ConfigSchema = Record<string, ConfigKey>;
 
-type ValueOf<K extends ConfigKey> = K['format'] extends 'port' | 'int'
-  ? number
-  : K['format'] extends 'boolean'
-    ? boolean
-    : string;
+type ValueOf<K extends ConfigKey> = K['format'] extends 'port' | 'int' ? number : K['format'] extends 'boolean' ? boolean : string;
 
 export type ConfigOf<S extends ConfigSchema> = { readonly [P in keyof S]: S[P]['optional'] extends true ? ValueOf<S[P]> | undefined : ValueOf<S[P]> };
 
@@ -85,7 +81,9 @@ export function loadConfig<S extends ConfigSchema>(schema: S, env: NodeJS.Proces
   if (env.NODE_ENV === 'production') {
     const weak = names.flatMap((name) => {
       const reason = schema[name].productionSecret && typeof input[name] === 'string' ? weakSecretReason(input[name] as string) : null;
-      return reason ? [`${name} ${reason}; with NODE_ENV=production set it to a random value of at least ${MIN_PRODUCTION_SECRET_LENGTH} characters (${schema[name].doc})`] : [];
+      return reason
+        ? [`${name} ${reason}; with NODE_ENV=production set it to a random value of at least ${MIN_PRODUCTION_SECRET_LENGTH} characters (${schema[name].doc})`]
+        : [];
     });
     if (weak.length > 0) throw new ConfigError(`Invalid configuration: ${weak.join('; ')}`);
   }

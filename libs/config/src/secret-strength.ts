@@ -2,7 +2,8 @@
 export const MIN_PRODUCTION_SECRET_LENGTH = 32;
 
 /** Words of the example, development and documentation values shipped with the project. */
-const PLACEHOLDER = /change[-_ ]?me|placeholder|example|not[-_ ]for[-_ ]production|^dev[-_]|^test[-_]|^demo[-_]|^admin$|^secret$|^password$|^token$|x{6,}|<.*>/i;
+const PLACEHOLDER =
+  /change[-_ ]?me|placeholder|example|not[-_ ]for[-_ ]production|^dev[-_]|^test[-_]|^demo[-_]|^admin$|^secret$|^password$|^token$|x{6,}|<.*>/i;
 
 /**
  * Why a secret may not be used in production, or null when it may: a placeholder (the values of

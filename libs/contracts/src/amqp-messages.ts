@@ -122,7 +122,11 @@ const settingsChangedSchema = {
 export type SettingsChangedMessage = FromWireSchema<typeof settingsChangedSchema>;
 
 /** mapper → mapper: go on with a re-apply job (one chunk of pages per message). Routing key `settings.reapply`. */
-const reapplyChunkSchema = { type: 'object', required: ['kind', 'jobId'], properties: { kind: { const: 'reapply-chunk' }, jobId: { type: 'string', minLength: 1 } } } as const;
+const reapplyChunkSchema = {
+  type: 'object',
+  required: ['kind', 'jobId'],
+  properties: { kind: { const: 'reapply-chunk' }, jobId: { type: 'string', minLength: 1 } },
+} as const;
 export type ReapplyChunkMessage = FromWireSchema<typeof reapplyChunkSchema>;
 
 /**

@@ -13,10 +13,21 @@ export interface ConsoleObjectInspection {
   /** applied: linked to a live CRM object with no open error; failed: an open error; waiting; archived; not-processed; unknown: nothing received. */
   status: 'applied' | 'failed' | 'waiting' | 'archived' | 'not-processed' | 'unknown';
   crm: { id: number; archived: boolean; lastProcessedAt: number | null; link: string | null } | null;
-  messages: { receivedAt: number; changedAt: number | null; action: 'UPSERT' | 'DELETE'; source: string; properties: Record<string, PropertyValue>; associations: Partial<Record<ObjectType, string[]>> | null }[];
+  messages: {
+    receivedAt: number;
+    changedAt: number | null;
+    action: 'UPSERT' | 'DELETE';
+    source: string;
+    properties: Record<string, PropertyValue>;
+    associations: Partial<Record<ObjectType, string[]>> | null;
+  }[];
   /** More messages were received than listed (the newest are listed). */
   moreMessages: boolean;
-  merged: { properties: Record<string, { value: PropertyValue; changedAt: number }>; associations: Partial<Record<ObjectType, { value: string[]; changedAt: number }>>; live: boolean } | null;
+  merged: {
+    properties: Record<string, { value: PropertyValue; changedAt: number }>;
+    associations: Partial<Record<ObjectType, { value: string[]; changedAt: number }>>;
+    live: boolean;
+  } | null;
   /** The merged state mapped with the settings in force now. */
   mapped: { properties: Record<string, string | null>; associations: Partial<Record<ObjectType, string[]>>; problems: Problem[] } | null;
   errors: { type: ErrorType; details: string; status: ErrorStatus; changedAt: number; erroredAt: number; whatToDo: string }[];

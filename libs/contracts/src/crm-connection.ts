@@ -34,9 +34,7 @@ export const DEFAULT_CRM_TIER: CrmTier = 'starter';
 
 export type HostedCrmAuth = { type: 'private-app'; token: string } | { type: 'oauth'; clientId: string; clientSecret: string; refreshToken: string };
 
-export type CrmConnection =
-  | { kind: 'builtin'; limits: CrmLimits | null }
-  | { kind: 'hosted'; baseUrl: string; auth: HostedCrmAuth; limits: CrmLimits };
+export type CrmConnection = { kind: 'builtin'; limits: CrmLimits | null } | { kind: 'hosted'; baseUrl: string; auth: HostedCrmAuth; limits: CrmLimits };
 
 /** What the admin API answers about a connection: never a secret. */
 export interface CrmConnectionView {
@@ -81,12 +79,24 @@ export const crmConnectionInputSchema = {
   additionalProperties: false,
   properties: {
     kind: { enum: ['builtin', 'hosted'] },
-    baseUrl: { type: 'string', maxLength: 2000, format: 'uri', pattern: '^https?://[^/]', errorHint: 'must be an http or https URL (https://api.crm.example.com)' },
+    baseUrl: {
+      type: 'string',
+      maxLength: 2000,
+      format: 'uri',
+      pattern: '^https?://[^/]',
+      errorHint: 'must be an http or https URL (https://api.crm.example.com)',
+    },
     auth: {
       type: 'object',
       required: ['type'],
       additionalProperties: false,
-      properties: { type: { enum: ['private-app', 'oauth'] }, token: secret, clientId: { type: 'string', minLength: 1, maxLength: 200 }, clientSecret: secret, refreshToken: secret },
+      properties: {
+        type: { enum: ['private-app', 'oauth'] },
+        token: secret,
+        clientId: { type: 'string', minLength: 1, maxLength: 200 },
+        clientSecret: secret,
+        refreshToken: secret,
+      },
       if: { properties: { type: { const: 'private-app' } } },
       then: {
         ...has('token'),
@@ -95,7 +105,11 @@ export const crmConnectionInputSchema = {
       },
       else: {
         if: { properties: { type: { const: 'oauth' } } },
-        then: { ...has('clientId', 'clientSecret', 'refreshToken'), not: has('token'), errorHint: 'of type oauth takes clientId, clientSecret and refreshToken, not a token' },
+        then: {
+          ...has('clientId', 'clientSecret', 'refreshToken'),
+          not: has('token'),
+          errorHint: 'of type oauth takes clientId, clientSecret and refreshToken, not a token',
+        },
       },
     },
     tier: { enum: [...CRM_TIERS] },
@@ -104,7 +118,11 @@ export const crmConnectionInputSchema = {
   if: { properties: { kind: { const: 'hosted' } } },
   then: {
     required: ['baseUrl', 'auth'],
-    properties: { baseUrl: true, auth: true, limits: { type: 'object', errorHint: 'must be an object for kind hosted (leave it out to take the tier\'s limits)' } },
+    properties: {
+      baseUrl: true,
+      auth: true,
+      limits: { type: 'object', errorHint: "must be an object for kind hosted (leave it out to take the tier's limits)" },
+    },
   },
   else: { not: { anyOf: [has('baseUrl'), has('auth')] }, errorHint: 'of kind builtin takes no baseUrl or auth (they are for kind hosted)' },
 } as const;

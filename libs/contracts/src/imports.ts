@@ -89,7 +89,12 @@ export const importInitializationSchema = {
     importStartedAt: epochMillisSchema,
     settingsToImport: {
       type: 'array',
-      items: { type: 'object', required: ['settingsId', 'objectType'], additionalProperties: false, properties: { settingsId: { type: 'integer' }, objectType: objectTypeSchema } },
+      items: {
+        type: 'object',
+        required: ['settingsId', 'objectType'],
+        additionalProperties: false,
+        properties: { settingsId: { type: 'integer' }, objectType: objectTypeSchema },
+      },
     },
   },
 } as const;

@@ -17,7 +17,8 @@ export interface SyncSettings {
 
 // ---- v1 wire ---------------------------------------------------------------------------------
 
-const name = (what: string) => ({ type: 'string', minLength: 1, maxLength: 256, errorHint: `must be a non-empty ${what} name of at most 256 characters` }) as const;
+const name = (what: string) =>
+  ({ type: 'string', minLength: 1, maxLength: 256, errorHint: `must be a non-empty ${what} name of at most 256 characters` }) as const;
 const dataTypeSchema = { type: 'string', enum: DATA_TYPES } as const;
 
 const v1MappingSchema = {

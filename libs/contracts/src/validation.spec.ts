@@ -27,7 +27,11 @@ describe('v1 sync messages schema', () => {
     ['not an array', { integratorObjectId: 'a' }, 'body must be an array of 1 to 200 sync messages'],
     ['an unknown action', [message({ action: 'MERGE' })], 'body/0/action must be one of UPSERT, DELETE'],
     ['a missing id', [message({ integratorObjectId: undefined })], 'body/0 is missing the required field "integratorObjectId"'],
-    ['an id over 100 characters', [message({ integratorObjectId: 'x'.repeat(101) })], 'body/0/integratorObjectId must be an ASCII string of 1 to 100 characters'],
+    [
+      'an id over 100 characters',
+      [message({ integratorObjectId: 'x'.repeat(101) })],
+      'body/0/integratorObjectId must be an ASCII string of 1 to 100 characters',
+    ],
     ['a non-ASCII id', [message({ integratorObjectId: 'café' })], 'body/0/integratorObjectId must be an ASCII string of 1 to 100 characters'],
     ['a v2 field name', [message({ properties: {} })], 'body/0 has an unknown field "properties"'],
     ['an object as a value', [message({ propertyNameToValues: { a: { b: 1 } } })], 'body/0/propertyNameToValues/a must be a string, number, boolean or null'],
@@ -44,7 +48,14 @@ describe('v1 sync messages schema', () => {
 describe('v2 sync submission schema', () => {
   it('accepts changedAt as a number or a numeric string, and associations by object type', () => {
     expect(v2(submission()).ok).toBe(true);
-    expect(v2(submission({ objectType: 'LINE_ITEM', messages: [{ externalObjectId: 'l', action: 'UPSERT', changedAt: 5, associations: { DEAL: ['d'], PRODUCT: ['p'] } }] })).ok).toBe(true);
+    expect(
+      v2(
+        submission({
+          objectType: 'LINE_ITEM',
+          messages: [{ externalObjectId: 'l', action: 'UPSERT', changedAt: 5, associations: { DEAL: ['d'], PRODUCT: ['p'] } }],
+        }),
+      ).ok,
+    ).toBe(true);
   });
 
   it.each([
@@ -61,7 +72,11 @@ describe('v2 sync submission schema', () => {
       submission({ messages: [{ externalObjectId: 'a', action: 'UPSERT', changedAt: '8640000000000001' }] }),
       'body/messages/0/changedAt must be epoch milliseconds (a number or a numeric string) or an ISO 8601 date-time with a time zone, such as 2024-05-01T12:00:00Z',
     ],
-    ['an unknown association type', submission({ messages: [{ externalObjectId: 'a', action: 'UPSERT', associations: { ORDER: ['x'] } }] }), 'body/messages/0/associations has an unknown field "ORDER"'],
+    [
+      'an unknown association type',
+      submission({ messages: [{ externalObjectId: 'a', action: 'UPSERT', associations: { ORDER: ['x'] } }] }),
+      'body/messages/0/associations has an unknown field "ORDER"',
+    ],
   ])('refuses %s', (_name, body, expected) => {
     expect(v2(body)).toEqual({ ok: false, message: expected });
   });
@@ -91,7 +106,6 @@ describe('v2 settings schema', () => {
     expect(settings({ enabled: false, importOnInstall: true, webhookUri: null, mappings: {} })).toEqual({ ok: true, value: expect.any(Object) });
   });
 });
-
 
 describe('import event message schema', () => {
   const event = createValidator(importEventMessageSchema, 'message');

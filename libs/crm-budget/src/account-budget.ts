@@ -63,7 +63,19 @@ interface Lane {
   previousDemand: number;
 }
 
-const newLane = (): Lane => ({ left: 0, validUntil: 0, waiters: [], pumping: false, waitingUntil: null, waitReason: 'rate-limited', sleeps: 0, stale: false, demandSlot: 0, demand: 0, previousDemand: 0 });
+const newLane = (): Lane => ({
+  left: 0,
+  validUntil: 0,
+  waiters: [],
+  pumping: false,
+  waitingUntil: null,
+  waitReason: 'rate-limited',
+  sleeps: 0,
+  stale: false,
+  demandSlot: 0,
+  demand: 0,
+  previousDemand: 0,
+});
 
 /** One CRM account's budget in this replica: permits leased from the shared document, handed to waiting callers. */
 export class AccountBudget implements CrmBudget {
@@ -105,7 +117,8 @@ export class AccountBudget implements CrmBudget {
       this.lanes.search.left = 0;
       if ((body as { policyName?: unknown } | undefined)?.policyName !== 'SECONDLY') this.lanes.request.left = 0;
     }
-    const correct = (base: CrmBudgetDoc | null) => correctBudget(base ?? emptyBudgetState(), { now, status, headers, body, limits: this.limits, slotMs: this.owner.slotMs });
+    const correct = (base: CrmBudgetDoc | null) =>
+      correctBudget(base ?? emptyBudgetState(), { now, status, headers, body, limits: this.limits, slotMs: this.owner.slotMs });
     // What this replica knows is older than the budget, never ahead of it: when it needs no
     // correction, neither does the budget. Otherwise the correction is computed on a fresh read.
     if (this.known && !correct(this.known).changed) return;

@@ -38,50 +38,54 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
   it.each([
     [20, 60_000],
     [100, 30_000],
-  ])('when four replicas hammer one account with a limit of %i per 10 s, then no 10-s window holds more than the limit and they keep getting requests', async (limit, runMs) => {
-    // The clock runs faster than real time, and so do the budgets' timers. How close to the limit
-    // they get depends on database round trips beside the sped-up slots, so on the machine's load:
-    // that figure is the benchmark's (`npm run bench -- --only crm-budget`); here, safety and progress.
-    const speed = 4;
-    const start = Date.UTC(2025, 5, 1, 12, 0, 0);
-    const realStart = performance.now();
-    const clock = () => start + (performance.now() - realStart) * speed;
-    const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms / speed));
-    const limits: CrmLimits = { burstPer10s: limit, dailyCap: null, timeZone: 'UTC', searchPerSecond: null };
-    const account = `hammer-${nextAccount++}`;
-    const replicas = await Promise.all(Array.from({ length: 4 }, () => replica({ clock, sleep, leaseSize: 5 })));
-    const end = start + runMs;
-    const granted: number[] = [];
+  ])(
+    'when four replicas hammer one account with a limit of %i per 10 s, then no 10-s window holds more than the limit and they keep getting requests',
+    async (limit, runMs) => {
+      // The clock runs faster than real time, and so do the budgets' timers. How close to the limit
+      // they get depends on database round trips beside the sped-up slots, so on the machine's load:
+      // that figure is the benchmark's (`npm run bench -- --only crm-budget`); here, safety and progress.
+      const speed = 4;
+      const start = Date.UTC(2025, 5, 1, 12, 0, 0);
+      const realStart = performance.now();
+      const clock = () => start + (performance.now() - realStart) * speed;
+      const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms / speed));
+      const limits: CrmLimits = { burstPer10s: limit, dailyCap: null, timeZone: 'UTC', searchPerSecond: null };
+      const account = `hammer-${nextAccount++}`;
+      const replicas = await Promise.all(Array.from({ length: 4 }, () => replica({ clock, sleep, leaseSize: 5 })));
+      const end = start + runMs;
+      const granted: number[] = [];
 
-    await Promise.all(
-      replicas.flatMap((budgets) =>
-        Array.from({ length: 3 }, async () => {
-          const budget = budgets.for(account, limits);
-          for (;;) {
-            try {
-              await budget.take('request', { maxWaitMs: Math.max(0, end - clock()) });
-            } catch (error) {
-              if (error instanceof CrmBudgetPaused && error.until >= end) return; // the next permit is after the run
-              throw error;
+      await Promise.all(
+        replicas.flatMap((budgets) =>
+          Array.from({ length: 3 }, async () => {
+            const budget = budgets.for(account, limits);
+            for (;;) {
+              try {
+                await budget.take('request', { maxWaitMs: Math.max(0, end - clock()) });
+              } catch (error) {
+                if (error instanceof CrmBudgetPaused && error.until >= end) return; // the next permit is after the run
+                throw error;
+              }
+              const now = clock();
+              if (now >= end) return;
+              granted.push(now);
             }
-            const now = clock();
-            if (now >= end) return;
-            granted.push(now);
-          }
-        }),
-      ),
-    );
+          }),
+        ),
+      );
 
-    const writes = replicas.reduce((sum, budgets) => sum + budgets.stats.writes, 0);
-    const reads = replicas.reduce((sum, budgets) => sum + budgets.stats.reads, 0);
-    const lostRaces = replicas.reduce((sum, budgets) => sum + budgets.stats.lostRaces, 0);
-    console.info(
-      `budget hammer: ${granted.length} requests in ${runMs / 1000} s (limit ${(runMs / WINDOW_MS) * limits.burstPer10s}), busiest 10-s window ${busiestWindow(granted)}; ` +
-        `${writes} writes (${lostRaces} lost races), ${reads} reads: ${(writes / granted.length).toFixed(2)} writes and ${(reads / granted.length).toFixed(2)} reads per request`,
-    );
-    expect(busiestWindow(granted)).toBeLessThanOrEqual(limits.burstPer10s);
-    expect(granted.length).toBeGreaterThanOrEqual(0.5 * (runMs / WINDOW_MS) * limits.burstPer10s);
-  }, 60_000);
+      const writes = replicas.reduce((sum, budgets) => sum + budgets.stats.writes, 0);
+      const reads = replicas.reduce((sum, budgets) => sum + budgets.stats.reads, 0);
+      const lostRaces = replicas.reduce((sum, budgets) => sum + budgets.stats.lostRaces, 0);
+      console.info(
+        `budget hammer: ${granted.length} requests in ${runMs / 1000} s (limit ${(runMs / WINDOW_MS) * limits.burstPer10s}), busiest 10-s window ${busiestWindow(granted)}; ` +
+          `${writes} writes (${lostRaces} lost races), ${reads} reads: ${(writes / granted.length).toFixed(2)} writes and ${(reads / granted.length).toFixed(2)} reads per request`,
+      );
+      expect(busiestWindow(granted)).toBeLessThanOrEqual(limits.burstPer10s);
+      expect(granted.length).toBeGreaterThanOrEqual(0.5 * (runMs / WINDOW_MS) * limits.burstPer10s);
+    },
+    60_000,
+  );
 
   describe('with a clock the test sets', () => {
     let now: number;
@@ -96,10 +100,15 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
       const [first, second] = await Promise.all([replica({ clock }), replica({ clock })]);
       const account = `daily-${nextAccount++}`;
       await first.for(account, limits).take('request');
-      await first.for(account, limits).observe(429, {}, { status: 'error', message: 'You have reached your daily limit.', errorType: 'RATE_LIMIT', policyName: 'DAILY' });
+      await first
+        .for(account, limits)
+        .observe(429, {}, { status: 'error', message: 'You have reached your daily limit.', errorType: 'RATE_LIMIT', policyName: 'DAILY' });
 
       const midnight = Date.parse('2025-06-02T04:00:00Z');
-      const refused = await second.for(account, limits).take('request', { maxWaitMs: 60_000 }).catch((error: unknown) => error);
+      const refused = await second
+        .for(account, limits)
+        .take('request', { maxWaitMs: 60_000 })
+        .catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(CrmBudgetPaused);
       expect(refused).toMatchObject({ reason: 'daily-cap', until: midnight });
       await expect(first.for(account, limits).take('search', { maxWaitMs: 0 })).rejects.toMatchObject({ reason: 'daily-cap', until: midnight });
@@ -116,7 +125,10 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
       const account = `cap-${nextAccount++}`;
       const small = { ...limits, dailyCap: 3 };
       for (let i = 0; i < 3; i++) await budgets.for(account, small).take('request', { maxWaitMs: 0 });
-      await expect(budgets.for(account, small).take('request', { maxWaitMs: 0 })).rejects.toMatchObject({ reason: 'daily-cap', until: Date.parse('2025-06-02T04:00:00Z') });
+      await expect(budgets.for(account, small).take('request', { maxWaitMs: 0 })).rejects.toMatchObject({
+        reason: 'daily-cap',
+        until: Date.parse('2025-06-02T04:00:00Z'),
+      });
     });
 
     it('when the CRM answers a TEN_SECONDLY 429 with Retry-After, then other replicas wait until then', async () => {
@@ -147,7 +159,9 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
       const [first, second] = await Promise.all([replica({ clock }), replica({ clock })]);
       const account = `shared-${nextAccount++}`;
       await first.for(account, limits).take('request');
-      await first.for(account, limits).observe(200, { 'x-hubspot-ratelimit-max': '20', 'x-hubspot-ratelimit-remaining': '2', 'x-hubspot-ratelimit-interval-milliseconds': '10000' });
+      await first
+        .for(account, limits)
+        .observe(200, { 'x-hubspot-ratelimit-max': '20', 'x-hubspot-ratelimit-remaining': '2', 'x-hubspot-ratelimit-interval-milliseconds': '10000' });
 
       const budget = second.for(account, limits);
       await budget.take('request', { maxWaitMs: 0 });
@@ -162,7 +176,11 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
       const budget = budgets.for(account, limits);
       await budget.take('request');
       const writes = budgets.stats.writes;
-      await budget.observe(200, { 'x-hubspot-ratelimit-max': '20', 'x-hubspot-ratelimit-remaining': '19', 'x-hubspot-ratelimit-interval-milliseconds': '10000' });
+      await budget.observe(200, {
+        'x-hubspot-ratelimit-max': '20',
+        'x-hubspot-ratelimit-remaining': '19',
+        'x-hubspot-ratelimit-interval-milliseconds': '10000',
+      });
       await budget.observe(201, {});
       expect(budgets.stats.writes).toBe(writes);
     });

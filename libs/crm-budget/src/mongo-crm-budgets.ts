@@ -1,13 +1,5 @@
 import type { Connection, mongo } from 'mongoose';
-import {
-  localDay,
-  requestWindow,
-  rollBudget,
-  usedInWindow,
-  type CrmBudget,
-  type CrmBudgetState,
-  type CrmLimits,
-} from '@ecomm-sync/domain';
+import { localDay, requestWindow, rollBudget, usedInWindow, type CrmBudget, type CrmBudgetState, type CrmLimits } from '@ecomm-sync/domain';
 import { AccountBudget, type CrmBudgetStats } from './account-budget';
 import { crmBudgetCollection, crmBudgetModel, type CrmBudgetDoc } from './crm-budget.model';
 

@@ -44,12 +44,21 @@ export class CrmAdminClient {
 
   /** Fails with a CrmRequestError when the CRM does not answer or refuses (callers answer 502). */
   async ensureAccount(portalId: number, token: string, pipelineLimit?: number): Promise<void> {
-    await this.request({ method: 'PUT', url: `/crm/admin/v1/accounts/${portalId}`, data: { token, ...(pipelineLimit === undefined ? {} : { pipelineLimit }) } });
+    await this.request({
+      method: 'PUT',
+      url: `/crm/admin/v1/accounts/${portalId}`,
+      data: { token, ...(pipelineLimit === undefined ? {} : { pipelineLimit }) },
+    });
   }
 
   /** Sets the account's own limits; null switches them off whatever the CRM's environment says. */
   async setLimits(portalId: number, limits: CrmAccountLimits | null): Promise<CrmAccountLimitsState> {
-    return this.request({ method: 'PUT', url: `/crm/admin/v1/accounts/${portalId}/limits`, data: JSON.stringify(limits), headers: { 'content-type': 'application/json' } });
+    return this.request({
+      method: 'PUT',
+      url: `/crm/admin/v1/accounts/${portalId}/limits`,
+      data: JSON.stringify(limits),
+      headers: { 'content-type': 'application/json' },
+    });
   }
 
   async getLimits(portalId: number): Promise<CrmAccountLimitsState> {
@@ -58,7 +67,11 @@ export class CrmAdminClient {
 
   /** Sets the daily count to 0 now; the next reset is at `nextResetAt` (epoch ms), or else the account's next midnight. */
   async resetDaily(portalId: number, nextResetAt?: number): Promise<{ portalId: number; dailyUsed: number; nextResetAt: number }> {
-    return this.request({ method: 'POST', url: `/crm/admin/v1/accounts/${portalId}/limits/reset-daily`, data: nextResetAt === undefined ? {} : { nextResetAt } });
+    return this.request({
+      method: 'POST',
+      url: `/crm/admin/v1/accounts/${portalId}/limits/reset-daily`,
+      data: nextResetAt === undefined ? {} : { nextResetAt },
+    });
   }
 
   async usage(portalId: number): Promise<CrmAccountUsage> {
@@ -66,7 +79,12 @@ export class CrmAdminClient {
   }
 
   private async request<T>(config: AxiosRequestConfig): Promise<T> {
-    const full = { ...config, url: `${this.baseUrl}${config.url}`, headers: { ...config.headers, authorization: `Bearer ${this.adminToken}` }, timeout: 15_000 };
+    const full = {
+      ...config,
+      url: `${this.baseUrl}${config.url}`,
+      headers: { ...config.headers, authorization: `Bearer ${this.adminToken}` },
+      timeout: 15_000,
+    };
     const response = await axios.request<T>(full).catch((error: unknown) => {
       throw toCrmError(error, full);
     });

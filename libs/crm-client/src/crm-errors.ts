@@ -77,8 +77,16 @@ export function failedInputs(errors: NonNullable<BatchAnswer['errors']>, ids: (s
   return errors.flatMap((error) => {
     const message = error.message ?? 'refused by the CRM';
     const category = error.category;
-    const traced = contextValues(error.context?.objectWriteTraceId).map(Number).filter((index) => Number.isInteger(index) && index >= from && index < from + ids.length);
-    const named = traced.length > 0 ? traced : [...contextValues(error.context?.ids), ...contextValues(error.context?.id)].map((id) => ids.indexOf(id)).filter((i) => i >= 0).map((i) => from + i);
+    const traced = contextValues(error.context?.objectWriteTraceId)
+      .map(Number)
+      .filter((index) => Number.isInteger(index) && index >= from && index < from + ids.length);
+    const named =
+      traced.length > 0
+        ? traced
+        : [...contextValues(error.context?.ids), ...contextValues(error.context?.id)]
+            .map((id) => ids.indexOf(id))
+            .filter((i) => i >= 0)
+            .map((i) => from + i);
     return (named.length > 0 ? named : [-1]).map((index) => ({ index, message, ...(category ? { category } : {}) }));
   });
 }

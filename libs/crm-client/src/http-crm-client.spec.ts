@@ -53,7 +53,13 @@ function recordingBudget(refuse?: CrmBudgetPaused) {
   return { budget, calls };
 }
 
-const tenSecondly = { status: 'error', message: 'You have reached your ten secondly limit.', errorType: 'RATE_LIMIT', correlationId: 'c-1', policyName: 'TEN_SECONDLY_ROLLING' };
+const tenSecondly = {
+  status: 'error',
+  message: 'You have reached your ten secondly limit.',
+  errorType: 'RATE_LIMIT',
+  correlationId: 'c-1',
+  policyName: 'TEN_SECONDLY_ROLLING',
+};
 const daily = { status: 'error', message: 'You have reached your daily limit.', errorType: 'RATE_LIMIT', correlationId: 'c-2', policyName: 'DAILY' };
 const ok = { status: 200, body: { results: [{ id: '7', properties: { email: 'a@example.com' } }] } };
 
@@ -74,7 +80,10 @@ describe('HttpCrmClient when the CRM limits, fails or is away', () => {
   it('when Retry-After is longer than the client may wait, then it throws CrmUnavailableError at once with when to try again', async () => {
     crm = await scriptedCrm([{ status: 429, headers: { 'retry-after': '60' }, body: tenSecondly }]);
     const before = Date.now();
-    const error = await crm.client({ maxWaitMs: 1_000 }).batchRead('CONTACT', [7], []).catch((e: unknown) => e);
+    const error = await crm
+      .client({ maxWaitMs: 1_000 })
+      .batchRead('CONTACT', [7], [])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CrmUnavailableError);
     expect(error).toBeInstanceOf(CrmRequestError);
     expect(error).toMatchObject({ reason: 'rate-limited', status: 429, retriable: true, lastAnswer: '429: You have reached your ten secondly limit.' });
@@ -84,13 +93,24 @@ describe('HttpCrmClient when the CRM limits, fails or is away', () => {
 
   it('when the CRM answers a DAILY 429 and no budget knows the reset, then the client throws daily-cap without a time', async () => {
     crm = await scriptedCrm([{ status: 429, body: daily }]);
-    await expect(crm.client().batchRead('CONTACT', [7], [])).rejects.toMatchObject({ name: 'CrmUnavailableError', reason: 'daily-cap', until: null, lastAnswer: '429: You have reached your daily limit.' });
+    await expect(crm.client().batchRead('CONTACT', [7], [])).rejects.toMatchObject({
+      name: 'CrmUnavailableError',
+      reason: 'daily-cap',
+      until: null,
+      lastAnswer: '429: You have reached your daily limit.',
+    });
     expect(crm.seen).toHaveLength(1);
   });
 
   it('when the CRM answers 503 for longer than the client may wait, then it retries, then throws unreachable', async () => {
     crm = await scriptedCrm([{ status: 503, body: { message: 'CRM away' } }]);
-    await expect(crm.client({ maxWaitMs: 400 }).listProperties('CONTACT')).rejects.toMatchObject({ name: 'CrmUnavailableError', reason: 'unreachable', status: 503, until: null, lastAnswer: '503: CRM away' });
+    await expect(crm.client({ maxWaitMs: 400 }).listProperties('CONTACT')).rejects.toMatchObject({
+      name: 'CrmUnavailableError',
+      reason: 'unreachable',
+      status: 503,
+      until: null,
+      lastAnswer: '503: CRM away',
+    });
     expect(crm.seen.length).toBeGreaterThanOrEqual(2);
   });
 
@@ -102,17 +122,27 @@ describe('HttpCrmClient when the CRM limits, fails or is away', () => {
 
   it('when the CRM drops the connection, then the client throws unreachable with no answer', async () => {
     crm = await scriptedCrm(['drop']);
-    await expect(crm.client({ maxWaitMs: 200 }).listProperties('CONTACT')).rejects.toMatchObject({ reason: 'unreachable', status: 0, lastAnswer: expect.stringMatching(/^no answer: /) });
+    await expect(crm.client({ maxWaitMs: 200 }).listProperties('CONTACT')).rejects.toMatchObject({
+      reason: 'unreachable',
+      status: 0,
+      lastAnswer: expect.stringMatching(/^no answer: /),
+    });
   });
 
   it('when the CRM does not answer within the timeout, then the client throws unreachable', async () => {
     crm = await scriptedCrm(['hang']);
-    await expect(crm.client({ timeoutMs: 100, maxWaitMs: 150 }).listProperties('CONTACT')).rejects.toMatchObject({ reason: 'unreachable', lastAnswer: expect.stringMatching(/^no answer: timeout/) });
+    await expect(crm.client({ timeoutMs: 100, maxWaitMs: 150 }).listProperties('CONTACT')).rejects.toMatchObject({
+      reason: 'unreachable',
+      lastAnswer: expect.stringMatching(/^no answer: timeout/),
+    });
   });
 
   it('when the CRM refuses the request with a 400, then the client throws a CrmRequestError at once', async () => {
     crm = await scriptedCrm([{ status: 400, body: { message: 'Property values were not valid', category: 'VALIDATION_ERROR' } }]);
-    const error = await crm.client().batchRead('CONTACT', [7], []).catch((e: unknown) => e);
+    const error = await crm
+      .client()
+      .batchRead('CONTACT', [7], [])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CrmRequestError);
     expect(error).not.toBeInstanceOf(CrmUnavailableError);
     expect(error).toMatchObject({ status: 400, category: 'VALIDATION_ERROR', retriable: false });
@@ -125,7 +155,12 @@ describe('HttpCrmClient when the CRM limits, fails or is away', () => {
     const client = crm.client({ budget });
     await client.batchRead('CONTACT', [7], []);
     await client.findContactsByEmail(['a@example.com']);
-    expect(calls.map((call) => call.slice(0, 2))).toEqual([['take', 'request'], ['observe', 200], ['take', 'search'], ['observe', 200]]);
+    expect(calls.map((call) => call.slice(0, 2))).toEqual([
+      ['take', 'request'],
+      ['observe', 200],
+      ['take', 'search'],
+      ['observe', 200],
+    ]);
     expect(calls[1][2]).toMatchObject({ 'x-hubspot-ratelimit-remaining': '99', 'x-hubspot-ratelimit-max': '100' });
   });
 
@@ -142,7 +177,12 @@ describe('HttpCrmClient when the CRM limits, fails or is away', () => {
     crm = await scriptedCrm([ok]);
     const reset = Date.parse('2030-01-02T05:00:00Z');
     const { budget } = recordingBudget(new CrmBudgetPaused(reset, 'daily-cap'));
-    await expect(crm.client({ budget }).batchRead('CONTACT', [7], [])).rejects.toMatchObject({ name: 'CrmUnavailableError', reason: 'daily-cap', until: reset, retriable: true });
+    await expect(crm.client({ budget }).batchRead('CONTACT', [7], [])).rejects.toMatchObject({
+      name: 'CrmUnavailableError',
+      reason: 'daily-cap',
+      until: reset,
+      retriable: true,
+    });
     expect(crm.seen).toHaveLength(0);
   });
 });
@@ -164,14 +204,21 @@ describe('HttpCrmClient batch writes', () => {
     const client = crm.client({ objectWriteTraceIds: true });
     await client.batchUpsert('CONTACT', 'sync_key', inputs);
     await client.batchCreate('CONTACT', [{ properties: {} }]);
-    expect((crm.seen[0].body as { inputs: unknown[] }).inputs).toEqual(inputs.map((input, index) => ({ ...input, idProperty: 'sync_key', objectWriteTraceId: String(index) })));
+    expect((crm.seen[0].body as { inputs: unknown[] }).inputs).toEqual(
+      inputs.map((input, index) => ({ ...input, idProperty: 'sync_key', objectWriteTraceId: String(index) })),
+    );
     expect(crm.seen[1].body).toEqual({ inputs: [{ properties: {}, objectWriteTraceId: '0' }] });
   });
 
   it('when trace ids are not switched off (the default), then each input carries its index as objectWriteTraceId', async () => {
     crm = await scriptedCrm([{ status: 200, body: { results: [] } }]);
     await crm.client().batchCreate('CONTACT', [{ properties: { a: '1' } }, { properties: { a: '2' } }]);
-    expect(crm.seen[0].body).toEqual({ inputs: [{ properties: { a: '1' }, objectWriteTraceId: '0' }, { properties: { a: '2' }, objectWriteTraceId: '1' }] });
+    expect(crm.seen[0].body).toEqual({
+      inputs: [
+        { properties: { a: '1' }, objectWriteTraceId: '0' },
+        { properties: { a: '2' }, objectWriteTraceId: '1' },
+      ],
+    });
   });
 
   it('when trace ids are switched off, then inputs are sent without them', async () => {
@@ -187,7 +234,10 @@ describe('HttpCrmClient batch writes', () => {
     ];
     const errors = [{ status: 'error', category: 'VALIDATION_ERROR', message: 'Property values were not valid', context: { objectWriteTraceId: ['1'] } }];
     crm = await scriptedCrm([{ status: 207, body: { status: 'COMPLETE', results: written, errors, numErrors: 1 } }]);
-    const error = await crm.client({ objectWriteTraceIds: true }).batchUpsert('CONTACT', 'sync_key', inputs).catch((e: unknown) => e);
+    const error = await crm
+      .client({ objectWriteTraceIds: true })
+      .batchUpsert('CONTACT', 'sync_key', inputs)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CrmPartialFailure);
     expect(error).toMatchObject({
       status: 207,

@@ -82,7 +82,11 @@ export class HttpCrmClient implements CrmPort {
 
   async batchArchive(type: ObjectType, ids: number[]): Promise<void> {
     await this.batched(ids, async (chunk) => {
-      await this.request({ method: 'POST', url: `/crm/v3/objects/${CRM_OBJECT_PATHS[type]}/batch/archive`, data: { inputs: chunk.map((id) => ({ id: String(id) })) } });
+      await this.request({
+        method: 'POST',
+        url: `/crm/v3/objects/${CRM_OBJECT_PATHS[type]}/batch/archive`,
+        data: { inputs: chunk.map((id) => ({ id: String(id) })) },
+      });
       return [];
     });
   }
@@ -122,7 +126,11 @@ export class HttpCrmClient implements CrmPort {
 
   async createProperty(type: ObjectType, property: CrmPropertyInfo): Promise<void> {
     const { name, label, type: propertyType, hasUniqueValue } = property;
-    await this.request({ method: 'POST', url: `/crm/v3/properties/${CRM_OBJECT_PATHS[type]}`, data: { name, label, type: propertyType, ...(hasUniqueValue === undefined ? {} : { hasUniqueValue }) } });
+    await this.request({
+      method: 'POST',
+      url: `/crm/v3/properties/${CRM_OBJECT_PATHS[type]}`,
+      data: { name, label, type: propertyType, ...(hasUniqueValue === undefined ? {} : { hasUniqueValue }) },
+    });
   }
 
   async deleteProperty(type: ObjectType, name: string): Promise<void> {
@@ -169,7 +177,12 @@ export class HttpCrmClient implements CrmPort {
   }
 
   /** Batch writes in chunks; a 207's refused inputs are collected over every chunk and thrown together (CrmPartialFailure). */
-  private async batchWrite<I>(url: string, inputs: readonly I[], toInput: (input: I, index: number) => object, idOf: (input: I) => string | null): Promise<CrmObject[]> {
+  private async batchWrite<I>(
+    url: string,
+    inputs: readonly I[],
+    toInput: (input: I, index: number) => object,
+    idOf: (input: I) => string | null,
+  ): Promise<CrmObject[]> {
     const results: CrmObject[] = [];
     const failures: CrmInputFailure[] = [];
     for (let from = 0; from < inputs.length; from += CRM_BATCH_LIMIT) {
@@ -217,7 +230,10 @@ export class HttpCrmClient implements CrmPort {
           throw error;
         }
       }
-      const span = startSpan(`CRM ${config.method}`, { kind: 'client', attributes: { 'http.request.method': String(config.method), 'url.path': String(config.url) } });
+      const span = startSpan(`CRM ${config.method}`, {
+        kind: 'client',
+        attributes: { 'http.request.method': String(config.method), 'url.path': String(config.url) },
+      });
       try {
         const response = await this.http.request<T>(withTraceparent(config, span));
         this.counted(response.status, span);
@@ -243,7 +259,8 @@ export class HttpCrmClient implements CrmPort {
         } else {
           waitMs = this.backoff(unanswered++);
         }
-        if (Date.now() + waitMs > deadline) throw unavailable(reason, reason === 'unreachable' || waitMs === Infinity ? null : Date.now() + waitMs, failure.status);
+        if (Date.now() + waitMs > deadline)
+          throw unavailable(reason, reason === 'unreachable' || waitMs === Infinity ? null : Date.now() + waitMs, failure.status);
         if (waitMs > 0) await wait(waitMs);
       }
     }

@@ -26,7 +26,8 @@ export function resolveCrmLimits(tier: CrmTier | undefined, overrides: Partial<C
     timeZone: overrides.timeZone ?? base.timeZone,
     searchPerSecond: overrides.searchPerSecond === undefined ? base.searchPerSecond : overrides.searchPerSecond,
   };
-  if (!isTimeZone(limits.timeZone)) throw new CrmConnectionInputError(`limits.timeZone "${limits.timeZone}" is not an IANA time zone (such as UTC or Europe/Berlin)`);
+  if (!isTimeZone(limits.timeZone))
+    throw new CrmConnectionInputError(`limits.timeZone "${limits.timeZone}" is not an IANA time zone (such as UTC or Europe/Berlin)`);
   return limits;
 }
 
@@ -47,7 +48,8 @@ export function toCrmConnection(input: CrmConnectionInput): CrmConnection {
     throw new CrmConnectionInputError(`baseUrl "${input.baseUrl}" is not a URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CrmConnectionInputError(`baseUrl must be an http or https URL, got "${input.baseUrl}"`);
-  if (url.username || url.password || url.search || url.hash) throw new CrmConnectionInputError('baseUrl must not carry credentials, a query or a fragment: give them in auth');
+  if (url.username || url.password || url.search || url.hash)
+    throw new CrmConnectionInputError('baseUrl must not carry credentials, a query or a fragment: give them in auth');
   const baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   return { kind: 'hosted', baseUrl, auth: input.auth, limits: resolveCrmLimits(input.tier, input.limits ?? {}) };
 }

@@ -25,7 +25,8 @@ class HostedCrm {
     app.post('/oauth/v1/token', express.urlencoded({ extended: false }), (req, res) => {
       const { grant_type, client_id, client_secret, refresh_token } = req.body as Record<string, string>;
       this.grants.push({ clientId: client_id, clientSecret: client_secret, refreshToken: refresh_token });
-      if (grant_type !== 'refresh_token' || client_id !== 'client-1' || client_secret !== 'client-secret-1') return void res.status(401).json({ error: 'invalid_client' });
+      if (grant_type !== 'refresh_token' || client_id !== 'client-1' || client_secret !== 'client-secret-1')
+        return void res.status(401).json({ error: 'invalid_client' });
       if (refresh_token !== this.refreshToken) return void res.status(400).json({ error: 'invalid_grant' });
       this.issued++;
       this.refreshToken = `ort-rotated-${this.issued}`;
@@ -92,7 +93,12 @@ describe('CRM connections (the resolver against the real MongoDB-wire server and
   async function oauthPortal(resolver: CrmConnections): Promise<number> {
     const portalId = nextPortal++;
     await portals().create({ portalId, name: 'p', crmTokenSealed: box.seal('crm-builtin-token') });
-    await resolver.set(portalId, { kind: 'hosted', baseUrl, auth: { type: 'oauth', clientId: 'client-1', clientSecret: 'client-secret-1', refreshToken: crm.refreshToken }, tier: 'professional' });
+    await resolver.set(portalId, {
+      kind: 'hosted',
+      baseUrl,
+      auth: { type: 'oauth', clientId: 'client-1', clientSecret: 'client-secret-1', refreshToken: crm.refreshToken },
+      tier: 'professional',
+    });
     return portalId;
   }
 
@@ -102,7 +108,12 @@ describe('CRM connections (the resolver against the real MongoDB-wire server and
       const portalId = nextPortal++;
       await portals().create({ portalId, name: 'p', crmTokenSealed: box.seal('crm-builtin-secret-token') });
 
-      const view = await resolver.set(portalId, { kind: 'hosted', baseUrl: `${baseUrl}/`, auth: { type: 'oauth', clientId: 'client-1', clientSecret: 'client-secret-1', refreshToken: 'ort-secret-refresh' }, limits: { burstPer10s: 150 } });
+      const view = await resolver.set(portalId, {
+        kind: 'hosted',
+        baseUrl: `${baseUrl}/`,
+        auth: { type: 'oauth', clientId: 'client-1', clientSecret: 'client-secret-1', refreshToken: 'ort-secret-refresh' },
+        limits: { burstPer10s: 150 },
+      });
 
       const document = JSON.stringify(await raw(portalId));
       for (const secret of ['crm-builtin-secret-token', 'client-secret-1', 'ort-secret-refresh']) {
@@ -126,10 +137,13 @@ describe('CRM connections (the resolver against the real MongoDB-wire server and
     it('when a document holds its built-in token in clear, then the boot migration seals it, and so does the first use of a portal missed by it', async () => {
       const resolver = connections();
       const [first, second] = [nextPortal++, nextPortal++];
-      for (const portalId of [first, second]) await database.connection.collection('portals').insertOne({ portalId, name: 'old', active: true, crmToken: `crm-legacy-${portalId}` });
+      for (const portalId of [first, second])
+        await database.connection.collection('portals').insertOne({ portalId, name: 'old', active: true, crmToken: `crm-legacy-${portalId}` });
 
       expect(await resolver.sealPlaintextTokens()).toBe(2);
-      await database.connection.collection('portals').updateOne({ portalId: second }, { $set: { crmToken: `crm-legacy-${second}` }, $unset: { crmTokenSealed: '' } });
+      await database.connection
+        .collection('portals')
+        .updateOne({ portalId: second }, { $set: { crmToken: `crm-legacy-${second}` }, $unset: { crmTokenSealed: '' } });
       const legacy = await load(second);
       expect(resolver.builtinToken(legacy)).toBe(`crm-legacy-${second}`);
       resolver.clientFor(legacy);

@@ -92,7 +92,12 @@ export class CrmConnections {
     const auth =
       stored.auth.type === 'private-app'
         ? { type: 'private-app' as const, token: secretBox.open(stored.auth.tokenSealed) }
-        : { type: 'oauth' as const, clientId: stored.auth.clientId, clientSecret: secretBox.open(stored.auth.clientSecretSealed), refreshToken: secretBox.open(stored.auth.refreshTokenSealed) };
+        : {
+            type: 'oauth' as const,
+            clientId: stored.auth.clientId,
+            clientSecret: secretBox.open(stored.auth.clientSecretSealed),
+            refreshToken: secretBox.open(stored.auth.refreshTokenSealed),
+          };
     return { kind: 'hosted', baseUrl: stored.baseUrl, auth, limits: stored.limits };
   }
 
@@ -106,8 +111,17 @@ export class CrmConnections {
     const stored = portal.crmConnection;
     const base = { portalId: portal.portalId, changedAt: iso(stored?.changedAt), lastTokenRefreshAt: null, clientId: null };
     const builtinCredential = 'sealed' in portal.builtinCrmToken ? credentialIdOf(portal.builtinCrmToken.sealed) : 'crmc-not-sealed-yet';
-    if (!stored || stored.kind === 'builtin') return { ...base, kind: 'builtin', baseUrl: null, authType: 'builtin-token', credentialId: builtinCredential, limits: stored?.limits ?? null };
-    if (stored.auth.type === 'private-app') return { ...base, kind: 'hosted', baseUrl: stored.baseUrl, authType: 'private-app', credentialId: credentialIdOf(stored.auth.tokenSealed), limits: stored.limits };
+    if (!stored || stored.kind === 'builtin')
+      return { ...base, kind: 'builtin', baseUrl: null, authType: 'builtin-token', credentialId: builtinCredential, limits: stored?.limits ?? null };
+    if (stored.auth.type === 'private-app')
+      return {
+        ...base,
+        kind: 'hosted',
+        baseUrl: stored.baseUrl,
+        authType: 'private-app',
+        credentialId: credentialIdOf(stored.auth.tokenSealed),
+        limits: stored.limits,
+      };
     return {
       ...base,
       kind: 'hosted',
@@ -185,7 +199,14 @@ export class CrmConnections {
     const account = crmAccountKey(portal.portalId, connection);
     const budget = connection.limits ? this.options.budgetFor?.(account, connection.limits) : undefined;
     const { timeoutMs = 15_000, maxWaitMs } = this.options;
-    const spec = (baseUrl: string, token: string): CrmClientSpec => ({ baseUrl, token, timeoutMs, account, ...(maxWaitMs === undefined ? {} : { maxWaitMs }), ...(budget ? { budget } : {}) });
+    const spec = (baseUrl: string, token: string): CrmClientSpec => ({
+      baseUrl,
+      token,
+      timeoutMs,
+      account,
+      ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
+      ...(budget ? { budget } : {}),
+    });
     if (connection.kind === 'builtin') return this.createClient(spec(this.options.builtinBaseUrl, this.builtinToken(portal)));
     if (connection.auth.type === 'private-app') return this.createClient(spec(connection.baseUrl, connection.auth.token));
     const tokens = new OAuthAccessTokens(portal.portalId, connection.baseUrl, connection.auth.clientId, {

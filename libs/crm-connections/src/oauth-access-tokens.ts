@@ -88,8 +88,17 @@ export class OAuthAccessTokens {
   private async stored(): Promise<{ clientSecretSealed: string; refreshTokenSealed: string; token: StoredOAuthToken | null }> {
     const portal = await this.options.portals.findById(this.portalId);
     const connection = portal?.crmConnection;
-    if (connection?.kind !== 'hosted' || connection.auth.type !== 'oauth' || connection.baseUrl !== this.baseUrl || connection.auth.clientId !== this.clientId) {
-      throw new CrmRequestError(`the CRM connection of portal ${this.portalId} changed meanwhile; the next attempt uses the new one`, 0, 'CRM_CONNECTION_CHANGED');
+    if (
+      connection?.kind !== 'hosted' ||
+      connection.auth.type !== 'oauth' ||
+      connection.baseUrl !== this.baseUrl ||
+      connection.auth.clientId !== this.clientId
+    ) {
+      throw new CrmRequestError(
+        `the CRM connection of portal ${this.portalId} changed meanwhile; the next attempt uses the new one`,
+        0,
+        'CRM_CONNECTION_CHANGED',
+      );
     }
     return { clientSecretSealed: connection.auth.clientSecretSealed, refreshTokenSealed: connection.auth.refreshTokenSealed, token: portal!.crmOAuthToken };
   }
@@ -104,12 +113,21 @@ export class OAuthAccessTokens {
     const form = new URLSearchParams({ grant_type: 'refresh_token', client_id: this.clientId, client_secret: clientSecret, refresh_token: refreshToken });
     let data: TokenAnswer;
     try {
-      data = (await axios.post<TokenAnswer>(url, form.toString(), { headers: { 'content-type': 'application/x-www-form-urlencoded' }, timeout: this.options.timeoutMs })).data;
+      data = (
+        await axios.post<TokenAnswer>(url, form.toString(), {
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          timeout: this.options.timeoutMs,
+        })
+      ).data;
     } catch (error) {
       const status = isAxiosError(error) ? (error.response?.status ?? 0) : 0;
       const body = isAxiosError(error) ? (error.response?.data as { error?: string; message?: string } | undefined) : undefined;
       const reason = body?.error ?? body?.message ?? (error instanceof Error ? error.message : String(error));
-      throw new CrmRequestError(`OAuth refresh at ${url} for portal ${this.portalId} failed (${status || 'no answer'}): ${reason}`, status === 0 || status >= 500 || status === 429 ? status : 503, 'CRM_AUTH');
+      throw new CrmRequestError(
+        `OAuth refresh at ${url} for portal ${this.portalId} failed (${status || 'no answer'}): ${reason}`,
+        status === 0 || status >= 500 || status === 429 ? status : 503,
+        'CRM_AUTH',
+      );
     }
     if (typeof data.access_token !== 'string' || data.access_token === '' || typeof data.expires_in !== 'number' || !(data.expires_in > 0)) {
       throw new CrmRequestError(`OAuth refresh at ${url} for portal ${this.portalId} answered without access_token and expires_in`, 502, 'CRM_AUTH');

@@ -1,5 +1,13 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
-import { CRM_BATCH_LIMIT, CrmRequestError, type AssociationPair, type CrmObject, type CrmPipeline, type CrmPort, type CrmPropertyInfo } from '@ecomm-sync/crm-client';
+import {
+  CRM_BATCH_LIMIT,
+  CrmRequestError,
+  type AssociationPair,
+  type CrmObject,
+  type CrmPipeline,
+  type CrmPort,
+  type CrmPropertyInfo,
+} from '@ecomm-sync/crm-client';
 import type { OAuthAccessTokens } from './oauth-access-tokens';
 
 type Properties = Record<string, string | null>;

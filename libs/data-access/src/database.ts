@@ -49,9 +49,7 @@ export interface Database {
 
 /** Opens a connection (no serverApi: the development server rejects it) and builds every index. */
 export async function connectDatabase(url: string, dbName: string): Promise<Database> {
-  const connection = await mongoose
-    .createConnection(url, { dbName, serverSelectionTimeoutMS: 10_000, maxPoolSize: 20, autoIndex: false })
-    .asPromise();
+  const connection = await mongoose.createConnection(url, { dbName, serverSelectionTimeoutMS: 10_000, maxPoolSize: 20, autoIndex: false }).asPromise();
   const repositories: Repositories = {
     portals: new PortalRepository(connection),
     settings: new SettingsRepository(connection),

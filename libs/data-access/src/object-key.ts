@@ -13,8 +13,7 @@ export interface ObjectKey extends Tenant {
  * equality and `$in` reads go by the _id index on any MongoDB-compatible server
  * (docs/decisions/0015-single-field-object-keys.md); the JSON array keeps the parts apart.
  */
-export const keyString = (key: ObjectKey): string =>
-  keyOf(key.portalId, key.appId, key.storeId, key.objectType, key.externalObjectId);
+export const keyString = (key: ObjectKey): string => keyOf(key.portalId, key.appId, key.storeId, key.objectType, key.externalObjectId);
 
 /** The keys of many objects of one tenant, store and type. */
 export const keyStrings = (tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): string[] =>

@@ -56,7 +56,13 @@ describe('repositories against the MongoDB-wire server', () => {
 
     it('when a connection with secrets in clear is stored, then it is refused; sealed, it is stored as given', async () => {
       await repos().portals.create({ portalId: 9004, name: 'p', crmTokenSealed: box.seal('t') });
-      const hosted = (tokenSealed: string) => ({ kind: 'hosted' as const, baseUrl: 'https://crm.example.com', auth: { type: 'private-app' as const, tokenSealed }, limits: { burstPer10s: 100, dailyCap: 250_000, timeZone: 'UTC', searchPerSecond: 4 }, changedAt: 1 });
+      const hosted = (tokenSealed: string) => ({
+        kind: 'hosted' as const,
+        baseUrl: 'https://crm.example.com',
+        auth: { type: 'private-app' as const, tokenSealed },
+        limits: { burstPer10s: 100, dailyCap: 250_000, timeZone: 'UTC', searchPerSecond: 4 },
+        changedAt: 1,
+      });
       await expect(repos().portals.setCrmConnection(9004, hosted('pat-in-clear'))).rejects.toThrow(/sealed/);
 
       expect(await repos().portals.setCrmConnection(9004, hosted(box.seal('pat-in-clear')))).toBe(true);
@@ -161,8 +167,24 @@ describe('repositories against the MongoDB-wire server', () => {
 
     it('keeps the time a deal first became pending, forgets it when it moves on, and lists due deals oldest first', async () => {
       const checkouts = repos().checkouts;
-      await checkouts.track(tenant, 'web', [{ externalObjectId: 'd1', pending: true, crmId: 11 }, { externalObjectId: 'd2', pending: true, crmId: 12 }], 100);
-      await checkouts.track(tenant, 'web', [{ externalObjectId: 'd1', pending: true, crmId: 11 }, { externalObjectId: 'd3', pending: true, crmId: 13 }], 200);
+      await checkouts.track(
+        tenant,
+        'web',
+        [
+          { externalObjectId: 'd1', pending: true, crmId: 11 },
+          { externalObjectId: 'd2', pending: true, crmId: 12 },
+        ],
+        100,
+      );
+      await checkouts.track(
+        tenant,
+        'web',
+        [
+          { externalObjectId: 'd1', pending: true, crmId: 11 },
+          { externalObjectId: 'd3', pending: true, crmId: 13 },
+        ],
+        200,
+      );
       await checkouts.track(tenant, 'web', [{ externalObjectId: 'd2', pending: false }], 300);
       const mine = <T extends { tenant: Tenant }>(due: T[]) => due.filter((checkout) => checkout.tenant.portalId === tenant.portalId);
       expect(mine(await checkouts.due(150, 100)).map((c) => [c.externalObjectId, c.pendingSince])).toEqual([['d1', 100]]);
@@ -175,7 +197,10 @@ describe('repositories against the MongoDB-wire server', () => {
 
   describe('raw messages', () => {
     it('appends a batch once, however often it is delivered', async () => {
-      const batch = aSyncBatch({ tenant, messages: [1, 2, 3].map((n) => ({ externalObjectId: `o${n}`, action: 'UPSERT' as const, changedAt: n, properties: { 'a.b': n, $c: 'x' } })) });
+      const batch = aSyncBatch({
+        tenant,
+        messages: [1, 2, 3].map((n) => ({ externalObjectId: `o${n}`, action: 'UPSERT' as const, changedAt: n, properties: { 'a.b': n, $c: 'x' } })),
+      });
       await repos().rawMessages.append(batch);
       await repos().rawMessages.append(batch);
       expect(await repos().rawMessages.countForBatch(batch.batchId)).toBe(3);
@@ -185,16 +210,22 @@ describe('repositories against the MongoDB-wire server', () => {
   describe('object states', () => {
     it('inserts a new state, then updates it only from the revision it was read at', async () => {
       const before = Date.now();
-      const first = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [{ externalObjectId: 'c1', state: stateWith(1, { a: '1' }), expectedRev: null }]);
+      const first = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [
+        { externalObjectId: 'c1', state: stateWith(1, { a: '1' }), expectedRev: null },
+      ]);
       const rev = first.saved.get('c1')!;
       expect(first.conflicts).toEqual([]);
       expect(rev).toBeGreaterThanOrEqual(before); // revisions follow the clock (nextRevision)
 
-      const second = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [{ externalObjectId: 'c1', state: stateWith(2, { a: '2' }), expectedRev: rev }]);
+      const second = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [
+        { externalObjectId: 'c1', state: stateWith(2, { a: '2' }), expectedRev: rev },
+      ]);
       const newer = second.saved.get('c1')!;
       expect(newer).toBeGreaterThan(rev);
 
-      const stale = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [{ externalObjectId: 'c1', state: stateWith(3, { a: 'lost' }), expectedRev: rev }]);
+      const stale = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [
+        { externalObjectId: 'c1', state: stateWith(3, { a: 'lost' }), expectedRev: rev },
+      ]);
       expect(stale.conflicts).toEqual(['c1']);
 
       const stored = await repos().objectStates.findMany(tenant, 'default', 'CONTACT', ['c1']);
@@ -202,15 +233,23 @@ describe('repositories against the MongoDB-wire server', () => {
     });
 
     it('when a stored state vanished and the object is merged anew, then its revision starts above every revision it had reached', async () => {
-      const created = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [{ externalObjectId: 'gone', state: stateWith(1, { a: '1' }), expectedRev: null }]);
+      const created = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [
+        { externalObjectId: 'gone', state: stateWith(1, { a: '1' }), expectedRev: null },
+      ]);
       let rev = created.saved.get('gone')!;
       for (let n = 2; n <= 4; n++) {
-        rev = (await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [{ externalObjectId: 'gone', state: stateWith(n, { a: String(n) }), expectedRev: rev }])).saved.get('gone')!;
+        rev = (
+          await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [
+            { externalObjectId: 'gone', state: stateWith(n, { a: String(n) }), expectedRev: rev },
+          ])
+        ).saved.get('gone')!;
       }
       await database.connection.collection('object_states').deleteOne({ externalObjectId: 'gone', portalId: tenant.portalId });
       await waitFor(async () => Date.now() > rev, { timeoutMs: 1000, message: 'the clock to pass the revision reached' });
 
-      const again = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [{ externalObjectId: 'gone', state: stateWith(5, { a: '5' }), expectedRev: null }]);
+      const again = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [
+        { externalObjectId: 'gone', state: stateWith(5, { a: '5' }), expectedRev: null },
+      ]);
       expect(again.saved.get('gone')).toBeGreaterThan(rev);
     });
 
@@ -232,14 +271,28 @@ describe('repositories against the MongoDB-wire server', () => {
 
   describe('object syncs: claims and records', () => {
     const key = (externalObjectId: string, objectType: 'CONTACT' | 'DEAL' = 'CONTACT') => ({ ...tenant, storeId: 'default', objectType, externalObjectId });
-    const recordOf = (externalObjectId: string, rev: number, settingsRev = 1) => ({ externalObjectId, rev, settingsRev, processedAt: rev * 10, changedAt: rev });
-    const newer = (rev: number, settingsRev = 1) => (_id: string, sync: ObjectSync | undefined) =>
-      compareRevisions({ rev, settingsRev }, { rev: sync?.appliedRev ?? 0, settingsRev: sync?.appliedSettingsRev ?? 0 }) > 0;
+    const recordOf = (externalObjectId: string, rev: number, settingsRev = 1) => ({
+      externalObjectId,
+      rev,
+      settingsRev,
+      processedAt: rev * 10,
+      changedAt: rev,
+    });
+    const newer =
+      (rev: number, settingsRev = 1) =>
+      (_id: string, sync: ObjectSync | undefined) =>
+        compareRevisions({ rev, settingsRev }, { rev: sync?.appliedRev ?? 0, settingsRev: sync?.appliedSettingsRev ?? 0 }) > 0;
     /** Claims, then records: what one writer does around its CRM write. */
     const write = async (ids: string[], rev: number, settingsRev = 1, objectType: 'CONTACT' | 'DEAL' = 'CONTACT') => {
       const seen = await repos().objectSyncs.findMany(tenant, 'default', objectType, ids);
       const claim = await repos().objectSyncs.claim(tenant, 'default', objectType, seen, ids, newer(rev, settingsRev));
-      const recorded = await repos().objectSyncs.recordProcessed(tenant, 'default', objectType, [...claim.claimed.keys()].map((id) => recordOf(id, rev, settingsRev)), claim);
+      const recorded = await repos().objectSyncs.recordProcessed(
+        tenant,
+        'default',
+        objectType,
+        [...claim.claimed.keys()].map((id) => recordOf(id, rev, settingsRev)),
+        claim,
+      );
       return { notNewer: claim.notNewer, ...recorded };
     };
 
@@ -323,9 +376,13 @@ describe('repositories against the MongoDB-wire server', () => {
 
     it('pages through the objects of a settings owner in _id order, and only theirs', async () => {
       for (let n = 0; n < 5; n++) {
-        await repos().objectStates.saveMany(tenant, n % 2 ? 'a' : 'b', 'PRODUCT', [{ externalObjectId: `p${n}`, state: stateWith(1, { a: String(n) }), expectedRev: null }]);
+        await repos().objectStates.saveMany(tenant, n % 2 ? 'a' : 'b', 'PRODUCT', [
+          { externalObjectId: `p${n}`, state: stateWith(1, { a: String(n) }), expectedRev: null },
+        ]);
       }
-      await repos().objectStates.saveMany({ ...tenant, appId: 'app-9' }, 'a', 'PRODUCT', [{ externalObjectId: 'other', state: stateWith(1, {}), expectedRev: null }]);
+      await repos().objectStates.saveMany({ ...tenant, appId: 'app-9' }, 'a', 'PRODUCT', [
+        { externalObjectId: 'other', state: stateWith(1, {}), expectedRev: null },
+      ]);
       const filter = { portalId: tenant.portalId, appId: null };
       const pages = async (owner: { appId: string } | { portalId: number; appId: null }, afterId: string | null, size: number) => {
         const taken = [];
@@ -350,7 +407,15 @@ describe('repositories against the MongoDB-wire server', () => {
 
   describe('sync errors', () => {
     const key = () => ({ ...tenant, storeId: 'default', objectType: 'CONTACT' as const, externalObjectId: 'c1' });
-    const error = (rev: number, erroredAt: number) => ({ externalObjectId: 'c1', rev, settingsRev: 1, type: 'INVALID_EMAIL_ADDRESS' as const, details: `rev ${rev}`, changedAt: rev, erroredAt });
+    const error = (rev: number, erroredAt: number) => ({
+      externalObjectId: 'c1',
+      rev,
+      settingsRev: 1,
+      type: 'INVALID_EMAIL_ADDRESS' as const,
+      details: `rev ${rev}`,
+      changedAt: rev,
+      erroredAt,
+    });
 
     it('records an error once per revision and keeps only the newest open', async () => {
       await repos().syncErrors.record(tenant, 'default', 'CONTACT', [error(1, 100)]);

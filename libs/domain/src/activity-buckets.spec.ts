@@ -13,7 +13,12 @@ describe('activityBuckets', () => {
 
   it.each<[string, number[], number[], Record<number, [number, number]>]>([
     ['nothing', [], [], {}],
-    ['times in the first, last and a middle bucket', [Date.UTC(2026, 0, 1, 11, 10), now, now - 1], [Date.UTC(2026, 0, 1, 11, 14, 59), Date.UTC(2026, 0, 1, 11, 40)], { 0: [1, 1], 6: [0, 1], 11: [2, 0] }],
+    [
+      'times in the first, last and a middle bucket',
+      [Date.UTC(2026, 0, 1, 11, 10), now, now - 1],
+      [Date.UTC(2026, 0, 1, 11, 14, 59), Date.UTC(2026, 0, 1, 11, 40)],
+      { 0: [1, 1], 6: [0, 1], 11: [2, 0] },
+    ],
     ['times before the window and after now', [Date.UTC(2026, 0, 1, 11, 9, 59), now + 5 * MIN], [Date.UTC(2026, 0, 1, 10, 0)], {}],
   ])('when the times are %s, then each bucket counts its own', (_name, received, applied, expected) => {
     const buckets = activityBuckets(received, applied, 'hour', now);

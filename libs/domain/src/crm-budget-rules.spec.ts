@@ -34,17 +34,60 @@ describe('CRM budget rules', () => {
 
   it.each([
     ['no grants', [], T, 0],
-    ['grants in the current and the oldest counted slot', [{ at: T - 10_500, n: 5 }, { at: T, n: 3 }], T + 499, 8],
-    ['a grant one slot older than the window and its margin', [{ at: T - 11_000, n: 5 }, { at: T, n: 3 }], T, 3],
-    ['the oldest slot after the clock moved on a slot', [{ at: T - 10_500, n: 5 }, { at: T, n: 3 }], T + 500, 3],
+    [
+      'grants in the current and the oldest counted slot',
+      [
+        { at: T - 10_500, n: 5 },
+        { at: T, n: 3 },
+      ],
+      T + 499,
+      8,
+    ],
+    [
+      'a grant one slot older than the window and its margin',
+      [
+        { at: T - 11_000, n: 5 },
+        { at: T, n: 3 },
+      ],
+      T,
+      3,
+    ],
+    [
+      'the oldest slot after the clock moved on a slot',
+      [
+        { at: T - 10_500, n: 5 },
+        { at: T, n: 3 },
+      ],
+      T + 500,
+      3,
+    ],
   ])('when the window holds %s, then usedInWindow counts only its slots', (_case, grants, now, expected) => {
     expect(usedInWindow(grants, now, requestWindow(SLOT))).toBe(expected);
   });
 
   it.each([
     ['room left', [{ at: T, n: 19 }], 20, T + 100, T + 100],
-    ['a full window whose oldest slot frees enough', [{ at: T - 6_000, n: 15 }, { at: T, n: 5 }], 20, T + 100, T - 6_000 + 11_000],
-    ['a full window that needs two slots to free', [{ at: T - 6_000, n: 1 }, { at: T - 5_000, n: 1 }, { at: T, n: 19 }], 20, T, T - 5_000 + 11_000],
+    [
+      'a full window whose oldest slot frees enough',
+      [
+        { at: T - 6_000, n: 15 },
+        { at: T, n: 5 },
+      ],
+      20,
+      T + 100,
+      T - 6_000 + 11_000,
+    ],
+    [
+      'a full window that needs two slots to free',
+      [
+        { at: T - 6_000, n: 1 },
+        { at: T - 5_000, n: 1 },
+        { at: T, n: 19 },
+      ],
+      20,
+      T,
+      T - 5_000 + 11_000,
+    ],
     ['an over-full window (a correction)', [{ at: T - 1_000, n: 30 }], 20, T, T - 1_000 + 11_000],
     ['a limit of zero', [], 0, T + 100, T + 500],
   ])('when %s, then nextFreeAt is the first slot with room for one', (_case, grants, limit, now, expected) => {
@@ -54,7 +97,19 @@ describe('CRM budget rules', () => {
   it.each([
     ['an empty slot', [], T + 10, 3, [{ at: T, n: 3 }]],
     ['a slot with grants', [{ at: T, n: 2 }], T + 499, 3, [{ at: T, n: 5 }]],
-    ['slots the window no longer counts', [{ at: T - 11_000, n: 9 }, { at: T - 500, n: 1 }], T, 1, [{ at: T - 500, n: 1 }, { at: T, n: 1 }]],
+    [
+      'slots the window no longer counts',
+      [
+        { at: T - 11_000, n: 9 },
+        { at: T - 500, n: 1 },
+      ],
+      T,
+      1,
+      [
+        { at: T - 500, n: 1 },
+        { at: T, n: 1 },
+      ],
+    ],
   ])('when adding to %s, then addToSlot keeps the counted slots and adds to the current one', (_case, grants, now, count, expected) => {
     expect(addToSlot(grants, now, count, requestWindow(SLOT))).toEqual(expected);
   });
@@ -83,9 +138,27 @@ describe('CRM budget rules', () => {
   });
 
   it.each([
-    ['a 200 with window headers', 200, { 'x-hubspot-ratelimit-max': '100', 'x-hubspot-ratelimit-remaining': '97', 'x-hubspot-ratelimit-interval-milliseconds': '10000' }, undefined, { policy: null, max: 100, remaining: 97, intervalMs: 10_000 }],
-    ['a 200 with daily headers', 200, { 'x-hubspot-ratelimit-daily': '250000', 'x-hubspot-ratelimit-daily-remaining': '12' }, undefined, { daily: 250_000, dailyRemaining: 12 }],
-    ['a ten-secondly 429', 429, {}, { errorType: 'RATE_LIMIT', policyName: 'TEN_SECONDLY_ROLLING', message: 'You have reached your ten secondly limit.' }, { policy: 'ten-secondly', message: 'You have reached your ten secondly limit.' }],
+    [
+      'a 200 with window headers',
+      200,
+      { 'x-hubspot-ratelimit-max': '100', 'x-hubspot-ratelimit-remaining': '97', 'x-hubspot-ratelimit-interval-milliseconds': '10000' },
+      undefined,
+      { policy: null, max: 100, remaining: 97, intervalMs: 10_000 },
+    ],
+    [
+      'a 200 with daily headers',
+      200,
+      { 'x-hubspot-ratelimit-daily': '250000', 'x-hubspot-ratelimit-daily-remaining': '12' },
+      undefined,
+      { daily: 250_000, dailyRemaining: 12 },
+    ],
+    [
+      'a ten-secondly 429',
+      429,
+      {},
+      { errorType: 'RATE_LIMIT', policyName: 'TEN_SECONDLY_ROLLING', message: 'You have reached your ten secondly limit.' },
+      { policy: 'ten-secondly', message: 'You have reached your ten secondly limit.' },
+    ],
     ['a daily 429', 429, {}, { policyName: 'DAILY' }, { policy: 'daily' }],
     ['a secondly 429', 429, {}, { policyName: 'SECONDLY' }, { policy: 'secondly' }],
     ['a 429 without a body', 429, {}, undefined, { policy: 'ten-secondly', message: null }],
@@ -99,13 +172,22 @@ describe('CRM budget rules', () => {
   it.each([
     ['the same day', state({ usedToday: 7 }), T, { day: '2025-06-01', usedToday: 7 }],
     ['a new day', state({ usedToday: 7 }), T + 12 * 3_600_000, { day: '2025-06-02', usedToday: 0 }],
-    ['a pause that has passed', state({ pausedUntil: T, pauseReason: 'daily-cap', blockedUntil: T - 1 }), T, { pausedUntil: null, pauseReason: null, blockedUntil: null }],
+    [
+      'a pause that has passed',
+      state({ pausedUntil: T, pauseReason: 'daily-cap', blockedUntil: T - 1 }),
+      T,
+      { pausedUntil: null, pauseReason: null, blockedUntil: null },
+    ],
     ['a pause still running', state({ pausedUntil: T + 1, pauseReason: 'daily-cap' }), T, { pausedUntil: T + 1, pauseReason: 'daily-cap' }],
   ])('when the budget is read on %s, then rollBudget resets what has expired', (_case, before, now, expected) => {
     expect(rollBudget(before, now, 'UTC')).toMatchObject(expected);
   });
 
-  const ask = (before: CrmBudgetState, want: number, overrides: { now?: number; kind?: 'request' | 'search'; limits?: Partial<CrmLimits> } = {}): GrantOutcome =>
+  const ask = (
+    before: CrmBudgetState,
+    want: number,
+    overrides: { now?: number; kind?: 'request' | 'search'; limits?: Partial<CrmLimits> } = {},
+  ): GrantOutcome =>
     grantPermits(before, { now: overrides.now ?? T + 100, kind: overrides.kind ?? 'request', want, limits: { ...starter, ...overrides.limits }, slotMs: SLOT });
 
   it.each<[string, () => GrantOutcome, Record<string, unknown>]>([
@@ -118,12 +200,24 @@ describe('CRM budget rules', () => {
     ['one request left for the day', () => ask(state({ usedToday: 249_999 }), 5), { outcome: 'granted', count: 1 }],
     ['yesterday spent the cap', () => ask(state({ day: '2025-05-31', usedToday: 250_000 }), 5), { outcome: 'granted', count: 5 }],
     ['no daily cap', () => ask(state({ usedToday: 10_000_000 }), 1, { limits: { dailyCap: null } }), { outcome: 'granted', count: 1 }],
-    ['a daily pause still running', () => ask(state({ pausedUntil: T + 60_000, pauseReason: 'daily-cap' }), 1), { outcome: 'paused', reason: 'daily-cap', until: T + 60_000 }],
+    [
+      'a daily pause still running',
+      () => ask(state({ pausedUntil: T + 60_000, pauseReason: 'daily-cap' }), 1),
+      { outcome: 'paused', reason: 'daily-cap', until: T + 60_000 },
+    ],
     ['a search with an empty budget', () => ask(state(), 5, { kind: 'search' }), { outcome: 'granted', count: 4, validUntil: T + 200 }],
-    ['a search after four in the last second', () => ask(state({ searchGrants: [{ at: T - 500, n: 4 }] }), 1, { kind: 'search' }), { outcome: 'wait', until: T - 500 + 1_200 }],
+    [
+      'a search after four in the last second',
+      () => ask(state({ searchGrants: [{ at: T - 500, n: 4 }] }), 1, { kind: 'search' }),
+      { outcome: 'wait', until: T - 500 + 1_200 },
+    ],
     ['a search blocked by a secondly 429', () => ask(state({ searchBlockedUntil: T + 900 }), 1, { kind: 'search' }), { outcome: 'wait', until: T + 900 }],
     ['a request while searches are blocked', () => ask(state({ searchBlockedUntil: T + 900 }), 1), { outcome: 'granted', count: 1 }],
-    ['a search without a search limit', () => ask(state(), 5, { kind: 'search', limits: { searchPerSecond: null } }), { outcome: 'granted', count: 5, validUntil: T + 500 }],
+    [
+      'a search without a search limit',
+      () => ask(state(), 5, { kind: 'search', limits: { searchPerSecond: null } }),
+      { outcome: 'granted', count: 5, validUntil: T + 500 },
+    ],
   ])('when asking for permits with %s, then grantPermits answers', (_case, outcome, expected) => {
     expect(outcome()).toMatchObject(expected);
   });
@@ -136,22 +230,92 @@ describe('CRM budget rules', () => {
 
   const observe = (before: CrmBudgetState, status: number, headers: Record<string, string>, body?: unknown, limits: Partial<CrmLimits> = {}) =>
     correctBudget(before, { now: T + 100, status, headers, body, limits: { ...starter, ...limits }, slotMs: SLOT });
-  const window = (max: number, remaining: number) => ({ 'x-hubspot-ratelimit-max': String(max), 'x-hubspot-ratelimit-remaining': String(remaining), 'x-hubspot-ratelimit-interval-milliseconds': '10000' });
+  const window = (max: number, remaining: number) => ({
+    'x-hubspot-ratelimit-max': String(max),
+    'x-hubspot-ratelimit-remaining': String(remaining),
+    'x-hubspot-ratelimit-interval-milliseconds': '10000',
+  });
 
   it.each<[string, () => { state: CrmBudgetState; changed: boolean }, boolean, Partial<CrmBudgetState>]>([
     ['a 200 without rate-limit headers', () => observe(state({ grants: [{ at: T, n: 10 }] }), 200, {}), false, { grants: [{ at: T, n: 10 }] }],
-    ['a 200 counting fewer than we granted', () => observe(state({ grants: [{ at: T - 2_000, n: 10 }] }), 200, window(100, 95)), false, { grants: [{ at: T - 2_000, n: 10 }] }],
-    ['a 200 counting more than we granted (another app)', () => observe(state({ grants: [{ at: T - 2_000, n: 10 }] }), 200, window(100, 60)), true, { grants: [{ at: T - 2_000, n: 10 }, { at: T, n: 30 }] }],
+    [
+      'a 200 counting fewer than we granted',
+      () => observe(state({ grants: [{ at: T - 2_000, n: 10 }] }), 200, window(100, 95)),
+      false,
+      { grants: [{ at: T - 2_000, n: 10 }] },
+    ],
+    [
+      'a 200 counting more than we granted (another app)',
+      () => observe(state({ grants: [{ at: T - 2_000, n: 10 }] }), 200, window(100, 60)),
+      true,
+      {
+        grants: [
+          { at: T - 2_000, n: 10 },
+          { at: T, n: 30 },
+        ],
+      },
+    ],
     ['a lower Max than configured', () => observe(state(), 200, window(50, 50)), true, { crmMax: 50 }],
-    ['headers about another interval', () => observe(state(), 200, { ...window(4, 0), 'x-hubspot-ratelimit-interval-milliseconds': '1000' }), false, { crmMax: null, grants: [] }],
-    ['daily headers counting more than we did', () => observe(state({ usedToday: 100 }), 200, { 'x-hubspot-ratelimit-daily': '250000', 'x-hubspot-ratelimit-daily-remaining': '1000' }), true, { usedToday: 249_000 }],
-    ['daily headers counting less than we did', () => observe(state({ usedToday: 100 }), 200, { 'x-hubspot-ratelimit-daily': '250000', 'x-hubspot-ratelimit-daily-remaining': '249950' }), false, { usedToday: 100 }],
-    ['a ten-secondly 429 without Retry-After', () => observe(state({ grants: [{ at: T - 2_000, n: 10 }] }), 429, {}, { policyName: 'TEN_SECONDLY_ROLLING' }), true, { blockedUntil: T + 100 + 10_000, grants: [{ at: T - 2_000, n: 10 }, { at: T, n: 90 }] }],
-    ['a ten-secondly 429 with Retry-After', () => observe(state({ grants: [{ at: T, n: 10 }] }), 429, { 'retry-after': '2' }, { policyName: 'TEN_SECONDLY_ROLLING' }), true, { blockedUntil: T + 2_100, grants: [{ at: T, n: 10 }] }],
-    ['a ten-secondly 429 already accounted for', () => observe(state({ blockedUntil: T + 20_000, grants: [{ at: T, n: 100 }] }), 429, {}, { policyName: 'TEN_SECONDLY_ROLLING' }), false, { blockedUntil: T + 20_000 }],
-    ['a daily 429', () => observe(state({ usedToday: 5 }), 429, {}, { policyName: 'DAILY' }), true, { pausedUntil: utc('2025-06-02T00:00:00Z'), pauseReason: 'daily-cap', usedToday: 250_000 }],
-    ['a daily 429 with Retry-After (the CRM says when its day turns)', () => observe(state(), 429, { 'retry-after': '3600' }, { policyName: 'DAILY' }), true, { pausedUntil: T + 100 + 3_600_000, pauseReason: 'daily-cap' }],
-    ['a daily 429 in New York', () => observe(state(), 429, {}, { policyName: 'DAILY' }, { timeZone: 'America/New_York' }), true, { pausedUntil: utc('2025-06-02T04:00:00Z') }],
+    [
+      'headers about another interval',
+      () => observe(state(), 200, { ...window(4, 0), 'x-hubspot-ratelimit-interval-milliseconds': '1000' }),
+      false,
+      { crmMax: null, grants: [] },
+    ],
+    [
+      'daily headers counting more than we did',
+      () => observe(state({ usedToday: 100 }), 200, { 'x-hubspot-ratelimit-daily': '250000', 'x-hubspot-ratelimit-daily-remaining': '1000' }),
+      true,
+      { usedToday: 249_000 },
+    ],
+    [
+      'daily headers counting less than we did',
+      () => observe(state({ usedToday: 100 }), 200, { 'x-hubspot-ratelimit-daily': '250000', 'x-hubspot-ratelimit-daily-remaining': '249950' }),
+      false,
+      { usedToday: 100 },
+    ],
+    [
+      'a ten-secondly 429 without Retry-After',
+      () => observe(state({ grants: [{ at: T - 2_000, n: 10 }] }), 429, {}, { policyName: 'TEN_SECONDLY_ROLLING' }),
+      true,
+      {
+        blockedUntil: T + 100 + 10_000,
+        grants: [
+          { at: T - 2_000, n: 10 },
+          { at: T, n: 90 },
+        ],
+      },
+    ],
+    [
+      'a ten-secondly 429 with Retry-After',
+      () => observe(state({ grants: [{ at: T, n: 10 }] }), 429, { 'retry-after': '2' }, { policyName: 'TEN_SECONDLY_ROLLING' }),
+      true,
+      { blockedUntil: T + 2_100, grants: [{ at: T, n: 10 }] },
+    ],
+    [
+      'a ten-secondly 429 already accounted for',
+      () => observe(state({ blockedUntil: T + 20_000, grants: [{ at: T, n: 100 }] }), 429, {}, { policyName: 'TEN_SECONDLY_ROLLING' }),
+      false,
+      { blockedUntil: T + 20_000 },
+    ],
+    [
+      'a daily 429',
+      () => observe(state({ usedToday: 5 }), 429, {}, { policyName: 'DAILY' }),
+      true,
+      { pausedUntil: utc('2025-06-02T00:00:00Z'), pauseReason: 'daily-cap', usedToday: 250_000 },
+    ],
+    [
+      'a daily 429 with Retry-After (the CRM says when its day turns)',
+      () => observe(state(), 429, { 'retry-after': '3600' }, { policyName: 'DAILY' }),
+      true,
+      { pausedUntil: T + 100 + 3_600_000, pauseReason: 'daily-cap' },
+    ],
+    [
+      'a daily 429 in New York',
+      () => observe(state(), 429, {}, { policyName: 'DAILY' }, { timeZone: 'America/New_York' }),
+      true,
+      { pausedUntil: utc('2025-06-02T04:00:00Z') },
+    ],
     ['a secondly 429 (search)', () => observe(state(), 429, {}, { policyName: 'SECONDLY' }), true, { searchBlockedUntil: T + 1_100, blockedUntil: null }],
   ])('when the CRM answers %s, then correctBudget corrects the budget only as needed', (_case, corrected, changed, expected) => {
     const result = corrected();

@@ -142,7 +142,8 @@ export interface GrantRequest {
 export function grantPermits(state: CrmBudgetState, { now, kind, want, limits, slotMs }: GrantRequest): GrantOutcome {
   const current = rollBudget(state, now, limits.timeZone);
   if (current.pausedUntil !== null) return { outcome: 'paused', until: current.pausedUntil, reason: current.pauseReason ?? 'rate-limited' };
-  if (limits.dailyCap !== null && current.usedToday >= limits.dailyCap) return { outcome: 'paused', until: nextDailyReset(now, limits.timeZone), reason: 'daily-cap' };
+  if (limits.dailyCap !== null && current.usedToday >= limits.dailyCap)
+    return { outcome: 'paused', until: nextDailyReset(now, limits.timeZone), reason: 'daily-cap' };
 
   const requests = requestWindow(slotMs);
   const limit = windowLimit(current, limits);
@@ -171,7 +172,9 @@ export function grantPermits(state: CrmBudgetState, { now, kind, want, limits, s
     state: {
       ...current,
       grants: addToSlot(current.grants, now, count, requests),
-      searchGrants: searchLimited ? addToSlot(current.searchGrants, now, count, searches) : current.searchGrants.filter((grant) => grant.at >= windowStart(now, searches)),
+      searchGrants: searchLimited
+        ? addToSlot(current.searchGrants, now, count, searches)
+        : current.searchGrants.filter((grant) => grant.at >= windowStart(now, searches)),
       usedToday: current.usedToday + count,
     },
   };
@@ -193,7 +196,10 @@ export interface ObservedAnswer {
  * blocks requests for the window's length, a SECONDLY 429 blocks searches for a second (or Retry-After), a DAILY 429 pauses
  * everything until the next reset. `changed` false: nothing to write.
  */
-export function correctBudget(state: CrmBudgetState, { now, status, headers, body, limits, slotMs }: ObservedAnswer): { state: CrmBudgetState; changed: boolean } {
+export function correctBudget(
+  state: CrmBudgetState,
+  { now, status, headers, body, limits, slotMs }: ObservedAnswer,
+): { state: CrmBudgetState; changed: boolean } {
   const answer = readRateLimitAnswer(status, headers, body, now);
   const rolled = rollBudget(state, now, limits.timeZone);
   const next = { ...rolled };

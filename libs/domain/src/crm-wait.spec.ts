@@ -2,7 +2,14 @@ import { describeCrmWait, isWaiting, nextCrmWait, type CrmWait } from './crm-wai
 
 const NOW = 1_700_000_000_000;
 const policy = { firstBackoffMs: 1_000, maxBackoffMs: 60_000, rateLimitedMs: 10_000, dailyCapMs: 900_000 };
-const wait = (overrides: Partial<CrmWait> = {}): CrmWait => ({ reason: 'unreachable', since: NOW - 5_000, until: NOW, tries: 3, lastAnswer: 'no answer', ...overrides });
+const wait = (overrides: Partial<CrmWait> = {}): CrmWait => ({
+  reason: 'unreachable',
+  since: NOW - 5_000,
+  until: NOW,
+  tries: 3,
+  lastAnswer: 'no answer',
+  ...overrides,
+});
 
 describe('waiting for a CRM', () => {
   it.each([
@@ -15,7 +22,11 @@ describe('waiting for a CRM', () => {
     ['the daily cap with its reset', wait(), { reason: 'daily-cap', until: NOW + 3_600_000 }, { since: NOW - 5_000, until: NOW + 3_600_000, tries: 4 }],
     ['the daily cap naming no reset', null, { reason: 'daily-cap', until: null }, { since: NOW, until: NOW + 900_000, tries: 1 }],
   ] as const)('when the CRM fails with %s, then the portal waits as long as it should', (_case, previous, cause, expected) => {
-    expect(nextCrmWait(previous, { ...cause, lastAnswer: '429 slow down' }, NOW, policy)).toEqual({ reason: cause.reason, lastAnswer: '429 slow down', ...expected });
+    expect(nextCrmWait(previous, { ...cause, lastAnswer: '429 slow down' }, NOW, policy)).toEqual({
+      reason: cause.reason,
+      lastAnswer: '429 slow down',
+      ...expected,
+    });
   });
 
   it.each([

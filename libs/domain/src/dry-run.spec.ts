@@ -16,13 +16,54 @@ const sent = contact({ email: 'not-an-address', work_email: 'ada@example.com', f
 
 describe('dryRunObject', () => {
   it.each<[string, SyncSettings, number | null, { operation: string; properties: Record<string, string | null>; problemTypes: string[] }]>([
-    ['when email is mapped from a bad address, then it would get INVALID_EMAIL_ADDRESS', settings([['email', 'email']]), null, { operation: 'CREATE', properties: { email: 'not-an-address' }, problemTypes: ['INVALID_EMAIL_ADDRESS'] }],
-    ['when email is mapped from the good address instead, then it would be created with no error', settings([['work_email', 'email'], ['first', 'firstname']]), null, { operation: 'CREATE', properties: { email: 'ada@example.com', firstname: 'Ada' }, problemTypes: [] }],
-    ['when a mapping names a property the CRM does not define, then it would get NO_PROPERTIES_DEFINED and keep the rest', settings([['work_email', 'email'], ['first', 'nickname']]), 5, { operation: 'UPDATE', properties: { email: 'ada@example.com' }, problemTypes: ['NO_PROPERTIES_DEFINED'] }],
-    ['when the settings are not enabled, then nothing would be written', settings([['work_email', 'email']], false), null, { operation: 'CREATE', properties: {}, problemTypes: ['SETTINGS_NOT_ENABLED'] }],
-    ['when no sent property is mapped, then it would get NO_MAPPINGS_DEFINED', settings([['phone', 'phone']]), null, { operation: 'CREATE', properties: {}, problemTypes: ['NO_MAPPINGS_DEFINED'] }],
-    ['when a linked contact has no email mapped, then an update needs none', settings([['first', 'firstname']]), 5, { operation: 'UPDATE', properties: { firstname: 'Ada' }, problemTypes: [] }],
-    ['when a new contact has no email mapped, then it would get MISSING_REQUIRED_PROPERTY', settings([['first', 'firstname']]), null, { operation: 'CREATE', properties: { firstname: 'Ada' }, problemTypes: ['MISSING_REQUIRED_PROPERTY'] }],
+    [
+      'when email is mapped from a bad address, then it would get INVALID_EMAIL_ADDRESS',
+      settings([['email', 'email']]),
+      null,
+      { operation: 'CREATE', properties: { email: 'not-an-address' }, problemTypes: ['INVALID_EMAIL_ADDRESS'] },
+    ],
+    [
+      'when email is mapped from the good address instead, then it would be created with no error',
+      settings([
+        ['work_email', 'email'],
+        ['first', 'firstname'],
+      ]),
+      null,
+      { operation: 'CREATE', properties: { email: 'ada@example.com', firstname: 'Ada' }, problemTypes: [] },
+    ],
+    [
+      'when a mapping names a property the CRM does not define, then it would get NO_PROPERTIES_DEFINED and keep the rest',
+      settings([
+        ['work_email', 'email'],
+        ['first', 'nickname'],
+      ]),
+      5,
+      { operation: 'UPDATE', properties: { email: 'ada@example.com' }, problemTypes: ['NO_PROPERTIES_DEFINED'] },
+    ],
+    [
+      'when the settings are not enabled, then nothing would be written',
+      settings([['work_email', 'email']], false),
+      null,
+      { operation: 'CREATE', properties: {}, problemTypes: ['SETTINGS_NOT_ENABLED'] },
+    ],
+    [
+      'when no sent property is mapped, then it would get NO_MAPPINGS_DEFINED',
+      settings([['phone', 'phone']]),
+      null,
+      { operation: 'CREATE', properties: {}, problemTypes: ['NO_MAPPINGS_DEFINED'] },
+    ],
+    [
+      'when a linked contact has no email mapped, then an update needs none',
+      settings([['first', 'firstname']]),
+      5,
+      { operation: 'UPDATE', properties: { firstname: 'Ada' }, problemTypes: [] },
+    ],
+    [
+      'when a new contact has no email mapped, then it would get MISSING_REQUIRED_PROPERTY',
+      settings([['first', 'firstname']]),
+      null,
+      { operation: 'CREATE', properties: { firstname: 'Ada' }, problemTypes: ['MISSING_REQUIRED_PROPERTY'] },
+    ],
   ])('%s', (_name, draft, linkedCrmId, expected) => {
     const outcome = dryRunObject('CONTACT', 'c1', sent, draft, { definedProperties: defined, linkedCrmId });
     expect({ operation: outcome.operation, properties: outcome.properties, problemTypes: outcome.problems.map((problem) => problem.type) }).toEqual(expected);
@@ -30,7 +71,12 @@ describe('dryRunObject', () => {
 
   it('when the object was deleted, then the dry run says DELETE and maps nothing', () => {
     const deleted = { ...sent, deletedAt: 20 };
-    expect(dryRunObject('CONTACT', 'c1', deleted, settings([['email', 'email']]), { definedProperties: defined, linkedCrmId: 5 })).toEqual({ operation: 'DELETE', properties: {}, associations: {}, problems: [] });
+    expect(dryRunObject('CONTACT', 'c1', deleted, settings([['email', 'email']]), { definedProperties: defined, linkedCrmId: 5 })).toEqual({
+      operation: 'DELETE',
+      properties: {},
+      associations: {},
+      problems: [],
+    });
   });
 });
 

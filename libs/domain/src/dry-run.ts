@@ -26,14 +26,32 @@ export function dryRunObject(
   if (mapped.action === 'DELETE') return { operation: 'DELETE', properties: {}, associations: {}, problems: mapped.problems };
   const isCreate = crm.linkedCrmId === null;
   const blocked = mapped.problems.some((problem) => problem.blocking);
-  const validated = blocked ? { properties: {}, problems: [] } : validateChange(objectType, { externalObjectId, properties: mapped.properties, associations: mapped.associations }, { definedProperties: crm.definedProperties, isCreate });
-  return { operation: isCreate ? 'CREATE' : 'UPDATE', properties: validated.properties, associations: mapped.associations, problems: [...mapped.problems, ...validated.problems] };
+  const validated = blocked
+    ? { properties: {}, problems: [] }
+    : validateChange(
+        objectType,
+        { externalObjectId, properties: mapped.properties, associations: mapped.associations },
+        { definedProperties: crm.definedProperties, isCreate },
+      );
+  return {
+    operation: isCreate ? 'CREATE' : 'UPDATE',
+    properties: validated.properties,
+    associations: mapped.associations,
+    problems: [...mapped.problems, ...validated.problems],
+  };
 }
 
 export type InspectedStatus = 'applied' | 'failed' | 'waiting' | 'archived' | 'not-processed' | 'unknown';
 
 /** One word for an object's sync status, from what is stored about it (the inspector's headline); waiting wins over its open error. */
-export function inspectedStatus(facts: { received: boolean; processed: boolean; crmId: number | null; archived: boolean; openErrors: number; waiting: boolean }): InspectedStatus {
+export function inspectedStatus(facts: {
+  received: boolean;
+  processed: boolean;
+  crmId: number | null;
+  archived: boolean;
+  openErrors: number;
+  waiting: boolean;
+}): InspectedStatus {
   if (!facts.received) return 'unknown';
   if (facts.waiting) return 'waiting';
   if (facts.openErrors > 0) return 'failed';

@@ -14,25 +14,56 @@ export interface ErrorAdvice {
 
 const ADVICE: Record<ErrorType, ErrorAdvice> = {
   INACTIVE_PORTAL: { whatToDo: 'The portal is disabled. Once an administrator enables it, held changes apply by themselves.', retryHelps: true },
-  PORTAL_NOT_SYNC_ENABLED: { whatToDo: 'The ecommerce install is not done (or was undone). Install again (v1 installs, or a v2 store); held changes then apply by themselves.', retryHelps: true },
+  PORTAL_NOT_SYNC_ENABLED: {
+    whatToDo: 'The ecommerce install is not done (or was undone). Install again (v1 installs, or a v2 store); held changes then apply by themselves.',
+    retryHelps: true,
+  },
   NO_SYNC_SETTINGS: { whatToDo: 'No settings exist yet. Save settings with mappings for this object type; stored messages are re-applied.', retryHelps: true },
   SETTINGS_NOT_ENABLED: { whatToDo: 'The settings are disabled. Enable them; stored messages are re-applied.', retryHelps: true },
   NO_MAPPINGS_DEFINED: { whatToDo: 'No mapping covers any property of this message. Add a mapping for one of its properties, then retry.', retryHelps: true },
   NO_DEFINED_PROPERTIES: { whatToDo: 'No mapping covers any property of this message. Add a mapping for one of its properties, then retry.', retryHelps: true },
   MISSING_REQUIRED_PROPERTY: {
-    whatToDo: 'A required property (contact email, deal stage) is missing or not mapped. Map it if the sender sends it under another name, then retry; otherwise the sender must send it.',
+    whatToDo:
+      'A required property (contact email, deal stage) is missing or not mapped. Map it if the sender sends it under another name, then retry; otherwise the sender must send it.',
     retryHelps: true,
   },
-  NO_PROPERTIES_DEFINED: { whatToDo: "A mapping names a CRM property the portal does not have. Create the property in the CRM or fix the mapping's CRM property name, then retry.", retryHelps: true },
-  INVALID_ASSOCIATION_PROPERTY: { whatToDo: 'An associated object (a deal or product of this line item) has not synced yet. It applies by itself when that object arrives; check that the sender sends it.', retryHelps: false },
-  MISSING_ASSOCIATED_OBJECT: { whatToDo: 'An associated object has not synced yet. It applies by itself when that object arrives; check that the sender sends it.', retryHelps: false },
-  INVALID_DEAL_STAGE: { whatToDo: 'The deal stage is not a stage of the ecommerce pipeline. Map the sender property that carries the stage, or have the sender send one of the six stages.', retryHelps: true },
-  INVALID_EMAIL_ADDRESS: { whatToDo: 'The value mapped to the contact email is not an e-mail address. If the wrong sender property is mapped to email, fix the mapping and retry; otherwise the sender must send a valid address.', retryHelps: true },
-  ERROR_INVALID_DATE_PROPERTY: { whatToDo: 'A date property has a value that is not epoch milliseconds. Fix the data type of its mapping, or have the sender send epoch milliseconds.', retryHelps: true },
-  INVALID_ENUM_PROPERTY: { whatToDo: 'A value is not one of the options of its CRM property. Add the option in the CRM or map another property, then retry.', retryHelps: true },
+  NO_PROPERTIES_DEFINED: {
+    whatToDo: "A mapping names a CRM property the portal does not have. Create the property in the CRM or fix the mapping's CRM property name, then retry.",
+    retryHelps: true,
+  },
+  INVALID_ASSOCIATION_PROPERTY: {
+    whatToDo:
+      'An associated object (a deal or product of this line item) has not synced yet. It applies by itself when that object arrives; check that the sender sends it.',
+    retryHelps: false,
+  },
+  MISSING_ASSOCIATED_OBJECT: {
+    whatToDo: 'An associated object has not synced yet. It applies by itself when that object arrives; check that the sender sends it.',
+    retryHelps: false,
+  },
+  INVALID_DEAL_STAGE: {
+    whatToDo:
+      'The deal stage is not a stage of the ecommerce pipeline. Map the sender property that carries the stage, or have the sender send one of the six stages.',
+    retryHelps: true,
+  },
+  INVALID_EMAIL_ADDRESS: {
+    whatToDo:
+      'The value mapped to the contact email is not an e-mail address. If the wrong sender property is mapped to email, fix the mapping and retry; otherwise the sender must send a valid address.',
+    retryHelps: true,
+  },
+  ERROR_INVALID_DATE_PROPERTY: {
+    whatToDo: 'A date property has a value that is not epoch milliseconds. Fix the data type of its mapping, or have the sender send epoch milliseconds.',
+    retryHelps: true,
+  },
+  INVALID_ENUM_PROPERTY: {
+    whatToDo: 'A value is not one of the options of its CRM property. Add the option in the CRM or map another property, then retry.',
+    retryHelps: true,
+  },
   EMPTY_MESSAGE: { whatToDo: 'The message carried no properties. The sender must send the object again with its properties.', retryHelps: false },
   BAD_SETTINGS: { whatToDo: 'The settings in force cannot map this object. Check the mappings of this object type, then retry.', retryHelps: true },
-  UNKNOWN_ERROR: { whatToDo: 'The CRM refused the change without saying why. Retry; if it fails again, the details and the service logs tell more.', retryHelps: true },
+  UNKNOWN_ERROR: {
+    whatToDo: 'The CRM refused the change without saying why. Retry; if it fails again, the details and the service logs tell more.',
+    retryHelps: true,
+  },
   CREATE_FAIL_NO_INFO: { whatToDo: 'The CRM refused to create the object without saying why. Retry; if it fails again, check the CRM.', retryHelps: true },
   UPDATE_FAIL_NO_INFO: { whatToDo: 'The CRM refused to update the object without saying why. Retry; if it fails again, check the CRM.', retryHelps: true },
   DELETE_FAIL_NO_INFO: { whatToDo: 'The CRM refused to archive the object without saying why. Retry; if it fails again, check the CRM.', retryHelps: true },

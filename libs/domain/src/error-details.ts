@@ -44,4 +44,3 @@ export function setAsideErrors(
     erroredAt: set.at,
   }));
 }
-

@@ -22,7 +22,8 @@ const settings: SyncSettings = {
 };
 
 const stateOf = (properties: Record<string, string | number | null>, associations?: Record<string, string[]>) =>
-  mergeMessages(emptyObjectState(), [{ externalObjectId: 'x', action: 'UPSERT', changedAt: 10, properties, ...(associations ? { associations } : {}) }], 0).state;
+  mergeMessages(emptyObjectState(), [{ externalObjectId: 'x', action: 'UPSERT', changedAt: 10, properties, ...(associations ? { associations } : {}) }], 0)
+    .state;
 
 describe('mapObject', () => {
   it('maps sender names to CRM names and leaves unmapped properties out', () => {
@@ -45,9 +46,7 @@ describe('mapObject', () => {
   it('records a conversion failure without blocking the other properties', () => {
     const mapped = mapObject('DEAL', 'd1', stateOf({ total: '10', purchased: '2024-01-02' }), settings);
     expect(mapped.properties).toEqual({ amount: '10' });
-    expect(mapped.problems).toEqual([
-      { type: 'ERROR_INVALID_DATE_PROPERTY', blocking: false, details: expect.stringContaining('[closedate: 2024-01-02]') },
-    ]);
+    expect(mapped.problems).toEqual([{ type: 'ERROR_INVALID_DATE_PROPERTY', blocking: false, details: expect.stringContaining('[closedate: 2024-01-02]') }]);
   });
 
   it.each([
@@ -75,11 +74,15 @@ describe('mapObject with names that are Object.prototype members', () => {
   it.each(prototypeNames)('when a mapping targets the CRM property "%s", then it maps as a property and makes no association', (crmPropertyName) => {
     const mapped = mapObject('CONTACT', 'c1', stateOf({ mail: 'a@example.com', nick: 'Ada' }), {
       enabled: true,
-      mappings: { CONTACT: [{ externalPropertyName: 'mail', crmPropertyName: 'email', dataType: 'STRING' }, { externalPropertyName: 'nick', crmPropertyName, dataType: 'STRING' }] },
+      mappings: {
+        CONTACT: [
+          { externalPropertyName: 'mail', crmPropertyName: 'email', dataType: 'STRING' },
+          { externalPropertyName: 'nick', crmPropertyName, dataType: 'STRING' },
+        ],
+      },
     });
     expect(mapped.associations).toEqual({});
     expect(Object.getOwnPropertyDescriptor(mapped.properties, crmPropertyName)?.value).toBe('Ada');
     expect(JSON.parse(JSON.stringify(mapped.properties))).toEqual(JSON.parse(`{"email":"a@example.com","${crmPropertyName}":"Ada"}`));
   });
 });
-

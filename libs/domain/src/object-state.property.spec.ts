@@ -3,13 +3,17 @@ import type { InboundMessage } from '@ecomm-sync/contracts';
 import { emptyObjectState, isLive, mergeMessages } from './object-state';
 
 /** Few timestamps, names and values, so that ties and overwrites happen often. */
-const message: fc.Arbitrary<InboundMessage> = fc.record({
-  externalObjectId: fc.constant('x'),
-  action: fc.constantFrom('UPSERT' as const, 'UPSERT' as const, 'DELETE' as const),
-  changedAt: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }),
-  properties: fc.dictionary(fc.constantFrom('a', 'b', 'c'), fc.oneof(fc.constantFrom('p', 'q', 'r'), fc.integer({ min: 0, max: 3 }), fc.constant(null)), { maxKeys: 3 }),
-  associations: fc.option(fc.record({ CONTACT: fc.array(fc.constantFrom('c1', 'c2', 'c3'), { maxLength: 3 }) }), { nil: undefined }),
-}).map((m) => (m.action === 'DELETE' ? { ...m, properties: {}, associations: undefined } : m));
+const message: fc.Arbitrary<InboundMessage> = fc
+  .record({
+    externalObjectId: fc.constant('x'),
+    action: fc.constantFrom('UPSERT' as const, 'UPSERT' as const, 'DELETE' as const),
+    changedAt: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }),
+    properties: fc.dictionary(fc.constantFrom('a', 'b', 'c'), fc.oneof(fc.constantFrom('p', 'q', 'r'), fc.integer({ min: 0, max: 3 }), fc.constant(null)), {
+      maxKeys: 3,
+    }),
+    associations: fc.option(fc.record({ CONTACT: fc.array(fc.constantFrom('c1', 'c2', 'c3'), { maxLength: 3 }) }), { nil: undefined }),
+  })
+  .map((m) => (m.action === 'DELETE' ? { ...m, properties: {}, associations: undefined } : m));
 
 /** The messages, each at least once, in a random order, some twice. */
 const deliveries = fc.array(message, { minLength: 1, maxLength: 12 }).chain((messages) =>

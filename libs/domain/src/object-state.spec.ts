@@ -69,7 +69,8 @@ describe('sender property names that are Object.prototype members', () => {
   ])('when %s names them, then they are merged like any other property', (_case, messages, expected) => {
     const { state } = mergeMessages(emptyObjectState(), messages, 0);
     expect(Object.keys(state.properties).sort()).toEqual(['__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf']);
-    for (const name of Object.keys(state.properties)) expect(Object.getOwnPropertyDescriptor(state.properties, name)?.value).toEqual({ value: expected, changedAt: expect.any(Number) });
+    for (const name of Object.keys(state.properties))
+      expect(Object.getOwnPropertyDescriptor(state.properties, name)?.value).toEqual({ value: expected, changedAt: expect.any(Number) });
     expect(Object.getPrototypeOf(state.properties)).toBe(Object.prototype);
   });
 });

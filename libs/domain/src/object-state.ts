@@ -23,8 +23,7 @@ export interface RawObjectState {
 export const emptyObjectState = (): RawObjectState => ({ properties: {}, associations: {}, deletedAt: null, upsertedAt: null });
 
 /** The changedAt a message counts with: as sent, else the time the service received it. */
-export const effectiveChangedAt = (message: Pick<InboundMessage, 'changedAt'>, receivedAt: number): number =>
-  message.changedAt ?? receivedAt;
+export const effectiveChangedAt = (message: Pick<InboundMessage, 'changedAt'>, receivedAt: number): number => message.changedAt ?? receivedAt;
 
 /**
  * Orders two values written at the same changedAt, so that the winner does not depend on
@@ -87,11 +86,7 @@ export function mergeMessage(state: RawObjectState, message: InboundMessage, rec
   return { state: { properties, associations, deletedAt: state.deletedAt, upsertedAt }, changed };
 }
 
-export function mergeMessages(
-  state: RawObjectState,
-  messages: readonly InboundMessage[],
-  receivedAt: number,
-): { state: RawObjectState; changed: boolean } {
+export function mergeMessages(state: RawObjectState, messages: readonly InboundMessage[], receivedAt: number): { state: RawObjectState; changed: boolean } {
   let changed = false;
   let current = state;
   for (const message of messages) {

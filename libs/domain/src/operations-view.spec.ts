@@ -26,9 +26,18 @@ describe('the operator view rules', () => {
   });
 
   it.each<[Parameters<typeof readinessOf>[0], ReturnType<typeof readinessOf>]>([
-    [{ status: 200, body: { status: 'ready', failing: [] } }, { ready: true, status: 200, detail: 'ready' }],
-    [{ status: 503, body: { status: 'not ready', failing: ['mongo', 'rabbitmq'] } }, { ready: false, status: 503, detail: 'not ready: mongo, rabbitmq failing' }],
-    [{ status: 404, body: '<html>' }, { ready: false, status: 404, detail: 'not ready: answered 404' }],
+    [
+      { status: 200, body: { status: 'ready', failing: [] } },
+      { ready: true, status: 200, detail: 'ready' },
+    ],
+    [
+      { status: 503, body: { status: 'not ready', failing: ['mongo', 'rabbitmq'] } },
+      { ready: false, status: 503, detail: 'not ready: mongo, rabbitmq failing' },
+    ],
+    [
+      { status: 404, body: '<html>' },
+      { ready: false, status: 404, detail: 'not ready: answered 404' },
+    ],
     [{ unreachable: 'connect ECONNREFUSED 127.0.0.1:3201' }, { ready: false, status: null, detail: 'no answer: connect ECONNREFUSED 127.0.0.1:3201' }],
   ])('when /readyz answers %j, then the service reads %j', (answer, expected) => {
     expect(readinessOf(answer)).toEqual(expected);

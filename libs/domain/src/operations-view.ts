@@ -18,7 +18,13 @@ export function parseServiceAddresses(list: string): ServiceAddress[] {
   return pairs.map((pair) => {
     const at = pair.indexOf('=');
     const service = at > 0 ? pair.slice(0, at).trim() : '';
-    const url = at > 0 ? pair.slice(at + 1).trim().replace(/\/+$/, '') : '';
+    const url =
+      at > 0
+        ? pair
+            .slice(at + 1)
+            .trim()
+            .replace(/\/+$/, '')
+        : '';
     if (!/^[a-z][a-z0-9-]*$/.test(service) || !/^https?:\/\/[^\s/]+/.test(url)) throw new RangeError(`"${pair}" is not name=http(s)://host:port`);
     if (seen.has(service)) throw new RangeError(`service "${service}" is named twice`);
     seen.add(service);
@@ -29,7 +35,10 @@ export function parseServiceAddresses(list: string): ServiceAddress[] {
 /** What one GET /readyz answer (or its absence) says. */
 export function readinessOf(answer: { status: number; body: unknown } | { unreachable: string }): { ready: boolean; status: number | null; detail: string } {
   if ('unreachable' in answer) return { ready: false, status: null, detail: `no answer: ${answer.unreachable}` };
-  const failing = answer.body && typeof answer.body === 'object' && Array.isArray((answer.body as { failing?: unknown }).failing) ? ((answer.body as { failing: unknown[] }).failing.map(String) as string[]) : [];
+  const failing =
+    answer.body && typeof answer.body === 'object' && Array.isArray((answer.body as { failing?: unknown }).failing)
+      ? ((answer.body as { failing: unknown[] }).failing.map(String) as string[])
+      : [];
   if (answer.status === 200) return { ready: true, status: 200, detail: 'ready' };
   if (failing.length > 0) return { ready: false, status: answer.status, detail: `not ready: ${failing.join(', ')} failing` };
   return { ready: false, status: answer.status, detail: `not ready: answered ${answer.status}` };

@@ -8,7 +8,8 @@ import type { Tenant } from '@ecomm-sync/contracts';
 export type SettingsOwner = { kind: 'app'; appId: string } | { kind: 'portal'; portalId: number };
 
 /** Settings belong to the application in application mode, to the portal in direct mode. */
-export const settingsOwnerOf = (tenant: Tenant): SettingsOwner => (tenant.appId ? { kind: 'app', appId: tenant.appId } : { kind: 'portal', portalId: tenant.portalId });
+export const settingsOwnerOf = (tenant: Tenant): SettingsOwner =>
+  tenant.appId ? { kind: 'app', appId: tenant.appId } : { kind: 'portal', portalId: tenant.portalId };
 
 export const encodeSettingsOwner = (owner: SettingsOwner): string => (owner.kind === 'app' ? `app:${owner.appId}` : `portal:${owner.portalId}`);
 

@@ -1,7 +1,11 @@
 import type { PropertyMapping, SyncSettings } from '@ecomm-sync/contracts';
 import { fromV1Settings, fromV2Settings, objectTypesToReapply, settingsProblem, toV1Settings, toV2Settings, type SettingsRecord } from './settings-rules';
 
-const m = (externalPropertyName: string, crmPropertyName: string, dataType: PropertyMapping['dataType'] = 'STRING'): PropertyMapping => ({ externalPropertyName, crmPropertyName, dataType });
+const m = (externalPropertyName: string, crmPropertyName: string, dataType: PropertyMapping['dataType'] = 'STRING'): PropertyMapping => ({
+  externalPropertyName,
+  crmPropertyName,
+  dataType,
+});
 
 const complete: SyncSettings['mappings'] = {
   CONTACT: [m('mail', 'email')],
@@ -20,12 +24,28 @@ describe('settingsProblem', () => {
   });
 
   it.each([
-    ['v1', { enabled: false, mappings: { CONTACT: [m('a', 'x'), m('a', 'y')] } }, 'contactSyncSettings maps the property "a" twice; keep one mapping per property'],
-    ['v2', { enabled: false, mappings: { DEAL: [m('img', 'x', 'AVATAR_IMAGE')] } }, 'mappings.DEAL has an AVATAR_IMAGE mapping ("img"); AVATAR_IMAGE is only for PRODUCT'],
-    ['v2', { enabled: false, mappings: { PRODUCT: [m('a', 'x', 'AVATAR_IMAGE'), m('b', 'y', 'AVATAR_IMAGE')] } }, 'mappings.PRODUCT has 2 AVATAR_IMAGE mappings; only one is allowed per object type'],
+    [
+      'v1',
+      { enabled: false, mappings: { CONTACT: [m('a', 'x'), m('a', 'y')] } },
+      'contactSyncSettings maps the property "a" twice; keep one mapping per property',
+    ],
+    [
+      'v2',
+      { enabled: false, mappings: { DEAL: [m('img', 'x', 'AVATAR_IMAGE')] } },
+      'mappings.DEAL has an AVATAR_IMAGE mapping ("img"); AVATAR_IMAGE is only for PRODUCT',
+    ],
+    [
+      'v2',
+      { enabled: false, mappings: { PRODUCT: [m('a', 'x', 'AVATAR_IMAGE'), m('b', 'y', 'AVATAR_IMAGE')] } },
+      'mappings.PRODUCT has 2 AVATAR_IMAGE mappings; only one is allowed per object type',
+    ],
     ['v1', { enabled: true, mappings: { ...complete, CONTACT: [] } }, 'Settings cannot be enabled: contactSyncSettings must map a property to email'],
     ['v2', { enabled: true, mappings: { CONTACT: [m('mail', 'email')] } }, 'Settings cannot be enabled: mappings.DEAL must map a property to dealstage'],
-    ['v1', { enabled: true, mappings: { ...complete, LINE_ITEM: [] } }, 'Settings cannot be enabled: lineItemSyncSettings must map a property to hs_assoc__deal_id and hs_assoc__product_id'],
+    [
+      'v1',
+      { enabled: true, mappings: { ...complete, LINE_ITEM: [] } },
+      'Settings cannot be enabled: lineItemSyncSettings must map a property to hs_assoc__deal_id and hs_assoc__product_id',
+    ],
   ] as const)('%s refuses %j', (version, settings, message) => {
     expect(settingsProblem(settings as unknown as SyncSettings, version)).toBe(message);
   });
@@ -38,7 +58,12 @@ describe('objectTypesToReapply', () => {
     ['enabling', { enabled: false, mappings: complete }, enabled(complete), ['CONTACT', 'DEAL', 'PRODUCT', 'LINE_ITEM']],
     ['disabling', enabled(complete), { enabled: false, mappings: complete }, []],
     ['nothing changed', enabled(complete), enabled({ ...complete }), []],
-    ['the same mappings in another order', enabled({ CONTACT: [m('a', 'x'), m('mail', 'email')] }), enabled({ CONTACT: [m('mail', 'email'), m('a', 'x')] }), []],
+    [
+      'the same mappings in another order',
+      enabled({ CONTACT: [m('a', 'x'), m('mail', 'email')] }),
+      enabled({ CONTACT: [m('mail', 'email'), m('a', 'x')] }),
+      [],
+    ],
     ['a contact mapping added', enabled(complete), enabled({ ...complete, CONTACT: [m('mail', 'email'), m('first', 'firstname')] }), ['CONTACT']],
     ['a product data type changed', enabled({ PRODUCT: [m('p', 'price')] }), enabled({ PRODUCT: [m('p', 'price', 'NUMBER')] }), ['PRODUCT']],
   ] as const)('%s → %j', (_name, before, after, types) => {
@@ -59,8 +84,16 @@ describe('v1 and v2 views of the same settings', () => {
 
   it('provided mappings are shown only on request and never stored', () => {
     const shown = toV1Settings(record, true);
-    expect(shown.lineItemSyncSettings.properties).toContainEqual({ propertyName: 'hs_assoc__deal_id', targetCrmProperty: 'hs_assoc__deal_id', dataType: 'STRING' });
-    expect(shown.contactSyncSettings.properties).toContainEqual({ propertyName: 'ip__ecomm_bridge__ecomm_synced', targetCrmProperty: 'ip__ecomm_bridge__ecomm_synced', dataType: 'STRING' });
+    expect(shown.lineItemSyncSettings.properties).toContainEqual({
+      propertyName: 'hs_assoc__deal_id',
+      targetCrmProperty: 'hs_assoc__deal_id',
+      dataType: 'STRING',
+    });
+    expect(shown.contactSyncSettings.properties).toContainEqual({
+      propertyName: 'ip__ecomm_bridge__ecomm_synced',
+      targetCrmProperty: 'ip__ecomm_bridge__ecomm_synced',
+      dataType: 'STRING',
+    });
     expect(toV1Settings(record, false).contactSyncSettings.properties).toEqual([{ propertyName: 'mail', targetCrmProperty: 'email', dataType: 'STRING' }]);
     expect(fromV1Settings(shown, record).mappings.CONTACT).toEqual(complete.CONTACT);
   });
@@ -102,4 +135,3 @@ describe('v2 settings with importOnInstall, as clients send the one settings obj
     expect(fromV2Settings(input, stored).importOnInstall).toBe(expected);
   });
 });
-

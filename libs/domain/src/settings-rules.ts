@@ -1,4 +1,13 @@
-import type { ObjectType, PropertyMapping, SyncSettings, V1PropertyMapping, V1Settings, V1SettingsInput, V2Settings, V2SettingsInput } from '@ecomm-sync/contracts';
+import type {
+  ObjectType,
+  PropertyMapping,
+  SyncSettings,
+  V1PropertyMapping,
+  V1Settings,
+  V1SettingsInput,
+  V2Settings,
+  V2SettingsInput,
+} from '@ecomm-sync/contracts';
 import { OBJECT_TYPES, V1_ASSOCIATION_PROPERTIES, V1_SETTINGS_BLOCKS } from '@ecomm-sync/contracts';
 import { ECOMM_SYNCED_PROPERTY } from './ecommerce-setup';
 
@@ -46,14 +55,16 @@ export const PROVIDED_MAPPINGS: Record<ApiVersion, Record<ObjectType, PropertyMa
 
 const sameMapping = (a: PropertyMapping, b: PropertyMapping) => a.externalPropertyName === b.externalPropertyName && a.crmPropertyName === b.crmPropertyName;
 
-const isProvided = (version: ApiVersion, type: ObjectType, mapping: PropertyMapping) => PROVIDED_MAPPINGS[version][type].some((provided) => sameMapping(provided, mapping));
+const isProvided = (version: ApiVersion, type: ObjectType, mapping: PropertyMapping) =>
+  PROVIDED_MAPPINGS[version][type].some((provided) => sameMapping(provided, mapping));
 
 /**
  * Provided mappings a PUT leaves out of the stored settings: the synced flag, which the service
  * always sets. A v1 association property mapped under its own name is kept as sent: it is the
  * sender's statement of how it sends associations, and it satisfies the enabling rule.
  */
-const isDropped = (version: ApiVersion, type: ObjectType, mapping: PropertyMapping) => isProvided(version, type, mapping) && mapping.crmPropertyName === ECOMM_SYNCED_PROPERTY;
+const isDropped = (version: ApiVersion, type: ObjectType, mapping: PropertyMapping) =>
+  isProvided(version, type, mapping) && mapping.crmPropertyName === ECOMM_SYNCED_PROPERTY;
 
 /** The provided mappings to show with the stored ones (each once). */
 const withProvided = (version: ApiVersion, type: ObjectType, stored: PropertyMapping[]) => [
@@ -141,7 +152,10 @@ export function fromV1Settings(input: V1SettingsInput, current: SettingsRecord |
 
 export function toV2Settings(settings: SettingsRecord, showProvided: boolean): V2Settings {
   const mappings = Object.fromEntries(
-    OBJECT_TYPES.map((type) => [type, { properties: showProvided ? withProvided('v2', type, settings.mappings[type] ?? []) : (settings.mappings[type] ?? []) }]),
+    OBJECT_TYPES.map((type) => [
+      type,
+      { properties: showProvided ? withProvided('v2', type, settings.mappings[type] ?? []) : (settings.mappings[type] ?? []) },
+    ]),
   ) as V2Settings['mappings'];
   return { enabled: settings.enabled, webhookUri: settings.webhookUri, mappings };
 }
@@ -157,5 +171,10 @@ export function fromV2Settings(input: V2SettingsInput, current: SettingsRecord |
       .map((m): PropertyMapping => ({ externalPropertyName: m.externalPropertyName, crmPropertyName: m.crmPropertyName, dataType: m.dataType ?? 'STRING' }))
       .filter((mapping) => !isDropped('v2', type, mapping));
   }
-  return { enabled: input.enabled ?? false, importOnInstall: input.importOnInstall ?? current?.importOnInstall ?? false, webhookUri: input.webhookUri ?? null, mappings };
+  return {
+    enabled: input.enabled ?? false,
+    importOnInstall: input.importOnInstall ?? current?.importOnInstall ?? false,
+    webhookUri: input.webhookUri ?? null,
+    mappings,
+  };
 }

@@ -50,7 +50,11 @@ const ownerKey = (owned: Owned) => keyOf(owned.portalId, owned.appId, owned.stor
  * One overview per (tenant, store): every store defined, and every store data was received for,
  * ordered by portal, application (direct mode first) and store.
  */
-export function storeOverviews(counts: readonly CountsIn[], openErrors: readonly (Owned & { type: ErrorType; count: number })[], labels: readonly (Owned & { label: string })[]): StoreOverview[] {
+export function storeOverviews(
+  counts: readonly CountsIn[],
+  openErrors: readonly (Owned & { type: ErrorType; count: number })[],
+  labels: readonly (Owned & { label: string })[],
+): StoreOverview[] {
   const overviews = new Map<string, StoreOverview>();
   const overview = (owned: Owned): StoreOverview => {
     const key = ownerKey(owned);
@@ -80,7 +84,8 @@ export function storeOverviews(counts: readonly CountsIn[], openErrors: readonly
       waiting: row.waiting,
       notProcessed: Math.max(0, row.received - row.processed),
     };
-    if (row.lastProcessedAt !== null && (target.lastProcessedAt === null || row.lastProcessedAt > target.lastProcessedAt)) target.lastProcessedAt = row.lastProcessedAt;
+    if (row.lastProcessedAt !== null && (target.lastProcessedAt === null || row.lastProcessedAt > target.lastProcessedAt))
+      target.lastProcessedAt = row.lastProcessedAt;
   }
   for (const { type, count, ...owned } of openErrors) {
     const target = overview(owned);

@@ -8,7 +8,13 @@ describe('storeReport', () => {
     ['no deals', [], { revenueByStage: [], abandonedCheckouts: { count: 0, value: 0 } }],
     [
       'deals in several stages, out of the pipeline order',
-      [deal('shipped', '10'), deal('checkout_abandoned', '5.5'), deal('checkout_completed', '0.1'), deal('checkout_completed', '0.2'), deal('checkout_abandoned', '4.5')],
+      [
+        deal('shipped', '10'),
+        deal('checkout_abandoned', '5.5'),
+        deal('checkout_completed', '0.1'),
+        deal('checkout_completed', '0.2'),
+        deal('checkout_abandoned', '4.5'),
+      ],
       {
         revenueByStage: [
           { stage: 'checkout_abandoned', label: 'Checkout Abandoned', deals: 2, revenue: 10 },
@@ -37,13 +43,21 @@ describe('storeReport', () => {
     ['no line items', [], []],
     [
       'line items with amount, or price and quantity, grouped by name',
-      [item({ name: 'Mug', price: '9', quantity: '2' }), item({ name: 'Tea', amount: '4', price: '1', quantity: '9' }), item({ name: 'Mug', price: '9', quantity: '1' })],
+      [
+        item({ name: 'Mug', price: '9', quantity: '2' }),
+        item({ name: 'Tea', amount: '4', price: '1', quantity: '9' }),
+        item({ name: 'Mug', price: '9', quantity: '1' }),
+      ],
       [
         { product: 'Mug', quantity: 3, revenue: 27 },
         { product: 'Tea', quantity: 9, revenue: 4 },
       ],
     ],
-    ['a line item without quantity counts one, without name is unnamed', [item({ price: '2.5' }), item({ name: ' ', price: '1', quantity: '' })], [{ product: '(unnamed)', quantity: 2, revenue: 3.5 }]],
+    [
+      'a line item without quantity counts one, without name is unnamed',
+      [item({ price: '2.5' }), item({ name: ' ', price: '1', quantity: '' })],
+      [{ product: '(unnamed)', quantity: 2, revenue: 3.5 }],
+    ],
     [
       'equal revenue, ordered by name, and only the top ones',
       ['F', 'E', 'D', 'C', 'B', 'A'].map((name) => item({ name, amount: '1' })),

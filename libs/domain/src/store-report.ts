@@ -58,8 +58,14 @@ export function storeReport(deals: readonly ReportObject[], lineItems: readonly 
   const products = new Map<string, { quantity: number; cents: number }>();
   for (const item of lineItems) {
     const product = item.properties.name?.trim() || '(unnamed)';
-    const quantity = item.properties.quantity === undefined || item.properties.quantity === null || item.properties.quantity.trim() === '' ? 1 : number(item.properties.quantity);
-    const amount = item.properties.amount !== undefined && item.properties.amount !== null && item.properties.amount.trim() !== '' ? number(item.properties.amount) : number(item.properties.price) * quantity;
+    const quantity =
+      item.properties.quantity === undefined || item.properties.quantity === null || item.properties.quantity.trim() === ''
+        ? 1
+        : number(item.properties.quantity);
+    const amount =
+      item.properties.amount !== undefined && item.properties.amount !== null && item.properties.amount.trim() !== ''
+        ? number(item.properties.amount)
+        : number(item.properties.price) * quantity;
     const entry = products.get(product) ?? { quantity: 0, cents: 0 };
     entry.quantity += quantity;
     entry.cents += cents(amount);

@@ -42,6 +42,7 @@ export function webhookAddressRefusal(address: string): string | null {
   }
   const range = parsed.range();
   if (range !== 'unicast') return `${address} is in a special-purpose range (${range}), not a public unicast address`;
-  if (parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE)) return `${address} is an IPv4-compatible IPv6 address (::a.b.c.d), not a public unicast address`;
+  if (parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE))
+    return `${address} is an IPv4-compatible IPv6 address (::a.b.c.d), not a public unicast address`;
   return null;
 }

@@ -29,7 +29,8 @@ const BODY_PARSER: Record<string, (error: BodyParserError) => string> = {
 export function frameworkError(error: unknown): AppError | undefined {
   if (error instanceof URIError) return new AppError(400, 'The path has a malformed percent-encoding (such as %ZZ); encode reserved characters as %XX');
   if (!(error instanceof Error) || error instanceof AppError) return undefined;
-  const { type, status, statusCode, code, expose } = error as Error & BodyParserError & { status?: number; statusCode?: number; code?: string; expose?: boolean };
+  const { type, status, statusCode, code, expose } = error as Error &
+    BodyParserError & { status?: number; statusCode?: number; code?: string; expose?: boolean };
   if (typeof code === 'string' && code.startsWith('Z_')) return new AppError(400, 'Request body could not be decompressed; check its Content-Encoding');
   // Only the framework's own http-errors (they say whether to expose them); a dependency's error
   // that happens to carry a status (a CRM's 404) is not the request's fault.

@@ -19,9 +19,7 @@ export function healthRoutes(checks: Record<string, ReadinessCheck>): Router {
     res.json({ status: 'ok' });
   });
   router.get('/readyz', async (_req, res) => {
-    const results = await Promise.all(
-      Object.entries(checks).map(async ([name, check]) => [name, await Promise.resolve(check()).catch(() => false)] as const),
-    );
+    const results = await Promise.all(Object.entries(checks).map(async ([name, check]) => [name, await Promise.resolve(check()).catch(() => false)] as const));
     const failing = results.filter(([, ok]) => !ok).map(([name]) => name);
     res.status(failing.length === 0 ? 200 : 503).json({ status: failing.length === 0 ? 'ready' : 'not ready', failing });
   });

@@ -44,13 +44,22 @@ function app() {
   return server;
 }
 
-const errorBody = (message: string | RegExp) => ({ status: 'error', message: expect.stringMatching(message), requestId: expect.stringMatching(/^[a-z0-9]{32}$/) });
+const errorBody = (message: string | RegExp) => ({
+  status: 'error',
+  message: expect.stringMatching(message),
+  requestId: expect.stringMatching(/^[a-z0-9]{32}$/),
+});
 
 describe('http error model', () => {
   it.each([
     ['malformed JSON', 400, (r: request.Test) => r.set('content-type', 'application/json').send('{"a":'), /not valid JSON/],
     ['a body that is not JSON', 415, (r: request.Test) => r.set('content-type', 'text/plain').send('hello'), /Content-Type must be application\/json/],
-    ['a body over the limit', 413, (r: request.Test) => r.set('content-type', 'application/json').send(JSON.stringify({ a: 'x'.repeat(2000) })), /larger than 1kb/],
+    [
+      'a body over the limit',
+      413,
+      (r: request.Test) => r.set('content-type', 'application/json').send(JSON.stringify({ a: 'x'.repeat(2000) })),
+      /larger than 1kb/,
+    ],
   ])('answers %s with %i and the error body', async (_name, status, send, message) => {
     const response = await send(request(app()).put('/echo'));
     expect(response.status).toBe(status);
@@ -76,12 +85,15 @@ describe('http error model', () => {
     expect(response.body.message).not.toContain('secret');
   });
 
-  it.each(['/database-away', '/database-away-wrapped'])('when the database cannot be reached (%s), then the answer is 503 with Retry-After, not 500', async (path) => {
-    const response = await request(app()).get(path);
-    expect(response.status).toBe(503);
-    expect(response.headers['retry-after']).toBe('5');
-    expect(response.body).toEqual(errorBody(/database cannot be reached right now; nothing was changed/));
-  });
+  it.each(['/database-away', '/database-away-wrapped'])(
+    'when the database cannot be reached (%s), then the answer is 503 with Retry-After, not 500',
+    async (path) => {
+      const response = await request(app()).get(path);
+      expect(response.status).toBe(503);
+      expect(response.headers['retry-after']).toBe('5');
+      expect(response.body).toEqual(errorBody(/database cannot be reached right now; nothing was changed/));
+    },
+  );
 
   it.each(['/crm-refused', '/crm-away'])('when the CRM refuses or cannot be reached (%s), then the answer is 502 with Retry-After, not 500', async (path) => {
     const response = await request(app()).get(path);
@@ -91,12 +103,45 @@ describe('http error model', () => {
   });
 
   it.each([
-    ['a plain body sent as gzip', 400, () => request(app()).put('/echo').set('content-type', 'application/json').set('content-encoding', 'gzip').send('{"a":1}'), /could not be decompressed; check its Content-Encoding/],
+    [
+      'a plain body sent as gzip',
+      400,
+      () => request(app()).put('/echo').set('content-type', 'application/json').set('content-encoding', 'gzip').send('{"a":1}'),
+      /could not be decompressed; check its Content-Encoding/,
+    ],
     ['a form sent as gzip', 400, () => request(app()).post('/form').type('form').set('content-encoding', 'gzip').send('a=1'), /could not be decompressed/],
-    ['a form with an unknown Content-Encoding', 415, () => request(app()).post('/form').type('form').set('content-encoding', 'zstd-x').send('a=1'), /Content-Encoding "zstd-x" is not supported/],
-    ['a form with 1,200 parameters', 413, () => request(app()).post('/form').type('form').send(Array.from({ length: 1200 }, (_, i) => `p${i}=1`).join('&')), /too many parameters/],
-    ['a form over its limit', 413, () => request(app()).post('/form').type('form').send(`a=${'x'.repeat(20_000)}`), /larger than/],
-    ['a UTF-16 form', 415, () => request(app()).post('/form').set('content-type', 'application/x-www-form-urlencoded; charset=utf-16').send('a=1'), /charset "utf-16" is not supported/],
+    [
+      'a form with an unknown Content-Encoding',
+      415,
+      () => request(app()).post('/form').type('form').set('content-encoding', 'zstd-x').send('a=1'),
+      /Content-Encoding "zstd-x" is not supported/,
+    ],
+    [
+      'a form with 1,200 parameters',
+      413,
+      () =>
+        request(app())
+          .post('/form')
+          .type('form')
+          .send(Array.from({ length: 1200 }, (_, i) => `p${i}=1`).join('&')),
+      /too many parameters/,
+    ],
+    [
+      'a form over its limit',
+      413,
+      () =>
+        request(app())
+          .post('/form')
+          .type('form')
+          .send(`a=${'x'.repeat(20_000)}`),
+      /larger than/,
+    ],
+    [
+      'a UTF-16 form',
+      415,
+      () => request(app()).post('/form').set('content-type', 'application/x-www-form-urlencoded; charset=utf-16').send('a=1'),
+      /charset "utf-16" is not supported/,
+    ],
     ['a malformed percent-encoding in the path', 400, () => request(app()).get('/items/%ZZ'), /malformed percent-encoding/],
   ])('when the framework cannot read %s, then the answer is %i with what to fix, not 500', async (_case, status, send, message) => {
     const response = await send();
@@ -111,7 +156,16 @@ describe('http error model', () => {
 
   it.each([
     ['an unknown path', () => request(healthApp({}, createLogger('test', 'error'))).get('/nope'), 404, /No endpoint GET \/nope/],
-    ['a body labelled gzip on an unknown path', () => request(healthApp({}, createLogger('test', 'error'))).post('/healthz/%ZZ').set('content-encoding', 'gzip').send('{}'), 404, /No endpoint POST/],
+    [
+      'a body labelled gzip on an unknown path',
+      () =>
+        request(healthApp({}, createLogger('test', 'error')))
+          .post('/healthz/%ZZ')
+          .set('content-encoding', 'gzip')
+          .send('{}'),
+      404,
+      /No endpoint POST/,
+    ],
   ])('when a health server gets %s, then it answers in the error shape', async (_case, send, status, message) => {
     const response = await send();
     expect(response.status).toBe(status);

@@ -1,8 +1,7 @@
 import express, { type RequestHandler } from 'express';
 import { AppError } from './app-error';
 
-const hasBody = (req: Parameters<RequestHandler>[0]) =>
-  req.header('transfer-encoding') !== undefined || Number(req.header('content-length') ?? 0) > 0;
+const hasBody = (req: Parameters<RequestHandler>[0]) => req.header('transfer-encoding') !== undefined || Number(req.header('content-length') ?? 0) > 0;
 
 /**
  * JSON bodies only: 415 for another content type, 413 over `limit`, 400 for malformed JSON; the other

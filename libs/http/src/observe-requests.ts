@@ -15,7 +15,11 @@ export function routeTemplate(req: Request): string {
  */
 export const observeRequests = (): RequestHandler => (req, res, next) => {
   const started = performance.now();
-  const span = startSpan(`${req.method} request`, { kind: 'server', parent: parseTraceparent(req.header('traceparent')) ?? null, attributes: { 'http.request.method': req.method } });
+  const span = startSpan(`${req.method} request`, {
+    kind: 'server',
+    parent: parseTraceparent(req.header('traceparent')) ?? null,
+    attributes: { 'http.request.method': req.method },
+  });
   res.once('finish', () => {
     const route = routeTemplate(req);
     observeHttpRequest(req.method, route, res.statusCode, (performance.now() - started) / 1000);

@@ -28,7 +28,8 @@ const isCrmFailure = (error: unknown): error is Error => error instanceof Error 
  * reached, 502 when the CRM did not answer or refused; undefined for any other error.
  */
 export function unavailableDependency(error: unknown): AppError | undefined {
-  if (isCrmFailure(error)) return new AppError(502, `The CRM did not answer properly (${error.message}); send the request again later`, { 'retry-after': RETRY_AFTER_SECONDS });
+  if (isCrmFailure(error))
+    return new AppError(502, `The CRM did not answer properly (${error.message}); send the request again later`, { 'retry-after': RETRY_AFTER_SECONDS });
   if (!isDatabaseAway(error)) return undefined;
   return new AppError(503, 'The database cannot be reached right now; nothing was changed. Send the request again in a few seconds.', {
     'retry-after': RETRY_AFTER_SECONDS,

@@ -161,9 +161,16 @@ describe('Broker when its RabbitMQ node is killed and started again', () => {
     await patient.consume<{ n: number }>('mapper.sync-batches', async ({ body }) => void consumed.push(body.n));
 
     await node.kill();
-    await expect(quick.publish('sync.batch.CONTACT', { n: 1 })).rejects.toThrow('publishing sync.batch.CONTACT failed (disconnected): not confirmed within 1000 ms');
-    await expect(Broker.connect({ ...options, connectTimeoutMs: 1_000 })).rejects.toThrow(/RabbitMQ did not answer at amqp:\/\/\*\*\*@127\.0\.0\.1:\d+ within 1000 ms/);
-    const waiting = patient.publish('sync.batch.CONTACT', { n: 2 }).then(() => 'confirmed', (error: Error) => error.message);
+    await expect(quick.publish('sync.batch.CONTACT', { n: 1 })).rejects.toThrow(
+      'publishing sync.batch.CONTACT failed (disconnected): not confirmed within 1000 ms',
+    );
+    await expect(Broker.connect({ ...options, connectTimeoutMs: 1_000 })).rejects.toThrow(
+      /RabbitMQ did not answer at amqp:\/\/\*\*\*@127\.0\.0\.1:\d+ within 1000 ms/,
+    );
+    const waiting = patient.publish('sync.batch.CONTACT', { n: 2 }).then(
+      () => 'confirmed',
+      (error: Error) => error.message,
+    );
     const connecting = connect({ connectTimeoutMs: 60_000 });
     await node.restart();
 

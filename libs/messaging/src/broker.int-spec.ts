@@ -99,8 +99,10 @@ describe('Broker against a real RabbitMQ', () => {
     const broker = await connect();
     const handled: { n: number }[] = [];
     let accept = false;
-    await broker.consume<{ n: number }>('mapper.sync-batches', async ({ body }) => void handled.push(body), (data) =>
-      accept ? { ok: true, value: data as { n: number } } : validatePing(data),
+    await broker.consume<{ n: number }>(
+      'mapper.sync-batches',
+      async ({ body }) => void handled.push(body),
+      (data) => (accept ? { ok: true, value: data as { n: number } } : validatePing(data)),
     );
     await broker.publish('sync.batch.PRODUCT', { n: 'not a number' });
     const dead = namesOf(prefix, 'mapper.sync-batches').dead;
@@ -145,10 +147,13 @@ describe('Broker against a real RabbitMQ', () => {
     }
     let n = 0;
     // Until the new channel has declared the queue again, messages have nowhere to go.
-    await waitFor(async () => {
-      await broker.publish('sync.batch.CONTACT', { n: ++n });
-      return handled.length > 0;
-    }, { intervalMs: 200, message: 'the consumer to be back' });
+    await waitFor(
+      async () => {
+        await broker.publish('sync.batch.CONTACT', { n: ++n });
+        return handled.length > 0;
+      },
+      { intervalMs: 200, message: 'the consumer to be back' },
+    );
     expect(recording.entries.map(({ message }) => message)).toEqual(['the broker cancelled a consumer; opening a new channel']);
   });
 
@@ -182,7 +187,9 @@ describe('Broker against a real RabbitMQ', () => {
 
       const dead = namesOf(prefix, 'mapper.sync-batches').dead;
       await waitFor(async () => (await depth(dead)) === 3, { message: 'three dead letters' });
-      const byCorrelation = Object.fromEntries(calls.map(({ deadLetter, error }) => [deadLetter.correlationId, { body: deadLetter.body, attempt: deadLetter.attempt, error }]));
+      const byCorrelation = Object.fromEntries(
+        calls.map(({ deadLetter, error }) => [deadLetter.correlationId, { body: deadLetter.body, attempt: deadLetter.attempt, error }]),
+      );
       expect(calls).toHaveLength(3);
       expect(byCorrelation['correlation-transient']).toEqual({ body: { n: 1 }, attempt: 2, error: new Error('CRM refused') });
       expect(byCorrelation['correlation-schema']).toMatchObject({ body: { n: 'not a number' }, attempt: 1 });
@@ -253,10 +260,12 @@ describe('Broker against a real RabbitMQ', () => {
       const broker = await connect({ maxAttempts: 1 });
       let healthy = false;
       const consumed: { queue: string; n: number; attempt: number }[] = [];
-      const handler = (queue: string) => async ({ body, attempt }: Delivery<{ n: number }>) => {
-        if (!healthy) throw new Error('CRM refused');
-        consumed.push({ queue, n: body.n, attempt });
-      };
+      const handler =
+        (queue: string) =>
+        async ({ body, attempt }: Delivery<{ n: number }>) => {
+          if (!healthy) throw new Error('CRM refused');
+          consumed.push({ queue, n: body.n, attempt });
+        };
       await broker.consume('mapper.sync-batches', handler('mapper.sync-batches'));
       await broker.consume('webhook-dispatcher.requests', handler('webhook-dispatcher.requests'));
       await broker.publish('sync.batch.CONTACT', { n: 1 });
@@ -294,7 +303,9 @@ describe('Broker against a real RabbitMQ', () => {
     });
 
     it('when the queues of a prefix were never declared, then redrive says so', async () => {
-      await expect(redriveDeadLetters(amqpUrl, uniqueName('test-undeclared'), 'mapper.sync-batches')).rejects.toThrow(/does not exist: no service has declared the queues/);
+      await expect(redriveDeadLetters(amqpUrl, uniqueName('test-undeclared'), 'mapper.sync-batches')).rejects.toThrow(
+        /does not exist: no service has declared the queues/,
+      );
     });
   });
 });

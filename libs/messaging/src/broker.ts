@@ -96,7 +96,11 @@ export class Broker {
    * (now, unless the current work carries an earlier one).
    */
   async publish(routingKey: string, body: unknown, correlationId = currentLogContext().correlationId ?? randomUUID()): Promise<void> {
-    const headers: Record<string, unknown> = { [CORRELATION_HEADER]: correlationId, [ATTEMPT_HEADER]: 1, [ACCEPTED_AT_HEADER]: currentLogContext().acceptedAt ?? Date.now() };
+    const headers: Record<string, unknown> = {
+      [CORRELATION_HEADER]: correlationId,
+      [ATTEMPT_HEADER]: 1,
+      [ACCEPTED_AT_HEADER]: currentLogContext().acceptedAt ?? Date.now(),
+    };
     if (tracingEnabled()) headers[TRACEPARENT_HEADER] = formatTraceparent(currentTrace() ?? { traceId: newTraceId(), spanId: newSpanId(), sampled: true });
     try {
       await this.publisher.publish(exchangeName(this.options.prefix), routingKey, Buffer.from(JSON.stringify(body)), {
@@ -107,7 +111,8 @@ export class Broker {
         headers,
       });
     } catch (error) {
-      const reason = error instanceof Error && error.message === 'timeout' ? `not confirmed within ${this.options.publishTimeoutMs ?? 10_000} ms` : String(error);
+      const reason =
+        error instanceof Error && error.message === 'timeout' ? `not confirmed within ${this.options.publishTimeoutMs ?? 10_000} ms` : String(error);
       throw new Error(`publishing ${routingKey} failed (${this.isConnected() ? 'connected' : 'disconnected'}): ${reason}`, { cause: error });
     }
   }
@@ -121,12 +126,14 @@ export class Broker {
         // async: a handler that throws before returning its promise fails its message, not the frame loop.
         logContext
           .run({ correlationId: delivery.correlationId, acceptedAt: delivery.acceptedAt }, () =>
-            inSpan(`${queue} process`, { kind: 'consumer', parent: delivery.trace ?? null, attributes: { 'messaging.destination.name': queue } }, async () => handler(delivery)),
+            inSpan(`${queue} process`, { kind: 'consumer', parent: delivery.trace ?? null, attributes: { 'messaging.destination.name': queue } }, async () =>
+              handler(delivery),
+            ),
           )
           .then(
-          () => this.settlement.ack(message),
-          (error: Error) => this.settlement.settle(message, error, options),
-        ),
+            () => this.settlement.ack(message),
+            (error: Error) => this.settlement.settle(message, error, options),
+          ),
       );
     });
   }
@@ -156,22 +163,27 @@ export class Broker {
           .run({ correlationId: batch[0].correlationId, acceptedAt: Number.isFinite(acceptedAt) ? acceptedAt : undefined }, () =>
             inSpan(
               `${queue} process`,
-              { kind: 'consumer', parent: batch[0].trace ?? null, links: traces.slice(1), attributes: { 'messaging.destination.name': queue, 'messaging.batch.message_count': batch.length } },
+              {
+                kind: 'consumer',
+                parent: batch[0].trace ?? null,
+                links: traces.slice(1),
+                attributes: { 'messaging.destination.name': queue, 'messaging.batch.message_count': batch.length },
+              },
               async () => handler(batch),
             ),
           )
           .then(
-          (failures) => {
-            const failed = new Map((failures ?? []).map(({ delivery, error }) => [delivery, error]));
-            return Promise.all(
-              batch.map((delivery) => {
-                const error = failed.get(delivery);
-                return error ? this.settlement.settle(delivery.raw, error, options) : this.settlement.ack(delivery.raw);
-              }),
-            );
-          },
-          (error: Error) => Promise.all(batch.map((delivery) => this.settlement.settle(delivery.raw, error, options))),
-        ),
+            (failures) => {
+              const failed = new Map((failures ?? []).map(({ delivery, error }) => [delivery, error]));
+              return Promise.all(
+                batch.map((delivery) => {
+                  const error = failed.get(delivery);
+                  return error ? this.settlement.settle(delivery.raw, error, options) : this.settlement.ack(delivery.raw);
+                }),
+              );
+            },
+            (error: Error) => Promise.all(batch.map((delivery) => this.settlement.settle(delivery.raw, error, options))),
+          ),
       );
     };
     this.pendingBatches.push(flush);
@@ -264,9 +276,7 @@ export class Broker {
 
   private track(work: Promise<unknown>): void {
     this.inFlight++;
-    void work
-      .catch((error) => this.options.logger.error('message settlement failed', { error: String(error) }))
-      .finally(() => this.inFlight--);
+    void work.catch((error) => this.options.logger.error('message settlement failed', { error: String(error) })).finally(() => this.inFlight--);
   }
 }
 

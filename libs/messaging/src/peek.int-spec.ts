@@ -27,7 +27,13 @@ describe('peekDeadLetters against a real RabbitMQ', () => {
     const connection = await amqplib.connect(amqpUrl);
     try {
       const channel = await connection.createConfirmChannel();
-      bodies.forEach((body, n) => channel.sendToQueue(namesOf(prefix, 'webhook-dispatcher.requests').dead, Buffer.from(body), { messageId: `m${n}`, contentType: 'application/json', headers: { 'x-attempt': 3, 'x-error': `failed ${n}` } }));
+      bodies.forEach((body, n) =>
+        channel.sendToQueue(namesOf(prefix, 'webhook-dispatcher.requests').dead, Buffer.from(body), {
+          messageId: `m${n}`,
+          contentType: 'application/json',
+          headers: { 'x-attempt': 3, 'x-error': `failed ${n}` },
+        }),
+      );
       await channel.waitForConfirms();
     } finally {
       await connection.close();

@@ -34,11 +34,7 @@ export class QueueDepthProbe {
           }),
         );
       };
-      return await withTimeout(
-        read(),
-        CHECK_TIMEOUT_MS,
-        'the broker did not tell the queue depths',
-      );
+      return await withTimeout(read(), CHECK_TIMEOUT_MS, 'the broker did not tell the queue depths');
     } catch {
       this.channel = undefined;
       await channel.close().catch(() => undefined);

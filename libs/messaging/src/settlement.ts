@@ -180,4 +180,3 @@ function sendConfirmed(source: DeliverySource, queue: string, content: Buffer, o
     }
   });
 }
-

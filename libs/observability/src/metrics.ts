@@ -39,10 +39,26 @@ export function observeHttpRequest(method: string, route: string, statusCode: nu
   if (enabled) httpRequestDuration.observe({ method, route, status_code: String(statusCode) }, seconds);
 }
 
-const messagesConsumed = new client.Counter({ name: 'ecomm_messages_consumed_total', help: 'AMQP messages delivered to a consumer, by queue', labelNames: ['queue'] });
-const messagesAcknowledged = new client.Counter({ name: 'ecomm_messages_acknowledged_total', help: 'AMQP messages handled and acknowledged, by queue', labelNames: ['queue'] });
-const messagesRetried = new client.Counter({ name: 'ecomm_messages_retried_total', help: 'AMQP messages that failed and went to the retry queue, by queue', labelNames: ['queue'] });
-const messagesDeadLettered = new client.Counter({ name: 'ecomm_messages_dead_lettered_total', help: 'AMQP messages moved to the dead-letter queue, by queue', labelNames: ['queue'] });
+const messagesConsumed = new client.Counter({
+  name: 'ecomm_messages_consumed_total',
+  help: 'AMQP messages delivered to a consumer, by queue',
+  labelNames: ['queue'],
+});
+const messagesAcknowledged = new client.Counter({
+  name: 'ecomm_messages_acknowledged_total',
+  help: 'AMQP messages handled and acknowledged, by queue',
+  labelNames: ['queue'],
+});
+const messagesRetried = new client.Counter({
+  name: 'ecomm_messages_retried_total',
+  help: 'AMQP messages that failed and went to the retry queue, by queue',
+  labelNames: ['queue'],
+});
+const messagesDeadLettered = new client.Counter({
+  name: 'ecomm_messages_dead_lettered_total',
+  help: 'AMQP messages moved to the dead-letter queue, by queue',
+  labelNames: ['queue'],
+});
 const messageProcessing = new client.Histogram({
   name: 'ecomm_message_processing_seconds',
   help: 'Time from the delivery of an AMQP message to its settlement (ack, retry or dead letter), batching window included, by queue',
@@ -81,7 +97,11 @@ const crmRequests = new client.Counter({
   help: 'Requests sent to a CRM, by CRM account (capped) and outcome (ok, rate_limited = 429, client_error, server_error, no_answer)',
   labelNames: ['account', 'outcome'],
 });
-const crmBudgetWaits = new client.Counter({ name: 'ecomm_crm_budget_waits_total', help: 'CRM requests that waited for a permit of their account budget, by CRM account (capped)', labelNames: ['account'] });
+const crmBudgetWaits = new client.Counter({
+  name: 'ecomm_crm_budget_waits_total',
+  help: 'CRM requests that waited for a permit of their account budget, by CRM account (capped)',
+  labelNames: ['account'],
+});
 const crmBudgetWaitSeconds = new client.Counter({
   name: 'ecomm_crm_budget_wait_seconds_total',
   help: 'Time CRM requests waited for a permit of their account budget, by CRM account (capped)',
@@ -143,4 +163,8 @@ function depthGauge(name: string, help: string, read: (depth: QueueDepth) => num
 }
 
 depthGauge('ecomm_queue_messages', 'Messages ready in a queue this process consumes, read from the broker at scrape time', (depth) => depth.messages);
-depthGauge('ecomm_dead_letter_queue_messages', 'Messages in the dead-letter queue of a queue this process consumes, read from the broker at scrape time', (depth) => depth.deadLetters);
+depthGauge(
+  'ecomm_dead_letter_queue_messages',
+  'Messages in the dead-letter queue of a queue this process consumes, read from the broker at scrape time',
+  (depth) => depth.deadLetters,
+);

@@ -53,7 +53,10 @@ export async function startTracing(service: string, { enabled = true, otlpEndpoi
     import('@opentelemetry/resources'),
   ]);
   const exporter = new OTLPTraceExporter({ url: `${otlpEndpoint.replace(/\/+$/, '')}/v1/traces` });
-  const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': service }), spanProcessors: [new BatchSpanProcessor(exporter)] });
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': service }),
+    spanProcessors: [new BatchSpanProcessor(exporter)],
+  });
   state = { enabled, tracer: provider.getTracer('ecomm-sync'), shutdown: () => provider.shutdown() };
 }
 

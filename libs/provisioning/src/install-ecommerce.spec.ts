@@ -23,7 +23,8 @@ class FakeCrm {
     return {
       listDealPipelines: async () => this.pipelines.map((pipeline) => ({ ...pipeline })),
       createDealPipeline: async (pipeline: CrmPipeline) => {
-        if (this.pipelines.length >= this.pipelineLimit) throw new CrmRequestError(`The portal has reached its limit of ${this.pipelineLimit} deal pipelines`, 400);
+        if (this.pipelines.length >= this.pipelineLimit)
+          throw new CrmRequestError(`The portal has reached its limit of ${this.pipelineLimit} deal pipelines`, 400);
         this.pipelines.push(pipeline);
         return pipeline;
       },
@@ -40,13 +41,19 @@ class FakeCrm {
         this.properties.get(type)!.push(property);
       },
       deleteProperty: async (type: ObjectType, name: string) => {
-        this.properties.set(type, this.properties.get(type)!.filter((property) => property.name !== name));
+        this.properties.set(
+          type,
+          this.properties.get(type)!.filter((property) => property.name !== name),
+        );
       },
     } as unknown as CrmPort;
   }
 
   propertyNames(): string[] {
-    return [...this.properties.values()].flat().map((property) => property.name).sort();
+    return [...this.properties.values()]
+      .flat()
+      .map((property) => property.name)
+      .sort();
   }
 }
 
@@ -72,7 +79,9 @@ describe('installEcommerce', () => {
   it('resets a modified ecommerce pipeline to its default label and stages', async () => {
     const crm = new FakeCrm();
     await installEcommerce(crm.port());
-    crm.pipelines = crm.pipelines.map((pipeline) => (pipeline.id === 'ecommerce' ? { ...pipeline, label: 'My renamed pipeline', stages: pipeline.stages.slice(0, 2) } : pipeline));
+    crm.pipelines = crm.pipelines.map((pipeline) =>
+      pipeline.id === 'ecommerce' ? { ...pipeline, label: 'My renamed pipeline', stages: pipeline.stages.slice(0, 2) } : pipeline,
+    );
     await installEcommerce(crm.port());
     const ours = crm.pipelines.find((pipeline) => pipeline.id === 'ecommerce')!;
     expect(ours.label).toBe('Ecommerce Pipeline');
@@ -81,7 +90,12 @@ describe('installEcommerce', () => {
 
   it.each([
     ['at its pipeline limit', () => new FakeCrm(1), 'pipeline-limit', /maximum number of deal pipelines/],
-    ['with a foreign pipeline named ecommerce', () => Object.assign(new FakeCrm(), { pipelines: [{ id: 'p9', label: 'eCommerce orders', displayOrder: 1, stages: [] }] }), 'foreign-pipeline', /"eCommerce orders"/],
+    [
+      'with a foreign pipeline named ecommerce',
+      () => Object.assign(new FakeCrm(), { pipelines: [{ id: 'p9', label: 'eCommerce orders', displayOrder: 1, stages: [] }] }),
+      'foreign-pipeline',
+      /"eCommerce orders"/,
+    ],
     [
       'whose sync key property was planted without unique values',
       () => withProperty('CONTACT', { name: 'ip__ecomm_bridge__sync_key', label: 'planted', type: 'string', hasUniqueValue: false }),

@@ -37,7 +37,10 @@ export async function installEcommerce(crm: CrmPort): Promise<void> {
   const ours = pipelines.find((pipeline) => pipeline.id === ECOMM_PIPELINE_ID);
   const foreign = pipelines.find((pipeline) => pipeline.id !== ECOMM_PIPELINE_ID && /ecommerce/i.test(pipeline.label));
   if (foreign) {
-    throw new EcommerceInstallError(`The portal already has a pipeline named "${foreign.label}" (id ${foreign.id}) that is not the service's; rename or remove it`, 'foreign-pipeline');
+    throw new EcommerceInstallError(
+      `The portal already has a pipeline named "${foreign.label}" (id ${foreign.id}) that is not the service's; rename or remove it`,
+      'foreign-pipeline',
+    );
   }
   const missing: { type: ObjectType; names: Set<string> }[] = [];
   const conflicting: string[] = [];
@@ -79,13 +82,19 @@ export async function installEcommerce(crm: CrmPort): Promise<void> {
   } catch (error) {
     for (const step of undo.reverse()) await step().catch(() => undefined);
     if (error instanceof EcommerceInstallError) throw error;
-    throw new EcommerceInstallError(`The CRM failed during the ecommerce setup, which was undone; try again (${error instanceof Error ? error.message : String(error)})`, 'crm-failure');
+    throw new EcommerceInstallError(
+      `The CRM failed during the ecommerce setup, which was undone; try again (${error instanceof Error ? error.message : String(error)})`,
+      'crm-failure',
+    );
   }
 }
 
 /** A CRM that fails while the install only reads: nothing was made yet. */
 const crmFailure = (error: unknown): never => {
-  throw new EcommerceInstallError(`The CRM failed before the ecommerce setup began, so nothing was made; try again (${error instanceof Error ? error.message : String(error)})`, 'crm-failure');
+  throw new EcommerceInstallError(
+    `The CRM failed before the ecommerce setup began, so nothing was made; try again (${error instanceof Error ? error.message : String(error)})`,
+    'crm-failure',
+  );
 };
 
 const describe = (property: { type: string; hasUniqueValue?: boolean }) => `${property.type}${property.hasUniqueValue ? ' with unique values' : ''}`;
@@ -97,7 +106,10 @@ async function createPipeline(crm: CrmPort, undo: (() => Promise<void>)[]): Prom
   } catch (error) {
     if (isConflict(error)) return void (await crm.updateDealPipeline(defaultPipeline())); // a concurrent install made it
     if (error instanceof CrmRequestError && error.status === 400 && /limit/i.test(error.message)) {
-      throw new EcommerceInstallError(`The portal already has its maximum number of deal pipelines, so the ecommerce pipeline cannot be added; remove a pipeline or raise the limit (${error.message})`, 'pipeline-limit');
+      throw new EcommerceInstallError(
+        `The portal already has its maximum number of deal pipelines, so the ecommerce pipeline cannot be added; remove a pipeline or raise the limit (${error.message})`,
+        'pipeline-limit',
+      );
     }
     throw error;
   }

@@ -4,7 +4,11 @@ import type { CrmPort } from '@ecomm-sync/crm-client';
 import type { Repositories } from '@ecomm-sync/data-access';
 import { installEcommerce } from './install-ecommerce';
 
-const same = (name: string, dataType: PropertyMapping['dataType'] = 'STRING'): PropertyMapping => ({ externalPropertyName: name, crmPropertyName: name, dataType });
+const same = (name: string, dataType: PropertyMapping['dataType'] = 'STRING'): PropertyMapping => ({
+  externalPropertyName: name,
+  crmPropertyName: name,
+  dataType,
+});
 
 /** The demo portal's mappings (README): sender names equal to the CRM names. */
 export const DEMO_MAPPINGS: Record<ObjectType, PropertyMapping[]> = {

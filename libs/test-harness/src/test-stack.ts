@@ -128,7 +128,10 @@ export class TestStack {
     const port = instance ? await freePort() : this.ports[app];
     const key = instanceKey(app, instance);
     const log = fs.openSync(this.logFile(app, instance), 'a');
-    const child = spawn(process.execPath, ['--enable-source-maps', ...this.nodeOptions, bundle], { env: { ...this.env, [PORT_VARIABLES[app]]: String(port) }, stdio: ['ignore', log, log] });
+    const child = spawn(process.execPath, ['--enable-source-maps', ...this.nodeOptions, bundle], {
+      env: { ...this.env, [PORT_VARIABLES[app]]: String(port) },
+      stdio: ['ignore', log, log],
+    });
     fs.closeSync(log);
     this.processes.set(key, child);
     let exited = false;
@@ -212,7 +215,11 @@ export class TestStack {
     let portalId: number;
     let apiKey: string;
     if (this.processes.has('gateway')) {
-      const created = await axios.post(`${this.gatewayUrl}/admin/v1/portals`, { name: 'test portal' }, { headers: { authorization: `Bearer ${this.adminToken}` } });
+      const created = await axios.post(
+        `${this.gatewayUrl}/admin/v1/portals`,
+        { name: 'test portal' },
+        { headers: { authorization: `Bearer ${this.adminToken}` } },
+      );
       ({ portalId, apiKey } = created.data as { portalId: number; apiKey: string });
     } else {
       ({ portalId, apiKey } = await provisionPortal(repositories, { baseUrl: this.crmUrl, adminToken: this.adminToken }, this.secretBox()));

@@ -1,4 +1,14 @@
-import type { MappedChange, MappedChangesMessage, ObjectType, PropertyMapping, SyncBatchMessage, SyncSettings, V1SyncMessage, V2SyncMessage, V2SyncSubmission } from '@ecomm-sync/contracts';
+import type {
+  MappedChange,
+  MappedChangesMessage,
+  ObjectType,
+  PropertyMapping,
+  SyncBatchMessage,
+  SyncSettings,
+  V1SyncMessage,
+  V2SyncMessage,
+  V2SyncSubmission,
+} from '@ecomm-sync/contracts';
 import { randomUUID } from 'node:crypto';
 
 /** Test data factories: full defaults, any field overridable. */
@@ -81,7 +91,10 @@ export const aSyncSettings = (overrides: Partial<SyncSettings> = {}): SyncSettin
   enabled: true,
   mappings: {
     CONTACT: [aPropertyMapping(), aPropertyMapping({ externalPropertyName: 'firstname', crmPropertyName: 'firstname' })],
-    DEAL: [aPropertyMapping({ externalPropertyName: 'name', crmPropertyName: 'dealname' }), aPropertyMapping({ externalPropertyName: 'stage', crmPropertyName: 'dealstage' })],
+    DEAL: [
+      aPropertyMapping({ externalPropertyName: 'name', crmPropertyName: 'dealname' }),
+      aPropertyMapping({ externalPropertyName: 'stage', crmPropertyName: 'dealstage' }),
+    ],
     PRODUCT: [aPropertyMapping({ externalPropertyName: 'name', crmPropertyName: 'name' })],
     LINE_ITEM: [aPropertyMapping({ externalPropertyName: 'quantity', crmPropertyName: 'quantity', dataType: 'NUMBER' })],
   },

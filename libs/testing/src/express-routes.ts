@@ -38,7 +38,11 @@ export function expressRoutes(app: Express): string[] {
 export function documentedOperations(document: { paths: Record<string, object> }): string[] {
   const methods = new Set(['get', 'put', 'post', 'patch', 'delete', 'head', 'options']);
   return Object.entries(document.paths)
-    .flatMap(([path, item]) => Object.keys(item).filter((key) => methods.has(key)).map((method) => `${method.toUpperCase()} ${path}`))
+    .flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((key) => methods.has(key))
+        .map((method) => `${method.toUpperCase()} ${path}`),
+    )
     .sort();
 }
 

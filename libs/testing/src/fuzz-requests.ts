@@ -7,7 +7,14 @@ export interface FuzzBody {
   body: string;
 }
 
-const scalar = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom('', '__proto__', 'constructor', '$where', '%ZZ', '\u0000', 'x'.repeat(5000)));
+const scalar = fc.oneof(
+  fc.string(),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constantFrom('', '__proto__', 'constructor', '$where', '%ZZ', '\u0000', 'x'.repeat(5000)),
+);
 
 /**
  * Bodies around what an endpoint expects: any JSON value, objects whose keys are the endpoint's
@@ -26,8 +33,12 @@ export function fuzzBodies(fields: readonly string[] = []): fc.Arbitrary<FuzzBod
     fc.jsonValue().map(json),
     fc.string({ maxLength: 200 }).map((body) => ({ contentType: 'application/json', body })),
     fc.string({ maxLength: 200 }).map((body) => ({ contentType: 'application/x-www-form-urlencoded', body })),
-    fc.tuple(fc.constantFrom('text/plain', 'application/xml', 'multipart/form-data', 'application/json; charset=utf-16', ''), fc.string({ maxLength: 100 })).map(([contentType, body]) => ({ contentType, body })),
-    fc.tuple(fc.constantFrom('gzip', 'deflate', 'br', 'zstd', 'identity, gzip'), shaped).map(([contentEncoding, value]) => ({ ...json(value), contentEncoding })),
+    fc
+      .tuple(fc.constantFrom('text/plain', 'application/xml', 'multipart/form-data', 'application/json; charset=utf-16', ''), fc.string({ maxLength: 100 }))
+      .map(([contentType, body]) => ({ contentType, body })),
+    fc
+      .tuple(fc.constantFrom('gzip', 'deflate', 'br', 'zstd', 'identity, gzip'), shaped)
+      .map(([contentEncoding, value]) => ({ ...json(value), contentEncoding })),
   );
 }
 
@@ -95,7 +106,8 @@ export async function assertEndpointSurvivesFuzz(baseUrl: string, target: FuzzTa
       throw new Error(`${what()}: no answer within ${timeoutMs} ms (${(error as Error).message})`);
     }
     const text = await response.text();
-    if (response.status >= 500 && !target.allowed5xx?.includes(response.status)) throw new Error(`${what()} answered ${response.status}: ${text.slice(0, 300)}`);
+    if (response.status >= 500 && !target.allowed5xx?.includes(response.status))
+      throw new Error(`${what()} answered ${response.status}: ${text.slice(0, 300)}`);
     if (response.status >= 400 && target.checkError) {
       let parsed: unknown;
       try {

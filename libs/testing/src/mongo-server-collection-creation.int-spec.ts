@@ -66,9 +66,7 @@ async function createConcurrently(connections: readonly Connection[], dbName: st
       for (const { key, options } of INDEXES) work.push(settle(`createIndexes ${name} ${JSON.stringify(key)}`, collection.createIndex(key, options), failures));
       work.push(settle(`insert ${name}`, collection.insertOne({ _id: `c${c}`, a: c, b: c, u: c }), failures));
       work.push(settle(`update upsert ${name}`, collection.updateOne({ _id: 'shared' }, { $inc: { n: 1 } }, { upsert: true }), failures));
-      work.push(
-        settle(`findAndModify upsert ${name}`, collection.findOneAndUpdate({ _id: 'fam' }, { $inc: { n: 1 } }, { upsert: true }), failures),
-      );
+      work.push(settle(`findAndModify upsert ${name}`, collection.findOneAndUpdate({ _id: 'fam' }, { $inc: { n: 1 } }, { upsert: true }), failures));
     }
   });
   await Promise.all(work);
@@ -183,29 +181,25 @@ describe.each([
     connections = await Promise.all(Array.from({ length: CONNECTIONS }, () => mongoose.createConnection(`${url}/admin`, { maxPoolSize: 50 }).asPromise()));
   }
 
-  it(
-    'when several connections create the same fresh collections with create, createIndexes, inserts and upserts at once, then every command succeeds and every collection, index and document is there (also after a restart)',
-    async () => {
-      await start(1);
-      const rawDatabases = Array.from({ length: DATABASES }, (_, i) => `creation_raw_${i}`);
-      const modelDatabase = 'creation_models';
+  it('when several connections create the same fresh collections with create, createIndexes, inserts and upserts at once, then every command succeeds and every collection, index and document is there (also after a restart)', async () => {
+    await start(1);
+    const rawDatabases = Array.from({ length: DATABASES }, (_, i) => `creation_raw_${i}`);
+    const modelDatabase = 'creation_models';
 
-      for (const dbName of rawDatabases) {
-        expect({ dbName, failures: await createConcurrently(connections, dbName) }).toEqual({ dbName, failures: [] });
-        expect(await describeDatabase(connections[0], dbName, true)).toEqual(expectedState(true));
-      }
-      expect({ dbName: modelDatabase, failures: await bootModelsConcurrently(connections, modelDatabase) }).toEqual({ dbName: modelDatabase, failures: [] });
-      expect(await describeDatabase(connections[0], modelDatabase, false)).toEqual(expectedState(false));
+    for (const dbName of rawDatabases) {
+      expect({ dbName, failures: await createConcurrently(connections, dbName) }).toEqual({ dbName, failures: [] });
+      expect(await describeDatabase(connections[0], dbName, true)).toEqual(expectedState(true));
+    }
+    expect({ dbName: modelDatabase, failures: await bootModelsConcurrently(connections, modelDatabase) }).toEqual({ dbName: modelDatabase, failures: [] });
+    expect(await describeDatabase(connections[0], modelDatabase, false)).toEqual(expectedState(false));
 
-      if (!h2) return;
-      // what the H2 file holds opens again as the same collections and indexes
-      await closeAll();
-      await server?.stop();
-      server = undefined;
-      await start(2);
-      for (const dbName of rawDatabases) expect(await describeDatabase(connections[0], dbName, true)).toEqual(expectedState(true));
-      expect(await describeDatabase(connections[0], modelDatabase, false)).toEqual(expectedState(false));
-    },
-    180_000,
-  );
+    if (!h2) return;
+    // what the H2 file holds opens again as the same collections and indexes
+    await closeAll();
+    await server?.stop();
+    server = undefined;
+    await start(2);
+    for (const dbName of rawDatabases) expect(await describeDatabase(connections[0], dbName, true)).toEqual(expectedState(true));
+    expect(await describeDatabase(connections[0], modelDatabase, false)).toEqual(expectedState(false));
+  }, 180_000);
 });

@@ -59,37 +59,46 @@ describe('the development MongoDB server on its H2 file, killed mid-write', () =
     await open?.close(true);
   }
 
-  it(
-    'when the server is killed while writes are in flight, then after a restart every stored document is found by its keys and a second insert of it is a duplicate-key error',
-    async () => {
-      for (let round = 1; round <= ROUNDS + 1; round++) {
-        const items = await start(round);
+  it('when the server is killed while writes are in flight, then after a restart every stored document is found by its keys and a second insert of it is a duplicate-key error', async () => {
+    for (let round = 1; round <= ROUNDS + 1; round++) {
+      const items = await start(round);
 
-        const stored = await items.find({}).toArray();
-        const ids = stored.map((item) => item._id);
-        const byId = await items.countDocuments({ _id: { $in: ids } });
-        const bySku = await items.countDocuments({ sku: { $in: stored.map((item) => item.sku) } });
-        const again = stored.length === 0 ? [] : await items.insertMany(stored, { ordered: false }).then(
-          () => [],
-          (error: { writeErrors?: { code?: number; errmsg?: string }[] | { code?: number; errmsg?: string } }) => [error.writeErrors ?? []].flat(),
-        );
-        const notDuplicateKey = again.filter((writeError) => writeError.code !== 11000).map((writeError) => `${writeError.code}: ${writeError.errmsg}`);
-        expect({ round, byId, bySku, duplicateKeyErrors: again.length - notDuplicateKey.length, notDuplicateKey: notDuplicateKey.slice(0, 3) })
-          .toEqual({ round, byId: stored.length, bySku: stored.length, duplicateKeyErrors: stored.length, notDuplicateKey: [] });
-        if (round > ROUNDS) break;
+      const stored = await items.find({}).toArray();
+      const ids = stored.map((item) => item._id);
+      const byId = await items.countDocuments({ _id: { $in: ids } });
+      const bySku = await items.countDocuments({ sku: { $in: stored.map((item) => item.sku) } });
+      const again =
+        stored.length === 0
+          ? []
+          : await items.insertMany(stored, { ordered: false }).then(
+              () => [],
+              (error: { writeErrors?: { code?: number; errmsg?: string }[] | { code?: number; errmsg?: string } }) => [error.writeErrors ?? []].flat(),
+            );
+      const notDuplicateKey = again.filter((writeError) => writeError.code !== 11000).map((writeError) => `${writeError.code}: ${writeError.errmsg}`);
+      expect({ round, byId, bySku, duplicateKeyErrors: again.length - notDuplicateKey.length, notDuplicateKey: notDuplicateKey.slice(0, 3) }).toEqual({
+        round,
+        byId: stored.length,
+        bySku: stored.length,
+        duplicateKeyErrors: stored.length,
+        notDuplicateKey: [],
+      });
+      if (round > ROUNDS) break;
 
-        // one long insert, and another connection's small writes, each committed, while it runs; the
-        // kill comes while the insert is still under way
-        const insert = items.insertMany(
+      // one long insert, and another connection's small writes, each committed, while it runs; the
+      // kill comes while the insert is still under way
+      const insert = items
+        .insertMany(
           Array.from({ length: BATCH }, (_, i) => ({ _id: `r${round}-${i}`, sku: `sku-${round}-${i}`, lane: i % 7, version: round })),
           { ordered: false },
-        ).then(() => 'finished', () => 'killed');
-        const ticks = connection?.db?.collection<{ _id: string; n: number }>('ticks');
-        for (let n = 0; n < TICKS_BEFORE_KILL; n++) await ticks?.updateOne({ _id: 'tick' }, { $set: { n } }, { upsert: true });
-        await kill();
-        await insert; // killed mid-way, or (when commits wait for whole commands) finished first
-      }
-    },
-    240_000,
-  );
+        )
+        .then(
+          () => 'finished',
+          () => 'killed',
+        );
+      const ticks = connection?.db?.collection<{ _id: string; n: number }>('ticks');
+      for (let n = 0; n < TICKS_BEFORE_KILL; n++) await ticks?.updateOne({ _id: 'tick' }, { $set: { n } }, { upsert: true });
+      await kill();
+      await insert; // killed mid-way, or (when commits wait for whole commands) finished first
+    }
+  }, 240_000);
 });

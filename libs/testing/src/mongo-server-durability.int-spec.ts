@@ -76,63 +76,59 @@ describe('the development MongoDB server on its H2 file', () => {
     await open?.close(true);
   }
 
-  it(
-    'when the server is killed right after acknowledging writes with j:true, then a restart on the same file finds every one of them',
-    async () => {
-      const acknowledged = new Map<number, StoredObject>();
-      const deleted = new Set<number>();
-      const indexes: string[] = [];
+  it('when the server is killed right after acknowledging writes with j:true, then a restart on the same file finds every one of them', async () => {
+    const acknowledged = new Map<number, StoredObject>();
+    const deleted = new Set<number>();
+    const indexes: string[] = [];
 
-      for (let round = 1; round <= ROUNDS + 1; round++) {
-        const objects = await start(round);
+    for (let round = 1; round <= ROUNDS + 1; round++) {
+      const objects = await start(round);
 
-        // Everything acknowledged before the last kill is there, and nothing else.
-        const found = await objects.find({}).toArray();
-        expect({ round, ...differences(acknowledged, deleted, found) }).toEqual({ round, lostInserts: 0, lostUpdates: 0, lostDeletes: 0, unexpected: 0 });
-        const indexNames = (await objects.indexes()).map((index) => index.name);
-        expect(indexNames).toEqual(expect.arrayContaining(indexes));
-        if (round > ROUNDS) break;
+      // Everything acknowledged before the last kill is there, and nothing else.
+      const found = await objects.find({}).toArray();
+      expect({ round, ...differences(acknowledged, deleted, found) }).toEqual({ round, lostInserts: 0, lostUpdates: 0, lostDeletes: 0, unexpected: 0 });
+      const indexNames = (await objects.indexes()).map((index) => index.name);
+      expect(indexNames).toEqual(expect.arrayContaining(indexes));
+      if (round > ROUNDS) break;
 
-        // createIndexes takes no write concern in driver 6; the server makes every write command durable alike
-        const indexName = await objects.createIndex({ [`byRound${round}`]: 1 });
-        indexes.push(indexName);
+      // createIndexes takes no write concern in driver 6; the server makes every write command durable alike
+      const indexName = await objects.createIndex({ [`byRound${round}`]: 1 });
+      indexes.push(indexName);
 
-        const ids = Array.from({ length: INSERTS }, (_, i) => round * 1000 + i);
-        await inParallel(ids.slice(0, INSERTS / 2), async (id) => {
-          const object = { _id: id, round, version: 0 };
-          await objects.insertOne(object, journaled);
-          acknowledged.set(id, object);
-        });
-        const batches = Array.from({ length: INSERTS / 20 }, (_, i) => ids.slice(INSERTS / 2 + i * 10, INSERTS / 2 + (i + 1) * 10));
-        await inParallel(batches, async (batch) => {
-          const batchObjects = batch.map((id) => ({ _id: id, round, version: 0 }));
-          await objects.insertMany(batchObjects, journaled);
-          for (const object of batchObjects) acknowledged.set(object._id, object);
-        });
+      const ids = Array.from({ length: INSERTS }, (_, i) => round * 1000 + i);
+      await inParallel(ids.slice(0, INSERTS / 2), async (id) => {
+        const object = { _id: id, round, version: 0 };
+        await objects.insertOne(object, journaled);
+        acknowledged.set(id, object);
+      });
+      const batches = Array.from({ length: INSERTS / 20 }, (_, i) => ids.slice(INSERTS / 2 + i * 10, INSERTS / 2 + (i + 1) * 10));
+      await inParallel(batches, async (batch) => {
+        const batchObjects = batch.map((id) => ({ _id: id, round, version: 0 }));
+        await objects.insertMany(batchObjects, journaled);
+        for (const object of batchObjects) acknowledged.set(object._id, object);
+      });
 
-        const toDelete = ids.slice(0, DELETES);
-        await inParallel(toDelete, async (id) => {
-          await objects.deleteOne({ _id: id }, journaled);
-          acknowledged.delete(id);
-          deleted.add(id);
-        });
+      const toDelete = ids.slice(0, DELETES);
+      await inParallel(toDelete, async (id) => {
+        await objects.deleteOne({ _id: id }, journaled);
+        acknowledged.delete(id);
+        deleted.add(id);
+      });
 
-        const ofThisRound = ids.filter((id) => acknowledged.has(id));
-        const ofEarlierRounds = [...acknowledged.keys()].filter((id) => id < round * 1000).slice(0, OLDER_UPDATES);
-        const toUpdate = [...ofEarlierRounds, ...ofThisRound];
-        await inParallel(toUpdate, async (id) => {
-          const version = (acknowledged.get(id)?.version ?? 0) + 1;
-          if (id % 4 === 0) {
-            await objects.findOneAndUpdate({ _id: id }, { $set: { version } }, journaled);
-          } else {
-            await objects.updateOne({ _id: id }, { $set: { version } }, journaled);
-          }
-          acknowledged.set(id, { _id: id, round: acknowledged.get(id)?.round ?? round, version });
-        });
+      const ofThisRound = ids.filter((id) => acknowledged.has(id));
+      const ofEarlierRounds = [...acknowledged.keys()].filter((id) => id < round * 1000).slice(0, OLDER_UPDATES);
+      const toUpdate = [...ofEarlierRounds, ...ofThisRound];
+      await inParallel(toUpdate, async (id) => {
+        const version = (acknowledged.get(id)?.version ?? 0) + 1;
+        if (id % 4 === 0) {
+          await objects.findOneAndUpdate({ _id: id }, { $set: { version } }, journaled);
+        } else {
+          await objects.updateOne({ _id: id }, { $set: { version } }, journaled);
+        }
+        acknowledged.set(id, { _id: id, round: acknowledged.get(id)?.round ?? round, version });
+      });
 
-        await kill();
-      }
-    },
-    180_000,
-  );
+      await kill();
+    }
+  }, 180_000);
 });

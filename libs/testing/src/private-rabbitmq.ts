@@ -99,7 +99,11 @@ export async function startPrivateRabbitMq({ startTimeoutMs = 60_000 }: { startT
     });
     const deadline = Date.now() + startTimeoutMs;
     while (!(await answers(url))) {
-      const problem = gone ? 'exited while starting' : Date.now() > deadline ? `did not answer at 127.0.0.1:${amqpPort} within ${startTimeoutMs} ms` : undefined;
+      const problem = gone
+        ? 'exited while starting'
+        : Date.now() > deadline
+          ? `did not answer at 127.0.0.1:${amqpPort} within ${startTimeoutMs} ms`
+          : undefined;
       if (problem) {
         started.kill('SIGKILL');
         await exited;

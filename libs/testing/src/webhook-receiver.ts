@@ -23,7 +23,10 @@ export interface WebhookReceiver {
  * signature with the application's secret and answers what `answer` says ('no-answer' holds the
  * request until the sender gives up).
  */
-export async function startWebhookReceiver(secret: () => string, answer: (body: unknown, verified: ReceivedWebhook['verified']) => WebhookAnswer): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  secret: () => string,
+  answer: (body: unknown, verified: ReceivedWebhook['verified']) => WebhookAnswer,
+): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const held: http.ServerResponse[] = [];
   let base = '';

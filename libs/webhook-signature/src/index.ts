@@ -1,1 +1,11 @@
-export { signV1, signV2, signV3, verifyWebhook, WEBHOOK_SIGNATURE_HEADERS, type SignatureVersion, type SignedHeaders, type VerifyOptions, type WebhookRequest } from './webhook-signature';
+export {
+  signV1,
+  signV2,
+  signV3,
+  verifyWebhook,
+  WEBHOOK_SIGNATURE_HEADERS,
+  type SignatureVersion,
+  type SignedHeaders,
+  type VerifyOptions,
+  type WebhookRequest,
+} from './webhook-signature';

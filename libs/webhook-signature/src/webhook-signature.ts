@@ -12,15 +12,22 @@ export const WEBHOOK_SIGNATURE_HEADERS = {
 } as const;
 
 /** v1: hex(sha256(secret + body)). */
-export const signV1 = (secret: string, rawBody: string): string => createHash('sha256').update(secret + rawBody, 'utf8').digest('hex');
+export const signV1 = (secret: string, rawBody: string): string =>
+  createHash('sha256')
+    .update(secret + rawBody, 'utf8')
+    .digest('hex');
 
 /** v2: hex(sha256(secret + METHOD + full URI + body)). */
 export const signV2 = (secret: string, method: string, uri: string, rawBody: string): string =>
-  createHash('sha256').update(secret + method.toUpperCase() + uri + rawBody, 'utf8').digest('hex');
+  createHash('sha256')
+    .update(secret + method.toUpperCase() + uri + rawBody, 'utf8')
+    .digest('hex');
 
 /** v3: base64(HMAC-SHA256(secret, METHOD + full URI + body + timestamp)). */
 export const signV3 = (secret: string, method: string, uri: string, rawBody: string, timestamp: number | string): string =>
-  createHmac('sha256', secret).update(method.toUpperCase() + uri + rawBody + String(timestamp), 'utf8').digest('base64');
+  createHmac('sha256', secret)
+    .update(method.toUpperCase() + uri + rawBody + String(timestamp), 'utf8')
+    .digest('base64');
 
 export interface SignedHeaders {
   'x-crm-signature': string;
@@ -67,13 +74,19 @@ export interface VerifyOptions {
  * accepts. A request without an accepted signature is refused: dropping the v3 header never falls
  * back to a v1 signature the receiver did not ask for. Comparisons are constant-time.
  */
-export function verifyWebhook(secret: string, request: WebhookRequest, { accept = ['v3'], now = Date.now(), maxAgeMs = 5 * 60 * 1000 }: VerifyOptions = {}): { ok: true } | { ok: false; reason: string } {
+export function verifyWebhook(
+  secret: string,
+  request: WebhookRequest,
+  { accept = ['v3'], now = Date.now(), maxAgeMs = 5 * 60 * 1000 }: VerifyOptions = {},
+): { ok: true } | { ok: false; reason: string } {
   const v3 = header(request.headers, WEBHOOK_SIGNATURE_HEADERS.v3);
   if (v3 !== undefined && accept.includes('v3')) {
     const timestamp = header(request.headers, WEBHOOK_SIGNATURE_HEADERS.timestamp);
     if (!timestamp || !/^\d+$/.test(timestamp)) return { ok: false, reason: 'X-Crm-Request-Timestamp is missing or not epoch milliseconds' };
     if (Math.abs(now - Number(timestamp)) > maxAgeMs) return { ok: false, reason: 'X-Crm-Request-Timestamp is older than allowed (a replay?)' };
-    return same(v3, signV3(secret, request.method, request.uri, request.rawBody, timestamp)) ? { ok: true } : { ok: false, reason: 'X-Crm-Signature-v3 does not match' };
+    return same(v3, signV3(secret, request.method, request.uri, request.rawBody, timestamp))
+      ? { ok: true }
+      : { ok: false, reason: 'X-Crm-Signature-v3 does not match' };
   }
   if (!accept.includes('v1') && !accept.includes('v2')) return { ok: false, reason: `no accepted signature (${accept.join(', ')}) on the request` };
   const signature = header(request.headers, WEBHOOK_SIGNATURE_HEADERS.v1);

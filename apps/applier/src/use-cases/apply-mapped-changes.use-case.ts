@@ -152,7 +152,10 @@ export class ApplyMappedChangesUseCase {
     const ids = [...group.changes.keys()];
     const syncs = await this.repositories.objectSyncs.findMany(tenant, storeId, objectType, ids);
     const fresh = [...group.changes.values()].filter((change) => isToApply(group, change, syncs.get(change.externalObjectId)));
-    await this.doneWith(group, ids.filter((id) => !fresh.some((change) => change.externalObjectId === id)));
+    await this.doneWith(
+      group,
+      ids.filter((id) => !fresh.some((change) => change.externalObjectId === id)),
+    );
     if (fresh.length === 0) return linked;
     const outcome = new ApplyOutcome(this.clock());
 
@@ -161,7 +164,13 @@ export class ApplyMappedChangesUseCase {
       const { held } = access;
       // Not recorded as processed, so that the catch-up applies them.
       for (const change of fresh) {
-        outcome.problems(change, [{ type: held.type, blocking: true, details: describeFailure(change.action === 'DELETE' ? 'DELETE' : 'UPSERT', objectType, change.externalObjectId, held.reason) }]);
+        outcome.problems(change, [
+          {
+            type: held.type,
+            blocking: true,
+            details: describeFailure(change.action === 'DELETE' ? 'DELETE' : 'UPSERT', objectType, change.externalObjectId, held.reason),
+          },
+        ]);
       }
       await this.repositories.syncErrors.record(tenant, storeId, objectType, outcome.errors);
       return linked;
@@ -169,7 +178,9 @@ export class ApplyMappedChangesUseCase {
     const { portal } = access;
     await this.waits.check(portal.portalId);
     const crm = this.crm.clientFor(portal);
-    const claim = await this.repositories.objectSyncs.claim(tenant, storeId, objectType, syncs, toWrite(fresh), (id, sync) => isToApply(group, group.changes.get(id)!, sync));
+    const claim = await this.repositories.objectSyncs.claim(tenant, storeId, objectType, syncs, toWrite(fresh), (id, sync) =>
+      isToApply(group, group.changes.get(id)!, sync),
+    );
     const { claimed } = claim;
     await this.doneWith(group, claim.notNewer);
 
@@ -210,7 +221,13 @@ export class ApplyMappedChangesUseCase {
     try {
       const wait = error instanceof CrmWaiting ? error.wait : await this.waits.failed(portalId, cause);
       await this.waits.park(group, wait);
-      if (!(error instanceof CrmWaiting)) this.logger.warn('the CRM cannot take changes now; parked until it can', { portalId, reason: wait.reason, until: wait.until, lastAnswer: wait.lastAnswer });
+      if (!(error instanceof CrmWaiting))
+        this.logger.warn('the CRM cannot take changes now; parked until it can', {
+          portalId,
+          reason: wait.reason,
+          until: wait.until,
+          lastAnswer: wait.lastAnswer,
+        });
       return true;
     } catch (parkError) {
       this.logger.warn('parking changes failed; their messages are retried', { portalId, error: String(parkError) });
@@ -241,7 +258,11 @@ export class ApplyMappedChangesUseCase {
   private async repair(group: ChangeGroup, recorded: RecordOutcome, round: number, linked: LinkedObjects): Promise<void> {
     const refresh = [...recorded.superseded];
     if (recorded.contended.length > 0 && round < MAX_REWRITE_ROUNDS) {
-      this.logger.info('another writer wrote the same objects meanwhile; writing them again', { objectType: group.objectType, count: recorded.contended.length, round });
+      this.logger.info('another writer wrote the same objects meanwhile; writing them again', {
+        objectType: group.objectType,
+        count: recorded.contended.length,
+        round,
+      });
       const again = await this.applyLocked(regroup(group, recorded.contended), round + 1);
       linked.keys.push(...again.keys);
     } else refresh.push(...recorded.contended);

@@ -25,8 +25,7 @@ export interface ChangeGroup {
 }
 
 /** One key per group; the same for changes from messages and from waiting entries. */
-export const groupKeyOf = (tenant: Tenant, storeId: string, objectType: ObjectType): string =>
-  keyOf(tenant.portalId, tenant.appId, storeId, objectType);
+export const groupKeyOf = (tenant: Tenant, storeId: string, objectType: ObjectType): string => keyOf(tenant.portalId, tenant.appId, storeId, objectType);
 
 /** Adds changes to the group of their tenant, store and type, keeping the newest revision of each object. */
 export function addToGroups(
@@ -38,7 +37,16 @@ export function addToGroups(
   const key = groupKeyOf(target.tenant, target.storeId, target.objectType);
   let group = groups.get(key);
   if (!group) {
-    group = { tenant: target.tenant, storeId: target.storeId, objectType: target.objectType, changes: new Map(), reapply: new Set(), suspect: new Set(), fromWaiting: new Set(), messageIndexes: new Set() };
+    group = {
+      tenant: target.tenant,
+      storeId: target.storeId,
+      objectType: target.objectType,
+      changes: new Map(),
+      reapply: new Set(),
+      suspect: new Set(),
+      fromWaiting: new Set(),
+      messageIndexes: new Set(),
+    };
     groups.set(key, group);
   }
   if (options.messageIndex !== undefined) group.messageIndexes.add(options.messageIndex);
@@ -101,7 +109,11 @@ export function checkoutStates(group: ChangeGroup, syncs: Map<string, ObjectSync
     const crmId = link && !link.archived ? link.crmId : null;
     const stage = change.action === 'DELETE' ? null : change.properties.dealstage;
     if (stage === undefined) continue;
-    states.push(stage === PENDING_STAGE && crmId !== null ? { externalObjectId: change.externalObjectId, pending: true, crmId } : { externalObjectId: change.externalObjectId, pending: false });
+    states.push(
+      stage === PENDING_STAGE && crmId !== null
+        ? { externalObjectId: change.externalObjectId, pending: true, crmId }
+        : { externalObjectId: change.externalObjectId, pending: false },
+    );
   }
   return states;
 }
@@ -137,4 +149,8 @@ export const inDependencyOrder = (groups: Iterable<ChangeGroup>): ChangeGroup[] 
   [...groups].sort((a, b) => OBJECT_TYPES.indexOf(a.objectType) - OBJECT_TYPES.indexOf(b.objectType));
 
 /** A change's object and revision: what conditional releases of kept changes compare with. */
-export const revisionOf = ({ externalObjectId, rev, settingsRev }: Pick<MappedChange, 'externalObjectId' | 'rev' | 'settingsRev'>) => ({ externalObjectId, rev, settingsRev });
+export const revisionOf = ({ externalObjectId, rev, settingsRev }: Pick<MappedChange, 'externalObjectId' | 'rev' | 'settingsRev'>) => ({
+  externalObjectId,
+  rev,
+  settingsRev,
+});

@@ -33,14 +33,25 @@ export class ChangeWriter {
       const sync = syncs.get(change.externalObjectId);
       return sync?.crmId && !sync.archived;
     });
-    if (linked.length > 0) await crm.batchArchive(objectType, linked.map((change) => syncs.get(change.externalObjectId)!.crmId!));
+    if (linked.length > 0)
+      await crm.batchArchive(
+        objectType,
+        linked.map((change) => syncs.get(change.externalObjectId)!.crmId!),
+      );
     for (const change of deletes) {
       const sync = syncs.get(change.externalObjectId);
       outcome.processed(change, change.problems, sync?.crmId ? { crmId: sync.crmId, generation: sync.generation, archived: true } : undefined);
     }
   }
 
-  async applyUpserts(crm: CrmPort, portal: Portal, group: ChangeGroup, upserts: MappedChange[], syncs: Map<string, ObjectSync>, outcome: ApplyOutcome): Promise<void> {
+  async applyUpserts(
+    crm: CrmPort,
+    portal: Portal,
+    group: ChangeGroup,
+    upserts: MappedChange[],
+    syncs: Map<string, ObjectSync>,
+    outcome: ApplyOutcome,
+  ): Promise<void> {
     if (upserts.length === 0) return;
     const { tenant, storeId, objectType } = group;
     const defined = await this.crm.definedProperties(portal, objectType, new Set(upserts.flatMap((change) => Object.keys(change.properties))));
@@ -67,7 +78,9 @@ export class ChangeWriter {
           problems.push({
             type: 'INVALID_ASSOCIATION_PROPERTY',
             blocking: crmId === null,
-            details: describeFailure(crmId === null ? 'CREATE' : 'UPDATE', objectType, change.externalObjectId, `no synced ${type} has this id`, { [property]: missing[0] }),
+            details: describeFailure(crmId === null ? 'CREATE' : 'UPDATE', objectType, change.externalObjectId, `no synced ${type} has this id`, {
+              [property]: missing[0],
+            }),
           });
         }
         // Invalid optional associations cause no error (SPEC.md); they are made if the objects arrive.
@@ -92,7 +105,11 @@ export class ChangeWriter {
     const failures = new Map<MappedChange, string>();
     await sendIsolated(
       plans.filter((plan) => plan.crmId !== null),
-      (chunk) => crm.batchUpdate(objectType, chunk.map((plan) => ({ id: plan.crmId!, properties: plan.properties }))),
+      (chunk) =>
+        crm.batchUpdate(
+          objectType,
+          chunk.map((plan) => ({ id: plan.crmId!, properties: plan.properties })),
+        ),
       failures,
     );
     await sendIsolated(
@@ -104,7 +121,13 @@ export class ChangeWriter {
           for (const { plan, key } of keyed) plan.crmId = byKey.get(key) ?? null;
         };
         try {
-          link(await crm.batchUpsert(objectType, SYNC_KEY_PROPERTY, keyed.map(({ plan, key }) => ({ id: key, properties: plan.properties }))));
+          link(
+            await crm.batchUpsert(
+              objectType,
+              SYNC_KEY_PROPERTY,
+              keyed.map(({ plan, key }) => ({ id: key, properties: plan.properties })),
+            ),
+          );
         } catch (error) {
           // A 207: the inputs it wrote are linked; sendIsolated fails the ones it refused.
           if (error instanceof CrmPartialFailure) link(error.results);
@@ -122,7 +145,11 @@ export class ChangeWriter {
       if (failure) {
         outcome.processed(plan.change, [
           ...plan.problems,
-          { type: 'UNKNOWN_ERROR', blocking: true, details: describeFailure(plan.crmId === null ? 'CREATE' : 'UPDATE', objectType, plan.change.externalObjectId, failure) },
+          {
+            type: 'UNKNOWN_ERROR',
+            blocking: true,
+            details: describeFailure(plan.crmId === null ? 'CREATE' : 'UPDATE', objectType, plan.change.externalObjectId, failure),
+          },
         ]);
         continue;
       }
@@ -156,7 +183,12 @@ export class ChangeWriter {
       const withTarget = written.filter((plan) => plan.associations[type]?.length);
       await sendIsolated(
         withTarget,
-        (chunk) => crm.batchAssociate(objectType, type, chunk.flatMap((plan) => plan.associations[type]!.map((toId) => ({ fromId: plan.crmId!, toId })))),
+        (chunk) =>
+          crm.batchAssociate(
+            objectType,
+            type,
+            chunk.flatMap((plan) => plan.associations[type]!.map((toId) => ({ fromId: plan.crmId!, toId }))),
+          ),
         failures,
       );
     }

@@ -8,7 +8,11 @@ import { CrmPartialFailure, CrmRequestError } from '@ecomm-sync/crm-client';
  * inputs, the items are sent one by one so that only the faulty ones fail. Retriable failures are
  * thrown: the caller's whole group waits or is retried.
  */
-export async function sendIsolated<T extends { change: MappedChange }>(items: T[], send: (chunk: T[]) => Promise<unknown>, failures: Map<MappedChange, string>): Promise<void> {
+export async function sendIsolated<T extends { change: MappedChange }>(
+  items: T[],
+  send: (chunk: T[]) => Promise<unknown>,
+  failures: Map<MappedChange, string>,
+): Promise<void> {
   if (items.length === 0) return;
   try {
     await send(items);

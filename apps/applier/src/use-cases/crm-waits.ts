@@ -9,7 +9,10 @@ const CACHE_MS = 1_000;
 
 /** Thrown instead of sending a request to a portal's CRM while its work waits. */
 export class CrmWaiting extends Error {
-  constructor(readonly portalId: number, readonly wait: CrmWait) {
+  constructor(
+    readonly portalId: number,
+    readonly wait: CrmWait,
+  ) {
     super(`the CRM work of portal ${portalId} waits (${wait.reason}) until ${new Date(wait.until).toISOString()}`);
     this.name = 'CrmWaiting';
   }

@@ -38,8 +38,16 @@ describe('RecordSetAsideUseCase (applier)', () => {
   });
 
   it('when a newer revision of the object is set aside later, then only its error stays open', async () => {
-    await useCase.execute(aMappedChangesMessage({ tenant, storeId: 'eu', objectType: 'PRODUCT', changes: [aMappedChange({ externalObjectId: 'p-1', rev: 1 })] }), 5, new Error('x'));
-    await useCase.execute(aMappedChangesMessage({ tenant, storeId: 'eu', objectType: 'PRODUCT', changes: [aMappedChange({ externalObjectId: 'p-1', rev: 2 })] }), 5, new Error('x'));
+    await useCase.execute(
+      aMappedChangesMessage({ tenant, storeId: 'eu', objectType: 'PRODUCT', changes: [aMappedChange({ externalObjectId: 'p-1', rev: 1 })] }),
+      5,
+      new Error('x'),
+    );
+    await useCase.execute(
+      aMappedChangesMessage({ tenant, storeId: 'eu', objectType: 'PRODUCT', changes: [aMappedChange({ externalObjectId: 'p-1', rev: 2 })] }),
+      5,
+      new Error('x'),
+    );
 
     expect((await errorsOf('p-1')).map((error) => error.status).sort()).toEqual(['OPEN', 'RESOLVED']);
   });
@@ -50,6 +58,8 @@ describe('RecordSetAsideUseCase (applier)', () => {
     await useCase.execute({ tenant, changes: 'none' }, 1, new Error('bad'));
 
     expect(record).not.toHaveBeenCalled();
-    expect(log.entries).toEqual([expect.objectContaining({ level: 'error', message: 'a malformed message was dead-lettered', queue: 'applier.mapped-changes', error: 'bad' })]);
+    expect(log.entries).toEqual([
+      expect.objectContaining({ level: 'error', message: 'a malformed message was dead-lettered', queue: 'applier.mapped-changes', error: 'bad' }),
+    ]);
   });
 });

@@ -25,17 +25,29 @@ describe('ResumeCrmWorkUseCase', () => {
     // Applying a page writes it to the CRM and releases it, as ApplyMappedChangesUseCase does.
     applyParked = async (parked) => {
       applied.push(parked.map((entry) => entry.change.externalObjectId));
-      for (const entry of parked) await parkedChanges.release(entry.tenant, entry.storeId, entry.objectType, [{ externalObjectId: entry.change.externalObjectId, rev: entry.change.rev, settingsRev: entry.change.settingsRev }]);
+      for (const entry of parked)
+        await parkedChanges.release(entry.tenant, entry.storeId, entry.objectType, [
+          { externalObjectId: entry.change.externalObjectId, rev: entry.change.rev, settingsRev: entry.change.settingsRev },
+        ]);
     };
     const repositories = asRepositories({ crmWaits, parkedChanges });
     const clock = () => NOW;
-    const apply = { waits: new CrmWaits(repositories, clock), applyParked: (parked: readonly ParkedChange[]) => applyParked(parked) } as unknown as ApplyMappedChangesUseCase;
+    const apply = {
+      waits: new CrmWaits(repositories, clock),
+      applyParked: (parked: readonly ParkedChange[]) => applyParked(parked),
+    } as unknown as ApplyMappedChangesUseCase;
     useCase = new ResumeCrmWorkUseCase(repositories, apply, recordingLogger().logger, clock, { pageSize: 2, leaseMs: 60_000, portalsPerRun: 10 });
   });
 
   const waitUntil = (until: number): CrmWait => ({ reason: 'rate-limited', since: NOW - 10_000, until, tries: 1, lastAnswer: '429' });
   const park = (...ids: string[]) =>
-    parkedChanges.park(tenant, 'default', 'CONTACT', ids.map((externalObjectId) => ({ change: aMappedChange({ externalObjectId }), reapply: false })), NOW - 5_000);
+    parkedChanges.park(
+      tenant,
+      'default',
+      'CONTACT',
+      ids.map((externalObjectId) => ({ change: aMappedChange({ externalObjectId }), reapply: false })),
+      NOW - 5_000,
+    );
 
   it('when a wait has ended, then the parked changes are applied page by page, oldest first, and the wait ends', async () => {
     await crmWaits.set(tenant.portalId, waitUntil(NOW - 1));

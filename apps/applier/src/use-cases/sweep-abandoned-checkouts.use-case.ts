@@ -73,15 +73,27 @@ export class SweepAbandonedCheckoutsUseCase {
       const running: PendingCheckout[] = [];
       for (const checkout of checkouts) if (await this.workflowsOn(checkout)) running.push(checkout);
       const crm = this.crm.clientFor(portal);
-      const current = await crm.batchRead('DEAL', running.map((checkout) => checkout.crmId), ['dealstage']);
+      const current = await crm.batchRead(
+        'DEAL',
+        running.map((checkout) => checkout.crmId),
+        ['dealstage'],
+      );
       const stillPending = new Set(current.filter((deal) => deal.properties.dealstage === PENDING_STAGE).map((deal) => deal.id));
       const toMove = running.filter((checkout) => stillPending.has(checkout.crmId));
-      if (toMove.length > 0) await crm.batchUpdate('DEAL', toMove.map((checkout) => ({ id: checkout.crmId, properties: { dealstage: ABANDONED_STAGE } })));
+      if (toMove.length > 0)
+        await crm.batchUpdate(
+          'DEAL',
+          toMove.map((checkout) => ({ id: checkout.crmId, properties: { dealstage: ABANDONED_STAGE } })),
+        );
       await this.repositories.checkouts.forget(checkouts);
       forgotten += checkouts.length;
       moved += toMove.length;
       if (toMove.length > 0) {
-        this.logger.info('abandoned checkouts moved', { portalId, count: toMove.length, externalObjectIds: toMove.map((checkout) => checkout.externalObjectId) });
+        this.logger.info('abandoned checkouts moved', {
+          portalId,
+          count: toMove.length,
+          externalObjectIds: toMove.map((checkout) => checkout.externalObjectId),
+        });
       }
     }
     return { moved, forgotten };

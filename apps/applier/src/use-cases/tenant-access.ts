@@ -26,7 +26,12 @@ export class TenantAccess {
     if (!portal || !portal.active) return { held: { type: 'INACTIVE_PORTAL', reason: `portal ${tenant.portalId} is ${portal ? 'disabled' : 'unknown'}` } };
     if (!(await this.installed(tenant))) {
       const whose = tenant.appId ? `application ${tenant.appId} in portal ${tenant.portalId}` : `portal ${tenant.portalId}`;
-      return { held: { type: 'PORTAL_NOT_SYNC_ENABLED', reason: `the ecommerce install of ${whose} is not done (POST /extensions/ecomm/v1/installs, or PUT a v2 store)` } };
+      return {
+        held: {
+          type: 'PORTAL_NOT_SYNC_ENABLED',
+          reason: `the ecommerce install of ${whose} is not done (POST /extensions/ecomm/v1/installs, or PUT a v2 store)`,
+        },
+      };
     }
     return { portal };
   }

@@ -31,7 +31,10 @@ export class WaitingChanges {
     await this.repositories.waitingObjects.expire(now);
     const due = await this.repositories.waitingObjects.due(now, limit);
     const arrived = await this.arrivedFor(due);
-    await this.repositories.waitingObjects.markTried(due.filter((entry) => !arrived.includes(entry)), now);
+    await this.repositories.waitingObjects.markTried(
+      due.filter((entry) => !arrived.includes(entry)),
+      now,
+    );
     await this.apply(arrived);
   }
 
@@ -65,7 +68,10 @@ export class WaitingChanges {
    * sees the other.
    */
   async arrivedMeanwhile(group: ChangeGroup, waiting: WaitingEntry[]): Promise<string[]> {
-    const targets = await this.writer.associationTargets(group, waiting.map(({ change }) => change));
+    const targets = await this.writer.associationTargets(
+      group,
+      waiting.map(({ change }) => change),
+    );
     const arrived = new Set([...targets].flatMap(([type, ids]) => [...ids.keys()].map((id) => waitingKey(type, id))));
     return [...new Set(waiting.flatMap(({ waitingFor }) => waitingFor))].filter((key) => arrived.has(key));
   }

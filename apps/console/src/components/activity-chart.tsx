@@ -9,14 +9,21 @@ const WIDTH = 720;
 const HEIGHT = 180;
 const PAD = { left: 40, bottom: 28, top: 10 };
 
-const label = (at: number, window: 'hour' | 'day') => new Date(at).toLocaleTimeString([], window === 'hour' ? { hour: '2-digit', minute: '2-digit' } : { hour: '2-digit' });
+const label = (at: number, window: 'hour' | 'day') =>
+  new Date(at).toLocaleTimeString([], window === 'hour' ? { hour: '2-digit', minute: '2-digit' } : { hour: '2-digit' });
 
 /** Messages received and objects applied per bucket, as paired bars in plain SVG, with the same numbers in a table for screen readers. */
 export function ActivityChart({ session, query }: { session: Session; query: Record<string, string | undefined> }) {
   const [window, setWindow] = useState<'hour' | 'day'>('hour');
-  const polled = usePolling(() => sessionApi<ConsoleActivity>(session, '/console/api/v1/activity', { query: { ...query, window } }), [session.secret, window, query.portalId], 10_000);
+  const polled = usePolling(
+    () => sessionApi<ConsoleActivity>(session, '/console/api/v1/activity', { query: { ...query, window } }),
+    [session.secret, window, query.portalId],
+    10_000,
+  );
   const data = polled.data?.window === window ? polled.data : undefined;
-  const totals = data ? data.buckets.reduce((sum, b) => ({ received: sum.received + b.received, applied: sum.applied + b.applied }), { received: 0, applied: 0 }) : undefined;
+  const totals = data
+    ? data.buckets.reduce((sum, b) => ({ received: sum.received + b.received, applied: sum.applied + b.applied }), { received: 0, applied: 0 })
+    : undefined;
   const max = data ? Math.max(1, ...data.buckets.flatMap((b) => [b.received, b.applied])) : 1;
   const slot = data ? (WIDTH - PAD.left) / data.buckets.length : 0;
   const bar = Math.max(2, slot / 2 - 3);
@@ -43,10 +50,16 @@ export function ActivityChart({ session, query }: { session: Session; query: Rec
       ) : (
         <>
           <p data-activity-totals>
-            Last {window}: <strong data-received-total>{totals.received}</strong> messages received, <strong data-applied-total>{totals.applied}</strong> objects applied
+            Last {window}: <strong data-received-total>{totals.received}</strong> messages received, <strong data-applied-total>{totals.applied}</strong>{' '}
+            objects applied
             {data.partial ? ' (at least: more than one read counts)' : ''}. Applied counts each object at its last processed time.
           </p>
-          <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={`Bar chart of the last ${window}: ${totals.received} received, ${totals.applied} applied; the table below has the numbers.`} className="chart">
+          <svg
+            viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+            role="img"
+            aria-label={`Bar chart of the last ${window}: ${totals.received} received, ${totals.applied} applied; the table below has the numbers.`}
+            className="chart"
+          >
             <line x1={PAD.left} x2={WIDTH} y1={y(0)} y2={y(0)} stroke="#8a93a6" />
             <text x={PAD.left - 6} y={y(max) + 4} textAnchor="end" fontSize="11" fill="#4f5869">
               {max}

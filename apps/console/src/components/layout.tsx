@@ -6,9 +6,18 @@ export function Layout({ session, onSignOut, children }: { session: Session; onS
   const { path } = useLocation();
   const links: { to: string; label: string }[] = [];
   if (session.role === 'customer') {
-    links.push({ to: `/console/portals/${session.portalId}/overview`, label: 'Overview' }, { to: `/console/portals/${session.portalId}/errors`, label: 'Errors' });
-    links.push({ to: `/console/portals/${session.portalId}/inspector`, label: 'Object inspector' }, { to: `/console/portals/${session.portalId}/mappings`, label: 'Mappings' });
-    links.push({ to: `/console/portals/${session.portalId}/report`, label: 'Reporting' }, { to: `/console/portals/${session.portalId}/stores`, label: 'Stores' });
+    links.push(
+      { to: `/console/portals/${session.portalId}/overview`, label: 'Overview' },
+      { to: `/console/portals/${session.portalId}/errors`, label: 'Errors' },
+    );
+    links.push(
+      { to: `/console/portals/${session.portalId}/inspector`, label: 'Object inspector' },
+      { to: `/console/portals/${session.portalId}/mappings`, label: 'Mappings' },
+    );
+    links.push(
+      { to: `/console/portals/${session.portalId}/report`, label: 'Reporting' },
+      { to: `/console/portals/${session.portalId}/stores`, label: 'Stores' },
+    );
   } else if (session.role === 'integrator') {
     const app = encodeURIComponent(session.appId ?? '');
     links.push({ to: `/console/apps/${app}/overview`, label: 'Overview' }, { to: `/console/apps/${app}/errors`, label: 'Errors' });
@@ -16,7 +25,12 @@ export function Layout({ session, onSignOut, children }: { session: Session; onS
   } else {
     links.push({ to: '/console/operations', label: 'Operations' });
   }
-  const who = session.role === 'customer' ? `Portal ${session.portalId}${session.appId ? ` · application ${session.appId}` : ''}` : session.role === 'integrator' ? `Application ${session.appId}` : 'Operator';
+  const who =
+    session.role === 'customer'
+      ? `Portal ${session.portalId}${session.appId ? ` · application ${session.appId}` : ''}`
+      : session.role === 'integrator'
+        ? `Application ${session.appId}`
+        : 'Operator';
   return (
     <>
       <a className="skip" href="#main">

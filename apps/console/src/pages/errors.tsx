@@ -1,5 +1,13 @@
 import { useState } from 'react';
-import type { ConsoleErrorPage, ConsoleErrorRecord, ConsoleOverview, ConsoleRetryRequest, ConsoleRetryResult, ErrorType, ObjectType } from '@ecomm-sync/contracts';
+import type {
+  ConsoleErrorPage,
+  ConsoleErrorRecord,
+  ConsoleOverview,
+  ConsoleRetryRequest,
+  ConsoleRetryResult,
+  ErrorType,
+  ObjectType,
+} from '@ecomm-sync/contracts';
 import { ApiError, sessionApi } from '../api';
 import { Empty, ErrorState, formatTime, Loading, UpdatedAt } from '../components/states';
 import { Link, useLocation } from '../router';
@@ -33,10 +41,26 @@ interface Filter {
 
 const filterFrom = (search: string): Filter => {
   const query = new URLSearchParams(search);
-  return { storeId: query.get('storeId') ?? '', objectType: query.get('objectType') ?? '', errorType: query.get('errorType') ?? '', status: query.get('status') ?? 'OPEN', offset: Number(query.get('offset') ?? 0) || 0 };
+  return {
+    storeId: query.get('storeId') ?? '',
+    objectType: query.get('objectType') ?? '',
+    errorType: query.get('errorType') ?? '',
+    status: query.get('status') ?? 'OPEN',
+    offset: Number(query.get('offset') ?? 0) || 0,
+  };
 };
 
-function ErrorItem({ error, onRetry, busy, basePath }: { error: ConsoleErrorRecord; onRetry: (error: ConsoleErrorRecord) => void; busy: boolean; basePath: string }) {
+function ErrorItem({
+  error,
+  onRetry,
+  busy,
+  basePath,
+}: {
+  error: ConsoleErrorRecord;
+  onRetry: (error: ConsoleErrorRecord) => void;
+  busy: boolean;
+  basePath: string;
+}) {
   const id = `error-${error.storeId}-${error.objectType}-${error.externalObjectId}-${error.erroredAt}`;
   return (
     <li className={`error-item ${error.status.toLowerCase()}`} aria-labelledby={id} data-external-object-id={error.externalObjectId} data-status={error.status}>
@@ -45,19 +69,27 @@ function ErrorItem({ error, onRetry, busy, basePath }: { error: ConsoleErrorReco
       </h3>
       <p className="muted">
         Store {error.storeId} · portal {error.portalId}
-        {error.appId ? ` · application ${error.appId}` : ''} · changed <time>{formatTime(error.changedAt)}</time> · failed <time>{formatTime(error.erroredAt)}</time>
+        {error.appId ? ` · application ${error.appId}` : ''} · changed <time>{formatTime(error.changedAt)}</time> · failed{' '}
+        <time>{formatTime(error.erroredAt)}</time>
       </p>
       <p className="details">{error.details}</p>
       <p>
         <strong>What to do:</strong> {error.whatToDo}
       </p>
       <p>
-        <Link to={`${basePath}/inspector?${new URLSearchParams({ storeId: error.storeId, objectType: error.objectType, externalObjectId: error.externalObjectId, ...(error.appId ? { appId: error.appId } : {}), ...(error.appId && !basePath.includes('/portals/') ? { portalId: String(error.portalId) } : {}) })}`}>
+        <Link
+          to={`${basePath}/inspector?${new URLSearchParams({ storeId: error.storeId, objectType: error.objectType, externalObjectId: error.externalObjectId, ...(error.appId ? { appId: error.appId } : {}), ...(error.appId && !basePath.includes('/portals/') ? { portalId: String(error.portalId) } : {}) })}`}
+        >
           Inspect {typeLabel[error.objectType]} {error.externalObjectId}
         </Link>
       </p>
       {error.status === 'OPEN' ? (
-        <button type="button" onClick={() => onRetry(error)} disabled={busy} aria-label={`Retry this object: ${typeLabel[error.objectType]} ${error.externalObjectId}`}>
+        <button
+          type="button"
+          onClick={() => onRetry(error)}
+          disabled={busy}
+          aria-label={`Retry this object: ${typeLabel[error.objectType]} ${error.externalObjectId}`}
+        >
           Retry this object
         </button>
       ) : null}
@@ -74,7 +106,11 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
     () => sessionApi<ConsoleErrorPage>(session, '/console/api/v1/errors', { query: { ...scope, ...filter, status: filter.status, limit: PAGE_SIZE } }),
     [session.secret, search, params.portalId, params.appId],
   );
-  const stores = usePolling(() => sessionApi<ConsoleOverview>(session, '/console/api/v1/overview', { query: scope }), [session.secret, params.portalId], 30_000);
+  const stores = usePolling(
+    () => sessionApi<ConsoleOverview>(session, '/console/api/v1/overview', { query: scope }),
+    [session.secret, params.portalId],
+    30_000,
+  );
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -89,7 +125,9 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
     setNotice('');
     try {
       const result = await sessionApi<ConsoleRetryResult>(session, '/console/api/v1/errors/retry', { method: 'POST', query: scope, body: request });
-      setNotice(`Retry sent for ${result.objectsQueued} object${result.objectsQueued === 1 ? '' : 's'} (${what}); the list updates as they resolve.${result.more ? ' More objects have this error: retry again when these are done.' : ''}`);
+      setNotice(
+        `Retry sent for ${result.objectsQueued} object${result.objectsQueued === 1 ? '' : 's'} (${what}); the list updates as they resolve.${result.more ? ' More objects have this error: retry again when these are done.' : ''}`,
+      );
       polled.reload();
     } catch (error) {
       setNotice(`Retry failed: ${error instanceof ApiError ? error.message : String(error)}`);
@@ -155,7 +193,20 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
       </form>
       {filter.errorType && filter.status !== 'RESOLVED' ? (
         <p>
-          <button type="button" disabled={busy} onClick={() => void retry({ errorType: filter.errorType as ErrorType, ...(filter.storeId ? { storeId: filter.storeId } : {}), ...(filter.objectType ? { objectType: filter.objectType as ObjectType } : {}) }, `every object with ${filter.errorType}`)}>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() =>
+              void retry(
+                {
+                  errorType: filter.errorType as ErrorType,
+                  ...(filter.storeId ? { storeId: filter.storeId } : {}),
+                  ...(filter.objectType ? { objectType: filter.objectType as ObjectType } : {}),
+                },
+                `every object with ${filter.errorType}`,
+              )
+            }
+          >
             Retry every object with {filter.errorType}
           </button>
         </p>
@@ -170,7 +221,11 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
         <Loading what="errors" />
       ) : polled.data.results.length === 0 ? (
         <Empty title={filter.status === 'RESOLVED' ? 'No resolved errors' : 'No open errors'}>
-          <p>{filter.storeId || filter.objectType || filter.errorType ? 'Nothing matches these filters.' : 'Everything received so far was applied, or is still being processed.'}</p>
+          <p>
+            {filter.storeId || filter.objectType || filter.errorType
+              ? 'Nothing matches these filters.'
+              : 'Everything received so far was applied, or is still being processed.'}
+          </p>
         </Empty>
       ) : (
         <>
@@ -181,7 +236,12 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
                 error={error}
                 busy={busy}
                 basePath={basePath}
-                onRetry={(e) => void retry({ object: { portalId: e.portalId, appId: e.appId, storeId: e.storeId, objectType: e.objectType, externalObjectId: e.externalObjectId } }, `${e.objectType} ${e.externalObjectId}`)}
+                onRetry={(e) =>
+                  void retry(
+                    { object: { portalId: e.portalId, appId: e.appId, storeId: e.storeId, objectType: e.objectType, externalObjectId: e.externalObjectId } },
+                    `${e.objectType} ${e.externalObjectId}`,
+                  )
+                }
               />
             ))}
           </ul>

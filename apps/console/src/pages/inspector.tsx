@@ -27,7 +27,13 @@ interface Lookup {
 
 const lookupFrom = (search: string): Lookup => {
   const query = new URLSearchParams(search);
-  return { storeId: query.get('storeId') ?? 'default', objectType: query.get('objectType') ?? 'CONTACT', externalObjectId: query.get('externalObjectId') ?? '', portalId: query.get('portalId') ?? '', appId: query.get('appId') ?? '' };
+  return {
+    storeId: query.get('storeId') ?? 'default',
+    objectType: query.get('objectType') ?? 'CONTACT',
+    externalObjectId: query.get('externalObjectId') ?? '',
+    portalId: query.get('portalId') ?? '',
+    appId: query.get('appId') ?? '',
+  };
 };
 
 const show = (value: unknown) => (value === null ? '(cleared)' : typeof value === 'string' ? value : JSON.stringify(value));
@@ -66,7 +72,10 @@ function Inspection({ object }: { object: ConsoleObjectInspection }) {
           {typeLabel[object.objectType]} {object.externalObjectId} <span className="muted">in store {object.storeId}</span>
         </h2>
         <p>
-          <strong>Sync status:</strong> <span data-testid="sync-status" data-status={object.status}>{STATUS_TEXT[object.status]}</span>
+          <strong>Sync status:</strong>{' '}
+          <span data-testid="sync-status" data-status={object.status}>
+            {STATUS_TEXT[object.status]}
+          </span>
         </p>
         <p>
           <strong>CRM object:</strong>{' '}
@@ -98,9 +107,15 @@ function Inspection({ object }: { object: ConsoleObjectInspection }) {
         ) : (
           <ul className="errors">
             {object.errors.map((error) => (
-              <li key={`${error.type}-${error.erroredAt}`} className={`error-item ${error.status.toLowerCase()}`} data-error-type={error.type} data-status={error.status}>
+              <li
+                key={`${error.type}-${error.erroredAt}`}
+                className={`error-item ${error.status.toLowerCase()}`}
+                data-error-type={error.type}
+                data-status={error.status}
+              >
                 <h3>
-                  <span className="badge">{error.status === 'OPEN' ? 'Open' : 'Resolved'}</span> {error.type} · failed <time>{formatTime(error.erroredAt)}</time>
+                  <span className="badge">{error.status === 'OPEN' ? 'Open' : 'Resolved'}</span> {error.type} · failed{' '}
+                  <time>{formatTime(error.erroredAt)}</time>
                 </h3>
                 <p className="details">{error.details}</p>
                 <p>
@@ -129,13 +144,23 @@ function Inspection({ object }: { object: ConsoleObjectInspection }) {
       <section className="card" aria-labelledby="merged-state">
         <h2 id="merged-state">Merged state</h2>
         {object.merged ? (
-          <PropertyTable caption={object.merged.live ? 'Sender properties (newest change of each wins)' : 'Sender properties (deleted)'} rows={Object.entries(object.merged.properties).map(([name, entry]) => [name, show(entry.value), <time key="t">{formatTime(entry.changedAt)}</time>])} />
+          <PropertyTable
+            caption={object.merged.live ? 'Sender properties (newest change of each wins)' : 'Sender properties (deleted)'}
+            rows={Object.entries(object.merged.properties).map(([name, entry]) => [
+              name,
+              show(entry.value),
+              <time key="t">{formatTime(entry.changedAt)}</time>,
+            ])}
+          />
         ) : (
           <p>No merged state yet.</p>
         )}
       </section>
       <section className="card" aria-labelledby="raw-messages">
-        <h2 id="raw-messages">Messages received ({object.messages.length}{object.moreMessages ? ', newest shown' : ''})</h2>
+        <h2 id="raw-messages">
+          Messages received ({object.messages.length}
+          {object.moreMessages ? ', newest shown' : ''})
+        </h2>
         <table>
           <caption>Every message as received, newest first</caption>
           <thead>
@@ -170,9 +195,24 @@ export function InspectorPage({ session, params, basePath }: { session: Session;
   const asked = lookupFrom(search);
   const [draft, setDraft] = useState<Lookup>(asked);
   const scope = { ...scopeQuery(session, params), ...(session.role === 'integrator' && asked.portalId ? { portalId: asked.portalId } : {}) };
-  const stores = usePolling(() => sessionApi<ConsoleOverview>(session, '/console/api/v1/overview', { query: scopeQuery(session, params) }), [session.secret, params.portalId], 30_000);
+  const stores = usePolling(
+    () => sessionApi<ConsoleOverview>(session, '/console/api/v1/overview', { query: scopeQuery(session, params) }),
+    [session.secret, params.portalId],
+    30_000,
+  );
   const polled = usePolling(
-    () => (asked.externalObjectId ? sessionApi<ConsoleObjectInspection>(session, '/console/api/v1/objects', { query: { ...scope, ...(asked.appId && session.role === 'customer' ? { appId: asked.appId } : {}), storeId: asked.storeId, objectType: asked.objectType, externalObjectId: asked.externalObjectId } }) : Promise.resolve(null)),
+    () =>
+      asked.externalObjectId
+        ? sessionApi<ConsoleObjectInspection>(session, '/console/api/v1/objects', {
+            query: {
+              ...scope,
+              ...(asked.appId && session.role === 'customer' ? { appId: asked.appId } : {}),
+              storeId: asked.storeId,
+              objectType: asked.objectType,
+              externalObjectId: asked.externalObjectId,
+            },
+          })
+        : Promise.resolve(null),
     [session.secret, search, params.portalId, params.appId],
   );
   const storeIds = [...new Set(['default', ...(stores.data?.stores ?? []).map((s) => s.storeId)])].sort();

@@ -16,12 +16,16 @@ const SETTINGS = '/extensions/ecomm/v2/settings';
 const toDraft = (settings: V2Settings): Draft => ({
   enabled: settings.enabled,
   webhookUri: settings.webhookUri,
-  mappings: Object.fromEntries(OBJECT_TYPES.map((type) => [type, (settings.mappings[type]?.properties ?? []).map((m) => ({ ...m, dataType: m.dataType ?? 'STRING' }))])) as Draft['mappings'],
+  mappings: Object.fromEntries(
+    OBJECT_TYPES.map((type) => [type, (settings.mappings[type]?.properties ?? []).map((m) => ({ ...m, dataType: m.dataType ?? 'STRING' }))]),
+  ) as Draft['mappings'],
 });
 const toInput = (draft: Draft): V2SettingsInput => ({
   enabled: draft.enabled,
   webhookUri: draft.webhookUri,
-  mappings: Object.fromEntries(OBJECT_TYPES.map((type) => [type, { properties: draft.mappings[type].filter((row) => row.externalPropertyName || row.crmPropertyName) }])),
+  mappings: Object.fromEntries(
+    OBJECT_TYPES.map((type) => [type, { properties: draft.mappings[type].filter((row) => row.externalPropertyName || row.crmPropertyName) }]),
+  ),
 });
 const message = (error: unknown) => (error instanceof ApiError ? error.message : String(error));
 
@@ -55,7 +59,12 @@ function MappingTable({ type, rows, crmProperties, onChange }: { type: ObjectTyp
               ))}
             </select>
           </label>
-          <button type="button" className="plain align-end" onClick={() => onChange(rows.filter((_, i) => i !== index))} aria-label={`Remove the ${typeLabel[type]} mapping of ${row.externalPropertyName || 'a new property'}`}>
+          <button
+            type="button"
+            className="plain align-end"
+            onClick={() => onChange(rows.filter((_, i) => i !== index))}
+            aria-label={`Remove the ${typeLabel[type]} mapping of ${row.externalPropertyName || 'a new property'}`}
+          >
             Remove
           </button>
         </div>
@@ -63,7 +72,9 @@ function MappingTable({ type, rows, crmProperties, onChange }: { type: ObjectTyp
       <button type="button" className="plain" onClick={() => onChange([...rows, { externalPropertyName: '', crmPropertyName: '', dataType: 'STRING' }])}>
         Add a {typeLabel[type].toLowerCase().replace(/s$/, '')} mapping
       </button>
-      {crmProperties.length > 0 ? <p className="help">The CRM defines {crmProperties.length} properties for this type; the CRM property field offers them.</p> : null}
+      {crmProperties.length > 0 ? (
+        <p className="help">The CRM defines {crmProperties.length} properties for this type; the CRM property field offers them.</p>
+      ) : null}
     </section>
   );
 }
@@ -118,7 +129,12 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
   const [check, setCheck] = useState<ConsoleSettingsCheck | null>(null);
   const [crmProperties, setCrmProperties] = useState<Partial<Record<ObjectType, string[]>>>({});
   const [crmNote, setCrmNote] = useState('');
-  const [sample, setSample] = useState({ storeId: asked.get('storeId') ?? 'default', objectType: (asked.get('objectType') ?? 'CONTACT') as ObjectType, externalObjectId: asked.get('externalObjectId') ?? '', typed: '' });
+  const [sample, setSample] = useState({
+    storeId: asked.get('storeId') ?? 'default',
+    objectType: (asked.get('objectType') ?? 'CONTACT') as ObjectType,
+    externalObjectId: asked.get('externalObjectId') ?? '',
+    typed: '',
+  });
   const [dryRun, setDryRun] = useState<{ result?: ConsoleDryRunResult; error?: string }>({});
   const [saving, setSaving] = useState<{ note: string; reapply?: Reapply; before?: number }>({ note: '' });
 
@@ -139,7 +155,11 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
 
   useEffect(() => {
     if (session.role === 'integrator' && !portalId) return;
-    Promise.all(OBJECT_TYPES.map((type) => sessionApi<ConsoleCrmProperties>(session, '/console/api/v1/mappings/crm-properties', { query: { ...tenantQuery, objectType: type } })))
+    Promise.all(
+      OBJECT_TYPES.map((type) =>
+        sessionApi<ConsoleCrmProperties>(session, '/console/api/v1/mappings/crm-properties', { query: { ...tenantQuery, objectType: type } }),
+      ),
+    )
       .then((all) => {
         setCrmProperties(Object.fromEntries(all.map((answer) => [answer.objectType, answer.results.map((p) => p.name)])));
         setCrmNote('');
@@ -182,8 +202,14 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
       let body: object;
       if (sample.typed.trim()) {
         const properties = JSON.parse(sample.typed) as unknown;
-        if (!properties || typeof properties !== 'object' || Array.isArray(properties)) throw new Error('The typed message must be a JSON object of property names and values');
-        body = { settings: toInput(draft), storeId: sample.storeId, objectType: sample.objectType, message: { externalObjectId: sample.externalObjectId || 'typed-message', properties } };
+        if (!properties || typeof properties !== 'object' || Array.isArray(properties))
+          throw new Error('The typed message must be a JSON object of property names and values');
+        body = {
+          settings: toInput(draft),
+          storeId: sample.storeId,
+          objectType: sample.objectType,
+          message: { externalObjectId: sample.externalObjectId || 'typed-message', properties },
+        };
       } else {
         body = { settings: toInput(draft), storeId: sample.storeId, objectType: sample.objectType, externalObjectId: sample.externalObjectId };
       }
@@ -196,7 +222,10 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
   const save = async () => {
     setSaving({ note: 'Saving…' });
     try {
-      const before = await sessionApi<Reapply>(session, `${SETTINGS}/reapply-status`).then((job) => job.settingsRev, () => 0);
+      const before = await sessionApi<Reapply>(session, `${SETTINGS}/reapply-status`).then(
+        (job) => job.settingsRev,
+        () => 0,
+      );
       const stored = await sessionApi<V2Settings>(session, SETTINGS, { method: 'PUT', body: toInput(draft) });
       setDraft(toDraft(stored));
       setSaving({ note: 'Saved. Objects whose mapping changed are re-applied from what is stored:', before });
@@ -229,12 +258,21 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
         </p>
         {crmNote ? <p className="form-error">{crmNote}</p> : null}
         {OBJECT_TYPES.map((type) => (
-          <MappingTable key={type} type={type} rows={draft.mappings[type]} crmProperties={crmProperties[type] ?? []} onChange={(rows) => setDraft({ ...draft, mappings: { ...draft.mappings, [type]: rows } })} />
+          <MappingTable
+            key={type}
+            type={type}
+            rows={draft.mappings[type]}
+            crmProperties={crmProperties[type] ?? []}
+            onChange={(rows) => setDraft({ ...draft, mappings: { ...draft.mappings, [type]: rows } })}
+          />
         ))}
       </form>
       <section className="card" aria-labelledby="dry-run">
         <h2 id="dry-run">Dry run</h2>
-        <p className="help">Maps a stored object, or a message you type, with the settings above as they are now, and shows what would be written and the errors it would get. Nothing is saved or sent.</p>
+        <p className="help">
+          Maps a stored object, or a message you type, with the settings above as they are now, and shows what would be written and the errors it would get.
+          Nothing is saved or sent.
+        </p>
         <form className="filters" aria-label="Dry run" onSubmit={(e) => void runDryRun(e)}>
           <label>
             Store
@@ -256,13 +294,22 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
           </label>
           <label className="wide">
             Or a typed message (JSON properties; leave empty to use the stored object)
-            <textarea rows={3} value={sample.typed} onChange={(e) => setSample({ ...sample, typed: e.target.value })} placeholder='{"email": "ada@example.com"}' />
+            <textarea
+              rows={3}
+              value={sample.typed}
+              onChange={(e) => setSample({ ...sample, typed: e.target.value })}
+              placeholder='{"email": "ada@example.com"}'
+            />
           </label>
           <button type="submit" className="align-end">
             Dry run
           </button>
         </form>
-        {dryRun.error ? <p className="form-error" role="alert">Dry run failed: {dryRun.error}</p> : null}
+        {dryRun.error ? (
+          <p className="form-error" role="alert">
+            Dry run failed: {dryRun.error}
+          </p>
+        ) : null}
         {dryRun.result ? <DryRunResult result={dryRun.result} /> : null}
       </section>
       <section className="card" aria-labelledby="save-settings">
@@ -272,7 +319,11 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
         </button>
         <p className="notice" role="status" aria-live="polite" data-testid="reapply-progress">
           {saving.note}
-          {reapply ? ` ${reapply.status === 'running' ? 'running' : reapply.status}, ${reapply.objectsProcessed} object${reapply.objectsProcessed === 1 ? '' : 's'} processed (${reapply.objectTypes.join(', ') || 'no object type changed'}).` : saving.before !== undefined ? ' waiting for it to start…' : ''}
+          {reapply
+            ? ` ${reapply.status === 'running' ? 'running' : reapply.status}, ${reapply.objectsProcessed} object${reapply.objectsProcessed === 1 ? '' : 's'} processed (${reapply.objectTypes.join(', ') || 'no object type changed'}).`
+            : saving.before !== undefined
+              ? ' waiting for it to start…'
+              : ''}
         </p>
       </section>
     </>

@@ -6,7 +6,11 @@ import { usePolling } from '../use-polling';
 
 /** The dead-lettered messages of one queue, peeked (they stay in the queue), with headers and bodies. */
 export function DeadLetters({ session, queue, onClose }: { session: Session; queue: string; onClose: () => void }) {
-  const polled = usePolling(() => sessionApi<ConsoleDeadLetters>(session, `/console/api/v1/ops/queues/${encodeURIComponent(queue)}/dead-letters`, { query: { limit: 20 } }), [session.secret, queue], 5000);
+  const polled = usePolling(
+    () => sessionApi<ConsoleDeadLetters>(session, `/console/api/v1/ops/queues/${encodeURIComponent(queue)}/dead-letters`, { query: { limit: 20 } }),
+    [session.secret, queue],
+    5000,
+  );
   const id = `dead-letters-${queue.replace(/\W/g, '-')}`;
   return (
     <section className="card" aria-labelledby={id}>
@@ -33,7 +37,13 @@ export function DeadLetters({ session, queue, onClose }: { session: Session; que
               <li key={`${message.messageId ?? 'none'}-${n}`} className="error-item" data-message-id={message.messageId ?? ''}>
                 <h3>Message {message.messageId ?? '(no id)'}</h3>
                 <p className="muted">
-                  {message.contentType ?? 'no content type'}{message.timestamp ? <> · published <time>{formatTime(message.timestamp)}</time></> : null}
+                  {message.contentType ?? 'no content type'}
+                  {message.timestamp ? (
+                    <>
+                      {' '}
+                      · published <time>{formatTime(message.timestamp)}</time>
+                    </>
+                  ) : null}
                 </p>
                 <h4>Headers</h4>
                 <dl className="headers">

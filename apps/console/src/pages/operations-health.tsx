@@ -68,8 +68,12 @@ export function CrmAccounts({ session }: { session: Session }) {
             <td>{a.portalId ?? 'several'}</td>
             <td data-used-in-window>{a.usedInWindow}</td>
             <td data-used-today>{a.usedToday}</td>
-            <td className={a.pausedUntil ? 'warn' : undefined}>{a.pausedUntil ? `paused (${a.reason ?? 'limit'}) until ${formatTime(a.pausedUntil)}` : 'sending'}</td>
-            <td data-health>{a.health ? `${a.health.state}: ${a.health.message}${a.health.parkedChanges ? ` (${a.health.parkedChanges} parked)` : ''}` : 'not known'}</td>
+            <td className={a.pausedUntil ? 'warn' : undefined}>
+              {a.pausedUntil ? `paused (${a.reason ?? 'limit'}) until ${formatTime(a.pausedUntil)}` : 'sending'}
+            </td>
+            <td data-health>
+              {a.health ? `${a.health.state}: ${a.health.message}${a.health.parkedChanges ? ` (${a.health.parkedChanges} parked)` : ''}` : 'not known'}
+            </td>
           </tr>
         ))}
       </tbody>

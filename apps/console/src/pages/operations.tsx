@@ -65,10 +65,21 @@ export function OperationsPage({ session }: { session: Session }) {
                 <td>{queue.retrying}</td>
                 <td data-dead-letters>{queue.deadLetters}</td>
                 <td className="actions">
-                  <button type="button" disabled={queue.deadLetters === 0} aria-expanded={opened === queue.queue} onClick={() => setOpened(opened === queue.queue ? undefined : queue.queue)} aria-label={`Show the dead letters of ${queue.queue}`}>
+                  <button
+                    type="button"
+                    disabled={queue.deadLetters === 0}
+                    aria-expanded={opened === queue.queue}
+                    onClick={() => setOpened(opened === queue.queue ? undefined : queue.queue)}
+                    aria-label={`Show the dead letters of ${queue.queue}`}
+                  >
                     Show
                   </button>{' '}
-                  <button type="button" disabled={queue.deadLetters === 0 || busy === queue.queue} onClick={() => void redrive(queue.queue)} aria-label={`Redrive the dead letters of ${queue.queue}`}>
+                  <button
+                    type="button"
+                    disabled={queue.deadLetters === 0 || busy === queue.queue}
+                    onClick={() => void redrive(queue.queue)}
+                    aria-label={`Redrive the dead letters of ${queue.queue}`}
+                  >
                     Redrive
                   </button>
                 </td>

@@ -71,7 +71,10 @@ function StoreCard({ store, errorsPath }: { store: ConsoleStoreOverview; errorsP
 
 /** Overview per store: objects per type by state, open errors by type, last processed time. */
 export function OverviewPage({ session, params, basePath }: { session: Session; params: Record<string, string>; basePath: string }) {
-  const polled = usePolling(() => sessionApi<ConsoleOverview>(session, '/console/api/v1/overview', { query: scopeQuery(session, params) }), [session.secret, params.portalId, params.appId]);
+  const polled = usePolling(
+    () => sessionApi<ConsoleOverview>(session, '/console/api/v1/overview', { query: scopeQuery(session, params) }),
+    [session.secret, params.portalId, params.appId],
+  );
   return (
     <>
       <h1>Overview</h1>
@@ -83,10 +86,15 @@ export function OverviewPage({ session, params, basePath }: { session: Session; 
         <Loading what="the overview" />
       ) : polled.data.stores.length === 0 ? (
         <Empty title="No stores yet">
-          <p>Nothing was synced yet. Define a store (PUT /extensions/ecomm/v2/stores) or install (v1), then send sync messages; they show up here as they are processed.</p>
+          <p>
+            Nothing was synced yet. Define a store (PUT /extensions/ecomm/v2/stores) or install (v1), then send sync messages; they show up here as they are
+            processed.
+          </p>
         </Empty>
       ) : (
-        polled.data.stores.map((store) => <StoreCard key={`${store.portalId}-${store.appId}-${store.storeId}`} store={store} errorsPath={`${basePath}/errors`} />)
+        polled.data.stores.map((store) => (
+          <StoreCard key={`${store.portalId}-${store.appId}-${store.storeId}`} store={store} errorsPath={`${basePath}/errors`} />
+        ))
       )}
     </>
   );

@@ -14,9 +14,12 @@ function StoreReport({ store }: { store: ConsoleStoreReport }) {
       <h2 id={id}>
         {store.label} <span className="muted">({store.storeId})</span>
       </h2>
-      {store.partial ? <p className="notice">This store has more deals or line items than one report reads; the figures cover the first 2,000 of each.</p> : null}
+      {store.partial ? (
+        <p className="notice">This store has more deals or line items than one report reads; the figures cover the first 2,000 of each.</p>
+      ) : null}
       <p className="figure" data-abandoned>
-        Abandoned checkouts: <strong data-abandoned-count>{store.abandonedCheckouts.count}</strong>, worth <strong data-abandoned-value>{money(store.abandonedCheckouts.value)}</strong>
+        Abandoned checkouts: <strong data-abandoned-count>{store.abandonedCheckouts.count}</strong>, worth{' '}
+        <strong data-abandoned-value>{money(store.abandonedCheckouts.value)}</strong>
       </p>
       <table>
         <caption>Revenue by deal stage</caption>
@@ -66,7 +69,11 @@ function StoreReport({ store }: { store: ConsoleStoreReport }) {
 
 /** The reporting dashboard the install adds: per store, from the CRM's deals and line items. */
 export function ReportPage({ session, params }: { session: Session; params: Record<string, string> }) {
-  const polled = usePolling(() => sessionApi<ConsoleReport>(session, '/console/api/v1/report', { query: scopeQuery(session, params) }), [session.secret, params.portalId, params.appId], 15_000);
+  const polled = usePolling(
+    () => sessionApi<ConsoleReport>(session, '/console/api/v1/report', { query: scopeQuery(session, params) }),
+    [session.secret, params.portalId, params.appId],
+    15_000,
+  );
   return (
     <>
       <h1>Reporting</h1>

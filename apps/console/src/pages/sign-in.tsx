@@ -30,7 +30,11 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: Session) => v
     setBusy(true);
     try {
       const session = await api<ConsoleSession>(credential, role === 'operator' ? '/console/api/v1/ops/session' : '/console/api/v1/session');
-      if (session.role !== role) throw new ApiError(403, `This credential signs in as ${session.role === 'customer' ? 'a customer' : `an ${session.role}`}, not as ${role === 'customer' ? 'a customer' : `an ${role}`}.`);
+      if (session.role !== role)
+        throw new ApiError(
+          403,
+          `This credential signs in as ${session.role === 'customer' ? 'a customer' : `an ${session.role}`}, not as ${role === 'customer' ? 'a customer' : `an ${role}`}.`,
+        );
       onSignedIn({ ...session, ...credential, appId: session.appId });
     } catch (caught) {
       setError(caught instanceof ApiError ? caught.message : String(caught));
@@ -56,11 +60,23 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: Session) => v
           <fieldset>
             <legend>Credential</legend>
             <label className="choice">
-              <input type="radio" name="customerKind" value="portal-key" checked={customerKind === 'portal-key'} onChange={() => setCustomerKind('portal-key')} />
+              <input
+                type="radio"
+                name="customerKind"
+                value="portal-key"
+                checked={customerKind === 'portal-key'}
+                onChange={() => setCustomerKind('portal-key')}
+              />
               Portal API key (hapikey)
             </label>
             <label className="choice">
-              <input type="radio" name="customerKind" value="oauth-token" checked={customerKind === 'oauth-token'} onChange={() => setCustomerKind('oauth-token')} />
+              <input
+                type="radio"
+                name="customerKind"
+                value="oauth-token"
+                checked={customerKind === 'oauth-token'}
+                onChange={() => setCustomerKind('oauth-token')}
+              />
               OAuth access token of an installed application
             </label>
           </fieldset>
@@ -68,8 +84,25 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: Session) => v
         <p className="help" id="secret-help">
           {HELP[role]} It is kept in this browser tab only and is never shown.
         </p>
-        <label htmlFor="secret">{role === 'operator' ? 'Admin token' : role === 'integrator' ? 'Developer API key' : customerKind === 'portal-key' ? 'Portal API key' : 'OAuth access token'}</label>
-        <input id="secret" name="secret" type="password" autoComplete="off" value={secret} onChange={(e) => setSecret(e.target.value)} aria-describedby="secret-help" required />
+        <label htmlFor="secret">
+          {role === 'operator'
+            ? 'Admin token'
+            : role === 'integrator'
+              ? 'Developer API key'
+              : customerKind === 'portal-key'
+                ? 'Portal API key'
+                : 'OAuth access token'}
+        </label>
+        <input
+          id="secret"
+          name="secret"
+          type="password"
+          autoComplete="off"
+          value={secret}
+          onChange={(e) => setSecret(e.target.value)}
+          aria-describedby="secret-help"
+          required
+        />
         {role === 'integrator' ? (
           <>
             <label htmlFor="appId">Application id</label>

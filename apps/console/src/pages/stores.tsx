@@ -11,7 +11,14 @@ const STORES = '/extensions/ecomm/v2/stores';
 export function StoresPage({ session, params }: { session: Session; params: Record<string, string> }) {
   // The stores endpoints answer for the credential's own portal: a URL naming another one is refused here.
   const otherPortal = String(session.portalId) !== params.portalId;
-  const polled = usePolling(() => (otherPortal ? Promise.reject(new ApiError(403, `This credential belongs to portal ${session.portalId}, not to portal ${params.portalId}`)) : sessionApi<{ results: V2Store[] }>(session, STORES)), [session.secret, params.portalId], 5000);
+  const polled = usePolling(
+    () =>
+      otherPortal
+        ? Promise.reject(new ApiError(403, `This credential belongs to portal ${session.portalId}, not to portal ${params.portalId}`))
+        : sessionApi<{ results: V2Store[] }>(session, STORES),
+    [session.secret, params.portalId],
+    5000,
+  );
   const [id, setId] = useState('');
   const [label, setLabel] = useState('');
   const [notice, setNotice] = useState('');
@@ -64,7 +71,15 @@ export function StoresPage({ session, params }: { session: Session; params: Reco
                     <th scope="row">{store.id}</th>
                     <td>{store.label}</td>
                     <td>
-                      <button type="button" disabled={busy} aria-label={`Delete store ${store.id}`} onClick={() => window.confirm(`Delete store ${store.id}?`) && void act(`Delete store ${store.id}`, () => sessionApi(session, `${STORES}/${encodeURIComponent(store.id)}`, { method: 'DELETE' }))}>
+                      <button
+                        type="button"
+                        disabled={busy}
+                        aria-label={`Delete store ${store.id}`}
+                        onClick={() =>
+                          window.confirm(`Delete store ${store.id}?`) &&
+                          void act(`Delete store ${store.id}`, () => sessionApi(session, `${STORES}/${encodeURIComponent(store.id)}`, { method: 'DELETE' }))
+                        }
+                      >
                         Delete
                       </button>
                     </td>

@@ -36,11 +36,7 @@ export class AccountStore {
       if (!isDuplicateKey(error)) throw error;
     });
     await this.models.pipelines.updateOne({ portalId, id: DEFAULT_PIPELINE.id }, { $setOnInsert: DEFAULT_PIPELINE }, { upsert: true });
-    await this.models.accounts.updateOne(
-      { portalId },
-      { $set: { tokenHash: hashToken(token) }, $setOnInsert: { pipelineLimit } },
-      { upsert: true },
-    );
+    await this.models.accounts.updateOne({ portalId }, { $set: { tokenHash: hashToken(token) }, $setOnInsert: { pipelineLimit } }, { upsert: true });
     return { portalId, pipelineLimit };
   }
 

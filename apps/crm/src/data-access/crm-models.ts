@@ -65,7 +65,10 @@ const uniqueValueSchema = new Schema(
  * search by e-mail reads, then checks against the contacts. Written before the contacts, so an
  * entry may name a contact whose e-mail changed since, but never misses one that has it.
  */
-const contactEmailSchema = new Schema({ _id: { type: String, required: true }, ids: { type: [Number], default: [] } }, { collection: 'crm_contact_emails', versionKey: false });
+const contactEmailSchema = new Schema(
+  { _id: { type: String, required: true }, ids: { type: [Number], default: [] } },
+  { collection: 'crm_contact_emails', versionKey: false },
+);
 
 const pipelineSchema = new Schema(
   {

@@ -29,7 +29,7 @@ export class ObjectIdAllocator {
   }
 
   private async takeNextIdBlock(): Promise<void> {
-    const highest = async () => ((await this.idBlocks.find().sort({ _id: -1 }).limit(1).toArray())[0]?._id ?? -1);
+    const highest = async () => (await this.idBlocks.find().sort({ _id: -1 }).limit(1).toArray())[0]?._id ?? -1;
     let block = (this.idBlock.number ?? (await highest())) + 1;
     for (;;) {
       try {

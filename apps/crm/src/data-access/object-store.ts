@@ -83,7 +83,11 @@ export class ObjectStore {
     const now = new Date();
     const docs = inputs.map((input, i) => this.objectDoc(portalId, objectType, ids[i], normalise(input.properties), now));
     await this.claimUniqueValues(portalId, objectType, definitions, docs);
-    if (objectType === 'contacts') await this.noteEmails(portalId, docs.map((doc) => ({ id: doc.id, emailKey: emailKeyOf(doc.properties) })));
+    if (objectType === 'contacts')
+      await this.noteEmails(
+        portalId,
+        docs.map((doc) => ({ id: doc.id, emailKey: emailKeyOf(doc.properties) })),
+      );
     await this.objects.insertMany(docs, { ordered: true });
     return docs.map((doc) => ({ ...doc, associations: {} }));
   }
@@ -95,18 +99,32 @@ export class ObjectStore {
     if (byEmail.size === 0) return;
     const write = () =>
       this.contactEmails.bulkWrite(
-        [...byEmail].map(([emailKey, ids]) => ({ updateOne: { filter: { _id: contactEmailKey(portalId, emailKey) }, update: { $addToSet: { ids: { $each: ids } } }, upsert: true } })),
+        [...byEmail].map(([emailKey, ids]) => ({
+          updateOne: { filter: { _id: contactEmailKey(portalId, emailKey) }, update: { $addToSet: { ids: { $each: ids } } }, upsert: true },
+        })),
         { ordered: false },
       );
     // Two first writers of one e-mail: the loser's upsert meets the winner's entry; adding again lands.
     await write().catch((error) => (isDuplicateKey(error) ? write() : Promise.reject(error)));
   }
 
-  private async claimUniqueValues(portalId: number, objectType: CrmType, definitions: Map<string, PropertyDefinition>, docs: { id: number; properties: Properties }[]) {
+  private async claimUniqueValues(
+    portalId: number,
+    objectType: CrmType,
+    definitions: Map<string, PropertyDefinition>,
+    docs: { id: number; properties: Properties }[],
+  ) {
     const claims = docs.flatMap((doc) =>
       Object.entries(doc.properties)
         .filter(([name, value]) => definitions.get(name)?.hasUniqueValue && value)
-        .map(([property, value]) => ({ _id: uniqueValueKey(portalId, objectType, property, value!), portalId, objectType, property, value: value!, objectId: doc.id })),
+        .map(([property, value]) => ({
+          _id: uniqueValueKey(portalId, objectType, property, value!),
+          portalId,
+          objectType,
+          property,
+          value: value!,
+          objectId: doc.id,
+        })),
     );
     if (claims.length === 0) return;
     try {
@@ -130,7 +148,9 @@ export class ObjectStore {
     for (const input of inputs) {
       const object = current.get(Number(input.id));
       if (!object) continue;
-      const changes = Object.fromEntries(Object.entries(normalise(input.properties)).filter(([name, value]) => (ownValue(object.properties, name) ?? null) !== value));
+      const changes = Object.fromEntries(
+        Object.entries(normalise(input.properties)).filter(([name, value]) => (ownValue(object.properties, name) ?? null) !== value),
+      );
       if (Object.keys(changes).length === 0) continue;
       const set: Record<string, unknown> = { updatedAt: now };
       for (const [name, value] of Object.entries(changes)) set[`properties.${name}`] = value;
@@ -145,12 +165,18 @@ export class ObjectStore {
   }
 
   /** Create or update by a unique property; a retried upsert finds the object the first one made. */
-  async upsert(portalId: number, objectType: CrmType, inputs: { id: string; idProperty: string; properties: Record<string, unknown> }[]): Promise<StoredObject[]> {
+  async upsert(
+    portalId: number,
+    objectType: CrmType,
+    inputs: { id: string; idProperty: string; properties: Record<string, unknown> }[],
+  ): Promise<StoredObject[]> {
     const definitions = await this.propertyStore.validateProperties(portalId, objectType, inputs);
     const idProperty = inputs[0]?.idProperty;
     if (!idProperty || inputs.some((input) => input.idProperty !== idProperty)) throw CrmError.invalidInput('every input needs the same idProperty');
-    if (!definitions.get(idProperty)?.hasUniqueValue) throw CrmError.invalidInput(`idProperty "${idProperty}" is not a property with unique values on ${objectType}`);
-    if (inputs.some((input) => typeof input.id !== 'string' || input.id === '')) throw CrmError.invalidInput('every input needs an id: the value of idProperty');
+    if (!definitions.get(idProperty)?.hasUniqueValue)
+      throw CrmError.invalidInput(`idProperty "${idProperty}" is not a property with unique values on ${objectType}`);
+    if (inputs.some((input) => typeof input.id !== 'string' || input.id === ''))
+      throw CrmError.invalidInput('every input needs an id: the value of idProperty');
 
     const values = inputs.map((input) => input.id);
     const claimedIds = await this.claimedObjectIds(portalId, objectType, idProperty, values);
@@ -158,14 +184,23 @@ export class ObjectStore {
     const fresh = new Set<number>();
     if (unclaimed.length > 0) {
       const newIds = await this.ids.allocate(unclaimed.length);
-      const claims = unclaimed.map((value, i) => ({ _id: uniqueValueKey(portalId, objectType, idProperty, value), portalId, objectType, property: idProperty, value, objectId: newIds[i] }));
+      const claims = unclaimed.map((value, i) => ({
+        _id: uniqueValueKey(portalId, objectType, idProperty, value),
+        portalId,
+        objectType,
+        property: idProperty,
+        value,
+        objectId: newIds[i],
+      }));
       let contested = false;
       await this.uniqueValues.insertMany(claims, { ordered: false }).catch((error) => {
         if (!isDuplicateKey(error)) throw error;
         contested = true;
       });
       // Another writer claimed some value first: it owns it; read the owners back.
-      const owners = contested ? await this.claimedObjectIds(portalId, objectType, idProperty, unclaimed) : new Map(claims.map((claim) => [claim.value, claim.objectId]));
+      const owners = contested
+        ? await this.claimedObjectIds(portalId, objectType, idProperty, unclaimed)
+        : new Map(claims.map((claim) => [claim.value, claim.objectId]));
       for (const claim of claims) {
         const owner = owners.get(claim.value)!;
         claimedIds.set(claim.value, owner);
@@ -174,7 +209,11 @@ export class ObjectStore {
     }
     const now = new Date();
     const writes = inputs.map((input) => ({ id: claimedIds.get(input.id)!, properties: { ...normalise(input.properties), [idProperty]: input.id } }));
-    if (objectType === 'contacts') await this.noteEmails(portalId, writes.map(({ id, properties }) => ({ id, emailKey: emailKeyOf(properties) })));
+    if (objectType === 'contacts')
+      await this.noteEmails(
+        portalId,
+        writes.map(({ id, properties }) => ({ id, emailKey: emailKeyOf(properties) })),
+      );
     // Objects whose claim this call made do not exist yet: written whole. Every other write (and a
     // second input for the same object) updates by _id, creating the object if a crash came
     // between its claim and its first write.
@@ -213,12 +252,24 @@ export class ObjectStore {
     // What was inserted whole and not changed after is answered as written; the rest is read back.
     for (const { id } of updates) written.delete(id);
     const ids = [...new Set(writes.map(({ id }) => id))];
-    const readBack = new Map((await this.read(portalId, objectType, ids.filter((id) => !written.has(id)))).map((object) => [object.id, object]));
+    const readBack = new Map(
+      (
+        await this.read(
+          portalId,
+          objectType,
+          ids.filter((id) => !written.has(id)),
+        )
+      ).map((object) => [object.id, object]),
+    );
     return ids.map((id) => written.get(id) ?? readBack.get(id)).filter((object): object is StoredObject => !!object);
   }
 
   private async claimedObjectIds(portalId: number, objectType: CrmType, property: string, values: string[]): Promise<Map<string, number>> {
-    const docs = await findIn(this.uniqueValues, '_id', values.map((value) => uniqueValueKey(portalId, objectType, property, value)));
+    const docs = await findIn(
+      this.uniqueValues,
+      '_id',
+      values.map((value) => uniqueValueKey(portalId, objectType, property, value)),
+    );
     return new Map(docs.map((doc) => [doc.value as string, doc.objectId as number]));
   }
 
@@ -236,23 +287,44 @@ export class ObjectStore {
     if (ids.length === 0) return [];
     const docs = await findIn(this.objects, '_id', ids);
     const byId = new Map(
-      docs.filter((doc) => doc.portalId === portalId && doc.objectType === objectType && !doc.archived).map((doc) => [doc.id as number, doc as unknown as StoredObject]),
+      docs
+        .filter((doc) => doc.portalId === portalId && doc.objectType === objectType && !doc.archived)
+        .map((doc) => [doc.id as number, doc as unknown as StoredObject]),
     );
     return [...new Set(ids)].map((id) => byId.get(id)).filter((doc): doc is StoredObject => !!doc);
   }
 
-  async search(portalId: number, objectType: CrmType, filters: SearchFilter[], limit: number, after: number): Promise<{ total: number; results: StoredObject[] }> {
+  async search(
+    portalId: number,
+    objectType: CrmType,
+    filters: SearchFilter[],
+    limit: number,
+    after: number,
+  ): Promise<{ total: number; results: StoredObject[] }> {
     const byEmail = objectType === 'contacts' ? filters.find((filter) => filter.propertyName === 'email') : undefined;
     if (byEmail) {
       // The contacts noted with these e-mails, checked against what they hold now.
-      const entries = await findIn(this.contactEmails, '_id', byEmail.values.map((value) => contactEmailKey(portalId, value.toLowerCase())));
-      const candidates = await this.read(portalId, objectType, entries.flatMap((entry) => entry.ids));
+      const entries = await findIn(
+        this.contactEmails,
+        '_id',
+        byEmail.values.map((value) => contactEmailKey(portalId, value.toLowerCase())),
+      );
+      const candidates = await this.read(
+        portalId,
+        objectType,
+        entries.flatMap((entry) => entry.ids),
+      );
       const matching = candidates.filter((object) => matchesFilters(objectType, object, filters)).sort((a, b) => a.id - b.id);
       return { total: matching.length, results: matching.slice(after, after + limit) };
     }
     const query: Record<string, unknown> = { portalId, objectType, archived: false };
     for (const filter of filters) query[`properties.${filter.propertyName}`] = { $in: filter.values };
-    const docs = await this.objects.find(query).sort({ id: 1 }).skip(after).limit(limit + 1).toArray();
+    const docs = await this.objects
+      .find(query)
+      .sort({ id: 1 })
+      .skip(after)
+      .limit(limit + 1)
+      .toArray();
     return { total: after + docs.length, results: docs.slice(0, limit) as unknown as StoredObject[] };
   }
 

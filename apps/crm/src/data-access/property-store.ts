@@ -37,7 +37,10 @@ export class PropertyStore {
   }
 
   async definitions(portalId: number, objectType: CrmType): Promise<Map<string, PropertyDefinition>> {
-    return this.definitionCache.get(keyOf(portalId, objectType), async () => new Map((await this.listProperties(portalId, objectType)).map((d) => [d.name, d])));
+    return this.definitionCache.get(
+      keyOf(portalId, objectType),
+      async () => new Map((await this.listProperties(portalId, objectType)).map((d) => [d.name, d])),
+    );
   }
 
   /** The definitions, once every input's values are known to fit them; else an INVALID_INPUT naming the first misfit. */

@@ -1,20 +1,73 @@
-import { decide, effectiveLimits, isSearchRequest, isValidTimeZone, limitHeaders, nextMidnight, retryAfterSeconds, RollingWindow, type HostedLimits, type UsageAtArrival } from './hosted-limits';
+import {
+  decide,
+  effectiveLimits,
+  isSearchRequest,
+  isValidTimeZone,
+  limitHeaders,
+  nextMidnight,
+  retryAfterSeconds,
+  RollingWindow,
+  type HostedLimits,
+  type UsageAtArrival,
+} from './hosted-limits';
 
 const limits: HostedLimits = { burstPer10s: 3, intervalMs: 10_000, dailyCap: 5, timeZone: 'UTC', searchPerSecond: 2 };
 const T = Date.parse('2024-03-10T12:00:00.000Z');
-const usage = (overrides: Partial<UsageAtArrival> = {}): UsageAtArrival => ({ now: T, inWindow: 0, dailyUsed: 0, dailyResetAt: Date.parse('2024-03-11T00:00:00Z'), searchesInSecond: 0, ...overrides });
+const usage = (overrides: Partial<UsageAtArrival> = {}): UsageAtArrival => ({
+  now: T,
+  inWindow: 0,
+  dailyUsed: 0,
+  dailyResetAt: Date.parse('2024-03-11T00:00:00Z'),
+  searchesInSecond: 0,
+  ...overrides,
+});
 
 describe('decide', () => {
   it.each([
     ['when nothing is used, then it is admitted', usage(), false, { admitted: true }],
     ['when the window has room for one more, then it is admitted', usage({ inWindow: 2, oldestInWindow: T - 1 }), false, { admitted: true }],
-    ['when the window is full, then TEN_SECONDLY_ROLLING until the oldest leaves it', usage({ inWindow: 3, oldestInWindow: T - 2_500 }), false, { admitted: false, policy: 'TEN_SECONDLY_ROLLING', retryAfterSeconds: 8 }],
-    ['when the oldest leaves the window in 1 ms, then Retry-After is still 1', usage({ inWindow: 3, oldestInWindow: T - 9_999 }), false, { admitted: false, policy: 'TEN_SECONDLY_ROLLING', retryAfterSeconds: 1 }],
-    ['when the daily cap is used, then DAILY until the reset', usage({ dailyUsed: 5, dailyResetAt: T + 3_600_000 }), false, { admitted: false, policy: 'DAILY', retryAfterSeconds: 3_600 }],
-    ['when both the day and the window are full, then DAILY with the longer wait', usage({ dailyUsed: 5, dailyResetAt: T + 5_000, inWindow: 3, oldestInWindow: T - 1_000 }), false, { admitted: false, policy: 'DAILY', retryAfterSeconds: 9 }],
-    ['when a search finds the second full, then SECONDLY', usage({ searchesInSecond: 2, oldestSearch: T - 400 }), true, { admitted: false, policy: 'SECONDLY', retryAfterSeconds: 1 }],
-    ['when a request that is not a search finds the second full, then it is admitted', usage({ searchesInSecond: 2, oldestSearch: T - 400 }), false, { admitted: true }],
-    ['when a search finds the window full too, then TEN_SECONDLY_ROLLING', usage({ searchesInSecond: 2, oldestSearch: T, inWindow: 3, oldestInWindow: T }), true, { admitted: false, policy: 'TEN_SECONDLY_ROLLING', retryAfterSeconds: 10 }],
+    [
+      'when the window is full, then TEN_SECONDLY_ROLLING until the oldest leaves it',
+      usage({ inWindow: 3, oldestInWindow: T - 2_500 }),
+      false,
+      { admitted: false, policy: 'TEN_SECONDLY_ROLLING', retryAfterSeconds: 8 },
+    ],
+    [
+      'when the oldest leaves the window in 1 ms, then Retry-After is still 1',
+      usage({ inWindow: 3, oldestInWindow: T - 9_999 }),
+      false,
+      { admitted: false, policy: 'TEN_SECONDLY_ROLLING', retryAfterSeconds: 1 },
+    ],
+    [
+      'when the daily cap is used, then DAILY until the reset',
+      usage({ dailyUsed: 5, dailyResetAt: T + 3_600_000 }),
+      false,
+      { admitted: false, policy: 'DAILY', retryAfterSeconds: 3_600 },
+    ],
+    [
+      'when both the day and the window are full, then DAILY with the longer wait',
+      usage({ dailyUsed: 5, dailyResetAt: T + 5_000, inWindow: 3, oldestInWindow: T - 1_000 }),
+      false,
+      { admitted: false, policy: 'DAILY', retryAfterSeconds: 9 },
+    ],
+    [
+      'when a search finds the second full, then SECONDLY',
+      usage({ searchesInSecond: 2, oldestSearch: T - 400 }),
+      true,
+      { admitted: false, policy: 'SECONDLY', retryAfterSeconds: 1 },
+    ],
+    [
+      'when a request that is not a search finds the second full, then it is admitted',
+      usage({ searchesInSecond: 2, oldestSearch: T - 400 }),
+      false,
+      { admitted: true },
+    ],
+    [
+      'when a search finds the window full too, then TEN_SECONDLY_ROLLING',
+      usage({ searchesInSecond: 2, oldestSearch: T, inWindow: 3, oldestInWindow: T }),
+      true,
+      { admitted: false, policy: 'TEN_SECONDLY_ROLLING', retryAfterSeconds: 10 },
+    ],
   ] as const)('%s', (_case, state, search, verdict) => {
     expect(decide(limits, state, search)).toEqual(verdict);
   });
@@ -90,7 +143,7 @@ describe('limitHeaders', () => {
 describe('effectiveLimits, isSearchRequest, isValidTimeZone', () => {
   const environment = { ...limits, burstPer10s: 100 };
   it.each([
-    ['when the account has none of its own, then the environment\'s', undefined, environment, environment],
+    ["when the account has none of its own, then the environment's", undefined, environment, environment],
     ['when the account has none and the environment none, then none', undefined, null, null],
     ['when the account switched them off, then none', null, environment, null],
     ['when the account has its own, then its own', limits, environment, limits],

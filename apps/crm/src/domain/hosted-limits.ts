@@ -104,7 +104,8 @@ export function decide(limits: HostedLimits, usage: UsageAtArrival, search: bool
   const broken: { policy: LimitPolicy; readyAt: number }[] = [];
   if (usage.dailyUsed >= limits.dailyCap) broken.push({ policy: 'DAILY', readyAt: usage.dailyResetAt });
   if (usage.inWindow >= limits.burstPer10s) broken.push({ policy: 'TEN_SECONDLY_ROLLING', readyAt: (usage.oldestInWindow ?? usage.now) + limits.intervalMs });
-  if (search && usage.searchesInSecond >= limits.searchPerSecond) broken.push({ policy: 'SECONDLY', readyAt: (usage.oldestSearch ?? usage.now) + SEARCH_WINDOW_MS });
+  if (search && usage.searchesInSecond >= limits.searchPerSecond)
+    broken.push({ policy: 'SECONDLY', readyAt: (usage.oldestSearch ?? usage.now) + SEARCH_WINDOW_MS });
   if (broken.length === 0) return { admitted: true };
   const readyAt = Math.max(...broken.map((limit) => limit.readyAt));
   return { admitted: false, policy: broken[0].policy, retryAfterSeconds: retryAfterSeconds(readyAt, usage.now) };

@@ -10,7 +10,16 @@ describe('splitMarkedInputs', () => {
     ['when an input holds the marker, then it is marked by that property', [a, b], '__invalid__', [a], [{ input: b, property: 'email' }]],
     ['when the marker is in another property, then that one is named', [c, a], '__invalid__', [a], [{ input: c, property: 'firstname' }]],
     ['when a value differs in case, then it is not the marker', [d], '__invalid__', [d], []],
-    ['when every input is marked, then none is applied', [b, c], '__invalid__', [], [{ input: b, property: 'email' }, { input: c, property: 'firstname' }]],
+    [
+      'when every input is marked, then none is applied',
+      [b, c],
+      '__invalid__',
+      [],
+      [
+        { input: b, property: 'email' },
+        { input: c, property: 'firstname' },
+      ],
+    ],
   ] as const)('%s', (_case, inputs, marker, valid, marked) => {
     expect(splitMarkedInputs(inputs, marker)).toEqual({ valid, marked });
   });
@@ -24,7 +33,8 @@ describe('markedInputError', () => {
     expect(markedInputError(input, 'email', '__invalid__')).toEqual({
       status: 'error',
       category: 'VALIDATION_ERROR',
-      message: 'Property values were not valid: [{"isValid":false,"message":"\\"__invalid__\\" is marked invalid for this account (its invalidMarker)","error":"INVALID_VALUE","name":"email"}]',
+      message:
+        'Property values were not valid: [{"isValid":false,"message":"\\"__invalid__\\" is marked invalid for this account (its invalidMarker)","error":"INVALID_VALUE","name":"email"}]',
       context,
     });
   });

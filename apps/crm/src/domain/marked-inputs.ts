@@ -16,7 +16,10 @@ export interface BatchInputError {
  * Splits a batch into the inputs to apply and those marked invalid on demand: an input is marked
  * when any of its property values is the account's marker. No marker: every input is applied.
  */
-export function splitMarkedInputs<I extends TracedInput>(inputs: readonly I[], marker: string | undefined): { valid: I[]; marked: { input: I; property: string }[] } {
+export function splitMarkedInputs<I extends TracedInput>(
+  inputs: readonly I[],
+  marker: string | undefined,
+): { valid: I[]; marked: { input: I; property: string }[] } {
   const valid: I[] = [];
   const marked: { input: I; property: string }[] = [];
   for (const input of inputs) {

@@ -16,7 +16,14 @@ export const accessLog =
     const traceparent = req.header('traceparent') ?? null;
     // Bound: the line carries the request's ids and trace, whatever context emits 'finish'.
     const logRequest = () =>
-      logger.http('request', { method: req.method, path: req.path, route: routeTemplate(req), status: res.statusCode, durationMs: Math.round(performance.now() - started), traceparent });
+      logger.http('request', {
+        method: req.method,
+        path: req.path,
+        route: routeTemplate(req),
+        status: res.statusCode,
+        durationMs: Math.round(performance.now() - started),
+        traceparent,
+      });
     res.once('finish', AsyncResource.bind(logRequest));
     next();
   };

@@ -32,7 +32,8 @@ function objectType(req: Request, param = 'type'): CrmType {
 const own = <T>(record: Record<string, T> | undefined, name: string): T | undefined => (record ? ownValue(record, name) : undefined);
 
 function present(object: StoredObject, properties?: string[], associations?: string[]) {
-  const shown = properties && properties.length > 0 ? Object.fromEntries(properties.map((name) => [name, own(object.properties, name) ?? null])) : object.properties;
+  const shown =
+    properties && properties.length > 0 ? Object.fromEntries(properties.map((name) => [name, own(object.properties, name) ?? null])) : object.properties;
   const result: Record<string, unknown> = {
     id: String(object.id),
     properties: shown,
@@ -121,13 +122,21 @@ export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, l
 
   router.post('/crm/v3/objects/:type/batch/archive', async (req, res) => {
     const { inputs } = parseWith(validateIds, req.body);
-    await store.objects.archive(account(res).portalId, objectType(req), inputs.map((input) => Number(input.id)));
+    await store.objects.archive(
+      account(res).portalId,
+      objectType(req),
+      inputs.map((input) => Number(input.id)),
+    );
     res.status(204).end();
   });
 
   router.post('/crm/v3/objects/:type/batch/read', async (req, res) => {
     const { inputs, properties } = parseWith(validateIds, req.body);
-    const results = await store.objects.read(account(res).portalId, objectType(req), inputs.map((input) => Number(input.id)));
+    const results = await store.objects.read(
+      account(res).portalId,
+      objectType(req),
+      inputs.map((input) => Number(input.id)),
+    );
     res.json({ status: 'COMPLETE', results: results.map((object) => present(object, properties)) });
   });
 
@@ -166,7 +175,8 @@ export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, l
   });
 
   router.delete('/crm/v3/properties/:type/:name', async (req, res) => {
-    if (!(await store.properties.deleteProperty(account(res).portalId, objectType(req), String(req.params.name)))) throw AppError.notFound(`No property "${String(req.params.name)}"`);
+    if (!(await store.properties.deleteProperty(account(res).portalId, objectType(req), String(req.params.name))))
+      throw AppError.notFound(`No property "${String(req.params.name)}"`);
     res.status(204).end();
   });
 
@@ -188,11 +198,14 @@ export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, l
   router.patch('/crm/v3/pipelines/deals/:id', async (req, res) => {
     const body = parseWith(validatePipelinePatch, req.body);
     const stages = body.stages?.map((stage, index) => ({ id: stage.id, label: stage.label, displayOrder: stage.displayOrder ?? index }));
-    res.json(await store.pipelines.updatePipeline(account(res).portalId, String(req.params.id), { label: body.label, displayOrder: body.displayOrder, stages }));
+    res.json(
+      await store.pipelines.updatePipeline(account(res).portalId, String(req.params.id), { label: body.label, displayOrder: body.displayOrder, stages }),
+    );
   });
 
   router.delete('/crm/v3/pipelines/deals/:id', async (req, res) => {
-    if (!(await store.pipelines.deletePipeline(account(res).portalId, String(req.params.id)))) throw AppError.notFound(`No deal pipeline "${String(req.params.id)}"`);
+    if (!(await store.pipelines.deletePipeline(account(res).portalId, String(req.params.id))))
+      throw AppError.notFound(`No deal pipeline "${String(req.params.id)}"`);
     res.status(204).end();
   });
 

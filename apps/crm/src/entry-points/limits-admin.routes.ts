@@ -14,9 +14,13 @@ function portalIdOf(req: Request): number {
 /** The limits body as stored: every field present, the hosted window unless a test asks for another. */
 function limitsFromBody(body: unknown): HostedLimits | null {
   if (body === null) return null;
-  if (body === undefined) throw AppError.badRequest('body must be the limits {burstPer10s, dailyCap, timeZone, searchPerSecond, intervalMs?, invalidMarker?} or null to switch them off');
+  if (body === undefined)
+    throw AppError.badRequest(
+      'body must be the limits {burstPer10s, dailyCap, timeZone, searchPerSecond, intervalMs?, invalidMarker?} or null to switch them off',
+    );
   const limits = parseWith(validateLimits, body);
-  if (!isValidTimeZone(limits.timeZone)) throw AppError.badRequest(`body/timeZone must be an IANA time zone such as UTC or Europe/Berlin, got "${limits.timeZone}"`);
+  if (!isValidTimeZone(limits.timeZone))
+    throw AppError.badRequest(`body/timeZone must be an IANA time zone such as UTC or Europe/Berlin, got "${limits.timeZone}"`);
   const { burstPer10s, intervalMs = HOSTED_INTERVAL_MS, dailyCap, timeZone, searchPerSecond, invalidMarker } = limits;
   return { burstPer10s, intervalMs, dailyCap, timeZone, searchPerSecond, ...(invalidMarker === undefined ? {} : { invalidMarker }) };
 }

@@ -10,7 +10,12 @@ import { PROPERTY_TYPES } from '../domain/object-types';
 function closed<T>(schema: T): T {
   if (Array.isArray(schema)) return schema.map((item) => closed(item)) as T;
   if (!schema || typeof schema !== 'object') return schema;
-  const node = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === 'properties' ? Object.fromEntries(Object.entries(value as object).map(([name, sub]) => [name, closed(sub)])) : closed(value)]));
+  const node = Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === 'properties' ? Object.fromEntries(Object.entries(value as object).map(([name, sub]) => [name, closed(sub)])) : closed(value),
+    ]),
+  );
   if ('properties' in node && !('additionalProperties' in node)) node.additionalProperties = false;
   return node as T;
 }
@@ -19,10 +24,16 @@ function closed<T>(schema: T): T {
 const validator = <const S extends JSONSchema>(schema: S) => createValidator(closed(schema));
 
 const propertyValues = { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } } as const;
-const idSchema = { anyOf: [{ type: 'string', pattern: '^[0-9]{1,15}$' }, { type: 'integer', minimum: 1 }] } as const;
+const idSchema = {
+  anyOf: [
+    { type: 'string', pattern: '^[0-9]{1,15}$' },
+    { type: 'integer', minimum: 1 },
+  ],
+} as const;
 /** A caller's id of one input of a batch write: a 207 names the inputs it refused by it. */
 const objectWriteTraceId = { type: 'string', minLength: 1, maxLength: 200 } as const;
-const inputs = <const I extends JSONSchema>(item: I) => ({ type: 'array', minItems: 1, maxItems: 100, items: item, errorHint: 'must hold 1 to 100 inputs' }) as const;
+const inputs = <const I extends JSONSchema>(item: I) =>
+  ({ type: 'array', minItems: 1, maxItems: 100, items: item, errorHint: 'must hold 1 to 100 inputs' }) as const;
 
 const createBody = {
   type: 'object',
@@ -34,7 +45,9 @@ export const validateCreate = validator(createBody);
 const updateBody = {
   type: 'object',
   required: ['inputs'],
-  properties: { inputs: inputs({ type: 'object', required: ['id', 'properties'], properties: { id: idSchema, properties: propertyValues, objectWriteTraceId } }) },
+  properties: {
+    inputs: inputs({ type: 'object', required: ['id', 'properties'], properties: { id: idSchema, properties: propertyValues, objectWriteTraceId } }),
+  },
 } as const;
 export const validateUpdate = validator(updateBody);
 
@@ -90,7 +103,12 @@ const searchBody = {
     },
     properties: { type: 'array', items: { type: 'string' } },
     limit: { type: 'integer', minimum: 1, maximum: 100 },
-    after: { anyOf: [{ type: 'string', pattern: '^[0-9]+$' }, { type: 'integer', minimum: 0 }] },
+    after: {
+      anyOf: [
+        { type: 'string', pattern: '^[0-9]+$' },
+        { type: 'integer', minimum: 0 },
+      ],
+    },
   },
 } as const;
 export const validateSearch = validator(searchBody);

@@ -11,7 +11,10 @@ import type { ChaosResult } from './chaos-scenario';
 export async function checkCrm(crmDb: mongoose.Connection, portalId: number, expected: ExpectedObject[]) {
   const docs = await crmDb
     .collection('crm_objects')
-    .find({ portalId, archived: { $ne: true }, objectType: { $in: ['contacts', 'deals'] } }, { projection: { _id: 1, objectType: 1, properties: 1, associations: 1 } })
+    .find(
+      { portalId, archived: { $ne: true }, objectType: { $in: ['contacts', 'deals'] } },
+      { projection: { _id: 1, objectType: 1, properties: 1, associations: 1 } },
+    )
     .toArray();
   const bySyncKey = new Map<string, typeof docs>();
   for (const doc of docs) {
@@ -50,7 +53,10 @@ export async function checkCrm(crmDb: mongoose.Connection, portalId: number, exp
     if (wrong.length > 0) wrongValue++;
     else if (withoutContact) unassociated++;
     if (wrong.length > 0 || withoutContact) {
-      if (examples.length < 5) examples.push(`${object.kind} ${object.n}: ${wrong.map(([name, value]) => `${name}=${properties[name]} (sent ${value})`).join(', ')}${withoutContact ? ' not associated with its contact' : ''}`);
+      if (examples.length < 5)
+        examples.push(
+          `${object.kind} ${object.n}: ${wrong.map(([name, value]) => `${name}=${properties[name]} (sent ${value})`).join(', ')}${withoutContact ? ' not associated with its contact' : ''}`,
+        );
       continue;
     }
     applied++;
@@ -106,7 +112,8 @@ export async function deadLetterCount(url: string, prefix: string): Promise<numb
 
 /** One line per scenario, for the console and docs/reliability.md. */
 export function resultTable(results: ChaosResult[]): string {
-  const header = '| Fault (SIGKILL, restart) | Acknowledged | Applied | Lost | Duplicated | Wrong final value | Deal without its contact | Dead-lettered | Answers other than 204 | Seconds |';
+  const header =
+    '| Fault (SIGKILL, restart) | Acknowledged | Applied | Lost | Duplicated | Wrong final value | Deal without its contact | Dead-lettered | Answers other than 204 | Seconds |';
   const rule = '|---|---|---|---|---|---|---|---|---|---|';
   const rows = results.map(
     (r) =>
@@ -121,4 +128,10 @@ export function resultTable(results: ChaosResult[]): string {
 
 /** Whether a scenario kept every promise: nothing lost, nothing twice, newest values, no 500. */
 export const kept = (result: ChaosResult): boolean =>
-  result.applied === result.acknowledged && result.lost === 0 && result.duplicated === 0 && result.wrongValue === 0 && result.unassociated === 0 && result.deadLettered === 0 && !result.answers['500'];
+  result.applied === result.acknowledged &&
+  result.lost === 0 &&
+  result.duplicated === 0 &&
+  result.wrongValue === 0 &&
+  result.unassociated === 0 &&
+  result.deadLettered === 0 &&
+  !result.answers['500'];

@@ -47,8 +47,20 @@ export function buildRequests(half: number, batchSize: number): SyncRequest[] {
 }
 
 /** Sends the requests at a fixed rate; each is sent again until acknowledged (204). */
-export async function sendPaced(stack: TestStack, portal: TestPortal, requests: SyncRequest[], perSecond: number, count: (status: number) => void, onSend: (index: number) => void) {
-  const http = axios.create({ baseURL: `${stack.gatewayUrl}/extensions/ecomm`, params: { hapikey: portal.apiKey }, validateStatus: () => true, timeout: 15_000 });
+export async function sendPaced(
+  stack: TestStack,
+  portal: TestPortal,
+  requests: SyncRequest[],
+  perSecond: number,
+  count: (status: number) => void,
+  onSend: (index: number) => void,
+) {
+  const http = axios.create({
+    baseURL: `${stack.gatewayUrl}/extensions/ecomm`,
+    params: { hapikey: portal.apiKey },
+    validateStatus: () => true,
+    timeout: 15_000,
+  });
   const sendOne = async (request: SyncRequest) => {
     const deadline = Date.now() + 5 * 60_000;
     for (;;) {
@@ -91,4 +103,3 @@ export function expectedObjects(half: number, tenant: { portalId: number; appId:
   }
   return objects;
 }
-

@@ -22,7 +22,9 @@ async function main() {
   const unknown = (only ?? []).filter((name) => !FAULTS.includes(name as Fault));
   if (unknown.length > 0) throw new Error(`unknown fault ${unknown.join(', ')}; choose from ${FAULTS.join(', ')}`);
   const faults = only ? (only as Fault[]) : FAULTS;
-  const options = quick ? { objects: 2_000, batchSize: 20, requestsPerSecond: 40, downMs: 3_000 } : { objects: 10_000, batchSize: 50, requestsPerSecond: 40, downMs: 3_000 };
+  const options = quick
+    ? { objects: 2_000, batchSize: 20, requestsPerSecond: 40, downMs: 3_000 }
+    : { objects: 10_000, batchSize: 50, requestsPerSecond: 40, downMs: 3_000 };
   console.log(`[chaos] ${faults.length} scenarios, ${options.objects} objects each, ${options.requestsPerSecond} requests/s, ${options.downMs} ms down`);
 
   fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });

@@ -1,5 +1,13 @@
 import express, { Router, type Request } from 'express';
-import { createValidator, crmConnectionInputSchema, namedSchema, newAppSchema, newInstallSchema, newPortalSchema, portalChangeSchema } from '@ecomm-sync/contracts';
+import {
+  createValidator,
+  crmConnectionInputSchema,
+  namedSchema,
+  newAppSchema,
+  newInstallSchema,
+  newPortalSchema,
+  portalChangeSchema,
+} from '@ecomm-sync/contracts';
 import { AppError, failedAuthThrottle, parseWith, staticBearerAuth, type FailedAuthThrottleOptions } from '@ecomm-sync/http';
 import { oauthError, type ManageAccountsUseCase } from '../use-cases/manage-accounts.use-case';
 
@@ -12,7 +20,8 @@ const validateNewInstall = createValidator(newInstallSchema);
 
 const integerIn = (req: Request, param: string): number => {
   const value = Number(req.params[param]);
-  if (!Number.isSafeInteger(value) || value < 1) throw AppError.badRequest(`${param} in the path must be a positive integer, got "${String(req.params[param])}"`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw AppError.badRequest(`${param} in the path must be a positive integer, got "${String(req.params[param])}"`);
   return value;
 };
 
@@ -45,7 +54,10 @@ export function adminRoutes(accounts: ManageAccountsUseCase, adminToken: string)
     await accounts.setPipelineLimit(integerIn(req, 'portalId'), pipelineLimit);
     res.status(204).end();
   });
-  for (const [state, active] of [['disable', false], ['enable', true]] as const) {
+  for (const [state, active] of [
+    ['disable', false],
+    ['enable', true],
+  ] as const) {
     router.post(`/admin/v1/portals/:portalId/${state}`, async (req, res) => {
       await accounts.setPortalActive(integerIn(req, 'portalId'), active);
       res.status(204).end();
@@ -118,7 +130,10 @@ export function adminRoutes(accounts: ManageAccountsUseCase, adminToken: string)
 export function oauthRoutes(accounts: ManageAccountsUseCase, throttle: FailedAuthThrottleOptions): Router {
   const router = Router();
   // Beside the gateway-wide throttle (client address): wrong secrets for one client_id, from anywhere.
-  const byClientId = { what: 'client_id', of: (req: Request) => (typeof req.body?.client_id === 'string' && req.body.client_id !== '' ? req.body.client_id : undefined) };
+  const byClientId = {
+    what: 'client_id',
+    of: (req: Request) => (typeof req.body?.client_id === 'string' && req.body.client_id !== '' ? req.body.client_id : undefined),
+  };
   const form = express.urlencoded({ extended: false, limit: '16kb' });
   router.post('/oauth/v1/token', form, ...failedAuthThrottle(throttle, [byClientId]), async (req, res) => {
     const type = req.header('content-type') ?? '';
@@ -133,7 +148,11 @@ export function oauthRoutes(accounts: ManageAccountsUseCase, throttle: FailedAut
     };
     const grantType = field('grant_type');
     if (grantType !== 'refresh_token') {
-      throw oauthError(400, 'unsupported_grant_type', `grant_type must be refresh_token, got "${grantType}"; first tokens come with the install (POST /admin/v1/installs)`);
+      throw oauthError(
+        400,
+        'unsupported_grant_type',
+        `grant_type must be refresh_token, got "${grantType}"; first tokens come with the install (POST /admin/v1/installs)`,
+      );
     }
     const tokens = await accounts.refresh(field('client_id'), field('client_secret'), field('refresh_token'));
     res.setHeader('cache-control', 'no-store');

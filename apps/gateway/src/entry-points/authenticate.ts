@@ -154,7 +154,9 @@ export class Authorizer {
   /** One application within one portal (GET /v2/sync/errors, imports): the customer's OAuth access token. */
   readonly installedApplication: Rule<Tenant> = (principal) => {
     if (principal.kind !== 'access-token') {
-      throw AppError.forbidden(`${describe(principal)} cannot be used here; this endpoint takes the OAuth access token of the application installed in the portal`);
+      throw AppError.forbidden(
+        `${describe(principal)} cannot be used here; this endpoint takes the OAuth access token of the application installed in the portal`,
+      );
     }
     return { portalId: principal.portalId, appId: principal.appId };
   };

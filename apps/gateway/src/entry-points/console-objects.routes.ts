@@ -20,7 +20,12 @@ const validateDryRun = createValidator({
     storeId: objectIdSchema,
     objectType: objectTypeSchema,
     externalObjectId: objectIdSchema,
-    message: { type: 'object', required: ['externalObjectId', 'properties'], additionalProperties: false, properties: { externalObjectId: objectIdSchema, properties: propertyMapSchema } },
+    message: {
+      type: 'object',
+      required: ['externalObjectId', 'properties'],
+      additionalProperties: false,
+      properties: { externalObjectId: objectIdSchema, properties: propertyMapSchema },
+    },
   },
 });
 
@@ -31,7 +36,10 @@ const askedTenant = (req: Request): AskedTenant => ({
 });
 
 /** The console's object inspector and mappings page (issue 14, pages 3 and 4), behind the console's credential rule. */
-export function consoleObjectRoutes(deps: { inspect: InspectObjectUseCase; mappings: MappingDraftUseCase; accounts: AccountRepository }, auth: Authorizer): Router {
+export function consoleObjectRoutes(
+  deps: { inspect: InspectObjectUseCase; mappings: MappingDraftUseCase; accounts: AccountRepository },
+  auth: Authorizer,
+): Router {
   const router = Router();
   const base = '/console/api/v1';
   const signedIn = auth.require(consoleScope(deps.accounts));
@@ -59,10 +67,10 @@ export function consoleObjectRoutes(deps: { inspect: InspectObjectUseCase; mappi
 
   router.post(`${base}/mappings/dry-run`, ...signedIn, async (req, res) => {
     const input = parseWith(validateDryRun, req.body ?? {});
-    if ((input.externalObjectId === undefined) === (input.message === undefined)) throw AppError.badRequest('body must have either externalObjectId (a stored object) or message (a typed one), not both');
+    if ((input.externalObjectId === undefined) === (input.message === undefined))
+      throw AppError.badRequest('body must have either externalObjectId (a stored object) or message (a typed one), not both');
     const settings = parseWith(validateDraftSettings, input.settings);
     res.json(await deps.mappings.dryRun(scopeOf(res), askedTenant(req), { ...input, settings }));
   });
   return router;
 }
-

@@ -4,7 +4,8 @@ import express, { Router } from 'express';
 import { AppError } from '@ecomm-sync/http';
 
 /** Everything the console loads comes from its own build: no CDN, no inline script (decision 0033). */
-const CONSOLE_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+const CONSOLE_CSP =
+  "default-src 'self'; img-src 'self' data:; style-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
 
 /**
  * The web console's build (apps/console, `nx build console`) under /console: its files as they
@@ -25,7 +26,11 @@ export function consoleStaticFiles(dir: string | undefined): Router {
     next();
   });
   if (!dir || !index) {
-    router.get(CONSOLE_PAGES, (req, _res, next) => (req.path.startsWith('/console/api') ? next() : next(AppError.notFound('The console is not built into this gateway: run `npx nx build console` and set CONSOLE_DIR'))));
+    router.get(CONSOLE_PAGES, (req, _res, next) =>
+      req.path.startsWith('/console/api')
+        ? next()
+        : next(AppError.notFound('The console is not built into this gateway: run `npx nx build console` and set CONSOLE_DIR')),
+    );
     return router;
   }
   // Hashed asset names change with every build: they may be cached for good; index.html never.

@@ -28,7 +28,13 @@ const validateRetry = createValidator({
           type: 'object',
           required: ['portalId', 'appId', 'storeId', 'objectType', 'externalObjectId'],
           additionalProperties: false,
-          properties: { portalId: { type: 'integer', minimum: 1 }, appId: { type: ['string', 'null'], maxLength: 100 }, storeId: objectId, objectType: { enum: OBJECT_TYPES }, externalObjectId: objectId },
+          properties: {
+            portalId: { type: 'integer', minimum: 1 },
+            appId: { type: ['string', 'null'], maxLength: 100 },
+            storeId: objectId,
+            objectType: { enum: OBJECT_TYPES },
+            externalObjectId: objectId,
+          },
         },
       },
     },
@@ -41,7 +47,8 @@ const validateRetry = createValidator({
   ],
 });
 
-const portalInQuery = (req: Request): number | undefined => (req.query.portalId === undefined ? undefined : integerParam(req.query, 'portalId', 0, 1, Number.MAX_SAFE_INTEGER));
+const portalInQuery = (req: Request): number | undefined =>
+  req.query.portalId === undefined ? undefined : integerParam(req.query, 'portalId', 0, 1, Number.MAX_SAFE_INTEGER);
 const appIdInQuery = (req: Request): string | undefined => (typeof req.query.appId === 'string' && req.query.appId !== '' ? req.query.appId : undefined);
 
 /**
@@ -58,16 +65,25 @@ export const consoleScope =
       const appId = appIdInQuery(req);
       if (!appId) throw AppError.badRequest('appId is required with a developer API key: add ?appId=<your application id>');
       const application = await accounts.findApplication(appId);
-      if (!application || application.developerId !== principal.developerId) throw AppError.notFound(`No application ${appId} belongs to this developer account`);
+      if (!application || application.developerId !== principal.developerId)
+        throw AppError.notFound(`No application ${appId} belongs to this developer account`);
       return { session: { role: 'integrator', appId }, scope: { appId, ...(asked !== undefined ? { portalId: asked } : {}) } };
     }
-    if (asked !== undefined && asked !== principal.portalId) throw AppError.forbidden(`This credential belongs to portal ${principal.portalId}, not to portal ${asked}`);
-    if (principal.kind === 'access-token') return { session: { role: 'customer', portalId: principal.portalId, appId: principal.appId }, scope: { portalId: principal.portalId, appId: principal.appId } };
+    if (asked !== undefined && asked !== principal.portalId)
+      throw AppError.forbidden(`This credential belongs to portal ${principal.portalId}, not to portal ${asked}`);
+    if (principal.kind === 'access-token')
+      return {
+        session: { role: 'customer', portalId: principal.portalId, appId: principal.appId },
+        scope: { portalId: principal.portalId, appId: principal.appId },
+      };
     return { session: { role: 'customer', portalId: principal.portalId }, scope: { portalId: principal.portalId } };
   };
 
 /** The console's own API (decision 0033): only what the existing endpoints do not answer. */
-export function consoleRoutes(deps: { read: ConsoleReadUseCase; retry: RetryErrorsUseCase; operations?: OperationsPort; accounts: AccountRepository; adminToken: string }, auth: Authorizer): Router {
+export function consoleRoutes(
+  deps: { read: ConsoleReadUseCase; retry: RetryErrorsUseCase; operations?: OperationsPort; accounts: AccountRepository; adminToken: string },
+  auth: Authorizer,
+): Router {
   const router = Router();
   const base = '/console/api/v1';
   const signedIn = auth.require(consoleScope(deps.accounts));
@@ -83,7 +99,8 @@ export function consoleRoutes(deps: { read: ConsoleReadUseCase; retry: RetryErro
 
   router.get(`${base}/errors`, ...signedIn, async (req, res) => {
     const status = req.query.status;
-    if (status !== undefined && status !== 'OPEN' && status !== 'RESOLVED' && status !== 'ALL') throw AppError.badRequest(`Query parameter status must be OPEN, RESOLVED or ALL, got "${String(status)}"`);
+    if (status !== undefined && status !== 'OPEN' && status !== 'RESOLVED' && status !== 'ALL')
+      throw AppError.badRequest(`Query parameter status must be OPEN, RESOLVED or ALL, got "${String(status)}"`);
     res.json(
       await deps.read.errors(scopeOf(res), {
         storeId: req.query.storeId === undefined ? undefined : objectIdParam(req.query.storeId, 'Query parameter storeId'),

@@ -75,14 +75,24 @@ export function importRoutes(imports: ManageImportsUseCase, auth: Authorizer): R
     });
     router.get(`${prefix}/:importStartedAt/:objectType/:pageNumber`, ...application, async (req, res) => {
       const { importStartedAt, objectType } = target(req);
-      const items = await imports.getPage(appTenant(grantOf<Tenant>(res)), DEFAULT_STORE_ID, importStartedAt, objectType, pageNumberParam(req.params.pageNumber));
+      const items = await imports.getPage(
+        appTenant(grantOf<Tenant>(res)),
+        DEFAULT_STORE_ID,
+        importStartedAt,
+        objectType,
+        pageNumberParam(req.params.pageNumber),
+      );
       res.json(items.map((item) => ({ integratorObjectId: item.externalObjectId, propertyNameToValues: item.properties })));
     });
   }
 
   router.post('/extensions/ecomm/v2/imports/page', ...application, async (req, res) => {
     const page = parseWith(validateV2Page, req.body);
-    const items = page.messages.map((message) => ({ externalObjectId: message.externalObjectId, properties: message.properties ?? {}, ...(message.associations ? { associations: message.associations } : {}) }));
+    const items = page.messages.map((message) => ({
+      externalObjectId: message.externalObjectId,
+      properties: message.properties ?? {},
+      ...(message.associations ? { associations: message.associations } : {}),
+    }));
     await imports.putPage(appTenant(grantOf<Tenant>(res)), page.storeId, page.importStartedAt, page.objectType, page.pageNumber, items);
     res.status(204).end();
   });

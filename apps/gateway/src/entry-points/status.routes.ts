@@ -86,7 +86,9 @@ export function statusRoutes(readSyncStatus: ReadSyncStatusUseCase, auth: Author
   });
 
   router.get('/extensions/ecomm/v1/sync-errors', ...auth.require(auth.v1ErrorScope), (req, res) => listV1(readSyncStatus, req, res, grantOf<ErrorScope>(res)));
-  router.get('/extensions/ecomm/v1/sync-errors/portal/:portalId', ...portalAccount, (req, res) => listV1(readSyncStatus, req, res, { portalId: grantOf<number>(res) }));
+  router.get('/extensions/ecomm/v1/sync-errors/portal/:portalId', ...portalAccount, (req, res) =>
+    listV1(readSyncStatus, req, res, { portalId: grantOf<number>(res) }),
+  );
   router.get('/extensions/ecomm/v2/sync/crm-health', ...customerData, async (_req, res) => {
     res.json(await readSyncStatus.crmHealth(grantOf<Tenant>(res).portalId));
   });
@@ -96,7 +98,9 @@ export function statusRoutes(readSyncStatus: ReadSyncStatusUseCase, auth: Author
   router.get('/extensions/ecomm/v2/sync/errors', ...auth.require(auth.installedApplication), (req, res) => listV2Bound(req, res, grantOf<Tenant>(res)));
 
   const developerApplication = auth.require(auth.developerApplication);
-  router.get('/extensions/ecomm/v1/sync-errors/app/:appId', ...developerApplication, (req, res) => listV1(readSyncStatus, req, res, { appId: grantOf<string>(res) }));
+  router.get('/extensions/ecomm/v1/sync-errors/app/:appId', ...developerApplication, (req, res) =>
+    listV1(readSyncStatus, req, res, { appId: grantOf<string>(res) }),
+  );
   router.get('/extensions/ecomm/v2/sync/errors/app/:appId', ...developerApplication, (req, res) => listV2Bound(req, res, { appId: grantOf<string>(res) }));
 
   return router;

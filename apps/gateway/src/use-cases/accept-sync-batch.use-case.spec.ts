@@ -54,13 +54,19 @@ describe('AcceptSyncBatchUseCase', () => {
       expect(batches()[0].messages[0].changedAt).toBe(changedAt);
     });
 
-    it.each([-1, 'not a time', '1969-12-31T23:59:59.000Z'])('when a change time is %p, then the request is refused with 400 naming the field and nothing is published', async (sent) => {
-      const messages = [aV1Message(), aV1Message({ changeOccurredTimestamp: sent as number })];
+    it.each([-1, 'not a time', '1969-12-31T23:59:59.000Z'])(
+      'when a change time is %p, then the request is refused with 400 naming the field and nothing is published',
+      async (sent) => {
+        const messages = [aV1Message(), aV1Message({ changeOccurredTimestamp: sent as number })];
 
-      await expect(useCase.acceptV1(tenant, 'DEAL', messages)).rejects.toMatchObject({ status: 400, message: expect.stringContaining('body/1/changeOccurredTimestamp') });
+        await expect(useCase.acceptV1(tenant, 'DEAL', messages)).rejects.toMatchObject({
+          status: 400,
+          message: expect.stringContaining('body/1/changeOccurredTimestamp'),
+        });
 
-      expect(broker.published).toEqual([]);
-    });
+        expect(broker.published).toEqual([]);
+      },
+    );
   });
 
   describe('v2', () => {
@@ -70,14 +76,23 @@ describe('AcceptSyncBatchUseCase', () => {
       await useCase.acceptV2(tenant, aV2Submission('LINE_ITEM', [lineItem], 'eu'));
 
       expect(broker.routingKeys()).toEqual(['sync.batch.LINE_ITEM']);
-      expect(batches()[0]).toMatchObject({ tenant, storeId: 'eu', objectType: 'LINE_ITEM', source: 'v2', messages: [{ externalObjectId: 'l-1', associations: { DEAL: ['d-1'] } }] });
+      expect(batches()[0]).toMatchObject({
+        tenant,
+        storeId: 'eu',
+        objectType: 'LINE_ITEM',
+        source: 'v2',
+        messages: [{ externalObjectId: 'l-1', associations: { DEAL: ['d-1'] } }],
+      });
     });
 
     it.each([
       { whose: 'an unknown store', submitter: tenant, storeId: 'us' },
       { whose: 'a store of another tenant', submitter: aTenant(), storeId: 'eu' },
     ])('when a submission names $whose, then it is refused with 400 and nothing is published', async ({ submitter, storeId }) => {
-      await expect(useCase.acceptV2(submitter, aV2Submission('CONTACT', [aV2Message()], storeId))).rejects.toMatchObject({ status: 400, message: expect.stringContaining(`"${storeId}"`) });
+      await expect(useCase.acceptV2(submitter, aV2Submission('CONTACT', [aV2Message()], storeId))).rejects.toMatchObject({
+        status: 400,
+        message: expect.stringContaining(`"${storeId}"`),
+      });
 
       expect(broker.published).toEqual([]);
     });

@@ -28,14 +28,12 @@ export class AcceptSyncBatchUseCase {
       objectType,
       source: 'v1',
       receivedAt: Date.now(),
-      messages: messages.map(
-        (message, index): InboundMessage => ({
-          externalObjectId: message.integratorObjectId,
-          action: message.action,
-          changedAt: changeTimeOf(message.changeOccurredTimestamp, `body/${index}/changeOccurredTimestamp`),
-          properties: message.propertyNameToValues ?? {},
-        }),
-      ),
+      messages: messages.map((message, index): InboundMessage => ({
+        externalObjectId: message.integratorObjectId,
+        action: message.action,
+        changedAt: changeTimeOf(message.changeOccurredTimestamp, `body/${index}/changeOccurredTimestamp`),
+        properties: message.propertyNameToValues ?? {},
+      })),
     });
   }
 
@@ -53,15 +51,13 @@ export class AcceptSyncBatchUseCase {
       objectType: submission.objectType,
       source: 'v2',
       receivedAt: Date.now(),
-      messages: submission.messages.map(
-        (message, index): InboundMessage => ({
-          externalObjectId: message.externalObjectId,
-          action: message.action,
-          changedAt: changeTimeOf(message.changedAt, `body/messages/${index}/changedAt`),
-          properties: message.properties ?? {},
-          ...(message.associations ? { associations: message.associations } : {}),
-        }),
-      ),
+      messages: submission.messages.map((message, index): InboundMessage => ({
+        externalObjectId: message.externalObjectId,
+        action: message.action,
+        changedAt: changeTimeOf(message.changedAt, `body/messages/${index}/changedAt`),
+        properties: message.properties ?? {},
+        ...(message.associations ? { associations: message.associations } : {}),
+      })),
     });
   }
 
@@ -72,7 +68,12 @@ export class AcceptSyncBatchUseCase {
       this.logger.error('publishing a sync batch failed', { error: String(error), batchId: batch.batchId });
       throw AppError.unavailable('The batch could not be stored durably, so nothing was accepted; send it again');
     }
-    this.logger.info('sync batch accepted', { batchId: batch.batchId, portalId: batch.tenant.portalId, objectType: batch.objectType, count: batch.messages.length });
+    this.logger.info('sync batch accepted', {
+      batchId: batch.batchId,
+      portalId: batch.tenant.portalId,
+      objectType: batch.objectType,
+      count: batch.messages.length,
+    });
   }
 }
 

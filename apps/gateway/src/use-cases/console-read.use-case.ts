@@ -18,7 +18,11 @@ export class ConsoleReadUseCase {
 
   async overview(scope: ConsoleScope): Promise<ConsoleOverview> {
     const { consoleOverview } = this.repositories;
-    const [counts, openErrors, labels] = await Promise.all([consoleOverview.objectCounts(scope), consoleOverview.openErrorsByType(scope), consoleOverview.storeLabels(scope)]);
+    const [counts, openErrors, labels] = await Promise.all([
+      consoleOverview.objectCounts(scope),
+      consoleOverview.openErrorsByType(scope),
+      consoleOverview.storeLabels(scope),
+    ]);
     return { stores: storeOverviews(counts, openErrors, labels) };
   }
 

@@ -27,15 +27,28 @@ export class ConsoleReportUseCase {
       if (row.inCrm === 0 || (row.objectType !== 'DEAL' && row.objectType !== 'LINE_ITEM') || (storeId !== undefined && row.storeId !== storeId)) continue;
       stores.set(JSON.stringify([row.portalId, row.appId, row.storeId]), { tenant: { portalId: row.portalId, appId: row.appId }, storeId: row.storeId });
     }
-    const labelOf = (tenant: Tenant, id: string) => labels.find((l) => l.portalId === tenant.portalId && l.appId === tenant.appId && l.storeId === id)?.label ?? (id === 'default' ? 'Default' : id);
+    const labelOf = (tenant: Tenant, id: string) =>
+      labels.find((l) => l.portalId === tenant.portalId && l.appId === tenant.appId && l.storeId === id)?.label ?? (id === 'default' ? 'Default' : id);
     const reports: ConsoleStoreReport[] = [];
     // One store after the other: each reads through its portal's request budget.
     for (const { tenant, storeId: id } of [...stores.values()].sort((a, b) => a.tenant.portalId - b.tenant.portalId || a.storeId.localeCompare(b.storeId))) {
       const crm = await this.crmFor(tenant.portalId);
       if (!crm) continue;
-      const [deals, lineItems] = [await this.repositories.consoleReport.crmIds(tenant, id, 'DEAL', REPORT_LIMIT), await this.repositories.consoleReport.crmIds(tenant, id, 'LINE_ITEM', REPORT_LIMIT)];
-      const [dealObjects, itemObjects] = await readOrExplain(async () => [await crm.batchRead('DEAL', deals.ids, DEAL_PROPERTIES), await crm.batchRead('LINE_ITEM', lineItems.ids, LINE_ITEM_PROPERTIES)] as const);
-      reports.push({ portalId: tenant.portalId, appId: tenant.appId ?? null, storeId: id, label: labelOf(tenant, id), ...storeReport(dealObjects, itemObjects), partial: deals.more || lineItems.more });
+      const [deals, lineItems] = [
+        await this.repositories.consoleReport.crmIds(tenant, id, 'DEAL', REPORT_LIMIT),
+        await this.repositories.consoleReport.crmIds(tenant, id, 'LINE_ITEM', REPORT_LIMIT),
+      ];
+      const [dealObjects, itemObjects] = await readOrExplain(
+        async () => [await crm.batchRead('DEAL', deals.ids, DEAL_PROPERTIES), await crm.batchRead('LINE_ITEM', lineItems.ids, LINE_ITEM_PROPERTIES)] as const,
+      );
+      reports.push({
+        portalId: tenant.portalId,
+        appId: tenant.appId ?? null,
+        storeId: id,
+        label: labelOf(tenant, id),
+        ...storeReport(dealObjects, itemObjects),
+        partial: deals.more || lineItems.more,
+      });
     }
     return { stores: reports };
   }

@@ -17,9 +17,11 @@ export interface AskedTenant {
  */
 export async function tenantOf(scope: ConsoleScope, asked: AskedTenant, accounts: Pick<Repositories['accounts'], 'findInstall'>): Promise<Tenant> {
   const portalId = scope.portalId ?? asked.portalId;
-  if (portalId === undefined) throw AppError.badRequest('portalId is required with a developer API key: add ?portalId=<a portal that installed the application>');
+  if (portalId === undefined)
+    throw AppError.badRequest('portalId is required with a developer API key: add ?portalId=<a portal that installed the application>');
   if (scope.appId !== undefined) {
-    if (scope.portalId === undefined && !(await accounts.findInstall(portalId, scope.appId!))) throw AppError.notFound(`Application ${scope.appId} is not installed in portal ${portalId}`);
+    if (scope.portalId === undefined && !(await accounts.findInstall(portalId, scope.appId!)))
+      throw AppError.notFound(`Application ${scope.appId} is not installed in portal ${portalId}`);
     return { portalId, appId: scope.appId };
   }
   const appId = asked.appId ?? null;

@@ -13,7 +13,8 @@ export interface CrmLinkPort {
 }
 
 /** The built-in CRM's object address, for portals whose CRM is the built-in one. */
-export const builtinObjectLink = (crmBaseUrl: string, objectType: ObjectType, crmId: number) => `${crmBaseUrl.replace(/\/$/, '')}/crm/v3/objects/${CRM_OBJECT_PATHS[objectType]}/${crmId}`;
+export const builtinObjectLink = (crmBaseUrl: string, objectType: ObjectType, crmId: number) =>
+  `${crmBaseUrl.replace(/\/$/, '')}/crm/v3/objects/${CRM_OBJECT_PATHS[objectType]}/${crmId}`;
 
 /**
  * The console's object inspector (issue 14, page 3): what was received for one sender object,
@@ -26,7 +27,10 @@ export class InspectObjectUseCase {
     private readonly crmLinks: CrmLinkPort,
   ) {}
 
-  async inspect(scope: ConsoleScope, asked: AskedTenant & { storeId: string; objectType: ObjectType; externalObjectId: string }): Promise<ConsoleObjectInspection> {
+  async inspect(
+    scope: ConsoleScope,
+    asked: AskedTenant & { storeId: string; objectType: ObjectType; externalObjectId: string },
+  ): Promise<ConsoleObjectInspection> {
     const { rawMessages, objectStates, objectSyncs, syncErrors, settings } = this.repositories;
     const tenant = await tenantOf(scope, asked, this.repositories.accounts);
     const { storeId, objectType, externalObjectId } = asked;
@@ -40,7 +44,9 @@ export class InspectObjectUseCase {
     ]);
     const state = states.get(externalObjectId)?.state ?? null;
     if (received.messages.length === 0 && !state && !sync && errors.length === 0) {
-      throw AppError.notFound(`Nothing was received for ${objectType} ${externalObjectId} in store ${storeId}; check the store and the id as the store sends it`);
+      throw AppError.notFound(
+        `Nothing was received for ${objectType} ${externalObjectId} in store ${storeId}; check the store and the id as the store sends it`,
+      );
     }
     const open = errors.filter((error) => error.status === 'OPEN');
     const mapped = state ? mapObject(objectType, externalObjectId, state, stored) : null;
@@ -56,12 +62,27 @@ export class InspectObjectUseCase {
         openErrors: open.length,
         waiting: open.length > 0 && open.every((error) => error.type === 'INVALID_ASSOCIATION_PROPERTY'),
       }),
-      crm: sync && crmId !== null ? { id: crmId, archived: sync.archived, lastProcessedAt: sync.lastProcessedAt, link: sync.archived ? null : await this.crmLinks.objectLink(tenant.portalId, objectType, crmId) } : null,
+      crm:
+        sync && crmId !== null
+          ? {
+              id: crmId,
+              archived: sync.archived,
+              lastProcessedAt: sync.lastProcessedAt,
+              link: sync.archived ? null : await this.crmLinks.objectLink(tenant.portalId, objectType, crmId),
+            }
+          : null,
       messages: received.messages,
       moreMessages: received.hasMore,
       merged: state ? { properties: state.properties, associations: state.associations, live: isLive(state) } : null,
       mapped: mapped ? { properties: mapped.properties, associations: mapped.associations, problems: mapped.problems } : null,
-      errors: errors.map((error) => ({ type: error.type, details: error.details, status: error.status, changedAt: error.changedAt, erroredAt: error.erroredAt, whatToDo: errorAdvice(error.type).whatToDo })),
+      errors: errors.map((error) => ({
+        type: error.type,
+        details: error.details,
+        status: error.status,
+        changedAt: error.changedAt,
+        erroredAt: error.erroredAt,
+        whatToDo: errorAdvice(error.type).whatToDo,
+      })),
     };
   }
 }

@@ -1,4 +1,14 @@
-import { newSecret, type Application, type SecretBox, type Credential, type CredentialKind, type Developer, type Install, type Portal, type Repositories } from '@ecomm-sync/data-access';
+import {
+  newSecret,
+  type Application,
+  type SecretBox,
+  type Credential,
+  type CredentialKind,
+  type Developer,
+  type Install,
+  type Portal,
+  type Repositories,
+} from '@ecomm-sync/data-access';
 import type { CrmConnectionInput, CrmConnectionView } from '@ecomm-sync/contracts';
 import { CrmAdminClient } from '@ecomm-sync/crm-client';
 import { CrmConnectionInputError, type CrmConnections } from '@ecomm-sync/crm-connections';
@@ -61,7 +71,10 @@ export class ManageAccountsUseCase {
 
   async getPortal(portalId: number): Promise<PortalView & { credentials: Credential[]; installs: Install[] }> {
     const portal = await this.portal(portalId);
-    const [credentials, installs] = await Promise.all([this.repositories.credentials.list({ portalId }), this.repositories.accounts.listInstalls({ portalId })]);
+    const [credentials, installs] = await Promise.all([
+      this.repositories.credentials.list({ portalId }),
+      this.repositories.accounts.listInstalls({ portalId }),
+    ]);
     return { ...portalView(portal), credentials, installs };
   }
 
@@ -75,7 +88,11 @@ export class ManageAccountsUseCase {
   /** The most deal pipelines the portal's built-in CRM account allows (an install needs one free). */
   async setPipelineLimit(portalId: number, pipelineLimit: number): Promise<void> {
     const portal = await this.portal(portalId);
-    await new CrmAdminClient(this.options.crm.baseUrl, this.options.crm.adminToken).ensureAccount(portalId, this.options.connections.builtinToken(portal), pipelineLimit);
+    await new CrmAdminClient(this.options.crm.baseUrl, this.options.crm.adminToken).ensureAccount(
+      portalId,
+      this.options.connections.builtinToken(portal),
+      pipelineLimit,
+    );
   }
 
   /** The portal's CRM connection, without its secrets. */
@@ -133,7 +150,14 @@ export class ManageAccountsUseCase {
     const appId = String(await this.repositories.accounts.nextId('appId'));
     const clientId = newSecret('client');
     const clientSecret = newSecret('secret');
-    await this.repositories.accounts.createApplication({ appId, developerId, name, clientId, clientSecret, sealedSecret: this.options.secretBox.seal(clientSecret) });
+    await this.repositories.accounts.createApplication({
+      appId,
+      developerId,
+      name,
+      clientId,
+      clientSecret,
+      sealedSecret: this.options.secretBox.seal(clientSecret),
+    });
     return { appId, clientId, clientSecret };
   }
 
@@ -144,7 +168,8 @@ export class ManageAccountsUseCase {
   /** A new client secret; the old one no longer refreshes tokens. */
   async rotateClientSecret(appId: string): Promise<{ clientSecret: string }> {
     const clientSecret = newSecret('secret');
-    if (!(await this.repositories.accounts.setClientSecret(appId, clientSecret, this.options.secretBox.seal(clientSecret)))) throw AppError.notFound(`No application ${appId}`);
+    if (!(await this.repositories.accounts.setClientSecret(appId, clientSecret, this.options.secretBox.seal(clientSecret))))
+      throw AppError.notFound(`No application ${appId}`);
     return { clientSecret };
   }
 

@@ -49,12 +49,24 @@ export class ManageImportsUseCase {
       throw AppError.notFound(`No store "${storeId}"; define it with PUT /extensions/ecomm/v2/stores`);
     }
     const types = Object.fromEntries(
-      OBJECT_TYPES.map((type): [ObjectType, ImportTypeState] => [type, { settingsId: IMPORT_SETTINGS_IDS[type], expectedCount: null, ended: false, pageCount: null, itemCount: null }]),
+      OBJECT_TYPES.map((type): [ObjectType, ImportTypeState] => [
+        type,
+        { settingsId: IMPORT_SETTINGS_IDS[type], expectedCount: null, ended: false, pageCount: null, itemCount: null },
+      ]),
     );
     let created: ImportRecord | null = null;
     for (let nudge = 0; !created && nudge < 5; nudge++) {
       const now = this.clock();
-      created = await this.repositories.imports.create({ tenant, storeId, importStartedAt: now + nudge, version, status: 'initialized', webhookUri: settings.webhookUri, types, createdAt: now });
+      created = await this.repositories.imports.create({
+        tenant,
+        storeId,
+        importStartedAt: now + nudge,
+        version,
+        status: 'initialized',
+        webhookUri: settings.webhookUri,
+        types,
+        createdAt: now,
+      });
     }
     if (!created) throw AppError.conflict('Another import of this store started at the same instant; try again');
     try {
@@ -71,7 +83,9 @@ export class ManageImportsUseCase {
   /** importOnInstall: an application's install starts an import of its store `default`; a failure to start is logged. */
   async startOnInstall(tenant: ImportTenant): Promise<void> {
     if (!(await this.repositories.settings.getByOwner(settingsOwner(tenant)))?.importOnInstall) return;
-    await this.start(tenant, DEFAULT_STORE_ID, 'v1').catch((error) => this.logger.warn('the import on install did not start', { ...tenant, error: String(error) }));
+    await this.start(tenant, DEFAULT_STORE_ID, 'v1').catch((error) =>
+      this.logger.warn('the import on install did not start', { ...tenant, error: String(error) }),
+    );
   }
 
   async view(tenant: ImportTenant, storeId: string, importStartedAt: number): Promise<ImportView> {
@@ -79,9 +93,21 @@ export class ManageImportsUseCase {
     const objectTypes: ImportView['objectTypes'] = {};
     for (const [type, state] of Object.entries(found.types) as [ObjectType, ImportTypeState][]) {
       const received = await this.repositories.imports.received(found.importId, type);
-      objectTypes[type] = { settingsId: state.settingsId, expectedCount: state.expectedCount, pagesReceived: received.pageCount, itemsReceived: received.itemCount, ended: state.ended };
+      objectTypes[type] = {
+        settingsId: state.settingsId,
+        expectedCount: state.expectedCount,
+        pagesReceived: received.pageCount,
+        itemsReceived: received.itemCount,
+        ended: state.ended,
+      };
     }
-    const attempts = (await this.repositories.imports.attemptsOf(found.importId)).map(({ attempt, at, status, error, durationMs }) => ({ attempt, at, status, error, durationMs }));
+    const attempts = (await this.repositories.imports.attemptsOf(found.importId)).map(({ attempt, at, status, error, durationMs }) => ({
+      attempt,
+      at,
+      status,
+      error,
+      durationMs,
+    }));
     return {
       importStartedAt: found.importStartedAt,
       storeId: found.storeId,
@@ -94,7 +120,14 @@ export class ManageImportsUseCase {
     };
   }
 
-  async putPage(tenant: ImportTenant, storeId: string, importStartedAt: number, objectType: ObjectType, pageNumber: number, items: ImportItem[]): Promise<void> {
+  async putPage(
+    tenant: ImportTenant,
+    storeId: string,
+    importStartedAt: number,
+    objectType: ObjectType,
+    pageNumber: number,
+    items: ImportItem[],
+  ): Promise<void> {
     const found = await this.open(tenant, storeId, importStartedAt, objectType);
     await this.repositories.imports.putPage(found.importId, objectType, pageNumber, items);
   }
@@ -115,7 +148,8 @@ export class ManageImportsUseCase {
         `Counts of ${objectType} do not match: the end says ${sent.pageCount} pages and ${sent.itemCount} items, the service received ${received.pageCount} pages and ${received.itemCount} items; send the missing pages, then the end again`,
       );
     }
-    if (!(await this.repositories.imports.end(found.importId, objectType, received))) throw AppError.conflict(`${objectType} of import ${importStartedAt} has already ended`);
+    if (!(await this.repositories.imports.end(found.importId, objectType, received)))
+      throw AppError.conflict(`${objectType} of import ${importStartedAt} has already ended`);
     if (await this.repositories.imports.completeIfEnded(found.importId, this.clock())) {
       this.logger.info('import complete', { ...tenant, storeId, importStartedAt });
       // If this publish is lost, the import-coordinator's periodic check releases the import.
@@ -134,7 +168,8 @@ export class ManageImportsUseCase {
   /** The import, when it still takes pages and ends of `objectType`. */
   private async open(tenant: ImportTenant, storeId: string, importStartedAt: number, objectType: ObjectType): Promise<ImportRecord> {
     const found = await this.find(tenant, storeId, importStartedAt);
-    if (found.status === 'failed') throw AppError.conflict(`Import ${importStartedAt} failed (${found.failureReason ?? 'no reason recorded'}); start a new one`);
+    if (found.status === 'failed')
+      throw AppError.conflict(`Import ${importStartedAt} failed (${found.failureReason ?? 'no reason recorded'}); start a new one`);
     if (found.status === 'complete') throw AppError.conflict(`Import ${importStartedAt} is complete; start a new one to send more`);
     const state = found.types[objectType];
     if (!state) throw AppError.badRequest(`Import ${importStartedAt} does not import ${objectType}`);

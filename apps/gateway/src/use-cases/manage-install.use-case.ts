@@ -42,7 +42,10 @@ export class ManageInstallUseCase {
   }
 
   async status(tenant: Tenant): Promise<{ installCompleted: boolean; ecommSettingsEnabled: boolean }> {
-    const [install, settings] = await Promise.all([this.repositories.ecommerceInstalls.find(tenant), this.repositories.settings.getByOwner(settingsOwner(tenant))]);
+    const [install, settings] = await Promise.all([
+      this.repositories.ecommerceInstalls.find(tenant),
+      this.repositories.settings.getByOwner(settingsOwner(tenant)),
+    ]);
     return { installCompleted: install.installCompleted, ecommSettingsEnabled: settings?.enabled ?? false };
   }
 
@@ -90,7 +93,9 @@ export class ManageInstallUseCase {
 
   async deleteStore(tenant: Tenant, storeId: string): Promise<void> {
     if (storeId === DEFAULT_STORE_ID && (await this.repositories.ecommerceInstalls.find(tenant)).installCompleted) {
-      throw AppError.conflict(`The store "${DEFAULT_STORE_ID}" receives v1 traffic and stays while the tenant is installed; uninstall with POST /extensions/ecomm/v1/installs/uninstall to remove it`);
+      throw AppError.conflict(
+        `The store "${DEFAULT_STORE_ID}" receives v1 traffic and stays while the tenant is installed; uninstall with POST /extensions/ecomm/v1/installs/uninstall to remove it`,
+      );
     }
     if (!(await this.repositories.stores.remove(tenant, storeId))) throw AppError.notFound(`No store "${storeId}"`);
     await this.options.onLookupsChanged();

@@ -9,7 +9,13 @@ import { ManageSettingsUseCase } from './manage-settings.use-case';
 const aRecord = (overrides: Partial<SettingsRecord> = {}): SettingsRecord => ({ ...aSyncSettings(), importOnInstall: false, webhookUri: null, ...overrides });
 const withContactMappings = (record: SettingsRecord, extra: number) => ({
   ...record,
-  mappings: { ...record.mappings, CONTACT: [...record.mappings.CONTACT!, ...Array.from({ length: extra }, (_, i) => aPropertyMapping({ externalPropertyName: `extra${i}`, crmPropertyName: `extra${i}` }))] },
+  mappings: {
+    ...record.mappings,
+    CONTACT: [
+      ...record.mappings.CONTACT!,
+      ...Array.from({ length: extra }, (_, i) => aPropertyMapping({ externalPropertyName: `extra${i}`, crmPropertyName: `extra${i}` })),
+    ],
+  },
 });
 
 describe('ManageSettingsUseCase', () => {
@@ -35,18 +41,27 @@ describe('ManageSettingsUseCase', () => {
       { before: 'no settings', after: 'enabled ones', current: null, next: enabled, reapplied: [...OBJECT_TYPES] },
       { before: 'no settings', after: 'disabled ones', current: null, next: aRecord({ enabled: false }), reapplied: [] },
       { before: 'enabled settings', after: 'the same', current: enabled, next: enabled, reapplied: [] },
-      { before: 'enabled settings', after: 'a new import address', current: enabled, next: aRecord({ webhookUri: 'https://shop.example.com/import' }), reapplied: [] },
+      {
+        before: 'enabled settings',
+        after: 'a new import address',
+        current: enabled,
+        next: aRecord({ webhookUri: 'https://shop.example.com/import' }),
+        reapplied: [],
+      },
       { before: 'enabled settings', after: 'one more CONTACT mapping', current: enabled, next: withContactMappings(enabled, 1), reapplied: ['CONTACT'] },
       { before: 'enabled settings', after: 'disabled ones', current: enabled, next: aRecord({ enabled: false }), reapplied: [] },
       { before: 'disabled settings', after: 'enabled ones', current: aRecord({ enabled: false }), next: enabled, reapplied: [...OBJECT_TYPES] },
-    ])('when the owner has $before and $after are put, then they are stored and the re-apply requested is of $reapplied', async ({ current, next, reapplied }) => {
-      if (current) await settings.putByOwner(owner, current);
+    ])(
+      'when the owner has $before and $after are put, then they are stored and the re-apply requested is of $reapplied',
+      async ({ current, next, reapplied }) => {
+        if (current) await settings.putByOwner(owner, current);
 
-      const stored = await useCase.put(owner, () => next, 'v2');
+        const stored = await useCase.put(owner, () => next, 'v2');
 
-      expect(await settings.getByOwner(owner)).toEqual({ ...stored, mappings: expect.any(Object) });
-      expect(reapplyRequests()).toEqual(reapplied.length === 0 ? [] : [{ kind: 'settings-changed', owner, settingsRev: stored.rev, objectTypes: reapplied }]);
-    });
+        expect(await settings.getByOwner(owner)).toEqual({ ...stored, mappings: expect.any(Object) });
+        expect(reapplyRequests()).toEqual(reapplied.length === 0 ? [] : [{ kind: 'settings-changed', owner, settingsRev: stored.rev, objectTypes: reapplied }]);
+      },
+    );
 
     it('when the settings are put, then the builder is given the current ones', async () => {
       const { reapplyPending: _pending, ...current } = await settings.putByOwner(owner, aRecord({ importOnInstall: true }));
@@ -71,7 +86,10 @@ describe('ManageSettingsUseCase', () => {
     it('when the re-apply cannot be queued, then the answer is 503 and the settings are saved', async () => {
       broker.failNextPublishes(1);
 
-      await expect(useCase.put(owner, () => aRecord(), 'v2')).rejects.toMatchObject({ status: 503, message: expect.stringMatching(/send the same request again/) });
+      await expect(useCase.put(owner, () => aRecord(), 'v2')).rejects.toMatchObject({
+        status: 503,
+        message: expect.stringMatching(/send the same request again/),
+      });
 
       expect(await settings.getByOwner(owner)).toMatchObject({ enabled: true, rev: 1 });
       expect(reapplyRequests()).toEqual([]);

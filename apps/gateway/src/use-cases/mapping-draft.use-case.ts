@@ -42,18 +42,29 @@ export class MappingDraftUseCase {
     let linkedCrmId: number | null = null;
     if (request.message) {
       externalObjectId = request.message.externalObjectId;
-      state = mergeMessage(emptyObjectState(), { externalObjectId, action: 'UPSERT', changedAt: null, properties: request.message.properties }, this.clock()).state;
+      state = mergeMessage(
+        emptyObjectState(),
+        { externalObjectId, action: 'UPSERT', changedAt: null, properties: request.message.properties },
+        this.clock(),
+      ).state;
     } else {
       externalObjectId = request.externalObjectId!;
       const key = { ...tenant, storeId, objectType, externalObjectId };
-      const [states, sync] = await Promise.all([this.repositories.objectStates.findMany(tenant, storeId, objectType, [externalObjectId]), this.repositories.objectSyncs.findOne(key)]);
+      const [states, sync] = await Promise.all([
+        this.repositories.objectStates.findMany(tenant, storeId, objectType, [externalObjectId]),
+        this.repositories.objectSyncs.findOne(key),
+      ]);
       state = states.get(externalObjectId)?.state;
       if (!state) throw AppError.notFound(`Nothing is stored for ${objectType} ${externalObjectId} in store ${storeId}; type a message to dry-run instead`);
       linkedCrmId = sync?.crmId && !sync.archived ? sync.crmId : null;
     }
     const settings = fromV2Settings(request.settings, null);
     const definedProperties = new Set((await (await this.crmOfPortal(tenant.portalId)).listProperties(objectType)).map((property) => property.name));
-    return { externalObjectId, ...dryRunObject(objectType, externalObjectId, state, settings, { definedProperties, linkedCrmId }), settingsProblem: settingsProblem(settings, 'v2') };
+    return {
+      externalObjectId,
+      ...dryRunObject(objectType, externalObjectId, state, settings, { definedProperties, linkedCrmId }),
+      settingsProblem: settingsProblem(settings, 'v2'),
+    };
   }
 
   private async crmOfPortal(portalId: number): Promise<CrmPort> {

@@ -88,7 +88,9 @@ export class ReadSyncStatusUseCase {
   private async requireReceived(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string) {
     const states = await this.repositories.objectStates.findMany(tenant, storeId, objectType, [externalObjectId]);
     if (states.size === 0) {
-      throw AppError.notFound(`No ${objectType} "${externalObjectId}" has been received in store "${storeId}" (messages are processed asynchronously; try again shortly)`);
+      throw AppError.notFound(
+        `No ${objectType} "${externalObjectId}" has been received in store "${storeId}" (messages are processed asynchronously; try again shortly)`,
+      );
     }
   }
 }

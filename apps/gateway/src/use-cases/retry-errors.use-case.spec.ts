@@ -20,7 +20,9 @@ const anError = (over: Partial<SyncError>): SyncError => ({
 const errorsOf = (all: SyncError[]) =>
   ({
     list: async (query: ErrorQuery) => {
-      const hits = all.filter((e) => e.status === 'OPEN' && (!query.errorType || e.type === query.errorType) && (query.portalId === undefined || e.portalId === query.portalId));
+      const hits = all.filter(
+        (e) => e.status === 'OPEN' && (!query.errorType || e.type === query.errorType) && (query.portalId === undefined || e.portalId === query.portalId),
+      );
       return { errors: hits.slice(query.offset, query.offset + query.limit), hasMore: hits.length > query.offset + query.limit };
     },
   }) as unknown as SyncErrorRepository;
@@ -32,7 +34,10 @@ describe('RetryErrorsUseCase', () => {
 
   it('when one object in scope is retried, then its stored state is refreshed', async () => {
     const useCase = new RetryErrorsUseCase({ syncErrors: errorsOf([]) }, refresher);
-    await expect(useCase.retryObject({ portalId: 1 }, { portalId: 1, appId: 'a', storeId: 's', objectType: 'DEAL', externalObjectId: 'd1' })).resolves.toEqual({ objectsQueued: 1, more: false });
+    await expect(useCase.retryObject({ portalId: 1 }, { portalId: 1, appId: 'a', storeId: 's', objectType: 'DEAL', externalObjectId: 'd1' })).resolves.toEqual({
+      objectsQueued: 1,
+      more: false,
+    });
     expect(sent).toEqual([{ kind: 'refresh-objects', tenant: { portalId: 1, appId: 'a' }, storeId: 's', objectType: 'DEAL', externalObjectIds: ['d1'] }]);
   });
 
@@ -42,7 +47,9 @@ describe('RetryErrorsUseCase', () => {
     ['direct mode for an application token', { portalId: 1, appId: 'a' }],
   ])('when an object of %s is retried, then it answers 404 and sends nothing', async (_name, scope) => {
     const useCase = new RetryErrorsUseCase({ syncErrors: errorsOf([]) }, refresher);
-    await expect(useCase.retryObject(scope, { portalId: 1, appId: null, storeId: 's', objectType: 'DEAL', externalObjectId: 'd1' })).rejects.toMatchObject({ status: 404 });
+    await expect(useCase.retryObject(scope, { portalId: 1, appId: null, storeId: 's', objectType: 'DEAL', externalObjectId: 'd1' })).rejects.toMatchObject({
+      status: 404,
+    });
     expect(sent).toEqual([]);
   });
 
@@ -65,7 +72,10 @@ describe('RetryErrorsUseCase', () => {
 
   it('when more objects have the error than one retry takes, then it sends the most it may and says more are left', async () => {
     const errors = Array.from({ length: 450 }, (_, i) => anError({ externalObjectId: `c${i}` }));
-    const result = await new RetryErrorsUseCase({ syncErrors: errorsOf(errors) }, refresher, 300).retryType({ portalId: 1 }, { errorType: 'INVALID_EMAIL_ADDRESS' });
+    const result = await new RetryErrorsUseCase({ syncErrors: errorsOf(errors) }, refresher, 300).retryType(
+      { portalId: 1 },
+      { errorType: 'INVALID_EMAIL_ADDRESS' },
+    );
     expect(result).toEqual({ objectsQueued: 300, more: true });
     expect(sent.flatMap((m) => m.externalObjectIds)).toHaveLength(300);
   });

@@ -56,7 +56,13 @@ export class RetryErrorsUseCase {
             more = true;
             break;
           }
-          group.push({ portalId: error.portalId, appId: error.appId ?? null, storeId: error.storeId, objectType: error.objectType, externalObjectId: error.externalObjectId });
+          group.push({
+            portalId: error.portalId,
+            appId: error.appId ?? null,
+            storeId: error.storeId,
+            objectType: error.objectType,
+            externalObjectId: error.externalObjectId,
+          });
           seen++;
         }
         groups.set(key, group);

@@ -23,7 +23,8 @@ describe('CoordinateImportsUseCase', () => {
   async function anImportIn(state: State, overrides: Parameters<typeof aNewImport>[0] = {}): Promise<ImportRecord> {
     const record = (await imports.create(aNewImport(overrides)))!;
     if (state === 'failed') await imports.fail(record.importId, 'the receiver did not answer');
-    if (state !== 'initialized' && state !== 'failed') await imports.putPage(record.importId, 'CONTACT', 1, [{ externalObjectId: 'c-1', properties: { email: 'a@example.com' } }]);
+    if (state !== 'initialized' && state !== 'failed')
+      await imports.putPage(record.importId, 'CONTACT', 1, [{ externalObjectId: 'c-1', properties: { email: 'a@example.com' } }]);
     if (state === 'complete' || state === 'released') {
       for (const type of Object.keys(record.types) as ObjectType[]) await imports.end(record.importId, type, await imports.received(record.importId, type));
       await imports.completeIfEnded(record.importId, NOW - 1_000);
@@ -43,7 +44,13 @@ describe('CoordinateImportsUseCase', () => {
       status: 200,
       body: { importCounts: everyCount(5).importCounts.filter(({ settingsId }) => settingsId !== IMPORT_SETTINGS_IDS.LINE_ITEM) },
     }),
-    'webhook answered with a body that is no answer': (importId) => ({ kind: 'webhook-completed', requestId: importId, ok: true, status: 200, body: { counts: 3 } }),
+    'webhook answered with a body that is no answer': (importId) => ({
+      kind: 'webhook-completed',
+      requestId: importId,
+      ok: true,
+      status: 200,
+      body: { counts: 3 },
+    }),
     'webhook failed': (importId) => ({ kind: 'webhook-completed', requestId: importId, ok: false, reason: 'answered 500' }),
     'import-completed': (importId) => ({ kind: 'import-completed', importId }),
   };
@@ -101,7 +108,12 @@ describe('CoordinateImportsUseCase', () => {
 
     it('when the receiver answers, then each type gets its expected count, null where it could not tell', async () => {
       const record = await anImportIn('initialized', { types: { CONTACT: anImportTypeState('CONTACT'), DEAL: anImportTypeState('DEAL') } });
-      const body = { importCounts: [{ settingsId: IMPORT_SETTINGS_IDS.CONTACT, count: 12 }, { settingsId: IMPORT_SETTINGS_IDS.DEAL, count: null }] };
+      const body = {
+        importCounts: [
+          { settingsId: IMPORT_SETTINGS_IDS.CONTACT, count: 12 },
+          { settingsId: IMPORT_SETTINGS_IDS.DEAL, count: null },
+        ],
+      };
 
       await useCase.handle({ kind: 'webhook-completed', requestId: record.importId, ok: true, status: 200, body });
 
@@ -144,7 +156,9 @@ describe('CoordinateImportsUseCase', () => {
         objectType: 'LINE_ITEM',
         source: 'import',
         receivedAt: NOW,
-        messages: [{ externalObjectId: 'l-1', action: 'UPSERT', changedAt: record.importStartedAt, properties: { name: 'l-1' }, associations: { DEAL: ['d-1'] } }],
+        messages: [
+          { externalObjectId: 'l-1', action: 'UPSERT', changedAt: record.importStartedAt, properties: { name: 'l-1' }, associations: { DEAL: ['d-1'] } },
+        ],
       });
       expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: 'LINE_ITEM:done', releasedAt: NOW });
     });
@@ -174,12 +188,15 @@ describe('CoordinateImportsUseCase', () => {
     it.each([
       [2_000, 'completed more recently than that', null],
       [500, 'completed before that', NOW],
-    ])('when a complete import was left unreleased and the check is for imports older than %i ms, then one %s is released at %p', async (olderThanMs, _case, releasedAt) => {
-      const record = await anImportIn('complete');
+    ])(
+      'when a complete import was left unreleased and the check is for imports older than %i ms, then one %s is released at %p',
+      async (olderThanMs, _case, releasedAt) => {
+        const record = await anImportIn('complete');
 
-      await useCase.releaseUnfinished(olderThanMs);
+        await useCase.releaseUnfinished(olderThanMs);
 
-      expect((await imports.findById(record.importId))!.releasedAt).toBe(releasedAt);
-    });
+        expect((await imports.findById(record.importId))!.releasedAt).toBe(releasedAt);
+      },
+    );
   });
 });

@@ -46,7 +46,10 @@ export class CoordinateImportsUseCase {
     const body: ImportInitialization = {
       portalId: found.tenant.portalId,
       importStartedAt: found.importStartedAt,
-      settingsToImport: (Object.entries(found.types) as [ObjectType, ImportTypeState][]).map(([objectType, state]) => ({ settingsId: state.settingsId, objectType })),
+      settingsToImport: (Object.entries(found.types) as [ObjectType, ImportTypeState][]).map(([objectType, state]) => ({
+        settingsId: state.settingsId,
+        objectType,
+      })),
     };
     const request: WebhookRequestMessage = { requestId: importId, appId: found.tenant.appId, url: found.webhookUri, body: JSON.stringify(body) };
     await this.broker.publish(TOPICS.webhookRequested, request);
@@ -60,7 +63,8 @@ export class CoordinateImportsUseCase {
     const bySettings = new Map(parsed.value.importCounts.map((entry) => [entry.settingsId, entry.count]));
     const counts: Partial<Record<ObjectType, number | null>> = {};
     for (const [objectType, state] of Object.entries(found.types) as [ObjectType, ImportTypeState][]) {
-      if (!bySettings.has(state.settingsId)) return this.recordFailure(importId, `the receiver's answer has no importCounts entry for settingsId ${state.settingsId} (${objectType})`);
+      if (!bySettings.has(state.settingsId))
+        return this.recordFailure(importId, `the receiver's answer has no importCounts entry for settingsId ${state.settingsId} (${objectType})`);
       counts[objectType] = bySettings.get(state.settingsId) ?? null;
     }
     await this.repositories.imports.setExpectedCounts(importId, counts);
@@ -94,7 +98,14 @@ export class CoordinateImportsUseCase {
     this.logger.info('import released', { importId, messages: released });
   }
 
-  private batchOf(found: ImportRecord, objectType: ObjectType, page: { pageNumber: number; messages: { externalObjectId: string; properties: Record<string, unknown>; associations?: Partial<Record<ObjectType, string[]>> }[] }): SyncBatchMessage {
+  private batchOf(
+    found: ImportRecord,
+    objectType: ObjectType,
+    page: {
+      pageNumber: number;
+      messages: { externalObjectId: string; properties: Record<string, unknown>; associations?: Partial<Record<ObjectType, string[]>> }[];
+    },
+  ): SyncBatchMessage {
     return {
       batchId: `import:${found.importId}:${objectType}:${page.pageNumber}`,
       tenant: found.tenant,
@@ -102,15 +113,13 @@ export class CoordinateImportsUseCase {
       objectType,
       source: 'import',
       receivedAt: this.clock(),
-      messages: page.messages.map(
-        (item): InboundMessage => ({
-          externalObjectId: item.externalObjectId,
-          action: 'UPSERT',
-          changedAt: found.importStartedAt,
-          properties: item.properties as InboundMessage['properties'],
-          ...(item.associations ? { associations: item.associations } : {}),
-        }),
-      ),
+      messages: page.messages.map((item): InboundMessage => ({
+        externalObjectId: item.externalObjectId,
+        action: 'UPSERT',
+        changedAt: found.importStartedAt,
+        properties: item.properties as InboundMessage['properties'],
+        ...(item.associations ? { associations: item.associations } : {}),
+      })),
     };
   }
 }

@@ -3,7 +3,15 @@ import { TOPICS } from '@ecomm-sync/contracts';
 import { settingsOwner } from '@ecomm-sync/data-access';
 import { emptyObjectState } from '@ecomm-sync/domain';
 import { recordingLogger } from '@ecomm-sync/testing';
-import { anAppTenant, aStoredSettings, asRepositories, FakeBroker, FakeObjectStateRepository, FakeSettingsRepository, FakeSyncErrorRepository } from '@ecomm-sync/testing-fakes';
+import {
+  anAppTenant,
+  aStoredSettings,
+  asRepositories,
+  FakeBroker,
+  FakeObjectStateRepository,
+  FakeSettingsRepository,
+  FakeSyncErrorRepository,
+} from '@ecomm-sync/testing-fakes';
 import { CatchUpPortalUseCase } from './catch-up-portal.use-case';
 
 describe('CatchUpPortalUseCase', () => {
@@ -22,16 +30,38 @@ describe('CatchUpPortalUseCase', () => {
     broker = new FakeBroker();
     const { rev: _rev, ...record } = aStoredSettings();
     await settings.putByOwner(settingsOwner(tenant), record);
-    useCase = new CatchUpPortalUseCase(asRepositories({ syncErrors, objectStates, settings }), broker, recordingLogger().logger, { pageSize: 2, changesPerMessage: 100 });
+    useCase = new CatchUpPortalUseCase(asRepositories({ syncErrors, objectStates, settings }), broker, recordingLogger().logger, {
+      pageSize: 2,
+      changesPerMessage: 100,
+    });
   });
 
   /** Objects stored in a store whose processing met INACTIVE_PORTAL. */
   async function inactiveObjects(storeId: string, ids: string[]): Promise<void> {
-    await objectStates.saveMany(tenant, storeId, 'CONTACT', ids.map((externalObjectId) => ({ externalObjectId, state: emptyObjectState(), expectedRev: null })));
-    await syncErrors.record(tenant, storeId, 'CONTACT', ids.map((externalObjectId) => ({ externalObjectId, rev: 1, settingsRev: 1, type: 'INACTIVE_PORTAL' as const, details: 'inactive', changedAt: 1, erroredAt: 2 })));
+    await objectStates.saveMany(
+      tenant,
+      storeId,
+      'CONTACT',
+      ids.map((externalObjectId) => ({ externalObjectId, state: emptyObjectState(), expectedRev: null })),
+    );
+    await syncErrors.record(
+      tenant,
+      storeId,
+      'CONTACT',
+      ids.map((externalObjectId) => ({
+        externalObjectId,
+        rev: 1,
+        settingsRev: 1,
+        type: 'INACTIVE_PORTAL' as const,
+        details: 'inactive',
+        changedAt: 1,
+        erroredAt: 2,
+      })),
+    );
   }
   const event: CatchUpMessage = { kind: 'catch-up', portalId: 0, errorType: 'INACTIVE_PORTAL' };
-  const sentIds = () => broker.bodiesTo<MappedChangesMessage>(`${TOPICS.mappedChanges}.*`).flatMap((message) => message.changes.map((change) => change.externalObjectId));
+  const sentIds = () =>
+    broker.bodiesTo<MappedChangesMessage>(`${TOPICS.mappedChanges}.*`).flatMap((message) => message.changes.map((change) => change.externalObjectId));
 
   it('when a portal is caught up page by page, then every object with the open error is sent once, per store, and the last page asks for no more', async () => {
     await inactiveObjects('eu', ['a', 'b']);
@@ -42,7 +72,12 @@ describe('CatchUpPortalUseCase', () => {
     await broker.deliverAll();
 
     expect(sentIds().sort()).toEqual(['a', 'b', 'c']);
-    expect(broker.bodiesTo<MappedChangesMessage>(`${TOPICS.mappedChanges}.*`).map((message) => message.storeId).sort()).toEqual(['eu', 'us']);
+    expect(
+      broker
+        .bodiesTo<MappedChangesMessage>(`${TOPICS.mappedChanges}.*`)
+        .map((message) => message.storeId)
+        .sort(),
+    ).toEqual(['eu', 'us']);
     expect(broker.bodiesTo(TOPICS.catchUp)).toHaveLength(1);
   });
 

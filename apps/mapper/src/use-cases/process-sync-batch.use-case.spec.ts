@@ -2,7 +2,15 @@ import type { InboundMessage, MappedChangesMessage, ObjectType, SyncBatchMessage
 import type { StateWrite } from '@ecomm-sync/data-access';
 import { emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
 import { aSyncBatch } from '@ecomm-sync/testing';
-import { aStoredSettings, asRepositories, aTenant, FakeBroker, FakeObjectStateRepository, FakeRawMessageRepository, FakeSettingsRepository } from '@ecomm-sync/testing-fakes';
+import {
+  aStoredSettings,
+  asRepositories,
+  aTenant,
+  FakeBroker,
+  FakeObjectStateRepository,
+  FakeRawMessageRepository,
+  FakeSettingsRepository,
+} from '@ecomm-sync/testing-fakes';
 import { ProcessSyncBatchUseCase } from './process-sync-batch.use-case';
 
 /** Another mapper replica that writes the same object just before this one's first write. */
@@ -11,7 +19,11 @@ class RacedObjectStates extends FakeObjectStateRepository {
   override async saveMany(tenant: Tenant, storeId: string, objectType: ObjectType, writes: readonly StateWrite[]) {
     if (this.races-- > 0) {
       const [write] = writes;
-      const rival = mergeMessage(emptyObjectState(), { externalObjectId: write.externalObjectId, action: 'UPSERT', changedAt: 5, properties: { firstname: 'Rival' } }, 0).state;
+      const rival = mergeMessage(
+        emptyObjectState(),
+        { externalObjectId: write.externalObjectId, action: 'UPSERT', changedAt: 5, properties: { firstname: 'Rival' } },
+        0,
+      ).state;
       const current = (await this.findMany(tenant, storeId, objectType, [write.externalObjectId])).get(write.externalObjectId);
       await super.saveMany(tenant, storeId, objectType, [{ externalObjectId: write.externalObjectId, state: rival, expectedRev: current?.rev ?? null }]);
     }
@@ -39,11 +51,20 @@ describe('ProcessSyncBatchUseCase', () => {
   });
 
   const aBatch = (messages: SyncBatchMessage['messages']) => aSyncBatch({ tenant, objectType: 'CONTACT', messages, receivedAt: 1_000 });
-  const contact = (externalObjectId: string, changedAt: number, properties: Record<string, string>): InboundMessage => ({ externalObjectId, action: 'UPSERT', changedAt, properties });
+  const contact = (externalObjectId: string, changedAt: number, properties: Record<string, string>): InboundMessage => ({
+    externalObjectId,
+    action: 'UPSERT',
+    changedAt,
+    properties,
+  });
   const published = () => broker.bodiesTo<MappedChangesMessage>('changes.mapped.CONTACT');
 
   it('when a batch arrives, then its messages are kept, merged per object, and the mapped states published at their stored revisions', async () => {
-    const batch = aBatch([contact('c-1', 10, { email: 'a@example.com' }), contact('c-2', 10, { email: 'b@example.com' }), contact('c-1', 20, { firstname: 'Ann' })]);
+    const batch = aBatch([
+      contact('c-1', 10, { email: 'a@example.com' }),
+      contact('c-2', 10, { email: 'b@example.com' }),
+      contact('c-1', 20, { firstname: 'Ann' }),
+    ]);
 
     await useCase.execute(batch);
 
@@ -51,7 +72,9 @@ describe('ProcessSyncBatchUseCase', () => {
     const stored = await objectStates.findMany(tenant, 'default', 'CONTACT', ['c-1', 'c-2']);
     const [message] = published();
     expect(message).toMatchObject({ tenant, storeId: 'default', objectType: 'CONTACT' });
-    expect(message.changes.map(({ externalObjectId, rev, action, changedAt, settingsRev }) => ({ externalObjectId, rev, action, changedAt, settingsRev }))).toEqual([
+    expect(
+      message.changes.map(({ externalObjectId, rev, action, changedAt, settingsRev }) => ({ externalObjectId, rev, action, changedAt, settingsRev })),
+    ).toEqual([
       { externalObjectId: 'c-1', rev: stored.get('c-1')!.rev, action: 'UPSERT', changedAt: 20, settingsRev: 1 },
       { externalObjectId: 'c-2', rev: stored.get('c-2')!.rev, action: 'UPSERT', changedAt: 10, settingsRev: 1 },
     ]);
@@ -70,8 +93,20 @@ describe('ProcessSyncBatchUseCase', () => {
   });
 
   it.each([
-    { order: 'in order', sent: [[10, 'old@example.com'], [20, 'new@example.com']] as const },
-    { order: 'out of order', sent: [[20, 'new@example.com'], [10, 'old@example.com']] as const },
+    {
+      order: 'in order',
+      sent: [
+        [10, 'old@example.com'],
+        [20, 'new@example.com'],
+      ] as const,
+    },
+    {
+      order: 'out of order',
+      sent: [
+        [20, 'new@example.com'],
+        [10, 'old@example.com'],
+      ] as const,
+    },
   ])('when two batches change a property $order, then the value of the newer change is kept', async ({ sent }) => {
     for (const [changedAt, email] of sent) await useCase.execute(aBatch([contact('c-1', changedAt, { email })]));
 

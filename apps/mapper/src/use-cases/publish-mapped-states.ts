@@ -28,7 +28,11 @@ export async function publishMappedStates(
       message = { tenant: object.tenant, storeId: object.storeId, objectType, changes: [], ...(reapply ? { reapply } : {}) };
       groups.set(key, message);
     }
-    const change: MappedChange = { externalObjectId: object.externalObjectId, rev: object.rev, ...mapObject(objectType, object.externalObjectId, object.state, settings) };
+    const change: MappedChange = {
+      externalObjectId: object.externalObjectId,
+      rev: object.rev,
+      ...mapObject(objectType, object.externalObjectId, object.state, settings),
+    };
     message.changes.push(change);
     if (message.changes.length >= changesPerMessage) {
       publishes.push(broker.publish(routingKey, message));

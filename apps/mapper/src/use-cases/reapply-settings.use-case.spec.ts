@@ -3,7 +3,15 @@ import { TOPICS } from '@ecomm-sync/contracts';
 import { settingsOwner } from '@ecomm-sync/data-access';
 import { emptyObjectState } from '@ecomm-sync/domain';
 import { recordingLogger } from '@ecomm-sync/testing';
-import { anAppTenant, aStoredSettings, asRepositories, FakeBroker, FakeObjectStateRepository, FakeReapplyJobRepository, FakeSettingsRepository } from '@ecomm-sync/testing-fakes';
+import {
+  anAppTenant,
+  aStoredSettings,
+  asRepositories,
+  FakeBroker,
+  FakeObjectStateRepository,
+  FakeReapplyJobRepository,
+  FakeSettingsRepository,
+} from '@ecomm-sync/testing-fakes';
 import { ReapplySettingsUseCase, type ReapplyOptions } from './reapply-settings.use-case';
 
 describe('ReapplySettingsUseCase', () => {
@@ -24,31 +32,47 @@ describe('ReapplySettingsUseCase', () => {
     const { rev: _rev, ...record } = aStoredSettings();
     await settings.putByOwner(owner, record);
     // Five contacts of the application in two portals, and one of another application.
-    const save = (tenant: Tenant, ids: string[]) => objectStates.saveMany(tenant, 'default', 'CONTACT', ids.map((id) => ({ externalObjectId: id, state: emptyObjectState(), expectedRev: null })));
+    const save = (tenant: Tenant, ids: string[]) =>
+      objectStates.saveMany(
+        tenant,
+        'default',
+        'CONTACT',
+        ids.map((id) => ({ externalObjectId: id, state: emptyObjectState(), expectedRev: null })),
+      );
     await save(app, ['a', 'b', 'c']);
     await save({ ...app, portalId: app.portalId + 1 }, ['d', 'e']);
     await save(anAppTenant(), ['other']);
   });
 
   const useCaseWith = (options: Partial<ReapplyOptions> = {}) =>
-    new ReapplySettingsUseCase(asRepositories({ settings, objectStates, reapplyJobs }), broker, recordingLogger().logger, { pageSize: 2, pagesPerChunk: 10, changesPerMessage: 100, ...options }, () => 1_000);
+    new ReapplySettingsUseCase(
+      asRepositories({ settings, objectStates, reapplyJobs }),
+      broker,
+      recordingLogger().logger,
+      { pageSize: 2, pagesPerChunk: 10, changesPerMessage: 100, ...options },
+      () => 1_000,
+    );
   const event = (settingsRev = 1): SettingsChangedMessage => ({ kind: 'settings-changed', owner, settingsRev, objectTypes: ['CONTACT', 'DEAL'] });
-  const republished = () => broker.bodiesTo<MappedChangesMessage>(`${TOPICS.mappedChanges}.*`).flatMap((message) => message.changes.map((change) => change.externalObjectId));
+  const republished = () =>
+    broker.bodiesTo<MappedChangesMessage>(`${TOPICS.mappedChanges}.*`).flatMap((message) => message.changes.map((change) => change.externalObjectId));
 
   it.each([
     { pagesPerChunk: 10, chunks: 0 },
     { pagesPerChunk: 1, chunks: 3 },
-  ])('when the settings change and a chunk takes $pagesPerChunk pages, then every object of the application is re-mapped once, in $chunks follow-up chunks', async ({ pagesPerChunk, chunks }) => {
-    const useCase = useCaseWith({ pagesPerChunk });
-    broker.subscribe<ReapplyChunkMessage>(TOPICS.reapplyChunk, (chunk) => useCase.continue(chunk));
+  ])(
+    'when the settings change and a chunk takes $pagesPerChunk pages, then every object of the application is re-mapped once, in $chunks follow-up chunks',
+    async ({ pagesPerChunk, chunks }) => {
+      const useCase = useCaseWith({ pagesPerChunk });
+      broker.subscribe<ReapplyChunkMessage>(TOPICS.reapplyChunk, (chunk) => useCase.continue(chunk));
 
-    await useCase.start(event());
-    await broker.deliverAll();
+      await useCase.start(event());
+      await broker.deliverAll();
 
-    expect(republished().sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
-    expect(broker.bodiesTo(TOPICS.reapplyChunk)).toHaveLength(chunks);
-    expect(await reapplyJobs.latest(owner)).toMatchObject({ status: 'completed', objectsProcessed: 5, finishedAt: 1_000 });
-  });
+      expect(republished().sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
+      expect(broker.bodiesTo(TOPICS.reapplyChunk)).toHaveLength(chunks);
+      expect(await reapplyJobs.latest(owner)).toMatchObject({ status: 'completed', objectsProcessed: 5, finishedAt: 1_000 });
+    },
+  );
 
   it('when the settings changed again before the job ran, then the job is superseded and re-maps nothing', async () => {
     const { rev: _rev, ...record } = aStoredSettings();

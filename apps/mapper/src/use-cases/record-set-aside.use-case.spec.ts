@@ -53,6 +53,8 @@ describe('RecordSetAsideUseCase (mapper)', () => {
 
     expect(record).not.toHaveBeenCalled();
 
-    expect(log.entries).toEqual([expect.objectContaining({ level: 'error', message: 'a malformed message was dead-lettered', queue: 'mapper.sync-batches', error: 'bad' })]);
+    expect(log.entries).toEqual([
+      expect.objectContaining({ level: 'error', message: 'a malformed message was dead-lettered', queue: 'mapper.sync-batches', error: 'bad' }),
+    ]);
   });
 });

@@ -19,7 +19,12 @@ describe('RefreshObjectsUseCase', () => {
     const settings = new FakeSettingsRepository();
     const { rev: _rev, ...record } = aStoredSettings();
     await settings.putByOwner(settingsOwner(tenant), record);
-    await objectStates.saveMany(tenant, 'eu', 'CONTACT', ['a', 'b', 'c'].map((externalObjectId) => ({ externalObjectId, state: emptyObjectState(), expectedRev: null })));
+    await objectStates.saveMany(
+      tenant,
+      'eu',
+      'CONTACT',
+      ['a', 'b', 'c'].map((externalObjectId) => ({ externalObjectId, state: emptyObjectState(), expectedRev: null })),
+    );
     useCase = new RefreshObjectsUseCase(asRepositories({ objectStates, settings }), broker, recordingLogger().logger, { changesPerMessage: 2 });
   });
 
@@ -32,7 +37,9 @@ describe('RefreshObjectsUseCase', () => {
 
     expect(sent().map((message) => message.changes.length)).toEqual([2, 1]);
     for (const message of sent()) expect(message).toMatchObject({ tenant, storeId: 'eu', objectType: 'CONTACT', reapply: true });
-    expect(sent().flatMap((message) => message.changes.map((change) => [change.externalObjectId, change.rev]))).toEqual(['a', 'b', 'c'].map((id) => [id, stored.get(id)!.rev]));
+    expect(sent().flatMap((message) => message.changes.map((change) => [change.externalObjectId, change.rev]))).toEqual(
+      ['a', 'b', 'c'].map((id) => [id, stored.get(id)!.rev]),
+    );
   });
 
   it.each([

@@ -69,7 +69,10 @@ export class DispatchWebhookUseCase {
       if (last.final) break;
     }
     const failed = last as Extract<Attempt, { ok: false }>;
-    return this.finish(request, { ok: false, reason: `the receiver at ${request.url} did not answer properly (${failed.error}) after ${this.options.maxAttempts} attempt(s) at most` });
+    return this.finish(request, {
+      ok: false,
+      reason: `the receiver at ${request.url} did not answer properly (${failed.error}) after ${this.options.maxAttempts} attempt(s) at most`,
+    });
   }
 
   private async send(request: WebhookRequestMessage, secret: string, agents: ReturnType<typeof pinnedAgents>): Promise<Attempt> {
@@ -102,7 +105,11 @@ export class DispatchWebhookUseCase {
       const final = response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429;
       return { ok: false, final, status: response.status, error: `answered ${response.status}` };
     } catch (error) {
-      const message = axios.isAxiosError(error) ? (error.code === 'ECONNABORTED' ? `no answer within ${this.options.timeoutMs} ms` : (error.code ?? error.message)) : String(error);
+      const message = axios.isAxiosError(error)
+        ? error.code === 'ECONNABORTED'
+          ? `no answer within ${this.options.timeoutMs} ms`
+          : (error.code ?? error.message)
+        : String(error);
       return { ok: false, final: false, status: null, error: message };
     }
   }

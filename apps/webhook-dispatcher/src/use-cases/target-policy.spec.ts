@@ -31,11 +31,15 @@ describe('webhook target policy', () => {
   });
 
   it('when one of the addresses of a name is private, then the target is refused', async () => {
-    expect(await refusalOf('https://shop.example.com/hook', false, async () => ['93.184.216.34', '::ffff:169.254.169.254'])).toMatch(/169\.254\.169\.254.*linkLocal/);
+    expect(await refusalOf('https://shop.example.com/hook', false, async () => ['93.184.216.34', '::ffff:169.254.169.254'])).toMatch(
+      /169\.254\.169\.254.*linkLocal/,
+    );
   });
 
   it('when the target is public, then the addresses it checked are the ones to connect to; when private targets are allowed, then it still resolves once', async () => {
-    expect(await checkTarget('https://shop.example.com/hook', false, async () => ['93.184.216.34', '2606:4700::1111'])).toEqual({ addresses: ['93.184.216.34', '2606:4700::1111'] });
+    expect(await checkTarget('https://shop.example.com/hook', false, async () => ['93.184.216.34', '2606:4700::1111'])).toEqual({
+      addresses: ['93.184.216.34', '2606:4700::1111'],
+    });
     expect(await checkTarget('http://127.0.0.1:9/hook', true)).toEqual({ addresses: ['127.0.0.1'] });
     expect(await checkTarget('http://receiver.test/hook', true, async () => ['127.0.0.1'])).toEqual({ addresses: ['127.0.0.1'] });
   });
@@ -56,9 +60,13 @@ describe('webhook target policy', () => {
   it('when an https request goes through the pinned agents, then TLS asks for the host name (SNI), not for the address', async () => {
     const names: string[] = [];
     // No certificate at all: the handshake ends after the client named the host it wants.
-    const server = await listening(tls.createServer({ SNICallback: (name, done) => done(new Error(`no certificate for ${names.push(name) && name}`), undefined) }));
+    const server = await listening(
+      tls.createServer({ SNICallback: (name, done) => done(new Error(`no certificate for ${names.push(name) && name}`), undefined) }),
+    );
     try {
-      const failure = await axios.get(`https://shop.invalid:${server.port}/hook`, { ...pinnedAgents(['127.0.0.1']), proxy: false, timeout: 5000 }).catch((error: unknown) => error);
+      const failure = await axios
+        .get(`https://shop.invalid:${server.port}/hook`, { ...pinnedAgents(['127.0.0.1']), proxy: false, timeout: 5000 })
+        .catch((error: unknown) => error);
       expect(axios.isAxiosError(failure)).toBe(true);
       expect(names).toEqual(['shop.invalid']);
     } finally {
@@ -67,7 +75,9 @@ describe('webhook target policy', () => {
   });
 
   it('when the connection asks for a family the checked addresses lack, then it fails instead of resolving again', async () => {
-    const failure = await axios.get('http://v6only.invalid:9/hook', { ...pinnedAgents(['::1']), proxy: false, family: 4, timeout: 5000 }).catch((error: unknown) => error);
+    const failure = await axios
+      .get('http://v6only.invalid:9/hook', { ...pinnedAgents(['::1']), proxy: false, family: 4, timeout: 5000 })
+      .catch((error: unknown) => error);
     expect(axios.isAxiosError(failure) && failure.code).toBe('ENOTFOUND');
   });
 });

@@ -51,7 +51,11 @@ export async function checkTarget(url: string, allowPrivate: boolean, resolve: R
  */
 export function pinnedAgents(addresses: string[]): { httpAgent: http.Agent; httpsAgent: https.Agent } {
   const all: LookupAddress[] = addresses.map((address) => ({ address, family: isIP(address) }));
-  const lookup = ((_hostname: string, options: { all?: boolean; family?: number | string }, callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+  const lookup = ((
+    _hostname: string,
+    options: { all?: boolean; family?: number | string },
+    callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0);
     const usable = family === 4 || family === 6 ? all.filter((entry) => entry.family === family) : all;
     if (usable.length === 0) return callback(Object.assign(new Error(`no checked address of family ${family}`), { code: 'ENOTFOUND' }), '', 0);

@@ -25,7 +25,14 @@ function examplesOf(markdown: string): Example[] {
   const fence = /^```json (request|response)(?: (\d{3}))? ([A-Z]+) (\S+)\n([\s\S]*?)^```$/gm;
   for (const match of markdown.matchAll(fence)) {
     const [, kind, status, method, url, text] = match;
-    examples.push({ kind: kind as Example['kind'], status, method, path: url.split('?')[0], body: JSON.parse(text), line: markdown.slice(0, match.index).split('\n').length });
+    examples.push({
+      kind: kind as Example['kind'],
+      status,
+      method,
+      path: url.split('?')[0],
+      body: JSON.parse(text),
+      line: markdown.slice(0, match.index).split('\n').length,
+    });
   }
   return examples;
 }
@@ -47,9 +54,22 @@ describe('docs/api.md examples against the OpenAPI document', () => {
   );
 
   it.each([
-    ['a v2 message without its action', { kind: 'request', method: 'PUT', path: '/extensions/ecomm/v2/sync/messages', body: { storeId: 'default', objectType: 'DEAL', messages: [{ externalObjectId: 'd-1' }] } }, /action/],
+    [
+      'a v2 message without its action',
+      {
+        kind: 'request',
+        method: 'PUT',
+        path: '/extensions/ecomm/v2/sync/messages',
+        body: { storeId: 'default', objectType: 'DEAL', messages: [{ externalObjectId: 'd-1' }] },
+      },
+      /action/,
+    ],
     ['a store answer without its label', { kind: 'response', status: '200', method: 'PUT', path: '/extensions/ecomm/v2/stores', body: { id: 'eu' } }, /label/],
-    ['an error body without its request id', { kind: 'response', status: '401', method: 'GET', path: '/extensions/ecomm/v2/stores', body: { status: 'error', message: 'x' } }, /requestId/],
+    [
+      'an error body without its request id',
+      { kind: 'response', status: '401', method: 'GET', path: '/extensions/ecomm/v2/stores', body: { status: 'error', message: 'x' } },
+      /requestId/,
+    ],
     ['an operation the document does not have', { kind: 'request', method: 'PUT', path: '/extensions/ecomm/v3/sync', body: {} }, /not an operation/],
   ] as const)('when an example has %s, then the check names the problem', (_name, example, problem) => {
     expect(check(example).join('\n')).toMatch(problem);

@@ -102,7 +102,13 @@ export function buildOpenApiDocument(spec: ApiDocumentSpec): OpenApiDocument {
     const parameters: Json[] = [
       ...pathParamNames(operation.path).map((name) => {
         const given = operation.pathParams?.[name];
-        return { name, in: 'path', required: true, description: given?.description ?? name, schema: toOpenApiSchema(given?.schema ?? { type: 'string' }, schemas) };
+        return {
+          name,
+          in: 'path',
+          required: true,
+          description: given?.description ?? name,
+          schema: toOpenApiSchema(given?.schema ?? { type: 'string' }, schemas),
+        };
       }),
       ...Object.entries(operation.query ?? {}).map(([name, param]) => ({
         name,
@@ -123,7 +129,12 @@ export function buildOpenApiDocument(spec: ApiDocumentSpec): OpenApiDocument {
       responses[String(status)] = { $ref: `#/components/responses/Error${status}` };
     }
     const body: Record<string, Json> = operation.body
-      ? { requestBody: { required: operation.body.required ?? true, content: { [operation.body.contentType ?? 'application/json']: { schema: toOpenApiSchema(operation.body.schema, schemas) } } } }
+      ? {
+          requestBody: {
+            required: operation.body.required ?? true,
+            content: { [operation.body.contentType ?? 'application/json']: { schema: toOpenApiSchema(operation.body.schema, schemas) } },
+          },
+        }
       : {};
     paths[operation.path] ??= {};
     const item: Record<string, Json> = {
@@ -138,7 +149,10 @@ export function buildOpenApiDocument(spec: ApiDocumentSpec): OpenApiDocument {
     paths[operation.path][operation.method] = item;
   }
   const errorResponses = Object.fromEntries(
-    Object.entries(ERROR_DESCRIPTIONS).map(([status, description]) => [`Error${status}`, { description, content: { 'application/json': { schema: errorRef } } }]),
+    Object.entries(ERROR_DESCRIPTIONS).map(([status, description]) => [
+      `Error${status}`,
+      { description, content: { 'application/json': { schema: errorRef } } },
+    ]),
   );
   return {
     openapi: '3.1.0',

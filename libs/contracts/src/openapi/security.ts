@@ -3,14 +3,29 @@ import type { SecurityRequirement } from './openapi-builder';
 /** SPEC.md "Authentication" as OpenAPI security schemes; a requirement naming two needs both. */
 export const SECURITY_SCHEMES = {
   portalKey: { type: 'apiKey', in: 'query', name: 'hapikey', description: "A portal's API key (direct mode): `pk-...`." },
-  developerKey: { type: 'apiKey', in: 'query', name: 'hapikey', description: "A developer account's API key: `dk-...`; with `appId` where the operation says so." },
-  appId: { type: 'apiKey', in: 'query', name: 'appId', description: 'The application (application mode): with a developer key, or with the portal key of a customer starting an import.' },
+  developerKey: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'hapikey',
+    description: "A developer account's API key: `dk-...`; with `appId` where the operation says so.",
+  },
+  appId: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'appId',
+    description: 'The application (application mode): with a developer key, or with the portal key of a customer starting an import.',
+  },
   bearerToken: {
     type: 'http',
     scheme: 'bearer',
-    description: 'A private-app token (`pat-...`, accepted wherever a portal key is) or the OAuth access token of an application installed in a portal (`oat-...`, application mode).',
+    description:
+      'A private-app token (`pat-...`, accepted wherever a portal key is) or the OAuth access token of an application installed in a portal (`oat-...`, application mode).',
   },
-  oauthToken: { type: 'http', scheme: 'bearer', description: 'The OAuth access token of an application installed in a portal (`oat-...`); an API key is refused.' },
+  oauthToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The OAuth access token of an application installed in a portal (`oat-...`); an API key is refused.',
+  },
   adminToken: { type: 'http', scheme: 'bearer', description: 'The operator token `ADMIN_TOKEN` of the admin API.' },
 } as const;
 

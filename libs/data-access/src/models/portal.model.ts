@@ -25,9 +25,12 @@ portalSchema.index({ portalId: 1 }, { unique: true });
 export type PortalDocument = InferSchemaType<typeof portalSchema>;
 export const portalModel = (connection: Connection) => connection.model('Portal', portalSchema);
 
-const counterSchema = new Schema({ _id: { type: String, required: true }, seq: { type: Number, required: true } }, {
-  collection: 'counters',
-  versionKey: false,
-});
+const counterSchema = new Schema(
+  { _id: { type: String, required: true }, seq: { type: Number, required: true } },
+  {
+    collection: 'counters',
+    versionKey: false,
+  },
+);
 /** Shared by the repositories that number things; registered once per connection. */
 export const counterModel = (connection: Connection) => connection.models.Counter ?? connection.model('Counter', counterSchema);

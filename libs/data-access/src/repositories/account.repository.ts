@@ -79,7 +79,10 @@ export class AccountRepository {
   }
 
   async listApplications(filter: { developerId?: number } = {}): Promise<Application[]> {
-    const docs = await this.applications.find(filter.developerId === undefined ? {} : { developerId: filter.developerId }).sort({ appId: 1 }).lean<Application[]>();
+    const docs = await this.applications
+      .find(filter.developerId === undefined ? {} : { developerId: filter.developerId })
+      .sort({ appId: 1 })
+      .lean<Application[]>();
     return docs.map(toApplication);
   }
 
@@ -90,7 +93,10 @@ export class AccountRepository {
   }
 
   async setClientSecret(appId: string, clientSecret: string, sealedSecret: string): Promise<boolean> {
-    return (await this.applications.updateOne({ appId }, { $set: { clientSecretHash: hashSecret(clientSecret), clientSecretSealed: sealedSecret } })).matchedCount === 1;
+    return (
+      (await this.applications.updateOne({ appId }, { $set: { clientSecretHash: hashSecret(clientSecret), clientSecretSealed: sealedSecret } }))
+        .matchedCount === 1
+    );
   }
 
   /** Records the install (once; installing again keeps the first date). */

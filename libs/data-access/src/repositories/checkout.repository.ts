@@ -51,7 +51,11 @@ export class CheckoutRepository {
 
   /** Deals pending since `before` or earlier, oldest first. */
   async due(before: number, limit: number): Promise<PendingCheckout[]> {
-    const docs = (await this.pending.collection.find({ pendingSince: { $lte: before } }).sort({ pendingSince: 1 }).limit(limit).toArray()) as unknown as PendingDoc[];
+    const docs = (await this.pending.collection
+      .find({ pendingSince: { $lte: before } })
+      .sort({ pendingSince: 1 })
+      .limit(limit)
+      .toArray()) as unknown as PendingDoc[];
     return docs.map((doc) => ({
       id: String(doc._id),
       tenant: { portalId: doc.portalId, appId: doc.appId ?? null },

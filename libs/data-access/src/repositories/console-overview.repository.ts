@@ -80,7 +80,12 @@ export class ConsoleOverviewRepository {
   async objectCounts(scope: ConsoleScope): Promise<StoredObjectCounts[]> {
     const match = scopeFilter(scope);
     const count = async (collection: typeof this.states, filter: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-      (await collection.aggregate<{ _id: GroupKey; n: number; last?: number | null }>([{ $match: { ...match, ...filter } }, { $group: { _id: KEY, n: { $sum: 1 }, ...extra } }]).toArray());
+      await collection
+        .aggregate<{ _id: GroupKey; n: number; last?: number | null }>([
+          { $match: { ...match, ...filter } },
+          { $group: { _id: KEY, n: { $sum: 1 }, ...extra } },
+        ])
+        .toArray();
     const [received, processed, inCrm, waiting, errored] = await Promise.all([
       count(this.states, {}),
       count(this.syncs, { lastProcessedAt: { $ne: null } }, { last: { $max: '$lastProcessedAt' } }),
@@ -99,7 +104,18 @@ export class ConsoleOverviewRepository {
       const id = keyString(key);
       let found = rows.get(id);
       if (!found) {
-        found = { portalId: key.portalId, appId: key.appId ?? null, storeId: key.storeId, objectType: key.objectType!, received: 0, processed: 0, inCrm: 0, withOpenErrors: 0, waiting: 0, lastProcessedAt: null };
+        found = {
+          portalId: key.portalId,
+          appId: key.appId ?? null,
+          storeId: key.storeId,
+          objectType: key.objectType!,
+          received: 0,
+          processed: 0,
+          inCrm: 0,
+          withOpenErrors: 0,
+          waiting: 0,
+          lastProcessedAt: null,
+        };
         rows.set(id, found);
       }
       return found;
@@ -114,7 +130,10 @@ export class ConsoleOverviewRepository {
 
   async openErrorsByType(scope: ConsoleScope): Promise<StoredOpenErrors[]> {
     const docs = await this.errors
-      .aggregate<{ _id: GroupKey; n: number }>([{ $match: { ...scopeFilter(scope), status: 'OPEN' } }, { $group: { _id: { portalId: '$portalId', appId: '$appId', storeId: '$storeId', type: '$type' }, n: { $sum: 1 } } }])
+      .aggregate<{ _id: GroupKey; n: number }>([
+        { $match: { ...scopeFilter(scope), status: 'OPEN' } },
+        { $group: { _id: { portalId: '$portalId', appId: '$appId', storeId: '$storeId', type: '$type' }, n: { $sum: 1 } } },
+      ])
       .toArray();
     return docs.map(({ _id, n }) => ({ portalId: _id.portalId, appId: _id.appId ?? null, storeId: _id.storeId, type: _id.type!, count: n }));
   }

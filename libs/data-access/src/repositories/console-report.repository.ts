@@ -15,7 +15,10 @@ export class ConsoleReportRepository {
   /** The CRM ids of the store's live objects of a type, at most `limit` (by CRM id); `more` when there are others. */
   async crmIds(tenant: Tenant, storeId: string, objectType: ObjectType, limit: number): Promise<{ ids: number[]; more: boolean }> {
     const docs = await this.syncs
-      .find({ portalId: tenant.portalId, appId: tenant.appId ?? null, storeId, objectType, crmId: { $ne: null }, archived: { $ne: true } }, { projection: { _id: 0, crmId: 1 } })
+      .find(
+        { portalId: tenant.portalId, appId: tenant.appId ?? null, storeId, objectType, crmId: { $ne: null }, archived: { $ne: true } },
+        { projection: { _id: 0, crmId: 1 } },
+      )
       .sort({ crmId: 1 })
       .limit(limit + 1)
       .toArray();
@@ -38,8 +41,14 @@ export class ConsoleActivityRepository {
     const match = { ...(scope.portalId !== undefined ? { portalId: scope.portalId } : {}), ...(scope.appId !== undefined ? { appId: scope.appId } : {}) };
     if (Object.keys(match).length === 0) throw new Error('a console read needs a portal or an application');
     const [received, applied] = await Promise.all([
-      this.raw.find({ ...match, receivedAt: { $gte: since } }, { projection: { _id: 0, receivedAt: 1 } }).limit(limit + 1).toArray(),
-      this.syncs.find({ ...match, lastProcessedAt: { $gte: since } }, { projection: { _id: 0, lastProcessedAt: 1 } }).limit(limit + 1).toArray(),
+      this.raw
+        .find({ ...match, receivedAt: { $gte: since } }, { projection: { _id: 0, receivedAt: 1 } })
+        .limit(limit + 1)
+        .toArray(),
+      this.syncs
+        .find({ ...match, lastProcessedAt: { $gte: since } }, { projection: { _id: 0, lastProcessedAt: 1 } })
+        .limit(limit + 1)
+        .toArray(),
     ]);
     return {
       received: received.slice(0, limit).map((doc) => Number(doc.receivedAt)),

@@ -72,7 +72,12 @@ export class CredentialRepository {
   }
 
   /** Stores a new credential and answers its secret; `secret` is only given for the demo's fixed keys. */
-  async issue(kind: CredentialKind, scope: CredentialScope, now: number, secret = newSecret(PREFIX[kind])): Promise<{ secret: string; credential: Credential }> {
+  async issue(
+    kind: CredentialKind,
+    scope: CredentialScope,
+    now: number,
+    secret = newSecret(PREFIX[kind]),
+  ): Promise<{ secret: string; credential: Credential }> {
     const doc: CredentialDoc = {
       _id: hashSecret(secret),
       credentialId: `cred_${randomBytes(9).toString('base64url')}`,

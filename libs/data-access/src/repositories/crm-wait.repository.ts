@@ -43,7 +43,11 @@ export class CrmWaitRepository {
 
   /** Portals whose wait has ended by `now`: their parked changes are tried again. */
   async due(now: number, limit: number): Promise<StoredCrmWait[]> {
-    const docs = await this.waits.find({ until: { $lte: now } }).sort({ until: 1 }).limit(limit).toArray();
+    const docs = await this.waits
+      .find({ until: { $lte: now } })
+      .sort({ until: 1 })
+      .limit(limit)
+      .toArray();
     return docs.map(toStored);
   }
 

@@ -6,4 +6,3 @@ export function onlyDuplicateKeyErrors(error: unknown): boolean {
   }
   return (error as { code?: number }).code === 11000;
 }
-

@@ -23,7 +23,13 @@ export class EcommerceInstallRepository {
   async find(tenant: Tenant): Promise<EcommerceInstall> {
     const doc = await this.installs.findOne({ portalId: tenant.portalId, appId: tenant.appId }).lean<EcommerceInstall>();
     return doc
-      ? { installCompleted: doc.installCompleted, dashboardInstalled: doc.dashboardInstalled, workflowsEnabled: doc.workflowsEnabled, installedAt: doc.installedAt ?? null, uninstalledAt: doc.uninstalledAt ?? null }
+      ? {
+          installCompleted: doc.installCompleted,
+          dashboardInstalled: doc.dashboardInstalled,
+          workflowsEnabled: doc.workflowsEnabled,
+          installedAt: doc.installedAt ?? null,
+          uninstalledAt: doc.uninstalledAt ?? null,
+        }
       : NOT_INSTALLED;
   }
 
@@ -32,7 +38,15 @@ export class EcommerceInstallRepository {
     const existing = await this.find(tenant);
     await this.installs.updateOne(
       { portalId: tenant.portalId, appId: tenant.appId },
-      { $set: { installCompleted: true, dashboardInstalled: true, workflowsEnabled: true, installedAt: existing.installCompleted ? existing.installedAt : now, uninstalledAt: null } },
+      {
+        $set: {
+          installCompleted: true,
+          dashboardInstalled: true,
+          workflowsEnabled: true,
+          installedAt: existing.installCompleted ? existing.installedAt : now,
+          uninstalledAt: null,
+        },
+      },
       { upsert: true },
     );
   }

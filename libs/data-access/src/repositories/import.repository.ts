@@ -84,7 +84,15 @@ export class ImportRepository {
   async create(record: Omit<ImportRecord, 'importId' | 'failureReason' | 'completedAt' | 'releasedThrough' | 'releasedAt'>): Promise<ImportRecord | null> {
     const { tenant, ...rest } = record;
     try {
-      const { insertedId } = await this.imports.collection.insertOne({ ...rest, portalId: tenant.portalId, appId: tenant.appId, failureReason: null, completedAt: null, releasedThrough: null, releasedAt: null });
+      const { insertedId } = await this.imports.collection.insertOne({
+        ...rest,
+        portalId: tenant.portalId,
+        appId: tenant.appId,
+        failureReason: null,
+        completedAt: null,
+        releasedThrough: null,
+        releasedAt: null,
+      });
       return this.findById(String(insertedId));
     } catch (error) {
       if (onlyDuplicateKeyErrors(error)) return null;
@@ -111,12 +119,19 @@ export class ImportRepository {
 
   /** Failed for good (the receiver never answered properly), unless it already completed. */
   async fail(importId: string, reason: string): Promise<void> {
-    await this.imports.collection.updateOne({ _id: new Types.ObjectId(importId), status: { $in: ['initialized', 'receiving'] } }, { $set: { status: 'failed', failureReason: reason } });
+    await this.imports.collection.updateOne(
+      { _id: new Types.ObjectId(importId), status: { $in: ['initialized', 'receiving'] } },
+      { $set: { status: 'failed', failureReason: reason } },
+    );
   }
 
   /** Stores a page, replacing one sent before with the same number; the import is receiving from then on. */
   async putPage(importId: string, objectType: ObjectType, pageNumber: number, messages: readonly ImportItem[]): Promise<void> {
-    await this.pages.collection.updateOne({ importId, objectType, pageNumber }, { $set: { messages: [...messages], count: messages.length } }, { upsert: true });
+    await this.pages.collection.updateOne(
+      { importId, objectType, pageNumber },
+      { $set: { messages: [...messages], count: messages.length } },
+      { upsert: true },
+    );
     await this.imports.collection.updateOne({ _id: new Types.ObjectId(importId), status: 'initialized' }, { $set: { status: 'receiving' } });
   }
 
@@ -135,7 +150,9 @@ export class ImportRepository {
   async end(importId: string, objectType: ObjectType, counts: { pageCount: number; itemCount: number }): Promise<boolean> {
     const result = await this.imports.collection.updateOne(
       { _id: new Types.ObjectId(importId), [`types.${objectType}.ended`]: false },
-      { $set: { [`types.${objectType}.ended`]: true, [`types.${objectType}.pageCount`]: counts.pageCount, [`types.${objectType}.itemCount`]: counts.itemCount } },
+      {
+        $set: { [`types.${objectType}.ended`]: true, [`types.${objectType}.pageCount`]: counts.pageCount, [`types.${objectType}.itemCount`]: counts.itemCount },
+      },
     );
     return result.matchedCount === 1;
   }
@@ -144,24 +161,37 @@ export class ImportRepository {
   async completeIfEnded(importId: string, now: number): Promise<boolean> {
     const current = await this.findById(importId);
     if (!current || !Object.values(current.types).every((state) => state!.ended)) return false;
-    const result = await this.imports.collection.updateOne({ _id: new Types.ObjectId(importId), status: { $in: ['initialized', 'receiving'] } }, { $set: { status: 'complete', completedAt: now } });
+    const result = await this.imports.collection.updateOne(
+      { _id: new Types.ObjectId(importId), status: { $in: ['initialized', 'receiving'] } },
+      { $set: { status: 'complete', completedAt: now } },
+    );
     return result.matchedCount === 1;
   }
 
   /** Pages of one object type after `afterPage`, in page order: what the release sends on. */
   async pagesOf(importId: string, objectType: ObjectType, afterPage: number, limit: number): Promise<{ pageNumber: number; messages: ImportItem[] }[]> {
-    const docs = await this.pages.collection.find({ importId, objectType, pageNumber: { $gt: afterPage } }).sort({ pageNumber: 1 }).limit(limit).toArray();
+    const docs = await this.pages.collection
+      .find({ importId, objectType, pageNumber: { $gt: afterPage } })
+      .sort({ pageNumber: 1 })
+      .limit(limit)
+      .toArray();
     return docs.map((doc) => ({ pageNumber: doc.pageNumber as number, messages: doc.messages as ImportItem[] }));
   }
 
   /** Complete imports whose release has not finished, completed before `before` (a lost completion event). */
   async unreleased(before: number, limit: number): Promise<ImportRecord[]> {
-    const docs = await this.imports.collection.find({ status: 'complete', releasedAt: null, completedAt: { $lte: before } }).limit(limit).toArray();
+    const docs = await this.imports.collection
+      .find({ status: 'complete', releasedAt: null, completedAt: { $lte: before } })
+      .limit(limit)
+      .toArray();
     return docs.map((doc) => toImport(doc as unknown as ImportDoc));
   }
 
   async markReleased(importId: string, through: string, done: boolean, now: number): Promise<void> {
-    await this.imports.collection.updateOne({ _id: new Types.ObjectId(importId) }, { $set: { releasedThrough: through, ...(done ? { releasedAt: now } : {}) } });
+    await this.imports.collection.updateOne(
+      { _id: new Types.ObjectId(importId) },
+      { $set: { releasedThrough: through, ...(done ? { releasedAt: now } : {}) } },
+    );
   }
 
   async recordAttempt(requestId: string, attempt: WebhookAttempt): Promise<void> {
@@ -169,7 +199,10 @@ export class ImportRepository {
   }
 
   async attemptsOf(requestId: string): Promise<WebhookAttempt[]> {
-    const docs = await this.attempts.collection.find({ requestId }, { projection: { _id: 0, requestId: 0 } }).sort({ attempt: 1 }).toArray();
+    const docs = await this.attempts.collection
+      .find({ requestId }, { projection: { _id: 0, requestId: 0 } })
+      .sort({ attempt: 1 })
+      .toArray();
     return docs as unknown as WebhookAttempt[];
   }
 }

@@ -76,12 +76,28 @@ export class ObjectStateRepository {
   }
 
   /** Inserts states of objects that have none yet (first revision from the clock, nextRevision); fails on an object that exists. */
-  async insertNew(tenant: Tenant, storeId: string, objectType: ObjectType, objects: readonly { externalObjectId: string; state: RawObjectState }[]): Promise<void> {
+  async insertNew(
+    tenant: Tenant,
+    storeId: string,
+    objectType: ObjectType,
+    objects: readonly { externalObjectId: string; state: RawObjectState }[],
+  ): Promise<void> {
     if (objects.length === 0) return;
-    const keys = keyStrings(tenant, storeId, objectType, objects.map((object) => object.externalObjectId));
+    const keys = keyStrings(
+      tenant,
+      storeId,
+      objectType,
+      objects.map((object) => object.externalObjectId),
+    );
     const rev = nextRevision(null, Date.now());
     await this.states.insertMany(
-      objects.map(({ externalObjectId, state }, i) => ({ _id: keys[i], ...keyFields(tenant, storeId, objectType, externalObjectId), ...toFields(state), rev, writeToken: 'insert' })),
+      objects.map(({ externalObjectId, state }, i) => ({
+        _id: keys[i],
+        ...keyFields(tenant, storeId, objectType, externalObjectId),
+        ...toFields(state),
+        rev,
+        writeToken: 'insert',
+      })),
       { ordered: false },
     );
   }
@@ -125,7 +141,12 @@ export class ObjectStateRepository {
   }
 
   /** Writes states; returns the new revision of each write that landed and the ids that lost a race. */
-  async saveMany(tenant: Tenant, storeId: string, objectType: ObjectType, writes: readonly StateWrite[]): Promise<{ saved: Map<string, number>; conflicts: string[] }> {
+  async saveMany(
+    tenant: Tenant,
+    storeId: string,
+    objectType: ObjectType,
+    writes: readonly StateWrite[],
+  ): Promise<{ saved: Map<string, number>; conflicts: string[] }> {
     const saved = new Map<string, number>();
     if (writes.length === 0) return { saved, conflicts: [] };
     const writeToken = randomUUID();
@@ -136,7 +157,17 @@ export class ObjectStateRepository {
     const keys = keyStrings(tenant, storeId, objectType, ids);
     const operations = writes.map((write, i) =>
       write.expectedRev === null
-        ? { insertOne: { document: { _id: keys[i], ...keyFields(tenant, storeId, objectType, write.externalObjectId), ...toFields(write.state), rev: revisionOf(write), writeToken } } }
+        ? {
+            insertOne: {
+              document: {
+                _id: keys[i],
+                ...keyFields(tenant, storeId, objectType, write.externalObjectId),
+                ...toFields(write.state),
+                rev: revisionOf(write),
+                writeToken,
+              },
+            },
+          }
         : {
             updateOne: {
               filter: { _id: keys[i], rev: write.expectedRev },

@@ -60,7 +60,18 @@ export interface Claim {
 /** Rounds of compare and set before giving up (the caller's message is retried). */
 const MAX_CLAIM_ROUNDS = 10;
 
-const PROJECTION = { _id: 0, externalObjectId: 1, crmId: 1, generation: 1, archived: 1, appliedRev: 1, appliedSettingsRev: 1, lastProcessedAt: 1, changedAt: 1, claim: 1 };
+const PROJECTION = {
+  _id: 0,
+  externalObjectId: 1,
+  crmId: 1,
+  generation: 1,
+  archived: 1,
+  appliedRev: 1,
+  appliedSettingsRev: 1,
+  lastProcessedAt: 1,
+  changedAt: 1,
+  claim: 1,
+};
 
 const toObjectSync = (doc: Record<string, unknown>): ObjectSync => ({
   externalObjectId: doc.externalObjectId as string,
@@ -153,7 +164,12 @@ export class ObjectSyncRepository {
       }
       if (updates.length === 0) break;
       if (round > MAX_CLAIM_ROUNDS) throw new Error(`${updates.length} ${objectType} objects kept being claimed by concurrent writers; will retry`);
-      const keys = keyStrings(tenant, storeId, objectType, updates.map(({ id }) => id));
+      const keys = keyStrings(
+        tenant,
+        storeId,
+        objectType,
+        updates.map(({ id }) => id),
+      );
       const result = await this.syncs.bulkWrite(
         updates.map(({ stored }, i) => ({ updateOne: { filter: { _id: keys[i], claim: stored.claim }, update: { $set: { claim: claim.token } } } })),
         { ordered: false },
@@ -162,7 +178,12 @@ export class ObjectSyncRepository {
         for (const { id, stored } of updates) claim.claimed.set(id, { ...stored, claim: claim.token });
         break;
       }
-      const now = await this.findMany(tenant, storeId, objectType, updates.map(({ id }) => id));
+      const now = await this.findMany(
+        tenant,
+        storeId,
+        objectType,
+        updates.map(({ id }) => id),
+      );
       pending = [];
       for (const { id } of updates) {
         const sync = now.get(id);
@@ -180,11 +201,22 @@ export class ObjectSyncRepository {
    * object first). The others were written by another writer meanwhile; they come back as
    * superseded or contended, as what is recorded now tells.
    */
-  async recordProcessed(tenant: Tenant, storeId: string, objectType: ObjectType, records: readonly ProcessedRecord[], claim: Pick<Claim, 'token' | 'firstRecords'>): Promise<RecordOutcome> {
+  async recordProcessed(
+    tenant: Tenant,
+    storeId: string,
+    objectType: ObjectType,
+    records: readonly ProcessedRecord[],
+    claim: Pick<Claim, 'token' | 'firstRecords'>,
+  ): Promise<RecordOutcome> {
     const outcome: RecordOutcome = { superseded: [], contended: [] };
     if (records.length === 0) return outcome;
     const stamp = recordedStamp(claim.token);
-    const keys = keyStrings(tenant, storeId, objectType, records.map((record) => record.externalObjectId));
+    const keys = keyStrings(
+      tenant,
+      storeId,
+      objectType,
+      records.map((record) => record.externalObjectId),
+    );
     const operations = records.map((record, i) => {
       const fields = {
         appliedRev: record.rev,
@@ -206,7 +238,12 @@ export class ObjectSyncRepository {
       // Another writer made the first record of an object meanwhile.
       if (!onlyDuplicateKeyErrors(error)) throw error;
     }
-    const now = await this.findMany(tenant, storeId, objectType, records.map((record) => record.externalObjectId));
+    const now = await this.findMany(
+      tenant,
+      storeId,
+      objectType,
+      records.map((record) => record.externalObjectId),
+    );
     for (const record of records) {
       const sync = now.get(record.externalObjectId);
       if (!sync || sync.claim === stamp) continue;

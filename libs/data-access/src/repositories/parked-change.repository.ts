@@ -26,7 +26,13 @@ export class ParkedChangeRepository {
   }
 
   /** Keeps each change, replacing a parked one that is not newer (one of a newer revision stays). */
-  async park(tenant: Tenant, storeId: string, objectType: ObjectType, changes: readonly { change: MappedChange; reapply: boolean }[], now: number): Promise<void> {
+  async park(
+    tenant: Tenant,
+    storeId: string,
+    objectType: ObjectType,
+    changes: readonly { change: MappedChange; reapply: boolean }[],
+    now: number,
+  ): Promise<void> {
     await keepNewestChanges(this.parked, { tenant, storeId, objectType }, changes, ({ reapply }) => ({ set: { reapply }, insert: { parkedAt: now } }));
   }
 

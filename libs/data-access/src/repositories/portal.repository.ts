@@ -95,7 +95,8 @@ export class PortalRepository {
    * used (another replica, or a new connection, may have replaced it meanwhile): false if not.
    */
   async saveOAuthRefresh(portalId: number, usedRefreshTokenSealed: string, refreshTokenSealed: string, token: StoredOAuthToken): Promise<boolean> {
-    if (![refreshTokenSealed, token.accessTokenSealed].every((value) => value.startsWith('v1.'))) throw new Error('OAuth tokens must be sealed (SecretBox.seal)');
+    if (![refreshTokenSealed, token.accessTokenSealed].every((value) => value.startsWith('v1.')))
+      throw new Error('OAuth tokens must be sealed (SecretBox.seal)');
     const result = await this.portals.updateOne(
       { portalId, 'crmConnection.auth.refreshTokenSealed': usedRefreshTokenSealed },
       { $set: { 'crmConnection.auth.refreshTokenSealed': refreshTokenSealed, crmOAuthToken: token } },
@@ -105,7 +106,11 @@ export class PortalRepository {
 
   /** Portals whose built-in CRM token is still in clear (written before decision 22). */
   async withPlaintextCrmToken(limit = 1000): Promise<{ portalId: number; crmToken: string }[]> {
-    const docs = await this.portals.find({ crmToken: { $exists: true } }, { portalId: 1, crmToken: 1 }).sort({ portalId: 1 }).limit(limit).lean<PortalDocument[]>();
+    const docs = await this.portals
+      .find({ crmToken: { $exists: true } }, { portalId: 1, crmToken: 1 })
+      .sort({ portalId: 1 })
+      .limit(limit)
+      .lean<PortalDocument[]>();
     return docs.map((doc) => ({ portalId: doc.portalId, crmToken: doc.crmToken! }));
   }
 
@@ -119,6 +124,7 @@ export class PortalRepository {
 
 function assertSealed(connection: StoredCrmConnection): void {
   if (connection.kind === 'builtin') return;
-  const sealed = connection.auth.type === 'private-app' ? [connection.auth.tokenSealed] : [connection.auth.clientSecretSealed, connection.auth.refreshTokenSealed];
+  const sealed =
+    connection.auth.type === 'private-app' ? [connection.auth.tokenSealed] : [connection.auth.clientSecretSealed, connection.auth.refreshTokenSealed];
   if (!sealed.every((value) => value.startsWith('v1.'))) throw new Error('CRM connection secrets must be sealed (SecretBox.seal)');
 }

@@ -46,12 +46,26 @@ export class ReapplyJobRepository {
   /** The job of this settings revision, created once however often the event is delivered. */
   async start(owner: string, settingsRev: number, objectTypes: ObjectType[], now: number): Promise<ReapplyJob> {
     try {
-      await this.jobs.collection.insertOne({ owner, settingsRev, objectTypes, status: 'running', typeIndex: 0, lastId: null, objectsProcessed: 0, startedAt: now, updatedAt: now, finishedAt: null });
+      await this.jobs.collection.insertOne({
+        owner,
+        settingsRev,
+        objectTypes,
+        status: 'running',
+        typeIndex: 0,
+        lastId: null,
+        objectsProcessed: 0,
+        startedAt: now,
+        updatedAt: now,
+        finishedAt: null,
+      });
     } catch (error) {
       if (!onlyDuplicateKeyErrors(error)) throw error;
     }
     // Older jobs of the owner are superseded: the newest settings are the ones to apply.
-    await this.jobs.collection.updateMany({ owner, settingsRev: { $lt: settingsRev }, status: 'running' }, { $set: { status: 'superseded', updatedAt: now, finishedAt: now } });
+    await this.jobs.collection.updateMany(
+      { owner, settingsRev: { $lt: settingsRev }, status: 'running' },
+      { $set: { status: 'superseded', updatedAt: now, finishedAt: now } },
+    );
     return toJob((await this.jobs.collection.findOne({ owner, settingsRev })) as unknown as JobDoc);
   }
 

@@ -31,7 +31,12 @@ export async function keepNewestChanges<E extends { change: MappedChange }>(
 ): Promise<void> {
   if (entries.length === 0) return;
   const { tenant, storeId, objectType } = target;
-  const keys = keyStrings(tenant, storeId, objectType, entries.map(({ change }) => change.externalObjectId));
+  const keys = keyStrings(
+    tenant,
+    storeId,
+    objectType,
+    entries.map(({ change }) => change.externalObjectId),
+  );
   try {
     await collection.bulkWrite(
       entries.map((entry, i) => {
@@ -39,7 +44,10 @@ export async function keepNewestChanges<E extends { change: MappedChange }>(
         return {
           updateOne: {
             filter: { _id: keys[i], ...changeNotNewerThan(entry.change) },
-            update: { $set: { change: entry.change, ...set }, $setOnInsert: { ...keyFields(tenant, storeId, objectType, entry.change.externalObjectId), ...insert } },
+            update: {
+              $set: { change: entry.change, ...set },
+              $setOnInsert: { ...keyFields(tenant, storeId, objectType, entry.change.externalObjectId), ...insert },
+            },
             upsert: true,
           },
         };
@@ -58,7 +66,12 @@ export async function releaseKeptChanges(
   done: readonly KeptUpTo[],
 ): Promise<void> {
   if (done.length === 0) return;
-  const keys = keyStrings(target.tenant, target.storeId, target.objectType, done.map(({ externalObjectId }) => externalObjectId));
+  const keys = keyStrings(
+    target.tenant,
+    target.storeId,
+    target.objectType,
+    done.map(({ externalObjectId }) => externalObjectId),
+  );
   await collection.bulkWrite(
     done.map((revision, i) => ({ deleteOne: { filter: { _id: keys[i], ...changeNotNewerThan(revision) } } })),
     { ordered: false },

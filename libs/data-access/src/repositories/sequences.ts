@@ -20,7 +20,9 @@ export class Sequences {
   async next(name: string): Promise<number> {
     for (;;) {
       try {
-        const counter = await this.counters.findOneAndUpdate({ _id: name }, { $inc: { seq: 1 } }, { upsert: true, new: true, setDefaultsOnInsert: true }).lean<{ seq: number }>();
+        const counter = await this.counters
+          .findOneAndUpdate({ _id: name }, { $inc: { seq: 1 } }, { upsert: true, new: true, setDefaultsOnInsert: true })
+          .lean<{ seq: number }>();
         await this.claims.insertOne({ _id: `${name}:${counter!.seq}` });
         return counter!.seq;
       } catch (error) {

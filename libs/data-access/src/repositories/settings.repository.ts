@@ -68,7 +68,11 @@ export class SettingsRepository {
    * pending (`reapplyPending`, added to any still pending from an earlier put whose re-apply could
    * not be queued). The answer holds every pending type; clearReapplyPending ends them once queued.
    */
-  async putByOwner(owner: string, settings: Omit<StoredSettings, 'rev'>, { reapplyPending = [] }: { reapplyPending?: readonly ObjectType[] } = {}): Promise<StoredSettings & { reapplyPending: ObjectType[] }> {
+  async putByOwner(
+    owner: string,
+    settings: Omit<StoredSettings, 'rev'>,
+    { reapplyPending = [] }: { reapplyPending?: readonly ObjectType[] } = {},
+  ): Promise<StoredSettings & { reapplyPending: ObjectType[] }> {
     const doc = await this.settings
       .findOneAndUpdate(
         { owner },

@@ -97,7 +97,12 @@ export class SyncErrorRepository {
     await this.errors.collection.bulkWrite(
       [...newest.values()].map((error) => ({
         updateMany: {
-          filter: { ...base, externalObjectId: error.externalObjectId, status: 'OPEN', $or: [{ rev: { $ne: error.rev } }, { settingsRev: { $ne: error.settingsRev } }] },
+          filter: {
+            ...base,
+            externalObjectId: error.externalObjectId,
+            status: 'OPEN',
+            $or: [{ rev: { $ne: error.rev } }, { settingsRev: { $ne: error.settingsRev } }],
+          },
           update: { $set: { status: 'RESOLVED', resolvedAt: error.erroredAt } },
         },
       })),
@@ -119,7 +124,13 @@ export class SyncErrorRepository {
    * A portal's open errors of one type in insertion order after `afterId` (of one tenant when
    * `appId` is given, null for direct mode): the objects a catch-up applies again.
    */
-  async pageOpenOfType(portalId: number, appId: string | null | undefined, type: ErrorType, afterId: string | null, limit: number): Promise<{ id: string; key: ObjectKey }[]> {
+  async pageOpenOfType(
+    portalId: number,
+    appId: string | null | undefined,
+    type: ErrorType,
+    afterId: string | null,
+    limit: number,
+  ): Promise<{ id: string; key: ObjectKey }[]> {
     const filter: Record<string, unknown> = { portalId, type, status: 'OPEN' };
     if (appId !== undefined) filter.appId = appId;
     if (afterId) filter._id = { $gt: new Types.ObjectId(afterId) };

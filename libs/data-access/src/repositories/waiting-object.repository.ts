@@ -74,7 +74,11 @@ export class WaitingObjectRepository {
 
   /** Up to `limit` waiting changes still within their window, least recently tried first (the periodic retry). */
   async due(now: number, limit: number): Promise<WaitingObject[]> {
-    const docs = await this.waiting.find({ until: { $gt: now } }).sort({ triedAt: 1 }).limit(limit).toArray();
+    const docs = await this.waiting
+      .find({ until: { $gt: now } })
+      .sort({ triedAt: 1 })
+      .limit(limit)
+      .toArray();
     return (docs as unknown as WaitingDoc[]).map(toWaiting);
   }
 

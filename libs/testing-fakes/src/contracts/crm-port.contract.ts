@@ -65,7 +65,14 @@ export function describeCrmPortContract(name: string, make: MakeCrm): void {
       await ensureProperty(crm, 'PRODUCT', 'name');
       const [kept, archived] = await crm.batchCreate('PRODUCT', [{ properties: { name: 'Kept' } }, { properties: { name: 'Archived' } }]);
       await crm.batchArchive('PRODUCT', [archived.id]);
-      expect(await statusOf(crm.batchUpdate('PRODUCT', [{ id: kept.id, properties: { name: 'Renamed' } }, { id: archived.id, properties: { name: 'Back' } }]))).toBe(404);
+      expect(
+        await statusOf(
+          crm.batchUpdate('PRODUCT', [
+            { id: kept.id, properties: { name: 'Renamed' } },
+            { id: archived.id, properties: { name: 'Back' } },
+          ]),
+        ),
+      ).toBe(404);
       expect(await crm.batchRead('PRODUCT', [kept.id, archived.id], ['name'])).toEqual([{ id: kept.id, properties: { name: 'Renamed' } }]);
     });
 
@@ -92,7 +99,10 @@ export function describeCrmPortContract(name: string, make: MakeCrm): void {
     it('when contacts are found by e-mail, then case does not matter, keys are lower-cased, and archived or unknown addresses are not found', async () => {
       const local = unique('ada');
       await ensureProperty(crm, 'CONTACT', 'email');
-      const [ada, gone] = await crm.batchCreate('CONTACT', [{ properties: { email: `${local}@Example.com` } }, { properties: { email: `${local}.gone@example.com` } }]);
+      const [ada, gone] = await crm.batchCreate('CONTACT', [
+        { properties: { email: `${local}@Example.com` } },
+        { properties: { email: `${local}.gone@example.com` } },
+      ]);
       await crm.batchArchive('CONTACT', [gone.id, 999_999_999]);
       const found = await crm.findContactsByEmail([`${local.toUpperCase()}@EXAMPLE.COM`, `${local}.gone@example.com`, `${local}.never@example.com`]);
       expect(found).toEqual(new Map([[`${local}@example.com`, ada.id]]));

@@ -5,7 +5,14 @@ import type { PublicOf } from '../public-of';
 
 type Waits = PublicOf<CrmWaitRepository>;
 
-const aWait = (overrides: Partial<CrmWait> = {}): CrmWait => ({ reason: 'rate-limited', since: 1_000, until: 2_000, tries: 1, lastAnswer: '429 Too Many Requests', ...overrides });
+const aWait = (overrides: Partial<CrmWait> = {}): CrmWait => ({
+  reason: 'rate-limited',
+  since: 1_000,
+  until: 2_000,
+  tries: 1,
+  lastAnswer: '429 Too Many Requests',
+  ...overrides,
+});
 
 /** What the applier relies on from CrmWaitRepository; run against the fake and the real one. */
 export function describeCrmWaitRepositoryContract(name: string, make: () => Waits | Promise<Waits>): void {

@@ -25,7 +25,14 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
     it('when an import is created, then it is found by id and by tenant, store and start, nothing failed, completed or released', async () => {
       const input = aNewImport();
       const record = await imports.create(input);
-      expect(record).toEqual({ ...input, importId: expect.stringMatching(/^[0-9a-f]{24}$/), failureReason: null, completedAt: null, releasedThrough: null, releasedAt: null });
+      expect(record).toEqual({
+        ...input,
+        importId: expect.stringMatching(/^[0-9a-f]{24}$/),
+        failureReason: null,
+        completedAt: null,
+        releasedThrough: null,
+        releasedAt: null,
+      });
       expect(await imports.findById(record!.importId)).toEqual(record);
       expect(await imports.find(input.tenant, input.storeId, input.importStartedAt)).toEqual(record);
     });
@@ -38,7 +45,10 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
       expect(await imports.create({ ...first, storeId: 'other' })).not.toBeNull();
     });
 
-    it.each([['not an id', 'nope'], ['an id of nothing', 'ffffffffffffffffffffffff']])('when the id is %s, then nothing is found', async (_case, importId) => {
+    it.each([
+      ['not an id', 'nope'],
+      ['an id of nothing', 'ffffffffffffffffffffffff'],
+    ])('when the id is %s, then nothing is found', async (_case, importId) => {
       expect(await imports.findById(importId)).toBeNull();
     });
 
@@ -100,7 +110,9 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
       await imports.fail(record.importId, 'the receiver did not answer');
       const found = (await imports.findById(record.importId))!;
       expect(found.status).toBe(after);
-      expect(found.failureReason).toBe({ initialized: 'the receiver did not answer', receiving: 'the receiver did not answer', complete: null, failed: 'first reason' }[before]);
+      expect(found.failureReason).toBe(
+        { initialized: 'the receiver did not answer', receiving: 'the receiver did not answer', complete: null, failed: 'first reason' }[before],
+      );
     });
 
     it('when the webhook answered, then the expected counts are set per type and the rest of each type stays', async () => {
@@ -126,7 +138,14 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
 
     it('when webhook attempts are recorded, then they are listed per request in attempt order', async () => {
       const requestId = (await created()).importId;
-      const attempt = (n: number) => ({ attempt: n, at: 100 * n, url: 'https://shop.example.com/import', status: n === 2 ? 200 : null, error: n === 2 ? null : 'timeout', durationMs: 5 });
+      const attempt = (n: number) => ({
+        attempt: n,
+        at: 100 * n,
+        url: 'https://shop.example.com/import',
+        status: n === 2 ? 200 : null,
+        error: n === 2 ? null : 'timeout',
+        durationMs: 5,
+      });
       await imports.recordAttempt(requestId, attempt(2));
       await imports.recordAttempt(requestId, attempt(1));
       expect(await imports.attemptsOf(requestId)).toEqual([attempt(1), attempt(2)]);

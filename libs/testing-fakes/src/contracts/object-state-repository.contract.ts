@@ -25,7 +25,9 @@ export function describeObjectStateRepositoryContract(name: string, make: () => 
 
     it('when new objects are saved, then they read back at a revision not below the clock, and unknown ones are absent', async () => {
       const before = Date.now();
-      const { saved, conflicts } = await states.saveMany(tenant, 'default', 'CONTACT', [{ externalObjectId: 'a', state: stateWith(1, { email: 'a@example.com' }), expectedRev: null }]);
+      const { saved, conflicts } = await states.saveMany(tenant, 'default', 'CONTACT', [
+        { externalObjectId: 'a', state: stateWith(1, { email: 'a@example.com' }), expectedRev: null },
+      ]);
       expect(conflicts).toEqual([]);
       expect(saved.get('a')).toBeGreaterThanOrEqual(before);
       const found = await states.findMany(tenant, 'default', 'CONTACT', ['a', 'b']);
@@ -34,7 +36,12 @@ export function describeObjectStateRepositoryContract(name: string, make: () => 
     });
 
     it('when writes expect a revision, then those that read the current one land at a higher revision and the others are conflicts that change nothing', async () => {
-      const first = await states.saveMany(tenant, 'default', 'DEAL', ['a', 'b'].map((id) => ({ externalObjectId: id, state: stateWith(1, { n: '1' }), expectedRev: null })));
+      const first = await states.saveMany(
+        tenant,
+        'default',
+        'DEAL',
+        ['a', 'b'].map((id) => ({ externalObjectId: id, state: stateWith(1, { n: '1' }), expectedRev: null })),
+      );
       const revA = first.saved.get('a')!;
       const { saved, conflicts } = await states.saveMany(tenant, 'default', 'DEAL', [
         { externalObjectId: 'a', state: stateWith(2, { n: '2' }), expectedRev: revA },
@@ -57,14 +64,28 @@ export function describeObjectStateRepositoryContract(name: string, make: () => 
     });
 
     it('when the same external id is used by another tenant, store or object type, then each is its own object', async () => {
-      const keys: [Tenant, string, 'CONTACT' | 'DEAL'][] = [[tenant, 'default', 'CONTACT'], [{ ...tenant, appId: 'app-x' }, 'default', 'CONTACT'], [tenant, 'eu', 'CONTACT'], [tenant, 'default', 'DEAL']];
-      for (const [i, [owner, storeId, type]] of keys.entries()) await states.saveMany(owner, storeId, type, [{ externalObjectId: 'same', state: stateWith(i, { i: String(i) }), expectedRev: null }]);
-      for (const [i, [owner, storeId, type]] of keys.entries()) expect((await states.findMany(owner, storeId, type, ['same'])).get('same')!.state).toEqual(stateWith(i, { i: String(i) }));
+      const keys: [Tenant, string, 'CONTACT' | 'DEAL'][] = [
+        [tenant, 'default', 'CONTACT'],
+        [{ ...tenant, appId: 'app-x' }, 'default', 'CONTACT'],
+        [tenant, 'eu', 'CONTACT'],
+        [tenant, 'default', 'DEAL'],
+      ];
+      for (const [i, [owner, storeId, type]] of keys.entries())
+        await states.saveMany(owner, storeId, type, [{ externalObjectId: 'same', state: stateWith(i, { i: String(i) }), expectedRev: null }]);
+      for (const [i, [owner, storeId, type]] of keys.entries())
+        expect((await states.findMany(owner, storeId, type, ['same'])).get('same')!.state).toEqual(stateWith(i, { i: String(i) }));
     });
 
     it('when new objects are inserted and one exists already, then the call fails on it and the others are inserted', async () => {
       await states.insertNew(tenant, 'default', 'CONTACT', [{ externalObjectId: 'old', state: stateWith(1, {}) }]);
-      await expect(states.insertNew(tenant, 'default', 'CONTACT', ['old', 'new'].map((id) => ({ externalObjectId: id, state: stateWith(2, {}) })))).rejects.toMatchObject({ code: 11000 });
+      await expect(
+        states.insertNew(
+          tenant,
+          'default',
+          'CONTACT',
+          ['old', 'new'].map((id) => ({ externalObjectId: id, state: stateWith(2, {}) })),
+        ),
+      ).rejects.toMatchObject({ code: 11000 });
       const found = await states.findMany(tenant, 'default', 'CONTACT', ['old', 'new']);
       expect([found.get('old')!.state, found.get('new')!.state]).toEqual([stateWith(1, {}), stateWith(2, {})]);
     });
@@ -73,8 +94,17 @@ export function describeObjectStateRepositoryContract(name: string, make: () => 
       const app = anAppTenant();
       const otherPortal = { ...app, portalId: app.portalId + 1 };
       const direct = { portalId: app.portalId, appId: null };
-      for (const [owner, ids] of [[app, ['c', 'a', 'e']], [otherPortal, ['b', 'd']], [direct, ['z']]] as [Tenant, string[]][]) {
-        await states.saveMany(owner, 'default', 'CONTACT', ids.map((id) => ({ externalObjectId: id, state: stateWith(1, {}), expectedRev: null })));
+      for (const [owner, ids] of [
+        [app, ['c', 'a', 'e']],
+        [otherPortal, ['b', 'd']],
+        [direct, ['z']],
+      ] as [Tenant, string[]][]) {
+        await states.saveMany(
+          owner,
+          'default',
+          'CONTACT',
+          ids.map((id) => ({ externalObjectId: id, state: stateWith(1, {}), expectedRev: null })),
+        );
       }
       await states.saveMany(app, 'default', 'DEAL', [{ externalObjectId: 'deal', state: stateWith(1, {}), expectedRev: null }]);
 

@@ -18,7 +18,16 @@ export function describeParkedChangeRepositoryContract(name: string, make: () =>
       await parked.park(tenant, 'default', 'CONTACT', [{ change: aMappedChange({ externalObjectId: 'late', rev: 1 }), reapply: false }], 200);
       await parked.park(tenant, 'eu', 'DEAL', [{ change: aMappedChange({ externalObjectId: 'early', rev: 1 }), reapply: true }], 100);
       const taken = await parked.take(tenant.portalId, 10);
-      expect(taken.map(({ tenant: owner, storeId, objectType, change, reapply, parkedAt }) => [owner, storeId, objectType, change.externalObjectId, reapply, parkedAt])).toEqual([
+      expect(
+        taken.map(({ tenant: owner, storeId, objectType, change, reapply, parkedAt }) => [
+          owner,
+          storeId,
+          objectType,
+          change.externalObjectId,
+          reapply,
+          parkedAt,
+        ]),
+      ).toEqual([
         [tenant, 'eu', 'DEAL', 'early', true, 100],
         [tenant, 'default', 'CONTACT', 'late', false, 200],
       ]);

@@ -20,7 +20,13 @@ export function describeRawMessageRepositoryContract(name: string, make: () => R
       const rawMessages = await make();
       const portalId = 1_000 + Math.floor(Math.random() * 1_000_000);
       const message = (changedAt: number, email: string) => ({ externalObjectId: 'c1', action: 'UPSERT' as const, changedAt, properties: { email } });
-      await rawMessages.append(aSyncBatch({ tenant: { portalId, appId: null }, receivedAt: 10, messages: [message(1, 'a@x.co'), { ...message(1, 'other@x.co'), externalObjectId: 'c2' }] }));
+      await rawMessages.append(
+        aSyncBatch({
+          tenant: { portalId, appId: null },
+          receivedAt: 10,
+          messages: [message(1, 'a@x.co'), { ...message(1, 'other@x.co'), externalObjectId: 'c2' }],
+        }),
+      );
       await rawMessages.append(aSyncBatch({ tenant: { portalId, appId: null }, receivedAt: 20, messages: [message(5, 'b@x.co'), message(4, 'c@x.co')] }));
       await rawMessages.append(aSyncBatch({ tenant: { portalId, appId: 'app-1' }, receivedAt: 30, messages: [message(9, 'app@x.co')] }));
       const key = { portalId, appId: null, storeId: 'default', objectType: 'CONTACT' as const, externalObjectId: 'c1' };

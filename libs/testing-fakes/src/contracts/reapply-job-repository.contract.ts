@@ -16,7 +16,19 @@ export function describeReapplyJobRepositoryContract(name: string, make: () => J
 
     it('when a job starts, then it runs from the first type, and starting it again hands back the same job', async () => {
       const job = await jobs.start(owner, 3, ['CONTACT', 'DEAL'], 100);
-      expect(job).toEqual({ jobId: expect.stringMatching(/^[0-9a-f]{24}$/), owner, settingsRev: 3, objectTypes: ['CONTACT', 'DEAL'], status: 'running', typeIndex: 0, lastId: null, objectsProcessed: 0, startedAt: 100, updatedAt: 100, finishedAt: null });
+      expect(job).toEqual({
+        jobId: expect.stringMatching(/^[0-9a-f]{24}$/),
+        owner,
+        settingsRev: 3,
+        objectTypes: ['CONTACT', 'DEAL'],
+        status: 'running',
+        typeIndex: 0,
+        lastId: null,
+        objectsProcessed: 0,
+        startedAt: 100,
+        updatedAt: 100,
+        finishedAt: null,
+      });
       expect(await jobs.start(owner, 3, ['CONTACT', 'DEAL'], 200)).toEqual(job);
       expect(await jobs.find(job.jobId)).toEqual(job);
       expect(await jobs.find('nope')).toBeNull();

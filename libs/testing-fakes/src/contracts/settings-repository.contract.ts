@@ -54,7 +54,13 @@ export function describeSettingsRepositoryContract(name: string, make: () => Set
       const mapping = aPropertyMapping({ externalPropertyName: 'qty', crmPropertyName: 'quantity', dataType: 'NUMBER' });
       await settings.putByOwner(owner, { ...record, mappings: { DEAL: [aPropertyMapping()], LINE_ITEM: [mapping] } });
       await settings.putByOwner(owner, { ...record, webhookUri: null, mappings: { LINE_ITEM: [mapping] } });
-      expect(await settings.getByOwner(owner)).toEqual({ enabled: true, importOnInstall: false, webhookUri: null, rev: 2, mappings: { CONTACT: [], DEAL: [], PRODUCT: [], LINE_ITEM: [mapping] } });
+      expect(await settings.getByOwner(owner)).toEqual({
+        enabled: true,
+        importOnInstall: false,
+        webhookUri: null,
+        rev: 2,
+        mappings: { CONTACT: [], DEAL: [], PRODUCT: [], LINE_ITEM: [mapping] },
+      });
     });
 
     it('when settings are removed, then they are gone once, and new ones start over at revision 1', async () => {

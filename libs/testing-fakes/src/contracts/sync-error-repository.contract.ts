@@ -35,7 +35,7 @@ export function describeSyncErrorRepositoryContract(name: string, make: () => Er
       expect(await errors.listForObject({ ...key, storeId: 'eu' }, true)).toEqual([]);
     });
 
-    it('when a newer revision errs, then the older revision\'s open errors are resolved', async () => {
+    it("when a newer revision errs, then the older revision's open errors are resolved", async () => {
       const tenant = anAppTenant();
       await errors.record(tenant, 'default', 'CONTACT', [anError({ rev: 1 })]);
       await errors.record(tenant, 'default', 'CONTACT', [anError({ rev: 2, erroredAt: 300 })]);
@@ -52,11 +52,12 @@ export function describeSyncErrorRepositoryContract(name: string, make: () => Er
       await errors.resolve(tenant, 'default', 'DEAL', ['a'], 500);
       await errors.resolve({ ...tenant, appId: null }, 'default', 'CONTACT', ['a'], 500);
       await errors.resolve(tenant, 'default', 'CONTACT', ['a'], 500);
-      const of = async (externalObjectId: string) => (await errors.listForObject({ ...tenant, storeId: 'default', objectType: 'CONTACT', externalObjectId }, true)).map((error) => error.status);
+      const of = async (externalObjectId: string) =>
+        (await errors.listForObject({ ...tenant, storeId: 'default', objectType: 'CONTACT', externalObjectId }, true)).map((error) => error.status);
       expect([await of('a'), await of('b')]).toEqual([['RESOLVED'], ['OPEN']]);
     });
 
-    it('when a portal\'s open errors of a type are paged, then each comes once in id order, a page goes on after the id given, and an application sees its own', async () => {
+    it("when a portal's open errors of a type are paged, then each comes once in id order, a page goes on after the id given, and an application sees its own", async () => {
       const tenant = anAppTenant();
       const other = { ...tenant, appId: `${tenant.appId}-other` };
       await errors.record(tenant, 'default', 'CONTACT', [anError({ externalObjectId: 'a' })]);
@@ -67,7 +68,9 @@ export function describeSyncErrorRepositoryContract(name: string, make: () => Er
       const all = await errors.pageOpenOfType(tenant.portalId, undefined, 'MISSING_REQUIRED_PROPERTY', null, 10);
       expect(all.map((entry) => entry.key.externalObjectId).sort()).toEqual(['a', 'b', 'c']);
       expect(all.find((entry) => entry.key.externalObjectId === 'c')?.key).toEqual({ ...tenant, storeId: 'eu', objectType: 'DEAL', externalObjectId: 'c' });
-      expect((await errors.pageOpenOfType(tenant.portalId, tenant.appId, 'MISSING_REQUIRED_PROPERTY', null, 10)).map((entry) => entry.key.externalObjectId).sort()).toEqual(['a', 'c']);
+      expect(
+        (await errors.pageOpenOfType(tenant.portalId, tenant.appId, 'MISSING_REQUIRED_PROPERTY', null, 10)).map((entry) => entry.key.externalObjectId).sort(),
+      ).toEqual(['a', 'c']);
       expect(await errors.pageOpenOfType(tenant.portalId, undefined, 'MISSING_REQUIRED_PROPERTY', all[0].id, 1)).toEqual([all[1]]);
       expect(await errors.pageOpenOfType(tenant.portalId, undefined, 'MISSING_REQUIRED_PROPERTY', all[2].id, 10)).toEqual([]);
     });

@@ -53,7 +53,9 @@ export class FakeCrm implements CrmPort {
 
   /** Every live object of a type, for assertions. */
   live(type: ObjectType): CrmObject[] {
-    return [...this.objects.values()].filter((object) => object.type === type && !object.archived).map((object) => ({ id: object.id, properties: { ...object.properties } }));
+    return [...this.objects.values()]
+      .filter((object) => object.type === type && !object.archived)
+      .map((object) => ({ id: object.id, properties: { ...object.properties } }));
   }
 
   /** The ids a live object is associated with, of one type, for assertions. */
@@ -63,7 +65,10 @@ export class FakeCrm implements CrmPort {
 
   async batchCreate(type: ObjectType, inputs: { properties: Properties }[]): Promise<CrmObject[]> {
     this.validate(type, inputs);
-    this.checkUniqueValues(type, inputs.map((input) => ({ id: null, properties: input.properties })));
+    this.checkUniqueValues(
+      type,
+      inputs.map((input) => ({ id: null, properties: input.properties })),
+    );
     return inputs.map((input) => this.answer(this.insert(type, { ...input.properties })));
   }
 
@@ -84,7 +89,8 @@ export class FakeCrm implements CrmPort {
 
   async batchUpsert(type: ObjectType, idProperty: string, inputs: { id: string; properties: Properties }[]): Promise<CrmObject[]> {
     this.validate(type, inputs);
-    if (!this.definitions(type).get(idProperty)?.hasUniqueValue) throw refused(400, `idProperty "${idProperty}" is not a property with unique values on ${type}`);
+    if (!this.definitions(type).get(idProperty)?.hasUniqueValue)
+      throw refused(400, `idProperty "${idProperty}" is not a property with unique values on ${type}`);
     if (inputs.some((input) => input.id === '')) throw refused(400, 'every input needs an id: the value of idProperty');
     const written: number[] = [];
     for (const input of inputs) {
@@ -114,7 +120,10 @@ export class FakeCrm implements CrmPort {
       .filter((object): object is StoredObject => !!object)
       .map((object) => ({
         id: object.id,
-        properties: properties.length > 0 ? Object.fromEntries(properties.map((name) => [name, Object.hasOwn(object.properties, name) ? object.properties[name] : null])) : { ...object.properties },
+        properties:
+          properties.length > 0
+            ? Object.fromEntries(properties.map((name) => [name, Object.hasOwn(object.properties, name) ? object.properties[name] : null]))
+            : { ...object.properties },
       }));
   }
 
@@ -204,7 +213,8 @@ export class FakeCrm implements CrmPort {
         const value = properties[name];
         if (!value) continue;
         const owner = this.owner(type, name, value);
-        if ((owner && owner.id !== id) || claimed.has(`${name}\u0000${value}`)) throw refused(409, 'a unique property value is already taken by another object');
+        if ((owner && owner.id !== id) || claimed.has(`${name}\u0000${value}`))
+          throw refused(409, 'a unique property value is already taken by another object');
         claimed.add(`${name}\u0000${value}`);
       }
     }

@@ -29,7 +29,11 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
 
   async find(tenant: Tenant, storeId: string, importStartedAt: number): Promise<ImportRecord | null> {
     const found = [...this.imports.values()].find(
-      (record) => record.tenant.portalId === tenant.portalId && record.tenant.appId === tenant.appId && record.storeId === storeId && record.importStartedAt === importStartedAt,
+      (record) =>
+        record.tenant.portalId === tenant.portalId &&
+        record.tenant.appId === tenant.appId &&
+        record.storeId === storeId &&
+        record.importStartedAt === importStartedAt,
     );
     return found ? copy(found) : null;
   }

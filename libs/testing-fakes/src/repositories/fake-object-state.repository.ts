@@ -27,7 +27,12 @@ export class FakeObjectStateRepository implements PublicOf<ObjectStateRepository
     return found;
   }
 
-  async insertNew(tenant: Tenant, storeId: string, objectType: ObjectType, objects: readonly { externalObjectId: string; state: RawObjectState }[]): Promise<void> {
+  async insertNew(
+    tenant: Tenant,
+    storeId: string,
+    objectType: ObjectType,
+    objects: readonly { externalObjectId: string; state: RawObjectState }[],
+  ): Promise<void> {
     const rev = nextRevision(null, this.clock());
     const existing: string[] = [];
     for (const { externalObjectId, state } of objects) {
@@ -37,9 +42,16 @@ export class FakeObjectStateRepository implements PublicOf<ObjectStateRepository
     if (existing.length > 0) throw duplicateKey(existing);
   }
 
-  async *pagesForOwner(filter: { appId: string } | { portalId: number; appId: null }, objectType: ObjectType, afterId: string | null, pageSize: number): AsyncGenerator<OwnedObjectState[]> {
+  async *pagesForOwner(
+    filter: { appId: string } | { portalId: number; appId: null },
+    objectType: ObjectType,
+    afterId: string | null,
+    pageSize: number,
+  ): AsyncGenerator<OwnedObjectState[]> {
     const selected = [...this.rows.values()]
-      .filter((row) => row.objectType === objectType && row.tenant.appId === filter.appId && (!('portalId' in filter) || row.tenant.portalId === filter.portalId))
+      .filter(
+        (row) => row.objectType === objectType && row.tenant.appId === filter.appId && (!('portalId' in filter) || row.tenant.portalId === filter.portalId),
+      )
       .filter((row) => afterId === null || row.id > afterId)
       .sort((a, b) => (a.id < b.id ? -1 : 1));
     for (let from = 0; from < selected.length; from += pageSize) {
@@ -47,7 +59,12 @@ export class FakeObjectStateRepository implements PublicOf<ObjectStateRepository
     }
   }
 
-  async saveMany(tenant: Tenant, storeId: string, objectType: ObjectType, writes: readonly StateWrite[]): Promise<{ saved: Map<string, number>; conflicts: string[] }> {
+  async saveMany(
+    tenant: Tenant,
+    storeId: string,
+    objectType: ObjectType,
+    writes: readonly StateWrite[],
+  ): Promise<{ saved: Map<string, number>; conflicts: string[] }> {
     const saved = new Map<string, number>();
     const conflicts: string[] = [];
     const now = this.clock();
@@ -63,7 +80,15 @@ export class FakeObjectStateRepository implements PublicOf<ObjectStateRepository
     return { saved, conflicts };
   }
 
-  private put(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string, state: RawObjectState, rev: number, onlyNew: boolean): boolean {
+  private put(
+    tenant: Tenant,
+    storeId: string,
+    objectType: ObjectType,
+    externalObjectId: string,
+    state: RawObjectState,
+    rev: number,
+    onlyNew: boolean,
+  ): boolean {
     const id = objectKey(tenant, storeId, objectType, externalObjectId);
     if (onlyNew && this.rows.has(id)) return false;
     this.rows.set(id, { id, tenant: { portalId: tenant.portalId, appId: tenant.appId }, storeId, objectType, externalObjectId, state: copy(state), rev });

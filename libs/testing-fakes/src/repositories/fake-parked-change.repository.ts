@@ -11,7 +11,13 @@ const objectKey = (tenant: Tenant, storeId: string, objectType: ObjectType, exte
 export class FakeParkedChangeRepository implements PublicOf<ParkedChangeRepository> {
   private readonly rows = new Map<string, ParkedChange>();
 
-  async park(tenant: Tenant, storeId: string, objectType: ObjectType, changes: readonly { change: MappedChange; reapply: boolean }[], now: number): Promise<void> {
+  async park(
+    tenant: Tenant,
+    storeId: string,
+    objectType: ObjectType,
+    changes: readonly { change: MappedChange; reapply: boolean }[],
+    now: number,
+  ): Promise<void> {
     for (const { change, reapply } of changes) {
       const key = objectKey(tenant, storeId, objectType, change.externalObjectId);
       const stored = this.rows.get(key);

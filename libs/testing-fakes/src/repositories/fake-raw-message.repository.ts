@@ -21,8 +21,25 @@ export class FakeRawMessageRepository implements PublicOf<RawMessageRepository> 
 
   async listForObject(key: ObjectKey, limit: number): Promise<{ messages: StoredRawMessage[]; hasMore: boolean }> {
     const found = [...this.messages.entries()]
-      .filter(([, { batch, message }]) => batch.tenant.portalId === key.portalId && (batch.tenant.appId ?? null) === (key.appId ?? null) && batch.storeId === key.storeId && batch.objectType === key.objectType && message.externalObjectId === key.externalObjectId)
-      .map(([id, { batch, message }]) => ({ seq: Number(id.slice(id.lastIndexOf(':') + 1)), stored: { action: message.action, changedAt: message.changedAt, receivedAt: batch.receivedAt, source: batch.source, properties: { ...message.properties }, associations: message.associations ?? null } }))
+      .filter(
+        ([, { batch, message }]) =>
+          batch.tenant.portalId === key.portalId &&
+          (batch.tenant.appId ?? null) === (key.appId ?? null) &&
+          batch.storeId === key.storeId &&
+          batch.objectType === key.objectType &&
+          message.externalObjectId === key.externalObjectId,
+      )
+      .map(([id, { batch, message }]) => ({
+        seq: Number(id.slice(id.lastIndexOf(':') + 1)),
+        stored: {
+          action: message.action,
+          changedAt: message.changedAt,
+          receivedAt: batch.receivedAt,
+          source: batch.source,
+          properties: { ...message.properties },
+          associations: message.associations ?? null,
+        },
+      }))
       .sort((a, b) => b.stored.receivedAt - a.stored.receivedAt || b.seq - a.seq)
       .map(({ stored }) => stored);
     return { messages: found.slice(0, limit), hasMore: found.length > limit };

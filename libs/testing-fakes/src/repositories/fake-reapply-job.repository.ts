@@ -10,7 +10,19 @@ export class FakeReapplyJobRepository implements PublicOf<ReapplyJobRepository> 
   async start(owner: string, settingsRev: number, objectTypes: ObjectType[], now: number): Promise<ReapplyJob> {
     if (!this.of(owner).some((job) => job.settingsRev === settingsRev)) {
       const jobId = newObjectId();
-      this.jobs.set(jobId, { jobId, owner, settingsRev, objectTypes: [...objectTypes], status: 'running', typeIndex: 0, lastId: null, objectsProcessed: 0, startedAt: now, updatedAt: now, finishedAt: null });
+      this.jobs.set(jobId, {
+        jobId,
+        owner,
+        settingsRev,
+        objectTypes: [...objectTypes],
+        status: 'running',
+        typeIndex: 0,
+        lastId: null,
+        objectsProcessed: 0,
+        startedAt: now,
+        updatedAt: now,
+        finishedAt: null,
+      });
     }
     for (const job of this.of(owner)) {
       if (job.settingsRev < settingsRev && job.status === 'running') Object.assign(job, { status: 'superseded', updatedAt: now, finishedAt: now });
@@ -31,7 +43,12 @@ export class FakeReapplyJobRepository implements PublicOf<ReapplyJobRepository> 
   async advance(jobId: string, progress: { typeIndex: number; lastId: string | null; processedDelta: number }, now: number): Promise<boolean> {
     const job = this.jobs.get(jobId);
     if (job?.status !== 'running') return false;
-    Object.assign(job, { typeIndex: progress.typeIndex, lastId: progress.lastId, updatedAt: now, objectsProcessed: job.objectsProcessed + progress.processedDelta });
+    Object.assign(job, {
+      typeIndex: progress.typeIndex,
+      lastId: progress.lastId,
+      updatedAt: now,
+      objectsProcessed: job.objectsProcessed + progress.processedDelta,
+    });
     return true;
   }
 

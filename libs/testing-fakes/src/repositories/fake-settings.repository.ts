@@ -26,7 +26,11 @@ export class FakeSettingsRepository implements PublicOf<SettingsRepository> {
     return stored;
   }
 
-  async putByOwner(owner: string, settings: Omit<StoredSettings, 'rev'>, { reapplyPending = [] }: { reapplyPending?: readonly ObjectType[] } = {}): Promise<StoredSettings & { reapplyPending: ObjectType[] }> {
+  async putByOwner(
+    owner: string,
+    settings: Omit<StoredSettings, 'rev'>,
+    { reapplyPending = [] }: { reapplyPending?: readonly ObjectType[] } = {},
+  ): Promise<StoredSettings & { reapplyPending: ObjectType[] }> {
     const rev = (this.byOwner.get(owner)?.rev ?? 0) + 1;
     // Stored as the real one stores them: every object type's mappings, only the mapping fields.
     const mappings = Object.fromEntries(

@@ -20,7 +20,8 @@ export class FakeSyncErrorRepository implements PublicOf<SyncErrorRepository> {
   async record(tenant: Tenant, storeId: string, objectType: ObjectType, errors: readonly NewSyncError[]): Promise<void> {
     const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
     for (const error of errors) {
-      const same = (row: Row) => this.isObject(row, base, error.externalObjectId) && row.rev === error.rev && row.settingsRev === error.settingsRev && row.type === error.type;
+      const same = (row: Row) =>
+        this.isObject(row, base, error.externalObjectId) && row.rev === error.rev && row.settingsRev === error.settingsRev && row.type === error.type;
       if (this.rows.some(same)) continue;
       const { externalObjectId, rev, settingsRev, type, details, changedAt, erroredAt } = error;
       this.rows.push({ ...base, id: newObjectId(), externalObjectId, rev, settingsRev, type, details, changedAt, erroredAt, status: 'OPEN' });
@@ -29,7 +30,8 @@ export class FakeSyncErrorRepository implements PublicOf<SyncErrorRepository> {
     for (const error of errors) newest.set(error.externalObjectId, error);
     for (const error of newest.values()) {
       for (const row of this.rows) {
-        if (this.isObject(row, base, error.externalObjectId) && row.status === 'OPEN' && (row.rev !== error.rev || row.settingsRev !== error.settingsRev)) row.status = 'RESOLVED';
+        if (this.isObject(row, base, error.externalObjectId) && row.status === 'OPEN' && (row.rev !== error.rev || row.settingsRev !== error.settingsRev))
+          row.status = 'RESOLVED';
       }
     }
   }
@@ -39,12 +41,28 @@ export class FakeSyncErrorRepository implements PublicOf<SyncErrorRepository> {
     for (const row of this.rows) if (row.status === 'OPEN' && externalObjectIds.some((id) => this.isObject(row, base, id))) row.status = 'RESOLVED';
   }
 
-  async pageOpenOfType(portalId: number, appId: string | null | undefined, type: ErrorType, afterId: string | null, limit: number): Promise<{ id: string; key: ObjectKey }[]> {
+  async pageOpenOfType(
+    portalId: number,
+    appId: string | null | undefined,
+    type: ErrorType,
+    afterId: string | null,
+    limit: number,
+  ): Promise<{ id: string; key: ObjectKey }[]> {
     return this.rows
-      .filter((row) => row.portalId === portalId && row.type === type && row.status === 'OPEN' && (appId === undefined || row.appId === appId) && (!afterId || row.id > afterId))
+      .filter(
+        (row) =>
+          row.portalId === portalId &&
+          row.type === type &&
+          row.status === 'OPEN' &&
+          (appId === undefined || row.appId === appId) &&
+          (!afterId || row.id > afterId),
+      )
       .sort((a, b) => (a.id < b.id ? -1 : 1))
       .slice(0, limit)
-      .map((row) => ({ id: row.id, key: { portalId: row.portalId, appId: row.appId, storeId: row.storeId, objectType: row.objectType, externalObjectId: row.externalObjectId } }));
+      .map((row) => ({
+        id: row.id,
+        key: { portalId: row.portalId, appId: row.appId, storeId: row.storeId, objectType: row.objectType, externalObjectId: row.externalObjectId },
+      }));
   }
 
   async list(_query: ErrorQuery): Promise<{ errors: SyncError[]; hasMore: boolean }> {
@@ -59,6 +77,12 @@ export class FakeSyncErrorRepository implements PublicOf<SyncErrorRepository> {
   }
 
   private isObject(row: Row, base: Omit<ObjectKey, 'externalObjectId'>, externalObjectId: string): boolean {
-    return row.portalId === base.portalId && row.appId === base.appId && row.storeId === base.storeId && row.objectType === base.objectType && row.externalObjectId === externalObjectId;
+    return (
+      row.portalId === base.portalId &&
+      row.appId === base.appId &&
+      row.storeId === base.storeId &&
+      row.objectType === base.objectType &&
+      row.externalObjectId === externalObjectId
+    );
   }
 }
