@@ -1,5 +1,6 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
+import eslintConfigPrettier from 'eslint-config-prettier';
 
 // Apps import libs; libs never import apps; each layer only what is below it (STYLE.md habit 1).
 // Apps and data-access libs import testing code only in their tests (TEST_FILES).
@@ -12,6 +13,8 @@ const depConstraints = [
   { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:domain', 'type:util'] },
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
+  // The console runs in the browser: it may import only what a browser bundle can hold (decision 0041).
+  { sourceTag: 'platform:browser', onlyDependOnLibsWithTags: ['platform:browser'] },
 ];
 const TESTED_WITH_TESTING_LIBS = new Set(['type:app', 'type:data-access']);
 /** In tests, apps and data-access libs may also import the testing libs. */
@@ -21,12 +24,24 @@ const testDepConstraints = depConstraints.map((constraint) =>
 const boundaries = (constraints) => ['error', { enforceBuildableLibDependency: false, allow: [], depConstraints: constraints }];
 /** Test code: specs of every tier and the fixtures they share. */
 const TEST_FILES = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/*-fixture.ts'];
+/** Sources checked with type information: the services, libs, bench, deploy checks and the console (tsx). */
+const TYPED_FILES = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'];
 
 export default tseslint.config(
   { ignores: ['**/jest*.config.js', '**/dist', '**/node_modules', '**/reports', '**/tmp', 'tools/mongo-server/target'] },
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    // Typed lint: every TypeScript file is checked with its own tsconfig (the nearest one, found by the
+    // project service), so a promise nobody awaits or a promise handed where void is expected fails.
+    files: TYPED_FILES,
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
+    files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx },
     rules: {
       '@nx/enforce-module-boundaries': boundaries(depConstraints),
@@ -53,4 +68,6 @@ export default tseslint.config(
     files: ['libs/config/src/**/*.ts', 'libs/testing/src/**/*.ts', 'libs/test-harness/src/**/*.ts', '**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
+  // Formatting is Prettier's (.prettierrc.json): no lint rule may fight it.
+  eslintConfigPrettier,
 );
