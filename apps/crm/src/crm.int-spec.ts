@@ -138,6 +138,47 @@ describe('built-in CRM objects API', () => {
     expect(await search([{ propertyName: 'email', operator: 'IN', values: ['old@example.com'] }])).toEqual([]);
   });
 
+  it('when contacts are read by e-mail, then they are found without case and the missing ones are named in a 207', async () => {
+    const created = await as('post', '/crm/v3/objects/contacts/batch/create')
+      .send({ inputs: [{ properties: { email: 'Read@Example.com' } }, { properties: { email: 'gone@example.com' } }] })
+      .expect(201);
+    const [id, gone] = created.body.results.map((r: { id: string }) => r.id);
+    await as('post', '/crm/v3/objects/contacts/batch/archive')
+      .send({ inputs: [{ id: gone }] })
+      .expect(204);
+    const read = (ids: string[]) =>
+      as('post', '/crm/v3/objects/contacts/batch/read').send({ idProperty: 'email', inputs: ids.map((value) => ({ id: value })), properties: ['email'] });
+
+    const all = await read(['read@EXAMPLE.com']).expect(200);
+    expect(all.body).toEqual({ status: 'COMPLETE', results: [expect.objectContaining({ id, properties: { email: 'Read@Example.com' } })] });
+    const some = await read(['read@example.com', 'gone@example.com', 'never@example.com']).expect(207);
+    expect(some.body.results.map((r: { id: string }) => r.id)).toEqual([id]);
+    expect(some.body.errors).toEqual([expect.objectContaining({ category: 'OBJECT_NOT_FOUND', context: { ids: ['gone@example.com', 'never@example.com'] } })]);
+  });
+
+  it('when objects are read by a property without unique values, or by a non-numeric id without idProperty, then the answer is a 400 saying so', async () => {
+    const byName = await as('post', '/crm/v3/objects/products/batch/read')
+      .send({ idProperty: 'name', inputs: [{ id: 'x' }] })
+      .expect(400);
+    expect(byName.body.message).toMatch(/idProperty "name" is not a property with unique values/);
+    const byText = await as('post', '/crm/v3/objects/products/batch/read')
+      .send({ inputs: [{ id: 'abc' }] })
+      .expect(400);
+    expect(byText.body.message).toMatch(/inputs\[0\]\.id "abc" is not an object id; to read by another property, name it in idProperty/);
+  });
+
+  it('when objects are read by a property with unique values, then the owner of each value is found', async () => {
+    await as('post', '/crm/v3/properties/products').send({ name: 'sku_key', label: 'SKU', type: 'string', hasUniqueValue: true }).expect(201);
+    const written = await as('post', '/crm/v3/objects/products/batch/upsert')
+      .send({ inputs: [{ id: 'sku-1', idProperty: 'sku_key', properties: { name: 'One' } }] })
+      .expect(200);
+    const read = await as('post', '/crm/v3/objects/products/batch/read')
+      .send({ idProperty: 'sku_key', inputs: [{ id: 'sku-1' }, { id: 'sku-2' }], properties: ['name'] })
+      .expect(207);
+    expect(read.body.results).toEqual([expect.objectContaining({ id: written.body.results[0].id, properties: { name: 'One' } })]);
+    expect(read.body.errors[0].context).toEqual({ ids: ['sku-2'] });
+  });
+
   it('when an update holds what the object already has, then nothing is written; a change is', async () => {
     const created = await as('post', '/crm/v3/objects/products/batch/create')
       .send({ inputs: [{ properties: { name: 'Same', price: '5' } }] })

@@ -13,7 +13,7 @@ const ENDPOINTS: (Pick<FuzzTarget, 'method' | 'path' | 'fields'> & { admin?: boo
   { method: 'POST', path: '/crm/v3/objects/:seg/batch/update', fields: ['inputs', 'id', 'properties'] },
   { method: 'POST', path: '/crm/v3/objects/:seg/batch/upsert', fields: ['inputs', 'id', 'idProperty', 'properties'] },
   { method: 'POST', path: '/crm/v3/objects/:seg/batch/archive', fields: ['inputs', 'id'] },
-  { method: 'POST', path: '/crm/v3/objects/:seg/batch/read', fields: ['inputs', 'id', 'properties'] },
+  { method: 'POST', path: '/crm/v3/objects/:seg/batch/read', fields: ['inputs', 'id', 'properties', 'idProperty'] },
   { method: 'POST', path: '/crm/v3/objects/:seg/search', fields: ['filterGroups', 'filters', 'propertyName', 'operator', 'value', 'values', 'limit', 'after'] },
   { method: 'POST', path: '/crm/v3/properties/:seg', fields: ['name', 'label', 'type', 'hasUniqueValue'] },
   { method: 'DELETE', path: '/crm/v3/properties/:seg/:seg' },

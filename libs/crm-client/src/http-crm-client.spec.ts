@@ -155,10 +155,11 @@ describe('HttpCrmClient when the CRM limits, fails or is away', () => {
     const client = crm.client({ budget });
     await client.batchRead('CONTACT', [7], []);
     await client.findContactsByEmail(['a@example.com']);
+    // Contacts by e-mail are a batch read (a request), not a search: searches have a limit of their own.
     expect(calls.map((call) => call.slice(0, 2))).toEqual([
       ['take', 'request'],
       ['observe', 200],
-      ['take', 'search'],
+      ['take', 'request'],
       ['observe', 200],
     ]);
     expect(calls[1][2]).toMatchObject({ 'x-hubspot-ratelimit-remaining': '99', 'x-hubspot-ratelimit-max': '100' });

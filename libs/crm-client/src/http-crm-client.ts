@@ -102,16 +102,21 @@ export class HttpCrmClient implements CrmPort {
     });
   }
 
+  /**
+   * Contacts by e-mail: one batch read by `idProperty: email` per 100 addresses (the hosted CRM
+   * matches e-mails without case and answers 207 naming those it has no contact for). A plain
+   * request, not a search: searches have a per-second limit of their own (decision 0038).
+   */
   async findContactsByEmail(emails: string[]): Promise<Map<string, number>> {
     const found = new Map<string, number>();
     const unique = [...new Set(emails.map((email) => email.toLowerCase()))];
     for (const chunk of chunks(unique)) {
-      const data = await this.request<{ results: ApiObject[] }>({
+      const { data } = await this.send<{ results?: ApiObject[] }>({
         method: 'POST',
-        url: '/crm/v3/objects/contacts/search',
-        data: { filterGroups: [{ filters: [{ propertyName: 'email', operator: 'IN', values: chunk }] }], properties: ['email'], limit: CRM_BATCH_LIMIT },
+        url: '/crm/v3/objects/contacts/batch/read',
+        data: { idProperty: 'email', inputs: chunk.map((email) => ({ id: email })), properties: ['email'] },
       });
-      for (const result of data.results) {
+      for (const result of data.results ?? []) {
         const email = result.properties.email?.toLowerCase();
         if (email && !found.has(email)) found.set(email, Number(result.id));
       }

@@ -1,65 +1,28 @@
-import type { mongo } from 'mongoose';
-import { driverCollection, findIn } from '@ecomm-sync/data-access';
+import { driverCollection } from '@ecomm-sync/data-access';
 import { ownValue } from '@ecomm-sync/domain';
-import { keyOf } from '@ecomm-sync/util';
 import { CrmError } from '../domain/crm-error';
 import { SINGLE_ASSOCIATIONS, type CrmType, type PropertyDefinition } from '../domain/object-types';
-import type { ContactEmailDoc, CrmModels, CrmObjectDoc, UniqueValueDoc } from './crm-models';
+import type { CrmModels } from './crm-models';
 import { isDuplicateKey } from './duplicate-key';
 import { ObjectIdAllocator } from './object-ids';
+import { contactEmailKey, ObjectReads, uniqueValueKey, type Properties, type StoredObject } from './object-reads';
 import type { PropertyStore } from './property-store';
 
-export type Properties = Record<string, string | null>;
-
-export interface StoredObject {
-  id: number;
-  properties: Properties;
-  associations: Record<string, number[]>;
-  archived: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export type SearchFilter = { propertyName: string; operator: 'EQ' | 'IN'; values: string[] };
-
-/** The _id of a unique property's value: the claim that gives the value one owner. */
-const uniqueValueKey = (portalId: number, objectType: CrmType, property: string, value: string) => keyOf(portalId, objectType, property, value);
+export type { Properties, SearchFilter, StoredObject } from './object-reads';
 
 /** A contact's e-mail as search compares it. */
 const emailKeyOf = (properties: Properties): string | null => properties.email?.toLowerCase() || null;
-
-/** The _id of the contacts of a portal with one (lower-cased) e-mail. */
-const contactEmailKey = (portalId: number, emailKey: string) => keyOf(portalId, emailKey);
-
-/** Whether an object passes every filter (values compare as stored; contact e-mails without case). */
-function matchesFilters(objectType: CrmType, object: StoredObject, filters: SearchFilter[]): boolean {
-  return filters.every(({ propertyName, values }) => {
-    const value = ownValue(object.properties, propertyName);
-    if (value === null || value === undefined) return false;
-    if (objectType === 'contacts' && propertyName === 'email') return values.some((wanted) => wanted.toLowerCase() === value.toLowerCase());
-    return values.includes(value);
-  });
-}
 
 function normalise(properties: Record<string, unknown>): Properties {
   return Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, value === null ? null : String(value)]));
 }
 
-/** Objects of every type: batch writes, reads, search and associations. */
-export class ObjectStore {
-  /** The driver's collections, typed with their own _id (the objects' and claims' keys). */
-  private readonly objects: mongo.Collection<CrmObjectDoc>;
-  private readonly uniqueValues: mongo.Collection<UniqueValueDoc>;
-  private readonly contactEmails: mongo.Collection<ContactEmailDoc>;
+/** Objects of every type: batch writes and associations, over the reads and search of ObjectReads. */
+export class ObjectStore extends ObjectReads {
   private readonly ids: ObjectIdAllocator;
 
-  constructor(
-    models: CrmModels,
-    private readonly propertyStore: PropertyStore,
-  ) {
-    this.objects = driverCollection<CrmObjectDoc>(models.objects);
-    this.uniqueValues = driverCollection<UniqueValueDoc>(models.uniqueValues);
-    this.contactEmails = driverCollection<ContactEmailDoc>(models.contactEmails);
+  constructor(models: CrmModels, propertyStore: PropertyStore) {
+    super(models, propertyStore);
     this.ids = new ObjectIdAllocator(driverCollection<{ _id: number }>(models.idBlocks));
   }
 
@@ -264,68 +227,10 @@ export class ObjectStore {
     return ids.map((id) => written.get(id) ?? readBack.get(id)).filter((object): object is StoredObject => !!object);
   }
 
-  private async claimedObjectIds(portalId: number, objectType: CrmType, property: string, values: string[]): Promise<Map<string, number>> {
-    const docs = await findIn(
-      this.uniqueValues,
-      '_id',
-      values.map((value) => uniqueValueKey(portalId, objectType, property, value)),
-    );
-    return new Map(docs.map((doc) => [doc.value as string, doc.objectId as number]));
-  }
-
   async archive(portalId: number, objectType: CrmType, ids: number[]): Promise<void> {
     const owned = (await this.read(portalId, objectType, ids)).map((object) => object.id);
     if (owned.length === 0) return;
     await this.objects.updateMany({ _id: { $in: owned } }, { $set: { archived: true, updatedAt: new Date() } });
-  }
-
-  /**
-   * Live objects of the portal and type with these ids, in the order asked; unknown, archived and
-   * other portals' or types' ids are left out. Read by _id alone, then checked here.
-   */
-  async read(portalId: number, objectType: CrmType, ids: number[]): Promise<StoredObject[]> {
-    if (ids.length === 0) return [];
-    const docs = await findIn(this.objects, '_id', ids);
-    const byId = new Map(
-      docs
-        .filter((doc) => doc.portalId === portalId && doc.objectType === objectType && !doc.archived)
-        .map((doc) => [doc.id as number, doc as unknown as StoredObject]),
-    );
-    return [...new Set(ids)].map((id) => byId.get(id)).filter((doc): doc is StoredObject => !!doc);
-  }
-
-  async search(
-    portalId: number,
-    objectType: CrmType,
-    filters: SearchFilter[],
-    limit: number,
-    after: number,
-  ): Promise<{ total: number; results: StoredObject[] }> {
-    const byEmail = objectType === 'contacts' ? filters.find((filter) => filter.propertyName === 'email') : undefined;
-    if (byEmail) {
-      // The contacts noted with these e-mails, checked against what they hold now.
-      const entries = await findIn(
-        this.contactEmails,
-        '_id',
-        byEmail.values.map((value) => contactEmailKey(portalId, value.toLowerCase())),
-      );
-      const candidates = await this.read(
-        portalId,
-        objectType,
-        entries.flatMap((entry) => entry.ids),
-      );
-      const matching = candidates.filter((object) => matchesFilters(objectType, object, filters)).sort((a, b) => a.id - b.id);
-      return { total: matching.length, results: matching.slice(after, after + limit) };
-    }
-    const query: Record<string, unknown> = { portalId, objectType, archived: false };
-    for (const filter of filters) query[`properties.${filter.propertyName}`] = { $in: filter.values };
-    const docs = await this.objects
-      .find(query)
-      .sort({ id: 1 })
-      .skip(after)
-      .limit(limit + 1)
-      .toArray();
-    return { total: after + docs.length, results: docs.slice(0, limit) as unknown as StoredObject[] };
   }
 
   /** Associates pairs both ways; a line item's deal and product replace the previous one. */

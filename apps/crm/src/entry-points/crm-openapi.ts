@@ -62,9 +62,12 @@ export const CRM_OPERATIONS: readonly ApiOperation[] = [
   objects({
     method: 'post',
     path: '/crm/v3/objects/{type}/batch/read',
-    summary: 'Read up to 100 objects',
-    body: { schema: body.readOrArchiveBody },
-    responses: ok('The objects', batchAnswer),
+    summary: 'Read up to 100 objects, by id or by a unique property (idProperty; contacts: email)',
+    body: { schema: body.readBody },
+    responses: {
+      ...ok('The objects', batchAnswer),
+      207: { description: 'Some inputs were not found: `errors` names them (OBJECT_NOT_FOUND)', schema: object },
+    },
   }),
   objects({
     method: 'post',

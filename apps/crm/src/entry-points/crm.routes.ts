@@ -14,6 +14,7 @@ import {
   validatePipeline,
   validatePipelinePatch,
   validateProperty,
+  validateRead,
   validateSearch,
   validateUpdate,
   validateUpsert,
@@ -131,13 +132,32 @@ export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, l
   });
 
   router.post('/crm/v3/objects/:type/batch/read', async (req, res) => {
-    const { inputs, properties } = parseWith(validateIds, req.body);
-    const results = await store.objects.read(
-      account(res).portalId,
-      objectType(req),
-      inputs.map((input) => Number(input.id)),
-    );
-    res.json({ status: 'COMPLETE', results: results.map((object) => present(object, properties)) });
+    const { inputs, properties, idProperty } = parseWith(validateRead, req.body);
+    const type = objectType(req);
+    const values = inputs.map((input) => String(input.id));
+    if (idProperty === undefined) {
+      const bad = values.findIndex((value) => !/^[0-9]{1,15}$/.test(value));
+      if (bad >= 0)
+        throw AppError.badRequest(`inputs[${bad}].id "${values[bad].slice(0, 100)}" is not an object id; to read by another property, name it in idProperty`);
+      const results = await store.objects.read(account(res).portalId, type, values.map(Number));
+      res.json({ status: 'COMPLETE', results: results.map((object) => present(object, properties)) });
+      return;
+    }
+    // As the hosted CRM: the objects found, and a 207 naming the values nothing was found for.
+    const found = await store.objects.readByProperty(account(res).portalId, type, idProperty, values);
+    const results = [...new Map([...found.values()].map((object) => [object.id, object])).values()].map((object) => present(object, properties));
+    const missing = [...new Set(values.filter((value) => !found.has(value)))];
+    if (missing.length === 0) {
+      res.json({ status: 'COMPLETE', results });
+      return;
+    }
+    const error = {
+      status: 'error',
+      category: 'OBJECT_NOT_FOUND',
+      message: `Could not get some ${type} objects, they may be deleted or not exist. Check that ids are valid.`,
+      context: { ids: missing },
+    };
+    res.status(207).json({ status: 'COMPLETE', results, numErrors: 1, errors: [error] });
   });
 
   router.post('/crm/v3/objects/:type/search', async (req, res) => {

@@ -74,6 +74,18 @@ const readOrArchiveBody = {
 } as const;
 export const validateIds = validator(readOrArchiveBody);
 
+/** A batch read: by object id, or by the value of a property with unique values named in `idProperty` (contacts: `email` too). */
+const readBody = {
+  type: 'object',
+  required: ['inputs'],
+  properties: {
+    inputs: inputs({ type: 'object', required: ['id'], properties: { id: { anyOf: [idSchema, { type: 'string', minLength: 1, maxLength: 1000 }] } } }),
+    properties: { type: 'array', items: { type: 'string' } },
+    idProperty: { type: 'string', minLength: 1, maxLength: 200 },
+  },
+} as const;
+export const validateRead = validator(readBody);
+
 const searchBody = {
   type: 'object',
   properties: {
@@ -203,6 +215,7 @@ export const CRM_BODY_SCHEMAS = {
   updateBody: closed(updateBody),
   upsertBody: closed(upsertBody),
   readOrArchiveBody: closed(readOrArchiveBody),
+  readBody: closed(readBody),
   searchBody: closed(searchBody),
   propertyBody: closed(propertyBody),
   pipelineBody: closed(pipelineBody),
