@@ -7,6 +7,7 @@ import { crmErrorAsHttp } from './entry-points/crm-error-as-http';
 import { accessLog } from './entry-points/access-log';
 import { crmOpenApiDocument } from './entry-points/crm-openapi';
 import { crmRoutes } from './entry-points/crm.routes';
+import { stampArrival } from './entry-points/hosted-limits.middleware';
 import { RequestLedger } from './limits/request-ledger';
 
 export interface CrmAppDeps {
@@ -29,13 +30,14 @@ export interface CrmAppDeps {
 export function createCrmApp(deps: CrmAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  const ledger = new RequestLedger(deps.hostedLimits?.clock, deps.hostedLimits?.usageRetentionSeconds);
+  app.use(stampArrival(ledger.clock));
   app.use(healthRoutes({ mongo: deps.ready }));
   app.use(observeRequests());
   app.use(apiDocsRoutes(crmOpenApiDocument(), 'ecomm-sync built-in CRM API'));
   app.use(requestContext());
   app.use(accessLog(deps.logger));
   app.use(jsonBody(deps.bodyLimit));
-  const ledger = new RequestLedger(deps.hostedLimits?.clock, deps.hostedLimits?.usageRetentionSeconds);
   app.use(
     crmRoutes(deps.store, {
       adminToken: deps.adminToken,

@@ -116,6 +116,25 @@ describe('RollingWindow', () => {
     expect(window.oldest(now, 10_000)).toBe(oldest);
   });
 
+  it.each([
+    ['in order: the window that ends at it', [T - 9_000, T - 1_000], T, 2],
+    ['after a later one was added: a window that holds both', [T + 500, T + 9_999], T, 2],
+    ['after later ones, some a window away', [T + 500, T + 10_000, T + 10_001], T, 1],
+    ['with earlier and later ones', [T - 9_500, T - 100, T + 300, T + 9_400], T, 3],
+  ])('when an event comes at T %s, then busiestAround counts the most of any window that holds T', (_case, events, at, busiest) => {
+    const window = new RollingWindow();
+    for (const event of events) window.add(event);
+    expect(window.busiestAround(at, 10_000)).toBe(busiest);
+  });
+
+  it('when events are added out of order, then count and oldest see them in time order', () => {
+    const window = new RollingWindow();
+    for (const at of [T, T - 5_000, T - 12_000, T - 1]) window.add(at);
+    expect(window.count(T, 10_000)).toBe(3);
+    expect(window.oldest(T, 10_000)).toBe(T - 5_000);
+    expect(window.count(T - 2, 10_000)).toBe(1);
+  });
+
   it('when thousands of events pass through, then it counts exactly the last window', () => {
     const window = new RollingWindow();
     for (let i = 0; i < 5_000; i++) window.add(T + i * 10);

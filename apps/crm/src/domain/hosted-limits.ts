@@ -122,30 +122,4 @@ export function limitHeaders(limits: HostedLimits, used: { inWindow: number; dai
   };
 }
 
-/**
- * Times of events in one rolling window, oldest first: an event at `t` is inside the window at
- * `now` while `now - t < windowMs`. Exact (every time is kept while it is inside), O(1) amortised.
- */
-export class RollingWindow {
-  private times: number[] = [];
-  private head = 0;
-
-  /** Events inside the window of `windowMs` at `now` (older ones are forgotten). */
-  count(now: number, windowMs: number): number {
-    const since = now - windowMs;
-    while (this.head < this.times.length && this.times[this.head] <= since) this.head++;
-    if (this.head > 1024 && this.head * 2 > this.times.length) {
-      this.times = this.times.slice(this.head);
-      this.head = 0;
-    }
-    return this.times.length - this.head;
-  }
-
-  oldest(now: number, windowMs: number): number | undefined {
-    return this.count(now, windowMs) > 0 ? this.times[this.head] : undefined;
-  }
-
-  add(at: number): void {
-    this.times.push(at);
-  }
-}
+export { RollingWindow } from './rolling-window';

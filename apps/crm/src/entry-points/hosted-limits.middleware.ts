@@ -8,6 +8,14 @@ import type { RequestLedger } from '../limits/request-ledger';
 /** The limits in force for this request's account (set by hostedLimits), or null. */
 export const limitsOf = (res: Response): HostedLimits | null => (res.locals.limits as HostedLimits | undefined) ?? null;
 
+/** The first middleware: when the request reached the server, before its body and account are read. */
+export const stampArrival =
+  (clock: () => number): RequestHandler =>
+  (_req, res, next) => {
+    res.locals.arrivedAt = clock();
+    next();
+  };
+
 /**
  * After portal authentication: counts the request of a limited account, answers the hosted CRM's
  * rate-limit headers on every answer, and refuses with its 429 body when a limit is reached.
@@ -19,7 +27,8 @@ export const hostedLimits =
     const limits = effectiveLimits(account.limits, environment);
     if (!limits) return next();
     res.locals.limits = limits;
-    const { verdict, headers } = ledger.admit(account.portalId, limits, isSearchRequest(req.method, req.path));
+    const arrivedAt = res.locals.arrivedAt as number | undefined;
+    const { verdict, headers } = ledger.admit(account.portalId, limits, isSearchRequest(req.method, req.path), arrivedAt);
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     if (verdict.admitted) return next();
     next(

@@ -24,7 +24,7 @@ interface AccountState {
   /** Admitted requests in the rolling window, and admitted searches in the last second. */
   burst: RollingWindow;
   searches: RollingWindow;
-  /** Every answered request in the last 10 s: its peak is maxIn10s. */
+  /** Every answered request in the last 10 s (by arrival): its peak is maxIn10s. */
   answered: RollingWindow;
   maxIn10s: number;
   daily?: { used: number; resetAt: number; setBy: string };
@@ -46,20 +46,25 @@ export class RequestLedger {
     private readonly retentionSeconds = 86_400,
   ) {}
 
-  /** Counts a request of a limited account, admitted or refused, with the headers to answer it with. */
-  admit(portalId: number, limits: HostedLimits, search: boolean): { verdict: Verdict; headers: Record<string, string> } {
-    const now = this.clock();
+  /**
+   * Counts a request of a limited account, admitted or refused, with the headers to answer it with.
+   * It counts at `arrivedAt` (default: now), when the request reached the server: as the hosted CRM
+   * counts at its edge, not after this process read the body and the account.
+   */
+  admit(portalId: number, limits: HostedLimits, search: boolean, arrivedAt?: number): { verdict: Verdict; headers: Record<string, string> } {
+    const now = arrivedAt ?? this.clock();
     const state = this.state(portalId);
     const daily = this.daily(state, limits, now);
     const verdict = decide(
       limits,
       {
         now,
-        inWindow: state.burst.count(now, limits.intervalMs),
+        // Requests are read out of order: every window that holds this one counts.
+        inWindow: state.burst.busiestAround(now, limits.intervalMs),
         oldestInWindow: state.burst.oldest(now, limits.intervalMs),
         dailyUsed: daily.used,
         dailyResetAt: daily.resetAt,
-        searchesInSecond: search ? state.searches.count(now, SECOND_MS) : 0,
+        searchesInSecond: search ? state.searches.busiestAround(now, SECOND_MS) : 0,
         oldestSearch: search ? state.searches.oldest(now, SECOND_MS) : undefined,
       },
       search,
@@ -124,7 +129,7 @@ export class RequestLedger {
 
   private countAnswered(state: AccountState, now: number, limited: boolean): void {
     state.answered.add(now);
-    state.maxIn10s = Math.max(state.maxIn10s, state.answered.count(now, TEN_SECONDS_MS));
+    state.maxIn10s = Math.max(state.maxIn10s, state.answered.busiestAround(now, TEN_SECONDS_MS));
     state.totals.answered++;
     if (limited) state.totals.limited++;
     const second = Math.floor(now / 1000);
