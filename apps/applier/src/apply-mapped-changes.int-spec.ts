@@ -182,9 +182,7 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
       await apply.execute([message('PRODUCT', [product('product-ready')])]);
       const tenant = { portalId: portal.portalId, appId: null };
       await repositories.waitingObjects.wait(
-        tenant,
-        'default',
-        'LINE_ITEM',
+        { tenant, storeId: 'default', objectType: 'LINE_ITEM' },
         [{ change: lineItem('li-missed', 'deal-ready', 'product-ready'), waitingFor: ['DEAL:deal-ready'] }],
         Date.now(),
         60_000,

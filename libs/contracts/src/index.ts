@@ -2,6 +2,7 @@ export * from './enums';
 export * from './sync-v1';
 export * from './sync-v2';
 export * from './amqp-messages';
+export * from './object-scope';
 export * from './read-models';
 export * from './validation';
 export * from './common-schemas';

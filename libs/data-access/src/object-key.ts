@@ -1,4 +1,4 @@
-import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
+import type { ObjectScope, ObjectType, Tenant } from '@ecomm-sync/contracts';
 import { keyOf } from '@ecomm-sync/util';
 
 /** The natural key of a sender object: every data query carries the tenant part of it. */
@@ -15,12 +15,8 @@ export interface ObjectKey extends Tenant {
  */
 export const keyString = (key: ObjectKey): string => keyOf(key.portalId, key.appId, key.storeId, key.objectType, key.externalObjectId);
 
-/** The keys of many objects of one tenant, store and type. */
-export const keyStrings = (tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): string[] =>
-  externalObjectIds.map((externalObjectId) => keyString({ portalId: tenant.portalId, appId: tenant.appId, storeId, objectType, externalObjectId }));
-
 /** The fields of the natural key, stored beside the `_id` for listings and paging by tenant. */
-export const keyFields = (tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string) => ({
+export const keyFields = ({ tenant, storeId, objectType }: ObjectScope, externalObjectId: string) => ({
   portalId: tenant.portalId,
   appId: tenant.appId,
   storeId,
@@ -28,5 +24,15 @@ export const keyFields = (tenant: Tenant, storeId: string, objectType: ObjectTyp
   externalObjectId,
 });
 
+/** The keys of many objects of one scope. */
+export const keyStrings = (scope: ObjectScope, externalObjectIds: readonly string[]): string[] =>
+  externalObjectIds.map((externalObjectId) => keyString(keyFields(scope, externalObjectId)));
+
 /** Filter on the fields of one object's natural key (collections keyed otherwise, such as errors). */
-export const keyFilter = (key: ObjectKey) => keyFields(key, key.storeId, key.objectType, key.externalObjectId);
+export const keyFilter = (key: ObjectKey) => ({
+  portalId: key.portalId,
+  appId: key.appId,
+  storeId: key.storeId,
+  objectType: key.objectType,
+  externalObjectId: key.externalObjectId,
+});

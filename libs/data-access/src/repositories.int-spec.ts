@@ -150,7 +150,7 @@ describe('repositories against the MongoDB-wire server', () => {
     });
   });
 
-  describe('leases and pending checkouts', () => {
+  describe('leases', () => {
     it('gives a lease to one holder at a time, renews it for its holder, and hands it over once it expired', async () => {
       const checkouts = repos().checkouts;
       const name = `lease-${tenant.portalId}`;
@@ -164,35 +164,7 @@ describe('repositories against the MongoDB-wire server', () => {
       await checkouts.releaseLease(name, other);
       expect(await checkouts.acquireLease(name, winner, 1902, 500)).toBe(true);
     });
-
-    it('keeps the time a deal first became pending, forgets it when it moves on, and lists due deals oldest first', async () => {
-      const checkouts = repos().checkouts;
-      await checkouts.track(
-        tenant,
-        'web',
-        [
-          { externalObjectId: 'd1', pending: true, crmId: 11 },
-          { externalObjectId: 'd2', pending: true, crmId: 12 },
-        ],
-        100,
-      );
-      await checkouts.track(
-        tenant,
-        'web',
-        [
-          { externalObjectId: 'd1', pending: true, crmId: 11 },
-          { externalObjectId: 'd3', pending: true, crmId: 13 },
-        ],
-        200,
-      );
-      await checkouts.track(tenant, 'web', [{ externalObjectId: 'd2', pending: false }], 300);
-      const mine = <T extends { tenant: Tenant }>(due: T[]) => due.filter((checkout) => checkout.tenant.portalId === tenant.portalId);
-      expect(mine(await checkouts.due(150, 100)).map((c) => [c.externalObjectId, c.pendingSince])).toEqual([['d1', 100]]);
-      const due = mine(await checkouts.due(250, 100));
-      expect(due.map((c) => c.externalObjectId)).toEqual(['d1', 'd3']);
-      await checkouts.forget(due);
-      expect(mine(await checkouts.due(1000, 100))).toEqual([]);
-    });
+    // Pending checkouts: the checkout repository contract (libs/testing-fakes) runs against this repository.
   });
 
   describe('raw messages', () => {
@@ -210,36 +182,36 @@ describe('repositories against the MongoDB-wire server', () => {
   describe('object states', () => {
     it('inserts a new state, then updates it only from the revision it was read at', async () => {
       const before = Date.now();
-      const first = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [
+      const first = await repos().objectStates.saveMany({ tenant, storeId: 'default', objectType: 'CONTACT' }, [
         { externalObjectId: 'c1', state: stateWith(1, { a: '1' }), expectedRev: null },
       ]);
       const rev = first.saved.get('c1')!;
       expect(first.conflicts).toEqual([]);
       expect(rev).toBeGreaterThanOrEqual(before); // revisions follow the clock (nextRevision)
 
-      const second = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [
+      const second = await repos().objectStates.saveMany({ tenant, storeId: 'default', objectType: 'CONTACT' }, [
         { externalObjectId: 'c1', state: stateWith(2, { a: '2' }), expectedRev: rev },
       ]);
       const newer = second.saved.get('c1')!;
       expect(newer).toBeGreaterThan(rev);
 
-      const stale = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [
+      const stale = await repos().objectStates.saveMany({ tenant, storeId: 'default', objectType: 'CONTACT' }, [
         { externalObjectId: 'c1', state: stateWith(3, { a: 'lost' }), expectedRev: rev },
       ]);
       expect(stale.conflicts).toEqual(['c1']);
 
-      const stored = await repos().objectStates.findMany(tenant, 'default', 'CONTACT', ['c1']);
+      const stored = await repos().objectStates.findMany({ tenant, storeId: 'default', objectType: 'CONTACT' }, ['c1']);
       expect(stored.get('c1')).toMatchObject({ rev: newer, state: { properties: { a: { value: '2', changedAt: 2 } } } });
     });
 
     it('when a stored state vanished and the object is merged anew, then its revision starts above every revision it had reached', async () => {
-      const created = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [
+      const created = await repos().objectStates.saveMany({ tenant, storeId: 'default', objectType: 'CONTACT' }, [
         { externalObjectId: 'gone', state: stateWith(1, { a: '1' }), expectedRev: null },
       ]);
       let rev = created.saved.get('gone')!;
       for (let n = 2; n <= 4; n++) {
         rev = (
-          await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [
+          await repos().objectStates.saveMany({ tenant, storeId: 'default', objectType: 'CONTACT' }, [
             { externalObjectId: 'gone', state: stateWith(n, { a: String(n) }), expectedRev: rev },
           ])
         ).saved.get('gone')!;
@@ -247,7 +219,7 @@ describe('repositories against the MongoDB-wire server', () => {
       await database.connection.collection('object_states').deleteOne({ externalObjectId: 'gone', portalId: tenant.portalId });
       await waitFor(async () => Date.now() > rev, { timeoutMs: 1000, message: 'the clock to pass the revision reached' });
 
-      const again = await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [
+      const again = await repos().objectStates.saveMany({ tenant, storeId: 'default', objectType: 'CONTACT' }, [
         { externalObjectId: 'gone', state: stateWith(5, { a: '5' }), expectedRev: null },
       ]);
       expect(again.saved.get('gone')).toBeGreaterThan(rev);
@@ -255,17 +227,23 @@ describe('repositories against the MongoDB-wire server', () => {
 
     it('lets exactly one of two concurrent first writers win', async () => {
       const write = (value: string) =>
-        repos().objectStates.saveMany(tenant, 'default', 'DEAL', [{ externalObjectId: 'd1', state: stateWith(1, { a: value }), expectedRev: null }]);
+        repos().objectStates.saveMany({ tenant, storeId: 'default', objectType: 'DEAL' }, [
+          { externalObjectId: 'd1', state: stateWith(1, { a: value }), expectedRev: null },
+        ]);
       const results = await Promise.all([write('x'), write('y')]);
       expect(results.filter((result) => result.conflicts.length === 0)).toHaveLength(1);
       expect(results.filter((result) => result.conflicts.length === 1)).toHaveLength(1);
     });
 
     it('keeps tenants apart', async () => {
-      await repos().objectStates.saveMany(tenant, 'default', 'CONTACT', [{ externalObjectId: 'same', state: stateWith(1, { a: 'mine' }), expectedRev: null }]);
+      await repos().objectStates.saveMany({ tenant, storeId: 'default', objectType: 'CONTACT' }, [
+        { externalObjectId: 'same', state: stateWith(1, { a: 'mine' }), expectedRev: null },
+      ]);
       const other = { portalId: tenant.portalId + 1000, appId: null };
-      expect((await repos().objectStates.findMany(other, 'default', 'CONTACT', ['same'])).size).toBe(0);
-      expect((await repos().objectStates.findMany({ ...tenant, appId: 'app-1' }, 'default', 'CONTACT', ['same'])).size).toBe(0);
+      expect((await repos().objectStates.findMany({ tenant: other, storeId: 'default', objectType: 'CONTACT' }, ['same'])).size).toBe(0);
+      expect((await repos().objectStates.findMany({ tenant: { ...tenant, appId: 'app-1' }, storeId: 'default', objectType: 'CONTACT' }, ['same'])).size).toBe(
+        0,
+      );
     });
   });
 
@@ -284,12 +262,10 @@ describe('repositories against the MongoDB-wire server', () => {
         compareRevisions({ rev, settingsRev }, { rev: sync?.appliedRev ?? 0, settingsRev: sync?.appliedSettingsRev ?? 0 }) > 0;
     /** Claims, then records: what one writer does around its CRM write. */
     const write = async (ids: string[], rev: number, settingsRev = 1, objectType: 'CONTACT' | 'DEAL' = 'CONTACT') => {
-      const seen = await repos().objectSyncs.findMany(tenant, 'default', objectType, ids);
-      const claim = await repos().objectSyncs.claim(tenant, 'default', objectType, seen, ids, newer(rev, settingsRev));
+      const seen = await repos().objectSyncs.findMany({ tenant, storeId: 'default', objectType }, ids);
+      const claim = await repos().objectSyncs.claim({ tenant, storeId: 'default', objectType }, seen, ids, newer(rev, settingsRev));
       const recorded = await repos().objectSyncs.recordProcessed(
-        tenant,
-        'default',
-        objectType,
+        { tenant, storeId: 'default', objectType },
         [...claim.claimed.keys()].map((id) => recordOf(id, rev, settingsRev)),
         claim,
       );
@@ -313,14 +289,16 @@ describe('repositories against the MongoDB-wire server', () => {
     it('when two writers claim the same objects one after the other, then the first cannot record and learns whether it was superseded or must write again', async () => {
       const ids = ['s1', 's2'];
       await write(ids, 1); // statuses exist: claims are compare and set on their stamps
-      const seen = await repos().objectSyncs.findMany(tenant, 'default', 'CONTACT', ids);
-      const first = await repos().objectSyncs.claim(tenant, 'default', 'CONTACT', seen, ids, newer(5));
+      const seen = await repos().objectSyncs.findMany({ tenant, storeId: 'default', objectType: 'CONTACT' }, ids);
+      const first = await repos().objectSyncs.claim({ tenant, storeId: 'default', objectType: 'CONTACT' }, seen, ids, newer(5));
       expect([...first.claimed.keys()]).toEqual(ids);
       // A second writer claims both while the first writes: newer for s1, older for s2.
       await write(['s1'], 6);
       await write(['s2'], 4);
 
-      expect(await repos().objectSyncs.recordProcessed(tenant, 'default', 'CONTACT', [recordOf('s1', 5), recordOf('s2', 5)], first)).toEqual({
+      expect(
+        await repos().objectSyncs.recordProcessed({ tenant, storeId: 'default', objectType: 'CONTACT' }, [recordOf('s1', 5), recordOf('s2', 5)], first),
+      ).toEqual({
         superseded: ['s1'], // a newer revision is recorded: the newest state must be written again
         contended: ['s2'], // only an older one is recorded, and its write may have landed last: write again
       });
@@ -330,13 +308,15 @@ describe('repositories against the MongoDB-wire server', () => {
 
     it('when two writers make the first record of the same new objects, then only one insert lands and the other learns whether it was superseded or must write again', async () => {
       const ids = ['n1', 'n2'];
-      const none = await repos().objectSyncs.findMany(tenant, 'default', 'CONTACT', ids);
-      const first = await repos().objectSyncs.claim(tenant, 'default', 'CONTACT', none, ids, newer(5));
+      const none = await repos().objectSyncs.findMany({ tenant, storeId: 'default', objectType: 'CONTACT' }, ids);
+      const first = await repos().objectSyncs.claim({ tenant, storeId: 'default', objectType: 'CONTACT' }, none, ids, newer(5));
       expect([...first.firstRecords]).toEqual(ids); // no status yet: no claim write
       await write(['n1'], 6);
       await write(['n2'], 4);
 
-      expect(await repos().objectSyncs.recordProcessed(tenant, 'default', 'CONTACT', [recordOf('n1', 5), recordOf('n2', 5)], first)).toEqual({
+      expect(
+        await repos().objectSyncs.recordProcessed({ tenant, storeId: 'default', objectType: 'CONTACT' }, [recordOf('n1', 5), recordOf('n2', 5)], first),
+      ).toEqual({
         superseded: ['n1'],
         contended: ['n2'],
       });
@@ -376,11 +356,11 @@ describe('repositories against the MongoDB-wire server', () => {
 
     it('pages through the objects of a settings owner in _id order, and only theirs', async () => {
       for (let n = 0; n < 5; n++) {
-        await repos().objectStates.saveMany(tenant, n % 2 ? 'a' : 'b', 'PRODUCT', [
+        await repos().objectStates.saveMany({ tenant, storeId: n % 2 ? 'a' : 'b', objectType: 'PRODUCT' }, [
           { externalObjectId: `p${n}`, state: stateWith(1, { a: String(n) }), expectedRev: null },
         ]);
       }
-      await repos().objectStates.saveMany({ ...tenant, appId: 'app-9' }, 'a', 'PRODUCT', [
+      await repos().objectStates.saveMany({ tenant: { ...tenant, appId: 'app-9' }, storeId: 'a', objectType: 'PRODUCT' }, [
         { externalObjectId: 'other', state: stateWith(1, {}), expectedRev: null },
       ]);
       const filter = { portalId: tenant.portalId, appId: null };
@@ -418,9 +398,9 @@ describe('repositories against the MongoDB-wire server', () => {
     });
 
     it('records an error once per revision and keeps only the newest open', async () => {
-      await repos().syncErrors.record(tenant, 'default', 'CONTACT', [error(1, 100)]);
-      await repos().syncErrors.record(tenant, 'default', 'CONTACT', [error(1, 100)]);
-      await repos().syncErrors.record(tenant, 'default', 'CONTACT', [error(2, 200)]);
+      await repos().syncErrors.record({ tenant, storeId: 'default', objectType: 'CONTACT' }, [error(1, 100)]);
+      await repos().syncErrors.record({ tenant, storeId: 'default', objectType: 'CONTACT' }, [error(1, 100)]);
+      await repos().syncErrors.record({ tenant, storeId: 'default', objectType: 'CONTACT' }, [error(2, 200)]);
       expect((await repos().syncErrors.listForObject(key(), false)).map((e) => e.details)).toEqual(['rev 2']);
       expect((await repos().syncErrors.listForObject(key(), true)).map((e) => [e.details, e.status])).toEqual([
         ['rev 2', 'OPEN'],
@@ -429,14 +409,16 @@ describe('repositories against the MongoDB-wire server', () => {
     });
 
     it('resolves open errors when the object syncs at a later revision', async () => {
-      await repos().syncErrors.record(tenant, 'default', 'CONTACT', [error(1, 100)]);
-      await repos().syncErrors.resolve(tenant, 'default', 'CONTACT', ['c1'], 300);
+      await repos().syncErrors.record({ tenant, storeId: 'default', objectType: 'CONTACT' }, [error(1, 100)]);
+      await repos().syncErrors.resolve({ tenant, storeId: 'default', objectType: 'CONTACT' }, ['c1'], 300);
       expect(await repos().syncErrors.listForObject(key(), false)).toEqual([]);
     });
 
     it('lists newest first, with filters and paging', async () => {
       for (let n = 1; n <= 5; n++) {
-        await repos().syncErrors.record(tenant, 'default', n % 2 ? 'CONTACT' : 'DEAL', [{ ...error(1, n * 100), externalObjectId: `o${n}` }]);
+        await repos().syncErrors.record({ tenant, storeId: 'default', objectType: n % 2 ? 'CONTACT' : 'DEAL' }, [
+          { ...error(1, n * 100), externalObjectId: `o${n}` },
+        ]);
       }
       const page1 = await repos().syncErrors.list({ portalId: tenant.portalId, includeResolved: false, limit: 2, offset: 0 });
       expect(page1.errors.map((e) => e.externalObjectId)).toEqual(['o5', 'o4']);

@@ -27,3 +27,6 @@ export type { SettingsOwner } from './settings-owner';
 export * from './operations-view';
 export * from './store-report';
 export * from './activity-buckets';
+export { ASSOCIATIONS, resolveAssociations, waitingKey } from './association-targets';
+export type { AssociationTarget, AssociationTargetIds, ResolvedAssociations } from './association-targets';
+export * from './plan-upserts';

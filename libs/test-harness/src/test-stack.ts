@@ -247,7 +247,7 @@ export class TestStack {
         const state = mergeMessage(emptyObjectState(), { externalObjectId, action: 'UPSERT', changedAt: 1, properties }, 1).state;
         return { externalObjectId, state };
       });
-      await objectStates.insertNew({ portalId: portal.portalId, appId: null }, 'default', objectType, objects);
+      await objectStates.insertNew({ tenant: { portalId: portal.portalId, appId: null }, storeId: 'default', objectType }, objects);
     }
   }
 

@@ -93,6 +93,7 @@ export async function startPrivateRabbitMq({ startTimeoutMs = 60_000 }: { startT
     if (started.pid) watch(started.pid, dir);
     exited = new Promise((resolve) => started.once('exit', () => resolve()));
     let gone = false;
+    // `exited` only ever resolves, so this watcher cannot fail.
     void exited.then(() => {
       gone = true;
       if (child === started) child = undefined;

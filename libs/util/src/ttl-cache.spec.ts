@@ -13,6 +13,15 @@ describe('TtlCache', () => {
     expect(await cache.get('k', load)).toBe(2);
   });
 
+  it('when a value is set, then reads within its time to live get it without a lookup, later ones load', async () => {
+    let now = 0;
+    const cache = new TtlCache<string | null>(100, 10, () => now);
+    cache.set('k', null);
+    expect(await cache.get('k', async () => 'loaded')).toBeNull();
+    now = 100;
+    expect(await cache.get('k', async () => 'loaded')).toBe('loaded');
+  });
+
   it('shares one lookup between concurrent misses and does not keep failures', async () => {
     let loads = 0;
     const cache = new TtlCache<number>(1000);

@@ -24,6 +24,14 @@ export class TtlCache<V> {
     return value;
   }
 
+  /** What this process just wrote or learned: reads within the TTL get it without a lookup. */
+  set(key: string, value: V): void {
+    if (this.ttlMs <= 0) return;
+    this.entries.delete(key);
+    this.entries.set(key, { at: this.clock(), value: Promise.resolve(value) });
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+  }
+
   /** Forgets one key (what it caches changed here): the next get loads it again. */
   delete(key: string): void {
     this.entries.delete(key);

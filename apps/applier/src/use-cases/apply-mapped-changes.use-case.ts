@@ -1,4 +1,4 @@
-import type { MappedChange, MappedChangesMessage, ObjectType, Tenant } from '@ecomm-sync/contracts';
+import type { MappedChange, MappedChangesMessage, ObjectScope } from '@ecomm-sync/contracts';
 import { CRM_BATCH_LIMIT } from '@ecomm-sync/crm-client';
 import type { ParkedChange, RecordOutcome, Repositories } from '@ecomm-sync/data-access';
 import { describeFailure } from '@ecomm-sync/domain';
@@ -30,7 +30,7 @@ import { WaitingChanges } from './waiting-changes';
  * Asks for the newest state of objects to be mapped and sent again, to be written even if its
  * revision was applied already (the mapper answers with a re-apply message).
  */
-export type RequestRefresh = (target: { tenant: Tenant; storeId: string; objectType: ObjectType }, externalObjectIds: string[]) => Promise<void>;
+export type RequestRefresh = (scope: ObjectScope, externalObjectIds: string[]) => Promise<void>;
 
 const toWrite = (changes: readonly MappedChange[]) => changes.map((change) => change.externalObjectId);
 
@@ -128,7 +128,7 @@ export class ApplyMappedChangesUseCase {
     try {
       for (const group of inDependencyOrder(groups.values()).flatMap((whole) => chunkGroup(whole, CRM_BATCH_LIMIT))) {
         linked.push(await this.applyGroup(group));
-        await this.repositories.parkedChanges.release(group.tenant, group.storeId, group.objectType, [...group.changes.values()].map(revisionOf));
+        await this.repositories.parkedChanges.release(group, [...group.changes.values()].map(revisionOf));
       }
     } finally {
       await this.waiting.release(linked);
@@ -150,7 +150,7 @@ export class ApplyMappedChangesUseCase {
     const { tenant, storeId, objectType } = group;
     const linked: LinkedObjects = { tenant, storeId, keys: [] };
     const ids = [...group.changes.keys()];
-    const syncs = await this.repositories.objectSyncs.findMany(tenant, storeId, objectType, ids);
+    const syncs = await this.repositories.objectSyncs.findMany(group, ids);
     const fresh = [...group.changes.values()].filter((change) => isToApply(group, change, syncs.get(change.externalObjectId)));
     await this.doneWith(
       group,
@@ -172,15 +172,13 @@ export class ApplyMappedChangesUseCase {
           },
         ]);
       }
-      await this.repositories.syncErrors.record(tenant, storeId, objectType, outcome.errors);
+      await this.repositories.syncErrors.record(group, outcome.errors);
       return linked;
     }
     const { portal } = access;
     await this.waits.check(portal.portalId);
     const crm = this.crm.clientFor(portal);
-    const claim = await this.repositories.objectSyncs.claim(tenant, storeId, objectType, syncs, toWrite(fresh), (id, sync) =>
-      isToApply(group, group.changes.get(id)!, sync),
-    );
+    const claim = await this.repositories.objectSyncs.claim(group, syncs, toWrite(fresh), (id, sync) => isToApply(group, group.changes.get(id)!, sync));
     const { claimed } = claim;
     await this.doneWith(group, claim.notNewer);
 
@@ -196,9 +194,9 @@ export class ApplyMappedChangesUseCase {
     await this.writer.applyUpserts(crm, portal, group, upserts, claimed, outcome);
 
     // Errors before status: once an object reads as processed, its errors are already visible.
-    await this.repositories.syncErrors.record(tenant, storeId, objectType, outcome.errors);
-    await this.repositories.syncErrors.resolve(tenant, storeId, objectType, outcome.clean, this.clock());
-    const recorded = await this.repositories.objectSyncs.recordProcessed(tenant, storeId, objectType, outcome.records, claim);
+    await this.repositories.syncErrors.record(group, outcome.errors);
+    await this.repositories.syncErrors.resolve(group, outcome.clean, this.clock());
+    const recorded = await this.repositories.objectSyncs.recordProcessed(group, outcome.records, claim);
     if (objectType === 'DEAL') await this.repositories.checkouts.track(tenant, storeId, checkoutStates(group, claimed, outcome.records), outcome.now);
     if (ASSOCIATIONS[objectType]) await this.waiting.keep(group, outcome);
     linked.keys = outcome.records.filter((record) => record.link && !record.link.archived).map((record) => waitingKey(objectType, record.externalObjectId));

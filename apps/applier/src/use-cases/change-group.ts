@@ -1,14 +1,11 @@
-import type { MappedChange, ObjectType, Tenant } from '@ecomm-sync/contracts';
-import { OBJECT_TYPES, V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
+import type { MappedChange, ObjectScope, Tenant } from '@ecomm-sync/contracts';
+import { OBJECT_TYPES } from '@ecomm-sync/contracts';
 import type { CheckoutState, ObjectSync, ProcessedRecord } from '@ecomm-sync/data-access';
 import { compareRevisions, PENDING_STAGE } from '@ecomm-sync/domain';
 import { keyOf } from '@ecomm-sync/util';
 
-/** The changes of one tenant, store and object type that are applied together. */
-export interface ChangeGroup {
-  tenant: Tenant;
-  storeId: string;
-  objectType: ObjectType;
+/** The changes of one scope (tenant, store and object type) that are applied together; the group is passed as that scope. */
+export interface ChangeGroup extends ObjectScope {
   /** The newest change per external id. */
   changes: Map<string, MappedChange>;
   /** Ids whose change is written even when the same revision was applied already (a repair, or associations made later). */
@@ -25,16 +22,16 @@ export interface ChangeGroup {
 }
 
 /** One key per group; the same for changes from messages and from waiting entries. */
-export const groupKeyOf = (tenant: Tenant, storeId: string, objectType: ObjectType): string => keyOf(tenant.portalId, tenant.appId, storeId, objectType);
+export const groupKeyOf = ({ tenant, storeId, objectType }: ObjectScope): string => keyOf(tenant.portalId, tenant.appId, storeId, objectType);
 
 /** Adds changes to the group of their tenant, store and type, keeping the newest revision of each object. */
 export function addToGroups(
   groups: Map<string, ChangeGroup>,
-  target: { tenant: Tenant; storeId: string; objectType: ObjectType },
+  target: ObjectScope,
   changes: readonly MappedChange[],
   options: { reapply?: boolean; suspect?: boolean; fromWaiting?: boolean; messageIndex?: number } = {},
 ): void {
-  const key = groupKeyOf(target.tenant, target.storeId, target.objectType);
+  const key = groupKeyOf(target);
   let group = groups.get(key);
   if (!group) {
     group = {
@@ -76,17 +73,8 @@ export function isToApply(group: ChangeGroup, change: MappedChange, sync: Object
 export const objectLockKey = (group: ChangeGroup, externalObjectId: string): string =>
   keyOf(group.tenant.portalId, group.tenant.appId, group.storeId, group.objectType, externalObjectId);
 
-/** Association types an object needs the CRM ids of, with the v1 property that names each in error details. */
-export const ASSOCIATIONS: Partial<Record<ObjectType, { type: ObjectType; property: string; required: boolean }[]>> = {
-  LINE_ITEM: [
-    { type: 'DEAL', property: V1_ASSOCIATION_PROPERTIES.DEAL_ID, required: true },
-    { type: 'PRODUCT', property: V1_ASSOCIATION_PROPERTIES.PRODUCT_ID, required: true },
-  ],
-  DEAL: [{ type: 'CONTACT', property: V1_ASSOCIATION_PROPERTIES.CONTACT_IDS, required: false }],
-};
-
-/** How a waiting change names an object it waits for. */
-export const waitingKey = (objectType: ObjectType, externalObjectId: string): string => `${objectType}:${externalObjectId}`;
+// The association rule and its keys live in libs/domain (the console's dry run shows the same rule).
+export { ASSOCIATIONS, waitingKey } from '@ecomm-sync/domain';
 
 /** Objects a group linked, as `TYPE:externalObjectId`: what waiting changes may be waiting for. */
 export interface LinkedObjects {

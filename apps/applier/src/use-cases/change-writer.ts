@@ -1,21 +1,11 @@
-import type { MappedChange, ObjectType, Problem } from '@ecomm-sync/contracts';
+import type { MappedChange, ObjectType } from '@ecomm-sync/contracts';
 import { CrmPartialFailure, type CrmObject, type CrmPort } from '@ecomm-sync/crm-client';
 import type { ObjectSync, Portal, Repositories } from '@ecomm-sync/data-access';
-import { describeFailure, ECOMM_SYNCED_PROPERTY, SYNC_KEY_PROPERTY, syncKeyOf, validateChange } from '@ecomm-sync/domain';
+import { describeFailure, planUpserts, SYNC_KEY_PROPERTY, syncKeyOf, type PlannedWrite } from '@ecomm-sync/domain';
 import type { ApplyOutcome } from './apply-outcome';
-import { ASSOCIATIONS, waitingKey, type ChangeGroup } from './change-group';
+import { ASSOCIATIONS, type ChangeGroup } from './change-group';
 import { sendIsolated } from './crm-batch-writer';
 import type { CrmDirectory } from './crm-directory';
-
-interface PlannedWrite {
-  change: MappedChange;
-  crmId: number | null;
-  properties: Record<string, string | null>;
-  associations: Partial<Record<ObjectType, number[]>>;
-  /** Objects of optional associations that are not synced yet: associated when they arrive. */
-  associateLater: string[];
-  problems: Problem[];
-}
 
 /**
  * Writes a group's changes to the portal's CRM in bulk: archives for deletes; for upserts,
@@ -53,53 +43,12 @@ export class ChangeWriter {
     outcome: ApplyOutcome,
   ): Promise<void> {
     if (upserts.length === 0) return;
-    const { tenant, storeId, objectType } = group;
+    const { objectType } = group;
     const defined = await this.crm.definedProperties(portal, objectType, new Set(upserts.flatMap((change) => Object.keys(change.properties))));
     const targets = await this.associationTargets(group, upserts);
-    const plans: PlannedWrite[] = [];
-    const staleCrmIds: number[] = [];
-
-    for (const change of upserts) {
-      const sync = syncs.get(change.externalObjectId);
-      const live = sync?.crmId && !sync.archived ? sync : undefined;
-      if (live && live.generation !== change.generation) staleCrmIds.push(live.crmId!);
-      const crmId = live && live.generation === change.generation ? live.crmId : null;
-      const validated = validateChange(objectType, change, { definedProperties: defined, isCreate: crmId === null });
-      const problems = [...change.problems, ...validated.problems];
-      const associations: PlannedWrite['associations'] = {};
-      const waitingFor: string[] = [];
-      const associateLater: string[] = [];
-      for (const { type, property, required } of ASSOCIATIONS[objectType] ?? []) {
-        const wanted = change.associations[type] ?? [];
-        const found = wanted.map((id) => targets.get(type)?.get(id)).filter((id): id is number => id !== undefined);
-        const missing = wanted.filter((id) => !targets.get(type)?.has(id));
-        if (required && missing.length > 0) {
-          if (crmId === null) waitingFor.push(...missing.map((id) => waitingKey(type, id)));
-          problems.push({
-            type: 'INVALID_ASSOCIATION_PROPERTY',
-            blocking: crmId === null,
-            details: describeFailure(crmId === null ? 'CREATE' : 'UPDATE', objectType, change.externalObjectId, `no synced ${type} has this id`, {
-              [property]: missing[0],
-            }),
-          });
-        }
-        // Invalid optional associations cause no error (SPEC.md); they are made if the objects arrive.
-        if (!required) associateLater.push(...missing.map((id) => waitingKey(type, id)));
-        if (found.length > 0) associations[type] = found;
-      }
-      const blocking = problems.filter((problem) => problem.blocking);
-      if (blocking.length > 0 && waitingFor.length > 0 && blocking.every((problem) => problem.type === 'INVALID_ASSOCIATION_PROPERTY')) {
-        outcome.waits(change, problems, waitingFor);
-        continue;
-      }
-      if (blocking.length > 0) {
-        outcome.processed(change, problems);
-        continue;
-      }
-      const properties = { ...validated.properties };
-      if (defined.has(ECOMM_SYNCED_PROPERTY)) properties[ECOMM_SYNCED_PROPERTY] = 'true';
-      plans.push({ change, crmId, properties, associations, associateLater, problems });
-    }
+    const { writes: plans, waits, fails, staleCrmIds } = planUpserts(objectType, upserts, { links: syncs, definedProperties: defined, targets });
+    for (const { change, problems, waitingFor } of waits) outcome.waits(change, problems, waitingFor);
+    for (const { change, problems } of fails) outcome.processed(change, problems);
 
     if (objectType === 'CONTACT') await this.linkContactsByEmail(crm, plans);
     const failures = new Map<MappedChange, string>();
@@ -115,7 +64,7 @@ export class ChangeWriter {
     await sendIsolated(
       plans.filter((plan) => plan.crmId === null),
       async (chunk) => {
-        const keyed = chunk.map((plan) => ({ plan, key: syncKeyOf(tenant, storeId, objectType, plan.change.externalObjectId, plan.change.generation) }));
+        const keyed = chunk.map((plan) => ({ plan, key: syncKeyOf(group, plan.change.externalObjectId, plan.change.generation) }));
         const link = (results: CrmObject[]) => {
           const byKey = new Map(results.map((result) => [result.properties[SYNC_KEY_PROPERTY], result.id]));
           for (const { plan, key } of keyed) plan.crmId = byKey.get(key) ?? null;
@@ -164,8 +113,7 @@ export class ChangeWriter {
     for (const { type } of ASSOCIATIONS[group.objectType] ?? []) {
       const ids = [...new Set(changes.flatMap((change) => change.associations[type] ?? []))];
       if (ids.length === 0) continue;
-      const syncs = await this.repositories.objectSyncs.findMany(group.tenant, group.storeId, type, ids);
-      targets.set(type, new Map([...syncs].filter(([, sync]) => sync.crmId && !sync.archived).map(([id, sync]) => [id, sync.crmId!])));
+      targets.set(type, await this.repositories.objectSyncs.liveCrmIds({ tenant: group.tenant, storeId: group.storeId, objectType: type }, ids));
     }
     return targets;
   }

@@ -2,18 +2,21 @@ import type { ObjectType } from '@ecomm-sync/contracts';
 import type { CrmPort } from '@ecomm-sync/crm-client';
 import type { CrmConnections } from '@ecomm-sync/crm-connections';
 import type { Portal } from '@ecomm-sync/data-access';
+import { keyOf, TtlCache } from '@ecomm-sync/util';
 
 /**
  * Each portal's CRM port, through its connection (CrmConnections caches the clients), and cached
  * property definitions, so that a batch costs no extra reads.
  */
 export class CrmDirectory {
-  private readonly definitions = new Map<string, { at: number; names: Set<string> }>();
+  private readonly definitions: TtlCache<Set<string>>;
 
   constructor(
     private readonly connections: Pick<CrmConnections, 'clientFor' | 'forget'>,
-    private readonly options: { propertyCacheMs: number },
-  ) {}
+    options: { propertyCacheMs: number; clock?: () => number },
+  ) {
+    this.definitions = new TtlCache(options.propertyCacheMs, undefined, options.clock);
+  }
 
   clientFor(portal: Portal): CrmPort {
     return this.connections.clientFor(portal);
@@ -31,12 +34,15 @@ export class CrmDirectory {
    * only while a mapping names a property the CRM lacks.
    */
   async definedProperties(portal: Portal, type: ObjectType, needed: Iterable<string> = []): Promise<Set<string>> {
-    const key = `${portal.portalId}:${type}`;
-    const cached = this.definitions.get(key);
-    const fresh = cached && Date.now() - cached.at < this.options.propertyCacheMs;
-    if (fresh && [...needed].every((name) => cached.names.has(name))) return cached.names;
-    const names = new Set((await this.clientFor(portal).listProperties(type)).map((property) => property.name));
-    this.definitions.set(key, { at: Date.now(), names });
-    return names;
+    const key = keyOf(portal.portalId, type);
+    let readNow = false;
+    const read = async () => {
+      readNow = true;
+      return new Set((await this.clientFor(portal).listProperties(type)).map((property) => property.name));
+    };
+    const names = await this.definitions.get(key, read);
+    if (readNow || [...needed].every((name) => names.has(name))) return names;
+    this.definitions.delete(key);
+    return this.definitions.get(key, read);
   }
 }

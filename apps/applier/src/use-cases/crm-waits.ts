@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CrmRequestError } from '@ecomm-sync/crm-client';
 import type { Repositories } from '@ecomm-sync/data-access';
 import { isWaiting, nextCrmWait, type CrmWait, type CrmWaitCause, type CrmWaitReason } from '@ecomm-sync/domain';
+import { TtlCache } from '@ecomm-sync/util';
 import type { ChangeGroup } from './change-group';
 
 /** How long a replica reuses what it read of a portal's wait (every replica sees a new wait within this time). */
@@ -47,14 +48,16 @@ export function crmWaitCauseOf(error: unknown): CrmWaitCause | null {
  * (no portal holds up another) and nothing counts toward a message's attempts.
  */
 export class CrmWaits {
-  private readonly cache = new Map<number, { at: number; wait: CrmWait | null }>();
+  private readonly cache: TtlCache<CrmWait | null>;
   /** Portals this replica is resuming: it holds their wait, and writes their CRM meanwhile. */
   private readonly resuming = new Set<number>();
 
   constructor(
     private readonly repositories: Pick<Repositories, 'crmWaits' | 'parkedChanges'>,
     private readonly clock: () => number,
-  ) {}
+  ) {
+    this.cache = new TtlCache(CACHE_MS, 10_000, clock);
+  }
 
   /** Throws CrmWaiting while the portal's work waits (no request is sent meanwhile). */
   async check(portalId: number): Promise<void> {
@@ -78,10 +81,9 @@ export class CrmWaits {
    * under meanwhile (it ends the wait only while the stamp it read is unchanged).
    */
   async park(group: ChangeGroup, wait: CrmWait): Promise<void> {
-    const { tenant, storeId, objectType } = group;
     const changes = [...group.changes.values()].map((change) => ({ change, reapply: group.reapply.has(change.externalObjectId) }));
-    await this.repositories.parkedChanges.park(tenant, storeId, objectType, changes, this.clock());
-    await this.repositories.crmWaits.stamp(tenant.portalId, wait, randomUUID());
+    await this.repositories.parkedChanges.park(group, changes, this.clock());
+    await this.repositories.crmWaits.stamp(group.tenant.portalId, wait, randomUUID());
   }
 
   /** Runs a resume of the portal's parked changes: meanwhile this replica writes the portal's CRM, and afterwards reads its wait anew. */
@@ -91,15 +93,11 @@ export class CrmWaits {
       return await work();
     } finally {
       this.resuming.delete(portalId);
-      this.cache.delete(portalId);
+      this.cache.delete(String(portalId));
     }
   }
 
-  private async current(portalId: number): Promise<CrmWait | null> {
-    const cached = this.cache.get(portalId);
-    if (cached && this.clock() - cached.at < CACHE_MS) return cached.wait;
-    const wait = await this.repositories.crmWaits.find(portalId);
-    this.cache.set(portalId, { at: this.clock(), wait });
-    return wait;
+  private current(portalId: number): Promise<CrmWait | null> {
+    return this.cache.get(String(portalId), () => this.repositories.crmWaits.find(portalId));
   }
 }

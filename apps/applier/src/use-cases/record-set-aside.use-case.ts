@@ -25,8 +25,8 @@ export class RecordSetAsideUseCase {
       this.logger.error('a malformed message was dead-lettered', { queue: 'applier.mapped-changes', error: error.message });
       return;
     }
-    const { tenant, storeId, objectType, changes } = parsed.value;
+    const message = parsed.value;
     const at = { queue: 'applier.mapped-changes', attempts, lastError: error.message, at: this.clock() };
-    await this.repositories.syncErrors.record(tenant, storeId, objectType, setAsideErrors(objectType, changes, at));
+    await this.repositories.syncErrors.record(message, setAsideErrors(message.objectType, message.changes, at));
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PendingCheckout, Repositories } from '@ecomm-sync/data-access';
 import { ABANDONED_STAGE, PENDING_STAGE } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/logger';
+import { keyOf, TtlCache } from '@ecomm-sync/util';
 import type { CrmDirectory } from './crm-directory';
 
 export interface SweepOptions {
@@ -27,7 +28,11 @@ export class SweepAbandonedCheckoutsUseCase {
   private current: Promise<number> | null = null;
 
   constructor(
-    private readonly repositories: Pick<Repositories, 'checkouts' | 'portals' | 'ecommerceInstalls'>,
+    private readonly repositories: {
+      checkouts: Pick<Repositories['checkouts'], 'acquireLease' | 'due' | 'forget' | 'releaseLease'>;
+      portals: Pick<Repositories['portals'], 'findById'>;
+      ecommerceInstalls: Pick<Repositories['ecommerceInstalls'], 'find'>;
+    },
     private readonly crm: CrmDirectory,
     private readonly logger: Logger,
     private readonly options: SweepOptions,
@@ -99,12 +104,10 @@ export class SweepAbandonedCheckoutsUseCase {
     return { moved, forgotten };
   }
 
-  /** Per run: whether a tenant's workflows are on. */
-  private readonly workflowCache = new Map<string, boolean>();
+  /** Whether a tenant's workflows are on, read once per run (cleared when a run starts). */
+  private readonly workflowCache = new TtlCache<boolean>(Number.POSITIVE_INFINITY);
 
-  private async workflowsOn(checkout: PendingCheckout): Promise<boolean> {
-    const key = `${checkout.tenant.portalId}:${checkout.tenant.appId ?? ''}`;
-    if (!this.workflowCache.has(key)) this.workflowCache.set(key, (await this.repositories.ecommerceInstalls.find(checkout.tenant)).workflowsEnabled);
-    return this.workflowCache.get(key)!;
+  private workflowsOn({ tenant }: PendingCheckout): Promise<boolean> {
+    return this.workflowCache.get(keyOf(tenant.portalId, tenant.appId), async () => (await this.repositories.ecommerceInstalls.find(tenant)).workflowsEnabled);
   }
 }

@@ -1,5 +1,6 @@
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { Portal, Repositories } from '@ecomm-sync/data-access';
+import { keyOf, TtlCache } from '@ecomm-sync/util';
 
 export type Access = { portal: Portal } | { held: { type: 'INACTIVE_PORTAL' | 'PORTAL_NOT_SYNC_ENABLED'; reason: string } };
 
@@ -8,17 +9,20 @@ const CACHE_MS = 5_000;
 
 /**
  * Whether a tenant's changes can apply now, and to which portal: its portal must be active and
- * its ecommerce install done. Only positive answers are cached, so that the changes of a portal
+ * its ecommerce install done. Only positive answers are kept, so that the changes of a portal
  * being enabled or installed are not held back by a stale entry.
  */
 export class TenantAccess {
-  private readonly portals = new Map<number, { at: number; portal: Portal | null }>();
-  private readonly installs = new Map<string, number>();
+  private readonly portals: TtlCache<Portal | null>;
+  private readonly installs: TtlCache<boolean>;
 
   constructor(
-    private readonly repositories: Pick<Repositories, 'portals' | 'ecommerceInstalls'>,
-    private readonly clock: () => number,
-  ) {}
+    private readonly repositories: { portals: Pick<Repositories['portals'], 'findById'>; ecommerceInstalls: Pick<Repositories['ecommerceInstalls'], 'find'> },
+    clock: () => number,
+  ) {
+    this.portals = new TtlCache(CACHE_MS, undefined, clock);
+    this.installs = new TtlCache(CACHE_MS, undefined, clock);
+  }
 
   /** The portal to apply a tenant's changes to, or why they are held (a catch-up applies them later). */
   async check(tenant: Tenant): Promise<Access> {
@@ -43,20 +47,16 @@ export class TenantAccess {
   }
 
   private async installed(tenant: Tenant): Promise<boolean> {
-    const key = `${tenant.portalId}:${tenant.appId ?? ''}`;
-    const cached = this.installs.get(key);
-    if (cached !== undefined && this.clock() - cached < CACHE_MS) return true;
-    const { installCompleted } = await this.repositories.ecommerceInstalls.find(tenant);
-    if (installCompleted) this.installs.set(key, this.clock());
-    else this.installs.delete(key);
+    const key = keyOf(tenant.portalId, tenant.appId);
+    const installCompleted = await this.installs.get(key, async () => (await this.repositories.ecommerceInstalls.find(tenant)).installCompleted);
+    if (!installCompleted) this.installs.delete(key);
     return installCompleted;
   }
 
   private async portal(portalId: number): Promise<Portal | null> {
-    const cached = this.portals.get(portalId);
-    if (cached?.portal?.active && this.clock() - cached.at < CACHE_MS) return cached.portal;
-    const portal = await this.repositories.portals.findById(portalId);
-    this.portals.set(portalId, { at: this.clock(), portal });
+    const key = keyOf(portalId);
+    const portal = await this.portals.get(key, () => this.repositories.portals.findById(portalId));
+    if (!portal?.active) this.portals.delete(key);
     return portal;
   }
 }

@@ -1,4 +1,4 @@
-import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
+import type { ObjectScope, ObjectType } from '@ecomm-sync/contracts';
 import type { Repositories, WaitingObject } from '@ecomm-sync/data-access';
 import { keyOf } from '@ecomm-sync/util';
 import type { ApplyOutcome, WaitingEntry } from './apply-outcome';
@@ -47,18 +47,17 @@ export class WaitingChanges {
 
   /** Stores what a group left waiting for objects not synced yet; forgets the waiting entries of the others. */
   async keep(group: ChangeGroup, outcome: ApplyOutcome): Promise<void> {
-    const { tenant, storeId, objectType } = group;
     const { waitingObjects } = this.repositories;
-    await waitingObjects.wait(tenant, storeId, objectType, outcome.waiting, outcome.now, this.windowMs);
-    await waitingObjects.wait(tenant, storeId, objectType, outcome.laterAssociations, outcome.now, this.windowMs, { reapply: true });
+    await waitingObjects.wait(group, outcome.waiting, outcome.now, this.windowMs);
+    await waitingObjects.wait(group, outcome.laterAssociations, outcome.now, this.windowMs, { reapply: true });
     const waiting = outcome.stillWaiting;
-    await waitingObjects.release(tenant, storeId, objectType, outcome.records.filter((record) => !waiting.has(record.externalObjectId)).map(revisionOf));
+    await waitingObjects.release(group, outcome.records.filter((record) => !waiting.has(record.externalObjectId)).map(revisionOf));
   }
 
   /** Forgets waiting entries of changes judged not to apply (only at the revisions judged: a newer entry stays). */
   async done(group: ChangeGroup, externalObjectIds: readonly string[]): Promise<void> {
     const waited = externalObjectIds.filter((id) => group.fromWaiting.has(id)).map((id) => revisionOf(group.changes.get(id)!));
-    await this.repositories.waitingObjects.release(group.tenant, group.storeId, group.objectType, waited);
+    await this.repositories.waitingObjects.release(group, waited);
   }
 
   /**
@@ -94,20 +93,20 @@ export class WaitingChanges {
 
   /** The waiting entries of which at least one awaited object is synced by now. */
   private async arrivedFor(entries: WaitingObject[]): Promise<WaitingObject[]> {
-    const byTarget = new Map<string, { tenant: Tenant; storeId: string; objectType: ObjectType; ids: Set<string> }>();
+    const byTarget = new Map<string, { scope: ObjectScope; ids: Set<string> }>();
     for (const entry of entries) {
       for (const key of entry.waitingFor) {
         const [objectType, ...rest] = key.split(':') as [ObjectType, ...string[]];
         const target = keyOf(entry.tenant.portalId, entry.tenant.appId, entry.storeId, objectType);
-        const found = byTarget.get(target) ?? { tenant: entry.tenant, storeId: entry.storeId, objectType, ids: new Set<string>() };
+        const found = byTarget.get(target) ?? { scope: { tenant: entry.tenant, storeId: entry.storeId, objectType }, ids: new Set<string>() };
         found.ids.add(rest.join(':'));
         byTarget.set(target, found);
       }
     }
     const synced = new Set<string>();
-    for (const [target, { tenant, storeId, objectType, ids }] of byTarget) {
-      const syncs = await this.repositories.objectSyncs.findMany(tenant, storeId, objectType, [...ids]);
-      for (const [id, sync] of syncs) if (sync.crmId && !sync.archived) synced.add(`${target}|${waitingKey(objectType, id)}`);
+    for (const [target, { scope, ids }] of byTarget) {
+      const syncs = await this.repositories.objectSyncs.findMany(scope, [...ids]);
+      for (const [id, sync] of syncs) if (sync.crmId && !sync.archived) synced.add(`${target}|${waitingKey(scope.objectType, id)}`);
     }
     return entries.filter((entry) =>
       entry.waitingFor.some((key) => synced.has(`${keyOf(entry.tenant.portalId, entry.tenant.appId, entry.storeId, key.split(':')[0])}|${key}`)),

@@ -35,8 +35,8 @@ export class ConsoleReportUseCase {
       const crm = await this.crmFor(tenant.portalId);
       if (!crm) continue;
       const [deals, lineItems] = [
-        await this.repositories.consoleReport.crmIds(tenant, id, 'DEAL', REPORT_LIMIT),
-        await this.repositories.consoleReport.crmIds(tenant, id, 'LINE_ITEM', REPORT_LIMIT),
+        await this.repositories.consoleReport.crmIds({ tenant, storeId: id, objectType: 'DEAL' }, REPORT_LIMIT),
+        await this.repositories.consoleReport.crmIds({ tenant, storeId: id, objectType: 'LINE_ITEM' }, REPORT_LIMIT),
       ];
       const [dealObjects, itemObjects] = await readOrExplain(
         async () => [await crm.batchRead('DEAL', deals.ids, DEAL_PROPERTIES), await crm.batchRead('LINE_ITEM', lineItems.ids, LINE_ITEM_PROPERTIES)] as const,

@@ -37,7 +37,7 @@ export class InspectObjectUseCase {
     const key = { ...tenant, storeId, objectType, externalObjectId };
     const [received, states, sync, errors, stored] = await Promise.all([
       rawMessages.listForObject(key, MESSAGES_SHOWN),
-      objectStates.findMany(tenant, storeId, objectType, [externalObjectId]),
+      objectStates.findMany({ tenant, storeId, objectType }, [externalObjectId]),
       objectSyncs.findOne(key),
       syncErrors.listForObject(key, true),
       settings.get(tenant),

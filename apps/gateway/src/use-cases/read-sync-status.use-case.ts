@@ -1,4 +1,4 @@
-import type { ObjectType, Tenant, V1SyncErrorRecord, V1SyncStatus, V2SyncErrorRecord, V2SyncStatus } from '@ecomm-sync/contracts';
+import type { ObjectScope, ObjectType, Tenant, V1SyncErrorRecord, V1SyncStatus, V2SyncErrorRecord, V2SyncStatus } from '@ecomm-sync/contracts';
 import { DEFAULT_STORE_ID } from '@ecomm-sync/contracts';
 import type { ErrorQuery, ObjectKey, Repositories, SyncError } from '@ecomm-sync/data-access';
 import { describeCrmWait, isWaiting, type CrmWaitReason } from '@ecomm-sync/domain';
@@ -52,10 +52,11 @@ export class ReadSyncStatusUseCase {
     return { portalId, state: wait.reason, message, since: wait.since, until: wait.until, lastAnswer: wait.lastAnswer, tries: wait.tries, parkedChanges };
   }
 
-  async v2Status(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string): Promise<V2SyncStatus> {
+  async v2Status(scope: ObjectScope, externalObjectId: string): Promise<V2SyncStatus> {
+    const { tenant, storeId, objectType } = scope;
     const key = { ...tenant, storeId, objectType, externalObjectId };
     const [sync, errors] = await Promise.all([this.repositories.objectSyncs.findOne(key), this.repositories.syncErrors.listForObject(key, false)]);
-    if (!sync) await this.requireReceived(tenant, storeId, objectType, externalObjectId);
+    if (!sync) await this.requireReceived(scope, externalObjectId);
     return {
       storeId,
       objectType,
@@ -67,7 +68,7 @@ export class ReadSyncStatusUseCase {
   }
 
   async v1Status(tenant: Tenant, objectType: ObjectType, externalObjectId: string): Promise<V1SyncStatus> {
-    const status = await this.v2Status(tenant, DEFAULT_STORE_ID, objectType, externalObjectId);
+    const status = await this.v2Status({ tenant, storeId: DEFAULT_STORE_ID, objectType }, externalObjectId);
     return {
       objectType,
       externalObjectId,
@@ -85,8 +86,9 @@ export class ReadSyncStatusUseCase {
     return this.repositories.syncErrors.listForObject(key, includeResolved);
   }
 
-  private async requireReceived(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string) {
-    const states = await this.repositories.objectStates.findMany(tenant, storeId, objectType, [externalObjectId]);
+  private async requireReceived(scope: ObjectScope, externalObjectId: string) {
+    const { storeId, objectType } = scope;
+    const states = await this.repositories.objectStates.findMany(scope, [externalObjectId]);
     if (states.size === 0) {
       throw AppError.notFound(
         `No ${objectType} "${externalObjectId}" has been received in store "${storeId}" (messages are processed asynchronously; try again shortly)`,

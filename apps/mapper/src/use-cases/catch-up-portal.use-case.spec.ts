@@ -39,15 +39,11 @@ describe('CatchUpPortalUseCase', () => {
   /** Objects stored in a store whose processing met INACTIVE_PORTAL. */
   async function inactiveObjects(storeId: string, ids: string[]): Promise<void> {
     await objectStates.saveMany(
-      tenant,
-      storeId,
-      'CONTACT',
+      { tenant, storeId, objectType: 'CONTACT' },
       ids.map((externalObjectId) => ({ externalObjectId, state: emptyObjectState(), expectedRev: null })),
     );
     await syncErrors.record(
-      tenant,
-      storeId,
-      'CONTACT',
+      { tenant, storeId, objectType: 'CONTACT' },
       ids.map((externalObjectId) => ({
         externalObjectId,
         rev: 1,
@@ -83,7 +79,7 @@ describe('CatchUpPortalUseCase', () => {
 
   it('when the errors were resolved or are of another type, then nothing is sent', async () => {
     await inactiveObjects('eu', ['a']);
-    await syncErrors.resolve(tenant, 'eu', 'CONTACT', ['a'], 3);
+    await syncErrors.resolve({ tenant, storeId: 'eu', objectType: 'CONTACT' }, ['a'], 3);
 
     await useCase.run({ ...event, portalId: tenant.portalId });
     await useCase.run({ ...event, portalId: tenant.portalId, errorType: 'PORTAL_NOT_SYNC_ENABLED' });

@@ -32,7 +32,7 @@ export class CatchUpPortalUseCase {
     }
     for (const { key, ids } of groups.values()) {
       const tenant = { portalId, appId: key.appId };
-      const states = await this.repositories.objectStates.findMany(tenant, key.storeId, key.objectType, [...ids]);
+      const states = await this.repositories.objectStates.findMany({ tenant, storeId: key.storeId, objectType: key.objectType }, [...ids]);
       const owned: OwnedObjectState[] = [...states.values()].map((state) => ({ ...state, id: '', tenant, storeId: key.storeId }));
       const settings = await this.repositories.settings.get(tenant);
       await publishMappedStates(this.broker, key.objectType as ObjectType, owned, settings, this.options.changesPerMessage);

@@ -1,4 +1,4 @@
-import type { InboundMessage, MappedChangesMessage, ObjectType, SyncBatchMessage, Tenant } from '@ecomm-sync/contracts';
+import type { InboundMessage, MappedChangesMessage, ObjectScope, SyncBatchMessage, Tenant } from '@ecomm-sync/contracts';
 import type { StateWrite } from '@ecomm-sync/data-access';
 import { emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
 import { aSyncBatch } from '@ecomm-sync/testing';
@@ -16,7 +16,7 @@ import { ProcessSyncBatchUseCase } from './process-sync-batch.use-case';
 /** Another mapper replica that writes the same object just before this one's first write. */
 class RacedObjectStates extends FakeObjectStateRepository {
   races = 0;
-  override async saveMany(tenant: Tenant, storeId: string, objectType: ObjectType, writes: readonly StateWrite[]) {
+  override async saveMany(scope: ObjectScope, writes: readonly StateWrite[]) {
     if (this.races-- > 0) {
       const [write] = writes;
       const rival = mergeMessage(
@@ -24,10 +24,10 @@ class RacedObjectStates extends FakeObjectStateRepository {
         { externalObjectId: write.externalObjectId, action: 'UPSERT', changedAt: 5, properties: { firstname: 'Rival' } },
         0,
       ).state;
-      const current = (await this.findMany(tenant, storeId, objectType, [write.externalObjectId])).get(write.externalObjectId);
-      await super.saveMany(tenant, storeId, objectType, [{ externalObjectId: write.externalObjectId, state: rival, expectedRev: current?.rev ?? null }]);
+      const current = (await this.findMany(scope, [write.externalObjectId])).get(write.externalObjectId);
+      await super.saveMany(scope, [{ externalObjectId: write.externalObjectId, state: rival, expectedRev: current?.rev ?? null }]);
     }
-    return super.saveMany(tenant, storeId, objectType, writes);
+    return super.saveMany(scope, writes);
   }
 }
 
@@ -69,7 +69,7 @@ describe('ProcessSyncBatchUseCase', () => {
     await useCase.execute(batch);
 
     expect(await rawMessages.countForBatch(batch.batchId)).toBe(3);
-    const stored = await objectStates.findMany(tenant, 'default', 'CONTACT', ['c-1', 'c-2']);
+    const stored = await objectStates.findMany({ tenant, storeId: 'default', objectType: 'CONTACT' }, ['c-1', 'c-2']);
     const [message] = published();
     expect(message).toMatchObject({ tenant, storeId: 'default', objectType: 'CONTACT' });
     expect(
@@ -121,7 +121,7 @@ describe('ProcessSyncBatchUseCase', () => {
 
     const [message] = published();
     expect(message.changes[0].properties).toMatchObject({ email: 'a@example.com', firstname: 'Rival' });
-    expect(message.changes[0].rev).toBe((await objectStates.findMany(tenant, 'default', 'CONTACT', ['c-1'])).get('c-1')!.rev);
+    expect(message.changes[0].rev).toBe((await objectStates.findMany({ tenant, storeId: 'default', objectType: 'CONTACT' }, ['c-1'])).get('c-1')!.rev);
   });
 
   it('when other writers win every round, then the batch fails to be retried and publishes nothing', async () => {

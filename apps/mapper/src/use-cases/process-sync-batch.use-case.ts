@@ -41,7 +41,7 @@ export class ProcessSyncBatchUseCase {
     const result = new Map<string, { state: RawObjectState; rev: number }>();
     let pending = [...byObject.keys()];
     for (let round = 0; round < MAX_MERGE_ROUNDS && pending.length > 0; round++) {
-      const stored = await this.repositories.objectStates.findMany(batch.tenant, batch.storeId, batch.objectType, pending);
+      const stored = await this.repositories.objectStates.findMany(batch, pending);
       const writes = [];
       for (const id of pending) {
         const current = stored.get(id);
@@ -49,7 +49,7 @@ export class ProcessSyncBatchUseCase {
         if (merged.changed || !current) writes.push({ externalObjectId: id, state: merged.state, expectedRev: current?.rev ?? null });
         else result.set(id, { state: current.state, rev: current.rev });
       }
-      const { saved, conflicts } = await this.repositories.objectStates.saveMany(batch.tenant, batch.storeId, batch.objectType, writes);
+      const { saved, conflicts } = await this.repositories.objectStates.saveMany(batch, writes);
       for (const write of writes) {
         const rev = saved.get(write.externalObjectId);
         if (rev !== undefined) result.set(write.externalObjectId, { state: write.state, rev });

@@ -34,9 +34,7 @@ describe('ReapplySettingsUseCase', () => {
     // Five contacts of the application in two portals, and one of another application.
     const save = (tenant: Tenant, ids: string[]) =>
       objectStates.saveMany(
-        tenant,
-        'default',
-        'CONTACT',
+        { tenant, storeId: 'default', objectType: 'CONTACT' },
         ids.map((id) => ({ externalObjectId: id, state: emptyObjectState(), expectedRev: null })),
       );
     await save(app, ['a', 'b', 'c']);

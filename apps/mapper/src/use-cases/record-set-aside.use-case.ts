@@ -24,10 +24,11 @@ export class RecordSetAsideUseCase {
       this.logger.error('a malformed message was dead-lettered', { queue: 'mapper.sync-batches', error: error.message });
       return;
     }
-    const { tenant, storeId, objectType, messages, receivedAt } = parsed.value;
+    const batch = parsed.value;
+    const { objectType, messages, receivedAt } = batch;
     // Not merged yet: recorded at revision 0, below every merged revision.
     const objects = messages.map((message) => ({ ...message, rev: 0, settingsRev: 0, changedAt: message.changedAt ?? receivedAt }));
     const at = { queue: 'mapper.sync-batches', attempts, lastError: error.message, at: this.clock() };
-    await this.repositories.syncErrors.record(tenant, storeId, objectType, setAsideErrors(objectType, objects, at));
+    await this.repositories.syncErrors.record(batch, setAsideErrors(objectType, objects, at));
   }
 }

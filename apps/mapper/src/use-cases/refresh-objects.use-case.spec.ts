@@ -20,9 +20,7 @@ describe('RefreshObjectsUseCase', () => {
     const { rev: _rev, ...record } = aStoredSettings();
     await settings.putByOwner(settingsOwner(tenant), record);
     await objectStates.saveMany(
-      tenant,
-      'eu',
-      'CONTACT',
+      { tenant, storeId: 'eu', objectType: 'CONTACT' },
       ['a', 'b', 'c'].map((externalObjectId) => ({ externalObjectId, state: emptyObjectState(), expectedRev: null })),
     );
     useCase = new RefreshObjectsUseCase(asRepositories({ objectStates, settings }), broker, recordingLogger().logger, { changesPerMessage: 2 });
@@ -31,7 +29,7 @@ describe('RefreshObjectsUseCase', () => {
   const sent = () => broker.bodiesTo<MappedChangesMessage>(`${TOPICS.mappedChanges}.CONTACT`);
 
   it('when objects are refreshed, then their stored states are sent again as reapplied changes at their stored revision, in messages of at most changesPerMessage', async () => {
-    const stored = await objectStates.findMany(tenant, 'eu', 'CONTACT', ['a', 'b', 'c']);
+    const stored = await objectStates.findMany({ tenant, storeId: 'eu', objectType: 'CONTACT' }, ['a', 'b', 'c']);
 
     await useCase.run({ kind: 'refresh-objects', tenant, storeId: 'eu', objectType: 'CONTACT', externalObjectIds: ['a', 'b', 'c'] });
 

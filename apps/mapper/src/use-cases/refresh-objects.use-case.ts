@@ -17,8 +17,9 @@ export class RefreshObjectsUseCase {
     private readonly options: { changesPerMessage: number },
   ) {}
 
-  async run({ tenant, storeId, objectType, externalObjectIds }: RefreshObjectsMessage): Promise<void> {
-    const states = await this.repositories.objectStates.findMany(tenant, storeId, objectType, externalObjectIds);
+  async run(message: RefreshObjectsMessage): Promise<void> {
+    const { tenant, storeId, objectType, externalObjectIds } = message;
+    const states = await this.repositories.objectStates.findMany(message, externalObjectIds);
     const owned: OwnedObjectState[] = [...states.values()].map((state) => ({ ...state, id: '', tenant, storeId }));
     const settings = await this.repositories.settings.get(tenant);
     await publishMappedStates(this.broker, objectType, owned, settings, this.options.changesPerMessage, { reapply: true });

@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
+import type { ObjectScope } from '@ecomm-sync/contracts';
 import { objectSyncModel } from '../models/object-sync.model';
 import { rawMessageModel } from '../models/raw-message.model';
 import type { ConsoleScope } from './console-overview.repository';
@@ -13,7 +13,7 @@ export class ConsoleReportRepository {
   }
 
   /** The CRM ids of the store's live objects of a type, at most `limit` (by CRM id); `more` when there are others. */
-  async crmIds(tenant: Tenant, storeId: string, objectType: ObjectType, limit: number): Promise<{ ids: number[]; more: boolean }> {
+  async crmIds({ tenant, storeId, objectType }: ObjectScope, limit: number): Promise<{ ids: number[]; more: boolean }> {
     const docs = await this.syncs
       .find(
         { portalId: tenant.portalId, appId: tenant.appId ?? null, storeId, objectType, crmId: { $ne: null }, archived: { $ne: true } },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
-import type { ObjectType, PropertyValue, Tenant } from '@ecomm-sync/contracts';
+import type { ObjectScope, ObjectType, PropertyValue, Tenant } from '@ecomm-sync/contracts';
 import { nextRevision, type RawObjectState } from '@ecomm-sync/domain';
 import { objectStateModel } from '../models/object-state.model';
 import { findIn } from '../find-in';
@@ -66,8 +66,8 @@ export class ObjectStateRepository {
     this.states = driverCollection<KeyedDoc>(objectStateModel(connection));
   }
 
-  async findMany(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): Promise<Map<string, StoredObjectState>> {
-    const docs = await findIn(this.states, '_id', keyStrings(tenant, storeId, objectType, externalObjectIds), {
+  async findMany(scope: ObjectScope, externalObjectIds: readonly string[]): Promise<Map<string, StoredObjectState>> {
+    const docs = await findIn(this.states, '_id', keyStrings(scope, externalObjectIds), {
       projection: { _id: 0, portalId: 0, appId: 0, storeId: 0, objectType: 0 },
     });
     return new Map(
@@ -76,28 +76,15 @@ export class ObjectStateRepository {
   }
 
   /** Inserts states of objects that have none yet (first revision from the clock, nextRevision); fails on an object that exists. */
-  async insertNew(
-    tenant: Tenant,
-    storeId: string,
-    objectType: ObjectType,
-    objects: readonly { externalObjectId: string; state: RawObjectState }[],
-  ): Promise<void> {
+  async insertNew(scope: ObjectScope, objects: readonly { externalObjectId: string; state: RawObjectState }[]): Promise<void> {
     if (objects.length === 0) return;
     const keys = keyStrings(
-      tenant,
-      storeId,
-      objectType,
+      scope,
       objects.map((object) => object.externalObjectId),
     );
     const rev = nextRevision(null, Date.now());
     await this.states.insertMany(
-      objects.map(({ externalObjectId, state }, i) => ({
-        _id: keys[i],
-        ...keyFields(tenant, storeId, objectType, externalObjectId),
-        ...toFields(state),
-        rev,
-        writeToken: 'insert',
-      })),
+      objects.map(({ externalObjectId, state }, i) => ({ _id: keys[i], ...keyFields(scope, externalObjectId), ...toFields(state), rev, writeToken: 'insert' })),
       { ordered: false },
     );
   }
@@ -141,12 +128,7 @@ export class ObjectStateRepository {
   }
 
   /** Writes states; returns the new revision of each write that landed and the ids that lost a race. */
-  async saveMany(
-    tenant: Tenant,
-    storeId: string,
-    objectType: ObjectType,
-    writes: readonly StateWrite[],
-  ): Promise<{ saved: Map<string, number>; conflicts: string[] }> {
+  async saveMany(scope: ObjectScope, writes: readonly StateWrite[]): Promise<{ saved: Map<string, number>; conflicts: string[] }> {
     const saved = new Map<string, number>();
     if (writes.length === 0) return { saved, conflicts: [] };
     const writeToken = randomUUID();
@@ -154,18 +136,12 @@ export class ObjectStateRepository {
     const now = Date.now();
     const revisionOf = (write: StateWrite) => nextRevision(write.expectedRev, now);
     const ids = writes.map((write) => write.externalObjectId);
-    const keys = keyStrings(tenant, storeId, objectType, ids);
+    const keys = keyStrings(scope, ids);
     const operations = writes.map((write, i) =>
       write.expectedRev === null
         ? {
             insertOne: {
-              document: {
-                _id: keys[i],
-                ...keyFields(tenant, storeId, objectType, write.externalObjectId),
-                ...toFields(write.state),
-                rev: revisionOf(write),
-                writeToken,
-              },
+              document: { _id: keys[i], ...keyFields(scope, write.externalObjectId), ...toFields(write.state), rev: revisionOf(write), writeToken },
             },
           }
         : {

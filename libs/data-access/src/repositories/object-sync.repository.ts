@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
-import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
+import type { ObjectScope } from '@ecomm-sync/contracts';
 import { compareRevisions } from '@ecomm-sync/domain';
 import { objectSyncModel } from '../models/object-sync.model';
 import { findIn } from '../find-in';
@@ -100,9 +100,9 @@ const unprocessed = (externalObjectId: string): ObjectSync => ({
   claim: null,
 });
 
-const unprocessedDoc = (_id: string, tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string) => ({
+const unprocessedDoc = (_id: string, scope: ObjectScope, externalObjectId: string) => ({
   _id,
-  ...keyFields(tenant, storeId, objectType, externalObjectId),
+  ...keyFields(scope, externalObjectId),
   crmId: null,
   generation: 0,
   archived: false,
@@ -116,9 +116,15 @@ export class ObjectSyncRepository {
     this.syncs = driverCollection<KeyedDoc>(objectSyncModel(connection));
   }
 
-  async findMany(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): Promise<Map<string, ObjectSync>> {
-    const docs = await findIn(this.syncs, '_id', keyStrings(tenant, storeId, objectType, externalObjectIds), { projection: PROJECTION });
+  async findMany(scope: ObjectScope, externalObjectIds: readonly string[]): Promise<Map<string, ObjectSync>> {
+    const docs = await findIn(this.syncs, '_id', keyStrings(scope, externalObjectIds), { projection: PROJECTION });
     return new Map(docs.map((doc) => [doc.externalObjectId as string, toObjectSync(doc)]));
+  }
+
+  /** The live (linked, not archived) CRM ids of these objects, by external id: what an association can link to. */
+  async liveCrmIds(scope: ObjectScope, externalObjectIds: readonly string[]): Promise<Map<string, number>> {
+    const syncs = await this.findMany(scope, externalObjectIds);
+    return new Map([...syncs].filter(([, sync]) => sync.crmId && !sync.archived).map(([id, sync]) => [id, sync.crmId!]));
   }
 
   async findOne(key: ObjectKey): Promise<ObjectSync | null> {
@@ -142,9 +148,7 @@ export class ObjectSyncRepository {
    * which it says no are returned in `notNewer` and not claimed.
    */
   async claim(
-    tenant: Tenant,
-    storeId: string,
-    objectType: ObjectType,
+    scope: ObjectScope,
     seen: ReadonlyMap<string, ObjectSync>,
     externalObjectIds: readonly string[],
     toApply: (externalObjectId: string, sync: ObjectSync | undefined) => boolean,
@@ -163,11 +167,9 @@ export class ObjectSyncRepository {
         } else updates.push({ id, stored });
       }
       if (updates.length === 0) break;
-      if (round > MAX_CLAIM_ROUNDS) throw new Error(`${updates.length} ${objectType} objects kept being claimed by concurrent writers; will retry`);
+      if (round > MAX_CLAIM_ROUNDS) throw new Error(`${updates.length} ${scope.objectType} objects kept being claimed by concurrent writers; will retry`);
       const keys = keyStrings(
-        tenant,
-        storeId,
-        objectType,
+        scope,
         updates.map(({ id }) => id),
       );
       const result = await this.syncs.bulkWrite(
@@ -179,9 +181,7 @@ export class ObjectSyncRepository {
         break;
       }
       const now = await this.findMany(
-        tenant,
-        storeId,
-        objectType,
+        scope,
         updates.map(({ id }) => id),
       );
       pending = [];
@@ -201,20 +201,12 @@ export class ObjectSyncRepository {
    * object first). The others were written by another writer meanwhile; they come back as
    * superseded or contended, as what is recorded now tells.
    */
-  async recordProcessed(
-    tenant: Tenant,
-    storeId: string,
-    objectType: ObjectType,
-    records: readonly ProcessedRecord[],
-    claim: Pick<Claim, 'token' | 'firstRecords'>,
-  ): Promise<RecordOutcome> {
+  async recordProcessed(scope: ObjectScope, records: readonly ProcessedRecord[], claim: Pick<Claim, 'token' | 'firstRecords'>): Promise<RecordOutcome> {
     const outcome: RecordOutcome = { superseded: [], contended: [] };
     if (records.length === 0) return outcome;
     const stamp = recordedStamp(claim.token);
     const keys = keyStrings(
-      tenant,
-      storeId,
-      objectType,
+      scope,
       records.map((record) => record.externalObjectId),
     );
     const operations = records.map((record, i) => {
@@ -228,7 +220,7 @@ export class ObjectSyncRepository {
         claim: stamp,
       };
       return claim.firstRecords.has(record.externalObjectId)
-        ? { insertOne: { document: { ...unprocessedDoc(keys[i], tenant, storeId, objectType, record.externalObjectId), ...fields } } }
+        ? { insertOne: { document: { ...unprocessedDoc(keys[i], scope, record.externalObjectId), ...fields } } }
         : { updateOne: { filter: { _id: keys[i], claim: claim.token }, update: { $set: fields } } };
     });
     try {
@@ -239,9 +231,7 @@ export class ObjectSyncRepository {
       if (!onlyDuplicateKeyErrors(error)) throw error;
     }
     const now = await this.findMany(
-      tenant,
-      storeId,
-      objectType,
+      scope,
       records.map((record) => record.externalObjectId),
     );
     for (const record of records) {

@@ -1,13 +1,11 @@
 import type { Connection } from 'mongoose';
-import type { MappedChange, ObjectType, Tenant } from '@ecomm-sync/contracts';
+import type { MappedChange, ObjectScope, Tenant } from '@ecomm-sync/contracts';
 import { parkedChangeModel } from '../models/parked-change.model';
 import { driverCollection, type KeyedDoc } from '../driver-collection';
 import { keepNewestChanges, releaseKeptChanges, type KeptUpTo } from './revision-filter';
 
-export interface ParkedChange {
-  tenant: Tenant;
-  storeId: string;
-  objectType: ObjectType;
+/** One parked change, with the scope of its object. */
+export interface ParkedChange extends ObjectScope {
   change: MappedChange;
   reapply: boolean;
   parkedAt: number;
@@ -26,14 +24,8 @@ export class ParkedChangeRepository {
   }
 
   /** Keeps each change, replacing a parked one that is not newer (one of a newer revision stays). */
-  async park(
-    tenant: Tenant,
-    storeId: string,
-    objectType: ObjectType,
-    changes: readonly { change: MappedChange; reapply: boolean }[],
-    now: number,
-  ): Promise<void> {
-    await keepNewestChanges(this.parked, { tenant, storeId, objectType }, changes, ({ reapply }) => ({ set: { reapply }, insert: { parkedAt: now } }));
+  async park(scope: ObjectScope, changes: readonly { change: MappedChange; reapply: boolean }[], now: number): Promise<void> {
+    await keepNewestChanges(this.parked, scope, changes, ({ reapply }) => ({ set: { reapply }, insert: { parkedAt: now } }));
   }
 
   /** Up to `limit` of a portal's parked changes, parked longest first. */
@@ -48,7 +40,7 @@ export class ParkedChangeRepository {
   }
 
   /** Removes parked changes that were applied at these revisions (one parked meanwhile for a newer revision stays). */
-  async release(tenant: Tenant, storeId: string, objectType: ObjectType, applied: readonly KeptUpTo[]): Promise<void> {
-    await releaseKeptChanges(this.parked, { tenant, storeId, objectType }, applied);
+  async release(scope: ObjectScope, applied: readonly KeptUpTo[]): Promise<void> {
+    await releaseKeptChanges(this.parked, scope, applied);
   }
 }

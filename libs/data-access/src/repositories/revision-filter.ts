@@ -1,5 +1,5 @@
 import type { mongo } from 'mongoose';
-import type { MappedChange, ObjectType, Tenant } from '@ecomm-sync/contracts';
+import type { MappedChange, ObjectScope } from '@ecomm-sync/contracts';
 import type { Revision } from '@ecomm-sync/domain';
 import type { KeyedDoc } from '../driver-collection';
 import { keyFields, keyStrings } from '../object-key';
@@ -25,16 +25,13 @@ export const changeNotNewerThan = ({ rev, settingsRev }: Revision) => ({
  */
 export async function keepNewestChanges<E extends { change: MappedChange }>(
   collection: mongo.Collection<KeyedDoc>,
-  target: { tenant: Tenant; storeId: string; objectType: ObjectType },
+  scope: ObjectScope,
   entries: readonly E[],
   write: (entry: E) => { set: Record<string, unknown>; insert: Record<string, unknown> },
 ): Promise<void> {
   if (entries.length === 0) return;
-  const { tenant, storeId, objectType } = target;
   const keys = keyStrings(
-    tenant,
-    storeId,
-    objectType,
+    scope,
     entries.map(({ change }) => change.externalObjectId),
   );
   try {
@@ -44,10 +41,7 @@ export async function keepNewestChanges<E extends { change: MappedChange }>(
         return {
           updateOne: {
             filter: { _id: keys[i], ...changeNotNewerThan(entry.change) },
-            update: {
-              $set: { change: entry.change, ...set },
-              $setOnInsert: { ...keyFields(tenant, storeId, objectType, entry.change.externalObjectId), ...insert },
-            },
+            update: { $set: { change: entry.change, ...set }, $setOnInsert: { ...keyFields(scope, entry.change.externalObjectId), ...insert } },
             upsert: true,
           },
         };
@@ -60,16 +54,10 @@ export async function keepNewestChanges<E extends { change: MappedChange }>(
 }
 
 /** Removes the kept changes of objects done at these revisions; one kept meanwhile for a newer revision stays. */
-export async function releaseKeptChanges(
-  collection: mongo.Collection<KeyedDoc>,
-  target: { tenant: Tenant; storeId: string; objectType: ObjectType },
-  done: readonly KeptUpTo[],
-): Promise<void> {
+export async function releaseKeptChanges(collection: mongo.Collection<KeyedDoc>, scope: ObjectScope, done: readonly KeptUpTo[]): Promise<void> {
   if (done.length === 0) return;
   const keys = keyStrings(
-    target.tenant,
-    target.storeId,
-    target.objectType,
+    scope,
     done.map(({ externalObjectId }) => externalObjectId),
   );
   await collection.bulkWrite(

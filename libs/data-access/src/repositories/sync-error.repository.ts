@@ -1,5 +1,5 @@
 import { Types, type Connection } from 'mongoose';
-import type { ErrorStatus, ErrorType, ObjectType, Tenant } from '@ecomm-sync/contracts';
+import type { ErrorStatus, ErrorType, ObjectScope, ObjectType } from '@ecomm-sync/contracts';
 import { syncErrorModel } from '../models/sync-error.model';
 import { keyFilter, type ObjectKey } from '../object-key';
 import { onlyDuplicateKeyErrors } from './duplicate-key';
@@ -69,7 +69,7 @@ export class SyncErrorRepository {
    * so a redelivery adds nothing) and resolves the object's other open errors: only the newest
    * processing's errors stay open.
    */
-  async record(tenant: Tenant, storeId: string, objectType: ObjectType, errors: readonly NewSyncError[]): Promise<void> {
+  async record({ tenant, storeId, objectType }: ObjectScope, errors: readonly NewSyncError[]): Promise<void> {
     if (errors.length === 0) return;
     const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
     const inserts = errors.map((error) => ({
@@ -111,7 +111,7 @@ export class SyncErrorRepository {
   }
 
   /** Resolves every open error of objects that have since synced correctly. */
-  async resolve(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[], at: number): Promise<void> {
+  async resolve({ tenant, storeId, objectType }: ObjectScope, externalObjectIds: readonly string[], at: number): Promise<void> {
     if (externalObjectIds.length === 0) return;
     await this.errors.collection.updateMany(
       { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType, externalObjectId: { $in: [...externalObjectIds] }, status: 'OPEN' },

@@ -1,14 +1,12 @@
 import type { Connection } from 'mongoose';
-import type { MappedChange, ObjectType, Tenant } from '@ecomm-sync/contracts';
+import type { MappedChange, ObjectScope, Tenant } from '@ecomm-sync/contracts';
 import { waitingObjectModel } from '../models/waiting-object.model';
 import { driverCollection, type KeyedDoc } from '../driver-collection';
 import { keyStrings } from '../object-key';
 import { keepNewestChanges, releaseKeptChanges, type KeptUpTo } from './revision-filter';
 
-export interface WaitingObject {
-  tenant: Tenant;
-  storeId: string;
-  objectType: ObjectType;
+/** One waiting change, with the scope of its object. */
+export interface WaitingObject extends ObjectScope {
   change: MappedChange;
   waitingFor: string[];
   since: number;
@@ -40,15 +38,13 @@ export class WaitingObjectRepository {
    * wait only to be written again with their associations.
    */
   async wait(
-    tenant: Tenant,
-    storeId: string,
-    objectType: ObjectType,
+    scope: ObjectScope,
     entries: { change: MappedChange; waitingFor: string[] }[],
     now: number,
     windowMs: number,
     { reapply = false }: { reapply?: boolean } = {},
   ): Promise<void> {
-    await keepNewestChanges(this.waiting, { tenant, storeId, objectType }, entries, ({ waitingFor }) => ({
+    await keepNewestChanges(this.waiting, scope, entries, ({ waitingFor }) => ({
       set: { waitingFor, triedAt: now, reapply },
       insert: { since: now, until: now + windowMs },
     }));
@@ -59,8 +55,8 @@ export class WaitingObjectRepository {
    * reason) at these revisions. An entry stored meanwhile for a newer revision stays: work that
    * read an older entry must not remove the one a newer revision left to be applied.
    */
-  async release(tenant: Tenant, storeId: string, objectType: ObjectType, processed: readonly KeptUpTo[]): Promise<void> {
-    await releaseKeptChanges(this.waiting, { tenant, storeId, objectType }, processed);
+  async release(scope: ObjectScope, processed: readonly KeptUpTo[]): Promise<void> {
+    await releaseKeptChanges(this.waiting, scope, processed);
   }
 
   /** Waiting changes within their window that wait for any of these objects (`TYPE:id`). */
@@ -85,7 +81,7 @@ export class WaitingObjectRepository {
   /** Puts changes that were looked at and still wait at the back of the periodic retry's line. */
   async markTried(entries: readonly WaitingObject[], now: number): Promise<void> {
     if (entries.length === 0) return;
-    const keys = entries.map((entry) => keyStrings(entry.tenant, entry.storeId, entry.objectType, [entry.change.externalObjectId])[0]);
+    const keys = entries.map((entry) => keyStrings(entry, [entry.change.externalObjectId])[0]);
     await this.waiting.updateMany({ _id: { $in: keys } }, { $set: { triedAt: now } });
   }
 

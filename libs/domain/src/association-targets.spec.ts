@@ -1,0 +1,113 @@
+import type { ObjectType } from '@ecomm-sync/contracts';
+import { resolveAssociations, type AssociationTargetIds } from './association-targets';
+
+const linked: AssociationTargetIds = new Map<ObjectType, Map<string, number>>([
+  ['DEAL', new Map([['d1', 501]])],
+  ['PRODUCT', new Map([['p1', 701]])],
+  ['CONTACT', new Map([['c1', 301]])],
+]);
+
+describe('resolveAssociations', () => {
+  it.each<
+    [
+      string,
+      ObjectType,
+      Partial<Record<ObjectType, string[]>>,
+      boolean,
+      {
+        targets: [string, string, number | null, string][];
+        associations: object;
+        waitingFor: string[];
+        associateLater: string[];
+        problems: [string, boolean][];
+      },
+    ]
+  >([
+    [
+      'when a new line item names a linked deal and product, then it links to both',
+      'LINE_ITEM',
+      { DEAL: ['d1'], PRODUCT: ['p1'] },
+      true,
+      {
+        targets: [
+          ['DEAL', 'd1', 501, 'links'],
+          ['PRODUCT', 'p1', 701, 'links'],
+        ],
+        associations: { DEAL: [501], PRODUCT: [701] },
+        waitingFor: [],
+        associateLater: [],
+        problems: [],
+      },
+    ],
+    [
+      'when a new line item names a product not synced yet, then it waits for it with a blocking error',
+      'LINE_ITEM',
+      { DEAL: ['d1'], PRODUCT: ['p9'] },
+      true,
+      {
+        targets: [
+          ['DEAL', 'd1', 501, 'links'],
+          ['PRODUCT', 'p9', null, 'waits'],
+        ],
+        associations: { DEAL: [501] },
+        waitingFor: ['PRODUCT:p9'],
+        associateLater: [],
+        problems: [['INVALID_ASSOCIATION_PROPERTY', true]],
+      },
+    ],
+    [
+      'when a linked line item names a deal not synced, then it is updated without it, with an error',
+      'LINE_ITEM',
+      { DEAL: ['d9'], PRODUCT: ['p1'] },
+      false,
+      {
+        targets: [
+          ['DEAL', 'd9', null, 'not-linked'],
+          ['PRODUCT', 'p1', 701, 'links'],
+        ],
+        associations: { PRODUCT: [701] },
+        waitingFor: [],
+        associateLater: [],
+        problems: [['INVALID_ASSOCIATION_PROPERTY', false]],
+      },
+    ],
+    [
+      'when a deal names a contact not synced yet, then it links later and no error is recorded',
+      'DEAL',
+      { CONTACT: ['c1', 'c9'] },
+      true,
+      {
+        targets: [
+          ['CONTACT', 'c1', 301, 'links'],
+          ['CONTACT', 'c9', null, 'links-later'],
+        ],
+        associations: { CONTACT: [301] },
+        waitingFor: [],
+        associateLater: ['CONTACT:c9'],
+        problems: [],
+      },
+    ],
+    [
+      'when a contact names associations, then none is made (contacts associate nothing)',
+      'CONTACT',
+      { DEAL: ['d1'] },
+      true,
+      { targets: [], associations: {}, waitingFor: [], associateLater: [], problems: [] },
+    ],
+  ])('%s', (_name, objectType, associations, isCreate, expected) => {
+    const resolved = resolveAssociations(objectType, { externalObjectId: 'x1', associations }, linked, isCreate);
+    expect({
+      targets: resolved.targets.map((t) => [t.objectType, t.externalObjectId, t.crmId, t.outcome]),
+      associations: resolved.associations,
+      waitingFor: resolved.waitingFor,
+      associateLater: resolved.associateLater,
+      problems: resolved.problems.map((p) => [p.type, p.blocking]),
+    }).toEqual(expected);
+  });
+
+  it('when a required target is missing, then the error names its v1 property and the id', () => {
+    const [problem] = resolveAssociations('LINE_ITEM', { externalObjectId: 'l1', associations: { DEAL: ['d9'], PRODUCT: ['p1'] } }, linked, true).problems;
+    expect(problem.details).toContain('d9');
+    expect(problem.details).toContain('no synced DEAL has this id');
+  });
+});

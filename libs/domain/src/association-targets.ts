@@ -1,0 +1,84 @@
+import type { MappedChange, ObjectType, Problem } from '@ecomm-sync/contracts';
+import { V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
+import { describeFailure } from './error-details';
+
+/** Association types an object needs the CRM ids of, with the v1 property that names each in error details. */
+export const ASSOCIATIONS: Partial<Record<ObjectType, { type: ObjectType; property: string; required: boolean }[]>> = {
+  LINE_ITEM: [
+    { type: 'DEAL', property: V1_ASSOCIATION_PROPERTIES.DEAL_ID, required: true },
+    { type: 'PRODUCT', property: V1_ASSOCIATION_PROPERTIES.PRODUCT_ID, required: true },
+  ],
+  DEAL: [{ type: 'CONTACT', property: V1_ASSOCIATION_PROPERTIES.CONTACT_IDS, required: false }],
+};
+
+/** How a waiting change names an object it waits for. */
+export const waitingKey = (objectType: ObjectType, externalObjectId: string): string => `${objectType}:${externalObjectId}`;
+
+/** The live CRM ids of the objects a change may associate with, by type and external id (from the stored links). */
+export type AssociationTargetIds = ReadonlyMap<ObjectType, ReadonlyMap<string, number>>;
+
+/**
+ * What one association would do: link to a CRM object; make the object wait for its target (a
+ * required target not synced yet, on a create); go without it (a required target missing on an
+ * update, with an error); or link later, when an optional target arrives.
+ */
+export interface AssociationTarget {
+  objectType: ObjectType;
+  externalObjectId: string;
+  crmId: number | null;
+  outcome: 'links' | 'waits' | 'not-linked' | 'links-later';
+}
+
+export interface ResolvedAssociations {
+  /** CRM ids to associate with, by type. */
+  associations: Partial<Record<ObjectType, number[]>>;
+  /** Targets a create waits for (waitingKey). */
+  waitingFor: string[];
+  /** Optional targets not synced yet: associated when they arrive (waitingKey). */
+  associateLater: string[];
+  problems: Problem[];
+  targets: AssociationTarget[];
+}
+
+/**
+ * The applier's association rule (SPEC.md "Errors"; decision 23, waiting is not failing), as a
+ * function of the stored links: the applier writes by it, the console's dry run shows it.
+ */
+export function resolveAssociations(
+  objectType: ObjectType,
+  change: Pick<MappedChange, 'externalObjectId' | 'associations'>,
+  found: AssociationTargetIds,
+  isCreate: boolean,
+): ResolvedAssociations {
+  const resolved: ResolvedAssociations = { associations: {}, waitingFor: [], associateLater: [], problems: [], targets: [] };
+  for (const { type, property, required } of ASSOCIATIONS[objectType] ?? []) {
+    const wanted = change.associations[type] ?? [];
+    const crmIds: number[] = [];
+    const missing: string[] = [];
+    for (const id of wanted) {
+      const crmId = found.get(type)?.get(id);
+      if (crmId !== undefined) crmIds.push(crmId);
+      else missing.push(id);
+      resolved.targets.push({
+        objectType: type,
+        externalObjectId: id,
+        crmId: crmId ?? null,
+        outcome: crmId !== undefined ? 'links' : !required ? 'links-later' : isCreate ? 'waits' : 'not-linked',
+      });
+    }
+    if (required && missing.length > 0) {
+      if (isCreate) resolved.waitingFor.push(...missing.map((id) => waitingKey(type, id)));
+      resolved.problems.push({
+        type: 'INVALID_ASSOCIATION_PROPERTY',
+        blocking: isCreate,
+        details: describeFailure(isCreate ? 'CREATE' : 'UPDATE', objectType, change.externalObjectId, `no synced ${type} has this id`, {
+          [property]: missing[0],
+        }),
+      });
+    }
+    // Invalid optional associations cause no error (SPEC.md); they are made if the objects arrive.
+    if (!required) resolved.associateLater.push(...missing.map((id) => waitingKey(type, id)));
+    if (crmIds.length > 0) resolved.associations[type] = crmIds;
+  }
+  return resolved;
+}
