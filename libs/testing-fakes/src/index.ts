@@ -24,3 +24,26 @@ export { describeCrmWaitRepositoryContract } from './contracts/crm-wait-reposito
 export { describeParkedChangeRepositoryContract } from './contracts/parked-change-repository.contract';
 export { FakeSyncErrorRepository } from './repositories/fake-sync-error.repository';
 export { describeSyncErrorRepositoryContract } from './contracts/sync-error-repository.contract';
+export { FakeObjectSyncRepository } from './repositories/fake-object-sync.repository';
+export { describeObjectSyncRepositoryContract } from './contracts/object-sync-repository.contract';
+export { FakeWaitingObjectRepository } from './repositories/fake-waiting-object.repository';
+export { describeWaitingObjectRepositoryContract } from './contracts/waiting-object-repository.contract';
+export { FakePortalRepository } from './repositories/fake-portal.repository';
+export { describePortalRepositoryContract } from './contracts/portal-repository.contract';
+export { FakeEcommerceInstallRepository } from './repositories/fake-ecommerce-install.repository';
+export { describeEcommerceInstallRepositoryContract } from './contracts/ecommerce-install-repository.contract';
+export { FakeCheckoutRepository } from './repositories/fake-checkout.repository';
+export { describeCheckoutRepositoryContract } from './contracts/checkout-repository.contract';
+export { FakeAccountRepository } from './repositories/fake-account.repository';
+export { describeAccountRepositoryContract } from './contracts/account-repository.contract';
+export { FakeCredentialRepository } from './repositories/fake-credential.repository';
+export { describeCredentialRepositoryContract } from './contracts/credential-repository.contract';
+export {
+  FakeConsoleActivityRepository,
+  FakeConsoleOverviewRepository,
+  FakeConsoleReportRepository,
+  fakeConsoleReadModels,
+} from './repositories/fake-console.repositories';
+export type { ConsoleSources } from './repositories/fake-console.repositories';
+export { describeConsoleReadModelsContract } from './contracts/console-read-models.contract';
+export type { ConsoleReadModels } from './contracts/console-read-models.contract';

@@ -25,25 +25,23 @@ export function describeObjectStateRepositoryContract(name: string, make: () => 
 
     it('when new objects are saved, then they read back at a revision not below the clock, and unknown ones are absent', async () => {
       const before = Date.now();
-      const { saved, conflicts } = await states.saveMany(tenant, 'default', 'CONTACT', [
+      const { saved, conflicts } = await states.saveMany({ tenant, storeId: 'default', objectType: 'CONTACT' }, [
         { externalObjectId: 'a', state: stateWith(1, { email: 'a@example.com' }), expectedRev: null },
       ]);
       expect(conflicts).toEqual([]);
       expect(saved.get('a')).toBeGreaterThanOrEqual(before);
-      const found = await states.findMany(tenant, 'default', 'CONTACT', ['a', 'b']);
+      const found = await states.findMany({ tenant, storeId: 'default', objectType: 'CONTACT' }, ['a', 'b']);
       expect([...found.keys()]).toEqual(['a']);
       expect(found.get('a')).toEqual({ externalObjectId: 'a', state: stateWith(1, { email: 'a@example.com' }), rev: saved.get('a') });
     });
 
     it('when writes expect a revision, then those that read the current one land at a higher revision and the others are conflicts that change nothing', async () => {
       const first = await states.saveMany(
-        tenant,
-        'default',
-        'DEAL',
+        { tenant, storeId: 'default', objectType: 'DEAL' },
         ['a', 'b'].map((id) => ({ externalObjectId: id, state: stateWith(1, { n: '1' }), expectedRev: null })),
       );
       const revA = first.saved.get('a')!;
-      const { saved, conflicts } = await states.saveMany(tenant, 'default', 'DEAL', [
+      const { saved, conflicts } = await states.saveMany({ tenant, storeId: 'default', objectType: 'DEAL' }, [
         { externalObjectId: 'a', state: stateWith(2, { n: '2' }), expectedRev: revA },
         { externalObjectId: 'b', state: stateWith(2, { n: '2' }), expectedRev: first.saved.get('b')! - 1 },
         { externalObjectId: 'c', state: stateWith(2, { n: '2' }), expectedRev: 5 },
@@ -51,15 +49,17 @@ export function describeObjectStateRepositoryContract(name: string, make: () => 
       ]);
       expect(conflicts.sort()).toEqual(['b', 'c']);
       expect(saved.get('a')).toBeGreaterThan(revA);
-      const found = await states.findMany(tenant, 'default', 'DEAL', ['a', 'b', 'c']);
+      const found = await states.findMany({ tenant, storeId: 'default', objectType: 'DEAL' }, ['a', 'b', 'c']);
       expect(found.get('a')).toMatchObject({ state: stateWith(2, { n: '2' }), rev: saved.get('a') });
       expect(found.get('b')).toMatchObject({ state: stateWith(1, { n: '1' }), rev: first.saved.get('b') });
       expect(found.has('c')).toBe(false);
     });
 
     it('when an object exists, then a first write of it (no revision expected) is a conflict', async () => {
-      await states.saveMany(tenant, 'default', 'PRODUCT', [{ externalObjectId: 'p', state: stateWith(1, {}), expectedRev: null }]);
-      const { conflicts } = await states.saveMany(tenant, 'default', 'PRODUCT', [{ externalObjectId: 'p', state: stateWith(2, {}), expectedRev: null }]);
+      await states.saveMany({ tenant, storeId: 'default', objectType: 'PRODUCT' }, [{ externalObjectId: 'p', state: stateWith(1, {}), expectedRev: null }]);
+      const { conflicts } = await states.saveMany({ tenant, storeId: 'default', objectType: 'PRODUCT' }, [
+        { externalObjectId: 'p', state: stateWith(2, {}), expectedRev: null },
+      ]);
       expect(conflicts).toEqual(['p']);
     });
 
@@ -71,22 +71,22 @@ export function describeObjectStateRepositoryContract(name: string, make: () => 
         [tenant, 'default', 'DEAL'],
       ];
       for (const [i, [owner, storeId, type]] of keys.entries())
-        await states.saveMany(owner, storeId, type, [{ externalObjectId: 'same', state: stateWith(i, { i: String(i) }), expectedRev: null }]);
+        await states.saveMany({ tenant: owner, storeId, objectType: type }, [
+          { externalObjectId: 'same', state: stateWith(i, { i: String(i) }), expectedRev: null },
+        ]);
       for (const [i, [owner, storeId, type]] of keys.entries())
-        expect((await states.findMany(owner, storeId, type, ['same'])).get('same')!.state).toEqual(stateWith(i, { i: String(i) }));
+        expect((await states.findMany({ tenant: owner, storeId, objectType: type }, ['same'])).get('same')!.state).toEqual(stateWith(i, { i: String(i) }));
     });
 
     it('when new objects are inserted and one exists already, then the call fails on it and the others are inserted', async () => {
-      await states.insertNew(tenant, 'default', 'CONTACT', [{ externalObjectId: 'old', state: stateWith(1, {}) }]);
+      await states.insertNew({ tenant, storeId: 'default', objectType: 'CONTACT' }, [{ externalObjectId: 'old', state: stateWith(1, {}) }]);
       await expect(
         states.insertNew(
-          tenant,
-          'default',
-          'CONTACT',
+          { tenant, storeId: 'default', objectType: 'CONTACT' },
           ['old', 'new'].map((id) => ({ externalObjectId: id, state: stateWith(2, {}) })),
         ),
       ).rejects.toMatchObject({ code: 11000 });
-      const found = await states.findMany(tenant, 'default', 'CONTACT', ['old', 'new']);
+      const found = await states.findMany({ tenant, storeId: 'default', objectType: 'CONTACT' }, ['old', 'new']);
       expect([found.get('old')!.state, found.get('new')!.state]).toEqual([stateWith(1, {}), stateWith(2, {})]);
     });
 
@@ -100,13 +100,13 @@ export function describeObjectStateRepositoryContract(name: string, make: () => 
         [direct, ['z']],
       ] as [Tenant, string[]][]) {
         await states.saveMany(
-          owner,
-          'default',
-          'CONTACT',
+          { tenant: owner, storeId: 'default', objectType: 'CONTACT' },
           ids.map((id) => ({ externalObjectId: id, state: stateWith(1, {}), expectedRev: null })),
         );
       }
-      await states.saveMany(app, 'default', 'DEAL', [{ externalObjectId: 'deal', state: stateWith(1, {}), expectedRev: null }]);
+      await states.saveMany({ tenant: app, storeId: 'default', objectType: 'DEAL' }, [
+        { externalObjectId: 'deal', state: stateWith(1, {}), expectedRev: null },
+      ]);
 
       const pages = await collect(states.pagesForOwner({ appId: app.appId }, 'CONTACT', null, 2));
       const all = pages.flat();

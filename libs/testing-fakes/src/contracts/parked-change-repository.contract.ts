@@ -15,8 +15,12 @@ export function describeParkedChangeRepositoryContract(name: string, make: () =>
 
     it('when changes are parked, then the portal takes them parked longest first, at most the limit, and counts them', async () => {
       const tenant = anAppTenant();
-      await parked.park(tenant, 'default', 'CONTACT', [{ change: aMappedChange({ externalObjectId: 'late', rev: 1 }), reapply: false }], 200);
-      await parked.park(tenant, 'eu', 'DEAL', [{ change: aMappedChange({ externalObjectId: 'early', rev: 1 }), reapply: true }], 100);
+      await parked.park(
+        { tenant, storeId: 'default', objectType: 'CONTACT' },
+        [{ change: aMappedChange({ externalObjectId: 'late', rev: 1 }), reapply: false }],
+        200,
+      );
+      await parked.park({ tenant, storeId: 'eu', objectType: 'DEAL' }, [{ change: aMappedChange({ externalObjectId: 'early', rev: 1 }), reapply: true }], 100);
       const taken = await parked.take(tenant.portalId, 10);
       expect(
         taken.map(({ tenant: owner, storeId, objectType, change, reapply, parkedAt }) => [
@@ -43,8 +47,16 @@ export function describeParkedChangeRepositoryContract(name: string, make: () =>
       ['an older revision leaves it', { rev: 0, settingsRev: 5 }, { rev: 1, settingsRev: 1 }],
     ])('when an object is parked again, then %s', async (_case, again, kept) => {
       const tenant = anAppTenant();
-      await parked.park(tenant, 'default', 'CONTACT', [{ change: aMappedChange({ externalObjectId: 'c', rev: 1, settingsRev: 1 }), reapply: false }], 100);
-      await parked.park(tenant, 'default', 'CONTACT', [{ change: aMappedChange({ externalObjectId: 'c', ...again }), reapply: true }], 200);
+      await parked.park(
+        { tenant, storeId: 'default', objectType: 'CONTACT' },
+        [{ change: aMappedChange({ externalObjectId: 'c', rev: 1, settingsRev: 1 }), reapply: false }],
+        100,
+      );
+      await parked.park(
+        { tenant, storeId: 'default', objectType: 'CONTACT' },
+        [{ change: aMappedChange({ externalObjectId: 'c', ...again }), reapply: true }],
+        200,
+      );
       const [row] = await parked.take(tenant.portalId, 10);
       expect([row.change.rev, row.change.settingsRev, row.parkedAt]).toEqual([kept.rev, kept.settingsRev, 100]);
       expect(await parked.count(tenant.portalId)).toBe(1);
@@ -53,13 +65,13 @@ export function describeParkedChangeRepositoryContract(name: string, make: () =>
     it('when parked changes are released at a revision, then those not newer go and a newer one stays', async () => {
       const tenant = anAppTenant();
       const changes = ['a', 'b', 'c'].map((externalObjectId) => ({ change: aMappedChange({ externalObjectId, rev: 2, settingsRev: 1 }), reapply: false }));
-      await parked.park(tenant, 'default', 'CONTACT', changes, 100);
-      await parked.release(tenant, 'default', 'CONTACT', [
+      await parked.park({ tenant, storeId: 'default', objectType: 'CONTACT' }, changes, 100);
+      await parked.release({ tenant, storeId: 'default', objectType: 'CONTACT' }, [
         { externalObjectId: 'a', rev: 2, settingsRev: 1 },
         { externalObjectId: 'b', rev: 3, settingsRev: 0 },
         { externalObjectId: 'c', rev: 1, settingsRev: 9 },
       ]);
-      await parked.release(tenant, 'eu', 'CONTACT', [{ externalObjectId: 'c', rev: 9, settingsRev: 9 }]);
+      await parked.release({ tenant, storeId: 'eu', objectType: 'CONTACT' }, [{ externalObjectId: 'c', rev: 9, settingsRev: 9 }]);
       expect((await parked.take(tenant.portalId, 10)).map((row) => row.change.externalObjectId)).toEqual(['c']);
     });
   });

@@ -15,7 +15,7 @@ const anError = (overrides: Partial<NewSyncError> = {}): NewSyncError => ({
   ...overrides,
 });
 
-/** What the use cases rely on from SyncErrorRepository (not its listings); run against the fake and the real one. */
+/** What the use cases rely on from SyncErrorRepository; run against the fake and the real one. */
 export function describeSyncErrorRepositoryContract(name: string, make: () => Errors | Promise<Errors>): void {
   describe(`SyncErrorRepository contract: ${name}`, () => {
     let errors: Errors;
@@ -25,8 +25,11 @@ export function describeSyncErrorRepositoryContract(name: string, make: () => Er
 
     it('when an error is recorded twice for one revision, then the object has it once, open, newest first with its others', async () => {
       const tenant = anAppTenant();
-      await errors.record(tenant, 'default', 'CONTACT', [anError(), anError({ type: 'UNKNOWN_ERROR', details: 'later', erroredAt: 300 })]);
-      await errors.record(tenant, 'default', 'CONTACT', [anError({ details: 'again' })]);
+      await errors.record({ tenant, storeId: 'default', objectType: 'CONTACT' }, [
+        anError(),
+        anError({ type: 'UNKNOWN_ERROR', details: 'later', erroredAt: 300 }),
+      ]);
+      await errors.record({ tenant, storeId: 'default', objectType: 'CONTACT' }, [anError({ details: 'again' })]);
       const key = { ...tenant, storeId: 'default', objectType: 'CONTACT' as const, externalObjectId: 'c-1' };
       expect(await errors.listForObject(key, false)).toEqual([
         { ...key, type: 'UNKNOWN_ERROR', details: 'later', changedAt: 100, erroredAt: 300, status: 'OPEN' },
@@ -37,8 +40,8 @@ export function describeSyncErrorRepositoryContract(name: string, make: () => Er
 
     it("when a newer revision errs, then the older revision's open errors are resolved", async () => {
       const tenant = anAppTenant();
-      await errors.record(tenant, 'default', 'CONTACT', [anError({ rev: 1 })]);
-      await errors.record(tenant, 'default', 'CONTACT', [anError({ rev: 2, erroredAt: 300 })]);
+      await errors.record({ tenant, storeId: 'default', objectType: 'CONTACT' }, [anError({ rev: 1 })]);
+      await errors.record({ tenant, storeId: 'default', objectType: 'CONTACT' }, [anError({ rev: 2, erroredAt: 300 })]);
       const key = { ...tenant, storeId: 'default', objectType: 'CONTACT' as const, externalObjectId: 'c-1' };
       expect((await errors.listForObject(key, true)).map((error) => [error.erroredAt, error.status])).toEqual([
         [300, 'OPEN'],
@@ -48,10 +51,10 @@ export function describeSyncErrorRepositoryContract(name: string, make: () => Er
 
     it('when objects are resolved, then only their open errors close, in their own tenant, store and type', async () => {
       const tenant = anAppTenant();
-      await errors.record(tenant, 'default', 'CONTACT', [anError({ externalObjectId: 'a' }), anError({ externalObjectId: 'b' })]);
-      await errors.resolve(tenant, 'default', 'DEAL', ['a'], 500);
-      await errors.resolve({ ...tenant, appId: null }, 'default', 'CONTACT', ['a'], 500);
-      await errors.resolve(tenant, 'default', 'CONTACT', ['a'], 500);
+      await errors.record({ tenant, storeId: 'default', objectType: 'CONTACT' }, [anError({ externalObjectId: 'a' }), anError({ externalObjectId: 'b' })]);
+      await errors.resolve({ tenant, storeId: 'default', objectType: 'DEAL' }, ['a'], 500);
+      await errors.resolve({ tenant: { ...tenant, appId: null }, storeId: 'default', objectType: 'CONTACT' }, ['a'], 500);
+      await errors.resolve({ tenant, storeId: 'default', objectType: 'CONTACT' }, ['a'], 500);
       const of = async (externalObjectId: string) =>
         (await errors.listForObject({ ...tenant, storeId: 'default', objectType: 'CONTACT', externalObjectId }, true)).map((error) => error.status);
       expect([await of('a'), await of('b')]).toEqual([['RESOLVED'], ['OPEN']]);
@@ -60,11 +63,14 @@ export function describeSyncErrorRepositoryContract(name: string, make: () => Er
     it("when a portal's open errors of a type are paged, then each comes once in id order, a page goes on after the id given, and an application sees its own", async () => {
       const tenant = anAppTenant();
       const other = { ...tenant, appId: `${tenant.appId}-other` };
-      await errors.record(tenant, 'default', 'CONTACT', [anError({ externalObjectId: 'a' })]);
-      await errors.record(other, 'default', 'CONTACT', [anError({ externalObjectId: 'b' })]);
-      await errors.record(tenant, 'eu', 'DEAL', [anError({ externalObjectId: 'c' }), anError({ externalObjectId: 'd', type: 'UNKNOWN_ERROR' })]);
-      await errors.record(tenant, 'default', 'CONTACT', [anError({ externalObjectId: 'e' })]);
-      await errors.resolve(tenant, 'default', 'CONTACT', ['e'], 500);
+      await errors.record({ tenant, storeId: 'default', objectType: 'CONTACT' }, [anError({ externalObjectId: 'a' })]);
+      await errors.record({ tenant: other, storeId: 'default', objectType: 'CONTACT' }, [anError({ externalObjectId: 'b' })]);
+      await errors.record({ tenant, storeId: 'eu', objectType: 'DEAL' }, [
+        anError({ externalObjectId: 'c' }),
+        anError({ externalObjectId: 'd', type: 'UNKNOWN_ERROR' }),
+      ]);
+      await errors.record({ tenant, storeId: 'default', objectType: 'CONTACT' }, [anError({ externalObjectId: 'e' })]);
+      await errors.resolve({ tenant, storeId: 'default', objectType: 'CONTACT' }, ['e'], 500);
       const all = await errors.pageOpenOfType(tenant.portalId, undefined, 'MISSING_REQUIRED_PROPERTY', null, 10);
       expect(all.map((entry) => entry.key.externalObjectId).sort()).toEqual(['a', 'b', 'c']);
       expect(all.find((entry) => entry.key.externalObjectId === 'c')?.key).toEqual({ ...tenant, storeId: 'eu', objectType: 'DEAL', externalObjectId: 'c' });
@@ -73,6 +79,53 @@ export function describeSyncErrorRepositoryContract(name: string, make: () => Er
       ).toEqual(['a', 'c']);
       expect(await errors.pageOpenOfType(tenant.portalId, undefined, 'MISSING_REQUIRED_PROPERTY', all[0].id, 1)).toEqual([all[1]]);
       expect(await errors.pageOpenOfType(tenant.portalId, undefined, 'MISSING_REQUIRED_PROPERTY', all[2].id, 10)).toEqual([]);
+    });
+
+    describe('listings', () => {
+      const seed = async () => {
+        const tenant = anAppTenant();
+        const direct = { portalId: tenant.portalId, appId: null };
+        await errors.record({ tenant, storeId: 'default', objectType: 'CONTACT' }, [anError({ externalObjectId: 'a', erroredAt: 100 })]);
+        await errors.record({ tenant, storeId: 'eu', objectType: 'DEAL' }, [anError({ externalObjectId: 'b', type: 'UNKNOWN_ERROR', erroredAt: 300 })]);
+        await errors.record({ tenant: direct, storeId: 'default', objectType: 'CONTACT' }, [anError({ externalObjectId: 'c', erroredAt: 200 })]);
+        await errors.resolve({ tenant, storeId: 'default', objectType: 'CONTACT' }, ['a'], 400);
+        return { tenant };
+      };
+      const ids = (listed: { errors: { externalObjectId: string }[] }) => listed.errors.map((error) => error.externalObjectId);
+      const page = { limit: 10, offset: 0 };
+
+      it('when a portal lists its errors, then every tenant of it comes, newest first, open ones only unless resolved ones are asked for', async () => {
+        const { tenant } = await seed();
+        expect(ids(await errors.list({ portalId: tenant.portalId, includeResolved: false, ...page }))).toEqual(['b', 'c']);
+        expect(ids(await errors.list({ portalId: tenant.portalId, includeResolved: true, ...page }))).toEqual(['b', 'c', 'a']);
+        expect(await errors.list({ portalId: tenant.portalId, includeResolved: true, status: 'RESOLVED', ...page })).toMatchObject({
+          errors: [{ externalObjectId: 'a', status: 'RESOLVED' }],
+          hasMore: false,
+        });
+      });
+
+      it('when the listing is filtered by tenant, store, object type or error type, then only those come', async () => {
+        const { tenant } = await seed();
+        const all = { portalId: tenant.portalId, includeResolved: true, ...page };
+        expect(ids(await errors.list({ ...all, appId: null }))).toEqual(['c']);
+        expect(ids(await errors.list({ ...all, appId: tenant.appId }))).toEqual(['b', 'a']);
+        expect(ids(await errors.list({ ...all, storeId: 'eu' }))).toEqual(['b']);
+        expect(ids(await errors.list({ ...all, objectType: 'CONTACT' }))).toEqual(['c', 'a']);
+        expect(ids(await errors.list({ ...all, errorType: 'UNKNOWN_ERROR' }))).toEqual(['b']);
+        expect(ids(await errors.list({ appId: tenant.appId, includeResolved: true, ...page }))).toEqual(['b', 'a']);
+      });
+
+      it('when the listing is paged, then each page goes on where the last ended and says whether more follow', async () => {
+        const { tenant } = await seed();
+        const all = { portalId: tenant.portalId, includeResolved: true };
+        const first = await errors.list({ ...all, limit: 2, offset: 0 });
+        const second = await errors.list({ ...all, limit: 2, offset: 2 });
+        expect([ids(first), first.hasMore, ids(second), second.hasMore]).toEqual([['b', 'c'], true, ['a'], false]);
+      });
+
+      it('when neither a portal nor an application is given, then the listing is refused', async () => {
+        await expect(errors.list({ includeResolved: true, ...page })).rejects.toThrow(/needs a portal or an application/);
+      });
     });
   });
 }

@@ -1,5 +1,5 @@
-import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
-import type { ObjectStateRepository, OwnedObjectState, StateWrite, StoredObjectState } from '@ecomm-sync/data-access';
+import type { ObjectScope, ObjectType } from '@ecomm-sync/contracts';
+import type { ObjectKey, ObjectStateRepository, OwnedObjectState, StateWrite, StoredObjectState } from '@ecomm-sync/data-access';
 import { nextRevision, type RawObjectState } from '@ecomm-sync/domain';
 import { keyOf } from '@ecomm-sync/util';
 import { copy, type PublicOf } from '../public-of';
@@ -7,7 +7,7 @@ import { copy, type PublicOf } from '../public-of';
 type Row = OwnedObjectState & { objectType: ObjectType };
 
 /** The natural key as the real repository's `_id` (data-access object-key.ts): pages go in its order. */
-const objectKey = (tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectId: string) =>
+const objectKey = ({ tenant, storeId, objectType }: ObjectScope, externalObjectId: string) =>
   keyOf(tenant.portalId, tenant.appId, storeId, objectType, externalObjectId);
 
 const duplicateKey = (ids: string[]) => Object.assign(new Error(`E11000 duplicate key error: ${ids.join(', ')}`), { code: 11000 });
@@ -18,26 +18,32 @@ export class FakeObjectStateRepository implements PublicOf<ObjectStateRepository
 
   constructor(private readonly clock: () => number = Date.now) {}
 
-  async findMany(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[]): Promise<Map<string, StoredObjectState>> {
+  /** The key of every stored state: for the fakes of the console's read models. */
+  scan(): ObjectKey[] {
+    return [...this.rows.values()].map((row) => ({
+      portalId: row.tenant.portalId,
+      appId: row.tenant.appId,
+      storeId: row.storeId,
+      objectType: row.objectType,
+      externalObjectId: row.externalObjectId,
+    }));
+  }
+
+  async findMany(scope: ObjectScope, externalObjectIds: readonly string[]): Promise<Map<string, StoredObjectState>> {
     const found = new Map<string, StoredObjectState>();
     for (const id of externalObjectIds) {
-      const row = this.rows.get(objectKey(tenant, storeId, objectType, id));
+      const row = this.rows.get(objectKey(scope, id));
       if (row) found.set(id, { externalObjectId: id, state: copy(row.state), rev: row.rev });
     }
     return found;
   }
 
-  async insertNew(
-    tenant: Tenant,
-    storeId: string,
-    objectType: ObjectType,
-    objects: readonly { externalObjectId: string; state: RawObjectState }[],
-  ): Promise<void> {
+  async insertNew(scope: ObjectScope, objects: readonly { externalObjectId: string; state: RawObjectState }[]): Promise<void> {
     const rev = nextRevision(null, this.clock());
     const existing: string[] = [];
     for (const { externalObjectId, state } of objects) {
       // Like an unordered insertMany: the others are inserted, then the duplicates fail the call.
-      if (!this.put(tenant, storeId, objectType, externalObjectId, state, rev, true)) existing.push(externalObjectId);
+      if (!this.put(scope, externalObjectId, state, rev, true)) existing.push(externalObjectId);
     }
     if (existing.length > 0) throw duplicateKey(existing);
   }
@@ -59,38 +65,26 @@ export class FakeObjectStateRepository implements PublicOf<ObjectStateRepository
     }
   }
 
-  async saveMany(
-    tenant: Tenant,
-    storeId: string,
-    objectType: ObjectType,
-    writes: readonly StateWrite[],
-  ): Promise<{ saved: Map<string, number>; conflicts: string[] }> {
+  async saveMany(scope: ObjectScope, writes: readonly StateWrite[]): Promise<{ saved: Map<string, number>; conflicts: string[] }> {
     const saved = new Map<string, number>();
     const conflicts: string[] = [];
     const now = this.clock();
     for (const write of writes) {
-      const current = this.rows.get(objectKey(tenant, storeId, objectType, write.externalObjectId));
+      const current = this.rows.get(objectKey(scope, write.externalObjectId));
       const landed = write.expectedRev === null ? !current : current?.rev === write.expectedRev;
       const rev = nextRevision(write.expectedRev, now);
       if (landed) {
-        this.put(tenant, storeId, objectType, write.externalObjectId, write.state, rev, false);
+        this.put(scope, write.externalObjectId, write.state, rev, false);
         saved.set(write.externalObjectId, rev);
       } else conflicts.push(write.externalObjectId);
     }
     return { saved, conflicts };
   }
 
-  private put(
-    tenant: Tenant,
-    storeId: string,
-    objectType: ObjectType,
-    externalObjectId: string,
-    state: RawObjectState,
-    rev: number,
-    onlyNew: boolean,
-  ): boolean {
-    const id = objectKey(tenant, storeId, objectType, externalObjectId);
+  private put(scope: ObjectScope, externalObjectId: string, state: RawObjectState, rev: number, onlyNew: boolean): boolean {
+    const id = objectKey(scope, externalObjectId);
     if (onlyNew && this.rows.has(id)) return false;
+    const { tenant, storeId, objectType } = scope;
     this.rows.set(id, { id, tenant: { portalId: tenant.portalId, appId: tenant.appId }, storeId, objectType, externalObjectId, state: copy(state), rev });
     return true;
   }

@@ -9,6 +9,12 @@ const stored = (store: Store): Store => ({ id: store.id, label: store.label, ...
 /** StoreRepository in memory: stores per tenant, by store id. */
 export class FakeStoreRepository implements PublicOf<StoreRepository> {
   private readonly byTenant = new Map<string, Map<string, Store>>();
+  private readonly tenants = new Map<string, Tenant>();
+
+  /** Every store with its tenant: for the fakes of the console's read models. */
+  scan(): (Tenant & { store: Store })[] {
+    return [...this.byTenant].flatMap(([key, stores]) => [...stores.values()].map((store) => ({ ...this.tenants.get(key)!, store: copy(store) })));
+  }
 
   async find(tenant: Tenant, storeId: string): Promise<Store | null> {
     const found = this.byTenant.get(tenantKey(tenant))?.get(storeId);
@@ -23,6 +29,7 @@ export class FakeStoreRepository implements PublicOf<StoreRepository> {
     const stores = this.byTenant.get(tenantKey(tenant)) ?? new Map<string, Store>();
     stores.set(store.id, stored(store));
     this.byTenant.set(tenantKey(tenant), stores);
+    this.tenants.set(tenantKey(tenant), { portalId: tenant.portalId, appId: tenant.appId });
     return store;
   }
 

@@ -1,4 +1,4 @@
-import type { ErrorType, ObjectType, Tenant } from '@ecomm-sync/contracts';
+import type { ErrorType, ObjectScope } from '@ecomm-sync/contracts';
 import type { ErrorQuery, NewSyncError, ObjectKey, SyncError, SyncErrorRepository } from '@ecomm-sync/data-access';
 import { newObjectId } from '../object-ids';
 import { copy, type PublicOf } from '../public-of';
@@ -11,13 +11,17 @@ const newestFirst = (a: Row, b: Row) => b.erroredAt - a.erroredAt || (a.id < b.i
 
 /**
  * SyncErrorRepository in memory: one record per (object, revision, settings revision, type); the
- * newest processing's errors stay open. `list` (the console's and the API's listings) is not part of
- * the contract and throws.
+ * newest processing's errors stay open.
  */
 export class FakeSyncErrorRepository implements PublicOf<SyncErrorRepository> {
   private readonly rows: Row[] = [];
 
-  async record(tenant: Tenant, storeId: string, objectType: ObjectType, errors: readonly NewSyncError[]): Promise<void> {
+  /** Every error stored, open or resolved: for the fakes of the console's read models. */
+  scan(): SyncError[] {
+    return this.rows.map(shown);
+  }
+
+  async record({ tenant, storeId, objectType }: ObjectScope, errors: readonly NewSyncError[]): Promise<void> {
     const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
     for (const error of errors) {
       const same = (row: Row) =>
@@ -36,7 +40,7 @@ export class FakeSyncErrorRepository implements PublicOf<SyncErrorRepository> {
     }
   }
 
-  async resolve(tenant: Tenant, storeId: string, objectType: ObjectType, externalObjectIds: readonly string[], _at: number): Promise<void> {
+  async resolve({ tenant, storeId, objectType }: ObjectScope, externalObjectIds: readonly string[], _at: number): Promise<void> {
     const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
     for (const row of this.rows) if (row.status === 'OPEN' && externalObjectIds.some((id) => this.isObject(row, base, id))) row.status = 'RESOLVED';
   }
@@ -65,8 +69,22 @@ export class FakeSyncErrorRepository implements PublicOf<SyncErrorRepository> {
       }));
   }
 
-  async list(_query: ErrorQuery): Promise<{ errors: SyncError[]; hasMore: boolean }> {
-    throw new Error('FakeSyncErrorRepository.list is not faked: add it to the contract first');
+  async list(query: ErrorQuery): Promise<{ errors: SyncError[]; hasMore: boolean }> {
+    if (query.portalId === undefined && !query.appId) throw new Error('an error listing needs a portal or an application');
+    const status = query.status ?? (query.includeResolved ? undefined : 'OPEN');
+    const found = this.rows
+      .filter(
+        (row) =>
+          (query.portalId === undefined || row.portalId === query.portalId) &&
+          (query.appId === undefined || row.appId === query.appId) &&
+          (status === undefined || row.status === status) &&
+          (!query.errorType || row.type === query.errorType) &&
+          (!query.objectType || row.objectType === query.objectType) &&
+          (!query.storeId || row.storeId === query.storeId),
+      )
+      .sort(newestFirst)
+      .slice(query.offset, query.offset + query.limit + 1);
+    return { errors: found.slice(0, query.limit).map(shown), hasMore: found.length > query.limit };
   }
 
   async listForObject(key: ObjectKey, includeResolved: boolean): Promise<SyncError[]> {

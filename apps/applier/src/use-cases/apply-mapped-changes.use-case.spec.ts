@@ -1,0 +1,180 @@
+import { SYNC_KEY_PROPERTY, ECOMM_SYNCED_PROPERTY } from '@ecomm-sync/domain';
+import { aContact, aDeal, aLineItem, anApplierWorld, aProduct, NOW, type ApplierWorld } from './apply-mapped-changes-fixture';
+
+describe('ApplyMappedChangesUseCase: writing, failing and newest wins', () => {
+  let world: ApplierWorld;
+  beforeEach(async () => {
+    world = await anApplierWorld();
+  });
+
+  it('when a new contact arrives, then the CRM has it marked as synced with its sync key, and its status links it', async () => {
+    expect(await world.apply('CONTACT', aContact('c1', { rev: 3, settingsRev: 2 }))).toEqual(new Set());
+
+    const [created] = world.crm.live('CONTACT');
+    expect(created.properties).toMatchObject({
+      email: 'c1@example.com',
+      firstname: 'c1',
+      [ECOMM_SYNCED_PROPERTY]: 'true',
+      [SYNC_KEY_PROPERTY]: expect.any(String),
+    });
+    expect(await world.status('CONTACT', 'c1')).toMatchObject({
+      crmId: created.id,
+      archived: false,
+      appliedRev: 3,
+      appliedSettingsRev: 2,
+      lastProcessedAt: NOW,
+    });
+    expect(await world.openErrors('CONTACT', 'c1')).toEqual([]);
+  });
+
+  it('when the same change is delivered twice, then the CRM has one object and the second costs no CRM write', async () => {
+    const change = aContact('c1');
+    await world.apply('CONTACT', change);
+    world.calls.length = 0;
+
+    await world.useCase.execute([world.message('CONTACT', [change])], new Set([0]));
+
+    expect(world.crm.live('CONTACT')).toHaveLength(1);
+    expect(world.writes()).toEqual([]);
+  });
+
+  it('when a create reached the CRM but its status was never recorded, then the retried message links the object it made by its sync key', async () => {
+    const change = aDeal('d1');
+    // A crash between the CRM write and the record: the message fails and is retried.
+    jest.spyOn(world.repositories.objectSyncs, 'recordProcessed').mockRejectedValueOnce(new Error('the database went away'));
+    expect(await world.apply('DEAL', change)).toEqual(new Set([0]));
+    expect(await world.status('DEAL', 'd1')).toBeNull();
+
+    expect(await world.useCase.execute([world.message('DEAL', [change])], new Set([0]))).toEqual(new Set());
+
+    const [made] = world.crm.live('DEAL');
+    expect(world.crm.live('DEAL')).toHaveLength(1);
+    expect(await world.status('DEAL', 'd1')).toMatchObject({ crmId: made.id, appliedRev: change.rev });
+  });
+
+  it('when a newer revision of a linked contact arrives, then its CRM object is updated in place', async () => {
+    await world.apply('CONTACT', aContact('c1', { rev: 1 }));
+    await world.apply('CONTACT', aContact('c1', { rev: 2, properties: { email: 'c1@example.com', firstname: 'Renamed' } }));
+
+    expect(world.crm.live('CONTACT').map((object) => object.properties.firstname)).toEqual(['Renamed']);
+    expect(await world.status('CONTACT', 'c1')).toMatchObject({ appliedRev: 2 });
+  });
+
+  it('when an older revision arrives after a newer one, then the newer values stay and nothing is written', async () => {
+    await world.apply('CONTACT', aContact('c1', { rev: 2, properties: { email: 'c1@example.com', firstname: 'Newer' } }));
+    world.calls.length = 0;
+
+    await world.apply('CONTACT', aContact('c1', { rev: 1, properties: { email: 'c1@example.com', firstname: 'Older' } }));
+
+    expect(world.crm.live('CONTACT').map((object) => object.properties.firstname)).toEqual(['Newer']);
+    expect(world.writes()).toEqual([]);
+    expect(await world.status('CONTACT', 'c1')).toMatchObject({ appliedRev: 2 });
+  });
+
+  it('when messages of one batch carry revisions of the same object in any order, then only the newest is written', async () => {
+    const older = aContact('c1', { rev: 1, properties: { email: 'c1@example.com', firstname: 'Older' } });
+    const newer = aContact('c1', { rev: 1, settingsRev: 2, properties: { email: 'c1@example.com', firstname: 'Re-mapped' } });
+
+    await world.useCase.execute([world.message('CONTACT', [newer]), world.message('CONTACT', [older])]);
+
+    expect(world.crm.live('CONTACT').map((object) => object.properties.firstname)).toEqual(['Re-mapped']);
+    expect(await world.status('CONTACT', 'c1')).toMatchObject({ appliedRev: 1, appliedSettingsRev: 2 });
+  });
+
+  it('when a contact has the e-mail of a contact already in the CRM, then it is linked to that one and no contact is made', async () => {
+    const [existing] = await world.crm.batchCreate('CONTACT', [{ properties: { email: 'C1@Example.com' } }]);
+
+    await world.apply('CONTACT', aContact('c1'));
+
+    expect(world.crm.live('CONTACT').map((object) => object.id)).toEqual([existing.id]);
+    expect(await world.status('CONTACT', 'c1')).toMatchObject({ crmId: existing.id });
+  });
+
+  it.each([
+    ['an invalid e-mail address', aContact('bad', { properties: { email: 'not-an-address' } }), 'INVALID_EMAIL_ADDRESS'],
+    ['no e-mail to create a contact with', aContact('bad', { properties: { firstname: 'x' } }), 'MISSING_REQUIRED_PROPERTY'],
+    [
+      'a blocking problem found by the mapper',
+      aContact('bad', { problems: [{ type: 'ERROR_INVALID_DATE_PROPERTY', blocking: true, details: 'birthday is not a date' }] }),
+      'ERROR_INVALID_DATE_PROPERTY',
+    ],
+  ])('when a contact has %s, then it fails: not written, recorded as processed, with an open error of its type', async (_case, change, type) => {
+    await world.apply('CONTACT', change, aContact('good'));
+
+    expect(world.crm.live('CONTACT').map((object) => object.properties.email)).toEqual(['good@example.com']);
+    expect(await world.status('CONTACT', 'bad')).toMatchObject({ crmId: null, appliedRev: change.rev });
+    expect((await world.openErrors('CONTACT', 'bad')).map((error) => error.type)).toEqual([type]);
+    expect(await world.openErrors('CONTACT', 'good')).toEqual([]);
+  });
+
+  it('when a contact that failed is sent again fixed, then it is written and its error resolved', async () => {
+    await world.apply('CONTACT', aContact('c1', { rev: 1, properties: { email: 'not-an-address' } }));
+    await world.apply('CONTACT', aContact('c1', { rev: 2 }));
+
+    expect(world.crm.live('CONTACT')).toHaveLength(1);
+    expect(await world.openErrors('CONTACT', 'c1')).toEqual([]);
+  });
+
+  it('when a mapping names a property the CRM lacks, then the others are written and a non-blocking error says which', async () => {
+    await world.apply('CONTACT', aContact('c1', { properties: { email: 'c1@example.com', shoe_size: '44' } }));
+
+    expect(world.crm.live('CONTACT')).toHaveLength(1);
+    const [error] = await world.openErrors('CONTACT', 'c1');
+    expect(error.type).toBe('NO_PROPERTIES_DEFINED');
+    expect(error.details).toContain('shoe_size');
+  });
+
+  it('when an object is deleted, then its CRM object is archived and its status says so; deleted and sent again, a new CRM object is made', async () => {
+    await world.apply('CONTACT', aContact('c1', { rev: 1 }));
+    const { crmId } = (await world.status('CONTACT', 'c1'))!;
+
+    await world.apply('CONTACT', aContact('c1', { rev: 2, action: 'DELETE', properties: {} }));
+    expect(world.crm.live('CONTACT')).toEqual([]);
+    expect(await world.status('CONTACT', 'c1')).toMatchObject({ crmId, archived: true, appliedRev: 2 });
+
+    await world.apply('CONTACT', aContact('c1', { rev: 3, generation: 1 }));
+    const [again] = world.crm.live('CONTACT');
+    expect(again.id).not.toBe(crmId);
+    expect(await world.status('CONTACT', 'c1')).toMatchObject({ crmId: again.id, generation: 1, archived: false });
+  });
+
+  it('when a portal is disabled or its install not done, then its changes are held with an error, not processed, and the CRM is not called', async () => {
+    await world.repositories.portals.setActive(world.portal.portalId, false);
+    await world.apply('CONTACT', aContact('c1'));
+    expect((await world.openErrors('CONTACT', 'c1')).map((error) => error.type)).toEqual(['INACTIVE_PORTAL']);
+
+    await world.repositories.portals.setActive(world.portal.portalId, true);
+    await world.repositories.ecommerceInstalls.markUninstalled(world.tenant, NOW);
+    world.useCase.forgetPortals();
+    await world.apply('CONTACT', aContact('c2'));
+    expect((await world.openErrors('CONTACT', 'c2')).map((error) => error.type)).toEqual(['PORTAL_NOT_SYNC_ENABLED']);
+
+    expect(await world.status('CONTACT', 'c1')).toBeNull();
+    expect(await world.status('CONTACT', 'c2')).toBeNull();
+    expect(world.writes()).toEqual([]);
+  });
+
+  it('when deals move into and out of checkout_pending, then the abandoned-checkout sweep sees only those still pending', async () => {
+    await world.apply(
+      'DEAL',
+      aDeal('d1', { properties: { dealname: 'd1', dealstage: 'checkout_pending' } }),
+      aDeal('d2', { properties: { dealname: 'd2', dealstage: 'checkout_pending' } }),
+    );
+    await world.apply('DEAL', aDeal('d2', { rev: 2 }));
+
+    const pending = await world.repositories.checkouts.due(NOW, 10);
+    expect(pending.map((checkout) => [checkout.externalObjectId, checkout.crmId])).toEqual([['d1', (await world.status('DEAL', 'd1'))!.crmId]]);
+  });
+
+  it('when a line item, its deal and its product come in one batch, then the deal and product are written first and the line item is associated with both', async () => {
+    await world.useCase.execute([
+      world.message('LINE_ITEM', [aLineItem('li', 'd', 'p')]),
+      world.message('DEAL', [aDeal('d')]),
+      world.message('PRODUCT', [aProduct('p')]),
+    ]);
+
+    const lineItem = (await world.status('LINE_ITEM', 'li'))!;
+    expect(world.crm.associationsOf('LINE_ITEM', lineItem.crmId!, 'DEAL')).toEqual([(await world.status('DEAL', 'd'))!.crmId]);
+    expect(world.crm.associationsOf('LINE_ITEM', lineItem.crmId!, 'PRODUCT')).toEqual([(await world.status('PRODUCT', 'p'))!.crmId]);
+  });
+});

@@ -1,0 +1,239 @@
+import type { CrmObject } from '@ecomm-sync/crm-client';
+import { CrmPartialFailure, CrmRequestError, CrmUnavailableError } from '@ecomm-sync/crm-client';
+import { aContact, aDeal, aLineItem, anApplierWorld, aProduct, NOW, WAIT_WINDOW_MS, type ApplierWorld, type Fault } from './apply-mapped-changes-fixture';
+
+type Inputs = { id: string; properties: Record<string, string | null> }[];
+
+/** A 207: the CRM writes every input but the one at `index`, which it refuses with `message`. */
+const refusesOneInput =
+  (index: number, message: string): Fault =>
+  async (real, ...args) => {
+    const [type, idProperty, inputs] = args as unknown as [string, string, Inputs];
+    const written = (await (real as unknown as (...a: unknown[]) => Promise<CrmObject[]>)(
+      type,
+      idProperty,
+      inputs.filter((_input, i) => i !== index),
+    )) as CrmObject[];
+    throw new CrmPartialFailure('207 multi-status', written, [{ index, message }]);
+  };
+
+const throws =
+  (error: Error): Fault =>
+  async () => {
+    throw error;
+  };
+
+describe('ApplyMappedChangesUseCase: waiting for objects and for the CRM', () => {
+  let world: ApplierWorld;
+  beforeEach(async () => {
+    world = await anApplierWorld();
+  });
+
+  describe('a line item sent before its deal and product', () => {
+    it('when it arrives alone, then it waits: not written, not processed, with an open association error', async () => {
+      expect(await world.apply('LINE_ITEM', aLineItem('li', 'd', 'p'))).toEqual(new Set());
+
+      expect(world.crm.live('LINE_ITEM')).toEqual([]);
+      expect(await world.status('LINE_ITEM', 'li')).toBeNull();
+      expect((await world.openErrors('LINE_ITEM', 'li')).map((error) => error.type)).toEqual(['INVALID_ASSOCIATION_PROPERTY']);
+      expect((await world.repositories.waitingObjects.waitingFor(world.tenant, 'default', ['DEAL:d'], NOW)).map((entry) => entry.waitingFor)).toEqual([
+        ['DEAL:d', 'PRODUCT:p'],
+      ]);
+    });
+
+    it('when its deal and product arrive, then it is applied, associated with both, its error resolved and its wait over', async () => {
+      await world.apply('LINE_ITEM', aLineItem('li', 'd', 'p'));
+      await world.apply('DEAL', aDeal('d'));
+      expect(await world.status('LINE_ITEM', 'li')).toBeNull();
+
+      await world.apply('PRODUCT', aProduct('p'));
+
+      const lineItem = (await world.status('LINE_ITEM', 'li'))!;
+      expect(world.crm.associationsOf('LINE_ITEM', lineItem.crmId!, 'PRODUCT')).toEqual([(await world.status('PRODUCT', 'p'))!.crmId]);
+      expect(await world.openErrors('LINE_ITEM', 'li')).toEqual([]);
+      expect(await world.repositories.waitingObjects.due(NOW, 10)).toEqual([]);
+    });
+
+    it('when releasing it was missed, then the periodic retry applies it; while its objects are missing the retry costs no CRM request', async () => {
+      await world.apply('LINE_ITEM', aLineItem('li', 'd', 'p'));
+      world.calls.length = 0;
+      await world.useCase.retryWaiting();
+      expect(world.writes()).toEqual([]);
+
+      // The deal and product were linked, but the release after them never ran (a crash).
+      await world.apply('DEAL', aDeal('d'));
+      jest.spyOn(world.repositories.waitingObjects, 'waitingFor').mockResolvedValueOnce([]);
+      await world.apply('PRODUCT', aProduct('p'));
+      expect(await world.status('LINE_ITEM', 'li')).toBeNull();
+
+      await world.useCase.retryWaiting();
+      expect(await world.status('LINE_ITEM', 'li')).toMatchObject({ crmId: expect.any(Number) });
+    });
+
+    it('when its window ends first, then it stops waiting and its error stays open', async () => {
+      await world.apply('LINE_ITEM', aLineItem('li', 'd', 'p'));
+      world.setNow(NOW + WAIT_WINDOW_MS);
+
+      await world.useCase.retryWaiting();
+
+      expect(await world.repositories.waitingObjects.due(NOW, 10)).toEqual([]);
+      expect((await world.openErrors('LINE_ITEM', 'li')).map((error) => error.type)).toEqual(['INVALID_ASSOCIATION_PROPERTY']);
+    });
+
+    it('when an older revision of it arrives while it waits, then the newer revision is what is applied', async () => {
+      await world.apply('LINE_ITEM', aLineItem('li', 'd', 'p', { rev: 2, properties: { quantity: '5' } }));
+      await world.apply('LINE_ITEM', aLineItem('li', 'd', 'p', { rev: 1, properties: { quantity: '1' } }));
+
+      await world.useCase.execute([world.message('DEAL', [aDeal('d')]), world.message('PRODUCT', [aProduct('p')])]);
+
+      expect(world.crm.live('LINE_ITEM').map((object) => object.properties.quantity)).toEqual(['5']);
+      expect(await world.status('LINE_ITEM', 'li')).toMatchObject({ appliedRev: 2 });
+    });
+  });
+
+  it('when a deal names a contact not synced yet, then it is written at once, and associated once the contact arrives', async () => {
+    await world.apply('DEAL', aDeal('d', { associations: { CONTACT: ['c'] } }));
+    const deal = (await world.status('DEAL', 'd'))!;
+    expect(deal.crmId).not.toBeNull();
+    expect(await world.openErrors('DEAL', 'd')).toEqual([]);
+    expect(world.crm.associationsOf('DEAL', deal.crmId!, 'CONTACT')).toEqual([]);
+
+    await world.apply('CONTACT', aContact('c'));
+
+    expect(world.crm.associationsOf('DEAL', deal.crmId!, 'CONTACT')).toEqual([(await world.status('CONTACT', 'c'))!.crmId]);
+  });
+
+  describe('a CRM that refuses some inputs', () => {
+    it('when the CRM answers 207 refusing one input of a batch, then only that object fails with its reason, the others are linked, and nothing is sent again', async () => {
+      world.faults.set('batchUpsert', refusesOneInput(1, 'dealname is too long for this portal'));
+
+      await world.apply('DEAL', aDeal('d0'), aDeal('d1'), aDeal('d2'));
+
+      expect(world.writes().filter((method) => method === 'batchUpsert')).toHaveLength(1);
+      expect(world.crm.live('DEAL').map((object) => object.properties.dealname)).toEqual(['d0', 'd2']);
+      for (const id of ['d0', 'd2']) expect(await world.status('DEAL', id)).toMatchObject({ crmId: expect.any(Number) });
+      expect(await world.status('DEAL', 'd1')).toMatchObject({ crmId: null });
+      const [error] = await world.openErrors('DEAL', 'd1');
+      expect(error.type).toBe('UNKNOWN_ERROR');
+      expect(error.details).toContain('dealname is too long for this portal');
+    });
+
+    it('when the CRM refuses a whole batch for one bad value, then the inputs are sent one by one and only the bad one fails with the CRM reason', async () => {
+      await world.apply('CONTACT', aContact('c0'), aContact('c1', { properties: { email: 'c1@example.com', age: 'old' } }), aContact('c2'));
+
+      expect(world.crm.live('CONTACT').map((object) => object.properties.email)).toEqual(['c0@example.com', 'c2@example.com']);
+      const [error] = await world.openErrors('CONTACT', 'c1');
+      expect(error.type).toBe('UNKNOWN_ERROR');
+      expect(error.details).toContain('"old" is not a number');
+      expect(await world.openErrors('CONTACT', 'c0')).toEqual([]);
+    });
+  });
+
+  describe('a CRM that cannot take changes now', () => {
+    it.each([
+      ['does not answer', new CrmUnavailableError('no answer', 0, 'unreachable', null, 'no answer: ECONNREFUSED'), 'unreachable'],
+      ['is out of its daily cap', new CrmUnavailableError('daily cap', 429, 'daily-cap', NOW + 3_600_000, '429 daily limit'), 'daily-cap'],
+      ['answers 429', new CrmRequestError('too many requests', 429), 'rate-limited'],
+      ['answers 503', new CrmRequestError('service unavailable', 503), 'unreachable'],
+    ])('when the CRM %s, then the changes are parked and their message is done, with no error and no status', async (_case, error, reason) => {
+      world.faults.set('batchUpsert', throws(error));
+
+      expect(await world.apply('DEAL', aDeal('d1'), aDeal('d2'))).toEqual(new Set());
+
+      expect(await world.repositories.parkedChanges.count(world.tenant.portalId)).toBe(2);
+      const wait = await world.repositories.crmWaits.find(world.tenant.portalId);
+      expect(wait).toMatchObject({ reason });
+      expect(wait!.until).toBeGreaterThan(NOW);
+      expect(await world.status('DEAL', 'd1')).toBeNull();
+      expect(await world.openErrors('DEAL', 'd1')).toEqual([]);
+    });
+
+    it('when the portal already waits, then new changes are parked without a CRM request', async () => {
+      world.faults.set('batchUpsert', throws(new CrmRequestError('too many requests', 429)));
+      await world.apply('DEAL', aDeal('d1'));
+      world.faults.clear();
+      world.calls.length = 0;
+
+      expect(await world.apply('DEAL', aDeal('d2'))).toEqual(new Set());
+
+      expect(world.writes()).toEqual([]);
+      expect(await world.repositories.parkedChanges.count(world.tenant.portalId)).toBe(2);
+    });
+
+    it('when parked changes are applied after the wait, then they are written and no longer parked', async () => {
+      world.faults.set('batchUpsert', throws(new CrmRequestError('too many requests', 429)));
+      await world.apply('DEAL', aDeal('d1'), aDeal('d2'));
+      world.faults.clear();
+
+      await world.useCase.waits.resume(world.tenant.portalId, async () =>
+        world.useCase.applyParked(await world.repositories.parkedChanges.take(world.tenant.portalId, 10)),
+      );
+
+      expect(world.crm.live('DEAL')).toHaveLength(2);
+      expect(await world.repositories.parkedChanges.count(world.tenant.portalId)).toBe(0);
+    });
+
+    it('when applying fails for a reason other than the CRM waiting, then the message is failed, to be retried', async () => {
+      world.faults.set('batchUpsert', async (real, ...args) => {
+        if ((args as unknown[])[0] === 'DEAL') throw new Error('a bug');
+        return real(...args);
+      });
+
+      expect(await world.useCase.execute([world.message('CONTACT', [aContact('c')]), world.message('DEAL', [aDeal('d')])])).toEqual(new Set([1]));
+
+      expect(world.crm.live('CONTACT')).toHaveLength(1);
+      expect(await world.repositories.parkedChanges.count(world.tenant.portalId)).toBe(0);
+      expect(world.logs.map((entry) => entry.message)).toContain('applying a group of changes failed');
+    });
+  });
+
+  describe('newest wins across writers', () => {
+    it('when another writer records a newer revision while this one writes, then the newest state is asked for again', async () => {
+      await world.apply('CONTACT', aContact('c', { rev: 1 }));
+      const { objectSyncs } = world.repositories;
+      const record = objectSyncs.recordProcessed.bind(objectSyncs);
+      jest.spyOn(objectSyncs, 'recordProcessed').mockImplementationOnce(async (...args) => {
+        // Another replica claims and records revision 3 between this writer's claim and its record.
+        const [scope] = args;
+        const seen = await objectSyncs.findMany(scope, ['c']);
+        const other = await objectSyncs.claim(scope, seen, ['c'], () => true);
+        await record(scope, [{ externalObjectId: 'c', rev: 3, settingsRev: 1, processedAt: NOW, changedAt: NOW }], other);
+        return record(...args);
+      });
+
+      await world.apply('CONTACT', aContact('c', { rev: 2 }));
+
+      expect(world.refreshed).toEqual([{ objectType: 'CONTACT', ids: ['c'] }]);
+      expect(await world.status('CONTACT', 'c')).toMatchObject({ appliedRev: 3 });
+    });
+
+    it('when another writer records an older revision while this one writes, then this one writes its revision again and it is what stays', async () => {
+      await world.apply('CONTACT', aContact('c', { rev: 1 }));
+      const { objectSyncs } = world.repositories;
+      const record = objectSyncs.recordProcessed.bind(objectSyncs);
+      jest.spyOn(objectSyncs, 'recordProcessed').mockImplementationOnce(async (...args) => {
+        const [scope] = args;
+        const seen = await objectSyncs.findMany(scope, ['c']);
+        const other = await objectSyncs.claim(scope, seen, ['c'], () => true);
+        await world.crm.batchUpdate('CONTACT', [{ id: seen.get('c')!.crmId!, properties: { firstname: 'Stale' } }]);
+        await record(scope, [{ externalObjectId: 'c', rev: 1, settingsRev: 1, processedAt: NOW, changedAt: NOW }], other);
+        return record(...args);
+      });
+
+      await world.apply('CONTACT', aContact('c', { rev: 2, properties: { email: 'c@example.com', firstname: 'Newest' } }));
+
+      expect(world.crm.live('CONTACT').map((object) => object.properties.firstname)).toEqual(['Newest']);
+      expect(await world.status('CONTACT', 'c')).toMatchObject({ appliedRev: 2 });
+      expect(world.refreshed).toEqual([]);
+    });
+
+    it('when a redelivered message carries a revision already applied, then the newest state is asked for again (the first attempt may have written after it)', async () => {
+      const older = aContact('c', { rev: 1 });
+      await world.apply('CONTACT', aContact('c', { rev: 2 }));
+
+      await world.useCase.execute([world.message('CONTACT', [older])], new Set([0]));
+
+      expect(world.refreshed).toEqual([{ objectType: 'CONTACT', ids: ['c'] }]);
+    });
+  });
+});

@@ -1,0 +1,65 @@
+import { aPortal, FakeCrm } from '@ecomm-sync/testing-fakes';
+import { CrmDirectory } from './crm-directory';
+
+const property = (name: string) => ({ name, label: name, type: 'string' });
+
+describe('CrmDirectory (applier)', () => {
+  let now: number;
+  let crm: FakeCrm;
+  let reads: jest.SpyInstance;
+  let forgotten: number;
+  let directory: CrmDirectory;
+  const portal = aPortal();
+
+  beforeEach(() => {
+    now = 1_000_000;
+    crm = new FakeCrm({ properties: { PRODUCT: [property('name'), property('price')] } });
+    reads = jest.spyOn(crm, 'listProperties');
+    forgotten = 0;
+    directory = new CrmDirectory({ clientFor: () => crm, forget: () => void forgotten++ }, { propertyCacheMs: 60_000, clock: () => now });
+  });
+
+  it('when the definitions are younger than the cache time, then they are served without a request; at the cache time they are read again', async () => {
+    expect([...(await directory.definedProperties(portal, 'PRODUCT'))].sort()).toEqual(['name', 'price']);
+    now += 59_999;
+    await directory.definedProperties(portal, 'PRODUCT', ['name']);
+    expect(reads).toHaveBeenCalledTimes(1);
+
+    now += 1;
+    await directory.definedProperties(portal, 'PRODUCT');
+    expect(reads).toHaveBeenCalledTimes(2);
+  });
+
+  it('when a needed name is missing from cached definitions, then they are read again once and the new property is seen', async () => {
+    await directory.definedProperties(portal, 'PRODUCT');
+    await crm.createProperty('PRODUCT', property('color'));
+
+    expect((await directory.definedProperties(portal, 'PRODUCT', ['color'])).has('color')).toBe(true);
+    expect(await directory.definedProperties(portal, 'PRODUCT', ['color'])).toContain('color');
+    expect(reads).toHaveBeenCalledTimes(2);
+  });
+
+  it('when the first read already lacks a needed name, then that read is the only request (the CRM really lacks it)', async () => {
+    expect((await directory.definedProperties(portal, 'PRODUCT', ['color'])).has('color')).toBe(false);
+
+    expect(reads).toHaveBeenCalledTimes(1);
+  });
+
+  it('when definitions of two object types are asked, then each type is read and cached on its own', async () => {
+    await directory.definedProperties(portal, 'PRODUCT');
+    await directory.definedProperties(portal, 'DEAL');
+    await directory.definedProperties(portal, 'PRODUCT');
+
+    expect(reads.mock.calls).toEqual([['PRODUCT'], ['DEAL']]);
+  });
+
+  it('when forget is called, then the clients and the cached definitions are dropped', async () => {
+    await directory.definedProperties(portal, 'PRODUCT');
+
+    directory.forget();
+    await directory.definedProperties(portal, 'PRODUCT');
+
+    expect(forgotten).toBe(1);
+    expect(reads).toHaveBeenCalledTimes(2);
+  });
+});

@@ -1,0 +1,112 @@
+import type { Tenant } from '@ecomm-sync/contracts';
+import { ABANDONED_STAGE, PENDING_STAGE } from '@ecomm-sync/domain';
+import { recordingLogger } from '@ecomm-sync/testing';
+import { aPortal, asRepositories, FakeCheckoutRepository, FakeCrm, FakeEcommerceInstallRepository, FakePortalRepository } from '@ecomm-sync/testing-fakes';
+import { CrmDirectory } from './crm-directory';
+import { SWEEP_LEASE, SweepAbandonedCheckoutsUseCase, type SweepOptions } from './sweep-abandoned-checkouts.use-case';
+
+const DAY = 24 * 60 * 60 * 1000;
+const NOW = 1_750_000_000_000;
+const OPTIONS: SweepOptions = { abandonAfterMs: DAY, batchSize: 100, leaseMs: 60_000 };
+
+describe('SweepAbandonedCheckoutsUseCase', () => {
+  let checkouts: FakeCheckoutRepository;
+  let portals: FakePortalRepository;
+  let ecommerceInstalls: FakeEcommerceInstallRepository;
+  let crm: FakeCrm;
+  let tenant: Tenant;
+
+  beforeEach(async () => {
+    checkouts = new FakeCheckoutRepository();
+    portals = new FakePortalRepository();
+    ecommerceInstalls = new FakeEcommerceInstallRepository();
+    crm = new FakeCrm({ properties: { DEAL: [{ name: 'dealstage', label: 'Stage', type: 'string' }] } });
+    tenant = { portalId: portals.put(aPortal()).portalId, appId: null };
+    await ecommerceInstalls.markInstalled(tenant, NOW - 2 * DAY);
+  });
+
+  const sweeper = (options: Partial<SweepOptions> = {}) =>
+    new SweepAbandonedCheckoutsUseCase(
+      asRepositories({ checkouts, portals, ecommerceInstalls }),
+      new CrmDirectory({ clientFor: () => crm, forget: () => undefined }, { propertyCacheMs: 0 }),
+      recordingLogger().logger,
+      { ...OPTIONS, ...options },
+      () => NOW,
+    );
+
+  /** A deal the applier wrote in checkout_pending at `since`. */
+  const pendingDeal = async (externalObjectId: string, since: number, owner: Tenant = tenant) => {
+    const [deal] = await crm.batchCreate('DEAL', [{ properties: { dealstage: PENDING_STAGE } }]);
+    await checkouts.track(owner, 'default', [{ externalObjectId, pending: true, crmId: deal.id }], since);
+    return deal.id;
+  };
+  const stageOf = async (crmId: number) => (await crm.batchRead('DEAL', [crmId], ['dealstage']))[0].properties.dealstage;
+
+  it('when a deal has been pending for a day, then it moves to checkout_abandoned and is forgotten; a younger one stays pending', async () => {
+    const old = await pendingDeal('old', NOW - DAY);
+    const young = await pendingDeal('young', NOW - DAY + 1);
+
+    expect(await sweeper().run()).toBe(1);
+
+    expect(await stageOf(old)).toBe(ABANDONED_STAGE);
+    expect(await stageOf(young)).toBe(PENDING_STAGE);
+    expect((await checkouts.due(NOW + DAY, 10)).map((checkout) => checkout.externalObjectId)).toEqual(['young']);
+  });
+
+  it('when a due deal moved on in the CRM meanwhile, then it is left at its stage and forgotten', async () => {
+    const moved = await pendingDeal('d', NOW - 2 * DAY);
+    await crm.batchUpdate('DEAL', [{ id: moved, properties: { dealstage: 'checkout_completed' } }]);
+
+    expect(await sweeper().run()).toBe(0);
+
+    expect(await stageOf(moved)).toBe('checkout_completed');
+    expect(await checkouts.due(NOW, 10)).toEqual([]);
+  });
+
+  it("when a tenant's workflows are off, then its deals are not moved but forgotten", async () => {
+    await ecommerceInstalls.markUninstalled(tenant, NOW - DAY);
+    const deal = await pendingDeal('d', NOW - 2 * DAY);
+
+    expect(await sweeper().run()).toBe(0);
+
+    expect(await stageOf(deal)).toBe(PENDING_STAGE);
+    expect(await checkouts.due(NOW, 10)).toEqual([]);
+  });
+
+  it('when the portal is disabled, then its deals are kept for a sweep after it is enabled again', async () => {
+    const deal = await pendingDeal('d', NOW - 2 * DAY);
+    await portals.setActive(tenant.portalId, false);
+
+    const sweep = sweeper({ batchSize: 1 });
+    expect(await sweep.run()).toBe(0);
+    expect(await checkouts.due(NOW, 10)).toHaveLength(1);
+
+    await portals.setActive(tenant.portalId, true);
+    expect(await sweep.run()).toBe(1);
+    expect(await stageOf(deal)).toBe(ABANDONED_STAGE);
+  });
+
+  it('when more deals are due than one batch holds, then batch after batch moves them all', async () => {
+    const deals = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((id, i) => pendingDeal(id, NOW - 2 * DAY + i)));
+
+    expect(await sweeper({ batchSize: 2 }).run()).toBe(5);
+
+    expect(await Promise.all(deals.map(stageOf))).toEqual(Array(5).fill(ABANDONED_STAGE));
+  });
+
+  it('when another replica holds the lease, then nothing is swept; once it stops, the lease is free at once', async () => {
+    const deal = await pendingDeal('d', NOW - 2 * DAY);
+    const other = sweeper();
+    await checkouts.acquireLease(SWEEP_LEASE, 'another-replica', NOW, OPTIONS.leaseMs);
+
+    expect(await other.run()).toBe(0);
+    expect(await stageOf(deal)).toBe(PENDING_STAGE);
+
+    await checkouts.releaseLease(SWEEP_LEASE, 'another-replica');
+    const first = sweeper();
+    expect(await first.run()).toBe(1);
+    await first.stop();
+    expect(await first.run()).toBe(0);
+    expect(await checkouts.acquireLease(SWEEP_LEASE, 'another-replica', NOW, OPTIONS.leaseMs)).toBe(true);
+  });
+});

@@ -1,0 +1,95 @@
+import type { Tenant } from '@ecomm-sync/contracts';
+import type { EcommerceInstall, Portal } from '@ecomm-sync/data-access';
+import { aPortal, aTenant } from '@ecomm-sync/testing-fakes';
+import { TenantAccess } from './tenant-access';
+
+const installed = (installCompleted: boolean): EcommerceInstall => ({
+  installCompleted,
+  dashboardInstalled: installCompleted,
+  workflowsEnabled: installCompleted,
+  installedAt: null,
+  uninstalledAt: null,
+});
+
+/** The two reads TenantAccess makes, answering what the test stored, and counting the reads. */
+function stored(portal: Portal | null, install: EcommerceInstall) {
+  const state = { portal, install, portalReads: 0, installReads: 0 };
+  const repositories = {
+    portals: { findById: async () => (state.portalReads++, state.portal && { ...state.portal }) },
+    ecommerceInstalls: { find: async () => (state.installReads++, { ...state.install }) },
+  };
+  return { state, repositories };
+}
+
+describe('TenantAccess (applier)', () => {
+  let now: number;
+  let tenant: Tenant;
+  const clock = () => now;
+
+  beforeEach(() => {
+    now = 1_000_000;
+    tenant = aTenant();
+  });
+
+  it.each([
+    { case: 'an active portal with its install done', portal: { active: true }, done: true, expected: 'portal' },
+    { case: 'a disabled portal', portal: { active: false }, done: true, expected: 'INACTIVE_PORTAL' },
+    { case: 'an unknown portal', portal: null, done: true, expected: 'INACTIVE_PORTAL' },
+    { case: 'an active portal whose install is not done', portal: { active: true }, done: false, expected: 'PORTAL_NOT_SYNC_ENABLED' },
+  ])('when the tenant has $case, then check answers $expected', async ({ portal, done, expected }) => {
+    const { repositories } = stored(portal && aPortal({ portalId: tenant.portalId, ...portal }), installed(done));
+
+    const access = await new TenantAccess(repositories, clock).check(tenant);
+
+    expect('portal' in access ? 'portal' : access.held.type).toBe(expected);
+  });
+
+  it('when a positive answer is younger than 5 s, then it is reused; at 5 s both are read again', async () => {
+    const { state, repositories } = stored(aPortal({ portalId: tenant.portalId }), installed(true));
+    const access = new TenantAccess(repositories, clock);
+
+    await access.check(tenant);
+    now += 4_999;
+    await access.check(tenant);
+    expect([state.portalReads, state.installReads]).toEqual([1, 1]);
+
+    now += 1;
+    await access.check(tenant);
+    expect([state.portalReads, state.installReads]).toEqual([2, 2]);
+  });
+
+  it('when a portal is enabled or an install completes, then the next check sees it: negative answers are not kept', async () => {
+    const { state, repositories } = stored(aPortal({ portalId: tenant.portalId, active: false }), installed(false));
+    const access = new TenantAccess(repositories, clock);
+
+    expect(await access.check(tenant)).toMatchObject({ held: { type: 'INACTIVE_PORTAL' } });
+    state.portal = { ...state.portal!, active: true };
+    expect(await access.check(tenant)).toMatchObject({ held: { type: 'PORTAL_NOT_SYNC_ENABLED' } });
+    state.install = installed(true);
+    expect(await access.check(tenant)).toEqual({ portal: state.portal });
+    expect([state.portalReads, state.installReads]).toEqual([2, 2]); // the active portal was kept from the second check
+  });
+
+  it('when forget is called, then a cached positive answer is read again (a portal was disabled meanwhile)', async () => {
+    const { state, repositories } = stored(aPortal({ portalId: tenant.portalId }), installed(true));
+    const access = new TenantAccess(repositories, clock);
+    await access.check(tenant);
+
+    state.portal = { ...state.portal!, active: false };
+    expect(await access.check(tenant)).toHaveProperty('portal');
+    access.forget();
+
+    expect(await access.check(tenant)).toMatchObject({ held: { type: 'INACTIVE_PORTAL' } });
+  });
+
+  it("when two applications of one portal are checked, then each one's install is read on its own", async () => {
+    const { state, repositories } = stored(aPortal({ portalId: tenant.portalId }), installed(true));
+    const access = new TenantAccess(repositories, clock);
+
+    await access.check({ portalId: tenant.portalId, appId: 'app-a' });
+    await access.check({ portalId: tenant.portalId, appId: 'app-b' });
+    await access.check({ portalId: tenant.portalId, appId: 'app-a' });
+
+    expect([state.portalReads, state.installReads]).toEqual([1, 2]);
+  });
+});

@@ -1,0 +1,211 @@
+import { CrmConnections } from '@ecomm-sync/crm-connections';
+import { SecretBox } from '@ecomm-sync/data-access';
+import { recordingLogger } from '@ecomm-sync/testing';
+import { aPortal, asRepositories, FakeAccountRepository, FakeCredentialRepository, FakePortalRepository } from '@ecomm-sync/testing-fakes';
+import { ManageAccountsUseCase } from './manage-accounts.use-case';
+
+const NOW = 1_750_000_000_000;
+const TTL_SECONDS = 1_800;
+const box = new SecretBox('manage-accounts-spec-secrets-key');
+
+/** Portals are made by provisionPortal, which calls the built-in CRM's admin API: its integration spec covers it. */
+describe('ManageAccountsUseCase', () => {
+  let portals: FakePortalRepository;
+  let accounts: FakeAccountRepository;
+  let credentials: FakeCredentialRepository;
+  let accessChanged: number;
+  let enabled: number[];
+  let useCase: ManageAccountsUseCase;
+  let portalId: number;
+
+  beforeEach(() => {
+    portals = new FakePortalRepository();
+    accounts = new FakeAccountRepository();
+    credentials = new FakeCredentialRepository();
+    accessChanged = 0;
+    enabled = [];
+    const connections = new CrmConnections({ portals, secretBox: box, builtinBaseUrl: 'http://crm.invalid', clock: () => NOW });
+    useCase = new ManageAccountsUseCase(
+      asRepositories({ portals, accounts, credentials }),
+      {
+        crm: { baseUrl: 'http://crm.invalid', adminToken: 'admin' },
+        accessTokenTtlSeconds: TTL_SECONDS,
+        secretBox: box,
+        connections,
+        onAccessChanged: async () => {
+          accessChanged++;
+        },
+        onPortalEnabled: async (id) => {
+          enabled.push(id);
+        },
+        clock: () => NOW,
+      },
+      recordingLogger().logger,
+    );
+    portalId = portals.put(aPortal({ builtinCrmToken: { sealed: box.seal('crm-token') } })).portalId;
+  });
+
+  const anApplication = async () => {
+    const { developerId } = await useCase.createDeveloper('Dev');
+    return useCase.createApplication(developerId, 'Connector');
+  };
+
+  describe('portals', () => {
+    it('when a portal is disabled and enabled, then every replica is told each time and what it was sent meanwhile is applied after enabling', async () => {
+      await useCase.setPortalActive(portalId, false);
+      expect(await useCase.getPortal(portalId)).toMatchObject({ active: false });
+      expect(enabled).toEqual([]);
+
+      await useCase.setPortalActive(portalId, true);
+
+      expect(accessChanged).toBe(2);
+      expect(enabled).toEqual([portalId]);
+      expect((await useCase.listPortals()).find((portal) => portal.portalId === portalId)).toEqual({ portalId, name: expect.any(String), active: true });
+    });
+
+    it('when an unknown portal is read, changed or given a key, then a 404 names it', async () => {
+      for (const call of [
+        () => useCase.getPortal(1),
+        () => useCase.setPortalActive(1, true),
+        () => useCase.rotatePortalKey(1),
+        () => useCase.createPrivateAppToken(1, 'x'),
+      ]) {
+        await expect(call()).rejects.toMatchObject({ status: 404, message: 'No portal 1' });
+      }
+      expect(accessChanged).toBe(0);
+    });
+
+    it('when a portal key is rotated, then only the new key works and the portal lists it', async () => {
+      const first = await useCase.rotatePortalKey(portalId);
+      const second = await useCase.rotatePortalKey(portalId);
+
+      expect(await credentials.resolve(first.apiKey)).toBeNull();
+      expect(await credentials.resolve(second.apiKey)).toMatchObject({ kind: 'portal-key', portalId });
+      expect((await useCase.getPortal(portalId)).credentials.map((credential) => credential.credentialId)).toEqual([second.credentialId]);
+      expect(accessChanged).toBe(2);
+    });
+
+    it('when private-app tokens are made, then each works alongside the others', async () => {
+      const erp = await useCase.createPrivateAppToken(portalId, 'erp');
+      const pos = await useCase.createPrivateAppToken(portalId, 'pos');
+      expect(await credentials.resolve(erp.token)).toMatchObject({ kind: 'private-app-token', name: 'erp' });
+      expect(await credentials.resolve(pos.token)).toMatchObject({ kind: 'private-app-token', name: 'pos' });
+    });
+
+    it('when a hosted CRM connection is set, then it is shown without its secret and every replica is told; an unusable one is a 400', async () => {
+      const view = await useCase.setCrmConnection(portalId, {
+        kind: 'hosted',
+        baseUrl: 'https://api.crm.example.com',
+        auth: { type: 'private-app', token: 'pat-secret-123' },
+      });
+
+      expect(view).toMatchObject({ kind: 'hosted', authType: 'private-app', baseUrl: 'https://api.crm.example.com' });
+      expect(JSON.stringify(await useCase.getCrmConnection(portalId))).not.toContain('pat-secret-123');
+      expect(accessChanged).toBe(1);
+      await expect(useCase.setCrmConnection(portalId, { kind: 'builtin', limits: { timeZone: 'Mars/Olympus' } })).rejects.toMatchObject({
+        status: 400,
+        message: 'body/limits.timeZone "Mars/Olympus" is not an IANA time zone (such as UTC or Europe/Berlin)',
+      });
+      await expect(useCase.setCrmConnection(portalId + 1, { kind: 'builtin' })).rejects.toMatchObject({ status: 404 });
+    });
+  });
+
+  describe('developers and applications', () => {
+    it('when a developer is created, then its key works and rotating it leaves only the new one', async () => {
+      const { developerId, apiKey } = await useCase.createDeveloper();
+      expect(await useCase.listDevelopers()).toEqual([{ developerId, name: `Developer ${developerId}` }]);
+      expect(await credentials.resolve(apiKey)).toMatchObject({ kind: 'developer-key', developerId });
+
+      const rotated = await useCase.rotateDeveloperKey(developerId);
+
+      expect(await credentials.resolve(apiKey)).toBeNull();
+      expect(await credentials.resolve(rotated.apiKey)).toMatchObject({ developerId });
+      await expect(useCase.rotateDeveloperKey(developerId + 1)).rejects.toMatchObject({ status: 404, message: `No developer ${developerId + 1}` });
+    });
+
+    it('when an application is created, then its client authenticates with its secret, which is kept sealed for signing', async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+
+      expect(await accounts.authenticateClient(clientId, clientSecret)).toMatchObject({ appId, name: 'Connector' });
+      expect(box.open((await accounts.sealedClientSecret(appId))!)).toBe(clientSecret);
+      await expect(useCase.createApplication(999, 'x')).rejects.toMatchObject({ status: 404 });
+    });
+
+    it('when a client secret is rotated, then the old one no longer authenticates', async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { clientSecret: rotated } = await useCase.rotateClientSecret(appId);
+      expect(await accounts.authenticateClient(clientId, clientSecret)).toBeNull();
+      expect(await accounts.authenticateClient(clientId, rotated)).toMatchObject({ appId });
+      await expect(useCase.rotateClientSecret('no-app')).rejects.toMatchObject({ status: 404, message: 'No application no-app' });
+    });
+  });
+
+  describe('installs and OAuth', () => {
+    it('when an application is installed, then it gets an access token that expires and a refresh token, both for that portal', async () => {
+      const { appId } = await anApplication();
+
+      const tokens = await useCase.install(portalId, appId);
+
+      expect(tokens.expiresIn).toBe(TTL_SECONDS);
+      expect(await credentials.resolve(tokens.accessToken)).toMatchObject({ kind: 'access-token', portalId, appId, expiresAt: NOW + TTL_SECONDS * 1000 });
+      expect(await credentials.resolve(tokens.refreshToken)).toMatchObject({ kind: 'refresh-token', portalId, appId });
+      expect(await useCase.listInstalls({ portalId })).toEqual([{ portalId, appId, installedAt: NOW }]);
+    });
+
+    it('when a refresh token is used, then new tokens come back and it cannot be used again', async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { refreshToken } = await useCase.install(portalId, appId);
+
+      const next = await useCase.refresh(clientId, clientSecret, refreshToken);
+
+      expect(await credentials.resolve(next.accessToken)).toMatchObject({ portalId, appId });
+      await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({ status: 400, fields: { error: 'invalid_grant' } });
+    });
+
+    it.each([
+      ['a wrong client secret', async (app: { clientId: string }, token: string) => useCase.refresh(app.clientId, 'wrong', token), 401, 'invalid_client'],
+      [
+        'the refresh token of another application',
+        async (_app: { clientId: string }, token: string) => anApplication().then((other) => useCase.refresh(other.clientId, other.clientSecret, token)),
+        400,
+        'invalid_grant',
+      ],
+    ])('when a refresh comes with %s, then it is refused with its OAuth error code', async (_case, refresh, status, error) => {
+      const app = await anApplication();
+      const { refreshToken } = await useCase.install(portalId, app.appId);
+      await expect(refresh(app, refreshToken)).rejects.toMatchObject({ status, fields: { error } });
+    });
+
+    it('when an application is uninstalled, then its tokens stop working at once, a refresh is refused, and uninstalling again is a 404', async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { accessToken, refreshToken } = await useCase.install(portalId, appId);
+
+      await useCase.uninstall(portalId, appId);
+
+      expect(await credentials.resolve(accessToken)).toBeNull();
+      await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({ status: 400, fields: { error: 'invalid_grant' } });
+      await expect(useCase.uninstall(portalId, appId)).rejects.toMatchObject({
+        status: 404,
+        message: `Application ${appId} is not installed in portal ${portalId}`,
+      });
+      expect(accessChanged).toBe(1);
+    });
+  });
+
+  describe('credentials', () => {
+    it('when credentials are listed without an owner, then a 400 says which filters to give', async () => {
+      await expect(useCase.listCredentials({})).rejects.toMatchObject({ status: 400, message: 'Give portalId, developerId or appId to list credentials' });
+    });
+
+    it('when a credential is revoked, then it stops working, every replica is told, and revoking it again is a 404', async () => {
+      const { token, credentialId } = await useCase.createPrivateAppToken(portalId, 'erp');
+      expect(await useCase.listCredentials({ portalId })).toHaveLength(1);
+
+      await useCase.revoke(credentialId);
+
+      expect(await credentials.resolve(token)).toBeNull();
+      expect(accessChanged).toBe(1);
+      await expect(useCase.revoke(credentialId)).rejects.toMatchObject({ status: 404, message: `No credential ${credentialId}` });
+    });
+  });
+});

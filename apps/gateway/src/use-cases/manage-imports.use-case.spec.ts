@@ -1,0 +1,210 @@
+import type { ImportEventMessage, ObjectType } from '@ecomm-sync/contracts';
+import { OBJECT_TYPES, TOPICS } from '@ecomm-sync/contracts';
+import { recordingLogger } from '@ecomm-sync/testing';
+import {
+  anAppTenant,
+  asRepositories,
+  aStoredSettings,
+  FakeAccountRepository,
+  FakeBroker,
+  FakeImportRepository,
+  FakeSettingsRepository,
+  FakeStoreRepository,
+} from '@ecomm-sync/testing-fakes';
+import { ManageImportsUseCase, type ImportTenant } from './manage-imports.use-case';
+
+const NOW = 1_750_000_000_000;
+const items = (count: number) => Array.from({ length: count }, (_, i) => ({ externalObjectId: `obj-${i}`, properties: { name: `n${i}` } }));
+
+describe('ManageImportsUseCase', () => {
+  let tenant: ImportTenant;
+  let imports: FakeImportRepository;
+  let accounts: FakeAccountRepository;
+  let settings: FakeSettingsRepository;
+  let stores: FakeStoreRepository;
+  let broker: FakeBroker;
+  let logs: ReturnType<typeof recordingLogger>['entries'];
+  let useCase: ManageImportsUseCase;
+
+  beforeEach(async () => {
+    tenant = anAppTenant();
+    imports = new FakeImportRepository();
+    accounts = new FakeAccountRepository();
+    settings = new FakeSettingsRepository();
+    stores = new FakeStoreRepository();
+    broker = new FakeBroker();
+    const recording = recordingLogger();
+    logs = recording.entries;
+    useCase = new ManageImportsUseCase(asRepositories({ imports, accounts, settings, stores }), broker, recording.logger, () => NOW);
+    await accounts.install(tenant.portalId, tenant.appId, NOW);
+    const { rev: _rev, ...stored } = aStoredSettings({ webhookUri: 'https://shop.example.com/import' });
+    await settings.put(tenant, stored);
+  });
+
+  /** An import of the default store with every object type but `open` ended with matching counts. */
+  const startedWithAllEndedBut = async (open: ObjectType) => {
+    const { importStartedAt } = await useCase.start(tenant, 'default', 'v1');
+    for (const type of OBJECT_TYPES.filter((candidate) => candidate !== open)) {
+      await useCase.putPage(tenant, 'default', importStartedAt, type, 1, items(2));
+      await useCase.end(tenant, 'default', importStartedAt, type, { pageCount: 1, itemCount: 2 });
+    }
+    return importStartedAt;
+  };
+
+  describe('start', () => {
+    it('when an installed application with an import address starts an import, then it is initialized for every object type and handed to the coordinator', async () => {
+      expect(await useCase.start(tenant, 'default', 'v1')).toEqual({ importStartedAt: NOW, status: 'initialized' });
+
+      const started = (await imports.find(tenant, 'default', NOW))!;
+      expect(started).toMatchObject({ version: 'v1', status: 'initialized', webhookUri: 'https://shop.example.com/import' });
+      expect(Object.keys(started.types).sort()).toEqual([...OBJECT_TYPES].sort());
+      expect(broker.bodiesTo<ImportEventMessage>(TOPICS.importStarted)).toEqual([{ kind: 'import-started', importId: started.importId }]);
+    });
+
+    it('when two imports of a store start at the same instant, then the second starts a millisecond later', async () => {
+      await useCase.start(tenant, 'default', 'v1');
+      expect((await useCase.start(tenant, 'default', 'v1')).importStartedAt).toBe(NOW + 1);
+    });
+
+    it.each([
+      [
+        'the application is not installed',
+        async (): Promise<unknown> => accounts.removeInstall(tenant.portalId, tenant.appId),
+        'v1',
+        404,
+        /not installed in portal/,
+      ],
+      [
+        'the application has no import address',
+        async (): Promise<unknown> => settings.put(tenant, { ...aStoredSettings(), webhookUri: null }),
+        'v1',
+        409,
+        /no import address: set importTriggerUri/,
+      ],
+      ['a v2 import names a store not defined', async (): Promise<unknown> => undefined, 'v2', 404, /No store "default"; define it with PUT/],
+    ] as const)('when %s, then the import is refused with what to fix, and nothing is started', async (_case, arrange, version, status, message) => {
+      await arrange();
+      await expect(useCase.start(tenant, 'default', version)).rejects.toMatchObject({ status, message: expect.stringMatching(message) });
+      expect(await imports.find(tenant, 'default', NOW)).toBeNull();
+      expect(broker.routingKeys()).toEqual([]);
+    });
+
+    it('when a v2 import names a defined store, then it starts', async () => {
+      await stores.upsert(tenant, { id: 'eu', label: 'Europe' });
+      expect((await useCase.start(tenant, 'eu', 'v2')).status).toBe('initialized');
+    });
+
+    it('when the start cannot be queued, then a 503 asks to start again and the import is failed', async () => {
+      broker.failNextPublishes(1);
+      await expect(useCase.start(tenant, 'default', 'v1')).rejects.toMatchObject({ status: 503 });
+      expect(await imports.find(tenant, 'default', NOW)).toMatchObject({ status: 'failed', failureReason: 'the import could not be queued' });
+    });
+
+    it.each([
+      [true, 1],
+      [false, 0],
+    ])('when an application installs with importOnInstall %s, then %i imports start', async (importOnInstall, count) => {
+      await settings.put(tenant, { ...aStoredSettings(), importOnInstall });
+      await useCase.startOnInstall(tenant);
+      expect(broker.bodiesTo(TOPICS.importStarted)).toHaveLength(count);
+    });
+
+    it('when the import on install cannot start, then the install goes on and the reason is logged', async () => {
+      await settings.put(tenant, { ...aStoredSettings(), importOnInstall: true, webhookUri: null });
+      await expect(useCase.startOnInstall(tenant)).resolves.toBeUndefined();
+      expect(logs.find((entry) => entry.message === 'the import on install did not start')?.error).toMatch(/no import address/);
+    });
+  });
+
+  describe('pages and ends', () => {
+    it('when pages are sent and the end counts match, then the type has ended and the view shows what was received', async () => {
+      const { importStartedAt } = await useCase.start(tenant, 'default', 'v1');
+      await useCase.putPage(tenant, 'default', importStartedAt, 'CONTACT', 1, items(3));
+      await useCase.putPage(tenant, 'default', importStartedAt, 'CONTACT', 2, items(1));
+      await useCase.end(tenant, 'default', importStartedAt, 'CONTACT', { pageCount: 2, itemCount: 4 });
+
+      const view = await useCase.view(tenant, 'default', importStartedAt);
+      expect(view.objectTypes.CONTACT).toMatchObject({ pagesReceived: 2, itemsReceived: 4, ended: true });
+      expect(view.objectTypes.DEAL).toMatchObject({ pagesReceived: 0, ended: false });
+      expect(await useCase.getPage(tenant, 'default', importStartedAt, 'CONTACT', 2)).toEqual(items(1));
+    });
+
+    it('when the end counts do not match, then a 400 gives both counts and the type stays open', async () => {
+      const { importStartedAt } = await useCase.start(tenant, 'default', 'v1');
+      await useCase.putPage(tenant, 'default', importStartedAt, 'DEAL', 1, items(2));
+
+      await expect(useCase.end(tenant, 'default', importStartedAt, 'DEAL', { pageCount: 2, itemCount: 5 })).rejects.toMatchObject({
+        status: 400,
+        message:
+          'Counts of DEAL do not match: the end says 2 pages and 5 items, the service received 1 pages and 2 items; send the missing pages, then the end again',
+      });
+      expect((await useCase.view(tenant, 'default', importStartedAt)).objectTypes.DEAL?.ended).toBe(false);
+    });
+
+    it('when a type has ended, then its pages and a second end are refused with a 409', async () => {
+      const { importStartedAt } = await useCase.start(tenant, 'default', 'v1');
+      await useCase.end(tenant, 'default', importStartedAt, 'PRODUCT', { pageCount: 0, itemCount: 0 });
+
+      await expect(useCase.putPage(tenant, 'default', importStartedAt, 'PRODUCT', 1, items(1))).rejects.toMatchObject({
+        status: 409,
+        message: expect.stringMatching(/already ended/),
+      });
+      await expect(useCase.end(tenant, 'default', importStartedAt, 'PRODUCT', { pageCount: 0, itemCount: 0 })).rejects.toMatchObject({ status: 409 });
+    });
+
+    it('when the last type ends, then the import is complete, the coordinator is told, and more pages are refused', async () => {
+      const importStartedAt = await startedWithAllEndedBut('LINE_ITEM');
+      expect(broker.bodiesTo(TOPICS.importCompleted)).toEqual([]);
+
+      await useCase.end(tenant, 'default', importStartedAt, 'LINE_ITEM', { pageCount: 0, itemCount: 0 });
+
+      const found = (await imports.find(tenant, 'default', importStartedAt))!;
+      expect(found).toMatchObject({ status: 'complete', completedAt: NOW });
+      expect(broker.bodiesTo<ImportEventMessage>(TOPICS.importCompleted)).toEqual([{ kind: 'import-completed', importId: found.importId }]);
+      await expect(useCase.putPage(tenant, 'default', importStartedAt, 'CONTACT', 9, items(1))).rejects.toMatchObject({
+        status: 409,
+        message: expect.stringMatching(/is complete; start a new one/),
+      });
+    });
+
+    it('when telling the coordinator of a completion fails, then the end still succeeds (the periodic check releases it)', async () => {
+      const importStartedAt = await startedWithAllEndedBut('CONTACT');
+      broker.failNextPublishes(1);
+      await expect(useCase.end(tenant, 'default', importStartedAt, 'CONTACT', { pageCount: 0, itemCount: 0 })).resolves.toBeUndefined();
+      expect((await imports.find(tenant, 'default', importStartedAt))!.status).toBe('complete');
+    });
+
+    it('when an import failed, then its pages are refused with the reason', async () => {
+      const { importStartedAt } = await useCase.start(tenant, 'default', 'v1');
+      await imports.fail((await imports.find(tenant, 'default', importStartedAt))!.importId, 'the webhook was refused');
+      await expect(useCase.putPage(tenant, 'default', importStartedAt, 'CONTACT', 1, items(1))).rejects.toMatchObject({
+        status: 409,
+        message: expect.stringMatching(/failed \(the webhook was refused\)/),
+      });
+    });
+
+    it("when an import, or a page of it, does not exist, or it is another application's, then a 404 says what to do", async () => {
+      const { importStartedAt } = await useCase.start(tenant, 'default', 'v1');
+      await expect(useCase.getPage(tenant, 'default', importStartedAt, 'CONTACT', 1)).rejects.toMatchObject({
+        status: 404,
+        message: `No page 1 of CONTACT in import ${importStartedAt}`,
+      });
+      await expect(useCase.view(tenant, 'default', importStartedAt + 5)).rejects.toMatchObject({
+        status: 404,
+        message: expect.stringMatching(/start one with POST/),
+      });
+      await expect(useCase.view({ ...tenant, appId: 'another-app' }, 'default', importStartedAt)).rejects.toMatchObject({ status: 404 });
+    });
+
+    it('when the webhook was tried, then the view lists its attempts', async () => {
+      const { importStartedAt } = await useCase.start(tenant, 'default', 'v1');
+      const { importId } = (await imports.find(tenant, 'default', importStartedAt))!;
+      await imports.recordAttempt(importId, { attempt: 1, at: NOW + 5, url: 'https://shop.example.com/import', status: 500, error: null, durationMs: 12 });
+
+      expect((await useCase.view(tenant, 'default', importStartedAt)).webhook).toEqual({
+        uri: 'https://shop.example.com/import',
+        attempts: [{ attempt: 1, at: NOW + 5, status: 500, error: null, durationMs: 12 }],
+      });
+    });
+  });
+});

@@ -1,0 +1,200 @@
+import type { CatchUpMessage, Tenant } from '@ecomm-sync/contracts';
+import { TOPICS } from '@ecomm-sync/contracts';
+import { CrmRequestError, type CrmPort } from '@ecomm-sync/crm-client';
+import { ECOMM_PIPELINE_ID, SYNC_KEY_PROPERTY } from '@ecomm-sync/domain';
+import { recordingLogger } from '@ecomm-sync/testing';
+import {
+  anAppTenant,
+  aPortal,
+  asRepositories,
+  aStoredSettings,
+  aTenant,
+  FakeAccountRepository,
+  FakeBroker,
+  FakeCrm,
+  FakeEcommerceInstallRepository,
+  FakePortalRepository,
+  FakeSettingsRepository,
+  FakeStoreRepository,
+} from '@ecomm-sync/testing-fakes';
+import { ManageInstallUseCase } from './manage-install.use-case';
+
+const NOW = 1_750_000_000_000;
+
+describe('ManageInstallUseCase', () => {
+  let portals: FakePortalRepository;
+  let accounts: FakeAccountRepository;
+  let ecommerceInstalls: FakeEcommerceInstallRepository;
+  let stores: FakeStoreRepository;
+  let settings: FakeSettingsRepository;
+  let broker: FakeBroker;
+  let crm: FakeCrm;
+  let crmPort: CrmPort;
+  let lookupsChanged: number;
+  let installed: Tenant[];
+  let useCase: ManageInstallUseCase;
+  let tenant: Tenant;
+
+  beforeEach(() => {
+    portals = new FakePortalRepository();
+    accounts = new FakeAccountRepository();
+    ecommerceInstalls = new FakeEcommerceInstallRepository();
+    stores = new FakeStoreRepository();
+    settings = new FakeSettingsRepository();
+    broker = new FakeBroker();
+    crm = new FakeCrm();
+    crmPort = crm;
+    lookupsChanged = 0;
+    installed = [];
+    useCase = new ManageInstallUseCase(asRepositories({ portals, accounts, ecommerceInstalls, stores, settings }), broker, recordingLogger().logger, {
+      crmFor: () => crmPort,
+      onLookupsChanged: async () => {
+        lookupsChanged++;
+      },
+      onInstalled: async (done) => {
+        installed.push(done);
+      },
+      clock: () => NOW,
+    });
+    tenant = aTenant({ portalId: portals.put(aPortal()).portalId });
+  });
+
+  const catchUps = () => broker.bodiesTo<CatchUpMessage>(TOPICS.catchUp);
+
+  describe('v1 install', () => {
+    it('when a tenant installs, then its CRM gets the pipeline and properties, its store default exists, it is installed, and what waited is released', async () => {
+      await useCase.install(tenant);
+
+      expect((await crm.listDealPipelines()).map((pipeline) => pipeline.id)).toEqual([ECOMM_PIPELINE_ID]);
+      expect((await crm.listProperties('DEAL')).map((property) => property.name)).toContain(SYNC_KEY_PROPERTY);
+      expect(await stores.list(tenant)).toEqual([{ id: 'default', label: 'Custom' }]);
+      expect(await ecommerceInstalls.find(tenant)).toMatchObject({ installCompleted: true, installedAt: NOW });
+      expect(catchUps()).toEqual([{ kind: 'catch-up', portalId: tenant.portalId, appId: null, errorType: 'PORTAL_NOT_SYNC_ENABLED' }]);
+      expect(installed).toEqual([tenant]);
+      expect(lookupsChanged).toBe(1);
+    });
+
+    it("when an application installs, then its store default is labelled with the application's name", async () => {
+      const app = anAppTenant({ portalId: tenant.portalId });
+      await accounts.createApplication({
+        appId: app.appId,
+        developerId: 1,
+        name: 'Shopware Connector',
+        clientId: 'c',
+        clientSecret: 's',
+        sealedSecret: 'v1.s',
+      });
+      await useCase.install(app);
+      expect(await stores.find(app, 'default')).toEqual({ id: 'default', label: 'Shopware Connector' });
+    });
+
+    it('when a tenant installs twice, then nothing is duplicated and the store default is made once', async () => {
+      await useCase.install(tenant);
+      await useCase.install(tenant);
+      expect(await crm.listDealPipelines()).toHaveLength(1);
+      expect(await stores.list(tenant)).toHaveLength(1);
+      expect(lookupsChanged).toBe(1);
+    });
+
+    it('when the portal does not exist, then a 404 names it and nothing is installed', async () => {
+      const unknown = aTenant();
+      await expect(useCase.install(unknown)).rejects.toMatchObject({ status: 404, message: `No portal ${unknown.portalId}` });
+      expect((await ecommerceInstalls.find(unknown)).installCompleted).toBe(false);
+    });
+
+    it.each([
+      [
+        'has a foreign pipeline named ecommerce',
+        async (): Promise<unknown> => void (await crm.createDealPipeline({ id: 'other', label: 'eCommerce orders', displayOrder: 1, stages: [] })),
+        409,
+        /pipeline named "eCommerce orders"/,
+      ],
+      [
+        'has a sync key property that is not unique',
+        async (): Promise<unknown> => crm.createProperty('CONTACT', { name: SYNC_KEY_PROPERTY, label: 'x', type: 'string' }),
+        409,
+        /another definition/,
+      ],
+      [
+        'fails',
+        async (): Promise<void> => {
+          crmPort = Object.assign(Object.create(crm) as CrmPort, { listDealPipelines: async () => Promise.reject(new CrmRequestError('bad gateway', 502)) });
+        },
+        502,
+        /.+/,
+      ],
+    ] as const)('when the CRM %s, then the install is refused with why, and the tenant is not installed', async (_case, arrange, status, message) => {
+      await arrange();
+      await expect(useCase.install(tenant)).rejects.toMatchObject({ status, message: expect.stringMatching(message) });
+      expect((await ecommerceInstalls.find(tenant)).installCompleted).toBe(false);
+      expect(catchUps()).toEqual([]);
+    });
+
+    it('when a tenant uninstalls, then syncing is off, its stores are gone and every replica is told', async () => {
+      await useCase.install(tenant);
+      lookupsChanged = 0;
+
+      await useCase.uninstall(tenant);
+
+      expect(await ecommerceInstalls.find(tenant)).toMatchObject({ installCompleted: false, uninstalledAt: NOW });
+      expect(await stores.list(tenant)).toEqual([]);
+      expect(lookupsChanged).toBe(1);
+    });
+
+    it('when the status is read, then it says whether the install is done and the settings enabled', async () => {
+      expect(await useCase.status(tenant)).toEqual({ installCompleted: false, ecommSettingsEnabled: false });
+      await useCase.install(tenant);
+      const { rev: _rev, ...stored } = aStoredSettings({ enabled: true });
+      await settings.put(tenant, stored);
+      expect(await useCase.status(tenant)).toEqual({ installCompleted: true, ecommSettingsEnabled: true });
+    });
+  });
+
+  describe('v2 stores', () => {
+    it("when a tenant's first store is put, then it installs with that store and the store default", async () => {
+      expect(await useCase.putStore(tenant, { id: 'eu', label: 'Europe' })).toEqual({ id: 'eu', label: 'Europe' });
+
+      expect((await stores.list(tenant)).map((store) => store.id)).toEqual(['default', 'eu']);
+      expect((await ecommerceInstalls.find(tenant)).installCompleted).toBe(true);
+      expect(catchUps()).toHaveLength(1);
+    });
+
+    it('when an installed tenant puts another store, then it is saved without a second install', async () => {
+      await useCase.putStore(tenant, { id: 'eu', label: 'Europe' });
+      await useCase.putStore(tenant, { id: 'us', label: 'US' });
+      expect(catchUps()).toHaveLength(1);
+      expect(await useCase.getStore(tenant, 'us')).toEqual({ id: 'us', label: 'US' });
+    });
+
+    it('when the setup is refused, then the store is not saved', async () => {
+      await crm.createDealPipeline({ id: 'other', label: 'Ecommerce', displayOrder: 1, stages: [] });
+      await expect(useCase.putStore(tenant, { id: 'eu', label: 'Europe' })).rejects.toMatchObject({ status: 409 });
+      expect(await stores.list(tenant)).toEqual([]);
+    });
+
+    it('when an installed tenant has no store default (installed before it was made), then reading makes it', async () => {
+      await ecommerceInstalls.markInstalled(tenant, NOW);
+      await stores.upsert(tenant, { id: 'eu', label: 'Europe' });
+
+      expect((await useCase.listStores(tenant)).map((store) => store.id)).toEqual(['default', 'eu']);
+      expect(await stores.find(tenant, 'default')).toEqual({ id: 'default', label: 'Custom' });
+    });
+
+    it('when a tenant that is not installed reads store default, then there is none: a 404 says how to define stores', async () => {
+      expect(await useCase.listStores(tenant)).toEqual([]);
+      await expect(useCase.getStore(tenant, 'default')).rejects.toMatchObject({
+        status: 404,
+        message: 'No store "default"; define it with PUT /extensions/ecomm/v2/stores',
+      });
+    });
+
+    it('when store default of an installed tenant is deleted, then a 409 says to uninstall; another store goes, and a missing one is a 404', async () => {
+      await useCase.putStore(tenant, { id: 'eu', label: 'Europe' });
+
+      await expect(useCase.deleteStore(tenant, 'default')).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/uninstall with POST/) });
+      await useCase.deleteStore(tenant, 'eu');
+      expect((await stores.list(tenant)).map((store) => store.id)).toEqual(['default']);
+      await expect(useCase.deleteStore(tenant, 'eu')).rejects.toMatchObject({ status: 404, message: 'No store "eu"' });
+    });
+  });
+});

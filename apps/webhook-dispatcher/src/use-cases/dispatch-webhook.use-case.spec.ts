@@ -1,0 +1,129 @@
+import type { ImportEventMessage } from '@ecomm-sync/contracts';
+import { TOPICS } from '@ecomm-sync/contracts';
+import { SecretBox } from '@ecomm-sync/data-access';
+import { recordingLogger, startWebhookReceiver, type WebhookAnswer, type WebhookReceiver } from '@ecomm-sync/testing';
+import { asRepositories, FakeAccountRepository, FakeBroker, FakeImportRepository } from '@ecomm-sync/testing-fakes';
+import { DispatchWebhookUseCase, type DispatchOptions } from './dispatch-webhook.use-case';
+
+const SECRET = 'client-secret-of-the-application';
+const box = new SecretBox('dispatch-webhook-spec-secrets-key');
+const OPTIONS: DispatchOptions = { timeoutMs: 300, maxAttempts: 3, backoffBaseMs: 1_000, allowPrivateTargets: true };
+
+type Completed = Extract<ImportEventMessage, { kind: 'webhook-completed' }>;
+
+/** The receiver is a real HTTP server on the loopback (as target-policy.spec.ts does); everything else is a fake. */
+describe('DispatchWebhookUseCase', () => {
+  let receiver: WebhookReceiver;
+  let answers: WebhookAnswer[];
+  let accounts: FakeAccountRepository;
+  let imports: FakeImportRepository;
+  let broker: FakeBroker;
+  let slept: number[];
+  let n = 0;
+
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver(
+      () => SECRET,
+      () => answers.shift() ?? { status: 500 },
+    );
+  });
+
+  afterAll(async () => {
+    await receiver.close();
+  });
+
+  beforeEach(async () => {
+    answers = [];
+    accounts = new FakeAccountRepository();
+    imports = new FakeImportRepository();
+    broker = new FakeBroker();
+    slept = [];
+    await accounts.createApplication({
+      appId: 'app-1',
+      developerId: 1,
+      name: 'App',
+      clientId: 'client-1',
+      clientSecret: SECRET,
+      sealedSecret: box.seal(SECRET),
+    });
+  });
+
+  const send = async (options: Partial<DispatchOptions> = {}, url = `${receiver.url}/hook`, appId = 'app-1') => {
+    const useCase = new DispatchWebhookUseCase(
+      asRepositories({ accounts, imports }),
+      box,
+      broker,
+      recordingLogger().logger,
+      { ...OPTIONS, ...options },
+      async (ms) => {
+        slept.push(ms);
+      },
+    );
+    const requestId = `request-${++n}`;
+    const before = receiver.received.length;
+    await useCase.dispatch({ requestId, appId, url, body: JSON.stringify({ n }) });
+    return {
+      outcome: broker.bodiesTo<Completed>(TOPICS.webhookCompleted),
+      attempts: await imports.attemptsOf(requestId),
+      received: receiver.received.slice(before),
+    };
+  };
+
+  it('when the receiver answers 5xx and then 200 with JSON, then every attempt is signed and recorded, with backoff between, and the answer is reported', async () => {
+    answers = [{ status: 503 }, { status: 502 }, { status: 200, json: { importCounts: [] } }];
+
+    const { outcome, attempts, received } = await send();
+
+    expect(outcome).toEqual([{ kind: 'webhook-completed', requestId: expect.any(String), ok: true, status: 200, body: { importCounts: [] } }]);
+    expect(attempts.map((attempt) => [attempt.attempt, attempt.status, attempt.error])).toEqual([
+      [1, 503, 'answered 503'],
+      [2, 502, 'answered 502'],
+      [3, 200, null],
+    ]);
+    expect(received.map((request) => request.verified)).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
+    // Exponential with jitter: half to all of 1 s, then of 2 s.
+    expect(slept).toHaveLength(2);
+    expect(slept[0]).toBeGreaterThanOrEqual(500);
+    expect(slept[0]).toBeLessThanOrEqual(1_000);
+    expect(slept[1]).toBeGreaterThanOrEqual(1_000);
+    expect(slept[1]).toBeLessThanOrEqual(2_000);
+  });
+
+  it.each<[string, number, WebhookAnswer[], RegExp]>([
+    ['a 400', 1, [{ status: 400 }], /answered 400\) after 3 attempt/],
+    ['a 2xx without a JSON body', 1, [{ status: 200 }], /answered 200 without a JSON body/],
+    ['5xx every time', 3, [{ status: 500 }, { status: 500 }, { status: 500 }], /answered 500\) after 3 attempt/],
+    ['408 every time', 3, [{ status: 408 }, { status: 408 }, { status: 408 }], /answered 408/],
+    ['429 every time', 3, [{ status: 429 }, { status: 429 }, { status: 429 }], /answered 429/],
+    ['no answer', 3, ['no-answer', 'no-answer', 'no-answer'], /no answer within 300 ms/],
+  ])('when the receiver gives %s, then the webhook fails after %i attempt(s) with the reason', async (_case, count, given, reason) => {
+    answers = [...given];
+
+    const { outcome, attempts } = await send();
+
+    expect(outcome).toEqual([{ kind: 'webhook-completed', requestId: expect.any(String), ok: false, reason: expect.stringMatching(reason) }]);
+    expect(attempts).toHaveLength(count);
+  });
+
+  it.each([
+    ['the application has no client secret', {}, () => `${receiver.url}/hook`, 'app-unknown', /application app-unknown has no client secret/],
+    ['the target is private and private targets are not allowed', { allowPrivateTargets: false }, () => `${receiver.url}/hook`, 'app-1', /target was refused/],
+    ['the target is not http', {}, () => 'ftp://shop.example.com/hook', 'app-1', /only http and https/],
+    [
+      'the host does not resolve',
+      { resolve: async () => Promise.reject(new Error('ENOTFOUND')) },
+      () => 'https://nowhere.example.com/hook',
+      'app-1',
+      /does not resolve \(ENOTFOUND\)/,
+    ],
+  ] as [string, Partial<DispatchOptions>, () => string, string, RegExp][])(
+    'when %s, then the webhook fails at once without a request',
+    async (_case, options, url, appId, reason) => {
+      const { outcome, attempts, received } = await send(options, url(), appId);
+
+      expect(outcome).toEqual([{ kind: 'webhook-completed', requestId: expect.any(String), ok: false, reason: expect.stringMatching(reason) }]);
+      expect(attempts).toEqual([]);
+      expect(received).toEqual([]);
+    },
+  );
+});

@@ -1,0 +1,73 @@
+import type { EcommerceInstallRepository } from '@ecomm-sync/data-access';
+import { anAppTenant, aTenant } from '../builders';
+import type { PublicOf } from '../public-of';
+
+type Installs = PublicOf<EcommerceInstallRepository>;
+
+/** What the use cases rely on from EcommerceInstallRepository; run against the fake and the real one. */
+export function describeEcommerceInstallRepositoryContract(name: string, make: () => Installs | Promise<Installs>): void {
+  describe(`EcommerceInstallRepository contract: ${name}`, () => {
+    let installs: Installs;
+    beforeEach(async () => {
+      installs = await make();
+    });
+
+    it('when a tenant never installed, then it reads as not installed', async () => {
+      expect(await installs.find(aTenant())).toEqual({
+        installCompleted: false,
+        dashboardInstalled: false,
+        workflowsEnabled: false,
+        installedAt: null,
+        uninstalledAt: null,
+      });
+    });
+
+    it('when a tenant installs, uninstalls and installs again, then the first install date stays and the dashboard outlives the uninstall', async () => {
+      const tenant = aTenant();
+      await installs.markInstalled(tenant, 100);
+      await installs.markInstalled(tenant, 150);
+      expect(await installs.find(tenant)).toEqual({
+        installCompleted: true,
+        dashboardInstalled: true,
+        workflowsEnabled: true,
+        installedAt: 100,
+        uninstalledAt: null,
+      });
+      await installs.markUninstalled(tenant, 200);
+      expect(await installs.find(tenant)).toEqual({
+        installCompleted: false,
+        dashboardInstalled: true,
+        workflowsEnabled: false,
+        installedAt: 100,
+        uninstalledAt: 200,
+      });
+      await installs.markInstalled(tenant, 300);
+      expect(await installs.find(tenant)).toEqual({
+        installCompleted: true,
+        dashboardInstalled: true,
+        workflowsEnabled: true,
+        installedAt: 300,
+        uninstalledAt: null,
+      });
+    });
+
+    it('when an application installs in a portal, then the portal itself and other applications are not installed', async () => {
+      const app = anAppTenant();
+      await installs.markInstalled(app, 100);
+      expect((await installs.find({ portalId: app.portalId, appId: null })).installCompleted).toBe(false);
+      expect((await installs.find({ ...app, appId: `${app.appId}-other` })).installCompleted).toBe(false);
+      expect((await installs.find(app)).installCompleted).toBe(true);
+    });
+
+    it('when tenants install and uninstall, then the portals with running workflows are those with one installed tenant', async () => {
+      const [installed, uninstalled, both] = [aTenant(), aTenant(), anAppTenant()];
+      await installs.markInstalled(installed, 1);
+      await installs.markInstalled(uninstalled, 1);
+      await installs.markUninstalled(uninstalled, 2);
+      await installs.markInstalled(both, 1);
+      await installs.markUninstalled({ portalId: both.portalId, appId: null }, 2);
+      const portals = await installs.portalsWithWorkflows();
+      expect([installed, uninstalled, both].map((tenant) => portals.filter((portalId) => portalId === tenant.portalId).length)).toEqual([1, 0, 1]);
+    });
+  });
+}

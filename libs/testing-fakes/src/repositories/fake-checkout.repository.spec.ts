@@ -1,0 +1,4 @@
+import { describeCheckoutRepositoryContract } from '../contracts/checkout-repository.contract';
+import { FakeCheckoutRepository } from './fake-checkout.repository';
+
+describeCheckoutRepositoryContract('FakeCheckoutRepository', () => new FakeCheckoutRepository());

@@ -1,0 +1,54 @@
+import type { Tenant } from '@ecomm-sync/contracts';
+import type { CheckoutRepository, CheckoutState, PendingCheckout } from '@ecomm-sync/data-access';
+import { keyOf } from '@ecomm-sync/util';
+import { newObjectId } from '../object-ids';
+import { copy, type PublicOf } from '../public-of';
+
+/** CheckoutRepository in memory: pending deals by object, and named leases. */
+export class FakeCheckoutRepository implements PublicOf<CheckoutRepository> {
+  private readonly pending = new Map<string, PendingCheckout>();
+  private readonly leases = new Map<string, { holder: string; until: number }>();
+
+  async track(tenant: Tenant, storeId: string, deals: readonly CheckoutState[], now: number): Promise<void> {
+    for (const deal of deals) {
+      const key = keyOf(tenant.portalId, tenant.appId, storeId, deal.externalObjectId);
+      const stored = this.pending.get(key);
+      if (!deal.pending) this.pending.delete(key);
+      else if (stored) stored.crmId = deal.crmId;
+      else
+        this.pending.set(key, {
+          id: newObjectId(),
+          tenant: copy(tenant),
+          storeId,
+          externalObjectId: deal.externalObjectId,
+          crmId: deal.crmId,
+          pendingSince: now,
+        });
+    }
+  }
+
+  async due(before: number, limit: number): Promise<PendingCheckout[]> {
+    return [...this.pending.values()]
+      .filter((checkout) => checkout.pendingSince <= before)
+      .sort((a, b) => a.pendingSince - b.pendingSince)
+      .slice(0, limit)
+      .map(copy);
+  }
+
+  async forget(checkouts: readonly PendingCheckout[]): Promise<void> {
+    for (const checkout of checkouts) {
+      for (const [key, stored] of this.pending) if (stored.id === checkout.id && stored.pendingSince === checkout.pendingSince) this.pending.delete(key);
+    }
+  }
+
+  async acquireLease(name: string, holder: string, now: number, ttlMs: number): Promise<boolean> {
+    const lease = this.leases.get(name);
+    if (lease && lease.until >= now && lease.holder !== holder) return false;
+    this.leases.set(name, { holder, until: now + ttlMs });
+    return true;
+  }
+
+  async releaseLease(name: string, holder: string): Promise<void> {
+    if (this.leases.get(name)?.holder === holder) this.leases.delete(name);
+  }
+}

@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import type { Credential, CredentialKind, CredentialRepository, CredentialScope } from '@ecomm-sync/data-access';
+import { hashSecret, newSecret } from '@ecomm-sync/data-access';
+import { copy, type PublicOf } from '../public-of';
+
+const PREFIX: Record<CredentialKind, string> = {
+  'portal-key': 'pk',
+  'developer-key': 'dk',
+  'private-app-token': 'pat',
+  'access-token': 'oat',
+  'refresh-token': 'ort',
+};
+
+type Filter = Parameters<CredentialRepository['list']>[0];
+
+const matches = (credential: Credential, filter: Filter) =>
+  (filter.portalId === undefined || credential.portalId === filter.portalId) &&
+  (filter.developerId === undefined || credential.developerId === filter.developerId) &&
+  (filter.appId === undefined || credential.appId === filter.appId) &&
+  (!filter.kinds || filter.kinds.includes(credential.kind));
+
+/** CredentialRepository in memory: credentials by the hash of their secret, as the real one keys them. */
+export class FakeCredentialRepository implements PublicOf<CredentialRepository> {
+  private readonly byHash = new Map<string, Credential>();
+
+  async issue(
+    kind: CredentialKind,
+    scope: CredentialScope,
+    now: number,
+    secret = newSecret(PREFIX[kind]),
+  ): Promise<{ secret: string; credential: Credential }> {
+    const hash = hashSecret(secret);
+    if (this.byHash.has(hash)) throw new Error('E11000 duplicate key error: the secret is taken');
+    const credential: Credential = {
+      credentialId: `cred_${randomBytes(9).toString('base64url')}`,
+      kind,
+      portalId: scope.portalId ?? null,
+      developerId: scope.developerId ?? null,
+      appId: scope.appId ?? null,
+      name: scope.name ?? null,
+      expiresAt: scope.expiresAt ?? null,
+      createdAt: now,
+    };
+    this.byHash.set(hash, credential);
+    return { secret, credential: copy(credential) };
+  }
+
+  async resolve(secret: string): Promise<Credential | null> {
+    const found = this.byHash.get(hashSecret(secret));
+    return found ? copy(found) : null;
+  }
+
+  async list(filter: Filter): Promise<Credential[]> {
+    return [...this.byHash.values()]
+      .filter((credential) => matches(credential, filter))
+      .sort((a, b) => a.createdAt - b.createdAt)
+      .map(copy);
+  }
+
+  async find(credentialId: string): Promise<Credential | null> {
+    const found = [...this.byHash.values()].find((credential) => credential.credentialId === credentialId);
+    return found ? copy(found) : null;
+  }
+
+  async revoke(credentialId: string): Promise<Credential | null> {
+    for (const [hash, credential] of this.byHash) {
+      if (credential.credentialId !== credentialId) continue;
+      this.byHash.delete(hash);
+      return copy(credential);
+    }
+    return null;
+  }
+
+  async revokeWhere(filter: Filter, keep?: string): Promise<number> {
+    if (filter.portalId === undefined && filter.developerId === undefined && filter.appId === undefined && !filter.kinds && !keep)
+      throw new Error('refusing to revoke every credential');
+    let count = 0;
+    for (const [hash, credential] of this.byHash) {
+      if (!matches(credential, filter) || credential.credentialId === keep) continue;
+      this.byHash.delete(hash);
+      count++;
+    }
+    return count;
+  }
+
+  async consumeRefreshToken(secret: string): Promise<Credential | null> {
+    const hash = hashSecret(secret);
+    const found = this.byHash.get(hash);
+    if (found?.kind !== 'refresh-token') return null;
+    this.byHash.delete(hash);
+    return copy(found);
+  }
+}

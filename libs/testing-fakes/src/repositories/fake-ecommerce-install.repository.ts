@@ -1,0 +1,44 @@
+import type { Tenant } from '@ecomm-sync/contracts';
+import type { EcommerceInstall, EcommerceInstallRepository } from '@ecomm-sync/data-access';
+import { keyOf } from '@ecomm-sync/util';
+import { copy, type PublicOf } from '../public-of';
+
+const NOT_INSTALLED: EcommerceInstall = { installCompleted: false, dashboardInstalled: false, workflowsEnabled: false, installedAt: null, uninstalledAt: null };
+
+const tenantKey = (tenant: Tenant) => keyOf(tenant.portalId, tenant.appId);
+
+/** EcommerceInstallRepository in memory: the install state of each tenant. */
+export class FakeEcommerceInstallRepository implements PublicOf<EcommerceInstallRepository> {
+  private readonly installs = new Map<string, { portalId: number; install: EcommerceInstall }>();
+
+  async find(tenant: Tenant): Promise<EcommerceInstall> {
+    return copy(this.installs.get(tenantKey(tenant))?.install ?? NOT_INSTALLED);
+  }
+
+  async markInstalled(tenant: Tenant, now: number): Promise<void> {
+    const existing = await this.find(tenant);
+    this.installs.set(tenantKey(tenant), {
+      portalId: tenant.portalId,
+      install: {
+        ...existing,
+        installCompleted: true,
+        dashboardInstalled: true,
+        workflowsEnabled: true,
+        installedAt: existing.installCompleted ? existing.installedAt : now,
+        uninstalledAt: null,
+      },
+    });
+  }
+
+  async markUninstalled(tenant: Tenant, now: number): Promise<void> {
+    const existing = await this.find(tenant);
+    this.installs.set(tenantKey(tenant), {
+      portalId: tenant.portalId,
+      install: { ...existing, installCompleted: false, workflowsEnabled: false, uninstalledAt: now },
+    });
+  }
+
+  async portalsWithWorkflows(): Promise<number[]> {
+    return [...new Set([...this.installs.values()].filter(({ install }) => install.workflowsEnabled).map(({ portalId }) => portalId))];
+  }
+}

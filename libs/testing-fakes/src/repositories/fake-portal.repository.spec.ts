@@ -1,0 +1,4 @@
+import { describePortalRepositoryContract } from '../contracts/portal-repository.contract';
+import { FakePortalRepository } from './fake-portal.repository';
+
+describePortalRepositoryContract('FakePortalRepository', () => new FakePortalRepository());

@@ -1,0 +1,33 @@
+import type { MappedChange, ObjectScope } from '@ecomm-sync/contracts';
+import type { KeptUpTo } from '@ecomm-sync/data-access';
+import { compareRevisions } from '@ecomm-sync/domain';
+import { keyOf } from '@ecomm-sync/util';
+
+/** A kept change's row key: its object. */
+export const keptKey = ({ tenant, storeId, objectType }: ObjectScope, externalObjectId: string) =>
+  keyOf(tenant.portalId, tenant.appId, storeId, objectType, externalObjectId);
+
+/**
+ * Rows that keep one change per object, the newest revision (compareRevisions), as the real
+ * repositories' keepNewestChanges / releaseKeptChanges do: the fakes of parked and waiting changes.
+ */
+export class KeptChanges<R extends { change: MappedChange }> {
+  readonly rows = new Map<string, R>();
+
+  /** Keeps `change` unless a newer revision is kept; `row` builds it from what was kept before. */
+  keep(scope: ObjectScope, change: MappedChange, row: (stored: R | undefined) => R): void {
+    const key = keptKey(scope, change.externalObjectId);
+    const stored = this.rows.get(key);
+    if (stored && compareRevisions(stored.change, change) > 0) return;
+    this.rows.set(key, row(stored));
+  }
+
+  /** Drops the kept changes done at these revisions; one kept for a newer revision stays. */
+  release(scope: ObjectScope, done: readonly KeptUpTo[]): void {
+    for (const revision of done) {
+      const key = keptKey(scope, revision.externalObjectId);
+      const stored = this.rows.get(key);
+      if (stored && compareRevisions(stored.change, revision) <= 0) this.rows.delete(key);
+    }
+  }
+}
