@@ -86,7 +86,9 @@ export async function writeDiagnosis(stack: TestStack, crmDb: mongoose.Connectio
       .find({
         portalId,
         [`properties.${SYNC_KEY_PROPERTY}`]: {
-          $in: ids.map((id) => syncKeyOf({ portalId, appId: null }, 'default', id.startsWith('chaos-c-') ? 'CONTACT' : 'DEAL', id, 0)),
+          $in: ids.map((id) =>
+            syncKeyOf({ tenant: { portalId, appId: null }, storeId: 'default', objectType: id.startsWith('chaos-c-') ? 'CONTACT' : 'DEAL' }, id, 0),
+          ),
         },
       })
       .toArray(),

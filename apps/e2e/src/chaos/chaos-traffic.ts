@@ -97,9 +97,19 @@ export interface ExpectedObject {
 export function expectedObjects(half: number, tenant: { portalId: number; appId: null }): ExpectedObject[] {
   const objects: ExpectedObject[] = [];
   for (let n = 0; n < half; n++) {
-    objects.push({ kind: 'contacts', n, syncKey: syncKeyOf(tenant, 'default', 'CONTACT', `chaos-c-${n}`, 0), properties: contactOf(n, 2).properties });
+    objects.push({
+      kind: 'contacts',
+      n,
+      syncKey: syncKeyOf({ tenant, storeId: 'default', objectType: 'CONTACT' }, `chaos-c-${n}`, 0),
+      properties: contactOf(n, 2).properties,
+    });
     const { dealname, amount, dealstage } = dealOf(n, 2).properties;
-    objects.push({ kind: 'deals', n, syncKey: syncKeyOf(tenant, 'default', 'DEAL', `chaos-d-${n}`, 0), properties: { dealname, amount, dealstage } });
+    objects.push({
+      kind: 'deals',
+      n,
+      syncKey: syncKeyOf({ tenant, storeId: 'default', objectType: 'DEAL' }, `chaos-d-${n}`, 0),
+      properties: { dealname, amount, dealstage },
+    });
   }
   return objects;
 }
