@@ -15,6 +15,12 @@ describe('waiting for a CRM', () => {
   it.each([
     ['a first failure to answer', null, { reason: 'unreachable', until: null }, { since: NOW, until: NOW + 1_000, tries: 1 }],
     ['a fourth failure to answer in a row', wait(), { reason: 'unreachable', until: null }, { since: NOW - 5_000, until: NOW + 8_000, tries: 4 }],
+    [
+      'a failure while the wait is in force (a request sent before it began)',
+      wait({ until: NOW + 2_000 }),
+      { reason: 'unreachable', until: null },
+      { since: NOW - 5_000, until: NOW + 4_000, tries: 3 },
+    ],
     ['the fortieth failure to answer', wait({ tries: 39 }), { reason: 'unreachable', until: null }, { since: NOW - 5_000, until: NOW + 60_000, tries: 40 }],
     ['a rate limit with a Retry-After', null, { reason: 'rate-limited', until: NOW + 3_000 }, { since: NOW, until: NOW + 3_000, tries: 1 }],
     ['a rate limit naming no time', null, { reason: 'rate-limited', until: null }, { since: NOW, until: NOW + 10_000, tries: 1 }],
@@ -26,6 +32,14 @@ describe('waiting for a CRM', () => {
       reason: cause.reason,
       lastAnswer: '429 slow down',
       ...expected,
+    });
+  });
+
+  it('when a retry at the end of a wait fails while the wait is held for it, then it counts as one more try', () => {
+    const held = wait({ until: NOW + 60_000 }); // a resume holds the wait by moving its end
+    expect(nextCrmWait(held, { reason: 'unreachable', until: null, lastAnswer: 'no answer' }, NOW, policy, { retry: true })).toMatchObject({
+      tries: 4,
+      until: NOW + 8_000,
     });
   });
 

@@ -42,8 +42,18 @@ export const DEFAULT_CRM_WAIT_POLICY: CrmWaitPolicy = { firstBackoffMs: 1_000, m
  * again with a doubling backoff up to a bound; a rate limit or daily cap until the time the CRM
  * (or the shared budget) named, or a default when none was named.
  */
-export function nextCrmWait(previous: CrmWait | null, cause: CrmWaitCause, now: number, policy: CrmWaitPolicy = DEFAULT_CRM_WAIT_POLICY): CrmWait {
-  const tries = (previous?.tries ?? 0) + 1;
+export function nextCrmWait(
+  previous: CrmWait | null,
+  cause: CrmWaitCause,
+  now: number,
+  policy: CrmWaitPolicy = DEFAULT_CRM_WAIT_POLICY,
+  { retry = false } = {},
+): CrmWait {
+  // A failure while the wait is still in force comes from a request sent before the wait began
+  // (another replica's, another group's): the same outage, so it does not count as one more try.
+  // A retry's failure (the resume that the wait's end started) always does.
+  const ongoing = !retry && previous !== null && previous.until > now;
+  const tries = (previous?.tries ?? 0) + (ongoing ? 0 : 1);
   const fallback =
     cause.reason === 'unreachable'
       ? Math.min(policy.maxBackoffMs, policy.firstBackoffMs * 2 ** Math.min(tries - 1, 30))

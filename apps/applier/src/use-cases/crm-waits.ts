@@ -66,12 +66,21 @@ export class CrmWaits {
     if (wait && isWaiting(wait, this.clock())) throw new CrmWaiting(portalId, wait);
   }
 
-  /** Records a failure of the portal's CRM: the wait it starts or prolongs. */
-  async failed(portalId: number, cause: CrmWaitCause): Promise<CrmWait> {
-    const previous = await this.repositories.crmWaits.find(portalId);
-    const wait = nextCrmWait(previous, cause, this.clock());
+  /**
+   * Records a failure of the portal's CRM: the wait it starts or prolongs. `retry`: the failure of
+   * a resume (one more try, always); `answeredSince`: the CRM took work since the stored wait
+   * began (the resume applied a page), so this failure starts a new wait, its backoff from the
+   * first step, instead of doubling the old one's.
+   */
+  async failed(
+    portalId: number,
+    cause: CrmWaitCause,
+    { retry = false, answeredSince = false }: { retry?: boolean; answeredSince?: boolean } = {},
+  ): Promise<CrmWait> {
+    const previous = answeredSince ? null : await this.repositories.crmWaits.find(portalId);
+    const wait = nextCrmWait(previous, cause, this.clock(), undefined, { retry });
     await this.repositories.crmWaits.set(portalId, wait);
-    this.cache.set(portalId, { at: this.clock(), wait });
+    this.cache.set(String(portalId), wait);
     return wait;
   }
 

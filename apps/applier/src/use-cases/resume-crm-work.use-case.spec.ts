@@ -26,9 +26,7 @@ describe('ResumeCrmWorkUseCase', () => {
     applyParked = async (parked) => {
       applied.push(parked.map((entry) => entry.change.externalObjectId));
       for (const entry of parked)
-        await parkedChanges.release(entry.tenant, entry.storeId, entry.objectType, [
-          { externalObjectId: entry.change.externalObjectId, rev: entry.change.rev, settingsRev: entry.change.settingsRev },
-        ]);
+        await parkedChanges.release(entry, [{ externalObjectId: entry.change.externalObjectId, rev: entry.change.rev, settingsRev: entry.change.settingsRev }]);
     };
     const repositories = asRepositories({ crmWaits, parkedChanges });
     const clock = () => NOW;
@@ -42,9 +40,7 @@ describe('ResumeCrmWorkUseCase', () => {
   const waitUntil = (until: number): CrmWait => ({ reason: 'rate-limited', since: NOW - 10_000, until, tries: 1, lastAnswer: '429' });
   const park = (...ids: string[]) =>
     parkedChanges.park(
-      tenant,
-      'default',
-      'CONTACT',
+      { tenant, storeId: 'default', objectType: 'CONTACT' },
       ids.map((externalObjectId) => ({ change: aMappedChange({ externalObjectId }), reapply: false })),
       NOW - 5_000,
     );
@@ -82,6 +78,25 @@ describe('ResumeCrmWorkUseCase', () => {
     expect(await parkedChanges.count(tenant.portalId)).toBe(2);
     expect(await crmWaits.find(tenant.portalId)).toMatchObject({ reason: 'rate-limited', lastAnswer: '429 again', until: expect.any(Number) });
     expect((await crmWaits.find(tenant.portalId))!.until).toBeGreaterThan(NOW);
+  });
+
+  it.each([
+    ['after it applied a page, then the new wait starts over: first backoff step, a new since', 1, { tries: 1, since: NOW, until: NOW + 1_000 }],
+    ['before it applied any page, then the wait grows: its tries and since go on', 0, { tries: 4, since: NOW - 60_000 }],
+  ])('when the CRM stops answering during a resume %s', async (_case, pagesBefore, expected) => {
+    await crmWaits.set(tenant.portalId, { reason: 'unreachable', since: NOW - 60_000, until: NOW - 1, tries: 3, lastAnswer: 'no answer' });
+    await park('a', 'b', 'c');
+    const apply = applyParked;
+    let calls = 0;
+    applyParked = async (parked) => {
+      if (calls++ < pagesBefore) return apply(parked);
+      throw Object.assign(new Error('timeout'), { reason: 'unreachable', until: null, lastAnswer: 'no answer: timeout of 15000ms exceeded' });
+    };
+
+    await useCase.run();
+
+    expect(await crmWaits.find(tenant.portalId)).toMatchObject({ reason: 'unreachable', ...expected });
+    expect(await parkedChanges.count(tenant.portalId)).toBe(3 - 2 * pagesBefore);
   });
 
   it('when applying fails for another reason, then the changes stay parked and the wait is due again at once', async () => {

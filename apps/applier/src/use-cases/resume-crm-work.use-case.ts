@@ -43,6 +43,7 @@ export class ResumeCrmWorkUseCase {
   private async resume(taken: StoredCrmWait): Promise<void> {
     const { crmWaits, parkedChanges } = this.repositories;
     let held: StoredCrmWait | null = taken;
+    let pages = 0;
     try {
       while (held) {
         const parked = await parkedChanges.take(held.portalId, this.options.pageSize);
@@ -52,11 +53,14 @@ export class ResumeCrmWorkUseCase {
           return;
         }
         await this.apply.applyParked(parked);
+        pages++;
         held = await crmWaits.takeForResume(held, this.clock() + this.options.leaseMs);
       }
     } catch (error) {
       const cause = crmWaitCauseOf(error);
-      if (cause) await this.apply.waits.failed(taken.portalId, cause);
+      // A CRM that took pages of this resume is slow or limited again, not down since the first
+      // failure: its wait starts anew, so the backoff does not grow across a long resume.
+      if (cause) await this.apply.waits.failed(taken.portalId, cause, { retry: true, answeredSince: pages > 0 });
       else {
         this.logger.warn('resuming parked changes failed; tried again at the next run', { portalId: taken.portalId, error: String(error) });
         if (held) await crmWaits.release(held, this.clock());
