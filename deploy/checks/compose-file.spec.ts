@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseServiceAddresses } from '@ecomm-sync/domain';
 import { composePortProblems, composeSchemaProblems } from './compose-file';
 import { readYamlDocuments } from './yaml-documents';
 
@@ -12,6 +13,15 @@ describe('docker/compose.yaml', () => {
 
   it('when its published ports are read, then each listens on 127.0.0.1 unless BIND_ADDRESS says otherwise', () => {
     expect(composePortProblems(compose())).toEqual([]);
+  });
+
+  it("when the gateway's SERVICE_READINESS_URLS is read, then it names every other app service at its own host name", () => {
+    const { services } = compose();
+    const list = (services.gateway.environment as Record<string, string>).SERVICE_READINESS_URLS;
+    const named = parseServiceAddresses(list).map(({ service, url }) => [service, new URL(url).hostname]);
+    const apps = Object.keys(services).filter((name) => name !== 'gateway' && name !== 'mongo' && name !== 'rabbitmq');
+    expect(named.sort()).toEqual(apps.map((name) => [name, name]).sort());
+    expect((services.gateway.environment as Record<string, string>).MONGO_URL).toBe('mongodb://mongo:27017'); // the merge kept the shared settings
   });
 
   it('when a service has a misspelled key, then the schema check names it', () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { SHUTDOWN_TIMEOUT_MS } from '@ecomm-sync/http';
 import { deploymentPolicyProblems } from './deployment-policy';
 import { schemaProblems } from './kubernetes-schemas';
+import { readinessAddressProblems } from './readiness-addresses';
 import { parseYamlDocuments, readYamlDocuments, type Manifest } from './yaml-documents';
 
 const K8S = path.join(__dirname, '..', 'k8s');
@@ -35,7 +36,29 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
     expect(deployments.sort()).toEqual(['applier', 'crm', 'gateway', 'import-coordinator', 'mapper', 'webhook-dispatcher']);
   });
 
+  it("when the gateway's SERVICE_READINESS_URLS is read, then it names every other service by a Service that reaches its pods", () => {
+    expect(readinessAddressProblems(allManifests())).toEqual([]);
+  });
+
   describe('a broken copy fails', () => {
+    it('when the readiness addresses miss a service or name a Service that does not exist, then the check names each', () => {
+      const manifests = allManifests().map(copy);
+      const gateway = manifests.find((m) => m.kind === 'Deployment' && m.metadata?.name === 'gateway')!;
+      const env = (gateway.spec as { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } }).template.spec.containers[0].env;
+      env.find((e) => e.name === 'SERVICE_READINESS_URLS')!.value =
+        'mapper=http://mapper:3299,applier=http://appliers:3202,import-coordinator=http://import-coordinator:3203,crm=http://crm:3100';
+      expect(readinessAddressProblems(manifests)).toEqual([
+        'SERVICE_READINESS_URLS does not name webhook-dispatcher',
+        'SERVICE_READINESS_URLS: Service mapper has no port 3299',
+        'SERVICE_READINESS_URLS: applier at http://appliers:3202, but no Service is named appliers',
+      ]);
+      env.splice(
+        env.findIndex((e) => e.name === 'SERVICE_READINESS_URLS'),
+        1,
+      );
+      expect(readinessAddressProblems(manifests)).toEqual([expect.stringMatching(/SERVICE_READINESS_URLS is not set/)]);
+    });
+
     const gateway = () => copy(manifestsOf('gateway.yaml').find((manifest) => manifest.kind === 'Deployment')!);
 
     it.each([

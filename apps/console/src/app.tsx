@@ -29,7 +29,8 @@ const ROUTES: { pattern: string; roles: Session['role'][]; title: string; render
   { pattern: '/console/apps/:appId/inspector', roles: ['integrator'], title: 'Object inspector', render: (p) => <InspectorPage {...p} /> },
   { pattern: '/console/apps/:appId/mappings', roles: ['integrator'], title: 'Mappings', render: (p) => <MappingsPage {...p} /> },
   { pattern: '/console/portals/:portalId/report', roles: ['customer'], title: 'Reporting', render: (p) => <ReportPage {...p} /> },
-  { pattern: '/console/portals/:portalId/stores', roles: ['customer'], title: 'Stores', render: (p) => <StoresPage {...p} /> },
+  { pattern: '/console/apps/:appId/report', roles: ['integrator'], title: 'Reporting', render: (p) => <ReportPage {...p} /> },
+  { pattern: '/console/portals/:portalId/stores', roles: ['customer'], title: 'Stores and imports', render: (p) => <StoresPage {...p} /> },
   { pattern: '/console/operations', roles: ['operator'], title: 'Operations', render: (p) => <OperationsPage {...p} /> },
 ];
 

@@ -28,7 +28,8 @@ export function usePolling<T>(read: () => Promise<T>, deps: readonly unknown[], 
       } catch (error) {
         if (!cancelled) setState((previous) => ({ ...previous, error: error instanceof ApiError ? error : new ApiError(0, String(error)), loading: false }));
       }
-      if (!cancelled) timer = setTimeout(run, intervalMs);
+      // run catches every failure of the read and shows it through the state: nothing to await.
+      if (!cancelled) timer = setTimeout(() => void run(), intervalMs);
     };
     setState((previous) => ({ ...previous, loading: true }));
     void run();

@@ -1,15 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import axios from 'axios';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
+import type { Browser, Page } from 'playwright-core';
+import type { TestPortal, TestStack } from '@ecomm-sync/test-harness';
 import { aV2Message, aV2Submission } from '@ecomm-sync/testing';
+import { consoleUrl, expectAccessible, newPage, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
 import { gatewayClient } from './gateway-client';
-
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = path.resolve(__dirname, '..', '..', '..', 'docs', 'console');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const axeSource: string = require('axe-core').source;
 
 /**
  * Issue 14, pages 3 and 4 in a real browser (Debian's chromium, playwright-core) against the whole
@@ -23,32 +17,8 @@ describe('the console object inspector and mappings in a browser', () => {
   let otherPortal: TestPortal;
   let browser: Browser;
 
-  const consoleUrl = (p = '') => `${stack.gatewayUrl}/console/${p}`;
-
-  async function newPage(): Promise<Page> {
-    // bypassCSP lets axe-core be injected; the console itself runs under its real policy otherwise.
-    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    page.setDefaultTimeout(30_000);
-    return page;
-  }
-
-  async function expectAccessible(page: Page, name: string) {
-    await page.addScriptTag({ content: axeSource });
-    const violations = await page.evaluate<string[]>(
-      `axe.run(document).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
-    );
-    expect({ page: name, violations }).toEqual({ page: name, violations: [] });
-  }
-
-  const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
-
   async function signInAsCustomer(page: Page) {
-    await page.goto(consoleUrl());
-    await page.getByRole('heading', { name: 'Sign in to the ecomm-sync console' }).waitFor();
-    await page.getByLabel('A customer (portal)').check();
-    await page.getByLabel('Portal API key', { exact: true }).fill(portal.apiKey);
-    await page.getByLabel('Portal API key', { exact: true }).press('Enter');
+    await signIn(page, stack, 'customer', { 'Portal API key': portal.apiKey });
     await page.waitForURL('**/overview');
   }
 
@@ -62,9 +32,7 @@ describe('the console object inspector and mappings in a browser', () => {
   }
 
   beforeAll(async () => {
-    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (npm test installs it)`);
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    stack = await TestStack.start({ env: { LOG_LEVEL: 'warn' } });
+    ({ stack, browser } = await startConsoleStack());
     [portal, otherPortal] = [await stack.createPortal(), await stack.createPortal()];
     const client = gatewayClient(stack, portal);
     // The sender's `email` is not an address; its `contact_email` is.
@@ -86,16 +54,12 @@ describe('the console object inspector and mappings in a browser', () => {
     await gatewayClient(stack, otherPortal).putV2(
       aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'theirs', properties: { email: 'theirs@example.com' } })]),
     );
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  afterAll(() => stopConsoleStack({ stack, browser }));
 
   it('when an object with INVALID_EMAIL_ADDRESS is inspected, its mapping dry-run, fixed and saved, then the inspector shows it applied', async () => {
-    const page = await newPage();
+    const page = await newPage(browser);
     await signInAsCustomer(page);
 
     // The inspector: looked up from the keyboard.
@@ -156,7 +120,7 @@ describe('the console object inspector and mappings in a browser', () => {
     await screenshot(page, 'mappings-saved');
 
     // The inspector again: applied, with its CRM id and a link to the built-in CRM; the error resolved.
-    await page.goto(consoleUrl(`portals/${portal.portalId}/inspector?storeId=default&objectType=CONTACT&externalObjectId=bad-email`));
+    await page.goto(consoleUrl(stack, `portals/${portal.portalId}/inspector?storeId=default&objectType=CONTACT&externalObjectId=bad-email`));
     await page.locator('[data-testid="sync-status"][data-status="applied"]').waitFor();
     expect(Number(await page.getByTestId('crm-id').innerText())).toBeGreaterThan(0);
     expect(await page.getByRole('link', { name: /Open in the built-in CRM/ }).getAttribute('href')).toMatch(/\/crm\/v3\/objects\/contacts\/\d+$/);
@@ -165,10 +129,40 @@ describe('the console object inspector and mappings in a browser', () => {
     await screenshot(page, 'inspector-applied');
   });
 
-  it("when a customer inspects another portal's object or opens its mappings by URL, then they are refused and show nothing of it", async () => {
-    const page = await newPage();
+  it('when a line item is dry-run, then each association says what it would link to, from the objects already synced', async () => {
+    const client = gatewayClient(stack, portal);
+    await client.putV2(aV2Submission('PRODUCT', [aV2Message({ externalObjectId: 'mug', properties: { name: 'Mug', price: '9' } })]));
+    const product = await client.statusWhen('PRODUCT', 'mug', (status) => status.crmId !== null, 'the product to be applied');
+    await client.putV2(
+      aV2Submission('LINE_ITEM', [
+        aV2Message({ externalObjectId: 'li-1', properties: { quantity: '1', price: '9' }, associations: { DEAL: ['no-such-deal'], PRODUCT: ['mug'] } }),
+      ]),
+    );
+    await client.statusWhen(
+      'LINE_ITEM',
+      'li-1',
+      (status) => status.errors.some((error) => error.type === 'INVALID_ASSOCIATION_PROPERTY'),
+      'the line item to wait for its deal',
+    );
+
+    const page = await newPage(browser);
     await signInAsCustomer(page);
-    await page.goto(consoleUrl(`portals/${otherPortal.portalId}/inspector?storeId=default&objectType=CONTACT&externalObjectId=theirs`));
+    await page.goto(consoleUrl(stack, `portals/${portal.portalId}/mappings?storeId=default&objectType=LINE_ITEM&externalObjectId=li-1`));
+    await page.getByTestId('settings-check').filter({ hasText: 'These settings can be saved.' }).waitFor();
+    await page.getByRole('form', { name: 'Dry run' }).getByRole('button', { name: 'Dry run' }).click();
+    const linked = page.locator('tr[data-association="PRODUCT:mug"][data-outcome="links"]');
+    await linked.waitFor();
+    expect(await linked.locator('td').innerText()).toBe(`links to CRM object ${product.crmId}`);
+    expect(await page.locator('tr[data-association="DEAL:no-such-deal"]').getAttribute('data-outcome')).toBe('waits');
+    await page.locator('[data-testid="dry-run-errors"] [data-error-type="INVALID_ASSOCIATION_PROPERTY"]').waitFor();
+    await expectAccessible(page, 'mappings, a dry run with associations');
+    await screenshot(page, 'mappings-dry-run-associations');
+  });
+
+  it("when a customer inspects another portal's object or opens its mappings by URL, then they are refused and show nothing of it", async () => {
+    const page = await newPage(browser);
+    await signInAsCustomer(page);
+    await page.goto(consoleUrl(stack, `portals/${otherPortal.portalId}/inspector?storeId=default&objectType=CONTACT&externalObjectId=theirs`));
     await page.getByRole('heading', { name: 'You cannot open this page' }).waitFor();
     expect(await page.getByRole('alert').innerText()).toContain(`This credential belongs to portal ${portal.portalId}, not to portal ${otherPortal.portalId}`);
     expect(await page.content()).not.toContain('theirs@example.com');
@@ -176,7 +170,7 @@ describe('the console object inspector and mappings in a browser', () => {
     await expectAccessible(page, 'inspector, refused');
     await screenshot(page, 'inspector-refused');
 
-    await page.goto(consoleUrl(`portals/${otherPortal.portalId}/mappings`));
+    await page.goto(consoleUrl(stack, `portals/${otherPortal.portalId}/mappings`));
     await page.getByRole('heading', { name: 'You cannot open this page' }).waitFor();
     expect(await page.locator('[data-mapping]').count()).toBe(0);
   });

@@ -1,9 +1,9 @@
-import amqplib from 'amqplib';
 import axios from 'axios';
 import type { Browser } from 'playwright-core';
-import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
-import { aV2Message, aV2Submission, testInfrastructure } from '@ecomm-sync/testing';
-import { expectAccessible, launchChromium, newPage, screenshot, signIn } from './console-browser';
+import type { TestPortal, TestStack } from '@ecomm-sync/test-harness';
+import { aV2Message, aV2Submission } from '@ecomm-sync/testing';
+import { expectAccessible, newPage, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
+import { publishDeadLetter } from './dead-letter-publish';
 import { gatewayClient } from './gateway-client';
 
 /**
@@ -16,7 +16,7 @@ describe("the console's operations page in a browser", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ env: { LOG_LEVEL: 'warn' } });
+    ({ stack, browser } = await startConsoleStack());
     portal = await stack.createPortal();
     // The connection states the account's limits, so its requests go through a request budget (decision 20).
     await axios.put(
@@ -28,28 +28,18 @@ describe("the console's operations page in a browser", () => {
     const client = gatewayClient(stack, portal);
     await client.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'ada', properties: { email: 'ada@example.com', firstname: 'Ada' } })]));
     await client.processed('CONTACT', 'ada');
-    browser = await launchChromium();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  afterAll(() => stopConsoleStack({ stack, browser }));
 
   it('when a message was dead-lettered, then the operator sees its headers and body, redrives it, and sees every service ready and the CRM budget', async () => {
-    const connection = await amqplib.connect(testInfrastructure().amqpUrl);
-    const channel = await connection.createConfirmChannel();
-    channel.sendToQueue(`${stack.name}.webhook-dispatcher.requests.dlq`, Buffer.from('{"kind":"set-aside","portalId":7}'), {
-      persistent: true,
-      contentType: 'application/json',
+    await publishDeadLetter(stack, 'webhook-dispatcher.requests', '{"kind":"set-aside","portalId":7}', {
       messageId: 'dead-1',
       headers: { 'x-attempt': 5, 'x-last-error': 'the import trigger answered 500' },
     });
-    await channel.waitForConfirms();
-    await connection.close();
 
     const page = await newPage(browser);
-    await signIn(page, `${stack.gatewayUrl}/console/`, 'operator', { 'Admin token': stack.adminToken });
+    await signIn(page, stack, 'operator', { 'Admin token': stack.adminToken });
     await page.waitForURL('**/console/operations');
     const row = page.locator('tr[data-queue="webhook-dispatcher.requests"]');
     await row.locator('td[data-dead-letters]', { hasText: '1' }).waitFor();

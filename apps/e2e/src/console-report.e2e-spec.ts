@@ -1,8 +1,8 @@
 import axios from 'axios';
 import type { Browser } from 'playwright-core';
-import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
+import type { TestPortal, TestStack } from '@ecomm-sync/test-harness';
 import { aV2Message, aV2Submission } from '@ecomm-sync/testing';
-import { expectAccessible, launchChromium, newPage, screenshot, signIn } from './console-browser';
+import { consoleUrl, expectAccessible, newPage, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
 import { gatewayClient } from './gateway-client';
 
 /** Issue 14, page 6: the reporting dashboard's numbers equal what the test synced, read from the built-in CRM. */
@@ -13,7 +13,7 @@ describe("the console's reporting page in a browser", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ env: { LOG_LEVEL: 'warn' } });
+    ({ stack, browser } = await startConsoleStack());
     [portal, otherPortal] = [await stack.createPortal(), await stack.createPortal()];
     // The shop sends each line item's product name: map it, as a customer would on the settings.
     const settings = axios.create({ baseURL: `${stack.gatewayUrl}/extensions/ecomm/v2/settings`, params: { hapikey: portal.apiKey } });
@@ -58,17 +58,13 @@ describe("the console's reporting page in a browser", () => {
       ['LINE_ITEM', 'l3'],
     ])
       await client.processed(type, id);
-    browser = await launchChromium();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  afterAll(() => stopConsoleStack({ stack, browser }));
 
   it('when a customer opens the reporting page, then revenue by stage, abandoned checkouts and top products equal what was synced', async () => {
     const page = await newPage(browser);
-    await signIn(page, `${stack.gatewayUrl}/console/`, 'customer', { 'Portal API key': portal.apiKey });
+    await signIn(page, stack, 'customer', { 'Portal API key': portal.apiKey });
     await page.waitForURL('**/overview');
     await page.getByRole('link', { name: 'Reporting' }).click();
     await page.waitForURL(`**/console/portals/${portal.portalId}/report`);
@@ -88,7 +84,7 @@ describe("the console's reporting page in a browser", () => {
 
   it('when a customer opens the overview, then the chart counts the messages received and the objects applied in the last hour and day', async () => {
     const page = await newPage(browser);
-    await signIn(page, `${stack.gatewayUrl}/console/`, 'customer', { 'Portal API key': portal.apiKey });
+    await signIn(page, stack, 'customer', { 'Portal API key': portal.apiKey });
     await page.waitForURL('**/overview');
     const totals = page.locator('[data-activity-totals]');
     await totals.waitFor();
@@ -110,7 +106,7 @@ describe("the console's reporting page in a browser", () => {
   it('when a customer adds a store on the stores page and deletes it, then the list shows it, then no longer', async () => {
     const page = await newPage(browser);
     page.on('dialog', (dialog) => void dialog.accept());
-    await signIn(page, `${stack.gatewayUrl}/console/`, 'customer', { 'Portal API key': portal.apiKey });
+    await signIn(page, stack, 'customer', { 'Portal API key': portal.apiKey });
     await page.waitForURL('**/overview');
     await page.getByRole('link', { name: 'Stores' }).click();
     await page.locator('tr[data-store-id="default"]').waitFor();
@@ -129,15 +125,15 @@ describe("the console's reporting page in a browser", () => {
 
   it("when a customer opens another portal's reporting page by URL, then it is refused; an empty portal shows the empty state", async () => {
     const page = await newPage(browser);
-    await signIn(page, `${stack.gatewayUrl}/console/`, 'customer', { 'Portal API key': otherPortal.apiKey });
+    await signIn(page, stack, 'customer', { 'Portal API key': otherPortal.apiKey });
     await page.waitForURL('**/overview');
-    await page.goto(`${stack.gatewayUrl}/console/portals/${portal.portalId}/report`);
+    await page.goto(consoleUrl(stack, `portals/${portal.portalId}/report`));
     await page.getByRole('heading', { name: 'You cannot open this page' }).waitFor();
     expect(await page.locator('section[data-store]').count()).toBe(0);
-    await page.goto(`${stack.gatewayUrl}/console/portals/${portal.portalId}/stores`);
+    await page.goto(consoleUrl(stack, `portals/${portal.portalId}/stores`));
     await page.getByRole('heading', { name: 'You cannot open this page' }).waitFor();
     expect(await page.locator('tr[data-store-id]').count()).toBe(0);
-    await page.goto(`${stack.gatewayUrl}/console/portals/${otherPortal.portalId}/report`);
+    await page.goto(consoleUrl(stack, `portals/${otherPortal.portalId}/report`));
     await page.getByRole('heading', { name: 'Nothing to report yet' }).waitFor();
     await expectAccessible(page, 'reporting, empty');
     await screenshot(page, 'reporting-empty');

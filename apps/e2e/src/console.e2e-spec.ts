@@ -1,16 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import amqplib from 'amqplib';
 import axios from 'axios';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
-import { aV2Message, aV2Submission, testInfrastructure } from '@ecomm-sync/testing';
+import type { Browser, Page } from 'playwright-core';
+import type { TestPortal, TestStack } from '@ecomm-sync/test-harness';
+import { aV2Message, aV2Submission } from '@ecomm-sync/testing';
+import { consoleUrl, expectAccessible, newPage, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
+import { publishDeadLetter } from './dead-letter-publish';
 import { gatewayClient } from './gateway-client';
-
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = path.resolve(__dirname, '..', '..', '..', 'docs', 'console');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const axeSource: string = require('axe-core').source;
+import { installAnApplication, type InstalledApplication } from './integrator';
 
 /**
  * Issue 14: the web console in a real browser (Debian's chromium, driven by playwright-core)
@@ -22,61 +17,16 @@ describe('the web console in a browser', () => {
   let portal: TestPortal;
   let otherPortal: TestPortal;
   let browser: Browser;
-  let app: { developerKey: string; appId: string; accessToken: string };
-
-  const consoleUrl = (p = '') => `${stack.gatewayUrl}/console/${p}`;
-
-  /** A fresh tab (its own sessionStorage): nobody is signed in. */
-  async function newPage(): Promise<Page> {
-    // bypassCSP lets axe-core be injected; the console itself runs under its real policy otherwise.
-    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    page.setDefaultTimeout(30_000);
-    return page;
-  }
-
-  /** No serious or critical accessibility violation on the page as it is now. */
-  async function expectAccessible(page: Page, name: string) {
-    await page.addScriptTag({ content: axeSource });
-    // A string, so that this file needs no DOM types: it runs in the page.
-    const violations = await page.evaluate<string[]>(
-      `axe.run(document).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
-    );
-    expect({ page: name, violations }).toEqual({ page: name, violations: [] });
-  }
-
-  const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
-
-  async function signIn(
-    page: Page,
-    role: 'customer' | 'integrator' | 'operator',
-    fields: Record<string, string>,
-    credential?: 'OAuth access token of an installed application',
-  ) {
-    await page.goto(consoleUrl());
-    await page.getByRole('heading', { name: 'Sign in to the ecomm-sync console' }).waitFor();
-    const roleLabel = { customer: 'A customer (portal)', integrator: 'An integrator (application)', operator: 'An operator' }[role];
-    await page.getByLabel(roleLabel).check();
-    if (credential) await page.getByLabel(credential).check();
-    for (const [label, value] of Object.entries(fields)) await page.getByLabel(label, { exact: true }).fill(value);
-    // Submitted from the keyboard.
-    await page.getByLabel(Object.keys(fields)[0], { exact: true }).press('Enter');
-  }
+  let app: InstalledApplication;
 
   /** The number in one cell of a store's overview table. */
   const cell = (page: Page, objectType: string, state: string) =>
     page.locator(`tr[data-object-type="${objectType}"] td[data-state="${state}"]`).first().innerText();
 
   beforeAll(async () => {
-    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (npm test installs it)`);
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    stack = await TestStack.start({ env: { LOG_LEVEL: 'warn' } });
+    ({ stack, browser } = await startConsoleStack());
     [portal, otherPortal] = [await stack.createPortal(), await stack.createPortal()];
-    const admin = axios.create({ baseURL: `${stack.gatewayUrl}/admin/v1`, headers: { authorization: `Bearer ${stack.adminToken}` } });
-    const developer = (await admin.post('/developers', { name: 'Console developer' })).data;
-    const application = (await admin.post('/apps', { developerId: developer.developerId, name: 'Console connector' })).data;
-    const tokens = (await admin.post('/installs', { portalId: portal.portalId, appId: application.appId })).data;
-    app = { developerKey: developer.apiKey, appId: application.appId, accessToken: tokens.accessToken };
+    app = await installAnApplication(stack, portal, { developer: 'Console developer', application: 'Console connector' });
 
     // What the overview must count: three contacts (one with a bad e-mail), two products, one deal.
     const client = gatewayClient(stack, portal);
@@ -111,23 +61,18 @@ describe('the web console in a browser', () => {
       ['DEAL', 'd1'],
     ])
       await client.processed(type, id);
-
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  afterAll(() => stopConsoleStack({ stack, browser }));
 
   it('when a customer signs in with the portal key, then the overview counts what was synced, per type and state', async () => {
-    const page = await newPage();
-    await page.goto(consoleUrl());
+    const page = await newPage(browser);
+    await page.goto(consoleUrl(stack));
     await page.getByRole('heading', { name: 'Sign in to the ecomm-sync console' }).waitFor();
     await expectAccessible(page, 'sign-in');
     await screenshot(page, 'sign-in');
 
-    await signIn(page, 'customer', { 'Portal API key': portal.apiKey });
+    await signIn(page, stack, 'customer', { 'Portal API key': portal.apiKey });
     await page.waitForURL(`**/console/portals/${portal.portalId}/overview`);
     await page
       .getByRole('heading', { name: /Default|default/ })
@@ -147,8 +92,8 @@ describe('the web console in a browser', () => {
   });
 
   it('when a customer finds the INVALID_EMAIL_ADDRESS error, fixes the mapping and retries, then the error is shown resolved', async () => {
-    const page = await newPage();
-    await signIn(page, 'customer', { 'Portal API key': portal.apiKey });
+    const page = await newPage(browser);
+    await signIn(page, stack, 'customer', { 'Portal API key': portal.apiKey });
     await page.waitForURL('**/overview');
     await page.getByRole('link', { name: 'Errors' }).click();
     await page.getByLabel('Error type').selectOption('INVALID_EMAIL_ADDRESS');
@@ -176,11 +121,11 @@ describe('the web console in a browser', () => {
   });
 
   it("when a customer opens another portal's pages by URL, then they are refused and show nothing of it", async () => {
-    const page = await newPage();
-    await signIn(page, 'customer', { 'Portal API key': portal.apiKey });
+    const page = await newPage(browser);
+    await signIn(page, stack, 'customer', { 'Portal API key': portal.apiKey });
     await page.waitForURL('**/overview');
     for (const which of ['overview', 'errors']) {
-      await page.goto(consoleUrl(`portals/${otherPortal.portalId}/${which}`));
+      await page.goto(consoleUrl(stack, `portals/${otherPortal.portalId}/${which}`));
       await page.getByRole('heading', { name: 'You cannot open this page' }).waitFor();
       expect(await page.getByRole('alert').innerText()).toContain(
         `This credential belongs to portal ${portal.portalId}, not to portal ${otherPortal.portalId}`,
@@ -192,8 +137,8 @@ describe('the web console in a browser', () => {
   });
 
   it("when a customer signs in with an installed application's OAuth token, then its own (empty) overview shows", async () => {
-    const page = await newPage();
-    await signIn(page, 'customer', { 'OAuth access token': app.accessToken }, 'OAuth access token of an installed application');
+    const page = await newPage(browser);
+    await signIn(page, stack, 'customer', { 'OAuth access token': app.accessToken }, 'OAuth access token of an installed application');
     await page.waitForURL(`**/console/portals/${portal.portalId}/overview`);
     await page.getByRole('heading', { name: 'No stores yet' }).waitFor();
     await expectAccessible(page, 'overview, empty');
@@ -201,8 +146,8 @@ describe('the web console in a browser', () => {
   });
 
   it('when an integrator signs in with the developer key and appId, then the application overview and errors show', async () => {
-    const page = await newPage();
-    await signIn(page, 'integrator', { 'Developer API key': app.developerKey, 'Application id': app.appId });
+    const page = await newPage(browser);
+    await signIn(page, stack, 'integrator', { 'Developer API key': app.developerKey, 'Application id': app.appId });
     await page.waitForURL(`**/console/apps/${app.appId}/overview`);
     await page.getByRole('heading', { name: 'No stores yet' }).waitFor();
     await page.getByRole('link', { name: 'Errors' }).click();
@@ -213,17 +158,10 @@ describe('the web console in a browser', () => {
 
   it('when an operator signs in, then the queues show and a dead-lettered message is redriven from the page', async () => {
     // A message set aside in the webhook dispatcher's dead-letter queue.
-    const connection = await amqplib.connect(testInfrastructure().amqpUrl);
-    const channel = await connection.createConfirmChannel();
-    channel.sendToQueue(`${stack.name}.webhook-dispatcher.requests.dlq`, Buffer.from('{"kind":"set-aside"}'), {
-      persistent: true,
-      contentType: 'application/json',
-    });
-    await channel.waitForConfirms();
-    await connection.close();
+    await publishDeadLetter(stack, 'webhook-dispatcher.requests', '{"kind":"set-aside"}');
 
-    const page = await newPage();
-    await signIn(page, 'operator', { 'Admin token': stack.adminToken });
+    const page = await newPage(browser);
+    await signIn(page, stack, 'operator', { 'Admin token': stack.adminToken });
     await page.waitForURL('**/console/operations');
     const row = page.locator('tr[data-queue="webhook-dispatcher.requests"]');
     await row.locator('td[data-dead-letters]', { hasText: '1' }).waitFor();

@@ -1,10 +1,10 @@
-import axios, { type AxiosInstance } from 'axios';
+import axios from 'axios';
 import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
-import { aV1Contact, freePort, startWebhookReceiver, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
+import { aV1Contact, freePort, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
 import { gatewayClient } from './gateway-client';
+import { installAnApplication, same, startImportWebhook, useImportWebhook, type ImportType, type InstalledApplication } from './integrator';
 
 const COUNTS = { CONTACT: 3000, PRODUCT: 1000, DEAL: 3000, LINE_ITEM: 3000 } as const;
-type ImportType = keyof typeof COUNTS;
 const PAGE_SIZE = 500;
 
 /** The import message of the n-th object of a type, in the CRM's property names (the app maps them as is). */
@@ -27,8 +27,6 @@ function item(type: ImportType, n: number) {
   }
 }
 
-const same = (name: string) => ({ externalPropertyName: name, crmPropertyName: name });
-
 /**
  * Issue 6 end to end: a customer starts an import; the webhook-dispatcher POSTs the signed
  * webhook to a real HTTP receiver acting as the integrator, which answers the counts; the
@@ -37,9 +35,7 @@ const same = (name: string) => ({ externalPropertyName: name, crmPropertyName: n
 describe('bulk import over the running stack', () => {
   let stack: TestStack;
   let portal: TestPortal;
-  let admin: AxiosInstance;
-  let application: { appId: string; clientId: string; clientSecret: string };
-  let developerKey: string;
+  let application: InstalledApplication;
   let app: ReturnType<typeof gatewayClient>;
   let receiver: WebhookReceiver;
 
@@ -54,20 +50,9 @@ describe('bulk import over the running stack', () => {
       },
     });
     portal = await stack.createPortal();
-    admin = axios.create({ baseURL: `${stack.gatewayUrl}/admin/v1`, headers: { authorization: `Bearer ${stack.adminToken}` } });
-    const developer = (await admin.post('/developers', { name: 'Importer Co' })).data;
-    developerKey = developer.apiKey;
-    application = (await admin.post('/apps', { developerId: developer.developerId, name: 'Importer' })).data;
-    const tokens = (await admin.post('/installs', { portalId: portal.portalId, appId: application.appId })).data;
-    app = gatewayClient(stack, { accessToken: tokens.accessToken });
-    receiver = await startWebhookReceiver(
-      () => application.clientSecret,
-      (body, verified) => {
-        if (!verified.ok) return { status: 401, json: { message: verified.reason } };
-        const { settingsToImport } = body as { settingsToImport: { settingsId: number; objectType: ImportType }[] };
-        return { status: 200, json: { importCounts: settingsToImport.map(({ settingsId, objectType }) => ({ settingsId, count: COUNTS[objectType] })) } };
-      },
-    );
+    application = await installAnApplication(stack, portal, { developer: 'Importer Co', application: 'Importer' });
+    app = gatewayClient(stack, { accessToken: application.accessToken });
+    receiver = await startImportWebhook(application, COUNTS);
     await useWebhook(`${receiver.url}/import`);
     expect((await app.http.post('/v1/installs')).status).toBe(204);
   });
@@ -84,12 +69,7 @@ describe('bulk import over the running stack', () => {
       DEAL: { properties: [same('dealname'), same('dealstage'), same('hs_assoc__contact_ids')] },
       LINE_ITEM: { properties: [{ ...same('quantity'), dataType: 'NUMBER' }, same('hs_assoc__deal_id'), same('hs_assoc__product_id')] },
     };
-    const response = await axios.put(
-      `${stack.gatewayUrl}/extensions/ecomm/v2/settings`,
-      { enabled: true, webhookUri, mappings },
-      { params: { hapikey: developerKey, appId: application.appId } },
-    );
-    expect(response.status).toBe(200);
+    expect((await useImportWebhook(stack, application, webhookUri, mappings)).status).toBe(200);
   }
 
   /** The customer starts an import with the portal's key and the application's id. */
@@ -285,7 +265,7 @@ describe('bulk import over the running stack', () => {
       },
     };
     const put = await axios.put(`${stack.gatewayUrl}/extensions/ecomm/v1/settings`, v1Settings, {
-      params: { hapikey: developerKey, appId: application.appId },
+      params: { hapikey: application.developerKey, appId: application.appId },
       validateStatus: () => true,
     });
     if (put.status !== 200) throw new Error(JSON.stringify(put.data));

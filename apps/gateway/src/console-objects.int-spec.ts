@@ -26,14 +26,14 @@ describe('the console API for objects and mappings', () => {
     await repositories.rawMessages.append(first);
     await repositories.rawMessages.append(second);
     const merged = mergeMessages(emptyObjectState(), [...first.messages, ...second.messages], 2_000).state;
-    await repositories.objectStates.insertNew(direct, 'web', 'CONTACT', [{ externalObjectId: 'c1', state: merged }]);
+    await repositories.objectStates.insertNew({ tenant: direct, storeId: 'web', objectType: 'CONTACT' }, [{ externalObjectId: 'c1', state: merged }]);
     await repositories.settings.put(direct, {
       enabled: true,
       importOnInstall: false,
       webhookUri: null,
       mappings: { CONTACT: [{ externalPropertyName: 'email', crmPropertyName: 'email', dataType: 'STRING' }] },
     });
-    await repositories.syncErrors.record(direct, 'web', 'CONTACT', [
+    await repositories.syncErrors.record({ tenant: direct, storeId: 'web', objectType: 'CONTACT' }, [
       {
         externalObjectId: 'c1',
         rev: 1,

@@ -28,12 +28,10 @@ describe('the console API', () => {
     await seedPortal(repositories, { portalId: PORTAL, apiKey: KEY });
     await repositories.stores.upsert(direct, { id: 'web', label: 'Web shop' });
     await repositories.objectStates.insertNew(
-      direct,
-      'web',
-      'CONTACT',
+      { tenant: direct, storeId: 'web', objectType: 'CONTACT' },
       ['c1', 'c2', 'c3'].map((externalObjectId) => ({ externalObjectId, state: emptyObjectState() })),
     );
-    await repositories.syncErrors.record(direct, 'web', 'CONTACT', [
+    await repositories.syncErrors.record({ tenant: direct, storeId: 'web', objectType: 'CONTACT' }, [
       { externalObjectId: 'c2', rev: 1, settingsRev: 1, type: 'INVALID_EMAIL_ADDRESS', details: 'not an e-mail [email: nope]', changedAt: 5, erroredAt: 6 },
       { externalObjectId: 'c3', rev: 1, settingsRev: 1, type: 'INVALID_EMAIL_ADDRESS', details: 'not an e-mail [email: nah]', changedAt: 5, erroredAt: 7 },
     ]);

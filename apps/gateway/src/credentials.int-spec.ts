@@ -68,14 +68,14 @@ describe('credentials and tenant isolation', () => {
     for (const tenant of tenants) {
       await database.repositories.stores.upsert(tenant, { id: 'web', label: 'Web' });
       for (const storeId of ['default', 'web']) {
-        await database.repositories.objectStates.insertNew(tenant, storeId, 'CONTACT', [{ externalObjectId: 'c1', state: emptyObjectState() }]);
+        await database.repositories.objectStates.insertNew({ tenant, storeId, objectType: 'CONTACT' }, [{ externalObjectId: 'c1', state: emptyObjectState() }]);
       }
       await database.repositories.settings.put(tenant, { enabled: true, importOnInstall: false, webhookUri: null, mappings: {} });
       if (tenant.appId)
-        await database.repositories.objectStates.insertNew(tenant, 'web', 'CONTACT', [
+        await database.repositories.objectStates.insertNew({ tenant, storeId: 'web', objectType: 'CONTACT' }, [
           { externalObjectId: `only-${tenant.portalId}`, state: emptyObjectState() },
         ]);
-      await database.repositories.syncErrors.record(tenant, 'default', 'CONTACT', [
+      await database.repositories.syncErrors.record({ tenant, storeId: 'default', objectType: 'CONTACT' }, [
         {
           externalObjectId: `err-${tenant.portalId}-${tenant.appId ?? 'direct'}`,
           rev: 1,
@@ -184,6 +184,7 @@ describe('credentials and tenant isolation', () => {
     // The web console's own API (decision 0033): customers, integrators with appId; the operations
     // part takes the admin token only, which is none of these credentials.
     ['console session', 'get', '/console/api/v1/session', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
+    ['console installs', 'get', '/console/api/v1/installs', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
     ['console overview', 'get', '/console/api/v1/overview', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
     ['console errors', 'get', '/console/api/v1/errors', undefined, [401, 401, 401, 200, 200, 400, 200, 200]],
     [
@@ -354,6 +355,20 @@ describe('credentials and tenant isolation', () => {
       expect(await ids(request(app).get(`${v1}/sync-errors`).set('authorization', `Bearer ${c.tokensAX.accessToken}`))).toEqual([`err-${PORTAL_A}-${x}`]);
       expect(await ids(request(app).get(`${v1}/sync-errors`).set('authorization', `Bearer ${c.tokensBY.accessToken}`))).toEqual([`err-${PORTAL_B}-${y}`]);
       expect(await ids(request(app).get(`${v2}/sync/errors/app/${y}?hapikey=${c.developer2.apiKey}`))).toEqual([`err-${PORTAL_B}-${y}`]);
+    });
+
+    it('when each credential lists the console installs, then it sees only its own portals and applications', async () => {
+      const installs = async (call: request.Test) =>
+        ((await call.expect(200)).body.results as { portalId: number; appId: string; appName: string }[]).map((i) => [i.portalId, i.appId, i.appName]);
+      const [x, y] = [c.appX.appId, c.appY.appId];
+      expect(await installs(request(app).get(`/console/api/v1/installs?hapikey=${c.developer1.apiKey}&appId=${x}`))).toEqual([[PORTAL_A, x, 'Connector X']]);
+      expect(await installs(request(app).get(`/console/api/v1/installs?hapikey=${c.developer2.apiKey}&appId=${y}`))).toEqual([[PORTAL_B, y, 'Connector Y']]);
+      expect(await installs(request(app).get(`/console/api/v1/installs?hapikey=${c.portalKeyA}`))).toEqual([[PORTAL_A, x, 'Connector X']]);
+      expect(await installs(request(app).get('/console/api/v1/installs').set('authorization', `Bearer ${c.tokensBY.accessToken}`))).toEqual([
+        [PORTAL_B, y, 'Connector Y'],
+      ]);
+      expect(await installs(request(app).get(`/console/api/v1/installs?hapikey=${c.developer1.apiKey}&appId=${x}&portalId=${PORTAL_B}`))).toEqual([]);
+      await request(app).get(`/console/api/v1/installs?hapikey=${c.portalKeyB}&portalId=${PORTAL_A}`).expect(403);
     });
 
     it("reads an object's status with its own tenant's credential", async () => {

@@ -25,7 +25,7 @@ describe('error listings by portal, application and object', () => {
     await seedPortal(database.repositories, { portalId: 7001, apiKey: portalKey });
     await seedPortal(database.repositories, { portalId: 7002, apiKey: otherPortalKey });
     const record = (portalId: number, appIdOf: string | null, externalObjectId: string, erroredAt: number) =>
-      database.repositories.syncErrors.record({ portalId, appId: appIdOf }, 'default', 'CONTACT', [
+      database.repositories.syncErrors.record({ tenant: { portalId, appId: appIdOf }, storeId: 'default', objectType: 'CONTACT' }, [
         { externalObjectId, rev: 1, settingsRev: 1, type: 'INVALID_EMAIL_ADDRESS', details: `bad ${externalObjectId}`, changedAt: 1, erroredAt },
       ]);
     await record(7001, null, 'direct-1', 100);
@@ -92,7 +92,7 @@ describe('error listings by portal, application and object', () => {
   });
 
   it('lists one object’s errors, resolved ones on request', async () => {
-    await database.repositories.syncErrors.resolve({ portalId: 7001, appId: null }, 'default', 'CONTACT', ['direct-1'], 500);
+    await database.repositories.syncErrors.resolve({ tenant: { portalId: 7001, appId: null }, storeId: 'default', objectType: 'CONTACT' }, ['direct-1'], 500);
     expect((await request(app).get(`/extensions/ecomm/v1/sync-errors/object/CONTACT/direct-1?hapikey=${portalKey}`).expect(200)).body).toEqual({ results: [] });
     const all = await request(app).get(`/extensions/ecomm/v1/sync-errors/object/CONTACT/direct-1?hapikey=${portalKey}&showResolvedErrors=true`).expect(200);
     expect(all.body.results).toEqual([expect.objectContaining({ integratorObjectId: 'direct-1', status: 'RESOLVED', type: 'INVALID_EMAIL_ADDRESS' })]);

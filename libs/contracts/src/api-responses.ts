@@ -1,4 +1,5 @@
 import type { FromWireSchema } from './validation';
+import type { ObjectType } from './enums';
 import { v2StoreSchema } from './sync-v2';
 
 /** Every failure's body (docs/api.md "Errors"); OAuth failures add RFC 6749's `error` code. */
@@ -56,6 +57,18 @@ export const importViewSchema = {
     webhook: { type: ['object', 'null'] },
   },
 } as const;
+
+/** The import's state as GET .../imports/{importStartedAt} answers it (the gateway and the console share it). */
+export interface ImportView {
+  importStartedAt: number;
+  storeId: string;
+  status: 'initialized' | 'receiving' | 'complete' | 'failed';
+  failureReason: string | null;
+  completedAt: number | null;
+  releasedAt: number | null;
+  objectTypes: Partial<Record<ObjectType, { settingsId: number; expectedCount: number | null; pagesReceived: number; itemsReceived: number; ended: boolean }>>;
+  webhook: { uri: string; attempts: { attempt: number; at: number; status: number | null; error: string | null; durationMs: number }[] };
+}
 
 /** GET /extensions/ecomm/v2/sync/crm-health (decision 23). */
 export const crmHealthSchema = {

@@ -71,6 +71,19 @@ export interface ConsoleRetryResult {
   more: boolean;
 }
 
+/** GET /console/api/v1/installs: the installs the credential may see (an integrator's portals, a portal's applications). */
+export interface ConsoleInstall {
+  portalId: number;
+  appId: string;
+  /** The application's name, as its developer registered it. */
+  appName: string;
+  installedAt: number;
+}
+
+export interface ConsoleInstalls {
+  results: ConsoleInstall[];
+}
+
 export interface ConsoleQueueStats {
   queue: string;
   depth: number;

@@ -61,6 +61,12 @@ export interface ConsoleDryRunResult {
   /** The properties that would be written to the CRM. */
   properties: Record<string, string | null>;
   associations: Partial<Record<ObjectType, string[]>>;
+  /**
+   * What each association would do, from the stored links: link to a CRM object, make the object
+   * wait for it (a required target not synced yet, on a create), go without it (on an update), or
+   * link later (an optional target, when it arrives).
+   */
+  associationTargets: { objectType: ObjectType; externalObjectId: string; crmId: number | null; outcome: 'links' | 'waits' | 'not-linked' | 'links-later' }[];
   /** The errors the object would get; blocking ones mean it would not be written. */
   problems: Problem[];
   /** A draft the settings endpoint would refuse, in its words (dry runs still map with it). */

@@ -65,18 +65,38 @@ describe('dryRunObject', () => {
       { operation: 'CREATE', properties: { firstname: 'Ada' }, problemTypes: ['MISSING_REQUIRED_PROPERTY'] },
     ],
   ])('%s', (_name, draft, linkedCrmId, expected) => {
-    const outcome = dryRunObject('CONTACT', 'c1', sent, draft, { definedProperties: defined, linkedCrmId });
+    const outcome = dryRunObject('CONTACT', 'c1', sent, draft, { definedProperties: defined, linkedCrmId, associationTargets: new Map() });
     expect({ operation: outcome.operation, properties: outcome.properties, problemTypes: outcome.problems.map((problem) => problem.type) }).toEqual(expected);
+  });
+
+  it('when a line item is dry-run, then each association says what it would link to, from the stored links', () => {
+    const lineItem: RawObjectState = {
+      ...emptyObjectState(),
+      upsertedAt: 10,
+      properties: { quantity: { value: '2', changedAt: 10 } },
+      associations: { DEAL: { value: ['d1'], changedAt: 10 }, PRODUCT: { value: ['p9'], changedAt: 10 } },
+    };
+    const draft: SyncSettings = {
+      enabled: true,
+      mappings: { LINE_ITEM: [{ externalPropertyName: 'quantity', crmPropertyName: 'quantity', dataType: 'NUMBER' }] },
+    };
+    const outcome = dryRunObject('LINE_ITEM', 'l1', lineItem, draft, {
+      definedProperties: new Set(['quantity']),
+      linkedCrmId: null,
+      associationTargets: new Map([['DEAL', new Map([['d1', 501]])]]),
+    });
+    expect(outcome.associationTargets).toEqual([
+      { objectType: 'DEAL', externalObjectId: 'd1', crmId: 501, outcome: 'links' },
+      { objectType: 'PRODUCT', externalObjectId: 'p9', crmId: null, outcome: 'waits' },
+    ]);
+    expect(outcome.problems.map((problem) => [problem.type, problem.blocking])).toEqual([['INVALID_ASSOCIATION_PROPERTY', true]]);
   });
 
   it('when the object was deleted, then the dry run says DELETE and maps nothing', () => {
     const deleted = { ...sent, deletedAt: 20 };
-    expect(dryRunObject('CONTACT', 'c1', deleted, settings([['email', 'email']]), { definedProperties: defined, linkedCrmId: 5 })).toEqual({
-      operation: 'DELETE',
-      properties: {},
-      associations: {},
-      problems: [],
-    });
+    expect(
+      dryRunObject('CONTACT', 'c1', deleted, settings([['email', 'email']]), { definedProperties: defined, linkedCrmId: 5, associationTargets: new Map() }),
+    ).toEqual({ operation: 'DELETE', properties: {}, associations: {}, associationTargets: [], problems: [] });
   });
 });
 

@@ -1,4 +1,5 @@
 import type { ObjectType, Problem, SyncSettings } from '@ecomm-sync/contracts';
+import { resolveAssociations, type AssociationTarget, type AssociationTargetIds } from './association-targets';
 import { mapObject } from './map-object';
 import type { RawObjectState } from './object-state';
 import { validateChange } from './validate-change';
@@ -7,37 +8,38 @@ export interface DryRunOutcome {
   operation: 'CREATE' | 'UPDATE' | 'DELETE';
   properties: Record<string, string | null>;
   associations: Partial<Record<ObjectType, string[]>>;
+  /** What each association would do, from the stored links (empty when the object is not written). */
+  associationTargets: AssociationTarget[];
   problems: Problem[];
 }
 
 /**
  * What the mapper and the applier would make of an object with these settings, without writing:
- * the mapping (mapObject) and the checks against the portal's CRM (validateChange), in the order
- * the services run them. Association targets are not looked up (they depend on other objects).
+ * the mapping (mapObject), the checks against the portal's CRM (validateChange) and the
+ * associations against the stored links (resolveAssociations), in the order the services run them.
  */
 export function dryRunObject(
   objectType: ObjectType,
   externalObjectId: string,
   state: RawObjectState,
   settings: SyncSettings,
-  crm: { definedProperties: ReadonlySet<string>; linkedCrmId: number | null },
+  crm: { definedProperties: ReadonlySet<string>; linkedCrmId: number | null; associationTargets: AssociationTargetIds },
 ): DryRunOutcome {
   const mapped = mapObject(objectType, externalObjectId, state, { ...settings, rev: 0 });
-  if (mapped.action === 'DELETE') return { operation: 'DELETE', properties: {}, associations: {}, problems: mapped.problems };
+  if (mapped.action === 'DELETE') return { operation: 'DELETE', properties: {}, associations: {}, associationTargets: [], problems: mapped.problems };
   const isCreate = crm.linkedCrmId === null;
-  const blocked = mapped.problems.some((problem) => problem.blocking);
-  const validated = blocked
-    ? { properties: {}, problems: [] }
-    : validateChange(
-        objectType,
-        { externalObjectId, properties: mapped.properties, associations: mapped.associations },
-        { definedProperties: crm.definedProperties, isCreate },
-      );
+  const operation = isCreate ? 'CREATE' : 'UPDATE';
+  if (mapped.problems.some((problem) => problem.blocking))
+    return { operation, properties: {}, associations: mapped.associations, associationTargets: [], problems: mapped.problems };
+  const change = { externalObjectId, properties: mapped.properties, associations: mapped.associations };
+  const validated = validateChange(objectType, change, { definedProperties: crm.definedProperties, isCreate });
+  const resolved = resolveAssociations(objectType, change, crm.associationTargets, isCreate);
   return {
-    operation: isCreate ? 'CREATE' : 'UPDATE',
+    operation,
     properties: validated.properties,
     associations: mapped.associations,
-    problems: [...mapped.problems, ...validated.problems],
+    associationTargets: resolved.targets,
+    problems: [...mapped.problems, ...validated.problems, ...resolved.problems],
   };
 }
 

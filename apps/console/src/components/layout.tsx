@@ -16,12 +16,13 @@ export function Layout({ session, onSignOut, children }: { session: Session; onS
     );
     links.push(
       { to: `/console/portals/${session.portalId}/report`, label: 'Reporting' },
-      { to: `/console/portals/${session.portalId}/stores`, label: 'Stores' },
+      { to: `/console/portals/${session.portalId}/stores`, label: 'Stores and imports' },
     );
   } else if (session.role === 'integrator') {
     const app = encodeURIComponent(session.appId ?? '');
     links.push({ to: `/console/apps/${app}/overview`, label: 'Overview' }, { to: `/console/apps/${app}/errors`, label: 'Errors' });
     links.push({ to: `/console/apps/${app}/inspector`, label: 'Object inspector' }, { to: `/console/apps/${app}/mappings`, label: 'Mappings' });
+    links.push({ to: `/console/apps/${app}/report`, label: 'Reporting' });
   } else {
     links.push({ to: '/console/operations', label: 'Operations' });
   }
@@ -49,10 +50,12 @@ export function Layout({ session, onSignOut, children }: { session: Session; onS
             ))}
           </ul>
         </nav>
-        <span className="who">{who}</span>
-        <button type="button" className="secondary" onClick={onSignOut}>
-          Sign out
-        </button>
+        <div className="account">
+          <span className="who">{who}</span>
+          <button type="button" className="secondary" onClick={onSignOut}>
+            Sign out
+          </button>
+        </div>
       </header>
       <main id="main" tabIndex={-1}>
         {children}

@@ -1,4 +1,6 @@
 import type { ApiError } from '../api';
+import type { ActionNotice } from '../use-action';
+import type { Polled } from '../use-polling';
 
 /** The three states every page shows besides its data. */
 export function Loading({ what }: { what: string }) {
@@ -39,8 +41,47 @@ export function ErrorState({ error, onRetry }: { error: ApiError; onRetry?: () =
   );
 }
 
+/**
+ * A polled read as a page shows it: its error (with "Try again"), "Loading…" until the first
+ * answer, `empty` when `isEmpty` says the answer holds nothing, else the data.
+ */
+export function PolledView<T>({
+  polled,
+  what,
+  isEmpty,
+  empty,
+  children,
+}: {
+  polled: Polled<T | undefined>;
+  what: string;
+  isEmpty?: (data: T) => boolean;
+  empty?: React.ReactNode;
+  children: (data: T) => React.ReactNode;
+}) {
+  if (polled.error) return <ErrorState error={polled.error} onRetry={polled.reload} />;
+  if (polled.data === undefined) return <Loading what={what} />;
+  if (isEmpty?.(polled.data)) return <>{empty}</>;
+  return <>{children(polled.data)}</>;
+}
+
 export function UpdatedAt({ at }: { at: number | undefined }) {
   return at ? <p className="updated">Updated {new Date(at).toLocaleTimeString()}; updates every few seconds.</p> : null;
 }
 
 export const formatTime = (at: number | null) => (at === null ? 'never' : new Date(at).toLocaleString());
+
+/** What an action did: "done" in a polite status, a refusal as an alert with the service's message. */
+export function ActionResult({ notice }: { notice: ActionNotice }) {
+  return (
+    <>
+      <p className="notice" role="status" aria-live="polite">
+        {notice.failed ? '' : notice.text}
+      </p>
+      {notice.failed ? (
+        <p className="notice failed" role="alert">
+          {notice.text}
+        </p>
+      ) : null}
+    </>
+  );
+}

@@ -1,21 +1,20 @@
-import { useState } from 'react';
-import type {
-  ConsoleErrorPage,
-  ConsoleErrorRecord,
-  ConsoleOverview,
-  ConsoleRetryRequest,
-  ConsoleRetryResult,
-  ErrorType,
-  ObjectType,
-} from '@ecomm-sync/contracts';
-import { ApiError, sessionApi } from '../api';
-import { Empty, ErrorState, formatTime, Loading, UpdatedAt } from '../components/states';
+import type { ConsoleErrorPage, ConsoleErrorRecord, ConsoleRetryRequest, ConsoleRetryResult, ErrorType, ObjectType } from '@ecomm-sync/contracts';
+import { sessionApi } from '../api';
+import { SelectField } from '../components/select-field';
+import { ActionResult, Empty, ErrorState, formatTime, PolledView, UpdatedAt } from '../components/states';
 import { Link, useLocation } from '../router';
 import type { Session } from '../session';
+import { useAction } from '../use-action';
 import { usePolling } from '../use-polling';
-import { OBJECT_TYPES, scopeQuery, typeLabel } from './scope';
+import { OBJECT_TYPE_CHOICES, scopeQuery, typeLabel } from './scope';
+import { storeIds, useStores } from './use-stores';
 
 const PAGE_SIZE = 25;
+const STATUS_CHOICES = [
+  ['OPEN', 'Open'],
+  ['RESOLVED', 'Resolved'],
+  ['ALL', 'Open and resolved'],
+] as const;
 const ERROR_TYPES = [
   'INVALID_EMAIL_ADDRESS',
   'MISSING_REQUIRED_PROPERTY',
@@ -106,13 +105,8 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
     () => sessionApi<ConsoleErrorPage>(session, '/console/api/v1/errors', { query: { ...scope, ...filter, status: filter.status, limit: PAGE_SIZE } }),
     [session.secret, search, params.portalId, params.appId],
   );
-  const stores = usePolling(
-    () => sessionApi<ConsoleOverview>(session, '/console/api/v1/overview', { query: scope }),
-    [session.secret, params.portalId],
-    30_000,
-  );
-  const [notice, setNotice] = useState('');
-  const [busy, setBusy] = useState(false);
+  const stores = useStores(session, params);
+  const { busy, notice, act } = useAction();
 
   const setFilter = (change: Partial<Filter>) => {
     const next = { ...filter, offset: 0, ...change };
@@ -121,22 +115,15 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
   };
 
   const retry = async (request: ConsoleRetryRequest, what: string) => {
-    setBusy(true);
-    setNotice('');
-    try {
-      const result = await sessionApi<ConsoleRetryResult>(session, '/console/api/v1/errors/retry', { method: 'POST', query: scope, body: request });
-      setNotice(
-        `Retry sent for ${result.objectsQueued} object${result.objectsQueued === 1 ? '' : 's'} (${what}); the list updates as they resolve.${result.more ? ' More objects have this error: retry again when these are done.' : ''}`,
-      );
-      polled.reload();
-    } catch (error) {
-      setNotice(`Retry failed: ${error instanceof ApiError ? error.message : String(error)}`);
-    } finally {
-      setBusy(false);
-    }
+    const result = await act(
+      'Retry',
+      () => sessionApi<ConsoleRetryResult>(session, '/console/api/v1/errors/retry', { method: 'POST', query: scope, body: request }),
+      (sent) =>
+        `Retry sent for ${sent.objectsQueued} object${sent.objectsQueued === 1 ? '' : 's'} (${what}); the list updates as they resolve.${sent.more ? ' More objects have this error: retry again when these are done.' : ''}`,
+    );
+    if (result) polled.reload();
   };
 
-  const storeIds = [...new Set((stores.data?.stores ?? []).map((s) => s.storeId))].sort();
   if (polled.error && [401, 403, 404].includes(polled.error.status)) {
     return (
       <>
@@ -149,47 +136,22 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
     <>
       <h1>Errors</h1>
       <form className="filters" aria-label="Filter errors" onSubmit={(e) => e.preventDefault()}>
-        <label>
-          Store
-          <select value={filter.storeId} onChange={(e) => setFilter({ storeId: e.target.value })}>
-            <option value="">All stores</option>
-            {storeIds.map((id) => (
-              <option key={id} value={id}>
-                {id}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Object type
-          <select value={filter.objectType} onChange={(e) => setFilter({ objectType: e.target.value })}>
-            <option value="">All types</option>
-            {OBJECT_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {typeLabel[type]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Error type
-          <select value={filter.errorType} onChange={(e) => setFilter({ errorType: e.target.value })}>
-            <option value="">All error types</option>
-            {ERROR_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {type}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Status
-          <select value={filter.status} onChange={(e) => setFilter({ status: e.target.value })}>
-            <option value="OPEN">Open</option>
-            <option value="RESOLVED">Resolved</option>
-            <option value="ALL">Open and resolved</option>
-          </select>
-        </label>
+        <SelectField label="Store" value={filter.storeId} onChange={(storeId) => setFilter({ storeId })} first="All stores" choices={storeIds(stores)} />
+        <SelectField
+          label="Object type"
+          value={filter.objectType}
+          onChange={(objectType) => setFilter({ objectType })}
+          first="All types"
+          choices={OBJECT_TYPE_CHOICES}
+        />
+        <SelectField
+          label="Error type"
+          value={filter.errorType}
+          onChange={(errorType) => setFilter({ errorType })}
+          first="All error types"
+          choices={ERROR_TYPES}
+        />
+        <SelectField label="Status" value={filter.status} onChange={(status) => setFilter({ status })} choices={STATUS_CHOICES} />
       </form>
       {filter.errorType && filter.status !== 'RESOLVED' ? (
         <p>
@@ -211,53 +173,54 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
           </button>
         </p>
       ) : null}
-      <p className="notice" role="status" aria-live="polite">
-        {notice}
-      </p>
+      <ActionResult notice={notice} />
       <UpdatedAt at={polled.updatedAt} />
-      {polled.error ? (
-        <ErrorState error={polled.error} onRetry={polled.reload} />
-      ) : polled.data === undefined ? (
-        <Loading what="errors" />
-      ) : polled.data.results.length === 0 ? (
-        <Empty title={filter.status === 'RESOLVED' ? 'No resolved errors' : 'No open errors'}>
-          <p>
-            {filter.storeId || filter.objectType || filter.errorType
-              ? 'Nothing matches these filters.'
-              : 'Everything received so far was applied, or is still being processed.'}
-          </p>
-        </Empty>
-      ) : (
-        <>
-          <ul className="errors" aria-label="Errors">
-            {polled.data.results.map((error) => (
-              <ErrorItem
-                key={`${error.portalId}-${error.appId}-${error.storeId}-${error.objectType}-${error.externalObjectId}-${error.type}-${error.erroredAt}`}
-                error={error}
-                busy={busy}
-                basePath={basePath}
-                onRetry={(e) =>
-                  void retry(
-                    { object: { portalId: e.portalId, appId: e.appId, storeId: e.storeId, objectType: e.objectType, externalObjectId: e.externalObjectId } },
-                    `${e.objectType} ${e.externalObjectId}`,
-                  )
-                }
-              />
-            ))}
-          </ul>
-          <nav className="paging" aria-label="Pages of errors">
-            <button type="button" disabled={filter.offset === 0} onClick={() => setFilter({ offset: Math.max(0, filter.offset - PAGE_SIZE) })}>
-              Previous page
-            </button>
-            <span>
-              Errors {filter.offset + 1} to {filter.offset + polled.data.results.length}
-            </span>
-            <button type="button" disabled={!polled.data.hasMore} onClick={() => setFilter({ offset: filter.offset + PAGE_SIZE })}>
-              Next page
-            </button>
-          </nav>
-        </>
-      )}
+      <PolledView
+        polled={polled}
+        what="errors"
+        isEmpty={(page) => page.results.length === 0}
+        empty={
+          <Empty title={filter.status === 'RESOLVED' ? 'No resolved errors' : 'No open errors'}>
+            <p>
+              {filter.storeId || filter.objectType || filter.errorType
+                ? 'Nothing matches these filters.'
+                : 'Everything received so far was applied, or is still being processed.'}
+            </p>
+          </Empty>
+        }
+      >
+        {(page) => (
+          <>
+            <ul className="errors" aria-label="Errors">
+              {page.results.map((error) => (
+                <ErrorItem
+                  key={`${error.portalId}-${error.appId}-${error.storeId}-${error.objectType}-${error.externalObjectId}-${error.type}-${error.erroredAt}`}
+                  error={error}
+                  busy={busy}
+                  basePath={basePath}
+                  onRetry={(e) =>
+                    void retry(
+                      { object: { portalId: e.portalId, appId: e.appId, storeId: e.storeId, objectType: e.objectType, externalObjectId: e.externalObjectId } },
+                      `${e.objectType} ${e.externalObjectId}`,
+                    )
+                  }
+                />
+              ))}
+            </ul>
+            <nav className="paging" aria-label="Pages of errors">
+              <button type="button" disabled={filter.offset === 0} onClick={() => setFilter({ offset: Math.max(0, filter.offset - PAGE_SIZE) })}>
+                Previous page
+              </button>
+              <span>
+                Errors {filter.offset + 1} to {filter.offset + page.results.length}
+              </span>
+              <button type="button" disabled={!page.hasMore} onClick={() => setFilter({ offset: filter.offset + PAGE_SIZE })}>
+                Next page
+              </button>
+            </nav>
+          </>
+        )}
+      </PolledView>
     </>
   );
 }

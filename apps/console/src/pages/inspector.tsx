@@ -1,11 +1,14 @@
 import { useState } from 'react';
-import type { ConsoleObjectInspection, ConsoleOverview } from '@ecomm-sync/contracts';
+import type { ConsoleObjectInspection } from '@ecomm-sync/contracts';
 import { sessionApi } from '../api';
+import { InstallPicker, useInstalls } from '../components/install-picker';
+import { SelectField } from '../components/select-field';
 import { Empty, ErrorState, formatTime, Loading, UpdatedAt } from '../components/states';
 import { useLocation } from '../router';
 import type { Session } from '../session';
 import { usePolling } from '../use-polling';
-import { OBJECT_TYPES, scopeQuery, typeLabel } from './scope';
+import { OBJECT_TYPE_CHOICES, scopeQuery, typeLabel } from './scope';
+import { storeIds, useStores } from './use-stores';
 
 const STATUS_TEXT: Record<ConsoleObjectInspection['status'], string> = {
   applied: 'Applied: in the CRM, no open error',
@@ -194,12 +197,9 @@ export function InspectorPage({ session, params, basePath }: { session: Session;
   const { search, navigate } = useLocation();
   const asked = lookupFrom(search);
   const [draft, setDraft] = useState<Lookup>(asked);
+  const installs = useInstalls(session);
   const scope = { ...scopeQuery(session, params), ...(session.role === 'integrator' && asked.portalId ? { portalId: asked.portalId } : {}) };
-  const stores = usePolling(
-    () => sessionApi<ConsoleOverview>(session, '/console/api/v1/overview', { query: scopeQuery(session, params) }),
-    [session.secret, params.portalId],
-    30_000,
-  );
+  const stores = useStores(session, params);
   const polled = usePolling(
     () =>
       asked.externalObjectId
@@ -215,7 +215,6 @@ export function InspectorPage({ session, params, basePath }: { session: Session;
         : Promise.resolve(null),
     [session.secret, search, params.portalId, params.appId],
   );
-  const storeIds = [...new Set(['default', ...(stores.data?.stores ?? []).map((s) => s.storeId)])].sort();
   const lookUp = (event: React.FormEvent) => {
     event.preventDefault();
     const query = new URLSearchParams(Object.entries(draft).filter(([, value]) => value !== '') as [string, string][]);
@@ -227,31 +226,10 @@ export function InspectorPage({ session, params, basePath }: { session: Session;
       <h1>Object inspector</h1>
       <form className="filters" aria-label="Look up an object" onSubmit={lookUp}>
         {session.role === 'integrator' ? (
-          <label>
-            Portal
-            <input inputMode="numeric" required value={draft.portalId} onChange={(e) => setDraft({ ...draft, portalId: e.target.value })} />
-          </label>
+          <InstallPicker installs={installs} what="portal" required value={draft.portalId} onChange={(portalId) => setDraft({ ...draft, portalId })} />
         ) : null}
-        <label>
-          Store
-          <select value={draft.storeId} onChange={(e) => setDraft({ ...draft, storeId: e.target.value })}>
-            {storeIds.map((id) => (
-              <option key={id} value={id}>
-                {id}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Object type
-          <select value={draft.objectType} onChange={(e) => setDraft({ ...draft, objectType: e.target.value })}>
-            {OBJECT_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {typeLabel[type]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField label="Store" value={draft.storeId} onChange={(storeId) => setDraft({ ...draft, storeId })} choices={storeIds(stores, 'default')} />
+        <SelectField label="Object type" value={draft.objectType} onChange={(objectType) => setDraft({ ...draft, objectType })} choices={OBJECT_TYPE_CHOICES} />
         <label>
           External id
           <input required value={draft.externalObjectId} onChange={(e) => setDraft({ ...draft, externalObjectId: e.target.value })} />

@@ -1,11 +1,14 @@
 import { useEffect, useState } from 'react';
 import type { ConsoleCrmProperties, ConsoleDryRunResult, ConsoleSettingsCheck, DataType, ObjectType, V2Settings, V2SettingsInput } from '@ecomm-sync/contracts';
 import { ApiError, sessionApi } from '../api';
+import { InstallPicker, useInstalls } from '../components/install-picker';
+import { SelectField } from '../components/select-field';
 import { ErrorState, Loading } from '../components/states';
 import { useLocation } from '../router';
 import type { Session } from '../session';
 import { usePolling } from '../use-polling';
-import { OBJECT_TYPES, scopeQuery, typeLabel } from './scope';
+import { DryRunResult } from './dry-run-result';
+import { OBJECT_TYPE_CHOICES, OBJECT_TYPES, scopeQuery, typeLabel } from './scope';
 
 const DATA_TYPES: DataType[] = ['STRING', 'NUMBER', 'DATETIME', 'AVATAR_IMAGE'];
 type Row = { externalPropertyName: string; crmPropertyName: string; dataType: DataType };
@@ -51,14 +54,7 @@ function MappingTable({ type, rows, crmProperties, onChange }: { type: ObjectTyp
             CRM property
             <input list={listId} value={row.crmPropertyName} onChange={(e) => set(index, { crmPropertyName: e.target.value })} />
           </label>
-          <label>
-            Data type
-            <select value={row.dataType} onChange={(e) => set(index, { dataType: e.target.value as DataType })}>
-              {DATA_TYPES.map((dataType) => (
-                <option key={dataType}>{dataType}</option>
-              ))}
-            </select>
-          </label>
+          <SelectField label="Data type" value={row.dataType} onChange={(dataType) => set(index, { dataType: dataType as DataType })} choices={DATA_TYPES} />
           <button
             type="button"
             className="plain align-end"
@@ -79,45 +75,12 @@ function MappingTable({ type, rows, crmProperties, onChange }: { type: ObjectTyp
   );
 }
 
-function DryRunResult({ result }: { result: ConsoleDryRunResult }) {
-  return (
-    <div className="card" data-testid="dry-run-result" aria-live="polite">
-      <h3>
-        {result.operation === 'CREATE' ? 'Would create' : result.operation === 'UPDATE' ? 'Would update' : 'Would delete'} {result.externalObjectId}
-      </h3>
-      <table>
-        <caption>CRM properties it would write</caption>
-        <tbody>
-          {Object.entries(result.properties).map(([name, value]) => (
-            <tr key={name} data-property={name}>
-              <th scope="row">{name}</th>
-              <td>{value ?? '(cleared)'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {result.problems.length === 0 ? (
-        <p data-testid="dry-run-errors">No errors: it would be written as shown.</p>
-      ) : (
-        <ul data-testid="dry-run-errors" className="errors">
-          {result.problems.map((problem) => (
-            <li key={problem.details} className="error-item" data-error-type={problem.type}>
-              <strong>{problem.type}</strong> {problem.blocking ? '(not written)' : '(written without these values)'}
-              <p className="details">{problem.details}</p>
-            </li>
-          ))}
-        </ul>
-      )}
-      {result.settingsProblem ? <p className="form-error">These settings cannot be saved: {result.settingsProblem}</p> : null}
-    </div>
-  );
-}
-
 /** Mappings: the v2 settings as a form, checked as you type, a dry run that saves nothing, and saving with re-apply progress. */
 export function MappingsPage({ session, params }: { session: Session; params: Record<string, string> }) {
   const { search } = useLocation();
   const asked = new URLSearchParams(search);
   const [portalId, setPortalId] = useState(asked.get('portalId') ?? '');
+  const installs = useInstalls(session);
   const tenantQuery = { ...scopeQuery(session, params), ...(session.role === 'integrator' && portalId ? { portalId } : {}) };
   // The session read with the page's portal first: another portal's URL answers 403 (the settings endpoint knows only the credential's own).
   const loaded = usePolling(
@@ -241,10 +204,7 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
       <form aria-label="Sync settings" onSubmit={(e) => e.preventDefault()}>
         {session.role === 'integrator' ? (
           <p className="filters">
-            <label>
-              Portal (for its CRM properties and dry runs)
-              <input inputMode="numeric" value={portalId} onChange={(e) => setPortalId(e.target.value)} />
-            </label>
+            <InstallPicker installs={installs} what="portal" label="Portal (for its CRM properties and dry runs)" value={portalId} onChange={setPortalId} />
           </p>
         ) : null}
         <p>
@@ -278,16 +238,12 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
             Store
             <input value={sample.storeId} onChange={(e) => setSample({ ...sample, storeId: e.target.value })} />
           </label>
-          <label>
-            Object type
-            <select value={sample.objectType} onChange={(e) => setSample({ ...sample, objectType: e.target.value as ObjectType })}>
-              {OBJECT_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {typeLabel[type]}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField
+            label="Object type"
+            value={sample.objectType}
+            onChange={(objectType) => setSample({ ...sample, objectType: objectType as ObjectType })}
+            choices={OBJECT_TYPE_CHOICES}
+          />
           <label>
             External id
             <input value={sample.externalObjectId} onChange={(e) => setSample({ ...sample, externalObjectId: e.target.value })} />

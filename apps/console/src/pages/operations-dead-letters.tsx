@@ -1,6 +1,6 @@
 import type { ConsoleDeadLetters } from '@ecomm-sync/contracts';
 import { sessionApi } from '../api';
-import { Empty, ErrorState, formatTime, Loading } from '../components/states';
+import { Empty, formatTime, PolledView } from '../components/states';
 import type { Session } from '../session';
 import { usePolling } from '../use-polling';
 
@@ -19,50 +19,53 @@ export function DeadLetters({ session, queue, onClose }: { session: Session; que
       <button type="button" onClick={onClose}>
         Close the dead letters of {queue}
       </button>
-      {polled.error ? (
-        <ErrorState error={polled.error} onRetry={polled.reload} />
-      ) : polled.data === undefined ? (
-        <Loading what="the dead letters" />
-      ) : polled.data.results.length === 0 ? (
-        <Empty title="No dead letters">
-          <p>Nothing failed for good in {queue}.</p>
-        </Empty>
-      ) : (
-        <>
-          <p>
-            Showing {polled.data.results.length} of {polled.data.total}.
-          </p>
-          <ol className="dead-letters">
-            {polled.data.results.map((message, n) => (
-              <li key={`${message.messageId ?? 'none'}-${n}`} className="error-item" data-message-id={message.messageId ?? ''}>
-                <h3>Message {message.messageId ?? '(no id)'}</h3>
-                <p className="muted">
-                  {message.contentType ?? 'no content type'}
-                  {message.timestamp ? (
-                    <>
-                      {' '}
-                      · published <time>{formatTime(message.timestamp)}</time>
-                    </>
-                  ) : null}
-                </p>
-                <h4>Headers</h4>
-                <dl className="headers">
-                  {Object.entries(message.headers).map(([name, value]) => (
-                    <div key={name}>
-                      <dt>{name}</dt>
-                      <dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
-                    </div>
-                  ))}
-                </dl>
-                <h4>Body{message.truncated ? ' (cut)' : ''}</h4>
-                <pre className="details" tabIndex={0} aria-label={`Body of message ${message.messageId ?? n + 1}`}>
-                  {message.body}
-                </pre>
-              </li>
-            ))}
-          </ol>
-        </>
-      )}
+      <PolledView
+        polled={polled}
+        what="the dead letters"
+        isEmpty={(letters) => letters.results.length === 0}
+        empty={
+          <Empty title="No dead letters">
+            <p>Nothing failed for good in {queue}.</p>
+          </Empty>
+        }
+      >
+        {(letters) => (
+          <>
+            <p>
+              Showing {letters.results.length} of {letters.total}.
+            </p>
+            <ol className="dead-letters">
+              {letters.results.map((message, n) => (
+                <li key={`${message.messageId ?? 'none'}-${n}`} className="error-item" data-message-id={message.messageId ?? ''}>
+                  <h3>Message {message.messageId ?? '(no id)'}</h3>
+                  <p className="muted">
+                    {message.contentType ?? 'no content type'}
+                    {message.timestamp ? (
+                      <>
+                        {' '}
+                        · published <time>{formatTime(message.timestamp)}</time>
+                      </>
+                    ) : null}
+                  </p>
+                  <h4>Headers</h4>
+                  <dl className="headers">
+                    {Object.entries(message.headers).map(([name, value]) => (
+                      <div key={name}>
+                        <dt>{name}</dt>
+                        <dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+                      </div>
+                    ))}
+                  </dl>
+                  <h4>Body{message.truncated ? ' (cut)' : ''}</h4>
+                  <pre className="details" tabIndex={0} aria-label={`Body of message ${message.messageId ?? n + 1}`}>
+                    {message.body}
+                  </pre>
+                </li>
+              ))}
+            </ol>
+          </>
+        )}
+      </PolledView>
     </section>
   );
 }

@@ -1,82 +1,97 @@
 import type { ConsoleCrmAccount, ConsoleServiceReadiness } from '@ecomm-sync/contracts';
 import { sessionApi } from '../api';
-import { Empty, ErrorState, formatTime, Loading } from '../components/states';
+import { Empty, formatTime, PolledView } from '../components/states';
 import type { Session } from '../session';
 import { usePolling } from '../use-polling';
 
 /** Each service's readiness, as its /readyz answered. */
 export function ServicesReadiness({ session }: { session: Session }) {
   const polled = usePolling(() => sessionApi<{ results: ConsoleServiceReadiness[] }>(session, '/console/api/v1/ops/services'), [session.secret], 5000);
-  if (polled.error) return <ErrorState error={polled.error} onRetry={polled.reload} />;
-  if (polled.data === undefined) return <Loading what="the services' readiness" />;
-  if (polled.data.results.length === 0) return <Empty title="No services configured">{<p>Set SERVICE_READINESS_URLS on the gateway.</p>}</Empty>;
   return (
-    <table>
-      <caption>Readiness of each service (its /readyz)</caption>
-      <thead>
-        <tr>
-          <th scope="col">Service</th>
-          <th scope="col">Address</th>
-          <th scope="col">Ready</th>
-          <th scope="col">Answer</th>
-        </tr>
-      </thead>
-      <tbody>
-        {polled.data.results.map((s) => (
-          <tr key={s.service} data-service={s.service}>
-            <th scope="row">{s.service}</th>
-            <td>{s.url}</td>
-            <td data-ready className={s.ready ? undefined : 'warn'}>
-              {s.ready ? 'ready' : 'not ready'}
-            </td>
-            <td>{s.detail}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <PolledView
+      polled={polled}
+      what="the services' readiness"
+      isEmpty={(services) => services.results.length === 0}
+      empty={
+        <Empty title="No services configured">
+          <p>Set SERVICE_READINESS_URLS on the gateway.</p>
+        </Empty>
+      }
+    >
+      {(services) => (
+        <table>
+          <caption>Readiness of each service (its /readyz)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Service</th>
+              <th scope="col">Address</th>
+              <th scope="col">Ready</th>
+              <th scope="col">Answer</th>
+            </tr>
+          </thead>
+          <tbody>
+            {services.results.map((s) => (
+              <tr key={s.service} data-service={s.service}>
+                <th scope="row">{s.service}</th>
+                <td>{s.url}</td>
+                <td data-ready className={s.ready ? undefined : 'warn'}>
+                  {s.ready ? 'ready' : 'not ready'}
+                </td>
+                <td>{s.detail}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </PolledView>
   );
 }
 
 /** Each CRM account's request budget and rate-limit state, with its portal's CRM health. */
 export function CrmAccounts({ session }: { session: Session }) {
   const polled = usePolling(() => sessionApi<{ results: ConsoleCrmAccount[] }>(session, '/console/api/v1/ops/crm-accounts'), [session.secret], 5000);
-  if (polled.error) return <ErrorState error={polled.error} onRetry={polled.reload} />;
-  if (polled.data === undefined) return <Loading what="the CRM accounts" />;
-  if (polled.data.results.length === 0)
-    return (
-      <Empty title="No CRM account used yet">
-        <p>An account shows here once a request was sent to it through its request budget.</p>
-      </Empty>
-    );
   return (
-    <table>
-      <caption>Request budget and rate-limit state per CRM account</caption>
-      <thead>
-        <tr>
-          <th scope="col">Account</th>
-          <th scope="col">Portal</th>
-          <th scope="col">Requests in the last 10 s</th>
-          <th scope="col">Requests today</th>
-          <th scope="col">Rate limit</th>
-          <th scope="col">CRM health</th>
-        </tr>
-      </thead>
-      <tbody>
-        {polled.data.results.map((a) => (
-          <tr key={a.accountKey} data-account={a.accountKey}>
-            <th scope="row">{a.accountKey}</th>
-            <td>{a.portalId ?? 'several'}</td>
-            <td data-used-in-window>{a.usedInWindow}</td>
-            <td data-used-today>{a.usedToday}</td>
-            <td className={a.pausedUntil ? 'warn' : undefined}>
-              {a.pausedUntil ? `paused (${a.reason ?? 'limit'}) until ${formatTime(a.pausedUntil)}` : 'sending'}
-            </td>
-            <td data-health>
-              {a.health ? `${a.health.state}: ${a.health.message}${a.health.parkedChanges ? ` (${a.health.parkedChanges} parked)` : ''}` : 'not known'}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <PolledView
+      polled={polled}
+      what="the CRM accounts"
+      isEmpty={(accounts) => accounts.results.length === 0}
+      empty={
+        <Empty title="No CRM account used yet">
+          <p>An account shows here once a request was sent to it through its request budget.</p>
+        </Empty>
+      }
+    >
+      {(accounts) => (
+        <table>
+          <caption>Request budget and rate-limit state per CRM account</caption>
+          <thead>
+            <tr>
+              <th scope="col">Account</th>
+              <th scope="col">Portal</th>
+              <th scope="col">Requests in the last 10 s</th>
+              <th scope="col">Requests today</th>
+              <th scope="col">Rate limit</th>
+              <th scope="col">CRM health</th>
+            </tr>
+          </thead>
+          <tbody>
+            {accounts.results.map((a) => (
+              <tr key={a.accountKey} data-account={a.accountKey}>
+                <th scope="row">{a.accountKey}</th>
+                <td>{a.portalId ?? 'several'}</td>
+                <td data-used-in-window>{a.usedInWindow}</td>
+                <td data-used-today>{a.usedToday}</td>
+                <td className={a.pausedUntil ? 'warn' : undefined}>
+                  {a.pausedUntil ? `paused (${a.reason ?? 'limit'}) until ${formatTime(a.pausedUntil)}` : 'sending'}
+                </td>
+                <td data-health>
+                  {a.health ? `${a.health.state}: ${a.health.message}${a.health.parkedChanges ? ` (${a.health.parkedChanges} parked)` : ''}` : 'not known'}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </PolledView>
   );
 }

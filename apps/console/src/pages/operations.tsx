@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import type { ConsoleQueueStats } from '@ecomm-sync/contracts';
-import { ApiError, sessionApi } from '../api';
-import { Empty, ErrorState, Loading, UpdatedAt } from '../components/states';
+import { sessionApi } from '../api';
+import { ActionResult, Empty, PolledView, UpdatedAt } from '../components/states';
 import type { Session } from '../session';
+import { useAction } from '../use-action';
 import { usePolling } from '../use-polling';
 import { DeadLetters } from './operations-dead-letters';
 import { CrmAccounts, ServicesReadiness } from './operations-health';
@@ -10,84 +11,79 @@ import { CrmAccounts, ServicesReadiness } from './operations-health';
 /** The operator's view: each queue's depth and consumers, dead letters (peeked) with redrive, services' readiness, CRM budgets. */
 export function OperationsPage({ session }: { session: Session }) {
   const polled = usePolling(() => sessionApi<{ results: ConsoleQueueStats[] }>(session, '/console/api/v1/ops/queues'), [session.secret]);
-  const [notice, setNotice] = useState('');
-  const [busy, setBusy] = useState<string>();
+  const { busy, notice, act } = useAction();
   const [opened, setOpened] = useState<string>();
 
   const redrive = async (queue: string) => {
-    setBusy(queue);
-    setNotice('');
-    try {
-      const { moved } = await sessionApi<{ moved: number }>(session, `/console/api/v1/ops/queues/${encodeURIComponent(queue)}/redrive`, { method: 'POST' });
-      setNotice(`Redrive of ${queue}: ${moved} message${moved === 1 ? '' : 's'} moved back to the queue.`);
-      polled.reload();
-    } catch (error) {
-      setNotice(`Redrive of ${queue} failed: ${error instanceof ApiError ? error.message : String(error)}`);
-    } finally {
-      setBusy(undefined);
-    }
+    const result = await act(
+      `Redrive of ${queue}`,
+      () => sessionApi<{ moved: number }>(session, `/console/api/v1/ops/queues/${encodeURIComponent(queue)}/redrive`, { method: 'POST' }),
+      ({ moved }) => `Redrive of ${queue}: ${moved} message${moved === 1 ? '' : 's'} moved back to the queue.`,
+    );
+    if (result) polled.reload();
   };
 
   return (
     <>
       <h1>Operations</h1>
       <UpdatedAt at={polled.updatedAt} />
-      <p className="notice" role="status" aria-live="polite">
-        {notice}
-      </p>
-      {polled.error ? (
-        <ErrorState error={polled.error} onRetry={polled.reload} />
-      ) : polled.data === undefined ? (
-        <Loading what="the queues" />
-      ) : polled.data.results.length === 0 ? (
-        <Empty title="No queues">
-          <p>No service has declared its queues on this broker yet.</p>
-        </Empty>
-      ) : (
-        <table>
-          <caption>Queues</caption>
-          <thead>
-            <tr>
-              <th scope="col">Queue</th>
-              <th scope="col">Ready messages</th>
-              <th scope="col">Consumers</th>
-              <th scope="col">Waiting to retry</th>
-              <th scope="col">Dead letters</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {polled.data.results.map((queue) => (
-              <tr key={queue.queue} data-queue={queue.queue}>
-                <th scope="row">{queue.queue}</th>
-                <td>{queue.depth}</td>
-                <td className={queue.consumers === 0 ? 'warn' : undefined}>{queue.consumers}</td>
-                <td>{queue.retrying}</td>
-                <td data-dead-letters>{queue.deadLetters}</td>
-                <td className="actions">
-                  <button
-                    type="button"
-                    disabled={queue.deadLetters === 0}
-                    aria-expanded={opened === queue.queue}
-                    onClick={() => setOpened(opened === queue.queue ? undefined : queue.queue)}
-                    aria-label={`Show the dead letters of ${queue.queue}`}
-                  >
-                    Show
-                  </button>{' '}
-                  <button
-                    type="button"
-                    disabled={queue.deadLetters === 0 || busy === queue.queue}
-                    onClick={() => void redrive(queue.queue)}
-                    aria-label={`Redrive the dead letters of ${queue.queue}`}
-                  >
-                    Redrive
-                  </button>
-                </td>
+      <ActionResult notice={notice} />
+      <PolledView
+        polled={polled}
+        what="the queues"
+        isEmpty={(queues) => queues.results.length === 0}
+        empty={
+          <Empty title="No queues">
+            <p>No service has declared its queues on this broker yet.</p>
+          </Empty>
+        }
+      >
+        {(queues) => (
+          <table>
+            <caption>Queues</caption>
+            <thead>
+              <tr>
+                <th scope="col">Queue</th>
+                <th scope="col">Ready messages</th>
+                <th scope="col">Consumers</th>
+                <th scope="col">Waiting to retry</th>
+                <th scope="col">Dead letters</th>
+                <th scope="col">Actions</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody>
+              {queues.results.map((queue) => (
+                <tr key={queue.queue} data-queue={queue.queue}>
+                  <th scope="row">{queue.queue}</th>
+                  <td>{queue.depth}</td>
+                  <td className={queue.consumers === 0 ? 'warn' : undefined}>{queue.consumers}</td>
+                  <td>{queue.retrying}</td>
+                  <td data-dead-letters>{queue.deadLetters}</td>
+                  <td className="actions">
+                    <button
+                      type="button"
+                      disabled={queue.deadLetters === 0}
+                      aria-expanded={opened === queue.queue}
+                      onClick={() => setOpened(opened === queue.queue ? undefined : queue.queue)}
+                      aria-label={`Show the dead letters of ${queue.queue}`}
+                    >
+                      Show
+                    </button>{' '}
+                    <button
+                      type="button"
+                      disabled={queue.deadLetters === 0 || busy}
+                      onClick={() => void redrive(queue.queue)}
+                      aria-label={`Redrive the dead letters of ${queue.queue}`}
+                    >
+                      Redrive
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </PolledView>
       {opened ? <DeadLetters key={opened} session={session} queue={opened} onClose={() => setOpened(undefined)} /> : null}
       <h2>Services</h2>
       <ServicesReadiness session={session} />

@@ -1,7 +1,7 @@
 import type { ConsoleOverview, ConsoleStoreOverview } from '@ecomm-sync/contracts';
 import { sessionApi } from '../api';
 import { ActivityChart } from '../components/activity-chart';
-import { Empty, ErrorState, formatTime, Loading, UpdatedAt } from '../components/states';
+import { Empty, formatTime, PolledView, UpdatedAt } from '../components/states';
 import { Link } from '../router';
 import type { Session } from '../session';
 import { usePolling } from '../use-polling';
@@ -80,22 +80,25 @@ export function OverviewPage({ session, params, basePath }: { session: Session; 
       <h1>Overview</h1>
       <UpdatedAt at={polled.updatedAt} />
       <ActivityChart session={session} query={scopeQuery(session, params)} />
-      {polled.error ? (
-        <ErrorState error={polled.error} onRetry={polled.reload} />
-      ) : polled.data === undefined ? (
-        <Loading what="the overview" />
-      ) : polled.data.stores.length === 0 ? (
-        <Empty title="No stores yet">
-          <p>
-            Nothing was synced yet. Define a store (PUT /extensions/ecomm/v2/stores) or install (v1), then send sync messages; they show up here as they are
-            processed.
-          </p>
-        </Empty>
-      ) : (
-        polled.data.stores.map((store) => (
-          <StoreCard key={`${store.portalId}-${store.appId}-${store.storeId}`} store={store} errorsPath={`${basePath}/errors`} />
-        ))
-      )}
+      <PolledView
+        polled={polled}
+        what="the overview"
+        isEmpty={(overview) => overview.stores.length === 0}
+        empty={
+          <Empty title="No stores yet">
+            <p>
+              Nothing was synced yet. Define a store (PUT /extensions/ecomm/v2/stores) or install (v1), then send sync messages; they show up here as they are
+              processed.
+            </p>
+          </Empty>
+        }
+      >
+        {(overview) =>
+          overview.stores.map((store) => (
+            <StoreCard key={`${store.portalId}-${store.appId}-${store.storeId}`} store={store} errorsPath={`${basePath}/errors`} />
+          ))
+        }
+      </PolledView>
     </>
   );
 }

@@ -1,8 +1,9 @@
 import type { ConsoleReport, ConsoleStoreReport } from '@ecomm-sync/contracts';
 import { sessionApi } from '../api';
-import { Empty, ErrorState, Loading, UpdatedAt } from '../components/states';
+import { InstallPicker, useInstalls, usePickedPortal } from '../components/install-picker';
+import { Empty, PolledView, UpdatedAt } from '../components/states';
 import type { Session } from '../session';
-import { usePolling } from '../use-polling';
+import { usePolling, type Polled } from '../use-polling';
 import { scopeQuery } from './scope';
 
 const money = (amount: number) => amount.toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -67,28 +68,58 @@ function StoreReport({ store }: { store: ConsoleStoreReport }) {
   );
 }
 
+/** An integrator reads one portal's report at a time (each reads that portal's CRM): picked from the portals that installed the application. */
+function IntegratorPortal({ session, portalId, onPick }: { session: Session; portalId: string; onPick: (portalId: string) => void }) {
+  const installs = useInstalls(session);
+  return (
+    <form className="filters" aria-label="Which portal" onSubmit={(e) => e.preventDefault()}>
+      <InstallPicker installs={installs} what="portal" value={portalId} onChange={onPick} />
+    </form>
+  );
+}
+
 /** The reporting dashboard the install adds: per store, from the CRM's deals and line items. */
 export function ReportPage({ session, params }: { session: Session; params: Record<string, string> }) {
+  const integrator = session.role === 'integrator';
+  const [portalId, pickPortal] = usePickedPortal();
+  const waiting = integrator && !portalId;
+  const query = { ...scopeQuery(session, params), ...(integrator && portalId ? { portalId } : {}) };
   const polled = usePolling(
-    () => sessionApi<ConsoleReport>(session, '/console/api/v1/report', { query: scopeQuery(session, params) }),
-    [session.secret, params.portalId, params.appId],
+    () => (waiting ? Promise.resolve(undefined) : sessionApi<ConsoleReport>(session, '/console/api/v1/report', { query })),
+    [session.secret, params.portalId, params.appId, portalId],
     15_000,
   );
   return (
     <>
       <h1>Reporting</h1>
-      <UpdatedAt at={polled.updatedAt} />
-      {polled.error ? (
-        <ErrorState error={polled.error} onRetry={polled.reload} />
-      ) : polled.data === undefined ? (
-        <Loading what="the report" />
-      ) : polled.data.stores.length === 0 ? (
-        <Empty title="Nothing to report yet">
-          <p>The report counts deals and line items once they are in the CRM. Sync orders (deals) and their line items to see revenue here.</p>
+      {integrator ? <IntegratorPortal session={session} portalId={portalId} onPick={pickPortal} /> : null}
+      {waiting ? (
+        <Empty title="Pick a portal">
+          <p>The report reads one portal&apos;s CRM at a time: pick one of the portals that installed your application.</p>
         </Empty>
       ) : (
-        polled.data.stores.map((store) => <StoreReport key={`${store.portalId}-${store.appId}-${store.storeId}`} store={store} />)
+        <ReportBody polled={polled} />
       )}
+    </>
+  );
+}
+
+function ReportBody({ polled }: { polled: Polled<ConsoleReport | undefined> }) {
+  return (
+    <>
+      <UpdatedAt at={polled.updatedAt} />
+      <PolledView
+        polled={polled}
+        what="the report"
+        isEmpty={(report) => report.stores.length === 0}
+        empty={
+          <Empty title="Nothing to report yet">
+            <p>The report counts deals and line items once they are in the CRM. Sync orders (deals) and their line items to see revenue here.</p>
+          </Empty>
+        }
+      >
+        {(report) => report.stores.map((store) => <StoreReport key={`${store.portalId}-${store.appId}-${store.storeId}`} store={store} />)}
+      </PolledView>
     </>
   );
 }

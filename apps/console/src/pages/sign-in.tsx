@@ -20,6 +20,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: Session) => v
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
+  /** Shows every failure as the form's error, so the form's handler need not await it. */
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(undefined);
@@ -46,7 +47,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: Session) => v
   return (
     <main id="main" className="sign-in">
       <h1>Sign in to the ecomm-sync console</h1>
-      <form onSubmit={submit} noValidate aria-describedby={error ? 'sign-in-error' : undefined}>
+      <form onSubmit={(event) => void submit(event)} noValidate aria-describedby={error ? 'sign-in-error' : undefined}>
         <fieldset>
           <legend>I am</legend>
           {(['customer', 'integrator', 'operator'] as Role[]).map((value) => (

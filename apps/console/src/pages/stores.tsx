@@ -1,13 +1,30 @@
 import { useState } from 'react';
 import type { V2Store } from '@ecomm-sync/contracts';
 import { ApiError, sessionApi } from '../api';
-import { Empty, ErrorState, Loading, UpdatedAt } from '../components/states';
+import { ActionResult, Empty, PolledView, UpdatedAt } from '../components/states';
+import { useLocation } from '../router';
 import type { Session } from '../session';
+import { useAction } from '../use-action';
 import { usePolling } from '../use-polling';
+import { ImportProgress, type FollowedImport } from './import-progress';
+import { ImportStart } from './import-start';
 
 const STORES = '/extensions/ecomm/v2/stores';
+const DEFAULT_STORE = 'default';
 
-/** The portal's stores (the existing v2 stores endpoints): list, create, delete. */
+/** `default` takes the v1 traffic: the service keeps it while ecommerce is installed (it answers 409). */
+function StoreAction({ store, busy, onDelete }: { store: V2Store; busy: boolean; onDelete: () => void }) {
+  if (store.id === DEFAULT_STORE) {
+    return <span className="kept">Kept while ecommerce is installed: it receives the v1 traffic. Uninstalling removes every store.</span>;
+  }
+  return (
+    <button type="button" disabled={busy} aria-label={`Delete store ${store.id}`} onClick={() => window.confirm(`Delete store ${store.id}?`) && onDelete()}>
+      Delete
+    </button>
+  );
+}
+
+/** The portal's stores (the existing v2 stores endpoints): list, create, delete; and imports of a store, started and followed. */
 export function StoresPage({ session, params }: { session: Session; params: Record<string, string> }) {
   // The stores endpoints answer for the credential's own portal: a URL naming another one is refused here.
   const otherPortal = String(session.portalId) !== params.portalId;
@@ -21,99 +38,88 @@ export function StoresPage({ session, params }: { session: Session; params: Reco
   );
   const [id, setId] = useState('');
   const [label, setLabel] = useState('');
-  const [notice, setNotice] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const act = async (what: string, call: () => Promise<unknown>) => {
-    setBusy(true);
-    setNotice('');
-    try {
-      await call();
-      setNotice(`${what}: done.`);
-      polled.reload();
-    } catch (error) {
-      setNotice(`${what} failed: ${error instanceof ApiError ? error.message : String(error)}`);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, notice, act: call } = useAction();
+  const act = (what: string, request: () => Promise<unknown>) => call(what, request).finally(polled.reload);
+  const { search, path, navigate } = useLocation();
+  const query = new URLSearchParams(search);
+  const followed: FollowedImport | null = query.get('import')
+    ? { importStartedAt: query.get('import')!, storeId: query.get('store') ?? DEFAULT_STORE, appId: query.get('app') ?? '' }
+    : null;
+  const follow = (started: FollowedImport) =>
+    navigate(`${path}?${new URLSearchParams({ import: started.importStartedAt, store: started.storeId, app: started.appId })}`);
 
   return (
     <>
-      <h1>Stores</h1>
+      <h1>Stores and imports</h1>
       <UpdatedAt at={polled.updatedAt} />
-      <p className="notice" role="status" aria-live="polite">
-        {notice}
-      </p>
-      {polled.error ? (
-        <ErrorState error={polled.error} onRetry={polled.reload} />
-      ) : polled.data === undefined ? (
-        <Loading what="the stores" />
-      ) : (
-        <>
-          {polled.data.results.length === 0 ? (
-            <Empty title="No stores yet">
-              <p>Add the first store below; its first definition sets up the ecommerce pipeline in the CRM.</p>
-            </Empty>
-          ) : (
-            <table>
-              <caption>Stores</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Store id</th>
-                  <th scope="col">Label</th>
-                  <th scope="col">Action</th>
-                </tr>
-              </thead>
-              <tbody>
-                {polled.data.results.map((store) => (
-                  <tr key={store.id} data-store-id={store.id}>
-                    <th scope="row">{store.id}</th>
-                    <td>{store.label}</td>
-                    <td>
-                      <button
-                        type="button"
-                        disabled={busy}
-                        aria-label={`Delete store ${store.id}`}
-                        onClick={() =>
-                          window.confirm(`Delete store ${store.id}?`) &&
-                          void act(`Delete store ${store.id}`, () => sessionApi(session, `${STORES}/${encodeURIComponent(store.id)}`, { method: 'DELETE' }))
-                        }
-                      >
-                        Delete
-                      </button>
-                    </td>
+      <ActionResult notice={notice} />
+      <PolledView polled={polled} what="the stores">
+        {(stores) => (
+          <>
+            {stores.results.length === 0 ? (
+              <Empty title="No stores yet">
+                <p>Add the first store below; its first definition sets up the ecommerce pipeline in the CRM.</p>
+              </Empty>
+            ) : (
+              <table>
+                <caption>Stores</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Store id</th>
+                    <th scope="col">Label</th>
+                    <th scope="col">Action</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          <h2 id="store-form">Add or update a store</h2>
-          <form
-            className="filters"
-            aria-labelledby="store-form"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void act(`Save store ${id}`, () => sessionApi(session, STORES, { method: 'PUT', body: { id, label } })).then(() => {
-                setId('');
-                setLabel('');
-              });
-            }}
-          >
-            <label>
-              Store id
-              <input value={id} onChange={(e) => setId(e.target.value)} required maxLength={100} />
-            </label>
-            <label>
-              Label
-              <input value={label} onChange={(e) => setLabel(e.target.value)} required />
-            </label>
-            <button type="submit" disabled={busy} className="align-end">
-              Add or update the store
-            </button>
-          </form>
-        </>
-      )}
+                </thead>
+                <tbody>
+                  {stores.results.map((store) => (
+                    <tr key={store.id} data-store-id={store.id}>
+                      <th scope="row">{store.id}</th>
+                      <td>{store.label}</td>
+                      <td>
+                        <StoreAction
+                          store={store}
+                          busy={busy}
+                          onDelete={() =>
+                            void act(`Delete store ${store.id}`, () => sessionApi(session, `${STORES}/${encodeURIComponent(store.id)}`, { method: 'DELETE' }))
+                          }
+                        />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            <h2 id="store-form">Add or update a store</h2>
+            <form
+              className="filters"
+              aria-labelledby="store-form"
+              onSubmit={(event) => {
+                event.preventDefault();
+                void call(`Save store ${id}`, () => sessionApi(session, STORES, { method: 'PUT', body: { id, label } })).then((saved) => {
+                  polled.reload();
+                  if (saved === undefined) return; // refused: the notice says why, the form keeps what was typed
+                  setId('');
+                  setLabel('');
+                });
+              }}
+            >
+              <label>
+                Store id
+                <input value={id} onChange={(e) => setId(e.target.value)} required maxLength={100} />
+              </label>
+              <label>
+                Label
+                <input value={label} onChange={(e) => setLabel(e.target.value)} required />
+              </label>
+              <button type="submit" disabled={busy} className="align-end">
+                Add or update the store
+              </button>
+            </form>
+            <ImportStart session={session} params={params} onStarted={follow} />
+            {followed ? <ImportProgress session={session} followed={followed} /> : null}
+          </>
+        )}
+      </PolledView>
     </>
   );
 }

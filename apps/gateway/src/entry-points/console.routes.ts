@@ -93,6 +93,10 @@ export function consoleRoutes(
     res.json(grantOf<ConsoleGrant>(res).session);
   });
 
+  router.get(`${base}/installs`, ...signedIn, async (_req, res) => {
+    res.json(await deps.read.installs(scopeOf(res)));
+  });
+
   router.get(`${base}/overview`, ...signedIn, async (_req, res) => {
     res.json(await deps.read.overview(scopeOf(res)));
   });

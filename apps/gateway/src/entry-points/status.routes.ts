@@ -72,7 +72,7 @@ export function statusRoutes(readSyncStatus: ReadSyncStatusUseCase, auth: Author
     const storeId = objectIdParam(req.params.storeId, 'storeId');
     const objectType = objectTypeParam(req.params.objectType, 'The object type in the path');
     const id = objectIdParam(req.params.externalObjectId, 'externalObjectId');
-    res.json(await readSyncStatus.v2Status(grantOf<Tenant>(res), storeId, objectType, id));
+    res.json(await readSyncStatus.v2Status({ tenant: grantOf<Tenant>(res), storeId, objectType }, id));
   });
 
   router.get('/extensions/ecomm/v1/sync-errors/object/:objectType/:integratorObjectId', ...customerData, async (req, res) => {

@@ -1,4 +1,4 @@
-import type { ConsoleErrorPage, ConsoleOverview, ErrorStatus, ErrorType, ObjectType } from '@ecomm-sync/contracts';
+import type { ConsoleErrorPage, ConsoleInstalls, ConsoleOverview, ErrorStatus, ErrorType, ObjectType } from '@ecomm-sync/contracts';
 import type { ConsoleScope, Repositories } from '@ecomm-sync/data-access';
 import { errorAdvice, storeOverviews } from '@ecomm-sync/domain';
 
@@ -14,7 +14,22 @@ export interface ConsoleErrorFilter {
 
 /** What the console's overview and errors pages read, within the signed-in credential's scope. */
 export class ConsoleReadUseCase {
-  constructor(private readonly repositories: Pick<Repositories, 'consoleOverview' | 'syncErrors'>) {}
+  constructor(private readonly repositories: Pick<Repositories, 'consoleOverview' | 'syncErrors' | 'accounts'>) {}
+
+  /**
+   * The installs within the scope: an integrator's application in every portal (the portals it may
+   * pick), a portal's installed applications (the ones it may import for), an OAuth token its own.
+   */
+  async installs(scope: ConsoleScope): Promise<ConsoleInstalls> {
+    const installs = await this.repositories.accounts.listInstalls({
+      ...(scope.portalId !== undefined ? { portalId: scope.portalId } : {}),
+      ...(typeof scope.appId === 'string' ? { appId: scope.appId } : {}),
+    });
+    const names = new Map<string, string>();
+    for (const appId of new Set(installs.map((install) => install.appId)))
+      names.set(appId, (await this.repositories.accounts.findApplication(appId))?.name ?? appId);
+    return { results: installs.map((install) => ({ ...install, appName: names.get(install.appId)! })) };
+  }
 
   async overview(scope: ConsoleScope): Promise<ConsoleOverview> {
     const { consoleOverview } = this.repositories;

@@ -1,4 +1,4 @@
-import type { ImportEnd, ImportEventMessage, ObjectType } from '@ecomm-sync/contracts';
+import type { ImportEnd, ImportEventMessage, ImportView, ObjectType } from '@ecomm-sync/contracts';
 import { DEFAULT_STORE_ID, IMPORT_SETTINGS_IDS, OBJECT_TYPES, TOPICS } from '@ecomm-sync/contracts';
 import { settingsOwner, type ImportItem, type ImportRecord, type ImportTypeState, type Repositories } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/http';
@@ -9,17 +9,6 @@ import type { Broker } from '@ecomm-sync/messaging';
 export interface ImportTenant {
   portalId: number;
   appId: string;
-}
-
-export interface ImportView {
-  importStartedAt: number;
-  storeId: string;
-  status: ImportRecord['status'];
-  failureReason: string | null;
-  completedAt: number | null;
-  releasedAt: number | null;
-  objectTypes: Partial<Record<ObjectType, { settingsId: number; expectedCount: number | null; pagesReceived: number; itemsReceived: number; ended: boolean }>>;
-  webhook: { uri: string; attempts: { attempt: number; at: number; status: number | null; error: string | null; durationMs: number }[] };
 }
 
 /**

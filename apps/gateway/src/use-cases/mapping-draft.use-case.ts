@@ -1,7 +1,25 @@
-import type { ConsoleCrmProperties, ConsoleDryRunRequest, ConsoleDryRunResult, ConsoleSettingsCheck, ObjectType, V2SettingsInput } from '@ecomm-sync/contracts';
+import type {
+  ConsoleCrmProperties,
+  ConsoleDryRunRequest,
+  ConsoleDryRunResult,
+  ConsoleSettingsCheck,
+  ObjectScope,
+  ObjectType,
+  SyncSettings,
+  V2SettingsInput,
+} from '@ecomm-sync/contracts';
 import type { CrmPort } from '@ecomm-sync/crm-client';
 import type { ConsoleScope, Repositories } from '@ecomm-sync/data-access';
-import { dryRunObject, emptyObjectState, fromV2Settings, mergeMessage, settingsProblem } from '@ecomm-sync/domain';
+import {
+  ASSOCIATIONS,
+  dryRunObject,
+  emptyObjectState,
+  fromV2Settings,
+  mapObject,
+  mergeMessage,
+  settingsProblem,
+  type RawObjectState,
+} from '@ecomm-sync/domain';
 import { AppError } from '@ecomm-sync/http';
 import { tenantOf, type AskedTenant } from './console-tenant';
 
@@ -37,6 +55,7 @@ export class MappingDraftUseCase {
   async dryRun(scope: ConsoleScope, asked: AskedTenant, request: ConsoleDryRunRequest): Promise<ConsoleDryRunResult> {
     const tenant = await tenantOf(scope, asked, this.repositories.accounts);
     const { storeId, objectType } = request;
+    const objectScope: ObjectScope = { tenant, storeId, objectType };
     let externalObjectId: string;
     let state;
     let linkedCrmId: number | null = null;
@@ -51,7 +70,7 @@ export class MappingDraftUseCase {
       externalObjectId = request.externalObjectId!;
       const key = { ...tenant, storeId, objectType, externalObjectId };
       const [states, sync] = await Promise.all([
-        this.repositories.objectStates.findMany(tenant, storeId, objectType, [externalObjectId]),
+        this.repositories.objectStates.findMany(objectScope, [externalObjectId]),
         this.repositories.objectSyncs.findOne(key),
       ]);
       state = states.get(externalObjectId)?.state;
@@ -60,11 +79,24 @@ export class MappingDraftUseCase {
     }
     const settings = fromV2Settings(request.settings, null);
     const definedProperties = new Set((await (await this.crmOfPortal(tenant.portalId)).listProperties(objectType)).map((property) => property.name));
+    const associationTargets = await this.associationTargets(objectScope, externalObjectId, state, settings);
     return {
       externalObjectId,
-      ...dryRunObject(objectType, externalObjectId, state, settings, { definedProperties, linkedCrmId }),
+      ...dryRunObject(objectType, externalObjectId, state, settings, { definedProperties, linkedCrmId, associationTargets }),
       settingsProblem: settingsProblem(settings, 'v2'),
     };
+  }
+
+  /** The stored links of the objects the draft's mapping associates with, as the applier reads them. */
+  private async associationTargets(objectScope: ObjectScope, externalObjectId: string, state: RawObjectState, settings: SyncSettings) {
+    const { objectType } = objectScope;
+    const wanted = mapObject(objectType, externalObjectId, state, { ...settings, rev: 0 }).associations;
+    const targets = new Map<ObjectType, Map<string, number>>();
+    for (const { type } of ASSOCIATIONS[objectType] ?? []) {
+      const ids = wanted[type] ?? [];
+      if (ids.length > 0) targets.set(type, await this.repositories.objectSyncs.liveCrmIds({ ...objectScope, objectType: type }, ids));
+    }
+    return targets;
   }
 
   private async crmOfPortal(portalId: number): Promise<CrmPort> {

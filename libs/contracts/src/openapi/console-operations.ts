@@ -38,6 +38,15 @@ export const GATEWAY_CONSOLE_OPERATIONS: readonly ApiOperation[] = [
   },
   {
     method: 'get',
+    path: '/console/api/v1/installs',
+    tag: 'Console',
+    summary: "The installs the credential sees: an integrator's portals, a portal's applications",
+    ...signedIn,
+    responses: json('The installs'),
+    errors: [400, 403, 404],
+  },
+  {
+    method: 'get',
     path: '/console/api/v1/overview',
     tag: 'Console',
     summary: 'Objects per type by state and open errors, per store',

@@ -1,0 +1,73 @@
+import type { ConsoleInstall, ConsoleInstalls } from '@ecomm-sync/contracts';
+import { sessionApi } from '../api';
+import { useLocation } from '../router';
+import type { Session } from '../session';
+import { usePolling, type Polled } from '../use-polling';
+import { SelectField } from './select-field';
+
+/** The installs the credential sees (an integrator's portals, a portal's applications), read once a minute. */
+export const useInstalls = (session: Session): Polled<ConsoleInstalls> =>
+  usePolling(() => sessionApi<ConsoleInstalls>(session, '/console/api/v1/installs'), [session.secret], 60_000);
+
+const PICK = {
+  portal: {
+    label: 'Portal',
+    prompt: 'Pick a portal',
+    none: 'No portal installed this application',
+    key: (i: ConsoleInstall) => String(i.portalId),
+    text: (i: ConsoleInstall) => `Portal ${i.portalId}`,
+  },
+  application: {
+    label: 'Application',
+    prompt: 'Pick an application',
+    none: 'No application is installed in this portal',
+    key: (i: ConsoleInstall) => i.appId,
+    text: (i: ConsoleInstall) => `${i.appName} (${i.appId})`,
+  },
+} as const;
+
+/**
+ * A choice among the installs: an integrator picks one of the portals that installed its
+ * application, a customer one of the applications installed in the portal. No id to type.
+ */
+export function InstallPicker({
+  installs,
+  what,
+  value,
+  onChange,
+  label,
+  required,
+}: {
+  installs: Polled<ConsoleInstalls>;
+  what: keyof typeof PICK;
+  value: string;
+  onChange: (value: string) => void;
+  label?: string;
+  required?: boolean;
+}) {
+  const pick = PICK[what];
+  const choices = new Map<string, string>();
+  for (const install of installs.data?.results ?? []) choices.set(pick.key(install), pick.text(install));
+  // A value from the page's URL that is not (or not yet) among the installs stays shown as it is.
+  if (value && !choices.has(value)) choices.set(value, what === 'portal' ? `Portal ${value}` : value);
+  const first = installs.error
+    ? `${pick.label}s could not be read: ${installs.error.message}`
+    : !installs.data
+      ? `Loading the ${what}s…`
+      : choices.size === 0
+        ? pick.none
+        : pick.prompt;
+  return <SelectField label={label ?? pick.label} value={value} onChange={onChange} required={required} first={first} choices={[...choices]} />;
+}
+
+/** The portal an integrator's page is about, kept in the page's URL (`?portalId=`) so a reload or a link keeps it. */
+export function usePickedPortal(): [string, (portalId: string) => void] {
+  const { path, search, navigate } = useLocation();
+  const query = new URLSearchParams(search);
+  const pick = (portalId: string) => {
+    if (portalId) query.set('portalId', portalId);
+    else query.delete('portalId');
+    navigate(`${path}${query.size ? `?${query}` : ''}`);
+  };
+  return [query.get('portalId') ?? '', pick];
+}

@@ -1,0 +1,192 @@
+import type { Browser, Page } from 'playwright-core';
+import type { TestPortal, TestStack } from '@ecomm-sync/test-harness';
+import { freePort, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
+import { expectAccessible, newPage, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
+import { gatewayClient } from './gateway-client';
+import { installAnApplication, same, startImportWebhook, useImportWebhook, type ImportType, type InstalledApplication } from './integrator';
+
+const COUNTS = { CONTACT: 2, PRODUCT: 1, DEAL: 1, LINE_ITEM: 1 } as const;
+const ITEMS: Record<ImportType, { externalObjectId: string; properties: Record<string, string>; associations?: Record<string, string[]> }[]> = {
+  CONTACT: [
+    { externalObjectId: 'imp-c1', properties: { email: 'imported1@example.com' } },
+    { externalObjectId: 'imp-c2', properties: { email: 'imported2@example.com' } },
+  ],
+  PRODUCT: [{ externalObjectId: 'imp-p1', properties: { name: 'Imported mug' } }],
+  DEAL: [
+    {
+      externalObjectId: 'imp-d1',
+      properties: { dealname: 'Imported order', dealstage: 'checkout_completed', amount: '25' },
+      associations: { CONTACT: ['imp-c1'] },
+    },
+  ],
+  LINE_ITEM: [
+    { externalObjectId: 'imp-l1', properties: { name: 'Imported mug', price: '9', quantity: '2' }, associations: { DEAL: ['imp-d1'], PRODUCT: ['imp-p1'] } },
+  ],
+};
+
+/**
+ * Issue 14, page 5 (second half) and the integrator's reporting: a customer starts an import on
+ * the stores page and follows it while the test, acting as the integrator, answers the signed
+ * webhook and sends the pages; the integrator then picks the portal on the reporting page.
+ */
+describe("the console's stores and imports page in a browser", () => {
+  let stack: TestStack;
+  let portal: TestPortal;
+  let browser: Browser;
+  let receiver: WebhookReceiver;
+  let application: InstalledApplication;
+  let integrator: ReturnType<typeof gatewayClient>;
+
+  const useWebhook = (webhookUri: string) =>
+    useImportWebhook(stack, application, webhookUri, {
+      CONTACT: { properties: [same('email')] },
+      PRODUCT: { properties: [same('name')] },
+      DEAL: { properties: [same('dealname'), same('dealstage'), { ...same('amount'), dataType: 'NUMBER' }] },
+      LINE_ITEM: { properties: [same('name'), { ...same('price'), dataType: 'NUMBER' }, { ...same('quantity'), dataType: 'NUMBER' }] },
+    });
+
+  beforeAll(async () => {
+    ({ stack, browser } = await startConsoleStack({
+      WEBHOOK_MAX_ATTEMPTS: '3',
+      WEBHOOK_BACKOFF_BASE_MS: '100',
+      WEBHOOK_TIMEOUT_MS: '2000',
+      IMPORT_RELEASE_CHECK_INTERVAL_MS: '2000',
+    }));
+    portal = await stack.createPortal();
+    application = await installAnApplication(stack, portal, { developer: 'Importer Co', application: 'Shop connector' });
+    integrator = gatewayClient(stack, { accessToken: application.accessToken });
+    receiver = await startImportWebhook(application, COUNTS);
+    await useWebhook(`${receiver.url}/import`);
+    expect((await integrator.http.post('/v1/installs')).status).toBe(204);
+  });
+
+  afterAll(async () => {
+    await receiver?.close();
+    await stopConsoleStack({ stack, browser });
+  });
+
+  /** Signs in with the portal's key, opens the stores page and starts an import of `default` for the application. */
+  async function startImportOnThePage(page: Page): Promise<number> {
+    await signIn(page, stack, 'customer', { 'Portal API key': portal.apiKey });
+    await page.waitForURL('**/overview');
+    await page.getByRole('link', { name: 'Stores and imports' }).click();
+    await page.getByRole('heading', { name: 'Start an import' }).waitFor();
+    await page.getByLabel('Application').selectOption(application.appId);
+    await page.getByLabel('Store to import').selectOption('default');
+    await page.getByRole('button', { name: 'Start the import' }).click();
+    await page.waitForURL(/import=\d+/);
+    return Number(new URL(page.url()).searchParams.get('import'));
+  }
+
+  const cells = (page: Page, type: ImportType) => page.locator(`tr[data-type="${type}"] td`).allInnerTexts();
+
+  it('when a customer starts an import on the stores page, then the page follows it from the signed webhook to completion', async () => {
+    const page = await newPage(browser);
+    const importStartedAt = await startImportOnThePage(page);
+    const webhook = await waitFor(() => receiver.received.find((r) => (r.body as { importStartedAt?: number }).importStartedAt === importStartedAt), {
+      message: 'the import webhook',
+    });
+    expect(webhook.verified).toEqual({ ok: true });
+
+    // The webhook's answer sets the expected counts; the page shows them without a reload.
+    await page.locator('tr[data-type="CONTACT"] td[data-expected]', { hasText: '2' }).waitFor();
+    expect(await page.locator('tr[data-attempt="1"] td[data-answer]').innerText()).toBe('HTTP 200');
+
+    // The integrator sends contacts (two pages, then the end) and a page of products.
+    const page0 = (type: ImportType, pageNumber: number, messages: unknown[]) =>
+      integrator.http.post('/v2/imports/page', { importStartedAt, pageNumber, storeId: 'default', objectType: type, messages });
+    const end = (type: ImportType, pageCount: number, itemCount: number) =>
+      integrator.http.post('/v2/imports/end', { importStartedAt, storeId: 'default', objectType: type, pageCount, itemCount });
+    expect((await page0('CONTACT', 0, [ITEMS.CONTACT[0]])).status).toBe(204);
+    expect((await page0('CONTACT', 1, [ITEMS.CONTACT[1]])).status).toBe(204);
+    expect((await end('CONTACT', 2, 2)).status).toBe(204);
+    expect((await page0('PRODUCT', 0, ITEMS.PRODUCT)).status).toBe(204);
+    await page.locator('[data-import-status="receiving"]').waitFor();
+    await page.locator('tr[data-type="PRODUCT"] td[data-items]', { hasText: '1' }).waitFor();
+    expect(await cells(page, 'CONTACT')).toEqual(['2', '2', '2', 'yes']);
+    expect(await cells(page, 'PRODUCT')).toEqual(['1', '1', '1', 'no']);
+    await expectAccessible(page, 'stores and imports, an import receiving');
+    await screenshot(page, 'import-receiving');
+
+    expect((await end('PRODUCT', 1, 1)).status).toBe(204);
+    for (const type of ['DEAL', 'LINE_ITEM'] as const) {
+      expect((await page0(type, 0, ITEMS[type])).status).toBe(204);
+      expect((await end(type, 1, 1)).status).toBe(204);
+    }
+    await page.locator('[data-import-status="complete"]').waitFor();
+    for (const type of ['DEAL', 'LINE_ITEM'] as const) expect(await cells(page, type)).toEqual(['1', '1', '1', 'yes']);
+    // Released to the sync by the import-coordinator: the page says so, and the objects are applied.
+    await page.getByText('its objects were handed to the sync').waitFor();
+    const deal = await integrator.statusWhen('DEAL', 'imp-d1', (s) => s.crmId !== null, 'the imported deal to be applied');
+    expect(deal.errors).toEqual([]);
+    expect(await page.content()).not.toContain(portal.apiKey);
+    await expectAccessible(page, 'stores and imports, an import complete');
+    await screenshot(page, 'import-complete');
+  });
+
+  it("when the application's import address does not answer, then the page shows every attempt and the failure reason", async () => {
+    await useWebhook(`http://127.0.0.1:${await freePort()}/import`);
+    try {
+      const page = await newPage(browser);
+      await startImportOnThePage(page);
+      await page.locator('[data-import-status="failed"]').waitFor();
+      expect(await page.locator('[data-failure-reason]').innerText()).toMatch(/did not answer properly \(ECONNREFUSED\)/);
+      expect(await page.locator('tr[data-attempt] td[data-answer]').allInnerTexts()).toEqual([
+        'no answer (ECONNREFUSED)',
+        'no answer (ECONNREFUSED)',
+        'no answer (ECONNREFUSED)',
+      ]);
+      await expectAccessible(page, 'stores and imports, an import failed');
+      await screenshot(page, 'import-failed');
+    } finally {
+      await useWebhook(`${receiver.url}/import`);
+    }
+  });
+
+  it('when a customer opens the stores page, then default offers no Delete and says why, and a refused save shows the service’s message', async () => {
+    const page = await newPage(browser);
+    await signIn(page, stack, 'customer', { 'Portal API key': portal.apiKey });
+    await page.waitForURL('**/overview');
+    await page.getByRole('link', { name: 'Stores and imports' }).click();
+    const row = page.locator('tr[data-store-id="default"]');
+    await row.waitFor();
+    expect(await row.getByRole('button').count()).toBe(0);
+    expect(await row.innerText()).toContain('Kept while ecommerce is installed: it receives the v1 traffic');
+    // The service refuses, the page shows its message as an alert and keeps what was typed.
+    await page.getByLabel('Store id').fill('café');
+    await page.getByLabel('Label').fill('Bad id');
+    await page.getByRole('button', { name: 'Add or update the store' }).click();
+    const alert = page.getByRole('alert');
+    await alert.filter({ hasText: 'Save store café failed:' }).waitFor();
+    expect(await alert.innerText()).toBe('Save store café failed: body/id must be an ASCII string of 1 to 100 characters');
+    expect(await page.getByLabel('Store id').inputValue()).toBe('café');
+    await expectAccessible(page, 'stores, a refused save');
+    await screenshot(page, 'stores-refused');
+  });
+
+  it('when an integrator opens the reporting page, then it picks a portal that installed the application and sees its report', async () => {
+    await integrator.statusWhen('DEAL', 'imp-d1', (s) => s.crmId !== null, 'the imported deal to be applied');
+    const page = await newPage(browser);
+    await signIn(page, stack, 'integrator', { 'Developer API key': application.developerKey, 'Application id': application.appId });
+    await page.waitForURL('**/overview');
+    await page.getByRole('link', { name: 'Reporting' }).click();
+    await page.getByRole('heading', { name: 'Pick a portal' }).waitFor();
+    const picker = page.getByRole('combobox', { name: /^Portal/ });
+    await picker.locator(`option[value="${portal.portalId}"]`).waitFor({ state: 'attached' });
+    expect(await picker.locator('option').allInnerTexts()).toEqual(['Pick a portal', `Portal ${portal.portalId}`]);
+    await picker.selectOption(String(portal.portalId));
+    await page.waitForURL(`**/report?portalId=${portal.portalId}`);
+    const store = page.locator('section[data-store="default"]');
+    await store.waitFor();
+    expect(await store.locator('tr[data-stage="checkout_completed"] td').allInnerTexts()).toEqual(['1', '25.00']);
+    expect(await store.locator('tr[data-product="Imported mug"] td').allInnerTexts()).toEqual(['2', '18.00']);
+    await expectAccessible(page, 'reporting, an integrator');
+    await screenshot(page, 'reporting-integrator');
+    // The inspector offers the same portals, nothing to type.
+    await page.getByRole('link', { name: 'Object inspector' }).click();
+    await page
+      .getByRole('combobox', { name: /^Portal/ })
+      .locator(`option[value="${portal.portalId}"]`)
+      .waitFor({ state: 'attached' });
+  });
+});
