@@ -185,7 +185,7 @@ async function measureLimited(stack: TestStack, admin: CrmAdminClient, db: Obser
   const requestsBefore = (await admin.usage(portal.portalId)).totals.answered;
   proxy.reset();
   let peakParked = 0;
-  // Permits our budget granted, per slot (the newest count of each slot, read while it is in the window).
+  // Permits our budget granted and did not get back, per slot (the newest count of each slot, read while it is in the window).
   const granted = new Map<number, number>();
   const searchGranted = new Map<number, number>();
   const parkedSampler = setInterval(() => {
@@ -195,8 +195,9 @@ async function measureLimited(stack: TestStack, admin: CrmAdminClient, db: Obser
     );
     void db.budgets.findOne({ _id: `builtin:${portal.portalId}` }).then(
       (doc) => {
-        for (const slot of doc?.grants ?? []) granted.set(slot.at, Math.max(granted.get(slot.at) ?? 0, slot.n));
-        for (const slot of doc?.searchGrants ?? []) searchGranted.set(slot.at, Math.max(searchGranted.get(slot.at) ?? 0, slot.n));
+        // The newest count: a slot's unused permits are handed back after it ends (decision 20, addendum).
+        for (const slot of doc?.grants ?? []) granted.set(slot.at, slot.n);
+        for (const slot of doc?.searchGrants ?? []) searchGranted.set(slot.at, slot.n);
       },
       () => undefined,
     );
