@@ -1,23 +1,27 @@
 import axios from 'axios';
 import fc from 'fast-check';
 import type { MappedChange, MappedChangesMessage, ObjectType } from '@ecomm-sync/contracts';
-import { HttpCrmClient, type CrmPort } from '@ecomm-sync/crm-client';
+import { CrmUnavailableError, HttpCrmClient, type CrmPort } from '@ecomm-sync/crm-client';
 import type { Repositories } from '@ecomm-sync/data-access';
 import { createLogger } from '@ecomm-sync/logger';
 import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
 import { ApplyMappedChangesUseCase, type RequestRefresh } from './use-cases/apply-mapped-changes.use-case';
 import { CrmDirectory } from './use-cases/crm-directory';
+import { ResumeCrmWorkUseCase } from './use-cases/resume-crm-work.use-case';
 
 /**
  * A CRM client whose writes each wait a delay drawn by the property before they are sent, so
- * that concurrent batches reach the CRM in every order the property explores.
+ * that concurrent batches reach the CRM in every order the property explores; a write the
+ * property draws as a fault is not sent and fails as a CRM that does not answer would (what a
+ * loaded machine's timeouts do), so its changes are parked and resumed.
  */
-function delayingCrm(baseUrl: string, token: string, delays: () => number): CrmPort {
+function delayingCrm(baseUrl: string, token: string, delays: () => number, faults: () => boolean): CrmPort {
   const client = new HttpCrmClient({ baseUrl, token, timeoutMs: 5000 });
   const later =
     <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
       await new Promise((resolve) => setTimeout(resolve, delays()));
+      if (faults()) throw new CrmUnavailableError('CRM unavailable (unreachable); last answer: no answer (drawn)', 0, 'unreachable', null, 'no answer');
       return write(...args);
     };
   return Object.assign(Object.create(client) as CrmPort, {
@@ -71,8 +75,8 @@ describe('newest wins: concurrent batches of one object reach the CRM in revisio
   };
 
   /** `replicas` appliers over one database; what they ask to refresh is answered as the mapper would. */
-  async function replicas(count: number, delays: () => number) {
-    const connections = await stack.connections({ createClient: (spec) => delayingCrm(spec.baseUrl, spec.token, delays) });
+  async function replicas(count: number, delays: () => number, faults: () => boolean = () => false) {
+    const connections = await stack.connections({ createClient: (spec) => delayingCrm(spec.baseUrl, spec.token, delays, faults) });
     const refreshes: { ids: string[] }[] = [];
     const requestRefresh: RequestRefresh = async (_target, ids) => void refreshes.push({ ids });
     const appliers = Array.from(
@@ -87,7 +91,9 @@ describe('newest wins: concurrent batches of one object reach the CRM in revisio
           requestRefresh,
         ),
     );
-    return { appliers, refreshes };
+    // Resumes at once: its clock is past any wait a slow answer starts.
+    const resumer = new ResumeCrmWorkUseCase(repositories, appliers[0], createLogger('applier-test', 'error'), () => Date.now() + 10 * 60_000);
+    return { appliers, refreshes, resumer };
   }
 
   interface Scenario {
@@ -96,6 +102,8 @@ describe('newest wins: concurrent batches of one object reach the CRM in revisio
     batchSize: number;
     order: number[];
     delays: number[];
+    /** Which writes fail as unanswered, in the order they are made (cycled; mostly none). */
+    faults: boolean[];
   }
 
   /** Revisions 1..revisions of `objects` products, shuffled into batches of up to `batchSize`. */
@@ -105,9 +113,10 @@ describe('newest wins: concurrent batches of one object reach the CRM in revisio
     batchSize: fc.integer({ min: 1, max: 4 }),
     order: fc.array(fc.nat(), { minLength: 16, maxLength: 16 }),
     delays: fc.array(fc.integer({ min: 0, max: 15 }), { minLength: 8, maxLength: 32 }),
+    faults: fc.array(fc.boolean(), { minLength: 1, maxLength: 12 }),
   });
 
-  async function applyConcurrently(replicaCount: number, { objects, revisions, batchSize, order, delays }: Scenario) {
+  async function applyConcurrently(replicaCount: number, { objects, revisions, batchSize, order, delays, faults }: Scenario) {
     run++;
     const ids = Array.from({ length: objects }, (_, n) => `race-${replicaCount}-${run}-${n}`);
     const changes = ids.flatMap((id) => Array.from({ length: revisions }, (_, r) => product(id, r + 1)));
@@ -116,16 +125,54 @@ describe('newest wins: concurrent batches of one object reach the CRM in revisio
     const batches: MappedChange[][] = [];
     for (let i = 0; i < shuffled.length; i += batchSize) batches.push(shuffled.slice(i, i + batchSize).map(({ change }) => change));
     let next = 0;
-    const { appliers, refreshes } = await replicas(replicaCount, () => delays[next++ % delays.length]);
+    let write = 0;
+    // Faults only among the first writes: the CRM answers again, as it does after a slow spell.
+    const fault = () => write < faults.length && faults[write++];
+    const { appliers, refreshes, resumer } = await replicas(replicaCount, () => delays[next++ % delays.length], fault);
 
-    await Promise.all(batches.map((batch, b) => appliers[b % appliers.length].execute([message('PRODUCT', batch)])));
-    // What the mapper does with a refresh: the newest state, mapped again, applied even at the same revision.
-    for (let round = 0; refreshes.length > 0; round++) {
-      if (round === 10) throw new Error('refreshes did not settle in 10 rounds');
+    const failed = await applyEach(
+      appliers,
+      batches.map((batch) => ({ batch })),
+    );
+    await settle(appliers, resumer, refreshes, failed, revisions);
+    for (const id of ids) expect({ id, name: await crmName(id) }).toEqual({ id, name: `${id} v${revisions}` });
+  }
+
+  /** Applies each batch on a replica (round robin) as one message; answers the batches whose message failed. */
+  async function applyEach(appliers: ApplyMappedChangesUseCase[], work: { batch: MappedChange[]; reapply?: boolean; redelivered?: boolean }[]) {
+    const outcomes = await Promise.all(
+      work.map(async ({ batch, reapply = false, redelivered = false }, i) => {
+        const failed = await appliers[i % appliers.length].execute([message('PRODUCT', batch, reapply)], redelivered ? new Set([0]) : new Set());
+        return failed.size > 0 ? [batch] : [];
+      }),
+    );
+    return outcomes.flat();
+  }
+
+  /**
+   * What the running applier does after a first delivery, until nothing is left: a failed message
+   * is delivered again (as a redelivery); a refresh is answered as the mapper would (the newest
+   * state, mapped again, applied even at the same revision); changes parked because the CRM was
+   * slow (a timeout on a loaded machine) are resumed once their wait is due.
+   */
+  async function settle(
+    appliers: ApplyMappedChangesUseCase[],
+    resumer: ResumeCrmWorkUseCase,
+    refreshes: { ids: string[] }[],
+    failed: MappedChange[][],
+    revisions: number,
+  ) {
+    for (let round = 0; ; round++) {
       const asked = [...new Set(refreshes.splice(0).flatMap(({ ids: refreshed }) => refreshed))];
-      await Promise.all(asked.map((id, i) => appliers[i % appliers.length].execute([message('PRODUCT', [product(id, revisions)], true)])));
+      const parked = await repositories.parkedChanges.count(portal.portalId);
+      if (failed.length === 0 && asked.length === 0 && parked === 0) return;
+      if (round === 10) throw new Error(`not settled in 10 rounds: ${failed.length} failed, ${asked.length} refreshes, ${parked} parked`);
+      failed = await applyEach(appliers, [
+        ...failed.map((batch) => ({ batch, redelivered: true })),
+        ...asked.map((id) => ({ batch: [product(id, revisions)], reapply: true })),
+      ]);
+      if (parked > 0) await resumer.run();
     }
-    for (const id of ids) expect(await crmName(id)).toBe(`${id} v${revisions}`);
   }
 
   it('when revisions of the same objects arrive in concurrent batches in any order, then the CRM ends with the newest revision of each', async () => {

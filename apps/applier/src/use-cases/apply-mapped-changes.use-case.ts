@@ -248,24 +248,40 @@ export class ApplyMappedChangesUseCase {
 
   /**
    * Another writer (an applier replica) claimed some of these objects while this group wrote them,
-   * so the CRM holds whichever write landed last. Where nothing newer than this group's revision
-   * is recorded (`contended`), it claims and writes it again now; where a newer one is
-   * (`superseded`), the newest state is asked for again. Within one process the locks keep this
-   * from happening.
+   * so the CRM holds whichever write landed last. Where a newer revision than this group's is
+   * recorded (`superseded`), the newest state is asked for again, first, so that nothing below can
+   * lose the request; where nothing newer is (`contended`), it claims and writes it again now, and
+   * asks for the newest state if that rewrite fails. Within one process the locks keep this from
+   * happening.
    */
   private async repair(group: ChangeGroup, recorded: RecordOutcome, round: number, linked: LinkedObjects): Promise<void> {
-    const refresh = [...recorded.superseded];
-    if (recorded.contended.length > 0 && round < MAX_REWRITE_ROUNDS) {
-      this.logger.info('another writer wrote the same objects meanwhile; writing them again', {
-        objectType: group.objectType,
-        count: recorded.contended.length,
-        round,
-      });
+    const rewrite = recorded.contended.length > 0 && round < MAX_REWRITE_ROUNDS;
+    await this.refresh(group, rewrite ? recorded.superseded : [...recorded.superseded, ...recorded.contended]);
+    if (!rewrite) return;
+    this.logger.info('another writer wrote the same objects meanwhile; writing them again', {
+      objectType: group.objectType,
+      count: recorded.contended.length,
+      round,
+    });
+    try {
       const again = await this.applyLocked(regroup(group, recorded.contended), round + 1);
       linked.keys.push(...again.keys);
-    } else refresh.push(...recorded.contended);
-    if (refresh.length === 0) return;
-    this.logger.info('a newer revision was recorded while writing; asking for the newest state again', { objectType: group.objectType, count: refresh.length });
-    await this.requestRefresh(group, refresh);
+    } catch (error) {
+      // The rewrite did not happen (the CRM cannot take it now, most often): the group is parked or
+      // retried as it came, which may hold older revisions than the raced objects' newest, so their
+      // newest state is asked for too.
+      await this.refresh(group, recorded.contended);
+      throw error;
+    }
+  }
+
+  /** Asks for the newest state of objects another writer raced with. */
+  private async refresh(group: ChangeGroup, externalObjectIds: readonly string[]): Promise<void> {
+    if (externalObjectIds.length === 0) return;
+    this.logger.info('a newer revision was recorded while writing; asking for the newest state again', {
+      objectType: group.objectType,
+      count: externalObjectIds.length,
+    });
+    await this.requestRefresh(group, [...externalObjectIds]);
   }
 }

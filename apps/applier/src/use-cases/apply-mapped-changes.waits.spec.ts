@@ -227,6 +227,34 @@ describe('ApplyMappedChangesUseCase: waiting for objects and for the CRM', () =>
       expect(world.refreshed).toEqual([]);
     });
 
+    it('when the rewrite of raced objects finds the CRM unable to take it, then the objects recorded newer elsewhere are still asked for again, and the rest parked', async () => {
+      await world.apply('CONTACT', aContact('newer', { rev: 1 }), aContact('older', { rev: 1 }));
+      const { objectSyncs } = world.repositories;
+      const record = objectSyncs.recordProcessed.bind(objectSyncs);
+      jest.spyOn(objectSyncs, 'recordProcessed').mockImplementationOnce(async (...args) => {
+        // Another replica claims both meanwhile: it records revision 3 of one, revision 1 of the other.
+        const [scope] = args;
+        const seen = await objectSyncs.findMany(scope, ['newer', 'older']);
+        const other = await objectSyncs.claim(scope, seen, ['newer', 'older'], () => true);
+        await record(
+          scope,
+          [
+            { externalObjectId: 'newer', rev: 3, settingsRev: 1, processedAt: NOW, changedAt: NOW },
+            { externalObjectId: 'older', rev: 1, settingsRev: 1, processedAt: NOW, changedAt: NOW },
+          ],
+          other,
+        );
+        // The rewrite of the contended object meets a CRM that does not answer.
+        world.faults.set('batchUpdate', throws(new CrmUnavailableError('CRM unavailable (unreachable)', 0, 'unreachable', null, 'no answer')));
+        return record(...args);
+      });
+
+      expect(await world.apply('CONTACT', aContact('newer', { rev: 2 }), aContact('older', { rev: 2 }))).toEqual(new Set());
+
+      expect(world.refreshed.flatMap((refresh) => refresh.ids).sort()).toEqual(['newer', 'older']);
+      expect(await world.repositories.parkedChanges.count(world.portal.portalId)).toBe(2);
+    });
+
     it('when a redelivered message carries a revision already applied, then the newest state is asked for again (the first attempt may have written after it)', async () => {
       const older = aContact('c', { rev: 1 });
       await world.apply('CONTACT', aContact('c', { rev: 2 }));
