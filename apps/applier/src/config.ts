@@ -19,6 +19,11 @@ export const applierConfigSchema = {
     default: 1000,
   },
   APPLIER_RESUME_PAGE_SIZE: { doc: 'parked changes applied per round when a portal resumes', format: 'int', default: 500 },
+  APPLIER_RESUME_PATIENCE_MS: {
+    doc: "a resume waits out a rate limit that ends within this time (the account's next 10-s window) instead of parking the portal again",
+    format: 'int',
+    default: 12000,
+  },
   ABANDON_AFTER_MS: { doc: 'how long a deal may stay in checkout_pending before the sweep moves it to checkout_abandoned', format: 'int', default: 86400000 },
   ABANDON_SWEEP_INTERVAL_MS: { doc: 'how often the abandoned-checkout sweep runs (one replica at a time)', format: 'int', default: 60000 },
   ABANDON_SWEEP_BATCH: { doc: 'deals the sweep reads and moves at a time', format: 'int', default: 100 },

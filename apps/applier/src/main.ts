@@ -46,7 +46,10 @@ runService({
       () => apply.retryWaiting(),
       (error) => logger.warn('retrying waiting changes failed', { error: String(error) }),
     );
-    const resumer = new ResumeCrmWorkUseCase(database.repositories, apply, logger, Date.now, { pageSize: config.APPLIER_RESUME_PAGE_SIZE });
+    const resumer = new ResumeCrmWorkUseCase(database.repositories, apply, logger, Date.now, {
+      pageSize: config.APPLIER_RESUME_PAGE_SIZE,
+      patienceMs: config.APPLIER_RESUME_PATIENCE_MS,
+    });
     const stopResuming = runPeriodically(
       config.APPLIER_RESUME_INTERVAL_MS,
       () => resumer.run(),

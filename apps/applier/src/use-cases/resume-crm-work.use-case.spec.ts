@@ -16,6 +16,7 @@ describe('ResumeCrmWorkUseCase', () => {
   let applied: string[][];
   let applyParked: (parked: readonly ParkedChange[]) => Promise<void>;
   let useCase: ResumeCrmWorkUseCase;
+  let slept: number[];
 
   beforeEach(async () => {
     tenant = aTenant();
@@ -34,7 +35,16 @@ describe('ResumeCrmWorkUseCase', () => {
       waits: new CrmWaits(repositories, clock),
       applyParked: (parked: readonly ParkedChange[]) => applyParked(parked),
     } as unknown as ApplyMappedChangesUseCase;
-    useCase = new ResumeCrmWorkUseCase(repositories, apply, recordingLogger().logger, clock, { pageSize: 2, leaseMs: 60_000, portalsPerRun: 10 });
+    slept = [];
+    const sleep = async (ms: number) => void slept.push(ms);
+    useCase = new ResumeCrmWorkUseCase(
+      repositories,
+      apply,
+      recordingLogger().logger,
+      clock,
+      { pageSize: 2, leaseMs: 60_000, portalsPerRun: 10, patienceMs: 12_000 },
+      sleep,
+    );
   });
 
   const waitUntil = (until: number): CrmWait => ({ reason: 'rate-limited', since: NOW - 10_000, until, tries: 1, lastAnswer: '429' });
@@ -97,6 +107,63 @@ describe('ResumeCrmWorkUseCase', () => {
 
     expect(await crmWaits.find(tenant.portalId)).toMatchObject({ reason: 'unreachable', ...expected });
     expect(await parkedChanges.count(tenant.portalId)).toBe(3 - 2 * pagesBefore);
+  });
+
+  it('when the rate limit met during a resume ends within its patience (the next window), then it waits it out and goes on, the wait ended', async () => {
+    await crmWaits.set(tenant.portalId, waitUntil(NOW - 1));
+    await park('a', 'b', 'c');
+    const apply = applyParked;
+    let calls = 0;
+    applyParked = async (parked) => {
+      if (calls++ === 1) throw Object.assign(new Error('budget'), { reason: 'rate-limited', until: NOW + 11_000, lastAnswer: 'none yet' });
+      return apply(parked);
+    };
+
+    await useCase.run();
+
+    expect(slept).toEqual([11_000]);
+    expect(applied).toEqual([['a', 'b'], ['c']]);
+    expect(await parkedChanges.count(tenant.portalId)).toBe(0);
+    expect(await crmWaits.find(tenant.portalId)).toBeNull();
+  });
+
+  it('when the rate limit keeps coming back without a page applied, then after three waits the portal goes back to a wait', async () => {
+    await crmWaits.set(tenant.portalId, waitUntil(NOW - 1));
+    await park('a');
+    applyParked = async () => {
+      throw Object.assign(new Error('budget'), { reason: 'rate-limited', until: NOW + 5_000, lastAnswer: 'none yet' });
+    };
+
+    await useCase.run();
+
+    expect(slept).toEqual([5_000, 5_000, 5_000]);
+    expect(await parkedChanges.count(tenant.portalId)).toBe(1);
+    expect(await crmWaits.find(tenant.portalId)).toMatchObject({ reason: 'rate-limited', until: NOW + 5_000 });
+  });
+
+  it('when two portals are due, then both are resumed in one run, side by side', async () => {
+    const other = aTenant();
+    await crmWaits.set(tenant.portalId, waitUntil(NOW - 1));
+    await crmWaits.set(other.portalId, waitUntil(NOW - 1));
+    await park('a');
+    await parkedChanges.park(
+      { tenant: other, storeId: 'default', objectType: 'CONTACT' },
+      [{ change: aMappedChange({ externalObjectId: 'z' }), reapply: false }],
+      NOW,
+    );
+    const apply = applyParked;
+    let release!: () => void;
+    const bothStarted = new Promise<void>((resolve) => (release = resolve));
+    let started = 0;
+    applyParked = async (parked) => {
+      if (++started === 2) release();
+      await bothStarted; // neither finishes before the other has started
+      return apply(parked);
+    };
+
+    await useCase.run();
+
+    expect(applied.flat().sort()).toEqual(['a', 'z']);
   });
 
   it('when applying fails for another reason, then the changes stay parked and the wait is due again at once', async () => {

@@ -10,15 +10,28 @@ export interface ResumeOptions {
   leaseMs: number;
   /** Portals looked at per run. */
   portalsPerRun: number;
+  /**
+   * How long a resume waits for a rate limit that ends soon (the account's budget opening its next
+   * window, or a short Retry-After) instead of giving the portal back to a wait: a resume holds no
+   * message, so waiting costs nothing, and giving up would lose the next window to the backoff.
+   */
+  patienceMs: number;
 }
 
-const DEFAULTS: ResumeOptions = { pageSize: 500, leaseMs: 60_000, portalsPerRun: 10 };
+const DEFAULTS: ResumeOptions = { pageSize: 500, leaseMs: 60_000, portalsPerRun: 10, patienceMs: 12_000 };
+
+/** Waits in a row without a page applied after which a resume gives the portal back to a wait. */
+const MAX_PATIENT_WAITS = 3;
+
+const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Applies the parked changes of portals whose CRM wait ended (docs/decisions/0023). One replica
  * at a time resumes a portal (it takes the wait by compare and set); the others keep parking its
- * new changes meanwhile. The wait ends when nothing is left parked; a CRM that still cannot take
- * the changes starts a new wait, and they stay parked.
+ * new changes meanwhile. The wait ends when nothing is left parked; a rate limit that ends within
+ * `patienceMs` is waited out; a CRM that still cannot take the changes starts a new wait, and they
+ * stay parked. The portals of one run are resumed side by side: one with a long backlog holds up
+ * no other.
  */
 export class ResumeCrmWorkUseCase {
   private readonly options: ResumeOptions;
@@ -29,21 +42,26 @@ export class ResumeCrmWorkUseCase {
     private readonly logger: Logger,
     private readonly clock: () => number = Date.now,
     options: Partial<ResumeOptions> = {},
+    private readonly sleep: (ms: number) => Promise<void> = sleepFor,
   ) {
     this.options = { ...DEFAULTS, ...options };
   }
 
   async run(): Promise<void> {
-    for (const seen of await this.repositories.crmWaits.due(this.clock(), this.options.portalsPerRun)) {
-      const taken = await this.repositories.crmWaits.takeForResume(seen, this.clock() + this.options.leaseMs);
-      if (taken) await this.apply.waits.resume(taken.portalId, () => this.resume(taken));
-    }
+    const due = await this.repositories.crmWaits.due(this.clock(), this.options.portalsPerRun);
+    await Promise.all(
+      due.map(async (seen) => {
+        const taken = await this.repositories.crmWaits.takeForResume(seen, this.clock() + this.options.leaseMs);
+        if (taken) await this.apply.waits.resume(taken.portalId, () => this.resume(taken));
+      }),
+    );
   }
 
   private async resume(taken: StoredCrmWait): Promise<void> {
     const { crmWaits, parkedChanges } = this.repositories;
     let held: StoredCrmWait | null = taken;
     let pages = 0;
+    let patientWaits = 0;
     try {
       while (held) {
         const parked = await parkedChanges.take(held.portalId, this.options.pageSize);
@@ -52,8 +70,15 @@ export class ResumeCrmWorkUseCase {
           else await crmWaits.release(held, this.clock()); // parked meanwhile: due again at once
           return;
         }
-        await this.apply.applyParked(parked);
-        pages++;
+        try {
+          await this.apply.applyParked(parked);
+          pages++;
+          patientWaits = 0;
+        } catch (error) {
+          const waitMs = this.waitOutMs(error);
+          if (waitMs === null || ++patientWaits > MAX_PATIENT_WAITS) throw error;
+          await this.sleep(waitMs);
+        }
         held = await crmWaits.takeForResume(held, this.clock() + this.options.leaseMs);
       }
     } catch (error) {
@@ -66,5 +91,13 @@ export class ResumeCrmWorkUseCase {
         if (held) await crmWaits.release(held, this.clock());
       }
     }
+  }
+
+  /** How long to wait out a rate limit that ends within the patience; null for anything else. */
+  private waitOutMs(error: unknown): number | null {
+    const cause = crmWaitCauseOf(error);
+    if (cause?.reason !== 'rate-limited' || cause.until === null) return null;
+    const waitMs = Math.max(0, cause.until - this.clock());
+    return waitMs <= this.options.patienceMs ? waitMs : null;
   }
 }
