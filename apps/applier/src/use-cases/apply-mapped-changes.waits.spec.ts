@@ -1,4 +1,5 @@
 import type { CrmObject } from '@ecomm-sync/crm-client';
+import type { ObjectSync } from '@ecomm-sync/data-access';
 import { CrmPartialFailure, CrmRequestError, CrmUnavailableError } from '@ecomm-sync/crm-client';
 import { aContact, aDeal, aLineItem, anApplierWorld, aProduct, NOW, WAIT_WINDOW_MS, type ApplierWorld, type Fault } from './apply-mapped-changes-fixture';
 
@@ -188,18 +189,34 @@ describe('ApplyMappedChangesUseCase: waiting for objects and for the CRM', () =>
   });
 
   describe('newest wins across writers', () => {
-    it('when another writer records a newer revision while this one writes, then the newest state is asked for again', async () => {
-      await world.apply('CONTACT', aContact('c', { rev: 1 }));
+    /**
+     * Before this writer's next record lands, another replica claims the objects and records these
+     * revisions of them; `meanwhile` runs in between (what the other replica writes to the CRM).
+     */
+    function anotherWriterRecords(revisions: Record<string, number>, meanwhile: (seen: Map<string, ObjectSync>) => Promise<unknown> = async () => undefined) {
       const { objectSyncs } = world.repositories;
       const record = objectSyncs.recordProcessed.bind(objectSyncs);
+      const ids = Object.keys(revisions);
       jest.spyOn(objectSyncs, 'recordProcessed').mockImplementationOnce(async (...args) => {
-        // Another replica claims and records revision 3 between this writer's claim and its record.
         const [scope] = args;
-        const seen = await objectSyncs.findMany(scope, ['c']);
-        const other = await objectSyncs.claim(scope, seen, ['c'], () => true);
-        await record(scope, [{ externalObjectId: 'c', rev: 3, settingsRev: 1, processedAt: NOW, changedAt: NOW }], other);
+        const seen = await objectSyncs.findMany(scope, ids);
+        const other = await objectSyncs.claim(scope, seen, ids, () => true);
+        await meanwhile(seen);
+        const records = ids.map((externalObjectId) => ({
+          externalObjectId,
+          rev: revisions[externalObjectId],
+          settingsRev: 1,
+          processedAt: NOW,
+          changedAt: NOW,
+        }));
+        await record(scope, records, other);
         return record(...args);
       });
+    }
+
+    it('when another writer records a newer revision while this one writes, then the newest state is asked for again', async () => {
+      await world.apply('CONTACT', aContact('c', { rev: 1 }));
+      anotherWriterRecords({ c: 3 });
 
       await world.apply('CONTACT', aContact('c', { rev: 2 }));
 
@@ -209,16 +226,7 @@ describe('ApplyMappedChangesUseCase: waiting for objects and for the CRM', () =>
 
     it('when another writer records an older revision while this one writes, then this one writes its revision again and it is what stays', async () => {
       await world.apply('CONTACT', aContact('c', { rev: 1 }));
-      const { objectSyncs } = world.repositories;
-      const record = objectSyncs.recordProcessed.bind(objectSyncs);
-      jest.spyOn(objectSyncs, 'recordProcessed').mockImplementationOnce(async (...args) => {
-        const [scope] = args;
-        const seen = await objectSyncs.findMany(scope, ['c']);
-        const other = await objectSyncs.claim(scope, seen, ['c'], () => true);
-        await world.crm.batchUpdate('CONTACT', [{ id: seen.get('c')!.crmId!, properties: { firstname: 'Stale' } }]);
-        await record(scope, [{ externalObjectId: 'c', rev: 1, settingsRev: 1, processedAt: NOW, changedAt: NOW }], other);
-        return record(...args);
-      });
+      anotherWriterRecords({ c: 1 }, (seen) => world.crm.batchUpdate('CONTACT', [{ id: seen.get('c')!.crmId!, properties: { firstname: 'Stale' } }]));
 
       await world.apply('CONTACT', aContact('c', { rev: 2, properties: { email: 'c@example.com', firstname: 'Newest' } }));
 
@@ -229,25 +237,10 @@ describe('ApplyMappedChangesUseCase: waiting for objects and for the CRM', () =>
 
     it('when the rewrite of raced objects finds the CRM unable to take it, then the objects recorded newer elsewhere are still asked for again, and the rest parked', async () => {
       await world.apply('CONTACT', aContact('newer', { rev: 1 }), aContact('older', { rev: 1 }));
-      const { objectSyncs } = world.repositories;
-      const record = objectSyncs.recordProcessed.bind(objectSyncs);
-      jest.spyOn(objectSyncs, 'recordProcessed').mockImplementationOnce(async (...args) => {
-        // Another replica claims both meanwhile: it records revision 3 of one, revision 1 of the other.
-        const [scope] = args;
-        const seen = await objectSyncs.findMany(scope, ['newer', 'older']);
-        const other = await objectSyncs.claim(scope, seen, ['newer', 'older'], () => true);
-        await record(
-          scope,
-          [
-            { externalObjectId: 'newer', rev: 3, settingsRev: 1, processedAt: NOW, changedAt: NOW },
-            { externalObjectId: 'older', rev: 1, settingsRev: 1, processedAt: NOW, changedAt: NOW },
-          ],
-          other,
-        );
-        // The rewrite of the contended object meets a CRM that does not answer.
-        world.faults.set('batchUpdate', throws(new CrmUnavailableError('CRM unavailable (unreachable)', 0, 'unreachable', null, 'no answer')));
-        return record(...args);
-      });
+      // The other writer records revision 3 of one and 1 of the other; the rewrite of the second meets a CRM that does not answer.
+      anotherWriterRecords({ newer: 3, older: 1 }, async () =>
+        world.faults.set('batchUpdate', throws(new CrmUnavailableError('CRM unavailable (unreachable)', 0, 'unreachable', null, 'no answer'))),
+      );
 
       expect(await world.apply('CONTACT', aContact('newer', { rev: 2 }), aContact('older', { rev: 2 }))).toEqual(new Set());
 
