@@ -3,6 +3,7 @@ import {
   CrmBudgetPaused,
   emptyBudgetState,
   grantPermits,
+  handBackPermits,
   type CrmBudget,
   type CrmBudgetState,
   type CrmLimits,
@@ -24,6 +25,8 @@ export interface CrmBudgetStats {
   lostRaces: number;
   /** Permits taken by callers (requests allowed). */
   taken: number;
+  /** Permits leased and handed back unused. */
+  handedBack: number;
 }
 
 /** What an account's budget needs of the shared store: time, settings, counters, and compare-and-set reads and writes. */
@@ -31,6 +34,8 @@ export interface BudgetStore {
   readonly stats: CrmBudgetStats;
   readonly clock: () => number;
   readonly slotMs: number;
+  /** How late after its slot a request may still reach the CRM (the window counts that much more). */
+  readonly marginMs: number;
   readonly leaseSize: number;
   readonly sleep: (ms: number) => Promise<void>;
   readonly defaultMaxWaitMs: number;
@@ -48,6 +53,9 @@ interface Waiter {
 interface Lane {
   left: number;
   validUntil: number;
+  /** When the current lease was granted, and its number (a hand-back timer acts only on its own lease). */
+  grantedAt: number;
+  lease: number;
   waiters: Waiter[];
   pumping: boolean;
   /** While the lane waits for the budget: until when, and why. */
@@ -66,6 +74,8 @@ interface Lane {
 const newLane = (): Lane => ({
   left: 0,
   validUntil: 0,
+  grantedAt: 0,
+  lease: 0,
   waiters: [],
   pumping: false,
   waitingUntil: null,
@@ -104,6 +114,7 @@ export class AccountBudget implements CrmBudget {
     const sleepsBefore = lane.sleeps;
     return new Promise<void>((resolve, reject) => {
       lane.waiters.push({ resolve, reject, deadline });
+      // The pump hands a failed lease to the waiters as their rejection: it has nothing to report itself.
       void this.pump(kind);
     }).finally(() => {
       if (lane.sleeps > sleepsBefore) observeBudgetWait(this.accountKey, (performance.now() - waitStarted) / 1000);
@@ -118,7 +129,7 @@ export class AccountBudget implements CrmBudget {
       if ((body as { policyName?: unknown } | undefined)?.policyName !== 'SECONDLY') this.lanes.request.left = 0;
     }
     const correct = (base: CrmBudgetDoc | null) =>
-      correctBudget(base ?? emptyBudgetState(), { now, status, headers, body, limits: this.limits, slotMs: this.owner.slotMs });
+      correctBudget(base ?? emptyBudgetState(), { now, status, headers, body, limits: this.limits, slotMs: this.owner.slotMs, marginMs: this.owner.marginMs });
     // What this replica knows is older than the budget, never ahead of it: when it needs no
     // correction, neither does the budget. Otherwise the correction is computed on a fresh read.
     if (this.known && !correct(this.known).changed) return;
@@ -157,7 +168,7 @@ export class AccountBudget implements CrmBudget {
           }
           continue;
         }
-        lane.left = 0;
+        this.expire(kind);
         const want = Math.min(this.owner.leaseSize, Math.max(lane.waiters.length, lane.demand, lane.previousDemand));
         let outcome: GrantOutcome;
         try {
@@ -168,9 +179,12 @@ export class AccountBudget implements CrmBudget {
           break;
         }
         if (outcome.outcome === 'granted') {
-          // Permits whose slot ended while the write went to the database are dropped, never used late.
+          // Permits whose slot ended while the write went to the database are handed back, never used late.
           lane.left = outcome.count;
           lane.validUntil = outcome.validUntil;
+          lane.grantedAt = outcome.grantedAt;
+          const lease = ++lane.lease;
+          void this.owner.sleep(Math.max(0, outcome.validUntil - this.owner.clock())).then(() => lane.lease === lease && this.expire(kind));
           continue;
         }
         const { until } = outcome;
@@ -195,13 +209,50 @@ export class AccountBudget implements CrmBudget {
     }
   }
 
+  /**
+   * Ends the lane's lease: permits it did not use go back to the shared budget (a write, in the
+   * background), so that the window counts only requests that went out (decision 20, addendum).
+   * Losing the write only wastes them, as before.
+   */
+  private expire(kind: CrmRequestKind): void {
+    const lane = this.lanes[kind];
+    const count = lane.left;
+    lane.left = 0;
+    lane.lease++;
+    if (count <= 0) return;
+    void this.handBack(kind, lane.grantedAt, count).catch(() => undefined);
+  }
+
+  private async handBack(kind: CrmRequestKind, grantedAt: number, count: number): Promise<void> {
+    const back = (base: CrmBudgetDoc | null) =>
+      handBackPermits(base ?? emptyBudgetState(), { grantedAt, kind, count, limits: this.limits, slotMs: this.owner.slotMs });
+    for (let round = 0; round < MAX_WRITE_ROUNDS; round++) {
+      const base = await this.owner.read(this.accountKey);
+      this.remember(base);
+      const { state, changed } = back(base);
+      if (!changed) return;
+      const written = await this.owner.write(this.accountKey, base, state, this.limits.timeZone);
+      if (written) {
+        this.owner.stats.handedBack += count;
+        return this.remember(written);
+      }
+    }
+  }
+
   /** Leases permits: computes the grant on the budget as known (read again after a lost race) and writes it by compare-and-set. */
   private async lease(kind: CrmRequestKind, want: number, stale: boolean): Promise<GrantOutcome> {
     let base = !stale && this.known ? this.known : await this.owner.read(this.accountKey);
     this.remember(base);
     for (let round = 0; round < MAX_WRITE_ROUNDS; round++) {
       // A stale budget is never less strict than the stored one: a wait it says is a real wait.
-      const outcome = grantPermits(base ?? emptyBudgetState(), { now: this.owner.clock(), kind, want, limits: this.limits, slotMs: this.owner.slotMs });
+      const outcome = grantPermits(base ?? emptyBudgetState(), {
+        now: this.owner.clock(),
+        kind,
+        want,
+        limits: this.limits,
+        slotMs: this.owner.slotMs,
+        marginMs: this.owner.marginMs,
+      });
       if (outcome.outcome !== 'granted') return outcome;
       const written = await this.owner.write(this.accountKey, base, outcome.state, this.limits.timeZone);
       if (written) {

@@ -6,8 +6,14 @@ import { crmBudgetCollection, crmBudgetModel, type CrmBudgetDoc } from './crm-bu
 export interface MongoCrmBudgetsOptions {
   /** Epoch ms; every replica's clock must agree within a fraction of a slot (NTP). */
   clock?: () => number;
-  /** Length of a slot (default 500 ms): permits are granted per slot and expire at its end. */
+  /** Length of a slot (default 250 ms): permits are granted per slot and expire at its end. */
   slotMs?: number;
+  /**
+   * How late after its slot a request may reach the CRM and still be counted right (default 750 ms,
+   * three slots): the window counts that much more than 10 s. A CRM that counts a request later
+   * than this (a loaded built-in CRM reads requests late) may see more than the limit.
+   */
+  marginMs?: number;
   /** Most permits one replica leases at once (default 5): fewer writes per request, more permits dropped unused. */
   leaseSize?: number;
   /** Waits `ms` of the clock's time (default: a timer). A test that runs the clock faster passes a wait that runs as fast. */
@@ -43,9 +49,10 @@ function checkLimits(limits: CrmLimits): void {
  * of their slot, so a busy account costs a database write per lease rather than per request.
  */
 export class MongoCrmBudgets {
-  readonly stats: CrmBudgetStats = { reads: 0, writes: 0, lostRaces: 0, taken: 0 };
+  readonly stats: CrmBudgetStats = { reads: 0, writes: 0, lostRaces: 0, taken: 0, handedBack: 0 };
   readonly clock: () => number;
   readonly slotMs: number;
+  readonly marginMs: number;
   readonly leaseSize: number;
   readonly sleep: (ms: number) => Promise<void>;
   readonly defaultMaxWaitMs: number;
@@ -58,7 +65,8 @@ export class MongoCrmBudgets {
     this.model = crmBudgetModel(connection);
     this.collection = crmBudgetCollection(this.model);
     this.clock = options.clock ?? Date.now;
-    this.slotMs = options.slotMs ?? 500;
+    this.slotMs = options.slotMs ?? 250;
+    this.marginMs = options.marginMs ?? 750;
     this.leaseSize = Math.max(1, options.leaseSize ?? 5);
     this.sleep = options.sleep ?? timer;
     this.defaultMaxWaitMs = options.defaultMaxWaitMs ?? 30_000;
@@ -91,7 +99,7 @@ export class MongoCrmBudgets {
     return {
       pausedUntil: current.pausedUntil ?? current.blockedUntil,
       reason: current.pauseReason ?? (blocked ? 'rate-limited' : null),
-      usedInWindow: usedInWindow(current.grants, now, requestWindow(this.slotMs)),
+      usedInWindow: usedInWindow(current.grants, now, requestWindow(this.slotMs, this.marginMs)),
       usedToday: current.usedToday,
     };
   }

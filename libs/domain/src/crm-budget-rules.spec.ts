@@ -26,6 +26,8 @@ describe('CRM budget rules', () => {
   it.each([
     ['the request window, 500 ms slots', requestWindow(500), T + 250, T - 10_500],
     ['the request window, 250 ms slots', requestWindow(250), T, T - 10_250],
+    ['the request window, 250 ms slots and 750 ms of margin', requestWindow(250, 750), T + 100, T - 10_750],
+    ['the request window, 500 ms slots and 600 ms of margin (rounded up to slots)', requestWindow(500, 600), T, T - 11_000],
     ['the search window, 500 ms slots (100 ms search slots)', searchWindow(500), T + 50, T - 1_100],
     ['the search window, 50 ms slots', searchWindow(50), T + 60, T + 50 - 1_050],
   ])('when the window is %s, then it counts from the slot start a window and a margin back', (_case, window, now, expected) => {

@@ -57,10 +57,15 @@ export const CRM_SEARCH_WINDOW_MS = 1_000;
 
 /**
  * The request window: 10 s, counted as the slots it can overlap (one more than it spans, since a
- * window rarely starts on a slot's start) plus one slot of margin, so that requests sent at a slot's
- * end and arriving in the next still never exceed the limit.
+ * window rarely starts on a slot's start) plus a margin of at least `marginMs` (one slot unless
+ * said), so that requests sent at a slot's end and counted by the CRM up to `marginMs` later still
+ * never exceed the limit.
  */
-export const requestWindow = (slotMs: number): BudgetWindow => ({ windowMs: CRM_WINDOW_MS, slotMs, marginSlots: 1 });
+export const requestWindow = (slotMs: number, marginMs = slotMs): BudgetWindow => ({
+  windowMs: CRM_WINDOW_MS,
+  slotMs,
+  marginSlots: Math.max(1, Math.ceil(marginMs / slotMs)),
+});
 
 /** The search window: 1 s in slots of at most 100 ms (slots of 500 ms would halve what 1 s allows). */
 export const searchWindow = (slotMs: number): BudgetWindow => ({ windowMs: CRM_SEARCH_WINDOW_MS, slotMs: Math.min(slotMs, 100), marginSlots: 1 });
@@ -122,7 +127,7 @@ export function rollBudget(state: CrmBudgetState, now: number, timeZone: string)
 export const windowLimit = (state: CrmBudgetState, limits: CrmLimits): number => Math.min(limits.burstPer10s, state.crmMax ?? Infinity);
 
 export type GrantOutcome =
-  | { outcome: 'granted'; count: number; validUntil: number; state: CrmBudgetState }
+  | { outcome: 'granted'; count: number; validUntil: number; grantedAt: number; state: CrmBudgetState }
   | { outcome: 'wait'; until: number }
   | { outcome: 'paused'; until: number; reason: CrmPauseReason };
 
@@ -133,19 +138,21 @@ export interface GrantRequest {
   want: number;
   limits: CrmLimits;
   slotMs: number;
+  /** How late after its slot a request may reach the CRM and still be counted right (default: one slot). */
+  marginMs?: number;
 }
 
 /**
  * Grants up to `want` permits in the slot of `now`, valid until that slot ends, within the request
  * window, the daily cap and (for searches) the search window; or says until when to wait.
  */
-export function grantPermits(state: CrmBudgetState, { now, kind, want, limits, slotMs }: GrantRequest): GrantOutcome {
+export function grantPermits(state: CrmBudgetState, { now, kind, want, limits, slotMs, marginMs }: GrantRequest): GrantOutcome {
   const current = rollBudget(state, now, limits.timeZone);
   if (current.pausedUntil !== null) return { outcome: 'paused', until: current.pausedUntil, reason: current.pauseReason ?? 'rate-limited' };
   if (limits.dailyCap !== null && current.usedToday >= limits.dailyCap)
     return { outcome: 'paused', until: nextDailyReset(now, limits.timeZone), reason: 'daily-cap' };
 
-  const requests = requestWindow(slotMs);
+  const requests = requestWindow(slotMs, marginMs);
   const limit = windowLimit(current, limits);
   const waits: number[] = [];
   if (current.blockedUntil !== null) waits.push(current.blockedUntil);
@@ -169,6 +176,7 @@ export function grantPermits(state: CrmBudgetState, { now, kind, want, limits, s
     outcome: 'granted',
     count,
     validUntil,
+    grantedAt: now,
     state: {
       ...current,
       grants: addToSlot(current.grants, now, count, requests),
@@ -187,6 +195,7 @@ export interface ObservedAnswer {
   body?: unknown;
   limits: CrmLimits;
   slotMs: number;
+  marginMs?: number;
 }
 
 /**
@@ -198,12 +207,12 @@ export interface ObservedAnswer {
  */
 export function correctBudget(
   state: CrmBudgetState,
-  { now, status, headers, body, limits, slotMs }: ObservedAnswer,
+  { now, status, headers, body, limits, slotMs, marginMs }: ObservedAnswer,
 ): { state: CrmBudgetState; changed: boolean } {
   const answer = readRateLimitAnswer(status, headers, body, now);
   const rolled = rollBudget(state, now, limits.timeZone);
   const next = { ...rolled };
-  const requests = requestWindow(slotMs);
+  const requests = requestWindow(slotMs, marginMs);
   let changed = false;
 
   const aboutTheWindow = answer.intervalMs === null || answer.intervalMs === CRM_WINDOW_MS;

@@ -1,0 +1,40 @@
+import type { CrmLimits, CrmRequestKind } from './crm-budget';
+import { requestWindow, searchWindow, slotStart, type CrmBudgetState, type SlotCount } from './crm-budget-rules';
+import { localDay } from './crm-day';
+
+export interface HandBack {
+  /** When the permits were granted (the grant's `grantedAt`). */
+  grantedAt: number;
+  kind: CrmRequestKind;
+  /** Permits granted then and never used: no request went out with them. */
+  count: number;
+  limits: CrmLimits;
+  slotMs: number;
+}
+
+const lessIn = (grants: readonly SlotCount[], at: number, count: number): SlotCount[] =>
+  grants.map((grant) => (grant.at === at ? { at, n: Math.max(0, grant.n - count) } : grant));
+
+/**
+ * Gives back permits a replica leased and did not use before they ran out (decision 20): they are
+ * taken off the slot they were granted in (and the search slot, and the day), so that the window
+ * counts only requests that went out. Safe whenever it comes: a slot never counts fewer than the
+ * permits used in it. Slots the window no longer holds are left as they are. `changed` false:
+ * nothing to write.
+ */
+export function handBackPermits(state: CrmBudgetState, { grantedAt, kind, count, limits, slotMs }: HandBack): { state: CrmBudgetState; changed: boolean } {
+  if (count <= 0) return { state, changed: false };
+  const at = slotStart(grantedAt, requestWindow(slotMs).slotMs);
+  if (!state.grants.some((grant) => grant.at === at && grant.n > 0)) return { state, changed: false };
+  const searchAt = slotStart(grantedAt, searchWindow(slotMs).slotMs);
+  const searched = kind === 'search' && limits.searchPerSecond !== null;
+  return {
+    state: {
+      ...state,
+      grants: lessIn(state.grants, at, count),
+      searchGrants: searched ? lessIn(state.searchGrants, searchAt, count) : state.searchGrants,
+      usedToday: state.day === localDay(grantedAt, limits.timeZone) ? Math.max(0, state.usedToday - count) : state.usedToday,
+    },
+    changed: true,
+  };
+}
