@@ -6,6 +6,7 @@ import {
   handBackPermits,
   type CrmBudget,
   type CrmBudgetState,
+  type CrmPermit,
   type CrmLimits,
   type CrmPauseReason,
   type CrmRequestKind,
@@ -44,7 +45,7 @@ export interface BudgetStore {
 }
 
 interface Waiter {
-  resolve: () => void;
+  resolve: (permit: CrmPermit) => void;
   reject: (error: unknown) => void;
   deadline: number;
 }
@@ -99,20 +100,20 @@ export class AccountBudget implements CrmBudget {
     public limits: CrmLimits,
   ) {}
 
-  take(kind: CrmRequestKind, options: { maxWaitMs?: number } = {}): Promise<void> {
+  take(kind: CrmRequestKind, options: { maxWaitMs?: number } = {}): Promise<CrmPermit> {
     const lane = this.lanes[kind];
     const now = this.owner.clock();
     this.noteDemand(lane, now);
     if (lane.waiters.length === 0 && lane.left > 0 && now < lane.validUntil) {
       lane.left--;
       this.owner.stats.taken++;
-      return Promise.resolve();
+      return Promise.resolve(this.permit(lane.validUntil));
     }
     const deadline = now + (options.maxWaitMs ?? this.owner.defaultMaxWaitMs);
     if (lane.waitingUntil !== null && lane.waitingUntil > deadline) return Promise.reject(new CrmBudgetPaused(lane.waitingUntil, lane.waitReason));
     const waitStarted = performance.now();
     const sleepsBefore = lane.sleeps;
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<CrmPermit>((resolve, reject) => {
       lane.waiters.push({ resolve, reject, deadline });
       // The pump hands a failed lease to the waiters as their rejection: it has nothing to report itself.
       void this.pump(kind);
@@ -143,6 +144,16 @@ export class AccountBudget implements CrmBudget {
     }
   }
 
+  /**
+   * A permit of a lease valid until `validUntil`: the request must leave before its slot ends, as the
+   * budget handed it out, so that the whole margin after the slot is left for it to reach the CRM and
+   * be counted there (decision 20, addendum). The same for searches and their search slot.
+   */
+  private permit(validUntil: number): CrmPermit {
+    const clock = this.owner.clock;
+    return { sendBy: validUntil, usable: () => clock() < validUntil };
+  }
+
   private noteDemand(lane: Lane, now: number): void {
     const slot = Math.floor(now / this.owner.slotMs);
     if (slot !== lane.demandSlot) {
@@ -164,7 +175,7 @@ export class AccountBudget implements CrmBudget {
           while (lane.left > 0 && lane.waiters.length > 0) {
             lane.left--;
             this.owner.stats.taken++;
-            lane.waiters.shift()!.resolve();
+            lane.waiters.shift()!.resolve(this.permit(lane.validUntil));
           }
           continue;
         }

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CrmBudgetPaused, type CrmBudget } from '@ecomm-sync/domain';
+import { CrmBudgetPaused, UNLIMITED_PERMIT, type CrmBudget, type CrmPermit } from '@ecomm-sync/domain';
 import { CrmPartialFailure, CrmRequestError, CrmUnavailableError } from './crm-errors';
 import { HttpCrmClient, type CrmClientOptions } from './http-crm-client';
 
@@ -38,13 +38,14 @@ async function scriptedCrm(script: Answer[]) {
   };
 }
 
-/** A budget that lets everything through (or refuses as told) and records what it was told. */
-function recordingBudget(refuse?: CrmBudgetPaused) {
+/** A budget that lets everything through (or refuses as told; or hands out `permits` first) and records what it was told. */
+function recordingBudget(refuse?: CrmBudgetPaused, permits: CrmPermit[] = []) {
   const calls: (['take', string] | ['observe', number, Record<string, string | undefined>])[] = [];
   const budget: CrmBudget = {
     take: async (kind) => {
       calls.push(['take', kind]);
       if (refuse) throw refuse;
+      return permits.shift() ?? UNLIMITED_PERMIT;
     },
     observe: (status, headers) => {
       calls.push(['observe', status, headers]);
@@ -68,6 +69,29 @@ describe('HttpCrmClient when the CRM limits, fails or is away', () => {
   afterEach(async () => {
     await crm?.close();
     crm = undefined;
+  });
+
+  it('when a permit comes too late to send on (the process was paused past its send-by time), then the client takes another and sends once', async () => {
+    crm = await scriptedCrm([ok]);
+    const late: CrmPermit = { sendBy: 0, usable: () => false };
+    const { budget, calls } = recordingBudget(undefined, [late, late]);
+    await expect(crm.client({ budget }).batchRead('CONTACT', [7], [])).resolves.toHaveLength(1);
+    expect(calls.filter(([call]) => call === 'take')).toHaveLength(3);
+    expect(crm.seen).toHaveLength(1);
+  });
+
+  it('when every permit comes too late and the request may wait no longer, then the client throws rate-limited and sends nothing', async () => {
+    crm = await scriptedCrm([ok]);
+    const late: CrmPermit = { sendBy: 0, usable: () => false };
+    const { budget } = recordingBudget(
+      undefined,
+      Array.from({ length: 1_000_000 }, () => late),
+    );
+    await expect(crm.client({ budget, maxWaitMs: 20 }).batchRead('CONTACT', [7], [])).rejects.toMatchObject({
+      name: 'CrmUnavailableError',
+      reason: 'rate-limited',
+    });
+    expect(crm.seen).toHaveLength(0);
   });
 
   it('when the CRM answers 429 with Retry-After 0, then the client sends again and returns the answer', async () => {

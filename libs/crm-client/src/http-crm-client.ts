@@ -1,7 +1,7 @@
 import axios, { type AxiosInstance, type AxiosRequestConfig, isAxiosError } from 'axios';
 import type { ObjectType } from '@ecomm-sync/contracts';
 import { CRM_OBJECT_PATHS } from '@ecomm-sync/contracts';
-import { CrmBudgetPaused, crmRequestOutcome, readRateLimitAnswer, type CrmBudget, type CrmRequestKind } from '@ecomm-sync/domain';
+import { CrmBudgetPaused, crmRequestOutcome, readRateLimitAnswer, type CrmBudget, type CrmPermit, type CrmRequestKind } from '@ecomm-sync/domain';
 import { countCrmRequest, startSpan, type ActiveSpan } from '@ecomm-sync/observability';
 import { CRM_BATCH_LIMIT, type AssociationPair, type CrmInputFailure, type CrmObject, type CrmPipeline, type CrmPort, type CrmPropertyInfo } from './crm-port';
 import { agents, chunks, isSearch, lowerCased, toCrmObject, wait, withTraceparent, type ApiObject } from './http-request-helpers';
@@ -228,11 +228,18 @@ export class HttpCrmClient implements CrmPort {
       );
     for (;;) {
       if (this.budget) {
+        let permit: CrmPermit;
         try {
-          await this.budget.take(kind, { maxWaitMs: Math.max(0, deadline - Date.now()) });
+          permit = await this.budget.take(kind, { maxWaitMs: Math.max(0, deadline - Date.now()) });
         } catch (error) {
           if (error instanceof CrmBudgetPaused) throw unavailable(error.reason, error.until, lastStatus);
           throw error;
+        }
+        // Paused between the permit and here past the permit's slot: the request could reach the CRM
+        // after the window stopped counting it. The permit stays counted; take another.
+        if (!permit.usable()) {
+          if (Date.now() >= deadline) throw unavailable('rate-limited', null, lastStatus);
+          continue;
         }
       }
       const span = startSpan(`CRM ${config.method}`, {

@@ -6,7 +6,12 @@ import { CRM_BATCH_LIMIT, type CrmObject } from './crm-port';
 
 /** The small pieces of HttpCrmClient's requests: connection pooling, headers, trace, batches. */
 
-export const agents = { httpAgent: new http.Agent({ keepAlive: true, maxSockets: 32 }), httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 32 }) };
+/**
+ * Kept-alive connections, as many as requests in flight: a request that queued here for a socket
+ * would leave after its budget permit's slot (decision 20), and the rate is bounded already, by
+ * the account's budget and by the applier's own concurrency.
+ */
+export const agents = { httpAgent: new http.Agent({ keepAlive: true }), httpsAgent: new https.Agent({ keepAlive: true }) };
 
 export interface ApiObject {
   id: string;
