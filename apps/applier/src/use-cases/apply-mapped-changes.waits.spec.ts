@@ -174,6 +174,27 @@ describe('ApplyMappedChangesUseCase: waiting for objects and for the CRM', () =>
       expect(await world.repositories.parkedChanges.count(world.tenant.portalId)).toBe(0);
     });
 
+    it('when changes are consumed while this replica resumes their portal, then they are parked, not written beside the resume', async () => {
+      world.faults.set('batchUpsert', throws(new CrmRequestError('too many requests', 429)));
+      await world.apply('DEAL', aDeal('d1'));
+      world.faults.clear();
+      let consumed!: () => void;
+      const consumedMeanwhile = new Promise<void>((resolve) => (consumed = resolve));
+
+      const resume = world.useCase.waits.resume(world.tenant.portalId, async () => {
+        await consumedMeanwhile;
+        await world.useCase.applyParked(await world.repositories.parkedChanges.take(world.tenant.portalId, 10));
+      });
+      world.calls.length = 0;
+      expect(await world.apply('DEAL', aDeal('d2'))).toEqual(new Set());
+      expect(world.writes()).toEqual([]);
+      consumed();
+      await resume;
+
+      expect(world.crm.live('DEAL')).toHaveLength(2);
+      expect(await world.repositories.parkedChanges.count(world.tenant.portalId)).toBe(0);
+    });
+
     it('when applying fails for a reason other than the CRM waiting, then the message is failed, to be retried', async () => {
       world.faults.set('batchUpsert', async (real, ...args) => {
         if ((args as unknown[])[0] === 'DEAL') throw new Error('a bug');

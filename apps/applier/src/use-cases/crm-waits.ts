@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { CrmRequestError } from '@ecomm-sync/crm-client';
 import type { Repositories } from '@ecomm-sync/data-access';
@@ -49,8 +50,13 @@ export function crmWaitCauseOf(error: unknown): CrmWaitCause | null {
  */
 export class CrmWaits {
   private readonly cache: TtlCache<CrmWait | null>;
-  /** Portals this replica is resuming: it holds their wait, and writes their CRM meanwhile. */
-  private readonly resuming = new Set<number>();
+  /**
+   * The portal a resume runs for, in the resume's own calls only: the resume holds the portal's
+   * wait and writes its CRM, while changes this replica consumes meanwhile still see the wait and
+   * are parked (they would compete with the resume for the account's budget, and their failure
+   * would replace the wait the resume holds).
+   */
+  private readonly resumeScope = new AsyncLocalStorage<number>();
 
   constructor(
     private readonly repositories: Pick<Repositories, 'crmWaits' | 'parkedChanges'>,
@@ -61,7 +67,7 @@ export class CrmWaits {
 
   /** Throws CrmWaiting while the portal's work waits (no request is sent meanwhile). */
   async check(portalId: number): Promise<void> {
-    if (this.resuming.has(portalId)) return;
+    if (this.resumeScope.getStore() === portalId) return;
     const wait = await this.current(portalId);
     if (wait && isWaiting(wait, this.clock())) throw new CrmWaiting(portalId, wait);
   }
@@ -95,13 +101,11 @@ export class CrmWaits {
     await this.repositories.crmWaits.stamp(group.tenant.portalId, wait, randomUUID());
   }
 
-  /** Runs a resume of the portal's parked changes: meanwhile this replica writes the portal's CRM, and afterwards reads its wait anew. */
+  /** Runs a resume of the portal's parked changes: its own calls write the portal's CRM, and afterwards the wait is read anew. */
   async resume<T>(portalId: number, work: () => Promise<T>): Promise<T> {
-    this.resuming.add(portalId);
     try {
-      return await work();
+      return await this.resumeScope.run(portalId, work);
     } finally {
-      this.resuming.delete(portalId);
       this.cache.delete(String(portalId));
     }
   }
