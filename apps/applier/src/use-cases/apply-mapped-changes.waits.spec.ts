@@ -174,6 +174,58 @@ describe('ApplyMappedChangesUseCase: waiting for objects and for the CRM', () =>
       expect(await world.repositories.parkedChanges.count(world.tenant.portalId)).toBe(0);
     });
 
+    it('when parked changes fill several CRM batches, then a level goes a few batches at once, contacts one after another, and the next level starts after it', async () => {
+      world.faults.set('batchUpsert', throws(new CrmRequestError('too many requests', 429)));
+      const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+      await world.useCase.execute([
+        world.message(
+          'CONTACT',
+          ids('c', 250).map((id) => aContact(id)),
+        ),
+        world.message(
+          'PRODUCT',
+          ids('p', 300).map((id) => aProduct(id)),
+        ),
+        world.message(
+          'DEAL',
+          ids('d', 150).map((id) => aDeal(id)),
+        ),
+      ]);
+      expect(await world.repositories.parkedChanges.count(world.tenant.portalId)).toBe(700);
+      const events: string[] = [];
+      const inFlight = new Map<string, number>();
+      const total = () => [...inFlight.values()].reduce((sum, n) => sum + n, 0);
+      let most = 0;
+      let mostContacts = 0;
+      world.faults.set('batchUpsert', async (real, ...args) => {
+        const type = (args as unknown as [string])[0];
+        events.push(`start ${type}`);
+        inFlight.set(type, (inFlight.get(type) ?? 0) + 1);
+        most = Math.max(most, total());
+        mostContacts = Math.max(mostContacts, inFlight.get('CONTACT') ?? 0);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        try {
+          return await real(...args);
+        } finally {
+          inFlight.set(type, inFlight.get(type)! - 1);
+          events.push(`end ${type}`);
+        }
+      });
+
+      await world.useCase.waits.resume(world.tenant.portalId, async () =>
+        world.useCase.applyParked(await world.repositories.parkedChanges.take(world.tenant.portalId, 700)),
+      );
+
+      expect(most).toBe(4);
+      expect(mostContacts).toBe(1);
+      const firstDeal = events.indexOf('start DEAL');
+      expect(events.slice(firstDeal).filter((event) => event !== 'start DEAL' && event !== 'end DEAL')).toEqual([]);
+      expect(events.filter((event) => event === 'start DEAL')).toHaveLength(2);
+      expect(world.crm.live('CONTACT')).toHaveLength(250);
+      expect(world.crm.live('DEAL')).toHaveLength(150);
+      expect(await world.repositories.parkedChanges.count(world.tenant.portalId)).toBe(0);
+    });
+
     it('when changes are consumed while this replica resumes their portal, then they are parked, not written beside the resume', async () => {
       world.faults.set('batchUpsert', throws(new CrmRequestError('too many requests', 429)));
       await world.apply('DEAL', aDeal('d1'));

@@ -1,7 +1,7 @@
-import type { MappedChange, ObjectScope, Tenant } from '@ecomm-sync/contracts';
+import type { MappedChange, ObjectScope, ObjectType, Tenant } from '@ecomm-sync/contracts';
 import { OBJECT_TYPES } from '@ecomm-sync/contracts';
 import type { CheckoutState, ObjectSync, ProcessedRecord } from '@ecomm-sync/data-access';
-import { compareRevisions, PENDING_STAGE } from '@ecomm-sync/domain';
+import { ASSOCIATIONS, compareRevisions, PENDING_STAGE } from '@ecomm-sync/domain';
 import { keyOf } from '@ecomm-sync/util';
 
 /** The changes of one scope (tenant, store and object type) that are applied together; the group is passed as that scope. */
@@ -130,6 +130,21 @@ export function byPortal(groups: Iterable<ChangeGroup>): ChangeGroup[][] {
   const portals = new Map<number, ChangeGroup[]>();
   for (const group of groups) portals.set(group.tenant.portalId, [...(portals.get(group.tenant.portalId) ?? []), group]);
   return [...portals.values()];
+}
+
+/** How deep a type sits in the associations: 0 for contacts and products, 1 for deals, 2 for line items. */
+function dependencyDepth(objectType: ObjectType): number {
+  return Math.max(-1, ...(ASSOCIATIONS[objectType] ?? []).map(({ type }) => dependencyDepth(type))) + 1;
+}
+
+/**
+ * Groups by how deep their type sits in the associations, shallowest first: the groups of one level
+ * associate with none of each other's objects, so they can be applied side by side.
+ */
+export function byDependencyLevel(groups: Iterable<ChangeGroup>): ChangeGroup[][] {
+  const levels: ChangeGroup[][] = [];
+  for (const group of inDependencyOrder(groups)) (levels[dependencyDepth(group.objectType)] ??= []).push(group);
+  return levels.filter((level) => level.length > 0);
 }
 
 /** Groups in the order objects depend on each other: contacts and products, then deals, then line items. */
