@@ -1,4 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
+import { KEPT_REVISION_INDEX } from './kept-revision-index';
 
 /**
  * A change whose CRM write waits because the portal's CRM is rate-limited, capped for the day or
@@ -25,5 +26,7 @@ const parkedChangeSchema = new Schema(
 // The _id serves one parked change per object (replaced by a newer one) and releasing applied ones.
 // Serves: resuming a portal, its changes parked longest first.
 parkedChangeSchema.index({ portalId: 1, parkedAt: 1 });
+// Serves compare-and-set writes of kept changes on the revision they read.
+parkedChangeSchema.index(KEPT_REVISION_INDEX, { unique: true });
 
 export const parkedChangeModel = (connection: Connection) => connection.model('ParkedChange', parkedChangeSchema);

@@ -1,4 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
+import { KEPT_REVISION_INDEX } from './kept-revision-index';
 
 /**
  * A change that cannot apply yet because objects it associates with are not synced (a line item
@@ -34,5 +35,7 @@ waitingObjectSchema.index({ portalId: 1, appId: 1, storeId: 1, waitingFor: 1 });
 waitingObjectSchema.index({ until: 1 });
 // Serves: the periodic retry of waiting changes, least recently tried first.
 waitingObjectSchema.index({ triedAt: 1 });
+// Serves compare-and-set writes of kept changes on the revision they read.
+waitingObjectSchema.index(KEPT_REVISION_INDEX, { unique: true });
 
 export const waitingObjectModel = (connection: Connection) => connection.model('WaitingObject', waitingObjectSchema);

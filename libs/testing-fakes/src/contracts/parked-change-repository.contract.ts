@@ -62,6 +62,29 @@ export function describeParkedChangeRepositoryContract(name: string, make: () =>
       expect(await parked.count(tenant.portalId)).toBe(1);
     });
 
+    it('when writers park many revisions of one object at once, then the newest is kept', async () => {
+      const tenant = anAppTenant();
+      const scope = { tenant, storeId: 'default', objectType: 'CONTACT' } as const;
+      const revisions = [4, 9, 1, 7, 3, 10, 2, 8, 6, 5];
+      await Promise.all(
+        revisions.map((rev) => parked.park(scope, [{ change: aMappedChange({ externalObjectId: 'c', rev, settingsRev: 1 }), reapply: false }], rev)),
+      );
+      const [row] = await parked.take(tenant.portalId, 10);
+      expect(row.change.rev).toBe(10);
+      expect(await parked.count(tenant.portalId)).toBe(1);
+    });
+
+    it('when a change is released while a newer one is parked, then the newer one stays', async () => {
+      const tenant = anAppTenant();
+      const scope = { tenant, storeId: 'default', objectType: 'CONTACT' } as const;
+      await parked.park(scope, [{ change: aMappedChange({ externalObjectId: 'c', rev: 1, settingsRev: 1 }), reapply: false }], 100);
+      await Promise.all([
+        parked.release(scope, [{ externalObjectId: 'c', rev: 1, settingsRev: 1 }]),
+        parked.park(scope, [{ change: aMappedChange({ externalObjectId: 'c', rev: 2, settingsRev: 1 }), reapply: false }], 200),
+      ]);
+      expect((await parked.take(tenant.portalId, 10)).map((row) => row.change.rev)).toEqual([2]);
+    });
+
     it('when parked changes are released at a revision, then those not newer go and a newer one stays', async () => {
       const tenant = anAppTenant();
       const changes = ['a', 'b', 'c'].map((externalObjectId) => ({ change: aMappedChange({ externalObjectId, rev: 2, settingsRev: 1 }), reapply: false }));
