@@ -90,9 +90,10 @@ describe('DispatchWebhookUseCase', () => {
   });
 
   it.each<[string, number, WebhookAnswer[], RegExp]>([
-    ['a 400', 1, [{ status: 400 }], /answered 400\) after 3 attempt/],
-    ['a 2xx without a JSON body', 1, [{ status: 200 }], /answered 200 without a JSON body/],
-    ['5xx every time', 3, [{ status: 500 }, { status: 500 }, { status: 500 }], /answered 500\) after 3 attempt/],
+    ['a 400', 1, [{ status: 400 }], /answered 400\) after 1 attempt, not tried again since that answer will not change$/],
+    ['a 2xx without a JSON body', 1, [{ status: 200 }], /answered 200 without a JSON body\) after 1 attempt, not tried again/],
+    ['a 500, then a 404', 2, [{ status: 500 }, { status: 404 }], /answered 404\) after 2 attempts, not tried again/],
+    ['5xx every time', 3, [{ status: 500 }, { status: 500 }, { status: 500 }], /answered 500\) after 3 attempts$/],
     ['408 every time', 3, [{ status: 408 }, { status: 408 }, { status: 408 }], /answered 408/],
     ['429 every time', 3, [{ status: 429 }, { status: 429 }, { status: 429 }], /answered 429/],
     ['no answer', 3, ['no-answer', 'no-answer', 'no-answer'], /no answer within 300 ms/],

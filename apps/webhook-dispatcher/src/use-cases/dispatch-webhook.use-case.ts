@@ -53,7 +53,9 @@ export class DispatchWebhookUseCase {
 
   private async sendWithRetries(request: WebhookRequestMessage, secret: string, agents: ReturnType<typeof pinnedAgents>): Promise<void> {
     let last: Attempt | undefined;
+    let attempts = 0;
     for (let attempt = 1; attempt <= this.options.maxAttempts; attempt++) {
+      attempts = attempt;
       if (attempt > 1) await this.sleep(this.backoff(attempt));
       const started = Date.now();
       last = await this.send(request, secret, agents);
@@ -69,9 +71,10 @@ export class DispatchWebhookUseCase {
       if (last.final) break;
     }
     const failed = last as Extract<Attempt, { ok: false }>;
+    const tries = `after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
     return this.finish(request, {
       ok: false,
-      reason: `the receiver at ${request.url} did not answer properly (${failed.error}) after ${this.options.maxAttempts} attempt(s) at most`,
+      reason: `the receiver at ${request.url} did not answer properly (${failed.error}) ${tries}${failed.final && attempts < this.options.maxAttempts ? ', not tried again since that answer will not change' : ''}`,
     });
   }
 
