@@ -154,6 +154,7 @@ describe('the console object inspector and mappings in a browser', () => {
     await linked.waitFor();
     expect(await linked.locator('td').innerText()).toBe(`links to CRM object ${product.crmId}`);
     expect(await page.locator('tr[data-association="DEAL:no-such-deal"]').getAttribute('data-outcome')).toBe('waits');
+    expect(await page.getByTestId('dry-run-result').locator('h3').innerText()).toBe('Would wait, then create li-1 once what it needs is in the CRM');
     await page.locator('[data-testid="dry-run-errors"] [data-error-type="INVALID_ASSOCIATION_PROPERTY"]').waitFor();
     await expectAccessible(page, 'mappings, a dry run with associations');
     await screenshot(page, 'mappings-dry-run-associations');

@@ -38,12 +38,19 @@ function AssociationTargets({ result }: { result: ConsoleDryRunResult }) {
   );
 }
 
+const VERB: Record<ConsoleDryRunResult['operation'], string> = { CREATE: 'create', UPDATE: 'update', DELETE: 'delete' };
+
+/** "Would create li-1", or, when an association it needs is not in the CRM yet, that it would wait first. */
+function heading(result: ConsoleDryRunResult): string {
+  const waits = result.associationTargets.some((target) => target.outcome === 'waits');
+  const verb = VERB[result.operation];
+  return waits ? `Would wait, then ${verb} ${result.externalObjectId} once what it needs is in the CRM` : `Would ${verb} ${result.externalObjectId}`;
+}
+
 export function DryRunResult({ result }: { result: ConsoleDryRunResult }) {
   return (
     <div className="card" data-testid="dry-run-result" aria-live="polite">
-      <h3>
-        {result.operation === 'CREATE' ? 'Would create' : result.operation === 'UPDATE' ? 'Would update' : 'Would delete'} {result.externalObjectId}
-      </h3>
+      <h3>{heading(result)}</h3>
       <table>
         <caption>CRM properties it would write</caption>
         <tbody>
