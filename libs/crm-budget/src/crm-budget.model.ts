@@ -20,6 +20,7 @@ const crmBudgetSchema = new Schema(
     pausedUntil: { type: Number, default: null },
     pauseReason: { type: String, default: null },
     crmMax: { type: Number, default: null },
+    correctedAt: { type: Number, default: null },
   },
   { collection: 'crm_budgets', versionKey: false },
 );

@@ -141,6 +141,20 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
       expect(budgets.stats.handedBack).toBe(1);
     });
 
+    it('when the CRM counted more than we granted, then the budget keeps when, so that earlier permits are not handed back', async () => {
+      const budgets = await replica({ clock });
+      const account = `corrected-${nextAccount++}`;
+      await budgets.for(account, limits).take('request');
+      now += 100;
+      // Another app of the customer sent nine: the CRM counts ten.
+      await budgets
+        .for(account, limits)
+        .observe(200, { 'x-hubspot-ratelimit-max': '20', 'x-hubspot-ratelimit-remaining': '10', 'x-hubspot-ratelimit-interval-milliseconds': '10000' });
+
+      expect(await budgets.read(account)).toMatchObject({ correctedAt: now });
+      expect(await budgets.state(account)).toMatchObject({ usedInWindow: 10 });
+    });
+
     it('when a permit is taken, then it may be sent until its slot ends, and a search permit until its search slot ends', async () => {
       const budgets = await replica({ clock });
       const account = `send-by-${nextAccount++}`;

@@ -30,8 +30,19 @@ export interface CrmBudgetStatus {
   usedToday: number;
 }
 
-const BUDGET_FIELDS = ['grants', 'searchGrants', 'day', 'usedToday', 'blockedUntil', 'searchBlockedUntil', 'pausedUntil', 'pauseReason', 'crmMax'] as const;
-const fieldsOf = (state: CrmBudgetState) => Object.fromEntries(BUDGET_FIELDS.map((field) => [field, state[field]])) as unknown as CrmBudgetState;
+const BUDGET_FIELDS = [
+  'grants',
+  'searchGrants',
+  'day',
+  'usedToday',
+  'blockedUntil',
+  'searchBlockedUntil',
+  'pausedUntil',
+  'pauseReason',
+  'crmMax',
+  'correctedAt',
+] as const;
+const fieldsOf = (state: CrmBudgetState) => Object.fromEntries(BUDGET_FIELDS.map((field) => [field, state[field] ?? null])) as unknown as CrmBudgetState;
 const timer = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function checkLimits(limits: CrmLimits): void {

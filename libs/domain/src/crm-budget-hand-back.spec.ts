@@ -10,6 +10,12 @@ const state = (overrides: Partial<CrmBudgetState> = {}): CrmBudgetState => ({ ..
 describe('handing back unused CRM permits', () => {
   it.each([
     [
+      'permits granted after the CRM last corrected the budget',
+      state({ grants: [{ at: T, n: 5 }], usedToday: 5, correctedAt: T - 1_000 }),
+      { grantedAt: T + 10, kind: 'request' as const, count: 2 },
+      state({ grants: [{ at: T, n: 3 }], usedToday: 3, correctedAt: T - 1_000 }),
+    ],
+    [
       'request permits of the current slot',
       state({
         grants: [
@@ -67,6 +73,8 @@ describe('handing back unused CRM permits', () => {
     ['no permit', state({ grants: [{ at: T, n: 5 }] }), T, 0],
     ['a slot the window no longer holds', state({ grants: [{ at: T, n: 5 }] }), T - 20_000, 2],
     ['a slot already at 0', state({ grants: [{ at: T, n: 0 }] }), T, 2],
+    ['permits granted before the CRM corrected the budget', state({ grants: [{ at: T, n: 5 }], correctedAt: T + 100 }), T + 50, 2],
+    ['permits granted as the CRM corrected the budget', state({ grants: [{ at: T, n: 5 }], correctedAt: T + 50 }), T + 50, 2],
   ])('when what is handed back is %s, then nothing changes', (_case, before, grantedAt, count) => {
     expect(handBackPermits(before, { grantedAt, kind: 'request', count, limits, slotMs: SLOT })).toEqual({ state: before, changed: false });
   });

@@ -19,11 +19,14 @@ const lessIn = (grants: readonly SlotCount[], at: number, count: number): SlotCo
  * Gives back permits a replica leased and did not use before they ran out (decision 20): they are
  * taken off the slot they were granted in (and the search slot, and the day), so that the window
  * counts only requests that went out. Safe whenever it comes: a slot never counts fewer than the
- * permits used in it. Slots the window no longer holds are left as they are. `changed` false:
+ * permits used in it, and permits granted before the CRM's count corrected the budget (another app)
+ * are not handed back, since that correction counted them as sent. Slots the window no longer holds are left as they are. `changed` false:
  * nothing to write.
  */
 export function handBackPermits(state: CrmBudgetState, { grantedAt, kind, count, limits, slotMs }: HandBack): { state: CrmBudgetState; changed: boolean } {
-  if (count <= 0) return { state, changed: false };
+  // A correction since the grant counted these permits as sent: handing them back would count less
+  // than the CRM does.
+  if (count <= 0 || ((state.correctedAt ?? null) !== null && state.correctedAt! >= grantedAt)) return { state, changed: false };
   const at = slotStart(grantedAt, requestWindow(slotMs).slotMs);
   if (!state.grants.some((grant) => grant.at === at && grant.n > 0)) return { state, changed: false };
   const searchAt = slotStart(grantedAt, searchWindow(slotMs).slotMs);

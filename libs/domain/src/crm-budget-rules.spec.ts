@@ -244,7 +244,7 @@ describe('CRM budget rules', () => {
       'a 200 counting fewer than we granted',
       () => observe(state({ grants: [{ at: T - 2_000, n: 10 }] }), 200, window(100, 95)),
       false,
-      { grants: [{ at: T - 2_000, n: 10 }] },
+      { grants: [{ at: T - 2_000, n: 10 }], correctedAt: null },
     ],
     [
       'a 200 counting more than we granted (another app)',
@@ -255,6 +255,7 @@ describe('CRM budget rules', () => {
           { at: T - 2_000, n: 10 },
           { at: T, n: 30 },
         ],
+        correctedAt: T + 100,
       },
     ],
     ['a lower Max than configured', () => observe(state(), 200, window(50, 50)), true, { crmMax: 50 }],
@@ -268,7 +269,7 @@ describe('CRM budget rules', () => {
       'daily headers counting more than we did',
       () => observe(state({ usedToday: 100 }), 200, { 'x-hubspot-ratelimit-daily': '250000', 'x-hubspot-ratelimit-daily-remaining': '1000' }),
       true,
-      { usedToday: 249_000 },
+      { usedToday: 249_000, correctedAt: T + 100 },
     ],
     [
       'daily headers counting less than we did',

@@ -38,6 +38,12 @@ export interface CrmBudgetState {
   pauseReason: CrmPauseReason | null;
   /** The window's limit as the CRM announced it (X-HubSpot-RateLimit-Max), when it said one. */
   crmMax: number | null;
+  /**
+   * When the CRM's count last made the window or the day count more (another app): what it added
+   * was measured against our permits, used or not, so permits granted before then are not handed
+   * back (handBackPermits). Absent in budgets stored before it existed.
+   */
+  correctedAt?: number | null;
 }
 
 export const emptyBudgetState = (): CrmBudgetState => ({
@@ -50,6 +56,7 @@ export const emptyBudgetState = (): CrmBudgetState => ({
   pausedUntil: null,
   pauseReason: null,
   crmMax: null,
+  correctedAt: null,
 });
 
 export const CRM_WINDOW_MS = 10_000;
@@ -225,6 +232,7 @@ export function correctBudget(
     const ours = usedInWindow(next.grants, now, requests);
     if (theirs > ours) {
       next.grants = addToSlot(next.grants, now, theirs - ours, requests);
+      next.correctedAt = now;
       changed = true;
     }
   }
@@ -232,6 +240,7 @@ export function correctBudget(
     const theirs = answer.daily - answer.dailyRemaining;
     if (theirs > next.usedToday) {
       next.usedToday = theirs;
+      next.correctedAt = now;
       changed = true;
     }
   }
@@ -266,6 +275,7 @@ export function correctBudget(
     const limit = windowLimit(next, limits);
     if (answer.retryAfterMs === null && ours < limit) {
       next.grants = addToSlot(next.grants, now, limit - ours, requests);
+      next.correctedAt = now;
       changed = true;
     }
   }
