@@ -1,17 +1,14 @@
 import type { MappedChange, MappedChangesMessage, ObjectScope } from '@ecomm-sync/contracts';
-import { CRM_BATCH_LIMIT } from '@ecomm-sync/crm-client';
 import type { ParkedChange, RecordOutcome, Repositories } from '@ecomm-sync/data-access';
 import { describeFailure } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/logger';
-import { runBounded } from '@ecomm-sync/util';
 import { ApplyOutcome } from './apply-outcome';
 import {
   addToGroups,
   ASSOCIATIONS,
   checkoutStates,
-  byDependencyLevel,
   byPortal,
-  chunkGroup,
+  inParkedBatches,
   inDependencyOrder,
   isToApply,
   objectLockKey,
@@ -35,12 +32,6 @@ import { WaitingChanges } from './waiting-changes';
 export type RequestRefresh = (scope: ObjectScope, externalObjectIds: string[]) => Promise<void>;
 
 const toWrite = (changes: readonly MappedChange[]) => changes.map((change) => change.externalObjectId);
-
-/**
- * CRM batches of parked changes applied side by side while a portal resumes: a resume applies a
- * backlog the budget lets through in bursts, and one batch at a time cannot use a burst in full.
- */
-const PARKED_BATCHES_AT_ONCE = 4;
 
 /** How often a group whose status records raced with another writer writes its objects again before handing them to a refresh. */
 const MAX_REWRITE_ROUNDS = 3;
@@ -124,33 +115,21 @@ export class ApplyMappedChangesUseCase {
   }
 
   /**
-   * Applies parked changes of a portal whose wait ended in CRM batches, a few side by side within
-   * each level of the associations (contacts and products, then deals, then line items; contact
-   * batches one after another, for their e-mail links), and
-   * releases each batch's parked changes once applied: when the CRM stops taking them midway (the
-   * budget is spent again), what was written stays done, no further batch starts, and only the rest
-   * waits. A CRM that still cannot take them throws (they stay parked).
+   * Applies parked changes of a portal whose wait ended in CRM batches (`inParkedBatches`: a few side
+   * by side within a level of the associations) and releases each batch's parked changes once
+   * applied: when the CRM stops taking them midway (the budget is spent again), what was written
+   * stays done, no further batch starts, and only the rest waits. A CRM that still cannot take them
+   * throws (they stay parked).
    */
   async applyParked(parked: readonly ParkedChange[]): Promise<void> {
     const groups = new Map<string, ChangeGroup>();
     for (const entry of parked) addToGroups(groups, entry, [entry.change], { reapply: entry.reapply });
     const linked: LinkedObjects[] = [];
     try {
-      const applyBatch = async (group: ChangeGroup) => {
+      await inParkedBatches(groups.values(), async (group) => {
         linked.push(await this.applyGroup(group));
         await this.repositories.parkedChanges.release(group, [...group.changes.values()].map(revisionOf));
-      };
-      for (const level of byDependencyLevel(groups.values())) {
-        const batches = level.flatMap((whole) => chunkGroup(whole, CRM_BATCH_LIMIT));
-        // Contact batches go one after another: each links by e-mail the contacts the ones before it
-        // created, so two new contacts of one address in one page are not both created.
-        const contacts = batches.filter((group) => group.objectType === 'CONTACT');
-        const tasks = [
-          ...(contacts.length > 0 ? [async () => void (await runBounded(contacts, 1, applyBatch))] : []),
-          ...batches.filter((group) => group.objectType !== 'CONTACT').map((group) => () => applyBatch(group)),
-        ];
-        await runBounded(tasks, PARKED_BATCHES_AT_ONCE, (task) => task());
-      }
+      });
     } finally {
       await this.waiting.release(linked);
     }

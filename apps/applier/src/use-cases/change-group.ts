@@ -2,7 +2,8 @@ import type { MappedChange, ObjectScope, ObjectType, Tenant } from '@ecomm-sync/
 import { OBJECT_TYPES } from '@ecomm-sync/contracts';
 import type { CheckoutState, ObjectSync, ProcessedRecord } from '@ecomm-sync/data-access';
 import { ASSOCIATIONS, compareRevisions, PENDING_STAGE } from '@ecomm-sync/domain';
-import { keyOf } from '@ecomm-sync/util';
+import { CRM_BATCH_LIMIT } from '@ecomm-sync/crm-client';
+import { keyOf, runBounded } from '@ecomm-sync/util';
 
 /** The changes of one scope (tenant, store and object type) that are applied together; the group is passed as that scope. */
 export interface ChangeGroup extends ObjectScope {
@@ -145,6 +146,30 @@ export function byDependencyLevel(groups: Iterable<ChangeGroup>): ChangeGroup[][
   const levels: ChangeGroup[][] = [];
   for (const group of inDependencyOrder(groups)) (levels[dependencyDepth(group.objectType)] ??= []).push(group);
   return levels.filter((level) => level.length > 0);
+}
+
+/**
+ * CRM batches of parked changes applied side by side while a portal resumes: a resume applies a
+ * backlog the budget lets through in bursts, and one batch at a time cannot use a burst in full.
+ */
+const PARKED_BATCHES_AT_ONCE = 4;
+
+/**
+ * Runs `applyBatch` for the groups in CRM batches, level by level of the associations, a few batches
+ * of a level side by side; contact batches go one after another, since each links by e-mail the
+ * contacts the ones before it created (two new contacts of one address are not both created).
+ * After a failure no further batch starts; the running ones finish, then it is thrown.
+ */
+export async function inParkedBatches(groups: Iterable<ChangeGroup>, applyBatch: (group: ChangeGroup) => Promise<void>): Promise<void> {
+  for (const level of byDependencyLevel(groups)) {
+    const batches = level.flatMap((whole) => chunkGroup(whole, CRM_BATCH_LIMIT));
+    const contacts = batches.filter((group) => group.objectType === 'CONTACT');
+    const tasks = [
+      ...(contacts.length > 0 ? [async () => void (await runBounded(contacts, 1, applyBatch))] : []),
+      ...batches.filter((group) => group.objectType !== 'CONTACT').map((group) => () => applyBatch(group)),
+    ];
+    await runBounded(tasks, PARKED_BATCHES_AT_ONCE, (task) => task());
+  }
 }
 
 /** Groups in the order objects depend on each other: contacts and products, then deals, then line items. */
