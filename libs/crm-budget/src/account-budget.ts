@@ -134,14 +134,7 @@ export class AccountBudget implements CrmBudget {
     // What this replica knows is older than the budget, never ahead of it: when it needs no
     // correction, neither does the budget. Otherwise the correction is computed on a fresh read.
     if (this.known && !correct(this.known).changed) return;
-    for (let round = 0; round < MAX_WRITE_ROUNDS; round++) {
-      const base = await this.owner.read(this.accountKey);
-      this.remember(base);
-      const { state, changed } = correct(base);
-      if (!changed) return;
-      const written = await this.owner.write(this.accountKey, base, state, this.limits.timeZone);
-      if (written) return this.remember(written);
-    }
+    await this.rewrite(correct);
   }
 
   /**
@@ -237,17 +230,27 @@ export class AccountBudget implements CrmBudget {
   private async handBack(kind: CrmRequestKind, grantedAt: number, count: number): Promise<void> {
     const back = (base: CrmBudgetDoc | null) =>
       handBackPermits(base ?? emptyBudgetState(), { grantedAt, kind, count, limits: this.limits, slotMs: this.owner.slotMs });
+    if (await this.rewrite(back)) this.owner.stats.handedBack += count;
+  }
+
+  /**
+   * Changes the stored budget as `change` computes it from a fresh read, by compare-and-set, reading
+   * again after a lost race. True when a change was written; false when none was needed (or every
+   * round was lost).
+   */
+  private async rewrite(change: (base: CrmBudgetDoc | null) => { state: CrmBudgetState; changed: boolean }): Promise<boolean> {
     for (let round = 0; round < MAX_WRITE_ROUNDS; round++) {
       const base = await this.owner.read(this.accountKey);
       this.remember(base);
-      const { state, changed } = back(base);
-      if (!changed) return;
+      const { state, changed } = change(base);
+      if (!changed) return false;
       const written = await this.owner.write(this.accountKey, base, state, this.limits.timeZone);
       if (written) {
-        this.owner.stats.handedBack += count;
-        return this.remember(written);
+        this.remember(written);
+        return true;
       }
     }
+    return false;
   }
 
   /** Leases permits: computes the grant on the budget as known (read again after a lost race) and writes it by compare-and-set. */
