@@ -1,0 +1,147 @@
+import axios, { type AxiosInstance, type AxiosRequestConfig, isAxiosError } from 'axios';
+import { CrmBudgetPaused, crmRequestOutcome, readRateLimitAnswer, type CrmBudget, type CrmPermit, type CrmRequestKind } from '@ecomm-sync/domain';
+import { countCrmRequest, startSpan, type ActiveSpan } from '@ecomm-sync/observability';
+import { CrmUnavailableError, toCrmError, type CrmUnavailableReason } from './crm-errors';
+import { agents, isSearch, lowerCased, wait, withTraceparent } from './http-request-helpers';
+
+/** How a CRM client reaches its CRM. */
+export interface CrmTransportOptions {
+  baseUrl: string;
+  token: string;
+  timeoutMs?: number;
+  /** Longest wait between tries after no answer or a 5xx (default 10 s). */
+  maxBackoffMs?: number;
+  /** The CRM account's request budget, shared by every replica: each request takes a permit first and reports its answer. */
+  budget?: CrmBudget;
+  /**
+   * Longest time one request may wait, all tries together: for the budget, after 429s and while the
+   * CRM does not answer or answers 5xx (default 30 s). Beyond it: CrmUnavailableError.
+   */
+  maxWaitMs?: number;
+  /** The CRM account, as the `account` label of the CRM request metrics (default: the base URL). */
+  account?: string;
+}
+
+/**
+ * The HTTP side of a CRM client: one request at a time through the account's budget, its answer
+ * counted, traced and reported to the budget, and tried again while the CRM limits it, is away or
+ * fails, for as long as the request may wait (HttpCrmClient maps the CRM's API onto it).
+ */
+export class CrmTransport {
+  private readonly http: AxiosInstance;
+  private readonly maxBackoffMs: number;
+  private readonly maxWaitMs: number;
+  private readonly budget: CrmBudget | undefined;
+  private readonly account: string;
+
+  constructor(options: CrmTransportOptions) {
+    this.http = axios.create({
+      baseURL: options.baseUrl,
+      timeout: options.timeoutMs ?? 15_000,
+      headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' },
+      ...agents,
+    });
+    this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
+    this.maxWaitMs = options.maxWaitMs ?? 30_000;
+    this.budget = options.budget;
+    this.account = options.account ?? options.baseUrl;
+  }
+
+  async request<T = unknown>(config: AxiosRequestConfig): Promise<T> {
+    return (await this.send<T>(config)).data;
+  }
+
+  /**
+   * Sends one request: takes a permit from the budget first (searches as 'search') and reports the
+   * answer to it. Retries after a 429 (as the budget, or Retry-After, says), no answer and 5xx (capped
+   * exponential backoff with jitter) with no fixed count, as long as the request's waits stay within
+   * `maxWaitMs`; beyond it, CrmUnavailableError. Any other 4xx is a CrmRequestError at once.
+   */
+  async send<T>(config: AxiosRequestConfig): Promise<{ status: number; data: T }> {
+    const kind: CrmRequestKind = isSearch(config.url) ? 'search' : 'request';
+    const deadline = Date.now() + this.maxWaitMs;
+    let lastAnswer = 'none yet';
+    let lastStatus = 429;
+    let unanswered = 0;
+    const unavailable = (reason: CrmUnavailableReason, until: number | null, status: number) =>
+      new CrmUnavailableError(
+        `CRM ${config.method} ${config.url} unavailable (${reason}${until === null ? '' : ` until ${new Date(until).toISOString()}`}); last answer: ${lastAnswer}`,
+        status,
+        reason,
+        until,
+        lastAnswer,
+      );
+    for (;;) {
+      if (this.budget) {
+        let permit: CrmPermit;
+        try {
+          permit = await this.budget.take(kind, { maxWaitMs: Math.max(0, deadline - Date.now()) });
+        } catch (error) {
+          if (error instanceof CrmBudgetPaused) throw unavailable(error.reason, error.until, lastStatus);
+          throw error;
+        }
+        // Paused between the permit and here past the permit's slot: the request could reach the CRM
+        // after the window stopped counting it. The permit stays counted; take another.
+        if (!permit.usable()) {
+          if (Date.now() >= deadline) throw unavailable('rate-limited', null, lastStatus);
+          continue;
+        }
+      }
+      const span = startSpan(`CRM ${config.method}`, {
+        kind: 'client',
+        attributes: { 'http.request.method': String(config.method), 'url.path': String(config.url) },
+      });
+      try {
+        const response = await this.http.request<T>(withTraceparent(config, span));
+        this.counted(response.status, span);
+        await this.observe(response.status, response.headers, response.data);
+        return { status: response.status, data: response.data };
+      } catch (error) {
+        const response = isAxiosError(error) ? error.response : undefined;
+        this.counted(response?.status, span, error);
+        if (response) await this.observe(response.status, response.headers, response.data);
+        const failure = toCrmError(error, config);
+        if (!failure.retriable) throw failure;
+        const body = response?.data as { message?: unknown } | undefined;
+        lastStatus = failure.status;
+        lastAnswer = `${failure.status || 'no answer'}: ${typeof body?.message === 'string' ? body.message : (error as Error).message}`;
+        let reason: CrmUnavailableReason = 'unreachable';
+        let waitMs: number;
+        if (failure.status === 429) {
+          const answer = readRateLimitAnswer(429, lowerCased(response?.headers), response?.data, Date.now());
+          reason = answer.policy === 'daily' ? 'daily-cap' : 'rate-limited';
+          // With a budget, the next take waits as long as the corrected budget says; without one,
+          // Retry-After says it, and a daily cap without Retry-After is a wait we cannot know.
+          waitMs = this.budget ? 0 : (answer.retryAfterMs ?? (reason === 'daily-cap' ? Infinity : this.backoff(unanswered++)));
+        } else {
+          waitMs = this.backoff(unanswered++);
+        }
+        if (Date.now() + waitMs > deadline)
+          throw unavailable(reason, reason === 'unreachable' || waitMs === Infinity ? null : Date.now() + waitMs, failure.status);
+        if (waitMs > 0) await wait(waitMs);
+      }
+    }
+  }
+
+  /** Counts the request by outcome and ends its span. */
+  private counted(status: number | undefined, span: ActiveSpan | undefined, error?: unknown): void {
+    countCrmRequest(this.account, crmRequestOutcome(status));
+    if (!span) return;
+    if (status) span.setAttribute('http.response.status_code', status);
+    span.end(error);
+  }
+
+  /** Reports an answer to the budget. A correction that cannot be stored is dropped: the answer stands, and the next one corrects again. */
+  private async observe(status: number, headers: unknown, body: unknown): Promise<void> {
+    if (!this.budget) return;
+    try {
+      await this.budget.observe(status, lowerCased(headers), body);
+    } catch {
+      // The budget's store is away: the next answer brings the same headers.
+    }
+  }
+
+  private backoff(attempt: number): number {
+    return Math.min(this.maxBackoffMs, 100 * 2 ** attempt + Math.random() * 100);
+  }
+}
