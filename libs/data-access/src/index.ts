@@ -24,10 +24,5 @@ export type { EcommerceInstall, EcommerceInstallRepository } from './repositorie
 export type { CheckoutRepository, CheckoutState, PendingCheckout } from './repositories/checkout.repository';
 export type { ImportItem, ImportRecord, ImportRepository, ImportStatus, ImportTypeState, WebhookAttempt } from './repositories/import.repository';
 export type { ConsoleActivityRepository, ConsoleReportRepository } from './repositories/console-report.repository';
-export type {
-  ConsoleOverviewRepository,
-  ConsoleScope,
-  StoredObjectCounts,
-  StoredOpenErrors,
-  StoredStoreLabel,
-} from './repositories/console-overview.repository';
+export { consoleScopeFilter, inConsoleScope, type ConsoleScope } from './repositories/console-scope';
+export type { ConsoleOverviewRepository, StoredObjectCounts, StoredOpenErrors, StoredStoreLabel } from './repositories/console-overview.repository';

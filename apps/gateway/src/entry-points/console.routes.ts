@@ -47,6 +47,10 @@ const validateRetry = createValidator({
   ],
 });
 
+/** One answer for a foreign, an uninstalled and an unknown portal: nothing tells which it is. */
+export const notInstalled = (appId: string, portalId: number) =>
+  AppError.notFound(`Application ${appId} is not installed in portal ${portalId}; pick one of the portals listed under installs`);
+
 const portalInQuery = (req: Request): number | undefined =>
   req.query.portalId === undefined ? undefined : integerParam(req.query, 'portalId', 0, 1, Number.MAX_SAFE_INTEGER);
 const appIdInQuery = (req: Request): string | undefined => (typeof req.query.appId === 'string' && req.query.appId !== '' ? req.query.appId : undefined);
@@ -54,8 +58,11 @@ const appIdInQuery = (req: Request): string | undefined => (typeof req.query.app
 /**
  * Who may read which data in the console: a portal's key or private-app token reads every tenant
  * of the portal; an installed application's OAuth token its own tenant; a developer key with
- * appId its application in every portal that installed it. A `portalId` in the query (the page's
- * URL) that is not the credential's own answers 403, so a URL cannot open another portal.
+ * appId its application in the portals that have it installed now. A `portalId` in the query (the
+ * page's URL) that is not a customer credential's own answers 403, so a URL cannot open another
+ * portal; for an integrator, a portal without the application installed answers 404 with the same
+ * words whether that portal exists, uninstalled it or never had it (decision 0035), before any
+ * data or CRM of that portal is read.
  */
 export const consoleScope =
   (accounts: AccountRepository): Rule<ConsoleGrant> =>
@@ -67,7 +74,10 @@ export const consoleScope =
       const application = await accounts.findApplication(appId);
       if (!application || application.developerId !== principal.developerId)
         throw AppError.notFound(`No application ${appId} belongs to this developer account`);
-      return { session: { role: 'integrator', appId }, scope: { appId, ...(asked !== undefined ? { portalId: asked } : {}) } };
+      const session: ConsoleSession = { role: 'integrator', appId };
+      if (asked === undefined) return { session, scope: { appId, portalIds: (await accounts.listInstalls({ appId })).map((install) => install.portalId) } };
+      if (!(await accounts.findInstall(asked, appId))) throw notInstalled(appId, asked);
+      return { session, scope: { appId, portalId: asked } };
     }
     if (asked !== undefined && asked !== principal.portalId)
       throw AppError.forbidden(`This credential belongs to portal ${principal.portalId}, not to portal ${asked}`);

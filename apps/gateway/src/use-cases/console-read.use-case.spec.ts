@@ -77,7 +77,7 @@ describe('ConsoleReadUseCase', () => {
     it("when the scope is one application, then another tenant's stores of the portal are not shown", async () => {
       await world.stores.upsert(app, { id: 'eu', label: 'Europe' });
       await world.stores.upsert(direct, { id: 'default', label: 'Custom' });
-      expect((await useCase.overview({ appId: app.appId })).stores.map((store) => store.storeId)).toEqual(['eu']);
+      expect((await useCase.overview({ appId: app.appId, portalIds: [app.portalId] })).stores.map((store) => store.storeId)).toEqual(['eu']);
     });
   });
 

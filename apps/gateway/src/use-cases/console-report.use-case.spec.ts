@@ -119,7 +119,7 @@ describe('ConsoleActivityUseCase', () => {
     world.objectSyncs.put({ tenant, storeId: 'default', objectType: 'CONTACT' }, anObjectSync({ lastProcessedAt: lastBucket + 2 }));
 
     const activity = await new ConsoleActivityUseCase(asRepositories({ consoleActivity: world.consoleActivity })).activity(
-      { appId: tenant.appId },
+      { appId: tenant.appId, portalIds: [tenant.portalId] },
       'hour',
       now,
     );

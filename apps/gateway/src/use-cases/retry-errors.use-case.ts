@@ -1,5 +1,5 @@
 import type { ConsoleRetryResult, ErrorType, ObjectType, RefreshObjectsMessage } from '@ecomm-sync/contracts';
-import type { ConsoleScope, Repositories } from '@ecomm-sync/data-access';
+import { inConsoleScope, type ConsoleScope, type Repositories } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/http';
 import { keyOf } from '@ecomm-sync/util';
 
@@ -33,9 +33,9 @@ export class RetryErrorsUseCase {
   ) {}
 
   async retryObject(scope: ConsoleScope, object: ObjectToRetry): Promise<ConsoleRetryResult> {
-    const inScope = (scope.portalId === undefined || scope.portalId === object.portalId) && (scope.appId === undefined || scope.appId === object.appId);
     // 404, not 403: saying more would tell that another tenant's object exists.
-    if (!inScope) throw AppError.notFound(`No object ${object.objectType} ${object.externalObjectId} in store ${object.storeId} is visible to this credential`);
+    if (!inConsoleScope(scope)(object))
+      throw AppError.notFound(`No object ${object.objectType} ${object.externalObjectId} in store ${object.storeId} is visible to this credential`);
     const { portalId, appId, storeId, objectType, externalObjectId } = object;
     await this.refresher.refresh({ kind: 'refresh-objects', tenant: { portalId, appId }, storeId, objectType, externalObjectIds: [externalObjectId] });
     return { objectsQueued: 1, more: false };

@@ -6,15 +6,7 @@ import { objectSyncModel } from '../models/object-sync.model';
 import { storeModel } from '../models/store.model';
 import { syncErrorModel } from '../models/sync-error.model';
 import { waitingObjectModel } from '../models/waiting-object.model';
-
-/**
- * Whose data a console page reads: one portal (every tenant of it when `appId` is undefined), one
- * tenant, or one application across the portals that installed it (`portalId` undefined).
- */
-export interface ConsoleScope {
-  portalId?: number;
-  appId?: string | null;
-}
+import { consoleScopeFilter, type ConsoleScope } from './console-scope';
 
 /** The counts of one (tenant, store, object type) as stored; the domain turns them into states. */
 export interface StoredObjectCounts {
@@ -50,11 +42,6 @@ export interface StoredStoreLabel {
 
 type GroupKey = { portalId: number; appId: string | null; storeId: string; objectType?: ObjectType; type?: ErrorType };
 
-const scopeFilter = (scope: ConsoleScope): Record<string, unknown> => {
-  if (scope.portalId === undefined && !scope.appId) throw new Error('a console read needs a portal or an application');
-  return { ...(scope.portalId !== undefined ? { portalId: scope.portalId } : {}), ...(scope.appId !== undefined ? { appId: scope.appId } : {}) };
-};
-
 const KEY = { portalId: '$portalId', appId: '$appId', storeId: '$storeId', objectType: '$objectType' };
 const keyString = (key: GroupKey) => keyOf(key.portalId, key.appId ?? null, key.storeId, key.objectType ?? key.type ?? null);
 
@@ -78,7 +65,7 @@ export class ConsoleOverviewRepository {
   }
 
   async objectCounts(scope: ConsoleScope): Promise<StoredObjectCounts[]> {
-    const match = scopeFilter(scope);
+    const match = consoleScopeFilter(scope);
     const count = async (collection: typeof this.states, filter: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
       await collection
         .aggregate<{ _id: GroupKey; n: number; last?: number | null }>([
@@ -131,7 +118,7 @@ export class ConsoleOverviewRepository {
   async openErrorsByType(scope: ConsoleScope): Promise<StoredOpenErrors[]> {
     const docs = await this.errors
       .aggregate<{ _id: GroupKey; n: number }>([
-        { $match: { ...scopeFilter(scope), status: 'OPEN' } },
+        { $match: { ...consoleScopeFilter(scope), status: 'OPEN' } },
         { $group: { _id: { portalId: '$portalId', appId: '$appId', storeId: '$storeId', type: '$type' }, n: { $sum: 1 } } },
       ])
       .toArray();
@@ -139,7 +126,7 @@ export class ConsoleOverviewRepository {
   }
 
   async storeLabels(scope: ConsoleScope): Promise<StoredStoreLabel[]> {
-    const docs = await this.stores.find(scopeFilter(scope), { projection: { _id: 0, portalId: 1, appId: 1, storeId: 1, label: 1 } }).toArray();
+    const docs = await this.stores.find(consoleScopeFilter(scope), { projection: { _id: 0, portalId: 1, appId: 1, storeId: 1, label: 1 } }).toArray();
     return docs.map((doc) => ({ portalId: doc.portalId, appId: doc.appId ?? null, storeId: doc.storeId, label: doc.label }));
   }
 }

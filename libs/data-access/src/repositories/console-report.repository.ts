@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import type { ObjectScope } from '@ecomm-sync/contracts';
 import { objectSyncModel } from '../models/object-sync.model';
 import { rawMessageModel } from '../models/raw-message.model';
-import type { ConsoleScope } from './console-overview.repository';
+import { consoleScopeFilter, type ConsoleScope } from './console-scope';
 
 /** The CRM objects one store of one tenant has linked, for the reporting page (read through the portal's CRM). */
 export class ConsoleReportRepository {
@@ -38,8 +38,7 @@ export class ConsoleActivityRepository {
   }
 
   async times(scope: ConsoleScope, since: number, limit: number): Promise<{ received: number[]; applied: number[]; more: boolean }> {
-    const match = { ...(scope.portalId !== undefined ? { portalId: scope.portalId } : {}), ...(scope.appId !== undefined ? { appId: scope.appId } : {}) };
-    if (Object.keys(match).length === 0) throw new Error('a console read needs a portal or an application');
+    const match = consoleScopeFilter(scope);
     const [received, applied] = await Promise.all([
       this.raw
         .find({ ...match, receivedAt: { $gte: since } }, { projection: { _id: 0, receivedAt: 1 } })

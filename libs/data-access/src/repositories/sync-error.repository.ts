@@ -28,8 +28,10 @@ export interface NewSyncError {
 }
 
 export interface ErrorQuery {
-  /** undefined: every portal of the application (then appId is required). */
+  /** undefined: every portal of the application (then appId is required), or those of portalIds. */
   portalId?: number;
+  /** With portalId undefined: only these portals (the console's application-wide read). */
+  portalIds?: readonly number[];
   /** undefined: every application of the portal and its direct use. */
   appId?: string | null;
   includeResolved: boolean;
@@ -149,6 +151,7 @@ export class SyncErrorRepository {
     if (query.portalId === undefined && !query.appId) throw new Error('an error listing needs a portal or an application');
     const filter: Record<string, unknown> = {};
     if (query.portalId !== undefined) filter.portalId = query.portalId;
+    else if (query.portalIds !== undefined) filter.portalId = { $in: [...query.portalIds] };
     if (query.appId !== undefined) filter.appId = query.appId;
     if (!query.includeResolved) filter.status = 'OPEN';
     if (query.status) filter.status = query.status;

@@ -126,7 +126,18 @@ export function describeConsoleReadModelsContract(name: string, make: () => Cons
     it('when the scope is one tenant or one application, then only its counts come', async () => {
       await seed();
       expect((await models.consoleOverview.objectCounts({ portalId: app.portalId, appId: null })).map((row) => row.objectType)).toEqual(['DEAL']);
-      expect((await models.consoleOverview.objectCounts({ appId: app.appId })).map((row) => row.objectType).sort()).toEqual(['CONTACT', 'LINE_ITEM']);
+      expect((await models.consoleOverview.objectCounts({ appId: app.appId, portalIds: [app.portalId] })).map((row) => row.objectType).sort()).toEqual([
+        'CONTACT',
+        'LINE_ITEM',
+      ]);
+    });
+
+    it('when an application-wide scope leaves a portal out, then nothing of that portal comes', async () => {
+      await seed();
+      expect(await models.consoleOverview.objectCounts({ appId: app.appId, portalIds: [app.portalId + 1] })).toEqual([]);
+      expect(await models.consoleOverview.openErrorsByType({ appId: app.appId, portalIds: [] })).toEqual([]);
+      expect(await models.consoleOverview.storeLabels({ appId: app.appId, portalIds: [app.portalId + 1] })).toEqual([]);
+      await expect(models.consoleOverview.objectCounts({ appId: app.appId })).rejects.toThrow('an application-wide console read needs the portals it may read');
     });
 
     it('when open errors are counted by type, then resolved ones are left out', async () => {
@@ -193,7 +204,7 @@ export function describeConsoleReadModelsContract(name: string, make: () => Cons
       await processed(contacts, 'p1', 900, { crmId: 1 });
       await processed(contacts, 'p2', 1_700, { crmId: 2 });
 
-      const { received, applied, more } = await models.consoleActivity.times({ appId: app.appId }, 1_000, 10);
+      const { received, applied, more } = await models.consoleActivity.times({ appId: app.appId, portalIds: [app.portalId] }, 1_000, 10);
       expect([received.sort(), applied, more]).toEqual([[1_500, 1_500], [1_700], false]);
       expect((await models.consoleActivity.times({ portalId: app.portalId }, 1_000, 10)).received.sort()).toEqual([1_500, 1_500, 1_600]);
       expect((await models.consoleActivity.times({ portalId: app.portalId }, 1_000, 2)).more).toBe(true);

@@ -1,4 +1,5 @@
 import type { ObjectScope } from '@ecomm-sync/contracts';
+import { inConsoleScope } from '@ecomm-sync/data-access';
 import type {
   ConsoleActivityRepository,
   ConsoleOverviewRepository,
@@ -28,13 +29,6 @@ export interface ConsoleSources {
   rawMessages: FakeRawMessageRepository;
 }
 
-type Owned = { portalId: number; appId: string | null };
-
-function inScope(scope: ConsoleScope): (owned: Owned) => boolean {
-  if (scope.portalId === undefined && !scope.appId) throw new Error('a console read needs a portal or an application');
-  return (owned) => (scope.portalId === undefined || owned.portalId === scope.portalId) && (scope.appId === undefined || owned.appId === scope.appId);
-}
-
 const groupKey = (key: Omit<ObjectKey, 'externalObjectId'>) => keyOf(key.portalId, key.appId, key.storeId, key.objectType);
 
 /** ConsoleOverviewRepository over the fakes of the collections it reads. */
@@ -42,7 +36,7 @@ export class FakeConsoleOverviewRepository implements PublicOf<ConsoleOverviewRe
   constructor(private readonly sources: Pick<ConsoleSources, 'objectStates' | 'objectSyncs' | 'syncErrors' | 'waitingObjects' | 'stores'>) {}
 
   async objectCounts(scope: ConsoleScope): Promise<StoredObjectCounts[]> {
-    const wanted = inScope(scope);
+    const wanted = inConsoleScope(scope);
     const rows = new Map<string, StoredObjectCounts>();
     const row = (key: Omit<ObjectKey, 'externalObjectId'>) => {
       const id = groupKey(key);
@@ -86,7 +80,7 @@ export class FakeConsoleOverviewRepository implements PublicOf<ConsoleOverviewRe
   }
 
   async openErrorsByType(scope: ConsoleScope): Promise<StoredOpenErrors[]> {
-    const wanted = inScope(scope);
+    const wanted = inConsoleScope(scope);
     const groups = new Map<string, StoredOpenErrors>();
     for (const error of this.sources.syncErrors.scan().filter((candidate) => candidate.status === 'OPEN' && wanted(candidate))) {
       const id = keyOf(error.portalId, error.appId, error.storeId, error.type);
@@ -98,7 +92,7 @@ export class FakeConsoleOverviewRepository implements PublicOf<ConsoleOverviewRe
   }
 
   async storeLabels(scope: ConsoleScope): Promise<StoredStoreLabel[]> {
-    const wanted = inScope(scope);
+    const wanted = inConsoleScope(scope);
     return this.sources.stores
       .scan()
       .filter(wanted)
@@ -133,9 +127,7 @@ export class FakeConsoleActivityRepository implements PublicOf<ConsoleActivityRe
   constructor(private readonly sources: Pick<ConsoleSources, 'objectSyncs' | 'rawMessages'>) {}
 
   async times(scope: ConsoleScope, since: number, limit: number): Promise<{ received: number[]; applied: number[]; more: boolean }> {
-    if (scope.portalId === undefined && scope.appId === undefined) throw new Error('a console read needs a portal or an application');
-    const wanted = (owned: Owned) =>
-      (scope.portalId === undefined || owned.portalId === scope.portalId) && (scope.appId === undefined || owned.appId === scope.appId);
+    const wanted = inConsoleScope(scope);
     const received = [...this.sources.rawMessages.messages.values()]
       .filter(({ batch }) => wanted({ portalId: batch.tenant.portalId, appId: batch.tenant.appId ?? null }) && batch.receivedAt >= since)
       .map(({ batch }) => batch.receivedAt);

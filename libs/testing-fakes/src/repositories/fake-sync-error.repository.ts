@@ -76,6 +76,7 @@ export class FakeSyncErrorRepository implements PublicOf<SyncErrorRepository> {
       .filter(
         (row) =>
           (query.portalId === undefined || row.portalId === query.portalId) &&
+          (query.portalId !== undefined || query.portalIds === undefined || query.portalIds.includes(row.portalId)) &&
           (query.appId === undefined || row.appId === query.appId) &&
           (status === undefined || row.status === status) &&
           (!query.errorType || row.type === query.errorType) &&
