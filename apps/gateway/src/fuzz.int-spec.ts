@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { Server } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { seedPortal } from '@ecomm-sync/test-harness';
@@ -158,4 +159,67 @@ describe('gateway under fuzzed requests (real MongoDB and RabbitMQ)', () => {
     },
     60_000 + fuzzRuns(BOUNDED_BODIES) * 100,
   );
+
+  /**
+   * Slow inputs (issue 26, item 2): the longest values, deep nesting and many properties, each
+   * within the production body limit. Each must be answered, and no request may hold the event
+   * loop (the process's only thread) more than 50 ms: the least of three tries, so that a pause
+   * of the machine cannot fail it, while a backtracking expression fails every try by seconds.
+   */
+  describe('slow inputs', () => {
+    const BOUND_MS = 50;
+    const value = `${'1'.repeat(65_535)}x`;
+    const manyProperties = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`p${i}`.padEnd(256, '_'), '1'.repeat(100)]));
+    let deep: unknown = 'x';
+    for (let i = 0; i < 5_000; i++) deep = [deep];
+    const v2Message = (properties: object) => ({ externalObjectId: 'slow', action: 'UPSERT', changedAt: 1, properties });
+    const INPUTS: [string, string, object | unknown[], number][] = [
+      [
+        'the longest value in every property of a message',
+        `${v2}/sync/messages`,
+        { storeId: 'slow', objectType: 'PRODUCT', messages: [v2Message(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, value])))] },
+        204,
+      ],
+      [
+        'a value one character too long',
+        `${v1}/sync-messages/PRODUCT`,
+        [{ integratorObjectId: 'slow', action: 'UPSERT', changeOccurredTimestamp: 1, propertyNameToValues: { p: `${value}1` } }],
+        400,
+      ],
+      [
+        '1,000 properties with the longest names',
+        `${v2}/sync/messages`,
+        { storeId: 'slow', objectType: 'PRODUCT', messages: [v2Message(manyProperties)] },
+        204,
+      ],
+      ['a value nested 5,000 deep', `${v2}/sync/messages`, { storeId: 'slow', objectType: 'PRODUCT', messages: [v2Message({ p: deep })] }, 400],
+      [
+        'a change time of the longest date-time',
+        `${v1}/sync-messages/PRODUCT`,
+        Array.from({ length: 200 }, (_, i) => ({
+          integratorObjectId: `s${i}`,
+          action: 'UPSERT',
+          changeOccurredTimestamp: `2024-01-01T${'1'.repeat(53)}`,
+          propertyNameToValues: {},
+        })),
+        400,
+      ],
+    ];
+
+    beforeAll(() => fixture.database.repositories.stores.upsert({ portalId: PORTAL, appId: null }, { id: 'slow', label: 'Slow inputs' }));
+
+    it.each(INPUTS)('when a request carries %s, then it is answered and holds the event loop under 50 ms', async (_what, path, body, status) => {
+      const app = await fixture.gateway({ bodyLimit: '4mb' });
+      let least = Infinity;
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const delay = monitorEventLoopDelay({ resolution: 5 });
+        delay.enable();
+        const response = await request(app).put(`${path}?hapikey=${portalKey}`).send(body);
+        delay.disable();
+        expect(response.status).toBe(status);
+        least = Math.min(least, delay.max / 1e6);
+      }
+      expect(least).toBeLessThan(BOUND_MS);
+    });
+  });
 });

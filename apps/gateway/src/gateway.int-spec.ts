@@ -139,6 +139,27 @@ describe('gateway against real MongoDB and RabbitMQ', () => {
     await nextBatch();
   });
 
+  it('when a property value is over 64 KB, then the answer is 400 naming the property, in v1 and v2', async () => {
+    const wide = await fixture.gateway({ bodyLimit: '4mb' });
+    const value = `${'1'.repeat(65_536)}x`;
+    const v1Answer = await request(wide)
+      .put(`/extensions/ecomm/v1/sync-messages/CONTACT?hapikey=${apiKey}`)
+      .send([aV1Contact({ propertyNameToValues: { note: value } })])
+      .expect(400);
+    expect(v1Answer.body.message).toMatch(/propertyNameToValues\/note must be a string of at most 65536 characters/);
+    const v2Answer = await request(wide)
+      .put(`/extensions/ecomm/v2/sync/messages?hapikey=${apiKey}`)
+      .send(aV2Submission('CONTACT', [aV2Message({ properties: { price: value } })], 'web'))
+      .expect(400);
+    expect(v2Answer.body.message).toMatch(/properties\/price must be a string of at most 65536 characters/);
+    // The longest value allowed is accepted.
+    await request(wide)
+      .put(`/extensions/ecomm/v1/sync-messages/CONTACT?hapikey=${apiKey}`)
+      .send([aV1Contact({ propertyNameToValues: { note: value.slice(1) } })])
+      .expect(204);
+    await nextBatch();
+  });
+
   const v1 = (path = '/extensions/ecomm/v1/sync-messages/CONTACT', key: string | null = apiKey) =>
     request(app).put(key === null ? path : `${path}?hapikey=${key}`);
 
@@ -160,6 +181,18 @@ describe('gateway against real MongoDB and RabbitMQ', () => {
       /integratorObjectId must be an ASCII string of 1 to 100/,
     ],
     ['a non-ASCII id', 400, () => v1().send([aV1Contact({ integratorObjectId: 'naïve' })]), /ASCII/],
+    [
+      'a property name over 256 characters',
+      400,
+      () => v1().send([aV1Contact({ propertyNameToValues: { ['n'.repeat(257)]: 'x' } })]),
+      /propertyNameToValues.*256/,
+    ],
+    [
+      'a change time of 1,000 characters',
+      400,
+      () => v1().send([aV1Contact({ changeOccurredTimestamp: `2024-01-01T${'1'.repeat(1_000)}` as never })]),
+      /changeOccurredTimestamp must be epoch milliseconds/,
+    ],
     ['an unknown action', 400, () => v1().send([aV1Contact({ action: 'MERGE' as never })]), /action must be one of UPSERT, DELETE/],
     ['malformed JSON', 400, () => v1().set('content-type', 'application/json').send('[{"integratorObjectId":'), /not valid JSON/],
     ['a body that is not JSON', 415, () => v1().set('content-type', 'text/csv').send('a,b'), /Content-Type must be application\/json/],

@@ -1,6 +1,6 @@
 import type { FromWireSchema } from './validation';
 import { ACTIONS, ERROR_TYPES, OBJECT_TYPES } from './enums';
-import { objectIdSchema, propertyMapSchema } from './common-schemas';
+import { acceptedPropertyMapSchema, objectIdSchema } from './common-schemas';
 import { v2AssociationsSchema } from './sync-v2';
 
 /** Who the data belongs to: a portal, and the application in application mode (null in direct mode). */
@@ -25,7 +25,7 @@ const inboundMessageSchema = {
     externalObjectId: objectIdSchema,
     action: { type: 'string', enum: ACTIONS },
     changedAt: { type: ['integer', 'null'] },
-    properties: propertyMapSchema,
+    properties: acceptedPropertyMapSchema,
     associations: v2AssociationsSchema,
   },
 } as const;

@@ -9,7 +9,7 @@ const NUMERIC_MILLIS = '^(?:[0-9]{1,15}|[0-7][0-9]{15}|8[0-5][0-9]{14}|86[0-3][0
  * as the original v1 OpenAPI typed it (docs/decisions/0019-change-times-as-sent.md).
  */
 export const changeTimeSchema = {
-  anyOf: [epochMillisSchema, { type: 'string', pattern: NUMERIC_MILLIS }, { type: 'string', format: 'date-time' }],
+  anyOf: [epochMillisSchema, { type: 'string', pattern: NUMERIC_MILLIS }, { type: 'string', maxLength: 64, format: 'date-time' }],
   errorHint: 'must be epoch milliseconds (a number or a numeric string) or an ISO 8601 date-time with a time zone, such as 2024-05-01T12:00:00Z',
 } as const;
 

@@ -17,13 +17,35 @@ export const objectTypeSchema = { type: 'string', enum: OBJECT_TYPES } as const;
 
 export const epochMillisSchema = { type: 'integer', minimum: 0, maximum: 8640000000000000 } as const;
 
+/**
+ * The longest property value and name a request may carry (docs/security.md, finding 2): every
+ * value a shared worker parses is bounded, so no single value can hold it long. The hosted CRM
+ * itself keeps at most 65,536 characters in a property.
+ */
+export const MAX_PROPERTY_VALUE_LENGTH = 65_536;
+export const MAX_PROPERTY_NAME_LENGTH = 256;
+
 /** A property value as senders send it: any JSON scalar; null clears the property. */
-export const propertyValueSchema = { type: ['string', 'number', 'boolean', 'null'], errorHint: 'must be a string, number, boolean or null' } as const;
+export const propertyValueSchema = {
+  type: ['string', 'number', 'boolean', 'null'],
+  maxLength: MAX_PROPERTY_VALUE_LENGTH,
+  errorHint: `must be a string of at most ${MAX_PROPERTY_VALUE_LENGTH} characters, a number, a boolean or null`,
+} as const;
 export type PropertyValue = FromWireSchema<typeof propertyValueSchema>;
 
+/** The sender's properties of one message, as a request may carry them. */
 export const propertyMapSchema = {
   type: 'object',
   maxProperties: 1000,
-  propertyNames: { minLength: 1, maxLength: 256 },
+  propertyNames: { minLength: 1, maxLength: MAX_PROPERTY_NAME_LENGTH },
   additionalProperties: propertyValueSchema,
+} as const;
+
+/**
+ * The same inside the service (queue messages): not bounded again, so that a message accepted
+ * before a limit was lowered is still processed, never dead-lettered for it.
+ */
+export const acceptedPropertyMapSchema = {
+  type: 'object',
+  additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
 } as const;

@@ -34,7 +34,11 @@ describe('v1 sync messages schema', () => {
     ],
     ['a non-ASCII id', [message({ integratorObjectId: 'café' })], 'body/0/integratorObjectId must be an ASCII string of 1 to 100 characters'],
     ['a v2 field name', [message({ properties: {} })], 'body/0 has an unknown field "properties"'],
-    ['an object as a value', [message({ propertyNameToValues: { a: { b: 1 } } })], 'body/0/propertyNameToValues/a must be a string, number, boolean or null'],
+    [
+      'an object as a value',
+      [message({ propertyNameToValues: { a: { b: 1 } } })],
+      'body/0/propertyNameToValues/a must be a string of at most 65536 characters, a number, a boolean or null',
+    ],
     [
       'a timestamp that is no time',
       [message({ changeOccurredTimestamp: 'yesterday' })],
