@@ -52,7 +52,11 @@ describe('built-in CRM objects API', () => {
   });
 
   it.each([
-    ['a property in another portal', '/crm/v3/properties/contacts', { name: 'x_planted', label: 'x', type: 'string', portalId: 1 }],
+    [
+      'a property in another portal',
+      '/crm/v3/properties/contacts',
+      { name: 'x_planted', label: 'x', type: 'string', fieldType: 'text', groupName: 'contactinformation', portalId: 1 },
+    ],
     ['an object input with an extra field', '/crm/v3/objects/contacts/batch/create', { inputs: [{ properties: { email: 'x@example.com' }, portalId: 1 }] }],
     ['a search with an unknown field', '/crm/v3/objects/contacts/search', { filterGroups: [], query: 'x' }],
     ['a pipeline with an unknown stage field', '/crm/v3/pipelines/deals', { id: 'p2', label: 'P', stages: [{ id: 's', label: 'S', probability: 1 }] }],
@@ -168,7 +172,9 @@ describe('built-in CRM objects API', () => {
   });
 
   it('when objects are read by a property with unique values, then the owner of each value is found', async () => {
-    await as('post', '/crm/v3/properties/products').send({ name: 'sku_key', label: 'SKU', type: 'string', hasUniqueValue: true }).expect(201);
+    await as('post', '/crm/v3/properties/products')
+      .send({ name: 'sku_key', label: 'SKU', type: 'string', fieldType: 'text', groupName: 'productinformation', hasUniqueValue: true })
+      .expect(201);
     const written = await as('post', '/crm/v3/objects/products/batch/upsert')
       .send({ inputs: [{ id: 'sku-1', idProperty: 'sku_key', properties: { name: 'One' } }] })
       .expect(200);
@@ -204,7 +210,9 @@ describe('built-in CRM objects API', () => {
   });
 
   it('when one upsert names the same new object twice, then it makes one object with the later values', async () => {
-    await as('post', '/crm/v3/properties/contacts').send({ name: 'sync_key', label: 'Sync key', type: 'string', hasUniqueValue: true }).expect(201);
+    await as('post', '/crm/v3/properties/contacts')
+      .send({ name: 'sync_key', label: 'Sync key', type: 'string', fieldType: 'text', groupName: 'contactinformation', hasUniqueValue: true })
+      .expect(201);
     const upserted = await as('post', '/crm/v3/objects/contacts/batch/upsert')
       .send({
         inputs: [
@@ -275,10 +283,16 @@ describe('built-in CRM objects API', () => {
   });
 
   it('when a property or a pipeline is created twice, or a unique value is taken, then the answer is 409 in the error model', async () => {
-    const property = { name: 'sync_key', label: 'Sync key', type: 'string', hasUniqueValue: true };
+    const property = { name: 'sync_key', label: 'Sync key', type: 'string', fieldType: 'text', groupName: 'contactinformation', hasUniqueValue: true };
     await as('post', '/crm/v3/properties/contacts').send(property).expect(201);
     const twice = await as('post', '/crm/v3/properties/contacts').send(property).expect(409);
-    expect(twice.body).toEqual({ status: 'error', message: 'Property "sync_key" already exists on contacts', requestId: expect.any(String) });
+    expect(twice.body).toEqual({
+      status: 'error',
+      message: 'Property "sync_key" already exists on contacts',
+      requestId: expect.any(String),
+      category: 'CONFLICT',
+      correlationId: twice.body.requestId,
+    });
     await as('post', '/crm/v3/objects/contacts/batch/create')
       .send({ inputs: [{ properties: { sync_key: 'taken' } }] })
       .expect(201);
@@ -295,7 +309,9 @@ describe('built-in CRM objects API', () => {
   });
 
   it('upserts by a unique property: a repeated upsert finds the object the first one made', async () => {
-    await as('post', '/crm/v3/properties/products').send({ name: 'sync_key', label: 'Sync key', type: 'string', hasUniqueValue: true }).expect(201);
+    await as('post', '/crm/v3/properties/products')
+      .send({ name: 'sync_key', label: 'Sync key', type: 'string', fieldType: 'text', groupName: 'productinformation', hasUniqueValue: true })
+      .expect(201);
     const upsert = () =>
       as('post', '/crm/v3/objects/products/batch/upsert')
         .send({ inputs: [{ id: 'k-1', idProperty: 'sync_key', properties: { name: 'Widget' } }] })

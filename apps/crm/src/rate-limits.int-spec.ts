@@ -240,7 +240,10 @@ describe('built-in CRM emulating the hosted limits', () => {
         .expect(207);
       expect(updated.body).toMatchObject({ status: 'COMPLETE', results: [], numErrors: 1, errors: [{ context: { objectWriteTraceId: ['trace-u'] } }] });
 
-      await portal.call('post', '/crm/v3/properties/contacts').send({ name: 'sync_key', label: 'Sync key', type: 'string', hasUniqueValue: true }).expect(201);
+      await portal
+        .call('post', '/crm/v3/properties/contacts')
+        .send({ name: 'sync_key', label: 'Sync key', type: 'string', fieldType: 'text', groupName: 'contactinformation', hasUniqueValue: true })
+        .expect(201);
       const upserted = await portal
         .call('post', '/crm/v3/objects/contacts/batch/upsert')
         .send({

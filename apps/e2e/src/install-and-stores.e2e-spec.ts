@@ -3,6 +3,7 @@ import { HttpCrmClient } from '@ecomm-sync/crm-client';
 import { TestStack } from '@ecomm-sync/test-harness';
 import { aV1Contact, aV2Message, aV2Submission } from '@ecomm-sync/testing';
 import { gatewayClient } from './gateway-client';
+import { crmProperty } from '@ecomm-sync/domain';
 
 const CONTACT_AND_DEAL_MAPPINGS = {
   CONTACT: { properties: [{ externalPropertyName: 'email', crmPropertyName: 'email' }] },
@@ -116,7 +117,7 @@ describe('install, uninstall and stores over the running stack', () => {
   it('when portal A’s CRM token plants the sync key in portal B, then it is refused; a sync key planted without unique values makes the install refuse, until it is removed', async () => {
     const a = await newPortal();
     const b = await newPortal();
-    const plantedKey = { name: 'ip__ecomm_bridge__sync_key', label: 'planted', type: 'string', hasUniqueValue: false };
+    const plantedKey = crmProperty('ip__ecomm_bridge__sync_key', 'planted', 'string', { groupName: 'contactinformation' });
     const crossPortal = await axios.post(
       `${stack.crmUrl}/crm/v3/properties/contacts`,
       { ...plantedKey, portalId: b.portalId },

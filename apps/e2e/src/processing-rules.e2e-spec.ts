@@ -3,6 +3,7 @@ import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
 import { aV2Message, aV2Submission, waitFor } from '@ecomm-sync/testing';
 import { deadLetterCount } from './dead-letter-count';
 import { gatewayClient, requireCrmId } from './gateway-client';
+import { crmProperty } from '@ecomm-sync/domain';
 
 describe('processing rules over the running stack', () => {
   let stack: TestStack;
@@ -49,7 +50,7 @@ describe('processing rules over the running stack', () => {
     const own = await stack.createPortal();
     const ownClient = gatewayClient(stack, own);
     const prototypeNames = ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf'];
-    await stack.crm(own).createProperty('CONTACT', { name: 'constructor', label: 'Constructor', type: 'string' });
+    await stack.crm(own).createProperty('CONTACT', crmProperty('constructor', 'Constructor', 'string', { groupName: 'contactinformation' }));
     const settings = await ownClient.http.put('/v2/settings', {
       enabled: true,
       mappings: {

@@ -3,6 +3,7 @@ import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
 import { DEMO_MAPPINGS } from '@ecomm-sync/provisioning';
 import { aV2Message, aV2Submission, waitFor } from '@ecomm-sync/testing';
 import { gatewayClient, requireCrmId } from './gateway-client';
+import { crmProperty } from '@ecomm-sync/domain';
 
 describe('settings changes re-apply stored messages (every app its own process)', () => {
   let stack: TestStack;
@@ -107,7 +108,7 @@ describe('settings changes re-apply stored messages (every app its own process)'
     expect(failed.errors).toEqual([expect.objectContaining({ type: 'NO_PROPERTIES_DEFINED', details: expect.stringContaining('[loyalty_tier: gold]') })]);
     expect(failed.crmId).toEqual(expect.any(Number)); // the rest of the contact was applied
 
-    await stack.crm(portal).createProperty('CONTACT', { name: 'loyalty_tier', label: 'Loyalty tier', type: 'string' });
+    await stack.crm(portal).createProperty('CONTACT', crmProperty('loyalty_tier', 'Loyalty tier', 'string', { groupName: 'contactinformation' }));
     const forced = await client.http.post('/v2/settings/reapply');
     expect(forced.status).toBe(202);
     await reapplyDone(forced.data.settingsRev);

@@ -6,7 +6,10 @@ export class CrmRequestError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** The CRM's own words for the kind of failure (VALIDATION_ERROR, OBJECT_NOT_FOUND, …). */
     readonly category?: string,
+    /** The CRM's id of the failed request: what its support asks for. */
+    readonly correlationId?: string,
   ) {
     super(message);
     this.name = 'CrmRequestError';
@@ -59,9 +62,15 @@ export class CrmPartialFailure extends CrmRequestError {
 export function toCrmError(error: unknown, config: AxiosRequestConfig): CrmRequestError {
   if (!isAxiosError(error)) return new CrmRequestError(String(error), 0);
   const status = error.response?.status ?? 0;
-  const body = error.response?.data as { message?: string; category?: string } | undefined;
+  const body = error.response?.data as { message?: string; category?: string; correlationId?: string } | undefined;
   const reason = body?.message ?? error.message;
-  return new CrmRequestError(`CRM ${config.method} ${config.url} failed (${status || 'no answer'}): ${reason}`, status, body?.category);
+  const correlation = body?.correlationId ? ` (correlation id ${body.correlationId})` : '';
+  return new CrmRequestError(
+    `CRM ${config.method} ${config.url} failed (${status || 'no answer'}): ${reason}${correlation}`,
+    status,
+    body?.category,
+    body?.correlationId,
+  );
 }
 
 /** A batch write's answer as far as failures go (a 207 lists the refused inputs in `errors`). */

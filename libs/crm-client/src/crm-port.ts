@@ -7,11 +7,24 @@ export interface CrmObject {
   properties: Record<string, string | null>;
 }
 
+/** A property as the CRM's properties API defines it (the SDK's PropertyCreate and Property). */
 export interface CrmPropertyInfo {
   name: string;
   label: string;
+  /** string, number, date, datetime, enumeration or bool. */
   type: string;
+  /** How the CRM's UI edits it: text, number, date, booleancheckbox, select, … */
+  fieldType: string;
+  /** The property group it belongs to; the group must exist first. */
+  groupName: string;
   hasUniqueValue?: boolean;
+  /** The values of an enumeration or bool, in order. */
+  options?: { label: string; value: string }[];
+}
+
+export interface CrmPropertyGroup {
+  name: string;
+  label: string;
 }
 
 export interface CrmPipelineStage {
@@ -68,6 +81,9 @@ export interface CrmPort {
   listProperties(type: ObjectType): Promise<CrmPropertyInfo[]>;
   createProperty(type: ObjectType, property: CrmPropertyInfo): Promise<void>;
   deleteProperty(type: ObjectType, name: string): Promise<void>;
+  listPropertyGroups(type: ObjectType): Promise<CrmPropertyGroup[]>;
+  /** 409 when the group exists. */
+  createPropertyGroup(type: ObjectType, group: CrmPropertyGroup): Promise<void>;
   listDealPipelines(): Promise<CrmPipeline[]>;
   createDealPipeline(pipeline: CrmPipeline): Promise<CrmPipeline>;
   updateDealPipeline(pipeline: CrmPipeline): Promise<CrmPipeline>;

@@ -57,7 +57,7 @@ export class CrmTransport {
    * exponential backoff with jitter) with no fixed count, as long as the request's waits stay within
    * `maxWaitMs`; beyond it, CrmUnavailableError. Any other 4xx is a CrmRequestError at once.
    */
-  async send<T>(config: AxiosRequestConfig): Promise<{ status: number; data: T }> {
+  async send<T>(config: AxiosRequestConfig): Promise<{ status: number; data: T; headers: Record<string, string> }> {
     const kind: CrmRequestKind = isSearch(config.url) ? 'search' : 'request';
     const deadline = Date.now() + this.maxWaitMs;
     let lastAnswer = 'none yet';
@@ -95,7 +95,12 @@ export class CrmTransport {
         const response = await this.http.request<T>(withTraceparent(config, span));
         this.counted(response.status, span);
         await this.observe(response.status, response.headers, response.data);
-        return { status: response.status, data: response.data };
+        const headers = lowerCased(response.headers);
+        return {
+          status: response.status,
+          data: response.data,
+          headers: Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined)) as Record<string, string>,
+        };
       } catch (error) {
         const response = isAxiosError(error) ? error.response : undefined;
         this.counted(response?.status, span, error);

@@ -225,7 +225,11 @@ describe('HttpCrmClient batch writes', () => {
   ];
 
   it('when trace ids are on, then each create and upsert input carries its index as objectWriteTraceId', async () => {
-    crm = await scriptedCrm([{ status: 200, body: { results: [] } }]);
+    // The vendor's answers: 200 to an upsert, 201 to a create (the SDK refuses any other success).
+    crm = await scriptedCrm([
+      { status: 200, body: { results: [] } },
+      { status: 201, body: { results: [] } },
+    ]);
     const client = crm.client({ objectWriteTraceIds: true });
     await client.batchUpsert('CONTACT', 'sync_key', inputs);
     await client.batchCreate('CONTACT', [{ properties: {} }]);
@@ -236,7 +240,7 @@ describe('HttpCrmClient batch writes', () => {
   });
 
   it('when trace ids are not switched off (the default), then each input carries its index as objectWriteTraceId', async () => {
-    crm = await scriptedCrm([{ status: 200, body: { results: [] } }]);
+    crm = await scriptedCrm([{ status: 201, body: { results: [] } }]);
     await crm.client().batchCreate('CONTACT', [{ properties: { a: '1' } }, { properties: { a: '2' } }]);
     expect(crm.seen[0].body).toEqual({
       inputs: [
@@ -247,7 +251,7 @@ describe('HttpCrmClient batch writes', () => {
   });
 
   it('when trace ids are switched off, then inputs are sent without them', async () => {
-    crm = await scriptedCrm([{ status: 200, body: { results: [] } }]);
+    crm = await scriptedCrm([{ status: 201, body: { results: [] } }]);
     await crm.client({ objectWriteTraceIds: false }).batchCreate('CONTACT', [{ properties: { a: '1' } }]);
     expect(crm.seen[0].body).toEqual({ inputs: [{ properties: { a: '1' } }] });
   });

@@ -1,9 +1,22 @@
+import * as associations from '@hubspot/api-client/lib/codegen/crm/associations/v4';
+import * as objects from '@hubspot/api-client/lib/codegen/crm/objects';
+import * as properties from '@hubspot/api-client/lib/codegen/crm/properties';
 import type { ObjectType } from '@ecomm-sync/contracts';
 import { CRM_OBJECT_PATHS } from '@ecomm-sync/contracts';
-import { CRM_BATCH_LIMIT, type AssociationPair, type CrmInputFailure, type CrmObject, type CrmPipeline, type CrmPort, type CrmPropertyInfo } from './crm-port';
-import { chunks, toCrmObject, type ApiObject } from './http-request-helpers';
-import { CrmPartialFailure, failedInputs, type BatchAnswer } from './crm-errors';
+import {
+  CRM_BATCH_LIMIT,
+  type AssociationPair,
+  type CrmInputFailure,
+  type CrmObject,
+  type CrmPipeline,
+  type CrmPort,
+  type CrmPropertyGroup,
+  type CrmPropertyInfo,
+} from './crm-port';
+import { chunks, toCrmObject } from './http-request-helpers';
+import { CrmPartialFailure, failedInputs } from './crm-errors';
 import { CrmTransport, type CrmTransportOptions } from './crm-transport';
+import { sdkConfiguration } from './sdk-transport';
 
 export interface CrmClientOptions extends CrmTransportOptions {
   /**
@@ -14,63 +27,80 @@ export interface CrmClientOptions extends CrmTransportOptions {
   objectWriteTraceIds?: boolean;
 }
 
-/** HTTP client of a CRM objects API (the built-in `crm` app, or a hosted CRM with the same API). */
+type BatchAnswer = { results: objects.SimplePublicObject[]; errors?: objects.StandardError[] };
+
+/**
+ * The CRM's public v3 API as its vendor's official SDK (`@hubspot/api-client`) defines it: every
+ * request is built from the SDK's typed models and every answer read into them (decision 0042),
+ * sent through CrmTransport (the account's budget, permits, retries, traces and metrics). Pointed
+ * at the built-in `crm` app or at a hosted account alike.
+ */
 export class HttpCrmClient implements CrmPort {
   private readonly transport: CrmTransport;
   private readonly objectWriteTraceIds: boolean;
+  private readonly batch: objects.BatchApi;
+  private readonly properties: properties.CoreApi;
+  private readonly groups: properties.GroupsApi;
+  private readonly associations: associations.BatchApi;
 
   constructor(options: CrmClientOptions) {
     this.transport = new CrmTransport(options);
     this.objectWriteTraceIds = options.objectWriteTraceIds ?? true;
+    this.batch = new objects.BatchApi(sdkConfiguration(objects, this.transport, options.baseUrl));
+    const propertiesConfiguration = sdkConfiguration(properties, this.transport, options.baseUrl);
+    this.properties = new properties.CoreApi(propertiesConfiguration);
+    this.groups = new properties.GroupsApi(propertiesConfiguration);
+    this.associations = new associations.BatchApi(sdkConfiguration(associations, this.transport, options.baseUrl));
   }
 
   async batchCreate(type: ObjectType, inputs: { properties: Record<string, string | null> }[]): Promise<CrmObject[]> {
     return this.batchWrite(
-      `/crm/v3/objects/${CRM_OBJECT_PATHS[type]}/batch/create`,
       inputs,
-      (input, index) => ({ properties: input.properties, ...this.traceId(index) }),
+      async (chunk, from) =>
+        this.batch.createWithHttpInfo(CRM_OBJECT_PATHS[type], {
+          inputs: chunk.map((input, i) => ({ properties: input.properties as Record<string, string>, ...this.traceId(from + i) })),
+        }),
       () => null,
     );
   }
 
   async batchUpdate(type: ObjectType, inputs: { id: number; properties: Record<string, string | null> }[]): Promise<CrmObject[]> {
     return this.batchWrite(
-      `/crm/v3/objects/${CRM_OBJECT_PATHS[type]}/batch/update`,
       inputs,
-      (input) => ({ id: String(input.id), properties: input.properties }),
+      async (chunk) =>
+        this.batch.updateWithHttpInfo(CRM_OBJECT_PATHS[type], {
+          inputs: chunk.map((input) => ({ id: String(input.id), properties: input.properties as Record<string, string> })),
+        }),
       (input) => String(input.id),
     );
   }
 
   async batchUpsert(type: ObjectType, idProperty: string, inputs: { id: string; properties: Record<string, string | null> }[]): Promise<CrmObject[]> {
     return this.batchWrite(
-      `/crm/v3/objects/${CRM_OBJECT_PATHS[type]}/batch/upsert`,
       inputs,
-      (input, index) => ({ id: input.id, idProperty, properties: input.properties, ...this.traceId(index) }),
+      async (chunk, from) =>
+        this.batch.upsertWithHttpInfo(CRM_OBJECT_PATHS[type], {
+          inputs: chunk.map((input, i) => ({ id: input.id, idProperty, properties: input.properties as Record<string, string>, ...this.traceId(from + i) })),
+        }),
       (input) => input.id,
     );
   }
 
   async batchArchive(type: ObjectType, ids: number[]): Promise<void> {
-    await this.batched(ids, async (chunk) => {
-      await this.transport.request({
-        method: 'POST',
-        url: `/crm/v3/objects/${CRM_OBJECT_PATHS[type]}/batch/archive`,
-        data: { inputs: chunk.map((id) => ({ id: String(id) })) },
-      });
-      return [];
-    });
+    for (const chunk of chunks(ids)) await this.batch.archive(CRM_OBJECT_PATHS[type], { inputs: chunk.map((id) => ({ id: String(id) })) });
   }
 
-  async batchRead(type: ObjectType, ids: number[], properties: string[]): Promise<CrmObject[]> {
-    return this.batched(ids, async (chunk) => {
-      const data = await this.transport.request<{ results: ApiObject[] }>({
-        method: 'POST',
-        url: `/crm/v3/objects/${CRM_OBJECT_PATHS[type]}/batch/read`,
-        data: { inputs: chunk.map((id) => ({ id: String(id) })), properties },
+  async batchRead(type: ObjectType, ids: number[], names: string[]): Promise<CrmObject[]> {
+    const results: CrmObject[] = [];
+    for (const chunk of chunks(ids)) {
+      const answer = await this.batch.read(CRM_OBJECT_PATHS[type], {
+        inputs: chunk.map((id) => ({ id: String(id) })),
+        properties: names,
+        propertiesWithHistory: [],
       });
-      return data.results.map(toCrmObject);
-    });
+      results.push(...answer.results.map(toCrmObject));
+    }
+    return results;
   }
 
   /**
@@ -82,12 +112,13 @@ export class HttpCrmClient implements CrmPort {
     const found = new Map<string, number>();
     const unique = [...new Set(emails.map((email) => email.toLowerCase()))];
     for (const chunk of chunks(unique)) {
-      const { data } = await this.transport.send<{ results?: ApiObject[] }>({
-        method: 'POST',
-        url: '/crm/v3/objects/contacts/batch/read',
-        data: { idProperty: 'email', inputs: chunk.map((email) => ({ id: email })), properties: ['email'] },
+      const answer = await this.batch.read('contacts', {
+        idProperty: 'email',
+        inputs: chunk.map((email) => ({ id: email })),
+        properties: ['email'],
+        propertiesWithHistory: [],
       });
-      for (const result of data.results ?? []) {
+      for (const result of answer.results ?? []) {
         const email = result.properties.email?.toLowerCase();
         if (email && !found.has(email)) found.set(email, Number(result.id));
       }
@@ -96,23 +127,43 @@ export class HttpCrmClient implements CrmPort {
   }
 
   async listProperties(type: ObjectType): Promise<CrmPropertyInfo[]> {
-    const data = await this.transport.request<{ results: CrmPropertyInfo[] }>({ method: 'GET', url: `/crm/v3/properties/${CRM_OBJECT_PATHS[type]}` });
-    return data.results;
+    const answer = await this.properties.getAll(CRM_OBJECT_PATHS[type]);
+    return answer.results.map(({ name, label, type: propertyType, fieldType, groupName, hasUniqueValue }) => ({
+      name,
+      label,
+      type: propertyType,
+      fieldType,
+      groupName,
+      ...(hasUniqueValue === undefined ? {} : { hasUniqueValue }),
+    }));
   }
 
   async createProperty(type: ObjectType, property: CrmPropertyInfo): Promise<void> {
-    const { name, label, type: propertyType, hasUniqueValue } = property;
-    await this.transport.request({
-      method: 'POST',
-      url: `/crm/v3/properties/${CRM_OBJECT_PATHS[type]}`,
-      data: { name, label, type: propertyType, ...(hasUniqueValue === undefined ? {} : { hasUniqueValue }) },
+    const { name, label, type: propertyType, fieldType, groupName, hasUniqueValue, options } = property;
+    await this.properties.create(CRM_OBJECT_PATHS[type], {
+      name,
+      label,
+      type: propertyType as properties.PropertyCreateTypeEnum,
+      fieldType: fieldType as properties.PropertyCreateFieldTypeEnum,
+      groupName,
+      ...(hasUniqueValue === undefined ? {} : { hasUniqueValue }),
+      ...(options === undefined ? {} : { options: options.map((option, displayOrder) => ({ ...option, displayOrder, hidden: false })) }),
     });
   }
 
   async deleteProperty(type: ObjectType, name: string): Promise<void> {
-    await this.transport.request({ method: 'DELETE', url: `/crm/v3/properties/${CRM_OBJECT_PATHS[type]}/${encodeURIComponent(name)}` });
+    await this.properties.archive(CRM_OBJECT_PATHS[type], name);
   }
 
+  async listPropertyGroups(type: ObjectType): Promise<CrmPropertyGroup[]> {
+    return (await this.groups.getAll(CRM_OBJECT_PATHS[type])).results.map(({ name, label }) => ({ name, label }));
+  }
+
+  async createPropertyGroup(type: ObjectType, group: CrmPropertyGroup): Promise<void> {
+    await this.groups.create(CRM_OBJECT_PATHS[type], { name: group.name, label: group.label });
+  }
+
+  // Pipelines: still our own shapes until the pipeline's stage ids are the CRM's (issue 25).
   async listDealPipelines(): Promise<CrmPipeline[]> {
     const data = await this.transport.request<{ results: CrmPipeline[] }>({ method: 'GET', url: '/crm/v3/pipelines/deals' });
     return data.results;
@@ -132,20 +183,10 @@ export class HttpCrmClient implements CrmPort {
   }
 
   async batchAssociate(fromType: ObjectType, toType: ObjectType, pairs: AssociationPair[]): Promise<void> {
-    await this.batched(pairs, async (chunk) => {
-      await this.transport.request({
-        method: 'POST',
-        url: `/crm/v4/associations/${CRM_OBJECT_PATHS[fromType]}/${CRM_OBJECT_PATHS[toType]}/batch/associate/default`,
-        data: { inputs: chunk.map((pair) => ({ from: { id: String(pair.fromId) }, to: { id: String(pair.toId) } })) },
+    for (const chunk of chunks(pairs))
+      await this.associations.createDefault(CRM_OBJECT_PATHS[fromType], CRM_OBJECT_PATHS[toType], {
+        inputs: chunk.map((pair) => ({ _from: { id: String(pair.fromId) }, to: { id: String(pair.toId) } })),
       });
-      return [];
-    });
-  }
-
-  private async batched<T, R>(items: readonly T[], send: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
-    const results: R[] = [];
-    for (const chunk of chunks(items)) results.push(...(await send(chunk)));
-    return results;
   }
 
   private traceId(index: number): { objectWriteTraceId?: string } {
@@ -154,26 +195,21 @@ export class HttpCrmClient implements CrmPort {
 
   /** Batch writes in chunks; a 207's refused inputs are collected over every chunk and thrown together (CrmPartialFailure). */
   private async batchWrite<I>(
-    url: string,
     inputs: readonly I[],
-    toInput: (input: I, index: number) => object,
+    send: (chunk: I[], from: number) => Promise<{ httpStatusCode: number; data: BatchAnswer }>,
     idOf: (input: I) => string | null,
   ): Promise<CrmObject[]> {
     const results: CrmObject[] = [];
     const failures: CrmInputFailure[] = [];
     for (let from = 0; from < inputs.length; from += CRM_BATCH_LIMIT) {
       const chunk = inputs.slice(from, from + CRM_BATCH_LIMIT);
-      const { status, data } = await this.transport.send<BatchAnswer>({
-        method: 'POST',
-        url,
-        data: { inputs: chunk.map((input, i) => toInput(input, from + i)) },
-      });
+      const { httpStatusCode, data } = await send(chunk, from);
       results.push(...(data.results ?? []).map(toCrmObject));
-      if (status === 207 || (data.errors?.length ?? 0) > 0) failures.push(...failedInputs(data.errors ?? [], chunk.map(idOf), from));
+      const errors = data.errors ?? [];
+      if (httpStatusCode === 207 || errors.length > 0) failures.push(...failedInputs(errors, chunk.map(idOf), from));
     }
-    if (failures.length > 0) {
-      throw new CrmPartialFailure(`CRM POST ${url}: ${failures.length} of ${inputs.length} inputs refused (first: ${failures[0].message})`, results, failures);
-    }
+    if (failures.length > 0)
+      throw new CrmPartialFailure(`CRM batch write: ${failures.length} of ${inputs.length} inputs refused (first: ${failures[0].message})`, results, failures);
     return results;
   }
 }

@@ -6,6 +6,7 @@ import {
   type CrmObject,
   type CrmPipeline,
   type CrmPort,
+  type CrmPropertyGroup,
   type CrmPropertyInfo,
 } from '@ecomm-sync/crm-client';
 import type { OAuthAccessTokens } from './oauth-access-tokens';
@@ -65,6 +66,13 @@ export class OAuthCrmClient implements CrmPort {
 
   createProperty(type: ObjectType, property: CrmPropertyInfo): Promise<void> {
     return this.call((crm) => crm.createProperty(type, property));
+  }
+  listPropertyGroups(type: ObjectType): Promise<CrmPropertyGroup[]> {
+    return this.call((crm) => crm.listPropertyGroups(type));
+  }
+
+  createPropertyGroup(type: ObjectType, group: CrmPropertyGroup): Promise<void> {
+    return this.call((crm) => crm.createPropertyGroup(type, group));
   }
 
   deleteProperty(type: ObjectType, name: string): Promise<void> {

@@ -4,21 +4,54 @@ import { SYNC_KEY_PROPERTY } from './sync-key';
 
 export type CrmPropertyType = 'string' | 'number' | 'bool' | 'datetime' | 'enumeration';
 
+/** A property as the CRM's properties API creates it: its group, its field type and, for a bool, its two options. */
 export interface CrmPropertyDefinition {
   name: string;
   label: string;
   type: CrmPropertyType;
+  fieldType: string;
+  groupName: string;
   /** Unique across the objects of one type (used for idempotent creates). */
   hasUniqueValue?: boolean;
+  options?: { label: string; value: string }[];
 }
 
-const ecomm = (name: string, label: string, type: CrmPropertyType): CrmPropertyDefinition => ({
-  name: `${ECOMM_PROPERTY_PREFIX}${name}`,
+/** The property group the service's properties live in, on each object type (created by the install). */
+export const ECOMM_PROPERTY_GROUP = { name: 'ecommerce_sync', label: 'Ecommerce sync' } as const;
+
+/** The field type the CRM edits a property of each type with, and the options a bool must have. */
+const FIELD_OF: Record<CrmPropertyType, Pick<CrmPropertyDefinition, 'fieldType' | 'options'>> = {
+  string: { fieldType: 'text' },
+  number: { fieldType: 'number' },
+  datetime: { fieldType: 'date' },
+  enumeration: { fieldType: 'select', options: [] },
+  bool: {
+    fieldType: 'booleancheckbox',
+    options: [
+      { label: 'Yes', value: 'true' },
+      { label: 'No', value: 'false' },
+    ],
+  },
+};
+
+/** A property of a type, with the field type and options the CRM wants for it, in a group (the service's by default). */
+export const crmProperty = (
+  name: string,
+  label: string,
+  type: CrmPropertyType,
+  options: { groupName?: string; hasUniqueValue?: boolean } = {},
+): CrmPropertyDefinition => ({
+  name,
   label,
   type,
+  ...FIELD_OF[type],
+  groupName: options.groupName ?? ECOMM_PROPERTY_GROUP.name,
+  ...(options.hasUniqueValue ? { hasUniqueValue: true } : {}),
 });
 
-const syncKey: CrmPropertyDefinition = { name: SYNC_KEY_PROPERTY, label: 'Ecommerce sync key', type: 'string', hasUniqueValue: true };
+const ecomm = (name: string, label: string, type: CrmPropertyType): CrmPropertyDefinition => crmProperty(`${ECOMM_PROPERTY_PREFIX}${name}`, label, type);
+
+const syncKey: CrmPropertyDefinition = crmProperty(SYNC_KEY_PROPERTY, 'Ecommerce sync key', 'string', { hasUniqueValue: true });
 
 /** SPEC.md "Ecommerce properties", plus our sync key (docs/decisions/0004-idempotent-crm-creates.md). */
 export const ECOMM_PROPERTIES: Record<ObjectType, CrmPropertyDefinition[]> = {

@@ -1,4 +1,5 @@
 export { AppError } from './app-error';
+export { frameworkError } from './framework-errors';
 export { requestContext, newRequestId } from './request-context';
 export { jsonBody } from './json-body';
 export { errorHandler, notFoundHandler } from './error-handler';

@@ -1,18 +1,19 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
 import { CrmRequestError, type CrmPipeline, type CrmPort, type CrmPropertyInfo } from '@ecomm-sync/crm-client';
-import { ECOMM_DEAL_STAGES, ECOMM_PROPERTIES } from '@ecomm-sync/domain';
+import { ECOMM_DEAL_STAGES, ECOMM_PROPERTIES, crmProperty } from '@ecomm-sync/domain';
 import { EcommerceInstallError, installEcommerce } from './install-ecommerce';
 
 /** An in-memory CRM with a pipeline limit, that can be told to fail the n-th property create. */
 class FakeCrm {
   pipelines: CrmPipeline[] = [{ id: 'default', label: 'Sales Pipeline', displayOrder: 0, stages: [] }];
   properties = new Map<ObjectType, CrmPropertyInfo[]>([
-    ['CONTACT', [{ name: 'email', label: 'Email', type: 'string' }]],
+    ['CONTACT', [crmProperty('email', 'Email', 'string', { groupName: 'contactinformation' })]],
     ['DEAL', []],
     ['PRODUCT', []],
     ['LINE_ITEM', []],
   ]);
   creates = 0;
+  groups = new Map<ObjectType, Set<string>>();
 
   constructor(
     private readonly pipelineLimit = 10,
@@ -39,6 +40,10 @@ class FakeCrm {
       createProperty: async (type: ObjectType, property: CrmPropertyInfo) => {
         if (++this.creates === this.failPropertyCreate) throw new CrmRequestError('CRM POST /crm/v3/properties failed (500): boom', 500);
         this.properties.get(type)!.push(property);
+      },
+      listPropertyGroups: async (type: ObjectType) => [...(this.groups.get(type) ?? [])].map((name) => ({ name, label: name })),
+      createPropertyGroup: async (type: ObjectType, group: { name: string }) => {
+        this.groups.set(type, new Set([...(this.groups.get(type) ?? []), group.name]));
       },
       deleteProperty: async (type: ObjectType, name: string) => {
         this.properties.set(
@@ -98,19 +103,19 @@ describe('installEcommerce', () => {
     ],
     [
       'whose sync key property was planted without unique values',
-      () => withProperty('CONTACT', { name: 'ip__ecomm_bridge__sync_key', label: 'planted', type: 'string', hasUniqueValue: false }),
+      () => withProperty('CONTACT', crmProperty('ip__ecomm_bridge__sync_key', 'planted', 'string')),
       'conflicting-property',
       /CONTACT "ip__ecomm_bridge__sync_key" is string, the service needs string with unique values.*Delete them/,
     ],
     [
       'whose synced flag was planted with unique values (every object after the first would be refused)',
-      () => withProperty('CONTACT', { name: 'ip__ecomm_bridge__ecomm_synced', label: 'planted', type: 'bool', hasUniqueValue: true }),
+      () => withProperty('CONTACT', crmProperty('ip__ecomm_bridge__ecomm_synced', 'planted', 'bool', { hasUniqueValue: true })),
       'conflicting-property',
       /CONTACT "ip__ecomm_bridge__ecomm_synced" is bool with unique values, the service needs bool[;.]/,
     ],
     [
       'with an ecommerce property of another type',
-      () => withProperty('DEAL', { name: 'ip__ecomm_bridge__order_number', label: 'order', type: 'number' }),
+      () => withProperty('DEAL', crmProperty('ip__ecomm_bridge__order_number', 'order', 'number')),
       'conflicting-property',
       /DEAL "ip__ecomm_bridge__order_number" is number, the service needs string/,
     ],

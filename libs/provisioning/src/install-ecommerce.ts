@@ -1,7 +1,7 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
 import { OBJECT_TYPES } from '@ecomm-sync/contracts';
 import { CrmRequestError, type CrmPort } from '@ecomm-sync/crm-client';
-import { ECOMM_DEAL_STAGES, ECOMM_PIPELINE_ID, ECOMM_PIPELINE_LABEL, ECOMM_PROPERTIES } from '@ecomm-sync/domain';
+import { ECOMM_DEAL_STAGES, ECOMM_PIPELINE_ID, ECOMM_PIPELINE_LABEL, ECOMM_PROPERTIES, ECOMM_PROPERTY_GROUP } from '@ecomm-sync/domain';
 
 export type InstallRefusal = 'foreign-pipeline' | 'pipeline-limit' | 'conflicting-property' | 'crm-failure';
 
@@ -42,11 +42,14 @@ export async function installEcommerce(crm: CrmPort): Promise<void> {
       'foreign-pipeline',
     );
   }
-  const missing: { type: ObjectType; names: Set<string> }[] = [];
+  const missing: { type: ObjectType; names: Set<string>; group: boolean }[] = [];
   const conflicting: string[] = [];
   for (const type of OBJECT_TYPES) {
     const existing = new Map((await crm.listProperties(type).catch(crmFailure)).map((property) => [property.name, property]));
-    missing.push({ type, names: new Set(ECOMM_PROPERTIES[type].filter((property) => !existing.has(property.name)).map((p) => p.name)) });
+    const names = new Set(ECOMM_PROPERTIES[type].filter((property) => !existing.has(property.name)).map((p) => p.name));
+    // The group is needed only for properties still to be made (an earlier install's are reused).
+    const group = names.size > 0 && !(await crm.listPropertyGroups(type).catch(crmFailure)).some((g) => g.name === ECOMM_PROPERTY_GROUP.name);
+    missing.push({ type, names, group });
     for (const needed of ECOMM_PROPERTIES[type]) {
       const found = existing.get(needed.name);
       if (found && (found.type !== needed.type || !!found.hasUniqueValue !== !!needed.hasUniqueValue)) {
@@ -69,7 +72,14 @@ export async function installEcommerce(crm: CrmPort): Promise<void> {
     // The pipeline first: it is the step a portal at its limit refuses, before anything else is made.
     if (ours) await crm.updateDealPipeline(defaultPipeline());
     else await createPipeline(crm, undo);
-    for (const { type, names } of missing) {
+    for (const { type, names, group } of missing) {
+      if (group) {
+        try {
+          await crm.createPropertyGroup(type, ECOMM_PROPERTY_GROUP);
+        } catch (error) {
+          if (!isConflict(error)) throw error; // made meanwhile by a concurrent install: fine
+        }
+      }
       for (const property of ECOMM_PROPERTIES[type].filter((p) => names.has(p.name))) {
         try {
           await crm.createProperty(type, property);

@@ -1,6 +1,6 @@
 import type { MappedChange, MappedChangesMessage, ObjectType, Tenant } from '@ecomm-sync/contracts';
 import type { CrmPort, CrmPropertyInfo } from '@ecomm-sync/crm-client';
-import { ECOMM_PROPERTIES } from '@ecomm-sync/domain';
+import { ECOMM_PROPERTIES, crmProperty } from '@ecomm-sync/domain';
 import { aMappedChange, recordingLogger, type LogEntry } from '@ecomm-sync/testing';
 import {
   aPortal,
@@ -21,8 +21,8 @@ import { CrmDirectory } from './crm-directory';
 export const NOW = 1_750_000_000_000;
 export const WAIT_WINDOW_MS = 60 * 60 * 1000;
 
-const text = (name: string): CrmPropertyInfo => ({ name, label: name, type: 'string' });
-const number = (name: string): CrmPropertyInfo => ({ name, label: name, type: 'number' });
+const text = (name: string): CrmPropertyInfo => crmProperty(name, name, 'string');
+const number = (name: string): CrmPropertyInfo => crmProperty(name, name, 'number');
 
 /** The CRM properties a portal has after the ecommerce install: a few standard ones and ours. */
 const PROPERTIES: Record<ObjectType, CrmPropertyInfo[]> = {

@@ -1,7 +1,8 @@
 import { aPortal, FakeCrm } from '@ecomm-sync/testing-fakes';
 import { CrmDirectory } from './crm-directory';
+import { crmProperty } from '@ecomm-sync/domain';
 
-const property = (name: string) => ({ name, label: name, type: 'string' });
+const property = (name: string) => crmProperty(name, name, 'string', { groupName: 'productinformation' });
 
 describe('CrmDirectory (applier)', () => {
   let now: number;

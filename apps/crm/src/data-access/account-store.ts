@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { HostedLimits } from '../domain/hosted-limits';
-import { DEFAULT_PIPELINE, DEFAULT_PROPERTIES } from '../domain/object-types';
+import { DEFAULT_PIPELINE, DEFAULT_PROPERTIES, withDefaults, type CrmType } from '../domain/object-types';
 import type { CrmModels } from './crm-models';
 import { isDuplicateKey } from './duplicate-key';
 
@@ -30,7 +30,7 @@ export class AccountStore {
       return { portalId, pipelineLimit: existing.pipelineLimit };
     }
     const properties = Object.entries(DEFAULT_PROPERTIES).flatMap(([objectType, definitions]) =>
-      definitions.map((definition) => ({ portalId, objectType, ...definition })),
+      definitions.map((definition) => ({ portalId, objectType, ...withDefaults(objectType as CrmType, definition) })),
     );
     await this.models.properties.insertMany(properties, { ordered: false }).catch((error) => {
       if (!isDuplicateKey(error)) throw error;

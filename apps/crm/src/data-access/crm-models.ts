@@ -22,10 +22,26 @@ const propertySchema = new Schema(
     name: { type: String, required: true },
     label: { type: String, required: true },
     type: { type: String, required: true },
+    fieldType: { type: String },
+    groupName: { type: String },
     hasUniqueValue: { type: Boolean, default: false },
+    options: { type: Schema.Types.Mixed },
   },
   { collection: 'crm_properties', versionKey: false },
 );
+
+const propertyGroupSchema = new Schema(
+  {
+    portalId: { type: Number, required: true },
+    objectType: { type: String, required: true },
+    name: { type: String, required: true },
+    label: { type: String, required: true },
+    displayOrder: { type: Number, default: -1 },
+  },
+  { collection: 'crm_property_groups', versionKey: false },
+);
+// Serves: the groups of one object type (listed, and checked when a property names one).
+propertyGroupSchema.index({ portalId: 1, objectType: 1, name: 1 }, { unique: true });
 // Serves: the property definitions of one object type (every write validates against them).
 propertySchema.index({ portalId: 1, objectType: 1, name: 1 }, { unique: true });
 
@@ -122,6 +138,7 @@ export function crmModels(connection: Connection) {
   return {
     accounts: connection.model('CrmAccount', accountSchema),
     properties: connection.model('CrmProperty', propertySchema),
+    propertyGroups: connection.model('CrmPropertyGroup', propertyGroupSchema),
     objects: connection.model('CrmObject', objectSchema),
     uniqueValues: connection.model('CrmUniqueValue', uniqueValueSchema),
     contactEmails: connection.model('CrmContactEmail', contactEmailSchema),

@@ -1,5 +1,5 @@
 import { keyOf, TtlCache } from '@ecomm-sync/util';
-import type { CrmType, PropertyDefinition } from '../domain/object-types';
+import { DEFAULT_GROUPS, withDefaults, type CrmType, type PropertyDefinition } from '../domain/object-types';
 import { CrmError } from '../domain/crm-error';
 import { valueProblem } from '../domain/validate-values';
 import type { CrmModels } from './crm-models';
@@ -14,20 +14,56 @@ export class PropertyStore {
 
   async listProperties(portalId: number, objectType: CrmType): Promise<PropertyDefinition[]> {
     const docs = await this.models.properties.find({ portalId, objectType }).sort({ name: 1 }).lean();
-    return docs.map(({ name, label, type, hasUniqueValue }) => ({ name, label, type: type as PropertyDefinition['type'], hasUniqueValue: !!hasUniqueValue }));
+    return docs.map((doc) =>
+      withDefaults(objectType, {
+        ...doc,
+        type: doc.type as PropertyDefinition['type'],
+        fieldType: doc.fieldType ?? undefined,
+        groupName: doc.groupName ?? undefined,
+      }),
+    );
   }
 
+  /** A property names a group of its object type, as in the hosted CRM: the type's default group or one created. */
   async createProperty(portalId: number, objectType: CrmType, definition: PropertyDefinition): Promise<PropertyDefinition> {
+    if (!(await this.listGroups(portalId, objectType)).some((group) => group.name === definition.groupName))
+      throw CrmError.invalidInput(
+        `Property group "${definition.groupName}" does not exist on ${objectType}; create it first (POST /crm/v3/properties/${objectType}/groups)`,
+      );
     try {
       // Only the definition's own fields, and the caller's portal and type always win.
-      const { name, label, type, hasUniqueValue } = definition;
-      await this.models.properties.create({ name, label, type, hasUniqueValue: hasUniqueValue ?? false, portalId, objectType });
+      const { name, label, type, fieldType, groupName, hasUniqueValue, options } = definition;
+      await this.models.properties.create({ name, label, type, fieldType, groupName, hasUniqueValue, options, portalId, objectType });
     } catch (error) {
       if (isDuplicateKey(error)) throw CrmError.conflict(`Property "${definition.name}" already exists on ${objectType}`);
       throw error;
     }
     this.definitionCache.delete(keyOf(portalId, objectType));
     return definition;
+  }
+
+  async listGroups(portalId: number, objectType: CrmType): Promise<{ name: string; label: string; displayOrder: number }[]> {
+    const created = await this.models.propertyGroups.find({ portalId, objectType }).sort({ name: 1 }).lean();
+    return [
+      { ...DEFAULT_GROUPS[objectType], displayOrder: -1 },
+      ...created.map(({ name, label, displayOrder }) => ({ name, label, displayOrder: displayOrder ?? -1 })),
+    ];
+  }
+
+  async createGroup(
+    portalId: number,
+    objectType: CrmType,
+    group: { name: string; label: string; displayOrder?: number },
+  ): Promise<{ name: string; label: string; displayOrder: number }> {
+    const created = { name: group.name, label: group.label, displayOrder: group.displayOrder ?? -1 };
+    if (group.name === DEFAULT_GROUPS[objectType].name) throw CrmError.conflict(`Property group "${group.name}" already exists on ${objectType}`);
+    try {
+      await this.models.propertyGroups.create({ ...created, portalId, objectType });
+    } catch (error) {
+      if (isDuplicateKey(error)) throw CrmError.conflict(`Property group "${group.name}" already exists on ${objectType}`);
+      throw error;
+    }
+    return created;
   }
 
   async deleteProperty(portalId: number, objectType: CrmType, name: string): Promise<boolean> {

@@ -7,20 +7,77 @@ export const isCrmType = (value: string): value is CrmType => (CRM_TYPES as read
 /** Associations a line item has exactly one of: a new one replaces the old. */
 export const SINGLE_ASSOCIATIONS: ReadonlySet<string> = new Set(['line_items->deals', 'line_items->products']);
 
-export const PROPERTY_TYPES = ['string', 'number', 'bool', 'datetime', 'enumeration'] as const;
+export const PROPERTY_TYPES = ['string', 'number', 'date', 'datetime', 'enumeration', 'bool'] as const;
 export type PropertyType = (typeof PROPERTY_TYPES)[number];
+
+/** How the hosted CRM's UI edits a property (its `fieldType`). */
+export const FIELD_TYPES = [
+  'textarea',
+  'text',
+  'date',
+  'file',
+  'number',
+  'select',
+  'radio',
+  'checkbox',
+  'booleancheckbox',
+  'calculation_equation',
+  'phonenumber',
+  'html',
+] as const;
+
+export interface PropertyOption {
+  label: string;
+  value: string;
+  displayOrder: number;
+  hidden: boolean;
+}
 
 export interface PropertyDefinition {
   name: string;
   label: string;
   type: PropertyType;
+  fieldType: string;
+  groupName: string;
   hasUniqueValue: boolean;
+  options: PropertyOption[];
 }
 
-const def = (name: string, label: string, type: PropertyType = 'string'): PropertyDefinition => ({ name, label, type, hasUniqueValue: false });
+/** The group every object type starts with, as in the hosted CRM. */
+export const DEFAULT_GROUPS: Record<CrmType, { name: string; label: string }> = {
+  contacts: { name: 'contactinformation', label: 'Contact information' },
+  deals: { name: 'dealinformation', label: 'Deal information' },
+  products: { name: 'productinformation', label: 'Product information' },
+  line_items: { name: 'lineiteminformation', label: 'Line item information' },
+};
+
+const FIELD_OF: Record<PropertyType, string> = {
+  string: 'text',
+  number: 'number',
+  date: 'date',
+  datetime: 'date',
+  enumeration: 'select',
+  bool: 'booleancheckbox',
+};
+
+/** A definition stored before properties had groups and field types gets the defaults of its type. */
+export const withDefaults = (
+  objectType: CrmType,
+  stored: Partial<PropertyDefinition> & Pick<PropertyDefinition, 'name' | 'label' | 'type'>,
+): PropertyDefinition => ({
+  name: stored.name,
+  label: stored.label,
+  type: stored.type,
+  fieldType: stored.fieldType ?? FIELD_OF[stored.type],
+  groupName: stored.groupName ?? DEFAULT_GROUPS[objectType].name,
+  hasUniqueValue: !!stored.hasUniqueValue,
+  options: stored.options ?? [],
+});
+
+const def = (name: string, label: string, type: PropertyType = 'string'): Pick<PropertyDefinition, 'name' | 'label' | 'type'> => ({ name, label, type });
 
 /** The properties a new portal starts with. */
-export const DEFAULT_PROPERTIES: Record<CrmType, PropertyDefinition[]> = {
+export const DEFAULT_PROPERTIES: Record<CrmType, Pick<PropertyDefinition, 'name' | 'label' | 'type'>[]> = {
   contacts: [
     def('email', 'Email'),
     def('firstname', 'First name'),

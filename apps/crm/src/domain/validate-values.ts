@@ -8,6 +8,7 @@ export function valueProblem(definition: PropertyDefinition, value: unknown): st
   switch (definition.type) {
     case 'number':
       return Number.isFinite(Number(text)) ? null : `INVALID_NUMBER: "${text}" is not a number`;
+    case 'date':
     case 'datetime':
       return /^-?\d{1,16}$/.test(text) ? null : `INVALID_LONG: "${text}" is not epoch milliseconds`;
     case 'bool':

@@ -1,5 +1,4 @@
 import { Router, type Request, type Response } from 'express';
-import { ownValue } from '@ecomm-sync/domain';
 import { AppError, parseWith, staticBearerAuth } from '@ecomm-sync/http';
 import type { Account, CrmStore, StoredObject } from '../data-access/crm-store';
 import type { HostedLimits } from '../domain/hosted-limits';
@@ -14,12 +13,14 @@ import {
   validatePipeline,
   validatePipelinePatch,
   validateProperty,
+  validatePropertyGroup,
   validateRead,
   validateSearch,
   validateUpdate,
   validateUpsert,
 } from './schemas';
 import { portalTokenAuth } from './auth';
+import { present, presentProperty } from './present';
 import { hostedLimits, limitsOf } from './hosted-limits.middleware';
 import { limitsAdminRoutes } from './limits-admin.routes';
 
@@ -27,27 +28,6 @@ function objectType(req: Request, param = 'type'): CrmType {
   const value = String(req.params[param]);
   if (!isCrmType(value)) throw AppError.notFound(`Unknown object type "${value}"; use contacts, deals, products or line_items`);
   return value;
-}
-
-/** A stored record's own value: names in queries are any strings (`constructor` must not find Object.prototype's). */
-const own = <T>(record: Record<string, T> | undefined, name: string): T | undefined => (record ? ownValue(record, name) : undefined);
-
-function present(object: StoredObject, properties?: string[], associations?: string[]) {
-  const shown =
-    properties && properties.length > 0 ? Object.fromEntries(properties.map((name) => [name, own(object.properties, name) ?? null])) : object.properties;
-  const result: Record<string, unknown> = {
-    id: String(object.id),
-    properties: shown,
-    createdAt: new Date(object.createdAt).toISOString(),
-    updatedAt: new Date(object.updatedAt).toISOString(),
-    archived: false,
-  };
-  if (associations && associations.length > 0) {
-    result.associations = Object.fromEntries(
-      associations.map((type) => [type, { results: (own(object.associations, type) ?? []).map((id) => ({ id: String(id), type: 'default' })) }]),
-    );
-  }
-  return result;
 }
 
 const list = (value: unknown) =>
@@ -185,13 +165,35 @@ export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, l
   });
 
   router.get('/crm/v3/properties/:type', async (req, res) => {
-    res.json({ results: await store.properties.listProperties(account(res).portalId, objectType(req)) });
+    res.json({ results: (await store.properties.listProperties(account(res).portalId, objectType(req))).map(presentProperty) });
   });
 
   router.post('/crm/v3/properties/:type', async (req, res) => {
     const body = parseWith(validateProperty, req.body);
-    const created = await store.properties.createProperty(account(res).portalId, objectType(req), { ...body, hasUniqueValue: body.hasUniqueValue ?? false });
-    res.status(201).json(created);
+    const created = await store.properties.createProperty(account(res).portalId, objectType(req), {
+      name: body.name,
+      label: body.label,
+      type: body.type,
+      fieldType: body.fieldType,
+      groupName: body.groupName,
+      hasUniqueValue: body.hasUniqueValue ?? false,
+      options: (body.options ?? []).map((option, index) => ({
+        label: option.label,
+        value: option.value,
+        displayOrder: option.displayOrder ?? index,
+        hidden: option.hidden ?? false,
+      })),
+    });
+    res.status(201).json(presentProperty(created));
+  });
+
+  router.get('/crm/v3/properties/:type/groups', async (req, res) => {
+    res.json({ results: (await store.properties.listGroups(account(res).portalId, objectType(req))).map((group) => ({ ...group, archived: false })) });
+  });
+
+  router.post('/crm/v3/properties/:type/groups', async (req, res) => {
+    const body = parseWith(validatePropertyGroup, req.body);
+    res.status(201).json({ ...(await store.properties.createGroup(account(res).portalId, objectType(req), body)), archived: false });
   });
 
   router.delete('/crm/v3/properties/:type/:name', async (req, res) => {

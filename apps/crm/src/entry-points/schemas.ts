@@ -1,6 +1,6 @@
 import { createValidator } from '@ecomm-sync/contracts';
 import type { JSONSchema } from 'json-schema-to-ts';
-import { PROPERTY_TYPES } from '../domain/object-types';
+import { FIELD_TYPES, PROPERTY_TYPES } from '../domain/object-types';
 
 /**
  * Every body schema is closed: an object that names its properties accepts no other field, so a
@@ -81,6 +81,7 @@ const readBody = {
   properties: {
     inputs: inputs({ type: 'object', required: ['id'], properties: { id: { anyOf: [idSchema, { type: 'string', minLength: 1, maxLength: 1000 }] } } }),
     properties: { type: 'array', items: { type: 'string' } },
+    propertiesWithHistory: { type: 'array', items: { type: 'string' } },
     idProperty: { type: 'string', minLength: 1, maxLength: 200 },
   },
 } as const;
@@ -125,17 +126,49 @@ const searchBody = {
 } as const;
 export const validateSearch = validator(searchBody);
 
+const groupName = { type: 'string', pattern: '^[a-z][a-z0-9_]{0,99}$', errorHint: 'must be lower case letters, digits and _, starting with a letter' } as const;
+
+/** The hosted CRM's PropertyCreate: `groupName` and `fieldType` are required there, and here. */
 const propertyBody = {
   type: 'object',
-  required: ['name', 'label', 'type'],
+  required: ['name', 'label', 'type', 'fieldType', 'groupName'],
   properties: {
     name: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,99}$', errorHint: 'must be lower case letters, digits and _, starting with a letter' },
-    label: { type: 'string', minLength: 1 },
+    label: { type: 'string', minLength: 1, maxLength: 200 },
     type: { type: 'string', enum: PROPERTY_TYPES },
+    fieldType: { type: 'string', enum: FIELD_TYPES },
+    groupName,
+    description: { type: 'string', maxLength: 1000 },
+    displayOrder: { type: 'integer' },
+    hidden: { type: 'boolean' },
+    formField: { type: 'boolean' },
     hasUniqueValue: { type: 'boolean' },
+    options: {
+      type: 'array',
+      maxItems: 1000,
+      items: {
+        type: 'object',
+        required: ['label', 'value'],
+        properties: {
+          label: { type: 'string', maxLength: 200 },
+          value: { type: 'string', maxLength: 200 },
+          description: { type: 'string', maxLength: 1000 },
+          displayOrder: { type: 'integer' },
+          hidden: { type: 'boolean' },
+        },
+      },
+    },
   },
 } as const;
 export const validateProperty = validator(propertyBody);
+
+/** The hosted CRM's PropertyGroupCreate. */
+const propertyGroupBody = {
+  type: 'object',
+  required: ['name', 'label'],
+  properties: { name: groupName, label: { type: 'string', minLength: 1, maxLength: 200 }, displayOrder: { type: 'integer' } },
+} as const;
+export const validatePropertyGroup = validator(propertyGroupBody);
 
 const stageSchema = {
   type: 'object',
@@ -218,6 +251,7 @@ export const CRM_BODY_SCHEMAS = {
   readBody: closed(readBody),
   searchBody: closed(searchBody),
   propertyBody: closed(propertyBody),
+  propertyGroupBody: closed(propertyGroupBody),
   pipelineBody: closed(pipelineBody),
   pipelinePatchBody: closed(pipelinePatchBody),
   associationsBody: closed(associationsBody),

@@ -1,7 +1,7 @@
 import type { CatchUpMessage, Tenant } from '@ecomm-sync/contracts';
 import { TOPICS } from '@ecomm-sync/contracts';
 import { CrmRequestError, type CrmPort } from '@ecomm-sync/crm-client';
-import { ECOMM_PIPELINE_ID, SYNC_KEY_PROPERTY } from '@ecomm-sync/domain';
+import { ECOMM_PIPELINE_ID, SYNC_KEY_PROPERTY, crmProperty } from '@ecomm-sync/domain';
 import { recordingLogger } from '@ecomm-sync/testing';
 import {
   anAppTenant,
@@ -111,7 +111,7 @@ describe('ManageInstallUseCase', () => {
       ],
       [
         'has a sync key property that is not unique',
-        async (): Promise<unknown> => crm.createProperty('CONTACT', { name: SYNC_KEY_PROPERTY, label: 'x', type: 'string' }),
+        async (): Promise<unknown> => crm.createProperty('CONTACT', crmProperty(SYNC_KEY_PROPERTY, 'x', 'string', { groupName: 'contactinformation' })),
         409,
         /another definition/,
       ],

@@ -1,5 +1,6 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
 import type { CrmPort } from '@ecomm-sync/crm-client';
+import { crmProperty, ECOMM_PROPERTY_GROUP, type CrmPropertyType } from '@ecomm-sync/domain';
 
 /** A portal's CRM with nothing in it but what the CRM starts every portal with. */
 export type MakeCrm = () => CrmPort | Promise<CrmPort>;
@@ -18,9 +19,15 @@ async function statusOf(promise: Promise<unknown>): Promise<number | 'resolved'>
 }
 
 /** Creates the property unless the portal starts with it (the contract depends on no default set). */
-async function ensureProperty(crm: CrmPort, type: ObjectType, name: string, propertyType = 'string', hasUniqueValue = false): Promise<void> {
+async function ensureGroup(crm: CrmPort, type: ObjectType): Promise<void> {
+  if ((await crm.listPropertyGroups(type)).some((group) => group.name === ECOMM_PROPERTY_GROUP.name)) return;
+  await crm.createPropertyGroup(type, ECOMM_PROPERTY_GROUP);
+}
+
+async function ensureProperty(crm: CrmPort, type: ObjectType, name: string, propertyType: CrmPropertyType = 'string', hasUniqueValue = false): Promise<void> {
   if ((await crm.listProperties(type)).some((property) => property.name === name)) return;
-  await crm.createProperty(type, { name, label: name, type: propertyType, hasUniqueValue });
+  await ensureGroup(crm, type);
+  await crm.createProperty(type, { ...crmProperty(name, name, propertyType, { hasUniqueValue }) });
 }
 
 /**
@@ -110,9 +117,16 @@ export function describeCrmPortContract(name: string, make: MakeCrm): void {
 
     it('when a property is created, then it is listed with its type; created again, 409; deleted, gone; deleted again, 404', async () => {
       const size = unique('size');
-      await crm.createProperty('DEAL', { name: size, label: 'Size', type: 'number' });
-      expect((await crm.listProperties('DEAL')).find((property) => property.name === size)).toMatchObject({ name: size, label: 'Size', type: 'number' });
-      expect(await statusOf(crm.createProperty('DEAL', { name: size, label: 'Size', type: 'number' }))).toBe(409);
+      await ensureGroup(crm, 'DEAL');
+      await crm.createProperty('DEAL', crmProperty(size, 'Size', 'number'));
+      expect((await crm.listProperties('DEAL')).find((property) => property.name === size)).toMatchObject({
+        name: size,
+        label: 'Size',
+        type: 'number',
+        fieldType: 'number',
+        groupName: ECOMM_PROPERTY_GROUP.name,
+      });
+      expect(await statusOf(crm.createProperty('DEAL', crmProperty(size, 'Size', 'number')))).toBe(409);
       await crm.deleteProperty('DEAL', size);
       expect((await crm.listProperties('DEAL')).map((property) => property.name)).not.toContain(size);
       expect(await statusOf(crm.deleteProperty('DEAL', size))).toBe(404);

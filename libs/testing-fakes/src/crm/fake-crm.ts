@@ -1,8 +1,17 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
-import { CrmRequestError, type AssociationPair, type CrmObject, type CrmPipeline, type CrmPort, type CrmPropertyInfo } from '@ecomm-sync/crm-client';
+import {
+  CrmRequestError,
+  type AssociationPair,
+  type CrmObject,
+  type CrmPipeline,
+  type CrmPort,
+  type CrmPropertyGroup,
+  type CrmPropertyInfo,
+} from '@ecomm-sync/crm-client';
 import { copy } from '../public-of';
 
 type Properties = Record<string, string | null>;
+type SeededProperty = Pick<CrmPropertyInfo, 'name' | 'label' | 'type'> & Partial<CrmPropertyInfo>;
 
 interface StoredObject {
   id: number;
@@ -42,11 +51,20 @@ export class FakeCrm implements CrmPort {
   private readonly properties = new Map<ObjectType, Map<string, CrmPropertyInfo>>();
   private readonly objects = new Map<number, StoredObject>();
   private readonly pipelines = new Map<string, CrmPipeline>();
+  /** Property groups per type; every type starts with its information group, as in the CRM. */
+  private readonly groups = new Map<ObjectType, Map<string, CrmPropertyGroup>>();
   private nextId = 1;
 
-  constructor(seed: { properties?: Partial<Record<ObjectType, CrmPropertyInfo[]>>; pipelines?: CrmPipeline[] } = {}) {
-    for (const [type, list] of Object.entries(seed.properties ?? {}) as [ObjectType, CrmPropertyInfo[]][]) {
-      for (const property of list) this.definitions(type).set(property.name, { hasUniqueValue: false, ...property });
+  /** `properties`: what the portal has already, in any group (a seed's field type and group default to text in the type's information group). */
+  constructor(seed: { properties?: Partial<Record<ObjectType, SeededProperty[]>>; pipelines?: CrmPipeline[] } = {}) {
+    for (const [type, list] of Object.entries(seed.properties ?? {}) as [ObjectType, SeededProperty[]][]) {
+      for (const property of list)
+        this.definitions(type).set(property.name, {
+          hasUniqueValue: false,
+          fieldType: 'text',
+          groupName: this.groupsOf(type).keys().next().value!,
+          ...property,
+        });
     }
     for (const pipeline of seed.pipelines ?? []) this.pipelines.set(pipeline.id, copy(pipeline));
   }
@@ -143,8 +161,36 @@ export class FakeCrm implements CrmPort {
 
   async createProperty(type: ObjectType, property: CrmPropertyInfo): Promise<void> {
     if (this.definitions(type).has(property.name)) throw refused(409, `property "${property.name}" already exists on ${type}`);
-    const { name, label, type: propertyType, hasUniqueValue } = property;
-    this.definitions(type).set(name, { name, label, type: propertyType, hasUniqueValue: hasUniqueValue ?? false });
+    if (!this.groupsOf(type).has(property.groupName)) throw refused(400, `property group "${property.groupName}" does not exist on ${type}`);
+    const { name, label, type: propertyType, fieldType, groupName, hasUniqueValue, options } = property;
+    this.definitions(type).set(name, {
+      name,
+      label,
+      type: propertyType,
+      fieldType,
+      groupName,
+      hasUniqueValue: hasUniqueValue ?? false,
+      ...(options ? { options } : {}),
+    });
+  }
+
+  async listPropertyGroups(type: ObjectType): Promise<CrmPropertyGroup[]> {
+    return [...this.groupsOf(type).values()].map((group) => ({ ...group }));
+  }
+
+  async createPropertyGroup(type: ObjectType, group: CrmPropertyGroup): Promise<void> {
+    if (this.groupsOf(type).has(group.name)) throw refused(409, `property group "${group.name}" already exists on ${type}`);
+    this.groupsOf(type).set(group.name, { name: group.name, label: group.label });
+  }
+
+  private groupsOf(type: ObjectType): Map<string, CrmPropertyGroup> {
+    let groups = this.groups.get(type);
+    if (!groups) {
+      const name = `${type.toLowerCase().replace('_', '')}information`;
+      groups = new Map([[name, { name, label: `${type.toLowerCase()} information` }]]);
+      this.groups.set(type, groups);
+    }
+    return groups;
   }
 
   async deleteProperty(type: ObjectType, name: string): Promise<void> {
