@@ -49,7 +49,9 @@ async function main(argv: string[]) {
           name: args[0],
         });
         const connections = new CrmConnections({ portals: database.repositories.portals, secretBox, builtinBaseUrl: config.CRM_BASE_URL });
-        await installEcommerce(connections.clientFor((await database.repositories.portals.findById(portalId))!));
+        const portal = (await database.repositories.portals.findById(portalId))!;
+        const { pipelineId } = await installEcommerce(connections.clientFor(portal), portal.ecommPipelineId);
+        await database.repositories.portals.setEcommPipelineId(portalId, pipelineId);
         // The CRM token stays sealed in the database: an operator never needs it.
         console.log(JSON.stringify({ portalId, apiKey }, null, 2));
       } finally {

@@ -38,7 +38,7 @@ describe('built-in CRM objects API', () => {
     await connection.close();
   });
 
-  const as = (method: 'get' | 'post' | 'patch', path: string) => request(app)[method](path).set('authorization', `Bearer ${token}`);
+  const as = (method: 'get' | 'post' | 'patch' | 'delete', path: string) => request(app)[method](path).set('authorization', `Bearer ${token}`);
 
   it('starts a portal with the default properties and pipeline', async () => {
     const contacts = await as('get', '/crm/v3/properties/contacts').expect(200);
@@ -59,7 +59,11 @@ describe('built-in CRM objects API', () => {
     ],
     ['an object input with an extra field', '/crm/v3/objects/contacts/batch/create', { inputs: [{ properties: { email: 'x@example.com' }, portalId: 1 }] }],
     ['a search with an unknown field', '/crm/v3/objects/contacts/search', { filterGroups: [], query: 'x' }],
-    ['a pipeline with an unknown stage field', '/crm/v3/pipelines/deals', { id: 'p2', label: 'P', stages: [{ id: 's', label: 'S', probability: 1 }] }],
+    [
+      'a pipeline with a stage id (the CRM makes them)',
+      '/crm/v3/pipelines/deals',
+      { label: 'P', displayOrder: 1, stages: [{ id: 's', label: 'S', displayOrder: 0, metadata: { probability: '1.0' } }] },
+    ],
   ])('when a body carries a field the API does not define (%s), then it is refused with 400 naming it and nothing is written', async (_case, path, body) => {
     const other = portalId + 1000;
     await request(app)
@@ -300,11 +304,11 @@ describe('built-in CRM objects API', () => {
       .send({ inputs: [{ properties: { sync_key: 'taken' } }] })
       .expect(409);
     expect(taken.body.message).toMatch(/unique property value is already taken/);
-    const pipeline = { id: 'p2', label: 'Second', stages: [{ id: 's1', label: 'Stage 1' }] };
+    const pipeline = { label: 'Second', displayOrder: 1, stages: [{ label: 'Stage 1', displayOrder: 0, metadata: { probability: '0.5' } }] };
     await as('post', '/crm/v3/pipelines/deals').send(pipeline).expect(201);
     await request(app).delete('/crm/v3/pipelines/deals/default').set('authorization', `Bearer ${token}`).expect(204); // below the limit of 2 again
     const pipelineTwice = await as('post', '/crm/v3/pipelines/deals').send(pipeline).expect(409);
-    expect(pipelineTwice.body.message).toBe('A pipeline with id "p2" already exists');
+    expect(pipelineTwice.body.message).toBe('A deal pipeline labelled "Second" already exists');
     await as('patch', '/crm/v3/pipelines/deals/nope').send({ label: 'X' }).expect(404);
   });
 
@@ -345,15 +349,27 @@ describe('built-in CRM objects API', () => {
     expect(deal.body.associations.line_items.results).toEqual([{ id: item, type: 'default' }]);
   });
 
-  it('enforces the pipeline limit and lets a pipeline be patched', async () => {
-    const pipeline = { id: 'p2', label: 'Second', stages: [{ id: 's1', label: 'Stage 1' }] };
-    await as('post', '/crm/v3/pipelines/deals').send(pipeline).expect(201);
+  it('enforces the pipeline limit, makes the ids, and lets a pipeline and its stages be changed through their own endpoints', async () => {
+    const pipeline = { label: 'Second', displayOrder: 1, stages: [{ label: 'Stage 1', displayOrder: 0, metadata: { probability: '0.5' } }] };
+    const created = (await as('post', '/crm/v3/pipelines/deals').send(pipeline).expect(201)).body;
+    expect(created).toMatchObject({ id: expect.stringMatching(/^\d+$/), label: 'Second', archived: false, createdAt: expect.any(String) });
+    expect(created.stages).toEqual([expect.objectContaining({ id: expect.stringMatching(/^\d+$/), label: 'Stage 1', metadata: { probability: '0.5' } })]);
     const refused = await as('post', '/crm/v3/pipelines/deals')
-      .send({ ...pipeline, id: 'p3' })
+      .send({ ...pipeline, label: 'Third' })
       .expect(400);
     expect(refused.body.message).toMatch(/limit of 2 deal pipelines/);
-    const patched = await as('patch', '/crm/v3/pipelines/deals/p2').send({ label: 'Renamed' }).expect(200);
+    const patched = await as('patch', `/crm/v3/pipelines/deals/${created.id}`).send({ label: 'Renamed' }).expect(200);
     expect(patched.body.label).toBe('Renamed');
+    await as('post', `/crm/v3/pipelines/deals/${created.id}/stages`).send({ label: 'No probability', displayOrder: 1, metadata: {} }).expect(400);
+    const added = (
+      await as('post', `/crm/v3/pipelines/deals/${created.id}/stages`)
+        .send({ label: 'Won', displayOrder: 1, metadata: { probability: '1.0', isClosed: 'true' } })
+        .expect(201)
+    ).body;
+    await as('patch', `/crm/v3/pipelines/deals/${created.id}/stages/${created.stages[0].id}`).send({ label: 'Open' }).expect(200);
+    await as('delete', `/crm/v3/pipelines/deals/${created.id}/stages/${added.id}`).expect(204);
+    const stages = (await as('get', `/crm/v3/pipelines/deals/${created.id}/stages`).expect(200)).body.results;
+    expect(stages.map((stage: { id: string; label: string }) => [stage.id, stage.label])).toEqual([[created.stages[0].id, 'Open']]);
   });
 
   it('answers 401 without a valid token and keeps portals apart', async () => {

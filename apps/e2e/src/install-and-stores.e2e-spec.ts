@@ -38,7 +38,7 @@ describe('install, uninstall and stores over the running stack', () => {
     return { portalId, apiKey, crmToken, crm, client: gatewayClient(stack, { apiKey }) };
   }
 
-  const ecommercePipelines = async (crm: HttpCrmClient) => (await crm.listDealPipelines()).filter((pipeline) => pipeline.id === 'ecommerce');
+  const ecommercePipelines = async (crm: HttpCrmClient) => (await crm.listDealPipelines()).filter((pipeline) => pipeline.label === 'Ecommerce Pipeline');
   const ecommerceProperties = async (crm: HttpCrmClient) =>
     (await crm.listProperties('DEAL')).filter((property) => property.name.startsWith('ip__ecomm_bridge__'));
 
@@ -51,14 +51,16 @@ describe('install, uninstall and stores over the running stack', () => {
     expect((await client.http.post('/v1/installs')).status).toBe(204); // idempotent
     expect((await client.http.get('/v1/installs/status')).data).toEqual({ installCompleted: true, ecommSettingsEnabled: true });
     const [pipeline] = await ecommercePipelines(crm);
-    expect(pipeline.stages.map((stage) => stage.id)).toEqual([
-      'checkout_abandoned',
-      'checkout_pending',
-      'checkout_completed',
-      'processed',
-      'shipped',
-      'cancelled',
+    // SPEC's six stages in order, each with the probability the CRM wants; the ids are the CRM's.
+    expect(pipeline.stages.map((stage) => [stage.label, stage.metadata.probability])).toEqual([
+      ['Checkout Abandoned', '0.0'],
+      ['Checkout Pending', '0.2'],
+      ['Checkout Completed', '1.0'],
+      ['Processed', '1.0'],
+      ['Shipped', '1.0'],
+      ['Cancelled', '0.0'],
     ]);
+    expect(pipeline.stages.every((stage) => /^\d+$/.test(stage.id))).toBe(true);
     expect((await ecommercePipelines(crm)).length).toBe(1);
     expect((await ecommerceProperties(crm)).map((property) => property.name)).toEqual(
       expect.arrayContaining(['ip__ecomm_bridge__ecomm_synced', 'ip__ecomm_bridge__abandoned_cart_url']),
@@ -141,10 +143,14 @@ describe('install, uninstall and stores over the running stack', () => {
 
   it('refuses a portal that has a pipeline named ecommerce that is not the service’s', async () => {
     const { client, crm } = await newPortal();
-    await crm.createDealPipeline({ id: 'theirs', label: 'Ecommerce', displayOrder: 1, stages: [{ id: 'new', label: 'New', displayOrder: 0 }] });
+    const theirs = await crm.createDealPipeline({
+      label: 'Ecommerce',
+      displayOrder: 1,
+      stages: [{ label: 'New', displayOrder: 0, metadata: { probability: '0.1' } }],
+    });
     const response = await client.http.post('/v1/installs');
     expect(response.status).toBe(409);
-    expect(response.data.message).toMatch(/pipeline named "Ecommerce" \(id theirs\)/);
+    expect(response.data.message).toContain(`pipeline named "Ecommerce" (id ${theirs.id})`);
     expect(await ecommerceProperties(crm)).toEqual([]);
   });
 
@@ -156,12 +162,11 @@ describe('install, uninstall and stores over the running stack', () => {
     expect(created.data).toEqual({ id: 'web', label: 'Web shop', adminUri: 'https://shop.example.com/admin' });
     expect((await client.http.get('/v1/installs/status')).data.installCompleted).toBe(true);
 
-    await crm.updateDealPipeline({
-      id: 'ecommerce',
-      label: 'Renamed by a user',
-      displayOrder: 99,
-      stages: [{ id: 'checkout_pending', label: 'Pending', displayOrder: 0 }],
-    });
+    // A user renames the pipeline and a stage, and removes the others, in the CRM.
+    const [installed] = await ecommercePipelines(crm);
+    await crm.updateDealPipeline(installed.id, { label: 'Renamed by a user' });
+    await crm.updateDealStage(installed.id, installed.stages[1].id, { label: 'Pending' });
+    for (const stage of installed.stages.filter((_, index) => index !== 1)) await crm.archiveDealStage(installed.id, stage.id);
     expect((await client.http.put('/v2/stores', { id: 'web', label: 'Web shop (EU)' })).status).toBe(200);
     const [pipeline] = await ecommercePipelines(crm);
     expect(pipeline.label).toBe('Ecommerce Pipeline');

@@ -65,8 +65,13 @@ describe('sync flow over the running stack (every app its own process)', () => {
     expect(crmLineItem.properties).toMatchObject({ quantity: '1', price: '99.5', ip__ecomm_bridge__ecomm_synced: 'true' });
     expect(crmLineItem.properties).not.toHaveProperty('hs_assoc__deal_id');
     expect(crmLineItem.associations.deals.results).toEqual([{ id: String(deal.crmId), type: 'default' }]);
+    // In the CRM the deal is in the ecommerce pipeline, in the stage the CRM gave the id of SPEC's
+    // checkout_completed; through our adapter it reads as the sender sent it.
     const crmDeal = await crmObject('deals', deal.crmId, 'contacts');
-    expect(crmDeal.properties).toMatchObject({ dealname: 'Order 1', dealstage: 'checkout_completed', amount: '99.5' });
+    const [pipeline] = (await stack.crm(portal).listDealPipelines()).filter((candidate) => candidate.label === 'Ecommerce Pipeline');
+    const completed = pipeline.stages.find((stage) => stage.label === 'Checkout Completed')!;
+    expect(crmDeal.properties).toMatchObject({ dealname: 'Order 1', dealstage: completed.id, pipeline: pipeline.id, amount: '99.5' });
+    expect((await stack.crm(portal).batchRead('DEAL', [deal.crmId!], ['dealstage']))[0].properties.dealstage).toBe('checkout_completed');
     expect(crmDeal.associations.contacts.results).toEqual([{ id: String(contact.crmId), type: 'default' }]);
   });
 

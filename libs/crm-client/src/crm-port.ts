@@ -27,16 +27,26 @@ export interface CrmPropertyGroup {
   label: string;
 }
 
-export interface CrmPipelineStage {
-  id: string;
+/** A deal stage as the caller gives it: the CRM generates its id. `metadata.probability` is required on deal stages. */
+export interface NewCrmPipelineStage {
   label: string;
   displayOrder: number;
+  metadata: Record<string, string>;
 }
 
-export interface CrmPipeline {
+export interface CrmPipelineStage extends NewCrmPipelineStage {
   id: string;
+}
+
+/** A deal pipeline as the caller gives it: the CRM generates its id and its stages' ids. */
+export interface NewCrmPipeline {
   label: string;
   displayOrder: number;
+  stages: NewCrmPipelineStage[];
+}
+
+export interface CrmPipeline extends Omit<NewCrmPipeline, 'stages'> {
+  id: string;
   stages: CrmPipelineStage[];
 }
 
@@ -56,6 +66,9 @@ export interface CrmInputFailure {
 /**
  * The one way the applier and the install step reach a CRM: an objects API in the shape of the
  * public CRM v3 API. Batches of any size are split into requests of at most 100.
+ *
+ * Deal stages: `dealstage` values that cross this port are SPEC's stage names (checkout_pending, …)
+ * for deals of the ecommerce pipeline; HttpCrmClient maps them to and from the CRM's stage ids.
  *
  * Failures (HttpCrmClient): a `CrmRequestError` for an answer that refuses the request (a 4xx other
  * than 429); a `CrmUnavailableError` (a CrmRequestError, `retriable`, with `reason`
@@ -85,8 +98,12 @@ export interface CrmPort {
   /** 409 when the group exists. */
   createPropertyGroup(type: ObjectType, group: CrmPropertyGroup): Promise<void>;
   listDealPipelines(): Promise<CrmPipeline[]>;
-  createDealPipeline(pipeline: CrmPipeline): Promise<CrmPipeline>;
-  updateDealPipeline(pipeline: CrmPipeline): Promise<CrmPipeline>;
+  /** The created pipeline, with the ids the CRM generated for it and its stages. */
+  createDealPipeline(pipeline: NewCrmPipeline): Promise<CrmPipeline>;
+  updateDealPipeline(id: string, changes: { label?: string; displayOrder?: number }): Promise<void>;
   deleteDealPipeline(id: string): Promise<void>;
+  createDealStage(pipelineId: string, stage: NewCrmPipelineStage): Promise<CrmPipelineStage>;
+  updateDealStage(pipelineId: string, stageId: string, changes: Partial<NewCrmPipelineStage>): Promise<void>;
+  archiveDealStage(pipelineId: string, stageId: string): Promise<void>;
   batchAssociate(fromType: ObjectType, toType: ObjectType, pairs: AssociationPair[]): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import * as associations from '@hubspot/api-client/lib/codegen/crm/associations/v4';
 import * as objects from '@hubspot/api-client/lib/codegen/crm/objects';
+import * as pipelines from '@hubspot/api-client/lib/codegen/crm/pipelines';
 import * as properties from '@hubspot/api-client/lib/codegen/crm/properties';
 import type { ObjectType } from '@ecomm-sync/contracts';
 import { CRM_OBJECT_PATHS } from '@ecomm-sync/contracts';
@@ -9,10 +10,15 @@ import {
   type CrmInputFailure,
   type CrmObject,
   type CrmPipeline,
+  type CrmPipelineStage,
   type CrmPort,
   type CrmPropertyGroup,
   type CrmPropertyInfo,
+  type NewCrmPipeline,
+  type NewCrmPipelineStage,
 } from './crm-port';
+import { DealStages } from './deal-stages';
+import { toCrmPipeline, toCrmStage } from './pipeline-answers';
 import { chunks, toCrmObject } from './http-request-helpers';
 import { CrmPartialFailure, failedInputs } from './crm-errors';
 import { CrmTransport, type CrmTransportOptions } from './crm-transport';
@@ -42,6 +48,9 @@ export class HttpCrmClient implements CrmPort {
   private readonly properties: properties.CoreApi;
   private readonly groups: properties.GroupsApi;
   private readonly associations: associations.BatchApi;
+  private readonly pipelines: pipelines.PipelinesApi;
+  private readonly stages: pipelines.PipelineStagesApi;
+  private readonly dealStages = new DealStages(() => this.listDealPipelines());
 
   constructor(options: CrmClientOptions) {
     this.transport = new CrmTransport(options);
@@ -51,10 +60,14 @@ export class HttpCrmClient implements CrmPort {
     this.properties = new properties.CoreApi(propertiesConfiguration);
     this.groups = new properties.GroupsApi(propertiesConfiguration);
     this.associations = new associations.BatchApi(sdkConfiguration(associations, this.transport, options.baseUrl));
+    const pipelinesConfiguration = sdkConfiguration(pipelines, this.transport, options.baseUrl);
+    this.pipelines = new pipelines.PipelinesApi(pipelinesConfiguration);
+    this.stages = new pipelines.PipelineStagesApi(pipelinesConfiguration);
   }
 
   async batchCreate(type: ObjectType, inputs: { properties: Record<string, string | null> }[]): Promise<CrmObject[]> {
     return this.batchWrite(
+      type,
       inputs,
       async (chunk, from) =>
         this.batch.createWithHttpInfo(CRM_OBJECT_PATHS[type], {
@@ -66,6 +79,7 @@ export class HttpCrmClient implements CrmPort {
 
   async batchUpdate(type: ObjectType, inputs: { id: number; properties: Record<string, string | null> }[]): Promise<CrmObject[]> {
     return this.batchWrite(
+      type,
       inputs,
       async (chunk) =>
         this.batch.updateWithHttpInfo(CRM_OBJECT_PATHS[type], {
@@ -77,6 +91,7 @@ export class HttpCrmClient implements CrmPort {
 
   async batchUpsert(type: ObjectType, idProperty: string, inputs: { id: string; properties: Record<string, string | null> }[]): Promise<CrmObject[]> {
     return this.batchWrite(
+      type,
       inputs,
       async (chunk, from) =>
         this.batch.upsertWithHttpInfo(CRM_OBJECT_PATHS[type], {
@@ -100,7 +115,7 @@ export class HttpCrmClient implements CrmPort {
       });
       results.push(...answer.results.map(toCrmObject));
     }
-    return results;
+    return type === 'DEAL' ? this.dealStages.toSpec(results) : results;
   }
 
   /**
@@ -163,23 +178,37 @@ export class HttpCrmClient implements CrmPort {
     await this.groups.create(CRM_OBJECT_PATHS[type], { name: group.name, label: group.label });
   }
 
-  // Pipelines: still our own shapes until the pipeline's stage ids are the CRM's (issue 25).
   async listDealPipelines(): Promise<CrmPipeline[]> {
-    const data = await this.transport.request<{ results: CrmPipeline[] }>({ method: 'GET', url: '/crm/v3/pipelines/deals' });
-    return data.results;
+    return (await this.pipelines.getAll('deals')).results.map(toCrmPipeline);
   }
 
-  async createDealPipeline(pipeline: CrmPipeline): Promise<CrmPipeline> {
-    return this.transport.request<CrmPipeline>({ method: 'POST', url: '/crm/v3/pipelines/deals', data: pipeline });
+  async createDealPipeline(pipeline: NewCrmPipeline): Promise<CrmPipeline> {
+    this.dealStages.forget();
+    return toCrmPipeline(await this.pipelines.create('deals', pipeline));
   }
 
-  async updateDealPipeline(pipeline: CrmPipeline): Promise<CrmPipeline> {
-    const { id, ...changes } = pipeline; // the id is the path's; the body carries only what changes
-    return this.transport.request<CrmPipeline>({ method: 'PATCH', url: `/crm/v3/pipelines/deals/${encodeURIComponent(id)}`, data: changes });
+  async updateDealPipeline(id: string, changes: { label?: string; displayOrder?: number }): Promise<void> {
+    await this.pipelines.update('deals', id, changes);
   }
 
   async deleteDealPipeline(id: string): Promise<void> {
-    await this.transport.request({ method: 'DELETE', url: `/crm/v3/pipelines/deals/${encodeURIComponent(id)}` });
+    this.dealStages.forget();
+    await this.pipelines.archive('deals', id);
+  }
+
+  async createDealStage(pipelineId: string, stage: NewCrmPipelineStage): Promise<CrmPipelineStage> {
+    this.dealStages.forget();
+    return toCrmStage(await this.stages.create('deals', pipelineId, stage));
+  }
+
+  async updateDealStage(pipelineId: string, stageId: string, changes: Partial<NewCrmPipelineStage>): Promise<void> {
+    this.dealStages.forget();
+    await this.stages.update('deals', pipelineId, stageId, changes);
+  }
+
+  async archiveDealStage(pipelineId: string, stageId: string): Promise<void> {
+    this.dealStages.forget();
+    await this.stages.archive('deals', pipelineId, stageId);
   }
 
   async batchAssociate(fromType: ObjectType, toType: ObjectType, pairs: AssociationPair[]): Promise<void> {
@@ -194,12 +223,15 @@ export class HttpCrmClient implements CrmPort {
   }
 
   /** Batch writes in chunks; a 207's refused inputs are collected over every chunk and thrown together (CrmPartialFailure). */
-  private async batchWrite<I>(
-    inputs: readonly I[],
+  private async batchWrite<I extends { properties: Record<string, string | null> }>(
+    type: ObjectType,
+    given: readonly I[],
     send: (chunk: I[], from: number) => Promise<{ httpStatusCode: number; data: BatchAnswer }>,
     idOf: (input: I) => string | null,
   ): Promise<CrmObject[]> {
-    const results: CrmObject[] = [];
+    const deals = type === 'DEAL';
+    const inputs = deals ? await this.dealStages.toCrm([...given]) : given;
+    let results: CrmObject[] = [];
     const failures: CrmInputFailure[] = [];
     for (let from = 0; from < inputs.length; from += CRM_BATCH_LIMIT) {
       const chunk = inputs.slice(from, from + CRM_BATCH_LIMIT);
@@ -208,6 +240,8 @@ export class HttpCrmClient implements CrmPort {
       const errors = data.errors ?? [];
       if (httpStatusCode === 207 || errors.length > 0) failures.push(...failedInputs(errors, chunk.map(idOf), from));
     }
+    // The CRM echoes its own stage ids: the port speaks SPEC's stage names.
+    if (deals) results = await this.dealStages.toSpec(results);
     if (failures.length > 0)
       throw new CrmPartialFailure(`CRM batch write: ${failures.length} of ${inputs.length} inputs refused (first: ${failures[0].message})`, results, failures);
     return results;

@@ -5,6 +5,9 @@ import {
   type AssociationPair,
   type CrmObject,
   type CrmPipeline,
+  type CrmPipelineStage,
+  type NewCrmPipeline,
+  type NewCrmPipelineStage,
   type CrmPort,
   type CrmPropertyGroup,
   type CrmPropertyInfo,
@@ -83,12 +86,24 @@ export class OAuthCrmClient implements CrmPort {
     return this.call((crm) => crm.listDealPipelines());
   }
 
-  createDealPipeline(pipeline: CrmPipeline): Promise<CrmPipeline> {
+  createDealPipeline(pipeline: NewCrmPipeline): Promise<CrmPipeline> {
     return this.call((crm) => crm.createDealPipeline(pipeline));
   }
 
-  updateDealPipeline(pipeline: CrmPipeline): Promise<CrmPipeline> {
-    return this.call((crm) => crm.updateDealPipeline(pipeline));
+  updateDealPipeline(id: string, changes: { label?: string; displayOrder?: number }): Promise<void> {
+    return this.call((crm) => crm.updateDealPipeline(id, changes));
+  }
+
+  createDealStage(pipelineId: string, stage: NewCrmPipelineStage): Promise<CrmPipelineStage> {
+    return this.call((crm) => crm.createDealStage(pipelineId, stage));
+  }
+
+  updateDealStage(pipelineId: string, stageId: string, changes: Partial<NewCrmPipelineStage>): Promise<void> {
+    return this.call((crm) => crm.updateDealStage(pipelineId, stageId, changes));
+  }
+
+  archiveDealStage(pipelineId: string, stageId: string): Promise<void> {
+    return this.call((crm) => crm.archiveDealStage(pipelineId, stageId));
   }
 
   deleteDealPipeline(id: string): Promise<void> {

@@ -71,15 +71,22 @@ export const ECOMM_PROPERTIES: Record<ObjectType, CrmPropertyDefinition[]> = {
 
 export const ECOMM_SYNCED_PROPERTY = `${ECOMM_PROPERTY_PREFIX}ecomm_synced`;
 
-export const ECOMM_PIPELINE_ID = 'ecommerce';
+/** The ecommerce pipeline is the portal's deal pipeline of this label; the CRM generates its id. */
 export const ECOMM_PIPELINE_LABEL = 'Ecommerce Pipeline';
+export const ECOMM_PIPELINE_DISPLAY_ORDER = 99;
+/**
+ * SPEC's six stages in order. `id` is SPEC's name of the stage, the one senders send and the
+ * service uses everywhere; the CRM generates its own stage ids, which the CRM adapter maps to and
+ * from these at its edge (pipeline-stages.ts). `metadata` is what the CRM wants of a deal stage: a
+ * probability, and `isClosed` for the stages where the deal is won or lost.
+ */
 export const ECOMM_DEAL_STAGES = [
-  { id: 'checkout_abandoned', label: 'Checkout Abandoned', displayOrder: 0 },
-  { id: 'checkout_pending', label: 'Checkout Pending', displayOrder: 1 },
-  { id: 'checkout_completed', label: 'Checkout Completed', displayOrder: 2 },
-  { id: 'processed', label: 'Processed', displayOrder: 3 },
-  { id: 'shipped', label: 'Shipped', displayOrder: 4 },
-  { id: 'cancelled', label: 'Cancelled', displayOrder: 5 },
+  { id: 'checkout_abandoned', label: 'Checkout Abandoned', displayOrder: 0, metadata: { probability: '0.0' } },
+  { id: 'checkout_pending', label: 'Checkout Pending', displayOrder: 1, metadata: { probability: '0.2' } },
+  { id: 'checkout_completed', label: 'Checkout Completed', displayOrder: 2, metadata: { probability: '1.0', isClosed: 'true' } },
+  { id: 'processed', label: 'Processed', displayOrder: 3, metadata: { probability: '1.0', isClosed: 'true' } },
+  { id: 'shipped', label: 'Shipped', displayOrder: 4, metadata: { probability: '1.0', isClosed: 'true' } },
+  { id: 'cancelled', label: 'Cancelled', displayOrder: 5, metadata: { probability: '0.0', isClosed: 'true' } },
 ] as const;
 export const ECOMM_STAGE_IDS: ReadonlySet<string> = new Set(ECOMM_DEAL_STAGES.map((stage) => stage.id));
 

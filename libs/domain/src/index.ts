@@ -30,3 +30,4 @@ export * from './activity-buckets';
 export { ASSOCIATIONS, resolveAssociations, waitingKey } from './association-targets';
 export type { AssociationTarget, AssociationTargetIds, ResolvedAssociations } from './association-targets';
 export * from './plan-upserts';
+export * from './pipeline-stages';

@@ -1,5 +1,5 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
-import { CrmRequestError, type CrmPipeline, type CrmPort, type CrmPropertyInfo } from '@ecomm-sync/crm-client';
+import { CrmRequestError, type CrmPipeline, type CrmPort, type CrmPropertyInfo, type NewCrmPipeline, type NewCrmPipelineStage } from '@ecomm-sync/crm-client';
 import { ECOMM_DEAL_STAGES, ECOMM_PROPERTIES, crmProperty } from '@ecomm-sync/domain';
 import { EcommerceInstallError, installEcommerce } from './install-ecommerce';
 
@@ -13,6 +13,7 @@ class FakeCrm {
     ['LINE_ITEM', []],
   ]);
   creates = 0;
+  ids = 0;
   groups = new Map<ObjectType, Set<string>>();
 
   constructor(
@@ -23,15 +24,31 @@ class FakeCrm {
   port(): CrmPort {
     return {
       listDealPipelines: async () => this.pipelines.map((pipeline) => ({ ...pipeline })),
-      createDealPipeline: async (pipeline: CrmPipeline) => {
+      // As the CRM: it makes the ids.
+      createDealPipeline: async (pipeline: NewCrmPipeline) => {
         if (this.pipelines.length >= this.pipelineLimit)
           throw new CrmRequestError(`The portal has reached its limit of ${this.pipelineLimit} deal pipelines`, 400);
-        this.pipelines.push(pipeline);
-        return pipeline;
+        const created = { ...pipeline, id: `p${++this.ids}`, stages: pipeline.stages.map((stage) => ({ ...stage, id: `s${++this.ids}` })) };
+        this.pipelines.push(created);
+        return created;
       },
-      updateDealPipeline: async (pipeline: CrmPipeline) => {
-        this.pipelines = this.pipelines.map((existing) => (existing.id === pipeline.id ? pipeline : existing));
-        return pipeline;
+      updateDealPipeline: async (id: string, changes: { label?: string }) => {
+        this.pipelines = this.pipelines.map((existing) => (existing.id === id ? { ...existing, ...changes } : existing));
+      },
+      createDealStage: async (pipelineId: string, stage: NewCrmPipelineStage) => {
+        const created = { ...stage, id: `s${++this.ids}` };
+        this.pipeline(pipelineId).stages.push(created);
+        return created;
+      },
+      updateDealStage: async (pipelineId: string, stageId: string, changes: Partial<NewCrmPipelineStage>) => {
+        Object.assign(
+          this.pipeline(pipelineId).stages.find((stage) => stage.id === stageId)!,
+          changes,
+        );
+      },
+      archiveDealStage: async (pipelineId: string, stageId: string) => {
+        const pipeline = this.pipeline(pipelineId);
+        pipeline.stages = pipeline.stages.filter((stage) => stage.id !== stageId);
       },
       deleteDealPipeline: async (id: string) => {
         this.pipelines = this.pipelines.filter((pipeline) => pipeline.id !== id);
@@ -54,6 +71,14 @@ class FakeCrm {
     } as unknown as CrmPort;
   }
 
+  pipeline(id: string): CrmPipeline {
+    return this.pipelines.find((pipeline) => pipeline.id === id)!;
+  }
+
+  ours(): CrmPipeline[] {
+    return this.pipelines.filter((pipeline) => pipeline.label === 'Ecommerce Pipeline');
+  }
+
   propertyNames(): string[] {
     return [...this.properties.values()]
       .flat()
@@ -74,23 +99,28 @@ function withProperty(type: ObjectType, property: CrmPropertyInfo): FakeCrm {
 describe('installEcommerce', () => {
   it('creates the pipeline with its six stages and every ecommerce property, once however often it runs', async () => {
     const crm = new FakeCrm();
-    await installEcommerce(crm.port());
-    await installEcommerce(crm.port());
-    expect(crm.pipelines.filter((pipeline) => pipeline.id === 'ecommerce')).toHaveLength(1);
-    expect(crm.pipelines.find((pipeline) => pipeline.id === 'ecommerce')!.stages.map((stage) => stage.id)).toEqual(ECOMM_DEAL_STAGES.map((stage) => stage.id));
+    const { pipelineId } = await installEcommerce(crm.port());
+    expect(await installEcommerce(crm.port())).toEqual({ pipelineId });
+    expect(crm.ours().map((pipeline) => pipeline.id)).toEqual([pipelineId]);
+    expect(crm.pipeline(pipelineId).stages.map((stage) => [stage.label, stage.metadata])).toEqual(
+      ECOMM_DEAL_STAGES.map((stage) => [stage.label, stage.metadata]),
+    );
     expect(crm.propertyNames()).toHaveLength(1 + allEcommerceProperties);
   });
 
   it('resets a modified ecommerce pipeline to its default label and stages', async () => {
     const crm = new FakeCrm();
-    await installEcommerce(crm.port());
+    const { pipelineId } = await installEcommerce(crm.port());
+    const kept = crm.pipeline(pipelineId).stages.slice(0, 2);
     crm.pipelines = crm.pipelines.map((pipeline) =>
-      pipeline.id === 'ecommerce' ? { ...pipeline, label: 'My renamed pipeline', stages: pipeline.stages.slice(0, 2) } : pipeline,
+      pipeline.id === pipelineId ? { ...pipeline, label: 'My renamed pipeline', stages: kept.map((s) => ({ ...s })) } : pipeline,
     );
-    await installEcommerce(crm.port());
-    const ours = crm.pipelines.find((pipeline) => pipeline.id === 'ecommerce')!;
+    expect(await installEcommerce(crm.port(), pipelineId)).toEqual({ pipelineId });
+    const ours = crm.pipeline(pipelineId);
     expect(ours.label).toBe('Ecommerce Pipeline');
-    expect(ours.stages).toHaveLength(6);
+    expect(ours.stages.map((stage) => stage.label)).toEqual(ECOMM_DEAL_STAGES.map((stage) => stage.label));
+    // The stages that were there keep their ids (deals in them stay where they are).
+    expect(ours.stages.slice(0, 2).map((stage) => stage.id)).toEqual(kept.map((stage) => stage.id));
   });
 
   it.each([

@@ -1,7 +1,16 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
 import { OBJECT_TYPES } from '@ecomm-sync/contracts';
-import { CrmRequestError, type CrmPort } from '@ecomm-sync/crm-client';
-import { ECOMM_DEAL_STAGES, ECOMM_PIPELINE_ID, ECOMM_PIPELINE_LABEL, ECOMM_PROPERTIES, ECOMM_PROPERTY_GROUP } from '@ecomm-sync/domain';
+import { CrmRequestError, type CrmPipeline, type CrmPort, type NewCrmPipeline } from '@ecomm-sync/crm-client';
+import {
+  ECOMM_DEAL_STAGES,
+  ECOMM_PIPELINE_DISPLAY_ORDER,
+  ECOMM_PIPELINE_LABEL,
+  ECOMM_PROPERTIES,
+  ECOMM_PROPERTY_GROUP,
+  findEcommPipeline,
+  findForeignEcommPipeline,
+  planPipelineRestore,
+} from '@ecomm-sync/domain';
 
 export type InstallRefusal = 'foreign-pipeline' | 'pipeline-limit' | 'conflicting-property' | 'crm-failure';
 
@@ -16,11 +25,11 @@ export class EcommerceInstallError extends Error {
   }
 }
 
-const defaultPipeline = () => ({
-  id: ECOMM_PIPELINE_ID,
+/** The pipeline as the CRM's pipelines API creates it: the CRM generates its and its stages' ids. */
+const defaultPipeline = (): NewCrmPipeline => ({
   label: ECOMM_PIPELINE_LABEL,
-  displayOrder: 99,
-  stages: ECOMM_DEAL_STAGES.map((stage) => ({ ...stage })),
+  displayOrder: ECOMM_PIPELINE_DISPLAY_ORDER,
+  stages: ECOMM_DEAL_STAGES.map(({ label, displayOrder, metadata }) => ({ label, displayOrder, metadata: { ...metadata } })),
 });
 
 const isConflict = (error: unknown) => error instanceof CrmRequestError && error.status === 409;
@@ -28,14 +37,16 @@ const isConflict = (error: unknown) => error instanceof CrmRequestError && error
 /**
  * Creates in the portal's CRM what the service needs: the ecommerce pipeline with its six stages
  * (reset to its default label and stages when it exists: it is shared and must not be modified)
- * and the ecommerce properties. Idempotent, and safe when two installs of one portal race (the
+ * and the ecommerce properties in their group. Answers the pipeline's id, for the caller to keep
+ * and pass as `knownPipelineId` next time (a user may rename the pipeline in the CRM). Idempotent, and safe when two installs of one portal race (the
  * loser of a create finds the winner's). Checks first and writes after; if a write fails, what
  * this call created is deleted again, so a failed install leaves nothing half-made.
  */
-export async function installEcommerce(crm: CrmPort): Promise<void> {
+export async function installEcommerce(crm: CrmPort, knownPipelineId: string | null = null): Promise<{ pipelineId: string }> {
   const pipelines = await crm.listDealPipelines().catch(crmFailure);
-  const ours = pipelines.find((pipeline) => pipeline.id === ECOMM_PIPELINE_ID);
-  const foreign = pipelines.find((pipeline) => pipeline.id !== ECOMM_PIPELINE_ID && /ecommerce/i.test(pipeline.label));
+  // Ours: the one an earlier install made (its id; a user may have renamed it), else by its label.
+  const ours = pipelines.find((pipeline) => pipeline.id === knownPipelineId) ?? findEcommPipeline(pipelines);
+  const foreign = findForeignEcommPipeline(pipelines.filter((pipeline) => pipeline !== ours));
   if (foreign) {
     throw new EcommerceInstallError(
       `The portal already has a pipeline named "${foreign.label}" (id ${foreign.id}) that is not the service's; rename or remove it`,
@@ -68,10 +79,10 @@ export async function installEcommerce(crm: CrmPort): Promise<void> {
   }
 
   const undo: (() => Promise<void>)[] = [];
+  let pipelineId: string;
   try {
     // The pipeline first: it is the step a portal at its limit refuses, before anything else is made.
-    if (ours) await crm.updateDealPipeline(defaultPipeline());
-    else await createPipeline(crm, undo);
+    pipelineId = ours ? await restorePipeline(crm, ours) : await createPipeline(crm, undo);
     for (const { type, names, group } of missing) {
       if (group) {
         try {
@@ -97,6 +108,7 @@ export async function installEcommerce(crm: CrmPort): Promise<void> {
       'crm-failure',
     );
   }
+  return { pipelineId };
 }
 
 /** A CRM that fails while the install only reads: nothing was made yet. */
@@ -109,12 +121,29 @@ const crmFailure = (error: unknown): never => {
 
 const describe = (property: { type: string; hasUniqueValue?: boolean }) => `${property.type}${property.hasUniqueValue ? ' with unique values' : ''}`;
 
-async function createPipeline(crm: CrmPort, undo: (() => Promise<void>)[]): Promise<void> {
+/**
+ * Brings the pipeline back to SPEC's label and stages (SPEC: it must not be modified, and a store
+ * update reverts it), through the CRM's stage endpoints, so that the stages keep their ids and the
+ * deals in them stay where they are.
+ */
+async function restorePipeline(crm: CrmPort, pipeline: CrmPipeline): Promise<string> {
+  const plan = planPipelineRestore(pipeline);
+  if (plan.relabel) await crm.updateDealPipeline(pipeline.id, { label: ECOMM_PIPELINE_LABEL });
+  for (const { stageId, ...changes } of plan.update) await crm.updateDealStage(pipeline.id, stageId, changes);
+  for (const stage of plan.create) await crm.createDealStage(pipeline.id, stage);
+  for (const stageId of plan.archive) await crm.archiveDealStage(pipeline.id, stageId);
+  return pipeline.id;
+}
+
+async function createPipeline(crm: CrmPort, undo: (() => Promise<void>)[]): Promise<string> {
   try {
-    await crm.createDealPipeline(defaultPipeline());
-    undo.push(() => crm.deleteDealPipeline(ECOMM_PIPELINE_ID));
+    const created = await crm.createDealPipeline(defaultPipeline());
+    undo.push(() => crm.deleteDealPipeline(created.id));
+    return created.id;
   } catch (error) {
-    if (isConflict(error)) return void (await crm.updateDealPipeline(defaultPipeline())); // a concurrent install made it
+    // Labels are unique: a concurrent install made it meanwhile.
+    const made = isConflict(error) ? findEcommPipeline(await crm.listDealPipelines()) : undefined;
+    if (made) return restorePipeline(crm, made);
     if (error instanceof CrmRequestError && error.status === 400 && /limit/i.test(error.message)) {
       throw new EcommerceInstallError(
         `The portal already has its maximum number of deal pipelines, so the ecommerce pipeline cannot be added; remove a pipeline or raise the limit (${error.message})`,

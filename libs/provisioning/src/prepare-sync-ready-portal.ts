@@ -23,14 +23,15 @@ export const DEMO_MAPPINGS: Record<ObjectType, PropertyMapping[]> = {
  * and enabled settings with the given mappings. Idempotent.
  */
 export async function prepareSyncReadyPortal(
-  repositories: Pick<Repositories, 'stores' | 'settings' | 'ecommerceInstalls'>,
+  repositories: Pick<Repositories, 'stores' | 'settings' | 'ecommerceInstalls' | 'portals'>,
   /** The portal's CRM (CrmConnections.clientFor). */
   crm: CrmPort,
   portalId: number,
   mappings: Partial<Record<ObjectType, PropertyMapping[]>> = DEMO_MAPPINGS,
 ): Promise<void> {
   const tenant = { portalId, appId: null };
-  await installEcommerce(crm);
+  const { pipelineId } = await installEcommerce(crm, (await repositories.portals.findById(portalId))?.ecommPipelineId ?? null);
+  await repositories.portals.setEcommPipelineId(portalId, pipelineId);
   await repositories.ecommerceInstalls.markInstalled(tenant, Date.now());
   await repositories.stores.upsert(tenant, { id: DEFAULT_STORE_ID, label: 'Custom' });
   await repositories.settings.put(tenant, { enabled: true, importOnInstall: false, webhookUri: null, mappings });

@@ -93,6 +93,8 @@ const pipelineSchema = new Schema(
     label: { type: String, required: true },
     displayOrder: { type: Number, default: 0 },
     stages: { type: [Schema.Types.Mixed], default: [] },
+    createdAt: { type: String },
+    updatedAt: { type: String },
   },
   { collection: 'crm_pipelines', versionKey: false },
 );

@@ -1,5 +1,6 @@
 import { buildOpenApiDocument, errorBodySchema, SERVICE_OPERATIONS, type ApiOperation, type ApiParameter } from '@ecomm-sync/contracts';
 import { CRM_TYPES } from '../domain/object-types';
+import { PIPELINE_OPERATIONS } from './crm-openapi-pipelines';
 import { CRM_BODY_SCHEMAS as body } from './schemas';
 
 const SECURITY_SCHEMES = {
@@ -142,43 +143,7 @@ export const CRM_OPERATIONS: readonly ApiOperation[] = [
     responses: { 204: { description: 'Deleted' } },
     errors: [404],
   },
-  {
-    method: 'get',
-    path: '/crm/v3/pipelines/deals',
-    tag: 'Pipelines',
-    summary: "The portal's deal pipelines",
-    security: portalToken,
-    responses: ok('{results: [pipelines]}'),
-  },
-  {
-    method: 'post',
-    path: '/crm/v3/pipelines/deals',
-    tag: 'Pipelines',
-    summary: 'Create a deal pipeline (at most the pipeline limit)',
-    security: portalToken,
-    body: { schema: body.pipelineBody },
-    responses: { 201: { description: 'The pipeline', schema: object } },
-    errors: [409],
-  },
-  {
-    method: 'patch',
-    path: '/crm/v3/pipelines/deals/{id}',
-    tag: 'Pipelines',
-    summary: 'Change a deal pipeline',
-    security: portalToken,
-    body: { schema: body.pipelinePatchBody },
-    responses: ok('The pipeline'),
-    errors: [404],
-  },
-  {
-    method: 'delete',
-    path: '/crm/v3/pipelines/deals/{id}',
-    tag: 'Pipelines',
-    summary: 'Delete a deal pipeline',
-    security: portalToken,
-    responses: { 204: { description: 'Deleted' } },
-    errors: [404],
-  },
+  ...PIPELINE_OPERATIONS,
   {
     method: 'post',
     path: '/crm/v4/associations/{from}/{to}/batch/associate/default',

@@ -10,8 +10,6 @@ import {
   validateAssociations,
   validateCreate,
   validateIds,
-  validatePipeline,
-  validatePipelinePatch,
   validateProperty,
   validatePropertyGroup,
   validateRead,
@@ -20,6 +18,7 @@ import {
   validateUpsert,
 } from './schemas';
 import { portalTokenAuth } from './auth';
+import { pipelineRoutes } from './pipeline.routes';
 import { present, presentProperty } from './present';
 import { hostedLimits, limitsOf } from './hosted-limits.middleware';
 import { limitsAdminRoutes } from './limits-admin.routes';
@@ -202,34 +201,7 @@ export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, l
     res.status(204).end();
   });
 
-  router.get('/crm/v3/pipelines/deals', async (_req, res) => {
-    res.json({ results: await store.pipelines.listPipelines(account(res).portalId) });
-  });
-
-  router.post('/crm/v3/pipelines/deals', async (req, res) => {
-    const body = parseWith(validatePipeline, req.body);
-    const pipeline = await store.pipelines.createPipeline(account(res), {
-      id: body.id,
-      label: body.label,
-      displayOrder: body.displayOrder ?? 0,
-      stages: body.stages.map((stage, index) => ({ id: stage.id, label: stage.label, displayOrder: stage.displayOrder ?? index })),
-    });
-    res.status(201).json(pipeline);
-  });
-
-  router.patch('/crm/v3/pipelines/deals/:id', async (req, res) => {
-    const body = parseWith(validatePipelinePatch, req.body);
-    const stages = body.stages?.map((stage, index) => ({ id: stage.id, label: stage.label, displayOrder: stage.displayOrder ?? index }));
-    res.json(
-      await store.pipelines.updatePipeline(account(res).portalId, String(req.params.id), { label: body.label, displayOrder: body.displayOrder, stages }),
-    );
-  });
-
-  router.delete('/crm/v3/pipelines/deals/:id', async (req, res) => {
-    if (!(await store.pipelines.deletePipeline(account(res).portalId, String(req.params.id))))
-      throw AppError.notFound(`No deal pipeline "${String(req.params.id)}"`);
-    res.status(204).end();
-  });
+  router.use(pipelineRoutes(store.pipelines, account));
 
   router.post('/crm/v4/associations/:from/:to/batch/associate/default', async (req, res) => {
     const { inputs } = parseWith(validateAssociations, req.body);

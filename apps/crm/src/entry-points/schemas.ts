@@ -170,33 +170,54 @@ const propertyGroupBody = {
 } as const;
 export const validatePropertyGroup = validator(propertyGroupBody);
 
-const stageSchema = {
+/** A deal stage's metadata: the hosted CRM requires a probability (0 to 1); `isClosed` marks won or lost. */
+const stageMetadata = {
   type: 'object',
-  required: ['id', 'label'],
-  properties: { id: { type: 'string', minLength: 1 }, label: { type: 'string', minLength: 1 }, displayOrder: { type: 'integer' } },
+  required: ['probability'],
+  properties: {
+    probability: { type: 'string', pattern: '^(0(\\.[0-9]+)?|1(\\.0+)?)$', errorHint: 'must be a probability from 0.0 to 1.0' },
+    isClosed: { enum: ['true', 'false'] },
+  },
 } as const;
 
+/** The hosted CRM's PipelineStageInput: no id, the CRM makes it. */
+const stageBody = {
+  type: 'object',
+  required: ['label', 'displayOrder', 'metadata'],
+  properties: { label: { type: 'string', minLength: 1, maxLength: 200 }, displayOrder: { type: 'integer' }, metadata: stageMetadata },
+} as const;
+export const validateStage = validator(stageBody);
+
+/** The hosted CRM's PipelineInput: no ids, the CRM makes them. */
 const pipelineBody = {
   type: 'object',
-  required: ['id', 'label', 'stages'],
+  required: ['label', 'displayOrder', 'stages'],
   properties: {
-    id: { type: 'string', pattern: '^[\\w-]{1,100}$' },
-    label: { type: 'string', minLength: 1 },
+    label: { type: 'string', minLength: 1, maxLength: 200 },
     displayOrder: { type: 'integer' },
-    stages: { type: 'array', minItems: 1, items: stageSchema },
+    stages: { type: 'array', maxItems: 100, items: stageBody },
   },
 } as const;
 export const validatePipeline = validator(pipelineBody);
 
+/** The hosted CRM's PipelinePatchInput: the pipeline's own fields; its stages change through their own endpoints. */
 const pipelinePatchBody = {
   type: 'object',
-  properties: {
-    label: { type: 'string', minLength: 1 },
-    displayOrder: { type: 'integer' },
-    stages: { type: 'array', minItems: 1, items: stageSchema },
-  },
+  properties: { label: { type: 'string', minLength: 1, maxLength: 200 }, displayOrder: { type: 'integer' }, archived: { type: 'boolean' } },
 } as const;
 export const validatePipelinePatch = validator(pipelinePatchBody);
+
+/** The hosted CRM's PipelineStagePatchInput. */
+const stagePatchBody = {
+  type: 'object',
+  properties: {
+    label: { type: 'string', minLength: 1, maxLength: 200 },
+    displayOrder: { type: 'integer' },
+    metadata: stageMetadata,
+    archived: { type: 'boolean' },
+  },
+} as const;
+export const validateStagePatch = validator(stagePatchBody);
 
 const associationsBody = {
   type: 'object',
@@ -254,6 +275,8 @@ export const CRM_BODY_SCHEMAS = {
   propertyGroupBody: closed(propertyGroupBody),
   pipelineBody: closed(pipelineBody),
   pipelinePatchBody: closed(pipelinePatchBody),
+  stageBody: closed(stageBody),
+  stagePatchBody: closed(stagePatchBody),
   associationsBody: closed(associationsBody),
   accountBody: closed(accountBody),
   limitsBody: closed(limitsBody),

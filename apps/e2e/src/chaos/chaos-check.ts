@@ -1,14 +1,19 @@
 import fs from 'node:fs';
 import mongoose from 'mongoose';
-import { syncKeyOf, SYNC_KEY_PROPERTY } from '@ecomm-sync/domain';
+import { stageMapOf, syncKeyOf, SYNC_KEY_PROPERTY, type PipelineView } from '@ecomm-sync/domain';
 import type { TestStack } from '@ecomm-sync/test-harness';
 import type { ExpectedObject } from './chaos-traffic';
 import type { ChaosResult } from './chaos-scenario';
 
 // How a chaos scenario is judged: every owed object read back from the CRM's own database.
 
-/** Every expected object in the CRM's own database: present once, newest values, deals with their contact. */
+/**
+ * Every expected object in the CRM's own database: present once, newest values, deals with their
+ * contact. A deal's stage is held there as the id the CRM gave SPEC's stage (decision 43).
+ */
 export async function checkCrm(crmDb: mongoose.Connection, portalId: number, expected: ExpectedObject[]) {
+  const stages = stageMapOf(await crmDb.collection<PipelineView>('crm_pipelines').find({ portalId }).toArray());
+  const inCrm = (name: string, value: string) => (name === 'dealstage' ? (stages?.toCrm.get(value) ?? value) : value);
   const docs = await crmDb
     .collection('crm_objects')
     .find(
@@ -46,7 +51,7 @@ export async function checkCrm(crmDb: mongoose.Connection, portalId: number, exp
       continue;
     }
     const properties = found[0].properties as Record<string, string>;
-    const wrong = Object.entries(object.properties).filter(([name, value]) => properties[name] !== value);
+    const wrong = Object.entries(object.properties).filter(([name, value]) => properties[name] !== inCrm(name, value));
     const associations = (found[0].associations ?? {}) as Record<string, number[]>;
     const contact = contactIds.get(object.n);
     const withoutContact = object.kind === 'deals' && (contact === undefined || !(associations.contacts ?? []).map(Number).includes(contact));

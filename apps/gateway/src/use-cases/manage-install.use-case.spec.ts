@@ -1,7 +1,7 @@
 import type { CatchUpMessage, Tenant } from '@ecomm-sync/contracts';
 import { TOPICS } from '@ecomm-sync/contracts';
 import { CrmRequestError, type CrmPort } from '@ecomm-sync/crm-client';
-import { ECOMM_PIPELINE_ID, SYNC_KEY_PROPERTY, crmProperty } from '@ecomm-sync/domain';
+import { ECOMM_PIPELINE_LABEL, SYNC_KEY_PROPERTY, crmProperty } from '@ecomm-sync/domain';
 import { recordingLogger } from '@ecomm-sync/testing';
 import {
   anAppTenant,
@@ -65,7 +65,10 @@ describe('ManageInstallUseCase', () => {
     it('when a tenant installs, then its CRM gets the pipeline and properties, its store default exists, it is installed, and what waited is released', async () => {
       await useCase.install(tenant);
 
-      expect((await crm.listDealPipelines()).map((pipeline) => pipeline.id)).toEqual([ECOMM_PIPELINE_ID]);
+      const pipelines = await crm.listDealPipelines();
+      expect(pipelines.map((pipeline) => pipeline.label)).toEqual([ECOMM_PIPELINE_LABEL]);
+      // The id the CRM gave the pipeline is kept with the portal (a user may rename it in the CRM).
+      expect((await portals.findById(tenant.portalId))?.ecommPipelineId).toBe(pipelines[0].id);
       expect((await crm.listProperties('DEAL')).map((property) => property.name)).toContain(SYNC_KEY_PROPERTY);
       expect(await stores.list(tenant)).toEqual([{ id: 'default', label: 'Custom' }]);
       expect(await ecommerceInstalls.find(tenant)).toMatchObject({ installCompleted: true, installedAt: NOW });
@@ -105,7 +108,7 @@ describe('ManageInstallUseCase', () => {
     it.each([
       [
         'has a foreign pipeline named ecommerce',
-        async (): Promise<unknown> => void (await crm.createDealPipeline({ id: 'other', label: 'eCommerce orders', displayOrder: 1, stages: [] })),
+        async (): Promise<unknown> => void (await crm.createDealPipeline({ label: 'eCommerce orders', displayOrder: 1, stages: [] })),
         409,
         /pipeline named "eCommerce orders"/,
       ],
@@ -167,7 +170,7 @@ describe('ManageInstallUseCase', () => {
     });
 
     it('when the setup is refused, then the store is not saved', async () => {
-      await crm.createDealPipeline({ id: 'other', label: 'Ecommerce', displayOrder: 1, stages: [] });
+      await crm.createDealPipeline({ label: 'Ecommerce', displayOrder: 1, stages: [] });
       await expect(useCase.putStore(tenant, { id: 'eu', label: 'Europe' })).rejects.toMatchObject({ status: 409 });
       expect(await stores.list(tenant)).toEqual([]);
     });

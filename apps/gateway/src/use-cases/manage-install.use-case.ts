@@ -105,7 +105,8 @@ export class ManageInstallUseCase {
     const portal = await this.repositories.portals.findById(tenant.portalId);
     if (!portal) throw AppError.notFound(`No portal ${tenant.portalId}`);
     try {
-      await installEcommerce(this.options.crmFor(portal));
+      const { pipelineId } = await installEcommerce(this.options.crmFor(portal), portal.ecommPipelineId);
+      if (pipelineId !== portal.ecommPipelineId) await this.repositories.portals.setEcommPipelineId(portal.portalId, pipelineId);
     } catch (error) {
       if (!(error instanceof EcommerceInstallError)) throw error;
       this.logger.warn('ecommerce setup refused', { ...tenant, reason: error.reason, error: error.message });

@@ -16,6 +16,8 @@ const portalSchema = new Schema(
     crmConnection: { type: Schema.Types.Mixed },
     /** The OAuth access token of a hosted connection, sealed, shared by every replica (StoredOAuthToken). */
     crmOAuthToken: { type: Schema.Types.Mixed },
+    /** The id the CRM gave the portal's ecommerce pipeline (its label can be changed in the CRM; its id cannot). */
+    ecommPipelineId: { type: String },
   },
   { collection: 'portals', timestamps: true, versionKey: false, minimize: false },
 );

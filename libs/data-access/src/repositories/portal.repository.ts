@@ -36,6 +36,8 @@ export interface Portal {
   /** Null: never set, the built-in CRM without limits. */
   crmConnection: StoredCrmConnection | null;
   crmOAuthToken: StoredOAuthToken | null;
+  /** The id the CRM gave the portal's ecommerce pipeline; null until the first install. */
+  ecommPipelineId: string | null;
 }
 
 const toPortal = (doc: PortalDocument): Portal => ({
@@ -45,6 +47,7 @@ const toPortal = (doc: PortalDocument): Portal => ({
   builtinCrmToken: doc.crmTokenSealed ? { sealed: doc.crmTokenSealed } : { plaintext: doc.crmToken ?? '' },
   crmConnection: (doc.crmConnection as StoredCrmConnection | undefined) ?? null,
   crmOAuthToken: (doc.crmOAuthToken as StoredOAuthToken | undefined) ?? null,
+  ecommPipelineId: doc.ecommPipelineId ?? null,
 });
 
 export class PortalRepository {
@@ -76,6 +79,10 @@ export class PortalRepository {
   async findById(portalId: number): Promise<Portal | null> {
     const doc = await this.portals.findOne({ portalId }).lean<PortalDocument>();
     return doc ? toPortal(doc) : null;
+  }
+
+  async setEcommPipelineId(portalId: number, pipelineId: string): Promise<boolean> {
+    return (await this.portals.updateOne({ portalId }, { $set: { ecommPipelineId: pipelineId } })).matchedCount === 1;
   }
 
   async setActive(portalId: number, active: boolean): Promise<boolean> {

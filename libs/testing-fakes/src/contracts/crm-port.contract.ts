@@ -132,18 +132,29 @@ export function describeCrmPortContract(name: string, make: MakeCrm): void {
       expect(await statusOf(crm.deleteProperty('DEAL', size))).toBe(404);
     });
 
-    it('when a deal pipeline is created, updated and deleted, then the list follows; a taken id is 409, an unknown one 404', async () => {
-      const id = unique('pipeline');
-      const pipeline = { id, label: 'Shop', displayOrder: 5, stages: [{ id: `${id}-open`, label: 'Open', displayOrder: 0 }] };
-      expect(await crm.createDealPipeline(pipeline)).toEqual(pipeline);
-      expect((await crm.listDealPipelines()).find((listed) => listed.id === id)).toEqual(pipeline);
-      expect(await statusOf(crm.createDealPipeline(pipeline))).toBe(409);
-      expect(await crm.updateDealPipeline({ ...pipeline, label: 'Webshop' })).toEqual({ ...pipeline, label: 'Webshop' });
-      expect((await crm.listDealPipelines()).find((listed) => listed.id === id)?.label).toBe('Webshop');
-      await crm.deleteDealPipeline(id);
-      expect((await crm.listDealPipelines()).map((listed) => listed.id)).not.toContain(id);
-      expect(await statusOf(crm.deleteDealPipeline(id))).toBe(404);
-      expect(await statusOf(crm.updateDealPipeline(pipeline))).toBe(404);
+    it('when a deal pipeline is created, then the CRM gives it and its stages ids; its label and stages change through their own calls; deleted, gone, then 404', async () => {
+      const label = unique('Shop');
+      const created = await crm.createDealPipeline({ label, displayOrder: 5, stages: [{ label: 'Open', displayOrder: 0, metadata: { probability: '0.5' } }] });
+      expect(created).toMatchObject({ id: expect.any(String), label, displayOrder: 5, stages: [{ id: expect.any(String), label: 'Open', displayOrder: 0 }] });
+      expect(created.stages[0].metadata).toMatchObject({ probability: '0.5' });
+      expect((await crm.listDealPipelines()).find((listed) => listed.id === created.id)).toEqual(created);
+      await crm.updateDealPipeline(created.id, { label: `${label} (web)` });
+      const won = await crm.createDealStage(created.id, { label: 'Won', displayOrder: 1, metadata: { probability: '1.0', isClosed: 'true' } });
+      await crm.updateDealStage(created.id, created.stages[0].id, { label: 'Opened' });
+      const listed = (await crm.listDealPipelines()).find((pipeline) => pipeline.id === created.id)!;
+      expect([listed.label, listed.stages.map((stage) => [stage.id, stage.label])]).toEqual([
+        `${label} (web)`,
+        [
+          [created.stages[0].id, 'Opened'],
+          [won.id, 'Won'],
+        ],
+      ]);
+      await crm.archiveDealStage(created.id, won.id);
+      expect((await crm.listDealPipelines()).find((pipeline) => pipeline.id === created.id)!.stages.map((stage) => stage.id)).toEqual([created.stages[0].id]);
+      await crm.deleteDealPipeline(created.id);
+      expect((await crm.listDealPipelines()).map((pipeline) => pipeline.id)).not.toContain(created.id);
+      expect(await statusOf(crm.deleteDealPipeline(created.id))).toBe(404);
+      expect(await statusOf(crm.updateDealStage(created.id, won.id, { label: 'x' }))).toBe(404);
     });
 
     it('when objects are associated, then known pairs are accepted (again too), and a pair naming an unknown or archived object is refused with 404', async () => {

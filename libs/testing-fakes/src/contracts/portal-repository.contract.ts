@@ -26,12 +26,28 @@ export function describePortalRepositoryContract(name: string, make: () => Porta
     it('when a portal is created, then it is active, syncs to the built-in CRM with its sealed token, and a second one of that id is refused', async () => {
       const portalId = aPortalId();
       const created = await portals.create({ portalId, name: 'Shop', crmTokenSealed: sealed('t') });
-      const expected = { portalId, name: 'Shop', active: true, builtinCrmToken: { sealed: sealed('t') }, crmConnection: null, crmOAuthToken: null };
+      const expected = {
+        portalId,
+        name: 'Shop',
+        active: true,
+        builtinCrmToken: { sealed: sealed('t') },
+        crmConnection: null,
+        crmOAuthToken: null,
+        ecommPipelineId: null,
+      };
       expect(created).toEqual(expected);
       expect(await portals.findById(portalId)).toEqual(expected);
       expect((await portals.list()).find((portal) => portal.portalId === portalId)).toEqual(expected);
       await expect(portals.create({ portalId, name: 'again', crmTokenSealed: sealed('t') })).rejects.toThrow(/duplicate key/i);
       expect(await portals.findById(aPortalId())).toBeNull();
+    });
+
+    it("when the ecommerce pipeline's id is kept, then the portal has it; an unknown portal answers false", async () => {
+      const portalId = await portals.nextPortalId();
+      await portals.create({ portalId, name: 'Shop', crmTokenSealed: sealed('t') });
+      expect(await portals.setEcommPipelineId(portalId, '123456')).toBe(true);
+      expect((await portals.findById(portalId))?.ecommPipelineId).toBe('123456');
+      expect(await portals.setEcommPipelineId(portalId + 1_000_000, '1')).toBe(false);
     });
 
     it('when a token or connection secret comes in clear, then it is refused', async () => {

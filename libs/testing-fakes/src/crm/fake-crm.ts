@@ -4,6 +4,9 @@ import {
   type AssociationPair,
   type CrmObject,
   type CrmPipeline,
+  type CrmPipelineStage,
+  type NewCrmPipeline,
+  type NewCrmPipelineStage,
   type CrmPort,
   type CrmPropertyGroup,
   type CrmPropertyInfo,
@@ -201,20 +204,48 @@ export class FakeCrm implements CrmPort {
     return [...this.pipelines.values()].sort((a, b) => a.displayOrder - b.displayOrder || a.id.localeCompare(b.id)).map(copy);
   }
 
-  async createDealPipeline(pipeline: CrmPipeline): Promise<CrmPipeline> {
-    if (this.pipelines.has(pipeline.id)) throw refused(409, `a pipeline with id "${pipeline.id}" already exists`);
-    this.pipelines.set(pipeline.id, copy(pipeline));
-    return copy(pipeline);
+  /** As the CRM: it generates the pipeline's id and its stages' ids; a deal stage needs a probability. */
+  async createDealPipeline(pipeline: NewCrmPipeline): Promise<CrmPipeline> {
+    if (pipeline.stages.some((stage) => stage.metadata?.probability === undefined)) throw refused(400, 'a deal stage needs metadata.probability');
+    const created: CrmPipeline = {
+      ...copy(pipeline),
+      id: String(this.nextId++),
+      stages: pipeline.stages.map((stage) => ({ ...copy(stage), id: String(this.nextId++) })),
+    };
+    this.pipelines.set(created.id, created);
+    return copy(created);
   }
 
-  async updateDealPipeline(pipeline: CrmPipeline): Promise<CrmPipeline> {
-    if (!this.pipelines.has(pipeline.id)) throw refused(404, `no deal pipeline "${pipeline.id}"`);
-    this.pipelines.set(pipeline.id, copy(pipeline));
-    return copy(pipeline);
+  async updateDealPipeline(id: string, changes: { label?: string; displayOrder?: number }): Promise<void> {
+    this.pipelines.set(id, { ...this.pipeline(id), ...changes });
   }
 
   async deleteDealPipeline(id: string): Promise<void> {
     if (!this.pipelines.delete(id)) throw refused(404, `no deal pipeline "${id}"`);
+  }
+
+  async createDealStage(pipelineId: string, stage: NewCrmPipelineStage): Promise<CrmPipelineStage> {
+    const created = { ...copy(stage), id: String(this.nextId++) };
+    this.pipeline(pipelineId).stages.push(created);
+    return copy(created);
+  }
+
+  async updateDealStage(pipelineId: string, stageId: string, changes: Partial<NewCrmPipelineStage>): Promise<void> {
+    const stage = this.pipeline(pipelineId).stages.find((candidate) => candidate.id === stageId);
+    if (!stage) throw refused(404, `no stage "${stageId}" in deal pipeline "${pipelineId}"`);
+    Object.assign(stage, copy(changes));
+  }
+
+  async archiveDealStage(pipelineId: string, stageId: string): Promise<void> {
+    const pipeline = this.pipeline(pipelineId);
+    if (!pipeline.stages.some((stage) => stage.id === stageId)) throw refused(404, `no stage "${stageId}" in deal pipeline "${pipelineId}"`);
+    pipeline.stages = pipeline.stages.filter((stage) => stage.id !== stageId);
+  }
+
+  private pipeline(id: string): CrmPipeline {
+    const pipeline = this.pipelines.get(id);
+    if (!pipeline) throw refused(404, `no deal pipeline "${id}"`);
+    return pipeline;
   }
 
   async batchAssociate(fromType: ObjectType, toType: ObjectType, pairs: AssociationPair[]): Promise<void> {

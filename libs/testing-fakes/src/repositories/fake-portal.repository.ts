@@ -36,6 +36,7 @@ export class FakePortalRepository implements PublicOf<PortalRepository> {
         builtinCrmToken: { sealed: portal.crmTokenSealed },
         crmConnection: null,
         crmOAuthToken: null,
+        ecommPipelineId: null,
       }),
     );
   }
@@ -47,6 +48,12 @@ export class FakePortalRepository implements PublicOf<PortalRepository> {
   async findById(portalId: number): Promise<Portal | null> {
     const portal = this.portals.get(portalId);
     return portal ? copy(portal) : null;
+  }
+
+  async setEcommPipelineId(portalId: number, pipelineId: string): Promise<boolean> {
+    const portal = this.portals.get(portalId);
+    if (portal) portal.ecommPipelineId = pipelineId;
+    return portal !== undefined;
   }
 
   async setActive(portalId: number, active: boolean): Promise<boolean> {

@@ -1,0 +1,71 @@
+import type { CrmPipeline } from './crm-port';
+import { DealStages } from './deal-stages';
+
+const ecommerce: CrmPipeline = {
+  id: '700',
+  label: 'Ecommerce Pipeline',
+  displayOrder: 99,
+  stages: [
+    { id: '701', label: 'Checkout Abandoned', displayOrder: 0, metadata: { probability: '0.0' } },
+    { id: '702', label: 'Checkout Pending', displayOrder: 1, metadata: { probability: '0.2' } },
+    { id: '703', label: 'Checkout Completed', displayOrder: 2, metadata: { probability: '1.0' } },
+  ],
+};
+
+describe('DealStages', () => {
+  let reads: number;
+  let now: number;
+  let pipelines: CrmPipeline[];
+  const make = () =>
+    new DealStages(
+      async () => {
+        reads++;
+        return pipelines;
+      },
+      () => now,
+    );
+
+  beforeEach(() => {
+    reads = 0;
+    now = 0;
+    pipelines = [ecommerce];
+  });
+
+  it("when a deal is written with SPEC's stage name, then it goes out with the CRM's stage id and the pipeline's id; read back, with the name", async () => {
+    const stages = make();
+    const [out] = await stages.toCrm([{ properties: { dealname: 'Order', dealstage: 'checkout_pending' } }]);
+    expect(out.properties).toEqual({ dealname: 'Order', dealstage: '702', pipeline: '700' });
+    expect(await stages.toSpec([{ id: 1, properties: { dealstage: '703' } }])).toEqual([{ id: 1, properties: { dealstage: 'checkout_completed' } }]);
+  });
+
+  it('when no input carries a stage, or a stage is not one of the pipeline, then nothing is read and the value passes as it is', async () => {
+    const stages = make();
+    const inputs = [{ properties: { dealname: 'Order' } }];
+    expect(await stages.toCrm(inputs)).toBe(inputs);
+    expect(reads).toBe(0);
+    expect((await stages.toCrm([{ properties: { dealstage: 'somewhere_else' } }]))[0].properties).toEqual({ dealstage: 'somewhere_else' });
+  });
+
+  it('when the map is known, then it is read once, again after 10 minutes or after forget()', async () => {
+    const stages = make();
+    const deal = [{ properties: { dealstage: 'checkout_pending' } }];
+    await stages.toCrm(deal);
+    await stages.toCrm(deal);
+    expect(reads).toBe(1);
+    now += 10 * 60_000;
+    await stages.toCrm(deal);
+    expect(reads).toBe(2);
+    stages.forget();
+    await stages.toCrm(deal);
+    expect(reads).toBe(3);
+  });
+
+  it('when the portal has no ecommerce pipeline yet, then names pass unchanged and the next deal looks again', async () => {
+    pipelines = [];
+    const stages = make();
+    expect((await stages.toCrm([{ properties: { dealstage: 'checkout_pending' } }]))[0].properties.dealstage).toBe('checkout_pending');
+    pipelines = [ecommerce];
+    expect((await stages.toCrm([{ properties: { dealstage: 'checkout_pending' } }]))[0].properties.dealstage).toBe('702');
+    expect(reads).toBe(2);
+  });
+});

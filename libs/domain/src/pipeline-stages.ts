@@ -1,0 +1,81 @@
+import { ECOMM_DEAL_STAGES, ECOMM_PIPELINE_LABEL } from './ecommerce-setup';
+
+/** A deal pipeline as the CRM answers it: its ids are the CRM's. */
+export interface PipelineView {
+  id: string;
+  label: string;
+  stages: readonly { id: string; label: string; displayOrder: number; metadata?: Record<string, string> }[];
+}
+
+/** SPEC's stage names and the CRM's stage ids of one portal's ecommerce pipeline, both ways. */
+export interface StageMap {
+  pipelineId: string;
+  /** SPEC name → the CRM's stage id. */
+  toCrm: ReadonlyMap<string, string>;
+  /** The CRM's stage id → SPEC name. */
+  toSpec: ReadonlyMap<string, string>;
+}
+
+const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** The portal's ecommerce pipeline among its deal pipelines: the one with our label (an earlier install's, or the original service's). */
+export const findEcommPipeline = <P extends PipelineView>(pipelines: readonly P[]): P | undefined =>
+  pipelines.find((pipeline) => same(pipeline.label, ECOMM_PIPELINE_LABEL));
+
+/** Another pipeline named ecommerce: SPEC says such a portal cannot use the service. */
+export const findForeignEcommPipeline = <P extends PipelineView>(pipelines: readonly P[]): P | undefined =>
+  pipelines.find((pipeline) => !same(pipeline.label, ECOMM_PIPELINE_LABEL) && /ecommerce/i.test(pipeline.label));
+
+/**
+ * Which CRM stage is which SPEC stage: by label first, then, for a stage renamed in the CRM, by its
+ * place among the stages no label matched. Stages the pipeline lacks are missing from the map.
+ */
+export function matchStages(pipeline: PipelineView): Map<string, PipelineView['stages'][number]> {
+  const matched = new Map<string, PipelineView['stages'][number]>();
+  const left = [...pipeline.stages].sort((a, b) => a.displayOrder - b.displayOrder);
+  for (const stage of ECOMM_DEAL_STAGES) {
+    const index = left.findIndex((candidate) => same(candidate.label, stage.label));
+    if (index >= 0) matched.set(stage.id, left.splice(index, 1)[0]);
+  }
+  for (const stage of ECOMM_DEAL_STAGES) if (!matched.has(stage.id) && left.length > 0) matched.set(stage.id, left.shift()!);
+  return matched;
+}
+
+/** The stage map of a portal's ecommerce pipeline, or null when the portal has none. */
+export function stageMapOf(pipelines: readonly PipelineView[]): StageMap | null {
+  const pipeline = findEcommPipeline(pipelines);
+  if (!pipeline) return null;
+  const toCrm = new Map([...matchStages(pipeline)].map(([name, stage]) => [name, stage.id]));
+  return { pipelineId: pipeline.id, toCrm, toSpec: new Map([...toCrm].map(([name, id]) => [id, name])) };
+}
+
+/** What brings a pipeline back to SPEC's label and stages (SPEC: a store update reverts it), keeping the stages' ids. */
+export interface PipelineRestore {
+  relabel: boolean;
+  update: { stageId: string; label: string; displayOrder: number; metadata: Record<string, string> }[];
+  create: { label: string; displayOrder: number; metadata: Record<string, string> }[];
+  archive: string[];
+}
+
+export function planPipelineRestore(pipeline: PipelineView): PipelineRestore {
+  const matched = matchStages(pipeline);
+  const update: PipelineRestore['update'] = [];
+  const create: PipelineRestore['create'] = [];
+  for (const stage of ECOMM_DEAL_STAGES) {
+    const wanted = { label: stage.label, displayOrder: stage.displayOrder, metadata: { ...stage.metadata } as Record<string, string> };
+    const found = matched.get(stage.id);
+    if (!found) create.push(wanted);
+    else if (found.label !== wanted.label || found.displayOrder !== wanted.displayOrder || !sameMetadata(found.metadata, wanted.metadata))
+      update.push({ stageId: found.id, ...wanted });
+  }
+  const kept = new Set([...matched.values()].map((stage) => stage.id));
+  return {
+    relabel: pipeline.label !== ECOMM_PIPELINE_LABEL,
+    update,
+    create,
+    archive: pipeline.stages.filter((stage) => !kept.has(stage.id)).map((stage) => stage.id),
+  };
+}
+
+const sameMetadata = (found: Record<string, string> | undefined, wanted: Record<string, string>) =>
+  Object.entries(wanted).every(([key, value]) => found?.[key] === value) && Object.keys(found ?? {}).every((key) => key in wanted);
