@@ -5,20 +5,10 @@ import type { HostedLimits } from '../domain/hosted-limits';
 import { markedInputError, splitMarkedInputs, type TracedInput } from '../domain/marked-inputs';
 import { isCrmType, type CrmType } from '../domain/object-types';
 import type { RequestLedger } from '../limits/request-ledger';
-import {
-  validateAccount,
-  validateAssociations,
-  validateCreate,
-  validateIds,
-  validateProperty,
-  validatePropertyGroup,
-  validateRead,
-  validateSearch,
-  validateUpdate,
-  validateUpsert,
-} from './schemas';
+import { validateAccount, validateAssociations, validateCreate, validateIds, validateRead, validateSearch, validateUpdate, validateUpsert } from './schemas';
 import { portalTokenAuth } from './auth';
 import { pipelineRoutes } from './pipeline.routes';
+import { validateProperty, validatePropertyGroup } from './setup-schemas';
 import { present, presentProperty } from './present';
 import { hostedLimits, limitsOf } from './hosted-limits.middleware';
 import { limitsAdminRoutes } from './limits-admin.routes';

@@ -2,7 +2,7 @@ import { Router, type Response } from 'express';
 import { AppError, parseWith } from '@ecomm-sync/http';
 import type { Account } from '../data-access/account-store';
 import type { Pipeline, PipelineStore } from '../data-access/pipeline-store';
-import { validatePipeline, validatePipelinePatch, validateStage, validateStagePatch } from './schemas';
+import { validatePipeline, validatePipelinePatch, validateStage, validateStagePatch } from './setup-schemas';
 
 /** A pipeline or a stage as the hosted CRM answers it (the SDK's Pipeline and PipelineStage). */
 const presentStage = (stage: Pipeline['stages'][number]) => ({

@@ -1,27 +1,6 @@
-import { createValidator } from '@ecomm-sync/contracts';
 import type { JSONSchema } from 'json-schema-to-ts';
-import { FIELD_TYPES, PROPERTY_TYPES } from '../domain/object-types';
-
-/**
- * Every body schema is closed: an object that names its properties accepts no other field, so a
- * caller can never slip a field (a `portalId`, say) past the schema into what is stored.
- * Maps of property values stay open by design (their `additionalProperties` is a value schema).
- */
-function closed<T>(schema: T): T {
-  if (Array.isArray(schema)) return schema.map((item) => closed(item)) as T;
-  if (!schema || typeof schema !== 'object') return schema;
-  const node = Object.fromEntries(
-    Object.entries(schema).map(([key, value]) => [
-      key,
-      key === 'properties' ? Object.fromEntries(Object.entries(value as object).map(([name, sub]) => [name, closed(sub)])) : closed(value),
-    ]),
-  );
-  if ('properties' in node && !('additionalProperties' in node)) node.additionalProperties = false;
-  return node as T;
-}
-
-/** The validated body's type comes from the schema itself (decision 0030). */
-const validator = <const S extends JSONSchema>(schema: S) => createValidator(closed(schema));
+import { closed, validator } from './schema-validator';
+import { SETUP_BODY_SCHEMAS } from './setup-schemas';
 
 const propertyValues = { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } } as const;
 const idSchema = {
@@ -126,99 +105,6 @@ const searchBody = {
 } as const;
 export const validateSearch = validator(searchBody);
 
-const groupName = { type: 'string', pattern: '^[a-z][a-z0-9_]{0,99}$', errorHint: 'must be lower case letters, digits and _, starting with a letter' } as const;
-
-/** The hosted CRM's PropertyCreate: `groupName` and `fieldType` are required there, and here. */
-const propertyBody = {
-  type: 'object',
-  required: ['name', 'label', 'type', 'fieldType', 'groupName'],
-  properties: {
-    name: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,99}$', errorHint: 'must be lower case letters, digits and _, starting with a letter' },
-    label: { type: 'string', minLength: 1, maxLength: 200 },
-    type: { type: 'string', enum: PROPERTY_TYPES },
-    fieldType: { type: 'string', enum: FIELD_TYPES },
-    groupName,
-    description: { type: 'string', maxLength: 1000 },
-    displayOrder: { type: 'integer' },
-    hidden: { type: 'boolean' },
-    formField: { type: 'boolean' },
-    hasUniqueValue: { type: 'boolean' },
-    options: {
-      type: 'array',
-      maxItems: 1000,
-      items: {
-        type: 'object',
-        required: ['label', 'value'],
-        properties: {
-          label: { type: 'string', maxLength: 200 },
-          value: { type: 'string', maxLength: 200 },
-          description: { type: 'string', maxLength: 1000 },
-          displayOrder: { type: 'integer' },
-          hidden: { type: 'boolean' },
-        },
-      },
-    },
-  },
-} as const;
-export const validateProperty = validator(propertyBody);
-
-/** The hosted CRM's PropertyGroupCreate. */
-const propertyGroupBody = {
-  type: 'object',
-  required: ['name', 'label'],
-  properties: { name: groupName, label: { type: 'string', minLength: 1, maxLength: 200 }, displayOrder: { type: 'integer' } },
-} as const;
-export const validatePropertyGroup = validator(propertyGroupBody);
-
-/** A deal stage's metadata: the hosted CRM requires a probability (0 to 1); `isClosed` marks won or lost. */
-const stageMetadata = {
-  type: 'object',
-  required: ['probability'],
-  properties: {
-    probability: { type: 'string', pattern: '^(0(\\.[0-9]+)?|1(\\.0+)?)$', errorHint: 'must be a probability from 0.0 to 1.0' },
-    isClosed: { enum: ['true', 'false'] },
-  },
-} as const;
-
-/** The hosted CRM's PipelineStageInput: no id, the CRM makes it. */
-const stageBody = {
-  type: 'object',
-  required: ['label', 'displayOrder', 'metadata'],
-  properties: { label: { type: 'string', minLength: 1, maxLength: 200 }, displayOrder: { type: 'integer' }, metadata: stageMetadata },
-} as const;
-export const validateStage = validator(stageBody);
-
-/** The hosted CRM's PipelineInput: no ids, the CRM makes them. */
-const pipelineBody = {
-  type: 'object',
-  required: ['label', 'displayOrder', 'stages'],
-  properties: {
-    label: { type: 'string', minLength: 1, maxLength: 200 },
-    displayOrder: { type: 'integer' },
-    stages: { type: 'array', maxItems: 100, items: stageBody },
-  },
-} as const;
-export const validatePipeline = validator(pipelineBody);
-
-/** The hosted CRM's PipelinePatchInput: the pipeline's own fields; its stages change through their own endpoints. */
-const pipelinePatchBody = {
-  type: 'object',
-  properties: { label: { type: 'string', minLength: 1, maxLength: 200 }, displayOrder: { type: 'integer' }, archived: { type: 'boolean' } },
-} as const;
-export const validatePipelinePatch = validator(pipelinePatchBody);
-
-/** The hosted CRM's PipelineStagePatchInput. */
-const stagePatchBody = {
-  type: 'object',
-  properties: {
-    label: { type: 'string', minLength: 1, maxLength: 200 },
-    displayOrder: { type: 'integer' },
-    metadata: stageMetadata,
-    archived: { type: 'boolean' },
-  },
-} as const;
-export const validateStagePatch = validator(stagePatchBody);
-
 const associationsBody = {
   type: 'object',
   required: ['inputs'],
@@ -265,18 +151,13 @@ export const validateResetDaily = validator(resetDailyBody);
 
 /** The bodies as they are validated (closed), for the CRM's OpenAPI document. */
 export const CRM_BODY_SCHEMAS = {
+  ...SETUP_BODY_SCHEMAS,
   createBody: closed(createBody),
   updateBody: closed(updateBody),
   upsertBody: closed(upsertBody),
   readOrArchiveBody: closed(readOrArchiveBody),
   readBody: closed(readBody),
   searchBody: closed(searchBody),
-  propertyBody: closed(propertyBody),
-  propertyGroupBody: closed(propertyGroupBody),
-  pipelineBody: closed(pipelineBody),
-  pipelinePatchBody: closed(pipelinePatchBody),
-  stageBody: closed(stageBody),
-  stagePatchBody: closed(stagePatchBody),
   associationsBody: closed(associationsBody),
   accountBody: closed(accountBody),
   limitsBody: closed(limitsBody),
