@@ -1,20 +1,8 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
-import {
-  CrmRequestError,
-  type AssociationPair,
-  type CrmObject,
-  type CrmPipeline,
-  type CrmPipelineStage,
-  type NewCrmPipeline,
-  type NewCrmPipelineStage,
-  type CrmPort,
-  type CrmPropertyGroup,
-  type CrmPropertyInfo,
-} from '@ecomm-sync/crm-client';
-import { copy } from '../public-of';
+import type { AssociationPair, CrmObject, CrmPort } from '@ecomm-sync/crm-client';
+import { FakeCrmSetup, refused } from './fake-crm-setup';
 
 type Properties = Record<string, string | null>;
-type SeededProperty = Pick<CrmPropertyInfo, 'name' | 'label' | 'type'> & Partial<CrmPropertyInfo>;
 
 interface StoredObject {
   id: number;
@@ -39,38 +27,17 @@ function valueProblem(type: string, value: string | null): string | null {
   }
 }
 
-const refused = (status: number, message: string) => new CrmRequestError(`FakeCrm: ${message}`, status);
-
 /** Associations a line item has exactly one of: a new one replaces the old (as in the built-in CRM). */
 const SINGLE = new Set(['LINE_ITEM->DEAL', 'LINE_ITEM->PRODUCT']);
 
 /**
- * An in-memory CRM of one portal, held to the CrmPort contract that HttpCrmClient passes against the
+ * An in-memory CRM of one portal (its objects here, its setup in FakeCrmSetup), held to the CrmPort contract that HttpCrmClient passes against the
  * built-in CRM. Starts empty (no properties, no pipelines) unless given `properties` and
  * `pipelines`. A rejected write writes nothing, except an update that names unknown ids, which
  * writes the others (as the built-in CRM does).
  */
-export class FakeCrm implements CrmPort {
-  private readonly properties = new Map<ObjectType, Map<string, CrmPropertyInfo>>();
+export class FakeCrm extends FakeCrmSetup implements CrmPort {
   private readonly objects = new Map<number, StoredObject>();
-  private readonly pipelines = new Map<string, CrmPipeline>();
-  /** Property groups per type; every type starts with its information group, as in the CRM. */
-  private readonly groups = new Map<ObjectType, Map<string, CrmPropertyGroup>>();
-  private nextId = 1;
-
-  /** `properties`: what the portal has already, in any group (a seed's field type and group default to text in the type's information group). */
-  constructor(seed: { properties?: Partial<Record<ObjectType, SeededProperty[]>>; pipelines?: CrmPipeline[] } = {}) {
-    for (const [type, list] of Object.entries(seed.properties ?? {}) as [ObjectType, SeededProperty[]][]) {
-      for (const property of list)
-        this.definitions(type).set(property.name, {
-          hasUniqueValue: false,
-          fieldType: 'text',
-          groupName: this.groupsOf(type).keys().next().value!,
-          ...property,
-        });
-    }
-    for (const pipeline of seed.pipelines ?? []) this.pipelines.set(pipeline.id, copy(pipeline));
-  }
 
   /** Every live object of a type, for assertions. */
   live(type: ObjectType): CrmObject[] {
@@ -158,96 +125,6 @@ export class FakeCrm implements CrmPort {
     return found;
   }
 
-  async listProperties(type: ObjectType): Promise<CrmPropertyInfo[]> {
-    return [...this.definitions(type).values()].sort((a, b) => a.name.localeCompare(b.name)).map((property) => ({ ...property }));
-  }
-
-  async createProperty(type: ObjectType, property: CrmPropertyInfo): Promise<void> {
-    if (this.definitions(type).has(property.name)) throw refused(409, `property "${property.name}" already exists on ${type}`);
-    if (!this.groupsOf(type).has(property.groupName)) throw refused(400, `property group "${property.groupName}" does not exist on ${type}`);
-    const { name, label, type: propertyType, fieldType, groupName, hasUniqueValue, options } = property;
-    this.definitions(type).set(name, {
-      name,
-      label,
-      type: propertyType,
-      fieldType,
-      groupName,
-      hasUniqueValue: hasUniqueValue ?? false,
-      ...(options ? { options } : {}),
-    });
-  }
-
-  async listPropertyGroups(type: ObjectType): Promise<CrmPropertyGroup[]> {
-    return [...this.groupsOf(type).values()].map((group) => ({ ...group }));
-  }
-
-  async createPropertyGroup(type: ObjectType, group: CrmPropertyGroup): Promise<void> {
-    if (this.groupsOf(type).has(group.name)) throw refused(409, `property group "${group.name}" already exists on ${type}`);
-    this.groupsOf(type).set(group.name, { name: group.name, label: group.label });
-  }
-
-  private groupsOf(type: ObjectType): Map<string, CrmPropertyGroup> {
-    let groups = this.groups.get(type);
-    if (!groups) {
-      const name = `${type.toLowerCase().replace('_', '')}information`;
-      groups = new Map([[name, { name, label: `${type.toLowerCase()} information` }]]);
-      this.groups.set(type, groups);
-    }
-    return groups;
-  }
-
-  async deleteProperty(type: ObjectType, name: string): Promise<void> {
-    if (!this.definitions(type).delete(name)) throw refused(404, `no property "${name}"`);
-  }
-
-  async listDealPipelines(): Promise<CrmPipeline[]> {
-    return [...this.pipelines.values()].sort((a, b) => a.displayOrder - b.displayOrder || a.id.localeCompare(b.id)).map(copy);
-  }
-
-  /** As the CRM: it generates the pipeline's id and its stages' ids; a deal stage needs a probability. */
-  async createDealPipeline(pipeline: NewCrmPipeline): Promise<CrmPipeline> {
-    if (pipeline.stages.some((stage) => stage.metadata?.probability === undefined)) throw refused(400, 'a deal stage needs metadata.probability');
-    const created: CrmPipeline = {
-      ...copy(pipeline),
-      id: String(this.nextId++),
-      stages: pipeline.stages.map((stage) => ({ ...copy(stage), id: String(this.nextId++) })),
-    };
-    this.pipelines.set(created.id, created);
-    return copy(created);
-  }
-
-  async updateDealPipeline(id: string, changes: { label?: string; displayOrder?: number }): Promise<void> {
-    this.pipelines.set(id, { ...this.pipeline(id), ...changes });
-  }
-
-  async deleteDealPipeline(id: string): Promise<void> {
-    if (!this.pipelines.delete(id)) throw refused(404, `no deal pipeline "${id}"`);
-  }
-
-  async createDealStage(pipelineId: string, stage: NewCrmPipelineStage): Promise<CrmPipelineStage> {
-    const created = { ...copy(stage), id: String(this.nextId++) };
-    this.pipeline(pipelineId).stages.push(created);
-    return copy(created);
-  }
-
-  async updateDealStage(pipelineId: string, stageId: string, changes: Partial<NewCrmPipelineStage>): Promise<void> {
-    const stage = this.pipeline(pipelineId).stages.find((candidate) => candidate.id === stageId);
-    if (!stage) throw refused(404, `no stage "${stageId}" in deal pipeline "${pipelineId}"`);
-    Object.assign(stage, copy(changes));
-  }
-
-  async archiveDealStage(pipelineId: string, stageId: string): Promise<void> {
-    const pipeline = this.pipeline(pipelineId);
-    if (!pipeline.stages.some((stage) => stage.id === stageId)) throw refused(404, `no stage "${stageId}" in deal pipeline "${pipelineId}"`);
-    pipeline.stages = pipeline.stages.filter((stage) => stage.id !== stageId);
-  }
-
-  private pipeline(id: string): CrmPipeline {
-    const pipeline = this.pipelines.get(id);
-    if (!pipeline) throw refused(404, `no deal pipeline "${id}"`);
-    return pipeline;
-  }
-
   async batchAssociate(fromType: ObjectType, toType: ObjectType, pairs: AssociationPair[]): Promise<void> {
     const unknown = pairs.flatMap((pair) => [
       ...(this.liveObject(fromType, pair.fromId) ? [] : [`${fromType} ${pair.fromId}`]),
@@ -261,12 +138,6 @@ export class FakeCrm implements CrmPort {
       this.linked(from, toType).add(toId);
       this.linked(to, fromType).add(fromId);
     }
-  }
-
-  private definitions(type: ObjectType): Map<string, CrmPropertyInfo> {
-    let definitions = this.properties.get(type);
-    if (!definitions) this.properties.set(type, (definitions = new Map()));
-    return definitions;
   }
 
   private validate(type: ObjectType, inputs: { properties: Properties }[]): void {

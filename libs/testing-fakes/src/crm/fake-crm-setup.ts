@@ -1,0 +1,137 @@
+import type { ObjectType } from '@ecomm-sync/contracts';
+import {
+  CrmRequestError,
+  type CrmPipeline,
+  type CrmPipelineStage,
+  type CrmPropertyGroup,
+  type CrmPropertyInfo,
+  type NewCrmPipeline,
+  type NewCrmPipelineStage,
+} from '@ecomm-sync/crm-client';
+import { copy } from '../public-of';
+
+type SeededProperty = Pick<CrmPropertyInfo, 'name' | 'label' | 'type'> & Partial<CrmPropertyInfo>;
+
+export const refused = (status: number, message: string) => new CrmRequestError(`FakeCrm: ${message}`, status);
+
+/**
+ * The setup half of FakeCrm: a portal's properties and their groups, and its deal pipelines with
+ * their stages, as the CRM's properties and pipelines APIs keep them (the CRM makes the ids).
+ */
+export class FakeCrmSetup {
+  private readonly properties = new Map<ObjectType, Map<string, CrmPropertyInfo>>();
+  private readonly pipelines = new Map<string, CrmPipeline>();
+  /** Property groups per type; every type starts with its information group, as in the CRM. */
+  private readonly groups = new Map<ObjectType, Map<string, CrmPropertyGroup>>();
+  protected nextId = 1;
+
+  /** `properties`: what the portal has already, in any group (a seed's field type and group default to text in the type's information group). */
+  constructor(seed: { properties?: Partial<Record<ObjectType, SeededProperty[]>>; pipelines?: CrmPipeline[] } = {}) {
+    for (const [type, list] of Object.entries(seed.properties ?? {}) as [ObjectType, SeededProperty[]][]) {
+      for (const property of list)
+        this.definitions(type).set(property.name, {
+          hasUniqueValue: false,
+          fieldType: 'text',
+          groupName: this.groupsOf(type).keys().next().value!,
+          ...property,
+        });
+    }
+    for (const pipeline of seed.pipelines ?? []) this.pipelines.set(pipeline.id, copy(pipeline));
+  }
+
+  async listProperties(type: ObjectType): Promise<CrmPropertyInfo[]> {
+    return [...this.definitions(type).values()].sort((a, b) => a.name.localeCompare(b.name)).map((property) => ({ ...property }));
+  }
+
+  async createProperty(type: ObjectType, property: CrmPropertyInfo): Promise<void> {
+    if (this.definitions(type).has(property.name)) throw refused(409, `property "${property.name}" already exists on ${type}`);
+    if (!this.groupsOf(type).has(property.groupName)) throw refused(400, `property group "${property.groupName}" does not exist on ${type}`);
+    const { name, label, type: propertyType, fieldType, groupName, hasUniqueValue, options } = property;
+    this.definitions(type).set(name, {
+      name,
+      label,
+      type: propertyType,
+      fieldType,
+      groupName,
+      hasUniqueValue: hasUniqueValue ?? false,
+      ...(options ? { options } : {}),
+    });
+  }
+
+  async listPropertyGroups(type: ObjectType): Promise<CrmPropertyGroup[]> {
+    return [...this.groupsOf(type).values()].map((group) => ({ ...group }));
+  }
+
+  async createPropertyGroup(type: ObjectType, group: CrmPropertyGroup): Promise<void> {
+    if (this.groupsOf(type).has(group.name)) throw refused(409, `property group "${group.name}" already exists on ${type}`);
+    this.groupsOf(type).set(group.name, { name: group.name, label: group.label });
+  }
+
+  private groupsOf(type: ObjectType): Map<string, CrmPropertyGroup> {
+    let groups = this.groups.get(type);
+    if (!groups) {
+      const name = `${type.toLowerCase().replace('_', '')}information`;
+      groups = new Map([[name, { name, label: `${type.toLowerCase()} information` }]]);
+      this.groups.set(type, groups);
+    }
+    return groups;
+  }
+
+  async deleteProperty(type: ObjectType, name: string): Promise<void> {
+    if (!this.definitions(type).delete(name)) throw refused(404, `no property "${name}"`);
+  }
+
+  async listDealPipelines(): Promise<CrmPipeline[]> {
+    return [...this.pipelines.values()].sort((a, b) => a.displayOrder - b.displayOrder || a.id.localeCompare(b.id)).map(copy);
+  }
+
+  /** As the CRM: it generates the pipeline's id and its stages' ids; a deal stage needs a probability. */
+  async createDealPipeline(pipeline: NewCrmPipeline): Promise<CrmPipeline> {
+    if (pipeline.stages.some((stage) => stage.metadata?.probability === undefined)) throw refused(400, 'a deal stage needs metadata.probability');
+    const created: CrmPipeline = {
+      ...copy(pipeline),
+      id: String(this.nextId++),
+      stages: pipeline.stages.map((stage) => ({ ...copy(stage), id: String(this.nextId++) })),
+    };
+    this.pipelines.set(created.id, created);
+    return copy(created);
+  }
+
+  async updateDealPipeline(id: string, changes: { label?: string; displayOrder?: number }): Promise<void> {
+    this.pipelines.set(id, { ...this.pipeline(id), ...changes });
+  }
+
+  async deleteDealPipeline(id: string): Promise<void> {
+    if (!this.pipelines.delete(id)) throw refused(404, `no deal pipeline "${id}"`);
+  }
+
+  async createDealStage(pipelineId: string, stage: NewCrmPipelineStage): Promise<CrmPipelineStage> {
+    const created = { ...copy(stage), id: String(this.nextId++) };
+    this.pipeline(pipelineId).stages.push(created);
+    return copy(created);
+  }
+
+  async updateDealStage(pipelineId: string, stageId: string, changes: Partial<NewCrmPipelineStage>): Promise<void> {
+    const stage = this.pipeline(pipelineId).stages.find((candidate) => candidate.id === stageId);
+    if (!stage) throw refused(404, `no stage "${stageId}" in deal pipeline "${pipelineId}"`);
+    Object.assign(stage, copy(changes));
+  }
+
+  async archiveDealStage(pipelineId: string, stageId: string): Promise<void> {
+    const pipeline = this.pipeline(pipelineId);
+    if (!pipeline.stages.some((stage) => stage.id === stageId)) throw refused(404, `no stage "${stageId}" in deal pipeline "${pipelineId}"`);
+    pipeline.stages = pipeline.stages.filter((stage) => stage.id !== stageId);
+  }
+
+  private pipeline(id: string): CrmPipeline {
+    const pipeline = this.pipelines.get(id);
+    if (!pipeline) throw refused(404, `no deal pipeline "${id}"`);
+    return pipeline;
+  }
+
+  protected definitions(type: ObjectType): Map<string, CrmPropertyInfo> {
+    let definitions = this.properties.get(type);
+    if (!definitions) this.properties.set(type, (definitions = new Map()));
+    return definitions;
+  }
+}
