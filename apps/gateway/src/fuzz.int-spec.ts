@@ -163,11 +163,14 @@ describe('gateway under fuzzed requests (real MongoDB and RabbitMQ)', () => {
   /**
    * Slow inputs (issue 26, item 2): the longest values, deep nesting and many properties, each
    * within the production body limit. Each must be answered, and no request may hold the event
-   * loop (the process's only thread) more than 50 ms: the least of three tries, so that a pause
-   * of the machine cannot fail it, while a backtracking expression fails every try by seconds.
+   * loop (the process's only thread) more than 50 ms: the least of five tries, against a floor
+   * of four times an ordinary request's on a loaded machine, so that a pause of the machine cannot
+   * fail it, while a backtracking expression fails every try by seconds.
    */
   describe('slow inputs', () => {
     const BOUND_MS = 50;
+    const TRIES = 5;
+    const FLOOR_FACTOR = 4;
     const value = `${'1'.repeat(65_535)}x`;
     const manyProperties = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`p${i}`.padEnd(256, '_'), '1'.repeat(100)]));
     let deep: unknown = 'x';
@@ -208,18 +211,28 @@ describe('gateway under fuzzed requests (real MongoDB and RabbitMQ)', () => {
 
     beforeAll(() => fixture.database.repositories.stores.upsert({ portalId: PORTAL, appId: null }, { id: 'slow', label: 'Slow inputs' }));
 
-    it.each(INPUTS)('when a request carries %s, then it is answered and holds the event loop under 50 ms', async (_what, path, body, status) => {
-      const app = await fixture.gateway({ bodyLimit: '4mb' });
+    /** The least, over a few tries, of the longest event-loop delay while the request is answered. */
+    const leastDelayMs = async (send: () => Promise<{ status: number }>, status: number): Promise<number> => {
       let least = Infinity;
-      for (let attempt = 0; attempt < 3; attempt++) {
+      for (let attempt = 0; attempt < TRIES; attempt++) {
         const delay = monitorEventLoopDelay({ resolution: 5 });
         delay.enable();
-        const response = await request(app).put(`${path}?hapikey=${portalKey}`).send(body);
+        const response = await send();
         delay.disable();
         expect(response.status).toBe(status);
         least = Math.min(least, delay.max / 1e6);
       }
-      expect(least).toBeLessThan(BOUND_MS);
+      return least;
+    };
+
+    it.each(INPUTS)('when a request carries %s, then it is answered and holds the event loop under 50 ms', async (_what, path, body, status) => {
+      const app = await fixture.gateway({ bodyLimit: '4mb' });
+      // A loaded machine pauses every request alike: an ordinary one, measured beside it, sets the
+      // floor, so that only the input's own work can fail the bound.
+      const ordinary = { storeId: 'slow', objectType: 'PRODUCT', messages: [v2Message({ p: '1' })] };
+      const floor = await leastDelayMs(() => request(app).put(`${v2}/sync/messages?hapikey=${portalKey}`).send(ordinary), 204);
+      const least = await leastDelayMs(() => request(app).put(`${path}?hapikey=${portalKey}`).send(body), status);
+      expect(least).toBeLessThan(Math.max(BOUND_MS, FLOOR_FACTOR * floor));
     });
   });
 });
