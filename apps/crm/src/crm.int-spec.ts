@@ -117,7 +117,7 @@ describe('built-in CRM objects API', () => {
     await as('get', `/crm/v3/objects/contacts/${id}`).expect(404);
   });
 
-  it('when a contact changes its e-mail, then search finds it by the new one only, without case, with the other filters', async () => {
+  it('when a contact changes its e-mail, then search finds it by the new one only, without case, with the other filters, and another contact may take the old one', async () => {
     const search = async (filters: object[]) =>
       (
         await as('post', '/crm/v3/objects/contacts/search')
@@ -125,11 +125,18 @@ describe('built-in CRM objects API', () => {
           .expect(200)
       ).body.results.map((r: { id: string }) => r.id);
     const created = await as('post', '/crm/v3/objects/contacts/batch/create')
-      .send({ inputs: [{ properties: { email: 'old@example.com', firstname: 'A' } }, { properties: { email: 'OLD@example.com', firstname: 'B' } }] })
+      .send({ inputs: [{ properties: { email: 'old@example.com', firstname: 'A' } }, { properties: { email: 'other@example.com', firstname: 'B' } }] })
       .expect(201);
     const [first, second] = created.body.results.map((r: { id: string }) => r.id);
+    const taken = await as('post', '/crm/v3/objects/contacts/batch/update')
+      .send({ inputs: [{ id: second, properties: { email: 'OLD@example.com' } }] })
+      .expect(409);
+    expect(taken.body).toMatchObject({ category: 'CONFLICT', message: `Contact already exists. Existing ID: ${first}` });
     await as('post', '/crm/v3/objects/contacts/batch/update')
       .send({ inputs: [{ id: first, properties: { email: 'New@Example.com' } }] })
+      .expect(200);
+    await as('post', '/crm/v3/objects/contacts/batch/update')
+      .send({ inputs: [{ id: second, properties: { email: 'OLD@example.com' } }] })
       .expect(200);
 
     expect(await search([{ propertyName: 'email', operator: 'IN', values: ['old@example.com'] }])).toEqual([second]);
@@ -303,7 +310,7 @@ describe('built-in CRM objects API', () => {
     const taken = await as('post', '/crm/v3/objects/contacts/batch/create')
       .send({ inputs: [{ properties: { sync_key: 'taken' } }] })
       .expect(409);
-    expect(taken.body.message).toMatch(/unique property value is already taken/);
+    expect(taken.body.message).toMatch(/sync_key "taken" is already taken by object \d+/);
     const pipeline = { label: 'Second', displayOrder: 1, stages: [{ label: 'Stage 1', displayOrder: 0, metadata: { probability: '0.5' } }] };
     await as('post', '/crm/v3/pipelines/deals').send(pipeline).expect(201);
     await request(app).delete('/crm/v3/pipelines/deals/default').set('authorization', `Bearer ${token}`).expect(204); // below the limit of 2 again

@@ -85,12 +85,13 @@ export interface CrmInputFailure {
 export interface CrmPort {
   batchCreate(type: ObjectType, inputs: { properties: Record<string, string | null> }[]): Promise<CrmObject[]>;
   batchUpdate(type: ObjectType, inputs: { id: number; properties: Record<string, string | null> }[]): Promise<CrmObject[]>;
-  /** Creates or updates by a unique property; results carry that property so callers can match them. */
+  /**
+   * Creates or updates by a unique property (contacts also by `email`, matched without case: one
+   * contact per e-mail); results carry that property so callers can match them. One input per value.
+   */
   batchUpsert(type: ObjectType, idProperty: string, inputs: { id: string; properties: Record<string, string | null> }[]): Promise<CrmObject[]>;
   batchArchive(type: ObjectType, ids: number[]): Promise<void>;
   batchRead(type: ObjectType, ids: number[], properties: string[]): Promise<CrmObject[]>;
-  /** Contacts by e-mail address (lower-cased keys). */
-  findContactsByEmail(emails: string[]): Promise<Map<string, number>>;
   listProperties(type: ObjectType): Promise<CrmPropertyInfo[]>;
   createProperty(type: ObjectType, property: CrmPropertyInfo): Promise<void>;
   deleteProperty(type: ObjectType, name: string): Promise<void>;

@@ -178,8 +178,7 @@ describe('HttpCrmClient when the CRM limits, fails or is away', () => {
     const { budget, calls } = recordingBudget();
     const client = crm.client({ budget });
     await client.batchRead('CONTACT', [7], []);
-    await client.findContactsByEmail(['a@example.com']);
-    // Contacts by e-mail are a batch read (a request), not a search: searches have a limit of their own.
+    await client.batchUpsert('CONTACT', 'email', [{ id: 'a@example.com', properties: {} }]);
     expect(calls.map((call) => call.slice(0, 2))).toEqual([
       ['take', 'request'],
       ['observe', 200],

@@ -118,29 +118,6 @@ export class HttpCrmClient implements CrmPort {
     return type === 'DEAL' ? this.dealStages.toSpec(results) : results;
   }
 
-  /**
-   * Contacts by e-mail: one batch read by `idProperty: email` per 100 addresses (the hosted CRM
-   * matches e-mails without case and answers 207 naming those it has no contact for). A plain
-   * request, not a search: searches have a per-second limit of their own (decision 0038).
-   */
-  async findContactsByEmail(emails: string[]): Promise<Map<string, number>> {
-    const found = new Map<string, number>();
-    const unique = [...new Set(emails.map((email) => email.toLowerCase()))];
-    for (const chunk of chunks(unique)) {
-      const answer = await this.batch.read('contacts', {
-        idProperty: 'email',
-        inputs: chunk.map((email) => ({ id: email })),
-        properties: ['email'],
-        propertiesWithHistory: [],
-      });
-      for (const result of answer.results ?? []) {
-        const email = result.properties.email?.toLowerCase();
-        if (email && !found.has(email)) found.set(email, Number(result.id));
-      }
-    }
-    return found;
-  }
-
   async listProperties(type: ObjectType): Promise<CrmPropertyInfo[]> {
     const answer = await this.properties.getAll(CRM_OBJECT_PATHS[type]);
     return answer.results.map(({ name, label, type: propertyType, fieldType, groupName, hasUniqueValue }) => ({

@@ -55,14 +55,6 @@ export class OAuthCrmClient implements CrmPort {
     return this.batched(ids, (chunk) => this.call((crm) => crm.batchRead(type, chunk, properties)));
   }
 
-  async findContactsByEmail(emails: string[]): Promise<Map<string, number>> {
-    const found = new Map<string, number>();
-    for (const chunk of chunks([...new Set(emails.map((email) => email.toLowerCase()))])) {
-      for (const [email, id] of await this.call((crm) => crm.findContactsByEmail(chunk))) if (!found.has(email)) found.set(email, id);
-    }
-    return found;
-  }
-
   listProperties(type: ObjectType): Promise<CrmPropertyInfo[]> {
     return this.call((crm) => crm.listProperties(type));
   }

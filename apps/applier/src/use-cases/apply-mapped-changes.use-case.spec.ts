@@ -90,6 +90,22 @@ describe('ApplyMappedChangesUseCase: writing, failing and newest wins', () => {
     expect(await world.status('CONTACT', 'c1')).toMatchObject({ crmId: existing.id });
   });
 
+  it('when two new ids with one e-mail (in any case) arrive in one batch, then the CRM has one contact, both ids link to it, and it cost one write', async () => {
+    world.calls.length = 0;
+    await world.apply(
+      'CONTACT',
+      aContact('c1', { properties: { email: 'same@example.com', firstname: 'First' } }),
+      aContact('c2', { properties: { email: 'Same@Example.com', age: '42' } }),
+    );
+
+    const [only] = world.crm.live('CONTACT');
+    expect(world.crm.live('CONTACT')).toHaveLength(1);
+    expect(only.properties).toMatchObject({ firstname: 'First', age: '42' });
+    expect(await world.status('CONTACT', 'c1')).toMatchObject({ crmId: only.id });
+    expect(await world.status('CONTACT', 'c2')).toMatchObject({ crmId: only.id });
+    expect(world.writes()).toEqual(['batchUpsert']);
+  });
+
   it.each([
     ['an invalid e-mail address', aContact('bad', { properties: { email: 'not-an-address' } }), 'INVALID_EMAIL_ADDRESS'],
     ['no e-mail to create a contact with', aContact('bad', { properties: { firstname: 'x' } }), 'MISSING_REQUIRED_PROPERTY'],

@@ -50,7 +50,6 @@ export class ChangeWriter {
     for (const { change, problems, waitingFor } of waits) outcome.waits(change, problems, waitingFor);
     for (const { change, problems } of fails) outcome.processed(change, problems);
 
-    if (objectType === 'CONTACT') await this.linkContactsByEmail(crm, plans);
     const failures = new Map<MappedChange, string>();
     await sendIsolated(
       plans.filter((plan) => plan.crmId !== null),
@@ -63,26 +62,7 @@ export class ChangeWriter {
     );
     await sendIsolated(
       plans.filter((plan) => plan.crmId === null),
-      async (chunk) => {
-        const keyed = chunk.map((plan) => ({ plan, key: syncKeyOf(group, plan.change.externalObjectId, plan.change.generation) }));
-        const link = (results: CrmObject[]) => {
-          const byKey = new Map(results.map((result) => [result.properties[SYNC_KEY_PROPERTY], result.id]));
-          for (const { plan, key } of keyed) plan.crmId = byKey.get(key) ?? null;
-        };
-        try {
-          link(
-            await crm.batchUpsert(
-              objectType,
-              SYNC_KEY_PROPERTY,
-              keyed.map(({ plan, key }) => ({ id: key, properties: plan.properties })),
-            ),
-          );
-        } catch (error) {
-          // A 207: the inputs it wrote are linked; sendIsolated fails the ones it refused.
-          if (error instanceof CrmPartialFailure) link(error.results);
-          throw error;
-        }
-      },
+      (chunk) => (objectType === 'CONTACT' ? upsertContactsByEmail(crm, group, chunk) : upsertBySyncKey(crm, group, chunk)),
       failures,
     );
     if (staleCrmIds.length > 0) await crm.batchArchive(objectType, staleCrmIds);
@@ -118,14 +98,6 @@ export class ChangeWriter {
     return targets;
   }
 
-  /** One search for the whole batch: an unlinked contact whose e-mail the CRM knows is linked to that contact. */
-  private async linkContactsByEmail(crm: CrmPort, plans: PlannedWrite[]) {
-    const unlinked = plans.filter((plan) => plan.crmId === null && plan.properties.email);
-    if (unlinked.length === 0) return;
-    const found = await crm.findContactsByEmail(unlinked.map((plan) => plan.properties.email!));
-    for (const plan of unlinked) plan.crmId = found.get(plan.properties.email!.toLowerCase()) ?? null;
-  }
-
   private async associate(crm: CrmPort, objectType: ObjectType, written: PlannedWrite[], failures: Map<MappedChange, string>) {
     for (const { type } of ASSOCIATIONS[objectType] ?? []) {
       const withTarget = written.filter((plan) => plan.associations[type]?.length);
@@ -140,5 +112,76 @@ export class ChangeWriter {
         failures,
       );
     }
+  }
+}
+
+/**
+ * Creates by the sync key (unique per object and generation), so that a retried create finds what
+ * the first one made. The inputs it wrote are linked, of a 207 too (sendIsolated fails the others).
+ */
+async function upsertBySyncKey(crm: CrmPort, group: ChangeGroup, plans: PlannedWrite[]): Promise<void> {
+  const keyed = plans.map((plan) => ({ plan, key: syncKeyOf(group, plan.change.externalObjectId, plan.change.generation) }));
+  await linkWritten(
+    () =>
+      crm.batchUpsert(
+        group.objectType,
+        SYNC_KEY_PROPERTY,
+        keyed.map(({ plan, key }) => ({ id: key, properties: plan.properties })),
+      ),
+    (results) => {
+      const byKey = new Map(results.map((result) => [result.properties[SYNC_KEY_PROPERTY], result.id]));
+      for (const { plan, key } of keyed) plan.crmId = byKey.get(key) ?? null;
+    },
+  );
+}
+
+/**
+ * Contacts are created by e-mail (SPEC: a new id whose e-mail a contact has is linked to that
+ * contact): one input per address, the batch's changes of one address merged in order, so that
+ * ids sharing an e-mail, in one batch, in concurrent batches or on other replicas, end as one
+ * contact (decision 44). Each carries the sync key of the id that wrote it last.
+ */
+async function upsertContactsByEmail(crm: CrmPort, group: ChangeGroup, plans: PlannedWrite[]): Promise<void> {
+  const byEmail = new Map<string, number[]>();
+  plans.forEach((plan, index) => {
+    const email = plan.properties.email!.toLowerCase();
+    byEmail.set(email, [...(byEmail.get(email) ?? []), index]);
+  });
+  const emails = [...byEmail.keys()];
+  const link = (results: CrmObject[]) => {
+    const byResult = new Map(results.map((result) => [result.properties.email?.toLowerCase(), result.id]));
+    for (const [email, indexes] of byEmail) for (const index of indexes) plans[index].crmId = byResult.get(email) ?? null;
+  };
+  try {
+    link(
+      await crm.batchUpsert(
+        'CONTACT',
+        'email',
+        emails.map((email) => ({ id: email, properties: Object.assign({}, ...byEmail.get(email)!.map((index) => keyed(group, plans[index]))) })),
+      ),
+    );
+  } catch (error) {
+    if (!(error instanceof CrmPartialFailure)) throw error;
+    link(error.results);
+    // The CRM names the inputs (one per address) it refused: each stands for its address's changes.
+    const failures = error.failures.flatMap((failure) =>
+      failure.index < 0 ? [failure] : (byEmail.get(emails[failure.index]) ?? []).map((index) => ({ ...failure, index })),
+    );
+    throw new CrmPartialFailure(error.message, error.results, failures);
+  }
+}
+
+/** A contact's properties with its sync key, which keeps the CRM contact traceable to the id that wrote it last. */
+const keyed = (group: ChangeGroup, plan: PlannedWrite) => ({
+  ...plan.properties,
+  [SYNC_KEY_PROPERTY]: syncKeyOf(group, plan.change.externalObjectId, plan.change.generation),
+});
+
+async function linkWritten(write: () => Promise<CrmObject[]>, link: (results: CrmObject[]) => void): Promise<void> {
+  try {
+    link(await write());
+  } catch (error) {
+    if (error instanceof CrmPartialFailure) link(error.results);
+    throw error;
   }
 }

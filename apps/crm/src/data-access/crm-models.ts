@@ -60,7 +60,7 @@ const objectSchema = new Schema(
   },
   { collection: 'crm_objects', versionKey: false, minimize: false },
 );
-// Contact search by e-mail goes through crm_contact_emails.
+// Contact search by e-mail goes through the e-mails' claims in crm_unique_values.
 
 const uniqueValueSchema = new Schema(
   {
@@ -74,17 +74,8 @@ const uniqueValueSchema = new Schema(
   },
   { collection: 'crm_unique_values', versionKey: false },
 );
-// The _id serves upsert by a unique property (`_id: {$in}`) and refuses a second object with the same value.
-
-/**
- * The contacts that have (or had) an e-mail, by `_id` = contactEmailKey(portalId, emailKey): what
- * search by e-mail reads, then checks against the contacts. Written before the contacts, so an
- * entry may name a contact whose e-mail changed since, but never misses one that has it.
- */
-const contactEmailSchema = new Schema(
-  { _id: { type: String, required: true }, ids: { type: [Number], default: [] } },
-  { collection: 'crm_contact_emails', versionKey: false },
-);
+// The _id serves upsert by a unique property (`_id: {$in}`) and refuses a second object with the same
+// value; a contact's e-mail is claimed lower-cased, as the hosted CRM holds one contact per e-mail.
 
 const pipelineSchema = new Schema(
   {
@@ -131,11 +122,6 @@ export interface UniqueValueDoc {
   objectId: number;
 }
 
-export interface ContactEmailDoc {
-  _id: string;
-  ids: number[];
-}
-
 export function crmModels(connection: Connection) {
   return {
     accounts: connection.model('CrmAccount', accountSchema),
@@ -143,7 +129,6 @@ export function crmModels(connection: Connection) {
     propertyGroups: connection.model('CrmPropertyGroup', propertyGroupSchema),
     objects: connection.model('CrmObject', objectSchema),
     uniqueValues: connection.model('CrmUniqueValue', uniqueValueSchema),
-    contactEmails: connection.model('CrmContactEmail', contactEmailSchema),
     pipelines: connection.model('CrmPipeline', pipelineSchema),
     idBlocks: connection.model('CrmIdBlock', idBlockSchema),
   };

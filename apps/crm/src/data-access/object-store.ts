@@ -1,17 +1,15 @@
 import { driverCollection } from '@ecomm-sync/data-access';
 import { ownValue } from '@ecomm-sync/domain';
 import { CrmError } from '../domain/crm-error';
-import { SINGLE_ASSOCIATIONS, type CrmType, type PropertyDefinition } from '../domain/object-types';
+import { SINGLE_ASSOCIATIONS, type CrmType } from '../domain/object-types';
 import type { CrmModels } from './crm-models';
 import { isDuplicateKey } from './duplicate-key';
 import { ObjectIdAllocator } from './object-ids';
-import { contactEmailKey, ObjectReads, uniqueValueKey, type Properties, type StoredObject } from './object-reads';
+import { ObjectReads, type Properties, type StoredObject } from './object-reads';
 import type { PropertyStore } from './property-store';
+import { uniqueProperties, type ClaimedWrite } from './unique-claims';
 
 export type { Properties, SearchFilter, StoredObject } from './object-reads';
-
-/** A contact's e-mail as search compares it. */
-const emailKeyOf = (properties: Properties): string | null => properties.email?.toLowerCase() || null;
 
 function normalise(properties: Record<string, unknown>): Properties {
   return Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, value === null ? null : String(value)]));
@@ -45,69 +43,26 @@ export class ObjectStore extends ObjectReads {
     const ids = await this.ids.allocate(inputs.length);
     const now = new Date();
     const docs = inputs.map((input, i) => this.objectDoc(portalId, objectType, ids[i], normalise(input.properties), now));
-    await this.claimUniqueValues(portalId, objectType, definitions, docs);
-    if (objectType === 'contacts')
-      await this.noteEmails(
-        portalId,
-        docs.map((doc) => ({ id: doc.id, emailKey: emailKeyOf(doc.properties) })),
-      );
+    await this.claims.claim(
+      portalId,
+      objectType,
+      uniqueProperties(objectType, definitions),
+      docs.map((doc) => ({ id: doc.id, after: doc.properties })),
+    );
     await this.objects.insertMany(docs, { ordered: true });
     return docs.map((doc) => ({ ...doc, associations: {} }));
   }
 
-  /** Notes which contacts have which e-mail, before the contacts are written (see crm_contact_emails). */
-  private async noteEmails(portalId: number, contacts: { id: number; emailKey: string | null }[]): Promise<void> {
-    const byEmail = new Map<string, number[]>();
-    for (const { id, emailKey } of contacts) if (emailKey) byEmail.set(emailKey, [...(byEmail.get(emailKey) ?? []), id]);
-    if (byEmail.size === 0) return;
-    const write = () =>
-      this.contactEmails.bulkWrite(
-        [...byEmail].map(([emailKey, ids]) => ({
-          updateOne: { filter: { _id: contactEmailKey(portalId, emailKey) }, update: { $addToSet: { ids: { $each: ids } } }, upsert: true },
-        })),
-        { ordered: false },
-      );
-    // Two first writers of one e-mail: the loser's upsert meets the winner's entry; adding again lands.
-    await write().catch((error) => (isDuplicateKey(error) ? write() : Promise.reject(error)));
-  }
-
-  private async claimUniqueValues(
-    portalId: number,
-    objectType: CrmType,
-    definitions: Map<string, PropertyDefinition>,
-    docs: { id: number; properties: Properties }[],
-  ) {
-    const claims = docs.flatMap((doc) =>
-      Object.entries(doc.properties)
-        .filter(([name, value]) => definitions.get(name)?.hasUniqueValue && value)
-        .map(([property, value]) => ({
-          _id: uniqueValueKey(portalId, objectType, property, value!),
-          portalId,
-          objectType,
-          property,
-          value: value!,
-          objectId: doc.id,
-        })),
-    );
-    if (claims.length === 0) return;
-    try {
-      await this.uniqueValues.insertMany(claims, { ordered: false });
-    } catch (error) {
-      if (isDuplicateKey(error)) throw CrmError.conflict('A unique property value is already taken by another object; use batch/upsert to update by it');
-      throw error;
-    }
-  }
-
   /** Writes only what changes: an input equal to the object as stored writes nothing. */
   async update(portalId: number, objectType: CrmType, inputs: { id: string | number; properties: Record<string, unknown> }[]): Promise<StoredObject[]> {
-    await this.propertyStore.validateProperties(portalId, objectType, inputs);
+    const definitions = await this.propertyStore.validateProperties(portalId, objectType, inputs);
     const ids = inputs.map((input) => Number(input.id));
     // Only the portal's live objects of this type are written; the writes then go by _id alone.
     const current = new Map((await this.read(portalId, objectType, ids)).map((object) => [object.id, object]));
     const missing = ids.filter((id) => !current.has(id));
     const now = new Date();
     const writes = [];
-    const emails: { id: number; emailKey: string | null }[] = [];
+    const claimed: ClaimedWrite[] = [];
     for (const input of inputs) {
       const object = current.get(Number(input.id));
       if (!object) continue;
@@ -118,16 +73,20 @@ export class ObjectStore extends ObjectReads {
       const set: Record<string, unknown> = { updatedAt: now };
       for (const [name, value] of Object.entries(changes)) set[`properties.${name}`] = value;
       writes.push({ updateOne: { filter: { _id: object.id }, update: { $set: set } } });
-      if (objectType === 'contacts' && 'email' in changes) emails.push({ id: object.id, emailKey: emailKeyOf(changes) });
+      claimed.push({ id: object.id, before: current.get(object.id)!.properties, after: changes });
       current.set(object.id, { ...object, properties: { ...object.properties, ...changes }, updatedAt: now });
     }
-    await this.noteEmails(portalId, emails);
+    const release = await this.claims.claim(portalId, objectType, uniqueProperties(objectType, definitions), claimed);
     if (writes.length > 0) await this.objects.bulkWrite(writes, { ordered: true });
+    await release();
     if (missing.length > 0) throw CrmError.notFound(`No ${objectType} with id ${missing.join(', ')} (archived or never created); the others were updated`);
     return [...new Set(ids)].map((id) => current.get(id)!);
   }
 
-  /** Create or update by a unique property; a retried upsert finds the object the first one made. */
+  /**
+   * Create or update by a unique property (contacts also by `email`, without case); a retried
+   * upsert finds the object the first one made, and concurrent upserts of one value write one object.
+   */
   async upsert(
     portalId: number,
     objectType: CrmType,
@@ -136,47 +95,29 @@ export class ObjectStore extends ObjectReads {
     const definitions = await this.propertyStore.validateProperties(portalId, objectType, inputs);
     const idProperty = inputs[0]?.idProperty;
     if (!idProperty || inputs.some((input) => input.idProperty !== idProperty)) throw CrmError.invalidInput('every input needs the same idProperty');
-    if (!definitions.get(idProperty)?.hasUniqueValue)
-      throw CrmError.invalidInput(`idProperty "${idProperty}" is not a property with unique values on ${objectType}`);
+    const uniques = uniqueProperties(objectType, definitions);
+    if (!uniques.includes(idProperty)) throw CrmError.invalidInput(`idProperty "${idProperty}" is not a property with unique values on ${objectType}`);
     if (inputs.some((input) => typeof input.id !== 'string' || input.id === ''))
       throw CrmError.invalidInput('every input needs an id: the value of idProperty');
 
     const values = inputs.map((input) => input.id);
-    const claimedIds = await this.claimedObjectIds(portalId, objectType, idProperty, values);
+    const claimedIds = await this.claims.owners(portalId, objectType, idProperty, values);
     const unclaimed = [...new Set(values.filter((value) => !claimedIds.has(value)))];
     const fresh = new Set<number>();
     if (unclaimed.length > 0) {
       const newIds = await this.ids.allocate(unclaimed.length);
-      const claims = unclaimed.map((value, i) => ({
-        _id: uniqueValueKey(portalId, objectType, idProperty, value),
-        portalId,
-        objectType,
-        property: idProperty,
-        value,
-        objectId: newIds[i],
-      }));
-      let contested = false;
-      await this.uniqueValues.insertMany(claims, { ordered: false }).catch((error) => {
-        if (!isDuplicateKey(error)) throw error;
-        contested = true;
-      });
-      // Another writer claimed some value first: it owns it; read the owners back.
-      const owners = contested
-        ? await this.claimedObjectIds(portalId, objectType, idProperty, unclaimed)
-        : new Map(claims.map((claim) => [claim.value, claim.objectId]));
-      for (const claim of claims) {
-        const owner = owners.get(claim.value)!;
-        claimedIds.set(claim.value, owner);
-        if (owner === claim.objectId) fresh.add(owner);
+      const wanted = unclaimed.map((value, i) => ({ value, objectId: newIds[i] }));
+      // Another writer may claim some value first (or two inputs name one e-mail): its owner wins.
+      const owners = await this.claims.take(portalId, objectType, idProperty, wanted);
+      for (const { value, objectId } of wanted) {
+        const owner = owners.get(value)!;
+        claimedIds.set(value, owner);
+        if (owner === objectId) fresh.add(owner);
       }
     }
     const now = new Date();
     const writes = inputs.map((input) => ({ id: claimedIds.get(input.id)!, properties: { ...normalise(input.properties), [idProperty]: input.id } }));
-    if (objectType === 'contacts')
-      await this.noteEmails(
-        portalId,
-        writes.map(({ id, properties }) => ({ id, emailKey: emailKeyOf(properties) })),
-      );
+    const release = await this.claimOthers(portalId, objectType, uniques, idProperty, writes, fresh);
     // Objects whose claim this call made do not exist yet: written whole. Every other write (and a
     // second input for the same object) updates by _id, creating the object if a crash came
     // between its claim and its first write.
@@ -224,13 +165,36 @@ export class ObjectStore extends ObjectReads {
         )
       ).map((object) => [object.id, object]),
     );
+    await release();
     return ids.map((id) => written.get(id) ?? readBack.get(id)).filter((object): object is StoredObject => !!object);
   }
 
+  /** Claims the unique values an upsert writes besides its idProperty (a contact's e-mail, a sync key). */
+  private async claimOthers(
+    portalId: number,
+    objectType: CrmType,
+    uniques: string[],
+    idProperty: string,
+    writes: { id: number; properties: Properties }[],
+    fresh: ReadonlySet<number>,
+  ): Promise<() => Promise<void>> {
+    const others = uniques.filter((name) => name !== idProperty && writes.some((write) => write.properties[name] !== undefined));
+    if (others.length === 0) return async () => undefined;
+    const existing = writes.map((write) => write.id).filter((id) => !fresh.has(id));
+    const current = new Map((await this.read(portalId, objectType, existing)).map((object) => [object.id, object.properties]));
+    return this.claims.claim(
+      portalId,
+      objectType,
+      others,
+      writes.map(({ id, properties }) => ({ id, before: current.get(id), after: properties })),
+    );
+  }
+
   async archive(portalId: number, objectType: CrmType, ids: number[]): Promise<void> {
-    const owned = (await this.read(portalId, objectType, ids)).map((object) => object.id);
+    const owned = await this.read(portalId, objectType, ids);
     if (owned.length === 0) return;
-    await this.objects.updateMany({ _id: { $in: owned } }, { $set: { archived: true, updatedAt: new Date() } });
+    await this.objects.updateMany({ _id: { $in: owned.map((object) => object.id) } }, { $set: { archived: true, updatedAt: new Date() } });
+    await this.claims.release(portalId, objectType, uniqueProperties(objectType, await this.propertyStore.definitions(portalId, objectType)), owned);
   }
 
   /** Associates pairs both ways; a line item's deal and product replace the previous one. */

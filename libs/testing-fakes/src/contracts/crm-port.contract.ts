@@ -65,7 +65,10 @@ export function describeCrmPortContract(name: string, make: MakeCrm): void {
       await ensureProperty(crm, 'CONTACT', amount, 'number');
       const input = Object.fromEntries(Object.entries(properties).map(([key, value]) => [key === 'NUMBER' ? amount : key, value]));
       expect(await statusOf(crm.batchCreate('CONTACT', [{ properties: { email } }, { properties: { email: `x${email}`, ...input } }]))).toBe(400);
-      expect(await crm.findContactsByEmail([email, `x${email}`])).toEqual(new Map());
+      // Had the first contact been written, the upsert would find it rather than make another.
+      const [made] = await crm.batchUpsert('CONTACT', 'email', [{ id: email, properties: {} }]);
+      expect(await statusOf(crm.batchCreate('CONTACT', [{ properties: { email: `x${email}` } }]))).toBe('resolved');
+      expect(made.properties.email).toBe(email);
     });
 
     it('when an update names an archived or unknown id, then it is refused with 404 and the others are updated', async () => {
@@ -103,16 +106,37 @@ export function describeCrmPortContract(name: string, make: MakeCrm): void {
       expect(await statusOf(crm.batchCreate('PRODUCT', [{ properties: { [key]: 'taken' } }]))).toBe(409);
     });
 
-    it('when contacts are found by e-mail, then case does not matter, keys are lower-cased, and archived or unknown addresses are not found', async () => {
+    it('when contacts are upserted by e-mail, then case does not matter: a second e-mail of another case updates the same contact', async () => {
       const local = unique('ada');
+      const key = unique('key');
       await ensureProperty(crm, 'CONTACT', 'email');
-      const [ada, gone] = await crm.batchCreate('CONTACT', [
-        { properties: { email: `${local}@Example.com` } },
-        { properties: { email: `${local}.gone@example.com` } },
+      await ensureProperty(crm, 'CONTACT', 'firstname');
+      await ensureProperty(crm, 'CONTACT', key, 'string', true);
+      const [ada] = await crm.batchUpsert('CONTACT', 'email', [{ id: `${local}@Example.com`, properties: { firstname: 'Ada', [key]: 'k1' } }]);
+      const [again] = await crm.batchUpsert('CONTACT', 'email', [
+        { id: `${local.toUpperCase()}@EXAMPLE.COM`, properties: { firstname: 'Augusta', [key]: 'k2' } },
       ]);
-      await crm.batchArchive('CONTACT', [gone.id, 999_999_999]);
-      const found = await crm.findContactsByEmail([`${local.toUpperCase()}@EXAMPLE.COM`, `${local}.gone@example.com`, `${local}.never@example.com`]);
-      expect(found).toEqual(new Map([[`${local}@example.com`, ada.id]]));
+      expect(again.id).toBe(ada.id);
+      expect((await crm.batchRead('CONTACT', [ada.id], ['firstname', key]))[0].properties).toEqual({ firstname: 'Augusta', [key]: 'k2' });
+      // The sync key it gave up is free again; the one it holds is not.
+      await crm.batchUpsert('CONTACT', key, [{ id: 'k1', properties: { email: `${local}.other@example.com` } }]);
+      expect(await statusOf(crm.batchUpsert('CONTACT', key, [{ id: 'k3', properties: { email: `${local}@example.com` } }]))).toBe(409);
+    });
+
+    it('when a contact is created or updated with an e-mail another contact holds, in any case, then 409 names the existing contact', async () => {
+      const local = unique('grace');
+      await ensureProperty(crm, 'CONTACT', 'email');
+      const [grace, other] = await crm.batchCreate('CONTACT', [
+        { properties: { email: `${local}@example.com` } },
+        { properties: { email: `${local}.2@example.com` } },
+      ]);
+      const refusedCreate = await crm.batchCreate('CONTACT', [{ properties: { email: `${local.toUpperCase()}@example.com` } }]).catch((error: Error) => error);
+      expect(refusedCreate).toMatchObject({ status: 409, message: expect.stringContaining(`Existing ID: ${grace.id}`) });
+      expect(await statusOf(crm.batchUpdate('CONTACT', [{ id: other.id, properties: { email: `${local}@EXAMPLE.com` } }]))).toBe(409);
+      // A contact that changes its e-mail frees the old one.
+      await crm.batchUpdate('CONTACT', [{ id: grace.id, properties: { email: `${local}.3@example.com` } }]);
+      await crm.batchUpdate('CONTACT', [{ id: other.id, properties: { email: `${local}@example.com` } }]);
+      expect((await crm.batchRead('CONTACT', [other.id], ['email']))[0].properties.email).toBe(`${local}@example.com`);
     });
 
     it('when a property is created, then it is listed with its type; created again, 409; deleted, gone; deleted again, 404', async () => {

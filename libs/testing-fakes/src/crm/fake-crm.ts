@@ -27,6 +27,9 @@ function valueProblem(type: string, value: string | null): string | null {
   }
 }
 
+/** A contact's e-mail is unique without case, as in the hosted CRM; other unique values as written. */
+const comparable = (type: ObjectType, property: string, value: string) => (type === 'CONTACT' && property === 'email' ? value.toLowerCase() : value);
+
 /** Associations a line item has exactly one of: a new one replaces the old (as in the built-in CRM). */
 const SINGLE = new Set(['LINE_ITEM->DEAL', 'LINE_ITEM->PRODUCT']);
 
@@ -77,9 +80,13 @@ export class FakeCrm extends FakeCrmSetup implements CrmPort {
 
   async batchUpsert(type: ObjectType, idProperty: string, inputs: { id: string; properties: Properties }[]): Promise<CrmObject[]> {
     this.validate(type, inputs);
-    if (!this.definitions(type).get(idProperty)?.hasUniqueValue)
-      throw refused(400, `idProperty "${idProperty}" is not a property with unique values on ${type}`);
+    if (!this.uniqueProperties(type).includes(idProperty)) throw refused(400, `idProperty "${idProperty}" is not a property with unique values on ${type}`);
     if (inputs.some((input) => input.id === '')) throw refused(400, 'every input needs an id: the value of idProperty');
+    this.checkUniqueValues(
+      type,
+      inputs.map((input) => ({ id: this.owner(type, idProperty, input.id)?.id ?? null, properties: input.properties })),
+      idProperty,
+    );
     const written: number[] = [];
     for (const input of inputs) {
       const properties = { ...input.properties, [idProperty]: input.id };
@@ -115,16 +122,6 @@ export class FakeCrm extends FakeCrmSetup implements CrmPort {
       }));
   }
 
-  async findContactsByEmail(emails: string[]): Promise<Map<string, number>> {
-    const wanted = new Set(emails.map((email) => email.toLowerCase()));
-    const found = new Map<string, number>();
-    for (const object of [...this.objects.values()].sort((a, b) => a.id - b.id)) {
-      const email = object.type === 'CONTACT' && !object.archived ? object.properties.email?.toLowerCase() : undefined;
-      if (email && wanted.has(email) && !found.has(email)) found.set(email, object.id);
-    }
-    return found;
-  }
-
   async batchAssociate(fromType: ObjectType, toType: ObjectType, pairs: AssociationPair[]): Promise<void> {
     const unknown = pairs.flatMap((pair) => [
       ...(this.liveObject(fromType, pair.fromId) ? [] : [`${fromType} ${pair.fromId}`]),
@@ -152,24 +149,34 @@ export class FakeCrm extends FakeCrmSetup implements CrmPort {
     });
   }
 
-  /** A unique value held by another live or archived object (or twice in the inputs) is a conflict. */
-  private checkUniqueValues(type: ObjectType, writes: { id: number | null; properties: Properties }[]): void {
-    const unique = [...this.definitions(type).values()].filter((property) => property.hasUniqueValue).map((property) => property.name);
+  /** Properties one object at most may hold a value of: those with unique values, and a contact's e-mail. */
+  private uniqueProperties(type: ObjectType): string[] {
+    const names = [...this.definitions(type).values()].filter((property) => property.hasUniqueValue).map((property) => property.name);
+    return type === 'CONTACT' ? [...new Set([...names, 'email'])] : names;
+  }
+
+  /** A unique value held by another live object (or twice in the inputs) is a conflict; an archived object holds none. */
+  private checkUniqueValues(type: ObjectType, writes: { id: number | null; properties: Properties }[], except?: string): void {
     const claimed = new Set<string>();
     for (const { id, properties } of writes) {
-      for (const name of unique) {
+      for (const name of this.uniqueProperties(type).filter((property) => property !== except)) {
         const value = properties[name];
         if (!value) continue;
         const owner = this.owner(type, name, value);
-        if ((owner && owner.id !== id) || claimed.has(`${name}\u0000${value}`))
-          throw refused(409, 'a unique property value is already taken by another object');
-        claimed.add(`${name}\u0000${value}`);
+        const key = `${name}\u0000${comparable(type, name, value)}`;
+        if (owner && owner.id !== id && name === 'email') throw refused(409, `Contact already exists. Existing ID: ${owner.id}`);
+        if ((owner && owner.id !== id) || claimed.has(key)) throw refused(409, 'a unique property value is already taken by another object');
+        claimed.add(key);
       }
     }
   }
 
   private owner(type: ObjectType, property: string, value: string): StoredObject | undefined {
-    return [...this.objects.values()].find((object) => object.type === type && object.properties[property] === value);
+    const wanted = comparable(type, property, value);
+    return [...this.objects.values()].find((object) => {
+      const held = object.properties[property];
+      return object.type === type && !object.archived && !!held && comparable(type, property, held) === wanted;
+    });
   }
 
   private insert(type: ObjectType, properties: Properties): StoredObject {
