@@ -46,7 +46,15 @@ describe('built-in CRM objects API', () => {
       expect.arrayContaining(['email', 'firstname', 'lastname', 'phone', 'mobilephone', 'company', 'website', 'address', 'city', 'state', 'zip', 'country']),
     );
     const lineItems = await as('get', '/crm/v3/properties/line_items').expect(200);
-    expect(lineItems.body.results.map((p: { name: string }) => p.name).sort()).toEqual(['amount', 'discount', 'name', 'price', 'quantity', 'tax']);
+    expect(lineItems.body.results.map((p: { name: string }) => p.name).sort()).toEqual([
+      'amount',
+      'discount',
+      'hs_product_id',
+      'name',
+      'price',
+      'quantity',
+      'tax',
+    ]);
     const pipelines = await as('get', '/crm/v3/pipelines/deals').expect(200);
     expect(pipelines.body.results).toHaveLength(1);
   });

@@ -101,9 +101,10 @@ describe('sync flow over the running stack (every app its own process)', () => {
       lastProcessedAt: expect.any(Number),
       errors: [],
     });
-    const crmLineItem = await crmObject('line_items', lineItem.crmId, 'deals,products');
+    const crmLineItem = await crmObject('line_items', lineItem.crmId, 'deals');
     expect(crmLineItem.associations.deals.results[0].id).toBe(String(deal.crmId));
-    expect(crmLineItem.associations.products.results[0].id).toBe(String(product.crmId));
+    // The hosted CRM ties a line item to its product by the product's CRM id in hs_product_id.
+    expect(crmLineItem.properties.hs_product_id).toBe(String(product.crmId));
     const crmDeal = await crmObject('deals', deal.crmId, 'contacts');
     expect(crmDeal.associations.contacts.results[0].id).toBe(String(contact.crmId));
   });

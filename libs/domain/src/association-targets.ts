@@ -2,11 +2,18 @@ import type { MappedChange, ObjectType, Problem } from '@ecomm-sync/contracts';
 import { V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
 import { describeFailure } from './error-details';
 
-/** Association types an object needs the CRM ids of, with the v1 property that names each in error details. */
-export const ASSOCIATIONS: Partial<Record<ObjectType, { type: ObjectType; property: string; required: boolean }[]>> = {
+/** The line item's property that ties it to its product in the CRM: the product's CRM id (the vendor's way, not an association). */
+export const LINE_ITEM_PRODUCT_PROPERTY = 'hs_product_id';
+
+/**
+ * Association types an object needs the CRM ids of, with the v1 property that names each in error
+ * details; `crmProperty`: the CRM ties the two by this property of the object, holding the
+ * target's CRM id, rather than by an association.
+ */
+export const ASSOCIATIONS: Partial<Record<ObjectType, { type: ObjectType; property: string; required: boolean; crmProperty?: string }[]>> = {
   LINE_ITEM: [
     { type: 'DEAL', property: V1_ASSOCIATION_PROPERTIES.DEAL_ID, required: true },
-    { type: 'PRODUCT', property: V1_ASSOCIATION_PROPERTIES.PRODUCT_ID, required: true },
+    { type: 'PRODUCT', property: V1_ASSOCIATION_PROPERTIES.PRODUCT_ID, required: true, crmProperty: LINE_ITEM_PRODUCT_PROPERTY },
   ],
   DEAL: [{ type: 'CONTACT', property: V1_ASSOCIATION_PROPERTIES.CONTACT_IDS, required: false }],
 };

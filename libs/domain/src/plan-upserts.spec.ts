@@ -1,5 +1,5 @@
 import type { MappedChange, ObjectType, Problem } from '@ecomm-sync/contracts';
-import type { AssociationTargetIds } from './association-targets';
+import { LINE_ITEM_PRODUCT_PROPERTY, type AssociationTargetIds } from './association-targets';
 import { ECOMM_SYNCED_PROPERTY } from './ecommerce-setup';
 import { planUpserts, type StoredLink } from './plan-upserts';
 
@@ -101,6 +101,12 @@ describe('planUpserts', () => {
     const updated = planUpserts('LINE_ITEM', [lineItem()], { links: new Map([['li', link(9)]]), definedProperties: LINE_ITEM_PROPERTIES, targets: dealOnly });
     expect(updated.writes[0]).toMatchObject({ crmId: 9, associations: { DEAL: [501] } });
     expect(updated.writes[0].problems).toEqual([expect.objectContaining({ type: 'INVALID_ASSOCIATION_PROPERTY', blocking: false })]);
+  });
+
+  it('when a line item is written with its product, then the product is its hs_product_id (the CRM id), and only the deal is an association', () => {
+    const plan = planUpserts('LINE_ITEM', [lineItem()], { links: new Map(), definedProperties: LINE_ITEM_PROPERTIES, targets: bothTargets });
+    expect(plan.writes[0].properties).toEqual({ name: 'Mug', price: '5', quantity: '1', [LINE_ITEM_PRODUCT_PROPERTY]: '601' });
+    expect(plan.writes[0].associations).toEqual({ DEAL: [501] });
   });
 
   it('when the CRM defines the synced marker, then every write sets it; properties the CRM lacks are left out', () => {

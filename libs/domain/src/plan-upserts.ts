@@ -1,5 +1,5 @@
 import type { MappedChange, ObjectType, Problem } from '@ecomm-sync/contracts';
-import { resolveAssociations, type AssociationTargetIds } from './association-targets';
+import { ASSOCIATIONS, resolveAssociations, type AssociationTargetIds } from './association-targets';
 import { ECOMM_SYNCED_PROPERTY } from './ecommerce-setup';
 import { validateChange } from './validate-change';
 
@@ -15,6 +15,7 @@ export interface PlannedWrite {
   change: MappedChange;
   crmId: number | null;
   properties: Record<string, string | null>;
+  /** CRM associations to make, by type (a line item's product is the `hs_product_id` property instead). */
   associations: Partial<Record<ObjectType, number[]>>;
   /** Objects of optional associations that are not synced yet: associated when they arrive. */
   associateLater: string[];
@@ -65,7 +66,15 @@ export function planUpserts(objectType: ObjectType, upserts: readonly MappedChan
     } else {
       const properties = { ...validated.properties };
       if (definedProperties.has(ECOMM_SYNCED_PROPERTY)) properties[ECOMM_SYNCED_PROPERTY] = 'true';
-      plan.writes.push({ change, crmId, properties, associations: resolved.associations, associateLater: resolved.associateLater, problems });
+      const associations = { ...resolved.associations };
+      // A target the CRM ties by a property of the object (a line item's product) is written as that property.
+      for (const { type, crmProperty } of ASSOCIATIONS[objectType] ?? []) {
+        const ids = associations[type];
+        if (!crmProperty || !ids) continue;
+        properties[crmProperty] = String(ids[0]);
+        delete associations[type];
+      }
+      plan.writes.push({ change, crmId, properties, associations, associateLater: resolved.associateLater, problems });
     }
   }
   return plan;

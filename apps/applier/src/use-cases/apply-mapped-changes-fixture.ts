@@ -29,7 +29,7 @@ const PROPERTIES: Record<ObjectType, CrmPropertyInfo[]> = {
   CONTACT: [text('email'), text('firstname'), number('age'), ...ECOMM_PROPERTIES.CONTACT],
   DEAL: [text('dealname'), text('dealstage'), number('amount'), ...ECOMM_PROPERTIES.DEAL],
   PRODUCT: [text('name'), number('price'), ...ECOMM_PROPERTIES.PRODUCT],
-  LINE_ITEM: [number('quantity'), ...ECOMM_PROPERTIES.LINE_ITEM],
+  LINE_ITEM: [number('quantity'), number('hs_product_id'), ...ECOMM_PROPERTIES.LINE_ITEM],
 };
 
 type Method = keyof CrmPort;

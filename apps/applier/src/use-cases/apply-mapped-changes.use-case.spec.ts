@@ -182,7 +182,7 @@ describe('ApplyMappedChangesUseCase: writing, failing and newest wins', () => {
     expect(pending.map((checkout) => [checkout.externalObjectId, checkout.crmId])).toEqual([['d1', (await world.status('DEAL', 'd1'))!.crmId]]);
   });
 
-  it('when a line item, its deal and its product come in one batch, then the deal and product are written first and the line item is associated with both', async () => {
+  it('when a line item, its deal and its product come in one batch, then the deal and product are written first, the line item is associated with the deal and names the product by hs_product_id', async () => {
     await world.useCase.execute([
       world.message('LINE_ITEM', [aLineItem('li', 'd', 'p')]),
       world.message('DEAL', [aDeal('d')]),
@@ -191,6 +191,8 @@ describe('ApplyMappedChangesUseCase: writing, failing and newest wins', () => {
 
     const lineItem = (await world.status('LINE_ITEM', 'li'))!;
     expect(world.crm.associationsOf('LINE_ITEM', lineItem.crmId!, 'DEAL')).toEqual([(await world.status('DEAL', 'd'))!.crmId]);
-    expect(world.crm.associationsOf('LINE_ITEM', lineItem.crmId!, 'PRODUCT')).toEqual([(await world.status('PRODUCT', 'p'))!.crmId]);
+    expect(world.crm.live('LINE_ITEM').find((object) => object.id === lineItem.crmId)?.properties.hs_product_id).toBe(
+      String((await world.status('PRODUCT', 'p'))!.crmId),
+    );
   });
 });

@@ -108,6 +108,8 @@ export const DEFAULT_PROPERTIES: Record<CrmType, Pick<PropertyDefinition, 'name'
     def('amount', 'Net price', 'number'),
     def('discount', 'Unit discount', 'number'),
     def('tax', 'Tax', 'number'),
+    // The product a line item is made from, by its CRM id: the hosted CRM ties the two by it.
+    def('hs_product_id', 'Product ID', 'number'),
   ],
 };
 
