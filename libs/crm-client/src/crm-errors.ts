@@ -15,8 +15,12 @@ export class CrmRequestError extends Error {
     this.name = 'CrmRequestError';
   }
 
+  /**
+   * Whether trying again can succeed: no answer, 429 (limits), 5xx, 423 (the record is locked by
+   * another write: the vendor says wait at least 2 s) and 477 (the account is being migrated).
+   */
   get retriable(): boolean {
-    return this.status === 0 || this.status === 429 || this.status >= 500;
+    return this.status === 0 || this.status === 429 || this.status === 423 || this.status === 477 || this.status >= 500;
   }
 }
 

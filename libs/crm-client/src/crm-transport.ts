@@ -4,6 +4,15 @@ import { countCrmRequest, startSpan, type ActiveSpan } from '@ecomm-sync/observa
 import { CrmUnavailableError, toCrmError, type CrmUnavailableReason } from './crm-errors';
 import { agents, isSearch, lowerCased, wait, withTraceparent } from './http-request-helpers';
 
+/** How long a request waits after a 423 (record locked) at least, as the vendor's API asks. */
+const LOCKED_WAIT_MS = 2_000;
+
+/** Retry-After in milliseconds, when the answer gives it in seconds. */
+function retryAfterMs(headers: unknown): number | undefined {
+  const seconds = Number(lowerCased(headers)['retry-after']);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+}
+
 /** How a CRM client reaches its CRM. */
 export interface CrmTransportOptions {
   baseUrl: string;
@@ -53,9 +62,10 @@ export class CrmTransport {
 
   /**
    * Sends one request: takes a permit from the budget first (searches as 'search') and reports the
-   * answer to it. Retries after a 429 (as the budget, or Retry-After, says), no answer and 5xx (capped
-   * exponential backoff with jitter) with no fixed count, as long as the request's waits stay within
-   * `maxWaitMs`; beyond it, CrmUnavailableError. Any other 4xx is a CrmRequestError at once.
+   * answer to it. Retries after a 429 (as the budget, or Retry-After, says), 423 (2 s at least), no
+   * answer, 5xx and 477 (Retry-After, else capped exponential backoff with jitter) with no fixed
+   * count, as long as the request's waits stay within `maxWaitMs`; beyond it, CrmUnavailableError.
+   * Any other 4xx is a CrmRequestError at once: it would be refused again.
    */
   async send<T>(config: AxiosRequestConfig): Promise<{ status: number; data: T; headers: Record<string, string> }> {
     const kind: CrmRequestKind = isSearch(config.url) ? 'search' : 'request';
@@ -118,8 +128,12 @@ export class CrmTransport {
           // With a budget, the next take waits as long as the corrected budget says; without one,
           // Retry-After says it, and a daily cap without Retry-After is a wait we cannot know.
           waitMs = this.budget ? 0 : (answer.retryAfterMs ?? (reason === 'daily-cap' ? Infinity : this.backoff(unanswered++)));
+        } else if (failure.status === 423) {
+          // Locked by a concurrent write to the same record: the vendor asks for 2 s at least.
+          waitMs = Math.max(LOCKED_WAIT_MS, this.backoff(unanswered++));
         } else {
-          waitMs = this.backoff(unanswered++);
+          // No answer, 5xx, or 477 (the account is migrating): as long as Retry-After says, else backing off.
+          waitMs = retryAfterMs(response?.headers) ?? this.backoff(unanswered++);
         }
         if (Date.now() + waitMs > deadline)
           throw unavailable(reason, reason === 'unreachable' || waitMs === Infinity ? null : Date.now() + waitMs, failure.status);

@@ -94,6 +94,23 @@ describe('HttpCrmClient when the CRM limits, fails or is away', () => {
     expect(crm.seen).toHaveLength(0);
   });
 
+  it('when the CRM answers 423 (record locked), then the client waits 2 s at least before it tries again: within a shorter wait, the work waits instead', async () => {
+    crm = await scriptedCrm([{ status: 423, body: { status: 'error', message: 'Record is locked', category: 'LOCKED' } }, ok]);
+    await expect(crm.client({ maxWaitMs: 1_500 }).batchRead('CONTACT', [7], [])).rejects.toMatchObject({
+      name: 'CrmUnavailableError',
+      status: 423,
+      reason: 'unreachable',
+      retriable: true,
+    });
+    expect(crm.seen).toHaveLength(1);
+  });
+
+  it('when the CRM answers 477 (the account is migrating) with Retry-After 0, then the client sends again and returns the answer', async () => {
+    crm = await scriptedCrm([{ status: 477, headers: { 'retry-after': '0' }, body: { status: 'error', message: 'Migration in progress' } }, ok]);
+    await expect(crm.client().batchRead('CONTACT', [7], ['email'])).resolves.toEqual([{ id: 7, properties: { email: 'a@example.com' } }]);
+    expect(crm.seen).toHaveLength(2);
+  });
+
   it('when the CRM answers 429 with Retry-After 0, then the client sends again and returns the answer', async () => {
     crm = await scriptedCrm([{ status: 429, headers: { 'retry-after': '0' }, body: tenSecondly }, ok]);
     const objects = await crm.client().batchRead('CONTACT', [7], ['email']);
