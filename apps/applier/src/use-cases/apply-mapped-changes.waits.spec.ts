@@ -121,14 +121,21 @@ describe('ApplyMappedChangesUseCase: waiting for objects and for the CRM', () =>
       expect(error.details).toContain('dealname is too long for this portal');
     });
 
-    it('when the CRM refuses a whole batch for one bad value, then the inputs are sent one by one and only the bad one fails with the CRM reason', async () => {
-      await world.apply('CONTACT', aContact('c0'), aContact('c1', { properties: { email: 'c1@example.com', age: 'old' } }), aContact('c2'));
+    it('when the CRM refuses a whole batch for one bad value, then the batch is split in halves until only the bad one fails with the CRM reason', async () => {
+      const contacts = Array.from({ length: 16 }, (_, n) =>
+        n === 5 ? aContact('c5', { properties: { email: 'c5@example.com', age: 'old' } }) : aContact(`c${n}`),
+      );
+      world.calls.length = 0;
 
-      expect(world.crm.live('CONTACT').map((object) => object.properties.email)).toEqual(['c0@example.com', 'c2@example.com']);
-      const [error] = await world.openErrors('CONTACT', 'c1');
+      await world.apply('CONTACT', ...contacts);
+
+      expect(world.crm.live('CONTACT')).toHaveLength(15);
+      const [error] = await world.openErrors('CONTACT', 'c5');
       expect(error.type).toBe('UNKNOWN_ERROR');
       expect(error.details).toContain('"old" is not a number');
       expect(await world.openErrors('CONTACT', 'c0')).toEqual([]);
+      // 16, then 8 + 8, 4 + 4, 2 + 2, 1 + 1: nine requests where one by one would be seventeen.
+      expect(world.writes().filter((method) => method === 'batchUpsert')).toHaveLength(9);
     });
   });
 
