@@ -52,6 +52,28 @@ describe('the console API', () => {
     expect(web.objectTypes.CONTACT).toEqual({ received: 3, applied: 0, withOpenErrors: 2, waiting: 0, notProcessed: 3 });
   });
 
+  it('when the CRM refused a write, then the console shows its status, category and correlation id, and the public listing answers as the original did', async () => {
+    await fixture.database.repositories.syncErrors.record({ tenant: direct, storeId: 'crm-refusals', objectType: 'DEAL' }, [
+      {
+        externalObjectId: 'd1',
+        rev: 1,
+        settingsRev: 1,
+        type: 'UNKNOWN_ERROR',
+        details: 'Property values were not valid',
+        crm: { status: 400, category: 'VALIDATION_ERROR', correlationId: 'corr-9' },
+        changedAt: 5,
+        erroredAt: 8,
+      },
+    ]);
+
+    const consoleErrors = (await request(app).get(`/console/api/v1/errors?hapikey=${KEY}&storeId=crm-refusals`).expect(200)).body.results;
+    expect(consoleErrors).toEqual([
+      expect.objectContaining({ externalObjectId: 'd1', crm: { status: 400, category: 'VALIDATION_ERROR', correlationId: 'corr-9' } }),
+    ]);
+    const listed = (await request(app).get(`/extensions/ecomm/v2/sync/errors/portal?hapikey=${KEY}`).expect(200)).body.results;
+    expect(listed.find((error: { externalObjectId: string }) => error.externalObjectId === 'd1')).not.toHaveProperty('crm');
+  });
+
   it('when errors are filtered by store and status, then each comes with what to do, newest first, paged', async () => {
     const page = (query: string) => request(app).get(`/console/api/v1/errors?hapikey=${KEY}&${query}`).expect(200);
     const first = (await page('storeId=web&limit=1')).body;

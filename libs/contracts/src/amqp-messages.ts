@@ -49,6 +49,17 @@ export const syncBatchMessageSchema = {
 export type SyncBatchMessage = FromWireSchema<typeof syncBatchMessageSchema>;
 
 /** A blocking problem stops the object from being applied; others skip one property. */
+/** The CRM's own words for a refusal: its HTTP status, `category` and `correlationId` (what its support asks for). */
+const crmAnswerSchema = {
+  type: 'object',
+  properties: {
+    status: { type: 'integer' },
+    category: { type: 'string' },
+    correlationId: { type: 'string' },
+  },
+} as const;
+export type CrmAnswer = FromWireSchema<typeof crmAnswerSchema>;
+
 const problemSchema = {
   type: 'object',
   required: ['type', 'details', 'blocking'],
@@ -56,6 +67,8 @@ const problemSchema = {
     type: { type: 'string', enum: ERROR_TYPES },
     details: { type: 'string' },
     blocking: { type: 'boolean' },
+    /** When the CRM refused the write: what it answered. */
+    crm: crmAnswerSchema,
   },
 } as const;
 export type Problem = FromWireSchema<typeof problemSchema>;

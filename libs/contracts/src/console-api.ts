@@ -1,3 +1,4 @@
+import type { CrmAnswer } from './amqp-messages';
 import type { ErrorStatus, ErrorType, ObjectType } from './enums';
 
 /**
@@ -50,6 +51,8 @@ export interface ConsoleErrorRecord {
   status: ErrorStatus;
   whatToDo: string;
   retryHelps: boolean;
+  /** When the CRM refused the write: its status, category and correlation id. */
+  crm?: CrmAnswer;
 }
 
 export interface ConsoleErrorPage {

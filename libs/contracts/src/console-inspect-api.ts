@@ -1,5 +1,5 @@
 import type { ErrorStatus, ErrorType, ObjectType } from './enums';
-import type { Problem } from './amqp-messages';
+import type { CrmAnswer, Problem } from './amqp-messages';
 import type { V2SettingsInput } from './settings';
 import type { PropertyValue } from './sync-v1';
 
@@ -30,7 +30,7 @@ export interface ConsoleObjectInspection {
   } | null;
   /** The merged state mapped with the settings in force now. */
   mapped: { properties: Record<string, string | null>; associations: Partial<Record<ObjectType, string[]>>; problems: Problem[] } | null;
-  errors: { type: ErrorType; details: string; status: ErrorStatus; changedAt: number; erroredAt: number; whatToDo: string }[];
+  errors: { type: ErrorType; details: string; status: ErrorStatus; changedAt: number; erroredAt: number; whatToDo: string; crm?: CrmAnswer }[];
 }
 
 /** POST /console/api/v1/mappings/validate: the enabling rules on a draft, as the settings endpoint applies them. */

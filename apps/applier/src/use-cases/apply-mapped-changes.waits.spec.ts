@@ -139,6 +139,27 @@ describe('ApplyMappedChangesUseCase: waiting for objects and for the CRM', () =>
     });
   });
 
+  describe("the CRM's own words", () => {
+    it('when the CRM refuses an input with a category and a correlation id, then the error record keeps them beside its message', async () => {
+      world.faults.set(
+        'batchUpsert',
+        throws(new CrmRequestError('CRM POST failed (400): Property values were not valid', 400, 'VALIDATION_ERROR', 'corr-123')),
+      );
+
+      await world.apply('DEAL', aDeal('d1'));
+
+      const [error] = await world.repositories.syncErrors.listForObject(
+        { ...world.tenant, storeId: 'default', objectType: 'DEAL', externalObjectId: 'd1' },
+        false,
+      );
+      expect(error).toMatchObject({
+        type: 'UNKNOWN_ERROR',
+        details: expect.stringContaining('Property values were not valid'),
+        crm: { status: 400, category: 'VALIDATION_ERROR', correlationId: 'corr-123' },
+      });
+    });
+  });
+
   describe('a CRM that cannot take changes now', () => {
     it.each([
       ['does not answer', new CrmUnavailableError('no answer', 0, 'unreachable', null, 'no answer: ECONNREFUSED'), 'unreachable'],

@@ -54,6 +54,7 @@ export class ApplyOutcome {
         settingsRev: change.settingsRev,
         type: problem.type,
         details: problem.details,
+        ...(problem.crm ? { crm: problem.crm } : {}),
         changedAt: change.changedAt,
         erroredAt: this.now,
       });

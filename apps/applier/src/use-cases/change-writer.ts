@@ -4,7 +4,7 @@ import type { ObjectSync, Portal, Repositories } from '@ecomm-sync/data-access';
 import { describeFailure, planUpserts, SYNC_KEY_PROPERTY, syncKeyOf, type PlannedWrite } from '@ecomm-sync/domain';
 import type { ApplyOutcome } from './apply-outcome';
 import { ASSOCIATIONS, type ChangeGroup } from './change-group';
-import { sendIsolated } from './crm-batch-writer';
+import { sendIsolated, type CrmRefusal } from './crm-batch-writer';
 import type { CrmDirectory } from './crm-directory';
 
 /**
@@ -50,7 +50,7 @@ export class ChangeWriter {
     for (const { change, problems, waitingFor } of waits) outcome.waits(change, problems, waitingFor);
     for (const { change, problems } of fails) outcome.processed(change, problems);
 
-    const failures = new Map<MappedChange, string>();
+    const failures = new Map<MappedChange, CrmRefusal>();
     await sendIsolated(
       plans.filter((plan) => plan.crmId !== null),
       (chunk) =>
@@ -70,14 +70,15 @@ export class ChangeWriter {
     const written = plans.filter((plan) => plan.crmId !== null && !failures.has(plan.change));
     await this.associate(crm, objectType, written, failures);
     for (const plan of plans) {
-      const failure = failures.get(plan.change) ?? (plan.crmId === null ? 'the CRM returned no id for the object' : undefined);
+      const failure = failures.get(plan.change) ?? (plan.crmId === null ? { message: 'the CRM returned no id for the object', crm: {} } : undefined);
       if (failure) {
         outcome.processed(plan.change, [
           ...plan.problems,
           {
             type: 'UNKNOWN_ERROR',
             blocking: true,
-            details: describeFailure(plan.crmId === null ? 'CREATE' : 'UPDATE', objectType, plan.change.externalObjectId, failure),
+            details: describeFailure(plan.crmId === null ? 'CREATE' : 'UPDATE', objectType, plan.change.externalObjectId, failure.message),
+            ...(Object.keys(failure.crm).length > 0 ? { crm: failure.crm } : {}),
           },
         ]);
         continue;
@@ -98,7 +99,7 @@ export class ChangeWriter {
     return targets;
   }
 
-  private async associate(crm: CrmPort, objectType: ObjectType, written: PlannedWrite[], failures: Map<MappedChange, string>) {
+  private async associate(crm: CrmPort, objectType: ObjectType, written: PlannedWrite[], failures: Map<MappedChange, CrmRefusal>) {
     for (const { type } of ASSOCIATIONS[objectType] ?? []) {
       const withTarget = written.filter((plan) => plan.associations[type]?.length);
       await sendIsolated(

@@ -1,4 +1,4 @@
-import type { MappedChange } from '@ecomm-sync/contracts';
+import type { CrmAnswer, MappedChange } from '@ecomm-sync/contracts';
 import { CrmPartialFailure, CrmRequestError } from '@ecomm-sync/crm-client';
 
 /**
@@ -9,22 +9,37 @@ import { CrmPartialFailure, CrmRequestError } from '@ecomm-sync/crm-client';
  * that the others are written and only the faulty ones fail: one bad input in 100 costs about 14
  * requests, not 100. Retriable failures are thrown: the caller's whole group waits or is retried.
  */
+/** Why the CRM refused an input: its message, and its status, category and correlation id for the error record. */
+export interface CrmRefusal {
+  message: string;
+  crm: CrmAnswer;
+}
+
+/** The CRM's own words of a refusal, without the fields it did not give. */
+function answerOf({ status, category, correlationId }: { status?: number; category?: string; correlationId?: string }): CrmAnswer {
+  return { ...(status ? { status } : {}), ...(category ? { category } : {}), ...(correlationId ? { correlationId } : {}) };
+}
+
 export async function sendIsolated<T extends { change: MappedChange }>(
   items: T[],
   send: (chunk: T[]) => Promise<unknown>,
-  failures: Map<MappedChange, string>,
+  failures: Map<MappedChange, CrmRefusal>,
 ): Promise<void> {
   if (items.length === 0) return;
   try {
     await send(items);
   } catch (error) {
     if (error instanceof CrmPartialFailure && error.failures.every((failure) => failure.index >= 0 && failure.index < items.length)) {
-      for (const failure of error.failures) failures.set(items[failure.index].change, failure.message);
+      for (const failure of error.failures)
+        failures.set(items[failure.index].change, {
+          message: failure.message,
+          crm: answerOf({ category: failure.category, correlationId: error.correlationId }),
+        });
       return;
     }
     if (!(error instanceof CrmRequestError) || error.retriable) throw error;
     if (items.length === 1) {
-      failures.set(items[0].change, error.message);
+      failures.set(items[0].change, { message: error.message, crm: answerOf(error) });
       return;
     }
     const half = Math.ceil(items.length / 2);

@@ -1,5 +1,6 @@
 import type { ConsoleErrorPage, ConsoleErrorRecord, ConsoleRetryRequest, ConsoleRetryResult, ErrorType, ObjectType } from '@ecomm-sync/contracts';
 import { sessionApi } from '../api';
+import { CrmAnswerLine } from '../components/crm-answer';
 import { SelectField } from '../components/select-field';
 import { ActionResult, Empty, ErrorState, formatTime, PolledView, UpdatedAt } from '../components/states';
 import { Link, useLocation } from '../router';
@@ -72,6 +73,7 @@ function ErrorItem({
         <time>{formatTime(error.erroredAt)}</time>
       </p>
       <p className="details">{error.details}</p>
+      <CrmAnswerLine crm={error.crm} />
       <p>
         <strong>What to do:</strong> {error.whatToDo}
       </p>

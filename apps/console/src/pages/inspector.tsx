@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ConsoleObjectInspection } from '@ecomm-sync/contracts';
 import { sessionApi } from '../api';
 import { InstallPicker, useInstalls } from '../components/install-picker';
+import { CrmAnswerLine } from '../components/crm-answer';
 import { SelectField } from '../components/select-field';
 import { Empty, ErrorState, formatTime, Loading, UpdatedAt } from '../components/states';
 import { useLocation } from '../router';
@@ -121,6 +122,7 @@ function Inspection({ object }: { object: ConsoleObjectInspection }) {
                   <time>{formatTime(error.erroredAt)}</time>
                 </h3>
                 <p className="details">{error.details}</p>
+                <CrmAnswerLine crm={error.crm} />
                 <p>
                   <strong>What to do:</strong> {error.whatToDo}
                 </p>

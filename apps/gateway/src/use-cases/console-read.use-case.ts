@@ -56,6 +56,7 @@ export class ConsoleReadUseCase {
         details: error.details,
         status: error.status,
         ...errorAdvice(error.type),
+        ...(error.crm ? { crm: error.crm } : {}),
       })),
       offset: filter.offset,
       limit: filter.limit,

@@ -82,6 +82,7 @@ export class InspectObjectUseCase {
         changedAt: error.changedAt,
         erroredAt: error.erroredAt,
         whatToDo: errorAdvice(error.type).whatToDo,
+        ...(error.crm ? { crm: error.crm } : {}),
       })),
     };
   }

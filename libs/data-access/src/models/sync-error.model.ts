@@ -13,6 +13,8 @@ const syncErrorSchema = new Schema(
     settingsRev: { type: Number, required: true, default: 0 },
     type: { type: String, enum: ERROR_TYPES, required: true },
     details: { type: String, required: true },
+    /** When the CRM refused the write: its status, category and correlation id (absent otherwise). */
+    crm: { type: { status: Number, category: String, correlationId: String, _id: false }, default: undefined },
     changedAt: { type: Number, required: true },
     erroredAt: { type: Number, required: true },
     status: { type: String, enum: ERROR_STATUSES, required: true },

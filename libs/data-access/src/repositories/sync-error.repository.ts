@@ -1,5 +1,5 @@
 import { Types, type Connection } from 'mongoose';
-import type { ErrorStatus, ErrorType, ObjectScope, ObjectType } from '@ecomm-sync/contracts';
+import type { CrmAnswer, ErrorStatus, ErrorType, ObjectScope, ObjectType } from '@ecomm-sync/contracts';
 import { syncErrorModel } from '../models/sync-error.model';
 import { keyFilter, type ObjectKey } from '../object-key';
 import { onlyDuplicateKeyErrors } from './duplicate-key';
@@ -15,6 +15,8 @@ export interface SyncError {
   changedAt: number;
   erroredAt: number;
   status: ErrorStatus;
+  /** When the CRM refused the write: its status, category and correlation id. */
+  crm?: CrmAnswer;
 }
 
 export interface NewSyncError {
@@ -25,6 +27,7 @@ export interface NewSyncError {
   details: string;
   changedAt: number;
   erroredAt: number;
+  crm?: CrmAnswer;
 }
 
 export interface ErrorQuery {
@@ -57,6 +60,7 @@ const PROJECTION = {
   changedAt: 1,
   erroredAt: 1,
   status: 1,
+  crm: 1,
 };
 
 export class SyncErrorRepository {
@@ -80,6 +84,7 @@ export class SyncErrorRepository {
         update: {
           $setOnInsert: {
             details: error.details,
+            ...(error.crm ? { crm: error.crm } : {}),
             changedAt: error.changedAt,
             erroredAt: error.erroredAt,
             status: 'OPEN',

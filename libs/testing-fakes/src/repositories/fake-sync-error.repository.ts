@@ -27,8 +27,20 @@ export class FakeSyncErrorRepository implements PublicOf<SyncErrorRepository> {
       const same = (row: Row) =>
         this.isObject(row, base, error.externalObjectId) && row.rev === error.rev && row.settingsRev === error.settingsRev && row.type === error.type;
       if (this.rows.some(same)) continue;
-      const { externalObjectId, rev, settingsRev, type, details, changedAt, erroredAt } = error;
-      this.rows.push({ ...base, id: newObjectId(), externalObjectId, rev, settingsRev, type, details, changedAt, erroredAt, status: 'OPEN' });
+      const { externalObjectId, rev, settingsRev, type, details, changedAt, erroredAt, crm } = error;
+      this.rows.push({
+        ...base,
+        id: newObjectId(),
+        externalObjectId,
+        rev,
+        settingsRev,
+        type,
+        details,
+        ...(crm ? { crm } : {}),
+        changedAt,
+        erroredAt,
+        status: 'OPEN',
+      });
     }
     const newest = new Map<string, NewSyncError>();
     for (const error of errors) newest.set(error.externalObjectId, error);
