@@ -90,6 +90,17 @@ describe('ApplyMappedChangesUseCase: writing, failing and newest wins', () => {
     expect(await world.status('CONTACT', 'c1')).toMatchObject({ crmId: existing.id });
   });
 
+  it('when a linked contact changes its e-mail to one another CRM contact holds, then it is linked to that contact and written there, with no error', async () => {
+    await world.apply('CONTACT', aContact('c1'));
+    const [other] = await world.crm.batchCreate('CONTACT', [{ properties: { email: 'taken@example.com' } }]);
+
+    await world.apply('CONTACT', aContact('c1', { rev: 2, properties: { email: 'Taken@example.com', firstname: 'Moved' } }));
+
+    expect(await world.status('CONTACT', 'c1')).toMatchObject({ crmId: other.id, appliedRev: 2 });
+    expect(world.crm.live('CONTACT').find((object) => object.id === other.id)?.properties.firstname).toBe('Moved');
+    expect(await world.openErrors('CONTACT', 'c1')).toEqual([]);
+  });
+
   it('when two new ids with one e-mail (in any case) arrive in one batch, then the CRM has one contact, both ids link to it, and it cost one write', async () => {
     world.calls.length = 0;
     await world.apply(

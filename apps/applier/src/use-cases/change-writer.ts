@@ -60,6 +60,7 @@ export class ChangeWriter {
         ),
       failures,
     );
+    if (objectType === 'CONTACT') await relinkToExistingContacts(crm, plans, failures);
     await sendIsolated(
       plans.filter((plan) => plan.crmId === null),
       (chunk) => (objectType === 'CONTACT' ? upsertContactsByEmail(crm, group, chunk) : upsertBySyncKey(crm, group, chunk)),
@@ -170,6 +171,36 @@ async function upsertContactsByEmail(crm: CrmPort, group: ChangeGroup, plans: Pl
     );
     throw new CrmPartialFailure(error.message, error.results, failures);
   }
+}
+
+/** The contact a 409 names as holding the e-mail an update wanted to give another ("Contact already exists. Existing ID: N"). */
+const existingContactOf = (refusal: CrmRefusal): number | null => {
+  const id = refusal.crm.status === 409 ? /Existing ID: (\d+)/.exec(refusal.message)?.[1] : undefined;
+  return id ? Number(id) : null;
+};
+
+/**
+ * A linked contact whose new e-mail another CRM contact holds (the CRM answers 409 naming it) is
+ * linked to that contact and written there, as SPEC links a new id by e-mail: one contact per
+ * e-mail. The contact it leaves keeps its data.
+ */
+async function relinkToExistingContacts(crm: CrmPort, plans: PlannedWrite[], failures: Map<MappedChange, CrmRefusal>): Promise<void> {
+  const moved = plans.filter((plan) => {
+    const existing = failures.has(plan.change) ? existingContactOf(failures.get(plan.change)!) : null;
+    if (existing === null || existing === plan.crmId) return false;
+    failures.delete(plan.change);
+    plan.crmId = existing;
+    return true;
+  });
+  await sendIsolated(
+    moved,
+    (chunk) =>
+      crm.batchUpdate(
+        'CONTACT',
+        chunk.map((plan) => ({ id: plan.crmId!, properties: plan.properties })),
+      ),
+    failures,
+  );
 }
 
 /** A contact's properties with its sync key, which keeps the CRM contact traceable to the id that wrote it last. */
