@@ -4,8 +4,9 @@ import { CrmAdminClient } from '@ecomm-sync/crm-client';
 import type { Repositories, WaitingObject } from '@ecomm-sync/data-access';
 import { createLogger } from '@ecomm-sync/logger';
 import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
-import { ApplyMappedChangesUseCase } from './use-cases/apply-mapped-changes.use-case';
+import { ApplyMappedChangesUseCase, type ApplyMappedChangesDeps } from './use-cases/apply-mapped-changes.use-case';
 import { CrmDirectory } from './use-cases/crm-directory';
+import { CrmWaits } from './use-cases/crm-waits';
 
 describe('applying mapped changes (applier in-process, real MongoDB, the built-in CRM as a process)', () => {
   let stack: TestStack;
@@ -13,15 +14,23 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
   let repositories: Repositories;
   let apply: ApplyMappedChangesUseCase;
 
+  /** The use case over the stack's CRM, with what a test changes. */
+  const applier = async (overrides: Partial<ApplyMappedChangesDeps> = {}) => {
+    const used = overrides.repositories ?? repositories;
+    return new ApplyMappedChangesUseCase({
+      repositories: used,
+      crm: new CrmDirectory(await stack.connections(), { propertyCacheMs: 60_000 }),
+      logger: createLogger('applier-test', 'error'),
+      waits: new CrmWaits(used, overrides.clock ?? Date.now),
+      ...overrides,
+    });
+  };
+
   beforeAll(async () => {
     stack = await TestStack.start({ apps: ['crm'] });
     portal = await stack.createPortal();
     repositories = await stack.repositories();
-    apply = new ApplyMappedChangesUseCase(
-      repositories,
-      new CrmDirectory(await stack.connections(), { propertyCacheMs: 60_000 }),
-      createLogger('applier-test', 'error'),
-    );
+    apply = await applier();
   });
 
   afterAll(async () => {
@@ -194,8 +203,8 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
     it('when the deal is linked while the line item is being stored as waiting, then the line item is applied at once', async () => {
       await apply.execute([message('PRODUCT', [product('product-race')])]);
       // The deal's group links the deal and looks for waiting changes just before the line item's wait is stored.
-      const racing = new ApplyMappedChangesUseCase(
-        {
+      const racing = await applier({
+        repositories: {
           ...repositories,
           waitingObjects: Object.assign(Object.create(repositories.waitingObjects), {
             wait: async (...args: Parameters<Repositories['waitingObjects']['wait']>) => {
@@ -204,9 +213,7 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
             },
           }),
         },
-        new CrmDirectory(await stack.connections(), { propertyCacheMs: 60_000 }),
-        createLogger('applier-test', 'error'),
-      );
+      });
 
       await racing.execute([message('LINE_ITEM', [lineItem('li-race', 'deal-race', 'product-race')])]);
 
@@ -230,12 +237,7 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
 
     it('when more line items wait than one retry takes, then each retry takes those tried least recently', async () => {
       let now = Date.now();
-      const clocked = new ApplyMappedChangesUseCase(
-        repositories,
-        new CrmDirectory(await stack.connections(), { propertyCacheMs: 60_000 }),
-        createLogger('t', 'error'),
-        () => now,
-      );
+      const clocked = await applier({ clock: () => now });
       const ids = ['li-line-1', 'li-line-2', 'li-line-3'];
       for (const id of ids) {
         await clocked.execute([message('LINE_ITEM', [lineItem(id, `deal-for-${id}`, 'product-ready')])]);
@@ -263,13 +265,7 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
 
     it('when the window ends first, then the line item stops waiting and its error stays open', async () => {
       let now = Date.now();
-      const shortWindow = new ApplyMappedChangesUseCase(
-        repositories,
-        new CrmDirectory(await stack.connections(), { propertyCacheMs: 60_000 }),
-        createLogger('t', 'error'),
-        () => now,
-        1000,
-      );
+      const shortWindow = await applier({ clock: () => now, waitWindowMs: 1000 });
       await shortWindow.execute([message('LINE_ITEM', [lineItem('li-expired', 'deal-never', 'product-never')])]);
       now += 2000;
       await shortWindow.retryWaiting();
@@ -305,17 +301,15 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
       await apply.execute([message('DEAL', [dealFor(dealId, contactId, 2)])]);
 
       let reads = 0;
-      const staleRead = new ApplyMappedChangesUseCase(
-        {
+      const staleRead = await applier({
+        repositories: {
           ...repositories,
           waitingObjects: Object.assign(Object.create(repositories.waitingObjects), {
             waitingFor: async (...args: Parameters<Repositories['waitingObjects']['waitingFor']>): Promise<WaitingObject[]> =>
               ++reads === 1 ? stale : repositories.waitingObjects.waitingFor(...args),
           }),
         },
-        new CrmDirectory(await stack.connections(), { propertyCacheMs: 60_000 }),
-        createLogger('applier-test', 'error'),
-      );
+      });
       await staleRead.execute([message('CONTACT', [change({ externalObjectId: contactId, properties: { email: `${contactId}@example.com` } })])]);
       await apply.retryWaiting();
 

@@ -6,6 +6,7 @@ import { createLogger } from '@ecomm-sync/logger';
 import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
 import { waitFor } from '@ecomm-sync/testing';
 import { ApplyMappedChangesUseCase } from './use-cases/apply-mapped-changes.use-case';
+import { CrmWaits } from './use-cases/crm-waits';
 import { CrmDirectory } from './use-cases/crm-directory';
 import { ResumeCrmWorkUseCase } from './use-cases/resume-crm-work.use-case';
 
@@ -45,13 +46,15 @@ describe('a CRM that cannot take changes (applier in-process, real MongoDB, the 
   let crm: ReturnType<typeof switchableCrm>;
   let apply: ApplyMappedChangesUseCase;
   let resume: ResumeCrmWorkUseCase;
+  let waits: CrmWaits;
 
   beforeAll(async () => {
     stack = await TestStack.start({ apps: ['crm'] });
     repositories = await stack.repositories();
     crm = switchableCrm(await stack.connections());
-    apply = new ApplyMappedChangesUseCase(repositories, crm.directory, createLogger('applier-test', 'error'), clock);
-    resume = new ResumeCrmWorkUseCase(repositories, apply, createLogger('applier-test', 'error'), clock);
+    waits = new CrmWaits(repositories, clock);
+    apply = new ApplyMappedChangesUseCase({ repositories, crm: crm.directory, logger: createLogger('applier-test', 'error'), waits, clock });
+    resume = new ResumeCrmWorkUseCase({ repositories, apply, waits, logger: createLogger('applier-test', 'error'), clock });
   });
 
   afterAll(async () => {
@@ -203,7 +206,7 @@ describe('a CRM that cannot take changes (applier in-process, real MongoDB, the 
     const seen = (await repositories.crmWaits.due(Number.MAX_SAFE_INTEGER, 100)).find((due) => due.portalId === portal.portalId)!;
     const late = product();
     // A replica parks a change after the resume looked at the wait (a new stamp).
-    await apply.waits.park(
+    await waits.park(
       {
         tenant: { portalId: portal.portalId, appId: null },
         storeId: 'default',

@@ -7,6 +7,7 @@ import { loadApplierConfig } from './config';
 import { startMappedChangesConsumer } from './entry-points/mapped-changes.consumer';
 import { ApplyMappedChangesUseCase, type RequestRefresh } from './use-cases/apply-mapped-changes.use-case';
 import { CrmDirectory } from './use-cases/crm-directory';
+import { CrmWaits } from './use-cases/crm-waits';
 import { RecordSetAsideUseCase } from './use-cases/record-set-aside.use-case';
 import { ResumeCrmWorkUseCase } from './use-cases/resume-crm-work.use-case';
 import { SweepAbandonedCheckoutsUseCase } from './use-cases/sweep-abandoned-checkouts.use-case';
@@ -30,7 +31,15 @@ runService({
     const crm = new CrmDirectory(connections, { propertyCacheMs: config.CRM_PROPERTY_CACHE_MS });
     const refresh: RequestRefresh = ({ tenant, storeId, objectType }, externalObjectIds) =>
       broker.publish(TOPICS.refreshObjects, { kind: 'refresh-objects', tenant, storeId, objectType, externalObjectIds } satisfies RefreshObjectsMessage);
-    const apply = new ApplyMappedChangesUseCase(database.repositories, crm, logger, Date.now, config.APPLIER_WAIT_WINDOW_MS, refresh);
+    const waits = new CrmWaits(database.repositories, Date.now);
+    const apply = new ApplyMappedChangesUseCase({
+      repositories: database.repositories,
+      crm,
+      logger,
+      waits,
+      waitWindowMs: config.APPLIER_WAIT_WINDOW_MS,
+      requestRefresh: refresh,
+    });
     const forget = () => {
       apply.forgetPortals();
       crm.forget();
@@ -46,9 +55,12 @@ runService({
       () => apply.retryWaiting(),
       (error) => logger.warn('retrying waiting changes failed', { error: String(error) }),
     );
-    const resumer = new ResumeCrmWorkUseCase(database.repositories, apply, logger, Date.now, {
-      pageSize: config.APPLIER_RESUME_PAGE_SIZE,
-      patienceMs: config.APPLIER_RESUME_PATIENCE_MS,
+    const resumer = new ResumeCrmWorkUseCase({
+      repositories: database.repositories,
+      apply,
+      waits,
+      logger,
+      options: { pageSize: config.APPLIER_RESUME_PAGE_SIZE, patienceMs: config.APPLIER_RESUME_PATIENCE_MS },
     });
     const stopResuming = runPeriodically(
       config.APPLIER_RESUME_INTERVAL_MS,

@@ -6,6 +6,7 @@ import type { Repositories } from '@ecomm-sync/data-access';
 import { createLogger } from '@ecomm-sync/logger';
 import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
 import { ApplyMappedChangesUseCase, type RequestRefresh } from './use-cases/apply-mapped-changes.use-case';
+import { CrmWaits } from './use-cases/crm-waits';
 import { CrmDirectory } from './use-cases/crm-directory';
 import { ResumeCrmWorkUseCase } from './use-cases/resume-crm-work.use-case';
 
@@ -79,20 +80,27 @@ describe('newest wins: concurrent batches of one object reach the CRM in revisio
     const connections = await stack.connections({ createClient: (spec) => delayingCrm(spec.baseUrl, spec.token, delays, faults) });
     const refreshes: { ids: string[] }[] = [];
     const requestRefresh: RequestRefresh = async (_target, ids) => void refreshes.push({ ids });
-    const appliers = Array.from(
-      { length: count },
-      () =>
-        new ApplyMappedChangesUseCase(
+    // Each replica has its own CRM waits, as each process does.
+    const waits = Array.from({ length: count }, () => new CrmWaits(repositories, Date.now));
+    const appliers = waits.map(
+      (own) =>
+        new ApplyMappedChangesUseCase({
           repositories,
-          new CrmDirectory(connections, { propertyCacheMs: 60_000 }),
-          createLogger('applier-test', 'error'),
-          Date.now,
-          60_000,
+          crm: new CrmDirectory(connections, { propertyCacheMs: 60_000 }),
+          logger: createLogger('applier-test', 'error'),
+          waits: own,
+          waitWindowMs: 60_000,
           requestRefresh,
-        ),
+        }),
     );
     // Resumes at once: its clock is past any wait a slow answer starts.
-    const resumer = new ResumeCrmWorkUseCase(repositories, appliers[0], createLogger('applier-test', 'error'), () => Date.now() + 10 * 60_000);
+    const resumer = new ResumeCrmWorkUseCase({
+      repositories,
+      apply: appliers[0],
+      waits: waits[0],
+      logger: createLogger('applier-test', 'error'),
+      clock: () => Date.now() + 10 * 60_000,
+    });
     return { appliers, refreshes, resumer };
   }
 

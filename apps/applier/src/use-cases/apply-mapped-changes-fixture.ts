@@ -16,6 +16,7 @@ import {
   FakeWaitingObjectRepository,
 } from '@ecomm-sync/testing-fakes';
 import { ApplyMappedChangesUseCase } from './apply-mapped-changes.use-case';
+import { CrmWaits } from './crm-waits';
 import { CrmDirectory } from './crm-directory';
 
 export const NOW = 1_750_000_000_000;
@@ -73,16 +74,19 @@ export async function anApplierWorld() {
   let now = NOW;
   const refreshed: { objectType: ObjectType; ids: string[] }[] = [];
   const { logger, entries } = recordingLogger('warn');
-  const useCase = new ApplyMappedChangesUseCase(
-    asRepositories(repositories),
-    directory,
+  const clock = () => now;
+  const waits = new CrmWaits(asRepositories(repositories), clock);
+  const useCase = new ApplyMappedChangesUseCase({
+    repositories: asRepositories(repositories),
+    crm: directory,
     logger,
-    () => now,
-    WAIT_WINDOW_MS,
-    async (target, ids) => {
+    waits,
+    clock,
+    waitWindowMs: WAIT_WINDOW_MS,
+    requestRefresh: async (target, ids) => {
       refreshed.push({ objectType: target.objectType, ids });
     },
-  );
+  });
 
   const message = (objectType: ObjectType, changes: MappedChange[], overrides: Partial<MappedChangesMessage> = {}): MappedChangesMessage => ({
     tenant,
@@ -94,6 +98,8 @@ export async function anApplierWorld() {
 
   return {
     useCase,
+    /** The portals' CRM waits the use case checks (a resume shares them). */
+    waits,
     repositories,
     tenant,
     portal,

@@ -20,7 +20,7 @@ import {
 } from './change-group';
 import { ChangeWriter } from './change-writer';
 import type { CrmDirectory } from './crm-directory';
-import { CrmWaiting, crmWaitCauseOf, CrmWaits } from './crm-waits';
+import { CrmWaiting, crmWaitCauseOf, type CrmWaits } from './crm-waits';
 import { ObjectLocks } from './object-locks';
 import { TenantAccess } from './tenant-access';
 import { WaitingChanges } from './waiting-changes';
@@ -32,6 +32,22 @@ import { WaitingChanges } from './waiting-changes';
 export type RequestRefresh = (scope: ObjectScope, externalObjectIds: string[]) => Promise<void>;
 
 const toWrite = (changes: readonly MappedChange[]) => changes.map((change) => change.externalObjectId);
+
+/** What the use case works with; the CRM waits are shared with the resume of parked work in the same process. */
+export interface ApplyMappedChangesDeps {
+  repositories: Pick<
+    Repositories,
+    'objectSyncs' | 'syncErrors' | 'portals' | 'waitingObjects' | 'ecommerceInstalls' | 'checkouts' | 'parkedChanges' | 'crmWaits'
+  >;
+  crm: CrmDirectory;
+  logger: Logger;
+  /** The portals' CRM waits: one instance per process, given to ResumeCrmWorkUseCase too. */
+  waits: CrmWaits;
+  clock?: () => number;
+  /** How long a change waits for the objects it associates with (DESIGN.md: 24 hours). */
+  waitWindowMs?: number;
+  requestRefresh?: RequestRefresh;
+}
 
 /** How often a group whose status records raced with another writer writes its objects again before handing them to a refresh. */
 const MAX_REWRITE_ROUNDS = 3;
@@ -49,26 +65,33 @@ const MAX_REWRITE_ROUNDS = 3;
  */
 export class ApplyMappedChangesUseCase {
   private readonly locks = new ObjectLocks();
+  private readonly repositories: ApplyMappedChangesDeps['repositories'];
+  private readonly crm: CrmDirectory;
+  private readonly logger: Logger;
+  private readonly waits: CrmWaits;
+  private readonly clock: () => number;
+  private readonly requestRefresh: RequestRefresh;
   private readonly access: TenantAccess;
   private readonly writer: ChangeWriter;
   private readonly waiting: WaitingChanges;
-  readonly waits: CrmWaits;
 
-  constructor(
-    private readonly repositories: Pick<
-      Repositories,
-      'objectSyncs' | 'syncErrors' | 'portals' | 'waitingObjects' | 'ecommerceInstalls' | 'checkouts' | 'parkedChanges' | 'crmWaits'
-    >,
-    private readonly crm: CrmDirectory,
-    private readonly logger: Logger,
-    private readonly clock: () => number = Date.now,
-    /** How long a change waits for the objects it associates with (DESIGN.md: 24 hours). */
-    private readonly waitWindowMs = 24 * 60 * 60 * 1000,
-    private readonly requestRefresh: RequestRefresh = async () => undefined,
-  ) {
+  constructor({
+    repositories,
+    crm,
+    logger,
+    waits,
+    clock = Date.now,
+    waitWindowMs = 24 * 60 * 60 * 1000,
+    requestRefresh = async () => undefined,
+  }: ApplyMappedChangesDeps) {
+    this.repositories = repositories;
+    this.crm = crm;
+    this.logger = logger;
+    this.waits = waits;
+    this.clock = clock;
+    this.requestRefresh = requestRefresh;
     this.access = new TenantAccess(repositories, clock);
     this.writer = new ChangeWriter(repositories, crm);
-    this.waits = new CrmWaits(repositories, clock);
     this.waiting = new WaitingChanges(repositories, this.writer, (group) => this.applyGroup(group), clock, waitWindowMs);
   }
 

@@ -196,7 +196,7 @@ describe('ApplyMappedChangesUseCase: waiting for objects and for the CRM', () =>
       await world.apply('DEAL', aDeal('d1'), aDeal('d2'));
       world.faults.clear();
 
-      await world.useCase.waits.resume(world.tenant.portalId, async () =>
+      await world.waits.resume(world.tenant.portalId, async () =>
         world.useCase.applyParked(await world.repositories.parkedChanges.take(world.tenant.portalId, 10)),
       );
 
@@ -242,7 +242,7 @@ describe('ApplyMappedChangesUseCase: waiting for objects and for the CRM', () =>
         }
       });
 
-      await world.useCase.waits.resume(world.tenant.portalId, async () =>
+      await world.waits.resume(world.tenant.portalId, async () =>
         world.useCase.applyParked(await world.repositories.parkedChanges.take(world.tenant.portalId, 700)),
       );
 
@@ -263,7 +263,7 @@ describe('ApplyMappedChangesUseCase: waiting for objects and for the CRM', () =>
       let consumed!: () => void;
       const consumedMeanwhile = new Promise<void>((resolve) => (consumed = resolve));
 
-      const resume = world.useCase.waits.resume(world.tenant.portalId, async () => {
+      const resume = world.waits.resume(world.tenant.portalId, async () => {
         await consumedMeanwhile;
         await world.useCase.applyParked(await world.repositories.parkedChanges.take(world.tenant.portalId, 10));
       });

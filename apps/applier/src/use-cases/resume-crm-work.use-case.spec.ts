@@ -3,7 +3,6 @@ import type { ParkedChange } from '@ecomm-sync/data-access';
 import type { CrmWait } from '@ecomm-sync/domain';
 import { aMappedChange, recordingLogger } from '@ecomm-sync/testing';
 import { aTenant, asRepositories, FakeCrmWaitRepository, FakeParkedChangeRepository } from '@ecomm-sync/testing-fakes';
-import type { ApplyMappedChangesUseCase } from './apply-mapped-changes.use-case';
 import { CrmWaits } from './crm-waits';
 import { ResumeCrmWorkUseCase } from './resume-crm-work.use-case';
 
@@ -31,20 +30,16 @@ describe('ResumeCrmWorkUseCase', () => {
     };
     const repositories = asRepositories({ crmWaits, parkedChanges });
     const clock = () => NOW;
-    const apply = {
-      waits: new CrmWaits(repositories, clock),
-      applyParked: (parked: readonly ParkedChange[]) => applyParked(parked),
-    } as unknown as ApplyMappedChangesUseCase;
     slept = [];
-    const sleep = async (ms: number) => void slept.push(ms);
-    useCase = new ResumeCrmWorkUseCase(
+    useCase = new ResumeCrmWorkUseCase({
       repositories,
-      apply,
-      recordingLogger().logger,
+      apply: { applyParked: (parked: readonly ParkedChange[]) => applyParked(parked) },
+      waits: new CrmWaits(repositories, clock),
+      logger: recordingLogger().logger,
       clock,
-      { pageSize: 2, leaseMs: 60_000, portalsPerRun: 10, patienceMs: 12_000 },
-      sleep,
-    );
+      options: { pageSize: 2, leaseMs: 60_000, portalsPerRun: 10, patienceMs: 12_000 },
+      sleep: async (ms: number) => void slept.push(ms),
+    });
   });
 
   const waitUntil = (until: number): CrmWait => ({ reason: 'rate-limited', since: NOW - 10_000, until, tries: 1, lastAnswer: '429' });

@@ -1,7 +1,7 @@
 import type { Repositories, StoredCrmWait } from '@ecomm-sync/data-access';
 import type { Logger } from '@ecomm-sync/logger';
 import type { ApplyMappedChangesUseCase } from './apply-mapped-changes.use-case';
-import { crmWaitCauseOf } from './crm-waits';
+import { crmWaitCauseOf, type CrmWaits } from './crm-waits';
 
 export interface ResumeOptions {
   /** Parked changes applied per round (one read, then CRM batches). */
@@ -16,6 +16,18 @@ export interface ResumeOptions {
    * message, so waiting costs nothing, and giving up would lose the next window to the backoff.
    */
   patienceMs: number;
+}
+
+/** What the resume works with: the applier's use case for pages of parked changes, and the CRM waits it shares. */
+export interface ResumeCrmWorkDeps {
+  repositories: Pick<Repositories, 'crmWaits' | 'parkedChanges'>;
+  apply: Pick<ApplyMappedChangesUseCase, 'applyParked'>;
+  /** The same instance the applier's use case checks, so that its calls within a resume are let through. */
+  waits: CrmWaits;
+  logger: Logger;
+  clock?: () => number;
+  options?: Partial<ResumeOptions>;
+  sleep?: (ms: number) => Promise<void>;
 }
 
 const DEFAULTS: ResumeOptions = { pageSize: 500, leaseMs: 60_000, portalsPerRun: 10, patienceMs: 12_000 };
@@ -34,17 +46,22 @@ const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resol
  * no other.
  */
 export class ResumeCrmWorkUseCase {
+  private readonly repositories: ResumeCrmWorkDeps['repositories'];
+  private readonly apply: ResumeCrmWorkDeps['apply'];
+  private readonly waits: CrmWaits;
+  private readonly logger: Logger;
+  private readonly clock: () => number;
   private readonly options: ResumeOptions;
+  private readonly sleep: (ms: number) => Promise<void>;
 
-  constructor(
-    private readonly repositories: Pick<Repositories, 'crmWaits' | 'parkedChanges'>,
-    private readonly apply: ApplyMappedChangesUseCase,
-    private readonly logger: Logger,
-    private readonly clock: () => number = Date.now,
-    options: Partial<ResumeOptions> = {},
-    private readonly sleep: (ms: number) => Promise<void> = sleepFor,
-  ) {
+  constructor({ repositories, apply, waits, logger, clock = Date.now, options = {}, sleep = sleepFor }: ResumeCrmWorkDeps) {
+    this.repositories = repositories;
+    this.apply = apply;
+    this.waits = waits;
+    this.logger = logger;
+    this.clock = clock;
     this.options = { ...DEFAULTS, ...options };
+    this.sleep = sleep;
   }
 
   async run(): Promise<void> {
@@ -52,7 +69,7 @@ export class ResumeCrmWorkUseCase {
     await Promise.all(
       due.map(async (seen) => {
         const taken = await this.repositories.crmWaits.takeForResume(seen, this.clock() + this.options.leaseMs);
-        if (taken) await this.apply.waits.resume(taken.portalId, () => this.resume(taken));
+        if (taken) await this.waits.resume(taken.portalId, () => this.resume(taken));
       }),
     );
   }
@@ -85,7 +102,7 @@ export class ResumeCrmWorkUseCase {
       const cause = crmWaitCauseOf(error);
       // A CRM that took pages of this resume is slow or limited again, not down since the first
       // failure: its wait starts anew, so the backoff does not grow across a long resume.
-      if (cause) await this.apply.waits.failed(taken.portalId, cause, { retry: true, answeredSince: pages > 0 });
+      if (cause) await this.waits.failed(taken.portalId, cause, { retry: true, answeredSince: pages > 0 });
       else {
         this.logger.warn('resuming parked changes failed; tried again at the next run', { portalId: taken.portalId, error: String(error) });
         if (held) await crmWaits.release(held, this.clock());
