@@ -31,3 +31,5 @@ export { ASSOCIATIONS, LINE_ITEM_PRODUCT_PROPERTY, resolveAssociations, waitingK
 export type { AssociationTarget, AssociationTargetIds, ResolvedAssociations } from './association-targets';
 export * from './plan-upserts';
 export * from './pipeline-stages';
+export { planGroupWrites, splitGroup } from './plan-group-writes';
+export type { GroupWritePlan, PlannedDelete } from './plan-group-writes';

@@ -1,6 +1,6 @@
-import type { MappedChange, MappedChangesMessage, ObjectScope } from '@ecomm-sync/contracts';
-import type { ParkedChange, RecordOutcome, Repositories } from '@ecomm-sync/data-access';
-import { describeFailure } from '@ecomm-sync/domain';
+import type { MappedChange, MappedChangesMessage } from '@ecomm-sync/contracts';
+import type { ParkedChange, Repositories } from '@ecomm-sync/data-access';
+import { describeFailure, planGroupWrites } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/logger';
 import { ApplyOutcome } from './apply-outcome';
 import {
@@ -12,7 +12,6 @@ import {
   inDependencyOrder,
   isToApply,
   objectLockKey,
-  regroup,
   revisionOf,
   waitingKey,
   type ChangeGroup,
@@ -20,16 +19,13 @@ import {
 } from './change-group';
 import { ChangeWriter } from './change-writer';
 import type { CrmDirectory } from './crm-directory';
-import { CrmWaiting, crmWaitCauseOf, type CrmWaits } from './crm-waits';
+import type { CrmWaits } from './crm-waits';
 import { ObjectLocks } from './object-locks';
 import { TenantAccess } from './tenant-access';
+import { RevisionRepair, type RequestRefresh } from './revision-repair';
 import { WaitingChanges } from './waiting-changes';
 
-/**
- * Asks for the newest state of objects to be mapped and sent again, to be written even if its
- * revision was applied already (the mapper answers with a re-apply message).
- */
-export type RequestRefresh = (scope: ObjectScope, externalObjectIds: string[]) => Promise<void>;
+export type { RequestRefresh } from './revision-repair';
 
 const toWrite = (changes: readonly MappedChange[]) => changes.map((change) => change.externalObjectId);
 
@@ -49,14 +45,13 @@ export interface ApplyMappedChangesDeps {
   requestRefresh?: RequestRefresh;
 }
 
-/** How often a group whose status records raced with another writer writes its objects again before handing them to a refresh. */
-const MAX_REWRITE_ROUNDS = 3;
-
 /**
- * Applies mapped object states to the CRM in bulk, then records links, status and errors.
- * Idempotent: a revision already recorded is skipped, creates go through an upsert by the
- * object's sync key (a retried create finds what the first one made), and contacts are matched
- * by e-mail before any create.
+ * Applies mapped object states to the CRM in bulk, then records links, status and errors. Each
+ * group goes load, plan, execute, record: the use case loads the group's links and claims it,
+ * `planGroupWrites` (libs/domain, pure) decides what becomes of each change, ChangeWriter carries
+ * the plan out in the CRM, and the outcome is recorded. Idempotent: a revision already recorded is
+ * skipped, and creates go through an upsert by a key the CRM holds once (the sync key; a
+ * contact's e-mail), so a retried create finds what the first one made.
  *
  * Newest wins (docs/decisions/0018-newest-wins-under-concurrency.md): within the process, work on
  * an object waits for earlier work on it, so its revision read, CRM write and record are not
@@ -70,7 +65,7 @@ export class ApplyMappedChangesUseCase {
   private readonly logger: Logger;
   private readonly waits: CrmWaits;
   private readonly clock: () => number;
-  private readonly requestRefresh: RequestRefresh;
+  private readonly repair: RevisionRepair;
   private readonly access: TenantAccess;
   private readonly writer: ChangeWriter;
   private readonly waiting: WaitingChanges;
@@ -89,10 +84,10 @@ export class ApplyMappedChangesUseCase {
     this.logger = logger;
     this.waits = waits;
     this.clock = clock;
-    this.requestRefresh = requestRefresh;
     this.access = new TenantAccess(repositories, clock);
     this.writer = new ChangeWriter(repositories, crm);
     this.waiting = new WaitingChanges(repositories, this.writer, (group) => this.applyGroup(group), clock, waitWindowMs);
+    this.repair = new RevisionRepair(this.waiting, requestRefresh, logger);
   }
 
   /**
@@ -114,7 +109,7 @@ export class ApplyMappedChangesUseCase {
           try {
             linked.push(await this.applyGroup(group));
           } catch (error) {
-            if (await this.parkedFor(group, error)) continue;
+            if (await this.waits.parkFor(group, error, this.logger)) continue;
             this.logger.warn('applying a group of changes failed', { portalId: group.tenant.portalId, objectType: group.objectType, error: String(error) });
             for (const index of group.messageIndexes) failed.add(index);
           }
@@ -175,7 +170,7 @@ export class ApplyMappedChangesUseCase {
     const ids = [...group.changes.keys()];
     const syncs = await this.repositories.objectSyncs.findMany(group, ids);
     const fresh = [...group.changes.values()].filter((change) => isToApply(group, change, syncs.get(change.externalObjectId)));
-    await this.doneWith(
+    await this.repair.doneWith(
       group,
       ids.filter((id) => !fresh.some((change) => change.externalObjectId === id)),
     );
@@ -203,18 +198,11 @@ export class ApplyMappedChangesUseCase {
     const crm = this.crm.clientFor(portal);
     const claim = await this.repositories.objectSyncs.claim(group, syncs, toWrite(fresh), (id, sync) => isToApply(group, group.changes.get(id)!, sync));
     const { claimed } = claim;
-    await this.doneWith(group, claim.notNewer);
+    await this.repair.doneWith(group, claim.notNewer);
 
-    const upserts: MappedChange[] = [];
-    const deletes: MappedChange[] = [];
-    for (const change of fresh.filter((candidate) => claimed.has(candidate.externalObjectId))) {
-      const blocking = change.problems.filter((problem) => problem.blocking);
-      if (blocking.length > 0) outcome.processed(change, change.problems);
-      else if (change.action === 'DELETE') deletes.push(change);
-      else upserts.push(change);
-    }
-    await this.writer.applyDeletes(crm, objectType, deletes, claimed, outcome);
-    await this.writer.applyUpserts(crm, portal, group, upserts, claimed, outcome);
+    const mine = fresh.filter((candidate) => claimed.has(candidate.externalObjectId));
+    const plan = planGroupWrites(objectType, mine, await this.writer.loadContext(portal, group, mine, claimed));
+    await this.writer.execute(crm, group, plan, outcome);
 
     // Errors before status: once an object reads as processed, its errors are already visible.
     await this.repositories.syncErrors.record(group, outcome.errors);
@@ -226,85 +214,7 @@ export class ApplyMappedChangesUseCase {
     const waiting = [...outcome.waiting, ...outcome.laterAssociations];
     if (waiting.length > 0) linked.keys.push(...(await this.waiting.arrivedMeanwhile(group, waiting)));
 
-    await this.repair(group, recorded, round, linked);
+    await this.repair.repair(group, recorded, round, linked, (again, next) => this.applyLocked(again, next));
     return linked;
-  }
-
-  /**
-   * A group the portal's CRM cannot take now (rate limit, daily cap, no answer) is parked until the
-   * portal's wait ends, and its messages are done: waiting is not failing. False for other errors,
-   * and when parking fails (the messages are then retried).
-   */
-  private async parkedFor(group: ChangeGroup, error: unknown): Promise<boolean> {
-    const cause = crmWaitCauseOf(error);
-    if (!cause) return false;
-    const portalId = group.tenant.portalId;
-    try {
-      const wait = error instanceof CrmWaiting ? error.wait : await this.waits.failed(portalId, cause);
-      await this.waits.park(group, wait);
-      if (!(error instanceof CrmWaiting))
-        this.logger.warn('the CRM cannot take changes now; parked until it can', {
-          portalId,
-          reason: wait.reason,
-          until: wait.until,
-          lastAnswer: wait.lastAnswer,
-        });
-      return true;
-    } catch (parkError) {
-      this.logger.warn('parking changes failed; their messages are retried', { portalId, error: String(parkError) });
-      return false;
-    }
-  }
-
-  /**
-   * Changes not to apply, since the same or a newer revision was applied: a waiting entry among
-   * them is done with. One from a message delivered before may have been written to the CRM by
-   * the earlier attempt, after the newer revision (a crash between writing and recording): the
-   * newest state is asked for again.
-   */
-  private async doneWith(group: ChangeGroup, externalObjectIds: string[]): Promise<void> {
-    if (externalObjectIds.length === 0) return;
-    await this.waiting.done(group, externalObjectIds);
-    const suspect = externalObjectIds.filter((id) => group.suspect.has(id));
-    if (suspect.length > 0) await this.requestRefresh(group, suspect);
-  }
-
-  /**
-   * Another writer (an applier replica) claimed some of these objects while this group wrote them,
-   * so the CRM holds whichever write landed last. Where a newer revision than this group's is
-   * recorded (`superseded`), the newest state is asked for again, first, so that nothing below can
-   * lose the request; where nothing newer is (`contended`), it claims and writes it again now, and
-   * asks for the newest state if that rewrite fails. Within one process the locks keep this from
-   * happening.
-   */
-  private async repair(group: ChangeGroup, recorded: RecordOutcome, round: number, linked: LinkedObjects): Promise<void> {
-    const rewrite = recorded.contended.length > 0 && round < MAX_REWRITE_ROUNDS;
-    await this.refresh(group, rewrite ? recorded.superseded : [...recorded.superseded, ...recorded.contended]);
-    if (!rewrite) return;
-    this.logger.info('another writer wrote the same objects meanwhile; writing them again', {
-      objectType: group.objectType,
-      count: recorded.contended.length,
-      round,
-    });
-    try {
-      const again = await this.applyLocked(regroup(group, recorded.contended), round + 1);
-      linked.keys.push(...again.keys);
-    } catch (error) {
-      // The rewrite did not happen (the CRM cannot take it now, most often): the group is parked or
-      // retried as it came, which may hold older revisions than the raced objects' newest, so their
-      // newest state is asked for too.
-      await this.refresh(group, recorded.contended);
-      throw error;
-    }
-  }
-
-  /** Asks for the newest state of objects another writer raced with. */
-  private async refresh(group: ChangeGroup, externalObjectIds: readonly string[]): Promise<void> {
-    if (externalObjectIds.length === 0) return;
-    this.logger.info('a newer revision was recorded while writing; asking for the newest state again', {
-      objectType: group.objectType,
-      count: externalObjectIds.length,
-    });
-    await this.requestRefresh(group, [...externalObjectIds]);
   }
 }

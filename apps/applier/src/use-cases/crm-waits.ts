@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { CrmRequestError } from '@ecomm-sync/crm-client';
 import type { Repositories } from '@ecomm-sync/data-access';
+import type { Logger } from '@ecomm-sync/logger';
 import { isWaiting, nextCrmWait, type CrmWait, type CrmWaitCause, type CrmWaitReason } from '@ecomm-sync/domain';
 import { TtlCache } from '@ecomm-sync/util';
 import type { ChangeGroup } from './change-group';
@@ -99,6 +100,32 @@ export class CrmWaits {
     const changes = [...group.changes.values()].map((change) => ({ change, reapply: group.reapply.has(change.externalObjectId) }));
     await this.repositories.parkedChanges.park(group, changes, this.clock());
     await this.repositories.crmWaits.stamp(group.tenant.portalId, wait, randomUUID());
+  }
+
+  /**
+   * A group the portal's CRM cannot take now (rate limit, daily cap, no answer) is parked until the
+   * portal's wait ends, and its messages are done: waiting is not failing. False for other errors,
+   * and when parking fails (the messages are then retried).
+   */
+  async parkFor(group: ChangeGroup, error: unknown, logger: Logger): Promise<boolean> {
+    const cause = crmWaitCauseOf(error);
+    if (!cause) return false;
+    const portalId = group.tenant.portalId;
+    try {
+      const wait = error instanceof CrmWaiting ? error.wait : await this.failed(portalId, cause);
+      await this.park(group, wait);
+      if (!(error instanceof CrmWaiting))
+        logger.warn('the CRM cannot take changes now; parked until it can', {
+          portalId,
+          reason: wait.reason,
+          until: wait.until,
+          lastAnswer: wait.lastAnswer,
+        });
+      return true;
+    } catch (parkError) {
+      logger.warn('parking changes failed; their messages are retried', { portalId, error: String(parkError) });
+      return false;
+    }
   }
 
   /** Runs a resume of the portal's parked changes: its own calls write the portal's CRM, and afterwards the wait is read anew. */
