@@ -102,7 +102,8 @@ describe('one CRM request budget per account, shared by every applier replica (b
   });
 
   it('when the daily cap is reached, then the portal pauses and says so, and resumes after the reset', async () => {
-    const portal = await limitedPortal(100, 30);
+    // 2,000 contacts cost 20 upserts (one per 100, by e-mail): a cap of 12 is reached midway.
+    const portal = await limitedPortal(100, 12);
     const client = gatewayClient(stack, portal);
     const resetAt = Date.now() + 20_000;
     await admin.resetDaily(portal.portalId, resetAt);

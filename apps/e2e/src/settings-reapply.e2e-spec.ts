@@ -104,7 +104,13 @@ describe('settings changes re-apply stored messages (every app its own process)'
   it('when a mapped property is missing in the CRM, then creating it and asking for a re-apply applies the stored value', async () => {
     await putSettings(settingsWith([{ externalPropertyName: 'loyalty', crmPropertyName: 'loyalty_tier' }]));
     await client.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'no-prop', properties: { email: 'noprop@example.com', loyalty: 'gold' } })]));
-    const failed = await client.statusWhen('CONTACT', 'no-prop', (status) => status.errors.length > 0, 'the NO_PROPERTIES_DEFINED error');
+    // Errors are recorded before the status: wait for both.
+    const failed = await client.statusWhen(
+      'CONTACT',
+      'no-prop',
+      (status) => status.errors.length > 0 && status.lastProcessedAt !== null,
+      'the NO_PROPERTIES_DEFINED error on the processed contact',
+    );
     expect(failed.errors).toEqual([expect.objectContaining({ type: 'NO_PROPERTIES_DEFINED', details: expect.stringContaining('[loyalty_tier: gold]') })]);
     expect(failed.crmId).toEqual(expect.any(Number)); // the rest of the contact was applied
 
