@@ -7,7 +7,7 @@ import { PropertyStore } from './property-store';
 
 export type { Account } from './account-store';
 export type { Pipeline } from './pipeline-store';
-export type { Properties, SearchFilter, StoredObject } from './object-store';
+export type { Properties, SearchGroup, StoredObject } from './object-store';
 
 /**
  * The built-in CRM's data, one store per concern over one connection. The stores raise CrmError;

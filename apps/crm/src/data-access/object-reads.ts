@@ -5,6 +5,7 @@ import { CrmError } from '../domain/crm-error';
 import type { CrmType } from '../domain/object-types';
 import type { CrmModels, CrmObjectDoc, UniqueValueDoc } from './crm-models';
 import type { PropertyStore } from './property-store';
+import { matchesSearch, searchOrder, type SearchFilter, type SearchSort } from '../domain/crm-search';
 import { UniqueClaims, uniqueProperties } from './unique-claims';
 
 export type Properties = Record<string, string | null>;
@@ -18,7 +19,14 @@ export interface StoredObject {
   updatedAt: Date;
 }
 
-export type SearchFilter = { propertyName: string; operator: 'EQ' | 'IN'; values: string[] };
+export type SearchGroup = { filters: SearchFilter[] };
+
+/** The e-mails a filter group asks for with EQ or IN on `email`, or null when it asks for none. */
+function emailsAskedBy(group: SearchGroup): string[] | null {
+  const filter = group.filters.find((one) => one.propertyName === 'email' && (one.operator === 'EQ' || one.operator === 'IN'));
+  if (!filter) return null;
+  return filter.operator === 'EQ' ? [filter.value ?? ''] : (filter.values ?? []);
+}
 
 /** Whether a value is the one asked for (contact e-mails without case). */
 function holds(objectType: CrmType, object: StoredObject, propertyName: string, wanted: string): boolean {
@@ -26,10 +34,6 @@ function holds(objectType: CrmType, object: StoredObject, propertyName: string, 
   if (value === null || value === undefined) return false;
   return objectType === 'contacts' && propertyName === 'email' ? wanted.toLowerCase() === value.toLowerCase() : wanted === value;
 }
-
-/** Whether an object passes every filter (values compare as stored; contact e-mails without case). */
-const matchesFilters = (objectType: CrmType, object: StoredObject, filters: SearchFilter[]): boolean =>
-  filters.every(({ propertyName, values }) => values.some((wanted) => holds(objectType, object, propertyName, wanted)));
 
 /** Objects of every type: reads by id and by a unique property, and search. */
 export class ObjectReads {
@@ -84,30 +88,26 @@ export class ObjectReads {
     return found;
   }
 
+  /**
+   * Live objects matching the filter groups (any group; every filter of it), in the sort's order,
+   * one page. Contacts asked for by e-mail in every group are found through the e-mails' claims;
+   * other searches read the portal's objects of the type and filter them here (the built-in CRM
+   * serves trials and tests, not millions of objects).
+   */
   async search(
     portalId: number,
     objectType: CrmType,
-    filters: SearchFilter[],
+    { filterGroups, sorts }: { filterGroups: SearchGroup[]; sorts: SearchSort[] },
     limit: number,
     after: number,
   ): Promise<{ total: number; results: StoredObject[] }> {
-    const byEmail = objectType === 'contacts' ? filters.find((filter) => filter.propertyName === 'email') : undefined;
-    if (byEmail) {
-      // E-mails are claimed without case: the claims find the contacts, the other filters check them.
-      const candidates = [
-        ...new Map([...(await this.ownersHolding(portalId, objectType, 'email', byEmail.values)).values()].map((object) => [object.id, object])).values(),
-      ];
-      const matching = candidates.filter((object) => matchesFilters(objectType, object, filters)).sort((a, b) => a.id - b.id);
-      return { total: matching.length, results: matching.slice(after, after + limit) };
-    }
-    const query: Record<string, unknown> = { portalId, objectType, archived: false };
-    for (const filter of filters) query[`properties.${filter.propertyName}`] = { $in: filter.values };
-    const docs = await this.objects
-      .find(query)
-      .sort({ id: 1 })
-      .skip(after)
-      .limit(limit + 1)
-      .toArray();
-    return { total: after + docs.length, results: docs.slice(0, limit) as unknown as StoredObject[] };
+    const emails = objectType === 'contacts' && filterGroups.length > 0 ? filterGroups.map(emailsAskedBy) : [];
+    const candidates =
+      emails.length > 0 && emails.every((asked) => asked !== null)
+        ? [...(await this.ownersHolding(portalId, objectType, 'email', emails.flat() as string[])).values()]
+        : ((await this.objects.find({ portalId, objectType, archived: false }).toArray()) as unknown as StoredObject[]);
+    const unique = [...new Map(candidates.map((object) => [object.id, object])).values()];
+    const matching = unique.filter((object) => matchesSearch(object.properties, filterGroups)).sort(searchOrder(sorts));
+    return { total: matching.length, results: matching.slice(after, after + limit) };
   }
 }

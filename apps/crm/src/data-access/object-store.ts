@@ -9,7 +9,7 @@ import { ObjectReads, type Properties, type StoredObject } from './object-reads'
 import type { PropertyStore } from './property-store';
 import { uniqueProperties, type ClaimedWrite } from './unique-claims';
 
-export type { Properties, SearchFilter, StoredObject } from './object-reads';
+export type { Properties, SearchGroup, StoredObject } from './object-reads';
 
 function normalise(properties: Record<string, unknown>): Properties {
   return Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, value === null ? null : String(value)]));

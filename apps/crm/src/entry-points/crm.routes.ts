@@ -3,6 +3,7 @@ import { AppError, parseWith, staticBearerAuth } from '@ecomm-sync/http';
 import type { Account, CrmStore, StoredObject } from '../data-access/crm-store';
 import type { HostedLimits } from '../domain/hosted-limits';
 import { markedInputError, splitMarkedInputs, type TracedInput } from '../domain/marked-inputs';
+import { searchBoundsProblem } from '../domain/crm-search';
 import { isCrmType, type CrmType } from '../domain/object-types';
 import type { RequestLedger } from '../limits/request-ledger';
 import { validateAccount, validateAssociations, validateCreate, validateIds, validateRead, validateSearch, validateUpdate, validateUpsert } from './schemas';
@@ -131,14 +132,26 @@ export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, l
 
   router.post('/crm/v3/objects/:type/search', async (req, res) => {
     const body = parseWith(validateSearch, req.body ?? {});
-    const filters = (body.filterGroups?.[0]?.filters ?? []).map((filter) => ({
-      propertyName: filter.propertyName,
-      operator: filter.operator,
-      values: (filter.operator === 'IN' ? (filter.values ?? []) : [filter.value ?? '']).map(String),
+    const text = (value: unknown) => (value === undefined ? undefined : String(value));
+    const filterGroups = (body.filterGroups ?? []).map((group) => ({
+      filters: group.filters.map((filter) => ({
+        propertyName: filter.propertyName,
+        operator: filter.operator,
+        value: text(filter.value),
+        highValue: text(filter.highValue),
+        values: filter.values?.map(String),
+      })),
     }));
+    const sorts = (body.sorts ?? []).map((sort) =>
+      typeof sort === 'string'
+        ? { propertyName: sort.replace(/^-/, ''), direction: sort.startsWith('-') ? ('DESCENDING' as const) : ('ASCENDING' as const) }
+        : { propertyName: sort.propertyName, direction: sort.direction ?? ('ASCENDING' as const) },
+    );
     const limit = body.limit ?? 10;
     const after = Number(body.after ?? 0);
-    const { total, results } = await store.objects.search(account(res).portalId, objectType(req), filters, limit, after);
+    const bounds = searchBoundsProblem({ filterGroups, limit, after, sorts });
+    if (bounds) throw AppError.badRequest(`The search ${bounds}`);
+    const { total, results } = await store.objects.search(account(res).portalId, objectType(req), { filterGroups, sorts }, limit, after);
     res.json({
       total,
       results: results.map((object) => present(object, body.properties)),

@@ -1,4 +1,5 @@
 import type { JSONSchema } from 'json-schema-to-ts';
+import { SEARCH_LIMITS, SEARCH_OPERATORS } from '../domain/crm-search';
 import { closed, validator } from './schema-validator';
 import { SETUP_BODY_SCHEMAS } from './setup-schemas';
 
@@ -66,38 +67,60 @@ const readBody = {
 } as const;
 export const validateRead = validator(readBody);
 
+const searchValue = { type: ['string', 'number', 'boolean'] } as const;
 const searchBody = {
   type: 'object',
   properties: {
     filterGroups: {
       type: 'array',
-      maxItems: 1,
-      errorHint: 'supports one filter group',
+      maxItems: SEARCH_LIMITS.filterGroups,
+      errorHint: `takes at most ${SEARCH_LIMITS.filterGroups} filter groups`,
       items: {
         type: 'object',
         required: ['filters'],
         properties: {
           filters: {
             type: 'array',
+            maxItems: SEARCH_LIMITS.filtersPerGroup,
+            errorHint: `takes at most ${SEARCH_LIMITS.filtersPerGroup} filters per group`,
             items: {
               type: 'object',
               required: ['propertyName', 'operator'],
               properties: {
                 propertyName: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]{0,99}$', errorHint: 'must be a property name (letters, digits and _)' },
-                operator: { type: 'string', enum: ['EQ', 'IN'] },
-                value: { type: ['string', 'number'] },
-                values: { type: 'array', maxItems: 100, items: { type: ['string', 'number'] } },
+                operator: { type: 'string', enum: SEARCH_OPERATORS },
+                value: searchValue,
+                highValue: searchValue,
+                values: { type: 'array', maxItems: 100, items: searchValue },
               },
             },
           },
         },
       },
     },
+    sorts: {
+      type: 'array',
+      maxItems: 1,
+      errorHint: 'takes one sort',
+      items: {
+        anyOf: [
+          { type: 'string', pattern: '^-?[A-Za-z][A-Za-z0-9_]{0,99}$' },
+          {
+            type: 'object',
+            required: ['propertyName'],
+            properties: {
+              propertyName: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]{0,99}$' },
+              direction: { type: 'string', enum: ['ASCENDING', 'DESCENDING'] },
+            },
+          },
+        ],
+      },
+    },
     properties: { type: 'array', items: { type: 'string' } },
-    limit: { type: 'integer', minimum: 1, maximum: 100 },
+    limit: { type: 'integer', minimum: 1, maximum: SEARCH_LIMITS.pageSize },
     after: {
       anyOf: [
-        { type: 'string', pattern: '^[0-9]+$' },
+        { type: 'string', pattern: '^[0-9]{1,9}$' },
         { type: 'integer', minimum: 0 },
       ],
     },
