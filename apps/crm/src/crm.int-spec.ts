@@ -173,7 +173,12 @@ describe('built-in CRM objects API', () => {
       as('post', '/crm/v3/objects/contacts/batch/read').send({ idProperty: 'email', inputs: ids.map((value) => ({ id: value })), properties: ['email'] });
 
     const all = await read(['read@EXAMPLE.com']).expect(200);
-    expect(all.body).toEqual({ status: 'COMPLETE', results: [expect.objectContaining({ id, properties: { email: 'Read@Example.com' } })] });
+    expect(all.body).toEqual({
+      status: 'COMPLETE',
+      results: [expect.objectContaining({ id, properties: { email: 'Read@Example.com' } })],
+      startedAt: expect.any(String),
+      completedAt: expect.any(String),
+    });
     const some = await read(['read@example.com', 'gone@example.com', 'never@example.com']).expect(207);
     expect(some.body.results.map((r: { id: string }) => r.id)).toEqual([id]);
     expect(some.body.errors).toEqual([expect.objectContaining({ category: 'OBJECT_NOT_FOUND', context: { ids: ['gone@example.com', 'never@example.com'] } })]);

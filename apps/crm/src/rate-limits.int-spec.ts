@@ -229,6 +229,8 @@ describe('built-in CRM emulating the hosted limits', () => {
             context: { objectWriteTraceId: ['trace-2'] },
           },
         ],
+        startedAt: expect.any(String),
+        completedAt: expect.any(String),
       });
       const found = await portal.call('post', '/crm/v3/objects/contacts/search').send({}).expect(200);
       expect(found.body.results.map((r: { properties: { email: string } }) => r.properties.email).sort()).toEqual(['good-1@example.com', 'good-3@example.com']);
@@ -263,7 +265,12 @@ describe('built-in CRM emulating the hosted limits', () => {
         .call('post', '/crm/v3/objects/contacts/batch/create')
         .send({ inputs: [{ properties: { email: 'plain@example.com' } }] })
         .expect(201);
-      expect(clean.body).toEqual({ status: 'COMPLETE', results: [expect.objectContaining({ properties: { email: 'plain@example.com' } })] });
+      expect(clean.body).toEqual({
+        status: 'COMPLETE',
+        results: [expect.objectContaining({ properties: { email: 'plain@example.com' } })],
+        startedAt: expect.any(String),
+        completedAt: expect.any(String),
+      });
     });
 
     it('when requests are answered and refused, then usage counts them per second and the exact 10-s peak', async () => {

@@ -64,6 +64,16 @@ export class ObjectReads {
     return [...new Set(ids)].map((id) => byId.get(id)).filter((doc): doc is StoredObject => !!doc);
   }
 
+  /** One page of the live objects of a type, by id, after the id `after` (the basic API's list). */
+  async page(portalId: number, objectType: CrmType, limit: number, after: number): Promise<StoredObject[]> {
+    const docs = await this.objects
+      .find({ portalId, objectType, archived: false, id: { $gt: after } })
+      .sort({ id: 1 })
+      .limit(limit)
+      .toArray();
+    return docs as unknown as StoredObject[];
+  }
+
   /**
    * Live objects by the value of a property with unique values (a batch read with `idProperty`),
    * keyed by the value as asked: through the values' claims (a contact's `email` without case, as

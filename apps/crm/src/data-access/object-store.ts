@@ -91,7 +91,7 @@ export class ObjectStore extends ObjectReads {
     portalId: number,
     objectType: CrmType,
     inputs: { id: string; idProperty: string; properties: Record<string, unknown> }[],
-  ): Promise<StoredObject[]> {
+  ): Promise<(StoredObject & { created: boolean })[]> {
     const definitions = await this.propertyStore.validateProperties(portalId, objectType, inputs);
     const idProperty = inputs[0]?.idProperty;
     if (!idProperty || inputs.some((input) => input.idProperty !== idProperty)) throw CrmError.invalidInput('every input needs the same idProperty');
@@ -115,6 +115,7 @@ export class ObjectStore extends ObjectReads {
         if (owner === objectId) fresh.add(owner);
       }
     }
+    const created = new Set(fresh);
     const now = new Date();
     const writes = inputs.map((input) => ({ id: claimedIds.get(input.id)!, properties: { ...normalise(input.properties), [idProperty]: input.id } }));
     const release = await this.claimOthers(portalId, objectType, uniques, idProperty, writes, fresh);
@@ -166,7 +167,10 @@ export class ObjectStore extends ObjectReads {
       ).map((object) => [object.id, object]),
     );
     await release();
-    return ids.map((id) => written.get(id) ?? readBack.get(id)).filter((object): object is StoredObject => !!object);
+    return ids
+      .map((id) => written.get(id) ?? readBack.get(id))
+      .filter((object): object is StoredObject => !!object)
+      .map((object) => ({ ...object, created: created.has(object.id) }));
   }
 
   /** Claims the unique values an upsert writes besides its idProperty (a contact's e-mail, a sync key). */

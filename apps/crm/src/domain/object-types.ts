@@ -7,6 +7,14 @@ export const isCrmType = (value: string): value is CrmType => (CRM_TYPES as read
 /** Associations a line item has exactly one of: a new one replaces the old. */
 export const SINGLE_ASSOCIATIONS: ReadonlySet<string> = new Set(['line_items->deals', 'line_items->products']);
 
+/** The hosted CRM's default (HUBSPOT_DEFINED) association type ids, by direction. */
+export const DEFAULT_ASSOCIATION_TYPES: Readonly<Record<string, number>> = {
+  'contacts->deals': 4,
+  'deals->contacts': 3,
+  'line_items->deals': 20,
+  'deals->line_items': 19,
+};
+
 export const PROPERTY_TYPES = ['string', 'number', 'date', 'datetime', 'enumeration', 'bool'] as const;
 export type PropertyType = (typeof PROPERTY_TYPES)[number];
 

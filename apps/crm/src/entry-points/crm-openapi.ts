@@ -15,18 +15,29 @@ const object = { type: 'object' } as const;
 const batchAnswer = {
   type: 'object',
   required: ['status', 'results'],
-  properties: { status: { const: 'COMPLETE' }, results: { type: 'array', items: object } },
+  properties: {
+    status: { const: 'COMPLETE' },
+    results: { type: 'array', items: object },
+    startedAt: { type: 'string', format: 'date-time' },
+    completedAt: { type: 'string', format: 'date-time' },
+  },
 } as const;
 const partly = {
   207: { description: 'Some inputs were refused (an account emulating hosted limits with an invalid marker): `errors` names them', schema: object },
 };
 const ok = (description: string, schema: object = object) => ({ 200: { description, schema } });
-const objects = (operation: Omit<ApiOperation, 'tag' | 'security' | 'pathParams'>): ApiOperation => ({
+const objects = (operation: Omit<ApiOperation, 'tag' | 'security'>): ApiOperation => ({
   ...operation,
   tag: 'Objects',
   security: portalToken,
-  pathParams: { type },
+  pathParams: { type, ...operation.pathParams },
   errors: [404, ...(operation.errors ?? [])],
+});
+const objectIdParam: ApiParameter = { description: "The object's id, or with idProperty a unique value", schema: { type: 'string' } };
+/** A list parameter, repeated or comma-separated, as the vendor's SDK and the hosted CRM take it. */
+const listQuery = (description: string): ApiParameter => ({
+  description: `${description}: repeated (properties=a&properties=b) or comma-separated`,
+  schema: { type: 'string' },
 });
 const portalId: ApiParameter = { description: 'The portal', schema: { type: 'integer', minimum: 1 } };
 
@@ -73,24 +84,59 @@ export const CRM_OPERATIONS: readonly ApiOperation[] = [
   objects({
     method: 'post',
     path: '/crm/v3/objects/{type}/search',
-    summary: 'Search with one filter group (EQ, IN)',
+    summary: 'Search: up to 5 filter groups of up to 6 filters, every operator, one sort, 200 per page, 10,000 results',
     body: { schema: body.searchBody },
     responses: ok('The matches'),
   }),
-  {
+  objects({
+    method: 'post',
+    path: '/crm/v3/objects/{type}',
+    summary: 'Create one object',
+    body: { schema: body.oneObjectBody },
+    responses: { 201: { description: 'Created', schema: object } },
+    errors: [400, 409],
+  }),
+  objects({
+    method: 'get',
+    path: '/crm/v3/objects/{type}',
+    summary: 'One page of the live objects, by id',
+    query: {
+      limit: { description: 'At most 100 (default 10)', schema: { type: 'integer', minimum: 1, maximum: 100 } },
+      after: { description: 'The paging cursor of the previous page', schema: { type: 'string' } },
+      properties: listQuery('Properties to answer'),
+      associations: listQuery('Types whose associations to answer'),
+    },
+    responses: ok('{results, paging?}'),
+  }),
+  objects({
     method: 'get',
     path: '/crm/v3/objects/{type}/{id}',
-    tag: 'Objects',
-    summary: 'One object',
-    security: portalToken,
-    pathParams: { type },
+    summary: 'One object, by id or by a unique property (idProperty)',
+    pathParams: { type, id: objectIdParam },
     query: {
-      properties: { description: 'Comma-separated properties to answer', schema: { type: 'string' } },
-      associations: { description: 'Comma-separated types whose associations to answer', schema: { type: 'string' } },
+      properties: listQuery('Properties to answer'),
+      associations: listQuery('Types whose associations to answer'),
+      idProperty: { description: 'A unique property (contacts: email) whose value {id} is', schema: { type: 'string' } },
     },
     responses: ok('The object'),
-    errors: [404],
-  },
+  }),
+  objects({
+    method: 'patch',
+    path: '/crm/v3/objects/{type}/{id}',
+    summary: 'Update one object, by id or by a unique property (idProperty)',
+    pathParams: { type, id: objectIdParam },
+    query: { idProperty: { description: 'A unique property (contacts: email) whose value {id} is', schema: { type: 'string' } } },
+    body: { schema: body.oneObjectBody },
+    responses: ok('The object'),
+    errors: [400, 409],
+  }),
+  objects({
+    method: 'delete',
+    path: '/crm/v3/objects/{type}/{id}',
+    summary: 'Archive one object (204 for an unknown or archived one too)',
+    pathParams: { type, id: objectIdParam },
+    responses: { 204: { description: 'Archived' } },
+  }),
   {
     method: 'get',
     path: '/crm/v3/properties/{type}',

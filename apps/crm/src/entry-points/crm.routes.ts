@@ -1,47 +1,42 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Response } from 'express';
 import { AppError, parseWith, staticBearerAuth } from '@ecomm-sync/http';
 import type { Account, CrmStore, StoredObject } from '../data-access/crm-store';
 import type { HostedLimits } from '../domain/hosted-limits';
 import { markedInputError, splitMarkedInputs, type TracedInput } from '../domain/marked-inputs';
 import { searchBoundsProblem } from '../domain/crm-search';
-import { isCrmType, type CrmType } from '../domain/object-types';
 import type { RequestLedger } from '../limits/request-ledger';
 import { validateAccount, validateAssociations, validateCreate, validateIds, validateRead, validateSearch, validateUpdate, validateUpsert } from './schemas';
 import { portalTokenAuth } from './auth';
 import { pipelineRoutes } from './pipeline.routes';
 import { validateProperty, validatePropertyGroup } from './setup-schemas';
+import { DEFAULT_ASSOCIATION_TYPES } from '../domain/object-types';
+import { objectBasicRoutes, objectType } from './object-basic.routes';
 import { present, presentProperty } from './present';
 import { hostedLimits, limitsOf } from './hosted-limits.middleware';
 import { limitsAdminRoutes } from './limits-admin.routes';
-
-function objectType(req: Request, param = 'type'): CrmType {
-  const value = String(req.params[param]);
-  if (!isCrmType(value)) throw AppError.notFound(`Unknown object type "${value}"; use contacts, deals, products or line_items`);
-  return value;
-}
-
-const list = (value: unknown) =>
-  typeof value === 'string' && value.length > 0
-    ? value
-        .split(',')
-        .map((item) => item.trim())
-        .filter(Boolean)
-    : undefined;
 
 /**
  * A batch write of the inputs not marked invalid by the account's marker: answered as usual when
  * none is marked, else 207 with the applied ones and an error per marked input (hosted shape).
  */
-async function writeBatch<I extends TracedInput>(res: Response, okStatus: number, inputs: I[], write: (inputs: I[]) => Promise<StoredObject[]>): Promise<void> {
+async function writeBatch<I extends TracedInput, O extends StoredObject>(
+  res: Response,
+  okStatus: number,
+  inputs: I[],
+  write: (inputs: I[]) => Promise<O[]>,
+  show: (object: O) => Record<string, unknown> = (object) => present(object),
+): Promise<void> {
+  const startedAt = new Date().toISOString();
   const marker = limitsOf(res)?.invalidMarker;
   const { valid, marked } = splitMarkedInputs(inputs, marker);
-  const results = (valid.length > 0 ? await write(valid) : []).map((object) => present(object));
+  const results = (valid.length > 0 ? await write(valid) : []).map(show);
+  const timing = { startedAt, completedAt: new Date().toISOString() };
   if (marked.length === 0) {
-    res.status(okStatus).json({ status: 'COMPLETE', results });
+    res.status(okStatus).json({ status: 'COMPLETE', results, ...timing });
     return;
   }
   const errors = marked.map(({ input, property }) => markedInputError(input, property, marker!));
-  res.status(207).json({ status: 'COMPLETE', results, numErrors: errors.length, errors });
+  res.status(207).json({ status: 'COMPLETE', results, numErrors: errors.length, errors, ...timing });
 }
 
 export interface CrmRoutesOptions {
@@ -88,7 +83,14 @@ export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, l
   router.post('/crm/v3/objects/:type/batch/upsert', async (req, res) => {
     const { inputs } = parseWith(validateUpsert, req.body);
     const type = objectType(req);
-    await writeBatch(res, 200, inputs, (valid) => store.objects.upsert(account(res).portalId, type, valid));
+    // Each result says whether the upsert made it (`new`), as the hosted CRM's does.
+    await writeBatch(
+      res,
+      200,
+      inputs,
+      (valid) => store.objects.upsert(account(res).portalId, type, valid),
+      (object) => ({ ...present(object), new: object.created }),
+    );
   });
 
   router.post('/crm/v3/objects/:type/batch/archive', async (req, res) => {
@@ -102,6 +104,7 @@ export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, l
   });
 
   router.post('/crm/v3/objects/:type/batch/read', async (req, res) => {
+    const startedAt = new Date().toISOString();
     const { inputs, properties, idProperty } = parseWith(validateRead, req.body);
     const type = objectType(req);
     const values = inputs.map((input) => String(input.id));
@@ -110,15 +113,16 @@ export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, l
       if (bad >= 0)
         throw AppError.badRequest(`inputs[${bad}].id "${values[bad].slice(0, 100)}" is not an object id; to read by another property, name it in idProperty`);
       const results = await store.objects.read(account(res).portalId, type, values.map(Number));
-      res.json({ status: 'COMPLETE', results: results.map((object) => present(object, properties)) });
+      res.json({ status: 'COMPLETE', results: results.map((object) => present(object, properties)), startedAt, completedAt: new Date().toISOString() });
       return;
     }
     // As the hosted CRM: the objects found, and a 207 naming the values nothing was found for.
     const found = await store.objects.readByProperty(account(res).portalId, type, idProperty, values);
     const results = [...new Map([...found.values()].map((object) => [object.id, object])).values()].map((object) => present(object, properties));
     const missing = [...new Set(values.filter((value) => !found.has(value)))];
+    const timing = { startedAt, completedAt: new Date().toISOString() };
     if (missing.length === 0) {
-      res.json({ status: 'COMPLETE', results });
+      res.json({ status: 'COMPLETE', results, ...timing });
       return;
     }
     const error = {
@@ -127,7 +131,7 @@ export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, l
       message: `Could not get some ${type} objects, they may be deleted or not exist. Check that ids are valid.`,
       context: { ids: missing },
     };
-    res.status(207).json({ status: 'COMPLETE', results, numErrors: 1, errors: [error] });
+    res.status(207).json({ status: 'COMPLETE', results, numErrors: 1, errors: [error], ...timing });
   });
 
   router.post('/crm/v3/objects/:type/search', async (req, res) => {
@@ -159,12 +163,7 @@ export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, l
     });
   });
 
-  router.get('/crm/v3/objects/:type/:id', async (req, res) => {
-    const id = Number(req.params.id);
-    const [object] = Number.isInteger(id) ? await store.objects.read(account(res).portalId, objectType(req), [id]) : [];
-    if (!object) throw AppError.notFound(`No ${req.params.type} with id ${req.params.id}`);
-    res.json(present(object, list(req.query.properties), list(req.query.associations)));
-  });
+  router.use(objectBasicRoutes(store, account));
 
   router.get('/crm/v3/properties/:type', async (req, res) => {
     res.json({ results: (await store.properties.listProperties(account(res).portalId, objectType(req))).map(presentProperty) });
@@ -207,14 +206,21 @@ export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, l
   router.use(pipelineRoutes(store.pipelines, account));
 
   router.post('/crm/v4/associations/:from/:to/batch/associate/default', async (req, res) => {
+    const startedAt = new Date().toISOString();
     const { inputs } = parseWith(validateAssociations, req.body);
-    await store.objects.associate(
-      account(res).portalId,
-      objectType(req, 'from'),
-      objectType(req, 'to'),
-      inputs.map((input) => ({ from: Number(input.from.id), to: Number(input.to.id) })),
-    );
-    res.json({ status: 'COMPLETE' });
+    const [from, to] = [objectType(req, 'from'), objectType(req, 'to')];
+    const pairs = inputs.map((input) => ({ from: Number(input.from.id), to: Number(input.to.id) }));
+    await store.objects.associate(account(res).portalId, from, to, pairs);
+    // As the hosted CRM: each pair both ways, with the association type it got.
+    const spec = (one: string, other: string) => {
+      const associationTypeId = DEFAULT_ASSOCIATION_TYPES[`${one}->${other}`];
+      return associationTypeId === undefined ? {} : { associationSpec: { associationCategory: 'HUBSPOT_DEFINED', associationTypeId } };
+    };
+    const results = pairs.flatMap((pair) => [
+      { from: { id: String(pair.from) }, to: { id: String(pair.to) }, ...spec(from, to) },
+      { from: { id: String(pair.to) }, to: { id: String(pair.from) }, ...spec(to, from) },
+    ]);
+    res.json({ status: 'COMPLETE', results, startedAt, completedAt: new Date().toISOString() });
   });
 
   return router;

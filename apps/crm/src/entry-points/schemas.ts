@@ -15,12 +15,33 @@ const objectWriteTraceId = { type: 'string', minLength: 1, maxLength: 200 } as c
 const inputs = <const I extends JSONSchema>(item: I) =>
   ({ type: 'array', minItems: 1, maxItems: 100, items: item, errorHint: 'must hold 1 to 100 inputs' }) as const;
 
+/** Associations given with a create: the SDK sends an empty list; the built-in CRM makes them through the v4 associations API only. */
+const associationsOnCreate = {
+  type: 'array',
+  maxItems: 0,
+  errorHint: 'must be empty here; associate with POST /crm/v4/associations/{from}/{to}/batch/associate/default',
+} as const;
+
 const createBody = {
   type: 'object',
   required: ['inputs'],
-  properties: { inputs: inputs({ type: 'object', required: ['properties'], properties: { properties: propertyValues, objectWriteTraceId } }) },
+  properties: {
+    inputs: inputs({
+      type: 'object',
+      required: ['properties'],
+      properties: { properties: propertyValues, objectWriteTraceId, associations: associationsOnCreate },
+    }),
+  },
 } as const;
 export const validateCreate = validator(createBody);
+
+/** One object (basic API): its properties; associations on create go through the v4 associations API. */
+const oneObjectBody = {
+  type: 'object',
+  required: ['properties'],
+  properties: { properties: propertyValues, associations: associationsOnCreate },
+} as const;
+export const validateOneObject = validator(oneObjectBody);
 
 const updateBody = {
   type: 'object',
@@ -176,6 +197,7 @@ export const validateResetDaily = validator(resetDailyBody);
 export const CRM_BODY_SCHEMAS = {
   ...SETUP_BODY_SCHEMAS,
   createBody: closed(createBody),
+  oneObjectBody: closed(oneObjectBody),
   updateBody: closed(updateBody),
   upsertBody: closed(upsertBody),
   readOrArchiveBody: closed(readOrArchiveBody),
