@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseServiceAddresses } from '@ecomm-sync/domain';
 import { composePortProblems, composeSchemaProblems } from './compose-file';
@@ -22,6 +23,15 @@ describe('docker/compose.yaml', () => {
     const apps = Object.keys(services).filter((name) => name !== 'gateway' && name !== 'mongo' && name !== 'rabbitmq');
     expect(named.sort()).toEqual(apps.map((name) => [name, name]).sort());
     expect((services.gateway.environment as Record<string, string>).MONGO_URL).toBe('mongodb://mongo:27017'); // the merge kept the shared settings
+  });
+
+  it('when the images are read, then each runtime is a supported line: Node 22 or later, MongoDB 8, RabbitMQ 4', () => {
+    const { services } = compose();
+    expect(String(services.mongo.image)).toMatch(/^mongo:8(\.|$)/);
+    expect(String(services.rabbitmq.image)).toMatch(/^rabbitmq:4(\.|-|$)/);
+    const dockerfile = readFileSync(path.join(__dirname, '..', '..', 'docker', 'Dockerfile'), 'utf8');
+    const node = /^ARG NODE_IMAGE=node:(\d+)/m.exec(dockerfile);
+    expect(Number(node?.[1])).toBeGreaterThanOrEqual(22);
   });
 
   it('when a service has a misspelled key, then the schema check names it', () => {
