@@ -16,12 +16,13 @@ describe('DealStages', () => {
   let reads: number;
   let now: number;
   let pipelines: CrmPipeline[];
-  const make = () =>
+  const make = (pipelineId: string | null = null) =>
     new DealStages(
       async () => {
         reads++;
         return pipelines;
       },
+      pipelineId,
       () => now,
     );
 
@@ -67,5 +68,11 @@ describe('DealStages', () => {
     pipelines = [ecommerce];
     expect((await stages.toCrm([{ properties: { dealstage: 'checkout_pending' } }]))[0].properties.dealstage).toBe('702');
     expect(reads).toBe(2);
+  });
+
+  it('when the customer renamed the ecommerce pipeline, then the id the install stored still finds it', async () => {
+    pipelines = [{ ...ecommerce, label: 'Web orders' }];
+    expect((await make().toCrm([{ properties: { dealstage: 'checkout_pending' } }]))[0].properties.dealstage).toBe('checkout_pending');
+    expect((await make('700').toCrm([{ properties: { dealstage: 'checkout_pending' } }]))[0].properties).toEqual({ dealstage: '702', pipeline: '700' });
   });
 });

@@ -17,6 +17,8 @@ export class DealStages {
 
   constructor(
     private readonly readPipelines: () => Promise<CrmPipeline[]>,
+    /** The portal's ecommerce pipeline as the install stored it, when known. */
+    private readonly pipelineId: string | null = null,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -46,7 +48,8 @@ export class DealStages {
   }
 
   private async current(): Promise<StageMap | null> {
-    if (!this.map || this.map.until <= this.now()) this.map = { value: this.readPipelines().then(stageMapOf), until: this.now() + STAGE_MAP_TTL_MS };
+    if (!this.map || this.map.until <= this.now())
+      this.map = { value: this.readPipelines().then((pipelines) => stageMapOf(pipelines, this.pipelineId)), until: this.now() + STAGE_MAP_TTL_MS };
     const entry = this.map;
     try {
       const map = await entry.value;

@@ -31,6 +31,11 @@ export interface CrmClientOptions extends CrmTransportOptions {
    * take it). On by default.
    */
   objectWriteTraceIds?: boolean;
+  /**
+   * The portal's ecommerce pipeline as its install stored it: deals are written to it even when a
+   * customer renamed it in the CRM (otherwise it is found by its label).
+   */
+  ecommPipelineId?: string | null;
 }
 
 type BatchAnswer = { results: objects.SimplePublicObject[]; errors?: objects.StandardError[] };
@@ -50,11 +55,12 @@ export class HttpCrmClient implements CrmPort {
   private readonly associations: associations.BatchApi;
   private readonly pipelines: pipelines.PipelinesApi;
   private readonly stages: pipelines.PipelineStagesApi;
-  private readonly dealStages = new DealStages(() => this.listDealPipelines());
+  private readonly dealStages: DealStages;
 
   constructor(options: CrmClientOptions) {
     this.transport = new CrmTransport(options);
     this.objectWriteTraceIds = options.objectWriteTraceIds ?? true;
+    this.dealStages = new DealStages(() => this.listDealPipelines(), options.ecommPipelineId ?? null);
     this.batch = new objects.BatchApi(sdkConfiguration(objects, this.transport, options.baseUrl));
     const propertiesConfiguration = sdkConfiguration(properties, this.transport, options.baseUrl);
     this.properties = new properties.CoreApi(propertiesConfiguration);

@@ -191,7 +191,7 @@ export class CrmConnections {
   /** What a cached client was built from: a new connection or a new token makes a new client. */
   private version(portal: Portal): string {
     const token = 'sealed' in portal.builtinCrmToken ? portal.builtinCrmToken.sealed : `plain:${portal.builtinCrmToken.plaintext}`;
-    return `${portal.crmConnection?.changedAt ?? 0}:${token}`;
+    return `${portal.crmConnection?.changedAt ?? 0}:${token}:${portal.ecommPipelineId ?? ''}`;
   }
 
   private build(portal: Portal): CrmPort {
@@ -204,6 +204,7 @@ export class CrmConnections {
       token,
       timeoutMs,
       account,
+      ecommPipelineId: portal.ecommPipelineId ?? null,
       ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
       ...(budget ? { budget } : {}),
     });

@@ -41,9 +41,12 @@ export function matchStages(pipeline: PipelineView): Map<string, PipelineView['s
   return matched;
 }
 
-/** The stage map of a portal's ecommerce pipeline, or null when the portal has none. */
-export function stageMapOf(pipelines: readonly PipelineView[]): StageMap | null {
-  const pipeline = findEcommPipeline(pipelines);
+/**
+ * The stage map of a portal's ecommerce pipeline, or null when the portal has none: the pipeline
+ * the install stored the id of (a customer may have renamed it in the CRM), else the one with our label.
+ */
+export function stageMapOf(pipelines: readonly PipelineView[], knownPipelineId?: string | null): StageMap | null {
+  const pipeline = (knownPipelineId ? pipelines.find((one) => one.id === knownPipelineId) : undefined) ?? findEcommPipeline(pipelines);
   if (!pipeline) return null;
   const toCrm = new Map([...matchStages(pipeline)].map(([name, stage]) => [name, stage.id]));
   return { pipelineId: pipeline.id, toCrm, toSpec: new Map([...toCrm].map(([name, id]) => [id, name])) };
