@@ -325,5 +325,52 @@ describe('the hosted CRM vendor SDK against the built-in CRM', () => {
       const read = await client.crm.objects.basicApi.getById('deals', deal.id, undefined, undefined, ['contacts']);
       expect(read.associations?.contacts.results.map((one) => one.id)).toEqual([contact.id]);
     });
+
+    it('when associations are made one at a time (default or naming the default type), read one by one and in a batch, and archived, then each answer is the SDK model of it', async () => {
+      const { results: deals } = await client.crm.objects.batchApi.create('deals', {
+        inputs: [
+          { properties: { dealname: 'One' }, associations: [] },
+          { properties: { dealname: 'Two' }, associations: [] },
+        ],
+      });
+      const { results: items } = await client.crm.objects.batchApi.create('line_items', {
+        inputs: [
+          { properties: { quantity: '1' }, associations: [] },
+          { properties: { quantity: '2' }, associations: [] },
+        ],
+      });
+      const v4 = client.crm.associations.v4;
+
+      const byDefault = await v4.basicApi.createDefault('line_items', items[0].id, 'deals', deals[0].id);
+      expect(byDefault).toBeInstanceOf(associations.BatchResponsePublicDefaultAssociation);
+      const named = await v4.basicApi.create('line_items', items[1].id, 'deals', deals[1].id, [
+        { associationCategory: associations.AssociationSpecAssociationCategoryEnum.HubspotDefined, associationTypeId: 20 },
+      ]);
+      expect(named).toBeInstanceOf(associations.LabelsBetweenObjectPair);
+      expect(named).toMatchObject({ fromObjectId: Number(items[1].id), toObjectId: Number(deals[1].id) });
+      expect(
+        await statusOf(
+          v4.basicApi.create('line_items', items[1].id, 'deals', deals[0].id, [
+            { associationCategory: associations.AssociationSpecAssociationCategoryEnum.UserDefined, associationTypeId: 999 },
+          ]),
+        ),
+      ).toBe(400);
+
+      const page = await v4.basicApi.getPage('deals', deals[0].id, 'line_items');
+      expect(page).toBeInstanceOf(associations.CollectionResponseMultiAssociatedObjectWithLabelForwardPaging);
+      expect(page.results).toEqual([expect.objectContaining({ toObjectId: Number(items[0].id), associationTypes: [expect.objectContaining({ typeId: 19 })] })]);
+
+      const batch = await v4.batchApi.getPage('line_items', 'deals', { inputs: [{ id: items[0].id }, { id: items[1].id }] });
+      expect(batch).toBeInstanceOf(associations.BatchResponsePublicAssociationMultiWithLabel);
+      expect(batch.results.map((one) => [one._from.id, one.to.map((to) => to.toObjectId)])).toEqual([
+        [items[0].id, [Number(deals[0].id)]],
+        [items[1].id, [Number(deals[1].id)]],
+      ]);
+
+      await v4.basicApi.archive('line_items', items[0].id, 'deals', deals[0].id);
+      await v4.batchApi.archive('line_items', 'deals', { inputs: [{ _from: { id: items[1].id }, to: [{ id: deals[1].id }] }] });
+      expect((await v4.basicApi.getPage('deals', deals[0].id, 'line_items')).results).toEqual([]);
+      expect((await v4.basicApi.getPage('line_items', items[1].id, 'deals')).results).toEqual([]);
+    });
   });
 });

@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import { AccountStore } from './account-store';
+import { AssociationStore } from './association-store';
 import { crmModels, type CrmModels } from './crm-models';
 import { ObjectStore } from './object-store';
 import { PipelineStore } from './pipeline-store';
@@ -18,6 +19,7 @@ export class CrmStore {
   readonly accounts: AccountStore;
   readonly properties: PropertyStore;
   readonly objects: ObjectStore;
+  readonly associations: AssociationStore;
   readonly pipelines: PipelineStore;
 
   constructor(connection: Connection) {
@@ -25,6 +27,7 @@ export class CrmStore {
     this.accounts = new AccountStore(this.models);
     this.properties = new PropertyStore(this.models);
     this.objects = new ObjectStore(this.models, this.properties);
+    this.associations = new AssociationStore(this.models, this.objects);
     this.pipelines = new PipelineStore(this.models);
   }
 

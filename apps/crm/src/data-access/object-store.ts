@@ -1,7 +1,7 @@
 import { driverCollection } from '@ecomm-sync/data-access';
 import { ownValue } from '@ecomm-sync/domain';
 import { CrmError } from '../domain/crm-error';
-import { SINGLE_ASSOCIATIONS, type CrmType } from '../domain/object-types';
+import type { CrmType } from '../domain/object-types';
 import type { CrmModels } from './crm-models';
 import { isDuplicateKey } from './duplicate-key';
 import { ObjectIdAllocator } from './object-ids';
@@ -199,42 +199,5 @@ export class ObjectStore extends ObjectReads {
     if (owned.length === 0) return;
     await this.objects.updateMany({ _id: { $in: owned.map((object) => object.id) } }, { $set: { archived: true, updatedAt: new Date() } });
     await this.claims.release(portalId, objectType, uniqueProperties(objectType, await this.propertyStore.definitions(portalId, objectType)), owned);
-  }
-
-  /** Associates pairs both ways; a line item's deal and product replace the previous one. */
-  async associate(portalId: number, fromType: CrmType, toType: CrmType, pairs: { from: number; to: number }[]): Promise<void> {
-    const fromIds = [...new Set(pairs.map((pair) => pair.from))];
-    const toIds = [...new Set(pairs.map((pair) => pair.to))];
-    const [fromFound, toFound] = await Promise.all([this.read(portalId, fromType, fromIds), this.read(portalId, toType, toIds)]);
-    const missingFrom = fromIds.filter((id) => !fromFound.some((doc) => doc.id === id));
-    const missingTo = toIds.filter((id) => !toFound.some((doc) => doc.id === id));
-    if (missingFrom.length || missingTo.length) {
-      throw CrmError.notFound(`Unknown ${[...missingFrom.map((id) => `${fromType} ${id}`), ...missingTo.map((id) => `${toType} ${id}`)].join(', ')}`);
-    }
-    // Only what is not associated yet is written (an update re-sends its associations every time).
-    const single = SINGLE_ASSOCIATIONS.has(`${fromType}->${toType}`);
-    const fromById = new Map(fromFound.map((object) => [object.id, object]));
-    const toById = new Map(toFound.map((object) => [object.id, object]));
-    const operations = [];
-    for (const pair of pairs) {
-      const from = fromById.get(pair.from)!;
-      const to = toById.get(pair.to)!;
-      const linked = from.associations?.[toType] ?? [];
-      if (single ? !(linked.length === 1 && linked[0] === pair.to) : !linked.includes(pair.to)) {
-        operations.push({
-          updateOne: {
-            filter: { _id: pair.from },
-            update: single ? { $set: { [`associations.${toType}`]: [pair.to] } } : { $addToSet: { [`associations.${toType}`]: pair.to } },
-          },
-        });
-        from.associations = { ...from.associations, [toType]: single ? [pair.to] : [...linked, pair.to] };
-      }
-      const back = to.associations?.[fromType] ?? [];
-      if (!back.includes(pair.from)) {
-        operations.push({ updateOne: { filter: { _id: pair.to }, update: { $addToSet: { [`associations.${fromType}`]: pair.from } } } });
-        to.associations = { ...to.associations, [fromType]: [...back, pair.from] };
-      }
-    }
-    if (operations.length > 0) await this.objects.bulkWrite(operations, { ordered: true });
   }
 }

@@ -1,5 +1,6 @@
 import { buildOpenApiDocument, errorBodySchema, SERVICE_OPERATIONS, type ApiOperation, type ApiParameter } from '@ecomm-sync/contracts';
 import { CRM_TYPES } from '../domain/object-types';
+import { ASSOCIATION_OPERATIONS } from './crm-openapi-associations';
 import { PIPELINE_OPERATIONS } from './crm-openapi-pipelines';
 import { CRM_BODY_SCHEMAS as body } from './schemas';
 
@@ -198,9 +199,10 @@ export const CRM_OPERATIONS: readonly ApiOperation[] = [
     security: portalToken,
     pathParams: { from: type, to: type },
     body: { schema: body.associationsBody },
-    responses: ok('Associated', { type: 'object', properties: { status: { const: 'COMPLETE' } } }),
+    responses: ok('Associated: each pair both ways, with its association type', { type: 'object', properties: { status: { const: 'COMPLETE' } } }),
     errors: [404],
   },
+  ...ASSOCIATION_OPERATIONS,
   {
     method: 'put',
     path: '/crm/admin/v1/accounts/{portalId}',

@@ -5,11 +5,11 @@ import type { HostedLimits } from '../domain/hosted-limits';
 import { markedInputError, splitMarkedInputs, type TracedInput } from '../domain/marked-inputs';
 import { searchBoundsProblem } from '../domain/crm-search';
 import type { RequestLedger } from '../limits/request-ledger';
-import { validateAccount, validateAssociations, validateCreate, validateIds, validateRead, validateSearch, validateUpdate, validateUpsert } from './schemas';
+import { validateAccount, validateCreate, validateIds, validateRead, validateSearch, validateUpdate, validateUpsert } from './schemas';
 import { portalTokenAuth } from './auth';
 import { pipelineRoutes } from './pipeline.routes';
 import { validateProperty, validatePropertyGroup } from './setup-schemas';
-import { DEFAULT_ASSOCIATION_TYPES } from '../domain/object-types';
+import { associationRoutes } from './association.routes';
 import { objectBasicRoutes, objectType } from './object-basic.routes';
 import { present, presentProperty } from './present';
 import { hostedLimits, limitsOf } from './hosted-limits.middleware';
@@ -205,23 +205,7 @@ export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, l
 
   router.use(pipelineRoutes(store.pipelines, account));
 
-  router.post('/crm/v4/associations/:from/:to/batch/associate/default', async (req, res) => {
-    const startedAt = new Date().toISOString();
-    const { inputs } = parseWith(validateAssociations, req.body);
-    const [from, to] = [objectType(req, 'from'), objectType(req, 'to')];
-    const pairs = inputs.map((input) => ({ from: Number(input.from.id), to: Number(input.to.id) }));
-    await store.objects.associate(account(res).portalId, from, to, pairs);
-    // As the hosted CRM: each pair both ways, with the association type it got.
-    const spec = (one: string, other: string) => {
-      const associationTypeId = DEFAULT_ASSOCIATION_TYPES[`${one}->${other}`];
-      return associationTypeId === undefined ? {} : { associationSpec: { associationCategory: 'HUBSPOT_DEFINED', associationTypeId } };
-    };
-    const results = pairs.flatMap((pair) => [
-      { from: { id: String(pair.from) }, to: { id: String(pair.to) }, ...spec(from, to) },
-      { from: { id: String(pair.to) }, to: { id: String(pair.from) }, ...spec(to, from) },
-    ]);
-    res.json({ status: 'COMPLETE', results, startedAt, completedAt: new Date().toISOString() });
-  });
+  router.use(associationRoutes(store.associations, account));
 
   return router;
 }

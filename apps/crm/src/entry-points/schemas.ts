@@ -165,6 +165,45 @@ const associationsBody = {
 } as const;
 export const validateAssociations = validator(associationsBody);
 
+/** Association types as the v4 API names them (the SDK's AssociationSpec). */
+const associationSpecs = {
+  type: 'array',
+  minItems: 1,
+  maxItems: 10,
+  items: {
+    type: 'object',
+    required: ['associationCategory', 'associationTypeId'],
+    properties: {
+      associationCategory: { type: 'string', enum: ['HUBSPOT_DEFINED', 'USER_DEFINED', 'INTEGRATOR_DEFINED'] },
+      associationTypeId: { type: 'integer' },
+    },
+  },
+} as const;
+export const validateAssociationSpecs = validator(associationSpecs);
+
+const associationBatchReadBody = {
+  type: 'object',
+  required: ['inputs'],
+  properties: { inputs: inputs({ type: 'object', required: ['id'], properties: { id: idSchema, after: { type: 'string' } } }) },
+} as const;
+export const validateAssociationBatchRead = validator(associationBatchReadBody);
+
+const associationBatchArchiveBody = {
+  type: 'object',
+  required: ['inputs'],
+  properties: {
+    inputs: inputs({
+      type: 'object',
+      required: ['from', 'to'],
+      properties: {
+        from: { type: 'object', required: ['id'], properties: { id: idSchema } },
+        to: { type: 'array', maxItems: 100, items: { type: 'object', required: ['id'], properties: { id: idSchema } } },
+      },
+    }),
+  },
+} as const;
+export const validateAssociationBatchArchive = validator(associationBatchArchiveBody);
+
 const accountBody = {
   type: 'object',
   required: ['token'],
@@ -204,6 +243,9 @@ export const CRM_BODY_SCHEMAS = {
   readBody: closed(readBody),
   searchBody: closed(searchBody),
   associationsBody: closed(associationsBody),
+  associationSpecs: closed(associationSpecs),
+  associationBatchReadBody: closed(associationBatchReadBody),
+  associationBatchArchiveBody: closed(associationBatchArchiveBody),
   accountBody: closed(accountBody),
   limitsBody: closed(limitsBody),
   resetDailyBody: closed(resetDailyBody),
