@@ -32,3 +32,19 @@ crmBudgetSchema.index({ _id: 1, version: 1 }, { unique: true });
 export const crmBudgetModel = (connection: Connection) => connection.models.CrmBudget ?? connection.model('CrmBudget', crmBudgetSchema);
 
 export const crmBudgetCollection = (model: { collection: unknown }) => model.collection as mongo.Collection<CrmBudgetDoc>;
+
+/** The claim of one version of a budget: `_id` is `{account}#{version}`; its insert decides which writer makes that version. */
+export interface BudgetVersionClaim {
+  _id: string;
+  account: string;
+  version: number;
+}
+
+const budgetVersionSchema = new Schema(
+  { _id: { type: String, required: true }, account: { type: String, required: true }, version: { type: Number, required: true } },
+  { collection: 'crm_budget_versions', versionKey: false },
+);
+// Serves: forgetting an account's old claims (`{account, version: {$lt}}`).
+budgetVersionSchema.index({ account: 1, version: 1 });
+
+export const budgetVersionModel = (connection: Connection) => connection.models.CrmBudgetVersion ?? connection.model('CrmBudgetVersion', budgetVersionSchema);

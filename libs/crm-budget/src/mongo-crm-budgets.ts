@@ -1,7 +1,7 @@
 import type { Connection, mongo } from 'mongoose';
 import { localDay, requestWindow, rollBudget, usedInWindow, type CrmBudget, type CrmBudgetState, type CrmLimits } from '@ecomm-sync/domain';
 import { AccountBudget, type CrmBudgetStats } from './account-budget';
-import { crmBudgetCollection, crmBudgetModel, type CrmBudgetDoc } from './crm-budget.model';
+import { budgetVersionModel, crmBudgetCollection, crmBudgetModel, type BudgetVersionClaim, type CrmBudgetDoc } from './crm-budget.model';
 
 export interface MongoCrmBudgetsOptions {
   /** Epoch ms; every replica's clock must agree within a fraction of a slot (NTP). */
@@ -69,12 +69,17 @@ export class MongoCrmBudgets {
   readonly defaultMaxWaitMs: number;
   private readonly model;
   private readonly collection: mongo.Collection<CrmBudgetDoc>;
+  private readonly versionModel;
+  private readonly versions: mongo.Collection<BudgetVersionClaim>;
   private indexes: Promise<unknown> | null = null;
+  private versionIndexes: Promise<unknown> | null = null;
   private readonly budgets = new Map<string, AccountBudget>();
 
   constructor(connection: Connection, options: MongoCrmBudgetsOptions = {}) {
     this.model = crmBudgetModel(connection);
     this.collection = crmBudgetCollection(this.model);
+    this.versionModel = budgetVersionModel(connection);
+    this.versions = this.versionModel.collection as unknown as mongo.Collection<BudgetVersionClaim>;
     this.clock = options.clock ?? Date.now;
     this.slotMs = options.slotMs ?? 250;
     this.marginMs = options.marginMs ?? 750;
@@ -145,6 +150,14 @@ export class MongoCrmBudgets {
         return null;
       }
     } else {
+      // The version is claimed first, by an insert on a unique key: atomic on every MongoDB-compatible
+      // server, where an update filtered on `version` was not on the development one (two writers
+      // both matched it under load, and the budget granted 26 in a window of 20). The update's
+      // filter stays the final check.
+      if (!(await this.claimVersion(accountKey, version))) {
+        this.stats.lostRaces++;
+        return null;
+      }
       const { matchedCount } = await this.collection.updateOne({ _id: accountKey, version: base.version }, { $set: fields });
       if (matchedCount !== 1) {
         this.stats.lostRaces++;
@@ -152,5 +165,22 @@ export class MongoCrmBudgets {
       }
     }
     return { _id: accountKey, ...fields };
+  }
+
+  /**
+   * Claims one version of an account's budget; false when another writer claimed it first. Every
+   * hundredth version forgets the account's claims a hundred versions older: a writer that old
+   * would fail the update's version filter anyway.
+   */
+  private async claimVersion(accountKey: string, version: number): Promise<boolean> {
+    await (this.versionIndexes ??= this.versionModel.createIndexes());
+    try {
+      await this.versions.insertOne({ _id: `${accountKey}#${version}`, account: accountKey, version });
+    } catch (error) {
+      if ((error as { code?: number }).code === 11000) return false;
+      throw error;
+    }
+    if (version % 100 === 0) void this.versions.deleteMany({ account: accountKey, version: { $lt: version - 100 } }).catch(() => undefined);
+    return true;
   }
 }
