@@ -62,18 +62,18 @@ export const v2SyncStatusSchema = {
 } as const;
 export type V2SyncStatus = FromWireSchema<typeof v2SyncStatusSchema>;
 
-/** vendor-api-notes.md, GET /v1/sync-status; `crmId` is left out while there is no CRM object. */
+/** vendor-api-notes.md, GET /v1/sync-status; `crmId` is null while there is no CRM object, as in SPEC's status object and v2 (clients read it as null). */
 export const v1SyncStatusSchema = {
   $id: 'v1-sync-status',
   type: 'object',
   additionalProperties: false,
-  required: ['objectType', 'externalObjectId', 'lastProcessedAt', 'numErrors'],
+  required: ['objectType', 'externalObjectId', 'lastProcessedAt', 'numErrors', 'crmId'],
   properties: {
     objectType,
     externalObjectId: { type: 'string' },
     lastProcessedAt: { type: ['integer', 'null'] },
     numErrors: { type: 'integer' },
-    crmId: { type: 'integer' },
+    crmId: { type: ['integer', 'null'] },
   },
 } as const;
 export type V1SyncStatus = FromWireSchema<typeof v1SyncStatusSchema>;

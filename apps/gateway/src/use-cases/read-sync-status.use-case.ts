@@ -74,7 +74,7 @@ export class ReadSyncStatusUseCase {
       externalObjectId,
       lastProcessedAt: status.lastProcessedAt,
       numErrors: status.errors.length,
-      ...(status.crmId === null ? {} : { crmId: status.crmId }),
+      crmId: status.crmId,
     };
   }
 
