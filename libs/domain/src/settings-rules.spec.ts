@@ -114,6 +114,21 @@ describe('v1 and v2 views of the same settings', () => {
     expect(names.filter((name) => name === 'hs_assoc__deal_id')).toHaveLength(1);
   });
 
+  it.each([
+    ['v1', (mapping: object[]) => fromV1Settings({ enabled: false, contactSyncSettings: { properties: mapping as never } }, null)],
+    ['v2', (mapping: object[]) => fromV2Settings({ mappings: { CONTACT: { properties: mapping as never } } }, null)],
+  ] as const)('when a %s PUT sends one mapping twice byte for byte, then it is stored once; mapped two ways, it is still refused', (version, put) => {
+    const once =
+      version === 'v1'
+        ? { propertyName: 'mail', targetCrmProperty: 'email', dataType: 'STRING' }
+        : { externalPropertyName: 'mail', crmPropertyName: 'email', dataType: 'STRING' };
+    const other = version === 'v1' ? { ...once, targetCrmProperty: 'firstname' } : { ...once, crmPropertyName: 'firstname' };
+    const repeated = put([once, { ...once }]);
+    expect(repeated.mappings.CONTACT).toEqual([m('mail', 'email')]);
+    expect(settingsProblem(repeated, version)).toBeNull();
+    expect(settingsProblem(put([once, other]), version)).toMatch(/maps the property "mail" twice/);
+  });
+
   it('a v1 PUT keeps the import trigger URI; a v2 PUT keeps importOnInstall; v2 dataType defaults to STRING', () => {
     expect(fromV1Settings({ enabled: false }, record)).toMatchObject({ webhookUri: 'https://shop.example.com/import', importOnInstall: false });
     expect(fromV2Settings({ mappings: { CONTACT: { properties: [{ externalPropertyName: 'mail', crmPropertyName: 'email' }] } } }, record)).toMatchObject({

@@ -137,13 +137,29 @@ export function toV1Settings(settings: SettingsRecord, showProvided: boolean): V
   };
 }
 
+/**
+ * A mapping sent twice, byte for byte, is one mapping (clients build settings by appending); the
+ * same sender property mapped two ways stays for settingsProblem to refuse.
+ */
+function withoutRepeats(mappings: PropertyMapping[]): PropertyMapping[] {
+  const seen = new Set<string>();
+  return mappings.filter((mapping) => {
+    const key = JSON.stringify([mapping.externalPropertyName, mapping.crmPropertyName, mapping.dataType]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** A v1 PUT is a full replace: what it leaves out is cleared; the import trigger URI is kept (its own resource). */
 export function fromV1Settings(input: V1SettingsInput, current: SettingsRecord | null): SettingsRecord {
   const mappings: SettingsRecord['mappings'] = {};
   for (const type of OBJECT_TYPES) {
-    mappings[type] = (input[V1_SETTINGS_BLOCKS[type]]?.properties ?? [])
-      .map((m): PropertyMapping => ({ externalPropertyName: m.propertyName, crmPropertyName: m.targetCrmProperty, dataType: m.dataType }))
-      .filter((mapping) => !isDropped('v1', type, mapping));
+    mappings[type] = withoutRepeats(
+      (input[V1_SETTINGS_BLOCKS[type]]?.properties ?? [])
+        .map((m): PropertyMapping => ({ externalPropertyName: m.propertyName, crmPropertyName: m.targetCrmProperty, dataType: m.dataType }))
+        .filter((mapping) => !isDropped('v1', type, mapping)),
+    );
   }
   return { enabled: input.enabled ?? false, importOnInstall: input.importOnInstall ?? false, webhookUri: current?.webhookUri ?? null, mappings };
 }
@@ -167,9 +183,11 @@ export function toV2Settings(settings: SettingsRecord, showProvided: boolean): V
 export function fromV2Settings(input: V2SettingsInput, current: SettingsRecord | null): SettingsRecord {
   const mappings: SettingsRecord['mappings'] = {};
   for (const type of OBJECT_TYPES) {
-    mappings[type] = (input.mappings?.[type]?.properties ?? [])
-      .map((m): PropertyMapping => ({ externalPropertyName: m.externalPropertyName, crmPropertyName: m.crmPropertyName, dataType: m.dataType ?? 'STRING' }))
-      .filter((mapping) => !isDropped('v2', type, mapping));
+    mappings[type] = withoutRepeats(
+      (input.mappings?.[type]?.properties ?? [])
+        .map((m): PropertyMapping => ({ externalPropertyName: m.externalPropertyName, crmPropertyName: m.crmPropertyName, dataType: m.dataType ?? 'STRING' }))
+        .filter((mapping) => !isDropped('v2', type, mapping)),
+    );
   }
   return {
     enabled: input.enabled ?? false,
