@@ -14,6 +14,9 @@ describe('convertValue', () => {
     ['DATETIME', '1700000000000', '1700000000000'],
     ['AVATAR_IMAGE', 'https://cdn.example.com/a.png', 'https://cdn.example.com/a.png'],
     ['AVATAR_IMAGE', null, null],
+    // An empty string clears a number or a date, as the hosted CRM clears a property given "".
+    ['NUMBER', '', null],
+    ['DATETIME', '', null],
   ] as const)('%s accepts %p as %p', (dataType, value, expected) => {
     expect(convertValue(value, dataType)).toEqual({ ok: true, value: expected });
   });
@@ -21,7 +24,7 @@ describe('convertValue', () => {
   it.each([
     ['NUMBER', 'twelve', 'UNKNOWN_ERROR', /INVALID_NUMBER/],
     ['NUMBER', true, 'UNKNOWN_ERROR', /INVALID_NUMBER/],
-    ['NUMBER', '', 'UNKNOWN_ERROR', /INVALID_NUMBER/],
+    ['NUMBER', ' ', 'UNKNOWN_ERROR', /INVALID_NUMBER/],
     ['DATETIME', '2024-01-02T00:00:00Z', 'ERROR_INVALID_DATE_PROPERTY', /send 1704153600000 instead/],
     ['DATETIME', 1.5, 'ERROR_INVALID_DATE_PROPERTY', /epoch milliseconds/],
     ['DATETIME', 'soon', 'ERROR_INVALID_DATE_PROPERTY', /epoch milliseconds/],

@@ -11,10 +11,12 @@ const fail = (errorType: ErrorType, reason: string): Conversion => ({ ok: false,
 
 /**
  * Converts a sender's value to the CRM's string form by the mapping's data type (DESIGN.md, Values).
- * Null clears the property whatever the type.
+ * Null clears the property whatever the type; so does an empty string for a NUMBER or DATETIME, as
+ * the hosted CRM clears a property given "" (senders send "" for "no value").
  */
 export function convertValue(value: PropertyValue, dataType: DataType): Conversion {
   if (value === null) return { ok: true, value: null };
+  if (value === '' && (dataType === 'NUMBER' || dataType === 'DATETIME')) return { ok: true, value: null };
   switch (dataType) {
     case 'STRING':
       return { ok: true, value: String(value) };
