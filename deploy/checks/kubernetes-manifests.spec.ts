@@ -40,6 +40,12 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
     expect(readinessAddressProblems(allManifests())).toEqual([]);
   });
 
+  it("when the gateway's environment is read, then it trusts the in-cluster ingress, so that the failed-authentication throttle counts each client, not the ingress", () => {
+    const gateway = allManifests().find((m) => m.kind === 'Deployment' && m.metadata?.name === 'gateway')!;
+    const env = (gateway.spec as { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } }).template.spec.containers[0].env;
+    expect(env.find((e) => e.name === 'GATEWAY_TRUSTED_PROXIES')?.value).toMatch(/uniquelocal/);
+  });
+
   describe('a broken copy fails', () => {
     it('when the readiness addresses miss a service or name a Service that does not exist, then the check names each', () => {
       const manifests = allManifests().map(copy);

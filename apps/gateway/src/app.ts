@@ -145,7 +145,6 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   app.use(requestContext());
   const authThrottle = deps.authThrottle ?? { limit: 0, windowMs: 60_000 };
   app.use(consoleStaticFiles(deps.consoleDir));
-  app.use(failedAuthThrottle(authThrottle, [byClientAddress, byPresentedCredential]));
   app.use(oauthRoutes(accounts, authThrottle));
   app.use(jsonBody(deps.bodyLimit));
   app.use(adminRoutes(accounts, deps.adminToken));
@@ -184,6 +183,8 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   };
   app.use(consoleReportRoutes(new ConsoleReportUseCase(repositories, crmFor), new ConsoleActivityUseCase(repositories), repositories.accounts, auth));
   app.use(notFoundHandler());
+  // Failed authentications only: a right credential always goes through (an error handler).
+  app.use(failedAuthThrottle(authThrottle, [byClientAddress, byPresentedCredential]));
   app.use(errorHandler(logger));
   return app;
 }

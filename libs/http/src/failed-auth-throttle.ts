@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Request, RequestHandler, Response } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import type { ErrorRequestHandler, Request } from 'express';
+import { ipKeyGenerator, MemoryStore, type Options } from 'express-rate-limit';
 import { AppError } from './app-error';
 import { bearerToken } from './static-bearer-auth';
 
@@ -32,40 +32,41 @@ export const byPresentedCredential: ThrottleKey = {
   },
 };
 
-const answeredUnauthorized = (_req: Request, res: Response) => res.statusCode === 401;
+/** What counts as a failed authentication: an error answered 401. */
+const isUnauthorized = (error: unknown) => (error as { status?: unknown })?.status === 401;
 
 /**
- * Counts failed authentications (by default: answers 401) per key and, past `limit` in a window,
- * answers 429 with Retry-After before the request is looked at, whether its credential is right or
- * not: a guesser learns nothing more until the window ends. Successful requests are not counted.
- * Counts live in this replica's memory (like the per-credential request limit, decision 12).
+ * Throttles failed authentications only (issue 26, item 4): each 401 is counted per key (the client
+ * address as seen through the trusted proxies, the credential tried, a client_id), and past `limit`
+ * in a window a failing request is answered 429 with Retry-After instead of 401. A request whose
+ * credential is right never fails, so it always goes through: behind an ingress, where every
+ * client shares one address, a guesser cannot lock out the tenants or the operator. Mount it after
+ * the routes (it is an error handler). Counts live in this replica's memory (express-rate-limit's
+ * MemoryStore, like the per-credential request limit, decision 12).
  */
-export function failedAuthThrottle(
-  { limit, windowMs }: FailedAuthThrottleOptions,
-  keys: readonly ThrottleKey[],
-  failed: (req: Request, res: Response) => boolean = answeredUnauthorized,
-): RequestHandler[] {
-  if (limit <= 0) return [(_req, _res, next) => next()];
-  return keys.map(({ what, of }) =>
-    rateLimit({
-      windowMs,
-      limit,
-      standardHeaders: 'draft-7',
-      legacyHeaders: false,
-      skip: (req) => of(req) === undefined,
-      keyGenerator: (req) => `${what}:${of(req)}`,
-      skipSuccessfulRequests: true,
-      requestWasSuccessful: (req, res) => !failed(req, res),
-      // Keys are computed above (addresses through ipKeyGenerator); the library's guesses about them do not apply.
-      validate: false,
-      handler: (_req, _res, next) => {
-        next(
-          new AppError(
-            429,
-            `Too many failed authentication attempts from this ${what}: at most ${limit} per ${Math.round(windowMs / 1000)} s; wait for Retry-After seconds and check the credential`,
-          ),
-        );
-      },
-    }),
-  );
+export function failedAuthThrottle({ limit, windowMs }: FailedAuthThrottleOptions, keys: readonly ThrottleKey[]): ErrorRequestHandler {
+  if (limit <= 0) return (error, _req, _res, next) => next(error);
+  const store = new MemoryStore();
+  store.init({ windowMs } as Options);
+  return (error, req, _res, next) => {
+    if (!isUnauthorized(error)) return next(error);
+    void (async () => {
+      let over: { what: string; resetTime: Date | undefined } | null = null;
+      for (const { what, of } of keys) {
+        const key = of(req);
+        if (key === undefined) continue;
+        const { totalHits, resetTime } = await store.increment(`${what}:${key}`);
+        if (totalHits > limit && !over) over = { what, resetTime };
+      }
+      if (!over) return next(error);
+      const retryAfter = Math.max(1, Math.ceil(((over.resetTime?.getTime() ?? Date.now() + windowMs) - Date.now()) / 1000));
+      next(
+        new AppError(
+          429,
+          `Too many failed authentication attempts from this ${over.what}: at most ${limit} per ${Math.round(windowMs / 1000)} s; check the credential, or wait ${retryAfter} s`,
+          { 'retry-after': String(retryAfter) },
+        ),
+      );
+    })().catch(next);
+  };
 }

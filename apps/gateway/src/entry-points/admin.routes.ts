@@ -135,7 +135,7 @@ export function oauthRoutes(accounts: ManageAccountsUseCase, throttle: FailedAut
     of: (req: Request) => (typeof req.body?.client_id === 'string' && req.body.client_id !== '' ? req.body.client_id : undefined),
   };
   const form = express.urlencoded({ extended: false, limit: '16kb' });
-  router.post('/oauth/v1/token', form, ...failedAuthThrottle(throttle, [byClientId]), async (req, res) => {
+  router.post('/oauth/v1/token', form, async (req, res) => {
     const type = req.header('content-type') ?? '';
     if (!/^application\/x-www-form-urlencoded\b/i.test(type)) {
       throw new AppError(415, `Content-Type must be application/x-www-form-urlencoded, got "${type || 'none'}"`);
@@ -158,5 +158,6 @@ export function oauthRoutes(accounts: ManageAccountsUseCase, throttle: FailedAut
     res.setHeader('cache-control', 'no-store');
     res.json({ access_token: tokens.accessToken, refresh_token: tokens.refreshToken, expires_in: tokens.expiresIn, token_type: 'bearer' });
   });
+  router.use('/oauth/v1/token', failedAuthThrottle(throttle, [byClientId]));
   return router;
 }
