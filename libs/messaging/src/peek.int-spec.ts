@@ -72,6 +72,20 @@ describe('peekDeadLetters against a real RabbitMQ', () => {
     expect(await deadCount()).toBe(3);
   });
 
+  it('when dead letters are peeked more often than a quorum queue delivers a message, then none is dropped and none counts a delivery', async () => {
+    await deadLetter(['{"n":0}', '{"n":1}']);
+    // RabbitMQ 4 drops a quorum queue's message past 20 deliveries by default: a console polling
+    // every 5 s peeks it 20 times in 100 s.
+    for (let peek = 0; peek < 25; peek++) await peekDeadLetters(amqpUrl, prefix, 'webhook-dispatcher.requests');
+    const peeked = await peekDeadLetters(amqpUrl, prefix, 'webhook-dispatcher.requests');
+    // The broker's own count of deliveries (quorum queues): none so far, after 26 peeks.
+    expect(peeked.map((m) => [m.messageId, m.body, m.headers['x-error'], m.headers['x-delivery-count'] ?? 0])).toEqual([
+      ['m0', '{"n":0}', 'failed 0', 0],
+      ['m1', '{"n":1}', 'failed 1', 0],
+    ]);
+    expect(await deadCount()).toBe(2);
+  });
+
   it('when the dead-letter queue was never declared, then nothing is read', async () => {
     expect(await peekDeadLetters(amqpUrl, uniqueName('test-peek-missing'), 'webhook-dispatcher.requests')).toEqual([]);
   });

@@ -21,32 +21,43 @@ export interface PeekOptions {
 }
 
 /**
- * The first messages of a queue's dead-letter queue, without taking them out: each is got
- * without ack and, once all are read, nacked with requeue. The channel closing early (a crash)
- * requeues them too. Quorum queues put requeued messages behind the others, so peeking part of a
- * queue rotates it (harmless here: a redrive moves them all, and merges go by changedAt,
- * decision 5). A missing dead-letter queue reads as empty.
+ * The first messages of a queue's dead-letter queue, without taking them out and without counting a
+ * delivery: each is got without ack, a copy (same body, properties and headers, less the broker's
+ * delivery count) is published back to the dead-letter queue with confirms, and only then is the
+ * original acknowledged. A nack with requeue counted as a delivery, and quorum queues drop a message
+ * past their delivery limit (20 by default on RabbitMQ 4): a console polling every 5 s would have
+ * lost the dead letters in about 100 s. The channel closing before the copies are confirmed
+ * requeues the originals; closing between the confirms and the acks leaves a message twice, which a
+ * redrive applies once (merges go by changedAt, decision 5). Peeking part of a queue rotates it.
+ * A missing dead-letter queue reads as empty.
  */
 export async function peekDeadLetters(url: string, prefix: string, queue: QueueName, options: PeekOptions = {}): Promise<PeekedMessage[]> {
   const limit = options.limit ?? 20;
   const maxBodyChars = options.maxBodyChars ?? 10_000;
   const connection = await amqplib.connect(url);
   try {
-    const channel = await connection.createChannel();
+    const channel = await connection.createConfirmChannel();
     channel.on('error', () => undefined);
-    const exists = await channel.checkQueue(namesOf(prefix, queue).dead).then(
+    const dead = namesOf(prefix, queue).dead;
+    const exists = await channel.checkQueue(dead).then(
       () => true,
       () => false,
     );
     if (!exists) return [];
     const held: amqplib.GetMessage[] = [];
     while (held.length < limit) {
-      const message = await channel.get(namesOf(prefix, queue).dead, { noAck: false });
+      const message = await channel.get(dead, { noAck: false });
       if (!message) break;
       held.push(message);
     }
-    // All at once (multiple), after the reads: requeued one by one, the next get could return the same message.
-    if (held.length > 0) channel.nack(held[held.length - 1], true, true);
+    for (const message of held) {
+      const { headers, ...properties } = message.properties;
+      const { 'x-delivery-count': _count, ...kept } = (headers ?? {}) as Record<string, unknown>;
+      channel.sendToQueue(dead, message.content, { ...withoutUnset(properties), headers: kept, persistent: true });
+    }
+    await channel.waitForConfirms();
+    // All at once (multiple), after the copies are safe.
+    if (held.length > 0) channel.ack(held[held.length - 1], true);
     await channel.close();
     return held.map((message) => {
       const text = message.content.toString('utf8');
@@ -63,4 +74,9 @@ export async function peekDeadLetters(url: string, prefix: string, queue: QueueN
   } finally {
     await connection.close();
   }
+}
+
+/** The message properties amqplib reads as undefined are left out of the copy (publish takes only what is set). */
+function withoutUnset(properties: Record<string, unknown>): amqplib.Options.Publish {
+  return Object.fromEntries(Object.entries(properties).filter(([, value]) => value !== undefined && value !== null)) as amqplib.Options.Publish;
 }
