@@ -86,12 +86,69 @@ describe('dispatching signed webhooks', () => {
     ['a 400', 1, [{ status: 400 }], /answered 400/],
     ['a 2xx without JSON', 1, [{ status: 200 }], /answered 200 without a JSON body/],
     ['5xx every time', 3, [{ status: 500 }, { status: 500 }, { status: 500 }], /answered 500\) after 3 attempt/],
-    ['no answer at all', 3, ['no-answer', 'no-answer', 'no-answer'], /no answer within 300 ms/],
+    ['no answer at all', 3, ['no-answer', 'no-answer', 'no-answer'], /no whole answer within 300 ms/],
   ] as [string, number, WebhookAnswer[], RegExp][])('fails on %s after %i attempt(s), with the reason', async (_name, count, given, reason) => {
     answers = [...given];
     const { event, attempts } = await send();
     expect(event).toMatchObject({ ok: false, reason: expect.stringMatching(reason) });
     expect(attempts).toHaveLength(count);
+  });
+
+  /** A receiver of its own, answering as `answer` does, for the answers startWebhookReceiver cannot give. */
+  async function withServer(answer: http.RequestListener, run: (url: string) => Promise<void>) {
+    const server = http.createServer(answer);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await run(`http://127.0.0.1:${(server.address() as { port: number }).port}/hook`);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  it('when a receiver answers one byte at a time, then each attempt ends at the timeout, whole, and the reason says so', async () => {
+    let ticks = 0;
+    const closed: boolean[] = [];
+    await withServer(
+      (req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        // A byte well within the idle timeout, again and again: only a deadline on the whole attempt ends it.
+        const timer = setInterval(() => res.write(' ', () => ticks++), 50);
+        req.socket.once('close', () => {
+          clearInterval(timer);
+          closed.push(true);
+        });
+      },
+      async (url) => {
+        const { event, attempts } = await send({ maxAttempts: 2 }, url);
+        expect(event).toMatchObject({ ok: false, reason: expect.stringMatching(/no whole answer within 300 ms\) after 2 attempts/) });
+        expect(attempts).toHaveLength(2);
+      },
+    );
+    expect(ticks).toBeGreaterThan(0);
+    expect(closed).toEqual([true, true]);
+  });
+
+  it('when a receiver answers more than the cap, then the attempt fails at the cap, is not tried again, and says why', async () => {
+    let written = 0;
+    await withServer(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        const more = () => {
+          // Up to 8 MB, as fast as the dispatcher reads: it must stop reading at the cap.
+          while (written < 8 * 1024 * 1024 && res.write(chunk)) written += chunk.length;
+          if (written < 8 * 1024 * 1024) res.once('drain', more);
+          else res.end();
+        };
+        more();
+      },
+      async (url) => {
+        const { event, attempts } = await send({ timeoutMs: 5_000 }, url);
+        expect(event).toMatchObject({ ok: false, reason: expect.stringMatching(/answered more than 65536 bytes/) });
+        expect(attempts).toHaveLength(1);
+      },
+    );
   });
 
   it('refuses a private target unless allowed, without calling it', async () => {

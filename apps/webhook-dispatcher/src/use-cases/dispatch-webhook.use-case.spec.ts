@@ -96,7 +96,7 @@ describe('DispatchWebhookUseCase', () => {
     ['5xx every time', 3, [{ status: 500 }, { status: 500 }, { status: 500 }], /answered 500\) after 3 attempts$/],
     ['408 every time', 3, [{ status: 408 }, { status: 408 }, { status: 408 }], /answered 408/],
     ['429 every time', 3, [{ status: 429 }, { status: 429 }, { status: 429 }], /answered 429/],
-    ['no answer', 3, ['no-answer', 'no-answer', 'no-answer'], /no answer within 300 ms/],
+    ['no answer', 3, ['no-answer', 'no-answer', 'no-answer'], /no whole answer within 300 ms/],
   ])('when the receiver gives %s, then the webhook fails after %i attempt(s) with the reason', async (_case, count, given, reason) => {
     answers = [...given];
 

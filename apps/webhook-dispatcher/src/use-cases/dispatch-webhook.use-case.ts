@@ -7,6 +7,9 @@ import type { Broker } from '@ecomm-sync/messaging';
 import { signV1, signV3 } from '@ecomm-sync/webhook-signature';
 import { checkTarget, pinnedAgents, type ResolveHost } from './target-policy';
 
+/** The longest answer read from a receiver: its status and a small JSON body are all the import needs. */
+export const MAX_ANSWER_BYTES = 64 * 1024;
+
 export interface DispatchOptions {
   timeoutMs: number;
   maxAttempts: number;
@@ -82,7 +85,12 @@ export class DispatchWebhookUseCase {
     const timestamp = Date.now();
     try {
       const response = await axios.post<string>(request.url, request.body, {
+        // The whole attempt, not only the time between two bytes: a receiver sending one byte every
+        // few seconds held an attempt 108 s against a timeout of 10 s.
         timeout: this.options.timeoutMs,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+        // Only the status and a small JSON answer are read: a 400 MB answer grew the process to 1.3 GB.
+        maxContentLength: MAX_ANSWER_BYTES,
         maxRedirects: 0,
         ...agents,
         // A proxy (HTTP_PROXY in the environment) would resolve the name itself, again.
@@ -108,9 +116,13 @@ export class DispatchWebhookUseCase {
       const final = response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429;
       return { ok: false, final, status: response.status, error: `answered ${response.status}` };
     } catch (error) {
+      if (axios.isAxiosError(error) && /maxContentLength/.test(error.message)) {
+        // Too long an answer stays too long: not tried again.
+        return { ok: false, final: true, status: error.response?.status ?? null, error: `answered more than ${MAX_ANSWER_BYTES} bytes` };
+      }
       const message = axios.isAxiosError(error)
-        ? error.code === 'ECONNABORTED'
-          ? `no answer within ${this.options.timeoutMs} ms`
+        ? error.code === 'ECONNABORTED' || error.code === 'ERR_CANCELED'
+          ? `no whole answer within ${this.options.timeoutMs} ms`
           : (error.code ?? error.message)
         : String(error);
       return { ok: false, final: false, status: null, error: message };
