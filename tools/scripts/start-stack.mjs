@@ -64,6 +64,7 @@ const env = {
   ADMIN_TOKEN: settings.ADMIN_TOKEN,
   SECRETS_KEY: settings.SECRETS_KEY,
   WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS || 'true',
+  CRM_ALLOW_HTTP: process.env.CRM_ALLOW_HTTP || 'true',
   GATEWAY_PORT: settings.GATEWAY_PORT,
   GATEWAY_PUBLIC_URL: process.env.GATEWAY_PUBLIC_URL || `http://localhost:${settings.GATEWAY_PORT}`,
   CRM_PORT: settings.CRM_PORT,

@@ -55,6 +55,8 @@ export interface GatewayDeps {
   crmBaseUrl: string;
   /** Longest wait of one CRM request (budget, 429s, a CRM away) before an install or store change answers 502. */
   crmMaxWaitMs?: number;
+  /** Hosted CRM connections may use http (CRM_ALLOW_HTTP; development and tests). */
+  crmAllowHttp?: boolean;
   readiness: Record<string, ReadinessCheck>;
   /** How long per-request lookups (credentials, stores) are remembered; 0 disables it. */
   lookupCacheMs?: number;
@@ -99,6 +101,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
       builtinBaseUrl: deps.crmBaseUrl,
       maxWaitMs: deps.crmMaxWaitMs ?? 3000,
       budgetFor: deps.crmBudgetFor,
+      allowHttpHosted: deps.crmAllowHttp ?? false,
       logger,
     });
   const sealed = await connections.sealPlaintextTokens();

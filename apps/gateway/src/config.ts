@@ -25,13 +25,18 @@ export const gatewayConfigSchema = {
   },
   RATE_LIMIT_WINDOW_MS: { doc: 'the rate limit window', format: 'int', default: 10_000 },
   AUTH_FAILURE_LIMIT: {
-    doc: 'failed authentications (401) one client address, one presented credential or one OAuth client_id may make per AUTH_FAILURE_WINDOW_MS in one gateway replica (0: no limit); over it: 429 with Retry-After, for right credentials too',
+    doc: 'failed authentications (401) one client address, one presented credential or one OAuth client_id may make per AUTH_FAILURE_WINDOW_MS in one gateway replica (0: no limit); over it, a failing request gets 429 with Retry-After instead of 401; a right credential always goes through',
     format: 'int',
     default: 20,
   },
   AUTH_FAILURE_WINDOW_MS: { doc: 'the window of AUTH_FAILURE_LIMIT', format: 'int', default: 60_000 },
   OAUTH_ACCESS_TOKEN_TTL_S: { doc: 'seconds an OAuth access token lives (refresh with POST /oauth/v1/token)', format: 'int', default: 1800 },
   CRM_BASE_URL: { doc: 'base URL of the built-in CRM (its admin API makes accounts for new portals)', format: 'url', default: 'http://127.0.0.1:3100' },
+  CRM_ALLOW_HTTP: {
+    doc: "let a portal's hosted CRM connection use http (development and tests); otherwise only https, since every request carries the account's token",
+    format: 'boolean',
+    default: false,
+  },
   CRM_MAX_WAIT_MS: {
     doc: "longest a CRM request of an install or store change waits (the account's request budget, 429s, a CRM not answering) before the caller gets 502",
     format: 'int',

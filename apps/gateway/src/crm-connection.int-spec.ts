@@ -81,6 +81,18 @@ describe("admin API: a portal's CRM connection", () => {
     expect((await admin('get', PATH).expect(200)).body.limits).toBeNull();
   });
 
+  it('when a hosted connection names an http URL and CRM_ALLOW_HTTP is not set, then 400 says to use https, and the connection stays as it was', async () => {
+    const strict = await fixture.gateway({ crmAllowHttp: false });
+    const before = (await admin('get', PATH).expect(200)).body;
+    const refused = await request(strict)
+      .put(PATH)
+      .set('authorization', 'Bearer admin')
+      .send({ kind: 'hosted', baseUrl: 'http://api.crm.example.com', auth: { type: 'private-app', token: PAT } })
+      .expect(400);
+    expect(refused.body.message).toMatch(/baseUrl must be an https URL/);
+    expect((await admin('get', PATH).expect(200)).body).toEqual(before);
+  });
+
   it('when the portal is unknown, then 404 for reading and for setting', async () => {
     await admin('get', '/admin/v1/portals/424242/crm-connection').expect(404);
     const response = await admin('put', '/admin/v1/portals/424242/crm-connection', {
@@ -197,6 +209,7 @@ describe("admin API: a portal's CRM connection", () => {
       portals: fixture.database.repositories.portals,
       secretBox: new SecretBox(TEST_SECRETS_KEY),
       builtinBaseUrl: 'http://127.0.0.1:1',
+      allowHttpHosted: true,
     });
     const forget = jest.spyOn(replicaConnections, 'forget');
     await fixture.gateway({ connections: replicaConnections });

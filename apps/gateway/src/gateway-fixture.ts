@@ -37,6 +37,8 @@ export async function startGatewayFixture(
     adminToken: 'admin',
     secretsKey: TEST_SECRETS_KEY,
     crmBaseUrl: 'http://127.0.0.1:1',
+    // Test CRMs listen on loopback http.
+    crmAllowHttp: true,
     readiness: {},
     ...overrides({ database, broker }),
   };

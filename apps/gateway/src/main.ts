@@ -23,6 +23,7 @@ runService({
       secretsKey: config.SECRETS_KEY,
       crmBaseUrl: config.CRM_BASE_URL,
       crmMaxWaitMs: config.CRM_MAX_WAIT_MS,
+      crmAllowHttp: config.CRM_ALLOW_HTTP,
       crmBudgetFor: (accountKey, limits) => budgets.for(accountKey, limits),
       lookupCacheMs: config.GATEWAY_LOOKUP_CACHE_MS,
       rateLimit: { limit: config.RATE_LIMIT_REQUESTS, windowMs: config.RATE_LIMIT_WINDOW_MS },

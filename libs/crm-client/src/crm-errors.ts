@@ -1,4 +1,4 @@
-import { type AxiosRequestConfig, isAxiosError } from 'axios';
+import { type AxiosError, type AxiosRequestConfig, isAxiosError } from 'axios';
 import type { CrmInputFailure, CrmObject } from './crm-port';
 
 /** A CRM answer that is not a success after retries: `status` is the HTTP status (0: no answer). */
@@ -62,12 +62,38 @@ export class CrmPartialFailure extends CrmRequestError {
   }
 }
 
+/**
+ * Why a request got no answer, in words without the host or address it tried (customers read it
+ * in the CRM health and error records; an internal address is not theirs to see).
+ */
+const NO_ANSWER: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  ENOTFOUND: 'the host name was not found',
+  EAI_AGAIN: 'the host name could not be looked up',
+  ETIMEDOUT: 'the connection timed out',
+  ECONNABORTED: 'timed out',
+  EHOSTUNREACH: 'the host cannot be reached',
+  ENETUNREACH: 'the network cannot be reached',
+  EPIPE: 'the connection was closed',
+  ERR_FR_MAX_BODY_LENGTH_EXCEEDED: 'the answer was too long',
+};
+
+/** What a failed request's answer said, or why there was none, without the host it tried. */
+export function crmErrorReason(error: AxiosError): string {
+  const body = error.response?.data as { message?: string } | undefined;
+  if (body?.message) return body.message;
+  if (error.response) return /maxContentLength/.test(error.message) ? 'the answer was too long' : `answered ${error.response.status}`;
+  if (/maxContentLength/.test(error.message)) return 'the answer was too long';
+  return NO_ANSWER[error.code ?? ''] ?? `no answer (${error.code ?? 'network error'})`;
+}
+
 /** The error of a failed request: its HTTP status (0: no answer) and the CRM's message and category. */
 export function toCrmError(error: unknown, config: AxiosRequestConfig): CrmRequestError {
   if (!isAxiosError(error)) return new CrmRequestError(String(error), 0);
   const status = error.response?.status ?? 0;
   const body = error.response?.data as { message?: string; category?: string; correlationId?: string } | undefined;
-  const reason = body?.message ?? error.message;
+  const reason = crmErrorReason(error);
   const correlation = body?.correlationId ? ` (correlation id ${body.correlationId})` : '';
   return new CrmRequestError(
     `CRM ${config.method} ${config.url} failed (${status || 'no answer'}): ${reason}${correlation}`,

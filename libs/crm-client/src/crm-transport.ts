@@ -1,8 +1,11 @@
 import axios, { type AxiosInstance, type AxiosRequestConfig, isAxiosError } from 'axios';
 import { CrmBudgetPaused, crmRequestOutcome, readRateLimitAnswer, type CrmBudget, type CrmPermit, type CrmRequestKind } from '@ecomm-sync/domain';
 import { countCrmRequest, startSpan, type ActiveSpan } from '@ecomm-sync/observability';
-import { CrmUnavailableError, toCrmError, type CrmUnavailableReason } from './crm-errors';
+import { crmErrorReason, CrmUnavailableError, toCrmError, type CrmUnavailableReason } from './crm-errors';
 import { agents, isSearch, lowerCased, wait, withTraceparent } from './http-request-helpers';
+
+/** The longest CRM answer read: a batch of 100 objects with their properties is far below it. */
+export const MAX_CRM_ANSWER_BYTES = 32 * 1024 * 1024;
 
 /** How long a request waits after a 423 (record locked) at least, as the vendor's API asks. */
 const LOCKED_WAIT_MS = 2_000;
@@ -48,6 +51,10 @@ export class CrmTransport {
       baseURL: options.baseUrl,
       timeout: options.timeoutMs ?? 15_000,
       headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' },
+      // A redirect would carry the token wherever it points: an answer 3xx is the CRM's refusal.
+      maxRedirects: 0,
+      // The largest answer of the API the service uses is a batch of 100 objects.
+      maxContentLength: MAX_CRM_ANSWER_BYTES,
       ...agents,
     });
     this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
@@ -119,7 +126,7 @@ export class CrmTransport {
         if (!failure.retriable) throw failure;
         const body = response?.data as { message?: unknown } | undefined;
         lastStatus = failure.status;
-        lastAnswer = `${failure.status || 'no answer'}: ${typeof body?.message === 'string' ? body.message : (error as Error).message}`;
+        lastAnswer = `${failure.status || 'no answer'}: ${typeof body?.message === 'string' ? body.message : isAxiosError(error) ? crmErrorReason(error) : String(error)}`;
         let reason: CrmUnavailableReason = 'unreachable';
         let waitMs: number;
         if (failure.status === 429) {

@@ -1,6 +1,6 @@
 export { HttpCrmClient } from './http-crm-client';
 export type { CrmClientOptions } from './http-crm-client';
-export { CrmRequestError, CrmUnavailableError, CrmPartialFailure } from './crm-errors';
+export { crmErrorReason, CrmRequestError, CrmUnavailableError, CrmPartialFailure } from './crm-errors';
 export type { CrmUnavailableReason } from './crm-errors';
 export type {
   CrmPort,

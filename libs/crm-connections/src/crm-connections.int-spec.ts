@@ -83,6 +83,8 @@ describe('CRM connections (the resolver against the real MongoDB-wire server and
       portals: portals(),
       secretBox: box,
       builtinBaseUrl: 'http://127.0.0.1:1',
+      // The test's hosted CRM listens on loopback http.
+      allowHttpHosted: true,
       clock: () => now,
       refreshMarginMs: 60_000,
       timeoutMs: 5000,

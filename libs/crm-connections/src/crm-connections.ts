@@ -3,7 +3,7 @@ import type { CrmConnection, CrmConnectionInput, CrmConnectionView, CrmLimits } 
 import { HttpCrmClient, type CrmClientOptions, type CrmPort } from '@ecomm-sync/crm-client';
 import type { Portal, PortalRepository, SecretBox, StoredCrmConnection } from '@ecomm-sync/data-access';
 import type { Logger } from '@ecomm-sync/logger';
-import { toCrmConnection } from './crm-connection-input';
+import { CrmConnectionInputError, toCrmConnection } from './crm-connection-input';
 import { OAuthAccessTokens } from './oauth-access-tokens';
 import { OAuthCrmClient } from './oauth-crm-client';
 
@@ -34,6 +34,11 @@ export interface CrmConnectionsOptions {
   budgetFor?: (accountKey: string, limits: CrmLimits) => CrmBudget | undefined;
   /** Makes the HTTP client (tests wrap it); the default is HttpCrmClient. */
   createClient?: (spec: CrmClientSpec) => CrmPort;
+  /**
+   * Whether a hosted connection may use `http` (development and tests: CRM_ALLOW_HTTP); otherwise
+   * only `https`, since every request carries the account's token (default false).
+   */
+  allowHttpHosted?: boolean;
   logger?: Logger;
 }
 
@@ -141,6 +146,10 @@ export class CrmConnections {
    */
   async set(portalId: number, input: CrmConnectionInput): Promise<CrmConnectionView | null> {
     const connection = toCrmConnection(input);
+    if (connection.kind === 'hosted' && !this.options.allowHttpHosted && !connection.baseUrl.startsWith('https://'))
+      throw new CrmConnectionInputError(
+        "baseUrl must be an https URL: every request carries the account's token (http is for development, with CRM_ALLOW_HTTP=true)",
+      );
     const { secretBox, portals } = this.options;
     const changedAt = this.clock();
     const stored: StoredCrmConnection =

@@ -1,5 +1,5 @@
 import axios, { isAxiosError } from 'axios';
-import { CrmRequestError } from '@ecomm-sync/crm-client';
+import { crmErrorReason, CrmRequestError } from '@ecomm-sync/crm-client';
 import type { PortalRepository, SecretBox, StoredOAuthToken } from '@ecomm-sync/data-access';
 
 export interface OAuthAccessTokensOptions {
@@ -117,12 +117,15 @@ export class OAuthAccessTokens {
         await axios.post<TokenAnswer>(url, form.toString(), {
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
           timeout: this.options.timeoutMs,
+          // A redirect would re-post the client secret and the refresh token wherever it points.
+          maxRedirects: 0,
+          maxContentLength: 64 * 1024,
         })
       ).data;
     } catch (error) {
       const status = isAxiosError(error) ? (error.response?.status ?? 0) : 0;
       const body = isAxiosError(error) ? (error.response?.data as { error?: string; message?: string } | undefined) : undefined;
-      const reason = body?.error ?? body?.message ?? (error instanceof Error ? error.message : String(error));
+      const reason = body?.error ?? body?.message ?? (isAxiosError(error) ? crmErrorReason(error) : String(error));
       throw new CrmRequestError(
         `OAuth refresh at ${url} for portal ${this.portalId} failed (${status || 'no answer'}): ${reason}`,
         status === 0 || status >= 500 || status === 429 ? status : 503,

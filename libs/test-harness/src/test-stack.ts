@@ -82,6 +82,7 @@ export class TestStack {
       ADMIN_TOKEN: `admin-${name}`,
       SECRETS_KEY: `secrets-${name}`,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      CRM_ALLOW_HTTP: 'true',
       CRM_BASE_URL: `http://127.0.0.1:${ports.crm}`,
       GATEWAY_PUBLIC_URL: `http://127.0.0.1:${ports.gateway}`,
       LOG_LEVEL: 'info',
