@@ -3,7 +3,7 @@ import { AppError, parseWith } from '@ecomm-sync/http';
 import type { AssociationStore } from '../data-access/association-store';
 import { DEFAULT_ASSOCIATION_TYPES, type CrmType } from '../domain/object-types';
 import { objectType } from './object-basic.routes';
-import { validateAssociationBatchArchive, validateAssociationBatchRead, validateAssociations, validateAssociationSpecs } from './schemas';
+import { validateAssociationBatchArchive, validateAssociationBatchRead, validateAssociations, validateAssociationSpecs } from './association-schemas';
 
 /** The default (HUBSPOT_DEFINED) association type from one type to another, as the v4 API names it. */
 function defaultType(from: CrmType, to: CrmType) {

@@ -1,5 +1,6 @@
 import { buildOpenApiDocument, errorBodySchema, SERVICE_OPERATIONS, type ApiOperation, type ApiParameter } from '@ecomm-sync/contracts';
 import { CRM_TYPES } from '../domain/object-types';
+import { ADMIN_OPERATIONS } from './crm-openapi-admin';
 import { ASSOCIATION_OPERATIONS } from './crm-openapi-associations';
 import { PIPELINE_OPERATIONS } from './crm-openapi-pipelines';
 import { CRM_BODY_SCHEMAS as body } from './schemas';
@@ -9,7 +10,6 @@ const SECURITY_SCHEMES = {
   adminToken: { type: 'http', scheme: 'bearer', description: 'The operator token `ADMIN_TOKEN`.' },
 };
 const portalToken = [{ crmToken: [] }];
-const admin = [{ adminToken: [] }];
 
 const type: ApiParameter = { description: 'contacts, deals, products or line_items', schema: { type: 'string', enum: CRM_TYPES } };
 const object = { type: 'object' } as const;
@@ -40,7 +40,6 @@ const listQuery = (description: string): ApiParameter => ({
   description: `${description}: repeated (properties=a&properties=b) or comma-separated`,
   schema: { type: 'string' },
 });
-const portalId: ApiParameter = { description: 'The portal', schema: { type: 'integer', minimum: 1 } };
 
 /** The built-in CRM's objects API and its admin API (docs/api.md "Built-in CRM"). */
 export const CRM_OPERATIONS: readonly ApiOperation[] = [
@@ -203,58 +202,7 @@ export const CRM_OPERATIONS: readonly ApiOperation[] = [
     errors: [404],
   },
   ...ASSOCIATION_OPERATIONS,
-  {
-    method: 'put',
-    path: '/crm/admin/v1/accounts/{portalId}',
-    tag: 'Admin',
-    summary: "Create or update a portal's account",
-    security: admin,
-    pathParams: { portalId },
-    body: { schema: body.accountBody },
-    responses: ok('{portalId, pipelineLimit}'),
-  },
-  {
-    method: 'put',
-    path: '/crm/admin/v1/accounts/{portalId}/limits',
-    tag: 'Admin',
-    summary: 'The hosted limits the account emulates (null: none)',
-    security: admin,
-    pathParams: { portalId },
-    body: { schema: { anyOf: [body.limitsBody, { type: 'null' }] } },
-    responses: ok('{portalId, limits, source}'),
-    errors: [404],
-  },
-  {
-    method: 'get',
-    path: '/crm/admin/v1/accounts/{portalId}/limits',
-    tag: 'Admin',
-    summary: 'The limits in force',
-    security: admin,
-    pathParams: { portalId },
-    responses: ok('{portalId, limits, source}'),
-    errors: [404],
-  },
-  {
-    method: 'post',
-    path: '/crm/admin/v1/accounts/{portalId}/limits/reset-daily',
-    tag: 'Admin',
-    summary: 'Reset the daily count',
-    security: admin,
-    pathParams: { portalId },
-    body: { schema: body.resetDailyBody, required: false },
-    responses: ok('{portalId, dailyUsed, nextResetAt}'),
-    errors: [404],
-  },
-  {
-    method: 'get',
-    path: '/crm/admin/v1/accounts/{portalId}/usage',
-    tag: 'Admin',
-    summary: "The account's requests per second and per day",
-    security: admin,
-    pathParams: { portalId },
-    responses: ok('The usage'),
-    errors: [404],
-  },
+  ...ADMIN_OPERATIONS,
   ...SERVICE_OPERATIONS,
 ];
 

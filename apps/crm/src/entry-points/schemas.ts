@@ -1,19 +1,12 @@
-import type { JSONSchema } from 'json-schema-to-ts';
 import { SEARCH_LIMITS, SEARCH_OPERATORS } from '../domain/crm-search';
 import { closed, validator } from './schema-validator';
+import { ASSOCIATION_BODY_SCHEMAS } from './association-schemas';
+import { idSchema, inputs } from './schema-parts';
 import { SETUP_BODY_SCHEMAS } from './setup-schemas';
 
 const propertyValues = { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } } as const;
-const idSchema = {
-  anyOf: [
-    { type: 'string', pattern: '^[0-9]{1,15}$' },
-    { type: 'integer', minimum: 1 },
-  ],
-} as const;
 /** A caller's id of one input of a batch write: a 207 names the inputs it refused by it. */
 const objectWriteTraceId = { type: 'string', minLength: 1, maxLength: 200 } as const;
-const inputs = <const I extends JSONSchema>(item: I) =>
-  ({ type: 'array', minItems: 1, maxItems: 100, items: item, errorHint: 'must hold 1 to 100 inputs' }) as const;
 
 /** Associations given with a create: the SDK sends an empty list; the built-in CRM makes them through the v4 associations API only. */
 const associationsOnCreate = {
@@ -149,61 +142,6 @@ const searchBody = {
 } as const;
 export const validateSearch = validator(searchBody);
 
-const associationsBody = {
-  type: 'object',
-  required: ['inputs'],
-  properties: {
-    inputs: inputs({
-      type: 'object',
-      required: ['from', 'to'],
-      properties: {
-        from: { type: 'object', required: ['id'], properties: { id: idSchema } },
-        to: { type: 'object', required: ['id'], properties: { id: idSchema } },
-      },
-    }),
-  },
-} as const;
-export const validateAssociations = validator(associationsBody);
-
-/** Association types as the v4 API names them (the SDK's AssociationSpec). */
-const associationSpecs = {
-  type: 'array',
-  minItems: 1,
-  maxItems: 10,
-  items: {
-    type: 'object',
-    required: ['associationCategory', 'associationTypeId'],
-    properties: {
-      associationCategory: { type: 'string', enum: ['HUBSPOT_DEFINED', 'USER_DEFINED', 'INTEGRATOR_DEFINED'] },
-      associationTypeId: { type: 'integer' },
-    },
-  },
-} as const;
-export const validateAssociationSpecs = validator(associationSpecs);
-
-const associationBatchReadBody = {
-  type: 'object',
-  required: ['inputs'],
-  properties: { inputs: inputs({ type: 'object', required: ['id'], properties: { id: idSchema, after: { type: 'string' } } }) },
-} as const;
-export const validateAssociationBatchRead = validator(associationBatchReadBody);
-
-const associationBatchArchiveBody = {
-  type: 'object',
-  required: ['inputs'],
-  properties: {
-    inputs: inputs({
-      type: 'object',
-      required: ['from', 'to'],
-      properties: {
-        from: { type: 'object', required: ['id'], properties: { id: idSchema } },
-        to: { type: 'array', maxItems: 100, items: { type: 'object', required: ['id'], properties: { id: idSchema } } },
-      },
-    }),
-  },
-} as const;
-export const validateAssociationBatchArchive = validator(associationBatchArchiveBody);
-
 const accountBody = {
   type: 'object',
   required: ['token'],
@@ -242,10 +180,7 @@ export const CRM_BODY_SCHEMAS = {
   readOrArchiveBody: closed(readOrArchiveBody),
   readBody: closed(readBody),
   searchBody: closed(searchBody),
-  associationsBody: closed(associationsBody),
-  associationSpecs: closed(associationSpecs),
-  associationBatchReadBody: closed(associationBatchReadBody),
-  associationBatchArchiveBody: closed(associationBatchArchiveBody),
+  ...ASSOCIATION_BODY_SCHEMAS,
   accountBody: closed(accountBody),
   limitsBody: closed(limitsBody),
   resetDailyBody: closed(resetDailyBody),

@@ -1,0 +1,67 @@
+import { closed, validator } from './schema-validator';
+import { idSchema, inputs } from './schema-parts';
+
+// The request bodies of the v4 associations API (association.routes.ts).
+
+const associationsBody = {
+  type: 'object',
+  required: ['inputs'],
+  properties: {
+    inputs: inputs({
+      type: 'object',
+      required: ['from', 'to'],
+      properties: {
+        from: { type: 'object', required: ['id'], properties: { id: idSchema } },
+        to: { type: 'object', required: ['id'], properties: { id: idSchema } },
+      },
+    }),
+  },
+} as const;
+export const validateAssociations = validator(associationsBody);
+
+/** Association types as the v4 API names them (the SDK's AssociationSpec). */
+const associationSpecs = {
+  type: 'array',
+  minItems: 1,
+  maxItems: 10,
+  items: {
+    type: 'object',
+    required: ['associationCategory', 'associationTypeId'],
+    properties: {
+      associationCategory: { type: 'string', enum: ['HUBSPOT_DEFINED', 'USER_DEFINED', 'INTEGRATOR_DEFINED'] },
+      associationTypeId: { type: 'integer' },
+    },
+  },
+} as const;
+export const validateAssociationSpecs = validator(associationSpecs);
+
+const associationBatchReadBody = {
+  type: 'object',
+  required: ['inputs'],
+  properties: { inputs: inputs({ type: 'object', required: ['id'], properties: { id: idSchema, after: { type: 'string' } } }) },
+} as const;
+export const validateAssociationBatchRead = validator(associationBatchReadBody);
+
+const associationBatchArchiveBody = {
+  type: 'object',
+  required: ['inputs'],
+  properties: {
+    inputs: inputs({
+      type: 'object',
+      required: ['from', 'to'],
+      properties: {
+        from: { type: 'object', required: ['id'], properties: { id: idSchema } },
+        to: { type: 'array', maxItems: 100, items: { type: 'object', required: ['id'], properties: { id: idSchema } } },
+      },
+    }),
+  },
+} as const;
+export const validateAssociationBatchArchive = validator(associationBatchArchiveBody);
+
+/** The bodies as they are validated (closed), for the CRM's OpenAPI document. */
+export const ASSOCIATION_BODY_SCHEMAS = {
+  associationsBody: closed(associationsBody),
+  associationSpecs: closed(associationSpecs),
+  associationBatchReadBody: closed(associationBatchReadBody),
+  associationBatchArchiveBody: closed(associationBatchArchiveBody),
+};
