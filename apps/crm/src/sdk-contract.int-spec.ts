@@ -1,16 +1,9 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import axios from 'axios';
-import mongoose, { type Connection } from 'mongoose';
 import { Client } from '@hubspot/api-client';
 import * as associations from '@hubspot/api-client/lib/codegen/crm/associations/v4';
 import * as objects from '@hubspot/api-client/lib/codegen/crm/objects';
 import * as pipelines from '@hubspot/api-client/lib/codegen/crm/pipelines';
 import * as properties from '@hubspot/api-client/lib/codegen/crm/properties';
-import { createLogger } from '@ecomm-sync/logger';
-import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
-import { createCrmApp } from './app';
-import { CrmStore } from './data-access/crm-store';
+import { startTestCrmServer, type TestCrmServer } from './crm-server-fixture';
 
 const { FilterOperatorEnum } = objects;
 
@@ -32,41 +25,21 @@ const isDate = (value: unknown) => value instanceof Date && !Number.isNaN(value.
  * CRM makes, answered in the SDK's typed models (issue 25, item 4). Each case has a portal of its own.
  */
 describe('the hosted CRM vendor SDK against the built-in CRM', () => {
-  let connection: Connection;
-  let server: Server;
-  let baseUrl: string;
+  let crm: TestCrmServer;
   let portalId = 900;
   let client: Client;
 
   beforeAll(async () => {
-    connection = await mongoose.createConnection(testInfrastructure().mongoUrl, { dbName: uniqueName('crm-sdk').replace(/-/g, '_') }).asPromise();
-    const store = new CrmStore(connection);
-    await store.createIndexes();
-    const app = createCrmApp({
-      store,
-      logger: createLogger('crm-sdk', 'error'),
-      adminToken: 'admin-token',
-      defaultPipelineLimit: 5,
-      bodyLimit: '1mb',
-      ready: () => true,
-    });
-    server = await new Promise<Server>((resolve) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    crm = await startTestCrmServer('crm-sdk');
   });
 
   beforeEach(async () => {
     const token = `sdk-token-of-portal-${++portalId}`;
-    await axios.put(`${baseUrl}/crm/admin/v1/accounts/${portalId}`, { token }, { headers: { authorization: 'Bearer admin-token' } });
-    client = new Client({ accessToken: token, basePath: baseUrl, numberOfApiCallRetries: 0 });
+    await crm.account(portalId, token);
+    client = new Client({ accessToken: token, basePath: crm.baseUrl, numberOfApiCallRetries: 0 });
   });
 
-  afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve));
-    await connection?.dropDatabase();
-    await connection?.close();
-  });
+  afterAll(() => crm?.close());
 
   /** A property group and a unique key property on a type, as the install makes them. */
   async function installKey(objectType: string, name = 'shop_key'): Promise<void> {

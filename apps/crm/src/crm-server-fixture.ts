@@ -1,0 +1,45 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import axios from 'axios';
+import mongoose, { type Connection } from 'mongoose';
+import { createLogger } from '@ecomm-sync/logger';
+import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+import { createCrmApp } from './app';
+import { CrmStore } from './data-access/crm-store';
+
+/** For the CRM's integration specs: the built-in CRM over HTTP on a database of the spec's own, and accounts made through its admin API. */
+export interface TestCrmServer {
+  baseUrl: string;
+  /** Makes (or updates) the account of a portal with this token. */
+  account(portalId: number, token: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTestCrmServer(name: string): Promise<TestCrmServer> {
+  const connection: Connection = await mongoose.createConnection(testInfrastructure().mongoUrl, { dbName: uniqueName(name).replace(/-/g, '_') }).asPromise();
+  const store = new CrmStore(connection);
+  await store.createIndexes();
+  const app = createCrmApp({
+    store,
+    logger: createLogger(name, 'error'),
+    adminToken: 'admin-token',
+    defaultPipelineLimit: 5,
+    bodyLimit: '1mb',
+    ready: () => true,
+  });
+  const server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    baseUrl,
+    account: async (portalId, token) => {
+      await axios.put(`${baseUrl}/crm/admin/v1/accounts/${portalId}`, { token }, { headers: { authorization: 'Bearer admin-token' } });
+    },
+    close: async () => {
+      await new Promise((resolve) => server.close(resolve));
+      await connection.dropDatabase();
+      await connection.close();
+    },
+  };
+}
