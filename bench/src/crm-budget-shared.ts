@@ -1,0 +1,95 @@
+/** What the CRM budget figure's steps share: the load's object types and makers, the bench's own database observer, and portals with CRM limits. */
+import axios from 'axios';
+import mongoose from 'mongoose';
+import type { CrmAdminClient, CrmAccountUsage } from '@ecomm-sync/crm-client';
+import type { TestStack, TestPortal } from '@ecomm-sync/test-harness';
+import { testInfrastructure, waitFor } from '@ecomm-sync/testing';
+import type { MakeObject } from './load';
+
+export const OBJECT_TYPES = ['CONTACT', 'PRODUCT', 'DEAL', 'LINE_ITEM'] as const;
+export type BenchObjectType = (typeof OBJECT_TYPES)[number];
+/** The hosted CRM's professional tier: 190 requests per rolling 10 s, 4 searches a second. */
+export const BURST_PER_10S = 190;
+export const SEARCH_PER_SECOND = 4;
+/** The mixed load's shares, as in the end-to-end figure. */
+export const MIX: Record<BenchObjectType, number> = { CONTACT: 0.4, PRODUCT: 0.1, DEAL: 0.3, LINE_ITEM: 0.2 };
+/** A window of our budget: a slot's grants count for 21 slots of 500 ms after it (decision 20). */
+export const BUDGET_WINDOW_MS = 11_000;
+
+export function makers(counts: Record<BenchObjectType, number>): Record<BenchObjectType, MakeObject> {
+  return {
+    CONTACT: (i) => ({ properties: { email: `budget-${i}@example.com`, firstname: `First ${i}`, lastname: 'Budget' } }),
+    PRODUCT: (i) => ({ properties: { name: `Product ${i}`, price: (i % 100) + 0.5 } }),
+    DEAL: (i) => ({
+      properties: { dealname: `Order ${i}`, dealstage: 'checkout_completed', amount: i % 500 },
+      associations: { CONTACT: [`contact-${i % counts.CONTACT}`] },
+    }),
+    LINE_ITEM: (i) => ({
+      properties: { quantity: (i % 5) + 1, price: 9.5 },
+      associations: { DEAL: [`deal-${i % counts.DEAL}`], PRODUCT: [`product-${i % counts.PRODUCT}`] },
+    }),
+  };
+}
+
+/** The bench's own connection: reads object_syncs and the server's counters, and counts its own commands to leave them out. */
+export async function observer(stack: TestStack) {
+  const connection = await mongoose.createConnection(testInfrastructure().mongoUrl, { monitorCommands: true }).asPromise();
+  let own = 0;
+  connection.getClient().on('commandStarted', () => own++);
+  const syncDb = connection.useDb(`${stack.name}_sync`);
+  const syncs = syncDb.collection('object_syncs');
+  return {
+    syncs,
+    parked: syncDb.collection('parked_changes'),
+    budgets: syncDb.collection<{ _id: string; grants?: { at: number; n: number }[]; searchGrants?: { at: number; n: number }[] }>('crm_budgets'),
+    /** MongoDB commands the server ran so far (serverStatus opcounters), less the bench's own; null when it does not count them. */
+    async dbOperations(): Promise<number | null> {
+      const status = await connection.db!.admin().command({ serverStatus: 1 });
+      const counters = status.opcounters as Record<string, number> | undefined;
+      return counters ? Object.values(counters).reduce((sum, n) => sum + Number(n), 0) - own : null;
+    },
+    close: () => connection.close(),
+  };
+}
+export type Observer = Awaited<ReturnType<typeof observer>>;
+
+export async function appliedCount(db: Observer, portal: TestPortal, objectType?: BenchObjectType): Promise<number> {
+  return db.syncs.countDocuments({ portalId: portal.portalId, ...(objectType ? { objectType } : {}), crmId: { $ne: null } });
+}
+
+export async function waitApplied(db: Observer, portal: TestPortal, objectType: BenchObjectType, total: number, timeoutMs: number) {
+  await waitFor(async () => (await appliedCount(db, portal, objectType)) >= total, {
+    timeoutMs,
+    intervalMs: 250,
+    message: `${total} ${objectType} objects to be applied`,
+  });
+}
+
+/** Waits until the CRM's count of the account's requests has not moved for a second (associations may follow the status). */
+export async function crmQuiet(admin: CrmAdminClient, portalId: number): Promise<CrmAccountUsage> {
+  let last = await admin.usage(portalId);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = await admin.usage(portalId);
+    if (now.totals.answered === last.totals.answered) return now;
+    last = now;
+  }
+}
+
+export async function portalWithLimits(stack: TestStack, admin: CrmAdminClient, burstPer10s: number, searchPerSecond: number): Promise<TestPortal> {
+  const portal = await stack.createPortal();
+  // The CRM counts an account's requests only while it has limits (decision 21).
+  await admin.setLimits(portal.portalId, { burstPer10s, dailyCap: 1_000_000_000, timeZone: 'UTC', searchPerSecond });
+  return portal;
+}
+
+/** A portal whose CRM account and connection both allow 190 requests per 10 s and 4 searches a second, so our budget governs. */
+export async function portalLimitedLikeHosted(stack: TestStack, admin: CrmAdminClient): Promise<TestPortal> {
+  const portal = await portalWithLimits(stack, admin, BURST_PER_10S, SEARCH_PER_SECOND);
+  await axios.put(
+    `${stack.gatewayUrl}/admin/v1/portals/${portal.portalId}/crm-connection`,
+    { kind: 'builtin', limits: { burstPer10s: BURST_PER_10S, dailyCap: null, timeZone: 'UTC', searchPerSecond: SEARCH_PER_SECOND } },
+    { headers: { authorization: `Bearer ${stack.adminToken}` } },
+  );
+  return portal;
+}

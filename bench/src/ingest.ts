@@ -1,0 +1,61 @@
+/** The ingest figure: v2 submissions through the gateway against bare express + ajv on the same machine. */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { TestStack } from '@ecomm-sync/test-harness';
+import { BATCH, put, submission } from './load';
+import { SIZES, log, root } from './options';
+import { percentile, pool, round } from './stats';
+
+export const CONCURRENCY = 8;
+
+export async function measureIngest(url: string, bodies: string[]) {
+  await pool(20, CONCURRENCY, (i) => put(url, bodies[i % bodies.length])); // warm-up
+  const started = performance.now();
+  const latencies = await pool(SIZES.ingestRequests, CONCURRENCY, (i) => put(url, bodies[i % bodies.length]));
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    messagesPerSecond: Math.round((SIZES.ingestRequests * BATCH) / seconds),
+    p50Ms: round(percentile(latencies, 50)),
+    p99Ms: round(percentile(latencies, 99)),
+  };
+}
+
+async function startBaselineServer(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, [path.join(root, 'dist', 'bench', 'baseline-server.js'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve) =>
+    child.stdout!.on('data', (chunk: Buffer) => resolve(Number(/listening on (\d+)/.exec(chunk.toString())?.[1]))),
+  );
+  return { url: `http://127.0.0.1:${port}/extensions/ecomm/v2/sync/messages`, stop: () => child.kill('SIGTERM') };
+}
+
+export async function benchIngest() {
+  log(`ingest: ${SIZES.ingestRequests} requests of ${BATCH} messages, ${CONCURRENCY} concurrent clients`);
+  const stack = await TestStack.start({ apps: ['crm', 'gateway'], env: { LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '1000000000' } });
+  try {
+    const portal = await stack.createPortal();
+    const bodies = Array.from({ length: 20 }, (_, b) =>
+      JSON.stringify(
+        submission('CONTACT', b * BATCH, BATCH, (n) => ({ properties: { email: `ingest-${n}@example.com`, firstname: `Name ${n}`, lastname: 'Bench' } })),
+      ),
+    );
+    const baselineServer = await startBaselineServer();
+    const baseline = await measureIngest(baselineServer.url, bodies);
+    baselineServer.stop();
+    const ours = await measureIngest(`${stack.gatewayUrl}/extensions/ecomm/v2/sync/messages?hapikey=${portal.apiKey}`, bodies);
+    return {
+      ...ours,
+      baselineMessagesPerSecond: baseline.messagesPerSecond,
+      baselineP50Ms: baseline.p50Ms,
+      baselineP99Ms: baseline.p99Ms,
+      ratio: round(ours.messagesPerSecond / baseline.messagesPerSecond, 2),
+    };
+  } finally {
+    await stack.stop();
+  }
+}
+
+export type IngestFigure = Awaited<ReturnType<typeof benchIngest>>;
+
+export const ingestRow = (ingest: IngestFigure): string =>
+  `| Ingest, messages/s (${SIZES.ingestRequests} × ${BATCH}, ${CONCURRENCY} clients) | ${ingest.messagesPerSecond} (p50 ${ingest.p50Ms} ms, p99 ${ingest.p99Ms} ms) | ${ingest.baselineMessagesPerSecond} (bare express + ajv) | ${ingest.ratio} | ≥ 0.7, p99 < 50 ms |`;

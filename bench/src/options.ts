@@ -1,0 +1,46 @@
+import path from 'node:path';
+
+/** The repository (the bench runs bundled from dist/bench). */
+export const root = path.resolve(__dirname, '..', '..');
+
+/** What `npm run bench -- …` was asked for: read once, shared by the figures. */
+export const quick = process.argv.includes('--quick');
+
+/** `--only e2e` (or ingest, reapply, observability, fairness) runs one figure and records nothing: for profiling a change; `--only crm-budget` records its figure alone. */
+const onlyAt = process.argv.indexOf('--only');
+export const only = onlyAt >= 0 ? (process.argv[onlyAt + 1] ?? '') : null;
+
+/** `--crm-max-wait-ms N`: the appliers' CRM_MAX_WAIT_MS in the CRM budget figure (their default when not given). */
+const maxWaitAt = process.argv.indexOf('--crm-max-wait-ms');
+export const crmMaxWaitMs = maxWaitAt >= 0 ? Number(process.argv[maxWaitAt + 1]) : null;
+
+/** `--noisy`: record even when the machine was not quiet at a figure's start (the entry says so). */
+export const recordWhenNoisy = process.argv.includes('--noisy');
+
+export const SIZES = quick
+  ? {
+      ingestRequests: 150,
+      e2eObjects: 20_000,
+      reapplyObjects: 20_000,
+      crmBudget: { perType: 1_000, targetSeconds: 20 },
+      fairness: { floodObjects: 100_000, trickleSeconds: 30 },
+    }
+  : {
+      ingestRequests: 500,
+      e2eObjects: 100_000,
+      reapplyObjects: 100_000,
+      crmBudget: { perType: 5_000, targetSeconds: 60 },
+      fairness: { floodObjects: 100_000, trickleSeconds: 60 },
+    };
+
+/** The command line as it is recorded beside the figures. */
+export const command = `npm run bench -- ${[
+  quick ? '--quick' : '',
+  only !== null ? `--only ${only}` : '',
+  crmMaxWaitMs !== null ? `--crm-max-wait-ms ${crmMaxWaitMs}` : '',
+  recordWhenNoisy ? '--noisy' : '',
+]
+  .filter(Boolean)
+  .join(' ')}`.replace(/ -- $/, '');
+
+export const log = (message: string): void => console.log(`[bench] ${message}`);
