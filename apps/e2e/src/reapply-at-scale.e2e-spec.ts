@@ -56,16 +56,18 @@ describe(`re-applying ${OBJECTS.toLocaleString('en')} stored objects after a map
   /** Settings revision of the newest re-apply job so far (0 before any). */
   const lastJobRev = async (): Promise<number> => (await reapplyStatus()).settingsRev ?? 0;
 
-  /** Takes every message waiting for the applier; answers the external ids they carry. */
+  /** Takes every message waiting for the applier (re-applies go on the bulk lane); answers the external ids they carry. */
   async function drainMappedChanges(): Promise<string[]> {
     const connection = await amqplib.connect(testInfrastructure().amqpUrl);
     try {
       const channel = await connection.createChannel();
-      const queue = namesOf(stack.name, 'applier.mapped-changes').main;
+      const { main, bulk } = namesOf(stack.name, 'applier.mapped-changes');
       const ids: string[] = [];
-      for (let message = await channel.get(queue, { noAck: true }); message; message = await channel.get(queue, { noAck: true })) {
-        const body = JSON.parse(message.content.toString()) as MappedChangesMessage;
-        for (const change of body.changes) ids.push(change.externalObjectId);
+      for (const queue of [main, bulk!]) {
+        for (let message = await channel.get(queue, { noAck: true }); message; message = await channel.get(queue, { noAck: true })) {
+          const body = JSON.parse(message.content.toString()) as MappedChangesMessage;
+          for (const change of body.changes) ids.push(change.externalObjectId);
+        }
       }
       return ids;
     } finally {

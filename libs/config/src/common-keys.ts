@@ -34,6 +34,11 @@ export const amqpKeys = {
     default: 'ecomm',
   },
   AMQP_PREFETCH: { doc: 'unacknowledged messages a consumer holds at once', format: 'int', default: 50 },
+  AMQP_BULK_PREFETCH: {
+    doc: "unacknowledged messages a consumer of a bulk lane holds at once; fewer than AMQP_PREFETCH leaves more of a replica to the interactive lane's work (bench: fairness)",
+    format: 'int',
+    default: 10,
+  },
   AMQP_RETRY_DELAY_MS: { doc: 'delay before a transiently failed message is tried again', format: 'int', default: 2000 },
   AMQP_MAX_ATTEMPTS: { doc: 'attempts of a message before it goes to the dead-letter queue', format: 'int', default: 5 },
 } as const satisfies ConfigSchema;

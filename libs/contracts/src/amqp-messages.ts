@@ -185,6 +185,13 @@ export const settingsWorkMessageSchema = {
 } as const;
 export type SettingsWorkMessage = FromWireSchema<typeof settingsWorkMessageSchema>;
 
+/**
+ * Which lane of a queue a message travels in (docs/decisions/0045-interactive-and-bulk-lanes.md):
+ * a portal's steady traffic goes `interactive`; what it sends beyond its share, imports and
+ * re-applies go `bulk`, consumed beside it so that no backlog sits in front of another portal's work.
+ */
+export type Lane = 'interactive' | 'bulk';
+
 /** The topics the services exchange; sync routing keys are `<topic>.<objectType>`. */
 export const TOPICS = {
   syncBatch: 'sync.batch',

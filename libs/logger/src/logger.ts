@@ -13,6 +13,8 @@ export interface LogContext {
   sampled?: boolean;
   /** When the gateway accepted the data this work is about (epoch ms); travels in AMQP headers, not logged. */
   acceptedAt?: number;
+  /** The lane the work came in on (libs/messaging topology): what it publishes goes on the same lane. */
+  lane?: 'interactive' | 'bulk';
 }
 
 const storage = new AsyncLocalStorage<LogContext>();

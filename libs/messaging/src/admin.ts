@@ -55,7 +55,7 @@ export async function purgeAndDeleteTopology(url: string, prefix: string): Promi
     const channel = await connection.createChannel();
     for (const queue of Object.keys(QUEUES) as QueueName[]) {
       const names = namesOf(prefix, queue);
-      for (const name of [names.main, names.retry, names.dead]) await channel.deleteQueue(name);
+      for (const name of [names.main, names.bulk, names.retry, names.dead]) if (name) await channel.deleteQueue(name);
     }
     await channel.deleteExchange(exchangeName(prefix));
     await channel.close();

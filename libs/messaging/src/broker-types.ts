@@ -1,4 +1,5 @@
 import type { ConsumeMessage } from 'amqplib';
+import type { Lane } from '@ecomm-sync/contracts';
 import type { Logger } from '@ecomm-sync/logger';
 import type { TraceContext } from '@ecomm-sync/observability';
 
@@ -15,6 +16,15 @@ export interface BrokerOptions {
   publishTimeoutMs?: number;
   /** How long `connect` keeps trying before it fails (default 30 s). */
   connectTimeoutMs?: number;
+  /** Deliveries a consumer of a bulk lane holds at once (default: `prefetch`); fewer leaves more of the process to the interactive lane. */
+  bulkPrefetch?: number;
+}
+
+export interface PublishOptions {
+  /** Default: the lane of the work being done (its delivery's), else interactive. */
+  lane?: Lane;
+  /** Default: the current work's, else a new one. */
+  correlationId?: string;
 }
 
 export interface Delivery<T> {
@@ -25,6 +35,8 @@ export interface Delivery<T> {
   trace: TraceContext | undefined;
   /** When the gateway accepted the data the message is about (epoch ms), if known. */
   acceptedAt: number | undefined;
+  /** The lane it came in on. */
+  lane: Lane;
   raw: ConsumeMessage;
 }
 

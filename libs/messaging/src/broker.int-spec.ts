@@ -181,8 +181,8 @@ describe('Broker against a real RabbitMQ', () => {
         validatePing,
         { onDeadLetter: async (deadLetter, error) => void calls.push({ deadLetter, error }) },
       );
-      await broker.publish('sync.batch.CONTACT', { n: 1 }, 'correlation-transient');
-      await broker.publish('sync.batch.CONTACT', { n: 'not a number' }, 'correlation-schema');
+      await broker.publish('sync.batch.CONTACT', { n: 1 }, { correlationId: 'correlation-transient' });
+      await broker.publish('sync.batch.CONTACT', { n: 'not a number' }, { correlationId: 'correlation-schema' });
       await publishRaw('sync.batch.CONTACT', 'not json', 'correlation-not-json');
 
       const dead = namesOf(prefix, 'mapper.sync-batches').dead;

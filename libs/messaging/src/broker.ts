@@ -1,18 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import type { Validation } from '@ecomm-sync/contracts';
+import type { Lane, Validation } from '@ecomm-sync/contracts';
 import { currentLogContext, logContext } from '@ecomm-sync/logger';
 import { currentTrace, formatTraceparent, inSpan, newSpanId, newTraceId, registerQueueDepths, tracingEnabled } from '@ecomm-sync/observability';
 import { ConsumerChannel } from './consumer-channel';
 import { PoisonMessageError } from './errors';
 import { QueueDepthProbe } from './queue-depth';
 import { ACCEPTED_AT_HEADER, ATTEMPT_HEADER, CORRELATION_HEADER, readMessage, Settlement, TRACEPARENT_HEADER, type ConsumeOptions } from './settlement';
-import { declareTopology, exchangeName, namesOf, type QueueName, type QueueNames } from './topology';
+import { BatchCollector, handleBatch } from './batch-collector';
+import { subscribeAll } from './broadcast';
+import { declareTopology, exchangeName, lanesOf, namesOf, routingKeyOn, type QueueName, type QueueNames } from './topology';
 import { withTimeout } from './with-timeout';
-import type { BatchHandler, BatchOptions, BrokerOptions, Delivery, MessageHandler } from './broker-types';
+import type { BatchHandler, BatchOptions, BrokerOptions, Delivery, MessageHandler, PublishOptions } from './broker-types';
 
-export type { BatchHandler, BatchOptions, BrokerOptions, Delivery, MessageHandler } from './broker-types';
+export type { BatchHandler, BatchOptions, BrokerOptions, Delivery, MessageHandler, PublishOptions } from './broker-types';
 
 const RECONNECT_SECONDS = 1;
 
@@ -93,23 +95,30 @@ export class Broker {
    * Publishes a persistent JSON message to the events exchange; resolves when the broker confirmed
    * it. While disconnected, the message waits for the connection up to `publishTimeoutMs`. The
    * message carries the current trace (a new one outside any) and the time its data was accepted
-   * (now, unless the current work carries an earlier one).
+   * (now, unless the current work carries an earlier one); it goes on the lane asked for, else the
+   * current work's (topology.ts).
    */
-  async publish(routingKey: string, body: unknown, correlationId = currentLogContext().correlationId ?? randomUUID()): Promise<void> {
+  async publish(routingKey: string, body: unknown, { lane, correlationId }: PublishOptions = {}): Promise<void> {
+    const context = currentLogContext();
     const headers: Record<string, unknown> = {
-      [CORRELATION_HEADER]: correlationId,
+      [CORRELATION_HEADER]: correlationId ?? context.correlationId ?? randomUUID(),
       [ATTEMPT_HEADER]: 1,
-      [ACCEPTED_AT_HEADER]: currentLogContext().acceptedAt ?? Date.now(),
+      [ACCEPTED_AT_HEADER]: context.acceptedAt ?? Date.now(),
     };
     if (tracingEnabled()) headers[TRACEPARENT_HEADER] = formatTraceparent(currentTrace() ?? { traceId: newTraceId(), spanId: newSpanId(), sampled: true });
     try {
-      await this.publisher.publish(exchangeName(this.options.prefix), routingKey, Buffer.from(JSON.stringify(body)), {
-        persistent: true,
-        contentType: 'application/json',
-        messageId: randomUUID(),
-        timestamp: Math.floor(Date.now() / 1000),
-        headers,
-      });
+      await this.publisher.publish(
+        exchangeName(this.options.prefix),
+        routingKeyOn(routingKey, lane ?? context.lane ?? 'interactive'),
+        Buffer.from(JSON.stringify(body)),
+        {
+          persistent: true,
+          contentType: 'application/json',
+          messageId: randomUUID(),
+          timestamp: Math.floor(Date.now() / 1000),
+          headers,
+        },
+      );
     } catch (error) {
       const reason =
         error instanceof Error && error.message === 'timeout' ? `not confirmed within ${this.options.publishTimeoutMs ?? 10_000} ms` : String(error);
@@ -117,83 +126,59 @@ export class Broker {
     }
   }
 
-  /** One message at a time per delivery; up to `prefetch` deliveries are handled concurrently. */
+  /** One message at a time per delivery; up to `prefetch` deliveries (per lane) are handled concurrently. */
   async consume<T>(queue: QueueName, handler: MessageHandler<T>, validate?: (data: unknown) => Validation<T>, options: ConsumeOptions = {}): Promise<void> {
-    await this.startConsumer(queue, this.options.prefetch, (message) => {
-      const delivery = this.parse(message, validate);
-      if ('error' in delivery) return this.track(this.settlement.settle(message, delivery.error, options));
-      this.track(
-        // async: a handler that throws before returning its promise fails its message, not the frame loop.
-        logContext
-          .run({ correlationId: delivery.correlationId, acceptedAt: delivery.acceptedAt }, () =>
-            inSpan(`${queue} process`, { kind: 'consumer', parent: delivery.trace ?? null, attributes: { 'messaging.destination.name': queue } }, async () =>
-              handler(delivery),
-            ),
-          )
-          .then(
-            () => this.settlement.ack(message),
-            (error: Error) => this.settlement.settle(message, error, options),
-          ),
-      );
-    });
+    await this.startConsumers(
+      queue,
+      () => this.options.prefetch,
+      ({ workLane }) =>
+        (message) => {
+          const delivery = this.parse(message, workLane, validate);
+          if ('error' in delivery) return this.track(this.settlement.settle(message, delivery.error, options));
+          this.track(
+            // async: a handler that throws before returning its promise fails its message, not the frame loop.
+            logContext
+              .run({ correlationId: delivery.correlationId, acceptedAt: delivery.acceptedAt, lane: workLane }, () =>
+                inSpan(
+                  `${queue} process`,
+                  { kind: 'consumer', parent: delivery.trace ?? null, attributes: { 'messaging.destination.name': queue } },
+                  async () => handler(delivery),
+                ),
+              )
+              .then(
+                () => this.settlement.ack(message),
+                (error: Error) => this.settlement.settle(message, error, options),
+              ),
+          );
+        },
+    );
   }
 
-  /** Collects deliveries until `maxBatch` or `windowMs`, then hands them over together. */
+  /** Collects each lane's deliveries until `maxBatch` or `windowMs`, then hands them over together (a batch never mixes lanes). */
   async consumeBatches<T>(
     queue: QueueName,
     handler: BatchHandler<T>,
-    { maxBatch, windowMs }: BatchOptions,
+    batchOptions: BatchOptions,
     validate?: (data: unknown) => Validation<T>,
     options: ConsumeOptions = {},
   ): Promise<void> {
-    let buffer: Delivery<T>[] = [];
-    let timer: NodeJS.Timeout | undefined;
-    const flush = () => {
-      clearTimeout(timer);
-      timer = undefined;
-      // Deliveries whose channel closed meanwhile are back in the queue already.
-      const batch = buffer.filter((delivery) => this.settlement.isLive(delivery.raw));
-      buffer = [];
-      if (batch.length === 0) return;
-      const acceptedAt = Math.min(...batch.map((delivery) => delivery.acceptedAt ?? Infinity));
-      // One span for the batch: it continues the first message's trace and links the others.
-      const traces = batch.flatMap((delivery) => (delivery.trace ? [delivery.trace] : []));
-      this.track(
-        logContext
-          .run({ correlationId: batch[0].correlationId, acceptedAt: Number.isFinite(acceptedAt) ? acceptedAt : undefined }, () =>
-            inSpan(
-              `${queue} process`,
-              {
-                kind: 'consumer',
-                parent: batch[0].trace ?? null,
-                links: traces.slice(1),
-                attributes: { 'messaging.destination.name': queue, 'messaging.batch.message_count': batch.length },
-              },
-              async () => handler(batch),
-            ),
-          )
-          .then(
-            (failures) => {
-              const failed = new Map((failures ?? []).map(({ delivery, error }) => [delivery, error]));
-              return Promise.all(
-                batch.map((delivery) => {
-                  const error = failed.get(delivery);
-                  return error ? this.settlement.settle(delivery.raw, error, options) : this.settlement.ack(delivery.raw);
-                }),
-              );
-            },
-            (error: Error) => Promise.all(batch.map((delivery) => this.settlement.settle(delivery.raw, error, options))),
-          ),
-      );
-    };
-    this.pendingBatches.push(flush);
-    await this.startConsumer(queue, Math.max(this.options.prefetch, maxBatch * 2), (message) => {
-      const delivery = this.parse(message, validate);
-      if ('error' in delivery) return this.track(this.settlement.settle(message, delivery.error, options));
-      buffer.push(delivery);
-      if (buffer.length >= maxBatch) flush();
-      else if (!timer) timer = setTimeout(flush, windowMs);
-    });
+    await this.startConsumers(
+      queue,
+      () => Math.max(this.options.prefetch, batchOptions.maxBatch * 2),
+      ({ workLane }) => {
+        const collector = new BatchCollector<T>(
+          batchOptions,
+          (delivery) => this.settlement.isLive(delivery.raw),
+          (batch) => this.track(handleBatch(this.settlement, { queue, lane: workLane, handler, options }, batch)),
+        );
+        this.pendingBatches.push(() => collector.flush());
+        return (message) => {
+          const delivery = this.parse(message, workLane, validate);
+          if ('error' in delivery) return this.track(this.settlement.settle(message, delivery.error, options));
+          collector.add(delivery);
+        };
+      },
+    );
   }
 
   /**
@@ -203,33 +188,7 @@ export class Broker {
    * missed.
    */
   async subscribeAll(routingKey: string, handler: (body: unknown) => void, onConnect: () => void = () => undefined): Promise<void> {
-    const { logger } = this.options;
-    const exchange = exchangeName(this.options.prefix);
-    const channel = this.connection.createChannel({
-      name: `broadcast ${routingKey}`,
-      setup: async (ch: ConfirmChannel) => {
-        ch.on('error', (error: Error) => logger.warn('the broker closed a broadcast channel', { routingKey, error: error.message }));
-        await ch.assertExchange(exchange, 'topic', { durable: true });
-        const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true, durable: false });
-        await ch.bindQueue(queue, exchange, routingKey);
-        await ch.consume(
-          queue,
-          (message) => {
-            if (!message) return;
-            try {
-              handler(JSON.parse(message.content.toString('utf8')));
-            } catch (error) {
-              logger.warn('broadcast message ignored', { routingKey, error: String(error) });
-            }
-          },
-          { noAck: true },
-        );
-        onConnect();
-      },
-    });
-    channel.on('error', (error: Error) => logger.error('broadcast channel error', { routingKey, error: error.message }));
-    await channel.waitForConnect();
-    this.broadcasts.push(channel);
+    this.broadcasts.push(await subscribeAll(this.connection, this.options, { routingKey, handler, onConnect }));
   }
 
   /** Stops taking messages, hands over collected batches, lets running handlers finish, then closes the connection. */
@@ -246,32 +205,40 @@ export class Broker {
     await this.connection.close();
   }
 
-  private async startConsumer(queue: QueueName, prefetch: number, onMessage: (message: ConsumeMessage) => void): Promise<void> {
+  /** One consumer per lane of the queue, each on a channel of its own; `onMessageFor` builds a lane's message handler. */
+  private async startConsumers(
+    queue: QueueName,
+    prefetchOf: () => number,
+    onMessageFor: (lane: { lane: Lane; workLane: Lane }) => (message: ConsumeMessage) => void,
+  ): Promise<void> {
     this.consumed.push({ queue, names: this.names(queue) });
-    const consumer = new ConsumerChannel(this.connection, {
-      queue,
-      names: this.names(queue),
-      prefetch,
-      logger: this.options.logger,
-      declare: (channel) => declareTopology(channel, this.options.prefix, this.options.retryDelayMs),
-      onMessage: (message, source) => {
-        this.settlement.received(message, source);
-        onMessage(message);
-      },
-      reopenDelayMs: RECONNECT_SECONDS * 1000,
-    });
-    this.consumers.push(consumer);
-    await consumer.start();
+    for (const lane of lanesOf(this.options.prefix, queue)) {
+      const onMessage = onMessageFor(lane);
+      const consumer = new ConsumerChannel(this.connection, {
+        queue,
+        names: lane.names,
+        prefetch: lane.lane === 'bulk' ? (this.options.bulkPrefetch ?? prefetchOf()) : prefetchOf(),
+        logger: this.options.logger,
+        declare: (channel) => declareTopology(channel, this.options.prefix, this.options.retryDelayMs),
+        onMessage: (message, source) => {
+          this.settlement.received(message, source);
+          onMessage(message);
+        },
+        reopenDelayMs: RECONNECT_SECONDS * 1000,
+      });
+      this.consumers.push(consumer);
+      await consumer.start();
+    }
   }
 
-  private parse<T>(message: ConsumeMessage, validate?: (data: unknown) => Validation<T>): Delivery<T> | { error: Error } {
+  private parse<T>(message: ConsumeMessage, lane: Lane, validate?: (data: unknown) => Validation<T>): Delivery<T> | { error: Error } {
     const { body, parsed, attempt, correlationId, trace, acceptedAt } = readMessage(message);
     if (!parsed) return { error: new PoisonMessageError('message body is not JSON') };
     if (validate) {
       const result = validate(body);
       if (!result.ok) return { error: new PoisonMessageError(`message fails its schema: ${result.message}`) };
     }
-    return { body: body as T, raw: message, attempt, correlationId, trace, acceptedAt };
+    return { body: body as T, raw: message, attempt, correlationId, trace, acceptedAt, lane };
   }
 
   private track(work: Promise<unknown>): void {

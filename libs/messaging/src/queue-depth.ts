@@ -29,8 +29,13 @@ export class QueueDepthProbe {
         await channel.waitForConnect();
         return Promise.all(
           this.queues().map(async ({ queue, names }) => {
-            const [main, dead] = await Promise.all([channel.checkQueue(names.main), channel.checkQueue(names.dead)]);
-            return { queue, messages: main.messageCount, deadLetters: dead.messageCount };
+            // Both lanes: what waits for this queue's consumers (and what scales them).
+            const [main, bulk, dead] = await Promise.all([
+              channel.checkQueue(names.main),
+              names.bulk ? channel.checkQueue(names.bulk) : { messageCount: 0 },
+              channel.checkQueue(names.dead),
+            ]);
+            return { queue, messages: main.messageCount + bulk.messageCount, deadLetters: dead.messageCount };
           }),
         );
       };

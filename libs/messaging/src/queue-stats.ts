@@ -3,8 +3,10 @@ import { namesOf, QUEUES, type QueueName } from './topology';
 
 export interface QueueStats {
   queue: QueueName;
-  /** Messages ready in the work queue, and the consumers reading it. */
+  /** Messages ready in the work queue (both lanes), and the consumers reading its interactive lane. */
   depth: number;
+  /** Of `depth`, those in the bulk lane (0 for a queue with one lane). */
+  bulkDepth: number;
   consumers: number;
   /** Messages waiting out their retry delay. */
   retrying: number;
@@ -35,7 +37,15 @@ export async function queueStats(url: string, prefix: string): Promise<QueueStat
         }
       };
       const [main, retry, dead] = [await check(names.main), await check(names.retry), await check(names.dead)];
-      results.push({ queue, depth: main.messageCount, consumers: main.consumerCount, retrying: retry.messageCount, deadLetters: dead.messageCount });
+      const bulk = names.bulk ? await check(names.bulk) : { messageCount: 0 };
+      results.push({
+        queue,
+        depth: main.messageCount + bulk.messageCount,
+        bulkDepth: bulk.messageCount,
+        consumers: main.consumerCount,
+        retrying: retry.messageCount,
+        deadLetters: dead.messageCount,
+      });
     }
     return results;
   } finally {

@@ -14,6 +14,7 @@ export interface InfrastructureConfig {
   AMQP_URL: string;
   AMQP_PREFIX: string;
   AMQP_PREFETCH: number;
+  AMQP_BULK_PREFETCH: number;
   AMQP_RETRY_DELAY_MS: number;
   AMQP_MAX_ATTEMPTS: number;
   METRICS_ENABLED: boolean;
@@ -60,6 +61,7 @@ export function runService<C extends InfrastructureConfig>(options: ServiceOptio
       url: config.AMQP_URL,
       prefix: config.AMQP_PREFIX,
       prefetch: config.AMQP_PREFETCH,
+      bulkPrefetch: config.AMQP_BULK_PREFETCH,
       retryDelayMs: config.AMQP_RETRY_DELAY_MS,
       maxAttempts: config.AMQP_MAX_ATTEMPTS,
       logger,

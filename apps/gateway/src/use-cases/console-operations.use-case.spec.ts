@@ -2,7 +2,7 @@ import type { PeekedMessage, QueueStats } from '@ecomm-sync/messaging';
 import { ConsoleOperationsUseCase, type OperatorViewPort } from './console-operations.use-case';
 import type { CrmHealth } from './read-sync-status.use-case';
 
-const stats = (queue: QueueStats['queue'], deadLetters: number): QueueStats => ({ queue, depth: 0, consumers: 1, retrying: 0, deadLetters });
+const stats = (queue: QueueStats['queue'], deadLetters: number): QueueStats => ({ queue, depth: 0, bulkDepth: 0, consumers: 1, retrying: 0, deadLetters });
 const peeked = (n: number): PeekedMessage => ({
   messageId: `m${n}`,
   contentType: 'application/json',

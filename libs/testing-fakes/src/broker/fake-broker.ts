@@ -1,10 +1,13 @@
-import type { Broker } from '@ecomm-sync/messaging';
+import type { Lane } from '@ecomm-sync/contracts';
+import type { Broker, PublishOptions } from '@ecomm-sync/messaging';
 import type { PublicOf } from '../public-of';
 
 export interface PublishedMessage {
   routingKey: string;
   body: unknown;
   correlationId?: string;
+  /** Set when the publisher asked for a lane. */
+  lane?: Lane;
 }
 
 type Subscriber = { pattern: string; handler: (body: unknown, routingKey: string) => Promise<void> | void };
@@ -30,11 +33,11 @@ export class FakeBroker implements Pick<PublicOf<Broker>, 'publish'> {
   private undelivered: PublishedMessage[] = [];
   private failures: Error[] = [];
 
-  async publish(routingKey: string, body: unknown, correlationId?: string): Promise<void> {
+  async publish(routingKey: string, body: unknown, { lane, correlationId }: PublishOptions = {}): Promise<void> {
     const failure = this.failures.shift();
     if (failure) throw failure;
     // A copy, as a message on the wire is: the publisher changing its object later changes nothing.
-    const message = { routingKey, body: structuredClone(body), ...(correlationId ? { correlationId } : {}) };
+    const message = { routingKey, body: structuredClone(body), ...(correlationId ? { correlationId } : {}), ...(lane ? { lane } : {}) };
     this.published.push(message);
     this.undelivered.push(message);
   }
