@@ -19,6 +19,8 @@ export interface Latencies {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** The longest latency of the objects accepted in each 5 s of the run: where the tail sits. */
+  maxMsBy5s: number[];
 }
 
 export interface FairnessFigure {
@@ -57,6 +59,8 @@ async function putUntilAccepted(url: string, body: string): Promise<{ acceptedAt
 async function trickle(db: Observer, url: string, portal: TestPortal, prefix: string, seconds: number): Promise<Latencies> {
   const accepted = new Map<string, number>();
   const latencies: number[] = [];
+  const started = Date.now();
+  const maxBy5s: number[] = [];
   let sending = true;
   const watcher = (async () => {
     while (sending || accepted.size > 0) {
@@ -66,7 +70,10 @@ async function trickle(db: Observer, url: string, portal: TestPortal, prefix: st
           .toArray();
         const now = Date.now();
         for (const doc of docs) {
-          latencies.push(now - accepted.get(String(doc.externalObjectId))!);
+          const acceptedAt = accepted.get(String(doc.externalObjectId))!;
+          const window = Math.floor((acceptedAt - started) / 5000);
+          maxBy5s[window] = Math.max(maxBy5s[window] ?? 0, now - acceptedAt);
+          latencies.push(now - acceptedAt);
           accepted.delete(String(doc.externalObjectId));
         }
       }
@@ -91,6 +98,7 @@ async function trickle(db: Observer, url: string, portal: TestPortal, prefix: st
     p50Ms: round(percentile(latencies, 50)),
     p99Ms: round(percentile(latencies, 99)),
     maxMs: round(latencies[latencies.length - 1]),
+    maxMsBy5s: Array.from(maxBy5s, (ms) => ms ?? 0),
   };
 }
 

@@ -17,7 +17,7 @@ import {
   type ReadinessCheck,
 } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
-import type { ServiceAddress } from '@ecomm-sync/domain';
+import type { LaneShare, ServiceAddress } from '@ecomm-sync/domain';
 import type { Broker } from '@ecomm-sync/messaging';
 import { TtlCache } from '@ecomm-sync/util';
 import { adminRoutes, oauthRoutes } from './entry-points/admin.routes';
@@ -34,6 +34,7 @@ import { settingsRoutes } from './entry-points/settings.routes';
 import { statusRoutes } from './entry-points/status.routes';
 import { syncRoutes } from './entry-points/sync.routes';
 import { AcceptSyncBatchUseCase } from './use-cases/accept-sync-batch.use-case';
+import { LaneShares } from './use-cases/lane-shares';
 import { ManageAccountsUseCase } from './use-cases/manage-accounts.use-case';
 import { ManageImportsUseCase } from './use-cases/manage-imports.use-case';
 import { ManageInstallUseCase } from './use-cases/manage-install.use-case';
@@ -62,6 +63,8 @@ export interface GatewayDeps {
   lookupCacheMs?: number;
   /** Per credential; `limit: 0` (the default here) turns it off. */
   rateLimit?: RateLimitOptions;
+  /** Each portal's share of the interactive lanes (default: one lane). */
+  laneShare?: LaneShare;
   /** Failed authentications per client address and per credential before 429 (default: no limit). */
   authThrottle?: FailedAuthThrottleOptions;
   accessTokenTtlSeconds?: number;
@@ -160,7 +163,14 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   });
   app.use(installRoutes(installs, auth));
   app.use(importRoutes(imports, auth));
-  app.use(syncRoutes(new AcceptSyncBatchUseCase(broker, { find: (tenant, storeId) => installs.findStore(tenant, storeId) }, logger, storeCache), auth));
+  const acceptSyncBatch = new AcceptSyncBatchUseCase({
+    broker,
+    stores: { find: (tenant, storeId) => installs.findStore(tenant, storeId) },
+    logger,
+    knownStores: storeCache,
+    lanes: new LaneShares(deps.laneShare ?? { objectsPerSecond: 0, burstObjects: 0 }),
+  });
+  app.use(syncRoutes(acceptSyncBatch, auth));
   app.use(statusRoutes(readSyncStatus, auth, { publicUrl: deps.publicUrl }));
   const refresher = { refresh: (message: RefreshObjectsMessage) => broker.publish(TOPICS.refreshObjects, message) };
   app.use(

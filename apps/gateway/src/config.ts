@@ -24,6 +24,16 @@ export const gatewayConfigSchema = {
     default: 600,
   },
   RATE_LIMIT_WINDOW_MS: { doc: 'the rate limit window', format: 'int', default: 10_000 },
+  LANE_SHARE_OBJECTS_PER_SECOND: {
+    doc: "objects a second one portal's sync batches may send on the interactive lanes, per gateway replica; what it sends beyond goes on the bulk lanes, consumed beside them, so one portal's backlog never delays another portal's steady traffic (0: one lane)",
+    format: 'int',
+    default: 200,
+  },
+  LANE_SHARE_BURST_OBJECTS: {
+    doc: 'objects one portal may send at once on the interactive lanes before LANE_SHARE_OBJECTS_PER_SECOND applies',
+    format: 'int',
+    default: 2000,
+  },
   AUTH_FAILURE_LIMIT: {
     doc: 'failed authentications (401) one client address, one presented credential or one OAuth client_id may make per AUTH_FAILURE_WINDOW_MS in one gateway replica (0: no limit); over it, a failing request gets 429 with Retry-After instead of 401; a right credential always goes through',
     format: 'int',

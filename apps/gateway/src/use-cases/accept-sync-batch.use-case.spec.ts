@@ -3,6 +3,7 @@ import { aV1Message, aV2Message, aV2Submission, recordingLogger } from '@ecomm-s
 import { asBroker, asRepositories, aTenant, FakeBroker, FakeStoreRepository } from '@ecomm-sync/testing-fakes';
 import { TtlCache } from '@ecomm-sync/util';
 import { AcceptSyncBatchUseCase } from './accept-sync-batch.use-case';
+import { LaneShares } from './lane-shares';
 
 describe('AcceptSyncBatchUseCase', () => {
   const tenant = aTenant();
@@ -13,7 +14,7 @@ describe('AcceptSyncBatchUseCase', () => {
   beforeEach(async () => {
     stores = new FakeStoreRepository();
     broker = new FakeBroker();
-    useCase = new AcceptSyncBatchUseCase(asBroker(broker), asRepositories({ stores }).stores, recordingLogger().logger);
+    useCase = new AcceptSyncBatchUseCase({ broker: asBroker(broker), stores: asRepositories({ stores }).stores, logger: recordingLogger().logger });
     await stores.upsert(tenant, { id: 'eu', label: 'Europe' });
   });
 
@@ -98,7 +99,12 @@ describe('AcceptSyncBatchUseCase', () => {
     });
 
     it('when known stores are cached, then a miss is remembered for the time of the cache, while an uncached check finds the store at once', async () => {
-      const cached = new AcceptSyncBatchUseCase(asBroker(broker), asRepositories({ stores }).stores, recordingLogger().logger, new TtlCache(60_000));
+      const cached = new AcceptSyncBatchUseCase({
+        broker: asBroker(broker),
+        stores: asRepositories({ stores }).stores,
+        logger: recordingLogger().logger,
+        knownStores: new TtlCache(60_000),
+      });
       await expect(cached.acceptV2(tenant, aV2Submission('CONTACT', [aV2Message()], 'us'))).rejects.toMatchObject({ status: 400 });
       await stores.upsert(tenant, { id: 'us', label: 'US' });
 
@@ -114,5 +120,23 @@ describe('AcceptSyncBatchUseCase', () => {
     await expect(useCase.acceptV2(tenant, aV2Submission('CONTACT', [aV2Message()], 'eu'))).rejects.toMatchObject({ status: 503 });
 
     expect(broker.published).toEqual([]);
+  });
+
+  it('when a portal sends beyond its share of the interactive lane, then the batches beyond it go bulk while another portal stays interactive', async () => {
+    const other = aTenant({ portalId: tenant.portalId + 1 });
+    await stores.upsert(other, { id: 'eu', label: 'Europe' });
+    const shared = new AcceptSyncBatchUseCase({
+      broker: asBroker(broker),
+      stores: asRepositories({ stores }).stores,
+      logger: recordingLogger().logger,
+      lanes: new LaneShares({ objectsPerSecond: 1, burstObjects: 2 }, () => 0),
+    });
+    const two = aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'a' }), aV2Message({ externalObjectId: 'b' })], 'eu');
+
+    await shared.acceptV2(tenant, two);
+    await shared.acceptV2(tenant, two);
+    await shared.acceptV2(other, two);
+
+    expect(broker.published.map(({ lane }) => lane)).toEqual(['interactive', 'bulk', 'interactive']);
   });
 });

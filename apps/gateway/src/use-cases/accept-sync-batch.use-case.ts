@@ -6,19 +6,36 @@ import { AppError } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
 import { keyOf, TtlCache } from '@ecomm-sync/util';
+import type { LaneShares } from './lane-shares';
 
 /**
  * Turns an accepted request into one persistent AMQP message and resolves only once the broker
- * confirmed it: the 204 that follows means the batch survives a crash of any service.
+ * confirmed it: the 204 that follows means the batch survives a crash of any service. The batch
+ * goes on its portal's interactive lane while within the portal's share, else on the bulk lane.
  */
 export class AcceptSyncBatchUseCase {
-  constructor(
-    private readonly broker: Broker,
+  private readonly broker: Broker;
+  private readonly stores: Pick<StoreRepository, 'find'>;
+  private readonly logger: Logger;
+  private readonly knownStores: TtlCache<boolean>;
+  private readonly lanes: Pick<LaneShares, 'laneFor'>;
+
+  constructor(options: {
+    broker: Broker;
     /** Finds a tenant's store (in the app: ManageInstallUseCase.findStore, which knows `default`). */
-    private readonly stores: Pick<StoreRepository, 'find'>,
-    private readonly logger: Logger,
-    private readonly knownStores: TtlCache<boolean> = new TtlCache(0),
-  ) {}
+    stores: Pick<StoreRepository, 'find'>;
+    logger: Logger;
+    /** Stores found lately (default: none remembered). */
+    knownStores?: TtlCache<boolean>;
+    /** Each portal's share of the interactive lanes (default: one lane). */
+    lanes?: Pick<LaneShares, 'laneFor'>;
+  }) {
+    this.broker = options.broker;
+    this.stores = options.stores;
+    this.logger = options.logger;
+    this.knownStores = options.knownStores ?? new TtlCache(0);
+    this.lanes = options.lanes ?? { laneFor: () => 'interactive' };
+  }
 
   async acceptV1(tenant: Tenant, objectType: ObjectType, messages: V1SyncMessage[]): Promise<void> {
     await this.publish({
@@ -63,7 +80,8 @@ export class AcceptSyncBatchUseCase {
 
   private async publish(batch: SyncBatchMessage): Promise<void> {
     try {
-      await this.broker.publish(`${TOPICS.syncBatch}.${batch.objectType}`, batch);
+      const lane = this.lanes.laneFor(batch.tenant.portalId, batch.messages.length);
+      await this.broker.publish(`${TOPICS.syncBatch}.${batch.objectType}`, batch, { lane });
     } catch (error) {
       this.logger.error('publishing a sync batch failed', { error: String(error), batchId: batch.batchId });
       throw AppError.unavailable('The batch could not be stored durably, so nothing was accepted; send it again');

@@ -86,7 +86,9 @@ export class CoordinateImportsUseCase {
       let after = objectType === resumeType ? Number(resumePage) : -1;
       for (;;) {
         const pages = await this.repositories.imports.pagesOf(importId, objectType, after, PAGES_PER_READ);
-        await Promise.all(pages.map((page) => this.broker.publish(`${TOPICS.syncBatch}.${objectType}`, this.batchOf(found, objectType, page))));
+        await Promise.all(
+          pages.map((page) => this.broker.publish(`${TOPICS.syncBatch}.${objectType}`, this.batchOf(found, objectType, page), { lane: 'bulk' })),
+        );
         released += pages.reduce((sum, page) => sum + page.messages.length, 0);
         if (pages.length === 0) break;
         after = pages[pages.length - 1].pageNumber;

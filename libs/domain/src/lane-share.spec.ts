@@ -1,0 +1,51 @@
+import { bucketIsFull, chooseLane, type LaneBucket } from './lane-share';
+
+const share = { objectsPerSecond: 100, burstObjects: 1000 };
+
+describe('chooseLane', () => {
+  it.each<[string, LaneBucket | undefined, number, number, 'interactive' | 'bulk', number]>([
+    ['when a portal sends its first batch then it is interactive from a full bucket', undefined, 200, 0, 'interactive', 800],
+    ['when a batch takes the last objects of the bucket then it is still interactive', { tokens: 200, at: 0 }, 200, 0, 'interactive', 0],
+    ['when a batch does not fit then it goes bulk and takes nothing', { tokens: 199, at: 0 }, 200, 0, 'bulk', 199],
+    ['when time passed then the bucket refilled at the share', { tokens: 0, at: 0 }, 200, 2000, 'interactive', 0],
+    ['when long idle then the bucket holds no more than the burst', { tokens: 0, at: 0 }, 1, 3_600_000, 'interactive', 999],
+    ['when a batch is bigger than the burst then it always goes bulk', undefined, 1001, 0, 'bulk', 1000],
+    ['when the clock went back then nothing refills', { tokens: 10, at: 5000 }, 20, 4000, 'bulk', 10],
+  ])('%s', (_, bucket, objects, now, lane, tokensAfter) => {
+    const chosen = chooseLane(bucket, objects, now, share);
+    expect(chosen.lane).toBe(lane);
+    expect(chosen.bucket).toEqual({ tokens: tokensAfter, at: now });
+  });
+
+  it('when the share is 0 then every batch is interactive (one lane)', () => {
+    expect(chooseLane({ tokens: 0, at: 0 }, 5000, 0, { objectsPerSecond: 0, burstObjects: 0 }).lane).toBe('interactive');
+  });
+
+  it('when a flood meets a steady sender then the flood goes bulk beyond its share and the steady sender stays interactive', () => {
+    let flood: LaneBucket | undefined;
+    let steady: LaneBucket | undefined;
+    const lanes = { flood: [] as string[], steady: [] as string[] };
+    for (let ms = 0; ms < 10_000; ms += 100) {
+      for (let n = 0; n < 5; n++) {
+        const chosen = chooseLane(flood, 200, ms, share);
+        flood = chosen.bucket;
+        lanes.flood.push(chosen.lane);
+      }
+      const chosen = chooseLane(steady, 1, ms, share);
+      steady = chosen.bucket;
+      lanes.steady.push(chosen.lane);
+    }
+    expect(lanes.steady.every((lane) => lane === 'interactive')).toBe(true);
+    // The burst of 1000 at once (5 batches of 200), then 100 a second for 9.9 s (4 more): the other 491 bulk.
+    expect(lanes.flood.filter((lane) => lane === 'interactive')).toHaveLength(9);
+  });
+});
+
+describe('bucketIsFull', () => {
+  it.each<[string, LaneBucket, number, boolean]>([
+    ['when refilled to the burst then it is full', { tokens: 900, at: 0 }, 1000, true],
+    ['when still short of the burst then it is not', { tokens: 900, at: 0 }, 999, false],
+  ])('%s', (_, bucket, now, full) => {
+    expect(bucketIsFull(bucket, now, share)).toBe(full);
+  });
+});
