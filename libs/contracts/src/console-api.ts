@@ -89,7 +89,9 @@ export interface ConsoleInstalls {
 
 export interface ConsoleQueueStats {
   queue: string;
+  /** Ready messages in both lanes; `bulkDepth` of them in the bulk lane (decision 45). */
   depth: number;
+  bulkDepth: number;
   consumers: number;
   retrying: number;
   deadLetters: number;

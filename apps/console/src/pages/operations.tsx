@@ -55,7 +55,10 @@ export function OperationsPage({ session }: { session: Session }) {
               {queues.results.map((queue) => (
                 <tr key={queue.queue} data-queue={queue.queue}>
                   <th scope="row">{queue.queue}</th>
-                  <td>{queue.depth}</td>
+                  <td>
+                    {queue.depth}
+                    {queue.bulkDepth > 0 ? ` (${queue.bulkDepth} bulk)` : ''}
+                  </td>
                   <td className={queue.consumers === 0 ? 'warn' : undefined}>{queue.consumers}</td>
                   <td>{queue.retrying}</td>
                   <td data-dead-letters>{queue.deadLetters}</td>
