@@ -9,6 +9,7 @@ import { testInfrastructure, waitFor } from '@ecomm-sync/testing';
 import { benchConfig } from './config';
 import { BATCH, send as sendObjects, type MakeObject } from './load';
 import { SIZES, log } from './options';
+import { databaseWork, databaseWorkNote } from './database-work';
 import { cpuSeconds, memorySampler } from './process-stats';
 import { percentile, round } from './stats';
 
@@ -76,6 +77,7 @@ export async function benchEndToEnd() {
       crm: stack.pid('crm'),
     };
     if (benchConfig.MONGO_SERVER_PID !== undefined) cpuPids['mongodb-wire server'] = benchConfig.MONGO_SERVER_PID;
+    const database = await databaseWork(stack.name);
     const cpuAtStart = Object.fromEntries(Object.entries(cpuPids).map(([name, pid]) => [name, cpuSeconds(pid)]));
     const send = (objectType: string, total: number, make: MakeObject) =>
       sendObjects(url, objectType, total, make, (b, at) => submittedAt.set(`${objectType}:${b}`, at));
@@ -106,6 +108,7 @@ export async function benchEndToEnd() {
     await applied('CONTACT', counts.CONTACT);
     const afterFirstPass = memory.now();
     const cpu = Object.fromEntries(Object.entries(cpuPids).map(([name, pid]) => [name, round(cpuSeconds(pid) - cpuAtStart[name])]));
+    const databaseFirstPass = await database.done(n);
 
     const docs = await syncs.find({}, { projection: { objectType: 1, externalObjectId: 1, lastProcessedAt: 1 } }).toArray();
     const latencies = docs
@@ -165,6 +168,7 @@ export async function benchEndToEnd() {
       wallSeconds: round((finished - started) / 1000),
       updatesPerSecond,
       cpuSeconds: cpu,
+      database: databaseFirstPass,
       memory: memoryByApp,
     };
   } finally {
@@ -196,5 +200,9 @@ export function endToEndNotes(e2e: EndToEndFigure): string[] {
   const cpuLine = Object.entries(e2e.cpuSeconds)
     .map(([name, seconds]) => `${name} ${seconds} s`)
     .join('; ');
-  return [`Resident memory during the end-to-end run: ${memoryLines}.`, `CPU during the end-to-end run (${e2e.wallSeconds} s of wall time): ${cpuLine}.`];
+  return [
+    `Resident memory during the end-to-end run: ${memoryLines}.`,
+    `CPU during the end-to-end run (${e2e.wallSeconds} s of wall time): ${cpuLine}.`,
+    ...databaseWorkNote(e2e.database),
+  ];
 }

@@ -9,16 +9,26 @@ import io.netty.channel.Channel;
 final class LockingMemoryBackend extends MemoryBackend {
 
     private final OperationCounters operations = new OperationCounters();
+    private final CommandStats commandStats = new CommandStats();
 
     @Override
     public Document getServerStatus() {
-        return operations.addTo(super.getServerStatus());
+        Document status = operations.addTo(super.getServerStatus());
+        status.put("ecommCommandStats", commandStats.toDocuments());
+        return status;
     }
 
     @Override
     public Document handleCommand(Channel channel, String databaseName, String command, Document query) {
         operations.count(command);
-        return super.handleCommand(channel, databaseName, command, query);
+        long started = System.nanoTime();
+        Document result = null;
+        try {
+            result = super.handleCommand(channel, databaseName, command, query);
+            return result;
+        } finally {
+            commandStats.add(databaseName, command, query, result, System.nanoTime() - started);
+        }
     }
 
     @Override

@@ -1,0 +1,78 @@
+/**
+ * Where the database server's time goes, per collection and command: the development server's
+ * `ecommCommandStats` (tools/mongo-server, CommandStats.java) read before and after a run. A real
+ * MongoDB does not report it: then the figure says so and nothing else changes.
+ */
+import mongoose from 'mongoose';
+import { testInfrastructure } from '@ecomm-sync/testing';
+import { round } from './stats';
+
+interface CommandStat {
+  db: string;
+  collection: string;
+  command: string;
+  commands: number;
+  documents: number;
+  micros: number;
+}
+
+export interface DatabaseWork {
+  /** The server's time over the run, all commands, in ms. */
+  totalMs: number;
+  /** The costliest collections and commands, most time first: commands and documents per object, the share of the time. */
+  top: { what: string; commandsPerObject: number; documentsPerObject: number; ms: number; share: number }[];
+}
+
+async function readStats(): Promise<CommandStat[] | null> {
+  const connection = await mongoose.createConnection(testInfrastructure().mongoUrl).asPromise();
+  try {
+    const status = await connection.db!.admin().command({ serverStatus: 1 });
+    return (status.ecommCommandStats as CommandStat[] | undefined) ?? null;
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Starts counting; `done(objects)` tells the work since, per object. */
+export async function databaseWork(stackName: string): Promise<{ done: (objects: number) => Promise<DatabaseWork | null> }> {
+  const before = await readStats();
+  const keyOf = (stat: CommandStat) => `${stat.db.replace(`${stackName}_`, '')}.${stat.collection} ${stat.command}`;
+  return {
+    async done(objects) {
+      const after = await readStats();
+      if (!before || !after) return null;
+      const earlier = new Map(before.map((stat) => [keyOf(stat), stat]));
+      const deltas = after
+        .filter((stat) => stat.db.startsWith(stackName))
+        .map((stat) => {
+          const was = earlier.get(keyOf(stat));
+          return {
+            what: keyOf(stat),
+            commands: stat.commands - (was?.commands ?? 0),
+            documents: stat.documents - (was?.documents ?? 0),
+            ms: (stat.micros - (was?.micros ?? 0)) / 1000,
+          };
+        })
+        .filter((delta) => delta.commands > 0);
+      const totalMs = deltas.reduce((sum, delta) => sum + delta.ms, 0);
+      const top = deltas
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 10)
+        .map((delta) => ({
+          what: delta.what,
+          commandsPerObject: round(delta.commands / objects, 3),
+          documentsPerObject: round(delta.documents / objects, 2),
+          ms: round(delta.ms),
+          share: round(delta.ms / Math.max(1, totalMs), 3),
+        }));
+      return { totalMs: round(totalMs), top };
+    },
+  };
+}
+
+/** A sentence for below the results table. */
+export function databaseWorkNote(work: DatabaseWork | null): string[] {
+  if (!work) return ['Database work per collection: not reported by this server.'];
+  const parts = work.top.map((t) => `${t.what} ${Math.round(t.share * 100)} % (${t.commandsPerObject} commands, ${t.documentsPerObject} documents per object)`);
+  return [`Database server time during the end-to-end first pass, ${work.totalMs} ms, by collection and command: ${parts.join('; ')}.`];
+}
