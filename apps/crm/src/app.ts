@@ -32,7 +32,7 @@ export function createCrmApp(deps: CrmAppDeps): Express {
   app.disable('x-powered-by');
   const ledger = new RequestLedger(deps.hostedLimits?.clock, deps.hostedLimits?.usageRetentionSeconds);
   app.use(stampArrival(ledger.clock));
-  app.use(healthRoutes({ mongo: deps.ready }));
+  app.use(healthRoutes({ mongo: deps.ready }, { metrics: false })); // metrics: CRM_METRICS_PORT only
   app.use(observeRequests());
   app.use(apiDocsRoutes(crmOpenApiDocument(), 'ecomm-sync built-in CRM API'));
   app.use(requestContext());

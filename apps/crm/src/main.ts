@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
 import { ConfigError } from '@ecomm-sync/config';
-import { listen, onShutdown } from '@ecomm-sync/http';
+import { listen, onShutdown, startHealthServer } from '@ecomm-sync/http';
 import { createLogger } from '@ecomm-sync/logger';
 import { startObservability } from '@ecomm-sync/service-runtime';
 import { createCrmApp } from './app';
@@ -25,9 +25,11 @@ async function main() {
     hostedLimits: { defaults: environmentLimits, usageRetentionSeconds: config.CRM_USAGE_RETENTION_SECONDS },
   });
   const server = await listen(app, config.CRM_PORT);
-  logger.info('crm listening', { port: config.CRM_PORT });
+  const internal = await startHealthServer(config.CRM_METRICS_PORT, { mongo: () => connection.readyState === 1 }, logger);
+  logger.info('crm listening', { port: config.CRM_PORT, metricsPort: config.CRM_METRICS_PORT });
   onShutdown(logger, async () => {
     await new Promise((resolve) => server.close(resolve));
+    await new Promise((resolve) => internal.close(resolve));
     await connection.close();
     await observability.stop();
   });

@@ -35,7 +35,7 @@ describe('metrics and traces over the running stack', () => {
     await stack?.stop();
   });
 
-  const urlOf = (app: AppName) => `http://127.0.0.1:${stack.ports[app]}`;
+  const urlOf = (app: AppName) => stack.metricsUrl(app);
   const scrapeAll = async (): Promise<Scrapes> => Object.fromEntries(await Promise.all(ALL.map(async (app) => [app, await scrape(urlOf(app))]))) as Scrapes;
   const delta = (before: Scrapes, after: Scrapes, app: AppName, name: string, labels: Record<string, string> = {}) =>
     total(after[app], name, labels) - total(before[app], name, labels);
@@ -114,6 +114,19 @@ describe('metrics and traces over the running stack', () => {
     // Nothing reached the import services.
     for (const app of ['import-coordinator', 'webhook-dispatcher'] as const)
       expect({ app, consumed: delta(before, after, app, 'ecomm_messages_consumed_total') }).toEqual({ app, consumed: 0 });
+  });
+
+  it('when /metrics is asked on the API port of the gateway or the CRM, then it is not there; their internal port serves it, with no address in any label', async () => {
+    for (const url of [stack.gatewayUrl, stack.crmUrl]) {
+      const response = await axios.get(`${url}/metrics`, { validateStatus: () => true });
+      expect({ url, status: response.status }).toEqual({ url, status: 404 });
+    }
+    const scrapes = await scrapeAll();
+    for (const app of ALL) {
+      expect({ app, served: scrapes[app].length > 0 }).toEqual({ app, served: true });
+      const addresses = scrapes[app].flatMap((sample) => Object.values(sample.labels)).filter((value) => /https?:\/\//.test(value));
+      expect({ app, addresses }).toEqual({ app, addresses: [] });
+    }
   });
 
   it('when an import starts, then the import coordinator and the webhook dispatcher count exactly its messages', async () => {

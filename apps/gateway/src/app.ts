@@ -145,7 +145,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   app.disable('x-powered-by');
   // Forwarded headers are believed only from proxies the operator named: by default from none.
   app.set('trust proxy', deps.trustedProxies ?? false);
-  app.use(healthRoutes(deps.readiness));
+  app.use(healthRoutes(deps.readiness, { metrics: false })); // metrics: GATEWAY_METRICS_PORT only
   app.use(observeRequests());
   app.use(apiDocsRoutes(gatewayOpenApiDocument(), 'ecomm-sync gateway API'));
   app.use(requestContext());

@@ -5,6 +5,11 @@ export const gatewayConfigSchema = {
   ...mongoKeys,
   ...amqpKeys,
   GATEWAY_PORT: { doc: 'port the gateway listens on', format: 'port', default: 3000 },
+  GATEWAY_METRICS_PORT: {
+    doc: "the gateway's internal port: /metrics (never on GATEWAY_PORT: metrics name portals), /healthz and /readyz; keep it off the ingress",
+    format: 'port',
+    default: 3001,
+  },
   GATEWAY_BODY_LIMIT: { doc: 'largest accepted request body (bigger ones answer 413)', format: 'string', default: '4mb' },
   ADMIN_TOKEN: { doc: 'bearer token of the admin API', format: 'string', sensitive: true, productionSecret: true },
   SECRETS_KEY: {

@@ -11,6 +11,7 @@ import { loadGatewayConfig } from './config';
 runService({
   name: 'gateway',
   loadConfig: loadGatewayConfig,
+  healthPort: (config) => config.GATEWAY_METRICS_PORT,
   start: async ({ config, logger, database, broker }) => {
     const budgets = new MongoCrmBudgets(database.connection);
     const services = [{ service: 'gateway', url: `http://127.0.0.1:${config.GATEWAY_PORT}` }, ...parseServiceAddresses(config.SERVICE_READINESS_URLS)];

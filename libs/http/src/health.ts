@@ -10,11 +10,12 @@ export type ReadinessCheck = () => Promise<boolean> | boolean;
 
 /**
  * GET /healthz: the process is up. GET /readyz: every dependency answers (503 naming those that do
- * not). GET /metrics: the process's metrics for Prometheus.
+ * not). GET /metrics: the process's metrics for Prometheus, unless `metrics` is false: an app's
+ * public API port never serves them (they name portals); its internal health port does.
  */
-export function healthRoutes(checks: Record<string, ReadinessCheck>): Router {
+export function healthRoutes(checks: Record<string, ReadinessCheck>, { metrics = true }: { metrics?: boolean } = {}): Router {
   const router = Router();
-  router.use(metricsRoutes());
+  if (metrics) router.use(metricsRoutes());
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -37,7 +38,7 @@ export function healthApp(checks: Record<string, ReadinessCheck>, logger: Logger
   return app;
 }
 
-/** For apps that serve no API of their own (mapper, applier, ...). */
+/** An app's internal port: health and metrics (the workers' only port; the gateway's and CRM's second one). */
 export async function startHealthServer(port: number, checks: Record<string, ReadinessCheck>, logger: Logger): Promise<Server> {
   return listen(healthApp(checks, logger), port);
 }

@@ -18,3 +18,18 @@ export class LabelCap {
     return raw;
   }
 }
+
+/**
+ * A CRM account as a label value: its key without the CRM's address. Hosted accounts' keys carry
+ * the connection's base URL (`hosted:<url>:<portalId>`, `hosted:<url>:app:<clientId>`); labels
+ * never show customers' hosts, so those read `hosted:<portalId>` and `hosted:app:<clientId>`. A
+ * bare URL (a client given no account) reads `hosted`.
+ */
+export function accountLabel(account: string): string {
+  if (/^https?:\/\//.test(account)) return 'hosted';
+  if (!account.startsWith('hosted:')) return account;
+  const app = account.lastIndexOf(':app:');
+  if (app >= 0) return `hosted${account.slice(app)}`;
+  const last = account.slice(account.lastIndexOf(':') + 1);
+  return /^\d+$/.test(last) ? `hosted:${last}` : 'hosted';
+}

@@ -1,5 +1,5 @@
 import client from 'prom-client';
-import { LabelCap } from './label-cap';
+import { accountLabel, LabelCap } from './label-cap';
 
 /** The process's metrics, as GET /metrics shows them. */
 export const metricsRegistry = client.register;
@@ -109,12 +109,12 @@ const crmBudgetWaitSeconds = new client.Counter({
 });
 
 export function countCrmRequest(account: string, outcome: string): void {
-  if (enabled) crmRequests.inc({ account: accounts.value(account), outcome });
+  if (enabled) crmRequests.inc({ account: accounts.value(accountLabel(account)), outcome });
 }
 
 export function observeBudgetWait(account: string, seconds: number): void {
   if (!enabled) return;
-  const label = accounts.value(account);
+  const label = accounts.value(accountLabel(account));
   crmBudgetWaits.inc({ account: label });
   crmBudgetWaitSeconds.inc({ account: label }, seconds);
 }

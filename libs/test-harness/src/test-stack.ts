@@ -2,36 +2,28 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import axios from 'axios';
-import mongoose from 'mongoose';
 import type { ObjectType, PropertyValue } from '@ecomm-sync/contracts';
 import { HttpCrmClient } from '@ecomm-sync/crm-client';
 import { CrmConnections, type CrmConnectionsOptions } from '@ecomm-sync/crm-connections';
-import { emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
 import { connectDatabase, SecretBox, type Database } from '@ecomm-sync/data-access';
-import { purgeAndDeleteTopology } from '@ecomm-sync/messaging';
 import { prepareSyncReadyPortal, provisionPortal } from '@ecomm-sync/provisioning';
 import { freePort, testInfrastructure, uniqueName, waitFor } from '@ecomm-sync/testing';
+import { seedObjectStates } from './seed-portal';
+import {
+  ALL_APPS,
+  freeStackPorts,
+  METRICS_PORT_VARIABLES,
+  PORT_VARIABLES,
+  removeStackInfrastructure,
+  stackEnvironment,
+  workspaceRoot,
+  type AppName,
+  type StackPorts,
+} from './stack-environment';
 
-export type AppName = 'gateway' | 'mapper' | 'applier' | 'crm' | 'import-coordinator' | 'webhook-dispatcher';
-const ALL_APPS: AppName[] = ['crm', 'gateway', 'mapper', 'applier', 'import-coordinator', 'webhook-dispatcher'];
+export type { AppName } from './stack-environment';
+
 const instanceKey = (app: AppName, instance: string) => (instance ? `${app}#${instance}` : app);
-
-const PORT_VARIABLES: Record<AppName, string> = {
-  gateway: 'GATEWAY_PORT',
-  crm: 'CRM_PORT',
-  mapper: 'MAPPER_HEALTH_PORT',
-  applier: 'APPLIER_HEALTH_PORT',
-  'import-coordinator': 'IMPORT_COORDINATOR_HEALTH_PORT',
-  'webhook-dispatcher': 'WEBHOOK_DISPATCHER_HEALTH_PORT',
-};
-
-/** The workspace root: the nearest folder up from here that holds nx.json (works from source and from a bundle). */
-const workspaceRoot = (() => {
-  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, 'nx.json'))) return dir;
-  }
-  throw new Error(`no nx.json above ${__dirname}`);
-})();
 
 export interface StackOptions {
   apps?: AppName[];
@@ -62,42 +54,29 @@ export class TestStack {
   private constructor(
     readonly name: string,
     private readonly env: Record<string, string>,
-    readonly ports: Record<AppName, number>,
+    private readonly stackPorts: StackPorts,
     private readonly logDir: string,
     private readonly nodeOptions: string[] = [],
   ) {}
 
+  /** Each app's port: the API port of the gateway and the CRM, the health port of the workers. */
+  get ports(): Record<AppName, number> {
+    return this.stackPorts.ports;
+  }
+
+  /** Where an app serves /metrics: the internal port of the gateway and the CRM, a worker's health port. */
+  metricsUrl(app: AppName): string {
+    return `http://127.0.0.1:${this.stackPorts.metricsPorts[app] ?? this.ports[app]}`;
+  }
+
   static async start(options: StackOptions = {}): Promise<TestStack> {
     const { mongoUrl, amqpUrl } = options.infrastructure ?? testInfrastructure();
     const name = uniqueName('e2e').replace(/-/g, '_');
-    const ports = Object.fromEntries(await Promise.all(ALL_APPS.map(async (app) => [app, await freePort()]))) as Record<AppName, number>;
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '',
-      MONGO_URL: mongoUrl,
-      MONGO_DB: `${name}_sync`,
-      CRM_MONGO_DB: `${name}_crm`,
-      AMQP_URL: amqpUrl,
-      AMQP_PREFIX: name,
-      AMQP_RETRY_DELAY_MS: '300',
-      ADMIN_TOKEN: `admin-${name}`,
-      SECRETS_KEY: `secrets-${name}`,
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      CRM_ALLOW_HTTP: 'true',
-      CRM_BASE_URL: `http://127.0.0.1:${ports.crm}`,
-      GATEWAY_PUBLIC_URL: `http://127.0.0.1:${ports.gateway}`,
-      LOG_LEVEL: 'info',
-      // Tests poll status endpoints as fast as they like; rate limits have their own test.
-      RATE_LIMIT_REQUESTS: '0',
-      ...Object.fromEntries(ALL_APPS.map((app) => [PORT_VARIABLES[app], String(ports[app])])),
-      // The console's operations page asks each service's /readyz.
-      SERVICE_READINESS_URLS: ALL_APPS.filter((app) => app !== 'gateway')
-        .map((app) => `${app}=http://127.0.0.1:${ports[app]}`)
-        .join(','),
-      ...options.env,
-    };
+    const stackPorts = await freeStackPorts();
+    const env = stackEnvironment(name, { mongoUrl, amqpUrl }, stackPorts, options.env);
     const logDir = path.join(workspaceRoot, 'tmp', 'e2e-logs', name);
     fs.mkdirSync(logDir, { recursive: true });
-    const stack = new TestStack(name, env, ports, logDir, options.nodeOptions);
+    const stack = new TestStack(name, env, stackPorts, logDir, options.nodeOptions);
     try {
       for (const app of options.apps ?? ALL_APPS) await stack.startApp(app);
     } catch (error) {
@@ -127,10 +106,13 @@ export class TestStack {
     const bundle = path.join(workspaceRoot, 'dist', 'apps', app, 'main.js');
     if (!fs.existsSync(bundle)) throw new Error(`${bundle} is missing: build the apps first (npx nx run-many -t build)`);
     const port = instance ? await freePort() : this.ports[app];
+    const metricsVariable = METRICS_PORT_VARIABLES[app];
+    // An extra replica needs an internal port of its own too.
+    const metricsPort = metricsVariable && instance ? { [metricsVariable]: String(await freePort()) } : {};
     const key = instanceKey(app, instance);
     const log = fs.openSync(this.logFile(app, instance), 'a');
     const child = spawn(process.execPath, ['--enable-source-maps', ...this.nodeOptions, bundle], {
-      env: { ...this.env, [PORT_VARIABLES[app]]: String(port) },
+      env: { ...this.env, [PORT_VARIABLES[app]]: String(port), ...metricsPort },
       stdio: ['ignore', log, log],
     });
     fs.closeSync(log);
@@ -241,15 +223,7 @@ export class TestStack {
     count: number,
     make: (n: number) => { externalObjectId: string; properties: Record<string, PropertyValue> },
   ): Promise<void> {
-    const { objectStates } = await this.repositories();
-    for (let from = 0; from < count; from += 5_000) {
-      const objects = Array.from({ length: Math.min(5_000, count - from) }, (_, i) => {
-        const { externalObjectId, properties } = make(from + i);
-        const state = mergeMessage(emptyObjectState(), { externalObjectId, action: 'UPSERT', changedAt: 1, properties }, 1).state;
-        return { externalObjectId, state };
-      });
-      await objectStates.insertNew({ tenant: { portalId: portal.portalId, appId: null }, storeId: 'default', objectType }, objects);
-    }
+    await seedObjectStates((await this.repositories()).objectStates, portal.portalId, objectType, count, make);
   }
 
   /** A client of the portal's built-in CRM account (whatever its connection), to read what was synced. */
@@ -266,12 +240,6 @@ export class TestStack {
       }),
     );
     await this.database?.close();
-    await purgeAndDeleteTopology(this.env.AMQP_URL, this.env.AMQP_PREFIX).catch(() => undefined);
-    const connection = await mongoose.createConnection(this.env.MONGO_URL).asPromise();
-    try {
-      for (const db of [this.env.MONGO_DB, this.env.CRM_MONGO_DB]) await connection.useDb(db).dropDatabase();
-    } finally {
-      await connection.close();
-    }
+    await removeStackInfrastructure(this.env);
   }
 }

@@ -31,14 +31,6 @@ export const SERVICE_OPERATIONS: readonly ApiOperation[] = [
   },
   {
     method: 'get',
-    path: '/metrics',
-    tag: 'Operations',
-    summary: 'Prometheus metrics of the process (keep it off the public ingress)',
-    security: CREDENTIALS.none,
-    responses: { 200: { description: 'The Prometheus text format' } },
-  },
-  {
-    method: 'get',
     path: '/openapi.json',
     tag: 'Operations',
     summary: 'This document (OpenAPI 3.1)',
