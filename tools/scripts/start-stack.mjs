@@ -12,9 +12,19 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const require = createRequire(import.meta.url);
 const APPS = ['crm', 'gateway', 'mapper', 'applier', 'import-coordinator', 'webhook-dispatcher'];
 
+// Every port can be set, so that several stacks run on one machine; each internal port follows its
+// app's unless set (the gateway's and the CRM's metrics port: the API port + 1).
+const gatewayPort = process.env.GATEWAY_PORT || '3000';
+const crmPort = process.env.CRM_PORT || '3100';
 const settings = {
-  GATEWAY_PORT: process.env.GATEWAY_PORT || '3000',
-  CRM_PORT: process.env.CRM_PORT || '3100',
+  GATEWAY_PORT: gatewayPort,
+  GATEWAY_METRICS_PORT: process.env.GATEWAY_METRICS_PORT || String(Number(gatewayPort) + 1),
+  CRM_PORT: crmPort,
+  CRM_METRICS_PORT: process.env.CRM_METRICS_PORT || String(Number(crmPort) + 1),
+  MAPPER_HEALTH_PORT: process.env.MAPPER_HEALTH_PORT || '3201',
+  APPLIER_HEALTH_PORT: process.env.APPLIER_HEALTH_PORT || '3202',
+  IMPORT_COORDINATOR_HEALTH_PORT: process.env.IMPORT_COORDINATOR_HEALTH_PORT || '3203',
+  WEBHOOK_DISPATCHER_HEALTH_PORT: process.env.WEBHOOK_DISPATCHER_HEALTH_PORT || '3204',
   MONGO_PORT: process.env.MONGO_PORT || '27117',
   ADMIN_TOKEN: process.env.ADMIN_TOKEN || 'dev-admin-token',
   SECRETS_KEY: process.env.SECRETS_KEY || 'dev-secrets-key-not-for-production',
@@ -66,9 +76,25 @@ const env = {
   WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS || 'true',
   CRM_ALLOW_HTTP: process.env.CRM_ALLOW_HTTP || 'true',
   GATEWAY_PORT: settings.GATEWAY_PORT,
+  GATEWAY_METRICS_PORT: settings.GATEWAY_METRICS_PORT,
   GATEWAY_PUBLIC_URL: process.env.GATEWAY_PUBLIC_URL || `http://localhost:${settings.GATEWAY_PORT}`,
   CRM_PORT: settings.CRM_PORT,
+  CRM_METRICS_PORT: settings.CRM_METRICS_PORT,
   CRM_BASE_URL: `http://127.0.0.1:${settings.CRM_PORT}`,
+  MAPPER_HEALTH_PORT: settings.MAPPER_HEALTH_PORT,
+  APPLIER_HEALTH_PORT: settings.APPLIER_HEALTH_PORT,
+  IMPORT_COORDINATOR_HEALTH_PORT: settings.IMPORT_COORDINATOR_HEALTH_PORT,
+  WEBHOOK_DISPATCHER_HEALTH_PORT: settings.WEBHOOK_DISPATCHER_HEALTH_PORT,
+  // The console's operations page asks each service at the ports this stack gave it.
+  SERVICE_READINESS_URLS:
+    process.env.SERVICE_READINESS_URLS ||
+    [
+      `crm=http://127.0.0.1:${settings.CRM_PORT}`,
+      `mapper=http://127.0.0.1:${settings.MAPPER_HEALTH_PORT}`,
+      `applier=http://127.0.0.1:${settings.APPLIER_HEALTH_PORT}`,
+      `import-coordinator=http://127.0.0.1:${settings.IMPORT_COORDINATOR_HEALTH_PORT}`,
+      `webhook-dispatcher=http://127.0.0.1:${settings.WEBHOOK_DISPATCHER_HEALTH_PORT}`,
+    ].join(','),
   DEMO_PORTAL_ID: settings.DEMO_PORTAL_ID,
   DEMO_API_KEY: settings.DEMO_API_KEY,
   DEMO_CRM_TOKEN: settings.DEMO_CRM_TOKEN,
