@@ -1,4 +1,4 @@
-import { amqpKeys, commonKeys, loadConfig, mongoKeys, type ConfigSchema } from '@ecomm-sync/config';
+import { amqpKeys, commonKeys, loadConfig, mongoKeys, secretsRotationKeys, type ConfigSchema } from '@ecomm-sync/config';
 
 export const applierConfigSchema = {
   ...commonKeys,
@@ -28,6 +28,7 @@ export const applierConfigSchema = {
   ABANDON_SWEEP_INTERVAL_MS: { doc: 'how often the abandoned-checkout sweep runs (one replica at a time)', format: 'int', default: 60000 },
   ABANDON_SWEEP_BATCH: { doc: 'deals the sweep reads and moves at a time', format: 'int', default: 100 },
   SECRETS_KEY: { doc: "the key that sealed portals' CRM secrets (the same as the gateway's)", format: 'string', sensitive: true, productionSecret: true },
+  ...secretsRotationKeys,
   CRM_BASE_URL: {
     doc: 'base URL of the built-in CRM objects API (portals with a hosted connection use its own)',
     format: 'url',

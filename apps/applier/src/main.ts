@@ -20,7 +20,7 @@ runService({
     const budgets = new MongoCrmBudgets(database.connection);
     const connections = new CrmConnections({
       portals: database.repositories.portals,
-      secretBox: new SecretBox(config.SECRETS_KEY),
+      secretBox: SecretBox.fromConfig(config),
       builtinBaseUrl: config.CRM_BASE_URL,
       timeoutMs: config.CRM_TIMEOUT_MS,
       maxWaitMs: config.CRM_MAX_WAIT_MS,

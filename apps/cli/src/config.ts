@@ -1,4 +1,4 @@
-import { amqpKeys, commonKeys, mongoKeys } from '@ecomm-sync/config';
+import { amqpKeys, commonKeys, mongoKeys, secretsRotationKeys } from '@ecomm-sync/config';
 
 export const cliConfig = {
   ...commonKeys,
@@ -14,6 +14,7 @@ export const cliConfig = {
     productionSecret: true,
     default: 'dev-secrets-key-not-for-production',
   },
+  ...secretsRotationKeys,
   DEMO_PORTAL_ID: { doc: 'portal id of the demo portal', format: 'int', default: 101 },
   DEMO_API_KEY: { doc: 'API key (hapikey) of the demo portal', format: 'string', default: 'demo-api-key', sensitive: true },
   DEMO_CRM_TOKEN: { doc: 'built-in CRM token of the demo portal', format: 'string', default: 'demo-crm-token-0123456789', sensitive: true },

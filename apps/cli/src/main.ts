@@ -5,6 +5,7 @@ import { isQueueName, QUEUES, redriveAllDeadLetters, redriveDeadLetters } from '
 import { installEcommerce, provisionPortal } from '@ecomm-sync/provisioning';
 import { adminUsage, runAdminCommand, UsageError } from './admin-commands';
 import { cliConfig } from './config';
+import { resealSecrets } from './reseal';
 import { seedDemo } from './seed-demo';
 
 const USAGE = `Usage: ecomm-sync <command>
@@ -13,6 +14,8 @@ Commands:
   redrive <queue> | --all  move the dead letters of a queue, or of every queue, back to it (${Object.keys(QUEUES).join(', ')})
   create-portal [name]     create a portal and its CRM account, install the ecommerce setup; prints the keys
   seed-demo                create the demo portal of npm start (DEMO_* variables), ready to sync
+  reseal                   seal every stored secret again under SECRETS_KEY, bound to its portal or application
+                           (after a key rotation: old keys in SECRETS_PREVIOUS_KEYS until it reports no failure)
 
 Accounts and credentials, through the gateway's admin API (GATEWAY_URL, ADMIN_TOKEN):
 ${adminUsage()}
@@ -44,7 +47,7 @@ async function main(argv: string[]) {
     case 'create-portal': {
       const database = await connectDatabase(config.MONGO_URL, config.MONGO_DB);
       try {
-        const secretBox = new SecretBox(config.SECRETS_KEY);
+        const secretBox = SecretBox.fromConfig(config);
         const { portalId, apiKey } = await provisionPortal(database.repositories, { baseUrl: config.CRM_BASE_URL, adminToken: config.ADMIN_TOKEN }, secretBox, {
           name: args[0],
         });
@@ -64,6 +67,20 @@ async function main(argv: string[]) {
       try {
         await seedDemo(database.repositories, config);
         console.log(`demo portal ${config.DEMO_PORTAL_ID} is ready`);
+      } finally {
+        await database.close();
+      }
+      return;
+    }
+    case 'reseal': {
+      const database = await connectDatabase(config.MONGO_URL, config.MONGO_DB);
+      try {
+        const report = await resealSecrets(database.repositories, SecretBox.fromConfig(config));
+        console.log(
+          `sealed again under key ${SecretBox.fromConfig(config).keyId}: ${report.resealed}; already current: ${report.current}; failed: ${report.failed.length}`,
+        );
+        for (const { what, reason } of report.failed) console.log(`  ${what}: ${reason}`);
+        if (report.failed.length > 0) process.exitCode = 1;
       } finally {
         await database.close();
       }

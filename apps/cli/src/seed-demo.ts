@@ -5,9 +5,17 @@ import { prepareSyncReadyPortal, provisionPortal } from '@ecomm-sync/provisionin
 /** Idempotent: the demo portal with its CRM account, the ecommerce setup, store `default`, enabled settings. */
 export async function seedDemo(
   repositories: Repositories,
-  config: { CRM_BASE_URL: string; ADMIN_TOKEN: string; SECRETS_KEY: string; DEMO_PORTAL_ID: number; DEMO_API_KEY: string; DEMO_CRM_TOKEN: string },
+  config: {
+    CRM_BASE_URL: string;
+    ADMIN_TOKEN: string;
+    SECRETS_KEY: string;
+    SECRETS_PREVIOUS_KEYS?: string;
+    DEMO_PORTAL_ID: number;
+    DEMO_API_KEY: string;
+    DEMO_CRM_TOKEN: string;
+  },
 ): Promise<void> {
-  const secretBox = new SecretBox(config.SECRETS_KEY);
+  const secretBox = SecretBox.fromConfig(config);
   if (!(await repositories.portals.findById(config.DEMO_PORTAL_ID))) {
     await provisionPortal(repositories, { baseUrl: config.CRM_BASE_URL, adminToken: config.ADMIN_TOKEN }, secretBox, {
       portalId: config.DEMO_PORTAL_ID,

@@ -70,6 +70,8 @@ export interface GatewayDeps {
   accessTokenTtlSeconds?: number;
   /** Key that seals application client secrets and CRM secrets (SECRETS_KEY). */
   secretsKey: string;
+  /** Keys SECRETS_KEY replaced: what they sealed still opens (SECRETS_PREVIOUS_KEYS). */
+  previousSecretsKeys?: readonly string[];
   /** Each portal's CRM port (tests point it elsewhere); the default is CrmConnections at crmBaseUrl. */
   connections?: CrmConnections;
   /** The request budgets of CRM accounts, shared with every other replica and service (decision 20). */
@@ -95,7 +97,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   const cacheMs = deps.lookupCacheMs ?? 0;
   const credentialCache = new TtlCache<Credential | null>(cacheMs);
   const storeCache = new TtlCache<boolean>(cacheMs);
-  const secretBox = new SecretBox(deps.secretsKey);
+  const secretBox = new SecretBox(deps.secretsKey, deps.previousSecretsKeys ?? []);
   const connections =
     deps.connections ??
     new CrmConnections({

@@ -1,4 +1,4 @@
-import { amqpKeys, commonKeys, loadConfig, mongoKeys, type ConfigSchema } from '@ecomm-sync/config';
+import { amqpKeys, commonKeys, loadConfig, mongoKeys, secretsRotationKeys, type ConfigSchema } from '@ecomm-sync/config';
 
 export const gatewayConfigSchema = {
   ...commonKeys,
@@ -18,6 +18,7 @@ export const gatewayConfigSchema = {
     sensitive: true,
     productionSecret: true,
   },
+  ...secretsRotationKeys,
   GATEWAY_LOOKUP_CACHE_MS: {
     doc: 'how long a credential found by its secret and a known store are remembered (0: look up on every request); revocations clear it in every replica at once',
     format: 'int',

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { keyList } from '@ecomm-sync/data-access';
 import { MongoCrmBudgets } from '@ecomm-sync/crm-budget';
 import { listen } from '@ecomm-sync/http';
 import { parseServiceAddresses } from '@ecomm-sync/domain';
@@ -22,6 +23,7 @@ runService({
       bodyLimit: config.GATEWAY_BODY_LIMIT,
       adminToken: config.ADMIN_TOKEN,
       secretsKey: config.SECRETS_KEY,
+      previousSecretsKeys: keyList(config.SECRETS_PREVIOUS_KEYS),
       crmBaseUrl: config.CRM_BASE_URL,
       crmMaxWaitMs: config.CRM_MAX_WAIT_MS,
       crmAllowHttp: config.CRM_ALLOW_HTTP,

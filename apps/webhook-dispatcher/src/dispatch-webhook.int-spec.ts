@@ -1,7 +1,7 @@
 import http from 'node:http';
 import amqplib from 'amqplib';
 import type { ImportEventMessage } from '@ecomm-sync/contracts';
-import { connectDatabase, SecretBox, type Database } from '@ecomm-sync/data-access';
+import { connectDatabase, SecretBox, sealedFor, type Database } from '@ecomm-sync/data-access';
 import { createLogger } from '@ecomm-sync/logger';
 import { Broker, namesOf, purgeAndDeleteTopology } from '@ecomm-sync/messaging';
 import { startWebhookReceiver, testInfrastructure, uniqueName, type WebhookAnswer, type WebhookReceiver } from '@ecomm-sync/testing';
@@ -29,7 +29,7 @@ describe('dispatching signed webhooks', () => {
       name: 'A',
       clientId: 'client-1',
       clientSecret: SECRET,
-      sealedSecret: box.seal(SECRET),
+      sealedSecret: box.seal(SECRET, sealedFor.appClientSecret('app-1')),
     });
     receiver = await startWebhookReceiver(
       () => SECRET,

@@ -15,7 +15,7 @@ runService({
   loadConfig: loadWebhookDispatcherConfig,
   healthPort: (config) => config.WEBHOOK_DISPATCHER_HEALTH_PORT,
   start: async ({ config, logger, database, broker }) => {
-    const dispatcher = new DispatchWebhookUseCase(database.repositories, new SecretBox(config.SECRETS_KEY), broker, logger, {
+    const dispatcher = new DispatchWebhookUseCase(database.repositories, SecretBox.fromConfig(config), broker, logger, {
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
       maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
       backoffBaseMs: config.WEBHOOK_BACKOFF_BASE_MS,

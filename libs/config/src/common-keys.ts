@@ -42,3 +42,13 @@ export const amqpKeys = {
   AMQP_RETRY_DELAY_MS: { doc: 'delay before a transiently failed message is tried again', format: 'int', default: 2000 },
   AMQP_MAX_ATTEMPTS: { doc: 'attempts of a message before it goes to the dead-letter queue', format: 'int', default: 5 },
 } as const satisfies ConfigSchema;
+
+/** Keys that opened sealed secrets before a rotation (the apps that have SECRETS_KEY). */
+export const secretsRotationKeys = {
+  SECRETS_PREVIOUS_KEYS: {
+    doc: 'keys SECRETS_KEY replaced, comma separated, newest first: values sealed under them still open (by key id) until `ecomm-sync reseal` seals them again under SECRETS_KEY; then remove them',
+    format: 'string',
+    sensitive: true,
+    optional: true,
+  },
+} as const satisfies ConfigSchema;

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { connectDatabase, SecretBox, type Database, type Portal } from '@ecomm-sync/data-access';
+import { connectDatabase, SecretBox, sealedFor, type Database, type Portal } from '@ecomm-sync/data-access';
 import { testInfrastructure, uniqueName, waitFor } from '@ecomm-sync/testing';
 import { CrmConnections, crmAccountKey } from './crm-connections';
 
@@ -94,7 +94,7 @@ describe('CRM connections (the resolver against the real MongoDB-wire server and
 
   async function oauthPortal(resolver: CrmConnections): Promise<number> {
     const portalId = nextPortal++;
-    await portals().create({ portalId, name: 'p', crmTokenSealed: box.seal('crm-builtin-token') });
+    await portals().create({ portalId, name: 'p', crmTokenSealed: box.seal('crm-builtin-token', sealedFor.builtinCrmToken(portalId)) });
     await resolver.set(portalId, {
       kind: 'hosted',
       baseUrl,
@@ -108,7 +108,7 @@ describe('CRM connections (the resolver against the real MongoDB-wire server and
     it('when a hosted connection is set, then no secret is in the stored document and the view shows public ids only', async () => {
       const resolver = connections();
       const portalId = nextPortal++;
-      await portals().create({ portalId, name: 'p', crmTokenSealed: box.seal('crm-builtin-secret-token') });
+      await portals().create({ portalId, name: 'p', crmTokenSealed: box.seal('crm-builtin-secret-token', sealedFor.builtinCrmToken(portalId)) });
 
       const view = await resolver.set(portalId, {
         kind: 'hosted',
@@ -185,7 +185,7 @@ describe('CRM connections (the resolver against the real MongoDB-wire server and
       expect(JSON.stringify(document)).not.toMatch(/ort-|oat-|client-secret-1/);
       const portal = await load(portalId);
       expect(resolver.connectionOf(portal)).toMatchObject({ auth: { refreshToken: 'ort-rotated-1' } });
-      expect(box.open(portal.crmOAuthToken!.accessTokenSealed)).toBe('oat-1');
+      expect(box.open(portal.crmOAuthToken!.accessTokenSealed, sealedFor.crmConnection(portalId, 'access-token'))).toBe('oat-1');
       expect(resolver.view(portal).lastTokenRefreshAt).toBe(new Date(now).toISOString());
     });
 
@@ -217,7 +217,7 @@ describe('CRM connections (the resolver against the real MongoDB-wire server and
 
       expect(crm.grants).toHaveLength(2);
       expect(crm.seenTokens).toEqual(['oat-1', 'oat-1', 'oat-2']);
-      expect(box.open((await load(portalId)).crmOAuthToken!.accessTokenSealed)).toBe('oat-2');
+      expect(box.open((await load(portalId)).crmOAuthToken!.accessTokenSealed, sealedFor.crmConnection(portalId, 'access-token'))).toBe('oat-2');
     });
 
     it('when the fresh token is refused as well, then the request fails with the 401 after one retry', async () => {

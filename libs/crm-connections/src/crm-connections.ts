@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CrmConnection, CrmConnectionInput, CrmConnectionView, CrmLimits } from '@ecomm-sync/contracts';
 import { HttpCrmClient, type CrmClientOptions, type CrmPort } from '@ecomm-sync/crm-client';
-import type { Portal, PortalRepository, SecretBox, StoredCrmConnection } from '@ecomm-sync/data-access';
+import { sealedFor, type Portal, type PortalRepository, type SecretBox, type StoredCrmConnection } from '@ecomm-sync/data-access';
 import type { Logger } from '@ecomm-sync/logger';
 import { CrmConnectionInputError, toCrmConnection } from './crm-connection-input';
 import { OAuthAccessTokens } from './oauth-access-tokens';
@@ -96,19 +96,21 @@ export class CrmConnections {
     const { secretBox } = this.options;
     const auth =
       stored.auth.type === 'private-app'
-        ? { type: 'private-app' as const, token: secretBox.open(stored.auth.tokenSealed) }
+        ? { type: 'private-app' as const, token: secretBox.open(stored.auth.tokenSealed, sealedFor.crmConnection(portal.portalId, 'token')) }
         : {
             type: 'oauth' as const,
             clientId: stored.auth.clientId,
-            clientSecret: secretBox.open(stored.auth.clientSecretSealed),
-            refreshToken: secretBox.open(stored.auth.refreshTokenSealed),
+            clientSecret: secretBox.open(stored.auth.clientSecretSealed, sealedFor.crmConnection(portal.portalId, 'client-secret')),
+            refreshToken: secretBox.open(stored.auth.refreshTokenSealed, sealedFor.crmConnection(portal.portalId, 'refresh-token')),
           };
     return { kind: 'hosted', baseUrl: stored.baseUrl, auth, limits: stored.limits };
   }
 
   /** The token of the portal's built-in CRM account (its admin API sets it; tests read with it). */
   builtinToken(portal: Portal): string {
-    return 'sealed' in portal.builtinCrmToken ? this.options.secretBox.open(portal.builtinCrmToken.sealed) : portal.builtinCrmToken.plaintext;
+    return 'sealed' in portal.builtinCrmToken
+      ? this.options.secretBox.open(portal.builtinCrmToken.sealed, sealedFor.builtinCrmToken(portal.portalId))
+      : portal.builtinCrmToken.plaintext;
   }
 
   /** What may be shown of the portal's connection: no secret. */
@@ -160,12 +162,12 @@ export class CrmConnections {
             baseUrl: connection.baseUrl,
             auth:
               connection.auth.type === 'private-app'
-                ? { type: 'private-app', tokenSealed: secretBox.seal(connection.auth.token) }
+                ? { type: 'private-app', tokenSealed: secretBox.seal(connection.auth.token, sealedFor.crmConnection(portalId, 'token')) }
                 : {
                     type: 'oauth',
                     clientId: connection.auth.clientId,
-                    clientSecretSealed: secretBox.seal(connection.auth.clientSecret),
-                    refreshTokenSealed: secretBox.seal(connection.auth.refreshToken),
+                    clientSecretSealed: secretBox.seal(connection.auth.clientSecret, sealedFor.crmConnection(portalId, 'client-secret')),
+                    refreshTokenSealed: secretBox.seal(connection.auth.refreshToken, sealedFor.crmConnection(portalId, 'refresh-token')),
                   },
             limits: connection.limits,
             changedAt,
@@ -190,7 +192,7 @@ export class CrmConnections {
 
   private async seal(portalId: number, plaintext: string): Promise<boolean> {
     try {
-      return await this.options.portals.sealCrmToken(portalId, plaintext, this.options.secretBox.seal(plaintext));
+      return await this.options.portals.sealCrmToken(portalId, plaintext, this.options.secretBox.seal(plaintext, sealedFor.builtinCrmToken(portalId)));
     } catch (error) {
       this.options.logger?.warn('could not seal the built-in CRM token of a portal; it is tried again at the next use', { portalId, error: String(error) });
       return false;

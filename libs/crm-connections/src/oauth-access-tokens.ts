@@ -1,6 +1,6 @@
 import axios, { isAxiosError } from 'axios';
 import { crmErrorReason, CrmRequestError } from '@ecomm-sync/crm-client';
-import type { PortalRepository, SecretBox, StoredOAuthToken } from '@ecomm-sync/data-access';
+import { sealedFor, type PortalRepository, type SecretBox, type StoredOAuthToken } from '@ecomm-sync/data-access';
 
 export interface OAuthAccessTokensOptions {
   portals: Pick<PortalRepository, 'findById' | 'saveOAuthRefresh'>;
@@ -59,7 +59,10 @@ export class OAuthAccessTokens {
     const { secretBox } = this.options;
     let answer: { accessToken: string; refreshToken: string | null; expiresIn: number };
     try {
-      answer = await this.grant(secretBox.open(state.clientSecretSealed), secretBox.open(state.refreshTokenSealed));
+      answer = await this.grant(
+        secretBox.open(state.clientSecretSealed, sealedFor.crmConnection(this.portalId, 'client-secret')),
+        secretBox.open(state.refreshTokenSealed, sealedFor.crmConnection(this.portalId, 'refresh-token')),
+      );
     } catch (error) {
       // Another replica may have used (and so spent) the same refresh token a moment earlier.
       const again = await this.stored();
@@ -68,8 +71,14 @@ export class OAuthAccessTokens {
       throw error;
     }
     const now = this.options.clock();
-    const token: StoredOAuthToken = { accessTokenSealed: secretBox.seal(answer.accessToken), expiresAt: now + answer.expiresIn * 1000, refreshedAt: now };
-    const refreshTokenSealed = answer.refreshToken ? secretBox.seal(answer.refreshToken) : state.refreshTokenSealed;
+    const token: StoredOAuthToken = {
+      accessTokenSealed: secretBox.seal(answer.accessToken, sealedFor.crmConnection(this.portalId, 'access-token')),
+      expiresAt: now + answer.expiresIn * 1000,
+      refreshedAt: now,
+    };
+    const refreshTokenSealed = answer.refreshToken
+      ? secretBox.seal(answer.refreshToken, sealedFor.crmConnection(this.portalId, 'refresh-token'))
+      : state.refreshTokenSealed;
     // False when the connection was replaced meanwhile: the token still serves the requests in flight.
     await this.options.portals.saveOAuthRefresh(this.portalId, state.refreshTokenSealed, refreshTokenSealed, token);
     this.current = { token: answer.accessToken, expiresAt: token.expiresAt };
@@ -79,7 +88,7 @@ export class OAuthAccessTokens {
   /** The stored access token, if it is usable and not the rejected one. */
   private shared(stored: StoredOAuthToken | null, rejected: string | null): string | null {
     if (!stored || !this.usable(stored)) return null;
-    const token = this.options.secretBox.open(stored.accessTokenSealed);
+    const token = this.options.secretBox.open(stored.accessTokenSealed, sealedFor.crmConnection(this.portalId, 'access-token'));
     if (token === rejected) return null;
     this.current = { token, expiresAt: stored.expiresAt };
     return token;

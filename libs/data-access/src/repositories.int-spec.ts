@@ -34,28 +34,31 @@ describe('repositories against the MongoDB-wire server', () => {
 
   describe('portals', () => {
     const box = new SecretBox('repository-test-secrets-key');
+    // What the repository stores is opaque to it: one context serves every value here.
+    const seal = (secret: string) => box.seal(secret, 'repository-test');
+    const open = (sealed: string) => box.open(sealed, 'repository-test');
     const rawPortal = (portalId: number) => database.connection.collection('portals').findOne({ portalId });
 
     it('refuses a second portal with the same id', async () => {
-      await repos().portals.create({ portalId: 9002, name: 'p', crmTokenSealed: box.seal('t') });
-      await expect(repos().portals.create({ portalId: 9002, name: 'p', crmTokenSealed: box.seal('t') })).rejects.toThrow(/duplicate key/i);
+      await repos().portals.create({ portalId: 9002, name: 'p', crmTokenSealed: seal('t') });
+      await expect(repos().portals.create({ portalId: 9002, name: 'p', crmTokenSealed: seal('t') })).rejects.toThrow(/duplicate key/i);
     });
 
     it('when a portal is created, then its built-in CRM token is stored sealed, never in clear', async () => {
       const token = 'crm-plain-token-9003-abcdefgh';
       await expect(repos().portals.create({ portalId: 9003, name: 'p', crmTokenSealed: token })).rejects.toThrow(/sealed/);
-      await repos().portals.create({ portalId: 9003, name: 'p', crmTokenSealed: box.seal(token) });
+      await repos().portals.create({ portalId: 9003, name: 'p', crmTokenSealed: seal(token) });
 
       const raw = await rawPortal(9003);
       expect(JSON.stringify(raw)).not.toContain(token);
       expect(raw).not.toHaveProperty('crmToken');
       const portal = await repos().portals.findById(9003);
-      expect(box.open((portal!.builtinCrmToken as { sealed: string }).sealed)).toBe(token);
+      expect(open((portal!.builtinCrmToken as { sealed: string }).sealed)).toBe(token);
       expect(portal!.crmConnection).toBeNull();
     });
 
     it('when a connection with secrets in clear is stored, then it is refused; sealed, it is stored as given', async () => {
-      await repos().portals.create({ portalId: 9004, name: 'p', crmTokenSealed: box.seal('t') });
+      await repos().portals.create({ portalId: 9004, name: 'p', crmTokenSealed: seal('t') });
       const hosted = (tokenSealed: string) => ({
         kind: 'hosted' as const,
         baseUrl: 'https://crm.example.com',
@@ -65,10 +68,10 @@ describe('repositories against the MongoDB-wire server', () => {
       });
       await expect(repos().portals.setCrmConnection(9004, hosted('pat-in-clear'))).rejects.toThrow(/sealed/);
 
-      expect(await repos().portals.setCrmConnection(9004, hosted(box.seal('pat-in-clear')))).toBe(true);
+      expect(await repos().portals.setCrmConnection(9004, hosted(seal('pat-in-clear')))).toBe(true);
 
       expect(JSON.stringify(await rawPortal(9004))).not.toContain('pat-in-clear');
-      expect(await repos().portals.setCrmConnection(424242, hosted(box.seal('x')))).toBe(false);
+      expect(await repos().portals.setCrmConnection(424242, hosted(seal('x')))).toBe(false);
     });
 
     it('when a document holds its token in clear (before decision 22), then it reads as such and sealing it removes the clear one', async () => {
@@ -76,30 +79,30 @@ describe('repositories against the MongoDB-wire server', () => {
       expect((await repos().portals.findById(9005))!.builtinCrmToken).toEqual({ plaintext: 'crm-legacy-9005-token' });
       expect(await repos().portals.withPlaintextCrmToken()).toContainEqual({ portalId: 9005, crmToken: 'crm-legacy-9005-token' });
 
-      expect(await repos().portals.sealCrmToken(9005, 'another-token', box.seal('another-token'))).toBe(false);
-      expect(await repos().portals.sealCrmToken(9005, 'crm-legacy-9005-token', box.seal('crm-legacy-9005-token'))).toBe(true);
+      expect(await repos().portals.sealCrmToken(9005, 'another-token', seal('another-token'))).toBe(false);
+      expect(await repos().portals.sealCrmToken(9005, 'crm-legacy-9005-token', seal('crm-legacy-9005-token'))).toBe(true);
 
       const raw = await rawPortal(9005);
       expect(JSON.stringify(raw)).not.toContain('crm-legacy-9005-token');
-      expect(box.open(raw!.crmTokenSealed as string)).toBe('crm-legacy-9005-token');
+      expect(open(raw!.crmTokenSealed as string)).toBe('crm-legacy-9005-token');
       expect(await repos().portals.withPlaintextCrmToken()).not.toContainEqual(expect.objectContaining({ portalId: 9005 }));
     });
 
     it('when an OAuth refresh is saved, then only over the refresh token it used', async () => {
-      await repos().portals.create({ portalId: 9006, name: 'p', crmTokenSealed: box.seal('t') });
-      const used = box.seal('ort-1');
+      await repos().portals.create({ portalId: 9006, name: 'p', crmTokenSealed: seal('t') });
+      const used = seal('ort-1');
       await repos().portals.setCrmConnection(9006, {
         kind: 'hosted',
         baseUrl: 'https://crm.example.com',
-        auth: { type: 'oauth', clientId: 'client', clientSecretSealed: box.seal('client-secret'), refreshTokenSealed: used },
+        auth: { type: 'oauth', clientId: 'client', clientSecretSealed: seal('client-secret'), refreshTokenSealed: used },
         limits: { burstPer10s: 190, dailyCap: 625_000, timeZone: 'UTC', searchPerSecond: 4 },
         changedAt: 1,
       });
-      const token = { accessTokenSealed: box.seal('oat-1'), expiresAt: 5000, refreshedAt: 1000 };
-      const rotated = box.seal('ort-2');
+      const token = { accessTokenSealed: seal('oat-1'), expiresAt: 5000, refreshedAt: 1000 };
+      const rotated = seal('ort-2');
 
       expect(await repos().portals.saveOAuthRefresh(9006, used, rotated, token)).toBe(true);
-      expect(await repos().portals.saveOAuthRefresh(9006, used, box.seal('ort-3'), token)).toBe(false);
+      expect(await repos().portals.saveOAuthRefresh(9006, used, seal('ort-3'), token)).toBe(false);
 
       const portal = await repos().portals.findById(9006);
       expect(portal!.crmConnection).toMatchObject({ auth: { refreshTokenSealed: rotated } });

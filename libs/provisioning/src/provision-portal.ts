@@ -1,6 +1,6 @@
 import type { Repositories, SecretBox } from '@ecomm-sync/data-access';
 import { CrmAdminClient } from '@ecomm-sync/crm-client';
-import { newSecret } from '@ecomm-sync/data-access';
+import { newSecret, sealedFor } from '@ecomm-sync/data-access';
 
 export interface ProvisionPortalInput {
   portalId?: number;
@@ -28,7 +28,11 @@ export async function provisionPortal(
   const portalId = input.portalId ?? (await repositories.portals.nextPortalId());
   const crmToken = input.crmToken ?? newSecret('crm');
   await new CrmAdminClient(crm.baseUrl, crm.adminToken).ensureAccount(portalId, crmToken, input.pipelineLimit);
-  await repositories.portals.create({ portalId, name: input.name ?? `Portal ${portalId}`, crmTokenSealed: secretBox.seal(crmToken) });
+  await repositories.portals.create({
+    portalId,
+    name: input.name ?? `Portal ${portalId}`,
+    crmTokenSealed: secretBox.seal(crmToken, sealedFor.builtinCrmToken(portalId)),
+  });
   const { secret: apiKey } = await repositories.credentials.issue('portal-key', { portalId }, Date.now(), input.apiKey);
   return { portalId, apiKey, crmToken };
 }

@@ -1,5 +1,5 @@
 import type { ObjectType, PropertyValue } from '@ecomm-sync/contracts';
-import { SecretBox, type ObjectStateRepository, type Repositories } from '@ecomm-sync/data-access';
+import { SecretBox, sealedFor, type ObjectStateRepository, type Repositories } from '@ecomm-sync/data-access';
 import { emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
 
 /** The SECRETS_KEY of services started in-process by tests (the gateway fixture's). */
@@ -14,7 +14,7 @@ export async function seedPortal(
   portal: { portalId: number; apiKey: string; name?: string },
   secretsKey = TEST_SECRETS_KEY,
 ): Promise<void> {
-  const crmTokenSealed = new SecretBox(secretsKey).seal('no-crm');
+  const crmTokenSealed = new SecretBox(secretsKey).seal('no-crm', sealedFor.builtinCrmToken(portal.portalId));
   await repositories.portals.create({ portalId: portal.portalId, name: portal.name ?? `Portal ${portal.portalId}`, crmTokenSealed });
   await repositories.credentials.issue('portal-key', { portalId: portal.portalId }, Date.now(), portal.apiKey);
 }

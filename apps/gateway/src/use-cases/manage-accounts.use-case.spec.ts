@@ -1,5 +1,5 @@
 import { CrmConnections } from '@ecomm-sync/crm-connections';
-import { SecretBox } from '@ecomm-sync/data-access';
+import { SecretBox, sealedFor } from '@ecomm-sync/data-access';
 import { recordingLogger } from '@ecomm-sync/testing';
 import { aPortal, asRepositories, FakeAccountRepository, FakeCredentialRepository, FakePortalRepository } from '@ecomm-sync/testing-fakes';
 import { ManageAccountsUseCase } from './manage-accounts.use-case';
@@ -42,7 +42,7 @@ describe('ManageAccountsUseCase', () => {
       },
       recordingLogger().logger,
     );
-    portalId = portals.put(aPortal({ builtinCrmToken: { sealed: box.seal('crm-token') } })).portalId;
+    portalId = portals.put(aPortal({ builtinCrmToken: { sealed: box.seal('crm-token', 'unused') } })).portalId;
   });
 
   const anApplication = async () => {
@@ -127,7 +127,10 @@ describe('ManageAccountsUseCase', () => {
       const { appId, clientId, clientSecret } = await anApplication();
 
       expect(await accounts.authenticateClient(clientId, clientSecret)).toMatchObject({ appId, name: 'Connector' });
-      expect(box.open((await accounts.sealedClientSecret(appId))!)).toBe(clientSecret);
+      const sealed = (await accounts.sealedClientSecret(appId))!;
+      expect(box.open(sealed, sealedFor.appClientSecret(appId))).toBe(clientSecret);
+      // Bound to its application: the same value does not open as another's.
+      expect(() => box.open(sealed, sealedFor.appClientSecret(`${appId}0`))).toThrow();
       await expect(useCase.createApplication(999, 'x')).rejects.toMatchObject({ status: 404 });
     });
 

@@ -1,5 +1,6 @@
 import {
   newSecret,
+  sealedFor,
   type Application,
   type SecretBox,
   type Credential,
@@ -156,7 +157,7 @@ export class ManageAccountsUseCase {
       name,
       clientId,
       clientSecret,
-      sealedSecret: this.options.secretBox.seal(clientSecret),
+      sealedSecret: this.options.secretBox.seal(clientSecret, sealedFor.appClientSecret(appId)),
     });
     return { appId, clientId, clientSecret };
   }
@@ -168,7 +169,7 @@ export class ManageAccountsUseCase {
   /** A new client secret; the old one no longer refreshes tokens. */
   async rotateClientSecret(appId: string): Promise<{ clientSecret: string }> {
     const clientSecret = newSecret('secret');
-    if (!(await this.repositories.accounts.setClientSecret(appId, clientSecret, this.options.secretBox.seal(clientSecret))))
+    if (!(await this.repositories.accounts.setClientSecret(appId, clientSecret, this.options.secretBox.seal(clientSecret, sealedFor.appClientSecret(appId)))))
       throw AppError.notFound(`No application ${appId}`);
     return { clientSecret };
   }

@@ -1,6 +1,6 @@
 import type { ImportEventMessage } from '@ecomm-sync/contracts';
 import { TOPICS } from '@ecomm-sync/contracts';
-import { SecretBox } from '@ecomm-sync/data-access';
+import { SecretBox, sealedFor } from '@ecomm-sync/data-access';
 import { recordingLogger, startWebhookReceiver, type WebhookAnswer, type WebhookReceiver } from '@ecomm-sync/testing';
 import { asRepositories, FakeAccountRepository, FakeBroker, FakeImportRepository } from '@ecomm-sync/testing-fakes';
 import { DispatchWebhookUseCase, type DispatchOptions } from './dispatch-webhook.use-case';
@@ -44,7 +44,7 @@ describe('DispatchWebhookUseCase', () => {
       name: 'App',
       clientId: 'client-1',
       clientSecret: SECRET,
-      sealedSecret: box.seal(SECRET),
+      sealedSecret: box.seal(SECRET, sealedFor.appClientSecret('app-1')),
     });
   });
 

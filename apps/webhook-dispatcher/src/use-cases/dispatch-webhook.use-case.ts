@@ -1,7 +1,7 @@
 import axios from 'axios';
 import type { ImportEventMessage, WebhookRequestMessage } from '@ecomm-sync/contracts';
 import { TOPICS } from '@ecomm-sync/contracts';
-import type { Repositories, SecretBox } from '@ecomm-sync/data-access';
+import { sealedFor, type Repositories, type SecretBox } from '@ecomm-sync/data-access';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
 import { signV1, signV3 } from '@ecomm-sync/webhook-signature';
@@ -43,7 +43,7 @@ export class DispatchWebhookUseCase {
     if (!sealed) return this.finish(request, { ok: false, reason: `application ${request.appId} has no client secret to sign with` });
     const target = await checkTarget(request.url, this.options.allowPrivateTargets, this.options.resolve);
     if ('refusal' in target) return this.finish(request, { ok: false, reason: `the webhook target was refused: ${target.refusal}` });
-    const secret = this.secrets.open(sealed);
+    const secret = this.secrets.open(sealed, sealedFor.appClientSecret(request.appId));
     // Every attempt goes to the addresses that were checked, not to what DNS answers later.
     const agents = pinnedAgents(target.addresses);
     try {

@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import { applicationModel, developerModel } from '../models/account.model';
 import { installModel } from '../models/credential.model';
 import { Sequences } from './sequences';
-import { hashSecret, secretMatches } from '../secrets';
+import { hashSecret, isSealed, secretMatches } from '../secrets';
 
 export interface Developer {
   developerId: number;
@@ -58,6 +58,22 @@ export class AccountRepository {
   async listDevelopers(): Promise<Developer[]> {
     const docs = await this.developers.find().sort({ developerId: 1 }).lean<Developer[]>();
     return docs.map((doc) => ({ developerId: doc.developerId, name: doc.name }));
+  }
+
+  /** The applications' sealed client secrets after `afterAppId` (in appId order), `limit` at a time (`reseal` walks them). */
+  async sealedClientSecrets(afterAppId: string, limit: number): Promise<{ appId: string; sealed: string }[]> {
+    const docs = await this.applications
+      .find({ appId: { $gt: afterAppId }, clientSecretSealed: { $type: 'string' } }, { appId: 1, clientSecretSealed: 1 })
+      .sort({ appId: 1 })
+      .limit(limit)
+      .lean<{ appId: string; clientSecretSealed: string }[]>();
+    return docs.map((doc) => ({ appId: doc.appId, sealed: doc.clientSecretSealed }));
+  }
+
+  /** Replaces an application's sealed client secret by the same secret sealed again, if it is still the one read. */
+  async replaceSealedClientSecret(appId: string, from: string, to: string): Promise<boolean> {
+    if (!isSealed(to)) throw new Error('a sealed value must be replaced by a sealed value (SecretBox.seal)');
+    return (await this.applications.updateOne({ appId, clientSecretSealed: from }, { $set: { clientSecretSealed: to } })).modifiedCount === 1;
   }
 
   /** `sealedSecret`: the same secret sealed with the service's SecretBox (for signing). */

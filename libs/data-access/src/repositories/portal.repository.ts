@@ -2,9 +2,10 @@ import type { Connection, Model } from 'mongoose';
 import type { CrmLimits } from '@ecomm-sync/contracts';
 import { portalModel, type PortalDocument } from '../models/portal.model';
 import { Sequences } from './sequences';
+import { isSealed, sealedFor } from '../secrets';
 
 /**
- * A portal's CRM connection as stored: every secret sealed (SecretBox, `v1.` form). The built-in
+ * A portal's CRM connection as stored: every secret sealed (SecretBox). The built-in
  * CRM's token is not part of it: it belongs to the portal's built-in account, whichever CRM the
  * portal syncs to, so switching back to `builtin` needs nothing new.
  */
@@ -66,7 +67,7 @@ export class PortalRepository {
 
   /** A new portal, active, syncing to the built-in CRM. Its API key is a credential (CredentialRepository). */
   async create(portal: { portalId: number; name: string; crmTokenSealed: string }): Promise<Portal> {
-    if (!portal.crmTokenSealed.startsWith('v1.')) throw new Error('the built-in CRM token must be sealed (SecretBox.seal)');
+    if (!isSealed(portal.crmTokenSealed)) throw new Error('the built-in CRM token must be sealed (SecretBox.seal)');
     const doc = await this.portals.create({ portalId: portal.portalId, name: portal.name, active: true, crmTokenSealed: portal.crmTokenSealed });
     return toPortal(doc.toObject());
   }
@@ -102,8 +103,7 @@ export class PortalRepository {
    * used (another replica, or a new connection, may have replaced it meanwhile): false if not.
    */
   async saveOAuthRefresh(portalId: number, usedRefreshTokenSealed: string, refreshTokenSealed: string, token: StoredOAuthToken): Promise<boolean> {
-    if (![refreshTokenSealed, token.accessTokenSealed].every((value) => value.startsWith('v1.')))
-      throw new Error('OAuth tokens must be sealed (SecretBox.seal)');
+    if (![refreshTokenSealed, token.accessTokenSealed].every(isSealed)) throw new Error('OAuth tokens must be sealed (SecretBox.seal)');
     const result = await this.portals.updateOne(
       { portalId, 'crmConnection.auth.refreshTokenSealed': usedRefreshTokenSealed },
       { $set: { 'crmConnection.auth.refreshTokenSealed': refreshTokenSealed, crmOAuthToken: token } },
@@ -121,17 +121,71 @@ export class PortalRepository {
     return docs.map((doc) => ({ portalId: doc.portalId, crmToken: doc.crmToken! }));
   }
 
+  /** The sealed values of the portals after `afterPortalId`, `limit` portals at a time, in portal order; `last`: the last portal read (null: none left). */
+  async sealedValues(
+    afterPortalId: number,
+    limit: number,
+  ): Promise<{ values: { portalId: number; field: SealedPortalField; sealed: string }[]; last: number | null }> {
+    const docs = await this.portals
+      .find({ portalId: { $gt: afterPortalId } }, Object.fromEntries([['portalId', 1], ...SEALED_PORTAL_FIELDS.map((field) => [field, 1])]))
+      .sort({ portalId: 1 })
+      .limit(limit)
+      .lean<PortalDocument[]>();
+    const values = docs.flatMap((doc) =>
+      SEALED_PORTAL_FIELDS.flatMap((field) => {
+        const sealed = valueAt(doc, field);
+        return typeof sealed === 'string' ? [{ portalId: doc.portalId, field, sealed }] : [];
+      }),
+    );
+    return { values, last: docs.length > 0 ? docs[docs.length - 1].portalId : null };
+  }
+
+  /** Replaces one sealed value by another (sealed again), if it is still the one read; true if this call did it. */
+  async replaceSealed(portalId: number, field: SealedPortalField, from: string, to: string): Promise<boolean> {
+    if (!isSealed(to)) throw new Error('a sealed value must be replaced by a sealed value (SecretBox.seal)');
+    return (await this.portals.updateOne({ portalId, [field]: from }, { $set: { [field]: to } })).modifiedCount === 1;
+  }
+
   /** Replaces a token in clear by its sealed form, if it is still the same token; true if this call did it. */
   async sealCrmToken(portalId: number, plaintext: string, sealed: string): Promise<boolean> {
-    if (!sealed.startsWith('v1.')) throw new Error('the built-in CRM token must be sealed (SecretBox.seal)');
+    if (!isSealed(sealed)) throw new Error('the built-in CRM token must be sealed (SecretBox.seal)');
     const result = await this.portals.updateOne({ portalId, crmToken: plaintext }, { $set: { crmTokenSealed: sealed }, $unset: { crmToken: '' } });
     return result.modifiedCount === 1;
   }
 }
 
+/** The fields of a portal document that hold a sealed secret (`reseal` walks them). */
+export const SEALED_PORTAL_FIELDS = [
+  'crmTokenSealed',
+  'crmConnection.auth.tokenSealed',
+  'crmConnection.auth.clientSecretSealed',
+  'crmConnection.auth.refreshTokenSealed',
+  'crmOAuthToken.accessTokenSealed',
+] as const;
+export type SealedPortalField = (typeof SEALED_PORTAL_FIELDS)[number];
+
+/** What each sealed field of a portal is bound to (SecretBox context). */
+export function sealedPortalFieldContext(portalId: number, field: SealedPortalField): string {
+  switch (field) {
+    case 'crmTokenSealed':
+      return sealedFor.builtinCrmToken(portalId);
+    case 'crmConnection.auth.tokenSealed':
+      return sealedFor.crmConnection(portalId, 'token');
+    case 'crmConnection.auth.clientSecretSealed':
+      return sealedFor.crmConnection(portalId, 'client-secret');
+    case 'crmConnection.auth.refreshTokenSealed':
+      return sealedFor.crmConnection(portalId, 'refresh-token');
+    case 'crmOAuthToken.accessTokenSealed':
+      return sealedFor.crmConnection(portalId, 'access-token');
+  }
+}
+
+const valueAt = (doc: object, field: string): unknown =>
+  field.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], doc);
+
 function assertSealed(connection: StoredCrmConnection): void {
   if (connection.kind === 'builtin') return;
   const sealed =
     connection.auth.type === 'private-app' ? [connection.auth.tokenSealed] : [connection.auth.clientSecretSealed, connection.auth.refreshTokenSealed];
-  if (!sealed.every((value) => value.startsWith('v1.'))) throw new Error('CRM connection secrets must be sealed (SecretBox.seal)');
+  if (!sealed.every(isSealed)) throw new Error('CRM connection secrets must be sealed (SecretBox.seal)');
 }

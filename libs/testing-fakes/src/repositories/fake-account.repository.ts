@@ -42,6 +42,14 @@ export class FakeAccountRepository implements PublicOf<AccountRepository> {
     return rest;
   }
 
+  async sealedClientSecrets(): Promise<{ appId: string; sealed: string }[]> {
+    throw new Error('FakeAccountRepository.sealedClientSecrets is not faked: the reseal command is tested against MongoDB');
+  }
+
+  async replaceSealedClientSecret(): Promise<boolean> {
+    throw new Error('FakeAccountRepository.replaceSealedClientSecret is not faked: the reseal command is tested against MongoDB');
+  }
+
   async sealedClientSecret(appId: string): Promise<string | null> {
     return this.applications.get(appId)?.clientSecretSealed ?? null;
   }

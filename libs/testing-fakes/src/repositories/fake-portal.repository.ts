@@ -1,7 +1,5 @@
-import type { Portal, PortalRepository, StoredCrmConnection, StoredOAuthToken } from '@ecomm-sync/data-access';
+import { isSealed, type Portal, type PortalRepository, type SealedPortalField, type StoredCrmConnection, type StoredOAuthToken } from '@ecomm-sync/data-access';
 import { copy, type PublicOf } from '../public-of';
-
-const isSealed = (value: string) => value.startsWith('v1.');
 
 function assertSealed(connection: StoredCrmConnection): void {
   if (connection.kind === 'builtin') return;
@@ -86,6 +84,14 @@ export class FakePortalRepository implements PublicOf<PortalRepository> {
   }
 
   /** Not in the contract (its real side needs a document written before decision 22): not faked. */
+  async sealedValues(): Promise<{ values: { portalId: number; field: SealedPortalField; sealed: string }[]; last: number | null }> {
+    throw new Error('FakePortalRepository.sealedValues is not faked: the reseal command is tested against MongoDB');
+  }
+
+  async replaceSealed(): Promise<boolean> {
+    throw new Error('FakePortalRepository.replaceSealed is not faked: the reseal command is tested against MongoDB');
+  }
+
   async sealCrmToken(): Promise<boolean> {
     throw new Error('FakePortalRepository.sealCrmToken is not faked: add it to the contract first');
   }

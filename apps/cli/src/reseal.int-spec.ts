@@ -1,0 +1,86 @@
+import { createCipheriv, createHash, randomBytes } from 'node:crypto';
+import { connectDatabase, SecretBox, sealedFor, type Database } from '@ecomm-sync/data-access';
+import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+import { resealSecrets } from './reseal';
+
+const OLD_KEY = 'reseal-old-secrets-key-0123456789';
+const NEW_KEY = 'reseal-new-secrets-key-0123456789';
+
+/** A value of the first form (`v1.`, before key ids and binding), as the service sealed them before. */
+function firstForm(secret: string, key: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', createHash('sha256').update(key, 'utf8').digest(), iv);
+  const encrypted = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return `v1.${Buffer.concat([iv, cipher.getAuthTag(), encrypted]).toString('base64')}`;
+}
+
+describe('ecomm-sync reseal against MongoDB', () => {
+  let database: Database;
+
+  beforeAll(async () => {
+    database = await connectDatabase(testInfrastructure().mongoUrl, uniqueName('reseal').replace(/-/g, '_'));
+  });
+
+  afterAll(async () => {
+    await database.connection.dropDatabase();
+    await database.close();
+  });
+
+  it('when the key was rotated, then every stored secret is sealed again under the new key, bound to its owner, and a second run changes nothing', async () => {
+    const old = new SecretBox(OLD_KEY);
+    const { portals, accounts } = database.repositories;
+    // A portal from before v2 (first form), one sealed under the old key with a hosted OAuth connection, an application.
+    await portals.create({ portalId: 501, name: 'first form', crmTokenSealed: firstForm('builtin-501', OLD_KEY) });
+    await portals.create({ portalId: 502, name: 'old key', crmTokenSealed: old.seal('builtin-502', sealedFor.builtinCrmToken(502)) });
+    await portals.setCrmConnection(502, {
+      kind: 'hosted',
+      baseUrl: 'https://crm.example.com',
+      auth: {
+        type: 'oauth',
+        clientId: 'client-502',
+        clientSecretSealed: old.seal('client-secret-502', sealedFor.crmConnection(502, 'client-secret')),
+        refreshTokenSealed: old.seal('refresh-502', sealedFor.crmConnection(502, 'refresh-token')),
+      },
+      limits: { burstPer10s: 190, dailyCap: 625_000, timeZone: 'UTC', searchPerSecond: 4 },
+      changedAt: 1,
+    });
+    await accounts.createApplication({
+      appId: '77',
+      developerId: 1,
+      name: 'App',
+      clientId: 'c-77',
+      clientSecret: 'app-secret-77',
+      sealedSecret: firstForm('app-secret-77', OLD_KEY),
+    });
+    const box = new SecretBox(NEW_KEY, [OLD_KEY]);
+
+    const report = await resealSecrets(database.repositories, box);
+
+    expect(report).toEqual({ resealed: 5, current: 0, failed: [] });
+    // Now the new key alone opens everything, each value only for its owner.
+    const fresh = new SecretBox(NEW_KEY);
+    const portal501 = (await portals.findById(501))!;
+    const portal502 = (await portals.findById(502))!;
+    const sealed501 = (portal501.builtinCrmToken as { sealed: string }).sealed;
+    expect(fresh.open(sealed501, sealedFor.builtinCrmToken(501))).toBe('builtin-501');
+    expect(() => fresh.open(sealed501, sealedFor.builtinCrmToken(502))).toThrow();
+    expect(fresh.open((portal502.builtinCrmToken as { sealed: string }).sealed, sealedFor.builtinCrmToken(502))).toBe('builtin-502');
+    expect(portal502.crmConnection).toMatchObject({ kind: 'hosted', auth: { type: 'oauth', clientId: 'client-502' } });
+    const auth = (portal502.crmConnection as { auth: { clientSecretSealed: string; refreshTokenSealed: string } }).auth;
+    expect(fresh.open(auth.clientSecretSealed, sealedFor.crmConnection(502, 'client-secret'))).toBe('client-secret-502');
+    expect(fresh.open(auth.refreshTokenSealed, sealedFor.crmConnection(502, 'refresh-token'))).toBe('refresh-502');
+    expect(fresh.open((await accounts.sealedClientSecret('77'))!, sealedFor.appClientSecret('77'))).toBe('app-secret-77');
+
+    expect(await resealSecrets(database.repositories, box)).toEqual({ resealed: 0, current: 5, failed: [] });
+  });
+
+  it('when a value opens with no key the service has, then it is reported and left as it was', async () => {
+    const stranger = new SecretBox('a-key-nobody-configured-0123456789').seal('x', sealedFor.builtinCrmToken(601));
+    await database.repositories.portals.create({ portalId: 601, name: 'lost key', crmTokenSealed: stranger });
+
+    const report = await resealSecrets(database.repositories, new SecretBox(NEW_KEY));
+
+    expect(report.failed).toEqual([{ what: 'portal 601 crmTokenSealed', reason: expect.stringMatching(/does not have/) }]);
+    expect(((await database.repositories.portals.findById(601))!.builtinCrmToken as { sealed: string }).sealed).toBe(stranger);
+  });
+});

@@ -1,0 +1,53 @@
+import { sealedFor, sealedPortalFieldContext, type Repositories, type SecretBox } from '@ecomm-sync/data-access';
+
+const PAGE = 200;
+
+export interface ResealReport {
+  /** Values sealed again under the current key, bound to what they belong to. */
+  resealed: number;
+  /** Values already sealed under the current key. */
+  current: number;
+  /** Values that opened with no key this service has (or changed meanwhile): left as they were. */
+  failed: { what: string; reason: string }[];
+}
+
+/**
+ * `ecomm-sync reseal`: seals every stored secret again under SECRETS_KEY, bound to its portal or
+ * application (values of the first form and values under a previous key); after it reports no
+ * failure, SECRETS_PREVIOUS_KEYS can go. Each value is replaced only if it is still the one read,
+ * so running it beside the services is safe; running it twice changes nothing the second time.
+ */
+export async function resealSecrets(repositories: Pick<Repositories, 'portals' | 'accounts'>, box: SecretBox): Promise<ResealReport> {
+  const report: ResealReport = { resealed: 0, current: 0, failed: [] };
+  const reseal = async (what: string, sealed: string, context: string, replace: (to: string) => Promise<boolean>) => {
+    if (!box.needsReseal(sealed)) return void report.current++;
+    try {
+      const to = box.seal(box.open(sealed, context), context);
+      if (await replace(to)) report.resealed++;
+      else report.failed.push({ what, reason: 'changed meanwhile; run reseal again' });
+    } catch (error) {
+      report.failed.push({ what, reason: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  for (let after = 0; ;) {
+    const { values, last } = await repositories.portals.sealedValues(after, PAGE);
+    for (const { portalId, field, sealed } of values) {
+      await reseal(`portal ${portalId} ${field}`, sealed, sealedPortalFieldContext(portalId, field), (to) =>
+        repositories.portals.replaceSealed(portalId, field, sealed, to),
+      );
+    }
+    if (last === null) break;
+    after = last;
+  }
+  for (let after = ''; ;) {
+    const page = await repositories.accounts.sealedClientSecrets(after, PAGE);
+    for (const { appId, sealed } of page) {
+      await reseal(`application ${appId} client secret`, sealed, sealedFor.appClientSecret(appId), (to) =>
+        repositories.accounts.replaceSealedClientSecret(appId, sealed, to),
+      );
+    }
+    if (page.length === 0) break;
+    after = page[page.length - 1].appId;
+  }
+  return report;
+}
