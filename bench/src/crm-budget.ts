@@ -47,6 +47,8 @@ export interface CrmBudgetFigure {
   crm: CrmProxyStats;
   /** The appliers' CRM_MAX_WAIT_MS: null, their default (`--crm-max-wait-ms` sets it). */
   crmMaxWaitMs: number | null;
+  /** The appliers' APPLIER_RESUME_PATIENCE_MS: null, their default (`--resume-patience-ms` sets it). */
+  resumePatienceMs: number | null;
 }
 
 /**
@@ -57,10 +59,12 @@ export async function benchCrmBudget({
   perType,
   targetSeconds,
   crmMaxWaitMs,
+  resumePatienceMs,
 }: {
   perType: number;
   targetSeconds: number;
   crmMaxWaitMs: number | null;
+  resumePatienceMs: number | null;
 }): Promise<CrmBudgetFigure> {
   log(
     `crm-budget: ${perType} objects of each type alone, then a mixed load for about ${targetSeconds} s at ${BURST_PER_10S} requests per 10 s with two appliers`,
@@ -72,6 +76,7 @@ export async function benchCrmBudget({
       RATE_LIMIT_REQUESTS: '1000000000',
       CRM_BASE_URL: proxy.url,
       ...(crmMaxWaitMs === null ? {} : { CRM_MAX_WAIT_MS: String(crmMaxWaitMs) }),
+      ...(resumePatienceMs === null ? {} : { APPLIER_RESUME_PATIENCE_MS: String(resumePatienceMs) }),
     },
   });
   proxy.setTarget(stack.crmUrl);
@@ -91,6 +96,7 @@ export async function benchCrmBudget({
       dbOperationsPerObject: perTypeFigures.dbOperationsPerObject,
       dbOperationsPer100: perTypeFigures.dbOperationsPer100,
       crmMaxWaitMs,
+      resumePatienceMs,
     };
   } finally {
     await db.close();
@@ -105,7 +111,7 @@ export function crmBudgetRow(figure: CrmBudgetFigure): string {
   return (
     `| CRM budget, objects/s at ${BURST_PER_10S} per 10 s, two appliers (${figure.objects} objects) | ${figure.objectsPerSecond} in ${figure.seconds} s ` +
     `(${figure.requestsPerObject} requests per object; ${figure.limited} of ${figure.requests} answered 429; busiest 10 s ${figure.maxIn10s}; ` +
-    `steady ratio ${figure.steadyRatio ?? 'n/a'}; ${figure.parkings} parkings, up to ${figure.peakParked} changes parked; CRM_MAX_WAIT_MS ${figure.crmMaxWaitMs ?? 'default'}; ` +
+    `steady ratio ${figure.steadyRatio ?? 'n/a'}; ${figure.parkings} parkings, up to ${figure.peakParked} changes parked; CRM_MAX_WAIT_MS ${figure.crmMaxWaitMs ?? 'default'}; APPLIER_RESUME_PATIENCE_MS ${figure.resumePatienceMs ?? 'default'}; ` +
     `${figure.budgetGranted} permits granted (${figure.budgetSearchGranted} for searches); 429s by policy ${JSON.stringify(figure.crm.limitedByPolicy)}; CRM answers p50 ${figure.crm.latencyMs.p50} ms, p99 ${figure.crm.latencyMs.p99} ms) ` +
     `| ${figure.allowedObjectsPerSecond} (what the budget allows at that cost) | ${figure.ratio} | ≥ 0.9, < 1 % 429 |\n` +
     `| CRM requests per 100 objects, each type alone | ${per100} | | | |\n` +

@@ -14,6 +14,10 @@ export const only = onlyAt >= 0 ? (process.argv[onlyAt + 1] ?? '') : null;
 const maxWaitAt = process.argv.indexOf('--crm-max-wait-ms');
 export const crmMaxWaitMs = maxWaitAt >= 0 ? Number(process.argv[maxWaitAt + 1]) : null;
 
+/** `--resume-patience-ms N`: the appliers' APPLIER_RESUME_PATIENCE_MS in the CRM budget figure (0: a resume never waits out a window). */
+const patienceAt = process.argv.indexOf('--resume-patience-ms');
+export const resumePatienceMs = patienceAt >= 0 ? Number(process.argv[patienceAt + 1]) : null;
+
 /** `--noisy`: record even when the machine was not quiet at a figure's start (the entry says so). */
 export const recordWhenNoisy = process.argv.includes('--noisy');
 
@@ -38,6 +42,7 @@ export const command = `npm run bench -- ${[
   quick ? '--quick' : '',
   only !== null ? `--only ${only}` : '',
   crmMaxWaitMs !== null ? `--crm-max-wait-ms ${crmMaxWaitMs}` : '',
+  resumePatienceMs !== null ? `--resume-patience-ms ${resumePatienceMs}` : '',
   recordWhenNoisy ? '--noisy' : '',
 ]
   .filter(Boolean)

@@ -9,7 +9,7 @@ import { benchFairness, fairnessRow } from './fairness';
 import { benchIngest, ingestRow, measureIngest } from './ingest';
 import { machineAtStart, type MachineAtStart } from './machine';
 import { benchObservability, observabilityRow } from './observability';
-import { crmMaxWaitMs, log, only, SIZES } from './options';
+import { crmMaxWaitMs, log, only, resumePatienceMs, SIZES } from './options';
 import { record } from './record';
 import { benchReapply, reapplyRow } from './reapply';
 
@@ -26,7 +26,7 @@ const FIGURES: Record<string, Figure<unknown>> = {
   observability: figure({ run: () => benchObservability(measureIngest), rows: (f) => [observabilityRow(f, SIZES.ingestRequests)] }),
   e2e: figure({ run: benchEndToEnd, rows: endToEndRows, notes: endToEndNotes }),
   reapply: figure({ run: benchReapply, rows: (f) => [reapplyRow(f)] }),
-  crmBudget: figure({ run: () => benchCrmBudget({ ...SIZES.crmBudget, crmMaxWaitMs }), rows: (f) => [crmBudgetRow(f)] }),
+  crmBudget: figure({ run: () => benchCrmBudget({ ...SIZES.crmBudget, crmMaxWaitMs, resumePatienceMs }), rows: (f) => [crmBudgetRow(f)] }),
   fairness: figure({ run: () => benchFairness(SIZES.fairness), rows: (f) => [fairnessRow(f)] }),
 };
 /** `--only` names as typed on the command line; these figures are recorded when run alone (the others are for profiling). */
