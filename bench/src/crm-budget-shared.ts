@@ -13,7 +13,7 @@ export const BURST_PER_10S = 190;
 export const SEARCH_PER_SECOND = 4;
 /** The mixed load's shares, as in the end-to-end figure. */
 export const MIX: Record<BenchObjectType, number> = { CONTACT: 0.4, PRODUCT: 0.1, DEAL: 0.3, LINE_ITEM: 0.2 };
-/** A window of our budget: a slot's grants count for 21 slots of 500 ms after it (decision 20). */
+/** A window of our budget, rounded up: a slot's grants count for 10 s and a margin of 750 ms after it (250-ms slots, decision 20). */
 export const BUDGET_WINDOW_MS = 11_000;
 
 export function makers(counts: Record<BenchObjectType, number>): Record<BenchObjectType, MakeObject> {
