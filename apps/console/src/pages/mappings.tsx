@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { ConsoleCrmProperties, ConsoleDryRunResult, ConsoleSettingsCheck, DataType, ObjectType, V2Settings, V2SettingsInput } from '@ecomm-sync/contracts';
-import { ApiError, sessionApi } from '../api';
+import type { ConsoleCrmProperties, ConsoleDryRunResult, ConsoleSettingsCheck, ObjectType, V2Settings } from '@ecomm-sync/contracts';
+import { sessionApi } from '../api';
 import { InstallPicker, useInstalls } from '../components/install-picker';
 import { SelectField } from '../components/select-field';
 import { ErrorState, Loading } from '../components/states';
@@ -8,72 +8,9 @@ import { useLocation } from '../router';
 import type { Session } from '../session';
 import { usePolling } from '../use-polling';
 import { DryRunResult } from './dry-run-result';
-import { OBJECT_TYPE_CHOICES, OBJECT_TYPES, scopeQuery, typeLabel } from './scope';
-
-const DATA_TYPES: DataType[] = ['STRING', 'NUMBER', 'DATETIME', 'AVATAR_IMAGE'];
-type Row = { externalPropertyName: string; crmPropertyName: string; dataType: DataType };
-type Draft = { enabled: boolean; webhookUri: string | null; mappings: Record<ObjectType, Row[]> };
-type Reapply = { settingsRev: number; status: string; objectsProcessed: number; objectTypes: string[] };
-
-const SETTINGS = '/extensions/ecomm/v2/settings';
-const toDraft = (settings: V2Settings): Draft => ({
-  enabled: settings.enabled,
-  webhookUri: settings.webhookUri,
-  mappings: Object.fromEntries(
-    OBJECT_TYPES.map((type) => [type, (settings.mappings[type]?.properties ?? []).map((m) => ({ ...m, dataType: m.dataType ?? 'STRING' }))]),
-  ) as Draft['mappings'],
-});
-const toInput = (draft: Draft): V2SettingsInput => ({
-  enabled: draft.enabled,
-  webhookUri: draft.webhookUri,
-  mappings: Object.fromEntries(
-    OBJECT_TYPES.map((type) => [type, { properties: draft.mappings[type].filter((row) => row.externalPropertyName || row.crmPropertyName) }]),
-  ),
-});
-const message = (error: unknown) => (error instanceof ApiError ? error.message : String(error));
-
-function MappingTable({ type, rows, crmProperties, onChange }: { type: ObjectType; rows: Row[]; crmProperties: string[]; onChange: (rows: Row[]) => void }) {
-  const listId = `crm-properties-${type}`;
-  const set = (index: number, change: Partial<Row>) => onChange(rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
-  return (
-    <section className="card" aria-labelledby={`mappings-${type}`}>
-      <h2 id={`mappings-${type}`}>{typeLabel[type]}</h2>
-      <datalist id={listId}>
-        {crmProperties.map((name) => (
-          <option key={name} value={name} />
-        ))}
-      </datalist>
-      {rows.length === 0 ? <p>No mappings: properties sent for {typeLabel[type].toLowerCase()} are stored but not written to the CRM.</p> : null}
-      {rows.map((row, index) => (
-        <div className="mapping-row" key={index} data-mapping={`${type}-${index}`}>
-          <label>
-            Store property
-            <input value={row.externalPropertyName} onChange={(e) => set(index, { externalPropertyName: e.target.value })} />
-          </label>
-          <label>
-            CRM property
-            <input list={listId} value={row.crmPropertyName} onChange={(e) => set(index, { crmPropertyName: e.target.value })} />
-          </label>
-          <SelectField label="Data type" value={row.dataType} onChange={(dataType) => set(index, { dataType: dataType as DataType })} choices={DATA_TYPES} />
-          <button
-            type="button"
-            className="plain align-end"
-            onClick={() => onChange(rows.filter((_, i) => i !== index))}
-            aria-label={`Remove the ${typeLabel[type]} mapping of ${row.externalPropertyName || 'a new property'}`}
-          >
-            Remove
-          </button>
-        </div>
-      ))}
-      <button type="button" className="plain" onClick={() => onChange([...rows, { externalPropertyName: '', crmPropertyName: '', dataType: 'STRING' }])}>
-        Add a {typeLabel[type].toLowerCase().replace(/s$/, '')} mapping
-      </button>
-      {crmProperties.length > 0 ? (
-        <p className="help">The CRM defines {crmProperties.length} properties for this type; the CRM property field offers them.</p>
-      ) : null}
-    </section>
-  );
-}
+import { OBJECT_TYPE_CHOICES, OBJECT_TYPES, scopeQuery } from './scope';
+import { MappingTable } from './mapping-table';
+import { message, SETTINGS, toDraft, toInput, type Draft, type Reapply } from './mappings-draft';
 
 /** Mappings: the v2 settings as a form, checked as you type, a dry run that saves nothing, and saving with re-apply progress. */
 export function MappingsPage({ session, params }: { session: Session; params: Record<string, string> }) {
