@@ -16,13 +16,7 @@ import { CrmConnectionInputError, type CrmConnections } from '@ecomm-sync/crm-co
 import { AppError } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import { provisionPortal } from '@ecomm-sync/provisioning';
-
-export interface TokenPair {
-  accessToken: string;
-  refreshToken: string;
-  /** Seconds the access token lives. */
-  expiresIn: number;
-}
+import { issueTokens, refreshGrant, type GrantContext, type TokenPair } from './oauth-grants';
 
 export interface AccountsOptions {
   crm: { baseUrl: string; adminToken: string };
@@ -185,7 +179,7 @@ export class ManageAccountsUseCase {
     await this.application(appId);
     await this.repositories.accounts.install(portalId, appId, this.clock());
     this.logger.info('application installed', { portalId, appId });
-    return this.issueTokens(portalId, appId);
+    return issueTokens(this.grants(), portalId, appId);
   }
 
   async listInstalls(filter: { portalId?: number; appId?: string }): Promise<Install[]> {
@@ -200,24 +194,9 @@ export class ManageAccountsUseCase {
     await this.options.onAccessChanged();
   }
 
-  /**
-   * `grant_type=refresh_token`: the refresh token is used once; the answer carries a new access
-   * token and a new refresh token. Errors follow RFC 6749 section 5.2 in their `error` code.
-   */
+  /** `grant_type=refresh_token` (oauth-grants.ts). */
   async refresh(clientId: string, clientSecret: string, refreshToken: string): Promise<TokenPair> {
-    const application = await this.repositories.accounts.authenticateClient(clientId, clientSecret);
-    if (!application) throw oauthError(401, 'invalid_client', 'Unknown client_id or wrong client_secret');
-    const used = await this.repositories.credentials.consumeRefreshToken(refreshToken);
-    if (!used) throw oauthError(400, 'invalid_grant', 'The refresh token is unknown, was already used, or was revoked; install the application again');
-    if (used.appId !== application.appId) {
-      // Somebody else's refresh token: it is spent now, which is the safe outcome.
-      this.logger.warn('a refresh token was presented by another application', { appId: application.appId });
-      throw oauthError(400, 'invalid_grant', 'The refresh token was not issued to this client');
-    }
-    if (!(await this.repositories.accounts.findInstall(used.portalId!, application.appId))) {
-      throw oauthError(400, 'invalid_grant', 'The application is no longer installed in this portal');
-    }
-    return this.issueTokens(used.portalId!, application.appId);
+    return refreshGrant(this.grants(), { clientId, clientSecret, refreshToken });
   }
 
   // Credentials
@@ -236,14 +215,8 @@ export class ManageAccountsUseCase {
     await this.options.onAccessChanged();
   }
 
-  private async issueTokens(portalId: number, appId: string): Promise<TokenPair> {
-    const now = this.clock();
-    const ttl = this.options.accessTokenTtlSeconds;
-    const [access, refresh] = await Promise.all([
-      this.repositories.credentials.issue('access-token', { portalId, appId, expiresAt: now + ttl * 1000 }, now),
-      this.repositories.credentials.issue('refresh-token', { portalId, appId }, now),
-    ]);
-    return { accessToken: access.secret, refreshToken: refresh.secret, expiresIn: ttl };
+  private grants(): GrantContext {
+    return { repositories: this.repositories, clock: this.clock, accessTokenTtlSeconds: this.options.accessTokenTtlSeconds, logger: this.logger };
   }
 
   private async rotate(kind: Extract<CredentialKind, 'portal-key' | 'developer-key'>, owner: { portalId: number } | { developerId: number }) {
@@ -272,7 +245,4 @@ export class ManageAccountsUseCase {
   }
 }
 
-/** An OAuth error: our error body, plus RFC 6749's `error` code for OAuth client libraries. */
-export function oauthError(status: number, code: string, message: string): AppError {
-  return new AppError(status, message, {}, { error: code, error_description: message });
-}
+export { oauthError, type TokenPair } from './oauth-grants';
