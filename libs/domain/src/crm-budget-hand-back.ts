@@ -1,5 +1,6 @@
 import type { CrmLimits, CrmRequestKind } from './crm-budget';
-import { requestWindow, searchWindow, slotStart, type CrmBudgetState, type SlotCount } from './crm-budget-rules';
+import type { CrmBudgetState } from './crm-budget-rules';
+import { requestWindow, searchWindow, slotStart, type SlotCount } from './crm-budget-window';
 import { localDay } from './crm-day';
 
 export interface HandBack {

@@ -1,20 +1,8 @@
 import { CRM_TIER_LIMITS, type CrmLimits } from './crm-budget';
 import { localDay, nextDailyReset } from './crm-day';
 import { readRateLimitAnswer } from './crm-rate-limit-answer';
-import {
-  addToSlot,
-  correctBudget,
-  emptyBudgetState,
-  grantPermits,
-  nextFreeAt,
-  requestWindow,
-  rollBudget,
-  searchWindow,
-  usedInWindow,
-  windowStart,
-  type CrmBudgetState,
-  type GrantOutcome,
-} from './crm-budget-rules';
+import { correctBudget, emptyBudgetState, grantPermits, rollBudget, type CrmBudgetState, type GrantOutcome } from './crm-budget-rules';
+import { addToSlot, nextFreeAt, requestWindow, searchWindow, usedInWindow, windowStart } from './crm-budget-window';
 
 const SLOT = 500;
 const T = Date.UTC(2025, 5, 1, 12, 0, 0); // 2025-06-01T12:00:00Z, a slot start

@@ -1,25 +1,24 @@
 import type { CrmLimits, CrmPauseReason, CrmRequestKind } from './crm-budget';
 import { localDay, nextDailyReset } from './crm-day';
 import { readRateLimitAnswer } from './crm-rate-limit-answer';
+import {
+  addToSlot,
+  CRM_SEARCH_WINDOW_MS,
+  CRM_WINDOW_MS,
+  nextFreeAt,
+  requestWindow,
+  searchWindow,
+  slotStart,
+  usedInWindow,
+  windowStart,
+  type SlotCount,
+} from './crm-budget-window';
 
 /**
  * The rules of one CRM account's request budget (decision 20): permits are granted per time slot,
  * and a slot's grants count against every window that the slot, or the slot after it, overlaps.
  * Pure: the store reads the state, asks these functions, and writes the result by compare-and-set.
  */
-
-/** Permits granted in one slot: `at` is the slot's start (epoch ms). */
-export interface SlotCount {
-  at: number;
-  n: number;
-}
-
-/** A rolling window counted in slots; `marginSlots` more slots are counted than the window spans. */
-export interface BudgetWindow {
-  windowMs: number;
-  slotMs: number;
-  marginSlots: number;
-}
 
 export interface CrmBudgetState {
   /** Every permit (requests and searches), by slot; only slots still inside the request window. */
@@ -58,61 +57,6 @@ export const emptyBudgetState = (): CrmBudgetState => ({
   crmMax: null,
   correctedAt: null,
 });
-
-export const CRM_WINDOW_MS = 10_000;
-export const CRM_SEARCH_WINDOW_MS = 1_000;
-
-/**
- * The request window: 10 s, counted as the slots it can overlap (one more than it spans, since a
- * window rarely starts on a slot's start) plus a margin of at least `marginMs` (one slot unless
- * said), so that requests sent at a slot's end and counted by the CRM up to `marginMs` later still
- * never exceed the limit.
- */
-export const requestWindow = (slotMs: number, marginMs = slotMs): BudgetWindow => ({
-  windowMs: CRM_WINDOW_MS,
-  slotMs,
-  marginSlots: Math.max(1, Math.ceil(marginMs / slotMs)),
-});
-
-/** The search window: 1 s in slots of at most 100 ms (slots of 500 ms would halve what 1 s allows). */
-export const searchWindow = (slotMs: number): BudgetWindow => ({ windowMs: CRM_SEARCH_WINDOW_MS, slotMs: Math.min(slotMs, 100), marginSlots: 1 });
-
-export const slotStart = (now: number, slotMs: number): number => Math.floor(now / slotMs) * slotMs;
-
-/** The oldest slot start that still counts at `now`. */
-export function windowStart(now: number, window: BudgetWindow): number {
-  const spanned = Math.ceil(window.windowMs / window.slotMs);
-  return slotStart(now, window.slotMs) - (spanned + window.marginSlots) * window.slotMs;
-}
-
-/** Permits that count against the window at `now`. */
-export function usedInWindow(grants: readonly SlotCount[], now: number, window: BudgetWindow): number {
-  const from = windowStart(now, window);
-  return grants.reduce((sum, grant) => (grant.at >= from ? sum + grant.n : sum), 0);
-}
-
-/** The earliest time (now, or a later slot start) at which the window has room for one more permit. */
-export function nextFreeAt(grants: readonly SlotCount[], now: number, window: BudgetWindow, limit: number): number {
-  let used = usedInWindow(grants, now, window);
-  if (used < limit) return now;
-  const lookback = windowStart(now, window) - slotStart(now, window.slotMs);
-  const counted = grants.filter((grant) => grant.at >= windowStart(now, window)).sort((a, b) => a.at - b.at);
-  for (const grant of counted) {
-    used -= grant.n;
-    // The first slot whose window no longer holds this grant.
-    if (used < limit) return grant.at - lookback + window.slotMs;
-  }
-  return slotStart(now, window.slotMs) + window.slotMs; // a limit of 0: nothing frees up but time
-}
-
-/** Adds permits to the slot of `now` and forgets the slots the window no longer counts. */
-export function addToSlot(grants: readonly SlotCount[], now: number, count: number, window: BudgetWindow): SlotCount[] {
-  const at = slotStart(now, window.slotMs);
-  const from = windowStart(now, window);
-  const kept = grants.filter((grant) => grant.at >= from && grant.at !== at);
-  const current = grants.find((grant) => grant.at === at)?.n ?? 0;
-  return [...kept, { at, n: current + count }].sort((a, b) => a.at - b.at);
-}
 
 /** A new day starts with nothing used, and a pause that has passed is lifted. */
 export function rollBudget(state: CrmBudgetState, now: number, timeZone: string): CrmBudgetState {

@@ -12,6 +12,7 @@ export * from './revision-order';
 export * from './crm-wait';
 export * from './crm-budget';
 export * from './crm-budget-rules';
+export * from './crm-budget-window';
 export * from './crm-budget-hand-back';
 export * from './crm-day';
 export * from './crm-rate-limit-answer';
