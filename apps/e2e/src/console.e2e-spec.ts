@@ -67,6 +67,9 @@ describe('the web console in a browser', () => {
 
   it('when a customer signs in with the portal key, then the overview counts what was synced, per type and state', async () => {
     const page = await newPage(browser);
+    // Nothing the pages ask for is missing (the browser's icon included).
+    const missing: string[] = [];
+    page.on('response', (response) => void (response.status() === 404 && missing.push(response.url())));
     await page.goto(consoleUrl(stack));
     await page.getByRole('heading', { name: 'Sign in to the ecomm-sync console' }).waitFor();
     await expectAccessible(page, 'sign-in');
@@ -89,6 +92,8 @@ describe('the web console in a browser', () => {
     expect(await page.content()).not.toContain(portal.apiKey);
     await expectAccessible(page, 'overview');
     await screenshot(page, 'overview');
+    expect(missing).toEqual([]);
+    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('/console/favicon.svg');
   });
 
   it('when a customer finds the INVALID_EMAIL_ADDRESS error, fixes the mapping and retries, then the error is shown resolved', async () => {
