@@ -79,7 +79,9 @@ describe('the console object inspector and mappings in a browser', () => {
     await page.locator('li[data-error-type="INVALID_EMAIL_ADDRESS"][data-status="OPEN"]').waitFor();
     const message = page.getByTestId('raw-message');
     expect(await message.count()).toBe(1);
-    expect(await message.innerText()).toContain('1700000000000');
+    // The change time as sent, shown as a date (2023-11-14T22:13:20Z), the raw number only on hover.
+    expect(await message.innerText()).not.toContain('1700000000000');
+    expect(await message.locator('time[datetime="2023-11-14T22:13:20.000Z"]').getAttribute('title')).toBe('1700000000000');
     expect(await page.locator('section[aria-labelledby="merged-state"] tr[data-property="contact_email"]').innerText()).toContain('alan@example.com');
     expect(await page.locator('section[aria-labelledby="mapped-now"] tr[data-property="email"]').innerText()).toContain('not-an-address');
     expect(await page.content()).not.toContain(portal.apiKey);

@@ -35,7 +35,7 @@ describe("the console's operations page in a browser", () => {
   it('when a message was dead-lettered, then the operator sees its headers and body, redrives it, and sees every service ready and the CRM budget', async () => {
     await publishDeadLetter(stack, 'webhook-dispatcher.requests', '{"kind":"set-aside","portalId":7}', {
       messageId: 'dead-1',
-      headers: { 'x-attempt': 5, 'x-last-error': 'the import trigger answered 500' },
+      headers: { 'x-attempt': 5, 'x-last-error': 'the import trigger answered 500', 'x-redriven-at': 1_700_000_000_000 },
     });
 
     const page = await newPage(browser);
@@ -47,6 +47,9 @@ describe("the console's operations page in a browser", () => {
     const message = page.locator('li[data-message-id="dead-1"]');
     await message.waitFor();
     expect(await message.locator('dl.headers').innerText()).toMatch(/x-last-error\s+the import trigger answered 500/);
+    // A moment in a header reads as a date, not as epoch milliseconds.
+    expect(await message.locator('dl.headers').innerText()).not.toContain('1700000000000');
+    await message.locator('dl.headers time[datetime="2023-11-14T22:13:20.000Z"]').waitFor();
     expect(await message.locator('pre').innerText()).toBe('{"kind":"set-aside","portalId":7}');
 
     // Every service answers its /readyz; the portal's built-in CRM account has spent requests.

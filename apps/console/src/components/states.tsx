@@ -70,6 +70,13 @@ export function UpdatedAt({ at }: { at: number | undefined }) {
 
 export const formatTime = (at: number | null) => (at === null ? 'never' : new Date(at).toLocaleString());
 
+/** A moment as people read it, with the exact time machine-readable and the raw number on hover. */
+export const TimeOf = ({ at }: { at: number }) => (
+  <time dateTime={new Date(at).toISOString()} title={String(at)}>
+    {formatTime(at)}
+  </time>
+);
+
 /** What an action did: "done" in a polite status, a refusal as an alert with the service's message. */
 export function ActionResult({ notice }: { notice: ActionNotice }) {
   return (

@@ -1,8 +1,12 @@
 import type { ConsoleDeadLetters } from '@ecomm-sync/contracts';
 import { sessionApi } from '../api';
-import { Empty, formatTime, PolledView } from '../components/states';
+import { Empty, formatTime, PolledView, TimeOf } from '../components/states';
 import type { Session } from '../session';
 import { usePolling } from '../use-polling';
+
+/** Headers that hold a moment (x-accepted-at, x-redriven-at, ...) as epoch milliseconds: shown as a date. */
+const isTimeHeader = (name: string, value: unknown): value is number =>
+  name.endsWith('-at') && typeof value === 'number' && Number.isFinite(value) && value > 0;
 
 /** The dead-lettered messages of one queue, peeked (they stay in the queue), with headers and bodies. */
 export function DeadLetters({ session, queue, onClose }: { session: Session; queue: string; onClose: () => void }) {
@@ -52,7 +56,7 @@ export function DeadLetters({ session, queue, onClose }: { session: Session; que
                     {Object.entries(message.headers).map(([name, value]) => (
                       <div key={name}>
                         <dt>{name}</dt>
-                        <dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+                        <dd>{isTimeHeader(name, value) ? <TimeOf at={value} /> : typeof value === 'string' ? value : JSON.stringify(value)}</dd>
                       </div>
                     ))}
                   </dl>
