@@ -1,3 +1,4 @@
+import { plainMessage } from './plain-messages';
 import type { CredentialKind, Session } from './session';
 
 /** A refused request, with the message of the service's error body. */
@@ -11,6 +12,15 @@ export class ApiError extends Error {
 }
 
 type Query = Record<string, string | number | undefined>;
+
+/** An answer's JSON body; undefined when it has none or is not JSON (a proxy's page, a 431 from the HTTP layer). */
+function parseJson(text: string): unknown {
+  try {
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Calls the gateway with the session's credential, as the endpoint expects it. */
 export async function api<T>(
@@ -37,11 +47,11 @@ export async function api<T>(
     throw new ApiError(0, 'The service cannot be reached; check your connection. The page retries by itself.');
   }
   const text = await response.text();
-  const body = text ? (JSON.parse(text) as unknown) : undefined;
+  const body = parseJson(text);
   if (!response.ok) {
     const message =
       body && typeof body === 'object' && 'message' in body ? String((body as { message: unknown }).message) : `The service answered ${response.status}`;
-    throw new ApiError(response.status, message);
+    throw new ApiError(response.status, plainMessage(response.status, message));
   }
   return body as T;
 }

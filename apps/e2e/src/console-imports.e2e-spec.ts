@@ -158,7 +158,7 @@ describe("the console's stores and imports page in a browser", () => {
     await page.getByRole('button', { name: 'Add or update the store' }).click();
     const alert = page.getByRole('alert');
     await alert.filter({ hasText: 'Save store café failed:' }).waitFor();
-    expect(await alert.innerText()).toBe('Save store café failed: body/id must be an ASCII string of 1 to 100 characters');
+    expect(await alert.innerText()).toBe('Save store café failed: The store id must be an ASCII string of 1 to 100 characters.');
     expect(await page.getByLabel('Store id').inputValue()).toBe('café');
     await expectAccessible(page, 'stores, a refused save');
     await screenshot(page, 'stores-refused');

@@ -162,6 +162,24 @@ describe('the console object inspector and mappings in a browser', () => {
     await screenshot(page, 'mappings-dry-run-associations');
   });
 
+  it('when a customer asks for an external id longer than the API takes, then the form refuses to type it and a link gets a plain sentence', async () => {
+    const page = await newPage(browser);
+    await signInAsCustomer(page);
+    const tooLong = 'x'.repeat(101);
+    await page.goto(consoleUrl(stack, `portals/${portal.portalId}/inspector?storeId=default&objectType=CONTACT&externalObjectId=${tooLong}`));
+    await page.getByRole('heading', { name: 'Check what you asked for' }).waitFor();
+    expect(await page.getByRole('alert').innerText()).toContain('The external id must be an ASCII string of 1 to 100 characters.');
+    expect(await page.getByRole('alert').innerText()).not.toMatch(/Query parameter|externalObjectId/);
+    expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    // The form takes no more than the API does.
+    const field = page.getByLabel('External id');
+    expect(await field.getAttribute('maxlength')).toBe('100');
+    await field.fill('');
+    await field.pressSequentially('y'.repeat(105));
+    expect((await field.inputValue()).length).toBe(100);
+    await expectAccessible(page, 'inspector, a refused lookup');
+  });
+
   it("when a customer inspects another portal's object or opens its mappings by URL, then they are refused and show nothing of it", async () => {
     const page = await newPage(browser);
     await signInAsCustomer(page);

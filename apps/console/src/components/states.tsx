@@ -20,19 +20,21 @@ export function Empty({ title, children }: { title: string; children?: React.Rea
   );
 }
 
-/** A refusal (401, 403, 404) offers no "Try again": trying again cannot change it. */
+/** A refusal (400, 401, 403, 404, 431) offers no "Try again": trying again cannot change it. */
 export function ErrorState({ error, onRetry }: { error: ApiError; onRetry?: () => void }) {
   const title =
     error.status === 403 || error.status === 404
       ? 'You cannot open this page'
       : error.status === 401
         ? 'Your sign-in is no longer valid'
-        : 'This page could not be loaded';
+        : error.status === 400 || error.status === 431
+          ? 'Check what you asked for'
+          : 'This page could not be loaded';
   return (
     <section className="state error" role="alert" aria-label={title}>
       <h2>{title}</h2>
       <p>{error.message}</p>
-      {onRetry && ![401, 403, 404].includes(error.status) ? (
+      {onRetry && ![400, 401, 403, 404, 431].includes(error.status) ? (
         <button type="button" onClick={onRetry}>
           Try again
         </button>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ConsoleObjectInspection } from '@ecomm-sync/contracts';
+import { MAX_OBJECT_ID_LENGTH } from '../input-limits';
 import { sessionApi } from '../api';
 import { InstallPicker, useInstalls } from '../components/install-picker';
 import { SelectField } from '../components/select-field';
@@ -70,7 +71,12 @@ export function InspectorPage({ session, params, basePath }: { session: Session;
         <SelectField label="Object type" value={draft.objectType} onChange={(objectType) => setDraft({ ...draft, objectType })} choices={OBJECT_TYPE_CHOICES} />
         <label>
           External id
-          <input required value={draft.externalObjectId} onChange={(e) => setDraft({ ...draft, externalObjectId: e.target.value })} />
+          <input
+            required
+            maxLength={MAX_OBJECT_ID_LENGTH}
+            value={draft.externalObjectId}
+            onChange={(e) => setDraft({ ...draft, externalObjectId: e.target.value })}
+          />
         </label>
         <button type="submit" className="align-end">
           Look up
