@@ -34,8 +34,11 @@ const ROUTES: { pattern: string; roles: Session['role'][]; title: string; render
   { pattern: '/console/operations', roles: ['operator'], title: 'Operations', render: (p) => <OperationsPage {...p} /> },
 ];
 
+/** A page of the console other than its root and the sign-in page: worth returning to after signing in. */
+const isDeepLink = (path: string) => path.startsWith('/console/') && !['/console/', '/console/sign-in'].includes(path);
+
 function Routes() {
-  const { path, navigate } = useLocation();
+  const { path, search, navigate } = useLocation();
   const [session, setSession] = useState<Session | null>(loadSession);
   const route = ROUTES.map((r) => ({ ...r, params: matchPath(r.pattern, path) })).find((r) => r.params);
 
@@ -53,7 +56,8 @@ function Routes() {
         onSignedIn={(signedIn) => {
           saveSession(signedIn);
           setSession(signedIn);
-          navigate(homeOf(signedIn));
+          // A deep link opened without a session leads there after signing in (any other page: home).
+          navigate(isDeepLink(path) ? `${path}${search}` : homeOf(signedIn));
         }}
       />
     );
@@ -67,6 +71,18 @@ function Routes() {
   if (!route) content = <ErrorState error={new ApiError(404, `No console page at ${path}.`)} />;
   else if (!route.roles.includes(session.role))
     content = <ErrorState error={new ApiError(403, `This page is not for ${session.role === 'operator' ? 'operators' : `${session.role}s`}.`)} />;
+  else if (route.params!.appId !== undefined && route.params!.appId !== session.appId)
+    // The API answers for the signed-in application whatever the URL says: a page of another one is refused, not shown with this one's data.
+    content = (
+      <ErrorState
+        error={
+          new ApiError(
+            403,
+            `This page is application ${route.params!.appId}'s; you are signed in for application ${session.appId ?? '(none)'}. Sign out and sign in with that application's id to open it.`,
+          )
+        }
+      />
+    );
   else content = route.render({ session, params: route.params!, basePath: path.replace(/\/[^/]+$/, '') });
   return (
     <Layout session={session} onSignOut={signOut}>

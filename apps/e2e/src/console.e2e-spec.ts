@@ -159,6 +159,23 @@ describe('the web console in a browser', () => {
     await page.getByRole('heading', { name: 'No open errors' }).waitFor();
     await expectAccessible(page, 'errors, empty');
     await screenshot(page, 'errors-empty');
+
+    // Another application's page by URL is refused, not shown with this application's data.
+    await page.goto(consoleUrl(stack, `apps/${app.appId}0/overview`));
+    await page.getByRole('heading', { name: 'You cannot open this page' }).waitFor();
+    expect(await page.getByRole('alert').innerText()).toContain(`This page is application ${app.appId}0's; you are signed in for application ${app.appId}.`);
+    expect(await page.getByRole('heading', { name: 'No stores yet' }).count()).toBe(0);
+  });
+
+  it('when a deep link is opened without a session, then signing in leads to it, not to the overview', async () => {
+    const page = await newPage(browser);
+    await page.goto(consoleUrl(stack, `portals/${portal.portalId}/errors?errorType=INVALID_EMAIL_ADDRESS`));
+    await page.getByRole('heading', { name: 'Sign in to the ecomm-sync console' }).waitFor();
+    await page.getByLabel('A customer (portal)').check();
+    await page.getByLabel('Portal API key', { exact: true }).fill(portal.apiKey);
+    await page.getByLabel('Portal API key', { exact: true }).press('Enter');
+    await page.waitForURL(`**/console/portals/${portal.portalId}/errors?errorType=INVALID_EMAIL_ADDRESS`);
+    await page.getByRole('heading', { name: 'Errors', exact: true }).waitFor();
   });
 
   it('when an operator signs in, then the queues show and a dead-lettered message is redriven from the page', async () => {
