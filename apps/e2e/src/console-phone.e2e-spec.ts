@@ -44,7 +44,7 @@ describe('the web console at a phone’s width', () => {
    * How far the page is wider than the phone (0: not at all). Measured against the phone's width,
    * not innerWidth: a mobile browser widens its layout viewport to fit content that overflows.
    */
-  const sidewaysOverflow = (page: Page) => page.evaluate((width) => Math.max(0, document.documentElement.scrollWidth - width), PHONE.width);
+  const sidewaysOverflow = (page: Page) => page.evaluate<number>(`Math.max(0, document.documentElement.scrollWidth - ${PHONE.width})`);
 
   async function expectNoSidewaysScroll(page: Page, name: string, ready: () => Promise<unknown>) {
     await ready();
