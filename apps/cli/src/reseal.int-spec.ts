@@ -1,18 +1,9 @@
-import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { connectDatabase, SecretBox, sealedFor, type Database } from '@ecomm-sync/data-access';
-import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+import { sealedFirstForm, testInfrastructure, uniqueName } from '@ecomm-sync/testing';
 import { resealSecrets } from './reseal';
 
 const OLD_KEY = 'reseal-old-secrets-key-0123456789';
 const NEW_KEY = 'reseal-new-secrets-key-0123456789';
-
-/** A value of the first form (`v1.`, before key ids and binding), as the service sealed them before. */
-function firstForm(secret: string, key: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', createHash('sha256').update(key, 'utf8').digest(), iv);
-  const encrypted = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return `v1.${Buffer.concat([iv, cipher.getAuthTag(), encrypted]).toString('base64')}`;
-}
 
 describe('ecomm-sync reseal against MongoDB', () => {
   let database: Database;
@@ -30,7 +21,7 @@ describe('ecomm-sync reseal against MongoDB', () => {
     const old = new SecretBox(OLD_KEY);
     const { portals, accounts } = database.repositories;
     // A portal from before v2 (first form), one sealed under the old key with a hosted OAuth connection, an application.
-    await portals.create({ portalId: 501, name: 'first form', crmTokenSealed: firstForm('builtin-501', OLD_KEY) });
+    await portals.create({ portalId: 501, name: 'first form', crmTokenSealed: sealedFirstForm('builtin-501', OLD_KEY) });
     await portals.create({ portalId: 502, name: 'old key', crmTokenSealed: old.seal('builtin-502', sealedFor.builtinCrmToken(502)) });
     await portals.setCrmConnection(502, {
       kind: 'hosted',
@@ -50,7 +41,7 @@ describe('ecomm-sync reseal against MongoDB', () => {
       name: 'App',
       clientId: 'c-77',
       clientSecret: 'app-secret-77',
-      sealedSecret: firstForm('app-secret-77', OLD_KEY),
+      sealedSecret: sealedFirstForm('app-secret-77', OLD_KEY),
     });
     const box = new SecretBox(NEW_KEY, [OLD_KEY]);
 

@@ -1,17 +1,9 @@
-import { createCipheriv, createHash, randomBytes } from 'node:crypto';
+import { sealedFirstForm } from '@ecomm-sync/testing';
 import { isSealed, keyList, SecretBox, sealedFor } from './secrets';
 
 const KEY = 'current-secrets-key-0123456789';
 const OLD = 'previous-secrets-key-0123456789';
 const portalToken = sealedFor.builtinCrmToken(7);
-
-/** A value of the first form (`v1.`: SHA-256 of the key, no key id, bound to nothing), as sealed before v2. */
-function firstForm(secret: string, key: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', createHash('sha256').update(key, 'utf8').digest(), iv);
-  const encrypted = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return `v1.${Buffer.concat([iv, cipher.getAuthTag(), encrypted]).toString('base64')}`;
-}
 
 describe('SecretBox', () => {
   const box = new SecretBox(KEY, [OLD]);
@@ -50,10 +42,10 @@ describe('SecretBox', () => {
   });
 
   it('when a value is of the first form, then it opens under the current or a previous key and needs sealing again', () => {
-    expect(box.open(firstForm('crm-token-1', KEY), portalToken)).toBe('crm-token-1');
-    expect(box.open(firstForm('crm-token-2', OLD), portalToken)).toBe('crm-token-2');
-    expect(box.needsReseal(firstForm('crm-token-1', KEY))).toBe(true);
-    expect(() => box.open(firstForm('x', 'some-other-secrets-key-000'), portalToken)).toThrow(/no key this service has/);
+    expect(box.open(sealedFirstForm('crm-token-1', KEY), portalToken)).toBe('crm-token-1');
+    expect(box.open(sealedFirstForm('crm-token-2', OLD), portalToken)).toBe('crm-token-2');
+    expect(box.needsReseal(sealedFirstForm('crm-token-1', KEY))).toBe(true);
+    expect(() => box.open(sealedFirstForm('x', 'some-other-secrets-key-000'), portalToken)).toThrow(/no key this service has/);
   });
 
   it('when two boxes have different keys, then their key ids differ; the same key gives the same id', () => {

@@ -12,3 +12,4 @@ export type { LogEntry } from './recording-logger';
 export { assertEndpointSurvivesFuzz, fuzzBodies, fuzzConcurrency, fuzzRuns, fuzzSegment } from './fuzz-requests';
 export type { FuzzBody, FuzzOptions, FuzzTarget } from './fuzz-requests';
 export { documentedOperations, expressRoutes, routeTableDifferences } from './express-routes';
+export { sealedFirstForm } from './sealed-first-form';
