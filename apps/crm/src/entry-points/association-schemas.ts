@@ -3,6 +3,9 @@ import { idSchema, inputs } from './schema-parts';
 
 // The request bodies of the v4 associations API (association.routes.ts).
 
+/** One end of an association pair: an object by its CRM id. */
+const objectRef = { type: 'object', required: ['id'], properties: { id: idSchema } } as const;
+
 const associationsBody = {
   type: 'object',
   required: ['inputs'],
@@ -11,8 +14,8 @@ const associationsBody = {
       type: 'object',
       required: ['from', 'to'],
       properties: {
-        from: { type: 'object', required: ['id'], properties: { id: idSchema } },
-        to: { type: 'object', required: ['id'], properties: { id: idSchema } },
+        from: objectRef,
+        to: objectRef,
       },
     }),
   },
@@ -50,8 +53,8 @@ const associationBatchArchiveBody = {
       type: 'object',
       required: ['from', 'to'],
       properties: {
-        from: { type: 'object', required: ['id'], properties: { id: idSchema } },
-        to: { type: 'array', maxItems: 100, items: { type: 'object', required: ['id'], properties: { id: idSchema } } },
+        from: objectRef,
+        to: { type: 'array', maxItems: 100, items: objectRef },
       },
     }),
   },
