@@ -4,17 +4,8 @@
  * MongoDB does not report it: then the figure says so and nothing else changes.
  */
 import mongoose from 'mongoose';
-import { testInfrastructure } from '@ecomm-sync/testing';
+import { testInfrastructure, type MongoCommandStat } from '@ecomm-sync/testing';
 import { round } from './stats';
-
-interface CommandStat {
-  db: string;
-  collection: string;
-  command: string;
-  commands: number;
-  documents: number;
-  micros: number;
-}
 
 export interface DatabaseWork {
   /** The server's time over the run, all commands, in ms. */
@@ -23,11 +14,11 @@ export interface DatabaseWork {
   top: { what: string; commandsPerObject: number; documentsPerObject: number; ms: number; share: number }[];
 }
 
-async function readStats(): Promise<CommandStat[] | null> {
+async function readStats(): Promise<MongoCommandStat[] | null> {
   const connection = await mongoose.createConnection(testInfrastructure().mongoUrl).asPromise();
   try {
     const status = await connection.db!.admin().command({ serverStatus: 1 });
-    return (status.ecommCommandStats as CommandStat[] | undefined) ?? null;
+    return (status.ecommCommandStats as MongoCommandStat[] | undefined) ?? null;
   } finally {
     await connection.close();
   }
@@ -36,7 +27,7 @@ async function readStats(): Promise<CommandStat[] | null> {
 /** Starts counting; `done(objects)` tells the work since, per object. */
 export async function databaseWork(stackName: string): Promise<{ done: (objects: number) => Promise<DatabaseWork | null> }> {
   const before = await readStats();
-  const keyOf = (stat: CommandStat) => `${stat.db.replace(`${stackName}_`, '')}.${stat.collection} ${stat.command}`;
+  const keyOf = (stat: MongoCommandStat) => `${stat.db.replace(`${stackName}_`, '')}.${stat.collection} ${stat.command}`;
   return {
     async done(objects) {
       const after = await readStats();

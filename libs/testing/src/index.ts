@@ -13,3 +13,4 @@ export { assertEndpointSurvivesFuzz, fuzzBodies, fuzzConcurrency, fuzzRuns, fuzz
 export type { FuzzBody, FuzzOptions, FuzzTarget } from './fuzz-requests';
 export { documentedOperations, expressRoutes, routeTableDifferences } from './express-routes';
 export { sealedFirstForm } from './sealed-first-form';
+export type { MongoCommandStat } from './mongo-server-launcher';

@@ -2,20 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mongoose, { type Connection } from 'mongoose';
-import { startMongoServer, type LaunchedMongoServer } from './mongo-server-launcher';
+import { startMongoServer, type LaunchedMongoServer, type MongoCommandStat } from './mongo-server-launcher';
 
 // The bench's end-to-end figure says which collection's work costs the database server the most
 // (bench/src/database-work.ts): the development server counts commands, documents and time per
 // collection and command, and reports them in serverStatus as ecommCommandStats.
-
-interface CommandStat {
-  db: string;
-  collection: string;
-  command: string;
-  commands: number;
-  documents: number;
-  micros: number;
-}
 
 describe('the development MongoDB server counts work per collection', () => {
   let dir: string;
@@ -34,9 +25,9 @@ describe('the development MongoDB server counts work per collection', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const stats = async (): Promise<CommandStat[]> =>
-    ((await connection.db!.admin().command({ serverStatus: 1 })).ecommCommandStats as CommandStat[]).filter((stat) => stat.db === 'stats_test');
-  const stat = (all: CommandStat[], collection: string, command: string) => all.find((s) => s.collection === collection && s.command === command);
+  const stats = async (): Promise<MongoCommandStat[]> =>
+    ((await connection.db!.admin().command({ serverStatus: 1 })).ecommCommandStats as MongoCommandStat[]).filter((stat) => stat.db === 'stats_test');
+  const stat = (all: MongoCommandStat[], collection: string, command: string) => all.find((s) => s.collection === collection && s.command === command);
 
   it('when documents are inserted, updated and found, then each collection and command counts its commands, documents and time', async () => {
     const things = connection.db!.collection('things');

@@ -3,6 +3,16 @@ import path from 'node:path';
 
 type Launcher = typeof import('../../../tools/infra/mongo-server.cjs');
 /** A MongoDB-wire server started by the project's launcher. */
+/** One entry of the development server's `ecommCommandStats` in serverStatus (tools/mongo-server, CommandStats.java). */
+export interface MongoCommandStat {
+  db: string;
+  collection: string;
+  command: string;
+  commands: number;
+  documents: number;
+  micros: number;
+}
+
 export type LaunchedMongoServer = Awaited<ReturnType<Launcher['startMongoServer']>>;
 
 /** The workspace root (where nx.json is). */
