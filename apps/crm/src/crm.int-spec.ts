@@ -300,10 +300,16 @@ describe('built-in CRM objects API', () => {
       .send({ inputs: [{ properties: { shoe_size: '38' } }] })
       .expect(400);
     expect(undefinedProperty.body.message).toMatch(/Property "shoe_size" does not exist on contacts/);
+    expect(undefinedProperty.body).toMatchObject({
+      category: 'VALIDATION_ERROR',
+      errors: [{ code: 'PROPERTY_DOESNT_EXIST', in: 'shoe_size', context: { propertyName: ['shoe_size'] } }],
+      context: { propertyName: ['shoe_size'] },
+    });
     const wrongType = await as('post', '/crm/v3/objects/deals/batch/create')
       .send({ inputs: [{ properties: { amount: 'lots' } }] })
       .expect(400);
     expect(wrongType.body.message).toMatch(/INVALID_NUMBER/);
+    expect(wrongType.body.errors).toEqual([expect.objectContaining({ code: 'INVALID_NUMBER', in: 'amount' })]);
   });
 
   it('when a property or a pipeline is created twice, or a unique value is taken, then the answer is 409 in the error model', async () => {
@@ -316,6 +322,8 @@ describe('built-in CRM objects API', () => {
       requestId: expect.any(String),
       category: 'CONFLICT',
       correlationId: twice.body.requestId,
+      errors: [{ message: 'Property "sync_key" already exists on contacts' }],
+      context: {},
     });
     await as('post', '/crm/v3/objects/contacts/batch/create')
       .send({ inputs: [{ properties: { sync_key: 'taken' } }] })

@@ -85,13 +85,15 @@ describe('built-in CRM: requests the framework cannot read (real MongoDB)', () =
   ])('when the CRM gets %s, then it answers %i in the error shape with what to fix, not 500', async (_case, status, message, send) => {
     const response = await send();
     expect(response.status).toBe(status);
-    // The hosted CRM's API answers its error fields beside ours (category, correlationId).
+    // The hosted CRM's API answers its error fields beside ours (category, correlationId, errors, context).
     expect(response.body).toEqual({
       status: 'error',
       message: expect.stringMatching(message),
       requestId: expect.any(String),
       category: expect.any(String),
       correlationId: response.body.requestId,
+      errors: [{ message: response.body.message }],
+      context: {},
     });
   });
 });

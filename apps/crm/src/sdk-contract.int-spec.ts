@@ -189,6 +189,19 @@ describe('the hosted CRM vendor SDK against the built-in CRM', () => {
         .catch((error: unknown) => error);
       expect(refused).toMatchObject({ code: 409, body: expect.objectContaining({ category: 'CONFLICT', message: expect.stringContaining('Existing ID') }) });
     });
+
+    it('when a write names a property the portal lacks, then the SDK throws the 400 with the error model: category, correlation id, errors[] and context', async () => {
+      const refused = (await client.crm.objects.batchApi
+        .create('contacts', { inputs: [{ properties: { shoe_size: '38' }, associations: [] }] })
+        .catch((error: unknown) => error)) as { code: number; body: objects.ModelError };
+      expect(refused.code).toBe(400);
+      expect(refused.body).toMatchObject({
+        category: 'VALIDATION_ERROR',
+        correlationId: expect.any(String),
+        errors: [{ code: 'PROPERTY_DOESNT_EXIST', message: expect.stringContaining('shoe_size'), context: { propertyName: ['shoe_size'] } }],
+        context: { propertyName: ['shoe_size'] },
+      });
+    });
   });
 
   describe('objects one by one', () => {

@@ -7,8 +7,8 @@ export class AppError extends Error {
     readonly status: number,
     message: string,
     readonly headers: Record<string, string> = {},
-    /** Extra fields of the error body (OAuth's `error` code); never `status`, `message` or `requestId`. */
-    readonly fields: Record<string, string> = {},
+    /** Extra fields of the error body (OAuth's `error` code, the CRM's `errors[]`); never `status`, `message` or `requestId`. */
+    readonly fields: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
     this.name = 'AppError';

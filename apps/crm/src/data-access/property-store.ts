@@ -1,9 +1,15 @@
 import { keyOf, TtlCache } from '@ecomm-sync/util';
 import { DEFAULT_GROUPS, withDefaults, type CrmType, type PropertyDefinition } from '../domain/object-types';
-import { CrmError } from '../domain/crm-error';
+import { CrmError, type CrmErrorDetails } from '../domain/crm-error';
 import { valueProblem } from '../domain/validate-values';
 import type { CrmModels } from './crm-models';
 import { isDuplicateKey } from './duplicate-key';
+
+/** The hosted CRM's `errors[]` and `context` of a refused property value. */
+const propertyDetails = (name: string, code: string, message: string): CrmErrorDetails => ({
+  errors: [{ message, code, in: name, context: { propertyName: [name] } }],
+  context: { propertyName: [name] },
+});
 
 /** Property definitions per portal and object type; every object write is validated against them. */
 export class PropertyStore {
@@ -86,9 +92,15 @@ export class PropertyStore {
       if (!input.properties || typeof input.properties !== 'object') throw CrmError.invalidInput(`inputs[${index}].properties must be an object`);
       for (const [name, value] of Object.entries(input.properties)) {
         const definition = definitions.get(name);
-        if (!definition) throw CrmError.invalidInput(`Property "${name}" does not exist on ${objectType} (inputs[${index}]); create it first`);
+        if (!definition) {
+          const message = `Property "${name}" does not exist on ${objectType} (inputs[${index}]); create it first`;
+          throw CrmError.invalidInput(message, propertyDetails(name, 'PROPERTY_DOESNT_EXIST', message));
+        }
         const problem = valueProblem(definition, value);
-        if (problem) throw CrmError.invalidInput(`Property "${name}" of inputs[${index}]: ${problem}`);
+        if (problem) {
+          const message = `Property "${name}" of inputs[${index}]: ${problem.code}: ${problem.message}`;
+          throw CrmError.invalidInput(message, propertyDetails(name, problem.code, message));
+        }
       }
     });
     return definitions;

@@ -1,19 +1,26 @@
 import type { PropertyDefinition } from './object-types';
 
+/** Why a value does not fit its property: the hosted CRM's code for it, and a sentence. */
+export interface ValueProblem {
+  code: string;
+  message: string;
+}
+
 /** Why a value does not fit its property, or null when it does. */
-export function valueProblem(definition: PropertyDefinition, value: unknown): string | null {
+export function valueProblem(definition: PropertyDefinition, value: unknown): ValueProblem | null {
   if (value === null || value === '') return null;
-  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return 'must be a string, number or boolean';
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')
+    return { code: 'INVALID_PROPERTY_VALUE', message: 'must be a string, number or boolean' };
   const text = String(value);
   switch (definition.type) {
     case 'number':
-      return Number.isFinite(Number(text)) ? null : `INVALID_NUMBER: "${text}" is not a number`;
+      return Number.isFinite(Number(text)) ? null : { code: 'INVALID_NUMBER', message: `"${text}" is not a number` };
     case 'date':
     case 'datetime':
-      return /^-?\d{1,16}$/.test(text) ? null : `INVALID_LONG: "${text}" is not epoch milliseconds`;
+      return /^-?\d{1,16}$/.test(text) ? null : { code: 'INVALID_LONG', message: `"${text}" is not epoch milliseconds` };
     case 'bool':
-      return text === 'true' || text === 'false' ? null : `INVALID_BOOLEAN: "${text}" is not true or false`;
+      return text === 'true' || text === 'false' ? null : { code: 'INVALID_BOOLEAN', message: `"${text}" is not true or false` };
     default:
-      return text.length <= 65_536 ? null : 'longer than 65536 characters';
+      return text.length <= 65_536 ? null : { code: 'INVALID_PROPERTY_VALUE', message: 'longer than 65536 characters' };
   }
 }

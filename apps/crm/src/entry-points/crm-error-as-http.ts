@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import { AppError, frameworkError } from '@ecomm-sync/http';
-import { CrmError, CrmErrorCode } from '../domain/crm-error';
+import { CrmError, CrmErrorCode, type CrmErrorDetails } from '../domain/crm-error';
 
 /** The HTTP status each refusal of the stores is answered with. */
 export const HTTP_STATUS_OF: Record<CrmErrorCode, number> = {
@@ -22,15 +22,28 @@ const CATEGORY_OF: Record<number, string> = {
   429: 'RATE_LIMITS',
 };
 
+/** The body fields the hosted CRM's error answers carry beside `status` and `message` (the SDK's ModelError). */
+function hostedErrorFields(error: AppError, details: CrmErrorDetails, requestId: string): Record<string, unknown> {
+  const errors = details.errors ?? [{ message: error.message }];
+  return {
+    category: CATEGORY_OF[error.status] ?? 'INTERNAL_ERROR',
+    correlationId: requestId,
+    errors,
+    context: details.context ?? {},
+    ...error.fields,
+  };
+}
+
 /**
  * Hands a store's CrmError to the central error handler as the AppError of its code, and gives every
  * error answer of the hosted CRM's API (`/crm/v3`, `/crm/v4`) that API's fields beside ours:
- * `category` and `correlationId` (the request id), which its clients (its SDK among them) read.
- * An answer that has its own (the emulated 429) and the admin API's keep theirs.
+ * `category`, `correlationId` (the request id), `errors[]` (each cause, with its code and the
+ * property it is about where known; else the message once) and `context`, which its clients (its
+ * SDK among them) read. An answer that has its own (the emulated 429) and the admin API's keep theirs.
  */
 export const crmErrorAsHttp = (): ErrorRequestHandler => (error, req, res, next) => {
   const known = error instanceof CrmError ? new AppError(HTTP_STATUS_OF[error.code], error.message) : (frameworkError(error) ?? error);
   if (!(known instanceof AppError) || !/^\/crm\/v[34]\//.test(req.path) || 'correlationId' in known.fields) return next(known);
-  const fields = { category: CATEGORY_OF[known.status] ?? 'INTERNAL_ERROR', correlationId: String(res.locals.requestId ?? ''), ...known.fields };
-  next(new AppError(known.status, known.message, known.headers, fields));
+  const details = error instanceof CrmError ? error.details : {};
+  next(new AppError(known.status, known.message, known.headers, hostedErrorFields(known, details, String(res.locals.requestId ?? ''))));
 };
