@@ -312,6 +312,15 @@ describe('built-in CRM objects API', () => {
     expect(wrongType.body.errors).toEqual([expect.objectContaining({ code: 'INVALID_NUMBER', in: 'amount' })]);
   });
 
+  it('when ten creates of one pipeline label race, then exactly one pipeline is made and the others are told 409', async () => {
+    await request(app).put(`/crm/admin/v1/accounts/${portalId}`).set('authorization', 'Bearer admin-token').send({ token, pipelineLimit: 20 }).expect(200);
+    const pipeline = { label: 'Raced', displayOrder: 1, stages: [{ label: 'Stage 1', displayOrder: 0, metadata: { probability: '0.5' } }] };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => as('post', '/crm/v3/pipelines/deals').send(pipeline)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, ...Array<number>(9).fill(409)]);
+    const listed = (await as('get', '/crm/v3/pipelines/deals').expect(200)).body.results as { label: string }[];
+    expect(listed.filter((one) => one.label === 'Raced')).toHaveLength(1);
+  });
+
   it('when a property or a pipeline is created twice, or a unique value is taken, then the answer is 409 in the error model', async () => {
     const property = { name: 'sync_key', label: 'Sync key', type: 'string', fieldType: 'text', groupName: 'contactinformation', hasUniqueValue: true };
     await as('post', '/crm/v3/properties/contacts').send(property).expect(201);

@@ -91,6 +91,8 @@ const pipelineSchema = new Schema(
 );
 // Serves: the deal pipelines of a portal.
 pipelineSchema.index({ portalId: 1, id: 1 }, { unique: true });
+// One label per portal, as the hosted CRM holds it: two creates of one label at once make one pipeline.
+pipelineSchema.index({ portalId: 1, label: 1 }, { unique: true });
 
 /**
  * Blocks of object ids, each taken by one CRM process by inserting its number: an insert on a unique

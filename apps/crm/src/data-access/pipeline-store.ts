@@ -85,7 +85,14 @@ export class PipelineStore {
     const set = { ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)), updatedAt: new Date().toISOString() };
     if (changes.label !== undefined && (await this.models.pipelines.exists({ portalId, label: changes.label, id: { $ne: id } })))
       throw CrmError.conflict(`A deal pipeline labelled "${changes.label}" already exists`);
-    const doc = await this.models.pipelines.findOneAndUpdate({ portalId, id }, { $set: set }, { new: true }).lean<Pipeline>();
+    const doc = await this.models.pipelines
+      .findOneAndUpdate({ portalId, id }, { $set: set }, { new: true })
+      .lean<Pipeline>()
+      .catch((error: unknown) => {
+        // A rename racing another create or rename of the same label: the unique index decides.
+        if (isDuplicateKey(error)) throw CrmError.conflict(`A deal pipeline labelled "${changes.label}" already exists`);
+        throw error;
+      });
     if (!doc) throw CrmError.notFound(`No deal pipeline "${id}"`);
     return toPipeline(doc);
   }
