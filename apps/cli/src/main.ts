@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from '@ecomm-sync/config';
 import { CrmConnections } from '@ecomm-sync/crm-connections';
 import { connectDatabase, SecretBox } from '@ecomm-sync/data-access';
 import { isQueueName, QUEUES, redriveAllDeadLetters, redriveDeadLetters } from '@ecomm-sync/messaging';
-import { installEcommerce, provisionPortal } from '@ecomm-sync/provisioning';
+import { installEcommerceFor, provisionPortal } from '@ecomm-sync/provisioning';
 import { adminUsage, runAdminCommand, UsageError } from './admin-commands';
 import { cliConfig } from './config';
 import { resealSecrets } from './reseal';
@@ -53,8 +53,7 @@ async function main(argv: string[]) {
         });
         const connections = new CrmConnections({ portals: database.repositories.portals, secretBox, builtinBaseUrl: config.CRM_BASE_URL });
         const portal = (await database.repositories.portals.findById(portalId))!;
-        const { pipelineId } = await installEcommerce(connections.clientFor(portal), portal.ecommPipelineId);
-        await database.repositories.portals.setEcommPipelineId(portalId, pipelineId);
+        await installEcommerceFor(database.repositories.portals, connections.clientFor(portal), portal);
         // The CRM token stays sealed in the database: an operator never needs it.
         console.log(JSON.stringify({ portalId, apiKey }, null, 2));
       } finally {

@@ -1,3 +1,4 @@
+import { ECOMM_DEAL_STAGES, type EcommPipelineIds } from '@ecomm-sync/domain';
 import type { CrmPipeline } from './crm-port';
 import { DealStages } from './deal-stages';
 
@@ -16,13 +17,13 @@ describe('DealStages', () => {
   let reads: number;
   let now: number;
   let pipelines: CrmPipeline[];
-  const make = (pipelineId: string | null = null) =>
+  const make = (kept: EcommPipelineIds | null = null) =>
     new DealStages(
       async () => {
         reads++;
         return pipelines;
       },
-      pipelineId,
+      kept,
       () => now,
     );
 
@@ -73,6 +74,28 @@ describe('DealStages', () => {
   it('when the customer renamed the ecommerce pipeline, then the id the install stored still finds it', async () => {
     pipelines = [{ ...ecommerce, label: 'Web orders' }];
     expect((await make().toCrm([{ properties: { dealstage: 'checkout_pending' } }]))[0].properties.dealstage).toBe('checkout_pending');
-    expect((await make('700').toCrm([{ properties: { dealstage: 'checkout_pending' } }]))[0].properties).toEqual({ dealstage: '702', pipeline: '700' });
+    const keptId = make({ pipelineId: '700', stageIds: {} });
+    expect((await keptId.toCrm([{ properties: { dealstage: 'checkout_pending' } }]))[0].properties).toEqual({ dealstage: '702', pipeline: '700' });
+  });
+
+  it('when the install kept every stage id for this connection, then deals are written and read with them and the pipelines are never read', async () => {
+    const stageIds = Object.fromEntries(ECOMM_DEAL_STAGES.map((stage, index) => [stage.id, String(801 + index)]));
+    const stages = make({ pipelineId: '800', stageIds });
+    const [out] = await stages.toCrm([{ properties: { dealstage: 'checkout_pending' } }]);
+    expect(out.properties).toEqual({ dealstage: stageIds.checkout_pending, pipeline: '800' });
+    expect(await stages.toSpec([{ id: 1, properties: { dealstage: stageIds.shipped } }])).toEqual([{ id: 1, properties: { dealstage: 'shipped' } }]);
+    now += 60 * 60_000;
+    await stages.toCrm([{ properties: { dealstage: 'checkout_pending' } }]);
+    expect(reads).toBe(0);
+  });
+
+  it('when the kept ids lack a stage, or the client changed the pipeline, then the pipelines are read instead', async () => {
+    const partial = make({ pipelineId: '700', stageIds: { checkout_pending: '999' } });
+    expect((await partial.toCrm([{ properties: { dealstage: 'checkout_pending' } }]))[0].properties.dealstage).toBe('702');
+    expect(reads).toBe(1);
+    const full = make({ pipelineId: '700', stageIds: Object.fromEntries(ECOMM_DEAL_STAGES.map((stage) => [stage.id, `x-${stage.id}`])) });
+    full.forget();
+    expect((await full.toCrm([{ properties: { dealstage: 'checkout_pending' } }]))[0].properties.dealstage).toBe('702');
+    expect(reads).toBe(2);
   });
 });

@@ -1,4 +1,4 @@
-import { stageMapOf, type StageMap } from '@ecomm-sync/domain';
+import { stageMapOf, stageMapOfIds, type EcommPipelineIds, type StageMap } from '@ecomm-sync/domain';
 import type { CrmObject, CrmPipeline } from './crm-port';
 
 type Properties = Record<string, string | null>;
@@ -10,21 +10,29 @@ const STAGE_MAP_TTL_MS = 10 * 60_000;
  * SPEC's stage names at the port, the CRM's stage ids on the wire (DESIGN, "The real hosted CRM is
  * the target"): a deal written with `dealstage: checkout_pending` goes out with the CRM's id of that
  * stage and the ecommerce pipeline's id in `pipeline`; a deal read comes back with the name. The map
- * is read from the portal's pipelines when a deal first needs it (one request), and kept a while.
+ * is the one the install kept for this connection; failing that (an install of before stage ids
+ * were kept, a pipeline missing a stage) it is read from the portal's pipelines when a deal first
+ * needs it (one request), and kept a while.
  */
 export class DealStages {
   private map: { value: Promise<StageMap | null>; until: number } | undefined;
+  private kept: StageMap | null;
+  private readonly pipelineId: string | null;
 
   constructor(
     private readonly readPipelines: () => Promise<CrmPipeline[]>,
-    /** The portal's ecommerce pipeline as the install stored it, when known. */
-    private readonly pipelineId: string | null = null,
+    /** The ids the install kept for this connection, when known. */
+    kept: EcommPipelineIds | null = null,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.kept = kept ? stageMapOfIds(kept) : null;
+    this.pipelineId = kept?.pipelineId ?? null;
+  }
 
-  /** The pipeline changed (an install): read it again next time. */
+  /** The pipeline changed (an install through this client): read it next time, the kept ids may be stale. */
   forget(): void {
     this.map = undefined;
+    this.kept = null;
   }
 
   async toCrm<I extends { properties: Properties }>(inputs: I[]): Promise<I[]> {
@@ -48,6 +56,7 @@ export class DealStages {
   }
 
   private async current(): Promise<StageMap | null> {
+    if (this.kept) return this.kept;
     if (!this.map || this.map.until <= this.now())
       this.map = { value: this.readPipelines().then((pipelines) => stageMapOf(pipelines, this.pipelineId)), until: this.now() + STAGE_MAP_TTL_MS };
     const entry = this.map;

@@ -17,6 +17,7 @@ import {
   type NewCrmPipeline,
   type NewCrmPipelineStage,
 } from './crm-port';
+import type { EcommPipelineIds } from '@ecomm-sync/domain';
 import { DealStages } from './deal-stages';
 import { toCrmPipeline, toCrmStage } from './pipeline-answers';
 import { chunks, toCrmObject } from './http-request-helpers';
@@ -32,10 +33,11 @@ export interface CrmClientOptions extends CrmTransportOptions {
    */
   objectWriteTraceIds?: boolean;
   /**
-   * The portal's ecommerce pipeline as its install stored it: deals are written to it even when a
-   * customer renamed it in the CRM (otherwise it is found by its label).
+   * The ids of the portal's ecommerce pipeline and its stages as its install kept them for this
+   * connection: deals are written with them, without reading the pipelines (otherwise the pipeline
+   * is found by its id or label when a deal first needs it).
    */
-  ecommPipelineId?: string | null;
+  ecommPipeline?: EcommPipelineIds | null;
 }
 
 type BatchAnswer = { results: objects.SimplePublicObject[]; errors?: objects.StandardError[] };
@@ -60,7 +62,7 @@ export class HttpCrmClient implements CrmPort {
   constructor(options: CrmClientOptions) {
     this.transport = new CrmTransport(options);
     this.objectWriteTraceIds = options.objectWriteTraceIds ?? true;
-    this.dealStages = new DealStages(() => this.listDealPipelines(), options.ecommPipelineId ?? null);
+    this.dealStages = new DealStages(() => this.listDealPipelines(), options.ecommPipeline ?? null);
     this.batch = new objects.BatchApi(sdkConfiguration(objects, this.transport, options.baseUrl));
     const propertiesConfiguration = sdkConfiguration(properties, this.transport, options.baseUrl);
     this.properties = new properties.CoreApi(propertiesConfiguration);

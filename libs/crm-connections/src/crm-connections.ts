@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CrmConnection, CrmConnectionInput, CrmConnectionView, CrmLimits } from '@ecomm-sync/contracts';
 import { HttpCrmClient, type CrmClientOptions, type CrmPort } from '@ecomm-sync/crm-client';
-import { sealedFor, type Portal, type PortalRepository, type SecretBox, type StoredCrmConnection } from '@ecomm-sync/data-access';
+import { currentEcommPipeline, sealedFor, type Portal, type PortalRepository, type SecretBox, type StoredCrmConnection } from '@ecomm-sync/data-access';
 import type { Logger } from '@ecomm-sync/logger';
 import { CrmConnectionInputError, toCrmConnection } from './crm-connection-input';
 import { OAuthAccessTokens } from './oauth-access-tokens';
@@ -202,7 +202,7 @@ export class CrmConnections {
   /** What a cached client was built from: a new connection or a new token makes a new client. */
   private version(portal: Portal): string {
     const token = 'sealed' in portal.builtinCrmToken ? portal.builtinCrmToken.sealed : `plain:${portal.builtinCrmToken.plaintext}`;
-    return `${portal.crmConnection?.changedAt ?? 0}:${token}:${portal.ecommPipelineId ?? ''}`;
+    return `${portal.crmConnection?.changedAt ?? 0}:${token}:${JSON.stringify(currentEcommPipeline(portal))}`;
   }
 
   private build(portal: Portal): CrmPort {
@@ -215,7 +215,7 @@ export class CrmConnections {
       token,
       timeoutMs,
       account,
-      ecommPipelineId: portal.ecommPipelineId ?? null,
+      ecommPipeline: currentEcommPipeline(portal),
       ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
       ...(budget ? { budget } : {}),
     });

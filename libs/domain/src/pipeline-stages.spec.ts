@@ -1,5 +1,5 @@
 import { ECOMM_DEAL_STAGES } from './ecommerce-setup';
-import { findForeignEcommPipeline, planPipelineRestore, stageMapOf, type PipelineView } from './pipeline-stages';
+import { ecommPipelineIdsOf, findForeignEcommPipeline, planPipelineRestore, stageMapOf, stageMapOfIds, type PipelineView } from './pipeline-stages';
 
 const defaultStages = (): PipelineView['stages'][number][] =>
   ECOMM_DEAL_STAGES.map((stage, i) => ({ id: `${100 + i}`, label: stage.label, displayOrder: stage.displayOrder, metadata: { ...stage.metadata } }));
@@ -49,5 +49,20 @@ describe('the ecommerce pipeline and its stage ids', () => {
     expect(plan.create.map((c) => c.label)).toEqual(['Shipped', 'Cancelled']);
     const surplus = planPipelineRestore(ours([...ours().stages, { id: '7', label: 'Extra', displayOrder: 7, metadata: { probability: '0.1' } }]));
     expect(surplus.archive).toEqual(['7']);
+  });
+
+  it('when an install keeps the ids of our pipeline, then each SPEC stage names its CRM stage, and the map made of them is the one read from the pipeline', () => {
+    const ids = ecommPipelineIdsOf(ours());
+    expect(ids.pipelineId).toBe('555');
+    expect(Object.keys(ids.stageIds).sort()).toEqual(ECOMM_DEAL_STAGES.map((stage) => stage.id).sort());
+    expect(stageMapOfIds(ids)).toEqual(stageMapOf([ours()]));
+  });
+
+  it.each([
+    ['every stage', () => ecommPipelineIdsOf(ours()), true],
+    ['a stage missing (a pipeline without it)', () => ecommPipelineIdsOf(ours(ours().stages.slice(0, 5))), false],
+    ['no stage (an install of before stage ids were kept)', () => ({ pipelineId: '555', stageIds: {} }), false],
+  ])('when the kept ids hold %s, then a map is made of them: %s', (_what, ids, made) => {
+    expect(stageMapOfIds(ids()) !== null).toBe(made);
   });
 });

@@ -41,6 +41,27 @@ export function matchStages(pipeline: PipelineView): Map<string, PipelineView['s
   return matched;
 }
 
+/** The ecommerce pipeline's ids as the install keeps them for one CRM connection: SPEC name → the CRM's stage id. */
+export interface EcommPipelineIds {
+  pipelineId: string;
+  stageIds: Readonly<Record<string, string>>;
+}
+
+/** The ids an install keeps: the pipeline's, and each SPEC stage's that the pipeline has. */
+export function ecommPipelineIdsOf(pipeline: PipelineView): EcommPipelineIds {
+  return { pipelineId: pipeline.id, stageIds: Object.fromEntries([...matchStages(pipeline)].map(([name, stage]) => [name, stage.id])) };
+}
+
+/**
+ * The stage map of ids an install kept, or null when they do not name every SPEC stage (kept by an
+ * install before stage ids were kept, or of a pipeline missing a stage): the pipelines are read then.
+ */
+export function stageMapOfIds(ids: EcommPipelineIds): StageMap | null {
+  if (!ECOMM_DEAL_STAGES.every((stage) => typeof ids.stageIds[stage.id] === 'string')) return null;
+  const toCrm = new Map(ECOMM_DEAL_STAGES.map((stage) => [stage.id, ids.stageIds[stage.id]]));
+  return { pipelineId: ids.pipelineId, toCrm, toSpec: new Map([...toCrm].map(([name, id]) => [id, name])) };
+}
+
 /**
  * The stage map of a portal's ecommerce pipeline, or null when the portal has none: the pipeline
  * the install stored the id of (a customer may have renamed it in the CRM), else the one with our label.

@@ -1,7 +1,9 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
 import { CrmRequestError, type CrmPipeline, type CrmPort, type CrmPropertyInfo, type NewCrmPipeline, type NewCrmPipelineStage } from '@ecomm-sync/crm-client';
 import { ECOMM_DEAL_STAGES, ECOMM_PROPERTIES, crmProperty } from '@ecomm-sync/domain';
-import { EcommerceInstallError, installEcommerce } from './install-ecommerce';
+import { SecretBox, sealedFor } from '@ecomm-sync/data-access';
+import { FakePortalRepository } from '@ecomm-sync/testing-fakes';
+import { EcommerceInstallError, installEcommerce, installEcommerceFor } from './install-ecommerce';
 
 /** An in-memory CRM with a pipeline limit, that can be told to fail the n-th property create. */
 class FakeCrm {
@@ -96,11 +98,17 @@ function withProperty(type: ObjectType, property: CrmPropertyInfo): FakeCrm {
   return crm;
 }
 
+/** SPEC name → stage id, as the CRM holds the pipeline. */
+const stageIdsIn = (pipeline: CrmPipeline) =>
+  Object.fromEntries(pipeline.stages.map((stage) => [ECOMM_DEAL_STAGES.find((one) => one.label === stage.label)!.id, stage.id]));
+
 describe('installEcommerce', () => {
   it('creates the pipeline with its six stages and every ecommerce property, once however often it runs', async () => {
     const crm = new FakeCrm();
-    const { pipelineId } = await installEcommerce(crm.port());
-    expect(await installEcommerce(crm.port())).toEqual({ pipelineId });
+    const first = await installEcommerce(crm.port());
+    const { pipelineId } = first;
+    expect(first.stageIds).toEqual(stageIdsIn(crm.pipeline(pipelineId)));
+    expect(await installEcommerce(crm.port())).toEqual(first);
     expect(crm.ours().map((pipeline) => pipeline.id)).toEqual([pipelineId]);
     expect(crm.pipeline(pipelineId).stages.map((stage) => [stage.label, stage.metadata])).toEqual(
       ECOMM_DEAL_STAGES.map((stage) => [stage.label, stage.metadata]),
@@ -115,8 +123,10 @@ describe('installEcommerce', () => {
     crm.pipelines = crm.pipelines.map((pipeline) =>
       pipeline.id === pipelineId ? { ...pipeline, label: 'My renamed pipeline', stages: kept.map((s) => ({ ...s })) } : pipeline,
     );
-    expect(await installEcommerce(crm.port(), pipelineId)).toEqual({ pipelineId });
+    const restored = await installEcommerce(crm.port(), pipelineId);
     const ours = crm.pipeline(pipelineId);
+    // The ids it answers (for the portal to keep) are the restored pipeline's, without reading it again.
+    expect(restored).toEqual({ pipelineId, stageIds: stageIdsIn(ours) });
     expect(ours.label).toBe('Ecommerce Pipeline');
     expect(ours.stages.map((stage) => stage.label)).toEqual(ECOMM_DEAL_STAGES.map((stage) => stage.label));
     // The stages that were there keep their ids (deals in them stay where they are).
@@ -164,5 +174,38 @@ describe('installEcommerce', () => {
     expect(error).toMatchObject({ reason: 'crm-failure', message: expect.stringMatching(/was undone/) });
     expect(crm.pipelines.map((pipeline) => pipeline.id)).toEqual(['default']);
     expect(crm.propertyNames()).toEqual(['email']);
+  });
+});
+
+describe('installEcommerceFor', () => {
+  const aPortal = async (portals: FakePortalRepository) => {
+    const portalId = await portals.nextPortalId();
+    await portals.create({ portalId, name: 'Shop', crmTokenSealed: new SecretBox('k'.repeat(32)).seal('t', sealedFor.builtinCrmToken(portalId)) });
+    return portalId;
+  };
+
+  it('when a portal installs, then the ids are kept for its connection; installed again unchanged, nothing is written', async () => {
+    const portals = new FakePortalRepository();
+    const portalId = await aPortal(portals);
+    const crm = new FakeCrm();
+    const ids = await installEcommerceFor(portals, crm.port(), (await portals.findById(portalId))!);
+    expect((await portals.findById(portalId))!.ecommPipeline).toEqual({ ...ids, forConnection: 0 });
+    const writes = jest.spyOn(portals, 'setEcommPipeline');
+    await installEcommerceFor(portals, crm.port(), (await portals.findById(portalId))!);
+    expect(writes).not.toHaveBeenCalled();
+  });
+
+  it("when the connection changed since the last install, then the old CRM's pipeline id is not used and the new CRM's ids are kept for the new connection", async () => {
+    const portals = new FakePortalRepository();
+    const portalId = await aPortal(portals);
+    await installEcommerceFor(portals, new FakeCrm().port(), (await portals.findById(portalId))!);
+    await portals.setCrmConnection(portalId, { kind: 'builtin', limits: null, changedAt: 5_000 });
+    const other = new FakeCrm();
+    other.ids = 100;
+    other.pipelines = [...other.pipelines, { id: 'p1', label: 'Not ours', displayOrder: 1, stages: [] }]; // the old CRM's id names another pipeline here
+    const ids = await installEcommerceFor(portals, other.port(), (await portals.findById(portalId))!);
+    expect(other.pipeline(ids.pipelineId).label).toBe('Ecommerce Pipeline');
+    expect(other.pipeline('p1').label).toBe('Not ours');
+    expect((await portals.findById(portalId))!.ecommPipeline).toEqual({ ...ids, forConnection: 5_000 });
   });
 });

@@ -1,6 +1,7 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
 import { OBJECT_TYPES } from '@ecomm-sync/contracts';
 import { CrmRequestError, type CrmPipeline, type CrmPort, type NewCrmPipeline } from '@ecomm-sync/crm-client';
+import { connectionVersionOf, currentEcommPipeline, type Portal, type PortalRepository } from '@ecomm-sync/data-access';
 import {
   ECOMM_DEAL_STAGES,
   ECOMM_PIPELINE_DISPLAY_ORDER,
@@ -8,8 +9,10 @@ import {
   ECOMM_PROPERTIES,
   ECOMM_PROPERTY_GROUP,
   findEcommPipeline,
+  ecommPipelineIdsOf,
   findForeignEcommPipeline,
   planPipelineRestore,
+  type EcommPipelineIds,
 } from '@ecomm-sync/domain';
 
 export type InstallRefusal = 'foreign-pipeline' | 'pipeline-limit' | 'conflicting-property' | 'crm-failure';
@@ -42,7 +45,7 @@ const isConflict = (error: unknown) => error instanceof CrmRequestError && error
  * loser of a create finds the winner's). Checks first and writes after; if a write fails, what
  * this call created is deleted again, so a failed install leaves nothing half-made.
  */
-export async function installEcommerce(crm: CrmPort, knownPipelineId: string | null = null): Promise<{ pipelineId: string }> {
+export async function installEcommerce(crm: CrmPort, knownPipelineId: string | null = null): Promise<EcommPipelineIds> {
   const pipelines = await crm.listDealPipelines().catch(crmFailure);
   // Ours: the one an earlier install made (its id; a user may have renamed it), else by its label.
   const ours = pipelines.find((pipeline) => pipeline.id === knownPipelineId) ?? findEcommPipeline(pipelines);
@@ -79,10 +82,10 @@ export async function installEcommerce(crm: CrmPort, knownPipelineId: string | n
   }
 
   const undo: (() => Promise<void>)[] = [];
-  let pipelineId: string;
+  let pipeline: CrmPipeline;
   try {
     // The pipeline first: it is the step a portal at its limit refuses, before anything else is made.
-    pipelineId = ours ? await restorePipeline(crm, ours) : await createPipeline(crm, undo);
+    pipeline = ours ? await restorePipeline(crm, ours) : await createPipeline(crm, undo);
     for (const { type, names, group } of missing) {
       if (group) {
         try {
@@ -108,7 +111,7 @@ export async function installEcommerce(crm: CrmPort, knownPipelineId: string | n
       'crm-failure',
     );
   }
-  return { pipelineId };
+  return ecommPipelineIdsOf(pipeline);
 }
 
 /** A CRM that fails while the install only reads: nothing was made yet. */
@@ -126,20 +129,27 @@ const describe = (property: { type: string; hasUniqueValue?: boolean }) => `${pr
  * update reverts it), through the CRM's stage endpoints, so that the stages keep their ids and the
  * deals in them stay where they are.
  */
-async function restorePipeline(crm: CrmPort, pipeline: CrmPipeline): Promise<string> {
+async function restorePipeline(crm: CrmPort, pipeline: CrmPipeline): Promise<CrmPipeline> {
   const plan = planPipelineRestore(pipeline);
   if (plan.relabel) await crm.updateDealPipeline(pipeline.id, { label: ECOMM_PIPELINE_LABEL });
+  const kept = pipeline.stages.filter((stage) => !plan.archive.includes(stage.id));
+  const updated = kept.map((stage) => {
+    const change = plan.update.find((one) => one.stageId === stage.id);
+    return change ? { ...stage, label: change.label, displayOrder: change.displayOrder, metadata: change.metadata } : stage;
+  });
   for (const { stageId, ...changes } of plan.update) await crm.updateDealStage(pipeline.id, stageId, changes);
-  for (const stage of plan.create) await crm.createDealStage(pipeline.id, stage);
+  const created = [];
+  for (const stage of plan.create) created.push(await crm.createDealStage(pipeline.id, stage));
   for (const stageId of plan.archive) await crm.archiveDealStage(pipeline.id, stageId);
-  return pipeline.id;
+  // The pipeline as it now is, without reading it again: the stage ids are what the install keeps.
+  return { ...pipeline, label: ECOMM_PIPELINE_LABEL, stages: [...updated, ...created] };
 }
 
-async function createPipeline(crm: CrmPort, undo: (() => Promise<void>)[]): Promise<string> {
+async function createPipeline(crm: CrmPort, undo: (() => Promise<void>)[]): Promise<CrmPipeline> {
   try {
     const created = await crm.createDealPipeline(defaultPipeline());
     undo.push(() => crm.deleteDealPipeline(created.id));
-    return created.id;
+    return created;
   } catch (error) {
     // Labels are unique: a concurrent install made it meanwhile.
     const made = isConflict(error) ? findEcommPipeline(await crm.listDealPipelines()) : undefined;
@@ -153,3 +163,22 @@ async function createPipeline(crm: CrmPort, undo: (() => Promise<void>)[]): Prom
     throw error;
   }
 }
+
+/**
+ * The install against the portal's current CRM connection, keeping the ids it found or made for that
+ * connection (decision 43): ids kept for a connection since replaced belong to another CRM account
+ * and are neither passed to the install nor used by the CRM adapter.
+ */
+export async function installEcommerceFor(
+  portals: Pick<PortalRepository, 'setEcommPipeline'>,
+  crm: CrmPort,
+  portal: Pick<Portal, 'portalId' | 'crmConnection' | 'ecommPipeline'>,
+): Promise<EcommPipelineIds> {
+  const kept = currentEcommPipeline(portal);
+  const ids = await installEcommerce(crm, kept?.pipelineId ?? null);
+  if (!kept || !sameIds(kept, ids)) await portals.setEcommPipeline(portal.portalId, { ...ids, forConnection: connectionVersionOf(portal) });
+  return ids;
+}
+
+const sameIds = (a: EcommPipelineIds, b: EcommPipelineIds) =>
+  a.pipelineId === b.pipelineId && JSON.stringify(Object.entries(a.stageIds).sort()) === JSON.stringify(Object.entries(b.stageIds).sort());

@@ -2,7 +2,7 @@ import type { ObjectType, PropertyMapping } from '@ecomm-sync/contracts';
 import { DEFAULT_STORE_ID } from '@ecomm-sync/contracts';
 import type { CrmPort } from '@ecomm-sync/crm-client';
 import type { Repositories } from '@ecomm-sync/data-access';
-import { installEcommerce } from './install-ecommerce';
+import { installEcommerceFor } from './install-ecommerce';
 
 const same = (name: string, dataType: PropertyMapping['dataType'] = 'STRING'): PropertyMapping => ({
   externalPropertyName: name,
@@ -30,8 +30,9 @@ export async function prepareSyncReadyPortal(
   mappings: Partial<Record<ObjectType, PropertyMapping[]>> = DEMO_MAPPINGS,
 ): Promise<void> {
   const tenant = { portalId, appId: null };
-  const { pipelineId } = await installEcommerce(crm, (await repositories.portals.findById(portalId))?.ecommPipelineId ?? null);
-  await repositories.portals.setEcommPipelineId(portalId, pipelineId);
+  const portal = await repositories.portals.findById(portalId);
+  if (!portal) throw new Error(`No portal ${portalId}`);
+  await installEcommerceFor(repositories.portals, crm, portal);
   await repositories.ecommerceInstalls.markInstalled(tenant, Date.now());
   await repositories.stores.upsert(tenant, { id: DEFAULT_STORE_ID, label: 'Custom' });
   await repositories.settings.put(tenant, { enabled: true, importOnInstall: false, webhookUri: null, mappings });

@@ -26,7 +26,7 @@ export const aPortal = (overrides: Partial<Portal> = {}): Portal => ({
   builtinCrmToken: { plaintext: `crm-token-${next()}` },
   crmConnection: null,
   crmOAuthToken: null,
-  ecommPipelineId: null,
+  ecommPipeline: null,
   ...overrides,
 });
 

@@ -1,7 +1,7 @@
 import type { CatchUpMessage, Tenant } from '@ecomm-sync/contracts';
 import { TOPICS } from '@ecomm-sync/contracts';
 import { CrmRequestError, type CrmPort } from '@ecomm-sync/crm-client';
-import { ECOMM_PIPELINE_LABEL, SYNC_KEY_PROPERTY, crmProperty } from '@ecomm-sync/domain';
+import { ECOMM_DEAL_STAGES, ECOMM_PIPELINE_LABEL, SYNC_KEY_PROPERTY, crmProperty } from '@ecomm-sync/domain';
 import { recordingLogger } from '@ecomm-sync/testing';
 import {
   anAppTenant,
@@ -67,8 +67,10 @@ describe('ManageInstallUseCase', () => {
 
       const pipelines = await crm.listDealPipelines();
       expect(pipelines.map((pipeline) => pipeline.label)).toEqual([ECOMM_PIPELINE_LABEL]);
-      // The id the CRM gave the pipeline is kept with the portal (a user may rename it in the CRM).
-      expect((await portals.findById(tenant.portalId))?.ecommPipelineId).toBe(pipelines[0].id);
+      // The ids the CRM gave the pipeline and its stages are kept with the portal, for its connection.
+      const stageIds = Object.fromEntries(pipelines[0].stages.map((stage) => [ECOMM_DEAL_STAGES.find((one) => one.label === stage.label)!.id, stage.id]));
+      expect((await portals.findById(tenant.portalId))?.ecommPipeline).toEqual({ pipelineId: pipelines[0].id, stageIds, forConnection: 0 });
+      expect(Object.keys(stageIds)).toHaveLength(ECOMM_DEAL_STAGES.length);
       expect((await crm.listProperties('DEAL')).map((property) => property.name)).toContain(SYNC_KEY_PROPERTY);
       expect(await stores.list(tenant)).toEqual([{ id: 'default', label: 'Custom' }]);
       expect(await ecommerceInstalls.find(tenant)).toMatchObject({ installCompleted: true, installedAt: NOW });

@@ -4,7 +4,7 @@ import { settingsOwner, type Portal, type Repositories, type Store } from '@ecom
 import { AppError } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
-import { EcommerceInstallError, installEcommerce } from '@ecomm-sync/provisioning';
+import { EcommerceInstallError, installEcommerceFor } from '@ecomm-sync/provisioning';
 
 export interface InstallOptions {
   /** The CRM port of a portal, through its connection (CrmConnections.clientFor). */
@@ -105,8 +105,7 @@ export class ManageInstallUseCase {
     const portal = await this.repositories.portals.findById(tenant.portalId);
     if (!portal) throw AppError.notFound(`No portal ${tenant.portalId}`);
     try {
-      const { pipelineId } = await installEcommerce(this.options.crmFor(portal), portal.ecommPipelineId);
-      if (pipelineId !== portal.ecommPipelineId) await this.repositories.portals.setEcommPipelineId(portal.portalId, pipelineId);
+      await installEcommerceFor(this.repositories.portals, this.options.crmFor(portal), portal);
     } catch (error) {
       if (!(error instanceof EcommerceInstallError)) throw error;
       this.logger.warn('ecommerce setup refused', { ...tenant, reason: error.reason, error: error.message });

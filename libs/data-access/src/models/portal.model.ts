@@ -16,7 +16,12 @@ const portalSchema = new Schema(
     crmConnection: { type: Schema.Types.Mixed },
     /** The OAuth access token of a hosted connection, sealed, shared by every replica (StoredOAuthToken). */
     crmOAuthToken: { type: Schema.Types.Mixed },
-    /** The id the CRM gave the portal's ecommerce pipeline (its label can be changed in the CRM; its id cannot). */
+    /**
+     * The ids the CRM gave the portal's ecommerce pipeline and its stages (KeptEcommPipeline: its label
+     * can be changed in the CRM, its ids cannot), and the connection they belong to.
+     */
+    ecommPipeline: { type: Schema.Types.Mixed },
+    /** The pipeline's id alone, as documents of before stage ids were kept hold it; replaced at the next install. */
     ecommPipelineId: { type: String },
   },
   { collection: 'portals', timestamps: true, versionKey: false, minimize: false },

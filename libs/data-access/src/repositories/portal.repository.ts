@@ -1,5 +1,6 @@
 import type { Connection, Model } from 'mongoose';
 import type { CrmLimits } from '@ecomm-sync/contracts';
+import type { EcommPipelineIds } from '@ecomm-sync/domain';
 import { portalModel, type PortalDocument } from '../models/portal.model';
 import { Sequences } from './sequences';
 import { isSealed, sealedFor } from '../secrets';
@@ -37,19 +38,46 @@ export interface Portal {
   /** Null: never set, the built-in CRM without limits. */
   crmConnection: StoredCrmConnection | null;
   crmOAuthToken: StoredOAuthToken | null;
-  /** The id the CRM gave the portal's ecommerce pipeline; null until the first install. */
-  ecommPipelineId: string | null;
+  /** The ids the CRM gave the portal's ecommerce pipeline and its stages, in the connection named; null until the first install. */
+  ecommPipeline: KeptEcommPipeline | null;
 }
 
-const toPortal = (doc: PortalDocument): Portal => ({
-  portalId: doc.portalId,
-  name: doc.name,
-  active: doc.active,
-  builtinCrmToken: doc.crmTokenSealed ? { sealed: doc.crmTokenSealed } : { plaintext: doc.crmToken ?? '' },
-  crmConnection: (doc.crmConnection as StoredCrmConnection | undefined) ?? null,
-  crmOAuthToken: (doc.crmOAuthToken as StoredOAuthToken | undefined) ?? null,
-  ecommPipelineId: doc.ecommPipelineId ?? null,
-});
+/** The ecommerce pipeline's ids an install kept, and the CRM connection they belong to. */
+export interface KeptEcommPipeline extends EcommPipelineIds {
+  /** The `changedAt` of the connection the install ran against (0: the default built-in one). */
+  forConnection: number;
+}
+
+/** The connection a portal's kept pipeline ids must name to be its current CRM's: its `changedAt`, 0 for the default. */
+export const connectionVersionOf = (portal: Pick<Portal, 'crmConnection'>): number => portal.crmConnection?.changedAt ?? 0;
+
+/**
+ * The pipeline ids kept for the portal's current CRM connection, or null: none kept, or kept for a
+ * connection since replaced (another CRM account has other ids: the pipelines are read there).
+ */
+export const currentEcommPipeline = (portal: Pick<Portal, 'crmConnection' | 'ecommPipeline'>): EcommPipelineIds | null =>
+  portal.ecommPipeline && portal.ecommPipeline.forConnection === connectionVersionOf(portal)
+    ? { pipelineId: portal.ecommPipeline.pipelineId, stageIds: portal.ecommPipeline.stageIds }
+    : null;
+
+/** A document of before stage ids were kept has the pipeline's id alone, kept for the connection it has. */
+function keptPipelineOf(doc: PortalDocument, crmConnection: StoredCrmConnection | null): KeptEcommPipeline | null {
+  if (doc.ecommPipeline) return doc.ecommPipeline as KeptEcommPipeline;
+  return doc.ecommPipelineId ? { pipelineId: doc.ecommPipelineId, stageIds: {}, forConnection: connectionVersionOf({ crmConnection }) } : null;
+}
+
+function toPortal(doc: PortalDocument): Portal {
+  const crmConnection = (doc.crmConnection as StoredCrmConnection | undefined) ?? null;
+  return {
+    portalId: doc.portalId,
+    name: doc.name,
+    active: doc.active,
+    builtinCrmToken: doc.crmTokenSealed ? { sealed: doc.crmTokenSealed } : { plaintext: doc.crmToken ?? '' },
+    crmConnection,
+    crmOAuthToken: (doc.crmOAuthToken as StoredOAuthToken | undefined) ?? null,
+    ecommPipeline: keptPipelineOf(doc, crmConnection),
+  };
+}
 
 export class PortalRepository {
   private readonly portals: Model<PortalDocument>;
@@ -82,8 +110,10 @@ export class PortalRepository {
     return doc ? toPortal(doc) : null;
   }
 
-  async setEcommPipelineId(portalId: number, pipelineId: string): Promise<boolean> {
-    return (await this.portals.updateOne({ portalId }, { $set: { ecommPipelineId: pipelineId } })).matchedCount === 1;
+  /** Keeps the ids an install found or made, for the connection it ran against. */
+  async setEcommPipeline(portalId: number, kept: KeptEcommPipeline): Promise<boolean> {
+    const ecommPipeline = { pipelineId: kept.pipelineId, stageIds: { ...kept.stageIds }, forConnection: kept.forConnection };
+    return (await this.portals.updateOne({ portalId }, { $set: { ecommPipeline }, $unset: { ecommPipelineId: 1 } })).matchedCount === 1;
   }
 
   async setActive(portalId: number, active: boolean): Promise<boolean> {

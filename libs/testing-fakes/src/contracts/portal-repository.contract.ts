@@ -1,4 +1,4 @@
-import type { PortalRepository, StoredCrmConnection } from '@ecomm-sync/data-access';
+import { connectionVersionOf, currentEcommPipeline, type PortalRepository, type StoredCrmConnection } from '@ecomm-sync/data-access';
 import { aPortalId } from '../builders';
 import type { PublicOf } from '../public-of';
 
@@ -33,7 +33,7 @@ export function describePortalRepositoryContract(name: string, make: () => Porta
         builtinCrmToken: { sealed: sealed('t') },
         crmConnection: null,
         crmOAuthToken: null,
-        ecommPipelineId: null,
+        ecommPipeline: null,
       };
       expect(created).toEqual(expected);
       expect(await portals.findById(portalId)).toEqual(expected);
@@ -42,12 +42,27 @@ export function describePortalRepositoryContract(name: string, make: () => Porta
       expect(await portals.findById(aPortalId())).toBeNull();
     });
 
-    it("when the ecommerce pipeline's id is kept, then the portal has it; an unknown portal answers false", async () => {
+    it("when the ecommerce pipeline's ids are kept, then the portal has them for that connection; an unknown portal answers false", async () => {
       const portalId = await portals.nextPortalId();
       await portals.create({ portalId, name: 'Shop', crmTokenSealed: sealed('t') });
-      expect(await portals.setEcommPipelineId(portalId, '123456')).toBe(true);
-      expect((await portals.findById(portalId))?.ecommPipelineId).toBe('123456');
-      expect(await portals.setEcommPipelineId(portalId + 1_000_000, '1')).toBe(false);
+      const kept = { pipelineId: '123456', stageIds: { checkout_pending: '11', closedwon: '12' }, forConnection: 0 };
+      expect(await portals.setEcommPipeline(portalId, kept)).toBe(true);
+      const portal = (await portals.findById(portalId))!;
+      expect(portal.ecommPipeline).toEqual(kept);
+      expect(currentEcommPipeline(portal)).toEqual({ pipelineId: '123456', stageIds: kept.stageIds });
+      expect(await portals.setEcommPipeline(portalId + 1_000_000, kept)).toBe(false);
+    });
+
+    it("when the CRM connection changes after an install, then the kept pipeline ids are not the current CRM's", async () => {
+      const portalId = await portals.nextPortalId();
+      await portals.create({ portalId, name: 'Shop', crmTokenSealed: sealed('t') });
+      await portals.setEcommPipeline(portalId, { pipelineId: '1', stageIds: {}, forConnection: 0 });
+      await portals.setCrmConnection(portalId, { kind: 'builtin', limits: null, changedAt: 1_700_000_000_000 });
+      const portal = (await portals.findById(portalId))!;
+      expect(portal.ecommPipeline?.pipelineId).toBe('1');
+      expect(currentEcommPipeline(portal)).toBeNull();
+      await portals.setEcommPipeline(portalId, { pipelineId: '2', stageIds: {}, forConnection: connectionVersionOf(portal) });
+      expect(currentEcommPipeline((await portals.findById(portalId))!)?.pipelineId).toBe('2');
     });
 
     it('when a token or connection secret comes in clear, then it is refused', async () => {

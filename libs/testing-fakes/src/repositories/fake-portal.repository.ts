@@ -1,4 +1,12 @@
-import { isSealed, type Portal, type PortalRepository, type SealedPortalField, type StoredCrmConnection, type StoredOAuthToken } from '@ecomm-sync/data-access';
+import {
+  isSealed,
+  type KeptEcommPipeline,
+  type Portal,
+  type PortalRepository,
+  type SealedPortalField,
+  type StoredCrmConnection,
+  type StoredOAuthToken,
+} from '@ecomm-sync/data-access';
 import { copy, type PublicOf } from '../public-of';
 
 function assertSealed(connection: StoredCrmConnection): void {
@@ -34,7 +42,7 @@ export class FakePortalRepository implements PublicOf<PortalRepository> {
         builtinCrmToken: { sealed: portal.crmTokenSealed },
         crmConnection: null,
         crmOAuthToken: null,
-        ecommPipelineId: null,
+        ecommPipeline: null,
       }),
     );
   }
@@ -48,9 +56,9 @@ export class FakePortalRepository implements PublicOf<PortalRepository> {
     return portal ? copy(portal) : null;
   }
 
-  async setEcommPipelineId(portalId: number, pipelineId: string): Promise<boolean> {
+  async setEcommPipeline(portalId: number, kept: KeptEcommPipeline): Promise<boolean> {
     const portal = this.portals.get(portalId);
-    if (portal) portal.ecommPipelineId = pipelineId;
+    if (portal) portal.ecommPipeline = { pipelineId: kept.pipelineId, stageIds: { ...kept.stageIds }, forConnection: kept.forConnection };
     return portal !== undefined;
   }
 
