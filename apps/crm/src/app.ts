@@ -7,6 +7,7 @@ import { crmErrorAsHttp } from './entry-points/crm-error-as-http';
 import { accessLog } from './entry-points/access-log';
 import { crmOpenApiDocument } from './entry-points/crm-openapi';
 import { crmRoutes } from './entry-points/crm.routes';
+import { oauthTokenRoutes } from './entry-points/oauth-token.routes';
 import { stampArrival } from './entry-points/hosted-limits.middleware';
 import { RequestLedger } from './limits/request-ledger';
 
@@ -25,6 +26,8 @@ export interface CrmAppDeps {
     clock?: () => number;
     usageRetentionSeconds?: number;
   };
+  /** The time OAuth access tokens are issued and expire by: tests set it instead of waiting. */
+  clock?: () => number;
 }
 
 export function createCrmApp(deps: CrmAppDeps): Express {
@@ -37,6 +40,8 @@ export function createCrmApp(deps: CrmAppDeps): Express {
   app.use(apiDocsRoutes(crmOpenApiDocument(), 'ecomm-sync built-in CRM API'));
   app.use(requestContext());
   app.use(accessLog(deps.logger));
+  const clock = deps.clock ?? Date.now;
+  app.use(oauthTokenRoutes(deps.store.oauth, clock)); // a form, before the JSON body parser
   app.use(jsonBody(deps.bodyLimit));
   app.use(
     crmRoutes(deps.store, {
@@ -44,6 +49,7 @@ export function createCrmApp(deps: CrmAppDeps): Express {
       defaultPipelineLimit: deps.defaultPipelineLimit,
       ledger,
       environmentLimits: deps.hostedLimits?.defaults ?? null,
+      clock,
     }),
   );
   app.use(notFoundHandler());

@@ -10,12 +10,21 @@ import { CrmStore } from './data-access/crm-store';
 /** For the CRM's integration specs: the built-in CRM over HTTP on a database of the spec's own, and accounts made through its admin API. */
 export interface TestCrmServer {
   baseUrl: string;
+  /** The CRM's database, for checks of what is stored. */
+  connection: Connection;
   /** Makes (or updates) the account of a portal with this token. */
   account(portalId: number, token: string): Promise<void>;
+  /** Registers an OAuth client for the portal's account: its refresh token (POST .../oauth-grants). */
+  oauthGrant(portalId: number, clientId: string, clientSecret: string): Promise<string>;
   close(): Promise<void>;
 }
 
-export async function startTestCrmServer(name: string): Promise<TestCrmServer> {
+export interface TestCrmServerOptions {
+  /** The time OAuth access tokens are issued and expire by: a test moves it instead of waiting. */
+  clock?: () => number;
+}
+
+export async function startTestCrmServer(name: string, options: TestCrmServerOptions = {}): Promise<TestCrmServer> {
   const connection: Connection = await mongoose.createConnection(testInfrastructure().mongoUrl, { dbName: uniqueName(name).replace(/-/g, '_') }).asPromise();
   const store = new CrmStore(connection);
   await store.createIndexes();
@@ -26,6 +35,7 @@ export async function startTestCrmServer(name: string): Promise<TestCrmServer> {
     defaultPipelineLimit: 5,
     bodyLimit: '1mb',
     ready: () => true,
+    clock: options.clock,
   });
   const server = await new Promise<Server>((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
@@ -33,8 +43,14 @@ export async function startTestCrmServer(name: string): Promise<TestCrmServer> {
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     baseUrl,
+    connection,
     account: async (portalId, token) => {
       await axios.put(`${baseUrl}/crm/admin/v1/accounts/${portalId}`, { token }, { headers: { authorization: 'Bearer admin-token' } });
+    },
+    oauthGrant: async (portalId, clientId, clientSecret) => {
+      const url = `${baseUrl}/crm/admin/v1/accounts/${portalId}/oauth-grants`;
+      const { data } = await axios.post<{ refreshToken: string }>(url, { clientId, clientSecret }, { headers: { authorization: 'Bearer admin-token' } });
+      return data.refreshToken;
     },
     close: async () => {
       await new Promise((resolve) => server.close(resolve));

@@ -8,8 +8,13 @@ import { createCrmApp } from './app';
 import { CrmStore } from './data-access/crm-store';
 
 /** Every write endpoint of the built-in CRM, with the fields its body has. */
-const ENDPOINTS: (Pick<FuzzTarget, 'method' | 'path' | 'fields'> & { admin?: boolean })[] = [
-  { method: 'POST', path: '/crm/v3/objects/:seg/batch/create', fields: ['inputs', 'properties', 'email', 'dealstage'] },
+const ENDPOINTS: (Pick<FuzzTarget, 'method' | 'path' | 'fields'> & { admin?: boolean; oauth?: boolean })[] = [
+  {
+    method: 'POST',
+    path: '/crm/v3/objects/:seg/batch/create',
+    fields: ['inputs', 'properties', 'email', 'dealstage', 'associations', 'to', 'id', 'types', 'associationTypeId'],
+  },
+  { method: 'POST', path: '/crm/v3/objects/:seg', fields: ['properties', 'associations', 'to', 'id', 'types', 'associationCategory', 'associationTypeId'] },
   { method: 'POST', path: '/crm/v3/objects/:seg/batch/update', fields: ['inputs', 'id', 'properties'] },
   { method: 'POST', path: '/crm/v3/objects/:seg/batch/upsert', fields: ['inputs', 'id', 'idProperty', 'properties'] },
   { method: 'POST', path: '/crm/v3/objects/:seg/batch/archive', fields: ['inputs', 'id'] },
@@ -24,6 +29,13 @@ const ENDPOINTS: (Pick<FuzzTarget, 'method' | 'path' | 'fields'> & { admin?: boo
   { method: 'PATCH', path: '/crm/v3/pipelines/deals/:seg', fields: ['label', 'displayOrder', 'stages'] },
   { method: 'DELETE', path: '/crm/v3/pipelines/deals/:seg' },
   { method: 'POST', path: '/crm/v4/associations/:seg/:seg/batch/associate/default', fields: ['inputs', 'from', 'to', 'id'] },
+  {
+    method: 'POST',
+    path: '/crm/v4/associations/:seg/:seg/batch/create',
+    fields: ['inputs', 'from', 'to', 'id', 'types', 'associationCategory', 'associationTypeId'],
+  },
+  { method: 'POST', path: '/crm/v4/associations/:seg/:seg/batch/labels/archive', fields: ['inputs', 'from', 'to', 'id', 'types', 'associationTypeId'] },
+  { method: 'POST', path: '/crm/v4/associations/:seg/:seg/labels', fields: ['name', 'label', 'inverseLabel'] },
   { method: 'PUT', path: '/crm/admin/v1/accounts/:seg', admin: true, fields: ['token', 'pipelineLimit'] },
   {
     method: 'PUT',
@@ -32,6 +44,9 @@ const ENDPOINTS: (Pick<FuzzTarget, 'method' | 'path' | 'fields'> & { admin?: boo
     fields: ['burstPer10s', 'intervalMs', 'dailyCap', 'timeZone', 'searchPerSecond', 'invalidMarker'],
   },
   { method: 'POST', path: '/crm/admin/v1/accounts/:seg/limits/reset-daily', admin: true, fields: ['nextResetAt'] },
+  { method: 'POST', path: '/crm/admin/v1/accounts/:seg/oauth-grants', admin: true, fields: ['clientId', 'clientSecret'] },
+  // The hosted CRM's OAuth refusals name themselves in `status` (BAD_CLIENT_ID, …) instead of "error".
+  { method: 'POST', path: '/oauth/v1/token', oauth: true, fields: ['grant_type', 'client_id', 'client_secret', 'refresh_token'] },
 ];
 
 const BOUNDED_BODIES = 24;
@@ -72,13 +87,18 @@ describe('built-in CRM under fuzzed requests (real MongoDB)', () => {
 
   it.each(ENDPOINTS.map((endpoint) => [`${endpoint.method} ${endpoint.path}`, endpoint] as const))(
     'when %s gets fuzzed bodies and paths, then it answers each with the error model and never a 5xx',
-    async (_name, { method, path, admin, fields }) => {
+    async (_name, { method, path, admin, oauth, fields }) => {
       const target: FuzzTarget = {
         method,
         path,
         fields,
         headers: { authorization: `Bearer ${admin ? 'admin-token' : token}` },
-        checkError: (body) => expect(body).toMatchObject({ status: 'error', message: expect.any(String), requestId: expect.any(String) }),
+        checkError: (body) =>
+          expect(body).toMatchObject({
+            status: oauth ? expect.stringMatching(/^(error|BAD_[A-Z_]+)$/) : 'error',
+            message: expect.any(String),
+            requestId: expect.any(String),
+          }),
       };
       await assertEndpointSurvivesFuzz(baseUrl, target, { bodies: fuzzRuns(BOUNDED_BODIES) });
     },

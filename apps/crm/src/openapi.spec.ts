@@ -32,4 +32,14 @@ describe('built-in CRM OpenAPI document', () => {
     expect(res.body.paths['/crm/admin/v1/accounts/{portalId}'].put.security).toEqual([{ adminToken: [] }]);
     await request(app).get('/docs').expect(200).expect('content-type', /html/);
   });
+
+  it('when the OAuth operations are read, then the token endpoint takes a form without credential and documents the hosted CRM’s error body', () => {
+    const document = crmOpenApiDocument();
+    const token = document.paths['/oauth/v1/token'].post as { security: unknown; requestBody: { content: object }; responses: Record<string, unknown> };
+
+    expect(token.security).toEqual([]);
+    expect(Object.keys(token.requestBody.content)).toEqual(['application/x-www-form-urlencoded']);
+    expect(token.responses['400']).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/CrmOauthError' } } } });
+    expect(document.paths['/crm/admin/v1/accounts/{portalId}/oauth-grants'].post).toMatchObject({ security: [{ adminToken: [] }] });
+  });
 });

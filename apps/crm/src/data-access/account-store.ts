@@ -11,12 +11,13 @@ export interface Account {
   limits?: HostedLimits | null;
 }
 
-type AccountDoc = { portalId: number; pipelineLimit: number; limits?: unknown };
+export type AccountDoc = { portalId: number; pipelineLimit: number; limits?: unknown };
 
-const asAccount = ({ portalId, pipelineLimit, limits }: AccountDoc): Account =>
+export const asAccount = ({ portalId, pipelineLimit, limits }: AccountDoc): Account =>
   limits === undefined ? { portalId, pipelineLimit } : { portalId, pipelineLimit, limits: limits as HostedLimits | null };
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+/** How every bearer secret of the CRM is stored: tokens, OAuth client secrets and refresh tokens. */
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Accounts of the built-in CRM: one per portal, found by its bearer token. */
 export class AccountStore {

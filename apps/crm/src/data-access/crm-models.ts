@@ -1,4 +1,6 @@
 import { Schema, type Connection } from 'mongoose';
+import type { PropertyHistory } from '../domain/property-history';
+import { oauthModels } from './oauth-models';
 
 const accountSchema = new Schema(
   {
@@ -54,6 +56,10 @@ const objectSchema = new Schema(
     id: { type: Number, required: true },
     properties: { type: Schema.Types.Mixed, default: {} },
     associations: { type: Schema.Types.Mixed, default: {} },
+    /** The labels of associations (`{type}: [{id, typeId}]`), beside `associations` that every association is in. */
+    associationLabels: { type: Schema.Types.Mixed },
+    /** Each property's last values (PropertyHistory), oldest first; read only when a caller asks for them. */
+    history: { type: Schema.Types.Mixed },
     archived: { type: Boolean, default: false },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
@@ -94,6 +100,23 @@ pipelineSchema.index({ portalId: 1, id: 1 }, { unique: true });
 // One label per portal, as the hosted CRM holds it: two creates of one label at once make one pipeline.
 pipelineSchema.index({ portalId: 1, label: 1 }, { unique: true });
 
+const associationLabelSchema = new Schema(
+  {
+    portalId: { type: Number, required: true },
+    fromObjectType: { type: String, required: true },
+    toObjectType: { type: String, required: true },
+    name: { type: String, required: true },
+    typeId: { type: Number, required: true },
+    label: { type: String, required: true },
+    inverseLabel: { type: String },
+  },
+  { collection: 'crm_association_labels', versionKey: false },
+);
+// Serves: the labels of a pair of types (listed, and checked when an association names one); one name per pair.
+associationLabelSchema.index({ portalId: 1, fromObjectType: 1, toObjectType: 1, name: 1 }, { unique: true });
+// Serves: a label by either of its type ids (labelKeyOf); gives each label type ids of its own.
+associationLabelSchema.index({ portalId: 1, typeId: 1 }, { unique: true });
+
 /**
  * Blocks of object ids, each taken by one CRM process by inserting its number: an insert on a unique
  * key is atomic on every MongoDB-compatible server (a find-and-modify `$inc` is not on the
@@ -109,9 +132,17 @@ export interface CrmObjectDoc {
   id: number;
   properties: Record<string, string | null>;
   associations: Record<string, number[]>;
+  associationLabels?: Record<string, AssociationLabelRef[]>;
+  history?: PropertyHistory;
   archived: boolean;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A label on one association, kept on the object it starts at: the other object's id and the label's type id. */
+export interface AssociationLabelRef {
+  id: number;
+  typeId: number;
 }
 
 /** The claim of one value of a unique property: `_id` is uniqueValueKey(portalId, objectType, property, value). */
@@ -132,7 +163,9 @@ export function crmModels(connection: Connection) {
     objects: connection.model('CrmObject', objectSchema),
     uniqueValues: connection.model('CrmUniqueValue', uniqueValueSchema),
     pipelines: connection.model('CrmPipeline', pipelineSchema),
+    associationLabels: connection.model('CrmAssociationLabel', associationLabelSchema),
     idBlocks: connection.model('CrmIdBlock', idBlockSchema),
+    ...oauthModels(connection),
   };
 }
 export type CrmModels = ReturnType<typeof crmModels>;

@@ -1,8 +1,10 @@
 import type { Connection } from 'mongoose';
 import { AccountStore } from './account-store';
+import { AssociationLabelStore } from './association-label-store';
 import { AssociationStore } from './association-store';
 import { crmModels, type CrmModels } from './crm-models';
 import { ObjectStore } from './object-store';
+import { OAuthStore } from './oauth-store';
 import { PipelineStore } from './pipeline-store';
 import { PropertyStore } from './property-store';
 
@@ -20,15 +22,19 @@ export class CrmStore {
   readonly properties: PropertyStore;
   readonly objects: ObjectStore;
   readonly associations: AssociationStore;
+  readonly associationLabels: AssociationLabelStore;
   readonly pipelines: PipelineStore;
+  readonly oauth: OAuthStore;
 
   constructor(connection: Connection) {
     this.models = crmModels(connection);
     this.accounts = new AccountStore(this.models);
     this.properties = new PropertyStore(this.models);
     this.objects = new ObjectStore(this.models, this.properties);
-    this.associations = new AssociationStore(this.models, this.objects);
+    this.associationLabels = new AssociationLabelStore(this.models);
+    this.associations = new AssociationStore(this.models, this.objects, this.associationLabels);
     this.pipelines = new PipelineStore(this.models);
+    this.oauth = new OAuthStore(this.models);
   }
 
   async createIndexes(): Promise<void> {

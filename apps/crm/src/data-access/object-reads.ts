@@ -3,7 +3,8 @@ import { driverCollection, findIn } from '@ecomm-sync/data-access';
 import { ownValue } from '@ecomm-sync/domain';
 import { CrmError } from '../domain/crm-error';
 import type { CrmType } from '../domain/object-types';
-import type { CrmModels, CrmObjectDoc, UniqueValueDoc } from './crm-models';
+import type { PropertyHistory } from '../domain/property-history';
+import type { AssociationLabelRef, CrmModels, CrmObjectDoc, UniqueValueDoc } from './crm-models';
 import type { PropertyStore } from './property-store';
 import { matchesSearch, searchOrder, type SearchFilter, type SearchSort } from '../domain/crm-search';
 import { UniqueClaims, uniqueProperties } from './unique-claims';
@@ -14,12 +15,18 @@ export interface StoredObject {
   id: number;
   properties: Properties;
   associations: Record<string, number[]>;
+  associationLabels?: Record<string, AssociationLabelRef[]>;
+  /** Read only when asked for (`withHistory`): the write path never needs it. */
+  history?: PropertyHistory;
   archived: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
 
 export type SearchGroup = { filters: SearchFilter[] };
+
+/** Reads leave each object's property history out unless asked: it is most of a busy object's document. */
+const projection = (withHistory: boolean | undefined) => (withHistory ? {} : { projection: { history: 0 } });
 
 /** The e-mails a filter group asks for with EQ or IN on `email`, or null when it asks for none. */
 function emailsAskedBy(group: SearchGroup): string[] | null {
@@ -53,9 +60,9 @@ export class ObjectReads {
    * Live objects of the portal and type with these ids, in the order asked; unknown, archived and
    * other portals' or types' ids are left out. Read by _id alone, then checked here.
    */
-  async read(portalId: number, objectType: CrmType, ids: number[]): Promise<StoredObject[]> {
+  async read(portalId: number, objectType: CrmType, ids: number[], { withHistory }: { withHistory?: boolean } = {}): Promise<StoredObject[]> {
     if (ids.length === 0) return [];
-    const docs = await findIn(this.objects, '_id', ids);
+    const docs = await findIn(this.objects, '_id', ids, projection(withHistory));
     const byId = new Map(
       docs
         .filter((doc) => doc.portalId === portalId && doc.objectType === objectType && !doc.archived)
@@ -65,9 +72,9 @@ export class ObjectReads {
   }
 
   /** One page of the live objects of a type, by id, after the id `after` (the basic API's list). */
-  async page(portalId: number, objectType: CrmType, limit: number, after: number): Promise<StoredObject[]> {
+  async page(portalId: number, objectType: CrmType, limit: number, after: number, { withHistory }: { withHistory?: boolean } = {}): Promise<StoredObject[]> {
     const docs = await this.objects
-      .find({ portalId, objectType, archived: false, id: { $gt: after } })
+      .find({ portalId, objectType, archived: false, id: { $gt: after } }, projection(withHistory))
       .sort({ id: 1 })
       .limit(limit)
       .toArray();
@@ -79,17 +86,29 @@ export class ObjectReads {
    * keyed by the value as asked: through the values' claims (a contact's `email` without case, as
    * the hosted CRM reads contacts by e-mail).
    */
-  async readByProperty(portalId: number, objectType: CrmType, property: string, values: string[]): Promise<Map<string, StoredObject>> {
+  async readByProperty(
+    portalId: number,
+    objectType: CrmType,
+    property: string,
+    values: string[],
+    options: { withHistory?: boolean } = {},
+  ): Promise<Map<string, StoredObject>> {
     if (!uniqueProperties(objectType, await this.propertyStore.definitions(portalId, objectType)).includes(property)) {
       throw CrmError.invalidInput(`idProperty "${property}" is not a property with unique values on ${objectType}`);
     }
-    return this.ownersHolding(portalId, objectType, property, values);
+    return this.ownersHolding(portalId, objectType, property, values, options);
   }
 
   /** The live owners of unique values that still hold them, keyed by the value as asked. */
-  private async ownersHolding(portalId: number, objectType: CrmType, property: string, values: string[]): Promise<Map<string, StoredObject>> {
+  private async ownersHolding(
+    portalId: number,
+    objectType: CrmType,
+    property: string,
+    values: string[],
+    options: { withHistory?: boolean } = {},
+  ): Promise<Map<string, StoredObject>> {
     const owners = await this.claims.owners(portalId, objectType, property, values);
-    const objects = new Map((await this.read(portalId, objectType, [...owners.values()])).map((object) => [object.id, object]));
+    const objects = new Map((await this.read(portalId, objectType, [...owners.values()], options)).map((object) => [object.id, object]));
     const found = new Map<string, StoredObject>();
     for (const value of values) {
       const object = objects.get(owners.get(value) ?? 0);
@@ -115,7 +134,7 @@ export class ObjectReads {
     const candidates =
       emails.length > 0 && emails.every((asked) => asked !== null)
         ? [...(await this.ownersHolding(portalId, objectType, 'email', emails.flat() as string[])).values()]
-        : ((await this.objects.find({ portalId, objectType, archived: false }).toArray()) as unknown as StoredObject[]);
+        : ((await this.objects.find({ portalId, objectType, archived: false }, projection(false)).toArray()) as unknown as StoredObject[]);
     const unique = [...new Map(candidates.map((object) => [object.id, object])).values()];
     const matching = unique.filter((object) => matchesSearch(object.properties, filterGroups)).sort(searchOrder(sorts));
     return { total: matching.length, results: matching.slice(after, after + limit) };

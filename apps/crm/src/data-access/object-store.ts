@@ -1,6 +1,7 @@
 import { driverCollection } from '@ecomm-sync/data-access';
 import { ownValue } from '@ecomm-sync/domain';
 import { CrmError } from '../domain/crm-error';
+import { HISTORY_LIMIT, historyEntry, initialHistory } from '../domain/property-history';
 import type { CrmType } from '../domain/object-types';
 import type { CrmModels } from './crm-models';
 import { isDuplicateKey } from './duplicate-key';
@@ -13,6 +14,16 @@ export type { Properties, SearchGroup, StoredObject } from './object-reads';
 
 function normalise(properties: Record<string, unknown>): Properties {
   return Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, value === null ? null : String(value)]));
+}
+
+/**
+ * The `$push` that records written values in the same update that writes them (no round trip of its
+ * own), each property's list capped at its newest HISTORY_LIMIT.
+ */
+function historyPush(properties: Properties, at: Date): Record<string, unknown> {
+  const push: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(properties)) push[`history.${name}`] = { $each: [historyEntry(value, at)], $slice: -HISTORY_LIMIT };
+  return push;
 }
 
 /** Objects of every type: batch writes and associations, over the reads and search of ObjectReads. */
@@ -32,6 +43,7 @@ export class ObjectStore extends ObjectReads {
       id,
       properties,
       associations: {},
+      history: initialHistory(properties, now),
       archived: false,
       createdAt: now,
       updatedAt: now,
@@ -72,7 +84,7 @@ export class ObjectStore extends ObjectReads {
       if (Object.keys(changes).length === 0) continue;
       const set: Record<string, unknown> = { updatedAt: now };
       for (const [name, value] of Object.entries(changes)) set[`properties.${name}`] = value;
-      writes.push({ updateOne: { filter: { _id: object.id }, update: { $set: set } } });
+      writes.push({ updateOne: { filter: { _id: object.id }, update: { $set: set, $push: historyPush(changes, now) } } });
       claimed.push({ id: object.id, before: current.get(object.id)!.properties, after: changes });
       current.set(object.id, { ...object, properties: { ...object.properties, ...changes }, updatedAt: now });
     }
@@ -146,7 +158,9 @@ export class ObjectStore extends ObjectReads {
             updateOne: {
               // The id was claimed by this portal and type, through its unique value: it is theirs.
               filter: { _id: id },
-              update: { $set: set, $setOnInsert: { portalId, objectType, id, createdAt: now, associations: {} } },
+              // Not read before it is written (the hot path), an upserted object records every value
+              // the upsert writes, changed or not; a batch update records only what it changes.
+              update: { $set: set, $push: historyPush(properties, now), $setOnInsert: { portalId, objectType, id, createdAt: now, associations: {} } },
               upsert: true,
             },
           };

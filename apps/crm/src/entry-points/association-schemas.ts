@@ -22,8 +22,8 @@ const associationsBody = {
 } as const;
 export const validateAssociations = validator(associationsBody);
 
-/** Association types as the v4 API names them (the SDK's AssociationSpec). */
-const associationSpecs = {
+/** Association types as the v4 API names them (the SDK's AssociationSpec): a pair's default type, or a label's. */
+export const associationSpecs = {
   type: 'array',
   minItems: 1,
   maxItems: 10,
@@ -37,6 +37,32 @@ const associationSpecs = {
   },
 } as const;
 export const validateAssociationSpecs = validator(associationSpecs);
+
+/** Pairs with the types to give them (batch/create) or take off them (batch/labels/archive): the SDK's PublicAssociationMultiPost. */
+const associationTypedBody = {
+  type: 'object',
+  required: ['inputs'],
+  properties: {
+    inputs: inputs({
+      type: 'object',
+      required: ['from', 'to', 'types'],
+      properties: { from: objectRef, to: objectRef, types: associationSpecs },
+    }),
+  },
+} as const;
+export const validateAssociationTyped = validator(associationTypedBody);
+
+/** A new association label (the SDK's PublicAssociationDefinitionCreateRequest). */
+const associationLabelBody = {
+  type: 'object',
+  required: ['name', 'label'],
+  properties: {
+    name: { type: 'string', pattern: '^[A-Za-z0-9_][A-Za-z0-9_ -]{0,99}$', errorHint: 'must be 1 to 100 letters, digits, _, - or spaces' },
+    label: { type: 'string', minLength: 1, maxLength: 100 },
+    inverseLabel: { type: 'string', minLength: 1, maxLength: 100 },
+  },
+} as const;
+export const validateAssociationLabel = validator(associationLabelBody);
 
 const associationBatchReadBody = {
   type: 'object',
@@ -65,6 +91,8 @@ export const validateAssociationBatchArchive = validator(associationBatchArchive
 export const ASSOCIATION_BODY_SCHEMAS = {
   associationsBody: closed(associationsBody),
   associationSpecs: closed(associationSpecs),
+  associationTypedBody: closed(associationTypedBody),
+  associationLabelBody: closed(associationLabelBody),
   associationBatchReadBody: closed(associationBatchReadBody),
   associationBatchArchiveBody: closed(associationBatchArchiveBody),
 };

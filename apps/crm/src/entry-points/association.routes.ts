@@ -1,15 +1,16 @@
 import { Router, type Response } from 'express';
 import { AppError, parseWith } from '@ecomm-sync/http';
-import type { AssociationStore } from '../data-access/association-store';
-import { DEFAULT_ASSOCIATION_TYPES, type CrmType } from '../domain/object-types';
+import type { Associated, AssociationPair, AssociationStore } from '../data-access/association-store';
+import { defaultType } from '../domain/association-labels';
+import type { CrmType } from '../domain/object-types';
 import { objectType } from './object-basic.routes';
-import { validateAssociationBatchArchive, validateAssociationBatchRead, validateAssociations, validateAssociationSpecs } from './association-schemas';
-
-/** The default (HUBSPOT_DEFINED) association type from one type to another, as the v4 API names it. */
-function defaultType(from: CrmType, to: CrmType) {
-  const typeId = DEFAULT_ASSOCIATION_TYPES[`${from}->${to}`];
-  return typeId === undefined ? null : { category: 'HUBSPOT_DEFINED', typeId, label: null };
-}
+import {
+  validateAssociationBatchArchive,
+  validateAssociationBatchRead,
+  validateAssociations,
+  validateAssociationSpecs,
+  validateAssociationTyped,
+} from './association-schemas';
 
 const id = (value: string | number, what: string): number => {
   const text = String(value);
@@ -18,10 +19,9 @@ const id = (value: string | number, what: string): number => {
 };
 
 /**
- * The v4 associations API (the SDK's associations.v4 BasicApi and BatchApi) for the default
- * association types: create one or in batches (by the default type, or naming it), read, archive.
- * Labelled (USER_DEFINED) types are the hosted CRM's; here a create that names another type than
- * the default is refused with 400 saying so.
+ * The v4 associations API (the SDK's associations.v4 BasicApi and BatchApi): create one or in
+ * batches (by the default type, or naming types: the default and the portal's labels), read each
+ * association with its types, take labels off, archive. A type that is neither: 400 naming it.
  */
 export function associationRoutes(associations: AssociationStore, account: (res: Response) => { portalId: number }): Router {
   const router = Router();
@@ -39,10 +39,13 @@ export function associationRoutes(associations: AssociationStore, account: (res:
     ]);
   };
 
-  /** What a read answers for one object: each associated object with its association type. */
-  const associated = (from: CrmType, to: CrmType, ids: number[]) => {
-    const type = defaultType(from, to);
-    return ids.map((toObjectId) => ({ toObjectId, associationTypes: type ? [type] : [] }));
+  /** What a read answers for one object: each associated object with its association types. */
+  const associated = (found: Associated[]) => found.map(({ id: toObjectId, types }) => ({ toObjectId, associationTypes: types }));
+
+  /** What a create naming types answers for each pair: the pair and its labels (the SDK's LabelsBetweenObjectPair). */
+  const labelled = async (portalId: number, from: CrmType, to: CrmType, pairs: AssociationPair[]) => {
+    const labels = await associations.labelsOf(portalId, from, to, pairs);
+    return pairs.map((pair, i) => ({ fromObjectTypeId: from, fromObjectId: pair.from, toObjectTypeId: to, toObjectId: pair.to, labels: labels[i] }));
   };
 
   router.post('/crm/v4/associations/:from/:to/batch/associate/default', async (req, res) => {
@@ -63,30 +66,36 @@ export function associationRoutes(associations: AssociationStore, account: (res:
   });
 
   router.put('/crm/v4/objects/:from/:fromId/associations/:to/:toId', async (req, res) => {
-    const specs = parseWith(validateAssociationSpecs, req.body);
+    const types = parseWith(validateAssociationSpecs, req.body);
     const [from, to] = [objectType(req, 'from'), objectType(req, 'to')];
-    const type = defaultType(from, to);
-    const other = specs.find((spec) => spec.associationCategory !== 'HUBSPOT_DEFINED' || spec.associationTypeId !== type?.typeId);
-    if (other)
-      throw AppError.badRequest(
-        `The built-in CRM makes the default association type only (${type ? `HUBSPOT_DEFINED ${type.typeId}` : 'none'} from ${from} to ${to}); ${other.associationCategory} ${other.associationTypeId} is not one`,
-      );
-    const pair = { from: id(req.params.fromId, 'objectId'), to: id(req.params.toId, 'toObjectId') };
+    const pair = { from: id(req.params.fromId, 'objectId'), to: id(req.params.toId, 'toObjectId'), types };
     await associations.associate(account(res).portalId, from, to, [pair]);
-    res.status(201).json({
-      fromObjectTypeId: from,
-      fromObjectId: pair.from,
-      toObjectTypeId: to,
-      toObjectId: pair.to,
-      labels: [],
-    });
+    const [answer] = await labelled(account(res).portalId, from, to, [pair]);
+    res.status(201).json(answer);
+  });
+
+  router.post('/crm/v4/associations/:from/:to/batch/create', async (req, res) => {
+    const startedAt = new Date().toISOString();
+    const { inputs } = parseWith(validateAssociationTyped, req.body);
+    const [from, to] = [objectType(req, 'from'), objectType(req, 'to')];
+    const pairs = inputs.map((input) => ({ from: id(input.from.id, 'from.id'), to: id(input.to.id, 'to.id'), types: input.types }));
+    await associations.associate(account(res).portalId, from, to, pairs);
+    res.status(201).json(timed(startedAt, { results: await labelled(account(res).portalId, from, to, pairs) }));
+  });
+
+  router.post('/crm/v4/associations/:from/:to/batch/labels/archive', async (req, res) => {
+    const { inputs } = parseWith(validateAssociationTyped, req.body);
+    const [from, to] = [objectType(req, 'from'), objectType(req, 'to')];
+    const pairs = inputs.map((input) => ({ from: id(input.from.id, 'from.id'), to: id(input.to.id, 'to.id'), types: input.types }));
+    await associations.archiveLabels(account(res).portalId, from, to, pairs);
+    res.status(204).end();
   });
 
   router.get('/crm/v4/objects/:from/:fromId/associations/:to', async (req, res) => {
     const [from, to] = [objectType(req, 'from'), objectType(req, 'to')];
-    const ids = await associations.of(account(res).portalId, from, id(req.params.fromId, 'objectId'), to);
-    if (ids === null) throw AppError.notFound(`No ${from} with id ${String(req.params.fromId).slice(0, 100)}`);
-    res.json({ results: associated(from, to, ids) });
+    const found = await associations.of(account(res).portalId, from, id(req.params.fromId, 'objectId'), to);
+    if (found === null) throw AppError.notFound(`No ${from} with id ${String(req.params.fromId).slice(0, 100)}`);
+    res.json({ results: associated(found) });
   });
 
   router.delete('/crm/v4/objects/:from/:fromId/associations/:to/:toId', async (req, res) => {
@@ -101,8 +110,8 @@ export function associationRoutes(associations: AssociationStore, account: (res:
     const [from, to] = [objectType(req, 'from'), objectType(req, 'to')];
     const results = [];
     for (const input of inputs) {
-      const ids = await associations.of(account(res).portalId, from, id(input.id, 'inputs[].id'), to);
-      if (ids !== null) results.push({ from: { id: String(input.id) }, to: associated(from, to, ids) });
+      const found = await associations.of(account(res).portalId, from, id(input.id, 'inputs[].id'), to);
+      if (found !== null) results.push({ from: { id: String(input.id) }, to: associated(found) });
     }
     res.json(timed(startedAt, { results }));
   });

@@ -2,7 +2,8 @@ import type { ApiOperation, ApiParameter } from '@ecomm-sync/contracts';
 import { CRM_TYPES } from '../domain/object-types';
 import { CRM_BODY_SCHEMAS as body } from './schemas';
 
-// The v4 associations API beyond the batch default create (association.routes.ts), in the CRM's OpenAPI document.
+// The v4 associations API beyond the batch default create (association.routes.ts) and its labels
+// (association-label.routes.ts), in the CRM's OpenAPI document.
 
 const portalToken = [{ crmToken: [] }];
 const type: ApiParameter = { description: 'contacts, deals, products or line_items', schema: { type: 'string', enum: CRM_TYPES } };
@@ -29,10 +30,41 @@ export const ASSOCIATION_OPERATIONS: readonly ApiOperation[] = [
   associations({
     method: 'put',
     path: '/crm/v4/objects/{from}/{fromId}/associations/{to}/{toId}',
-    summary: 'Associate two objects naming the type (the built-in CRM makes the default type only)',
+    summary: "Associate two objects naming the types: the pair's default type and the portal's labels (both ways)",
     pathParams: onePair,
     body: { schema: body.associationSpecs },
-    responses: { 201: { description: 'Associated', schema: object } },
+    responses: { 201: { description: '{fromObjectTypeId, fromObjectId, toObjectTypeId, toObjectId, labels}', schema: object } },
+  }),
+  associations({
+    method: 'post',
+    path: '/crm/v4/associations/{from}/{to}/batch/create',
+    summary: "Associate up to 100 pairs naming the types: the default type and the portal's labels (both ways)",
+    pathParams: { from: type, to: type },
+    body: { schema: body.associationTypedBody },
+    responses: { 201: { description: '{status, results: [{fromObjectId, toObjectId, labels}]}', schema: object } },
+  }),
+  associations({
+    method: 'post',
+    path: '/crm/v4/associations/{from}/{to}/batch/labels/archive',
+    summary: 'Take labels off up to 100 associations (both ways); the associations stay, with their default type',
+    pathParams: { from: type, to: type },
+    body: { schema: body.associationTypedBody },
+    responses: { 204: { description: 'Removed' } },
+  }),
+  associations({
+    method: 'get',
+    path: '/crm/v4/associations/{from}/{to}/labels',
+    summary: "The association types from one object type to another: the default, then the portal's labels",
+    pathParams: { from: type, to: type },
+    responses: ok('{results: [{category, typeId, label}]}'),
+  }),
+  associations({
+    method: 'post',
+    path: '/crm/v4/associations/{from}/{to}/labels',
+    summary: 'Define an association label: a type id per direction (a paired label names the other direction inverseLabel)',
+    pathParams: { from: type, to: type },
+    body: { schema: body.associationLabelBody },
+    responses: ok('{results: [{category: USER_DEFINED, typeId, label}]}: from → to, then to → from'),
   }),
   associations({
     method: 'get',

@@ -2,11 +2,16 @@ import { buildOpenApiDocument, errorBodySchema, SERVICE_OPERATIONS, type ApiOper
 import { CRM_TYPES } from '../domain/object-types';
 import { ADMIN_OPERATIONS } from './crm-openapi-admin';
 import { ASSOCIATION_OPERATIONS } from './crm-openapi-associations';
+import { OAUTH_OPERATIONS, withOAuthErrorAnswer } from './crm-openapi-oauth';
 import { PIPELINE_OPERATIONS } from './crm-openapi-pipelines';
 import { CRM_BODY_SCHEMAS as body } from './schemas';
 
 const SECURITY_SCHEMES = {
-  crmToken: { type: 'http', scheme: 'bearer', description: "The portal's CRM token (made with PUT /crm/admin/v1/accounts/{portalId})." },
+  crmToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: "The portal's CRM token (made with PUT /crm/admin/v1/accounts/{portalId}), or an access token of POST /oauth/v1/token until it expires.",
+  },
   adminToken: { type: 'http', scheme: 'bearer', description: 'The operator token `ADMIN_TOKEN`.' },
 };
 const portalToken = [{ crmToken: [] }];
@@ -46,7 +51,7 @@ export const CRM_OPERATIONS: readonly ApiOperation[] = [
   objects({
     method: 'post',
     path: '/crm/v3/objects/{type}/batch/create',
-    summary: 'Create up to 100 objects',
+    summary: 'Create up to 100 objects, each with the associations it starts with',
     body: { schema: body.createBody },
     responses: { 201: { description: 'Created', schema: batchAnswer }, ...partly },
   }),
@@ -91,7 +96,7 @@ export const CRM_OPERATIONS: readonly ApiOperation[] = [
   objects({
     method: 'post',
     path: '/crm/v3/objects/{type}',
-    summary: 'Create one object',
+    summary: 'Create one object, with the associations it starts with',
     body: { schema: body.oneObjectBody },
     responses: { 201: { description: 'Created', schema: object } },
     errors: [400, 409],
@@ -104,6 +109,7 @@ export const CRM_OPERATIONS: readonly ApiOperation[] = [
       limit: { description: 'At most 100 (default 10)', schema: { type: 'integer', minimum: 1, maximum: 100 } },
       after: { description: 'The paging cursor of the previous page', schema: { type: 'string' } },
       properties: listQuery('Properties to answer'),
+      propertiesWithHistory: listQuery('Properties to answer with their last values, newest first'),
       associations: listQuery('Types whose associations to answer'),
     },
     responses: ok('{results, paging?}'),
@@ -115,6 +121,7 @@ export const CRM_OPERATIONS: readonly ApiOperation[] = [
     pathParams: { type, id: objectIdParam },
     query: {
       properties: listQuery('Properties to answer'),
+      propertiesWithHistory: listQuery('Properties to answer with their last values, newest first'),
       associations: listQuery('Types whose associations to answer'),
       idProperty: { description: 'A unique property (contacts: email) whose value {id} is', schema: { type: 'string' } },
     },
@@ -126,7 +133,7 @@ export const CRM_OPERATIONS: readonly ApiOperation[] = [
     summary: 'Update one object, by id or by a unique property (idProperty)',
     pathParams: { type, id: objectIdParam },
     query: { idProperty: { description: 'A unique property (contacts: email) whose value {id} is', schema: { type: 'string' } } },
-    body: { schema: body.oneObjectBody },
+    body: { schema: body.oneObjectUpdateBody },
     responses: ok('The object'),
     errors: [400, 409],
   }),
@@ -203,12 +210,13 @@ export const CRM_OPERATIONS: readonly ApiOperation[] = [
   },
   ...ASSOCIATION_OPERATIONS,
   ...ADMIN_OPERATIONS,
+  ...OAUTH_OPERATIONS,
   ...SERVICE_OPERATIONS,
 ];
 
 /** The built-in CRM's OpenAPI 3.1 document, a second document beside the gateway's. */
 export function crmOpenApiDocument() {
-  return buildOpenApiDocument({
+  const document = buildOpenApiDocument({
     title: 'ecomm-sync built-in CRM',
     version: '1',
     description: 'The built-in CRM: a CRM v3 objects API per portal, and its admin API. Built from the JSON Schemas that validate its requests.',
@@ -216,4 +224,5 @@ export function crmOpenApiDocument() {
     errorSchema: errorBodySchema,
     operations: CRM_OPERATIONS,
   });
+  return withOAuthErrorAnswer(document);
 }

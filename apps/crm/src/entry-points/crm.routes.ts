@@ -10,10 +10,13 @@ import { portalTokenAuth } from './auth';
 import { pipelineRoutes } from './pipeline.routes';
 import { validateProperty, validatePropertyGroup } from './setup-schemas';
 import { associationRoutes } from './association.routes';
+import { associationLabelRoutes } from './association-label.routes';
+import { createWithAssociations } from '../data-access/create-with-associations';
 import { objectBasicRoutes, objectType } from './object-basic.routes';
 import { present, presentProperty } from './present';
 import { hostedLimits, limitsOf } from './hosted-limits.middleware';
 import { limitsAdminRoutes } from './limits-admin.routes';
+import { oauthAdminRoutes } from './oauth-admin.routes';
 
 /**
  * A batch write of the inputs not marked invalid by the account's marker: answered as usual when
@@ -46,16 +49,19 @@ export interface CrmRoutesOptions {
   ledger: RequestLedger;
   /** The limits of accounts without their own; null: none (the default). */
   environmentLimits: HostedLimits | null;
+  /** The time OAuth access tokens expire by. */
+  clock: () => number;
 }
 
 /** The objects API of the built-in CRM, in the shape of the public CRM v3 API. */
-export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, ledger, environmentLimits }: CrmRoutesOptions): Router {
+export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, ledger, environmentLimits, clock }: CrmRoutesOptions): Router {
   const router = Router();
   const account = (res: { locals: Record<string, unknown> }) => res.locals.account as Account;
   const adminAuth = staticBearerAuth(adminToken, 'The CRM admin API');
 
-  // Admin: accounts (one per portal of the sync service), and the hosted limits they emulate.
+  // Admin: accounts (one per portal of the sync service), the hosted limits they emulate, their OAuth clients.
   router.use(limitsAdminRoutes(store.accounts, ledger, environmentLimits, adminAuth));
+  router.use(oauthAdminRoutes(store.oauth, adminAuth));
   router.put('/crm/admin/v1/accounts/:portalId', adminAuth, async (req, res) => {
     const portalId = Number(req.params.portalId);
     if (!Number.isInteger(portalId) || portalId < 1) throw AppError.badRequest('portalId must be a positive integer');
@@ -65,13 +71,13 @@ export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, l
     res.json({ portalId: created.portalId, pipelineLimit: body.pipelineLimit ?? created.pipelineLimit });
   });
 
-  router.use('/crm', portalTokenAuth(store.accounts));
+  router.use('/crm', portalTokenAuth(store.accounts, store.oauth, clock));
   router.use('/crm', hostedLimits(ledger, environmentLimits));
 
   router.post('/crm/v3/objects/:type/batch/create', async (req, res) => {
     const { inputs } = parseWith(validateCreate, req.body);
     const type = objectType(req);
-    await writeBatch(res, 201, inputs, (valid) => store.objects.create(account(res).portalId, type, valid));
+    await writeBatch(res, 201, inputs, (valid) => createWithAssociations(store, account(res).portalId, type, valid));
   });
 
   router.post('/crm/v3/objects/:type/batch/update', async (req, res) => {
@@ -105,20 +111,22 @@ export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, l
 
   router.post('/crm/v3/objects/:type/batch/read', async (req, res) => {
     const startedAt = new Date().toISOString();
-    const { inputs, properties, idProperty } = parseWith(validateRead, req.body);
+    const { inputs, properties, idProperty, propertiesWithHistory } = parseWith(validateRead, req.body);
     const type = objectType(req);
     const values = inputs.map((input) => String(input.id));
+    const withHistory = { withHistory: (propertiesWithHistory ?? []).length > 0 };
+    const show = (object: StoredObject) => present(object, properties, undefined, propertiesWithHistory);
     if (idProperty === undefined) {
       const bad = values.findIndex((value) => !/^[0-9]{1,15}$/.test(value));
       if (bad >= 0)
         throw AppError.badRequest(`inputs[${bad}].id "${values[bad].slice(0, 100)}" is not an object id; to read by another property, name it in idProperty`);
-      const results = await store.objects.read(account(res).portalId, type, values.map(Number));
-      res.json({ status: 'COMPLETE', results: results.map((object) => present(object, properties)), startedAt, completedAt: new Date().toISOString() });
+      const results = await store.objects.read(account(res).portalId, type, values.map(Number), withHistory);
+      res.json({ status: 'COMPLETE', results: results.map(show), startedAt, completedAt: new Date().toISOString() });
       return;
     }
     // As the hosted CRM: the objects found, and a 207 naming the values nothing was found for.
-    const found = await store.objects.readByProperty(account(res).portalId, type, idProperty, values);
-    const results = [...new Map([...found.values()].map((object) => [object.id, object])).values()].map((object) => present(object, properties));
+    const found = await store.objects.readByProperty(account(res).portalId, type, idProperty, values, withHistory);
+    const results = [...new Map([...found.values()].map((object) => [object.id, object])).values()].map(show);
     const missing = [...new Set(values.filter((value) => !found.has(value)))];
     const timing = { startedAt, completedAt: new Date().toISOString() };
     if (missing.length === 0) {
@@ -206,6 +214,7 @@ export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, l
   router.use(pipelineRoutes(store.pipelines, account));
 
   router.use(associationRoutes(store.associations, account));
+  router.use(associationLabelRoutes(store.associationLabels, account));
 
   return router;
 }

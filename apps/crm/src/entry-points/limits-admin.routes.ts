@@ -5,7 +5,8 @@ import { effectiveLimits, HOSTED_INTERVAL_MS, isValidTimeZone, type HostedLimits
 import type { RequestLedger } from '../limits/request-ledger';
 import { validateLimits, validateResetDaily } from './schemas';
 
-function portalIdOf(req: Request): number {
+/** The account's portalId from the path of an admin call; 400 unless a positive integer. */
+export function portalIdOf(req: Request): number {
   const portalId = Number(req.params.portalId);
   if (!Number.isInteger(portalId) || portalId < 1) throw AppError.badRequest('portalId must be a positive integer');
   return portalId;

@@ -1,9 +1,10 @@
 import { Router, type Request, type Response } from 'express';
 import { AppError, parseWith } from '@ecomm-sync/http';
+import { createWithAssociations } from '../data-access/create-with-associations';
 import type { CrmStore, StoredObject } from '../data-access/crm-store';
 import { isCrmType, type CrmType } from '../domain/object-types';
 import { present } from './present';
-import { validateOneObject } from './schemas';
+import { validateOneObject, validateOneObjectUpdate } from './schemas';
 
 /** The most objects one page of the list holds, as in the hosted CRM. */
 const MAX_PAGE = 100;
@@ -34,46 +35,50 @@ const objectId = (value: string): number => {
 };
 
 /**
- * The basic objects API of the public CRM v3 API (the SDK's BasicApi): create, read (by id or by a
- * unique property with `idProperty`), update, archive and list one object type.
+ * The basic objects API of the public CRM v3 API (the SDK's BasicApi): create (with associations),
+ * read (by id or by a unique property with `idProperty`, with `propertiesWithHistory`), update,
+ * archive and list one object type.
  */
 export function objectBasicRoutes(store: CrmStore, account: (res: Response) => { portalId: number }): Router {
   const router = Router();
 
   /** The live object an id (or, with idProperty, a unique value) names; 404 otherwise. */
-  const find = async (req: Request, res: Response): Promise<StoredObject> => {
+  const find = async (req: Request, res: Response, options: { withHistory?: boolean } = {}): Promise<StoredObject> => {
     const type = objectType(req);
     const portalId = account(res).portalId;
     const value = String(req.params.id);
     const idProperty = typeof req.query.idProperty === 'string' && req.query.idProperty !== '' ? req.query.idProperty : undefined;
     const found = idProperty
-      ? (await store.objects.readByProperty(portalId, type, idProperty, [value])).get(value)
-      : (await store.objects.read(portalId, type, [objectId(value)]))[0];
+      ? (await store.objects.readByProperty(portalId, type, idProperty, [value], options)).get(value)
+      : (await store.objects.read(portalId, type, [objectId(value)], options))[0];
     if (!found) throw AppError.notFound(`No ${type} with ${idProperty ?? 'id'} ${value.slice(0, 100)}`);
     return found;
   };
 
   router.post('/crm/v3/objects/:type', async (req, res) => {
     const body = parseWith(validateOneObject, req.body);
-    const [created] = await store.objects.create(account(res).portalId, objectType(req), [{ properties: body.properties }]);
+    const [created] = await createWithAssociations(store, account(res).portalId, objectType(req), [body]);
     res.status(201).json(present(created));
   });
 
   router.get('/crm/v3/objects/:type', async (req, res) => {
     const limit = Math.min(MAX_PAGE, Math.max(1, Number(req.query.limit ?? 10) || 10));
     const after = typeof req.query.after === 'string' && /^[0-9]{1,15}$/.test(req.query.after) ? Number(req.query.after) : 0;
-    const page = await store.objects.page(account(res).portalId, objectType(req), limit + 1, after);
-    const results = page.slice(0, limit).map((object) => present(object, listParam(req.query.properties), listParam(req.query.associations)));
+    const withHistory = listParam(req.query.propertiesWithHistory);
+    const page = await store.objects.page(account(res).portalId, objectType(req), limit + 1, after, { withHistory: !!withHistory });
+    const results = page.slice(0, limit).map((object) => present(object, listParam(req.query.properties), listParam(req.query.associations), withHistory));
     const last = page[limit - 1];
     res.json({ results, ...(page.length > limit && last ? { paging: { next: { after: String(last.id) } } } : {}) });
   });
 
   router.get('/crm/v3/objects/:type/:id', async (req, res) => {
-    res.json(present(await find(req, res), listParam(req.query.properties), listParam(req.query.associations)));
+    const withHistory = listParam(req.query.propertiesWithHistory);
+    const object = await find(req, res, { withHistory: !!withHistory });
+    res.json(present(object, listParam(req.query.properties), listParam(req.query.associations), withHistory));
   });
 
   router.patch('/crm/v3/objects/:type/:id', async (req, res) => {
-    const body = parseWith(validateOneObject, req.body);
+    const body = parseWith(validateOneObjectUpdate, req.body);
     const object = await find(req, res);
     const [updated] = await store.objects.update(account(res).portalId, objectType(req), [{ id: object.id, properties: body.properties }]);
     res.json(present(updated));

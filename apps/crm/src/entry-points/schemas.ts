@@ -1,6 +1,6 @@
 import { SEARCH_LIMITS, SEARCH_OPERATORS } from '../domain/crm-search';
 import { closed, validator } from './schema-validator';
-import { ASSOCIATION_BODY_SCHEMAS } from './association-schemas';
+import { ASSOCIATION_BODY_SCHEMAS, associationSpecs } from './association-schemas';
 import { idSchema, inputs } from './schema-parts';
 import { SETUP_BODY_SCHEMAS } from './setup-schemas';
 
@@ -8,11 +8,15 @@ const propertyValues = { type: 'object', additionalProperties: { type: ['string'
 /** A caller's id of one input of a batch write: a 207 names the inputs it refused by it. */
 const objectWriteTraceId = { type: 'string', minLength: 1, maxLength: 200 } as const;
 
-/** Associations given with a create: the SDK sends an empty list; the built-in CRM makes them through the v4 associations API only. */
+/** Associations given with a create (the SDK's PublicAssociationsForObject): each target by id, with the types that lead to it. */
 const associationsOnCreate = {
   type: 'array',
-  maxItems: 0,
-  errorHint: 'must be empty here; associate with POST /crm/v4/associations/{from}/{to}/batch/associate/default',
+  maxItems: 100,
+  items: {
+    type: 'object',
+    required: ['to', 'types'],
+    properties: { to: { type: 'object', required: ['id'], properties: { id: idSchema } }, types: associationSpecs },
+  },
 } as const;
 
 const createBody = {
@@ -28,13 +32,17 @@ const createBody = {
 } as const;
 export const validateCreate = validator(createBody);
 
-/** One object (basic API): its properties; associations on create go through the v4 associations API. */
+/** One object (basic API): its properties, and on a create the associations it starts with. */
 const oneObjectBody = {
   type: 'object',
   required: ['properties'],
   properties: { properties: propertyValues, associations: associationsOnCreate },
 } as const;
 export const validateOneObject = validator(oneObjectBody);
+
+/** One object's update (basic API): its properties only (the SDK's SimplePublicObjectInput). */
+const oneObjectUpdateBody = { type: 'object', required: ['properties'], properties: { properties: propertyValues } } as const;
+export const validateOneObjectUpdate = validator(oneObjectUpdateBody);
 
 const updateBody = {
   type: 'object',
@@ -175,6 +183,7 @@ export const CRM_BODY_SCHEMAS = {
   ...SETUP_BODY_SCHEMAS,
   createBody: closed(createBody),
   oneObjectBody: closed(oneObjectBody),
+  oneObjectUpdateBody: closed(oneObjectUpdateBody),
   updateBody: closed(updateBody),
   upsertBody: closed(upsertBody),
   readOrArchiveBody: closed(readOrArchiveBody),

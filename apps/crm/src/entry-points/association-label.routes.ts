@@ -1,0 +1,35 @@
+import { Router, type Response } from 'express';
+import { parseWith } from '@ecomm-sync/http';
+import type { AssociationLabelStore } from '../data-access/association-label-store';
+import { typesBetween } from '../domain/association-labels';
+import { objectType } from './object-basic.routes';
+import { validateAssociationLabel } from './association-schemas';
+
+/**
+ * The association labels of a portal (the SDK's associations.v4.schema DefinitionsApi): the types
+ * between two object types (the default, then the portal's labels), and new labels. A label has a
+ * type id per direction; a paired label names the other direction with `inverseLabel`.
+ */
+export function associationLabelRoutes(labels: AssociationLabelStore, account: (res: Response) => { portalId: number }): Router {
+  const router = Router();
+
+  router.get('/crm/v4/associations/:from/:to/labels', async (req, res) => {
+    const [from, to] = [objectType(req, 'from'), objectType(req, 'to')];
+    res.json({ results: typesBetween(await labels.between(account(res).portalId, from, to), from, to) });
+  });
+
+  router.post('/crm/v4/associations/:from/:to/labels', async (req, res) => {
+    const body = parseWith(validateAssociationLabel, req.body);
+    const [from, to] = [objectType(req, 'from'), objectType(req, 'to')];
+    const made = await labels.create(account(res).portalId, from, to, body);
+    // Both directions' types, from → to first (the SDK's CollectionResponseAssociationSpecWithLabelNoPaging).
+    res.json({
+      results: [
+        { category: 'USER_DEFINED', typeId: made.typeId, label: made.label },
+        { category: 'USER_DEFINED', typeId: made.typeId + 1, label: made.inverseLabel ?? made.label },
+      ],
+    });
+  });
+
+  return router;
+}
