@@ -87,6 +87,12 @@ describe('the web console in a browser', () => {
       '1',
     ]);
     expect([await cell(page, 'PRODUCT', 'applied'), await cell(page, 'DEAL', 'applied'), await cell(page, 'LINE_ITEM', 'received')]).toEqual(['2', '1', '0']);
+    // Each object in exactly one state: every row adds up to what was received (the contact the
+    // mapper refused was counted as open error and as not processed at once).
+    for (const type of ['CONTACT', 'PRODUCT', 'DEAL', 'LINE_ITEM']) {
+      const states = await Promise.all(['applied', 'withOpenErrors', 'waiting', 'deleted', 'notProcessed'].map((state) => cell(page, type, state)));
+      expect([type, states.reduce((sum, value) => sum + Number(value), 0)]).toEqual([type, Number(await cell(page, type, 'received'))]);
+    }
     expect(await page.getByRole('link', { name: 'INVALID_EMAIL_ADDRESS: 1' }).count()).toBe(1);
     // The credential is never shown.
     expect(await page.content()).not.toContain(portal.apiKey);

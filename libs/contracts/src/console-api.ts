@@ -20,6 +20,8 @@ export interface ConsoleObjectStateCounts {
   applied: number;
   withOpenErrors: number;
   waiting: number;
+  /** The CRM object was deleted (a delete applied). */
+  deleted: number;
   notProcessed: number;
 }
 

@@ -26,4 +26,11 @@ export type { CheckoutRepository, CheckoutState, PendingCheckout } from './repos
 export type { ImportItem, ImportRecord, ImportRepository, ImportStatus, ImportTypeState, WebhookAttempt } from './repositories/import.repository';
 export type { ConsoleActivityRepository, ConsoleReportRepository } from './repositories/console-report.repository';
 export { consoleScopeFilter, inConsoleScope, type ConsoleScope } from './repositories/console-scope';
-export type { ConsoleOverviewRepository, StoredObjectCounts, StoredOpenErrors, StoredStoreLabel } from './repositories/console-overview.repository';
+export type {
+  ConsoleOverviewRepository,
+  FlaggedObject,
+  StoredObjectCounts,
+  StoredOpenErrors,
+  StoredStoreLabel,
+} from './repositories/console-overview.repository';
+export { FLAGGED_OBJECTS_LIMIT } from './repositories/console-overview.repository';

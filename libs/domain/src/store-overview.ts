@@ -1,17 +1,24 @@
 import { OBJECT_TYPES, type ErrorType, type ObjectType } from '@ecomm-sync/contracts';
 import { keyOf } from '@ecomm-sync/util';
+import { inspectedStatus } from './dry-run';
 
-/** Objects of one type in one store, by state. The states can overlap: an object in the CRM can have an open error from a later change. */
+/**
+ * Objects of one type in one store, each in exactly one state (the inspector's, `inspectedStatus`):
+ * waiting, else with open errors, else applied or deleted, else not processed; the states add up to
+ * `received`.
+ */
 export interface ObjectStateCounts {
   /** Objects a message was received for. */
   received: number;
-  /** Linked to a live object in the CRM. */
+  /** Linked to a live object in the CRM, nothing open. */
   applied: number;
-  /** With at least one open error. */
+  /** With at least one open error (and not waiting). */
   withOpenErrors: number;
-  /** Waiting for an object they reference (a line item before its deal). */
+  /** Waiting for an object they reference (a line item before its deal), whatever else is open for them. */
   waiting: number;
-  /** Received, never processed yet. */
+  /** Their CRM object was deleted (a delete was applied), nothing open. */
+  deleted: number;
+  /** Received, not in the CRM yet (never processed, or processed without a CRM object), nothing open. */
   notProcessed: number;
 }
 
@@ -38,12 +45,55 @@ export interface CountsIn extends Owned {
   received: number;
   processed: number;
   inCrm: number;
+  archivedInCrm: number;
   withOpenErrors: number;
   waiting: number;
   lastProcessedAt: number | null;
+  /** The facts of each object that waits or has an open error. */
+  flagged: readonly FlaggedFacts[];
 }
 
-const emptyCounts = (): ObjectStateCounts => ({ received: 0, applied: 0, withOpenErrors: 0, waiting: 0, notProcessed: 0 });
+/** What is stored about one object that waits or has an open error. */
+export interface FlaggedFacts {
+  waiting: boolean;
+  openError: boolean;
+  processed: boolean;
+  crmId: number | null;
+  archived: boolean;
+}
+
+const emptyCounts = (): ObjectStateCounts => ({ received: 0, applied: 0, withOpenErrors: 0, waiting: 0, deleted: 0, notProcessed: 0 });
+
+/**
+ * Each object in one state: the flagged ones (waiting or with an open error) by `inspectedStatus`,
+ * the rest from the totals less the flagged ones they hold; not processed is what is left.
+ */
+export function objectStateCounts(row: CountsIn): ObjectStateCounts {
+  let waiting = 0;
+  let withOpenErrors = 0;
+  let flaggedLive = 0;
+  let flaggedDeleted = 0;
+  for (const facts of row.flagged) {
+    const status = inspectedStatus({
+      received: true,
+      processed: facts.processed,
+      crmId: facts.crmId,
+      archived: facts.archived,
+      openErrors: facts.openError ? 1 : 0,
+      waiting: facts.waiting,
+    });
+    if (status === 'waiting') waiting++;
+    else withOpenErrors++;
+    if (facts.crmId !== null) {
+      if (facts.archived) flaggedDeleted++;
+      else flaggedLive++;
+    }
+  }
+  const applied = Math.max(0, row.inCrm - flaggedLive);
+  const deleted = Math.max(0, row.archivedInCrm - flaggedDeleted);
+  const notProcessed = Math.max(0, row.received - applied - deleted - waiting - withOpenErrors);
+  return { received: row.received, applied, withOpenErrors, waiting, deleted, notProcessed };
+}
 const ownerKey = (owned: Owned) => keyOf(owned.portalId, owned.appId, owned.storeId);
 
 /**
@@ -77,13 +127,7 @@ export function storeOverviews(
   for (const { label, ...owned } of labels) overview(owned).label = label;
   for (const row of counts) {
     const target = overview(row);
-    target.objectTypes[row.objectType] = {
-      received: row.received,
-      applied: row.inCrm,
-      withOpenErrors: row.withOpenErrors,
-      waiting: row.waiting,
-      notProcessed: Math.max(0, row.received - row.processed),
-    };
+    target.objectTypes[row.objectType] = objectStateCounts(row);
     if (row.lastProcessedAt !== null && (target.lastProcessedAt === null || row.lastProcessedAt > target.lastProcessedAt))
       target.lastProcessedAt = row.lastProcessedAt;
   }

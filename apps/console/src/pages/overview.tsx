@@ -12,6 +12,7 @@ const STATES = [
   ['applied', 'Applied'],
   ['withOpenErrors', 'With open errors'],
   ['waiting', 'Waiting for a referenced object'],
+  ['deleted', 'Deleted in the CRM'],
   ['notProcessed', 'Not yet processed'],
 ] as const;
 

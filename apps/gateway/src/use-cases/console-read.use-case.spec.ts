@@ -69,7 +69,7 @@ describe('ConsoleReadUseCase', () => {
 
       const eu = stores.find((store) => store.storeId === 'eu')!;
       expect(eu).toMatchObject({ appId: app.appId, label: 'Europe', openErrors: 1, openErrorsByType: { UNKNOWN_ERROR: 1 }, lastProcessedAt: NOW - 5 });
-      expect(eu.objectTypes.CONTACT).toEqual({ received: 3, applied: 1, withOpenErrors: 1, waiting: 0, notProcessed: 1 });
+      expect(eu.objectTypes.CONTACT).toEqual({ received: 3, applied: 1, withOpenErrors: 1, waiting: 0, deleted: 0, notProcessed: 1 });
       expect(eu.objectTypes.LINE_ITEM).toMatchObject({ waiting: 1 });
       expect(stores.find((store) => store.appId === null)).toMatchObject({ storeId: 'default', label: 'Custom', openErrors: 0 });
     });

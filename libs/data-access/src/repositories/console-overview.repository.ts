@@ -7,6 +7,8 @@ import { storeModel } from '../models/store.model';
 import { syncErrorModel } from '../models/sync-error.model';
 import { waitingObjectModel } from '../models/waiting-object.model';
 import { consoleScopeFilter, type ConsoleScope } from './console-scope';
+import { findIn } from '../find-in';
+import { keyString as objectKeyString, type ObjectKey } from '../object-key';
 
 /** The counts of one (tenant, store, object type) as stored; the domain turns them into states. */
 export interface StoredObjectCounts {
@@ -20,10 +22,29 @@ export interface StoredObjectCounts {
   processed: number;
   /** Objects linked to a live CRM object. */
   inCrm: number;
+  /** Objects linked to a CRM object that was deleted (archived). */
+  archivedInCrm: number;
   withOpenErrors: number;
   waiting: number;
   lastProcessedAt: number | null;
+  /** What is stored about each object that waits or has an open error, for the domain to give each one state. */
+  flagged: FlaggedObject[];
 }
+
+/** The facts of one object that waits or has an open error (the few whose state is not read from the totals). */
+export interface FlaggedObject {
+  waiting: boolean;
+  openError: boolean;
+  processed: boolean;
+  crmId: number | null;
+  archived: boolean;
+}
+
+/**
+ * At most this many objects that wait or have open errors are looked at per overview (each kind);
+ * beyond it the overview's states may overlap by the objects left out.
+ */
+export const FLAGGED_OBJECTS_LIMIT = 10_000;
 
 export interface StoredOpenErrors {
   portalId: number;
@@ -73,10 +94,11 @@ export class ConsoleOverviewRepository {
           { $group: { _id: KEY, n: { $sum: 1 }, ...extra } },
         ])
         .toArray();
-    const [received, processed, inCrm, waiting, errored] = await Promise.all([
+    const [received, processed, inCrm, archivedInCrm, waiting, errored, flagged] = await Promise.all([
       count(this.states, {}),
       count(this.syncs, { lastProcessedAt: { $ne: null } }, { last: { $max: '$lastProcessedAt' } }),
       count(this.syncs, { crmId: { $ne: null }, archived: { $ne: true } }),
+      count(this.syncs, { crmId: { $ne: null }, archived: true }),
       count(this.waiting, {}),
       this.errors
         .aggregate<{ _id: GroupKey; n: number }>([
@@ -85,6 +107,7 @@ export class ConsoleOverviewRepository {
           { $group: { _id: { portalId: '$_id.portalId', appId: '$_id.appId', storeId: '$_id.storeId', objectType: '$_id.objectType' }, n: { $sum: 1 } } },
         ])
         .toArray(),
+      this.flaggedObjects(match),
     ]);
     const rows = new Map<string, StoredObjectCounts>();
     const row = (key: GroupKey) => {
@@ -99,9 +122,11 @@ export class ConsoleOverviewRepository {
           received: 0,
           processed: 0,
           inCrm: 0,
+          archivedInCrm: 0,
           withOpenErrors: 0,
           waiting: 0,
           lastProcessedAt: null,
+          flagged: [],
         };
         rows.set(id, found);
       }
@@ -110,9 +135,49 @@ export class ConsoleOverviewRepository {
     for (const { _id, n } of received) row(_id).received = n;
     for (const { _id, n, last } of processed) Object.assign(row(_id), { processed: n, lastProcessedAt: last ?? null });
     for (const { _id, n } of inCrm) row(_id).inCrm = n;
+    for (const { _id, n } of archivedInCrm) row(_id).archivedInCrm = n;
+    for (const { key, facts } of flagged) row(key).flagged.push(facts);
     for (const { _id, n } of waiting) row(_id).waiting = n;
     for (const { _id, n } of errored) row(_id).withOpenErrors = n;
     return [...rows.values()];
+  }
+
+  /** The objects that wait or have an open error, each with what object_syncs holds about it (one read by _id). */
+  private async flaggedObjects(match: Record<string, unknown>): Promise<{ key: ObjectKey; facts: FlaggedObject }[]> {
+    const fields = { _id: 0, portalId: 1, appId: 1, storeId: 1, objectType: 1, externalObjectId: 1 };
+    const [errored, waiting] = await Promise.all([
+      this.errors
+        .aggregate<{ _id: ObjectKey }>([
+          { $match: { ...match, status: 'OPEN' } },
+          { $group: { _id: { ...KEY, externalObjectId: '$externalObjectId' } } },
+          { $limit: FLAGGED_OBJECTS_LIMIT },
+        ])
+        .toArray(),
+      this.waiting.find(match, { projection: fields }).limit(FLAGGED_OBJECTS_LIMIT).toArray(),
+    ]);
+    const byKey = new Map<string, { key: ObjectKey; facts: FlaggedObject }>();
+    const flag = (key: ObjectKey, what: 'waiting' | 'openError') => {
+      const id = objectKeyString({ ...key, appId: key.appId ?? null });
+      const entry = byKey.get(id) ?? {
+        key: { ...key, appId: key.appId ?? null },
+        facts: { waiting: false, openError: false, processed: false, crmId: null, archived: false },
+      };
+      entry.facts[what] = true;
+      byKey.set(id, entry);
+    };
+    for (const { _id } of errored) flag(_id, 'openError');
+    for (const doc of waiting) flag(doc as unknown as ObjectKey, 'waiting');
+    if (byKey.size === 0) return [];
+    const syncs = await findIn(this.syncs, '_id', [...byKey.keys()], { projection: { crmId: 1, archived: 1, lastProcessedAt: 1 } });
+    for (const sync of syncs) {
+      const { facts } = byKey.get(String(sync._id))!;
+      Object.assign(facts, {
+        processed: sync.lastProcessedAt != null,
+        crmId: sync.crmId == null ? null : Number(sync.crmId),
+        archived: sync.archived === true,
+      });
+    }
+    return [...byKey.values()];
   }
 
   async openErrorsByType(scope: ConsoleScope): Promise<StoredOpenErrors[]> {

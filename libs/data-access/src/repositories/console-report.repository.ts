@@ -2,6 +2,9 @@ import type { Connection } from 'mongoose';
 import type { ObjectScope } from '@ecomm-sync/contracts';
 import { objectSyncModel } from '../models/object-sync.model';
 import { rawMessageModel } from '../models/raw-message.model';
+import { syncErrorModel } from '../models/sync-error.model';
+import { keyString, type ObjectKey } from '../object-key';
+import { FLAGGED_OBJECTS_LIMIT } from './console-overview.repository';
 import { consoleScopeFilter, type ConsoleScope } from './console-scope';
 
 /** The CRM objects one store of one tenant has linked, for the reporting page (read through the portal's CRM). */
@@ -27,25 +30,42 @@ export class ConsoleReportRepository {
   }
 }
 
-/** Receive and apply times since a moment, for the overview's chart; at most `limit` of each. */
+/**
+ * Receive and apply times since a moment, for the overview's chart; at most `limit` of each.
+ * "Applied" means what the overview's table means: processed into a live CRM object with no open
+ * error (a failed processing is not an apply).
+ */
 export class ConsoleActivityRepository {
   private readonly raw;
   private readonly syncs;
+  private readonly errors;
 
   constructor(connection: Connection) {
     this.raw = rawMessageModel(connection).collection;
     this.syncs = objectSyncModel(connection).collection;
+    this.errors = syncErrorModel(connection).collection;
   }
 
   async times(scope: ConsoleScope, since: number, limit: number): Promise<{ received: number[]; applied: number[]; more: boolean }> {
     const match = consoleScopeFilter(scope);
+    const failed = await this.errors
+      .aggregate<{ _id: ObjectKey }>([
+        { $match: { ...match, status: 'OPEN' } },
+        { $group: { _id: { portalId: '$portalId', appId: '$appId', storeId: '$storeId', objectType: '$objectType', externalObjectId: '$externalObjectId' } } },
+        { $limit: FLAGGED_OBJECTS_LIMIT },
+      ])
+      .toArray();
+    const failedKeys = failed.map(({ _id }) => keyString({ ..._id, appId: _id.appId ?? null }));
+    // object_syncs' _id is the object's key string (keyString), not an ObjectId.
+    const appliedFilter: Record<string, unknown> = { ...match, lastProcessedAt: { $gte: since }, crmId: { $ne: null }, archived: { $ne: true } };
+    if (failedKeys.length > 0) appliedFilter._id = { $nin: failedKeys };
     const [received, applied] = await Promise.all([
       this.raw
         .find({ ...match, receivedAt: { $gte: since } }, { projection: { _id: 0, receivedAt: 1 } })
         .limit(limit + 1)
         .toArray(),
       this.syncs
-        .find({ ...match, lastProcessedAt: { $gte: since } }, { projection: { _id: 0, lastProcessedAt: 1 } })
+        .find(appliedFilter, { projection: { _id: 0, lastProcessedAt: 1 } })
         .limit(limit + 1)
         .toArray(),
     ]);

@@ -3,6 +3,7 @@ import type {
   ConsoleActivityRepository,
   ConsoleOverviewRepository,
   ConsoleReportRepository,
+  FlaggedObject,
   ObjectStateRepository,
   ObjectSyncRepository,
   RawMessageRepository,
@@ -97,7 +98,10 @@ export function describeConsoleReadModelsContract(name: string, make: () => Cons
       tenant: Tenant,
       storeId: string,
       objectType: ObjectType,
-      values: Partial<Record<'received' | 'processed' | 'inCrm' | 'withOpenErrors' | 'waiting', number>> & { lastProcessedAt?: number | null },
+      values: Partial<Record<'received' | 'processed' | 'inCrm' | 'archivedInCrm' | 'withOpenErrors' | 'waiting', number>> & {
+        lastProcessedAt?: number | null;
+        flagged?: FlaggedObject[];
+      },
     ) => ({
       portalId: tenant.portalId,
       appId: tenant.appId,
@@ -106,20 +110,57 @@ export function describeConsoleReadModelsContract(name: string, make: () => Cons
       received: 0,
       processed: 0,
       inCrm: 0,
+      archivedInCrm: 0,
       withOpenErrors: 0,
       waiting: 0,
       lastProcessedAt: null,
+      flagged: [],
       ...values,
+    });
+    const facts = (over: Partial<FlaggedObject>): FlaggedObject => ({
+      waiting: false,
+      openError: false,
+      processed: false,
+      crmId: null,
+      archived: false,
+      ...over,
     });
 
     it('when a portal reads its object counts, then each tenant, store and type has what was received, processed, linked, erred and waits', async () => {
       await seed();
       expect(byKey(await models.consoleOverview.objectCounts({ portalId: app.portalId }))).toEqual(
         byKey([
-          counts(app, 'default', 'CONTACT', { received: 3, processed: 2, inCrm: 1, withOpenErrors: 1, lastProcessedAt: 3_000 }),
-          counts(app, 'eu', 'LINE_ITEM', { waiting: 1 }),
+          counts(app, 'default', 'CONTACT', {
+            received: 3,
+            processed: 2,
+            inCrm: 1,
+            withOpenErrors: 1,
+            lastProcessedAt: 3_000,
+            flagged: [facts({ openError: true, processed: true })],
+          }),
+          counts(app, 'eu', 'LINE_ITEM', { waiting: 1, flagged: [facts({ waiting: true })] }),
           counts(direct, 'default', 'DEAL', { received: 1, processed: 1, inCrm: 1, lastProcessedAt: 2_000 }),
         ]),
+      );
+    });
+
+    it('when a delete was applied and a linked object fails a later change, then the deleted one is counted apart and the failed one carries its link', async () => {
+      const products: ObjectScope = { tenant: direct, storeId: 'default', objectType: 'PRODUCT' };
+      await received(products, ['gone', 'broken']);
+      await processed(products, 'gone', 1_000, { crmId: 31, archived: true });
+      await processed(products, 'broken', 2_000, { crmId: 32 });
+      await erred(products, 'broken', 'UNKNOWN_ERROR');
+      const [row] = (await models.consoleOverview.objectCounts({ portalId: direct.portalId, appId: null })).filter((one) => one.objectType === 'PRODUCT');
+      expect(row).toEqual(
+        counts(direct, 'default', 'PRODUCT', {
+          received: 2,
+          processed: 2,
+          inCrm: 1,
+          archivedInCrm: 1,
+          withOpenErrors: 1,
+          lastProcessedAt: 2_000,
+          flagged: [facts({ openError: true, processed: true, crmId: 32 })],
+        }),
       );
     });
 
@@ -203,6 +244,11 @@ export function describeConsoleReadModelsContract(name: string, make: () => Cons
       const contacts: ObjectScope = { tenant: app, storeId: 'default', objectType: 'CONTACT' };
       await processed(contacts, 'p1', 900, { crmId: 1 });
       await processed(contacts, 'p2', 1_700, { crmId: 2 });
+      // Not applies: a processing that failed (no CRM object, or an open error), and a delete.
+      await processed(contacts, 'p3', 1_800, { crmId: null });
+      await processed(contacts, 'p4', 1_800, { crmId: 4 });
+      await erred(contacts, 'p4', 'UNKNOWN_ERROR');
+      await processed(contacts, 'p5', 1_800, { crmId: 5, archived: true });
 
       const { received, applied, more } = await models.consoleActivity.times({ appId: app.appId, portalIds: [app.portalId] }, 1_000, 10);
       expect([received.sort(), applied, more]).toEqual([[1_500, 1_500], [1_700], false]);

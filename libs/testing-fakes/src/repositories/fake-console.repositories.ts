@@ -5,6 +5,7 @@ import type {
   ConsoleOverviewRepository,
   ConsoleReportRepository,
   ConsoleScope,
+  FlaggedObject,
   ObjectKey,
   StoredObjectCounts,
   StoredOpenErrors,
@@ -49,9 +50,11 @@ export class FakeConsoleOverviewRepository implements PublicOf<ConsoleOverviewRe
           received: 0,
           processed: 0,
           inCrm: 0,
+          archivedInCrm: 0,
           withOpenErrors: 0,
           waiting: 0,
           lastProcessedAt: null,
+          flagged: [],
         });
       }
       return rows.get(id)!;
@@ -63,19 +66,40 @@ export class FakeConsoleOverviewRepository implements PublicOf<ConsoleOverviewRe
         counts.processed++;
         counts.lastProcessedAt = Math.max(counts.lastProcessedAt ?? sync.lastProcessedAt, sync.lastProcessedAt);
       }
-      if (sync.crmId !== null && !sync.archived) row(sync).inCrm++;
+      if (sync.crmId !== null) row(sync)[sync.archived ? 'archivedInCrm' : 'inCrm']++;
     }
+    const flagged = new Map<string, { key: ObjectKey; facts: FlaggedObject }>();
+    const flag = (key: ObjectKey, what: 'waiting' | 'openError') => {
+      const id = keyOf(key.portalId, key.appId, key.storeId, key.objectType, key.externalObjectId);
+      const entry = flagged.get(id) ?? { key, facts: { waiting: false, openError: false, processed: false, crmId: null, archived: false } };
+      entry.facts[what] = true;
+      flagged.set(id, entry);
+    };
     for (const entry of this.sources.waitingObjects.scan()) {
-      const key = { ...entry.tenant, storeId: entry.storeId, objectType: entry.objectType };
-      if (wanted(key)) row(key).waiting++;
+      const key = { ...entry.tenant, storeId: entry.storeId, objectType: entry.objectType, externalObjectId: entry.change.externalObjectId };
+      if (!wanted(key)) continue;
+      row(key).waiting++;
+      flag(key, 'waiting');
     }
     const withErrors = new Map<string, Set<string>>();
     for (const error of this.sources.syncErrors.scan().filter((candidate) => candidate.status === 'OPEN' && wanted(candidate))) {
       const id = groupKey(error);
       withErrors.set(id, (withErrors.get(id) ?? new Set()).add(error.externalObjectId));
       row(error);
+      flag(
+        { portalId: error.portalId, appId: error.appId, storeId: error.storeId, objectType: error.objectType, externalObjectId: error.externalObjectId },
+        'openError',
+      );
     }
     for (const [id, objects] of withErrors) rows.get(id)!.withOpenErrors = objects.size;
+    const syncs = new Map(
+      this.sources.objectSyncs.scan().map((sync) => [keyOf(sync.portalId, sync.appId, sync.storeId, sync.objectType, sync.externalObjectId), sync]),
+    );
+    for (const [id, { key, facts }] of flagged) {
+      const sync = syncs.get(id);
+      if (sync) Object.assign(facts, { processed: sync.lastProcessedAt !== null, crmId: sync.crmId, archived: sync.archived });
+      row(key).flagged.push(facts);
+    }
     return [...rows.values()];
   }
 
@@ -124,16 +148,30 @@ export class FakeConsoleReportRepository implements PublicOf<ConsoleReportReposi
 
 /** ConsoleActivityRepository over the fake raw messages and object syncs. */
 export class FakeConsoleActivityRepository implements PublicOf<ConsoleActivityRepository> {
-  constructor(private readonly sources: Pick<ConsoleSources, 'objectSyncs' | 'rawMessages'>) {}
+  constructor(private readonly sources: Pick<ConsoleSources, 'objectSyncs' | 'rawMessages' | 'syncErrors'>) {}
 
   async times(scope: ConsoleScope, since: number, limit: number): Promise<{ received: number[]; applied: number[]; more: boolean }> {
     const wanted = inConsoleScope(scope);
     const received = [...this.sources.rawMessages.messages.values()]
       .filter(({ batch }) => wanted({ portalId: batch.tenant.portalId, appId: batch.tenant.appId ?? null }) && batch.receivedAt >= since)
       .map(({ batch }) => batch.receivedAt);
+    const failed = new Set(
+      this.sources.syncErrors
+        .scan()
+        .filter((error) => error.status === 'OPEN')
+        .map((error) => keyOf(error.portalId, error.appId, error.storeId, error.objectType, error.externalObjectId)),
+    );
     const applied = this.sources.objectSyncs
       .scan()
-      .filter((sync) => wanted(sync) && sync.lastProcessedAt !== null && sync.lastProcessedAt >= since)
+      .filter(
+        (sync) =>
+          wanted(sync) &&
+          sync.lastProcessedAt !== null &&
+          sync.lastProcessedAt >= since &&
+          sync.crmId !== null &&
+          !sync.archived &&
+          !failed.has(keyOf(sync.portalId, sync.appId, sync.storeId, sync.objectType, sync.externalObjectId)),
+      )
       .map((sync) => sync.lastProcessedAt!);
     return { received: received.slice(0, limit), applied: applied.slice(0, limit), more: received.length > limit || applied.length > limit };
   }
