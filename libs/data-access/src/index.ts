@@ -24,6 +24,7 @@ export type { KeptUpTo } from './repositories/revision-filter';
 export type { EcommerceInstall, EcommerceInstallRepository } from './repositories/ecommerce-install.repository';
 export type { CheckoutRepository, CheckoutState, PendingCheckout } from './repositories/checkout.repository';
 export type { ImportItem, ImportRecord, ImportRepository, ImportStatus, ImportTypeState, WebhookAttempt } from './repositories/import.repository';
+export { CAS_LOST, COMPARE_AND_SET_RETRY, retryCompareAndSet, type CompareAndSetRetry } from './retry-compare-and-set';
 export type { ConsoleActivityRepository, ConsoleReportRepository } from './repositories/console-report.repository';
 export { consoleScopeFilter, inConsoleScope, type ConsoleScope } from './repositories/console-scope';
 export type {

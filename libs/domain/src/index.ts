@@ -7,6 +7,7 @@ export * from './ecommerce-setup';
 export * from './error-details';
 export * from './sync-key';
 export * from './settings-rules';
+export * from './import-machine';
 export * from './lane-share';
 export * from './revision-order';
 export * from './crm-wait';

@@ -54,6 +54,7 @@ export const anObjectSync = (overrides: Partial<ObjectSync> = {}): ObjectSync =>
 export const anImportTypeState = (objectType: ObjectType, overrides: Partial<ImportTypeState> = {}): ImportTypeState => ({
   settingsId: IMPORT_SETTINGS_IDS[objectType],
   expectedCount: null,
+  pageItems: {},
   ended: false,
   pageCount: null,
   itemCount: null,

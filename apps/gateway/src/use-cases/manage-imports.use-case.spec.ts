@@ -10,7 +10,9 @@ import {
   FakeImportRepository,
   FakeSettingsRepository,
   FakeStoreRepository,
+  moveImport,
 } from '@ecomm-sync/testing-fakes';
+import type { ImportState } from '@ecomm-sync/domain';
 import { ManageImportsUseCase, type ImportTenant } from './manage-imports.use-case';
 
 const NOW = 1_750_000_000_000;
@@ -129,6 +131,15 @@ describe('ManageImportsUseCase', () => {
       expect(await useCase.getPage(tenant, 'default', importStartedAt, 'CONTACT', 2)).toEqual(items(1));
     });
 
+    it('when a page is sent again, then it replaces the first: it counts once, with its new items', async () => {
+      const { importStartedAt } = await useCase.start(tenant, 'default', 'v1');
+      await useCase.putPage(tenant, 'default', importStartedAt, 'CONTACT', 1, items(3));
+      await useCase.putPage(tenant, 'default', importStartedAt, 'CONTACT', 1, items(5));
+
+      expect((await useCase.view(tenant, 'default', importStartedAt)).objectTypes.CONTACT).toMatchObject({ pagesReceived: 1, itemsReceived: 5 });
+      expect(await useCase.getPage(tenant, 'default', importStartedAt, 'CONTACT', 1)).toEqual(items(5));
+    });
+
     it('when the end counts do not match, then a 400 gives both counts and the type stays open', async () => {
       const { importStartedAt } = await useCase.start(tenant, 'default', 'v1');
       await useCase.putPage(tenant, 'default', importStartedAt, 'DEAL', 1, items(2));
@@ -176,7 +187,7 @@ describe('ManageImportsUseCase', () => {
 
     it('when an import failed, then its pages are refused with the reason', async () => {
       const { importStartedAt } = await useCase.start(tenant, 'default', 'v1');
-      await imports.fail((await imports.find(tenant, 'default', importStartedAt))!.importId, 'the webhook was refused');
+      await moveImport(imports, (await imports.find(tenant, 'default', importStartedAt))!.importId, { kind: 'failed', reason: 'the webhook was refused' });
       await expect(useCase.putPage(tenant, 'default', importStartedAt, 'CONTACT', 1, items(1))).rejects.toMatchObject({
         status: 409,
         message: expect.stringMatching(/failed \(the webhook was refused\)/),
@@ -205,6 +216,71 @@ describe('ManageImportsUseCase', () => {
         uri: 'https://shop.example.com/import',
         attempts: [{ attempt: 1, at: NOW + 5, status: 500, error: null, durationMs: 12 }],
       });
+    });
+  });
+
+  describe('requests of one import at once', () => {
+    /** The fake, where another replica's write lands just before each of this one's first `rivals` writes. */
+    class ContendedImports extends FakeImportRepository {
+      private rivalWriting = false;
+      constructor(
+        private rivals: number,
+        private readonly rival: (imports: FakeImportRepository, importId: string) => Promise<unknown>,
+      ) {
+        super();
+      }
+      override async compareAndSet(importId: string, expectedRev: number, next: ImportState): Promise<boolean> {
+        if (this.rivals > 0 && !this.rivalWriting) {
+          this.rivals--;
+          this.rivalWriting = true;
+          await this.rival(this, importId).finally(() => (this.rivalWriting = false));
+        }
+        return super.compareAndSet(importId, expectedRev, next);
+      }
+    }
+    const withImports = (contended: FakeImportRepository) =>
+      new ManageImportsUseCase(asRepositories({ imports: contended, accounts, settings, stores }), broker, recordingLogger().logger, () => NOW);
+
+    it('when another replica counts a page between the read and the write of this one, then this page is counted on a fresh read, and both are', async () => {
+      let rivalPage = 100;
+      const contended = new ContendedImports(1, (rivalImports, importId) =>
+        moveImport(rivalImports, importId, { kind: 'page-received', objectType: 'CONTACT', pageNumber: rivalPage++, itemCount: 5 }),
+      );
+      const replica = withImports(contended);
+      const { importStartedAt } = await replica.start(tenant, 'default', 'v1');
+
+      await replica.putPage(tenant, 'default', importStartedAt, 'CONTACT', 1, items(3));
+
+      expect((await replica.view(tenant, 'default', importStartedAt)).objectTypes.CONTACT).toMatchObject({ pagesReceived: 2, itemsReceived: 8 });
+    });
+
+    it('when the type ends between the read and the write of a page, then the page is refused with a 409 and not counted', async () => {
+      const contended = new ContendedImports(1, (rivalImports, importId) =>
+        moveImport(rivalImports, importId, { kind: 'end-received', objectType: 'DEAL', pageCount: 0, itemCount: 0, at: NOW }),
+      );
+      const replica = withImports(contended);
+      const { importStartedAt } = await replica.start(tenant, 'default', 'v1');
+
+      await expect(replica.putPage(tenant, 'default', importStartedAt, 'DEAL', 1, items(3))).rejects.toMatchObject({
+        status: 409,
+        message: `DEAL of import ${importStartedAt} has already ended; pages and ends after the end are refused`,
+      });
+      expect((await replica.view(tenant, 'default', importStartedAt)).objectTypes.DEAL).toMatchObject({ pagesReceived: 0, ended: true });
+    });
+
+    it('when every write of a request loses to another, then a 503 asks to send it again and nothing of it is counted', async () => {
+      let rivalPage = 100;
+      const contended = new ContendedImports(1_000, (rivalImports, importId) =>
+        moveImport(rivalImports, importId, { kind: 'page-received', objectType: 'PRODUCT', pageNumber: rivalPage++, itemCount: 1 }),
+      );
+      const replica = withImports(contended);
+      const { importStartedAt } = await replica.start(tenant, 'default', 'v1');
+
+      await expect(replica.end(tenant, 'default', importStartedAt, 'CONTACT', { pageCount: 0, itemCount: 0 })).rejects.toMatchObject({
+        status: 503,
+        message: `Import ${importStartedAt} was changed by other requests each of the 20 times this one tried; send it again`,
+      });
+      expect((await replica.view(tenant, 'default', importStartedAt)).objectTypes.CONTACT).toMatchObject({ ended: false });
     });
   });
 });

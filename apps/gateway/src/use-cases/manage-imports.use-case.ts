@@ -1,6 +1,16 @@
 import type { ImportEnd, ImportEventMessage, ImportView, ObjectType } from '@ecomm-sync/contracts';
-import { DEFAULT_STORE_ID, IMPORT_SETTINGS_IDS, OBJECT_TYPES, TOPICS } from '@ecomm-sync/contracts';
-import { settingsOwner, type ImportItem, type ImportRecord, type ImportTypeState, type Repositories } from '@ecomm-sync/data-access';
+import { DEFAULT_STORE_ID, TOPICS } from '@ecomm-sync/contracts';
+import {
+  CAS_LOST,
+  COMPARE_AND_SET_RETRY,
+  retryCompareAndSet,
+  settingsOwner,
+  type ImportItem,
+  type ImportRecord,
+  type ImportTypeState,
+  type Repositories,
+} from '@ecomm-sync/data-access';
+import { importTransition, newImportTypes, receivedCounts, type ImportEffect, type ImportEvent, type ImportTransition } from '@ecomm-sync/domain';
 import { AppError } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
@@ -11,10 +21,17 @@ export interface ImportTenant {
   appId: string;
 }
 
+/** What the import machine decided; a refusal is thrown as the API answers it. */
+function decided<S extends ImportRecord>(transition: ImportTransition<S>): { next: S; effects: ImportEffect[] } {
+  if ('refused' in transition) throw new AppError(transition.refused.status, transition.refused.message);
+  return transition;
+}
+
 /**
  * Bulk imports (SPEC.md "Import (v1, application mode)", vendor-api-notes.md for v2): a customer
  * starts one, the import-coordinator has the webhook sent, the application sends pages and an end
- * per object type, and once all four ended the import-coordinator releases the messages.
+ * per object type, and once all four ended the import-coordinator releases the messages. What each
+ * request does to an import is the import machine's decision (libs/domain, decision 49).
  */
 export class ManageImportsUseCase {
   constructor(
@@ -37,12 +54,7 @@ export class ManageImportsUseCase {
     if (version === 'v2' && !(await this.repositories.stores.find(tenant, storeId))) {
       throw AppError.notFound(`No store "${storeId}"; define it with PUT /extensions/ecomm/v2/stores`);
     }
-    const types = Object.fromEntries(
-      OBJECT_TYPES.map((type): [ObjectType, ImportTypeState] => [
-        type,
-        { settingsId: IMPORT_SETTINGS_IDS[type], expectedCount: null, ended: false, pageCount: null, itemCount: null },
-      ]),
-    );
+    const types = newImportTypes();
     let created: ImportRecord | null = null;
     for (let nudge = 0; !created && nudge < 5; nudge++) {
       const now = this.clock();
@@ -61,7 +73,7 @@ export class ManageImportsUseCase {
     try {
       await this.broker.publish(TOPICS.importStarted, { kind: 'import-started', importId: created.importId } satisfies ImportEventMessage);
     } catch (error) {
-      await this.repositories.imports.fail(created.importId, 'the import could not be queued');
+      await this.apply(tenant, storeId, created.importStartedAt, { kind: 'failed', reason: 'the import could not be queued' });
       this.logger.error('publishing an import start failed', { error: String(error) });
       throw AppError.unavailable('The import could not be queued; start it again');
     }
@@ -81,7 +93,7 @@ export class ManageImportsUseCase {
     const found = await this.find(tenant, storeId, importStartedAt);
     const objectTypes: ImportView['objectTypes'] = {};
     for (const [type, state] of Object.entries(found.types) as [ObjectType, ImportTypeState][]) {
-      const received = await this.repositories.imports.received(found.importId, type);
+      const received = receivedCounts(state);
       objectTypes[type] = {
         settingsId: state.settingsId,
         expectedCount: state.expectedCount,
@@ -109,6 +121,7 @@ export class ManageImportsUseCase {
     };
   }
 
+  /** The page is stored first, then counted: a page counted is always there to release. */
   async putPage(
     tenant: ImportTenant,
     storeId: string,
@@ -117,8 +130,11 @@ export class ManageImportsUseCase {
     pageNumber: number,
     items: ImportItem[],
   ): Promise<void> {
-    const found = await this.open(tenant, storeId, importStartedAt, objectType);
+    const event: ImportEvent = { kind: 'page-received', objectType, pageNumber, itemCount: items.length };
+    const found = await this.find(tenant, storeId, importStartedAt);
+    decided(importTransition(found, event)); // refused before anything is stored
     await this.repositories.imports.putPage(found.importId, objectType, pageNumber, items);
+    await this.apply(tenant, storeId, importStartedAt, event);
   }
 
   async getPage(tenant: ImportTenant, storeId: string, importStartedAt: number, objectType: ObjectType, pageNumber: number): Promise<ImportItem[]> {
@@ -130,20 +146,13 @@ export class ManageImportsUseCase {
 
   /** 400 with both counts when they differ (the object type stays open); 204 when they match. */
   async end(tenant: ImportTenant, storeId: string, importStartedAt: number, objectType: ObjectType, sent: ImportEnd): Promise<void> {
-    const found = await this.open(tenant, storeId, importStartedAt, objectType);
-    const received = await this.repositories.imports.received(found.importId, objectType);
-    if (received.pageCount !== sent.pageCount || received.itemCount !== sent.itemCount) {
-      throw AppError.badRequest(
-        `Counts of ${objectType} do not match: the end says ${sent.pageCount} pages and ${sent.itemCount} items, the service received ${received.pageCount} pages and ${received.itemCount} items; send the missing pages, then the end again`,
-      );
-    }
-    if (!(await this.repositories.imports.end(found.importId, objectType, received)))
-      throw AppError.conflict(`${objectType} of import ${importStartedAt} has already ended`);
-    if (await this.repositories.imports.completeIfEnded(found.importId, this.clock())) {
+    const event: ImportEvent = { kind: 'end-received', objectType, pageCount: sent.pageCount, itemCount: sent.itemCount, at: this.clock() };
+    const { record, effects } = await this.apply(tenant, storeId, importStartedAt, event);
+    if (effects.some((effect) => effect.kind === 'release')) {
       this.logger.info('import complete', { ...tenant, storeId, importStartedAt });
       // If this publish is lost, the import-coordinator's periodic check releases the import.
       await this.broker
-        .publish(TOPICS.importCompleted, { kind: 'import-completed', importId: found.importId } satisfies ImportEventMessage)
+        .publish(TOPICS.importCompleted, { kind: 'import-completed', importId: record.importId } satisfies ImportEventMessage)
         .catch((error) => this.logger.warn('publishing an import completion failed; the periodic check will release it', { error: String(error) }));
     }
   }
@@ -154,15 +163,22 @@ export class ManageImportsUseCase {
     return found;
   }
 
-  /** The import, when it still takes pages and ends of `objectType`. */
-  private async open(tenant: ImportTenant, storeId: string, importStartedAt: number, objectType: ObjectType): Promise<ImportRecord> {
-    const found = await this.find(tenant, storeId, importStartedAt);
-    if (found.status === 'failed')
-      throw AppError.conflict(`Import ${importStartedAt} failed (${found.failureReason ?? 'no reason recorded'}); start a new one`);
-    if (found.status === 'complete') throw AppError.conflict(`Import ${importStartedAt} is complete; start a new one to send more`);
-    const state = found.types[objectType];
-    if (!state) throw AppError.badRequest(`Import ${importStartedAt} does not import ${objectType}`);
-    if (state.ended) throw AppError.conflict(`${objectType} of import ${importStartedAt} has already ended; pages and ends after the end are refused`);
-    return found;
+  /**
+   * One event on one import: read it, let the import machine decide, write by compare-and-set. A
+   * write that lost to another replica's is decided again on a fresh read, a bounded number of times.
+   */
+  private async apply(tenant: ImportTenant, storeId: string, importStartedAt: number, event: ImportEvent) {
+    const outcome = await retryCompareAndSet(async () => {
+      const found = await this.find(tenant, storeId, importStartedAt);
+      const { next, effects } = decided(importTransition(found, event));
+      if (next === found || (await this.repositories.imports.compareAndSet(found.importId, found.rev, next))) return { record: next, effects };
+      return CAS_LOST;
+    });
+    if (outcome === CAS_LOST) {
+      throw AppError.unavailable(
+        `Import ${importStartedAt} was changed by other requests each of the ${COMPARE_AND_SET_RETRY.rounds} times this one tried; send it again`,
+      );
+    }
+    return outcome;
   }
 }

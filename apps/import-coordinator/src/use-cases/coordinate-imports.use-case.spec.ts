@@ -1,8 +1,9 @@
 import type { ImportEventMessage, ObjectType, SyncBatchMessage, WebhookRequestMessage } from '@ecomm-sync/contracts';
 import { IMPORT_SETTINGS_IDS, OBJECT_TYPES, TOPICS } from '@ecomm-sync/contracts';
-import type { ImportRecord } from '@ecomm-sync/data-access';
+import type { ImportItem, ImportRecord, ImportTypeState } from '@ecomm-sync/data-access';
 import { recordingLogger } from '@ecomm-sync/testing';
-import { aNewImport, anImportTypeState, asRepositories, FakeBroker, FakeImportRepository } from '@ecomm-sync/testing-fakes';
+import { receivedCounts, type ImportEvent } from '@ecomm-sync/domain';
+import { aNewImport, anImportTypeState, asRepositories, FakeBroker, FakeImportRepository, moveImport } from '@ecomm-sync/testing-fakes';
 import { CoordinateImportsUseCase } from './coordinate-imports.use-case';
 
 const NOW = 1_800_000_000_000;
@@ -19,19 +20,37 @@ describe('CoordinateImportsUseCase', () => {
     useCase = new CoordinateImportsUseCase(asRepositories({ imports }), broker, recordingLogger().logger, () => NOW);
   });
 
-  /** An import brought to `state` through the repository, with one page of one contact. */
+  const page = (objectType: ObjectType, pageNumber: number, itemCount: number): ImportEvent => ({ kind: 'page-received', objectType, pageNumber, itemCount });
+  /** Ends of every type of `record` with what it received, at `at`. */
+  const endsOf = (record: ImportRecord, at: number): ImportEvent[] =>
+    (Object.entries(record.types) as [ObjectType, ImportTypeState][]).map(([objectType, state]) => ({
+      kind: 'end-received',
+      objectType,
+      ...receivedCounts(state),
+      at,
+    }));
+
+  /** An import brought to `state` as the gateway would, with one page of one contact. */
   async function anImportIn(state: State, overrides: Parameters<typeof aNewImport>[0] = {}): Promise<ImportRecord> {
     const record = (await imports.create(aNewImport(overrides)))!;
-    if (state === 'failed') await imports.fail(record.importId, 'the receiver did not answer');
-    if (state !== 'initialized' && state !== 'failed')
+    if (state === 'failed') await moveImport(imports, record.importId, { kind: 'failed', reason: 'the receiver did not answer' });
+    if (state !== 'initialized' && state !== 'failed') {
       await imports.putPage(record.importId, 'CONTACT', 1, [{ externalObjectId: 'c-1', properties: { email: 'a@example.com' } }]);
-    if (state === 'complete' || state === 'released') {
-      for (const type of Object.keys(record.types) as ObjectType[]) await imports.end(record.importId, type, await imports.received(record.importId, type));
-      await imports.completeIfEnded(record.importId, NOW - 1_000);
+      await moveImport(imports, record.importId, page('CONTACT', 1, 1));
     }
-    if (state === 'released') await imports.markReleased(record.importId, 'LINE_ITEM:done', true, NOW - 500);
+    if (state === 'complete' || state === 'released') {
+      await moveImport(imports, record.importId, ...endsOf((await imports.findById(record.importId))!, NOW - 1_000));
+    }
+    if (state === 'released') await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: NOW - 500 });
     return (await imports.findById(record.importId))!;
   }
+
+  /** Pages stored and counted, as the gateway does. */
+  async function received(record: ImportRecord, objectType: ObjectType, pageNumber: number, messages: ImportItem[]) {
+    await imports.putPage(record.importId, objectType, pageNumber, messages);
+    await moveImport(imports, record.importId, page(objectType, pageNumber, messages.length));
+  }
+  const completed = async (record: ImportRecord) => moveImport(imports, record.importId, ...endsOf((await imports.findById(record.importId))!, NOW));
 
   const everyCount = (count: number | null) => ({ importCounts: OBJECT_TYPES.map((type) => ({ settingsId: IMPORT_SETTINGS_IDS[type], count })) });
   const events: Record<string, (importId: string) => ImportEventMessage> = {
@@ -139,11 +158,10 @@ describe('CoordinateImportsUseCase', () => {
 
     it('when a complete import is released, then its pages go out in release order as import batches that take the import start as change time', async () => {
       const record = await anImportIn('initialized');
-      await imports.putPage(record.importId, 'LINE_ITEM', 1, [{ ...item('l-1'), associations: { DEAL: ['d-1'] } }]);
-      await imports.putPage(record.importId, 'DEAL', 1, [item('d-1')]);
-      await imports.putPage(record.importId, 'CONTACT', 1, [item('c-1'), item('c-2')]);
-      for (const type of OBJECT_TYPES) await imports.end(record.importId, type, await imports.received(record.importId, type));
-      await imports.completeIfEnded(record.importId, NOW);
+      await received(record, 'LINE_ITEM', 1, [{ ...item('l-1'), associations: { DEAL: ['d-1'] } }]);
+      await received(record, 'DEAL', 1, [item('d-1')]);
+      await received(record, 'CONTACT', 1, [item('c-1'), item('c-2')]);
+      await completed(record);
 
       await useCase.handle({ kind: 'import-completed', importId: record.importId });
 
@@ -163,9 +181,21 @@ describe('CoordinateImportsUseCase', () => {
       expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: 'LINE_ITEM:done', releasedAt: NOW });
     });
 
+    it('when a page was stored but never counted (its request failed after storing it), then it is not released', async () => {
+      const record = await anImportIn('initialized', { types: { DEAL: anImportTypeState('DEAL') } });
+      await received(record, 'DEAL', 1, [item('d-1')]);
+      await imports.putPage(record.importId, 'DEAL', 2, [item('d-stray')]);
+      await completed(record);
+
+      await useCase.handle({ kind: 'import-completed', importId: record.importId });
+
+      expect(broker.bodiesTo<SyncBatchMessage>(`${TOPICS.syncBatch}.DEAL`).map((batch) => batch.batchId)).toEqual([`import:${record.importId}:DEAL:1`]);
+      expect((await imports.findById(record.importId))!.releasedAt).toBe(NOW);
+    });
+
     it('when a release stopped after a page, then it resumes after that page and sends nothing twice', async () => {
       const record = await anImportIn('complete');
-      await imports.markReleased(record.importId, 'CONTACT:1', false, NOW);
+      await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'CONTACT:1', done: false, at: NOW });
 
       await useCase.handle({ kind: 'import-completed', importId: record.importId });
 
@@ -175,9 +205,8 @@ describe('CoordinateImportsUseCase', () => {
 
     it('when a type has more pages than one read takes, then every page goes out once, in page order', async () => {
       const record = await anImportIn('initialized', { types: { PRODUCT: anImportTypeState('PRODUCT') } });
-      for (let page = 1; page <= 45; page++) await imports.putPage(record.importId, 'PRODUCT', page, [item(`p-${page}`)]);
-      await imports.end(record.importId, 'PRODUCT', await imports.received(record.importId, 'PRODUCT'));
-      await imports.completeIfEnded(record.importId, NOW);
+      for (let pageNumber = 1; pageNumber <= 45; pageNumber++) await received(record, 'PRODUCT', pageNumber, [item(`p-${pageNumber}`)]);
+      await completed(record);
 
       await useCase.handle({ kind: 'import-completed', importId: record.importId });
 

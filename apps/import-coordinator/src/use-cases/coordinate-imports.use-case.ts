@@ -1,20 +1,21 @@
 import type { ImportEventMessage, ImportInitialization, InboundMessage, ObjectType, SyncBatchMessage, WebhookRequestMessage } from '@ecomm-sync/contracts';
 import { createValidator, importInitializationResponseSchema, TOPICS } from '@ecomm-sync/contracts';
-import type { ImportRecord, ImportTypeState, Repositories } from '@ecomm-sync/data-access';
+import { CAS_LOST, COMPARE_AND_SET_RETRY, retryCompareAndSet, type ImportItem, type ImportRecord, type Repositories } from '@ecomm-sync/data-access';
+import { importTransition, isReceivedPage, RELEASE_DONE, RELEASE_ORDER, releaseStart, type ImportEffect, type ImportEvent } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
 
 const validateAnswer = createValidator(importInitializationResponseSchema, 'answer');
 
-/** Objects others associate with first, so that few line items have to wait. */
-const RELEASE_ORDER: ObjectType[] = ['CONTACT', 'PRODUCT', 'DEAL', 'LINE_ITEM'];
 const PAGES_PER_READ = 20;
 
 /**
- * The import state machine's asynchronous side: has the initialization webhook sent (through the
+ * The import's asynchronous side: has the initialization webhook sent (through the
  * webhook-dispatcher), records its answer (expected counts) or the failure, and once an import is
  * complete releases its messages to the mapper with `changedAt` = `importStartedAt`, so that newer
- * sync messages win. The release is resumable and idempotent (each page is one batch with a fixed id).
+ * sync messages win. What each event does to an import is the import machine's decision
+ * (libs/domain, decision 49). The release is resumable and idempotent (each page is one batch
+ * with a fixed id).
  */
 export class CoordinateImportsUseCase {
   constructor(
@@ -41,73 +42,85 @@ export class CoordinateImportsUseCase {
   }
 
   private async requestWebhook(importId: string): Promise<void> {
-    const found = await this.repositories.imports.findById(importId);
-    if (!found || found.status !== 'initialized') return;
+    const applied = await this.apply(importId, { kind: 'start-announced' });
+    if (!applied?.effects.some((effect) => effect.kind === 'request-webhook')) return;
+    const found = applied.record;
     const body: ImportInitialization = {
       portalId: found.tenant.portalId,
       importStartedAt: found.importStartedAt,
-      settingsToImport: (Object.entries(found.types) as [ObjectType, ImportTypeState][]).map(([objectType, state]) => ({
-        settingsId: state.settingsId,
-        objectType,
-      })),
+      settingsToImport: Object.entries(found.types).map(([objectType, state]) => ({ settingsId: state.settingsId, objectType: objectType as ObjectType })),
     };
     const request: WebhookRequestMessage = { requestId: importId, appId: found.tenant.appId, url: found.webhookUri, body: JSON.stringify(body) };
     await this.broker.publish(TOPICS.webhookRequested, request);
   }
 
   private async recordAnswer(importId: string, answer: unknown): Promise<void> {
-    const found = await this.repositories.imports.findById(importId);
-    if (!found) return;
     const parsed = validateAnswer(answer);
-    if (!parsed.ok) return this.recordFailure(importId, `the receiver's answer is not an import initialization response: ${parsed.message}`);
-    const bySettings = new Map(parsed.value.importCounts.map((entry) => [entry.settingsId, entry.count]));
-    const counts: Partial<Record<ObjectType, number | null>> = {};
-    for (const [objectType, state] of Object.entries(found.types) as [ObjectType, ImportTypeState][]) {
-      if (!bySettings.has(state.settingsId))
-        return this.recordFailure(importId, `the receiver's answer has no importCounts entry for settingsId ${state.settingsId} (${objectType})`);
-      counts[objectType] = bySettings.get(state.settingsId) ?? null;
-    }
-    await this.repositories.imports.setExpectedCounts(importId, counts);
+    const applied = await this.apply(
+      importId,
+      parsed.ok
+        ? { kind: 'webhook-answered', importCounts: parsed.value.importCounts }
+        : { kind: 'failed', reason: `the receiver's answer is not an import initialization response: ${parsed.message}` },
+    );
+    if (!applied || applied.record.status === 'failed') return;
+    const counts = Object.fromEntries(Object.entries(applied.record.types).map(([type, state]) => [type, state.expectedCount]));
     this.logger.info('import webhook answered', { importId, counts });
   }
 
   private async recordFailure(importId: string, reason: string): Promise<void> {
-    await this.repositories.imports.fail(importId, reason);
-    this.logger.warn('import failed', { importId, reason });
+    await this.apply(importId, { kind: 'failed', reason });
   }
 
   private async release(importId: string): Promise<void> {
     const found = await this.repositories.imports.findById(importId);
-    if (!found || found.status !== 'complete' || found.releasedAt !== null) return;
-    const [resumeType, resumePage] = found.releasedThrough ? found.releasedThrough.split(':') : [RELEASE_ORDER[0], '-1'];
+    const start = found && releaseStart(found);
+    if (!found || !start) return;
     let released = 0;
-    for (const objectType of RELEASE_ORDER.slice(RELEASE_ORDER.indexOf(resumeType as ObjectType))) {
+    for (const objectType of RELEASE_ORDER.slice(RELEASE_ORDER.indexOf(start.objectType))) {
       if (!found.types[objectType]) continue;
-      let after = objectType === resumeType ? Number(resumePage) : -1;
+      let after = objectType === start.objectType ? start.afterPage : -1;
       for (;;) {
         const pages = await this.repositories.imports.pagesOf(importId, objectType, after, PAGES_PER_READ);
+        // A page stored but never counted (its request failed after storing it) is not part of the import.
+        const counted = pages.filter((page) => isReceivedPage(found, objectType, page.pageNumber));
         await Promise.all(
-          pages.map((page) => this.broker.publish(`${TOPICS.syncBatch}.${objectType}`, this.batchOf(found, objectType, page), { lane: 'bulk' })),
+          counted.map((page) => this.broker.publish(`${TOPICS.syncBatch}.${objectType}`, this.batchOf(found, objectType, page), { lane: 'bulk' })),
         );
-        released += pages.reduce((sum, page) => sum + page.messages.length, 0);
+        released += counted.reduce((sum, page) => sum + page.messages.length, 0);
         if (pages.length === 0) break;
         after = pages[pages.length - 1].pageNumber;
-        await this.repositories.imports.markReleased(importId, `${objectType}:${after}`, false, this.clock());
+        await this.apply(importId, { kind: 'release-progressed', through: `${objectType}:${after}`, done: false, at: this.clock() });
         if (pages.length < PAGES_PER_READ) break;
       }
     }
-    await this.repositories.imports.markReleased(importId, `${RELEASE_ORDER[RELEASE_ORDER.length - 1]}:done`, true, this.clock());
+    await this.apply(importId, { kind: 'release-progressed', through: RELEASE_DONE, done: true, at: this.clock() });
     this.logger.info('import released', { importId, messages: released });
   }
 
-  private batchOf(
-    found: ImportRecord,
-    objectType: ObjectType,
-    page: {
-      pageNumber: number;
-      messages: { externalObjectId: string; properties: Record<string, unknown>; associations?: Partial<Record<ObjectType, string[]>> }[];
-    },
-  ): SyncBatchMessage {
+  /**
+   * One event on one import: read it, let the import machine decide, write by compare-and-set; a
+   * write that lost to another (a gateway counting pages) is decided again on a fresh read. Null
+   * when there is no such import. A refusal is a defect here, and so is losing every round: both
+   * throw, and the message is retried.
+   */
+  private async apply(importId: string, event: ImportEvent): Promise<{ record: ImportRecord; effects: ImportEffect[] } | null> {
+    const outcome = await retryCompareAndSet(async () => {
+      const found = await this.repositories.imports.findById(importId);
+      if (!found) return null;
+      const transition = importTransition(found, event);
+      if ('refused' in transition) throw new Error(`import ${importId} refused ${event.kind}: ${transition.refused.message}`);
+      const { next, effects } = transition;
+      if (next === found || (await this.repositories.imports.compareAndSet(importId, found.rev, next))) return { record: next, effects };
+      return CAS_LOST;
+    });
+    if (outcome === CAS_LOST) throw new Error(`import ${importId} was changed by others in each of ${COMPARE_AND_SET_RETRY.rounds} tries of ${event.kind}`);
+    for (const effect of outcome?.effects ?? []) {
+      if (effect.kind === 'report-failure') this.logger.warn('import failed', { importId, reason: effect.reason });
+    }
+    return outcome;
+  }
+
+  private batchOf(found: ImportRecord, objectType: ObjectType, page: { pageNumber: number; messages: ImportItem[] }): SyncBatchMessage {
     return {
       batchId: `import:${found.importId}:${objectType}:${page.pageNumber}`,
       tenant: found.tenant,

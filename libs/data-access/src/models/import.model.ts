@@ -10,7 +10,7 @@ const importSchema = new Schema(
     version: { type: String, enum: ['v1', 'v2'], required: true },
     status: { type: String, enum: ['initialized', 'receiving', 'complete', 'failed'], required: true },
     webhookUri: { type: String, required: true },
-    /** Per requested object type: its settingsId, the expected count from the webhook answer, and its end. */
+    /** Per requested object type: its settingsId, the expected count from the webhook answer, the items of each page received, and its end. */
     types: { type: Schema.Types.Mixed, required: true },
     failureReason: { type: String, default: null },
     completedAt: { type: Number, default: null },
@@ -18,6 +18,8 @@ const importSchema = new Schema(
     releasedThrough: { type: String, default: null },
     releasedAt: { type: Number, default: null },
     createdAt: { type: Number, required: true },
+    /** Compare-and-set revision (decision 49): every write names the one it read and bumps it. */
+    rev: { type: Number, default: 0 },
   },
   { collection: 'imports', versionKey: false, minimize: false },
 );
@@ -35,7 +37,7 @@ const importPageSchema = new Schema(
   },
   { collection: 'import_pages', versionKey: false, minimize: false },
 );
-// Serves: replacing or reading one page, counting an object type's pages at its end, and releasing in order.
+// Serves: replacing or reading one page, and releasing in order.
 importPageSchema.index({ importId: 1, objectType: 1, pageNumber: 1 }, { unique: true });
 
 export const importPageModel = (connection: Connection) => connection.model('ImportPage', importPageSchema);

@@ -1,33 +1,21 @@
 import { Types, type Connection } from 'mongoose';
 import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
+import type { ImportState, ImportTypeState } from '@ecomm-sync/domain';
 import { importModel, importPageModel, webhookAttemptModel } from '../models/import.model';
 import { onlyDuplicateKeyErrors } from './duplicate-key';
 
-export type ImportStatus = 'initialized' | 'receiving' | 'complete' | 'failed';
+export type { ImportStatus, ImportTypeState } from '@ecomm-sync/domain';
 
-export interface ImportTypeState {
-  settingsId: number;
-  /** From the webhook answer: an estimate, or null when the receiver could not tell. */
-  expectedCount: number | null;
-  ended: boolean;
-  pageCount: number | null;
-  itemCount: number | null;
-}
-
-export interface ImportRecord {
+/** An import as stored: the state the import machine (libs/domain) moves, and what identifies it. */
+export interface ImportRecord extends ImportState {
   importId: string;
   tenant: Tenant & { appId: string };
   storeId: string;
-  importStartedAt: number;
   version: 'v1' | 'v2';
-  status: ImportStatus;
   webhookUri: string;
-  types: Partial<Record<ObjectType, ImportTypeState>>;
-  failureReason: string | null;
-  completedAt: number | null;
-  releasedThrough: string | null;
-  releasedAt: number | null;
   createdAt: number;
+  /** Bumped by every write; a write names the revision it read (compare-and-set). */
+  rev: number;
 }
 
 /** One message of an import page, as stored (all import messages are upserts). */
@@ -46,11 +34,17 @@ export interface WebhookAttempt {
   durationMs: number;
 }
 
-interface ImportDoc extends Omit<ImportRecord, 'importId' | 'tenant'> {
+interface ImportDoc extends Omit<ImportRecord, 'importId' | 'tenant' | 'rev'> {
   _id: Types.ObjectId;
   portalId: number;
   appId: string;
+  /** Absent on imports stored before decision 49. */
+  rev?: number;
 }
+
+/** Imports stored before decision 49 kept no page counts. */
+const withPageItems = (types: ImportRecord['types']): ImportRecord['types'] =>
+  Object.fromEntries(Object.entries(types).map(([type, state]) => [type, { ...state, pageItems: state.pageItems ?? {} } satisfies ImportTypeState]));
 
 const toImport = (doc: ImportDoc): ImportRecord => ({
   importId: String(doc._id),
@@ -60,15 +54,19 @@ const toImport = (doc: ImportDoc): ImportRecord => ({
   version: doc.version,
   status: doc.status,
   webhookUri: doc.webhookUri,
-  types: doc.types,
+  types: withPageItems(doc.types),
   failureReason: doc.failureReason ?? null,
   completedAt: doc.completedAt ?? null,
   releasedThrough: doc.releasedThrough ?? null,
   releasedAt: doc.releasedAt ?? null,
   createdAt: doc.createdAt,
+  rev: doc.rev ?? 0,
 });
 
-/** Imports, their pages, and the attempts of outbound webhooks. */
+/**
+ * Imports, their pages, and the attempts of outbound webhooks. Queries, and one write of an
+ * import's state: `compareAndSet`. Which state follows which is the import machine's to say.
+ */
 export class ImportRepository {
   private readonly imports;
   private readonly pages;
@@ -81,7 +79,9 @@ export class ImportRepository {
   }
 
   /** A new import; null when this tenant's store already has one started at that instant. */
-  async create(record: Omit<ImportRecord, 'importId' | 'failureReason' | 'completedAt' | 'releasedThrough' | 'releasedAt'>): Promise<ImportRecord | null> {
+  async create(
+    record: Omit<ImportRecord, 'importId' | 'rev' | 'failureReason' | 'completedAt' | 'releasedThrough' | 'releasedAt'>,
+  ): Promise<ImportRecord | null> {
     const { tenant, ...rest } = record;
     try {
       const { insertedId } = await this.imports.collection.insertOne({
@@ -92,6 +92,7 @@ export class ImportRepository {
         completedAt: null,
         releasedThrough: null,
         releasedAt: null,
+        rev: 0,
       });
       return this.findById(String(insertedId));
     } catch (error) {
@@ -103,69 +104,63 @@ export class ImportRepository {
   async findById(importId: string): Promise<ImportRecord | null> {
     if (!Types.ObjectId.isValid(importId)) return null;
     const doc = await this.imports.collection.findOne({ _id: new Types.ObjectId(importId) });
-    return doc ? toImport(doc as unknown as ImportDoc) : null;
+    return doc ? this.withStoredPages(doc as unknown as ImportDoc) : null;
   }
 
   async find(tenant: Tenant, storeId: string, importStartedAt: number): Promise<ImportRecord | null> {
     const doc = await this.imports.collection.findOne({ portalId: tenant.portalId, appId: tenant.appId, storeId, importStartedAt });
-    return doc ? toImport(doc as unknown as ImportDoc) : null;
+    return doc ? this.withStoredPages(doc as unknown as ImportDoc) : null;
   }
 
-  /** The webhook's answer: expected counts per object type. */
-  async setExpectedCounts(importId: string, counts: Partial<Record<ObjectType, number | null>>): Promise<void> {
-    const set = Object.fromEntries(Object.entries(counts).map(([type, count]) => [`types.${type}.expectedCount`, count]));
-    await this.imports.collection.updateOne({ _id: new Types.ObjectId(importId) }, { $set: set });
+  /**
+   * An import stored before decision 49 has its pages in import_pages only: they are counted from
+   * there, so that an import receiving or releasing across the upgrade loses no page (its next
+   * write stores the counts with it).
+   */
+  private async withStoredPages(doc: ImportDoc): Promise<ImportRecord> {
+    const record = toImport(doc);
+    const legacy = Object.entries(doc.types).filter(([, state]) => state.pageItems === undefined);
+    if (legacy.length === 0 || record.status === 'failed') return record;
+    const importId = String(doc._id);
+    const pages = await this.pages.collection
+      .aggregate<{ _id: { objectType: string; pageNumber: number }; items: number }>([
+        { $match: { importId, objectType: { $in: legacy.map(([type]) => type) } } },
+        { $project: { _id: { objectType: '$objectType', pageNumber: '$pageNumber' }, items: { $size: '$messages' } } },
+      ])
+      .toArray();
+    for (const { _id, items } of pages) {
+      const state = record.types[_id.objectType as ObjectType];
+      if (state) state.pageItems = { ...state.pageItems, [String(_id.pageNumber)]: items };
+    }
+    return record;
   }
 
-  /** Failed for good (the receiver never answered properly), unless it already completed. */
-  async fail(importId: string, reason: string): Promise<void> {
-    await this.imports.collection.updateOne(
-      { _id: new Types.ObjectId(importId), status: { $in: ['initialized', 'receiving'] } },
-      { $set: { status: 'failed', failureReason: reason } },
+  /**
+   * Stores `next` as the import's state if its revision is still `expectedRev` (nobody wrote since
+   * it was read); false when another write came first: read again and decide again.
+   */
+  async compareAndSet(importId: string, expectedRev: number, next: ImportState): Promise<boolean> {
+    if (!Types.ObjectId.isValid(importId)) return false;
+    const { status, types, failureReason, completedAt, releasedThrough, releasedAt } = next;
+    const result = await this.imports.collection.updateOne(
+      // An import stored before decision 49 has no rev yet: it reads as 0.
+      { _id: new Types.ObjectId(importId), rev: expectedRev === 0 ? { $in: [0, null] } : expectedRev },
+      { $set: { status, types, failureReason, completedAt, releasedThrough, releasedAt, rev: expectedRev + 1 } },
     );
+    return result.matchedCount === 1;
   }
 
-  /** Stores a page, replacing one sent before with the same number; the import is receiving from then on. */
+  /**
+   * Stores a page's messages, replacing a page sent before with the same number. Only content: it
+   * counts once the import's state names it (`pageItems`), written after it by compare-and-set.
+   */
   async putPage(importId: string, objectType: ObjectType, pageNumber: number, messages: readonly ImportItem[]): Promise<void> {
-    await this.pages.collection.updateOne(
-      { importId, objectType, pageNumber },
-      { $set: { messages: [...messages], count: messages.length } },
-      { upsert: true },
-    );
-    await this.imports.collection.updateOne({ _id: new Types.ObjectId(importId), status: 'initialized' }, { $set: { status: 'receiving' } });
+    await this.pages.collection.updateOne({ importId, objectType, pageNumber }, { $set: { messages: [...messages] } }, { upsert: true });
   }
 
   async getPage(importId: string, objectType: ObjectType, pageNumber: number): Promise<ImportItem[] | null> {
     const doc = await this.pages.collection.findOne({ importId, objectType, pageNumber });
     return doc ? (doc.messages as ImportItem[]) : null;
-  }
-
-  /** Pages and items received for one object type. */
-  async received(importId: string, objectType: ObjectType): Promise<{ pageCount: number; itemCount: number }> {
-    const docs = await this.pages.collection.find({ importId, objectType }, { projection: { count: 1 } }).toArray();
-    return { pageCount: docs.length, itemCount: docs.reduce((sum, doc) => sum + (doc.count as number), 0) };
-  }
-
-  /** Marks one object type ended; false when it had already ended. */
-  async end(importId: string, objectType: ObjectType, counts: { pageCount: number; itemCount: number }): Promise<boolean> {
-    const result = await this.imports.collection.updateOne(
-      { _id: new Types.ObjectId(importId), [`types.${objectType}.ended`]: false },
-      {
-        $set: { [`types.${objectType}.ended`]: true, [`types.${objectType}.pageCount`]: counts.pageCount, [`types.${objectType}.itemCount`]: counts.itemCount },
-      },
-    );
-    return result.matchedCount === 1;
-  }
-
-  /** Complete once every requested object type ended; true for the one caller that completed it. */
-  async completeIfEnded(importId: string, now: number): Promise<boolean> {
-    const current = await this.findById(importId);
-    if (!current || !Object.values(current.types).every((state) => state!.ended)) return false;
-    const result = await this.imports.collection.updateOne(
-      { _id: new Types.ObjectId(importId), status: { $in: ['initialized', 'receiving'] } },
-      { $set: { status: 'complete', completedAt: now } },
-    );
-    return result.matchedCount === 1;
   }
 
   /** Pages of one object type after `afterPage`, in page order: what the release sends on. */
@@ -185,13 +180,6 @@ export class ImportRepository {
       .limit(limit)
       .toArray();
     return docs.map((doc) => toImport(doc as unknown as ImportDoc));
-  }
-
-  async markReleased(importId: string, through: string, done: boolean, now: number): Promise<void> {
-    await this.imports.collection.updateOne(
-      { _id: new Types.ObjectId(importId) },
-      { $set: { releasedThrough: through, ...(done ? { releasedAt: now } : {}) } },
-    );
   }
 
   async recordAttempt(requestId: string, attempt: WebhookAttempt): Promise<void> {

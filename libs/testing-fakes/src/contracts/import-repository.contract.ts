@@ -1,6 +1,9 @@
+import type { ObjectType } from '@ecomm-sync/contracts';
 import type { ImportRecord, ImportRepository } from '@ecomm-sync/data-access';
+import { receivedCounts, type ImportEvent } from '@ecomm-sync/domain';
 import { aNewImport, anAppTenant, anImportTypeState } from '../builders';
 import type { PublicOf } from '../public-of';
+import { moveImport } from '../repositories/fake-import.repository';
 
 type Imports = PublicOf<ImportRepository>;
 const items = (count: number, prefix = 'item') => Array.from({ length: count }, (_, i) => ({ externalObjectId: `${prefix}-${i}`, properties: { n: i } }));
@@ -17,9 +20,10 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
       imports = await make();
     });
     const created = async (overrides: Parameters<typeof aNewImport>[0] = {}): Promise<ImportRecord> => (await imports.create(aNewImport(overrides)))!;
+    const endOf = (objectType: ObjectType, at: number): ImportEvent => ({ kind: 'end-received', objectType, pageCount: 0, itemCount: 0, at });
     const complete = async (record: ImportRecord, now: number) => {
-      for (const type of Object.keys(record.types) as (keyof ImportRecord['types'])[]) await imports.end(record.importId, type, { pageCount: 0, itemCount: 0 });
-      expect(await imports.completeIfEnded(record.importId, now)).toBe(true);
+      const done = await moveImport(imports, record.importId, ...(Object.keys(record.types) as ObjectType[]).map((type) => endOf(type, now)));
+      expect(done).toMatchObject({ status: 'complete', completedAt: now });
     };
 
     it('when an import is created, then it is found by id and by tenant, store and start, nothing failed, completed or released', async () => {
@@ -32,6 +36,7 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
         completedAt: null,
         releasedThrough: null,
         releasedAt: null,
+        rev: 0,
       });
       expect(await imports.findById(record!.importId)).toEqual(record);
       expect(await imports.find(input.tenant, input.storeId, input.importStartedAt)).toEqual(record);
@@ -59,16 +64,51 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
       expect(await imports.findById(record.importId)).toMatchObject({ status: 'initialized', types: { CONTACT: { ended: false } } });
     });
 
-    it('when pages arrive, then the import is receiving, a page sent again replaces it, and the counts are of pages and items', async () => {
+    it('when the state read is written with its revision, then it lands, the revision goes up, and only the state changes', async () => {
+      const record = await created();
+      const next = {
+        ...record,
+        storeId: 'elsewhere',
+        status: 'receiving' as const,
+        types: { ...record.types, CONTACT: anImportTypeState('CONTACT', { pageItems: { 1: 3 } }) },
+      };
+      expect(await imports.compareAndSet(record.importId, record.rev, next)).toBe(true);
+      expect(await imports.findById(record.importId)).toEqual({ ...record, status: 'receiving', types: next.types, rev: record.rev + 1 });
+    });
+
+    it('when two writers write from the same read, then only the first lands, and a revision or id that is not stored writes nothing', async () => {
+      const record = await created();
+      expect(await imports.compareAndSet(record.importId, record.rev, { ...record, failureReason: 'first' })).toBe(true);
+      expect(await imports.compareAndSet(record.importId, record.rev, { ...record, failureReason: 'second' })).toBe(false);
+      expect(await imports.compareAndSet(record.importId, record.rev + 5, { ...record, failureReason: 'third' })).toBe(false);
+      expect(await imports.compareAndSet('ffffffffffffffffffffffff', 0, record)).toBe(false);
+      expect(await imports.compareAndSet('nope', 0, record)).toBe(false);
+      expect(await imports.findById(record.importId)).toMatchObject({ failureReason: 'first', rev: record.rev + 1 });
+    });
+
+    it('when many page receipts race, each deciding again on a fresh read when its write lost, then every page is counted', async () => {
+      const record = await created();
+      const pageNumbers = Array.from({ length: 12 }, (_, i) => i + 1);
+
+      await Promise.all(
+        pageNumbers.map((pageNumber) => moveImport(imports, record.importId, { kind: 'page-received', objectType: 'DEAL', pageNumber, itemCount: pageNumber })),
+      );
+
+      const found = (await imports.findById(record.importId))!;
+      expect(receivedCounts(found.types.DEAL!)).toEqual({ pageCount: 12, itemCount: 78 });
+      expect(found.rev).toBe(12);
+    });
+
+    it('when pages are stored, then a page sent again replaces it, and the import itself is not changed', async () => {
       const record = await created();
       await imports.putPage(record.importId, 'CONTACT', 1, items(3));
       await imports.putPage(record.importId, 'CONTACT', 2, items(2));
       await imports.putPage(record.importId, 'CONTACT', 1, items(4, 'again'));
-      expect((await imports.findById(record.importId))!.status).toBe('receiving');
-      expect(await imports.received(record.importId, 'CONTACT')).toEqual({ pageCount: 2, itemCount: 6 });
-      expect(await imports.received(record.importId, 'DEAL')).toEqual({ pageCount: 0, itemCount: 0 });
+      expect(await imports.findById(record.importId)).toEqual(record);
       expect(await imports.getPage(record.importId, 'CONTACT', 1)).toEqual(items(4, 'again'));
+      expect(await imports.getPage(record.importId, 'CONTACT', 2)).toEqual(items(2));
       expect(await imports.getPage(record.importId, 'CONTACT', 3)).toBeNull();
+      expect(await imports.getPage(record.importId, 'DEAL', 1)).toBeNull();
     });
 
     it('when pages are read for the release, then they come in page order after the given page, at most the limit', async () => {
@@ -79,59 +119,15 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
       expect(await imports.pagesOf(record.importId, 'DEAL', 5, 3)).toEqual([]);
     });
 
-    it('when an object type ends, then it ends once with its counts, and a type not imported never ends', async () => {
-      const record = await created({ types: { CONTACT: anImportTypeState('CONTACT') } });
-      expect(await imports.end(record.importId, 'CONTACT', { pageCount: 2, itemCount: 7 })).toBe(true);
-      expect(await imports.end(record.importId, 'CONTACT', { pageCount: 2, itemCount: 7 })).toBe(false);
-      expect(await imports.end(record.importId, 'DEAL', { pageCount: 0, itemCount: 0 })).toBe(false);
-      expect((await imports.findById(record.importId))!.types).toEqual({ CONTACT: anImportTypeState('CONTACT', { ended: true, pageCount: 2, itemCount: 7 }) });
-    });
-
-    it('when every type ended, then exactly one completeIfEnded completes the import, and not before', async () => {
-      const record = await created({ types: { CONTACT: anImportTypeState('CONTACT'), DEAL: anImportTypeState('DEAL') } });
-      await imports.end(record.importId, 'CONTACT', { pageCount: 0, itemCount: 0 });
-      expect(await imports.completeIfEnded(record.importId, 10)).toBe(false);
-      await imports.end(record.importId, 'DEAL', { pageCount: 0, itemCount: 0 });
-      expect(await imports.completeIfEnded(record.importId, 20)).toBe(true);
-      expect(await imports.completeIfEnded(record.importId, 30)).toBe(false);
-      expect(await imports.findById(record.importId)).toMatchObject({ status: 'complete', completedAt: 20 });
-    });
-
-    it.each([
-      ['initialized', 'failed'],
-      ['receiving', 'failed'],
-      ['complete', 'complete'],
-      ['failed', 'failed'],
-    ] as const)('when an import that is %s fails, then it is %s', async (before, after) => {
-      const record = await created();
-      if (before === 'receiving') await imports.putPage(record.importId, 'CONTACT', 1, items(1));
-      if (before === 'complete') await complete(record, 1);
-      if (before === 'failed') await imports.fail(record.importId, 'first reason');
-      await imports.fail(record.importId, 'the receiver did not answer');
-      const found = (await imports.findById(record.importId))!;
-      expect(found.status).toBe(after);
-      expect(found.failureReason).toBe(
-        { initialized: 'the receiver did not answer', receiving: 'the receiver did not answer', complete: null, failed: 'first reason' }[before],
-      );
-    });
-
-    it('when the webhook answered, then the expected counts are set per type and the rest of each type stays', async () => {
-      const record = await created();
-      await imports.setExpectedCounts(record.importId, { CONTACT: 10, DEAL: null });
-      const { types } = (await imports.findById(record.importId))!;
-      expect(types.CONTACT).toEqual(anImportTypeState('CONTACT', { expectedCount: 10 }));
-      expect(types.DEAL).toEqual(anImportTypeState('DEAL', { expectedCount: null }));
-    });
-
     it('when a complete import is released in steps, then it is unreleased until the last step, which marks it released', async () => {
       const record = await created();
       await complete(record, 1_000);
       const mine = async (before: number) => (await imports.unreleased(before, 1_000)).filter((found) => found.importId === record.importId);
       expect(await mine(999)).toEqual([]);
       expect(await mine(1_000)).toHaveLength(1);
-      await imports.markReleased(record.importId, 'CONTACT:3', false, 2_000);
+      await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'CONTACT:3', done: false, at: 2_000 });
       expect(await mine(1_000)).toEqual([expect.objectContaining({ releasedThrough: 'CONTACT:3', releasedAt: null })]);
-      await imports.markReleased(record.importId, 'LINE_ITEM:done', true, 3_000);
+      await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: 3_000 });
       expect(await mine(1_000)).toEqual([]);
       expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: 'LINE_ITEM:done', releasedAt: 3_000 });
     });

@@ -1,15 +1,16 @@
 import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
-import type { ImportItem, ImportRecord, ImportRepository, WebhookAttempt } from '@ecomm-sync/data-access';
+import { CAS_LOST, retryCompareAndSet, type ImportItem, type ImportRecord, type ImportRepository, type WebhookAttempt } from '@ecomm-sync/data-access';
+import { importTransition, type ImportEvent, type ImportState } from '@ecomm-sync/domain';
 import { isObjectId, newObjectId } from '../object-ids';
 import { copy, type PublicOf } from '../public-of';
+import { InMemoryCasStore } from './in-memory-cas-store';
 
 type NewImport = Parameters<ImportRepository['create']>[0];
-
-const OPEN: ImportRecord['status'][] = ['initialized', 'receiving'];
+type StoredImport = Omit<ImportRecord, 'rev'>;
 
 /** ImportRepository in memory; describeImportRepositoryContract holds it to the real one. */
 export class FakeImportRepository implements PublicOf<ImportRepository> {
-  private readonly imports = new Map<string, ImportRecord>();
+  private readonly imports = new InMemoryCasStore<StoredImport>();
   /** Pages by `importId|objectType`, then by page number. */
   private readonly pages = new Map<string, Map<number, ImportItem[]>>();
   private readonly attempts = new Map<string, WebhookAttempt[]>();
@@ -18,38 +19,31 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
     const { tenant, storeId, importStartedAt } = record;
     if (await this.find(tenant, storeId, importStartedAt)) return null;
     const importId = newObjectId();
-    this.imports.set(importId, { ...copy(record), importId, failureReason: null, completedAt: null, releasedThrough: null, releasedAt: null });
+    this.imports.insert(importId, { ...record, importId, failureReason: null, completedAt: null, releasedThrough: null, releasedAt: null });
     return this.findById(importId);
   }
 
   async findById(importId: string): Promise<ImportRecord | null> {
-    const found = isObjectId(importId) ? this.imports.get(importId) : undefined;
-    return found ? copy(found) : null;
+    const found = isObjectId(importId) ? this.imports.get(importId) : null;
+    return found ? { ...found.value, rev: found.rev } : null;
   }
 
   async find(tenant: Tenant, storeId: string, importStartedAt: number): Promise<ImportRecord | null> {
-    const found = [...this.imports.values()].find(
+    const found = this.records().find(
       (record) =>
         record.tenant.portalId === tenant.portalId &&
         record.tenant.appId === tenant.appId &&
         record.storeId === storeId &&
         record.importStartedAt === importStartedAt,
     );
-    return found ? copy(found) : null;
+    return found ?? null;
   }
 
-  async setExpectedCounts(importId: string, counts: Partial<Record<ObjectType, number | null>>): Promise<void> {
-    const record = this.imports.get(importId);
-    if (!record) return;
-    for (const [type, count] of Object.entries(counts) as [ObjectType, number | null][]) {
-      // Like `$set` of `types.<type>.expectedCount`: makes the type's entry when it has none.
-      record.types[type] = { ...(record.types[type] ?? ({} as never)), expectedCount: count };
-    }
-  }
-
-  async fail(importId: string, reason: string): Promise<void> {
-    const record = this.imports.get(importId);
-    if (record && OPEN.includes(record.status)) Object.assign(record, { status: 'failed', failureReason: reason });
+  async compareAndSet(importId: string, expectedRev: number, next: ImportState): Promise<boolean> {
+    const current = this.imports.get(importId);
+    if (!current) return false;
+    const { status, types, failureReason, completedAt, releasedThrough, releasedAt } = next;
+    return this.imports.compareAndSet(importId, expectedRev, { ...current.value, status, types, failureReason, completedAt, releasedThrough, releasedAt });
   }
 
   async putPage(importId: string, objectType: ObjectType, pageNumber: number, messages: readonly ImportItem[]): Promise<void> {
@@ -57,33 +51,11 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
     const pages = this.pages.get(key) ?? new Map<number, ImportItem[]>();
     pages.set(pageNumber, copy([...messages]));
     this.pages.set(key, pages);
-    const record = this.imports.get(importId);
-    if (record?.status === 'initialized') record.status = 'receiving';
   }
 
   async getPage(importId: string, objectType: ObjectType, pageNumber: number): Promise<ImportItem[] | null> {
     const page = this.pages.get(`${importId}|${objectType}`)?.get(pageNumber);
     return page ? copy(page) : null;
-  }
-
-  async received(importId: string, objectType: ObjectType): Promise<{ pageCount: number; itemCount: number }> {
-    const pages = [...(this.pages.get(`${importId}|${objectType}`)?.values() ?? [])];
-    return { pageCount: pages.length, itemCount: pages.reduce((sum, page) => sum + page.length, 0) };
-  }
-
-  async end(importId: string, objectType: ObjectType, counts: { pageCount: number; itemCount: number }): Promise<boolean> {
-    const state = this.imports.get(importId)?.types[objectType];
-    if (!state || state.ended !== false) return false;
-    Object.assign(state, { ended: true, pageCount: counts.pageCount, itemCount: counts.itemCount });
-    return true;
-  }
-
-  async completeIfEnded(importId: string, now: number): Promise<boolean> {
-    const record = this.imports.get(importId);
-    if (!record || !Object.values(record.types).every((state) => state!.ended)) return false;
-    if (!OPEN.includes(record.status)) return false;
-    Object.assign(record, { status: 'complete', completedAt: now });
-    return true;
   }
 
   async pagesOf(importId: string, objectType: ObjectType, afterPage: number, limit: number): Promise<{ pageNumber: number; messages: ImportItem[] }[]> {
@@ -96,17 +68,9 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
   }
 
   async unreleased(before: number, limit: number): Promise<ImportRecord[]> {
-    return [...this.imports.values()]
+    return this.records()
       .filter((record) => record.status === 'complete' && record.releasedAt === null && record.completedAt !== null && record.completedAt <= before)
-      .slice(0, limit)
-      .map(copy);
-  }
-
-  async markReleased(importId: string, through: string, done: boolean, now: number): Promise<void> {
-    const record = this.imports.get(importId);
-    if (!record) return;
-    record.releasedThrough = through;
-    if (done) record.releasedAt = now;
+      .slice(0, limit);
   }
 
   async recordAttempt(requestId: string, attempt: WebhookAttempt): Promise<void> {
@@ -116,4 +80,31 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
   async attemptsOf(requestId: string): Promise<WebhookAttempt[]> {
     return copy([...(this.attempts.get(requestId) ?? [])].sort((a, b) => a.attempt - b.attempt));
   }
+
+  private records(): ImportRecord[] {
+    return this.imports.all().map(({ rev, value }) => ({ ...value, rev }));
+  }
+}
+
+/**
+ * Moves a stored import (fake or real) through `events` with the import machine and
+ * compare-and-set, deciding again on a fresh read when a write lost, as the use cases do: for
+ * arranging tests, and for racing writers against a use case. Throws on a refusal.
+ */
+export async function moveImport(
+  imports: Pick<PublicOf<ImportRepository>, 'findById' | 'compareAndSet'>,
+  importId: string,
+  ...events: ImportEvent[]
+): Promise<ImportRecord> {
+  for (const event of events) {
+    const outcome = await retryCompareAndSet(async () => {
+      const found = await imports.findById(importId);
+      if (!found) throw new Error(`no import ${importId}`);
+      const transition = importTransition(found, event);
+      if ('refused' in transition) throw new Error(`${event.kind} refused: ${transition.refused.message}`);
+      return transition.next === found || (await imports.compareAndSet(importId, found.rev, transition.next)) || CAS_LOST;
+    });
+    if (outcome === CAS_LOST) throw new Error(`${event.kind}: other writes came first every time`);
+  }
+  return (await imports.findById(importId))!;
 }

@@ -1,0 +1,71 @@
+import type { Express } from 'express';
+import request from 'supertest';
+import { seedPortal } from '@ecomm-sync/test-harness';
+import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
+
+const PORTAL = 8301;
+const v1 = '/extensions/ecomm/v1';
+
+/**
+ * Decision 49: two gateway replicas on one database take pages and ends of the same import at
+ * once. Each counts by compare-and-set on the import and decides again on a fresh read when it
+ * lost, so no count is lost and no page slips in after its type's end.
+ */
+describe('one import, two gateway replicas (real MongoDB and RabbitMQ)', () => {
+  let fixture: GatewayFixture;
+  let replicas: [Express, Express];
+  let accessToken: string;
+
+  beforeAll(async () => {
+    fixture = await startGatewayFixture('test-imports');
+    replicas = [fixture.app, await fixture.gateway()];
+    await seedPortal(fixture.database.repositories, { portalId: PORTAL, apiKey: 'pk-imports-portal' });
+    const admin = (path: string, body: object) => request(fixture.app).post(path).set('authorization', 'Bearer admin').send(body).expect(201);
+    const developer = (await admin('/admin/v1/developers', { name: 'Importer' })).body;
+    const { appId } = (await admin('/admin/v1/apps', { developerId: developer.developerId, name: 'Importer app' })).body;
+    accessToken = (await admin('/admin/v1/installs', { portalId: PORTAL, appId })).body.accessToken;
+    await request(fixture.app)
+      .put(`${v1}/import-settings?hapikey=${developer.apiKey}&appId=${appId}`)
+      .send({ importTriggerUri: 'https://shop.example.com/import' })
+      .expect(200);
+  });
+
+  afterAll(() => fixture?.close());
+
+  const as = (call: request.Test) => call.set('authorization', `Bearer ${accessToken}`);
+  const startImport = async (): Promise<number> => (await as(request(fixture.app).post(`${v1}/imports`)).expect(201)).body.importStartedAt;
+  const items = (page: number, count: number) =>
+    Array.from({ length: count }, (_, i) => ({ integratorObjectId: `p${page}-${i}`, propertyNameToValues: { n: String(i) } }));
+  const putPage = (on: Express, importStartedAt: number, page: number, count: number) =>
+    as(request(on).put(`${v1}/import-pages/${importStartedAt}/CONTACT/${page}`)).send(items(page, count));
+  const end = (on: Express, importStartedAt: number, pageCount: number, itemCount: number) =>
+    as(request(on).put(`${v1}/import-pages/${importStartedAt}/CONTACT/end`)).send({ pageCount, itemCount });
+  const contacts = async (importStartedAt: number) =>
+    (await as(request(fixture.app).get(`${v1}/imports/${importStartedAt}`)).expect(200)).body.objectTypes.CONTACT;
+
+  it('when 24 pages of one type arrive at once across both replicas, then every page and every item is counted, and the end matches', async () => {
+    const importStartedAt = await startImport();
+    const pages = Array.from({ length: 24 }, (_, page) => page);
+
+    const answers = await Promise.all(pages.map((page) => putPage(replicas[page % 2], importStartedAt, page, page + 1)));
+
+    expect(answers.map((answer) => answer.status)).toEqual(pages.map(() => 200));
+    expect(await contacts(importStartedAt)).toMatchObject({ pagesReceived: 24, itemsReceived: 300, ended: false });
+    expect((await end(replicas[1], importStartedAt, 24, 300)).status).toBe(204);
+  });
+
+  it('when a page and the end of its type arrive at once on the two replicas, then either the end counted the page or the page is refused', async () => {
+    for (let round = 0; round < 6; round++) {
+      const importStartedAt = await startImport();
+      await putPage(replicas[0], importStartedAt, 0, 2).expect(200);
+
+      const [page, ended] = await Promise.all([putPage(replicas[round % 2], importStartedAt, 1, 3), end(replicas[(round + 1) % 2], importStartedAt, 1, 2)]);
+
+      const outcome = `page ${page.status}, end ${ended.status}`;
+      expect(['page 409, end 204', 'page 200, end 400']).toContain(outcome);
+      expect(await contacts(importStartedAt)).toMatchObject(
+        outcome === 'page 409, end 204' ? { pagesReceived: 1, itemsReceived: 2, ended: true } : { pagesReceived: 2, itemsReceived: 5, ended: false },
+      );
+    }
+  });
+});

@@ -1,0 +1,242 @@
+import type { ObjectType } from '@ecomm-sync/contracts';
+import {
+  importTransition,
+  isReceivedPage,
+  newImportTypes,
+  receivedCounts,
+  releaseStart,
+  type ImportEffect,
+  type ImportEvent,
+  type ImportState,
+  type ImportTypeState,
+} from './import-machine';
+
+const T = 1_700_000_000_000;
+
+/** An import of CONTACT and DEAL; `types` overrides parts of each type's state. */
+function anImport(overrides: Partial<Omit<ImportState, 'types'>> = {}, types: Partial<Record<ObjectType, Partial<ImportTypeState>>> = {}): ImportState {
+  const base = newImportTypes(['CONTACT', 'DEAL']);
+  for (const [type, state] of Object.entries(types) as [ObjectType, Partial<ImportTypeState>][]) base[type] = { ...base[type]!, ...state };
+  return {
+    importStartedAt: T,
+    status: 'initialized',
+    types: base,
+    failureReason: null,
+    completedAt: null,
+    releasedThrough: null,
+    releasedAt: null,
+    ...overrides,
+  };
+}
+
+const page = (objectType: ObjectType, pageNumber: number, itemCount: number): ImportEvent => ({ kind: 'page-received', objectType, pageNumber, itemCount });
+const end = (objectType: ObjectType, pageCount: number, itemCount: number, at = T + 9): ImportEvent => ({
+  kind: 'end-received',
+  objectType,
+  pageCount,
+  itemCount,
+  at,
+});
+const answer = (...importCounts: [number, number | null][]): ImportEvent => ({
+  kind: 'webhook-answered',
+  importCounts: importCounts.map(([settingsId, count]) => ({ settingsId, count })),
+});
+const receiving = (contactPages: Record<string, number>) => anImport({ status: 'receiving' }, { CONTACT: { pageItems: contactPages } });
+const DEAL_ENDED = { ended: true, pageCount: 0, itemCount: 0 };
+
+describe('importTransition', () => {
+  it.each<[string, string, ImportState, ImportEvent, ImportState, ImportEffect[]]>([
+    [
+      'a page arrives at an initialized import',
+      'it is receiving and counts the page',
+      anImport(),
+      page('CONTACT', 1, 3),
+      anImport({ status: 'receiving' }, { CONTACT: { pageItems: { 1: 3 } } }),
+      [],
+    ],
+    ['another page arrives', 'it is counted beside the others', receiving({ 1: 3 }), page('CONTACT', 2, 2), receiving({ 1: 3, 2: 2 }), []],
+    [
+      'a page is sent again with other items',
+      'it replaces its count instead of adding a page',
+      receiving({ 1: 3, 2: 2 }),
+      page('CONTACT', 1, 5),
+      receiving({ 1: 5, 2: 2 }),
+      [],
+    ],
+    [
+      'the end counts match what was received',
+      'the type has ended with those counts and the import goes on receiving',
+      receiving({ 1: 3, 2: 2 }),
+      end('CONTACT', 2, 5),
+      anImport({ status: 'receiving' }, { CONTACT: { pageItems: { 1: 3, 2: 2 }, ended: true, pageCount: 2, itemCount: 5 } }),
+      [],
+    ],
+    [
+      'a type without pages ends with zero counts',
+      'it has ended and the import stays initialized',
+      anImport(),
+      end('DEAL', 0, 0),
+      anImport({}, { DEAL: DEAL_ENDED }),
+      [],
+    ],
+    [
+      'the last type ends',
+      'the import is complete at the end and is released',
+      anImport({ status: 'receiving' }, { CONTACT: { pageItems: { 1: 3 } }, DEAL: DEAL_ENDED }),
+      end('CONTACT', 1, 3, T + 50),
+      anImport({ status: 'complete', completedAt: T + 50 }, { CONTACT: { pageItems: { 1: 3 }, ended: true, pageCount: 1, itemCount: 3 }, DEAL: DEAL_ENDED }),
+      [{ kind: 'release' }],
+    ],
+    [
+      'the webhook answers a count for every type',
+      'each type expects its count, null where the receiver could not tell',
+      receiving({ 1: 3 }),
+      answer([1, 12], [2, null], [3, 7]),
+      anImport({ status: 'receiving' }, { CONTACT: { pageItems: { 1: 3 }, expectedCount: 12 }, DEAL: { expectedCount: null } }),
+      [],
+    ],
+    [
+      "the webhook answer has no entry for a requested type's settingsId",
+      'the import failed with a reason that names it',
+      anImport(),
+      answer([1, 12]),
+      anImport({ status: 'failed', failureReason: "the receiver's answer has no importCounts entry for settingsId 2 (DEAL)" }),
+      [{ kind: 'report-failure', reason: "the receiver's answer has no importCounts entry for settingsId 2 (DEAL)" }],
+    ],
+    [
+      'a receiving import fails',
+      'it failed with the reason',
+      receiving({ 1: 3 }),
+      { kind: 'failed', reason: 'the receiver did not answer' },
+      anImport({ status: 'failed', failureReason: 'the receiver did not answer' }, { CONTACT: { pageItems: { 1: 3 } } }),
+      [{ kind: 'report-failure', reason: 'the receiver did not answer' }],
+    ],
+    [
+      'a complete import is released up to a page',
+      'that page is the resume point',
+      anImport({ status: 'complete', completedAt: T }),
+      { kind: 'release-progressed', through: 'CONTACT:3', done: false, at: T + 1 },
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3' }),
+      [],
+    ],
+    [
+      'the release of a complete import finishes',
+      'it is released at that time',
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'DEAL:4' }),
+      { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: T + 2 },
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'LINE_ITEM:done', releasedAt: T + 2 }),
+      [],
+    ],
+  ])('when %s, then %s', (_when, _then, state, event, next, effects) => {
+    expect(importTransition(state, event)).toEqual({ next, effects });
+  });
+
+  it.each<[string, ImportState, ImportEvent, ImportEffect[]]>([
+    ['the start of an initialized import is announced, then the webhook is requested', anImport(), { kind: 'start-announced' }, [{ kind: 'request-webhook' }]],
+    ['the start of a receiving import is announced again, then no webhook goes out', receiving({}), { kind: 'start-announced' }, []],
+    [
+      'the start of a failed import is announced, then no webhook goes out',
+      anImport({ status: 'failed', failureReason: 'x' }),
+      { kind: 'start-announced' },
+      [],
+    ],
+    ['a page is sent again with the same items, then there is nothing to write', receiving({ 1: 3 }), page('CONTACT', 1, 3), []],
+    ['a complete import fails, then it stays complete', anImport({ status: 'complete', completedAt: T }), { kind: 'failed', reason: 'late' }, []],
+    [
+      'a failed import fails again, then the first reason stays',
+      anImport({ status: 'failed', failureReason: 'first' }),
+      { kind: 'failed', reason: 'second' },
+      [],
+    ],
+    [
+      'a released import gets a late release step, then it stays released',
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'LINE_ITEM:done', releasedAt: T + 2 }),
+      { kind: 'release-progressed', through: 'CONTACT:1', done: false, at: T + 3 },
+      [],
+    ],
+  ])('when %s, and the state is unchanged', (_case, state, event, effects) => {
+    const transition = importTransition(state, event);
+    expect(transition).toEqual({ next: state, effects });
+    expect('next' in transition && transition.next).toBe(state);
+  });
+
+  const failedImport = anImport({ status: 'failed', failureReason: 'the receiver did not answer' });
+  const completeImport = anImport({ status: 'complete', completedAt: T }, { CONTACT: { ended: true }, DEAL: { ended: true } });
+  const contactEnded = anImport({ status: 'receiving' }, { CONTACT: { ended: true, pageCount: 0, itemCount: 0 } });
+  it.each<[string, 400 | 409, ImportState, ImportEvent, string]>([
+    ['a page arrives at a failed import', 409, failedImport, page('CONTACT', 1, 1), `Import ${T} failed (the receiver did not answer); start a new one`],
+    [
+      'an end arrives at an import failed without a reason',
+      409,
+      anImport({ status: 'failed' }),
+      end('CONTACT', 0, 0),
+      `Import ${T} failed (no reason recorded); start a new one`,
+    ],
+    ['a page arrives at a complete import', 409, completeImport, page('CONTACT', 9, 1), `Import ${T} is complete; start a new one to send more`],
+    ['an end arrives at a complete import', 409, completeImport, end('DEAL', 0, 0), `Import ${T} is complete; start a new one to send more`],
+    ['a page is of a type the import does not import', 400, anImport(), page('PRODUCT', 1, 1), `Import ${T} does not import PRODUCT`],
+    ['an end is of a type the import does not import', 400, anImport(), end('LINE_ITEM', 0, 0), `Import ${T} does not import LINE_ITEM`],
+    [
+      'a page arrives after its type ended',
+      409,
+      contactEnded,
+      page('CONTACT', 1, 1),
+      `CONTACT of import ${T} has already ended; pages and ends after the end are refused`,
+    ],
+    [
+      'a second end of a type arrives',
+      409,
+      contactEnded,
+      end('CONTACT', 0, 0),
+      `CONTACT of import ${T} has already ended; pages and ends after the end are refused`,
+    ],
+    [
+      'the end counts differ from what was received',
+      400,
+      receiving({ 1: 2 }),
+      end('CONTACT', 2, 5),
+      'Counts of CONTACT do not match: the end says 2 pages and 5 items, the service received 1 pages and 2 items; send the missing pages, then the end again',
+    ],
+    [
+      'the end has the pages but not the items received',
+      400,
+      receiving({ 1: 2, 2: 2 }),
+      end('CONTACT', 2, 5),
+      'Counts of CONTACT do not match: the end says 2 pages and 5 items, the service received 2 pages and 4 items; send the missing pages, then the end again',
+    ],
+    [
+      'a release step names an import that is not complete',
+      409,
+      receiving({}),
+      { kind: 'release-progressed', through: 'CONTACT:1', done: false, at: T },
+      `Import ${T} is receiving; only a complete import is released`,
+    ],
+  ])('when %s, then it is refused with %i and what to do', (_case, status, state, event, message) => {
+    expect(importTransition(state, event)).toEqual({ refused: { status, message } });
+  });
+});
+
+describe('what an import received and where its release goes on', () => {
+  it.each<[string, { pageCount: number; itemCount: number }, Record<string, number>]>([
+    ['no pages', { pageCount: 0, itemCount: 0 }, {}],
+    ['pages 1, 2 and 7', { pageCount: 3, itemCount: 1003 }, { 1: 500, 2: 500, 7: 3 }],
+  ])('when a type received %s, then its counts are %j', (_case, counts, pageItems) => {
+    expect(receivedCounts({ pageItems })).toEqual(counts);
+  });
+
+  it.each<[string, ReturnType<typeof releaseStart>, Partial<ImportState>]>([
+    ['receiving', null, { status: 'receiving' }],
+    ['complete, not yet released', { objectType: 'CONTACT', afterPage: -1 }, { status: 'complete' }],
+    ['complete, released through DEAL page 40', { objectType: 'DEAL', afterPage: 40 }, { status: 'complete', releasedThrough: 'DEAL:40' }],
+    ['complete and released', null, { status: 'complete', releasedThrough: 'LINE_ITEM:done', releasedAt: T }],
+  ])('when an import is %s, then its release starts at %j', (_case, start, overrides) => {
+    expect(releaseStart(anImport(overrides))).toEqual(start);
+  });
+
+  it.each([
+    [1, true],
+    [2, false],
+  ])('when page %i of a type is asked for, then whether it was counted is %s', (pageNumber, counted) => {
+    expect(isReceivedPage(receiving({ 1: 3 }), 'CONTACT', pageNumber)).toBe(counted);
+  });
+});

@@ -1,0 +1,185 @@
+import type { ObjectType } from '@ecomm-sync/contracts';
+import { IMPORT_SETTINGS_IDS, OBJECT_TYPES } from '@ecomm-sync/contracts';
+
+/**
+ * The bulk import's rule (SPEC.md "Import (v1, application mode)", decision 49), as one function of
+ * the stored state and an event. Use cases load an import, call `importTransition`, and store `next`
+ * by compare-and-set; repositories hold no part of this rule.
+ */
+
+export type ImportStatus = 'initialized' | 'receiving' | 'complete' | 'failed';
+
+export interface ImportTypeState {
+  settingsId: number;
+  /** From the webhook answer: an estimate, or null when the receiver could not tell. */
+  expectedCount: number | null;
+  /** Items of each page received, by page number: a page sent again replaces its count. */
+  pageItems: Record<string, number>;
+  ended: boolean;
+  /** The end's counts, once ended. */
+  pageCount: number | null;
+  itemCount: number | null;
+}
+
+export interface ImportState {
+  importStartedAt: number;
+  status: ImportStatus;
+  types: Partial<Record<ObjectType, ImportTypeState>>;
+  failureReason: string | null;
+  completedAt: number | null;
+  /** Release to the mapper: the last page released (`TYPE:page`, the resume point), and when it finished. */
+  releasedThrough: string | null;
+  releasedAt: number | null;
+}
+
+export type ImportEvent =
+  /** The import-coordinator took the start from the queue. */
+  | { kind: 'start-announced' }
+  | { kind: 'webhook-answered'; importCounts: readonly { settingsId: number; count: number | null }[] }
+  /** The webhook failed for good, or the start could not be queued. */
+  | { kind: 'failed'; reason: string }
+  | { kind: 'page-received'; objectType: ObjectType; pageNumber: number; itemCount: number }
+  | { kind: 'end-received'; objectType: ObjectType; pageCount: number; itemCount: number; at: number }
+  | { kind: 'release-progressed'; through: string; done: boolean; at: number };
+
+export type ImportEffect =
+  /** Have the initialization webhook sent. */
+  | { kind: 'request-webhook' }
+  /** Every type ended: release the import's messages to the mapper. */
+  | { kind: 'release' }
+  | { kind: 'report-failure'; reason: string };
+
+/** Why an event is refused, as the API answers it. */
+export interface ImportRefusal {
+  status: 400 | 409;
+  message: string;
+}
+
+/** `next` is the state itself (the same object) when the event changes nothing: there is nothing to write. */
+export type ImportTransition<S extends ImportState> = { next: S; effects: ImportEffect[] } | { refused: ImportRefusal };
+
+/** Objects others associate with come first, so that few line items have to wait. */
+export const RELEASE_ORDER: readonly ObjectType[] = ['CONTACT', 'PRODUCT', 'DEAL', 'LINE_ITEM'];
+/** `releasedThrough` once the release finished. */
+export const RELEASE_DONE = `${RELEASE_ORDER[RELEASE_ORDER.length - 1]}:done`;
+
+/** The state of each requested object type when an import starts. */
+export function newImportTypes(objectTypes: readonly ObjectType[] = OBJECT_TYPES): Partial<Record<ObjectType, ImportTypeState>> {
+  return Object.fromEntries(
+    objectTypes.map((type): [ObjectType, ImportTypeState] => [
+      type,
+      { settingsId: IMPORT_SETTINGS_IDS[type], expectedCount: null, pageItems: {}, ended: false, pageCount: null, itemCount: null },
+    ]),
+  );
+}
+
+/** Pages and items received of one object type. */
+export function receivedCounts(type: Pick<ImportTypeState, 'pageItems'>): { pageCount: number; itemCount: number } {
+  const counts = Object.values(type.pageItems);
+  return { pageCount: counts.length, itemCount: counts.reduce((sum, count) => sum + count, 0) };
+}
+
+/** Whether a stored page was counted: only counted pages are released (a page whose count was never stored is not). */
+export function isReceivedPage(state: ImportState, objectType: ObjectType, pageNumber: number): boolean {
+  return Object.hasOwn(state.types[objectType]?.pageItems ?? {}, String(pageNumber));
+}
+
+/** Where the release goes on: null unless the import is complete and not yet released. */
+export function releaseStart(state: ImportState): { objectType: ObjectType; afterPage: number } | null {
+  if (state.status !== 'complete' || state.releasedAt !== null) return null;
+  if (!state.releasedThrough) return { objectType: RELEASE_ORDER[0], afterPage: -1 };
+  const [objectType, page] = state.releasedThrough.split(':');
+  return { objectType: objectType as ObjectType, afterPage: Number(page) };
+}
+
+export function importTransition<S extends ImportState>(state: S, event: ImportEvent): ImportTransition<S> {
+  switch (event.kind) {
+    case 'start-announced':
+      return { next: state, effects: state.status === 'initialized' ? [{ kind: 'request-webhook' }] : [] };
+    case 'webhook-answered':
+      return answered(state, event.importCounts);
+    case 'failed':
+      return failed(state, event.reason);
+    case 'page-received':
+      return pageReceived(state, event);
+    case 'end-received':
+      return endReceived(state, event);
+    case 'release-progressed':
+      return releaseProgressed(state, event);
+  }
+}
+
+const isOpen = (state: ImportState) => state.status === 'initialized' || state.status === 'receiving';
+
+/** Failed for good, unless it already completed or failed (the first reason stays). */
+function failed<S extends ImportState>(state: S, reason: string): ImportTransition<S> {
+  if (!isOpen(state)) return { next: state, effects: [] };
+  return { next: { ...state, status: 'failed', failureReason: reason }, effects: [{ kind: 'report-failure', reason }] };
+}
+
+/** Expected counts per type by settingsId; an answer without an entry for a requested type fails the import. */
+function answered<S extends ImportState>(state: S, importCounts: readonly { settingsId: number; count: number | null }[]): ImportTransition<S> {
+  const bySettings = new Map(importCounts.map((entry) => [entry.settingsId, entry.count]));
+  const types = { ...state.types };
+  for (const [objectType, type] of Object.entries(state.types) as [ObjectType, ImportTypeState][]) {
+    if (!bySettings.has(type.settingsId)) {
+      return failed(state, `the receiver's answer has no importCounts entry for settingsId ${type.settingsId} (${objectType})`);
+    }
+    types[objectType] = { ...type, expectedCount: bySettings.get(type.settingsId) ?? null };
+  }
+  return { next: { ...state, types }, effects: [] };
+}
+
+/** The type's state, when it still takes pages and ends; the refusal otherwise. */
+function openType(state: ImportState, objectType: ObjectType): ImportTypeState | ImportRefusal {
+  const { importStartedAt } = state;
+  if (state.status === 'failed') {
+    return { status: 409, message: `Import ${importStartedAt} failed (${state.failureReason ?? 'no reason recorded'}); start a new one` };
+  }
+  if (state.status === 'complete') return { status: 409, message: `Import ${importStartedAt} is complete; start a new one to send more` };
+  const type = state.types[objectType];
+  if (!type) return { status: 400, message: `Import ${importStartedAt} does not import ${objectType}` };
+  if (type.ended) {
+    return { status: 409, message: `${objectType} of import ${importStartedAt} has already ended; pages and ends after the end are refused` };
+  }
+  return type;
+}
+
+const isRefusal = (value: ImportTypeState | ImportRefusal): value is ImportRefusal => 'message' in value;
+
+function pageReceived<S extends ImportState>(state: S, event: Extract<ImportEvent, { kind: 'page-received' }>): ImportTransition<S> {
+  const type = openType(state, event.objectType);
+  if (isRefusal(type)) return { refused: type };
+  const page = String(event.pageNumber);
+  if (state.status === 'receiving' && type.pageItems[page] === event.itemCount) return { next: state, effects: [] };
+  const pageItems = { ...type.pageItems, [page]: event.itemCount };
+  return { next: { ...state, status: 'receiving', types: { ...state.types, [event.objectType]: { ...type, pageItems } } }, effects: [] };
+}
+
+/** The end's counts must match what was received (the type stays open when not); the last end completes the import. */
+function endReceived<S extends ImportState>(state: S, event: Extract<ImportEvent, { kind: 'end-received' }>): ImportTransition<S> {
+  const type = openType(state, event.objectType);
+  if (isRefusal(type)) return { refused: type };
+  const received = receivedCounts(type);
+  if (received.pageCount !== event.pageCount || received.itemCount !== event.itemCount) {
+    return {
+      refused: {
+        status: 400,
+        message: `Counts of ${event.objectType} do not match: the end says ${event.pageCount} pages and ${event.itemCount} items, the service received ${received.pageCount} pages and ${received.itemCount} items; send the missing pages, then the end again`,
+      },
+    };
+  }
+  const types = { ...state.types, [event.objectType]: { ...type, ended: true, ...received } };
+  const complete = Object.values(types).every((candidate) => candidate!.ended);
+  if (!complete) return { next: { ...state, types }, effects: [] };
+  return { next: { ...state, types, status: 'complete', completedAt: event.at }, effects: [{ kind: 'release' }] };
+}
+
+/** Only a complete import is released; once released, a late step of another releaser changes nothing. */
+function releaseProgressed<S extends ImportState>(state: S, event: Extract<ImportEvent, { kind: 'release-progressed' }>): ImportTransition<S> {
+  if (state.status !== 'complete') {
+    return { refused: { status: 409, message: `Import ${state.importStartedAt} is ${state.status}; only a complete import is released` } };
+  }
+  if (state.releasedAt !== null) return { next: state, effects: [] };
+  return { next: { ...state, releasedThrough: event.through, releasedAt: event.done ? event.at : null }, effects: [] };
+}
