@@ -363,7 +363,7 @@ describe('built-in CRM objects API', () => {
     expect(all.body.total).toBe(1);
   });
 
-  it('associates objects both ways, a line item with one deal', async () => {
+  it('when a line item is associated with a second deal, then it has that one deal, both ways, and the first deal lists it no more', async () => {
     const make = async (type: string, properties: object) =>
       (
         await as('post', `/crm/v3/objects/${type}/batch/create`)
@@ -384,6 +384,9 @@ describe('built-in CRM objects API', () => {
     expect(read.body.associations.deals.results).toEqual([{ id: deal2, type: 'default' }]);
     const deal = await as('get', `/crm/v3/objects/deals/${deal2}?associations=line_items`).expect(200);
     expect(deal.body.associations.line_items.results).toEqual([{ id: item, type: 'default' }]);
+    // The deal it left no longer lists it (the association is gone both ways).
+    const left = await as('get', `/crm/v3/objects/deals/${deal1}?associations=line_items`).expect(200);
+    expect(left.body.associations?.line_items?.results ?? []).toEqual([]);
   });
 
   it('enforces the pipeline limit, makes the ids, and lets a pipeline and its stages be changed through their own endpoints', async () => {

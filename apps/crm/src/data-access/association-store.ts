@@ -93,6 +93,13 @@ export class AssociationStore {
     for (const [index, pair] of pairs.entries()) {
       const from = fromById.get(pair.from)!;
       const to = toById.get(pair.to)!;
+      // A line item moved to another deal (or product) leaves the one it had: that side forgets it too.
+      if (single) {
+        for (const previous of (from.associations?.[toType] ?? []).filter((id) => id !== pair.to)) {
+          const pull = { $pull: { [`associations.${fromType}`]: pair.from, [`associationLabels.${fromType}`]: { id: pair.from } } };
+          operations.push({ updateOne: { filter: { _id: previous }, update: pull } });
+        }
+      }
       const forward = this.forward(from, toType, pair.to, labelIds[index], single);
       if (forward) operations.push({ updateOne: { filter: { _id: pair.from }, update: forward } });
       const back = this.forward(to, fromType, pair.from, labelIds[index].map(inverseLabelTypeId), false);
