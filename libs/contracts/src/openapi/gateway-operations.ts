@@ -80,7 +80,8 @@ const importPages = (prefix: string, note: string): ApiOperation[] => [
     pathParams: { importStartedAt, objectType },
     body: { schema: v1ImportEndSchema },
     responses: noContent('Ended: the counts match what was received'),
-    errors: [403, 404, 409],
+    // 503: other requests changed the import each time this one tried (decision 49); send it again.
+    errors: [403, 404, 409, 503],
   },
   {
     method: 'put',
@@ -91,7 +92,7 @@ const importPages = (prefix: string, note: string): ApiOperation[] => [
     pathParams: v1PageParams,
     body: { schema: v1ImportPageSchema },
     responses: ok('The page as stored', v1ImportPageSchema),
-    errors: [403, 404, 409],
+    errors: [403, 404, 409, 503],
   },
   {
     method: 'get',
@@ -116,8 +117,8 @@ const imports: ApiOperation[] = [
   },
   ...importPages('/extensions/ecomm/v1/import-pages', ''),
   ...importPages('/import-pages', ' (the same without the /extensions/ecomm/v1 prefix, for old clients)'),
-  { method: 'post', path: '/extensions/ecomm/v2/imports/page', tag: 'Imports', summary: 'Send (or replace) a page of a v2 import', security: CREDENTIALS.installedApplication, body: { schema: v2ImportPageSchema }, responses: noContent('Stored'), errors: [403, 404, 409] },
-  { method: 'post', path: '/extensions/ecomm/v2/imports/end', tag: 'Imports', summary: 'End one object type of a v2 import', security: CREDENTIALS.installedApplication, body: { schema: v2ImportEndSchema }, responses: noContent('Ended'), errors: [403, 404, 409] },
+  { method: 'post', path: '/extensions/ecomm/v2/imports/page', tag: 'Imports', summary: 'Send (or replace) a page of a v2 import', security: CREDENTIALS.installedApplication, body: { schema: v2ImportPageSchema }, responses: noContent('Stored'), errors: [403, 404, 409, 503] },
+  { method: 'post', path: '/extensions/ecomm/v2/imports/end', tag: 'Imports', summary: 'End one object type of a v2 import', security: CREDENTIALS.installedApplication, body: { schema: v2ImportEndSchema }, responses: noContent('Ended'), errors: [403, 404, 409, 503] },
 ];
 
 const settingsOf = (version: 'v1' | 'v2'): ApiOperation[] => {
