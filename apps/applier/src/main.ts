@@ -28,7 +28,7 @@ runService({
       refreshMarginMs: config.CRM_TOKEN_REFRESH_MARGIN_MS,
       logger,
     });
-    const crm = new CrmDirectory(connections, { propertyCacheMs: config.CRM_PROPERTY_CACHE_MS });
+    const crm = new CrmDirectory(connections, { propertyCacheMs: config.CRM_PROPERTY_CACHE_MS, shared: database.repositories.crmPropertyNames });
     const refresh: RequestRefresh = ({ tenant, storeId, objectType }, externalObjectIds) =>
       broker.publish(TOPICS.refreshObjects, { kind: 'refresh-objects', tenant, storeId, objectType, externalObjectIds } satisfies RefreshObjectsMessage);
     const waits = new CrmWaits(database.repositories, Date.now);

@@ -10,6 +10,7 @@ import { ReapplyJobRepository } from './repositories/reapply-job.repository';
 import { WaitingObjectRepository } from './repositories/waiting-object.repository';
 import { ParkedChangeRepository } from './repositories/parked-change.repository';
 import { CrmWaitRepository } from './repositories/crm-wait.repository';
+import { CrmPropertyNamesRepository } from './repositories/crm-property-names.repository';
 import { ObjectStateRepository } from './repositories/object-state.repository';
 import { ObjectSyncRepository } from './repositories/object-sync.repository';
 import { PortalRepository } from './repositories/portal.repository';
@@ -35,6 +36,7 @@ export interface Repositories {
   waitingObjects: WaitingObjectRepository;
   parkedChanges: ParkedChangeRepository;
   crmWaits: CrmWaitRepository;
+  crmPropertyNames: CrmPropertyNamesRepository;
   consoleOverview: ConsoleOverviewRepository;
   consoleReport: ConsoleReportRepository;
   consoleActivity: ConsoleActivityRepository;
@@ -67,6 +69,7 @@ export async function connectDatabase(url: string, dbName: string): Promise<Data
     waitingObjects: new WaitingObjectRepository(connection),
     parkedChanges: new ParkedChangeRepository(connection),
     crmWaits: new CrmWaitRepository(connection),
+    crmPropertyNames: new CrmPropertyNamesRepository(connection),
     consoleOverview: new ConsoleOverviewRepository(connection),
     consoleReport: new ConsoleReportRepository(connection),
     consoleActivity: new ConsoleActivityRepository(connection),

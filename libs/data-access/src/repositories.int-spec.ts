@@ -449,6 +449,27 @@ describe('repositories against the MongoDB-wire server', () => {
       expect(await repos().stores.list(tenant)).toEqual([{ id: 's1', label: 'Renamed', adminUri: 'https://shop.example.com/admin' }]);
     });
   });
+
+  describe('CRM property names kept for every replica', () => {
+    it('when two replicas ask to read one key in one slot, then one gets it; in the next slot one may again', async () => {
+      const key = `${tenant.portalId}:0:CONTACT`;
+      const claims = await Promise.all([repos().crmPropertyNames.claimRead(key, 10_000, 2_000), repos().crmPropertyNames.claimRead(key, 11_999, 2_000)]);
+      expect(claims.sort()).toEqual([false, true]);
+      expect(await repos().crmPropertyNames.claimRead(key, 12_000, 2_000)).toBe(true);
+    });
+
+    it('when names are kept, then they are fresh since their read; names read earlier never replace them', async () => {
+      const key = `${tenant.portalId}:0:DEAL`;
+      expect(await repos().crmPropertyNames.fresh(key, 0)).toBeNull();
+      await repos().crmPropertyNames.save(key, ['amount', 'dealname'], 5_000);
+      expect(await repos().crmPropertyNames.fresh(key, 5_000)).toEqual(['amount', 'dealname']);
+      expect(await repos().crmPropertyNames.fresh(key, 5_001)).toBeNull();
+      await repos().crmPropertyNames.save(key, ['old'], 4_000);
+      expect(await repos().crmPropertyNames.fresh(key, 0)).toEqual(['amount', 'dealname']);
+      await repos().crmPropertyNames.save(key, ['amount', 'dealname', 'color'], 6_000);
+      expect(await repos().crmPropertyNames.fresh(key, 6_000)).toEqual(['amount', 'dealname', 'color']);
+    });
+  });
 });
 
 afterAll(() => mongoose.disconnect());

@@ -1,4 +1,5 @@
 import { aPortal, FakeCrm } from '@ecomm-sync/testing-fakes';
+import type { SharedPropertyNames } from '@ecomm-sync/data-access';
 import { CrmDirectory } from './crm-directory';
 import { crmProperty } from '@ecomm-sync/domain';
 
@@ -62,5 +63,50 @@ describe('CrmDirectory (applier)', () => {
 
     expect(forgotten).toBe(1);
     expect(reads).toHaveBeenCalledTimes(2);
+  });
+
+  describe('with the names kept for every replica', () => {
+    /** SharedPropertyNames in memory, as the repository keeps them (one claim per key and slot). */
+    const sharedKeeping = (): SharedPropertyNames => {
+      const kept = new Map<string, { names: string[]; readAt: number }>();
+      const claimed = new Set<string>();
+      return {
+        fresh: async (key, since) => ((kept.get(key)?.readAt ?? -Infinity) >= since ? [...kept.get(key)!.names] : null),
+        claimRead: async (key, at, slotMs) => {
+          const claim = `${key}#${Math.floor(at / slotMs)}`;
+          if (claimed.has(claim)) return false;
+          claimed.add(claim);
+          return true;
+        },
+        save: async (key, names, readAt) => {
+          if ((kept.get(key)?.readAt ?? -Infinity) <= readAt) kept.set(key, { names: [...names], readAt });
+        },
+      };
+    };
+    const replica = (shared: SharedPropertyNames) =>
+      new CrmDirectory({ clientFor: () => crm, forget: () => undefined }, { propertyCacheMs: 60_000, clock: () => now, shared });
+
+    it('when two replicas need the definitions at once, then the CRM is read once and both have them', async () => {
+      const shared = sharedKeeping();
+      const [first, second] = await Promise.all([replica(shared).definedProperties(portal, 'PRODUCT'), replica(shared).definedProperties(portal, 'PRODUCT')]);
+      expect([[...first].sort(), [...second].sort()]).toEqual([
+        ['name', 'price'],
+        ['name', 'price'],
+      ]);
+      expect(reads).toHaveBeenCalledTimes(1);
+    });
+
+    it('when the kept names are older than the cache time, or lack a needed name, then the CRM is read again', async () => {
+      const shared = sharedKeeping();
+      await replica(shared).definedProperties(portal, 'PRODUCT');
+      now += 60_001;
+      await replica(shared).definedProperties(portal, 'PRODUCT');
+      expect(reads).toHaveBeenCalledTimes(2);
+      await crm.createProperty('PRODUCT', property('color'));
+      expect((await replica(shared).definedProperties(portal, 'PRODUCT', ['color'])).has('color')).toBe(true);
+      expect(reads).toHaveBeenCalledTimes(3);
+      expect((await replica(shared).definedProperties(portal, 'PRODUCT', ['color'])).has('color')).toBe(true);
+      expect(reads).toHaveBeenCalledTimes(3);
+    });
   });
 });
