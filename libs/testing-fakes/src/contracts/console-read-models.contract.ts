@@ -1,9 +1,8 @@
-import type { ObjectScope, ObjectType, Tenant } from '@ecomm-sync/contracts';
+import type { ObjectScope, Tenant } from '@ecomm-sync/contracts';
 import type {
   ConsoleActivityRepository,
   ConsoleOverviewRepository,
   ConsoleReportRepository,
-  FlaggedObject,
   ObjectStateRepository,
   ObjectSyncRepository,
   RawMessageRepository,
@@ -14,6 +13,7 @@ import type {
 import { emptyObjectState } from '@ecomm-sync/domain';
 import { aMappedChange, aSyncBatch } from '@ecomm-sync/testing';
 import { anAppTenant } from '../builders';
+import { counts, facts } from './console-counts';
 import type { PublicOf } from '../public-of';
 
 /** The console's read models and the repositories that write what they read. */
@@ -93,38 +93,6 @@ export function describeConsoleReadModelsContract(name: string, make: () => Cons
       await models.stores.upsert(app, { id: 'eu', label: 'Europe' });
       await models.stores.upsert(direct, { id: 'default', label: 'Custom' });
     };
-
-    const counts = (
-      tenant: Tenant,
-      storeId: string,
-      objectType: ObjectType,
-      values: Partial<Record<'received' | 'processed' | 'inCrm' | 'archivedInCrm' | 'withOpenErrors' | 'waiting', number>> & {
-        lastProcessedAt?: number | null;
-        flagged?: FlaggedObject[];
-      },
-    ) => ({
-      portalId: tenant.portalId,
-      appId: tenant.appId,
-      storeId,
-      objectType,
-      received: 0,
-      processed: 0,
-      inCrm: 0,
-      archivedInCrm: 0,
-      withOpenErrors: 0,
-      waiting: 0,
-      lastProcessedAt: null,
-      flagged: [],
-      ...values,
-    });
-    const facts = (over: Partial<FlaggedObject>): FlaggedObject => ({
-      waiting: false,
-      openError: false,
-      processed: false,
-      crmId: null,
-      archived: false,
-      ...over,
-    });
 
     it('when a portal reads its object counts, then each tenant, store and type has what was received, processed, linked, erred and waits', async () => {
       await seed();

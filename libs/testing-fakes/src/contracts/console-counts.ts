@@ -1,0 +1,36 @@
+import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
+import type { FlaggedObject, StoredObjectCounts } from '@ecomm-sync/data-access';
+
+type CountFields = 'received' | 'processed' | 'inCrm' | 'archivedInCrm' | 'withOpenErrors' | 'waiting';
+
+/** The stored counts of one tenant, store and type: zero but for the values given. */
+export const counts = (
+  tenant: Tenant,
+  storeId: string,
+  objectType: ObjectType,
+  values: Partial<Record<CountFields, number>> & { lastProcessedAt?: number | null; flagged?: FlaggedObject[] },
+): StoredObjectCounts => ({
+  portalId: tenant.portalId,
+  appId: tenant.appId,
+  storeId,
+  objectType,
+  received: 0,
+  processed: 0,
+  inCrm: 0,
+  archivedInCrm: 0,
+  withOpenErrors: 0,
+  waiting: 0,
+  lastProcessedAt: null,
+  flagged: [],
+  ...values,
+});
+
+/** The facts of a flagged object: nothing but what is given. */
+export const facts = (over: Partial<FlaggedObject>): FlaggedObject => ({
+  waiting: false,
+  openError: false,
+  processed: false,
+  crmId: null,
+  archived: false,
+  ...over,
+});
