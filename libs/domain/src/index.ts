@@ -36,3 +36,4 @@ export * from './plan-upserts';
 export * from './pipeline-stages';
 export { planGroupWrites, splitGroup } from './plan-group-writes';
 export type { GroupWritePlan, PlannedDelete } from './plan-group-writes';
+export * from './revision-acceptance';

@@ -1,7 +1,7 @@
 import type { MappedChange, ObjectScope, ObjectType, Tenant } from '@ecomm-sync/contracts';
 import { OBJECT_TYPES } from '@ecomm-sync/contracts';
 import type { CheckoutState, ObjectSync, ProcessedRecord } from '@ecomm-sync/data-access';
-import { ASSOCIATIONS, compareRevisions, PENDING_STAGE } from '@ecomm-sync/domain';
+import { appliedRevisionOf, ASSOCIATIONS, batchedRevision, isRevisionToWrite, PENDING_STAGE } from '@ecomm-sync/domain';
 import { CRM_BATCH_LIMIT } from '@ecomm-sync/crm-client';
 import { keyOf, runBounded } from '@ecomm-sync/util';
 
@@ -50,9 +50,9 @@ export function addToGroups(
   if (options.messageIndex !== undefined) group.messageIndexes.add(options.messageIndex);
   for (const change of changes) {
     const known = group.changes.get(change.externalObjectId);
-    const order = known ? compareRevisions(change, known) : 1;
-    if (order > 0) group.changes.set(change.externalObjectId, change);
-    if (options.reapply && order >= 0) group.reapply.add(change.externalObjectId);
+    const { replaces, reapplies } = batchedRevision(change, known);
+    if (replaces) group.changes.set(change.externalObjectId, change);
+    if (options.reapply && reapplies) group.reapply.add(change.externalObjectId);
     if (options.suspect) group.suspect.add(change.externalObjectId);
     if (options.fromWaiting) group.fromWaiting.add(change.externalObjectId);
   }
@@ -66,8 +66,7 @@ export function regroup(group: ChangeGroup, externalObjectIds: readonly string[]
 
 /** Whether the change is to be applied over what the status says was applied. */
 export function isToApply(group: ChangeGroup, change: MappedChange, sync: ObjectSync | undefined): boolean {
-  const order = compareRevisions(change, { rev: sync?.appliedRev ?? 0, settingsRev: sync?.appliedSettingsRev ?? 0 });
-  return order > 0 || (order === 0 && group.reapply.has(change.externalObjectId));
+  return isRevisionToWrite(change, appliedRevisionOf(sync), group.reapply.has(change.externalObjectId));
 }
 
 /** The in-process lock key of an object of the group. */

@@ -1,5 +1,6 @@
 import type { ObjectScope } from '@ecomm-sync/contracts';
 import type { RecordOutcome } from '@ecomm-sync/data-access';
+import { raceRepair } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/logger';
 import { regroup, type ChangeGroup, type LinkedObjects } from './change-group';
 import type { WaitingChanges } from './waiting-changes';
@@ -9,9 +10,6 @@ import type { WaitingChanges } from './waiting-changes';
  * revision was applied already (the mapper answers with a re-apply message).
  */
 export type RequestRefresh = (scope: ObjectScope, externalObjectIds: string[]) => Promise<void>;
-
-/** How often a group whose status records raced with another writer writes its objects again before handing them to a refresh. */
-const MAX_REWRITE_ROUNDS = 3;
 
 /**
  * Newest wins across replicas (decision 18): what the applier does about changes it skips as not
@@ -52,22 +50,22 @@ export class RevisionRepair {
     linked: LinkedObjects,
     writeAgain: (group: ChangeGroup, round: number) => Promise<LinkedObjects>,
   ): Promise<void> {
-    const rewrite = recorded.contended.length > 0 && round < MAX_REWRITE_ROUNDS;
-    await this.refresh(group, rewrite ? recorded.superseded : [...recorded.superseded, ...recorded.contended]);
-    if (!rewrite) return;
+    const { refresh, rewrite } = raceRepair(recorded, round);
+    await this.refresh(group, refresh);
+    if (rewrite.length === 0) return;
     this.logger.info('another writer wrote the same objects meanwhile; writing them again', {
       objectType: group.objectType,
-      count: recorded.contended.length,
+      count: rewrite.length,
       round,
     });
     try {
-      const again = await writeAgain(regroup(group, recorded.contended), round + 1);
+      const again = await writeAgain(regroup(group, rewrite), round + 1);
       linked.keys.push(...again.keys);
     } catch (error) {
       // The rewrite did not happen (the CRM cannot take it now, most often): the group is parked or
       // retried as it came, which may hold older revisions than the raced objects' newest, so their
       // newest state is asked for too.
-      await this.refresh(group, recorded.contended);
+      await this.refresh(group, rewrite);
       throw error;
     }
   }

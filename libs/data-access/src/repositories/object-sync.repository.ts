@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import type { ObjectScope } from '@ecomm-sync/contracts';
-import { compareRevisions } from '@ecomm-sync/domain';
+import { appliedRevisionOf, lostRecord } from '@ecomm-sync/domain';
 import { objectSyncModel } from '../models/object-sync.model';
 import { findIn } from '../find-in';
 import { driverCollection, type KeyedDoc } from '../driver-collection';
@@ -237,8 +237,7 @@ export class ObjectSyncRepository {
     for (const record of records) {
       const sync = now.get(record.externalObjectId);
       if (!sync || sync.claim === stamp) continue;
-      const order = compareRevisions(record, { rev: sync.appliedRev, settingsRev: sync.appliedSettingsRev });
-      (order < 0 ? outcome.superseded : outcome.contended).push(record.externalObjectId);
+      outcome[lostRecord(record, appliedRevisionOf(sync))].push(record.externalObjectId);
     }
     return outcome;
   }

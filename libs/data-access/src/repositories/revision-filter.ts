@@ -1,6 +1,6 @@
 import type { mongo } from 'mongoose';
 import type { MappedChange, ObjectScope } from '@ecomm-sync/contracts';
-import { compareRevisions, type Revision } from '@ecomm-sync/domain';
+import { isKeptChangeDone, keptChangeLanded, replacesKeptChange, type Revision } from '@ecomm-sync/domain';
 import type { KeyedDoc } from '../driver-collection';
 import { findIn } from '../find-in';
 import { keyFields, keyStrings } from '../object-key';
@@ -49,7 +49,7 @@ export async function keepNewestChanges<E extends { change: MappedChange }>(
       pending.map(({ key }) => key),
     );
     // A stored change that is newer stays; the same revision is replaced (a re-apply flag may change).
-    pending = pending.filter(({ key, entry }) => !stored.has(key) || compareRevisions(stored.get(key)!, entry.change) <= 0);
+    pending = pending.filter(({ key, entry }) => replacesKeptChange(stored.get(key), entry.change));
     if (pending.length === 0) return;
     try {
       await collection.bulkWrite(
@@ -70,7 +70,7 @@ export async function keepNewestChanges<E extends { change: MappedChange }>(
       collection,
       pending.map(({ key }) => key),
     );
-    pending = pending.filter(({ key, entry }) => !after.has(key) || compareRevisions(after.get(key)!, entry.change) < 0);
+    pending = pending.filter(({ key, entry }) => !keptChangeLanded(after.get(key), entry.change));
   }
 }
 
@@ -88,7 +88,7 @@ export async function releaseKeptChanges(collection: mongo.Collection<KeyedDoc>,
   const stored = await storedRevisions(collection, keys);
   const removals = done.flatMap((revision, i) => {
     const seen = stored.get(keys[i]);
-    return seen && compareRevisions(seen, revision) <= 0 ? [{ deleteOne: { filter: sameRevisionAs(keys[i], seen) } }] : [];
+    return seen && isKeptChangeDone(seen, revision) ? [{ deleteOne: { filter: sameRevisionAs(keys[i], seen) } }] : [];
   });
   if (removals.length > 0) await collection.bulkWrite(removals, { ordered: false });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ObjectScope } from '@ecomm-sync/contracts';
 import type { Claim, ObjectKey, ObjectSync, ObjectSyncRepository, ProcessedRecord, RecordOutcome } from '@ecomm-sync/data-access';
-import { compareRevisions } from '@ecomm-sync/domain';
+import { appliedRevisionOf, lostRecord } from '@ecomm-sync/domain';
 import { keyOf } from '@ecomm-sync/util';
 import { copy, type PublicOf } from '../public-of';
 
@@ -121,8 +121,7 @@ export class FakeObjectSyncRepository implements PublicOf<ObjectSyncRepository> 
     for (const record of missed) {
       const sync = this.rows.get(objectKey(scope, record.externalObjectId));
       if (!sync || sync.claim === stamp) continue;
-      const order = compareRevisions(record, { rev: sync.appliedRev, settingsRev: sync.appliedSettingsRev });
-      (order < 0 ? outcome.superseded : outcome.contended).push(record.externalObjectId);
+      outcome[lostRecord(record, appliedRevisionOf(sync))].push(record.externalObjectId);
     }
     return outcome;
   }

@@ -1,6 +1,6 @@
 import type { MappedChange, ObjectScope } from '@ecomm-sync/contracts';
 import type { KeptUpTo } from '@ecomm-sync/data-access';
-import { compareRevisions } from '@ecomm-sync/domain';
+import { isKeptChangeDone, replacesKeptChange } from '@ecomm-sync/domain';
 import { keyOf } from '@ecomm-sync/util';
 
 /** A kept change's row key: its object. */
@@ -8,7 +8,7 @@ export const keptKey = ({ tenant, storeId, objectType }: ObjectScope, externalOb
   keyOf(tenant.portalId, tenant.appId, storeId, objectType, externalObjectId);
 
 /**
- * Rows that keep one change per object, the newest revision (compareRevisions), as the real
+ * Rows that keep one change per object, the newest revision (libs/domain's revision-acceptance), as the real
  * repositories' keepNewestChanges / releaseKeptChanges do: the fakes of parked and waiting changes.
  */
 export class KeptChanges<R extends { change: MappedChange }> {
@@ -18,7 +18,7 @@ export class KeptChanges<R extends { change: MappedChange }> {
   keep(scope: ObjectScope, change: MappedChange, row: (stored: R | undefined) => R): void {
     const key = keptKey(scope, change.externalObjectId);
     const stored = this.rows.get(key);
-    if (stored && compareRevisions(stored.change, change) > 0) return;
+    if (!replacesKeptChange(stored?.change, change)) return;
     this.rows.set(key, row(stored));
   }
 
@@ -27,7 +27,7 @@ export class KeptChanges<R extends { change: MappedChange }> {
     for (const revision of done) {
       const key = keptKey(scope, revision.externalObjectId);
       const stored = this.rows.get(key);
-      if (stored && compareRevisions(stored.change, revision) <= 0) this.rows.delete(key);
+      if (stored && isKeptChangeDone(stored.change, revision)) this.rows.delete(key);
     }
   }
 }
