@@ -37,3 +37,4 @@ export * from './pipeline-stages';
 export { planGroupWrites, splitGroup } from './plan-group-writes';
 export type { GroupWritePlan, PlannedDelete } from './plan-group-writes';
 export * from './revision-acceptance';
+export * from './waiting-change-machine';

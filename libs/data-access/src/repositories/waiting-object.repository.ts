@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { MappedChange, ObjectScope, Tenant } from '@ecomm-sync/contracts';
+import { waitingWindow } from '@ecomm-sync/domain';
 import { waitingObjectModel } from '../models/waiting-object.model';
 import { driverCollection, type KeyedDoc } from '../driver-collection';
 import { keyStrings } from '../object-key';
@@ -32,8 +33,9 @@ export class WaitingObjectRepository {
   }
 
   /**
-   * Keeps the waiting change of each object, replacing a stored one that is not newer (an entry of
-   * a newer revision stays); the window starts at its first wait. `triedAt` puts a change just
+   * Keeps the waiting change of each object as libs/domain's waitingTransition says ('left-waiting'):
+   * replacing a stored one that is not newer (an entry of a newer revision stays); the window starts
+   * at its first wait. `triedAt` puts a change just
    * tried at the back of the periodic retry's line. `reapply` marks changes that were applied and
    * wait only to be written again with their associations.
    */
@@ -46,7 +48,7 @@ export class WaitingObjectRepository {
   ): Promise<void> {
     await keepNewestChanges(this.waiting, scope, entries, ({ waitingFor }) => ({
       set: { waitingFor, triedAt: now, reapply },
-      insert: { since: now, until: now + windowMs },
+      insert: waitingWindow(now, windowMs),
     }));
   }
 

@@ -1,16 +1,17 @@
 import type { MappedChange, ObjectScope, Tenant } from '@ecomm-sync/contracts';
 import type { KeptUpTo, WaitingObject, WaitingObjectRepository } from '@ecomm-sync/data-access';
+import { isWaitingLive, waitingTransition, type WaitingChangeEvent, type WaitingChangeState } from '@ecomm-sync/domain';
 import { copy, type PublicOf } from '../public-of';
-import { KeptChanges, keptKey } from './kept-changes';
+import { keptKey } from './kept-changes';
 
 type Row = WaitingObject & { triedAt: number };
 
 const toWaiting = ({ triedAt: _triedAt, ...entry }: Row): WaitingObject => copy(entry);
+const stateOf = (row: Row): WaitingChangeState => ({ ...row, revision: { rev: row.change.rev, settingsRev: row.change.settingsRev } });
 
-/** WaitingObjectRepository in memory: one waiting change per object, the newest revision (compareRevisions) stays. */
+/** WaitingObjectRepository in memory: every write is libs/domain's waitingTransition on the object's entry. */
 export class FakeWaitingObjectRepository implements PublicOf<WaitingObjectRepository> {
-  private readonly kept = new KeptChanges<Row>();
-  private readonly rows = this.kept.rows;
+  private readonly rows = new Map<string, Row>();
 
   /** Every waiting change, within its window or not: for the fakes of the console's read models. */
   scan(): WaitingObject[] {
@@ -25,53 +26,54 @@ export class FakeWaitingObjectRepository implements PublicOf<WaitingObjectReposi
     { reapply = false }: { reapply?: boolean } = {},
   ): Promise<void> {
     for (const { change, waitingFor } of entries) {
-      this.kept.keep(scope, change, (stored) => ({
-        tenant: copy(scope.tenant),
-        storeId: scope.storeId,
-        objectType: scope.objectType,
-        change: copy(change),
-        waitingFor: [...waitingFor],
-        since: stored?.since ?? now,
-        until: stored?.until ?? now + windowMs,
-        reapply,
-        triedAt: now,
-      }));
+      const revision = { rev: change.rev, settingsRev: change.settingsRev };
+      this.transition(scope, change.externalObjectId, { kind: 'left-waiting', revision, waitingFor, reapply, now, windowMs }, change);
     }
   }
 
   async release(scope: ObjectScope, processed: readonly KeptUpTo[]): Promise<void> {
-    this.kept.release(scope, processed);
+    for (const { externalObjectId, rev, settingsRev } of processed)
+      this.transition(scope, externalObjectId, { kind: 'processed', revision: { rev, settingsRev } });
   }
 
   async waitingFor(tenant: Tenant, storeId: string, keys: readonly string[], now: number): Promise<WaitingObject[]> {
     return [...this.rows.values()]
       .filter((row) => row.tenant.portalId === tenant.portalId && row.tenant.appId === tenant.appId && row.storeId === storeId)
-      .filter((row) => row.until > now && row.waitingFor.some((key) => keys.includes(key)))
+      .filter((row) => isWaitingLive(row, now) && row.waitingFor.some((key) => keys.includes(key)))
       .map(toWaiting);
   }
 
   async due(now: number, limit: number): Promise<WaitingObject[]> {
     return [...this.rows.values()]
-      .filter((row) => row.until > now)
+      .filter((row) => isWaitingLive(row, now))
       .sort((a, b) => a.triedAt - b.triedAt)
       .slice(0, limit)
       .map(toWaiting);
   }
 
   async markTried(entries: readonly WaitingObject[], now: number): Promise<void> {
-    for (const entry of entries) {
-      const row = this.rows.get(keptKey(entry, entry.change.externalObjectId));
-      if (row) row.triedAt = now;
-    }
+    for (const entry of entries) this.transition(entry, entry.change.externalObjectId, { kind: 'still-missing', now });
   }
 
   async expire(now: number): Promise<number> {
-    let count = 0;
-    for (const [key, row] of this.rows) {
-      if (row.until > now) continue;
+    const before = this.rows.size;
+    for (const row of [...this.rows.values()]) this.transition(row, row.change.externalObjectId, { kind: 'clock', now });
+    return before - this.rows.size;
+  }
+
+  /** Applies the machine to one object's entry; `change` is the change a 'left-waiting' event keeps. */
+  private transition(scope: ObjectScope, externalObjectId: string, event: WaitingChangeEvent, change?: MappedChange): void {
+    const key = keptKey(scope, externalObjectId);
+    const row = this.rows.get(key);
+    const state = row ? stateOf(row) : null;
+    const next = waitingTransition(state, event);
+    if (next === state) return;
+    if (next === null) {
       this.rows.delete(key);
-      count++;
+      return;
     }
-    return count;
+    const { revision: _revision, ...fields } = next;
+    const kept = next.revision === state?.revision || !change ? row!.change : copy(change);
+    this.rows.set(key, { tenant: copy(scope.tenant), storeId: scope.storeId, objectType: scope.objectType, change: kept, ...fields });
   }
 }
