@@ -36,5 +36,6 @@ export * from './plan-upserts';
 export * from './pipeline-stages';
 export { planGroupWrites, splitGroup } from './plan-group-writes';
 export type { GroupWritePlan, PlannedDelete } from './plan-group-writes';
+export * from './checkout-machine';
 export * from './revision-acceptance';
 export * from './waiting-change-machine';

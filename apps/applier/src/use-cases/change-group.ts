@@ -1,7 +1,7 @@
 import type { MappedChange, ObjectScope, ObjectType, Tenant } from '@ecomm-sync/contracts';
 import { OBJECT_TYPES } from '@ecomm-sync/contracts';
 import type { CheckoutState, ObjectSync, ProcessedRecord } from '@ecomm-sync/data-access';
-import { appliedRevisionOf, ASSOCIATIONS, batchedRevision, isRevisionToWrite, PENDING_STAGE } from '@ecomm-sync/domain';
+import { appliedCheckout, appliedRevisionOf, ASSOCIATIONS, batchedRevision, isRevisionToWrite } from '@ecomm-sync/domain';
 import { CRM_BATCH_LIMIT } from '@ecomm-sync/crm-client';
 import { keyOf, runBounded } from '@ecomm-sync/util';
 
@@ -84,9 +84,9 @@ export interface LinkedObjects {
 }
 
 /**
- * Where the applied deals now stand for the abandoned-checkout sweep: pending (with the CRM id)
- * when their stage is `checkout_pending`, not pending when they have another stage or were
- * deleted; deals whose mapped state carries no stage are left as they were.
+ * Where the applied deals now stand for the abandoned-checkout sweep (libs/domain's
+ * checkout-machine): pending (with the CRM id) or not any more; deals whose mapped state carries no
+ * stage are left as they were.
  */
 export function checkoutStates(group: ChangeGroup, syncs: Map<string, ObjectSync>, records: readonly ProcessedRecord[]): CheckoutState[] {
   const states: CheckoutState[] = [];
@@ -95,11 +95,11 @@ export function checkoutStates(group: ChangeGroup, syncs: Map<string, ObjectSync
     if (!change) continue;
     const link = record.link ?? syncs.get(record.externalObjectId);
     const crmId = link && !link.archived ? link.crmId : null;
-    const stage = change.action === 'DELETE' ? null : change.properties.dealstage;
-    if (stage === undefined) continue;
+    const verdict = appliedCheckout(change.action === 'DELETE' ? null : change.properties.dealstage, crmId);
+    if (verdict === 'unchanged') continue;
     states.push(
-      stage === PENDING_STAGE && crmId !== null
-        ? { externalObjectId: change.externalObjectId, pending: true, crmId }
+      verdict === 'pending'
+        ? { externalObjectId: change.externalObjectId, pending: true, crmId: crmId! }
         : { externalObjectId: change.externalObjectId, pending: false },
     );
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PendingCheckout, Repositories } from '@ecomm-sync/data-access';
-import { ABANDONED_STAGE, PENDING_STAGE } from '@ecomm-sync/domain';
+import { ABANDONED_STAGE, checkoutsDueBefore, checkoutTransition } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/logger';
 import { keyOf, TtlCache } from '@ecomm-sync/util';
 import type { CrmDirectory } from './crm-directory';
@@ -59,7 +59,7 @@ export class SweepAbandonedCheckoutsUseCase {
     for (;;) {
       if (this.stopping) return moved;
       if (!(await this.repositories.checkouts.acquireLease(SWEEP_LEASE, this.holder, this.clock(), this.options.leaseMs))) return moved;
-      const due = await this.repositories.checkouts.due(this.clock() - this.options.abandonAfterMs, this.options.batchSize);
+      const due = await this.repositories.checkouts.due(checkoutsDueBefore(this.clock(), this.options.abandonAfterMs), this.options.batchSize);
       const batch = await this.sweep(due);
       moved += batch.moved;
       // A full batch that could not be forgotten (disabled portals) would come back as is: stop.
@@ -74,24 +74,39 @@ export class SweepAbandonedCheckoutsUseCase {
     for (const checkout of due) byPortal.set(checkout.tenant.portalId, [...(byPortal.get(checkout.tenant.portalId) ?? []), checkout]);
     for (const [portalId, checkouts] of byPortal) {
       const portal = await this.repositories.portals.findById(portalId);
-      if (!portal?.active) continue; // kept: swept once the portal is enabled again
-      const running: PendingCheckout[] = [];
-      for (const checkout of checkouts) if (await this.workflowsOn(checkout)) running.push(checkout);
-      const crm = this.crm.clientFor(portal);
-      const current = await crm.batchRead(
-        'DEAL',
-        running.map((checkout) => checkout.crmId),
-        ['dealstage'],
+      const workflowsOn = new Map<PendingCheckout, boolean>();
+      if (portal?.active) for (const checkout of checkouts) workflowsOn.set(checkout, await this.workflowsOn(checkout));
+      const running = checkouts.filter((checkout) => workflowsOn.get(checkout));
+      const crm = portal?.active && running.length > 0 ? this.crm.clientFor(portal) : null;
+      const stages = new Map(
+        (crm
+          ? await crm.batchRead(
+              'DEAL',
+              running.map((checkout) => checkout.crmId),
+              ['dealstage'],
+            )
+          : []
+        ).map((deal) => [deal.id, deal.properties.dealstage]),
       );
-      const stillPending = new Set(current.filter((deal) => deal.properties.dealstage === PENDING_STAGE).map((deal) => deal.id));
-      const toMove = running.filter((checkout) => stillPending.has(checkout.crmId));
-      if (toMove.length > 0)
+      const verdicts = checkouts.map((checkout) => ({
+        checkout,
+        ...checkoutTransition(checkout, {
+          kind: 'swept',
+          portalActive: portal?.active ?? false,
+          workflowsOn: workflowsOn.get(checkout) ?? false,
+          crmStage: stages.get(checkout.crmId) ?? undefined,
+        }),
+      }));
+      const toMove = verdicts.filter(({ effects }) => effects.length > 0).map(({ checkout }) => checkout);
+      if (crm && toMove.length > 0)
         await crm.batchUpdate(
           'DEAL',
           toMove.map((checkout) => ({ id: checkout.crmId, properties: { dealstage: ABANDONED_STAGE } })),
         );
-      await this.repositories.checkouts.forget(checkouts);
-      forgotten += checkouts.length;
+      // Forgotten: those the machine let go; a disabled portal's are kept, to be swept once it is enabled again.
+      const toForget = verdicts.filter(({ next }) => next === null).map(({ checkout }) => checkout);
+      await this.repositories.checkouts.forget(toForget);
+      forgotten += toForget.length;
       moved += toMove.length;
       if (toMove.length > 0) {
         this.logger.info('abandoned checkouts moved', {

@@ -1,5 +1,6 @@
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { CheckoutRepository, CheckoutState, PendingCheckout } from '@ecomm-sync/data-access';
+import { checkoutTransition, PENDING_STAGE } from '@ecomm-sync/domain';
 import { keyOf } from '@ecomm-sync/util';
 import { newObjectId } from '../object-ids';
 import { copy, type PublicOf } from '../public-of';
@@ -9,21 +10,19 @@ export class FakeCheckoutRepository implements PublicOf<CheckoutRepository> {
   private readonly pending = new Map<string, PendingCheckout>();
   private readonly leases = new Map<string, { holder: string; until: number }>();
 
+  /** As the real repository writes it: each deal's checkout goes through libs/domain's checkoutTransition. */
   async track(tenant: Tenant, storeId: string, deals: readonly CheckoutState[], now: number): Promise<void> {
     for (const deal of deals) {
       const key = keyOf(tenant.portalId, tenant.appId, storeId, deal.externalObjectId);
-      const stored = this.pending.get(key);
-      if (!deal.pending) this.pending.delete(key);
-      else if (stored) stored.crmId = deal.crmId;
-      else
-        this.pending.set(key, {
-          id: newObjectId(),
-          tenant: copy(tenant),
-          storeId,
-          externalObjectId: deal.externalObjectId,
-          crmId: deal.crmId,
-          pendingSince: now,
-        });
+      const stored = this.pending.get(key) ?? null;
+      const { next } = checkoutTransition(stored, {
+        kind: 'deal-applied',
+        stage: deal.pending ? PENDING_STAGE : null,
+        crmId: deal.pending ? deal.crmId : null,
+        now,
+      });
+      if (next === null) this.pending.delete(key);
+      else this.pending.set(key, { ...(stored ?? { id: newObjectId(), tenant: copy(tenant), storeId, externalObjectId: deal.externalObjectId }), ...next });
     }
   }
 
