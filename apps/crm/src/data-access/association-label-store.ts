@@ -1,7 +1,9 @@
+import type { mongo } from 'mongoose';
+import { driverCollection } from '@ecomm-sync/data-access';
 import { CrmError } from '../domain/crm-error';
-import { FIRST_LABEL_TYPE_ID, labelKeyOf, type LabelDefinition } from '../domain/association-labels';
+import { directionOf, FIRST_LABEL_TYPE_ID, labelKeyOf, renamedLabel, type LabelDefinition } from '../domain/association-labels';
 import type { CrmType } from '../domain/object-types';
-import type { CrmModels } from './crm-models';
+import type { CrmModels, CrmObjectDoc } from './crm-models';
 import { isDuplicateKey } from './duplicate-key';
 
 /** How often a create takes the next type ids when concurrent creates took the ones it chose. */
@@ -16,15 +18,23 @@ const toDefinition = (doc: LabelDefinition): LabelDefinition => ({
   ...(doc.inverseLabel ? { inverseLabel: doc.inverseLabel } : {}),
 });
 
+/** Live labels only: a deleted label's document stays (its type ids are never given again). */
+const LIVE = { deletedAt: null };
+
 /** A portal's association labels (USER_DEFINED types), one document per label for both directions. */
 export class AssociationLabelStore {
-  constructor(private readonly models: CrmModels) {}
+  private readonly objects: mongo.Collection<CrmObjectDoc>;
+
+  constructor(private readonly models: CrmModels) {
+    this.objects = driverCollection<CrmObjectDoc>(models.objects);
+  }
 
   /** The labels between two types, made either way round. */
   async between(portalId: number, one: CrmType, other: CrmType): Promise<LabelDefinition[]> {
     const docs = await this.models.associationLabels
       .find({
         portalId,
+        ...LIVE,
         $or: [
           { fromObjectType: one, toObjectType: other },
           { fromObjectType: other, toObjectType: one },
@@ -39,7 +49,7 @@ export class AssociationLabelStore {
   async byTypeIds(portalId: number, typeIds: readonly number[]): Promise<LabelDefinition[]> {
     const keys = [...new Set(typeIds.filter((typeId) => typeId >= FIRST_LABEL_TYPE_ID).map(labelKeyOf))];
     if (keys.length === 0) return [];
-    return (await this.models.associationLabels.find({ portalId, typeId: { $in: keys } }).lean<LabelDefinition[]>()).map(toDefinition);
+    return (await this.models.associationLabels.find({ portalId, typeId: { $in: keys }, ...LIVE }).lean<LabelDefinition[]>()).map(toDefinition);
   }
 
   /**
@@ -75,4 +85,66 @@ export class AssociationLabelStore {
     }
     throw new Error(`Could not give the association label "${input.name}" type ids after ${TYPE_ID_ATTEMPTS} attempts`);
   }
+
+  /**
+   * Renames a label through the type id of one of its directions between `from` and `to` (the
+   * SDK's PublicAssociationDefinitionUpdateRequest): `label` names that direction, `inverseLabel`
+   * the other. Its name and type ids stay. 404 when the id is no label of the portal between them.
+   */
+  async rename(portalId: number, from: CrmType, to: CrmType, input: { associationTypeId: number; label: string; inverseLabel?: string }): Promise<void> {
+    const { definition, direction } = await this.labelOf(portalId, from, to, input.associationTypeId);
+    const { label, inverseLabel } = renamedLabel(definition, direction, input);
+    const renamed = await this.models.associationLabels.updateOne(
+      { portalId, typeId: definition.typeId, ...LIVE },
+      { $set: { label, ...(inverseLabel ? { inverseLabel } : {}) } },
+    );
+    if (renamed.matchedCount === 0) throw unknownLabel(from, to, input.associationTypeId);
+  }
+
+  /**
+   * Deletes a label named by the type id of one of its directions between `from` and `to`, and takes
+   * it off every association of the portal that carries it: the associations stay, with their
+   * default type (as the hosted CRM's "remove a label from the association between two object
+   * types"). The document stays with its name freed, so the label's type ids are never given to
+   * another label. 404 when the id is no label of the portal between them.
+   */
+  async remove(portalId: number, from: CrmType, to: CrmType, typeId: number): Promise<void> {
+    const { definition } = await this.labelOf(portalId, from, to, typeId);
+    const deleted = await this.models.associationLabels.updateOne(
+      { portalId, typeId: definition.typeId, ...LIVE },
+      // A name no label can have (names start with a letter, digit or _): the portal may use it again.
+      { $set: { deletedAt: new Date(), name: `#deleted-${definition.typeId}` } },
+    );
+    if (deleted.matchedCount === 0) throw unknownLabel(from, to, typeId);
+    // Each object holds its own direction's id: the as-created type's objects `typeId`, the others `typeId + 1`.
+    const ends: [CrmType, CrmType, number][] = [
+      [definition.fromObjectType, definition.toObjectType, definition.typeId],
+      [definition.toObjectType, definition.fromObjectType, definition.typeId + 1],
+    ];
+    for (const [objectType, otherType, id] of ends) {
+      const path = `associationLabels.${otherType}`;
+      await this.objects.updateMany({ portalId, objectType, [`${path}.typeId`]: id }, {
+        $pull: { [path]: { typeId: id } },
+      } as mongo.UpdateFilter<CrmObjectDoc>);
+    }
+  }
+
+  /** The live label one of whose directions between `from` and `to` the type id is, and which direction; 404 otherwise. */
+  private async labelOf(
+    portalId: number,
+    from: CrmType,
+    to: CrmType,
+    typeId: number,
+  ): Promise<{ definition: LabelDefinition; direction: 'forward' | 'inverse' }> {
+    const doc =
+      typeId >= FIRST_LABEL_TYPE_ID
+        ? await this.models.associationLabels.findOne({ portalId, typeId: labelKeyOf(typeId), ...LIVE }).lean<LabelDefinition>()
+        : null;
+    const definition = doc ? toDefinition(doc) : null;
+    const direction = definition ? directionOf(definition, from, to, typeId) : null;
+    if (!definition || !direction) throw unknownLabel(from, to, typeId);
+    return { definition, direction };
+  }
 }
+
+const unknownLabel = (from: CrmType, to: CrmType, typeId: number) => CrmError.notFound(`No association label with type id ${typeId} from ${from} to ${to}`);

@@ -109,12 +109,15 @@ const associationLabelSchema = new Schema(
     typeId: { type: Number, required: true },
     label: { type: String, required: true },
     inverseLabel: { type: String },
+    /** Set when the label was deleted: the document stays, so that its type ids are never given again. */
+    deletedAt: { type: Date },
   },
   { collection: 'crm_association_labels', versionKey: false },
 );
 // Serves: the labels of a pair of types (listed, and checked when an association names one); one name per pair.
 associationLabelSchema.index({ portalId: 1, fromObjectType: 1, toObjectType: 1, name: 1 }, { unique: true });
-// Serves: a label by either of its type ids (labelKeyOf); gives each label type ids of its own.
+// Serves: a label by either of its type ids (labelKeyOf); gives each label type ids of its own, for
+// good (a deleted label keeps its document and so its ids; its name is freed, see AssociationLabelStore.remove).
 associationLabelSchema.index({ portalId: 1, typeId: 1 }, { unique: true });
 
 /**

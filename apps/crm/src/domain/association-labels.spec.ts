@@ -1,8 +1,10 @@
 import {
+  directionOf,
   FIRST_LABEL_TYPE_ID,
   inverseLabelTypeId,
   labelIdsOf,
   labelKeyOf,
+  renamedLabel,
   targetTypeOf,
   typesBetween,
   typesOfAssociation,
@@ -142,5 +144,54 @@ describe('targetTypeOf', () => {
     ['when the category is INTEGRATOR_DEFINED, then it leads nowhere', spec('INTEGRATOR_DEFINED', FIRST_LABEL_TYPE_ID), 'deals', null],
   ] as const)('%s', (_case, named, from, to) => {
     expect(targetTypeOf(named, from, definitions)).toBe(to);
+  });
+});
+
+describe('directionOf', () => {
+  it.each([
+    ['when the id is the label as created, seen as created, then it is forward', buyer, 'deals', 'contacts', FIRST_LABEL_TYPE_ID, 'forward'],
+    ['when the id is its other direction, seen the other way, then it is inverse', buyer, 'contacts', 'deals', FIRST_LABEL_TYPE_ID + 1, 'inverse'],
+    ['when the id as created is seen the other way, then it is none', buyer, 'contacts', 'deals', FIRST_LABEL_TYPE_ID, null],
+    ['when the id is of another pair of types, then it is none', buyer, 'deals', 'line_items', FIRST_LABEL_TYPE_ID, null],
+    ['when a label of a type with itself is named by its other id, then it is inverse', referredBy, 'contacts', 'contacts', FIRST_LABEL_TYPE_ID + 5, 'inverse'],
+    ['when the id is another label’s, then it is none', buyer, 'deals', 'contacts', FIRST_LABEL_TYPE_ID + 2, null],
+  ] as const)('%s', (_case, definition, from, to, typeId, direction) => {
+    expect(directionOf(definition, from, to, typeId)).toBe(direction);
+  });
+});
+
+describe('renamedLabel', () => {
+  it.each([
+    ['when a label is renamed as created, then its label changes', buyer, 'forward', { label: 'Payer' }, { label: 'Payer' }],
+    [
+      'when a paired label is renamed as created without an inverse, then its inverse stays',
+      managerOf,
+      'forward',
+      { label: 'Owner' },
+      { label: 'Owner', inverseLabel: 'Managed deal' },
+    ],
+    [
+      'when a paired label is renamed through its other direction, then that direction’s name is the inverse',
+      managerOf,
+      'inverse',
+      { label: 'Owned deal' },
+      { label: 'Manager', inverseLabel: 'Owned deal' },
+    ],
+    [
+      'when an unpaired label is renamed through its other direction, then both directions have the new name',
+      buyer,
+      'inverse',
+      { label: 'Payer' },
+      { label: 'Payer' },
+    ],
+    [
+      'when a label is renamed through its other direction with an inverse, then the inverse names the direction as created',
+      buyer,
+      'inverse',
+      { label: 'Bought by', inverseLabel: 'Buyer of' },
+      { label: 'Buyer of', inverseLabel: 'Bought by' },
+    ],
+  ] as const)('%s', (_case, definition, direction, rename, result) => {
+    expect(renamedLabel(definition, direction, rename)).toEqual(result);
   });
 });

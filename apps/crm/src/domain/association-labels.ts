@@ -107,3 +107,32 @@ export const specName = (spec: AssociationSpec): string => `${spec.associationCa
 /** The types of one association from → to: the default type, and the labels it carries that the portal still has. */
 export const typesOfAssociation = (labelIds: readonly number[], definitions: readonly LabelDefinition[], from: CrmType, to: CrmType): LabelledType[] =>
   typesBetween(definitions, from, to).filter((type) => type.category === 'HUBSPOT_DEFINED' || labelIds.includes(type.typeId));
+
+/**
+ * Which of a label's directions a type id names, seen from `from` → `to` (as the label endpoints'
+ * paths name them): `forward` its as-created direction (`typeId`), `inverse` the other (`typeId + 1`),
+ * or null when the id is no type of this label between these object types.
+ */
+export function directionOf(definition: LabelDefinition, from: CrmType, to: CrmType, typeId: number): 'forward' | 'inverse' | null {
+  if (definition.fromObjectType === from && definition.toObjectType === to && definition.typeId === typeId) return 'forward';
+  if (definition.fromObjectType === to && definition.toObjectType === from && definition.typeId + 1 === typeId) return 'inverse';
+  return null;
+}
+
+/**
+ * A label renamed through one of its directions: `label` is the name of that direction, and
+ * `inverseLabel` (when given) the other's. A label without an inverse has one name for both
+ * directions, so renaming either renames both until an inverse is given.
+ */
+export function renamedLabel(
+  definition: Pick<LabelDefinition, 'label' | 'inverseLabel'>,
+  direction: 'forward' | 'inverse',
+  rename: { label: string; inverseLabel?: string },
+): { label: string; inverseLabel?: string } {
+  if (direction === 'forward') {
+    const inverseLabel = rename.inverseLabel ?? definition.inverseLabel;
+    return { label: rename.label, ...(inverseLabel ? { inverseLabel } : {}) };
+  }
+  if (rename.inverseLabel) return { label: rename.inverseLabel, inverseLabel: rename.label };
+  return definition.inverseLabel ? { label: definition.label, inverseLabel: rename.label } : { label: rename.label };
+}

@@ -64,6 +64,18 @@ const associationLabelBody = {
 } as const;
 export const validateAssociationLabel = validator(associationLabelBody);
 
+/** A label's new names, through the type id of one direction (the SDK's PublicAssociationDefinitionUpdateRequest). */
+const associationLabelUpdateBody = {
+  type: 'object',
+  required: ['associationTypeId', 'label'],
+  properties: {
+    associationTypeId: { type: 'integer' },
+    label: associationLabelBody.properties.label,
+    inverseLabel: associationLabelBody.properties.inverseLabel,
+  },
+} as const;
+export const validateAssociationLabelUpdate = validator(associationLabelUpdateBody);
+
 const associationBatchReadBody = {
   type: 'object',
   required: ['inputs'],
@@ -93,6 +105,7 @@ export const ASSOCIATION_BODY_SCHEMAS = {
   associationSpecs: closed(associationSpecs),
   associationTypedBody: closed(associationTypedBody),
   associationLabelBody: closed(associationLabelBody),
+  associationLabelUpdateBody: closed(associationLabelUpdateBody),
   associationBatchReadBody: closed(associationBatchReadBody),
   associationBatchArchiveBody: closed(associationBatchArchiveBody),
 };

@@ -67,6 +67,25 @@ export const ASSOCIATION_OPERATIONS: readonly ApiOperation[] = [
     responses: ok('{results: [{category: USER_DEFINED, typeId, label}]}: from → to, then to → from'),
   }),
   associations({
+    method: 'put',
+    path: '/crm/v4/associations/{from}/{to}/labels',
+    summary: 'Rename a label by the type id of one direction: label names that direction, inverseLabel the other',
+    pathParams: { from: type, to: type },
+    body: { schema: body.associationLabelUpdateBody },
+    responses: { 204: { description: 'Renamed' } },
+  }),
+  associations({
+    method: 'delete',
+    path: '/crm/v4/associations/{from}/{to}/labels/{associationTypeId}',
+    summary: 'Delete a label by the type id of either direction; the associations that carried it keep their default type',
+    pathParams: {
+      from: type,
+      to: type,
+      associationTypeId: { description: "A type id of one of the label's directions", schema: { type: 'string', pattern: '^[0-9]{1,9}$' } },
+    },
+    responses: { 204: { description: 'Deleted' } },
+  }),
+  associations({
     method: 'get',
     path: '/crm/v4/objects/{from}/{fromId}/associations/{to}',
     summary: "An object's associated objects of a type, with their association types",
