@@ -1,143 +1,75 @@
-import type { ObjectType } from '@ecomm-sync/contracts';
-import { CrmRequestError, type CrmPipeline, type CrmPort, type CrmPropertyInfo, type NewCrmPipeline, type NewCrmPipelineStage } from '@ecomm-sync/crm-client';
-import { ECOMM_DEAL_STAGES, ECOMM_PROPERTIES, crmProperty } from '@ecomm-sync/domain';
+import { OBJECT_TYPES, type ObjectType } from '@ecomm-sync/contracts';
+import type { CrmPipeline, CrmPropertyInfo } from '@ecomm-sync/crm-client';
+import { ECOMM_DEAL_STAGES, ECOMM_PIPELINE_LABEL, ECOMM_PROPERTIES, crmProperty } from '@ecomm-sync/domain';
 import { SecretBox, sealedFor } from '@ecomm-sync/data-access';
-import { FakePortalRepository } from '@ecomm-sync/testing-fakes';
+import { FakeCrm, FakePortalRepository } from '@ecomm-sync/testing-fakes';
 import { EcommerceInstallError, installEcommerce, installEcommerceFor } from './install-ecommerce';
 
-/** An in-memory CRM with a pipeline limit, that can be told to fail the n-th property create. */
-class FakeCrm {
-  pipelines: CrmPipeline[] = [{ id: 'default', label: 'Sales Pipeline', displayOrder: 0, stages: [] }];
-  properties = new Map<ObjectType, CrmPropertyInfo[]>([
-    ['CONTACT', [crmProperty('email', 'Email', 'string', { groupName: 'contactinformation' })]],
-    ['DEAL', []],
-    ['PRODUCT', []],
-    ['LINE_ITEM', []],
-  ]);
-  creates = 0;
-  ids = 0;
-  groups = new Map<ObjectType, Set<string>>();
+const SALES_PIPELINE: CrmPipeline = { id: 'default', label: 'Sales Pipeline', displayOrder: 0, stages: [] };
+const EMAIL = crmProperty('email', 'Email', 'string', { groupName: 'contactinformation' });
 
-  constructor(
-    private readonly pipelineLimit = 10,
-    private readonly failPropertyCreate = 0,
-  ) {}
-
-  port(): CrmPort {
-    return {
-      listDealPipelines: async () => this.pipelines.map((pipeline) => ({ ...pipeline })),
-      // As the CRM: it makes the ids.
-      createDealPipeline: async (pipeline: NewCrmPipeline) => {
-        if (this.pipelines.length >= this.pipelineLimit)
-          throw new CrmRequestError(`The portal has reached its limit of ${this.pipelineLimit} deal pipelines`, 400);
-        const created = { ...pipeline, id: `p${++this.ids}`, stages: pipeline.stages.map((stage) => ({ ...stage, id: `s${++this.ids}` })) };
-        this.pipelines.push(created);
-        return created;
-      },
-      updateDealPipeline: async (id: string, changes: { label?: string }) => {
-        this.pipelines = this.pipelines.map((existing) => (existing.id === id ? { ...existing, ...changes } : existing));
-      },
-      createDealStage: async (pipelineId: string, stage: NewCrmPipelineStage) => {
-        const created = { ...stage, id: `s${++this.ids}` };
-        this.pipeline(pipelineId).stages.push(created);
-        return created;
-      },
-      updateDealStage: async (pipelineId: string, stageId: string, changes: Partial<NewCrmPipelineStage>) => {
-        Object.assign(
-          this.pipeline(pipelineId).stages.find((stage) => stage.id === stageId)!,
-          changes,
-        );
-      },
-      archiveDealStage: async (pipelineId: string, stageId: string) => {
-        const pipeline = this.pipeline(pipelineId);
-        pipeline.stages = pipeline.stages.filter((stage) => stage.id !== stageId);
-      },
-      deleteDealPipeline: async (id: string) => {
-        this.pipelines = this.pipelines.filter((pipeline) => pipeline.id !== id);
-      },
-      listProperties: async (type: ObjectType) => [...this.properties.get(type)!],
-      createProperty: async (type: ObjectType, property: CrmPropertyInfo) => {
-        if (++this.creates === this.failPropertyCreate) throw new CrmRequestError('CRM POST /crm/v3/properties failed (500): boom', 500);
-        this.properties.get(type)!.push(property);
-      },
-      listPropertyGroups: async (type: ObjectType) => [...(this.groups.get(type) ?? [])].map((name) => ({ name, label: name })),
-      createPropertyGroup: async (type: ObjectType, group: { name: string }) => {
-        this.groups.set(type, new Set([...(this.groups.get(type) ?? []), group.name]));
-      },
-      deleteProperty: async (type: ObjectType, name: string) => {
-        this.properties.set(
-          type,
-          this.properties.get(type)!.filter((property) => property.name !== name),
-        );
-      },
-    } as unknown as CrmPort;
-  }
-
-  pipeline(id: string): CrmPipeline {
-    return this.pipelines.find((pipeline) => pipeline.id === id)!;
-  }
-
-  ours(): CrmPipeline[] {
-    return this.pipelines.filter((pipeline) => pipeline.label === 'Ecommerce Pipeline');
-  }
-
-  propertyNames(): string[] {
-    return [...this.properties.values()]
-      .flat()
-      .map((property) => property.name)
-      .sort();
-  }
-}
-
-const allEcommerceProperties = Object.values(ECOMM_PROPERTIES).flat().length;
+/**
+ * The shared FakeCrm (held to the CrmPort contract the HTTP client passes against the built-in CRM),
+ * as a new portal's CRM: its sales pipeline and the contact's e-mail, unless seeded otherwise.
+ */
+const aCrm = (seed: ConstructorParameters<typeof FakeCrm>[0] = {}) =>
+  new FakeCrm({ pipelines: [SALES_PIPELINE], ...seed, properties: { CONTACT: [EMAIL], ...seed.properties } });
 
 /** A CRM that already has a property the service needs, as someone else made it. */
-function withProperty(type: ObjectType, property: CrmPropertyInfo): FakeCrm {
-  const crm = new FakeCrm();
-  crm.properties.get(type)!.push(property);
-  return crm;
-}
+const withProperty = (type: ObjectType, property: CrmPropertyInfo) => aCrm({ properties: { [type]: [...(type === 'CONTACT' ? [EMAIL] : []), property] } });
+
+/** What the CRM answers, read through the port as the install reads it. */
+const pipelineIn = async (crm: FakeCrm, id: string) => (await crm.listDealPipelines()).find((pipeline) => pipeline.id === id)!;
+const ours = async (crm: FakeCrm) => (await crm.listDealPipelines()).filter((pipeline) => pipeline.label === ECOMM_PIPELINE_LABEL);
+const propertyNames = async (crm: FakeCrm) =>
+  (await Promise.all(OBJECT_TYPES.map((type) => crm.listProperties(type))))
+    .flat()
+    .map((p) => p.name)
+    .sort();
+const snapshot = async (crm: FakeCrm) => JSON.stringify({ pipelines: await crm.listDealPipelines(), properties: await propertyNames(crm) });
+
+const allEcommerceProperties = Object.values(ECOMM_PROPERTIES).flat().length;
 
 /** SPEC name → stage id, as the CRM holds the pipeline. */
 const stageIdsIn = (pipeline: CrmPipeline) =>
   Object.fromEntries(pipeline.stages.map((stage) => [ECOMM_DEAL_STAGES.find((one) => one.label === stage.label)!.id, stage.id]));
 
 describe('installEcommerce', () => {
-  it('creates the pipeline with its six stages and every ecommerce property, once however often it runs', async () => {
-    const crm = new FakeCrm();
-    const first = await installEcommerce(crm.port());
+  it('when a portal is installed again and again, then it has the pipeline with its six stages and every ecommerce property once', async () => {
+    const crm = aCrm();
+    const first = await installEcommerce(crm);
     const { pipelineId } = first;
-    expect(first.stageIds).toEqual(stageIdsIn(crm.pipeline(pipelineId)));
-    expect(await installEcommerce(crm.port())).toEqual(first);
-    expect(crm.ours().map((pipeline) => pipeline.id)).toEqual([pipelineId]);
-    expect(crm.pipeline(pipelineId).stages.map((stage) => [stage.label, stage.metadata])).toEqual(
+    expect(first.stageIds).toEqual(stageIdsIn(await pipelineIn(crm, pipelineId)));
+    expect(await installEcommerce(crm)).toEqual(first);
+    expect((await ours(crm)).map((pipeline) => pipeline.id)).toEqual([pipelineId]);
+    expect((await pipelineIn(crm, pipelineId)).stages.map((stage) => [stage.label, stage.metadata])).toEqual(
       ECOMM_DEAL_STAGES.map((stage) => [stage.label, stage.metadata]),
     );
-    expect(crm.propertyNames()).toHaveLength(1 + allEcommerceProperties);
+    expect(await propertyNames(crm)).toHaveLength(1 + allEcommerceProperties);
   });
 
-  it('resets a modified ecommerce pipeline to its default label and stages', async () => {
-    const crm = new FakeCrm();
-    const { pipelineId } = await installEcommerce(crm.port());
-    const kept = crm.pipeline(pipelineId).stages.slice(0, 2);
-    crm.pipelines = crm.pipelines.map((pipeline) =>
-      pipeline.id === pipelineId ? { ...pipeline, label: 'My renamed pipeline', stages: kept.map((s) => ({ ...s })) } : pipeline,
-    );
-    const restored = await installEcommerce(crm.port(), pipelineId);
-    const ours = crm.pipeline(pipelineId);
+  it('when the ecommerce pipeline was renamed and lost stages, then the install restores its label and stages, and the kept stages keep their ids', async () => {
+    const crm = aCrm();
+    const { pipelineId } = await installEcommerce(crm);
+    // A user renames it and removes all but its first two stages, in the CRM.
+    const [first, second, ...removed] = (await pipelineIn(crm, pipelineId)).stages;
+    await crm.updateDealPipeline(pipelineId, { label: 'My renamed pipeline' });
+    for (const stage of removed) await crm.archiveDealStage(pipelineId, stage.id);
+    const restored = await installEcommerce(crm, pipelineId);
+    const ourPipeline = await pipelineIn(crm, pipelineId);
     // The ids it answers (for the portal to keep) are the restored pipeline's, without reading it again.
-    expect(restored).toEqual({ pipelineId, stageIds: stageIdsIn(ours) });
-    expect(ours.label).toBe('Ecommerce Pipeline');
-    expect(ours.stages.map((stage) => stage.label)).toEqual(ECOMM_DEAL_STAGES.map((stage) => stage.label));
+    expect(restored).toEqual({ pipelineId, stageIds: stageIdsIn(ourPipeline) });
+    expect(ourPipeline.label).toBe('Ecommerce Pipeline');
+    expect(ourPipeline.stages.map((stage) => stage.label)).toEqual(ECOMM_DEAL_STAGES.map((stage) => stage.label));
     // The stages that were there keep their ids (deals in them stay where they are).
-    expect(ours.stages.slice(0, 2).map((stage) => stage.id)).toEqual(kept.map((stage) => stage.id));
+    expect(ourPipeline.stages.slice(0, 2).map((stage) => stage.id)).toEqual([first.id, second.id]);
   });
 
   it.each([
-    ['at its pipeline limit', () => new FakeCrm(1), 'pipeline-limit', /maximum number of deal pipelines/],
+    ['at its pipeline limit', () => aCrm({ pipelineLimit: 1 }), 'pipeline-limit', /maximum number of deal pipelines/],
     [
       'with a foreign pipeline named ecommerce',
-      () => Object.assign(new FakeCrm(), { pipelines: [{ id: 'p9', label: 'eCommerce orders', displayOrder: 1, stages: [] }] }),
+      () => aCrm({ pipelines: [{ id: 'p9', label: 'eCommerce orders', displayOrder: 1, stages: [] }] }),
       'foreign-pipeline',
       /"eCommerce orders"/,
     ],
@@ -159,21 +91,22 @@ describe('installEcommerce', () => {
       'conflicting-property',
       /DEAL "ip__ecomm_bridge__order_number" is number, the service needs string/,
     ],
-  ])('refuses a portal %s and changes nothing', async (_name, make, reason, message) => {
+  ])('when the install meets a portal %s, then it is refused and changes nothing', async (_name, make, reason, message) => {
     const crm = make();
-    const before = JSON.stringify({ pipelines: crm.pipelines, properties: crm.propertyNames() });
-    const error = await installEcommerce(crm.port()).catch((e: unknown) => e);
+    const before = await snapshot(crm);
+    const error = await installEcommerce(crm).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EcommerceInstallError);
     expect(error).toMatchObject({ reason, message: expect.stringMatching(message) });
-    expect(JSON.stringify({ pipelines: crm.pipelines, properties: crm.propertyNames() })).toBe(before);
+    expect(await snapshot(crm)).toBe(before);
   });
 
-  it.each([1, 3, allEcommerceProperties])('undoes everything it made when property create %i fails', async (failing) => {
-    const crm = new FakeCrm(10, failing);
-    const error = await installEcommerce(crm.port()).catch((e: unknown) => e);
+  it.each([1, 3, allEcommerceProperties])('when property create %i fails, then everything the install made is undone', async (failing) => {
+    const crm = aCrm();
+    crm.failPropertyCreate(failing);
+    const error = await installEcommerce(crm).catch((e: unknown) => e);
     expect(error).toMatchObject({ reason: 'crm-failure', message: expect.stringMatching(/was undone/) });
-    expect(crm.pipelines.map((pipeline) => pipeline.id)).toEqual(['default']);
-    expect(crm.propertyNames()).toEqual(['email']);
+    expect((await crm.listDealPipelines()).map((pipeline) => pipeline.id)).toEqual(['default']);
+    expect(await propertyNames(crm)).toEqual(['email']);
   });
 });
 
@@ -187,25 +120,24 @@ describe('installEcommerceFor', () => {
   it('when a portal installs, then the ids are kept for its connection; installed again unchanged, nothing is written', async () => {
     const portals = new FakePortalRepository();
     const portalId = await aPortal(portals);
-    const crm = new FakeCrm();
-    const ids = await installEcommerceFor(portals, crm.port(), (await portals.findById(portalId))!);
+    const crm = aCrm();
+    const ids = await installEcommerceFor(portals, crm, (await portals.findById(portalId))!);
     expect((await portals.findById(portalId))!.ecommPipeline).toEqual({ ...ids, forConnection: 0 });
     const writes = jest.spyOn(portals, 'setEcommPipeline');
-    await installEcommerceFor(portals, crm.port(), (await portals.findById(portalId))!);
+    await installEcommerceFor(portals, crm, (await portals.findById(portalId))!);
     expect(writes).not.toHaveBeenCalled();
   });
 
   it("when the connection changed since the last install, then the old CRM's pipeline id is not used and the new CRM's ids are kept for the new connection", async () => {
     const portals = new FakePortalRepository();
     const portalId = await aPortal(portals);
-    await installEcommerceFor(portals, new FakeCrm().port(), (await portals.findById(portalId))!);
+    const old = await installEcommerceFor(portals, aCrm(), (await portals.findById(portalId))!);
     await portals.setCrmConnection(portalId, { kind: 'builtin', limits: null, changedAt: 5_000 });
-    const other = new FakeCrm();
-    other.ids = 100;
-    other.pipelines = [...other.pipelines, { id: 'p1', label: 'Not ours', displayOrder: 1, stages: [] }]; // the old CRM's id names another pipeline here
-    const ids = await installEcommerceFor(portals, other.port(), (await portals.findById(portalId))!);
-    expect(other.pipeline(ids.pipelineId).label).toBe('Ecommerce Pipeline');
-    expect(other.pipeline('p1').label).toBe('Not ours');
+    // The old CRM's pipeline id names another pipeline here.
+    const other = aCrm({ pipelines: [SALES_PIPELINE, { id: old.pipelineId, label: 'Not ours', displayOrder: 1, stages: [] }] });
+    const ids = await installEcommerceFor(portals, other, (await portals.findById(portalId))!);
+    expect((await pipelineIn(other, ids.pipelineId)).label).toBe('Ecommerce Pipeline');
+    expect((await pipelineIn(other, old.pipelineId)).label).toBe('Not ours');
     expect((await portals.findById(portalId))!.ecommPipeline).toEqual({ ...ids, forConnection: 5_000 });
   });
 });

@@ -181,6 +181,32 @@ export function describeCrmPortContract(name: string, make: MakeCrm): void {
       expect(await statusOf(crm.updateDealStage(created.id, won.id, { label: 'x' }))).toBe(404);
     });
 
+    it("when deal pipelines are created up to the portal's limit, then the next is refused with 400 naming the limit and nothing is made; one deleted, a create succeeds again", async () => {
+      const stages = [{ label: 'Open', displayOrder: 0, metadata: { probability: '0.5' } }];
+      const before = (await crm.listDealPipelines()).map((pipeline) => pipeline.id);
+      const made: string[] = [];
+      let refusal: unknown = null;
+      // The limit is the portal's (the CRM's setting): create until it refuses, within a bound.
+      for (let attempt = 0; attempt < 50 && !refusal; attempt++) {
+        await crm.createDealPipeline({ label: unique('Limited'), displayOrder: attempt, stages }).then(
+          (created) => made.push(created.id),
+          (error: unknown) => (refusal = error),
+        );
+      }
+      expect(refusal).toMatchObject({ status: 400, message: expect.stringMatching(/limit/i) });
+      expect((await crm.listDealPipelines()).map((pipeline) => pipeline.id).sort()).toEqual([...before, ...made].sort());
+      await crm.deleteDealPipeline(made[0]);
+      expect(await statusOf(crm.createDealPipeline({ label: unique('Limited'), displayOrder: 0, stages }))).toBe('resolved');
+    });
+
+    it('when a deal pipeline is created with the label another has, then it is refused with 409 and nothing is made', async () => {
+      const label = unique('Twice');
+      const stages = [{ label: 'Open', displayOrder: 0, metadata: { probability: '0.5' } }];
+      const first = await crm.createDealPipeline({ label, displayOrder: 0, stages });
+      expect(await statusOf(crm.createDealPipeline({ label, displayOrder: 1, stages }))).toBe(409);
+      expect((await crm.listDealPipelines()).filter((pipeline) => pipeline.label === label).map((pipeline) => pipeline.id)).toEqual([first.id]);
+    });
+
     it('when objects are associated, then known pairs are accepted (again too), and a pair naming an unknown or archived object is refused with 404', async () => {
       await ensureProperty(crm, 'DEAL', 'dealname');
       await ensureProperty(crm, 'CONTACT', 'email');

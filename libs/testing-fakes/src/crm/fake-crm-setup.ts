@@ -14,6 +14,9 @@ type SeededProperty = Pick<CrmPropertyInfo, 'name' | 'label' | 'type'> & Partial
 
 export const refused = (status: number, message: string) => new CrmRequestError(`FakeCrm: ${message}`, status);
 
+/** The deal pipelines a portal may have unless seeded otherwise: the built-in CRM's default (CRM_DEFAULT_PIPELINE_LIMIT). */
+const DEFAULT_PIPELINE_LIMIT = 10;
+
 /**
  * The setup half of FakeCrm: a portal's properties and their groups, and its deal pipelines with
  * their stages, as the CRM's properties and pipelines APIs keep them (the CRM makes the ids).
@@ -23,10 +26,17 @@ export class FakeCrmSetup {
   private readonly pipelines = new Map<string, CrmPipeline>();
   /** Property groups per type; every type starts with its information group, as in the CRM. */
   private readonly groups = new Map<ObjectType, Map<string, CrmPropertyGroup>>();
+  private readonly pipelineLimit: number;
+  private propertyCreateFailure: { countdown: number; error: Error } | null = null;
   protected nextId = 1;
 
-  /** `properties`: what the portal has already, in any group (a seed's field type and group default to text in the type's information group). */
-  constructor(seed: { properties?: Partial<Record<ObjectType, SeededProperty[]>>; pipelines?: CrmPipeline[] } = {}) {
+  /**
+   * `properties`: what the portal has already, in any group (a seed's field type and group default
+   * to text in the type's information group). `pipelineLimit`: the deal pipelines the portal may
+   * have, seeded ones included (default: the built-in CRM's default, CRM_DEFAULT_PIPELINE_LIMIT).
+   */
+  constructor(seed: { properties?: Partial<Record<ObjectType, SeededProperty[]>>; pipelines?: CrmPipeline[]; pipelineLimit?: number } = {}) {
+    this.pipelineLimit = seed.pipelineLimit ?? DEFAULT_PIPELINE_LIMIT;
     for (const [type, list] of Object.entries(seed.properties ?? {}) as [ObjectType, SeededProperty[]][]) {
       for (const property of list)
         this.definitions(type).set(property.name, {
@@ -43,7 +53,17 @@ export class FakeCrmSetup {
     return [...this.definitions(type).values()].sort((a, b) => a.name.localeCompare(b.name)).map((property) => ({ ...property }));
   }
 
+  /** The `nth` property create from now fails with `error` (default: the CRM's 500) and creates nothing: a CRM failing mid-install. */
+  failPropertyCreate(nth: number, error: Error = refused(500, 'the CRM failed (500)')): void {
+    this.propertyCreateFailure = { countdown: nth, error };
+  }
+
   async createProperty(type: ObjectType, property: CrmPropertyInfo): Promise<void> {
+    if (this.propertyCreateFailure && --this.propertyCreateFailure.countdown === 0) {
+      const { error } = this.propertyCreateFailure;
+      this.propertyCreateFailure = null;
+      throw error;
+    }
     if (this.definitions(type).has(property.name)) throw refused(409, `property "${property.name}" already exists on ${type}`);
     if (!this.groupsOf(type).has(property.groupName)) throw refused(400, `property group "${property.groupName}" does not exist on ${type}`);
     const { name, label, type: propertyType, fieldType, groupName, hasUniqueValue, options } = property;
@@ -85,12 +105,20 @@ export class FakeCrmSetup {
     return [...this.pipelines.values()].sort((a, b) => a.displayOrder - b.displayOrder || a.id.localeCompare(b.id)).map(copy);
   }
 
-  /** As the CRM: it generates the pipeline's id and its stages' ids; a deal stage needs a probability. */
+  /**
+   * As the CRM: it generates the pipeline's id (never a seeded pipeline's) and its stages' ids; a
+   * deal stage needs a probability; a portal at its limit, or a label another pipeline has, is refused.
+   */
   async createDealPipeline(pipeline: NewCrmPipeline): Promise<CrmPipeline> {
     if (pipeline.stages.some((stage) => stage.metadata?.probability === undefined)) throw refused(400, 'a deal stage needs metadata.probability');
+    if (this.pipelines.size >= this.pipelineLimit) throw refused(400, `the portal has reached its limit of ${this.pipelineLimit} deal pipelines`);
+    if ([...this.pipelines.values()].some((existing) => existing.label === pipeline.label))
+      throw refused(409, `a deal pipeline labelled "${pipeline.label}" already exists`);
+    let id = String(this.nextId++);
+    while (this.pipelines.has(id)) id = String(this.nextId++);
     const created: CrmPipeline = {
       ...copy(pipeline),
-      id: String(this.nextId++),
+      id,
       stages: pipeline.stages.map((stage) => ({ ...copy(stage), id: String(this.nextId++) })),
     };
     this.pipelines.set(created.id, created);
