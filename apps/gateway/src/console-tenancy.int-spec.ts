@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { Database } from '@ecomm-sync/data-access';
 import { emptyObjectState } from '@ecomm-sync/domain';
-import { seedPortal } from '@ecomm-sync/test-harness';
+import { gatewayCredentials } from '@ecomm-sync/test-harness';
 import { startWebhookReceiver, type WebhookReceiver } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
@@ -34,11 +34,6 @@ describe('the console, for each role and each portal', () => {
     accessToken: string;
   };
 
-  const admin = (method: 'post' | 'delete', path: string, body?: object) => {
-    const call = request(fixture.app)[method](path).set('authorization', 'Bearer admin');
-    return body ? call.send(body) : call;
-  };
-
   beforeAll(async () => {
     // The portals' CRM: a real HTTP server that counts what reaches it and refuses it.
     crm = await startWebhookReceiver(
@@ -48,18 +43,18 @@ describe('the console, for each role and each portal', () => {
     fixture = await startGatewayFixture('test-console-tenancy');
     fixture.app = await fixture.gateway({ crmBaseUrl: crm.url });
     database = fixture.database;
+    const tenantCredentials = gatewayCredentials(fixture.app, database.repositories);
     c.portalKey = 'pk-tenancy-own';
-    for (const portalId of [OWN, FOREIGN, UNINSTALLED])
-      await seedPortal(database.repositories, { portalId, apiKey: portalId === OWN ? c.portalKey : `pk-tenancy-${portalId}` });
-    c.privateApp = (await admin('post', `/admin/v1/portals/${OWN}/private-apps`, { name: 'reporting' }).expect(201)).body.token;
-    const developer = (await admin('post', '/admin/v1/developers', { name: 'Integrator' }).expect(201)).body;
-    const otherDeveloper = (await admin('post', '/admin/v1/developers', { name: 'Another' }).expect(201)).body;
+    for (const portalId of [OWN, FOREIGN, UNINSTALLED]) await tenantCredentials.portal(portalId, portalId === OWN ? c.portalKey : `pk-tenancy-${portalId}`);
+    c.privateApp = (await tenantCredentials.privateApp(OWN, 'reporting')).token;
+    const developer = await tenantCredentials.developer('Integrator');
+    const otherDeveloper = await tenantCredentials.developer('Another');
     c.developerKey = developer.apiKey;
-    c.appId = (await admin('post', '/admin/v1/apps', { developerId: developer.developerId, name: 'Connector' }).expect(201)).body.appId;
-    c.otherAppId = (await admin('post', '/admin/v1/apps', { developerId: otherDeveloper.developerId, name: 'Other' }).expect(201)).body.appId;
-    c.accessToken = (await admin('post', '/admin/v1/installs', { portalId: OWN, appId: c.appId }).expect(201)).body.accessToken;
-    await admin('post', '/admin/v1/installs', { portalId: FOREIGN, appId: c.otherAppId }).expect(201);
-    await admin('post', '/admin/v1/installs', { portalId: UNINSTALLED, appId: c.appId }).expect(201);
+    c.appId = (await tenantCredentials.app(developer.developerId, 'Connector')).appId;
+    c.otherAppId = (await tenantCredentials.app(otherDeveloper.developerId, 'Other')).appId;
+    c.accessToken = (await tenantCredentials.install(OWN, c.appId)).accessToken;
+    await tenantCredentials.install(FOREIGN, c.otherAppId);
+    await tenantCredentials.install(UNINSTALLED, c.appId);
 
     // The portal's direct tenant, the application's tenants and a foreign one: an object and an open error each.
     const tenants: Tenant[] = [
@@ -76,7 +71,7 @@ describe('the console, for each role and each portal', () => {
         { externalObjectId: `c-${tenant.portalId}`, rev: 1, settingsRev: 1, type: 'INVALID_EMAIL_ADDRESS', details: 'x', changedAt: 1, erroredAt: 1 },
       ]);
     }
-    await admin('delete', `/admin/v1/installs/${UNINSTALLED}/${c.appId}`).expect(204);
+    await tenantCredentials.uninstall(UNINSTALLED, c.appId);
   });
 
   afterAll(async () => {
@@ -107,6 +102,7 @@ describe('the console, for each role and each portal', () => {
     ['errors', 'get', '/console/api/v1/errors', undefined, 200, false],
     ['retry of an error type', 'post', '/console/api/v1/errors/retry', { errorType: 'INVALID_EMAIL_ADDRESS' }, 202, false],
     ['object inspector', 'get', `/console/api/v1/objects?storeId=web&objectType=CONTACT&externalObjectId=c-${OWN}`, undefined, 200, false],
+    ['CRM exchanges of an object', 'get', `/console/api/v1/objects/crm-exchanges?storeId=web&objectType=CONTACT&externalObjectId=c-${OWN}`, undefined, 200, false],
     ['settings check', 'post', '/console/api/v1/mappings/validate', v2Settings, 200, false],
     ['CRM properties', 'get', '/console/api/v1/mappings/crm-properties?objectType=CONTACT', undefined, 502, true],
     ['dry run', 'post', '/console/api/v1/mappings/dry-run', dryRun, 502, true],

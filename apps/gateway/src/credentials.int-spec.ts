@@ -3,7 +3,7 @@ import request from 'supertest';
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { Database } from '@ecomm-sync/data-access';
 import { emptyObjectState } from '@ecomm-sync/domain';
-import { seedPortal } from '@ecomm-sync/test-harness';
+import { gatewayCredentials, type AppCredential, type DeveloperCredential, type GatewayCredentialBuilder, type InstallTokens } from '@ecomm-sync/test-harness';
 import { aV1Contact, aV2Message, aV2Submission, waitFor } from '@ecomm-sync/testing';
 import type { GatewayDeps } from './app';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
@@ -26,14 +26,15 @@ describe('credentials and tenant isolation', () => {
     portalKeyB: string;
     privateAppA: string;
     privateAppACredentialId: string;
-    developer1: { developerId: number; apiKey: string };
-    developer2: { developerId: number; apiKey: string };
-    appX: { appId: string; clientId: string; clientSecret: string };
-    appY: { appId: string; clientId: string; clientSecret: string };
+    developer1: DeveloperCredential;
+    developer2: DeveloperCredential;
+    appX: AppCredential;
+    appY: AppCredential;
     /** App X installed in portal A; app Y in portal B. */
-    tokensAX: { accessToken: string; refreshToken: string; expiresIn: number };
-    tokensBY: { accessToken: string; refreshToken: string; expiresIn: number };
+    tokensAX: InstallTokens;
+    tokensBY: InstallTokens;
   };
+  let tenantCredentials: GatewayCredentialBuilder;
 
   const gateway = (overrides: Partial<GatewayDeps> = {}) => fixture.gateway(overrides);
   const admin = (method: 'get' | 'post' | 'delete', path: string, body?: object, on = app) => {
@@ -44,20 +45,21 @@ describe('credentials and tenant isolation', () => {
   beforeAll(async () => {
     fixture = await startGatewayFixture('test-credentials');
     ({ database, app } = fixture);
+    tenantCredentials = gatewayCredentials(app, database.repositories);
 
     c.portalKeyA = 'pk-credentials-a';
     c.portalKeyB = 'pk-credentials-b';
-    await seedPortal(database.repositories, { portalId: PORTAL_A, apiKey: c.portalKeyA });
-    await seedPortal(database.repositories, { portalId: PORTAL_B, apiKey: c.portalKeyB });
-    const privateApp = (await admin('post', `/admin/v1/portals/${PORTAL_A}/private-apps`, { name: 'reporting' }).expect(201)).body;
+    await tenantCredentials.portal(PORTAL_A, c.portalKeyA);
+    await tenantCredentials.portal(PORTAL_B, c.portalKeyB);
+    const privateApp = await tenantCredentials.privateApp(PORTAL_A, 'reporting');
     c.privateAppA = privateApp.token;
     c.privateAppACredentialId = privateApp.credentialId;
-    c.developer1 = (await admin('post', '/admin/v1/developers', { name: 'One' }).expect(201)).body;
-    c.developer2 = (await admin('post', '/admin/v1/developers', { name: 'Two' }).expect(201)).body;
-    c.appX = (await admin('post', '/admin/v1/apps', { developerId: c.developer1.developerId, name: 'Connector X' }).expect(201)).body;
-    c.appY = (await admin('post', '/admin/v1/apps', { developerId: c.developer2.developerId, name: 'Connector Y' }).expect(201)).body;
-    c.tokensAX = (await admin('post', '/admin/v1/installs', { portalId: PORTAL_A, appId: c.appX.appId }).expect(201)).body;
-    c.tokensBY = (await admin('post', '/admin/v1/installs', { portalId: PORTAL_B, appId: c.appY.appId }).expect(201)).body;
+    c.developer1 = await tenantCredentials.developer('One');
+    c.developer2 = await tenantCredentials.developer('Two');
+    c.appX = await tenantCredentials.app(c.developer1.developerId, 'Connector X');
+    c.appY = await tenantCredentials.app(c.developer2.developerId, 'Connector Y');
+    c.tokensAX = await tenantCredentials.install(PORTAL_A, c.appX.appId);
+    c.tokensBY = await tenantCredentials.install(PORTAL_B, c.appY.appId);
 
     // Data each tenant can see: a store `web`, an object c1, settings, and one error each.
     const tenants: Tenant[] = [
@@ -401,9 +403,7 @@ describe('credentials and tenant isolation', () => {
   describe('OAuth tokens', () => {
     const token = (form: Record<string, string>, on = app) => request(on).post('/oauth/v1/token').type('form').send(form);
 
-    async function install(): Promise<{ accessToken: string; refreshToken: string; expiresIn: number }> {
-      return (await admin('post', '/admin/v1/installs', { portalId: PORTAL_A, appId: c.appX.appId }).expect(201)).body;
-    }
+    const install = (): Promise<InstallTokens> => tenantCredentials.install(PORTAL_A, c.appX.appId);
 
     it('refreshes with the client credentials: a new pair, and the used refresh token is spent', async () => {
       const first = await install();
@@ -450,7 +450,7 @@ describe('credentials and tenant isolation', () => {
 
     it('refuses an expired access token with 401 and says how to get a new one', async () => {
       const shortLived = await gateway({ accessTokenTtlSeconds: 0 });
-      const { accessToken } = (await admin('post', '/admin/v1/installs', { portalId: PORTAL_A, appId: c.appX.appId }, shortLived).expect(201)).body;
+      const { accessToken } = await tenantCredentials.on(shortLived).install(PORTAL_A, c.appX.appId);
       const response = await request(shortLived).get(`${v2}/sync/errors`).set('authorization', `Bearer ${accessToken}`).expect(401);
       expect(response.body.message).toMatch(/expired.*\/oauth\/v1\/token/);
     });
@@ -505,7 +505,7 @@ describe('credentials and tenant isolation', () => {
     });
 
     it('a rotated client secret no longer refreshes tokens', async () => {
-      const { refreshToken } = (await admin('post', '/admin/v1/installs', { portalId: PORTAL_B, appId: c.appY.appId }).expect(201)).body;
+      const { refreshToken } = await tenantCredentials.install(PORTAL_B, c.appY.appId);
       const { clientSecret } = (await admin('post', `/admin/v1/apps/${c.appY.appId}/client-secret`).expect(201)).body;
       const form = { grant_type: 'refresh_token', client_id: c.appY.clientId, refresh_token: refreshToken };
       await request(app)
