@@ -1,6 +1,7 @@
 import type { PrivateRabbitMq } from '@ecomm-sync/testing';
 import { resultTable } from './chaos/chaos-check';
-import { FAULTS, runChaosScenario, startChaosBroker, type ChaosResult } from './chaos/chaos-scenario';
+import { runChaosScenario, startChaosBroker } from './chaos/chaos-scenario';
+import { FAULTS, type ChaosResult } from './chaos/chaos-types';
 
 /**
  * The short version of `npm run chaos` (docs/reliability.md): each part of the running service

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import mongoose from 'mongoose';
 import { purgeAndDeleteTopology } from '@ecomm-sync/messaging';
 import { freePort } from '@ecomm-sync/testing';
@@ -20,13 +18,8 @@ export const PORT_VARIABLES: Record<AppName, string> = {
 /** The second, internal port of the apps with an API port: /metrics is served there only. */
 export const METRICS_PORT_VARIABLES: Partial<Record<AppName, string>> = { gateway: 'GATEWAY_METRICS_PORT', crm: 'CRM_METRICS_PORT' };
 
-/** The workspace root: the nearest folder up from here that holds nx.json (works from source and from a bundle). */
-export const workspaceRoot = (() => {
-  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, 'nx.json'))) return dir;
-  }
-  throw new Error(`no nx.json above ${__dirname}`);
-})();
+// The workspace root has one home (libs/testing); the harness's users take it from here too.
+export { workspaceRoot } from '@ecomm-sync/testing';
 
 export interface StackPorts {
   ports: Record<AppName, number>;

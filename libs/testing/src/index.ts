@@ -13,4 +13,6 @@ export { assertEndpointSurvivesFuzz, fuzzBodies, fuzzConcurrency, fuzzRuns, fuzz
 export type { FuzzBody, FuzzOptions, FuzzTarget } from './fuzz-requests';
 export { documentedOperations, expressRoutes, routeTableDifferences } from './express-routes';
 export { sealedFirstForm } from './sealed-first-form';
-export type { MongoCommandStat } from './mongo-server-launcher';
+export { startMongoServer } from './mongo-server-launcher';
+export type { LaunchedMongoServer, MongoCommandStat, MongoServerOptions } from './mongo-server-launcher';
+export { workspaceRoot } from './workspace-root';

@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { workspaceRoot } from './workspace-root';
 
-type Launcher = typeof import('../../../tools/infra/mongo-server.cjs');
-/** A MongoDB-wire server started by the project's launcher. */
 /** One entry of the development server's `ecommCommandStats` in serverStatus (tools/mongo-server, CommandStats.java). */
 export interface MongoCommandStat {
   db: string;
@@ -13,14 +11,35 @@ export interface MongoCommandStat {
   micros: number;
 }
 
-export type LaunchedMongoServer = Awaited<ReturnType<Launcher['startMongoServer']>>;
+/** What tools/infra/mongo-server.cjs takes (its own types: mongo-server.d.cts beside it). */
+export interface MongoServerOptions {
+  port?: number;
+  host?: string;
+  /** Keep the data in this H2 (MVStore) file instead of in memory. */
+  h2File?: string;
+  logFile?: string;
+  /** JVM options, placed before `-jar`. */
+  javaOptions?: string[];
+}
 
-/** The workspace root (where nx.json is). */
-const workspaceRoot = (() => {
-  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) if (existsSync(path.join(dir, 'nx.json'))) return dir;
-  throw new Error(`no nx.json above ${__dirname}`);
-})();
+/** A MongoDB-wire server started by the project's launcher. */
+export interface LaunchedMongoServer {
+  url: string;
+  port: number;
+  /** Process id of the JVM. */
+  pid: number;
+  logFile: string;
+  /** SIGTERM (SIGKILL after 10 s); resolves once the process has exited. */
+  stop(): Promise<void>;
+}
 
-/** The project's launcher of the MongoDB-wire server (CommonJS, in tools/; types in mongo-server.d.cts), for the server's own tests. */
+/**
+ * The project's launcher of the MongoDB-wire server, the one way TypeScript code starts a server of
+ * its own (the server's own tests, the chaos suite). It is CommonJS in tools/infra, where the jest
+ * global setup and the scripts use it too, and is loaded from the workspace root at run time, so no
+ * import runs up out of the library.
+ */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-export const { startMongoServer } = require(path.join(workspaceRoot, 'tools', 'infra', 'mongo-server.cjs')) as Launcher;
+export const { startMongoServer } = require(path.join(workspaceRoot, 'tools', 'infra', 'mongo-server.cjs')) as {
+  startMongoServer(options?: MongoServerOptions): Promise<LaunchedMongoServer>;
+};

@@ -3,7 +3,7 @@ import mongoose from 'mongoose';
 import { stageMapOf, syncKeyOf, SYNC_KEY_PROPERTY, type PipelineView } from '@ecomm-sync/domain';
 import type { TestStack } from '@ecomm-sync/test-harness';
 import type { ExpectedObject } from './chaos-traffic';
-import type { ChaosResult } from './chaos-scenario';
+import type { ChaosResult } from './chaos-types';
 
 // How a chaos scenario is judged: every owed object read back from the CRM's own database.
 

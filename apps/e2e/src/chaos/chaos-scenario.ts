@@ -2,63 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import mongoose from 'mongoose';
 import { TestStack, type AppName } from '@ecomm-sync/test-harness';
-import { startPrivateRabbitMq, waitFor, type PrivateRabbitMq } from '@ecomm-sync/testing';
+import { startMongoServer, startPrivateRabbitMq, waitFor, workspaceRoot, type PrivateRabbitMq } from '@ecomm-sync/testing';
 import { checkCrm, deadLetterCount, writeDiagnosis } from './chaos-check';
 import { buildRequests, expectedObjects, sendPaced } from './chaos-traffic';
-
-/** What a scenario breaks mid-stream: one app process, the database server, or the broker node. */
-export type Fault = 'gateway' | 'mapper' | 'applier' | 'crm' | 'mongodb' | 'rabbitmq';
-export const FAULTS: Fault[] = ['gateway', 'mapper', 'applier', 'crm', 'mongodb', 'rabbitmq'];
-
-export interface ChaosOptions {
-  /** Objects per scenario: half contacts, half deals associated with them. */
-  objects: number;
-  /** Messages per request. */
-  batchSize: number;
-  /** Requests sent per second (creates and updates together). */
-  requestsPerSecond: number;
-  /** How long the killed part stays down. */
-  downMs: number;
-  /** Where the apps' logs go (per scenario). */
-  log?: (line: string) => void;
-}
-
-export interface ChaosResult {
-  fault: Fault;
-  /** Objects whose every message was acknowledged (204). */
-  acknowledged: number;
-  /** Objects in the CRM once, with the newest value of every property (and deals with their contact). */
-  applied: number;
-  lost: number;
-  duplicated: number;
-  wrongValue: number;
-  /** Deals in the CRM with their newest values but without the association to their contact. */
-  unassociated: number;
-  /** Messages left in dead-letter queues (each must have an error record; none is expected here). */
-  deadLettered: number;
-  /** Answers other than 204 while the fault lasted, by status (0: no answer); 500s are defects. */
-  answers: Record<string, number>;
-  seconds: number;
-  examples: string[];
-}
-
-/** The workspace root (where nx.json is), from source or from a bundle. */
-const workspaceRoot = (() => {
-  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) if (fs.existsSync(path.join(dir, 'nx.json'))) return dir;
-  throw new Error(`no nx.json above ${__dirname}`);
-})();
-
-interface MongoServer {
-  url: string;
-  port: number;
-  pid: number;
-  stop(): Promise<void>;
-}
-// The project's launcher of the MongoDB-wire server (CommonJS, in tools/).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const mongoLauncher = require(path.join(workspaceRoot, 'tools', 'infra', 'mongo-server.cjs')) as {
-  startMongoServer(options: { port?: number; h2File?: string; logFile?: string }): Promise<MongoServer>;
-};
+import type { ChaosOptions, ChaosResult, Fault } from './chaos-types';
 
 /**
  * One scenario: a stack of its own (its own MongoDB-wire server on H2, and the given broker node),
@@ -74,7 +21,7 @@ export async function runChaosScenario(fault: Fault, rabbit: PrivateRabbitMq, op
   const dataDir = fs.mkdtempSync(path.join(workspaceRoot, 'tmp', `chaos-${fault}-`));
   const h2File = path.join(dataDir, 'db.mv');
   const mongoLog = path.join(dataDir, 'mongo-server.log');
-  let mongo = await mongoLauncher.startMongoServer({ h2File, logFile: mongoLog });
+  let mongo = await startMongoServer({ h2File, logFile: mongoLog });
   const stack = await TestStack.start({
     infrastructure: { mongoUrl: mongo.url, amqpUrl: rabbit.url },
     env: {
@@ -106,7 +53,7 @@ export async function runChaosScenario(fault: Fault, rabbit: PrivateRabbitMq, op
       else await stack.stopApp(fault as AppName, 'SIGKILL');
       await new Promise((resolve) => setTimeout(resolve, options.downMs)); // the outage itself, not a wait for an outcome
       log(`[chaos] ${fault}: restart`);
-      if (fault === 'mongodb') mongo = await mongoLauncher.startMongoServer({ port: mongo.port, h2File, logFile: mongoLog });
+      if (fault === 'mongodb') mongo = await startMongoServer({ port: mongo.port, h2File, logFile: mongoLog });
       else if (fault === 'rabbitmq') await rabbit.restart();
       else await stack.startApp(fault as AppName);
     };

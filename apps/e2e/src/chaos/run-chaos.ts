@@ -8,12 +8,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { kept, resultTable } from './chaos-check';
-import { FAULTS, runChaosScenario, startChaosBroker, type ChaosResult, type Fault } from './chaos-scenario';
-
-const root = (() => {
-  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) if (fs.existsSync(path.join(dir, 'nx.json'))) return dir;
-  throw new Error(`no nx.json above ${__dirname}`);
-})();
+import { runChaosScenario, startChaosBroker } from './chaos-scenario';
+import { FAULTS, type ChaosResult, type Fault } from './chaos-types';
+import { workspaceRoot } from '@ecomm-sync/testing';
 
 async function main() {
   const quick = process.argv.includes('--quick');
@@ -27,7 +24,7 @@ async function main() {
     : { objects: 10_000, batchSize: 50, requestsPerSecond: 40, downMs: 3_000 };
   console.log(`[chaos] ${faults.length} scenarios, ${options.objects} objects each, ${options.requestsPerSecond} requests/s, ${options.downMs} ms down`);
 
-  fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
+  fs.mkdirSync(path.join(workspaceRoot, 'tmp'), { recursive: true });
   const rabbit = await startChaosBroker();
   const results: ChaosResult[] = [];
   try {
@@ -41,10 +38,10 @@ async function main() {
   }
   const table = resultTable(results);
   console.log(`\n${table}\n`);
-  const report = path.join(root, 'docs', 'reliability.md');
+  const report = path.join(workspaceRoot, 'docs', 'reliability.md');
   const runLine = `\n### Run of ${new Date().toISOString().slice(0, 16)} (\`npm run chaos${quick ? ' -- --quick' : ''}\`, ${options.objects} objects per scenario)\n\n${table}\n`;
   fs.appendFileSync(report, runLine);
-  console.log(`[chaos] appended to ${path.relative(root, report)}`);
+  console.log(`[chaos] appended to ${path.relative(workspaceRoot, report)}`);
   if (!results.every(kept)) process.exit(1);
 }
 
