@@ -60,11 +60,14 @@ export async function benchCrmBudget({
   targetSeconds,
   crmMaxWaitMs,
   resumePatienceMs,
+  env = {},
 }: {
   perType: number;
   targetSeconds: number;
   crmMaxWaitMs: number | null;
   resumePatienceMs: number | null;
+  /** More environment for every app (the request-log figure switches CRM_REQUEST_LOG with it). */
+  env?: Record<string, string>;
 }): Promise<CrmBudgetFigure> {
   log(
     `crm-budget: ${perType} objects of each type alone, then a mixed load for about ${targetSeconds} s at ${BURST_PER_10S} requests per 10 s with two appliers`,
@@ -77,6 +80,7 @@ export async function benchCrmBudget({
       CRM_BASE_URL: proxy.url,
       ...(crmMaxWaitMs === null ? {} : { CRM_MAX_WAIT_MS: String(crmMaxWaitMs) }),
       ...(resumePatienceMs === null ? {} : { APPLIER_RESUME_PATIENCE_MS: String(resumePatienceMs) }),
+      ...env,
     },
   });
   proxy.setTarget(stack.crmUrl);

@@ -39,7 +39,8 @@ async function bulkWriteBaseline(count: number, sampleDoc: object) {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-export async function benchEndToEnd() {
+/** `env`: more environment for every app (the request-log figure switches CRM_REQUEST_LOG with it). */
+export async function benchEndToEnd(env: Record<string, string> = {}) {
   const n = SIZES.e2eObjects;
   const counts = { CONTACT: Math.round(n * 0.4), PRODUCT: Math.round(n * 0.1), DEAL: Math.round(n * 0.3) };
   const lineItems = n - counts.CONTACT - counts.PRODUCT - counts.DEAL;
@@ -60,7 +61,7 @@ export async function benchEndToEnd() {
   );
 
   const stack = await TestStack.start({
-    env: { LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '1000000000' },
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '1000000000', ...env },
     nodeOptions: ['--trace-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
   });
   try {

@@ -18,6 +18,10 @@ export const crmMaxWaitMs = maxWaitAt >= 0 ? Number(process.argv[maxWaitAt + 1])
 const patienceAt = process.argv.indexOf('--resume-patience-ms');
 export const resumePatienceMs = patienceAt >= 0 ? Number(process.argv[patienceAt + 1]) : null;
 
+/** `--log-figures e2e,crm-budget`: which figures the CRM request log figure runs with the log off and on (default both). */
+const logFiguresAt = process.argv.indexOf('--log-figures');
+export const crmRequestLogFigures = (logFiguresAt >= 0 ? (process.argv[logFiguresAt + 1] ?? '') : 'e2e,crm-budget').split(',').filter(Boolean);
+
 /** `--noisy`: record even when the machine was not quiet at a figure's start (the entry says so). */
 export const recordWhenNoisy = process.argv.includes('--noisy');
 
@@ -43,6 +47,7 @@ export const command = `npm run bench -- ${[
   only !== null ? `--only ${only}` : '',
   crmMaxWaitMs !== null ? `--crm-max-wait-ms ${crmMaxWaitMs}` : '',
   resumePatienceMs !== null ? `--resume-patience-ms ${resumePatienceMs}` : '',
+  logFiguresAt >= 0 ? `--log-figures ${crmRequestLogFigures.join(',')}` : '',
   recordWhenNoisy ? '--noisy' : '',
 ]
   .filter(Boolean)

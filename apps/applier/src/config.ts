@@ -1,4 +1,4 @@
-import { amqpKeys, commonKeys, loadConfig, mongoKeys, secretsRotationKeys, type ConfigSchema } from '@ecomm-sync/config';
+import { amqpKeys, commonKeys, crmRequestLogKeys, loadConfig, mongoKeys, secretsRotationKeys, type ConfigSchema } from '@ecomm-sync/config';
 
 export const applierConfigSchema = {
   ...commonKeys,
@@ -46,6 +46,7 @@ export const applierConfigSchema = {
     default: 5000,
   },
   CRM_PROPERTY_CACHE_MS: { doc: 'how long CRM property definitions are cached', format: 'int', default: 30000 },
+  ...crmRequestLogKeys,
 } as const satisfies ConfigSchema;
 
 export const loadApplierConfig = () => loadConfig(applierConfigSchema);

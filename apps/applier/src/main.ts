@@ -1,8 +1,9 @@
 import { TOPICS, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
 import { MongoCrmBudgets } from '@ecomm-sync/crm-budget';
+import { HttpCrmClient } from '@ecomm-sync/crm-client';
 import { CrmConnections } from '@ecomm-sync/crm-connections';
 import { SecretBox } from '@ecomm-sync/data-access';
-import { runPeriodically, runService } from '@ecomm-sync/service-runtime';
+import { runPeriodically, runService, startCrmRequestLog } from '@ecomm-sync/service-runtime';
 import { loadApplierConfig } from './config';
 import { startMappedChangesConsumer } from './entry-points/mapped-changes.consumer';
 import { ApplyMappedChangesUseCase, type RequestRefresh } from './use-cases/apply-mapped-changes.use-case';
@@ -16,8 +17,9 @@ runService({
   name: 'applier',
   loadConfig: loadApplierConfig,
   healthPort: (config) => config.APPLIER_HEALTH_PORT,
-  start: async ({ config, logger, database, broker, onStop }) => {
+  start: async ({ config, logger, database, broker, onStop, onDrained }) => {
     const budgets = new MongoCrmBudgets(database.connection);
+    const requestLog = startCrmRequestLog(config, { database, logger, onDrained });
     const connections = new CrmConnections({
       portals: database.repositories.portals,
       secretBox: SecretBox.fromConfig(config),
@@ -26,6 +28,7 @@ runService({
       maxWaitMs: config.CRM_MAX_WAIT_MS,
       budgetFor: (accountKey, limits) => budgets.for(accountKey, limits),
       refreshMarginMs: config.CRM_TOKEN_REFRESH_MARGIN_MS,
+      createClient: (spec) => new HttpCrmClient({ ...spec, requestLog }),
       logger,
     });
     const crm = new CrmDirectory(connections, { propertyCacheMs: config.CRM_PROPERTY_CACHE_MS, shared: database.repositories.crmPropertyNames });

@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import { gatewayOpenApiDocument, TOPICS, type CatchUpMessage, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
+import { HttpCrmClient, type CrmExchangeSink } from '@ecomm-sync/crm-client';
 import { CrmConnections, type CrmConnectionsOptions } from '@ecomm-sync/crm-connections';
 import { SecretBox, type Credential, type Repositories } from '@ecomm-sync/data-access';
 import {
@@ -26,6 +27,7 @@ import { consoleOperationsRoutes } from './entry-points/console-operations.route
 import { consoleReportRoutes } from './entry-points/console-report.routes';
 import { consoleStaticFiles } from './entry-points/console-static';
 import { consoleObjectRoutes } from './entry-points/console-objects.routes';
+import { crmExchangeRoutes } from './entry-points/crm-exchanges.routes';
 import { Authorizer, CredentialResolver } from './entry-points/authenticate';
 import { importRoutes } from './entry-points/import.routes';
 import { installRoutes } from './entry-points/install.routes';
@@ -41,6 +43,7 @@ import { ManageInstallUseCase } from './use-cases/manage-install.use-case';
 import { ManageSettingsUseCase } from './use-cases/manage-settings.use-case';
 import { ConsoleOperationsUseCase, type OperatorViewPort } from './use-cases/console-operations.use-case';
 import { ConsoleReadUseCase } from './use-cases/console-read.use-case';
+import { CrmExchangesUseCase } from './use-cases/crm-exchanges.use-case';
 import { builtinObjectLink, InspectObjectUseCase } from './use-cases/inspect-object.use-case';
 import { MappingDraftUseCase } from './use-cases/mapping-draft.use-case';
 import { ConsoleActivityUseCase, ConsoleReportUseCase } from './use-cases/console-report.use-case';
@@ -76,6 +79,8 @@ export interface GatewayDeps {
   connections?: CrmConnections;
   /** The request budgets of CRM accounts, shared with every other replica and service (decision 20). */
   crmBudgetFor?: CrmConnectionsOptions['budgetFor'];
+  /** The CRM request log (decision 0051) that the gateway's own CRM requests (install, mappings) are recorded in; absent: none. */
+  crmRequestLog?: CrmExchangeSink;
   /** Where integrators reach the gateway; links in answers are built from it (GATEWAY_PUBLIC_URL). */
   publicUrl?: string;
   /** Proxies whose X-Forwarded-* headers are believed (GATEWAY_TRUSTED_PROXIES). */
@@ -107,6 +112,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
       maxWaitMs: deps.crmMaxWaitMs ?? 3000,
       budgetFor: deps.crmBudgetFor,
       allowHttpHosted: deps.crmAllowHttp ?? false,
+      createClient: (spec) => new HttpCrmClient({ ...spec, requestLog: deps.crmRequestLog }),
       logger,
     });
   const sealed = await connections.sealPlaintextTokens();
@@ -188,6 +194,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     ),
   );
   app.use(consoleObjectRoutes(consoleObjectDeps(repositories, connections, deps.crmBaseUrl), auth));
+  app.use(crmExchangeRoutes(new CrmExchangesUseCase(repositories), repositories.accounts, auth, deps.adminToken));
   const operatorView =
     deps.operatorView &&
     new ConsoleOperationsUseCase({ ...deps.operatorView, crmHealth: (portalId) => readSyncStatus.crmHealth(portalId) }, deps.operatorView.services);

@@ -1,9 +1,10 @@
-import { amqpKeys, commonKeys, loadConfig, mongoKeys, secretsRotationKeys, type ConfigSchema } from '@ecomm-sync/config';
+import { amqpKeys, commonKeys, crmRequestLogKeys, loadConfig, mongoKeys, secretsRotationKeys, type ConfigSchema } from '@ecomm-sync/config';
 
 export const gatewayConfigSchema = {
   ...commonKeys,
   ...mongoKeys,
   ...amqpKeys,
+  ...crmRequestLogKeys,
   GATEWAY_PORT: { doc: 'port the gateway listens on', format: 'port', default: 3000 },
   GATEWAY_METRICS_PORT: {
     doc: "the gateway's internal port: /metrics (never on GATEWAY_PORT: metrics name portals), /healthz and /readyz; keep it off the ingress",

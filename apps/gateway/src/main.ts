@@ -4,7 +4,7 @@ import { MongoCrmBudgets } from '@ecomm-sync/crm-budget';
 import { listen } from '@ecomm-sync/http';
 import { parseServiceAddresses } from '@ecomm-sync/domain';
 import { peekDeadLetters, queueStats, redriveDeadLetters } from '@ecomm-sync/messaging';
-import { runService } from '@ecomm-sync/service-runtime';
+import { runService, startCrmRequestLog } from '@ecomm-sync/service-runtime';
 import { createGatewayApp } from './app';
 import { askReadiness } from './entry-points/ask-readiness';
 import { loadGatewayConfig } from './config';
@@ -13,7 +13,7 @@ runService({
   name: 'gateway',
   loadConfig: loadGatewayConfig,
   healthPort: (config) => config.GATEWAY_METRICS_PORT,
-  start: async ({ config, logger, database, broker }) => {
+  start: async ({ config, logger, database, broker, onDrained }) => {
     const budgets = new MongoCrmBudgets(database.connection);
     const services = [{ service: 'gateway', url: `http://127.0.0.1:${config.GATEWAY_PORT}` }, ...parseServiceAddresses(config.SERVICE_READINESS_URLS)];
     const app = await createGatewayApp({
@@ -28,6 +28,7 @@ runService({
       crmMaxWaitMs: config.CRM_MAX_WAIT_MS,
       crmAllowHttp: config.CRM_ALLOW_HTTP,
       crmBudgetFor: (accountKey, limits) => budgets.for(accountKey, limits),
+      crmRequestLog: startCrmRequestLog(config, { database, logger, onDrained }),
       lookupCacheMs: config.GATEWAY_LOOKUP_CACHE_MS,
       rateLimit: { limit: config.RATE_LIMIT_REQUESTS, windowMs: config.RATE_LIMIT_WINDOW_MS },
       laneShare: { objectsPerSecond: config.LANE_SHARE_OBJECTS_PER_SECOND, burstObjects: config.LANE_SHARE_BURST_OBJECTS },

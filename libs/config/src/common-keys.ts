@@ -52,3 +52,18 @@ export const secretsRotationKeys = {
     optional: true,
   },
 } as const satisfies ConfigSchema;
+
+/** The CRM request log (decision 0051), in every app that sends requests to a CRM. */
+export const crmRequestLogKeys = {
+  CRM_REQUEST_LOG: {
+    doc: 'record every CRM request and its answer (redacted, bounded, kept 7 days) for the console; off: nothing is recorded',
+    format: 'string',
+    default: 'on',
+    values: ['on', 'off'],
+  },
+  CRM_REQUEST_LOG_MAX_BUFFERED: {
+    doc: 'CRM exchanges held for the request log before they are written; beyond it they are dropped and counted, never waited for',
+    format: 'int',
+    default: 2000,
+  },
+} as const satisfies ConfigSchema;

@@ -16,4 +16,5 @@ export * from './admin-api';
 export * from './openapi';
 export * from './console-inspect-api';
 export * from './console-ops-api';
+export * from './console-crm-exchanges-api';
 export * from './console-report-api';

@@ -2,6 +2,8 @@ import axios, { type AxiosInstance, type AxiosRequestConfig, isAxiosError } from
 import { CrmBudgetPaused, crmRequestOutcome, readRateLimitAnswer, type CrmBudget, type CrmPermit, type CrmRequestKind } from '@ecomm-sync/domain';
 import { countCrmRequest, startSpan, type ActiveSpan } from '@ecomm-sync/observability';
 import { crmErrorReason, CrmUnavailableError, toCrmError, type CrmUnavailableReason } from './crm-errors';
+import type { CrmExchangeSink } from './crm-exchange';
+import { CrmExchangeRecorder, type CrmAttempt } from './crm-exchange-recorder';
 import { agents, isSearch, lowerCased, wait, withTraceparent } from './http-request-helpers';
 
 /** The longest CRM answer read: a batch of 100 objects with their properties is far below it. */
@@ -15,6 +17,13 @@ function retryAfterMs(headers: unknown): number | undefined {
   const seconds = Number(lowerCased(headers)['retry-after']);
   return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
+
+/** An answer as the request log keeps it. */
+const answerOf = (response: { status: number; headers: unknown; data: unknown }) => ({
+  status: response.status,
+  headers: lowerCased(response.headers),
+  body: response.data,
+});
 
 /** How a CRM client reaches its CRM. */
 export interface CrmTransportOptions {
@@ -32,6 +41,10 @@ export interface CrmTransportOptions {
   maxWaitMs?: number;
   /** The CRM account, as the `account` label of the CRM request metrics (default: the base URL). */
   account?: string;
+  /** The portal whose connection this is, as the request log names it (default: the one `account` names, if any). */
+  portalId?: number;
+  /** The CRM request log (decision 0051): every attempt is handed to it, redacted; absent, nothing is recorded. */
+  requestLog?: CrmExchangeSink;
 }
 
 /**
@@ -45,12 +58,15 @@ export class CrmTransport {
   private readonly maxWaitMs: number;
   private readonly budget: CrmBudget | undefined;
   private readonly account: string;
+  private readonly recorder: CrmExchangeRecorder | undefined;
+  private readonly headers: Record<string, string>;
 
   constructor(options: CrmTransportOptions) {
+    this.headers = { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' };
     this.http = axios.create({
       baseURL: options.baseUrl,
       timeout: options.timeoutMs ?? 15_000,
-      headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' },
+      headers: this.headers,
       // A redirect would carry the token wherever it points: an answer 3xx is the CRM's refusal.
       maxRedirects: 0,
       // The largest answer of the API the service uses is a batch of 100 objects.
@@ -61,6 +77,15 @@ export class CrmTransport {
     this.maxWaitMs = options.maxWaitMs ?? 30_000;
     this.budget = options.budget;
     this.account = options.account ?? options.baseUrl;
+    this.recorder =
+      options.requestLog &&
+      new CrmExchangeRecorder({
+        sink: options.requestLog,
+        baseUrl: options.baseUrl,
+        account: this.account,
+        portalId: options.portalId,
+        secrets: [options.token],
+      });
   }
 
   async request<T = unknown>(config: AxiosRequestConfig): Promise<T> {
@@ -80,6 +105,7 @@ export class CrmTransport {
     let lastAnswer = 'none yet';
     let lastStatus = 429;
     let unanswered = 0;
+    let attempt = 0;
     const unavailable = (reason: CrmUnavailableReason, until: number | null, status: number) =>
       new CrmUnavailableError(
         `CRM ${config.method} ${config.url} unavailable (${reason}${until === null ? '' : ` until ${new Date(until).toISOString()}`}); last answer: ${lastAnswer}`,
@@ -108,8 +134,13 @@ export class CrmTransport {
         kind: 'client',
         attributes: { 'http.request.method': String(config.method), 'url.path': String(config.url) },
       });
+      const sent = withTraceparent(config, span);
+      const startedAt = Date.now();
+      const started = performance.now();
+      attempt++;
       try {
-        const response = await this.http.request<T>(withTraceparent(config, span));
+        const response = await this.http.request<T>(sent);
+        this.recorder?.record({ ...this.attemptOf(sent, attempt, startedAt, started), answer: answerOf(response) });
         this.counted(response.status, span);
         await this.observe(response.status, response.headers, response.data);
         const headers = lowerCased(response.headers);
@@ -120,6 +151,10 @@ export class CrmTransport {
         };
       } catch (error) {
         const response = isAxiosError(error) ? error.response : undefined;
+        this.recorder?.record({
+          ...this.attemptOf(sent, attempt, startedAt, started),
+          ...(response ? { answer: answerOf(response) } : { error: isAxiosError(error) ? crmErrorReason(error) : String(error) }),
+        });
         this.counted(response?.status, span, error);
         if (response) await this.observe(response.status, response.headers, response.data);
         const failure = toCrmError(error, config);
@@ -147,6 +182,20 @@ export class CrmTransport {
         if (waitMs > 0) await wait(waitMs);
       }
     }
+  }
+
+  /** One try as the request log sees it (its answer added by the caller). */
+  private attemptOf(config: AxiosRequestConfig, attempt: number, startedAt: number, started: number): CrmAttempt {
+    return {
+      startedAt,
+      durationMs: performance.now() - started,
+      attempt,
+      method: String(config.method ?? 'GET'),
+      path: String(config.url ?? ''),
+      // The log redacts the authorization header like every other secret.
+      requestHeaders: { ...this.headers, ...lowerCased(config.headers) },
+      requestBody: config.data,
+    };
   }
 
   /** Counts the request by outcome and ends its span. */

@@ -215,6 +215,8 @@ export class CrmConnections {
       token,
       timeoutMs,
       account,
+      // The request log names the portal (an OAuth account key is the application's, shared by its portals).
+      portalId: portal.portalId,
       ecommPipeline: currentEcommPipeline(portal),
       ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
       ...(budget ? { budget } : {}),

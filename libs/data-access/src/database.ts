@@ -10,6 +10,7 @@ import { ReapplyJobRepository } from './repositories/reapply-job.repository';
 import { WaitingObjectRepository } from './repositories/waiting-object.repository';
 import { ParkedChangeRepository } from './repositories/parked-change.repository';
 import { CrmWaitRepository } from './repositories/crm-wait.repository';
+import { CrmExchangeRepository } from './repositories/crm-exchange.repository';
 import { CrmPropertyNamesRepository } from './repositories/crm-property-names.repository';
 import { ObjectStateRepository } from './repositories/object-state.repository';
 import { ObjectSyncRepository } from './repositories/object-sync.repository';
@@ -37,6 +38,7 @@ export interface Repositories {
   parkedChanges: ParkedChangeRepository;
   crmWaits: CrmWaitRepository;
   crmPropertyNames: CrmPropertyNamesRepository;
+  crmExchanges: CrmExchangeRepository;
   consoleOverview: ConsoleOverviewRepository;
   consoleReport: ConsoleReportRepository;
   consoleActivity: ConsoleActivityRepository;
@@ -70,6 +72,7 @@ export async function connectDatabase(url: string, dbName: string): Promise<Data
     parkedChanges: new ParkedChangeRepository(connection),
     crmWaits: new CrmWaitRepository(connection),
     crmPropertyNames: new CrmPropertyNamesRepository(connection),
+    crmExchanges: new CrmExchangeRepository(connection),
     consoleOverview: new ConsoleOverviewRepository(connection),
     consoleReport: new ConsoleReportRepository(connection),
     consoleActivity: new ConsoleActivityRepository(connection),

@@ -12,6 +12,7 @@ export {
   messageMetrics,
   observeSyncLag,
   countCrmRequest,
+  countCrmRequestLog,
   observeBudgetWait,
   registerQueueDepths,
 } from './metrics';

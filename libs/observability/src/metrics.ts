@@ -119,6 +119,16 @@ export function observeBudgetWait(account: string, seconds: number): void {
   crmBudgetWaitSeconds.inc({ account: label }, seconds);
 }
 
+const crmRequestLogEntries = new client.Counter({
+  name: 'ecomm_crm_request_log_entries_total',
+  help: 'CRM exchanges handed to the CRM request log, by outcome (written; dropped: its buffer was full; write_failed: the database refused the batch)',
+  labelNames: ['outcome'],
+});
+
+export function countCrmRequestLog(outcome: 'written' | 'dropped' | 'write_failed', exchanges = 1): void {
+  if (enabled) crmRequestLogEntries.inc({ outcome }, exchanges);
+}
+
 /** Depth of a queue and of its dead-letter queue, as the broker reports it. */
 export interface QueueDepth {
   queue: string;

@@ -32,6 +32,11 @@ export interface ServiceContext<C> {
    * server stopped accepting, in the reverse order of registration, while the connections are up.
    */
   onStop: (stop: () => Promise<void>) => void;
+  /**
+   * Work to finish on SIGTERM after the broker closed (in-flight messages done), before the
+   * database closes: writes that in-flight work left buffered (the CRM request log).
+   */
+  onDrained: (finish: () => Promise<void>) => void;
 }
 
 export interface ServiceOptions<C extends InfrastructureConfig> {
@@ -70,13 +75,16 @@ export function runService<C extends InfrastructureConfig>(options: ServiceOptio
     const health = options.healthPort ? await startHealthServer(options.healthPort(config), readiness, logger) : undefined;
     const stops: (() => Promise<void>)[] = [];
     const onStop = (stop: () => Promise<void>) => void stops.unshift(stop);
-    const started = (await options.start({ config, logger, database, broker, onStop })) ?? {};
+    const finishes: (() => Promise<void>)[] = [];
+    const onDrained = (finish: () => Promise<void>) => void finishes.push(finish);
+    const started = (await options.start({ config, logger, database, broker, onStop, onDrained })) ?? {};
     logger.info(`${options.name} started`, options.healthPort ? { healthPort: options.healthPort(config) } : {});
     onShutdown(logger, async () => {
       logger.info(`${options.name} stopping`);
       if (started.server) await new Promise((resolve) => started.server!.close(resolve));
       for (const stop of stops) await stop().catch((error) => logger.warn('stopping work failed', { error: String(error) }));
       await broker.close();
+      for (const finish of finishes) await finish().catch((error) => logger.warn('finishing work failed', { error: String(error) }));
       if (health) await new Promise((resolve) => health.close(resolve));
       await database.close();
       await observability.stop();

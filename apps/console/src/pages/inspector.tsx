@@ -9,6 +9,7 @@ import { useLocation } from '../router';
 import type { Session } from '../session';
 import { usePolling } from '../use-polling';
 import { Inspection } from './inspection';
+import { ObjectCrmExchanges } from './inspection-crm-exchanges';
 import { OBJECT_TYPE_CHOICES, scopeQuery } from './scope';
 import { storeIds, useStores } from './use-stores';
 
@@ -39,19 +40,15 @@ export function InspectorPage({ session, params, basePath }: { session: Session;
   const installs = useInstalls(session);
   const scope = { ...scopeQuery(session, params), ...(session.role === 'integrator' && asked.portalId ? { portalId: asked.portalId } : {}) };
   const stores = useStores(session, params);
+  const objectQuery: Record<string, string> = {
+    ...scope,
+    ...(asked.appId && session.role === 'customer' ? { appId: asked.appId } : {}),
+    storeId: asked.storeId,
+    objectType: asked.objectType,
+    externalObjectId: asked.externalObjectId,
+  };
   const polled = usePolling(
-    () =>
-      asked.externalObjectId
-        ? sessionApi<ConsoleObjectInspection>(session, '/console/api/v1/objects', {
-            query: {
-              ...scope,
-              ...(asked.appId && session.role === 'customer' ? { appId: asked.appId } : {}),
-              storeId: asked.storeId,
-              objectType: asked.objectType,
-              externalObjectId: asked.externalObjectId,
-            },
-          })
-        : Promise.resolve(null),
+    () => (asked.externalObjectId ? sessionApi<ConsoleObjectInspection>(session, '/console/api/v1/objects', { query: objectQuery }) : Promise.resolve(null)),
     [session.secret, search, params.portalId, params.appId],
   );
   const lookUp = (event: React.FormEvent) => {
@@ -98,7 +95,10 @@ export function InspectorPage({ session, params, basePath }: { session: Session;
       ) : !polled.data ? (
         <Loading what="the object" />
       ) : (
-        <Inspection object={polled.data} />
+        <>
+          <Inspection object={polled.data} />
+          <ObjectCrmExchanges session={session} query={objectQuery} />
+        </>
       )}
     </>
   );

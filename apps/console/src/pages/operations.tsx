@@ -6,9 +6,10 @@ import type { Session } from '../session';
 import { useAction } from '../use-action';
 import { usePolling } from '../use-polling';
 import { DeadLetters } from './operations-dead-letters';
+import { CrmFailures } from './operations-crm-failures';
 import { CrmAccounts, ServicesReadiness } from './operations-health';
 
-/** The operator's view: each queue's depth and consumers, dead letters (peeked) with redrive, services' readiness, CRM budgets. */
+/** The operator's view: each queue's depth and consumers, dead letters (peeked) with redrive, services' readiness, CRM budgets and failed CRM exchanges. */
 export function OperationsPage({ session }: { session: Session }) {
   const polled = usePolling(() => sessionApi<{ results: ConsoleQueueStats[] }>(session, '/console/api/v1/ops/queues'), [session.secret]);
   const { busy, notice, act } = useAction();
@@ -92,6 +93,8 @@ export function OperationsPage({ session }: { session: Session }) {
       <ServicesReadiness session={session} />
       <h2>CRM accounts</h2>
       <CrmAccounts session={session} />
+      <h2>Failed CRM exchanges (last 7 days)</h2>
+      <CrmFailures session={session} />
     </>
   );
 }

@@ -30,7 +30,7 @@ const validateDryRun = createValidator({
 });
 
 /** The tenant in the page's query: portalId (integrators; a customer's own), appId (a portal key reading an installed application). */
-const askedTenant = (req: Request): AskedTenant => ({
+export const askedTenant = (req: Request): AskedTenant => ({
   ...(req.query.portalId !== undefined ? { portalId: integerParam(req.query, 'portalId', 0, 1, Number.MAX_SAFE_INTEGER) } : {}),
   ...(typeof req.query.appId === 'string' && req.query.appId !== '' ? { appId: objectIdParam(req.query.appId, 'Query parameter appId') } : {}),
 });

@@ -101,6 +101,23 @@ export const GATEWAY_CONSOLE_OPERATIONS: readonly ApiOperation[] = [
   },
   {
     method: 'get',
+    path: '/console/api/v1/objects/crm-exchanges',
+    tag: 'Console',
+    summary: "One object's CRM exchanges (the CRM request log, 7 days): each request sent for it and the CRM's answer, redacted, newest first",
+    ...signedIn,
+    query: {
+      portalId,
+      appId,
+      storeId: { description: 'The store', schema: { type: 'string' } },
+      objectType: { description: 'CONTACT, DEAL, PRODUCT or LINE_ITEM', schema: { type: 'string' } },
+      externalObjectId: { description: 'The sender’s object id', schema: { type: 'string' } },
+      limit: { description: 'Exchanges to show, 1 to 200 (default 50)', schema: { type: 'integer', minimum: 1, maximum: 200 } },
+    },
+    responses: json('The exchanges'),
+    errors: [400, 403, 404],
+  },
+  {
+    method: 'get',
     path: '/console/api/v1/mappings/crm-properties',
     tag: 'Console',
     summary: "The properties the portal's CRM defines for an object type",
@@ -197,6 +214,19 @@ export const GATEWAY_CONSOLE_OPERATIONS: readonly ApiOperation[] = [
     security: CREDENTIALS.admin,
     responses: json('The accounts'),
     errors: [503],
+  },
+  {
+    method: 'get',
+    path: '/console/api/v1/ops/crm-exchanges/failed',
+    tag: 'Console',
+    summary: 'The newest failed CRM exchanges (no answer, 4xx, 5xx, 207) of one CRM account or of all, redacted',
+    security: CREDENTIALS.admin,
+    query: {
+      account: { description: 'Only this CRM account (its key, as the CRM accounts list gives it)', schema: { type: 'string' } },
+      limit: { description: 'Exchanges to show, 1 to 200 (default 50)', schema: { type: 'integer', minimum: 1, maximum: 200 } },
+    },
+    responses: json('The exchanges'),
+    errors: [400],
   },
   {
     method: 'post',

@@ -1,0 +1,79 @@
+import type { CrmExchangeMessage } from './crm-exchange';
+
+/** The most bytes of a request or answer body kept in the request log; the rest is cut and marked. */
+export const MAX_LOGGED_BODY_BYTES = 16 * 1024;
+
+export const REDACTED = '[redacted]';
+
+/** Names of fields and headers whose values are secrets, wherever they appear. */
+const SECRET_NAME = /authorization|token|secret|password|passwd|api[-_]?key|hapikey|cookie|credential|signature|^code$/i;
+
+/** A secret inside a string: a bearer or basic credential, or a query or form parameter that holds one. */
+const SECRET_IN_TEXT: [RegExp, string][] = [
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
+  [/\b(hapikey|access_token|refresh_token|client_secret|id_token|api_?key|token|code)=[^&\s"'#]*/gi, `$1=${REDACTED}`],
+];
+
+/** The text with the given secrets (a connection's token) and every secret-shaped part replaced. */
+export function redactText(text: string, secrets: readonly string[] = []): string {
+  let redacted = text;
+  // Secrets of fewer than 8 characters would match ordinary text; tokens are far longer.
+  for (const secret of secrets) if (secret.length >= 8) redacted = redacted.split(secret).join(REDACTED);
+  for (const [pattern, replacement] of SECRET_IN_TEXT) redacted = redacted.replace(pattern, replacement);
+  return redacted;
+}
+
+/** JSON text of `value` with the value of every secret-named field replaced, at any depth. */
+const jsonWithoutSecretFields = (value: unknown): string =>
+  JSON.stringify(value, (name, field: unknown) => (name !== '' && SECRET_NAME.test(name) && field !== null && field !== undefined ? REDACTED : field));
+
+/** The text cut to at most `maxBytes` UTF-8 bytes, never inside a character. */
+function cut(text: string, maxBytes: number): { text: string; bytes: number; truncated: boolean } {
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= maxBytes) return { text, bytes, truncated: false };
+  // A decoder in stream mode holds back a character cut in two instead of inventing one.
+  const head = new TextDecoder('utf-8').decode(Buffer.from(text).subarray(0, maxBytes), { stream: true });
+  return { text: head, bytes, truncated: true };
+}
+
+/** A body as the SDK or axios holds it (an object, JSON text or other text), parsed when it is JSON text. */
+export function parsedBody(body: unknown): unknown {
+  if (typeof body !== 'string') return body;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return body;
+  }
+}
+
+/**
+ * A request's or answer's headers and body (an object, or text parsed when it is JSON) as the request log keeps them: secret fields, headers
+ * and parameters replaced by "[redacted]", the known `secrets` too wherever they appear, the body
+ * cut at `maxBytes` (marked `truncated`).
+ */
+export function redactedMessage(
+  headers: Record<string, string | undefined>,
+  body: unknown,
+  secrets: readonly string[],
+  maxBytes = MAX_LOGGED_BODY_BYTES,
+): CrmExchangeMessage {
+  const keptHeaders: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) keptHeaders[name.toLowerCase()] = SECRET_NAME.test(name) ? REDACTED : redactText(value, secrets);
+  if (body === undefined || body === null || body === '') return { headers: keptHeaders, body: null, bytes: 0, truncated: false };
+  // Text that is not JSON is kept as text; anything else as JSON without its secret fields.
+  const content = parsedBody(body);
+  const text = redactText(typeof content === 'string' ? content : jsonWithoutSecretFields(content), secrets);
+  const bounded = cut(text, maxBytes);
+  return { headers: keptHeaders, body: bounded.text, bytes: bounded.bytes, truncated: bounded.truncated };
+}
+
+/** A base URL as the log names the connection: no user, password, query or fragment. */
+export function loggedBaseUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return redactText(baseUrl);
+  }
+}

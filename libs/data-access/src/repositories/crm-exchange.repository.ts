@@ -1,0 +1,77 @@
+import type { Connection } from 'mongoose';
+import { crmExchangeModel } from '../models/crm-exchange.model';
+import { driverCollection } from '../driver-collection';
+
+/** A request or answer as the log keeps it: redacted headers, and the body cut at its bound. */
+export interface StoredCrmExchangeMessage {
+  headers: Record<string, string>;
+  body: string | null;
+  bytes: number;
+  truncated: boolean;
+}
+
+/** One attempt of a CRM request and its answer, as the CRM clients recorded it (libs/crm-client CrmExchange). */
+export interface StoredCrmExchange {
+  at: Date;
+  portalId: number | null;
+  account: string;
+  baseUrl: string;
+  method: string;
+  path: string;
+  attempt: number;
+  objects: string[];
+  status: number | null;
+  failed: boolean;
+  durationMs: number;
+  correlationId: string | null;
+  error: string | null;
+  request: StoredCrmExchangeMessage;
+  answer: StoredCrmExchangeMessage;
+}
+
+/** An exchange as read back: with its id. */
+export type CrmExchangeRecord = StoredCrmExchange & { id: string };
+
+type CrmExchangeDoc = StoredCrmExchange & { _id?: unknown };
+
+const toRecord = ({ _id, ...exchange }: CrmExchangeDoc): CrmExchangeRecord => ({ id: String(_id), ...exchange });
+
+/** The CRM request log (decision 0051): written in unordered batches, read by object and by account, kept 7 days (TTL). */
+export class CrmExchangeRepository {
+  private readonly exchanges;
+
+  constructor(connection: Connection) {
+    this.exchanges = driverCollection<CrmExchangeDoc>(crmExchangeModel(connection));
+  }
+
+  /** Stores a batch; unordered, so one refused document does not keep the others out. */
+  async insertMany(exchanges: readonly StoredCrmExchange[]): Promise<void> {
+    if (exchanges.length === 0) return;
+    // The driver sets `_id` on the documents it is given: copies keep the caller's as they were.
+    await this.exchanges.insertMany(
+      exchanges.map((exchange) => ({ ...exchange })),
+      { ordered: false },
+    );
+  }
+
+  /** A portal's exchanges that carried any of `objectKeys` (an object's sync keys and CRM ids), newest first. */
+  async listForObject(portalId: number, objectKeys: readonly string[], limit: number): Promise<CrmExchangeRecord[]> {
+    if (objectKeys.length === 0) return [];
+    const docs = await this.exchanges
+      .find({ portalId, objects: { $in: [...objectKeys] } })
+      .sort({ at: -1 })
+      .limit(limit)
+      .toArray();
+    return docs.map(toRecord);
+  }
+
+  /** The newest failed exchanges (no answer, 4xx, 5xx, 207) of one CRM account, or of every account. */
+  async recentFailures(query: { account?: string; limit: number }): Promise<CrmExchangeRecord[]> {
+    const docs = await this.exchanges
+      .find(query.account === undefined ? { failed: true } : { account: query.account, failed: true })
+      .sort({ at: -1 })
+      .limit(query.limit)
+      .toArray();
+    return docs.map(toRecord);
+  }
+}

@@ -1,0 +1,26 @@
+import { CrmRequestLog } from '@ecomm-sync/crm-client';
+import type { ServiceContext } from './run-service';
+
+/** What the CRM request log needs of an app's config (libs/config crmRequestLogKeys). */
+export interface CrmRequestLogConfig {
+  CRM_REQUEST_LOG: string;
+  CRM_REQUEST_LOG_MAX_BUFFERED: number;
+}
+
+/**
+ * The app's CRM request log (decision 0051), writing to the database, or undefined when
+ * CRM_REQUEST_LOG is off. What it holds is written on shutdown once in-flight work finished.
+ */
+export function startCrmRequestLog(
+  config: CrmRequestLogConfig,
+  { database, logger, onDrained }: Pick<ServiceContext<unknown>, 'database' | 'logger' | 'onDrained'>,
+): CrmRequestLog | undefined {
+  if (config.CRM_REQUEST_LOG !== 'on') return undefined;
+  const log = new CrmRequestLog({
+    write: (exchanges) => database.repositories.crmExchanges.insertMany(exchanges),
+    maxBuffered: config.CRM_REQUEST_LOG_MAX_BUFFERED,
+    onWriteFailed: (error, exchanges) => logger.warn('CRM request log entries could not be written; they are dropped', { exchanges, error: String(error) }),
+  });
+  onDrained(() => log.close());
+  return log;
+}
