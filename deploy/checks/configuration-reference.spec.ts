@@ -15,6 +15,7 @@ describe('docs/configuration.md', () => {
       'APPLIER_HEALTH_PORT',
       'IMPORT_COORDINATOR_HEALTH_PORT',
       'WEBHOOK_DISPATCHER_HEALTH_PORT',
+      'ALERT_EVALUATOR_HEALTH_PORT',
       'GATEWAY_PORT',
       'CRM_PORT',
       'AMQP_PREFIX',

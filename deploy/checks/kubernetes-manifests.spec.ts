@@ -33,7 +33,7 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
     const deployments = allManifests()
       .filter((manifest) => manifest.kind === 'Deployment')
       .map((manifest) => manifest.metadata?.name);
-    expect(deployments.sort()).toEqual(['applier', 'crm', 'gateway', 'import-coordinator', 'mapper', 'webhook-dispatcher']);
+    expect(deployments.sort()).toEqual(['alert-evaluator', 'applier', 'crm', 'gateway', 'import-coordinator', 'mapper', 'webhook-dispatcher']);
   });
 
   it("when the gateway's SERVICE_READINESS_URLS is read, then it names every other service by a Service that reaches its pods", () => {
@@ -55,6 +55,7 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
         'mapper=http://mapper:3299,applier=http://appliers:3202,import-coordinator=http://import-coordinator:3203,crm=http://crm:3100';
       expect(readinessAddressProblems(manifests)).toEqual([
         'SERVICE_READINESS_URLS does not name webhook-dispatcher',
+        'SERVICE_READINESS_URLS does not name alert-evaluator',
         'SERVICE_READINESS_URLS: Service mapper has no port 3299',
         'SERVICE_READINESS_URLS: applier at http://appliers:3202, but no Service is named appliers',
       ]);

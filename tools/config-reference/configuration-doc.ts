@@ -6,6 +6,7 @@ import { gatewayConfigSchema } from '../../apps/gateway/src/config';
 import { importCoordinatorConfigSchema } from '../../apps/import-coordinator/src/config';
 import { mapperConfigSchema } from '../../apps/mapper/src/config';
 import { webhookDispatcherConfigSchema } from '../../apps/webhook-dispatcher/src/config';
+import { alertEvaluatorConfigSchema } from '../../apps/alert-evaluator/src/config';
 
 export const CONFIGURATION_DOC = 'docs/configuration.md';
 
@@ -17,6 +18,7 @@ export function configurationDoc(): string {
     { service: 'applier', schema: applierConfigSchema },
     { service: 'import-coordinator', schema: importCoordinatorConfigSchema },
     { service: 'webhook-dispatcher', schema: webhookDispatcherConfigSchema },
+    { service: 'alert-evaluator', schema: alertEvaluatorConfigSchema },
     { service: 'crm', schema: crmConfigSchema },
     { service: 'cli', schema: cliConfig },
   ]);

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
-const APPS = ['crm', 'gateway', 'mapper', 'applier', 'import-coordinator', 'webhook-dispatcher'];
+const APPS = ['crm', 'gateway', 'mapper', 'applier', 'import-coordinator', 'webhook-dispatcher', 'alert-evaluator'];
 
 // Every port can be set, so that several stacks run on one machine; each internal port follows its
 // app's unless set (the gateway's and the CRM's metrics port: the API port + 1).
@@ -25,6 +25,7 @@ const settings = {
   APPLIER_HEALTH_PORT: process.env.APPLIER_HEALTH_PORT || '3202',
   IMPORT_COORDINATOR_HEALTH_PORT: process.env.IMPORT_COORDINATOR_HEALTH_PORT || '3203',
   WEBHOOK_DISPATCHER_HEALTH_PORT: process.env.WEBHOOK_DISPATCHER_HEALTH_PORT || '3204',
+  ALERT_EVALUATOR_HEALTH_PORT: process.env.ALERT_EVALUATOR_HEALTH_PORT || '3205',
   MONGO_PORT: process.env.MONGO_PORT || '27117',
   ADMIN_TOKEN: process.env.ADMIN_TOKEN || 'dev-admin-token',
   SECRETS_KEY: process.env.SECRETS_KEY || 'dev-secrets-key-not-for-production',
@@ -85,6 +86,7 @@ const env = {
   APPLIER_HEALTH_PORT: settings.APPLIER_HEALTH_PORT,
   IMPORT_COORDINATOR_HEALTH_PORT: settings.IMPORT_COORDINATOR_HEALTH_PORT,
   WEBHOOK_DISPATCHER_HEALTH_PORT: settings.WEBHOOK_DISPATCHER_HEALTH_PORT,
+  ALERT_EVALUATOR_HEALTH_PORT: settings.ALERT_EVALUATOR_HEALTH_PORT,
   // The console's operations page asks each service at the ports this stack gave it.
   SERVICE_READINESS_URLS:
     process.env.SERVICE_READINESS_URLS ||
@@ -94,6 +96,7 @@ const env = {
       `applier=http://127.0.0.1:${settings.APPLIER_HEALTH_PORT}`,
       `import-coordinator=http://127.0.0.1:${settings.IMPORT_COORDINATOR_HEALTH_PORT}`,
       `webhook-dispatcher=http://127.0.0.1:${settings.WEBHOOK_DISPATCHER_HEALTH_PORT}`,
+      `alert-evaluator=http://127.0.0.1:${settings.ALERT_EVALUATOR_HEALTH_PORT}`,
     ].join(','),
   DEMO_PORTAL_ID: settings.DEMO_PORTAL_ID,
   DEMO_API_KEY: settings.DEMO_API_KEY,

@@ -27,6 +27,7 @@ import { consoleOperationsRoutes } from './entry-points/console-operations.route
 import { consoleReportRoutes } from './entry-points/console-report.routes';
 import { consoleStaticFiles } from './entry-points/console-static';
 import { consoleObjectRoutes } from './entry-points/console-objects.routes';
+import { consoleAlertRoutes } from './entry-points/console-alerts.routes';
 import { crmExchangeRoutes } from './entry-points/crm-exchanges.routes';
 import { Authorizer, CredentialResolver } from './entry-points/authenticate';
 import { importRoutes } from './entry-points/import.routes';
@@ -38,6 +39,7 @@ import { syncRoutes } from './entry-points/sync.routes';
 import { AcceptSyncBatchUseCase } from './use-cases/accept-sync-batch.use-case';
 import { LaneShares } from './use-cases/lane-shares';
 import { ManageAccountsUseCase } from './use-cases/manage-accounts.use-case';
+import { ManageAlertsUseCase } from './use-cases/manage-alerts.use-case';
 import { ManageImportsUseCase } from './use-cases/manage-imports.use-case';
 import { ManageInstallUseCase } from './use-cases/manage-install.use-case';
 import { ManageSettingsUseCase } from './use-cases/manage-settings.use-case';
@@ -164,10 +166,15 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   app.use(adminRoutes(accounts, deps.adminToken));
   app.use(settingsRoutes(new ManageSettingsUseCase(repositories, broker, logger), auth));
   const imports = new ManageImportsUseCase(repositories, broker, logger);
+  const alerts = new ManageAlertsUseCase(repositories, secretBox);
   const installs = new ManageInstallUseCase(repositories, broker, logger, {
     crmFor: (portal) => connections.clientFor(portal),
     onLookupsChanged: lookupsChanged,
-    onInstalled: (tenant) => (tenant.appId ? imports.startOnInstall({ portalId: tenant.portalId, appId: tenant.appId }) : Promise.resolve()),
+    // The default alert rules exist from install on (issue 29).
+    onInstalled: async (tenant) => {
+      await alerts.ensureDefaults(tenant);
+      if (tenant.appId) await imports.startOnInstall({ portalId: tenant.portalId, appId: tenant.appId });
+    },
   });
   app.use(installRoutes(installs, auth));
   app.use(importRoutes(imports, auth));
@@ -194,6 +201,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     ),
   );
   app.use(consoleObjectRoutes(consoleObjectDeps(repositories, connections, deps.crmBaseUrl), auth));
+  app.use(consoleAlertRoutes(alerts, repositories.accounts, auth));
   app.use(crmExchangeRoutes(new CrmExchangesUseCase(repositories), repositories.accounts, auth, deps.adminToken));
   const operatorView =
     deps.operatorView &&

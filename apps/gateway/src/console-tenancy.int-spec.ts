@@ -115,6 +115,8 @@ describe('the console, for each role and each portal', () => {
     ['dry run', 'post', '/console/api/v1/mappings/dry-run', dryRun, 502, true],
     ['report', 'get', '/console/api/v1/report', undefined, 200, false],
     ['activity', 'get', '/console/api/v1/activity', undefined, 200, false],
+    ['alert rules', 'get', '/console/api/v1/alerts', undefined, 200, false],
+    ['a new alert rule', 'post', '/console/api/v1/alerts/rules', { name: 'Any error', condition: { kind: 'import-failed' } }, 201, false],
   ];
   const ROLES: Role[] = ['portal key', 'private app', 'OAuth token', 'developer key'];
   const CASES = ENDPOINTS.flatMap(([name, method, path, body, ownStatus, readsCrm]) =>

@@ -125,6 +125,7 @@ describe('the console API', () => {
       'mapper.settings-work',
       'import-coordinator.events',
       'webhook-dispatcher.requests',
+      'alert-evaluator.notices',
     ]);
     expect(body.results[0]).toEqual({ queue: 'mapper.sync-batches', depth: 0, bulkDepth: 0, consumers: 0, retrying: 0, deadLetters: 0 });
     expect((await admin(request(app).post('/console/api/v1/ops/queues/mapper.sync-batches/redrive')).expect(200)).body).toEqual({

@@ -206,4 +206,6 @@ export const TOPICS = {
   webhookCompleted: 'webhooks.completed',
   /** Broadcast to every gateway replica: drop cached credential and store look-ups. */
   lookupsChanged: 'lookups.changed',
+  /** alert-evaluator → its notice sender: one notice to deliver (decision 0053). */
+  alertNotice: 'alerts.notice',
 } as const;

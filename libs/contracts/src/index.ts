@@ -18,3 +18,4 @@ export * from './console-inspect-api';
 export * from './console-ops-api';
 export * from './console-crm-exchanges-api';
 export * from './console-report-api';
+export * from './console-alerts-api';

@@ -1,5 +1,8 @@
 import mongoose, { type Connection } from 'mongoose';
 import { AccountRepository } from './repositories/account.repository';
+import { AlertCountersRepository } from './repositories/alert-counters.repository';
+import { AlertDestinationRepository, AlertNoticeRepository } from './repositories/alert-notice.repository';
+import { AlertRuleRepository } from './repositories/alert-rule.repository';
 import { ConsoleOverviewRepository } from './repositories/console-overview.repository';
 import { ConsoleActivityRepository, ConsoleReportRepository } from './repositories/console-report.repository';
 import { CheckoutRepository } from './repositories/checkout.repository';
@@ -42,6 +45,10 @@ export interface Repositories {
   consoleOverview: ConsoleOverviewRepository;
   consoleReport: ConsoleReportRepository;
   consoleActivity: ConsoleActivityRepository;
+  alertRules: AlertRuleRepository;
+  alertDestinations: AlertDestinationRepository;
+  alertNotices: AlertNoticeRepository;
+  alertCounters: AlertCountersRepository;
 }
 
 export interface Database {
@@ -76,6 +83,10 @@ export async function connectDatabase(url: string, dbName: string): Promise<Data
     consoleOverview: new ConsoleOverviewRepository(connection),
     consoleReport: new ConsoleReportRepository(connection),
     consoleActivity: new ConsoleActivityRepository(connection),
+    alertRules: new AlertRuleRepository(connection),
+    alertDestinations: new AlertDestinationRepository(connection),
+    alertNotices: new AlertNoticeRepository(connection),
+    alertCounters: new AlertCountersRepository(connection),
   };
   await Promise.all(Object.values(connection.models).map((model) => model.createIndexes()));
   return {

@@ -38,3 +38,15 @@ export type {
   StoredStoreLabel,
 } from './repositories/console-overview.repository';
 export { FLAGGED_OBJECTS_LIMIT } from './repositories/console-overview.repository';
+export type { AlertOutbox, AlertRule, AlertRuleFields, AlertRuleRepository } from './repositories/alert-rule.repository';
+export { defaultRuleId } from './repositories/alert-rule.repository';
+export type {
+  AlertDestination,
+  AlertDestinationRepository,
+  AlertNotice,
+  AlertNoticeRepository,
+  AlertNoticeStatus,
+  NewAlertNotice,
+} from './repositories/alert-notice.repository';
+export { alertNoticeId } from './repositories/alert-notice.repository';
+export type { AlertCountersRepository, CounterNeeds } from './repositories/alert-counters.repository';

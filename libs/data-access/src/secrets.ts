@@ -19,6 +19,7 @@ export const sealedFor = {
   crmConnection: (portalId: number, field: 'token' | 'client-secret' | 'refresh-token' | 'access-token'): string =>
     `portal:${portalId}:crm-connection:${field}`,
   appClientSecret: (appId: string): string => `app:${appId}:client-secret`,
+  alertDestinationSecret: (destinationId: string): string => `alert-destination:${destinationId}:signing-secret`,
 };
 
 /** SECRETS_PREVIOUS_KEYS as a list: comma separated, blanks ignored. */

@@ -39,3 +39,4 @@ export type { GroupWritePlan, PlannedDelete } from './plan-group-writes';
 export * from './checkout-machine';
 export * from './revision-acceptance';
 export * from './waiting-change-machine';
+export * from './alert-machine';

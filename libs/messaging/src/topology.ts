@@ -22,6 +22,7 @@ export const QUEUES = {
   },
   'import-coordinator.events': { bindings: [TOPICS.importStarted, TOPICS.importCompleted, TOPICS.webhookCompleted], lanes: false, bulkWork: true },
   'webhook-dispatcher.requests': { bindings: [TOPICS.webhookRequested], lanes: false, bulkWork: false },
+  'alert-evaluator.notices': { bindings: [TOPICS.alertNotice], lanes: false, bulkWork: false },
 } as const satisfies Record<string, { bindings: readonly string[]; lanes: boolean; bulkWork: boolean }>;
 
 export type QueueName = keyof typeof QUEUES;

@@ -2,8 +2,8 @@ import mongoose from 'mongoose';
 import { purgeAndDeleteTopology } from '@ecomm-sync/messaging';
 import { freePort } from '@ecomm-sync/testing';
 
-export type AppName = 'gateway' | 'mapper' | 'applier' | 'crm' | 'import-coordinator' | 'webhook-dispatcher';
-export const ALL_APPS: AppName[] = ['crm', 'gateway', 'mapper', 'applier', 'import-coordinator', 'webhook-dispatcher'];
+export type AppName = 'gateway' | 'mapper' | 'applier' | 'crm' | 'import-coordinator' | 'webhook-dispatcher' | 'alert-evaluator';
+export const ALL_APPS: AppName[] = ['crm', 'gateway', 'mapper', 'applier', 'import-coordinator', 'webhook-dispatcher', 'alert-evaluator'];
 
 /** Each app's port: the API port of the gateway and the CRM, the health port of the workers. */
 export const PORT_VARIABLES: Record<AppName, string> = {
@@ -13,6 +13,7 @@ export const PORT_VARIABLES: Record<AppName, string> = {
   applier: 'APPLIER_HEALTH_PORT',
   'import-coordinator': 'IMPORT_COORDINATOR_HEALTH_PORT',
   'webhook-dispatcher': 'WEBHOOK_DISPATCHER_HEALTH_PORT',
+  'alert-evaluator': 'ALERT_EVALUATOR_HEALTH_PORT',
 };
 
 /** The second, internal port of the apps with an API port: /metrics is served there only. */

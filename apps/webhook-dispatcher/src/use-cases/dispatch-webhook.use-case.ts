@@ -5,7 +5,7 @@ import { sealedFor, type Repositories, type SecretBox } from '@ecomm-sync/data-a
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
 import { signV1, signV3 } from '@ecomm-sync/webhook-signature';
-import { checkTarget, pinnedAgents, type ResolveHost } from './target-policy';
+import { checkTarget, pinnedAgents, type ResolveHost } from '@ecomm-sync/webhook-delivery';
 
 /** The longest answer read from a receiver: its status and a small JSON body are all the import needs. */
 export const MAX_ANSWER_BYTES = 64 * 1024;

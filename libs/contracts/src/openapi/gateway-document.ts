@@ -1,5 +1,6 @@
 import { errorBodySchema } from '../api-responses';
 import { GATEWAY_ADMIN_OPERATIONS, GATEWAY_OAUTH_OPERATIONS } from './admin-operations';
+import { GATEWAY_CONSOLE_ALERT_OPERATIONS } from './console-alerts';
 import { GATEWAY_CONSOLE_OPERATIONS } from './console-operations';
 import { GATEWAY_SYNC_OPERATIONS } from './gateway-operations';
 import { buildOpenApiDocument, type ApiOperation } from './openapi-builder';
@@ -60,6 +61,7 @@ export const GATEWAY_OPERATIONS: readonly ApiOperation[] = [
   ...GATEWAY_OAUTH_OPERATIONS,
   ...GATEWAY_ADMIN_OPERATIONS,
   ...GATEWAY_CONSOLE_OPERATIONS,
+  ...GATEWAY_CONSOLE_ALERT_OPERATIONS,
   ...SERVICE_OPERATIONS,
 ];
 

@@ -1,0 +1,46 @@
+import { sealedFor, type AlertDestination, type AlertNotice, type SecretBox } from '@ecomm-sync/data-access';
+import { postJson, type ResolveHost } from '@ecomm-sync/webhook-delivery';
+import type { NoticeAttempt, NoticeChannel } from '../use-cases/send-notice.use-case';
+
+export interface HttpChannelOptions {
+  timeoutMs: number;
+  allowPrivateTargets: boolean;
+  resolve?: ResolveHost;
+}
+
+const attemptOf = (attempt: Awaited<ReturnType<typeof postJson>>): NoticeAttempt =>
+  attempt.ok ? { ok: true } : { ok: false, final: attempt.final, error: attempt.error };
+
+/**
+ * A signed webhook: the notice body as JSON, signed with the destination's own secret by the import
+ * webhook's scheme (X-Crm-Signature v1, X-Crm-Signature-v3 with X-Crm-Request-Timestamp), to a
+ * public unicast target only (decision 0026).
+ */
+export class WebhookChannel implements NoticeChannel {
+  constructor(
+    private readonly secrets: SecretBox,
+    private readonly options: HttpChannelOptions,
+  ) {}
+
+  async send(destination: AlertDestination, notice: AlertNotice): Promise<NoticeAttempt> {
+    if (!destination.sealedSecret) return { ok: false, final: true, error: 'the webhook destination has no signing secret' };
+    const secret = this.secrets.open(destination.sealedSecret, sealedFor.alertDestinationSecret(destination.id));
+    return attemptOf(await postJson(destination.target, JSON.stringify(notice.body), { ...this.options, secret }));
+  }
+}
+
+/** A Slack-compatible incoming webhook: `{"text": …}` with the state, the rule, the figure and the console link. */
+export class SlackChannel implements NoticeChannel {
+  constructor(private readonly options: HttpChannelOptions) {}
+
+  async send(destination: AlertDestination, notice: AlertNotice): Promise<NoticeAttempt> {
+    return attemptOf(await postJson(destination.target, JSON.stringify(slackBody(notice)), this.options));
+  }
+}
+
+export function slackBody(notice: AlertNotice): { text: string } {
+  const { body } = notice;
+  const icon = body.state === 'firing' ? ':rotating_light:' : ':white_check_mark:';
+  const where = `portal ${body.portalId}${body.appId ? `, application ${body.appId}` : ''}${body.storeId ? `, store ${body.storeId}` : ''}`;
+  return { text: `${icon} ${body.state === 'firing' ? 'Firing' : 'Resolved'}: ${body.rule.name} (${where}): ${body.summary}. <${body.link}|Open the console>` };
+}

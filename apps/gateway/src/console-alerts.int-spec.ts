@@ -1,0 +1,114 @@
+import request from 'supertest';
+import { sealedFor, SecretBox } from '@ecomm-sync/data-access';
+import { gatewayCredentials, TEST_SECRETS_KEY } from '@ecomm-sync/test-harness';
+import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
+
+const PORTAL = 8501;
+const OTHER = 8502;
+
+/** Issue 29, item 1: alert rules and destinations through the console API, with the console's credential rule. */
+describe('the console alerts API', () => {
+  let fixture: GatewayFixture;
+  const key = 'pk-alerts-own';
+  const as = (method: 'get' | 'post' | 'put' | 'delete', path: string, query = '') => request(fixture.app)[method](`${path}?hapikey=${key}${query}`);
+
+  beforeAll(async () => {
+    fixture = await startGatewayFixture('test-console-alerts');
+    const credentials = gatewayCredentials(fixture.app, fixture.database.repositories);
+    await credentials.portal(PORTAL, key);
+    await credentials.portal(OTHER, 'pk-alerts-other');
+  });
+  afterAll(() => fixture.close());
+
+  it('when a customer opens the alerts then the install rules (CRM connection failing, import failed) are there, ok and enabled', async () => {
+    const { body } = await as('get', '/console/api/v1/alerts').expect(200);
+
+    expect(
+      body.rules.map((rule: { name: string; isDefault: boolean; enabled: boolean; state: { status: string } }) => [
+        rule.name,
+        rule.isDefault,
+        rule.enabled,
+        rule.state.status,
+      ]),
+    ).toEqual([
+      ['CRM connection failing', true, true, 'ok'],
+      ['Import failed', true, true, 'ok'],
+    ]);
+    expect(body.destinations).toEqual([]);
+    expect(body.notices).toEqual([]);
+  });
+
+  it('when a customer adds, edits and deletes a rule then each answer says so, and a default rule can be disabled but not deleted', async () => {
+    const rule = { name: 'Bad e-mails', condition: { kind: 'open-errors', errorType: 'INVALID_EMAIL_ADDRESS', measure: 'count', threshold: 10 } };
+    const created = (await as('post', '/console/api/v1/alerts/rules').send(rule).expect(201)).body;
+    expect(created).toMatchObject({
+      portalId: PORTAL,
+      appId: null,
+      storeId: null,
+      enabled: true,
+      isDefault: false,
+      condition: rule.condition,
+      state: { status: 'ok' },
+    });
+
+    const edited = (
+      await as('put', `/console/api/v1/alerts/rules/${created.id}`)
+        .send({ ...rule, storeId: 'web', condition: { kind: 'sync-lag', minutes: 30 } })
+        .expect(200)
+    ).body;
+    expect(edited).toMatchObject({ id: created.id, storeId: 'web', condition: { kind: 'sync-lag', minutes: 30 } });
+
+    await as('delete', `/console/api/v1/alerts/rules/${created.id}`).expect(204);
+    await as('delete', `/console/api/v1/alerts/rules/${created.id}`).expect(404);
+
+    const crmRule = (await as('get', '/console/api/v1/alerts').expect(200)).body.rules[0];
+    expect((await as('delete', `/console/api/v1/alerts/rules/${crmRule.id}`).expect(409)).body.message).toContain('disable it instead');
+    const disabled = { name: crmRule.name, enabled: false, condition: crmRule.condition };
+    expect((await as('put', `/console/api/v1/alerts/rules/${crmRule.id}`).send(disabled).expect(200)).body).toMatchObject({ enabled: false, isDefault: true });
+  });
+
+  it.each([
+    ['an unknown kind', { name: 'x', condition: { kind: 'weather' } }],
+    ['an unknown error type', { name: 'x', condition: { kind: 'open-errors', errorType: 'NOPE', measure: 'count', threshold: 1 } }],
+    ['a negative threshold', { name: 'x', condition: { kind: 'open-errors', errorType: null, measure: 'share', threshold: -1 } }],
+    ['no name', { condition: { kind: 'import-failed' } }],
+  ])('when a rule with %s is sent then it answers 400 naming the problem', async (_case, body) => {
+    const res = await as('post', '/console/api/v1/alerts/rules').send(body).expect(400);
+    expect(res.body).toEqual({ status: 'error', message: expect.any(String), requestId: expect.any(String) });
+  });
+
+  it('when a webhook destination is added then its signing secret is answered once and stored sealed for it alone', async () => {
+    const added = (await as('post', '/console/api/v1/alerts/destinations').send({ kind: 'webhook', url: 'https://hooks.shop.example/alerts' }).expect(201))
+      .body;
+    expect(added).toMatchObject({ kind: 'webhook', target: 'https://hooks.shop.example/alerts', signingSecret: expect.stringMatching(/^whsec-/) });
+
+    const stored = (await fixture.database.repositories.alertDestinations.list({ portalId: PORTAL, appId: null })).find((d) => d.id === added.id)!;
+    expect(stored.sealedSecret).not.toContain(added.signingSecret);
+    expect(new SecretBox(TEST_SECRETS_KEY).open(stored.sealedSecret!, sealedFor.alertDestinationSecret(added.id))).toBe(added.signingSecret);
+    const listed = (await as('get', '/console/api/v1/alerts').expect(200)).body.destinations;
+    expect(listed).toEqual([{ id: added.id, kind: 'webhook', target: 'https://hooks.shop.example/alerts', label: '', createdAt: expect.any(Number) }]);
+  });
+
+  it('when an e-mail and a Slack destination are added and one removed then the list follows, and a bad address answers 400', async () => {
+    const mail = (await as('post', '/console/api/v1/alerts/destinations').send({ kind: 'email', email: 'ops@shop.example' }).expect(201)).body;
+    const slack = (await as('post', '/console/api/v1/alerts/destinations').send({ kind: 'slack', url: 'https://hooks.slack.example/T1/B2' }).expect(201)).body;
+    expect(slack.signingSecret).toBeUndefined();
+    await as('post', '/console/api/v1/alerts/destinations').send({ kind: 'email', email: 'not an address' }).expect(400);
+    await as('post', '/console/api/v1/alerts/destinations').send({ kind: 'webhook', url: 'ftp://x.example/a' }).expect(400);
+
+    await as('delete', `/console/api/v1/alerts/destinations/${mail.id}`).expect(204);
+
+    const kinds = (await as('get', '/console/api/v1/alerts').expect(200)).body.destinations.map((d: { kind: string }) => d.kind);
+    expect(kinds).toContain('slack');
+    expect(kinds).not.toContain('email');
+  });
+
+  it("when another portal's key asks for this portal's alerts, or removes its rule, then it answers 403 and 404", async () => {
+    await request(fixture.app).get(`/console/api/v1/alerts?hapikey=pk-alerts-other&portalId=${PORTAL}`).expect(403);
+    const own = (await as('get', '/console/api/v1/alerts').expect(200)).body.rules[0];
+    await request(fixture.app).delete(`/console/api/v1/alerts/rules/${own.id}?hapikey=pk-alerts-other`).expect(404);
+    expect(
+      (await request(fixture.app).get('/console/api/v1/alerts?hapikey=pk-alerts-other').expect(200)).body.rules.map((r: { id: string }) => r.id),
+    ).not.toContain(own.id);
+  });
+});

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import type { AlertDestinationInput, AlertRuleInput, ConsoleAlertDestination, ConsoleAlertNotice, ConsoleAlertRule, Tenant } from '@ecomm-sync/contracts';
+import { newSecret, sealedFor, type AlertRule, type Repositories, type SecretBox } from '@ecomm-sync/data-access';
+import type { AlertCondition } from '@ecomm-sync/domain';
+import { AppError } from '@ecomm-sync/http';
+
+/** How many of a tenant's newest notices the console shows. */
+const NOTICES_SHOWN = 20;
+
+const present = (rule: AlertRule): ConsoleAlertRule => ({
+  id: rule.id,
+  portalId: rule.portalId,
+  appId: rule.appId,
+  storeId: rule.storeId,
+  name: rule.name,
+  enabled: rule.enabled,
+  isDefault: rule.defaultKey !== null,
+  condition: rule.condition as ConsoleAlertRule['condition'],
+  state: { status: rule.state.status, since: rule.state.since, value: rule.state.value, summary: rule.state.summary },
+  lastEvaluatedAt: rule.lastEvaluatedAt,
+});
+
+/**
+ * A tenant's alert rules, destinations and notices (issue 29, decision 0053), for the console's
+ * alerts page and its API. The tenant was checked by the console's credential rule; every read and
+ * write here carries it.
+ */
+export class ManageAlertsUseCase {
+  constructor(
+    private readonly repositories: Pick<Repositories, 'alertRules' | 'alertDestinations' | 'alertNotices'>,
+    private readonly secrets: SecretBox,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** The rules every tenant has from install on (also made here for tenants installed before alerts existed). */
+  ensureDefaults(tenant: Tenant): Promise<void> {
+    return this.repositories.alertRules.ensureDefaults(tenant, this.clock());
+  }
+
+  async read(tenant: Tenant): Promise<{ rules: ConsoleAlertRule[]; destinations: ConsoleAlertDestination[]; notices: ConsoleAlertNotice[] }> {
+    await this.ensureDefaults(tenant);
+    const [rules, destinations, notices] = await Promise.all([
+      this.repositories.alertRules.list(tenant),
+      this.repositories.alertDestinations.list(tenant),
+      this.repositories.alertNotices.list(tenant, NOTICES_SHOWN),
+    ]);
+    return {
+      rules: rules.map(present),
+      destinations: destinations.map(({ id, kind, target, label, createdAt }) => ({ id, kind, target, label, createdAt })),
+      notices: notices.map(({ id, ruleId, ruleName, destinationId, kind, value, summary, createdAt, status, attempts, lastError }) => ({
+        id,
+        ruleId,
+        ruleName,
+        destinationId,
+        kind,
+        value,
+        summary,
+        createdAt,
+        status,
+        attempts,
+        lastError,
+      })),
+    };
+  }
+
+  async createRule(tenant: Tenant, input: AlertRuleInput): Promise<ConsoleAlertRule> {
+    return present(await this.repositories.alertRules.create(tenant, fieldsOf(input), this.clock()));
+  }
+
+  async replaceRule(tenant: Tenant, ruleId: string, input: AlertRuleInput): Promise<ConsoleAlertRule> {
+    const replaced = await this.repositories.alertRules.replace(tenant, ruleId, fieldsOf(input));
+    if (!replaced) throw AppError.notFound(`No alert rule ${ruleId}`);
+    return present(replaced);
+  }
+
+  async deleteRule(tenant: Tenant, ruleId: string): Promise<void> {
+    if (await this.repositories.alertRules.remove(tenant, ruleId)) return;
+    const rule = await this.repositories.alertRules.find(tenant, ruleId);
+    if (!rule) throw AppError.notFound(`No alert rule ${ruleId}`);
+    throw AppError.conflict(`The alert rule "${rule.name}" came with the install: disable it instead of deleting it`);
+  }
+
+  /** Adds a destination; a webhook's signing secret is answered once (only its sealed form is kept). */
+  async addDestination(tenant: Tenant, input: AlertDestinationInput): Promise<ConsoleAlertDestination & { signingSecret?: string }> {
+    const target = 'email' in input ? input.email : checkedUrl(input.url);
+    const id = randomUUID();
+    const secret = input.kind === 'webhook' ? newSecret('whsec') : undefined;
+    const sealedSecret = secret ? this.secrets.seal(secret, sealedFor.alertDestinationSecret(id)) : null;
+    const added = await this.repositories.alertDestinations.add(tenant, { kind: input.kind, target, label: input.label ?? '', sealedSecret }, this.clock(), id);
+    return {
+      id: added.id,
+      kind: added.kind,
+      target: added.target,
+      label: added.label,
+      createdAt: added.createdAt,
+      ...(secret ? { signingSecret: secret } : {}),
+    };
+  }
+
+  async removeDestination(tenant: Tenant, destinationId: string): Promise<void> {
+    if (!(await this.repositories.alertDestinations.remove(tenant, destinationId))) throw AppError.notFound(`No alert destination ${destinationId}`);
+  }
+}
+
+function fieldsOf(input: AlertRuleInput) {
+  return { name: input.name, storeId: input.storeId ?? null, enabled: input.enabled ?? true, condition: input.condition as AlertCondition };
+}
+
+/** A URL with a host, http or https; whether its host may be called is decided when a notice is sent (decision 0026). */
+function checkedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if ((parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname) return parsed.toString();
+  } catch {
+    // answered below
+  }
+  throw AppError.badRequest(`url must be an http or https URL, got "${url}"`);
+}

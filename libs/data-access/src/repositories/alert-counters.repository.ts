@@ -1,0 +1,73 @@
+import type { Connection } from 'mongoose';
+import type { Tenant } from '@ecomm-sync/contracts';
+import type { AlertCounters } from '@ecomm-sync/domain';
+import { crmWaitModel } from '../models/crm-wait.model';
+import { importModel } from '../models/import.model';
+import { objectSyncModel } from '../models/object-sync.model';
+import { parkedChangeModel } from '../models/parked-change.model';
+import { syncErrorModel } from '../models/sync-error.model';
+
+const HOUR = 60 * 60 * 1000;
+
+/** The failure reasons of an import whose initialization webhook failed for good (webhook-dispatcher's words). */
+const WEBHOOK_FAILURE = /^(the receiver at |the webhook target was refused|application .* has no client secret|the receiver's answer is not)/;
+
+/** Which counters a tenant's rules need: the share's denominator only when a share rule asks for it. */
+export interface CounterNeeds {
+  processedLastHour: boolean;
+}
+
+/**
+ * What the alert evaluator reads for one tenant (and store), once per evaluation: counts served by
+ * the collections' existing indexes (sync_errors by portal, app and status; parked_changes by
+ * portal and parkedAt; crm_waits by portal; imports by portal and app). Only the share of
+ * processed objects counts object_syncs of the tenant without an index of its own (decision 0053).
+ */
+export class AlertCountersRepository {
+  private readonly errors;
+  private readonly syncs;
+  private readonly parked;
+  private readonly waits;
+  private readonly imports;
+
+  constructor(connection: Connection) {
+    this.errors = syncErrorModel(connection).collection;
+    this.syncs = objectSyncModel(connection).collection;
+    this.parked = parkedChangeModel(connection).collection;
+    this.waits = crmWaitModel(connection).collection;
+    this.imports = importModel(connection).collection;
+  }
+
+  async read(tenant: Tenant, storeId: string | null, now: number, needs: CounterNeeds): Promise<AlertCounters> {
+    const owned = { portalId: tenant.portalId, appId: tenant.appId };
+    const inStore = storeId === null ? {} : { storeId };
+    const [byType, processedLastHour, oldestParked, crmRefusals, wait, imports] = await Promise.all([
+      this.errors
+        .aggregate<{ _id: string; n: number }>([{ $match: { ...owned, status: 'OPEN', ...inStore } }, { $group: { _id: '$type', n: { $sum: 1 } } }])
+        .toArray(),
+      needs.processedLastHour ? this.syncs.countDocuments({ ...owned, ...inStore, lastProcessedAt: { $gte: now - HOUR } }) : Promise.resolve(0),
+      this.parked
+        .find({ portalId: tenant.portalId }, { projection: { _id: 0, parkedAt: 1 } })
+        .sort({ parkedAt: 1 })
+        .limit(1)
+        .toArray(),
+      this.errors.countDocuments({ ...owned, status: 'OPEN', 'crm.status': { $in: [401, 403] } }),
+      this.waits.findOne({ _id: tenant.portalId as never }, { projection: { reason: 1, since: 1 } }),
+      tenant.appId === null
+        ? Promise.resolve([])
+        : this.imports.find({ ...owned, status: 'failed', createdAt: { $gte: now - HOUR } }, { projection: { _id: 0, failureReason: 1 } }).toArray(),
+    ]);
+    // A wait stays stored until its parked work is applied: between two tries (until passed) it is still a wait.
+    const waiting = wait ? { reason: wait.reason as 'rate-limited' | 'daily-cap' | 'unreachable', since: Number(wait.since) } : null;
+    return {
+      now,
+      openErrors: Object.fromEntries(byType.map(({ _id, n }) => [_id, n])),
+      processedLastHour,
+      oldestUnappliedAt: oldestParked.length > 0 ? Number(oldestParked[0].parkedAt) : null,
+      crmRefusals,
+      crmWait: waiting,
+      failedImports: imports.length,
+      failedWebhooks: imports.filter((doc) => WEBHOOK_FAILURE.test(String(doc.failureReason ?? ''))).length,
+    };
+  }
+}

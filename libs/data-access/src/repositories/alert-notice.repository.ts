@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import type { Connection } from 'mongoose';
+import type { AlertNoticeBody, Tenant } from '@ecomm-sync/contracts';
+import { driverCollection } from '../driver-collection';
+import { alertDestinationModel, alertNoticeModel } from '../models/alert.model';
+import { onlyDuplicateKeyErrors } from './duplicate-key';
+
+export interface AlertDestination {
+  id: string;
+  portalId: number;
+  appId: string | null;
+  kind: 'webhook' | 'slack' | 'email';
+  /** The URL (webhook, slack) or the e-mail address. */
+  target: string;
+  label: string;
+  /** The webhook's signing secret, sealed (SecretBox, sealedFor.alertDestinationSecret); null for the other kinds. */
+  sealedSecret: string | null;
+  createdAt: number;
+}
+
+export type AlertNoticeStatus = 'pending' | 'sending' | 'sent' | 'failed';
+
+export interface AlertNotice {
+  id: string;
+  portalId: number;
+  appId: string | null;
+  ruleId: string;
+  ruleName: string;
+  destinationId: string;
+  kind: 'firing' | 'resolved';
+  seq: number;
+  value: number;
+  summary: string;
+  body: AlertNoticeBody;
+  status: AlertNoticeStatus;
+  leaseUntil: number | null;
+  attempts: number;
+  lastError: string | null;
+  createdAt: number;
+  sentAt: number | null;
+}
+
+export type NewAlertNotice = Omit<AlertNotice, 'id' | 'status' | 'leaseUntil' | 'attempts' | 'lastError' | 'sentAt'>;
+
+type DestinationDoc = Omit<AlertDestination, 'id'> & { _id: string };
+type NoticeDoc = Omit<AlertNotice, 'id'> & { _id: string };
+
+const owned = (tenant: Tenant) => ({ portalId: tenant.portalId, appId: tenant.appId });
+const toDestination = ({ _id, ...doc }: DestinationDoc): AlertDestination => ({ id: _id, ...doc, appId: doc.appId ?? null });
+const toNotice = ({ _id, ...doc }: NoticeDoc): AlertNotice => ({ id: _id, ...doc, appId: doc.appId ?? null });
+
+/** The one id of a rule's change of state to one destination: storing it twice stores it once. */
+export const alertNoticeId = (ruleId: string, seq: number, destinationId: string) => `${ruleId}:${seq}:${destinationId}`;
+
+export class AlertDestinationRepository {
+  private readonly destinations;
+
+  constructor(connection: Connection) {
+    this.destinations = driverCollection<DestinationDoc>(alertDestinationModel(connection));
+  }
+
+  async list(tenant: Tenant): Promise<AlertDestination[]> {
+    return (await this.destinations.find(owned(tenant)).sort({ createdAt: 1, _id: 1 }).toArray()).map(toDestination);
+  }
+
+  async find(id: string): Promise<AlertDestination | null> {
+    const doc = await this.destinations.findOne({ _id: id });
+    return doc ? toDestination(doc) : null;
+  }
+
+  /** `id` is the caller's when the secret is sealed for it before the destination is stored. */
+  async add(
+    tenant: Tenant,
+    fields: Pick<AlertDestination, 'kind' | 'target' | 'label' | 'sealedSecret'>,
+    now: number,
+    id = randomUUID(),
+  ): Promise<AlertDestination> {
+    const doc: DestinationDoc = { _id: id, ...owned(tenant), ...fields, createdAt: now };
+    await this.destinations.insertOne(doc);
+    return toDestination(doc);
+  }
+
+  async remove(tenant: Tenant, id: string): Promise<boolean> {
+    return (await this.destinations.deleteOne({ _id: id, ...owned(tenant) })).deletedCount === 1;
+  }
+}
+
+/**
+ * Notices, one per change of state and destination. Stored before they are queued; the sender
+ * takes one by compare and set (pending or failed, or a lease that ran out), so a notice queued
+ * twice or seen by two replicas is sent once.
+ */
+export class AlertNoticeRepository {
+  private readonly notices;
+
+  constructor(connection: Connection) {
+    this.notices = driverCollection<NoticeDoc>(alertNoticeModel(connection));
+  }
+
+  /** Stores the notices as pending; those stored already (a repeated outbox) are left as they are. */
+  async store(notices: readonly NewAlertNotice[]): Promise<string[]> {
+    if (notices.length === 0) return [];
+    const docs = notices.map((notice) => ({ _id: alertNoticeId(notice.ruleId, notice.seq, notice.destinationId), notice }));
+    try {
+      await this.notices.bulkWrite(
+        docs.map(({ _id, notice }) => ({
+          updateOne: {
+            filter: { _id },
+            update: { $setOnInsert: { ...notice, status: 'pending', leaseUntil: null, attempts: 0, lastError: null, sentAt: null } },
+            upsert: true,
+          },
+        })),
+        { ordered: false },
+      );
+    } catch (error) {
+      if (!onlyDuplicateKeyErrors(error)) throw error;
+    }
+    return docs.map(({ _id }) => _id);
+  }
+
+  async find(id: string): Promise<AlertNotice | null> {
+    const doc = await this.notices.findOne({ _id: id });
+    return doc ? toNotice(doc) : null;
+  }
+
+  /** Takes a notice to send until `leaseUntil`: null when it was sent, or another sender holds it. */
+  async take(id: string, now: number, leaseUntil: number): Promise<AlertNotice | null> {
+    const doc = await this.notices.findOneAndUpdate(
+      { _id: id, $or: [{ status: { $in: ['pending', 'failed'] } }, { status: 'sending', leaseUntil: { $lt: now } }] },
+      { $set: { status: 'sending', leaseUntil } },
+      { returnDocument: 'after' },
+    );
+    return doc ? toNotice(doc) : null;
+  }
+
+  /** Records one more attempt while the notice is held (the console shows how it goes). */
+  async recordAttempt(id: string, error: string | null): Promise<void> {
+    await this.notices.updateOne({ _id: id, status: 'sending' }, { $inc: { attempts: 1 }, $set: { lastError: error } });
+  }
+
+  async finish(id: string, outcome: { sent: true; at: number } | { sent: false; error: string }): Promise<void> {
+    await this.notices.updateOne(
+      { _id: id },
+      outcome.sent
+        ? { $set: { status: 'sent', sentAt: outcome.at, leaseUntil: null, lastError: null } }
+        : { $set: { status: 'failed', leaseUntil: null, lastError: outcome.error } },
+    );
+  }
+
+  /** A tenant's notices, newest first. */
+  async list(tenant: Tenant, limit: number): Promise<AlertNotice[]> {
+    return (await this.notices.find(owned(tenant)).sort({ createdAt: -1, _id: -1 }).limit(limit).toArray()).map(toNotice);
+  }
+
+  /** Pending notices stored before `before`: queued again (their first queueing may have been lost). */
+  async unqueued(before: number, limit: number): Promise<string[]> {
+    const docs = await this.notices
+      .find({ status: 'pending', createdAt: { $lt: before } }, { projection: { _id: 1 } })
+      .sort({ createdAt: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map((doc) => doc._id);
+  }
+}

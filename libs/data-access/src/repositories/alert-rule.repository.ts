@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import type { Connection } from 'mongoose';
+import type { Tenant } from '@ecomm-sync/contracts';
+import { DEFAULT_ALERT_RULES, INITIAL_ALERT_STATE, type AlertCondition, type AlertNoticeEffect, type AlertState } from '@ecomm-sync/domain';
+import { driverCollection } from '../driver-collection';
+import { alertRuleModel } from '../models/alert.model';
+
+/** The notice a change of state owes, kept with the state until its notices are stored and queued. */
+export interface AlertOutbox {
+  notice: AlertNoticeEffect;
+  at: number;
+}
+
+export interface AlertRule {
+  id: string;
+  portalId: number;
+  appId: string | null;
+  storeId: string | null;
+  name: string;
+  enabled: boolean;
+  defaultKey: string | null;
+  condition: AlertCondition;
+  state: AlertState;
+  stateRev: number;
+  nextDueAt: number;
+  lastEvaluatedAt: number | null;
+  outbox: AlertOutbox | null;
+  createdAt: number;
+}
+
+export interface AlertRuleFields {
+  name: string;
+  storeId: string | null;
+  enabled: boolean;
+  condition: AlertCondition;
+}
+
+type AlertRuleDoc = Omit<AlertRule, 'id' | 'outbox'> & { _id: string; outbox?: AlertOutbox };
+
+const toRule = ({ _id, outbox, ...doc }: AlertRuleDoc): AlertRule => ({
+  id: _id,
+  ...doc,
+  appId: doc.appId ?? null,
+  storeId: doc.storeId ?? null,
+  outbox: outbox ?? null,
+});
+const owned = (tenant: Tenant) => ({ portalId: tenant.portalId, appId: tenant.appId });
+export const defaultRuleId = (tenant: Tenant, key: string) => `${tenant.portalId}:${tenant.appId ?? '-'}:${key}`;
+
+/** Alert rules: every query of the console carries the tenant; the evaluator's claim and state writes compare and set. */
+export class AlertRuleRepository {
+  private readonly rules;
+
+  constructor(connection: Connection) {
+    this.rules = driverCollection<AlertRuleDoc>(alertRuleModel(connection));
+  }
+
+  async list(tenant: Tenant): Promise<AlertRule[]> {
+    return (await this.rules.find(owned(tenant)).sort({ createdAt: 1, _id: 1 }).toArray()).map(toRule);
+  }
+
+  async find(tenant: Tenant, id: string): Promise<AlertRule | null> {
+    const doc = await this.rules.findOne({ _id: id, ...owned(tenant) });
+    return doc ? toRule(doc) : null;
+  }
+
+  async create(tenant: Tenant, fields: AlertRuleFields, now: number): Promise<AlertRule> {
+    const doc: AlertRuleDoc = {
+      _id: randomUUID(),
+      ...owned(tenant),
+      ...fields,
+      defaultKey: null,
+      state: INITIAL_ALERT_STATE,
+      stateRev: 0,
+      nextDueAt: 0,
+      lastEvaluatedAt: null,
+      createdAt: now,
+    };
+    await this.rules.insertOne(doc);
+    return toRule(doc);
+  }
+
+  /** Replaces what the customer sets; the rule starts over (state reset, evaluated at the next tick, nothing owed). */
+  async replace(tenant: Tenant, id: string, fields: AlertRuleFields): Promise<AlertRule | null> {
+    const doc = await this.rules.findOneAndUpdate(
+      { _id: id, ...owned(tenant) },
+      { $set: { ...fields, state: INITIAL_ALERT_STATE, nextDueAt: 0 }, $inc: { stateRev: 1 }, $unset: { outbox: '' } },
+      { returnDocument: 'after' },
+    );
+    return doc ? toRule(doc) : null;
+  }
+
+  /** Deletes a rule the customer made; rules made at install are disabled instead. */
+  async remove(tenant: Tenant, id: string): Promise<boolean> {
+    return (await this.rules.deleteOne({ _id: id, ...owned(tenant), defaultKey: null })).deletedCount === 1;
+  }
+
+  /** The rules every tenant has from install on; a repeated call (another replica, a reinstall) changes nothing. */
+  async ensureDefaults(tenant: Tenant, now: number): Promise<void> {
+    await this.rules.bulkWrite(
+      DEFAULT_ALERT_RULES.map(({ key, name, condition }) => ({
+        updateOne: {
+          filter: { _id: defaultRuleId(tenant, key) },
+          update: {
+            $setOnInsert: {
+              ...owned(tenant),
+              storeId: null,
+              name,
+              enabled: true,
+              defaultKey: key,
+              condition,
+              state: INITIAL_ALERT_STATE,
+              stateRev: 0,
+              nextDueAt: 0,
+              lastEvaluatedAt: null,
+              createdAt: now,
+            },
+          },
+          upsert: true,
+        },
+      })),
+      { ordered: false },
+    );
+  }
+
+  /** Enabled rules due by `now`, the longest due first. */
+  async due(now: number, limit: number): Promise<AlertRule[]> {
+    return (
+      await this.rules
+        .find({ enabled: true, nextDueAt: { $lte: now } })
+        .sort({ nextDueAt: 1 })
+        .limit(limit)
+        .toArray()
+    ).map(toRule);
+  }
+
+  /** Claims the rule's evaluation: true for the one replica whose compare and set on `nextDueAt` wins. */
+  async claim(rule: AlertRule, nextDueAt: number): Promise<boolean> {
+    const result = await this.rules.updateOne({ _id: rule.id, enabled: true, nextDueAt: rule.nextDueAt }, { $set: { nextDueAt } });
+    return result.modifiedCount === 1;
+  }
+
+  /**
+   * Writes the state over the one read (compare and set on `stateRev`), with the notice it owes in
+   * the same write: a state change and its notice are stored together or not at all. False when the
+   * rule changed meanwhile (edited, or written by another replica).
+   */
+  async writeState(rule: AlertRule, state: AlertState, outbox: AlertOutbox | null, now: number): Promise<boolean> {
+    const result = await this.rules.updateOne(
+      { _id: rule.id, stateRev: rule.stateRev },
+      { $set: { state, lastEvaluatedAt: now, ...(outbox ? { outbox } : {}) }, $inc: { stateRev: 1 } },
+    );
+    return result.modifiedCount === 1;
+  }
+
+  /** Rules whose change of state before `before` still owes its notices (a replica stopped in between). */
+  async owing(before: number, limit: number): Promise<AlertRule[]> {
+    return (
+      await this.rules
+        .find({ 'outbox.at': { $lt: before } })
+        .limit(limit)
+        .toArray()
+    ).map(toRule);
+  }
+
+  /** The outbox is done once its notices are stored and queued (only that notice's: a newer one stays). */
+  async clearOutbox(ruleId: string, seq: number): Promise<void> {
+    await this.rules.updateOne({ _id: ruleId, 'outbox.notice.seq': seq }, { $unset: { outbox: '' } });
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * Alert rules (issue 29): what each kind of rule measures from a tenant's counters, whether that
+ * breaches the rule, and the rule's state machine, ok → firing → resolved → firing …, which says
+ * which evaluation sends a notice. One notice per change of state: a rule that stays firing (or
+ * stays clear) sends nothing, however often it is evaluated. Use cases and repositories hold no
+ * part of this rule.
+ */
+
+/** The error types a rule may name (SPEC.md "Errors"); null: any type. */
+export type AlertErrorType = string | null;
+
+export type AlertCondition =
+  /** Open errors of one type (or any) above a count, or above a share of the objects processed in the last hour. */
+  | { kind: 'open-errors'; errorType: AlertErrorType; measure: 'count' | 'share'; threshold: number }
+  /** The oldest change accepted but not applied yet is older than `minutes`. */
+  | { kind: 'sync-lag'; minutes: number }
+  /** The CRM refuses the token (401/403), the daily cap is reached, or it has not answered for `unreachableMinutes`. */
+  | { kind: 'crm-connection'; unreachableMinutes: number }
+  /** An import failed in the last hour. */
+  | { kind: 'import-failed' }
+  /** An import's initialization webhook failed for good in the last hour. */
+  | { kind: 'webhook-failed' };
+
+export type AlertKind = AlertCondition['kind'];
+export const ALERT_KINDS: readonly AlertKind[] = ['open-errors', 'sync-lag', 'crm-connection', 'import-failed', 'webhook-failed'];
+
+/** What the evaluator read for one tenant (and store), once per evaluation: counts it reads cheaply. */
+export interface AlertCounters {
+  now: number;
+  /** Open errors by type. */
+  openErrors: Record<string, number>;
+  /** Objects processed in the last hour (the share's denominator). */
+  processedLastHour: number;
+  /** When the oldest change accepted but not applied yet was accepted; null: none. */
+  oldestUnappliedAt: number | null;
+  /** The portal's CRM: open errors whose write the CRM refused with 401 or 403 (token revoked or refused). */
+  crmRefusals: number;
+  /** The portal's CRM wait, if its work waits now. */
+  crmWait: { reason: 'rate-limited' | 'daily-cap' | 'unreachable'; since: number } | null;
+  /** Imports that failed in the last hour, and of those, the ones whose webhook failed for good. */
+  failedImports: number;
+  failedWebhooks: number;
+}
+
+/** What a rule measured: whether it is breached, the figure a notice reports, and why in words. */
+export interface AlertMeasure {
+  breached: boolean;
+  value: number;
+  summary: string;
+}
+
+const MINUTE = 60_000;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Measures a rule's condition on the counters read for its tenant. */
+export function measureAlert(condition: AlertCondition, counters: AlertCounters): AlertMeasure {
+  switch (condition.kind) {
+    case 'open-errors': {
+      const { errorType, measure, threshold } = condition;
+      const open = errorType === null ? Object.values(counters.openErrors).reduce((sum, n) => sum + n, 0) : (counters.openErrors[errorType] ?? 0);
+      const what = `open ${errorType ?? ''}${errorType ? ' ' : ''}error`;
+      if (measure === 'count') return { breached: open > threshold, value: open, summary: `${plural(open, what)} (threshold ${threshold})` };
+      // A share of nothing processed is no share: open errors alone do not breach a share rule.
+      const share = counters.processedLastHour === 0 ? 0 : Math.round((open / counters.processedLastHour) * 1000) / 10;
+      return {
+        breached: share > threshold,
+        value: open,
+        summary: `${plural(open, what)}, ${share}% of ${plural(counters.processedLastHour, 'object')} processed in the last hour (threshold ${threshold}%)`,
+      };
+    }
+    case 'sync-lag': {
+      const lag = counters.oldestUnappliedAt === null ? 0 : Math.max(0, Math.floor((counters.now - counters.oldestUnappliedAt) / MINUTE));
+      return {
+        breached: lag > condition.minutes,
+        value: lag,
+        summary: `the oldest change not applied yet waits for ${plural(lag, 'minute')} (threshold ${condition.minutes})`,
+      };
+    }
+    case 'crm-connection':
+      return crmConnection(condition.unreachableMinutes, counters);
+    case 'import-failed':
+      return {
+        breached: counters.failedImports > 0,
+        value: counters.failedImports,
+        summary: `${plural(counters.failedImports, 'import')} failed in the last hour`,
+      };
+    case 'webhook-failed':
+      return {
+        breached: counters.failedWebhooks > 0,
+        value: counters.failedWebhooks,
+        summary: `${plural(counters.failedWebhooks, 'import webhook')} failed for good in the last hour`,
+      };
+  }
+}
+
+function crmConnection(unreachableMinutes: number, { crmRefusals, crmWait, now }: AlertCounters): AlertMeasure {
+  if (crmRefusals > 0)
+    return { breached: true, value: crmRefusals, summary: `the CRM refused the connection's token (401/403) for ${plural(crmRefusals, 'object')}` };
+  if (crmWait?.reason === 'daily-cap') return { breached: true, value: 1, summary: "the CRM account's daily request cap is reached" };
+  if (crmWait?.reason === 'unreachable') {
+    const minutes = Math.floor((now - crmWait.since) / MINUTE);
+    if (minutes >= unreachableMinutes) return { breached: true, value: minutes, summary: `the CRM has not answered for ${plural(minutes, 'minute')}` };
+  }
+  return { breached: false, value: 0, summary: 'the CRM connection works' };
+}
+
+/** A rule's state as stored: `seq` counts its changes of state (the notices' natural key). */
+export interface AlertState {
+  status: 'ok' | 'firing' | 'resolved';
+  seq: number;
+  /** When the current status began; null for a rule never evaluated. */
+  since: number | null;
+  /** The figure of the last evaluation. */
+  value: number;
+  summary: string;
+}
+
+export const INITIAL_ALERT_STATE: AlertState = { status: 'ok', seq: 0, since: null, value: 0, summary: 'not evaluated yet' };
+
+export type AlertEvent =
+  /** The evaluator measured the rule. */
+  | { kind: 'evaluated'; measure: AlertMeasure; now: number }
+  /** The customer disabled the rule or changed its condition: it starts over without a notice. */
+  | { kind: 'reset' };
+
+/** The notice a change of state sends: `seq` is the new state's, so a repeated write sends nothing twice. */
+export interface AlertNoticeEffect {
+  kind: 'firing' | 'resolved';
+  seq: number;
+  value: number;
+  summary: string;
+}
+
+/** `next` is the state itself (the same object) when nothing is to be written. */
+export interface AlertTransition {
+  next: AlertState;
+  notice: AlertNoticeEffect | null;
+}
+
+export function alertTransition(state: AlertState, event: AlertEvent): AlertTransition {
+  if (event.kind === 'reset') return { next: state.status === 'ok' && state.since === null ? state : INITIAL_ALERT_STATE, notice: null };
+  const { measure, now } = event;
+  const firing = state.status === 'firing';
+  if (measure.breached === firing) {
+    // No change of state: the figure is kept current for the console, without a notice.
+    const same = state.value === measure.value && state.summary === measure.summary && state.since !== null;
+    return { next: same ? state : { ...state, since: state.since ?? now, value: measure.value, summary: measure.summary }, notice: null };
+  }
+  const seq = state.seq + 1;
+  const status = measure.breached ? 'firing' : 'resolved';
+  return {
+    next: { status, seq, since: now, value: measure.value, summary: measure.summary },
+    notice: { kind: measure.breached ? 'firing' : 'resolved', seq, value: measure.value, summary: measure.summary },
+  };
+}
+
+/**
+ * The evaluation slot a time falls in: a rule is evaluated once per slot, by the replica that
+ * claims it first (compare and set on the stored slot).
+ */
+export const alertSlot = (now: number, intervalMs: number): number => Math.floor(now / intervalMs);
+
+/** The rules every tenant has from install on (a customer adds destinations; they can be edited or disabled). */
+export const DEFAULT_ALERT_RULES: readonly { key: string; name: string; condition: AlertCondition }[] = [
+  { key: 'default-crm-connection', name: 'CRM connection failing', condition: { kind: 'crm-connection', unreachableMinutes: 15 } },
+  { key: 'default-import-failed', name: 'Import failed', condition: { kind: 'import-failed' } },
+];
+
+/** The console page that shows what a rule is about, under the portal's pages (a notice links to it). */
+export function alertConsolePath(portalId: number, condition: AlertCondition): string {
+  const base = `/console/portals/${portalId}`;
+  switch (condition.kind) {
+    case 'open-errors':
+      return condition.errorType ? `${base}/errors?errorType=${encodeURIComponent(condition.errorType)}` : `${base}/errors`;
+    case 'sync-lag':
+      return `${base}/overview`;
+    case 'crm-connection':
+      return `${base}/alerts`;
+    case 'import-failed':
+    case 'webhook-failed':
+      return `${base}/stores`;
+  }
+}

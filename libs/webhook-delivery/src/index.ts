@@ -1,0 +1,2 @@
+export { checkTarget, pinnedAgents, type ResolveHost, type TargetCheck } from './target-policy';
+export { postJson, type PostAttempt, type PostJsonOptions } from './post-json';

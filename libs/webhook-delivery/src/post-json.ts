@@ -1,0 +1,67 @@
+import axios from 'axios';
+import { signV1, signV3 } from '@ecomm-sync/webhook-signature';
+import { checkTarget, pinnedAgents, type ResolveHost } from './target-policy';
+
+/** The longest answer read from a receiver: only its status matters here. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+export interface PostJsonOptions {
+  timeoutMs: number;
+  /** Loopback, private and link-local targets (WEBHOOK_ALLOW_PRIVATE_TARGETS: development and tests only). */
+  allowPrivateTargets: boolean;
+  /** Signs the body as the import webhook is signed (X-Crm-Signature v1 and v3); absent: unsigned (Slack). */
+  secret?: string;
+  resolve?: ResolveHost;
+  /** The time the v3 signature is made at (tests). */
+  now?: () => number;
+}
+
+/** One attempt: `final` when trying again cannot help (a refused target, a 4xx other than 408 and 429). */
+export type PostAttempt = { ok: true; status: number } | { ok: false; final: boolean; status: number | null; error: string };
+
+/**
+ * POSTs a JSON body once to a public unicast target (checkTarget: the host is resolved once and
+ * only the checked addresses are connected to), with a timeout for the whole attempt, no redirects
+ * and no proxy, optionally signed with `secret` the way the import webhook is (decision 0026).
+ */
+export async function postJson(url: string, body: string, options: PostJsonOptions): Promise<PostAttempt> {
+  const target = await checkTarget(url, options.allowPrivateTargets, options.resolve);
+  if ('refusal' in target) return { ok: false, final: true, status: null, error: `the target was refused: ${target.refusal}` };
+  const agents = pinnedAgents(target.addresses);
+  const timestamp = (options.now ?? Date.now)();
+  const signature = options.secret
+    ? {
+        'x-crm-signature': signV1(options.secret, body),
+        'x-crm-signature-version': 'v1',
+        'x-crm-signature-v3': signV3(options.secret, 'POST', url, body, timestamp),
+        'x-crm-request-timestamp': String(timestamp),
+      }
+    : {};
+  try {
+    const response = await axios.post<string>(url, body, {
+      timeout: options.timeoutMs,
+      signal: AbortSignal.timeout(options.timeoutMs),
+      maxContentLength: MAX_ANSWER_BYTES,
+      maxRedirects: 0,
+      ...agents,
+      proxy: false,
+      responseType: 'text',
+      transformResponse: [(data: string) => data],
+      validateStatus: () => true,
+      headers: { 'content-type': 'application/json', ...signature },
+    });
+    if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
+    const final = response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429;
+    return { ok: false, final, status: response.status, error: `answered ${response.status}` };
+  } catch (error) {
+    const message = axios.isAxiosError(error)
+      ? error.code === 'ECONNABORTED' || error.code === 'ERR_CANCELED'
+        ? `no whole answer within ${options.timeoutMs} ms`
+        : (error.code ?? error.message)
+      : String(error);
+    return { ok: false, final: false, status: null, error: message };
+  } finally {
+    agents.httpAgent.destroy();
+    agents.httpsAgent.destroy();
+  }
+}
