@@ -20,7 +20,7 @@ import {
 import type { Logger } from '@ecomm-sync/logger';
 import type { LaneShare, ServiceAddress } from '@ecomm-sync/domain';
 import type { Broker } from '@ecomm-sync/messaging';
-import { TtlCache } from '@ecomm-sync/util';
+import { TtlCache } from '@ecomm-sync/domain';
 import { adminRoutes, oauthRoutes } from './entry-points/admin.routes';
 import { consoleRoutes, type OperationsPort } from './entry-points/console.routes';
 import { consoleOperationsRoutes } from './entry-points/console-operations.routes';

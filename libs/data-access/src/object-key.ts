@@ -1,5 +1,5 @@
 import type { ObjectScope, ObjectType, Tenant } from '@ecomm-sync/contracts';
-import { keyOf } from '@ecomm-sync/util';
+import { keyOf } from '@ecomm-sync/domain';
 
 /** The natural key of a sender object: every data query carries the tenant part of it. */
 export interface ObjectKey extends Tenant {

@@ -40,3 +40,4 @@ export * from './checkout-machine';
 export * from './revision-acceptance';
 export * from './waiting-change-machine';
 export * from './alert-machine';
+export * from './util';

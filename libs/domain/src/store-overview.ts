@@ -1,5 +1,5 @@
 import { OBJECT_TYPES, type ErrorType, type ObjectType } from '@ecomm-sync/contracts';
-import { keyOf } from '@ecomm-sync/util';
+import { keyOf } from './util';
 import { inspectedStatus } from './dry-run';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ObjectScope } from '@ecomm-sync/contracts';
 import { ECOMM_PROPERTY_PREFIX } from '@ecomm-sync/contracts';
-import { keyOf } from '@ecomm-sync/util';
+import { keyOf } from './util';
 
 /** Unique CRM property that makes creates idempotent: a retried create finds the object it made. */
 export const SYNC_KEY_PROPERTY = `${ECOMM_PROPERTY_PREFIX}sync_key`;

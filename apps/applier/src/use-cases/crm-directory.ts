@@ -2,7 +2,7 @@ import type { ObjectType } from '@ecomm-sync/contracts';
 import type { CrmPort } from '@ecomm-sync/crm-client';
 import type { CrmConnections } from '@ecomm-sync/crm-connections';
 import { connectionVersionOf, type Portal, type SharedPropertyNames } from '@ecomm-sync/data-access';
-import { keyOf, TtlCache } from '@ecomm-sync/util';
+import { keyOf, TtlCache } from '@ecomm-sync/domain';
 
 /** How long a replica that did not get to read a key's names waits for the one that did, at most. */
 const SHARED_READ_WAIT_MS = 2_000;

@@ -3,7 +3,7 @@ import type { EcommerceInstall, PendingCheckout } from '@ecomm-sync/data-access'
 import { ABANDONED_STAGE, PENDING_STAGE } from '@ecomm-sync/domain';
 import { recordingLogger } from '@ecomm-sync/testing';
 import { aPortal, aTenant, FakeCrm } from '@ecomm-sync/testing-fakes';
-import { keyOf } from '@ecomm-sync/util';
+import { keyOf } from '@ecomm-sync/domain';
 import { CrmDirectory } from './crm-directory';
 import { SweepAbandonedCheckoutsUseCase } from './sweep-abandoned-checkouts.use-case';
 

@@ -1,6 +1,6 @@
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { Portal, Repositories } from '@ecomm-sync/data-access';
-import { keyOf, TtlCache } from '@ecomm-sync/util';
+import { keyOf, TtlCache } from '@ecomm-sync/domain';
 
 export type Access = { portal: Portal } | { held: { type: 'INACTIVE_PORTAL' | 'PORTAL_NOT_SYNC_ENABLED'; reason: string } };
 

@@ -1,6 +1,6 @@
 import type { ObjectScope, ObjectType } from '@ecomm-sync/contracts';
 import type { Repositories, WaitingObject } from '@ecomm-sync/data-access';
-import { keyOf } from '@ecomm-sync/util';
+import { keyOf } from '@ecomm-sync/domain';
 import type { ApplyOutcome, WaitingEntry } from './apply-outcome';
 import { addToGroups, revisionOf, waitingKey, type ChangeGroup, type LinkedObjects } from './change-group';
 import type { ChangeWriter } from './change-writer';

@@ -1,4 +1,4 @@
-import { keyOf, TtlCache } from '@ecomm-sync/util';
+import { keyOf, TtlCache } from '@ecomm-sync/domain';
 import { DEFAULT_GROUPS, withDefaults, type CrmType, type PropertyDefinition } from '../domain/object-types';
 import { CrmError, type CrmErrorDetails } from '../domain/crm-error';
 import { valueProblem } from '../domain/validate-values';

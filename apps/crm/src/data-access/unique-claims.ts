@@ -1,6 +1,6 @@
 import type { mongo } from 'mongoose';
 import { findIn } from '@ecomm-sync/data-access';
-import { keyOf } from '@ecomm-sync/util';
+import { keyOf } from '@ecomm-sync/domain';
 import { CrmError } from '../domain/crm-error';
 import type { CrmType, PropertyDefinition } from '../domain/object-types';
 import type { UniqueValueDoc } from './crm-models';

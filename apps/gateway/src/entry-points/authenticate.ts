@@ -3,7 +3,7 @@ import type { Tenant } from '@ecomm-sync/contracts';
 import { hashSecret, type AccountRepository, type Credential, type CredentialRepository } from '@ecomm-sync/data-access';
 import { encodeSettingsOwner } from '@ecomm-sync/domain';
 import { AppError, bearerToken } from '@ecomm-sync/http';
-import { TtlCache } from '@ecomm-sync/util';
+import { TtlCache } from '@ecomm-sync/domain';
 
 /** Who is calling, from a verified credential (SPEC.md "Authentication"). */
 export type Principal =

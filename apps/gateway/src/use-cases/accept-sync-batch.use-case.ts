@@ -5,7 +5,7 @@ import type { StoreRepository } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
-import { keyOf, TtlCache } from '@ecomm-sync/util';
+import { keyOf, TtlCache } from '@ecomm-sync/domain';
 import type { LaneShares } from './lane-shares';
 
 /**

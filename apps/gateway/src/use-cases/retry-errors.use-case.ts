@@ -1,7 +1,7 @@
 import type { ConsoleRetryResult, ErrorType, ObjectType, RefreshObjectsMessage } from '@ecomm-sync/contracts';
 import { inConsoleScope, type ConsoleScope, type Repositories } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/http';
-import { keyOf } from '@ecomm-sync/util';
+import { keyOf } from '@ecomm-sync/domain';
 
 /**
  * The mapper's re-apply of stored objects (RefreshObjectsUseCase, `objects.refresh`): maps their

@@ -3,7 +3,7 @@ import { TOPICS } from '@ecomm-sync/contracts';
 import type { OwnedObjectState, Repositories } from '@ecomm-sync/data-access';
 import type { Logger } from '@ecomm-sync/logger';
 import type { Broker } from '@ecomm-sync/messaging';
-import { keyOf } from '@ecomm-sync/util';
+import { keyOf } from '@ecomm-sync/domain';
 import { publishMappedStates } from './publish-mapped-states';
 
 /**

@@ -3,7 +3,7 @@ import { TOPICS } from '@ecomm-sync/contracts';
 import type { OwnedObjectState } from '@ecomm-sync/data-access';
 import { mapObject } from '@ecomm-sync/domain';
 import type { Broker } from '@ecomm-sync/messaging';
-import { keyOf } from '@ecomm-sync/util';
+import { keyOf } from '@ecomm-sync/domain';
 
 /**
  * Maps stored states with one owner's settings and publishes them to the applier, grouped per

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { ErrorType, ObjectType } from '@ecomm-sync/contracts';
-import { keyOf } from '@ecomm-sync/util';
+import { keyOf } from '@ecomm-sync/domain';
 import { objectStateModel } from '../models/object-state.model';
 import { objectSyncModel } from '../models/object-sync.model';
 import { storeModel } from '../models/store.model';

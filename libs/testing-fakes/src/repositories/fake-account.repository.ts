@@ -1,6 +1,6 @@
 import type { AccountRepository, Application, Developer, Install } from '@ecomm-sync/data-access';
 import { hashSecret, secretMatches } from '@ecomm-sync/data-access';
-import { keyOf } from '@ecomm-sync/util';
+import { keyOf } from '@ecomm-sync/domain';
 import { copy, type PublicOf } from '../public-of';
 
 type StoredApplication = Application & { clientSecretHash: string; clientSecretSealed: string };

@@ -11,7 +11,7 @@ import type {
   StoredOpenErrors,
   StoredStoreLabel,
 } from '@ecomm-sync/data-access';
-import { keyOf } from '@ecomm-sync/util';
+import { keyOf } from '@ecomm-sync/domain';
 import type { PublicOf } from '../public-of';
 import { FakeObjectStateRepository } from './fake-object-state.repository';
 import { FakeObjectSyncRepository } from './fake-object-sync.repository';

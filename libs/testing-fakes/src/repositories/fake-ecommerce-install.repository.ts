@@ -1,6 +1,6 @@
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { EcommerceInstall, EcommerceInstallRepository } from '@ecomm-sync/data-access';
-import { keyOf } from '@ecomm-sync/util';
+import { keyOf } from '@ecomm-sync/domain';
 import { copy, type PublicOf } from '../public-of';
 
 const NOT_INSTALLED: EcommerceInstall = { installCompleted: false, dashboardInstalled: false, workflowsEnabled: false, installedAt: null, uninstalledAt: null };

@@ -1,6 +1,6 @@
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { Store, StoreRepository } from '@ecomm-sync/data-access';
-import { keyOf } from '@ecomm-sync/util';
+import { keyOf } from '@ecomm-sync/domain';
 import { copy, type PublicOf } from '../public-of';
 
 const tenantKey = (tenant: Tenant) => keyOf(tenant.portalId, tenant.appId);
