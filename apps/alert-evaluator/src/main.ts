@@ -1,6 +1,6 @@
 import { alertNoticeMessageSchema, createValidator, TOPICS, type AlertNoticeMessage } from '@ecomm-sync/contracts';
-import { MongoCrmBudgets } from '@ecomm-sync/crm-budget';
-import { CrmConnections } from '@ecomm-sync/crm-connections';
+import { MongoCrmBudgets } from '@ecomm-sync/crm-client';
+import { CrmConnections } from '@ecomm-sync/crm-client';
 import { SecretBox } from '@ecomm-sync/data-access';
 import { runPeriodically, runService } from '@ecomm-sync/service-runtime';
 import { countEvaluations } from './alert-metrics';

@@ -1,6 +1,6 @@
 import type { MappedChange, MappedChangesMessage } from '@ecomm-sync/contracts';
 import { HttpCrmClient, type CrmPort } from '@ecomm-sync/crm-client';
-import type { CrmConnections } from '@ecomm-sync/crm-connections';
+import type { CrmConnections } from '@ecomm-sync/crm-client';
 import type { Repositories } from '@ecomm-sync/data-access';
 import { createLogger } from '@ecomm-sync/logger';
 import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';

@@ -1,7 +1,7 @@
 import { TOPICS, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
-import { MongoCrmBudgets } from '@ecomm-sync/crm-budget';
+import { MongoCrmBudgets } from '@ecomm-sync/crm-client';
 import { HttpCrmClient } from '@ecomm-sync/crm-client';
-import { CrmConnections } from '@ecomm-sync/crm-connections';
+import { CrmConnections } from '@ecomm-sync/crm-client';
 import { SecretBox } from '@ecomm-sync/data-access';
 import { runPeriodically, runService, startCrmRequestLog } from '@ecomm-sync/service-runtime';
 import { loadApplierConfig } from './config';

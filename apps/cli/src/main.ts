@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '@ecomm-sync/config';
-import { CrmConnections } from '@ecomm-sync/crm-connections';
+import { CrmConnections } from '@ecomm-sync/crm-client';
 import { connectDatabase, SecretBox } from '@ecomm-sync/data-access';
 import { isQueueName, QUEUES, redriveAllDeadLetters, redriveDeadLetters } from '@ecomm-sync/messaging';
 import { installEcommerceFor, provisionPortal } from '@ecomm-sync/provisioning';

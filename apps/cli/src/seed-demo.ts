@@ -1,4 +1,4 @@
-import { CrmConnections } from '@ecomm-sync/crm-connections';
+import { CrmConnections } from '@ecomm-sync/crm-client';
 import { SecretBox, type Repositories } from '@ecomm-sync/data-access';
 import { prepareSyncReadyPortal, provisionPortal } from '@ecomm-sync/provisioning';
 

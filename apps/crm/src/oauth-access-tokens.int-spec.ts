@@ -1,11 +1,11 @@
 import axios from 'axios';
-import { CrmConnections, OAuthAccessTokens } from '@ecomm-sync/crm-connections';
+import { CrmConnections, OAuthAccessTokens } from '@ecomm-sync/crm-client';
 import { connectDatabase, SecretBox, sealedFor, type Database, type Portal } from '@ecomm-sync/data-access';
 import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
 import { startTestCrmServer, type TestCrmServer } from './crm-server-fixture';
 
 /**
- * The service's OAuth connection (libs/crm-connections) against the built-in CRM's token endpoint:
+ * The service's OAuth connection (libs/crm-client/src/connections) against the built-in CRM's token endpoint:
  * a portal whose CRM connection is "hosted" with OAuth, pointed at the built-in CRM, syncs there.
  * It lives here because libs may not import the CRM app. The CRM's clock and the service's are
  * the test's, apart, so that the CRM can expire a token the service still holds fresh.

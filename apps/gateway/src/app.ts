@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import { gatewayOpenApiDocument, TOPICS, type CatchUpMessage, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
 import { HttpCrmClient, type CrmExchangeSink } from '@ecomm-sync/crm-client';
-import { CrmConnections, type CrmConnectionsOptions } from '@ecomm-sync/crm-connections';
+import { CrmConnections, type CrmConnectionsOptions } from '@ecomm-sync/crm-client';
 import { SecretBox, type Credential, type Repositories } from '@ecomm-sync/data-access';
 import {
   apiDocsRoutes,

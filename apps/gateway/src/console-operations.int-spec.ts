@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import amqplib from 'amqplib';
 import type { Express } from 'express';
 import request from 'supertest';
-import { MongoCrmBudgets } from '@ecomm-sync/crm-budget';
+import { MongoCrmBudgets } from '@ecomm-sync/crm-client';
 import { createLogger } from '@ecomm-sync/logger';
 import { startHealthServer } from '@ecomm-sync/http';
 import { namesOf, peekDeadLetters, queueStats } from '@ecomm-sync/messaging';

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import request from 'supertest';
-import { CrmConnections } from '@ecomm-sync/crm-connections';
+import { CrmConnections } from '@ecomm-sync/crm-client';
 import { SecretBox } from '@ecomm-sync/data-access';
 import { seedPortal, TEST_SECRETS_KEY } from '@ecomm-sync/test-harness';
 import { waitFor } from '@ecomm-sync/testing';

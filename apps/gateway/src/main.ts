@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { keyList } from '@ecomm-sync/data-access';
-import { MongoCrmBudgets } from '@ecomm-sync/crm-budget';
+import { MongoCrmBudgets } from '@ecomm-sync/crm-client';
 import { listen } from '@ecomm-sync/http';
 import { parseServiceAddresses } from '@ecomm-sync/domain';
 import { peekDeadLetters, queueStats, redriveDeadLetters } from '@ecomm-sync/messaging';

@@ -22,3 +22,5 @@ export type { CrmRequestLogOptions } from './crm-request-log';
 export { crmObjectKey } from './crm-exchange';
 export type { CrmExchange, CrmExchangeMessage, CrmExchangeSink } from './crm-exchange';
 export { MAX_LOGGED_BODY_BYTES, REDACTED } from './crm-exchange-redaction';
+export * from './connections';
+export * from './budget';

@@ -1,6 +1,6 @@
 /**
  * The request budget of one CRM account, as the CRM client sees it: the port that a shared store
- * (libs/crm-budget) implements. Types only, and the hosted CRM's published limits.
+ * (libs/crm-client/src/budget) implements. Types only, and the hosted CRM's published limits.
  */
 
 export type CrmRequestKind = 'request' | 'search';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import axios from 'axios';
 import type { ObjectType, PropertyValue } from '@ecomm-sync/contracts';
 import { HttpCrmClient } from '@ecomm-sync/crm-client';
-import { CrmConnections, type CrmConnectionsOptions } from '@ecomm-sync/crm-connections';
+import { CrmConnections, type CrmConnectionsOptions } from '@ecomm-sync/crm-client';
 import { connectDatabase, SecretBox, type Database } from '@ecomm-sync/data-access';
 import { prepareSyncReadyPortal, provisionPortal } from '@ecomm-sync/provisioning';
 import { freePort, testInfrastructure, uniqueName, waitFor } from '@ecomm-sync/testing';

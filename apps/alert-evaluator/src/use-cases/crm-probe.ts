@@ -1,5 +1,5 @@
 import { CrmRequestError } from '@ecomm-sync/crm-client';
-import type { CrmConnections } from '@ecomm-sync/crm-connections';
+import type { CrmConnections } from '@ecomm-sync/crm-client';
 import type { PortalRepository } from '@ecomm-sync/data-access';
 
 /**

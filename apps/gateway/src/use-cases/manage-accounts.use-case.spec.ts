@@ -1,4 +1,4 @@
-import { CrmConnections } from '@ecomm-sync/crm-connections';
+import { CrmConnections } from '@ecomm-sync/crm-client';
 import { SecretBox, sealedFor } from '@ecomm-sync/data-access';
 import { recordingLogger } from '@ecomm-sync/testing';
 import { aPortal, asRepositories, FakeAccountRepository, FakeCredentialRepository, FakePortalRepository } from '@ecomm-sync/testing-fakes';

@@ -12,7 +12,7 @@ import {
 } from '@ecomm-sync/data-access';
 import type { CrmConnectionInput, CrmConnectionView } from '@ecomm-sync/contracts';
 import { CrmAdminClient } from '@ecomm-sync/crm-client';
-import { CrmConnectionInputError, type CrmConnections } from '@ecomm-sync/crm-connections';
+import { CrmConnectionInputError, type CrmConnections } from '@ecomm-sync/crm-client';
 import { AppError } from '@ecomm-sync/http';
 import type { Logger } from '@ecomm-sync/logger';
 import { provisionPortal } from '@ecomm-sync/provisioning';

@@ -23,7 +23,7 @@ import {
 import { AppError } from '@ecomm-sync/http';
 import { tenantOf, type AskedTenant } from './console-tenant';
 
-/** The portal's CRM, through its CRM connection (libs/crm-connections); null: no such portal. */
+/** The portal's CRM, through its CRM connection (libs/crm-client/src/connections); null: no such portal. */
 export interface PortalCrmPort {
   crmOf(portalId: number): Promise<CrmPort | null>;
 }

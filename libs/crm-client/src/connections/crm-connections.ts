@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CrmConnection, CrmConnectionInput, CrmConnectionView, CrmLimits } from '@ecomm-sync/contracts';
-import { HttpCrmClient, type CrmClientOptions, type CrmPort } from '@ecomm-sync/crm-client';
+import { HttpCrmClient, type CrmClientOptions, type CrmPort } from '../index';
 import { currentEcommPipeline, sealedFor, type Portal, type PortalRepository, type SecretBox, type StoredCrmConnection } from '@ecomm-sync/data-access';
 import type { Logger } from '@ecomm-sync/logger';
 import { CrmConnectionInputError, toCrmConnection } from './crm-connection-input';

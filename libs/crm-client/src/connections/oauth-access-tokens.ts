@@ -1,5 +1,5 @@
 import axios, { isAxiosError } from 'axios';
-import { crmErrorReason, CrmRequestError } from '@ecomm-sync/crm-client';
+import { crmErrorReason, CrmRequestError } from '../index';
 import { sealedFor, type PortalRepository, type SecretBox, type StoredOAuthToken } from '@ecomm-sync/data-access';
 
 export interface OAuthAccessTokensOptions {

@@ -11,7 +11,7 @@ import {
   type CrmPort,
   type CrmPropertyGroup,
   type CrmPropertyInfo,
-} from '@ecomm-sync/crm-client';
+} from '../index';
 import type { OAuthAccessTokens } from './oauth-access-tokens';
 
 type Properties = Record<string, string | null>;
