@@ -4,13 +4,17 @@ import eslintConfigPrettier from 'eslint-config-prettier';
 
 // Apps import libs; libs never import apps; each layer only what is below it (STYLE.md habit 1).
 // Apps and data-access libs import testing code only in their tests (TEST_FILES).
+// Floors, lowest first: util (contracts) < domain < runtime < data-access < feature < app; testing
+// libs may stand on every floor but apps. An import never runs up a floor (docs/architecture.md).
 const depConstraints = [
-  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:feature', 'type:data-access', 'type:domain', 'type:util'] },
-  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:domain', 'type:util'] },
-  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:testing', 'type:feature', 'type:data-access', 'type:domain', 'type:util'] },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:feature', 'type:data-access', 'type:runtime', 'type:domain', 'type:util'] },
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:runtime', 'type:domain', 'type:util'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:testing', 'type:feature', 'type:data-access', 'type:runtime', 'type:domain', 'type:util'] },
   // type:testing holds test helpers that depend on contracts alone; libs' own specs use them.
-  { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:domain', 'type:util', 'type:testing'] },
-  { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:domain', 'type:util'] },
+  { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:runtime', 'type:domain', 'type:util', 'type:testing'] },
+  { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:runtime', 'type:domain', 'type:util'] },
+  // The runtime (configuration, logging, metrics and traces, HTTP in and out) stands on the domain and the contracts.
+  { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:runtime', 'type:domain', 'type:util'] },
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
   // The console runs in the browser: it may import only what a browser bundle can hold (decision 0041).
@@ -47,7 +51,7 @@ export default tseslint.config(
       '@nx/enforce-module-boundaries': boundaries(depConstraints),
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // Configuration is read and validated in one place (STYLE.md habit 5).
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through @ecomm-sync/config.' }],
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through @ecomm-sync/runtime.' }],
     },
   },
   {
@@ -65,7 +69,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['libs/config/src/**/*.ts', 'libs/testing/src/**/*.ts', 'libs/test-harness/src/**/*.ts', '**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
+    files: ['libs/runtime/src/config/**/*.ts', 'libs/testing/src/**/*.ts', 'libs/test-harness/src/**/*.ts', '**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
   // Formatting is Prettier's (.prettierrc.json): no lint rule may fight it.

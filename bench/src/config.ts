@@ -1,4 +1,4 @@
-import { loadConfig } from '@ecomm-sync/config';
+import { loadConfig } from '@ecomm-sync/runtime';
 
 /** What tools/scripts/bench.mjs hands the benchmark (read in one place, as the apps do). */
 export const benchConfig = loadConfig({

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { SHUTDOWN_TIMEOUT_MS } from '@ecomm-sync/http';
+import { SHUTDOWN_TIMEOUT_MS } from '@ecomm-sync/runtime';
 import { deploymentPolicyProblems } from './deployment-policy';
 import { schemaProblems } from './kubernetes-schemas';
 import { readinessAddressProblems } from './readiness-addresses';

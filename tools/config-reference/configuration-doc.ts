@@ -1,4 +1,4 @@
-import { renderConfigReference } from '@ecomm-sync/config';
+import { renderConfigReference } from '@ecomm-sync/runtime';
 import { applierConfigSchema } from '../../apps/applier/src/config';
 import { cliConfig } from '../../apps/cli/src/config';
 import { crmConfigSchema } from '../../apps/crm/src/config';

@@ -1,5 +1,5 @@
 import client from 'prom-client';
-import { metricsEnabled } from '@ecomm-sync/observability';
+import { metricsEnabled } from '@ecomm-sync/runtime';
 
 const evaluations = new client.Counter({
   name: 'ecomm_alert_evaluations_total',

@@ -1,4 +1,4 @@
-import { amqpKeys, commonKeys, loadConfig, mongoKeys, secretsRotationKeys, type ConfigSchema } from '@ecomm-sync/config';
+import { amqpKeys, commonKeys, loadConfig, mongoKeys, secretsRotationKeys, type ConfigSchema } from '@ecomm-sync/runtime';
 
 export const alertEvaluatorConfigSchema = {
   ...commonKeys,

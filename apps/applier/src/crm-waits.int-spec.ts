@@ -2,7 +2,7 @@ import type { MappedChange, MappedChangesMessage } from '@ecomm-sync/contracts';
 import { HttpCrmClient, type CrmPort } from '@ecomm-sync/crm-client';
 import type { CrmConnections } from '@ecomm-sync/crm-client';
 import type { Repositories } from '@ecomm-sync/data-access';
-import { createLogger } from '@ecomm-sync/logger';
+import { createLogger } from '@ecomm-sync/runtime';
 import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
 import { waitFor } from '@ecomm-sync/testing';
 import { ApplyMappedChangesUseCase } from './use-cases/apply-mapped-changes.use-case';

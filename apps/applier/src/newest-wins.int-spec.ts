@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { MappedChange, MappedChangesMessage, ObjectType } from '@ecomm-sync/contracts';
 import { CrmUnavailableError, HttpCrmClient, type CrmPort } from '@ecomm-sync/crm-client';
 import type { Repositories } from '@ecomm-sync/data-access';
-import { createLogger } from '@ecomm-sync/logger';
+import { createLogger } from '@ecomm-sync/runtime';
 import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
 import { ApplyMappedChangesUseCase, type RequestRefresh } from './use-cases/apply-mapped-changes.use-case';
 import { CrmWaits } from './use-cases/crm-waits';

@@ -1,4 +1,4 @@
-import { amqpKeys, commonKeys, mongoKeys, secretsRotationKeys } from '@ecomm-sync/config';
+import { amqpKeys, commonKeys, mongoKeys, secretsRotationKeys } from '@ecomm-sync/runtime';
 
 export const cliConfig = {
   ...commonKeys,

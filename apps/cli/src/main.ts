@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '@ecomm-sync/config';
+import { ConfigError, loadConfig } from '@ecomm-sync/runtime';
 import { CrmConnections } from '@ecomm-sync/crm-client';
 import { connectDatabase, SecretBox } from '@ecomm-sync/data-access';
 import { isQueueName, QUEUES, redriveAllDeadLetters, redriveDeadLetters } from '@ecomm-sync/messaging';

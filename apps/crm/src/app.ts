@@ -1,6 +1,15 @@
 import express, { type Express } from 'express';
-import { apiDocsRoutes, errorHandler, healthRoutes, jsonBody, notFoundHandler, observeRequests, requestContext, type ReadinessCheck } from '@ecomm-sync/http';
-import type { Logger } from '@ecomm-sync/logger';
+import {
+  apiDocsRoutes,
+  errorHandler,
+  healthRoutes,
+  jsonBody,
+  notFoundHandler,
+  observeRequests,
+  requestContext,
+  type ReadinessCheck,
+} from '@ecomm-sync/runtime';
+import type { Logger } from '@ecomm-sync/runtime';
 import type { CrmStore } from './data-access/crm-store';
 import type { HostedLimits } from './domain/hosted-limits';
 import { crmErrorAsHttp } from './entry-points/crm-error-as-http';

@@ -1,4 +1,4 @@
-import { commonKeys, ConfigError, loadConfig, mongoKeys, type ConfigSchema } from '@ecomm-sync/config';
+import { commonKeys, ConfigError, loadConfig, mongoKeys, type ConfigSchema } from '@ecomm-sync/runtime';
 import { HOSTED_INTERVAL_MS, isValidTimeZone, type HostedLimits } from './domain/hosted-limits';
 
 export const crmConfigSchema = {

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import axios from 'axios';
 import mongoose, { type Connection } from 'mongoose';
-import { createLogger } from '@ecomm-sync/logger';
+import { createLogger } from '@ecomm-sync/runtime';
 import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
 import { createCrmApp } from './app';
 import { CrmStore } from './data-access/crm-store';

@@ -1,6 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
 import request from 'supertest';
-import { createLogger } from '@ecomm-sync/logger';
+import { createLogger } from '@ecomm-sync/runtime';
 import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
 import { createCrmApp } from './app';
 import { CrmStore } from './data-access/crm-store';

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import mongoose, { type Connection } from 'mongoose';
 import request from 'supertest';
-import { createLogger } from '@ecomm-sync/logger';
+import { createLogger } from '@ecomm-sync/runtime';
 import { assertEndpointSurvivesFuzz, fuzzRuns, testInfrastructure, uniqueName, type FuzzTarget } from '@ecomm-sync/testing';
 import { createCrmApp } from './app';
 import { CrmStore } from './data-access/crm-store';

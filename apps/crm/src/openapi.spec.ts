@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
 import request from 'supertest';
-import { createLogger } from '@ecomm-sync/logger';
+import { createLogger } from '@ecomm-sync/runtime';
 import { documentedOperations, expressRoutes, routeTableDifferences } from '@ecomm-sync/testing';
 import { createCrmApp } from './app';
 import { CrmStore } from './data-access/crm-store';

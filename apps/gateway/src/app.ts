@@ -16,8 +16,8 @@ import {
   requestContext,
   type FailedAuthThrottleOptions,
   type ReadinessCheck,
-} from '@ecomm-sync/http';
-import type { Logger } from '@ecomm-sync/logger';
+} from '@ecomm-sync/runtime';
+import type { Logger } from '@ecomm-sync/runtime';
 import type { LaneShare, ServiceAddress } from '@ecomm-sync/domain';
 import type { Broker } from '@ecomm-sync/messaging';
 import { TtlCache } from '@ecomm-sync/domain';

@@ -1,4 +1,4 @@
-import { amqpKeys, commonKeys, crmRequestLogKeys, loadConfig, mongoKeys, secretsRotationKeys, type ConfigSchema } from '@ecomm-sync/config';
+import { amqpKeys, commonKeys, crmRequestLogKeys, loadConfig, mongoKeys, secretsRotationKeys, type ConfigSchema } from '@ecomm-sync/runtime';
 
 export const gatewayConfigSchema = {
   ...commonKeys,

@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import { connectDatabase, type Database } from '@ecomm-sync/data-access';
-import { createLogger } from '@ecomm-sync/logger';
+import { createLogger } from '@ecomm-sync/runtime';
 import { Broker, purgeAndDeleteTopology } from '@ecomm-sync/messaging';
 import { TEST_SECRETS_KEY } from '@ecomm-sync/test-harness';
 import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';

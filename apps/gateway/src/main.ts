@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { keyList } from '@ecomm-sync/data-access';
 import { MongoCrmBudgets } from '@ecomm-sync/crm-client';
-import { listen } from '@ecomm-sync/http';
+import { listen } from '@ecomm-sync/runtime';
 import { parseServiceAddresses } from '@ecomm-sync/domain';
 import { peekDeadLetters, queueStats, redriveDeadLetters } from '@ecomm-sync/messaging';
 import { runService, startCrmRequestLog } from '@ecomm-sync/service-runtime';

@@ -1,4 +1,4 @@
-import { amqpKeys, commonKeys, loadConfig, mongoKeys, type ConfigSchema } from '@ecomm-sync/config';
+import { amqpKeys, commonKeys, loadConfig, mongoKeys, type ConfigSchema } from '@ecomm-sync/runtime';
 
 export const mapperConfigSchema = {
   ...commonKeys,

@@ -1,6 +1,6 @@
 import type { Tenant } from '@ecomm-sync/contracts';
 import { connectDatabase, type Database } from '@ecomm-sync/data-access';
-import { createLogger } from '@ecomm-sync/logger';
+import { createLogger } from '@ecomm-sync/runtime';
 import { aSyncBatch, testInfrastructure, uniqueName } from '@ecomm-sync/testing';
 import { RecordSetAsideUseCase } from './use-cases/record-set-aside.use-case';
 

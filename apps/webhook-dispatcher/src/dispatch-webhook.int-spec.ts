@@ -2,7 +2,7 @@ import http from 'node:http';
 import amqplib from 'amqplib';
 import type { ImportEventMessage } from '@ecomm-sync/contracts';
 import { connectDatabase, SecretBox, sealedFor, type Database } from '@ecomm-sync/data-access';
-import { createLogger } from '@ecomm-sync/logger';
+import { createLogger } from '@ecomm-sync/runtime';
 import { Broker, namesOf, purgeAndDeleteTopology } from '@ecomm-sync/messaging';
 import { startWebhookReceiver, testInfrastructure, uniqueName, type WebhookAnswer, type WebhookReceiver } from '@ecomm-sync/testing';
 import { DispatchWebhookUseCase, type DispatchOptions } from './use-cases/dispatch-webhook.use-case';

@@ -1,4 +1,4 @@
-import { countCrmRequestLog } from '@ecomm-sync/observability';
+import { countCrmRequestLog } from '@ecomm-sync/runtime';
 import type { CrmExchange, CrmExchangeSink } from './crm-exchange';
 
 export interface CrmRequestLogOptions {

@@ -1,6 +1,6 @@
 import axios, { type AxiosInstance, type AxiosRequestConfig, isAxiosError } from 'axios';
 import { CrmBudgetPaused, crmRequestOutcome, readRateLimitAnswer, type CrmBudget, type CrmPermit, type CrmRequestKind } from '@ecomm-sync/domain';
-import { countCrmRequest, startSpan, type ActiveSpan } from '@ecomm-sync/observability';
+import { countCrmRequest, startSpan, type ActiveSpan } from '@ecomm-sync/runtime';
 import { crmErrorReason, CrmUnavailableError, toCrmError, type CrmUnavailableReason } from './crm-errors';
 import type { CrmExchangeSink } from './crm-exchange';
 import { CrmExchangeRecorder, type CrmAttempt } from './crm-exchange-recorder';

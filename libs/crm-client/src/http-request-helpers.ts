@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { AxiosRequestConfig } from 'axios';
-import { formatTraceparent, type ActiveSpan } from '@ecomm-sync/observability';
+import { formatTraceparent, type ActiveSpan } from '@ecomm-sync/runtime';
 import { CRM_BATCH_LIMIT, type CrmObject } from './crm-port';
 
 /** The small pieces of HttpCrmClient's requests: connection pooling, headers, trace, batches. */

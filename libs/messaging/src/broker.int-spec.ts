@@ -1,6 +1,6 @@
 import amqplib from 'amqplib';
 import { createValidator } from '@ecomm-sync/contracts';
-import { createLogger } from '@ecomm-sync/logger';
+import { createLogger } from '@ecomm-sync/runtime';
 import { recordingLogger, testInfrastructure, uniqueName, waitFor } from '@ecomm-sync/testing';
 import { purgeAndDeleteTopology, redriveAllDeadLetters, redriveDeadLetters } from './admin';
 import { Broker, type BrokerOptions, type Delivery } from './broker';

@@ -1,6 +1,6 @@
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import type { Logger } from '@ecomm-sync/logger';
+import type { Logger } from '@ecomm-sync/runtime';
 import type { QueueNames } from './topology';
 
 /**

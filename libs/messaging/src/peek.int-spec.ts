@@ -1,5 +1,5 @@
 import amqplib from 'amqplib';
-import { createLogger } from '@ecomm-sync/logger';
+import { createLogger } from '@ecomm-sync/runtime';
 import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
 import { purgeAndDeleteTopology } from './admin';
 import { Broker } from './broker';

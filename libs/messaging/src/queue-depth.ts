@@ -1,6 +1,6 @@
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel } from 'amqplib';
-import type { QueueDepth } from '@ecomm-sync/observability';
+import type { QueueDepth } from '@ecomm-sync/runtime';
 import type { QueueName, QueueNames } from './topology';
 import { withTimeout } from './with-timeout';
 

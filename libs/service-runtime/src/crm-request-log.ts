@@ -1,7 +1,7 @@
 import { CrmRequestLog } from '@ecomm-sync/crm-client';
 import type { ServiceContext } from './run-service';
 
-/** What the CRM request log needs of an app's config (libs/config crmRequestLogKeys). */
+/** What the CRM request log needs of an app's config (libs/runtime/src/config crmRequestLogKeys). */
 export interface CrmRequestLogConfig {
   CRM_REQUEST_LOG: string;
   CRM_REQUEST_LOG_MAX_BUFFERED: number;

@@ -1,4 +1,4 @@
-import { startMetrics, startTracing, stopTracing } from '@ecomm-sync/observability';
+import { startMetrics, startTracing, stopTracing } from '@ecomm-sync/runtime';
 
 export interface ObservabilityConfig {
   METRICS_ENABLED: boolean;
@@ -6,7 +6,7 @@ export interface ObservabilityConfig {
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 }
 
-/** Metrics and tracing as configured (libs/config commonKeys); `stop` flushes the spans not exported yet. */
+/** Metrics and tracing as configured (libs/runtime/src/config commonKeys); `stop` flushes the spans not exported yet. */
 export async function startObservability(service: string, config: ObservabilityConfig): Promise<{ stop: () => Promise<void> }> {
   startMetrics({ enabled: config.METRICS_ENABLED });
   await startTracing(service, { enabled: config.TRACING_ENABLED, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });

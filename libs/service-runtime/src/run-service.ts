@@ -1,12 +1,12 @@
 import type { Server } from 'node:http';
-import { ConfigError } from '@ecomm-sync/config';
+import { ConfigError } from '@ecomm-sync/runtime';
 import { connectDatabase, type Database } from '@ecomm-sync/data-access';
-import { onShutdown, startHealthServer } from '@ecomm-sync/http';
-import { createLogger, type Logger } from '@ecomm-sync/logger';
+import { onShutdown, startHealthServer } from '@ecomm-sync/runtime';
+import { createLogger, type Logger } from '@ecomm-sync/runtime';
 import { Broker } from '@ecomm-sync/messaging';
 import { startObservability } from './observability';
 
-/** What every service of the sync pipeline connects to (libs/config mongoKeys, amqpKeys, commonKeys). */
+/** What every service of the sync pipeline connects to (libs/runtime/src/config mongoKeys, amqpKeys, commonKeys). */
 export interface InfrastructureConfig {
   LOG_LEVEL: string;
   MONGO_URL: string;

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import winston from 'winston';
-import type { Logger } from '@ecomm-sync/logger';
+import type { Logger } from '@ecomm-sync/runtime';
 
 export interface LogEntry {
   level: string;

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyWebhook } from '@ecomm-sync/webhook-signature';
+import { verifyWebhook } from '@ecomm-sync/runtime';
 
 export interface ReceivedWebhook {
   body: unknown;

@@ -1,5 +1,5 @@
 import { sealedFor, type AlertDestination, type AlertNotice, type SecretBox } from '@ecomm-sync/data-access';
-import { postJson, type ResolveHost } from '@ecomm-sync/webhook-delivery';
+import { postJson, type ResolveHost } from '@ecomm-sync/runtime';
 import type { NoticeAttempt, NoticeChannel } from '../use-cases/send-notice.use-case';
 
 export interface HttpChannelOptions {

@@ -9,7 +9,7 @@ import {
   type AlertRuleRepository,
 } from '@ecomm-sync/data-access';
 import { alertConsolePath, alertSlot, alertTransition, measureAlert, type AlertCounters } from '@ecomm-sync/domain';
-import type { Logger } from '@ecomm-sync/logger';
+import type { Logger } from '@ecomm-sync/runtime';
 
 /** The ports of an evaluation: the stored rules, destinations and notices, the counters, and the notice queue. */
 export interface EvaluateAlertsPorts {

@@ -1,5 +1,5 @@
 import type { AlertDestination, AlertDestinationRepository, AlertNotice, AlertNoticeRepository } from '@ecomm-sync/data-access';
-import type { Logger } from '@ecomm-sync/logger';
+import type { Logger } from '@ecomm-sync/runtime';
 import { PoisonMessageError } from '@ecomm-sync/messaging';
 
 /** One attempt to deliver a notice: `final` when trying again cannot help (a refused target, a 4xx, a 5xx SMTP answer). */

@@ -1,6 +1,6 @@
 import { createValidator, mappedChangesMessageSchema, type MappedChangesMessage } from '@ecomm-sync/contracts';
 import type { BatchOptions, Broker } from '@ecomm-sync/messaging';
-import { observeSyncLag } from '@ecomm-sync/observability';
+import { observeSyncLag } from '@ecomm-sync/runtime';
 import type { ApplyMappedChangesUseCase } from '../use-cases/apply-mapped-changes.use-case';
 import type { RecordSetAsideUseCase } from '../use-cases/record-set-aside.use-case';
 

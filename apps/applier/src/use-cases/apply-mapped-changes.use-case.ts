@@ -1,7 +1,7 @@
 import type { MappedChange, MappedChangesMessage } from '@ecomm-sync/contracts';
 import type { ParkedChange, Repositories } from '@ecomm-sync/data-access';
 import { describeFailure, planGroupWrites } from '@ecomm-sync/domain';
-import type { Logger } from '@ecomm-sync/logger';
+import type { Logger } from '@ecomm-sync/runtime';
 import { ApplyOutcome } from './apply-outcome';
 import {
   addToGroups,

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { CrmRequestError } from '@ecomm-sync/crm-client';
 import type { Repositories } from '@ecomm-sync/data-access';
-import type { Logger } from '@ecomm-sync/logger';
+import type { Logger } from '@ecomm-sync/runtime';
 import { isWaiting, nextCrmWait, type CrmWait, type CrmWaitCause, type CrmWaitReason } from '@ecomm-sync/domain';
 import { TtlCache } from '@ecomm-sync/domain';
 import type { ChangeGroup } from './change-group';

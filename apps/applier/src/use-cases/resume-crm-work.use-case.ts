@@ -1,5 +1,5 @@
 import type { Repositories, StoredCrmWait } from '@ecomm-sync/data-access';
-import type { Logger } from '@ecomm-sync/logger';
+import type { Logger } from '@ecomm-sync/runtime';
 import type { ApplyMappedChangesUseCase } from './apply-mapped-changes.use-case';
 import { crmWaitCauseOf, type CrmWaits } from './crm-waits';
 

@@ -1,7 +1,7 @@
 import type { ObjectScope } from '@ecomm-sync/contracts';
 import type { RecordOutcome } from '@ecomm-sync/data-access';
 import { raceRepair } from '@ecomm-sync/domain';
-import type { Logger } from '@ecomm-sync/logger';
+import type { Logger } from '@ecomm-sync/runtime';
 import { regroup, type ChangeGroup, type LinkedObjects } from './change-group';
 import type { WaitingChanges } from './waiting-changes';
 

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { AppError, parseWith } from '@ecomm-sync/http';
+import { AppError, parseWith } from '@ecomm-sync/runtime';
 import type { AssociationLabelStore } from '../data-access/association-label-store';
 import { typesBetween } from '../domain/association-labels';
 import { objectType } from './object-basic.routes';

@@ -1,5 +1,5 @@
 import { Router, type Response } from 'express';
-import { AppError, parseWith } from '@ecomm-sync/http';
+import { AppError, parseWith } from '@ecomm-sync/runtime';
 import type { Associated, AssociationPair, AssociationStore } from '../data-access/association-store';
 import { defaultType } from '../domain/association-labels';
 import type { CrmType } from '../domain/object-types';

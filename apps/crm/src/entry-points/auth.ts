@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { AppError, bearerToken } from '@ecomm-sync/http';
+import { AppError, bearerToken } from '@ecomm-sync/runtime';
 import type { Account, AccountStore } from '../data-access/account-store';
 import { looksIssuedAccessToken, type OAuthStore } from '../data-access/oauth-store';
 

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
-import { AppError, frameworkError } from '@ecomm-sync/http';
+import { AppError, frameworkError } from '@ecomm-sync/runtime';
 import { CrmError, CrmErrorCode, type CrmErrorDetails } from '../domain/crm-error';
 
 /** The HTTP status each refusal of the stores is answered with. */

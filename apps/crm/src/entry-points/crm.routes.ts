@@ -1,5 +1,5 @@
 import { Router, type Response } from 'express';
-import { AppError, parseWith, staticBearerAuth } from '@ecomm-sync/http';
+import { AppError, parseWith, staticBearerAuth } from '@ecomm-sync/runtime';
 import type { Account, CrmStore, StoredObject } from '../data-access/crm-store';
 import type { HostedLimits } from '../domain/hosted-limits';
 import { markedInputError, splitMarkedInputs, type TracedInput } from '../domain/marked-inputs';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
-import { AppError } from '@ecomm-sync/http';
+import { AppError } from '@ecomm-sync/runtime';
 import type { Account } from '../data-access/crm-store';
 import { effectiveLimits, isSearchRequest, LIMIT_MESSAGES, type HostedLimits } from '../domain/hosted-limits';
 import type { RequestLedger } from '../limits/request-ledger';

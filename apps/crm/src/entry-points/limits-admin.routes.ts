@@ -1,5 +1,5 @@
 import { Router, type Request, type RequestHandler } from 'express';
-import { AppError, parseWith } from '@ecomm-sync/http';
+import { AppError, parseWith } from '@ecomm-sync/runtime';
 import type { AccountStore } from '../data-access/account-store';
 import { effectiveLimits, HOSTED_INTERVAL_MS, isValidTimeZone, type HostedLimits } from '../domain/hosted-limits';
 import type { RequestLedger } from '../limits/request-ledger';

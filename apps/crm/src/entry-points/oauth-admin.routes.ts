@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { parseWith } from '@ecomm-sync/http';
+import { parseWith } from '@ecomm-sync/runtime';
 import type { OAuthStore } from '../data-access/oauth-store';
 import { portalIdOf } from './limits-admin.routes';
 import { validateOAuthGrant } from './oauth-schemas';

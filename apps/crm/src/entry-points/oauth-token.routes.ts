@@ -1,5 +1,5 @@
 import express, { Router, type ErrorRequestHandler } from 'express';
-import { AppError } from '@ecomm-sync/http';
+import { AppError } from '@ecomm-sync/runtime';
 import type { OAuthStore, RefreshRefusal } from '../data-access/oauth-store';
 import type { OAUTH_ERROR_CODES, OAUTH_REFUSAL_STATUSES } from './oauth-schemas';
 

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { AppError, parseWith } from '@ecomm-sync/http';
+import { AppError, parseWith } from '@ecomm-sync/runtime';
 import { createWithAssociations } from '../data-access/create-with-associations';
 import type { CrmStore, StoredObject } from '../data-access/crm-store';
 import { isCrmType, type CrmType } from '../domain/object-types';

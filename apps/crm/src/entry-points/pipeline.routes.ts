@@ -1,5 +1,5 @@
 import { Router, type Response } from 'express';
-import { AppError, parseWith } from '@ecomm-sync/http';
+import { AppError, parseWith } from '@ecomm-sync/runtime';
 import type { Account } from '../data-access/account-store';
 import type { Pipeline, PipelineStore } from '../data-access/pipeline-store';
 import { validatePipeline, validatePipelinePatch, validateStage, validateStagePatch } from './setup-schemas';

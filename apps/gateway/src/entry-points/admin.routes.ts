@@ -8,7 +8,7 @@ import {
   newPortalSchema,
   portalChangeSchema,
 } from '@ecomm-sync/contracts';
-import { AppError, failedAuthThrottle, parseWith, staticBearerAuth, type FailedAuthThrottleOptions } from '@ecomm-sync/http';
+import { AppError, failedAuthThrottle, parseWith, staticBearerAuth, type FailedAuthThrottleOptions } from '@ecomm-sync/runtime';
 import { oauthError, type ManageAccountsUseCase } from '../use-cases/manage-accounts.use-case';
 
 const validateNewPortal = createValidator(newPortalSchema);

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { alertDestinationInputSchema, alertRuleInputSchema, createValidator } from '@ecomm-sync/contracts';
 import type { AccountRepository, ConsoleScope } from '@ecomm-sync/data-access';
-import { parseWith } from '@ecomm-sync/http';
+import { parseWith } from '@ecomm-sync/runtime';
 import { tenantOf } from '../use-cases/console-tenant';
 import type { ManageAlertsUseCase } from '../use-cases/manage-alerts.use-case';
 import { grantOf, type Authorizer } from './authenticate';

@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { createValidator, objectIdSchema, objectTypeSchema, propertyMapSchema, v2SettingsSchema } from '@ecomm-sync/contracts';
 import type { AccountRepository } from '@ecomm-sync/data-access';
-import { AppError, parseWith } from '@ecomm-sync/http';
+import { AppError, parseWith } from '@ecomm-sync/runtime';
 import type { InspectObjectUseCase } from '../use-cases/inspect-object.use-case';
 import type { MappingDraftUseCase } from '../use-cases/mapping-draft.use-case';
 import type { AskedTenant } from '../use-cases/console-tenant';

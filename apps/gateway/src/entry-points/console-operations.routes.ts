@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { AppError, staticBearerAuth } from '@ecomm-sync/http';
+import { AppError, staticBearerAuth } from '@ecomm-sync/runtime';
 import { isQueueName, QUEUES, type QueueName } from '@ecomm-sync/messaging';
 import type { ConsoleOperationsUseCase } from '../use-cases/console-operations.use-case';
 import { integerParam } from './query-params';

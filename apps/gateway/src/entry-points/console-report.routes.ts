@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { AccountRepository, ConsoleScope } from '@ecomm-sync/data-access';
-import { AppError } from '@ecomm-sync/http';
+import { AppError } from '@ecomm-sync/runtime';
 import type { ConsoleActivityUseCase, ConsoleReportUseCase } from '../use-cases/console-report.use-case';
 import { grantOf, type Authorizer } from './authenticate';
 import { consoleScope } from './console.routes';

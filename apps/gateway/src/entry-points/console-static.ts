@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { Router } from 'express';
-import { AppError } from '@ecomm-sync/http';
+import { AppError } from '@ecomm-sync/runtime';
 
 /** Everything the console loads comes from its own build: no CDN, no inline script (decision 0033). */
 const CONSOLE_CSP =

@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { createValidator, ERROR_TYPES, OBJECT_TYPES, type ConsoleSession } from '@ecomm-sync/contracts';
 import type { AccountRepository, ConsoleScope } from '@ecomm-sync/data-access';
-import { AppError, parseWith, staticBearerAuth } from '@ecomm-sync/http';
+import { AppError, parseWith, staticBearerAuth } from '@ecomm-sync/runtime';
 import { isQueueName, QUEUES, type QueueName, type QueueStats } from '@ecomm-sync/messaging';
 import type { ConsoleReadUseCase } from '../use-cases/console-read.use-case';
 import type { RetryErrorsUseCase } from '../use-cases/retry-errors.use-case';

@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import type { AccountRepository, ConsoleScope } from '@ecomm-sync/data-access';
-import { AppError, staticBearerAuth } from '@ecomm-sync/http';
+import { AppError, staticBearerAuth } from '@ecomm-sync/runtime';
 import type { CrmExchangesUseCase } from '../use-cases/crm-exchanges.use-case';
 import { grantOf, type Authorizer } from './authenticate';
 import { askedTenant } from './console-objects.routes';

@@ -9,7 +9,7 @@ import {
   v2ImportStartSchema,
   type Tenant,
 } from '@ecomm-sync/contracts';
-import { AppError, parseWith } from '@ecomm-sync/http';
+import { AppError, parseWith } from '@ecomm-sync/runtime';
 import type { ImportTenant, ManageImportsUseCase } from '../use-cases/manage-imports.use-case';
 import { grantOf, type Authorizer } from './authenticate';
 import { objectIdParam, objectTypeParam } from './query-params';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { createValidator, v2StoreSchema, type Tenant } from '@ecomm-sync/contracts';
-import { parseWith } from '@ecomm-sync/http';
+import { parseWith } from '@ecomm-sync/runtime';
 import type { ManageInstallUseCase } from '../use-cases/manage-install.use-case';
 import { grantOf, type Authorizer } from './authenticate';
 import { objectIdParam } from './query-params';

@@ -1,6 +1,6 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
 import { ERROR_TYPES, OBJECT_TYPES, type ErrorType } from '@ecomm-sync/contracts';
-import { AppError } from '@ecomm-sync/http';
+import { AppError } from '@ecomm-sync/runtime';
 
 type Query = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
-import { AppError } from '@ecomm-sync/http';
+import { AppError } from '@ecomm-sync/runtime';
 import type { Principal } from './authenticate';
 
 export interface RateLimitOptions {

@@ -2,7 +2,7 @@ import { Router, type Response } from 'express';
 import { createValidator, v1ImportSettingsSchema, v1SettingsSchema, v2SettingsSchema } from '@ecomm-sync/contracts';
 import type { ReapplyJob } from '@ecomm-sync/data-access';
 import { fromV1Settings, fromV2Settings, toV1Settings, toV2Settings } from '@ecomm-sync/domain';
-import { parseWith } from '@ecomm-sync/http';
+import { parseWith } from '@ecomm-sync/runtime';
 import type { ManageSettingsUseCase } from '../use-cases/manage-settings.use-case';
 import { grantOf, type Authorizer } from './authenticate';
 import { booleanParam } from './query-params';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { createValidator, v1SyncMessagesSchema, v2SyncSubmissionSchema, type Tenant } from '@ecomm-sync/contracts';
-import { parseWith } from '@ecomm-sync/http';
+import { parseWith } from '@ecomm-sync/runtime';
 import type { AcceptSyncBatchUseCase } from '../use-cases/accept-sync-batch.use-case';
 import { grantOf, type Authorizer } from './authenticate';
 import { objectTypeParam } from './query-params';

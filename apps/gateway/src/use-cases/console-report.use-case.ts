@@ -2,7 +2,7 @@ import type { ConsoleActivity, ConsoleReport, ConsoleStoreReport, Tenant } from 
 import type { CrmPort } from '@ecomm-sync/crm-client';
 import type { ConsoleScope, Repositories } from '@ecomm-sync/data-access';
 import { ACTIVITY_WINDOWS, activityBuckets, activityStart, storeReport, type ActivityWindow } from '@ecomm-sync/domain';
-import { AppError } from '@ecomm-sync/http';
+import { AppError } from '@ecomm-sync/runtime';
 
 /** Objects of one type read per store for a report; beyond it the report says `partial`. */
 export const REPORT_LIMIT = 2_000;

@@ -1,6 +1,6 @@
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { ConsoleScope, Repositories } from '@ecomm-sync/data-access';
-import { AppError } from '@ecomm-sync/http';
+import { AppError } from '@ecomm-sync/runtime';
 
 /** Which tenant's object or CRM a console page asks for: from the credential's scope and the page's query. */
 export interface AskedTenant {

@@ -1,7 +1,7 @@
 import { CRM_OBJECT_PATHS, type ConsoleObjectInspection, type ObjectType } from '@ecomm-sync/contracts';
 import type { ConsoleScope, Repositories } from '@ecomm-sync/data-access';
 import { errorAdvice, inspectedStatus, isLive, mapObject } from '@ecomm-sync/domain';
-import { AppError } from '@ecomm-sync/http';
+import { AppError } from '@ecomm-sync/runtime';
 import { tenantOf, type AskedTenant } from './console-tenant';
 
 /** Most raw messages one inspection lists (the newest). */

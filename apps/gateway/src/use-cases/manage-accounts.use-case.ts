@@ -13,8 +13,8 @@ import {
 import type { CrmConnectionInput, CrmConnectionView } from '@ecomm-sync/contracts';
 import { CrmAdminClient } from '@ecomm-sync/crm-client';
 import { CrmConnectionInputError, type CrmConnections } from '@ecomm-sync/crm-client';
-import { AppError } from '@ecomm-sync/http';
-import type { Logger } from '@ecomm-sync/logger';
+import { AppError } from '@ecomm-sync/runtime';
+import type { Logger } from '@ecomm-sync/runtime';
 import { provisionPortal } from '@ecomm-sync/provisioning';
 import { issueTokens, refreshGrant, type GrantContext, type TokenPair } from './oauth-grants';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AlertDestinationInput, AlertRuleInput, ConsoleAlertDestination, ConsoleAlertNotice, ConsoleAlertRule, Tenant } from '@ecomm-sync/contracts';
 import { newSecret, sealedFor, type AlertRule, type Repositories, type SecretBox } from '@ecomm-sync/data-access';
 import type { AlertCondition } from '@ecomm-sync/domain';
-import { AppError } from '@ecomm-sync/http';
+import { AppError } from '@ecomm-sync/runtime';
 
 /** How many of a tenant's newest notices the console shows. */
 const NOTICES_SHOWN = 20;

@@ -11,8 +11,8 @@ import {
   type Repositories,
 } from '@ecomm-sync/data-access';
 import { importTransition, newImportTypes, receivedCounts, type ImportEffect, type ImportEvent, type ImportTransition } from '@ecomm-sync/domain';
-import { AppError } from '@ecomm-sync/http';
-import type { Logger } from '@ecomm-sync/logger';
+import { AppError } from '@ecomm-sync/runtime';
+import type { Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
 
 /** An application within a portal: who imports. */

@@ -20,7 +20,7 @@ import {
   settingsProblem,
   type RawObjectState,
 } from '@ecomm-sync/domain';
-import { AppError } from '@ecomm-sync/http';
+import { AppError } from '@ecomm-sync/runtime';
 import { tenantOf, type AskedTenant } from './console-tenant';
 
 /** The portal's CRM, through its CRM connection (libs/crm-client/src/connections); null: no such portal. */

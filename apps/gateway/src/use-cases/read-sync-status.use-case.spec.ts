@@ -1,6 +1,6 @@
 import type { Tenant } from '@ecomm-sync/contracts';
 import { emptyObjectState, type CrmWait } from '@ecomm-sync/domain';
-import { AppError } from '@ecomm-sync/http';
+import { AppError } from '@ecomm-sync/runtime';
 import {
   anAppTenant,
   anObjectSync,

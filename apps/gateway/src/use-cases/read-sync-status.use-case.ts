@@ -2,7 +2,7 @@ import type { ObjectScope, ObjectType, Tenant, V1SyncErrorRecord, V1SyncStatus, 
 import { DEFAULT_STORE_ID } from '@ecomm-sync/contracts';
 import type { ErrorQuery, ObjectKey, Repositories, SyncError } from '@ecomm-sync/data-access';
 import { describeCrmWait, isWaiting, type CrmWaitReason } from '@ecomm-sync/domain';
-import { AppError } from '@ecomm-sync/http';
+import { AppError } from '@ecomm-sync/runtime';
 
 /** Whether a portal's CRM takes its changes now, and if not, why and until when (docs/decisions/0023). */
 export interface CrmHealth {

@@ -1,6 +1,6 @@
 import type { ConsoleRetryResult, ErrorType, ObjectType, RefreshObjectsMessage } from '@ecomm-sync/contracts';
 import { inConsoleScope, type ConsoleScope, type Repositories } from '@ecomm-sync/data-access';
-import { AppError } from '@ecomm-sync/http';
+import { AppError } from '@ecomm-sync/runtime';
 import { keyOf } from '@ecomm-sync/domain';
 
 /**

@@ -2,7 +2,7 @@ import type { ImportEventMessage, ImportInitialization, InboundMessage, ObjectTy
 import { createValidator, importInitializationResponseSchema, TOPICS } from '@ecomm-sync/contracts';
 import { CAS_LOST, COMPARE_AND_SET_RETRY, retryCompareAndSet, type ImportItem, type ImportRecord, type Repositories } from '@ecomm-sync/data-access';
 import { importTransition, isReceivedPage, RELEASE_DONE, RELEASE_ORDER, releaseStart, type ImportEffect, type ImportEvent } from '@ecomm-sync/domain';
-import type { Logger } from '@ecomm-sync/logger';
+import type { Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
 
 const validateAnswer = createValidator(importInitializationResponseSchema, 'answer');

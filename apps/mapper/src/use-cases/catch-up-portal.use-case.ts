@@ -1,7 +1,7 @@
 import type { CatchUpMessage, ObjectType } from '@ecomm-sync/contracts';
 import { TOPICS } from '@ecomm-sync/contracts';
 import type { OwnedObjectState, Repositories } from '@ecomm-sync/data-access';
-import type { Logger } from '@ecomm-sync/logger';
+import type { Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
 import { keyOf } from '@ecomm-sync/domain';
 import { publishMappedStates } from './publish-mapped-states';

@@ -1,7 +1,7 @@
 import type { ReapplyChunkMessage, SettingsChangedMessage } from '@ecomm-sync/contracts';
 import { TOPICS } from '@ecomm-sync/contracts';
 import { ownerDataFilter, type ReapplyJob, type Repositories } from '@ecomm-sync/data-access';
-import type { Logger } from '@ecomm-sync/logger';
+import type { Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
 import { publishMappedStates } from './publish-mapped-states';
 

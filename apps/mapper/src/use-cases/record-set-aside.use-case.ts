@@ -1,7 +1,7 @@
 import { createValidator, syncBatchMessageSchema } from '@ecomm-sync/contracts';
 import type { Repositories } from '@ecomm-sync/data-access';
 import { setAsideErrors } from '@ecomm-sync/domain';
-import type { Logger } from '@ecomm-sync/logger';
+import type { Logger } from '@ecomm-sync/runtime';
 
 const validateSyncBatch = createValidator(syncBatchMessageSchema, 'message');
 

@@ -1,6 +1,6 @@
 import type { RefreshObjectsMessage } from '@ecomm-sync/contracts';
 import type { OwnedObjectState, Repositories } from '@ecomm-sync/data-access';
-import type { Logger } from '@ecomm-sync/logger';
+import type { Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
 import { publishMappedStates } from './publish-mapped-states';
 

@@ -11,7 +11,7 @@ import {
   type CrmRequestKind,
   type GrantOutcome,
 } from '@ecomm-sync/domain';
-import { observeBudgetWait } from '@ecomm-sync/observability';
+import { observeBudgetWait } from '@ecomm-sync/runtime';
 import type { CrmBudgetDoc } from './crm-budget.model';
 import { newLane, type BudgetStore, type Lane } from './budget-lane';
 

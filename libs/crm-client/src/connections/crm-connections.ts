@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CrmConnection, CrmConnectionInput, CrmConnectionView, CrmLimits } from '@ecomm-sync/contracts';
 import { HttpCrmClient, type CrmClientOptions, type CrmPort } from '../index';
 import { currentEcommPipeline, sealedFor, type Portal, type PortalRepository, type SecretBox, type StoredCrmConnection } from '@ecomm-sync/data-access';
-import type { Logger } from '@ecomm-sync/logger';
+import type { Logger } from '@ecomm-sync/runtime';
 import { CrmConnectionInputError, toCrmConnection } from './crm-connection-input';
 import { OAuthAccessTokens } from './oauth-access-tokens';
 import { OAuthCrmClient } from './oauth-crm-client';

@@ -1,5 +1,5 @@
 import axios from 'axios';
-import { signV1, signV3 } from '@ecomm-sync/webhook-signature';
+import { signV1, signV3 } from '../webhook-signature';
 import { checkTarget, pinnedAgents, type ResolveHost } from './target-policy';
 
 /** The longest answer read from a receiver: only its status matters here. */

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import express, { Router, type Express } from 'express';
-import type { Logger } from '@ecomm-sync/logger';
+import type { Logger } from '../logger';
 import { errorHandler, notFoundHandler } from './error-handler';
 import { listen } from './listen';
 import { requestContext } from './request-context';

@@ -1,6 +1,6 @@
 import express from 'express';
 import request from 'supertest';
-import { createLogger } from '@ecomm-sync/logger';
+import { createLogger } from '../logger';
 import { AppError } from './app-error';
 import { errorHandler, notFoundHandler } from './error-handler';
 import { healthApp } from './health';

@@ -1,7 +1,7 @@
 import express from 'express';
 import request from 'supertest';
-import { currentLogContext } from '@ecomm-sync/logger';
-import { startMetrics } from '@ecomm-sync/observability';
+import { currentLogContext } from '../logger';
+import { startMetrics } from '../observability';
 import { metricsRoutes, observeRequests } from './observe-requests';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';

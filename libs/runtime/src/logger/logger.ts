@@ -7,7 +7,7 @@ export type Logger = winston.Logger;
 export interface LogContext {
   requestId?: string;
   correlationId?: string;
-  /** W3C trace context of the current span (libs/observability). */
+  /** W3C trace context of the current span (libs/runtime/src/observability). */
   traceId?: string;
   spanId?: string;
   sampled?: boolean;

@@ -1,4 +1,4 @@
-import type { Logger } from '@ecomm-sync/logger';
+import type { Logger } from '../logger';
 
 /** Longest orderly stop before the process exits anyway; deploy/ grace periods must exceed it. */
 export const SHUTDOWN_TIMEOUT_MS = 20_000;

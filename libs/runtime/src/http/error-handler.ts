@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import type { Logger } from '@ecomm-sync/logger';
+import type { Logger } from '../logger';
 import { AppError } from './app-error';
 import { frameworkError } from './framework-errors';
 import { unavailableDependency } from './unavailable-dependency';

@@ -1,5 +1,5 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
-import { currentLogContext, logContext } from '@ecomm-sync/logger';
+import { currentLogContext, logContext } from '../logger';
 import { newSpanId, newTraceId, type TraceContext } from './trace-context';
 
 export type SpanKindName = 'server' | 'client' | 'producer' | 'consumer' | 'internal';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { logContext } from '@ecomm-sync/logger';
+import { logContext } from '../logger';
 
 /** 32 alphanumerics, as the original service's error bodies carry. */
 export const newRequestId = (): string => randomBytes(16).toString('hex');

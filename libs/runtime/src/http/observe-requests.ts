@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { Router } from 'express';
-import { metricsText, observeHttpRequest, parseTraceparent, runInSpan, startSpan } from '@ecomm-sync/observability';
+import { metricsText, observeHttpRequest, parseTraceparent, runInSpan, startSpan } from '../observability';
 
 /** The route template that answered ("/crm/v3/objects/:type/batch/create"), or "unmatched" when none did (404s, refusals before routing). */
 export function routeTemplate(req: Request): string {
