@@ -34,8 +34,13 @@ export function batchedRevision(incoming: Revision, known: Revision | undefined)
 /** Kept changes (waiting, parked) hold one change per object: a stored change that is newer stays; the same revision is replaced. */
 export const replacesKeptChange = (stored: Revision | undefined, incoming: Revision): boolean => !stored || compareRevisions(stored, incoming) <= 0;
 
-/** After a compare-and-set write of a kept change: it landed when what is stored now is not older than it. */
-export const keptChangeLanded = (storedNow: Revision | undefined, written: Revision): boolean => !storedNow || compareRevisions(storedNow, written) >= 0;
+/**
+ * After a compare-and-set write of a kept change: it landed when what is stored now is not older
+ * than it. Nothing stored means it did not: a release removed what the write meant to replace, so
+ * the write is made again (as an insert).
+ */
+export const keptChangeLanded = (storedNow: Revision | undefined, written: Revision): boolean =>
+  storedNow !== undefined && compareRevisions(storedNow, written) >= 0;
 
 /** A kept change is done with once its object was processed at its revision or a newer one; one kept for a newer revision stays. */
 export const isKeptChangeDone = (stored: Revision, processed: Revision): boolean => compareRevisions(stored, processed) <= 0;
