@@ -37,7 +37,7 @@ export type {
   StoredOpenErrors,
   StoredStoreLabel,
 } from './repositories/console-overview.repository';
-export { FLAGGED_OBJECTS_LIMIT } from './repositories/console-overview.repository';
+export { emptyStoredCounts, FLAGGED_OBJECTS_LIMIT } from './repositories/console-overview.repository';
 export type { AlertOutbox, AlertRule, AlertRuleFields, AlertRuleRepository } from './repositories/alert-rule.repository';
 export { defaultRuleId } from './repositories/alert-rule.repository';
 export type {

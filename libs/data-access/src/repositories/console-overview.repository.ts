@@ -31,6 +31,22 @@ export interface StoredObjectCounts {
   flagged: FlaggedObject[];
 }
 
+/** The stored counts of one tenant, store and type before anything is counted: the repository, its fake and test builders start here. */
+export const emptyStoredCounts = (key: Pick<StoredObjectCounts, 'portalId' | 'appId' | 'storeId' | 'objectType'>): StoredObjectCounts => ({
+  portalId: key.portalId,
+  appId: key.appId ?? null,
+  storeId: key.storeId,
+  objectType: key.objectType,
+  received: 0,
+  processed: 0,
+  inCrm: 0,
+  archivedInCrm: 0,
+  withOpenErrors: 0,
+  waiting: 0,
+  lastProcessedAt: null,
+  flagged: [],
+});
+
 /** The facts of one object that waits or has an open error (the few whose state is not read from the totals). */
 export interface FlaggedObject {
   waiting: boolean;
@@ -114,20 +130,7 @@ export class ConsoleOverviewRepository {
       const id = keyString(key);
       let found = rows.get(id);
       if (!found) {
-        found = {
-          portalId: key.portalId,
-          appId: key.appId ?? null,
-          storeId: key.storeId,
-          objectType: key.objectType!,
-          received: 0,
-          processed: 0,
-          inCrm: 0,
-          archivedInCrm: 0,
-          withOpenErrors: 0,
-          waiting: 0,
-          lastProcessedAt: null,
-          flagged: [],
-        };
+        found = emptyStoredCounts({ portalId: key.portalId, appId: key.appId ?? null, storeId: key.storeId, objectType: key.objectType! });
         rows.set(id, found);
       }
       return found;

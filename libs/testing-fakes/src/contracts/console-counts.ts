@@ -1,5 +1,5 @@
 import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
-import type { FlaggedObject, StoredObjectCounts } from '@ecomm-sync/data-access';
+import { emptyStoredCounts, type FlaggedObject, type StoredObjectCounts } from '@ecomm-sync/data-access';
 
 type CountFields = 'received' | 'processed' | 'inCrm' | 'archivedInCrm' | 'withOpenErrors' | 'waiting';
 
@@ -9,21 +9,7 @@ export const counts = (
   storeId: string,
   objectType: ObjectType,
   values: Partial<Record<CountFields, number>> & { lastProcessedAt?: number | null; flagged?: FlaggedObject[] },
-): StoredObjectCounts => ({
-  portalId: tenant.portalId,
-  appId: tenant.appId,
-  storeId,
-  objectType,
-  received: 0,
-  processed: 0,
-  inCrm: 0,
-  archivedInCrm: 0,
-  withOpenErrors: 0,
-  waiting: 0,
-  lastProcessedAt: null,
-  flagged: [],
-  ...values,
-});
+): StoredObjectCounts => ({ ...emptyStoredCounts({ portalId: tenant.portalId, appId: tenant.appId, storeId, objectType }), ...values });
 
 /** The facts of a flagged object: nothing but what is given. */
 export const facts = (over: Partial<FlaggedObject>): FlaggedObject => ({

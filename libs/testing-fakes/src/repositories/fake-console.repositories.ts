@@ -1,5 +1,5 @@
 import type { ObjectScope } from '@ecomm-sync/contracts';
-import { inConsoleScope } from '@ecomm-sync/data-access';
+import { emptyStoredCounts, inConsoleScope } from '@ecomm-sync/data-access';
 import type {
   ConsoleActivityRepository,
   ConsoleOverviewRepository,
@@ -41,22 +41,7 @@ export class FakeConsoleOverviewRepository implements PublicOf<ConsoleOverviewRe
     const rows = new Map<string, StoredObjectCounts>();
     const row = (key: Omit<ObjectKey, 'externalObjectId'>) => {
       const id = groupKey(key);
-      if (!rows.has(id)) {
-        rows.set(id, {
-          portalId: key.portalId,
-          appId: key.appId,
-          storeId: key.storeId,
-          objectType: key.objectType,
-          received: 0,
-          processed: 0,
-          inCrm: 0,
-          archivedInCrm: 0,
-          withOpenErrors: 0,
-          waiting: 0,
-          lastProcessedAt: null,
-          flagged: [],
-        });
-      }
+      if (!rows.has(id)) rows.set(id, emptyStoredCounts(key));
       return rows.get(id)!;
     };
     for (const key of this.sources.objectStates.scan().filter(wanted)) row(key).received++;
