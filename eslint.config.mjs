@@ -10,7 +10,8 @@ const depConstraints = [
   { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:feature', 'type:data-access', 'type:runtime', 'type:domain', 'type:util'] },
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:runtime', 'type:domain', 'type:util'] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:testing', 'type:feature', 'type:data-access', 'type:runtime', 'type:domain', 'type:util'] },
-  // type:testing holds test helpers that depend on contracts alone; libs' own specs use them.
+  // type:testing is the one testing library: helpers, fakes and their contracts, the stack harness, and the specs
+  // of the libraries it stands on (libs/testing/src/lib-specs), which could not import it from their own folder.
   { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:runtime', 'type:domain', 'type:util', 'type:testing'] },
   { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:runtime', 'type:domain', 'type:util'] },
   // The runtime (configuration, logging, metrics and traces, HTTP in and out) stands on the domain and the contracts.
@@ -20,8 +21,8 @@ const depConstraints = [
   // The console runs in the browser: it may import only what a browser bundle can hold (decision 0041).
   { sourceTag: 'platform:browser', onlyDependOnLibsWithTags: ['platform:browser'] },
 ];
-const TESTED_WITH_TESTING_LIBS = new Set(['type:app', 'type:data-access']);
-/** In tests, apps and data-access libs may also import the testing libs. */
+const TESTED_WITH_TESTING_LIBS = new Set(['type:app']);
+/** In tests, apps may also import the testing library (a library below it may not: that would be a circle). */
 const testDepConstraints = depConstraints.map((constraint) =>
   TESTED_WITH_TESTING_LIBS.has(constraint.sourceTag) ? { ...constraint, onlyDependOnLibsWithTags: [...constraint.onlyDependOnLibsWithTags, 'type:testing'] } : constraint,
 );
@@ -69,7 +70,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['libs/runtime/src/config/**/*.ts', 'libs/testing/src/**/*.ts', 'libs/test-harness/src/**/*.ts', '**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
+    files: ['libs/runtime/src/config/**/*.ts', 'libs/testing/src/**/*.ts', '**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
   // Formatting is Prettier's (.prettierrc.json): no lint rule may fight it.

@@ -1,6 +1,6 @@
 /** The CRM budget figure, steps 1 and 2: CRM requests and MongoDB commands per object, each type alone. */
 import type { CrmAdminClient } from '@ecomm-sync/crm-client';
-import type { TestStack } from '@ecomm-sync/test-harness';
+import type { TestStack } from '@ecomm-sync/testing';
 import { send } from './load';
 import { log } from './options';
 import { round } from './stats';

@@ -2,7 +2,7 @@
 import axios from 'axios';
 import mongoose from 'mongoose';
 import type { CrmAdminClient, CrmAccountUsage } from '@ecomm-sync/crm-client';
-import type { TestStack, TestPortal } from '@ecomm-sync/test-harness';
+import type { TestStack, TestPortal } from '@ecomm-sync/testing';
 import { testInfrastructure, waitFor } from '@ecomm-sync/testing';
 import type { MakeObject } from './load';
 

@@ -5,7 +5,7 @@
  * the requests per object measured in the same run.
  */
 import { CrmAdminClient } from '@ecomm-sync/crm-client';
-import { TestStack } from '@ecomm-sync/test-harness';
+import { TestStack } from '@ecomm-sync/testing';
 import type { CrmProxyStats } from './crm-proxy';
 import { startCrmProxy } from './crm-proxy';
 import { log } from './options';

@@ -4,7 +4,7 @@
  * passes that change every object, for memory growth once warmed up.
  */
 import mongoose from 'mongoose';
-import { TestStack, type AppName, type TestPortal } from '@ecomm-sync/test-harness';
+import { TestStack, type AppName, type TestPortal } from '@ecomm-sync/testing';
 import { testInfrastructure, waitFor } from '@ecomm-sync/testing';
 import { benchConfig } from './config';
 import { BATCH, send as sendObjects, type MakeObject } from './load';

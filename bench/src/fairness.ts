@@ -4,7 +4,7 @@
  * wait from acceptance until applied? Measured against B alone on the same stack just before.
  */
 import { CrmAdminClient } from '@ecomm-sync/crm-client';
-import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
+import { TestStack, type TestPortal } from '@ecomm-sync/testing';
 import { BATCH, submission } from './load';
 import { log } from './options';
 import { percentile, pool, round } from './stats';

@@ -1,7 +1,7 @@
 /** The ingest figure: v2 submissions through the gateway against bare express + ajv on the same machine. */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { TestStack } from '@ecomm-sync/test-harness';
+import { TestStack } from '@ecomm-sync/testing';
 import { BATCH, put, submission } from './load';
 import { SIZES, log, root } from './options';
 import { percentile, pool, round } from './stats';

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { TestStack } from '@ecomm-sync/test-harness';
+import { TestStack } from '@ecomm-sync/testing';
 import { BATCH, submission } from './load';
 import { round } from './stats';
 

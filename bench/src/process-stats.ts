@@ -1,6 +1,6 @@
 /** What the bench reads about its processes from /proc (Linux): resident memory, CPU seconds, and the heap each app kept. */
 import fs from 'node:fs';
-import type { AppName, TestStack } from '@ecomm-sync/test-harness';
+import type { AppName, TestStack } from '@ecomm-sync/testing';
 import { round } from './stats';
 
 export const rssMb = (pid: number): number => {

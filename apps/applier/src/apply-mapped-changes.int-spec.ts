@@ -3,7 +3,7 @@ import type { MappedChange, MappedChangesMessage } from '@ecomm-sync/contracts';
 import { CrmAdminClient } from '@ecomm-sync/crm-client';
 import type { Repositories, WaitingObject } from '@ecomm-sync/data-access';
 import { createLogger } from '@ecomm-sync/runtime';
-import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
+import { TestStack, type TestPortal } from '@ecomm-sync/testing';
 import { ApplyMappedChangesUseCase, type ApplyMappedChangesDeps } from './use-cases/apply-mapped-changes.use-case';
 import { CrmDirectory } from './use-cases/crm-directory';
 import { CrmWaits } from './use-cases/crm-waits';

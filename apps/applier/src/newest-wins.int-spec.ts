@@ -4,7 +4,7 @@ import type { MappedChange, MappedChangesMessage, ObjectType } from '@ecomm-sync
 import { CrmUnavailableError, HttpCrmClient, type CrmPort } from '@ecomm-sync/crm-client';
 import type { Repositories } from '@ecomm-sync/data-access';
 import { createLogger } from '@ecomm-sync/runtime';
-import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
+import { TestStack, type TestPortal } from '@ecomm-sync/testing';
 import { ApplyMappedChangesUseCase, type RequestRefresh } from './use-cases/apply-mapped-changes.use-case';
 import { CrmWaits } from './use-cases/crm-waits';
 import { CrmDirectory } from './use-cases/crm-directory';

@@ -1,5 +1,5 @@
 import { HttpCrmClient } from '@ecomm-sync/crm-client';
-import { describeCrmPortContract } from '@ecomm-sync/testing-fakes';
+import { describeCrmPortContract } from '@ecomm-sync/testing';
 import { startTestCrmServer, type TestCrmServer } from './crm-server-fixture';
 
 /** The contract FakeCrm passes (its spec), by HttpCrmClient against the built-in CRM over HTTP: each case gets a portal of its own. */

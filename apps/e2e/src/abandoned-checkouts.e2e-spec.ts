@@ -1,4 +1,4 @@
-import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
+import { TestStack, type TestPortal } from '@ecomm-sync/testing';
 import { aV2Message, aV2Submission, waitFor } from '@ecomm-sync/testing';
 import { gatewayClient, requireCrmId } from './gateway-client';
 

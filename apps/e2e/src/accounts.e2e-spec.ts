@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import axios from 'axios';
-import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
+import { TestStack, type TestPortal } from '@ecomm-sync/testing';
 import { aV1Contact, aV2Message, aV2Submission } from '@ecomm-sync/testing';
 import { gatewayClient, requireCrmId } from './gateway-client';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { TestStack } from '@ecomm-sync/test-harness';
+import { TestStack } from '@ecomm-sync/testing';
 
 /** The console's browser test kit (decision 0033): Debian's chromium, axe-core, screenshots into docs/console/. */
 export const CHROMIUM = '/usr/bin/chromium';

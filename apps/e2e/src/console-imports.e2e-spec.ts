@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import type { TestPortal, TestStack } from '@ecomm-sync/test-harness';
+import type { TestPortal, TestStack } from '@ecomm-sync/testing';
 import { freePort, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
 import { expectAccessible, newPage, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
 import { gatewayClient } from './gateway-client';

@@ -1,6 +1,6 @@
 import axios from 'axios';
 import type { Browser, Page } from 'playwright-core';
-import type { TestPortal, TestStack } from '@ecomm-sync/test-harness';
+import type { TestPortal, TestStack } from '@ecomm-sync/testing';
 import { aV2Message, aV2Submission } from '@ecomm-sync/testing';
 import { consoleUrl, expectAccessible, newPage, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
 import { publishDeadLetter } from './dead-letter-publish';

@@ -1,6 +1,6 @@
 import axios from 'axios';
 import amqplib from 'amqplib';
-import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
+import { TestStack, type TestPortal } from '@ecomm-sync/testing';
 import { aV2Message, aV2Submission, testInfrastructure } from '@ecomm-sync/testing';
 import { gatewayClient, requireCrmId } from './gateway-client';
 

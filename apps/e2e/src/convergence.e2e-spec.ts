@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
+import { TestStack, type TestPortal } from '@ecomm-sync/testing';
 import { waitFor } from '@ecomm-sync/testing';
 import { gatewayClient, type ObjectStatus } from './gateway-client';
 

@@ -1,5 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
-import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
+import { TestStack, type TestPortal } from '@ecomm-sync/testing';
 import { aV2Message, aV2Submission, testInfrastructure, waitFor } from '@ecomm-sync/testing';
 import { gatewayClient } from './gateway-client';
 

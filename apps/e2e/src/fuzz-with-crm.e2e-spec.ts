@@ -1,6 +1,6 @@
 import axios from 'axios';
 import fc from 'fast-check';
-import { TestStack } from '@ecomm-sync/test-harness';
+import { TestStack } from '@ecomm-sync/testing';
 import { assertEndpointSurvivesFuzz, fuzzRuns, fuzzSegment, type FuzzTarget } from '@ecomm-sync/testing';
 
 const BOUNDED_BODIES = 24;

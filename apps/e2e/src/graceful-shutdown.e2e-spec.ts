@@ -1,4 +1,4 @@
-import { TestStack } from '@ecomm-sync/test-harness';
+import { TestStack } from '@ecomm-sync/testing';
 import { waitFor } from '@ecomm-sync/testing';
 
 /**

@@ -1,5 +1,5 @@
 import axios, { type AxiosResponse } from 'axios';
-import type { TestPortal, TestStack } from '@ecomm-sync/test-harness';
+import type { TestPortal, TestStack } from '@ecomm-sync/testing';
 import { startWebhookReceiver, type WebhookReceiver } from '@ecomm-sync/testing';
 
 /** What an integrator holds once its application is installed in a portal. */

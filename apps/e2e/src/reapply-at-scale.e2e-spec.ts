@@ -4,7 +4,7 @@ import amqplib from 'amqplib';
 import type { MappedChangesMessage } from '@ecomm-sync/contracts';
 import { namesOf } from '@ecomm-sync/messaging';
 import { DEMO_MAPPINGS } from '@ecomm-sync/provisioning';
-import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
+import { TestStack, type TestPortal } from '@ecomm-sync/testing';
 import { testInfrastructure, waitFor } from '@ecomm-sync/testing';
 import { gatewayClient } from './gateway-client';
 

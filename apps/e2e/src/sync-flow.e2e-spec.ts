@@ -1,5 +1,5 @@
 import axios from 'axios';
-import { TestStack, type TestPortal } from '@ecomm-sync/test-harness';
+import { TestStack, type TestPortal } from '@ecomm-sync/testing';
 import { aV1Contact, aV2Message, aV2Submission } from '@ecomm-sync/testing';
 import { gatewayClient, requireCrmId } from './gateway-client';
 

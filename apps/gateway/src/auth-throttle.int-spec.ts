@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import request from 'supertest';
-import { seedPortal } from '@ecomm-sync/test-harness';
+import { seedPortal } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 const PORTAL = 8301;

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { sealedFor, SecretBox } from '@ecomm-sync/data-access';
-import { gatewayCredentials, TEST_SECRETS_KEY } from '@ecomm-sync/test-harness';
+import { gatewayCredentials, TEST_SECRETS_KEY } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 const PORTAL = 8501;

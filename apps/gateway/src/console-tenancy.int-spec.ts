@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { Database } from '@ecomm-sync/data-access';
 import { emptyObjectState } from '@ecomm-sync/domain';
-import { gatewayCredentials } from '@ecomm-sync/test-harness';
+import { gatewayCredentials } from '@ecomm-sync/testing';
 import { startWebhookReceiver, type WebhookReceiver } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 

@@ -3,7 +3,7 @@ import request from 'supertest';
 import type { ObjectScope, Tenant } from '@ecomm-sync/contracts';
 import type { StoredCrmExchange } from '@ecomm-sync/data-access';
 import { syncKeyOf } from '@ecomm-sync/domain';
-import { seedPortal } from '@ecomm-sync/test-harness';
+import { seedPortal } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 const PORTAL = 8401;

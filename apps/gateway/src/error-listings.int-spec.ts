@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { Database } from '@ecomm-sync/data-access';
 import type { Express } from 'express';
-import { seedPortal } from '@ecomm-sync/test-harness';
+import { seedPortal } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 describe('error listings by portal, application and object', () => {

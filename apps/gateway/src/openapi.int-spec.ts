@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { gatewayOpenApiDocument, openApiBodyChecker } from '@ecomm-sync/contracts';
-import { seedPortal } from '@ecomm-sync/test-harness';
+import { seedPortal } from '@ecomm-sync/testing';
 import { documentedOperations, expressRoutes, routeTableDifferences } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 

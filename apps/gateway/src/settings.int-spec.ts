@@ -5,7 +5,7 @@ import type { Database } from '@ecomm-sync/data-access';
 import { namesOf } from '@ecomm-sync/messaging';
 import { testInfrastructure } from '@ecomm-sync/testing';
 import type { Express } from 'express';
-import { seedPortal } from '@ecomm-sync/test-harness';
+import { seedPortal } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 const { amqpUrl } = testInfrastructure();

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { seedPortal } from '@ecomm-sync/test-harness';
+import { seedPortal } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 const v2 = '/extensions/ecomm/v2';

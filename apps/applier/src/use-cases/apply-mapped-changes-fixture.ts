@@ -14,7 +14,7 @@ import {
   FakePortalRepository,
   FakeSyncErrorRepository,
   FakeWaitingObjectRepository,
-} from '@ecomm-sync/testing-fakes';
+} from '@ecomm-sync/testing';
 import { ApplyMappedChangesUseCase } from './apply-mapped-changes.use-case';
 import { CrmWaits } from './crm-waits';
 import { CrmDirectory } from './crm-directory';

@@ -1,6 +1,6 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
 import { aMappedChange } from '@ecomm-sync/testing';
-import { aTenant } from '@ecomm-sync/testing-fakes';
+import { aTenant } from '@ecomm-sync/testing';
 import { addToGroups, byDependencyLevel, type ChangeGroup } from './change-group';
 
 function groupsOf(types: ObjectType[]): ChangeGroup[] {

@@ -1,4 +1,4 @@
-import { aPortal, FakeCrm } from '@ecomm-sync/testing-fakes';
+import { aPortal, FakeCrm } from '@ecomm-sync/testing';
 import type { SharedPropertyNames } from '@ecomm-sync/data-access';
 import { CrmDirectory } from './crm-directory';
 import { crmProperty } from '@ecomm-sync/domain';

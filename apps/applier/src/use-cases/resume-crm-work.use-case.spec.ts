@@ -2,7 +2,7 @@ import type { Tenant } from '@ecomm-sync/contracts';
 import type { ParkedChange } from '@ecomm-sync/data-access';
 import type { CrmWait } from '@ecomm-sync/domain';
 import { aMappedChange, recordingLogger } from '@ecomm-sync/testing';
-import { aTenant, asRepositories, FakeCrmWaitRepository, FakeParkedChangeRepository } from '@ecomm-sync/testing-fakes';
+import { aTenant, asRepositories, FakeCrmWaitRepository, FakeParkedChangeRepository } from '@ecomm-sync/testing';
 import { CrmWaits } from './crm-waits';
 import { ResumeCrmWorkUseCase } from './resume-crm-work.use-case';
 

@@ -1,6 +1,6 @@
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { EcommerceInstall, Portal } from '@ecomm-sync/data-access';
-import { aPortal, aTenant } from '@ecomm-sync/testing-fakes';
+import { aPortal, aTenant } from '@ecomm-sync/testing';
 import { TenantAccess } from './tenant-access';
 
 const installed = (installCompleted: boolean): EcommerceInstall => ({

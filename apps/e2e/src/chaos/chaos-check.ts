@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import mongoose from 'mongoose';
 import { stageMapOf, syncKeyOf, SYNC_KEY_PROPERTY, type PipelineView } from '@ecomm-sync/domain';
-import type { TestStack } from '@ecomm-sync/test-harness';
+import type { TestStack } from '@ecomm-sync/testing';
 import type { ExpectedObject } from './chaos-traffic';
 import type { ChaosResult } from './chaos-types';
 

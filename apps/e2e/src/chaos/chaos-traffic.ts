@@ -1,7 +1,7 @@
 import axios from 'axios';
 import type { ObjectType } from '@ecomm-sync/contracts';
 import { syncKeyOf } from '@ecomm-sync/domain';
-import type { TestPortal, TestStack } from '@ecomm-sync/test-harness';
+import type { TestPortal, TestStack } from '@ecomm-sync/testing';
 
 // What a chaos scenario sends, and what it is owed for it in the CRM.
 

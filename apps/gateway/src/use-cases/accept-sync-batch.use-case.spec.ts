@@ -1,6 +1,6 @@
 import type { SyncBatchMessage } from '@ecomm-sync/contracts';
 import { aV1Message, aV2Message, aV2Submission, recordingLogger } from '@ecomm-sync/testing';
-import { asBroker, asRepositories, aTenant, FakeBroker, FakeStoreRepository } from '@ecomm-sync/testing-fakes';
+import { asBroker, asRepositories, aTenant, FakeBroker, FakeStoreRepository } from '@ecomm-sync/testing';
 import { TtlCache } from '@ecomm-sync/domain';
 import { AcceptSyncBatchUseCase } from './accept-sync-batch.use-case';
 import { LaneShares } from './lane-shares';

@@ -12,7 +12,7 @@ import {
   FakeRawMessageRepository,
   FakeSettingsRepository,
   FakeSyncErrorRepository,
-} from '@ecomm-sync/testing-fakes';
+} from '@ecomm-sync/testing';
 import { builtinObjectLink, InspectObjectUseCase } from './inspect-object.use-case';
 
 const NOW = 1_750_000_000_000;

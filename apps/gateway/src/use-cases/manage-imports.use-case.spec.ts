@@ -11,7 +11,7 @@ import {
   FakeSettingsRepository,
   FakeStoreRepository,
   moveImport,
-} from '@ecomm-sync/testing-fakes';
+} from '@ecomm-sync/testing';
 import type { ImportState } from '@ecomm-sync/domain';
 import { ManageImportsUseCase, type ImportTenant } from './manage-imports.use-case';
 

@@ -16,7 +16,7 @@ import {
   FakePortalRepository,
   FakeSettingsRepository,
   FakeStoreRepository,
-} from '@ecomm-sync/testing-fakes';
+} from '@ecomm-sync/testing';
 import { ManageInstallUseCase } from './manage-install.use-case';
 
 const NOW = 1_750_000_000_000;

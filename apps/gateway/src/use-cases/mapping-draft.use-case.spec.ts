@@ -8,7 +8,7 @@ import {
   FakeCrm,
   FakeObjectStateRepository,
   FakeObjectSyncRepository,
-} from '@ecomm-sync/testing-fakes';
+} from '@ecomm-sync/testing';
 import { MappingDraftUseCase } from './mapping-draft.use-case';
 
 const NOW = 1_750_000_000_000;

@@ -10,7 +10,7 @@ import {
   FakeObjectSyncRepository,
   FakeParkedChangeRepository,
   FakeSyncErrorRepository,
-} from '@ecomm-sync/testing-fakes';
+} from '@ecomm-sync/testing';
 import { aMappedChange } from '@ecomm-sync/testing';
 import { ReadSyncStatusUseCase } from './read-sync-status.use-case';
 

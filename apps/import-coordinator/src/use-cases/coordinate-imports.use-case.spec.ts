@@ -3,7 +3,7 @@ import { IMPORT_SETTINGS_IDS, OBJECT_TYPES, TOPICS } from '@ecomm-sync/contracts
 import type { ImportItem, ImportRecord, ImportTypeState } from '@ecomm-sync/data-access';
 import { recordingLogger } from '@ecomm-sync/testing';
 import { receivedCounts, type ImportEvent } from '@ecomm-sync/domain';
-import { aNewImport, anImportTypeState, asRepositories, FakeBroker, FakeImportRepository, moveImport } from '@ecomm-sync/testing-fakes';
+import { aNewImport, anImportTypeState, asRepositories, FakeBroker, FakeImportRepository, moveImport } from '@ecomm-sync/testing';
 import { CoordinateImportsUseCase } from './coordinate-imports.use-case';
 
 const NOW = 1_800_000_000_000;

@@ -11,7 +11,7 @@ import {
   FakeObjectStateRepository,
   FakeSettingsRepository,
   FakeSyncErrorRepository,
-} from '@ecomm-sync/testing-fakes';
+} from '@ecomm-sync/testing';
 import { CatchUpPortalUseCase } from './catch-up-portal.use-case';
 
 describe('CatchUpPortalUseCase', () => {

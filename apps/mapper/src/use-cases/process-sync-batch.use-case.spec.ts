@@ -10,7 +10,7 @@ import {
   FakeObjectStateRepository,
   FakeRawMessageRepository,
   FakeSettingsRepository,
-} from '@ecomm-sync/testing-fakes';
+} from '@ecomm-sync/testing';
 import { ProcessSyncBatchUseCase } from './process-sync-batch.use-case';
 
 /** Another mapper replica that writes the same object just before this one's first write. */

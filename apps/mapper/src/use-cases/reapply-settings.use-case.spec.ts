@@ -11,7 +11,7 @@ import {
   FakeObjectStateRepository,
   FakeReapplyJobRepository,
   FakeSettingsRepository,
-} from '@ecomm-sync/testing-fakes';
+} from '@ecomm-sync/testing';
 import { ReapplySettingsUseCase, type ReapplyOptions } from './reapply-settings.use-case';
 
 describe('ReapplySettingsUseCase', () => {

@@ -3,7 +3,7 @@ import { TOPICS } from '@ecomm-sync/contracts';
 import { settingsOwner } from '@ecomm-sync/data-access';
 import { emptyObjectState } from '@ecomm-sync/domain';
 import { recordingLogger } from '@ecomm-sync/testing';
-import { anAppTenant, aStoredSettings, asRepositories, FakeBroker, FakeObjectStateRepository, FakeSettingsRepository } from '@ecomm-sync/testing-fakes';
+import { anAppTenant, aStoredSettings, asRepositories, FakeBroker, FakeObjectStateRepository, FakeSettingsRepository } from '@ecomm-sync/testing';
 import { RefreshObjectsUseCase } from './refresh-objects.use-case';
 
 describe('RefreshObjectsUseCase', () => {

@@ -1,5 +1,5 @@
 import type { ParkedChangeRepository } from '@ecomm-sync/data-access';
-import { aMappedChange } from '@ecomm-sync/testing';
+import { aMappedChange } from '../../support';
 import { anAppTenant } from '../builders';
 import type { PublicOf } from '../public-of';
 

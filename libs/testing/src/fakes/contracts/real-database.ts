@@ -1,5 +1,5 @@
 import { connectDatabase, type Database } from '@ecomm-sync/data-access';
-import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+import { testInfrastructure, uniqueName } from '../../support';
 
 /**
  * One database on the run's MongoDB-wire server for a contract suite against the real

@@ -1,6 +1,6 @@
 import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
 import { IMPORT_SETTINGS_IDS, OBJECT_TYPES } from '@ecomm-sync/contracts';
-import { aSyncSettings } from '@ecomm-sync/testing';
+import { aSyncSettings } from '../support';
 import type { ImportRecord, ImportRepository, ImportTypeState, ObjectSync, Portal, StoredSettings } from '@ecomm-sync/data-access';
 
 /** Builders of data-access records: full defaults, any field overridable (libs/testing has those of wire types). */

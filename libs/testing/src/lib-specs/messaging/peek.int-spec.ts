@@ -1,10 +1,7 @@
 import amqplib from 'amqplib';
 import { createLogger } from '@ecomm-sync/runtime';
-import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
-import { purgeAndDeleteTopology } from './admin';
-import { Broker } from './broker';
-import { peekDeadLetters } from './peek';
-import { namesOf } from './topology';
+import { testInfrastructure, uniqueName } from '../../support';
+import { Broker, namesOf, peekDeadLetters, purgeAndDeleteTopology } from '@ecomm-sync/messaging';
 
 const { amqpUrl } = testInfrastructure();
 const logger = createLogger('peek-test', 'error');

@@ -1,8 +1,6 @@
 import amqplib, { type GetMessage } from 'amqplib';
-import { recordingLogger, startPrivateRabbitMq, uniqueName, waitFor, type LogEntry, type PrivateRabbitMq } from '@ecomm-sync/testing';
-import { purgeAndDeleteTopology } from './admin';
-import { Broker, type BrokerOptions } from './broker';
-import { namesOf, type QueueName } from './topology';
+import { recordingLogger, startPrivateRabbitMq, uniqueName, waitFor, type LogEntry, type PrivateRabbitMq } from '../../support';
+import { Broker, type BrokerOptions, namesOf, purgeAndDeleteTopology, type QueueName } from '@ecomm-sync/messaging';
 
 // Each restart of the node takes a few seconds.
 jest.setTimeout(120_000);

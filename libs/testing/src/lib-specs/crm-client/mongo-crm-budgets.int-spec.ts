@@ -1,10 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import mongoose, { type Connection } from 'mongoose';
-import { testInfrastructure, uniqueName, waitFor } from '@ecomm-sync/testing';
+import { testInfrastructure, uniqueName, waitFor } from '../../support';
 import { CrmBudgetPaused, type CrmBudget, type CrmLimits, type CrmPermit } from '@ecomm-sync/domain';
-import { AccountBudget, type BudgetStore, type CrmBudgetStats } from './account-budget';
-import type { CrmBudgetDoc } from './crm-budget.model';
-import { MongoCrmBudgets, type MongoCrmBudgetsOptions } from './mongo-crm-budgets';
+import { AccountBudget, type BudgetStore, type CrmBudgetDoc, type CrmBudgetStats, MongoCrmBudgets, type MongoCrmBudgetsOptions } from '@ecomm-sync/crm-client';
 
 const { mongoUrl } = testInfrastructure();
 const WINDOW_MS = 10_000;

@@ -1,10 +1,8 @@
 import mongoose from 'mongoose';
 import type { Tenant } from '@ecomm-sync/contracts';
 import { compareRevisions, emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
-import { aSyncBatch, testInfrastructure, uniqueName, waitFor } from '@ecomm-sync/testing';
-import { connectDatabase, type Database } from './database';
-import { SecretBox } from './secrets';
-import type { ObjectSync } from './repositories/object-sync.repository';
+import { aSyncBatch, testInfrastructure, uniqueName, waitFor } from '../../support';
+import { connectDatabase, type Database, type ObjectSync, SecretBox } from '@ecomm-sync/data-access';
 
 const { mongoUrl } = testInfrastructure();
 
@@ -167,7 +165,7 @@ describe('repositories against the MongoDB-wire server', () => {
       await checkouts.releaseLease(name, other);
       expect(await checkouts.acquireLease(name, winner, 1902, 500)).toBe(true);
     });
-    // Pending checkouts: the checkout repository contract (libs/testing-fakes) runs against this repository.
+    // Pending checkouts: the checkout repository contract (libs/testing/src/fakes) runs against this repository.
   });
 
   describe('raw messages', () => {

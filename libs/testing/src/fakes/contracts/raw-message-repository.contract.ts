@@ -1,5 +1,5 @@
 import type { RawMessageRepository } from '@ecomm-sync/data-access';
-import { aSyncBatch, aV2Message } from '@ecomm-sync/testing';
+import { aSyncBatch, aV2Message } from '../../support';
 import type { PublicOf } from '../public-of';
 
 type RawMessages = PublicOf<RawMessageRepository>;

@@ -1,5 +1,5 @@
 import { settingsOwner, type SettingsRepository } from '@ecomm-sync/data-access';
-import { aPropertyMapping } from '@ecomm-sync/testing';
+import { aPropertyMapping } from '../../support';
 import { anAppTenant, aStoredSettings, aTenant } from '../builders';
 import type { PublicOf } from '../public-of';
 

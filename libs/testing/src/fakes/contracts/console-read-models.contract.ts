@@ -11,7 +11,7 @@ import type {
   WaitingObjectRepository,
 } from '@ecomm-sync/data-access';
 import { emptyObjectState } from '@ecomm-sync/domain';
-import { aMappedChange, aSyncBatch } from '@ecomm-sync/testing';
+import { aMappedChange, aSyncBatch } from '../../support';
 import { anAppTenant } from '../builders';
 import { counts, facts } from './console-counts';
 import type { PublicOf } from '../public-of';

@@ -1,9 +1,7 @@
 import amqplib from 'amqplib';
 import { createLogger } from '@ecomm-sync/runtime';
-import { testInfrastructure, uniqueName, waitFor } from '@ecomm-sync/testing';
-import { purgeAndDeleteTopology } from './admin';
-import { Broker, type BrokerOptions } from './broker';
-import { namesOf } from './topology';
+import { testInfrastructure, uniqueName, waitFor } from '../../support';
+import { Broker, type BrokerOptions, namesOf, purgeAndDeleteTopology } from '@ecomm-sync/messaging';
 
 const { amqpUrl } = testInfrastructure();
 const logger = createLogger('lanes-test', 'error');

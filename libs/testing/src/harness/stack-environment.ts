@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
 import { purgeAndDeleteTopology } from '@ecomm-sync/messaging';
-import { freePort } from '@ecomm-sync/testing';
+import { freePort } from '../support';
 
 export type AppName = 'gateway' | 'mapper' | 'applier' | 'crm' | 'import-coordinator' | 'webhook-dispatcher' | 'alert-evaluator';
 export const ALL_APPS: AppName[] = ['crm', 'gateway', 'mapper', 'applier', 'import-coordinator', 'webhook-dispatcher', 'alert-evaluator'];
@@ -20,7 +20,7 @@ export const PORT_VARIABLES: Record<AppName, string> = {
 export const METRICS_PORT_VARIABLES: Partial<Record<AppName, string>> = { gateway: 'GATEWAY_METRICS_PORT', crm: 'CRM_METRICS_PORT' };
 
 // The workspace root has one home (libs/testing); the harness's users take it from here too.
-export { workspaceRoot } from '@ecomm-sync/testing';
+export { workspaceRoot } from '../support';
 
 export interface StackPorts {
   ports: Record<AppName, number>;

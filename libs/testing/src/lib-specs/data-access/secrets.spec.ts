@@ -1,5 +1,5 @@
-import { sealedFirstForm } from '@ecomm-sync/testing';
-import { isSealed, keyList, SecretBox, sealedFor } from './secrets';
+import { sealedFirstForm } from '../../support';
+import { isSealed, keyList, SecretBox, sealedFor } from '@ecomm-sync/data-access';
 
 const KEY = 'current-secrets-key-0123456789';
 const OLD = 'previous-secrets-key-0123456789';

@@ -1,12 +1,19 @@
 import amqplib from 'amqplib';
 import { createValidator } from '@ecomm-sync/contracts';
 import { createLogger } from '@ecomm-sync/runtime';
-import { recordingLogger, testInfrastructure, uniqueName, waitFor } from '@ecomm-sync/testing';
-import { purgeAndDeleteTopology, redriveAllDeadLetters, redriveDeadLetters } from './admin';
-import { Broker, type BrokerOptions, type Delivery } from './broker';
-import type { DeadLetter } from './settlement';
-import { PoisonMessageError } from './errors';
-import { exchangeName, namesOf } from './topology';
+import { recordingLogger, testInfrastructure, uniqueName, waitFor } from '../../support';
+import {
+  Broker,
+  type BrokerOptions,
+  type DeadLetter,
+  type Delivery,
+  exchangeName,
+  namesOf,
+  PoisonMessageError,
+  purgeAndDeleteTopology,
+  redriveAllDeadLetters,
+  redriveDeadLetters,
+} from '@ecomm-sync/messaging';
 
 const { amqpUrl } = testInfrastructure();
 const logger = createLogger('broker-test', 'error');

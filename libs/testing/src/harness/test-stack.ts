@@ -7,7 +7,7 @@ import { HttpCrmClient } from '@ecomm-sync/crm-client';
 import { CrmConnections, type CrmConnectionsOptions } from '@ecomm-sync/crm-client';
 import { connectDatabase, SecretBox, type Database } from '@ecomm-sync/data-access';
 import { prepareSyncReadyPortal, provisionPortal } from '@ecomm-sync/provisioning';
-import { freePort, testInfrastructure, uniqueName, waitFor } from '@ecomm-sync/testing';
+import { freePort, testInfrastructure, uniqueName, waitFor } from '../support';
 import { seedObjectStates } from './seed-portal';
 import {
   ALL_APPS,

@@ -1,6 +1,6 @@
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { WaitingObject, WaitingObjectRepository } from '@ecomm-sync/data-access';
-import { aMappedChange } from '@ecomm-sync/testing';
+import { aMappedChange } from '../../support';
 import { anAppTenant } from '../builders';
 import type { PublicOf } from '../public-of';
 

@@ -2,8 +2,8 @@ import { OBJECT_TYPES, type ObjectType } from '@ecomm-sync/contracts';
 import type { CrmPipeline, CrmPropertyInfo } from '@ecomm-sync/crm-client';
 import { ECOMM_DEAL_STAGES, ECOMM_PIPELINE_LABEL, ECOMM_PROPERTIES, crmProperty } from '@ecomm-sync/domain';
 import { SecretBox, sealedFor } from '@ecomm-sync/data-access';
-import { FakeCrm, FakePortalRepository } from '@ecomm-sync/testing-fakes';
-import { EcommerceInstallError, installEcommerce, installEcommerceFor } from './install-ecommerce';
+import { FakeCrm, FakePortalRepository } from '../../fakes';
+import { EcommerceInstallError, installEcommerce, installEcommerceFor } from '@ecomm-sync/provisioning';
 
 const SALES_PIPELINE: CrmPipeline = { id: 'default', label: 'Sales Pipeline', displayOrder: 0, stages: [] };
 const EMAIL = crmProperty('email', 'Email', 'string', { groupName: 'contactinformation' });

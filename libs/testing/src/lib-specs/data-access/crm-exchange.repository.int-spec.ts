@@ -1,7 +1,5 @@
-import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
-import { connectDatabase, type Database } from './database';
-import { CRM_EXCHANGE_RETENTION_SECONDS } from './models/crm-exchange.model';
-import type { StoredCrmExchange } from './repositories/crm-exchange.repository';
+import { testInfrastructure, uniqueName } from '../../support';
+import { connectDatabase, CRM_EXCHANGE_RETENTION_SECONDS, type Database, type StoredCrmExchange } from '@ecomm-sync/data-access';
 
 const { mongoUrl } = testInfrastructure();
 

@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { connectDatabase, SecretBox, sealedFor, type Database, type Portal } from '@ecomm-sync/data-access';
-import { testInfrastructure, uniqueName, waitFor } from '@ecomm-sync/testing';
-import { CrmConnections, crmAccountKey } from './crm-connections';
+import { testInfrastructure, uniqueName, waitFor } from '../../support';
+import { CrmConnections, crmAccountKey } from '@ecomm-sync/crm-client';
 
 /**
  * A hosted CRM in the test: the token endpoint rotates refresh tokens (each works once) and issues
