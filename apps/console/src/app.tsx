@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Layout } from './components/layout';
 import { ErrorState } from './components/states';
 import { ApiError } from './api';
+import { AlertsPage } from './pages/alerts';
 import { ErrorsPage } from './pages/errors';
 import { InspectorPage } from './pages/inspector';
 import { MappingsPage } from './pages/mappings';
@@ -30,6 +31,7 @@ const ROUTES: { pattern: string; roles: Session['role'][]; title: string; render
   { pattern: '/console/apps/:appId/mappings', roles: ['integrator'], title: 'Mappings', render: (p) => <MappingsPage {...p} /> },
   { pattern: '/console/portals/:portalId/report', roles: ['customer'], title: 'Reporting', render: (p) => <ReportPage {...p} /> },
   { pattern: '/console/apps/:appId/report', roles: ['integrator'], title: 'Reporting', render: (p) => <ReportPage {...p} /> },
+  { pattern: '/console/portals/:portalId/alerts', roles: ['customer'], title: 'Alerts', render: (p) => <AlertsPage {...p} /> },
   { pattern: '/console/portals/:portalId/stores', roles: ['customer'], title: 'Stores and imports', render: (p) => <StoresPage {...p} /> },
   { pattern: '/console/operations', roles: ['operator'], title: 'Operations', render: (p) => <OperationsPage {...p} /> },
 ];

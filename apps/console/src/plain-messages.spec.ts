@@ -58,6 +58,30 @@ describe('plainMessage', () => {
       'That is too long for the service to read. Shorten what you typed and try again.',
     ],
     [
+      "when an alert rule's condition is out of range then it gives the ranges",
+      400,
+      'body/condition must match exactly one schema in oneOf',
+      "The rule's condition is not accepted: a threshold from 0 to 1,000,000, or minutes from 1 to 10,080.",
+    ],
+    [
+      'when a destination is not accepted then it says to check each field',
+      400,
+      'body must match exactly one schema in oneOf',
+      'This is not accepted: check each field against the hint beside it.',
+    ],
+    [
+      "when an alert rule's name is too long then it names the field and its limit",
+      400,
+      'body/name must NOT have more than 100 characters',
+      'The name is too long: at most 100 characters.',
+    ],
+    [
+      'when a default alert rule cannot be deleted then the service’s sentence is kept',
+      409,
+      'The alert rule "Import failed" came with the install: disable it instead of deleting it',
+      'The alert rule "Import failed" came with the install: disable it instead of deleting it',
+    ],
+    [
       'when a message is already plain then it is kept',
       404,
       'No such object: nothing was received for it yet',

@@ -23,6 +23,12 @@ const FIELD_LABELS: Record<string, string> = {
   appId: 'The application id',
   label: 'The label',
   webhookUri: 'The webhook address',
+  name: 'The name',
+  threshold: 'The threshold',
+  minutes: 'The minutes',
+  unreachableMinutes: 'The minutes without an answer',
+  url: 'The address',
+  email: 'The e-mail address',
 };
 const fieldLabel = (path: string): string => {
   const field = path.split('/').pop() ?? path;
@@ -49,6 +55,11 @@ export const PLAIN_MESSAGES: readonly Rule[] = [
     message: /^(?:body|query)\/([\w/]+) must (?:NOT have more than|be at most) (\d+) characters/,
     say: (match) => `${fieldLabel(match![1])} is too long: at most ${match![2]} characters.`,
   },
+  {
+    message: /^body\/condition must match exactly one schema in oneOf$/,
+    say: () => "The rule's condition is not accepted: a threshold from 0 to 1,000,000, or minutes from 1 to 10,080.",
+  },
+  { message: /^body must match exactly one schema in oneOf$/, say: () => 'This is not accepted: check each field against the hint beside it.' },
   { message: /^(?:body|query)\/([\w/]+) must (.+)$/, say: (match) => `${fieldLabel(match![1])} must ${match![2]}.` },
   { message: /^Query parameter (\w+) must (.+)$/, say: (match) => `${fieldLabel(match![1])} must ${match![2]}.` },
   { status: 429, say: () => 'Too many requests just now. Wait a few seconds and try again; pages that update themselves go on by themselves.' },

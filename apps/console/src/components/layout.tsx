@@ -17,6 +17,7 @@ export function Layout({ session, onSignOut, children }: { session: Session; onS
     links.push(
       { to: `/console/portals/${session.portalId}/report`, label: 'Reporting' },
       { to: `/console/portals/${session.portalId}/stores`, label: 'Stores and imports' },
+      { to: `/console/portals/${session.portalId}/alerts`, label: 'Alerts' },
     );
   } else if (session.role === 'integrator') {
     const app = encodeURIComponent(session.appId ?? '');

@@ -7,7 +7,7 @@ import { Link, useLocation } from '../router';
 import type { Session } from '../session';
 import { useAction } from '../use-action';
 import { usePolling } from '../use-polling';
-import { OBJECT_TYPE_CHOICES, scopeQuery, typeLabel } from './scope';
+import { ERROR_TYPES, OBJECT_TYPE_CHOICES, scopeQuery, typeLabel } from './scope';
 import { storeIds, useStores } from './use-stores';
 
 const PAGE_SIZE = 25;
@@ -16,20 +16,6 @@ const STATUS_CHOICES = [
   ['RESOLVED', 'Resolved'],
   ['ALL', 'Open and resolved'],
 ] as const;
-const ERROR_TYPES = [
-  'INVALID_EMAIL_ADDRESS',
-  'MISSING_REQUIRED_PROPERTY',
-  'INVALID_DEAL_STAGE',
-  'INVALID_ASSOCIATION_PROPERTY',
-  'NO_PROPERTIES_DEFINED',
-  'NO_MAPPINGS_DEFINED',
-  'NO_SYNC_SETTINGS',
-  'SETTINGS_NOT_ENABLED',
-  'PORTAL_NOT_SYNC_ENABLED',
-  'INACTIVE_PORTAL',
-  'ERROR_INVALID_DATE_PROPERTY',
-  'UNKNOWN_ERROR',
-];
 
 interface Filter {
   storeId: string;

@@ -5,6 +5,7 @@ import { Empty, formatTime, PolledView, UpdatedAt } from '../components/states';
 import { Link } from '../router';
 import type { Session } from '../session';
 import { usePolling } from '../use-polling';
+import { AlertsCard } from './overview-alerts';
 import { OBJECT_TYPES, scopeQuery, typeLabel } from './scope';
 
 const STATES = [
@@ -70,7 +71,7 @@ function StoreCard({ store, errorsPath }: { store: ConsoleStoreOverview; errorsP
   );
 }
 
-/** Overview per store: objects per type by state, open errors by type, last processed time. */
+/** Overview: the alert rules' states (customers), activity, and per store objects per type by state, open errors by type, last processed time. */
 export function OverviewPage({ session, params, basePath }: { session: Session; params: Record<string, string>; basePath: string }) {
   const polled = usePolling(
     () => sessionApi<ConsoleOverview>(session, '/console/api/v1/overview', { query: scopeQuery(session, params) }),
@@ -80,6 +81,7 @@ export function OverviewPage({ session, params, basePath }: { session: Session; 
     <>
       <h1>Overview</h1>
       <UpdatedAt at={polled.updatedAt} />
+      {session.role === 'customer' ? <AlertsCard session={session} params={params} alertsPath={`${basePath}/alerts`} /> : null}
       <ActivityChart session={session} query={scopeQuery(session, params)} />
       <PolledView
         polled={polled}

@@ -1,0 +1,111 @@
+import { useRef, useState } from 'react';
+import type { ConsoleAlertRule } from '@ecomm-sync/contracts';
+import { ActionResult, PolledView, UpdatedAt } from '../components/states';
+import type { Session } from '../session';
+import { ruleInputOf } from './alert-rule-draft';
+import { AlertRuleForm } from './alert-rule-form';
+import { AlertRulesTable } from './alert-rules';
+import { AlertDestinationForm, AlertDestinationsTable, SigningSecret } from './alert-destinations';
+import { AlertNotices } from './alert-notices';
+import { useAlerts } from './use-alerts';
+import { storeIds, useStores } from './use-stores';
+
+/**
+ * Alerts (issue 29): the tenant's rules with their state (the install's two included), added,
+ * edited, disabled and deleted here; the destinations notices go to; the newest notices and how
+ * their delivery went.
+ */
+export function AlertsPage({ session, params }: { session: Session; params: Record<string, string> }) {
+  const alerts = useAlerts(session, params);
+  const stores = useStores(session, params);
+  const [editing, setEditing] = useState<ConsoleAlertRule | null>(null);
+  const rulesHeading = useRef<HTMLHeadingElement>(null);
+  const destinationsHeading = useRef<HTMLHeadingElement>(null);
+  const backToRules = () => {
+    setEditing(null);
+    rulesHeading.current?.focus();
+  };
+
+  return (
+    <>
+      <h1>Alerts</h1>
+      <UpdatedAt at={alerts.polled.updatedAt} />
+      <PolledView polled={alerts.polled} what="the alerts">
+        {({ rules, destinations, notices }) => (
+          <>
+            <section aria-labelledby="rules-heading">
+              <h2 id="rules-heading" ref={rulesHeading} tabIndex={-1}>
+                Rules
+              </h2>
+              <p className="help">
+                Each rule is checked once a minute. When it starts firing, and when it is resolved, each destination gets one notice. The two rules that came
+                with the install can be edited or disabled, not deleted.
+              </p>
+              <ActionResult notice={alerts.rules.notice} />
+              <AlertRulesTable
+                rules={rules}
+                busy={alerts.rules.busy}
+                onEdit={setEditing}
+                onSetEnabled={(rule, enabled) => void alerts.rules.setEnabled(rule, ruleInputOf(rule, enabled))}
+                onDelete={(rule) =>
+                  void alerts.rules.remove(rule).then((deleted) => {
+                    if (!deleted) return; // refused: the notice says why, focus stays on the row
+                    if (editing?.id === rule.id) setEditing(null);
+                    rulesHeading.current?.focus();
+                  })
+                }
+              />
+              {editing ? (
+                <AlertRuleForm
+                  key={editing.id}
+                  editing={editing}
+                  storeIds={storeIds(stores)}
+                  busy={alerts.rules.busy}
+                  onSave={async (input) => {
+                    const saved = await alerts.rules.save(input, editing.id);
+                    if (saved) backToRules();
+                    return saved !== undefined;
+                  }}
+                  onCancel={backToRules}
+                />
+              ) : null}
+              <AlertRuleForm
+                key="new"
+                editing={null}
+                storeIds={storeIds(stores)}
+                busy={alerts.rules.busy}
+                onSave={async (input) => (await alerts.rules.save(input)) !== undefined}
+                onCancel={backToRules}
+              />
+            </section>
+            <section aria-labelledby="destinations-heading">
+              <h2 id="destinations-heading" ref={destinationsHeading} tabIndex={-1}>
+                Destinations
+              </h2>
+              <ActionResult notice={alerts.destinations.notice} />
+              {alerts.secret ? (
+                <SigningSecret
+                  shown={alerts.secret}
+                  onDismiss={() => {
+                    alerts.dismissSecret();
+                    destinationsHeading.current?.focus();
+                  }}
+                />
+              ) : null}
+              <AlertDestinationsTable
+                destinations={destinations}
+                busy={alerts.destinations.busy}
+                onRemove={(destination) => void alerts.destinations.remove(destination).then((removed) => removed && destinationsHeading.current?.focus())}
+              />
+              <AlertDestinationForm busy={alerts.destinations.busy} onAdd={alerts.destinations.add} />
+            </section>
+            <section aria-labelledby="notices-heading">
+              <h2 id="notices-heading">Notices</h2>
+              <AlertNotices notices={notices} destinations={destinations} />
+            </section>
+          </>
+        )}
+      </PolledView>
+    </>
+  );
+}

@@ -1,0 +1,173 @@
+import type { Browser, Page } from 'playwright-core';
+import type { AlertNoticeBody } from '@ecomm-sync/contracts';
+import type { TestPortal, TestStack } from '@ecomm-sync/testing';
+import { aV2Message, aV2Submission, startWebhookReceiver, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
+import { expectAccessible, newPage, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
+import { gatewayClient } from './gateway-client';
+
+/**
+ * Issue 29, item 1 in the console: the alerts page (rules with their state, the install's two
+ * among them; destinations, a webhook's signing secret shown once; notices with their delivery)
+ * and the overview's alerts card, in chromium against the whole stack. No SMTP server is
+ * configured, so an e-mail notice fails, saying why: the page shows both deliveries.
+ */
+const PHONE = { width: 390, height: 844 };
+
+describe('the console’s alerts page in a browser', () => {
+  let stack: TestStack;
+  let browser: Browser;
+  let receiver: WebhookReceiver;
+  let secret = '';
+
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver(
+      () => secret,
+      () => ({ status: 200, json: {} }),
+    );
+    ({ stack, browser } = await startConsoleStack({ ALERT_EVALUATION_INTERVAL_MS: '500', ALERT_NOTICE_BACKOFF_BASE_MS: '100' }));
+  });
+
+  afterAll(async () => {
+    await stopConsoleStack({ stack, browser });
+    await receiver?.close();
+  });
+
+  /** A portal with one open INVALID_EMAIL_ADDRESS error, signed in on its alerts page (through the navigation). */
+  async function signedInOnAlerts(page: Page): Promise<TestPortal> {
+    const portal = await stack.createPortal();
+    const client = gatewayClient(stack, portal);
+    await client.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'bad-email', properties: { email: 'not-an-address' } })]));
+    await client.processed('CONTACT', 'bad-email');
+    await signIn(page, stack, 'customer', { 'Portal API key': portal.apiKey });
+    await page.waitForURL(`**/console/portals/${portal.portalId}/overview`);
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Alerts' }).click();
+    await page.getByRole('heading', { name: 'Alerts', level: 1 }).waitFor();
+    return portal;
+  }
+
+  const rule = (page: Page, name: string) => page.locator(`tr[data-rule-name="${name}"]`);
+  const ruleNames = (page: Page) => page.locator('tr[data-rule-name]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-rule-name')));
+  /** Waits for an action's "done" notice. */
+  const status = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text }).waitFor();
+  /** A property of the focused element (`id`, `textContent`, or a call such as getAttribute('…')). */
+  const focused = (page: Page, what: string) => page.evaluate<string | null | undefined>(`document.activeElement?.${what}`);
+  const addDestination = async (page: Page, kind: string, address: string, label: string) => {
+    await page.getByLabel('Kind').selectOption({ label: kind });
+    await page.getByLabel(address, { exact: true }).fill(label);
+    await page.getByRole('button', { name: 'Add the destination' }).click();
+    await page.locator(`tr[data-destination="${label}"]`).waitFor();
+  };
+
+  it('when a customer adds destinations and a rule, edits it, and tries to delete an install rule, then the page shows each change, the secret once, the notices and a plain refusal', async () => {
+    const page = await newPage(browser);
+    const portal = await signedInOnAlerts(page);
+
+    // The install's two rules, enabled, evaluated (ok) within a second.
+    for (const name of ['CRM connection failing', 'Import failed']) {
+      await page.locator(`tr[data-rule-name="${name}"][data-status="ok"]`).waitFor();
+      expect(await rule(page, name).innerText()).toContain('came with the install');
+    }
+    expect((await ruleNames(page)).sort()).toEqual(['CRM connection failing', 'Import failed']);
+
+    // Destinations: an e-mail address, then a signed webhook whose secret is shown once, focused.
+    await addDestination(page, 'E-mail', 'E-mail address', 'ops@shop.example');
+    await status(page, 'Destination ops@shop.example added.');
+    const webhookUrl = `${receiver.url}/alerts`;
+    await addDestination(page, 'Signed webhook', 'Webhook URL', webhookUrl);
+    secret = await page.getByTestId('signing-secret').innerText();
+    expect(secret).toMatch(/^whsec-\S{20,}$/);
+    await page.getByText('Copy it now: it is shown only this once and cannot be shown again.').waitFor();
+    expect(await focused(page, `getAttribute('aria-labelledby')`)).toBe('signing-secret-heading');
+
+    // A rule on open INVALID_EMAIL_ADDRESS errors above 5: one such error, so it stays ok.
+    const addForm = page.getByRole('form', { name: 'Add a rule' });
+    await addForm.getByLabel('Name').fill('Bad e-mails');
+    await addForm.getByLabel('Error type').selectOption('INVALID_EMAIL_ADDRESS');
+    await addForm.getByLabel('Threshold (open errors)').fill('5');
+    await addForm.getByRole('button', { name: 'Add the rule' }).click();
+    await status(page, 'Rule “Bad e-mails” added.');
+    await page.locator('tr[data-rule-name="Bad e-mails"][data-status="ok"]').waitFor();
+    expect(await rule(page, 'Bad e-mails').innerText()).toContain('More than 5 open INVALID_EMAIL_ADDRESS errors');
+
+    // Edited to above 0: the form opens focused, saves, and the rule fires with its figure, one notice per destination.
+    await page.getByRole('button', { name: 'Edit rule Bad e-mails' }).click();
+    const editForm = page.getByRole('form', { name: 'Edit rule “Bad e-mails”' });
+    expect(await focused(page, 'textContent')).toBe('Edit rule “Bad e-mails”');
+    await editForm.getByLabel('Threshold (open errors)').fill('0');
+    await editForm.getByRole('button', { name: 'Save the rule' }).click();
+    await editForm.waitFor({ state: 'detached' });
+    expect(await focused(page, 'id')).toBe('rules-heading');
+    await status(page, 'Rule “Bad e-mails” saved.');
+    await page.locator('tr[data-rule-name="Bad e-mails"][data-status="firing"]').waitFor();
+    expect(await rule(page, 'Bad e-mails').innerText()).toContain('More than 0 open INVALID_EMAIL_ADDRESS errors');
+    expect(await rule(page, 'Bad e-mails').locator('td[data-value]').innerText()).toMatch(/^1\s+Since .+: 1 open INVALID_EMAIL_ADDRESS error \(threshold 0\)$/);
+    await page.locator(`tr[data-notice-rule="Bad e-mails"][data-sent-to="${webhookUrl}"][data-delivery="sent"]`).waitFor();
+    const mail = page.locator('tr[data-notice-rule="Bad e-mails"][data-sent-to="ops@shop.example"][data-delivery="failed"]');
+    expect(await mail.innerText()).toContain('no SMTP server is configured (ALERT_SMTP_URL)');
+    const hooks = () => receiver.received.filter((hook) => (hook.body as AlertNoticeBody).portalId === portal.portalId);
+    await waitFor(() => hooks().length >= 1, { timeoutMs: 10_000, message: 'the firing webhook' });
+    expect(hooks()).toHaveLength(1);
+    expect(hooks()[0]).toMatchObject({ verified: { ok: true }, body: { state: 'firing', rule: { name: 'Bad e-mails' }, value: 1 } });
+
+    // An install rule is disabled, not deleted: the refusal is the service's plain sentence.
+    await page.getByRole('button', { name: 'Disable rule Import failed' }).click();
+    await page.locator('tr[data-rule-name="Import failed"][data-status="off"]').waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete rule CRM connection failing' }).click();
+    const refusal = page.getByRole('alert');
+    await refusal.waitFor();
+    expect(await refusal.innerText()).toBe(
+      'Deleting rule “CRM connection failing” failed: The alert rule "CRM connection failing" came with the install: disable it instead of deleting it',
+    );
+    expect((await ruleNames(page)).sort()).toEqual(['Bad e-mails', 'CRM connection failing', 'Import failed']);
+    await expectAccessible(page, 'alerts');
+    await screenshot(page, 'alerts');
+
+    // The overview's card: the firing rule first, then the others; its link leads back.
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Overview' }).click();
+    const card = page.getByRole('region', { name: 'Alerts', exact: true });
+    await card.locator('li[data-rule-name="Bad e-mails"][data-status="firing"]').waitFor();
+    const cardRules = await card
+      .locator('li[data-rule-name]')
+      .evaluateAll((items) => items.map((li) => [li.getAttribute('data-rule-name'), li.getAttribute('data-status')]));
+    expect(cardRules).toEqual([
+      ['Bad e-mails', 'firing'],
+      ['CRM connection failing', 'ok'],
+      ['Import failed', 'off'],
+    ]);
+    expect(await card.getByTestId('alerts-summary').innerText()).toBe('1 rule is firing. 3 rules, 2 destinations.');
+    await expectAccessible(page, 'overview with the alerts card');
+    await card.getByRole('link', { name: 'Manage alerts and destinations' }).click();
+    await page.waitForURL(`**/console/portals/${portal.portalId}/alerts`);
+
+    // A rule the customer added is deleted, a destination removed; the secret is not shown again.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete rule Bad e-mails' }).click();
+    await status(page, 'Rule “Bad e-mails” deleted.');
+    await rule(page, 'Bad e-mails').waitFor({ state: 'detached' });
+    expect((await ruleNames(page)).sort()).toEqual(['CRM connection failing', 'Import failed']);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Remove destination ops@shop.example' }).click();
+    await page.locator('tr[data-destination="ops@shop.example"]').waitFor({ state: 'detached' });
+    await status(page, 'Destination ops@shop.example removed; its pending notices will not be sent.');
+    expect(await page.locator(`tr[data-destination="${webhookUrl}"]`).count()).toBe(1);
+    expect(await page.getByTestId('signing-secret').count()).toBe(0);
+    expect(await page.locator('body').innerText()).not.toContain(secret);
+  });
+
+  it('when the alerts page is opened at a phone’s width with a signing secret shown, then the page does not scroll sideways', async () => {
+    const context = await browser.newContext({ bypassCSP: true, viewport: PHONE, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    await signedInOnAlerts(page);
+    await addDestination(page, 'Signed webhook', 'Webhook URL', `${receiver.url}/a-rather-long-path/for-the-ecommerce-alerts-of-this-shop`);
+    await page.getByTestId('signing-secret').waitFor();
+    await page.locator('tr[data-rule-name][data-status="ok"]').first().waitFor();
+    const overflow = () => page.evaluate<number>(`Math.max(0, document.documentElement.scrollWidth - ${PHONE.width})`);
+    expect({ page: 'alerts', overflowPx: await overflow() }).toEqual({ page: 'alerts', overflowPx: 0 });
+
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Overview' }).click();
+    await page.getByRole('region', { name: 'Alerts', exact: true }).locator('li[data-rule-name]').first().waitFor();
+    expect({ page: 'overview', overflowPx: await overflow() }).toEqual({ page: 'overview', overflowPx: 0 });
+  });
+});
