@@ -19,7 +19,7 @@ describe('ecomm-sync reseal against MongoDB', () => {
 
   it('when the key was rotated, then every stored secret is sealed again under the new key, bound to its owner, and a second run changes nothing', async () => {
     const old = new SecretBox(OLD_KEY);
-    const { portals, accounts } = database.repositories;
+    const { portals, accounts, alertDestinations } = database.repositories;
     // A portal from before v2 (first form), one sealed under the old key with a hosted OAuth connection, an application.
     await portals.create({ portalId: 501, name: 'first form', crmTokenSealed: sealedFirstForm('builtin-501', OLD_KEY) });
     await portals.create({ portalId: 502, name: 'old key', crmTokenSealed: old.seal('builtin-502', sealedFor.builtinCrmToken(502)) });
@@ -43,11 +43,21 @@ describe('ecomm-sync reseal against MongoDB', () => {
       clientSecret: 'app-secret-77',
       sealedSecret: sealedFirstForm('app-secret-77', OLD_KEY),
     });
+    // An alert webhook's signing secret, and an e-mail destination (nothing sealed).
+    const tenant = { portalId: 502, appId: null };
+    const hook = '00000000-0000-4000-8000-000000000502' as const;
+    await alertDestinations.add(
+      tenant,
+      { kind: 'webhook', target: 'https://hooks.example.com/a', label: '', sealedSecret: old.seal('whsec-502', sealedFor.alertDestinationSecret(hook)) },
+      1,
+      hook,
+    );
+    await alertDestinations.add(tenant, { kind: 'email', target: 'ops@example.com', label: '', sealedSecret: null }, 1);
     const box = new SecretBox(NEW_KEY, [OLD_KEY]);
 
     const report = await resealSecrets(database.repositories, box);
 
-    expect(report).toEqual({ resealed: 5, current: 0, failed: [] });
+    expect(report).toEqual({ resealed: 6, current: 0, failed: [] });
     // Now the new key alone opens everything, each value only for its owner.
     const fresh = new SecretBox(NEW_KEY);
     const portal501 = (await portals.findById(501))!;
@@ -62,7 +72,11 @@ describe('ecomm-sync reseal against MongoDB', () => {
     expect(fresh.open(auth.refreshTokenSealed, sealedFor.crmConnection(502, 'refresh-token'))).toBe('refresh-502');
     expect(fresh.open((await accounts.sealedClientSecret('77'))!, sealedFor.appClientSecret('77'))).toBe('app-secret-77');
 
-    expect(await resealSecrets(database.repositories, box)).toEqual({ resealed: 0, current: 5, failed: [] });
+    const hookSecret = (await alertDestinations.find(hook))!.sealedSecret!;
+    expect(fresh.open(hookSecret, sealedFor.alertDestinationSecret(hook))).toBe('whsec-502');
+    expect(() => fresh.open(hookSecret, sealedFor.alertDestinationSecret('another-destination'))).toThrow();
+
+    expect(await resealSecrets(database.repositories, box)).toEqual({ resealed: 0, current: 6, failed: [] });
   });
 
   it('when a value opens with no key the service has, then it is reported and left as it was', async () => {

@@ -12,12 +12,12 @@ export interface ResealReport {
 }
 
 /**
- * `ecomm-sync reseal`: seals every stored secret again under SECRETS_KEY, bound to its portal or
- * application (values of the first form and values under a previous key); after it reports no
+ * `ecomm-sync reseal`: seals every stored secret again under SECRETS_KEY, bound to its portal,
+ * application or alert destination (values of the first form and values under a previous key); after it reports no
  * failure, SECRETS_PREVIOUS_KEYS can go. Each value is replaced only if it is still the one read,
  * so running it beside the services is safe; running it twice changes nothing the second time.
  */
-export async function resealSecrets(repositories: Pick<Repositories, 'portals' | 'accounts'>, box: SecretBox): Promise<ResealReport> {
+export async function resealSecrets(repositories: Pick<Repositories, 'portals' | 'accounts' | 'alertDestinations'>, box: SecretBox): Promise<ResealReport> {
   const report: ResealReport = { resealed: 0, current: 0, failed: [] };
   const reseal = async (what: string, sealed: string, context: string, replace: (to: string) => Promise<boolean>) => {
     if (!box.needsReseal(sealed)) return void report.current++;
@@ -48,6 +48,16 @@ export async function resealSecrets(repositories: Pick<Repositories, 'portals' |
     }
     if (page.length === 0) break;
     after = page[page.length - 1].appId;
+  }
+  for (let after = ''; ;) {
+    const page = await repositories.alertDestinations.sealedSecrets(after, PAGE);
+    for (const { id, sealed } of page) {
+      await reseal(`alert destination ${id} signing secret`, sealed, sealedFor.alertDestinationSecret(id), (to) =>
+        repositories.alertDestinations.replaceSealedSecret(id, sealed, to),
+      );
+    }
+    if (page.length === 0) break;
+    after = page[page.length - 1].id;
   }
   return report;
 }

@@ -83,6 +83,22 @@ export class AlertDestinationRepository {
   async remove(tenant: Tenant, id: string): Promise<boolean> {
     return (await this.destinations.deleteOne({ _id: id, ...owned(tenant) })).deletedCount === 1;
   }
+
+  /** The sealed signing secrets after `afterId` (in id order), `limit` at a time (`reseal` walks them). */
+  async sealedSecrets(afterId: string, limit: number): Promise<{ id: string; sealed: string }[]> {
+    const docs = await this.destinations
+      .find({ _id: { $gt: afterId }, sealedSecret: { $type: 'string' } })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .project<{ _id: string; sealedSecret: string }>({ sealedSecret: 1 })
+      .toArray();
+    return docs.map((doc) => ({ id: doc._id, sealed: doc.sealedSecret }));
+  }
+
+  /** Replaces a sealed signing secret if it is still the one read (compare and set); false otherwise. */
+  async replaceSealedSecret(id: string, from: string, to: string): Promise<boolean> {
+    return (await this.destinations.updateOne({ _id: id, sealedSecret: from }, { $set: { sealedSecret: to } })).matchedCount === 1;
+  }
 }
 
 /**
