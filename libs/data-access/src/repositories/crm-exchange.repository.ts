@@ -1,33 +1,16 @@
 import type { Connection } from 'mongoose';
+import type { ConsoleCrmExchange, ConsoleCrmExchangeMessage } from '@ecomm-sync/contracts';
 import { crmExchangeModel } from '../models/crm-exchange.model';
 import { driverCollection } from '../driver-collection';
 
-/** A request or answer as the log keeps it: redacted headers, and the body cut at its bound. */
-export interface StoredCrmExchangeMessage {
-  headers: Record<string, string>;
-  body: string | null;
-  bytes: number;
-  truncated: boolean;
-}
+/** A request or answer as the log keeps it: redacted headers, and the body cut at its bound (the console's shape). */
+export type StoredCrmExchangeMessage = ConsoleCrmExchangeMessage;
 
-/** One attempt of a CRM request and its answer, as the CRM clients recorded it (libs/crm-client CrmExchange). */
-export interface StoredCrmExchange {
-  at: Date;
-  portalId: number | null;
-  account: string;
-  baseUrl: string;
-  method: string;
-  path: string;
-  attempt: number;
-  objects: string[];
-  status: number | null;
-  failed: boolean;
-  durationMs: number;
-  correlationId: string | null;
-  error: string | null;
-  request: StoredCrmExchangeMessage;
-  answer: StoredCrmExchangeMessage;
-}
+/**
+ * One attempt of a CRM request and its answer, as the CRM clients record it (libs/crm-client
+ * CrmExchange) and the console shows it: the one shape is the console API's, stored with a Date.
+ */
+export type StoredCrmExchange = Omit<ConsoleCrmExchange, 'id' | 'at'> & { at: Date };
 
 /** An exchange as read back: with its id. */
 export type CrmExchangeRecord = StoredCrmExchange & { id: string };
