@@ -153,6 +153,21 @@ describe('the console, for each role and each portal', () => {
     expect(report.filter((store: { portalId: number }) => store.portalId !== OWN)).toEqual([]);
   });
 
+  it.each([
+    ['direct', () => null],
+    ['the application', () => c.appId],
+  ])('when a portal key lists errors with owner=%s, then only that owner of the portal is listed', async (_name, ownerOf) => {
+    const appId = ownerOf();
+    const owner = appId ?? 'direct';
+    const errors = (await request(fixture.app).get(`/console/api/v1/errors?hapikey=${c.portalKey}&storeId=web&owner=${owner}`).expect(200)).body.results;
+    expect(errors.map((error: { portalId: number; appId: string | null }) => [error.portalId, error.appId])).toEqual([[OWN, appId]]);
+  });
+
+  it('when an OAuth token lists errors with owner=direct, then its own scope is kept', async () => {
+    const errors = (await call('OAuth token', 'get', '/console/api/v1/errors?owner=direct', OWN).expect(200)).body.results;
+    expect(errors.map((error: { appId: string | null }) => error.appId)).toEqual([c.appId]);
+  });
+
   it('when an integrator retries an object of a portal that uninstalled the application, then it answers 404 and queues nothing', async () => {
     const object = { portalId: UNINSTALLED, appId: c.appId, storeId: 'web', objectType: 'CONTACT', externalObjectId: `c-${UNINSTALLED}` };
     await request(fixture.app).post(`/console/api/v1/errors/retry?hapikey=${c.developerKey}&appId=${c.appId}`).send({ object }).expect(404);

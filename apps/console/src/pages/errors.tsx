@@ -8,7 +8,9 @@ import type { Session } from '../session';
 import { useAction } from '../use-action';
 import { usePolling } from '../use-polling';
 import { ERROR_TYPES, OBJECT_TYPE_CHOICES, scopeQuery, typeLabel } from './scope';
-import { storeIds, useStores } from './use-stores';
+import { useStores } from './use-stores';
+import { appNames, ownerLabel, ownerOf, parseStoreChoice, storeChoices, storeChoiceValue } from './store-owner';
+import { useInstalls } from '../components/install-picker';
 
 const PAGE_SIZE = 25;
 const STATUS_CHOICES = [
@@ -18,6 +20,8 @@ const STATUS_CHOICES = [
 ] as const;
 
 interface Filter {
+  /** Whose store (`direct` or an application id): with storeId, the one (owner, store) the page shows. */
+  owner: string;
   storeId: string;
   objectType: string;
   errorType: string;
@@ -28,6 +32,7 @@ interface Filter {
 const filterFrom = (search: string): Filter => {
   const query = new URLSearchParams(search);
   return {
+    owner: query.get('owner') ?? '',
     storeId: query.get('storeId') ?? '',
     objectType: query.get('objectType') ?? '',
     errorType: query.get('errorType') ?? '',
@@ -41,11 +46,13 @@ function ErrorItem({
   onRetry,
   busy,
   basePath,
+  names,
 }: {
   error: ConsoleErrorRecord;
   onRetry: (error: ConsoleErrorRecord) => void;
   busy: boolean;
   basePath: string;
+  names: ReadonlyMap<string, string>;
 }) {
   const id = `error-${error.storeId}-${error.objectType}-${error.externalObjectId}-${error.erroredAt}`;
   return (
@@ -54,9 +61,8 @@ function ErrorItem({
         <span className="badge">{error.status === 'OPEN' ? 'Open' : 'Resolved'}</span> {error.type} · {typeLabel[error.objectType]} {error.externalObjectId}
       </h3>
       <p className="muted">
-        Store {error.storeId} · portal {error.portalId}
-        {error.appId ? ` · application ${error.appId}` : ''} · changed <time>{formatTime(error.changedAt)}</time> · failed{' '}
-        <time>{formatTime(error.erroredAt)}</time>
+        Store {error.storeId} · {ownerLabel(ownerOf(error.appId), names)} · portal {error.portalId} · changed <time>{formatTime(error.changedAt)}</time> ·
+        failed <time>{formatTime(error.erroredAt)}</time>
       </p>
       <p className="details">{error.details}</p>
       <CrmAnswerLine crm={error.crm} />
@@ -94,6 +100,7 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
     [session.secret, search, params.portalId, params.appId],
   );
   const stores = useStores(session, params);
+  const names = appNames(useInstalls(session).data?.results);
   const { busy, notice, act } = useAction();
 
   const setFilter = (change: Partial<Filter>) => {
@@ -124,7 +131,13 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
     <>
       <h1>Errors</h1>
       <form className="filters" aria-label="Filter errors" onSubmit={(e) => e.preventDefault()}>
-        <SelectField label="Store" value={filter.storeId} onChange={(storeId) => setFilter({ storeId })} first="All stores" choices={storeIds(stores)} />
+        <SelectField
+          label="Store"
+          value={filter.owner && filter.storeId ? storeChoiceValue(filter.owner, filter.storeId) : ''}
+          onChange={(value) => setFilter({ owner: parseStoreChoice(value)?.owner ?? '', storeId: parseStoreChoice(value)?.storeId ?? '' })}
+          first="All stores"
+          choices={storeChoices(stores, names)}
+        />
         <SelectField
           label="Object type"
           value={filter.objectType}
@@ -186,6 +199,7 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
                   error={error}
                   busy={busy}
                   basePath={basePath}
+                  names={names}
                   onRetry={(e) =>
                     void retry(
                       { object: { portalId: e.portalId, appId: e.appId, storeId: e.storeId, objectType: e.objectType, externalObjectId: e.externalObjectId } },

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ConsoleObjectInspection } from '@ecomm-sync/contracts';
 import { MAX_OBJECT_ID_LENGTH } from '../input-limits';
 import { sessionApi } from '../api';
@@ -12,13 +12,14 @@ import { Inspection } from './inspection';
 import { ObjectCrmExchanges } from './inspection-crm-exchanges';
 import { OBJECT_TYPE_CHOICES, scopeQuery } from './scope';
 import { storeIds, useStores } from './use-stores';
+import { appNames, DIRECT, ownerLabel, ownerOf } from './store-owner';
 
 interface Lookup {
   storeId: string;
   objectType: string;
   externalObjectId: string;
   portalId: string;
-  /** The tenant's application (a portal key looking at an installed application's object); kept from the link that opened the page. */
+  /** The tenant's application (a portal key looking at an installed application's object), '' for the portal's own: a visible choice, taken from the URL only. */
   appId: string;
 }
 
@@ -37,9 +38,16 @@ export function InspectorPage({ session, params, basePath }: { session: Session;
   const { search, navigate } = useLocation();
   const asked = lookupFrom(search);
   const [draft, setDraft] = useState<Lookup>(asked);
-  const installs = useInstalls(session);
-  const scope = { ...scopeQuery(session, params), ...(session.role === 'integrator' && asked.portalId ? { portalId: asked.portalId } : {}) };
   const stores = useStores(session, params);
+  // Following a link (or going back) replaces the whole lookup, the owner included: nothing is kept from before.
+  useEffect(() => setDraft(lookupFrom(search)), [search]);
+  const installs = useInstalls(session);
+  const names = appNames(installs.data?.results);
+  // A portal key picks the owner; an application's token or key reads only its own data.
+  const picksOwner = session.role === 'customer' && !session.appId;
+  const shownOwner = picksOwner ? ownerOf(asked.appId) : ownerOf(session.appId);
+  const storesOfOwner = stores.filter((store) => !picksOwner || ownerOf(store.appId) === ownerOf(draft.appId));
+  const scope = { ...scopeQuery(session, params), ...(session.role === 'integrator' && asked.portalId ? { portalId: asked.portalId } : {}) };
   const objectQuery: Record<string, string> = {
     ...scope,
     ...(asked.appId && session.role === 'customer' ? { appId: asked.appId } : {}),
@@ -64,7 +72,16 @@ export function InspectorPage({ session, params, basePath }: { session: Session;
         {session.role === 'integrator' ? (
           <InstallPicker installs={installs} what="portal" required value={draft.portalId} onChange={(portalId) => setDraft({ ...draft, portalId })} />
         ) : null}
-        <SelectField label="Store" value={draft.storeId} onChange={(storeId) => setDraft({ ...draft, storeId })} choices={storeIds(stores, 'default')} />
+        {picksOwner ? (
+          <SelectField
+            label="Whose data"
+            value={draft.appId}
+            onChange={(appId) => setDraft({ ...draft, appId })}
+            first={ownerLabel(DIRECT, names)}
+            choices={[...new Set([...names.keys(), ...(draft.appId ? [draft.appId] : [])])].map((appId) => [appId, ownerLabel(appId, names)] as const)}
+          />
+        ) : null}
+        <SelectField label="Store" value={draft.storeId} onChange={(storeId) => setDraft({ ...draft, storeId })} choices={storeIds(storesOfOwner, 'default')} />
         <SelectField label="Object type" value={draft.objectType} onChange={(objectType) => setDraft({ ...draft, objectType })} choices={OBJECT_TYPE_CHOICES} />
         <label>
           External id
@@ -79,6 +96,10 @@ export function InspectorPage({ session, params, basePath }: { session: Session;
           Look up
         </button>
       </form>
+      <p data-testid="inspector-owner" data-owner={shownOwner}>
+        Showing the data of: <strong>{ownerLabel(shownOwner, names)}</strong>
+        {asked.externalObjectId ? ` · store ${asked.storeId}` : ''}
+      </p>
       <UpdatedAt at={asked.externalObjectId ? polled.updatedAt : undefined} />
       {!asked.externalObjectId ? (
         <Empty title="No object looked up yet">

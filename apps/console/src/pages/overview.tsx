@@ -7,6 +7,8 @@ import type { Session } from '../session';
 import { usePolling } from '../use-polling';
 import { AlertsCard } from './overview-alerts';
 import { OBJECT_TYPES, scopeQuery, typeLabel } from './scope';
+import { appNames, ownerLabel, ownerOf } from './store-owner';
+import { useInstalls } from '../components/install-picker';
 
 const STATES = [
   ['received', 'Received'],
@@ -17,16 +19,17 @@ const STATES = [
   ['notProcessed', 'Not yet processed'],
 ] as const;
 
-function StoreCard({ store, errorsPath }: { store: ConsoleStoreOverview; errorsPath: string }) {
-  const id = `store-${store.portalId}-${store.appId ?? 'direct'}-${store.storeId}`;
+function StoreCard({ store, errorsPath, names }: { store: ConsoleStoreOverview; errorsPath: string; names: ReadonlyMap<string, string> }) {
+  const owner = ownerOf(store.appId);
+  const id = `store-${store.portalId}-${owner}-${store.storeId}`;
   const errorTypes = Object.entries(store.openErrorsByType);
   return (
-    <section className="card" aria-labelledby={id}>
+    <section className="card" aria-labelledby={id} data-owner={owner} data-store={store.storeId}>
       <h2 id={id}>
-        {store.label} <span className="muted">({store.storeId})</span>
+        {store.label} <span className="muted">({store.storeId})</span> · {ownerLabel(owner, names)}
       </h2>
       <p className="muted">
-        Portal {store.portalId} · {store.appId ? `application ${store.appId}` : 'direct use'} · last processed: <time>{formatTime(store.lastProcessedAt)}</time>
+        Portal {store.portalId} · last processed: <time>{formatTime(store.lastProcessedAt)}</time>
       </p>
       <table>
         <caption>Objects by state</caption>
@@ -60,7 +63,7 @@ function StoreCard({ store, errorsPath }: { store: ConsoleStoreOverview; errorsP
         <ul className="error-types">
           {errorTypes.map(([type, count]) => (
             <li key={type}>
-              <Link to={`${errorsPath}?storeId=${encodeURIComponent(store.storeId)}&errorType=${type}`}>
+              <Link to={`${errorsPath}?${new URLSearchParams({ owner, storeId: store.storeId, errorType: type })}`}>
                 {type}: {count}
               </Link>
             </li>
@@ -77,6 +80,7 @@ export function OverviewPage({ session, params, basePath }: { session: Session; 
     () => sessionApi<ConsoleOverview>(session, '/console/api/v1/overview', { query: scopeQuery(session, params) }),
     [session.secret, params.portalId, params.appId],
   );
+  const names = appNames(useInstalls(session).data?.results);
   return (
     <>
       <h1>Overview</h1>
@@ -98,7 +102,7 @@ export function OverviewPage({ session, params, basePath }: { session: Session; 
       >
         {(overview) =>
           overview.stores.map((store) => (
-            <StoreCard key={`${store.portalId}-${store.appId}-${store.storeId}`} store={store} errorsPath={`${basePath}/errors`} />
+            <StoreCard key={`${store.portalId}-${store.appId}-${store.storeId}`} store={store} errorsPath={`${basePath}/errors`} names={names} />
           ))
         }
       </PolledView>

@@ -5,15 +5,17 @@ import { Empty, PolledView, UpdatedAt } from '../components/states';
 import type { Session } from '../session';
 import { usePolling, type Polled } from '../use-polling';
 import { scopeQuery } from './scope';
+import { appNames, ownerLabel, ownerOf } from './store-owner';
 
 const money = (amount: number) => amount.toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
-function StoreReport({ store }: { store: ConsoleStoreReport }) {
-  const id = `report-${store.portalId}-${store.appId ?? 'direct'}-${store.storeId}`;
+function StoreReport({ store, names }: { store: ConsoleStoreReport; names: ReadonlyMap<string, string> }) {
+  const owner = ownerOf(store.appId);
+  const id = `report-${store.portalId}-${owner}-${store.storeId}`;
   return (
-    <section className="card" aria-labelledby={id} data-store={store.storeId}>
+    <section className="card" aria-labelledby={id} data-store={store.storeId} data-owner={owner}>
       <h2 id={id}>
-        {store.label} <span className="muted">({store.storeId})</span>
+        {store.label} <span className="muted">({store.storeId})</span> · {ownerLabel(owner, names)}
       </h2>
       {store.partial ? (
         <p className="notice">This store has more deals or line items than one report reads; the figures cover the first 2,000 of each.</p>
@@ -89,6 +91,7 @@ export function ReportPage({ session, params }: { session: Session; params: Reco
     [session.secret, params.portalId, params.appId, portalId],
     15_000,
   );
+  const names = appNames(useInstalls(session).data?.results);
   return (
     <>
       <h1>Reporting</h1>
@@ -98,13 +101,13 @@ export function ReportPage({ session, params }: { session: Session; params: Reco
           <p>The report reads one portal&apos;s CRM at a time: pick one of the portals that installed your application.</p>
         </Empty>
       ) : (
-        <ReportBody polled={polled} />
+        <ReportBody polled={polled} names={names} />
       )}
     </>
   );
 }
 
-function ReportBody({ polled }: { polled: Polled<ConsoleReport | undefined> }) {
+function ReportBody({ polled, names }: { polled: Polled<ConsoleReport | undefined>; names: ReadonlyMap<string, string> }) {
   return (
     <>
       <UpdatedAt at={polled.updatedAt} />
@@ -118,7 +121,7 @@ function ReportBody({ polled }: { polled: Polled<ConsoleReport | undefined> }) {
           </Empty>
         }
       >
-        {(report) => report.stores.map((store) => <StoreReport key={`${store.portalId}-${store.appId}-${store.storeId}`} store={store} />)}
+        {(report) => report.stores.map((store) => <StoreReport key={`${store.portalId}-${store.appId}-${store.storeId}`} store={store} names={names} />)}
       </PolledView>
     </>
   );

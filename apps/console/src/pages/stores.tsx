@@ -8,6 +8,8 @@ import { useAction } from '../use-action';
 import { usePolling } from '../use-polling';
 import { ImportProgress, type FollowedImport } from './import-progress';
 import { ImportStart } from './import-start';
+import { appNames, ownerLabel, ownerOf } from './store-owner';
+import { useInstalls } from '../components/install-picker';
 
 const STORES = '/extensions/ecomm/v2/stores';
 const DEFAULT_STORE = 'default';
@@ -36,6 +38,8 @@ export function StoresPage({ session, params }: { session: Session; params: Reco
     [session.secret, params.portalId],
     5000,
   );
+  // The stores endpoints answer for the credential's own tenant: the portal's own with a portal key, the application's with its token.
+  const owner = ownerLabel(ownerOf(session.appId), appNames(useInstalls(session).data?.results));
   const [id, setId] = useState('');
   const [label, setLabel] = useState('');
   const { busy, notice, act: call } = useAction();
@@ -62,7 +66,7 @@ export function StoresPage({ session, params }: { session: Session; params: Reco
               </Empty>
             ) : (
               <table>
-                <caption>Stores</caption>
+                <caption>Stores of: {owner}</caption>
                 <thead>
                   <tr>
                     <th scope="col">Store id</th>

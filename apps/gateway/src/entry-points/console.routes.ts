@@ -56,6 +56,17 @@ const portalInQuery = (req: Request): number | undefined =>
 const appIdInQuery = (req: Request): string | undefined => (typeof req.query.appId === 'string' && req.query.appId !== '' ? req.query.appId : undefined);
 
 /**
+ * A portal's reads narrowed to one owner of its stores: `owner=direct` its own data, `owner=<appId>`
+ * an installed application's. A scope that already has one owner (an application's token or key)
+ * is kept, so the query cannot widen it.
+ */
+export const ownedScope = (scope: ConsoleScope, req: Request): ConsoleScope => {
+  if (req.query.owner === undefined || req.query.owner === '' || scope.appId !== undefined) return scope;
+  const owner = objectIdParam(req.query.owner, 'Query parameter owner');
+  return { ...scope, appId: owner === 'direct' ? null : owner };
+};
+
+/**
  * Who may read which data in the console: a portal's key or private-app token reads every tenant
  * of the portal; an installed application's OAuth token its own tenant; a developer key with
  * appId its application in the portals that have it installed now. A `portalId` in the query (the
@@ -116,7 +127,7 @@ export function consoleRoutes(
     if (status !== undefined && status !== 'OPEN' && status !== 'RESOLVED' && status !== 'ALL')
       throw AppError.badRequest(`Query parameter status must be OPEN, RESOLVED or ALL, got "${String(status)}"`);
     res.json(
-      await deps.read.errors(scopeOf(res), {
+      await deps.read.errors(ownedScope(scopeOf(res), req), {
         storeId: req.query.storeId === undefined ? undefined : objectIdParam(req.query.storeId, 'Query parameter storeId'),
         objectType: optionalObjectType(req.query),
         errorType: optionalErrorType(req.query),

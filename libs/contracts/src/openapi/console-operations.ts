@@ -63,6 +63,11 @@ export const GATEWAY_CONSOLE_OPERATIONS: readonly ApiOperation[] = [
     query: {
       portalId,
       appId,
+      owner: {
+        description:
+          "With a portal's credential: only the portal's own data (`direct`) or one installed application's (its id); a credential with one owner keeps it",
+        schema: { type: 'string' },
+      },
       storeId: { description: 'Only this store', schema: { type: 'string' } },
       objectType: { description: 'Only this object type', schema: { type: 'string' } },
       errorType: { description: 'Only this error type', schema: { type: 'string', enum: ERROR_TYPES } },
