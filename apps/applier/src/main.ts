@@ -1,9 +1,7 @@
 import { TOPICS, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
-import { MongoCrmBudgets } from '@ecomm-sync/crm-client';
-import { HttpCrmClient } from '@ecomm-sync/crm-client';
-import { CrmConnections } from '@ecomm-sync/crm-client';
+import { CrmConnections, HttpCrmClient, MongoCrmBudgets, startCrmRequestLog } from '@ecomm-sync/crm-client';
 import { SecretBox } from '@ecomm-sync/data-access';
-import { runPeriodically, runService, startCrmRequestLog } from '@ecomm-sync/service-runtime';
+import { runPeriodically, runService } from '@ecomm-sync/service-runtime';
 import { loadApplierConfig } from './config';
 import { startMappedChangesConsumer } from './entry-points/mapped-changes.consumer';
 import { ApplyMappedChangesUseCase, type RequestRefresh } from './use-cases/apply-mapped-changes.use-case';

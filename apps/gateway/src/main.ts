@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { keyList } from '@ecomm-sync/data-access';
-import { MongoCrmBudgets } from '@ecomm-sync/crm-client';
+import { MongoCrmBudgets, startCrmRequestLog } from '@ecomm-sync/crm-client';
 import { listen } from '@ecomm-sync/runtime';
 import { parseServiceAddresses } from '@ecomm-sync/domain';
 import { peekDeadLetters, queueStats, redriveDeadLetters } from '@ecomm-sync/messaging';
-import { runService, startCrmRequestLog } from '@ecomm-sync/service-runtime';
+import { runService } from '@ecomm-sync/service-runtime';
 import { createGatewayApp } from './app';
 import { askReadiness } from './entry-points/ask-readiness';
 import { loadGatewayConfig } from './config';

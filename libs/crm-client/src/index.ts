@@ -19,6 +19,8 @@ export { CrmAdminClient } from './crm-admin-client';
 export type { CrmAccountLimits, CrmAccountLimitsState, CrmAccountUsage } from './crm-admin-client';
 export { CrmRequestLog } from './crm-request-log';
 export type { CrmRequestLogOptions } from './crm-request-log';
+export { startCrmRequestLog } from './start-crm-request-log';
+export type { CrmRequestLogConfig } from './start-crm-request-log';
 export { crmObjectKey } from './crm-exchange';
 export type { CrmExchange, CrmExchangeMessage, CrmExchangeSink } from './crm-exchange';
 export { MAX_LOGGED_BODY_BYTES, REDACTED } from './crm-exchange-redaction';

@@ -3,5 +3,3 @@ export type { ServiceContext, ServiceOptions, InfrastructureConfig } from './run
 export { runPeriodically } from './periodic';
 export { startObservability } from './observability';
 export type { ObservabilityConfig } from './observability';
-export { startCrmRequestLog } from './crm-request-log';
-export type { CrmRequestLogConfig } from './crm-request-log';

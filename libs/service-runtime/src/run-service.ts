@@ -1,8 +1,6 @@
 import type { Server } from 'node:http';
-import { ConfigError } from '@ecomm-sync/runtime';
+import { ConfigError, createLogger, type Logger, onShutdown, startHealthServer } from '@ecomm-sync/runtime';
 import { connectDatabase, type Database } from '@ecomm-sync/data-access';
-import { onShutdown, startHealthServer } from '@ecomm-sync/runtime';
-import { createLogger, type Logger } from '@ecomm-sync/runtime';
 import { Broker } from '@ecomm-sync/messaging';
 import { startObservability } from './observability';
 
