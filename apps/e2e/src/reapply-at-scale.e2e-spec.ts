@@ -4,8 +4,7 @@ import amqplib from 'amqplib';
 import type { MappedChangesMessage } from '@ecomm-sync/contracts';
 import { namesOf } from '@ecomm-sync/messaging';
 import { DEMO_MAPPINGS } from '@ecomm-sync/provisioning';
-import { TestStack, type TestPortal } from '@ecomm-sync/testing';
-import { testInfrastructure, waitFor } from '@ecomm-sync/testing';
+import { TestStack, testInfrastructure, waitFor, type TestPortal } from '@ecomm-sync/testing';
 import { gatewayClient } from './gateway-client';
 
 const OBJECTS = 50_000;
@@ -111,7 +110,10 @@ describe(`re-applying ${OBJECTS.toLocaleString('en')} stored objects after a map
     fs.writeFileSync(path.join(__dirname, '..', '..', '..', 'reports', 'reapply-memory.json'), JSON.stringify(report, null, 2));
     console.log(`re-apply of ${OBJECTS} objects: ${JSON.stringify(report)}`);
     // Pages of 500 bound the work in memory; holding 50,000 states at once would take several hundred MB.
-    expect(peak - baseline).toBeLessThan(100);
+    // The bound is on what does not scale: on 2026-11-27 the growth read 119–126 MB for 50,000 objects
+    // and 124 MB for 100,000 (flat), up from about 80 MB at 4c11dbd by a constant offset that came with
+    // the larger bundle (docs/benchmarks.md); a working set that grew with the objects would pass 150.
+    expect(peak - baseline).toBeLessThan(150);
   });
 
   it('when the mapper is killed during a re-apply, then the restarted mapper resumes the job and finishes it', async () => {
