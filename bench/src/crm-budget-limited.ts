@@ -1,7 +1,6 @@
 /** The CRM budget figure, step 3: the mixed load against an account limited to 190 requests per 10 s. */
 import type { CrmAdminClient } from '@ecomm-sync/crm-client';
-import type { TestStack } from '@ecomm-sync/testing';
-import { waitFor } from '@ecomm-sync/testing';
+import { type TestStack, waitFor } from '@ecomm-sync/testing';
 import type { startCrmProxy } from './crm-proxy';
 import { send } from './load';
 import { round } from './stats';

@@ -2,8 +2,7 @@
 import axios from 'axios';
 import mongoose from 'mongoose';
 import type { CrmAdminClient, CrmAccountUsage } from '@ecomm-sync/crm-client';
-import type { TestStack, TestPortal } from '@ecomm-sync/testing';
-import { testInfrastructure, waitFor } from '@ecomm-sync/testing';
+import { testInfrastructure, type TestPortal, type TestStack, waitFor } from '@ecomm-sync/testing';
 import type { MakeObject } from './load';
 
 export const OBJECT_TYPES = ['CONTACT', 'PRODUCT', 'DEAL', 'LINE_ITEM'] as const;

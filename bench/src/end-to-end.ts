@@ -4,8 +4,7 @@
  * passes that change every object, for memory growth once warmed up.
  */
 import mongoose from 'mongoose';
-import { TestStack, type AppName, type TestPortal } from '@ecomm-sync/testing';
-import { testInfrastructure, waitFor } from '@ecomm-sync/testing';
+import { type AppName, testInfrastructure, type TestPortal, TestStack, waitFor } from '@ecomm-sync/testing';
 import { benchConfig } from './config';
 import { BATCH, send as sendObjects, type MakeObject } from './load';
 import { SIZES, log } from './options';

@@ -1,7 +1,6 @@
 /** The re-apply figure: stored objects mapped again after a mapping change, by the mapper alone. */
 import { DEMO_MAPPINGS } from '@ecomm-sync/provisioning';
-import { TestStack } from '@ecomm-sync/testing';
-import { waitFor } from '@ecomm-sync/testing';
+import { TestStack, waitFor } from '@ecomm-sync/testing';
 import { SIZES, log } from './options';
 import { rssMb } from './process-stats';
 import { round } from './stats';

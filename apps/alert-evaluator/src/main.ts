@@ -1,6 +1,5 @@
 import { alertNoticeMessageSchema, createValidator, TOPICS, type AlertNoticeMessage } from '@ecomm-sync/contracts';
-import { MongoCrmBudgets } from '@ecomm-sync/crm-client';
-import { CrmConnections } from '@ecomm-sync/crm-client';
+import { CrmConnections, MongoCrmBudgets } from '@ecomm-sync/crm-client';
 import { SecretBox } from '@ecomm-sync/data-access';
 import { runPeriodically, runService } from '@ecomm-sync/service-runtime';
 import { countEvaluations } from './alert-metrics';

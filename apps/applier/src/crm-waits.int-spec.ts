@@ -1,10 +1,8 @@
 import type { MappedChange, MappedChangesMessage } from '@ecomm-sync/contracts';
-import { HttpCrmClient, type CrmPort } from '@ecomm-sync/crm-client';
-import type { CrmConnections } from '@ecomm-sync/crm-client';
+import { type CrmConnections, type CrmPort, HttpCrmClient } from '@ecomm-sync/crm-client';
 import type { Repositories } from '@ecomm-sync/data-access';
 import { createLogger } from '@ecomm-sync/runtime';
-import { TestStack, type TestPortal } from '@ecomm-sync/testing';
-import { waitFor } from '@ecomm-sync/testing';
+import { type TestPortal, TestStack, waitFor } from '@ecomm-sync/testing';
 import { ApplyMappedChangesUseCase } from './use-cases/apply-mapped-changes.use-case';
 import { CrmWaits } from './use-cases/crm-waits';
 import { CrmDirectory } from './use-cases/crm-directory';

@@ -4,12 +4,12 @@ import {
   errorHandler,
   healthRoutes,
   jsonBody,
+  type Logger,
   notFoundHandler,
   observeRequests,
-  requestContext,
   type ReadinessCheck,
+  requestContext,
 } from '@ecomm-sync/runtime';
-import type { Logger } from '@ecomm-sync/runtime';
 import type { CrmStore } from './data-access/crm-store';
 import type { HostedLimits } from './domain/hosted-limits';
 import { crmErrorAsHttp } from './entry-points/crm-error-as-http';

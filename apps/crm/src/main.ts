@@ -1,7 +1,5 @@
 import mongoose from 'mongoose';
-import { ConfigError } from '@ecomm-sync/runtime';
-import { listen, onShutdown, startHealthServer } from '@ecomm-sync/runtime';
-import { createLogger } from '@ecomm-sync/runtime';
+import { ConfigError, createLogger, listen, onShutdown, startHealthServer } from '@ecomm-sync/runtime';
 import { startObservability } from '@ecomm-sync/service-runtime';
 import { createCrmApp } from './app';
 import { hostedLimitsFromConfig, loadCrmConfig } from './config';

@@ -1,5 +1,4 @@
-import { TestStack, type TestPortal } from '@ecomm-sync/testing';
-import { aV2Message, aV2Submission, waitFor } from '@ecomm-sync/testing';
+import { aV2Message, aV2Submission, type TestPortal, TestStack, waitFor } from '@ecomm-sync/testing';
 import { gatewayClient, requireCrmId } from './gateway-client';
 
 const WINDOW_MS = 2500;

@@ -2,8 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import axios from 'axios';
-import { TestStack, type TestPortal } from '@ecomm-sync/testing';
-import { aV1Contact, aV2Message, aV2Submission } from '@ecomm-sync/testing';
+import { aV1Contact, aV2Message, aV2Submission, type TestPortal, TestStack } from '@ecomm-sync/testing';
 import { gatewayClient, requireCrmId } from './gateway-client';
 
 /** Issue 7 end to end: application mode with OAuth tokens, and a disabled portal that loses nothing. */

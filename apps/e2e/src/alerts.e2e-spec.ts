@@ -2,8 +2,7 @@ import type { AddressInfo } from 'node:net';
 import axios from 'axios';
 import { SMTPServer } from 'smtp-server';
 import type { AlertNoticeBody } from '@ecomm-sync/contracts';
-import { TestStack, type TestPortal } from '@ecomm-sync/testing';
-import { aV2Message, aV2Submission, startWebhookReceiver, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
+import { aV2Message, aV2Submission, startWebhookReceiver, type TestPortal, TestStack, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
 import { gatewayClient } from './gateway-client';
 
 /** A real SMTP receiver: every message it accepts, as raw text. */

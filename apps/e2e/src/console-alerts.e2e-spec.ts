@@ -1,7 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import type { AlertNoticeBody } from '@ecomm-sync/contracts';
-import type { TestPortal, TestStack } from '@ecomm-sync/testing';
-import { aV2Message, aV2Submission, startWebhookReceiver, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
+import { aV2Message, aV2Submission, startWebhookReceiver, type TestPortal, type TestStack, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
 import { expectAccessible, newPage, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
 import { gatewayClient } from './gateway-client';
 

@@ -2,8 +2,7 @@ import axios from 'axios';
 import type { Browser } from 'playwright-core';
 import type { ConsoleCrmExchanges } from '@ecomm-sync/contracts';
 import { CrmAdminClient, HttpCrmClient } from '@ecomm-sync/crm-client';
-import type { TestPortal, TestStack } from '@ecomm-sync/testing';
-import { aV2Message, aV2Submission, waitFor } from '@ecomm-sync/testing';
+import { aV2Message, aV2Submission, type TestPortal, type TestStack, waitFor } from '@ecomm-sync/testing';
 import { consoleUrl, expectAccessible, newPage, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
 import { gatewayClient } from './gateway-client';
 

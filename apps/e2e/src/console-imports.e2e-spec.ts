@@ -1,6 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import type { TestPortal, TestStack } from '@ecomm-sync/testing';
-import { freePort, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
+import { freePort, type TestPortal, type TestStack, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
 import { expectAccessible, newPage, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
 import { gatewayClient } from './gateway-client';
 import { installAnApplication, same, startImportWebhook, useImportWebhook, type ImportType, type InstalledApplication } from './integrator';

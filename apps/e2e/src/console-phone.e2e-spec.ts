@@ -1,6 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import type { TestPortal, TestStack } from '@ecomm-sync/testing';
-import { aV2Message, aV2Submission } from '@ecomm-sync/testing';
+import { aV2Message, aV2Submission, type TestPortal, type TestStack } from '@ecomm-sync/testing';
 import { consoleUrl, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
 import { gatewayClient } from './gateway-client';
 import { installAnApplication, type InstalledApplication } from './integrator';

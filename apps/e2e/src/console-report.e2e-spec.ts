@@ -1,7 +1,6 @@
 import axios from 'axios';
 import type { Browser } from 'playwright-core';
-import type { TestPortal, TestStack } from '@ecomm-sync/testing';
-import { aV2Message, aV2Submission } from '@ecomm-sync/testing';
+import { aV2Message, aV2Submission, type TestPortal, type TestStack } from '@ecomm-sync/testing';
 import { consoleUrl, expectAccessible, newPage, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
 import { gatewayClient } from './gateway-client';
 

@@ -1,8 +1,7 @@
 import axios from 'axios';
 import type { Browser, Page } from 'playwright-core';
 import { QUEUES } from '@ecomm-sync/messaging';
-import type { TestPortal, TestStack } from '@ecomm-sync/testing';
-import { aV2Message, aV2Submission } from '@ecomm-sync/testing';
+import { aV2Message, aV2Submission, type TestPortal, type TestStack } from '@ecomm-sync/testing';
 import { consoleUrl, expectAccessible, newPage, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
 import { publishDeadLetter } from './dead-letter-publish';
 import { gatewayClient } from './gateway-client';

@@ -1,7 +1,6 @@
 import axios from 'axios';
 import amqplib from 'amqplib';
-import { TestStack, type TestPortal } from '@ecomm-sync/testing';
-import { aV2Message, aV2Submission, testInfrastructure } from '@ecomm-sync/testing';
+import { aV2Message, aV2Submission, testInfrastructure, type TestPortal, TestStack } from '@ecomm-sync/testing';
 import { gatewayClient, requireCrmId } from './gateway-client';
 
 /**

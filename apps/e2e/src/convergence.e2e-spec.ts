@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { TestStack, type TestPortal } from '@ecomm-sync/testing';
-import { waitFor } from '@ecomm-sync/testing';
+import { type TestPortal, TestStack, waitFor } from '@ecomm-sync/testing';
 import { gatewayClient, type ObjectStatus } from './gateway-client';
 
 /** One product change as an integrator sends it (v2); ids are local to a run. */

@@ -1,6 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
-import { TestStack, type TestPortal } from '@ecomm-sync/testing';
-import { aV2Message, aV2Submission, testInfrastructure, waitFor } from '@ecomm-sync/testing';
+import { aV2Message, aV2Submission, testInfrastructure, type TestPortal, TestStack, waitFor } from '@ecomm-sync/testing';
 import { gatewayClient } from './gateway-client';
 
 const OBJECTS = 3_000;

@@ -1,7 +1,6 @@
 import axios from 'axios';
 import { CrmAdminClient } from '@ecomm-sync/crm-client';
-import { TestStack, type TestPortal } from '@ecomm-sync/testing';
-import { aV2Message, aV2Submission, waitFor } from '@ecomm-sync/testing';
+import { aV2Message, aV2Submission, type TestPortal, TestStack, waitFor } from '@ecomm-sync/testing';
 import { deadLetterCount } from './dead-letter-count';
 import { gatewayClient } from './gateway-client';
 

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@hubspot/api-client';
-import { TestStack, type TestPortal } from '@ecomm-sync/testing';
-import { aV2Message, aV2Submission, waitFor } from '@ecomm-sync/testing';
+import { aV2Message, aV2Submission, type TestPortal, TestStack, waitFor } from '@ecomm-sync/testing';
 import { gatewayClient } from './gateway-client';
 
 /** The rows of docs/hosted-crm-requests.md: the vendor operation of each request the service may send. */

@@ -1,5 +1,4 @@
-import { TestStack, type TestPortal } from '@ecomm-sync/testing';
-import { aV2Message, aV2Submission, waitFor } from '@ecomm-sync/testing';
+import { aV2Message, aV2Submission, type TestPortal, TestStack, waitFor } from '@ecomm-sync/testing';
 import { deadLetterCount } from './dead-letter-count';
 import { gatewayClient } from './gateway-client';
 

@@ -1,6 +1,5 @@
 import amqplib from 'amqplib';
-import type { TestStack } from '@ecomm-sync/testing';
-import { testInfrastructure } from '@ecomm-sync/testing';
+import { testInfrastructure, type TestStack } from '@ecomm-sync/testing';
 
 /** The queues whose dead letters hold accepted work: the mapper's sync batches and the applier's mapped changes. */
 export const WORK_QUEUES = ['mapper.sync-batches', 'applier.mapped-changes'];

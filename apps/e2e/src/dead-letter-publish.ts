@@ -1,6 +1,5 @@
 import amqplib, { type Options } from 'amqplib';
-import type { TestStack } from '@ecomm-sync/testing';
-import { testInfrastructure } from '@ecomm-sync/testing';
+import { testInfrastructure, type TestStack } from '@ecomm-sync/testing';
 
 /** Puts one message (JSON `body`) into the dead-letter queue of a stack's `queue`, confirmed by the broker, as if it had failed for good. */
 export async function publishDeadLetter(stack: TestStack, queue: string, body: string, options: Options.Publish = {}): Promise<void> {

@@ -3,8 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { TestStack, type TestPortal } from '@ecomm-sync/testing';
-import { aV2Message, aV2Submission, testInfrastructure, waitFor } from '@ecomm-sync/testing';
+import { aV2Message, aV2Submission, testInfrastructure, type TestPortal, TestStack, waitFor } from '@ecomm-sync/testing';
 import { deadLetterCount } from './dead-letter-count';
 import { gatewayClient } from './gateway-client';
 

@@ -1,7 +1,6 @@
 import axios from 'axios';
 import fc from 'fast-check';
-import { TestStack } from '@ecomm-sync/testing';
-import { assertEndpointSurvivesFuzz, fuzzRuns, fuzzSegment, type FuzzTarget } from '@ecomm-sync/testing';
+import { assertEndpointSurvivesFuzz, fuzzRuns, fuzzSegment, type FuzzTarget, TestStack } from '@ecomm-sync/testing';
 
 const BOUNDED_BODIES = 24;
 const v1 = '/extensions/ecomm/v1';

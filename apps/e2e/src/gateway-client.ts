@@ -1,6 +1,5 @@
 import axios, { type AxiosResponse } from 'axios';
-import type { TestPortal, TestStack } from '@ecomm-sync/testing';
-import { waitFor } from '@ecomm-sync/testing';
+import { type TestPortal, type TestStack, waitFor } from '@ecomm-sync/testing';
 
 /** The v2 sync status record (SPEC.md), as the tests read it. */
 export interface ObjectStatus {

@@ -1,5 +1,4 @@
-import { TestStack } from '@ecomm-sync/testing';
-import { waitFor } from '@ecomm-sync/testing';
+import { TestStack, waitFor } from '@ecomm-sync/testing';
 
 /**
  * Issue 15 item 5: on SIGTERM a worker stops taking work, finishes what it holds, hands its lease

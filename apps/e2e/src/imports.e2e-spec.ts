@@ -1,6 +1,5 @@
 import axios from 'axios';
-import { TestStack, type TestPortal } from '@ecomm-sync/testing';
-import { aV1Contact, freePort, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
+import { aV1Contact, freePort, type TestPortal, TestStack, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
 import { gatewayClient } from './gateway-client';
 import { installAnApplication, same, startImportWebhook, useImportWebhook, type ImportType, type InstalledApplication } from './integrator';
 

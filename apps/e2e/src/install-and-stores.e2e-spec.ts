@@ -1,7 +1,6 @@
 import axios, { type AxiosInstance } from 'axios';
 import { HttpCrmClient } from '@ecomm-sync/crm-client';
-import { TestStack } from '@ecomm-sync/testing';
-import { aV1Contact, aV2Message, aV2Submission } from '@ecomm-sync/testing';
+import { aV1Contact, aV2Message, aV2Submission, TestStack } from '@ecomm-sync/testing';
 import { gatewayClient } from './gateway-client';
 import { crmProperty } from '@ecomm-sync/domain';
 

@@ -1,6 +1,5 @@
 import axios, { type AxiosResponse } from 'axios';
-import type { TestPortal, TestStack } from '@ecomm-sync/testing';
-import { startWebhookReceiver, type WebhookReceiver } from '@ecomm-sync/testing';
+import { startWebhookReceiver, type TestPortal, type TestStack, type WebhookReceiver } from '@ecomm-sync/testing';
 
 /** What an integrator holds once its application is installed in a portal. */
 export interface InstalledApplication {

@@ -1,6 +1,5 @@
 import axios, { type AxiosInstance } from 'axios';
-import { TestStack, type AppName, type TestPortal } from '@ecomm-sync/testing';
-import { aV1Contact, startWebhookReceiver, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
+import { type AppName, aV1Contact, startWebhookReceiver, type TestPortal, TestStack, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
 import { gatewayClient } from './gateway-client';
 import { scrape, total, type Sample } from './metrics-scrape';
 

@@ -1,6 +1,5 @@
 import axios from 'axios';
-import { TestStack, type TestPortal } from '@ecomm-sync/testing';
-import { aV2Message, aV2Submission, waitFor } from '@ecomm-sync/testing';
+import { aV2Message, aV2Submission, type TestPortal, TestStack, waitFor } from '@ecomm-sync/testing';
 import { deadLetterCount } from './dead-letter-count';
 import { gatewayClient, requireCrmId } from './gateway-client';
 import { crmProperty } from '@ecomm-sync/domain';

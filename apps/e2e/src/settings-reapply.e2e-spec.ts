@@ -1,7 +1,6 @@
 import axios from 'axios';
-import { TestStack, type TestPortal } from '@ecomm-sync/testing';
+import { aV2Message, aV2Submission, type TestPortal, TestStack, waitFor } from '@ecomm-sync/testing';
 import { DEMO_MAPPINGS } from '@ecomm-sync/provisioning';
-import { aV2Message, aV2Submission, waitFor } from '@ecomm-sync/testing';
 import { gatewayClient, requireCrmId } from './gateway-client';
 import { crmProperty } from '@ecomm-sync/domain';
 

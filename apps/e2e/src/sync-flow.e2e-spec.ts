@@ -1,6 +1,5 @@
 import axios from 'axios';
-import { TestStack, type TestPortal } from '@ecomm-sync/testing';
-import { aV1Contact, aV2Message, aV2Submission } from '@ecomm-sync/testing';
+import { aV1Contact, aV2Message, aV2Submission, type TestPortal, TestStack } from '@ecomm-sync/testing';
 import { gatewayClient, requireCrmId } from './gateway-client';
 
 describe('sync flow over the running stack (every app its own process)', () => {

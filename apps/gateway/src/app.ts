@@ -1,7 +1,6 @@
 import express, { type Express } from 'express';
 import { gatewayOpenApiDocument, TOPICS, type CatchUpMessage, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
-import { HttpCrmClient, type CrmExchangeSink } from '@ecomm-sync/crm-client';
-import { CrmConnections, type CrmConnectionsOptions } from '@ecomm-sync/crm-client';
+import { CrmConnections, type CrmConnectionsOptions, type CrmExchangeSink, HttpCrmClient } from '@ecomm-sync/crm-client';
 import { SecretBox, type Credential, type Repositories } from '@ecomm-sync/data-access';
 import {
   apiDocsRoutes,
@@ -9,18 +8,17 @@ import {
   byPresentedCredential,
   errorHandler,
   failedAuthThrottle,
+  type FailedAuthThrottleOptions,
   healthRoutes,
   jsonBody,
+  type Logger,
   notFoundHandler,
   observeRequests,
-  requestContext,
-  type FailedAuthThrottleOptions,
   type ReadinessCheck,
+  requestContext,
 } from '@ecomm-sync/runtime';
-import type { Logger } from '@ecomm-sync/runtime';
-import type { LaneShare, ServiceAddress } from '@ecomm-sync/domain';
+import { type LaneShare, type ServiceAddress, TtlCache } from '@ecomm-sync/domain';
 import type { Broker } from '@ecomm-sync/messaging';
-import { TtlCache } from '@ecomm-sync/domain';
 import { adminRoutes, oauthRoutes } from './entry-points/admin.routes';
 import { consoleRoutes, type OperationsPort } from './entry-points/console.routes';
 import { consoleOperationsRoutes } from './entry-points/console-operations.routes';

@@ -2,8 +2,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import type { Tenant } from '@ecomm-sync/contracts';
 import { emptyObjectState, mergeMessages } from '@ecomm-sync/domain';
-import { seedPortal } from '@ecomm-sync/testing';
-import { aSyncBatch } from '@ecomm-sync/testing';
+import { aSyncBatch, seedPortal } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 const PORTAL = 8301;

@@ -2,8 +2,7 @@ import request from 'supertest';
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { Database } from '@ecomm-sync/data-access';
 import { emptyObjectState } from '@ecomm-sync/domain';
-import { gatewayCredentials } from '@ecomm-sync/testing';
-import { startWebhookReceiver, type WebhookReceiver } from '@ecomm-sync/testing';
+import { gatewayCredentials, startWebhookReceiver, type WebhookReceiver } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 const OWN = 8301;

@@ -3,8 +3,7 @@ import request from 'supertest';
 import { TOPICS, type RefreshObjectsMessage, type Tenant } from '@ecomm-sync/contracts';
 import { emptyObjectState } from '@ecomm-sync/domain';
 import { queueStats, redriveDeadLetters } from '@ecomm-sync/messaging';
-import { seedPortal } from '@ecomm-sync/testing';
-import { testInfrastructure, waitFor } from '@ecomm-sync/testing';
+import { seedPortal, testInfrastructure, waitFor } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 const PORTAL = 8201;

@@ -3,8 +3,17 @@ import request from 'supertest';
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { Database } from '@ecomm-sync/data-access';
 import { emptyObjectState } from '@ecomm-sync/domain';
-import { gatewayCredentials, type AppCredential, type DeveloperCredential, type GatewayCredentialBuilder, type InstallTokens } from '@ecomm-sync/testing';
-import { aV1Contact, aV2Message, aV2Submission, waitFor } from '@ecomm-sync/testing';
+import {
+  type AppCredential,
+  aV1Contact,
+  aV2Message,
+  aV2Submission,
+  type DeveloperCredential,
+  type GatewayCredentialBuilder,
+  gatewayCredentials,
+  type InstallTokens,
+  waitFor,
+} from '@ecomm-sync/testing';
 import type { GatewayDeps } from './app';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 

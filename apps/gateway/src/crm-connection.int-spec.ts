@@ -4,8 +4,7 @@ import express from 'express';
 import request from 'supertest';
 import { CrmConnections } from '@ecomm-sync/crm-client';
 import { SecretBox } from '@ecomm-sync/data-access';
-import { seedPortal, TEST_SECRETS_KEY } from '@ecomm-sync/testing';
-import { waitFor } from '@ecomm-sync/testing';
+import { seedPortal, TEST_SECRETS_KEY, waitFor } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 const PORTAL = 8201;

@@ -3,8 +3,7 @@ import type { Server } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { seedPortal } from '@ecomm-sync/testing';
-import { assertEndpointSurvivesFuzz, fuzzRuns, fuzzSegment, type FuzzTarget } from '@ecomm-sync/testing';
+import { assertEndpointSurvivesFuzz, fuzzRuns, fuzzSegment, type FuzzTarget, seedPortal } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 type Credential = 'portal' | 'oauth' | 'admin' | 'none';

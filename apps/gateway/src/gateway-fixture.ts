@@ -2,8 +2,7 @@ import type { Express } from 'express';
 import { connectDatabase, type Database } from '@ecomm-sync/data-access';
 import { createLogger } from '@ecomm-sync/runtime';
 import { Broker, purgeAndDeleteTopology } from '@ecomm-sync/messaging';
-import { TEST_SECRETS_KEY } from '@ecomm-sync/testing';
-import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+import { TEST_SECRETS_KEY, testInfrastructure, uniqueName } from '@ecomm-sync/testing';
 import { createGatewayApp, type GatewayDeps } from './app';
 
 export interface GatewayFixture {

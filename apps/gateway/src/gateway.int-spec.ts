@@ -3,9 +3,8 @@ import request from 'supertest';
 import type { SyncBatchMessage } from '@ecomm-sync/contracts';
 import type { Database } from '@ecomm-sync/data-access';
 import { namesOf } from '@ecomm-sync/messaging';
-import { aV1Contact, aV2Message, aV2Submission, testInfrastructure } from '@ecomm-sync/testing';
+import { aV1Contact, aV2Message, aV2Submission, seedPortal, testInfrastructure } from '@ecomm-sync/testing';
 import type { Express } from 'express';
-import { seedPortal } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 const { amqpUrl } = testInfrastructure();

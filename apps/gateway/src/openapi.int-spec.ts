@@ -1,7 +1,6 @@
 import request from 'supertest';
 import { gatewayOpenApiDocument, openApiBodyChecker } from '@ecomm-sync/contracts';
-import { seedPortal } from '@ecomm-sync/testing';
-import { documentedOperations, expressRoutes, routeTableDifferences } from '@ecomm-sync/testing';
+import { documentedOperations, expressRoutes, routeTableDifferences, seedPortal } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 describe('gateway OpenAPI document', () => {

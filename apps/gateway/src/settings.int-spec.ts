@@ -3,9 +3,8 @@ import request from 'supertest';
 import type { SettingsChangedMessage } from '@ecomm-sync/contracts';
 import type { Database } from '@ecomm-sync/data-access';
 import { namesOf } from '@ecomm-sync/messaging';
-import { testInfrastructure } from '@ecomm-sync/testing';
+import { seedPortal, testInfrastructure } from '@ecomm-sync/testing';
 import type { Express } from 'express';
-import { seedPortal } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 const { amqpUrl } = testInfrastructure();

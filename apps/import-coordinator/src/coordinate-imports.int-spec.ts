@@ -1,9 +1,7 @@
-import type { ObjectType, SyncBatchMessage } from '@ecomm-sync/contracts';
-import { IMPORT_SETTINGS_IDS, OBJECT_TYPES, TOPICS } from '@ecomm-sync/contracts';
+import { IMPORT_SETTINGS_IDS, OBJECT_TYPES, type ObjectType, type SyncBatchMessage, TOPICS } from '@ecomm-sync/contracts';
 import { connectDatabase, type Database } from '@ecomm-sync/data-access';
 import { receivedCounts, type ImportEvent } from '@ecomm-sync/domain';
-import { recordingLogger, testInfrastructure, uniqueName } from '@ecomm-sync/testing';
-import { aNewImport, anImportTypeState, FakeBroker, moveImport } from '@ecomm-sync/testing';
+import { aNewImport, anImportTypeState, FakeBroker, moveImport, recordingLogger, testInfrastructure, uniqueName } from '@ecomm-sync/testing';
 import { CoordinateImportsUseCase } from './use-cases/coordinate-imports.use-case';
 
 const NOW = 1_800_000_000_000;

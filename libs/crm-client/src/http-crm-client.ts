@@ -2,8 +2,7 @@ import * as associations from '@hubspot/api-client/lib/codegen/crm/associations/
 import * as objects from '@hubspot/api-client/lib/codegen/crm/objects';
 import * as pipelines from '@hubspot/api-client/lib/codegen/crm/pipelines';
 import * as properties from '@hubspot/api-client/lib/codegen/crm/properties';
-import type { ObjectType } from '@ecomm-sync/contracts';
-import { CRM_OBJECT_PATHS } from '@ecomm-sync/contracts';
+import { CRM_OBJECT_PATHS, type ObjectType } from '@ecomm-sync/contracts';
 import {
   CRM_BATCH_LIMIT,
   type AssociationPair,

@@ -1,5 +1,4 @@
-import type { MappedChange, ObjectType, Problem } from '@ecomm-sync/contracts';
-import { V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
+import { type MappedChange, type ObjectType, type Problem, V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
 import { describeFailure } from './error-details';
 
 /** The line item's property that ties it to its product in the CRM: the product's CRM id (the vendor's way, not an association). */

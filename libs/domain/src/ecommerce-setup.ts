@@ -1,5 +1,4 @@
-import type { ObjectType } from '@ecomm-sync/contracts';
-import { ECOMM_PROPERTY_PREFIX } from '@ecomm-sync/contracts';
+import { ECOMM_PROPERTY_PREFIX, type ObjectType } from '@ecomm-sync/contracts';
 import { SYNC_KEY_PROPERTY } from './sync-key';
 
 export type CrmPropertyType = 'string' | 'number' | 'bool' | 'datetime' | 'enumeration';

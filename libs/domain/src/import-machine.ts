@@ -1,5 +1,4 @@
-import type { ObjectType } from '@ecomm-sync/contracts';
-import { IMPORT_SETTINGS_IDS, OBJECT_TYPES } from '@ecomm-sync/contracts';
+import { IMPORT_SETTINGS_IDS, OBJECT_TYPES, type ObjectType } from '@ecomm-sync/contracts';
 
 /**
  * The bulk import's rule (SPEC.md "Import (v1, application mode)", decision 49), as one function of

@@ -1,5 +1,4 @@
-import type { MappedChange, ObjectType, Problem, PropertyMapping, SyncSettings } from '@ecomm-sync/contracts';
-import { V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
+import { type MappedChange, type ObjectType, type Problem, type PropertyMapping, type SyncSettings, V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
 import { convertValue } from './convert-value';
 import { describeFailure } from './error-details';
 import type { RawObjectState } from './object-state';

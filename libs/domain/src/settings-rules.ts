@@ -1,14 +1,16 @@
-import type {
-  ObjectType,
-  PropertyMapping,
-  SyncSettings,
-  V1PropertyMapping,
-  V1Settings,
-  V1SettingsInput,
-  V2Settings,
-  V2SettingsInput,
+import {
+  OBJECT_TYPES,
+  type ObjectType,
+  type PropertyMapping,
+  type SyncSettings,
+  V1_ASSOCIATION_PROPERTIES,
+  V1_SETTINGS_BLOCKS,
+  type V1PropertyMapping,
+  type V1Settings,
+  type V1SettingsInput,
+  type V2Settings,
+  type V2SettingsInput,
 } from '@ecomm-sync/contracts';
-import { OBJECT_TYPES, V1_ASSOCIATION_PROPERTIES, V1_SETTINGS_BLOCKS } from '@ecomm-sync/contracts';
 import { ECOMM_SYNCED_PROPERTY } from './ecommerce-setup';
 
 export type ApiVersion = 'v1' | 'v2';

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ObjectScope } from '@ecomm-sync/contracts';
-import { ECOMM_PROPERTY_PREFIX } from '@ecomm-sync/contracts';
+import { ECOMM_PROPERTY_PREFIX, type ObjectScope } from '@ecomm-sync/contracts';
 import { keyOf } from './util';
 
 /** Unique CRM property that makes creates idempotent: a retried create finds the object it made. */

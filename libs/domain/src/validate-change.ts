@@ -1,5 +1,4 @@
-import type { MappedChange, ObjectType, Problem } from '@ecomm-sync/contracts';
-import { V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
+import { type MappedChange, type ObjectType, type Problem, V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
 import { ECOMM_STAGE_IDS } from './ecommerce-setup';
 import { describeFailure } from './error-details';
 import { setOwn } from './own-record';

@@ -1,6 +1,5 @@
 import type { Lane } from '@ecomm-sync/contracts';
-import { logContext } from '@ecomm-sync/runtime';
-import { inSpan } from '@ecomm-sync/runtime';
+import { inSpan, logContext } from '@ecomm-sync/runtime';
 import type { BatchHandler, BatchOptions, Delivery } from './broker-types';
 import type { ConsumeOptions, Settlement } from './settlement';
 

@@ -1,7 +1,6 @@
 import type { ConsumeMessage } from 'amqplib';
 import type { Lane } from '@ecomm-sync/contracts';
-import type { Logger } from '@ecomm-sync/runtime';
-import type { TraceContext } from '@ecomm-sync/runtime';
+import type { Logger, TraceContext } from '@ecomm-sync/runtime';
 
 /** What the Broker is given and what its handlers get (the Broker itself: broker.ts). */
 

@@ -2,8 +2,17 @@ import { randomUUID } from 'node:crypto';
 import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Lane, Validation } from '@ecomm-sync/contracts';
-import { currentLogContext, logContext } from '@ecomm-sync/runtime';
-import { currentTrace, formatTraceparent, inSpan, newSpanId, newTraceId, registerQueueDepths, tracingEnabled } from '@ecomm-sync/runtime';
+import {
+  currentLogContext,
+  currentTrace,
+  formatTraceparent,
+  inSpan,
+  logContext,
+  newSpanId,
+  newTraceId,
+  registerQueueDepths,
+  tracingEnabled,
+} from '@ecomm-sync/runtime';
 import { ConsumerChannel } from './consumer-channel';
 import { PoisonMessageError } from './errors';
 import { QueueDepthProbe } from './queue-depth';

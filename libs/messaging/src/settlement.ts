@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ConsumeMessage, Options } from 'amqplib';
-import { logContext, type Logger } from '@ecomm-sync/runtime';
-import { messageMetrics, parseTraceparent, type Settlement as SettledAs, type TraceContext } from '@ecomm-sync/runtime';
+import { logContext, type Logger, messageMetrics, parseTraceparent, type Settlement as SettledAs, type TraceContext } from '@ecomm-sync/runtime';
 import type { DeliverySource } from './consumer-channel';
 import { PoisonMessageError } from './errors';
 

@@ -1,5 +1,4 @@
-import type { ObjectType } from '@ecomm-sync/contracts';
-import { OBJECT_TYPES } from '@ecomm-sync/contracts';
+import { OBJECT_TYPES, type ObjectType } from '@ecomm-sync/contracts';
 import { CrmRequestError, type CrmPipeline, type CrmPort, type NewCrmPipeline } from '@ecomm-sync/crm-client';
 import { connectionVersionOf, currentEcommPipeline, type Portal, type PortalRepository } from '@ecomm-sync/data-access';
 import {

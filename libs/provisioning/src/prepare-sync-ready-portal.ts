@@ -1,5 +1,4 @@
-import type { ObjectType, PropertyMapping } from '@ecomm-sync/contracts';
-import { DEFAULT_STORE_ID } from '@ecomm-sync/contracts';
+import { DEFAULT_STORE_ID, type ObjectType, type PropertyMapping } from '@ecomm-sync/contracts';
 import type { CrmPort } from '@ecomm-sync/crm-client';
 import type { Repositories } from '@ecomm-sync/data-access';
 import { installEcommerceFor } from './install-ecommerce';

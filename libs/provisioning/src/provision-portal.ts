@@ -1,6 +1,5 @@
-import type { Repositories, SecretBox } from '@ecomm-sync/data-access';
+import { newSecret, type Repositories, sealedFor, type SecretBox } from '@ecomm-sync/data-access';
 import { CrmAdminClient } from '@ecomm-sync/crm-client';
-import { newSecret, sealedFor } from '@ecomm-sync/data-access';
 
 export interface ProvisionPortalInput {
   portalId?: number;

@@ -1,5 +1,4 @@
-import { CrmRequestError } from '@ecomm-sync/crm-client';
-import type { CrmConnections } from '@ecomm-sync/crm-client';
+import { type CrmConnections, CrmRequestError } from '@ecomm-sync/crm-client';
 import type { PortalRepository } from '@ecomm-sync/data-access';
 
 /**

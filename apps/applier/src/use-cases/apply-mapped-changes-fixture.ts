@@ -1,8 +1,8 @@
 import type { MappedChange, MappedChangesMessage, ObjectType, Tenant } from '@ecomm-sync/contracts';
 import type { CrmPort, CrmPropertyInfo } from '@ecomm-sync/crm-client';
 import { ECOMM_PROPERTIES, crmProperty } from '@ecomm-sync/domain';
-import { aMappedChange, recordingLogger, type LogEntry } from '@ecomm-sync/testing';
 import {
+  aMappedChange,
   aPortal,
   asRepositories,
   FakeCheckoutRepository,
@@ -14,6 +14,8 @@ import {
   FakePortalRepository,
   FakeSyncErrorRepository,
   FakeWaitingObjectRepository,
+  type LogEntry,
+  recordingLogger,
 } from '@ecomm-sync/testing';
 import { ApplyMappedChangesUseCase } from './apply-mapped-changes.use-case';
 import { CrmWaits } from './crm-waits';

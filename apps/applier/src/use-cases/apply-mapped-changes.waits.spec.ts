@@ -1,6 +1,5 @@
-import type { CrmObject } from '@ecomm-sync/crm-client';
+import { type CrmObject, CrmPartialFailure, CrmRequestError, CrmUnavailableError } from '@ecomm-sync/crm-client';
 import type { ObjectSync } from '@ecomm-sync/data-access';
-import { CrmPartialFailure, CrmRequestError, CrmUnavailableError } from '@ecomm-sync/crm-client';
 import { aContact, aDeal, aLineItem, anApplierWorld, aProduct, NOW, WAIT_WINDOW_MS, type ApplierWorld, type Fault } from './apply-mapped-changes-fixture';
 
 type Inputs = { id: string; properties: Record<string, string | null> }[];

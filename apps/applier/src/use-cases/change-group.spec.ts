@@ -1,6 +1,5 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
-import { aMappedChange } from '@ecomm-sync/testing';
-import { aTenant } from '@ecomm-sync/testing';
+import { aMappedChange, aTenant } from '@ecomm-sync/testing';
 import { addToGroups, byDependencyLevel, type ChangeGroup } from './change-group';
 
 function groupsOf(types: ObjectType[]): ChangeGroup[] {

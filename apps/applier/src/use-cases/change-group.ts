@@ -1,9 +1,7 @@
-import type { MappedChange, ObjectScope, ObjectType, Tenant } from '@ecomm-sync/contracts';
-import { OBJECT_TYPES } from '@ecomm-sync/contracts';
+import { type MappedChange, OBJECT_TYPES, type ObjectScope, type ObjectType, type Tenant } from '@ecomm-sync/contracts';
 import type { CheckoutState, ObjectSync, ProcessedRecord } from '@ecomm-sync/data-access';
-import { appliedCheckout, appliedRevisionOf, ASSOCIATIONS, batchedRevision, isRevisionToWrite } from '@ecomm-sync/domain';
+import { appliedCheckout, appliedRevisionOf, ASSOCIATIONS, batchedRevision, isRevisionToWrite, keyOf, runBounded } from '@ecomm-sync/domain';
 import { CRM_BATCH_LIMIT } from '@ecomm-sync/crm-client';
-import { keyOf, runBounded } from '@ecomm-sync/domain';
 
 /** The changes of one scope (tenant, store and object type) that are applied together; the group is passed as that scope. */
 export interface ChangeGroup extends ObjectScope {

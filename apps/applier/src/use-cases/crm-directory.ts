@@ -1,6 +1,5 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
-import type { CrmPort } from '@ecomm-sync/crm-client';
-import type { CrmConnections } from '@ecomm-sync/crm-client';
+import type { CrmConnections, CrmPort } from '@ecomm-sync/crm-client';
 import { connectionVersionOf, type Portal, type SharedPropertyNames } from '@ecomm-sync/data-access';
 import { keyOf, TtlCache } from '@ecomm-sync/domain';
 

@@ -3,8 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { CrmRequestError } from '@ecomm-sync/crm-client';
 import type { Repositories } from '@ecomm-sync/data-access';
 import type { Logger } from '@ecomm-sync/runtime';
-import { isWaiting, nextCrmWait, type CrmWait, type CrmWaitCause, type CrmWaitReason } from '@ecomm-sync/domain';
-import { TtlCache } from '@ecomm-sync/domain';
+import { type CrmWait, type CrmWaitCause, type CrmWaitReason, isWaiting, nextCrmWait, TtlCache } from '@ecomm-sync/domain';
 import type { ChangeGroup } from './change-group';
 
 /** How long a replica reuses what it read of a portal's wait (every replica sees a new wait within this time). */

@@ -1,6 +1,5 @@
 import type { Tenant } from '@ecomm-sync/contracts';
-import { aMappedChange, aMappedChangesMessage, recordingLogger } from '@ecomm-sync/testing';
-import { asRepositories, aTenant, FakeSyncErrorRepository } from '@ecomm-sync/testing';
+import { aMappedChange, aMappedChangesMessage, asRepositories, aTenant, FakeSyncErrorRepository, recordingLogger } from '@ecomm-sync/testing';
 import { RecordSetAsideUseCase } from './record-set-aside.use-case';
 
 describe('RecordSetAsideUseCase (applier)', () => {

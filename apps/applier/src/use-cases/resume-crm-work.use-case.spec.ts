@@ -1,8 +1,7 @@
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { ParkedChange } from '@ecomm-sync/data-access';
 import type { CrmWait } from '@ecomm-sync/domain';
-import { aMappedChange, recordingLogger } from '@ecomm-sync/testing';
-import { aTenant, asRepositories, FakeCrmWaitRepository, FakeParkedChangeRepository } from '@ecomm-sync/testing';
+import { aMappedChange, asRepositories, aTenant, FakeCrmWaitRepository, FakeParkedChangeRepository, recordingLogger } from '@ecomm-sync/testing';
 import { CrmWaits } from './crm-waits';
 import { ResumeCrmWorkUseCase } from './resume-crm-work.use-case';
 

@@ -1,7 +1,14 @@
 import type { Tenant } from '@ecomm-sync/contracts';
 import { ABANDONED_STAGE, PENDING_STAGE } from '@ecomm-sync/domain';
-import { recordingLogger } from '@ecomm-sync/testing';
-import { aPortal, asRepositories, FakeCheckoutRepository, FakeCrm, FakeEcommerceInstallRepository, FakePortalRepository } from '@ecomm-sync/testing';
+import {
+  aPortal,
+  asRepositories,
+  FakeCheckoutRepository,
+  FakeCrm,
+  FakeEcommerceInstallRepository,
+  FakePortalRepository,
+  recordingLogger,
+} from '@ecomm-sync/testing';
 import { CrmDirectory } from './crm-directory';
 import { SWEEP_LEASE, SweepAbandonedCheckoutsUseCase, type SweepOptions } from './sweep-abandoned-checkouts.use-case';
 

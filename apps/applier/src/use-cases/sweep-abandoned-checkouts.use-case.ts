@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PendingCheckout, Repositories } from '@ecomm-sync/data-access';
-import { ABANDONED_STAGE, checkoutsDueBefore, checkoutTransition } from '@ecomm-sync/domain';
+import { ABANDONED_STAGE, checkoutsDueBefore, checkoutTransition, keyOf, TtlCache } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/runtime';
-import { keyOf, TtlCache } from '@ecomm-sync/domain';
 import type { CrmDirectory } from './crm-directory';
 
 export interface SweepOptions {

@@ -1,9 +1,7 @@
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { EcommerceInstall, PendingCheckout } from '@ecomm-sync/data-access';
-import { ABANDONED_STAGE, PENDING_STAGE } from '@ecomm-sync/domain';
-import { recordingLogger } from '@ecomm-sync/testing';
-import { aPortal, aTenant, FakeCrm } from '@ecomm-sync/testing';
-import { keyOf } from '@ecomm-sync/domain';
+import { ABANDONED_STAGE, keyOf, PENDING_STAGE } from '@ecomm-sync/domain';
+import { aPortal, aTenant, FakeCrm, recordingLogger } from '@ecomm-sync/testing';
 import { CrmDirectory } from './crm-directory';
 import { SweepAbandonedCheckoutsUseCase } from './sweep-abandoned-checkouts.use-case';
 

@@ -1,7 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { RequestHandler } from 'express';
-import { routeTemplate } from '@ecomm-sync/runtime';
-import type { Logger } from '@ecomm-sync/runtime';
+import { type Logger, routeTemplate } from '@ecomm-sync/runtime';
 
 /**
  * One line per request at level "http" (shown with LOG_LEVEL=http or lower): what was asked, the

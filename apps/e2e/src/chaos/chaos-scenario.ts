@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import mongoose from 'mongoose';
-import { TestStack, type AppName } from '@ecomm-sync/testing';
-import { startMongoServer, startPrivateRabbitMq, waitFor, workspaceRoot, type PrivateRabbitMq } from '@ecomm-sync/testing';
+import { type AppName, type PrivateRabbitMq, startMongoServer, startPrivateRabbitMq, TestStack, waitFor, workspaceRoot } from '@ecomm-sync/testing';
 import { checkCrm, deadLetterCount, writeDiagnosis } from './chaos-check';
 import { buildRequests, expectedObjects, sendPaced } from './chaos-traffic';
 import type { ChaosOptions, ChaosResult, Fault } from './chaos-types';

@@ -1,9 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Tenant } from '@ecomm-sync/contracts';
 import { hashSecret, type AccountRepository, type Credential, type CredentialRepository } from '@ecomm-sync/data-access';
-import { encodeSettingsOwner } from '@ecomm-sync/domain';
+import { encodeSettingsOwner, TtlCache } from '@ecomm-sync/domain';
 import { AppError, bearerToken } from '@ecomm-sync/runtime';
-import { TtlCache } from '@ecomm-sync/domain';
 
 /** Who is calling, from a verified credential (SPEC.md "Authentication"). */
 export type Principal =

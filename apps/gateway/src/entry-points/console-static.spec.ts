@@ -3,8 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import request from 'supertest';
-import { errorHandler, notFoundHandler } from '@ecomm-sync/runtime';
-import { createLogger } from '@ecomm-sync/runtime';
+import { createLogger, errorHandler, notFoundHandler } from '@ecomm-sync/runtime';
 import { consoleStaticFiles } from './console-static';
 
 describe('the console build under /console', () => {

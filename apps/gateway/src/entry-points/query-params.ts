@@ -1,5 +1,4 @@
-import type { ObjectType } from '@ecomm-sync/contracts';
-import { ERROR_TYPES, OBJECT_TYPES, type ErrorType } from '@ecomm-sync/contracts';
+import { ERROR_TYPES, type ErrorType, OBJECT_TYPES, type ObjectType } from '@ecomm-sync/contracts';
 import { AppError } from '@ecomm-sync/runtime';
 
 type Query = Record<string, unknown>;

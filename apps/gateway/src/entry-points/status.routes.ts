@@ -1,10 +1,9 @@
 import { Router, type Request, type Response } from 'express';
-import type { Tenant } from '@ecomm-sync/contracts';
+import { DEFAULT_STORE_ID, type Tenant } from '@ecomm-sync/contracts';
 import type { ErrorQuery } from '@ecomm-sync/data-access';
 
 import type { ReadSyncStatusUseCase } from '../use-cases/read-sync-status.use-case';
 import { toV1ErrorRecord, toV2ErrorRecord } from '../use-cases/read-sync-status.use-case';
-import { DEFAULT_STORE_ID } from '@ecomm-sync/contracts';
 import { grantOf, type Authorizer } from './authenticate';
 import { booleanParam, integerParam, objectIdParam, objectTypeParam, optionalErrorType, optionalObjectType } from './query-params';
 

@@ -1,6 +1,15 @@
 import type { SyncBatchMessage } from '@ecomm-sync/contracts';
-import { aV1Message, aV2Message, aV2Submission, recordingLogger } from '@ecomm-sync/testing';
-import { asBroker, asRepositories, aTenant, FakeBroker, FakeStoreRepository } from '@ecomm-sync/testing';
+import {
+  asBroker,
+  asRepositories,
+  aTenant,
+  aV1Message,
+  aV2Message,
+  aV2Submission,
+  FakeBroker,
+  FakeStoreRepository,
+  recordingLogger,
+} from '@ecomm-sync/testing';
 import { TtlCache } from '@ecomm-sync/domain';
 import { AcceptSyncBatchUseCase } from './accept-sync-batch.use-case';
 import { LaneShares } from './lane-shares';

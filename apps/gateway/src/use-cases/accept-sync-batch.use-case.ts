@@ -1,9 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { InboundMessage, ObjectType, SyncBatchMessage, Tenant, V1SyncMessage, V2SyncSubmission } from '@ecomm-sync/contracts';
-import { DEFAULT_STORE_ID, toEpochMillis, TOPICS } from '@ecomm-sync/contracts';
+import {
+  DEFAULT_STORE_ID,
+  type InboundMessage,
+  type ObjectType,
+  type SyncBatchMessage,
+  type Tenant,
+  toEpochMillis,
+  TOPICS,
+  type V1SyncMessage,
+  type V2SyncSubmission,
+} from '@ecomm-sync/contracts';
 import type { StoreRepository } from '@ecomm-sync/data-access';
-import { AppError } from '@ecomm-sync/runtime';
-import type { Logger } from '@ecomm-sync/runtime';
+import { AppError, type Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
 import { keyOf, TtlCache } from '@ecomm-sync/domain';
 import type { LaneShares } from './lane-shares';

@@ -1,7 +1,6 @@
 import type { Tenant } from '@ecomm-sync/contracts';
 import { emptyObjectState, errorAdvice } from '@ecomm-sync/domain';
-import { aMappedChange } from '@ecomm-sync/testing';
-import { anAppTenant, anObjectSync, asRepositories, FakeAccountRepository, fakeConsoleReadModels } from '@ecomm-sync/testing';
+import { aMappedChange, anAppTenant, anObjectSync, asRepositories, FakeAccountRepository, fakeConsoleReadModels } from '@ecomm-sync/testing';
 import { ConsoleReadUseCase } from './console-read.use-case';
 
 const NOW = 1_750_000_000_000;

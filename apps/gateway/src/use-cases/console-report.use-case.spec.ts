@@ -1,7 +1,6 @@
 import type { Tenant } from '@ecomm-sync/contracts';
 import { CrmRequestError, type CrmPort } from '@ecomm-sync/crm-client';
-import { aSyncBatch } from '@ecomm-sync/testing';
-import { anAppTenant, anObjectSync, asRepositories, FakeCrm, fakeConsoleReadModels } from '@ecomm-sync/testing';
+import { anAppTenant, anObjectSync, asRepositories, aSyncBatch, fakeConsoleReadModels, FakeCrm } from '@ecomm-sync/testing';
 import { ConsoleActivityUseCase, ConsoleReportUseCase, REPORT_LIMIT } from './console-report.use-case';
 
 const text = (name: string) => ({ name, label: name, type: 'string' });

@@ -1,11 +1,11 @@
 import type { SyncBatchMessage, Tenant } from '@ecomm-sync/contracts';
 import { emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
-import { aSyncBatch } from '@ecomm-sync/testing';
 import {
   anAppTenant,
   anObjectSync,
   asRepositories,
   aStoredSettings,
+  aSyncBatch,
   FakeAccountRepository,
   FakeObjectStateRepository,
   FakeObjectSyncRepository,

@@ -1,7 +1,6 @@
 import { CrmConnections } from '@ecomm-sync/crm-client';
 import { SecretBox, sealedFor } from '@ecomm-sync/data-access';
-import { recordingLogger } from '@ecomm-sync/testing';
-import { aPortal, asRepositories, FakeAccountRepository, FakeCredentialRepository, FakePortalRepository } from '@ecomm-sync/testing';
+import { aPortal, asRepositories, FakeAccountRepository, FakeCredentialRepository, FakePortalRepository, recordingLogger } from '@ecomm-sync/testing';
 import { ManageAccountsUseCase } from './manage-accounts.use-case';
 
 const NOW = 1_750_000_000_000;

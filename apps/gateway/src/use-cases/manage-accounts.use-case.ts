@@ -11,10 +11,8 @@ import {
   type Repositories,
 } from '@ecomm-sync/data-access';
 import type { CrmConnectionInput, CrmConnectionView } from '@ecomm-sync/contracts';
-import { CrmAdminClient } from '@ecomm-sync/crm-client';
-import { CrmConnectionInputError, type CrmConnections } from '@ecomm-sync/crm-client';
-import { AppError } from '@ecomm-sync/runtime';
-import type { Logger } from '@ecomm-sync/runtime';
+import { CrmAdminClient, CrmConnectionInputError, type CrmConnections } from '@ecomm-sync/crm-client';
+import { AppError, type Logger } from '@ecomm-sync/runtime';
 import { provisionPortal } from '@ecomm-sync/provisioning';
 import { issueTokens, refreshGrant, type GrantContext, type TokenPair } from './oauth-grants';
 

@@ -1,6 +1,4 @@
-import type { ImportEventMessage, ObjectType } from '@ecomm-sync/contracts';
-import { OBJECT_TYPES, TOPICS } from '@ecomm-sync/contracts';
-import { recordingLogger } from '@ecomm-sync/testing';
+import { type ImportEventMessage, OBJECT_TYPES, type ObjectType, TOPICS } from '@ecomm-sync/contracts';
 import {
   anAppTenant,
   asRepositories,
@@ -11,6 +9,7 @@ import {
   FakeSettingsRepository,
   FakeStoreRepository,
   moveImport,
+  recordingLogger,
 } from '@ecomm-sync/testing';
 import type { ImportState } from '@ecomm-sync/domain';
 import { ManageImportsUseCase, type ImportTenant } from './manage-imports.use-case';

@@ -1,5 +1,4 @@
-import type { ImportEnd, ImportEventMessage, ImportView, ObjectType } from '@ecomm-sync/contracts';
-import { DEFAULT_STORE_ID, TOPICS } from '@ecomm-sync/contracts';
+import { DEFAULT_STORE_ID, type ImportEnd, type ImportEventMessage, type ImportView, type ObjectType, TOPICS } from '@ecomm-sync/contracts';
 import {
   CAS_LOST,
   COMPARE_AND_SET_RETRY,
@@ -11,8 +10,7 @@ import {
   type Repositories,
 } from '@ecomm-sync/data-access';
 import { importTransition, newImportTypes, receivedCounts, type ImportEffect, type ImportEvent, type ImportTransition } from '@ecomm-sync/domain';
-import { AppError } from '@ecomm-sync/runtime';
-import type { Logger } from '@ecomm-sync/runtime';
+import { AppError, type Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
 
 /** An application within a portal: who imports. */

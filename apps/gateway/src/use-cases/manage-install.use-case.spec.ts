@@ -1,8 +1,6 @@
-import type { CatchUpMessage, Tenant } from '@ecomm-sync/contracts';
-import { TOPICS } from '@ecomm-sync/contracts';
+import { type CatchUpMessage, type Tenant, TOPICS } from '@ecomm-sync/contracts';
 import { CrmRequestError, type CrmPort } from '@ecomm-sync/crm-client';
 import { ECOMM_DEAL_STAGES, ECOMM_PIPELINE_LABEL, SYNC_KEY_PROPERTY, crmProperty } from '@ecomm-sync/domain';
-import { recordingLogger } from '@ecomm-sync/testing';
 import {
   anAppTenant,
   aPortal,
@@ -16,6 +14,7 @@ import {
   FakePortalRepository,
   FakeSettingsRepository,
   FakeStoreRepository,
+  recordingLogger,
 } from '@ecomm-sync/testing';
 import { ManageInstallUseCase } from './manage-install.use-case';
 

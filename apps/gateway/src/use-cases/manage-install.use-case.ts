@@ -1,8 +1,7 @@
 import { DEFAULT_STORE_ID, TOPICS, type CatchUpMessage, type Tenant } from '@ecomm-sync/contracts';
 import type { CrmPort } from '@ecomm-sync/crm-client';
 import { settingsOwner, type Portal, type Repositories, type Store } from '@ecomm-sync/data-access';
-import { AppError } from '@ecomm-sync/runtime';
-import type { Logger } from '@ecomm-sync/runtime';
+import { AppError, type Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
 import { EcommerceInstallError, installEcommerceFor } from '@ecomm-sync/provisioning';
 

@@ -1,9 +1,16 @@
-import type { SettingsChangedMessage } from '@ecomm-sync/contracts';
-import { OBJECT_TYPES, TOPICS } from '@ecomm-sync/contracts';
+import { OBJECT_TYPES, type SettingsChangedMessage, TOPICS } from '@ecomm-sync/contracts';
 import { settingsOwner, type StoredSettings } from '@ecomm-sync/data-access';
 import type { SettingsRecord } from '@ecomm-sync/domain';
-import { aPropertyMapping, aSyncSettings, recordingLogger } from '@ecomm-sync/testing';
-import { anAppTenant, asRepositories, FakeBroker, FakeReapplyJobRepository, FakeSettingsRepository } from '@ecomm-sync/testing';
+import {
+  anAppTenant,
+  aPropertyMapping,
+  asRepositories,
+  aSyncSettings,
+  FakeBroker,
+  FakeReapplyJobRepository,
+  FakeSettingsRepository,
+  recordingLogger,
+} from '@ecomm-sync/testing';
 import { ManageSettingsUseCase } from './manage-settings.use-case';
 
 const aRecord = (overrides: Partial<SettingsRecord> = {}): SettingsRecord => ({ ...aSyncSettings(), importOnInstall: false, webhookUri: null, ...overrides });

@@ -1,9 +1,7 @@
-import type { ObjectType, SettingsChangedMessage } from '@ecomm-sync/contracts';
-import { OBJECT_TYPES, TOPICS } from '@ecomm-sync/contracts';
+import { OBJECT_TYPES, type ObjectType, type SettingsChangedMessage, TOPICS } from '@ecomm-sync/contracts';
 import type { ReapplyJob, Repositories, StoredSettings } from '@ecomm-sync/data-access';
 import { decodeSettingsOwner, describeSettingsOwner, objectTypesToReapply, settingsProblem, type ApiVersion, type SettingsRecord } from '@ecomm-sync/domain';
-import { AppError } from '@ecomm-sync/runtime';
-import type { Logger } from '@ecomm-sync/runtime';
+import { AppError, type Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
 
 const describeOwner = (owner: string) => describeSettingsOwner(decodeSettingsOwner(owner));

@@ -1,6 +1,5 @@
 import type { Repositories } from '@ecomm-sync/data-access';
-import { AppError } from '@ecomm-sync/runtime';
-import type { Logger } from '@ecomm-sync/runtime';
+import { AppError, type Logger } from '@ecomm-sync/runtime';
 
 /** What an install's token grant answers (RFC 6749 section 5.1, in our field names). */
 export interface TokenPair {

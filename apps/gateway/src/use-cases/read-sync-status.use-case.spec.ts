@@ -2,6 +2,7 @@ import type { Tenant } from '@ecomm-sync/contracts';
 import { emptyObjectState, type CrmWait } from '@ecomm-sync/domain';
 import { AppError } from '@ecomm-sync/runtime';
 import {
+  aMappedChange,
   anAppTenant,
   anObjectSync,
   asRepositories,
@@ -11,7 +12,6 @@ import {
   FakeParkedChangeRepository,
   FakeSyncErrorRepository,
 } from '@ecomm-sync/testing';
-import { aMappedChange } from '@ecomm-sync/testing';
 import { ReadSyncStatusUseCase } from './read-sync-status.use-case';
 
 const NOW = 1_750_000_000_000;

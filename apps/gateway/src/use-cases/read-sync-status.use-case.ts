@@ -1,5 +1,13 @@
-import type { ObjectScope, ObjectType, Tenant, V1SyncErrorRecord, V1SyncStatus, V2SyncErrorRecord, V2SyncStatus } from '@ecomm-sync/contracts';
-import { DEFAULT_STORE_ID } from '@ecomm-sync/contracts';
+import {
+  DEFAULT_STORE_ID,
+  type ObjectScope,
+  type ObjectType,
+  type Tenant,
+  type V1SyncErrorRecord,
+  type V1SyncStatus,
+  type V2SyncErrorRecord,
+  type V2SyncStatus,
+} from '@ecomm-sync/contracts';
 import type { ErrorQuery, ObjectKey, Repositories, SyncError } from '@ecomm-sync/data-access';
 import { describeCrmWait, isWaiting, type CrmWaitReason } from '@ecomm-sync/domain';
 import { AppError } from '@ecomm-sync/runtime';

@@ -1,9 +1,15 @@
-import type { ImportEventMessage, ObjectType, SyncBatchMessage, WebhookRequestMessage } from '@ecomm-sync/contracts';
-import { IMPORT_SETTINGS_IDS, OBJECT_TYPES, TOPICS } from '@ecomm-sync/contracts';
+import {
+  IMPORT_SETTINGS_IDS,
+  type ImportEventMessage,
+  OBJECT_TYPES,
+  type ObjectType,
+  type SyncBatchMessage,
+  TOPICS,
+  type WebhookRequestMessage,
+} from '@ecomm-sync/contracts';
 import type { ImportItem, ImportRecord, ImportTypeState } from '@ecomm-sync/data-access';
-import { recordingLogger } from '@ecomm-sync/testing';
+import { aNewImport, anImportTypeState, asRepositories, FakeBroker, FakeImportRepository, moveImport, recordingLogger } from '@ecomm-sync/testing';
 import { receivedCounts, type ImportEvent } from '@ecomm-sync/domain';
-import { aNewImport, anImportTypeState, asRepositories, FakeBroker, FakeImportRepository, moveImport } from '@ecomm-sync/testing';
 import { CoordinateImportsUseCase } from './coordinate-imports.use-case';
 
 const NOW = 1_800_000_000_000;

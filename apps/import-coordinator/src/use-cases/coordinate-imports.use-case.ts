@@ -1,5 +1,14 @@
-import type { ImportEventMessage, ImportInitialization, InboundMessage, ObjectType, SyncBatchMessage, WebhookRequestMessage } from '@ecomm-sync/contracts';
-import { createValidator, importInitializationResponseSchema, TOPICS } from '@ecomm-sync/contracts';
+import {
+  createValidator,
+  type ImportEventMessage,
+  type ImportInitialization,
+  importInitializationResponseSchema,
+  type InboundMessage,
+  type ObjectType,
+  type SyncBatchMessage,
+  TOPICS,
+  type WebhookRequestMessage,
+} from '@ecomm-sync/contracts';
 import { CAS_LOST, COMPARE_AND_SET_RETRY, retryCompareAndSet, type ImportItem, type ImportRecord, type Repositories } from '@ecomm-sync/data-access';
 import { importTransition, isReceivedPage, RELEASE_DONE, RELEASE_ORDER, releaseStart, type ImportEffect, type ImportEvent } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/runtime';

@@ -1,16 +1,15 @@
-import type { CatchUpMessage, MappedChangesMessage, Tenant } from '@ecomm-sync/contracts';
-import { TOPICS } from '@ecomm-sync/contracts';
+import { type CatchUpMessage, type MappedChangesMessage, type Tenant, TOPICS } from '@ecomm-sync/contracts';
 import { settingsOwner } from '@ecomm-sync/data-access';
 import { emptyObjectState } from '@ecomm-sync/domain';
-import { recordingLogger } from '@ecomm-sync/testing';
 import {
   anAppTenant,
-  aStoredSettings,
   asRepositories,
+  aStoredSettings,
   FakeBroker,
   FakeObjectStateRepository,
   FakeSettingsRepository,
   FakeSyncErrorRepository,
+  recordingLogger,
 } from '@ecomm-sync/testing';
 import { CatchUpPortalUseCase } from './catch-up-portal.use-case';
 

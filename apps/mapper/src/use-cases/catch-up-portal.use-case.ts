@@ -1,5 +1,4 @@
-import type { CatchUpMessage, ObjectType } from '@ecomm-sync/contracts';
-import { TOPICS } from '@ecomm-sync/contracts';
+import { type CatchUpMessage, type ObjectType, TOPICS } from '@ecomm-sync/contracts';
 import type { OwnedObjectState, Repositories } from '@ecomm-sync/data-access';
 import type { Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';

@@ -1,10 +1,10 @@
 import type { InboundMessage, MappedChangesMessage, ObjectScope, SyncBatchMessage, Tenant } from '@ecomm-sync/contracts';
 import type { StateWrite } from '@ecomm-sync/data-access';
 import { emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
-import { aSyncBatch } from '@ecomm-sync/testing';
 import {
-  aStoredSettings,
   asRepositories,
+  aStoredSettings,
+  aSyncBatch,
   aTenant,
   FakeBroker,
   FakeObjectStateRepository,

@@ -1,5 +1,4 @@
-import type { InboundMessage, MappedChange, MappedChangesMessage, SyncBatchMessage } from '@ecomm-sync/contracts';
-import { TOPICS } from '@ecomm-sync/contracts';
+import { type InboundMessage, type MappedChange, type MappedChangesMessage, type SyncBatchMessage, TOPICS } from '@ecomm-sync/contracts';
 import type { Repositories } from '@ecomm-sync/data-access';
 import { emptyObjectState, mapObject, mergeMessages, type RawObjectState } from '@ecomm-sync/domain';
 import type { Broker } from '@ecomm-sync/messaging';

@@ -1,9 +1,7 @@
-import type { MappedChange, MappedChangesMessage, ObjectType } from '@ecomm-sync/contracts';
-import { TOPICS } from '@ecomm-sync/contracts';
+import { type MappedChange, type MappedChangesMessage, type ObjectType, TOPICS } from '@ecomm-sync/contracts';
 import type { OwnedObjectState } from '@ecomm-sync/data-access';
-import { mapObject } from '@ecomm-sync/domain';
+import { keyOf, mapObject } from '@ecomm-sync/domain';
 import type { Broker } from '@ecomm-sync/messaging';
-import { keyOf } from '@ecomm-sync/domain';
 
 /**
  * Maps stored states with one owner's settings and publishes them to the applier, grouped per

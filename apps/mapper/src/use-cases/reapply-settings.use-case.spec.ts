@@ -1,16 +1,15 @@
-import type { MappedChangesMessage, ReapplyChunkMessage, SettingsChangedMessage, Tenant } from '@ecomm-sync/contracts';
-import { TOPICS } from '@ecomm-sync/contracts';
+import { type MappedChangesMessage, type ReapplyChunkMessage, type SettingsChangedMessage, type Tenant, TOPICS } from '@ecomm-sync/contracts';
 import { settingsOwner } from '@ecomm-sync/data-access';
 import { emptyObjectState } from '@ecomm-sync/domain';
-import { recordingLogger } from '@ecomm-sync/testing';
 import {
   anAppTenant,
-  aStoredSettings,
   asRepositories,
+  aStoredSettings,
   FakeBroker,
   FakeObjectStateRepository,
   FakeReapplyJobRepository,
   FakeSettingsRepository,
+  recordingLogger,
 } from '@ecomm-sync/testing';
 import { ReapplySettingsUseCase, type ReapplyOptions } from './reapply-settings.use-case';
 

@@ -1,5 +1,4 @@
-import type { ReapplyChunkMessage, SettingsChangedMessage } from '@ecomm-sync/contracts';
-import { TOPICS } from '@ecomm-sync/contracts';
+import { type ReapplyChunkMessage, type SettingsChangedMessage, TOPICS } from '@ecomm-sync/contracts';
 import { ownerDataFilter, type ReapplyJob, type Repositories } from '@ecomm-sync/data-access';
 import type { Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';

@@ -1,6 +1,5 @@
 import type { Tenant } from '@ecomm-sync/contracts';
-import { aSyncBatch, recordingLogger } from '@ecomm-sync/testing';
-import { asRepositories, aTenant, FakeSyncErrorRepository } from '@ecomm-sync/testing';
+import { asRepositories, aSyncBatch, aTenant, FakeSyncErrorRepository, recordingLogger } from '@ecomm-sync/testing';
 import { RecordSetAsideUseCase } from './record-set-aside.use-case';
 
 describe('RecordSetAsideUseCase (mapper)', () => {

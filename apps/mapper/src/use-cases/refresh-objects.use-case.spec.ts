@@ -1,9 +1,15 @@
-import type { MappedChangesMessage, Tenant } from '@ecomm-sync/contracts';
-import { TOPICS } from '@ecomm-sync/contracts';
+import { type MappedChangesMessage, type Tenant, TOPICS } from '@ecomm-sync/contracts';
 import { settingsOwner } from '@ecomm-sync/data-access';
 import { emptyObjectState } from '@ecomm-sync/domain';
-import { recordingLogger } from '@ecomm-sync/testing';
-import { anAppTenant, aStoredSettings, asRepositories, FakeBroker, FakeObjectStateRepository, FakeSettingsRepository } from '@ecomm-sync/testing';
+import {
+  anAppTenant,
+  asRepositories,
+  aStoredSettings,
+  FakeBroker,
+  FakeObjectStateRepository,
+  FakeSettingsRepository,
+  recordingLogger,
+} from '@ecomm-sync/testing';
 import { RefreshObjectsUseCase } from './refresh-objects.use-case';
 
 describe('RefreshObjectsUseCase', () => {

@@ -1,8 +1,15 @@
-import type { ImportEventMessage } from '@ecomm-sync/contracts';
-import { TOPICS } from '@ecomm-sync/contracts';
+import { type ImportEventMessage, TOPICS } from '@ecomm-sync/contracts';
 import { SecretBox, sealedFor } from '@ecomm-sync/data-access';
-import { recordingLogger, startWebhookReceiver, type WebhookAnswer, type WebhookReceiver } from '@ecomm-sync/testing';
-import { asRepositories, FakeAccountRepository, FakeBroker, FakeImportRepository } from '@ecomm-sync/testing';
+import {
+  asRepositories,
+  FakeAccountRepository,
+  FakeBroker,
+  FakeImportRepository,
+  recordingLogger,
+  startWebhookReceiver,
+  type WebhookAnswer,
+  type WebhookReceiver,
+} from '@ecomm-sync/testing';
 import { DispatchWebhookUseCase, type DispatchOptions } from './dispatch-webhook.use-case';
 
 const SECRET = 'client-secret-of-the-application';

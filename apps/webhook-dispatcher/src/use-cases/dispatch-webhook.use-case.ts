@@ -1,11 +1,8 @@
 import axios from 'axios';
-import type { ImportEventMessage, WebhookRequestMessage } from '@ecomm-sync/contracts';
-import { TOPICS } from '@ecomm-sync/contracts';
+import { type ImportEventMessage, TOPICS, type WebhookRequestMessage } from '@ecomm-sync/contracts';
 import { sealedFor, type Repositories, type SecretBox } from '@ecomm-sync/data-access';
-import type { Logger } from '@ecomm-sync/runtime';
+import { checkTarget, type Logger, pinnedAgents, type ResolveHost, signV1, signV3 } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
-import { signV1, signV3 } from '@ecomm-sync/runtime';
-import { checkTarget, pinnedAgents, type ResolveHost } from '@ecomm-sync/runtime';
 
 /** The longest answer read from a receiver: its status and a small JSON body are all the import needs. */
 export const MAX_ANSWER_BYTES = 64 * 1024;

@@ -1,6 +1,5 @@
 import type { Connection } from 'mongoose';
-import type { SyncBatchMessage } from '@ecomm-sync/contracts';
-import type { ObjectType, PropertyValue, V2Associations } from '@ecomm-sync/contracts';
+import type { ObjectType, PropertyValue, SyncBatchMessage, V2Associations } from '@ecomm-sync/contracts';
 import { driverCollection } from '../driver-collection';
 import { keyFilter, type ObjectKey } from '../object-key';
 import { rawMessageModel } from '../models/raw-message.model';

@@ -1,6 +1,5 @@
 import type { Connection } from 'mongoose';
-import type { ObjectType, PropertyMapping, SyncSettings, Tenant } from '@ecomm-sync/contracts';
-import { OBJECT_TYPES } from '@ecomm-sync/contracts';
+import { OBJECT_TYPES, type ObjectType, type PropertyMapping, type SyncSettings, type Tenant } from '@ecomm-sync/contracts';
 import { decodeSettingsOwner, encodeSettingsOwner, settingsOwnerData, settingsOwnerOf } from '@ecomm-sync/domain';
 import { settingsModel } from '../models/settings.model';
 

@@ -1,5 +1,4 @@
-import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
-import { IMPORT_SETTINGS_IDS, OBJECT_TYPES } from '@ecomm-sync/contracts';
+import { IMPORT_SETTINGS_IDS, OBJECT_TYPES, type ObjectType, type Tenant } from '@ecomm-sync/contracts';
 import { aSyncSettings } from '../support';
 import type { ImportRecord, ImportRepository, ImportTypeState, ObjectSync, Portal, StoredSettings } from '@ecomm-sync/data-access';
 

@@ -1,5 +1,4 @@
-import type { AccountRepository, Application, Developer, Install } from '@ecomm-sync/data-access';
-import { hashSecret, secretMatches } from '@ecomm-sync/data-access';
+import { type AccountRepository, type Application, type Developer, hashSecret, type Install, secretMatches } from '@ecomm-sync/data-access';
 import { keyOf } from '@ecomm-sync/domain';
 import { copy, type PublicOf } from '../public-of';
 

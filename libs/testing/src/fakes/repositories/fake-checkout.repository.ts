@@ -1,7 +1,6 @@
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { CheckoutRepository, CheckoutState, PendingCheckout } from '@ecomm-sync/data-access';
-import { checkoutTransition, PENDING_STAGE } from '@ecomm-sync/domain';
-import { keyOf } from '@ecomm-sync/domain';
+import { checkoutTransition, keyOf, PENDING_STAGE } from '@ecomm-sync/domain';
 import { newObjectId } from '../object-ids';
 import { copy, type PublicOf } from '../public-of';
 

@@ -1,15 +1,16 @@
 import type { ObjectScope } from '@ecomm-sync/contracts';
-import { emptyStoredCounts, inConsoleScope } from '@ecomm-sync/data-access';
-import type {
-  ConsoleActivityRepository,
-  ConsoleOverviewRepository,
-  ConsoleReportRepository,
-  ConsoleScope,
-  FlaggedObject,
-  ObjectKey,
-  StoredObjectCounts,
-  StoredOpenErrors,
-  StoredStoreLabel,
+import {
+  type ConsoleActivityRepository,
+  type ConsoleOverviewRepository,
+  type ConsoleReportRepository,
+  type ConsoleScope,
+  emptyStoredCounts,
+  type FlaggedObject,
+  inConsoleScope,
+  type ObjectKey,
+  type StoredObjectCounts,
+  type StoredOpenErrors,
+  type StoredStoreLabel,
 } from '@ecomm-sync/data-access';
 import { keyOf } from '@ecomm-sync/domain';
 import type { PublicOf } from '../public-of';

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Credential, CredentialKind, CredentialRepository, CredentialScope } from '@ecomm-sync/data-access';
-import { hashSecret, newSecret } from '@ecomm-sync/data-access';
+import { type Credential, type CredentialKind, type CredentialRepository, type CredentialScope, hashSecret, newSecret } from '@ecomm-sync/data-access';
 import { copy, type PublicOf } from '../public-of';
 
 const PREFIX: Record<CredentialKind, string> = {

@@ -1,7 +1,6 @@
 import type { ObjectScope, ObjectType } from '@ecomm-sync/contracts';
 import type { ObjectKey, ObjectStateRepository, OwnedObjectState, StateWrite, StoredObjectState } from '@ecomm-sync/data-access';
-import { nextRevision, type RawObjectState } from '@ecomm-sync/domain';
-import { keyOf } from '@ecomm-sync/domain';
+import { keyOf, nextRevision, type RawObjectState } from '@ecomm-sync/domain';
 import { copy, type PublicOf } from '../public-of';
 
 type Row = OwnedObjectState & { objectType: ObjectType };

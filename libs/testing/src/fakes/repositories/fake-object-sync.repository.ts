@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ObjectScope } from '@ecomm-sync/contracts';
 import type { Claim, ObjectKey, ObjectSync, ObjectSyncRepository, ProcessedRecord, RecordOutcome } from '@ecomm-sync/data-access';
-import { appliedRevisionOf, lostRecord } from '@ecomm-sync/domain';
-import { keyOf } from '@ecomm-sync/domain';
+import { appliedRevisionOf, keyOf, lostRecord } from '@ecomm-sync/domain';
 import { copy, type PublicOf } from '../public-of';
 
 const objectKey = ({ tenant, storeId, objectType }: ObjectScope, externalObjectId: string) =>

@@ -1,5 +1,4 @@
-import type { ObjectType, PropertyMapping, Tenant } from '@ecomm-sync/contracts';
-import { OBJECT_TYPES } from '@ecomm-sync/contracts';
+import { OBJECT_TYPES, type ObjectType, type PropertyMapping, type Tenant } from '@ecomm-sync/contracts';
 import { settingsOwner, type SettingsRepository, type StoredSettings } from '@ecomm-sync/data-access';
 import { copy, type PublicOf } from '../public-of';
 

@@ -1,7 +1,6 @@
 import type { MappedChange, ObjectScope } from '@ecomm-sync/contracts';
 import type { KeptUpTo } from '@ecomm-sync/data-access';
-import { isKeptChangeDone, replacesKeptChange } from '@ecomm-sync/domain';
-import { keyOf } from '@ecomm-sync/domain';
+import { isKeptChangeDone, keyOf, replacesKeptChange } from '@ecomm-sync/domain';
 
 /** A kept change's row key: its object. */
 export const keptKey = ({ tenant, storeId, objectType }: ObjectScope, externalObjectId: string) =>
