@@ -85,6 +85,9 @@ function Routes() {
         }
       />
     );
+  else if (route.params!.portalId !== undefined && route.params!.portalId !== String(session.portalId))
+    // Likewise a portal's page by URL: another portal, or one that does not exist, is refused before any of its data is asked for.
+    content = <ErrorState error={new ApiError(403, `This credential belongs to portal ${session.portalId}, not to portal ${route.params!.portalId}`)} />;
   else content = route.render({ session, params: route.params!, basePath: path.replace(/\/[^/]+$/, '') });
   return (
     <Layout session={session} onSignOut={signOut}>

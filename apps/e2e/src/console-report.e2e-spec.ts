@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core';
 import { aV2Message, aV2Submission, type TestPortal, type TestStack } from '@ecomm-sync/testing';
 import { consoleUrl, expectAccessible, newPage, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
 import { gatewayClient } from './gateway-client';
+import { installAnApplication } from './integrator';
 
 /** Issue 14, page 6: the reporting dashboard's numbers equal what the test synced, read from the built-in CRM. */
 describe("the console's reporting page in a browser", () => {
@@ -136,5 +137,28 @@ describe("the console's reporting page in a browser", () => {
     await page.getByRole('heading', { name: 'Nothing to report yet' }).waitFor();
     await expectAccessible(page, 'reporting, empty');
     await screenshot(page, 'reporting-empty');
+  });
+
+  it('when a customer or an integrator opens a page of a portal that does not exist by URL, then it is refused, never "Nothing to report yet"', async () => {
+    const unknown = 987_654_321;
+    const refused = async (path: string) => {
+      await page.goto(consoleUrl(stack, path));
+      await page.getByRole('heading', { name: 'You cannot open this page' }).waitFor();
+      expect(await page.getByRole('heading', { name: 'Nothing to report yet' }).count()).toBe(0);
+      expect(await page.locator('section[data-store]').count()).toBe(0);
+    };
+    const page = await newPage(browser);
+    await signIn(page, stack, 'customer', { 'Portal API key': otherPortal.apiKey });
+    await page.waitForURL('**/overview');
+    for (const name of ['report', 'overview', 'errors', 'inspector', 'mappings', 'alerts', 'stores']) await refused(`portals/${unknown}/${name}`);
+
+    const app = await installAnApplication(stack, portal, { developer: 'Report refusals', application: 'Reports' });
+    const integrator = await newPage(browser);
+    await signIn(integrator, stack, 'integrator', { 'Developer API key': app.developerKey, 'Application id': app.appId });
+    await integrator.waitForURL(`**/console/apps/${app.appId}/overview`);
+    await integrator.goto(consoleUrl(stack, `apps/${app.appId}/report?portalId=${unknown}`));
+    await integrator.getByRole('heading', { name: 'You cannot open this page' }).waitFor();
+    expect(await integrator.getByRole('heading', { name: 'Nothing to report yet' }).count()).toBe(0);
+    await expectAccessible(integrator, 'reporting, unknown portal');
   });
 });
