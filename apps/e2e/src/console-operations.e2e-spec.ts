@@ -63,8 +63,16 @@ describe("the console's operations page in a browser", () => {
     await expectAccessible(page, 'operations with dead letters');
     await screenshot(page, 'operations-dead-letters');
 
-    // The peek took nothing out: the redrive moves the message.
+    // Closing them gives focus back to the button that showed them, not to the top of the page.
+    await page.getByRole('button', { name: 'Close the dead letters of webhook-dispatcher.requests' }).click();
+    await message.waitFor({ state: 'detached' });
+    expect(await page.evaluate<string | null>("document.activeElement?.getAttribute('aria-label')")).toBe(
+      'Show the dead letters of webhook-dispatcher.requests',
+    );
+
+    // The peek took nothing out: the redrive moves the message, and focus goes to what it did.
     await row.getByRole('button', { name: 'Redrive the dead letters of webhook-dispatcher.requests' }).click();
     await page.getByRole('status').filter({ hasText: 'Redrive of webhook-dispatcher.requests: 1 message moved back to the queue.' }).waitFor();
+    await page.waitForFunction("document.activeElement?.getAttribute('role') === 'status'", undefined, { timeout: 5000 });
   });
 });

@@ -107,6 +107,20 @@ describe('the web console in a browser', () => {
     await signIn(page, stack, 'customer', { 'Portal API key': portal.apiKey });
     await page.waitForURL('**/overview');
     await page.getByRole('link', { name: 'Errors' }).click();
+    // Arrowing through a filter's options only shows them; Enter applies the one shown (WAI-ARIA: no change of context on each arrow).
+    const objectType = page.getByLabel('Object type');
+    await objectType.focus();
+    await objectType.press('ArrowDown');
+    expect(await objectType.inputValue()).toBe('CONTACT');
+    expect(new URL(page.url()).searchParams.get('objectType')).toBeNull();
+    await objectType.press('Enter');
+    await page.waitForURL(/objectType=CONTACT/);
+    await objectType.press('ArrowDown');
+    expect(new URL(page.url()).searchParams.get('objectType')).toBe('CONTACT');
+    await objectType.blur();
+    await page.waitForURL(/objectType=DEAL/);
+    await objectType.selectOption('');
+    await page.waitForURL((url) => !url.searchParams.has('objectType'));
     await page.getByLabel('Error type').selectOption('INVALID_EMAIL_ADDRESS');
     const item = page.locator('li[data-external-object-id="bad-email"]');
     await item.waitFor();
@@ -125,6 +139,8 @@ describe('the web console in a browser', () => {
 
     await page.getByRole('button', { name: 'Retry this object: Contacts bad-email' }).click();
     await page.getByRole('status').filter({ hasText: 'Retry sent for 1 object' }).waitFor();
+    // Focus stays where the user acted: on the message saying what the retry did, not the top of the page.
+    await page.waitForFunction("document.activeElement?.textContent?.startsWith('Retry sent for 1 object') === true", undefined, { timeout: 5000 });
     await page.getByLabel('Status').selectOption('RESOLVED');
     await page.locator('li[data-external-object-id="bad-email"][data-status="RESOLVED"]').waitFor();
     await expectAccessible(page, 'errors, resolved');

@@ -37,6 +37,7 @@ export function InstallPicker({
   onChange,
   label,
   required,
+  applyOnCommit,
 }: {
   installs: Polled<ConsoleInstalls>;
   what: keyof typeof PICK;
@@ -44,6 +45,8 @@ export function InstallPicker({
   onChange: (value: string) => void;
   label?: string;
   required?: boolean;
+  /** The pick navigates or reloads: applied on Enter or blur, not on each arrow key (SelectField). */
+  applyOnCommit?: boolean;
 }) {
   const pick = PICK[what];
   const choices = new Map<string, string>();
@@ -57,7 +60,17 @@ export function InstallPicker({
       : choices.size === 0
         ? pick.none
         : pick.prompt;
-  return <SelectField label={label ?? pick.label} value={value} onChange={onChange} required={required} first={first} choices={[...choices]} />;
+  return (
+    <SelectField
+      label={label ?? pick.label}
+      value={value}
+      onChange={onChange}
+      required={required}
+      applyOnCommit={applyOnCommit}
+      first={first}
+      choices={[...choices]}
+    />
+  );
 }
 
 /** The portal an integrator's page is about, kept in the page's URL (`?portalId=`) so a reload or a link keeps it. */

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { ApiError } from '../api';
 import type { ActionNotice } from '../use-action';
 import type { Polled } from '../use-polling';
@@ -79,15 +80,24 @@ export const TimeOf = ({ at }: { at: number }) => (
   </time>
 );
 
-/** What an action did: "done" in a polite status, a refusal as an alert with the service's message. */
-export function ActionResult({ notice }: { notice: ActionNotice }) {
+/**
+ * What an action did: "done" in a polite status, a refusal as an alert with the service's message.
+ * With `takeFocus`, the message takes focus when it comes: the button acted on was disabled while
+ * the call ran (or is gone once it is done), so focus would otherwise fall to the top of the page.
+ */
+export function ActionResult({ notice, takeFocus }: { notice: ActionNotice; takeFocus?: boolean }) {
+  const status = useRef<HTMLParagraphElement>(null);
+  const alert = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (takeFocus && notice.text) (notice.failed ? alert : status).current?.focus();
+  }, [notice, takeFocus]);
   return (
     <>
-      <p className="notice" role="status" aria-live="polite">
+      <p className="notice" role="status" aria-live="polite" ref={status} tabIndex={takeFocus ? -1 : undefined}>
         {notice.failed ? '' : notice.text}
       </p>
       {notice.failed ? (
-        <p className="notice failed" role="alert">
+        <p className="notice failed" role="alert" ref={alert} tabIndex={takeFocus ? -1 : undefined}>
           {notice.text}
         </p>
       ) : null}

@@ -132,6 +132,7 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
       <h1>Errors</h1>
       <form className="filters" aria-label="Filter errors" onSubmit={(e) => e.preventDefault()}>
         <SelectField
+          applyOnCommit
           label="Store"
           value={filter.owner && filter.storeId ? storeChoiceValue(filter.owner, filter.storeId) : ''}
           onChange={(value) => setFilter({ owner: parseStoreChoice(value)?.owner ?? '', storeId: parseStoreChoice(value)?.storeId ?? '' })}
@@ -139,6 +140,7 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
           choices={storeChoices(stores, names)}
         />
         <SelectField
+          applyOnCommit
           label="Object type"
           value={filter.objectType}
           onChange={(objectType) => setFilter({ objectType })}
@@ -146,13 +148,14 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
           choices={OBJECT_TYPE_CHOICES}
         />
         <SelectField
+          applyOnCommit
           label="Error type"
           value={filter.errorType}
           onChange={(errorType) => setFilter({ errorType })}
           first="All error types"
           choices={ERROR_TYPES}
         />
-        <SelectField label="Status" value={filter.status} onChange={(status) => setFilter({ status })} choices={STATUS_CHOICES} />
+        <SelectField applyOnCommit label="Status" value={filter.status} onChange={(status) => setFilter({ status })} choices={STATUS_CHOICES} />
       </form>
       {filter.errorType && filter.status !== 'RESOLVED' ? (
         <p>
@@ -174,7 +177,7 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
           </button>
         </p>
       ) : null}
-      <ActionResult notice={notice} />
+      <ActionResult notice={notice} takeFocus />
       <UpdatedAt at={polled.updatedAt} />
       <PolledView
         polled={polled}

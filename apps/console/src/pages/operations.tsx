@@ -9,11 +9,19 @@ import { DeadLetters } from './operations-dead-letters';
 import { CrmFailures } from './operations-crm-failures';
 import { CrmAccounts, ServicesReadiness } from './operations-health';
 
+const showId = (queue: string) => `show-dead-letters-${queue.replace(/\W/g, '-')}`;
+
 /** The operator's view: each queue's depth and consumers, dead letters (peeked) with redrive, services' readiness, CRM budgets and failed CRM exchanges. */
 export function OperationsPage({ session }: { session: Session }) {
   const polled = usePolling(() => sessionApi<{ results: ConsoleQueueStats[] }>(session, '/console/api/v1/ops/queues'), [session.secret]);
   const { busy, notice, act } = useAction();
   const [opened, setOpened] = useState<string>();
+
+  // Closing the dead letters gives focus back to the button that showed them, not to the top of the page.
+  const close = (queue: string) => {
+    document.getElementById(showId(queue))?.focus();
+    setOpened(undefined);
+  };
 
   const redrive = async (queue: string) => {
     const result = await act(
@@ -28,7 +36,7 @@ export function OperationsPage({ session }: { session: Session }) {
     <>
       <h1>Operations</h1>
       <UpdatedAt at={polled.updatedAt} />
-      <ActionResult notice={notice} />
+      <ActionResult notice={notice} takeFocus />
       <PolledView
         polled={polled}
         what="the queues"
@@ -67,6 +75,7 @@ export function OperationsPage({ session }: { session: Session }) {
                     <button
                       type="button"
                       disabled={queue.deadLetters === 0}
+                      id={showId(queue.queue)}
                       aria-expanded={opened === queue.queue}
                       onClick={() => setOpened(opened === queue.queue ? undefined : queue.queue)}
                       aria-label={`Show the dead letters of ${queue.queue}`}
@@ -88,7 +97,7 @@ export function OperationsPage({ session }: { session: Session }) {
           </table>
         )}
       </PolledView>
-      {opened ? <DeadLetters key={opened} session={session} queue={opened} onClose={() => setOpened(undefined)} /> : null}
+      {opened ? <DeadLetters key={opened} session={session} queue={opened} onClose={() => close(opened)} /> : null}
       <h2>Services</h2>
       <ServicesReadiness session={session} />
       <h2>CRM accounts</h2>

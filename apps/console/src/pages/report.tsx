@@ -75,7 +75,7 @@ function IntegratorPortal({ session, portalId, onPick }: { session: Session; por
   const installs = useInstalls(session);
   return (
     <form className="filters" aria-label="Which portal" onSubmit={(e) => e.preventDefault()}>
-      <InstallPicker installs={installs} what="portal" value={portalId} onChange={onPick} />
+      <InstallPicker installs={installs} what="portal" value={portalId} onChange={onPick} applyOnCommit />
     </form>
   );
 }
