@@ -2,21 +2,12 @@ import { randomUUID } from 'node:crypto';
 import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Lane, Validation } from '@ecomm-sync/contracts';
-import {
-  currentLogContext,
-  currentTrace,
-  formatTraceparent,
-  inSpan,
-  logContext,
-  newSpanId,
-  newTraceId,
-  registerQueueDepths,
-  tracingEnabled,
-} from '@ecomm-sync/runtime';
+import { currentLogContext, inSpan, logContext, registerQueueDepths } from '@ecomm-sync/runtime';
 import { ConsumerChannel } from './consumer-channel';
 import { PoisonMessageError } from './errors';
 import { QueueDepthProbe } from './queue-depth';
-import { ACCEPTED_AT_HEADER, ATTEMPT_HEADER, CORRELATION_HEADER, readMessage, Settlement, TRACEPARENT_HEADER, type ConsumeOptions } from './settlement';
+import { newMessageHeaders } from './message-headers';
+import { readMessage, Settlement, type ConsumeOptions } from './settlement';
 import { BatchCollector, handleBatch } from './batch-collector';
 import { subscribeAll } from './broadcast';
 import { declareTopology, exchangeName, lanesOf, namesOf, routingKeyOn, type QueueName, type QueueNames } from './topology';
@@ -108,17 +99,11 @@ export class Broker {
    * current work's (topology.ts).
    */
   async publish(routingKey: string, body: unknown, { lane, correlationId }: PublishOptions = {}): Promise<void> {
-    const context = currentLogContext();
-    const headers: Record<string, unknown> = {
-      [CORRELATION_HEADER]: correlationId ?? context.correlationId ?? randomUUID(),
-      [ATTEMPT_HEADER]: 1,
-      [ACCEPTED_AT_HEADER]: context.acceptedAt ?? Date.now(),
-    };
-    if (tracingEnabled()) headers[TRACEPARENT_HEADER] = formatTraceparent(currentTrace() ?? { traceId: newTraceId(), spanId: newSpanId(), sampled: true });
+    const headers = newMessageHeaders(correlationId);
     try {
       await this.publisher.publish(
         exchangeName(this.options.prefix),
-        routingKeyOn(routingKey, lane ?? context.lane ?? 'interactive'),
+        routingKeyOn(routingKey, lane ?? currentLogContext().lane ?? 'interactive'),
         Buffer.from(JSON.stringify(body)),
         {
           persistent: true,
