@@ -36,7 +36,7 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
     expect(deployments.sort()).toEqual(['alert-evaluator', 'applier', 'crm', 'gateway', 'import-coordinator', 'mapper', 'webhook-dispatcher']);
   });
 
-  it("when the gateway's SERVICE_READINESS_URLS is read, then it names every other service by a Service that reaches its pods", () => {
+  it("when the gateway's SERVICE_READINESS_URLS is read, then it names every service, the gateway too, by a headless Service that resolves to all its pods", () => {
     expect(readinessAddressProblems(allManifests())).toEqual([]);
   });
 
@@ -47,16 +47,24 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
   });
 
   describe('a broken copy fails', () => {
-    it('when the readiness addresses miss a service or name a Service that does not exist, then the check names each', () => {
-      const manifests = allManifests().map(copy);
+    const readinessEnvOf = (manifests: Manifest[]) => {
       const gateway = manifests.find((m) => m.kind === 'Deployment' && m.metadata?.name === 'gateway')!;
-      const env = (gateway.spec as { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } }).template.spec.containers[0].env;
+      return (gateway.spec as { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } }).template.spec.containers[0].env;
+    };
+    const serviceSpecOf = (manifests: Manifest[], name: string) =>
+      manifests.find((m) => m.kind === 'Service' && m.metadata?.name === name)!.spec as Record<string, unknown>;
+
+    it('when the readiness addresses miss a service, name a Service that does not exist or a port no pod listens on, then the check names each', () => {
+      const manifests = allManifests().map(copy);
+      const env = readinessEnvOf(manifests);
       env.find((e) => e.name === 'SERVICE_READINESS_URLS')!.value =
-        'mapper=http://mapper:3299,applier=http://appliers:3202,import-coordinator=http://import-coordinator:3203,crm=http://crm:3100';
+        'mapper=http://mapper-replicas:3299,applier=http://appliers:3202,import-coordinator=http://import-coordinator-replicas:3203,crm=http://crm-replicas:3100';
       expect(readinessAddressProblems(manifests)).toEqual([
+        'SERVICE_READINESS_URLS does not name gateway',
         'SERVICE_READINESS_URLS does not name webhook-dispatcher',
         'SERVICE_READINESS_URLS does not name alert-evaluator',
-        'SERVICE_READINESS_URLS: Service mapper has no port 3299',
+        'SERVICE_READINESS_URLS: Service mapper-replicas has no port 3299',
+        'SERVICE_READINESS_URLS: mapper at port 3299, which no container of Deployment mapper listens on',
         'SERVICE_READINESS_URLS: applier at http://appliers:3202, but no Service is named appliers',
       ]);
       env.splice(
@@ -64,6 +72,28 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
         1,
       );
       expect(readinessAddressProblems(manifests)).toEqual([expect.stringMatching(/SERVICE_READINESS_URLS is not set/)]);
+    });
+
+    it('when a readiness address is a Service that reaches one pod, hides not-ready pods or selects other pods, then the check names each', () => {
+      const manifests = allManifests().map(copy);
+      delete serviceSpecOf(manifests, 'mapper-replicas').clusterIP;
+      serviceSpecOf(manifests, 'applier-replicas').publishNotReadyAddresses = false;
+      serviceSpecOf(manifests, 'crm-replicas').selector = { 'app.kubernetes.io/name': 'gateway' };
+      expect(readinessAddressProblems(manifests)).toEqual([
+        'Service mapper-replicas is not headless (clusterIP: None): its name reaches one pod, not every replica',
+        'Service applier-replicas does not publish not-ready addresses: a pod that is not ready would vanish from the page',
+        'Service crm-replicas does not select the pods of Deployment crm',
+      ]);
+    });
+
+    it("when the readiness addresses name the CRM's own Service (a cluster address), then the check says it reaches one pod", () => {
+      const manifests = allManifests().map(copy);
+      const env = readinessEnvOf(manifests).find((e) => e.name === 'SERVICE_READINESS_URLS')!;
+      env.value = env.value!.replace('crm=http://crm-replicas:3100', 'crm=http://crm:3100');
+      expect(readinessAddressProblems(manifests)).toEqual([
+        'Service crm is not headless (clusterIP: None): its name reaches one pod, not every replica',
+        'Service crm does not publish not-ready addresses: a pod that is not ready would vanish from the page',
+      ]);
     });
 
     const gateway = () => copy(manifestsOf('gateway.yaml').find((manifest) => manifest.kind === 'Deployment')!);

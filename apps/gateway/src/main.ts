@@ -7,6 +7,7 @@ import { peekDeadLetters, queueStats, redriveDeadLetters } from '@ecomm-sync/mes
 import { runService } from '@ecomm-sync/service-runtime';
 import { createGatewayApp } from './app';
 import { askReadiness } from './entry-points/ask-readiness';
+import { replicaResolver } from './entry-points/resolve-replicas';
 import { loadGatewayConfig } from './config';
 
 runService({
@@ -15,7 +16,12 @@ runService({
   healthPort: (config) => config.GATEWAY_METRICS_PORT,
   start: async ({ config, logger, database, broker, onDrained }) => {
     const budgets = new MongoCrmBudgets(database.connection);
-    const services = [{ service: 'gateway', url: `http://127.0.0.1:${config.GATEWAY_PORT}` }, ...parseServiceAddresses(config.SERVICE_READINESS_URLS)];
+    const named = parseServiceAddresses(config.SERVICE_READINESS_URLS);
+    // The gateway itself first: its replicas when the list names them (Kubernetes), else this process.
+    const services = [
+      named.find((s) => s.service === 'gateway') ?? { service: 'gateway', url: `http://127.0.0.1:${config.GATEWAY_PORT}` },
+      ...named.filter((s) => s.service !== 'gateway'),
+    ];
     const app = await createGatewayApp({
       repositories: database.repositories,
       broker,
@@ -45,6 +51,7 @@ runService({
         services,
         queues: () => queueStats(config.AMQP_URL, config.AMQP_PREFIX),
         peekDeadLetters: (queue, limit) => peekDeadLetters(config.AMQP_URL, config.AMQP_PREFIX, queue, { limit }),
+        resolveReplicas: replicaResolver(),
         askReadiness,
         crmBudgets: () => budgets.list(),
       },

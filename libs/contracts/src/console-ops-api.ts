@@ -18,15 +18,34 @@ export interface ConsoleDeadLetters {
   results: ConsoleDeadLetter[];
 }
 
-/** One service's readiness, as its GET /readyz answered (or did not). */
-export interface ConsoleServiceReadiness {
-  service: string;
-  url: string;
+/** One replica's readiness: one address the service's host resolved to, and its GET /readyz answer. */
+export interface ConsoleReplicaReadiness {
+  address: string;
   ready: boolean;
   /** The HTTP status, or null when it did not answer. */
   status: number | null;
   /** The dependencies it names as failing, or why it could not be asked. */
   detail: string;
+}
+
+/**
+ * One service's readiness: each address its host resolves to is asked for /readyz (decision 0054;
+ * in Kubernetes a headless Service resolves to every pod), a plain host to one.
+ */
+export interface ConsoleServiceReadiness {
+  service: string;
+  url: string;
+  /** ready: every replica is; partly ready: some are; not ready: none is, or the host resolved to no address. */
+  state: 'ready' | 'partly ready' | 'not ready';
+  /** Every replica is ready. */
+  ready: boolean;
+  /** The status every replica answered, or null when they differ or none answered. */
+  status: number | null;
+  /** One replica: its answer; several: "k of n replicas ready" and each failing replica's answer. */
+  detail: string;
+  readyReplicas: number;
+  /** By address; empty when the host resolved to none. */
+  replicas: ConsoleReplicaReadiness[];
 }
 
 /** One CRM account's request budget and rate-limit state, with its portal's CRM health when known. */

@@ -32,8 +32,11 @@ export function parseServiceAddresses(list: string): ServiceAddress[] {
   });
 }
 
+/** A GET /readyz answer, or why there was none. */
+export type ReadyzAnswer = { status: number; body: unknown } | { unreachable: string };
+
 /** What one GET /readyz answer (or its absence) says. */
-export function readinessOf(answer: { status: number; body: unknown } | { unreachable: string }): { ready: boolean; status: number | null; detail: string } {
+export function readinessOf(answer: ReadyzAnswer): { ready: boolean; status: number | null; detail: string } {
   if ('unreachable' in answer) return { ready: false, status: null, detail: `no answer: ${answer.unreachable}` };
   const failing =
     answer.body && typeof answer.body === 'object' && Array.isArray((answer.body as { failing?: unknown }).failing)
@@ -42,6 +45,60 @@ export function readinessOf(answer: { status: number; body: unknown } | { unreac
   if (answer.status === 200) return { ready: true, status: 200, detail: 'ready' };
   if (failing.length > 0) return { ready: false, status: answer.status, detail: `not ready: ${failing.join(', ')} failing` };
   return { ready: false, status: answer.status, detail: `not ready: answered ${answer.status}` };
+}
+
+export interface ReplicaReadiness {
+  /** The address the service's host resolved to (one pod behind a headless Service). */
+  address: string;
+  ready: boolean;
+  status: number | null;
+  detail: string;
+}
+
+export interface ServiceReadiness {
+  /** ready: every replica is; partly ready: some are; not ready: none is, or the host resolved to none. */
+  state: 'ready' | 'partly ready' | 'not ready';
+  /** Every replica is ready (state "ready"). */
+  ready: boolean;
+  /** The status every replica answered, or null when they differ or none answered. */
+  status: number | null;
+  detail: string;
+  readyReplicas: number;
+  replicas: ReplicaReadiness[];
+}
+
+/**
+ * Which resolved addresses are replicas: each once, and IPv4 only when there is one, since a
+ * dual-stack pod (or localhost) has an address of each family and is still one replica.
+ */
+export function replicaAddresses(resolved: readonly { address: string; family: number }[]): string[] {
+  const preferred = resolved.some((a) => a.family === 4) ? resolved.filter((a) => a.family === 4) : resolved;
+  return [...new Set(preferred.map((a) => a.address))];
+}
+
+const byAddress = (a: ReplicaReadiness, b: ReplicaReadiness) => a.address.localeCompare(b.address, 'en', { numeric: true });
+
+/**
+ * A service's readiness from each replica's /readyz answer, or from why its host resolved to no
+ * address. One replica reads as that replica's answer (as before replicas were asked one by one);
+ * several read as "k of n replicas ready" followed by each failing replica and its failure.
+ */
+export function serviceReadinessOf(answers: readonly { address: string; answer: ReadyzAnswer }[] | { unresolved: string }): ServiceReadiness {
+  if ('unresolved' in answers)
+    return { state: 'not ready', ready: false, status: null, detail: `no address: ${answers.unresolved}`, readyReplicas: 0, replicas: [] };
+  const replicas = answers.map(({ address, answer }) => ({ address, ...readinessOf(answer) })).sort(byAddress);
+  const readyReplicas = replicas.filter((r) => r.ready).length;
+  const state = replicas.length > 0 && readyReplicas === replicas.length ? 'ready' : readyReplicas > 0 ? 'partly ready' : 'not ready';
+  const statuses = new Set(replicas.map((r) => r.status));
+  const status = statuses.size === 1 ? [...statuses][0] : null;
+  const failures = replicas.filter((r) => !r.ready).map((r) => `${r.address}: ${r.detail}`);
+  const detail =
+    replicas.length === 0
+      ? 'no address: the host resolved to none'
+      : replicas.length === 1
+        ? replicas[0].detail
+        : [`${readyReplicas} of ${replicas.length} replicas ready`, ...failures].join('; ');
+  return { state, ready: state === 'ready', status, detail, readyReplicas, replicas };
 }
 
 /** The portal a CRM account's budget key belongs to (decision 20's keys); null for an OAuth app's account, shared by portals. */

@@ -4,7 +4,13 @@ import { Empty, formatTime, PolledView } from '../components/states';
 import type { Session } from '../session';
 import { usePolling } from '../use-polling';
 
-/** Each service's readiness, as its /readyz answered. */
+/** "ready" / "not ready" for one replica; "2 of 3 ready" for several. */
+function readyText(s: ConsoleServiceReadiness): string {
+  if (s.replicas.length > 1) return `${s.readyReplicas} of ${s.replicas.length} ready`;
+  return s.ready ? 'ready' : 'not ready';
+}
+
+/** Each service's readiness: every replica's /readyz answer (decision 0054). */
 export function ServicesReadiness({ session }: { session: Session }) {
   const polled = usePolling(() => sessionApi<{ results: ConsoleServiceReadiness[] }>(session, '/console/api/v1/ops/services'), [session.secret], 5000);
   return (
@@ -20,7 +26,7 @@ export function ServicesReadiness({ session }: { session: Session }) {
     >
       {(services) => (
         <table>
-          <caption>Readiness of each service (its /readyz)</caption>
+          <caption>Readiness of each service: every replica's /readyz</caption>
           <thead>
             <tr>
               <th scope="col">Service</th>
@@ -31,13 +37,25 @@ export function ServicesReadiness({ session }: { session: Session }) {
           </thead>
           <tbody>
             {services.results.map((s) => (
-              <tr key={s.service} data-service={s.service}>
+              <tr key={s.service} data-service={s.service} data-state={s.state}>
                 <th scope="row">{s.service}</th>
                 <td>{s.url}</td>
                 <td data-ready className={s.ready ? undefined : 'warn'}>
-                  {s.ready ? 'ready' : 'not ready'}
+                  {readyText(s)}
                 </td>
-                <td>{s.detail}</td>
+                <td>
+                  {s.replicas.length > 1 ? (
+                    <ul className="replicas" aria-label={`Replicas of ${s.service}`}>
+                      {s.replicas.map((r) => (
+                        <li key={r.address} data-replica={r.address}>
+                          {r.address}: {r.detail}
+                        </li>
+                      ))}
+                    </ul>
+                  ) : (
+                    s.detail
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -1,9 +1,23 @@
+import { isIP } from 'node:net';
 import axios from 'axios';
+import type { ReadyzAnswer } from '@ecomm-sync/domain';
 
-/** GET <url>/readyz with a short timeout: its status and body whatever the status, or why there was no answer. */
-export async function askReadiness(url: string): Promise<{ status: number; body: unknown } | { unreachable: string }> {
+/** A replica that does not answer within this is reported as not answering; the page polls every 5 s. */
+const REPLICA_TIMEOUT_MS = 2_000;
+
+/**
+ * GET <url>/readyz from the replica at `address`, with a short timeout: its status and body whatever
+ * the status, or why there was no answer. The connection goes to `address` while the URL keeps its
+ * host (the Host header, and the TLS name of an https URL).
+ */
+export async function askReadiness(url: string, address: string, timeoutMs = REPLICA_TIMEOUT_MS): Promise<ReadyzAnswer> {
   try {
-    const response = await axios.get(`${url}/readyz`, { timeout: 2_000, validateStatus: () => true, maxRedirects: 0 });
+    const response = await axios.get(`${url}/readyz`, {
+      timeout: timeoutMs,
+      validateStatus: () => true,
+      maxRedirects: 0,
+      lookup: async () => ({ address, family: isIP(address) === 6 ? 6 : 4 }),
+    });
     return { status: response.status, body: response.data };
   } catch (error) {
     return { unreachable: error instanceof Error ? error.message : String(error) };

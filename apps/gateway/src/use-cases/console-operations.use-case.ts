@@ -1,5 +1,5 @@
 import type { ConsoleCrmAccount, ConsoleDeadLetters, ConsoleServiceReadiness } from '@ecomm-sync/contracts';
-import { portalOfCrmAccount, readinessOf, type ServiceAddress } from '@ecomm-sync/domain';
+import { portalOfCrmAccount, runBounded, serviceReadinessOf, type ReadyzAnswer, type ServiceAddress } from '@ecomm-sync/domain';
 import type { PeekedMessage, QueueName, QueueStats } from '@ecomm-sync/messaging';
 import type { CrmHealth } from './read-sync-status.use-case';
 
@@ -7,11 +7,19 @@ import type { CrmHealth } from './read-sync-status.use-case';
 export interface OperatorViewPort {
   queues(): Promise<QueueStats[]>;
   peekDeadLetters(queue: QueueName, limit: number): Promise<PeekedMessage[]>;
-  /** GET <url>/readyz: its status and body, or why it did not answer. */
-  askReadiness(url: string): Promise<{ status: number; body: unknown } | { unreachable: string }>;
+  /** Every address a host resolves to (a headless Service: one per pod), or why it resolved to none. */
+  resolveReplicas(host: string): Promise<{ addresses: string[] } | { unresolved: string }>;
+  /** GET <url>/readyz from the replica at `address`: its status and body, or why it did not answer. */
+  askReadiness(url: string, address: string): Promise<ReadyzAnswer>;
   crmBudgets(): Promise<{ accountKey: string; usedInWindow: number; usedToday: number; pausedUntil: number | null; reason: string | null }[]>;
   crmHealth(portalId: number): Promise<CrmHealth>;
 }
+
+/** A URL's host as a resolver takes it: an IPv6 literal without its brackets. */
+const hostOf = (url: string) => new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+
+/** Replicas asked at once, over all services: a large deployment must not open a connection to every pod at the same moment. */
+const REPLICAS_ASKED_AT_ONCE = 8;
 
 /** The operator's view beyond queue depths (decision 0036): dead letters, readiness, CRM budgets. */
 export class ConsoleOperationsUseCase {
@@ -29,8 +37,21 @@ export class ConsoleOperationsUseCase {
     return { queue, total: Math.max(total, results.length), limit, results };
   }
 
+  /** Each service's replicas (the addresses its host resolves to), each asked for /readyz (decision 0054). */
   async readiness(): Promise<ConsoleServiceReadiness[]> {
-    return Promise.all(this.services.map(async ({ service, url }) => ({ service, url, ...readinessOf(await this.port.askReadiness(url)) })));
+    const resolved = await Promise.all(this.services.map(({ url }) => this.port.resolveReplicas(hostOf(url))));
+    const asks = this.services.flatMap(({ url }, i) => {
+      const found = resolved[i];
+      return 'addresses' in found ? found.addresses.map((address) => ({ service: i, url, address, answer: undefined as ReadyzAnswer | undefined })) : [];
+    });
+    await runBounded(asks, REPLICAS_ASKED_AT_ONCE, async (ask) => {
+      ask.answer = await this.port.askReadiness(ask.url, ask.address);
+    });
+    return this.services.map(({ service, url }, i) => {
+      const found = resolved[i];
+      const answers = asks.filter((ask) => ask.service === i).map(({ address, answer }) => ({ address, answer: answer! }));
+      return { service, url, ...serviceReadinessOf('addresses' in found ? answers : found) };
+    });
   }
 
   async crmAccounts(): Promise<ConsoleCrmAccount[]> {

@@ -207,7 +207,7 @@ export const GATEWAY_CONSOLE_OPERATIONS: readonly ApiOperation[] = [
     method: 'get',
     path: '/console/api/v1/ops/services',
     tag: 'Console',
-    summary: "Each service's readiness (its /readyz)",
+    summary: "Each service's readiness: the /readyz of every replica (each address its host resolves to), and how many are ready",
     security: CREDENTIALS.admin,
     responses: json('The services'),
   },
