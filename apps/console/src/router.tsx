@@ -1,7 +1,9 @@
 import { createContext, useContext, useEffect, useState, type AnchorHTMLAttributes, type MouseEvent } from 'react';
 
 /** The console has a handful of routes: the History API is all it needs. */
-const LocationContext = createContext<{ path: string; search: string; navigate: (to: string) => void }>({ path: '/', search: '', navigate: () => undefined });
+/** `replace`: the new address takes the current one's place in the history (a choice the page made itself, which Back should not undo). */
+type Navigate = (to: string, options?: { replace?: boolean }) => void;
+const LocationContext = createContext<{ path: string; search: string; navigate: Navigate }>({ path: '/', search: '', navigate: () => undefined });
 
 export function RouterProvider({ children }: { children: React.ReactNode }) {
   const [location, setLocation] = useState(() => ({ path: window.location.pathname, search: window.location.search }));
@@ -10,8 +12,9 @@ export function RouterProvider({ children }: { children: React.ReactNode }) {
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
   }, []);
-  const navigate = (to: string) => {
-    window.history.pushState(null, '', to);
+  const navigate: Navigate = (to, options) => {
+    if (options?.replace) window.history.replaceState(null, '', to);
+    else window.history.pushState(null, '', to);
     const url = new URL(to, window.location.origin);
     setLocation({ path: url.pathname, search: url.search });
   };

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { ApiError } from './api';
 
 export interface ActionNotice {
@@ -28,5 +28,7 @@ export function useAction() {
       setBusy(false);
     }
   };
-  return { busy, notice, act };
+  /** A refusal is about what was tried then: gone once the page moves on (another action succeeded, the address changed). */
+  const clearRefusal = useCallback(() => setNotice((shown) => (shown.failed ? { text: '', failed: false } : shown)), []);
+  return { busy, notice, act, setNotice, clearRefusal };
 }

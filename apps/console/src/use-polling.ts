@@ -10,6 +10,9 @@ export interface Polled<T> {
   reload: () => void;
 }
 
+/** Answers that asking again unchanged cannot turn (the same list ErrorState offers no "Try again" for). */
+export const REFUSALS: readonly number[] = [400, 401, 403, 404, 431];
+
 /** Reads now, then every `intervalMs` while the page is open: pages update without a reload. */
 export function usePolling<T>(read: () => Promise<T>, deps: readonly unknown[], intervalMs = 3000): Polled<T> {
   const [state, setState] = useState<Omit<Polled<T>, 'reload'>>({ data: undefined, error: undefined, loading: true, updatedAt: undefined });
@@ -22,14 +25,18 @@ export function usePolling<T>(read: () => Promise<T>, deps: readonly unknown[], 
     let cancelled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const run = async () => {
+      let refused = false;
       try {
         const data = await readRef.current();
         if (!cancelled) setState({ data, error: undefined, loading: false, updatedAt: Date.now() });
       } catch (error) {
-        if (!cancelled) setState((previous) => ({ ...previous, error: error instanceof ApiError ? error : new ApiError(0, String(error)), loading: false }));
+        const failure = error instanceof ApiError ? error : new ApiError(0, String(error));
+        refused = REFUSALS.includes(failure.status);
+        if (!cancelled) setState((previous) => ({ ...previous, error: failure, loading: false }));
       }
+      // A refusal would only be refused again: the page stops asking until it is reloaded or asks anew.
       // run catches every failure of the read and shows it through the state: nothing to await.
-      if (!cancelled) timer = setTimeout(() => void run(), intervalMs);
+      if (!cancelled && !refused) timer = setTimeout(() => void run(), intervalMs);
     };
     setState((previous) => ({ ...previous, loading: true }));
     void run();

@@ -161,31 +161,41 @@ describe("the console's stores and imports page in a browser", () => {
     expect(await page.getByLabel('Store id').inputValue()).toBe('café');
     await expectAccessible(page, 'stores, a refused save');
     await screenshot(page, 'stores-refused');
+    // The page moves on (an import started and followed): the refusal of before is gone, not left beside it.
+    await page.getByLabel('Application').selectOption(application.appId);
+    await page.getByRole('button', { name: 'Start the import' }).click();
+    await page.waitForURL(/import=\d+/);
+    await page.getByRole('heading', { name: /^Import started .* · store default/ }).waitFor();
+    expect(await page.getByText('Save store café failed').count()).toBe(0);
   });
 
-  it('when an integrator opens the reporting page, then it picks a portal that installed the application and sees its report', async () => {
+  it('when an integrator with one portal opens the reporting page, then that portal is picked by itself and its report shown', async () => {
     await integrator.statusWhen('DEAL', 'imp-d1', (s) => s.crmId !== null, 'the imported deal to be applied');
     const page = await newPage(browser);
     await signIn(page, stack, 'integrator', { 'Developer API key': application.developerKey, 'Application id': application.appId });
     await page.waitForURL('**/overview');
     await page.getByRole('link', { name: 'Reporting' }).click();
-    await page.getByRole('heading', { name: 'Pick a portal' }).waitFor();
-    const picker = page.getByRole('combobox', { name: /^Portal/ });
-    await picker.locator(`option[value="${portal.portalId}"]`).waitFor({ state: 'attached' });
-    expect(await picker.locator('option').allInnerTexts()).toEqual(['Pick a portal', `Portal ${portal.portalId}`]);
-    await picker.selectOption(String(portal.portalId));
+    // The application's only portal is picked by itself, nothing to choose by hand.
     await page.waitForURL(`**/report?portalId=${portal.portalId}`);
+    const picker = page.getByRole('combobox', { name: /^Portal/ });
+    expect(await picker.inputValue()).toBe(String(portal.portalId));
+    expect(await picker.locator('option').allInnerTexts()).toEqual(['Pick a portal', `Portal ${portal.portalId}`]);
     const store = page.locator('section[data-store="default"]');
     await store.waitFor();
     expect(await store.locator('tr[data-stage="checkout_completed"] td').allInnerTexts()).toEqual(['1', '25.00']);
     expect(await store.locator('tr[data-product="Imported mug"] td').allInnerTexts()).toEqual(['2', '18.00']);
     await expectAccessible(page, 'reporting, an integrator');
     await screenshot(page, 'reporting-integrator');
-    // The inspector offers the same portals, nothing to type.
+    // The inspector picks the same only portal, nothing to type or choose.
     await page.getByRole('link', { name: 'Object inspector' }).click();
     await page
       .getByRole('combobox', { name: /^Portal/ })
-      .locator(`option[value="${portal.portalId}"]`)
+      .locator(`option[value="${portal.portalId}"]:checked`)
       .waitFor({ state: 'attached' });
+    // Back leads to the report, then to the overview: the page's own pick is no step of its own that picks again.
+    await page.goBack();
+    await page.waitForURL(`**/report?portalId=${portal.portalId}`);
+    await page.goBack();
+    await page.waitForURL('**/overview');
   });
 });

@@ -1,6 +1,6 @@
 import axios from 'axios';
 import type { Browser, Page } from 'playwright-core';
-import { aV2Message, aV2Submission, type TestPortal, type TestStack } from '@ecomm-sync/testing';
+import { aV2Message, aV2Submission, waitFor, type TestPortal, type TestStack } from '@ecomm-sync/testing';
 import { consoleUrl, expectAccessible, newPage, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
 import { gatewayClient } from './gateway-client';
 
@@ -120,11 +120,16 @@ describe('the console object inspector and mappings in a browser', () => {
       .waitFor();
     await screenshot(page, 'mappings-saved');
 
-    // The inspector again: applied, with its CRM id and a link to the built-in CRM; the error resolved.
+    // The inspector again: applied, with its CRM id and a link to what the CRM answered; the error resolved.
     await page.goto(consoleUrl(stack, `portals/${portal.portalId}/inspector?storeId=default&objectType=CONTACT&externalObjectId=bad-email`));
     await page.locator('[data-testid="sync-status"][data-status="applied"]').waitFor();
     expect(Number(await page.getByTestId('crm-id').innerText())).toBeGreaterThan(0);
-    expect(await page.getByRole('link', { name: /Open in the built-in CRM/ }).getAttribute('href')).toMatch(/\/crm\/v3\/objects\/contacts\/\d+$/);
+    // No link to the CRM's own API (it answers 401 without the portal's CRM token): the link leads to the CRM's answers on this page.
+    expect(await page.locator('a[href*="/crm/v3/"]').count()).toBe(0);
+    await page.getByRole('link', { name: 'See what the CRM answered for it' }).click();
+    await page.waitForURL(/#crm-exchanges$/);
+    await page.getByTestId('crm-exchange').first().waitFor();
+    expect(await page.getByRole('heading', { name: 'CRM exchanges' }).isVisible()).toBe(true);
     await page.locator('li[data-error-type="INVALID_EMAIL_ADDRESS"][data-status="RESOLVED"]').waitFor();
     await expectAccessible(page, 'inspector, applied');
     await screenshot(page, 'inspector-applied');
@@ -159,6 +164,26 @@ describe('the console object inspector and mappings in a browser', () => {
     await page.locator('[data-testid="dry-run-errors"] [data-error-type="INVALID_ASSOCIATION_PROPERTY"]').waitFor();
     await expectAccessible(page, 'mappings, a dry run with associations');
     await screenshot(page, 'mappings-dry-run-associations');
+  });
+
+  it('when an object is not there, then the inspector asks once, not every few seconds, and looks again on demand; the site icon answers', async () => {
+    const page = await newPage(browser);
+    await signInAsCustomer(page);
+    const lookups: number[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/console/api/v1/objects') lookups.push(response.status());
+    });
+    await page.goto(consoleUrl(stack, `portals/${portal.portalId}/inspector?storeId=default&objectType=CONTACT&externalObjectId=never-sent`));
+    await page.getByRole('heading', { name: 'No such object' }).waitFor();
+    // Absence of a request can only be seen over time: two of the page's 3-second polling intervals.
+    await page.waitForTimeout(6500);
+    expect(lookups).toEqual([404]);
+    await page.getByRole('button', { name: 'Look again' }).click();
+    await waitFor(() => lookups.length === 2, { timeoutMs: 10_000, message: 'a second lookup after "Look again"' });
+    await page.getByRole('heading', { name: 'No such object' }).waitFor();
+
+    const icon = await page.request.get(`${stack.gatewayUrl}/favicon.ico`);
+    expect({ status: icon.status(), type: icon.headers()['content-type'] }).toEqual({ status: 200, type: expect.stringContaining('image/svg+xml') });
   });
 
   it('when a customer asks for an external id longer than the API takes, then the form refuses to type it and a link gets a plain sentence', async () => {

@@ -1,4 +1,3 @@
-import axios from 'axios';
 import type { Browser } from 'playwright-core';
 import { aV2Message, aV2Submission, type TestPortal, type TestStack } from '@ecomm-sync/testing';
 import { consoleUrl, expectAccessible, newPage, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
@@ -15,17 +14,7 @@ describe("the console's reporting page in a browser", () => {
   beforeAll(async () => {
     ({ stack, browser } = await startConsoleStack());
     [portal, otherPortal] = [await stack.createPortal(), await stack.createPortal()];
-    // The shop sends each line item's product name: map it, as a customer would on the settings.
-    const settings = axios.create({ baseURL: `${stack.gatewayUrl}/extensions/ecomm/v2/settings`, params: { hapikey: portal.apiKey } });
-    const current = (await settings.get('')).data;
-    await settings.put('', {
-      ...current,
-      mappings: {
-        ...current.mappings,
-        LINE_ITEM: { properties: [...current.mappings.LINE_ITEM.properties, { externalPropertyName: 'name', crmPropertyName: 'name' }] },
-      },
-    });
-
+    // The shop sends each line item's product name: the demo settings each test portal starts with map it, so the report names the products.
     const client = gatewayClient(stack, portal);
     await client.putV2(
       aV2Submission('PRODUCT', [

@@ -138,9 +138,10 @@ describe('the web console in a browser', () => {
     });
 
     await page.getByRole('button', { name: 'Retry this object: Contacts bad-email' }).click();
-    await page.getByRole('status').filter({ hasText: 'Retry sent for 1 object' }).waitFor();
+    // The page reads the object again and says what the retry did, not only that it was sent.
+    await page.getByRole('status').filter({ hasText: 'Retried Contacts bad-email: applied; its error is resolved.' }).waitFor();
     // Focus stays where the user acted: on the message saying what the retry did, not the top of the page.
-    await page.waitForFunction("document.activeElement?.textContent?.startsWith('Retry sent for 1 object') === true", undefined, { timeout: 5000 });
+    await page.waitForFunction("document.activeElement?.textContent?.startsWith('Retried Contacts bad-email') === true", undefined, { timeout: 5000 });
     await page.getByLabel('Status').selectOption('RESOLVED');
     await page.locator('li[data-external-object-id="bad-email"][data-status="RESOLVED"]').waitFor();
     await expectAccessible(page, 'errors, resolved');

@@ -14,7 +14,8 @@ export const DEMO_MAPPINGS: Record<ObjectType, PropertyMapping[]> = {
   CONTACT: [same('email'), same('firstname'), same('lastname')],
   PRODUCT: [same('name'), same('price', 'NUMBER')],
   DEAL: [same('dealname'), same('amount', 'NUMBER'), same('dealstage'), same('closedate', 'DATETIME'), same('hs_assoc__contact_ids')],
-  LINE_ITEM: [same('quantity', 'NUMBER'), same('price', 'NUMBER'), same('hs_assoc__deal_id'), same('hs_assoc__product_id')],
+  // The line item's name: the report's top products are named by it.
+  LINE_ITEM: [same('name'), same('quantity', 'NUMBER'), same('price', 'NUMBER'), same('hs_assoc__deal_id'), same('hs_assoc__product_id')],
 };
 
 /**

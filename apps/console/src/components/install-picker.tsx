@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import type { ConsoleInstall, ConsoleInstalls } from '@ecomm-sync/contracts';
 import { sessionApi } from '../api';
 import { useLocation } from '../router';
@@ -42,7 +43,8 @@ export function InstallPicker({
   installs: Polled<ConsoleInstalls>;
   what: keyof typeof PICK;
   value: string;
-  onChange: (value: string) => void;
+  /** `auto`: the picker chose the only install itself. */
+  onChange: (value: string, how?: { auto: boolean }) => void;
   label?: string;
   required?: boolean;
   /** The pick navigates or reloads: applied on Enter or blur, not on each arrow key (SelectField). */
@@ -51,6 +53,12 @@ export function InstallPicker({
   const pick = PICK[what];
   const choices = new Map<string, string>();
   for (const install of installs.data?.results ?? []) choices.set(pick.key(install), pick.text(install));
+  // The only install is picked by itself: nobody has to choose it by hand on every page.
+  const only = !value && choices.size === 1 ? [...choices.keys()][0] : undefined;
+  useEffect(() => {
+    if (only) onChange(only, { auto: true });
+    // Not on onChange: it is a new function on each render, and the pick depends on the choices alone.
+  }, [only]);
   // A value from the page's URL that is not (or not yet) among the installs stays shown as it is.
   if (value && !choices.has(value)) choices.set(value, what === 'portal' ? `Portal ${value}` : value);
   const first = installs.error
@@ -74,13 +82,14 @@ export function InstallPicker({
 }
 
 /** The portal an integrator's page is about, kept in the page's URL (`?portalId=`) so a reload or a link keeps it. */
-export function usePickedPortal(): [string, (portalId: string) => void] {
+export function usePickedPortal(): [string, (portalId: string, how?: { auto: boolean }) => void] {
   const { path, search, navigate } = useLocation();
   const query = new URLSearchParams(search);
-  const pick = (portalId: string) => {
+  const pick = (portalId: string, how?: { auto: boolean }) => {
     if (portalId) query.set('portalId', portalId);
     else query.delete('portalId');
-    navigate(`${path}${query.size ? `?${query}` : ''}`);
+    // The only portal, picked by the page: Back leads to the page before, not to an address that picks it again.
+    navigate(`${path}${query.size ? `?${query}` : ''}`, { replace: how?.auto });
   };
   return [query.get('portalId') ?? '', pick];
 }

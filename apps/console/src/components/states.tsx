@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { ApiError } from '../api';
 import type { ActionNotice } from '../use-action';
-import type { Polled } from '../use-polling';
+import { REFUSALS, type Polled } from '../use-polling';
 
 /** The three states every page shows besides its data. */
 export function Loading({ what }: { what: string }) {
@@ -35,7 +35,7 @@ export function ErrorState({ error, onRetry }: { error: ApiError; onRetry?: () =
     <section className="state error" role="alert" aria-label={title}>
       <h2>{title}</h2>
       <p>{error.message}</p>
-      {onRetry && ![400, 401, 403, 404, 431].includes(error.status) ? (
+      {onRetry && !REFUSALS.includes(error.status) ? (
         <button type="button" onClick={onRetry}>
           Try again
         </button>

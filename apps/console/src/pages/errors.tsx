@@ -1,16 +1,25 @@
-import type { ConsoleErrorPage, ConsoleErrorRecord, ConsoleRetryRequest, ConsoleRetryResult, ErrorType, ObjectType } from '@ecomm-sync/contracts';
+import type {
+  ConsoleErrorPage,
+  ConsoleErrorRecord,
+  ConsoleObjectInspection,
+  ConsoleRetryRequest,
+  ConsoleRetryResult,
+  ErrorType,
+  ObjectType,
+} from '@ecomm-sync/contracts';
 import { sessionApi } from '../api';
-import { CrmAnswerLine } from '../components/crm-answer';
 import { SelectField } from '../components/select-field';
-import { ActionResult, Empty, ErrorState, formatTime, PolledView, UpdatedAt } from '../components/states';
-import { Link, useLocation } from '../router';
+import { ActionResult, Empty, ErrorState, PolledView, UpdatedAt } from '../components/states';
+import { useLocation } from '../router';
 import type { Session } from '../session';
 import { useAction } from '../use-action';
 import { usePolling } from '../use-polling';
 import { ERROR_TYPES, OBJECT_TYPE_CHOICES, scopeQuery, typeLabel } from './scope';
 import { useStores } from './use-stores';
-import { appNames, ownerLabel, ownerOf, parseStoreChoice, storeChoices, storeChoiceValue } from './store-owner';
+import { appNames, parseStoreChoice, storeChoices, storeChoiceValue } from './store-owner';
 import { useInstalls } from '../components/install-picker';
+import { useRetryFollow } from './use-retry-follow';
+import { ErrorItem } from './error-item';
 
 const PAGE_SIZE = 25;
 const STATUS_CHOICES = [
@@ -41,55 +50,6 @@ const filterFrom = (search: string): Filter => {
   };
 };
 
-function ErrorItem({
-  error,
-  onRetry,
-  busy,
-  basePath,
-  names,
-}: {
-  error: ConsoleErrorRecord;
-  onRetry: (error: ConsoleErrorRecord) => void;
-  busy: boolean;
-  basePath: string;
-  names: ReadonlyMap<string, string>;
-}) {
-  const id = `error-${error.storeId}-${error.objectType}-${error.externalObjectId}-${error.erroredAt}`;
-  return (
-    <li className={`error-item ${error.status.toLowerCase()}`} aria-labelledby={id} data-external-object-id={error.externalObjectId} data-status={error.status}>
-      <h3 id={id}>
-        <span className="badge">{error.status === 'OPEN' ? 'Open' : 'Resolved'}</span> {error.type} · {typeLabel[error.objectType]} {error.externalObjectId}
-      </h3>
-      <p className="muted">
-        Store {error.storeId} · {ownerLabel(ownerOf(error.appId), names)} · portal {error.portalId} · changed <time>{formatTime(error.changedAt)}</time> ·
-        failed <time>{formatTime(error.erroredAt)}</time>
-      </p>
-      <p className="details">{error.details}</p>
-      <CrmAnswerLine crm={error.crm} />
-      <p>
-        <strong>What to do:</strong> {error.whatToDo}
-      </p>
-      <p>
-        <Link
-          to={`${basePath}/inspector?${new URLSearchParams({ storeId: error.storeId, objectType: error.objectType, externalObjectId: error.externalObjectId, ...(error.appId ? { appId: error.appId } : {}), ...(error.appId && !basePath.includes('/portals/') ? { portalId: String(error.portalId) } : {}) })}`}
-        >
-          Inspect {typeLabel[error.objectType]} {error.externalObjectId}
-        </Link>
-      </p>
-      {error.status === 'OPEN' ? (
-        <button
-          type="button"
-          onClick={() => onRetry(error)}
-          disabled={busy}
-          aria-label={`Retry this object: ${typeLabel[error.objectType]} ${error.externalObjectId}`}
-        >
-          Retry this object
-        </button>
-      ) : null}
-    </li>
-  );
-}
-
 /** Errors: filters (store, object type, error type, open/resolved), paging, what to do, retry. */
 export function ErrorsPage({ session, params, basePath }: { session: Session; params: Record<string, string>; basePath: string }) {
   const { search, navigate } = useLocation();
@@ -101,7 +61,8 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
   );
   const stores = useStores(session, params);
   const names = appNames(useInstalls(session).data?.results);
-  const { busy, notice, act } = useAction();
+  const { busy, notice, act, setNotice } = useAction();
+  const follow = useRetryFollow(setNotice);
 
   const setFilter = (change: Partial<Filter>) => {
     const next = { ...filter, offset: 0, ...change };
@@ -117,6 +78,27 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
         `Retry sent for ${sent.objectsQueued} object${sent.objectsQueued === 1 ? '' : 's'} (${what}); the list updates as they resolve.${sent.more ? ' More objects have this error: retry again when these are done.' : ''}`,
     );
     if (result) polled.reload();
+    return result;
+  };
+
+  // One object: its state is read until it says what the retry did.
+  const retryOne = async (e: ConsoleErrorRecord) => {
+    const what = `${typeLabel[e.objectType]} ${e.externalObjectId}`;
+    const { portalId, appId, storeId, objectType, externalObjectId } = e;
+    if (!(await retry({ object: { portalId, appId, storeId, objectType, externalObjectId } }, what))) return;
+    const query = {
+      ...scope,
+      ...(appId && session.role === 'customer' ? { appId } : {}),
+      ...(session.role === 'integrator' ? { portalId: String(portalId) } : {}),
+      storeId,
+      objectType,
+      externalObjectId,
+    };
+    await follow(
+      { what, type: e.type, erroredAt: e.erroredAt },
+      () => sessionApi<ConsoleObjectInspection>(session, '/console/api/v1/objects', { query }),
+      polled.reload,
+    );
   };
 
   if (polled.error && [401, 403, 404].includes(polled.error.status)) {
@@ -203,12 +185,7 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
                   busy={busy}
                   basePath={basePath}
                   names={names}
-                  onRetry={(e) =>
-                    void retry(
-                      { object: { portalId: e.portalId, appId: e.appId, storeId: e.storeId, objectType: e.objectType, externalObjectId: e.externalObjectId } },
-                      `${e.objectType} ${e.externalObjectId}`,
-                    )
-                  }
+                  onRetry={(e) => void retryOne(e)}
                 />
               ))}
             </ul>

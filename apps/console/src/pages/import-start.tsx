@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { sessionApi } from '../api';
 import { InstallPicker, useInstalls } from '../components/install-picker';
 import { SelectField } from '../components/select-field';
@@ -17,17 +17,21 @@ export function ImportStart({
   session,
   params,
   onStarted,
+  refusalOutdatedBy,
 }: {
   session: Session;
   params: Record<string, string>;
   onStarted: (started: FollowedImport) => void;
+  /** Changes when the page moved on (its address, another action that went through): a refusal shown here is then cleared. */
+  refusalOutdatedBy: string;
 }) {
   const installs = useInstalls(session);
   // The stores of every tenant of the portal (or of the token's own): the overview lists them.
   const stores = useStores(session, params);
   const [appId, setAppId] = useState(session.appId ?? '');
   const [storeId, setStoreId] = useState('default');
-  const { busy, notice, act } = useAction();
+  const { busy, notice, act, clearRefusal } = useAction();
+  useEffect(clearRefusal, [refusalOutdatedBy, clearRefusal]);
   const appStoreIds = storeIds(
     stores.filter((s) => s.appId !== null && s.appId === appId),
     'default',

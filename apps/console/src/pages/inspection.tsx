@@ -60,14 +60,9 @@ export function Inspection({ object }: { object: ConsoleObjectInspection }) {
             <>
               <span data-testid="crm-id">{object.crm.id}</span>
               {object.crm.archived ? ' (archived)' : ''} · last processed <time>{formatTime(object.crm.lastProcessedAt)}</time>
-              {object.crm.link ? (
-                <>
-                  {' · '}
-                  <a href={object.crm.link} target="_blank" rel="noreferrer">
-                    Open in the built-in CRM (its API; needs the portal&apos;s CRM token)
-                  </a>
-                </>
-              ) : null}
+              {/* The CRM's own address would need the portal's CRM token (a browser has none): its answers are shown below instead. */}
+              {' · '}
+              <a href="#crm-exchanges">See what the CRM answered for it</a>
             </>
           ) : (
             'not created yet'

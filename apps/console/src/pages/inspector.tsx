@@ -109,6 +109,10 @@ export function InspectorPage({ session, params, basePath }: { session: Session;
         polled.error.status === 404 && !polled.error.message.startsWith('Application') ? (
           <Empty title="No such object">
             <p>{polled.error.message}</p>
+            <p>It is not asked for again by itself: look again once the store has sent it.</p>
+            <button type="button" onClick={polled.reload}>
+              Look again
+            </button>
           </Empty>
         ) : (
           <ErrorState error={polled.error} onRetry={polled.reload} />

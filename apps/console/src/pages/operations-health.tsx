@@ -74,8 +74,11 @@ export function CrmAccounts({ session }: { session: Session }) {
       what="the CRM accounts"
       isEmpty={(accounts) => accounts.results.length === 0}
       empty={
-        <Empty title="No CRM account used yet">
-          <p>An account shows here once a request was sent to it through its request budget.</p>
+        <Empty title="No CRM account with a request budget">
+          <p>
+            An account shows here once a request went through its request budget. Only CRM connections with request limits (a hosted CRM) have one: the built-in
+            CRM takes requests without a budget, so its writes are not counted here.
+          </p>
         </Empty>
       }
     >

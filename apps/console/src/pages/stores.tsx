@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { V2Store } from '@ecomm-sync/contracts';
 import { ApiError, sessionApi } from '../api';
 import { ActionResult, Empty, PolledView, UpdatedAt } from '../components/states';
@@ -42,9 +42,16 @@ export function StoresPage({ session, params }: { session: Session; params: Reco
   const owner = ownerLabel(ownerOf(session.appId), appNames(useInstalls(session).data?.results));
   const [id, setId] = useState('');
   const [label, setLabel] = useState('');
-  const { busy, notice, act: call } = useAction();
-  const act = (what: string, request: () => Promise<unknown>) => call(what, request).finally(polled.reload);
+  const { busy, notice, act: call, clearRefusal } = useAction();
+  // Each store action that went through: the import form's refusal, if any, is then out of date.
+  const [storeActionsDone, setStoreActionsDone] = useState(0);
+  const act = (what: string, request: () => Promise<unknown>) =>
+    call(what, () => request().then(() => true))
+      .then((done) => done && setStoreActionsDone((n) => n + 1))
+      .finally(polled.reload);
   const { search, path, navigate } = useLocation();
+  // Following an import (or any other move of the address) leaves a refusal shown before out of date.
+  useEffect(clearRefusal, [search, clearRefusal]);
   const query = new URLSearchParams(search);
   const followed: FollowedImport | null = query.get('import')
     ? { importStartedAt: query.get('import')!, storeId: query.get('store') ?? DEFAULT_STORE, appId: query.get('app') ?? '' }
@@ -102,6 +109,7 @@ export function StoresPage({ session, params }: { session: Session; params: Reco
                 void call(`Save store ${id}`, () => sessionApi(session, STORES, { method: 'PUT', body: { id, label } })).then((saved) => {
                   polled.reload();
                   if (saved === undefined) return; // refused: the notice says why, the form keeps what was typed
+                  setStoreActionsDone((n) => n + 1);
                   setId('');
                   setLabel('');
                 });
@@ -119,7 +127,7 @@ export function StoresPage({ session, params }: { session: Session; params: Reco
                 Add or update the store
               </button>
             </form>
-            <ImportStart session={session} params={params} onStarted={follow} />
+            <ImportStart session={session} params={params} onStarted={follow} refusalOutdatedBy={`${search}|${storeActionsDone}`} />
             {followed ? <ImportProgress session={session} followed={followed} /> : null}
           </>
         )}

@@ -50,6 +50,10 @@ describe('the console build under /console', () => {
     expect(response.body.status).toBe('error');
   });
 
+  it("when the site's root icon is asked for, then it is sent to the console's icon", async () => {
+    await request(appWith(dir)).get('/favicon.ico').expect(301).expect('location', '/console/favicon.svg');
+  });
+
   it('when the console is not built, then /console answers 404 saying how to build it', async () => {
     const response = await request(appWith(undefined)).get('/console/').expect(404);
     expect(response.body.message).toContain('nx build console');

@@ -29,6 +29,15 @@ export const GATEWAY_CONSOLE_OPERATIONS: readonly ApiOperation[] = [
   },
   {
     method: 'get',
+    path: '/favicon.ico',
+    tag: 'Console',
+    summary: "The site's icon: a redirect to the console's",
+    security: CREDENTIALS.none,
+    responses: { 301: { description: 'To /console/favicon.svg' } },
+    errors: [],
+  },
+  {
+    method: 'get',
     path: '/console/api/v1/session',
     tag: 'Console',
     summary: 'Who the credential signs in as: customer or integrator, and their scope',

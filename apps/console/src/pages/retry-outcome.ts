@@ -1,0 +1,42 @@
+import type { ConsoleObjectInspection, ErrorType } from '@ecomm-sync/contracts';
+
+/** The open error a retry was asked for, as the errors page showed it. */
+export interface RetriedError {
+  /** How the page names the object, e.g. "Contacts bad-email". */
+  what: string;
+  type: ErrorType;
+  erroredAt: number;
+}
+
+export interface RetryOutcome {
+  /** True once the object's state says what the retry did; the page stops reading it then. */
+  settled: boolean;
+  text: string;
+}
+
+/**
+ * What a retry of one object did, read from the object's state after it was sent. A failure like
+ * the last one adds no new error (the error keeps its first failed time), so "no change yet" is
+ * said as it is once the page stops waiting: still queued, or failed again the same way.
+ */
+export function retryOutcome(
+  retried: RetriedError,
+  now: Pick<ConsoleObjectInspection, 'status' | 'errors'> | undefined,
+  sentAt: number,
+  stoppedWaiting: boolean,
+  formatTime: (at: number) => string,
+): RetryOutcome {
+  const open = now?.errors.filter((error) => error.status === 'OPEN') ?? [];
+  const newer = open.find((error) => error.erroredAt > retried.erroredAt || error.type !== retried.type);
+  if (now?.status === 'applied') return { settled: true, text: `Retried ${retried.what}: applied; its error is resolved.` };
+  if (newer) return { settled: true, text: `Retried ${retried.what}: it failed again at ${formatTime(newer.erroredAt)} (${newer.type}). ${newer.whatToDo}` };
+  if (now?.status === 'waiting') return { settled: true, text: `Retried ${retried.what}: it now waits for an object it references.` };
+  if (now?.status === 'archived') return { settled: true, text: `Retried ${retried.what}: it is deleted; its CRM object is archived.` };
+  if (!stoppedWaiting) return { settled: false, text: `Retry sent for ${retried.what} at ${formatTime(sentAt)}; waiting for the result…` };
+  return {
+    settled: true,
+    text:
+      `Retry sent for ${retried.what} at ${formatTime(sentAt)}, no result yet: it is still queued, or it failed again the same way ` +
+      '(a repeated failure keeps its first failed time). Look at it again in a minute, or inspect it.',
+  };
+}
