@@ -48,7 +48,7 @@ export async function databaseWork(stackName: string): Promise<{ done: (objects:
       const totalMs = deltas.reduce((sum, delta) => sum + delta.ms, 0);
       const top = deltas
         .sort((a, b) => b.ms - a.ms)
-        .slice(0, 10)
+        .slice(0, 16)
         .map((delta) => ({
           what: delta.what,
           commandsPerObject: round(delta.commands / objects, 3),

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { TestStack } from '@ecomm-sync/testing';
 import { BATCH, put, submission } from './load';
+import { benchConfig } from './config';
 import { SIZES, log, root } from './options';
 import { percentile, pool, round } from './stats';
 
@@ -31,7 +32,12 @@ async function startBaselineServer(): Promise<{ url: string; stop: () => void }>
 
 export async function benchIngest() {
   log(`ingest: ${SIZES.ingestRequests} requests of ${BATCH} messages, ${CONCURRENCY} concurrent clients`);
-  const stack = await TestStack.start({ apps: ['crm', 'gateway'], env: { LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '1000000000' } });
+  const profileDir = benchConfig.BENCH_PROFILE_DIR;
+  const stack = await TestStack.start({
+    apps: ['crm', 'gateway'],
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '1000000000' },
+    nodeOptions: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  });
   try {
     const portal = await stack.createPortal();
     const bodies = Array.from({ length: 20 }, (_, b) =>
