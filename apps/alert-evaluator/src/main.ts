@@ -62,6 +62,7 @@ runService({
         destinations: alertDestinations,
         notices: alertNotices,
         counters: alertCounters,
+        unapplied: database.repositories.objectStates,
         enqueue: (noticeId) => broker.publish(TOPICS.alertNotice, { noticeId } satisfies AlertNoticeMessage),
         probeCrm: crmProbe(database.repositories.portals, connections),
         clock: Date.now,

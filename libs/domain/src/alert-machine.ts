@@ -12,7 +12,7 @@ export type AlertErrorType = string | null;
 export type AlertCondition =
   /** Open errors of one type (or any) above a count, or above a share of the objects processed in the last hour. */
   | { kind: 'open-errors'; errorType: AlertErrorType; measure: 'count' | 'share'; threshold: number }
-  /** The oldest change accepted but not applied yet is older than `minutes`. */
+  /** The oldest object accepted but not applied yet (queued, parked, or waiting for an association) was accepted more than `minutes` ago. */
   | { kind: 'sync-lag'; minutes: number }
   /** The CRM refuses the token (401/403), the daily cap is reached, or it has not answered for `unreachableMinutes`. */
   | { kind: 'crm-connection'; unreachableMinutes: number }
@@ -31,7 +31,7 @@ export interface AlertCounters {
   openErrors: Record<string, number>;
   /** Objects processed in the last hour (the share's denominator). */
   processedLastHour: number;
-  /** When the oldest change accepted but not applied yet was accepted; null: none. */
+  /** When the oldest object accepted but not applied yet was accepted; null: none waits. A failed object was processed: it does not wait. */
   oldestUnappliedAt: number | null;
   /** The portal's CRM: open errors whose write the CRM refused with 401 or 403 (token revoked or refused). */
   crmRefusals: number;
@@ -73,7 +73,7 @@ export function measureAlert(condition: AlertCondition, counters: AlertCounters)
       return {
         breached: lag > condition.minutes,
         value: lag,
-        summary: `the oldest change not applied yet waits for ${plural(lag, 'minute')} (threshold ${condition.minutes})`,
+        summary: `the oldest object accepted and not applied yet waits for ${plural(lag, 'minute')} (threshold ${condition.minutes})`,
       };
     }
     case 'crm-connection':

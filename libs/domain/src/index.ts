@@ -40,4 +40,5 @@ export * from './checkout-machine';
 export * from './revision-acceptance';
 export * from './waiting-change-machine';
 export * from './alert-machine';
+export * from './sync-lag';
 export * from './util';

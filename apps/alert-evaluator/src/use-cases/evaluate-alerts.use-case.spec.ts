@@ -1,131 +1,199 @@
-import { AlertStoreFixture } from './alert-store-fixture';
-import { EvaluateAlertsUseCase } from './evaluate-alerts.use-case';
+import type { Tenant } from '@ecomm-sync/contracts';
+import { emptyObjectState, type AlertCondition, type AlertCounters } from '@ecomm-sync/domain';
+import {
+  anAlertCounters,
+  anAlertRule,
+  anAlertRuleFields,
+  aTenant,
+  FakeAlertDestinationRepository,
+  FakeAlertNoticeRepository,
+  FakeAlertRuleRepository,
+  FakeObjectStateRepository,
+  FakeObjectSyncRepository,
+  INVALID_EMAILS_CONDITION,
+  recordingLogger,
+} from '@ecomm-sync/testing';
+import { EvaluateAlertsUseCase, type EvaluateAlertsPorts } from './evaluate-alerts.use-case';
 
 const MINUTE = 60_000;
-const INVALID_EMAILS = { kind: 'open-errors', errorType: 'INVALID_EMAIL_ADDRESS', measure: 'count', threshold: 0 } as const;
 
 describe('EvaluateAlertsUseCase', () => {
-  let store: AlertStoreFixture;
-  const replica = () => new EvaluateAlertsUseCase(store.evaluatorPorts(), { intervalMs: MINUTE, batchSize: 100, consoleUrl: 'https://sync.example.com' });
-  const tick = async (replicas = [replica()]) => {
-    for (const one of replicas) await one.run();
-  };
+  let tenant: Tenant;
+  let rules: FakeAlertRuleRepository;
+  let destinations: FakeAlertDestinationRepository;
+  let notices: FakeAlertNoticeRepository;
+  let counters: AlertCounters;
+  let states: FakeObjectStateRepository;
+  let syncs: FakeObjectSyncRepository;
+  let now: number;
+  let queued: string[];
+  /** Fails the next queueing once (a replica that stops after the state write). */
+  let failNextEnqueue: boolean;
 
-  beforeEach(() => {
-    store = new AlertStoreFixture();
-    store.addDestination('email', 'ops@shop.example');
-    store.addDestination('webhook', 'https://hooks.shop.example/alerts');
+  const ports = (): EvaluateAlertsPorts => ({
+    rules,
+    destinations,
+    notices,
+    counters: { read: async () => ({ ...counters, now }) },
+    unapplied: states,
+    enqueue: async (noticeId) => {
+      if (failNextEnqueue) {
+        failNextEnqueue = false;
+        throw new Error('the broker went away');
+      }
+      queued.push(noticeId);
+    },
+    clock: () => now,
+    logger: recordingLogger().logger,
+  });
+  const replica = (over: Partial<EvaluateAlertsPorts> = {}) =>
+    new EvaluateAlertsUseCase({ ...ports(), ...over }, { intervalMs: MINUTE, batchSize: 100, consoleUrl: 'https://sync.example.com' });
+  const aRule = (condition: AlertCondition = INVALID_EMAILS_CONDITION, enabled = true) =>
+    rules.put(anAlertRule({ portalId: tenant.portalId, appId: tenant.appId, condition, enabled }));
+  const statusOf = async (ruleId: string) => (await rules.find(tenant, ruleId))!.state.status;
+  const noticeIds = async () => (await notices.list(tenant, 100)).map((notice) => notice.id).sort();
+
+  beforeEach(async () => {
+    tenant = aTenant();
+    rules = new FakeAlertRuleRepository();
+    destinations = new FakeAlertDestinationRepository();
+    notices = new FakeAlertNoticeRepository();
+    counters = anAlertCounters();
+    syncs = new FakeObjectSyncRepository();
+    states = new FakeObjectStateRepository(() => now, syncs);
+    now = 1_700_000_000_000;
+    queued = [];
+    failNextEnqueue = false;
+    await destinations.add(tenant, { kind: 'email', target: 'ops@shop.example', label: '', sealedSecret: null }, 1, 'dest-1');
+    await destinations.add(tenant, { kind: 'webhook', target: 'https://hooks.shop.example/alerts', label: '', sealedSecret: 'sealed' }, 2, 'dest-2');
   });
 
   it('when a rule crosses its threshold then one notice per destination is stored and queued, linking to the console page', async () => {
-    const rule = store.addRule(INVALID_EMAILS);
-    store.counters.openErrors = { INVALID_EMAIL_ADDRESS: 1 };
+    const rule = aRule();
+    counters.openErrors = { INVALID_EMAIL_ADDRESS: 1 };
 
-    await tick();
+    await replica().run();
 
-    expect(store.queued).toEqual([`${rule.id}:1:dest-1`, `${rule.id}:1:dest-2`]);
-    const notice = store.notices.get(`${rule.id}:1:dest-1`)!;
+    expect(queued).toEqual([`${rule.id}:1:dest-1`, `${rule.id}:1:dest-2`]);
+    const notice = (await notices.find(`${rule.id}:1:dest-1`))!;
     expect(notice).toMatchObject({ kind: 'firing', value: 1, status: 'pending' });
     expect(notice.body).toMatchObject({
       noticeId: `${rule.id}:1:dest-1`,
       state: 'firing',
       rule: { id: rule.id, name: rule.name, kind: 'open-errors' },
-      link: 'https://sync.example.com/console/portals/7/errors?errorType=INVALID_EMAIL_ADDRESS',
+      link: `https://sync.example.com/console/portals/${tenant.portalId}/errors?errorType=INVALID_EMAIL_ADDRESS`,
     });
-    expect(store.rules.get(rule.id)).toMatchObject({ state: { status: 'firing', seq: 1 }, outbox: null });
+    expect(await rules.find(tenant, rule.id)).toMatchObject({ state: { status: 'firing', seq: 1 }, outbox: null });
   });
 
   it('when a rule stays firing over many intervals then no further notice is sent, and when it clears then one resolved notice is', async () => {
-    const rule = store.addRule(INVALID_EMAILS);
-    store.counters.openErrors = { INVALID_EMAIL_ADDRESS: 1 };
+    const rule = aRule();
+    counters.openErrors = { INVALID_EMAIL_ADDRESS: 1 };
     for (let minute = 0; minute < 5; minute++) {
-      await tick();
-      store.now += MINUTE;
+      await replica().run();
+      now += MINUTE;
     }
-    // Pending notices older than two intervals are queued again (the sender sends each once): still the same two.
-    expect([...store.notices.keys()]).toEqual([`${rule.id}:1:dest-1`, `${rule.id}:1:dest-2`]);
+    expect(await noticeIds()).toEqual([`${rule.id}:1:dest-1`, `${rule.id}:1:dest-2`]);
 
-    store.counters.openErrors = {};
-    await tick();
+    counters.openErrors = {};
+    await replica().run();
 
-    expect([...store.notices.keys()].slice(2)).toEqual([`${rule.id}:2:dest-1`, `${rule.id}:2:dest-2`]);
-    expect(store.notices.get(`${rule.id}:2:dest-2`)).toMatchObject({ kind: 'resolved', value: 0 });
+    expect((await noticeIds()).slice(2)).toEqual([`${rule.id}:2:dest-1`, `${rule.id}:2:dest-2`]);
+    expect(await notices.find(`${rule.id}:2:dest-2`)).toMatchObject({ kind: 'resolved', value: 0 });
   });
 
   it('when two replicas tick in the same interval then the rule is evaluated once and each notice is queued once', async () => {
-    store.addRule(INVALID_EMAILS);
-    store.counters.openErrors = { INVALID_EMAIL_ADDRESS: 3 };
-    const [first, second] = [replica(), replica()];
+    aRule();
+    counters.openErrors = { INVALID_EMAIL_ADDRESS: 3 };
 
-    const reports = [await first.run(), await second.run()];
+    const reports = [await replica().run(), await replica().run()];
 
     expect(reports.map((report) => report.evaluated)).toEqual([1, 0]);
-    expect(store.queued).toHaveLength(2);
-    expect(new Set(store.queued).size).toBe(2);
+    expect(queued).toHaveLength(2);
+    expect(new Set(queued).size).toBe(2);
   });
 
   it('when a replica stops after writing the state and before queueing then a later tick queues the owed notices once', async () => {
-    const rule = store.addRule(INVALID_EMAILS);
-    store.counters.openErrors = { INVALID_EMAIL_ADDRESS: 1 };
-    store.failNextEnqueue = true;
+    const rule = aRule();
+    counters.openErrors = { INVALID_EMAIL_ADDRESS: 1 };
+    failNextEnqueue = true;
 
     await expect(replica().run()).rejects.toThrow('the broker went away');
-    expect(store.rules.get(rule.id)!.outbox).toMatchObject({ notice: { kind: 'firing', seq: 1 } });
+    expect((await rules.find(tenant, rule.id))!.outbox).toMatchObject({ notice: { kind: 'firing', seq: 1 } });
 
-    store.now += MINUTE;
-    await tick();
+    now += MINUTE;
+    await replica().run();
 
-    expect([...new Set(store.queued)].sort()).toEqual([`${rule.id}:1:dest-1`, `${rule.id}:1:dest-2`]);
-    expect(store.notices.size).toBe(2);
-    expect(store.rules.get(rule.id)!.outbox).toBeNull();
+    expect([...new Set(queued)].sort()).toEqual([`${rule.id}:1:dest-1`, `${rule.id}:1:dest-2`]);
+    expect(await noticeIds()).toHaveLength(2);
+    expect((await rules.find(tenant, rule.id))!.outbox).toBeNull();
   });
 
   it('when the rule was edited between the claim and the state write then its old evaluation is dropped without a notice', async () => {
-    const rule = store.addRule(INVALID_EMAILS);
-    store.counters.openErrors = { INVALID_EMAIL_ADDRESS: 1 };
-    const ports = store.evaluatorPorts();
-    const claim = ports.rules.claim;
-    ports.rules.claim = async (seen, next) => {
-      const won = await claim(seen, next);
-      const current = store.rules.get(rule.id)!;
-      store.rules.set(rule.id, { ...current, stateRev: current.stateRev + 1 }); // the customer saved the rule meanwhile
-      return won;
+    const rule = aRule();
+    counters.openErrors = { INVALID_EMAIL_ADDRESS: 1 };
+    const savedMeanwhile: EvaluateAlertsPorts['rules'] = {
+      due: (at, limit) => rules.due(at, limit),
+      claim: async (seen, next) => {
+        const won = await rules.claim(seen, next);
+        await rules.replace(tenant, rule.id, anAlertRuleFields({ name: 'renamed meanwhile' })); // the customer saved the rule
+        return won;
+      },
+      writeState: (seen, state, outbox, at) => rules.writeState(seen, state, outbox, at),
+      owing: (before, limit) => rules.owing(before, limit),
+      clearOutbox: (ruleId, seq) => rules.clearOutbox(ruleId, seq),
     };
 
-    await new EvaluateAlertsUseCase(ports, { intervalMs: MINUTE, batchSize: 100, consoleUrl: '' }).run();
+    await replica({ rules: savedMeanwhile }).run();
 
-    expect(store.queued).toEqual([]);
-    expect(store.rules.get(rule.id)!.state.status).toBe('ok');
+    expect(queued).toEqual([]);
+    expect(await statusOf(rule.id)).toBe('ok');
   });
 
   it('when a disabled rule would breach then it is not evaluated', async () => {
-    store.addRule(INVALID_EMAILS, { enabled: false });
-    store.counters.openErrors = { INVALID_EMAIL_ADDRESS: 5 };
+    aRule(INVALID_EMAILS_CONDITION, false);
+    counters.openErrors = { INVALID_EMAIL_ADDRESS: 5 };
 
     expect(await replica().run()).toEqual({ evaluated: 0, notices: 0 });
   });
 
   it('when the CRM refuses the token at the probe then the CRM connection rule fires, probed once per portal however many rules ask', async () => {
-    store.addRule({ kind: 'crm-connection', unreachableMinutes: 15 });
-    store.addRule({ kind: 'crm-connection', unreachableMinutes: 60 });
+    const rule15 = aRule({ kind: 'crm-connection', unreachableMinutes: 15 });
+    const rule60 = aRule({ kind: 'crm-connection', unreachableMinutes: 60 });
     const probed: number[] = [];
-    const ports = { ...store.evaluatorPorts(), probeCrm: async (portalId: number) => (probed.push(portalId), 'refused' as const) };
 
-    await new EvaluateAlertsUseCase(ports, { intervalMs: MINUTE, batchSize: 100, consoleUrl: '' }).run();
+    await replica({ probeCrm: async (portalId) => (probed.push(portalId), 'refused') }).run();
 
-    expect(probed).toEqual([7]);
-    expect([...store.rules.values()].map((rule) => rule.state.status)).toEqual(['firing', 'firing']);
+    expect(probed).toEqual([tenant.portalId]);
+    expect([await statusOf(rule15.id), await statusOf(rule60.id)]).toEqual(['firing', 'firing']);
   });
 
   it('when the portal already waits for its CRM then the probe is not sent (the wait says enough)', async () => {
-    store.addRule({ kind: 'crm-connection', unreachableMinutes: 15 });
-    store.counters.crmWait = { reason: 'rate-limited', since: store.now };
+    const rule = aRule({ kind: 'crm-connection', unreachableMinutes: 15 });
+    counters.crmWait = { reason: 'rate-limited', since: now };
     const probed: number[] = [];
-    const ports = { ...store.evaluatorPorts(), probeCrm: async (portalId: number) => (probed.push(portalId), 'refused' as const) };
 
-    await new EvaluateAlertsUseCase(ports, { intervalMs: MINUTE, batchSize: 100, consoleUrl: '' }).run();
+    await replica({ probeCrm: async (portalId) => (probed.push(portalId), 'refused') }).run();
 
     expect(probed).toEqual([]);
-    expect([...store.rules.values()][0].state.status).toBe('ok');
+    expect(await statusOf(rule.id)).toBe('ok');
+  });
+
+  it('when the oldest object accepted and not applied yet waits longer than the rule allows then the lag rule fires, and once applied it resolves', async () => {
+    const rule = aRule({ kind: 'sync-lag', minutes: 5 });
+    const scope = { tenant, storeId: 'default', objectType: 'CONTACT' as const, receivedAt: now };
+    const { saved } = await states.saveMany(scope, [{ externalObjectId: 'c-1', state: emptyObjectState(), expectedRev: null }]);
+    now += 6 * MINUTE;
+
+    await replica().run();
+    expect(await rules.find(tenant, rule.id)).toMatchObject({ state: { status: 'firing', value: 6 } });
+
+    const applied = await syncs.claim(scope, new Map(), ['c-1'], () => true);
+    await syncs.recordProcessed(scope, [{ externalObjectId: 'c-1', rev: saved.get('c-1')!, settingsRev: 1, processedAt: now, changedAt: 1 }], applied);
+    now += MINUTE;
+    await replica().run();
+
+    expect(await rules.find(tenant, rule.id)).toMatchObject({ state: { status: 'resolved', value: 0 } });
+    expect(queued).toEqual([`${rule.id}:1:dest-1`, `${rule.id}:1:dest-2`, `${rule.id}:2:dest-1`, `${rule.id}:2:dest-2`]);
   });
 });

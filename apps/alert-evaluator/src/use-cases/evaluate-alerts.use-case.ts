@@ -7,6 +7,7 @@ import {
   type AlertOutbox,
   type AlertRule,
   type AlertRuleRepository,
+  type ObjectStateRepository,
 } from '@ecomm-sync/data-access';
 import { alertConsolePath, alertSlot, alertTransition, measureAlert, type AlertCounters } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/runtime';
@@ -17,6 +18,11 @@ export interface EvaluateAlertsPorts {
   destinations: Pick<AlertDestinationRepository, 'list'>;
   notices: Pick<AlertNoticeRepository, 'store' | 'unqueued'>;
   counters: Pick<AlertCountersRepository, 'read'>;
+  /**
+   * The sync lag: when the tenant's (or store's) oldest object not applied yet was accepted. The
+   * read clears the markers of objects processed since (a bounded sweep): read only for lag rules.
+   */
+  unapplied: Pick<ObjectStateRepository, 'oldestUnapplied'>;
   /** Queues one stored notice for its sender (a persistent message, confirmed by the broker). */
   enqueue: (noticeId: string) => Promise<void>;
   /**
@@ -70,7 +76,7 @@ export class EvaluateAlertsUseCase {
     for (const rule of due) {
       if (!(await rules.claim(rule, slotEnd))) continue; // another replica evaluates it in this slot
       evaluated++;
-      const key = `${rule.portalId}|${rule.appId}|${rule.storeId}|${rule.condition.kind === 'open-errors' && rule.condition.measure === 'share'}`;
+      const key = `${rule.portalId}|${rule.appId}|${rule.storeId}|${rule.condition.kind === 'open-errors' && rule.condition.measure === 'share'}|${rule.condition.kind === 'sync-lag'}`;
       if (!counters.has(key)) counters.set(key, this.read(rule, now));
       let read = await counters.get(key)!;
       if (rule.condition.kind === 'crm-connection' && this.ports.probeCrm && read.crmWait === null) {
@@ -93,10 +99,15 @@ export class EvaluateAlertsUseCase {
     return { evaluated, notices: sent };
   }
 
-  private read(rule: AlertRule, now: number): Promise<AlertCounters> {
+  /** The tenant's counters; the share's denominator and the sync lag only for the rules that measure them. */
+  private async read(rule: AlertRule, now: number): Promise<AlertCounters> {
     const tenant: Tenant = { portalId: rule.portalId, appId: rule.appId };
     const share = rule.condition.kind === 'open-errors' && rule.condition.measure === 'share';
-    return this.ports.counters.read(tenant, rule.storeId, now, { processedLastHour: share });
+    const [counters, oldestUnappliedAt] = await Promise.all([
+      this.ports.counters.read(tenant, rule.storeId, now, { processedLastHour: share }),
+      rule.condition.kind === 'sync-lag' ? this.ports.unapplied.oldestUnapplied(tenant, rule.storeId) : null,
+    ]);
+    return { ...counters, oldestUnappliedAt };
   }
 
   /** Stores the outbox's notices (one per destination of the tenant), queues them, and empties the outbox. */

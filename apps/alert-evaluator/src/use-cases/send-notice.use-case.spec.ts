@@ -1,8 +1,9 @@
 import type { AlertDestination, AlertNotice } from '@ecomm-sync/data-access';
 import { PoisonMessageError } from '@ecomm-sync/messaging';
-import { AlertStoreFixture } from './alert-store-fixture';
-import { EvaluateAlertsUseCase } from './evaluate-alerts.use-case';
+import { aNewAlertNotice, aTenant, FakeAlertDestinationRepository, FakeAlertNoticeRepository, recordingLogger } from '@ecomm-sync/testing';
 import { SendNoticeUseCase, type NoticeAttempt, type NoticeChannel } from './send-notice.use-case';
+
+const NOW = 1_700_000_000_000;
 
 /** A channel that answers from a script and records what it was asked to send. */
 class ScriptedChannel implements NoticeChannel {
@@ -15,24 +16,38 @@ class ScriptedChannel implements NoticeChannel {
 }
 
 describe('SendNoticeUseCase', () => {
-  let store: AlertStoreFixture;
+  let notices: FakeAlertNoticeRepository;
+  let destinations: FakeAlertDestinationRepository;
   let noticeId: string;
 
   beforeEach(async () => {
-    store = new AlertStoreFixture();
-    store.addDestination('webhook', 'https://hooks.shop.example/alerts');
-    store.addRule({ kind: 'import-failed' }, { appId: null });
-    store.counters.failedImports = 1;
-    await new EvaluateAlertsUseCase(store.evaluatorPorts(), { intervalMs: 60_000, batchSize: 10, consoleUrl: '' }).run();
-    [noticeId] = store.queued;
+    const tenant = aTenant();
+    notices = new FakeAlertNoticeRepository();
+    destinations = new FakeAlertDestinationRepository();
+    const destination = await destinations.add(
+      tenant,
+      { kind: 'webhook', target: 'https://hooks.shop.example/alerts', label: '', sealedSecret: 'sealed' },
+      NOW,
+    );
+    [noticeId] = await notices.store([aNewAlertNotice(tenant, { destinationId: destination.id, createdAt: NOW })]);
   });
 
   const sender = (webhook: NoticeChannel, maxAttempts = 3) =>
-    new SendNoticeUseCase(store.senderPorts({ webhook, slack: new ScriptedChannel(), email: new ScriptedChannel() }), {
-      maxAttempts,
-      backoffBaseMs: 1,
-      leaseMs: 60_000,
-    });
+    new SendNoticeUseCase(
+      {
+        notices,
+        destinations,
+        channels: { webhook, slack: new ScriptedChannel(), email: new ScriptedChannel() },
+        clock: () => NOW,
+        logger: recordingLogger().logger,
+        sleep: async () => undefined,
+      },
+      {
+        maxAttempts,
+        backoffBaseMs: 1,
+        leaseMs: 60_000,
+      },
+    );
 
   it('when a notice is delivered then it is sent once, and the same notice queued again is not sent again', async () => {
     const channel = new ScriptedChannel();
@@ -41,7 +56,7 @@ describe('SendNoticeUseCase', () => {
     expect(await sender(channel).send(noticeId)).toBe('skipped');
 
     expect(channel.sent).toEqual([noticeId]);
-    expect(store.notices.get(noticeId)).toMatchObject({ status: 'sent', attempts: 1, lastError: null });
+    expect(await notices.find(noticeId)).toMatchObject({ status: 'sent', attempts: 1, lastError: null });
   });
 
   it('when the receiver fails twice then succeeds then the notice is sent with three attempts recorded', async () => {
@@ -52,7 +67,7 @@ describe('SendNoticeUseCase', () => {
 
     expect(await sender(channel).send(noticeId)).toBe('sent');
 
-    expect(store.notices.get(noticeId)).toMatchObject({ status: 'sent', attempts: 3 });
+    expect(await notices.find(noticeId)).toMatchObject({ status: 'sent', attempts: 3 });
   });
 
   it('when every attempt fails then the notice is marked failed with its reason and the message is dead-lettered', async () => {
@@ -65,19 +80,18 @@ describe('SendNoticeUseCase', () => {
     const sent = sender(channel).send(noticeId);
 
     await expect(sent).rejects.toBeInstanceOf(PoisonMessageError);
-    expect(store.notices.get(noticeId)).toMatchObject({ status: 'failed', attempts: 3, lastError: expect.stringContaining('answered 503 after 3 attempts') });
+    expect(await notices.find(noticeId)).toMatchObject({ status: 'failed', attempts: 3, lastError: expect.stringContaining('answered 503 after 3 attempts') });
   });
 
   it('when the receiver refuses for good then it is not tried again, and a redrive later sends it', async () => {
     await expect(sender(new ScriptedChannel([{ ok: false, final: true, error: 'answered 410' }])).send(noticeId)).rejects.toThrow('after 1 attempt');
 
     expect(await sender(new ScriptedChannel()).send(noticeId)).toBe('sent');
-    expect(store.notices.get(noticeId)).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(await notices.find(noticeId)).toMatchObject({ status: 'sent', attempts: 2 });
   });
 
   it('when another replica holds the notice then this one leaves it alone', async () => {
-    const holder = store.senderPorts({ webhook: new ScriptedChannel(), slack: new ScriptedChannel(), email: new ScriptedChannel() });
-    await holder.notices.take(noticeId, store.now, store.now + 60_000);
+    await notices.take(noticeId, NOW, NOW + 60_000);
     const channel = new ScriptedChannel();
 
     expect(await sender(channel).send(noticeId)).toBe('skipped');

@@ -20,6 +20,12 @@ const objectStateSchema = new Schema(
     rev: { type: Number, required: true },
     /** Identifies the last writer, so a conditional write can tell whether it won. */
     writeToken: { type: String, required: true },
+    /**
+     * When the oldest revision not applied yet was accepted (the batch's receipt). The alerts' sync
+     * lag: the read of the lag removes it once object_syncs holds the revision processed (applied,
+     * or failed); the applier writes nothing here (ObjectStateRepository.oldestUnapplied).
+     */
+    unappliedSince: { type: Number },
   },
   { collection: 'object_states', versionKey: false },
 );
@@ -32,5 +38,9 @@ objectStateSchema.index({ _id: 1, rev: 1 }, { unique: true });
 objectStateSchema.index({ appId: 1, objectType: 1, _id: 1 });
 // Serves: re-apply pages of a portal's objects in direct mode (owner portal:<portalId>), by _id.
 objectStateSchema.index({ portalId: 1, appId: 1, objectType: 1, _id: 1 });
+
+// Serves: the alert evaluator's sync lag, a tenant's marked states oldest first
+// (`{portalId, appId, unappliedSince: {$gte: 0}}` sorted by unappliedSince, read in pages; decision 0053).
+objectStateSchema.index({ portalId: 1, appId: 1, unappliedSince: 1 });
 
 export const objectStateModel = (connection: Connection) => connection.model('ObjectState', objectStateSchema);

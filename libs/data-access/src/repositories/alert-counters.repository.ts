@@ -4,7 +4,6 @@ import type { AlertCounters } from '@ecomm-sync/domain';
 import { crmWaitModel } from '../models/crm-wait.model';
 import { importModel } from '../models/import.model';
 import { objectSyncModel } from '../models/object-sync.model';
-import { parkedChangeModel } from '../models/parked-change.model';
 import { syncErrorModel } from '../models/sync-error.model';
 
 const HOUR = 60 * 60 * 1000;
@@ -17,40 +16,36 @@ export interface CounterNeeds {
   processedLastHour: boolean;
 }
 
+/** The counters but the sync lag, which the evaluator reads apart (ObjectStateRepository.oldestUnapplied) and only for lag rules. */
+export type TenantAlertCounters = Omit<AlertCounters, 'oldestUnappliedAt'>;
+
 /**
  * What the alert evaluator reads for one tenant (and store), once per evaluation: counts served by
- * the collections' existing indexes (sync_errors by portal, app and status; parked_changes by
- * portal and parkedAt; crm_waits by portal; imports by portal and app). Only the share of
- * processed objects counts object_syncs of the tenant without an index of its own (decision 0053).
+ * the collections' existing indexes (sync_errors by portal, app and status; crm_waits by portal;
+ * imports by portal and app). Only the share of processed objects counts object_syncs of the
+ * tenant without an index of its own (decision 0053).
  */
 export class AlertCountersRepository {
   private readonly errors;
   private readonly syncs;
-  private readonly parked;
   private readonly waits;
   private readonly imports;
 
   constructor(connection: Connection) {
     this.errors = syncErrorModel(connection).collection;
     this.syncs = objectSyncModel(connection).collection;
-    this.parked = parkedChangeModel(connection).collection;
     this.waits = crmWaitModel(connection).collection;
     this.imports = importModel(connection).collection;
   }
 
-  async read(tenant: Tenant, storeId: string | null, now: number, needs: CounterNeeds): Promise<AlertCounters> {
+  async read(tenant: Tenant, storeId: string | null, now: number, needs: CounterNeeds): Promise<TenantAlertCounters> {
     const owned = { portalId: tenant.portalId, appId: tenant.appId };
     const inStore = storeId === null ? {} : { storeId };
-    const [byType, processedLastHour, oldestParked, crmRefusals, wait, imports] = await Promise.all([
+    const [byType, processedLastHour, crmRefusals, wait, imports] = await Promise.all([
       this.errors
         .aggregate<{ _id: string; n: number }>([{ $match: { ...owned, status: 'OPEN', ...inStore } }, { $group: { _id: '$type', n: { $sum: 1 } } }])
         .toArray(),
       needs.processedLastHour ? this.syncs.countDocuments({ ...owned, ...inStore, lastProcessedAt: { $gte: now - HOUR } }) : Promise.resolve(0),
-      this.parked
-        .find({ portalId: tenant.portalId }, { projection: { _id: 0, parkedAt: 1 } })
-        .sort({ parkedAt: 1 })
-        .limit(1)
-        .toArray(),
       this.errors.countDocuments({ ...owned, status: 'OPEN', 'crm.status': { $in: [401, 403] } }),
       this.waits.findOne({ _id: tenant.portalId as never }, { projection: { reason: 1, since: 1 } }),
       tenant.appId === null
@@ -63,7 +58,6 @@ export class AlertCountersRepository {
       now,
       openErrors: Object.fromEntries(byType.map(({ _id, n }) => [_id, n])),
       processedLastHour,
-      oldestUnappliedAt: oldestParked.length > 0 ? Number(oldestParked[0].parkedAt) : null,
       crmRefusals,
       crmWait: waiting,
       failedImports: imports.length,

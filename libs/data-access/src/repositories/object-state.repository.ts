@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import type { ObjectScope, ObjectType, PropertyValue, Tenant } from '@ecomm-sync/contracts';
-import { nextRevision, type RawObjectState } from '@ecomm-sync/domain';
+import { nextRevision, waitingSince, type RawObjectState } from '@ecomm-sync/domain';
 import { objectStateModel } from '../models/object-state.model';
+import { objectSyncModel } from '../models/object-sync.model';
 import { findIn } from '../find-in';
 import { driverCollection, type KeyedDoc } from '../driver-collection';
 import { keyFields, keyStrings } from '../object-key';
@@ -41,6 +42,22 @@ interface StateDoc {
   writeToken: string;
 }
 
+/** A state's marker, as the sync lag's sweep reads it (oldestUnapplied). */
+interface Marked {
+  _id: string;
+  rev: number;
+  since: number;
+}
+
+/** How much one read of the sync lag judges at most: pages of marked states, oldest first. */
+export interface UnappliedSweep {
+  pageSize: number;
+  maxPages: number;
+}
+
+/** 40 pages of 500: 20,000 states processed since the last evaluation are cleared by one read. */
+export const UNAPPLIED_SWEEP: UnappliedSweep = { pageSize: 500, maxPages: 40 };
+
 const toState = (doc: StateDoc): RawObjectState => ({
   properties: Object.fromEntries(doc.properties.map(([name, value, changedAt]) => [name, { value, changedAt }])),
   associations: Object.fromEntries(doc.associations.map(([type, ids, changedAt]) => [type, { value: ids, changedAt }])),
@@ -61,9 +78,12 @@ const toFields = (state: RawObjectState) => ({
  */
 export class ObjectStateRepository {
   private readonly states;
+  /** The statuses the applier records (same `_id`): read only to clear the sync lag's markers. */
+  private readonly syncs;
 
   constructor(connection: Connection) {
     this.states = driverCollection<KeyedDoc>(objectStateModel(connection));
+    this.syncs = driverCollection<KeyedDoc>(objectSyncModel(connection));
   }
 
   async findMany(scope: ObjectScope, externalObjectIds: readonly string[]): Promise<Map<string, StoredObjectState>> {
@@ -127,13 +147,18 @@ export class ObjectStateRepository {
     }
   }
 
-  /** Writes states; returns the new revision of each write that landed and the ids that lost a race. */
-  async saveMany(scope: ObjectScope, writes: readonly StateWrite[]): Promise<{ saved: Map<string, number>; conflicts: string[] }> {
+  /**
+   * Writes states; returns the new revision of each write that landed and the ids that lost a race.
+   * Each written object waits to be applied since it was accepted (`receivedAt`, a sync batch's
+   * receipt; now without one), or since an older revision not applied yet was.
+   */
+  async saveMany(scope: ObjectScope & { receivedAt?: number }, writes: readonly StateWrite[]): Promise<{ saved: Map<string, number>; conflicts: string[] }> {
     const saved = new Map<string, number>();
     if (writes.length === 0) return { saved, conflicts: [] };
     const writeToken = randomUUID();
     // Revisions follow the clock (nextRevision): a state stored anew starts above any a vanished one reached.
     const now = Date.now();
+    const unappliedSince = scope.receivedAt ?? now;
     const revisionOf = (write: StateWrite) => nextRevision(write.expectedRev, now);
     const ids = writes.map((write) => write.externalObjectId);
     const keys = keyStrings(scope, ids);
@@ -141,13 +166,20 @@ export class ObjectStateRepository {
       write.expectedRev === null
         ? {
             insertOne: {
-              document: { _id: keys[i], ...keyFields(scope, write.externalObjectId), ...toFields(write.state), rev: revisionOf(write), writeToken },
+              document: {
+                _id: keys[i],
+                ...keyFields(scope, write.externalObjectId),
+                ...toFields(write.state),
+                rev: revisionOf(write),
+                writeToken,
+                unappliedSince,
+              },
             },
           }
         : {
             updateOne: {
               filter: { _id: keys[i], rev: write.expectedRev },
-              update: { $set: { ...toFields(write.state), rev: revisionOf(write), writeToken } },
+              update: { $set: { ...toFields(write.state), rev: revisionOf(write), writeToken }, $min: { unappliedSince } },
             },
           },
     );
@@ -167,5 +199,66 @@ export class ObjectStateRepository {
     const won = new Map(after.filter((doc) => doc.writeToken === writeToken).map((doc) => [doc.externalObjectId as string, doc.rev as number]));
     for (const [id, rev] of won) saved.set(id, rev);
     return { saved, conflicts: ids.filter((id) => !won.has(id)) };
+  }
+
+  /**
+   * When the tenant's (or its store's) oldest object not applied yet was accepted; null: none waits.
+   *
+   * The marker the mapper sets (`unappliedSince`) is cleared here, not by the applier (no write on
+   * its hot path): marked states are read oldest first, in pages, beside their statuses
+   * (object_syncs, same `_id`); a state whose revision was processed (`appliedRev >= rev`: applied,
+   * or failed, since an error record is an outcome) loses its marker by compare and set on
+   * `{_id, rev}`, so a state written meanwhile keeps it. A marker older than the processed
+   * revision is stale (set before it, never swept): the object waits since its newest revision
+   * (waitingSince in libs/domain). At most `sweep.maxPages` pages are judged: past them what was
+   * judged answers (the lag may be understated, never overstated), and a later call, starting
+   * where the cleared markers end, goes on with the sweep.
+   */
+  async oldestUnapplied(tenant: Tenant, storeId: string | null, sweep: UnappliedSweep = UNAPPLIED_SWEEP): Promise<number | null> {
+    const cursor = this.states
+      .find(
+        { portalId: tenant.portalId, appId: tenant.appId, ...(storeId === null ? {} : { storeId }), unappliedSince: { $gte: 0 } },
+        { projection: { _id: 1, rev: 1, unappliedSince: 1 } },
+      )
+      .sort({ unappliedSince: 1 })
+      .batchSize(sweep.pageSize);
+    try {
+      let oldest: number | null = null;
+      for (let pages = 0; ; pages++) {
+        const page: Marked[] = [];
+        while (page.length < (pages === sweep.maxPages ? 1 : sweep.pageSize)) {
+          const doc = await cursor.next();
+          if (!doc) break;
+          page.push({ _id: doc._id, rev: Number(doc.rev), since: Number(doc.unappliedSince) });
+        }
+        if (page.length === 0) return oldest;
+        // The bound: the states left are not judged; what was judged answers (an understatement
+        // at most, never a false alarm), and the next read goes on where the cleared markers end.
+        if (pages === sweep.maxPages) return oldest;
+        const syncs = await findIn(
+          this.syncs,
+          '_id',
+          page.map((state) => state._id),
+          { projection: { appliedRev: 1 } },
+        );
+        const appliedRevs = new Map(syncs.map((sync) => [sync._id, Number(sync.appliedRev ?? 0)]));
+        const processed: Marked[] = [];
+        for (const state of page) {
+          const since = waitingSince({ since: state.since, rev: state.rev, appliedRev: appliedRevs.get(state._id) ?? 0 });
+          if (since === null) processed.push(state);
+          else oldest = Math.min(oldest ?? Infinity, since);
+        }
+        if (processed.length > 0) {
+          await this.states.bulkWrite(
+            processed.map(({ _id, rev }) => ({ updateOne: { filter: { _id, rev }, update: { $unset: { unappliedSince: '' } } } })),
+            { ordered: false },
+          );
+        }
+        // Every state after this page was accepted no earlier than its last: none waits longer.
+        if (oldest !== null && oldest <= page[page.length - 1].since) return oldest;
+      }
+    } finally {
+      await cursor.close();
+    }
   }
 }

@@ -49,3 +49,10 @@ export {
 export type { ConsoleSources } from './repositories/fake-console.repositories';
 export { describeConsoleReadModelsContract } from './contracts/console-read-models.contract';
 export type { ConsoleReadModels } from './contracts/console-read-models.contract';
+export { FakeAlertRuleRepository } from './repositories/fake-alert-rule.repository';
+export { FakeAlertDestinationRepository, FakeAlertNoticeRepository } from './repositories/fake-alert-notice.repository';
+export { describeAlertRuleRepositoryContract } from './contracts/alert-rule-repository.contract';
+export { describeAlertDestinationRepositoryContract, describeAlertNoticeRepositoryContract } from './contracts/alert-notice-repository.contract';
+export { describeSyncLagContract } from './contracts/sync-lag.contract';
+export type { SyncLagRepositories } from './contracts/sync-lag.contract';
+export * from './alert-builders';

@@ -1,3 +1,5 @@
+import { describeAlertDestinationRepositoryContract, describeAlertNoticeRepositoryContract } from './alert-notice-repository.contract';
+import { describeAlertRuleRepositoryContract } from './alert-rule-repository.contract';
 import { describeCrmWaitRepositoryContract } from './crm-wait-repository.contract';
 import { describeImportRepositoryContract } from './import-repository.contract';
 import { describeObjectSyncRepositoryContract } from './object-sync-repository.contract';
@@ -16,6 +18,7 @@ import { realDatabase } from './real-database';
 import { describeSettingsRepositoryContract } from './settings-repository.contract';
 import { describeStoreRepositoryContract } from './store-repository.contract';
 import { describeSyncErrorRepositoryContract } from './sync-error-repository.contract';
+import { describeSyncLagContract } from './sync-lag.contract';
 
 /** The contracts the fakes pass (their *.spec.ts), against the real repositories on the MongoDB-wire server. */
 describe('real repositories on the MongoDB-wire server', () => {
@@ -37,4 +40,11 @@ describe('real repositories on the MongoDB-wire server', () => {
   describeAccountRepositoryContract('AccountRepository', () => database().repositories.accounts);
   describeCredentialRepositoryContract('CredentialRepository', () => database().repositories.credentials);
   describeConsoleReadModelsContract('the real read models', () => database().repositories);
+  describeAlertRuleRepositoryContract('AlertRuleRepository', () => database().repositories.alertRules);
+  describeAlertNoticeRepositoryContract('AlertNoticeRepository', () => database().repositories.alertNotices);
+  describeAlertDestinationRepositoryContract('AlertDestinationRepository', () => database().repositories.alertDestinations);
+  describeSyncLagContract('ObjectStateRepository with ObjectSyncRepository', () => ({
+    states: database().repositories.objectStates,
+    syncs: database().repositories.objectSyncs,
+  }));
 });

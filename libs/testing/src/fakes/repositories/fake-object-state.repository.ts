@@ -1,6 +1,15 @@
-import type { ObjectScope, ObjectType } from '@ecomm-sync/contracts';
-import type { ObjectKey, ObjectStateRepository, OwnedObjectState, StateWrite, StoredObjectState } from '@ecomm-sync/data-access';
-import { keyOf, nextRevision, type RawObjectState } from '@ecomm-sync/domain';
+import type { ObjectScope, ObjectType, Tenant } from '@ecomm-sync/contracts';
+import {
+  UNAPPLIED_SWEEP,
+  type ObjectKey,
+  type ObjectStateRepository,
+  type ObjectSyncRepository,
+  type OwnedObjectState,
+  type StateWrite,
+  type StoredObjectState,
+  type UnappliedSweep,
+} from '@ecomm-sync/data-access';
+import { keyOf, nextRevision, waitingSince, type RawObjectState } from '@ecomm-sync/domain';
 import { copy, type PublicOf } from '../public-of';
 
 type Row = OwnedObjectState & { objectType: ObjectType };
@@ -11,11 +20,19 @@ const objectKey = ({ tenant, storeId, objectType }: ObjectScope, externalObjectI
 
 const duplicateKey = (ids: string[]) => Object.assign(new Error(`E11000 duplicate key error: ${ids.join(', ')}`), { code: 11000 });
 
-/** ObjectStateRepository in memory: compare and set on the revision, revisions from nextRevision and the clock. */
+/**
+ * ObjectStateRepository in memory: compare and set on the revision, revisions from nextRevision and
+ * the clock; since when each object waits to be applied, as the real one marks it, cleared by the
+ * read of the sync lag against the statuses in `syncs` (none given: no object was processed).
+ */
 export class FakeObjectStateRepository implements PublicOf<ObjectStateRepository> {
   private readonly rows = new Map<string, Row>();
+  private readonly unappliedSince = new Map<string, number>();
 
-  constructor(private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly clock: () => number = Date.now,
+    private readonly syncs?: Pick<PublicOf<ObjectSyncRepository>, 'findMany'>,
+  ) {}
 
   /** The key of every stored state: for the fakes of the console's read models. */
   scan(): ObjectKey[] {
@@ -64,20 +81,47 @@ export class FakeObjectStateRepository implements PublicOf<ObjectStateRepository
     }
   }
 
-  async saveMany(scope: ObjectScope, writes: readonly StateWrite[]): Promise<{ saved: Map<string, number>; conflicts: string[] }> {
+  async saveMany(scope: ObjectScope & { receivedAt?: number }, writes: readonly StateWrite[]): Promise<{ saved: Map<string, number>; conflicts: string[] }> {
     const saved = new Map<string, number>();
     const conflicts: string[] = [];
     const now = this.clock();
+    const acceptedAt = scope.receivedAt ?? now;
     for (const write of writes) {
       const current = this.rows.get(objectKey(scope, write.externalObjectId));
       const landed = write.expectedRev === null ? !current : current?.rev === write.expectedRev;
       const rev = nextRevision(write.expectedRev, now);
       if (landed) {
         this.put(scope, write.externalObjectId, write.state, rev, false);
+        const key = objectKey(scope, write.externalObjectId);
+        this.unappliedSince.set(key, Math.min(acceptedAt, this.unappliedSince.get(key) ?? acceptedAt));
         saved.set(write.externalObjectId, rev);
       } else conflicts.push(write.externalObjectId);
     }
     return { saved, conflicts };
+  }
+
+  async oldestUnapplied(tenant: Tenant, storeId: string | null, sweep: UnappliedSweep = UNAPPLIED_SWEEP): Promise<number | null> {
+    const marked = [...this.unappliedSince]
+      .map(([key, since]) => ({ key, row: this.rows.get(key)!, since }))
+      .filter(({ row }) => row.tenant.portalId === tenant.portalId && row.tenant.appId === tenant.appId && (storeId === null || row.storeId === storeId))
+      .sort((a, b) => a.since - b.since || (a.key < b.key ? -1 : 1))
+      .map(({ key, row, since }) => ({ key, row, rev: row.rev, since }));
+    let oldest: number | null = null;
+    for (let pages = 0; ; pages++) {
+      const page = marked.slice(pages * sweep.pageSize, (pages + 1) * sweep.pageSize);
+      if (page.length === 0) return oldest;
+      if (pages === sweep.maxPages) return oldest;
+      for (const state of page) {
+        const { tenant: owner, storeId: store, objectType, externalObjectId } = state.row;
+        const sync = (await this.syncs?.findMany({ tenant: owner, storeId: store, objectType }, [externalObjectId]))?.get(externalObjectId);
+        const since = waitingSince({ since: state.since, rev: state.rev, appliedRev: sync?.appliedRev ?? 0 });
+        // Compare and set on the revision read: a state written meanwhile keeps its marker.
+        if (since === null) {
+          if (this.rows.get(state.key)?.rev === state.rev) this.unappliedSince.delete(state.key);
+        } else oldest = Math.min(oldest ?? Infinity, since);
+      }
+      if (oldest !== null && oldest <= page[page.length - 1].since) return oldest;
+    }
   }
 
   private put(scope: ObjectScope, externalObjectId: string, state: RawObjectState, rev: number, onlyNew: boolean): boolean {

@@ -1,0 +1,99 @@
+import type { AlertRuleInput, Tenant } from '@ecomm-sync/contracts';
+import { SecretBox, sealedFor } from '@ecomm-sync/data-access';
+import { DEFAULT_ALERT_RULES } from '@ecomm-sync/domain';
+import {
+  aNewAlertNotice,
+  asRepositories,
+  aTenant,
+  FakeAlertDestinationRepository,
+  FakeAlertNoticeRepository,
+  FakeAlertRuleRepository,
+} from '@ecomm-sync/testing';
+import { ManageAlertsUseCase } from './manage-alerts.use-case';
+
+const NOW = 1_750_000_000_000;
+const box = new SecretBox('manage-alerts-spec-secrets-key');
+const invalidEmails: AlertRuleInput = {
+  name: 'Invalid e-mails',
+  condition: { kind: 'open-errors', errorType: 'INVALID_EMAIL_ADDRESS', measure: 'count', threshold: 0 },
+};
+
+/** Over HTTP, with the credential rules, in console-alerts.int-spec.ts; here the use case on the shared fakes. */
+describe('ManageAlertsUseCase', () => {
+  let tenant: Tenant;
+  let alertRules: FakeAlertRuleRepository;
+  let alertDestinations: FakeAlertDestinationRepository;
+  let alertNotices: FakeAlertNoticeRepository;
+  let useCase: ManageAlertsUseCase;
+
+  beforeEach(() => {
+    tenant = aTenant();
+    alertRules = new FakeAlertRuleRepository();
+    alertDestinations = new FakeAlertDestinationRepository();
+    alertNotices = new FakeAlertNoticeRepository();
+    useCase = new ManageAlertsUseCase(asRepositories({ alertRules, alertDestinations, alertNotices }), box, () => NOW);
+  });
+
+  it('when a tenant reads its alerts twice then the default rules exist once each, and nothing of another tenant shows', async () => {
+    const other = aTenant();
+    await alertNotices.store([aNewAlertNotice(tenant, { createdAt: NOW }), aNewAlertNotice(other, { createdAt: NOW })]);
+    await useCase.createRule(other, invalidEmails);
+
+    await useCase.read(tenant);
+    const { rules, notices, destinations } = await useCase.read(tenant);
+
+    expect(rules.map((rule) => [rule.name, rule.isDefault, rule.enabled])).toEqual(DEFAULT_ALERT_RULES.map((rule) => [rule.name, true, true]));
+    expect(rules.every((rule) => rule.state.status === 'ok' && rule.lastEvaluatedAt === null)).toBe(true);
+    expect(notices).toEqual([expect.objectContaining({ status: 'pending', attempts: 0, kind: 'firing' })]);
+    expect(destinations).toEqual([]);
+  });
+
+  it('when a rule is created then replaced then it starts over with the new condition, and a rule of another tenant is not found', async () => {
+    const created = await useCase.createRule(tenant, { ...invalidEmails, storeId: 'store-1' });
+    expect(created).toMatchObject({ name: 'Invalid e-mails', storeId: 'store-1', enabled: true, isDefault: false, state: { status: 'ok' } });
+
+    const replaced = await useCase.replaceRule(tenant, created.id, { name: 'Lag', enabled: false, condition: { kind: 'sync-lag', minutes: 30 } });
+
+    expect(replaced).toMatchObject({ id: created.id, name: 'Lag', storeId: null, enabled: false, condition: { kind: 'sync-lag', minutes: 30 } });
+    await expect(useCase.replaceRule(aTenant(), created.id, invalidEmails)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('when rules are deleted then a rule the customer made goes, a default one is refused with advice to disable it, and an unknown one is not found', async () => {
+    const own = await useCase.createRule(tenant, invalidEmails);
+    const [byInstall] = (await useCase.read(tenant)).rules.filter((rule) => rule.isDefault);
+
+    await useCase.deleteRule(tenant, own.id);
+
+    await expect(useCase.deleteRule(tenant, byInstall.id)).rejects.toMatchObject({ status: 409, message: expect.stringContaining('disable it') });
+    await expect(useCase.deleteRule(tenant, own.id)).rejects.toMatchObject({ status: 404 });
+    expect((await useCase.read(tenant)).rules.map((rule) => rule.id)).not.toContain(own.id);
+  });
+
+  it('when a webhook destination is added then its signing secret is answered once and only its sealed form is stored', async () => {
+    const added = await useCase.addDestination(tenant, { kind: 'webhook', url: 'https://hooks.shop.example/alerts', label: 'Ops' });
+
+    expect(added).toMatchObject({ kind: 'webhook', target: 'https://hooks.shop.example/alerts', label: 'Ops', signingSecret: expect.any(String) });
+    const stored = (await alertDestinations.find(added.id))!;
+    expect(stored.sealedSecret).not.toContain(added.signingSecret);
+    expect(box.open(stored.sealedSecret!, sealedFor.alertDestinationSecret(added.id))).toBe(added.signingSecret);
+    expect((await useCase.read(tenant)).destinations).toEqual([{ id: added.id, kind: 'webhook', target: added.target, label: 'Ops', createdAt: NOW }]);
+  });
+
+  it('when an e-mail destination is added then it has no secret, and a URL that is not http or https is refused', async () => {
+    const mail = await useCase.addDestination(tenant, { kind: 'email', email: 'ops@shop.example' });
+
+    expect(mail).toEqual({ id: mail.id, kind: 'email', target: 'ops@shop.example', label: '', createdAt: NOW });
+    expect((await alertDestinations.find(mail.id))!.sealedSecret).toBeNull();
+    await expect(useCase.addDestination(tenant, { kind: 'slack', url: 'https://' })).rejects.toMatchObject({ status: 400 });
+  });
+
+  it("when a destination is removed then it goes, and removing another tenant's or an unknown one is not found", async () => {
+    const mail = await useCase.addDestination(tenant, { kind: 'email', email: 'ops@shop.example' });
+
+    await expect(useCase.removeDestination(aTenant(), mail.id)).rejects.toMatchObject({ status: 404 });
+    await useCase.removeDestination(tenant, mail.id);
+
+    expect((await useCase.read(tenant)).destinations).toEqual([]);
+    await expect(useCase.removeDestination(tenant, mail.id)).rejects.toMatchObject({ status: 404 });
+  });
+});
