@@ -25,6 +25,9 @@ export function consoleStaticFiles(dir: string | undefined): Router {
     res.setHeader('Referrer-Policy', 'no-referrer');
     next();
   });
+  // Browsers and tools ask the site's root for its icon whatever the page links: the console's icon answers
+  // (a 404 from there when the console is not built).
+  router.get('/favicon.ico', (_req, res) => res.redirect(301, '/console/favicon.svg'));
   if (!dir || !index) {
     router.get(CONSOLE_PAGES, (req, _res, next) =>
       req.path.startsWith('/console/api')
@@ -38,8 +41,6 @@ export function consoleStaticFiles(dir: string | undefined): Router {
     next(AppError.notFound(`No console asset ${req.path}; the page may be older than the build: reload it`)),
   );
   router.use('/console', express.static(dir, { index: false, maxAge: 0 }));
-  // Browsers and tools ask the site's root for its icon whatever the page links: the console's icon answers.
-  router.get('/favicon.ico', (_req, res) => res.redirect(301, '/console/favicon.svg'));
   router.get(CONSOLE_PAGES, (req, res, next) => {
     if (req.path.startsWith('/console/api')) return next();
     if (!fs.existsSync(index)) return next(AppError.notFound('The console is not built into this gateway: run `npx nx build console`'));
