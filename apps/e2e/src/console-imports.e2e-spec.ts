@@ -89,6 +89,8 @@ describe("the console's stores and imports page in a browser", () => {
 
     // The webhook's answer sets the expected counts; the page shows them without a reload.
     await page.locator('tr[data-type="CONTACT"] td[data-expected]', { hasText: '2' }).waitFor();
+    // The list of imports has it too, marked as the one shown.
+    await page.locator(`tr[data-import-row="${importStartedAt}"] a[aria-current="true"]`).waitFor({ timeout: 4000 });
     expect(await page.locator('tr[data-attempt="1"] td[data-answer]').innerText()).toBe('HTTP 200');
 
     // The integrator sends contacts (two pages, then the end) and a page of products.
@@ -140,6 +142,38 @@ describe("the console's stores and imports page in a browser", () => {
     } finally {
       await useWebhook(`${receiver.url}/import`);
     }
+  });
+
+  it('when an import was started through the API, then the stores page lists it with the others, newest first, and links to its progress', async () => {
+    // Started by the application itself (its OAuth token), not on the page: issue 30, item 8.
+    const started = await integrator.http.post('/v2/imports', { storeId: 'default' });
+    expect(started.status).toBe(201);
+    const importStartedAt: number = started.data.importStartedAt;
+    const page = await newPage(browser);
+    await signIn(page, stack, 'customer', { 'Portal API key': portal.apiKey });
+    await page.waitForURL('**/overview');
+    await page.getByRole('link', { name: 'Stores and imports' }).click();
+    const table = page.getByRole('table', { name: 'Imports, newest first' });
+    const rows = table.locator('tbody tr');
+    await table.locator(`tr[data-import-row="${importStartedAt}"]`).waitFor();
+    // Newest first: the one started through the API, then the failed one, then the complete one of the first test.
+    const states = await rows.locator('td[data-import-state]').evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-import-state')));
+    expect(states.slice(1)).toEqual(['failed', 'complete']);
+    expect(await rows.first().getAttribute('data-import-row')).toBe(String(importStartedAt));
+    expect(await rows.nth(1).innerText()).toMatch(/Application Shop connector \(.+\)\s+default\s+Failed: .*ECONNREFUSED/);
+    expect(await rows.nth(2).innerText()).toMatch(/Complete\s+5 of 5 expected/);
+    await expectAccessible(page, 'stores and imports, the list of imports');
+    await screenshot(page, 'import-list');
+
+    // Its link opens its progress on the same page, and the list marks it as the one shown.
+    await rows
+      .first()
+      .getByRole('link', { name: /^Show progress: import of store default started / })
+      .click();
+    await page.waitForURL(`**/stores?import=${importStartedAt}&store=default&app=${application.appId}`);
+    await page.getByRole('heading', { name: /^Import started .* · store default · application / }).waitFor();
+    await page.locator(`section[data-import="${importStartedAt}"]`).waitFor();
+    expect(await rows.first().getByRole('link').getAttribute('aria-current')).toBe('true');
   });
 
   it('when a customer opens the stores page, then default offers no Delete and says why, and a refused save shows the service’s message', async () => {

@@ -31,7 +31,7 @@ describe("the console's operations page in a browser", () => {
 
   afterAll(() => stopConsoleStack({ stack, browser }));
 
-  it('when a message was dead-lettered, then the operator sees its headers and body, redrives it, and sees every service ready and the CRM budget', async () => {
+  it('when a message was dead-lettered, then the operator sees its headers and body, every service ready and the CRM budget, and after a redrive what became of it', async () => {
     await publishDeadLetter(stack, 'webhook-dispatcher.requests', '{"kind":"set-aside","portalId":7}', {
       messageId: 'dead-1',
       headers: { 'x-attempt': 5, 'x-last-error': 'the import trigger answered 500', 'x-redriven-at': 1_700_000_000_000 },
@@ -70,9 +70,21 @@ describe("the console's operations page in a browser", () => {
       'Show the dead letters of webhook-dispatcher.requests',
     );
 
-    // The peek took nothing out: the redrive moves the message, and focus goes to what it did.
+    // Issue 30, item 8: a second message that fails its schema too. The peek took nothing out: the
+    // redrive moves both back, both fail again at once (a poison message is dead-lettered at its first
+    // failure), and the page says so once the counts settled, instead of "2 moved back" beside a count of 2.
+    await publishDeadLetter(stack, 'webhook-dispatcher.requests', '{"kind":"set-aside","portalId":8}', { messageId: 'dead-2' });
+    await row.locator('td[data-dead-letters]', { hasText: '2' }).waitFor();
     await row.getByRole('button', { name: 'Redrive the dead letters of webhook-dispatcher.requests' }).click();
-    await page.getByRole('status').filter({ hasText: 'Redrive of webhook-dispatcher.requests: 1 message moved back to the queue.' }).waitFor();
+    const status = page.getByRole('status');
+    await status.filter({ hasText: 'Redrive of webhook-dispatcher.requests: 2 messages moved back to the queue' }).waitFor();
+    await status
+      .filter({
+        hasText: 'Redrive of webhook-dispatcher.requests: 2 messages moved back to the queue; both failed again and are back in the dead-letter queue.',
+      })
+      .waitFor({ timeout: 25_000 });
+    // The table agrees with the notice, and focus went to what the redrive did.
+    await row.locator('td[data-dead-letters]', { hasText: /^2$/ }).waitFor();
     await page.waitForFunction("document.activeElement?.getAttribute('role') === 'status'", undefined, { timeout: 5000 });
   });
 });

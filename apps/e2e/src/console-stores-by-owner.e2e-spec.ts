@@ -100,4 +100,38 @@ describe('the console labels every store by its owner', () => {
     expect(await page.getByTestId('inspector-owner').innerText()).toContain("Portal's own (direct use)");
     await expectAccessible(page, 'inspector, owner switched');
   });
+
+  it("when the errors page retries every object with an error type in the direct default store, then only the portal's objects are retried, not the application's store of the same name", async () => {
+    // The application now has settings, and one contact of its own with the same error as the portal's mine-bad.
+    const saved = await axios.put(
+      `${stack.gatewayUrl}/extensions/ecomm/v2/settings`,
+      {
+        enabled: true,
+        mappings: {
+          CONTACT: { properties: [{ externalPropertyName: 'email', crmPropertyName: 'email' }] },
+          DEAL: { properties: [{ externalPropertyName: 'dealstage', crmPropertyName: 'dealstage' }] },
+        },
+      },
+      { params: { hapikey: app.developerKey, appId: app.appId }, validateStatus: () => true },
+    );
+    expect([saved.status, saved.data.message]).toEqual([200, undefined]);
+    const theirs = gatewayClient(stack, { accessToken: app.accessToken });
+    await theirs.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'theirs-bad', properties: { email: 'not-an-address' } })]));
+    await theirs.statusWhen(
+      'CONTACT',
+      'theirs-bad',
+      (status) => status.errors.some((error) => error.status === 'OPEN' && error.type === 'INVALID_EMAIL_ADDRESS'),
+      'theirs-bad to fail',
+    );
+
+    const page = await newPage(browser);
+    await signIn(page, stack, 'customer', { 'Portal API key': portal.apiKey });
+    await page.waitForURL('**/overview');
+    await page.goto(`${stack.gatewayUrl}/console/portals/${portal.portalId}/errors?owner=direct&storeId=default&errorType=INVALID_EMAIL_ADDRESS`);
+    await page.locator('ul.errors > li[data-external-object-id="mine-bad"]').waitFor();
+    expect(await listedErrors(page)).toEqual(['mine-bad']);
+    await page.getByRole('button', { name: 'Retry every object with INVALID_EMAIL_ADDRESS' }).click();
+    // Issue 30, item 8: the retry takes the page's owner, as the list does: one object, not the application's too.
+    await page.getByRole('status').filter({ hasText: 'Retry sent for 1 object (every object with INVALID_EMAIL_ADDRESS)' }).waitFor();
+  });
 });

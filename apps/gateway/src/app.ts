@@ -191,6 +191,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
       {
         read: new ConsoleReadUseCase(repositories),
         retry: new RetryErrorsUseCase(repositories, refresher),
+        imports,
         operations: deps.operations,
         accounts: repositories.accounts,
         adminToken: deps.adminToken,

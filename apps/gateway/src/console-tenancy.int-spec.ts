@@ -114,6 +114,7 @@ describe('the console, for each role and each portal', () => {
     ['dry run', 'post', '/console/api/v1/mappings/dry-run', dryRun, 502, true],
     ['report', 'get', '/console/api/v1/report', undefined, 200, false],
     ['activity', 'get', '/console/api/v1/activity', undefined, 200, false],
+    ['imports', 'get', '/console/api/v1/imports', undefined, 200, false],
     ['alert rules', 'get', '/console/api/v1/alerts', undefined, 200, false],
     ['a new alert rule', 'post', '/console/api/v1/alerts/rules', { name: 'Any error', condition: { kind: 'import-failed' } }, 201, false],
   ];
@@ -165,6 +166,23 @@ describe('the console, for each role and each portal', () => {
   it('when an OAuth token lists errors with owner=direct, then its own scope is kept', async () => {
     const errors = (await call('OAuth token', 'get', '/console/api/v1/errors?owner=direct', OWN).expect(200)).body.results;
     expect(errors.map((error: { appId: string | null }) => error.appId)).toEqual([c.appId]);
+  });
+
+  it.each([
+    ['no owner', '', 2],
+    ['owner=direct', '&owner=direct', 1],
+    ['owner=<the application>', '&owner=APP', 1],
+  ])('when a portal key retries an error type in store "web" (a store of each owner) with %s, then %i objects are queued', async (_name, owner, queued) => {
+    const retried = await request(fixture.app)
+      .post(`/console/api/v1/errors/retry?hapikey=${c.portalKey}${owner.replace('APP', c.appId)}`)
+      .send({ errorType: 'INVALID_EMAIL_ADDRESS', storeId: 'web' })
+      .expect(202);
+    expect(retried.body).toEqual({ objectsQueued: queued, more: false });
+  });
+
+  it('when a portal key retries an object of the application with owner=direct, then it answers 404', async () => {
+    const object = { portalId: OWN, appId: c.appId, storeId: 'web', objectType: 'CONTACT', externalObjectId: `c-${OWN}` };
+    await request(fixture.app).post(`/console/api/v1/errors/retry?hapikey=${c.portalKey}&owner=direct`).send({ object }).expect(404);
   });
 
   it('when an integrator retries an object of a portal that uninstalled the application, then it answers 404 and queues nothing', async () => {

@@ -1,4 +1,5 @@
 import type { CrmAnswer } from './amqp-messages';
+import type { ImportView } from './api-responses';
 import type { ErrorStatus, ErrorType, ObjectType } from './enums';
 
 /**
@@ -87,6 +88,26 @@ export interface ConsoleInstall {
 
 export interface ConsoleInstalls {
   results: ConsoleInstall[];
+}
+
+/** One import in GET /console/api/v1/imports: whose, which store, its state and counts; its progress page has the rest. */
+export interface ConsoleImportSummary extends Pick<
+  ImportView,
+  'importStartedAt' | 'storeId' | 'status' | 'failureReason' | 'completedAt' | 'releasedAt' | 'objectTypes'
+> {
+  portalId: number;
+  appId: string;
+  /** Items received over every object type, and the application's estimate when it gave one for each. */
+  itemsReceived: number;
+  expectedCount: number | null;
+}
+
+/** GET /console/api/v1/imports: the imports within the credential's scope, newest first, a page of them. */
+export interface ConsoleImportPage {
+  results: ConsoleImportSummary[];
+  offset: number;
+  limit: number;
+  hasMore: boolean;
 }
 
 export interface ConsoleQueueStats {

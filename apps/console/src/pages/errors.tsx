@@ -73,7 +73,13 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
   const retry = async (request: ConsoleRetryRequest, what: string) => {
     const result = await act(
       'Retry',
-      () => sessionApi<ConsoleRetryResult>(session, '/console/api/v1/errors/retry', { method: 'POST', query: scope, body: request }),
+      // The owner the list is narrowed to: a store id alone may name a store of the portal's own and one of an application's.
+      () =>
+        sessionApi<ConsoleRetryResult>(session, '/console/api/v1/errors/retry', {
+          method: 'POST',
+          query: { ...scope, owner: filter.owner || undefined },
+          body: request,
+        }),
       (sent) =>
         `Retry sent for ${sent.objectsQueued} object${sent.objectsQueued === 1 ? '' : 's'} (${what}); the list updates as they resolve.${sent.more ? ' More objects have this error: retry again when these are done.' : ''}`,
     );

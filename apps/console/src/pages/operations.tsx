@@ -4,17 +4,24 @@ import { sessionApi } from '../api';
 import { ActionResult, Empty, PolledView, UpdatedAt } from '../components/states';
 import type { Session } from '../session';
 import { useAction } from '../use-action';
+import { useFollow } from '../use-follow';
 import { usePolling } from '../use-polling';
 import { DeadLetters } from './operations-dead-letters';
 import { CrmFailures } from './operations-crm-failures';
 import { CrmAccounts, ServicesReadiness } from './operations-health';
+import { redriveOutcome, type QueueCounts } from './redrive-outcome';
+
+/** After a redrive, the queue's counts are read every second, for at most 20 s, until they settle. */
+const FOLLOW_EVERY_MS = 1000;
+const FOLLOW_AT_MOST_MS = 20_000;
 
 const showId = (queue: string) => `show-dead-letters-${queue.replace(/\W/g, '-')}`;
 
 /** The operator's view: each queue's depth and consumers, dead letters (peeked) with redrive, services' readiness, CRM budgets and failed CRM exchanges. */
 export function OperationsPage({ session }: { session: Session }) {
   const polled = usePolling(() => sessionApi<{ results: ConsoleQueueStats[] }>(session, '/console/api/v1/ops/queues'), [session.secret]);
-  const { busy, notice, act } = useAction();
+  const { busy, notice, act, setNotice } = useAction();
+  const follow = useFollow(setNotice, FOLLOW_EVERY_MS, FOLLOW_AT_MOST_MS);
   const [opened, setOpened] = useState<string>();
 
   // Closing the dead letters gives focus back to the button that showed them, not to the top of the page.
@@ -23,13 +30,23 @@ export function OperationsPage({ session }: { session: Session }) {
     setOpened(undefined);
   };
 
+  // The moved messages may fail again and come back: the queue's counts are read until they settle, and the notice says what happened.
   const redrive = async (queue: string) => {
     const result = await act(
       `Redrive of ${queue}`,
       () => sessionApi<{ moved: number }>(session, `/console/api/v1/ops/queues/${encodeURIComponent(queue)}/redrive`, { method: 'POST' }),
-      ({ moved }) => `Redrive of ${queue}: ${moved} message${moved === 1 ? '' : 's'} moved back to the queue.`,
+      ({ moved }) => redriveOutcome(queue, moved, [], false).text,
     );
-    if (result) polled.reload();
+    if (!result) return;
+    polled.reload();
+    const reads: QueueCounts[] = [];
+    const read = async () => {
+      const { results } = await sessionApi<{ results: ConsoleQueueStats[] }>(session, '/console/api/v1/ops/queues');
+      const counts = results.find((q) => q.queue === queue);
+      if (counts) reads.push(counts);
+      return reads;
+    };
+    if (result.moved > 0) await follow(read, (now, stoppedWaiting) => redriveOutcome(queue, result.moved, now ?? reads, stoppedWaiting), polled.reload);
   };
 
   return (

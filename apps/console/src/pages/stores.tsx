@@ -7,6 +7,7 @@ import type { Session } from '../session';
 import { useAction } from '../use-action';
 import { usePolling } from '../use-polling';
 import { ImportProgress, type FollowedImport } from './import-progress';
+import { ImportList, followQuery } from './import-list';
 import { ImportStart } from './import-start';
 import { appNames, ownerLabel, ownerOf } from './store-owner';
 import { useInstalls } from '../components/install-picker';
@@ -39,7 +40,8 @@ export function StoresPage({ session, params }: { session: Session; params: Reco
     5000,
   );
   // The stores endpoints answer for the credential's own tenant: the portal's own with a portal key, the application's with its token.
-  const owner = ownerLabel(ownerOf(session.appId), appNames(useInstalls(session).data?.results));
+  const names = appNames(useInstalls(session).data?.results);
+  const owner = ownerLabel(ownerOf(session.appId), names);
   const [id, setId] = useState('');
   const [label, setLabel] = useState('');
   const { busy, notice, act: call, clearRefusal } = useAction();
@@ -56,8 +58,7 @@ export function StoresPage({ session, params }: { session: Session; params: Reco
   const followed: FollowedImport | null = query.get('import')
     ? { importStartedAt: query.get('import')!, storeId: query.get('store') ?? DEFAULT_STORE, appId: query.get('app') ?? '' }
     : null;
-  const follow = (started: FollowedImport) =>
-    navigate(`${path}?${new URLSearchParams({ import: started.importStartedAt, store: started.storeId, app: started.appId })}`);
+  const follow = (started: FollowedImport) => navigate(`${path}?${followQuery(started)}`);
 
   return (
     <>
@@ -128,6 +129,7 @@ export function StoresPage({ session, params }: { session: Session; params: Reco
               </button>
             </form>
             <ImportStart session={session} params={params} onStarted={follow} refusalOutdatedBy={`${search}|${storeActionsDone}`} />
+            <ImportList session={session} params={params} path={path} followed={followed} names={names} />
             {followed ? <ImportProgress session={session} followed={followed} /> : null}
           </>
         )}

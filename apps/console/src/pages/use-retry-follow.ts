@@ -1,7 +1,7 @@
-import { useEffect, useRef } from 'react';
 import type { ConsoleObjectInspection } from '@ecomm-sync/contracts';
 import { formatTime } from '../components/states';
 import type { ActionNotice } from '../use-action';
+import { useFollow } from '../use-follow';
 import { retryOutcome, type RetriedError } from './retry-outcome';
 
 /** How often, and how long, the page reads a retried object before saying there is no result yet. */
@@ -14,26 +14,9 @@ const AT_MOST_MS = 20_000;
  * stops the previous one's reading.
  */
 export function useRetryFollow(setNotice: (notice: ActionNotice) => void) {
-  const following = useRef(0);
-  useEffect(
-    () => () => {
-      following.current++;
-    },
-    [],
-  );
-  return async (retried: RetriedError, read: () => Promise<Pick<ConsoleObjectInspection, 'status' | 'errors'>>, onSettled: () => void) => {
-    const mine = ++following.current;
+  const follow = useFollow(setNotice, EVERY_MS, AT_MOST_MS);
+  return (retried: RetriedError, read: () => Promise<Pick<ConsoleObjectInspection, 'status' | 'errors'>>, onSettled: () => void) => {
     const sentAt = Date.now();
-    let shown = '';
-    for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, EVERY_MS));
-      if (following.current !== mine) return;
-      const now = await read().catch(() => undefined);
-      if (following.current !== mine) return;
-      const outcome = retryOutcome(retried, now, sentAt, Date.now() - sentAt >= AT_MOST_MS, (at) => formatTime(at));
-      // A notice takes focus when it changes: set it only when its words do, not on every read.
-      if (outcome.text !== shown) setNotice({ text: (shown = outcome.text), failed: false });
-      if (outcome.settled) return onSettled();
-    }
+    return follow(read, (now, stoppedWaiting) => retryOutcome(retried, now, sentAt, stoppedWaiting, (at) => formatTime(at)), onSettled);
   };
 }

@@ -4,6 +4,7 @@ import type { AccountRepository, ConsoleScope } from '@ecomm-sync/data-access';
 import { AppError, parseWith, staticBearerAuth } from '@ecomm-sync/runtime';
 import { isQueueName, QUEUES, type QueueName, type QueueStats } from '@ecomm-sync/messaging';
 import type { ConsoleReadUseCase } from '../use-cases/console-read.use-case';
+import type { ManageImportsUseCase } from '../use-cases/manage-imports.use-case';
 import type { RetryErrorsUseCase } from '../use-cases/retry-errors.use-case';
 import { grantOf, type Authorizer, type Rule } from './authenticate';
 import { integerParam, objectIdParam, optionalErrorType, optionalObjectType } from './query-params';
@@ -102,7 +103,14 @@ export const consoleScope =
 
 /** The console's own API (decision 0033): only what the existing endpoints do not answer. */
 export function consoleRoutes(
-  deps: { read: ConsoleReadUseCase; retry: RetryErrorsUseCase; operations?: OperationsPort; accounts: AccountRepository; adminToken: string },
+  deps: {
+    read: ConsoleReadUseCase;
+    retry: RetryErrorsUseCase;
+    imports: Pick<ManageImportsUseCase, 'list'>;
+    operations?: OperationsPort;
+    accounts: AccountRepository;
+    adminToken: string;
+  },
   auth: Authorizer,
 ): Router {
   const router = Router();
@@ -140,8 +148,14 @@ export function consoleRoutes(
 
   router.post(`${base}/errors/retry`, ...signedIn, async (req, res) => {
     const input = parseWith(validateRetry, req.body ?? {});
-    const scope = scopeOf(res);
+    // The owner the errors list was narrowed to: a store id alone may name a store of each owner.
+    const scope = ownedScope(scopeOf(res), req);
     res.status(202).json('object' in input ? await deps.retry.retryObject(scope, input.object) : await deps.retry.retryType(scope, input));
+  });
+
+  router.get(`${base}/imports`, ...signedIn, async (req, res) => {
+    const page = { offset: integerParam(req.query, 'offset', 0, 0, 1_000_000), limit: integerParam(req.query, 'limit', 20, 1, 100) };
+    res.json(await deps.imports.list(ownedScope(scopeOf(res), req), page));
   });
 
   // The operator: the admin token, as on the admin API.

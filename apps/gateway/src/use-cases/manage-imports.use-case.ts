@@ -1,4 +1,12 @@
-import { DEFAULT_STORE_ID, type ImportEnd, type ImportEventMessage, type ImportView, type ObjectType, TOPICS } from '@ecomm-sync/contracts';
+import {
+  DEFAULT_STORE_ID,
+  type ConsoleImportPage,
+  type ImportEnd,
+  type ImportEventMessage,
+  type ImportView,
+  type ObjectType,
+  TOPICS,
+} from '@ecomm-sync/contracts';
 import {
   CAS_LOST,
   COMPARE_AND_SET_RETRY,
@@ -6,6 +14,7 @@ import {
   settingsOwner,
   type ImportItem,
   type ImportRecord,
+  type ConsoleScope,
   type ImportTypeState,
   type Repositories,
 } from '@ecomm-sync/data-access';
@@ -17,6 +26,22 @@ import type { Broker } from '@ecomm-sync/messaging';
 export interface ImportTenant {
   portalId: number;
   appId: string;
+}
+
+/** Each requested object type's expected count, pages and items received, and end, as the import's views show them. */
+function progressOf(types: ImportRecord['types']): ImportView['objectTypes'] {
+  const objectTypes: ImportView['objectTypes'] = {};
+  for (const [type, state] of Object.entries(types) as [ObjectType, ImportTypeState][]) {
+    const received = receivedCounts(state);
+    objectTypes[type] = {
+      settingsId: state.settingsId,
+      expectedCount: state.expectedCount,
+      pagesReceived: received.pageCount,
+      itemsReceived: received.itemCount,
+      ended: state.ended,
+    };
+  }
+  return objectTypes;
 }
 
 /** What the import machine decided; a refusal is thrown as the API answers it. */
@@ -89,17 +114,7 @@ export class ManageImportsUseCase {
 
   async view(tenant: ImportTenant, storeId: string, importStartedAt: number): Promise<ImportView> {
     const found = await this.find(tenant, storeId, importStartedAt);
-    const objectTypes: ImportView['objectTypes'] = {};
-    for (const [type, state] of Object.entries(found.types) as [ObjectType, ImportTypeState][]) {
-      const received = receivedCounts(state);
-      objectTypes[type] = {
-        settingsId: state.settingsId,
-        expectedCount: state.expectedCount,
-        pagesReceived: received.pageCount,
-        itemsReceived: received.itemCount,
-        ended: state.ended,
-      };
-    }
+    const objectTypes = progressOf(found.types);
     const attempts = (await this.repositories.imports.attemptsOf(found.importId)).map(({ attempt, at, status, error, durationMs }) => ({
       attempt,
       at,
@@ -117,6 +132,29 @@ export class ManageImportsUseCase {
       objectTypes,
       webhook: { uri: found.webhookUri, attempts },
     };
+  }
+
+  /** The console's list of imports within a scope (every import of a portal, or one application's), newest first. */
+  async list(scope: ConsoleScope, page: { offset: number; limit: number }): Promise<ConsoleImportPage> {
+    const { imports, hasMore } = await this.repositories.imports.list(scope, page);
+    const results = imports.map((found) => {
+      const objectTypes = progressOf(found.types);
+      const types = Object.values(objectTypes);
+      const { importStartedAt, storeId, status, failureReason, completedAt, releasedAt } = found;
+      return {
+        ...found.tenant,
+        importStartedAt,
+        storeId,
+        status,
+        failureReason,
+        completedAt,
+        releasedAt,
+        objectTypes,
+        itemsReceived: types.reduce((sum, type) => sum + type.itemsReceived, 0),
+        expectedCount: types.every((type) => type.expectedCount !== null) ? types.reduce((sum, type) => sum + type.expectedCount!, 0) : null,
+      };
+    });
+    return { results, ...page, hasMore };
   }
 
   /** The page is stored first, then counted: a page counted is always there to release. */

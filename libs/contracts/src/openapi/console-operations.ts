@@ -1,10 +1,16 @@
 import { ERROR_TYPES } from '../enums';
 import type { ApiOperation, ApiParameter } from './openapi-builder';
+import { GATEWAY_CONSOLE_OPS_OPERATIONS } from './console-ops-operations';
 import { CREDENTIALS } from './security';
 
 const json = (description: string) => ({ 200: { description, schema: { type: 'object' } } });
 const portalId: ApiParameter = { description: "Only this portal: the credential's own (another portal answers 403)", schema: { type: 'integer', minimum: 1 } };
 const appId: ApiParameter = { description: 'The application, with a developer key', schema: { type: 'string' } };
+const owner: ApiParameter = {
+  description:
+    "With a portal's credential: only the portal's own data (`direct`) or one installed application's (its id); a credential with one owner keeps it",
+  schema: { type: 'string' },
+};
 const signedIn = { security: CREDENTIALS.consoleUser, query: { portalId, appId } } as const;
 
 /** The web console (decision 0033): its page, and its API for what the other endpoints do not answer. */
@@ -72,11 +78,7 @@ export const GATEWAY_CONSOLE_OPERATIONS: readonly ApiOperation[] = [
     query: {
       portalId,
       appId,
-      owner: {
-        description:
-          "With a portal's credential: only the portal's own data (`direct`) or one installed application's (its id); a credential with one owner keeps it",
-        schema: { type: 'string' },
-      },
+      owner,
       storeId: { description: 'Only this store', schema: { type: 'string' } },
       objectType: { description: 'Only this object type', schema: { type: 'string' } },
       errorType: { description: 'Only this error type', schema: { type: 'string', enum: ERROR_TYPES } },
@@ -93,8 +95,25 @@ export const GATEWAY_CONSOLE_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Console',
     summary: 'Re-apply one object, or every object with an open error of one type, from what is stored',
     ...signedIn,
+    query: { portalId, appId, owner },
     body: { schema: { type: 'object' } },
     responses: { 202: { description: 'The re-apply is queued', schema: { type: 'object' } } },
+    errors: [400, 403, 404],
+  },
+  {
+    method: 'get',
+    path: '/console/api/v1/imports',
+    tag: 'Console',
+    summary: "Imports within the credential's scope, newest first: each one's store, application, state, counts, start and completion",
+    ...signedIn,
+    query: {
+      portalId,
+      appId,
+      owner,
+      offset: { description: 'Imports to skip (default 0)', schema: { type: 'integer', minimum: 0 } },
+      limit: { description: 'Imports per page, 1 to 100 (default 20)', schema: { type: 'integer', minimum: 1, maximum: 100 } },
+    },
+    responses: json('A page of imports'),
     errors: [400, 403, 404],
   },
   {
@@ -184,72 +203,5 @@ export const GATEWAY_CONSOLE_OPERATIONS: readonly ApiOperation[] = [
     responses: json('The buckets'),
     errors: [400, 403, 404],
   },
-  {
-    method: 'get',
-    path: '/console/api/v1/ops/session',
-    tag: 'Console',
-    summary: 'The operator signs in (admin token)',
-    security: CREDENTIALS.admin,
-    responses: json('The session'),
-  },
-  {
-    method: 'get',
-    path: '/console/api/v1/ops/queues',
-    tag: 'Console',
-    summary: "Each queue's depth, consumers, retrying and dead-lettered messages",
-    security: CREDENTIALS.admin,
-    responses: json('The queues'),
-    errors: [503],
-  },
-  {
-    method: 'get',
-    path: '/console/api/v1/ops/queues/{queue}/dead-letters',
-    tag: 'Console',
-    summary: "A queue's dead-lettered messages with headers and bodies, left in place",
-    security: CREDENTIALS.admin,
-    pathParams: { queue: { description: 'A queue name as the queues list gives it', schema: { type: 'string' } } },
-    query: { limit: { description: 'Messages to show, 1 to 100 (default 20)', schema: { type: 'integer', minimum: 1, maximum: 100 } } },
-    responses: json('The messages'),
-    errors: [400, 404, 503],
-  },
-  {
-    method: 'get',
-    path: '/console/api/v1/ops/services',
-    tag: 'Console',
-    summary: "Each service's readiness: the /readyz of every replica (each address its host resolves to), and how many are ready",
-    security: CREDENTIALS.admin,
-    responses: json('The services'),
-  },
-  {
-    method: 'get',
-    path: '/console/api/v1/ops/crm-accounts',
-    tag: 'Console',
-    summary: "Each CRM account's request budget and rate-limit state",
-    security: CREDENTIALS.admin,
-    responses: json('The accounts'),
-    errors: [503],
-  },
-  {
-    method: 'get',
-    path: '/console/api/v1/ops/crm-exchanges/failed',
-    tag: 'Console',
-    summary: 'The newest failed CRM exchanges (no answer, 4xx, 5xx, 207) of one CRM account or of all, redacted',
-    security: CREDENTIALS.admin,
-    query: {
-      account: { description: 'Only this CRM account (its key, as the CRM accounts list gives it)', schema: { type: 'string' } },
-      limit: { description: 'Exchanges to show, 1 to 200 (default 50)', schema: { type: 'integer', minimum: 1, maximum: 200 } },
-    },
-    responses: json('The exchanges'),
-    errors: [400],
-  },
-  {
-    method: 'post',
-    path: '/console/api/v1/ops/queues/{queue}/redrive',
-    tag: 'Console',
-    summary: "Send a queue's dead-lettered messages back to it",
-    security: CREDENTIALS.admin,
-    pathParams: { queue: { description: 'A queue name as the queues list gives it', schema: { type: 'string' } } },
-    responses: json('How many were redriven'),
-    errors: [400, 404, 503],
-  },
+  ...GATEWAY_CONSOLE_OPS_OPERATIONS,
 ];

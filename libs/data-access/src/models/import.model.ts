@@ -25,6 +25,8 @@ const importSchema = new Schema(
 );
 // Serves: every import request (pages, ends, state), and refuses a second import at the same instant.
 importSchema.index({ portalId: 1, appId: 1, storeId: 1, importStartedAt: 1 }, { unique: true });
+// Serves: the console's list of a portal's (or a tenant's) imports, newest first.
+importSchema.index({ portalId: 1, appId: 1, importStartedAt: -1 });
 
 export const importModel = (connection: Connection) => connection.model('Import', importSchema);
 

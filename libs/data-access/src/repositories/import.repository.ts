@@ -2,6 +2,7 @@ import { Types, type Connection } from 'mongoose';
 import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
 import type { ImportState, ImportTypeState } from '@ecomm-sync/domain';
 import { importModel, importPageModel, webhookAttemptModel } from '../models/import.model';
+import { consoleScopeFilter, type ConsoleScope } from './console-scope';
 import { onlyDuplicateKeyErrors } from './duplicate-key';
 
 export type { ImportStatus, ImportTypeState } from '@ecomm-sync/domain';
@@ -110,6 +111,18 @@ export class ImportRepository {
   async find(tenant: Tenant, storeId: string, importStartedAt: number): Promise<ImportRecord | null> {
     const doc = await this.imports.collection.findOne({ portalId: tenant.portalId, appId: tenant.appId, storeId, importStartedAt });
     return doc ? this.withStoredPages(doc as unknown as ImportDoc) : null;
+  }
+
+  /** The imports within a console scope, newest first (by importStartedAt, then most recently stored), a page of them. */
+  async list(scope: ConsoleScope, page: { offset: number; limit: number }): Promise<{ imports: ImportRecord[]; hasMore: boolean }> {
+    const docs = await this.imports.collection
+      .find(consoleScopeFilter(scope))
+      .sort({ importStartedAt: -1, _id: -1 })
+      .skip(page.offset)
+      .limit(page.limit + 1)
+      .toArray();
+    const imports = await Promise.all(docs.slice(0, page.limit).map((doc) => this.withStoredPages(doc as unknown as ImportDoc)));
+    return { imports, hasMore: docs.length > page.limit };
   }
 
   /**

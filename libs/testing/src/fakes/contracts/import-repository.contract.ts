@@ -132,6 +132,37 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
       expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: 'LINE_ITEM:done', releasedAt: 3_000 });
     });
 
+    it("when a portal's imports are listed, then they come newest first, paged, with their state, and only those within the scope", async () => {
+      const tenant = anAppTenant();
+      const other = anAppTenant({ portalId: tenant.portalId });
+      const [older, newer, otherStore] = [
+        await created({ tenant, importStartedAt: 1_000 }),
+        await created({ tenant, importStartedAt: 3_000 }),
+        await created({ tenant, storeId: 'eu', importStartedAt: 2_000 }),
+      ];
+      const othersImport = await created({ tenant: other, importStartedAt: 4_000 });
+      await created({ importStartedAt: 5_000 }); // another portal's
+      await moveImport(imports, newer.importId, { kind: 'page-received', objectType: 'DEAL', pageNumber: 1, itemCount: 4 });
+      const ids = (page: { imports: ImportRecord[] }) => page.imports.map((found) => found.importId);
+
+      const portalWide = await imports.list({ portalId: tenant.portalId }, { offset: 0, limit: 10 });
+      expect(ids(portalWide)).toEqual([othersImport.importId, newer.importId, otherStore.importId, older.importId]);
+      expect(portalWide.hasMore).toBe(false);
+      expect(portalWide.imports[1]).toEqual({
+        ...newer,
+        status: 'receiving',
+        types: expect.objectContaining({ DEAL: expect.objectContaining({ pageItems: { 1: 4 } }) }),
+        rev: 1,
+      });
+
+      const first = await imports.list({ portalId: tenant.portalId, appId: tenant.appId }, { offset: 0, limit: 2 });
+      expect([ids(first), first.hasMore]).toEqual([[newer.importId, otherStore.importId], true]);
+      const second = await imports.list({ portalId: tenant.portalId, appId: tenant.appId }, { offset: 2, limit: 2 });
+      expect([ids(second), second.hasMore]).toEqual([[older.importId], false]);
+      expect(await imports.list({ portalId: tenant.portalId, appId: null }, { offset: 0, limit: 10 })).toEqual({ imports: [], hasMore: false });
+      expect(ids(await imports.list({ appId: other.appId, portalIds: [tenant.portalId] }, { offset: 0, limit: 10 }))).toEqual([othersImport.importId]);
+    });
+
     it('when webhook attempts are recorded, then they are listed per request in attempt order', async () => {
       const requestId = (await created()).importId;
       const attempt = (n: number) => ({

@@ -1,5 +1,14 @@
 import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
-import { CAS_LOST, retryCompareAndSet, type ImportItem, type ImportRecord, type ImportRepository, type WebhookAttempt } from '@ecomm-sync/data-access';
+import {
+  CAS_LOST,
+  inConsoleScope,
+  retryCompareAndSet,
+  type ConsoleScope,
+  type ImportItem,
+  type ImportRecord,
+  type ImportRepository,
+  type WebhookAttempt,
+} from '@ecomm-sync/data-access';
 import { importTransition, type ImportEvent, type ImportState } from '@ecomm-sync/domain';
 import { isObjectId, newObjectId } from '../object-ids';
 import { copy, type PublicOf } from '../public-of';
@@ -71,6 +80,15 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
     return this.records()
       .filter((record) => record.status === 'complete' && record.releasedAt === null && record.completedAt !== null && record.completedAt <= before)
       .slice(0, limit);
+  }
+
+  async list(scope: ConsoleScope, page: { offset: number; limit: number }): Promise<{ imports: ImportRecord[]; hasMore: boolean }> {
+    const inScope = inConsoleScope(scope);
+    const found = this.records()
+      .filter((record) => inScope(record.tenant))
+      // Newest first; at the same instant, the one stored last first (the ids grow, as MongoDB's do).
+      .sort((a, b) => b.importStartedAt - a.importStartedAt || (a.importId < b.importId ? 1 : -1));
+    return { imports: found.slice(page.offset, page.offset + page.limit), hasMore: found.length > page.offset + page.limit };
   }
 
   async recordAttempt(requestId: string, attempt: WebhookAttempt): Promise<void> {
