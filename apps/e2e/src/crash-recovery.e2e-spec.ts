@@ -66,8 +66,10 @@ describe('crash recovery: services killed mid-stream lose nothing and apply noth
     expect(contacts).toHaveLength(OBJECTS); // none missing, none twice
     const byEmail = new Map(contacts.map((contact) => [contact.properties.email, contact.properties.firstname]));
     for (let n = 0; n < OBJECTS; n++) expect(byEmail.get(`crash-${n}@example.com`)).toBe(`Name ${n}`);
-    const raw = await crmDb.useDb(`${stack.name}_sync`).collection('raw_messages').countDocuments({ portalId: portal.portalId });
-    expect(raw).toBe(OBJECTS); // every message kept as received, once
+    // Every message kept as received, once: a batch's document holds its messages (decision 0055).
+    const logged = await crmDb.useDb(`${stack.name}_sync`).collection('raw_messages').find({ portalId: portal.portalId }).toArray();
+    const kept = logged.flatMap((batch) => (batch.messages as { externalObjectId: string }[]).map((message) => message.externalObjectId));
+    expect(kept.sort()).toEqual(Array.from({ length: OBJECTS }, (_, n) => `crash-${n}`).sort());
     const openErrors = await crmDb.useDb(`${stack.name}_sync`).collection('sync_errors').countDocuments({ status: 'OPEN' });
     expect(openErrors).toBe(0);
   });

@@ -1,29 +1,41 @@
 import { Schema, type Connection } from 'mongoose';
 import { ACTIONS, OBJECT_TYPES } from '@ecomm-sync/contracts';
 
-/** The log of every message as received, in the sender's property names. Append-only. */
+/**
+ * The log of every message as received, in the sender's property names. Append-only. One document
+ * per accepted batch (decision 0055); documents written before it hold one message each (the
+ * fields marked "older"), and are read alike.
+ */
 const rawMessageSchema = new Schema(
   {
-    /** `<batchId>:<seq>`: a redelivered batch inserts nothing twice, with no index beyond _id. */
+    /** The batch id: a redelivered batch inserts nothing twice. Older: `<batchId>:<seq>`. */
     _id: { type: String, required: true },
-    batchId: { type: String, required: true },
-    seq: { type: Number, required: true },
     portalId: { type: Number, required: true },
     appId: { type: String, default: null },
     storeId: { type: String, required: true },
     objectType: { type: String, enum: OBJECT_TYPES, required: true },
-    externalObjectId: { type: String, required: true },
-    action: { type: String, enum: ACTIONS, required: true },
-    changedAt: { type: Number, default: null },
     receivedAt: { type: Number, required: true },
     source: { type: String, required: true },
-    /** [name, value] pairs: sender names may hold characters MongoDB keys may not. */
-    properties: { type: [Schema.Types.Mixed], default: [] },
-    associations: { type: Schema.Types.Mixed, default: null },
+    /** How many messages the batch held. */
+    count: { type: Number },
+    /** The ids of the objects the batch carries, once each: what an object's history is found by. */
+    objectIds: { type: [String], default: undefined },
+    /** The messages in the order sent: `{externalObjectId, action, changedAt, properties: [name, value][], associations}`. */
+    messages: { type: [Schema.Types.Mixed], default: undefined },
+    /** Older, one document per message: */
+    batchId: { type: String },
+    seq: { type: Number },
+    externalObjectId: { type: String },
+    action: { type: String, enum: ACTIONS },
+    changedAt: { type: Number },
+    properties: { type: [Schema.Types.Mixed], default: undefined },
+    associations: { type: Schema.Types.Mixed },
   },
   { collection: 'raw_messages', versionKey: false },
 );
-// Serves: the history of one object (support, rebuilding a state).
+// Serves: the history of one object (the inspector), in the batches that carry it.
+rawMessageSchema.index({ portalId: 1, appId: 1, storeId: 1, objectType: 1, objectIds: 1 });
+// Serves: the history of one object in the older documents of one message each.
 rawMessageSchema.index({ portalId: 1, appId: 1, storeId: 1, objectType: 1, externalObjectId: 1 });
 
 export const rawMessageModel = (connection: Connection) => connection.model('RawMessage', rawMessageSchema);

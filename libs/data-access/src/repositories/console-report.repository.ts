@@ -61,7 +61,7 @@ export class ConsoleActivityRepository {
     if (failedKeys.length > 0) appliedFilter._id = { $nin: failedKeys };
     const [received, applied] = await Promise.all([
       this.raw
-        .find({ ...match, receivedAt: { $gte: since } }, { projection: { _id: 0, receivedAt: 1 } })
+        .find({ ...match, receivedAt: { $gte: since } }, { projection: { _id: 0, receivedAt: 1, count: 1 } })
         .limit(limit + 1)
         .toArray(),
       this.syncs
@@ -69,10 +69,12 @@ export class ConsoleActivityRepository {
         .limit(limit + 1)
         .toArray(),
     ]);
+    // A batch's document counts each of its messages (`count`); an older document holds one.
+    const receivedTimes = received.flatMap((doc) => Array<number>(Number(doc.count ?? 1)).fill(Number(doc.receivedAt)));
     return {
-      received: received.slice(0, limit).map((doc) => Number(doc.receivedAt)),
+      received: receivedTimes.slice(0, limit),
       applied: applied.slice(0, limit).map((doc) => Number(doc.lastProcessedAt)),
-      more: received.length > limit || applied.length > limit,
+      more: receivedTimes.length > limit || received.length > limit || applied.length > limit,
     };
   }
 }

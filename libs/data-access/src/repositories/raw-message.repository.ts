@@ -1,62 +1,101 @@
 import type { Connection } from 'mongoose';
 import type { ObjectType, PropertyValue, SyncBatchMessage, V2Associations } from '@ecomm-sync/contracts';
-import { driverCollection } from '../driver-collection';
+import { driverCollection, type KeyedDoc } from '../driver-collection';
 import { keyFilter, type ObjectKey } from '../object-key';
 import { rawMessageModel } from '../models/raw-message.model';
 import { onlyDuplicateKeyErrors } from './duplicate-key';
 
+/** One message as the log keeps it, in a batch's document or (older deployments) a document of its own. */
+interface LoggedMessage {
+  action: StoredRawMessage['action'];
+  changedAt: number | null;
+  properties: [string, PropertyValue][];
+  associations: V2Associations | null;
+}
+
+const stored = (message: LoggedMessage, batch: KeyedDoc): StoredRawMessage => ({
+  action: message.action,
+  changedAt: message.changedAt ?? null,
+  receivedAt: batch.receivedAt as number,
+  source: batch.source as string,
+  properties: Object.fromEntries(message.properties),
+  associations: message.associations ?? null,
+});
+
+/**
+ * The log of every message as received: one document per accepted batch (decision 0055), keyed
+ * by the batch id, with the ids of the objects it carries. Deployments from before it hold one
+ * document per message (`<batchId>:<seq>`); both are read alike.
+ */
 export class RawMessageRepository {
   private readonly messages;
 
   constructor(connection: Connection) {
-    this.messages = rawMessageModel(connection);
+    this.messages = driverCollection<KeyedDoc>(rawMessageModel(connection));
   }
 
   /** Appends every message of a batch once; a redelivered batch adds nothing. */
   async append(batch: SyncBatchMessage): Promise<void> {
-    const docs = batch.messages.map((message, seq) => ({
-      _id: `${batch.batchId}:${seq}`,
-      batchId: batch.batchId,
-      seq,
-      portalId: batch.tenant.portalId,
-      appId: batch.tenant.appId,
-      storeId: batch.storeId,
-      objectType: batch.objectType,
-      externalObjectId: message.externalObjectId,
-      action: message.action,
-      changedAt: message.changedAt,
-      receivedAt: batch.receivedAt,
-      source: batch.source,
-      properties: Object.entries(message.properties),
-      associations: message.associations ?? null,
-    }));
     try {
-      await driverCollection<{ _id: string }>(this.messages).insertMany(docs, { ordered: false });
+      await this.messages.insertOne({
+        _id: batch.batchId,
+        portalId: batch.tenant.portalId,
+        appId: batch.tenant.appId,
+        storeId: batch.storeId,
+        objectType: batch.objectType,
+        receivedAt: batch.receivedAt,
+        source: batch.source,
+        count: batch.messages.length,
+        objectIds: [...new Set(batch.messages.map((message) => message.externalObjectId))],
+        messages: batch.messages.map((message) => ({
+          externalObjectId: message.externalObjectId,
+          action: message.action,
+          changedAt: message.changedAt,
+          /** [name, value] pairs: sender names may hold characters MongoDB keys may not. */
+          properties: Object.entries(message.properties),
+          associations: message.associations ?? null,
+        })),
+      });
     } catch (error) {
       if (!onlyDuplicateKeyErrors(error)) throw error;
     }
   }
 
   async countForBatch(batchId: string): Promise<number> {
+    const [batch] = await this.messages.find({ _id: batchId }, { projection: { count: 1 } }).toArray();
+    if (batch) return Number(batch.count);
     return this.messages.countDocuments({ batchId });
   }
 
   /** One object's messages as received, newest first (the console's inspector), at most `limit`. */
   async listForObject(key: ObjectKey, limit: number): Promise<{ messages: StoredRawMessage[]; hasMore: boolean }> {
-    const docs = await this.messages.collection
-      .find(keyFilter(key), { projection: { _id: 0, action: 1, changedAt: 1, receivedAt: 1, source: 1, properties: 1, associations: 1, seq: 1 } })
-      .sort({ receivedAt: -1, seq: -1 })
-      .limit(limit + 1)
-      .toArray();
-    const messages = docs.slice(0, limit).map((doc) => ({
-      action: doc.action as StoredRawMessage['action'],
-      changedAt: (doc.changedAt as number | null) ?? null,
-      receivedAt: doc.receivedAt as number,
-      source: doc.source as string,
-      properties: Object.fromEntries(doc.properties as [string, PropertyValue][]),
-      associations: (doc.associations as V2Associations | null) ?? null,
-    }));
-    return { messages, hasMore: docs.length > limit };
+    const { externalObjectId, ...scope } = keyFilter(key);
+    const [batches, ownDocuments] = await Promise.all([
+      this.messages
+        .find({ ...scope, objectIds: externalObjectId }, { projection: { receivedAt: 1, source: 1, messages: 1 } })
+        .sort({ receivedAt: -1 })
+        .limit(limit + 1)
+        .toArray(),
+      this.messages
+        .find(
+          { ...scope, externalObjectId },
+          { projection: { _id: 0, action: 1, changedAt: 1, receivedAt: 1, source: 1, properties: 1, associations: 1, seq: 1 } },
+        )
+        .sort({ receivedAt: -1, seq: -1 })
+        .limit(limit + 1)
+        .toArray(),
+    ]);
+    const found = [
+      ...batches.flatMap((batch) =>
+        (batch.messages as (LoggedMessage & { externalObjectId: string })[]).flatMap((message, seq) =>
+          message.externalObjectId === externalObjectId ? [{ seq, message: stored(message, batch) }] : [],
+        ),
+      ),
+      ...ownDocuments.map((doc) => ({ seq: doc.seq as number, message: stored(doc as unknown as LoggedMessage, doc) })),
+    ]
+      .sort((a, b) => b.message.receivedAt - a.message.receivedAt || b.seq - a.seq)
+      .map(({ message }) => message);
+    return { messages: found.slice(0, limit), hasMore: found.length > limit };
   }
 }
 
