@@ -52,7 +52,8 @@ export function ActivityChart({ session, query }: { session: Session; query: Rec
           <p data-activity-totals>
             Last {window}: <strong data-received-total>{totals.received}</strong> messages received, <strong data-applied-total>{totals.applied}</strong>{' '}
             objects applied
-            {data.partial ? ' (at least: more than one read counts)' : ''}. Applied counts each object at its last processed time.
+            {data.partial ? ' (at least: more than one read counts)' : ''}. An object counts as applied once, at its last processed time, when it is in the CRM
+            with no open error (the meaning the tables use).
           </p>
           <svg
             viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
