@@ -32,6 +32,7 @@ const ROUTES: { pattern: string; roles: Session['role'][]; title: string; render
   { pattern: '/console/portals/:portalId/report', roles: ['customer'], title: 'Reporting', render: (p) => <ReportPage {...p} /> },
   { pattern: '/console/apps/:appId/report', roles: ['integrator'], title: 'Reporting', render: (p) => <ReportPage {...p} /> },
   { pattern: '/console/portals/:portalId/alerts', roles: ['customer'], title: 'Alerts', render: (p) => <AlertsPage {...p} /> },
+  { pattern: '/console/apps/:appId/alerts', roles: ['integrator'], title: 'Alerts', render: (p) => <AlertsPage {...p} /> },
   { pattern: '/console/portals/:portalId/stores', roles: ['customer'], title: 'Stores and imports', render: (p) => <StoresPage {...p} /> },
   { pattern: '/console/operations', roles: ['operator'], title: 'Operations', render: (p) => <OperationsPage {...p} /> },
 ];

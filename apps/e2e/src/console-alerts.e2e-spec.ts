@@ -1,14 +1,18 @@
+import axios from 'axios';
 import type { Browser, Page } from 'playwright-core';
 import type { AlertNoticeBody } from '@ecomm-sync/contracts';
 import { aV2Message, aV2Submission, startWebhookReceiver, type TestPortal, type TestStack, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
 import { expectAccessible, newPage, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
 import { gatewayClient } from './gateway-client';
+import { installAnApplication } from './integrator';
 
 /**
  * Issue 29, item 1 in the console: the alerts page (rules with their state, the install's two
  * among them; destinations, a webhook's signing secret shown once; notices with their delivery)
  * and the overview's alerts card, in chromium against the whole stack. No SMTP server is
- * configured, so an e-mail notice fails, saying why: the page shows both deliveries.
+ * configured, so an e-mail notice fails, saying why: the page shows both deliveries. An integrator
+ * manages its application's rules and destinations in a portal that installed it, apart from the
+ * portal's own.
  */
 const PHONE = { width: 390, height: 844 };
 
@@ -168,5 +172,43 @@ describe('the console’s alerts page in a browser', () => {
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Overview' }).click();
     await page.getByRole('region', { name: 'Alerts', exact: true }).locator('li[data-rule-name]').first().waitFor();
     expect({ page: 'overview', overflowPx: await overflow() }).toEqual({ page: 'overview', overflowPx: 0 });
+  });
+
+  it('when an integrator opens its alerts page, then it manages its application’s rules and destinations in the portal, and sees none of the portal’s own', async () => {
+    const portal = await stack.createPortal();
+    const alertsApi = `${stack.gatewayUrl}/console/api/v1/alerts`;
+    await axios.post(`${alertsApi}/rules`, { name: 'Portal lag', condition: { kind: 'sync-lag', minutes: 30 } }, { params: { hapikey: portal.apiKey } });
+    const app = await installAnApplication(stack, portal, { developer: 'Alerting integrator', application: 'Alerting connector' });
+    const page = await newPage(browser);
+    await signIn(page, stack, 'integrator', { 'Developer API key': app.developerKey, 'Application id': app.appId });
+    await page.waitForURL(`**/console/apps/${app.appId}/overview`);
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Alerts' }).click();
+    // The only portal that installed the application is picked by itself.
+    await page.waitForURL(`**/console/apps/${app.appId}/alerts?portalId=${portal.portalId}`);
+    await page.getByText(`These are your application's rules in portal ${portal.portalId}`).waitFor();
+    for (const name of ['CRM connection failing', 'Import failed']) await page.locator(`tr[data-rule-name="${name}"][data-status="ok"]`).waitFor();
+
+    await addDestination(page, 'E-mail', 'E-mail address', 'oncall@connector.example');
+    await status(page, 'Destination oncall@connector.example added.');
+    const addForm = page.getByRole('form', { name: 'Add a rule' });
+    await addForm.getByLabel('Name').fill('Connector bad e-mails');
+    await addForm.getByLabel('Error type').selectOption('INVALID_EMAIL_ADDRESS');
+    await addForm.getByLabel('Threshold (open errors)').fill('5');
+    await addForm.getByRole('button', { name: 'Add the rule' }).click();
+    await status(page, 'Rule “Connector bad e-mails” added.');
+    await page.locator('tr[data-rule-name="Connector bad e-mails"][data-status="ok"]').waitFor();
+
+    expect((await ruleNames(page)).sort()).toEqual(['CRM connection failing', 'Connector bad e-mails', 'Import failed']);
+    expect(await page.locator('tr[data-destination]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-destination')))).toEqual([
+      'oncall@connector.example',
+    ]);
+    // The application's rule is the application's in that portal; the portal's own are the customer's alone.
+    const asApp = (await axios.get(alertsApi, { params: { hapikey: app.developerKey, appId: app.appId, portalId: portal.portalId } })).data;
+    expect(asApp.rules.find((r: { name: string }) => r.name === 'Connector bad e-mails')).toMatchObject({ portalId: portal.portalId, appId: app.appId });
+    const asPortal = (await axios.get(alertsApi, { params: { hapikey: portal.apiKey } })).data;
+    expect(asPortal.rules.map((r: { name: string }) => r.name).sort()).toEqual(['CRM connection failing', 'Import failed', 'Portal lag']);
+    expect(asPortal.destinations).toEqual([]);
+    await expectAccessible(page, 'alerts of an integrator');
+    await screenshot(page, 'alerts-integrator');
   });
 });

@@ -10,6 +10,9 @@ const OTHER = 8502;
 describe('the console alerts API', () => {
   let fixture: GatewayFixture;
   const key = 'pk-alerts-own';
+  /** Two integrators' applications, both installed in PORTAL. */
+  const integrator = { apiKey: '', appId: '' };
+  const otherIntegrator = { apiKey: '', appId: '' };
   const as = (method: 'get' | 'post' | 'put' | 'delete', path: string, query = '') => request(fixture.app)[method](`${path}?hapikey=${key}${query}`);
 
   beforeAll(async () => {
@@ -17,6 +20,15 @@ describe('the console alerts API', () => {
     const credentials = gatewayCredentials(fixture.app, fixture.database.repositories);
     await credentials.portal(PORTAL, key);
     await credentials.portal(OTHER, 'pk-alerts-other');
+    for (const [held, name] of [
+      [integrator, 'Connector'],
+      [otherIntegrator, 'Other connector'],
+    ] as const) {
+      const developer = await credentials.developer(name);
+      held.apiKey = developer.apiKey;
+      held.appId = (await credentials.app(developer.developerId, name)).appId;
+      await credentials.install(PORTAL, held.appId);
+    }
   });
   afterAll(() => fixture.close());
 
@@ -110,5 +122,78 @@ describe('the console alerts API', () => {
     expect(
       (await request(fixture.app).get('/console/api/v1/alerts?hapikey=pk-alerts-other').expect(200)).body.rules.map((r: { id: string }) => r.id),
     ).not.toContain(own.id);
+  });
+
+  /** A developer key's call for its application in `portalId` (the console's integrator pages). */
+  const asApp = (app: { apiKey: string; appId: string }, method: 'get' | 'post' | 'put' | 'delete', path: string, portalId = PORTAL) =>
+    request(fixture.app)[method](`${path}?hapikey=${app.apiKey}&appId=${app.appId}&portalId=${portalId}`);
+  const ids = (listed: { id: string }[]) => listed.map((item) => item.id);
+
+  it("when an integrator adds a rule and a destination in a portal that installed its application then they are its application's, apart from the portal's own", async () => {
+    const portalOwn = (
+      await as('post', '/console/api/v1/alerts/rules')
+        .send({ name: 'Portal lag', condition: { kind: 'sync-lag', minutes: 5 } })
+        .expect(201)
+    ).body;
+    const portalRules = ids((await as('get', '/console/api/v1/alerts').expect(200)).body.rules);
+
+    const defaults = (await asApp(integrator, 'get', '/console/api/v1/alerts').expect(200)).body;
+    expect(defaults.rules.map((rule: { name: string; appId: string }) => [rule.name, rule.appId])).toEqual([
+      ['CRM connection failing', integrator.appId],
+      ['Import failed', integrator.appId],
+    ]);
+    const rule = { name: 'Connector lag', condition: { kind: 'sync-lag', minutes: 20 } };
+    const created = (await asApp(integrator, 'post', '/console/api/v1/alerts/rules').send(rule).expect(201)).body;
+    expect(created).toMatchObject({ portalId: PORTAL, appId: integrator.appId, name: 'Connector lag', isDefault: false });
+    const destination = (
+      await asApp(integrator, 'post', '/console/api/v1/alerts/destinations').send({ kind: 'email', email: 'oncall@connector.example' }).expect(201)
+    ).body;
+
+    const seen = (await asApp(integrator, 'get', '/console/api/v1/alerts').expect(200)).body;
+    expect(seen.rules.map((r: { name: string }) => r.name)).toEqual(['CRM connection failing', 'Import failed', 'Connector lag']);
+    expect(ids(seen.rules)).not.toContain(portalOwn.id);
+    expect(ids(seen.rules).filter((id) => portalRules.includes(id))).toEqual([]);
+    expect(ids(seen.destinations)).toEqual([destination.id]);
+    const portalView = (await as('get', '/console/api/v1/alerts').expect(200)).body;
+    expect(ids(portalView.rules)).not.toContain(created.id);
+    expect(ids(portalView.destinations)).not.toContain(destination.id);
+  });
+
+  it("when an integrator edits or deletes the portal's own rule or destination, or another application's, then it answers 404 and nothing changes", async () => {
+    const portalRule = (
+      await as('post', '/console/api/v1/alerts/rules')
+        .send({ name: 'Portal only', condition: { kind: 'import-failed' } })
+        .expect(201)
+    ).body;
+    const portalDestination = (await as('post', '/console/api/v1/alerts/destinations').send({ kind: 'email', email: 'shop@shop.example' }).expect(201)).body;
+    const appRule = (
+      await asApp(integrator, 'post', '/console/api/v1/alerts/rules')
+        .send({ name: 'App only', condition: { kind: 'import-failed' } })
+        .expect(201)
+    ).body;
+    const appDestination = (
+      await asApp(integrator, 'post', '/console/api/v1/alerts/destinations').send({ kind: 'email', email: 'app@connector.example' }).expect(201)
+    ).body;
+    const renamed = { name: 'Taken over', condition: { kind: 'import-failed' } };
+
+    await asApp(integrator, 'put', `/console/api/v1/alerts/rules/${portalRule.id}`).send(renamed).expect(404);
+    await asApp(integrator, 'delete', `/console/api/v1/alerts/rules/${portalRule.id}`).expect(404);
+    await asApp(integrator, 'delete', `/console/api/v1/alerts/destinations/${portalDestination.id}`).expect(404);
+    await asApp(otherIntegrator, 'put', `/console/api/v1/alerts/rules/${appRule.id}`).send(renamed).expect(404);
+    await asApp(otherIntegrator, 'delete', `/console/api/v1/alerts/rules/${appRule.id}`).expect(404);
+    await asApp(otherIntegrator, 'delete', `/console/api/v1/alerts/destinations/${appDestination.id}`).expect(404);
+    const others = (await asApp(otherIntegrator, 'get', '/console/api/v1/alerts').expect(200)).body;
+    expect(ids(others.rules)).not.toContain(appRule.id);
+    expect(ids(others.destinations)).not.toContain(appDestination.id);
+    // Its application in a portal that did not install it: not found, as for any other tenant.
+    await asApp(integrator, 'get', '/console/api/v1/alerts', OTHER).expect(404);
+    await asApp(integrator, 'post', '/console/api/v1/alerts/rules', OTHER).send(renamed).expect(404);
+
+    const portalView = (await as('get', '/console/api/v1/alerts').expect(200)).body;
+    expect(portalView.rules.find((r: { id: string }) => r.id === portalRule.id)).toMatchObject({ name: 'Portal only', appId: null });
+    expect(ids(portalView.destinations)).toContain(portalDestination.id);
+    const appView = (await asApp(integrator, 'get', '/console/api/v1/alerts').expect(200)).body;
+    expect(appView.rules.find((r: { id: string }) => r.id === appRule.id)).toMatchObject({ name: 'App only', appId: integrator.appId });
+    expect(ids(appView.destinations)).toContain(appDestination.id);
   });
 });

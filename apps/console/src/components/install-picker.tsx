@@ -93,3 +93,13 @@ export function usePickedPortal(): [string, (portalId: string, how?: { auto: boo
   };
   return [query.get('portalId') ?? '', pick];
 }
+
+/** An integrator's page about one portal at a time: its pick among the portals that installed the application, applied on commit. */
+export function PortalPick({ session, portalId, onPick }: { session: Session; portalId: string; onPick: (portalId: string, how?: { auto: boolean }) => void }) {
+  const installs = useInstalls(session);
+  return (
+    <form className="filters" aria-label="Which portal" onSubmit={(e) => e.preventDefault()}>
+      <InstallPicker installs={installs} what="portal" value={portalId} onChange={onPick} applyOnCommit />
+    </form>
+  );
+}

@@ -23,7 +23,7 @@ export function Layout({ session, onSignOut, children }: { session: Session; onS
     const app = encodeURIComponent(session.appId ?? '');
     links.push({ to: `/console/apps/${app}/overview`, label: 'Overview' }, { to: `/console/apps/${app}/errors`, label: 'Errors' });
     links.push({ to: `/console/apps/${app}/inspector`, label: 'Object inspector' }, { to: `/console/apps/${app}/mappings`, label: 'Mappings' });
-    links.push({ to: `/console/apps/${app}/report`, label: 'Reporting' });
+    links.push({ to: `/console/apps/${app}/report`, label: 'Reporting' }, { to: `/console/apps/${app}/alerts`, label: 'Alerts' });
   } else {
     links.push({ to: '/console/operations', label: 'Operations' });
   }

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import type { ConsoleAlertRule } from '@ecomm-sync/contracts';
-import { ActionResult, PolledView, UpdatedAt } from '../components/states';
+import { PortalPick, usePickedPortal } from '../components/install-picker';
+import { ActionResult, Empty, PolledView, UpdatedAt } from '../components/states';
 import type { Session } from '../session';
 import { ruleInputOf } from './alert-rule-draft';
 import { AlertRuleForm } from './alert-rule-form';
@@ -8,16 +9,39 @@ import { AlertRulesTable } from './alert-rules';
 import { AlertDestinationForm, AlertDestinationsTable, SigningSecret } from './alert-destinations';
 import { AlertNotices } from './alert-notices';
 import { useAlerts } from './use-alerts';
+import { tenantQuery } from './scope';
 import { storeIds, useStores } from './use-stores';
 
 /**
  * Alerts (issue 29): the tenant's rules with their state (the install's two included), added,
  * edited, disabled and deleted here; the destinations notices go to; the newest notices and how
- * their delivery went.
+ * their delivery went. A customer manages its portal's; an integrator its application's in one of
+ * the portals that installed it, picked here (the portal's own rules are the customer's).
  */
 export function AlertsPage({ session, params }: { session: Session; params: Record<string, string> }) {
-  const alerts = useAlerts(session, params);
-  const stores = useStores(session, params);
+  const integrator = session.role === 'integrator';
+  const [portalId, pickPortal] = usePickedPortal();
+  return (
+    <>
+      <h1>Alerts</h1>
+      {integrator ? <PortalPick session={session} portalId={portalId} onPick={pickPortal} /> : null}
+      {integrator && !portalId ? (
+        <Empty title="Pick a portal">
+          <p>Your application&apos;s alert rules and destinations are kept per portal: pick one of the portals that installed it.</p>
+        </Empty>
+      ) : (
+        // A new portal starts afresh: no rule left open in the form, no secret of another portal's destination.
+        <AlertsSections key={portalId} session={session} params={params} portalId={portalId} />
+      )}
+    </>
+  );
+}
+
+function AlertsSections({ session, params, portalId }: { session: Session; params: Record<string, string>; portalId: string }) {
+  const integrator = session.role === 'integrator';
+  const alerts = useAlerts(session, tenantQuery(session, params, portalId));
+  // An integrator's overview lists its stores in every portal: a rule is about the picked one's.
+  const stores = useStores(session, params).filter((store) => !integrator || String(store.portalId) === portalId);
   const [editing, setEditing] = useState<ConsoleAlertRule | null>(null);
   const rulesHeading = useRef<HTMLHeadingElement>(null);
   const destinationsHeading = useRef<HTMLHeadingElement>(null);
@@ -28,7 +52,6 @@ export function AlertsPage({ session, params }: { session: Session; params: Reco
 
   return (
     <>
-      <h1>Alerts</h1>
       <UpdatedAt at={alerts.polled.updatedAt} />
       <PolledView polled={alerts.polled} what="the alerts">
         {({ rules, destinations, notices }) => (
@@ -40,6 +63,7 @@ export function AlertsPage({ session, params }: { session: Session; params: Reco
               <p className="help">
                 Each rule is checked once a minute. When it starts firing, and when it is resolved, each destination gets one notice. The two rules that came
                 with the install can be edited or disabled, not deleted.
+                {integrator ? ` These are your application's rules in portal ${portalId}; the portal's own rules are not shown here.` : ''}
               </p>
               <ActionResult notice={alerts.rules.notice} />
               <AlertRulesTable

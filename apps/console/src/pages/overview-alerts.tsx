@@ -3,11 +3,12 @@ import { Link } from '../router';
 import type { Session } from '../session';
 import { firingFirst, statusOf } from './alert-rule-draft';
 import { RuleStatusBadge } from './alert-rules';
+import { scopeQuery } from './scope';
 import { useAlertsRead } from './use-alerts';
 
 /** The overview's alerts card: every rule's state, firing ones first, linking to the alerts page. */
 export function AlertsCard({ session, params, alertsPath }: { session: Session; params: Record<string, string>; alertsPath: string }) {
-  const polled = useAlertsRead(session, params, 15_000);
+  const polled = useAlertsRead(session, scopeQuery(session, params), 15_000);
   const rules = firingFirst(polled.data?.rules ?? []);
   const firing = rules.filter((rule) => statusOf(rule) === 'firing').length;
   // A refused page (another portal, an expired sign-in) says so once, in the overview's own state.

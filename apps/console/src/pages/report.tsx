@@ -1,10 +1,10 @@
 import type { ConsoleReport, ConsoleStoreReport } from '@ecomm-sync/contracts';
 import { sessionApi } from '../api';
-import { InstallPicker, useInstalls, usePickedPortal } from '../components/install-picker';
+import { PortalPick, useInstalls, usePickedPortal } from '../components/install-picker';
 import { Empty, PolledView, UpdatedAt } from '../components/states';
 import type { Session } from '../session';
 import { usePolling, type Polled } from '../use-polling';
-import { scopeQuery } from './scope';
+import { tenantQuery } from './scope';
 import { appNames, ownerLabel, ownerOf } from './store-owner';
 
 const money = (amount: number) => amount.toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -70,22 +70,12 @@ function StoreReport({ store, names }: { store: ConsoleStoreReport; names: Reado
   );
 }
 
-/** An integrator reads one portal's report at a time (each reads that portal's CRM): picked from the portals that installed the application. */
-function IntegratorPortal({ session, portalId, onPick }: { session: Session; portalId: string; onPick: (portalId: string) => void }) {
-  const installs = useInstalls(session);
-  return (
-    <form className="filters" aria-label="Which portal" onSubmit={(e) => e.preventDefault()}>
-      <InstallPicker installs={installs} what="portal" value={portalId} onChange={onPick} applyOnCommit />
-    </form>
-  );
-}
-
 /** The reporting dashboard the install adds: per store, from the CRM's deals and line items. */
 export function ReportPage({ session, params }: { session: Session; params: Record<string, string> }) {
   const integrator = session.role === 'integrator';
   const [portalId, pickPortal] = usePickedPortal();
   const waiting = integrator && !portalId;
-  const query = { ...scopeQuery(session, params), ...(integrator && portalId ? { portalId } : {}) };
+  const query = tenantQuery(session, params, portalId);
   const polled = usePolling(
     () => (waiting ? Promise.resolve(undefined) : sessionApi<ConsoleReport>(session, '/console/api/v1/report', { query })),
     [session.secret, params.portalId, params.appId, portalId],
@@ -95,7 +85,8 @@ export function ReportPage({ session, params }: { session: Session; params: Reco
   return (
     <>
       <h1>Reporting</h1>
-      {integrator ? <IntegratorPortal session={session} portalId={portalId} onPick={pickPortal} /> : null}
+      {/* An integrator reads one portal's report at a time (each reads that portal's CRM). */}
+      {integrator ? <PortalPick session={session} portalId={portalId} onPick={pickPortal} /> : null}
       {waiting ? (
         <Empty title="Pick a portal">
           <p>The report reads one portal&apos;s CRM at a time: pick one of the portals that installed your application.</p>

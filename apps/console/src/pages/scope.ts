@@ -5,6 +5,15 @@ import type { Session } from '../session';
 export const scopeQuery = (session: Session, params: Record<string, string>): Record<string, string | undefined> =>
   session.role === 'customer' ? { portalId: params.portalId } : {};
 
+/**
+ * The query of a page that reads one tenant at a time: a customer's portal from the URL; for an
+ * integrator, its application in the portal it picked (`?portalId=`, InstallPicker).
+ */
+export const tenantQuery = (session: Session, params: Record<string, string>, pickedPortalId: string): Record<string, string | undefined> => ({
+  ...scopeQuery(session, params),
+  ...(session.role === 'integrator' && pickedPortalId ? { portalId: pickedPortalId } : {}),
+});
+
 export const OBJECT_TYPES = ['CONTACT', 'DEAL', 'PRODUCT', 'LINE_ITEM'] as const;
 export const typeLabel: Record<string, string> = { CONTACT: 'Contacts', DEAL: 'Deals', PRODUCT: 'Products', LINE_ITEM: 'Line items' };
 

@@ -4,7 +4,6 @@ import { sessionApi } from '../api';
 import type { Session } from '../session';
 import { useAction } from '../use-action';
 import { usePolling } from '../use-polling';
-import { scopeQuery } from './scope';
 
 const ALERTS = '/console/api/v1/alerts';
 
@@ -21,22 +20,25 @@ export interface ShownSecret {
   secret: string;
 }
 
+/** Which tenant's alerts: the query of the page's tenant (scope.ts `tenantQuery`). */
+type TenantQuery = Record<string, string | undefined>;
+
 /** The tenant's alerts, read every `intervalMs` (the overview's card reads them less often than the alerts page). */
-export const useAlertsRead = (session: Session, params: Record<string, string>, intervalMs = 5000) =>
-  usePolling(() => sessionApi<ConsoleAlerts>(session, ALERTS, { query: scopeQuery(session, params) }), [session.secret, params.portalId], intervalMs);
+export const useAlertsRead = (session: Session, query: TenantQuery, intervalMs = 5000) =>
+  usePolling(() => sessionApi<ConsoleAlerts>(session, ALERTS, { query }), [session.secret, query.portalId], intervalMs);
 
 const quoted = (name: string) => `“${name}”`;
 
 /**
  * The alerts page's state: the polled read, and the rules' and destinations' actions, each with
  * its own notice (shown beside its section). Every action reads the alerts again when it ends.
+ * An integrator's are its application's rules and destinations in the portal it picked.
  */
-export function useAlerts(session: Session, params: Record<string, string>) {
-  const polled = useAlertsRead(session, params);
+export function useAlerts(session: Session, query: TenantQuery) {
+  const polled = useAlertsRead(session, query);
   const rules = useAction();
   const destinations = useAction();
   const [secret, setSecret] = useState<ShownSecret | null>(null);
-  const query = scopeQuery(session, params);
   const path = (kind: 'rules' | 'destinations', id?: string) => `${ALERTS}/${kind}${id ? `/${encodeURIComponent(id)}` : ''}`;
   const reloaded = <T>(result: Promise<T>) => result.finally(polled.reload);
 
