@@ -38,7 +38,12 @@ export const alertEvaluatorConfigSchema = {
     format: 'url',
     default: 'http://127.0.0.1:3100',
   },
-  CRM_TIMEOUT_MS: { doc: "timeout of the CRM connection rule's request (one cheap read per portal and interval)", format: 'int', default: 15000 },
+  CRM_TIMEOUT_MS: { doc: "timeout of the CRM connection rule's request (one cheap read per connection and probe interval)", format: 'int', default: 15000 },
+  ALERT_CRM_PROBE_INTERVAL_MS: {
+    doc: "how often the CRM connection rule reads a connection's deal pipelines (from the shared request budget), per replica; in between its last answer stands (5 minutes)",
+    format: 'int',
+    default: 300000,
+  },
   CRM_ALLOW_HTTP: {
     doc: "let a portal's hosted CRM connection use http (development and tests); otherwise only https, since every request carries the account's token",
     format: 'boolean',

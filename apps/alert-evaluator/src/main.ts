@@ -64,7 +64,7 @@ runService({
         counters: alertCounters,
         unapplied: database.repositories.objectStates,
         enqueue: (noticeId) => broker.publish(TOPICS.alertNotice, { noticeId } satisfies AlertNoticeMessage),
-        probeCrm: crmProbe(database.repositories.portals, connections),
+        probeCrm: crmProbe(database.repositories.portals, connections, { everyMs: config.ALERT_CRM_PROBE_INTERVAL_MS }),
         clock: Date.now,
         logger,
       },

@@ -50,7 +50,14 @@ describe('alerts and notices', () => {
       () => ({ status: 200, json: {} }),
     );
     stack = await TestStack.start({
-      env: { ALERT_EVALUATION_INTERVAL_MS: '500', ALERT_SMTP_URL: smtp.url, ALERT_NOTICE_BACKOFF_BASE_MS: '100', CRM_PROPERTY_CACHE_MS: '0' },
+      env: {
+        ALERT_EVALUATION_INTERVAL_MS: '500',
+        // The CRM probe as often as the rules are evaluated: the revoked token is seen within the test's wait, not after 5 minutes.
+        ALERT_CRM_PROBE_INTERVAL_MS: '500',
+        ALERT_SMTP_URL: smtp.url,
+        ALERT_NOTICE_BACKOFF_BASE_MS: '100',
+        CRM_PROPERTY_CACHE_MS: '0',
+      },
     });
     await stack.startApp('alert-evaluator', 'second');
     portal = await stack.createPortal();

@@ -48,6 +48,7 @@ export type {
   AlertNoticeRepository,
   AlertNoticeStatus,
   NewAlertNotice,
+  RequeueWindow,
 } from './repositories/alert-notice.repository';
 export { alertNoticeId } from './repositories/alert-notice.repository';
 export type { AlertCountersRepository, CounterNeeds } from './repositories/alert-counters.repository';

@@ -129,6 +129,22 @@ describe('EvaluateAlertsUseCase', () => {
     expect((await rules.find(tenant, rule.id))!.outbox).toBeNull();
   });
 
+  it('when the sender has not taken a notice for ten intervals then each tick queues it again at most once per interval, not on every tick', async () => {
+    const rule = aRule();
+    counters.openErrors = { INVALID_EMAIL_ADDRESS: 1 };
+    const start = now;
+    const queuedAt: Record<string, number[]> = {};
+    const timed = replica({
+      enqueue: async (noticeId) => void (queuedAt[noticeId] ??= []).push((now - start) / MINUTE),
+    });
+
+    for (let tick = 0; tick <= 10; tick++, now += MINUTE) await timed.run();
+
+    // Queued when stored; again once it is two intervals old, then at most once per interval (stamped, compare and set).
+    expect(queuedAt).toEqual({ [`${rule.id}:1:dest-1`]: [0, 3, 5, 7, 9], [`${rule.id}:1:dest-2`]: [0, 3, 5, 7, 9] });
+    expect(await notices.find(`${rule.id}:1:dest-1`)).toMatchObject({ status: 'pending', requeuedAt: start + 9 * MINUTE });
+  });
+
   it('when the rule was edited between the claim and the state write then its old evaluation is dropped without a notice', async () => {
     const rule = aRule();
     counters.openErrors = { INVALID_EMAIL_ADDRESS: 1 };

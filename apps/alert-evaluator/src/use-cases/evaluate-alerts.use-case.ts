@@ -16,7 +16,7 @@ import type { Logger } from '@ecomm-sync/runtime';
 export interface EvaluateAlertsPorts {
   rules: Pick<AlertRuleRepository, 'due' | 'claim' | 'writeState' | 'owing' | 'clearOutbox'>;
   destinations: Pick<AlertDestinationRepository, 'list'>;
-  notices: Pick<AlertNoticeRepository, 'store' | 'unqueued'>;
+  notices: Pick<AlertNoticeRepository, 'store' | 'requeue'>;
   counters: Pick<AlertCountersRepository, 'read'>;
   /**
    * The sync lag: when the tenant's (or store's) oldest object not applied yet was accepted. The
@@ -95,7 +95,10 @@ export class EvaluateAlertsUseCase {
       if (outbox) sent += await this.settle(rule, outbox);
     }
     // Notices stored but never queued (the queueing failed): queued again; the sender sends each once.
-    for (const id of await notices.unqueued(now - 2 * this.options.intervalMs, this.options.batchSize)) await this.ports.enqueue(id);
+    // Each is stamped as it is queued again, so a backlog the sender has not reached yet is not queued again on every tick.
+    const { intervalMs, batchSize } = this.options;
+    for (const id of await notices.requeue(now, { storedBefore: now - 2 * intervalMs, requeuedBefore: now - intervalMs }, batchSize))
+      await this.ports.enqueue(id);
     return { evaluated, notices: sent };
   }
 

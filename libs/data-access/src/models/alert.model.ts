@@ -77,12 +77,14 @@ const alertNoticeSchema = new Schema(
     lastError: { type: String, default: null },
     createdAt: { type: Number, required: true },
     sentAt: { type: Number, default: null },
+    /** When the evaluator last queued it again: at most once per evaluation interval. */
+    requeuedAt: { type: Number, default: null },
   },
   { collection: 'alert_notices', versionKey: false, minimize: false },
 );
 // Serves: a tenant's notices in the console, newest first.
 alertNoticeSchema.index({ portalId: 1, appId: 1, createdAt: -1 });
-// Serves: notices stored but never queued (queued again by the evaluator).
+// Serves: notices stored but never queued (queued again by the evaluator; `requeuedAt` is read from the matched ones).
 alertNoticeSchema.index({ status: 1, createdAt: 1 });
 
 export const alertNoticeModel = (connection: Connection) => connection.model('AlertNotice', alertNoticeSchema);

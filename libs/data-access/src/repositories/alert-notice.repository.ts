@@ -38,16 +38,24 @@ export interface AlertNotice {
   lastError: string | null;
   createdAt: number;
   sentAt: number | null;
+  /** When the evaluator last queued it again (a first queueing may have been lost); null before. */
+  requeuedAt: number | null;
 }
 
-export type NewAlertNotice = Omit<AlertNotice, 'id' | 'status' | 'leaseUntil' | 'attempts' | 'lastError' | 'sentAt'>;
+export type NewAlertNotice = Omit<AlertNotice, 'id' | 'status' | 'leaseUntil' | 'attempts' | 'lastError' | 'sentAt' | 'requeuedAt'>;
+
+/** Which pending notices the evaluator queues again: stored before `storedBefore`, not queued again since `requeuedBefore`. */
+export interface RequeueWindow {
+  storedBefore: number;
+  requeuedBefore: number;
+}
 
 type DestinationDoc = Omit<AlertDestination, 'id'> & { _id: string };
 type NoticeDoc = Omit<AlertNotice, 'id'> & { _id: string };
 
 const owned = (tenant: Tenant) => ({ portalId: tenant.portalId, appId: tenant.appId });
 const toDestination = ({ _id, ...doc }: DestinationDoc): AlertDestination => ({ id: _id, ...doc, appId: doc.appId ?? null });
-const toNotice = ({ _id, ...doc }: NoticeDoc): AlertNotice => ({ id: _id, ...doc, appId: doc.appId ?? null });
+const toNotice = ({ _id, ...doc }: NoticeDoc): AlertNotice => ({ id: _id, ...doc, appId: doc.appId ?? null, requeuedAt: doc.requeuedAt ?? null });
 
 /** The one id of a rule's change of state to one destination: storing it twice stores it once. */
 export const alertNoticeId = (ruleId: string, seq: number, destinationId: string) => `${ruleId}:${seq}:${destinationId}`;
@@ -122,7 +130,7 @@ export class AlertNoticeRepository {
         docs.map(({ _id, notice }) => ({
           updateOne: {
             filter: { _id },
-            update: { $setOnInsert: { ...notice, status: 'pending', leaseUntil: null, attempts: 0, lastError: null, sentAt: null } },
+            update: { $setOnInsert: { ...notice, status: 'pending', leaseUntil: null, attempts: 0, lastError: null, sentAt: null, requeuedAt: null } },
             upsert: true,
           },
         })),
@@ -168,13 +176,32 @@ export class AlertNoticeRepository {
     return (await this.notices.find(owned(tenant)).sort({ createdAt: -1, _id: -1 }).limit(limit).toArray()).map(toNotice);
   }
 
-  /** Pending notices stored before `before`: queued again (their first queueing may have been lost). */
-  async unqueued(before: number, limit: number): Promise<string[]> {
-    const docs = await this.notices
-      .find({ status: 'pending', createdAt: { $lt: before } }, { projection: { _id: 1 } })
+  /**
+   * Pending notices to queue again (their queueing may have been lost), oldest first, each stamped
+   * `requeuedAt = now` by compare and set over the stamp read: a notice is queued again at most
+   * once per window, by one replica, however long the backlog. Answers the ids stamped here.
+   */
+  async requeue(now: number, window: RequeueWindow, limit: number): Promise<string[]> {
+    const due = await this.notices
+      .find(
+        {
+          status: 'pending',
+          createdAt: { $lt: window.storedBefore },
+          // null also matches a notice stored before the stamp existed (no field).
+          $or: [{ requeuedAt: null }, { requeuedAt: { $lt: window.requeuedBefore } }],
+        },
+        { projection: { _id: 1, requeuedAt: 1 } },
+      )
       .sort({ createdAt: 1 })
       .limit(limit)
       .toArray();
-    return docs.map((doc) => doc._id);
+    const stamped = await Promise.all(
+      due.map(
+        async (doc) =>
+          (await this.notices.updateOne({ _id: doc._id, status: 'pending', requeuedAt: doc.requeuedAt ?? null }, { $set: { requeuedAt: now } }))
+            .matchedCount === 1,
+      ),
+    );
+    return due.filter((_doc, i) => stamped[i]).map((doc) => doc._id);
   }
 }

@@ -200,6 +200,9 @@ export class ObjectSyncRepository {
    * object's claim is still the caller's (or, for a first record, if no other writer recorded the
    * object first). The others were written by another writer meanwhile; they come back as
    * superseded or contended, as what is recorded now tells.
+   *
+   * Nothing is written to the object's state (the alerts' sync lag): the evaluator judges a state's
+   * marker against `appliedRev` when it reads the lag (ObjectStateRepository.oldestUnapplied).
    */
   async recordProcessed(scope: ObjectScope, records: readonly ProcessedRecord[], claim: Pick<Claim, 'token' | 'firstRecords'>): Promise<RecordOutcome> {
     const outcome: RecordOutcome = { superseded: [], contended: [] };

@@ -57,7 +57,7 @@ export function describeAlertNoticeRepositoryContract(name: string, make: () => 
       expect(await notices.take(id, T + 30_001, T + 60_000)).toMatchObject({ leaseUntil: T + 60_000, attempts: 0 });
     });
 
-    it('when notices are pending, then those stored before the given time are to be queued again, oldest first; taken ones are not', async () => {
+    it('when notices are pending, then those stored before the window are queued again, oldest first, each stamped; taken ones are not', async () => {
       const [old, older, recent, taken] = await notices.store([
         aNewAlertNotice(tenant, { createdAt: T - 10 }),
         aNewAlertNotice(tenant, { createdAt: T - 20 }),
@@ -65,9 +65,25 @@ export function describeAlertNoticeRepositoryContract(name: string, make: () => 
         aNewAlertNotice(tenant, { createdAt: T - 30 }),
       ]);
       await notices.take(taken, T, T + 30_000);
-      const mine = [old, older, recent, taken];
+      const mine = (ids: string[]) => ids.filter((id) => [old, older, recent, taken].includes(id));
 
-      expect((await notices.unqueued(T, 10_000)).filter((id) => mine.includes(id))).toEqual([older, old]);
+      expect(mine(await notices.requeue(T + 5, { storedBefore: T, requeuedBefore: T }, 10_000))).toEqual([older, old]);
+      expect(await notices.find(old)).toMatchObject({ status: 'pending', requeuedAt: T + 5 });
+      expect(await notices.find(recent)).toMatchObject({ requeuedAt: null });
+    });
+
+    it('when the evaluator ticks again within the window, or two replicas at once, then each notice is queued again once per window', async () => {
+      const [id] = await notices.store([aNewAlertNotice(tenant, { createdAt: T - 1_000 })]);
+      const window = (now: number) => ({ storedBefore: now - 200, requeuedBefore: now - 100 });
+      const mine = (ids: string[]) => ids.filter((one) => one === id);
+
+      const atOnce = await Promise.all([notices.requeue(T, window(T), 10_000), notices.requeue(T, window(T), 10_000)]);
+      expect(atOnce.map(mine).flat()).toEqual([id]);
+      expect(mine(await notices.requeue(T + 100, window(T + 100), 10_000))).toEqual([]);
+      expect(mine(await notices.requeue(T + 101, window(T + 101), 10_000))).toEqual([id]);
+      expect(await notices.find(id)).toMatchObject({ requeuedAt: T + 101 });
+      await notices.take(id, T + 102, T + 30_000);
+      expect(mine(await notices.requeue(T + 1_000, window(T + 1_000), 10_000))).toEqual([]);
     });
 
     it("when the console lists a tenant's notices, then it gets the newest first, at most the limit, and none of another tenant", async () => {

@@ -7,6 +7,7 @@ import {
   type AlertNotice,
   type AlertNoticeRepository,
   type NewAlertNotice,
+  type RequeueWindow,
 } from '@ecomm-sync/data-access';
 import { copy, type PublicOf } from '../public-of';
 
@@ -63,7 +64,8 @@ export class FakeAlertDestinationRepository implements PublicOf<AlertDestination
 
 /**
  * AlertNoticeRepository in memory: one notice per natural id (stored twice, stored once), taken by
- * compare and set (pending, failed, or a lease that ran out), as the real one.
+ * compare and set (pending, failed, or a lease that ran out), queued again at most once per
+ * window (the stamp), as the real one.
  */
 export class FakeAlertNoticeRepository implements PublicOf<AlertNoticeRepository> {
   private readonly notices = new Map<string, AlertNotice>();
@@ -71,7 +73,8 @@ export class FakeAlertNoticeRepository implements PublicOf<AlertNoticeRepository
   async store(notices: readonly NewAlertNotice[]): Promise<string[]> {
     return notices.map((notice) => {
       const id = alertNoticeId(notice.ruleId, notice.seq, notice.destinationId);
-      if (!this.notices.has(id)) this.notices.set(id, { ...copy(notice), id, status: 'pending', leaseUntil: null, attempts: 0, lastError: null, sentAt: null });
+      if (!this.notices.has(id))
+        this.notices.set(id, { ...copy(notice), id, status: 'pending', leaseUntil: null, attempts: 0, lastError: null, sentAt: null, requeuedAt: null });
       return id;
     });
   }
@@ -113,11 +116,15 @@ export class FakeAlertNoticeRepository implements PublicOf<AlertNoticeRepository
       .map(copy);
   }
 
-  async unqueued(before: number, limit: number): Promise<string[]> {
-    return [...this.notices.values()]
-      .filter((notice) => notice.status === 'pending' && notice.createdAt < before)
+  async requeue(now: number, window: RequeueWindow, limit: number): Promise<string[]> {
+    const due = [...this.notices.values()]
+      .filter(
+        (notice) =>
+          notice.status === 'pending' && notice.createdAt < window.storedBefore && (notice.requeuedAt === null || notice.requeuedAt < window.requeuedBefore),
+      )
       .sort((a, b) => a.createdAt - b.createdAt)
-      .slice(0, limit)
-      .map((notice) => notice.id);
+      .slice(0, limit);
+    for (const notice of due) notice.requeuedAt = now;
+    return due.map((notice) => notice.id);
   }
 }
