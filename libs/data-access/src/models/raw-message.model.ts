@@ -8,7 +8,7 @@ import { ACTIONS, OBJECT_TYPES } from '@ecomm-sync/contracts';
  */
 const rawMessageSchema = new Schema(
   {
-    /** The batch id: a redelivered batch inserts nothing twice. Older: `<batchId>:<seq>`. */
+    /** The batch id (`<batchId>#<n>` for a large batch's next documents): a redelivered batch inserts nothing twice. Older: `<batchId>:<seq>`. */
     _id: { type: String, required: true },
     portalId: { type: Number, required: true },
     appId: { type: String, default: null },
@@ -16,14 +16,16 @@ const rawMessageSchema = new Schema(
     objectType: { type: String, enum: OBJECT_TYPES, required: true },
     receivedAt: { type: Number, required: true },
     source: { type: String, required: true },
-    /** How many messages the batch held. */
+    /** The batch's id on each of its documents (a batch near 16 MB is several: `<batchId>#<n>`). */
+    batchId: { type: String },
+    /** The position in the batch of this document's first message, and how many it holds. */
+    first: { type: Number },
     count: { type: Number },
     /** The ids of the objects the batch carries, once each: what an object's history is found by. */
     objectIds: { type: [String], default: undefined },
     /** The messages in the order sent: `{externalObjectId, action, changedAt, properties: [name, value][], associations}`. */
     messages: { type: [Schema.Types.Mixed], default: undefined },
     /** Older, one document per message: */
-    batchId: { type: String },
     seq: { type: Number },
     externalObjectId: { type: String },
     action: { type: String, enum: ACTIONS },

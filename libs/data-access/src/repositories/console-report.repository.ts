@@ -60,21 +60,32 @@ export class ConsoleActivityRepository {
     const appliedFilter: Record<string, unknown> = { ...match, lastProcessedAt: { $gte: since }, crmId: { $ne: null }, archived: { $ne: true } };
     if (failedKeys.length > 0) appliedFilter._id = { $nin: failedKeys };
     const [received, applied] = await Promise.all([
-      this.raw
-        .find({ ...match, receivedAt: { $gte: since } }, { projection: { _id: 0, receivedAt: 1, count: 1 } })
-        .limit(limit + 1)
-        .toArray(),
+      this.receivedTimes(match, since, limit),
       this.syncs
         .find(appliedFilter, { projection: { _id: 0, lastProcessedAt: 1 } })
         .limit(limit + 1)
         .toArray(),
     ]);
-    // A batch's document counts each of its messages (`count`); an older document holds one.
-    const receivedTimes = received.flatMap((doc) => Array<number>(Number(doc.count ?? 1)).fill(Number(doc.receivedAt)));
     return {
-      received: receivedTimes.slice(0, limit),
+      received: received.slice(0, limit),
       applied: applied.slice(0, limit).map((doc) => Number(doc.lastProcessedAt)),
-      more: receivedTimes.length > limit || received.length > limit || applied.length > limit,
+      more: received.length > limit || applied.length > limit,
     };
+  }
+
+  /**
+   * When each message arrived, at most `limit + 1` of them: a batch's document counts each of its
+   * messages (`count`; an older document holds one), and the reading stops past the limit so a
+   * busy hour never builds millions of numbers.
+   */
+  private async receivedTimes(match: object, since: number, limit: number): Promise<number[]> {
+    const times: number[] = [];
+    const cursor = this.raw.find({ ...match, receivedAt: { $gte: since } }, { projection: { _id: 0, receivedAt: 1, count: 1 } }).limit(limit + 1);
+    for await (const doc of cursor) {
+      const take = Math.min(Number(doc.count ?? 1), limit + 1 - times.length);
+      for (let i = 0; i < take; i++) times.push(Number(doc.receivedAt));
+      if (times.length > limit) break;
+    }
+    return times;
   }
 }

@@ -34,37 +34,44 @@ export class RawMessageRepository {
     this.messages = driverCollection<KeyedDoc>(rawMessageModel(connection));
   }
 
-  /** Appends every message of a batch once; a redelivered batch adds nothing. */
+  /**
+   * Appends every message of a batch once; a redelivered batch adds nothing. A batch is one
+   * document, or several (`<batchId>#<n>`, in order) when its messages would come near the
+   * server's 16 MB document limit.
+   */
   async append(batch: SyncBatchMessage): Promise<void> {
+    const documents = chunksOf(batch.messages).map(({ first, messages }, n) => ({
+      _id: n === 0 ? batch.batchId : `${batch.batchId}#${n}`,
+      batchId: batch.batchId,
+      portalId: batch.tenant.portalId,
+      appId: batch.tenant.appId,
+      storeId: batch.storeId,
+      objectType: batch.objectType,
+      receivedAt: batch.receivedAt,
+      source: batch.source,
+      first,
+      count: messages.length,
+      objectIds: [...new Set(messages.map((message) => message.externalObjectId))],
+      messages: messages.map((message) => ({
+        externalObjectId: message.externalObjectId,
+        action: message.action,
+        changedAt: message.changedAt,
+        /** [name, value] pairs: sender names may hold characters MongoDB keys may not. */
+        properties: Object.entries(message.properties),
+        associations: message.associations ?? null,
+      })),
+    }));
     try {
-      await this.messages.insertOne({
-        _id: batch.batchId,
-        portalId: batch.tenant.portalId,
-        appId: batch.tenant.appId,
-        storeId: batch.storeId,
-        objectType: batch.objectType,
-        receivedAt: batch.receivedAt,
-        source: batch.source,
-        count: batch.messages.length,
-        objectIds: [...new Set(batch.messages.map((message) => message.externalObjectId))],
-        messages: batch.messages.map((message) => ({
-          externalObjectId: message.externalObjectId,
-          action: message.action,
-          changedAt: message.changedAt,
-          /** [name, value] pairs: sender names may hold characters MongoDB keys may not. */
-          properties: Object.entries(message.properties),
-          associations: message.associations ?? null,
-        })),
-      });
+      await this.messages.insertMany(documents, { ordered: false });
     } catch (error) {
       if (!onlyDuplicateKeyErrors(error)) throw error;
     }
   }
 
+  /** How many messages of a batch are kept (tests and support; every document of the batch, either shape). */
   async countForBatch(batchId: string): Promise<number> {
-    const [batch] = await this.messages.find({ _id: batchId }, { projection: { count: 1 } }).toArray();
-    if (batch) return Number(batch.count);
-    return this.messages.countDocuments({ batchId });
+    const documents = await this.messages.find({ batchId }, { projection: { count: 1 } }).toArray();
+    return documents.reduce((sum, document) => sum + Number(document.count ?? 1), 0);
   }
 
   /** One object's messages as received, newest first (the console's inspector), at most `limit`. */
@@ -72,7 +79,7 @@ export class RawMessageRepository {
     const { externalObjectId, ...scope } = keyFilter(key);
     const [batches, ownDocuments] = await Promise.all([
       this.messages
-        .find({ ...scope, objectIds: externalObjectId }, { projection: { receivedAt: 1, source: 1, messages: 1 } })
+        .find({ ...scope, objectIds: externalObjectId }, { projection: { receivedAt: 1, source: 1, first: 1, messages: 1 } })
         .sort({ receivedAt: -1 })
         .limit(limit + 1)
         .toArray(),
@@ -87,8 +94,8 @@ export class RawMessageRepository {
     ]);
     const found = [
       ...batches.flatMap((batch) =>
-        (batch.messages as (LoggedMessage & { externalObjectId: string })[]).flatMap((message, seq) =>
-          message.externalObjectId === externalObjectId ? [{ seq, message: stored(message, batch) }] : [],
+        (batch.messages as (LoggedMessage & { externalObjectId: string })[]).flatMap((message, index) =>
+          message.externalObjectId === externalObjectId ? [{ seq: Number(batch.first ?? 0) + index, message: stored(message, batch) }] : [],
         ),
       ),
       ...ownDocuments.map((doc) => ({ seq: doc.seq as number, message: stored(doc as unknown as LoggedMessage, doc) })),
@@ -97,6 +104,28 @@ export class RawMessageRepository {
       .map(({ message }) => message);
     return { messages: found.slice(0, limit), hasMore: found.length > limit };
   }
+}
+
+/**
+ * A batch's messages in runs whose JSON stays under CHUNK_JSON_BYTES: stored as BSON with
+ * `[name, value]` pairs, a run of many short properties grows about 3.5 times, so a run stays far
+ * under 16 MB whatever the gateway's body limit lets through.
+ */
+const CHUNK_JSON_BYTES = 2 * 1024 * 1024;
+
+function chunksOf<T>(messages: readonly T[]): { first: number; messages: T[] }[] {
+  const chunks: { first: number; messages: T[] }[] = [];
+  let size = Infinity;
+  messages.forEach((message, index) => {
+    const bytes = JSON.stringify(message).length;
+    if (size + bytes > CHUNK_JSON_BYTES) {
+      chunks.push({ first: index, messages: [] });
+      size = 0;
+    }
+    chunks[chunks.length - 1].messages.push(message);
+    size += bytes;
+  });
+  return chunks.length > 0 ? chunks : [{ first: 0, messages: [] }];
 }
 
 export interface StoredRawMessage {

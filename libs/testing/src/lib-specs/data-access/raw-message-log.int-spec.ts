@@ -38,6 +38,21 @@ describe('the raw message log on the MongoDB-wire server', () => {
     expect((docs[0].messages as { changedAt: number }[]).map((m) => m.changedAt)).toEqual([1, 2, 3]);
   });
 
+  it('when a batch would come near the 16 MB document limit, then it is kept in several documents, every message once and in order', async () => {
+    const big = 'x'.repeat(60_000);
+    const messages = Array.from({ length: 120 }, (_, n) => ({ ...message(n % 2 === 0 ? 'c1' : 'c2', n), properties: { n: String(n), big } }));
+    const batch = aSyncBatch({ tenant: { portalId: 79, appId: null }, receivedAt: 30, messages });
+
+    await database.repositories.rawMessages.append(batch);
+    await database.repositories.rawMessages.append(batch);
+
+    const docs = await database.connection.collection('raw_messages').find({ batchId: batch.batchId }).toArray();
+    expect(docs.length).toBeGreaterThan(1);
+    expect(await database.repositories.rawMessages.countForBatch(batch.batchId)).toBe(120);
+    const c1 = await database.repositories.rawMessages.listForObject({ ...key, portalId: 79 }, 100);
+    expect(c1.messages.map((m) => m.properties.n)).toEqual(Array.from({ length: 60 }, (_, i) => String(118 - 2 * i)));
+  });
+
   it('when older documents of one message each are stored beside batches, then an object reads its messages from both, newest first', async () => {
     const older = {
       portalId: 78,
