@@ -15,7 +15,7 @@ export type { OwnedObjectState } from './repositories/object-state.repository';
 export type { Store, StoreRepository } from './repositories/store.repository';
 export type { RawMessageRepository, StoredRawMessage } from './repositories/raw-message.repository';
 export type { StoredObjectState, StateWrite, ObjectStateRepository } from './repositories/object-state.repository';
-export { UNAPPLIED_SWEEP, type UnappliedSweep } from './repositories/object-state.repository';
+export { UNAPPLIED_SWEEP, type UnappliedSweep } from './repositories/unapplied-sweep';
 export type { Claim, ObjectSync, ProcessedRecord, RecordOutcome, ObjectSyncRepository } from './repositories/object-sync.repository';
 export type { SyncError, NewSyncError, ErrorQuery, SyncErrorRepository } from './repositories/sync-error.repository';
 export type { WaitingObject, WaitingObjectRepository } from './repositories/waiting-object.repository';

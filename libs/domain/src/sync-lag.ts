@@ -26,3 +26,9 @@ export function waitingSince({ since, rev, appliedRev }: LagMarker): number | nu
   if (appliedRev >= rev) return null;
   return since > appliedRev ? since : rev;
 }
+
+/** A read of the sync lag that ended before it could tell (its share of the sweep was used up). */
+export const LAG_NOT_KNOWN = 'not-known' as const;
+
+/** When a tenant's oldest object not applied yet was accepted; null: none waits. */
+export type OldestUnapplied = number | null | typeof LAG_NOT_KNOWN;

@@ -1,5 +1,5 @@
 import type { Tenant } from '@ecomm-sync/contracts';
-import { emptyObjectState, type AlertCondition, type AlertCounters } from '@ecomm-sync/domain';
+import { emptyObjectState, LAG_NOT_KNOWN, type AlertCondition, type AlertCounters } from '@ecomm-sync/domain';
 import {
   anAlertCounters,
   anAlertRule,
@@ -211,5 +211,20 @@ describe('EvaluateAlertsUseCase', () => {
 
     expect(await rules.find(tenant, rule.id)).toMatchObject({ state: { status: 'resolved', value: 0 } });
     expect(queued).toEqual([`${rule.id}:1:dest-1`, `${rule.id}:1:dest-2`, `${rule.id}:2:dest-1`, `${rule.id}:2:dest-2`]);
+  });
+
+  it('when the lag is not known yet (the sweep ran out of pages), then a firing lag rule keeps its state and sends nothing', async () => {
+    const rule = aRule({ kind: 'sync-lag', minutes: 5 });
+    const scope = { tenant, storeId: 'default', objectType: 'CONTACT' as const, receivedAt: now };
+    await states.saveMany(scope, [{ externalObjectId: 'c-1', state: emptyObjectState(), expectedRev: null }]);
+    now += 6 * MINUTE;
+    await replica().run();
+    const sentBefore = queued.length;
+
+    now += MINUTE;
+    await replica({ unapplied: { oldestUnapplied: async () => LAG_NOT_KNOWN } }).run();
+
+    expect(await rules.find(tenant, rule.id)).toMatchObject({ state: { status: 'firing', value: 6 } });
+    expect(queued).toHaveLength(sentBefore);
   });
 });

@@ -9,7 +9,7 @@ import {
   type AlertRuleRepository,
   type ObjectStateRepository,
 } from '@ecomm-sync/data-access';
-import { alertConsolePath, alertSlot, alertTransition, measureAlert, type AlertCounters } from '@ecomm-sync/domain';
+import { alertConsolePath, alertSlot, alertTransition, LAG_NOT_KNOWN, measureAlert, type AlertCounters } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/runtime';
 
 /** The ports of an evaluation: the stored rules, destinations and notices, the counters, and the notice queue. */
@@ -69,7 +69,7 @@ export class EvaluateAlertsUseCase {
     // the replica still working on a fresh one is not raced.
     for (const rule of await rules.owing(now - this.options.intervalMs / 2, this.options.batchSize)) sent += await this.settle(rule, rule.outbox!);
     const due = await rules.due(now, this.options.batchSize);
-    const counters = new Map<string, Promise<AlertCounters>>();
+    const counters = new Map<string, Promise<AlertCounters | null>>();
     const probes = new Map<number, Promise<'refused' | 'ok' | 'unknown'>>();
     const slotEnd = (alertSlot(now, this.options.intervalMs) + 1) * this.options.intervalMs;
     let evaluated = 0;
@@ -79,6 +79,7 @@ export class EvaluateAlertsUseCase {
       const key = `${rule.portalId}|${rule.appId}|${rule.storeId}|${rule.condition.kind === 'open-errors' && rule.condition.measure === 'share'}|${rule.condition.kind === 'sync-lag'}`;
       if (!counters.has(key)) counters.set(key, this.read(rule, now));
       let read = await counters.get(key)!;
+      if (read === null) continue; // the lag is not known yet (a sweep to finish): the rule keeps its state until a later slot
       if (rule.condition.kind === 'crm-connection' && this.ports.probeCrm && read.crmWait === null) {
         // One probe per portal and tick, whatever the number of its tenants' rules.
         if (!probes.has(rule.portalId))
@@ -102,15 +103,15 @@ export class EvaluateAlertsUseCase {
     return { evaluated, notices: sent };
   }
 
-  /** The tenant's counters; the share's denominator and the sync lag only for the rules that measure them. */
-  private async read(rule: AlertRule, now: number): Promise<AlertCounters> {
+  /** The tenant's counters; the share's denominator and the sync lag only for the rules that measure them; null: the lag is not known yet. */
+  private async read(rule: AlertRule, now: number): Promise<AlertCounters | null> {
     const tenant: Tenant = { portalId: rule.portalId, appId: rule.appId };
     const share = rule.condition.kind === 'open-errors' && rule.condition.measure === 'share';
     const [counters, oldestUnappliedAt] = await Promise.all([
       this.ports.counters.read(tenant, rule.storeId, now, { processedLastHour: share }),
       rule.condition.kind === 'sync-lag' ? this.ports.unapplied.oldestUnapplied(tenant, rule.storeId) : null,
     ]);
-    return { ...counters, oldestUnappliedAt };
+    return oldestUnappliedAt === LAG_NOT_KNOWN ? null : { ...counters, oldestUnappliedAt };
   }
 
   /** Stores the outbox's notices (one per destination of the tenant), queues them, and empties the outbox. */

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import type { ObjectScope, ObjectType, PropertyValue, Tenant } from '@ecomm-sync/contracts';
-import { nextRevision, waitingSince, type RawObjectState } from '@ecomm-sync/domain';
+import { nextRevision, type OldestUnapplied, type RawObjectState } from '@ecomm-sync/domain';
 import { objectStateModel } from '../models/object-state.model';
 import { objectSyncModel } from '../models/object-sync.model';
 import { findIn } from '../find-in';
 import { driverCollection, type KeyedDoc } from '../driver-collection';
 import { keyFields, keyStrings } from '../object-key';
 import { onlyDuplicateKeyErrors } from './duplicate-key';
+import { sweepUnapplied, UNAPPLIED_SWEEP, type UnappliedSweep } from './unapplied-sweep';
 
 export interface StoredObjectState {
   externalObjectId: string;
@@ -41,22 +42,6 @@ interface StateDoc {
   rev: number;
   writeToken: string;
 }
-
-/** A state's marker, as the sync lag's sweep reads it (oldestUnapplied). */
-interface Marked {
-  _id: string;
-  rev: number;
-  since: number;
-}
-
-/** How much one read of the sync lag judges at most: pages of marked states, oldest first. */
-export interface UnappliedSweep {
-  pageSize: number;
-  maxPages: number;
-}
-
-/** 40 pages of 500: 20,000 states processed since the last evaluation are cleared by one read. */
-export const UNAPPLIED_SWEEP: UnappliedSweep = { pageSize: 500, maxPages: 40 };
 
 const toState = (doc: StateDoc): RawObjectState => ({
   properties: Object.fromEntries(doc.properties.map(([name, value, changedAt]) => [name, { value, changedAt }])),
@@ -202,63 +187,10 @@ export class ObjectStateRepository {
   }
 
   /**
-   * When the tenant's (or its store's) oldest object not applied yet was accepted; null: none waits.
-   *
-   * The marker the mapper sets (`unappliedSince`) is cleared here, not by the applier (no write on
-   * its hot path): marked states are read oldest first, in pages, beside their statuses
-   * (object_syncs, same `_id`); a state whose revision was processed (`appliedRev >= rev`: applied,
-   * or failed, since an error record is an outcome) loses its marker by compare and set on
-   * `{_id, rev}`, so a state written meanwhile keeps it. A marker older than the processed
-   * revision is stale (set before it, never swept): the object waits since its newest revision
-   * (waitingSince in libs/domain). At most `sweep.maxPages` pages are judged: past them what was
-   * judged answers (the lag may be understated, never overstated), and a later call, starting
-   * where the cleared markers end, goes on with the sweep.
+   * When the tenant's (or its store's) oldest object not applied yet was accepted; null: none waits;
+   * LAG_NOT_KNOWN: this read's share of the sweep ended before it could tell (sweepUnapplied).
    */
-  async oldestUnapplied(tenant: Tenant, storeId: string | null, sweep: UnappliedSweep = UNAPPLIED_SWEEP): Promise<number | null> {
-    const cursor = this.states
-      .find(
-        { portalId: tenant.portalId, appId: tenant.appId, ...(storeId === null ? {} : { storeId }), unappliedSince: { $gte: 0 } },
-        { projection: { _id: 1, rev: 1, unappliedSince: 1 } },
-      )
-      .sort({ unappliedSince: 1 })
-      .batchSize(sweep.pageSize);
-    try {
-      let oldest: number | null = null;
-      for (let pages = 0; ; pages++) {
-        const page: Marked[] = [];
-        while (page.length < (pages === sweep.maxPages ? 1 : sweep.pageSize)) {
-          const doc = await cursor.next();
-          if (!doc) break;
-          page.push({ _id: doc._id, rev: Number(doc.rev), since: Number(doc.unappliedSince) });
-        }
-        if (page.length === 0) return oldest;
-        // The bound: the states left are not judged; what was judged answers (an understatement
-        // at most, never a false alarm), and the next read goes on where the cleared markers end.
-        if (pages === sweep.maxPages) return oldest;
-        const syncs = await findIn(
-          this.syncs,
-          '_id',
-          page.map((state) => state._id),
-          { projection: { appliedRev: 1 } },
-        );
-        const appliedRevs = new Map(syncs.map((sync) => [sync._id, Number(sync.appliedRev ?? 0)]));
-        const processed: Marked[] = [];
-        for (const state of page) {
-          const since = waitingSince({ since: state.since, rev: state.rev, appliedRev: appliedRevs.get(state._id) ?? 0 });
-          if (since === null) processed.push(state);
-          else oldest = Math.min(oldest ?? Infinity, since);
-        }
-        if (processed.length > 0) {
-          await this.states.bulkWrite(
-            processed.map(({ _id, rev }) => ({ updateOne: { filter: { _id, rev }, update: { $unset: { unappliedSince: '' } } } })),
-            { ordered: false },
-          );
-        }
-        // Every state after this page was accepted no earlier than its last: none waits longer.
-        if (oldest !== null && oldest <= page[page.length - 1].since) return oldest;
-      }
-    } finally {
-      await cursor.close();
-    }
+  async oldestUnapplied(tenant: Tenant, storeId: string | null, sweep: UnappliedSweep = UNAPPLIED_SWEEP): Promise<OldestUnapplied> {
+    return sweepUnapplied(this.states, this.syncs, { portalId: tenant.portalId, appId: tenant.appId, ...(storeId === null ? {} : { storeId }) }, sweep);
   }
 }

@@ -1,6 +1,6 @@
 import type { ObjectScope, Tenant } from '@ecomm-sync/contracts';
 import type { ObjectStateRepository, ObjectSyncRepository, ProcessedRecord } from '@ecomm-sync/data-access';
-import { emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
+import { emptyObjectState, LAG_NOT_KNOWN, mergeMessage } from '@ecomm-sync/domain';
 import { aTenant } from '../builders';
 import type { PublicOf } from '../public-of';
 
@@ -98,13 +98,25 @@ export function describeSyncLagContract(name: string, make: () => SyncLagReposit
       expect(await states.oldestUnapplied(tenant, null)).toBe(T + 30);
     });
 
-    it('when more processed objects are marked than one read judges, then it answers what it judged (no false alarm), and the next read finishes the sweep', async () => {
+    it('when more processed objects are marked than one read judges, then it says the lag is not known yet (no false alarm, no false all-clear), and the next read finishes the sweep', async () => {
       for (const [i, id] of ['p1', 'p2', 'p3', 'p4', 'p5'].entries()) await record(scope(), id, await save(scope('default', T + i), id));
       await save(scope('default', T + 10), 'waiting');
       const bound = { pageSize: 2, maxPages: 2 };
 
-      expect(await states.oldestUnapplied(tenant, null, bound)).toBeNull();
+      expect(await states.oldestUnapplied(tenant, null, bound)).toBe(LAG_NOT_KNOWN);
       expect(await states.oldestUnapplied(tenant, null, bound)).toBe(T + 10);
+    });
+
+    it('when a long wait is at the front, then a read still clears the processed markers behind it while its pages clear some', async () => {
+      await save(scope('default', T), 'stuck');
+      for (const [i, id] of ['p1', 'p2', 'p3', 'p4', 'p5'].entries()) await record(scope(), id, await save(scope('default', T + 1 + i), id));
+      await save(scope('default', T + 20), 'waiting');
+      const bound = { pageSize: 2, maxPages: 10 };
+
+      expect(await states.oldestUnapplied(tenant, null, bound)).toBe(T);
+      const stuck = (await states.findMany(scope(), ['stuck'])).get('stuck')!.rev;
+      await record(scope(), 'stuck', stuck);
+      expect(await states.oldestUnapplied(tenant, null, { pageSize: 2, maxPages: 1 })).toBe(T + 20);
     });
   });
 }

@@ -9,7 +9,7 @@ import {
   type StoredObjectState,
   type UnappliedSweep,
 } from '@ecomm-sync/data-access';
-import { keyOf, nextRevision, waitingSince, type RawObjectState } from '@ecomm-sync/domain';
+import { keyOf, LAG_NOT_KNOWN, nextRevision, waitingSince, type OldestUnapplied, type RawObjectState } from '@ecomm-sync/domain';
 import { copy, type PublicOf } from '../public-of';
 
 type Row = OwnedObjectState & { objectType: ObjectType };
@@ -100,17 +100,19 @@ export class FakeObjectStateRepository implements PublicOf<ObjectStateRepository
     return { saved, conflicts };
   }
 
-  async oldestUnapplied(tenant: Tenant, storeId: string | null, sweep: UnappliedSweep = UNAPPLIED_SWEEP): Promise<number | null> {
+  async oldestUnapplied(tenant: Tenant, storeId: string | null, sweep: UnappliedSweep = UNAPPLIED_SWEEP): Promise<OldestUnapplied> {
     const marked = [...this.unappliedSince]
       .map(([key, since]) => ({ key, row: this.rows.get(key)!, since }))
       .filter(({ row }) => row.tenant.portalId === tenant.portalId && row.tenant.appId === tenant.appId && (storeId === null || row.storeId === storeId))
       .sort((a, b) => a.since - b.since || (a.key < b.key ? -1 : 1))
       .map(({ key, row, since }) => ({ key, row, rev: row.rev, since }));
+    // The same sweep as the real repository's (sweepUnapplied), over the map.
     let oldest: number | null = null;
-    for (let pages = 0; ; pages++) {
+    let lastJudged = -Infinity;
+    for (let pages = 0; pages < sweep.maxPages; pages++) {
       const page = marked.slice(pages * sweep.pageSize, (pages + 1) * sweep.pageSize);
       if (page.length === 0) return oldest;
-      if (pages === sweep.maxPages) return oldest;
+      let cleared = 0;
       for (const state of page) {
         const { tenant: owner, storeId: store, objectType, externalObjectId } = state.row;
         const sync = (await this.syncs?.findMany({ tenant: owner, storeId: store, objectType }, [externalObjectId]))?.get(externalObjectId);
@@ -118,10 +120,14 @@ export class FakeObjectStateRepository implements PublicOf<ObjectStateRepository
         // Compare and set on the revision read: a state written meanwhile keeps its marker.
         if (since === null) {
           if (this.rows.get(state.key)?.rev === state.rev) this.unappliedSince.delete(state.key);
+          cleared++;
         } else oldest = Math.min(oldest ?? Infinity, since);
       }
-      if (oldest !== null && oldest <= page[page.length - 1].since) return oldest;
+      lastJudged = page[page.length - 1].since;
+      if (page.length < sweep.pageSize) return oldest;
+      if (oldest !== null && oldest <= lastJudged && cleared === 0) return oldest;
     }
+    return oldest !== null && oldest <= lastJudged ? oldest : LAG_NOT_KNOWN;
   }
 
   private put(scope: ObjectScope, externalObjectId: string, state: RawObjectState, rev: number, onlyNew: boolean): boolean {
