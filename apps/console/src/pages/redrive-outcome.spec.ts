@@ -31,7 +31,7 @@ describe('what a redrive did, from the counts read after it', () => {
       [counts({ depth: 2 }), counts(), counts()],
       false,
       true,
-      `Redrive of ${Q}: 2 messages moved back to the queue; none failed again.`,
+      `Redrive of ${Q}: 2 messages moved back to the queue; none came back to the dead-letter queue while the page watched.`,
     ],
     [
       'one of three came back',

@@ -13,6 +13,8 @@ const messages = (n: number) => `${n} message${n === 1 ? '' : 's'}`;
  * read just after the redrive said nothing yet. The counts have settled when two reads in a row
  * find nothing ready in the queue or waiting to retry, and the same dead letters: what is in the
  * dead-letter queue then is what failed again (or failed for good meanwhile, counted the same way).
+ * The counts see ready messages, not those a consumer holds: "none came back" says what was seen
+ * while the page watched, not that every message went through.
  */
 export function redriveOutcome(queue: string, moved: number, reads: readonly QueueCounts[], stoppedWaiting: boolean): FollowOutcome {
   const head = `Redrive of ${queue}: ${messages(moved)} moved back to the queue`;
@@ -21,7 +23,7 @@ export function redriveOutcome(queue: string, moved: number, reads: readonly Que
   const idle = (counts: QueueCounts | undefined) => counts !== undefined && counts.depth === 0 && counts.retrying === 0;
   if (now && before && idle(before) && idle(now) && before.deadLetters === now.deadLetters) {
     const back = Math.min(moved, now.deadLetters);
-    if (back === 0) return { settled: true, text: `${head}; none failed again.` };
+    if (back === 0) return { settled: true, text: `${head}; none came back to the dead-letter queue while the page watched.` };
     const which = back === moved ? (moved === 1 ? 'it' : moved === 2 ? 'both' : 'all of them') : `${back} of them`;
     return { settled: true, text: `${head}; ${which} failed again and ${back === 1 ? 'is' : 'are'} back in the dead-letter queue.` };
   }
