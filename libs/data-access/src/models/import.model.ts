@@ -25,8 +25,10 @@ const importSchema = new Schema(
 );
 // Serves: every import request (pages, ends, state), and refuses a second import at the same instant.
 importSchema.index({ portalId: 1, appId: 1, storeId: 1, importStartedAt: 1 }, { unique: true });
-// Serves: the console's list of a portal's (or a tenant's) imports, newest first.
+// Serves: the console's list of a tenant's imports (an application's, or the portal's direct ones), newest first.
 importSchema.index({ portalId: 1, appId: 1, importStartedAt: -1 });
+// Serves: the console's list of every import of a portal (a portal credential, no owner picked), newest first.
+importSchema.index({ portalId: 1, importStartedAt: -1 });
 
 export const importModel = (connection: Connection) => connection.model('Import', importSchema);
 
