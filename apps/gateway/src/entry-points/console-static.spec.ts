@@ -51,7 +51,7 @@ describe('the console build under /console', () => {
   });
 
   it("when the site's root icon is asked for, then it is sent to the console's icon", async () => {
-    await request(appWith(dir)).get('/favicon.ico').expect(301).expect('location', '/console/favicon.svg');
+    await request(appWith(dir)).get('/favicon.ico').expect(302).expect('location', '/console/favicon.svg');
   });
 
   it('when the console is not built, then /console answers 404 saying how to build it', async () => {

@@ -26,8 +26,8 @@ export function consoleStaticFiles(dir: string | undefined): Router {
     next();
   });
   // Browsers and tools ask the site's root for its icon whatever the page links: the console's icon answers
-  // (a 404 from there when the console is not built).
-  router.get('/favicon.ico', (_req, res) => res.redirect(301, '/console/favicon.svg'));
+  // (a 404 from there when the console is not built: a temporary redirect, so browsers ask again later).
+  router.get('/favicon.ico', (_req, res) => res.redirect(302, '/console/favicon.svg'));
   if (!dir || !index) {
     router.get(CONSOLE_PAGES, (req, _res, next) =>
       req.path.startsWith('/console/api')

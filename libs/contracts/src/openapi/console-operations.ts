@@ -39,7 +39,7 @@ export const GATEWAY_CONSOLE_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Console',
     summary: "The site's icon: a redirect to the console's",
     security: CREDENTIALS.none,
-    responses: { 301: { description: 'To /console/favicon.svg' } },
+    responses: { 302: { description: 'To /console/favicon.svg' } },
     errors: [],
   },
   {
