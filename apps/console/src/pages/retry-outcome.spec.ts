@@ -1,5 +1,5 @@
 import type { ConsoleObjectInspection } from '@ecomm-sync/contracts';
-import { retryOutcome, type RetriedError } from './retry-outcome';
+import { RETRY_FOLLOW, retryOutcome, type RetriedError, type RetryWait } from './retry-outcome';
 
 const retried: RetriedError = { what: 'Contacts bad-email', type: 'INVALID_EMAIL_ADDRESS', erroredAt: 1000 };
 const at = (ms: number) => `t${ms}`;
@@ -13,41 +13,63 @@ const anError = (over: Partial<ConsoleObjectInspection['errors'][number]> = {}):
   ...over,
 });
 const state = (status: ConsoleObjectInspection['status'], errors = [anError()]) => ({ status, errors });
+const soon: RetryWait = { waitedMs: 3000, stopped: false };
+const slow: RetryWait = { waitedMs: RETRY_FOLLOW.slowAfterMs, stopped: false };
+const stopped: RetryWait = { waitedMs: RETRY_FOLLOW.atMostMs, stopped: true };
 
 describe('what a retry of one object did', () => {
+  it('when the sync is slow, then the page keeps reading for minutes, saying it is still checking before it gives up', () => {
+    expect(RETRY_FOLLOW.slowAfterMs).toBeLessThan(RETRY_FOLLOW.atMostMs);
+    expect(RETRY_FOLLOW.atMostMs).toBeGreaterThanOrEqual(120_000);
+  });
+
   it.each([
     [
       'the object is applied now',
       state('applied', [anError({ status: 'RESOLVED' })]),
-      false,
+      soon,
       true,
       'Retried Contacts bad-email: applied; its error is resolved.',
     ],
     [
       'it failed again with a newer failed time',
       state('failed', [anError({ erroredAt: 3000 })]),
-      false,
+      soon,
       true,
       'Retried Contacts bad-email: it failed again at t3000 (INVALID_EMAIL_ADDRESS). Fix the mapping and retry.',
     ],
     [
       'it failed with another error',
       state('failed', [anError({ type: 'MISSING_REQUIRED_PROPERTY', whatToDo: 'Map it.' })]),
-      false,
+      soon,
       true,
       'Retried Contacts bad-email: it failed again at t1000 (MISSING_REQUIRED_PROPERTY). Map it.',
     ],
-    ['it waits for an object it references', state('waiting', []), false, true, 'Retried Contacts bad-email: it now waits for an object it references.'],
-    ['nothing changed yet', state('failed'), false, false, 'Retry sent for Contacts bad-email at t2000; waiting for the result…'],
-    ['the object could not be read yet', undefined, false, false, 'Retry sent for Contacts bad-email at t2000; waiting for the result…'],
+    ['it waits for an object it references', state('waiting', []), soon, true, 'Retried Contacts bad-email: it now waits for an object it references.'],
+    [
+      'it is applied after a slow sync, late in the follow',
+      state('applied', [anError({ status: 'RESOLVED' })]),
+      { waitedMs: RETRY_FOLLOW.atMostMs - 1000, stopped: false },
+      true,
+      'Retried Contacts bad-email: applied; its error is resolved.',
+    ],
+    ['nothing changed yet', state('failed'), soon, false, 'Retry sent for Contacts bad-email at t2000; waiting for the result…'],
+    ['the object could not be read yet', undefined, soon, false, 'Retry sent for Contacts bad-email at t2000; waiting for the result…'],
+    [
+      'nothing changed after a while, the page still reading',
+      state('failed'),
+      slow,
+      false,
+      'Retry sent for Contacts bad-email at t2000; no result yet, still checking: the sync can take a minute or two when it is busy…',
+    ],
     [
       'nothing changed when the page stops waiting',
       state('failed'),
+      stopped,
       true,
-      true,
-      'Retry sent for Contacts bad-email at t2000, no result yet: it is still queued, or it failed again the same way (a repeated failure keeps its first failed time). Look at it again in a minute, or inspect it.',
+      'Retry sent for Contacts bad-email at t2000, no result after 2 minutes: it is still queued, or it failed again the same way (a repeated failure keeps its first failed time). Look at it again in a minute, or inspect it.',
     ],
-  ])('when %s, then it says so', (_when, now, stoppedWaiting, settled, text) => {
-    expect(retryOutcome(retried, now, 2000, stoppedWaiting, at)).toEqual({ settled, text });
+  ])('when %s, then it says so', (_when, now, wait, settled, text) => {
+    expect(retryOutcome(retried, now, 2000, wait, at)).toEqual({ settled, text });
   });
 });

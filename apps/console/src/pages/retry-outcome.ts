@@ -15,6 +15,19 @@ export interface RetryOutcome {
 }
 
 /**
+ * How long the page reads a retried object. Mapper then applier can take more than a few seconds
+ * on a busy sync: after `slowAfterMs` the notice says the page is still checking, and it says
+ * "no result yet" only after `atMostMs`, when it stops reading.
+ */
+export const RETRY_FOLLOW = { everyMs: 1000, slowAfterMs: 20_000, atMostMs: 120_000 } as const;
+
+/** How long the page has read the object since the retry, and whether it stopped reading. */
+export interface RetryWait {
+  waitedMs: number;
+  stopped: boolean;
+}
+
+/**
  * What a retry of one object did, read from the object's state after it was sent. A failure like
  * the last one adds no new error (the error keeps its first failed time), so "no change yet" is
  * said as it is once the page stops waiting: still queued, or failed again the same way.
@@ -23,7 +36,7 @@ export function retryOutcome(
   retried: RetriedError,
   now: Pick<ConsoleObjectInspection, 'status' | 'errors'> | undefined,
   sentAt: number,
-  stoppedWaiting: boolean,
+  wait: RetryWait,
   formatTime: (at: number) => string,
 ): RetryOutcome {
   const open = now?.errors.filter((error) => error.status === 'OPEN') ?? [];
@@ -32,11 +45,13 @@ export function retryOutcome(
   if (newer) return { settled: true, text: `Retried ${retried.what}: it failed again at ${formatTime(newer.erroredAt)} (${newer.type}). ${newer.whatToDo}` };
   if (now?.status === 'waiting') return { settled: true, text: `Retried ${retried.what}: it now waits for an object it references.` };
   if (now?.status === 'archived') return { settled: true, text: `Retried ${retried.what}: it is deleted; its CRM object is archived.` };
-  if (!stoppedWaiting) return { settled: false, text: `Retry sent for ${retried.what} at ${formatTime(sentAt)}; waiting for the result…` };
+  const sent = `Retry sent for ${retried.what} at ${formatTime(sentAt)}`;
+  if (!wait.stopped && wait.waitedMs < RETRY_FOLLOW.slowAfterMs) return { settled: false, text: `${sent}; waiting for the result…` };
+  if (!wait.stopped) return { settled: false, text: `${sent}; no result yet, still checking: the sync can take a minute or two when it is busy…` };
   return {
     settled: true,
     text:
-      `Retry sent for ${retried.what} at ${formatTime(sentAt)}, no result yet: it is still queued, or it failed again the same way ` +
+      `${sent}, no result after ${RETRY_FOLLOW.atMostMs / 60_000} minutes: it is still queued, or it failed again the same way ` +
       '(a repeated failure keeps its first failed time). Look at it again in a minute, or inspect it.',
   };
 }
