@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
+import type { ImportView } from '@ecomm-sync/contracts';
 import { freePort, type TestPortal, type TestStack, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
 import { expectAccessible, newPage, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
 import { gatewayClient } from './gateway-client';
@@ -79,6 +80,29 @@ describe("the console's stores and imports page in a browser", () => {
 
   const cells = (page: Page, type: ImportType) => page.locator(`tr[data-type="${type}"] td`).allInnerTexts();
 
+  // The integrator's pages and ends of an import of `default`.
+  const sendPage = (importStartedAt: number, type: ImportType, pageNumber: number, messages: unknown[]) =>
+    integrator.http.post('/v2/imports/page', { importStartedAt, pageNumber, storeId: 'default', objectType: type, messages });
+  const sendEnd = (importStartedAt: number, type: ImportType, pageCount: number, itemCount: number) =>
+    integrator.http.post('/v2/imports/end', { importStartedAt, storeId: 'default', objectType: type, pageCount, itemCount });
+
+  /** Waits until the import of `default` is in `status`, as the API answers it. */
+  const importWhen = (importStartedAt: number, status: ImportView['status'], check: (view: ImportView) => boolean = () => true) =>
+    waitFor(
+      async () => {
+        const view: ImportView = (await integrator.http.get(`/v2/imports/${importStartedAt}`, { params: { storeId: 'default' } })).data;
+        return view.status === status && check(view) ? view : undefined;
+      },
+      { message: `import ${importStartedAt} to be ${status}` },
+    );
+
+  /** The application starts an import of `default` through the API (its OAuth token, not the page). */
+  const startThroughTheApi = async (): Promise<number> => {
+    const started = await integrator.http.post('/v2/imports', { storeId: 'default' });
+    expect(started.status).toBe(201);
+    return started.data.importStartedAt;
+  };
+
   it('when a customer starts an import on the stores page, then the page follows it from the signed webhook to completion', async () => {
     const page = await newPage(browser);
     const importStartedAt = await startImportOnThePage(page);
@@ -94,10 +118,8 @@ describe("the console's stores and imports page in a browser", () => {
     expect(await page.locator('tr[data-attempt="1"] td[data-answer]').innerText()).toBe('HTTP 200');
 
     // The integrator sends contacts (two pages, then the end) and a page of products.
-    const page0 = (type: ImportType, pageNumber: number, messages: unknown[]) =>
-      integrator.http.post('/v2/imports/page', { importStartedAt, pageNumber, storeId: 'default', objectType: type, messages });
-    const end = (type: ImportType, pageCount: number, itemCount: number) =>
-      integrator.http.post('/v2/imports/end', { importStartedAt, storeId: 'default', objectType: type, pageCount, itemCount });
+    const page0 = (type: ImportType, pageNumber: number, messages: unknown[]) => sendPage(importStartedAt, type, pageNumber, messages);
+    const end = (type: ImportType, pageCount: number, itemCount: number) => sendEnd(importStartedAt, type, pageCount, itemCount);
     expect((await page0('CONTACT', 0, [ITEMS.CONTACT[0]])).status).toBe(204);
     expect((await page0('CONTACT', 1, [ITEMS.CONTACT[1]])).status).toBe(204);
     expect((await end('CONTACT', 2, 2)).status).toBe(204);
@@ -145,10 +167,24 @@ describe("the console's stores and imports page in a browser", () => {
   });
 
   it('when an import was started through the API, then the stores page lists it with the others, newest first, and links to its progress', async () => {
-    // Started by the application itself (its OAuth token), not on the page: issue 30, item 8.
-    const started = await integrator.http.post('/v2/imports', { storeId: 'default' });
-    expect(started.status).toBe(201);
-    const importStartedAt: number = started.data.importStartedAt;
+    // The test makes the imports it lists: one complete, then one failed, then one started through
+    // the API by the application itself (its OAuth token), not on the page: issue 30, item 8.
+    const complete = await startThroughTheApi();
+    await importWhen(complete, 'initialized', (view) => view.objectTypes.CONTACT?.expectedCount === COUNTS.CONTACT);
+    for (const type of ['CONTACT', 'PRODUCT', 'DEAL', 'LINE_ITEM'] as const) {
+      expect((await sendPage(complete, type, 0, ITEMS[type])).status).toBe(204);
+      expect((await sendEnd(complete, type, 1, ITEMS[type].length)).status).toBe(204);
+    }
+    await importWhen(complete, 'complete');
+    await useWebhook(`http://127.0.0.1:${await freePort()}/import`);
+    let failed: number;
+    try {
+      failed = await startThroughTheApi();
+      await importWhen(failed, 'failed');
+    } finally {
+      await useWebhook(`${receiver.url}/import`);
+    }
+    const importStartedAt = await startThroughTheApi();
     const page = await newPage(browser);
     await signIn(page, stack, 'customer', { 'Portal API key': portal.apiKey });
     await page.waitForURL('**/overview');
@@ -156,12 +192,15 @@ describe("the console's stores and imports page in a browser", () => {
     const table = page.getByRole('table', { name: 'Imports, newest first' });
     const rows = table.locator('tbody tr');
     await table.locator(`tr[data-import-row="${importStartedAt}"]`).waitFor();
-    // Newest first: the one started through the API, then the failed one, then the complete one of the first test.
-    const states = await rows.locator('td[data-import-state]').evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-import-state')));
-    expect(states.slice(1)).toEqual(['failed', 'complete']);
+    // Newest first: the one started through the API, then the failed one, then the complete one (other tests' imports may be listed too).
+    const listed = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-import-row'))));
+    expect(listed.filter((at) => [importStartedAt, failed, complete].includes(at))).toEqual([importStartedAt, failed, complete]);
     expect(await rows.first().getAttribute('data-import-row')).toBe(String(importStartedAt));
-    expect(await rows.nth(1).innerText()).toMatch(/Application Shop connector \(.+\)\s+default\s+Failed: .*ECONNREFUSED/);
-    expect(await rows.nth(2).innerText()).toMatch(/Complete\s+5 of 5 expected/);
+    const row = (at: number) => table.locator(`tr[data-import-row="${at}"]`);
+    expect(await row(failed).locator('td[data-import-state]').getAttribute('data-import-state')).toBe('failed');
+    expect(await row(complete).locator('td[data-import-state]').getAttribute('data-import-state')).toBe('complete');
+    expect(await row(failed).innerText()).toMatch(/Application Shop connector \(.+\)\s+default\s+Failed: .*ECONNREFUSED/);
+    expect(await row(complete).innerText()).toMatch(/Complete\s+5 of 5 expected/);
     await expectAccessible(page, 'stores and imports, the list of imports');
     await screenshot(page, 'import-list');
 
