@@ -1,9 +1,10 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { ConsoleInstall, ConsoleInstalls } from '@ecomm-sync/contracts';
 import { sessionApi } from '../api';
 import { useLocation } from '../router';
 import type { Session } from '../session';
 import { usePolling, type Polled } from '../use-polling';
+import { installToAutoPick } from './install-auto-pick';
 import { SelectField } from './select-field';
 
 /** The installs the credential sees (an integrator's portals, a portal's applications), read once a minute. */
@@ -53,10 +54,17 @@ export function InstallPicker({
   const pick = PICK[what];
   const choices = new Map<string, string>();
   for (const install of installs.data?.results ?? []) choices.set(pick.key(install), pick.text(install));
-  // The only install is picked by itself: nobody has to choose it by hand on every page.
-  const only = !value && choices.size === 1 ? [...choices.keys()][0] : undefined;
+  // The only install is picked by itself on the first load: nobody has to choose it by hand on every
+  // page. Once anything was chosen, an empty value is the user's "Pick a …", not a reason to pick again.
+  const chosen = useRef(false);
+  const only = installToAutoPick(value, [...choices.keys()], chosen.current);
   useEffect(() => {
-    if (only) onChange(only, { auto: true });
+    if (value) chosen.current = true;
+  }, [value]);
+  useEffect(() => {
+    if (!only) return;
+    chosen.current = true;
+    onChange(only, { auto: true });
     // Not on onChange: it is a new function on each render, and the pick depends on the choices alone.
   }, [only]);
   // A value from the page's URL that is not (or not yet) among the installs stays shown as it is.
