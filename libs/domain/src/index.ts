@@ -40,5 +40,6 @@ export * from './checkout-machine';
 export * from './revision-acceptance';
 export * from './waiting-change-machine';
 export * from './alert-machine';
+export * from './new-alert-rule';
 export * from './sync-lag';
 export * from './util';

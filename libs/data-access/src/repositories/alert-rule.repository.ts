@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import type { Tenant } from '@ecomm-sync/contracts';
-import { DEFAULT_ALERT_RULES, INITIAL_ALERT_STATE, type AlertCondition, type AlertNoticeEffect, type AlertState } from '@ecomm-sync/domain';
+import {
+  DEFAULT_ALERT_RULES,
+  INITIAL_ALERT_STATE,
+  newAlertRuleEvaluation,
+  type AlertCondition,
+  type AlertNoticeEffect,
+  type AlertState,
+} from '@ecomm-sync/domain';
 import { driverCollection } from '../driver-collection';
 import { alertRuleModel } from '../models/alert.model';
 
@@ -35,7 +42,8 @@ export interface AlertRuleFields {
   condition: AlertCondition;
 }
 
-type AlertRuleDoc = Omit<AlertRule, 'id' | 'outbox'> & { _id: string; outbox?: AlertOutbox };
+// A rule owes no notice with its outbox null (a new rule) or unset (cleared): `'outbox.at'` is absent either way.
+type AlertRuleDoc = Omit<AlertRule, 'id' | 'outbox'> & { _id: string; outbox?: AlertOutbox | null };
 
 const toRule = ({ _id, outbox, ...doc }: AlertRuleDoc): AlertRule => ({
   id: _id,
@@ -70,10 +78,7 @@ export class AlertRuleRepository {
       ...owned(tenant),
       ...fields,
       defaultKey: null,
-      state: INITIAL_ALERT_STATE,
-      stateRev: 0,
-      nextDueAt: 0,
-      lastEvaluatedAt: null,
+      ...newAlertRuleEvaluation(),
       createdAt: now,
     };
     await this.rules.insertOne(doc);
@@ -109,10 +114,7 @@ export class AlertRuleRepository {
               enabled: true,
               defaultKey: key,
               condition,
-              state: INITIAL_ALERT_STATE,
-              stateRev: 0,
-              nextDueAt: 0,
-              lastEvaluatedAt: null,
+              ...newAlertRuleEvaluation(),
               createdAt: now,
             },
           },

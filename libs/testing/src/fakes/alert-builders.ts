@@ -1,6 +1,6 @@
 import type { Tenant } from '@ecomm-sync/contracts';
 import { alertNoticeId, type AlertRule, type AlertRuleFields, type NewAlertNotice } from '@ecomm-sync/data-access';
-import { INITIAL_ALERT_STATE, type AlertCondition, type AlertCounters } from '@ecomm-sync/domain';
+import { newAlertRuleEvaluation, type AlertCondition, type AlertCounters } from '@ecomm-sync/domain';
 import { aPortalId } from './builders';
 
 /** Builders of the alerts' records (decision 0053): full defaults, any field overridable. */
@@ -27,11 +27,7 @@ export const anAlertRule = (overrides: Partial<AlertRule> = {}): AlertRule => ({
   appId: null,
   ...anAlertRuleFields(),
   defaultKey: null,
-  state: INITIAL_ALERT_STATE,
-  stateRev: 0,
-  nextDueAt: 0,
-  lastEvaluatedAt: null,
-  outbox: null,
+  ...newAlertRuleEvaluation(),
   createdAt: 1_700_000_000_000,
   ...overrides,
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Tenant } from '@ecomm-sync/contracts';
 import { defaultRuleId, type AlertOutbox, type AlertRule, type AlertRuleFields, type AlertRuleRepository } from '@ecomm-sync/data-access';
-import { DEFAULT_ALERT_RULES, INITIAL_ALERT_STATE, type AlertState } from '@ecomm-sync/domain';
+import { DEFAULT_ALERT_RULES, INITIAL_ALERT_STATE, newAlertRuleEvaluation, type AlertState } from '@ecomm-sync/domain';
 import { copy, type PublicOf } from '../public-of';
 
 const owns = (tenant: Tenant, rule: AlertRule) => rule.portalId === tenant.portalId && rule.appId === tenant.appId;
@@ -39,11 +39,7 @@ export class FakeAlertRuleRepository implements PublicOf<AlertRuleRepository> {
       appId: tenant.appId,
       ...copy(fields),
       defaultKey: null,
-      state: INITIAL_ALERT_STATE,
-      stateRev: 0,
-      nextDueAt: 0,
-      lastEvaluatedAt: null,
-      outbox: null,
+      ...newAlertRuleEvaluation(),
       createdAt: now,
     });
   }
@@ -72,11 +68,7 @@ export class FakeAlertRuleRepository implements PublicOf<AlertRuleRepository> {
         enabled: true,
         defaultKey: key,
         condition,
-        state: INITIAL_ALERT_STATE,
-        stateRev: 0,
-        nextDueAt: 0,
-        lastEvaluatedAt: null,
-        outbox: null,
+        ...newAlertRuleEvaluation(),
         createdAt: now,
       });
     }
