@@ -13,6 +13,8 @@ async function main() {
   const connection = await mongoose.createConnection(config.MONGO_URL, { dbName: config.CRM_MONGO_DB, autoIndex: false, maxPoolSize: 20 }).asPromise();
   const store = new CrmStore(connection);
   await store.createIndexes();
+  const moved = await store.moveLegacyAssociations();
+  if (moved > 0) logger.info('crm moved the associations of older objects to their own documents', { objects: moved });
   const app = createCrmApp({
     store,
     logger,

@@ -111,11 +111,12 @@ describe('the hosted CRM vendor SDK against the built-in CRM: association labels
     ]);
     expect(await typesBetween(client, 'deals', deal.id, 'contacts')).toEqual([[[3, null]]]);
     expect(await typesBetween(client, 'contacts', contact.id, 'deals')).toEqual([[[4, null]]]);
+    // Each object's associations with the other type, kept beside the objects (decision 56).
     const stored = await crm.connection
-      .collection('crm_objects')
-      .find({ _id: { $in: [Number(deal.id), Number(contact.id)] } } as object)
+      .collection('crm_object_associations')
+      .find({ _id: { $in: [`${deal.id}:contacts`, `${contact.id}:deals`] } } as object)
       .toArray();
-    expect(stored.map((object) => object.associationLabels)).toEqual([{ contacts: [] }, { deals: [] }]);
+    expect(Object.fromEntries(stored.map((links) => [links._id, links.labels]))).toEqual({ [`${deal.id}:contacts`]: [], [`${contact.id}:deals`]: [] });
     // An association can no longer name it.
     expect(
       await refusal(

@@ -3,7 +3,7 @@ import { driverCollection } from '@ecomm-sync/data-access';
 import { CrmError } from '../domain/crm-error';
 import { directionOf, FIRST_LABEL_TYPE_ID, labelKeyOf, renamedLabel, type LabelDefinition } from '../domain/association-labels';
 import type { CrmType } from '../domain/object-types';
-import type { CrmModels, CrmObjectDoc } from './crm-models';
+import type { CrmModels, ObjectAssociationsDoc } from './crm-models';
 import { isDuplicateKey } from './duplicate-key';
 
 /** How often a create takes the next type ids when concurrent creates took the ones it chose. */
@@ -23,10 +23,10 @@ const LIVE = { deletedAt: null };
 
 /** A portal's association labels (USER_DEFINED types), one document per label for both directions. */
 export class AssociationLabelStore {
-  private readonly objects: mongo.Collection<CrmObjectDoc>;
+  private readonly links: mongo.Collection<ObjectAssociationsDoc>;
 
   constructor(private readonly models: CrmModels) {
-    this.objects = driverCollection<CrmObjectDoc>(models.objects);
+    this.links = driverCollection<ObjectAssociationsDoc>(models.objectAssociations);
   }
 
   /** The labels between two types, made either way round. */
@@ -116,17 +116,11 @@ export class AssociationLabelStore {
       { $set: { deletedAt: new Date(), name: `#deleted-${definition.typeId}` } },
     );
     if (deleted.matchedCount === 0) throw unknownLabel(from, to, typeId);
-    // Each object holds its own direction's id: the as-created type's objects `typeId`, the others `typeId + 1`.
-    const ends: [CrmType, CrmType, number][] = [
-      [definition.fromObjectType, definition.toObjectType, definition.typeId],
-      [definition.toObjectType, definition.fromObjectType, definition.typeId + 1],
-    ];
-    for (const [objectType, otherType, id] of ends) {
-      const path = `associationLabels.${otherType}`;
-      await this.objects.updateMany({ portalId, objectType, [`${path}.typeId`]: id }, {
-        $pull: { [path]: { typeId: id } },
-      } as mongo.UpdateFilter<CrmObjectDoc>);
-    }
+    // Each object's associations hold their own direction's id (`typeId` or `typeId + 1`): both go.
+    const typeIds = [definition.typeId, definition.typeId + 1];
+    await this.links.updateMany({ portalId, 'labels.typeId': { $in: typeIds } }, {
+      $pull: { labels: { typeId: { $in: typeIds } } },
+    } as mongo.UpdateFilter<ObjectAssociationsDoc>);
   }
 
   /** The live label one of whose directions between `from` and `to` the type id is, and which direction; 404 otherwise. */

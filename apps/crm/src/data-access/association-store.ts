@@ -1,10 +1,10 @@
 import type { mongo } from 'mongoose';
-import { driverCollection } from '@ecomm-sync/data-access';
+import { driverCollection, findIn } from '@ecomm-sync/data-access';
 import { CrmError } from '../domain/crm-error';
 import { inverseLabelTypeId, labelIdsOf, specName, typesOfAssociation, type AssociationSpec, type LabelledType } from '../domain/association-labels';
-import { SINGLE_ASSOCIATIONS, type CrmType } from '../domain/object-types';
+import { isCrmType, SINGLE_ASSOCIATIONS, type CrmType } from '../domain/object-types';
 import type { AssociationLabelStore } from './association-label-store';
-import type { AssociationLabelRef, CrmModels, CrmObjectDoc } from './crm-models';
+import { associationsKey, type AssociationLabelRef, type CrmModels, type ObjectAssociationsDoc } from './crm-models';
 import type { ObjectReads } from './object-reads';
 
 /** Two objects to associate; `types` names the association types (none: the default type only). */
@@ -20,34 +20,38 @@ export interface Associated {
   types: LabelledType[];
 }
 
-type Update = Record<string, Record<string, unknown>>;
-/** What this store reads and keeps current of an object while it plans its writes. */
-type AssociationFields = Pick<CrmObjectDoc, 'associations' | 'associationLabels'>;
-const labelsOf = (object: AssociationFields, type: CrmType): AssociationLabelRef[] => object.associationLabels?.[type] ?? [];
+type Update = Record<string, unknown>;
+/** One object's associations with objects of one type, as this store reads and keeps them current while it plans its writes. */
+interface Links {
+  ids: number[];
+  labels: AssociationLabelRef[];
+}
 const hasRef = (refs: readonly AssociationLabelRef[], ref: AssociationLabelRef) => refs.some((one) => one.id === ref.id && one.typeId === ref.typeId);
+const pullPair = (id: number) => ({ $pull: { ids: id, labels: { id } } });
 
 /**
- * Associations between objects, both ways, kept on each object: `associations.{type}` holds every
- * associated id (each association has the default type), and `associationLabels.{type}` the labels
- * some carry besides (`{id, typeId}`; the other object holds the label's other direction).
+ * Associations between objects, both ways, kept beside the objects (decision 56): the document
+ * associationsKey(objectId, toType) holds in `ids` every object of `toType` one object is associated
+ * with (each association has the default type), and in `labels` the labels some carry besides
+ * (`{id, typeId}`; the other object's document holds the label's other direction). An association
+ * write changes these small documents, never the objects'.
  */
 export class AssociationStore {
-  private readonly objects: mongo.Collection<CrmObjectDoc>;
+  private readonly links: mongo.Collection<ObjectAssociationsDoc>;
 
   constructor(
     models: CrmModels,
     private readonly reads: Pick<ObjectReads, 'read'>,
     private readonly labels: AssociationLabelStore,
   ) {
-    this.objects = driverCollection<CrmObjectDoc>(models.objects);
+    this.links = driverCollection<ObjectAssociationsDoc>(models.objectAssociations);
   }
 
   /** The live objects a live object is associated with, of one type, with their types; null when the object is unknown or archived. */
   async of(portalId: number, fromType: CrmType, id: number, toType: CrmType): Promise<Associated[] | null> {
-    const [object] = await this.reads.read(portalId, fromType, [id]);
+    const [[object], links] = await Promise.all([this.reads.read(portalId, fromType, [id]), this.linksOf(portalId, [id], toType)]);
     if (!object) return null;
-    const ids = Object.hasOwn(object.associations ?? {}, toType) ? object.associations[toType] : [];
-    const refs = labelsOf(object, toType);
+    const { ids, labels: refs } = links.get(id)!;
     const definitions = refs.length > 0 ? await this.labels.between(portalId, fromType, toType) : [];
     return (await this.reads.read(portalId, toType, ids)).map((target) => ({
       id: target.id,
@@ -60,13 +64,29 @@ export class AssociationStore {
     }));
   }
 
+  /**
+   * The ids each object is associated with, for each name asked that is a type (other names: none),
+   * as the objects API answers `associations=`. The objects are the portal's, read before.
+   */
+  async idsOf(portalId: number, objectIds: readonly number[], names: readonly string[]): Promise<Map<number, Record<string, number[]>>> {
+    const types = [...new Set(names)].filter(isCrmType);
+    const keys = [...new Set(objectIds)].flatMap((id) => types.map((type) => associationsKey(id, type)));
+    const docs = new Map((await findIn(this.links, '_id', keys)).filter((doc) => doc.portalId === portalId).map((doc) => [doc._id, doc.ids ?? []]));
+    return new Map(objectIds.map((id) => [id, Object.fromEntries(types.map((type) => [type, docs.get(associationsKey(id, type)) ?? []]))]));
+  }
+
   /** The labels of each pair's association from → to, as the v4 API answers a create (the SDK's LabelsBetweenObjectPair). */
   async labelsOf(portalId: number, fromType: CrmType, toType: CrmType, pairs: readonly AssociationPair[]): Promise<string[][]> {
-    const objects = new Map((await this.reads.read(portalId, fromType, [...new Set(pairs.map((pair) => pair.from))])).map((object) => [object.id, object]));
-    const definitions = await this.labels.between(portalId, fromType, toType);
+    const fromIds = [...new Set(pairs.map((pair) => pair.from))];
+    const [objects, links, definitions] = await Promise.all([
+      this.reads.read(portalId, fromType, fromIds),
+      this.linksOf(portalId, fromIds, toType),
+      this.labels.between(portalId, fromType, toType),
+    ]);
+    const live = new Set(objects.map((object) => object.id));
     return pairs.map((pair) => {
-      const object = objects.get(pair.from);
-      const typeIds = (object ? labelsOf(object, toType) : []).filter((ref) => ref.id === pair.to).map((ref) => ref.typeId);
+      const refs = live.has(pair.from) ? links.get(pair.from)!.labels : [];
+      const typeIds = refs.filter((ref) => ref.id === pair.to).map((ref) => ref.typeId);
       return typesOfAssociation(typeIds, definitions, fromType, toType).flatMap((type) => (type.label === null ? [] : [type.label]));
     });
   }
@@ -79,7 +99,12 @@ export class AssociationStore {
     const labelIds = await this.labelIds(portalId, fromType, toType, pairs);
     const fromIds = [...new Set(pairs.map((pair) => pair.from))];
     const toIds = [...new Set(pairs.map((pair) => pair.to))];
-    const [fromFound, toFound] = await Promise.all([this.reads.read(portalId, fromType, fromIds), this.reads.read(portalId, toType, toIds)]);
+    const [fromFound, toFound, fromLinks, toLinks] = await Promise.all([
+      this.reads.read(portalId, fromType, fromIds),
+      this.reads.read(portalId, toType, toIds),
+      this.linksOf(portalId, fromIds, toType),
+      this.linksOf(portalId, toIds, fromType),
+    ]);
     const missingFrom = fromIds.filter((id) => !fromFound.some((doc) => doc.id === id));
     const missingTo = toIds.filter((id) => !toFound.some((doc) => doc.id === id));
     if (missingFrom.length || missingTo.length) {
@@ -87,42 +112,31 @@ export class AssociationStore {
     }
     // Only what is not associated (or labelled) yet is written (an update re-sends its associations every time).
     const single = SINGLE_ASSOCIATIONS.has(`${fromType}->${toType}`);
-    const fromById = new Map(fromFound.map((object) => [object.id, object]));
-    const toById = new Map(toFound.map((object) => [object.id, object]));
     const operations = [];
     for (const [index, pair] of pairs.entries()) {
-      const from = fromById.get(pair.from)!;
-      const to = toById.get(pair.to)!;
+      const from = fromLinks.get(pair.from)!;
       // A line item moved to another deal (or product) leaves the one it had: that side forgets it too.
       if (single) {
-        for (const previous of (from.associations?.[toType] ?? []).filter((id) => id !== pair.to)) {
-          const pull = { $pull: { [`associations.${fromType}`]: pair.from, [`associationLabels.${fromType}`]: { id: pair.from } } };
-          operations.push({ updateOne: { filter: { _id: previous }, update: pull } });
+        for (const previous of from.ids.filter((id) => id !== pair.to)) {
+          operations.push({ updateOne: { filter: { _id: associationsKey(previous, fromType) }, update: pullPair(pair.from) } });
         }
       }
-      const forward = this.forward(from, toType, pair.to, labelIds[index], single);
-      if (forward) operations.push({ updateOne: { filter: { _id: pair.from }, update: forward } });
-      const back = this.forward(to, fromType, pair.from, labelIds[index].map(inverseLabelTypeId), false);
-      if (back) operations.push({ updateOne: { filter: { _id: pair.to }, update: back } });
+      const forward = this.forward(from, pair.to, labelIds[index], single);
+      if (forward) operations.push(this.upsert(portalId, associationsKey(pair.from, toType), forward));
+      const back = this.forward(toLinks.get(pair.to)!, pair.from, labelIds[index].map(inverseLabelTypeId), false);
+      if (back) operations.push(this.upsert(portalId, associationsKey(pair.to, fromType), back));
     }
-    if (operations.length > 0) await this.objects.bulkWrite(operations, { ordered: true });
+    if (operations.length > 0) await this.links.bulkWrite(operations, { ordered: true });
   }
 
   /** Removes associations both ways, labels and all; pairs that are not associated (or name unknown objects) change nothing. */
   async dissociate(portalId: number, fromType: CrmType, toType: CrmType, pairs: readonly AssociationPair[]): Promise<void> {
     const found = await this.livePairs(portalId, fromType, toType, pairs);
     const operations = found.flatMap((pair) => [
-      {
-        updateOne: { filter: { _id: pair.from }, update: { $pull: { [`associations.${toType}`]: pair.to, [`associationLabels.${toType}`]: { id: pair.to } } } },
-      },
-      {
-        updateOne: {
-          filter: { _id: pair.to },
-          update: { $pull: { [`associations.${fromType}`]: pair.from, [`associationLabels.${fromType}`]: { id: pair.from } } },
-        },
-      },
+      { updateOne: { filter: { _id: associationsKey(pair.from, toType) }, update: pullPair(pair.to) } },
+      { updateOne: { filter: { _id: associationsKey(pair.to, fromType) }, update: pullPair(pair.from) } },
     ]);
-    if (operations.length > 0) await this.objects.bulkWrite(operations, { ordered: true });
+    if (operations.length > 0) await this.links.bulkWrite(operations, { ordered: true });
   }
 
   /**
@@ -135,13 +149,29 @@ export class AssociationStore {
     const operations = pairs.flatMap((pair, index) => {
       const typeIds = labelIds[index];
       if (typeIds.length === 0 || !found.has(`${pair.from}:${pair.to}`)) return [];
-      const pull = (path: string, id: number, ids: number[]) => ({ $pull: { [path]: { id, typeId: { $in: ids } } } });
+      const pull = (id: number, ids: number[]): Update => ({ $pull: { labels: { id, typeId: { $in: ids } } } });
       return [
-        { updateOne: { filter: { _id: pair.from }, update: pull(`associationLabels.${toType}`, pair.to, typeIds) } },
-        { updateOne: { filter: { _id: pair.to }, update: pull(`associationLabels.${fromType}`, pair.from, typeIds.map(inverseLabelTypeId)) } },
+        { updateOne: { filter: { _id: associationsKey(pair.from, toType) }, update: pull(pair.to, typeIds) } },
+        { updateOne: { filter: { _id: associationsKey(pair.to, fromType) }, update: pull(pair.from, typeIds.map(inverseLabelTypeId)) } },
       ];
     });
-    if (operations.length > 0) await this.objects.bulkWrite(operations, { ordered: true });
+    if (operations.length > 0) await this.links.bulkWrite(operations, { ordered: true });
+  }
+
+  /** Each object's associations with objects of one type (none: empty), keyed by its id. */
+  private async linksOf(portalId: number, objectIds: readonly number[], toType: CrmType): Promise<Map<number, Links>> {
+    const docs = await findIn(
+      this.links,
+      '_id',
+      objectIds.map((id) => associationsKey(id, toType)),
+    );
+    const byKey = new Map(docs.filter((doc) => doc.portalId === portalId).map((doc) => [doc._id, doc]));
+    return new Map(
+      objectIds.map((id) => {
+        const doc = byKey.get(associationsKey(id, toType));
+        return [id, { ids: doc?.ids ?? [], labels: doc?.labels ?? [] }];
+      }),
+    );
   }
 
   /** The label type ids each pair's types name from → to (none for the default type); 400 naming a type that is not one. */
@@ -169,27 +199,32 @@ export class AssociationStore {
     return pairs.filter((pair) => fromIds.has(pair.from) && toIds.has(pair.to));
   }
 
-  /** The write that associates `from` with `to` (and labels it), or null when it already is; `from` is kept current. */
-  private forward(from: AssociationFields, toType: CrmType, to: number, typeIds: number[], single: boolean): Update | null {
-    const linked = from.associations?.[toType] ?? [];
-    const refs = labelsOf(from, toType);
+  /** The write of one object's associations document, made by its first association. */
+  private upsert(portalId: number, key: string, update: Update) {
+    return { updateOne: { filter: { _id: key }, update: { ...update, $setOnInsert: { portalId } }, upsert: true } };
+  }
+
+  /** The write that associates an object with `to` (and labels it), or null when it already is; `from`, its links, is kept current. */
+  private forward(from: Links, to: number, typeIds: number[], single: boolean): Update | null {
+    const linked = from.ids;
+    const refs = from.labels;
     const fresh = typeIds.map((typeId) => ({ id: to, typeId })).filter((ref) => !hasRef(refs, ref));
-    const update: Update = {};
+    const update: Record<string, Record<string, unknown>> = {};
     if (single) {
       const replaced = !(linked.length === 1 && linked[0] === to);
-      if (replaced) update.$set = { [`associations.${toType}`]: [to] };
+      if (replaced) update.$set = { ids: [to] };
       if (replaced || fresh.length > 0) {
         // The previous deal's labels go with it.
         const kept = [...refs.filter((ref) => ref.id === to), ...fresh];
-        if (refs.length > 0 || kept.length > 0) update.$set = { ...update.$set, [`associationLabels.${toType}`]: kept };
-        from.associationLabels = { ...from.associationLabels, [toType]: kept };
+        if (refs.length > 0 || kept.length > 0) update.$set = { ...update.$set, labels: kept };
+        from.labels = kept;
       }
-      from.associations = { ...from.associations, [toType]: [to] };
+      from.ids = [to];
     } else {
-      if (!linked.includes(to)) update.$addToSet = { [`associations.${toType}`]: to };
-      if (fresh.length > 0) update.$addToSet = { ...update.$addToSet, [`associationLabels.${toType}`]: { $each: fresh } };
-      from.associations = { ...from.associations, [toType]: linked.includes(to) ? linked : [...linked, to] };
-      from.associationLabels = { ...from.associationLabels, [toType]: [...refs, ...fresh] };
+      if (!linked.includes(to)) update.$addToSet = { ids: to };
+      if (fresh.length > 0) update.$addToSet = { ...update.$addToSet, labels: { $each: fresh } };
+      from.ids = linked.includes(to) ? linked : [...linked, to];
+      from.labels = [...refs, ...fresh];
     }
     return Object.keys(update).length > 0 ? update : null;
   }

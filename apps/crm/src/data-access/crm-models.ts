@@ -55,9 +55,6 @@ const objectSchema = new Schema(
     objectType: { type: String, required: true },
     id: { type: Number, required: true },
     properties: { type: Schema.Types.Mixed, default: {} },
-    associations: { type: Schema.Types.Mixed, default: {} },
-    /** The labels of associations (`{type}: [{id, typeId}]`), beside `associations` that every association is in. */
-    associationLabels: { type: Schema.Types.Mixed },
     /** Each property's last values (PropertyHistory), oldest first; read only when a caller asks for them. */
     history: { type: Schema.Types.Mixed },
     archived: { type: Boolean, default: false },
@@ -67,6 +64,22 @@ const objectSchema = new Schema(
   { collection: 'crm_objects', versionKey: false, minimize: false },
 );
 // Contact search by e-mail goes through the e-mails' claims in crm_unique_values.
+// Associations are not on the objects but in crm_object_associations (decision 56).
+
+const objectAssociationsSchema = new Schema(
+  {
+    /** associationsKey(objectId, toType): the associations of one object with objects of one type. */
+    _id: { type: String, required: true },
+    portalId: { type: Number, required: true },
+    /** Every associated id (each association has the default type), in the order associated. */
+    ids: { type: [Number], default: undefined },
+    /** The labels some of them carry besides (`{id, typeId}`; the other object's document holds the label's other direction). */
+    labels: { type: [Schema.Types.Mixed], default: undefined },
+  },
+  { collection: 'crm_object_associations', versionKey: false },
+);
+// The _id serves every read and write (`_id: {$in}` for many objects at once). Deleting a label
+// scans the portal's documents for it: a rare change, not worth an index every association writes.
 
 const uniqueValueSchema = new Schema(
   {
@@ -134,15 +147,24 @@ export interface CrmObjectDoc {
   objectType: string;
   id: number;
   properties: Record<string, string | null>;
-  associations: Record<string, number[]>;
-  associationLabels?: Record<string, AssociationLabelRef[]>;
   history?: PropertyHistory;
   archived: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
 
-/** A label on one association, kept on the object it starts at: the other object's id and the label's type id. */
+/** One object's associations with objects of one type: `_id` is associationsKey(objectId, toType). */
+export interface ObjectAssociationsDoc {
+  _id: string;
+  portalId: number;
+  ids?: number[];
+  labels?: AssociationLabelRef[];
+}
+
+/** The document of one object's associations with objects of one type. */
+export const associationsKey = (objectId: number, toType: string): string => `${objectId}:${toType}`;
+
+/** A label on one association, kept with the object it starts at: the other object's id and the label's type id. */
 export interface AssociationLabelRef {
   id: number;
   typeId: number;
@@ -164,6 +186,7 @@ export function crmModels(connection: Connection) {
     properties: connection.model('CrmProperty', propertySchema),
     propertyGroups: connection.model('CrmPropertyGroup', propertyGroupSchema),
     objects: connection.model('CrmObject', objectSchema),
+    objectAssociations: connection.model('CrmObjectAssociations', objectAssociationsSchema),
     uniqueValues: connection.model('CrmUniqueValue', uniqueValueSchema),
     pipelines: connection.model('CrmPipeline', pipelineSchema),
     associationLabels: connection.model('CrmAssociationLabel', associationLabelSchema),

@@ -3,6 +3,7 @@ import { AccountStore } from './account-store';
 import { AssociationLabelStore } from './association-label-store';
 import { AssociationStore } from './association-store';
 import { crmModels, type CrmModels } from './crm-models';
+import { moveLegacyAssociations } from './legacy-associations';
 import { ObjectStore } from './object-store';
 import { OAuthStore } from './oauth-store';
 import { PipelineStore } from './pipeline-store';
@@ -39,5 +40,10 @@ export class CrmStore {
 
   async createIndexes(): Promise<void> {
     await Promise.all(Object.values(this.models).map((model) => model.createIndexes()));
+  }
+
+  /** Moves associations kept on objects before decision 56 to their own documents; how many objects held some. */
+  async moveLegacyAssociations(): Promise<number> {
+    return moveLegacyAssociations(this.models);
   }
 }

@@ -4,7 +4,7 @@ import { ownValue } from '@ecomm-sync/domain';
 import { CrmError } from '../domain/crm-error';
 import type { CrmType } from '../domain/object-types';
 import type { PropertyHistory } from '../domain/property-history';
-import type { AssociationLabelRef, CrmModels, CrmObjectDoc, UniqueValueDoc } from './crm-models';
+import type { CrmModels, CrmObjectDoc, UniqueValueDoc } from './crm-models';
 import type { PropertyStore } from './property-store';
 import { matchesSearch, searchOrder, type SearchFilter, type SearchSort } from '../domain/crm-search';
 import { UniqueClaims, uniqueProperties } from './unique-claims';
@@ -14,8 +14,8 @@ export type Properties = Record<string, string | null>;
 export interface StoredObject {
   id: number;
   properties: Properties;
-  associations: Record<string, number[]>;
-  associationLabels?: Record<string, AssociationLabelRef[]>;
+  /** The ids associated, by type: only where the objects API was asked for them (AssociationStore.idsOf). */
+  associations?: Record<string, number[]>;
   /** Read only when asked for (`withHistory`): the write path never needs it. */
   history?: PropertyHistory;
   archived: boolean;

@@ -26,7 +26,7 @@ function historyPush(properties: Properties, at: Date): Record<string, unknown> 
   return push;
 }
 
-/** Objects of every type: batch writes and associations, over the reads and search of ObjectReads. */
+/** Objects of every type: batch writes, over the reads and search of ObjectReads. */
 export class ObjectStore extends ObjectReads {
   private readonly ids: ObjectIdAllocator;
 
@@ -42,7 +42,6 @@ export class ObjectStore extends ObjectReads {
       objectType,
       id,
       properties,
-      associations: {},
       history: initialHistory(properties, now),
       archived: false,
       createdAt: now,
@@ -62,7 +61,7 @@ export class ObjectStore extends ObjectReads {
       docs.map((doc) => ({ id: doc.id, after: doc.properties })),
     );
     await this.objects.insertMany(docs, { ordered: true });
-    return docs.map((doc) => ({ ...doc, associations: {} }));
+    return docs;
   }
 
   /** Writes only what changes: an input equal to the object as stored writes nothing. */
@@ -160,7 +159,7 @@ export class ObjectStore extends ObjectReads {
               filter: { _id: id },
               // Not read before it is written (the hot path), an upserted object records every value
               // the upsert writes, changed or not; a batch update records only what it changes.
-              update: { $set: set, $push: historyPush(properties, now), $setOnInsert: { portalId, objectType, id, createdAt: now, associations: {} } },
+              update: { $set: set, $push: historyPush(properties, now), $setOnInsert: { portalId, objectType, id, createdAt: now } },
               upsert: true,
             },
           };

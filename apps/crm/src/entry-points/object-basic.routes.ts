@@ -55,6 +55,17 @@ export function objectBasicRoutes(store: CrmStore, account: (res: Response) => {
     return found;
   };
 
+  /** The objects with the ids of their associations of the types `associations=` asks for (none asked: as read). */
+  const withAssociations = async (res: Response, objects: StoredObject[], types: string[] | undefined): Promise<StoredObject[]> => {
+    if (!types || objects.length === 0) return objects;
+    const ids = await store.associations.idsOf(
+      account(res).portalId,
+      objects.map((object) => object.id),
+      types,
+    );
+    return objects.map((object) => ({ ...object, associations: ids.get(object.id) }));
+  };
+
   router.post('/crm/v3/objects/:type', async (req, res) => {
     const body = parseWith(validateOneObject, req.body);
     const [created] = await createWithAssociations(store, account(res).portalId, objectType(req), [body]);
@@ -66,15 +77,18 @@ export function objectBasicRoutes(store: CrmStore, account: (res: Response) => {
     const after = typeof req.query.after === 'string' && /^[0-9]{1,15}$/.test(req.query.after) ? Number(req.query.after) : 0;
     const withHistory = listParam(req.query.propertiesWithHistory);
     const page = await store.objects.page(account(res).portalId, objectType(req), limit + 1, after, { withHistory: !!withHistory });
-    const results = page.slice(0, limit).map((object) => present(object, listParam(req.query.properties), listParam(req.query.associations), withHistory));
+    const associations = listParam(req.query.associations);
+    const shown = await withAssociations(res, page.slice(0, limit), associations);
+    const results = shown.map((object) => present(object, listParam(req.query.properties), associations, withHistory));
     const last = page[limit - 1];
     res.json({ results, ...(page.length > limit && last ? { paging: { next: { after: String(last.id) } } } : {}) });
   });
 
   router.get('/crm/v3/objects/:type/:id', async (req, res) => {
     const withHistory = listParam(req.query.propertiesWithHistory);
-    const object = await find(req, res, { withHistory: !!withHistory });
-    res.json(present(object, listParam(req.query.properties), listParam(req.query.associations), withHistory));
+    const associations = listParam(req.query.associations);
+    const [object] = await withAssociations(res, [await find(req, res, { withHistory: !!withHistory })], associations);
+    res.json(present(object, listParam(req.query.properties), associations, withHistory));
   });
 
   router.patch('/crm/v3/objects/:type/:id', async (req, res) => {

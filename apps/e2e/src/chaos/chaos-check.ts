@@ -16,11 +16,15 @@ export async function checkCrm(crmDb: mongoose.Connection, portalId: number, exp
   const inCrm = (name: string, value: string) => (name === 'dealstage' ? (stages?.toCrm.get(value) ?? value) : value);
   const docs = await crmDb
     .collection('crm_objects')
-    .find(
-      { portalId, archived: { $ne: true }, objectType: { $in: ['contacts', 'deals'] } },
-      { projection: { _id: 1, objectType: 1, properties: 1, associations: 1 } },
-    )
+    .find({ portalId, archived: { $ne: true }, objectType: { $in: ['contacts', 'deals'] } }, { projection: { _id: 1, objectType: 1, properties: 1 } })
     .toArray();
+  // A deal's contacts, kept beside the objects (decision 56).
+  const dealKeys = docs.filter((doc) => doc.objectType === 'deals').map((doc) => `${doc._id}:contacts`);
+  const links = await crmDb
+    .collection('crm_object_associations')
+    .find({ _id: { $in: dealKeys } } as object)
+    .toArray();
+  const contactsOf = new Map(links.map((doc) => [String(doc._id), ((doc.ids ?? []) as number[]).map(Number)]));
   const bySyncKey = new Map<string, typeof docs>();
   for (const doc of docs) {
     const key = (doc.properties as Record<string, string>)?.[SYNC_KEY_PROPERTY];
@@ -52,9 +56,8 @@ export async function checkCrm(crmDb: mongoose.Connection, portalId: number, exp
     }
     const properties = found[0].properties as Record<string, string>;
     const wrong = Object.entries(object.properties).filter(([name, value]) => properties[name] !== inCrm(name, value));
-    const associations = (found[0].associations ?? {}) as Record<string, number[]>;
     const contact = contactIds.get(object.n);
-    const withoutContact = object.kind === 'deals' && (contact === undefined || !(associations.contacts ?? []).map(Number).includes(contact));
+    const withoutContact = object.kind === 'deals' && (contact === undefined || !(contactsOf.get(`${found[0]._id}:contacts`) ?? []).includes(contact));
     if (wrong.length > 0) wrongValue++;
     else if (withoutContact) unassociated++;
     if (wrong.length > 0 || withoutContact) {
