@@ -68,4 +68,21 @@ describe('the built-in CRM with objects stored before decision 56', () => {
     ]);
     expect((await client.crm.associations.v4.basicApi.getPage('deals', deal.id, 'line_items')).results).toEqual([]);
   });
+
+  it('when many deals are associated with one new contact at once, then every association lands (racing upserts of its document)', async () => {
+    const token = 'racing-associations-token';
+    await crm.account(portalId + 1, token);
+    const client = new Client({ accessToken: token, basePath: crm.baseUrl, numberOfApiCallRetries: 0 });
+    for (let round = 0; round < 5; round++) {
+      const contact = await client.crm.objects.basicApi.create('contacts', { properties: { email: `racing-${round}@example.com` } });
+      const deals = await Promise.all(
+        Array.from({ length: 8 }, (_, n) => client.crm.objects.basicApi.create('deals', { properties: { dealname: `Deal ${n}` } })),
+      );
+
+      await Promise.all(deals.map((deal) => client.crm.associations.v4.basicApi.createDefault('deals', deal.id, 'contacts', contact.id)));
+
+      const back = (await client.crm.associations.v4.basicApi.getPage('contacts', contact.id, 'deals')).results.map((r) => String(r.toObjectId));
+      expect(back.sort()).toEqual(deals.map((deal) => deal.id).sort());
+    }
+  });
 });
