@@ -45,6 +45,11 @@ export const applierConfigSchema = {
     format: 'int',
     default: 5000,
   },
+  CRM_CHUNKS_AT_ONCE: {
+    doc: "requests of one batch write sent to the CRM side by side (each of 100 objects); the account's request budget paces them. A hosted CRM answers in 150–300 ms: one at a time would hold a replica to a few requests a second",
+    format: 'int',
+    default: 4,
+  },
   CRM_PROPERTY_CACHE_MS: { doc: 'how long CRM property definitions are cached', format: 'int', default: 30000 },
   ...crmRequestLogKeys,
 } as const satisfies ConfigSchema;

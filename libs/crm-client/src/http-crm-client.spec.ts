@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { CrmBudgetPaused, UNLIMITED_PERMIT, type CrmBudget, type CrmPermit } from '@ecomm-sync/domain';
 import { CrmPartialFailure, CrmRequestError, CrmUnavailableError } from './crm-errors';
 import { HttpCrmClient } from './http-crm-client';
@@ -288,5 +290,100 @@ describe('HttpCrmClient batch writes', () => {
       ])
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'CrmPartialFailure', failures: [{ index: 1, message: 'Object not found' }] });
+  });
+
+  /**
+   * A CRM that answers each upsert with its inputs as objects (id = 1000 + trace id), counting the
+   * requests in flight. The first chunk's answer waits until `expected` requests have come (or
+   * 300 ms, for a client that sends one at a time): the answers come back out of order.
+   */
+  async function echoingCrm(expected: number, errorAtTraceId?: number) {
+    let inFlight = 0;
+    let mostInFlight = 0;
+    let requests = 0;
+    let answerFirst = () => undefined as void;
+    const server = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (chunk) => (raw += chunk));
+      req.on('end', () => {
+        inFlight++;
+        requests++;
+        mostInFlight = Math.max(mostInFlight, inFlight);
+        const inputs = (JSON.parse(raw) as { inputs: { id: string; objectWriteTraceId: string }[] }).inputs;
+        const refused = inputs.filter((input) => Number(input.objectWriteTraceId) === errorAtTraceId);
+        const results = inputs
+          .filter((input) => !refused.includes(input))
+          .map((input) => ({ id: String(1000 + Number(input.objectWriteTraceId)), properties: { k: input.id } }));
+        const errors = refused.map((input) => ({
+          status: 'error',
+          category: 'VALIDATION_ERROR',
+          message: 'no',
+          context: { objectWriteTraceId: [input.objectWriteTraceId] },
+        }));
+        const answer = () => {
+          inFlight--;
+          res.writeHead(errors.length > 0 ? 207 : 200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ status: 'COMPLETE', results, ...(errors.length > 0 ? { errors, numErrors: errors.length } : {}) }));
+        };
+        if (inputs[0].objectWriteTraceId === '0') {
+          const timer = setTimeout(() => answerFirst(), 300);
+          answerFirst = () => {
+            clearTimeout(timer);
+            answerFirst = () => undefined;
+            answer();
+          };
+        } else setImmediate(answer);
+        if (requests === expected) answerFirst();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return {
+      client: (chunksAtOnce?: number) => new HttpCrmClient({ baseUrl, token: 't', chunksAtOnce }),
+      stats: () => ({ requests, mostInFlight }),
+      close: () => {
+        server.closeAllConnections();
+        return new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+  const many = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `k-${i}`, properties: { email: `${i}@example.com` } }));
+
+  it("when a call holds more inputs than one request takes, then its chunks of 100 go side by side, at most chunksAtOnce, and the results keep the inputs' order", async () => {
+    const echo = await echoingCrm(8);
+    try {
+      const results = await echo.client(3).batchUpsert('CONTACT', 'sync_key', many(750));
+      // The first chunk was out while the seven others came: never more than three at once.
+      expect(echo.stats().requests).toBe(8);
+      expect(echo.stats().mostInFlight).toBeGreaterThanOrEqual(2);
+      expect(echo.stats().mostInFlight).toBeLessThanOrEqual(3);
+      expect(results.map((result) => result.id)).toEqual(Array.from({ length: 750 }, (_, i) => 1000 + i));
+    } finally {
+      await echo.close();
+    }
+  });
+
+  it('when chunksAtOnce is 1, then the chunks go one after another', async () => {
+    const echo = await echoingCrm(3);
+    try {
+      await echo.client(1).batchUpsert('CONTACT', 'sync_key', many(250));
+      expect(echo.stats()).toEqual({ requests: 3, mostInFlight: 1 });
+    } finally {
+      await echo.close();
+    }
+  });
+
+  it('when a later chunk answers 207 while the first is still out, then the failure names the input by its place in the whole call', async () => {
+    const echo = await echoingCrm(3, 230);
+    try {
+      const error = await echo
+        .client()
+        .batchUpsert('CONTACT', 'sync_key', many(300))
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'CrmPartialFailure', failures: [{ index: 230, message: 'no' }] });
+      expect((error as CrmPartialFailure).results).toHaveLength(299);
+    } finally {
+      await echo.close();
+    }
   });
 });

@@ -4,7 +4,6 @@ import * as pipelines from '@hubspot/api-client/lib/codegen/crm/pipelines';
 import * as properties from '@hubspot/api-client/lib/codegen/crm/properties';
 import { CRM_OBJECT_PATHS, type ObjectType } from '@ecomm-sync/contracts';
 import {
-  CRM_BATCH_LIMIT,
   type AssociationPair,
   type CrmInputFailure,
   type CrmObject,
@@ -19,7 +18,7 @@ import {
 import type { EcommPipelineIds } from '@ecomm-sync/domain';
 import { DealStages } from './deal-stages';
 import { toCrmPipeline, toCrmStage } from './pipeline-answers';
-import { chunks, toCrmObject } from './http-request-helpers';
+import { sendChunks, toCrmObject } from './http-request-helpers';
 import { CrmPartialFailure, failedInputs } from './crm-errors';
 import { CrmTransport, type CrmTransportOptions } from './crm-transport';
 import { sdkConfiguration } from './sdk-transport';
@@ -37,6 +36,8 @@ export interface CrmClientOptions extends CrmTransportOptions {
    * is found by its id or label when a deal first needs it).
    */
   ecommPipeline?: EcommPipelineIds | null;
+  /** Chunks of 100 of one batch call sent side by side (default 4); the account's budget paces them. */
+  chunksAtOnce?: number;
 }
 
 type BatchAnswer = { results: objects.SimplePublicObject[]; errors?: objects.StandardError[] };
@@ -57,10 +58,12 @@ export class HttpCrmClient implements CrmPort {
   private readonly pipelines: pipelines.PipelinesApi;
   private readonly stages: pipelines.PipelineStagesApi;
   private readonly dealStages: DealStages;
+  private readonly chunksAtOnce: number;
 
   constructor(options: CrmClientOptions) {
     this.transport = new CrmTransport(options);
     this.objectWriteTraceIds = options.objectWriteTraceIds ?? true;
+    this.chunksAtOnce = Math.max(1, options.chunksAtOnce ?? 4);
     this.dealStages = new DealStages(() => this.listDealPipelines(), options.ecommPipeline ?? null);
     this.batch = new objects.BatchApi(sdkConfiguration(objects, this.transport, options.baseUrl));
     const propertiesConfiguration = sdkConfiguration(properties, this.transport, options.baseUrl);
@@ -109,19 +112,14 @@ export class HttpCrmClient implements CrmPort {
   }
 
   async batchArchive(type: ObjectType, ids: number[]): Promise<void> {
-    for (const chunk of chunks(ids)) await this.batch.archive(CRM_OBJECT_PATHS[type], { inputs: chunk.map((id) => ({ id: String(id) })) });
+    await sendChunks(ids, this.chunksAtOnce, (chunk) => this.batch.archive(CRM_OBJECT_PATHS[type], { inputs: chunk.map((id) => ({ id: String(id) })) }));
   }
 
   async batchRead(type: ObjectType, ids: number[], names: string[]): Promise<CrmObject[]> {
-    const results: CrmObject[] = [];
-    for (const chunk of chunks(ids)) {
-      const answer = await this.batch.read(CRM_OBJECT_PATHS[type], {
-        inputs: chunk.map((id) => ({ id: String(id) })),
-        properties: names,
-        propertiesWithHistory: [],
-      });
-      results.push(...answer.results.map(toCrmObject));
-    }
+    const answers = await sendChunks(ids, this.chunksAtOnce, (chunk) =>
+      this.batch.read(CRM_OBJECT_PATHS[type], { inputs: chunk.map((id) => ({ id: String(id) })), properties: names, propertiesWithHistory: [] }),
+    );
+    const results = answers.flatMap((answer) => answer.results.map(toCrmObject));
     return type === 'DEAL' ? this.dealStages.toSpec(results) : results;
   }
 
@@ -196,10 +194,11 @@ export class HttpCrmClient implements CrmPort {
   }
 
   async batchAssociate(fromType: ObjectType, toType: ObjectType, pairs: AssociationPair[]): Promise<void> {
-    for (const chunk of chunks(pairs))
-      await this.associations.createDefault(CRM_OBJECT_PATHS[fromType], CRM_OBJECT_PATHS[toType], {
+    await sendChunks(pairs, this.chunksAtOnce, (chunk) =>
+      this.associations.createDefault(CRM_OBJECT_PATHS[fromType], CRM_OBJECT_PATHS[toType], {
         inputs: chunk.map((pair) => ({ _from: { id: String(pair.fromId) }, to: { id: String(pair.toId) } })),
-      });
+      }),
+    );
   }
 
   private traceId(index: number): { objectWriteTraceId?: string } {
@@ -217,9 +216,8 @@ export class HttpCrmClient implements CrmPort {
     const inputs = deals ? await this.dealStages.toCrm([...given]) : given;
     let results: CrmObject[] = [];
     const failures: CrmInputFailure[] = [];
-    for (let from = 0; from < inputs.length; from += CRM_BATCH_LIMIT) {
-      const chunk = inputs.slice(from, from + CRM_BATCH_LIMIT);
-      const { httpStatusCode, data } = await send(chunk, from);
+    const answers = await sendChunks(inputs, this.chunksAtOnce, async (chunk, from) => ({ chunk, from, ...(await send(chunk, from)) }));
+    for (const { chunk, from, httpStatusCode, data } of answers) {
       results.push(...(data.results ?? []).map(toCrmObject));
       const errors = data.errors ?? [];
       if (httpStatusCode === 207 || errors.length > 0) failures.push(...failedInputs(errors, chunk.map(idOf), from));
