@@ -49,6 +49,10 @@ export interface CrmBudgetFigure {
   crmMaxWaitMs: number | null;
   /** The appliers' APPLIER_RESUME_PATIENCE_MS: null, their default (`--resume-patience-ms` sets it). */
   resumePatienceMs: number | null;
+  /** How much longer the proxy held each CRM answer (`--crm-latency-ms`; null: not at all). */
+  crmLatencyMs: number | null;
+  /** The appliers' CRM_CHUNKS_AT_ONCE: null, their default (`--chunks-at-once` sets it). */
+  chunksAtOnce: number | null;
 }
 
 /**
@@ -60,19 +64,23 @@ export async function benchCrmBudget({
   targetSeconds,
   crmMaxWaitMs,
   resumePatienceMs,
+  crmLatencyMs,
+  chunksAtOnce,
   env = {},
 }: {
   perType: number;
   targetSeconds: number;
   crmMaxWaitMs: number | null;
   resumePatienceMs: number | null;
+  crmLatencyMs: number | null;
+  chunksAtOnce: number | null;
   /** More environment for every app (the request-log figure switches CRM_REQUEST_LOG with it). */
   env?: Record<string, string>;
 }): Promise<CrmBudgetFigure> {
   log(
     `crm-budget: ${perType} objects of each type alone, then a mixed load for about ${targetSeconds} s at ${BURST_PER_10S} requests per 10 s with two appliers`,
   );
-  const proxy = await startCrmProxy();
+  const proxy = await startCrmProxy(crmLatencyMs ?? 0);
   const stack = await TestStack.start({
     env: {
       LOG_LEVEL: 'warn',
@@ -80,6 +88,7 @@ export async function benchCrmBudget({
       CRM_BASE_URL: proxy.url,
       ...(crmMaxWaitMs === null ? {} : { CRM_MAX_WAIT_MS: String(crmMaxWaitMs) }),
       ...(resumePatienceMs === null ? {} : { APPLIER_RESUME_PATIENCE_MS: String(resumePatienceMs) }),
+      ...(chunksAtOnce === null ? {} : { CRM_CHUNKS_AT_ONCE: String(chunksAtOnce) }),
       ...env,
     },
   });
@@ -101,6 +110,8 @@ export async function benchCrmBudget({
       dbOperationsPer100: perTypeFigures.dbOperationsPer100,
       crmMaxWaitMs,
       resumePatienceMs,
+      crmLatencyMs,
+      chunksAtOnce,
     };
   } finally {
     await db.close();
@@ -116,6 +127,7 @@ export function crmBudgetRow(figure: CrmBudgetFigure): string {
     `| CRM budget, objects/s at ${BURST_PER_10S} per 10 s, two appliers (${figure.objects} objects) | ${figure.objectsPerSecond} in ${figure.seconds} s ` +
     `(${figure.requestsPerObject} requests per object; ${figure.limited} of ${figure.requests} answered 429; busiest 10 s ${figure.maxIn10s}; ` +
     `steady ratio ${figure.steadyRatio ?? 'n/a'}; ${figure.parkings} parkings, up to ${figure.peakParked} changes parked; CRM_MAX_WAIT_MS ${figure.crmMaxWaitMs ?? 'default'}; APPLIER_RESUME_PATIENCE_MS ${figure.resumePatienceMs ?? 'default'}; ` +
+    `CRM_CHUNKS_AT_ONCE ${figure.chunksAtOnce ?? 'default'}; ${figure.crmLatencyMs ? `each CRM answer held ${figure.crmLatencyMs} ms more; ` : ''}` +
     `${figure.budgetGranted} permits granted (${figure.budgetSearchGranted} for searches); 429s by policy ${JSON.stringify(figure.crm.limitedByPolicy)}; CRM answers p50 ${figure.crm.latencyMs.p50} ms, p99 ${figure.crm.latencyMs.p99} ms) ` +
     `| ${figure.allowedObjectsPerSecond} (what the budget allows at that cost) | ${figure.ratio} | ≥ 0.9, < 1 % 429 |\n` +
     `| CRM requests per 100 objects, each type alone | ${per100} | | | |\n` +

@@ -1,7 +1,9 @@
 /**
  * A pass-through HTTP proxy in front of the built-in CRM, for the CRM budget figure: the CRM counts
  * 429s but not which policy refused them, nor how long it took to answer. The stack's CRM_BASE_URL
- * points here; the target is set once the stack (and its CRM port) is known.
+ * points here; the target is set once the stack (and its CRM port) is known. `latencyMs` holds each
+ * answer that much longer, as a hosted CRM an ocean away answers (the request still arrives at once,
+ * so the CRM counts it when it was sent).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +17,7 @@ export interface CrmProxyStats {
   latencyMs: { p50: number; p99: number; max: number };
 }
 
-export async function startCrmProxy() {
+export async function startCrmProxy(latencyMs = 0) {
   let target: URL | null = null;
   let latencies: number[] = [];
   let limitedByPolicy: Record<string, number> = {};
@@ -30,7 +32,7 @@ export async function startCrmProxy() {
       answer.on('data', (chunk: Buffer) => chunks.push(chunk));
       answer.on('end', () => {
         const body = Buffer.concat(chunks);
-        latencies.push(performance.now() - started);
+        latencies.push(performance.now() - started + latencyMs);
         if (answer.statusCode === 429) {
           let policy = 'unknown';
           try {
@@ -40,7 +42,9 @@ export async function startCrmProxy() {
           }
           limitedByPolicy[policy] = (limitedByPolicy[policy] ?? 0) + 1;
         }
-        res.writeHead(answer.statusCode ?? 502, answer.headers).end(body);
+        const reply = () => res.writeHead(answer.statusCode ?? 502, answer.headers).end(body);
+        if (latencyMs > 0) setTimeout(reply, latencyMs);
+        else reply();
       });
     });
     upstream.on('error', () => res.destroy());

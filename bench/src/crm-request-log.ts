@@ -38,7 +38,7 @@ export async function benchCrmRequestLog(figures: string[]): Promise<CrmRequestL
   }
   if (figures.includes('crm-budget')) {
     log('crm request log: CRM budget with the log off, then on');
-    const options = { ...SIZES.crmBudget, crmMaxWaitMs: null, resumePatienceMs: null };
+    const options = { ...SIZES.crmBudget, crmMaxWaitMs: null, resumePatienceMs: null, crmLatencyMs: null, chunksAtOnce: null };
     const off = await benchCrmBudget({ ...options, env: withLog('off') });
     const on = await benchCrmBudget({ ...options, env: withLog('on') });
     crmBudget = pair(off.objectsPerSecond, on.objectsPerSecond);

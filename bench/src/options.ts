@@ -18,6 +18,14 @@ export const crmMaxWaitMs = maxWaitAt >= 0 ? Number(process.argv[maxWaitAt + 1])
 const patienceAt = process.argv.indexOf('--resume-patience-ms');
 export const resumePatienceMs = patienceAt >= 0 ? Number(process.argv[patienceAt + 1]) : null;
 
+/** `--crm-latency-ms N`: the CRM budget figure's proxy holds each CRM answer N ms more, as a hosted CRM far away answers. */
+const latencyAt = process.argv.indexOf('--crm-latency-ms');
+export const crmLatencyMs = latencyAt >= 0 ? Number(process.argv[latencyAt + 1]) : null;
+
+/** `--chunks-at-once N`: the appliers' CRM_CHUNKS_AT_ONCE in the CRM budget figure (their default when not given). */
+const chunksAt = process.argv.indexOf('--chunks-at-once');
+export const chunksAtOnce = chunksAt >= 0 ? Number(process.argv[chunksAt + 1]) : null;
+
 /** `--log-figures e2e,crm-budget`: which figures the CRM request log figure runs with the log off and on (default both). */
 const logFiguresAt = process.argv.indexOf('--log-figures');
 export const crmRequestLogFigures = (logFiguresAt >= 0 ? (process.argv[logFiguresAt + 1] ?? '') : 'e2e,crm-budget').split(',').filter(Boolean);
@@ -47,6 +55,8 @@ export const command = `npm run bench -- ${[
   only !== null ? `--only ${only}` : '',
   crmMaxWaitMs !== null ? `--crm-max-wait-ms ${crmMaxWaitMs}` : '',
   resumePatienceMs !== null ? `--resume-patience-ms ${resumePatienceMs}` : '',
+  crmLatencyMs !== null ? `--crm-latency-ms ${crmLatencyMs}` : '',
+  chunksAtOnce !== null ? `--chunks-at-once ${chunksAtOnce}` : '',
   logFiguresAt >= 0 ? `--log-figures ${crmRequestLogFigures.join(',')}` : '',
   recordWhenNoisy ? '--noisy' : '',
 ]

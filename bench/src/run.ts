@@ -10,7 +10,7 @@ import { benchFairness, fairnessRow } from './fairness';
 import { benchIngest, ingestRow, measureIngest } from './ingest';
 import { machineAtStart, type MachineAtStart } from './machine';
 import { benchObservability, observabilityRow } from './observability';
-import { crmMaxWaitMs, crmRequestLogFigures, log, only, resumePatienceMs, SIZES } from './options';
+import { chunksAtOnce, crmLatencyMs, crmMaxWaitMs, crmRequestLogFigures, log, only, resumePatienceMs, SIZES } from './options';
 import { record } from './record';
 import { benchReapply, reapplyRow } from './reapply';
 
@@ -27,7 +27,10 @@ const FIGURES: Record<string, Figure<unknown>> = {
   observability: figure({ run: () => benchObservability(measureIngest), rows: (f) => [observabilityRow(f, SIZES.ingestRequests)] }),
   e2e: figure({ run: () => benchEndToEnd(), rows: endToEndRows, notes: endToEndNotes }),
   reapply: figure({ run: benchReapply, rows: (f) => [reapplyRow(f)] }),
-  crmBudget: figure({ run: () => benchCrmBudget({ ...SIZES.crmBudget, crmMaxWaitMs, resumePatienceMs }), rows: (f) => [crmBudgetRow(f)] }),
+  crmBudget: figure({
+    run: () => benchCrmBudget({ ...SIZES.crmBudget, crmMaxWaitMs, resumePatienceMs, crmLatencyMs, chunksAtOnce }),
+    rows: (f) => [crmBudgetRow(f)],
+  }),
   fairness: figure({ run: () => benchFairness(SIZES.fairness), rows: (f) => [fairnessRow(f)] }),
 };
 /** Figures run only when named with --only: the whole run measures each of them once already. */
