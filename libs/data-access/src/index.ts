@@ -40,7 +40,7 @@ export type {
 } from './repositories/console-overview.repository';
 export { emptyStoredCounts, FLAGGED_OBJECTS_LIMIT } from './repositories/console-overview.repository';
 export type { AlertOutbox, AlertRule, AlertRuleFields, AlertRuleRepository } from './repositories/alert-rule.repository';
-export { defaultRuleId } from './repositories/alert-rule.repository';
+export { defaultAlertRules, defaultRuleId } from './repositories/alert-rule.repository';
 export type {
   AlertDestination,
   AlertDestinationRepository,

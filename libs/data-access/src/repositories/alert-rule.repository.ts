@@ -55,6 +55,20 @@ const toRule = ({ _id, outbox, ...doc }: AlertRuleDoc): AlertRule => ({
 const owned = (tenant: Tenant) => ({ portalId: tenant.portalId, appId: tenant.appId });
 export const defaultRuleId = (tenant: Tenant, key: string) => `${tenant.portalId}:${tenant.appId ?? '-'}:${key}`;
 
+/** The rules every tenant has from install on, as new rules (the repository and its fake write these). */
+export const defaultAlertRules = (tenant: Tenant, now: number): AlertRule[] =>
+  DEFAULT_ALERT_RULES.map(({ key, name, condition }) => ({
+    id: defaultRuleId(tenant, key),
+    ...owned(tenant),
+    storeId: null,
+    name,
+    enabled: true,
+    defaultKey: key,
+    condition,
+    ...newAlertRuleEvaluation(),
+    createdAt: now,
+  }));
+
 /** Alert rules: every query of the console carries the tenant; the evaluator's claim and state writes compare and set. */
 export class AlertRuleRepository {
   private readonly rules;
@@ -103,23 +117,8 @@ export class AlertRuleRepository {
   /** The rules every tenant has from install on; a repeated call (another replica, a reinstall) changes nothing. */
   async ensureDefaults(tenant: Tenant, now: number): Promise<void> {
     await this.rules.bulkWrite(
-      DEFAULT_ALERT_RULES.map(({ key, name, condition }) => ({
-        updateOne: {
-          filter: { _id: defaultRuleId(tenant, key) },
-          update: {
-            $setOnInsert: {
-              ...owned(tenant),
-              storeId: null,
-              name,
-              enabled: true,
-              defaultKey: key,
-              condition,
-              ...newAlertRuleEvaluation(),
-              createdAt: now,
-            },
-          },
-          upsert: true,
-        },
+      defaultAlertRules(tenant, now).map(({ id, ...rule }) => ({
+        updateOne: { filter: { _id: id }, update: { $setOnInsert: rule }, upsert: true },
       })),
       { ordered: false },
     );

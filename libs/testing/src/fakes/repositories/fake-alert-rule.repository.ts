@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Tenant } from '@ecomm-sync/contracts';
-import { defaultRuleId, type AlertOutbox, type AlertRule, type AlertRuleFields, type AlertRuleRepository } from '@ecomm-sync/data-access';
-import { DEFAULT_ALERT_RULES, INITIAL_ALERT_STATE, newAlertRuleEvaluation, type AlertState } from '@ecomm-sync/domain';
+import { defaultAlertRules, type AlertOutbox, type AlertRule, type AlertRuleFields, type AlertRuleRepository } from '@ecomm-sync/data-access';
+import { INITIAL_ALERT_STATE, newAlertRuleEvaluation, type AlertState } from '@ecomm-sync/domain';
 import { copy, type PublicOf } from '../public-of';
 
 const owns = (tenant: Tenant, rule: AlertRule) => rule.portalId === tenant.portalId && rule.appId === tenant.appId;
@@ -56,22 +56,7 @@ export class FakeAlertRuleRepository implements PublicOf<AlertRuleRepository> {
   }
 
   async ensureDefaults(tenant: Tenant, now: number): Promise<void> {
-    for (const { key, name, condition } of DEFAULT_ALERT_RULES) {
-      const id = defaultRuleId(tenant, key);
-      if (this.rules.has(id)) continue;
-      this.put({
-        id,
-        portalId: tenant.portalId,
-        appId: tenant.appId,
-        storeId: null,
-        name,
-        enabled: true,
-        defaultKey: key,
-        condition,
-        ...newAlertRuleEvaluation(),
-        createdAt: now,
-      });
-    }
+    for (const rule of defaultAlertRules(tenant, now)) if (!this.rules.has(rule.id)) this.put(rule);
   }
 
   async due(now: number, limit: number): Promise<AlertRule[]> {
