@@ -61,7 +61,7 @@ describe('the console’s alerts page in a browser', () => {
     await page.locator(`tr[data-destination="${label}"]`).waitFor();
   };
 
-  it('when a customer adds destinations and a rule, edits it, and tries to delete an install rule, then the page shows each change, the secret once, the notices and a plain refusal', async () => {
+  it('when a customer adds destinations and a rule and edits it, then the page shows each change, the secret once and the notices, and install rules offer Disable but no Delete', async () => {
     const page = await newPage(browser);
     const portal = await signedInOnAlerts(page);
 
@@ -112,16 +112,22 @@ describe('the console’s alerts page in a browser', () => {
     expect(hooks()).toHaveLength(1);
     expect(hooks()[0]).toMatchObject({ verified: { ok: true }, body: { state: 'firing', rule: { name: 'Bad e-mails' }, value: 1 } });
 
-    // An install rule is disabled, not deleted: the refusal is the service's plain sentence.
+    // An install rule is disabled, not deleted: it offers no Delete (the API refuses it; gateway spec), a rule the customer made does.
     await page.getByRole('button', { name: 'Disable rule Import failed' }).click();
     await page.locator('tr[data-rule-name="Import failed"][data-status="off"]').waitFor();
-    page.once('dialog', (dialog) => void dialog.accept());
-    await page.getByRole('button', { name: 'Delete rule CRM connection failing' }).click();
-    const refusal = page.getByRole('alert');
-    await refusal.waitFor();
-    expect(await refusal.innerText()).toBe(
-      'Deleting rule “CRM connection failing” failed: The alert rule "CRM connection failing" came with the install: disable it instead of deleting it',
-    );
+    for (const name of ['CRM connection failing', 'Import failed']) {
+      expect(
+        await rule(page, name)
+          .getByRole('button', { name: `Delete rule ${name}` })
+          .count(),
+      ).toBe(0);
+      expect(
+        await rule(page, name)
+          .getByRole('button', { name: new RegExp(`^(Disable|Enable) rule ${name}$`) })
+          .count(),
+      ).toBe(1);
+    }
+    expect(await rule(page, 'Bad e-mails').getByRole('button', { name: 'Delete rule Bad e-mails' }).count()).toBe(1);
     expect((await ruleNames(page)).sort()).toEqual(['Bad e-mails', 'CRM connection failing', 'Import failed']);
     await expectAccessible(page, 'alerts');
     await screenshot(page, 'alerts');

@@ -79,16 +79,22 @@ export function AlertRulesTable({
                 onClick={() => onSetEnabled(rule, !rule.enabled)}
               >
                 {rule.enabled ? 'Disable' : 'Enable'}
-              </button>{' '}
-              <button
-                type="button"
-                className="plain"
-                disabled={busy}
-                aria-label={`Delete rule ${rule.name}`}
-                onClick={() => window.confirm(`Delete the rule “${rule.name}”?`) && onDelete(rule)}
-              >
-                Delete
               </button>
+              {/* A rule that came with the install is disabled, not deleted (the service refuses it). */}
+              {rule.isDefault ? null : (
+                <>
+                  {' '}
+                  <button
+                    type="button"
+                    className="plain"
+                    disabled={busy}
+                    aria-label={`Delete rule ${rule.name}`}
+                    onClick={() => window.confirm(`Delete the rule “${rule.name}”?`) && onDelete(rule)}
+                  >
+                    Delete
+                  </button>
+                </>
+              )}
             </td>
           </tr>
         ))}
