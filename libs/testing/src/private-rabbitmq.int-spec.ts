@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import net from 'node:net';
 import amqplib from 'amqplib';
 import { startPrivateRabbitMq } from './private-rabbitmq';
 import { waitFor } from './wait-for';
@@ -35,6 +36,22 @@ const getOne = async (url: string, queue: string) => {
 };
 
 describe('startPrivateRabbitMq', () => {
+  it('when another process holds the distribution port it was given, then the node starts on another and answers', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const taken = (holder.address() as net.AddressInfo).port;
+    try {
+      const node = await startPrivateRabbitMq({ distPort: taken });
+      try {
+        expect(await answers(node.url)).toBe(true);
+      } finally {
+        await node.stop();
+      }
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+
   it('when the node is killed and restarted, then its VM is gone in between, and it comes back on the same port with its durable messages', async () => {
     const node = await startPrivateRabbitMq();
     try {

@@ -47,10 +47,17 @@ const SERVER_SCRIPTS = ['/usr/lib/rabbitmq/bin/rabbitmq-server', 'rabbitmq-serve
  * `kill()` really kills the node (its port programs exit with it). `-noinput` keeps the Erlang
  * shell off all the same.
  */
-export async function startPrivateRabbitMq({ startTimeoutMs = 60_000 }: { startTimeoutMs?: number } = {}): Promise<PrivateRabbitMq> {
+export async function startPrivateRabbitMq({
+  startTimeoutMs = 60_000,
+  distPort: firstDistPort,
+}: {
+  startTimeoutMs?: number;
+  /** The Erlang distribution port to try first (default: one free when asked); a test gives a taken one. */
+  distPort?: number;
+} = {}): Promise<PrivateRabbitMq> {
   const dir = await mkdtemp(path.join(tmpdir(), 'ecomm-rabbitmq-'));
   const amqpPort = await freePort();
-  let distPort = await freePort();
+  let distPort = firstDistPort ?? (await freePort());
   while (distPort === amqpPort) distPort = await freePort();
   const nodeName = `test-${randomBytes(4).toString('hex')}@localhost`;
   const url = `amqp://guest:guest@127.0.0.1:${amqpPort}`;
@@ -85,7 +92,25 @@ export async function startPrivateRabbitMq({ startTimeoutMs = 60_000 }: { startT
   const killOnExit = () => child?.kill('SIGKILL');
   process.once('exit', killOnExit);
 
-  const launch = async () => {
+  // A free port is free only when asked: another process (a client's outgoing connection) may take
+  // the distribution port before the node binds it. The node then exits at once saying so, and is
+  // started again on another; clients never use that port, so a restart may move it too.
+  const launch = async (attemptsLeft = 3): Promise<void> => {
+    const logBefore = existsSync(logFile) ? readFileSync(logFile, 'utf8').length : 0;
+    try {
+      await launchOnce();
+    } catch (error) {
+      const thisAttempt = existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(logBefore) : '';
+      if (attemptsLeft <= 1 || !thisAttempt.includes('dist_port_already_used')) throw error;
+      let next = await freePort();
+      while (next === amqpPort || next === distPort) next = await freePort();
+      distPort = next;
+      env.RABBITMQ_DIST_PORT = String(distPort);
+      await launch(attemptsLeft - 1);
+    }
+  };
+
+  const launchOnce = async () => {
     const log = openSync(logFile, 'a');
     const started = spawn(script, [], { env, cwd: dir, stdio: ['ignore', log, log] });
     closeSync(log);
