@@ -1,3 +1,4 @@
+import { DEFAULT_CHUNKS_AT_ONCE } from '@ecomm-sync/crm-client';
 import { amqpKeys, commonKeys, crmRequestLogKeys, loadConfig, mongoKeys, secretsRotationKeys, type ConfigSchema } from '@ecomm-sync/runtime';
 
 export const applierConfigSchema = {
@@ -46,9 +47,9 @@ export const applierConfigSchema = {
     default: 5000,
   },
   CRM_CHUNKS_AT_ONCE: {
-    doc: "requests of one batch write sent to the CRM side by side (each of 100 objects); the account's request budget paces them. A hosted CRM answers in 150–300 ms: one at a time would hold a replica to a few requests a second",
+    doc: "requests of one batch call (writes, reads, archives; 100 objects each) sent to the CRM side by side, over any connection; one at a time when an object comes twice, and for associations. The account's request budget paces them. A hosted CRM answers in 150–300 ms: one at a time would hold a replica to a few requests a second",
     format: 'int',
-    default: 4,
+    default: DEFAULT_CHUNKS_AT_ONCE,
   },
   CRM_PROPERTY_CACHE_MS: { doc: 'how long CRM property definitions are cached', format: 'int', default: 30000 },
   ...crmRequestLogKeys,

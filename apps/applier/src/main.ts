@@ -26,7 +26,8 @@ runService({
       maxWaitMs: config.CRM_MAX_WAIT_MS,
       budgetFor: (accountKey, limits) => budgets.for(accountKey, limits),
       refreshMarginMs: config.CRM_TOKEN_REFRESH_MARGIN_MS,
-      createClient: (spec) => new HttpCrmClient({ ...spec, requestLog, chunksAtOnce: config.CRM_CHUNKS_AT_ONCE }),
+      chunksAtOnce: config.CRM_CHUNKS_AT_ONCE,
+      createClient: (spec) => new HttpCrmClient({ ...spec, requestLog }),
       logger,
     });
     const crm = new CrmDirectory(connections, { propertyCacheMs: config.CRM_PROPERTY_CACHE_MS, shared: database.repositories.crmPropertyNames });

@@ -297,7 +297,7 @@ describe('HttpCrmClient batch writes', () => {
    * requests in flight. The first chunk's answer waits until `expected` requests have come (or
    * 300 ms, for a client that sends one at a time): the answers come back out of order.
    */
-  async function echoingCrm(expected: number, errorAtTraceId?: number) {
+  async function echoingCrm(expected: number, errorAtTraceId?: number, { refuseFirst = false } = {}) {
     let inFlight = 0;
     let mostInFlight = 0;
     let requests = 0;
@@ -325,7 +325,14 @@ describe('HttpCrmClient batch writes', () => {
           res.writeHead(errors.length > 0 ? 207 : 200, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ status: 'COMPLETE', results, ...(errors.length > 0 ? { errors, numErrors: errors.length } : {}) }));
         };
-        if (inputs[0].objectWriteTraceId === '0') {
+        if (refuseFirst && inputs[0].objectWriteTraceId === '0') {
+          inFlight--;
+          res.writeHead(400, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ status: 'error', category: 'VALIDATION_ERROR', message: 'refused whole' }));
+          return;
+        }
+        if (refuseFirst) setTimeout(answer, 100);
+        else if (inputs[0].objectWriteTraceId === '0') {
           const timer = setTimeout(() => answerFirst(), 300);
           answerFirst = () => {
             clearTimeout(timer);
@@ -349,7 +356,7 @@ describe('HttpCrmClient batch writes', () => {
   }
   const many = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `k-${i}`, properties: { email: `${i}@example.com` } }));
 
-  it("when a call holds more inputs than one request takes, then its chunks of 100 go side by side, at most chunksAtOnce, and the results keep the inputs' order", async () => {
+  it("when a call holds more inputs than one request takes, then its chunks of 100 go side by side, at most chunksAtOnce, and the results come back in the chunks' order", async () => {
     const echo = await echoingCrm(8);
     try {
       const results = await echo.client(3).batchUpsert('CONTACT', 'sync_key', many(750));
@@ -382,6 +389,32 @@ describe('HttpCrmClient batch writes', () => {
         .catch((e: unknown) => e);
       expect(error).toMatchObject({ name: 'CrmPartialFailure', failures: [{ index: 230, message: 'no' }] });
       expect((error as CrmPartialFailure).results).toHaveLength(299);
+    } finally {
+      await echo.close();
+    }
+  });
+
+  it('when a chunk is refused whole, then no further chunk starts, and the refusal is thrown once the chunk already out has answered', async () => {
+    const echo = await echoingCrm(10, undefined, { refuseFirst: true });
+    try {
+      const error = await echo
+        .client(2)
+        .batchUpsert('CONTACT', 'sync_key', many(1000))
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'CrmRequestError', status: 400 });
+      expect(echo.stats().requests).toBeGreaterThanOrEqual(2);
+      expect(echo.stats().requests).toBeLessThan(10);
+    } finally {
+      await echo.close();
+    }
+  });
+
+  it('when one record comes twice in a call, then its chunks go one at a time', async () => {
+    const echo = await echoingCrm(3);
+    try {
+      const twice = many(300).map((input, i) => (i === 250 ? { ...input, id: 'k-0' } : input));
+      await echo.client(4).batchUpsert('CONTACT', 'sync_key', twice);
+      expect(echo.stats()).toEqual({ requests: 3, mostInFlight: 1 });
     } finally {
       await echo.close();
     }

@@ -18,7 +18,7 @@ import {
 import type { EcommPipelineIds } from '@ecomm-sync/domain';
 import { DealStages } from './deal-stages';
 import { toCrmPipeline, toCrmStage } from './pipeline-answers';
-import { sendChunks, toCrmObject } from './http-request-helpers';
+import { chunksAtOnceFor, DEFAULT_CHUNKS_AT_ONCE, sendChunks, toCrmObject } from './http-request-helpers';
 import { CrmPartialFailure, failedInputs } from './crm-errors';
 import { CrmTransport, type CrmTransportOptions } from './crm-transport';
 import { sdkConfiguration } from './sdk-transport';
@@ -36,7 +36,11 @@ export interface CrmClientOptions extends CrmTransportOptions {
    * is found by its id or label when a deal first needs it).
    */
   ecommPipeline?: EcommPipelineIds | null;
-  /** Chunks of 100 of one batch call sent side by side (default 4); the account's budget paces them. */
+  /**
+   * Chunks of 100 of one batch call (writes, reads, archives) sent side by side (default
+   * DEFAULT_CHUNKS_AT_ONCE); the account's budget paces them. One at a time when a record comes
+   * twice in the call, and for associations (a target is often shared).
+   */
   chunksAtOnce?: number;
 }
 
@@ -63,7 +67,7 @@ export class HttpCrmClient implements CrmPort {
   constructor(options: CrmClientOptions) {
     this.transport = new CrmTransport(options);
     this.objectWriteTraceIds = options.objectWriteTraceIds ?? true;
-    this.chunksAtOnce = Math.max(1, options.chunksAtOnce ?? 4);
+    this.chunksAtOnce = Math.max(1, options.chunksAtOnce ?? DEFAULT_CHUNKS_AT_ONCE);
     this.dealStages = new DealStages(() => this.listDealPipelines(), options.ecommPipeline ?? null);
     this.batch = new objects.BatchApi(sdkConfiguration(objects, this.transport, options.baseUrl));
     const propertiesConfiguration = sdkConfiguration(properties, this.transport, options.baseUrl);
@@ -112,7 +116,9 @@ export class HttpCrmClient implements CrmPort {
   }
 
   async batchArchive(type: ObjectType, ids: number[]): Promise<void> {
-    await sendChunks(ids, this.chunksAtOnce, (chunk) => this.batch.archive(CRM_OBJECT_PATHS[type], { inputs: chunk.map((id) => ({ id: String(id) })) }));
+    await sendChunks(ids, chunksAtOnceFor(this.chunksAtOnce, ids), (chunk) =>
+      this.batch.archive(CRM_OBJECT_PATHS[type], { inputs: chunk.map((id) => ({ id: String(id) })) }),
+    );
   }
 
   async batchRead(type: ObjectType, ids: number[], names: string[]): Promise<CrmObject[]> {
@@ -194,7 +200,8 @@ export class HttpCrmClient implements CrmPort {
   }
 
   async batchAssociate(fromType: ObjectType, toType: ObjectType, pairs: AssociationPair[]): Promise<void> {
-    await sendChunks(pairs, this.chunksAtOnce, (chunk) =>
+    // One at a time: a deal's contact, a line item's deal is often the target of many pairs.
+    await sendChunks(pairs, 1, (chunk) =>
       this.associations.createDefault(CRM_OBJECT_PATHS[fromType], CRM_OBJECT_PATHS[toType], {
         inputs: chunk.map((pair) => ({ _from: { id: String(pair.fromId) }, to: { id: String(pair.toId) } })),
       }),
@@ -216,7 +223,8 @@ export class HttpCrmClient implements CrmPort {
     const inputs = deals ? await this.dealStages.toCrm([...given]) : given;
     let results: CrmObject[] = [];
     const failures: CrmInputFailure[] = [];
-    const answers = await sendChunks(inputs, this.chunksAtOnce, async (chunk, from) => ({ chunk, from, ...(await send(chunk, from)) }));
+    const atOnce = chunksAtOnceFor(this.chunksAtOnce, inputs.map(idOf));
+    const answers = await sendChunks(inputs, atOnce, async (chunk, from) => ({ chunk, from, ...(await send(chunk, from)) }));
     for (const { chunk, from, httpStatusCode, data } of answers) {
       results.push(...(data.results ?? []).map(toCrmObject));
       const errors = data.errors ?? [];

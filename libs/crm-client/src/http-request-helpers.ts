@@ -42,13 +42,27 @@ export function chunks<T>(items: readonly T[], size = CRM_BATCH_LIMIT): T[][] {
   return result;
 }
 
+/** Chunks of one batch call sent side by side unless said otherwise (decision 20, addendum). */
+export const DEFAULT_CHUNKS_AT_ONCE = 4;
+
+/**
+ * How many chunks of one call may go side by side: one at a time when a record (`keys`) comes
+ * twice, since two chunks writing it at once would land in either order (and the CRM answers 423
+ * to concurrent writes of one record).
+ */
+export function chunksAtOnceFor(atOnce: number, keys: readonly (string | number | null)[]): number {
+  const named = keys.filter((key) => key !== null);
+  return new Set(named).size === named.length ? Math.max(1, atOnce) : 1;
+}
+
 /**
  * Chunks of a batch request sent side by side, at most `atOnce` at a time (the account's budget
  * paces them), the answers in the chunks' order. A CRM an ocean away answers a batch in 150–300 ms:
  * one chunk at a time would hold a replica to a few requests a second, well under what an account
- * allows. After a failure no further chunk starts; the ones already sent are waited for, then it is
- * thrown (as one at a time, what the others wrote stays written: creates go by a key the CRM holds
- * once, so a retry finds it).
+ * allows. After a failure no further chunk starts; the ones already sent are waited for (a chunk
+ * still waiting for its permit is sent when it gets one), then the first failure is thrown. What the
+ * others wrote stays written, as with one at a time (the applier's creates go by a key the CRM
+ * holds once, so its retry finds them).
  */
 export async function sendChunks<T, R>(items: readonly T[], atOnce: number, send: (chunk: T[], from: number) => Promise<R>): Promise<R[]> {
   const answers: R[] = [];

@@ -15,6 +15,7 @@ export type {
   AssociationPair,
 } from './crm-port';
 export { CRM_BATCH_LIMIT } from './crm-port';
+export { DEFAULT_CHUNKS_AT_ONCE } from './http-request-helpers';
 export { CrmAdminClient } from './crm-admin-client';
 export type { CrmAccountLimits, CrmAccountLimitsState, CrmAccountUsage } from './crm-admin-client';
 export { CrmRequestLog } from './crm-request-log';

@@ -27,6 +27,8 @@ export interface CrmConnectionsOptions {
   timeoutMs?: number;
   /** Longest time one request waits (budget, 429s, a CRM not answering) before it fails as unavailable and the work is parked. */
   maxWaitMs?: number;
+  /** Chunks of 100 of one batch call sent side by side, over any connection (default DEFAULT_CHUNKS_AT_ONCE). */
+  chunksAtOnce?: number;
   /** An OAuth access token this close to its expiry is refreshed first (default one minute). */
   refreshMarginMs?: number;
   clock?: () => number;
@@ -209,7 +211,7 @@ export class CrmConnections {
     const connection = this.connectionOf(portal);
     const account = crmAccountKey(portal.portalId, connection);
     const budget = connection.limits ? this.options.budgetFor?.(account, connection.limits) : undefined;
-    const { timeoutMs = 15_000, maxWaitMs } = this.options;
+    const { timeoutMs = 15_000, maxWaitMs, chunksAtOnce } = this.options;
     const spec = (baseUrl: string, token: string): CrmClientSpec => ({
       baseUrl,
       token,
@@ -219,6 +221,7 @@ export class CrmConnections {
       portalId: portal.portalId,
       ecommPipeline: currentEcommPipeline(portal),
       ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
+      ...(chunksAtOnce === undefined ? {} : { chunksAtOnce }),
       ...(budget ? { budget } : {}),
     });
     if (connection.kind === 'builtin') return this.createClient(spec(this.options.builtinBaseUrl, this.builtinToken(portal)));
@@ -230,6 +233,6 @@ export class CrmConnections {
       refreshMarginMs: this.options.refreshMarginMs ?? 60_000,
       timeoutMs: this.options.timeoutMs ?? 15_000,
     });
-    return new OAuthCrmClient(tokens, (token) => this.createClient(spec(connection.baseUrl, token)));
+    return new OAuthCrmClient(tokens, (token) => this.createClient(spec(connection.baseUrl, token)), chunksAtOnce);
   }
 }

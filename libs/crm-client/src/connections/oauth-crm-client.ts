@@ -1,7 +1,9 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
 import {
   CRM_BATCH_LIMIT,
+  CrmPartialFailure,
   CrmRequestError,
+  type CrmInputFailure,
   type AssociationPair,
   type CrmObject,
   type CrmPipeline,
@@ -12,20 +14,17 @@ import {
   type CrmPropertyGroup,
   type CrmPropertyInfo,
 } from '../index';
+import { chunksAtOnceFor, DEFAULT_CHUNKS_AT_ONCE, sendChunks } from '../http-request-helpers';
 import type { OAuthAccessTokens } from './oauth-access-tokens';
 
 type Properties = Record<string, string | null>;
 
-function chunks<T>(items: readonly T[]): T[][] {
-  const result: T[][] = [];
-  for (let i = 0; i < items.length; i += CRM_BATCH_LIMIT) result.push(items.slice(i, i + CRM_BATCH_LIMIT));
-  return result;
-}
-
 /**
  * A CRM port over OAuth: each request carries a current access token; a request the CRM answers
  * 401 gets a fresh token and is sent once more. Batches are split here (not in the HTTP client),
- * so that the one retry repeats one request of at most 100, never chunks that already succeeded.
+ * so that the one retry repeats one request of at most 100, never chunks that already succeeded;
+ * they go side by side as the HTTP client's own (`chunksAtOnce`), and a 207 of any chunk names its
+ * refused inputs by their place in the whole call, with the objects every chunk wrote.
  */
 export class OAuthCrmClient implements CrmPort {
   private client: { token: string; port: CrmPort } | null = null;
@@ -33,26 +32,35 @@ export class OAuthCrmClient implements CrmPort {
   constructor(
     private readonly tokens: OAuthAccessTokens,
     private readonly createClient: (token: string) => CrmPort,
+    private readonly chunksAtOnce = DEFAULT_CHUNKS_AT_ONCE,
   ) {}
 
   batchCreate(type: ObjectType, inputs: { properties: Properties }[]): Promise<CrmObject[]> {
-    return this.batched(inputs, (chunk) => this.call((crm) => crm.batchCreate(type, chunk)));
+    return this.batched(inputs, null, (chunk) => this.call((crm) => crm.batchCreate(type, chunk)));
   }
 
   batchUpdate(type: ObjectType, inputs: { id: number; properties: Properties }[]): Promise<CrmObject[]> {
-    return this.batched(inputs, (chunk) => this.call((crm) => crm.batchUpdate(type, chunk)));
+    return this.batched(
+      inputs,
+      (input) => input.id,
+      (chunk) => this.call((crm) => crm.batchUpdate(type, chunk)),
+    );
   }
 
   batchUpsert(type: ObjectType, idProperty: string, inputs: { id: string; properties: Properties }[]): Promise<CrmObject[]> {
-    return this.batched(inputs, (chunk) => this.call((crm) => crm.batchUpsert(type, idProperty, chunk)));
+    return this.batched(
+      inputs,
+      (input) => input.id,
+      (chunk) => this.call((crm) => crm.batchUpsert(type, idProperty, chunk)),
+    );
   }
 
   async batchArchive(type: ObjectType, ids: number[]): Promise<void> {
-    for (const chunk of chunks(ids)) await this.call((crm) => crm.batchArchive(type, chunk));
+    await sendChunks(ids, chunksAtOnceFor(this.chunksAtOnce, ids), (chunk) => this.call((crm) => crm.batchArchive(type, chunk)));
   }
 
   batchRead(type: ObjectType, ids: number[], properties: string[]): Promise<CrmObject[]> {
-    return this.batched(ids, (chunk) => this.call((crm) => crm.batchRead(type, chunk, properties)));
+    return this.batched(ids, null, (chunk) => this.call((crm) => crm.batchRead(type, chunk, properties)));
   }
 
   listProperties(type: ObjectType): Promise<CrmPropertyInfo[]> {
@@ -103,13 +111,40 @@ export class OAuthCrmClient implements CrmPort {
   }
 
   async batchAssociate(fromType: ObjectType, toType: ObjectType, pairs: AssociationPair[]): Promise<void> {
-    for (const chunk of chunks(pairs)) await this.call((crm) => crm.batchAssociate(fromType, toType, chunk));
+    // One at a time, as the HTTP client's: a target is often shared by many pairs.
+    await sendChunks(pairs, 1, (chunk) => this.call((crm) => crm.batchAssociate(fromType, toType, chunk)));
   }
 
-  private async batched<T, R>(items: readonly T[], send: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
-    const results: R[] = [];
-    for (const chunk of chunks(items)) results.push(...(await send(chunk)));
-    return results;
+  /** `keyOf`: the record an input writes (null: none named, as a create); a record named twice sends one chunk at a time. */
+  private async batched<T>(
+    items: readonly T[],
+    keyOf: ((item: T) => string | number) | null,
+    send: (chunk: T[]) => Promise<CrmObject[]>,
+  ): Promise<CrmObject[]> {
+    const atOnce = keyOf ? chunksAtOnceFor(this.chunksAtOnce, items.map(keyOf)) : this.chunksAtOnce;
+    const partial: { message: string; failures: CrmInputFailure[] }[] = [];
+    const answers = await sendChunks(items, atOnce, async (chunk, from) => {
+      try {
+        return await send(chunk);
+      } catch (error) {
+        if (!(error instanceof CrmPartialFailure)) throw error;
+        partial.push({
+          message: error.message,
+          failures: error.failures.map((failure) => ({ ...failure, index: failure.index < 0 ? -1 : failure.index + from })),
+        });
+        return error.results;
+      }
+    });
+    const results = answers.flat();
+    if (partial.length === 0) return results;
+    const failures = partial.flatMap((one) => one.failures).sort((a, b) => a.index - b.index);
+    throw new CrmPartialFailure(
+      items.length > CRM_BATCH_LIMIT
+        ? `${failures.length} of ${items.length} inputs refused (first: ${failures[0]?.message ?? partial[0].message})`
+        : partial[0].message,
+      results,
+      failures,
+    );
   }
 
   private async call<T>(send: (crm: CrmPort) => Promise<T>): Promise<T> {
