@@ -32,7 +32,7 @@ export async function startCrmProxy(latencyMs = 0) {
       answer.on('data', (chunk: Buffer) => chunks.push(chunk));
       answer.on('end', () => {
         const body = Buffer.concat(chunks);
-        latencies.push(performance.now() - started + latencyMs);
+
         if (answer.statusCode === 429) {
           let policy = 'unknown';
           try {
@@ -42,7 +42,10 @@ export async function startCrmProxy(latencyMs = 0) {
           }
           limitedByPolicy[policy] = (limitedByPolicy[policy] ?? 0) + 1;
         }
-        const reply = () => res.writeHead(answer.statusCode ?? 502, answer.headers).end(body);
+        const reply = () => {
+          latencies.push(performance.now() - started);
+          res.writeHead(answer.statusCode ?? 502, answer.headers).end(body);
+        };
         if (latencyMs > 0) setTimeout(reply, latencyMs);
         else reply();
       });

@@ -58,11 +58,13 @@ export function noisyFigures(starts: Record<string, MachineAtStart>): string[] {
     .map(([figure, start]) => `${figure} (CPUs ${Math.round(start.busyShare * 100)} % busy, load ${start.loadAverage[0]})`);
 }
 
-/** The commit the figures were measured at, with a mark when the work tree had changes. */
+/** The commit the figures were measured at, with a mark when the work tree had changes (besides the bench's own results). */
 export function commitMeasured(): string {
   try {
     const commit = execSync('git rev-parse --short HEAD', { cwd: root, encoding: 'utf8' }).trim();
-    const dirty = execSync('git status --porcelain --untracked-files=no', { cwd: root, encoding: 'utf8' }).trim() !== '';
+    // A run before this one leaves docs/benchmarks.md and bench/results changed: not a change of what is measured.
+    const dirty =
+      execSync("git status --porcelain --untracked-files=no -- . ':!docs/benchmarks.md' ':!bench/results'", { cwd: root, encoding: 'utf8' }).trim() !== '';
     return dirty ? `${commit} with uncommitted changes` : commit;
   } catch {
     return 'unknown commit';

@@ -10,6 +10,15 @@ export const quick = process.argv.includes('--quick');
 const onlyAt = process.argv.indexOf('--only');
 export const only = onlyAt >= 0 ? (process.argv[onlyAt + 1] ?? '') : null;
 
+/** The number after `flag`, or null without the flag; a flag without a number stops the bench with a sentence. */
+function numberAfter(flag: string): number | null {
+  const at = process.argv.indexOf(flag);
+  if (at < 0) return null;
+  const value = Number(process.argv[at + 1]);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${flag} needs a number of 0 or more, got "${process.argv[at + 1] ?? ''}"`);
+  return value;
+}
+
 /** `--crm-max-wait-ms N`: the appliers' CRM_MAX_WAIT_MS in the CRM budget figure (their default when not given). */
 const maxWaitAt = process.argv.indexOf('--crm-max-wait-ms');
 export const crmMaxWaitMs = maxWaitAt >= 0 ? Number(process.argv[maxWaitAt + 1]) : null;
@@ -19,12 +28,10 @@ const patienceAt = process.argv.indexOf('--resume-patience-ms');
 export const resumePatienceMs = patienceAt >= 0 ? Number(process.argv[patienceAt + 1]) : null;
 
 /** `--crm-latency-ms N`: the CRM budget figure's proxy holds each CRM answer N ms more, as a hosted CRM far away answers. */
-const latencyAt = process.argv.indexOf('--crm-latency-ms');
-export const crmLatencyMs = latencyAt >= 0 ? Number(process.argv[latencyAt + 1]) : null;
+export const crmLatencyMs = numberAfter('--crm-latency-ms');
 
 /** `--chunks-at-once N`: the appliers' CRM_CHUNKS_AT_ONCE in the CRM budget figure (their default when not given). */
-const chunksAt = process.argv.indexOf('--chunks-at-once');
-export const chunksAtOnce = chunksAt >= 0 ? Number(process.argv[chunksAt + 1]) : null;
+export const chunksAtOnce = numberAfter('--chunks-at-once');
 
 /** `--log-figures e2e,crm-budget`: which figures the CRM request log figure runs with the log off and on (default both). */
 const logFiguresAt = process.argv.indexOf('--log-figures');
