@@ -24,7 +24,7 @@ export function RuleState({ rule }: { rule: ConsoleAlertRule }) {
   );
 }
 
-/** The tenant's rules with their state; each row edits, enables or disables, and deletes its rule. */
+/** The tenant's rules with their state; each row edits, enables or disables its rule, and deletes one the customer made (install rules are disabled instead). */
 export function AlertRulesTable({
   rules,
   busy,
