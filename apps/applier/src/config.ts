@@ -47,7 +47,7 @@ export const applierConfigSchema = {
     default: 5000,
   },
   CRM_CHUNKS_AT_ONCE: {
-    doc: "requests of one batch call (writes, reads, archives; 100 objects each) sent to the CRM side by side, over any connection; one at a time when an object comes twice, and for associations. The account's request budget paces them. A hosted CRM answers in 150–300 ms: one at a time would hold a replica to a few requests a second",
+    doc: "requests of one batch call (writes, reads, archives; 100 objects each) sent to the CRM side by side, over any connection; one at a time when an object comes twice in a write. The account's request budget paces them. A hosted CRM answers in 150–300 ms: one at a time would hold a replica to a few requests a second",
     format: 'int',
     default: DEFAULT_CHUNKS_AT_ONCE,
   },

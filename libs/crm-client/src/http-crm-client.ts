@@ -39,7 +39,7 @@ export interface CrmClientOptions extends CrmTransportOptions {
   /**
    * Chunks of 100 of one batch call (writes, reads, archives) sent side by side (default
    * DEFAULT_CHUNKS_AT_ONCE); the account's budget paces them. One at a time when a record comes
-   * twice in the call, and for associations (a target is often shared).
+   * twice in a write or archive.
    */
   chunksAtOnce?: number;
 }
@@ -200,8 +200,9 @@ export class HttpCrmClient implements CrmPort {
   }
 
   async batchAssociate(fromType: ObjectType, toType: ObjectType, pairs: AssociationPair[]): Promise<void> {
-    // One at a time: a deal's contact, a line item's deal is often the target of many pairs.
-    await sendChunks(pairs, 1, (chunk) =>
+    // Side by side too: an association is made once however often it is sent, so order does not
+    // matter; a target shared by chunks that the CRM answers 423 for is waited out by the transport.
+    await sendChunks(pairs, this.chunksAtOnce, (chunk) =>
       this.associations.createDefault(CRM_OBJECT_PATHS[fromType], CRM_OBJECT_PATHS[toType], {
         inputs: chunk.map((pair) => ({ _from: { id: String(pair.fromId) }, to: { id: String(pair.toId) } })),
       }),

@@ -111,8 +111,8 @@ export class OAuthCrmClient implements CrmPort {
   }
 
   async batchAssociate(fromType: ObjectType, toType: ObjectType, pairs: AssociationPair[]): Promise<void> {
-    // One at a time, as the HTTP client's: a target is often shared by many pairs.
-    await sendChunks(pairs, 1, (chunk) => this.call((crm) => crm.batchAssociate(fromType, toType, chunk)));
+    // Side by side, as the HTTP client's: an association is made once however often it is sent.
+    await sendChunks(pairs, this.chunksAtOnce, (chunk) => this.call((crm) => crm.batchAssociate(fromType, toType, chunk)));
   }
 
   /** `keyOf`: the record an input writes (null: none named, as a create); a record named twice sends one chunk at a time. */
