@@ -190,22 +190,14 @@ describe('newest wins: concurrent batches of one object reach the CRM in revisio
    */
   const PROPERTY_TIMEOUT_MS = 240_000;
 
-  it(
-    'when revisions of the same objects arrive in concurrent batches in any order, then the CRM ends with the newest revision of each',
-    async () => {
+  it.each([
+    ['when revisions of the same objects arrive in concurrent batches in any order, then the CRM ends with the newest revision of each', 1],
+    ['when two applier replicas write the same objects at once, then the CRM still ends with the newest revision of each', 2],
+  ])(
+    '%s',
+    async (_name, replicas) => {
       await fc.assert(
-        fc.asyncProperty(scenario, (drawn) => applyConcurrently(1, drawn)),
-        { numRuns: 15 },
-      );
-    },
-    PROPERTY_TIMEOUT_MS,
-  );
-
-  it(
-    'when two applier replicas write the same objects at once, then the CRM still ends with the newest revision of each',
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(scenario, (drawn) => applyConcurrently(2, drawn)),
+        fc.asyncProperty(scenario, (drawn) => applyConcurrently(replicas, drawn)),
         { numRuns: 15 },
       );
     },
