@@ -106,7 +106,7 @@ final class DurableH2Backend extends H2Backend {
 
     @Override
     public Document getServerStatus() {
-        return operations.addTo(super.getServerStatus());
+        return DocumentsExamined.addTo(operations.addTo(super.getServerStatus()));
     }
 
     @Override

@@ -13,7 +13,7 @@ final class LockingMemoryBackend extends MemoryBackend {
 
     @Override
     public Document getServerStatus() {
-        Document status = operations.addTo(super.getServerStatus());
+        Document status = DocumentsExamined.addTo(operations.addTo(super.getServerStatus()));
         status.put("ecommCommandStats", commandStats.toDocuments());
         return status;
     }

@@ -2,6 +2,7 @@ package dev.ecommsync.mongo;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 
 import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
@@ -24,11 +25,20 @@ import de.bwaldvogel.mongo.bson.Document;
  */
 final class SnapshotMemoryCollection extends MemoryCollection {
 
+    private final LongAdder examined;
+
     /** True while findAndModify runs: it finds the stored document through handleQuery and updates what it found. */
     private boolean modifying;
 
     SnapshotMemoryCollection(MongoDatabase database, String collectionName, CollectionOptions options, CursorRegistry cursorRegistry) {
         super(database, collectionName, options, cursorRegistry);
+        this.examined = DocumentsExamined.of(getFullName());
+    }
+
+    @Override
+    protected boolean documentMatchesQuery(Document document, Document query) {
+        examined.increment();
+        return super.documentMatchesQuery(document, query);
     }
 
     @Override
@@ -49,6 +59,15 @@ final class SnapshotMemoryCollection extends MemoryCollection {
         } finally {
             modifying = false;
         }
+    }
+
+    /** A filter naming {@code _id} beside other fields goes by the {@code _id} index ({@link IdIndexLookup}). */
+    @Override
+    protected QueryResult queryDocuments(Document query, Document orderBy, int numberToSkip, int limit, int batchSize, Document fieldSelector) {
+        Iterable<Integer> positions = IdIndexLookup.positions(getIndexes(), query);
+        return positions == null
+            ? super.queryDocuments(query, orderBy, numberToSkip, limit, batchSize, fieldSelector)
+            : matchDocuments(query, positions, orderBy, numberToSkip, limit, batchSize, fieldSelector);
     }
 
     /** The documents after a query's first batch, kept for later batches: copied under the lock too. */

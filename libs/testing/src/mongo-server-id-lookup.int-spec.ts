@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import mongoose, { type Connection } from 'mongoose';
+import { startMongoServer, type LaunchedMongoServer } from './mongo-server-launcher';
+
+// Compare-and-set filters name `_id` and the field read (`{_id, rev}`, `{_id, claim}`). mongo-java-server
+// uses an index only when a filter names exactly its fields, so these scanned the collection unless
+// a unique index on `{_id, rev}` existed, which every insert and update paid for. The development
+// server now looks the `_id` up in its index and checks the rest on what it found, as MongoDB does
+// (decision 15, addendum of 2026-11-27, night). `ecommDocumentsExamined` in serverStatus counts the
+// documents each collection compared with a filter: a few for a lookup, all of them for a scan.
+
+const STATES = 2_000;
+type State = { _id: string; rev: number; tag: string };
+
+describe.each([
+  { backend: 'in-memory', h2: false },
+  { backend: 'H2', h2: true },
+])('the development MongoDB server ($backend) looks a filter’s _id up in its index', ({ h2 }) => {
+  let dir: string;
+  let server: LaunchedMongoServer;
+  let connection: Connection;
+  const states = () => connection.db!.collection<State>('states');
+
+  /** Documents the `states` collection compared with a filter while `run` ran. */
+  async function examinedBy(run: () => Promise<unknown>): Promise<number> {
+    const examined = async () => {
+      const status = await connection.db!.admin().command({ serverStatus: 1 });
+      return Number((status.ecommDocumentsExamined as Record<string, number>)['id_lookup_test.states'] ?? 0);
+    };
+    const before = await examined();
+    await run();
+    return (await examined()) - before;
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'id-lookup-'));
+    server = await startMongoServer({ logFile: path.join(dir, 'server.log'), ...(h2 ? { h2File: path.join(dir, 'data.mv') } : {}) });
+    connection = await mongoose.createConnection(`${server.url}/id_lookup_test`).asPromise();
+    await states().insertMany(Array.from({ length: STATES }, (_, i) => ({ _id: `k${i}`, rev: 0, tag: i % 2 ? 'odd' : 'even' })));
+  });
+
+  afterAll(async () => {
+    await connection.close();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('when a filter names no _id, then the collection is scanned (the count sees every document)', async () => {
+    let found: State[] = [];
+    expect(await examinedBy(async () => (found = await states().find({ tag: 'odd' }).toArray()))).toBe(STATES);
+    expect(found).toHaveLength(STATES / 2);
+  });
+
+  it('when a compare-and-set names _id and the revision read, then it examines the one document and lands once', async () => {
+    const results: number[] = [];
+    const examined = await examinedBy(async () => {
+      results.push((await states().updateOne({ _id: 'k7', rev: 0 }, { $set: { rev: 1 } })).modifiedCount);
+      results.push((await states().updateOne({ _id: 'k7', rev: 0 }, { $set: { rev: 2 } })).modifiedCount);
+    });
+    expect(results).toEqual([1, 0]);
+    expect(examined).toBe(2);
+    expect(await states().findOne({ _id: 'k7' })).toEqual({ _id: 'k7', rev: 1, tag: 'odd' });
+  });
+
+  it('when a find names _id with $in and another field, then it examines only the listed documents and keeps the matching', async () => {
+    let found: State[] = [];
+    const examined = await examinedBy(
+      async () =>
+        (found = await states()
+          .find({ _id: { $in: ['k1', 'k2', 'k3', 'missing'] }, tag: 'odd' })
+          .toArray()),
+    );
+    expect(found.map((state) => state._id).sort()).toEqual(['k1', 'k3']);
+    expect(examined).toBe(3);
+  });
+
+  it('when a delete names _id and a field that does not match, then nothing is deleted', async () => {
+    let deleted = -1;
+    const examined = await examinedBy(async () => (deleted = (await states().deleteOne({ _id: 'k4', tag: 'odd' })).deletedCount));
+    expect({ deleted, examined }).toEqual({ deleted: 0, examined: 1 });
+    expect(await states().countDocuments({ _id: 'k4' })).toBe(1);
+  });
+});

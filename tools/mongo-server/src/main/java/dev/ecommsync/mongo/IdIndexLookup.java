@@ -1,0 +1,49 @@
+package dev.ecommsync.mongo;
+
+import java.util.List;
+
+import de.bwaldvogel.mongo.backend.Index;
+import de.bwaldvogel.mongo.bson.Document;
+
+/**
+ * The {@code _id} index for a filter that names {@code _id} beside other fields.
+ *
+ * <p>mongo-java-server uses an index only when the filter names exactly that index's fields, so a
+ * compare-and-set such as {@code {_id, rev}} scanned the whole collection unless a unique index on
+ * {@code {_id, rev}} existed, and every such index costs each insert and update its keys. MongoDB
+ * itself serves these filters with the {@code _id} index and checks the other fields on the one
+ * document it finds; this does the same (decision 15, addendum of 2026-11-27, night). A filter
+ * some index covers whole keeps mongo-java-server's own choice.
+ */
+final class IdIndexLookup {
+
+    private static final String ID = "_id";
+
+    private IdIndexLookup() {
+    }
+
+    /**
+     * The positions the {@code _id} index gives for the filter's {@code _id} (a value or {@code $in}),
+     * to be matched against the whole filter; null when another index covers the filter whole, the
+     * filter has no such {@code _id}, or the collection has no {@code _id} index.
+     */
+    static <P> Iterable<P> positions(List<Index<P>> indexes, Document query) {
+        if (query.size() < 2 || !query.containsKey(ID)) {
+            return null;
+        }
+        Index<P> idIndex = null;
+        for (Index<P> index : indexes) {
+            if (index.canHandle(query)) {
+                return null;
+            }
+            if (index.getKeys().size() == 1 && ID.equals(index.getKeys().get(0).getKey())) {
+                idIndex = index;
+            }
+        }
+        if (idIndex == null) {
+            return null;
+        }
+        Document idOnly = new Document(ID, query.get(ID));
+        return idIndex.canHandle(idOnly) ? idIndex.getPositions(idOnly) : null;
+    }
+}
