@@ -22,6 +22,7 @@ import { RawMessageRepository } from './repositories/raw-message.repository';
 import { SettingsRepository } from './repositories/settings.repository';
 import { StoreRepository } from './repositories/store.repository';
 import { SyncErrorRepository } from './repositories/sync-error.repository';
+import { dropRetiredIndexes } from './retired-indexes';
 
 export interface Repositories {
   portals: PortalRepository;
@@ -58,7 +59,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** Opens a connection (no serverApi: the development server rejects it) and builds every index. */
+/** Opens a connection (no serverApi: the development server rejects it), builds every index and drops the retired ones. */
 export async function connectDatabase(url: string, dbName: string): Promise<Database> {
   const connection = await mongoose.createConnection(url, { dbName, serverSelectionTimeoutMS: 10_000, maxPoolSize: 20, autoIndex: false }).asPromise();
   const repositories: Repositories = {
@@ -89,6 +90,7 @@ export async function connectDatabase(url: string, dbName: string): Promise<Data
     alertCounters: new AlertCountersRepository(connection),
   };
   await Promise.all(Object.values(connection.models).map((model) => model.createIndexes()));
+  await dropRetiredIndexes(connection);
   return {
     connection,
     repositories,

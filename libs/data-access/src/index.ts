@@ -1,4 +1,5 @@
 export { connectDatabase } from './database';
+export { RETIRED_INDEXES, dropRetiredIndexes, type RetiredIndex } from './retired-indexes';
 export { driverCollection } from './driver-collection';
 export { findIn } from './find-in';
 export type { Database, Repositories } from './database';

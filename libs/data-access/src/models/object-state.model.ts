@@ -29,10 +29,8 @@ const objectStateSchema = new Schema(
   },
   { collection: 'object_states', versionKey: false },
 );
-// The _id serves reading the states of a batch's objects (`_id: {$in}`), one state per object.
-// Serves: the conditional write of a state (`{_id, rev}`, compare and set): servers that use an
-// index only when it covers the whole filter need this one (decision 15).
-objectStateSchema.index({ _id: 1, rev: 1 }, { unique: true });
+// The _id serves reading the states of a batch's objects (`_id: {$in}`), one state per object, and
+// the conditional write of a state (`{_id, rev}`, compare and set; decision 15, addendum of 2026-11-27, night).
 
 // Serves: re-apply pages of an application's objects (settings owner app:<appId>), by _id.
 objectStateSchema.index({ appId: 1, objectType: 1, _id: 1 });

@@ -29,9 +29,8 @@ const objectSyncSchema = new Schema(
   },
   { collection: 'object_syncs', versionKey: false },
 );
-// The _id serves links and status of a batch's objects (applier, `_id: {$in}`), one object's status (status endpoints).
-// Serves: claiming an object and recording under one's own claim (compare and set on `claim`):
-// servers that use an index only when it covers the whole filter need this one (decision 15).
-objectSyncSchema.index({ _id: 1, claim: 1 }, { unique: true });
+// The _id serves links and status of a batch's objects (applier, `_id: {$in}`), one object's status
+// (status endpoints), and claiming an object and recording under one's own claim (compare and set
+// on `claim`; decision 15, addendum of 2026-11-27, night).
 
 export const objectSyncModel = (connection: Connection) => connection.model('ObjectSync', objectSyncSchema);
