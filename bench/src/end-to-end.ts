@@ -4,13 +4,14 @@
  * passes that change every object, for memory growth once warmed up.
  */
 import mongoose from 'mongoose';
-import { type AppName, testInfrastructure, type TestPortal, TestStack, waitFor } from '@ecomm-sync/testing';
+import { type AppName, testInfrastructure, type TestPortal, TestStack } from '@ecomm-sync/testing';
 import { benchConfig } from './config';
 import { BATCH, send as sendObjects, type MakeObject } from './load';
 import { SIZES, log } from './options';
 import { databaseWork, databaseWorkNote } from './database-work';
 import { cpuSeconds, memorySampler } from './process-stats';
 import { percentile, round } from './stats';
+import { syncWatch } from './sync-watch';
 
 /** Set by `npm run bench -- --profile`: the end-to-end run's apps write CPU profiles there. */
 const profileDir = benchConfig.BENCH_PROFILE_DIR;
@@ -81,9 +82,7 @@ export async function benchEndToEnd(env: Record<string, string> = {}) {
     const cpuAtStart = Object.fromEntries(Object.entries(cpuPids).map(([name, pid]) => [name, cpuSeconds(pid)]));
     const send = (objectType: string, total: number, make: MakeObject) =>
       sendObjects(url, objectType, total, make, (b, at) => submittedAt.set(`${objectType}:${b}`, at));
-    const processed = async (filter: object, total: number, what: string) =>
-      waitFor(async () => (await syncs.countDocuments(filter)) >= total, { timeoutMs: 20 * 60_000, intervalMs: 500, message: `${total} ${what}` });
-    const applied = (objectType: string, total: number) => processed({ objectType, crmId: { $ne: null } }, total, `${objectType} objects to be applied`);
+    const { applied, processedSince } = syncWatch(syncs, portal);
     const contact = (version: string) => (i: number) => ({
       properties: { email: `e2e-${i}@example.com`, firstname: `First ${i}${version}`, lastname: 'Bench' },
     });
@@ -134,7 +133,7 @@ export async function benchEndToEnd(env: Record<string, string> = {}) {
         send('LINE_ITEM', lineItems, lineItem(version)),
       ]);
       // Revisions follow the clock (nextRevision), so a pass is done when every object was processed after it began.
-      await processed({ lastProcessedAt: { $gte: passStarted } }, n, `objects to be updated by pass ${rev}`);
+      await processedSince(passStarted, { ...counts, LINE_ITEM: lineItems }, `objects to be updated by pass ${rev}`);
       return { objectsPerSecond: Math.round(n / ((Date.now() - passStarted) / 1000)), memory: memory.now() };
     };
     const second = await updatePass(2);
