@@ -1,6 +1,6 @@
 /** The CRM budget figure, step 3: the mixed load against an account limited to 190 requests per 10 s. */
 import type { CrmAdminClient } from '@ecomm-sync/crm-client';
-import { type TestStack, waitFor } from '@ecomm-sync/testing';
+import type { TestStack } from '@ecomm-sync/testing';
 import type { startCrmProxy } from './crm-proxy';
 import { send } from './load';
 import { round } from './stats';
@@ -8,7 +8,6 @@ import {
   BUDGET_WINDOW_MS,
   BURST_PER_10S,
   OBJECT_TYPES,
-  appliedCount,
   crmQuiet,
   makers,
   portalLimitedLikeHosted,
@@ -55,7 +54,7 @@ export async function measureLimited(stack: TestStack, admin: CrmAdminClient, db
   await send(url, 'LINE_ITEM', counts.LINE_ITEM, make.LINE_ITEM);
   // The end is when the bench first sees every object applied (its CRM id recorded): lastProcessedAt
   // is stamped when a group's apply begins, before its requests wait for the budget.
-  await waitFor(async () => (await appliedCount(db, portal)) >= objects, { timeoutMs, intervalMs: 250, message: `${objects} objects to be applied` });
+  await Promise.all(OBJECT_TYPES.map((objectType) => waitApplied(db, portal, objectType, counts[objectType], timeoutMs)));
   const finished = Date.now();
   clearInterval(parkedSampler);
   const usage = await crmQuiet(admin, portal.portalId);

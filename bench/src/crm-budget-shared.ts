@@ -2,7 +2,8 @@
 import axios from 'axios';
 import mongoose from 'mongoose';
 import type { CrmAdminClient, CrmAccountUsage } from '@ecomm-sync/crm-client';
-import { testInfrastructure, type TestPortal, type TestStack, waitFor } from '@ecomm-sync/testing';
+import { testInfrastructure, type TestPortal, type TestStack } from '@ecomm-sync/testing';
+import { syncWatch } from './sync-watch';
 import type { MakeObject } from './load';
 
 export const OBJECT_TYPES = ['CONTACT', 'PRODUCT', 'DEAL', 'LINE_ITEM'] as const;
@@ -36,7 +37,8 @@ export async function observer(stack: TestStack) {
   let own = 0;
   connection.getClient().on('commandStarted', () => own++);
   const syncDb = connection.useDb(`${stack.name}_sync`);
-  const syncs = syncDb.collection('object_syncs');
+  // Statuses are keyed by the natural key as one string (decision 15).
+  const syncs = syncDb.collection<{ _id: string; externalObjectId?: string }>('object_syncs');
   return {
     syncs,
     parked: syncDb.collection('parked_changes'),
@@ -52,16 +54,9 @@ export async function observer(stack: TestStack) {
 }
 export type Observer = Awaited<ReturnType<typeof observer>>;
 
-export async function appliedCount(db: Observer, portal: TestPortal, objectType?: BenchObjectType): Promise<number> {
-  return db.syncs.countDocuments({ portalId: portal.portalId, ...(objectType ? { objectType } : {}), crmId: { $ne: null } });
-}
-
+/** Waits until every one of `total` objects of a type has its CRM id (sync-watch.ts: without scanning statuses at each poll). */
 export async function waitApplied(db: Observer, portal: TestPortal, objectType: BenchObjectType, total: number, timeoutMs: number) {
-  await waitFor(async () => (await appliedCount(db, portal, objectType)) >= total, {
-    timeoutMs,
-    intervalMs: 250,
-    message: `${total} ${objectType} objects to be applied`,
-  });
+  await syncWatch(db.syncs, portal, { intervalMs: 250, timeoutMs }).applied(objectType, total);
 }
 
 /** Waits until the CRM's count of the account's requests has not moved for a second (associations may follow the status). */

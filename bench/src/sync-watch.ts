@@ -5,14 +5,11 @@
  * first pass. So each poll first looks up a sample of the awaited objects by `_id` (an index
  * lookup), and counts them all only once the whole sample is there.
  */
-import type { mongo } from 'mongoose';
 import { keyOf } from '@ecomm-sync/domain';
 import type { TestPortal } from '@ecomm-sync/testing';
 import { waitFor } from '@ecomm-sync/testing';
 
 const SAMPLE = 24;
-const POLL_MS = 500;
-const TIMEOUT_MS = 20 * 60_000;
 
 /** Positions spread evenly over 0…total-1, the last included. */
 export function samplePositions(total: number, size = SAMPLE): number[] {
@@ -23,15 +20,22 @@ export function samplePositions(total: number, size = SAMPLE): number[] {
 /** The object_syncs `_id` of the bench's object (its ids are `<type>-<n>`, in the default store, no application). */
 const syncId = (portal: TestPortal, objectType: string, n: number) => keyOf(portal.portalId, null, 'default', objectType, `${objectType.toLowerCase()}-${n}`);
 
-export function syncWatch(syncs: mongo.Collection, portal: TestPortal) {
+/** What the watch reads of object_syncs: any driver collection of it. */
+interface Statuses {
+  find(filter: object, options: object): { toArray(): Promise<unknown[]> };
+  countDocuments(filter: object): Promise<number>;
+}
+
+/** `intervalMs`: between polls; `timeoutMs`: how long any one wait may take. */
+export function syncWatch(syncs: Statuses, portal: TestPortal, { intervalMs = 500, timeoutMs = 20 * 60_000 } = {}) {
   /** Waits until the sample's documents all match `filter`, then until `total` documents match `countFilter`. */
   const until = async (sample: string[], filter: object, countFilter: object, total: number, what: string) =>
     waitFor(
       async () => {
-        const sampled = await syncs.find({ _id: { $in: sample as never[] }, ...filter }, { projection: { _id: 1 } }).toArray();
+        const sampled = await syncs.find({ _id: { $in: sample }, ...filter }, { projection: { _id: 1 } }).toArray();
         return sampled.length >= sample.length && (await syncs.countDocuments(countFilter)) >= total;
       },
-      { timeoutMs: TIMEOUT_MS, intervalMs: POLL_MS, message: `${total} ${what}` },
+      { timeoutMs, intervalMs, message: `${total} ${what}` },
     );
   return {
     /** Every one of `total` objects of a type has its CRM id. */
@@ -39,7 +43,7 @@ export function syncWatch(syncs: mongo.Collection, portal: TestPortal) {
       until(
         samplePositions(total).map((n) => syncId(portal, objectType, n)),
         { crmId: { $ne: null } },
-        { objectType, crmId: { $ne: null } },
+        { portalId: portal.portalId, objectType, crmId: { $ne: null } },
         total,
         `${objectType} objects to be applied`,
       ),
@@ -47,7 +51,7 @@ export function syncWatch(syncs: mongo.Collection, portal: TestPortal) {
     processedSince: (since: number, counts: Record<string, number>, what: string) => {
       const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
       const sample = Object.entries(counts).flatMap(([objectType, n]) => samplePositions(n, SAMPLE / 4).map((i) => syncId(portal, objectType, i)));
-      return until(sample, { lastProcessedAt: { $gte: since } }, { lastProcessedAt: { $gte: since } }, total, what);
+      return until(sample, { lastProcessedAt: { $gte: since } }, { portalId: portal.portalId, lastProcessedAt: { $gte: since } }, total, what);
     },
   };
 }
