@@ -76,10 +76,50 @@ describe.each([
     expect(examined).toBe(3);
   });
 
+  it('when an $in lists a regular expression beside another field, then it finds what a scan finds', async () => {
+    let found: State[] = [];
+    await examinedBy(
+      async () =>
+        (found = await states()
+          .find({ _id: { $in: [/^k19\d\d$/, 'k3'] }, tag: 'odd' })
+          .toArray()),
+    );
+    expect(found).toHaveLength(51);
+  });
+
   it('when a delete names _id and a field that does not match, then nothing is deleted', async () => {
     let deleted = -1;
     const examined = await examinedBy(async () => (deleted = (await states().deleteOne({ _id: 'k4', tag: 'odd' })).deletedCount));
     expect({ deleted, examined }).toEqual({ deleted: 0, examined: 1 });
     expect(await states().countDocuments({ _id: 'k4' })).toBe(1);
+  });
+});
+
+describe('the development MongoDB server (H2) reopening its file', () => {
+  let dir: string;
+
+  beforeAll(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'id-lookup-reopen-'))));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('when the server starts again on its file, then the collections it reopens look _id up too', async () => {
+    const start = () => startMongoServer({ logFile: path.join(dir, 'server.log'), h2File: path.join(dir, 'data.mv') });
+    const first = await start();
+    const writer = await mongoose.createConnection(`${first.url}/id_lookup_test`).asPromise();
+    await writer.db!.collection<State>('states').insertMany(Array.from({ length: 100 }, (_, i) => ({ _id: `k${i}`, rev: 0, tag: 'even' })));
+    await writer.close();
+    await first.stop();
+
+    const second = await start();
+    const connection = await mongoose.createConnection(`${second.url}/id_lookup_test`).asPromise();
+    try {
+      const examined = async () =>
+        Number(((await connection.db!.admin().command({ serverStatus: 1 })).ecommDocumentsExamined as Record<string, number>)['id_lookup_test.states'] ?? 0);
+      const before = await examined();
+      const result = await connection.db!.collection<State>('states').updateOne({ _id: 'k5', rev: 0 }, { $set: { rev: 1 } });
+      expect({ modified: result.modifiedCount, examined: (await examined()) - before }).toEqual({ modified: 1, examined: 1 });
+    } finally {
+      await connection.close();
+      await second.stop();
+    }
   });
 });

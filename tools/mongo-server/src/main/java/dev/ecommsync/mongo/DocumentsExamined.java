@@ -25,6 +25,11 @@ final class DocumentsExamined {
         return COUNTS.computeIfAbsent(fullName, name -> new LongAdder());
     }
 
+    /** A dropped collection's counter goes with it: test runs create and drop thousands. */
+    static void forget(String fullName) {
+        COUNTS.remove(fullName);
+    }
+
     static Document addTo(Document serverStatus) {
         Document counts = new Document();
         new TreeMap<>(COUNTS).forEach((name, count) -> counts.put(name, count.sum()));

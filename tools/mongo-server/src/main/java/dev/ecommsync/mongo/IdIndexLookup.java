@@ -1,8 +1,10 @@
 package dev.ecommsync.mongo;
 
+import java.util.Collection;
 import java.util.List;
 
 import de.bwaldvogel.mongo.backend.Index;
+import de.bwaldvogel.mongo.bson.BsonRegularExpression;
 import de.bwaldvogel.mongo.bson.Document;
 
 /**
@@ -43,7 +45,18 @@ final class IdIndexLookup {
         if (idIndex == null) {
             return null;
         }
-        Document idOnly = new Document(ID, query.get(ID));
+        Object id = query.get(ID);
+        if (hasRegexInList(id)) {
+            return null;
+        }
+        Document idOnly = new Document(ID, id);
         return idIndex.canHandle(idOnly) ? idIndex.getPositions(idOnly) : null;
+    }
+
+    /** An {@code $in} that lists a regular expression: the index looks each listed value up as a key, a scan matches the expression. */
+    private static boolean hasRegexInList(Object id) {
+        return id instanceof Document condition
+            && condition.get("$in") instanceof Collection<?> values
+            && values.stream().anyMatch(BsonRegularExpression::isRegularExpression);
     }
 }

@@ -22,6 +22,12 @@ final class IdLookupH2Collection extends H2Collection {
     }
 
     @Override
+    public void drop() {
+        super.drop();
+        DocumentsExamined.forget(getFullName());
+    }
+
+    @Override
     protected boolean documentMatchesQuery(Document document, Document query) {
         examined.increment();
         return super.documentMatchesQuery(document, query);

@@ -36,6 +36,12 @@ final class SnapshotMemoryCollection extends MemoryCollection {
     }
 
     @Override
+    public void drop() {
+        super.drop();
+        DocumentsExamined.forget(getFullName());
+    }
+
+    @Override
     protected boolean documentMatchesQuery(Document document, Document query) {
         examined.increment();
         return super.documentMatchesQuery(document, query);
