@@ -22,7 +22,7 @@ import { RawMessageRepository } from './repositories/raw-message.repository';
 import { SettingsRepository } from './repositories/settings.repository';
 import { StoreRepository } from './repositories/store.repository';
 import { SyncErrorRepository } from './repositories/sync-error.repository';
-import { dropRetiredIndexes } from './retired-indexes';
+import { dropRetiredIndexes, type UndroppedIndex } from './retired-indexes';
 
 export interface Repositories {
   portals: PortalRepository;
@@ -55,6 +55,8 @@ export interface Repositories {
 export interface Database {
   connection: Connection;
   repositories: Repositories;
+  /** Retired indexes this start could not drop (retired-indexes.ts): the service logs them. */
+  undroppedIndexes: UndroppedIndex[];
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -90,8 +92,9 @@ export async function connectDatabase(url: string, dbName: string): Promise<Data
     alertCounters: new AlertCountersRepository(connection),
   };
   await Promise.all(Object.values(connection.models).map((model) => model.createIndexes()));
-  await dropRetiredIndexes(connection);
+  const undroppedIndexes = await dropRetiredIndexes(connection);
   return {
+    undroppedIndexes,
     connection,
     repositories,
     async ping() {

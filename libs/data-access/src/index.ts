@@ -1,9 +1,9 @@
 export { connectDatabase } from './database';
-export { RETIRED_INDEXES, dropRetiredIndexes, type RetiredIndex } from './retired-indexes';
+export { RETIRED_INDEXES, dropRetiredIndexes, type RetiredIndex, type UndroppedIndex } from './retired-indexes';
 export { driverCollection } from './driver-collection';
 export { findIn } from './find-in';
 export type { Database, Repositories } from './database';
-export type { ObjectKey } from './object-key';
+export { keyString, type ObjectKey } from './object-key';
 export { hashSecret, isSealed, keyList, newSecret, secretMatches, SecretBox, sealedFor } from './secrets';
 export type { KeptEcommPipeline, Portal, PortalRepository, SealedPortalField, StoredCrmConnection, StoredOAuthToken } from './repositories/portal.repository';
 export { SEALED_PORTAL_FIELDS, connectionVersionOf, currentEcommPipeline, sealedPortalFieldContext } from './repositories/portal.repository';

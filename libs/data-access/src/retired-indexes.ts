@@ -7,28 +7,42 @@ export interface RetiredIndex {
   name: string;
 }
 
+/** A retired index still there after start-up, and why: it costs writes until dropped, nothing else. */
+export interface UndroppedIndex extends RetiredIndex {
+  reason: string;
+}
+
 /**
  * Indexes no schema declares any more: `createIndexes` never drops one, so a database that an
- * earlier version set up would go on paying for them on every write.
+ * earlier version set up would go on paying for them on every write. Compare-and-set filters go by
+ * the `_id` index on every server now (decision 15, addendum of 2026-11-27, night).
  */
 export const RETIRED_INDEXES: readonly RetiredIndex[] = [
-  // Compare-and-set filters go by the `_id` index on every server now (decision 15, addendum of 2026-11-27, night).
   { collection: 'object_states', name: '_id_1_rev_1' },
   { collection: 'object_syncs', name: '_id_1_claim_1' },
+  { collection: 'parked_changes', name: '_id_1_change.rev_1_change.settingsRev_1' },
+  { collection: 'waiting_objects', name: '_id_1_change.rev_1_change.settingsRev_1' },
 ];
 
 /** MongoDB's codes for "no such index" (27, IndexNotFound) and "no such collection" (26, NamespaceNotFound). */
 const ALREADY_GONE = new Set([26, 27]);
 
-/** Drops the retired indexes where they exist; replicas starting together may race, and either one dropping is enough. */
-export async function dropRetiredIndexes(connection: Connection, retired: readonly RetiredIndex[] = RETIRED_INDEXES): Promise<void> {
-  await Promise.all(
-    retired.map(async ({ collection, name }) => {
+/**
+ * Drops the retired indexes where they exist. Never fails: replicas starting together race (either
+ * one dropping is enough), and in a rolling upgrade a replica of the earlier version may be building
+ * one again; what could not be dropped is returned, to be logged, and dropped at the next start.
+ */
+export async function dropRetiredIndexes(connection: Connection, retired: readonly RetiredIndex[] = RETIRED_INDEXES): Promise<UndroppedIndex[]> {
+  const outcomes = await Promise.all(
+    retired.map(async (index): Promise<UndroppedIndex | null> => {
       try {
-        await connection.db!.collection(collection).dropIndex(name);
+        await connection.db!.collection(index.collection).dropIndex(index.name);
+        return null;
       } catch (error) {
-        if (!ALREADY_GONE.has(Number((error as { code?: unknown }).code))) throw error;
+        if (ALREADY_GONE.has(Number((error as { code?: unknown }).code))) return null;
+        return { ...index, reason: error instanceof Error ? error.message : String(error) };
       }
     }),
   );
+  return outcomes.filter((outcome): outcome is UndroppedIndex => outcome !== null);
 }

@@ -60,6 +60,7 @@ export function runService<C extends InfrastructureConfig>(options: ServiceOptio
     const logger = createLogger(options.name, config.LOG_LEVEL);
     const observability = await startObservability(options.name, config);
     const database = await connectDatabase(config.MONGO_URL, config.MONGO_DB);
+    for (const index of database.undroppedIndexes) logger.warn('a retired index could not be dropped; it costs writes until a later start drops it', index);
     const broker = await Broker.connect({
       url: config.AMQP_URL,
       prefix: config.AMQP_PREFIX,

@@ -1,5 +1,4 @@
 import { Schema, type Connection } from 'mongoose';
-import { KEPT_REVISION_INDEX } from './kept-revision-index';
 
 /**
  * A change whose CRM write waits because the portal's CRM is rate-limited, capped for the day or
@@ -23,10 +22,9 @@ const parkedChangeSchema = new Schema(
   },
   { collection: 'parked_changes', versionKey: false },
 );
-// The _id serves one parked change per object (replaced by a newer one) and releasing applied ones.
+// The _id serves one parked change per object (replaced by a newer one), releasing applied ones, and
+// compare-and-set writes of kept changes on the revision they read (decision 15, addendum of 2026-11-27, night).
 // Serves: resuming a portal, its changes parked longest first.
 parkedChangeSchema.index({ portalId: 1, parkedAt: 1 });
-// Serves compare-and-set writes of kept changes on the revision they read.
-parkedChangeSchema.index(KEPT_REVISION_INDEX, { unique: true });
 
 export const parkedChangeModel = (connection: Connection) => connection.model('ParkedChange', parkedChangeSchema);

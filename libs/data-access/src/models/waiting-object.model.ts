@@ -1,5 +1,4 @@
 import { Schema, type Connection } from 'mongoose';
-import { KEPT_REVISION_INDEX } from './kept-revision-index';
 
 /**
  * A change that cannot apply yet because objects it associates with are not synced (a line item
@@ -28,14 +27,14 @@ const waitingObjectSchema = new Schema(
   },
   { collection: 'waiting_objects', versionKey: false },
 );
-// The _id serves one waiting change per object (replaced by a newer one) and releasing a batch's objects (`_id: {$in}`).
+// The _id serves one waiting change per object (replaced by a newer one), releasing a batch's objects
+// (`_id: {$in}`), and compare-and-set writes of kept changes on the revision they read (decision 15,
+// addendum of 2026-11-27, night).
 // Serves: the waiting changes an arriving deal or product releases.
 waitingObjectSchema.index({ portalId: 1, appId: 1, storeId: 1, waitingFor: 1 });
 // Serves: forgetting changes whose window ended.
 waitingObjectSchema.index({ until: 1 });
 // Serves: the periodic retry of waiting changes, least recently tried first.
 waitingObjectSchema.index({ triedAt: 1 });
-// Serves compare-and-set writes of kept changes on the revision they read.
-waitingObjectSchema.index(KEPT_REVISION_INDEX, { unique: true });
 
 export const waitingObjectModel = (connection: Connection) => connection.model('WaitingObject', waitingObjectSchema);

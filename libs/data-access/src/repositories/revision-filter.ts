@@ -16,7 +16,7 @@ const MAX_KEEP_ROUNDS = 10;
 
 type StoredRevision = { _id: string; change: Revision };
 
-/** A filter that `KEPT_REVISION_INDEX` (models/kept-revision-index.ts) covers whole. */
+/** The compare-and-set filter of a kept change: the `_id` index finds the document (decision 15, addendum of 2026-11-27, night). */
 const sameRevisionAs = (key: string, { rev, settingsRev }: Revision) => ({ _id: key, 'change.rev': rev, 'change.settingsRev': settingsRev });
 
 async function storedRevisions(collection: mongo.Collection<KeyedDoc>, keys: readonly string[]): Promise<Map<string, Revision>> {
