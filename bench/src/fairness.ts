@@ -4,7 +4,7 @@
  * wait from acceptance until applied? Measured against B alone on the same stack just before.
  */
 import { CrmAdminClient } from '@ecomm-sync/crm-client';
-import { keyOf } from '@ecomm-sync/domain';
+import { keyString } from '@ecomm-sync/data-access';
 import { TestStack, type TestPortal } from '@ecomm-sync/testing';
 import { BATCH, submission } from './load';
 import { log } from './options';
@@ -67,7 +67,9 @@ async function trickle(db: Observer, url: string, portal: TestPortal, prefix: st
     while (sending || accepted.size > 0) {
       if (accepted.size > 0) {
         // By `_id`, an index lookup: a filter on the portal and ids scanned all of A's statuses every 50 ms (sync-watch.ts).
-        const ids = [...accepted.keys()].map((id) => keyOf(portal.portalId, null, 'default', 'CONTACT', id));
+        const ids = [...accepted.keys()].map((id) =>
+          keyString({ portalId: portal.portalId, appId: null, storeId: 'default', objectType: 'CONTACT', externalObjectId: id }),
+        );
         const docs = await db.syncs.find({ _id: { $in: ids }, crmId: { $ne: null } }, { projection: { externalObjectId: 1 } }).toArray();
         const now = Date.now();
         for (const doc of docs) {

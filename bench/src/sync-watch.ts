@@ -5,7 +5,8 @@
  * first pass. So each poll first looks up a sample of the awaited objects by `_id` (an index
  * lookup), and counts them all only once the whole sample is there.
  */
-import { keyOf } from '@ecomm-sync/domain';
+import type { ObjectType } from '@ecomm-sync/contracts';
+import { keyString } from '@ecomm-sync/data-access';
 import type { TestPortal } from '@ecomm-sync/testing';
 import { waitFor } from '@ecomm-sync/testing';
 
@@ -14,11 +15,22 @@ const SAMPLE = 24;
 /** Positions spread evenly over 0…total-1, the last included. */
 export function samplePositions(total: number, size = SAMPLE): number[] {
   if (total <= size) return Array.from({ length: total }, (_, i) => i);
+  if (size <= 1) return [total - 1];
   return Array.from({ length: size }, (_, k) => Math.round((k * (total - 1)) / (size - 1)));
 }
 
-/** The object_syncs `_id` of the bench's object (its ids are `<type>-<n>`, in the default store, no application). */
-const syncId = (portal: TestPortal, objectType: string, n: number) => keyOf(portal.portalId, null, 'default', objectType, `${objectType.toLowerCase()}-${n}`);
+/**
+ * The object_syncs `_id` of the bench's object n of a type: the loads name a type's objects
+ * `<type>-0` to `<type>-<total - 1>` without gaps (load.ts), in the default store, no application.
+ */
+const syncId = (portal: TestPortal, objectType: string, n: number) =>
+  keyString({
+    portalId: portal.portalId,
+    appId: null,
+    storeId: 'default',
+    objectType: objectType as ObjectType,
+    externalObjectId: `${objectType.toLowerCase()}-${n}`,
+  });
 
 /** What the watch reads of object_syncs: any driver collection of it. */
 interface Statuses {
