@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mongoose, { Schema, type Connection } from 'mongoose';
-import { startMongoServer, type LaunchedMongoServer as MongoServer } from './mongo-server-launcher';
+import { startPrivateMongoServer, type LaunchedMongoServer as MongoServer } from './mongo-server-launcher';
 
 // The services build their indexes at boot, all models at once and several processes at once, and
 // mongoose (autoCreate) sends a `create` for every model at the same time. On H2 a fresh database
@@ -176,7 +176,7 @@ describe.each([
   }
 
   async function start(run: number) {
-    server = await startMongoServer({ h2File: h2 ? path.join(dir, 'data.mv') : undefined, logFile: path.join(dir, `server-${run}.log`) });
+    server = await startPrivateMongoServer({ h2File: h2 ? path.join(dir, 'data.mv') : undefined, logFile: path.join(dir, `server-${run}.log`) });
     const url = server.url;
     connections = await Promise.all(Array.from({ length: CONNECTIONS }, () => mongoose.createConnection(`${url}/admin`, { maxPoolSize: 50 }).asPromise()));
   }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mongoose, { type Connection } from 'mongoose';
-import { startMongoServer, type LaunchedMongoServer, type MongoCommandStat } from './mongo-server-launcher';
+import { startPrivateMongoServer, type LaunchedMongoServer, type MongoCommandStat } from './mongo-server-launcher';
 
 // The bench's end-to-end figure says which collection's work costs the database server the most
 // (bench/src/database-work.ts): the development server counts commands, documents and time per
@@ -15,7 +15,7 @@ describe('the development MongoDB server counts work per collection', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'command-stats-'));
-    server = await startMongoServer({ logFile: path.join(dir, 'server.log') });
+    server = await startPrivateMongoServer({ logFile: path.join(dir, 'server.log') });
     connection = await mongoose.createConnection(`${server.url}/stats_test`).asPromise();
   });
 

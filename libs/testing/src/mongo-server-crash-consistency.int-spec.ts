@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mongoose, { type Connection } from 'mongoose';
-import { startMongoServer, type LaunchedMongoServer as MongoServer } from './mongo-server-launcher';
+import { startPrivateMongoServer, type LaunchedMongoServer as MongoServer } from './mongo-server-launcher';
 
 // The chaos suite's mongodb scenario: after a SIGKILL the development server on H2 answered an insert
 // of a document it held with "Document with key ... already existed" instead of a duplicate-key
@@ -38,7 +38,7 @@ describe('the development MongoDB server on its H2 file, killed mid-write', () =
   });
 
   async function start(round: number) {
-    server = await startMongoServer({ h2File: path.join(dir, 'data.mv'), logFile: path.join(dir, `server-${round}.log`) });
+    server = await startPrivateMongoServer({ h2File: path.join(dir, 'data.mv'), logFile: path.join(dir, `server-${round}.log`) });
     connection = await mongoose.createConnection(`${server.url}/crash`).asPromise();
     const db = connection.db;
     if (!db) throw new Error('the connection has no database handle');

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mongoose, { type Connection } from 'mongoose';
-import { startMongoServer, type LaunchedMongoServer as MongoServer } from './mongo-server-launcher';
+import { startPrivateMongoServer, type LaunchedMongoServer as MongoServer } from './mongo-server-launcher';
 
 // Issue 16: the development server on H2 acknowledged writes with j:true that a SIGKILL then took
 // away (H2 committed in the background about once a second). Decision 16: every acknowledged write
@@ -57,7 +57,7 @@ describe('the development MongoDB server on its H2 file', () => {
   });
 
   async function start(round: number) {
-    server = await startMongoServer({ h2File: path.join(dir, 'data.mv'), logFile: path.join(dir, `server-${round}.log`) });
+    server = await startPrivateMongoServer({ h2File: path.join(dir, 'data.mv'), logFile: path.join(dir, `server-${round}.log`) });
     connection = await mongoose.createConnection(`${server.url}/durability`).asPromise();
     const db = connection.db;
     if (!db) throw new Error('the connection has no database handle');

@@ -43,3 +43,12 @@ export interface LaunchedMongoServer {
 export const { startMongoServer } = require(path.join(workspaceRoot, 'tools', 'infra', 'mongo-server.cjs')) as {
   startMongoServer(options?: MongoServerOptions): Promise<LaunchedMongoServer>;
 };
+
+/**
+ * A server of a spec's own, for the server's own tests: sized for one CPU and compiling with the
+ * client compiler only. A JVM starting at full width is seconds of every core of the machine, and
+ * the whole suite runs timing-sensitive end-to-end specs beside these (the CRM budget's windows).
+ */
+export function startPrivateMongoServer(options: MongoServerOptions = {}): Promise<LaunchedMongoServer> {
+  return startMongoServer({ ...options, javaOptions: ['-XX:ActiveProcessorCount=1', '-XX:TieredStopAtLevel=1', ...(options.javaOptions ?? [])] });
+}

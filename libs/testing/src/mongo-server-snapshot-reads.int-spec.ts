@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mongoose, { type Connection } from 'mongoose';
-import { startMongoServer, type LaunchedMongoServer } from './mongo-server-launcher';
+import { startPrivateMongoServer, type LaunchedMongoServer } from './mongo-server-launcher';
 
 // Compare-and-set on `{_id, rev}` (imports, budgets, states) counts on a read being one version of
 // the document. mongo-java-server's in-memory collections update a stored document in place, key
@@ -18,7 +18,7 @@ describe('the development MongoDB server reads one version of a document', () =>
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'snapshot-reads-'));
-    server = await startMongoServer({ logFile: path.join(dir, 'server.log') });
+    server = await startPrivateMongoServer({ logFile: path.join(dir, 'server.log') });
     for (let i = 0; i < 4; i++) connections.push(await mongoose.createConnection(`${server.url}/snapshot_test`).asPromise());
   });
 
