@@ -158,6 +158,13 @@ describe('newest wins: concurrent batches of one object reach the CRM in revisio
   }
 
   /**
+   * Rounds before a scenario counts as hung: a drawn run of faults fails up to 12 writes in a row
+   * (`faults`), and a round makes at least one write, so ten rounds were not always enough (a whole
+   * suite drew 11 faults in a row).
+   */
+  const SETTLE_ROUNDS = 24;
+
+  /**
    * What the running applier does after a first delivery, until nothing is left: a failed message
    * is delivered again (as a redelivery); a refresh is answered as the mapper would (the newest
    * state, mapped again, applied even at the same revision); changes parked because the CRM was
@@ -174,7 +181,8 @@ describe('newest wins: concurrent batches of one object reach the CRM in revisio
       const asked = [...new Set(refreshes.splice(0).flatMap(({ ids: refreshed }) => refreshed))];
       const parked = await repositories.parkedChanges.count(portal.portalId);
       if (failed.length === 0 && asked.length === 0 && parked === 0) return;
-      if (round === 10) throw new Error(`not settled in 10 rounds: ${failed.length} failed, ${asked.length} refreshes, ${parked} parked`);
+      if (round === SETTLE_ROUNDS)
+        throw new Error(`not settled in ${SETTLE_ROUNDS} rounds: ${failed.length} failed, ${asked.length} refreshes, ${parked} parked`);
       failed = await applyEach(appliers, [
         ...failed.map((batch) => ({ batch, redelivered: true })),
         ...asked.map((id) => ({ batch: [product(id, revisions)], reapply: true })),
@@ -184,7 +192,7 @@ describe('newest wins: concurrent batches of one object reach the CRM in revisio
   }
 
   /**
-   * Fifteen scenarios, each settling in up to ten rounds whose CRM requests may each wait out the
+   * Fifteen scenarios, each settling in up to SETTLE_ROUNDS rounds whose CRM requests may each wait out the
    * client's 5-s timeout on a loaded machine (the scenarios are built for that): more than the
    * tier's 60 s, as one whole run saw. A bound against a hang, not a measure of speed.
    */
