@@ -73,6 +73,11 @@ export default tseslint.config(
     files: ['libs/runtime/src/config/**/*.ts', 'libs/testing/src/**/*.ts', '**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
+  {
+    // A worker thread's file is plain CommonJS on Node's own modules (tools/scripts/build-app.mjs copies it).
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   // Formatting is Prettier's (.prettierrc.json): no lint rule may fight it.
   eslintConfigPrettier,
 );

@@ -1,5 +1,8 @@
 // Bundles one app into dist/apps/<app>/main.js: our libs inlined (tsconfig paths), npm packages external.
+// A worker thread's file (`*.worker.cjs`, plain JavaScript on Node's own modules) is copied next to it,
+// where the code that starts the worker finds it (`path.join(__dirname, …)`).
 import { build } from 'esbuild';
+import { copyFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,4 +25,7 @@ await build({
   tsconfig: path.join(root, 'tsconfig.base.json'),
   logLevel: 'warning',
 });
+const sources = path.join(root, 'apps', app, 'src');
+for (const file of readdirSync(sources, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.worker.cjs')))
+  copyFileSync(path.join(sources, file), path.join(root, 'dist', 'apps', app, path.basename(file)));
 console.log(`built dist/apps/${app}/main.js`);

@@ -37,13 +37,15 @@ export interface CrmAppDeps {
   };
   /** The time OAuth access tokens are issued and expire by: tests set it instead of waiting. */
   clock?: () => number;
+  /** The secret of this process's edge thread, whose arrival stamps the limits count by (main.ts); none: stamped here. */
+  edgeSecret?: string;
 }
 
 export function createCrmApp(deps: CrmAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   const ledger = new RequestLedger(deps.hostedLimits?.clock, deps.hostedLimits?.usageRetentionSeconds);
-  app.use(stampArrival(ledger.clock));
+  app.use(stampArrival(ledger.clock, deps.edgeSecret));
   app.use(healthRoutes({ mongo: deps.ready }, { metrics: false })); // metrics: CRM_METRICS_PORT only
   app.use(observeRequests());
   app.use(apiDocsRoutes(crmOpenApiDocument(), 'ecomm-sync built-in CRM API'));

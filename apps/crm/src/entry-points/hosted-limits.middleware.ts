@@ -2,17 +2,22 @@ import { randomUUID } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import { AppError } from '@ecomm-sync/runtime';
 import type { Account } from '../data-access/crm-store';
+import { edgeArrival } from '../edge/crm-edge';
 import { effectiveLimits, isSearchRequest, LIMIT_MESSAGES, type HostedLimits } from '../domain/hosted-limits';
 import type { RequestLedger } from '../limits/request-ledger';
 
 /** The limits in force for this request's account (set by hostedLimits), or null. */
 export const limitsOf = (res: Response): HostedLimits | null => (res.locals.limits as HostedLimits | undefined) ?? null;
 
-/** The first middleware: when the request reached the server, before its body and account are read. */
+/**
+ * The first middleware: when the request reached the CRM, before its body and account are read. The
+ * edge thread's stamp when the request came through it (`edgeSecret`: the edge of this process),
+ * else the time this thread read it.
+ */
 export const stampArrival =
-  (clock: () => number): RequestHandler =>
-  (_req, res, next) => {
-    res.locals.arrivedAt = clock();
+  (clock: () => number, edgeSecret?: string): RequestHandler =>
+  (req, res, next) => {
+    res.locals.arrivedAt = edgeArrival(req.headers, edgeSecret) ?? clock();
     next();
   };
 
