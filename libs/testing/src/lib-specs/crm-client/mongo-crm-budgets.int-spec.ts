@@ -227,7 +227,7 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
     });
 
     it('when a permit is taken, then it may be sent until its slot ends, and a search permit until its search slot ends', async () => {
-      const budgets = await replica({ clock });
+      const budgets = await replica({ clock, slotMs: 250 }); // request slots longer than search slots
       const account = `send-by-${nextAccount++}`;
       now += 100; // 100 ms into a 250-ms slot, and into a 100-ms search slot
       const permit = await budgets.for(account, limits).take('request');
