@@ -79,6 +79,7 @@ describe("the console's reporting page in a browser", () => {
     await totals.waitFor();
     // Eight messages (two products, three deals, three line items), each object applied once.
     expect([await totals.locator('[data-received-total]').innerText(), await totals.locator('[data-applied-total]').innerText()]).toEqual(['8', '8']);
+    expect(await totals.innerText()).toContain('8 messages received, 8 objects applied');
     await page.getByLabel('Last day').check();
     await totals.filter({ hasText: 'Last day' }).waitFor();
     expect([await totals.locator('[data-received-total]').innerText(), await totals.locator('[data-applied-total]').innerText()]).toEqual(['8', '8']);

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ConsoleActivity } from '@ecomm-sync/contracts';
 import { sessionApi } from '../api';
+import { countNoun } from '../count-noun';
 import type { Session } from '../session';
 import { usePolling } from '../use-polling';
 import { ErrorState, Loading } from './states';
@@ -50,8 +51,8 @@ export function ActivityChart({ session, query }: { session: Session; query: Rec
       ) : (
         <>
           <p data-activity-totals>
-            Last {window}: <strong data-received-total>{totals.received}</strong> messages received, <strong data-applied-total>{totals.applied}</strong>{' '}
-            objects applied
+            Last {window}: <strong data-received-total>{totals.received}</strong> {countNoun(totals.received, 'message')} received,{' '}
+            <strong data-applied-total>{totals.applied}</strong> {countNoun(totals.applied, 'object')} applied
             {data.partial ? ' (at least: more than one read counts)' : ''}. An object counts as applied once, at its last processed time, when it is in the CRM
             with no open error (the meaning the tables use).
           </p>
