@@ -26,6 +26,12 @@ await build({
   logLevel: 'warning',
 });
 const sources = path.join(root, 'apps', app, 'src');
-for (const file of readdirSync(sources, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.worker.cjs')))
-  copyFileSync(path.join(sources, file), path.join(root, 'dist', 'apps', app, path.basename(file)));
+const workers = readdirSync(sources, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.worker.cjs'));
+const names = workers.map((file) => path.basename(file));
+const twice = names.find((name, i) => names.indexOf(name) !== i);
+if (twice) {
+  console.error(`apps/${app}/src has two worker files named ${twice}: they would land on one file next to the bundle; rename one`);
+  process.exit(1);
+}
+for (const file of workers) copyFileSync(path.join(sources, file), path.join(root, 'dist', 'apps', app, path.basename(file)));
 console.log(`built dist/apps/${app}/main.js`);

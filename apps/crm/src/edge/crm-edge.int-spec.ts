@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { listen } from '@ecomm-sync/runtime';
@@ -23,7 +24,9 @@ http.get({ port, path: '/busy' }, (busy) => {
   });
 });`;
 
-function runClient(port: number): Promise<{ sentAt: number; status: number; answer: { arrivedAt: number; edgeHeaders: unknown[] } }> {
+function runClient(
+  port: number,
+): Promise<{ sentAt: number; status: number; answer: { arrivedAt: number; stampsSeen: number; stampSeen: string; edgeHeaders: unknown[] } }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', CLIENT, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
@@ -41,6 +44,12 @@ describe("the built-in CRM's edge thread", () => {
   beforeAll(async () => {
     const secret = newEdgeSecret();
     const app = express();
+    // What reached the app, before stampArrival takes the edge's headers off.
+    app.use((req, res, next) => {
+      res.locals.stampsSeen = req.rawHeaders.filter((_, i) => i % 2 === 0 && req.rawHeaders[i].toLowerCase() === 'x-crm-arrived-at').length;
+      res.locals.stampSeen = req.headers['x-crm-arrived-at'];
+      next();
+    });
     app.use(stampArrival(Date.now, secret));
     // Answers its headers, then keeps this thread busy for 1.5 s, as a loaded CRM keeps its event loop.
     app.get('/busy', (_req, res) => {
@@ -50,8 +59,16 @@ describe("the built-in CRM's edge thread", () => {
       busyUntil = Date.now();
       res.end();
     });
+    app.delete('/echo', express.json(), (req, res) => {
+      res.json(req.body);
+    });
     app.get('/stamp', (req, res) => {
-      res.json({ arrivedAt: res.locals.arrivedAt, edgeHeaders: [req.headers['x-crm-edge'], req.headers['x-crm-arrived-at']] });
+      res.json({
+        arrivedAt: res.locals.arrivedAt,
+        stampsSeen: res.locals.stampsSeen,
+        stampSeen: res.locals.stampSeen,
+        edgeHeaders: [req.headers['x-crm-edge'], req.headers['x-crm-arrived-at']],
+      });
     });
     server = await listen(app, 0, '127.0.0.1');
     edge = await startCrmEdge({
@@ -79,11 +96,37 @@ describe("the built-in CRM's edge thread", () => {
     expect(answer.arrivedAt).toBeLessThan(busyUntil);
   });
 
-  it("when a client sends the edge's headers itself, then they are replaced, and the app never sees them", async () => {
+  it("when a client sends the edge's headers itself, then the edge's own replace them, and the app's handlers see neither", async () => {
     const { answer } = await runClient(edge.port);
 
+    expect(answer.stampsSeen).toBe(1);
+    expect(answer.stampSeen).toBe(String(answer.arrivedAt));
     expect(answer.arrivedAt).not.toBe(1);
     expect(answer.edgeHeaders).toEqual([null, null]);
+  });
+
+  it('when a DELETE comes with a chunked body, then the app reads the body whole, as one request', async () => {
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = http.request(
+        {
+          port: edge.port,
+          host: '127.0.0.1',
+          path: '/echo',
+          method: 'DELETE',
+          headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      request.on('error', reject);
+      request.write('{"parts":');
+      request.end('["one","two"]}');
+    });
+
+    expect(answer).toEqual({ status: 200, body: '{"parts":["one","two"]}' });
   });
 
   it('when a request reaches the main thread without the edge, then a stamp it carries is not believed', async () => {

@@ -21,7 +21,7 @@ export interface CrmEdgeOptions {
   upstreamPort: number;
   /** What the main thread trusts an arrival stamp by (newEdgeSecret): only the edge and it know it. */
   secret: string;
-  /** Called when the edge thread fails after it started; the CRM cannot take requests without it. */
+  /** Called once when the edge thread fails or ends after it started (not by `close`): the CRM cannot take requests without it. */
   onFailure(error: Error): void;
 }
 
@@ -38,9 +38,19 @@ export function startCrmEdge(options: CrmEdgeOptions): Promise<CrmEdge> {
   const worker = new Worker(WORKER_FILE, { workerData: { port, host, upstreamPort, secret } });
   return new Promise((resolve, reject) => {
     let started = false;
-    worker.on('error', (error) => (started ? options.onFailure(error) : reject(error)));
+    let closing = false;
+    let failed = false;
+    let exited = false;
+    const fail = (error: Error) => {
+      if (failed) return;
+      failed = true;
+      options.onFailure(error);
+    };
+    worker.on('error', (error) => (started ? fail(error) : reject(error)));
     worker.on('exit', (code) => {
+      exited = true;
       if (!started) reject(new Error(`the CRM's edge thread ended (code ${code}) before it listened`));
+      else if (!closing) fail(new Error(`the CRM's edge thread ended (code ${code})`));
     });
     worker.once('message', (message: { listening?: number }) => {
       started = true;
@@ -48,7 +58,11 @@ export function startCrmEdge(options: CrmEdgeOptions): Promise<CrmEdge> {
         port: message.listening ?? port,
         close: () =>
           new Promise<void>((closed) => {
-            worker.once('message', () => void worker.terminate().then(() => closed()));
+            closing = true;
+            if (exited) return closed();
+            // Closed when the thread says its server closed, or when it is gone already.
+            worker.once('exit', () => closed());
+            worker.once('message', () => void worker.terminate());
             worker.postMessage('close');
           }),
       });

@@ -20,8 +20,20 @@ const { port, host, upstreamPort, secret } = workerData;
 /** Headers of one connection, not of the request: each hop sets its own. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
 
-/** @param {http.IncomingHttpHeaders} headers */
-const endToEnd = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+/**
+ * The headers that go on to the next hop: not the hop-by-hop ones, nor those the `Connection`
+ * header names as such.
+ * @param {http.IncomingHttpHeaders} headers
+ */
+function endToEnd(headers) {
+  const named = new Set(
+    String(headers.connection ?? '')
+      .split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean),
+  );
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && !named.has(name)));
+}
 
 const agent = new http.Agent({ keepAlive: true });
 
@@ -36,9 +48,11 @@ const server = http.createServer((req, res) => {
       agent,
       headers: {
         ...endToEnd(req.headers),
+        // A body without a length came chunked: it goes on chunked, whatever the method.
+        ...(req.headers['transfer-encoding'] !== undefined && req.headers['content-length'] === undefined ? { 'transfer-encoding': 'chunked' } : {}),
         'x-crm-edge': secret,
         'x-crm-arrived-at': String(arrivedAt),
-        'x-forwarded-for': req.socket.remoteAddress ?? '',
+        'x-forwarded-for': [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', '),
       },
     },
     (answer) => {
