@@ -52,7 +52,7 @@ runService({
       timeoutMs: config.CRM_TIMEOUT_MS,
       // A probe hardly waits for the budget: an account that is busy is not refusing its token.
       maxWaitMs: 1000,
-      budgetFor: (accountKey, limits) => budgets.for(accountKey, limits),
+      budgetFor: (accountKey, limits, kind) => budgets.for(accountKey, limits, kind),
       allowHttpHosted: config.CRM_ALLOW_HTTP,
       logger,
     });

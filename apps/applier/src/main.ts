@@ -24,7 +24,7 @@ runService({
       builtinBaseUrl: config.CRM_BASE_URL,
       timeoutMs: config.CRM_TIMEOUT_MS,
       maxWaitMs: config.CRM_MAX_WAIT_MS,
-      budgetFor: (accountKey, limits) => budgets.for(accountKey, limits),
+      budgetFor: (accountKey, limits, kind) => budgets.for(accountKey, limits, kind),
       refreshMarginMs: config.CRM_TOKEN_REFRESH_MARGIN_MS,
       chunksAtOnce: config.CRM_CHUNKS_AT_ONCE,
       createClient: (spec) => new HttpCrmClient({ ...spec, requestLog }),

@@ -33,7 +33,7 @@ runService({
       crmBaseUrl: config.CRM_BASE_URL,
       crmMaxWaitMs: config.CRM_MAX_WAIT_MS,
       crmAllowHttp: config.CRM_ALLOW_HTTP,
-      crmBudgetFor: (accountKey, limits) => budgets.for(accountKey, limits),
+      crmBudgetFor: (accountKey, limits, kind) => budgets.for(accountKey, limits, kind),
       crmRequestLog: startCrmRequestLog(config, { database, logger, onDrained }),
       lookupCacheMs: config.GATEWAY_LOOKUP_CACHE_MS,
       rateLimit: { limit: config.RATE_LIMIT_REQUESTS, windowMs: config.RATE_LIMIT_WINDOW_MS },

@@ -30,6 +30,8 @@ export class AccountBudget implements CrmBudget {
     private readonly owner: BudgetStore,
     private readonly accountKey: string,
     public limits: CrmLimits,
+    /** How late after its slot a request may reach this account's CRM (default: the store's). */
+    private readonly marginMs = owner.marginMs,
   ) {}
 
   take(kind: CrmRequestKind, options: { maxWaitMs?: number } = {}): Promise<CrmPermit> {
@@ -62,7 +64,7 @@ export class AccountBudget implements CrmBudget {
       if ((body as { policyName?: unknown } | undefined)?.policyName !== 'SECONDLY') this.lanes.request.left = 0;
     }
     const correct = (base: CrmBudgetDoc | null) =>
-      correctBudget(base ?? emptyBudgetState(), { now, status, headers, body, limits: this.limits, slotMs: this.owner.slotMs, marginMs: this.owner.marginMs });
+      correctBudget(base ?? emptyBudgetState(), { now, status, headers, body, limits: this.limits, slotMs: this.owner.slotMs, marginMs: this.marginMs });
     // What this replica knows is older than the budget, never ahead of it: when it needs no
     // correction, neither does the budget. Otherwise the correction is computed on a fresh read.
     if (this.known && !correct(this.known).changed) return;
@@ -197,7 +199,7 @@ export class AccountBudget implements CrmBudget {
         want,
         limits: this.limits,
         slotMs: this.owner.slotMs,
-        marginMs: this.owner.marginMs,
+        marginMs: this.marginMs,
       });
       if (outcome.outcome !== 'granted') return outcome;
       const written = await this.owner.write(this.accountKey, base, outcome.state, this.limits.timeZone);

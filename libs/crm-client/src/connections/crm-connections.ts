@@ -32,8 +32,11 @@ export interface CrmConnectionsOptions {
   /** An OAuth access token this close to its expiry is refreshed first (default one minute). */
   refreshMarginMs?: number;
   clock?: () => number;
-  /** The request budget of a CRM account, if there is one; called once per client made. */
-  budgetFor?: (accountKey: string, limits: CrmLimits) => CrmBudget | undefined;
+  /**
+   * The request budget of a CRM account, if there is one; called once per client made. `kind`:
+   * the built-in CRM (nearby) or a hosted one, whose requests may take longer to arrive.
+   */
+  budgetFor?: (accountKey: string, limits: CrmLimits, kind: CrmConnection['kind']) => CrmBudget | undefined;
   /** Makes the HTTP client (tests wrap it); the default is HttpCrmClient. */
   createClient?: (spec: CrmClientSpec) => CrmPort;
   /**
@@ -210,7 +213,7 @@ export class CrmConnections {
   private build(portal: Portal): CrmPort {
     const connection = this.connectionOf(portal);
     const account = crmAccountKey(portal.portalId, connection);
-    const budget = connection.limits ? this.options.budgetFor?.(account, connection.limits) : undefined;
+    const budget = connection.limits ? this.options.budgetFor?.(account, connection.limits, connection.kind) : undefined;
     const { timeoutMs = 15_000, maxWaitMs, chunksAtOnce } = this.options;
     const spec = (baseUrl: string, token: string): CrmClientSpec => ({
       baseUrl,

@@ -88,7 +88,7 @@ describe('CRM connections (the resolver against the real MongoDB-wire server and
       clock: () => now,
       refreshMarginMs: 60_000,
       timeoutMs: 5000,
-      budgetFor: (key) => void budgets.push(key),
+      budgetFor: (key, _limits, kind) => void budgets.push(`${key} (${kind})`),
     });
   const load = async (portalId: number): Promise<Portal> => (await portals().findById(portalId))!;
 
@@ -244,7 +244,7 @@ describe('CRM connections (the resolver against the real MongoDB-wire server and
       expect(crm.seenTokens).toEqual(['oat-1', 'oat-1']);
     });
 
-    it('when the connection is set again, then the resolver builds a new client; a budget is asked for per account', async () => {
+    it('when the connection is set again, then the resolver builds a new client; a budget is asked for per account, with how it is reached', async () => {
       const budgets: string[] = [];
       const resolver = connections(budgets);
       const portalId = await oauthPortal(resolver);
@@ -254,7 +254,10 @@ describe('CRM connections (the resolver against the real MongoDB-wire server and
       await resolver.set(portalId, { kind: 'hosted', baseUrl, auth: { type: 'private-app', token: 'pat-0123456789' } });
 
       expect(resolver.clientFor(await load(portalId))).not.toBe(before);
-      expect(budgets).toEqual([`hosted:${baseUrl}:app:client-1`, `hosted:${baseUrl}:${portalId}`]);
+      await resolver.set(portalId, { kind: 'builtin', limits: { burstPer10s: 100, dailyCap: null, timeZone: 'UTC', searchPerSecond: 4 } });
+      resolver.clientFor(await load(portalId));
+      // The built-in CRM's budget is asked for as nearby: its margin is shorter (decision 20).
+      expect(budgets).toEqual([`hosted:${baseUrl}:app:client-1 (hosted)`, `hosted:${baseUrl}:${portalId} (hosted)`, `builtin:${portalId} (builtin)`]);
       expect(crmAccountKey(7, { kind: 'builtin', limits: null })).toBe('builtin:7');
     });
   });

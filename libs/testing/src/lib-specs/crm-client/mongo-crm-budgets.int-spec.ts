@@ -32,8 +32,8 @@ class AtomicBudgetStore {
     const owner: BudgetStore = {
       stats: { reads: 0, writes: 0, lostRaces: 0, taken: 0, handedBack: 0 },
       clock: options.clock,
-      slotMs: 250,
-      marginMs: 750,
+      slotMs: 100,
+      marginMs: 300, // the built-in CRM's margin, the shortest one in use
       leaseSize: options.leaseSize,
       sleep: options.sleep,
       defaultMaxWaitMs: 30_000,
@@ -239,6 +239,24 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
       expect([permit.usable(), search.usable()]).toEqual([true, false]);
       now = permit.sendBy;
       expect(permit.usable()).toBe(false);
+    });
+
+    it('when a built-in account and a hosted one spend their window, then the built-in one has room 10.4 s after its permit, the hosted one 10.9 s after', async () => {
+      const budgets = await replica({ clock });
+      const one = { ...limits, burstPer10s: 1 };
+      const until = async (account: string, reach: 'builtin' | 'hosted') => {
+        await budgets.for(account, one, reach).take('request');
+        const refusal = await budgets
+          .for(account, one, reach)
+          .take('request', { maxWaitMs: 0 })
+          .catch((error: unknown) => error);
+        return (refusal as { until?: number }).until;
+      };
+      const slot = Math.floor(now / 100) * 100;
+
+      // 10 s, the permit's slot of 100 ms, and the margin: 300 ms nearby, 750 rounded up to 800 over the internet.
+      expect(await until(`reach-builtin-${nextAccount++}`, 'builtin')).toBe(slot + 10_400);
+      expect(await until(`reach-hosted-${nextAccount++}`, 'hosted')).toBe(slot + 10_900);
     });
 
     it('when the daily cap is spent by our own requests, then the next take is refused until the reset', async () => {
