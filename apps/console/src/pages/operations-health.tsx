@@ -76,8 +76,8 @@ export function CrmAccounts({ session }: { session: Session }) {
       empty={
         <Empty title="No CRM account with a request budget">
           <p>
-            An account shows here once a request went through its request budget. Only CRM connections with request limits (a hosted CRM) have one: the built-in
-            CRM takes requests without a budget, so its writes are not counted here.
+            An account shows here once a request went through its request budget. Only CRM connections with request limits have one (a hosted CRM, or the
+            built-in CRM given limits); a connection without limits takes requests without a budget, so its writes are not counted here.
           </p>
         </Empty>
       }
