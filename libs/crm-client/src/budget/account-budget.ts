@@ -13,7 +13,7 @@ import {
 } from '@ecomm-sync/domain';
 import { observeBudgetWait } from '@ecomm-sync/runtime';
 import type { CrmBudgetDoc } from './crm-budget.model';
-import { newLane, type BudgetStore, type Lane } from './budget-lane';
+import { newLane, type BudgetAccount, type BudgetStore, type Lane } from './budget-lane';
 
 export type { BudgetStore, CrmBudgetStats } from './budget-lane';
 
@@ -178,7 +178,7 @@ export class AccountBudget implements CrmBudget {
       this.remember(base);
       const { state, changed } = change(base);
       if (!changed) return false;
-      const written = await this.owner.write(this.accountKey, base, state, this.limits.timeZone);
+      const written = await this.owner.write(this.accountKey, base, state, this.account());
       if (written) {
         this.remember(written);
         return true;
@@ -202,7 +202,7 @@ export class AccountBudget implements CrmBudget {
         marginMs: this.marginMs,
       });
       if (outcome.outcome !== 'granted') return outcome;
-      const written = await this.owner.write(this.accountKey, base, outcome.state, this.limits.timeZone);
+      const written = await this.owner.write(this.accountKey, base, outcome.state, this.account());
       if (written) {
         this.remember(written);
         return outcome;
@@ -212,6 +212,10 @@ export class AccountBudget implements CrmBudget {
       this.remember(base);
     }
     throw new Error(`CRM budget ${this.accountKey}: lost ${MAX_WRITE_ROUNDS} compare-and-set rounds in a row`);
+  }
+
+  private account(): BudgetAccount {
+    return { timeZone: this.limits.timeZone, marginMs: this.marginMs };
   }
 
   private remember(doc: CrmBudgetDoc | null): void {

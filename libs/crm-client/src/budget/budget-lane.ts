@@ -14,6 +14,13 @@ export interface CrmBudgetStats {
   handedBack: number;
 }
 
+/** What a stored budget records of its account besides the state. */
+export interface BudgetAccount {
+  timeZone: string;
+  /** How late after its slot a request may reach the account's CRM (the window counts 10 s, the slot and this). */
+  marginMs: number;
+}
+
 /** What an account's budget needs of the shared store: time, settings, counters, and compare-and-set reads and writes. */
 export interface BudgetStore {
   readonly stats: CrmBudgetStats;
@@ -25,7 +32,8 @@ export interface BudgetStore {
   readonly sleep: (ms: number) => Promise<void>;
   readonly defaultMaxWaitMs: number;
   read(accountKey: string): Promise<CrmBudgetDoc | null>;
-  write(accountKey: string, base: CrmBudgetDoc | null, state: CrmBudgetState, timeZone: string): Promise<CrmBudgetDoc | null>;
+  /** `account`: what the stored budget records of its account besides the state: its time zone and its window's margin (the status pages read them). */
+  write(accountKey: string, base: CrmBudgetDoc | null, state: CrmBudgetState, account: BudgetAccount): Promise<CrmBudgetDoc | null>;
 }
 
 interface Waiter {

@@ -2,7 +2,13 @@ import { Schema, type Connection, type mongo } from 'mongoose';
 import type { CrmBudgetState } from '@ecomm-sync/domain';
 
 /** One CRM account's request budget (domain CrmBudgetState), changed only by compare-and-set on `version`. */
-export type CrmBudgetDoc = CrmBudgetState & { _id: string; version: number };
+export type CrmBudgetDoc = CrmBudgetState & {
+  _id: string;
+  version: number;
+  /** The account's time zone and its window's margin, as its last writer counted them (older documents: none). */
+  timeZone?: string;
+  marginMs?: number;
+};
 
 const slotCount = new Schema({ at: { type: Number, required: true }, n: { type: Number, required: true } }, { _id: false });
 

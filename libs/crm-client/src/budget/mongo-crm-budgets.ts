@@ -1,6 +1,7 @@
 import type { Connection, mongo } from 'mongoose';
 import { localDay, requestWindow, rollBudget, usedInWindow, type CrmBudget, type CrmBudgetState, type CrmLimits } from '@ecomm-sync/domain';
 import { AccountBudget, type CrmBudgetStats } from './account-budget';
+import type { BudgetAccount } from './budget-lane';
 import { budgetVersionModel, crmBudgetCollection, crmBudgetModel, type BudgetVersionClaim, type CrmBudgetDoc } from './crm-budget.model';
 
 /** How a CRM account is reached: a hosted CRM over the internet, or the built-in one nearby. */
@@ -123,14 +124,15 @@ export class MongoCrmBudgets {
     return doc ? this.statusOf(doc) : null;
   }
 
-  private statusOf(doc: CrmBudgetDoc & { timeZone?: string }): CrmBudgetStatus {
+  private statusOf(doc: CrmBudgetDoc): CrmBudgetStatus {
     const now = this.clock();
     const current = rollBudget(doc, now, doc.timeZone ?? 'UTC');
+    // The window as the account's budget counts it: a built-in account's is shorter than a hosted one's.
     const blocked = current.blockedUntil !== null;
     return {
       pausedUntil: current.pausedUntil ?? current.blockedUntil,
       reason: current.pauseReason ?? (blocked ? 'rate-limited' : null),
-      usedInWindow: usedInWindow(current.grants, now, requestWindow(this.slotMs, this.marginMs)),
+      usedInWindow: usedInWindow(current.grants, now, requestWindow(this.slotMs, doc.marginMs ?? this.marginMs)),
       usedToday: current.usedToday,
     };
   }
@@ -140,22 +142,22 @@ export class MongoCrmBudgets {
     await (this.indexes ??= this.model.createIndexes());
     this.stats.reads++;
     const docs = await this.collection.find({}).sort({ _id: 1 }).limit(limit).toArray();
-    return docs.map((doc) => ({ accountKey: doc._id, ...this.statusOf(doc as CrmBudgetDoc & { timeZone?: string }) }));
+    return docs.map((doc) => ({ accountKey: doc._id, ...this.statusOf(doc as CrmBudgetDoc) }));
   }
 
   /** @internal */
-  async read(accountKey: string): Promise<(CrmBudgetDoc & { timeZone?: string }) | null> {
+  async read(accountKey: string): Promise<CrmBudgetDoc | null> {
     await (this.indexes ??= this.model.createIndexes());
     this.stats.reads++;
     return this.collection.findOne({ _id: accountKey });
   }
 
   /** @internal Compare-and-set: the new document, or null when another writer changed it since `base` was read. */
-  async write(accountKey: string, base: CrmBudgetDoc | null, state: CrmBudgetState, timeZone: string): Promise<CrmBudgetDoc | null> {
+  async write(accountKey: string, base: CrmBudgetDoc | null, state: CrmBudgetState, { timeZone, marginMs }: BudgetAccount): Promise<CrmBudgetDoc | null> {
     await (this.indexes ??= this.model.createIndexes());
     this.stats.writes++;
     const version = (base?.version ?? 0) + 1;
-    const fields = { ...fieldsOf(state), timeZone, version };
+    const fields = { ...fieldsOf(state), timeZone, marginMs, version };
     if (!base) {
       try {
         await this.collection.insertOne({ _id: accountKey, ...fields });

@@ -259,6 +259,21 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
       expect(await until(`reach-hosted-${nextAccount++}`, 'hosted')).toBe(slot + 10_900);
     });
 
+    it('when a built-in account and a hosted one took a permit 10.45 s ago, then the status counts it only in the hosted window', async () => {
+      const budgets = await replica({ clock });
+      const [builtin, hosted] = [`status-builtin-${nextAccount++}`, `status-hosted-${nextAccount++}`];
+      await budgets.for(builtin, limits, 'builtin').take('request');
+      await budgets.for(hosted, limits, 'hosted').take('request');
+      // The lease's other permits go back when its slot ends.
+      await waitFor(async () => (await budgets.state(builtin))?.usedInWindow === 1 && (await budgets.state(hosted))?.usedInWindow === 1, {
+        message: 'the unused permits to be handed back',
+      });
+
+      now += 10_450; // past the built-in window (10 s, the slot, 300 ms), inside the hosted one (… 750 ms)
+      expect(await budgets.state(builtin)).toMatchObject({ usedInWindow: 0 });
+      expect(await budgets.state(hosted)).toMatchObject({ usedInWindow: 1 });
+    });
+
     it('when the daily cap is spent by our own requests, then the next take is refused until the reset', async () => {
       const budgets = await replica({ clock });
       const account = `cap-${nextAccount++}`;
