@@ -63,6 +63,11 @@ export async function waitApplied(db: Observer, portal: TestPortal, objectType: 
   await syncWatch(db.syncs, portal, { intervalMs: 250, timeoutMs }).applied(objectType, total);
 }
 
+/** Waits until objects 0…count-1 of a type are applied (those a later type refers to: see `makers`). */
+export async function waitAppliedFirst(db: Observer, portal: TestPortal, objectType: BenchObjectType, count: number, timeoutMs: number) {
+  await syncWatch(db.syncs, portal, { intervalMs: 250, timeoutMs }).appliedFirst(objectType, count);
+}
+
 /** Waits until the CRM's count of the account's requests has not moved for a second (associations may follow the status). */
 export async function crmQuiet(admin: CrmAdminClient, portalId: number): Promise<CrmAccountUsage> {
   let last = await admin.usage(portalId);

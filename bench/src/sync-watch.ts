@@ -40,22 +40,48 @@ interface Statuses {
 
 /** `intervalMs`: between polls; `timeoutMs`: how long any one wait may take. */
 export function syncWatch(syncs: Statuses, portal: TestPortal, { intervalMs = 500, timeoutMs = 20 * 60_000 } = {}) {
-  /** Waits until the sample's documents all match `filter`, then until `total` documents match `countFilter`. */
-  const until = async (sample: string[], filter: object, countFilter: object, total: number, what: string) =>
+  /** Waits until the sample's documents all match `filter`, then until `count()` reaches `total`. */
+  const until = async (sample: string[], filter: object, count: () => Promise<number>, total: number, what: string) =>
     waitFor(
       async () => {
         const sampled = await syncs.find({ _id: { $in: sample }, ...filter }, { projection: { _id: 1 } }).toArray();
-        return sampled.length >= sample.length && (await syncs.countDocuments(countFilter)) >= total;
+        return sampled.length >= sample.length && (await count()) >= total;
       },
       { timeoutMs, intervalMs, message: `${total} ${what}` },
     );
+  /**
+   * How many of `ids` match `filter`, by `_id` in chunks: the development server serves a find's
+   * `_id` list from its index, where a count of it (an aggregation) compares every document of the
+   * collection with the whole list.
+   */
+  const countOf = async (ids: string[], filter: object) => {
+    let found = 0;
+    for (let at = 0; at < ids.length; at += 1000) {
+      found += (await syncs.find({ _id: { $in: ids.slice(at, at + 1000) }, ...filter }, { projection: { _id: 1 } }).toArray()).length;
+    }
+    return found;
+  };
   return {
+    /**
+     * Objects 0…count-1 of a type have their CRM ids (what later objects refer to, while the rest of
+     * the type may still be on its way): by `_id` only, the sample first, then all of them.
+     */
+    appliedFirst: (objectType: string, count: number) => {
+      const ids = Array.from({ length: count }, (_, n) => syncId(portal, objectType, n));
+      return until(
+        samplePositions(count).map((n) => ids[n]),
+        { crmId: { $ne: null } },
+        () => countOf(ids, { crmId: { $ne: null } }),
+        count,
+        `the first ${count} ${objectType} objects to be applied`,
+      );
+    },
     /** Every one of `total` objects of a type has its CRM id. */
     applied: (objectType: string, total: number) =>
       until(
         samplePositions(total).map((n) => syncId(portal, objectType, n)),
         { crmId: { $ne: null } },
-        { portalId: portal.portalId, objectType, crmId: { $ne: null } },
+        () => syncs.countDocuments({ portalId: portal.portalId, objectType, crmId: { $ne: null } }),
         total,
         `${objectType} objects to be applied`,
       ),
@@ -63,7 +89,13 @@ export function syncWatch(syncs: Statuses, portal: TestPortal, { intervalMs = 50
     processedSince: (since: number, counts: Record<string, number>, what: string) => {
       const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
       const sample = Object.entries(counts).flatMap(([objectType, n]) => samplePositions(n, SAMPLE / 4).map((i) => syncId(portal, objectType, i)));
-      return until(sample, { lastProcessedAt: { $gte: since } }, { portalId: portal.portalId, lastProcessedAt: { $gte: since } }, total, what);
+      return until(
+        sample,
+        { lastProcessedAt: { $gte: since } },
+        () => syncs.countDocuments({ portalId: portal.portalId, lastProcessedAt: { $gte: since } }),
+        total,
+        what,
+      );
     },
   };
 }
