@@ -61,7 +61,7 @@ describe("the console's operations API", () => {
       importCoordinator: await replicasOf(rabbitmqFailing),
     };
     const budgets = new MongoCrmBudgets(fixture.database.connection);
-    await budgets.for('builtin:8301', { burstPer10s: 100, dailyCap: null, timeZone: 'UTC', searchPerSecond: null }).take('request');
+    await budgets.for('builtin:8301', { burstPer10s: 100, dailyCap: null, timeZone: 'UTC', searchPerSecond: null }, 'builtin').take('request');
     app = await fixture.gateway({
       operatorView: {
         services: [

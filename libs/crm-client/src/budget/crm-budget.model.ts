@@ -27,6 +27,9 @@ const crmBudgetSchema = new Schema(
     pauseReason: { type: String, default: null },
     crmMax: { type: Number, default: null },
     correctedAt: { type: Number, default: null },
+    /** The account's time zone (its daily cap resets at its midnight) and its window's margin, as its last writer counted them. */
+    timeZone: { type: String },
+    marginMs: { type: Number },
   },
   { collection: 'crm_budgets', versionKey: false },
 );

@@ -127,11 +127,12 @@ export class MongoCrmBudgets {
   private statusOf(doc: CrmBudgetDoc): CrmBudgetStatus {
     const now = this.clock();
     const current = rollBudget(doc, now, doc.timeZone ?? 'UTC');
-    // The window as the account's budget counts it: a built-in account's is shorter than a hosted one's.
     const blocked = current.blockedUntil !== null;
     return {
       pausedUntil: current.pausedUntil ?? current.blockedUntil,
       reason: current.pauseReason ?? (blocked ? 'rate-limited' : null),
+      // The window as the account's budget counts it (shorter for a built-in account); a document
+      // written before the margin was stored is read with the hosted one, the longer.
       usedInWindow: usedInWindow(current.grants, now, requestWindow(this.slotMs, doc.marginMs ?? this.marginMs)),
       usedToday: current.usedToday,
     };
