@@ -50,9 +50,10 @@ export async function measureLimited(stack: TestStack, admin: CrmAdminClient, db
   await Promise.all([send(url, 'CONTACT', counts.CONTACT, make.CONTACT), send(url, 'PRODUCT', counts.PRODUCT, make.PRODUCT)]);
   await send(url, 'DEAL', counts.DEAL, make.DEAL);
   // Line items need their deal and product in the CRM first (as in the end-to-end figure): line
-  // item i refers to deal i mod DEAL and product i mod PRODUCT, so the first LINE_ITEM of each. The
-  // rest of the deals go on being applied meanwhile, as a shop's later orders would: waiting for all
-  // of them left the budget idle for 3–4 s between the last deal and the first line item.
+  // item i refers to deal i mod DEAL and product i mod PRODUCT, so the first min(LINE_ITEM, DEAL)
+  // deals and min(LINE_ITEM, PRODUCT) products. The rest of the deals go on being applied meanwhile,
+  // as a shop's later orders would: waiting for all of them left the budget idle for 3–4 s between
+  // the last deal and the first line item.
   await waitAppliedFirst(db, portal, 'DEAL', Math.min(counts.LINE_ITEM, counts.DEAL), timeoutMs);
   await waitAppliedFirst(db, portal, 'PRODUCT', Math.min(counts.LINE_ITEM, counts.PRODUCT), timeoutMs);
   await send(url, 'LINE_ITEM', counts.LINE_ITEM, make.LINE_ITEM);

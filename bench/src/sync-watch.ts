@@ -50,16 +50,20 @@ export function syncWatch(syncs: Statuses, portal: TestPortal, { intervalMs = 50
       { timeoutMs, intervalMs, message: `${total} ${what}` },
     );
   /**
-   * How many of `ids` match `filter`, by `_id` in chunks: the development server serves a find's
-   * `_id` list from its index, where a count of it (an aggregation) compares every document of the
-   * collection with the whole list.
+   * Counts `ids` matching `filter` by `_id`, in chunks, asking each poll only for those not found
+   * before (matched objects stay matched): the development server serves a find's `_id` list from
+   * its index, where a count of it (an aggregation) compares every document with the whole list.
    */
-  const countOf = async (ids: string[], filter: object) => {
-    let found = 0;
-    for (let at = 0; at < ids.length; at += 1000) {
-      found += (await syncs.find({ _id: { $in: ids.slice(at, at + 1000) }, ...filter }, { projection: { _id: 1 } }).toArray()).length;
-    }
-    return found;
+  const countingOf = (ids: string[], filter: object) => {
+    const missing = new Set(ids);
+    return async () => {
+      const asked = [...missing];
+      for (let at = 0; at < asked.length; at += 1000) {
+        const found = await syncs.find({ _id: { $in: asked.slice(at, at + 1000) }, ...filter }, { projection: { _id: 1 } }).toArray();
+        for (const doc of found) missing.delete((doc as { _id: string })._id);
+      }
+      return ids.length - missing.size;
+    };
   };
   return {
     /**
@@ -71,7 +75,7 @@ export function syncWatch(syncs: Statuses, portal: TestPortal, { intervalMs = 50
       return until(
         samplePositions(count).map((n) => ids[n]),
         { crmId: { $ne: null } },
-        () => countOf(ids, { crmId: { $ne: null } }),
+        countingOf(ids, { crmId: { $ne: null } }),
         count,
         `the first ${count} ${objectType} objects to be applied`,
       );
