@@ -2,6 +2,7 @@
 import type { CrmAdminClient } from '@ecomm-sync/crm-client';
 import type { TestStack } from '@ecomm-sync/testing';
 import type { startCrmProxy } from './crm-proxy';
+import { databaseWork } from './database-work';
 import { send } from './load';
 import { round } from './stats';
 import {
@@ -46,6 +47,7 @@ export async function measureLimited(stack: TestStack, admin: CrmAdminClient, db
       () => undefined,
     );
   }, 1000);
+  const database = await databaseWork(stack.name);
   const started = Date.now();
   await Promise.all([send(url, 'CONTACT', counts.CONTACT, make.CONTACT), send(url, 'PRODUCT', counts.PRODUCT, make.PRODUCT)]);
   await send(url, 'DEAL', counts.DEAL, make.DEAL);
@@ -62,8 +64,15 @@ export async function measureLimited(stack: TestStack, admin: CrmAdminClient, db
   await Promise.all(OBJECT_TYPES.map((objectType) => waitApplied(db, portal, objectType, counts[objectType], timeoutMs)));
   const finished = Date.now();
   clearInterval(parkedSampler);
+  // The budget's writes (a lease, a hand-back or a correction: a version claimed, then the budget
+  // updated; a lost race claims and writes nothing more) and its reads. The bench's own sampler
+  // reads the budget once a second: those are left out.
+  const budgetUpdates = await database.commands(/^sync\.crm_budgets update$/);
+  const budgetClaims = await database.commands(/^sync\.crm_budget_versions insert$/);
+  const budgetReads = await database.commands(/^sync\.crm_budgets find$/);
   const usage = await crmQuiet(admin, portal.portalId);
   const seconds = (finished - started) / 1000;
+  const samplerReads = Math.floor(seconds);
   const requests = usage.totals.answered - requestsBefore;
   const requestsPerObject = requests / objects;
   const allowedObjectsPerSecond = BURST_PER_10S / 10 / requestsPerObject;
@@ -98,6 +107,14 @@ export async function measureLimited(stack: TestStack, admin: CrmAdminClient, db
     peakParked,
     crmRequestsPerSecond,
     crm: proxy.stats(),
+    budgetWork:
+      budgetUpdates === null || budgetClaims === null || budgetReads === null
+        ? null
+        : {
+            updatesPerRequest: round(budgetUpdates / Math.max(1, requests), 2),
+            claimsPerRequest: round(budgetClaims / Math.max(1, requests), 2),
+            readsPerRequest: round(Math.max(0, budgetReads - samplerReads) / Math.max(1, requests), 2),
+          },
     budgetGranted: [...granted.values()].reduce((sum, n) => sum + n, 0),
     budgetSearchGranted: [...searchGranted.values()].reduce((sum, n) => sum + n, 0),
   };

@@ -40,6 +40,12 @@ export interface CrmBudgetFigure {
   peakParked: number;
   /** CRM requests answered in each second of the limited run, from its first request. */
   crmRequestsPerSecond: number[];
+  /**
+   * The budget's database work per CRM request in the limited run (every app): updates of the
+   * budget, version claims (one per write tried, lost races included) and reads; null when the
+   * server does not count commands per collection.
+   */
+  budgetWork: { updatesPerRequest: number; claimsPerRequest: number; readsPerRequest: number } | null;
   /** Permits our budget granted in the limited run (searches included), and search permits: more than the requests sent means permits dropped unused. */
   budgetGranted: number;
   budgetSearchGranted: number;
@@ -128,7 +134,9 @@ export function crmBudgetRow(figure: CrmBudgetFigure): string {
     `(${figure.requestsPerObject} requests per object; ${figure.limited} of ${figure.requests} answered 429; busiest 10 s ${figure.maxIn10s}; ` +
     `steady ratio ${figure.steadyRatio ?? 'n/a'}; ${figure.parkings} parkings, up to ${figure.peakParked} changes parked; CRM_MAX_WAIT_MS ${figure.crmMaxWaitMs ?? 'default'}; APPLIER_RESUME_PATIENCE_MS ${figure.resumePatienceMs ?? 'default'}; ` +
     `CRM_CHUNKS_AT_ONCE ${figure.chunksAtOnce ?? 'default'}; ${figure.crmLatencyMs ? `each CRM answer held ${figure.crmLatencyMs} ms more; ` : ''}` +
-    `${figure.budgetGranted} permits granted (${figure.budgetSearchGranted} for searches); 429s by policy ${JSON.stringify(figure.crm.limitedByPolicy)}; CRM answers p50 ${figure.crm.latencyMs.p50} ms, p99 ${figure.crm.latencyMs.p99} ms) ` +
+    `${figure.budgetGranted} permits granted (${figure.budgetSearchGranted} for searches); ` +
+    `${figure.budgetWork ? `budget per request: ${figure.budgetWork.updatesPerRequest} updates, ${figure.budgetWork.claimsPerRequest} version claims, ${figure.budgetWork.readsPerRequest} reads; ` : ''}` +
+    `429s by policy ${JSON.stringify(figure.crm.limitedByPolicy)}; CRM answers p50 ${figure.crm.latencyMs.p50} ms, p99 ${figure.crm.latencyMs.p99} ms) ` +
     `| ${figure.allowedObjectsPerSecond} (what the budget allows at that cost) | ${figure.ratio} | ≥ 0.95, no 429 |\n` +
     `| CRM requests per 100 objects, each type alone | ${per100} | | | |\n` +
     `| MongoDB commands per object (all apps) | ${figure.dbOperationsPerObject ?? 'not counted (the server reports no opcounters)'} | | | |`

@@ -24,27 +24,44 @@ async function readStats(): Promise<MongoCommandStat[] | null> {
   }
 }
 
-/** Starts counting; `done(objects)` tells the work since, per object. */
-export async function databaseWork(stackName: string): Promise<{ done: (objects: number) => Promise<DatabaseWork | null> }> {
+interface CommandDelta {
+  what: string;
+  commands: number;
+  documents: number;
+  ms: number;
+}
+
+/**
+ * Starts counting; `done(objects)` tells the work since, per object; `commands(pattern)` the
+ * commands since on the collections and commands whose "db.collection command" matches.
+ */
+export async function databaseWork(stackName: string): Promise<{
+  done: (objects: number) => Promise<DatabaseWork | null>;
+  commands: (pattern: RegExp) => Promise<number | null>;
+}> {
   const before = await readStats();
   const keyOf = (stat: MongoCommandStat) => `${stat.db.replace(`${stackName}_`, '')}.${stat.collection} ${stat.command}`;
+  const deltasSince = async (): Promise<CommandDelta[] | null> => {
+    const after = await readStats();
+    if (!before || !after) return null;
+    const earlier = new Map(before.map((stat) => [keyOf(stat), stat]));
+    return after
+      .filter((stat) => stat.db.startsWith(stackName))
+      .map((stat) => {
+        const was = earlier.get(keyOf(stat));
+        return {
+          what: keyOf(stat),
+          commands: stat.commands - (was?.commands ?? 0),
+          documents: stat.documents - (was?.documents ?? 0),
+          ms: (stat.micros - (was?.micros ?? 0)) / 1000,
+        };
+      })
+      .filter((delta) => delta.commands > 0);
+  };
   return {
     async done(objects) {
-      const after = await readStats();
-      if (!before || !after) return null;
-      const earlier = new Map(before.map((stat) => [keyOf(stat), stat]));
-      const deltas = after
-        .filter((stat) => stat.db.startsWith(stackName))
-        .map((stat) => {
-          const was = earlier.get(keyOf(stat));
-          return {
-            what: keyOf(stat),
-            commands: stat.commands - (was?.commands ?? 0),
-            documents: stat.documents - (was?.documents ?? 0),
-            ms: (stat.micros - (was?.micros ?? 0)) / 1000,
-          };
-        })
-        .filter((delta) => delta.commands > 0);
+      const deltas = await deltasSince();
+      if (!deltas) return null;
       const totalMs = deltas.reduce((sum, delta) => sum + delta.ms, 0);
       const top = deltas
         .sort((a, b) => b.ms - a.ms)
@@ -57,6 +74,10 @@ export async function databaseWork(stackName: string): Promise<{ done: (objects:
           share: round(delta.ms / Math.max(1, totalMs), 3),
         }));
       return { totalMs: round(totalMs), top };
+    },
+    async commands(pattern) {
+      const deltas = await deltasSince();
+      return deltas ? deltas.filter((delta) => pattern.test(delta.what)).reduce((sum, delta) => sum + delta.commands, 0) : null;
     },
   };
 }
