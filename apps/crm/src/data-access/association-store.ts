@@ -41,7 +41,7 @@ export class AssociationStore {
 
   constructor(
     models: CrmModels,
-    private readonly reads: Pick<ObjectReads, 'read'>,
+    private readonly reads: Pick<ObjectReads, 'read' | 'liveIds'>,
     private readonly labels: AssociationLabelStore,
   ) {
     this.links = driverCollection<ObjectAssociationsDoc>(models.objectAssociations);
@@ -78,12 +78,11 @@ export class AssociationStore {
   /** The labels of each pair's association from → to, as the v4 API answers a create (the SDK's LabelsBetweenObjectPair). */
   async labelsOf(portalId: number, fromType: CrmType, toType: CrmType, pairs: readonly AssociationPair[]): Promise<string[][]> {
     const fromIds = [...new Set(pairs.map((pair) => pair.from))];
-    const [objects, links, definitions] = await Promise.all([
-      this.reads.read(portalId, fromType, fromIds),
+    const [live, links, definitions] = await Promise.all([
+      this.reads.liveIds(portalId, fromType, fromIds),
       this.linksOf(portalId, fromIds, toType),
       this.labels.between(portalId, fromType, toType),
     ]);
-    const live = new Set(objects.map((object) => object.id));
     return pairs.map((pair) => {
       const refs = live.has(pair.from) ? links.get(pair.from)!.labels : [];
       const typeIds = refs.filter((ref) => ref.id === pair.to).map((ref) => ref.typeId);
@@ -100,13 +99,13 @@ export class AssociationStore {
     const fromIds = [...new Set(pairs.map((pair) => pair.from))];
     const toIds = [...new Set(pairs.map((pair) => pair.to))];
     const [fromFound, toFound, fromLinks, toLinks] = await Promise.all([
-      this.reads.read(portalId, fromType, fromIds),
-      this.reads.read(portalId, toType, toIds),
+      this.reads.liveIds(portalId, fromType, fromIds),
+      this.reads.liveIds(portalId, toType, toIds),
       this.linksOf(portalId, fromIds, toType),
       this.linksOf(portalId, toIds, fromType),
     ]);
-    const missingFrom = fromIds.filter((id) => !fromFound.some((doc) => doc.id === id));
-    const missingTo = toIds.filter((id) => !toFound.some((doc) => doc.id === id));
+    const missingFrom = fromIds.filter((id) => !fromFound.has(id));
+    const missingTo = toIds.filter((id) => !toFound.has(id));
     if (missingFrom.length || missingTo.length) {
       throw CrmError.notFound(`Unknown ${[...missingFrom.map((id) => `${fromType} ${id}`), ...missingTo.map((id) => `${toType} ${id}`)].join(', ')}`);
     }
@@ -190,12 +189,10 @@ export class AssociationStore {
 
   /** The pairs whose objects are both live objects of the portal and types. */
   private async livePairs(portalId: number, fromType: CrmType, toType: CrmType, pairs: readonly AssociationPair[]): Promise<AssociationPair[]> {
-    const [fromFound, toFound] = await Promise.all([
-      this.reads.read(portalId, fromType, [...new Set(pairs.map((pair) => pair.from))]),
-      this.reads.read(portalId, toType, [...new Set(pairs.map((pair) => pair.to))]),
+    const [fromIds, toIds] = await Promise.all([
+      this.reads.liveIds(portalId, fromType, [...new Set(pairs.map((pair) => pair.from))]),
+      this.reads.liveIds(portalId, toType, [...new Set(pairs.map((pair) => pair.to))]),
     ]);
-    const fromIds = new Set(fromFound.map((object) => object.id));
-    const toIds = new Set(toFound.map((object) => object.id));
     return pairs.filter((pair) => fromIds.has(pair.from) && toIds.has(pair.to));
   }
 

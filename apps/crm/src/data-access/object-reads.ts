@@ -71,6 +71,16 @@ export class ObjectReads {
     return [...new Set(ids)].map((id) => byId.get(id)).filter((doc): doc is StoredObject => !!doc);
   }
 
+  /**
+   * Which of these ids are live objects of the portal and type (the same check as `read`), reading
+   * only what the check needs: an association's existence check needs none of the properties.
+   */
+  async liveIds(portalId: number, objectType: CrmType, ids: readonly number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const docs = await findIn(this.objects, '_id', ids, { projection: { portalId: 1, objectType: 1, archived: 1 } });
+    return new Set(docs.filter((doc) => doc.portalId === portalId && doc.objectType === objectType && !doc.archived).map((doc) => doc._id as number));
+  }
+
   /** One page of the live objects of a type, by id, after the id `after` (the basic API's list). */
   async page(portalId: number, objectType: CrmType, limit: number, after: number, { withHistory }: { withHistory?: boolean } = {}): Promise<StoredObject[]> {
     const docs = await this.objects
