@@ -42,6 +42,10 @@ function holds(objectType: CrmType, object: StoredObject, propertyName: string, 
   return objectType === 'contacts' && propertyName === 'email' ? wanted.toLowerCase() === value.toLowerCase() : wanted === value;
 }
 
+/** Whether a document read by _id is a live object of the portal and type (ids are unique across them). */
+const isLive = (doc: { portalId?: unknown; objectType?: unknown; archived?: unknown }, portalId: number, objectType: CrmType) =>
+  doc.portalId === portalId && doc.objectType === objectType && !doc.archived;
+
 /** Objects of every type: reads by id and by a unique property, and search. */
 export class ObjectReads {
   /** The driver's collections, typed with their own _id (the objects' and claims' keys). */
@@ -63,11 +67,7 @@ export class ObjectReads {
   async read(portalId: number, objectType: CrmType, ids: number[], { withHistory }: { withHistory?: boolean } = {}): Promise<StoredObject[]> {
     if (ids.length === 0) return [];
     const docs = await findIn(this.objects, '_id', ids, projection(withHistory));
-    const byId = new Map(
-      docs
-        .filter((doc) => doc.portalId === portalId && doc.objectType === objectType && !doc.archived)
-        .map((doc) => [doc.id as number, doc as unknown as StoredObject]),
-    );
+    const byId = new Map(docs.filter((doc) => isLive(doc, portalId, objectType)).map((doc) => [doc.id as number, doc as unknown as StoredObject]));
     return [...new Set(ids)].map((id) => byId.get(id)).filter((doc): doc is StoredObject => !!doc);
   }
 
@@ -78,7 +78,7 @@ export class ObjectReads {
   async liveIds(portalId: number, objectType: CrmType, ids: readonly number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
     const docs = await findIn(this.objects, '_id', ids, { projection: { portalId: 1, objectType: 1, archived: 1 } });
-    return new Set(docs.filter((doc) => doc.portalId === portalId && doc.objectType === objectType && !doc.archived).map((doc) => doc._id as number));
+    return new Set(docs.filter((doc) => isLive(doc, portalId, objectType)).map((doc) => doc._id as number));
   }
 
   /** One page of the live objects of a type, by id, after the id `after` (the basic API's list). */
