@@ -3,6 +3,7 @@ import { localDay, nextDailyReset } from './crm-day';
 import { readRateLimitAnswer } from './crm-rate-limit-answer';
 import {
   addToSlot,
+  countedSpanMs,
   CRM_SEARCH_WINDOW_MS,
   CRM_WINDOW_MS,
   nextFreeAt,
@@ -11,6 +12,7 @@ import {
   slotStart,
   usedInWindow,
   windowStart,
+  type BudgetWindow,
   type SlotCount,
 } from './crm-budget-window';
 
@@ -43,6 +45,11 @@ export interface CrmBudgetState {
    * back (handBackPermits). Absent in budgets stored before it existed.
    */
   correctedAt?: number | null;
+  /**
+   * When the account's next permit is due at an even pace (virtual scheduling, `pacedRoom`): grants
+   * run at most PACE_TOLERANCE_MS ahead of it. Absent in budgets stored before pacing.
+   */
+  paceAt?: number | null;
 }
 
 export const emptyBudgetState = (): CrmBudgetState => ({
@@ -56,7 +63,28 @@ export const emptyBudgetState = (): CrmBudgetState => ({
   pauseReason: null,
   crmMax: null,
   correctedAt: null,
+  paceAt: null,
 });
+
+/** How far grants may run ahead of the even pace: about a second of the account's rate at once. */
+export const PACE_TOLERANCE_MS = 1_000;
+/** Permits an account gets at once however small its limit: a replica's whole lease (decision 20). */
+export const PACE_MIN_BURST = 5;
+
+/** The even pace of an account: one permit per this many ms keeps a window of `limit` full, never over. */
+export const paceIntervalMs = (window: BudgetWindow, limit: number): number => countedSpanMs(window) / Math.max(1, limit);
+
+/**
+ * Permits grantable at `now` at an even pace (a generic cell rate algorithm): each permit moves the
+ * due time on by the interval, and grants may run ahead of it by PACE_TOLERANCE_MS, or by
+ * PACE_MIN_BURST permits where that is more. `until`: when the next one is due, if none is now.
+ */
+export function pacedRoom(paceAt: number | null | undefined, now: number, intervalMs: number): { room: number; until: number } {
+  const tolerance = Math.max(PACE_TOLERANCE_MS, (PACE_MIN_BURST - 1) * intervalMs);
+  const due = Math.max(paceAt ?? now, now);
+  const room = Math.max(0, Math.floor((now + tolerance - due) / intervalMs) + 1);
+  return { room, until: Math.ceil(due - tolerance) };
+}
 
 /** A new day starts with nothing used, and a pause that has passed is lifted. */
 export function rollBudget(state: CrmBudgetState, now: number, timeZone: string): CrmBudgetState {
@@ -109,6 +137,12 @@ export function grantPermits(state: CrmBudgetState, { now, kind, want, limits, s
   if (current.blockedUntil !== null) waits.push(current.blockedUntil);
   let room = limit - usedInWindow(current.grants, now, requests);
   if (room <= 0) waits.push(nextFreeAt(current.grants, now, requests, limit));
+  // At an even pace: a window spent in its first seconds leaves the machine and the account idle
+  // for the rest of it, and other apps of the account without room (docs/decisions/0020, addendum of 2026-11-28).
+  const interval = paceIntervalMs(requests, limit);
+  const paced = pacedRoom(current.paceAt, now, interval);
+  if (paced.room <= 0) waits.push(paced.until);
+  room = Math.min(room, paced.room);
   let validUntil = slotStart(now, slotMs) + slotMs;
 
   const searches = searchWindow(slotMs);
@@ -135,6 +169,7 @@ export function grantPermits(state: CrmBudgetState, { now, kind, want, limits, s
         ? addToSlot(current.searchGrants, now, count, searches)
         : current.searchGrants.filter((grant) => grant.at >= windowStart(now, searches)),
       usedToday: current.usedToday + count,
+      paceAt: Math.max(current.paceAt ?? now, now) + count * interval,
     },
   };
 }

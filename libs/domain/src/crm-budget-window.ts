@@ -43,6 +43,9 @@ export function windowStart(now: number, window: BudgetWindow): number {
   return slotStart(now, window.slotMs) - (spanned + window.marginSlots) * window.slotMs;
 }
 
+/** How long a slot's grants count: the slots the window spans, its margin, and the slot itself. */
+export const countedSpanMs = (window: BudgetWindow): number => (Math.ceil(window.windowMs / window.slotMs) + window.marginSlots + 1) * window.slotMs;
+
 /** Permits that count against the window at `now`. */
 export function usedInWindow(grants: readonly SlotCount[], now: number, window: BudgetWindow): number {
   const from = windowStart(now, window);

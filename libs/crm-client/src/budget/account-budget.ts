@@ -163,7 +163,7 @@ export class AccountBudget implements CrmBudget {
 
   private async handBack(kind: CrmRequestKind, grantedAt: number, count: number): Promise<void> {
     const back = (base: CrmBudgetDoc | null) =>
-      handBackPermits(base ?? emptyBudgetState(), { grantedAt, kind, count, limits: this.limits, slotMs: this.owner.slotMs });
+      handBackPermits(base ?? emptyBudgetState(), { grantedAt, kind, count, limits: this.limits, slotMs: this.owner.slotMs, marginMs: this.marginMs });
     if (await this.rewrite(back)) this.owner.stats.handedBack += count;
   }
 

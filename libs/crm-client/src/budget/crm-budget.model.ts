@@ -27,6 +27,8 @@ const crmBudgetSchema = new Schema(
     pauseReason: { type: String, default: null },
     crmMax: { type: Number, default: null },
     correctedAt: { type: Number, default: null },
+    /** When the next permit is due at the account's even pace (domain pacedRoom). */
+    paceAt: { type: Number, default: null },
     /** The account's time zone (its daily cap resets at its midnight) and its window's margin, as its last writer counted them. */
     timeZone: { type: String },
     marginMs: { type: Number },

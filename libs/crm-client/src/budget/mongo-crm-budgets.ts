@@ -52,6 +52,7 @@ const BUDGET_FIELDS = [
   'pauseReason',
   'crmMax',
   'correctedAt',
+  'paceAt',
 ] as const;
 const fieldsOf = (state: CrmBudgetState) => Object.fromEntries(BUDGET_FIELDS.map((field) => [field, state[field] ?? null])) as unknown as CrmBudgetState;
 const timer = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
