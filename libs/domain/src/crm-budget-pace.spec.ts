@@ -1,6 +1,6 @@
 import { CRM_TIER_LIMITS, type CrmLimits } from './crm-budget';
 import { handBackPermits } from './crm-budget-hand-back';
-import { emptyBudgetState, grantPermits, paceIntervalMs, pacedRoom, PACE_TOLERANCE_MS, type CrmBudgetState } from './crm-budget-rules';
+import { emptyBudgetState, grantPermits, paceDue, paceIntervalMs, pacedRoom, PACE_SKEW_MS, PACE_TOLERANCE_MS, type CrmBudgetState } from './crm-budget-rules';
 import { requestWindow, usedInWindow } from './crm-budget-window';
 
 const SLOT = 500;
@@ -16,23 +16,66 @@ describe('the even pace of CRM permits', () => {
     expect(paceIntervalMs(requestWindow(SLOT, 1_000), 100)).toBe(115);
   });
 
-  it.each<[string, number | null, number, number, number]>([
-    ['an account never paced gets a second of its rate at once', null, T, 11, T - PACE_TOLERANCE_MS],
-    ['an account idle for long gets no more than a second of its rate (no credit piles up)', T - 60_000, T, 11, T - PACE_TOLERANCE_MS],
-    ['an account half a second ahead of its pace gets the rest of the second', T + 500, T, 6, T - 500],
-    ['an account exactly a second ahead gets one more', T + 1_000, T, 1, T],
-    ['an account more than a second ahead gets none until the pace catches up', T + 1_050, T, 0, T + 50],
-  ])('when %s', (_case, paceAt, now, room, until) => {
-    expect(pacedRoom(paceAt, now, 100)).toEqual({ room, until });
+  it.each<[string, number | null, number]>([
+    ['an account never paced gets a second of its rate at once', null, 11],
+    ['an account idle for long gets no more than a second of its rate (no credit piles up)', T - 60_000, 11],
+    ['an account half a second ahead of its pace gets the rest of the second', T + 500, 6],
+    ['an account exactly a second ahead gets one more', T + 1_000, 1],
+    ['an account whose stored pace no grant could leave (a clock far ahead wrote it) gets a second of its rate', T + 60_000, 11],
+  ])('when %s', (_case, paceAt, room) => {
+    expect(pacedRoom(paceAt, T, 100).room).toBe(room);
   });
 
-  it.each<[string, number | null, number, number]>([
-    ['a small account never paced gets a whole lease at once, though that is more than a second of its rate', null, 5, T - 2_200],
-    ['a small account a lease ahead of its pace gets one more', T + 2_200, 1, T],
-    ['a small account further ahead gets none', T + 2_300, 0, T + 100],
-  ])('when %s', (_case, paceAt, room, until) => {
+  it('when an account is more than a second ahead, then it gets none until the pace is a second ahead again', () => {
+    expect(pacedRoom(T + 1_050, T, 100)).toEqual({ room: 0, until: T + 50 });
+  });
+
+  it.each<[string, number | null, number]>([
+    ['no pace stored', null, T],
+    ['a pace in the past', T - 5_000, T],
+    // A grant leaves the pace at most the tolerance and an interval (100) ahead; the skew allowed comes on top.
+    ['a pace ahead within what a grant leaves and the skew allowed', T + PACE_TOLERANCE_MS + 100 + PACE_SKEW_MS, T + 2_100],
+    ['a pace beyond that', T + PACE_TOLERANCE_MS + 100 + PACE_SKEW_MS + 1, T],
+  ])('when the budget has %s, then the next permit is due at the right time', (_case, paceAt, due) => {
+    expect(paceDue(paceAt, T, 100)).toBe(due);
+  });
+
+  it.each<[string, number | null, number]>([
+    ['a small account never paced gets a whole lease at once, though that is more than a second of its rate', null, 5],
+    ['a small account a lease ahead of its pace gets one more', T + 2_200, 1],
+    ['a small account further ahead gets none', T + 2_300, 0],
+  ])('when %s', (_case, paceAt, room) => {
     // 20 per 10 s: one permit per 550 ms.
-    expect(pacedRoom(paceAt, T, 550)).toEqual({ room, until });
+    expect(pacedRoom(paceAt, T, 550).room).toBe(room);
+  });
+
+  it('when the account is built-in (100-ms slots, 300 ms of margin) and the CRM announced a lower limit, then the pace follows the window it counts and that limit', () => {
+    const builtin = { now: T, kind: 'request' as const, want: 50, limits, slotMs: 100, marginMs: 300 };
+    const full = grantPermits(state(), builtin);
+    const lowered = grantPermits(state({ crmMax: 100 }), builtin);
+
+    if (full.outcome !== 'granted' || lowered.outcome !== 'granted') throw new Error('granted');
+    // 10.4 s counted: 190 → one per 54.7 ms (19 at once); 100 → one per 104 ms (10 at once).
+    expect(full.count).toBe(19);
+    expect(full.state.paceAt! - T).toBeCloseTo(19 * (10_400 / 190), 2);
+    expect(lowered.count).toBe(10);
+    expect(lowered.state.paceAt! - T).toBeCloseTo(10 * 104, 2);
+  });
+
+  it('when searches take permits, then they use up the same pace as requests', () => {
+    const searched = grantPermits(state(), { now: T, kind: 'search', want: 4, limits: { ...limits, searchPerSecond: 4 }, slotMs: SLOT });
+    if (searched.outcome !== 'granted') throw new Error('granted');
+
+    const next = grantPermits(searched.state, { now: T, kind: 'request', want: 50, limits, slotMs: SLOT });
+
+    expect(next).toMatchObject({ outcome: 'granted', count: 18 - 4 });
+  });
+
+  it('when the window is full and the pace too, then the caller waits for the later of the two', () => {
+    const outcome = grantPermits(state({ grants: [{ at: T - 5_000, n: 190 }], paceAt: T + 3_000 }), { now: T, kind: 'request', want: 1, limits, slotMs: SLOT });
+
+    // The window frees its 190 at T - 5,000 + 11,000; the pace would allow one at T + 2,000.
+    expect(outcome).toEqual({ outcome: 'wait', until: T + 6_000 });
   });
 
   it('when a fresh account asks for more than a second of its rate, then it is granted a second of it and the pace moves on by what it got', () => {
@@ -67,6 +110,20 @@ describe('the even pace of CRM permits', () => {
     // 60 s at one per INTERVAL, and the first second's tolerance.
     expect(within(T, 60_000)).toBeGreaterThanOrEqual(Math.floor(60_000 / INTERVAL));
     expect(usedInWindow(budget.grants, T + 60_000, requestWindow(SLOT))).toBeLessThanOrEqual(190);
+  });
+
+  it('when a built-in account hands back unused permits, then the pace moves back by their share of its own window', () => {
+    const interval = 10_400 / 190;
+    const { state: after } = handBackPermits(state({ grants: [{ at: T, n: 5 }], usedToday: 5, paceAt: T + 5 * interval }), {
+      grantedAt: T,
+      kind: 'request',
+      count: 3,
+      limits,
+      slotMs: 100,
+      marginMs: 300,
+    });
+
+    expect(after.paceAt).toBeCloseTo(T + 2 * interval, 2);
   });
 
   it('when unused permits are handed back, then the pace moves back by their share', () => {
