@@ -1,5 +1,6 @@
 import type { CrmLimits, CrmRequestKind } from './crm-budget';
-import { paceIntervalMs, windowLimit, type CrmBudgetState } from './crm-budget-rules';
+import { paceIntervalMs } from './crm-budget-pace';
+import { windowLimit, type CrmBudgetState } from './crm-budget-rules';
 import { requestWindow, searchWindow, slotStart, type SlotCount } from './crm-budget-window';
 import { localDay } from './crm-day';
 

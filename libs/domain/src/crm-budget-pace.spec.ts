@@ -1,6 +1,7 @@
 import { CRM_TIER_LIMITS, type CrmLimits } from './crm-budget';
 import { handBackPermits } from './crm-budget-hand-back';
-import { emptyBudgetState, grantPermits, paceDue, paceIntervalMs, pacedRoom, PACE_SKEW_MS, PACE_TOLERANCE_MS, type CrmBudgetState } from './crm-budget-rules';
+import { paceDue, paceIntervalMs, pacedRoom, PACE_SKEW_MS, PACE_TOLERANCE_MS } from './crm-budget-pace';
+import { emptyBudgetState, grantPermits, type CrmBudgetState } from './crm-budget-rules';
 import { requestWindow, usedInWindow } from './crm-budget-window';
 
 const SLOT = 500;

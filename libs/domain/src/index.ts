@@ -13,6 +13,7 @@ export * from './revision-order';
 export * from './crm-wait';
 export * from './crm-budget';
 export * from './crm-budget-rules';
+export * from './crm-budget-pace';
 export * from './crm-budget-window';
 export * from './crm-budget-hand-back';
 export * from './crm-day';
