@@ -45,8 +45,9 @@ export interface CrmBudgetState {
    */
   correctedAt?: number | null;
   /**
-   * When the account's next permit is due at an even pace (virtual scheduling, `pacedRoom`): grants
-   * run at most PACE_TOLERANCE_MS ahead of it. Absent in budgets stored before pacing.
+   * When the account's next permit is due at an even pace (virtual scheduling, crm-budget-pace.ts):
+   * grants run ahead of it by a second at most, or by a lease for small limits. Absent in budgets
+   * stored before pacing.
    */
   paceAt?: number | null;
 }
@@ -117,7 +118,7 @@ export function grantPermits(state: CrmBudgetState, { now, kind, want, limits, s
   let room = limit - usedInWindow(current.grants, now, requests);
   if (room <= 0) waits.push(nextFreeAt(current.grants, now, requests, limit));
   // At an even pace: a window spent in its first seconds leaves the machine and the account idle
-  // for the rest of it, and other apps of the account without room (docs/decisions/0020, addendum of 2026-11-28).
+  // for the rest of it, and other apps of the account without room (decision 20, addendum of 2026-11-28, later).
   const interval = paceIntervalMs(requests, limit);
   const paced = pacedRoom(current.paceAt, now, interval);
   if (paced.room <= 0) waits.push(paced.until);
