@@ -47,4 +47,19 @@ describe('the development MongoDB server counts work per collection', () => {
     expect(stat(all, 'others', 'insert')).toMatchObject({ commands: 1, documents: 1 });
     expect(stat(all, 'things', 'insert')!.micros).toBeGreaterThan(0);
   });
+
+  // mongo-java-server kept a running size by encoding every written document to BSON again (the
+  // old and the new one on an update), most of an insert's cost, for collStats alone. The
+  // in-memory server keeps none: collStats counts documents and reports a size of 0.
+  it('when documents are written to the in-memory server, then collStats counts them and reports no size', async () => {
+    const sized = connection.db!.collection('sized');
+    await sized.insertMany(Array.from({ length: 5 }, (_, i) => ({ _id: `d${i}`, text: 'x'.repeat(1_000) })) as never[]);
+    await sized.updateOne({ _id: 'd0' as never }, { $set: { text: 'y'.repeat(5_000) } });
+    await sized.deleteOne({ _id: 'd1' as never });
+
+    const collStats = await connection.db!.command({ collStats: 'sized' });
+
+    expect(collStats).toMatchObject({ count: 4, size: 0 });
+    expect(await sized.findOne({ _id: 'd0' as never })).toMatchObject({ text: 'y'.repeat(5_000) });
+  });
 });
