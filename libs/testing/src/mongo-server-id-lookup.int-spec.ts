@@ -114,6 +114,34 @@ describe.each([
     expect(examined).toBe(3);
   });
 
+  it('when a find names only _id with a long $in list, then it finds each listed document once, examining only those', async () => {
+    const listed = [...Array.from({ length: 1_000 }, (_, i) => `k${i * 2}`), 'k0', 'k2', 'missing-1', 'missing-2'];
+    let found: State[] = [];
+    const examined = await examinedBy(
+      async () =>
+        (found = await states()
+          .find({ _id: { $in: listed } })
+          .toArray()),
+    );
+    expect(found).toHaveLength(1_000);
+    expect(new Set(found.map((state) => state._id))).toEqual(new Set(Array.from({ length: 1_000 }, (_, i) => `k${i * 2}`)));
+    expect(found.every((state) => state.tag === 'even')).toBe(true);
+    expect(examined).toBe(1_000);
+  });
+
+  it('when an update names _id with an $in list, then exactly the listed documents change', async () => {
+    const result = await states().updateMany({ _id: { $in: ['k10', 'k11', 'missing'] } }, { $set: { tag: 'listed' } });
+    expect(result.modifiedCount).toBe(2);
+    expect((await states().find({ tag: 'listed' }).toArray()).map((state) => state._id).sort()).toEqual(['k10', 'k11']);
+  });
+
+  it('when the _id names $in with another operator, then the whole condition still decides', async () => {
+    const found = await states()
+      .find({ _id: { $in: ['k20', 'k21', 'k22'], $ne: 'k21' } })
+      .toArray();
+    expect(found.map((state) => state._id).sort()).toEqual(['k20', 'k22']);
+  });
+
   it('when an $in lists a regular expression beside another field, then it finds what a scan finds', async () => {
     let found: State[] = [];
     await examinedBy(

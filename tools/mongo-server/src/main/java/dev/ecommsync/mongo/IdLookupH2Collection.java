@@ -38,6 +38,6 @@ final class IdLookupH2Collection extends H2Collection {
         Iterable<Object> positions = IdIndexLookup.positions(getIndexes(), query);
         return positions == null
             ? super.queryDocuments(query, orderBy, numberToSkip, limit, batchSize, fieldSelector)
-            : matchDocuments(query, positions, orderBy, numberToSkip, limit, batchSize, fieldSelector);
+            : matchDocuments(IdIndexLookup.rest(query), positions, orderBy, numberToSkip, limit, batchSize, fieldSelector);
     }
 }

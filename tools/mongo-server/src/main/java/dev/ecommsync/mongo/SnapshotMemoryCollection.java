@@ -84,7 +84,7 @@ final class SnapshotMemoryCollection extends MemoryCollection {
         Iterable<Integer> positions = IdIndexLookup.positions(getIndexes(), query);
         return positions == null
             ? super.queryDocuments(query, orderBy, numberToSkip, limit, batchSize, fieldSelector)
-            : matchDocuments(query, positions, orderBy, numberToSkip, limit, batchSize, fieldSelector);
+            : matchDocuments(IdIndexLookup.rest(query), positions, orderBy, numberToSkip, limit, batchSize, fieldSelector);
     }
 
     /** The documents after a query's first batch, kept for later batches: copied under the lock too. */
