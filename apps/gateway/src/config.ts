@@ -41,6 +41,17 @@ export const gatewayConfigSchema = {
     format: 'int',
     default: 2000,
   },
+  INTAKE_OBJECTS_PER_SECOND: {
+    doc: "objects a second one portal's sync batches are taken in at, per gateway replica, once INTAKE_BURST_OBJECTS are spent; a batch beyond it waits before it is accepted, so that one portal's backfill does not take the machines from everyone else's work (0: no pace)",
+    format: 'int',
+    default: 2000,
+  },
+  INTAKE_BURST_OBJECTS: { doc: 'objects one portal may send at once before INTAKE_OBJECTS_PER_SECOND applies', format: 'int', default: 400 },
+  INTAKE_MAX_WAIT_MS: {
+    doc: "longest a batch waits for its portal's intake pace; one that would wait longer gets 429 with Retry-After and nothing of it is accepted",
+    format: 'int',
+    default: 10_000,
+  },
   AUTH_FAILURE_LIMIT: {
     doc: 'failed authentications (401) one client address, one presented credential or one OAuth client_id may make per AUTH_FAILURE_WINDOW_MS in one gateway replica (0: no limit); over it, a failing request gets 429 with Retry-After instead of 401; a right credential always goes through',
     format: 'int',

@@ -9,6 +9,7 @@ export * from './sync-key';
 export * from './settings-rules';
 export * from './import-machine';
 export * from './lane-share';
+export * from './intake-pace';
 export * from './revision-order';
 export * from './crm-wait';
 export * from './crm-budget';

@@ -12,6 +12,7 @@ import {
 } from '@ecomm-sync/testing';
 import { TtlCache } from '@ecomm-sync/domain';
 import { AcceptSyncBatchUseCase } from './accept-sync-batch.use-case';
+import { IntakePace } from './intake-pace';
 import { LaneShares } from './lane-shares';
 
 describe('AcceptSyncBatchUseCase', () => {
@@ -147,5 +148,52 @@ describe('AcceptSyncBatchUseCase', () => {
     await shared.acceptV2(other, two);
 
     expect(broker.published.map(({ lane }) => lane)).toEqual(['interactive', 'bulk', 'interactive']);
+  });
+
+  describe('intake pace', () => {
+    const other = aTenant({ portalId: tenant.portalId + 1 });
+    const two = aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'a' }), aV2Message({ externalObjectId: 'b' })], 'eu');
+    let waits: number[];
+    let paced: AcceptSyncBatchUseCase;
+
+    beforeEach(async () => {
+      await stores.upsert(other, { id: 'eu', label: 'Europe' });
+      waits = [];
+      // 2 objects a second, 2 at once, a batch waits at most 1 s; the clock stands still, waits are recorded.
+      const intake = new IntakePace(
+        { objectsPerSecond: 2, burstObjects: 2, maxWaitMs: 1000 },
+        () => 0,
+        async (ms) => void waits.push(ms),
+      );
+      paced = new AcceptSyncBatchUseCase({ broker: asBroker(broker), stores: asRepositories({ stores }).stores, logger: recordingLogger().logger, intake });
+    });
+
+    it('when a portal sends beyond its pace, then its next batch waits for the refill before it is published, and another portal does not', async () => {
+      await paced.acceptV2(tenant, two);
+      await paced.acceptV2(tenant, two);
+      await paced.acceptV2(other, two);
+
+      expect(waits).toEqual([1000]);
+      expect(broker.published).toHaveLength(3);
+    });
+
+    it('when a batch would wait longer than the longest wait, then it gets 429 with Retry-After and nothing is published', async () => {
+      await paced.acceptV2(tenant, two);
+      await paced.acceptV2(tenant, two);
+
+      const refused = paced.acceptV2(tenant, two);
+
+      await expect(refused).rejects.toMatchObject({ status: 429, headers: { 'retry-after': '1' } });
+      await expect(refused).rejects.toThrow(/faster than 2 objects a second.*Nothing of this batch was accepted/);
+      expect(broker.published).toHaveLength(2);
+    });
+
+    it('when a v1 batch is beyond the pace, then it waits too', async () => {
+      await paced.acceptV1(tenant, 'CONTACT', [aV1Message(), aV1Message()]);
+      await paced.acceptV1(tenant, 'CONTACT', [aV1Message()]);
+
+      expect(waits).toEqual([500]);
+      expect(broker.published).toHaveLength(2);
+    });
   });
 });

@@ -14,11 +14,13 @@ import type { StoreRepository } from '@ecomm-sync/data-access';
 import { AppError, type Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
 import { keyOf, TtlCache } from '@ecomm-sync/domain';
+import type { IntakePace } from './intake-pace';
 import type { LaneShares } from './lane-shares';
 
 /**
  * Turns an accepted request into one persistent AMQP message and resolves only once the broker
- * confirmed it: the 204 that follows means the batch survives a crash of any service. The batch
+ * confirmed it: the 204 that follows means the batch survives a crash of any service. A batch
+ * beyond its portal's intake pace waits first (or gets 429 when it would wait too long). The batch
  * goes on its portal's interactive lane while within the portal's share, else on the bulk lane.
  */
 export class AcceptSyncBatchUseCase {
@@ -27,6 +29,7 @@ export class AcceptSyncBatchUseCase {
   private readonly logger: Logger;
   private readonly knownStores: TtlCache<boolean>;
   private readonly lanes: Pick<LaneShares, 'laneFor'>;
+  private readonly intake: Pick<IntakePace, 'admit'>;
 
   constructor(options: {
     broker: Broker;
@@ -37,12 +40,15 @@ export class AcceptSyncBatchUseCase {
     knownStores?: TtlCache<boolean>;
     /** Each portal's share of the interactive lanes (default: one lane). */
     lanes?: Pick<LaneShares, 'laneFor'>;
+    /** Each portal's pace of intake (default: none). */
+    intake?: Pick<IntakePace, 'admit'>;
   }) {
     this.broker = options.broker;
     this.stores = options.stores;
     this.logger = options.logger;
     this.knownStores = options.knownStores ?? new TtlCache(0);
     this.lanes = options.lanes ?? { laneFor: () => 'interactive' };
+    this.intake = options.intake ?? { admit: async () => undefined };
   }
 
   async acceptV1(tenant: Tenant, objectType: ObjectType, messages: V1SyncMessage[]): Promise<void> {
@@ -87,6 +93,7 @@ export class AcceptSyncBatchUseCase {
   }
 
   private async publish(batch: SyncBatchMessage): Promise<void> {
+    await this.intake.admit(batch.tenant.portalId, batch.messages.length);
     try {
       const lane = this.lanes.laneFor(batch.tenant.portalId, batch.messages.length);
       await this.broker.publish(`${TOPICS.syncBatch}.${batch.objectType}`, batch, { lane });

@@ -56,7 +56,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'A state conflict the message explains',
   413: 'The body is larger than the limit',
   415: 'The body is not of the content type this endpoint takes',
-  429: 'Too many requests with this credential; Retry-After says when to go on',
+  429: "Too many requests with this credential, or a sync batch beyond what the portal's intake pace takes within INTAKE_MAX_WAIT_MS (nothing of it was accepted); Retry-After says when to go on",
   502: 'The CRM failed; nothing was left half-made, try again',
   503: 'A dependency did not answer; nothing was accepted, send it again',
 };
