@@ -42,7 +42,7 @@ export async function observer(stack: TestStack) {
   connection.getClient().on('commandStarted', () => own++);
   const syncDb = connection.useDb(`${stack.name}_sync`);
   // Statuses are keyed by the natural key as one string (decision 15).
-  const syncs = syncDb.collection<{ _id: string; externalObjectId?: string }>('object_syncs');
+  const syncs = syncDb.collection<{ _id: string; externalObjectId?: string; lastProcessedAt?: number }>('object_syncs');
   return {
     syncs,
     parked: syncDb.collection('parked_changes'),

@@ -7,7 +7,7 @@ import mongoose from 'mongoose';
 import { type AppName, testInfrastructure, type TestPortal, TestStack } from '@ecomm-sync/testing';
 import { benchConfig } from './config';
 import { BATCH, send as sendObjects, type MakeObject } from './load';
-import { SIZES, log } from './options';
+import { PATH_COST_ENV, SIZES, log } from './options';
 import { databaseWork, databaseWorkNote } from './database-work';
 import { cpuSeconds, memorySampler } from './process-stats';
 import { percentile, round } from './stats';
@@ -99,7 +99,7 @@ export async function benchEndToEnd(env: Record<string, string> = {}) {
   );
 
   const stack = await TestStack.start({
-    env: { LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '1000000000', ...env },
+    env: { LOG_LEVEL: 'warn', ...PATH_COST_ENV, ...env },
     nodeOptions: ['--trace-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
   });
   try {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { TestStack } from '@ecomm-sync/testing';
 import { BATCH, put, submission } from './load';
 import { benchConfig } from './config';
-import { SIZES, log, root } from './options';
+import { PATH_COST_ENV, SIZES, log, root } from './options';
 import { percentile, pool, round } from './stats';
 
 export const CONCURRENCY = 8;
@@ -35,7 +35,7 @@ export async function benchIngest() {
   const profileDir = benchConfig.BENCH_PROFILE_DIR;
   const stack = await TestStack.start({
     apps: ['crm', 'gateway'],
-    env: { LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '1000000000' },
+    env: { LOG_LEVEL: 'warn', ...PATH_COST_ENV },
     nodeOptions: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
   });
   try {

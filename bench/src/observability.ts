@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TestStack } from '@ecomm-sync/testing';
 import { BATCH, submission } from './load';
+import { PATH_COST_ENV } from './options';
 import { round } from './stats';
 
 export interface IngestMeasure {
@@ -46,7 +47,7 @@ async function startOtlpReceiver(): Promise<{ url: string; exports: () => number
 
 export async function benchObservability(measure: (url: string, bodies: string[]) => Promise<IngestMeasure>): Promise<ObservabilityFigure> {
   const receiver = await startOtlpReceiver();
-  const common = { LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '1000000000' };
+  const common = { LOG_LEVEL: 'warn', ...PATH_COST_ENV };
   const stacks = {
     off: await TestStack.start({ apps: ['crm', 'gateway'], env: { ...common, METRICS_ENABLED: 'false', TRACING_ENABLED: 'false' } }),
     on: await TestStack.start({

@@ -71,3 +71,11 @@ export const command = `npm run bench -- ${[
   .join(' ')}`.replace(/ -- $/, '');
 
 export const log = (message: string): void => console.log(`[bench] ${message}`);
+
+/**
+ * Environment of the stacks whose figures measure what the service's path costs (ingest,
+ * observability, end to end, re-apply): the per-tenant policies are off, the credential's rate
+ * limit and the portal's intake pace (decision 57), since one portal sends the whole load. The
+ * fairness figure keeps them as configured: it measures the policies.
+ */
+export const PATH_COST_ENV = { RATE_LIMIT_REQUESTS: '1000000000', INTAKE_OBJECTS_PER_SECOND: '0' };
