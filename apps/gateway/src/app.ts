@@ -17,7 +17,7 @@ import {
   type ReadinessCheck,
   requestContext,
 } from '@ecomm-sync/runtime';
-import { type IntakeRate, type LaneShare, type ServiceAddress, TtlCache } from '@ecomm-sync/domain';
+import { type LaneShare, type ServiceAddress, TtlCache } from '@ecomm-sync/domain';
 import type { Broker } from '@ecomm-sync/messaging';
 import { adminRoutes, oauthRoutes } from './entry-points/admin.routes';
 import { consoleRoutes, type OperationsPort } from './entry-points/console.routes';
@@ -35,7 +35,7 @@ import { settingsRoutes } from './entry-points/settings.routes';
 import { statusRoutes } from './entry-points/status.routes';
 import { syncRoutes } from './entry-points/sync.routes';
 import { AcceptSyncBatchUseCase } from './use-cases/accept-sync-batch.use-case';
-import { IntakePace } from './use-cases/intake-pace';
+import { IntakePace, type IntakePaceOptions } from './use-cases/intake-pace';
 import { LaneShares } from './use-cases/lane-shares';
 import { ManageAccountsUseCase } from './use-cases/manage-accounts.use-case';
 import { ManageAlertsUseCase } from './use-cases/manage-alerts.use-case';
@@ -70,7 +70,7 @@ export interface GatewayDeps {
   /** Each portal's share of the interactive lanes (default: one lane). */
   laneShare?: LaneShare;
   /** Each portal's pace of intake (default: none). */
-  intakeRate?: IntakeRate;
+  intakePace?: IntakePaceOptions;
   /** Failed authentications per client address and per credential before 429 (default: no limit). */
   authThrottle?: FailedAuthThrottleOptions;
   accessTokenTtlSeconds?: number;
@@ -185,7 +185,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     logger,
     knownStores: storeCache,
     lanes: new LaneShares(deps.laneShare ?? { objectsPerSecond: 0, burstObjects: 0 }),
-    intake: new IntakePace(deps.intakeRate ?? { objectsPerSecond: 0, burstObjects: 0, maxWaitMs: 0 }),
+    intake: new IntakePace(deps.intakePace ?? { objectsPerSecond: 0, burstObjects: 0, maxWaitMs: 0, maxHeldBytes: 0 }),
   });
   app.use(syncRoutes(acceptSyncBatch, auth));
   app.use(statusRoutes(readSyncStatus, auth, { publicUrl: deps.publicUrl }));

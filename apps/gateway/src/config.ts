@@ -47,6 +47,11 @@ export const gatewayConfigSchema = {
     default: 2000,
   },
   INTAKE_BURST_OBJECTS: { doc: 'objects one portal may send at once before INTAKE_OBJECTS_PER_SECOND applies', format: 'int', default: 400 },
+  INTAKE_MAX_HELD_BYTES: {
+    doc: "request bytes one gateway replica holds while their batches wait for their portals' intake pace, all portals together; beyond it a batch that would wait gets 429 with Retry-After at once",
+    format: 'int',
+    default: 32 * 1024 * 1024,
+  },
   INTAKE_MAX_WAIT_MS: {
     doc: "longest a batch waits for its portal's intake pace; one that would wait longer gets 429 with Retry-After and nothing of it is accepted",
     format: 'int',

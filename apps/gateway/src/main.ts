@@ -38,7 +38,12 @@ runService({
       lookupCacheMs: config.GATEWAY_LOOKUP_CACHE_MS,
       rateLimit: { limit: config.RATE_LIMIT_REQUESTS, windowMs: config.RATE_LIMIT_WINDOW_MS },
       laneShare: { objectsPerSecond: config.LANE_SHARE_OBJECTS_PER_SECOND, burstObjects: config.LANE_SHARE_BURST_OBJECTS },
-      intakeRate: { objectsPerSecond: config.INTAKE_OBJECTS_PER_SECOND, burstObjects: config.INTAKE_BURST_OBJECTS, maxWaitMs: config.INTAKE_MAX_WAIT_MS },
+      intakePace: {
+        objectsPerSecond: config.INTAKE_OBJECTS_PER_SECOND,
+        burstObjects: config.INTAKE_BURST_OBJECTS,
+        maxWaitMs: config.INTAKE_MAX_WAIT_MS,
+        maxHeldBytes: config.INTAKE_MAX_HELD_BYTES,
+      },
       authThrottle: { limit: config.AUTH_FAILURE_LIMIT, windowMs: config.AUTH_FAILURE_WINDOW_MS },
       accessTokenTtlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_S,
       publicUrl: config.GATEWAY_PUBLIC_URL,

@@ -152,47 +152,61 @@ describe('AcceptSyncBatchUseCase', () => {
 
   describe('intake pace', () => {
     const other = aTenant({ portalId: tenant.portalId + 1 });
-    const two = aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'a' }), aV2Message({ externalObjectId: 'b' })], 'eu');
-    let waits: number[];
+    const full = aV2Submission(
+      'CONTACT',
+      Array.from({ length: 200 }, (_, i) => aV2Message({ externalObjectId: `o-${i}` })),
+      'eu',
+    );
+    let waits: { ms: number; publishedBefore: number }[];
     let paced: AcceptSyncBatchUseCase;
 
     beforeEach(async () => {
       await stores.upsert(other, { id: 'eu', label: 'Europe' });
       waits = [];
-      // 2 objects a second, 2 at once, a batch waits at most 1 s; the clock stands still, waits are recorded.
+      // 200 objects a second, 200 at once, a batch waits at most 1 s; the clock stands still, waits are recorded.
       const intake = new IntakePace(
-        { objectsPerSecond: 2, burstObjects: 2, maxWaitMs: 1000 },
+        { objectsPerSecond: 200, burstObjects: 200, maxWaitMs: 1000, maxHeldBytes: 1_000_000 },
         () => 0,
-        async (ms) => void waits.push(ms),
+        async (ms) => void waits.push({ ms, publishedBefore: broker.published.length }),
       );
       paced = new AcceptSyncBatchUseCase({ broker: asBroker(broker), stores: asRepositories({ stores }).stores, logger: recordingLogger().logger, intake });
     });
 
     it('when a portal sends beyond its pace, then its next batch waits for the refill before it is published, and another portal does not', async () => {
-      await paced.acceptV2(tenant, two);
-      await paced.acceptV2(tenant, two);
-      await paced.acceptV2(other, two);
+      await paced.acceptV2(tenant, full, 30_000);
+      await paced.acceptV2(tenant, full, 30_000);
+      await paced.acceptV2(other, full, 30_000);
 
-      expect(waits).toEqual([1000]);
+      expect(waits).toEqual([{ ms: 1000, publishedBefore: 1 }]);
       expect(broker.published).toHaveLength(3);
     });
 
     it('when a batch would wait longer than the longest wait, then it gets 429 with Retry-After and nothing is published', async () => {
-      await paced.acceptV2(tenant, two);
-      await paced.acceptV2(tenant, two);
+      await paced.acceptV2(tenant, full, 30_000);
+      await paced.acceptV2(tenant, full, 30_000);
 
-      const refused = paced.acceptV2(tenant, two);
+      const refused = paced.acceptV2(tenant, full, 30_000);
 
       await expect(refused).rejects.toMatchObject({ status: 429, headers: { 'retry-after': '1' } });
-      await expect(refused).rejects.toThrow(/faster than 2 objects a second.*Nothing of this batch was accepted/);
+      await expect(refused).rejects.toThrow(/faster than 200 objects a second.*Nothing of this batch was accepted/);
       expect(broker.published).toHaveLength(2);
     });
 
     it('when a v1 batch is beyond the pace, then it waits too', async () => {
-      await paced.acceptV1(tenant, 'CONTACT', [aV1Message(), aV1Message()]);
-      await paced.acceptV1(tenant, 'CONTACT', [aV1Message()]);
+      await paced.acceptV1(
+        tenant,
+        'CONTACT',
+        Array.from({ length: 150 }, () => aV1Message()),
+        20_000,
+      );
+      await paced.acceptV1(
+        tenant,
+        'CONTACT',
+        Array.from({ length: 100 }, () => aV1Message()),
+        20_000,
+      );
 
-      expect(waits).toEqual([500]);
+      expect(waits).toEqual([{ ms: 250, publishedBefore: 1 }]);
       expect(broker.published).toHaveLength(2);
     });
   });

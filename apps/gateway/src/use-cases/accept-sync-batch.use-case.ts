@@ -51,8 +51,9 @@ export class AcceptSyncBatchUseCase {
     this.intake = options.intake ?? { admit: async () => undefined };
   }
 
-  async acceptV1(tenant: Tenant, objectType: ObjectType, messages: V1SyncMessage[]): Promise<void> {
-    await this.publish({
+  /** `bytes`: the request's size, held in memory while the batch waits for its portal's pace. */
+  async acceptV1(tenant: Tenant, objectType: ObjectType, messages: V1SyncMessage[], bytes = 0): Promise<void> {
+    await this.publish(bytes, {
       batchId: randomUUID(),
       tenant,
       storeId: DEFAULT_STORE_ID,
@@ -68,14 +69,14 @@ export class AcceptSyncBatchUseCase {
     });
   }
 
-  async acceptV2(tenant: Tenant, submission: V2SyncSubmission): Promise<void> {
+  async acceptV2(tenant: Tenant, submission: V2SyncSubmission, bytes = 0): Promise<void> {
     const known = await this.knownStores.get(keyOf(tenant.portalId, tenant.appId, submission.storeId), async () =>
       Boolean(await this.stores.find(tenant, submission.storeId)),
     );
     if (!known) {
       throw AppError.badRequest(`Unknown store "${submission.storeId}"; define it first with PUT /extensions/ecomm/v2/stores`);
     }
-    await this.publish({
+    await this.publish(bytes, {
       batchId: randomUUID(),
       tenant,
       storeId: submission.storeId,
@@ -92,8 +93,8 @@ export class AcceptSyncBatchUseCase {
     });
   }
 
-  private async publish(batch: SyncBatchMessage): Promise<void> {
-    await this.intake.admit(batch.tenant.portalId, batch.messages.length);
+  private async publish(bytes: number, batch: SyncBatchMessage): Promise<void> {
+    await this.intake.admit(batch.tenant.portalId, batch.messages.length, bytes);
     try {
       const lane = this.lanes.laneFor(batch.tenant.portalId, batch.messages.length);
       await this.broker.publish(`${TOPICS.syncBatch}.${batch.objectType}`, batch, { lane });

@@ -5,38 +5,80 @@ import { AppError } from '@ecomm-sync/runtime';
 /** Buckets kept before the full ones are forgotten (a full bucket is the same as none). */
 const PRUNE_AT = 10_000;
 
+/** The most objects one sync batch carries (a v1 or v2 request of 200 messages). */
+const LARGEST_BATCH = 200;
+
+export interface IntakePaceOptions extends IntakeRate {
+  /** Request bytes this replica holds waiting at most, all portals together; beyond it a batch that must wait gets 429 at once. */
+  maxHeldBytes: number;
+}
+
 /**
  * Each portal's pace of intake in this gateway replica (the rule: admitIntake in libs/domain). A
  * batch beyond the portal's rate waits here before it is published, so a backfill sent as fast as
  * the sender can is taken in at the portal's rate and the 204 still means accepted; one that would
- * wait longer than the rate's maxWaitMs gets 429 with Retry-After. In memory: with N replicas a
- * portal may send N times the rate.
+ * wait longer than maxWaitMs, or while the replica already holds maxHeldBytes of waiting
+ * requests, gets 429 with Retry-After. In memory: with N replicas a portal may send N times the rate.
  */
 export class IntakePace {
   private readonly buckets = new Map<number, IntakeBucket>();
+  private heldBytes = 0;
 
   constructor(
-    private readonly rate: IntakeRate,
+    private readonly options: IntakePaceOptions,
     private readonly clock: () => number = Date.now,
     private readonly wait: (ms: number) => Promise<unknown> = delay,
-  ) {}
-
-  /** Resolves when the portal's batch of `objects` may be published; rejects with 429 when it may not now. */
-  async admit(portalId: number, objects: number): Promise<void> {
-    const now = this.clock();
-    if (this.buckets.size >= PRUNE_AT) {
-      for (const [key, bucket] of this.buckets) if (intakeBucketIsFull(bucket, now, this.rate)) this.buckets.delete(key);
+  ) {
+    const { objectsPerSecond, burstObjects, maxWaitMs, maxHeldBytes } = options;
+    if ([objectsPerSecond, burstObjects, maxWaitMs, maxHeldBytes].some((value) => !Number.isFinite(value) || value < 0)) {
+      throw new Error('INTAKE_OBJECTS_PER_SECOND, INTAKE_BURST_OBJECTS, INTAKE_MAX_WAIT_MS and INTAKE_MAX_HELD_BYTES must be 0 or more');
     }
-    const decision = admitIntake(this.buckets.get(portalId), objects, now, this.rate);
-    this.buckets.set(portalId, decision.bucket);
-    if (!decision.admitted) {
-      const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-      throw new AppError(
-        429,
-        `This portal is sending faster than ${this.rate.objectsPerSecond} object${this.rate.objectsPerSecond === 1 ? '' : 's'} a second; its batches already wait ${Math.round(this.rate.maxWaitMs / 1000)} s to be taken in. Nothing of this batch was accepted: send it again after Retry-After seconds, or send fewer batches at once`,
-        { 'retry-after': String(seconds) },
+    if (objectsPerSecond > 0 && burstObjects + (objectsPerSecond * maxWaitMs) / 1000 < LARGEST_BATCH) {
+      throw new Error(
+        `INTAKE_BURST_OBJECTS + INTAKE_OBJECTS_PER_SECOND × INTAKE_MAX_WAIT_MS must admit a batch of ${LARGEST_BATCH} objects; with ${burstObjects} + ${objectsPerSecond}/s × ${maxWaitMs} ms a whole batch would be refused forever`,
       );
     }
-    if (decision.waitMs > 0) await this.wait(decision.waitMs);
+  }
+
+  /**
+   * Resolves when the portal's batch of `objects` (a request of `bytes`) may be published; rejects
+   * with 429 when it may not now, having taken nothing of the portal's pace.
+   */
+  async admit(portalId: number, objects: number, bytes: number): Promise<void> {
+    if (this.options.objectsPerSecond <= 0) return;
+    const now = this.clock();
+    if (this.buckets.size >= PRUNE_AT) {
+      for (const [key, bucket] of this.buckets) if (intakeBucketIsFull(bucket, now, this.options)) this.buckets.delete(key);
+    }
+    const before = this.buckets.get(portalId);
+    const decision = admitIntake(before, objects, now, this.options);
+    if (!decision.admitted) {
+      this.buckets.set(portalId, decision.bucket);
+      throw this.refusal(decision.retryAfterMs, `its batches would wait more than ${this.options.maxWaitMs / 1000} s to be taken in`);
+    }
+    if (decision.waitMs === 0) {
+      this.buckets.set(portalId, decision.bucket);
+      return;
+    }
+    if (this.heldBytes + bytes > this.options.maxHeldBytes) {
+      // Nothing is taken: the portal's pace stays as it was.
+      throw this.refusal(1000, 'this gateway replica holds as many waiting batches as it may');
+    }
+    this.buckets.set(portalId, decision.bucket);
+    this.heldBytes += bytes;
+    try {
+      await this.wait(decision.waitMs);
+    } finally {
+      this.heldBytes -= bytes;
+    }
+  }
+
+  private refusal(retryAfterMs: number, why: string): AppError {
+    const rate = this.options.objectsPerSecond;
+    return new AppError(
+      429,
+      `This portal is sending faster than ${rate} object${rate === 1 ? '' : 's'} a second and ${why}. Nothing of this batch was accepted: send it again after Retry-After seconds, or send fewer batches at once`,
+      { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
+    );
   }
 }

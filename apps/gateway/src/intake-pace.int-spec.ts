@@ -1,0 +1,55 @@
+import request from 'supertest';
+import { aV2Message, aV2Submission, seedPortal } from '@ecomm-sync/testing';
+import type { Express } from 'express';
+import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
+
+// Each portal's intake is paced (decision 0057): beyond its rate a batch waits in the gateway, and
+// one that would wait longer than the longest wait is answered 429 over HTTP with Retry-After.
+
+describe('the gateway paces each portal’s intake', () => {
+  let fixture: GatewayFixture;
+  let app: Express;
+  const keys = { a: 'pk-intake-a', b: 'pk-intake-b' };
+
+  beforeAll(async () => {
+    // 1 object a second after 200 at once, no wait: a second full batch within 200 s is refused.
+    fixture = await startGatewayFixture('test-intake', () => ({
+      intakePace: { objectsPerSecond: 1, burstObjects: 200, maxWaitMs: 0, maxHeldBytes: 1_000_000 },
+    }));
+    ({ app } = fixture);
+    for (const [portalId, apiKey] of [
+      [7101, keys.a],
+      [7102, keys.b],
+    ] as const) {
+      await seedPortal(fixture.database.repositories, { portalId, apiKey });
+      await fixture.database.repositories.stores.upsert({ portalId, appId: null }, { id: 'web', label: 'Web' });
+    }
+  });
+
+  afterAll(() => fixture.close());
+
+  const send = (key: string, prefix: string, count: number) =>
+    request(app)
+      .put(`/extensions/ecomm/v2/sync/messages?hapikey=${key}`)
+      .send(
+        aV2Submission(
+          'CONTACT',
+          Array.from({ length: count }, (_, i) => aV2Message({ externalObjectId: `${prefix}-${i}` })),
+          'web',
+        ),
+      );
+
+  it('when a portal sends a batch beyond its pace and longest wait, then it gets 429 with Retry-After saying so, and another portal goes on', async () => {
+    await send(keys.a, 'first', 200).expect(204);
+
+    const refused = await send(keys.a, 'second', 200).expect(429);
+
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(refused.body).toEqual({
+      status: 'error',
+      message: expect.stringMatching(/faster than 1 object a second .*Nothing of this batch was accepted: send it again after Retry-After seconds/),
+      requestId: expect.any(String),
+    });
+    await send(keys.b, 'other', 200).expect(204);
+  });
+});

@@ -1,0 +1,59 @@
+import { IntakePace } from './intake-pace';
+
+const options = { objectsPerSecond: 200, burstObjects: 200, maxWaitMs: 5000, maxHeldBytes: 100_000 };
+
+describe('IntakePace', () => {
+  /** A pace whose clock stands still and whose waits stay open until released. */
+  function heldPace(overrides: Partial<typeof options> = {}) {
+    const releases: (() => void)[] = [];
+    const pace = new IntakePace(
+      { ...options, ...overrides },
+      () => 0,
+      () => new Promise<void>((resolve) => releases.push(resolve)),
+    );
+    return { pace, releaseAll: () => releases.splice(0).forEach((release) => release()) };
+  }
+
+  it.each([
+    ['a negative rate', { objectsPerSecond: -1 }],
+    ['a negative held size', { maxHeldBytes: -1 }],
+    ['a pace that can never take a batch of 200', { objectsPerSecond: 10, burstObjects: 100, maxWaitMs: 1000 }],
+  ])('when configured with %s, then it refuses to start, saying what to fix', (_, overrides) => {
+    expect(() => new IntakePace({ ...options, ...overrides })).toThrow(/INTAKE_/);
+  });
+
+  it('when the rate is 0, then every batch goes through at once, whatever its size', async () => {
+    const { pace } = heldPace({ objectsPerSecond: 0, burstObjects: 0, maxWaitMs: 0, maxHeldBytes: 0 });
+    await expect(Promise.all([pace.admit(1, 200, 1e6), pace.admit(1, 200, 1e6)])).resolves.toBeDefined();
+  });
+
+  it('when waiting batches hold the most bytes the replica may hold, then the next one that must wait gets 429 at once and takes nothing of the pace', async () => {
+    const { pace, releaseAll } = heldPace();
+    await pace.admit(1, 200, 60_000); // the burst: no wait
+    const held = pace.admit(1, 100, 60_000); // waits 0.5 s, holding 60,000 bytes
+    const refused = pace.admit(2, 200, 1).then(() => pace.admit(2, 200, 50_000)); // portal 2's second batch would wait: 110,000 bytes held
+
+    await expect(refused).rejects.toMatchObject({
+      status: 429,
+      headers: { 'retry-after': '1' },
+      message: expect.stringMatching(/holds as many waiting batches/),
+    });
+    releaseAll();
+    await held;
+    // Portal 2 kept its place: once the bytes are free, its batch waits as it would have.
+    const next = pace.admit(2, 200, 50_000);
+    releaseAll();
+    await expect(next).resolves.toBeUndefined();
+  });
+
+  it('when a wait ends, then its bytes are free for the next batch that must wait', async () => {
+    const { pace, releaseAll } = heldPace({ maxHeldBytes: 60_000 });
+    await pace.admit(1, 200, 60_000);
+    const first = pace.admit(1, 100, 60_000);
+    releaseAll();
+    await first;
+    const second = pace.admit(1, 100, 60_000);
+    releaseAll();
+    await expect(second).resolves.toBeUndefined();
+  });
+});
