@@ -129,6 +129,19 @@ describe.each([
     expect(examined).toBe(1_000);
   });
 
+  it('when numeric ids are listed as int, long and double, with sort, limit and projection, then the server answers as MongoDB does', async () => {
+    const numbered = connection.db!.collection<{ _id: number; n: number }>('numbered');
+    await numbered.deleteMany({});
+    await numbered.insertMany(Array.from({ length: 10 }, (_, i) => ({ _id: i + 1, n: i + 1 })));
+    const { Long, Double } = mongoose.mongo;
+
+    const found = await numbered
+      .find({ _id: { $in: [1, new Double(2), Long.fromNumber(3), 3, 7, 99] as never[] } }, { projection: { n: 0 }, sort: { _id: -1 }, limit: 3 })
+      .toArray();
+
+    expect(found).toEqual([{ _id: 7 }, { _id: 3 }, { _id: 2 }]);
+  });
+
   it('when an update names _id with an $in list, then exactly the listed documents change', async () => {
     const result = await states().updateMany({ _id: { $in: ['k10', 'k11', 'missing'] } }, { $set: { tag: 'listed' } });
     expect(result.modifiedCount).toBe(2);

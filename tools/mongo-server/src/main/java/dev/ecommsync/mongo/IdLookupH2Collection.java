@@ -10,7 +10,7 @@ import de.bwaldvogel.mongo.backend.h2.H2Collection;
 import de.bwaldvogel.mongo.bson.Document;
 import org.h2.mvstore.MVMap;
 
-/** mongo-java-server's H2 collection, a filter naming {@code _id} beside other fields going by the {@code _id} index ({@link IdIndexLookup}). */
+/** mongo-java-server's H2 collection, a filter naming {@code _id} beside other fields, or an {@code _id} list alone, going by the {@code _id} index ({@link IdIndexLookup}). */
 final class IdLookupH2Collection extends H2Collection {
 
     private final LongAdder examined;

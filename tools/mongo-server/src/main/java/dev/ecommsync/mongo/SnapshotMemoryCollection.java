@@ -78,7 +78,7 @@ final class SnapshotMemoryCollection extends MemoryCollection {
         return false;
     }
 
-    /** A filter naming {@code _id} beside other fields goes by the {@code _id} index ({@link IdIndexLookup}). */
+    /** A filter naming {@code _id} beside other fields, or an {@code _id} list alone, goes by the {@code _id} index ({@link IdIndexLookup}). */
     @Override
     protected QueryResult queryDocuments(Document query, Document orderBy, int numberToSkip, int limit, int batchSize, Document fieldSelector) {
         Iterable<Integer> positions = IdIndexLookup.positions(getIndexes(), query);
