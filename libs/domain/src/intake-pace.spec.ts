@@ -1,4 +1,4 @@
-import { admitIntake, type IntakeBucket, intakeBucketIsFull } from './intake-pace';
+import { admitIntake, type IntakeBucket, intakeBucketIsFull, returnIntake } from './intake-pace';
 
 const rate = { objectsPerSecond: 1000, burstObjects: 2000, maxWaitMs: 5000 };
 
@@ -68,5 +68,15 @@ describe('intakeBucketIsFull', () => {
     ['when it is in debt then it is not', { tokens: -500, at: 0 }, 2000, false],
   ])('%s', (_, bucket, now, full) => {
     expect(intakeBucketIsFull(bucket, now, rate)).toBe(full);
+  });
+});
+
+describe('returnIntake', () => {
+  it.each<[string, IntakeBucket | undefined, number, IntakeBucket | undefined]>([
+    ['when a waiting batch is given up, then its objects are the portal’s again', { tokens: -400, at: 10 }, 200, { tokens: -200, at: 10 }],
+    ['when the bucket would overflow, then it holds no more than the burst', { tokens: 1900, at: 10 }, 200, { tokens: 2000, at: 10 }],
+    ['when the portal has no bucket, then there is none to return to', undefined, 200, undefined],
+  ])('%s', (_, bucket, objects, after) => {
+    expect(returnIntake(bucket, objects, rate)).toEqual(after);
   });
 });

@@ -34,3 +34,8 @@ export function admitIntake(bucket: IntakeBucket | undefined, objects: number, n
 export function intakeBucketIsFull(bucket: IntakeBucket, now: number, rate: IntakeRate): boolean {
   return bucket.tokens + (Math.max(0, now - bucket.at) * rate.objectsPerSecond) / 1000 >= rate.burstObjects;
 }
+
+/** The bucket after a batch that took `objects` was given up before it was published: they are the portal's again. */
+export function returnIntake(bucket: IntakeBucket | undefined, objects: number, rate: IntakeRate): IntakeBucket | undefined {
+  return bucket && { tokens: Math.min(rate.burstObjects, bucket.tokens + objects), at: bucket.at };
+}

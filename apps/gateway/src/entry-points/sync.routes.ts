@@ -1,7 +1,7 @@
-import { type Request, Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import { createValidator, v1SyncMessagesSchema, v2SyncSubmissionSchema, type Tenant } from '@ecomm-sync/contracts';
 import { parseWith } from '@ecomm-sync/runtime';
-import type { AcceptSyncBatchUseCase } from '../use-cases/accept-sync-batch.use-case';
+import type { AcceptSyncBatchUseCase, HeldRequest } from '../use-cases/accept-sync-batch.use-case';
 import { grantOf, type Authorizer } from './authenticate';
 import { objectTypeParam } from './query-params';
 
@@ -19,21 +19,31 @@ export function syncRoutes(acceptSyncBatch: AcceptSyncBatchUseCase, auth: Author
   router.put('/extensions/ecomm/v1/sync-messages/:objectType', ...customerData, async (req, res) => {
     const objectType = objectTypeParam(req.params.objectType, 'The object type in the path');
     const messages = parseWith(validateV1, req.body);
-    await acceptSyncBatch.acceptV1(grantOf<Tenant>(res), objectType, messages, requestBytes(req));
+    await acceptSyncBatch.acceptV1(grantOf<Tenant>(res), objectType, messages, heldRequest(req, res));
     res.status(204).end();
   });
 
   router.put('/extensions/ecomm/v2/sync/messages', ...customerData, async (req, res) => {
     const submission = parseWith(validateV2, req.body);
-    await acceptSyncBatch.acceptV2(grantOf<Tenant>(res), submission, requestBytes(req));
+    await acceptSyncBatch.acceptV2(grantOf<Tenant>(res), submission, heldRequest(req, res));
     res.status(204).end();
   });
 
   return router;
 }
 
-/** The request body's size: what the gateway holds while its batch waits for the portal's pace. */
-function requestBytes(req: Request): number {
+/**
+ * What a batch's wait for its portal's pace needs of its request: the body's size (held in memory
+ * meanwhile) and a signal that aborts when the connection closes before the answer was sent.
+ */
+function heldRequest(req: Request, res: Response): HeldRequest {
   const declared = Number(req.headers['content-length']);
-  return Number.isFinite(declared) && declared > 0 ? declared : Buffer.byteLength(JSON.stringify(req.body ?? null));
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableEnded) controller.abort();
+  });
+  return {
+    bytes: Number.isFinite(declared) && declared > 0 ? declared : Buffer.byteLength(JSON.stringify(req.body ?? null)),
+    signal: controller.signal,
+  };
 }

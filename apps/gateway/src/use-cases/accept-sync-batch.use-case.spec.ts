@@ -173,22 +173,58 @@ describe('AcceptSyncBatchUseCase', () => {
     });
 
     it('when a portal sends beyond its pace, then its next batch waits for the refill before it is published, and another portal does not', async () => {
-      await paced.acceptV2(tenant, full, 30_000);
-      await paced.acceptV2(tenant, full, 30_000);
-      await paced.acceptV2(other, full, 30_000);
+      await paced.acceptV2(tenant, full, { bytes: 30_000 });
+      await paced.acceptV2(tenant, full, { bytes: 30_000 });
+      await paced.acceptV2(other, full, { bytes: 30_000 });
 
       expect(waits).toEqual([{ ms: 1000, publishedBefore: 1 }]);
       expect(broker.published).toHaveLength(3);
     });
 
     it('when a batch would wait longer than the longest wait, then it gets 429 with Retry-After and nothing is published', async () => {
-      await paced.acceptV2(tenant, full, 30_000);
-      await paced.acceptV2(tenant, full, 30_000);
+      await paced.acceptV2(tenant, full, { bytes: 30_000 });
+      await paced.acceptV2(tenant, full, { bytes: 30_000 });
 
-      const refused = paced.acceptV2(tenant, full, 30_000);
+      const refused = paced.acceptV2(tenant, full, { bytes: 30_000 });
 
       await expect(refused).rejects.toMatchObject({ status: 429, headers: { 'retry-after': '1' } });
       await expect(refused).rejects.toThrow(/faster than 200 objects a second.*Nothing of this batch was accepted/);
+      expect(broker.published).toHaveLength(2);
+    });
+
+    it('when the sender goes away while its batch waits, then nothing is published and its objects are the portal’s again', async () => {
+      const gone = new AbortController();
+      const waited: number[] = [];
+      // A wait with a signal lasts until it aborts; one without ends at once.
+      const intake = new IntakePace(
+        { objectsPerSecond: 200, burstObjects: 200, maxWaitMs: 1000, maxHeldBytes: 1_000_000 },
+        () => 0,
+        (ms, signal) => {
+          waited.push(ms);
+          if (!signal) return Promise.resolve();
+          return new Promise((_, reject) => {
+            const away = () => reject(new Error('the sender went away'));
+            if (signal.aborted) away();
+            else signal.addEventListener('abort', away);
+          });
+        },
+      );
+      const abandoning = new AcceptSyncBatchUseCase({
+        broker: asBroker(broker),
+        stores: asRepositories({ stores }).stores,
+        logger: recordingLogger().logger,
+        intake,
+      });
+      await abandoning.acceptV2(tenant, full, { bytes: 30_000 });
+
+      const abandoned = abandoning.acceptV2(tenant, full, { bytes: 30_000, signal: gone.signal });
+      gone.abort();
+
+      await expect(abandoned).rejects.toMatchObject({ status: 499, message: expect.stringMatching(/closed the connection.*nothing of it was accepted/) });
+      expect(broker.published).toHaveLength(1);
+      // Its 200 objects were returned: the next batch waits 1 s, as the abandoned one did, and is published.
+      await abandoning.acceptV2(tenant, full, { bytes: 30_000 });
+      expect(waited).toEqual([1000, 1000]);
       expect(broker.published).toHaveLength(2);
     });
 
@@ -197,13 +233,13 @@ describe('AcceptSyncBatchUseCase', () => {
         tenant,
         'CONTACT',
         Array.from({ length: 150 }, () => aV1Message()),
-        20_000,
+        { bytes: 20_000 },
       );
       await paced.acceptV1(
         tenant,
         'CONTACT',
         Array.from({ length: 100 }, () => aV1Message()),
-        20_000,
+        { bytes: 20_000 },
       );
 
       expect(waits).toEqual([{ ms: 250, publishedBefore: 1 }]);

@@ -17,6 +17,14 @@ import { keyOf, TtlCache } from '@ecomm-sync/domain';
 import type { IntakePace } from './intake-pace';
 import type { LaneShares } from './lane-shares';
 
+/** The request a batch came in, as far as its wait for the portal's pace needs it. */
+export interface HeldRequest {
+  /** Its size: held in memory while the batch waits. */
+  bytes?: number;
+  /** Aborted when its sender went away: a waiting batch is then given up, never published. */
+  signal?: AbortSignal;
+}
+
 /**
  * Turns an accepted request into one persistent AMQP message and resolves only once the broker
  * confirmed it: the 204 that follows means the batch survives a crash of any service. A batch
@@ -51,9 +59,8 @@ export class AcceptSyncBatchUseCase {
     this.intake = options.intake ?? { admit: async () => undefined };
   }
 
-  /** `bytes`: the request's size, held in memory while the batch waits for its portal's pace. */
-  async acceptV1(tenant: Tenant, objectType: ObjectType, messages: V1SyncMessage[], bytes = 0): Promise<void> {
-    await this.publish(bytes, {
+  async acceptV1(tenant: Tenant, objectType: ObjectType, messages: V1SyncMessage[], request: HeldRequest = {}): Promise<void> {
+    await this.publish(request, {
       batchId: randomUUID(),
       tenant,
       storeId: DEFAULT_STORE_ID,
@@ -69,14 +76,14 @@ export class AcceptSyncBatchUseCase {
     });
   }
 
-  async acceptV2(tenant: Tenant, submission: V2SyncSubmission, bytes = 0): Promise<void> {
+  async acceptV2(tenant: Tenant, submission: V2SyncSubmission, request: HeldRequest = {}): Promise<void> {
     const known = await this.knownStores.get(keyOf(tenant.portalId, tenant.appId, submission.storeId), async () =>
       Boolean(await this.stores.find(tenant, submission.storeId)),
     );
     if (!known) {
       throw AppError.badRequest(`Unknown store "${submission.storeId}"; define it first with PUT /extensions/ecomm/v2/stores`);
     }
-    await this.publish(bytes, {
+    await this.publish(request, {
       batchId: randomUUID(),
       tenant,
       storeId: submission.storeId,
@@ -93,8 +100,8 @@ export class AcceptSyncBatchUseCase {
     });
   }
 
-  private async publish(bytes: number, batch: SyncBatchMessage): Promise<void> {
-    await this.intake.admit(batch.tenant.portalId, batch.messages.length, bytes);
+  private async publish({ bytes = 0, signal }: HeldRequest, batch: SyncBatchMessage): Promise<void> {
+    await this.intake.admit(batch.tenant.portalId, batch.messages.length, bytes, signal);
     try {
       const lane = this.lanes.laneFor(batch.tenant.portalId, batch.messages.length);
       await this.broker.publish(`${TOPICS.syncBatch}.${batch.objectType}`, batch, { lane });

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { admitIntake, type IntakeBucket, type IntakeRate, intakeBucketIsFull } from '@ecomm-sync/domain';
+import { admitIntake, type IntakeBucket, type IntakeRate, intakeBucketIsFull, returnIntake } from '@ecomm-sync/domain';
 import { AppError } from '@ecomm-sync/runtime';
 
 /** Buckets kept before the full ones are forgotten (a full bucket is the same as none). */
@@ -27,7 +27,7 @@ export class IntakePace {
   constructor(
     private readonly options: IntakePaceOptions,
     private readonly clock: () => number = Date.now,
-    private readonly wait: (ms: number) => Promise<unknown> = delay,
+    private readonly wait: (ms: number, signal?: AbortSignal) => Promise<unknown> = (ms, signal) => delay(ms, undefined, { signal }),
   ) {
     const { objectsPerSecond, burstObjects, maxWaitMs, maxHeldBytes } = options;
     if ([objectsPerSecond, burstObjects, maxWaitMs, maxHeldBytes].some((value) => !Number.isFinite(value) || value < 0)) {
@@ -42,9 +42,10 @@ export class IntakePace {
 
   /**
    * Resolves when the portal's batch of `objects` (a request of `bytes`) may be published; rejects
-   * with 429 when it may not now, having taken nothing of the portal's pace.
+   * with 429 when it may not now, having taken nothing of the portal's pace. `signal` gives the
+   * batch up while it waits (its sender went away): it rejects, and the objects are the portal's again.
    */
-  async admit(portalId: number, objects: number, bytes: number): Promise<void> {
+  async admit(portalId: number, objects: number, bytes: number, signal?: AbortSignal): Promise<void> {
     if (this.options.objectsPerSecond <= 0) return;
     const now = this.clock();
     if (this.buckets.size >= PRUNE_AT) {
@@ -67,7 +68,14 @@ export class IntakePace {
     this.buckets.set(portalId, decision.bucket);
     this.heldBytes += bytes;
     try {
-      await this.wait(decision.waitMs);
+      await this.wait(decision.waitMs, signal);
+    } catch (error) {
+      const returned = returnIntake(this.buckets.get(portalId), objects, this.options);
+      if (returned) this.buckets.set(portalId, returned);
+      // Nobody reads this answer; the status (nginx's "client closed request") tells the logs why.
+      throw signal?.aborted
+        ? new AppError(499, 'The sender closed the connection while its batch waited for the portal’s intake pace; nothing of it was accepted')
+        : error;
     } finally {
       this.heldBytes -= bytes;
     }
