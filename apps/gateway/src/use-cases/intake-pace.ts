@@ -1,9 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { admitIntake, type IntakeBucket, type IntakeRate, intakeBucketIsFull, returnIntake } from '@ecomm-sync/domain';
 import { AppError } from '@ecomm-sync/runtime';
-
-/** Buckets kept before the full ones are forgotten (a full bucket is the same as none). */
-const PRUNE_AT = 10_000;
+import { PortalBuckets } from './portal-buckets';
 
 /** The most objects one sync batch carries (a v1 or v2 request of 200 messages). */
 const LARGEST_BATCH = 200;
@@ -21,7 +19,7 @@ export interface IntakePaceOptions extends IntakeRate {
  * requests, gets 429 with Retry-After. In memory: with N replicas a portal may send N times the rate.
  */
 export class IntakePace {
-  private readonly buckets = new Map<number, IntakeBucket>();
+  private readonly buckets: PortalBuckets<IntakeBucket>;
   private heldBytes = 0;
 
   constructor(
@@ -29,6 +27,7 @@ export class IntakePace {
     private readonly clock: () => number = Date.now,
     private readonly wait: (ms: number, signal?: AbortSignal) => Promise<unknown> = (ms, signal) => delay(ms, undefined, { signal }),
   ) {
+    this.buckets = new PortalBuckets((bucket, now) => intakeBucketIsFull(bucket, now, options));
     const { objectsPerSecond, burstObjects, maxWaitMs, maxHeldBytes } = options;
     if ([objectsPerSecond, burstObjects, maxWaitMs, maxHeldBytes].some((value) => !Number.isFinite(value) || value < 0)) {
       throw new Error('INTAKE_OBJECTS_PER_SECOND, INTAKE_BURST_OBJECTS, INTAKE_MAX_WAIT_MS and INTAKE_MAX_HELD_BYTES must be 0 or more');
@@ -48,11 +47,7 @@ export class IntakePace {
   async admit(portalId: number, objects: number, bytes: number, signal?: AbortSignal): Promise<void> {
     if (this.options.objectsPerSecond <= 0) return;
     const now = this.clock();
-    if (this.buckets.size >= PRUNE_AT) {
-      for (const [key, bucket] of this.buckets) if (intakeBucketIsFull(bucket, now, this.options)) this.buckets.delete(key);
-    }
-    const before = this.buckets.get(portalId);
-    const decision = admitIntake(before, objects, now, this.options);
+    const decision = admitIntake(this.buckets.get(portalId, now), objects, now, this.options);
     if (!decision.admitted) {
       this.buckets.set(portalId, decision.bucket);
       throw this.refusal(decision.retryAfterMs, `its batches would wait more than ${this.options.maxWaitMs / 1000} s to be taken in`);
@@ -70,7 +65,7 @@ export class IntakePace {
     try {
       await this.wait(decision.waitMs, signal);
     } catch (error) {
-      const returned = returnIntake(this.buckets.get(portalId), objects, this.options);
+      const returned = returnIntake(this.buckets.get(portalId, this.clock()), objects, this.options);
       if (returned) this.buckets.set(portalId, returned);
       // Nobody reads this answer; the status (nginx's "client closed request") tells the logs why.
       throw signal?.aborted
