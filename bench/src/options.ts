@@ -42,14 +42,14 @@ export const recordWhenNoisy = process.argv.includes('--noisy');
 
 export const SIZES = quick
   ? {
-      ingestRequests: 150,
+      ingestRequests: 1_000,
       e2eObjects: 20_000,
       reapplyObjects: 20_000,
       crmBudget: { perType: 1_000, targetSeconds: 20 },
       fairness: { floodObjects: 100_000, trickleSeconds: 30 },
     }
   : {
-      ingestRequests: 500,
+      ingestRequests: 3_000,
       e2eObjects: 100_000,
       reapplyObjects: 100_000,
       crmBudget: { perType: 5_000, targetSeconds: 60 },
