@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomHex } from './random-hex';
 
 /** A W3C trace context (https://www.w3.org/TR/trace-context/): the trace, the parent span, and whether it is sampled. */
 export interface TraceContext {
@@ -27,5 +27,5 @@ export function parseTraceparent(header: unknown): TraceContext | undefined {
 
 export const formatTraceparent = ({ traceId, spanId, sampled }: TraceContext): string => `00-${traceId}-${spanId}-${sampled ? '01' : '00'}`;
 
-export const newTraceId = (): string => randomBytes(16).toString('hex');
-export const newSpanId = (): string => randomBytes(8).toString('hex');
+export const newTraceId = (): string => randomHex(16);
+export const newSpanId = (): string => randomHex(8);
