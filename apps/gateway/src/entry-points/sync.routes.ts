@@ -1,6 +1,6 @@
 import { type Request, type Response, Router } from 'express';
 import { createValidator, v1SyncMessagesSchema, v2SyncSubmissionSchema, type Tenant } from '@ecomm-sync/contracts';
-import { parseWith } from '@ecomm-sync/runtime';
+import { bodyBytesOf, parseWith } from '@ecomm-sync/runtime';
 import type { AcceptSyncBatchUseCase, HeldRequest } from '../use-cases/accept-sync-batch.use-case';
 import { grantOf, type Authorizer } from './authenticate';
 import { objectTypeParam } from './query-params';
@@ -37,13 +37,9 @@ export function syncRoutes(acceptSyncBatch: AcceptSyncBatchUseCase, auth: Author
  * meanwhile) and a signal that aborts when the connection closes before the answer was sent.
  */
 function heldRequest(req: Request, res: Response): HeldRequest {
-  const declared = Number(req.headers['content-length']);
   const controller = new AbortController();
   res.once('close', () => {
     if (!res.writableEnded) controller.abort();
   });
-  return {
-    bytes: Number.isFinite(declared) && declared > 0 ? declared : Buffer.byteLength(JSON.stringify(req.body ?? null)),
-    signal: controller.signal,
-  };
+  return { bytes: bodyBytesOf(req) ?? 0, signal: controller.signal };
 }

@@ -1,10 +1,11 @@
+import { gzipSync } from 'node:zlib';
 import express from 'express';
 import request from 'supertest';
 import { createLogger } from '../logger';
 import { AppError } from './app-error';
 import { errorHandler, notFoundHandler } from './error-handler';
 import { healthApp } from './health';
-import { jsonBody } from './json-body';
+import { bodyBytesOf, jsonBody } from './json-body';
 import { requestContext } from './request-context';
 
 function app() {
@@ -17,6 +18,9 @@ function app() {
   server.use(jsonBody('1kb'));
   server.put('/echo', (req, res) => {
     res.json(req.body);
+  });
+  server.put('/size', (req, res) => {
+    res.json({ bytes: bodyBytesOf(req) ?? null });
   });
   server.get('/teapot', () => {
     throw new AppError(418, 'I am a teapot');
@@ -65,6 +69,35 @@ describe('http error model', () => {
     expect(response.status).toBe(status);
     expect(response.body).toEqual(errorBody(message));
     expect(response.headers['x-request-id']).toBe(response.body.requestId);
+  });
+
+  describe('the size of a JSON body', () => {
+    const body = JSON.stringify({ a: 'x'.repeat(300) });
+
+    it('when the body comes with its length, then its size is that length', async () => {
+      const response = await request(app()).put('/size').set('content-type', 'application/json').send(body);
+      expect(response.body).toEqual({ bytes: Buffer.byteLength(body) });
+    });
+
+    it('when the body comes in chunks without a length, then its size is what arrived', async () => {
+      const sending = request(app()).put('/size').set('content-type', 'application/json');
+      sending.write(body.slice(0, 100));
+      sending.write(body.slice(100));
+      const response = await sending;
+      expect(response.body).toEqual({ bytes: Buffer.byteLength(body) });
+    });
+
+    it('when the body is compressed, then its size is the size decompressed (what is held in memory)', async () => {
+      const sending = request(app()).put('/size').set('content-type', 'application/json').set('content-encoding', 'gzip');
+      sending.write(gzipSync(body));
+      const response = await sending;
+      expect(response.body).toEqual({ bytes: Buffer.byteLength(body) });
+    });
+
+    it('when the body is empty, then its size is 0', async () => {
+      const response = await request(app()).put('/size');
+      expect(response.body).toEqual({ bytes: 0 });
+    });
   });
 
   it('answers an unknown path with 404', async () => {

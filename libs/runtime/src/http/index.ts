@@ -1,7 +1,7 @@
 export { AppError } from './app-error';
 export { frameworkError } from './framework-errors';
 export { requestContext, newRequestId } from './request-context';
-export { jsonBody } from './json-body';
+export { bodyBytesOf, jsonBody } from './json-body';
 export { errorHandler, notFoundHandler } from './error-handler';
 export { healthApp, healthRoutes, startHealthServer } from './health';
 export type { ReadinessCheck } from './health';
