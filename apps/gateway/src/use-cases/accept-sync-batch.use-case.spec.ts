@@ -228,6 +228,16 @@ describe('AcceptSyncBatchUseCase', () => {
       expect(broker.published).toHaveLength(2);
     });
 
+    it('when a paced batch cannot be published, then its objects are the portal’s again: the retry does not wait', async () => {
+      broker.failNextPublishes(1);
+
+      await expect(paced.acceptV2(tenant, full, { bytes: 30_000 })).rejects.toMatchObject({ status: 503 });
+      await paced.acceptV2(tenant, full, { bytes: 30_000 });
+
+      expect(waits).toEqual([]);
+      expect(broker.published).toHaveLength(1);
+    });
+
     it('when a v1 batch is beyond the pace, then it waits too', async () => {
       await paced.acceptV1(
         tenant,

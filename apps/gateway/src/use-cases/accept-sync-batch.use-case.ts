@@ -37,7 +37,7 @@ export class AcceptSyncBatchUseCase {
   private readonly logger: Logger;
   private readonly knownStores: TtlCache<boolean>;
   private readonly lanes: Pick<LaneShares, 'laneFor'>;
-  private readonly intake: Pick<IntakePace, 'admit'>;
+  private readonly intake: Pick<IntakePace, 'admit' | 'giveBack'>;
 
   constructor(options: {
     broker: Broker;
@@ -49,14 +49,14 @@ export class AcceptSyncBatchUseCase {
     /** Each portal's share of the interactive lanes (default: one lane). */
     lanes?: Pick<LaneShares, 'laneFor'>;
     /** Each portal's pace of intake (default: none). */
-    intake?: Pick<IntakePace, 'admit'>;
+    intake?: Pick<IntakePace, 'admit' | 'giveBack'>;
   }) {
     this.broker = options.broker;
     this.stores = options.stores;
     this.logger = options.logger;
     this.knownStores = options.knownStores ?? new TtlCache(0);
     this.lanes = options.lanes ?? { laneFor: () => 'interactive' };
-    this.intake = options.intake ?? { admit: async () => undefined };
+    this.intake = options.intake ?? { admit: async () => undefined, giveBack: () => undefined };
   }
 
   async acceptV1(tenant: Tenant, objectType: ObjectType, messages: V1SyncMessage[], request: HeldRequest = {}): Promise<void> {
@@ -106,6 +106,8 @@ export class AcceptSyncBatchUseCase {
       const lane = this.lanes.laneFor(batch.tenant.portalId, batch.messages.length);
       await this.broker.publish(`${TOPICS.syncBatch}.${batch.objectType}`, batch, { lane });
     } catch (error) {
+      // Nothing was accepted, so nothing of the pace was spent: the sender's retry does not wait for it.
+      this.intake.giveBack(batch.tenant.portalId, batch.messages.length);
       this.logger.error('publishing a sync batch failed', { error: String(error), batchId: batch.batchId });
       throw AppError.unavailable('The batch could not be stored durably, so nothing was accepted; send it again');
     }

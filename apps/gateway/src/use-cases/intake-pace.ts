@@ -65,8 +65,7 @@ export class IntakePace {
     try {
       await this.wait(decision.waitMs, signal);
     } catch (error) {
-      const returned = returnIntake(this.buckets.get(portalId, this.clock()), objects, this.options);
-      if (returned) this.buckets.set(portalId, returned);
+      this.giveBack(portalId, objects);
       // Nobody reads this answer; the status (nginx's "client closed request") tells the logs why.
       throw signal?.aborted
         ? new AppError(499, 'The sender closed the connection while its batch waited for the portal’s intake pace; nothing of it was accepted')
@@ -74,6 +73,13 @@ export class IntakePace {
     } finally {
       this.heldBytes -= bytes;
     }
+  }
+
+  /** Gives a portal back the objects of an admitted batch that was not accepted after all (its publish failed). */
+  giveBack(portalId: number, objects: number): void {
+    if (this.options.objectsPerSecond <= 0) return;
+    const returned = returnIntake(this.buckets.get(portalId, this.clock()), objects, this.options);
+    if (returned) this.buckets.set(portalId, returned);
   }
 
   private refusal(retryAfterMs: number, why: string): AppError {
