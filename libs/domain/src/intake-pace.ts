@@ -15,7 +15,7 @@ export interface IntakeRate {
 export interface IntakeBucket {
   /** Objects the portal may still send at once; below 0 while held batches wait for the refill. */
   tokens: number;
-  /** When `tokens` was counted (epoch ms). */
+  /** When `tokens` was counted (ms, on any clock that only moves forward: the gateway uses performance.now). */
   at: number;
 }
 

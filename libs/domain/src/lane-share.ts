@@ -15,7 +15,7 @@ export interface LaneShare {
 export interface LaneBucket {
   /** Objects the portal may still send interactive. */
   tokens: number;
-  /** When `tokens` was counted (epoch ms). */
+  /** When `tokens` was counted (ms, on any clock that only moves forward: the gateway uses performance.now). */
   at: number;
 }
 

@@ -22,6 +22,24 @@ describe('IntakePace', () => {
     expect(() => new IntakePace({ ...options, ...overrides })).toThrow(/INTAKE_/);
   });
 
+  describe('on its own clock', () => {
+    afterEach(() => jest.useRealTimers());
+
+    it('when the wall clock steps an hour ahead, then a portal in debt still waits: the pace counts on a clock that only moves forward', async () => {
+      // The wall clock (Date) is faked and stepped; performance.now is left running as it does.
+      jest.useFakeTimers({ doNotFake: ['performance'], now: Date.now() });
+      const waits: number[] = [];
+      const pace = new IntakePace(options, undefined, async (ms) => void waits.push(ms));
+      await pace.admit(1, 200, 1); // the burst
+      jest.setSystemTime(Date.now() + 3_600_000);
+
+      await pace.admit(1, 200, 1);
+
+      // On the wall clock the hour would have refilled the bucket: no wait at all.
+      expect(waits).toHaveLength(1);
+    });
+  });
+
   it('when the rate is 0, then every batch goes through at once, whatever its size', async () => {
     const { pace } = heldPace({ objectsPerSecond: 0, burstObjects: 0, maxWaitMs: 0, maxHeldBytes: 0 });
     await expect(Promise.all([pace.admit(1, 200, 1e6), pace.admit(1, 200, 1e6)])).resolves.toBeDefined();

@@ -24,7 +24,8 @@ export class IntakePace {
 
   constructor(
     private readonly options: IntakePaceOptions,
-    private readonly clock: () => number = Date.now,
+    // Monotonic: a step of the wall clock would forgive a portal's debt, or stall its refill.
+    private readonly clock: () => number = () => performance.now(),
     private readonly wait: (ms: number, signal?: AbortSignal) => Promise<unknown> = (ms, signal) => delay(ms, undefined, { signal }),
   ) {
     this.buckets = new PortalBuckets((bucket, now) => intakeBucketIsFull(bucket, now, options));

@@ -12,7 +12,8 @@ export class LaneShares {
 
   constructor(
     private readonly share: LaneShare,
-    private readonly clock: () => number = Date.now,
+    // Monotonic: a step of the wall clock would forgive a portal's debt, or stall its refill.
+    private readonly clock: () => number = () => performance.now(),
   ) {
     this.buckets = new PortalBuckets((bucket, now) => bucketIsFull(bucket, now, share));
   }
