@@ -15,4 +15,8 @@ describe('randomHex', () => {
     expect(ids.every((id) => id.length === 30)).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
   });
+
+  it.each([0, -1, 1.5, 4097])('when %s bytes are asked for, then it refuses rather than answer a shorter id', (bytes) => {
+    expect(() => randomHex(bytes)).toThrow(RangeError);
+  });
 });

@@ -10,6 +10,7 @@ let used = pool.length;
 
 /** `bytes` random bytes (1–4096) as lower-case hex. */
 export function randomHex(bytes: number): string {
+  if (!Number.isInteger(bytes) || bytes < 1 || bytes > pool.length) throw new RangeError(`randomHex takes 1 to ${pool.length} bytes, not ${bytes}`);
   if (used + bytes > pool.length) {
     randomFillSync(pool);
     used = 0;
