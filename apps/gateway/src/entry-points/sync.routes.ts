@@ -41,5 +41,6 @@ function heldRequest(req: Request, res: Response): HeldRequest {
   res.once('close', () => {
     if (!res.writableEnded) controller.abort();
   });
-  return { bytes: bodyBytesOf(req) ?? 0, signal: controller.signal };
+  // jsonBody (app-wide, before these routes) counted the body it parsed; its declared length otherwise.
+  return { bytes: bodyBytesOf(req) ?? (Number(req.headers['content-length']) || 0), signal: controller.signal };
 }

@@ -29,7 +29,8 @@ describe('IntakePace', () => {
       // The wall clock (Date) is faked and stepped; performance.now is left running as it does.
       jest.useFakeTimers({ doNotFake: ['performance'], now: Date.now() });
       const waits: number[] = [];
-      const pace = new IntakePace(options, undefined, async (ms) => void waits.push(ms));
+      // 1 object a second: the second batch is due 200 s after the first, however slow the machine.
+      const pace = new IntakePace({ ...options, objectsPerSecond: 1, maxWaitMs: 250_000 }, undefined, async (ms) => void waits.push(ms));
       await pace.admit(1, 200, 1); // the burst
       jest.setSystemTime(Date.now() + 3_600_000);
 
