@@ -33,7 +33,7 @@ export function openApiBodyChecker(document: OpenApiDocument): (body: BodyToChec
     const template = templates.find((candidate) => candidate.pattern.test(concrete) && document.paths[candidate.template][verb] !== undefined)?.template;
     if (!template) return [`${method} ${concrete} is not an operation of the document`];
     const responses = (document.paths[template][verb] as { responses: Record<string, { $ref?: string } | undefined> }).responses;
-    // Error answers are shared: such a response is a reference to components/responses.
+    // An error answer is shared (a reference to components/responses) unless its operation gives it a meaning of its own (inline).
     const shared = kind === 'response' ? responses[status ?? '']?.$ref : undefined;
     const where =
       kind === 'request'

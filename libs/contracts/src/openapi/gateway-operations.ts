@@ -43,18 +43,23 @@ const v2Listing = {
   page: { description: 'A 1-based record offset (default 1); the next page is page + limit', schema: { type: 'integer', minimum: 1 } },
 };
 
+/** A sync batch's 429 (decision 57): the credential's rate limit, or the portal's intake pace. */
+const pacedIntake = {
+  429: "Too many requests with this credential, or a batch beyond what the portal's intake pace takes within INTAKE_MAX_WAIT_MS, or while the gateway holds as many waiting batches as it may: nothing of it was accepted; Retry-After says when to send it again",
+};
+
 // The operations are a table: one per line (not reflowed by Prettier).
 // prettier-ignore
 const syncAndInstall: ApiOperation[] = [
   {
     method: 'put', path: '/extensions/ecomm/v1/sync-messages/{objectType}', tag: 'Sync', summary: 'Submit 1 to 200 v1 sync messages of one object type',
     security: CREDENTIALS.customerData, pathParams: { objectType }, body: { schema: v1SyncMessagesSchema },
-    responses: noContent('Accepted: the batch is durably queued; processing is asynchronous'), errors: [403, 413, 415, 503],
+    responses: noContent('Accepted: the batch is durably queued; processing is asynchronous'), errors: [403, 413, 415, 503], errorMeanings: pacedIntake,
   },
   {
     method: 'put', path: '/extensions/ecomm/v2/sync/messages', tag: 'Sync', summary: 'Submit 1 to 200 v2 sync messages of one store and object type',
     security: CREDENTIALS.customerData, body: { schema: v2SyncSubmissionSchema },
-    responses: noContent('Accepted: the batch is durably queued; processing is asynchronous'), errors: [403, 413, 415, 503],
+    responses: noContent('Accepted: the batch is durably queued; processing is asynchronous'), errors: [403, 413, 415, 503], errorMeanings: pacedIntake,
   },
   { method: 'post', path: '/extensions/ecomm/v1/installs', tag: 'Install and stores', summary: 'Install the ecommerce properties, pipeline and workflows', security: CREDENTIALS.customerData, responses: noContent('Installed (idempotent)'), errors: [403, 409, 502] },
   { method: 'get', path: '/extensions/ecomm/v1/installs/status', tag: 'Install and stores', summary: 'Install and settings status', security: CREDENTIALS.customerData, responses: ok('The status', installStatusSchema), errors: [403] },

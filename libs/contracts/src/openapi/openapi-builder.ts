@@ -35,6 +35,8 @@ export interface ApiOperation {
   responses: Record<number, ApiResponse>;
   /** Error statuses this operation can answer besides 401, 429 and 500 (400 comes with a body). */
   errors?: readonly number[];
+  /** What an error status means for this operation when the shared description does not say it (the error body is the same). */
+  errorMeanings?: Readonly<Record<number, string>>;
 }
 
 export interface ApiDocumentSpec {
@@ -56,7 +58,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'A state conflict the message explains',
   413: 'The body is larger than the limit',
   415: 'The body is not of the content type this endpoint takes',
-  429: "Too many requests with this credential, or a sync batch beyond what the portal's intake pace takes within INTAKE_MAX_WAIT_MS (nothing of it was accepted); Retry-After says when to go on",
+  429: 'Too many requests with this credential; Retry-After says when to go on',
   502: 'The CRM failed; nothing was left half-made, try again',
   503: 'A dependency did not answer; nothing was accepted, send it again',
 };
@@ -119,6 +121,7 @@ export function buildOpenApiDocument(spec: ApiDocumentSpec): OpenApiDocument {
       })),
     ];
     const responses: Record<string, Json> = {};
+    const errorMeanings: Record<number, string> = operation.errorMeanings ?? {};
     for (const [status, response] of Object.entries(operation.responses)) {
       responses[status] = response.schema
         ? { description: response.description, content: { 'application/json': { schema: toOpenApiSchema(response.schema, schemas) } } }
@@ -126,7 +129,10 @@ export function buildOpenApiDocument(spec: ApiDocumentSpec): OpenApiDocument {
     }
     const errorStatuses = new Set([...(operation.body ? [400] : []), ...(operation.security.length > 0 ? [401, 429] : []), ...(operation.errors ?? [])]);
     for (const status of [...errorStatuses].sort()) {
-      responses[String(status)] = { $ref: `#/components/responses/Error${status}` };
+      const meaning = errorMeanings[status];
+      responses[String(status)] = meaning
+        ? { description: meaning, content: { 'application/json': { schema: errorRef } } }
+        : { $ref: `#/components/responses/Error${status}` };
     }
     const body: Record<string, Json> = operation.body
       ? {
