@@ -8,6 +8,7 @@ export * from './error-details';
 export * from './sync-key';
 export * from './settings-rules';
 export * from './import-machine';
+export * from './token-bucket';
 export * from './lane-share';
 export * from './intake-pace';
 export * from './revision-order';

@@ -1,9 +1,10 @@
-import { admitIntake, type IntakeBucket, intakeBucketIsFull, returnIntake } from './intake-pace';
+import { admitIntake, returnIntake } from './intake-pace';
+import type { TokenBucket } from './token-bucket';
 
 const rate = { objectsPerSecond: 1000, burstObjects: 2000, maxWaitMs: 5000 };
 
 describe('admitIntake', () => {
-  it.each<[string, IntakeBucket | undefined, number, number, { admitted: boolean; waitMs?: number; retryAfterMs?: number }, number]>([
+  it.each<[string, TokenBucket | undefined, number, number, { admitted: boolean; waitMs?: number; retryAfterMs?: number }, number]>([
     ['when a portal sends its first batch then it is taken at once from a full bucket', undefined, 200, 0, { admitted: true, waitMs: 0 }, 1800],
     ['when a batch takes the last objects of the bucket then it is still taken at once', { tokens: 200, at: 0 }, 200, 0, { admitted: true, waitMs: 0 }, 0],
     ['when a batch does not fit then it waits for the refill and takes its objects now', { tokens: 0, at: 0 }, 200, 0, { admitted: true, waitMs: 200 }, -200],
@@ -32,8 +33,8 @@ describe('admitIntake', () => {
   });
 
   it('when a flood meets a steady sender then the flood is spaced at the rate and the steady sender never waits', () => {
-    let flood: IntakeBucket | undefined;
-    let steady: IntakeBucket | undefined;
+    let flood: TokenBucket | undefined;
+    let steady: TokenBucket | undefined;
     const floodTakenAt: number[] = [];
     const admittedAtOffer: number[] = [];
     let refused = 0;
@@ -61,18 +62,8 @@ describe('admitIntake', () => {
   });
 });
 
-describe('intakeBucketIsFull', () => {
-  it.each<[string, IntakeBucket, number, boolean]>([
-    ['when the bucket refilled to the burst then it is full', { tokens: 0, at: 0 }, 2000, true],
-    ['when it has not then it is not', { tokens: 0, at: 0 }, 1999, false],
-    ['when it is in debt then it is not', { tokens: -500, at: 0 }, 2000, false],
-  ])('%s', (_, bucket, now, full) => {
-    expect(intakeBucketIsFull(bucket, now, rate)).toBe(full);
-  });
-});
-
 describe('returnIntake', () => {
-  it.each<[string, IntakeBucket | undefined, number, IntakeBucket | undefined]>([
+  it.each<[string, TokenBucket | undefined, number, TokenBucket | undefined]>([
     ['when a waiting batch is given up, then its objects are the portal’s again', { tokens: -400, at: 10 }, 200, { tokens: -200, at: 10 }],
     ['when the bucket would overflow, then it holds no more than the burst', { tokens: 1900, at: 10 }, 200, { tokens: 2000, at: 10 }],
     ['when the portal has no bucket, then there is none to return to', undefined, 200, undefined],

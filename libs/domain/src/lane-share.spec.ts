@@ -1,9 +1,10 @@
-import { bucketIsFull, chooseLane, type LaneBucket } from './lane-share';
+import { chooseLane } from './lane-share';
+import type { TokenBucket } from './token-bucket';
 
 const share = { objectsPerSecond: 100, burstObjects: 1000 };
 
 describe('chooseLane', () => {
-  it.each<[string, LaneBucket | undefined, number, number, 'interactive' | 'bulk', number]>([
+  it.each<[string, TokenBucket | undefined, number, number, 'interactive' | 'bulk', number]>([
     ['when a portal sends its first batch then it is interactive from a full bucket', undefined, 200, 0, 'interactive', 800],
     ['when a batch takes the last objects of the bucket then it is still interactive', { tokens: 200, at: 0 }, 200, 0, 'interactive', 0],
     ['when a batch does not fit then it goes bulk and takes nothing', { tokens: 199, at: 0 }, 200, 0, 'bulk', 199],
@@ -22,8 +23,8 @@ describe('chooseLane', () => {
   });
 
   it('when a flood meets a steady sender then the flood goes bulk beyond its share and the steady sender stays interactive', () => {
-    let flood: LaneBucket | undefined;
-    let steady: LaneBucket | undefined;
+    let flood: TokenBucket | undefined;
+    let steady: TokenBucket | undefined;
     const lanes = { flood: [] as string[], steady: [] as string[] };
     for (let ms = 0; ms < 10_000; ms += 100) {
       for (let n = 0; n < 5; n++) {
@@ -38,14 +39,5 @@ describe('chooseLane', () => {
     expect(lanes.steady.every((lane) => lane === 'interactive')).toBe(true);
     // The burst of 1000 at once (5 batches of 200), then 100 a second for 9.9 s (4 more): the other 491 bulk.
     expect(lanes.flood.filter((lane) => lane === 'interactive')).toHaveLength(9);
-  });
-});
-
-describe('bucketIsFull', () => {
-  it.each<[string, LaneBucket, number, boolean]>([
-    ['when refilled to the burst then it is full', { tokens: 900, at: 0 }, 1000, true],
-    ['when still short of the burst then it is not', { tokens: 900, at: 0 }, 999, false],
-  ])('%s', (_, bucket, now, full) => {
-    expect(bucketIsFull(bucket, now, share)).toBe(full);
   });
 });

@@ -1,4 +1,5 @@
 import type { Lane } from '@ecomm-sync/contracts';
+import { refilled, type Refill, type TokenBucket } from './token-bucket';
 
 /**
  * Which lane a portal's accepted batch travels in (docs/decisions/0045-interactive-and-bulk-lanes.md).
@@ -7,26 +8,11 @@ import type { Lane } from '@ecomm-sync/contracts';
  * objects from the bucket; one that does not goes bulk and takes nothing, so a portal's steady
  * traffic stays interactive while it also sends a backlog. `objectsPerSecond` 0: one lane.
  */
-export interface LaneShare {
-  objectsPerSecond: number;
-  burstObjects: number;
-}
+export type LaneShare = Refill;
 
-export interface LaneBucket {
-  /** Objects the portal may still send interactive. */
-  tokens: number;
-  /** When `tokens` was counted (ms, on any clock that only moves forward: the gateway uses performance.now). */
-  at: number;
-}
-
-export function chooseLane(bucket: LaneBucket | undefined, objects: number, now: number, share: LaneShare): { lane: Lane; bucket: LaneBucket } {
+export function chooseLane(bucket: TokenBucket | undefined, objects: number, now: number, share: LaneShare): { lane: Lane; bucket: TokenBucket } {
   if (share.objectsPerSecond <= 0) return { lane: 'interactive', bucket: { tokens: share.burstObjects, at: now } };
-  const refilled = bucket ? Math.min(share.burstObjects, bucket.tokens + (Math.max(0, now - bucket.at) * share.objectsPerSecond) / 1000) : share.burstObjects;
-  if (objects <= refilled) return { lane: 'interactive', bucket: { tokens: refilled - objects, at: now } };
-  return { lane: 'bulk', bucket: { tokens: refilled, at: now } };
-}
-
-/** True when a bucket has refilled to the whole burst by `now`: forgetting it changes nothing. */
-export function bucketIsFull(bucket: LaneBucket, now: number, share: LaneShare): boolean {
-  return bucket.tokens + (Math.max(0, now - bucket.at) * share.objectsPerSecond) / 1000 >= share.burstObjects;
+  const tokens = refilled(bucket, now, share);
+  if (objects <= tokens) return { lane: 'interactive', bucket: { tokens: tokens - objects, at: now } };
+  return { lane: 'bulk', bucket: { tokens, at: now } };
 }

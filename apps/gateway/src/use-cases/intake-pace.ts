@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { admitIntake, type IntakeBucket, type IntakeRate, intakeBucketIsFull, returnIntake } from '@ecomm-sync/domain';
+import { admitIntake, bucketIsFull, type IntakeRate, returnIntake, type TokenBucket } from '@ecomm-sync/domain';
 import { AppError } from '@ecomm-sync/runtime';
 import { PortalBuckets } from './portal-buckets';
 
@@ -19,7 +19,7 @@ export interface IntakePaceOptions extends IntakeRate {
  * requests, gets 429 with Retry-After. In memory: with N replicas a portal may send N times the rate.
  */
 export class IntakePace {
-  private readonly buckets: PortalBuckets<IntakeBucket>;
+  private readonly buckets: PortalBuckets<TokenBucket>;
   private heldBytes = 0;
 
   constructor(
@@ -28,7 +28,7 @@ export class IntakePace {
     private readonly clock: () => number = () => performance.now(),
     private readonly wait: (ms: number, signal?: AbortSignal) => Promise<unknown> = (ms, signal) => delay(ms, undefined, { signal }),
   ) {
-    this.buckets = new PortalBuckets((bucket, now) => intakeBucketIsFull(bucket, now, options));
+    this.buckets = new PortalBuckets((bucket, now) => bucketIsFull(bucket, now, options));
     const { objectsPerSecond, burstObjects, maxWaitMs, maxHeldBytes } = options;
     if ([objectsPerSecond, burstObjects, maxWaitMs, maxHeldBytes].some((value) => !Number.isFinite(value) || value < 0)) {
       throw new Error('INTAKE_OBJECTS_PER_SECOND, INTAKE_BURST_OBJECTS, INTAKE_MAX_WAIT_MS and INTAKE_MAX_HELD_BYTES must be 0 or more');

@@ -1,5 +1,5 @@
 import type { Lane } from '@ecomm-sync/contracts';
-import { bucketIsFull, chooseLane, type LaneBucket, type LaneShare } from '@ecomm-sync/domain';
+import { bucketIsFull, chooseLane, type LaneShare, type TokenBucket } from '@ecomm-sync/domain';
 import { PortalBuckets } from './portal-buckets';
 
 /**
@@ -8,7 +8,7 @@ import { PortalBuckets } from './portal-buckets';
  * its traffic go interactive, never loses or delays it.
  */
 export class LaneShares {
-  private readonly buckets: PortalBuckets<LaneBucket>;
+  private readonly buckets: PortalBuckets<TokenBucket>;
 
   constructor(
     private readonly share: LaneShare,
