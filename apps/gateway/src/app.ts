@@ -184,8 +184,9 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     stores: { find: (tenant, storeId) => installs.findStore(tenant, storeId) },
     logger,
     knownStores: storeCache,
-    lanes: new LaneShares(deps.laneShare ?? { objectsPerSecond: 0, burstObjects: 0 }),
-    intake: new IntakePace(deps.intakePace ?? { objectsPerSecond: 0, burstObjects: 0, maxWaitMs: 0, maxHeldBytes: 0 }),
+    // Without settings: one lane and no pace (the use case's defaults).
+    lanes: deps.laneShare && new LaneShares(deps.laneShare),
+    intake: deps.intakePace && new IntakePace(deps.intakePace),
   });
   app.use(syncRoutes(acceptSyncBatch, auth));
   app.use(statusRoutes(readSyncStatus, auth, { publicUrl: deps.publicUrl }));
