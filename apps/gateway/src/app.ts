@@ -186,7 +186,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     knownStores: storeCache,
     // Without settings: one lane and no pace (the use case's defaults).
     lanes: deps.laneShare && new LaneShares(deps.laneShare),
-    intake: deps.intakePace && new IntakePace(deps.intakePace),
+    intake: deps.intakePace && new IntakePace(deps.intakePace, repositories.intakePaces, { logger }),
   });
   app.use(syncRoutes(acceptSyncBatch, auth));
   app.use(statusRoutes(readSyncStatus, auth, { publicUrl: deps.publicUrl }));

@@ -42,7 +42,7 @@ export const gatewayConfigSchema = {
     default: 2000,
   },
   INTAKE_OBJECTS_PER_SECOND: {
-    doc: "objects a second one portal's sync batches are taken in at, per gateway replica, once INTAKE_BURST_OBJECTS are spent; a batch beyond it waits before it is accepted, so that one portal's backfill does not take the machines from everyone else's work (0: no pace)",
+    doc: "objects a second one portal's sync batches are taken in at, by all gateway replicas together (they share each portal's pace in the database), once INTAKE_BURST_OBJECTS are spent; a batch beyond it waits before it is accepted, so that one portal's backfill does not take the machines from everyone else's work (0: no pace)",
     format: 'int',
     default: 2000,
   },

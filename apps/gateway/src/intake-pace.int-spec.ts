@@ -1,15 +1,17 @@
 import request from 'supertest';
-import { aV2Message, aV2Submission, seedPortal } from '@ecomm-sync/testing';
+import { connectDatabase } from '@ecomm-sync/data-access';
+import { aV2Message, aV2Submission, seedPortal, testInfrastructure } from '@ecomm-sync/testing';
 import type { Express } from 'express';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 // Each portal's intake is paced (decision 0057): beyond its rate a batch waits in the gateway, and
-// one that would wait longer than the longest wait is answered 429 over HTTP with Retry-After.
+// one that would wait longer than the longest wait is answered 429 over HTTP with Retry-After. Every
+// replica shares each portal's pace through the database (decision 0057, addendum of 2026-11-28).
 
 describe('the gateway paces each portal’s intake', () => {
   let fixture: GatewayFixture;
   let app: Express;
-  const keys = { a: 'pk-intake-a', b: 'pk-intake-b' };
+  const keys = { a: 'pk-intake-a', b: 'pk-intake-b', c: 'pk-intake-c' };
 
   beforeAll(async () => {
     // 1 object a second after 200 at once, no wait: a second full batch within 200 s is refused.
@@ -20,6 +22,7 @@ describe('the gateway paces each portal’s intake', () => {
     for (const [portalId, apiKey] of [
       [7101, keys.a],
       [7102, keys.b],
+      [7103, keys.c],
     ] as const) {
       await seedPortal(fixture.database.repositories, { portalId, apiKey });
       await fixture.database.repositories.stores.upsert({ portalId, appId: null }, { id: 'web', label: 'Web' });
@@ -28,8 +31,8 @@ describe('the gateway paces each portal’s intake', () => {
 
   afterAll(() => fixture.close());
 
-  const send = (key: string, prefix: string, count: number) =>
-    request(app)
+  const send = (key: string, prefix: string, count: number, via: Express = app) =>
+    request(via)
       .put(`/extensions/ecomm/v2/sync/messages?hapikey=${key}`)
       .send(
         aV2Submission(
@@ -51,5 +54,24 @@ describe('the gateway paces each portal’s intake', () => {
       requestId: expect.any(String),
     });
     await send(keys.b, 'other', 200).expect(204);
+  });
+
+  it('when a portal’s batches come through two gateway replicas, then the replicas share its pace: the second refuses the batch beyond it', async () => {
+    // The second replica has a database connection of its own: what they share is only what is stored.
+    const own = await connectDatabase(testInfrastructure().mongoUrl, fixture.database.connection.name);
+    try {
+      const replica = await fixture.gateway({ repositories: own.repositories });
+      await send(keys.c, 'via-first', 200).expect(204);
+
+      const refused = await send(keys.c, 'via-second', 200, replica).expect(429);
+
+      expect(refused.body.message).toMatch(/faster than 1 object a second/);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      // What the first replica took is stored once: 200 objects at 1 a second.
+      const due = await own.repositories.intakePaces.find(7103);
+      expect(due! - Date.now()).toBeGreaterThan(190_000);
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -17,6 +17,7 @@ import { CrmExchangeRepository } from './repositories/crm-exchange.repository';
 import { CrmPropertyNamesRepository } from './repositories/crm-property-names.repository';
 import { ObjectStateRepository } from './repositories/object-state.repository';
 import { ObjectSyncRepository } from './repositories/object-sync.repository';
+import { IntakePaceRepository } from './repositories/intake-pace.repository';
 import { PortalRepository } from './repositories/portal.repository';
 import { RawMessageRepository } from './repositories/raw-message.repository';
 import { SettingsRepository } from './repositories/settings.repository';
@@ -41,6 +42,7 @@ export interface Repositories {
   waitingObjects: WaitingObjectRepository;
   parkedChanges: ParkedChangeRepository;
   crmWaits: CrmWaitRepository;
+  intakePaces: IntakePaceRepository;
   crmPropertyNames: CrmPropertyNamesRepository;
   crmExchanges: CrmExchangeRepository;
   consoleOverview: ConsoleOverviewRepository;
@@ -81,6 +83,7 @@ export async function connectDatabase(url: string, dbName: string): Promise<Data
     waitingObjects: new WaitingObjectRepository(connection),
     parkedChanges: new ParkedChangeRepository(connection),
     crmWaits: new CrmWaitRepository(connection),
+    intakePaces: new IntakePaceRepository(connection),
     crmPropertyNames: new CrmPropertyNamesRepository(connection),
     crmExchanges: new CrmExchangeRepository(connection),
     consoleOverview: new ConsoleOverviewRepository(connection),

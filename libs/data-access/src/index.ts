@@ -22,6 +22,7 @@ export type { SyncError, NewSyncError, ErrorQuery, SyncErrorRepository } from '.
 export type { WaitingObject, WaitingObjectRepository } from './repositories/waiting-object.repository';
 export type { ParkedChange, ParkedChangeRepository } from './repositories/parked-change.repository';
 export type { CrmWaitRepository, StoredCrmWait } from './repositories/crm-wait.repository';
+export type { IntakePaceRepository } from './repositories/intake-pace.repository';
 export type { CrmExchangeRecord, CrmExchangeRepository, StoredCrmExchange, StoredCrmExchangeMessage } from './repositories/crm-exchange.repository';
 export { CRM_EXCHANGE_RETENTION_SECONDS } from './models/crm-exchange.model';
 export type { CrmPropertyNamesRepository, SharedPropertyNames } from './repositories/crm-property-names.repository';

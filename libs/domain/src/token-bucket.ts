@@ -1,6 +1,7 @@
 /**
  * A portal's bucket of objects, refilled at `objectsPerSecond` up to `burstObjects`: what the
- * interactive lanes' shares (lane-share.ts) and the intake pace (intake-pace.ts) count with.
+ * interactive lanes' shares (lane-share.ts) count with. The intake pace (intake-pace.ts) keeps the
+ * same bucket as one time so that replicas can share it.
  */
 export interface TokenBucket {
   /** Objects the portal may still send at once; below 0 when the rule lets it run into debt. */

@@ -7,6 +7,7 @@ import {
   aV2Message,
   aV2Submission,
   FakeBroker,
+  FakeIntakePaceRepository,
   FakeStoreRepository,
   recordingLogger,
 } from '@ecomm-sync/testing';
@@ -164,11 +165,10 @@ describe('AcceptSyncBatchUseCase', () => {
       await stores.upsert(other, { id: 'eu', label: 'Europe' });
       waits = [];
       // 200 objects a second, 200 at once, a batch waits at most 1 s; the clock stands still, waits are recorded.
-      const intake = new IntakePace(
-        { objectsPerSecond: 200, burstObjects: 200, maxWaitMs: 1000, maxHeldBytes: 1_000_000 },
-        () => 0,
-        async (ms) => void waits.push({ ms, publishedBefore: broker.published.length }),
-      );
+      const intake = new IntakePace({ objectsPerSecond: 200, burstObjects: 200, maxWaitMs: 1000, maxHeldBytes: 1_000_000 }, new FakeIntakePaceRepository(), {
+        clock: () => 0,
+        wait: async (ms) => void waits.push({ ms, publishedBefore: broker.published.length }),
+      });
       paced = new AcceptSyncBatchUseCase({ broker: asBroker(broker), stores: asRepositories({ stores }).stores, logger: recordingLogger().logger, intake });
     });
 
@@ -196,10 +196,9 @@ describe('AcceptSyncBatchUseCase', () => {
       const gone = new AbortController();
       const waited: number[] = [];
       // A wait with a signal lasts until it aborts; one without ends at once.
-      const intake = new IntakePace(
-        { objectsPerSecond: 200, burstObjects: 200, maxWaitMs: 1000, maxHeldBytes: 1_000_000 },
-        () => 0,
-        (ms, signal) => {
+      const intake = new IntakePace({ objectsPerSecond: 200, burstObjects: 200, maxWaitMs: 1000, maxHeldBytes: 1_000_000 }, new FakeIntakePaceRepository(), {
+        clock: () => 0,
+        wait: (ms, signal) => {
           waited.push(ms);
           if (!signal) return Promise.resolve();
           return new Promise((_, reject) => {
@@ -208,7 +207,7 @@ describe('AcceptSyncBatchUseCase', () => {
             else signal.addEventListener('abort', away);
           });
         },
-      );
+      });
       const abandoning = new AcceptSyncBatchUseCase({
         broker: asBroker(broker),
         stores: asRepositories({ stores }).stores,

@@ -56,7 +56,7 @@ export class AcceptSyncBatchUseCase {
     this.logger = options.logger;
     this.knownStores = options.knownStores ?? new TtlCache(0);
     this.lanes = options.lanes ?? { laneFor: () => 'interactive' };
-    this.intake = options.intake ?? { admit: async () => undefined, giveBack: () => undefined };
+    this.intake = options.intake ?? { admit: async () => undefined, giveBack: async () => undefined };
   }
 
   async acceptV1(tenant: Tenant, objectType: ObjectType, messages: V1SyncMessage[], request: HeldRequest = {}): Promise<void> {
@@ -107,7 +107,7 @@ export class AcceptSyncBatchUseCase {
       await this.broker.publish(`${TOPICS.syncBatch}.${batch.objectType}`, batch, { lane });
     } catch (error) {
       // Nothing was accepted, so nothing of the pace was spent: the sender's retry does not wait for it.
-      this.intake.giveBack(batch.tenant.portalId, batch.messages.length);
+      await this.intake.giveBack(batch.tenant.portalId, batch.messages.length);
       this.logger.error('publishing a sync batch failed', { error: String(error), batchId: batch.batchId });
       throw AppError.unavailable('The batch could not be stored durably, so nothing was accepted; send it again');
     }

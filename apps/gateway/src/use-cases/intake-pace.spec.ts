@@ -1,3 +1,4 @@
+import { FakeIntakePaceRepository, recordingLogger } from '@ecomm-sync/testing';
 import { IntakePace } from './intake-pace';
 
 const options = { objectsPerSecond: 200, burstObjects: 200, maxWaitMs: 5000, maxHeldBytes: 100_000 };
@@ -5,13 +6,26 @@ const options = { objectsPerSecond: 200, burstObjects: 200, maxWaitMs: 5000, max
 describe('IntakePace', () => {
   /** A pace whose clock stands still and whose waits stay open until released. */
   function heldPace(overrides: Partial<typeof options> = {}) {
-    const releases: (() => void)[] = [];
-    const pace = new IntakePace(
-      { ...options, ...overrides },
-      () => 0,
-      () => new Promise<void>((resolve) => releases.push(resolve)),
-    );
-    return { pace, releaseAll: () => releases.splice(0).forEach((release) => release()) };
+    const held: (() => void)[] = [];
+    let onHeld: (() => void) | undefined;
+    const pace = new IntakePace({ ...options, ...overrides }, new FakeIntakePaceRepository(), {
+      clock: () => 0,
+      wait: () =>
+        new Promise<void>((resolve) => {
+          held.push(resolve);
+          onHeld?.();
+        }),
+    });
+    /** Resolves once a batch waits (its take is asynchronous). */
+    const untilHeld = async () => {
+      if (held.length === 0) await new Promise<void>((resolve) => (onHeld = resolve));
+    };
+    /** Ends the oldest wait, once there is one. */
+    const releaseNext = async () => {
+      await untilHeld();
+      held.shift()?.();
+    };
+    return { pace, untilHeld, releaseNext };
   }
 
   it.each([
@@ -19,26 +33,31 @@ describe('IntakePace', () => {
     ['a negative held size', { maxHeldBytes: -1 }],
     ['a pace that can never take a batch of 200', { objectsPerSecond: 10, burstObjects: 100, maxWaitMs: 1000 }],
   ])('when configured with %s, then it refuses to start, saying what to fix', (_, overrides) => {
-    expect(() => new IntakePace({ ...options, ...overrides })).toThrow(/INTAKE_/);
+    expect(() => new IntakePace({ ...options, ...overrides }, new FakeIntakePaceRepository())).toThrow(/INTAKE_/);
   });
 
-  describe('on its own clock', () => {
-    afterEach(() => jest.useRealTimers());
+  it('when two replicas take one portal’s batches, then the second replica’s batch waits behind the first’s: the pace is the portal’s, not the replica’s', async () => {
+    const shared = new FakeIntakePaceRepository();
+    const waits: string[] = [];
+    const replica = (name: string) => new IntakePace(options, shared, { clock: () => 0, wait: async (ms) => void waits.push(`${name} ${ms}`) });
+    const [first, second] = [replica('first'), replica('second')];
 
-    it('when the wall clock steps an hour ahead, then a portal in debt still waits: the pace counts on a clock that only moves forward', async () => {
-      // The wall clock (Date) is faked and stepped; performance.now is left running as it does.
-      jest.useFakeTimers({ doNotFake: ['performance'], now: Date.now() });
-      const waits: number[] = [];
-      // 1 object a second: the second batch is due 200 s after the first, however slow the machine.
-      const pace = new IntakePace({ ...options, objectsPerSecond: 1, maxWaitMs: 250_000 }, undefined, async (ms) => void waits.push(ms));
-      await pace.admit(1, 200, 1); // the burst
-      jest.setSystemTime(Date.now() + 3_600_000);
+    await first.admit(1, 200, 1); // the burst
+    await second.admit(1, 200, 1);
+    await first.admit(1, 100, 1);
+    await second.admit(2, 200, 1); // another portal's burst
 
-      await pace.admit(1, 200, 1);
+    expect(waits).toEqual(['second 1000', 'first 1500']);
+  });
 
-      // On the wall clock the hour would have refilled the bucket: no wait at all.
-      expect(waits).toHaveLength(1);
-    });
+  it('when the pace cannot be read, then the batch is taken at once and the warning says so', async () => {
+    const { logger, entries } = recordingLogger();
+    const broken = { take: async () => Promise.reject(new Error('connection closed')), giveBack: async () => undefined };
+    const pace = new IntakePace(options, broken, { clock: () => 0, wait: async () => Promise.reject(new Error('must not wait')), logger });
+
+    await expect(pace.admit(1, 200, 1)).resolves.toBeUndefined();
+
+    expect(entries).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/intake pace could not be read/) }));
   });
 
   it('when the rate is 0, then every batch goes through at once, whatever its size', async () => {
@@ -47,9 +66,10 @@ describe('IntakePace', () => {
   });
 
   it('when waiting batches hold the most bytes the replica may hold, then the next one that must wait gets 429 at once and takes nothing of the pace', async () => {
-    const { pace, releaseAll } = heldPace();
+    const { pace, untilHeld, releaseNext } = heldPace();
     await pace.admit(1, 200, 60_000); // the burst: no wait
     const held = pace.admit(1, 100, 60_000); // waits 0.5 s, holding 60,000 bytes
+    await untilHeld();
     const refused = pace.admit(2, 200, 1).then(() => pace.admit(2, 200, 50_000)); // portal 2's second batch would wait: 110,000 bytes held
 
     await expect(refused).rejects.toMatchObject({
@@ -57,22 +77,22 @@ describe('IntakePace', () => {
       headers: { 'retry-after': '1' },
       message: expect.stringMatching(/holds as many waiting batches/),
     });
-    releaseAll();
+    await releaseNext();
     await held;
     // Portal 2 kept its place: once the bytes are free, its batch waits as it would have.
     const next = pace.admit(2, 200, 50_000);
-    releaseAll();
+    await releaseNext();
     await expect(next).resolves.toBeUndefined();
   });
 
   it('when a wait ends, then its bytes are free for the next batch that must wait', async () => {
-    const { pace, releaseAll } = heldPace({ maxHeldBytes: 60_000 });
+    const { pace, releaseNext } = heldPace({ maxHeldBytes: 60_000 });
     await pace.admit(1, 200, 60_000);
     const first = pace.admit(1, 100, 60_000);
-    releaseAll();
+    await releaseNext();
     await first;
     const second = pace.admit(1, 100, 60_000);
-    releaseAll();
+    await releaseNext();
     await expect(second).resolves.toBeUndefined();
   });
 });

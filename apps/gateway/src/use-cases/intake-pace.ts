@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { admitIntake, bucketIsFull, type IntakeRate, returnIntake, type TokenBucket } from '@ecomm-sync/domain';
-import { AppError } from '@ecomm-sync/runtime';
-import { PortalBuckets } from './portal-buckets';
+import type { IntakePaceRepository } from '@ecomm-sync/data-access';
+import { intakeCostMs, intakeDecision, type IntakeRate, latestIntakeDue } from '@ecomm-sync/domain';
+import { AppError, type Logger } from '@ecomm-sync/runtime';
 
 /** The most objects one sync batch carries (a v1 or v2 request of 200 messages). */
 const LARGEST_BATCH = 200;
@@ -11,24 +11,35 @@ export interface IntakePaceOptions extends IntakeRate {
   maxHeldBytes: number;
 }
 
+export interface IntakePaceDeps {
+  /** Epoch ms. Every replica's clock must agree within a fraction of a batch's cost (NTP): they share each portal's `due`. */
+  clock?: () => number;
+  /** Waits `ms` (default: a timer), ending early with a rejection when `signal` aborts. */
+  wait?: (ms: number, signal?: AbortSignal) => Promise<unknown>;
+  logger?: Pick<Logger, 'warn'>;
+}
+
 /**
- * Each portal's pace of intake in this gateway replica (the rule: admitIntake in libs/domain). A
- * batch beyond the portal's rate waits here before it is published, so a backfill sent as fast as
- * the sender can is taken in at the portal's rate and the 204 still means accepted; one that would
- * wait longer than maxWaitMs, or while the replica already holds maxHeldBytes of waiting
- * requests, gets 429 with Retry-After. In memory: with N replicas a portal may send N times the rate.
+ * Each portal's pace of intake (the rule: takeIntake and intakeDecision in libs/domain), shared by
+ * every gateway replica through `paces`. A batch beyond the portal's rate waits here before it is
+ * published, so a backfill sent as fast as the sender can is taken in at the portal's rate however
+ * many replicas it is spread over, and the 204 still means accepted; one that would wait longer
+ * than maxWaitMs, or while this replica already holds maxHeldBytes of waiting requests, gets 429
+ * with Retry-After. When the database cannot be asked, batches are taken unpaced: the pace
+ * protects other portals' latency, never at the cost of refusing work that could be accepted.
  */
 export class IntakePace {
-  private readonly buckets: PortalBuckets<TokenBucket>;
   private heldBytes = 0;
+  private readonly clock: () => number;
+  private readonly wait: (ms: number, signal?: AbortSignal) => Promise<unknown>;
 
   constructor(
     private readonly options: IntakePaceOptions,
-    // Monotonic: a step of the wall clock would forgive a portal's debt, or stall its refill.
-    private readonly clock: () => number = () => performance.now(),
-    private readonly wait: (ms: number, signal?: AbortSignal) => Promise<unknown> = (ms, signal) => delay(ms, undefined, { signal }),
+    private readonly paces: Pick<IntakePaceRepository, 'take' | 'giveBack'>,
+    private readonly deps: IntakePaceDeps = {},
   ) {
-    this.buckets = new PortalBuckets((bucket, now) => bucketIsFull(bucket, now, options));
+    this.clock = deps.clock ?? Date.now;
+    this.wait = deps.wait ?? ((ms, signal) => delay(ms, undefined, { signal }));
     const { objectsPerSecond, burstObjects, maxWaitMs, maxHeldBytes } = options;
     if ([objectsPerSecond, burstObjects, maxWaitMs, maxHeldBytes].some((value) => !Number.isFinite(value) || value < 0)) {
       throw new Error('INTAKE_OBJECTS_PER_SECOND, INTAKE_BURST_OBJECTS, INTAKE_MAX_WAIT_MS and INTAKE_MAX_HELD_BYTES must be 0 or more');
@@ -48,25 +59,29 @@ export class IntakePace {
   async admit(portalId: number, objects: number, bytes: number, signal?: AbortSignal): Promise<void> {
     if (this.options.objectsPerSecond <= 0) return;
     const now = this.clock();
-    const decision = admitIntake(this.buckets.get(portalId, now), objects, now, this.options);
-    if (!decision.admitted) {
-      this.buckets.set(portalId, decision.bucket);
-      throw this.refusal(decision.retryAfterMs, `its batches would wait more than ${this.options.maxWaitMs / 1000} s to be taken in`);
-    }
-    if (decision.waitMs === 0) {
-      this.buckets.set(portalId, decision.bucket);
+    const costMs = intakeCostMs(objects, this.options);
+    let take;
+    try {
+      take = await this.paces.take(portalId, costMs, now, latestIntakeDue(now, this.options));
+    } catch (error) {
+      this.deps.logger?.warn('the intake pace could not be read; the batch is taken unpaced', { portalId, error: String(error) });
       return;
     }
+    const decision = intakeDecision(take, costMs, now, this.options);
+    if (!decision.admitted) {
+      throw this.refusal(decision.retryAfterMs, `its batches would wait more than ${this.options.maxWaitMs / 1000} s to be taken in`);
+    }
+    if (decision.waitMs === 0) return;
     if (this.heldBytes + bytes > this.options.maxHeldBytes) {
       // Nothing is taken: the portal's pace stays as it was.
+      await this.giveBack(portalId, objects);
       throw this.refusal(1000, 'this gateway replica holds as many waiting batches as it may');
     }
-    this.buckets.set(portalId, decision.bucket);
     this.heldBytes += bytes;
     try {
       await this.wait(decision.waitMs, signal);
     } catch (error) {
-      this.giveBack(portalId, objects);
+      await this.giveBack(portalId, objects);
       // Nobody reads this answer; the status (nginx's "client closed request") tells the logs why.
       throw signal?.aborted
         ? new AppError(499, 'The sender closed the connection while its batch waited for the portal’s intake pace; nothing of it was accepted')
@@ -76,11 +91,15 @@ export class IntakePace {
     }
   }
 
-  /** Gives a portal back the objects of an admitted batch that was not accepted after all (its publish failed). */
-  giveBack(portalId: number, objects: number): void {
+  /** Gives a portal back the objects of an admitted batch that was not accepted after all (its publish failed, or it was given up). */
+  async giveBack(portalId: number, objects: number): Promise<void> {
     if (this.options.objectsPerSecond <= 0) return;
-    const returned = returnIntake(this.buckets.get(portalId, this.clock()), objects, this.options);
-    if (returned) this.buckets.set(portalId, returned);
+    try {
+      await this.paces.giveBack(portalId, intakeCostMs(objects, this.options));
+    } catch (error) {
+      // The portal's next batches wait the longer for it, nothing worse.
+      this.deps.logger?.warn('the intake pace could not be given back', { portalId, error: String(error) });
+    }
   }
 
   private refusal(retryAfterMs: number, why: string): AppError {

@@ -1,5 +1,5 @@
 /**
- * Per-portal buckets of a gateway replica (the lane shares, the intake pace), forgetting the ones
+ * Per-portal buckets of a gateway replica (the lane shares), forgetting the ones
  * that are full (a full bucket is the same as none). Once `pruneAt` buckets are kept it drops the
  * full ones, and prunes next only when the map has doubled again: a replica serving more portals
  * than that at once never scans the whole map on every request.

@@ -2,6 +2,7 @@ import { describeAlertDestinationRepositoryContract, describeAlertNoticeReposito
 import { describeAlertRuleRepositoryContract } from './alert-rule-repository.contract';
 import { describeCrmWaitRepositoryContract } from './crm-wait-repository.contract';
 import { describeImportRepositoryContract } from './import-repository.contract';
+import { describeIntakePaceRepositoryContract } from './intake-pace-repository.contract';
 import { describeObjectSyncRepositoryContract } from './object-sync-repository.contract';
 import { describeObjectStateRepositoryContract } from './object-state-repository.contract';
 import { describeParkedChangeRepositoryContract } from './parked-change-repository.contract';
@@ -30,6 +31,7 @@ describe('real repositories on the MongoDB-wire server', () => {
   describeObjectStateRepositoryContract('ObjectStateRepository', () => database().repositories.objectStates);
   describeRawMessageRepositoryContract('RawMessageRepository', () => database().repositories.rawMessages);
   describeCrmWaitRepositoryContract('CrmWaitRepository', () => database().repositories.crmWaits);
+  describeIntakePaceRepositoryContract('IntakePaceRepository', () => database().repositories.intakePaces);
   describeParkedChangeRepositoryContract('ParkedChangeRepository', () => database().repositories.parkedChanges);
   describeSyncErrorRepositoryContract('SyncErrorRepository', () => database().repositories.syncErrors);
   describeObjectSyncRepositoryContract('ObjectSyncRepository', () => database().repositories.objectSyncs);

@@ -1,0 +1,62 @@
+import type { IntakePaceRepository } from '@ecomm-sync/data-access';
+import { aPortalId } from '../builders';
+import type { PublicOf } from '../public-of';
+
+type Paces = PublicOf<IntakePaceRepository>;
+
+/** What the gateway's intake pace relies on from IntakePaceRepository; run against the fake and the real one. */
+export function describeIntakePaceRepositoryContract(name: string, make: () => Paces | Promise<Paces>): void {
+  describe(`IntakePaceRepository contract: ${name}`, () => {
+    let paces: Paces;
+    let portalId: number;
+    beforeEach(async () => {
+      paces = await make();
+      portalId = aPortalId();
+    });
+
+    it('when a portal takes for the first time, then its due is now plus the cost', async () => {
+      expect(await paces.take(portalId, 100, 1_000, 5_000)).toEqual({ taken: true, due: 1_100 });
+      expect(await paces.find(portalId)).toBe(1_100);
+      expect(await paces.find(aPortalId())).toBeNull();
+    });
+
+    it('when a portal takes again before its due, then the cost is added to its due', async () => {
+      await paces.take(portalId, 100, 1_000, 5_000);
+      expect(await paces.take(portalId, 300, 1_050, 5_000)).toEqual({ taken: true, due: 1_400 });
+    });
+
+    it('when a portal was idle past its due, then the cost is added from now', async () => {
+      await paces.take(portalId, 100, 1_000, 5_000);
+      expect(await paces.take(portalId, 100, 9_000, 20_000)).toEqual({ taken: true, due: 9_100 });
+    });
+
+    it('when a take would end exactly at the latest due, then it is taken; beyond it, it is refused and the due stays', async () => {
+      await paces.take(portalId, 1_000, 1_000, 5_000);
+      expect(await paces.take(portalId, 3_000, 1_000, 5_000)).toEqual({ taken: true, due: 5_000 });
+      expect(await paces.take(portalId, 1, 1_000, 5_000)).toEqual({ taken: false, due: 5_000 });
+      expect(await paces.find(portalId)).toBe(5_000);
+    });
+
+    it('when a refused portal was idle past its due, then the due it answers is now', async () => {
+      await paces.take(portalId, 100, 1_000, 5_000);
+      expect(await paces.take(portalId, 10_000, 2_000, 6_000)).toEqual({ taken: false, due: 2_000 });
+    });
+
+    it('when a taken batch is given back, then its cost is the portal’s again; a portal never seen is unchanged', async () => {
+      await paces.take(portalId, 100, 1_000, 5_000);
+      await paces.take(portalId, 200, 1_000, 5_000);
+      await paces.giveBack(portalId, 200);
+      expect(await paces.find(portalId)).toBe(1_100);
+      const other = aPortalId();
+      await paces.giveBack(other, 200);
+      expect(await paces.find(other)).toBeNull();
+    });
+
+    it('when replicas take for one portal at once, then every cost is counted once', async () => {
+      const takes = await Promise.all(Array.from({ length: 20 }, () => paces.take(portalId, 10, 1_000, 100_000)));
+      expect(takes.every((take) => take.taken)).toBe(true);
+      expect(takes.map((take) => take.due).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => 1_010 + 10 * i));
+      expect(await paces.find(portalId)).toBe(1_200);
+    });
+  });
+}

@@ -1,0 +1,23 @@
+import type { IntakePaceRepository } from '@ecomm-sync/data-access';
+import { type IntakeTake, returnIntake, takeIntake } from '@ecomm-sync/domain';
+import type { PublicOf } from '../public-of';
+
+/** IntakePaceRepository in memory: each portal's `due`, taken and given back by the rule itself. */
+export class FakeIntakePaceRepository implements PublicOf<IntakePaceRepository> {
+  private readonly paces = new Map<number, number>();
+
+  async take(portalId: number, costMs: number, now: number, latestDue: number): Promise<IntakeTake> {
+    const take = takeIntake(this.paces.get(portalId), costMs, now, latestDue);
+    this.paces.set(portalId, take.due);
+    return take;
+  }
+
+  async giveBack(portalId: number, costMs: number): Promise<void> {
+    const due = this.paces.get(portalId);
+    if (due !== undefined) this.paces.set(portalId, returnIntake(due, costMs));
+  }
+
+  async find(portalId: number): Promise<number | null> {
+    return this.paces.get(portalId) ?? null;
+  }
+}
