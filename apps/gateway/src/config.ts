@@ -1,10 +1,11 @@
-import { amqpKeys, commonKeys, crmRequestLogKeys, loadConfig, mongoKeys, secretsRotationKeys, type ConfigSchema } from '@ecomm-sync/runtime';
+import { amqpKeys, commonKeys, crmRequestLogKeys, intakePaceKeys, loadConfig, mongoKeys, secretsRotationKeys, type ConfigSchema } from '@ecomm-sync/runtime';
 
 export const gatewayConfigSchema = {
   ...commonKeys,
   ...mongoKeys,
   ...amqpKeys,
   ...crmRequestLogKeys,
+  ...intakePaceKeys,
   GATEWAY_PORT: { doc: 'port the gateway listens on', format: 'port', default: 3000 },
   GATEWAY_METRICS_PORT: {
     doc: "the gateway's internal port: /metrics (never on GATEWAY_PORT: metrics name portals), /healthz and /readyz; keep it off the ingress",
@@ -41,12 +42,6 @@ export const gatewayConfigSchema = {
     format: 'int',
     default: 2000,
   },
-  INTAKE_OBJECTS_PER_SECOND: {
-    doc: "objects a second one portal's sync batches are taken in at, by all gateway replicas together (they share each portal's pace in the database), once INTAKE_BURST_OBJECTS are spent; a batch beyond it waits before it is accepted, so that one portal's backfill does not take the machines from everyone else's work (0: no pace)",
-    format: 'int',
-    default: 2000,
-  },
-  INTAKE_BURST_OBJECTS: { doc: 'objects one portal may send at once before INTAKE_OBJECTS_PER_SECOND applies', format: 'int', default: 400 },
   INTAKE_MAX_HELD_BYTES: {
     doc: "request bytes one gateway replica holds while their batches wait for their portals' intake pace, all portals together; beyond it a batch that would wait gets 429 with Retry-After at once",
     format: 'int',

@@ -1,9 +1,10 @@
-import { amqpKeys, commonKeys, loadConfig, mongoKeys, type ConfigSchema } from '@ecomm-sync/runtime';
+import { amqpKeys, commonKeys, intakePaceKeys, loadConfig, mongoKeys, type ConfigSchema } from '@ecomm-sync/runtime';
 
 export const importCoordinatorConfigSchema = {
   ...commonKeys,
   ...mongoKeys,
   ...amqpKeys,
+  ...intakePaceKeys,
   IMPORT_COORDINATOR_HEALTH_PORT: { doc: 'port of the health endpoints (/healthz, /readyz)', format: 'port', default: 3203 },
   IMPORT_RELEASE_CHECK_INTERVAL_MS: {
     doc: 'how often complete imports whose release did not finish (a lost event, a crash) are released again',

@@ -3,6 +3,7 @@ import { connectDatabase, type Database } from '@ecomm-sync/data-access';
 import { receivedCounts, type ImportEvent } from '@ecomm-sync/domain';
 import { aNewImport, anImportTypeState, FakeBroker, moveImport, recordingLogger, testInfrastructure, uniqueName } from '@ecomm-sync/testing';
 import { CoordinateImportsUseCase } from './use-cases/coordinate-imports.use-case';
+import { ReleasePace } from './use-cases/release-pace';
 
 const NOW = 1_800_000_000_000;
 
@@ -61,5 +62,39 @@ describe('the import-coordinator on the real repository', () => {
     expect(await imports().findById(importId)).toMatchObject({ releasedThrough: 'LINE_ITEM:done', releasedAt: NOW });
     const batchIds = new Set(broker.bodiesTo<SyncBatchMessage>(`${TOPICS.syncBatch}.PRODUCT`).map((batch) => batch.batchId));
     expect(batchIds).toEqual(new Set(Array.from({ length: 30 }, (_, i) => `import:${importId}:PRODUCT:${i + 1}`)));
+  });
+
+  it('when a release progressed more recently than the periodic check looks back, then the check leaves it to its releaser; later, it takes it over', async () => {
+    const { importId } = (await imports().create(aNewImport({ types: { PRODUCT: anImportTypeState('PRODUCT') } })))!;
+    await receivePage(importId, 'PRODUCT', 1, 1);
+    await receivePage(importId, 'PRODUCT', 2, 1);
+    await moveImport(imports(), importId, { kind: 'end-received', objectType: 'PRODUCT', pageCount: 2, itemCount: 2, at: NOW - 10_000 });
+    await moveImport(imports(), importId, { kind: 'release-progressed', through: 'PRODUCT:1', done: false, at: NOW - 500 });
+
+    await coordinator.releaseUnfinished(1_000);
+    expect(broker.published).toEqual([]);
+
+    await coordinator.releaseUnfinished(100);
+    expect(broker.bodiesTo<SyncBatchMessage>(`${TOPICS.syncBatch}.PRODUCT`).map((batch) => batch.batchId)).toEqual([`import:${importId}:PRODUCT:2`]);
+    expect(await imports().findById(importId)).toMatchObject({ releasedAt: NOW });
+  });
+
+  it('when an import is released, then it takes its portal’s intake pace as stored for every replica, page by page', async () => {
+    const record = (await imports().create(aNewImport({ types: { PRODUCT: anImportTypeState('PRODUCT') } })))!;
+    for (let page = 1; page <= 3; page++) await receivePage(record.importId, 'PRODUCT', page, 2);
+    await moveImport(imports(), record.importId, { kind: 'end-received', objectType: 'PRODUCT', pageCount: 3, itemCount: 6, at: NOW - 10_000 });
+    const waits: number[] = [];
+    // 2 objects a second, 2 at once: 6 objects take the portal's pace 3 s ahead, the first 1 s of it free.
+    const pace = new ReleasePace({ objectsPerSecond: 2, burstObjects: 2 }, database.repositories.intakePaces, {
+      clock: () => NOW,
+      wait: async (ms) => void waits.push(ms),
+    });
+    const paced = new CoordinateImportsUseCase(database.repositories, broker, recordingLogger().logger, () => NOW, pace);
+
+    await paced.handle({ kind: 'import-completed', importId: record.importId });
+
+    expect(waits).toEqual([1000, 2000]);
+    expect(await database.repositories.intakePaces.find(record.tenant.portalId)).toBe(NOW + 3000);
+    expect(broker.bodiesTo<SyncBatchMessage>(`${TOPICS.syncBatch}.PRODUCT`)).toHaveLength(3);
   });
 });

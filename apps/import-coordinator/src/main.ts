@@ -2,6 +2,7 @@ import { createValidator, importEventMessageSchema, type ImportEventMessage } fr
 import { runPeriodically, runService } from '@ecomm-sync/service-runtime';
 import { loadImportCoordinatorConfig } from './config';
 import { CoordinateImportsUseCase } from './use-cases/coordinate-imports.use-case';
+import { ReleasePace } from './use-cases/release-pace';
 
 const validateEvent = createValidator(importEventMessageSchema, 'message');
 
@@ -15,7 +16,12 @@ runService({
   loadConfig: loadImportCoordinatorConfig,
   healthPort: (config) => config.IMPORT_COORDINATOR_HEALTH_PORT,
   start: async ({ config, logger, database, broker, onStop }) => {
-    const coordinator = new CoordinateImportsUseCase(database.repositories, broker, logger);
+    const pace = new ReleasePace(
+      { objectsPerSecond: config.INTAKE_OBJECTS_PER_SECOND, burstObjects: config.INTAKE_BURST_OBJECTS },
+      database.repositories.intakePaces,
+      { logger },
+    );
+    const coordinator = new CoordinateImportsUseCase(database.repositories, broker, logger, Date.now, pace);
     await broker.consume<ImportEventMessage>('import-coordinator.events', ({ body }) => coordinator.handle(body), validateEvent);
     const stopChecking = runPeriodically(
       config.IMPORT_RELEASE_CHECK_INTERVAL_MS,

@@ -25,6 +25,7 @@ function anImport(overrides: Partial<Omit<ImportState, 'types'>> = {}, types: Pa
     completedAt: null,
     releasedThrough: null,
     releasedAt: null,
+    releaseProgressAt: null,
     ...overrides,
   };
 }
@@ -113,10 +114,10 @@ describe('importTransition', () => {
     ],
     [
       'a complete import is released up to a page',
-      'that page is the resume point',
+      'that page is the resume point, and the release is known to progress at that time',
       anImport({ status: 'complete', completedAt: T }),
       { kind: 'release-progressed', through: 'CONTACT:3', done: false, at: T + 1 },
-      anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3' }),
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3', releaseProgressAt: T + 1 }),
       [],
     ],
     [
@@ -124,7 +125,7 @@ describe('importTransition', () => {
       'it is released at that time',
       anImport({ status: 'complete', completedAt: T, releasedThrough: 'DEAL:4' }),
       { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: T + 2 },
-      anImport({ status: 'complete', completedAt: T, releasedThrough: 'LINE_ITEM:done', releasedAt: T + 2 }),
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'LINE_ITEM:done', releasedAt: T + 2, releaseProgressAt: T + 2 }),
       [],
     ],
   ])('when %s, then %s', (_when, _then, state, event, next, effects) => {

@@ -29,6 +29,11 @@ export interface ImportState {
   /** Release to the mapper: the last page released (`TYPE:page`, the resume point), and when it finished. */
   releasedThrough: string | null;
   releasedAt: number | null;
+  /**
+   * When a releaser last recorded progress: the periodic check leaves a release alone while it
+   * progresses (a release paced at its portal's intake, decision 57, may take minutes).
+   */
+  releaseProgressAt: number | null;
 }
 
 export type ImportEvent =
@@ -180,5 +185,5 @@ function releaseProgressed<S extends ImportState>(state: S, event: Extract<Impor
     return { refused: { status: 409, message: `Import ${state.importStartedAt} is ${state.status}; only a complete import is released` } };
   }
   if (state.releasedAt !== null) return { next: state, effects: [] };
-  return { next: { ...state, releasedThrough: event.through, releasedAt: event.done ? event.at : null }, effects: [] };
+  return { next: { ...state, releasedThrough: event.through, releasedAt: event.done ? event.at : null, releaseProgressAt: event.at }, effects: [] };
 }

@@ -8,9 +8,19 @@ import {
   type WebhookRequestMessage,
 } from '@ecomm-sync/contracts';
 import type { ImportItem, ImportRecord, ImportTypeState } from '@ecomm-sync/data-access';
-import { aNewImport, anImportTypeState, asRepositories, FakeBroker, FakeImportRepository, moveImport, recordingLogger } from '@ecomm-sync/testing';
+import {
+  aNewImport,
+  anImportTypeState,
+  asRepositories,
+  FakeBroker,
+  FakeImportRepository,
+  FakeIntakePaceRepository,
+  moveImport,
+  recordingLogger,
+} from '@ecomm-sync/testing';
 import { receivedCounts, type ImportEvent } from '@ecomm-sync/domain';
 import { CoordinateImportsUseCase } from './coordinate-imports.use-case';
+import { ReleasePace } from './release-pace';
 
 const NOW = 1_800_000_000_000;
 type State = 'initialized' | 'receiving' | 'complete' | 'released' | 'failed';
@@ -207,6 +217,28 @@ describe('CoordinateImportsUseCase', () => {
 
       expect(broker.published).toEqual([]);
       expect((await imports.findById(record.importId))!.releasedAt).toBe(NOW);
+    });
+
+    it('when an import is released, then each page waits for its portal’s intake pace before it goes out', async () => {
+      const record = await anImportIn('initialized', { types: { PRODUCT: anImportTypeState('PRODUCT') } });
+      for (let pageNumber = 1; pageNumber <= 3; pageNumber++)
+        await received(record, 'PRODUCT', pageNumber, [item(`p-${pageNumber}a`), item(`p-${pageNumber}b`)]);
+      await completed(record);
+      const waits: { ms: number; publishedBefore: number }[] = [];
+      // 2 objects a second, 2 at once: the first page goes at once, each next one a second later.
+      const pace = new ReleasePace({ objectsPerSecond: 2, burstObjects: 2 }, new FakeIntakePaceRepository(), {
+        clock: () => NOW,
+        wait: async (ms) => void waits.push({ ms, publishedBefore: broker.published.length }),
+      });
+      const paced = new CoordinateImportsUseCase(asRepositories({ imports }), broker, recordingLogger().logger, () => NOW, pace);
+
+      await paced.handle({ kind: 'import-completed', importId: record.importId });
+
+      expect(waits).toEqual([
+        { ms: 1000, publishedBefore: 1 },
+        { ms: 2000, publishedBefore: 2 },
+      ]);
+      expect(broker.published).toHaveLength(3);
     });
 
     it('when a type has more pages than one read takes, then every page goes out once, in page order', async () => {

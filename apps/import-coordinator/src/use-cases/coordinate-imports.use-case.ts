@@ -13,6 +13,7 @@ import { CAS_LOST, COMPARE_AND_SET_RETRY, retryCompareAndSet, type ImportItem, t
 import { importTransition, isReceivedPage, RELEASE_DONE, RELEASE_ORDER, releaseStart, type ImportEffect, type ImportEvent } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
+import type { ReleasePace } from './release-pace';
 
 const validateAnswer = createValidator(importInitializationResponseSchema, 'answer');
 
@@ -24,7 +25,7 @@ const PAGES_PER_READ = 20;
  * complete releases its messages to the mapper with `changedAt` = `importStartedAt`, so that newer
  * sync messages win. What each event does to an import is the import machine's decision
  * (libs/domain, decision 49). The release is resumable and idempotent (each page is one batch
- * with a fixed id).
+ * with a fixed id), and each page waits for its portal's intake pace (decision 57) before it goes out.
  */
 export class CoordinateImportsUseCase {
   constructor(
@@ -32,6 +33,7 @@ export class CoordinateImportsUseCase {
     private readonly broker: Pick<Broker, 'publish'>,
     private readonly logger: Logger,
     private readonly clock: () => number = Date.now,
+    private readonly pace: Pick<ReleasePace, 'take'> = { take: async () => undefined },
   ) {}
 
   async handle(event: ImportEventMessage): Promise<void> {
@@ -92,9 +94,15 @@ export class CoordinateImportsUseCase {
         const pages = await this.repositories.imports.pagesOf(importId, objectType, after, PAGES_PER_READ);
         // A page stored but never counted (its request failed after storing it) is not part of the import.
         const counted = pages.filter((page) => isReceivedPage(found, objectType, page.pageNumber));
-        await Promise.all(
-          counted.map((page) => this.broker.publish(`${TOPICS.syncBatch}.${objectType}`, this.batchOf(found, objectType, page), { lane: 'bulk' })),
-        );
+        const published: Promise<void>[] = [];
+        for (const page of counted) {
+          await this.pace.take(found.tenant.portalId, page.messages.length);
+          const publishing = this.broker.publish(`${TOPICS.syncBatch}.${objectType}`, this.batchOf(found, objectType, page), { lane: 'bulk' });
+          // Awaited together below; a failure while the next page waits must not go unhandled meanwhile.
+          publishing.catch(() => undefined);
+          published.push(publishing);
+        }
+        await Promise.all(published);
         released += counted.reduce((sum, page) => sum + page.messages.length, 0);
         if (pages.length === 0) break;
         after = pages[pages.length - 1].pageNumber;

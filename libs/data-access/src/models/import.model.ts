@@ -17,6 +17,7 @@ const importSchema = new Schema(
     /** Release to the mapper: the last page released (resume point), and when it finished. */
     releasedThrough: { type: String, default: null },
     releasedAt: { type: Number, default: null },
+    releaseProgressAt: { type: Number, default: null },
     createdAt: { type: Number, required: true },
     /** Compare-and-set revision (decision 49): every write names the one it read and bumps it. */
     rev: { type: Number, default: 0 },

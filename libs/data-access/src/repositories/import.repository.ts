@@ -60,6 +60,7 @@ const toImport = (doc: ImportDoc): ImportRecord => ({
   completedAt: doc.completedAt ?? null,
   releasedThrough: doc.releasedThrough ?? null,
   releasedAt: doc.releasedAt ?? null,
+  releaseProgressAt: doc.releaseProgressAt ?? null,
   createdAt: doc.createdAt,
   rev: doc.rev ?? 0,
 });
@@ -81,7 +82,7 @@ export class ImportRepository {
 
   /** A new import; null when this tenant's store already has one started at that instant. */
   async create(
-    record: Omit<ImportRecord, 'importId' | 'rev' | 'failureReason' | 'completedAt' | 'releasedThrough' | 'releasedAt'>,
+    record: Omit<ImportRecord, 'importId' | 'rev' | 'failureReason' | 'completedAt' | 'releasedThrough' | 'releasedAt' | 'releaseProgressAt'>,
   ): Promise<ImportRecord | null> {
     const { tenant, ...rest } = record;
     try {
@@ -93,6 +94,7 @@ export class ImportRepository {
         completedAt: null,
         releasedThrough: null,
         releasedAt: null,
+        releaseProgressAt: null,
         rev: 0,
       });
       return this.findById(String(insertedId));
@@ -154,11 +156,11 @@ export class ImportRepository {
    */
   async compareAndSet(importId: string, expectedRev: number, next: ImportState): Promise<boolean> {
     if (!Types.ObjectId.isValid(importId)) return false;
-    const { status, types, failureReason, completedAt, releasedThrough, releasedAt } = next;
+    const { status, types, failureReason, completedAt, releasedThrough, releasedAt, releaseProgressAt } = next;
     const result = await this.imports.collection.updateOne(
       // An import stored before decision 49 has no rev yet: it reads as 0.
       { _id: new Types.ObjectId(importId), rev: expectedRev === 0 ? { $in: [0, null] } : expectedRev },
-      { $set: { status, types, failureReason, completedAt, releasedThrough, releasedAt, rev: expectedRev + 1 } },
+      { $set: { status, types, failureReason, completedAt, releasedThrough, releasedAt, releaseProgressAt, rev: expectedRev + 1 } },
     );
     return result.matchedCount === 1;
   }
@@ -189,7 +191,12 @@ export class ImportRepository {
   /** Complete imports whose release has not finished, completed before `before` (a lost completion event). */
   async unreleased(before: number, limit: number): Promise<ImportRecord[]> {
     const docs = await this.imports.collection
-      .find({ status: 'complete', releasedAt: null, completedAt: { $lte: before } })
+      .find({
+        status: 'complete',
+        releasedAt: null,
+        completedAt: { $lte: before },
+        $or: [{ releaseProgressAt: null }, { releaseProgressAt: { $lte: before } }],
+      })
       .limit(limit)
       .toArray();
     return docs.map((doc) => toImport(doc as unknown as ImportDoc));

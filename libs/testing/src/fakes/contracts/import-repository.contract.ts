@@ -36,6 +36,7 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
         completedAt: null,
         releasedThrough: null,
         releasedAt: null,
+        releaseProgressAt: null,
         rev: 0,
       });
       expect(await imports.findById(record!.importId)).toEqual(record);
@@ -119,16 +120,17 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
       expect(await imports.pagesOf(record.importId, 'DEAL', 5, 3)).toEqual([]);
     });
 
-    it('when a complete import is released in steps, then it is unreleased until the last step, which marks it released', async () => {
+    it('when a complete import is released in steps, then it is unreleased until the last step, which marks it released; one that progressed after `before` is left to its releaser', async () => {
       const record = await created();
       await complete(record, 1_000);
       const mine = async (before: number) => (await imports.unreleased(before, 1_000)).filter((found) => found.importId === record.importId);
       expect(await mine(999)).toEqual([]);
       expect(await mine(1_000)).toHaveLength(1);
       await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'CONTACT:3', done: false, at: 2_000 });
-      expect(await mine(1_000)).toEqual([expect.objectContaining({ releasedThrough: 'CONTACT:3', releasedAt: null })]);
+      expect(await mine(1_999)).toEqual([]);
+      expect(await mine(2_000)).toEqual([expect.objectContaining({ releasedThrough: 'CONTACT:3', releasedAt: null, releaseProgressAt: 2_000 })]);
       await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: 3_000 });
-      expect(await mine(1_000)).toEqual([]);
+      expect(await mine(3_000)).toEqual([]);
       expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: 'LINE_ITEM:done', releasedAt: 3_000 });
     });
 

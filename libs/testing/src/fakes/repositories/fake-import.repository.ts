@@ -28,7 +28,15 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
     const { tenant, storeId, importStartedAt } = record;
     if (await this.find(tenant, storeId, importStartedAt)) return null;
     const importId = newObjectId();
-    this.imports.insert(importId, { ...record, importId, failureReason: null, completedAt: null, releasedThrough: null, releasedAt: null });
+    this.imports.insert(importId, {
+      ...record,
+      importId,
+      failureReason: null,
+      completedAt: null,
+      releasedThrough: null,
+      releasedAt: null,
+      releaseProgressAt: null,
+    });
     return this.findById(importId);
   }
 
@@ -51,8 +59,17 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
   async compareAndSet(importId: string, expectedRev: number, next: ImportState): Promise<boolean> {
     const current = this.imports.get(importId);
     if (!current) return false;
-    const { status, types, failureReason, completedAt, releasedThrough, releasedAt } = next;
-    return this.imports.compareAndSet(importId, expectedRev, { ...current.value, status, types, failureReason, completedAt, releasedThrough, releasedAt });
+    const { status, types, failureReason, completedAt, releasedThrough, releasedAt, releaseProgressAt } = next;
+    return this.imports.compareAndSet(importId, expectedRev, {
+      ...current.value,
+      status,
+      types,
+      failureReason,
+      completedAt,
+      releasedThrough,
+      releasedAt,
+      releaseProgressAt,
+    });
   }
 
   async putPage(importId: string, objectType: ObjectType, pageNumber: number, messages: readonly ImportItem[]): Promise<void> {
@@ -78,7 +95,14 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
 
   async unreleased(before: number, limit: number): Promise<ImportRecord[]> {
     return this.records()
-      .filter((record) => record.status === 'complete' && record.releasedAt === null && record.completedAt !== null && record.completedAt <= before)
+      .filter(
+        (record) =>
+          record.status === 'complete' &&
+          record.releasedAt === null &&
+          record.completedAt !== null &&
+          record.completedAt <= before &&
+          (record.releaseProgressAt === null || record.releaseProgressAt <= before),
+      )
       .slice(0, limit);
   }
 
