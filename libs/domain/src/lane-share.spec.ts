@@ -1,4 +1,4 @@
-import { chooseLane } from './lane-share';
+import { chooseLane, returnLaneShare } from './lane-share';
 import type { TokenBucket } from './token-bucket';
 
 const share = { objectsPerSecond: 100, burstObjects: 1000 };
@@ -39,5 +39,22 @@ describe('chooseLane', () => {
     expect(lanes.steady.every((lane) => lane === 'interactive')).toBe(true);
     // The burst of 1000 at once (5 batches of 200), then 100 a second for 9.9 s (4 more): the other 491 bulk.
     expect(lanes.flood.filter((lane) => lane === 'interactive')).toHaveLength(9);
+  });
+});
+
+describe('returnLaneShare', () => {
+  it.each<[string, TokenBucket | undefined, 'interactive' | 'bulk', number, TokenBucket | undefined]>([
+    [
+      'when an interactive batch is not accepted, then its objects are the portal’s share again',
+      { tokens: 100, at: 10 },
+      'interactive',
+      200,
+      { tokens: 300, at: 10 },
+    ],
+    ['when the bucket would overflow, then it holds no more than the burst', { tokens: 900, at: 10 }, 'interactive', 200, { tokens: 1000, at: 10 }],
+    ['when a bulk batch is not accepted, then there is nothing to return: it took nothing', { tokens: 100, at: 10 }, 'bulk', 200, { tokens: 100, at: 10 }],
+    ['when the portal has no bucket, then there is none to return to', undefined, 'interactive', 200, undefined],
+  ])('%s', (_, bucket, lane, objects, after) => {
+    expect(returnLaneShare(bucket, lane, objects, share)).toEqual(after);
   });
 });

@@ -16,3 +16,12 @@ export function chooseLane(bucket: TokenBucket | undefined, objects: number, now
   if (objects <= tokens) return { lane: 'interactive', bucket: { tokens: tokens - objects, at: now } };
   return { lane: 'bulk', bucket: { tokens, at: now } };
 }
+
+/**
+ * The bucket after an interactive batch of `objects` was not accepted after all (its publish
+ * failed): its objects are the portal's share again, within the burst. A bulk batch took nothing.
+ */
+export function returnLaneShare(bucket: TokenBucket | undefined, lane: Lane, objects: number, share: LaneShare): TokenBucket | undefined {
+  if (!bucket || lane !== 'interactive' || share.objectsPerSecond <= 0) return bucket;
+  return { tokens: Math.min(share.burstObjects, bucket.tokens + objects), at: bucket.at };
+}

@@ -151,6 +151,22 @@ describe('AcceptSyncBatchUseCase', () => {
     expect(broker.published.map(({ lane }) => lane)).toEqual(['interactive', 'bulk', 'interactive']);
   });
 
+  it('when an interactive batch cannot be published, then its lane share is the portal’s again: the retry stays interactive', async () => {
+    const shared = new AcceptSyncBatchUseCase({
+      broker: asBroker(broker),
+      stores: asRepositories({ stores }).stores,
+      logger: recordingLogger().logger,
+      lanes: new LaneShares({ objectsPerSecond: 1, burstObjects: 2 }, () => 0),
+    });
+    const two = aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'a' }), aV2Message({ externalObjectId: 'b' })], 'eu');
+    broker.failNextPublishes(1);
+
+    await expect(shared.acceptV2(tenant, two)).rejects.toMatchObject({ status: 503 });
+    await shared.acceptV2(tenant, two);
+
+    expect(broker.published.map(({ lane }) => lane)).toEqual(['interactive']);
+  });
+
   describe('intake pace', () => {
     const other = aTenant({ portalId: tenant.portalId + 1 });
     const full = aV2Submission(

@@ -36,7 +36,7 @@ export class AcceptSyncBatchUseCase {
   private readonly stores: Pick<StoreRepository, 'find'>;
   private readonly logger: Logger;
   private readonly knownStores: TtlCache<boolean>;
-  private readonly lanes: Pick<LaneShares, 'laneFor'>;
+  private readonly lanes: Pick<LaneShares, 'laneFor' | 'giveBack'>;
   private readonly intake: Pick<IntakePace, 'admit' | 'giveBack'>;
 
   constructor(options: {
@@ -47,7 +47,7 @@ export class AcceptSyncBatchUseCase {
     /** Stores found lately (default: none remembered). */
     knownStores?: TtlCache<boolean>;
     /** Each portal's share of the interactive lanes (default: one lane). */
-    lanes?: Pick<LaneShares, 'laneFor'>;
+    lanes?: Pick<LaneShares, 'laneFor' | 'giveBack'>;
     /** Each portal's pace of intake (default: none). */
     intake?: Pick<IntakePace, 'admit' | 'giveBack'>;
   }) {
@@ -55,7 +55,7 @@ export class AcceptSyncBatchUseCase {
     this.stores = options.stores;
     this.logger = options.logger;
     this.knownStores = options.knownStores ?? new TtlCache(0);
-    this.lanes = options.lanes ?? { laneFor: () => 'interactive' };
+    this.lanes = options.lanes ?? { laneFor: () => 'interactive', giveBack: () => undefined };
     this.intake = options.intake ?? { admit: async () => undefined, giveBack: async () => undefined };
   }
 
@@ -102,11 +102,12 @@ export class AcceptSyncBatchUseCase {
 
   private async publish({ bytes = 0, signal }: HeldRequest, batch: SyncBatchMessage): Promise<void> {
     await this.intake.admit(batch.tenant.portalId, batch.messages.length, bytes, signal);
+    const lane = this.lanes.laneFor(batch.tenant.portalId, batch.messages.length);
     try {
-      const lane = this.lanes.laneFor(batch.tenant.portalId, batch.messages.length);
       await this.broker.publish(`${TOPICS.syncBatch}.${batch.objectType}`, batch, { lane });
     } catch (error) {
-      // Nothing was accepted, so nothing of the pace was spent: the sender's retry does not wait for it.
+      // Nothing was accepted, so nothing of the pace or the lane share was spent: the sender's retry finds them as they were.
+      this.lanes.giveBack(batch.tenant.portalId, lane, batch.messages.length);
       await this.intake.giveBack(batch.tenant.portalId, batch.messages.length);
       this.logger.error('publishing a sync batch failed', { error: String(error), batchId: batch.batchId });
       throw AppError.unavailable('The batch could not be stored durably, so nothing was accepted; send it again');

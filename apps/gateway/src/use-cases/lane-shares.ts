@@ -1,5 +1,5 @@
 import type { Lane } from '@ecomm-sync/contracts';
-import { bucketIsFull, chooseLane, type LaneShare, type TokenBucket } from '@ecomm-sync/domain';
+import { bucketIsFull, chooseLane, type LaneShare, returnLaneShare, type TokenBucket } from '@ecomm-sync/domain';
 import { PortalBuckets } from './portal-buckets';
 
 /**
@@ -23,5 +23,11 @@ export class LaneShares {
     const { lane, bucket } = chooseLane(this.buckets.get(portalId, now), objects, now, this.share);
     this.buckets.set(portalId, bucket);
     return lane;
+  }
+
+  /** Gives a portal back the share a batch took in `lane` when it was not accepted after all (its publish failed). */
+  giveBack(portalId: number, lane: Lane, objects: number): void {
+    const returned = returnLaneShare(this.buckets.get(portalId, this.clock()), lane, objects, this.share);
+    if (returned) this.buckets.set(portalId, returned);
   }
 }
