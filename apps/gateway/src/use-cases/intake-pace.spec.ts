@@ -1,3 +1,4 @@
+import { metricsRegistry } from '@ecomm-sync/runtime';
 import { FakeIntakePaceRepository, recordingLogger } from '@ecomm-sync/testing';
 import { IntakePace } from './intake-pace';
 
@@ -58,6 +59,26 @@ describe('IntakePace', () => {
     await expect(pace.admit(1, 200, 1)).resolves.toBeUndefined();
 
     expect(entries).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/intake pace could not be read/) }));
+  });
+
+  it('when batches wait or are refused, then the metrics count them by source and outcome, and the seconds waited', async () => {
+    const count = async (name: string, labels: Record<string, string>) =>
+      (await metricsRegistry.getSingleMetric(name)!.get()).values.find((sample) => Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
+        ?.value ?? 0;
+    const before = {
+      waited: await count('ecomm_intake_paced_total', { source: 'sync', outcome: 'waited' }),
+      refused: await count('ecomm_intake_paced_total', { source: 'sync', outcome: 'refused' }),
+      seconds: await count('ecomm_intake_wait_seconds_total', { source: 'sync' }),
+    };
+    const pace = new IntakePace({ ...options, maxWaitMs: 1000 }, new FakeIntakePaceRepository(), { clock: () => 0, wait: async () => undefined });
+
+    await pace.admit(1, 200, 1); // the burst
+    await pace.admit(1, 200, 1); // waits 1 s
+    await expect(pace.admit(1, 200, 1)).rejects.toMatchObject({ status: 429 });
+
+    expect(await count('ecomm_intake_paced_total', { source: 'sync', outcome: 'waited' })).toBe(before.waited + 1);
+    expect(await count('ecomm_intake_paced_total', { source: 'sync', outcome: 'refused' })).toBe(before.refused + 1);
+    expect(await count('ecomm_intake_wait_seconds_total', { source: 'sync' })).toBe(before.seconds + 1);
   });
 
   it('when the rate is 0, then every batch goes through at once, whatever its size', async () => {

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { IntakePaceRepository } from '@ecomm-sync/data-access';
 import { intakeCostMs, intakeDecision, type IntakeRate, latestIntakeDue } from '@ecomm-sync/domain';
-import { AppError, type Logger } from '@ecomm-sync/runtime';
+import { AppError, type Logger, observeIntakePace } from '@ecomm-sync/runtime';
 
 /** The most objects one sync batch carries (a v1 or v2 request of 200 messages). */
 const LARGEST_BATCH = 200;
@@ -65,21 +65,25 @@ export class IntakePace {
       take = await this.paces.take(portalId, costMs, now, latestIntakeDue(now, this.options));
     } catch (error) {
       this.deps.logger?.warn('the intake pace could not be read; the batch is taken unpaced', { portalId, error: String(error) });
+      observeIntakePace('sync', 'unpaced');
       return;
     }
     const decision = intakeDecision(take, costMs, now, this.options);
     if (!decision.admitted) {
+      observeIntakePace('sync', 'refused');
       throw this.refusal(decision.retryAfterMs, `its batches would wait more than ${this.options.maxWaitMs / 1000} s to be taken in`);
     }
     if (decision.waitMs === 0) return;
     if (this.heldBytes + bytes > this.options.maxHeldBytes) {
       // Nothing is taken: the portal's pace stays as it was.
       await this.giveBack(portalId, objects);
+      observeIntakePace('sync', 'refused');
       throw this.refusal(1000, 'this gateway replica holds as many waiting batches as it may');
     }
     this.heldBytes += bytes;
     try {
       await this.wait(decision.waitMs, signal);
+      observeIntakePace('sync', 'waited', decision.waitMs / 1000);
     } catch (error) {
       await this.giveBack(portalId, objects);
       // Nobody reads this answer; the status (nginx's "client closed request") tells the logs why.

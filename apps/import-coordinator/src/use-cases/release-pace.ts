@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { IntakePaceRepository } from '@ecomm-sync/data-access';
 import { intakeCostMs, intakeDecision, latestIntakeDue, type Refill } from '@ecomm-sync/domain';
-import type { Logger } from '@ecomm-sync/runtime';
+import { type Logger, observeIntakePace } from '@ecomm-sync/runtime';
 
 /** A release is never refused: it waits as long as its portal's pace says. */
 const NO_LONGEST_WAIT = Number.MAX_SAFE_INTEGER / 4;
@@ -36,9 +36,12 @@ export class ReleasePace {
       take = await this.paces.take(portalId, costMs, now, latestIntakeDue(now, this.rate));
     } catch (error) {
       this.deps.logger?.warn('the intake pace could not be read; the page is released unpaced', { portalId, error: String(error) });
+      observeIntakePace('import', 'unpaced');
       return;
     }
     const decision = intakeDecision(take, costMs, now, this.rate);
-    if (decision.admitted && decision.waitMs > 0) await (this.deps.wait ?? delay)(decision.waitMs);
+    if (!decision.admitted || decision.waitMs === 0) return;
+    await (this.deps.wait ?? delay)(decision.waitMs);
+    observeIntakePace('import', 'waited', decision.waitMs / 1000);
   }
 }

@@ -14,6 +14,7 @@ export {
   countCrmRequest,
   countCrmRequestLog,
   observeBudgetWait,
+  observeIntakePace,
   registerQueueDepths,
 } from './metrics';
 export type { QueueDepth, Settlement } from './metrics';

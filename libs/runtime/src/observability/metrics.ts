@@ -119,6 +119,24 @@ export function observeBudgetWait(account: string, seconds: number): void {
   crmBudgetWaitSeconds.inc({ account: label }, seconds);
 }
 
+const intakePaced = new client.Counter({
+  name: 'ecomm_intake_paced_total',
+  help: "Sync batches (source sync) and import pages (source import) their portal's intake pace held, by outcome (waited; refused: 429; unpaced: the pace could not be read, so it went through at once)",
+  labelNames: ['source', 'outcome'],
+});
+const intakeWaitSeconds = new client.Counter({
+  name: 'ecomm_intake_wait_seconds_total',
+  help: "Time sync batches and import pages waited for their portal's intake pace, by source (sync, import)",
+  labelNames: ['source'],
+});
+
+/** One batch or page the intake pace held (decision 0057): it waited `seconds`, was refused, or went through unpaced. */
+export function observeIntakePace(source: 'sync' | 'import', outcome: 'waited' | 'refused' | 'unpaced', seconds = 0): void {
+  if (!enabled) return;
+  intakePaced.inc({ source, outcome });
+  if (seconds > 0) intakeWaitSeconds.inc({ source }, seconds);
+}
+
 const crmRequestLogEntries = new client.Counter({
   name: 'ecomm_crm_request_log_entries_total',
   help: 'CRM exchanges handed to the CRM request log, by outcome (written; dropped: its buffer was full; write_failed: the database refused the batch)',
