@@ -1,4 +1,4 @@
-import { intakeCostMs, intakeDecision, type IntakeDecision, latestIntakeDue, returnIntake, takeIntake } from './intake-pace';
+import { intakeCostMs, intakeDecision, type IntakeDecision, largestIntakeTake, latestIntakeDue, returnIntake, takeIntake } from './intake-pace';
 
 // 1,000 objects a second, a burst of 2,000 (2 s of the rate): a portal whose `due` is d ms ahead
 // holds 2,000 − d objects.
@@ -23,6 +23,15 @@ describe('the intake pace', () => {
     ['when the wait would be longer than the longest then it is refused and takes nothing', 6900, 200, 0, { admitted: false, retryAfterMs: 100 }, 6900],
     ['when a batch is bigger than the burst then it waits for the rest', undefined, 2500, 0, { admitted: true, waitMs: 500 }, 2500],
     [
+      'when the stored due lies beyond what any take leaves (a replica’s clock ran ahead) then it is read as now: one bad clock does not hold the portal',
+      3_600_000,
+      200,
+      0,
+      { admitted: true, waitMs: 0 },
+      200,
+    ],
+    ['when the stored due lies just within the skew beyond the latest then it is still honoured', 7900, 1, 0, { admitted: false, retryAfterMs: 901 }, 7900],
+    [
       'when this replica’s clock is behind the one that took last then its batch waits longer by the difference and due still only grows',
       6990,
       20,
@@ -36,17 +45,34 @@ describe('the intake pace', () => {
     expect(take.due).toBe(dueAfter);
   });
 
+  it('when the rate does not divide a second exactly (1,500 a second) and a batch fills the burst exactly then it does not wait a rounding millisecond', () => {
+    const odd = { objectsPerSecond: 1500, burstObjects: 400, maxWaitMs: 10_000 };
+    let due: number | undefined;
+    for (let now = 0; now < 100_000; now += 400_000 / 1500) {
+      const cost = intakeCostMs(400, odd);
+      const take = takeIntake(due, cost, now, latestIntakeDue(now, odd));
+      due = take.due;
+      expect(intakeDecision(take, cost, now, odd)).toEqual({ admitted: true, waitMs: 0 });
+    }
+  });
+
+  it.each([
+    [{ objectsPerSecond: 2000, burstObjects: 400, maxWaitMs: 10_000 }, 20_400],
+    [{ objectsPerSecond: 20, burstObjects: 0, maxWaitMs: 10_000 }, 200],
+  ])('when the rate is %p then one take is granted at most %p objects', (rate, largest) => {
+    expect(largestIntakeTake(rate)).toBe(largest);
+  });
+
   it('when the rate is 0 then every batch is taken at once (no pace)', () => {
     expect(intakeDecision({ taken: true, due: 1e9 }, 0, 0, { objectsPerSecond: 0, burstObjects: 0, maxWaitMs: 0 })).toEqual({ admitted: true, waitMs: 0 });
   });
 
   it.each<[string, number, number]>([
     ['when a waiting batch is given up, then its objects are the portal’s again', 2400, 2200],
-    ['when the portal went idle since, then the return only makes its due more past: it holds its burst, no more', 100, -100],
+    ['when less than the batch is still ahead, then due comes back to now: the portal holds its burst, no more', 1100, 1000],
+    ['when the portal went idle since, then nothing is returned', 100, 100],
   ])('%s', (_, due, after) => {
-    expect(returnIntake(due, 200)).toBe(after);
-    // The next take starts from now at the earliest whatever was returned.
-    expect(takeIntake(after, 200, 1000, latestIntakeDue(1000, rate)).due).toBe(Math.max(after, 1000) + 200);
+    expect(returnIntake(due, 200, 1000)).toBe(after);
   });
 
   it('when a flood meets a steady sender then the flood is spaced at the rate and the steady sender never waits', () => {

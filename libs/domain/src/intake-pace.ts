@@ -1,7 +1,7 @@
 import type { Refill } from './token-bucket';
 
 /**
- * How fast one portal's sync batches are taken in (docs/decisions/0057-intake-paced-per-portal.md).
+ * How fast one portal's sync batches and import pages are taken in (docs/decisions/0057-intake-paced-per-portal.md).
  * Each portal has a bucket of objects that refills at `objectsPerSecond` up to `burstObjects`. A
  * batch that fits is taken at once. One that does not is held until the bucket would have refilled
  * for it, and takes its objects now (the bucket goes into debt), so batches sent at once are spaced
@@ -10,9 +10,9 @@ import type { Refill } from './token-bucket';
  *
  * The bucket is kept as one time, `due`: when everything the portal was let in would have been
  * taken at its rate (a generic cell-rate algorithm). A portal whose `due` is past holds its whole
- * burst; one whose `due` is `d` ms ahead holds `burst − d × rate` objects. One number that only
- * grows by what a batch takes is what lets every gateway replica share a portal's pace with two
- * atomic writes (decision 57, addendum of 2026-11-28).
+ * burst; one whose `due` is `d` ms ahead holds `burst − d × rate` objects. One number moved by
+ * conditional atomic writes is what lets every replica share a portal's pace (decision 57,
+ * addendum of 2026-11-28).
  */
 export interface IntakeRate extends Refill {
   maxWaitMs: number;
@@ -26,6 +26,11 @@ export interface IntakeTake {
 
 export type IntakeDecision = { admitted: true; waitMs: number } | { admitted: false; retryAfterMs: number };
 
+/** How far a stored `due` may lie beyond what any take leaves, for replicas' clocks that disagree a little. */
+export const INTAKE_SKEW_MS = 1_000;
+/** Below a microsecond a wait is arithmetic, not the rate: rates like 1,500 a second do not divide exactly. */
+const ROUNDING_MS = 1e-3;
+
 /** How long the portal's rate needs for `objects` (ms): what a batch adds to its portal's `due`. */
 export function intakeCostMs(objects: number, rate: IntakeRate): number {
   return (objects * 1000) / rate.objectsPerSecond;
@@ -36,20 +41,38 @@ export function latestIntakeDue(now: number, rate: IntakeRate): number {
   return now + (rate.burstObjects * 1000) / rate.objectsPerSecond + rate.maxWaitMs;
 }
 
-/**
- * The rule every store of the pace keeps (the shared one in two atomic writes): the batch's cost
- * is added from `now` at the earliest (an idle portal's past is not banked beyond its burst), unless
- * the portal's `due` would then pass `latestDue`; then nothing is taken (its `due` is answered as
- * raised to `now`, as a store has it after a refusal).
- */
-export function takeIntake(due: number | undefined, costMs: number, now: number, latestDue: number): IntakeTake {
-  const start = Math.max(due ?? now, now);
-  return start + costMs <= latestDue ? { taken: true, due: start + costMs } : { taken: false, due: start };
+/** The most objects one take can ever be granted: a batch or page beyond it is taken in parts. */
+export function largestIntakeTake(rate: IntakeRate): number {
+  return Math.floor(rate.burstObjects + (rate.objectsPerSecond * rate.maxWaitMs) / 1000);
 }
 
-/** A portal's `due` after a taken batch of `costMs` was given up before it was published: its objects are the portal's again. */
-export function returnIntake(due: number, costMs: number): number {
-  return due - costMs;
+/**
+ * Where a take at `now` starts from: the portal's `due`, but never before now (an idle portal's
+ * past is not banked beyond its burst), and not a `due` no take can leave (beyond `latestDue` and
+ * the skew): a replica whose clock ran ahead wrote it, and one bad clock must not hold every
+ * replica's batches of the portal.
+ */
+export function intakeStart(due: number | undefined, now: number, latestDue: number): number {
+  if (due === undefined || due < now || due > latestDue + INTAKE_SKEW_MS) return now;
+  return due;
+}
+
+/**
+ * The rule every store of the pace keeps (the shared one in atomic conditional writes): the
+ * batch's cost is added from intakeStart, unless the portal's `due` would then pass `latestDue`;
+ * then nothing is taken, and its `due` is answered as the take would have started from.
+ */
+export function takeIntake(due: number | undefined, costMs: number, now: number, latestDue: number): IntakeTake {
+  const start = intakeStart(due, now, latestDue);
+  return start <= latestDue - costMs ? { taken: true, due: start + costMs } : { taken: false, due: start };
+}
+
+/**
+ * A portal's `due` after a taken batch of `costMs` was given up before it was published: its
+ * objects are the portal's again, but the portal holds no more than its burst (`due` not before now).
+ */
+export function returnIntake(due: number, costMs: number, now: number): number {
+  return due <= now ? due : Math.max(now, due - costMs);
 }
 
 /**
@@ -60,6 +83,6 @@ export function intakeDecision(take: IntakeTake, costMs: number, now: number, ra
   if (rate.objectsPerSecond <= 0) return { admitted: true, waitMs: 0 };
   const burstMs = (rate.burstObjects * 1000) / rate.objectsPerSecond;
   const after = take.taken ? take.due : Math.max(take.due, now) + costMs;
-  const waitMs = Math.max(0, Math.ceil(after - now - burstMs));
+  const waitMs = Math.max(0, Math.ceil(after - now - burstMs - ROUNDING_MS));
   return take.taken ? { admitted: true, waitMs } : { admitted: false, retryAfterMs: Math.max(1, waitMs - rate.maxWaitMs) };
 }

@@ -8,11 +8,14 @@ describe('IntakePace', () => {
   /** A pace whose clock stands still and whose waits stay open until released. */
   function heldPace(overrides: Partial<typeof options> = {}) {
     const held: (() => void)[] = [];
+    const waits: number[] = [];
     let onHeld: (() => void) | undefined;
-    const pace = new IntakePace({ ...options, ...overrides }, new FakeIntakePaceRepository(), {
+    const paces = new FakeIntakePaceRepository();
+    const pace = new IntakePace({ ...options, ...overrides }, paces, {
       clock: () => 0,
-      wait: () =>
+      wait: (ms) =>
         new Promise<void>((resolve) => {
+          waits.push(ms);
           held.push(resolve);
           onHeld?.();
         }),
@@ -26,7 +29,7 @@ describe('IntakePace', () => {
       await untilHeld();
       held.shift()?.();
     };
-    return { pace, untilHeld, releaseNext };
+    return { pace, paces, waits, untilHeld, releaseNext };
   }
 
   it.each([
@@ -51,14 +54,29 @@ describe('IntakePace', () => {
     expect(waits).toEqual(['second 1000', 'first 1500']);
   });
 
-  it('when the pace cannot be read, then the batch is taken at once and the warning says so', async () => {
+  it('when the pace cannot be read, then the batch is taken at once, the warning says so, and for a few seconds batches go through without asking', async () => {
     const { logger, entries } = recordingLogger();
-    const broken = { take: async () => Promise.reject(new Error('connection closed')), giveBack: async () => undefined };
-    const pace = new IntakePace(options, broken, { clock: () => 0, wait: async () => Promise.reject(new Error('must not wait')), logger });
+    let now = 0;
+    let asked = 0;
+    const broken = { take: async () => (asked++, Promise.reject(new Error('connection closed'))), giveBack: async () => undefined };
+    const pace = new IntakePace(options, broken, { clock: () => now, wait: async () => Promise.reject(new Error('must not wait')), logger });
 
     await expect(pace.admit(1, 200, 1)).resolves.toBeUndefined();
+    now = 4_999;
+    await expect(pace.admit(1, 200, 1)).resolves.toBeUndefined();
+    expect(asked).toBe(1);
+    now = 5_000;
+    await expect(pace.admit(1, 200, 1)).resolves.toBeUndefined();
+    expect(asked).toBe(2);
 
-    expect(entries).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/intake pace could not be read/) }));
+    expect(entries.filter((entry) => /intake pace could not be read/.test(String(entry.message)))).toHaveLength(2);
+  });
+
+  it('when the database does not answer within the time-box, then the batch goes through unpaced rather than wait for it', async () => {
+    const silent = { take: () => new Promise<never>(() => undefined), giveBack: async () => undefined };
+    const pace = new IntakePace(options, silent, { clock: () => 0, wait: async () => Promise.reject(new Error('must not wait')), takeTimeoutMs: 10 });
+
+    await expect(pace.admit(1, 200, 1)).resolves.toBeUndefined();
   });
 
   it('when batches wait or are refused, then the metrics count them by source and outcome, and the seconds waited', async () => {
@@ -87,7 +105,7 @@ describe('IntakePace', () => {
   });
 
   it('when waiting batches hold the most bytes the replica may hold, then the next one that must wait gets 429 at once and takes nothing of the pace', async () => {
-    const { pace, untilHeld, releaseNext } = heldPace();
+    const { pace, paces, waits, untilHeld, releaseNext } = heldPace();
     await pace.admit(1, 200, 60_000); // the burst: no wait
     const held = pace.admit(1, 100, 60_000); // waits 0.5 s, holding 60,000 bytes
     await untilHeld();
@@ -98,12 +116,15 @@ describe('IntakePace', () => {
       headers: { 'retry-after': '1' },
       message: expect.stringMatching(/holds as many waiting batches/),
     });
+    // Portal 2's pace holds its first batch only: its `due` is one burst (1 s) ahead.
+    expect(await paces.find(2)).toBe(1000);
     await releaseNext();
     await held;
     // Portal 2 kept its place: once the bytes are free, its batch waits as it would have.
     const next = pace.admit(2, 200, 50_000);
     await releaseNext();
     await expect(next).resolves.toBeUndefined();
+    expect(waits).toEqual([500, 1000]);
   });
 
   it('when a wait ends, then its bytes are free for the next batch that must wait', async () => {

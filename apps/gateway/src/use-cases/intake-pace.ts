@@ -1,10 +1,23 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { IntakePaceRepository } from '@ecomm-sync/data-access';
-import { intakeCostMs, intakeDecision, type IntakeRate, latestIntakeDue } from '@ecomm-sync/domain';
+import { intakeCostMs, intakeDecision, type IntakeRate, type IntakeTake, latestIntakeDue } from '@ecomm-sync/domain';
 import { AppError, type Logger, observeIntakePace } from '@ecomm-sync/runtime';
 
 /** The most objects one sync batch carries (a v1 or v2 request of 200 messages). */
 const LARGEST_BATCH = 200;
+/** Longest a batch waits for the database's answer about its pace before it goes through unpaced. */
+const TAKE_TIMEOUT_MS = 500;
+/** How long batches go through unpaced, without asking, after the pace could not be read. */
+const UNREADABLE_PAUSE_MS = 5_000;
+
+/** `promise`, or a rejection once `ms` have passed. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 
 export interface IntakePaceOptions extends IntakeRate {
   /** Request bytes this replica holds waiting at most, all portals together; beyond it a batch that must wait gets 429 at once. */
@@ -17,6 +30,8 @@ export interface IntakePaceDeps {
   /** Waits `ms` (default: a timer), ending early with a rejection when `signal` aborts. */
   wait?: (ms: number, signal?: AbortSignal) => Promise<unknown>;
   logger?: Pick<Logger, 'warn'>;
+  /** Longest wait for the database's answer (default 500 ms). */
+  takeTimeoutMs?: number;
 }
 
 /**
@@ -25,11 +40,14 @@ export interface IntakePaceDeps {
  * published, so a backfill sent as fast as the sender can is taken in at the portal's rate however
  * many replicas it is spread over, and the 204 still means accepted; one that would wait longer
  * than maxWaitMs, or while this replica already holds maxHeldBytes of waiting requests, gets 429
- * with Retry-After. When the database cannot be asked, batches are taken unpaced: the pace
- * protects other portals' latency, never at the cost of refusing work that could be accepted.
+ * with Retry-After. When the database cannot be asked (within TAKE_TIMEOUT_MS), batches are taken
+ * unpaced for a few seconds: the pace protects other portals' latency, never at the cost of
+ * refusing work that could be accepted.
  */
 export class IntakePace {
   private heldBytes = 0;
+  /** Until when batches go through unpaced without asking, after the pace could not be read (clock time). */
+  private unreadableUntil = 0;
   private readonly clock: () => number;
   private readonly wait: (ms: number, signal?: AbortSignal) => Promise<unknown>;
 
@@ -60,26 +78,19 @@ export class IntakePace {
     if (this.options.objectsPerSecond <= 0) return;
     const now = this.clock();
     const costMs = intakeCostMs(objects, this.options);
-    let take;
-    try {
-      take = await this.paces.take(portalId, costMs, now, latestIntakeDue(now, this.options));
-    } catch (error) {
-      this.deps.logger?.warn('the intake pace could not be read; the batch is taken unpaced', { portalId, error: String(error) });
-      observeIntakePace('sync', 'unpaced');
-      return;
-    }
-    const decision = intakeDecision(take, costMs, now, this.options);
+    // A replica that holds all it may takes only what needs no wait: a batch that would wait is refused without being charged.
+    const full = this.heldBytes + bytes > this.options.maxHeldBytes;
+    const rate = full ? { ...this.options, maxWaitMs: 0 } : this.options;
+    const take = await this.taken(portalId, costMs, now, latestIntakeDue(now, rate));
+    if (!take) return;
+    const decision = intakeDecision(take, costMs, now, rate);
     if (!decision.admitted) {
       observeIntakePace('sync', 'refused');
-      throw this.refusal(decision.retryAfterMs, `its batches would wait more than ${this.options.maxWaitMs / 1000} s to be taken in`);
+      throw full
+        ? this.refusal(1000, 'this gateway replica holds as many waiting batches as it may')
+        : this.refusal(decision.retryAfterMs, `its batches would wait more than ${this.options.maxWaitMs / 1000} s to be taken in`);
     }
     if (decision.waitMs === 0) return;
-    if (this.heldBytes + bytes > this.options.maxHeldBytes) {
-      // Nothing is taken: the portal's pace stays as it was.
-      await this.giveBack(portalId, objects);
-      observeIntakePace('sync', 'refused');
-      throw this.refusal(1000, 'this gateway replica holds as many waiting batches as it may');
-    }
     this.heldBytes += bytes;
     try {
       await this.wait(decision.waitMs, signal);
@@ -97,12 +108,35 @@ export class IntakePace {
 
   /** Gives a portal back the objects of an admitted batch that was not accepted after all (its publish failed, or it was given up). */
   async giveBack(portalId: number, objects: number): Promise<void> {
-    if (this.options.objectsPerSecond <= 0) return;
+    if (this.options.objectsPerSecond <= 0 || this.clock() < this.unreadableUntil) return;
     try {
-      await this.paces.giveBack(portalId, intakeCostMs(objects, this.options));
+      await this.paces.giveBack(portalId, intakeCostMs(objects, this.options), this.clock());
     } catch (error) {
       // The portal's next batches wait the longer for it, nothing worse.
       this.deps.logger?.warn('the intake pace could not be given back', { portalId, error: String(error) });
+    }
+  }
+
+  /**
+   * The store's answer, or null when it cannot be had soon: then the batch goes through unpaced, and
+   * for the next few seconds every batch does, without asking (a database that is away must not
+   * add its timeout to every request, nor a warning per batch).
+   */
+  private async taken(portalId: number, costMs: number, now: number, latestDue: number): Promise<IntakeTake | null> {
+    if (now < this.unreadableUntil) {
+      observeIntakePace('sync', 'unpaced');
+      return null;
+    }
+    try {
+      return await within(this.paces.take(portalId, costMs, now, latestDue), this.deps.takeTimeoutMs ?? TAKE_TIMEOUT_MS);
+    } catch (error) {
+      this.unreadableUntil = now + UNREADABLE_PAUSE_MS;
+      this.deps.logger?.warn(`the intake pace could not be read; batches are taken unpaced for ${UNREADABLE_PAUSE_MS / 1000} s`, {
+        portalId,
+        error: String(error),
+      });
+      observeIntakePace('sync', 'unpaced');
+      return null;
     }
   }
 

@@ -1,9 +1,10 @@
 import { Schema, type Connection } from 'mongoose';
 
 /**
- * A portal's intake pace, shared by every gateway replica (decision 57): `due` is when everything
- * the portal was let in would have been taken at its rate (epoch ms). One small document per portal
- * that ever sent a sync batch while the pace was on; nothing else reads it, so it has no index but `_id`.
+ * A portal's intake pace, shared by every gateway and import-coordinator replica (decision 57):
+ * `due` is when everything the portal was let in would have been taken at its rate (epoch ms). One
+ * small document per portal that ever sent while the pace was on; nothing else reads it, so it has
+ * no index but `_id`.
  */
 const intakePaceSchema = new Schema(
   {

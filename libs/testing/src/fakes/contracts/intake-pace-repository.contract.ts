@@ -42,13 +42,28 @@ export function describeIntakePaceRepositoryContract(name: string, make: () => P
       expect(await paces.take(portalId, 10_000, 2_000, 6_000)).toEqual({ taken: false, due: 2_000 });
     });
 
-    it('when a taken batch is given back, then its cost is the portal’s again; a portal never seen is unchanged', async () => {
+    it('when a portal’s first batch is bigger than any take, then it is refused and nothing is stored', async () => {
+      expect(await paces.take(portalId, 10_000, 1_000, 5_000)).toEqual({ taken: false, due: 1_000 });
+      expect(await paces.find(portalId)).toBeNull();
+    });
+
+    it('when the stored due lies beyond what any take leaves (a replica’s clock ran ahead), then the take starts from now; within the skew it is honoured', async () => {
+      await paces.take(portalId, 100, 1_000_000, 1_003_700); // a replica an hour ahead stored 1,000,100
+      expect(await paces.take(portalId, 100, 1_000, 5_000)).toEqual({ taken: true, due: 1_100 });
+      const near = aPortalId();
+      await paces.take(near, 5_800, 0, 6_000); // stored 5,800: within 5,000 + the skew of now's latest
+      expect(await paces.take(near, 100, 0, 5_000)).toEqual({ taken: false, due: 5_800 });
+    });
+
+    it('when a taken batch is given back, then its cost is the portal’s again, never to before now; a portal never seen is unchanged', async () => {
       await paces.take(portalId, 100, 1_000, 5_000);
       await paces.take(portalId, 200, 1_000, 5_000);
-      await paces.giveBack(portalId, 200);
+      await paces.giveBack(portalId, 200, 1_000);
       expect(await paces.find(portalId)).toBe(1_100);
+      await paces.giveBack(portalId, 200, 1_050);
+      expect(await paces.find(portalId)).toBe(1_050);
       const other = aPortalId();
-      await paces.giveBack(other, 200);
+      await paces.giveBack(other, 200, 1_000);
       expect(await paces.find(other)).toBeNull();
     });
 

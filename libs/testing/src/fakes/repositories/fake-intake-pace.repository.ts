@@ -8,13 +8,13 @@ export class FakeIntakePaceRepository implements PublicOf<IntakePaceRepository> 
 
   async take(portalId: number, costMs: number, now: number, latestDue: number): Promise<IntakeTake> {
     const take = takeIntake(this.paces.get(portalId), costMs, now, latestDue);
-    this.paces.set(portalId, take.due);
+    if (take.taken) this.paces.set(portalId, take.due);
     return take;
   }
 
-  async giveBack(portalId: number, costMs: number): Promise<void> {
+  async giveBack(portalId: number, costMs: number, now: number): Promise<void> {
     const due = this.paces.get(portalId);
-    if (due !== undefined) this.paces.set(portalId, returnIntake(due, costMs));
+    if (due !== undefined) this.paces.set(portalId, returnIntake(due, costMs, now));
   }
 
   async find(portalId: number): Promise<number | null> {
