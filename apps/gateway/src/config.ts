@@ -47,11 +47,6 @@ export const gatewayConfigSchema = {
     format: 'int',
     default: 32 * 1024 * 1024,
   },
-  INTAKE_MAX_WAIT_MS: {
-    doc: "longest a batch waits for its portal's intake pace; one that would wait longer gets 429 with Retry-After and nothing of it is accepted",
-    format: 'int',
-    default: 10_000,
-  },
   AUTH_FAILURE_LIMIT: {
     doc: 'failed authentications (401) one client address, one presented credential or one OAuth client_id may make per AUTH_FAILURE_WINDOW_MS in one gateway replica (0: no limit); over it, a failing request gets 429 with Retry-After instead of 401; a right credential always goes through',
     format: 'int',

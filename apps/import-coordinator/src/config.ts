@@ -7,7 +7,7 @@ export const importCoordinatorConfigSchema = {
   ...intakePaceKeys,
   IMPORT_COORDINATOR_HEALTH_PORT: { doc: 'port of the health endpoints (/healthz, /readyz)', format: 'port', default: 3203 },
   IMPORT_RELEASE_CHECK_INTERVAL_MS: {
-    doc: 'how often complete imports whose release did not finish (a lost event, a crash) are released again',
+    doc: 'how often complete imports whose release did not finish (a lost event, a crash, a stop) are released again, and how long a release may go without progress before another releaser takes it over',
     format: 'int',
     default: 30000,
   },

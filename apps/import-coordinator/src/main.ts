@@ -8,8 +8,8 @@ const validateEvent = createValidator(importEventMessageSchema, 'message');
 
 /**
  * The import state machine (SPEC.md "Import (v1, application mode)"): webhook requests, answers,
- * and the release of complete imports. Failure policy: a message that fails its schema is
- * dead-lettered at once; other failures are retried (every step is idempotent).
+ * and the release of complete imports, paced per portal (decision 57). Failure policy: a message
+ * that fails its schema is dead-lettered at once; other failures are retried (every step is idempotent).
  */
 runService({
   name: 'import-coordinator',
@@ -17,17 +17,23 @@ runService({
   healthPort: (config) => config.IMPORT_COORDINATOR_HEALTH_PORT,
   start: async ({ config, logger, database, broker, onStop }) => {
     const pace = new ReleasePace(
-      { objectsPerSecond: config.INTAKE_OBJECTS_PER_SECOND, burstObjects: config.INTAKE_BURST_OBJECTS },
+      { objectsPerSecond: config.INTAKE_OBJECTS_PER_SECOND, burstObjects: config.INTAKE_BURST_OBJECTS, maxWaitMs: config.INTAKE_MAX_WAIT_MS },
       database.repositories.intakePaces,
       { logger },
     );
-    const coordinator = new CoordinateImportsUseCase(database.repositories, broker, logger, Date.now, pace);
+    const coordinator = new CoordinateImportsUseCase(database.repositories, broker, logger, {
+      pace,
+      lookBackMs: config.IMPORT_RELEASE_CHECK_INTERVAL_MS,
+    });
     await broker.consume<ImportEventMessage>('import-coordinator.events', ({ body }) => coordinator.handle(body), validateEvent);
     const stopChecking = runPeriodically(
       config.IMPORT_RELEASE_CHECK_INTERVAL_MS,
       () => coordinator.releaseUnfinished(config.IMPORT_RELEASE_CHECK_INTERVAL_MS),
       (error) => logger.warn('releasing unfinished imports failed', { error: String(error) }),
     );
-    onStop(stopChecking); // a release in progress finishes before the broker closes
+    onStop(stopChecking); // the check in progress ends before the broker closes
+    // First (stops run last registered first): a release waiting for its portal's pace ends where it
+    // is, and the next replica's check resumes it once this one's hold is older than its look-back.
+    onStop(async () => coordinator.stop());
   },
 });

@@ -128,6 +128,30 @@ describe('importTransition', () => {
       anImport({ status: 'complete', completedAt: T, releasedThrough: 'LINE_ITEM:done', releasedAt: T + 2, releaseProgressAt: T + 2 }),
       [],
     ],
+    [
+      'a releaser claims a complete import nobody released yet',
+      'it holds the release from then on and releases',
+      anImport({ status: 'complete', completedAt: T }),
+      { kind: 'release-claimed', at: T + 5, staleBefore: T - 25 },
+      anImport({ status: 'complete', completedAt: T, releaseProgressAt: T + 5 }),
+      [{ kind: 'release' }],
+    ],
+    [
+      'a releaser claims a release whose releaser last progressed before the look-back',
+      'it takes it over where it stopped',
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3', releaseProgressAt: T + 1 }),
+      { kind: 'release-claimed', at: T + 40, staleBefore: T + 10 },
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3', releaseProgressAt: T + 40 }),
+      [{ kind: 'release' }],
+    ],
+    [
+      'the releaser waits for its portal’s pace and says it still holds the release',
+      'its claim stays fresh',
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3', releaseProgressAt: T + 1 }),
+      { kind: 'release-held', at: T + 9 },
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3', releaseProgressAt: T + 9 }),
+      [],
+    ],
   ])('when %s, then %s', (_when, _then, state, event, next, effects) => {
     expect(importTransition(state, event)).toEqual({ next, effects });
   });
@@ -153,6 +177,25 @@ describe('importTransition', () => {
       'a released import gets a late release step, then it stays released',
       anImport({ status: 'complete', completedAt: T, releasedThrough: 'LINE_ITEM:done', releasedAt: T + 2 }),
       { kind: 'release-progressed', through: 'CONTACT:1', done: false, at: T + 3 },
+      [],
+    ],
+    [
+      'a second releaser claims a release whose releaser progressed within the look-back, then it is not granted',
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3', releaseProgressAt: T + 20 }),
+      { kind: 'release-claimed', at: T + 25, staleBefore: T + 10 },
+      [],
+    ],
+    [
+      'a releaser claims a released import, then it is not granted',
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'LINE_ITEM:done', releasedAt: T + 2, releaseProgressAt: T + 2 }),
+      { kind: 'release-claimed', at: T + 60, staleBefore: T + 30 },
+      [],
+    ],
+    ['a releaser claims an import still receiving, then it is not granted', receiving({ 1: 3 }), { kind: 'release-claimed', at: T, staleBefore: T - 30 }, []],
+    [
+      'a late holder of a released import says it still holds it, then it stays released',
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'LINE_ITEM:done', releasedAt: T + 2, releaseProgressAt: T + 2 }),
+      { kind: 'release-held', at: T + 9 },
       [],
     ],
   ])('when %s, and the state is unchanged', (_case, state, event, effects) => {

@@ -44,12 +44,16 @@ export type ImportEvent =
   | { kind: 'failed'; reason: string }
   | { kind: 'page-received'; objectType: ObjectType; pageNumber: number; itemCount: number }
   | { kind: 'end-received'; objectType: ObjectType; pageCount: number; itemCount: number; at: number }
-  | { kind: 'release-progressed'; through: string; done: boolean; at: number };
+  | { kind: 'release-progressed'; through: string; done: boolean; at: number }
+  /** A releaser asks to take the release: granted unless another progressed after `staleBefore`. */
+  | { kind: 'release-claimed'; at: number; staleBefore: number }
+  /** The releaser still works (it waits for its portal's pace): its claim stays fresh. */
+  | { kind: 'release-held'; at: number };
 
 export type ImportEffect =
   /** Have the initialization webhook sent. */
   | { kind: 'request-webhook' }
-  /** Every type ended: release the import's messages to the mapper. */
+  /** Every type ended (or a releaser's claim was granted): release the import's messages to the mapper. */
   | { kind: 'release' }
   | { kind: 'report-failure'; reason: string };
 
@@ -110,7 +114,24 @@ export function importTransition<S extends ImportState>(state: S, event: ImportE
       return endReceived(state, event);
     case 'release-progressed':
       return releaseProgressed(state, event);
+    case 'release-claimed':
+      return releaseIsStale(state, event.staleBefore)
+        ? { next: { ...state, releaseProgressAt: event.at }, effects: [{ kind: 'release' }] }
+        : { next: state, effects: [] };
+    case 'release-held':
+      return releaseIsOpen(state) ? { next: { ...state, releaseProgressAt: event.at }, effects: [] } : { next: state, effects: [] };
   }
+}
+
+const releaseIsOpen = (state: ImportState) => state.status === 'complete' && state.releasedAt === null;
+
+/**
+ * Whether an import's release is left to whoever takes it: complete, not released, and no releaser
+ * progressed (or held it) after `staleBefore`. One releaser at a time, even across replicas and a
+ * redelivered completion; one that stopped (a crash, a stop) leaves it stale after the look-back.
+ */
+export function releaseIsStale(state: ImportState, staleBefore: number): boolean {
+  return releaseIsOpen(state) && (state.releaseProgressAt === null || state.releaseProgressAt <= staleBefore);
 }
 
 const isOpen = (state: ImportState) => state.status === 'initialized' || state.status === 'receiving';

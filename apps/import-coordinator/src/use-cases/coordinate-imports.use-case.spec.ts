@@ -33,7 +33,7 @@ describe('CoordinateImportsUseCase', () => {
   beforeEach(() => {
     imports = new FakeImportRepository();
     broker = new FakeBroker();
-    useCase = new CoordinateImportsUseCase(asRepositories({ imports }), broker, recordingLogger().logger, () => NOW);
+    useCase = new CoordinateImportsUseCase(asRepositories({ imports }), broker, recordingLogger().logger, { clock: () => NOW });
   });
 
   const page = (objectType: ObjectType, pageNumber: number, itemCount: number): ImportEvent => ({ kind: 'page-received', objectType, pageNumber, itemCount });
@@ -211,7 +211,7 @@ describe('CoordinateImportsUseCase', () => {
 
     it('when a release stopped after a page, then it resumes after that page and sends nothing twice', async () => {
       const record = await anImportIn('complete');
-      await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'CONTACT:1', done: false, at: NOW });
+      await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'CONTACT:1', done: false, at: NOW - 60_000 });
 
       await useCase.handle({ kind: 'import-completed', importId: record.importId });
 
@@ -226,11 +226,11 @@ describe('CoordinateImportsUseCase', () => {
       await completed(record);
       const waits: { ms: number; publishedBefore: number }[] = [];
       // 2 objects a second, 2 at once: the first page goes at once, each next one a second later.
-      const pace = new ReleasePace({ objectsPerSecond: 2, burstObjects: 2 }, new FakeIntakePaceRepository(), {
+      const pace = new ReleasePace({ objectsPerSecond: 2, burstObjects: 2, maxWaitMs: 10_000 }, new FakeIntakePaceRepository(), {
         clock: () => NOW,
         wait: async (ms) => void waits.push({ ms, publishedBefore: broker.published.length }),
       });
-      const paced = new CoordinateImportsUseCase(asRepositories({ imports }), broker, recordingLogger().logger, () => NOW, pace);
+      const paced = new CoordinateImportsUseCase(asRepositories({ imports }), broker, recordingLogger().logger, { clock: () => NOW, pace });
 
       await paced.handle({ kind: 'import-completed', importId: record.importId });
 
@@ -239,6 +239,69 @@ describe('CoordinateImportsUseCase', () => {
         { ms: 2000, publishedBefore: 2 },
       ]);
       expect(broker.published).toHaveLength(3);
+    });
+
+    it('when a second releaser comes while the first holds the release (a redelivered completion), then it releases nothing', async () => {
+      const record = await anImportIn('complete');
+      await moveImport(imports, record.importId, { kind: 'release-held', at: NOW - 1_000 });
+
+      await useCase.handle({ kind: 'import-completed', importId: record.importId });
+
+      expect(broker.published).toEqual([]);
+      expect((await imports.findById(record.importId))!.releasedAt).toBeNull();
+    });
+
+    it('when a page cannot be published, then nothing more is paced or sent, its objects are the portal’s pace again, and the release fails to be retried', async () => {
+      const record = await anImportIn('initialized', { types: { PRODUCT: anImportTypeState('PRODUCT') } });
+      for (let pageNumber = 1; pageNumber <= 3; pageNumber++) await received(record, 'PRODUCT', pageNumber, [item(`p-${pageNumber}`)]);
+      await completed(record);
+      const paces = new FakeIntakePaceRepository();
+      const pace = new ReleasePace({ objectsPerSecond: 1, burstObjects: 10, maxWaitMs: 10_000 }, paces, { clock: () => NOW, wait: async () => undefined });
+      const paced = new CoordinateImportsUseCase(asRepositories({ imports }), broker, recordingLogger().logger, { clock: () => NOW, pace });
+      broker.failNextPublishes(1);
+
+      await expect(paced.handle({ kind: 'import-completed', importId: record.importId })).rejects.toThrow(/publishing failed/);
+
+      expect(broker.published).toEqual([]);
+      // What the pages took of the pace (1 s each at 1 a second) was given back.
+      expect(await paces.find(record.tenant.portalId)).toBe(NOW);
+      expect((await imports.findById(record.importId))!.releasedAt).toBeNull();
+    });
+
+    it('when the service stops while a release waits for its portal’s pace, then the release ends quietly where it is', async () => {
+      const record = await anImportIn('complete');
+      const { logger, entries } = recordingLogger();
+      const pace = {
+        take: (_portalId: number, _objects: number, signal?: AbortSignal) =>
+          new Promise<void>((_, reject) => {
+            if (signal?.aborted) reject(new Error('stopped'));
+            signal?.addEventListener('abort', () => reject(new Error('stopped')));
+          }),
+        giveBack: async () => undefined,
+      };
+      const paced = new CoordinateImportsUseCase(asRepositories({ imports }), broker, logger, { clock: () => NOW, pace });
+
+      const releasing = paced.handle({ kind: 'import-completed', importId: record.importId });
+      paced.stop();
+
+      await expect(releasing).resolves.toBeUndefined();
+      expect(broker.published).toEqual([]);
+      expect((await imports.findById(record.importId))!.releasedAt).toBeNull();
+      expect(entries).toContainEqual(expect.objectContaining({ message: expect.stringMatching(/stopped with the service/) }));
+    });
+
+    it('when one unfinished import fails to release, then the others are still released and the failure is logged', async () => {
+      const first = await anImportIn('complete');
+      const second = await anImportIn('complete', { importStartedAt: NOW - 5_000 });
+      const { logger, entries } = recordingLogger();
+      const checking = new CoordinateImportsUseCase(asRepositories({ imports }), broker, logger, { clock: () => NOW });
+      broker.failNextPublishes(1);
+
+      await checking.releaseUnfinished(500);
+
+      const released = [(await imports.findById(first.importId))!.releasedAt, (await imports.findById(second.importId))!.releasedAt];
+      expect(released.sort()).toEqual([NOW, null].sort());
+      expect(entries).toContainEqual(expect.objectContaining({ level: 'warn', message: 'releasing an unfinished import failed' }));
     });
 
     it('when a type has more pages than one read takes, then every page goes out once, in page order', async () => {

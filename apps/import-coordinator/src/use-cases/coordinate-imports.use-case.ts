@@ -18,6 +18,8 @@ import type { ReleasePace } from './release-pace';
 const validateAnswer = createValidator(importInitializationResponseSchema, 'answer');
 
 const PAGES_PER_READ = 20;
+/** Unfinished imports the periodic check releases at once. */
+const RELEASES_AT_ONCE = 3;
 
 /**
  * The import's asynchronous side: has the initialization webhook sent (through the
@@ -27,14 +29,33 @@ const PAGES_PER_READ = 20;
  * (libs/domain, decision 49). The release is resumable and idempotent (each page is one batch
  * with a fixed id), and each page waits for its portal's intake pace (decision 57) before it goes out.
  */
+export interface CoordinateImportsOptions {
+  clock?: () => number;
+  /** Each page waits for its portal's intake pace (default: none). */
+  pace?: Pick<ReleasePace, 'take' | 'giveBack'>;
+  /**
+   * How long a release may go without progress before another releaser may take it over (default
+   * 30 s, the periodic check's interval). The releaser says it still holds it three times as often.
+   */
+  lookBackMs?: number;
+}
+
 export class CoordinateImportsUseCase {
+  private readonly clock: () => number;
+  private readonly pace: Pick<ReleasePace, 'take' | 'giveBack'>;
+  private readonly lookBackMs: number;
+  private readonly stopping = new AbortController();
+
   constructor(
     private readonly repositories: Pick<Repositories, 'imports'>,
     private readonly broker: Pick<Broker, 'publish'>,
     private readonly logger: Logger,
-    private readonly clock: () => number = Date.now,
-    private readonly pace: Pick<ReleasePace, 'take'> = { take: async () => undefined },
-  ) {}
+    options: CoordinateImportsOptions = {},
+  ) {
+    this.clock = options.clock ?? Date.now;
+    this.pace = options.pace ?? { take: async () => undefined, giveBack: async () => undefined };
+    this.lookBackMs = options.lookBackMs ?? 30_000;
+  }
 
   async handle(event: ImportEventMessage): Promise<void> {
     switch (event.kind) {
@@ -47,9 +68,26 @@ export class CoordinateImportsUseCase {
     }
   }
 
-  /** Releases complete imports whose release did not finish (a lost event or a crash). */
+  /**
+   * Releases complete imports whose release did not finish and nobody holds (a lost event, a crash,
+   * a stop), a few at once: one import waiting minutes for its portal's pace does not hold up another's.
+   */
   async releaseUnfinished(olderThanMs: number): Promise<void> {
-    for (const found of await this.repositories.imports.unreleased(this.clock() - olderThanMs, 10)) await this.release(found.importId);
+    const unreleased = await this.repositories.imports.unreleased(this.clock() - olderThanMs, 10);
+    const next = unreleased.values();
+    const releaser = async () => {
+      for (const found of next) {
+        await this.release(found.importId, olderThanMs).catch((error) =>
+          this.logger.warn('releasing an unfinished import failed', { importId: found.importId, error: String(error) }),
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(RELEASES_AT_ONCE, unreleased.length) }, releaser));
+  }
+
+  /** Stops releasing (the service stops): a release waiting for its portal's pace ends where it is, for another replica to resume. */
+  stop(): void {
+    this.stopping.abort();
   }
 
   private async requestWebhook(importId: string): Promise<void> {
@@ -82,10 +120,37 @@ export class CoordinateImportsUseCase {
     await this.apply(importId, { kind: 'failed', reason });
   }
 
-  private async release(importId: string): Promise<void> {
-    const found = await this.repositories.imports.findById(importId);
-    const start = found && releaseStart(found);
-    if (!found || !start) return;
+  /**
+   * Releases an import if this releaser can claim it (nobody progressed within the look-back), and
+   * says it still holds it while it works, so that neither the periodic check nor a redelivered
+   * completion starts a second release beside it.
+   */
+  private async release(importId: string, lookBackMs = this.lookBackMs): Promise<void> {
+    const now = this.clock();
+    const claimed = await this.apply(importId, { kind: 'release-claimed', at: now, staleBefore: now - lookBackMs });
+    const start = claimed?.effects.some((effect) => effect.kind === 'release') ? releaseStart(claimed.record) : null;
+    if (!claimed || !start) return;
+    const holding = setInterval(
+      () =>
+        void this.apply(importId, { kind: 'release-held', at: this.clock() }).catch((error) =>
+          this.logger.warn('holding an import release failed', { importId, error: String(error) }),
+        ),
+      Math.max(1, Math.floor(lookBackMs / 3)),
+    );
+    holding.unref();
+    try {
+      await this.releaseFrom(claimed.record, start);
+    } catch (error) {
+      if (!this.stopping.signal.aborted) throw error;
+      this.logger.info('import release stopped with the service; another replica resumes it', { importId });
+    } finally {
+      clearInterval(holding);
+    }
+  }
+
+  private async releaseFrom(found: ImportRecord, start: { objectType: ObjectType; afterPage: number }): Promise<void> {
+    const { importId } = found;
+    const portalId = found.tenant.portalId;
     let released = 0;
     for (const objectType of RELEASE_ORDER.slice(RELEASE_ORDER.indexOf(start.objectType))) {
       if (!found.types[objectType]) continue;
@@ -95,12 +160,21 @@ export class CoordinateImportsUseCase {
         // A page stored but never counted (its request failed after storing it) is not part of the import.
         const counted = pages.filter((page) => isReceivedPage(found, objectType, page.pageNumber));
         const published: Promise<void>[] = [];
+        const publishing = { failed: false };
         for (const page of counted) {
-          await this.pace.take(found.tenant.portalId, page.messages.length);
-          const publishing = this.broker.publish(`${TOPICS.syncBatch}.${objectType}`, this.batchOf(found, objectType, page), { lane: 'bulk' });
-          // Awaited together below; a failure while the next page waits must not go unhandled meanwhile.
-          publishing.catch(() => undefined);
-          published.push(publishing);
+          // After a failed publish nothing more is paced or sent: the message is retried.
+          if (publishing.failed) break;
+          await this.pace.take(portalId, page.messages.length, this.stopping.signal);
+          if (publishing.failed) {
+            void this.pace.giveBack(portalId, page.messages.length);
+            break;
+          }
+          const publish = this.broker.publish(`${TOPICS.syncBatch}.${objectType}`, this.batchOf(found, objectType, page), { lane: 'bulk' });
+          publish.catch(() => {
+            publishing.failed = true;
+            void this.pace.giveBack(portalId, page.messages.length);
+          });
+          published.push(publish);
         }
         await Promise.all(published);
         released += counted.reduce((sum, page) => sum + page.messages.length, 0);

@@ -1,46 +1,98 @@
 import { FakeIntakePaceRepository, recordingLogger } from '@ecomm-sync/testing';
 import { ReleasePace } from './release-pace';
 
-// 200 objects a second, 200 at once: a page of 200 beyond the burst waits 1 s.
-const refill = { objectsPerSecond: 200, burstObjects: 200 };
+// 200 objects a second, 200 at once, a take may wait up to 5 s: a page of 200 beyond the burst waits 1 s.
+const rate = { objectsPerSecond: 200, burstObjects: 200, maxWaitMs: 5000 };
+
+/** A release's pace on a clock that moves only by the waits it records. */
+function pacedRelease(paces = new FakeIntakePaceRepository(), overrides: Partial<typeof rate> = {}) {
+  let now = 0;
+  const waits: number[] = [];
+  const pace = new ReleasePace({ ...rate, ...overrides }, paces, {
+    clock: () => now,
+    wait: async (ms) => {
+      waits.push(ms);
+      now += ms;
+    },
+  });
+  return { pace, paces, waits, at: () => now };
+}
 
 describe('ReleasePace', () => {
-  it('when a release goes beyond its portal’s burst, then each page waits for the rate, however long, and is never refused', async () => {
-    const waits: number[] = [];
-    const pace = new ReleasePace(refill, new FakeIntakePaceRepository(), { clock: () => 0, wait: async (ms) => void waits.push(ms) });
+  it('when a release goes beyond its portal’s burst, then each page waits for the rate', async () => {
+    const { pace, waits } = pacedRelease();
 
     for (let page = 0; page < 4; page++) await pace.take(1, 200);
 
-    expect(waits).toEqual([1000, 2000, 3000]);
+    expect(waits).toEqual([1000, 1000, 1000]);
   });
 
-  it('when the portal’s sync batches took its pace, then the release waits behind them: one pace for both', async () => {
+  it('when the portal’s sync batches took its pace up to the longest wait, then the release waits for room instead of pushing them into 429s', async () => {
     const shared = new FakeIntakePaceRepository();
-    await shared.take(1, 1000, 0, 10_000); // what the gateway took for 200 objects
-    const waits: number[] = [];
-    const pace = new ReleasePace(refill, shared, { clock: () => 0, wait: async (ms) => void waits.push(ms) });
+    await shared.take(1, 6000, 0, 6000); // the gateway's batches: the portal's due is as far as a take may leave it
+    const { pace, waits, at } = pacedRelease(shared);
 
     await pace.take(1, 200);
 
-    expect(waits).toEqual([1000]);
+    // Refused until 1 s of room came back (5 s of wait at most for what it takes), then it waited 5 s for its turn.
+    expect(waits).toEqual([1000, 5000]);
+    expect(await shared.find(1)).toBe(7000);
+    expect(at()).toBe(6000);
   });
 
-  it('when configured with a negative rate, then it refuses to start, saying what to fix', () => {
-    expect(() => new ReleasePace({ objectsPerSecond: -1, burstObjects: 400 }, new FakeIntakePaceRepository())).toThrow(/INTAKE_OBJECTS_PER_SECOND/);
+  it('when a page is bigger than one take can ever be granted, then it is taken in parts, each within the longest wait', async () => {
+    // 20 a second, nothing at once, 5 s at most: one take is granted 100 objects at most.
+    const { pace, waits } = pacedRelease(undefined, { objectsPerSecond: 20, burstObjects: 0 });
+
+    await pace.take(1, 250);
+
+    expect(waits).toEqual([5000, 5000, 2500]);
   });
 
-  it('when the rate is 0, then nothing waits', async () => {
-    const paces = { take: () => Promise.reject(new Error('must not be asked')) };
-    await expect(new ReleasePace({ objectsPerSecond: 0, burstObjects: 0 }, paces).take(1, 200)).resolves.toBeUndefined();
+  it('when the service stops while a page waits, then the take rejects and the page is not released', async () => {
+    const stopping = new AbortController();
+    const pace = new ReleasePace(rate, new FakeIntakePaceRepository(), {
+      clock: () => 0,
+      wait: (_ms, signal) =>
+        new Promise((_, reject) => {
+          if (signal?.aborted) reject(new Error('stopped'));
+          signal?.addEventListener('abort', () => reject(new Error('stopped')));
+        }),
+    });
+    await pace.take(1, 200); // the burst
+
+    const waiting = pace.take(1, 200, stopping.signal);
+    stopping.abort();
+
+    await expect(waiting).rejects.toThrow('stopped');
+  });
+
+  it('when a page that took the pace is not released after all, then its objects are the portal’s again', async () => {
+    const { pace, paces } = pacedRelease();
+    await pace.take(1, 200);
+    await pace.take(1, 200);
+
+    await pace.giveBack(1, 200);
+
+    expect(await paces.find(1)).toBe(1000);
+  });
+
+  it.each([
+    ['a negative rate', { objectsPerSecond: -1 }],
+    ['a pace that can never take one object', { objectsPerSecond: 0.1, burstObjects: 0, maxWaitMs: 1000 }],
+  ])('when configured with %s, then it refuses to start, saying what to fix', (_, overrides) => {
+    expect(() => new ReleasePace({ ...rate, ...overrides }, new FakeIntakePaceRepository())).toThrow(/INTAKE_/);
+  });
+
+  it('when the rate is 0, then nothing waits and the database is not asked', async () => {
+    const paces = { take: () => Promise.reject(new Error('must not be asked')), giveBack: () => Promise.reject(new Error('must not be asked')) };
+    await expect(new ReleasePace({ ...rate, objectsPerSecond: 0 }, paces).take(1, 200)).resolves.toBeUndefined();
   });
 
   it('when the pace cannot be read, then the page goes out unpaced and the warning says so', async () => {
     const { logger, entries } = recordingLogger();
-    const pace = new ReleasePace(
-      refill,
-      { take: () => Promise.reject(new Error('connection closed')) },
-      { wait: () => Promise.reject(new Error('must not wait')), logger },
-    );
+    const broken = { take: () => Promise.reject(new Error('connection closed')), giveBack: async () => undefined };
+    const pace = new ReleasePace(rate, broken, { wait: () => Promise.reject(new Error('must not wait')), logger });
 
     await expect(pace.take(1, 200)).resolves.toBeUndefined();
 

@@ -1,47 +1,81 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { IntakePaceRepository } from '@ecomm-sync/data-access';
-import { intakeCostMs, intakeDecision, latestIntakeDue, type Refill } from '@ecomm-sync/domain';
+import { intakeCostMs, intakeDecision, type IntakeRate, largestIntakeTake, latestIntakeDue } from '@ecomm-sync/domain';
 import { type Logger, observeIntakePace } from '@ecomm-sync/runtime';
 
-/** A release is never refused: it waits as long as its portal's pace says. */
-const NO_LONGEST_WAIT = Number.MAX_SAFE_INTEGER / 4;
+/** Shortest pause before a release asks again for room its portal's pace did not have. */
+const MIN_RETRY_MS = 100;
+
+export interface ReleasePaceDeps {
+  clock?: () => number;
+  /** Waits `ms` (default: a timer), ending early with a rejection when `signal` aborts. */
+  wait?: (ms: number, signal?: AbortSignal) => Promise<unknown>;
+  logger?: Pick<Logger, 'warn'>;
+}
 
 /**
  * An import's release taken in at its portal's intake pace (decision 57): the pace its sync batches
  * meet at the gateway, shared through the database, so that a portal's import of 100,000 objects
- * reaches the mapper no faster than the same objects sent as sync batches, and the portal's own
- * batches wait their share behind it. When the database cannot be asked, a page goes out unpaced.
+ * reaches the mapper no faster than the same objects sent as sync batches. A release is background
+ * work: it is never refused, but it takes its room as a sync batch does (within the same longest
+ * wait), and where there is none it waits and asks again, so it never pushes the portal's sync
+ * batches into 429s. A page bigger than one take can be granted is taken in parts. When the
+ * database cannot be asked, a page goes out unpaced.
  */
 export class ReleasePace {
-  private readonly rate;
+  private readonly clock: () => number;
+  private readonly wait: (ms: number, signal?: AbortSignal) => Promise<unknown>;
 
   constructor(
-    refill: Refill,
-    private readonly paces: Pick<IntakePaceRepository, 'take'>,
-    private readonly deps: { clock?: () => number; wait?: (ms: number) => Promise<unknown>; logger?: Pick<Logger, 'warn'> } = {},
+    private readonly rate: IntakeRate,
+    private readonly paces: Pick<IntakePaceRepository, 'take' | 'giveBack'>,
+    private readonly deps: ReleasePaceDeps = {},
   ) {
-    if (![refill.objectsPerSecond, refill.burstObjects].every((value) => Number.isFinite(value) && value >= 0)) {
-      throw new Error('INTAKE_OBJECTS_PER_SECOND and INTAKE_BURST_OBJECTS must be 0 or more');
+    if (![rate.objectsPerSecond, rate.burstObjects, rate.maxWaitMs].every((value) => Number.isFinite(value) && value >= 0)) {
+      throw new Error('INTAKE_OBJECTS_PER_SECOND, INTAKE_BURST_OBJECTS and INTAKE_MAX_WAIT_MS must be 0 or more');
     }
-    this.rate = { ...refill, maxWaitMs: NO_LONGEST_WAIT };
+    if (rate.objectsPerSecond > 0 && largestIntakeTake(rate) < 1) {
+      throw new Error('INTAKE_BURST_OBJECTS + INTAKE_OBJECTS_PER_SECOND × INTAKE_MAX_WAIT_MS must admit at least one object');
+    }
+    this.clock = deps.clock ?? Date.now;
+    this.wait = deps.wait ?? ((ms, signal) => delay(ms, undefined, { signal }));
   }
 
-  /** Resolves when the portal's next `objects` may be released. */
-  async take(portalId: number, objects: number): Promise<void> {
-    if (this.rate.objectsPerSecond <= 0 || objects === 0) return;
-    const now = (this.deps.clock ?? Date.now)();
-    const costMs = intakeCostMs(objects, this.rate);
-    let take;
-    try {
-      take = await this.paces.take(portalId, costMs, now, latestIntakeDue(now, this.rate));
-    } catch (error) {
-      this.deps.logger?.warn('the intake pace could not be read; the page is released unpaced', { portalId, error: String(error) });
-      observeIntakePace('import', 'unpaced');
-      return;
+  /** Resolves when the portal's next `objects` may be released; rejects when `signal` aborts while it waits. */
+  async take(portalId: number, objects: number, signal?: AbortSignal): Promise<void> {
+    if (this.rate.objectsPerSecond <= 0) return;
+    let waitedMs = 0;
+    for (let left = objects; left > 0;) {
+      signal?.throwIfAborted();
+      const part = Math.min(left, largestIntakeTake(this.rate));
+      const now = this.clock();
+      const costMs = intakeCostMs(part, this.rate);
+      let take;
+      try {
+        take = await this.paces.take(portalId, costMs, now, latestIntakeDue(now, this.rate));
+      } catch (error) {
+        this.deps.logger?.warn('the intake pace could not be read; the page is released unpaced', { portalId, error: String(error) });
+        observeIntakePace('import', 'unpaced');
+        return;
+      }
+      const decision = intakeDecision(take, costMs, now, this.rate);
+      const ms = decision.admitted ? decision.waitMs : Math.max(MIN_RETRY_MS, decision.retryAfterMs);
+      if (ms > 0) {
+        await this.wait(ms, signal);
+        waitedMs += ms;
+      }
+      if (decision.admitted) left -= part;
     }
-    const decision = intakeDecision(take, costMs, now, this.rate);
-    if (!decision.admitted || decision.waitMs === 0) return;
-    await (this.deps.wait ?? delay)(decision.waitMs);
-    observeIntakePace('import', 'waited', decision.waitMs / 1000);
+    if (waitedMs > 0) observeIntakePace('import', 'waited', waitedMs / 1000);
+  }
+
+  /** Gives the portal back what a page took when it was not released after all (its publish failed). */
+  async giveBack(portalId: number, objects: number): Promise<void> {
+    if (this.rate.objectsPerSecond <= 0) return;
+    try {
+      await this.paces.giveBack(portalId, intakeCostMs(objects, this.rate), this.clock());
+    } catch (error) {
+      this.deps.logger?.warn('the intake pace could not be given back', { portalId, error: String(error) });
+    }
   }
 }

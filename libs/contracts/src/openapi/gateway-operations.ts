@@ -45,7 +45,7 @@ const v2Listing = {
 
 /** A sync batch's 429 (decision 57): the credential's rate limit, or the portal's intake pace. */
 const pacedIntake = {
-  429: "Too many requests with this credential, or a batch beyond what the portal's intake pace takes within INTAKE_MAX_WAIT_MS, or while the gateway holds as many waiting batches as it may: nothing of it was accepted; Retry-After says when to send it again",
+  429: "Too many requests with this credential, or a batch beyond what the portal's intake pace (shared with its imports' release) takes within INTAKE_MAX_WAIT_MS, or while the gateway holds as many waiting batches as it may: nothing of it was accepted; Retry-After says when to send it again",
 };
 
 // The operations are a table: one per line (not reflowed by Prettier).

@@ -80,4 +80,9 @@ export const intakePaceKeys = {
     format: 'int',
     default: 400,
   },
+  INTAKE_MAX_WAIT_MS: {
+    doc: "longest a batch waits for its portal's intake pace; one that would wait longer gets 429 with Retry-After and nothing of it is accepted (an import's release waits for room within it instead); the same in every app",
+    format: 'int',
+    default: 10_000,
+  },
 } as const satisfies ConfigSchema;

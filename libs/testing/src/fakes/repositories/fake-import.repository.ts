@@ -9,7 +9,7 @@ import {
   type ImportRepository,
   type WebhookAttempt,
 } from '@ecomm-sync/data-access';
-import { importTransition, type ImportEvent, type ImportState } from '@ecomm-sync/domain';
+import { importTransition, releaseIsStale, type ImportEvent, type ImportState } from '@ecomm-sync/domain';
 import { isObjectId, newObjectId } from '../object-ids';
 import { copy, type PublicOf } from '../public-of';
 import { InMemoryCasStore } from './in-memory-cas-store';
@@ -101,7 +101,7 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
           record.releasedAt === null &&
           record.completedAt !== null &&
           record.completedAt <= before &&
-          (record.releaseProgressAt === null || record.releaseProgressAt <= before),
+          releaseIsStale(record, before),
       )
       .slice(0, limit);
   }
