@@ -1,4 +1,4 @@
-import { intakeCostMs, intakeDecision, type IntakeDecision, largestIntakeTake, latestIntakeDue, returnIntake, takeIntake } from './intake-pace';
+import { intakeCostMs, intakeDecision, type IntakeDecision, intakeLimits, largestIntakeTake, returnIntake, takeIntake } from './intake-pace';
 
 // 1,000 objects a second, a burst of 2,000 (2 s of the rate): a portal whose `due` is d ms ahead
 // holds 2,000 − d objects.
@@ -7,7 +7,7 @@ const rate = { objectsPerSecond: 1000, burstObjects: 2000, maxWaitMs: 5000 };
 /** The rule as a store and the gateway apply it together: take, then decide. */
 function admit(due: number | undefined, objects: number, now: number) {
   const cost = intakeCostMs(objects, rate);
-  const take = takeIntake(due, cost, now, latestIntakeDue(now, rate));
+  const take = takeIntake(due, cost, now, intakeLimits(now, rate));
   return { take, decision: intakeDecision(take, cost, now, rate) };
 }
 
@@ -30,7 +30,15 @@ describe('the intake pace', () => {
       { admitted: true, waitMs: 0 },
       200,
     ],
-    ['when the stored due lies just within the skew beyond the latest then it is still honoured', 7900, 1, 0, { admitted: false, retryAfterMs: 901 }, 7900],
+    ['when the stored due lies beyond this take’s latest but within the skew then it is honoured', 7900, 1, 0, { admitted: false, retryAfterMs: 901 }, 7900],
+    [
+      'when the stored due lies a minute beyond the window (clocks a minute apart) then it is still honoured',
+      66_000,
+      1,
+      0,
+      { admitted: false, retryAfterMs: 59_001 },
+      66_000,
+    ],
     [
       'when this replica’s clock is behind the one that took last then its batch waits longer by the difference and due still only grows',
       6990,
@@ -50,7 +58,7 @@ describe('the intake pace', () => {
     let due: number | undefined;
     for (let now = 0; now < 100_000; now += 400_000 / 1500) {
       const cost = intakeCostMs(400, odd);
-      const take = takeIntake(due, cost, now, latestIntakeDue(now, odd));
+      const take = takeIntake(due, cost, now, intakeLimits(now, odd));
       due = take.due;
       expect(intakeDecision(take, cost, now, odd)).toEqual({ admitted: true, waitMs: 0 });
     }
@@ -61,6 +69,13 @@ describe('the intake pace', () => {
     [{ objectsPerSecond: 20, burstObjects: 0, maxWaitMs: 10_000 }, 200],
   ])('when the rate is %p then one take is granted at most %p objects', (rate, largest) => {
     expect(largestIntakeTake(rate)).toBe(largest);
+  });
+
+  it('when a replica that may not hold another wait takes for a portal with a backlog within its window then it is refused and the backlog stays', () => {
+    const cost = intakeCostMs(200, rate);
+    const take = takeIntake(6000, cost, 0, intakeLimits(0, rate, { noWait: true }));
+    expect(take).toEqual({ taken: false, due: 6000 });
+    expect(intakeDecision(take, cost, 0, { ...rate, maxWaitMs: 0 })).toEqual({ admitted: false, retryAfterMs: 4200 });
   });
 
   it('when the rate is 0 then every batch is taken at once (no pace)', () => {

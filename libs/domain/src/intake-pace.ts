@@ -18,6 +18,15 @@ export interface IntakeRate extends Refill {
   maxWaitMs: number;
 }
 
+/**
+ * The bounds of one take: its `due` may end at `latestDue` at most (the longest wait this batch may
+ * have), and a stored `due` beyond `plausibleUntil` was written by a clock that ran ahead.
+ */
+export interface IntakeLimits {
+  latestDue: number;
+  plausibleUntil: number;
+}
+
 /** What a portal's schedule says after a take: `taken`, and its `due` then (as it was when refused). */
 export interface IntakeTake {
   taken: boolean;
@@ -26,8 +35,12 @@ export interface IntakeTake {
 
 export type IntakeDecision = { admitted: true; waitMs: number } | { admitted: false; retryAfterMs: number };
 
-/** How far a stored `due` may lie beyond what any take leaves, for replicas' clocks that disagree a little. */
-export const INTAKE_SKEW_MS = 1_000;
+/**
+ * How far a stored `due` may lie beyond what any take leaves before it is read as written by a clock
+ * that ran ahead: replicas' clocks disagreeing by less (NTP keeps them within milliseconds) and apps
+ * configured with different longest waits never reset each other's backlog.
+ */
+export const INTAKE_SKEW_MS = 60_000;
 /** Below a microsecond a wait is arithmetic, not the rate: rates like 1,500 a second do not divide exactly. */
 const ROUNDING_MS = 1e-3;
 
@@ -41,6 +54,16 @@ export function latestIntakeDue(now: number, rate: IntakeRate): number {
   return now + (rate.burstObjects * 1000) / rate.objectsPerSecond + rate.maxWaitMs;
 }
 
+/**
+ * The limits of a take at `now`: within the rate's longest wait, or with none at all (`noWait`: a
+ * replica that holds all it may takes only what needs no wait). Plausibility is always the rate's
+ * own window and the skew: a take's own limit never makes another portal's backlog look implausible.
+ */
+export function intakeLimits(now: number, rate: IntakeRate, { noWait = false }: { noWait?: boolean } = {}): IntakeLimits {
+  const plausibleUntil = latestIntakeDue(now, rate) + INTAKE_SKEW_MS;
+  return { latestDue: latestIntakeDue(now, noWait ? { ...rate, maxWaitMs: 0 } : rate), plausibleUntil };
+}
+
 /** The most objects one take can ever be granted: a batch or page beyond it is taken in parts. */
 export function largestIntakeTake(rate: IntakeRate): number {
   return Math.floor(rate.burstObjects + (rate.objectsPerSecond * rate.maxWaitMs) / 1000);
@@ -48,12 +71,12 @@ export function largestIntakeTake(rate: IntakeRate): number {
 
 /**
  * Where a take at `now` starts from: the portal's `due`, but never before now (an idle portal's
- * past is not banked beyond its burst), and not a `due` no take can leave (beyond `latestDue` and
- * the skew): a replica whose clock ran ahead wrote it, and one bad clock must not hold every
- * replica's batches of the portal.
+ * past is not banked beyond its burst), and not a `due` no take can leave (beyond `plausibleUntil`):
+ * a clock that ran ahead wrote it, and one bad clock must not hold every replica's batches of the
+ * portal.
  */
-export function intakeStart(due: number | undefined, now: number, latestDue: number): number {
-  if (due === undefined || due < now || due > latestDue + INTAKE_SKEW_MS) return now;
+export function intakeStart(due: number | undefined, now: number, plausibleUntil: number): number {
+  if (due === undefined || due < now || due > plausibleUntil) return now;
   return due;
 }
 
@@ -62,8 +85,8 @@ export function intakeStart(due: number | undefined, now: number, latestDue: num
  * batch's cost is added from intakeStart, unless the portal's `due` would then pass `latestDue`;
  * then nothing is taken, and its `due` is answered as the take would have started from.
  */
-export function takeIntake(due: number | undefined, costMs: number, now: number, latestDue: number): IntakeTake {
-  const start = intakeStart(due, now, latestDue);
+export function takeIntake(due: number | undefined, costMs: number, now: number, { latestDue, plausibleUntil }: IntakeLimits): IntakeTake {
+  const start = intakeStart(due, now, plausibleUntil);
   return start <= latestDue - costMs ? { taken: true, due: start + costMs } : { taken: false, due: start };
 }
 

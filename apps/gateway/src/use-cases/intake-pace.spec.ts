@@ -58,25 +58,42 @@ describe('IntakePace', () => {
     const { logger, entries } = recordingLogger();
     let now = 0;
     let asked = 0;
-    const broken = { take: async () => (asked++, Promise.reject(new Error('connection closed'))), giveBack: async () => undefined };
+    const broken = {
+      take: async () => (asked++, Promise.reject(Object.assign(new Error('connection closed'), { name: 'MongoNetworkError' }))),
+      giveBack: async () => undefined,
+    };
     const pace = new IntakePace(options, broken, { clock: () => now, wait: async () => Promise.reject(new Error('must not wait')), logger });
 
-    await expect(pace.admit(1, 200, 1)).resolves.toBeUndefined();
+    await expect(pace.admit(1, 200, 1)).resolves.toBe(false);
     now = 4_999;
-    await expect(pace.admit(1, 200, 1)).resolves.toBeUndefined();
+    await expect(pace.admit(1, 200, 1)).resolves.toBe(false);
     expect(asked).toBe(1);
     now = 5_000;
-    await expect(pace.admit(1, 200, 1)).resolves.toBeUndefined();
+    await expect(pace.admit(1, 200, 1)).resolves.toBe(false);
     expect(asked).toBe(2);
 
     expect(entries.filter((entry) => /intake pace could not be read/.test(String(entry.message)))).toHaveLength(2);
+  });
+
+  it('when the store refuses for another reason (replicas contended), then that batch goes through unpaced and the next one asks again', async () => {
+    let asked = 0;
+    const contended = {
+      take: async () => (asked++, Promise.reject(new Error('the intake pace of portal 1 changed under each of 4 tries'))),
+      giveBack: async () => undefined,
+    };
+    const pace = new IntakePace(options, contended, { clock: () => 0, wait: async () => Promise.reject(new Error('must not wait')) });
+
+    await expect(pace.admit(1, 200, 1)).resolves.toBe(false);
+    await expect(pace.admit(1, 200, 1)).resolves.toBe(false);
+
+    expect(asked).toBe(2);
   });
 
   it('when the database does not answer within the time-box, then the batch goes through unpaced rather than wait for it', async () => {
     const silent = { take: () => new Promise<never>(() => undefined), giveBack: async () => undefined };
     const pace = new IntakePace(options, silent, { clock: () => 0, wait: async () => Promise.reject(new Error('must not wait')), takeTimeoutMs: 10 });
 
-    await expect(pace.admit(1, 200, 1)).resolves.toBeUndefined();
+    await expect(pace.admit(1, 200, 1)).resolves.toBe(false);
   });
 
   it('when batches wait or are refused, then the metrics count them by source and outcome, and the seconds waited', async () => {
@@ -123,7 +140,7 @@ describe('IntakePace', () => {
     // Portal 2 kept its place: once the bytes are free, its batch waits as it would have.
     const next = pace.admit(2, 200, 50_000);
     await releaseNext();
-    await expect(next).resolves.toBeUndefined();
+    await expect(next).resolves.toBe(true);
     expect(waits).toEqual([500, 1000]);
   });
 
@@ -135,6 +152,6 @@ describe('IntakePace', () => {
     await first;
     const second = pace.admit(1, 100, 60_000);
     await releaseNext();
-    await expect(second).resolves.toBeUndefined();
+    await expect(second).resolves.toBe(true);
   });
 });

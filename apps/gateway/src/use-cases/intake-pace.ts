@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { IntakePaceRepository } from '@ecomm-sync/data-access';
-import { intakeCostMs, intakeDecision, type IntakeRate, type IntakeTake, latestIntakeDue } from '@ecomm-sync/domain';
+import { intakeCostMs, intakeDecision, type IntakeLimits, intakeLimits, type IntakeRate, type IntakeTake } from '@ecomm-sync/domain';
 import { AppError, type Logger, observeIntakePace } from '@ecomm-sync/runtime';
 
 /** The most objects one sync batch carries (a v1 or v2 request of 200 messages). */
@@ -10,13 +10,20 @@ const TAKE_TIMEOUT_MS = 500;
 /** How long batches go through unpaced, without asking, after the pace could not be read. */
 const UNREADABLE_PAUSE_MS = 5_000;
 
-/** `promise`, or a rejection once `ms` have passed. */
+class NoAnswer extends Error {}
+
+/** `promise`, or a rejection (NoAnswer) once `ms` have passed. */
 function within<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new NoAnswer(`no answer within ${ms} ms`)), ms);
   });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** A database that did not answer in time or cannot be reached (the driver's network and server-selection errors), as opposed to a refusal or a defect. */
+function isUnreachable(error: unknown): boolean {
+  return error instanceof NoAnswer || /^Mongo(Network|ServerSelection|NotConnected|Topology)/.test((error as Error | undefined)?.name ?? '');
 }
 
 export interface IntakePaceOptions extends IntakeRate {
@@ -70,45 +77,39 @@ export class IntakePace {
   }
 
   /**
-   * Resolves when the portal's batch of `objects` (a request of `bytes`) may be published; rejects
-   * with 429 when it may not now, having taken nothing of the portal's pace. `signal` gives the
-   * batch up while it waits (its sender went away): it rejects, and the objects are the portal's again.
+   * Resolves when the portal's batch of `objects` (a request of `bytes`) may be published, with
+   * whether it took the portal's pace (false: no pace, or it went through unpaced); rejects with 429
+   * when it may not now, having taken nothing. `signal` gives the batch up while it waits (its sender
+   * went away): it rejects, and the objects are the portal's again.
    */
-  async admit(portalId: number, objects: number, bytes: number, signal?: AbortSignal): Promise<void> {
-    if (this.options.objectsPerSecond <= 0) return;
-    const now = this.clock();
-    const costMs = intakeCostMs(objects, this.options);
+  async admit(portalId: number, objects: number, bytes: number, signal?: AbortSignal): Promise<boolean> {
+    if (this.options.objectsPerSecond <= 0) return false;
+    // The bytes are held from here, so that concurrent batches see each other's before their takes.
     // A replica that holds all it may takes only what needs no wait: a batch that would wait is refused without being charged.
     const full = this.heldBytes + bytes > this.options.maxHeldBytes;
-    const rate = full ? { ...this.options, maxWaitMs: 0 } : this.options;
-    const take = await this.taken(portalId, costMs, now, latestIntakeDue(now, rate));
-    if (!take) return;
-    const decision = intakeDecision(take, costMs, now, rate);
-    if (!decision.admitted) {
-      observeIntakePace('sync', 'refused');
-      throw full
-        ? this.refusal(1000, 'this gateway replica holds as many waiting batches as it may')
-        : this.refusal(decision.retryAfterMs, `its batches would wait more than ${this.options.maxWaitMs / 1000} s to be taken in`);
-    }
-    if (decision.waitMs === 0) return;
     this.heldBytes += bytes;
     try {
-      await this.wait(decision.waitMs, signal);
-      observeIntakePace('sync', 'waited', decision.waitMs / 1000);
-    } catch (error) {
-      await this.giveBack(portalId, objects);
-      // Nobody reads this answer; the status (nginx's "client closed request") tells the logs why.
-      throw signal?.aborted
-        ? new AppError(499, 'The sender closed the connection while its batch waited for the portal’s intake pace; nothing of it was accepted')
-        : error;
+      const now = this.clock();
+      const costMs = intakeCostMs(objects, this.options);
+      const take = await this.taken(portalId, costMs, now, intakeLimits(now, this.options, { noWait: full }));
+      if (!take) return false;
+      const decision = intakeDecision(take, costMs, now, full ? { ...this.options, maxWaitMs: 0 } : this.options);
+      if (!decision.admitted) {
+        observeIntakePace('sync', 'refused');
+        throw full
+          ? this.refusal(1000, 'this gateway replica holds as many waiting batches as it may')
+          : this.refusal(decision.retryAfterMs, `its batches would wait more than ${this.options.maxWaitMs / 1000} s to be taken in`);
+      }
+      if (decision.waitMs > 0) await this.waitFor(portalId, objects, decision.waitMs, signal);
+      return true;
     } finally {
       this.heldBytes -= bytes;
     }
   }
 
-  /** Gives a portal back the objects of an admitted batch that was not accepted after all (its publish failed, or it was given up). */
+  /** Gives a portal back the objects of an admitted batch that took its pace but was not accepted after all (its publish failed). */
   async giveBack(portalId: number, objects: number): Promise<void> {
-    if (this.options.objectsPerSecond <= 0 || this.clock() < this.unreadableUntil) return;
+    if (this.options.objectsPerSecond <= 0) return;
     try {
       await this.paces.giveBack(portalId, intakeCostMs(objects, this.options), this.clock());
     } catch (error) {
@@ -117,25 +118,43 @@ export class IntakePace {
     }
   }
 
+  private async waitFor(portalId: number, objects: number, waitMs: number, signal?: AbortSignal): Promise<void> {
+    try {
+      await this.wait(waitMs, signal);
+      observeIntakePace('sync', 'waited', waitMs / 1000);
+    } catch (error) {
+      await this.giveBack(portalId, objects);
+      // Nobody reads this answer; the status (nginx's "client closed request") tells the logs why.
+      throw signal?.aborted
+        ? new AppError(499, 'The sender closed the connection while its batch waited for the portal’s intake pace; nothing of it was accepted')
+        : error;
+    }
+  }
+
   /**
-   * The store's answer, or null when it cannot be had soon: then the batch goes through unpaced, and
-   * for the next few seconds every batch does, without asking (a database that is away must not
-   * add its timeout to every request, nor a warning per batch).
+   * The store's answer, or null when it cannot be had: then the batch goes through unpaced. A
+   * database that does not answer in time (or cannot be reached) also has every batch of the next
+   * few seconds go through without asking, with one warning, so that its timeout is not added to
+   * every request.
    */
-  private async taken(portalId: number, costMs: number, now: number, latestDue: number): Promise<IntakeTake | null> {
+  private async taken(portalId: number, costMs: number, now: number, limits: IntakeLimits): Promise<IntakeTake | null> {
     if (now < this.unreadableUntil) {
       observeIntakePace('sync', 'unpaced');
       return null;
     }
     try {
-      return await within(this.paces.take(portalId, costMs, now, latestDue), this.deps.takeTimeoutMs ?? TAKE_TIMEOUT_MS);
+      return await within(this.paces.take(portalId, costMs, now, limits), this.deps.takeTimeoutMs ?? TAKE_TIMEOUT_MS);
     } catch (error) {
-      this.unreadableUntil = now + UNREADABLE_PAUSE_MS;
-      this.deps.logger?.warn(`the intake pace could not be read; batches are taken unpaced for ${UNREADABLE_PAUSE_MS / 1000} s`, {
-        portalId,
-        error: String(error),
-      });
       observeIntakePace('sync', 'unpaced');
+      if (!isUnreachable(error)) {
+        this.deps.logger?.warn('the intake pace could not be taken; the batch is taken unpaced', { portalId, error: String(error) });
+      } else if (this.clock() >= this.unreadableUntil) {
+        this.unreadableUntil = this.clock() + UNREADABLE_PAUSE_MS;
+        this.deps.logger?.warn(`the intake pace could not be read; batches are taken unpaced for ${UNREADABLE_PAUSE_MS / 1000} s`, {
+          portalId,
+          error: String(error),
+        });
+      }
       return null;
     }
   }

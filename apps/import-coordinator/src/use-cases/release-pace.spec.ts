@@ -29,7 +29,7 @@ describe('ReleasePace', () => {
 
   it('when the portal’s sync batches took its pace up to the longest wait, then the release waits for room instead of pushing them into 429s', async () => {
     const shared = new FakeIntakePaceRepository();
-    await shared.take(1, 6000, 0, 6000); // the gateway's batches: the portal's due is as far as a take may leave it
+    await shared.take(1, 6000, 0, { latestDue: 6000, plausibleUntil: 66_000 }); // the gateway's batches: the portal's due is as far as a take may leave it
     const { pace, waits, at } = pacedRelease(shared);
 
     await pace.take(1, 200);
@@ -65,6 +65,29 @@ describe('ReleasePace', () => {
     stopping.abort();
 
     await expect(waiting).rejects.toThrow('stopped');
+  });
+
+  it('when the service stops while an admitted page waits for its turn, then what it took is the portal’s again', async () => {
+    const stopping = new AbortController();
+    const paces = new FakeIntakePaceRepository();
+    let onWait: () => void = () => undefined;
+    const waiting = new Promise<void>((resolve) => (onWait = resolve));
+    const pace = new ReleasePace(rate, paces, {
+      clock: () => 0,
+      wait: (_ms, signal) =>
+        new Promise((_, reject) => {
+          onWait();
+          signal?.addEventListener('abort', () => reject(new Error('stopped')));
+        }),
+    });
+    await pace.take(1, 200); // the burst: due 1,000
+
+    const second = pace.take(1, 200, stopping.signal); // taken (due 2,000), waits 1 s
+    await waiting;
+    stopping.abort();
+
+    await expect(second).rejects.toThrow('stopped');
+    expect(await paces.find(1)).toBe(1000);
   });
 
   it('when a page that took the pace is not released after all, then its objects are the portal’s again', async () => {

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { IntakePaceRepository } from '@ecomm-sync/data-access';
-import { intakeCostMs, intakeDecision, type IntakeRate, largestIntakeTake, latestIntakeDue } from '@ecomm-sync/domain';
+import { intakeCostMs, intakeDecision, intakeLimits, type IntakeRate, largestIntakeTake } from '@ecomm-sync/domain';
 import { type Logger, observeIntakePace } from '@ecomm-sync/runtime';
 
 /** Shortest pause before a release asks again for room its portal's pace did not have. */
@@ -41,30 +41,39 @@ export class ReleasePace {
     this.wait = deps.wait ?? ((ms, signal) => delay(ms, undefined, { signal }));
   }
 
-  /** Resolves when the portal's next `objects` may be released; rejects when `signal` aborts while it waits. */
+  /**
+   * Resolves when the portal's next `objects` may be released; rejects when `signal` aborts while it
+   * waits, having given back what it took of them.
+   */
   async take(portalId: number, objects: number, signal?: AbortSignal): Promise<void> {
     if (this.rate.objectsPerSecond <= 0) return;
     let waitedMs = 0;
-    for (let left = objects; left > 0;) {
-      signal?.throwIfAborted();
-      const part = Math.min(left, largestIntakeTake(this.rate));
-      const now = this.clock();
-      const costMs = intakeCostMs(part, this.rate);
-      let take;
-      try {
-        take = await this.paces.take(portalId, costMs, now, latestIntakeDue(now, this.rate));
-      } catch (error) {
-        this.deps.logger?.warn('the intake pace could not be read; the page is released unpaced', { portalId, error: String(error) });
-        observeIntakePace('import', 'unpaced');
-        return;
+    let taken = 0;
+    try {
+      while (taken < objects) {
+        signal?.throwIfAborted();
+        const part = Math.min(objects - taken, largestIntakeTake(this.rate));
+        const now = this.clock();
+        const costMs = intakeCostMs(part, this.rate);
+        let take;
+        try {
+          take = await this.paces.take(portalId, costMs, now, intakeLimits(now, this.rate));
+        } catch (error) {
+          this.deps.logger?.warn('the intake pace could not be read; the page is released unpaced', { portalId, error: String(error) });
+          observeIntakePace('import', 'unpaced');
+          return;
+        }
+        const decision = intakeDecision(take, costMs, now, this.rate);
+        if (decision.admitted) taken += part;
+        const ms = decision.admitted ? decision.waitMs : Math.max(MIN_RETRY_MS, decision.retryAfterMs);
+        if (ms > 0) {
+          await this.wait(ms, signal);
+          waitedMs += ms;
+        }
       }
-      const decision = intakeDecision(take, costMs, now, this.rate);
-      const ms = decision.admitted ? decision.waitMs : Math.max(MIN_RETRY_MS, decision.retryAfterMs);
-      if (ms > 0) {
-        await this.wait(ms, signal);
-        waitedMs += ms;
-      }
-      if (decision.admitted) left -= part;
+    } catch (error) {
+      if (taken > 0) await this.giveBack(portalId, taken);
+      throw error;
     }
     if (waitedMs > 0) observeIntakePace('import', 'waited', waitedMs / 1000);
   }

@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { INTAKE_SKEW_MS, type IntakeTake, takeIntake } from '@ecomm-sync/domain';
+import { type IntakeLimits, type IntakeTake, takeIntake } from '@ecomm-sync/domain';
 import { driverCollection } from '../driver-collection';
 import { intakePaceModel } from '../models/intake-pace.model';
 import { onlyDuplicateKeyErrors } from './duplicate-key';
@@ -23,17 +23,18 @@ export class IntakePaceRepository {
   }
 
   /**
-   * Adds `costMs` to the portal's `due` (from now at the earliest, and from now over a `due` no take
-   * can leave) unless it would pass `latestDue`. Throws when other replicas changed it in every round.
+   * Adds `costMs` to the portal's `due` (from now at the earliest, and from now over a `due` beyond
+   * `plausibleUntil`) unless it would pass `latestDue`. Throws when other replicas changed it in every round.
    */
-  async take(portalId: number, costMs: number, now: number, latestDue: number): Promise<IntakeTake> {
+  async take(portalId: number, costMs: number, now: number, limits: IntakeLimits): Promise<IntakeTake> {
+    const { latestDue, plausibleUntil } = limits;
     const after = { returnDocument: 'after', projection: { due: 1 } } as const;
     for (let round = 0; round < TAKE_ROUNDS; round++) {
       const busy = await this.paces.findOneAndUpdate({ _id: portalId, due: { $gte: now, $lte: latestDue - costMs } }, { $inc: { due: costMs } }, after);
       if (busy) return { taken: true, due: busy.due };
       if (now <= latestDue - costMs) {
         const idle = await this.paces.findOneAndUpdate(
-          { _id: portalId, $or: [{ due: { $lt: now } }, { due: { $gt: latestDue + INTAKE_SKEW_MS } }] },
+          { _id: portalId, $or: [{ due: { $lt: now } }, { due: { $gt: plausibleUntil } }] },
           { $set: { due: now + costMs } },
           after,
         );
@@ -41,11 +42,11 @@ export class IntakePaceRepository {
       }
       const current = await this.paces.findOne({ _id: portalId }, { projection: { due: 1 } });
       if (!current) {
-        const first = takeIntake(undefined, costMs, now, latestDue);
+        const first = takeIntake(undefined, costMs, now, limits);
         if (!first.taken || (await this.insertFirst(portalId, first.due))) return first;
         continue;
       }
-      const take = takeIntake(current.due, costMs, now, latestDue);
+      const take = takeIntake(current.due, costMs, now, limits);
       if (!take.taken) return take;
       // Another replica moved `due` between our writes and this look: try again.
     }

@@ -1,13 +1,13 @@
 import type { IntakePaceRepository } from '@ecomm-sync/data-access';
-import { type IntakeTake, returnIntake, takeIntake } from '@ecomm-sync/domain';
+import { type IntakeLimits, type IntakeTake, returnIntake, takeIntake } from '@ecomm-sync/domain';
 import type { PublicOf } from '../public-of';
 
 /** IntakePaceRepository in memory: each portal's `due`, taken and given back by the rule itself. */
 export class FakeIntakePaceRepository implements PublicOf<IntakePaceRepository> {
   private readonly paces = new Map<number, number>();
 
-  async take(portalId: number, costMs: number, now: number, latestDue: number): Promise<IntakeTake> {
-    const take = takeIntake(this.paces.get(portalId), costMs, now, latestDue);
+  async take(portalId: number, costMs: number, now: number, limits: IntakeLimits): Promise<IntakeTake> {
+    const take = takeIntake(this.paces.get(portalId), costMs, now, limits);
     if (take.taken) this.paces.set(portalId, take.due);
     return take;
   }
