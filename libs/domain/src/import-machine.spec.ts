@@ -152,6 +152,14 @@ describe('importTransition', () => {
       anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3', releaseProgressAt: T + 9 }),
       [],
     ],
+    [
+      'the releaser fails and drops its claim',
+      'the next releaser may claim it at once, where it stopped',
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3', releaseProgressAt: T + 9 }),
+      { kind: 'release-dropped' },
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3', releaseProgressAt: null }),
+      [],
+    ],
   ])('when %s, then %s', (_when, _then, state, event, next, effects) => {
     expect(importTransition(state, event)).toEqual({ next, effects });
   });
@@ -192,6 +200,12 @@ describe('importTransition', () => {
       [],
     ],
     ['a releaser claims an import still receiving, then it is not granted', receiving({ 1: 3 }), { kind: 'release-claimed', at: T, staleBefore: T - 30 }, []],
+    [
+      'a released import’s releaser drops its claim, then it stays released',
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'LINE_ITEM:done', releasedAt: T + 2, releaseProgressAt: T + 2 }),
+      { kind: 'release-dropped' },
+      [],
+    ],
     [
       'a late holder of a released import says it still holds it, then it stays released',
       anImport({ status: 'complete', completedAt: T, releasedThrough: 'LINE_ITEM:done', releasedAt: T + 2, releaseProgressAt: T + 2 }),

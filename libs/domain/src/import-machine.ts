@@ -48,7 +48,9 @@ export type ImportEvent =
   /** A releaser asks to take the release: granted unless another progressed after `staleBefore`. */
   | { kind: 'release-claimed'; at: number; staleBefore: number }
   /** The releaser still works (it waits for its portal's pace): its claim stays fresh. */
-  | { kind: 'release-held'; at: number };
+  | { kind: 'release-held'; at: number }
+  /** The releaser failed (a publish was not confirmed): the next releaser, the retried message's, may claim it at once. */
+  | { kind: 'release-dropped' };
 
 export type ImportEffect =
   /** Have the initialization webhook sent. */
@@ -120,6 +122,10 @@ export function importTransition<S extends ImportState>(state: S, event: ImportE
         : { next: state, effects: [] };
     case 'release-held':
       return releaseIsOpen(state) ? { next: { ...state, releaseProgressAt: event.at }, effects: [] } : { next: state, effects: [] };
+    case 'release-dropped':
+      return releaseIsOpen(state) && state.releaseProgressAt !== null
+        ? { next: { ...state, releaseProgressAt: null }, effects: [] }
+        : { next: state, effects: [] };
   }
 }
 

@@ -17,6 +17,7 @@ import {
   FakeIntakePaceRepository,
   moveImport,
   recordingLogger,
+  waitFor,
 } from '@ecomm-sync/testing';
 import { receivedCounts, type ImportEvent } from '@ecomm-sync/domain';
 import { CoordinateImportsUseCase } from './coordinate-imports.use-case';
@@ -265,7 +266,40 @@ describe('CoordinateImportsUseCase', () => {
       expect(broker.published).toEqual([]);
       // What the pages took of the pace (1 s each at 1 a second) was given back.
       expect(await paces.find(record.tenant.portalId)).toBe(NOW);
-      expect((await imports.findById(record.importId))!.releasedAt).toBeNull();
+      // The claim was dropped: the retried message releases it at once.
+      expect(await imports.findById(record.importId)).toMatchObject({ releasedAt: null, releaseProgressAt: null });
+      await paced.handle({ kind: 'import-completed', importId: record.importId });
+      expect(broker.published).toHaveLength(3);
+    });
+
+    it('when the service has stopped, then a completion claims nothing: the release is left free for another replica', async () => {
+      const record = await anImportIn('complete');
+      useCase.stop();
+
+      await useCase.handle({ kind: 'import-completed', importId: record.importId });
+
+      expect(broker.published).toEqual([]);
+      expect(await imports.findById(record.importId)).toMatchObject({ releasedAt: null, releaseProgressAt: null });
+    });
+
+    it('when a release waits for its portal’s pace, then it says it still holds it, a third of a look-back apart', async () => {
+      const record = await anImportIn('complete');
+      let now = NOW;
+      let release: () => void = () => undefined;
+      const pace = { take: () => new Promise<void>((resolve) => (release = resolve)), giveBack: async () => undefined };
+      const waiting = new CoordinateImportsUseCase(asRepositories({ imports }), broker, recordingLogger().logger, { clock: () => now, pace, lookBackMs: 30 });
+
+      const releasing = waiting.handle({ kind: 'import-completed', importId: record.importId });
+      now = NOW + 1_000;
+      const held = await waitFor(async () => ((await imports.findById(record.importId))!.releaseProgressAt === NOW + 1_000 ? true : undefined), {
+        message: 'the release held at the later time',
+        intervalMs: 5,
+      });
+      release();
+      await releasing;
+
+      expect(held).toBe(true);
+      expect((await imports.findById(record.importId))!.releasedAt).toBe(NOW + 1_000);
     });
 
     it('when the service stops while a release waits for its portal’s pace, then the release ends quietly where it is', async () => {

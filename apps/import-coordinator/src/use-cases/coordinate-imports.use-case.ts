@@ -126,6 +126,8 @@ export class CoordinateImportsUseCase {
    * completion starts a second release beside it.
    */
   private async release(importId: string, lookBackMs = this.lookBackMs): Promise<void> {
+    // A stopping replica claims nothing: its claim would hold the release from the others for a look-back.
+    if (this.stopping.signal.aborted) return;
     const now = this.clock();
     const claimed = await this.apply(importId, { kind: 'release-claimed', at: now, staleBefore: now - lookBackMs });
     const start = claimed?.effects.some((effect) => effect.kind === 'release') ? releaseStart(claimed.record) : null;
@@ -141,8 +143,14 @@ export class CoordinateImportsUseCase {
     try {
       await this.releaseFrom(claimed.record, start);
     } catch (error) {
-      if (!this.stopping.signal.aborted) throw error;
-      this.logger.info('import release stopped with the service; another replica resumes it', { importId });
+      clearInterval(holding);
+      if (this.stopping.signal.aborted) {
+        this.logger.info('import release stopped with the service; another replica resumes it', { importId });
+        return;
+      }
+      // The retried message (or the next check) resumes it at once rather than after the look-back.
+      await this.apply(importId, { kind: 'release-dropped' }).catch(() => undefined);
+      throw error;
     } finally {
       clearInterval(holding);
     }
