@@ -133,16 +133,20 @@ describe('AcceptSyncBatchUseCase', () => {
     expect(broker.published).toEqual([]);
   });
 
-  it('when a portal sends beyond its share of the interactive lane, then the batches beyond it go bulk while another portal stays interactive', async () => {
-    const other = aTenant({ portalId: tenant.portalId + 1 });
-    await stores.upsert(other, { id: 'eu', label: 'Europe' });
-    const shared = new AcceptSyncBatchUseCase({
+  /** A portal's share of the interactive lanes: 2 objects at once, then 1 a second (the clock stands still). */
+  const withLaneShare = () =>
+    new AcceptSyncBatchUseCase({
       broker: asBroker(broker),
       stores: asRepositories({ stores }).stores,
       logger: recordingLogger().logger,
       lanes: new LaneShares({ objectsPerSecond: 1, burstObjects: 2 }, () => 0),
     });
-    const two = aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'a' }), aV2Message({ externalObjectId: 'b' })], 'eu');
+  const two = aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'a' }), aV2Message({ externalObjectId: 'b' })], 'eu');
+
+  it('when a portal sends beyond its share of the interactive lane, then the batches beyond it go bulk while another portal stays interactive', async () => {
+    const other = aTenant({ portalId: tenant.portalId + 1 });
+    await stores.upsert(other, { id: 'eu', label: 'Europe' });
+    const shared = withLaneShare();
 
     await shared.acceptV2(tenant, two);
     await shared.acceptV2(tenant, two);
@@ -152,13 +156,7 @@ describe('AcceptSyncBatchUseCase', () => {
   });
 
   it('when an interactive batch cannot be published, then its lane share is the portal’s again: the retry stays interactive', async () => {
-    const shared = new AcceptSyncBatchUseCase({
-      broker: asBroker(broker),
-      stores: asRepositories({ stores }).stores,
-      logger: recordingLogger().logger,
-      lanes: new LaneShares({ objectsPerSecond: 1, burstObjects: 2 }, () => 0),
-    });
-    const two = aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'a' }), aV2Message({ externalObjectId: 'b' })], 'eu');
+    const shared = withLaneShare();
     broker.failNextPublishes(1);
 
     await expect(shared.acceptV2(tenant, two)).rejects.toMatchObject({ status: 503 });
