@@ -1,4 +1,4 @@
-import { intakeCostMs, intakeDecision, type IntakeDecision, intakeLimits, largestIntakeTake, returnIntake, takeIntake } from './intake-pace';
+import { intakeCostMs, intakeDecision, type IntakeDecision, intakeLimits, intakeRateProblem, largestIntakeTake, returnIntake, takeIntake } from './intake-pace';
 
 // 1,000 objects a second, a burst of 2,000 (2 s of the rate): a portal whose `due` is d ms ahead
 // holds 2,000 − d objects.
@@ -76,6 +76,25 @@ describe('the intake pace', () => {
     const take = takeIntake(6000, cost, 0, intakeLimits(0, rate, { noWait: true }));
     expect(take).toEqual({ taken: false, due: 6000 });
     expect(intakeDecision(take, cost, 0, { ...rate, maxWaitMs: 0 })).toEqual({ admitted: false, retryAfterMs: 4200 });
+  });
+
+  it.each<[string, Parameters<typeof intakeRateProblem>[0], number, RegExp | null]>([
+    ['the defaults, for a whole batch', { objectsPerSecond: 2000, burstObjects: 400, maxWaitMs: 10_000 }, 200, null],
+    ['no pace at all', { objectsPerSecond: 0, burstObjects: 0, maxWaitMs: 0 }, 200, null],
+    ['a negative rate', { objectsPerSecond: -1, burstObjects: 400, maxWaitMs: 10_000 }, 200, /must be 0 or more/],
+    ['a rate that is not a number', { objectsPerSecond: Number.NaN, burstObjects: 400, maxWaitMs: 10_000 }, 1, /must be 0 or more/],
+    [
+      'a pace that can never take a batch of 200',
+      { objectsPerSecond: 10, burstObjects: 100, maxWaitMs: 1000 },
+      200,
+      /must admit 200 objects at once; with 100 \+ 10\/s × 1000 ms/,
+    ],
+    ['a pace that takes one object, for a release', { objectsPerSecond: 10, burstObjects: 100, maxWaitMs: 1000 }, 1, null],
+    ['a pace that can never take one object', { objectsPerSecond: 0.1, burstObjects: 0, maxWaitMs: 1000 }, 1, /must admit 1 object at once/],
+  ])('when the rate is %s then the problem is as expected', (_, rate, wholeObjects, problem) => {
+    const found = intakeRateProblem(rate, wholeObjects);
+    if (problem === null) expect(found).toBeNull();
+    else expect(found).toMatch(problem);
   });
 
   it('when the rate is 0 then every batch is taken at once (no pace)', () => {

@@ -64,6 +64,22 @@ export function intakeLimits(now: number, rate: IntakeRate, { noWait = false }: 
   return { latestDue: latestIntakeDue(now, noWait ? { ...rate, maxWaitMs: 0 } : rate), plausibleUntil };
 }
 
+/**
+ * What is wrong with an intake rate as configured (null: nothing), for an app whose takes must be
+ * granted `wholeObjects` at once: the gateway a whole batch of 200, an import's release one object
+ * (it takes bigger pages in parts). Every app that reads the rate starts only with one that is right.
+ */
+export function intakeRateProblem(rate: IntakeRate, wholeObjects: number): string | null {
+  const { objectsPerSecond, burstObjects, maxWaitMs } = rate;
+  if (![objectsPerSecond, burstObjects, maxWaitMs].every((value) => Number.isFinite(value) && value >= 0)) {
+    return 'INTAKE_OBJECTS_PER_SECOND, INTAKE_BURST_OBJECTS and INTAKE_MAX_WAIT_MS must be 0 or more';
+  }
+  if (objectsPerSecond > 0 && largestIntakeTake(rate) < wholeObjects) {
+    return `INTAKE_BURST_OBJECTS + INTAKE_OBJECTS_PER_SECOND × INTAKE_MAX_WAIT_MS must admit ${wholeObjects} object${wholeObjects === 1 ? '' : 's'} at once; with ${burstObjects} + ${objectsPerSecond}/s × ${maxWaitMs} ms they would be refused forever`;
+  }
+  return null;
+}
+
 /** The most objects one take can ever be granted: a batch or page beyond it is taken in parts. */
 export function largestIntakeTake(rate: IntakeRate): number {
   return Math.floor(rate.burstObjects + (rate.objectsPerSecond * rate.maxWaitMs) / 1000);

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { IntakePaceRepository } from '@ecomm-sync/data-access';
-import { intakeCostMs, intakeDecision, type IntakeLimits, intakeLimits, type IntakeRate, type IntakeTake } from '@ecomm-sync/domain';
+import { intakeCostMs, intakeDecision, type IntakeLimits, intakeLimits, type IntakeRate, intakeRateProblem, type IntakeTake } from '@ecomm-sync/domain';
 import { AppError, type Logger, observeIntakePace } from '@ecomm-sync/runtime';
 
 /** The most objects one sync batch carries (a v1 or v2 request of 200 messages). */
@@ -65,15 +65,9 @@ export class IntakePace {
   ) {
     this.clock = deps.clock ?? Date.now;
     this.wait = deps.wait ?? ((ms, signal) => delay(ms, undefined, { signal }));
-    const { objectsPerSecond, burstObjects, maxWaitMs, maxHeldBytes } = options;
-    if ([objectsPerSecond, burstObjects, maxWaitMs, maxHeldBytes].some((value) => !Number.isFinite(value) || value < 0)) {
-      throw new Error('INTAKE_OBJECTS_PER_SECOND, INTAKE_BURST_OBJECTS, INTAKE_MAX_WAIT_MS and INTAKE_MAX_HELD_BYTES must be 0 or more');
-    }
-    if (objectsPerSecond > 0 && burstObjects + (objectsPerSecond * maxWaitMs) / 1000 < LARGEST_BATCH) {
-      throw new Error(
-        `INTAKE_BURST_OBJECTS + INTAKE_OBJECTS_PER_SECOND × INTAKE_MAX_WAIT_MS must admit a batch of ${LARGEST_BATCH} objects; with ${burstObjects} + ${objectsPerSecond}/s × ${maxWaitMs} ms a whole batch would be refused forever`,
-      );
-    }
+    const problem = intakeRateProblem(options, LARGEST_BATCH);
+    if (problem) throw new Error(problem);
+    if (!Number.isFinite(options.maxHeldBytes) || options.maxHeldBytes < 0) throw new Error('INTAKE_MAX_HELD_BYTES must be 0 or more');
   }
 
   /**

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { IntakePaceRepository } from '@ecomm-sync/data-access';
-import { intakeCostMs, intakeDecision, intakeLimits, type IntakeRate, largestIntakeTake } from '@ecomm-sync/domain';
+import { intakeCostMs, intakeDecision, intakeLimits, type IntakeRate, intakeRateProblem, largestIntakeTake } from '@ecomm-sync/domain';
 import { type Logger, observeIntakePace } from '@ecomm-sync/runtime';
 
 /** Shortest pause before a release asks again for room its portal's pace did not have. */
@@ -18,8 +18,8 @@ export interface ReleasePaceDeps {
  * meet at the gateway, shared through the database, so that a portal's import of 100,000 objects
  * reaches the mapper no faster than the same objects sent as sync batches. A release is background
  * work: it is never refused, but it takes its room as a sync batch does (within the same longest
- * wait), and where there is none it waits and asks again, so it never pushes the portal's sync
- * batches into 429s. A page bigger than one take can be granted is taken in parts. When the
+ * wait), and where there is none it waits and asks again, so it pushes the portal's sync batches
+ * no further than another batch of theirs would. A page bigger than one take can be granted is taken in parts. When the
  * database cannot be asked, a page goes out unpaced.
  */
 export class ReleasePace {
@@ -31,12 +31,8 @@ export class ReleasePace {
     private readonly paces: Pick<IntakePaceRepository, 'take' | 'giveBack'>,
     private readonly deps: ReleasePaceDeps = {},
   ) {
-    if (![rate.objectsPerSecond, rate.burstObjects, rate.maxWaitMs].every((value) => Number.isFinite(value) && value >= 0)) {
-      throw new Error('INTAKE_OBJECTS_PER_SECOND, INTAKE_BURST_OBJECTS and INTAKE_MAX_WAIT_MS must be 0 or more');
-    }
-    if (rate.objectsPerSecond > 0 && largestIntakeTake(rate) < 1) {
-      throw new Error('INTAKE_BURST_OBJECTS + INTAKE_OBJECTS_PER_SECOND × INTAKE_MAX_WAIT_MS must admit at least one object');
-    }
+    const problem = intakeRateProblem(rate, 1);
+    if (problem) throw new Error(problem);
     this.clock = deps.clock ?? Date.now;
     this.wait = deps.wait ?? ((ms, signal) => delay(ms, undefined, { signal }));
   }
