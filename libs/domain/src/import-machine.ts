@@ -34,6 +34,11 @@ export interface ImportState {
    * progresses (a release paced at its portal's intake, decision 57, may take minutes).
    */
   releaseProgressAt: number | null;
+  /**
+   * Whose claim the release is (a token each claim draws): a releaser taken over after it stalled
+   * past the look-back changes nothing more, and learns from the stored import that it lost it.
+   */
+  releaseOwner: string | null;
 }
 
 export type ImportEvent =
@@ -44,13 +49,14 @@ export type ImportEvent =
   | { kind: 'failed'; reason: string }
   | { kind: 'page-received'; objectType: ObjectType; pageNumber: number; itemCount: number }
   | { kind: 'end-received'; objectType: ObjectType; pageCount: number; itemCount: number; at: number }
-  | { kind: 'release-progressed'; through: string; done: boolean; at: number }
-  /** A releaser asks to take the release: granted unless another progressed after `staleBefore`. */
-  | { kind: 'release-claimed'; at: number; staleBefore: number }
+  /** The releaser `owner` released through a page, or all of it (`done`). */
+  | { kind: 'release-progressed'; through: string; done: boolean; at: number; owner: string }
+  /** A releaser asks to take the release as `owner`: granted unless another progressed after `staleBefore`. */
+  | { kind: 'release-claimed'; at: number; staleBefore: number; owner: string }
   /** The releaser still works (it waits for its portal's pace): its claim stays fresh. */
-  | { kind: 'release-held'; at: number }
+  | { kind: 'release-held'; at: number; owner: string }
   /** The releaser failed (a publish was not confirmed): the next releaser, the retried message's, may claim it at once. */
-  | { kind: 'release-dropped' };
+  | { kind: 'release-dropped'; owner: string };
 
 export type ImportEffect =
   /** Have the initialization webhook sent. */
@@ -118,18 +124,26 @@ export function importTransition<S extends ImportState>(state: S, event: ImportE
       return releaseProgressed(state, event);
     case 'release-claimed':
       return releaseIsStale(state, event.staleBefore)
-        ? { next: { ...state, releaseProgressAt: event.at }, effects: [{ kind: 'release' }] }
+        ? { next: { ...state, releaseProgressAt: event.at, releaseOwner: event.owner }, effects: [{ kind: 'release' }] }
         : { next: state, effects: [] };
     case 'release-held':
-      return releaseIsOpen(state) ? { next: { ...state, releaseProgressAt: event.at }, effects: [] } : { next: state, effects: [] };
+      return releaseIsOpen(state) && holdsRelease(state, event.owner)
+        ? { next: { ...state, releaseProgressAt: event.at }, effects: [] }
+        : { next: state, effects: [] };
     case 'release-dropped':
-      return releaseIsOpen(state) && state.releaseProgressAt !== null
-        ? { next: { ...state, releaseProgressAt: null }, effects: [] }
+      return releaseIsOpen(state) && holdsRelease(state, event.owner) && (state.releaseProgressAt !== null || state.releaseOwner !== null)
+        ? { next: { ...state, releaseProgressAt: null, releaseOwner: null }, effects: [] }
         : { next: state, effects: [] };
   }
 }
 
 const releaseIsOpen = (state: ImportState) => state.status === 'complete' && state.releasedAt === null;
+
+/**
+ * Whether `owner` holds the release: its claim is the stored one, or none is stored (an import
+ * claimed before claims had owners). A releaser that finds another owner stored was taken over.
+ */
+export const holdsRelease = (state: ImportState, owner: string): boolean => state.releaseOwner === null || state.releaseOwner === owner;
 
 /**
  * Whether an import's release is left to whoever takes it: complete, not released, and no releaser
@@ -211,6 +225,15 @@ function releaseProgressed<S extends ImportState>(state: S, event: Extract<Impor
   if (state.status !== 'complete') {
     return { refused: { status: 409, message: `Import ${state.importStartedAt} is ${state.status}; only a complete import is released` } };
   }
-  if (state.releasedAt !== null) return { next: state, effects: [] };
-  return { next: { ...state, releasedThrough: event.through, releasedAt: event.done ? event.at : null, releaseProgressAt: event.at }, effects: [] };
+  if (state.releasedAt !== null || !holdsRelease(state, event.owner)) return { next: state, effects: [] };
+  return {
+    next: {
+      ...state,
+      releasedThrough: event.through,
+      releasedAt: event.done ? event.at : null,
+      releaseProgressAt: event.at,
+      releaseOwner: event.done ? null : state.releaseOwner,
+    },
+    effects: [],
+  };
 }

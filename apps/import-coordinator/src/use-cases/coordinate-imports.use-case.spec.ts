@@ -58,7 +58,8 @@ describe('CoordinateImportsUseCase', () => {
     if (state === 'complete' || state === 'released') {
       await moveImport(imports, record.importId, ...endsOf((await imports.findById(record.importId))!, NOW - 1_000));
     }
-    if (state === 'released') await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: NOW - 500 });
+    if (state === 'released')
+      await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: NOW - 500, owner: 'earlier' });
     return (await imports.findById(record.importId))!;
   }
 
@@ -212,7 +213,7 @@ describe('CoordinateImportsUseCase', () => {
 
     it('when a release stopped after a page, then it resumes after that page and sends nothing twice', async () => {
       const record = await anImportIn('complete');
-      await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'CONTACT:1', done: false, at: NOW - 60_000 });
+      await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'CONTACT:1', done: false, at: NOW - 60_000, owner: 'earlier' });
 
       await useCase.handle({ kind: 'import-completed', importId: record.importId });
 
@@ -244,12 +245,64 @@ describe('CoordinateImportsUseCase', () => {
 
     it('when a second releaser comes while the first holds the release (a redelivered completion), then it releases nothing', async () => {
       const record = await anImportIn('complete');
-      await moveImport(imports, record.importId, { kind: 'release-held', at: NOW - 1_000 });
+      await moveImport(imports, record.importId, { kind: 'release-claimed', at: NOW - 1_000, staleBefore: NOW - 31_000, owner: 'first' });
 
       await useCase.handle({ kind: 'import-completed', importId: record.importId });
 
       expect(broker.published).toEqual([]);
       expect((await imports.findById(record.importId))!.releasedAt).toBeNull();
+    });
+
+    it('when a releaser waiting for its portal’s pace finds the release taken over, then it stops without sending and leaves the release to the new owner', async () => {
+      const record = await anImportIn('complete');
+      const { logger, entries } = recordingLogger();
+      let takenOver = false;
+      const pace = {
+        // Stalled past the look-back: another releaser claims the release meanwhile.
+        take: async (_portalId: number, _objects: number, signal?: AbortSignal) => {
+          await moveImport(imports, record.importId, { kind: 'release-claimed', at: NOW, staleBefore: NOW, owner: 'second' });
+          takenOver = true;
+          await new Promise<void>((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason)));
+        },
+        giveBack: async () => undefined,
+      };
+      const stalled = new CoordinateImportsUseCase(asRepositories({ imports }), broker, logger, {
+        clock: () => NOW,
+        pace,
+        lookBackMs: 30,
+        newReleaseOwner: () => 'first',
+      });
+
+      await stalled.handle({ kind: 'import-completed', importId: record.importId });
+
+      expect(takenOver).toBe(true);
+      expect(broker.published).toEqual([]);
+      expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: null, releasedAt: null, releaseOwner: 'second' });
+      expect(entries).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/taken over by another releaser/) }));
+    });
+
+    it('when a releaser finds at its next step that the release was taken over, then it sends no further page and does not mark it released', async () => {
+      const record = await anImportIn('initialized', { types: { PRODUCT: anImportTypeState('PRODUCT') } });
+      for (let pageNumber = 1; pageNumber <= 45; pageNumber++) await received(record, 'PRODUCT', pageNumber, [item(`p-${pageNumber}`)]);
+      await completed(record);
+      let takes = 0;
+      const pace = {
+        take: async () => {
+          if (++takes === 5) await moveImport(imports, record.importId, { kind: 'release-claimed', at: NOW, staleBefore: NOW, owner: 'second' });
+        },
+        giveBack: async () => undefined,
+      };
+      const first = new CoordinateImportsUseCase(asRepositories({ imports }), broker, recordingLogger().logger, {
+        clock: () => NOW,
+        pace,
+        newReleaseOwner: () => 'first',
+      });
+
+      await first.handle({ kind: 'import-completed', importId: record.importId });
+
+      // The pages of the read in hand went out (harmless: each is one batch id); none after it.
+      expect(broker.published).toHaveLength(20);
+      expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: null, releasedAt: null, releaseOwner: 'second' });
     });
 
     it('when a page cannot be published, then nothing more is paced or sent, its objects are the portal’s pace again, and the release fails to be retried', async () => {

@@ -3,21 +3,19 @@ import {
   type ImportEventMessage,
   type ImportInitialization,
   importInitializationResponseSchema,
-  type InboundMessage,
   type ObjectType,
-  type SyncBatchMessage,
   TOPICS,
   type WebhookRequestMessage,
 } from '@ecomm-sync/contracts';
-import { CAS_LOST, COMPARE_AND_SET_RETRY, retryCompareAndSet, type ImportItem, type ImportRecord, type Repositories } from '@ecomm-sync/data-access';
-import { importTransition, isReceivedPage, RELEASE_DONE, RELEASE_ORDER, releaseStart, type ImportEffect, type ImportEvent } from '@ecomm-sync/domain';
+import type { Repositories } from '@ecomm-sync/data-access';
+import type { ImportEvent } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
+import { applyImportEvent } from './apply-import-event';
+import { ImportRelease } from './release-import';
 import type { ReleasePace } from './release-pace';
 
 const validateAnswer = createValidator(importInitializationResponseSchema, 'answer');
-
-const PAGES_PER_READ = 20;
 /** Unfinished imports the periodic check releases at once. */
 const RELEASES_AT_ONCE = 3;
 
@@ -38,13 +36,14 @@ export interface CoordinateImportsOptions {
    * 30 s, the periodic check's interval). The releaser says it still holds it three times as often.
    */
   lookBackMs?: number;
+  /** Draws the token of a release claim (default: a random UUID). */
+  newReleaseOwner?: () => string;
 }
 
 export class CoordinateImportsUseCase {
   private readonly clock: () => number;
-  private readonly pace: Pick<ReleasePace, 'take' | 'giveBack'>;
-  private readonly lookBackMs: number;
   private readonly stopping = new AbortController();
+  private readonly releases: ImportRelease;
 
   constructor(
     private readonly repositories: Pick<Repositories, 'imports'>,
@@ -53,8 +52,16 @@ export class CoordinateImportsUseCase {
     options: CoordinateImportsOptions = {},
   ) {
     this.clock = options.clock ?? Date.now;
-    this.pace = options.pace ?? { take: async () => undefined, giveBack: async () => undefined };
-    this.lookBackMs = options.lookBackMs ?? 30_000;
+    this.releases = new ImportRelease({
+      imports: repositories.imports,
+      broker,
+      logger,
+      clock: this.clock,
+      pace: options.pace ?? { take: async () => undefined, giveBack: async () => undefined },
+      lookBackMs: options.lookBackMs ?? 30_000,
+      stopping: this.stopping.signal,
+      newOwner: options.newReleaseOwner,
+    });
   }
 
   async handle(event: ImportEventMessage): Promise<void> {
@@ -64,7 +71,7 @@ export class CoordinateImportsUseCase {
       case 'webhook-completed':
         return event.ok ? this.recordAnswer(event.requestId, event.body) : this.recordFailure(event.requestId, event.reason);
       case 'import-completed':
-        return this.release(event.importId);
+        return this.releases.release(event.importId);
     }
   }
 
@@ -77,9 +84,9 @@ export class CoordinateImportsUseCase {
     const next = unreleased.values();
     const releaser = async () => {
       for (const found of next) {
-        await this.release(found.importId, olderThanMs).catch((error) =>
-          this.logger.warn('releasing an unfinished import failed', { importId: found.importId, error: String(error) }),
-        );
+        await this.releases
+          .release(found.importId, olderThanMs)
+          .catch((error) => this.logger.warn('releasing an unfinished import failed', { importId: found.importId, error: String(error) }));
       }
     };
     await Promise.all(Array.from({ length: Math.min(RELEASES_AT_ONCE, unreleased.length) }, releaser));
@@ -120,120 +127,7 @@ export class CoordinateImportsUseCase {
     await this.apply(importId, { kind: 'failed', reason });
   }
 
-  /**
-   * Releases an import if this releaser can claim it (nobody progressed within the look-back), and
-   * says it still holds it while it works, so that neither the periodic check nor a redelivered
-   * completion starts a second release beside it.
-   */
-  private async release(importId: string, lookBackMs = this.lookBackMs): Promise<void> {
-    // A stopping replica claims nothing: its claim would hold the release from the others for a look-back.
-    if (this.stopping.signal.aborted) return;
-    const now = this.clock();
-    const claimed = await this.apply(importId, { kind: 'release-claimed', at: now, staleBefore: now - lookBackMs });
-    const start = claimed?.effects.some((effect) => effect.kind === 'release') ? releaseStart(claimed.record) : null;
-    if (!claimed || !start) return;
-    const holding = setInterval(
-      () =>
-        void this.apply(importId, { kind: 'release-held', at: this.clock() }).catch((error) =>
-          this.logger.warn('holding an import release failed', { importId, error: String(error) }),
-        ),
-      Math.max(1, Math.floor(lookBackMs / 3)),
-    );
-    holding.unref();
-    try {
-      await this.releaseFrom(claimed.record, start);
-    } catch (error) {
-      clearInterval(holding);
-      if (this.stopping.signal.aborted) {
-        this.logger.info('import release stopped with the service; another replica resumes it', { importId });
-        return;
-      }
-      // The retried message (or the next check) resumes it at once rather than after the look-back.
-      await this.apply(importId, { kind: 'release-dropped' }).catch(() => undefined);
-      throw error;
-    } finally {
-      clearInterval(holding);
-    }
-  }
-
-  private async releaseFrom(found: ImportRecord, start: { objectType: ObjectType; afterPage: number }): Promise<void> {
-    const { importId } = found;
-    const portalId = found.tenant.portalId;
-    let released = 0;
-    for (const objectType of RELEASE_ORDER.slice(RELEASE_ORDER.indexOf(start.objectType))) {
-      if (!found.types[objectType]) continue;
-      let after = objectType === start.objectType ? start.afterPage : -1;
-      for (;;) {
-        const pages = await this.repositories.imports.pagesOf(importId, objectType, after, PAGES_PER_READ);
-        // A page stored but never counted (its request failed after storing it) is not part of the import.
-        const counted = pages.filter((page) => isReceivedPage(found, objectType, page.pageNumber));
-        const published: Promise<void>[] = [];
-        const publishing = { failed: false };
-        for (const page of counted) {
-          // After a failed publish nothing more is paced or sent: the message is retried.
-          if (publishing.failed) break;
-          await this.pace.take(portalId, page.messages.length, this.stopping.signal);
-          if (publishing.failed) {
-            void this.pace.giveBack(portalId, page.messages.length);
-            break;
-          }
-          const publish = this.broker.publish(`${TOPICS.syncBatch}.${objectType}`, this.batchOf(found, objectType, page), { lane: 'bulk' });
-          publish.catch(() => {
-            publishing.failed = true;
-            void this.pace.giveBack(portalId, page.messages.length);
-          });
-          published.push(publish);
-        }
-        await Promise.all(published);
-        released += counted.reduce((sum, page) => sum + page.messages.length, 0);
-        if (pages.length === 0) break;
-        after = pages[pages.length - 1].pageNumber;
-        await this.apply(importId, { kind: 'release-progressed', through: `${objectType}:${after}`, done: false, at: this.clock() });
-        if (pages.length < PAGES_PER_READ) break;
-      }
-    }
-    await this.apply(importId, { kind: 'release-progressed', through: RELEASE_DONE, done: true, at: this.clock() });
-    this.logger.info('import released', { importId, messages: released });
-  }
-
-  /**
-   * One event on one import: read it, let the import machine decide, write by compare-and-set; a
-   * write that lost to another (a gateway counting pages) is decided again on a fresh read. Null
-   * when there is no such import. A refusal is a defect here, and so is losing every round: both
-   * throw, and the message is retried.
-   */
-  private async apply(importId: string, event: ImportEvent): Promise<{ record: ImportRecord; effects: ImportEffect[] } | null> {
-    const outcome = await retryCompareAndSet(async () => {
-      const found = await this.repositories.imports.findById(importId);
-      if (!found) return null;
-      const transition = importTransition(found, event);
-      if ('refused' in transition) throw new Error(`import ${importId} refused ${event.kind}: ${transition.refused.message}`);
-      const { next, effects } = transition;
-      if (next === found || (await this.repositories.imports.compareAndSet(importId, found.rev, next))) return { record: next, effects };
-      return CAS_LOST;
-    });
-    if (outcome === CAS_LOST) throw new Error(`import ${importId} was changed by others in each of ${COMPARE_AND_SET_RETRY.rounds} tries of ${event.kind}`);
-    for (const effect of outcome?.effects ?? []) {
-      if (effect.kind === 'report-failure') this.logger.warn('import failed', { importId, reason: effect.reason });
-    }
-    return outcome;
-  }
-
-  private batchOf(found: ImportRecord, objectType: ObjectType, page: { pageNumber: number; messages: ImportItem[] }): SyncBatchMessage {
-    return {
-      batchId: `import:${found.importId}:${objectType}:${page.pageNumber}`,
-      tenant: found.tenant,
-      storeId: found.storeId,
-      objectType,
-      source: 'import',
-      receivedAt: this.clock(),
-      messages: page.messages.map((item): InboundMessage => ({
-        externalObjectId: item.externalObjectId,
-        action: 'UPSERT',
-        changedAt: found.importStartedAt,
-        properties: item.properties as InboundMessage['properties'],
-        ...(item.associations ? { associations: item.associations } : {}),
-      })),
-    };
+  private apply(importId: string, event: ImportEvent) {
+    return applyImportEvent(this.repositories.imports, this.logger, importId, event);
   }
 }

@@ -18,6 +18,8 @@ const importSchema = new Schema(
     releasedThrough: { type: String, default: null },
     releasedAt: { type: Number, default: null },
     releaseProgressAt: { type: Number, default: null },
+    /** The releaser whose claim the release is (decision 57): a taken-over releaser's steps change nothing. */
+    releaseOwner: { type: String, default: null },
     createdAt: { type: Number, required: true },
     /** Compare-and-set revision (decision 49): every write names the one it read and bumps it. */
     rev: { type: Number, default: 0 },

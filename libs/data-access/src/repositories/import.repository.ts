@@ -61,6 +61,7 @@ const toImport = (doc: ImportDoc): ImportRecord => ({
   releasedThrough: doc.releasedThrough ?? null,
   releasedAt: doc.releasedAt ?? null,
   releaseProgressAt: doc.releaseProgressAt ?? null,
+  releaseOwner: doc.releaseOwner ?? null,
   createdAt: doc.createdAt,
   rev: doc.rev ?? 0,
 });
@@ -82,7 +83,7 @@ export class ImportRepository {
 
   /** A new import; null when this tenant's store already has one started at that instant. */
   async create(
-    record: Omit<ImportRecord, 'importId' | 'rev' | 'failureReason' | 'completedAt' | 'releasedThrough' | 'releasedAt' | 'releaseProgressAt'>,
+    record: Omit<ImportRecord, 'importId' | 'rev' | 'failureReason' | 'completedAt' | 'releasedThrough' | 'releasedAt' | 'releaseProgressAt' | 'releaseOwner'>,
   ): Promise<ImportRecord | null> {
     const { tenant, ...rest } = record;
     try {
@@ -95,6 +96,7 @@ export class ImportRepository {
         releasedThrough: null,
         releasedAt: null,
         releaseProgressAt: null,
+        releaseOwner: null,
         rev: 0,
       });
       return this.findById(String(insertedId));
@@ -156,11 +158,11 @@ export class ImportRepository {
    */
   async compareAndSet(importId: string, expectedRev: number, next: ImportState): Promise<boolean> {
     if (!Types.ObjectId.isValid(importId)) return false;
-    const { status, types, failureReason, completedAt, releasedThrough, releasedAt, releaseProgressAt } = next;
+    const { status, types, failureReason, completedAt, releasedThrough, releasedAt, releaseProgressAt, releaseOwner } = next;
     const result = await this.imports.collection.updateOne(
       // An import stored before decision 49 has no rev yet: it reads as 0.
       { _id: new Types.ObjectId(importId), rev: expectedRev === 0 ? { $in: [0, null] } : expectedRev },
-      { $set: { status, types, failureReason, completedAt, releasedThrough, releasedAt, releaseProgressAt, rev: expectedRev + 1 } },
+      { $set: { status, types, failureReason, completedAt, releasedThrough, releasedAt, releaseProgressAt, releaseOwner, rev: expectedRev + 1 } },
     );
     return result.matchedCount === 1;
   }

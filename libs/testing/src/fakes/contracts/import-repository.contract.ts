@@ -37,6 +37,7 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
         releasedThrough: null,
         releasedAt: null,
         releaseProgressAt: null,
+        releaseOwner: null,
         rev: 0,
       });
       expect(await imports.findById(record!.importId)).toEqual(record);
@@ -126,10 +127,17 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
       const mine = async (before: number) => (await imports.unreleased(before, 1_000)).filter((found) => found.importId === record.importId);
       expect(await mine(999)).toEqual([]);
       expect(await mine(1_000)).toHaveLength(1);
-      await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'CONTACT:3', done: false, at: 2_000 });
+      await moveImport(imports, record.importId, { kind: 'release-claimed', at: 1_500, staleBefore: 1_000, owner: 'first' });
+      await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'CONTACT:3', done: false, at: 2_000, owner: 'first' });
       expect(await mine(1_999)).toEqual([]);
-      expect(await mine(2_000)).toEqual([expect.objectContaining({ releasedThrough: 'CONTACT:3', releasedAt: null, releaseProgressAt: 2_000 })]);
-      await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: 3_000 });
+      expect(await mine(2_000)).toEqual([
+        expect.objectContaining({ releasedThrough: 'CONTACT:3', releasedAt: null, releaseProgressAt: 2_000, releaseOwner: 'first' }),
+      ]);
+      // Taken over after the look-back: the first releaser's late step changes nothing stored.
+      await moveImport(imports, record.importId, { kind: 'release-claimed', at: 2_600, staleBefore: 2_500, owner: 'second' });
+      await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'DEAL:9', done: false, at: 2_700, owner: 'first' });
+      expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: 'CONTACT:3', releaseProgressAt: 2_600, releaseOwner: 'second' });
+      await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: 3_000, owner: 'second' });
       expect(await mine(3_000)).toEqual([]);
       expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: 'LINE_ITEM:done', releasedAt: 3_000 });
     });

@@ -36,6 +36,7 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
       releasedThrough: null,
       releasedAt: null,
       releaseProgressAt: null,
+      releaseOwner: null,
     });
     return this.findById(importId);
   }
@@ -59,7 +60,7 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
   async compareAndSet(importId: string, expectedRev: number, next: ImportState): Promise<boolean> {
     const current = this.imports.get(importId);
     if (!current) return false;
-    const { status, types, failureReason, completedAt, releasedThrough, releasedAt, releaseProgressAt } = next;
+    const { status, types, failureReason, completedAt, releasedThrough, releasedAt, releaseProgressAt, releaseOwner } = next;
     return this.imports.compareAndSet(importId, expectedRev, {
       ...current.value,
       status,
@@ -69,6 +70,7 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
       releasedThrough,
       releasedAt,
       releaseProgressAt,
+      releaseOwner,
     });
   }
 
