@@ -1,4 +1,5 @@
 export { connectDatabase } from './database';
+export { isDatabaseUnreachable } from './database-errors';
 export { RETIRED_INDEXES, dropRetiredIndexes, type RetiredIndex, type UndroppedIndex } from './retired-indexes';
 export { driverCollection } from './driver-collection';
 export { findIn } from './find-in';

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { IntakePaceRepository } from '@ecomm-sync/data-access';
+import { type IntakePaceRepository, isDatabaseUnreachable } from '@ecomm-sync/data-access';
 import { intakeCostMs, intakeDecision, type IntakeLimits, intakeLimits, type IntakeRate, intakeRateProblem, type IntakeTake } from '@ecomm-sync/domain';
 import { AppError, type Logger, observeIntakePace } from '@ecomm-sync/runtime';
 
@@ -21,10 +21,8 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-/** A database that did not answer in time or cannot be reached (the driver's network and server-selection errors), as opposed to a refusal or a defect. */
-function isUnreachable(error: unknown): boolean {
-  return error instanceof NoAnswer || /^Mongo(Network|ServerSelection|NotConnected|Topology)/.test((error as Error | undefined)?.name ?? '');
-}
+/** A database that did not answer in time or cannot be reached, as opposed to a refusal or a defect. */
+const isUnreachable = (error: unknown): boolean => error instanceof NoAnswer || isDatabaseUnreachable(error);
 
 export interface IntakePaceOptions extends IntakeRate {
   /** Request bytes this replica holds waiting at most, all portals together; beyond it a batch that must wait gets 429 at once. */

@@ -121,4 +121,20 @@ describe('ReleasePace', () => {
 
     expect(entries).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/released unpaced/) }));
   });
+
+  it('when the database cannot be reached, then the take fails, having given back what it took, and nothing goes out unpaced', async () => {
+    const paces = new FakeIntakePaceRepository();
+    let takes = 0;
+    const away = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:27017'), { name: 'MongoServerSelectionError' });
+    const flaky = {
+      take: (...args: Parameters<FakeIntakePaceRepository['take']>) => (++takes === 1 ? paces.take(...args) : Promise.reject(away)),
+      giveBack: (...args: Parameters<FakeIntakePaceRepository['giveBack']>) => paces.giveBack(...args),
+    };
+    // At most 100 objects a take: a page of 200 is taken in two parts, and the second finds the database away.
+    const release = new ReleasePace({ ...rate, burstObjects: 100, maxWaitMs: 0 }, flaky, { clock: () => 0, wait: async () => undefined });
+
+    await expect(release.take(1, 200)).rejects.toThrow(/ECONNREFUSED/);
+
+    expect(await paces.find(1)).toBe(0);
+  });
 });

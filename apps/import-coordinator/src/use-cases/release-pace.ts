@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { IntakePaceRepository } from '@ecomm-sync/data-access';
+import { type IntakePaceRepository, isDatabaseUnreachable } from '@ecomm-sync/data-access';
 import { intakeCostMs, intakeDecision, intakeLimits, type IntakeRate, intakeRateProblem, largestIntakeTake } from '@ecomm-sync/domain';
 import { type Logger, observeIntakePace } from '@ecomm-sync/runtime';
 
@@ -19,8 +19,9 @@ export interface ReleasePaceDeps {
  * reaches the mapper no faster than the same objects sent as sync batches. A release is background
  * work: it is never refused, but it takes its room as a sync batch does (within the same longest
  * wait), and where there is none it waits and asks again, so it pushes the portal's sync batches
- * no further than another batch of theirs would. A page bigger than one take can be granted is taken in parts. When the
- * database cannot be asked, a page goes out unpaced.
+ * no further than another batch of theirs would. A page bigger than one take can be granted is taken
+ * in parts. When the pace cannot be read, a page goes out unpaced; when the database cannot be
+ * reached at all, the release stops (it could not record its progress either) and resumes later.
  */
 export class ReleasePace {
   private readonly clock: () => number;
@@ -55,6 +56,8 @@ export class ReleasePace {
         try {
           take = await this.paces.take(portalId, costMs, now, intakeLimits(now, this.rate));
         } catch (error) {
+          // A database away holds the release's own progress too: it stops, to resume where it was recorded.
+          if (isDatabaseUnreachable(error)) throw error;
           this.deps.logger?.warn('the intake pace could not be read; the page is released unpaced', { portalId, error: String(error) });
           observeIntakePace('import', 'unpaced');
           return;
