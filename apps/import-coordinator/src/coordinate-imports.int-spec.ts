@@ -69,7 +69,12 @@ describe('the import-coordinator on the real repository', () => {
     await receivePage(importId, 'PRODUCT', 1, 1);
     await receivePage(importId, 'PRODUCT', 2, 1);
     await moveImport(imports(), importId, { kind: 'end-received', objectType: 'PRODUCT', pageCount: 2, itemCount: 2, at: NOW - 10_000 });
-    await moveImport(imports(), importId, { kind: 'release-progressed', through: 'PRODUCT:1', done: false, at: NOW - 500, owner: 'earlier' });
+    await moveImport(
+      imports(),
+      importId,
+      { kind: 'release-claimed', at: NOW - 500, staleBefore: NOW - 5_000, owner: 'earlier' },
+      { kind: 'release-progressed', through: 'PRODUCT:1', done: false, at: NOW - 500, owner: 'earlier' },
+    );
 
     await coordinator.releaseUnfinished(1_000);
     expect(broker.published).toEqual([]);

@@ -1,3 +1,4 @@
+import { mongo } from 'mongoose';
 import { isDatabaseUnreachable } from './database-errors';
 
 const named = (name: string, message = 'x') => Object.assign(new Error(message), { name });
@@ -9,6 +10,9 @@ describe('isDatabaseUnreachable', () => {
     ['no server selected in time', named('MongoServerSelectionError'), true],
     ['a client not connected', named('MongoNotConnectedError'), true],
     ['a closed topology', named('MongoTopologyClosedError'), true],
+    ['a cleared connection pool', named('MongoPoolClearedError'), true],
+    ['a subclass of the driver’s network error', new (class extends mongo.MongoNetworkError {})('socket hang up'), true],
+    ['the driver’s server selection error', new mongo.MongoServerSelectionError('Server selection timed out after 10000 ms', {} as never), true],
     [
       'a command mongoose buffered while disconnected',
       named('MongooseError', 'Operation `intake_paces.findOneAndUpdate()` buffering timed out after 10000ms'),

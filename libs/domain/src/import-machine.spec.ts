@@ -116,17 +116,17 @@ describe('importTransition', () => {
     [
       'a complete import is released up to a page',
       'that page is the resume point, and the release is known to progress at that time',
-      anImport({ status: 'complete', completedAt: T }),
+      anImport({ status: 'complete', completedAt: T, releaseOwner: 'r1' }),
       { kind: 'release-progressed', through: 'CONTACT:3', done: false, at: T + 1, owner: 'r1' },
-      anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3', releaseProgressAt: T + 1 }),
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3', releaseProgressAt: T + 1, releaseOwner: 'r1' }),
       [],
     ],
     [
       'the release of a complete import finishes',
       'it is released at that time',
-      anImport({ status: 'complete', completedAt: T, releasedThrough: 'DEAL:4' }),
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'DEAL:4', releaseOwner: 'r1' }),
       { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: T + 2, owner: 'r1' },
-      anImport({ status: 'complete', completedAt: T, releasedThrough: 'LINE_ITEM:done', releasedAt: T + 2, releaseProgressAt: T + 2 }),
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'LINE_ITEM:done', releasedAt: T + 2, releaseProgressAt: T + 2, releaseOwner: 'r1' }),
       [],
     ],
     [
@@ -154,14 +154,6 @@ describe('importTransition', () => {
       [],
     ],
     [
-      'a release claimed before claims had owners is held',
-      'its claim stays fresh',
-      anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3', releaseProgressAt: T + 1 }),
-      { kind: 'release-held', at: T + 9, owner: 'r1' },
-      anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3', releaseProgressAt: T + 9 }),
-      [],
-    ],
-    [
       'the releaser fails and drops its claim',
       'the next releaser may claim it at once, where it stopped',
       anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3', releaseProgressAt: T + 9, releaseOwner: 'r1' }),
@@ -179,10 +171,10 @@ describe('importTransition', () => {
     ],
     [
       'the owner finishes the release',
-      'it is released and nobody holds it any more',
+      'it is released, and names who finished it',
       anImport({ status: 'complete', completedAt: T, releasedThrough: 'DEAL:4', releaseProgressAt: T + 9, releaseOwner: 'r1' }),
       { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: T + 12, owner: 'r1' },
-      anImport({ status: 'complete', completedAt: T, releasedThrough: 'LINE_ITEM:done', releasedAt: T + 12, releaseProgressAt: T + 12 }),
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'LINE_ITEM:done', releasedAt: T + 12, releaseProgressAt: T + 12, releaseOwner: 'r1' }),
       [],
     ],
   ])('when %s, then %s', (_when, _then, state, event, next, effects) => {
@@ -252,6 +244,30 @@ describe('importTransition', () => {
       'a releaser taken over finishes, then the release is not marked done for the new owner',
       anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3', releaseProgressAt: T + 40, releaseOwner: 'r2' }),
       { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: T + 41, owner: 'r1' },
+      [],
+    ],
+    [
+      'a releaser taken over says it still holds a release the new owner finished, then it stays released by the new owner',
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'LINE_ITEM:done', releasedAt: T + 50, releaseProgressAt: T + 50, releaseOwner: 'r2' }),
+      { kind: 'release-held', at: T + 51, owner: 'r1' },
+      [],
+    ],
+    [
+      'a releaser taken over releases through a page after the new owner dropped its claim, then nothing moves',
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:7', releaseProgressAt: null }),
+      { kind: 'release-progressed', through: 'CONTACT:4', done: false, at: T + 51, owner: 'r1' },
+      [],
+    ],
+    [
+      'a releaser whose claim was dropped says it still holds it, then the release stays free for the next claim',
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3', releaseProgressAt: null }),
+      { kind: 'release-held', at: T + 9, owner: 'r1' },
+      [],
+    ],
+    [
+      'a release claimed by a replica older than claim tokens is held by a releaser that did not claim it, then nothing moves',
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3', releaseProgressAt: T + 1 }),
+      { kind: 'release-held', at: T + 9, owner: 'r1' },
       [],
     ],
     [

@@ -35,8 +35,9 @@ export interface ImportState {
    */
   releaseProgressAt: number | null;
   /**
-   * Whose claim the release is (a token each claim draws): a releaser taken over after it stalled
-   * past the look-back changes nothing more, and learns from the stored import that it lost it.
+   * Whose claim the release is (a token each claim draws; kept once released, null when never
+   * claimed, dropped, or claimed by a replica older than claim tokens): a releaser taken over after
+   * it stalled past the look-back changes nothing more, and learns from the stored import that it lost it.
    */
   releaseOwner: string | null;
 }
@@ -131,7 +132,7 @@ export function importTransition<S extends ImportState>(state: S, event: ImportE
         ? { next: { ...state, releaseProgressAt: event.at }, effects: [] }
         : { next: state, effects: [] };
     case 'release-dropped':
-      return releaseIsOpen(state) && holdsRelease(state, event.owner) && (state.releaseProgressAt !== null || state.releaseOwner !== null)
+      return releaseIsOpen(state) && holdsRelease(state, event.owner)
         ? { next: { ...state, releaseProgressAt: null, releaseOwner: null }, effects: [] }
         : { next: state, effects: [] };
   }
@@ -140,10 +141,10 @@ export function importTransition<S extends ImportState>(state: S, event: ImportE
 const releaseIsOpen = (state: ImportState) => state.status === 'complete' && state.releasedAt === null;
 
 /**
- * Whether `owner` holds the release: its claim is the stored one, or none is stored (an import
- * claimed before claims had owners). A releaser that finds another owner stored was taken over.
+ * Whether `owner` holds the release: its claim is the stored one. A releaser that finds another
+ * owner stored, or none (the other owner dropped its claim), was taken over.
  */
-export const holdsRelease = (state: ImportState, owner: string): boolean => state.releaseOwner === null || state.releaseOwner === owner;
+export const holdsRelease = (state: ImportState, owner: string): boolean => state.releaseOwner === owner;
 
 /**
  * Whether an import's release is left to whoever takes it: complete, not released, and no releaser
@@ -232,7 +233,6 @@ function releaseProgressed<S extends ImportState>(state: S, event: Extract<Impor
       releasedThrough: event.through,
       releasedAt: event.done ? event.at : null,
       releaseProgressAt: event.at,
-      releaseOwner: event.done ? null : state.releaseOwner,
     },
     effects: [],
   };

@@ -58,8 +58,14 @@ describe('CoordinateImportsUseCase', () => {
     if (state === 'complete' || state === 'released') {
       await moveImport(imports, record.importId, ...endsOf((await imports.findById(record.importId))!, NOW - 1_000));
     }
-    if (state === 'released')
-      await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: NOW - 500, owner: 'earlier' });
+    if (state === 'released') {
+      await moveImport(
+        imports,
+        record.importId,
+        { kind: 'release-claimed', at: NOW - 600, staleBefore: NOW - 600, owner: 'earlier' },
+        { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: NOW - 500, owner: 'earlier' },
+      );
+    }
     return (await imports.findById(record.importId))!;
   }
 
@@ -213,7 +219,12 @@ describe('CoordinateImportsUseCase', () => {
 
     it('when a release stopped after a page, then it resumes after that page and sends nothing twice', async () => {
       const record = await anImportIn('complete');
-      await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'CONTACT:1', done: false, at: NOW - 60_000, owner: 'earlier' });
+      await moveImport(
+        imports,
+        record.importId,
+        { kind: 'release-claimed', at: NOW - 60_000, staleBefore: NOW - 90_000, owner: 'earlier' },
+        { kind: 'release-progressed', through: 'CONTACT:1', done: false, at: NOW - 60_000, owner: 'earlier' },
+      );
 
       await useCase.handle({ kind: 'import-completed', importId: record.importId });
 
@@ -279,6 +290,52 @@ describe('CoordinateImportsUseCase', () => {
       expect(broker.published).toEqual([]);
       expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: null, releasedAt: null, releaseOwner: 'second' });
       expect(entries).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/taken over by another releaser/) }));
+    });
+
+    it.each<[string, ImportEvent[]]>([
+      ['finished it', [{ kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: NOW, owner: 'second' }]],
+      ['dropped its claim', [{ kind: 'release-dropped', owner: 'second' }]],
+    ])(
+      'when a releaser waiting for its portal’s pace finds that the owner who took the release over %s, then it stops without sending',
+      async (_case, after) => {
+        const record = await anImportIn('complete');
+        const { logger, entries } = recordingLogger();
+        const pace = {
+          take: async (_portalId: number, _objects: number, signal?: AbortSignal) => {
+            await moveImport(imports, record.importId, { kind: 'release-claimed', at: NOW, staleBefore: NOW, owner: 'second' }, ...after);
+            await new Promise<void>((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason)));
+          },
+          giveBack: async () => undefined,
+        };
+        const stalled = new CoordinateImportsUseCase(asRepositories({ imports }), broker, logger, {
+          clock: () => NOW,
+          pace,
+          lookBackMs: 30,
+          newReleaseOwner: () => 'first',
+        });
+        const before = await imports.findById(record.importId);
+
+        await stalled.handle({ kind: 'import-completed', importId: record.importId });
+
+        expect(broker.published).toEqual([]);
+        const found = (await imports.findById(record.importId))!;
+        expect([found.releasedThrough, found.releasedAt]).toEqual(
+          after[0].kind === 'release-dropped' ? [before!.releasedThrough, null] : ['LINE_ITEM:done', NOW],
+        );
+        expect(entries).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/taken over by another releaser/) }));
+      },
+    );
+
+    it('when the database cannot be reached for the pace, then the release stops without sending and drops its claim for the retried message', async () => {
+      const record = await anImportIn('complete');
+      const away = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:27017'), { name: 'MongoServerSelectionError' });
+      const pace = { take: () => Promise.reject(away), giveBack: async () => undefined };
+      const unreachable = new CoordinateImportsUseCase(asRepositories({ imports }), broker, recordingLogger().logger, { clock: () => NOW, pace });
+
+      await expect(unreachable.handle({ kind: 'import-completed', importId: record.importId })).rejects.toThrow(/ECONNREFUSED/);
+
+      expect(broker.published).toEqual([]);
+      expect(await imports.findById(record.importId)).toMatchObject({ releasedAt: null, releaseProgressAt: null, releaseOwner: null });
     });
 
     it('when a releaser finds at its next step that the release was taken over, then it sends no further page and does not mark it released', async () => {

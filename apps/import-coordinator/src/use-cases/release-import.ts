@@ -79,6 +79,8 @@ export class ImportRelease {
     try {
       await this.releaseFrom(claimed.record, start, claim);
     } catch (error) {
+      // No hold after this: one landing after the drop below would hold the release for nobody.
+      clearInterval(holding);
       if (lost.signal.aborted) {
         logger.warn('import release taken over by another releaser after this one stalled; this one stops', { importId });
         return;

@@ -139,7 +139,7 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
       expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: 'CONTACT:3', releaseProgressAt: 2_600, releaseOwner: 'second' });
       await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: 3_000, owner: 'second' });
       expect(await mine(3_000)).toEqual([]);
-      expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: 'LINE_ITEM:done', releasedAt: 3_000 });
+      expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: 'LINE_ITEM:done', releasedAt: 3_000, releaseOwner: 'second' });
     });
 
     it("when a portal's imports are listed, then they come newest first, paged, with their state, and only those within the scope", async () => {
