@@ -264,45 +264,25 @@ describe('CoordinateImportsUseCase', () => {
       expect((await imports.findById(record.importId))!.releasedAt).toBeNull();
     });
 
-    it('when a releaser waiting for its portal’s pace finds the release taken over, then it stops without sending and leaves the release to the new owner', async () => {
-      const record = await anImportIn('complete');
-      const { logger, entries } = recordingLogger();
-      let takenOver = false;
-      const pace = {
-        // Stalled past the look-back: another releaser claims the release meanwhile.
-        take: async (_portalId: number, _objects: number, signal?: AbortSignal) => {
-          await moveImport(imports, record.importId, { kind: 'release-claimed', at: NOW, staleBefore: NOW, owner: 'second' });
-          takenOver = true;
-          await new Promise<void>((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason)));
-        },
-        giveBack: async () => undefined,
-      };
-      const stalled = new CoordinateImportsUseCase(asRepositories({ imports }), broker, logger, {
-        clock: () => NOW,
-        pace,
-        lookBackMs: 30,
-        newReleaseOwner: () => 'first',
-      });
-
-      await stalled.handle({ kind: 'import-completed', importId: record.importId });
-
-      expect(takenOver).toBe(true);
-      expect(broker.published).toEqual([]);
-      expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: null, releasedAt: null, releaseOwner: 'second' });
-      expect(entries).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/taken over by another releaser/) }));
-    });
-
-    it.each<[string, ImportEvent[]]>([
-      ['finished it', [{ kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: NOW, owner: 'second' }]],
-      ['dropped its claim', [{ kind: 'release-dropped', owner: 'second' }]],
+    it.each<[string, ImportEvent[], Partial<ImportRecord>]>([
+      ['took it over', [], { releasedThrough: null, releasedAt: null, releaseOwner: 'second' }],
+      [
+        'took it over and finished it',
+        [{ kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: NOW, owner: 'second' }],
+        { releasedThrough: 'LINE_ITEM:done', releasedAt: NOW, releaseOwner: 'second' },
+      ],
+      ['took it over and dropped its claim', [{ kind: 'release-dropped', owner: 'second' }], { releasedThrough: null, releasedAt: null, releaseOwner: null }],
     ])(
-      'when a releaser waiting for its portal’s pace finds that the owner who took the release over %s, then it stops without sending',
-      async (_case, after) => {
+      'when a releaser stalled waiting for its portal’s pace and another %s meanwhile, then it stops without sending and leaves the release as the other left it',
+      async (_case, others, left) => {
         const record = await anImportIn('complete');
         const { logger, entries } = recordingLogger();
+        let takenOver = false;
         const pace = {
           take: async (_portalId: number, _objects: number, signal?: AbortSignal) => {
-            await moveImport(imports, record.importId, { kind: 'release-claimed', at: NOW, staleBefore: NOW, owner: 'second' }, ...after);
+            await moveImport(imports, record.importId, { kind: 'release-claimed', at: NOW, staleBefore: NOW, owner: 'second' }, ...others);
+            takenOver = true;
+            // Learns it lost the release at its next hold (a third of the look-back), which aborts this wait.
             await new Promise<void>((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason)));
           },
           giveBack: async () => undefined,
@@ -313,15 +293,12 @@ describe('CoordinateImportsUseCase', () => {
           lookBackMs: 30,
           newReleaseOwner: () => 'first',
         });
-        const before = await imports.findById(record.importId);
 
         await stalled.handle({ kind: 'import-completed', importId: record.importId });
 
+        expect(takenOver).toBe(true);
         expect(broker.published).toEqual([]);
-        const found = (await imports.findById(record.importId))!;
-        expect([found.releasedThrough, found.releasedAt]).toEqual(
-          after[0].kind === 'release-dropped' ? [before!.releasedThrough, null] : ['LINE_ITEM:done', NOW],
-        );
+        expect(await imports.findById(record.importId)).toMatchObject(left);
         expect(entries).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/taken over by another releaser/) }));
       },
     );
