@@ -71,6 +71,8 @@ export interface GatewayDeps {
   laneShare?: LaneShare;
   /** Each portal's pace of intake (default: none). */
   intakePace?: IntakePaceOptions;
+  /** The clock of times shared with other replicas through the database: the database server's (default: this replica's own). */
+  sharedClock?: () => number;
   /** Failed authentications per client address and per credential before 429 (default: no limit). */
   authThrottle?: FailedAuthThrottleOptions;
   accessTokenTtlSeconds?: number;
@@ -186,7 +188,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     knownStores: storeCache,
     // Without settings: one lane and no pace (the use case's defaults).
     lanes: deps.laneShare && new LaneShares(deps.laneShare),
-    intake: deps.intakePace && new IntakePace(deps.intakePace, repositories.intakePaces, { logger }),
+    intake: deps.intakePace && new IntakePace(deps.intakePace, repositories.intakePaces, { logger, clock: deps.sharedClock }),
   });
   app.use(syncRoutes(acceptSyncBatch, auth));
   app.use(statusRoutes(readSyncStatus, auth, { publicUrl: deps.publicUrl }));

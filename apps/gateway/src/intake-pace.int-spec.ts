@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { connectDatabase } from '@ecomm-sync/data-access';
+import { connectDatabase, DatabaseClock } from '@ecomm-sync/data-access';
 import { aV2Message, aV2Submission, seedPortal, testInfrastructure } from '@ecomm-sync/testing';
 import type { Express } from 'express';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
@@ -11,7 +11,7 @@ import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 describe('the gateway paces each portal’s intake', () => {
   let fixture: GatewayFixture;
   let app: Express;
-  const keys = { a: 'pk-intake-a', b: 'pk-intake-b', c: 'pk-intake-c' };
+  const keys = { a: 'pk-intake-a', b: 'pk-intake-b', c: 'pk-intake-c', d: 'pk-intake-d' };
 
   beforeAll(async () => {
     // 1 object a second after 200 at once, no wait: a second full batch within 200 s is refused.
@@ -23,6 +23,7 @@ describe('the gateway paces each portal’s intake', () => {
       [7101, keys.a],
       [7102, keys.b],
       [7103, keys.c],
+      [7104, keys.d],
     ] as const) {
       await seedPortal(fixture.database.repositories, { portalId, apiKey });
       await fixture.database.repositories.stores.upsert({ portalId, appId: null }, { id: 'web', label: 'Web' });
@@ -70,6 +71,26 @@ describe('the gateway paces each portal’s intake', () => {
       // What the first replica took is stored once: 200 objects at 1 a second.
       const due = await own.repositories.intakePaces.find(7103);
       expect(due! - Date.now()).toBeGreaterThan(190_000);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('when the second replica’s own clock runs five minutes ahead, then both read the database server’s clock and still share the pace', async () => {
+    const own = await connectDatabase(testInfrastructure().mongoUrl, fixture.database.connection.name);
+    try {
+      // On its own clock the second replica would find the first one's `due` long past, and take the batch.
+      const ahead = new DatabaseClock(async () => (await own.connection.db!.admin().command({ isMaster: 1 })).localTime as Date, {
+        local: () => Date.now() + 300_000,
+      });
+      await ahead.measure();
+      expect(Math.abs(ahead.now() - Date.now())).toBeLessThan(1_000);
+      const replica = await fixture.gateway({ repositories: own.repositories, sharedClock: ahead.now });
+      await send(keys.d, 'via-first', 200).expect(204);
+
+      const refused = await send(keys.d, 'via-second', 200, replica).expect(429);
+
+      expect(refused.body.message).toMatch(/faster than 1 object a second/);
     } finally {
       await own.close();
     }

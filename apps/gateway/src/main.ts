@@ -15,7 +15,7 @@ runService({
   loadConfig: loadGatewayConfig,
   healthPort: (config) => config.GATEWAY_METRICS_PORT,
   start: async ({ config, logger, database, broker, onDrained }) => {
-    const budgets = new MongoCrmBudgets(database.connection);
+    const budgets = new MongoCrmBudgets(database.connection, { clock: database.clock.now });
     const named = parseServiceAddresses(config.SERVICE_READINESS_URLS);
     // The gateway itself first: its replicas when the list names them (Kubernetes), else this process.
     const services = [
@@ -38,6 +38,7 @@ runService({
       lookupCacheMs: config.GATEWAY_LOOKUP_CACHE_MS,
       rateLimit: { limit: config.RATE_LIMIT_REQUESTS, windowMs: config.RATE_LIMIT_WINDOW_MS },
       laneShare: { objectsPerSecond: config.LANE_SHARE_OBJECTS_PER_SECOND, burstObjects: config.LANE_SHARE_BURST_OBJECTS },
+      sharedClock: database.clock.now,
       intakePace: {
         objectsPerSecond: config.INTAKE_OBJECTS_PER_SECOND,
         burstObjects: config.INTAKE_BURST_OBJECTS,

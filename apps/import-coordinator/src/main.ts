@@ -19,9 +19,11 @@ runService({
     const pace = new ReleasePace(
       { objectsPerSecond: config.INTAKE_OBJECTS_PER_SECOND, burstObjects: config.INTAKE_BURST_OBJECTS, maxWaitMs: config.INTAKE_MAX_WAIT_MS },
       database.repositories.intakePaces,
-      { logger },
+      { logger, clock: database.clock.now },
     );
+    // Paces and release claims are times every replica compares: the database server's clock.
     const coordinator = new CoordinateImportsUseCase(database.repositories, broker, logger, {
+      clock: database.clock.now,
       pace,
       lookBackMs: config.IMPORT_RELEASE_CHECK_INTERVAL_MS,
     });

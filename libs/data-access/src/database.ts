@@ -1,4 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
+import { DatabaseClock } from './database-clock';
 import { AccountRepository } from './repositories/account.repository';
 import { AlertCountersRepository } from './repositories/alert-counters.repository';
 import { AlertDestinationRepository, AlertNoticeRepository } from './repositories/alert-notice.repository';
@@ -59,12 +60,22 @@ export interface Database {
   repositories: Repositories;
   /** Retired indexes this start could not drop (retired-indexes.ts): the service logs them. */
   undroppedIndexes: UndroppedIndex[];
+  /** The database server's clock, for times replicas share through the database (database-clock.ts). */
+  clock: DatabaseClock;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 
-/** Opens a connection (no serverApi: the development server rejects it), builds every index and drops the retired ones. */
-export async function connectDatabase(url: string, dbName: string): Promise<Database> {
+export interface ConnectOptions {
+  /** Told once when the server's clock cannot be read (the shared times then follow this replica's own clock). */
+  onClockFailure?: (error: unknown) => void;
+}
+
+/**
+ * Opens a connection (no serverApi: the development server rejects it), builds every index, drops
+ * the retired ones, and starts reading the server's clock.
+ */
+export async function connectDatabase(url: string, dbName: string, options: ConnectOptions = {}): Promise<Database> {
   const connection = await mongoose.createConnection(url, { dbName, serverSelectionTimeoutMS: 10_000, maxPoolSize: 20, autoIndex: false }).asPromise();
   const repositories: Repositories = {
     portals: new PortalRepository(connection),
@@ -96,8 +107,14 @@ export async function connectDatabase(url: string, dbName: string): Promise<Data
   };
   await Promise.all(Object.values(connection.models).map((model) => model.createIndexes()));
   const undroppedIndexes = await dropRetiredIndexes(connection);
+  // isMaster, not hello: every MongoDB answers it with localTime, and so does the development server.
+  const clock = new DatabaseClock(async () => (await connection.db!.admin().command({ isMaster: 1 })).localTime as Date, {
+    onFailure: options.onClockFailure,
+  });
+  await clock.start();
   return {
     undroppedIndexes,
+    clock,
     connection,
     repositories,
     async ping() {
@@ -108,6 +125,9 @@ export async function connectDatabase(url: string, dbName: string): Promise<Data
         return false;
       }
     },
-    close: () => connection.close(),
+    close: async () => {
+      clock.stop();
+      await connection.close();
+    },
   };
 }

@@ -1,5 +1,6 @@
 export { connectDatabase } from './database';
 export { isDatabaseUnreachable } from './database-errors';
+export { DatabaseClock } from './database-clock';
 export { RETIRED_INDEXES, dropRetiredIndexes, type RetiredIndex, type UndroppedIndex } from './retired-indexes';
 export { driverCollection } from './driver-collection';
 export { findIn } from './find-in';

@@ -46,3 +46,4 @@ export * from './alert-machine';
 export * from './new-alert-rule';
 export * from './sync-lag';
 export * from './util';
+export * from './clock-offset';

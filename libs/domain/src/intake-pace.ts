@@ -37,8 +37,8 @@ export type IntakeDecision = { admitted: true; waitMs: number } | { admitted: fa
 
 /**
  * How far a stored `due` may lie beyond what any take leaves before it is read as written by a clock
- * that ran ahead: replicas' clocks disagreeing by less (NTP keeps them within milliseconds) and apps
- * configured with different longest waits never reset each other's backlog.
+ * that ran ahead (the services read the database server's clock, so this is a backstop for one
+ * that stepped): apps configured with different longest waits never reset each other's backlog.
  */
 export const INTAKE_SKEW_MS = 60_000;
 /** Below a microsecond a wait is arithmetic, not the rate: rates like 1,500 a second do not divide exactly. */

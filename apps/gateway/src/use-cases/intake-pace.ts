@@ -30,7 +30,7 @@ export interface IntakePaceOptions extends IntakeRate {
 }
 
 export interface IntakePaceDeps {
-  /** Epoch ms. Every replica's clock must agree within a fraction of a batch's cost (NTP): they share each portal's `due`. */
+  /** Epoch ms, the same on every replica (they share each portal's `due`): the database server's clock (DatabaseClock) in the service. */
   clock?: () => number;
   /** Waits `ms` (default: a timer), ending early with a rejection when `signal` aborts. */
   wait?: (ms: number, signal?: AbortSignal) => Promise<unknown>;
