@@ -44,7 +44,7 @@ runService({
       },
     );
     await broker.consume<AlertNoticeMessage>('alert-evaluator.notices', async ({ body }) => void (await sender.send(body.noticeId)), validateNotice);
-    const budgets = new MongoCrmBudgets(database.connection, { clock: database.clock.now });
+    const budgets = new MongoCrmBudgets(database.connection);
     const connections = new CrmConnections({
       portals: database.repositories.portals,
       secretBox: SecretBox.fromConfig(config),

@@ -16,7 +16,7 @@ runService({
   loadConfig: loadApplierConfig,
   healthPort: (config) => config.APPLIER_HEALTH_PORT,
   start: async ({ config, logger, database, broker, onStop, onDrained }) => {
-    const budgets = new MongoCrmBudgets(database.connection, { clock: database.clock.now });
+    const budgets = new MongoCrmBudgets(database.connection);
     const requestLog = startCrmRequestLog(config, { database, logger, onDrained });
     const connections = new CrmConnections({
       portals: database.repositories.portals,

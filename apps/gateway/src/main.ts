@@ -15,7 +15,7 @@ runService({
   loadConfig: loadGatewayConfig,
   healthPort: (config) => config.GATEWAY_METRICS_PORT,
   start: async ({ config, logger, database, broker, onDrained }) => {
-    const budgets = new MongoCrmBudgets(database.connection, { clock: database.clock.now });
+    const budgets = new MongoCrmBudgets(database.connection);
     const named = parseServiceAddresses(config.SERVICE_READINESS_URLS);
     // The gateway itself first: its replicas when the list names them (Kubernetes), else this process.
     const services = [

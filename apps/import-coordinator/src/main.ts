@@ -23,7 +23,7 @@ runService({
     );
     // Paces and release claims are times every replica compares: the database server's clock.
     const coordinator = new CoordinateImportsUseCase(database.repositories, broker, logger, {
-      clock: database.clock.now,
+      sharedClock: database.clock.now,
       pace,
       lookBackMs: config.IMPORT_RELEASE_CHECK_INTERVAL_MS,
     });

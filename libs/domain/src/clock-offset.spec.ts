@@ -1,4 +1,4 @@
-import { bestClockOffset, clockOffset, type ClockReading } from './clock-offset';
+import { bestClockOffset, clockOffset, type ClockReading, type MeasuredClockOffset, replacesClockOffset } from './clock-offset';
 
 const T = 1_800_000_000_000;
 
@@ -37,5 +37,19 @@ describe('bestClockOffset', () => {
     ['no readings', [], null],
   ])('when there are %s, then the least uncertain one counts: %j', (_case, readings, offset) => {
     expect(bestClockOffset(readings)).toEqual(offset);
+  });
+});
+
+describe('replacesClockOffset', () => {
+  const inForce: MeasuredClockOffset = { offsetMs: 1_000, uncertaintyMs: 2, at: T };
+  it.each<[string, MeasuredClockOffset | null, { uncertaintyMs: number }, number, boolean]>([
+    ['there is none in force', null, { uncertaintyMs: 500 }, T, true],
+    ['the new one is more certain', inForce, { uncertaintyMs: 1 }, T + 60_000, true],
+    ['the new one is as certain as the one in force has become a minute on (2 ms + 6 ms of drift)', inForce, { uncertaintyMs: 8 }, T + 60_000, true],
+    ['the new one is less certain than the one in force a minute on', inForce, { uncertaintyMs: 50 }, T + 60_000, false],
+    ['the one in force is ten minutes old (2 ms + 60 ms of drift)', inForce, { uncertaintyMs: 50 }, T + 600_000, true],
+    ['our clock reads before the one in force was measured', inForce, { uncertaintyMs: 3 }, T - 1_000, false],
+  ])('when %s, then the new one replaces it: %p', (_case, current, candidate, at, replaces) => {
+    expect(replacesClockOffset(current, { offsetMs: 0, ...candidate }, at)).toBe(replaces);
   });
 });

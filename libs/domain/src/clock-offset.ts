@@ -33,3 +33,22 @@ export function bestClockOffset(readings: readonly ClockReading[]): ClockOffset 
   }
   return best;
 }
+
+/** An offset with when it was measured (on the clock it corrects). */
+export interface MeasuredClockOffset extends ClockOffset {
+  at: number;
+}
+
+/** How fast two clocks drift apart at most (100 ppm, beyond any quartz): an older offset is that much less certain. */
+export const CLOCK_DRIFT_PER_MS = 1e-4;
+
+/**
+ * Whether a new measurement replaces the offset in force: when there is none, or when it is at least
+ * as certain as the one in force has become since (its uncertainty grown by the drift over its age).
+ * A measurement taken while the process or the database was busy (a long round trip) so does not
+ * replace a good one taken a few minutes earlier, and a good one is replaced after a while anyway.
+ */
+export function replacesClockOffset(current: MeasuredClockOffset | null, candidate: ClockOffset, at: number): boolean {
+  if (!current) return true;
+  return candidate.uncertaintyMs <= current.uncertaintyMs + Math.max(0, at - current.at) * CLOCK_DRIFT_PER_MS;
+}

@@ -61,7 +61,9 @@ export function runService<C extends InfrastructureConfig>(options: ServiceOptio
     const observability = await startObservability(options.name, config);
     const database = await connectDatabase(config.MONGO_URL, config.MONGO_DB, {
       onClockFailure: (error) =>
-        logger.warn("the database server's clock could not be read; times shared through the database follow this replica's clock", { error: String(error) }),
+        logger.warn("the database server's clock could not be read; the offset measured last stays (none yet: this replica's own clock)", {
+          error: String(error),
+        }),
     });
     for (const index of database.undroppedIndexes) logger.warn('a retired index could not be dropped; it costs writes until a later start drops it', index);
     const broker = await Broker.connect({

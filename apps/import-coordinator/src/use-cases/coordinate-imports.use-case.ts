@@ -38,6 +38,11 @@ export interface CoordinateImportsOptions {
   lookBackMs?: number;
   /** Draws the token of a release claim (default: a random UUID). */
   newReleaseOwner?: () => string;
+  /**
+   * The clock of a release's claims and holds, which replicas compare: the database server's in the
+   * service (default: `clock`, which stamps batches and looks for unfinished imports as before).
+   */
+  sharedClock?: () => number;
 }
 
 export class CoordinateImportsUseCase {
@@ -57,6 +62,7 @@ export class CoordinateImportsUseCase {
       broker,
       logger,
       clock: this.clock,
+      sharedClock: options.sharedClock ?? this.clock,
       pace: options.pace ?? { take: async () => undefined, giveBack: async () => undefined },
       lookBackMs: options.lookBackMs ?? 30_000,
       stopping: this.stopping.signal,

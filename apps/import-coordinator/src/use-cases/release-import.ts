@@ -13,7 +13,10 @@ export interface ImportReleaseDeps {
   imports: Repositories['imports'];
   broker: Pick<Broker, 'publish'>;
   logger: Logger;
+  /** Stamps the batches (`receivedAt`, the start of their sync lag, read on each replica's clock). */
   clock: () => number;
+  /** The claims, holds and steps of a release, which replicas compare: the database server's clock in the service. */
+  sharedClock: () => number;
   pace: Pick<ReleasePace, 'take' | 'giveBack'>;
   /** How long a release may go without progress before another releaser may take it over. */
   lookBackMs: number;
@@ -49,7 +52,7 @@ export class ImportRelease {
 
   /** Releases the import if this releaser can claim it (nobody progressed within `lookBackMs`). */
   async release(importId: string, lookBackMs = this.deps.lookBackMs): Promise<void> {
-    const { clock, logger, stopping } = this.deps;
+    const { sharedClock: clock, logger, stopping } = this.deps;
     // A stopping replica claims nothing: its claim would hold the release from the others for a look-back.
     if (stopping.aborted) return;
     const owner = this.newOwner();
@@ -98,7 +101,7 @@ export class ImportRelease {
   }
 
   private async releaseFrom(found: ImportRecord, start: { objectType: ObjectType; afterPage: number }, claim: Claim): Promise<void> {
-    const { imports, broker, pace, clock, logger } = this.deps;
+    const { imports, broker, pace, sharedClock: clock, logger } = this.deps;
     const { importId, owner, signal } = claim;
     const portalId = found.tenant.portalId;
     let released = 0;

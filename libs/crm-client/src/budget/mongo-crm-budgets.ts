@@ -8,7 +8,7 @@ import { budgetVersionModel, crmBudgetCollection, crmBudgetModel, type BudgetVer
 export type CrmReach = 'hosted' | 'builtin';
 
 export interface MongoCrmBudgetsOptions {
-  /** Epoch ms, the same on every replica within a fraction of a slot: the services pass the database server's clock (DatabaseClock). */
+  /** Epoch ms; every replica's clock must agree within a fraction of a slot (NTP). */
   clock?: () => number;
   /** Length of a slot (default 100 ms): permits are granted per slot and expire at its end. */
   slotMs?: number;
