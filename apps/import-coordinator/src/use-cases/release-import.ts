@@ -52,11 +52,11 @@ export class ImportRelease {
 
   /** Releases the import if this releaser can claim it (nobody progressed within `lookBackMs`). */
   async release(importId: string, lookBackMs = this.deps.lookBackMs): Promise<void> {
-    const { sharedClock: clock, logger, stopping } = this.deps;
+    const { sharedClock, logger, stopping } = this.deps;
     // A stopping replica claims nothing: its claim would hold the release from the others for a look-back.
     if (stopping.aborted) return;
     const owner = this.newOwner();
-    const now = clock();
+    const now = sharedClock();
     const claimed = await this.apply(importId, { kind: 'release-claimed', at: now, staleBefore: now - lookBackMs, owner });
     const start = claimed?.effects.some((effect) => effect.kind === 'release') ? releaseStart(claimed.record) : null;
     if (!claimed || !start) return;
@@ -73,7 +73,7 @@ export class ImportRelease {
     };
     const holding = setInterval(
       () =>
-        void this.apply(importId, { kind: 'release-held', at: clock(), owner })
+        void this.apply(importId, { kind: 'release-held', at: sharedClock(), owner })
           .then((outcome) => outcome && claim.stillHeld(outcome.record))
           .catch((error) => logger.warn('holding an import release failed', { importId, error: String(error) })),
       Math.max(1, Math.floor(lookBackMs / 3)),
@@ -101,7 +101,7 @@ export class ImportRelease {
   }
 
   private async releaseFrom(found: ImportRecord, start: { objectType: ObjectType; afterPage: number }, claim: Claim): Promise<void> {
-    const { imports, broker, pace, sharedClock: clock, logger } = this.deps;
+    const { imports, broker, pace, sharedClock, logger } = this.deps;
     const { importId, owner, signal } = claim;
     const portalId = found.tenant.portalId;
     let released = 0;
@@ -134,12 +134,12 @@ export class ImportRelease {
         released += counted.reduce((sum, page) => sum + page.messages.length, 0);
         if (pages.length === 0) break;
         after = pages[pages.length - 1].pageNumber;
-        const progressed = await this.apply(importId, { kind: 'release-progressed', through: `${objectType}:${after}`, done: false, at: clock(), owner });
+        const progressed = await this.apply(importId, { kind: 'release-progressed', through: `${objectType}:${after}`, done: false, at: sharedClock(), owner });
         if (progressed && !claim.stillHeld(progressed.record)) signal.throwIfAborted();
         if (pages.length < PAGES_PER_READ) break;
       }
     }
-    const done = await this.apply(importId, { kind: 'release-progressed', through: RELEASE_DONE, done: true, at: clock(), owner });
+    const done = await this.apply(importId, { kind: 'release-progressed', through: RELEASE_DONE, done: true, at: sharedClock(), owner });
     if (done && !claim.stillHeld(done.record)) signal.throwIfAborted();
     logger.info('import released', { importId, messages: released });
   }
