@@ -89,11 +89,18 @@ describe('IntakePace', () => {
     expect(asked).toBe(2);
   });
 
-  it('when the database does not answer within the time-box, then the batch goes through unpaced rather than wait for it', async () => {
-    const silent = { take: () => new Promise<never>(() => undefined), giveBack: async () => undefined };
-    const pace = new IntakePace(options, silent, { clock: () => 0, wait: async () => Promise.reject(new Error('must not wait')), takeTimeoutMs: 10 });
+  it('when the database answers late (busy, not away), then that batch goes through unpaced and the next ones still ask, with one warning', async () => {
+    const { logger, entries } = recordingLogger();
+    let asked = 0;
+    const silent = { take: () => (asked++, new Promise<never>(() => undefined)), giveBack: async () => undefined };
+    const pace = new IntakePace(options, silent, { clock: () => 0, wait: async () => Promise.reject(new Error('must not wait')), takeTimeoutMs: 10, logger });
 
     await expect(pace.admit(1, 200, 1)).resolves.toBe(false);
+    await expect(pace.admit(1, 200, 1)).resolves.toBe(false);
+
+    // A late answer must not open seconds without asking: a flood would go in unpaced while the database is busiest.
+    expect(asked).toBe(2);
+    expect(entries.filter((entry) => /answered the intake pace late/.test(String(entry.message)))).toHaveLength(1);
   });
 
   it('when batches wait or are refused, then the metrics count them by source and outcome, and the seconds waited', async () => {

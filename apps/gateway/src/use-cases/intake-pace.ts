@@ -21,9 +21,6 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-/** A database that did not answer in time or cannot be reached, as opposed to a refusal or a defect. */
-const isUnreachable = (error: unknown): boolean => error instanceof NoAnswer || isDatabaseUnreachable(error);
-
 export interface IntakePaceOptions extends IntakeRate {
   /** Request bytes this replica holds waiting at most, all portals together; beyond it a batch that must wait gets 429 at once. */
   maxHeldBytes: number;
@@ -45,14 +42,17 @@ export interface IntakePaceDeps {
  * published, so a backfill sent as fast as the sender can is taken in at the portal's rate however
  * many replicas it is spread over, and the 204 still means accepted; one that would wait longer
  * than maxWaitMs, or while this replica already holds maxHeldBytes of waiting requests, gets 429
- * with Retry-After. When the database cannot be asked (within TAKE_TIMEOUT_MS), batches are taken
- * unpaced for a few seconds: the pace protects other portals' latency, never at the cost of
- * refusing work that could be accepted.
+ * with Retry-After. A batch whose take the database does not answer within TAKE_TIMEOUT_MS is
+ * taken unpaced (the take still counts once the database gets to it); when the database cannot be
+ * reached at all, batches are taken unpaced for a few seconds without asking: the pace protects
+ * other portals' latency, never at the cost of refusing work that could be accepted.
  */
 export class IntakePace {
   private heldBytes = 0;
-  /** Until when batches go through unpaced without asking, after the pace could not be read (clock time). */
+  /** Until when batches go through unpaced without asking, after the database could not be reached (clock time). */
   private unreadableUntil = 0;
+  /** Until when a late answer is not warned about again (clock time). */
+  private lateWarnedUntil = 0;
   private readonly clock: () => number;
   private readonly wait: (ms: number, signal?: AbortSignal) => Promise<unknown>;
 
@@ -125,9 +125,12 @@ export class IntakePace {
 
   /**
    * The store's answer, or null when it cannot be had: then the batch goes through unpaced. A
-   * database that does not answer in time (or cannot be reached) also has every batch of the next
-   * few seconds go through without asking, with one warning, so that its timeout is not added to
-   * every request.
+   * database that cannot be reached also has every batch of the next few seconds go through without
+   * asking, with one warning, so that its timeout is not added to every request. One that answers
+   * late (a busy one) does not: its take still runs and charges the portal, and the next batches ask
+   * again, each waiting at most the time-box. Had a late answer opened those seconds too, a flood
+   * sent while the database was busy would have gone in at full speed just when the machines had
+   * the least room for it (bench: fairness, 2026-12-01).
    */
   private async taken(portalId: number, costMs: number, now: number, limits: IntakeLimits): Promise<IntakeTake | null> {
     if (now < this.unreadableUntil) {
@@ -138,7 +141,15 @@ export class IntakePace {
       return await within(this.paces.take(portalId, costMs, now, limits), this.deps.takeTimeoutMs ?? TAKE_TIMEOUT_MS);
     } catch (error) {
       observeIntakePace('sync', 'unpaced');
-      if (!isUnreachable(error)) {
+      if (error instanceof NoAnswer) {
+        if (this.clock() >= this.lateWarnedUntil) {
+          this.lateWarnedUntil = this.clock() + UNREADABLE_PAUSE_MS;
+          this.deps.logger?.warn('the database answered the intake pace late; the batch is taken unpaced and the next ones ask again', {
+            portalId,
+            error: String(error),
+          });
+        }
+      } else if (!isDatabaseUnreachable(error)) {
         this.deps.logger?.warn('the intake pace could not be taken; the batch is taken unpaced', { portalId, error: String(error) });
       } else if (this.clock() >= this.unreadableUntil) {
         this.unreadableUntil = this.clock() + UNREADABLE_PAUSE_MS;
