@@ -44,6 +44,7 @@ runService({
         burstObjects: config.INTAKE_BURST_OBJECTS,
         maxWaitMs: config.INTAKE_MAX_WAIT_MS,
         maxHeldBytes: config.INTAKE_MAX_HELD_BYTES,
+        sharedObjectsPerSecond: config.INTAKE_SHARED_OBJECTS_PER_SECOND,
       },
       authThrottle: { limit: config.AUTH_FAILURE_LIMIT, windowMs: config.AUTH_FAILURE_WINDOW_MS },
       accessTokenTtlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_S,

@@ -1,4 +1,15 @@
-import { intakeCostMs, intakeDecision, type IntakeDecision, intakeLimits, intakeRateProblem, largestIntakeTake, returnIntake, takeIntake } from './intake-pace';
+import {
+  intakeCostMs,
+  intakeDecision,
+  type IntakeDecision,
+  intakeLimits,
+  intakeRateNow,
+  intakeRateProblem,
+  largestIntakeTake,
+  returnIntake,
+  sharedIntakeRateProblem,
+  takeIntake,
+} from './intake-pace';
 
 // 1,000 objects a second, a burst of 2,000 (2 s of the rate): a portal whose `due` is d ms ahead
 // holds 2,000 − d objects.
@@ -107,6 +118,28 @@ describe('the intake pace', () => {
     ['when the portal went idle since, then nothing is returned', 100, 100],
   ])('%s', (_, due, after) => {
     expect(returnIntake(due, 200, 1000)).toBe(after);
+  });
+
+  it.each<[string, number, number, boolean, number]>([
+    ['when the portal sends alone, then it has its own rate', 2000, 1000, false, 2000],
+    ['when other portals send too, then it has the shared rate', 2000, 1000, true, 1000],
+    ['when the shared rate is higher than its own, then its own stays: sharing never speeds a portal up', 500, 1000, true, 500],
+    ['when the shared rate is 0, then its own rate applies beside others too', 2000, 0, true, 2000],
+    ['when there is no pace (rate 0), then there is none beside others either', 0, 1000, true, 0],
+  ])('%s', (_, objectsPerSecond, sharedObjectsPerSecond, othersSending, expected) => {
+    const now = intakeRateNow({ ...rate, objectsPerSecond, sharedObjectsPerSecond }, othersSending);
+    expect(now).toEqual({ ...rate, objectsPerSecond: expected });
+  });
+
+  it.each<[string, number, number, RegExp | null]>([
+    ['a shared rate below the rate', 1000, 200, null],
+    ['no shared rate', 0, 200, null],
+    ['a negative shared rate', -1, 200, /INTAKE_SHARED_OBJECTS_PER_SECOND must be 0 or more/],
+    ['a shared rate that can never take a batch of 200', 10, 200, /INTAKE_SHARED_OBJECTS_PER_SECOND × INTAKE_MAX_WAIT_MS must admit 200/],
+  ])('when the shared rate is %s, then the problem is %p', (_, sharedObjectsPerSecond, wholeObjects, problem) => {
+    const found = sharedIntakeRateProblem({ objectsPerSecond: 2000, burstObjects: 100, maxWaitMs: 1000, sharedObjectsPerSecond }, wholeObjects);
+    if (problem === null) expect(found).toBeNull();
+    else expect(found).toMatch(problem);
   });
 
   it('when a flood meets a steady sender then the flood is spaced at the rate and the steady sender never waits', () => {

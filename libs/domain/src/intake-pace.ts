@@ -44,6 +44,22 @@ export const INTAKE_SKEW_MS = 60_000;
 /** Below a microsecond a wait is arithmetic, not the rate: rates like 1,500 a second do not divide exactly. */
 const ROUNDING_MS = 1e-3;
 
+/** A portal's rate alone, and the lower one it is taken in at while other portals send too. */
+export interface SharedIntakeRate extends IntakeRate {
+  /**
+   * Objects a second while other portals send too, when lower than `objectsPerSecond` (0: the same).
+   * A portal alone may have the machines; beside others its backfill leaves them room, so that their
+   * work is not slowed by CPUs it keeps busy (bench: fairness; decision 57, addendum of 2026-12-01).
+   */
+  sharedObjectsPerSecond: number;
+}
+
+/** The rate a portal's batch is taken in at: its own, or while other portals send too, the shared one when that is lower. */
+export function intakeRateNow({ sharedObjectsPerSecond, ...own }: SharedIntakeRate, othersSending: boolean): IntakeRate {
+  if (!othersSending || sharedObjectsPerSecond <= 0 || own.objectsPerSecond <= 0) return own;
+  return { ...own, objectsPerSecond: Math.min(own.objectsPerSecond, sharedObjectsPerSecond) };
+}
+
 /** How long the portal's rate needs for `objects` (ms): what a batch adds to its portal's `due`. */
 export function intakeCostMs(objects: number, rate: IntakeRate): number {
   return (objects * 1000) / rate.objectsPerSecond;
@@ -76,6 +92,17 @@ export function intakeRateProblem(rate: IntakeRate, wholeObjects: number): strin
   }
   if (objectsPerSecond > 0 && largestIntakeTake(rate) < wholeObjects) {
     return `INTAKE_BURST_OBJECTS + INTAKE_OBJECTS_PER_SECOND × INTAKE_MAX_WAIT_MS must admit ${wholeObjects} object${wholeObjects === 1 ? '' : 's'} at once; with ${burstObjects} + ${objectsPerSecond}/s × ${maxWaitMs} ms they would be refused forever`;
+  }
+  return null;
+}
+
+/** What is wrong with a shared rate as configured (null: nothing), for takes of `wholeObjects` at once (see intakeRateProblem). */
+export function sharedIntakeRateProblem(rate: SharedIntakeRate, wholeObjects: number): string | null {
+  const { sharedObjectsPerSecond } = rate;
+  if (!Number.isFinite(sharedObjectsPerSecond) || sharedObjectsPerSecond < 0) return 'INTAKE_SHARED_OBJECTS_PER_SECOND must be 0 or more';
+  const shared = intakeRateNow(rate, true);
+  if (shared.objectsPerSecond > 0 && largestIntakeTake(shared) < wholeObjects) {
+    return `INTAKE_BURST_OBJECTS + INTAKE_SHARED_OBJECTS_PER_SECOND × INTAKE_MAX_WAIT_MS must admit ${wholeObjects} objects at once; with ${shared.burstObjects} + ${shared.objectsPerSecond}/s × ${shared.maxWaitMs} ms they would be refused forever while other portals send`;
   }
   return null;
 }

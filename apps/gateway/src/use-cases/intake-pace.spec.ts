@@ -1,6 +1,7 @@
 import { metricsRegistry } from '@ecomm-sync/runtime';
 import { FakeIntakePaceRepository, recordingLogger } from '@ecomm-sync/testing';
 import { IntakePace } from './intake-pace';
+import { SendingPortals } from './sending-portals';
 
 const options = { objectsPerSecond: 200, burstObjects: 200, maxWaitMs: 5000, maxHeldBytes: 100_000 };
 
@@ -52,6 +53,46 @@ describe('IntakePace', () => {
     await second.admit(2, 200, 1); // another portal's burst
 
     expect(waits).toEqual(['second 1000', 'first 1500']);
+  });
+
+  it('when another portal sends too, then a portal’s batches are spaced at the shared rate, and at its own again once it sends alone', async () => {
+    let now = 0;
+    const waits: number[] = [];
+    const sending = new SendingPortals(5_000, () => now);
+    const pace = new IntakePace({ ...options, sharedObjectsPerSecond: 100 }, new FakeIntakePaceRepository(), {
+      clock: () => now,
+      wait: async (ms) => void waits.push(ms),
+      sending,
+    });
+
+    await pace.admit(1, 200, 1); // the burst, alone
+    await pace.admit(1, 200, 1); // alone: 200 objects at 200 a second
+    await pace.admit(2, 1, 1); // another portal's single object
+    await pace.admit(1, 200, 1); // beside it
+    await pace.admit(1, 200, 1); // 2 s after the one before: 200 objects at 100 a second
+    now = 10_000; // portal 2 went quiet; portal 1's backlog is spent
+    await pace.admit(1, 200, 1); // the burst again
+    await pace.admit(1, 200, 1); // 1 s: 200 a second again
+
+    // (The first batch beside waits 2 s, not 3: the burst, counted in objects, spans 2 s of the lower rate.)
+    expect(waits).toEqual([1000, 2000, 4000, 1000]);
+  });
+
+  it('when a batch beside other portals would wait too long, then the 429 names the shared pace', async () => {
+    const sending = new SendingPortals(5_000, () => 0);
+    const pace = new IntakePace({ ...options, sharedObjectsPerSecond: 100, maxWaitMs: 1000 }, new FakeIntakePaceRepository(), {
+      clock: () => 0,
+      wait: async () => undefined,
+      sending,
+    });
+    await pace.admit(2, 1, 1);
+    await pace.admit(1, 200, 1); // the burst
+    await pace.admit(1, 100, 1); // waits 1 s at 100 a second
+
+    await expect(pace.admit(1, 200, 1)).rejects.toMatchObject({
+      status: 429,
+      message: expect.stringMatching(/faster than 100 objects a second \(its pace while other portals send too\)/),
+    });
   });
 
   it('when the pace cannot be read, then the batch is taken at once, the warning says so, and for a few seconds batches go through without asking', async () => {

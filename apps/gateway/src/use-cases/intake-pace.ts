@@ -1,7 +1,18 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type IntakePaceRepository, isDatabaseUnreachable } from '@ecomm-sync/data-access';
-import { intakeCostMs, intakeDecision, type IntakeLimits, intakeLimits, type IntakeRate, intakeRateProblem, type IntakeTake } from '@ecomm-sync/domain';
+import {
+  intakeCostMs,
+  intakeDecision,
+  type IntakeLimits,
+  intakeLimits,
+  type IntakeRate,
+  intakeRateNow,
+  intakeRateProblem,
+  type IntakeTake,
+  sharedIntakeRateProblem,
+} from '@ecomm-sync/domain';
 import { AppError, type Logger, observeIntakePace } from '@ecomm-sync/runtime';
+import { SendingPortals } from './sending-portals';
 
 /** The most objects one sync batch carries (a v1 or v2 request of 200 messages). */
 const LARGEST_BATCH = 200;
@@ -24,6 +35,8 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T> {
 export interface IntakePaceOptions extends IntakeRate {
   /** Request bytes this replica holds waiting at most, all portals together; beyond it a batch that must wait gets 429 at once. */
   maxHeldBytes: number;
+  /** A portal's rate while other portals send too, when lower (0 or none: its own rate throughout; intakeRateNow). */
+  sharedObjectsPerSecond?: number;
 }
 
 export interface IntakePaceDeps {
@@ -34,6 +47,8 @@ export interface IntakePaceDeps {
   logger?: Pick<Logger, 'warn'>;
   /** Longest wait for the database's answer (default 500 ms). */
   takeTimeoutMs?: number;
+  /** Which portals are sending (default: the last 5 s on the monotonic clock). */
+  sending?: SendingPortals;
 }
 
 /**
@@ -42,7 +57,8 @@ export interface IntakePaceDeps {
  * published, so a backfill sent as fast as the sender can is taken in at the portal's rate however
  * many replicas it is spread over, and the 204 still means accepted; one that would wait longer
  * than maxWaitMs, or while this replica already holds maxHeldBytes of waiting requests, gets 429
- * with Retry-After. A batch whose take the database does not answer within TAKE_TIMEOUT_MS is
+ * with Retry-After. While other portals send too, a portal is paced at the shared rate when that
+ * is lower: a backfill beside others leaves the machines room for their work. A batch whose take the database does not answer within TAKE_TIMEOUT_MS is
  * taken unpaced (the take still counts once the database gets to it); when the database cannot be
  * reached at all, batches are taken unpaced for a few seconds without asking: the pace protects
  * other portals' latency, never at the cost of refusing work that could be accepted.
@@ -55,6 +71,7 @@ export class IntakePace {
   private lateWarnedUntil = 0;
   private readonly clock: () => number;
   private readonly wait: (ms: number, signal?: AbortSignal) => Promise<unknown>;
+  private readonly sending: SendingPortals;
 
   constructor(
     private readonly options: IntakePaceOptions,
@@ -63,7 +80,8 @@ export class IntakePace {
   ) {
     this.clock = deps.clock ?? Date.now;
     this.wait = deps.wait ?? ((ms, signal) => delay(ms, undefined, { signal }));
-    const problem = intakeRateProblem(options, LARGEST_BATCH);
+    this.sending = deps.sending ?? new SendingPortals();
+    const problem = intakeRateProblem(options, LARGEST_BATCH) ?? sharedIntakeRateProblem(this.shared(), LARGEST_BATCH);
     if (problem) throw new Error(problem);
     if (!Number.isFinite(options.maxHeldBytes) || options.maxHeldBytes < 0) throw new Error('INTAKE_MAX_HELD_BYTES must be 0 or more');
   }
@@ -76,21 +94,22 @@ export class IntakePace {
    */
   async admit(portalId: number, objects: number, bytes: number, signal?: AbortSignal): Promise<boolean> {
     if (this.options.objectsPerSecond <= 0) return false;
+    const rate = intakeRateNow(this.shared(), this.sending.sent(portalId));
     // The bytes are held from here, so that concurrent batches see each other's before their takes.
     // A replica that holds all it may takes only what needs no wait: a batch that would wait is refused without being charged.
     const full = this.heldBytes + bytes > this.options.maxHeldBytes;
     this.heldBytes += bytes;
     try {
       const now = this.clock();
-      const costMs = intakeCostMs(objects, this.options);
-      const take = await this.taken(portalId, costMs, now, intakeLimits(now, this.options, { noWait: full }));
+      const costMs = intakeCostMs(objects, rate);
+      const take = await this.taken(portalId, costMs, now, intakeLimits(now, rate, { noWait: full }));
       if (!take) return false;
-      const decision = intakeDecision(take, costMs, now, full ? { ...this.options, maxWaitMs: 0 } : this.options);
+      const decision = intakeDecision(take, costMs, now, full ? { ...rate, maxWaitMs: 0 } : rate);
       if (!decision.admitted) {
         observeIntakePace('sync', 'refused');
         throw full
-          ? this.refusal(1000, 'this gateway replica holds as many waiting batches as it may')
-          : this.refusal(decision.retryAfterMs, `its batches would wait more than ${this.options.maxWaitMs / 1000} s to be taken in`);
+          ? this.refusal(rate, 1000, 'this gateway replica holds as many waiting batches as it may')
+          : this.refusal(rate, decision.retryAfterMs, `its batches would wait more than ${rate.maxWaitMs / 1000} s to be taken in`);
       }
       if (decision.waitMs > 0) await this.waitFor(portalId, objects, decision.waitMs, signal);
       return true;
@@ -99,11 +118,17 @@ export class IntakePace {
     }
   }
 
-  /** Gives a portal back the objects of an admitted batch that took its pace but was not accepted after all (its publish failed). */
+  /**
+   * Gives a portal back the objects of an admitted batch that took its pace but was not accepted after
+   * all (its publish failed), at the rate that applies now: if others started or stopped sending
+   * meanwhile, what is given back is that much off its cost, and returnIntake never gives back more
+   * than the portal's burst.
+   */
   async giveBack(portalId: number, objects: number): Promise<void> {
     if (this.options.objectsPerSecond <= 0) return;
     try {
-      await this.paces.giveBack(portalId, intakeCostMs(objects, this.options), this.clock());
+      const rate = intakeRateNow(this.shared(), this.sending.othersThan(portalId));
+      await this.paces.giveBack(portalId, intakeCostMs(objects, rate), this.clock());
     } catch (error) {
       // The portal's next batches wait the longer for it, nothing worse.
       this.deps.logger?.warn('the intake pace could not be given back', { portalId, error: String(error) });
@@ -162,11 +187,15 @@ export class IntakePace {
     }
   }
 
-  private refusal(retryAfterMs: number, why: string): AppError {
-    const rate = this.options.objectsPerSecond;
+  private shared() {
+    return { ...this.options, sharedObjectsPerSecond: this.options.sharedObjectsPerSecond ?? 0 };
+  }
+
+  private refusal({ objectsPerSecond: perSecond }: IntakeRate, retryAfterMs: number, why: string): AppError {
+    const besideOthers = perSecond < this.options.objectsPerSecond ? ' (its pace while other portals send too)' : '';
     return new AppError(
       429,
-      `This portal is sending faster than ${rate} object${rate === 1 ? '' : 's'} a second and ${why}. Nothing of this batch was accepted: send it again after Retry-After seconds, or send fewer batches at once`,
+      `This portal is sending faster than ${perSecond} object${perSecond === 1 ? '' : 's'} a second${besideOthers} and ${why}. Nothing of this batch was accepted: send it again after Retry-After seconds, or send fewer batches at once`,
       { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
     );
   }
