@@ -11,7 +11,16 @@ import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 describe('the gateway paces each portal’s intake', () => {
   let fixture: GatewayFixture;
   let app: Express;
-  const keys = { a: 'pk-intake-a', b: 'pk-intake-b', c: 'pk-intake-c', d: 'pk-intake-d', e: 'pk-intake-e' };
+  const keys = {
+    a: 'pk-intake-a',
+    b: 'pk-intake-b',
+    c: 'pk-intake-c',
+    d: 'pk-intake-d',
+    e: 'pk-intake-e',
+    f: 'pk-intake-f',
+    g: 'pk-intake-g',
+    h: 'pk-intake-h',
+  };
 
   beforeAll(async () => {
     // 1 object a second after 200 at once, no wait: a second full batch within 200 s is refused.
@@ -25,6 +34,9 @@ describe('the gateway paces each portal’s intake', () => {
       [7103, keys.c],
       [7104, keys.d],
       [7105, keys.e],
+      [7106, keys.f],
+      [7107, keys.g],
+      [7108, keys.h],
     ] as const) {
       await seedPortal(fixture.database.repositories, { portalId, apiKey });
       await fixture.database.repositories.stores.upsert({ portalId, appId: null }, { id: 'web', label: 'Web' });
@@ -99,5 +111,21 @@ describe('the gateway paces each portal’s intake', () => {
     } finally {
       await own.close();
     }
+  });
+
+  it.each([
+    ['sends alone', 'waits its turn at its own rate and is taken', keys.f, null, 204],
+    ['sends while another portal sends too', 'gets 429 naming the shared pace', keys.g, keys.h, 429],
+  ])('when a portal %s and its batch goes beyond its burst, then it %s', async (_sends, _then, key, other, status) => {
+    // 100 a second alone, 10 beside others: 100 objects beyond the burst wait 1 s alone, 10 s (too long) beside.
+    const replica = await fixture.gateway({
+      intakePace: { objectsPerSecond: 100, sharedObjectsPerSecond: 10, burstObjects: 200, maxWaitMs: 2_000, maxHeldBytes: 1_000_000 },
+    });
+    if (other) await send(other, 'other', 1, replica).expect(204);
+    await send(key, 'burst', 200, replica).expect(204);
+
+    const next = await send(key, 'beyond', 100, replica).expect(status);
+
+    if (status === 429) expect(next.body.message).toMatch(/faster than 10 objects a second \(its pace while other portals send too\)/);
   });
 });
