@@ -56,7 +56,7 @@ export class AcceptSyncBatchUseCase {
     this.logger = options.logger;
     this.knownStores = options.knownStores ?? new TtlCache(0);
     this.lanes = options.lanes ?? { laneFor: () => 'interactive', giveBack: () => undefined };
-    this.intake = options.intake ?? { admit: async () => false, giveBack: async () => undefined };
+    this.intake = options.intake ?? { admit: async () => 0, giveBack: async () => undefined };
   }
 
   async acceptV1(tenant: Tenant, objectType: ObjectType, messages: V1SyncMessage[], request: HeldRequest = {}): Promise<void> {
@@ -101,14 +101,14 @@ export class AcceptSyncBatchUseCase {
   }
 
   private async publish({ bytes = 0, signal }: HeldRequest, batch: SyncBatchMessage): Promise<void> {
-    const charged = await this.intake.admit(batch.tenant.portalId, batch.messages.length, bytes, signal);
+    const chargedMs = await this.intake.admit(batch.tenant.portalId, batch.messages.length, bytes, signal);
     const lane = this.lanes.laneFor(batch.tenant.portalId, batch.messages.length);
     try {
       await this.broker.publish(`${TOPICS.syncBatch}.${batch.objectType}`, batch, { lane });
     } catch (error) {
       // Nothing was accepted, so nothing of the pace or the lane share was spent: the sender's retry finds them as they were.
       this.lanes.giveBack(batch.tenant.portalId, lane, batch.messages.length);
-      if (charged) await this.intake.giveBack(batch.tenant.portalId, batch.messages.length);
+      if (chargedMs > 0) await this.intake.giveBack(batch.tenant.portalId, chargedMs);
       this.logger.error('publishing a sync batch failed', { error: String(error), batchId: batch.batchId });
       throw AppError.unavailable('The batch could not be stored durably, so nothing was accepted; send it again');
     }

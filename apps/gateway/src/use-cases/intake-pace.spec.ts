@@ -37,6 +37,8 @@ describe('IntakePace', () => {
     ['a negative rate', { objectsPerSecond: -1 }],
     ['a negative held size', { maxHeldBytes: -1 }],
     ['a pace that can never take a batch of 200', { objectsPerSecond: 10, burstObjects: 100, maxWaitMs: 1000 }],
+    ['a negative shared rate', { sharedObjectsPerSecond: -1 }],
+    ['a shared rate that can never take a batch of 200', { burstObjects: 100, sharedObjectsPerSecond: 10, maxWaitMs: 1000 }],
   ])('when configured with %s, then it refuses to start, saying what to fix', (_, overrides) => {
     expect(() => new IntakePace({ ...options, ...overrides }, new FakeIntakePaceRepository())).toThrow(/INTAKE_/);
   });
@@ -78,6 +80,33 @@ describe('IntakePace', () => {
     expect(waits).toEqual([1000, 2000, 4000, 1000]);
   });
 
+  it('when a batch charged at the shared rate is given up after the other portal went quiet, then the portal gets back what it was charged', async () => {
+    let sendingNow = 0;
+    let waiting: (() => void) | undefined;
+    const entered = new Promise<void>((resolve) => (waiting = resolve));
+    const paces = new FakeIntakePaceRepository();
+    const pace = new IntakePace({ ...options, sharedObjectsPerSecond: 100 }, paces, {
+      clock: () => 0,
+      wait: (_ms, signal) =>
+        new Promise((_resolve, reject) => {
+          signal?.addEventListener('abort', () => reject(new Error('aborted')));
+          waiting?.();
+        }),
+      sending: new SendingPortals(5_000, () => sendingNow),
+    });
+    await pace.admit(2, 1, 1);
+    await pace.admit(1, 200, 1); // the burst at 100 a second: due 2,000
+    const sender = new AbortController();
+    const given = pace.admit(1, 100, 1, sender.signal); // 1,000 ms of the shared rate: due 3,000
+    await entered;
+
+    sendingNow = 10_000; // portal 2 went quiet meanwhile: its own rate would price the batch at 500 ms
+    sender.abort();
+
+    await expect(given).rejects.toMatchObject({ status: 499 });
+    expect(await paces.find(1)).toBe(2000);
+  });
+
   it('when a batch beside other portals would wait too long, then the 429 names the shared pace', async () => {
     const sending = new SendingPortals(5_000, () => 0);
     const pace = new IntakePace({ ...options, sharedObjectsPerSecond: 100, maxWaitMs: 1000 }, new FakeIntakePaceRepository(), {
@@ -105,12 +134,12 @@ describe('IntakePace', () => {
     };
     const pace = new IntakePace(options, broken, { clock: () => now, wait: async () => Promise.reject(new Error('must not wait')), logger });
 
-    await expect(pace.admit(1, 200, 1)).resolves.toBe(false);
+    await expect(pace.admit(1, 200, 1)).resolves.toBe(0);
     now = 4_999;
-    await expect(pace.admit(1, 200, 1)).resolves.toBe(false);
+    await expect(pace.admit(1, 200, 1)).resolves.toBe(0);
     expect(asked).toBe(1);
     now = 5_000;
-    await expect(pace.admit(1, 200, 1)).resolves.toBe(false);
+    await expect(pace.admit(1, 200, 1)).resolves.toBe(0);
     expect(asked).toBe(2);
 
     expect(entries.filter((entry) => /intake pace could not be read/.test(String(entry.message)))).toHaveLength(2);
@@ -124,8 +153,8 @@ describe('IntakePace', () => {
     };
     const pace = new IntakePace(options, contended, { clock: () => 0, wait: async () => Promise.reject(new Error('must not wait')) });
 
-    await expect(pace.admit(1, 200, 1)).resolves.toBe(false);
-    await expect(pace.admit(1, 200, 1)).resolves.toBe(false);
+    await expect(pace.admit(1, 200, 1)).resolves.toBe(0);
+    await expect(pace.admit(1, 200, 1)).resolves.toBe(0);
 
     expect(asked).toBe(2);
   });
@@ -136,8 +165,8 @@ describe('IntakePace', () => {
     const silent = { take: () => (asked++, new Promise<never>(() => undefined)), giveBack: async () => undefined };
     const pace = new IntakePace(options, silent, { clock: () => 0, wait: async () => Promise.reject(new Error('must not wait')), takeTimeoutMs: 10, logger });
 
-    await expect(pace.admit(1, 200, 1)).resolves.toBe(false);
-    await expect(pace.admit(1, 200, 1)).resolves.toBe(false);
+    await expect(pace.admit(1, 200, 1)).resolves.toBe(0);
+    await expect(pace.admit(1, 200, 1)).resolves.toBe(0);
 
     // A late answer must not open seconds without asking: a flood would go in unpaced while the database is busiest.
     expect(asked).toBe(2);
@@ -188,7 +217,7 @@ describe('IntakePace', () => {
     // Portal 2 kept its place: once the bytes are free, its batch waits as it would have.
     const next = pace.admit(2, 200, 50_000);
     await releaseNext();
-    await expect(next).resolves.toBe(true);
+    await expect(next).resolves.toBe(1000); // 200 objects at 200 a second
     expect(waits).toEqual([500, 1000]);
   });
 
@@ -200,6 +229,6 @@ describe('IntakePace', () => {
     await first;
     const second = pace.admit(1, 100, 60_000);
     await releaseNext();
-    await expect(second).resolves.toBe(true);
+    await expect(second).resolves.toBe(500);
   });
 });

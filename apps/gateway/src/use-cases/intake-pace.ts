@@ -9,6 +9,7 @@ import {
   intakeRateNow,
   intakeRateProblem,
   type IntakeTake,
+  type SharedIntakeRate,
   sharedIntakeRateProblem,
 } from '@ecomm-sync/domain';
 import { AppError, type Logger, observeIntakePace } from '@ecomm-sync/runtime';
@@ -72,6 +73,7 @@ export class IntakePace {
   private readonly clock: () => number;
   private readonly wait: (ms: number, signal?: AbortSignal) => Promise<unknown>;
   private readonly sending: SendingPortals;
+  private readonly sharedRate: SharedIntakeRate;
 
   constructor(
     private readonly options: IntakePaceOptions,
@@ -81,20 +83,22 @@ export class IntakePace {
     this.clock = deps.clock ?? Date.now;
     this.wait = deps.wait ?? ((ms, signal) => delay(ms, undefined, { signal }));
     this.sending = deps.sending ?? new SendingPortals();
-    const problem = intakeRateProblem(options, LARGEST_BATCH) ?? sharedIntakeRateProblem(this.shared(), LARGEST_BATCH);
+    const { objectsPerSecond, burstObjects, maxWaitMs, sharedObjectsPerSecond = 0 } = options;
+    this.sharedRate = { objectsPerSecond, burstObjects, maxWaitMs, sharedObjectsPerSecond };
+    const problem = intakeRateProblem(options, LARGEST_BATCH) ?? sharedIntakeRateProblem(this.sharedRate, LARGEST_BATCH);
     if (problem) throw new Error(problem);
     if (!Number.isFinite(options.maxHeldBytes) || options.maxHeldBytes < 0) throw new Error('INTAKE_MAX_HELD_BYTES must be 0 or more');
   }
 
   /**
    * Resolves when the portal's batch of `objects` (a request of `bytes`) may be published, with
-   * whether it took the portal's pace (false: no pace, or it went through unpaced); rejects with 429
-   * when it may not now, having taken nothing. `signal` gives the batch up while it waits (its sender
-   * went away): it rejects, and the objects are the portal's again.
+   * what it charged the portal's pace (ms of its rate; 0: no pace, or it went through unpaced);
+   * rejects with 429 when it may not now, having taken nothing. `signal` gives the batch up while it
+   * waits (its sender went away): it rejects, and the objects are the portal's again.
    */
-  async admit(portalId: number, objects: number, bytes: number, signal?: AbortSignal): Promise<boolean> {
-    if (this.options.objectsPerSecond <= 0) return false;
-    const rate = intakeRateNow(this.shared(), this.sending.sent(portalId));
+  async admit(portalId: number, objects: number, bytes: number, signal?: AbortSignal): Promise<number> {
+    if (this.options.objectsPerSecond <= 0) return 0;
+    const rate = intakeRateNow(this.sharedRate, this.sending.sent(portalId));
     // The bytes are held from here, so that concurrent batches see each other's before their takes.
     // A replica that holds all it may takes only what needs no wait: a batch that would wait is refused without being charged.
     const full = this.heldBytes + bytes > this.options.maxHeldBytes;
@@ -103,7 +107,7 @@ export class IntakePace {
       const now = this.clock();
       const costMs = intakeCostMs(objects, rate);
       const take = await this.taken(portalId, costMs, now, intakeLimits(now, rate, { noWait: full }));
-      if (!take) return false;
+      if (!take) return 0;
       const decision = intakeDecision(take, costMs, now, full ? { ...rate, maxWaitMs: 0 } : rate);
       if (!decision.admitted) {
         observeIntakePace('sync', 'refused');
@@ -111,36 +115,33 @@ export class IntakePace {
           ? this.refusal(rate, 1000, 'this gateway replica holds as many waiting batches as it may')
           : this.refusal(rate, decision.retryAfterMs, `its batches would wait more than ${rate.maxWaitMs / 1000} s to be taken in`);
       }
-      if (decision.waitMs > 0) await this.waitFor(portalId, objects, decision.waitMs, signal);
-      return true;
+      if (decision.waitMs > 0) await this.waitFor(portalId, costMs, decision.waitMs, signal);
+      return costMs;
     } finally {
       this.heldBytes -= bytes;
     }
   }
 
   /**
-   * Gives a portal back the objects of an admitted batch that took its pace but was not accepted after
-   * all (its publish failed), at the rate that applies now: if others started or stopped sending
-   * meanwhile, what is given back is that much off its cost, and returnIntake never gives back more
-   * than the portal's burst.
+   * Gives a portal back what an admitted batch was charged (admit's answer) when it was not accepted
+   * after all (its publish failed): the very cost it took, at the rate in force then.
    */
-  async giveBack(portalId: number, objects: number): Promise<void> {
-    if (this.options.objectsPerSecond <= 0) return;
+  async giveBack(portalId: number, costMs: number): Promise<void> {
+    if (this.options.objectsPerSecond <= 0 || costMs <= 0) return;
     try {
-      const rate = intakeRateNow(this.shared(), this.sending.othersThan(portalId));
-      await this.paces.giveBack(portalId, intakeCostMs(objects, rate), this.clock());
+      await this.paces.giveBack(portalId, costMs, this.clock());
     } catch (error) {
       // The portal's next batches wait the longer for it, nothing worse.
       this.deps.logger?.warn('the intake pace could not be given back', { portalId, error: String(error) });
     }
   }
 
-  private async waitFor(portalId: number, objects: number, waitMs: number, signal?: AbortSignal): Promise<void> {
+  private async waitFor(portalId: number, costMs: number, waitMs: number, signal?: AbortSignal): Promise<void> {
     try {
       await this.wait(waitMs, signal);
       observeIntakePace('sync', 'waited', waitMs / 1000);
     } catch (error) {
-      await this.giveBack(portalId, objects);
+      await this.giveBack(portalId, costMs);
       // Nobody reads this answer; the status (nginx's "client closed request") tells the logs why.
       throw signal?.aborted
         ? new AppError(499, 'The sender closed the connection while its batch waited for the portal’s intake pace; nothing of it was accepted')
@@ -152,10 +153,10 @@ export class IntakePace {
    * The store's answer, or null when it cannot be had: then the batch goes through unpaced. A
    * database that cannot be reached also has every batch of the next few seconds go through without
    * asking, with one warning, so that its timeout is not added to every request. One that answers
-   * late (a busy one) does not: its take still runs and charges the portal, and the next batches ask
-   * again, each waiting at most the time-box. Had a late answer opened those seconds too, a flood
-   * sent while the database was busy would have gone in at full speed just when the machines had
-   * the least room for it (bench: fairness, 2026-12-01).
+   * late (a busy one) does not: its take still runs, and charges the portal if the database admits
+   * it, and the next batches ask again, each waiting at most the time-box. Had a late answer opened
+   * those seconds too, a flood sent while the database was busy would have gone in at full speed
+   * just when the machines had the least room for it (bench: fairness, 2026-12-01).
    */
   private async taken(portalId: number, costMs: number, now: number, limits: IntakeLimits): Promise<IntakeTake | null> {
     if (now < this.unreadableUntil) {
@@ -185,10 +186,6 @@ export class IntakePace {
       }
       return null;
     }
-  }
-
-  private shared() {
-    return { ...this.options, sharedObjectsPerSecond: this.options.sharedObjectsPerSecond ?? 0 };
   }
 
   private refusal({ objectsPerSecond: perSecond }: IntakeRate, retryAfterMs: number, why: string): AppError {

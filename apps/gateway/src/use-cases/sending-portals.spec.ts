@@ -22,6 +22,27 @@ describe('SendingPortals', () => {
       4_000,
       true,
     ],
+    [
+      'when the oldest went quiet but a later one did not, then the later one counts',
+      [
+        [2, 0],
+        [3, 3_000],
+      ],
+      1,
+      6_000,
+      true,
+    ],
+    [
+      'when every other portal went quiet, then none is sending, however many there were',
+      [
+        [2, 0],
+        [3, 500],
+        [4, 900],
+      ],
+      1,
+      6_000,
+      false,
+    ],
   ])('%s', (_, earlier, portalId, now, expected) => {
     const { sending, at } = portals();
     for (const [id, ms] of earlier) {
@@ -30,17 +51,5 @@ describe('SendingPortals', () => {
     }
     at(now);
     expect(sending.sent(portalId)).toBe(expected);
-  });
-
-  it('when portals went quiet, then they are forgotten and no longer count, and asking notes nothing', () => {
-    const { sending, at } = portals();
-    sending.sent(2);
-    sending.sent(3);
-    at(10_000);
-    expect(sending.othersThan(1)).toBe(false);
-    expect(sending.sent(1)).toBe(false);
-    at(11_000);
-    expect(sending.othersThan(1)).toBe(false);
-    expect(sending.othersThan(2)).toBe(true);
   });
 });

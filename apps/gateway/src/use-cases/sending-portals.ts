@@ -30,11 +30,4 @@ export class SendingPortals {
     }
     return false;
   }
-
-  /** Whether a portal other than `portalId` sent within the window, without noting anything. */
-  othersThan(portalId: number): boolean {
-    const now = this.clock();
-    for (const [id, at] of this.lastSent) if (id !== portalId && now - at <= this.windowMs) return true;
-    return false;
-  }
 }
