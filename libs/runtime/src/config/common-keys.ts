@@ -71,7 +71,7 @@ export const crmRequestLogKeys = {
 /** Each portal's intake pace (decision 0057), shared by the gateway's replicas and the import-coordinator's releases. */
 export const intakePaceKeys = {
   INTAKE_OBJECTS_PER_SECOND: {
-    doc: "objects a second one portal's sync batches and released imports are taken in at, by all gateway and import-coordinator replicas together (they share each portal's pace in the database), once INTAKE_BURST_OBJECTS are spent; a batch beyond it waits before it is accepted or released, so that one portal's backfill does not take the machines from everyone else's work (0: no pace); the same in every app",
+    doc: "objects a second one portal's sync batches and released imports are taken in at, by all gateway and import-coordinator replicas together (they share each portal's pace in the database), once INTAKE_BURST_OBJECTS are spent (the gateway takes a portal's sync batches at its INTAKE_SHARED_OBJECTS_PER_SECOND instead while other portals send too); a batch beyond it waits before it is accepted or released, so that one portal's backfill does not take the machines from everyone else's work (0: no pace); the same in every app",
     format: 'int',
     default: 2000,
   },
