@@ -85,13 +85,13 @@ export function intakeLimits(now: number, rate: IntakeRate, { noWait = false }: 
  * granted `wholeObjects` at once: the gateway a whole batch of 200, an import's release one object
  * (it takes bigger pages in parts). Every app that reads the rate starts only with one that is right.
  */
-export function intakeRateProblem(rate: IntakeRate, wholeObjects: number): string | null {
+export function intakeRateProblem(rate: IntakeRate, wholeObjects: number, rateKey = 'INTAKE_OBJECTS_PER_SECOND'): string | null {
   const { objectsPerSecond, burstObjects, maxWaitMs } = rate;
   if (![objectsPerSecond, burstObjects, maxWaitMs].every((value) => Number.isFinite(value) && value >= 0)) {
-    return 'INTAKE_OBJECTS_PER_SECOND, INTAKE_BURST_OBJECTS and INTAKE_MAX_WAIT_MS must be 0 or more';
+    return `${rateKey}, INTAKE_BURST_OBJECTS and INTAKE_MAX_WAIT_MS must be 0 or more`;
   }
   if (objectsPerSecond > 0 && largestIntakeTake(rate) < wholeObjects) {
-    return `INTAKE_BURST_OBJECTS + INTAKE_OBJECTS_PER_SECOND × INTAKE_MAX_WAIT_MS must admit ${wholeObjects} object${wholeObjects === 1 ? '' : 's'} at once; with ${burstObjects} + ${objectsPerSecond}/s × ${maxWaitMs} ms they would be refused forever`;
+    return `INTAKE_BURST_OBJECTS + ${rateKey} × INTAKE_MAX_WAIT_MS must admit ${wholeObjects} object${wholeObjects === 1 ? '' : 's'} at once; with ${burstObjects} + ${objectsPerSecond}/s × ${maxWaitMs} ms they would be refused forever`;
   }
   return null;
 }
@@ -100,11 +100,7 @@ export function intakeRateProblem(rate: IntakeRate, wholeObjects: number): strin
 export function sharedIntakeRateProblem(rate: SharedIntakeRate, wholeObjects: number): string | null {
   const { sharedObjectsPerSecond } = rate;
   if (!Number.isFinite(sharedObjectsPerSecond) || sharedObjectsPerSecond < 0) return 'INTAKE_SHARED_OBJECTS_PER_SECOND must be 0 or more';
-  const shared = intakeRateNow(rate, true);
-  if (shared.objectsPerSecond > 0 && largestIntakeTake(shared) < wholeObjects) {
-    return `INTAKE_BURST_OBJECTS + INTAKE_SHARED_OBJECTS_PER_SECOND × INTAKE_MAX_WAIT_MS must admit ${wholeObjects} objects at once; with ${shared.burstObjects} + ${shared.objectsPerSecond}/s × ${shared.maxWaitMs} ms they would be refused forever while other portals send`;
-  }
-  return null;
+  return intakeRateProblem(intakeRateNow(rate, true), wholeObjects, 'INTAKE_SHARED_OBJECTS_PER_SECOND');
 }
 
 /** The most objects one take can ever be granted: a batch or page beyond it is taken in parts. */
