@@ -1,5 +1,6 @@
 // Writes jest's real counts to reports/jest/<project>-<tier>.json so that the test command
-// can print one "N passed, N failed" line for the whole run (tools/scripts/test-all.mjs).
+// can print one "N passed, N failed" line for the whole run (tools/scripts/test-all.mjs), and
+// which tests failed, with the first lines of why: CI keeps only the end of a long log.
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -17,9 +18,24 @@ class ResultFileReporter {
       // A suite that fails to load has no failed test but is a failure all the same.
       suitesFailedToRun: results.numRuntimeErrorTestSuites,
       success: results.success,
+      failures: failures(results),
     };
     fs.writeFileSync(this.file, JSON.stringify(summary, null, 2));
   }
+}
+
+const FIRST_LINES = 6;
+
+function failures(results) {
+  const root = path.join(__dirname, '..', '..') + path.sep;
+  const where = (suite) => suite.testFilePath.replace(root, '');
+  const why = (text) => (text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter((line) => line.trim() && !/^\s*at .*(node_modules|<anonymous>)/.test(line)).slice(0, FIRST_LINES);
+  return results.testResults.flatMap((suite) => {
+    if (suite.testExecError) return [{ test: `${where(suite)} (did not run)`, why: why(suite.testExecError.message) }];
+    return suite.testResults
+      .filter((test) => test.status === 'failed')
+      .map((test) => ({ test: `${where(suite)} › ${test.fullName}`, why: why(test.failureMessages.join('\n')) }));
+  });
 }
 
 module.exports = ResultFileReporter;

@@ -74,11 +74,15 @@ try {
 const files = fs.existsSync(reportDir) ? fs.readdirSync(reportDir).filter((file) => file.endsWith('.json')) : [];
 let passed = 0;
 let failed = 0;
+const failures = [];
 for (const file of files) {
   const result = JSON.parse(fs.readFileSync(path.join(reportDir, file), 'utf8'));
   passed += result.passed;
   failed += result.failed + result.suitesFailedToRun;
+  failures.push(...(result.failures ?? []));
 }
+// Repeated at the end, where a CI log that keeps only its tail still shows them.
+for (const { test, why } of failures) console.log(`\nFAILED ${test}\n${why.map((line) => `  ${line}`).join('\n')}`);
 if (status !== 0 && failed === 0) failed = 1; // a tier that failed outside jest (lint, build) still fails the run
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(status === 0 && failed === 0 ? 0 : 1);
