@@ -85,7 +85,7 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
 
   /**
    * Four replicas, three callers each, take permits as fast as they are given for `runMs` on a clock
-   * four times as fast as real time. Each permit is counted at its slot (its send-by time is the
+   * faster than real time (`speed`). Each permit is counted at its slot (its send-by time is the
    * slot's end): what the budget promises is about its slots, which no pause of this process can
    * move; a caller that sees its permit only after the slot ended does not send on it (as the CRM
    * client does), and is counted as late.
@@ -125,10 +125,15 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
     return { granted, busiest: busiestWindow(granted) };
   }
 
-  const SPEED = 4;
+  // The hammer's clock runs `speed` times as fast as real time. Through the database it runs at half
+  // the in-memory store's speed: a lease is three round trips, and on a loaded machine (CI runs the
+  // end-to-end tier beside this one) those took longer than a 100-ms slot at four times real time,
+  // so that leases were mostly handed back unused and one run got 10 requests of 300 (2026-12-02,
+  // beside stress-ng): the machine measured, not the budget.
+  let speed = 4;
   let realStart = 0;
-  const hammerClock = () => Date.UTC(2025, 5, 1, 12, 0, 0) + (performance.now() - realStart) * SPEED;
-  const hammerSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms / SPEED));
+  const hammerClock = () => Date.UTC(2025, 5, 1, 12, 0, 0) + (performance.now() - realStart) * speed;
+  const hammerSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms / speed));
 
   it.each([
     [20, 60_000],
@@ -136,6 +141,7 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
   ])(
     'when four replicas hammer one account with a limit of %i per 10 s over a store whose compare-and-set is atomic, then no window of slots holds more than the limit, and they keep getting requests',
     async (limit, runMs) => {
+      speed = 4;
       realStart = performance.now();
       const store = new AtomicBudgetStore();
       const replicas = Array.from({ length: 4 }, () => store.replica({ clock: hammerClock, sleep: hammerSleep, leaseSize: 5 }));
@@ -156,6 +162,7 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
       // (26 in a window of 20); versions are now claimed by an insert first. Through it, 21 of 20
       // was still seen once in three runs on a loaded machine, cause not found (docs/reliability.md):
       // the bound here is the limit and one lease of 5; the strict bound is the atomic store's above.
+      speed = 2;
       realStart = performance.now();
       const replicas = await Promise.all(Array.from({ length: 4 }, () => replica({ clock: hammerClock, sleep: hammerSleep, leaseSize: 5 })));
       const { granted, busiest } = await hammer(replicas, limit, runMs);
