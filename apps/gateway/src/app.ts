@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import { gatewayOpenApiDocument, TOPICS, type CatchUpMessage, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
 import { CrmConnections, type CrmConnectionsOptions, type CrmExchangeSink, HttpCrmClient } from '@ecomm-sync/crm-client';
-import { SecretBox, type Credential, type Repositories } from '@ecomm-sync/data-access';
+import { SecretBox, SendingPortals, type Credential, type Repositories } from '@ecomm-sync/data-access';
 import {
   apiDocsRoutes,
   byClientAddress,
@@ -73,6 +73,8 @@ export interface GatewayDeps {
   intakePace?: IntakePaceOptions;
   /** The clock of times shared with other replicas through the database: the database server's (default: this replica's own). */
   sharedClock?: () => number;
+  /** Which portals are sending, for the intake pace's shared rate (default: read from the paces in `repositories`). */
+  sendingPortals?: Pick<SendingPortals, 'othersSending'>;
   /** Failed authentications per client address and per credential before 429 (default: no limit). */
   authThrottle?: FailedAuthThrottleOptions;
   accessTokenTtlSeconds?: number;
@@ -188,7 +190,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     knownStores: storeCache,
     // Without settings: one lane and no pace (the use case's defaults).
     lanes: deps.laneShare && new LaneShares(deps.laneShare),
-    intake: deps.intakePace && new IntakePace(deps.intakePace, repositories.intakePaces, { logger, clock: deps.sharedClock }),
+    intake: deps.intakePace && intakePace(deps, deps.intakePace),
   });
   app.use(syncRoutes(acceptSyncBatch, auth));
   app.use(statusRoutes(readSyncStatus, auth, { publicUrl: deps.publicUrl }));
@@ -243,4 +245,15 @@ function consoleObjectDeps(repositories: Repositories, connections: CrmConnectio
       },
     }),
   };
+}
+
+/** Each portal's intake pace, at the shared rate while other portals send too, as every replica sees them in the database. */
+function intakePace({ repositories, logger, sharedClock = Date.now, sendingPortals }: GatewayDeps, options: IntakePaceOptions): IntakePace {
+  const sending =
+    sendingPortals ??
+    new SendingPortals(repositories.intakePaces, {
+      clock: sharedClock,
+      onFailure: (error) => logger.warn('which portals are sending could not be read; the last answer stands', { error: String(error) }),
+    });
+  return new IntakePace(options, repositories.intakePaces, { logger, clock: sharedClock, sending });
 }

@@ -42,11 +42,6 @@ export const gatewayConfigSchema = {
     format: 'int',
     default: 2000,
   },
-  INTAKE_SHARED_OBJECTS_PER_SECOND: {
-    doc: "objects a second one portal's sync batches are taken in at while other portals send to the same gateway replica too (in the last 5 s), when lower than INTAKE_OBJECTS_PER_SECOND: a portal alone may keep the machines busy, a backfill beside others leaves them room, so that others' objects are not slowed by it (0: INTAKE_OBJECTS_PER_SECOND throughout); size it to what the deployment applies with room to spare",
-    format: 'int',
-    default: 1000,
-  },
   INTAKE_MAX_HELD_BYTES: {
     doc: "request bytes one gateway replica holds while their batches wait for their portals' intake pace, all portals together; beyond it a batch that would wait gets 429 with Retry-After at once",
     format: 'int',

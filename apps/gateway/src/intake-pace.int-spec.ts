@@ -1,12 +1,13 @@
 import request from 'supertest';
-import { connectDatabase, DatabaseClock } from '@ecomm-sync/data-access';
+import { connectDatabase, DatabaseClock, SendingPortals } from '@ecomm-sync/data-access';
 import { aV2Message, aV2Submission, seedPortal, testInfrastructure } from '@ecomm-sync/testing';
 import type { Express } from 'express';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 // Each portal's intake is paced (decision 0057): beyond its rate a batch waits in the gateway, and
 // one that would wait longer than the longest wait is answered 429 over HTTP with Retry-After. Every
-// replica shares each portal's pace through the database (decision 0057, addendum of 2026-11-28).
+// replica shares each portal's pace through the database (decision 0057, addendum of 2026-11-28), and
+// sees through it which other portals are sending (addendum of 2026-12-02).
 
 describe('the gateway paces each portal’s intake', () => {
   let fixture: GatewayFixture;
@@ -113,28 +114,63 @@ describe('the gateway paces each portal’s intake', () => {
     }
   });
 
-  it.each([
-    ['sends alone', 'waits its turn at its own rate and is taken', keys.f, null, 204],
-    ['sends while another portal sends too', 'gets 429 naming the shared pace', keys.g, keys.h, 429],
-  ])('when a portal %s and its batch goes beyond its burst, then it %s', async (_sends, _then, key, other, status) => {
-    // 100 a second alone, 10 beside others: 100 objects beyond the burst wait 1 s alone, 10 s (too long) beside.
-    const replica = await fixture.gateway({
-      intakePace: { objectsPerSecond: 100, sharedObjectsPerSecond: 10, burstObjects: 200, maxWaitMs: 2_000, maxHeldBytes: 1_000_000 },
+  describe('while other portals send too', () => {
+    // A database of their own: the portals above keep backlogs that would count as sending here.
+    let own: Awaited<ReturnType<typeof connectDatabase>>;
+    const [alone, flood, trickle] = [7111, 7112, 7113];
+
+    beforeAll(async () => {
+      own = await connectDatabase(testInfrastructure().mongoUrl, `${fixture.database.connection.name}-shared`);
+      for (const [portalId, apiKey] of [
+        [alone, keys.f],
+        [flood, keys.g],
+        [trickle, keys.h],
+      ] as const) {
+        await seedPortal(own.repositories, { portalId, apiKey });
+        await own.repositories.stores.upsert({ portalId, appId: null }, { id: 'web', label: 'Web' });
+      }
     });
-    if (other) await send(other, 'other', 1, replica).expect(204);
-    await send(key, 'burst', 200, replica).expect(204);
 
-    const sentAt = performance.now();
-    const next = await send(key, 'beyond', 100, replica).expect(status);
+    afterAll(async () => {
+      await own.connection.dropDatabase();
+      await own.close();
+    });
 
-    if (status === 204) {
+    /** Two replicas on the database: 100 a second alone, 10 beside others, so 100 objects beyond the burst wait 1 s alone and 10 s (too long) beside. */
+    async function replicas() {
+      const intakePace = { objectsPerSecond: 100, sharedObjectsPerSecond: 10, burstObjects: 200, maxWaitMs: 2_000, maxHeldBytes: 1_000_000 };
+      const sending = new SendingPortals(own.repositories.intakePaces, { clock: Date.now });
+      const first = await fixture.gateway({ repositories: own.repositories, intakePace });
+      const second = await fixture.gateway({ repositories: own.repositories, intakePace, sendingPortals: sending });
+      return { first, second, sending };
+    }
+
+    it('when a portal sends alone and its batch goes beyond its burst, then it waits its turn at its own rate and is taken', async () => {
+      const { second, sending } = await replicas();
+      await send(keys.f, 'burst', 200, second).expect(204);
+      await sending.read();
+      expect(sending.othersSending(alone)).toBe(false);
+
+      const sentAt = performance.now();
+      await send(keys.f, 'beyond', 100, second).expect(204);
+
       // It waited for its turn (1 s at 100 a second): a lower bound, whatever the machine's load.
       expect(performance.now() - sentAt).toBeGreaterThanOrEqual(900);
-    } else {
+    });
+
+    it('when another portal sends through another replica, then a batch beyond the burst gets 429 naming the shared pace', async () => {
+      const { first, second, sending } = await replicas();
+      await send(keys.h, 'other', 1, first).expect(204);
+      await sending.read(); // what the second replica reads once a second: the first one's take, through the database
+      expect(sending.othersSending(flood)).toBe(true);
+      await send(keys.g, 'burst', 200, second).expect(204);
+
+      const next = await send(keys.g, 'beyond', 100, second).expect(429);
+
       expect(next.body.message).toMatch(/faster than 10 objects a second \(its pace while other portals send too\)/);
       // Its turn would come 10 s on, 8 s beyond the longest wait.
       expect(Number(next.headers['retry-after'])).toBeGreaterThanOrEqual(7);
       expect(Number(next.headers['retry-after'])).toBeLessThanOrEqual(8);
-    }
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { IMPORT_SETTINGS_IDS, OBJECT_TYPES, type ObjectType, type SyncBatchMessage, TOPICS } from '@ecomm-sync/contracts';
-import { connectDatabase, type Database } from '@ecomm-sync/data-access';
+import { connectDatabase, type Database, SendingPortals } from '@ecomm-sync/data-access';
 import { receivedCounts, type ImportEvent } from '@ecomm-sync/domain';
 import { aNewImport, anImportTypeState, FakeBroker, moveImport, recordingLogger, testInfrastructure, uniqueName } from '@ecomm-sync/testing';
 import { CoordinateImportsUseCase } from './use-cases/coordinate-imports.use-case';
@@ -100,6 +100,31 @@ describe('the import-coordinator on the real repository', () => {
 
     expect(waits).toEqual([1000, 2000]);
     expect(await database.repositories.intakePaces.find(record.tenant.portalId)).toBe(NOW + 3000);
+    expect(broker.bodiesTo<SyncBatchMessage>(`${TOPICS.syncBatch}.PRODUCT`)).toHaveLength(3);
+  });
+
+  it('when another portal’s batch was taken in by a gateway meanwhile, then the import is released at the shared rate', async () => {
+    const record = (await imports().create(aNewImport({ types: { PRODUCT: anImportTypeState('PRODUCT') } })))!;
+    for (let page = 1; page <= 3; page++) await receivePage(record.importId, 'PRODUCT', page, 2);
+    await moveImport(imports(), record.importId, { kind: 'end-received', objectType: 'PRODUCT', pageCount: 3, itemCount: 6, at: NOW - 10_000 });
+    const paces = database.repositories.intakePaces;
+    // Another portal's sync batch, as a gateway replica takes it: its due is what the import-coordinator reads.
+    await paces.take(record.tenant.portalId + 1, 10, NOW, { latestDue: NOW + 10_000, plausibleUntil: NOW + 70_000 });
+    const sending = new SendingPortals(paces, { clock: () => NOW });
+    await sending.read();
+    const waits: number[] = [];
+    // 2 objects a second alone, 1 beside others, 2 at once: 6 objects take the pace 6 s ahead, the first 2 s of it free.
+    const pace = new ReleasePace({ objectsPerSecond: 2, sharedObjectsPerSecond: 1, burstObjects: 2, maxWaitMs: 10_000 }, paces, {
+      clock: () => NOW,
+      wait: async (ms) => void waits.push(ms),
+      sending,
+    });
+    const paced = new CoordinateImportsUseCase(database.repositories, broker, recordingLogger().logger, { clock: () => NOW, pace });
+
+    await paced.handle({ kind: 'import-completed', importId: record.importId });
+
+    expect(waits).toEqual([2000, 4000]);
+    expect(await paces.find(record.tenant.portalId)).toBe(NOW + 6000);
     expect(broker.bodiesTo<SyncBatchMessage>(`${TOPICS.syncBatch}.PRODUCT`)).toHaveLength(3);
   });
 });

@@ -1,4 +1,5 @@
 import { createValidator, importEventMessageSchema, type ImportEventMessage } from '@ecomm-sync/contracts';
+import { SendingPortals } from '@ecomm-sync/data-access';
 import { runPeriodically, runService } from '@ecomm-sync/service-runtime';
 import { loadImportCoordinatorConfig } from './config';
 import { CoordinateImportsUseCase } from './use-cases/coordinate-imports.use-case';
@@ -16,10 +17,20 @@ runService({
   loadConfig: loadImportCoordinatorConfig,
   healthPort: (config) => config.IMPORT_COORDINATOR_HEALTH_PORT,
   start: async ({ config, logger, database, broker, onStop }) => {
+    // Who is sending, as every gateway and import-coordinator replica's takes leave it in the paces.
+    const sending = new SendingPortals(database.repositories.intakePaces, {
+      clock: database.clock.now,
+      onFailure: (error) => logger.warn('which portals are sending could not be read; the last answer stands', { error: String(error) }),
+    });
     const pace = new ReleasePace(
-      { objectsPerSecond: config.INTAKE_OBJECTS_PER_SECOND, burstObjects: config.INTAKE_BURST_OBJECTS, maxWaitMs: config.INTAKE_MAX_WAIT_MS },
+      {
+        objectsPerSecond: config.INTAKE_OBJECTS_PER_SECOND,
+        burstObjects: config.INTAKE_BURST_OBJECTS,
+        maxWaitMs: config.INTAKE_MAX_WAIT_MS,
+        sharedObjectsPerSecond: config.INTAKE_SHARED_OBJECTS_PER_SECOND,
+      },
       database.repositories.intakePaces,
-      { logger, clock: database.clock.now },
+      { logger, clock: database.clock.now, sending },
     );
     // Paces and release claims are times every replica compares: the database server's clock.
     const coordinator = new CoordinateImportsUseCase(database.repositories, broker, logger, {

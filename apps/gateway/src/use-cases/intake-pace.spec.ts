@@ -1,9 +1,19 @@
 import { metricsRegistry } from '@ecomm-sync/runtime';
 import { FakeIntakePaceRepository, recordingLogger } from '@ecomm-sync/testing';
 import { IntakePace } from './intake-pace';
-import { SendingPortals } from './sending-portals';
 
 const options = { objectsPerSecond: 200, burstObjects: 200, maxWaitMs: 5000, maxHeldBytes: 100_000 };
+
+/** Other portals count as sending for 5 s after a batch of theirs on `clock` (SendingPortals reads the same from the shared paces). */
+function sendingOn(clock: () => number) {
+  const last = new Map<number, number>();
+  return {
+    othersSending: (portalId: number) => {
+      last.set(portalId, clock());
+      return [...last].some(([id, at]) => id !== portalId && clock() - at <= 5_000);
+    },
+  };
+}
 
 describe('IntakePace', () => {
   /** A pace whose clock stands still and whose waits stay open until released. */
@@ -60,7 +70,7 @@ describe('IntakePace', () => {
   it('when another portal sends too, then a portal’s batches are spaced at the shared rate, and at its own again once it sends alone', async () => {
     let now = 0;
     const waits: number[] = [];
-    const sending = new SendingPortals(5_000, () => now);
+    const sending = sendingOn(() => now);
     const pace = new IntakePace({ ...options, sharedObjectsPerSecond: 100 }, new FakeIntakePaceRepository(), {
       clock: () => now,
       wait: async (ms) => void waits.push(ms),
@@ -92,7 +102,7 @@ describe('IntakePace', () => {
           signal?.addEventListener('abort', () => reject(new Error('aborted')));
           waiting?.();
         }),
-      sending: new SendingPortals(5_000, () => sendingNow),
+      sending: sendingOn(() => sendingNow),
     });
     await pace.admit(2, 1, 1);
     await pace.admit(1, 200, 1); // the burst at 100 a second: due 2,000
@@ -108,7 +118,7 @@ describe('IntakePace', () => {
   });
 
   it('when a batch beside other portals would wait too long, then the 429 names the shared pace', async () => {
-    const sending = new SendingPortals(5_000, () => 0);
+    const sending = sendingOn(() => 0);
     const pace = new IntakePace({ ...options, sharedObjectsPerSecond: 100, maxWaitMs: 1000 }, new FakeIntakePaceRepository(), {
       clock: () => 0,
       wait: async () => undefined,

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { type IntakePaceRepository, isDatabaseUnreachable } from '@ecomm-sync/data-access';
+import { type IntakePaceRepository, isDatabaseUnreachable, type SendingPortals } from '@ecomm-sync/data-access';
 import {
   intakeCostMs,
   intakeDecision,
@@ -13,7 +13,6 @@ import {
   sharedIntakeRateProblem,
 } from '@ecomm-sync/domain';
 import { AppError, type Logger, observeIntakePace } from '@ecomm-sync/runtime';
-import { SendingPortals } from './sending-portals';
 
 /** The most objects one sync batch carries (a v1 or v2 request of 200 messages). */
 const LARGEST_BATCH = 200;
@@ -48,8 +47,8 @@ export interface IntakePaceDeps {
   logger?: Pick<Logger, 'warn'>;
   /** Longest wait for the database's answer (default 500 ms). */
   takeTimeoutMs?: number;
-  /** Which portals are sending (default: the last 5 s on the monotonic clock). */
-  sending?: SendingPortals;
+  /** Whether other portals are sending (SendingPortals in the service; default: none ever is, so the shared rate never applies). */
+  sending?: Pick<SendingPortals, 'othersSending'>;
 }
 
 /**
@@ -72,7 +71,7 @@ export class IntakePace {
   private lateWarnedUntil = 0;
   private readonly clock: () => number;
   private readonly wait: (ms: number, signal?: AbortSignal) => Promise<unknown>;
-  private readonly sending: SendingPortals;
+  private readonly sending: Pick<SendingPortals, 'othersSending'>;
   private readonly sharedRate: SharedIntakeRate;
 
   constructor(
@@ -82,7 +81,7 @@ export class IntakePace {
   ) {
     this.clock = deps.clock ?? Date.now;
     this.wait = deps.wait ?? ((ms, signal) => delay(ms, undefined, { signal }));
-    this.sending = deps.sending ?? new SendingPortals();
+    this.sending = deps.sending ?? { othersSending: () => false };
     const { objectsPerSecond, burstObjects, maxWaitMs, sharedObjectsPerSecond = 0 } = options;
     this.sharedRate = { objectsPerSecond, burstObjects, maxWaitMs, sharedObjectsPerSecond };
     const problem = intakeRateProblem(options, LARGEST_BATCH) ?? sharedIntakeRateProblem(this.sharedRate, LARGEST_BATCH);
@@ -98,7 +97,7 @@ export class IntakePace {
    */
   async admit(portalId: number, objects: number, bytes: number, signal?: AbortSignal): Promise<number> {
     if (this.options.objectsPerSecond <= 0) return 0;
-    const rate = intakeRateNow(this.sharedRate, this.sending.sent(portalId));
+    const rate = intakeRateNow(this.sharedRate, this.sending.othersSending(portalId));
     // The bytes are held from here, so that concurrent batches see each other's before their takes.
     // A replica that holds all it may takes only what needs no wait: a batch that would wait is refused without being charged.
     const full = this.heldBytes + bytes > this.options.maxHeldBytes;

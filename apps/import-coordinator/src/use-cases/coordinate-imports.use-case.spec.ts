@@ -283,7 +283,7 @@ describe('CoordinateImportsUseCase', () => {
             await moveImport(imports, record.importId, { kind: 'release-claimed', at: NOW, staleBefore: NOW, owner: 'second' }, ...others);
             takenOver = true;
             // Learns it lost the release at its next hold (a third of the look-back), which aborts this wait.
-            await new Promise<void>((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason)));
+            return new Promise<number>((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason)));
           },
           giveBack: async () => undefined,
         };
@@ -323,6 +323,7 @@ describe('CoordinateImportsUseCase', () => {
       const pace = {
         take: async () => {
           if (++takes === 5) await moveImport(imports, record.importId, { kind: 'release-claimed', at: NOW, staleBefore: NOW, owner: 'second' });
+          return 0;
         },
         giveBack: async () => undefined,
       };
@@ -373,7 +374,7 @@ describe('CoordinateImportsUseCase', () => {
       const record = await anImportIn('complete');
       let now = NOW;
       let release: () => void = () => undefined;
-      const pace = { take: () => new Promise<void>((resolve) => (release = resolve)), giveBack: async () => undefined };
+      const pace = { take: () => new Promise<number>((resolve) => (release = () => resolve(0))), giveBack: async () => undefined };
       const waiting = new CoordinateImportsUseCase(asRepositories({ imports }), broker, recordingLogger().logger, { clock: () => now, pace, lookBackMs: 30 });
 
       const releasing = waiting.handle({ kind: 'import-completed', importId: record.importId });
@@ -394,7 +395,7 @@ describe('CoordinateImportsUseCase', () => {
       const { logger, entries } = recordingLogger();
       const pace = {
         take: (_portalId: number, _objects: number, signal?: AbortSignal) =>
-          new Promise<void>((_, reject) => {
+          new Promise<number>((_, reject) => {
             if (signal?.aborted) reject(new Error('stopped'));
             signal?.addEventListener('abort', () => reject(new Error('stopped')));
           }),

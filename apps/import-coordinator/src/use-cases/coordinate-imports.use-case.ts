@@ -63,7 +63,7 @@ export class CoordinateImportsUseCase {
       logger,
       clock: this.clock,
       sharedClock: options.sharedClock ?? this.clock,
-      pace: options.pace ?? { take: async () => undefined, giveBack: async () => undefined },
+      pace: options.pace ?? { take: async () => 0, giveBack: async () => undefined },
       lookBackMs: options.lookBackMs ?? 30_000,
       stopping: this.stopping.signal,
       newOwner: options.newReleaseOwner,

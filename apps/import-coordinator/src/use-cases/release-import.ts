@@ -117,15 +117,15 @@ export class ImportRelease {
         for (const page of counted) {
           // After a failed publish nothing more is paced or sent: the message is retried.
           if (publishing.failed) break;
-          await pace.take(portalId, page.messages.length, signal);
+          const charged = await pace.take(portalId, page.messages.length, signal);
           if (publishing.failed || signal.aborted) {
-            void pace.giveBack(portalId, page.messages.length);
+            void pace.giveBack(portalId, charged);
             break;
           }
           const publish = broker.publish(`${TOPICS.syncBatch}.${objectType}`, this.batchOf(found, objectType, page), { lane: 'bulk' });
           publish.catch(() => {
             publishing.failed = true;
-            void pace.giveBack(portalId, page.messages.length);
+            void pace.giveBack(portalId, charged);
           });
           published.push(publish);
         }

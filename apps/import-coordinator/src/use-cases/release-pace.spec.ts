@@ -4,8 +4,12 @@ import { ReleasePace } from './release-pace';
 // 200 objects a second, 200 at once, a take may wait up to 5 s: a page of 200 beyond the burst waits 1 s.
 const rate = { objectsPerSecond: 200, burstObjects: 200, maxWaitMs: 5000 };
 
-/** A release's pace on a clock that moves only by the waits it records. */
-function pacedRelease(paces = new FakeIntakePaceRepository(), overrides: Partial<typeof rate> = {}) {
+/** A release's pace on a clock that moves only by the waits it records; `others` says whether other portals are sending. */
+function pacedRelease(
+  paces = new FakeIntakePaceRepository(),
+  overrides: Partial<typeof rate & { sharedObjectsPerSecond: number }> = {},
+  others = { sending: false },
+) {
   let now = 0;
   const waits: number[] = [];
   const pace = new ReleasePace({ ...rate, ...overrides }, paces, {
@@ -14,6 +18,7 @@ function pacedRelease(paces = new FakeIntakePaceRepository(), overrides: Partial
       waits.push(ms);
       now += ms;
     },
+    sending: { othersSending: () => others.sending },
   });
   return { pace, paces, waits, at: () => now };
 }
@@ -93,23 +98,51 @@ describe('ReleasePace', () => {
   it('when a page that took the pace is not released after all, then its objects are the portal’s again', async () => {
     const { pace, paces } = pacedRelease();
     await pace.take(1, 200);
-    await pace.take(1, 200);
+    const charged = await pace.take(1, 200);
 
-    await pace.giveBack(1, 200);
+    await pace.giveBack(1, charged);
 
+    expect(charged).toBe(1000);
     expect(await paces.find(1)).toBe(1000);
+  });
+
+  it('when other portals send too, then the release is taken at the shared rate, and at its own again once they stop', async () => {
+    const others = { sending: true };
+    const { pace, waits } = pacedRelease(undefined, { sharedObjectsPerSecond: 100 }, others);
+
+    await pace.take(1, 200); // the burst: 200 objects, 2 s of the shared rate
+    const beside = await pace.take(1, 200); // 2 s at 100 a second
+    others.sending = false;
+    await pace.take(1, 200); // 1 s at 200 a second, behind the 2 s before
+
+    expect(beside).toBe(2000);
+    expect(waits).toEqual([2000, 2000]);
+  });
+
+  it('when a page charged at the shared rate is given back after the others stopped, then the portal gets back what it was charged', async () => {
+    const others = { sending: true };
+    const { pace, paces } = pacedRelease(undefined, { sharedObjectsPerSecond: 100 }, others);
+    await pace.take(1, 200); // due 2,000
+    const charged = await pace.take(1, 200); // due 4,000
+    others.sending = false;
+
+    await pace.giveBack(1, charged);
+
+    expect(await paces.find(1)).toBe(2000);
   });
 
   it.each([
     ['a negative rate', { objectsPerSecond: -1 }],
     ['a pace that can never take one object', { objectsPerSecond: 0.1, burstObjects: 0, maxWaitMs: 1000 }],
+    ['a negative shared rate', { sharedObjectsPerSecond: -1 }],
+    ['a shared rate that can never take one object', { burstObjects: 0, sharedObjectsPerSecond: 0.1, maxWaitMs: 1000 }],
   ])('when configured with %s, then it refuses to start, saying what to fix', (_, overrides) => {
     expect(() => new ReleasePace({ ...rate, ...overrides }, new FakeIntakePaceRepository())).toThrow(/INTAKE_/);
   });
 
   it('when the rate is 0, then nothing waits and the database is not asked', async () => {
     const paces = { take: () => Promise.reject(new Error('must not be asked')), giveBack: () => Promise.reject(new Error('must not be asked')) };
-    await expect(new ReleasePace({ ...rate, objectsPerSecond: 0 }, paces).take(1, 200)).resolves.toBeUndefined();
+    await expect(new ReleasePace({ ...rate, objectsPerSecond: 0 }, paces).take(1, 200)).resolves.toBe(0);
   });
 
   it('when the pace cannot be read, then the page goes out unpaced and the warning says so', async () => {
@@ -117,7 +150,7 @@ describe('ReleasePace', () => {
     const broken = { take: () => Promise.reject(new Error('connection closed')), giveBack: async () => undefined };
     const pace = new ReleasePace(rate, broken, { wait: () => Promise.reject(new Error('must not wait')), logger });
 
-    await expect(pace.take(1, 200)).resolves.toBeUndefined();
+    await expect(pace.take(1, 200)).resolves.toBe(0);
 
     expect(entries).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/released unpaced/) }));
   });

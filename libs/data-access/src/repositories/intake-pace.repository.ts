@@ -59,6 +59,19 @@ export class IntakePaceRepository {
     if (whole.matchedCount === 0) await this.paces.updateOne({ _id: portalId, due: { $gt: now, $lt: now + costMs } }, { $set: { due: now } });
   }
 
+  /**
+   * Portals whose `due` is after `since`, at most `limit` of them: those that took intake since then
+   * (a take leaves `due` after its own time) or still have a backlog. It reads without an index:
+   * one small document per portal, asked about once a second per process (SendingPortals).
+   */
+  async sendingSince(since: number, limit: number): Promise<number[]> {
+    const docs = await this.paces
+      .find({ due: { $gt: since } }, { projection: { _id: 1 } })
+      .limit(limit)
+      .toArray();
+    return docs.map((doc) => doc._id);
+  }
+
   /** The portal's `due` as stored (null: it never sent while the pace was on). */
   async find(portalId: number): Promise<number | null> {
     return (await this.paces.findOne({ _id: portalId }, { projection: { due: 1 } }))?.due ?? null;

@@ -71,9 +71,14 @@ export const crmRequestLogKeys = {
 /** Each portal's intake pace (decision 0057), shared by the gateway's replicas and the import-coordinator's releases. */
 export const intakePaceKeys = {
   INTAKE_OBJECTS_PER_SECOND: {
-    doc: "objects a second one portal's sync batches and released imports are taken in at, by all gateway and import-coordinator replicas together (they share each portal's pace in the database), once INTAKE_BURST_OBJECTS are spent (the gateway takes a portal's sync batches at its INTAKE_SHARED_OBJECTS_PER_SECOND instead while other portals send too); a batch beyond it waits before it is accepted or released, so that one portal's backfill does not take the machines from everyone else's work (0: no pace); the same in every app",
+    doc: "objects a second one portal's sync batches and released imports are taken in at, by all gateway and import-coordinator replicas together (they share each portal's pace in the database), once INTAKE_BURST_OBJECTS are spent (at INTAKE_SHARED_OBJECTS_PER_SECOND instead while other portals send too); a batch beyond it waits before it is accepted or released, so that one portal's backfill does not take the machines from everyone else's work (0: no pace); the same in every app",
     format: 'int',
     default: 2000,
+  },
+  INTAKE_SHARED_OBJECTS_PER_SECOND: {
+    doc: "objects a second one portal's sync batches and released imports are taken in at while other portals send too (any portal whose pace took a batch or a release in the last 5 s, on any replica; each replica reads who is sending once a second), when lower than INTAKE_OBJECTS_PER_SECOND: a portal alone may keep the machines busy, a backfill beside others leaves them room, so that others' objects are not slowed by it (0: INTAKE_OBJECTS_PER_SECOND throughout); size it to what the deployment applies with room to spare; the same in every app",
+    format: 'int',
+    default: 1000,
   },
   INTAKE_BURST_OBJECTS: {
     doc: 'objects one portal may send at once before INTAKE_OBJECTS_PER_SECOND applies; the same in every app',

@@ -77,6 +77,17 @@ export function describeIntakePaceRepositoryContract(name: string, make: () => P
       expect(await paces.find(other)).toBeNull();
     });
 
+    it('when portals took since a time or still have a backlog, then they are the ones sending since it, at most as many as asked', async () => {
+      const base = 3e12 + Math.floor(Math.random() * 1e9); // beyond every other test's times on a shared collection
+      const [recent, backlogged, quiet] = [portalId, aPortalId(), aPortalId()];
+      await paces.take(recent, 10, base, until(base + 5_000));
+      await paces.take(backlogged, 4_000, base - 3_000, until(base + 5_000)); // due base + 1,000
+      await paces.take(quiet, 10, base - 6_000, until(base)); // due base - 5,990
+      expect((await paces.sendingSince(base - 5_000, 10)).sort((a, b) => a - b)).toEqual([recent, backlogged].sort((a, b) => a - b));
+      expect(await paces.sendingSince(base - 5_000, 1)).toHaveLength(1);
+      expect(await paces.sendingSince(base + 1_000, 10)).toEqual([]);
+    });
+
     it('when replicas take for one portal at once, then every cost is counted once', async () => {
       const takes = await Promise.all(Array.from({ length: 20 }, () => paces.take(portalId, 10, 1_000, until(100_000))));
       expect(takes.every((take) => take.taken)).toBe(true);

@@ -17,6 +17,13 @@ export class FakeIntakePaceRepository implements PublicOf<IntakePaceRepository> 
     if (due !== undefined) this.paces.set(portalId, returnIntake(due, costMs, now));
   }
 
+  async sendingSince(since: number, limit: number): Promise<number[]> {
+    return [...this.paces]
+      .filter(([, due]) => due > since)
+      .slice(0, limit)
+      .map(([portalId]) => portalId);
+  }
+
   async find(portalId: number): Promise<number | null> {
     return this.paces.get(portalId) ?? null;
   }

@@ -1,0 +1,110 @@
+import { SendingPortals } from './sending-portals';
+
+/** Paces whose `due` the test sets per portal; `sendingSince` answers as the repository does, and counts its reads. */
+function paces() {
+  const due = new Map<number, number>();
+  let failWith: Error | undefined;
+  const asked: number[] = [];
+  return {
+    due,
+    asked,
+    fail: (error?: Error) => (failWith = error),
+    sendingSince: async (since: number, limit: number) => {
+      asked.push(since);
+      if (failWith) throw failWith;
+      return [...due]
+        .filter(([, at]) => at > since)
+        .slice(0, limit)
+        .map(([id]) => id);
+    },
+  };
+}
+
+function portals() {
+  const store = paces();
+  let now = 1_000_000;
+  let elapsed = 0;
+  const failures: unknown[] = [];
+  const sending = new SendingPortals(store, { clock: () => now, elapsed: () => elapsed, onFailure: (error) => failures.push(error) });
+  return {
+    store,
+    sending,
+    failures,
+    at: (ms: number) => (now = ms),
+    after: (ms: number) => (elapsed += ms),
+  };
+}
+
+describe('SendingPortals', () => {
+  it.each<[string, [number, number][], number, boolean]>([
+    ['when no portal took intake, then none is sending', [], 1, false],
+    ['when only the asking portal took intake within the window, then no other is sending', [[1, 999_000]], 1, false],
+    ['when another portal took intake within the window, then another is sending', [[2, 996_000]], 1, true],
+    ['when another portal’s last intake lies just outside the window, then none is', [[2, 995_000]], 1, false],
+    ['when another portal has a backlog (its due ahead), then it is sending', [[2, 1_030_000]], 1, true],
+    [
+      'when the asking portal and another both sent, then another is sending, whichever is read first',
+      [
+        [1, 999_000],
+        [2, 999_500],
+      ],
+      1,
+      true,
+    ],
+    [
+      'when several others sent, then another is sending for any portal',
+      [
+        [2, 999_000],
+        [3, 999_000],
+        [4, 999_000],
+      ],
+      3,
+      true,
+    ],
+  ])('%s', async (_, dues, portalId, expected) => {
+    const { store, sending } = portals();
+    for (const [id, due] of dues) store.due.set(id, due);
+    await sending.read();
+    expect(sending.othersSending(portalId)).toBe(expected);
+  });
+
+  it('when asked before any read answered, then no other portal counts, and the read is started', async () => {
+    const { store, sending } = portals();
+    store.due.set(2, 999_000);
+    expect(sending.othersSending(1)).toBe(false);
+    expect(store.asked).toEqual([995_000]);
+    await new Promise(setImmediate); // the read it started answers
+    expect(sending.othersSending(1)).toBe(true);
+  });
+
+  it('when asked again within a second of the last read, then it answers from it without reading; after a second, it reads again', async () => {
+    const { store, sending, after, at } = portals();
+    await sending.read();
+    store.due.set(2, 999_000);
+    after(999);
+    expect(sending.othersSending(1)).toBe(false);
+    expect(store.asked).toHaveLength(1);
+    after(1);
+    at(1_001_000);
+    sending.othersSending(1);
+    await new Promise(setImmediate);
+    expect(store.asked).toEqual([995_000, 996_000]);
+    expect(sending.othersSending(1)).toBe(true);
+  });
+
+  it('when a read fails, then the last answer stays, and the failure is told once until a read succeeds', async () => {
+    const { store, sending, failures } = portals();
+    store.due.set(2, 999_000);
+    await sending.read();
+    store.fail(new Error('no database'));
+    await sending.read();
+    await sending.read();
+    expect(sending.othersSending(1)).toBe(true);
+    expect(failures).toEqual([new Error('no database')]);
+    store.fail(undefined);
+    await sending.read();
+    store.fail(new Error('again'));
+    await sending.read();
+    expect(failures).toHaveLength(2);
+  });
+});
