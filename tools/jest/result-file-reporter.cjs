@@ -31,7 +31,8 @@ function failures(results) {
   const where = (suite) => suite.testFilePath.replace(root, '');
   const why = (text) => (text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter((line) => line.trim() && !/^\s*at .*(node_modules|<anonymous>)/.test(line)).slice(0, FIRST_LINES);
   return results.testResults.flatMap((suite) => {
-    if (suite.testExecError) return [{ test: `${where(suite)} (did not run)`, why: why(suite.testExecError.message) }];
+    // A suite that failed to load, or whose hooks failed (afterAll): jest's own account of it.
+    if (suite.testExecError) return [{ test: `${where(suite)} (suite error)`, why: why(suite.failureMessage ?? suite.testExecError.stack ?? suite.testExecError.message) }];
     return suite.testResults
       .filter((test) => test.status === 'failed')
       .map((test) => ({ test: `${where(suite)} › ${test.fullName}`, why: why(test.failureMessages.join('\n')) }));

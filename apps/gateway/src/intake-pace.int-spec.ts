@@ -131,6 +131,9 @@ describe('the gateway paces each portal’s intake', () => {
       }
     });
 
+    // Each test starts with no portal sending: a pace left by the one before would count.
+    beforeEach(() => own.connection.collection('intake_paces').deleteMany({}));
+
     afterAll(async () => {
       await own.connection.dropDatabase();
       await own.close();
@@ -160,6 +163,8 @@ describe('the gateway paces each portal’s intake', () => {
 
     it('when another portal sends through another replica, then a batch beyond the burst gets 429 naming the shared pace', async () => {
       const { first, second, sending } = await replicas();
+      await sending.read();
+      expect(sending.othersSending(flood)).toBe(false);
       await send(keys.h, 'other', 1, first).expect(204);
       await sending.read(); // what the second replica reads once a second: the first one's take, through the database
       expect(sending.othersSending(flood)).toBe(true);

@@ -1,7 +1,7 @@
 import { IMPORT_SETTINGS_IDS, OBJECT_TYPES, type ObjectType, type SyncBatchMessage, TOPICS } from '@ecomm-sync/contracts';
 import { connectDatabase, type Database, SendingPortals } from '@ecomm-sync/data-access';
 import { receivedCounts, type ImportEvent } from '@ecomm-sync/domain';
-import { aNewImport, anImportTypeState, FakeBroker, moveImport, recordingLogger, testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+import { aNewImport, anImportTypeState, aPortalId, FakeBroker, moveImport, recordingLogger, testInfrastructure, uniqueName } from '@ecomm-sync/testing';
 import { CoordinateImportsUseCase } from './use-cases/coordinate-imports.use-case';
 import { ReleasePace } from './use-cases/release-pace';
 
@@ -108,9 +108,12 @@ describe('the import-coordinator on the real repository', () => {
     for (let page = 1; page <= 3; page++) await receivePage(record.importId, 'PRODUCT', page, 2);
     await moveImport(imports(), record.importId, { kind: 'end-received', objectType: 'PRODUCT', pageCount: 3, itemCount: 6, at: NOW - 10_000 });
     const paces = database.repositories.intakePaces;
-    // Another portal's sync batch, as a gateway replica takes it: its due is what the import-coordinator reads.
-    await paces.take(record.tenant.portalId + 1, 10, NOW, { latestDue: NOW + 10_000, plausibleUntil: NOW + 70_000 });
+    await database.connection.collection('intake_paces').deleteMany({}); // no portal sending yet: a pace left by another test would count
     const sending = new SendingPortals(paces, { clock: () => NOW });
+    await sending.read();
+    expect(sending.othersSending(record.tenant.portalId)).toBe(false);
+    // Another portal's sync batch, as a gateway replica takes it: its due is what the import-coordinator reads.
+    await paces.take(aPortalId(), 10, NOW, { latestDue: NOW + 10_000, plausibleUntil: NOW + 70_000 });
     await sending.read();
     const waits: number[] = [];
     // 2 objects a second alone, 1 beside others, 2 at once: 6 objects take the pace 6 s ahead, the first 2 s of it free.

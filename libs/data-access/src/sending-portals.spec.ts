@@ -73,7 +73,8 @@ describe('SendingPortals', () => {
     store.due.set(2, 999_000);
     expect(sending.othersSending(1)).toBe(false);
     expect(store.asked).toEqual([995_000]);
-    await new Promise(setImmediate); // the read it started answers
+    await sending.read(); // the read under way: not a second one
+    expect(store.asked).toHaveLength(1);
     expect(sending.othersSending(1)).toBe(true);
   });
 
@@ -106,5 +107,34 @@ describe('SendingPortals', () => {
     store.fail(new Error('again'));
     await sending.read();
     expect(failures).toHaveLength(2);
+  });
+
+  it('when a read never answers, then it counts as failed after its time limit, the last answer stays, and the next read may start', async () => {
+    let hang = false;
+    const failures: unknown[] = [];
+    const store = { sendingSince: () => (hang ? new Promise<number[]>(() => undefined) : Promise.resolve([2])) };
+    const sending = new SendingPortals(store, { clock: () => 0, onFailure: (error) => failures.push(error), readTimeoutMs: 20 });
+    await sending.read();
+    hang = true;
+
+    await sending.read();
+
+    expect(failures).toEqual([new Error('no answer within 20 ms')]);
+    expect(sending.othersSending(1)).toBe(true);
+    store.sendingSince = () => Promise.resolve([]);
+    await sending.read();
+    expect(sending.othersSending(1)).toBe(false);
+  });
+
+  it('when telling a failure throws, then the read still ends quietly', async () => {
+    const failing = { sendingSince: () => Promise.reject(new Error('no database')) };
+    const sending = new SendingPortals(failing, {
+      clock: () => 0,
+      onFailure: () => {
+        throw new Error('the logger broke');
+      },
+    });
+
+    await expect(sending.read()).resolves.toBeUndefined();
   });
 });

@@ -4,6 +4,8 @@ import type { IntakePaceRepository } from './repositories/intake-pace.repository
 export const SENDING_WINDOW_MS = 5_000;
 /** How old the answer may grow before it is read again. */
 const REFRESH_MS = 1_000;
+/** Longest a read may take, on the server and here; one that takes longer counts as failed, and the next one may start. */
+const READ_TIMEOUT_MS = 2_000;
 
 export interface SendingPortalsDeps {
   /** Epoch ms on the clock the paces' `due` are written on: the database server's (DatabaseClock). */
@@ -14,21 +16,22 @@ export interface SendingPortalsDeps {
   refreshMs?: number;
   /** Told once when the read fails, again only after one succeeded; the last answer stays. */
   onFailure?: (error: unknown) => void;
+  readTimeoutMs?: number;
 }
 
 /**
  * Which portals are sending, for the intake pace's shared rate (intakeRateNow in libs/domain): those
- * whose pace took sync batches or import releases within the last few seconds, on any gateway or
- * import-coordinator replica, as the shared paces in the database say (decision 57, addendum of
- * 2026-12-02). The answer is read again at most once a second per process and never waited for:
- * a portal's batch is paced by what was known up to a second before it, and until the first read
- * answers, no other portal counts as sending.
+ * whose shared pace (`due`) lies less than the window behind now, or ahead (a backlog), after sync
+ * batches or import releases taken on any gateway or import-coordinator replica (decision 57,
+ * addendum of 2026-12-02). The answer is read again at most once a second per process and never
+ * waited for: a portal's batch is paced by what was known up to a second before it, and until the
+ * first read answers, no other portal counts as sending.
  */
 export class SendingPortals {
   /** Up to two portals that were sending at the last read: enough to tell whether any is not the one asking. */
   private senders: readonly number[] = [];
   private readAt = Number.NEGATIVE_INFINITY;
-  private reading = false;
+  private reading: Promise<void> | null = null;
   private failing = false;
   private readonly elapsed: () => number;
 
@@ -45,19 +48,38 @@ export class SendingPortals {
     return this.senders.some((id) => id !== portalId);
   }
 
-  /** Reads who is sending now; one read at a time. */
-  async read(): Promise<void> {
-    if (this.reading) return;
-    this.reading = true;
+  /** Reads who is sending now; while a read is under way, its answer. Never rejects: a failure keeps the last answer. */
+  read(): Promise<void> {
+    this.reading ??= this.readOnce().finally(() => {
+      this.readAt = this.elapsed();
+      this.reading = null;
+    });
+    return this.reading;
+  }
+
+  private async readOnce(): Promise<void> {
+    const timeoutMs = this.deps.readTimeoutMs ?? READ_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      this.senders = await this.paces.sendingSince(this.deps.clock() - (this.deps.windowMs ?? SENDING_WINDOW_MS), 2);
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      });
+      const since = this.deps.clock() - (this.deps.windowMs ?? SENDING_WINDOW_MS);
+      this.senders = await Promise.race([this.paces.sendingSince(since, 2, timeoutMs), late]);
       this.failing = false;
     } catch (error) {
-      if (!this.failing) this.deps.onFailure?.(error);
+      if (!this.failing) this.tellFailure(error);
       this.failing = true;
     } finally {
-      this.readAt = this.elapsed();
-      this.reading = false;
+      clearTimeout(timer);
+    }
+  }
+
+  private tellFailure(error: unknown): void {
+    try {
+      this.deps.onFailure?.(error);
+    } catch {
+      // A logger that throws must not take the process down from a background read.
     }
   }
 }

@@ -4,7 +4,7 @@ import { IntakePace } from './intake-pace';
 
 const options = { objectsPerSecond: 200, burstObjects: 200, maxWaitMs: 5000, maxHeldBytes: 100_000 };
 
-/** Other portals count as sending for 5 s after a batch of theirs on `clock` (SendingPortals reads the same from the shared paces). */
+/** Other portals count as sending for 5 s after they were last asked about on `clock`: a stand-in for SendingPortals, which reads the shared paces (backlogs included). */
 function sendingOn(clock: () => number) {
   const last = new Map<number, number>();
   return {

@@ -58,8 +58,9 @@ export class ReleasePace {
 
   /**
    * Resolves when the portal's next `objects` may be released, with what they were charged (ms of
-   * the portal's rate, for giveBack; 0: no pace, or they went unpaced); rejects when `signal` aborts
-   * while it waits, having given back what it took of them.
+   * the rates in force when each part was taken, for giveBack; 0: no pace, or they went unpaced;
+   * when a later part went unpaced, what the earlier parts were charged); rejects when `signal`
+   * aborts while it waits, having given back what it took of them.
    */
   async take(portalId: number, objects: number, signal?: AbortSignal): Promise<number> {
     if (this.rate.objectsPerSecond <= 0) return 0;

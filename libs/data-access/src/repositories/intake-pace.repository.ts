@@ -62,11 +62,12 @@ export class IntakePaceRepository {
   /**
    * Portals whose `due` is after `since`, at most `limit` of them: those that took intake since then
    * (a take leaves `due` after its own time) or still have a backlog. It reads without an index:
-   * one small document per portal, asked about once a second per process (SendingPortals).
+   * one small document per portal, asked about once a second per process (SendingPortals). The
+   * server gives up after `maxTimeMs` (default: no limit).
    */
-  async sendingSince(since: number, limit: number): Promise<number[]> {
+  async sendingSince(since: number, limit: number, maxTimeMs?: number): Promise<number[]> {
     const docs = await this.paces
-      .find({ due: { $gt: since } }, { projection: { _id: 1 } })
+      .find({ due: { $gt: since } }, { projection: { _id: 1 }, ...(maxTimeMs === undefined ? {} : { maxTimeMS: maxTimeMs }) })
       .limit(limit)
       .toArray();
     return docs.map((doc) => doc._id);

@@ -76,7 +76,7 @@ export const intakePaceKeys = {
     default: 2000,
   },
   INTAKE_SHARED_OBJECTS_PER_SECOND: {
-    doc: "objects a second one portal's sync batches and released imports are taken in at while other portals send too (any portal whose pace took a batch or a release in the last 5 s, on any replica; each replica reads who is sending once a second), when lower than INTAKE_OBJECTS_PER_SECOND: a portal alone may keep the machines busy, a backfill beside others leaves them room, so that others' objects are not slowed by it (0: INTAKE_OBJECTS_PER_SECOND throughout); size it to what the deployment applies with room to spare; the same in every app",
+    doc: "objects a second one portal's sync batches and released imports are taken in at while other portals send too (a portal counts as sending until 5 s after the last of its taken batches and releases is due, on any replica; each replica reads who is sending once a second), when lower than INTAKE_OBJECTS_PER_SECOND: a portal alone may keep the machines busy, a backfill beside others leaves them room, so that others' objects are not slowed by it (0: INTAKE_OBJECTS_PER_SECOND throughout); size it to what the deployment applies with room to spare; the same in every app",
     format: 'int',
     default: 1000,
   },

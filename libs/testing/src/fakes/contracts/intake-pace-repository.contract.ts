@@ -86,6 +86,7 @@ export function describeIntakePaceRepositoryContract(name: string, make: () => P
       expect((await paces.sendingSince(base - 5_000, 10)).sort((a, b) => a - b)).toEqual([recent, backlogged].sort((a, b) => a - b));
       expect(await paces.sendingSince(base - 5_000, 1)).toHaveLength(1);
       expect(await paces.sendingSince(base + 1_000, 10)).toEqual([]);
+      expect(await paces.sendingSince(base - 5_000, 10, 1_000)).toHaveLength(2); // with the server's time limit
     });
 
     it('when replicas take for one portal at once, then every cost is counted once', async () => {
