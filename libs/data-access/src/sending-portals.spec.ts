@@ -137,4 +137,40 @@ describe('SendingPortals', () => {
 
     await expect(sending.read()).resolves.toBeUndefined();
   });
+
+  it.each<[string, [number, number][], number, number, boolean]>([
+    ['when another portal asked here within the window, then it is sending before any read says so', [[2, 0]], 1, 5_000, true],
+    ['when another portal asked here just outside the window, then it is not', [[2, 0]], 1, 5_001, false],
+    ['when only this portal asked here, then no other is sending', [[1, 0]], 1, 4_000, false],
+    [
+      'when the oldest that asked went quiet but a later one did not, then the later one counts',
+      [
+        [2, 0],
+        [3, 3_000],
+      ],
+      1,
+      6_000,
+      true,
+    ],
+    [
+      'when another asked before this portal asked again, then it still counts while within the window',
+      [
+        [2, 0],
+        [1, 3_000],
+      ],
+      1,
+      4_000,
+      true,
+    ],
+  ])('%s', (_, earlier, portalId, at, expected) => {
+    const { sending, after } = portals();
+    let elapsed = 0;
+    for (const [id, ms] of earlier) {
+      after(ms - elapsed);
+      elapsed = ms;
+      sending.othersSending(id);
+    }
+    after(at - elapsed);
+    expect(sending.othersSending(portalId)).toBe(expected);
+  });
 });

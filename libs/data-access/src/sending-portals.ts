@@ -24,8 +24,9 @@ export interface SendingPortalsDeps {
  * whose shared pace (`due`) lies less than the window behind now, or ahead (a backlog), after sync
  * batches or import releases taken on any gateway or import-coordinator replica (decision 57,
  * addendum of 2026-12-02). The answer is read again at most once a second per process and never
- * waited for: a portal's batch is paced by what was known up to a second before it, and until the
- * first read answers, no other portal counts as sending.
+ * waited for. What this process asks about itself counts at once: a portal that asked within the
+ * window is sending here too, so that a flood starting beside a portal that sends through the same
+ * replica is paced from its first batch, not up to a second later (bench: fairness).
  */
 export class SendingPortals {
   /** Up to two portals that were sending at the last read: enough to tell whether any is not the one asking. */
@@ -34,6 +35,8 @@ export class SendingPortals {
   private reading: Promise<void> | null = null;
   private failing = false;
   private readonly elapsed: () => number;
+  /** The portals this process asked about, with when (elapsed ms), oldest first: one that asks again moves to the end. */
+  private readonly askedHere = new Map<number, number>();
 
   constructor(
     private readonly paces: Pick<IntakePaceRepository, 'sendingSince'>,
@@ -42,10 +45,26 @@ export class SendingPortals {
     this.elapsed = deps.elapsed ?? (() => performance.now());
   }
 
-  /** Whether a portal other than `portalId` was sending at the last read; starts the next read when that one is due. */
+  /**
+   * Notes that `portalId` sends now; whether another portal was sending at the last read, or asked
+   * here within the window. Starts the next read when that one is due.
+   */
   othersSending(portalId: number): boolean {
-    if (!this.reading && this.elapsed() - this.readAt >= (this.deps.refreshMs ?? REFRESH_MS)) void this.read();
-    return this.senders.some((id) => id !== portalId);
+    const now = this.elapsed();
+    if (!this.reading && now - this.readAt >= (this.deps.refreshMs ?? REFRESH_MS)) void this.read();
+    return this.askedHereByOthers(portalId, now) || this.senders.some((id) => id !== portalId);
+  }
+
+  private askedHereByOthers(portalId: number, now: number): boolean {
+    this.askedHere.delete(portalId);
+    this.askedHere.set(portalId, now);
+    // Oldest first: those that went quiet are dropped up to the first that did not; that one is
+    // another portal unless it is this one, which is the newest (so the only one left).
+    for (const [id, at] of this.askedHere) {
+      if (now - at <= (this.deps.windowMs ?? SENDING_WINDOW_MS)) return id !== portalId;
+      this.askedHere.delete(id);
+    }
+    return false;
   }
 
   /** Reads who is sending now; while a read is under way, its answer. Never rejects: a failure keeps the last answer. */
