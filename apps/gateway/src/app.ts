@@ -26,6 +26,7 @@ import { consoleReportRoutes } from './entry-points/console-report.routes';
 import { consoleStaticFiles } from './entry-points/console-static';
 import { consoleObjectRoutes } from './entry-points/console-objects.routes';
 import { consoleAlertRoutes } from './entry-points/console-alerts.routes';
+import { consoleObjectDeps } from './console-object-deps';
 import { crmExchangeRoutes } from './entry-points/crm-exchanges.routes';
 import { Authorizer, CredentialResolver } from './entry-points/authenticate';
 import { importRoutes } from './entry-points/import.routes';
@@ -45,8 +46,6 @@ import { ManageSettingsUseCase } from './use-cases/manage-settings.use-case';
 import { ConsoleOperationsUseCase, type OperatorViewPort } from './use-cases/console-operations.use-case';
 import { ConsoleReadUseCase } from './use-cases/console-read.use-case';
 import { CrmExchangesUseCase } from './use-cases/crm-exchanges.use-case';
-import { builtinObjectLink, InspectObjectUseCase } from './use-cases/inspect-object.use-case';
-import { MappingDraftUseCase } from './use-cases/mapping-draft.use-case';
 import { ConsoleActivityUseCase, ConsoleReportUseCase } from './use-cases/console-report.use-case';
 import { ReadSyncStatusUseCase } from './use-cases/read-sync-status.use-case';
 import { RetryErrorsUseCase } from './use-cases/retry-errors.use-case';
@@ -225,26 +224,6 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   app.use(failedAuthThrottle(authThrottle, [byClientAddress, byPresentedCredential]));
   app.use(errorHandler(logger));
   return app;
-}
-
-/** The inspector and mappings pages reach each portal's CRM through its CRM connection. */
-function consoleObjectDeps(repositories: Repositories, connections: CrmConnections, crmBaseUrl: string) {
-  const portal = (portalId: number) => repositories.portals.findById(portalId);
-  return {
-    accounts: repositories.accounts,
-    inspect: new InspectObjectUseCase(repositories, {
-      objectLink: async (portalId, objectType, crmId) => {
-        const found = await portal(portalId);
-        return found && (!found.crmConnection || found.crmConnection.kind === 'builtin') ? builtinObjectLink(crmBaseUrl, objectType, crmId) : null;
-      },
-    }),
-    mappings: new MappingDraftUseCase(repositories, {
-      crmOf: async (portalId) => {
-        const found = await portal(portalId);
-        return found ? connections.clientFor(found) : null;
-      },
-    }),
-  };
 }
 
 /** Each portal's intake pace, at the shared rate while other portals send too, as every replica sees them in the database. */

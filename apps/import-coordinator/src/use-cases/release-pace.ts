@@ -33,8 +33,9 @@ export interface ReleasePaceDeps {
  * wait), and where there is none it waits and asks again, so it pushes the portal's sync batches
  * no further than another batch of theirs would. While other portals send too, it is taken at the
  * shared rate when that is lower, as their sync batches are at the gateway. A page bigger than one
- * take can be granted is taken in parts. When the pace cannot be read, a page goes out unpaced; when the database cannot be
- * reached at all, the release stops (it could not record its progress either) and resumes later.
+ * take can be granted is taken in parts. When the pace cannot be read, a page goes out unpaced;
+ * when the database cannot be reached at all, the release stops (it could not record its progress
+ * either) and resumes later.
  */
 export class ReleasePace {
   private readonly clock: () => number;
