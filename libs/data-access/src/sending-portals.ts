@@ -1,7 +1,6 @@
+import { anotherPortalSending, INTAKE_SENDING_WINDOW_MS, sendingDueAfter } from '@ecomm-sync/domain';
 import type { IntakePaceRepository } from './repositories/intake-pace.repository';
 
-/** How recent a portal's intake must be for the portal to count as sending. */
-export const SENDING_WINDOW_MS = 5_000;
 /** How old the answer may grow before it is read again. */
 const REFRESH_MS = 1_000;
 /** Longest a read may take, on the server and here; one that takes longer counts as failed, and the next one may start. */
@@ -20,13 +19,13 @@ export interface SendingPortalsDeps {
 }
 
 /**
- * Which portals are sending, for the intake pace's shared rate (intakeRateNow in libs/domain): those
- * whose shared pace (`due`) lies less than the window behind now, or ahead (a backlog), after sync
- * batches or import releases taken on any gateway or import-coordinator replica (decision 57,
- * addendum of 2026-12-02). The answer is read again at most once a second per process and never
- * waited for. What this process asks about itself counts at once: a portal that asked within the
- * window is sending here too, so that a flood starting beside a portal that sends through the same
- * replica is paced from its first batch, not up to a second later (bench: fairness).
+ * Which portals are sending, for the intake pace's shared rate (the rule: anotherPortalSending in
+ * libs/domain): those whose shared pace (`due`) was moved by sync batches or import releases taken
+ * on any gateway or import-coordinator replica within the window (decision 57, addendum of
+ * 2026-12-02). The answer is read again at most once a second per process and never waited for.
+ * What this process asks about itself counts at once, so that a flood starting beside a portal that
+ * sends through the same replica is paced from its first batch, not up to a second later (bench:
+ * fairness).
  */
 export class SendingPortals {
   /** Up to two portals that were sending at the last read: enough to tell whether any is not the one asking. */
@@ -52,19 +51,22 @@ export class SendingPortals {
   othersSending(portalId: number): boolean {
     const now = this.elapsed();
     if (!this.reading && now - this.readAt >= (this.deps.refreshMs ?? REFRESH_MS)) void this.read();
-    return this.askedHereByOthers(portalId, now) || this.senders.some((id) => id !== portalId);
+    this.noteAsked(portalId, now);
+    return anotherPortalSending(portalId, { read: this.senders, askedHere: this.askedHere }, now, this.windowMs);
   }
 
-  private askedHereByOthers(portalId: number, now: number): boolean {
+  /** Notes the ask as the newest, and drops those that went quiet (oldest first, up to the first that did not): the map stays as small as the window's askers. */
+  private noteAsked(portalId: number, now: number): void {
     this.askedHere.delete(portalId);
     this.askedHere.set(portalId, now);
-    // Oldest first: those that went quiet are dropped up to the first that did not; that one is
-    // another portal unless it is this one, which is the newest (so the only one left).
     for (const [id, at] of this.askedHere) {
-      if (now - at <= (this.deps.windowMs ?? SENDING_WINDOW_MS)) return id !== portalId;
+      if (now - at <= this.windowMs) return;
       this.askedHere.delete(id);
     }
-    return false;
+  }
+
+  private get windowMs(): number {
+    return this.deps.windowMs ?? INTAKE_SENDING_WINDOW_MS;
   }
 
   /** Reads who is sending now; while a read is under way, its answer. Never rejects: a failure keeps the last answer. */
@@ -83,8 +85,7 @@ export class SendingPortals {
       const late = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
       });
-      const since = this.deps.clock() - (this.deps.windowMs ?? SENDING_WINDOW_MS);
-      this.senders = await Promise.race([this.paces.sendingSince(since, 2, timeoutMs), late]);
+      this.senders = await Promise.race([this.paces.sendingSince(sendingDueAfter(this.deps.clock(), this.windowMs), 2, timeoutMs), late]);
       this.failing = false;
     } catch (error) {
       if (!this.failing) this.tellFailure(error);

@@ -11,6 +11,7 @@ export * from './import-machine';
 export * from './token-bucket';
 export * from './lane-share';
 export * from './intake-pace';
+export * from './intake-senders';
 export * from './revision-order';
 export * from './crm-wait';
 export * from './crm-budget';
