@@ -17,6 +17,8 @@ export interface BrokerOptions {
   connectTimeoutMs?: number;
   /** Deliveries a consumer of a bulk lane holds at once (default: `prefetch`); fewer leaves more of the process to the interactive lane. */
   bulkPrefetch?: number;
+  /** Longest a bulk delivery is held while interactive work runs in this process (LanePriority; default 0: never held). */
+  bulkHoldMs?: number;
 }
 
 export interface PublishOptions {

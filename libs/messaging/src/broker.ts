@@ -9,6 +9,7 @@ import { QueueDepthProbe } from './queue-depth';
 import { newMessageHeaders } from './message-headers';
 import { readMessage, Settlement, type ConsumeOptions } from './settlement';
 import { BatchCollector, handleBatch } from './batch-collector';
+import { LanePriority } from './lane-priority';
 import { subscribeAll } from './broadcast';
 import { declareTopology, exchangeName, lanesOf, namesOf, routingKeyOn, type QueueName, type QueueNames } from './topology';
 import { withTimeout } from './with-timeout';
@@ -36,6 +37,7 @@ export class Broker {
   private readonly consumed: { queue: QueueName; names: QueueNames }[] = [];
   private readonly depthProbe: QueueDepthProbe;
   private readonly unregisterDepths: () => void;
+  private readonly priority: LanePriority;
   private inFlight = 0;
   private closing = false;
 
@@ -45,6 +47,7 @@ export class Broker {
     private readonly options: BrokerOptions,
   ) {
     this.settlement = new Settlement(options.maxAttempts, options.logger);
+    this.priority = new LanePriority(options.bulkHoldMs ?? 0);
     this.depthProbe = new QueueDepthProbe(connection, () => this.consumed);
     this.unregisterDepths = registerQueueDepths(() => (this.consumed.length > 0 ? this.depthProbe.read() : Promise.resolve([])));
   }
@@ -133,10 +136,8 @@ export class Broker {
             // async: a handler that throws before returning its promise fails its message, not the frame loop.
             logContext
               .run({ correlationId: delivery.correlationId, acceptedAt: delivery.acceptedAt, lane: workLane }, () =>
-                inSpan(
-                  `${queue} process`,
-                  { kind: 'consumer', parent: delivery.trace ?? null, attributes: { 'messaging.destination.name': queue } },
-                  async () => handler(delivery),
+                inSpan(`${queue} process`, { kind: 'consumer', parent: delivery.trace ?? null, attributes: { 'messaging.destination.name': queue } }, () =>
+                  this.priority.run(workLane, async () => handler(delivery)),
                 ),
               )
               .then(
@@ -163,7 +164,7 @@ export class Broker {
         const collector = new BatchCollector<T>(
           batchOptions,
           (delivery) => this.settlement.isLive(delivery.raw),
-          (batch) => this.track(handleBatch(this.settlement, { queue, lane: workLane, handler, options }, batch)),
+          (batch) => this.track(this.priority.run(workLane, () => handleBatch(this.settlement, { queue, lane: workLane, handler, options }, batch))),
         );
         this.pendingBatches.push(() => collector.flush());
         return (message) => {
@@ -191,6 +192,7 @@ export class Broker {
     this.closing = true;
     this.unregisterDepths();
     await Promise.all(this.consumers.map((consumer) => consumer.stop()));
+    this.priority.release();
     for (const channel of this.broadcasts) await channel.cancelAll().catch(() => undefined);
     for (const flush of this.pendingBatches) flush();
     const deadline = Date.now() + graceMs;
@@ -216,7 +218,7 @@ export class Broker {
         declare: (channel) => declareTopology(channel, this.options.prefix, this.options.retryDelayMs),
         onMessage: (message, source) => {
           this.settlement.received(message, source);
-          onMessage(message);
+          this.priority.deliver(lane.workLane, () => onMessage(message));
         },
         reopenDelayMs: RECONNECT_SECONDS * 1000,
       });

@@ -13,6 +13,7 @@ export interface InfrastructureConfig {
   AMQP_PREFIX: string;
   AMQP_PREFETCH: number;
   AMQP_BULK_PREFETCH: number;
+  AMQP_BULK_HOLD_MS: number;
   AMQP_RETRY_DELAY_MS: number;
   AMQP_MAX_ATTEMPTS: number;
   METRICS_ENABLED: boolean;
@@ -71,6 +72,7 @@ export function runService<C extends InfrastructureConfig>(options: ServiceOptio
       prefix: config.AMQP_PREFIX,
       prefetch: config.AMQP_PREFETCH,
       bulkPrefetch: config.AMQP_BULK_PREFETCH,
+      bulkHoldMs: config.AMQP_BULK_HOLD_MS,
       retryDelayMs: config.AMQP_RETRY_DELAY_MS,
       maxAttempts: config.AMQP_MAX_ATTEMPTS,
       logger,

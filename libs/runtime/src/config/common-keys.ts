@@ -39,6 +39,11 @@ export const amqpKeys = {
     format: 'int',
     default: 10,
   },
+  AMQP_BULK_HOLD_MS: {
+    doc: "longest a bulk lane's delivery waits in a replica while interactive work runs there, before its handling starts (0: never); interactive work goes first, bulk work never starves (bench: fairness)",
+    format: 'int',
+    default: 100,
+  },
   AMQP_RETRY_DELAY_MS: { doc: 'delay before a transiently failed message is tried again', format: 'int', default: 2000 },
   AMQP_MAX_ATTEMPTS: { doc: 'attempts of a message before it goes to the dead-letter queue', format: 'int', default: 5 },
 } as const satisfies ConfigSchema;

@@ -54,6 +54,49 @@ describe('Interactive and bulk lanes against a real RabbitMQ', () => {
     expect(handled.filter(({ lane }) => lane === 'bulk')).toHaveLength(30);
   });
 
+  it('when interactive work runs in the process, then a bulk delivery that arrives meanwhile starts only once it is done', async () => {
+    const broker = await connect({ bulkHoldMs: 60_000 });
+    const mapper = namesOf(prefix, 'mapper.sync-batches');
+    const started: string[] = [];
+    let finishInteractive!: () => void;
+    const interactiveDone = new Promise<void>((resolve) => (finishInteractive = resolve));
+    await broker.consume<{ n: string }>('mapper.sync-batches', async ({ body, lane }) => {
+      started.push(body.n);
+      if (lane === 'interactive') await interactiveDone;
+    });
+
+    await broker.publish('sync.batch.CONTACT', { n: 'interactive' }, { lane: 'interactive' });
+    await waitFor(() => started.includes('interactive'), { message: 'the interactive handler to start' });
+    await broker.publish('sync.batch.CONTACT', { n: 'bulk' }, { lane: 'bulk' });
+    // Delivered to this process (no longer ready in its queue), but held.
+    await waitFor(async () => (await depth(mapper.bulk!)) === 0, { message: 'the bulk message to be delivered' });
+    expect(started).toEqual(['interactive']);
+
+    finishInteractive();
+    await waitFor(() => started.includes('bulk'), { message: 'the bulk handler to start once the interactive one is done' });
+    expect(started).toEqual(['interactive', 'bulk']);
+  });
+
+  it('when interactive work runs longer than the hold, then a held bulk delivery goes on: bulk work never starves', async () => {
+    const broker = await connect({ bulkHoldMs: 200 });
+    const started: string[] = [];
+    let bulkStarted!: () => void;
+    const bulkSeen = new Promise<void>((resolve) => (bulkStarted = resolve));
+    // The interactive handler finishes only once the bulk one started: without the hold's end, neither would.
+    await broker.consume<{ n: string }>('mapper.sync-batches', async ({ body, lane }) => {
+      started.push(body.n);
+      if (lane === 'interactive') await bulkSeen;
+      else bulkStarted();
+    });
+
+    await broker.publish('sync.batch.CONTACT', { n: 'interactive' }, { lane: 'interactive' });
+    await waitFor(() => started.includes('interactive'), { message: 'the interactive handler to start' });
+    await broker.publish('sync.batch.CONTACT', { n: 'bulk' }, { lane: 'bulk' });
+
+    await waitFor(() => started.includes('bulk'), { message: 'the bulk handler to start after the hold' });
+    expect(started).toEqual(['interactive', 'bulk']);
+  });
+
   it('when a bulk message is handled, then what its handler publishes goes on the bulk lane too', async () => {
     const broker = await connect();
     await broker.consume<{ n: number }>('mapper.sync-batches', ({ body }) => broker.publish('changes.mapped.CONTACT', { n: body.n }));
