@@ -38,9 +38,9 @@ export const gatewayConfigSchema = {
     default: 200,
   },
   LANE_SHARE_BURST_OBJECTS: {
-    doc: 'objects one portal may send at once on the interactive lanes before LANE_SHARE_OBJECTS_PER_SECOND applies',
+    doc: "objects one portal may send at once on the interactive lanes before LANE_SHARE_OBJECTS_PER_SECOND applies; one whole batch (200) by default, so that a flood's first batches do not share the interactive lanes with other portals' traffic (bench: fairness)",
     format: 'int',
-    default: 2000,
+    default: 200,
   },
   INTAKE_MAX_HELD_BYTES: {
     doc: "request bytes one gateway replica holds while their batches wait for their portals' intake pace, all portals together; beyond it a batch that would wait gets 429 with Retry-After at once",
