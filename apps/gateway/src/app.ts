@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import { gatewayOpenApiDocument, TOPICS, type CatchUpMessage, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
 import { CrmConnections, type CrmConnectionsOptions, type CrmExchangeSink, HttpCrmClient } from '@ecomm-sync/crm-client';
-import { SecretBox, SendingPortals, type Credential, type Repositories } from '@ecomm-sync/data-access';
+import { SecretBox, SendingPortals, type Credential, type OtherSenders, type Repositories } from '@ecomm-sync/data-access';
 import {
   apiDocsRoutes,
   byClientAddress,
@@ -73,7 +73,7 @@ export interface GatewayDeps {
   /** The clock of times shared with other replicas through the database: the database server's (default: this replica's own). */
   sharedClock?: () => number;
   /** Which portals are sending, for the intake pace's shared rate (default: read from the paces in `repositories`). */
-  sendingPortals?: Pick<SendingPortals, 'othersSending'>;
+  sendingPortals?: OtherSenders;
   /** Failed authentications per client address and per credential before 429 (default: no limit). */
   authThrottle?: FailedAuthThrottleOptions;
   accessTokenTtlSeconds?: number;

@@ -6,6 +6,14 @@ const REFRESH_MS = 1_000;
 /** Longest a read may take, on the server and here; one that takes longer counts as failed, and the next one may start. */
 const READ_TIMEOUT_MS = 2_000;
 
+/** Whether a portal other than the one asking is sending: the port the intake paces ask (SendingPortals in the service). */
+export interface OtherSenders {
+  othersSending(portalId: number): boolean;
+}
+
+/** Nobody else is ever sending, so the shared rate never applies: the paces' default where no SendingPortals is given. */
+export const NO_OTHER_SENDERS: OtherSenders = { othersSending: () => false };
+
 export interface SendingPortalsDeps {
   /** Epoch ms on the clock the paces' `due` are written on: the database server's (DatabaseClock). */
   clock: () => number;
@@ -27,7 +35,7 @@ export interface SendingPortalsDeps {
  * sends through the same replica is paced from its first batch, not up to a second later (bench:
  * fairness).
  */
-export class SendingPortals {
+export class SendingPortals implements OtherSenders {
   /** Up to two portals that were sending at the last read: enough to tell whether any is not the one asking. */
   private senders: readonly number[] = [];
   private readAt = Number.NEGATIVE_INFINITY;

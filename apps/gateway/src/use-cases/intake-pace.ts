@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { type IntakePaceRepository, isDatabaseUnreachable, type SendingPortals } from '@ecomm-sync/data-access';
+import { type IntakePaceRepository, isDatabaseUnreachable, NO_OTHER_SENDERS, type OtherSenders } from '@ecomm-sync/data-access';
 import {
   intakeCostMs,
   intakeDecision,
@@ -47,8 +47,8 @@ export interface IntakePaceDeps {
   logger?: Pick<Logger, 'warn'>;
   /** Longest wait for the database's answer (default 500 ms). */
   takeTimeoutMs?: number;
-  /** Whether other portals are sending (SendingPortals in the service; default: none ever is, so the shared rate never applies). */
-  sending?: Pick<SendingPortals, 'othersSending'>;
+  /** Whether other portals are sending (SendingPortals in the service; default NO_OTHER_SENDERS: the shared rate never applies). */
+  sending?: OtherSenders;
 }
 
 /**
@@ -71,7 +71,7 @@ export class IntakePace {
   private lateWarnedUntil = 0;
   private readonly clock: () => number;
   private readonly wait: (ms: number, signal?: AbortSignal) => Promise<unknown>;
-  private readonly sending: Pick<SendingPortals, 'othersSending'>;
+  private readonly sending: OtherSenders;
   private readonly sharedRate: SharedIntakeRate;
 
   constructor(
@@ -81,7 +81,7 @@ export class IntakePace {
   ) {
     this.clock = deps.clock ?? Date.now;
     this.wait = deps.wait ?? ((ms, signal) => delay(ms, undefined, { signal }));
-    this.sending = deps.sending ?? { othersSending: () => false };
+    this.sending = deps.sending ?? NO_OTHER_SENDERS;
     const { objectsPerSecond, burstObjects, maxWaitMs, sharedObjectsPerSecond = 0 } = options;
     this.sharedRate = { objectsPerSecond, burstObjects, maxWaitMs, sharedObjectsPerSecond };
     const problem = intakeRateProblem(options, LARGEST_BATCH) ?? sharedIntakeRateProblem(this.sharedRate, LARGEST_BATCH);

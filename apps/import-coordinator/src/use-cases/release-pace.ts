@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { type IntakePaceRepository, isDatabaseUnreachable, type SendingPortals } from '@ecomm-sync/data-access';
+import { type IntakePaceRepository, isDatabaseUnreachable, NO_OTHER_SENDERS, type OtherSenders } from '@ecomm-sync/data-access';
 import {
   intakeCostMs,
   intakeDecision,
@@ -21,8 +21,8 @@ export interface ReleasePaceDeps {
   /** Waits `ms` (default: a timer), ending early with a rejection when `signal` aborts. */
   wait?: (ms: number, signal?: AbortSignal) => Promise<unknown>;
   logger?: Pick<Logger, 'warn'>;
-  /** Whether other portals are sending (SendingPortals in the service; default: none ever is, so the shared rate never applies). */
-  sending?: Pick<SendingPortals, 'othersSending'>;
+  /** Whether other portals are sending (SendingPortals in the service; default NO_OTHER_SENDERS: the shared rate never applies). */
+  sending?: OtherSenders;
 }
 
 /**
@@ -41,7 +41,7 @@ export class ReleasePace {
   private readonly clock: () => number;
   private readonly wait: (ms: number, signal?: AbortSignal) => Promise<unknown>;
   private readonly rate: SharedIntakeRate;
-  private readonly sending: Pick<SendingPortals, 'othersSending'>;
+  private readonly sending: OtherSenders;
 
   constructor(
     rate: IntakeRate & { sharedObjectsPerSecond?: number },
@@ -54,7 +54,7 @@ export class ReleasePace {
     if (problem) throw new Error(problem);
     this.clock = deps.clock ?? Date.now;
     this.wait = deps.wait ?? ((ms, signal) => delay(ms, undefined, { signal }));
-    this.sending = deps.sending ?? { othersSending: () => false };
+    this.sending = deps.sending ?? NO_OTHER_SENDERS;
   }
 
   /**
