@@ -13,7 +13,7 @@ describe('anotherPortalSending', () => {
     ['another portal asked here exactly a window ago', [], [[8, NOW - INTAKE_SENDING_WINDOW_MS]], true],
     ['another portal asked here just over a window ago', [], [[8, NOW - INTAKE_SENDING_WINDOW_MS - 1]], false],
     [
-      'one went quiet and another still asks, oldest first',
+      'one went quiet and another still asks',
       [],
       [
         [8, NOW - 9_000],

@@ -19,7 +19,10 @@ export function sendingDueAfter(now: number, windowMs = INTAKE_SENDING_WINDOW_MS
   return now - windowMs;
 }
 
-/** Whether a portal other than `portalId` is sending: found by the last read, or asked here within the window before `now`. */
+/**
+ * Whether a portal other than `portalId` is sending: found by the last read, or asked here within
+ * the window before `now` (the process's own clock, the one `askedHere` is noted on).
+ */
 export function anotherPortalSending(portalId: number, { read, askedHere }: IntakeSenders, now: number, windowMs = INTAKE_SENDING_WINDOW_MS): boolean {
   if (read.some((id) => id !== portalId)) return true;
   for (const [id, at] of askedHere) if (id !== portalId && now - at <= windowMs) return true;

@@ -17,7 +17,7 @@ export interface BrokerOptions {
   connectTimeoutMs?: number;
   /** Deliveries a consumer of a bulk lane holds at once (default: `prefetch`); fewer leaves more of the process to the interactive lane. */
   bulkPrefetch?: number;
-  /** Longest a bulk delivery is held while interactive work runs in this process (LanePriority; default 0: never held). */
+  /** Longest a bulk delivery is held while interactive work runs in this process (LanePriority). Default 0, never held; the services pass AMQP_BULK_HOLD_MS (100). */
   bulkHoldMs?: number;
 }
 

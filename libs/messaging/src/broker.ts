@@ -47,7 +47,9 @@ export class Broker {
     private readonly options: BrokerOptions,
   ) {
     this.settlement = new Settlement(options.maxAttempts, options.logger);
-    this.priority = new LanePriority(options.bulkHoldMs ?? 0);
+    this.priority = new LanePriority(options.bulkHoldMs ?? 0, (error) =>
+      options.logger.error('handing over a held bulk delivery failed', { error: String(error) }),
+    );
     this.depthProbe = new QueueDepthProbe(connection, () => this.consumed);
     this.unregisterDepths = registerQueueDepths(() => (this.consumed.length > 0 ? this.depthProbe.read() : Promise.resolve([])));
   }
@@ -192,7 +194,7 @@ export class Broker {
     this.closing = true;
     this.unregisterDepths();
     await Promise.all(this.consumers.map((consumer) => consumer.stop()));
-    this.priority.release();
+    this.priority.close();
     for (const channel of this.broadcasts) await channel.cancelAll().catch(() => undefined);
     for (const flush of this.pendingBatches) flush();
     const deadline = Date.now() + graceMs;
@@ -218,7 +220,10 @@ export class Broker {
         declare: (channel) => declareTopology(channel, this.options.prefix, this.options.retryDelayMs),
         onMessage: (message, source) => {
           this.settlement.received(message, source);
-          this.priority.deliver(lane.workLane, () => onMessage(message));
+          // A delivery held while its channel closed is the broker's again (delivered anew): not handled here.
+          this.priority.deliver(lane.workLane, () => {
+            if (this.settlement.isLive(message)) onMessage(message);
+          });
         },
         reopenDelayMs: RECONNECT_SECONDS * 1000,
       });
@@ -235,6 +240,11 @@ export class Broker {
       if (!result.ok) return { error: new PoisonMessageError(`message fails its schema: ${result.message}`) };
     }
     return { body: body as T, raw: message, attempt, correlationId, trace, acceptedAt, lane };
+  }
+
+  /** Bulk deliveries this process holds now while interactive work runs (LanePriority). */
+  get heldBulkDeliveries(): number {
+    return this.priority.holding;
   }
 
   private track(work: Promise<unknown>): void {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { LanePriority } from './lane-priority';
 
 describe('LanePriority', () => {
@@ -87,15 +88,46 @@ describe('LanePriority', () => {
     expect(handled).toEqual(['bulk']);
   });
 
-  it('when released (the broker closes), then every held delivery is handed over at once', () => {
+  it('when closed (the broker closes), then every held delivery is handed over at once, and none is held after', () => {
     const priority = new LanePriority(100);
     const handled: number[] = [];
     interactiveWork(priority);
     priority.deliver('bulk', () => handled.push(1));
     priority.deliver('bulk', () => handled.push(2));
-    priority.release();
+    priority.close();
     expect(handled).toEqual([1, 2]);
+    priority.deliver('bulk', () => handled.push(3));
+    expect(handled).toEqual([1, 2, 3]);
     jest.advanceTimersByTime(100);
-    expect(handled).toEqual([1, 2]);
+    expect(handled).toEqual([1, 2, 3]);
+  });
+
+  it('when the hand-over of a held delivery throws, then it is told, the others are handed over, and the interactive work still succeeds', async () => {
+    const errors: unknown[] = [];
+    const priority = new LanePriority(100, (error) => errors.push(error));
+    const handled: number[] = [];
+    const work = interactiveWork(priority);
+    priority.deliver('bulk', () => {
+      throw new Error('broken hand-over');
+    });
+    priority.deliver('bulk', () => handled.push(2));
+
+    work.finish();
+    await expect(work.done).resolves.toBeUndefined();
+    expect(handled).toEqual([2]);
+    expect(errors).toEqual([new Error('broken hand-over')]);
+  });
+
+  it('when a held delivery is handed over at the end of interactive work, then it runs in the context it arrived in', async () => {
+    const priority = new LanePriority(100);
+    const context = new AsyncLocalStorage<string>();
+    const seen: (string | undefined)[] = [];
+    let finish!: () => void;
+    const done = context.run('interactive', () => priority.run('interactive', () => new Promise<void>((resolve) => (finish = resolve))));
+    context.run('bulk', () => priority.deliver('bulk', () => seen.push(context.getStore())));
+
+    finish();
+    await done;
+    expect(seen).toEqual(['bulk']);
   });
 });

@@ -40,7 +40,7 @@ export const amqpKeys = {
     default: 10,
   },
   AMQP_BULK_HOLD_MS: {
-    doc: "longest a bulk lane's delivery waits in a replica while interactive work runs there, before its handling starts (0: never); interactive work goes first, bulk work never starves (bench: fairness)",
+    doc: "longest a bulk lane's delivery waits in a replica while interactive work runs there, before its handling starts (0: never); interactive work goes first, bulk work never starves; it acts where a replica consumes both, the mapper and the applier (decision 45)",
     format: 'int',
     default: 100,
   },
