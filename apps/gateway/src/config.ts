@@ -38,7 +38,7 @@ export const gatewayConfigSchema = {
     default: 200,
   },
   LANE_SHARE_BURST_OBJECTS: {
-    doc: "objects one portal may send at once on the interactive lanes before LANE_SHARE_OBJECTS_PER_SECOND applies; one whole batch (200) by default, so that a flood's first batches do not share the interactive lanes with other portals' traffic (bench: fairness)",
+    doc: "objects one portal may send at once on the interactive lanes before LANE_SHARE_OBJECTS_PER_SECOND applies; at least one whole batch (200) while the share is on, and that by default, so that a flood's first batches do not share the interactive lanes with other portals' traffic (decision 45)",
     format: 'int',
     default: 200,
   },

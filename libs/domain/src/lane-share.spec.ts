@@ -1,4 +1,4 @@
-import { chooseLane, returnLaneShare } from './lane-share';
+import { chooseLane, laneShareProblem, returnLaneShare } from './lane-share';
 import type { TokenBucket } from './token-bucket';
 
 const share = { objectsPerSecond: 100, burstObjects: 1000 };
@@ -56,5 +56,20 @@ describe('returnLaneShare', () => {
     ['when the portal has no bucket, then there is none to return to', undefined, 'interactive', 200, undefined],
   ])('%s', (_, bucket, lane, objects, after) => {
     expect(returnLaneShare(bucket, lane, objects, share)).toEqual(after);
+  });
+});
+
+describe('laneShareProblem', () => {
+  it.each<[string, number, number, RegExp | null]>([
+    ['a burst of one whole batch', 200, 200, null],
+    ['a burst of several batches', 200, 2000, null],
+    ['no share (one lane) and no burst', 0, 0, null],
+    ['a burst below one whole batch', 200, 199, /LANE_SHARE_BURST_OBJECTS must be at least 200 \(one whole batch\)/],
+    ['a negative share', -1, 200, /must be 0 or more/],
+    ['a burst that is not a number', 200, Number.NaN, /must be 0 or more/],
+  ])('when the share is configured with %s, then the problem is %p', (_, objectsPerSecond, burstObjects, problem) => {
+    const found = laneShareProblem({ objectsPerSecond, burstObjects }, 200);
+    if (problem === null) expect(found).toBeNull();
+    else expect(found).toMatch(problem);
   });
 });

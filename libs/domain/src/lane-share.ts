@@ -25,3 +25,18 @@ export function returnLaneShare(bucket: TokenBucket | undefined, lane: Lane, obj
   if (!bucket || lane !== 'interactive' || share.objectsPerSecond <= 0) return bucket;
   return { tokens: Math.min(share.burstObjects, bucket.tokens + objects), at: bucket.at };
 }
+
+/**
+ * What is wrong with a lane share as configured (null: nothing), for batches of up to `wholeObjects`
+ * (the gateway: 200): a burst smaller than a whole batch would send every full batch bulk, however
+ * quiet its portal.
+ */
+export function laneShareProblem({ objectsPerSecond, burstObjects }: LaneShare, wholeObjects: number): string | null {
+  if (![objectsPerSecond, burstObjects].every((value) => Number.isFinite(value) && value >= 0)) {
+    return 'LANE_SHARE_OBJECTS_PER_SECOND and LANE_SHARE_BURST_OBJECTS must be 0 or more';
+  }
+  if (objectsPerSecond > 0 && burstObjects < wholeObjects) {
+    return `LANE_SHARE_BURST_OBJECTS must be at least ${wholeObjects} (one whole batch) while LANE_SHARE_OBJECTS_PER_SECOND is above 0; with ${burstObjects} every full batch would go on the bulk lanes`;
+  }
+  return null;
+}

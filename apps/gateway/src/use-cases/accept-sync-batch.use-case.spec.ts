@@ -139,7 +139,7 @@ describe('AcceptSyncBatchUseCase', () => {
       broker: asBroker(broker),
       stores: asRepositories({ stores }).stores,
       logger: recordingLogger().logger,
-      lanes: new LaneShares({ objectsPerSecond: 1, burstObjects: 2 }, () => 0),
+      lanes: new LaneShares({ objectsPerSecond: 1, burstObjects: 2 }, () => 0, 2),
     });
   const two = aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'a' }), aV2Message({ externalObjectId: 'b' })], 'eu');
 

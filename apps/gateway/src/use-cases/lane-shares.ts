@@ -1,5 +1,5 @@
-import type { Lane } from '@ecomm-sync/contracts';
-import { bucketIsFull, chooseLane, type LaneShare, returnLaneShare, type TokenBucket } from '@ecomm-sync/domain';
+import { type Lane, MAX_SYNC_MESSAGES } from '@ecomm-sync/contracts';
+import { bucketIsFull, chooseLane, type LaneShare, laneShareProblem, returnLaneShare, type TokenBucket } from '@ecomm-sync/domain';
 import { PortalBuckets } from './portal-buckets';
 
 /**
@@ -14,7 +14,11 @@ export class LaneShares {
     private readonly share: LaneShare,
     // Monotonic: a step of the wall clock would forgive a portal's debt, or stall its refill.
     private readonly clock: () => number = () => performance.now(),
+    /** The largest batch, which a full share must take at once (laneShareProblem). */
+    wholeBatch: number = MAX_SYNC_MESSAGES,
   ) {
+    const problem = laneShareProblem(share, wholeBatch);
+    if (problem) throw new Error(problem);
     this.buckets = new PortalBuckets((bucket, now) => bucketIsFull(bucket, now, share));
   }
 
