@@ -4,16 +4,16 @@ import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Lane, Validation } from '@ecomm-sync/contracts';
 import { currentLogContext, inSpan, logContext, registerQueueDepths } from '@ecomm-sync/runtime';
 import { ConsumerChannel } from './consumer-channel';
-import { PoisonMessageError } from './errors';
 import { QueueDepthProbe } from './queue-depth';
 import { newMessageHeaders } from './message-headers';
-import { readMessage, Settlement, type ConsumeOptions } from './settlement';
+import { Settlement, type ConsumeOptions } from './settlement';
+import { parseDelivery } from './parse-delivery';
 import { BatchCollector, handleBatch } from './batch-collector';
 import { LanePriority } from './lane-priority';
 import { subscribeAll } from './broadcast';
 import { declareTopology, exchangeName, lanesOf, namesOf, routingKeyOn, type QueueName, type QueueNames } from './topology';
 import { withTimeout } from './with-timeout';
-import type { BatchHandler, BatchOptions, BrokerOptions, Delivery, MessageHandler, PublishOptions } from './broker-types';
+import type { BatchHandler, BatchOptions, BrokerOptions, MessageHandler, PublishOptions } from './broker-types';
 
 export type { BatchHandler, BatchOptions, BrokerOptions, Delivery, MessageHandler, PublishOptions } from './broker-types';
 
@@ -132,7 +132,7 @@ export class Broker {
       () => this.options.prefetch,
       ({ workLane }) =>
         (message) => {
-          const delivery = this.parse(message, workLane, validate);
+          const delivery = parseDelivery(message, workLane, validate);
           if ('error' in delivery) return this.track(this.settlement.settle(message, delivery.error, options));
           this.track(
             // async: a handler that throws before returning its promise fails its message, not the frame loop.
@@ -170,7 +170,7 @@ export class Broker {
         );
         this.pendingBatches.push(() => collector.flush());
         return (message) => {
-          const delivery = this.parse(message, workLane, validate);
+          const delivery = parseDelivery(message, workLane, validate);
           if ('error' in delivery) return this.track(this.settlement.settle(message, delivery.error, options));
           collector.add(delivery);
         };
@@ -230,16 +230,6 @@ export class Broker {
       this.consumers.push(consumer);
       await consumer.start();
     }
-  }
-
-  private parse<T>(message: ConsumeMessage, lane: Lane, validate?: (data: unknown) => Validation<T>): Delivery<T> | { error: Error } {
-    const { body, parsed, attempt, correlationId, trace, acceptedAt } = readMessage(message);
-    if (!parsed) return { error: new PoisonMessageError('message body is not JSON') };
-    if (validate) {
-      const result = validate(body);
-      if (!result.ok) return { error: new PoisonMessageError(`message fails its schema: ${result.message}`) };
-    }
-    return { body: body as T, raw: message, attempt, correlationId, trace, acceptedAt, lane };
   }
 
   /** Bulk deliveries this process holds now while interactive work runs (LanePriority). */
