@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { MAX_SYNC_MESSAGES } from '@ecomm-sync/contracts';
 import { type IntakePaceRepository, isDatabaseUnreachable, NO_OTHER_SENDERS, type OtherSenders } from '@ecomm-sync/data-access';
 import {
   intakeCostMs,
@@ -14,8 +15,6 @@ import {
 } from '@ecomm-sync/domain';
 import { AppError, type Logger, observeIntakePace } from '@ecomm-sync/runtime';
 
-/** The most objects one sync batch carries (a v1 or v2 request of 200 messages). */
-const LARGEST_BATCH = 200;
 /** Longest a batch waits for the database's answer about its pace before it goes through unpaced. */
 const TAKE_TIMEOUT_MS = 500;
 /** How long batches go through unpaced, without asking, after the pace could not be read. */
@@ -84,7 +83,7 @@ export class IntakePace {
     this.sending = deps.sending ?? NO_OTHER_SENDERS;
     const { objectsPerSecond, burstObjects, maxWaitMs, sharedObjectsPerSecond = 0 } = options;
     this.sharedRate = { objectsPerSecond, burstObjects, maxWaitMs, sharedObjectsPerSecond };
-    const problem = intakeRateProblem(options, LARGEST_BATCH) ?? sharedIntakeRateProblem(this.sharedRate, LARGEST_BATCH);
+    const problem = intakeRateProblem(options, MAX_SYNC_MESSAGES) ?? sharedIntakeRateProblem(this.sharedRate, MAX_SYNC_MESSAGES);
     if (problem) throw new Error(problem);
     if (!Number.isFinite(options.maxHeldBytes) || options.maxHeldBytes < 0) throw new Error('INTAKE_MAX_HELD_BYTES must be 0 or more');
   }
