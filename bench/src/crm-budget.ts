@@ -5,10 +5,9 @@
  * the requests per object measured in the same run.
  */
 import { CrmAdminClient } from '@ecomm-sync/crm-client';
-import { TestStack } from '@ecomm-sync/testing';
 import type { CrmProxyStats } from './crm-proxy';
 import { startCrmProxy } from './crm-proxy';
-import { log } from './options';
+import { log, startStack } from './options';
 import { measureLimited } from './crm-budget-limited';
 import { measurePerType } from './crm-budget-per-type';
 import { BURST_PER_10S, MIX, OBJECT_TYPES, observer, type BenchObjectType } from './crm-budget-shared';
@@ -87,7 +86,7 @@ export async function benchCrmBudget({
     `crm-budget: ${perType} objects of each type alone, then a mixed load for about ${targetSeconds} s at ${BURST_PER_10S} requests per 10 s with two appliers`,
   );
   const proxy = await startCrmProxy(crmLatencyMs ?? 0);
-  const stack = await TestStack.start({
+  const stack = await startStack({
     env: {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_REQUESTS: '1000000000',

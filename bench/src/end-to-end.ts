@@ -4,10 +4,10 @@
  * then two passes that change every object, for memory growth once warmed up.
  */
 import mongoose from 'mongoose';
-import { type AppName, testInfrastructure, type TestPortal, TestStack } from '@ecomm-sync/testing';
+import { type AppName, testInfrastructure, type TestPortal } from '@ecomm-sync/testing';
 import { benchConfig } from './config';
 import { BATCH, send as sendObjects, type MakeObject } from './load';
-import { PATH_COST_ENV, SIZES, log } from './options';
+import { PATH_COST_ENV, SIZES, log, startStack } from './options';
 import { databaseWork, databaseWorkNote } from './database-work';
 import { cpuSeconds, memorySampler } from './process-stats';
 import { percentile, round } from './stats';
@@ -106,7 +106,7 @@ export async function benchEndToEnd(env: Record<string, string> = {}) {
     `end to end: baseline ${baselines.join(', ')} documents/s after warm-up runs at ${baselineWarmUp.join(', ')}; ${n} objects (${mix.CONTACT} contacts, ${mix.PRODUCT} products, ${mix.DEAL} deals, ${mix.LINE_ITEM} line items)`,
   );
 
-  const stack = await TestStack.start({
+  const stack = await startStack({
     env: { LOG_LEVEL: 'warn', ...PATH_COST_ENV, ...env },
     nodeOptions: ['--trace-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
   });

@@ -5,9 +5,9 @@
  */
 import { CrmAdminClient } from '@ecomm-sync/crm-client';
 import { keyString } from '@ecomm-sync/data-access';
-import { TestStack, type TestPortal } from '@ecomm-sync/testing';
+import type { TestStack, TestPortal } from '@ecomm-sync/testing';
 import { BATCH, submission } from './load';
-import { log } from './options';
+import { log, startStack } from './options';
 import { percentile, pool, round } from './stats';
 import { observer, portalLimitedLikeHosted, portalWithLimits, type Observer } from './crm-budget-shared';
 
@@ -128,7 +128,7 @@ async function flood(url: string, objects: number): Promise<{ acceptedSeconds: n
 
 export async function benchFairness({ floodObjects, trickleSeconds }: { floodObjects: number; trickleSeconds: number }): Promise<FairnessFigure> {
   log(`fairness: portal B alone for ${trickleSeconds} s, then B beside portal A's flood of ${floodObjects} objects at 190 CRM requests per 10 s`);
-  const stack = await TestStack.start({ env: { LOG_LEVEL: 'warn' } });
+  const stack = await startStack({ env: { LOG_LEVEL: 'warn' } });
   const db = await observer(stack);
   try {
     const admin = new CrmAdminClient(stack.crmUrl, stack.adminToken);

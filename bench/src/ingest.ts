@@ -1,10 +1,9 @@
 /** The ingest figure: v2 submissions through the gateway against bare express + ajv on the same machine. */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { TestStack } from '@ecomm-sync/testing';
 import { BATCH, put, submission } from './load';
 import { benchConfig } from './config';
-import { PATH_COST_ENV, SIZES, log, root } from './options';
+import { PATH_COST_ENV, SIZES, log, root, startStack } from './options';
 import { cpuSeconds } from './process-stats';
 import { percentile, pool, round } from './stats';
 
@@ -44,7 +43,7 @@ async function startBaselineServer(): Promise<{ url: string; pid: number; stop: 
 export async function benchIngest() {
   log(`ingest: ${SIZES.ingestRequests} requests of ${BATCH} messages, ${CONCURRENCY} concurrent clients`);
   const profileDir = benchConfig.BENCH_PROFILE_DIR;
-  const stack = await TestStack.start({
+  const stack = await startStack({
     apps: ['crm', 'gateway'],
     env: { LOG_LEVEL: 'warn', ...PATH_COST_ENV },
     nodeOptions: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],

@@ -5,9 +5,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { TestStack } from '@ecomm-sync/testing';
 import { BATCH, submission } from './load';
-import { PATH_COST_ENV } from './options';
+import { PATH_COST_ENV, startStack } from './options';
 import { round } from './stats';
 
 export interface IngestMeasure {
@@ -49,8 +48,8 @@ export async function benchObservability(measure: (url: string, bodies: string[]
   const receiver = await startOtlpReceiver();
   const common = { LOG_LEVEL: 'warn', ...PATH_COST_ENV };
   const stacks = {
-    off: await TestStack.start({ apps: ['crm', 'gateway'], env: { ...common, METRICS_ENABLED: 'false', TRACING_ENABLED: 'false' } }),
-    on: await TestStack.start({
+    off: await startStack({ apps: ['crm', 'gateway'], env: { ...common, METRICS_ENABLED: 'false', TRACING_ENABLED: 'false' } }),
+    on: await startStack({
       apps: ['crm', 'gateway'],
       env: { ...common, METRICS_ENABLED: 'true', TRACING_ENABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
     }),

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { stackEnvArguments, stackEnvOf, stackStarter } from './stack-env';
 
 /** The repository (the bench runs bundled from dist/bench). */
 export const root = path.resolve(__dirname, '..', '..');
@@ -37,6 +38,12 @@ export const chunksAtOnce = numberAfter('--chunks-at-once');
 const logFiguresAt = process.argv.indexOf('--log-figures');
 export const crmRequestLogFigures = (logFiguresAt >= 0 ? (process.argv[logFiguresAt + 1] ?? '') : 'e2e,crm-budget').split(',').filter(Boolean);
 
+/** `--stack-env KEY=VALUE` (repeatable): settings of every stack the run starts, over each figure's own (stack-env.ts). */
+export const stackEnv = stackEnvOf(process.argv, root);
+
+/** Starts a figure's stack with the run's `--stack-env` settings over the figure's own. */
+export const startStack = stackStarter(stackEnv);
+
 /** `--noisy`: record even when the machine was not quiet at a figure's start (the entry says so). */
 export const recordWhenNoisy = process.argv.includes('--noisy');
 
@@ -66,6 +73,7 @@ export const command = `npm run bench -- ${[
   chunksAtOnce !== null ? `--chunks-at-once ${chunksAtOnce}` : '',
   logFiguresAt >= 0 ? `--log-figures ${crmRequestLogFigures.join(',')}` : '',
   recordWhenNoisy ? '--noisy' : '',
+  stackEnvArguments(stackEnv),
 ]
   .filter(Boolean)
   .join(' ')}`.replace(/ -- $/, '');

@@ -1,14 +1,14 @@
 /** The re-apply figure: stored objects mapped again after a mapping change, by the mapper alone. */
 import { DEMO_MAPPINGS } from '@ecomm-sync/provisioning';
-import { TestStack, waitFor } from '@ecomm-sync/testing';
-import { PATH_COST_ENV, SIZES, log } from './options';
+import { waitFor } from '@ecomm-sync/testing';
+import { PATH_COST_ENV, SIZES, log, startStack } from './options';
 import { rssMb } from './process-stats';
 import { round } from './stats';
 
 export async function benchReapply() {
   const n = SIZES.reapplyObjects;
   log(`re-apply: ${n} stored objects after a mapping change (mapper alone)`);
-  const stack = await TestStack.start({ apps: ['crm', 'gateway', 'mapper'], env: { LOG_LEVEL: 'warn', ...PATH_COST_ENV } });
+  const stack = await startStack({ apps: ['crm', 'gateway', 'mapper'], env: { LOG_LEVEL: 'warn', ...PATH_COST_ENV } });
   try {
     const portal = await stack.createPortal();
     await stack.seedStates(portal, 'CONTACT', n, (i) => ({

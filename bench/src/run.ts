@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [-- --only <figure>]: figures of the running service against
+ * npm run bench [-- --quick] [-- --only <figure>] [-- --stack-env KEY=VALUE …]: figures of the running service against
  * baselines measured in the same run on the same machine. Prints a table, writes
  * bench/results/latest.json and appends the run to docs/benchmarks.md (record.ts).
  */
