@@ -2,6 +2,7 @@
 import axios from 'axios';
 import mongoose from 'mongoose';
 import type { CrmAdminClient, CrmAccountUsage } from '@ecomm-sync/crm-client';
+import { sendingDueAfter } from '@ecomm-sync/domain';
 import { testInfrastructure, type TestPortal, type TestStack } from '@ecomm-sync/testing';
 import { syncWatch } from './sync-watch';
 import type { MakeObject } from './load';
@@ -46,6 +47,8 @@ export async function observer(stack: TestStack) {
   return {
     syncs,
     parked: syncDb.collection('parked_changes'),
+    /** Each portal's shared intake pace (decision 57): `due` on the database server's clock, this machine's. */
+    paces: syncDb.collection<{ _id: number; due: number }>('intake_paces'),
     budgets: syncDb.collection<{ _id: string; grants?: { at: number; n: number }[]; searchGrants?: { at: number; n: number }[] }>('crm_budgets'),
     /** MongoDB commands the server ran so far (serverStatus opcounters), less the bench's own; null when it does not count them. */
     async dbOperations(): Promise<number | null> {
@@ -66,6 +69,17 @@ export async function waitApplied(db: Observer, portal: TestPortal, objectType: 
 /** Waits until objects 0…count-1 of a type are applied (those a later type refers to: see `makers`). */
 export async function waitAppliedFirst(db: Observer, portal: TestPortal, objectType: BenchObjectType, count: number, timeoutMs: number) {
   await syncWatch(db.syncs, portal, { intervalMs: 250, timeoutMs }).appliedFirst(objectType, count);
+}
+
+/**
+ * Waits until no portal counts as sending (no pace's `due` within the sending window: libs/domain's
+ * rule), so that a step's portal is not taken in at the shared rate (decision 57) because the step
+ * before it sent a few seconds ago. Until 2026-12-02 the mixed load's first 3–7 s ran at half the
+ * intake so, and so at about 10 CRM requests a second of the 19 allowed: this figure measures one
+ * portal's use of its CRM budget, the fairness figure the policy between portals.
+ */
+export async function intakeQuiet(db: Observer): Promise<void> {
+  while ((await db.paces.countDocuments({ due: { $gt: sendingDueAfter(Date.now()) } })) > 0) await new Promise((resolve) => setTimeout(resolve, 250));
 }
 
 /** Waits until the CRM's count of the account's requests has not moved for a second (associations may follow the status). */

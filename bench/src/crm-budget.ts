@@ -10,7 +10,7 @@ import { startCrmProxy } from './crm-proxy';
 import { log, startStack } from './options';
 import { measureLimited } from './crm-budget-limited';
 import { measurePerType } from './crm-budget-per-type';
-import { BURST_PER_10S, MIX, OBJECT_TYPES, observer, type BenchObjectType } from './crm-budget-shared';
+import { BURST_PER_10S, intakeQuiet, MIX, OBJECT_TYPES, observer, type BenchObjectType } from './crm-budget-shared';
 
 export interface CrmBudgetFigure {
   /** Objects applied per second (first send to last applied) ÷ what 190 per 10 s allows at the run's requests per object. */
@@ -107,6 +107,7 @@ export async function benchCrmBudget({
     const objects = Math.min(200_000, Math.ceil((targetSeconds * BURST_PER_10S) / 10 / requestsPerMixedObject / 1000) * 1000);
     const counts = Object.fromEntries(OBJECT_TYPES.map((type) => [type, Math.round(objects * MIX[type])])) as Record<BenchObjectType, number>;
     log(`crm-budget: ${JSON.stringify(perTypeFigures)}; limited run: ${objects} objects ${JSON.stringify(counts)}`);
+    await intakeQuiet(db);
     const limited = await measureLimited(stack, admin, db, proxy, counts);
     return {
       ...limited,
