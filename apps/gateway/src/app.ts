@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import { gatewayOpenApiDocument, TOPICS, type CatchUpMessage, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
 import { CrmConnections, type CrmConnectionsOptions, type CrmExchangeSink, HttpCrmClient } from '@ecomm-sync/crm-client';
-import { SecretBox, SendingPortals, type Credential, type OtherSenders, type Repositories } from '@ecomm-sync/data-access';
+import { SecretBox, servicesSendingPortals, type Credential, type OtherSenders, type Repositories } from '@ecomm-sync/data-access';
 import {
   apiDocsRoutes,
   byClientAddress,
@@ -228,11 +228,6 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
 
 /** Each portal's intake pace, at the shared rate while other portals send too, as every replica sees them in the database. */
 function intakePace({ repositories, logger, sharedClock = Date.now, sendingPortals }: GatewayDeps, options: IntakePaceOptions): IntakePace {
-  const sending =
-    sendingPortals ??
-    new SendingPortals(repositories.intakePaces, {
-      clock: sharedClock,
-      onFailure: (error) => logger.warn('which portals are sending could not be read; the last answer stands', { error: String(error) }),
-    });
+  const sending = sendingPortals ?? servicesSendingPortals(repositories.intakePaces, sharedClock, logger);
   return new IntakePace(options, repositories.intakePaces, { logger, clock: sharedClock, sending });
 }

@@ -1,5 +1,5 @@
 import { createValidator, importEventMessageSchema, type ImportEventMessage } from '@ecomm-sync/contracts';
-import { SendingPortals } from '@ecomm-sync/data-access';
+import { servicesSendingPortals } from '@ecomm-sync/data-access';
 import { runPeriodically, runService } from '@ecomm-sync/service-runtime';
 import { loadImportCoordinatorConfig } from './config';
 import { CoordinateImportsUseCase } from './use-cases/coordinate-imports.use-case';
@@ -18,10 +18,7 @@ runService({
   healthPort: (config) => config.IMPORT_COORDINATOR_HEALTH_PORT,
   start: async ({ config, logger, database, broker, onStop }) => {
     // Who is sending, as every gateway and import-coordinator replica's takes leave it in the paces.
-    const sending = new SendingPortals(database.repositories.intakePaces, {
-      clock: database.clock.now,
-      onFailure: (error) => logger.warn('which portals are sending could not be read; the last answer stands', { error: String(error) }),
-    });
+    const sending = servicesSendingPortals(database.repositories.intakePaces, database.clock.now, logger);
     const pace = new ReleasePace(
       {
         objectsPerSecond: config.INTAKE_OBJECTS_PER_SECOND,

@@ -1,7 +1,14 @@
 export { connectDatabase } from './database';
 export { isDatabaseUnreachable } from './database-errors';
 export { DatabaseClock } from './database-clock';
-export { NO_OTHER_SENDERS, type OtherSenders, SendingPortals, type SendingPortalsDeps } from './sending-portals';
+export {
+  NO_OTHER_SENDERS,
+  type OtherSenders,
+  SendingPortals,
+  type SendingPortalsDeps,
+  type SendingReadWarnings,
+  servicesSendingPortals,
+} from './sending-portals';
 export { RETIRED_INDEXES, dropRetiredIndexes, type RetiredIndex, type UndroppedIndex } from './retired-indexes';
 export { driverCollection } from './driver-collection';
 export { findIn } from './find-in';

@@ -1,4 +1,4 @@
-import { SendingPortals } from './sending-portals';
+import { SendingPortals, servicesSendingPortals } from './sending-portals';
 
 /** Paces whose `due` the test sets per portal; `sendingSince` answers as the repository does, and counts its reads. */
 function paces() {
@@ -124,6 +124,17 @@ describe('SendingPortals', () => {
     store.sendingSince = () => Promise.resolve([]);
     await sending.read();
     expect(sending.othersSending(1)).toBe(false);
+  });
+
+  it("when the services' SendingPortals cannot read twice in a row, then it warns once, in the services' words", async () => {
+    const warnings: [string, Record<string, unknown>][] = [];
+    const failing = { sendingSince: () => Promise.reject(new Error('no database')) };
+    const sending = servicesSendingPortals(failing, () => 0, { warn: (message, meta) => void warnings.push([message, meta]) });
+
+    await sending.read();
+    await sending.read();
+
+    expect(warnings).toEqual([['which portals are sending could not be read; the last answer stands', { error: 'Error: no database' }]]);
   });
 
   it('when telling a failure throws, then the read still ends quietly', async () => {

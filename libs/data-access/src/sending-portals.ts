@@ -26,6 +26,23 @@ export interface SendingPortalsDeps {
   readTimeoutMs?: number;
 }
 
+/** Where a service writes that a read failed (its logger). */
+export interface SendingReadWarnings {
+  warn(message: string, meta: Record<string, unknown>): void;
+}
+
+/**
+ * SendingPortals as every service that paces intake runs it (gateway, import-coordinator): `due`s
+ * compared on `clock`, the database server's, and a failed read written once as a warning, in the
+ * same words wherever it runs.
+ */
+export function servicesSendingPortals(paces: Pick<IntakePaceRepository, 'sendingSince'>, clock: () => number, log: SendingReadWarnings): SendingPortals {
+  return new SendingPortals(paces, {
+    clock,
+    onFailure: (error) => log.warn('which portals are sending could not be read; the last answer stands', { error: String(error) }),
+  });
+}
+
 /**
  * Which portals are sending, for the intake pace's shared rate (the rule: anotherPortalSending in
  * libs/domain): those whose shared pace (`due`) was moved by sync batches or import releases taken
