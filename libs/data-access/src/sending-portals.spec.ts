@@ -109,6 +109,22 @@ describe('SendingPortals', () => {
     expect(failures).toHaveLength(2);
   });
 
+  it.each([
+    ['the reads since failed', true],
+    ['no one asked since', false],
+  ])('when the last answer is older than the window because %s, then the portals it found no longer count', async (_, failing) => {
+    const { store, sending, after } = portals();
+    store.due.set(2, 999_000);
+    await sending.read();
+    expect(sending.othersSending(1)).toBe(true);
+    if (failing) store.fail(new Error('no database'));
+    after(4_000);
+    if (failing) await sending.read();
+    after(1_001);
+
+    expect(sending.othersSending(1)).toBe(false);
+  });
+
   it('when a read never answers, then it counts as failed after its time limit, the last answer stays, and the next read may start', async () => {
     let hang = false;
     const failures: unknown[] = [];

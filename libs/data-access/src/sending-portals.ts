@@ -21,7 +21,7 @@ export interface SendingPortalsDeps {
   elapsed?: () => number;
   windowMs?: number;
   refreshMs?: number;
-  /** Told once when the read fails, again only after one succeeded; the last answer stays. */
+  /** Told once when the read fails, again only after one succeeded; the last answer stays, for the window at most. */
   onFailure?: (error: unknown) => void;
   readTimeoutMs?: number;
 }
@@ -56,6 +56,8 @@ export class SendingPortals implements OtherSenders {
   /** Up to two portals that were sending at the last read: enough to tell whether any is not the one asking. */
   private senders: readonly number[] = [];
   private readAt = Number.NEGATIVE_INFINITY;
+  /** When a read last answered (elapsed ms): an answer older than the window is not used. */
+  private answeredAt = Number.NEGATIVE_INFINITY;
   private reading: Promise<void> | null = null;
   private failing = false;
   private readonly elapsed: () => number;
@@ -77,7 +79,10 @@ export class SendingPortals implements OtherSenders {
     const now = this.elapsed();
     if (!this.reading && now - this.readAt >= (this.deps.refreshMs ?? REFRESH_MS)) void this.read();
     this.noteAsked(portalId, now);
-    return anotherPortalSending(portalId, { read: this.senders, askedHere: this.askedHere }, now, this.windowMs);
+    // The first ask after a quiet spell would otherwise be answered from a read made while others
+    // were still sending, before the read it just started comes back (found in review, 2026-12-02).
+    const read = now - this.answeredAt <= this.windowMs ? this.senders : [];
+    return anotherPortalSending(portalId, { read, askedHere: this.askedHere }, now, this.windowMs);
   }
 
   /** Notes the ask as the newest, and drops those that went quiet (oldest first, up to the first that did not): the map stays as small as the window's askers. */
@@ -111,6 +116,7 @@ export class SendingPortals implements OtherSenders {
         timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
       });
       this.senders = await Promise.race([this.paces.sendingSince(sendingDueAfter(this.deps.clock(), this.windowMs), 2, timeoutMs), late]);
+      this.answeredAt = this.elapsed();
       this.failing = false;
     } catch (error) {
       if (!this.failing) this.tellFailure(error);
