@@ -150,7 +150,9 @@ describe('SendingPortals', () => {
     await sending.read();
     await sending.read();
 
-    expect(warnings).toEqual([['which portals are sending could not be read; the last answer stands', { error: 'Error: no database' }]]);
+    expect(warnings).toEqual([
+      ['which portals are sending could not be read; the last answer counts until it is older than the sending window', { error: 'Error: no database' }],
+    ]);
   });
 
   it('when telling a failure throws, then the read still ends quietly', async () => {

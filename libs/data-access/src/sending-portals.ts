@@ -39,7 +39,10 @@ export interface SendingReadWarnings {
 export function servicesSendingPortals(paces: Pick<IntakePaceRepository, 'sendingSince'>, clock: () => number, log: SendingReadWarnings): SendingPortals {
   return new SendingPortals(paces, {
     clock,
-    onFailure: (error) => log.warn('which portals are sending could not be read; the last answer stands', { error: String(error) }),
+    onFailure: (error) =>
+      log.warn('which portals are sending could not be read; the last answer counts until it is older than the sending window', {
+        error: String(error),
+      }),
   });
 }
 
@@ -56,7 +59,7 @@ export class SendingPortals implements OtherSenders {
   /** Up to two portals that were sending at the last read: enough to tell whether any is not the one asking. */
   private senders: readonly number[] = [];
   private readAt = Number.NEGATIVE_INFINITY;
-  /** When a read last answered (elapsed ms): an answer older than the window is not used. */
+  /** When a read last answered (elapsed ms): an answer older than the window is not used (anotherPortalSending). */
   private answeredAt = Number.NEGATIVE_INFINITY;
   private reading: Promise<void> | null = null;
   private failing = false;
@@ -79,10 +82,7 @@ export class SendingPortals implements OtherSenders {
     const now = this.elapsed();
     if (!this.reading && now - this.readAt >= (this.deps.refreshMs ?? REFRESH_MS)) void this.read();
     this.noteAsked(portalId, now);
-    // The first ask after a quiet spell would otherwise be answered from a read made while others
-    // were still sending, before the read it just started comes back (found in review, 2026-12-02).
-    const read = now - this.answeredAt <= this.windowMs ? this.senders : [];
-    return anotherPortalSending(portalId, { read, askedHere: this.askedHere }, now, this.windowMs);
+    return anotherPortalSending(portalId, { read: this.senders, readAt: this.answeredAt, askedHere: this.askedHere }, now, this.windowMs);
   }
 
   /** Notes the ask as the newest, and drops those that went quiet (oldest first, up to the first that did not): the map stays as small as the window's askers. */

@@ -3,7 +3,7 @@ import { anotherPortalSending, INTAKE_SENDING_WINDOW_MS, sendingDueAfter } from 
 const NOW = 100_000;
 
 describe('anotherPortalSending', () => {
-  it.each<[string, number[], [number, number][], boolean]>([
+  it.each<[string, number[], [number, number][], boolean, number?]>([
     ['nobody was read or asked here', [], [], false],
     ['only the asking portal was read', [7], [], false],
     ['only the asking portal asked here', [], [[7, NOW - 10]], false],
@@ -31,14 +31,17 @@ describe('anotherPortalSending', () => {
       ],
       false,
     ],
-  ])('when %s, then another portal sending is %p', (_, read, asked, expected) => {
-    expect(anotherPortalSending(7, { read, askedHere: new Map(asked) }, NOW)).toBe(expected);
+    ['another portal was read by a read that answered exactly a window ago', [8], [], true, NOW - INTAKE_SENDING_WINDOW_MS],
+    ['another portal was read by a read that answered just over a window ago', [8], [], false, NOW - INTAKE_SENDING_WINDOW_MS - 1],
+    ['the read is stale but another portal asked here within the window', [8], [[8, NOW - 1_000]], true, 0],
+  ])('when %s, then another portal sending is %p', (_, read, asked, expected, readAt = NOW) => {
+    expect(anotherPortalSending(7, { read, readAt, askedHere: new Map(asked) }, NOW)).toBe(expected);
   });
 
   it('when the window is narrower, then an ask counts only within it', () => {
     const askedHere = new Map([[8, NOW - 1_500]]);
-    expect(anotherPortalSending(7, { read: [], askedHere }, NOW, 1_000)).toBe(false);
-    expect(anotherPortalSending(7, { read: [], askedHere }, NOW, 2_000)).toBe(true);
+    expect(anotherPortalSending(7, { read: [], readAt: NOW, askedHere }, NOW, 1_000)).toBe(false);
+    expect(anotherPortalSending(7, { read: [], readAt: NOW, askedHere }, NOW, 2_000)).toBe(true);
   });
 });
 
