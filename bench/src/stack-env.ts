@@ -5,25 +5,11 @@
  * reference, since an app ignores a variable it does not know and a misspelt key would measure the
  * defaults under another name.
  */
-import { TestStack, type StackOptions } from '@ecomm-sync/testing';
+import { ISOLATING_VARIABLES, TestStack, type StackOptions } from '@ecomm-sync/testing';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const FLAG = '--stack-env';
-
-/** Keys the test stack sets to keep stacks apart (stack-environment.ts): changed, the bench would read or drop another's data. */
-const STACK_OWNED = [
-  'MONGO_URL',
-  'MONGO_DB',
-  'CRM_MONGO_DB',
-  'AMQP_URL',
-  'AMQP_PREFIX',
-  'ADMIN_TOKEN',
-  'SECRETS_KEY',
-  'CRM_BASE_URL',
-  'GATEWAY_PUBLIC_URL',
-  'SERVICE_READINESS_URLS',
-];
 
 /** Keys a figure sets to compare or to measure through: the reason why it cannot take them, or the flag that sets them. */
 const FIGURE_OWNED: Record<string, string> = {
@@ -39,7 +25,7 @@ const FIGURE_OWNED: Record<string, string> = {
 /** Why `key` cannot be given with --stack-env, or null when it can. */
 function refusal(key: string, known: Set<string>): string | null {
   if (!known.has(key)) return `${key} is not a setting of any app (see docs/configuration.md)`;
-  if (STACK_OWNED.includes(key) || key.endsWith('_PORT')) return `${key} is set by the test stack to keep stacks apart`;
+  if (ISOLATING_VARIABLES.includes(key)) return `${key} is set by the test stack to keep stacks apart`;
   return key in FIGURE_OWNED ? `${key} cannot be changed here: ${FIGURE_OWNED[key]}` : null;
 }
 

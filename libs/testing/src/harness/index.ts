@@ -1,4 +1,5 @@
 export { TestStack } from './test-stack';
+export { ISOLATING_VARIABLES } from './stack-environment';
 export type { AppName, StackOptions, TestPortal } from './test-stack';
 export { seedPortal, TEST_SECRETS_KEY } from './seed-portal';
 export { gatewayCredentials } from './gateway-credentials';

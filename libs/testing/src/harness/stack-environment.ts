@@ -35,6 +35,26 @@ export async function freeStackPorts(): Promise<StackPorts> {
   return { ports, metricsPorts };
 }
 
+/**
+ * The variables stackEnvironment sets to keep stacks apart: given another value, a stack would read,
+ * write or drop another's databases and queues, take its ports, or talk past its CRM. The rest it
+ * sets are tunables a caller may change (`extra`). A test ties this list to stackEnvironment.
+ */
+export const ISOLATING_VARIABLES: readonly string[] = [
+  'MONGO_URL',
+  'MONGO_DB',
+  'CRM_MONGO_DB',
+  'AMQP_URL',
+  'AMQP_PREFIX',
+  'ADMIN_TOKEN',
+  'SECRETS_KEY',
+  'CRM_BASE_URL',
+  'GATEWAY_PUBLIC_URL',
+  'SERVICE_READINESS_URLS',
+  ...Object.values(PORT_VARIABLES),
+  ...Object.values(METRICS_PORT_VARIABLES),
+];
+
 /** The environment every app of a stack gets: its own databases, AMQP prefix, secrets and ports. */
 export function stackEnvironment(
   name: string,
