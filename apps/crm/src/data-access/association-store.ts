@@ -4,6 +4,7 @@ import { CrmError } from '../domain/crm-error';
 import { inverseLabelTypeId, labelIdsOf, specName, typesOfAssociation, type AssociationSpec, type LabelledType } from '../domain/association-labels';
 import { isCrmType, SINGLE_ASSOCIATIONS, type CrmType } from '../domain/object-types';
 import type { AssociationLabelStore } from './association-label-store';
+import { AssociationWrites, type Links } from './association-writes';
 import { associationsKey, type AssociationLabelRef, type CrmModels, type ObjectAssociationsDoc } from './crm-models';
 import type { ObjectReads } from './object-reads';
 
@@ -21,11 +22,6 @@ export interface Associated {
 }
 
 type Update = Record<string, unknown>;
-/** One object's associations with objects of one type, as this store reads and keeps them current while it plans its writes. */
-interface Links {
-  ids: number[];
-  labels: AssociationLabelRef[];
-}
 const hasRef = (refs: readonly AssociationLabelRef[], ref: AssociationLabelRef) => refs.some((one) => one.id === ref.id && one.typeId === ref.typeId);
 const pullPair = (id: number) => ({ $pull: { ids: id, labels: { id } } });
 
@@ -111,21 +107,22 @@ export class AssociationStore {
     }
     // Only what is not associated (or labelled) yet is written (an update re-sends its associations every time).
     const single = SINGLE_ASSOCIATIONS.has(`${fromType}->${toType}`);
-    const operations = [];
+    const writes = new AssociationWrites(portalId);
     for (const [index, pair] of pairs.entries()) {
       const from = fromLinks.get(pair.from)!;
       // A line item moved to another deal (or product) leaves the one it had: that side forgets it too.
       if (single) {
         for (const previous of from.ids.filter((id) => id !== pair.to)) {
-          operations.push({ updateOne: { filter: { _id: associationsKey(previous, fromType) }, update: pullPair(pair.from) } });
+          writes.pull(associationsKey(previous, fromType), toLinks.get(previous), pair.from);
         }
       }
       const forward = this.forward(from, pair.to, labelIds[index], single);
-      if (forward) operations.push(this.upsert(portalId, associationsKey(pair.from, toType), forward));
-      const back = this.forward(toLinks.get(pair.to)!, pair.from, labelIds[index].map(inverseLabelTypeId), false);
-      if (back) operations.push(this.upsert(portalId, associationsKey(pair.to, fromType), back));
+      if (forward) writes.change(associationsKey(pair.from, toType), from, forward, single);
+      const to = toLinks.get(pair.to)!;
+      const back = this.forward(to, pair.from, labelIds[index].map(inverseLabelTypeId), false);
+      if (back) writes.change(associationsKey(pair.to, fromType), to, back, false);
     }
-    if (operations.length > 0) await this.links.bulkWrite(operations, { ordered: true });
+    await writes.execute(this.links);
   }
 
   /** Removes associations both ways, labels and all; pairs that are not associated (or name unknown objects) change nothing. */
@@ -168,7 +165,7 @@ export class AssociationStore {
     return new Map(
       objectIds.map((id) => {
         const doc = byKey.get(associationsKey(id, toType));
-        return [id, { ids: doc?.ids ?? [], labels: doc?.labels ?? [] }];
+        return [id, { ids: doc?.ids ?? [], labels: doc?.labels ?? [], stored: doc !== undefined }];
       }),
     );
   }
@@ -194,11 +191,6 @@ export class AssociationStore {
       this.reads.liveIds(portalId, toType, [...new Set(pairs.map((pair) => pair.to))]),
     ]);
     return pairs.filter((pair) => fromIds.has(pair.from) && toIds.has(pair.to));
-  }
-
-  /** The write of one object's associations document, made by its first association. */
-  private upsert(portalId: number, key: string, update: Update) {
-    return { updateOne: { filter: { _id: key }, update: { ...update, $setOnInsert: { portalId } }, upsert: true } };
   }
 
   /** The write that associates an object with `to` (and labels it), or null when it already is; `from`, its links, is kept current. */
