@@ -152,6 +152,38 @@ describe('Broker when its RabbitMQ node is killed and started again', () => {
     await expectAllAcked('mapper.sync-batches');
   });
 
+  it('when a bulk delivery is held as the node is killed, then the hold’s end does not hand it over from the dead channel: it is delivered again after the restart and handled once', async () => {
+    const broker = await connect({ bulkHoldMs: 60_000 });
+    const seen = new Set<string>();
+    const handled: string[] = [];
+    const release = deferred();
+    await broker.consume<{ n: string }>('mapper.sync-batches', async ({ body }) => {
+      const first = !seen.has(body.n);
+      seen.add(body.n);
+      // The interactive message's first delivery is still being handled when the node dies: bulk deliveries are held meanwhile.
+      if (first && body.n === 'interactive') await release.promise;
+      handled.push(body.n);
+    });
+    await broker.publish('sync.batch.CONTACT', { n: 'interactive' }, { lane: 'interactive' });
+    await waitFor(() => seen.has('interactive'), { message: 'the interactive handler to be running' });
+    await broker.publish('sync.batch.CONTACT', { n: 'bulk' }, { lane: 'bulk' });
+    await waitFor(() => broker.heldBulkDeliveries === 1, { message: 'the bulk delivery to be held' });
+
+    await node.kill();
+    await node.restart();
+    // Both come again on new channels: the interactive one is handled, the bulk one held again (the first interactive handler still runs).
+    await waitFor(() => handled.includes('interactive') && broker.heldBulkDeliveries === 2, {
+      message: 'the interactive message to be handled again and the bulk one held again',
+    });
+    release.resolve(); // the last interactive work ends: both held deliveries are handed over, the one of the dead channel dropped
+    await waitFor(() => handled.length === 3 && broker.heldBulkDeliveries === 0, { message: 'the held deliveries to be handed over' });
+
+    expect([...handled].sort()).toEqual(['bulk', 'interactive', 'interactive']);
+    expect(errors()).toEqual([]);
+    expect(dropped()).toHaveLength(1); // the first interactive handler's late ack
+    await expectAllAcked('mapper.sync-batches');
+  });
+
   it('when the node is down, then publishes wait for it up to publishTimeoutMs and fail cleanly, connect keeps trying until connectTimeoutMs, and both succeed once it is back', async () => {
     const quick = await connect({ publishTimeoutMs: 1_000 });
     const patient = await connect({ publishTimeoutMs: 60_000 });
