@@ -49,38 +49,74 @@ describe('AssociationWrites', () => {
     expect(await read('2:contacts')).toEqual({ portalId, ids: [22] });
   });
 
-  it('when another writer inserted a new document first, then ours adds what it planned to that one', async () => {
+  it('when another writer inserted a new document first, then ours adds what it planned to that one and the others are inserted', async () => {
     const writes = new AssociationWrites(portalId);
     writes.change('3:deals', links([31], false), { $addToSet: { ids: 31 } }, false);
-    writes.change('4:deals', links([41], false), { $addToSet: { ids: 41 } }, false);
-    await documents().insertOne({ _id: '3:deals', portalId, ids: [30] });
+    writes.change('4:deals', links([41], false, [{ id: 41, typeId: 5 }]), { $addToSet: { ids: 41 } }, false);
+    writes.change('5:deals', links([51], false), { $addToSet: { ids: 51 } }, false);
+    await documents().insertOne({ _id: '4:deals', portalId, ids: [40], labels: [{ id: 40, typeId: 5 }] });
 
     await writes.execute(documents());
 
-    expect(await read('3:deals')).toEqual({ portalId, ids: [30, 31] });
-    expect(await read('4:deals')).toEqual({ portalId, ids: [41] });
+    expect(await read('3:deals')).toEqual({ portalId, ids: [31] });
+    expect(await read('4:deals')).toEqual({
+      portalId,
+      ids: [40, 41],
+      labels: [
+        { id: 40, typeId: 5 },
+        { id: 41, typeId: 5 },
+      ],
+    });
+    expect(await read('5:deals')).toEqual({ portalId, ids: [51] });
   });
 
-  it('when another writer inserted first an object’s single association, then ours replaces it', async () => {
+  it('when another writer inserted first an object’s single association, then ours replaces its id, keeping only the labels of ours', async () => {
     const writes = new AssociationWrites(portalId);
-    writes.change('5:deals', links([52], false), { $set: { ids: [52] } }, true);
-    await documents().insertOne({ _id: '5:deals', portalId, ids: [51], labels: [{ id: 51, typeId: 3 }] });
+    writes.change('6:deals', links([62], false, [{ id: 62, typeId: 3 }]), { $set: { ids: [62] } }, true);
+    await documents().insertOne({
+      _id: '6:deals',
+      portalId,
+      ids: [61],
+      labels: [
+        { id: 61, typeId: 3 },
+        { id: 62, typeId: 9 },
+      ],
+    });
 
     await writes.execute(documents());
 
-    expect(await read('5:deals')).toEqual({ portalId, ids: [52], labels: [] });
+    expect(await read('6:deals')).toEqual({
+      portalId,
+      ids: [62],
+      labels: [
+        { id: 62, typeId: 9 },
+        { id: 62, typeId: 3 },
+      ],
+    });
   });
 
-  it('when the call takes an object off a document it creates, then the document is inserted without it and nothing else is sent', async () => {
+  it('when the call takes an object off a document it creates, then the document is inserted without it', async () => {
     const writes = new AssociationWrites(portalId);
     const firstDeal = links([], false);
-    firstDeal.ids = [6];
-    writes.change('61:line_items', firstDeal, { $addToSet: { ids: 6 } }, false);
-    writes.pull('61:line_items', firstDeal, 6);
+    firstDeal.ids = [7];
+    writes.change('71:line_items', firstDeal, { $addToSet: { ids: 7 } }, false);
+    writes.pull('71:line_items', firstDeal, 7);
 
     await writes.execute(documents());
 
-    expect(await read('61:line_items')).toEqual({ portalId, ids: [] });
-    expect(await documents().countDocuments()).toBe(1);
+    expect(await read('71:line_items')).toEqual({ portalId, ids: [] });
+  });
+
+  it('when another writer inserted first a document the call took an object off, then that object is taken off it too', async () => {
+    const writes = new AssociationWrites(portalId);
+    const firstDeal = links([], false);
+    firstDeal.ids = [8, 9];
+    writes.change('81:line_items', firstDeal, { $addToSet: { ids: 8 } }, false);
+    writes.pull('81:line_items', firstDeal, 8);
+    await documents().insertOne({ _id: '81:line_items', portalId, ids: [8, 10], labels: [{ id: 8, typeId: 1 }] });
+
+    await writes.execute(documents());
+
+    expect(await read('81:line_items')).toEqual({ portalId, ids: [10, 9], labels: [] });
   });
 });

@@ -247,6 +247,24 @@ describe('the hosted CRM vendor SDK against the built-in CRM: history, labels an
       expect((await v4().basicApi.getPage('deals', deal.id, 'contacts')).results).toEqual([]);
     });
 
+    it('when one batch associates contacts with contacts, each both ways, then every contact lists all of its associated contacts', async () => {
+      const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((name) => createOne('contacts', { email: `${name}-same-type@example.com` })));
+
+      // a is the start of one pair and the end of the other: both sides of a same-type pair are the same documents.
+      await v4().batchApi.createDefault('contacts', 'contacts', {
+        inputs: [
+          { _from: { id: a.id }, to: { id: b.id } },
+          { _from: { id: c.id }, to: { id: a.id } },
+        ],
+      });
+
+      const associated = async (contact: { id: string }) =>
+        (await v4().basicApi.getPage('contacts', contact.id, 'contacts')).results.map((one) => String(one.toObjectId)).sort();
+      expect(await associated(a)).toEqual([b.id, c.id].sort());
+      expect(await associated(b)).toEqual([a.id]);
+      expect(await associated(c)).toEqual([a.id]);
+    });
+
     it('when a labelled line item moves to another deal, then it has that one deal only, without the old label', async () => {
       const [sourceType] = (await newLabel('line_items', 'deals', { name: 'source', label: 'Source order' })).results;
       const [first, second] = [await createOne('deals', { dealname: 'One' }), await createOne('deals', { dealname: 'Two' })];

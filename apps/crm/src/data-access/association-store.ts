@@ -94,12 +94,15 @@ export class AssociationStore {
     const labelIds = await this.labelIds(portalId, fromType, toType, pairs);
     const fromIds = [...new Set(pairs.map((pair) => pair.from))];
     const toIds = [...new Set(pairs.map((pair) => pair.to))];
-    const [fromFound, toFound, fromLinks, toLinks] = await Promise.all([
+    // Between objects of one type, both sides are the same documents: read once, so that each is planned in one place.
+    const sameType = fromType === toType;
+    const [fromFound, toFound, fromLinks, otherLinks] = await Promise.all([
       this.reads.liveIds(portalId, fromType, fromIds),
       this.reads.liveIds(portalId, toType, toIds),
-      this.linksOf(portalId, fromIds, toType),
-      this.linksOf(portalId, toIds, fromType),
+      this.linksOf(portalId, sameType ? [...new Set([...fromIds, ...toIds])] : fromIds, toType),
+      sameType ? null : this.linksOf(portalId, toIds, fromType),
     ]);
+    const toLinks = otherLinks ?? fromLinks;
     const missingFrom = fromIds.filter((id) => !fromFound.has(id));
     const missingTo = toIds.filter((id) => !toFound.has(id));
     if (missingFrom.length || missingTo.length) {

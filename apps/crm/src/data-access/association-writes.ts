@@ -20,12 +20,13 @@ const DUPLICATE_KEY = 11000;
  * another writer adds meanwhile). A new one is inserted whole, with what it holds once the call
  * planned everything: the development server's upsert of a missing document costs two to three
  * times its insert, and a first pass makes every document new. When another writer inserted the
- * same document first, its contents are added to that one (or, for an object's single
- * association, replace it), as the update would have.
+ * same document first, the call's writes are made on that one as the updates would have made them:
+ * its ids and labels added (an object's single association: its id set, the labels of other ids
+ * taken off, its own added), and the ids it took off taken off.
  */
 export class AssociationWrites {
   private readonly updates: Operation[] = [];
-  private readonly created = new Map<string, { links: Links; replaces: boolean }>();
+  private readonly created = new Map<string, { links: Links; replaces: boolean; pulled: Set<number> }>();
 
   constructor(private readonly portalId: number) {}
 
@@ -33,7 +34,7 @@ export class AssociationWrites {
   change(key: string, links: Links, update: Update, replaces: boolean): void {
     if (!links.stored) {
       const planned = this.created.get(key);
-      this.created.set(key, { links, replaces: replaces || (planned?.replaces ?? false) });
+      this.created.set(key, { links, replaces: replaces || (planned?.replaces ?? false), pulled: planned?.pulled ?? new Set() });
       return;
     }
     this.updates.push({ updateOne: { filter: { _id: key }, update: { ...update, $setOnInsert: { portalId: this.portalId } }, upsert: true } });
@@ -44,7 +45,7 @@ export class AssociationWrites {
     if (links) {
       links.ids = links.ids.filter((one) => one !== id);
       links.labels = links.labels.filter((ref) => ref.id !== id);
-      if (!links.stored) return;
+      if (!links.stored) return void this.created.get(key)?.pulled.add(id);
     }
     this.updates.push({ updateOne: { filter: { _id: key }, update: { $pull: { ids: id, labels: { id } } } } });
   }
@@ -65,9 +66,11 @@ export class AssociationWrites {
       const taken = takenIndexes(error);
       if (!taken) throw error;
       await collection.bulkWrite(
-        taken.map((index) => {
-          const [key, { links, replaces }] = planned[index];
-          return { updateOne: { filter: { _id: key }, update: { ...mergeOf(links, replaces), $setOnInsert: { portalId: this.portalId } }, upsert: true } };
+        taken.flatMap((index) => {
+          const [key, entry] = planned[index];
+          return writesOnTaken(entry).map((update, at) => ({
+            updateOne: { filter: { _id: key }, update: at === 0 ? { ...update, $setOnInsert: { portalId: this.portalId } } : update, upsert: at === 0 },
+          }));
         }),
         { ordered: true },
       );
@@ -77,10 +80,16 @@ export class AssociationWrites {
 
 const contentsOf = ({ ids, labels }: Links) => ({ ids, ...(labels.length > 0 ? { labels } : {}) });
 
-/** What a document inserted by another writer meanwhile gets of ours: added to its own, or in place of it for a single association. */
-function mergeOf(links: Links, replaces: boolean): Update {
-  if (replaces) return { $set: { ids: links.ids, labels: links.labels } };
-  return { $addToSet: { ids: { $each: links.ids }, ...(links.labels.length > 0 ? { labels: { $each: links.labels } } : {}) } };
+/** The updates that make on a document another writer inserted first what this call planned for it, in order. */
+function writesOnTaken({ links, replaces, pulled }: { links: Links; replaces: boolean; pulled: ReadonlySet<number> }): Update[] {
+  const addLabels = links.labels.length > 0 ? [{ $addToSet: { labels: { $each: links.labels } } }] : [];
+  if (replaces) return [{ $set: { ids: links.ids }, $pull: { labels: { id: { $nin: links.ids } } } }, ...addLabels];
+  const taken = [...pulled].filter((id) => !links.ids.includes(id));
+  return [
+    { $addToSet: { ids: { $each: links.ids } } },
+    ...addLabels,
+    ...(taken.length > 0 ? [{ $pull: { ids: { $in: taken }, labels: { id: { $in: taken } } } }] : []),
+  ];
 }
 
 /** The inserts that failed because the document is there now, when that is every failure of the bulk write; otherwise null. */
