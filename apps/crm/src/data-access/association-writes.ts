@@ -1,5 +1,6 @@
 import type { mongo } from 'mongoose';
 import type { AssociationLabelRef, ObjectAssociationsDoc } from './crm-models';
+import { duplicateKeyIndexes } from './duplicate-key';
 
 /** One object's associations with objects of one type, as read and kept current while one call plans its writes. */
 export interface Links {
@@ -11,8 +12,6 @@ export interface Links {
 
 type Update = Record<string, unknown>;
 type Operation = mongo.AnyBulkWriteOperation<ObjectAssociationsDoc>;
-
-const DUPLICATE_KEY = 11000;
 
 /**
  * The writes of one association call to the documents of decision 56. A document that was there
@@ -63,7 +62,7 @@ export class AssociationWrites {
         { ordered: false },
       );
     } catch (error) {
-      const taken = takenIndexes(error);
+      const taken = duplicateKeyIndexes(error);
       if (!taken) throw error;
       await collection.bulkWrite(
         taken.flatMap((index) => {
@@ -90,11 +89,4 @@ function writesOnTaken({ links, replaces, pulled }: { links: Links; replaces: bo
     ...addLabels,
     ...(taken.length > 0 ? [{ $pull: { ids: { $in: taken }, labels: { id: { $in: taken } } } }] : []),
   ];
-}
-
-/** The inserts that failed because the document is there now, when that is every failure of the bulk write; otherwise null. */
-function takenIndexes(error: unknown): number[] | null {
-  const writeErrors = (error as { writeErrors?: { index: number; code?: number }[] }).writeErrors;
-  if (!Array.isArray(writeErrors) || writeErrors.length === 0 || writeErrors.some((e) => e.code !== DUPLICATE_KEY)) return null;
-  return writeErrors.map((e) => e.index);
 }
