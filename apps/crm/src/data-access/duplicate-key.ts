@@ -1,13 +1,34 @@
 const DUPLICATE_KEY = 11000;
 
-/** Whether a write failed on a unique index (alone, or as one of a bulk write's errors). */
-export const isDuplicateKey = (error: unknown) =>
-  (error as { code?: number }).code === DUPLICATE_KEY ||
-  ((error as { writeErrors?: { code?: number; err?: { code?: number } }[] }).writeErrors ?? []).some((e) => (e.code ?? e.err?.code) === DUPLICATE_KEY);
+interface WriteFailure {
+  code?: number;
+  writeErrors?: { index: number; code?: number; err?: { code?: number } }[];
+  /** A bulk write's result (MongoBulkWriteError): its write concern error, when the server reported one beside the write errors. */
+  result?: { getWriteConcernError?: () => unknown };
+  /** The server's answer as received (MongoServerError). */
+  errorResponse?: { writeConcernError?: unknown };
+}
+
+/**
+ * Whether the server also said the write concern was not met: then even the writes it did apply
+ * may not last, so the failure is not a race on a unique index to be settled by reading the
+ * winner, whatever its write errors say. The caller's request fails, and its sender retries it.
+ */
+const writeConcernFailed = (failure: WriteFailure) =>
+  failure.result?.getWriteConcernError?.() !== undefined || failure.errorResponse?.writeConcernError !== undefined;
+
+/** Whether a write failed on a unique index (alone, or as one of a bulk write's errors), and on nothing else that would make its writes doubtful. */
+export function isDuplicateKey(error: unknown): boolean {
+  const failure = error as WriteFailure;
+  if (writeConcernFailed(failure)) return false;
+  return failure.code === DUPLICATE_KEY || (failure.writeErrors ?? []).some((e) => (e.code ?? e.err?.code) === DUPLICATE_KEY);
+}
 
 /** The positions of a bulk write's operations refused as duplicates, when those are all its failures; otherwise null. */
 export function duplicateKeyIndexes(error: unknown): number[] | null {
-  const writeErrors = (error as { writeErrors?: { index: number; code?: number }[] }).writeErrors;
+  const failure = error as WriteFailure;
+  const writeErrors = failure.writeErrors;
   if (!Array.isArray(writeErrors) || writeErrors.length === 0 || writeErrors.some((e) => e.code !== DUPLICATE_KEY)) return null;
+  if (writeConcernFailed(failure)) return null;
   return writeErrors.map((e) => e.index);
 }
