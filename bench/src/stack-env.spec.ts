@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { stackEnvArguments, stackEnvOf } from './stack-env';
 
@@ -36,13 +37,18 @@ describe('stackEnvOf', () => {
 
 describe('stackEnvArguments', () => {
   it.each([
-    [{}, ''],
-    [{ AMQP_BULK_HOLD_MS: '0', LOG_LEVEL: 'warn' }, '--stack-env AMQP_BULK_HOLD_MS=0 --stack-env LOG_LEVEL=warn'],
-    [{ GATEWAY_PUBLIC_URL: 'http://127.0.0.1:8080/a,b' }, '--stack-env GATEWAY_PUBLIC_URL=http://127.0.0.1:8080/a,b'],
-    [{ LOG_LEVEL: 'two words' }, "--stack-env 'LOG_LEVEL=two words'"],
-    [{ LOG_LEVEL: "it's" }, "--stack-env 'LOG_LEVEL=it'\\''s'"],
-    [{ LOG_LEVEL: '' }, '--stack-env LOG_LEVEL='],
-  ])('when the settings are %j, then the recorded command line holds %s', (env, expected) => {
-    expect(stackEnvArguments(env)).toBe(expected);
+    ['no settings', {}, ''],
+    ['two plain settings', { AMQP_BULK_HOLD_MS: '0', LOG_LEVEL: 'warn' }, '--stack-env AMQP_BULK_HOLD_MS=0 --stack-env LOG_LEVEL=warn'],
+    ['a value with ":", "/" and ","', { GATEWAY_PUBLIC_URL: 'http://127.0.0.1:8080/a,b' }, '--stack-env GATEWAY_PUBLIC_URL=http://127.0.0.1:8080/a,b'],
+    ['a value with a space', { LOG_LEVEL: 'two words' }, "--stack-env 'LOG_LEVEL=two words'"],
+    ['a value with a single quote', { LOG_LEVEL: "it's" }, "--stack-env 'LOG_LEVEL=it'\\''s'"],
+    ['an empty value', { LOG_LEVEL: '' }, '--stack-env LOG_LEVEL='],
+  ])('when the settings hold %s, then the recorded command line is one a shell reads back', (_what, env, expected) => {
+    const line = stackEnvArguments(env);
+    expect(line).toBe(expected);
+    const words = execFileSync('bash', ['-c', `printf '%s\\n' ${line}`], { encoding: 'utf8' })
+      .split('\n')
+      .slice(0, -1);
+    expect(line === '' ? [] : words).toEqual(Object.entries(env).flatMap(([key, value]) => ['--stack-env', `${key}=${value}`]));
   });
 });
