@@ -45,6 +45,27 @@ describe('Broker when its RabbitMQ node is killed and started again', () => {
   const errors = () => logs.filter((entry) => entry.level === 'error');
   const disconnects = () => logs.filter((entry) => entry.message === 'broker disconnected');
 
+  /**
+   * With the first handlings of messages 1–5 held by `release`: kills and restarts the node, then
+   * expects the five to be delivered again and handled, the held handlings to end with their late
+   * acks dropped, a message published afterwards (6, on `routingKey`) handled, and `queue` empty.
+   */
+  const expectHandledAgainAfterRestart = async (broker: Broker, routingKey: string, queue: QueueName, finished: number[], release: () => void) => {
+    await node.kill();
+    await node.restart();
+    await waitFor(() => finished.length === 5, { message: 'the five messages to be delivered again and handled after the restart' });
+    release(); // the handlings from before the crash end now, holding delivery tags of a channel that is gone
+    await waitFor(() => finished.length === 10, { message: 'the handlings from before the crash to end' });
+
+    await broker.publish(routingKey, { n: 6 });
+    await waitFor(() => finished.includes(6), { message: 'a message published after the restart to be handled' });
+    expect([...finished].sort()).toEqual([1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6]);
+    expect(disconnects()).toHaveLength(1); // the kill; a stale tag (406) would close the channel and, unheard, the connection
+    expect(errors()).toEqual([]);
+    expect(dropped()).toHaveLength(5);
+    await expectAllAcked(queue);
+  };
+
   beforeAll(async () => {
     node = await startPrivateRabbitMq();
   });
@@ -80,19 +101,7 @@ describe('Broker when its RabbitMQ node is killed and started again', () => {
     for (let n = 1; n <= 5; n++) await broker.publish('sync.batch.CONTACT', { n });
     await waitFor(() => seen.size === 5, { message: 'five handlers to be running' });
 
-    await node.kill();
-    await node.restart();
-    await waitFor(() => finished.length === 5, { message: 'the five messages to be delivered again and handled after the restart' });
-    release.resolve(); // the handlers from before the crash end now, holding delivery tags of a channel that is gone
-    await waitFor(() => finished.length === 10, { message: 'the handlers from before the crash to end' });
-
-    await broker.publish('sync.batch.CONTACT', { n: 6 });
-    await waitFor(() => finished.includes(6), { message: 'a message published after the restart to be handled' });
-    expect([...finished].sort()).toEqual([1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6]);
-    expect(disconnects()).toHaveLength(1); // the kill; a stale tag (406) would close the channel and, unheard, the connection
-    expect(errors()).toEqual([]);
-    expect(dropped()).toHaveLength(5);
-    await expectAllAcked('mapper.sync-batches');
+    await expectHandledAgainAfterRestart(broker, 'sync.batch.CONTACT', 'mapper.sync-batches', finished, release.resolve);
   });
 
   it('when batch handlers are still running as the node is killed and restarted, then their late acks are dropped, every message is handled and acked, and publishing goes on', async () => {
@@ -113,19 +122,7 @@ describe('Broker when its RabbitMQ node is killed and started again', () => {
     for (let n = 1; n <= 5; n++) await broker.publish('changes.mapped.CONTACT', { n });
     await waitFor(() => seen.size === 5, { message: 'the batch handler to be running with all five' });
 
-    await node.kill();
-    await node.restart();
-    await waitFor(() => finished.length === 5, { message: 'the five messages to be delivered again and handled after the restart' });
-    release.resolve();
-    await waitFor(() => finished.length === 10, { message: 'the batch from before the crash to end' });
-
-    await broker.publish('changes.mapped.CONTACT', { n: 6 });
-    await waitFor(() => finished.includes(6), { message: 'a message published after the restart to be handled' });
-    expect([...finished].sort()).toEqual([1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6]);
-    expect(disconnects()).toHaveLength(1); // the kill; a stale tag (406) would close the channel and, unheard, the connection
-    expect(errors()).toEqual([]);
-    expect(dropped()).toHaveLength(5);
-    await expectAllAcked('applier.mapped-changes');
+    await expectHandledAgainAfterRestart(broker, 'changes.mapped.CONTACT', 'applier.mapped-changes', finished, release.resolve);
   });
 
   it('when a handler fails while the node is down, then its retry is dropped with the channel, and the message is delivered again after the restart and handled', async () => {
