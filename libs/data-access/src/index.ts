@@ -12,6 +12,7 @@ export {
 export { RETIRED_INDEXES, dropRetiredIndexes, type RetiredIndex, type UndroppedIndex } from './retired-indexes';
 export { driverCollection } from './driver-collection';
 export { findIn } from './find-in';
+export { duplicateKeyIndexes, onlyDuplicateKeyErrors } from './duplicate-key';
 export type { Database, Repositories } from './database';
 export { keyString, type ObjectKey } from './object-key';
 export { hashSecret, isSealed, keyList, newSecret, secretMatches, SecretBox, sealedFor } from './secrets';

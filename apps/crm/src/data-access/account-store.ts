@@ -1,8 +1,8 @@
+import { onlyDuplicateKeyErrors } from '@ecomm-sync/data-access';
 import { createHash } from 'node:crypto';
 import type { HostedLimits } from '../domain/hosted-limits';
 import { DEFAULT_PIPELINE, DEFAULT_PROPERTIES, withDefaults, type CrmType } from '../domain/object-types';
 import type { CrmModels } from './crm-models';
-import { isDuplicateKey } from './duplicate-key';
 
 export interface Account {
   portalId: number;
@@ -34,7 +34,7 @@ export class AccountStore {
       definitions.map((definition) => ({ portalId, objectType, ...withDefaults(objectType as CrmType, definition) })),
     );
     await this.models.properties.insertMany(properties, { ordered: false }).catch((error) => {
-      if (!isDuplicateKey(error)) throw error;
+      if (!onlyDuplicateKeyErrors(error)) throw error;
     });
     await this.models.pipelines.updateOne({ portalId, id: DEFAULT_PIPELINE.id }, { $setOnInsert: DEFAULT_PIPELINE }, { upsert: true });
     await this.models.accounts.updateOne({ portalId }, { $set: { tokenHash: hashToken(token) }, $setOnInsert: { pipelineLimit } }, { upsert: true });

@@ -1,10 +1,9 @@
 import type { mongo } from 'mongoose';
-import { driverCollection } from '@ecomm-sync/data-access';
+import { driverCollection, onlyDuplicateKeyErrors } from '@ecomm-sync/data-access';
 import { CrmError } from '../domain/crm-error';
 import { directionOf, FIRST_LABEL_TYPE_ID, labelKeyOf, renamedLabel, type LabelDefinition } from '../domain/association-labels';
 import type { CrmType } from '../domain/object-types';
 import type { CrmModels, ObjectAssociationsDoc } from './crm-models';
-import { isDuplicateKey } from './duplicate-key';
 
 /** How often a create takes the next type ids when concurrent creates took the ones it chose. */
 const TYPE_ID_ATTEMPTS = 20;
@@ -77,7 +76,7 @@ export class AssociationLabelStore {
         await this.models.associationLabels.create({ portalId, ...definition });
         return definition;
       } catch (error) {
-        if (!isDuplicateKey(error)) throw error;
+        if (!onlyDuplicateKeyErrors(error)) throw error;
         // Another create took the name (then this one is refused) or the type ids (then it takes the next).
         const lost = await taken();
         if (lost) throw lost;

@@ -1,6 +1,6 @@
+import { duplicateKeyIndexes } from '@ecomm-sync/data-access';
 import type { mongo } from 'mongoose';
 import type { AssociationLabelRef, ObjectAssociationsDoc } from './crm-models';
-import { duplicateKeyIndexes } from './duplicate-key';
 
 /** One object's associations with objects of one type, as read and kept current while one call plans its writes. */
 export interface Links {

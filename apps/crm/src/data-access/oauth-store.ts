@@ -1,8 +1,8 @@
+import { onlyDuplicateKeyErrors } from '@ecomm-sync/data-access';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { CrmError } from '../domain/crm-error';
 import { asAccount, hashToken, type Account, type AccountDoc } from './account-store';
 import type { CrmModels } from './crm-models';
-import { isDuplicateKey } from './duplicate-key';
 import type { OAuthAccessTokenDoc } from './oauth-models';
 
 /** Seconds an access token lives: the hosted CRM's `expires_in`. */
@@ -57,7 +57,7 @@ export class OAuthStore {
       );
     // Two registrations at once: the one whose insert lost on the unique index updates instead.
     await write().catch((error: unknown) => {
-      if (!isDuplicateKey(error)) throw error;
+      if (!onlyDuplicateKeyErrors(error)) throw error;
       return write();
     });
     return refreshToken;

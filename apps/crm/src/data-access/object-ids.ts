@@ -1,5 +1,5 @@
+import { onlyDuplicateKeyErrors } from '@ecomm-sync/data-access';
 import type { mongo } from 'mongoose';
-import { isDuplicateKey } from './duplicate-key';
 
 /** Object ids are handed out in blocks of this many per CRM process (see crm_id_blocks). */
 const ID_BLOCK_SIZE = 1000;
@@ -36,7 +36,7 @@ export class ObjectIdAllocator {
         await this.idBlocks.insertOne({ _id: block });
         break;
       } catch (error) {
-        if (!isDuplicateKey(error)) throw error;
+        if (!onlyDuplicateKeyErrors(error)) throw error;
         block = Math.max(block, await highest()) + 1; // another process took it
       }
     }

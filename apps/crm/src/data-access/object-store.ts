@@ -1,10 +1,9 @@
-import { driverCollection } from '@ecomm-sync/data-access';
+import { driverCollection, onlyDuplicateKeyErrors } from '@ecomm-sync/data-access';
 import { ownValue } from '@ecomm-sync/domain';
 import { CrmError } from '../domain/crm-error';
 import { HISTORY_LIMIT, historyEntry, initialHistory } from '../domain/property-history';
 import type { CrmType } from '../domain/object-types';
 import type { CrmModels } from './crm-models';
-import { isDuplicateKey } from './duplicate-key';
 import { ObjectIdAllocator } from './object-ids';
 import { ObjectReads, type Properties, type StoredObject } from './object-reads';
 import type { PropertyStore } from './property-store';
@@ -142,7 +141,7 @@ export class ObjectStore extends ObjectReads {
       await this.objects.insertMany(docs, { ordered: true }).then(
         () => docs.forEach((doc) => written.set(doc.id, doc)),
         (error) => {
-          if (!isDuplicateKey(error)) throw error;
+          if (!onlyDuplicateKeyErrors(error)) throw error;
           // A concurrent upsert of the same values found our claims and wrote first: update them all.
           updates.unshift(...inserts);
         },

@@ -1,8 +1,8 @@
+import { onlyDuplicateKeyErrors } from '@ecomm-sync/data-access';
 import { randomInt } from 'node:crypto';
 import { CrmError } from '../domain/crm-error';
 import type { Account } from './account-store';
 import type { CrmModels } from './crm-models';
-import { isDuplicateKey } from './duplicate-key';
 
 export interface PipelineStage {
   id: string;
@@ -71,7 +71,7 @@ export class PipelineStore {
     try {
       await this.models.pipelines.create({ portalId: account.portalId, ...pipeline });
     } catch (error) {
-      if (isDuplicateKey(error)) throw CrmError.conflict(`A deal pipeline labelled "${input.label}" already exists`);
+      if (onlyDuplicateKeyErrors(error)) throw CrmError.conflict(`A deal pipeline labelled "${input.label}" already exists`);
       throw error;
     }
     return pipeline;
@@ -90,7 +90,7 @@ export class PipelineStore {
       .lean<Pipeline>()
       .catch((error: unknown) => {
         // A rename racing another create or rename of the same label: the unique index decides.
-        if (isDuplicateKey(error)) throw CrmError.conflict(`A deal pipeline labelled "${changes.label}" already exists`);
+        if (onlyDuplicateKeyErrors(error)) throw CrmError.conflict(`A deal pipeline labelled "${changes.label}" already exists`);
         throw error;
       });
     if (!doc) throw CrmError.notFound(`No deal pipeline "${id}"`);

@@ -1,9 +1,9 @@
+import { onlyDuplicateKeyErrors } from '@ecomm-sync/data-access';
 import { keyOf, TtlCache } from '@ecomm-sync/domain';
 import { DEFAULT_GROUPS, withDefaults, type CrmType, type PropertyDefinition } from '../domain/object-types';
 import { CrmError, type CrmErrorDetails } from '../domain/crm-error';
 import { valueProblem } from '../domain/validate-values';
 import type { CrmModels } from './crm-models';
-import { isDuplicateKey } from './duplicate-key';
 
 /** The hosted CRM's `errors[]` and `context` of a refused property value. */
 const propertyDetails = (name: string, code: string, message: string): CrmErrorDetails => ({
@@ -41,7 +41,7 @@ export class PropertyStore {
       const { name, label, type, fieldType, groupName, hasUniqueValue, options } = definition;
       await this.models.properties.create({ name, label, type, fieldType, groupName, hasUniqueValue, options, portalId, objectType });
     } catch (error) {
-      if (isDuplicateKey(error)) throw CrmError.conflict(`Property "${definition.name}" already exists on ${objectType}`);
+      if (onlyDuplicateKeyErrors(error)) throw CrmError.conflict(`Property "${definition.name}" already exists on ${objectType}`);
       throw error;
     }
     this.definitionCache.delete(keyOf(portalId, objectType));
@@ -66,7 +66,7 @@ export class PropertyStore {
     try {
       await this.models.propertyGroups.create({ ...created, portalId, objectType });
     } catch (error) {
-      if (isDuplicateKey(error)) throw CrmError.conflict(`Property group "${group.name}" already exists on ${objectType}`);
+      if (onlyDuplicateKeyErrors(error)) throw CrmError.conflict(`Property group "${group.name}" already exists on ${objectType}`);
       throw error;
     }
     return created;

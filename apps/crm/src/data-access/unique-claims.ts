@@ -1,10 +1,9 @@
 import type { mongo } from 'mongoose';
-import { findIn } from '@ecomm-sync/data-access';
+import { findIn, onlyDuplicateKeyErrors } from '@ecomm-sync/data-access';
 import { keyOf } from '@ecomm-sync/domain';
 import { CrmError } from '../domain/crm-error';
 import type { CrmType, PropertyDefinition } from '../domain/object-types';
 import type { UniqueValueDoc } from './crm-models';
-import { isDuplicateKey } from './duplicate-key';
 
 type Properties = Record<string, string | null>;
 
@@ -66,7 +65,7 @@ export class UniqueClaims {
     }
     const contested = await this.claims.insertMany([...docs.values()], { ordered: false }).then(
       () => false,
-      (error) => (isDuplicateKey(error) ? true : Promise.reject(error)),
+      (error) => (onlyDuplicateKeyErrors(error) ? true : Promise.reject(error)),
     );
     if (contested)
       return this.owners(
@@ -106,7 +105,7 @@ export class UniqueClaims {
       try {
         await this.claims.insertMany(docs, { ordered: false });
       } catch (error) {
-        if (!isDuplicateKey(error)) throw error;
+        if (!onlyDuplicateKeyErrors(error)) throw error;
         // Some values were claimed before: by the same object (a retried write) they are its own.
         const owners = new Map((await findIn(this.claims, '_id', [...wanted.keys()])).map((doc) => [doc._id, doc.objectId]));
         const lost = docs.find((doc) => owners.get(doc._id) !== doc.objectId);

@@ -3,7 +3,7 @@ import type { Connection } from 'mongoose';
 import type { AlertNoticeBody, Tenant } from '@ecomm-sync/contracts';
 import { driverCollection } from '../driver-collection';
 import { alertDestinationModel, alertNoticeModel } from '../models/alert.model';
-import { onlyDuplicateKeyErrors } from './duplicate-key';
+import { onlyDuplicateKeyErrors } from '../duplicate-key';
 
 export interface AlertDestination {
   id: string;

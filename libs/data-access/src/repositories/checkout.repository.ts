@@ -1,7 +1,7 @@
 import { Types, type Connection } from 'mongoose';
 import type { Tenant } from '@ecomm-sync/contracts';
 import { leaseModel, pendingCheckoutModel } from '../models/checkout.model';
-import { onlyDuplicateKeyErrors } from './duplicate-key';
+import { onlyDuplicateKeyErrors } from '../duplicate-key';
 
 export interface PendingCheckout {
   id: string;

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { crmPropertyNamesModel, crmPropertyReadModel } from '../models/crm-property-names.model';
-import { onlyDuplicateKeyErrors } from './duplicate-key';
+import { onlyDuplicateKeyErrors } from '../duplicate-key';
 
 /**
  * Property names a portal's CRM defines, read once for every replica: one replica reads them from

@@ -3,7 +3,7 @@ import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
 import type { ImportState, ImportTypeState } from '@ecomm-sync/domain';
 import { importModel, importPageModel, webhookAttemptModel } from '../models/import.model';
 import { consoleScopeFilter, type ConsoleScope } from './console-scope';
-import { onlyDuplicateKeyErrors } from './duplicate-key';
+import { onlyDuplicateKeyErrors } from '../duplicate-key';
 
 export type { ImportStatus, ImportTypeState } from '@ecomm-sync/domain';
 

@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import { type IntakeLimits, type IntakeTake, takeIntake } from '@ecomm-sync/domain';
 import { driverCollection } from '../driver-collection';
 import { intakePaceModel } from '../models/intake-pace.model';
-import { onlyDuplicateKeyErrors } from './duplicate-key';
+import { onlyDuplicateKeyErrors } from '../duplicate-key';
 
 type IntakePaceDoc = { _id: number; due: number };
 

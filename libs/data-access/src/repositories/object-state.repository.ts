@@ -7,7 +7,7 @@ import { objectSyncModel } from '../models/object-sync.model';
 import { findIn } from '../find-in';
 import { driverCollection, type KeyedDoc } from '../driver-collection';
 import { keyFields, keyStrings } from '../object-key';
-import { onlyDuplicateKeyErrors } from './duplicate-key';
+import { onlyDuplicateKeyErrors } from '../duplicate-key';
 import { sweepUnapplied, UNAPPLIED_SWEEP, type UnappliedSweep } from './unapplied-sweep';
 
 export interface StoredObjectState {

@@ -6,7 +6,7 @@ import { objectSyncModel } from '../models/object-sync.model';
 import { findIn } from '../find-in';
 import { driverCollection, type KeyedDoc } from '../driver-collection';
 import { keyFields, keyString, keyStrings, type ObjectKey } from '../object-key';
-import { onlyDuplicateKeyErrors } from './duplicate-key';
+import { onlyDuplicateKeyErrors } from '../duplicate-key';
 
 export interface ObjectSync {
   externalObjectId: string;

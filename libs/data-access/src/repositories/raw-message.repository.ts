@@ -3,7 +3,7 @@ import type { ObjectType, PropertyValue, SyncBatchMessage, V2Associations } from
 import { driverCollection, type KeyedDoc } from '../driver-collection';
 import { keyFilter, type ObjectKey } from '../object-key';
 import { rawMessageModel } from '../models/raw-message.model';
-import { onlyDuplicateKeyErrors } from './duplicate-key';
+import { onlyDuplicateKeyErrors } from '../duplicate-key';
 
 /** One message as the log keeps it, in a batch's document or (older deployments) a document of its own. */
 interface LoggedMessage {

@@ -1,7 +1,7 @@
 import { Types, type Connection } from 'mongoose';
 import type { ObjectType } from '@ecomm-sync/contracts';
 import { reapplyJobModel } from '../models/reapply-job.model';
-import { onlyDuplicateKeyErrors } from './duplicate-key';
+import { onlyDuplicateKeyErrors } from '../duplicate-key';
 
 export interface ReapplyJob {
   jobId: string;

@@ -4,7 +4,7 @@ import { isKeptChangeDone, keptChangeLanded, replacesKeptChange, type Revision }
 import type { KeyedDoc } from '../driver-collection';
 import { findIn } from '../find-in';
 import { keyFields, keyStrings } from '../object-key';
-import { onlyDuplicateKeyErrors } from './duplicate-key';
+import { onlyDuplicateKeyErrors } from '../duplicate-key';
 
 /** An object's kept change, as far as it is not newer than this revision. */
 export interface KeptUpTo extends Revision {

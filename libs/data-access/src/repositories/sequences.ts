@@ -1,6 +1,6 @@
 import type { Connection, mongo } from 'mongoose';
 import { counterModel } from '../models/portal.model';
-import { onlyDuplicateKeyErrors } from './duplicate-key';
+import { onlyDuplicateKeyErrors } from '../duplicate-key';
 
 /**
  * Named sequences (portal, developer and application ids). A find-and-modify `$inc` hands out the

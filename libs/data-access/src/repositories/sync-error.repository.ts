@@ -2,7 +2,7 @@ import { Types, type Connection } from 'mongoose';
 import type { CrmAnswer, ErrorStatus, ErrorType, ObjectScope, ObjectType } from '@ecomm-sync/contracts';
 import { syncErrorModel } from '../models/sync-error.model';
 import { keyFilter, type ObjectKey } from '../object-key';
-import { onlyDuplicateKeyErrors } from './duplicate-key';
+import { onlyDuplicateKeyErrors } from '../duplicate-key';
 
 export interface SyncError {
   portalId: number;

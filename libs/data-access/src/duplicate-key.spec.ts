@@ -1,5 +1,5 @@
 import { mongo } from 'mongoose';
-import { duplicateKeyIndexes, isDuplicateKey } from './duplicate-key';
+import { duplicateKeyIndexes, onlyDuplicateKeyErrors } from './duplicate-key';
 
 const DUPLICATE_KEY = 11000;
 const OTHER = 121; // document failed validation
@@ -50,7 +50,7 @@ const cases: { case: string; error: unknown; duplicate: boolean; positions: numb
       { index: 0, code: DUPLICATE_KEY },
       { index: 2, code: OTHER },
     ]),
-    duplicate: true,
+    duplicate: false,
     positions: null,
   },
   {
@@ -64,8 +64,8 @@ const cases: { case: string; error: unknown; duplicate: boolean; positions: numb
 ];
 
 describe('duplicate keys', () => {
-  it.each(cases)('when $case then it is a duplicate: $duplicate, at positions $positions', ({ error, duplicate, positions }) => {
-    expect(isDuplicateKey(error)).toBe(duplicate);
+  it.each(cases)('when $case then it failed on duplicates only: $duplicate, at positions $positions', ({ error, duplicate, positions }) => {
+    expect(onlyDuplicateKeyErrors(error)).toBe(duplicate);
     expect(duplicateKeyIndexes(error)).toEqual(positions);
   });
 });

@@ -17,11 +17,17 @@ interface WriteFailure {
 const writeConcernFailed = (failure: WriteFailure) =>
   failure.result?.getWriteConcernError?.() !== undefined || failure.errorResponse?.writeConcernError !== undefined;
 
-/** Whether a write failed on a unique index (alone, or as one of a bulk write's errors), and on nothing else that would make its writes doubtful. */
-export function isDuplicateKey(error: unknown): boolean {
+/**
+ * Whether a write failed on unique indexes only: a single write refused as a duplicate, or a bulk
+ * write whose every refused operation was (the documents were already there), with nothing else
+ * that would make its writes doubtful.
+ */
+export function onlyDuplicateKeyErrors(error: unknown): boolean {
   const failure = error as WriteFailure;
   if (writeConcernFailed(failure)) return false;
-  return failure.code === DUPLICATE_KEY || (failure.writeErrors ?? []).some((e) => (e.code ?? e.err?.code) === DUPLICATE_KEY);
+  const writeErrors = failure.writeErrors;
+  if (Array.isArray(writeErrors) && writeErrors.length > 0) return writeErrors.every((e) => (e.code ?? e.err?.code) === DUPLICATE_KEY);
+  return failure.code === DUPLICATE_KEY;
 }
 
 /** The positions of a bulk write's operations refused as duplicates, when those are all its failures; otherwise null. */
