@@ -10,7 +10,7 @@ import { BATCH, send as sendObjects, type MakeObject } from './load';
 import { PATH_COST_ENV, SIZES, log, startStack } from './options';
 import { databaseWork, databaseWorkNote } from './database-work';
 import { cpuSeconds, memorySampler } from './process-stats';
-import { percentile, round } from './stats';
+import { middleBy, percentile, round } from './stats';
 import { syncWatch } from './sync-watch';
 
 /** Set by `npm run bench -- --profile`: the end-to-end run's apps write CPU profiles there. */
@@ -40,7 +40,7 @@ async function bulkWriteBaseline(count: number, sampleDoc: object) {
 /** Objects of the pass that warms our path up before the measured one. */
 const WARM_UP_OBJECTS = 20_000;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) => middleBy(values, (value) => value);
 
 /** The bench's mix of n objects: 40 % contacts, 10 % products, 30 % deals, the rest line items. */
 function mixOf(n: number) {

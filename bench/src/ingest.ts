@@ -5,9 +5,17 @@ import { BATCH, put, submission } from './load';
 import { benchConfig } from './config';
 import { PATH_COST_ENV, SIZES, log, root, startStack } from './options';
 import { cpuSeconds } from './process-stats';
-import { percentile, pool, round } from './stats';
+import { middleBy, percentile, pool, round } from './stats';
 
 export const CONCURRENCY = 8;
+
+/**
+ * Rounds of the baseline and the gateway, alternating, the figure being the round of the middle
+ * ratio: each ratio compares neighbouring measurements, so what the machine does meanwhile weighs
+ * on both sides. Measured once each (1,000 requests, under 2 s a side), three runs in a row on a
+ * quiet machine read 0.64, 0.51 and 0.47.
+ */
+export const INGEST_ROUNDS = 3;
 
 /**
  * Requests sent before measuring, so that both servers run optimised code: with 20, the quick
@@ -40,8 +48,10 @@ async function startBaselineServer(): Promise<{ url: string; pid: number; stop: 
   return { url: `http://127.0.0.1:${port}/extensions/ecomm/v2/sync/messages`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
 
+type Ingest = Awaited<ReturnType<typeof measureIngest>>;
+
 export async function benchIngest() {
-  log(`ingest: ${SIZES.ingestRequests} requests of ${BATCH} messages, ${CONCURRENCY} concurrent clients`);
+  log(`ingest: ${INGEST_ROUNDS} rounds of ${SIZES.ingestRequests} requests of ${BATCH} messages a side, ${CONCURRENCY} concurrent clients`);
   const profileDir = benchConfig.BENCH_PROFILE_DIR;
   const stack = await startStack({
     apps: ['crm', 'gateway'],
@@ -55,17 +65,27 @@ export async function benchIngest() {
         submission('CONTACT', b * BATCH, BATCH, (n) => ({ properties: { email: `ingest-${n}@example.com`, firstname: `Name ${n}`, lastname: 'Bench' } })),
       ),
     );
+    const gatewayUrl = `${stack.gatewayUrl}/extensions/ecomm/v2/sync/messages?hapikey=${portal.apiKey}`;
     const baselineServer = await startBaselineServer();
-    const baseline = await measureIngest(baselineServer.url, bodies, baselineServer.pid);
-    baselineServer.stop();
-    const ours = await measureIngest(`${stack.gatewayUrl}/extensions/ecomm/v2/sync/messages?hapikey=${portal.apiKey}`, bodies, stack.pid('gateway'));
+    const rounds: { ours: Ingest; baseline: Ingest; ratio: number }[] = [];
+    try {
+      for (let r = 0; r < INGEST_ROUNDS; r++) {
+        const baseline = await measureIngest(baselineServer.url, bodies, baselineServer.pid);
+        const ours = await measureIngest(gatewayUrl, bodies, stack.pid('gateway'));
+        rounds.push({ ours, baseline, ratio: ours.messagesPerSecond / baseline.messagesPerSecond });
+      }
+    } finally {
+      baselineServer.stop();
+    }
+    const { ours, baseline, ratio } = middleBy(rounds, (r) => r.ratio);
     return {
       ...ours,
       baselineMessagesPerSecond: baseline.messagesPerSecond,
       baselineP50Ms: baseline.p50Ms,
       baselineP99Ms: baseline.p99Ms,
       baselineServerCpuMsPerRequest: baseline.serverCpuMsPerRequest,
-      ratio: round(ours.messagesPerSecond / baseline.messagesPerSecond, 2),
+      ratio: round(ratio, 2),
+      roundRatios: rounds.map((r) => round(r.ratio, 2)),
     };
   } finally {
     await stack.stop();
@@ -75,4 +95,4 @@ export async function benchIngest() {
 export type IngestFigure = Awaited<ReturnType<typeof benchIngest>>;
 
 export const ingestRow = (ingest: IngestFigure): string =>
-  `| Ingest, messages/s (${SIZES.ingestRequests} × ${BATCH}, ${CONCURRENCY} clients) | ${ingest.messagesPerSecond} (p50 ${ingest.p50Ms} ms, p99 ${ingest.p99Ms} ms; gateway CPU ${ingest.serverCpuMsPerRequest} ms a request) | ${ingest.baselineMessagesPerSecond} (bare express + ajv; ${ingest.baselineServerCpuMsPerRequest} ms a request) | ${ingest.ratio} | ≥ 0.7, p99 < 50 ms |`;
+  `| Ingest, messages/s (${SIZES.ingestRequests} × ${BATCH}, ${CONCURRENCY} clients) | ${ingest.messagesPerSecond} (p50 ${ingest.p50Ms} ms, p99 ${ingest.p99Ms} ms; gateway CPU ${ingest.serverCpuMsPerRequest} ms a request) | ${ingest.baselineMessagesPerSecond} (bare express + ajv; ${ingest.baselineServerCpuMsPerRequest} ms a request) | ${ingest.ratio} (the middle of ${ingest.roundRatios.join(', ')}, alternating rounds) | ≥ 0.7, p99 < 50 ms |`;

@@ -4,6 +4,12 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[index];
 }
 
+/** The middle one of `items` ranked by `key` (the upper middle of an even count). */
+export function middleBy<T>(items: readonly T[], key: (item: T) => number): T {
+  if (items.length === 0) throw new Error('middleBy needs at least one item');
+  return [...items].sort((a, b) => key(a) - key(b))[Math.floor(items.length / 2)];
+}
+
 export const round = (value: number, digits = 1): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** Runs `count` tasks with at most `concurrency` at a time. */
