@@ -70,8 +70,18 @@ export async function benchIngest() {
     const rounds: { ours: Ingest; baseline: Ingest; ratio: number }[] = [];
     try {
       for (let r = 0; r < INGEST_ROUNDS; r++) {
-        const baseline = await measureIngest(baselineServer.url, bodies, baselineServer.pid);
-        const ours = await measureIngest(gatewayUrl, bodies, stack.pid('gateway'));
+        // Which side goes first alternates: a machine that slows down within a round, or work one side left behind, weighs on both alike.
+        const measureBaseline = () => measureIngest(baselineServer.url, bodies, baselineServer.pid);
+        const measureOurs = () => measureIngest(gatewayUrl, bodies, stack.pid('gateway'));
+        let baseline: Ingest;
+        let ours: Ingest;
+        if (r % 2 === 0) {
+          baseline = await measureBaseline();
+          ours = await measureOurs();
+        } else {
+          ours = await measureOurs();
+          baseline = await measureBaseline();
+        }
         rounds.push({ ours, baseline, ratio: ours.messagesPerSecond / baseline.messagesPerSecond });
       }
     } finally {

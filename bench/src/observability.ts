@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BATCH, submission } from './load';
 import { PATH_COST_ENV, startStack } from './options';
-import { round } from './stats';
+import { middleBy, round } from './stats';
 
 export interface IngestMeasure {
   messagesPerSecond: number;
@@ -28,7 +28,7 @@ export interface ObservabilityFigure {
 
 /** Pairs of rounds (on and off back to back, alternating which goes first); odd, for a median. */
 const ROUNDS = 7;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) => middleBy(values, (value) => value);
 
 /** Answers every OTLP/HTTP export with 200 and counts them, as a collector would. */
 async function startOtlpReceiver(): Promise<{ url: string; exports: () => number; close: () => void }> {
