@@ -1,13 +1,22 @@
 const DUPLICATE_KEY = 11000;
 
+interface WriteErrorShape {
+  index: number;
+  code?: number;
+  err?: { code?: number };
+}
+
 interface WriteFailure {
   code?: number;
-  writeErrors?: { index: number; code?: number; err?: { code?: number } }[];
+  writeErrors?: WriteErrorShape[];
   /** A bulk write's result (MongoBulkWriteError): its write concern error, when the server reported one beside the write errors. */
   result?: { getWriteConcernError?: () => unknown };
   /** The server's answer as received (MongoServerError). */
   errorResponse?: { writeConcernError?: unknown };
 }
+
+/** A write error's code: the driver's WriteError has it, mongoose's rewritten ones keep it under `err`. */
+const codeOf = (writeError: WriteErrorShape) => writeError.code ?? writeError.err?.code;
 
 /**
  * Whether the server also said the write concern was not met: then even the writes it did apply
@@ -26,7 +35,7 @@ export function onlyDuplicateKeyErrors(error: unknown): boolean {
   const failure = error as WriteFailure;
   if (writeConcernFailed(failure)) return false;
   const writeErrors = failure.writeErrors;
-  if (Array.isArray(writeErrors) && writeErrors.length > 0) return writeErrors.every((e) => (e.code ?? e.err?.code) === DUPLICATE_KEY);
+  if (Array.isArray(writeErrors) && writeErrors.length > 0) return writeErrors.every((e) => codeOf(e) === DUPLICATE_KEY);
   return failure.code === DUPLICATE_KEY;
 }
 
@@ -34,7 +43,7 @@ export function onlyDuplicateKeyErrors(error: unknown): boolean {
 export function duplicateKeyIndexes(error: unknown): number[] | null {
   const failure = error as WriteFailure;
   const writeErrors = failure.writeErrors;
-  if (!Array.isArray(writeErrors) || writeErrors.length === 0 || writeErrors.some((e) => e.code !== DUPLICATE_KEY)) return null;
+  if (!Array.isArray(writeErrors) || writeErrors.length === 0 || writeErrors.some((e) => codeOf(e) !== DUPLICATE_KEY)) return null;
   if (writeConcernFailed(failure)) return null;
   return writeErrors.map((e) => e.index);
 }
