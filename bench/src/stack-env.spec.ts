@@ -43,12 +43,14 @@ describe('stackEnvArguments', () => {
     ['a value with a space', { LOG_LEVEL: 'two words' }, "--stack-env 'LOG_LEVEL=two words'"],
     ['a value with a single quote', { LOG_LEVEL: "it's" }, "--stack-env 'LOG_LEVEL=it'\\''s'"],
     ['an empty value', { LOG_LEVEL: '' }, '--stack-env LOG_LEVEL='],
+    ['a value with a line break', { LOG_LEVEL: 'a\nb' }, "--stack-env 'LOG_LEVEL=a\nb'"],
   ])('when the settings hold %s, then the recorded command line is one a shell reads back', (_what, env, expected) => {
     const line = stackEnvArguments(env);
     expect(line).toBe(expected);
-    const words = execFileSync('bash', ['-c', `printf '%s\\n' ${line}`], { encoding: 'utf8' })
-      .split('\n')
+    // sh splits the line into words as a pasted command would; each is printed ending in NUL, so a value may hold anything.
+    const words = execFileSync('sh', ['-c', `set -- ${line}; for word; do printf '%s\\0' "$word"; done`], { encoding: 'utf8' })
+      .split('\0')
       .slice(0, -1);
-    expect(line === '' ? [] : words).toEqual(Object.entries(env).flatMap(([key, value]) => ['--stack-env', `${key}=${value}`]));
+    expect(words).toEqual(Object.entries(env).flatMap(([key, value]) => ['--stack-env', `${key}=${value}`]));
   });
 });
