@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Connection, mongo } from 'mongoose';
 import { localDay, requestWindow, rollBudget, usedInWindow, type CrmBudget, type CrmBudgetState, type CrmLimits } from '@ecomm-sync/domain';
 import { AccountBudget, type CrmBudgetStats } from './account-budget';
@@ -31,6 +32,12 @@ export interface MongoCrmBudgetsOptions {
   sleep?: (ms: number) => Promise<void>;
   /** How long a take without `maxWaitMs` may wait (default 30 s). */
   defaultMaxWaitMs?: number;
+  /**
+   * How long a claimed version may keep the budget from moving past it before this replica takes
+   * it for the claim of a writer that died between its claim and its write (default 5 s; a live
+   * writer writes one round trip after it claims).
+   */
+  staleClaimMs?: number;
 }
 
 /** What this process did to the database, for measuring the cost per request. */
@@ -80,6 +87,9 @@ export class MongoCrmBudgets {
   readonly leaseSize: number;
   readonly sleep: (ms: number) => Promise<void>;
   readonly defaultMaxWaitMs: number;
+  private readonly staleClaimMs: number;
+  /** Per account, the version this replica last failed to claim, and since when (this process's monotonic time) it has. */
+  private readonly lostClaims = new Map<string, { version: number; since: number }>();
   private readonly model;
   private readonly collection: mongo.Collection<CrmBudgetDoc>;
   private readonly versionModel;
@@ -100,6 +110,7 @@ export class MongoCrmBudgets {
     this.leaseSize = Math.max(1, options.leaseSize ?? 5);
     this.sleep = options.sleep ?? timer;
     this.defaultMaxWaitMs = options.defaultMaxWaitMs ?? 30_000;
+    this.staleClaimMs = options.staleClaimMs ?? 5_000;
     if (!(this.slotMs > 0 && 10_000 % this.slotMs === 0)) throw new RangeError(`slotMs must divide 10,000 ms: ${this.slotMs}`);
   }
 
@@ -173,7 +184,7 @@ export class MongoCrmBudgets {
       // server, where an update filtered on `version` was not on the development one (two writers
       // both matched it under load, and the budget granted 26 in a window of 20). The update's
       // filter stays the final check.
-      if (!(await this.claimVersion(accountKey, version))) {
+      if (!(await this.claimVersion(accountKey, version)) && !(await this.takeOverStaleClaim(accountKey, version))) {
         this.stats.lostRaces++;
         return null;
       }
@@ -201,5 +212,25 @@ export class MongoCrmBudgets {
     }
     if (version % 100 === 0) void this.versions.deleteMany({ account: accountKey, version: { $lt: version - 100 } }).catch(() => undefined);
     return true;
+  }
+
+  /**
+   * A version another writer claimed while the budget, read again before every try, stayed at the
+   * version before it: after `staleClaimMs` of that, the writer is taken for dead (it claimed, then
+   * crashed or lost its connection before its write), its claim is removed and claimed again here.
+   * Else every writer would lose that version forever and the account get no request. Should the
+   * writer still be alive, the update's version filter still lets only one of the two write.
+   */
+  private async takeOverStaleClaim(accountKey: string, version: number): Promise<boolean> {
+    const now = performance.now();
+    const lost = this.lostClaims.get(accountKey);
+    if (lost?.version !== version) {
+      this.lostClaims.set(accountKey, { version, since: now });
+      return false;
+    }
+    if (now - lost.since < this.staleClaimMs) return false;
+    this.lostClaims.delete(accountKey);
+    await this.versions.deleteOne({ _id: `${accountKey}#${version}` });
+    return this.claimVersion(accountKey, version);
   }
 }

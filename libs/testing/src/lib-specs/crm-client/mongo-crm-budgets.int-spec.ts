@@ -205,6 +205,25 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
       expect(await first.state(account)).toMatchObject({ pausedUntil: null, reason: null, usedToday: 2 });
     });
 
+    it('when a writer died between claiming the next version of a budget and writing it, then a replica takes its claim over and gets its permit', async () => {
+      // staleClaimMs 0: the second try that finds the same version claimed takes the claim over (5 s by default).
+      const budgets = await replica({ clock, leaseSize: 1, staleClaimMs: 0 });
+      const account = `stale-claim-${nextAccount++}`;
+      await budgets.for(account, limits).take('request');
+      const { version } = (await budgets.read(account))!;
+      // What a writer leaves when it dies after its claim and before its write: the budget stays at `version`.
+      await connections
+        .at(-1)!
+        .collection('crm_budget_versions')
+        .insertOne({ _id: `${account}#${version + 1}` as never, account, version: version + 1 });
+
+      now += 1_000;
+      await budgets.for(account, limits).take('request', { maxWaitMs: 0 });
+      expect((await budgets.read(account))!.version).toBe(version + 1);
+      expect(budgets.stats.lostRaces).toBe(1); // the first try, which only noted the claim
+      expect(await budgets.state(account)).toMatchObject({ usedInWindow: 2 });
+    });
+
     it('when a replica leases more permits than it then uses, then the unused ones go back to the budget when their slot ends', async () => {
       const wakers: (() => void)[] = [];
       const budgets = await replica({ clock, sleep: () => new Promise<void>((resolve) => wakers.push(resolve)) });
