@@ -177,20 +177,25 @@ export class AlertNoticeRepository {
   }
 
   /**
-   * Pending notices to queue again (their queueing may have been lost), oldest first, each stamped
-   * `requeuedAt = now` by compare and set over the stamp read: a notice is queued again at most
-   * once per window, by one replica, however long the backlog. Answers the ids stamped here.
+   * Notices to queue again, oldest first: pending ones (their queueing may have been lost), and
+   * those a sender took and never finished (it died, or its finish failed, after its message was
+   * settled), once their lease ran out. Each is stamped `requeuedAt = now` by compare and set over
+   * what was read: a notice is queued again at most once per window, by one replica, however long
+   * the backlog. Answers the ids stamped here.
    */
   async requeue(now: number, window: RequeueWindow, limit: number): Promise<string[]> {
     const due = await this.notices
       .find(
         {
-          status: 'pending',
+          status: { $in: ['pending', 'sending'] },
           createdAt: { $lt: window.storedBefore },
-          // null also matches a notice stored before the stamp existed (no field).
-          $or: [{ requeuedAt: null }, { requeuedAt: { $lt: window.requeuedBefore } }],
+          $and: [
+            { $or: [{ status: 'pending' }, { leaseUntil: { $lt: now } }] },
+            // null also matches a notice stored before the stamp existed (no field).
+            { $or: [{ requeuedAt: null }, { requeuedAt: { $lt: window.requeuedBefore } }] },
+          ],
         },
-        { projection: { _id: 1, requeuedAt: 1 } },
+        { projection: { _id: 1, status: 1, leaseUntil: 1, requeuedAt: 1 } },
       )
       .sort({ createdAt: 1 })
       .limit(limit)
@@ -198,8 +203,12 @@ export class AlertNoticeRepository {
     const stamped = await Promise.all(
       due.map(
         async (doc) =>
-          (await this.notices.updateOne({ _id: doc._id, status: 'pending', requeuedAt: doc.requeuedAt ?? null }, { $set: { requeuedAt: now } }))
-            .matchedCount === 1,
+          (
+            await this.notices.updateOne(
+              { _id: doc._id, status: doc.status, leaseUntil: doc.leaseUntil ?? null, requeuedAt: doc.requeuedAt ?? null },
+              { $set: { requeuedAt: now } },
+            )
+          ).matchedCount === 1,
       ),
     );
     return due.filter((_doc, i) => stamped[i]).map((doc) => doc._id);

@@ -72,6 +72,18 @@ export function describeAlertNoticeRepositoryContract(name: string, make: () => 
       expect(await notices.find(recent)).toMatchObject({ requeuedAt: null });
     });
 
+    it('when a sender took a notice and never finished it, then it is queued again once its lease ran out, not before', async () => {
+      const [id] = await notices.store([aNewAlertNotice(tenant, { createdAt: T - 1_000 })]);
+      const mine = (ids: string[]) => ids.filter((one) => one === id);
+      await notices.take(id, T, T + 30_000); // the sender dies here: its message was settled, nothing finishes the notice
+
+      expect(mine(await notices.requeue(T + 29_999, { storedBefore: T, requeuedBefore: T + 29_999 }, 10_000))).toEqual([]);
+      expect(mine(await notices.requeue(T + 30_001, { storedBefore: T, requeuedBefore: T + 30_001 }, 10_000))).toEqual([id]);
+      expect(await notices.find(id)).toMatchObject({ status: 'sending', requeuedAt: T + 30_001 });
+      expect(await notices.take(id, T + 30_002, T + 60_000)).toMatchObject({ status: 'sending', leaseUntil: T + 60_000 });
+      expect(mine(await notices.requeue(T + 30_003, { storedBefore: T, requeuedBefore: T + 30_003 }, 10_000))).toEqual([]); // held again
+    });
+
     it('when the evaluator ticks again within the window, or two replicas at once, then each notice is queued again once per window', async () => {
       const [id] = await notices.store([aNewAlertNotice(tenant, { createdAt: T - 1_000 })]);
       const window = (now: number) => ({ storedBefore: now - 200, requeuedBefore: now - 100 });

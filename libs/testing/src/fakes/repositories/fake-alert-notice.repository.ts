@@ -64,8 +64,8 @@ export class FakeAlertDestinationRepository implements PublicOf<AlertDestination
 
 /**
  * AlertNoticeRepository in memory: one notice per natural id (stored twice, stored once), taken by
- * compare and set (pending, failed, or a lease that ran out), queued again at most once per
- * window (the stamp), as the real one.
+ * compare and set (pending, failed, or a lease that ran out), queued again (pending, or held past
+ * its lease) at most once per window (the stamp), as the real one.
  */
 export class FakeAlertNoticeRepository implements PublicOf<AlertNoticeRepository> {
   private readonly notices = new Map<string, AlertNotice>();
@@ -120,7 +120,9 @@ export class FakeAlertNoticeRepository implements PublicOf<AlertNoticeRepository
     const due = [...this.notices.values()]
       .filter(
         (notice) =>
-          notice.status === 'pending' && notice.createdAt < window.storedBefore && (notice.requeuedAt === null || notice.requeuedAt < window.requeuedBefore),
+          (notice.status === 'pending' || (notice.status === 'sending' && notice.leaseUntil! < now)) &&
+          notice.createdAt < window.storedBefore &&
+          (notice.requeuedAt === null || notice.requeuedAt < window.requeuedBefore),
       )
       .sort((a, b) => a.createdAt - b.createdAt)
       .slice(0, limit);
