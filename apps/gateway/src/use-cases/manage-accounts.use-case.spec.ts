@@ -164,6 +164,30 @@ describe('ManageAccountsUseCase', () => {
       await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({ status: 400, fields: { error: 'invalid_grant' } });
     });
 
+    it('when storing the new tokens fails, then the refresh token still works and the retry gets new tokens', async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { refreshToken } = await useCase.install(portalId, appId);
+      jest.spyOn(credentials, 'issue').mockRejectedValueOnce(new Error('database unreachable'));
+
+      await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toThrow('database unreachable');
+      const next = await useCase.refresh(clientId, clientSecret, refreshToken);
+
+      expect(await credentials.resolve(next.refreshToken)).toMatchObject({ kind: 'refresh-token', portalId, appId });
+      expect(await credentials.resolve(refreshToken)).toBeNull();
+    });
+
+    it('when two refreshes present the same token at once, then one gets new tokens and the other is refused, leaving no tokens of its own', async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { refreshToken } = await useCase.install(portalId, appId);
+      const refreshTokens = async () => (await credentials.list({ portalId, appId, kinds: ['refresh-token'] })).length;
+
+      const outcomes = await Promise.allSettled([useCase.refresh(clientId, clientSecret, refreshToken), useCase.refresh(clientId, clientSecret, refreshToken)]);
+
+      expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+      expect(outcomes.find((outcome) => outcome.status === 'rejected')).toMatchObject({ reason: { status: 400, fields: { error: 'invalid_grant' } } });
+      expect(await refreshTokens()).toBe(1); // the winner's; the loser's pair was taken back
+    });
+
     it.each([
       ['a wrong client secret', async (app: { clientId: string }, token: string) => useCase.refresh(app.clientId, 'wrong', token), 401, 'invalid_client'],
       [

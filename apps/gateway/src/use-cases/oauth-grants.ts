@@ -22,18 +22,33 @@ export function oauthError(status: number, code: string, message: string): AppEr
 }
 
 /** A new access token (living `accessTokenTtlSeconds`) and refresh token for an install. */
-export async function issueTokens({ repositories, clock, accessTokenTtlSeconds: ttl }: GrantContext, portalId: number, appId: string): Promise<TokenPair> {
+export async function issueTokens(context: GrantContext, portalId: number, appId: string): Promise<TokenPair> {
+  return (await issuePair(context, portalId, appId)).pair;
+}
+
+async function issuePair({ repositories, clock, accessTokenTtlSeconds: ttl }: GrantContext, portalId: number, appId: string) {
   const now = clock();
   const [access, refresh] = await Promise.all([
     repositories.credentials.issue('access-token', { portalId, appId, expiresAt: now + ttl * 1000 }, now),
     repositories.credentials.issue('refresh-token', { portalId, appId }, now),
   ]);
-  return { accessToken: access.secret, refreshToken: refresh.secret, expiresIn: ttl };
+  return {
+    pair: { accessToken: access.secret, refreshToken: refresh.secret, expiresIn: ttl },
+    credentialIds: [access.credential.credentialId, refresh.credential.credentialId],
+  };
 }
+
+const spentOrUnknown = () => oauthError(400, 'invalid_grant', 'The refresh token is unknown, was already used, or was revoked; install the application again');
 
 /**
  * `grant_type=refresh_token`: the refresh token is used once; the answer carries a new access
  * token and a new refresh token. Errors follow RFC 6749 section 5.2 in their `error` code.
+ *
+ * The new pair is stored before the presented token is spent: a failure between the two (a
+ * database error, a crash) leaves the presented token usable, so the client's retry refreshes,
+ * where spending it first would have left the client with no token at all. Two refreshes with
+ * the same token at once both store a pair; the one that does not get to spend the token takes
+ * its pair back and is refused, as before.
  */
 export async function refreshGrant(
   context: GrantContext,
@@ -42,15 +57,23 @@ export async function refreshGrant(
   const { repositories, logger } = context;
   const application = await repositories.accounts.authenticateClient(clientId, clientSecret);
   if (!application) throw oauthError(401, 'invalid_client', 'Unknown client_id or wrong client_secret');
-  const used = await repositories.credentials.consumeRefreshToken(refreshToken);
-  if (!used) throw oauthError(400, 'invalid_grant', 'The refresh token is unknown, was already used, or was revoked; install the application again');
-  if (used.appId !== application.appId) {
+  const presented = await repositories.credentials.resolve(refreshToken);
+  if (presented?.kind !== 'refresh-token') throw spentOrUnknown();
+  if (presented.appId !== application.appId) {
     // Somebody else's refresh token: it is spent now, which is the safe outcome.
+    await repositories.credentials.consumeRefreshToken(refreshToken);
     logger.warn('a refresh token was presented by another application', { appId: application.appId });
     throw oauthError(400, 'invalid_grant', 'The refresh token was not issued to this client');
   }
-  if (!(await repositories.accounts.findInstall(used.portalId!, application.appId))) {
+  if (!(await repositories.accounts.findInstall(presented.portalId!, application.appId))) {
+    await repositories.credentials.consumeRefreshToken(refreshToken);
     throw oauthError(400, 'invalid_grant', 'The application is no longer installed in this portal');
   }
-  return issueTokens(context, used.portalId!, application.appId);
+  const { pair, credentialIds } = await issuePair(context, presented.portalId!, application.appId);
+  if (!(await repositories.credentials.consumeRefreshToken(refreshToken))) {
+    // Another refresh spent it first: the pair stored here was never given to anyone.
+    await Promise.all(credentialIds.map((id) => repositories.credentials.revoke(id)));
+    throw spentOrUnknown();
+  }
+  return pair;
 }
