@@ -49,10 +49,12 @@ export interface BudgetVersionClaim {
   _id: string;
   account: string;
   version: number;
+  /** Which claim this is: a replica that takes over a dead writer's claim removes that one only (absent on claims made before 2026-12-04). */
+  token?: string;
 }
 
 const budgetVersionSchema = new Schema(
-  { _id: { type: String, required: true }, account: { type: String, required: true }, version: { type: Number, required: true } },
+  { _id: { type: String, required: true }, account: { type: String, required: true }, version: { type: Number, required: true }, token: { type: String } },
   { collection: 'crm_budget_versions', versionKey: false },
 );
 // Serves: forgetting an account's old claims (`{account, version: {$lt}}`).

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Connection, mongo } from 'mongoose';
 import { localDay, requestWindow, rollBudget, usedInWindow, type CrmBudget, type CrmBudgetState, type CrmLimits } from '@ecomm-sync/domain';
@@ -88,8 +89,11 @@ export class MongoCrmBudgets {
   readonly sleep: (ms: number) => Promise<void>;
   readonly defaultMaxWaitMs: number;
   private readonly staleClaimMs: number;
-  /** Per account, the version this replica last failed to claim, and since when (this process's monotonic time) it has. */
-  private readonly lostClaims = new Map<string, { version: number; since: number }>();
+  /**
+   * Per account, the version this replica last failed to claim, the claim's token once seen twice,
+   * and since when (this process's monotonic time) it has seen that claim.
+   */
+  private readonly lostClaims = new Map<string, { version: number; token?: string | null; since: number }>();
   private readonly model;
   private readonly collection: mongo.Collection<CrmBudgetDoc>;
   private readonly versionModel;
@@ -205,7 +209,7 @@ export class MongoCrmBudgets {
   private async claimVersion(accountKey: string, version: number): Promise<boolean> {
     await (this.versionIndexes ??= this.versionModel.createIndexes());
     try {
-      await this.versions.insertOne({ _id: `${accountKey}#${version}`, account: accountKey, version });
+      await this.versions.insertOne({ _id: `${accountKey}#${version}`, account: accountKey, version, token: randomUUID() });
     } catch (error) {
       if ((error as { code?: number }).code === 11000) return false;
       throw error;
@@ -216,21 +220,31 @@ export class MongoCrmBudgets {
 
   /**
    * A version another writer claimed while the budget, read again before every try, stayed at the
-   * version before it: after `staleClaimMs` of that, the writer is taken for dead (it claimed, then
-   * crashed or lost its connection before its write), its claim is removed and claimed again here.
-   * Else every writer would lose that version forever and the account get no request. Should the
-   * writer still be alive, the update's version filter still lets only one of the two write.
+   * version before it: after `staleClaimMs` of the same claim (its token), the writer is taken for
+   * dead (it claimed, then crashed or lost its connection before its write), its claim is removed
+   * by that token, and the version claimed here. Replicas that judge it at once: one removes it,
+   * the others find its token gone. Should the writer still be alive, the update's version filter
+   * still lets only one of the two write.
    */
   private async takeOverStaleClaim(accountKey: string, version: number): Promise<boolean> {
+    const _id = `${accountKey}#${version}`;
     const now = performance.now();
     const lost = this.lostClaims.get(accountKey);
     if (lost?.version !== version) {
+      // Lost once: the usual race, whose winner writes next. Its claim is read only if it is lost again.
       this.lostClaims.set(accountKey, { version, since: now });
+      return false;
+    }
+    const claim = await this.versions.findOne({ _id });
+    const token = claim ? (claim.token ?? null) : undefined;
+    if (token === undefined) return this.claimVersion(accountKey, version); // removed meanwhile
+    if (lost.token !== token) {
+      this.lostClaims.set(accountKey, { version, token, since: now });
       return false;
     }
     if (now - lost.since < this.staleClaimMs) return false;
     this.lostClaims.delete(accountKey);
-    await this.versions.deleteOne({ _id: `${accountKey}#${version}` });
-    return this.claimVersion(accountKey, version);
+    const { deletedCount } = await this.versions.deleteOne(token === null ? { _id, token: { $exists: false } } : { _id, token });
+    return deletedCount === 1 && this.claimVersion(accountKey, version);
   }
 }

@@ -205,23 +205,57 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
       expect(await first.state(account)).toMatchObject({ pausedUntil: null, reason: null, usedToday: 2 });
     });
 
-    it('when a writer died between claiming the next version of a budget and writing it, then a replica takes its claim over and gets its permit', async () => {
-      // staleClaimMs 0: the second try that finds the same version claimed takes the claim over (5 s by default).
-      const budgets = await replica({ clock, leaseSize: 1, staleClaimMs: 0 });
-      const account = `stale-claim-${nextAccount++}`;
-      await budgets.for(account, limits).take('request');
-      const { version } = (await budgets.read(account))!;
-      // What a writer leaves when it dies after its claim and before its write: the budget stays at `version`.
-      await connections
+    /** What a writer leaves when it dies after its claim and before its write: the budget stays at `version`. */
+    const leaveDeadClaim = (account: string, version: number) =>
+      connections
         .at(-1)!
         .collection('crm_budget_versions')
         .insertOne({ _id: `${account}#${version + 1}` as never, account, version: version + 1 });
 
+    it('when a writer died between claiming the next version of a budget and writing it, then a replica takes its claim over and gets its permit', async () => {
+      // staleClaimMs 0: the claim is taken over as soon as it is seen twice with the same token (after 5 s by default).
+      const budgets = await replica({ clock, leaseSize: 1, staleClaimMs: 0 });
+      const account = `stale-claim-${nextAccount++}`;
+      await budgets.for(account, limits).take('request');
+      const { version } = (await budgets.read(account))!;
+      await leaveDeadClaim(account, version);
+
       now += 1_000;
       await budgets.for(account, limits).take('request', { maxWaitMs: 0 });
       expect((await budgets.read(account))!.version).toBe(version + 1);
-      expect(budgets.stats.lostRaces).toBe(1); // the first try, which only noted the claim
+      expect(budgets.stats.lostRaces).toBe(2); // the first try noted the lost version, the second the claim's token
       expect(await budgets.state(account)).toMatchObject({ usedInWindow: 2 });
+    });
+
+    it('when a claim is younger than staleClaimMs, then no replica takes it over', async () => {
+      const budgets = await replica({ clock, leaseSize: 1, staleClaimMs: 600_000 });
+      const account = `young-claim-${nextAccount++}`;
+      await budgets.for(account, limits).take('request');
+      const { version } = (await budgets.read(account))!;
+      await leaveDeadClaim(account, version);
+
+      now += 1_000;
+      await expect(budgets.for(account, limits).take('request', { maxWaitMs: 0 })).rejects.toThrow('compare-and-set rounds in a row');
+      expect((await budgets.read(account))!.version).toBe(version);
+      expect(
+        await connections
+          .at(-1)!
+          .collection('crm_budget_versions')
+          .countDocuments({ _id: `${account}#${version + 1}` as never }),
+      ).toBe(1);
+    });
+
+    it('when two replicas find the same dead claim at once, then each gets its permit and the budget counts both', async () => {
+      const [first, second] = await Promise.all([replica({ clock, leaseSize: 1, staleClaimMs: 0 }), replica({ clock, leaseSize: 1, staleClaimMs: 0 })]);
+      const account = `stale-claim-${nextAccount++}`;
+      await first.for(account, limits).take('request');
+      const { version } = (await first.read(account))!;
+      await leaveDeadClaim(account, version);
+
+      now += 1_000;
+      await Promise.all([first.for(account, limits).take('request', { maxWaitMs: 0 }), second.for(account, limits).take('request', { maxWaitMs: 0 })]);
+      expect((await first.read(account))!.version).toBe(version + 2);
+      expect(await first.state(account)).toMatchObject({ usedInWindow: 3 });
     });
 
     it('when a replica leases more permits than it then uses, then the unused ones go back to the budget when their slot ends', async () => {
