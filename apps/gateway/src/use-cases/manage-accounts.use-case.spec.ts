@@ -174,6 +174,8 @@ describe('ManageAccountsUseCase', () => {
 
       expect(await credentials.resolve(next.refreshToken)).toMatchObject({ kind: 'refresh-token', portalId, appId });
       expect(await credentials.resolve(refreshToken)).toBeNull();
+      // The half of the failed pair that was stored went: the install holds the new pair's refresh token only.
+      expect(await credentials.list({ portalId, appId, kinds: ['refresh-token'] })).toHaveLength(1);
     });
 
     it('when two refreshes present the same token at once, then one gets new tokens and the other is refused, leaving no tokens of its own', async () => {
@@ -181,9 +183,12 @@ describe('ManageAccountsUseCase', () => {
       const { refreshToken } = await useCase.install(portalId, appId);
       const refreshTokens = async () => (await credentials.list({ portalId, appId, kinds: ['refresh-token'] })).length;
 
+      const revoke = jest.spyOn(credentials, 'revoke');
+
       const outcomes = await Promise.allSettled([useCase.refresh(clientId, clientSecret, refreshToken), useCase.refresh(clientId, clientSecret, refreshToken)]);
 
       expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+      expect(revoke).toHaveBeenCalledTimes(2); // the refused one's access and refresh token
       expect(outcomes.find((outcome) => outcome.status === 'rejected')).toMatchObject({ reason: { status: 400, fields: { error: 'invalid_grant' } } });
       expect(await refreshTokens()).toBe(1); // the winner's; the loser's pair was taken back
     });

@@ -26,16 +26,41 @@ export async function issueTokens(context: GrantContext, portalId: number, appId
   return (await issuePair(context, portalId, appId)).pair;
 }
 
-async function issuePair({ repositories, clock, accessTokenTtlSeconds: ttl }: GrantContext, portalId: number, appId: string) {
+async function issuePair({ repositories, clock, accessTokenTtlSeconds: ttl, logger }: GrantContext, portalId: number, appId: string) {
   const now = clock();
-  const [access, refresh] = await Promise.all([
+  const issued = await Promise.allSettled([
     repositories.credentials.issue('access-token', { portalId, appId, expiresAt: now + ttl * 1000 }, now),
     repositories.credentials.issue('refresh-token', { portalId, appId }, now),
   ]);
+  const [access, refresh] = issued;
+  if (access.status === 'rejected' || refresh.status === 'rejected') {
+    // Half a pair is given to nobody: the half that was stored goes (a refresh token would never expire).
+    const stored = issued.flatMap((one) => (one.status === 'fulfilled' ? [one.value.credential.credentialId] : []));
+    await revokeQuietly({ repositories, logger }, stored);
+    throw (access.status === 'rejected' ? access : (refresh as PromiseRejectedResult)).reason;
+  }
   return {
-    pair: { accessToken: access.secret, refreshToken: refresh.secret, expiresIn: ttl },
-    credentialIds: [access.credential.credentialId, refresh.credential.credentialId],
+    pair: { accessToken: access.value.secret, refreshToken: refresh.value.secret, expiresIn: ttl },
+    credentialIds: [access.value.credential.credentialId, refresh.value.credential.credentialId],
   };
+}
+
+/** Revokes credentials given to nobody; a failure is logged, not answered: they were never handed out. */
+async function revokeQuietly({ repositories, logger }: Pick<GrantContext, 'repositories' | 'logger'>, credentialIds: readonly string[]): Promise<void> {
+  await Promise.all(
+    credentialIds.map((id) =>
+      repositories.credentials
+        .revoke(id)
+        .catch((error: unknown) => logger.warn('a credential given to nobody could not be revoked', { credentialId: id, error: String(error) })),
+    ),
+  );
+}
+
+/** Spends a refresh token that is refused anyway; a failure is logged, the refusal still answered. */
+async function spendQuietly({ repositories, logger }: Pick<GrantContext, 'repositories' | 'logger'>, refreshToken: string): Promise<void> {
+  await repositories.credentials
+    .consumeRefreshToken(refreshToken)
+    .catch((error: unknown) => logger.warn('a refused refresh token could not be spent', { error: String(error) }));
 }
 
 const spentOrUnknown = () => oauthError(400, 'invalid_grant', 'The refresh token is unknown, was already used, or was revoked; install the application again');
@@ -61,18 +86,23 @@ export async function refreshGrant(
   if (presented?.kind !== 'refresh-token') throw spentOrUnknown();
   if (presented.appId !== application.appId) {
     // Somebody else's refresh token: it is spent now, which is the safe outcome.
-    await repositories.credentials.consumeRefreshToken(refreshToken);
+    await spendQuietly(context, refreshToken);
     logger.warn('a refresh token was presented by another application', { appId: application.appId });
     throw oauthError(400, 'invalid_grant', 'The refresh token was not issued to this client');
   }
   if (!(await repositories.accounts.findInstall(presented.portalId!, application.appId))) {
-    await repositories.credentials.consumeRefreshToken(refreshToken);
+    await spendQuietly(context, refreshToken);
     throw oauthError(400, 'invalid_grant', 'The application is no longer installed in this portal');
   }
   const { pair, credentialIds } = await issuePair(context, presented.portalId!, application.appId);
-  if (!(await repositories.credentials.consumeRefreshToken(refreshToken))) {
+  const spent = await repositories.credentials.consumeRefreshToken(refreshToken).catch(async (error: unknown) => {
+    // Whether the token was spent is not known: the pair is taken back, and the client tries again.
+    await revokeQuietly(context, credentialIds);
+    throw error;
+  });
+  if (!spent) {
     // Another refresh spent it first: the pair stored here was never given to anyone.
-    await Promise.all(credentialIds.map((id) => repositories.credentials.revoke(id)));
+    await revokeQuietly(context, credentialIds);
     throw spentOrUnknown();
   }
   return pair;
