@@ -98,8 +98,9 @@ export class EvaluateAlertsUseCase {
     // Notices stored but never queued (the queueing failed): queued again; the sender sends each once.
     // Each is stamped as it is queued again, so a backlog the sender has not reached yet is not queued again on every tick.
     const { intervalMs, batchSize } = this.options;
-    for (const id of await notices.requeue(now, { storedBefore: now - 2 * intervalMs, requeuedBefore: now - intervalMs }, batchSize))
-      await this.ports.enqueue(id);
+    // A notice a sender took is queued again only two ticks after its lease ended: that sender stopped.
+    const window = { storedBefore: now - 2 * intervalMs, requeuedBefore: now - intervalMs, leaseEndedBefore: now - 2 * intervalMs };
+    for (const id of await notices.requeue(now, window, batchSize)) await this.ports.enqueue(id);
     return { evaluated, notices: sent };
   }
 

@@ -44,10 +44,16 @@ export interface AlertNotice {
 
 export type NewAlertNotice = Omit<AlertNotice, 'id' | 'status' | 'leaseUntil' | 'attempts' | 'lastError' | 'sentAt' | 'requeuedAt'>;
 
-/** Which pending notices the evaluator queues again: stored before `storedBefore`, not queued again since `requeuedBefore`. */
+/**
+ * Which notices the evaluator queues again: stored before `storedBefore`, not queued again since
+ * `requeuedBefore`, and, of those a sender took, only those whose lease ended before
+ * `leaseEndedBefore`: a margin past the lease, so that a sender running late but alive is not
+ * raced into sending the notice twice.
+ */
 export interface RequeueWindow {
   storedBefore: number;
   requeuedBefore: number;
+  leaseEndedBefore: number;
 }
 
 type DestinationDoc = Omit<AlertDestination, 'id'> & { _id: string };
@@ -179,7 +185,7 @@ export class AlertNoticeRepository {
   /**
    * Notices to queue again, oldest first: pending ones (their queueing may have been lost), and
    * those a sender took and never finished (it died, or its finish failed, after its message was
-   * settled), once their lease ran out. Each is stamped `requeuedAt = now` by compare and set over
+   * settled), once their lease ended before the window's `leaseEndedBefore`. Each is stamped `requeuedAt = now` by compare and set over
    * what was read: a notice is queued again at most once per window, by one replica, however long
    * the backlog. Answers the ids stamped here.
    */
@@ -190,7 +196,7 @@ export class AlertNoticeRepository {
           status: { $in: ['pending', 'sending'] },
           createdAt: { $lt: window.storedBefore },
           $and: [
-            { $or: [{ status: 'pending' }, { leaseUntil: { $lt: now } }] },
+            { $or: [{ status: 'pending' }, { leaseUntil: { $lt: window.leaseEndedBefore } }] },
             // null also matches a notice stored before the stamp existed (no field).
             { $or: [{ requeuedAt: null }, { requeuedAt: { $lt: window.requeuedBefore } }] },
           ],

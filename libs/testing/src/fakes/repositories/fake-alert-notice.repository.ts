@@ -120,7 +120,7 @@ export class FakeAlertNoticeRepository implements PublicOf<AlertNoticeRepository
     const due = [...this.notices.values()]
       .filter(
         (notice) =>
-          (notice.status === 'pending' || (notice.status === 'sending' && notice.leaseUntil! < now)) &&
+          (notice.status === 'pending' || (notice.status === 'sending' && notice.leaseUntil! < window.leaseEndedBefore)) &&
           notice.createdAt < window.storedBefore &&
           (notice.requeuedAt === null || notice.requeuedAt < window.requeuedBefore),
       )
