@@ -70,6 +70,37 @@ describe('SendNoticeUseCase', () => {
     expect(await notices.find(noticeId)).toMatchObject({ status: 'sent', attempts: 3 });
   });
 
+  it.each([
+    ['its clock shows the lease ended', NOW + 60_001, [1]],
+    ['its clock is behind the one that took it over', NOW, [1, 1]],
+  ])(
+    'when another sender takes the notice over while this one waits to retry and %s, then this one stops, writes nothing more and does not fail the message',
+    async (_case, clockAfterBackoff, sends) => {
+      let now = NOW;
+      const channel = new ScriptedChannel([{ ok: false, final: false, error: 'answered 503' }]);
+      const late = new SendNoticeUseCase(
+        {
+          notices,
+          destinations,
+          channels: { webhook: channel, slack: new ScriptedChannel(), email: new ScriptedChannel() },
+          clock: () => now,
+          logger: recordingLogger().logger,
+          // This sender's backoff outlasts its lease: meanwhile another one takes the notice over.
+          sleep: async () => {
+            await notices.take(noticeId, NOW + 60_001, NOW + 120_000);
+            now = clockAfterBackoff;
+          },
+        },
+        { maxAttempts: 3, backoffBaseMs: 1, leaseMs: 60_000 },
+      );
+
+      expect(await late.send(noticeId)).toBe('skipped');
+
+      expect(channel.sent).toEqual(sends.map(() => noticeId));
+      expect(await notices.find(noticeId)).toMatchObject({ status: 'sending', leaseUntil: NOW + 120_000, attempts: 1, lastError: 'answered 503' });
+    },
+  );
+
   it('when every attempt fails then the notice is marked failed with its reason and the message is dead-lettered', async () => {
     const channel = new ScriptedChannel([
       { ok: false, final: false, error: 'answered 500' },

@@ -53,28 +53,31 @@ export class SendNoticeUseCase {
   async send(noticeId: string): Promise<'sent' | 'skipped'> {
     const { notices, destinations, channels, clock, logger } = this.ports;
     const now = clock();
-    const notice = await notices.take(noticeId, now, now + this.options.leaseMs);
+    const held = now + this.options.leaseMs;
+    const notice = await notices.take(noticeId, now, held);
     if (!notice) return 'skipped';
+    // This sender ran past its lease, and another may have taken the notice over: that one carries on, this one stops.
+    const takenOver = () => {
+      logger.warn('alert notice: this sender ran past its lease and stops', { noticeId });
+      return 'skipped' as const;
+    };
     const destination = await destinations.find(notice.destinationId);
     if (!destination) {
-      await notices.finish(noticeId, { sent: false, error: 'the destination was removed' });
-      return 'skipped';
+      return (await notices.finish(noticeId, held, { sent: false, error: 'the destination was removed' })) ? 'skipped' : takenOver();
     }
     let last: NoticeAttempt = { ok: false, final: false, error: 'not tried' };
     let attempts = 0;
     for (let attempt = 1; attempt <= this.options.maxAttempts; attempt++) {
       if (attempt > 1) await this.sleep(this.backoff(attempt));
+      if (clock() >= held) return takenOver(); // past its lease another sender may hold it: no attempt of this one's then
       attempts = attempt;
       last = await channels[destination.kind].send(destination, notice);
-      await notices.recordAttempt(noticeId, last.ok ? null : last.error);
-      if (last.ok) {
-        await notices.finish(noticeId, { sent: true, at: clock() });
-        return 'sent';
-      }
+      if (!(await notices.recordAttempt(noticeId, held, last.ok ? null : last.error))) return takenOver();
+      if (last.ok) return (await notices.finish(noticeId, held, { sent: true, at: clock() })) ? 'sent' : takenOver();
       if (last.final) break;
     }
     const reason = `${destination.kind} ${destination.target}: ${last.ok ? '' : last.error} after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
-    await notices.finish(noticeId, { sent: false, error: reason });
+    if (!(await notices.finish(noticeId, held, { sent: false, error: reason }))) return takenOver();
     logger.warn('alert notice failed', { noticeId, portalId: notice.portalId, reason });
     throw new NoticeFailedError(noticeId, reason);
   }

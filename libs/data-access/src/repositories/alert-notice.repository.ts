@@ -163,18 +163,28 @@ export class AlertNoticeRepository {
     return doc ? toNotice(doc) : null;
   }
 
-  /** Records one more attempt while the notice is held (the console shows how it goes). */
-  async recordAttempt(id: string, error: string | null): Promise<void> {
-    await this.notices.updateOne({ _id: id, status: 'sending' }, { $inc: { attempts: 1 }, $set: { lastError: error } });
+  /**
+   * Records one more attempt while the notice is held by the lease `heldUntil` (the console shows
+   * how it goes); false when that lease is no longer the notice's (another sender took it over).
+   * Successive leases of a notice end ever later, so a lease's end names its holder.
+   */
+  async recordAttempt(id: string, heldUntil: number, error: string | null): Promise<boolean> {
+    const { matchedCount } = await this.notices.updateOne(
+      { _id: id, status: 'sending', leaseUntil: heldUntil },
+      { $inc: { attempts: 1 }, $set: { lastError: error } },
+    );
+    return matchedCount === 1;
   }
 
-  async finish(id: string, outcome: { sent: true; at: number } | { sent: false; error: string }): Promise<void> {
-    await this.notices.updateOne(
-      { _id: id },
+  /** Ends the lease `heldUntil` with the outcome; false when the lease is no longer the notice's (nothing is written). */
+  async finish(id: string, heldUntil: number, outcome: { sent: true; at: number } | { sent: false; error: string }): Promise<boolean> {
+    const { matchedCount } = await this.notices.updateOne(
+      { _id: id, status: 'sending', leaseUntil: heldUntil },
       outcome.sent
         ? { $set: { status: 'sent', sentAt: outcome.at, leaseUntil: null, lastError: null } }
         : { $set: { status: 'failed', leaseUntil: null, lastError: outcome.error } },
     );
+    return matchedCount === 1;
   }
 
   /** A tenant's notices, newest first. */

@@ -36,25 +36,38 @@ export function describeAlertNoticeRepositoryContract(name: string, make: () => 
     it('when a sender records attempts and finishes, then a sent notice is never taken again and a failed one is, with its reason kept until then', async () => {
       const [sent, failed] = await notices.store([aNewAlertNotice(tenant), aNewAlertNotice(tenant)]);
       await notices.take(sent, T, T + 30_000);
-      await notices.recordAttempt(sent, 'answered 503');
-      await notices.recordAttempt(sent, null);
-      await notices.finish(sent, { sent: true, at: T + 5 });
+      await notices.recordAttempt(sent, T + 30_000, 'answered 503');
+      await notices.recordAttempt(sent, T + 30_000, null);
+      await notices.finish(sent, T + 30_000, { sent: true, at: T + 5 });
       expect(await notices.find(sent)).toMatchObject({ status: 'sent', attempts: 2, sentAt: T + 5, lastError: null, leaseUntil: null });
       expect(await notices.take(sent, T + 60_000, T + 90_000)).toBeNull();
 
       await notices.take(failed, T, T + 30_000);
-      await notices.finish(failed, { sent: false, error: 'answered 410' });
+      await notices.finish(failed, T + 30_000, { sent: false, error: 'answered 410' });
       expect(await notices.find(failed)).toMatchObject({ status: 'failed', lastError: 'answered 410' });
       expect(await notices.take(failed, T + 1, T + 30_000)).toMatchObject({ status: 'sending' });
     });
 
     it('when a sender holds a notice, then another takes it only once the lease ran out, and attempts count only while it is held', async () => {
       const [id] = await notices.store([aNewAlertNotice(tenant)]);
-      await notices.recordAttempt(id, 'not held');
+      expect(await notices.recordAttempt(id, T + 30_000, 'not held')).toBe(false);
       await notices.take(id, T, T + 30_000);
 
       expect(await notices.take(id, T + 29_999, T + 60_000)).toBeNull();
       expect(await notices.take(id, T + 30_001, T + 60_000)).toMatchObject({ leaseUntil: T + 60_000, attempts: 0 });
+    });
+
+    it("when a late sender's lease was taken over, then its attempts and its outcome are not written over the new holder's", async () => {
+      const [id] = await notices.store([aNewAlertNotice(tenant)]);
+      await notices.take(id, T, T + 30_000);
+      await notices.take(id, T + 30_001, T + 60_000); // the first sender ran late past its lease
+
+      expect(await notices.recordAttempt(id, T + 30_000, 'late')).toBe(false);
+      expect(await notices.finish(id, T + 30_000, { sent: false, error: 'late' })).toBe(false);
+      expect(await notices.find(id)).toMatchObject({ status: 'sending', leaseUntil: T + 60_000, attempts: 0, lastError: null });
+      expect(await notices.recordAttempt(id, T + 60_000, null)).toBe(true);
+      expect(await notices.finish(id, T + 60_000, { sent: true, at: T + 30_005 })).toBe(true);
+      expect(await notices.find(id)).toMatchObject({ status: 'sent', attempts: 1 });
     });
 
     it('when notices are pending, then those stored before the window are queued again, oldest first, each stamped; taken ones are not', async () => {

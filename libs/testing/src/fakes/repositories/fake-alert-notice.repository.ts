@@ -92,20 +92,27 @@ export class FakeAlertNoticeRepository implements PublicOf<AlertNoticeRepository
     return copy(notice);
   }
 
-  async recordAttempt(id: string, error: string | null): Promise<void> {
-    const notice = this.notices.get(id);
-    if (notice?.status === 'sending') Object.assign(notice, { attempts: notice.attempts + 1, lastError: error });
+  async recordAttempt(id: string, heldUntil: number, error: string | null): Promise<boolean> {
+    const notice = this.held(id, heldUntil);
+    if (notice) Object.assign(notice, { attempts: notice.attempts + 1, lastError: error });
+    return notice !== undefined;
   }
 
-  async finish(id: string, outcome: { sent: true; at: number } | { sent: false; error: string }): Promise<void> {
-    const notice = this.notices.get(id);
-    if (!notice) return;
+  async finish(id: string, heldUntil: number, outcome: { sent: true; at: number } | { sent: false; error: string }): Promise<boolean> {
+    const notice = this.held(id, heldUntil);
+    if (!notice) return false;
     Object.assign(
       notice,
       outcome.sent
         ? { status: 'sent', sentAt: outcome.at, leaseUntil: null, lastError: null }
         : { status: 'failed', leaseUntil: null, lastError: outcome.error },
     );
+    return true;
+  }
+
+  private held(id: string, heldUntil: number): AlertNotice | undefined {
+    const notice = this.notices.get(id);
+    return notice?.status === 'sending' && notice.leaseUntil === heldUntil ? notice : undefined;
   }
 
   async list(tenant: Tenant, limit: number): Promise<AlertNotice[]> {
