@@ -39,6 +39,8 @@ export interface MongoCrmBudgetsOptions {
    * writer writes one round trip after it claims).
    */
   staleClaimMs?: number;
+  /** This process's monotonic time in ms, which `staleClaimMs` is measured on (default: performance.now; tests set it). */
+  monotonic?: () => number;
 }
 
 /** What this process did to the database, for measuring the cost per request. */
@@ -89,6 +91,7 @@ export class MongoCrmBudgets {
   readonly sleep: (ms: number) => Promise<void>;
   readonly defaultMaxWaitMs: number;
   private readonly staleClaimMs: number;
+  private readonly monotonic: () => number;
   /**
    * Per account, the version this replica last failed to claim, the claim's token once seen twice,
    * and since when (this process's monotonic time) it has seen that claim.
@@ -115,6 +118,7 @@ export class MongoCrmBudgets {
     this.sleep = options.sleep ?? timer;
     this.defaultMaxWaitMs = options.defaultMaxWaitMs ?? 30_000;
     this.staleClaimMs = options.staleClaimMs ?? 5_000;
+    this.monotonic = options.monotonic ?? (() => performance.now());
     if (!(this.slotMs > 0 && 10_000 % this.slotMs === 0)) throw new RangeError(`slotMs must divide 10,000 ms: ${this.slotMs}`);
   }
 
@@ -228,7 +232,7 @@ export class MongoCrmBudgets {
    */
   private async takeOverStaleClaim(accountKey: string, version: number): Promise<boolean> {
     const _id = `${accountKey}#${version}`;
-    const now = performance.now();
+    const now = this.monotonic();
     const lost = this.lostClaims.get(accountKey);
     if (lost?.version !== version) {
       // Lost once: the usual race, whose winner writes next. Its claim is read only if it is lost again.
