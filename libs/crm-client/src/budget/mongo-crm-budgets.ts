@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Connection, mongo } from 'mongoose';
 import { localDay, requestWindow, rollBudget, usedInWindow, type CrmBudget, type CrmBudgetState, type CrmLimits } from '@ecomm-sync/domain';
 import { AccountBudget, type CrmBudgetStats } from './account-budget';
 import type { BudgetAccount } from './budget-lane';
-import { budgetVersionModel, crmBudgetCollection, crmBudgetModel, type BudgetVersionClaim, type CrmBudgetDoc } from './crm-budget.model';
+import { BudgetVersionClaims } from './budget-version-claims';
+import { crmBudgetCollection, crmBudgetModel, type CrmBudgetDoc } from './crm-budget.model';
 
 /** How a CRM account is reached: a hosted CRM over the internet, or the built-in one nearby. */
 export type CrmReach = 'hosted' | 'builtin';
@@ -90,26 +90,19 @@ export class MongoCrmBudgets {
   readonly leaseSize: number;
   readonly sleep: (ms: number) => Promise<void>;
   readonly defaultMaxWaitMs: number;
-  private readonly staleClaimMs: number;
-  private readonly monotonic: () => number;
-  /**
-   * Per account, the version this replica last failed to claim, the claim's token once seen twice,
-   * and since when (this process's monotonic time) it has seen that claim.
-   */
-  private readonly lostClaims = new Map<string, { version: number; token?: string | null; since: number }>();
   private readonly model;
   private readonly collection: mongo.Collection<CrmBudgetDoc>;
-  private readonly versionModel;
-  private readonly versions: mongo.Collection<BudgetVersionClaim>;
+  private readonly claims: BudgetVersionClaims;
   private indexes: Promise<unknown> | null = null;
-  private versionIndexes: Promise<unknown> | null = null;
   private readonly budgets = new Map<string, AccountBudget>();
 
   constructor(connection: Connection, options: MongoCrmBudgetsOptions = {}) {
     this.model = crmBudgetModel(connection);
     this.collection = crmBudgetCollection(this.model);
-    this.versionModel = budgetVersionModel(connection);
-    this.versions = this.versionModel.collection as unknown as mongo.Collection<BudgetVersionClaim>;
+    this.claims = new BudgetVersionClaims(connection, {
+      staleClaimMs: options.staleClaimMs ?? 5_000,
+      monotonic: options.monotonic ?? (() => performance.now()),
+    });
     this.clock = options.clock ?? Date.now;
     this.slotMs = options.slotMs ?? 100;
     this.marginMs = options.marginMs ?? 750;
@@ -117,8 +110,6 @@ export class MongoCrmBudgets {
     this.leaseSize = Math.max(1, options.leaseSize ?? 5);
     this.sleep = options.sleep ?? timer;
     this.defaultMaxWaitMs = options.defaultMaxWaitMs ?? 30_000;
-    this.staleClaimMs = options.staleClaimMs ?? 5_000;
-    this.monotonic = options.monotonic ?? (() => performance.now());
     if (!(this.slotMs > 0 && 10_000 % this.slotMs === 0)) throw new RangeError(`slotMs must divide 10,000 ms: ${this.slotMs}`);
   }
 
@@ -192,7 +183,7 @@ export class MongoCrmBudgets {
       // server, where an update filtered on `version` was not on the development one (two writers
       // both matched it under load, and the budget granted 26 in a window of 20). The update's
       // filter stays the final check.
-      if (!(await this.claimVersion(accountKey, version)) && !(await this.takeOverStaleClaim(accountKey, version))) {
+      if (!(await this.claims.claim(accountKey, version))) {
         this.stats.lostRaces++;
         return null;
       }
@@ -203,52 +194,5 @@ export class MongoCrmBudgets {
       }
     }
     return { _id: accountKey, ...fields };
-  }
-
-  /**
-   * Claims one version of an account's budget; false when another writer claimed it first. Every
-   * hundredth version forgets the account's claims a hundred versions older: a writer that old
-   * would fail the update's version filter anyway.
-   */
-  private async claimVersion(accountKey: string, version: number): Promise<boolean> {
-    await (this.versionIndexes ??= this.versionModel.createIndexes());
-    try {
-      await this.versions.insertOne({ _id: `${accountKey}#${version}`, account: accountKey, version, token: randomUUID() });
-    } catch (error) {
-      if ((error as { code?: number }).code === 11000) return false;
-      throw error;
-    }
-    if (version % 100 === 0) void this.versions.deleteMany({ account: accountKey, version: { $lt: version - 100 } }).catch(() => undefined);
-    return true;
-  }
-
-  /**
-   * A version another writer claimed while the budget, read again before every try, stayed at the
-   * version before it: after `staleClaimMs` of the same claim (its token), the writer is taken for
-   * dead (it claimed, then crashed or lost its connection before its write), its claim is removed
-   * by that token, and the version claimed here. Replicas that judge it at once: one removes it,
-   * the others find its token gone. Should the writer still be alive, the update's version filter
-   * still lets only one of the two write.
-   */
-  private async takeOverStaleClaim(accountKey: string, version: number): Promise<boolean> {
-    const _id = `${accountKey}#${version}`;
-    const now = this.monotonic();
-    const lost = this.lostClaims.get(accountKey);
-    if (lost?.version !== version) {
-      // Lost once: the usual race, whose winner writes next. Its claim is read only if it is lost again.
-      this.lostClaims.set(accountKey, { version, since: now });
-      return false;
-    }
-    const claim = await this.versions.findOne({ _id });
-    const token = claim ? (claim.token ?? null) : undefined;
-    if (token === undefined) return this.claimVersion(accountKey, version); // removed meanwhile
-    if (lost.token !== token) {
-      this.lostClaims.set(accountKey, { version, token, since: now });
-      return false;
-    }
-    if (now - lost.since < this.staleClaimMs) return false;
-    this.lostClaims.delete(accountKey);
-    const { deletedCount } = await this.versions.deleteOne(token === null ? { _id, token: { $exists: false } } : { _id, token });
-    return deletedCount === 1 && this.claimVersion(accountKey, version);
   }
 }
