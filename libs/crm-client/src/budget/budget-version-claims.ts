@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection, mongo } from 'mongoose';
+import { onlyDuplicateKeyErrors } from '@ecomm-sync/data-access';
 import { budgetVersionModel, type BudgetVersionClaim } from './crm-budget.model';
 
 /**
@@ -41,7 +42,7 @@ export class BudgetVersionClaims {
     try {
       await this.versions.insertOne({ _id: `${accountKey}#${version}`, account: accountKey, version, token: randomUUID() });
     } catch (error) {
-      if ((error as { code?: number }).code === 11000) return false;
+      if (onlyDuplicateKeyErrors(error)) return false;
       throw error;
     }
     if (version % 100 === 0) void this.versions.deleteMany({ account: accountKey, version: { $lt: version - 100 } }).catch(() => undefined);

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Connection, mongo } from 'mongoose';
+import { onlyDuplicateKeyErrors } from '@ecomm-sync/data-access';
 import { localDay, requestWindow, rollBudget, usedInWindow, type CrmBudget, type CrmBudgetState, type CrmLimits } from '@ecomm-sync/domain';
 import { AccountBudget, type CrmBudgetStats } from './account-budget';
 import type { BudgetAccount } from './budget-lane';
@@ -174,7 +175,7 @@ export class MongoCrmBudgets {
       try {
         await this.collection.insertOne({ _id: accountKey, ...fields });
       } catch (error) {
-        if ((error as { code?: number }).code !== 11000) throw error;
+        if (!onlyDuplicateKeyErrors(error)) throw error;
         this.stats.lostRaces++;
         return null;
       }
