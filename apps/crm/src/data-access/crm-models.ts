@@ -90,6 +90,7 @@ const uniqueValueSchema = new Schema(
     property: { type: String, required: true },
     value: { type: String, required: true },
     objectId: { type: Number, required: true },
+    claimedAt: { type: Date },
   },
   { collection: 'crm_unique_values', versionKey: false },
 );
@@ -178,6 +179,8 @@ export interface UniqueValueDoc {
   property: string;
   value: string;
   objectId: number;
+  /** When the owner claimed it (claimState): claims made before claims carried it have none. */
+  claimedAt?: Date | null;
 }
 
 export function crmModels(connection: Connection) {

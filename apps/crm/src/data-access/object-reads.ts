@@ -43,7 +43,7 @@ function holds(objectType: CrmType, object: StoredObject, propertyName: string, 
 }
 
 /** Whether a document read by _id is a live object of the portal and type (ids are unique across them). */
-const isLive = (doc: { portalId?: unknown; objectType?: unknown; archived?: unknown }, portalId: number, objectType: CrmType) =>
+export const isLive = (doc: { portalId?: unknown; objectType?: unknown; archived?: unknown }, portalId: number, objectType: CrmType) =>
   doc.portalId === portalId && doc.objectType === objectType && !doc.archived;
 
 /** Objects of every type: reads by id and by a unique property, and search. */
@@ -57,7 +57,7 @@ export class ObjectReads {
     protected readonly propertyStore: PropertyStore,
   ) {
     this.objects = driverCollection<CrmObjectDoc>(models.objects);
-    this.claims = new UniqueClaims(driverCollection<UniqueValueDoc>(models.uniqueValues));
+    this.claims = new UniqueClaims(driverCollection<UniqueValueDoc>(models.uniqueValues), this.objects);
   }
 
   /**

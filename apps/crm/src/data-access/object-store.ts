@@ -5,9 +5,10 @@ import { HISTORY_LIMIT, historyEntry, initialHistory } from '../domain/property-
 import type { CrmType } from '../domain/object-types';
 import type { CrmModels } from './crm-models';
 import { ObjectIdAllocator } from './object-ids';
-import { ObjectReads, type Properties, type StoredObject } from './object-reads';
+import { isLive, ObjectReads, type Properties, type StoredObject } from './object-reads';
 import type { PropertyStore } from './property-store';
 import { uniqueProperties, type ClaimedWrite } from './unique-claims';
+import { upsertOwners } from './upsert-owners';
 
 export type { Properties, SearchGroup, StoredObject } from './object-reads';
 
@@ -23,6 +24,24 @@ function historyPush(properties: Properties, at: Date): Record<string, unknown> 
   const push: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(properties)) push[`history.${name}`] = { $each: [historyEntry(value, at)], $slice: -HISTORY_LIMIT };
   return push;
+}
+
+/**
+ * An upsert's write of an object it found by its unique value: by _id (claimed by this portal and
+ * type through that value: it is theirs), made whole if its claim's writer has not written it yet.
+ * Not read before it is written (the hot path), an upserted object records every value the upsert
+ * writes, changed or not; a batch update records only what it changes.
+ */
+function upsertById(portalId: number, objectType: CrmType, id: number, properties: Properties, now: Date) {
+  const set: Record<string, unknown> = { updatedAt: now, archived: false };
+  for (const [name, value] of Object.entries(properties)) set[`properties.${name}`] = value;
+  return {
+    updateOne: {
+      filter: { _id: id },
+      update: { $set: set, $push: historyPush(properties, now), $setOnInsert: { portalId, objectType, id, createdAt: now } },
+      upsert: true,
+    },
+  };
 }
 
 /** Objects of every type: batch writes, over the reads and search of ObjectReads. */
@@ -110,36 +129,31 @@ export class ObjectStore extends ObjectReads {
     if (inputs.some((input) => typeof input.id !== 'string' || input.id === ''))
       throw CrmError.invalidInput('every input needs an id: the value of idProperty');
 
-    const values = inputs.map((input) => input.id);
-    const claimedIds = await this.claims.owners(portalId, objectType, idProperty, values);
-    const unclaimed = [...new Set(values.filter((value) => !claimedIds.has(value)))];
-    const fresh = new Set<number>();
-    if (unclaimed.length > 0) {
-      const newIds = await this.ids.allocate(unclaimed.length);
-      const wanted = unclaimed.map((value, i) => ({ value, objectId: newIds[i] }));
-      // Another writer may claim some value first (or two inputs name one e-mail): its owner wins.
-      const owners = await this.claims.take(portalId, objectType, idProperty, wanted);
-      for (const { value, objectId } of wanted) {
-        const owner = owners.get(value)!;
-        claimedIds.set(value, owner);
-        if (owner === objectId) fresh.add(owner);
-      }
-    }
-    const created = new Set(fresh);
     const now = new Date();
-    const writes = inputs.map((input) => ({ id: claimedIds.get(input.id)!, properties: { ...normalise(input.properties), [idProperty]: input.id } }));
-    const release = await this.claimOthers(portalId, objectType, uniques, idProperty, writes, fresh);
+    const { owners, fresh, read } = await upsertOwners(
+      this.claims,
+      (count) => this.ids.allocate(count),
+      { portalId, objectType, property: idProperty },
+      inputs.map((input) => input.id),
+      now,
+    );
+    const created = new Set(fresh);
+    const live = new Map<number, StoredObject>();
+    for (const [id, doc] of read) if (isLive(doc, portalId, objectType)) live.set(id, doc as unknown as StoredObject);
+    const writes = inputs.map((input) => ({ id: owners.get(input.id)!, properties: { ...normalise(input.properties), [idProperty]: input.id } }));
+    const release = await this.claimOthers(portalId, objectType, uniques, idProperty, writes, live);
     // Objects whose claim this call made do not exist yet: written whole. Every other write (and a
-    // second input for the same object) updates by _id, creating the object if a crash came
-    // between its claim and its first write.
+    // second input for the same object) updates by _id, creating the object if its claim's writer
+    // is still on its way to writing it.
     const inserts: typeof writes = [];
     const updates: typeof writes = [];
     for (const write of writes) (fresh.delete(write.id) ? inserts : updates).push(write);
-    const written = new Map<number, StoredObject>();
+    /** Each object as this call leaves it: as inserted, or as read before the write with what it wrote. */
+    const answer = new Map<number, StoredObject>();
     if (inserts.length > 0) {
       const docs = inserts.map(({ id, properties }) => this.objectDoc(portalId, objectType, id, properties, now));
       await this.objects.insertMany(docs, { ordered: true }).then(
-        () => docs.forEach((doc) => written.set(doc.id, doc)),
+        () => docs.forEach((doc) => answer.set(doc.id, doc)),
         (error) => {
           if (!onlyDuplicateKeyErrors(error)) throw error;
           // A concurrent upsert of the same values found our claims and wrote first: update them all.
@@ -147,62 +161,42 @@ export class ObjectStore extends ObjectReads {
         },
       );
     }
-    if (updates.length > 0) {
+    if (updates.length > 0)
       await this.objects.bulkWrite(
-        updates.map(({ id, properties }) => {
-          const set: Record<string, unknown> = { updatedAt: now, archived: false };
-          for (const [name, value] of Object.entries(properties)) set[`properties.${name}`] = value;
-          return {
-            updateOne: {
-              // The id was claimed by this portal and type, through its unique value: it is theirs.
-              filter: { _id: id },
-              // Not read before it is written (the hot path), an upserted object records every value
-              // the upsert writes, changed or not; a batch update records only what it changes.
-              update: { $set: set, $push: historyPush(properties, now), $setOnInsert: { portalId, objectType, id, createdAt: now } },
-              upsert: true,
-            },
-          };
-        }),
+        updates.map(({ id, properties }) => upsertById(portalId, objectType, id, properties, now)),
         { ordered: true },
       );
+    const unread = new Set<number>();
+    for (const { id, properties } of updates) {
+      const before = answer.get(id) ?? live.get(id);
+      if (before && !unread.has(id)) answer.set(id, { ...before, properties: { ...before.properties, ...properties }, archived: false, updatedAt: now });
+      else unread.add(id);
     }
-    // What was inserted whole and not changed after is answered as written; the rest is read back.
-    for (const { id } of updates) written.delete(id);
-    const ids = [...new Set(writes.map(({ id }) => id))];
-    const readBack = new Map(
-      (
-        await this.read(
-          portalId,
-          objectType,
-          ids.filter((id) => !written.has(id)),
-        )
-      ).map((object) => [object.id, object]),
-    );
+    // Objects not read before (their claim's writer had not written them yet) are read back.
+    for (const object of await this.read(portalId, objectType, [...unread])) answer.set(object.id, object);
     await release();
-    return ids
-      .map((id) => written.get(id) ?? readBack.get(id))
+    return [...new Set(writes.map(({ id }) => id))]
+      .map((id) => answer.get(id))
       .filter((object): object is StoredObject => !!object)
       .map((object) => ({ ...object, created: created.has(object.id) }));
   }
 
-  /** Claims the unique values an upsert writes besides its idProperty (a contact's e-mail, a sync key). */
+  /** Claims the unique values an upsert writes besides its idProperty (a contact's e-mail, a sync key), over the objects as read before. */
   private async claimOthers(
     portalId: number,
     objectType: CrmType,
     uniques: string[],
     idProperty: string,
     writes: { id: number; properties: Properties }[],
-    fresh: ReadonlySet<number>,
+    current: ReadonlyMap<number, StoredObject>,
   ): Promise<() => Promise<void>> {
     const others = uniques.filter((name) => name !== idProperty && writes.some((write) => write.properties[name] !== undefined));
     if (others.length === 0) return async () => undefined;
-    const existing = writes.map((write) => write.id).filter((id) => !fresh.has(id));
-    const current = new Map((await this.read(portalId, objectType, existing)).map((object) => [object.id, object.properties]));
     return this.claims.claim(
       portalId,
       objectType,
       others,
-      writes.map(({ id, properties }) => ({ id, before: current.get(id), after: properties })),
+      writes.map(({ id, properties }) => ({ id, before: current.get(id)?.properties, after: properties })),
     );
   }
 

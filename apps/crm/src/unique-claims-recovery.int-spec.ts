@@ -1,0 +1,144 @@
+import mongoose, { type Connection } from 'mongoose';
+import request from 'supertest';
+import { createLogger } from '@ecomm-sync/runtime';
+import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+import { createCrmApp } from './app';
+import { CrmStore } from './data-access/crm-store';
+import { uniqueValueKey } from './data-access/unique-claims';
+import { CLAIM_GRACE_MS } from './domain/unique-claim-state';
+
+const { mongoUrl } = testInfrastructure();
+
+/**
+ * A writer of the built-in CRM that dies between its steps (claim, write, release) leaves a unique
+ * value's claim whose owner does not hold the value. These tests leave such claims in the database
+ * the way a crash would, then show that the next writer of the value takes them over once they are
+ * older than the grace, and not before.
+ */
+describe('built-in CRM unique values left behind by a dead writer', () => {
+  let connection: Connection;
+  let app: ReturnType<typeof createCrmApp>;
+  let token: string;
+  let portalId = 7_100;
+
+  beforeAll(async () => {
+    connection = await mongoose.createConnection(mongoUrl, { dbName: uniqueName('crm-claims').replace(/-/g, '_') }).asPromise();
+    const store = new CrmStore(connection);
+    await store.createIndexes();
+    app = createCrmApp({
+      store,
+      logger: createLogger('crm-test', 'error'),
+      adminToken: 'admin-token',
+      defaultPipelineLimit: 2,
+      bodyLimit: '1mb',
+      ready: () => true,
+    });
+  });
+
+  beforeEach(async () => {
+    portalId++;
+    token = `token-of-portal-${portalId}`;
+    await request(app).put(`/crm/admin/v1/accounts/${portalId}`).set('authorization', 'Bearer admin-token').send({ token }).expect(200);
+  });
+
+  afterAll(async () => {
+    await connection.dropDatabase();
+    await connection.close();
+  });
+
+  const as = (method: 'get' | 'post', path: string) => request(app)[method](path).set('authorization', `Bearer ${token}`);
+  const claims = () => connection.collection('crm_unique_values');
+  const objects = () => connection.collection<{ _id: number }>('crm_objects');
+  const longAgo = () => new Date(Date.now() - 2 * CLAIM_GRACE_MS);
+  const emailKey = (email: string) => uniqueValueKey(portalId, 'contacts', 'email', email);
+  /** The claim a writer made and never followed with the object's write. */
+  const leaveClaim = (email: string, objectId: number, claimedAt: Date) =>
+    claims().insertOne({ _id: emailKey(email) as never, portalId, objectType: 'contacts', property: 'email', value: email.toLowerCase(), objectId, claimedAt });
+  const ageClaim = (email: string) => claims().updateOne({ _id: emailKey(email) as never }, { $set: { claimedAt: longAgo() } });
+  const createContact = (email: string) => as('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { email } }] });
+  const upsertContact = (email: string) =>
+    as('post', '/crm/v3/objects/contacts/batch/upsert')
+      .send({ inputs: [{ id: email, idProperty: 'email', properties: { firstname: 'Next' } }] })
+      .expect(200);
+  const contactsByEmail = async (email: string) =>
+    (
+      await as('post', '/crm/v3/objects/contacts/search')
+        .send({ filterGroups: [{ filters: [{ propertyName: 'email', operator: 'EQ', value: email }] }] })
+        .expect(200)
+    ).body.results.map((result: { id: string }) => result.id);
+
+  it('when a create died between its claim and its insert, then after the grace another create takes the e-mail', async () => {
+    await leaveClaim('gone@example.com', 987_654_321, longAgo());
+    const created = await createContact('Gone@Example.com').expect(201);
+    expect(await contactsByEmail('gone@example.com')).toEqual([created.body.results[0].id]);
+  });
+
+  it('when the claim is younger than the grace, then it is left to its writer and a create is told 409 naming it', async () => {
+    await leaveClaim('busy@example.com', 987_654_322, new Date());
+    const refused = await createContact('busy@example.com').expect(409);
+    expect(refused.body.message).toBe('Contact already exists. Existing ID: 987654322');
+  });
+
+  it('when a claim predates claims carrying a date and its owner holds the value, then it is held and a create is told 409', async () => {
+    const first = (await createContact('kept@example.com').expect(201)).body.results[0].id;
+    await claims().updateOne({ _id: emailKey('kept@example.com') as never }, { $unset: { claimedAt: '' } });
+    const refused = await createContact('KEPT@example.com').expect(409);
+    expect(refused.body.message).toBe(`Contact already exists. Existing ID: ${first}`);
+  });
+
+  it('when an update died between its write and its release, then an upsert of the old e-mail makes a new contact and the first keeps its new one', async () => {
+    const first = (await createContact('old@example.com').expect(201)).body.results[0].id;
+    // The update wrote the new e-mail and its claim, and died before releasing the old one.
+    await objects().updateOne({ _id: Number(first) }, { $set: { 'properties.email': 'new@example.com' } });
+    await claims().insertOne({
+      _id: emailKey('new@example.com') as never,
+      portalId,
+      objectType: 'contacts',
+      property: 'email',
+      value: 'new@example.com',
+      objectId: Number(first),
+      claimedAt: new Date(),
+    });
+    await ageClaim('old@example.com');
+
+    const upserted = (await upsertContact('old@example.com')).body.results[0];
+    expect(upserted).toMatchObject({ new: true, properties: expect.objectContaining({ email: 'old@example.com', firstname: 'Next' }) });
+    expect(upserted.id).not.toBe(first);
+    const firstNow = await as('get', `/crm/v3/objects/contacts/${first}?properties=email,firstname`).expect(200);
+    expect(firstNow.body.properties).toEqual({ email: 'new@example.com', firstname: null });
+  });
+
+  it('when an archive died before its release, then an upsert of the e-mail makes a new contact and the archived one stays archived', async () => {
+    const first = (await createContact('left@example.com').expect(201)).body.results[0].id;
+    await objects().updateOne({ _id: Number(first) }, { $set: { archived: true } });
+    await ageClaim('left@example.com');
+
+    const upserted = (await upsertContact('left@example.com')).body.results[0];
+    expect(upserted.new).toBe(true);
+    expect(upserted.id).not.toBe(first);
+    await as('get', `/crm/v3/objects/contacts/${first}`).expect(404);
+    expect(await contactsByEmail('left@example.com')).toEqual([upserted.id]);
+  });
+
+  it('when an upsert died between its claim and its object, then the next upsert makes the contact', async () => {
+    await leaveClaim('never@example.com', 987_654_323, longAgo());
+    const upserted = (await upsertContact('never@example.com')).body.results[0];
+    expect(upserted).toMatchObject({ new: true, properties: expect.objectContaining({ email: 'never@example.com' }) });
+    expect(await contactsByEmail('never@example.com')).toEqual([upserted.id]);
+  });
+
+  it('when a live contact holds its e-mail under an old claim, then an upsert updates it', async () => {
+    const first = (await createContact('held@example.com').expect(201)).body.results[0].id;
+    await ageClaim('held@example.com');
+    const upserted = (await upsertContact('held@example.com')).body.results[0];
+    expect(upserted).toMatchObject({ id: first, new: false, properties: expect.objectContaining({ email: 'held@example.com', firstname: 'Next' }) });
+  });
+
+  it('when two creates take over one claim left behind at once, then one makes the contact and the other is told 409', async () => {
+    await leaveClaim('raced@example.com', 987_654_324, longAgo());
+    const answers = await Promise.all([createContact('raced@example.com'), createContact('RACED@example.com')]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    const winner = answers.find((answer) => answer.status === 201)!.body.results[0].id;
+    expect(await contactsByEmail('raced@example.com')).toEqual([winner]);
+  });
+});
