@@ -40,7 +40,7 @@ describe('alerts and notices', () => {
   let secret = '';
   const consoleApi = () =>
     axios.create({ baseURL: `${stack.gatewayUrl}/console/api/v1/alerts`, params: { hapikey: portal.apiKey }, validateStatus: () => true });
-  const webhooks = () => receiver.received.map((hook) => ({ body: hook.body as AlertNoticeBody, verified: hook.verified }));
+  const webhooks = () => receiver.received.map((hook) => ({ body: hook.body as AlertNoticeBody, verified: hook.verified, headers: hook.headers }));
   const mailsAbout = (text: string) => smtp.mails.filter((mail) => mail.includes(text));
 
   beforeAll(async () => {
@@ -97,6 +97,9 @@ describe('alerts and notices', () => {
       link: `${stack.gatewayUrl}/console/portals/${portal.portalId}/errors?errorType=INVALID_EMAIL_ADDRESS`,
     });
     expect(mailsAbout('Firing: Invalid e-mails')[0]).toContain('To: ops@shop.example');
+    // Delivery is at least once: the notice's id keys both, for the receiver to drop a repeat.
+    expect(firing.headers['idempotency-key']).toBe(firing.body.noticeId);
+    expect(mailsAbout('Firing: Invalid e-mails')[0]).toMatch(/^Message-ID:\s+<notice-[\w-]+@localhost>/m);
 
     // Still firing over several evaluations (both replicas ticking): no storm.
     const evaluatedAt = async () =>

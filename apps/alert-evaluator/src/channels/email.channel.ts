@@ -21,6 +21,15 @@ export function emailOf(notice: AlertNotice): { subject: string; text: string } 
 }
 
 /**
+ * The Message-ID of a notice's e-mail: its id at the sender's domain (the `from` address's, or
+ * ecomm-sync.invalid); characters a Message-ID may not hold (the id's colons) become `_`.
+ */
+export function noticeMessageId(notice: AlertNotice, from: string): string {
+  const domain = /@([A-Za-z0-9.-]+)>?\s*$/.exec(from)?.[1] ?? 'ecomm-sync.invalid';
+  return `<notice-${notice.id.replace(/[^A-Za-z0-9!#$%&'*+/=?^_`{|}~-]/g, '_')}@${domain}>`;
+}
+
+/**
  * E-mail through the operator's SMTP server (nodemailer, decision 0053). A 5xx answer of the server
  * is permanent (not tried again); a 4xx, a timeout or no connection is tried again.
  */
@@ -41,7 +50,14 @@ export class EmailChannel implements NoticeChannel {
   async send(destination: AlertDestination, notice: AlertNotice): Promise<NoticeAttempt> {
     if (!this.transport) return { ok: false, final: true, error: 'no SMTP server is configured (ALERT_SMTP_URL)' };
     try {
-      await this.transport.sendMail({ from: this.options.from, to: destination.target, ...emailOf(notice), headers: { 'X-Ecomm-Sync-Notice': notice.id } });
+      await this.transport.sendMail({
+        from: this.options.from,
+        to: destination.target,
+        ...emailOf(notice),
+        // One Message-ID per notice: a notice sent twice (delivery is at least once) is one message to the mail system.
+        messageId: noticeMessageId(notice, this.options.from),
+        headers: { 'X-Ecomm-Sync-Notice': notice.id },
+      });
       return { ok: true };
     } catch (error) {
       const code = (error as { responseCode?: number }).responseCode;

@@ -8,13 +8,20 @@ export interface HttpChannelOptions {
   resolve?: ResolveHost;
 }
 
+/**
+ * Delivery is at least once (decision 0053): a sender that delivered and died before recording it
+ * sends the notice again. Every attempt at one notice carries its id as the key, for the receiver
+ * to drop a repeat (the body's `noticeId` says the same).
+ */
+const idempotencyKey = (notice: AlertNotice) => ({ 'idempotency-key': notice.id });
+
 const attemptOf = (attempt: Awaited<ReturnType<typeof postJson>>): NoticeAttempt =>
   attempt.ok ? { ok: true } : { ok: false, final: attempt.final, error: attempt.error };
 
 /**
  * A signed webhook: the notice body as JSON, signed with the destination's own secret by the import
  * webhook's scheme (X-Crm-Signature v1, X-Crm-Signature-v3 with X-Crm-Request-Timestamp), to a
- * public unicast target only (decision 0026).
+ * public unicast target only (decision 0026), with the notice's id as its Idempotency-Key.
  */
 export class WebhookChannel implements NoticeChannel {
   constructor(
@@ -25,7 +32,7 @@ export class WebhookChannel implements NoticeChannel {
   async send(destination: AlertDestination, notice: AlertNotice): Promise<NoticeAttempt> {
     if (!destination.sealedSecret) return { ok: false, final: true, error: 'the webhook destination has no signing secret' };
     const secret = this.secrets.open(destination.sealedSecret, sealedFor.alertDestinationSecret(destination.id));
-    return attemptOf(await postJson(destination.target, JSON.stringify(notice.body), { ...this.options, secret }));
+    return attemptOf(await postJson(destination.target, JSON.stringify(notice.body), { ...this.options, secret, headers: idempotencyKey(notice) }));
   }
 }
 
@@ -34,7 +41,7 @@ export class SlackChannel implements NoticeChannel {
   constructor(private readonly options: HttpChannelOptions) {}
 
   async send(destination: AlertDestination, notice: AlertNotice): Promise<NoticeAttempt> {
-    return attemptOf(await postJson(destination.target, JSON.stringify(slackBody(notice)), this.options));
+    return attemptOf(await postJson(destination.target, JSON.stringify(slackBody(notice)), { ...this.options, headers: idempotencyKey(notice) }));
   }
 }
 

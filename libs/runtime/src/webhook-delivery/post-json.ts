@@ -14,6 +14,8 @@ export interface PostJsonOptions {
   resolve?: ResolveHost;
   /** The time the v3 signature is made at (tests). */
   now?: () => number;
+  /** Headers of the caller's own (an idempotency key); the content type and signature are set here. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** One attempt: `final` when trying again cannot help (a refused target, a 4xx other than 408 and 429). */
@@ -48,7 +50,7 @@ export async function postJson(url: string, body: string, options: PostJsonOptio
       responseType: 'text',
       transformResponse: [(data: string) => data],
       validateStatus: () => true,
-      headers: { 'content-type': 'application/json', ...signature },
+      headers: { ...options.headers, 'content-type': 'application/json', ...signature },
     });
     if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
     const final = response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429;
