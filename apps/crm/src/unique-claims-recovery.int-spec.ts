@@ -4,7 +4,7 @@ import { createLogger } from '@ecomm-sync/runtime';
 import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
 import { createCrmApp } from './app';
 import { CrmStore } from './data-access/crm-store';
-import { uniqueValueKey } from './data-access/unique-claims';
+import { uniqueValueKey } from './data-access/unique-values';
 import { CLAIM_GRACE_MS } from './domain/unique-claim-state';
 
 const { mongoUrl } = testInfrastructure();
@@ -15,7 +15,7 @@ const { mongoUrl } = testInfrastructure();
  * the way a crash would, then show that the next writer of the value takes them over once they are
  * older than the grace, and not before.
  */
-describe('built-in CRM unique values left behind by a dead writer', () => {
+describe('built-in CRM unique-value claims left behind by a dead writer, and the upsert over them', () => {
   let connection: Connection;
   let app: ReturnType<typeof createCrmApp>;
   let token: string;
@@ -46,7 +46,7 @@ describe('built-in CRM unique values left behind by a dead writer', () => {
     await connection.close();
   });
 
-  const as = (method: 'get' | 'post', path: string) => request(app)[method](path).set('authorization', `Bearer ${token}`);
+  const as = (method: 'get' | 'post' | 'patch', path: string) => request(app)[method](path).set('authorization', `Bearer ${token}`);
   const claims = () => connection.collection('crm_unique_values');
   const objects = () => connection.collection<{ _id: number }>('crm_objects');
   const longAgo = () => new Date(Date.now() - 2 * CLAIM_GRACE_MS);
@@ -140,5 +140,110 @@ describe('built-in CRM unique values left behind by a dead writer', () => {
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
     const winner = answers.find((answer) => answer.status === 201)!.body.results[0].id;
     expect(await contactsByEmail('raced@example.com')).toEqual([winner]);
+  });
+  it('when a batch update moves a contact onto an e-mail an archived contact left behind, then it takes the e-mail', async () => {
+    const archived = (await createContact('moved@example.com').expect(201)).body.results[0].id;
+    await objects().updateOne({ _id: Number(archived) }, { $set: { archived: true } });
+    await ageClaim('moved@example.com');
+    const other = (await createContact('other@example.com').expect(201)).body.results[0].id;
+
+    await as('post', '/crm/v3/objects/contacts/batch/update')
+      .send({ inputs: [{ id: other, properties: { email: 'Moved@example.com' } }] })
+      .expect(200);
+    expect(await contactsByEmail('moved@example.com')).toEqual([other]);
+    expect(await createContact('other@example.com').expect(201)).toBeTruthy();
+  });
+
+  it('when a contact goes back to an e-mail whose old claim is still its own, then it keeps the claim, renewed', async () => {
+    const first = (await createContact('back@example.com').expect(201)).body.results[0].id;
+    // An update to away@ wrote and died before releasing back@.
+    await objects().updateOne({ _id: Number(first) }, { $set: { 'properties.email': 'away@example.com' } });
+    await claims().insertOne({
+      _id: emailKey('away@example.com') as never,
+      portalId,
+      objectType: 'contacts',
+      property: 'email',
+      value: 'away@example.com',
+      objectId: Number(first),
+      claimedAt: new Date(),
+    });
+    await ageClaim('back@example.com');
+
+    await as('post', '/crm/v3/objects/contacts/batch/update')
+      .send({ inputs: [{ id: first, properties: { email: 'back@example.com' } }] })
+      .expect(200);
+    const claim = await claims().findOne({ _id: emailKey('back@example.com') as never });
+    expect(claim).toMatchObject({ objectId: Number(first) });
+    expect(Date.now() - (claim!.claimedAt as Date).getTime()).toBeLessThan(CLAIM_GRACE_MS);
+    expect(await contactsByEmail('back@example.com')).toEqual([first]);
+  });
+
+  it('when two upserts find one claim left behind at once, or one names it in two cases, then one new contact holds the e-mail', async () => {
+    await leaveClaim('twice@example.com', 987_654_325, longAgo());
+    const upsert = (inputs: string[]) =>
+      as('post', '/crm/v3/objects/contacts/batch/upsert')
+        .send({ inputs: inputs.map((id) => ({ id, idProperty: 'email', properties: {} })) })
+        .expect(200);
+    const answers = await Promise.all([upsert(['twice@example.com', 'TWICE@example.com']), upsert(['Twice@Example.com'])]);
+    const ids = new Set(answers.flatMap((answer) => answer.body.results.map((result: { id: string }) => result.id)));
+    expect(ids.size).toBe(1);
+    expect([...ids][0]).not.toBe('987654325');
+    expect(await contactsByEmail('twice@example.com')).toEqual([...ids]);
+  });
+
+  it('when a unique property other than e-mail has a claim left behind, then a create takes it; a young one refuses the create naming its owner', async () => {
+    await as('post', '/crm/v3/properties/products')
+      .send({ name: 'sku_key', label: 'SKU', type: 'string', fieldType: 'text', groupName: 'productinformation', hasUniqueValue: true })
+      .expect(201);
+    const leave = (value: string, objectId: number, claimedAt: Date) =>
+      claims().insertOne({
+        _id: uniqueValueKey(portalId, 'products', 'sku_key', value) as never,
+        portalId,
+        objectType: 'products',
+        property: 'sku_key',
+        value,
+        objectId,
+        claimedAt,
+      });
+    const create = (value: string) =>
+      as('post', '/crm/v3/objects/products/batch/create').send({ inputs: [{ properties: { name: 'Widget', sku_key: value } }] });
+    await leave('SKU-OLD', 987_654_326, longAgo());
+    await leave('SKU-NEW', 987_654_327, new Date());
+
+    await create('SKU-OLD').expect(201);
+    const refused = await create('SKU-NEW').expect(409);
+    expect(refused.body.message).toBe('sku_key "SKU-NEW" is already taken by object 987654327; use batch/upsert to update by it');
+  });
+
+  it('when an upsert names one existing contact twice, then it answers the contact once, as stored, with both inputs written', async () => {
+    const first = (await createContact('pair@example.com').expect(201)).body.results[0].id;
+    const answer = await as('post', '/crm/v3/objects/contacts/batch/upsert')
+      .send({
+        inputs: [
+          { id: 'PAIR@example.com', idProperty: 'email', properties: { firstname: 'One' } },
+          { id: 'pair@example.com', idProperty: 'email', properties: { lastname: 'Two' } },
+        ],
+      })
+      .expect(200);
+    expect(answer.body.results).toHaveLength(1);
+    const stored = await as('get', `/crm/v3/objects/contacts/${first}?properties=email,firstname,lastname`).expect(200);
+    expect(stored.body.properties).toEqual({ email: 'pair@example.com', firstname: 'One', lastname: 'Two' });
+    expect(answer.body.results[0]).toMatchObject({
+      id: first,
+      new: false,
+      properties: expect.objectContaining(stored.body.properties),
+      updatedAt: stored.body.updatedAt,
+    });
+  });
+  it('when an upsert is refused for an e-mail another contact holds, then it leaves no claim of its own behind', async () => {
+    await as('post', '/crm/v3/properties/contacts')
+      .send({ name: 'sync_key', label: 'Sync key', type: 'string', fieldType: 'text', groupName: 'contactinformation', hasUniqueValue: true })
+      .expect(201);
+    const holder = (await createContact('taken@example.com').expect(201)).body.results[0].id;
+    const refused = await as('post', '/crm/v3/objects/contacts/batch/upsert')
+      .send({ inputs: [{ id: 'key-1', idProperty: 'sync_key', properties: { email: 'taken@example.com' } }] })
+      .expect(409);
+    expect(refused.body.message).toBe(`Contact already exists. Existing ID: ${holder}`);
+    expect(await claims().findOne({ _id: uniqueValueKey(portalId, 'contacts', 'sync_key', 'key-1') as never })).toBeNull();
   });
 });

@@ -7,7 +7,8 @@ import type { PropertyHistory } from '../domain/property-history';
 import type { CrmModels, CrmObjectDoc, UniqueValueDoc } from './crm-models';
 import type { PropertyStore } from './property-store';
 import { matchesSearch, searchOrder, type SearchFilter, type SearchSort } from '../domain/crm-search';
-import { UniqueClaims, uniqueProperties } from './unique-claims';
+import { UniqueClaims } from './unique-claims';
+import { uniqueProperties } from './unique-values';
 
 export type Properties = Record<string, string | null>;
 

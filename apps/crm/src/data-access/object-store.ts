@@ -7,7 +7,8 @@ import type { CrmModels } from './crm-models';
 import { ObjectIdAllocator } from './object-ids';
 import { isLive, ObjectReads, type Properties, type StoredObject } from './object-reads';
 import type { PropertyStore } from './property-store';
-import { uniqueProperties, type ClaimedWrite } from './unique-claims';
+import type { ClaimedWrite } from './unique-claims';
+import { uniqueProperties } from './unique-values';
 import { upsertOwners } from './upsert-owners';
 
 export type { Properties, SearchGroup, StoredObject } from './object-reads';
@@ -28,7 +29,8 @@ function historyPush(properties: Properties, at: Date): Record<string, unknown> 
 
 /**
  * An upsert's write of an object it found by its unique value: by _id (claimed by this portal and
- * type through that value: it is theirs), made whole if its claim's writer has not written it yet.
+ * type through that value: it is theirs), created with what it writes if its claim's writer has not
+ * written the object yet.
  * Not read before it is written (the hot path), an upserted object records every value the upsert
  * writes, changed or not; a batch update records only what it changes.
  */
@@ -129,19 +131,22 @@ export class ObjectStore extends ObjectReads {
     if (inputs.some((input) => typeof input.id !== 'string' || input.id === ''))
       throw CrmError.invalidInput('every input needs an id: the value of idProperty');
 
-    const now = new Date();
-    const { owners, fresh, read } = await upsertOwners(
+    const { owners, fresh, made, read } = await upsertOwners(
       this.claims,
       (count) => this.ids.allocate(count),
       { portalId, objectType, property: idProperty },
       inputs.map((input) => input.id),
-      now,
     );
+    const now = new Date();
     const created = new Set(fresh);
     const live = new Map<number, StoredObject>();
     for (const [id, doc] of read) if (isLive(doc, portalId, objectType)) live.set(id, doc as unknown as StoredObject);
     const writes = inputs.map((input) => ({ id: owners.get(input.id)!, properties: { ...normalise(input.properties), [idProperty]: input.id } }));
-    const release = await this.claimOthers(portalId, objectType, uniques, idProperty, writes, live);
+    // Refused (another object holds a value it writes), the upsert leaves none of its claims behind.
+    const release = await this.claimOthers(portalId, objectType, uniques, idProperty, writes, live).catch(async (error: unknown) => {
+      await this.claims.takeover.drop(made);
+      throw error;
+    });
     // Objects whose claim this call made do not exist yet: written whole. Every other write (and a
     // second input for the same object) updates by _id, creating the object if its claim's writer
     // is still on its way to writing it.

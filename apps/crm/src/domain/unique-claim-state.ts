@@ -1,8 +1,9 @@
 /**
- * How long a unique value's claim is left to the writer that made it: a claim comes before its
- * object's write, one round trip apart, so a claim older than this whose owner does not hold the
- * value was left by a writer that died between its steps. A minute covers a stalled process and
- * the clocks of the CRM's replicas disagreeing by seconds.
+ * How long a unique value's claim is left to the writer that made it: a claim comes a few round
+ * trips before its object's write, so a claim older than this whose owner does not hold the value
+ * was left by a writer that died between its steps. A minute covers a process stalled for seconds
+ * and the clocks of the CRM's replicas disagreeing by seconds; a writer stalled for longer between
+ * its claim and its write can lose the claim and still write (decision 44, addendum).
  */
 export const CLAIM_GRACE_MS = 60_000;
 
