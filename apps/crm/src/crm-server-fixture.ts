@@ -24,6 +24,30 @@ export interface TestCrmServerOptions {
   clock?: () => number;
 }
 
+/** For the CRM's integration specs that call it in process (supertest): the app over a database of the spec's own. */
+export interface TestCrmApp {
+  app: ReturnType<typeof createCrmApp>;
+  /** The CRM's database, for checks of what is stored and for leaving what a crash would. */
+  connection: Connection;
+  /** Drops the spec's database. */
+  close(): Promise<void>;
+}
+
+export async function openTestCrmApp(name: string, { bodyLimit = '1mb', defaultPipelineLimit = 2 } = {}): Promise<TestCrmApp> {
+  const connection: Connection = await mongoose.createConnection(testInfrastructure().mongoUrl, { dbName: uniqueName(name).replace(/-/g, '_') }).asPromise();
+  const store = new CrmStore(connection);
+  await store.createIndexes();
+  const app = createCrmApp({ store, logger: createLogger(name, 'error'), adminToken: 'admin-token', defaultPipelineLimit, bodyLimit, ready: () => true });
+  return {
+    app,
+    connection,
+    close: async () => {
+      await connection.dropDatabase();
+      await connection.close();
+    },
+  };
+}
+
 export async function startTestCrmServer(name: string, options: TestCrmServerOptions = {}): Promise<TestCrmServer> {
   const connection: Connection = await mongoose.createConnection(testInfrastructure().mongoUrl, { dbName: uniqueName(name).replace(/-/g, '_') }).asPromise();
   const store = new CrmStore(connection);

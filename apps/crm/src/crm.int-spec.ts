@@ -1,30 +1,15 @@
-import mongoose, { type Connection } from 'mongoose';
 import request from 'supertest';
-import { createLogger } from '@ecomm-sync/runtime';
-import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
-import { createCrmApp } from './app';
-import { CrmStore } from './data-access/crm-store';
-
-const { mongoUrl } = testInfrastructure();
+import { openTestCrmApp, type TestCrmApp } from './crm-server-fixture';
 
 describe('built-in CRM objects API', () => {
-  let connection: Connection;
-  let app: ReturnType<typeof createCrmApp>;
+  let crm: TestCrmApp;
+  let app: TestCrmApp['app'];
   let token: string;
   let portalId = 500;
 
   beforeAll(async () => {
-    connection = await mongoose.createConnection(mongoUrl, { dbName: uniqueName('crm').replace(/-/g, '_') }).asPromise();
-    const store = new CrmStore(connection);
-    await store.createIndexes();
-    app = createCrmApp({
-      store,
-      logger: createLogger('crm-test', 'error'),
-      adminToken: 'admin-token',
-      defaultPipelineLimit: 2,
-      bodyLimit: '1mb',
-      ready: () => true,
-    });
+    crm = await openTestCrmApp('crm');
+    app = crm.app;
   });
 
   beforeEach(async () => {
@@ -33,10 +18,7 @@ describe('built-in CRM objects API', () => {
     await request(app).put(`/crm/admin/v1/accounts/${portalId}`).set('authorization', 'Bearer admin-token').send({ token }).expect(200);
   });
 
-  afterAll(async () => {
-    await connection.dropDatabase();
-    await connection.close();
-  });
+  afterAll(() => crm.close());
 
   const as = (method: 'get' | 'post' | 'patch' | 'delete', path: string) => request(app)[method](path).set('authorization', `Bearer ${token}`);
 

@@ -1,9 +1,5 @@
-import mongoose, { type Connection } from 'mongoose';
 import request from 'supertest';
-import { createLogger } from '@ecomm-sync/runtime';
-import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
-import { createCrmApp } from './app';
-import { CrmStore } from './data-access/crm-store';
+import { openTestCrmApp, type TestCrmApp } from './crm-server-fixture';
 
 /** Sends a Buffer as it is (superagent would serialize it). */
 const asIs = (body: unknown) => body as string;
@@ -13,29 +9,17 @@ const asIs = (body: unknown) => body as string;
  * cannot read are answered with the 4xx of the error model and what to fix, never a 500.
  */
 describe('built-in CRM: requests the framework cannot read (real MongoDB)', () => {
-  let connection: Connection;
-  let app: ReturnType<typeof createCrmApp>;
+  let crm: TestCrmApp | undefined;
+  let app: TestCrmApp['app'];
   const token = 'token-of-the-framework-errors-portal';
 
   beforeAll(async () => {
-    connection = await mongoose.createConnection(testInfrastructure().mongoUrl, { dbName: uniqueName('crm_framework').replace(/-/g, '_') }).asPromise();
-    const store = new CrmStore(connection);
-    await store.createIndexes();
-    app = createCrmApp({
-      store,
-      logger: createLogger('crm-test', 'error'),
-      adminToken: 'admin-token',
-      defaultPipelineLimit: 2,
-      bodyLimit: '16kb',
-      ready: () => true,
-    });
+    crm = await openTestCrmApp('crm_framework', { bodyLimit: '16kb' });
+    app = crm.app;
     await request(app).put('/crm/admin/v1/accounts/7301').set('authorization', 'Bearer admin-token').send({ token }).expect(200);
   });
 
-  afterAll(async () => {
-    await connection?.dropDatabase();
-    await connection?.close();
-  });
+  afterAll(() => crm?.close());
 
   const post = (path: string) => request(app).post(path).set('authorization', `Bearer ${token}`);
 

@@ -1,13 +1,8 @@
-import mongoose, { type Connection } from 'mongoose';
+import type { Connection } from 'mongoose';
 import request from 'supertest';
-import { createLogger } from '@ecomm-sync/runtime';
-import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
-import { createCrmApp } from './app';
-import { CrmStore } from './data-access/crm-store';
+import { openTestCrmApp, type TestCrmApp } from './crm-server-fixture';
 import { uniqueValueKey } from './data-access/unique-values';
 import { CLAIM_GRACE_MS } from './domain/unique-claim-state';
-
-const { mongoUrl } = testInfrastructure();
 
 /**
  * A writer of the built-in CRM that dies between its steps (claim, write, release) leaves a unique
@@ -16,23 +11,15 @@ const { mongoUrl } = testInfrastructure();
  * older than the grace, and not before.
  */
 describe('built-in CRM unique-value claims left behind by a dead writer, and the upsert over them', () => {
+  let crm: TestCrmApp;
   let connection: Connection;
-  let app: ReturnType<typeof createCrmApp>;
+  let app: TestCrmApp['app'];
   let token: string;
   let portalId = 7_100;
 
   beforeAll(async () => {
-    connection = await mongoose.createConnection(mongoUrl, { dbName: uniqueName('crm-claims').replace(/-/g, '_') }).asPromise();
-    const store = new CrmStore(connection);
-    await store.createIndexes();
-    app = createCrmApp({
-      store,
-      logger: createLogger('crm-test', 'error'),
-      adminToken: 'admin-token',
-      defaultPipelineLimit: 2,
-      bodyLimit: '1mb',
-      ready: () => true,
-    });
+    crm = await openTestCrmApp('crm-claims');
+    ({ connection, app } = crm);
   });
 
   beforeEach(async () => {
@@ -41,10 +28,7 @@ describe('built-in CRM unique-value claims left behind by a dead writer, and the
     await request(app).put(`/crm/admin/v1/accounts/${portalId}`).set('authorization', 'Bearer admin-token').send({ token }).expect(200);
   });
 
-  afterAll(async () => {
-    await connection.dropDatabase();
-    await connection.close();
-  });
+  afterAll(() => crm.close());
 
   const as = (method: 'get' | 'post' | 'patch', path: string) => request(app)[method](path).set('authorization', `Bearer ${token}`);
   const claims = () => connection.collection('crm_unique_values');
