@@ -1,4 +1,4 @@
-import { driverCollection, onlyDuplicateKeyErrors } from '@ecomm-sync/data-access';
+import { driverCollection, duplicateKeyIndexes, onlyDuplicateKeyErrors } from '@ecomm-sync/data-access';
 import { ownValue } from '@ecomm-sync/domain';
 import { CrmError } from '../domain/crm-error';
 import { HISTORY_LIMIT, historyEntry, initialHistory } from '../domain/property-history';
@@ -80,8 +80,32 @@ export class ObjectStore extends ObjectReads {
       uniqueProperties(objectType, definitions),
       docs.map((doc) => ({ id: doc.id, after: doc.properties })),
     );
-    await this.objects.insertMany(docs, { ordered: true });
+    await this.objects.insertMany(docs, { ordered: false }).catch((error: unknown) => this.settleCreate(portalId, objectType, docs, error, now));
     return docs;
+  }
+
+  /**
+   * A create's insert refused as duplicates: an upsert of one of its unique values found the claim
+   * this create had just made and wrote the object by its id first. The create's values are written
+   * over those objects, which it answers as stored; any other failure is thrown.
+   */
+  private async settleCreate(portalId: number, objectType: CrmType, docs: StoredObject[], error: unknown, now: Date): Promise<void> {
+    const clashed = duplicateKeyIndexes(error);
+    if (!clashed) throw error;
+    await this.objects.bulkWrite(
+      clashed.map((i) => upsertById(portalId, objectType, docs[i].id, docs[i].properties, now)),
+      { ordered: true },
+    );
+    const stored = new Map(
+      (
+        await this.read(
+          portalId,
+          objectType,
+          clashed.map((i) => docs[i].id),
+        )
+      ).map((object) => [object.id, object]),
+    );
+    for (const i of clashed) docs[i] = stored.get(docs[i].id) ?? docs[i];
   }
 
   /** Writes only what changes: an input equal to the object as stored writes nothing. */
