@@ -86,16 +86,13 @@ export class ObjectStore extends ObjectReads {
 
   /**
    * A create's insert refused as duplicates: an upsert of one of its unique values found the claim
-   * this create had just made and wrote the object by its id first. The create's values are written
-   * over those objects, which it answers as stored; any other failure is thrown.
+   * this create had just made and wrote the object by its id first, answering it as an existing
+   * object. That upsert counts as the later write: the create adds only the properties it left
+   * unset, and answers the objects as they then are. Any other failure is thrown.
    */
   private async settleCreate(portalId: number, objectType: CrmType, docs: StoredObject[], error: unknown, now: Date): Promise<void> {
     const clashed = duplicateKeyIndexes(error);
     if (!clashed) throw error;
-    await this.objects.bulkWrite(
-      clashed.map((i) => upsertById(portalId, objectType, docs[i].id, docs[i].properties, now)),
-      { ordered: true },
-    );
     const stored = new Map(
       (
         await this.read(
@@ -105,7 +102,18 @@ export class ObjectStore extends ObjectReads {
         )
       ).map((object) => [object.id, object]),
     );
-    for (const i of clashed) docs[i] = stored.get(docs[i].id) ?? docs[i];
+    const writes = [];
+    for (const i of clashed) {
+      const object = stored.get(docs[i].id);
+      if (!object) throw CrmError.conflict(`${objectType} ${docs[i].id} was written and archived by another request while this one created it; retry`);
+      const unset = Object.fromEntries(Object.entries(docs[i].properties).filter(([name]) => ownValue(object.properties, name) === undefined));
+      docs[i] = { ...object, properties: { ...unset, ...object.properties } };
+      if (Object.keys(unset).length === 0) continue;
+      const set: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(unset)) set[`properties.${name}`] = value;
+      writes.push({ updateOne: { filter: { _id: object.id, portalId, objectType }, update: { $set: set, $push: historyPush(unset, now) } } });
+    }
+    if (writes.length > 0) await this.objects.bulkWrite(writes, { ordered: true });
   }
 
   /** Writes only what changes: an input equal to the object as stored writes nothing. */
