@@ -36,7 +36,10 @@ export interface TestCrmApp {
 export async function openTestCrmApp(name: string, { bodyLimit = '1mb', defaultPipelineLimit = 2 } = {}): Promise<TestCrmApp> {
   const connection: Connection = await mongoose.createConnection(testInfrastructure().mongoUrl, { dbName: uniqueName(name).replace(/-/g, '_') }).asPromise();
   const store = new CrmStore(connection);
-  await store.createIndexes();
+  await store.createIndexes().catch(async (error: unknown) => {
+    await connection.close();
+    throw error;
+  });
   const app = createCrmApp({ store, logger: createLogger(name, 'error'), adminToken: 'admin-token', defaultPipelineLimit, bodyLimit, ready: () => true });
   return {
     app,

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { openTestCrmApp, type TestCrmApp } from './crm-server-fixture';
 
 describe('built-in CRM objects API', () => {
-  let crm: TestCrmApp;
+  let crm: TestCrmApp | undefined;
   let app: TestCrmApp['app'];
   let token: string;
   let portalId = 500;
@@ -18,7 +18,7 @@ describe('built-in CRM objects API', () => {
     await request(app).put(`/crm/admin/v1/accounts/${portalId}`).set('authorization', 'Bearer admin-token').send({ token }).expect(200);
   });
 
-  afterAll(() => crm.close());
+  afterAll(() => crm?.close());
 
   const as = (method: 'get' | 'post' | 'patch' | 'delete', path: string) => request(app)[method](path).set('authorization', `Bearer ${token}`);
 

@@ -11,7 +11,7 @@ import { CLAIM_GRACE_MS } from './domain/unique-claim-state';
  * older than the grace, and not before.
  */
 describe('built-in CRM unique-value claims left behind by a dead writer, and the upsert over them', () => {
-  let crm: TestCrmApp;
+  let crm: TestCrmApp | undefined;
   let connection: Connection;
   let app: TestCrmApp['app'];
   let token: string;
@@ -28,7 +28,7 @@ describe('built-in CRM unique-value claims left behind by a dead writer, and the
     await request(app).put(`/crm/admin/v1/accounts/${portalId}`).set('authorization', 'Bearer admin-token').send({ token }).expect(200);
   });
 
-  afterAll(() => crm.close());
+  afterAll(() => crm?.close());
 
   const as = (method: 'get' | 'post' | 'patch', path: string) => request(app)[method](path).set('authorization', `Bearer ${token}`);
   const claims = () => connection.collection('crm_unique_values');
