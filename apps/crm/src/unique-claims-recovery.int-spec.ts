@@ -35,9 +35,14 @@ describe('built-in CRM unique-value claims left behind by a dead writer, and the
   const objects = () => connection.collection<{ _id: number }>('crm_objects');
   const longAgo = () => new Date(Date.now() - 2 * CLAIM_GRACE_MS);
   const emailKey = (email: string) => uniqueValueKey(portalId, 'contacts', 'email', email);
-  /** The claim a writer made and never followed with the object's write. */
+  /** A claim as a writer left it (the one whose object it never wrote, or one it no longer holds). */
   const leaveClaim = (email: string, objectId: number, claimedAt: Date) =>
     claims().insertOne({ _id: emailKey(email) as never, portalId, objectType: 'contacts', property: 'email', value: email.toLowerCase(), objectId, claimedAt });
+  /** An update of the contact to `email` that wrote the object and the new claim, and died before releasing the old e-mail. */
+  const updateDiedBeforeRelease = async (id: string, email: string) => {
+    await objects().updateOne({ _id: Number(id) }, { $set: { 'properties.email': email } });
+    await leaveClaim(email, Number(id), new Date());
+  };
   const ageClaim = (email: string) => claims().updateOne({ _id: emailKey(email) as never }, { $set: { claimedAt: longAgo() } });
   const createContact = (email: string) => as('post', '/crm/v3/objects/contacts/batch/create').send({ inputs: [{ properties: { email } }] });
   const upsertContact = (email: string) =>
@@ -73,16 +78,7 @@ describe('built-in CRM unique-value claims left behind by a dead writer, and the
   it('when an update died between its write and its release, then an upsert of the old e-mail makes a new contact and the first keeps its new one', async () => {
     const first = (await createContact('old@example.com').expect(201)).body.results[0].id;
     // The update wrote the new e-mail and its claim, and died before releasing the old one.
-    await objects().updateOne({ _id: Number(first) }, { $set: { 'properties.email': 'new@example.com' } });
-    await claims().insertOne({
-      _id: emailKey('new@example.com') as never,
-      portalId,
-      objectType: 'contacts',
-      property: 'email',
-      value: 'new@example.com',
-      objectId: Number(first),
-      claimedAt: new Date(),
-    });
+    await updateDiedBeforeRelease(first, 'new@example.com');
     await ageClaim('old@example.com');
 
     const upserted = (await upsertContact('old@example.com')).body.results[0];
@@ -141,16 +137,7 @@ describe('built-in CRM unique-value claims left behind by a dead writer, and the
   it('when a contact goes back to an e-mail whose old claim is still its own, then it keeps the claim, renewed', async () => {
     const first = (await createContact('back@example.com').expect(201)).body.results[0].id;
     // An update to away@ wrote and died before releasing back@.
-    await objects().updateOne({ _id: Number(first) }, { $set: { 'properties.email': 'away@example.com' } });
-    await claims().insertOne({
-      _id: emailKey('away@example.com') as never,
-      portalId,
-      objectType: 'contacts',
-      property: 'email',
-      value: 'away@example.com',
-      objectId: Number(first),
-      claimedAt: new Date(),
-    });
+    await updateDiedBeforeRelease(first, 'away@example.com');
     await ageClaim('back@example.com');
     const updatedFrom = Date.now();
 

@@ -27,6 +27,13 @@ function historyPush(properties: Properties, at: Date): Record<string, unknown> 
   return push;
 }
 
+/** The `$set` of properties by their paths, beside the update's own fields (`fields`). */
+function setProperties(properties: Properties, fields: Record<string, unknown> = {}): Record<string, unknown> {
+  const set: Record<string, unknown> = { ...fields };
+  for (const [name, value] of Object.entries(properties)) set[`properties.${name}`] = value;
+  return set;
+}
+
 /**
  * An upsert's write of an object it found by its unique value: by _id (claimed by this portal and
  * type through that value: it is theirs), created with what it writes if its claim's writer has not
@@ -35,12 +42,14 @@ function historyPush(properties: Properties, at: Date): Record<string, unknown> 
  * writes, changed or not; a batch update records only what it changes.
  */
 function upsertById(portalId: number, objectType: CrmType, id: number, properties: Properties, now: Date) {
-  const set: Record<string, unknown> = { updatedAt: now, archived: false };
-  for (const [name, value] of Object.entries(properties)) set[`properties.${name}`] = value;
   return {
     updateOne: {
       filter: { _id: id },
-      update: { $set: set, $push: historyPush(properties, now), $setOnInsert: { portalId, objectType, id, createdAt: now } },
+      update: {
+        $set: setProperties(properties, { updatedAt: now, archived: false }),
+        $push: historyPush(properties, now),
+        $setOnInsert: { portalId, objectType, id, createdAt: now },
+      },
       upsert: true,
     },
   };
@@ -109,9 +118,7 @@ export class ObjectStore extends ObjectReads {
       const unset = Object.fromEntries(Object.entries(docs[i].properties).filter(([name]) => ownValue(object.properties, name) === undefined));
       docs[i] = { ...object, properties: { ...unset, ...object.properties } };
       if (Object.keys(unset).length === 0) continue;
-      const set: Record<string, unknown> = {};
-      for (const [name, value] of Object.entries(unset)) set[`properties.${name}`] = value;
-      writes.push({ updateOne: { filter: { _id: object.id, portalId, objectType }, update: { $set: set, $push: historyPush(unset, now) } } });
+      writes.push({ updateOne: { filter: { _id: object.id, portalId, objectType }, update: { $set: setProperties(unset), $push: historyPush(unset, now) } } });
     }
     if (writes.length > 0) await this.objects.bulkWrite(writes, { ordered: true });
   }
@@ -133,9 +140,9 @@ export class ObjectStore extends ObjectReads {
         Object.entries(normalise(input.properties)).filter(([name, value]) => (ownValue(object.properties, name) ?? null) !== value),
       );
       if (Object.keys(changes).length === 0) continue;
-      const set: Record<string, unknown> = { updatedAt: now };
-      for (const [name, value] of Object.entries(changes)) set[`properties.${name}`] = value;
-      writes.push({ updateOne: { filter: { _id: object.id }, update: { $set: set, $push: historyPush(changes, now) } } });
+      writes.push({
+        updateOne: { filter: { _id: object.id }, update: { $set: setProperties(changes, { updatedAt: now }), $push: historyPush(changes, now) } },
+      });
       claimed.push({ id: object.id, before: current.get(object.id)!.properties, after: changes });
       current.set(object.id, { ...object, properties: { ...object.properties, ...changes }, updatedAt: now });
     }
