@@ -251,6 +251,8 @@ describe("the console's stores and imports page in a browser", () => {
     // The application's only portal is picked by itself, nothing to choose by hand.
     await page.waitForURL(`**/report?portalId=${portal.portalId}`);
     const picker = page.getByRole('combobox', { name: /^Portal/ });
+    // The address names the portal before the picker's options are drawn: wait for the pick itself.
+    await picker.locator(`option[value="${portal.portalId}"]:checked`).waitFor({ state: 'attached' });
     expect(await picker.inputValue()).toBe(String(portal.portalId));
     expect(await picker.locator('option').allInnerTexts()).toEqual(['Pick a portal', `Portal ${portal.portalId}`]);
     const store = page.locator('section[data-store="default"]');
