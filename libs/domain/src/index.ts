@@ -12,6 +12,7 @@ export * from './token-bucket';
 export * from './lane-share';
 export * from './intake-pace';
 export * from './intake-senders';
+export * from './refresh-reuse';
 export * from './revision-order';
 export * from './crm-wait';
 export * from './crm-budget';

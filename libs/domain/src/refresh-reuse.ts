@@ -1,0 +1,25 @@
+/**
+ * A refresh token presented again after it was spent (decision 12, addendum of 2026-12-05). The
+ * answer to a refresh can be lost on its way back (a dropped connection, a client that timed out):
+ * the client then holds only the token it just spent. Within a short grace after the spend, and
+ * only while the pair that spend bought shows no sign of having reached anyone (its refresh token
+ * not used), the presented token buys a new pair and the lost one is revoked.
+ */
+export interface SpentRefreshToken {
+  /** Epoch ms the token was spent. */
+  spentAt: number;
+  /** The refresh token of the pair the spend bought: unused, used (spent itself), or gone (revoked). */
+  successor: 'unused' | 'used' | 'gone';
+}
+
+/** `reissue`: a new pair in place of the lost one; otherwise why the token is refused. */
+export type RefreshReuse = 'reissue' | 'past-grace' | 'successor-used' | 'successor-gone';
+
+export function refreshReuse({ spentAt, successor }: SpentRefreshToken, now: number, graceMs: number): RefreshReuse {
+  if (now - spentAt > graceMs) return 'past-grace';
+  // The client received the pair (it refreshed with it): this is a replay, not a lost answer.
+  if (successor === 'used') return 'successor-used';
+  // The pair was revoked (uninstall, an operator): nothing to replace.
+  if (successor === 'gone') return 'successor-gone';
+  return 'reissue';
+}
