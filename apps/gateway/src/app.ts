@@ -77,6 +77,8 @@ export interface GatewayDeps {
   /** Failed authentications per client address and per credential before 429 (default: no limit). */
   authThrottle?: FailedAuthThrottleOptions;
   accessTokenTtlSeconds?: number;
+  /** How long a spent refresh token may be presented again when the answer to its use was lost (default 60; 0: never). */
+  refreshReuseSeconds?: number;
   /** Key that seals application client secrets and CRM secrets (SECRETS_KEY). */
   secretsKey: string;
   /** Keys SECRETS_KEY replaced: what they sealed still opens (SECRETS_PREVIOUS_KEYS). */
@@ -141,6 +143,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     {
       crm: { baseUrl: deps.crmBaseUrl, adminToken: deps.adminToken },
       accessTokenTtlSeconds: deps.accessTokenTtlSeconds ?? 1800,
+      refreshReuseSeconds: deps.refreshReuseSeconds ?? 60,
       secretBox,
       connections,
       onAccessChanged: lookupsChanged,

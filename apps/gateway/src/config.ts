@@ -54,6 +54,11 @@ export const gatewayConfigSchema = {
   },
   AUTH_FAILURE_WINDOW_MS: { doc: 'the window of AUTH_FAILURE_LIMIT', format: 'int', default: 60_000 },
   OAUTH_ACCESS_TOKEN_TTL_S: { doc: 'seconds an OAuth access token lives (refresh with POST /oauth/v1/token)', format: 'int', default: 1800 },
+  OAUTH_REFRESH_REUSE_S: {
+    doc: 'seconds a used OAuth refresh token may be presented again when the answer to its use was lost: it then buys a new pair, and the lost pair is revoked, as long as that pair was not used (0: a used refresh token is always refused)',
+    format: 'int',
+    default: 60,
+  },
   CRM_BASE_URL: { doc: 'base URL of the built-in CRM (its admin API makes accounts for new portals)', format: 'url', default: 'http://127.0.0.1:3100' },
   CRM_ALLOW_HTTP: {
     doc: "let a portal's hosted CRM connection use http (development and tests); otherwise only https, since every request carries the account's token",

@@ -414,7 +414,7 @@ describe('credentials and tenant isolation', () => {
 
     const install = (): Promise<InstallTokens> => tenantCredentials.install(PORTAL_A, c.appX.appId);
 
-    it('refreshes with the client credentials: a new pair, and the used refresh token is spent', async () => {
+    it('refreshes with the client credentials: a new pair, and once that pair refreshed, the first refresh token is refused', async () => {
       const first = await install();
       const refreshed = await token({
         grant_type: 'refresh_token',
@@ -430,6 +430,13 @@ describe('credentials and tenant isolation', () => {
       });
       expect(refreshed.headers['cache-control']).toBe('no-store');
       await request(app).get(`${v2}/sync/errors`).set('authorization', `Bearer ${refreshed.body.access_token}`).expect(200);
+      // The new pair reached its client (it refreshed with it): the spent token is no lost answer's retry (oauth-refresh-reuse.int-spec.ts).
+      await token({
+        grant_type: 'refresh_token',
+        client_id: c.appX.clientId,
+        client_secret: c.appX.clientSecret,
+        refresh_token: refreshed.body.refresh_token,
+      }).expect(200);
       const again = await token({
         grant_type: 'refresh_token',
         client_id: c.appX.clientId,

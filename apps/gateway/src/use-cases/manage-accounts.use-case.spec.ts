@@ -16,8 +16,10 @@ describe('ManageAccountsUseCase', () => {
   let enabled: number[];
   let useCase: ManageAccountsUseCase;
   let portalId: number;
+  let now: number;
 
   beforeEach(() => {
+    now = NOW;
     portals = new FakePortalRepository();
     accounts = new FakeAccountRepository();
     credentials = new FakeCredentialRepository();
@@ -37,7 +39,7 @@ describe('ManageAccountsUseCase', () => {
         onPortalEnabled: async (id) => {
           enabled.push(id);
         },
-        clock: () => NOW,
+        clock: () => now,
       },
       recordingLogger().logger,
     );
@@ -154,14 +156,60 @@ describe('ManageAccountsUseCase', () => {
       expect(await useCase.listInstalls({ portalId })).toEqual([{ portalId, appId, installedAt: NOW }]);
     });
 
-    it('when a refresh token is used, then new tokens come back and it cannot be used again', async () => {
+    it('when a refresh token is used, then new tokens come back, and once they refreshed it cannot be used again', async () => {
       const { appId, clientId, clientSecret } = await anApplication();
       const { refreshToken } = await useCase.install(portalId, appId);
 
       const next = await useCase.refresh(clientId, clientSecret, refreshToken);
+      await useCase.refresh(clientId, clientSecret, next.refreshToken);
 
       expect(await credentials.resolve(next.accessToken)).toMatchObject({ portalId, appId });
       await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({ status: 400, fields: { error: 'invalid_grant' } });
+      expect(accessChanged).toBe(0);
+    });
+
+    it('when the answer to a refresh was lost, then the token presented again within the grace buys a new pair, the lost pair is revoked and every replica is told', async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { refreshToken } = await useCase.install(portalId, appId);
+      const lost = await useCase.refresh(clientId, clientSecret, refreshToken);
+      now += 60_000;
+
+      const retried = await useCase.refresh(clientId, clientSecret, refreshToken);
+
+      expect(await credentials.resolve(retried.accessToken)).toMatchObject({ portalId, appId, expiresAt: now + TTL_SECONDS * 1000 });
+      expect(await credentials.resolve(lost.accessToken)).toBeNull();
+      expect(await credentials.resolve(lost.refreshToken)).toBeNull();
+      const retriedRefresh = (await credentials.resolve(retried.refreshToken))!;
+      // The grace runs from the first use: the retry does not extend it.
+      expect(await credentials.resolve(refreshToken)).toMatchObject({ spent: { at: NOW, refreshTokenId: retriedRefresh.credentialId } });
+      expect(accessChanged).toBe(1);
+    });
+
+    it('when a spent refresh token is presented after the grace, then it is refused and deleted, and the pair it bought is untouched', async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { refreshToken } = await useCase.install(portalId, appId);
+      const received = await useCase.refresh(clientId, clientSecret, refreshToken);
+      now += 60_001;
+
+      await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({ status: 400, fields: { error: 'invalid_grant' } });
+
+      expect(await credentials.resolve(refreshToken)).toBeNull();
+      expect(await credentials.resolve(received.refreshToken)).toMatchObject({ kind: 'refresh-token' });
+      expect(accessChanged).toBe(0);
+    });
+
+    it('when an install refreshes, then its tokens spent before the grace are deleted, the ones within it kept', async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { refreshToken: first } = await useCase.install(portalId, appId);
+      const { refreshToken: second } = await useCase.refresh(clientId, clientSecret, first);
+      now += 50_000;
+      const { refreshToken: third } = await useCase.refresh(clientId, clientSecret, second);
+      now += 20_000;
+
+      await useCase.refresh(clientId, clientSecret, third);
+
+      expect(await credentials.resolve(first)).toBeNull(); // spent 70 s ago
+      expect(await credentials.resolve(second)).toMatchObject({ spent: { at: NOW + 50_000 } });
     });
 
     it('when storing the new tokens fails, then the refresh token still works and the retry gets new tokens', async () => {
@@ -172,10 +220,11 @@ describe('ManageAccountsUseCase', () => {
       await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toThrow('database unreachable');
       const next = await useCase.refresh(clientId, clientSecret, refreshToken);
 
-      expect(await credentials.resolve(next.refreshToken)).toMatchObject({ kind: 'refresh-token', portalId, appId });
-      expect(await credentials.resolve(refreshToken)).toBeNull();
+      const nextRefresh = (await credentials.resolve(next.refreshToken))!;
+      expect(nextRefresh).toMatchObject({ kind: 'refresh-token', portalId, appId });
+      expect(await credentials.resolve(refreshToken)).toMatchObject({ spent: { refreshTokenId: nextRefresh.credentialId } });
       // The half of the failed pair that was stored went: the install holds the new pair's refresh token only.
-      expect(await credentials.list({ portalId, appId, kinds: ['refresh-token'] })).toHaveLength(1);
+      expect(await credentials.list({ portalId, appId, kinds: ['refresh-token'] })).toEqual([nextRefresh]);
     });
 
     it('when two refreshes present the same token at once, then one gets new tokens and the other is refused, leaving no tokens of its own', async () => {

@@ -19,6 +19,8 @@ import { issueTokens, refreshGrant, type GrantContext, type TokenPair } from './
 export interface AccountsOptions {
   crm: { baseUrl: string; adminToken: string };
   accessTokenTtlSeconds: number;
+  /** How long a spent refresh token may be presented again when the answer to its use was lost (default 60; 0: never). */
+  refreshReuseSeconds?: number;
   /** Seals client secrets (they sign webhooks, so they are kept, encrypted) and the built-in CRM tokens of new portals. */
   secretBox: SecretBox;
   /** Portals' CRM connections (decision 22). */
@@ -214,7 +216,14 @@ export class ManageAccountsUseCase {
   }
 
   private grants(): GrantContext {
-    return { repositories: this.repositories, clock: this.clock, accessTokenTtlSeconds: this.options.accessTokenTtlSeconds, logger: this.logger };
+    return {
+      repositories: this.repositories,
+      clock: this.clock,
+      accessTokenTtlSeconds: this.options.accessTokenTtlSeconds,
+      refreshReuseSeconds: this.options.refreshReuseSeconds ?? 60,
+      onAccessChanged: this.options.onAccessChanged,
+      logger: this.logger,
+    };
   }
 
   private async rotate(kind: Extract<CredentialKind, 'portal-key' | 'developer-key'>, owner: { portalId: number } | { developerId: number }) {

@@ -1,4 +1,5 @@
-import type { Repositories } from '@ecomm-sync/data-access';
+import type { Credential, Repositories, RefreshTokenSpend } from '@ecomm-sync/data-access';
+import { refreshReuse } from '@ecomm-sync/domain';
 import { AppError, type Logger } from '@ecomm-sync/runtime';
 
 /** What an install's token grant answers (RFC 6749 section 5.1, in our field names). */
@@ -13,6 +14,10 @@ export interface GrantContext {
   repositories: Pick<Repositories, 'accounts' | 'credentials'>;
   clock: () => number;
   accessTokenTtlSeconds: number;
+  /** How long a spent refresh token may be presented again when the answer to its use was lost (0: never). */
+  refreshReuseSeconds: number;
+  /** Access was taken away (a lost pair revoked): every replica drops its cached look-ups. */
+  onAccessChanged: () => Promise<void>;
   logger: Logger;
 }
 
@@ -56,13 +61,6 @@ async function revokeQuietly({ repositories, logger }: Pick<GrantContext, 'repos
   );
 }
 
-/** Spends a refresh token that is refused anyway; a failure is logged, the refusal still answered. */
-async function spendQuietly({ repositories, logger }: Pick<GrantContext, 'repositories' | 'logger'>, refreshToken: string): Promise<void> {
-  await repositories.credentials
-    .consumeRefreshToken(refreshToken)
-    .catch((error: unknown) => logger.warn('a refused refresh token could not be spent', { error: String(error) }));
-}
-
 const spentOrUnknown = () => oauthError(400, 'invalid_grant', 'The refresh token is unknown, was already used, or was revoked; install the application again');
 
 /**
@@ -73,29 +71,35 @@ const spentOrUnknown = () => oauthError(400, 'invalid_grant', 'The refresh token
  * database error, a crash) leaves the presented token usable, so the client's retry refreshes,
  * where spending it first would have left the client with no token at all. Two refreshes with
  * the same token at once both store a pair; the one that does not get to spend the token takes
- * its pair back and is refused, as before.
+ * its pair back and is refused. A spent token is kept, marked with the pair it bought, for
+ * `refreshReuseSeconds`: presented again in that time, while that pair's refresh token is unused
+ * (the answer was lost), it buys a new pair and the lost one is revoked (`reissueLostPair`).
  */
 export async function refreshGrant(
   context: GrantContext,
   { clientId, clientSecret, refreshToken }: { clientId: string; clientSecret: string; refreshToken: string },
 ): Promise<TokenPair> {
-  const { repositories, logger } = context;
+  const { repositories, logger, clock } = context;
   const application = await repositories.accounts.authenticateClient(clientId, clientSecret);
   if (!application) throw oauthError(401, 'invalid_client', 'Unknown client_id or wrong client_secret');
   const presented = await repositories.credentials.resolve(refreshToken);
   if (presented?.kind !== 'refresh-token') throw spentOrUnknown();
   if (presented.appId !== application.appId) {
-    // Somebody else's refresh token: it is spent now, which is the safe outcome.
-    await spendQuietly(context, refreshToken);
+    // Somebody else's refresh token: it is revoked now, which is the safe outcome.
+    await revokeQuietly(context, [presented.credentialId]);
     logger.warn('a refresh token was presented by another application', { appId: application.appId });
     throw oauthError(400, 'invalid_grant', 'The refresh token was not issued to this client');
   }
-  if (!(await repositories.accounts.findInstall(presented.portalId!, application.appId))) {
-    await spendQuietly(context, refreshToken);
+  const install = { portalId: presented.portalId!, appId: application.appId };
+  if (!(await repositories.accounts.findInstall(install.portalId, install.appId))) {
+    await revokeQuietly(context, [presented.credentialId]);
     throw oauthError(400, 'invalid_grant', 'The application is no longer installed in this portal');
   }
-  const { pair, credentialIds } = await issuePair(context, presented.portalId!, application.appId);
-  const spent = await repositories.credentials.consumeRefreshToken(refreshToken).catch(async (error: unknown) => {
+  if (presented.spent) return reissueLostPair(context, refreshToken, presented, presented.spent);
+  const { pair, credentialIds } = await issuePair(context, install.portalId, install.appId);
+  const [accessTokenId, refreshTokenId] = credentialIds;
+  const now = clock();
+  const spent = await repositories.credentials.spendRefreshToken(refreshToken, { at: now, accessTokenId, refreshTokenId }).catch(async (error: unknown) => {
     // Whether the token was spent is not known: the pair is taken back, and the client tries again.
     await revokeQuietly(context, credentialIds);
     throw error;
@@ -105,5 +109,54 @@ export async function refreshGrant(
     await revokeQuietly(context, credentialIds);
     throw spentOrUnknown();
   }
+  // Tokens of this install spent before the grace are kept no longer; a failure leaves them for the next refresh.
+  await repositories.credentials
+    .deleteSpentRefreshTokens(install, now - context.refreshReuseSeconds * 1000)
+    .catch((error: unknown) => logger.warn('spent refresh tokens could not be deleted', { error: String(error) }));
+  return pair;
+}
+
+/**
+ * A spent refresh token presented again (decision 12, addendum of 2026-12-05). Within the grace and
+ * while the pair its use bought has an unused refresh token, the answer is taken to have been lost:
+ * a new pair is stored, the token is moved on to it (of two retries at once, one moves it), and the
+ * lost pair is revoked. Its refresh token goes only while still unused, so a pair that did reach its
+ * client and was used since is never replaced: the new pair is then taken back and refused.
+ */
+async function reissueLostPair(context: GrantContext, refreshToken: string, presented: Credential, spend: RefreshTokenSpend): Promise<TokenPair> {
+  const { repositories, logger, clock } = context;
+  const successor = await repositories.credentials.find(spend.refreshTokenId);
+  const verdict = refreshReuse(
+    { spentAt: spend.at, successor: !successor ? 'gone' : successor.spent ? 'used' : 'unused' },
+    clock(),
+    context.refreshReuseSeconds * 1000,
+  );
+  const where = { portalId: presented.portalId, appId: presented.appId };
+  if (verdict !== 'reissue') {
+    if (verdict === 'past-grace') await revokeQuietly(context, [presented.credentialId]);
+    logger.warn('a spent refresh token was presented again and refused', { ...where, reason: verdict });
+    throw spentOrUnknown();
+  }
+  const { pair, credentialIds } = await issuePair(context, presented.portalId!, presented.appId!);
+  const [accessTokenId, refreshTokenId] = credentialIds;
+  const moved = await repositories.credentials.passOnRefreshToken(refreshToken, spend, { accessTokenId, refreshTokenId }).catch(async (error: unknown) => {
+    await revokeQuietly(context, credentialIds);
+    throw error;
+  });
+  // The lost pair's refresh token goes only if nobody used it meanwhile; otherwise its client has it, and this is a replay.
+  const lostUnused =
+    moved &&
+    (await repositories.credentials.revokeUnusedRefreshToken(spend.refreshTokenId).catch(async (error: unknown) => {
+      await revokeQuietly(context, credentialIds);
+      throw error;
+    }));
+  if (!lostUnused) {
+    await revokeQuietly(context, credentialIds);
+    logger.warn('a spent refresh token was presented again and refused', { ...where, reason: moved ? 'successor-used' : 'retried-at-once' });
+    throw spentOrUnknown();
+  }
+  await revokeQuietly(context, [spend.accessTokenId]);
+  await context.onAccessChanged();
+  logger.info('a refresh whose answer was lost was answered again', where);
   return pair;
 }

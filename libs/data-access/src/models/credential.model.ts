@@ -22,6 +22,12 @@ const credentialSchema = new Schema(
     /** Epoch ms after which the credential is refused (access tokens); null: until revoked. */
     expiresAt: { type: Number, default: null },
     createdAt: { type: Number, required: true },
+    /**
+     * A used refresh token: `{at, accessTokenId, refreshTokenId}`, the pair its use bought. It is
+     * kept through a short grace, so a client whose answer was lost can retry (decision 12, addendum
+     * of 2026-12-05); absent while unused.
+     */
+    spent: { type: Schema.Types.Mixed },
   },
   { collection: 'credentials', versionKey: false },
 );

@@ -15,6 +15,15 @@ export interface Credential {
   name: string | null;
   expiresAt: number | null;
   createdAt: number;
+  /** A refresh token that was used: when, and the pair it bought (absent while unused). */
+  spent?: RefreshTokenSpend;
+}
+
+/** The spend of a refresh token: when, and the credential ids of the pair it bought. */
+export interface RefreshTokenSpend {
+  at: number;
+  accessTokenId: string;
+  refreshTokenId: string;
 }
 
 export interface CredentialScope {
@@ -47,6 +56,7 @@ const toCredential = ({ _id: _hash, ...credential }: CredentialDoc): Credential 
   name: credential.name ?? null,
   expiresAt: credential.expiresAt ?? null,
   createdAt: credential.createdAt,
+  ...(credential.spent ? { spent: { ...credential.spent } } : {}),
 });
 
 type CredentialFilter = Partial<Pick<Credential, 'portalId' | 'developerId' | 'appId'>> & { kinds?: CredentialKind[] };
@@ -99,8 +109,12 @@ export class CredentialRepository {
     return doc && secretMatches(secret, doc._id) ? toCredential(doc) : null;
   }
 
+  /** The credentials of an owner, oldest first; spent refresh tokens are not listed (they grant nothing but a lost answer's retry). */
   async list(filter: CredentialFilter): Promise<Credential[]> {
-    const docs = (await this.credentials.collection.find(toQuery(filter)).sort({ createdAt: 1 }).toArray()) as unknown as CredentialDoc[];
+    const docs = (await this.credentials.collection
+      .find({ ...toQuery(filter), spent: { $exists: false } })
+      .sort({ createdAt: 1 })
+      .toArray()) as unknown as CredentialDoc[];
     return docs.map(toCredential);
   }
 
@@ -123,9 +137,37 @@ export class CredentialRepository {
     return (await this.credentials.collection.deleteMany(query)).deletedCount;
   }
 
-  /** A refresh token is used once: it is deleted as it is read, so two concurrent refreshes cannot both succeed. */
-  async consumeRefreshToken(secret: string): Promise<Credential | null> {
-    const doc = (await this.credentials.collection.findOneAndDelete({ _id: hashSecret(secret), kind: 'refresh-token' } as never)) as CredentialDoc | null;
-    return doc && secretMatches(secret, doc._id) ? toCredential(doc) : null;
+  /**
+   * Marks an unused refresh token spent on the pair it bought; false when it is not an unused
+   * refresh token (another refresh spent it first: of two at once, one wins).
+   */
+  async spendRefreshToken(secret: string, spend: RefreshTokenSpend): Promise<boolean> {
+    const result = await this.credentials.collection.updateOne({ _id: hashSecret(secret), kind: 'refresh-token', spent: { $exists: false } } as never, {
+      $set: { spent: spend },
+    });
+    return result.modifiedCount === 1;
+  }
+
+  /**
+   * Moves a spent refresh token on to the pair that replaces the one its spend bought (a lost
+   * answer issued again); false when it no longer names `from` (another retry moved it first).
+   */
+  async passOnRefreshToken(secret: string, from: RefreshTokenSpend, to: Pick<RefreshTokenSpend, 'accessTokenId' | 'refreshTokenId'>): Promise<boolean> {
+    const result = await this.credentials.collection.updateOne(
+      { _id: hashSecret(secret), kind: 'refresh-token', 'spent.refreshTokenId': from.refreshTokenId } as never,
+      { $set: { 'spent.accessTokenId': to.accessTokenId, 'spent.refreshTokenId': to.refreshTokenId } },
+    );
+    return result.modifiedCount === 1;
+  }
+
+  /** Deletes a refresh token only while it is unused; false when it was used (or is gone). */
+  async revokeUnusedRefreshToken(credentialId: string): Promise<boolean> {
+    return (await this.credentials.collection.deleteOne({ credentialId, kind: 'refresh-token', spent: { $exists: false } })).deletedCount === 1;
+  }
+
+  /** Deletes an install's refresh tokens spent before `before` (past their grace); answers how many went. */
+  async deleteSpentRefreshTokens(install: { portalId: number; appId: string }, before: number): Promise<number> {
+    const query = { portalId: install.portalId, appId: install.appId, kind: 'refresh-token', 'spent.at': { $lt: before } };
+    return (await this.credentials.collection.deleteMany(query)).deletedCount;
   }
 }

@@ -55,16 +55,67 @@ export function describeCredentialRepositoryContract(name: string, make: () => C
       await expect(credentials.revokeWhere({})).rejects.toThrow(/every credential/);
     });
 
-    it('when a refresh token is used, then only once; an access token is not a refresh token', async () => {
+    it('when a refresh token is spent, then once, on the pair it bought, and no longer listed; an access token is not spent', async () => {
       const refresh = await credentials.issue('refresh-token', { portalId, appId: 'a' }, 100);
       const access = await credentials.issue('access-token', { portalId, appId: 'a' }, 100);
-      expect(await credentials.consumeRefreshToken(access.secret)).toBeNull();
+      const spend = { at: 200, accessTokenId: 'cred_a1', refreshTokenId: 'cred_r1' };
+      expect(await credentials.spendRefreshToken(access.secret, spend)).toBe(false);
       expect(await credentials.resolve(access.secret)).toEqual(access.credential);
-      const [once, twice] = await Promise.all(
-        [credentials.consumeRefreshToken(refresh.secret), credentials.consumeRefreshToken(refresh.secret)].map((used) => used.then(Boolean)),
+      const outcomes = await Promise.all([
+        credentials.spendRefreshToken(refresh.secret, spend),
+        credentials.spendRefreshToken(refresh.secret, { ...spend, refreshTokenId: 'cred_r2' }),
+      ]);
+      expect(outcomes.filter(Boolean)).toHaveLength(1);
+      const spent = await credentials.resolve(refresh.secret);
+      expect(spent).toEqual({ ...refresh.credential, spent: outcomes[0] ? spend : { ...spend, refreshTokenId: 'cred_r2' } });
+      expect(await credentials.spendRefreshToken(refresh.secret, spend)).toBe(false);
+      expect(await credentials.list({ portalId })).toEqual([access.credential]);
+    });
+
+    it('when a spent refresh token is passed on, then only from the pair it names, keeping the time it was spent', async () => {
+      const refresh = await credentials.issue('refresh-token', { portalId, appId: 'a' }, 100);
+      const spend = { at: 200, accessTokenId: 'cred_a1', refreshTokenId: 'cred_r1' };
+      const next = { accessTokenId: 'cred_a2', refreshTokenId: 'cred_r2' };
+      expect(await credentials.passOnRefreshToken(refresh.secret, spend, next)).toBe(false); // not spent yet
+      await credentials.spendRefreshToken(refresh.secret, spend);
+      const outcomes = await Promise.all([
+        credentials.passOnRefreshToken(refresh.secret, spend, next),
+        credentials.passOnRefreshToken(refresh.secret, spend, { accessTokenId: 'cred_a3', refreshTokenId: 'cred_r3' }),
+      ]);
+      expect(outcomes.filter(Boolean)).toHaveLength(1);
+      expect((await credentials.resolve(refresh.secret))?.spent?.at).toBe(200);
+    });
+
+    it('when an unused refresh token is revoked as unused, then it goes; a used one stays, and an access token is no refresh token', async () => {
+      const appId = 'a';
+      const unused = (await credentials.issue('refresh-token', { portalId, appId }, 100)).credential;
+      const used = await credentials.issue('refresh-token', { portalId, appId }, 100);
+      const access = (await credentials.issue('access-token', { portalId, appId }, 100)).credential;
+      await credentials.spendRefreshToken(used.secret, { at: 200, accessTokenId: 'cred_a', refreshTokenId: 'cred_r' });
+      expect(await credentials.revokeUnusedRefreshToken(unused.credentialId)).toBe(true);
+      expect(await credentials.revokeUnusedRefreshToken(unused.credentialId)).toBe(false);
+      expect(await credentials.revokeUnusedRefreshToken(used.credential.credentialId)).toBe(false);
+      expect(await credentials.revokeUnusedRefreshToken(access.credentialId)).toBe(false);
+      expect(await credentials.find(used.credential.credentialId)).not.toBeNull();
+      expect(await credentials.find(access.credentialId)).toEqual(access);
+    });
+
+    it("when spent refresh tokens are deleted, then only the install's spent before the time", async () => {
+      const appId = 'a';
+      const tokens = await Promise.all([100, 200, 300].map(() => credentials.issue('refresh-token', { portalId, appId }, 100)));
+      const other = await credentials.issue('refresh-token', { portalId, appId: 'b' }, 100);
+      const unused = await credentials.issue('refresh-token', { portalId, appId }, 100);
+      await Promise.all(
+        [...tokens, other].map((token, index) =>
+          credentials.spendRefreshToken(token.secret, { at: [100, 200, 300, 100][index], accessTokenId: 'cred_a', refreshTokenId: 'cred_r' }),
+        ),
       );
-      expect([once, twice].filter(Boolean)).toHaveLength(1);
-      expect(await credentials.resolve(refresh.secret)).toBeNull();
+      expect(await credentials.deleteSpentRefreshTokens({ portalId, appId }, 250)).toBe(2);
+      expect(await credentials.resolve(tokens[0].secret)).toBeNull();
+      expect(await credentials.resolve(tokens[1].secret)).toBeNull();
+      expect((await credentials.resolve(tokens[2].secret))?.spent?.at).toBe(300);
+      expect(await credentials.resolve(other.secret)).not.toBeNull();
+      expect(await credentials.resolve(unused.secret)).toEqual(unused.credential);
     });
 
     it('when a fixed secret is given (the demo keys), then it is the secret, and giving it twice is refused', async () => {

@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { type Credential, type CredentialKind, type CredentialRepository, type CredentialScope, hashSecret, newSecret } from '@ecomm-sync/data-access';
+import {
+  type Credential,
+  type CredentialKind,
+  type CredentialRepository,
+  type CredentialScope,
+  hashSecret,
+  newSecret,
+  type RefreshTokenSpend,
+} from '@ecomm-sync/data-access';
 import { copy, type PublicOf } from '../public-of';
 
 const PREFIX: Record<CredentialKind, string> = {
@@ -51,7 +59,7 @@ export class FakeCredentialRepository implements PublicOf<CredentialRepository> 
 
   async list(filter: Filter): Promise<Credential[]> {
     return [...this.byHash.values()]
-      .filter((credential) => matches(credential, filter))
+      .filter((credential) => matches(credential, filter) && !credential.spent)
       .sort((a, b) => a.createdAt - b.createdAt)
       .map(copy);
   }
@@ -82,11 +90,34 @@ export class FakeCredentialRepository implements PublicOf<CredentialRepository> 
     return count;
   }
 
-  async consumeRefreshToken(secret: string): Promise<Credential | null> {
-    const hash = hashSecret(secret);
-    const found = this.byHash.get(hash);
-    if (found?.kind !== 'refresh-token') return null;
-    this.byHash.delete(hash);
-    return copy(found);
+  async spendRefreshToken(secret: string, spend: RefreshTokenSpend): Promise<boolean> {
+    const found = this.byHash.get(hashSecret(secret));
+    if (found?.kind !== 'refresh-token' || found.spent) return false;
+    found.spent = { ...spend };
+    return true;
+  }
+
+  async passOnRefreshToken(secret: string, from: RefreshTokenSpend, to: Pick<RefreshTokenSpend, 'accessTokenId' | 'refreshTokenId'>): Promise<boolean> {
+    const found = this.byHash.get(hashSecret(secret));
+    if (found?.kind !== 'refresh-token' || found.spent?.refreshTokenId !== from.refreshTokenId) return false;
+    found.spent = { at: found.spent.at, accessTokenId: to.accessTokenId, refreshTokenId: to.refreshTokenId };
+    return true;
+  }
+
+  async revokeUnusedRefreshToken(credentialId: string): Promise<boolean> {
+    const found = [...this.byHash.values()].find((credential) => credential.credentialId === credentialId);
+    if (found?.kind !== 'refresh-token' || found.spent) return false;
+    return (await this.revoke(credentialId)) !== null;
+  }
+
+  async deleteSpentRefreshTokens(install: { portalId: number; appId: string }, before: number): Promise<number> {
+    let count = 0;
+    for (const [hash, credential] of this.byHash) {
+      if (credential.kind !== 'refresh-token' || credential.portalId !== install.portalId || credential.appId !== install.appId) continue;
+      if (credential.spent === undefined || credential.spent.at >= before) continue;
+      this.byHash.delete(hash);
+      count++;
+    }
+    return count;
   }
 }

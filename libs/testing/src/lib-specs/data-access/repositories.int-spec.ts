@@ -137,18 +137,7 @@ describe('repositories against the MongoDB-wire server', () => {
       expect(await repos().credentials.resolve(second.secret)).toBeNull();
       expect(await repos().credentials.revoke(second.credential.credentialId)).toBeNull();
     });
-
-    it('spends a refresh token on first use, so two concurrent uses cannot both succeed', async () => {
-      const { secret } = await repos().credentials.issue('refresh-token', { portalId: 9003, appId: 'a1' }, 1);
-      const outcomes = await Promise.all([repos().credentials.consumeRefreshToken(secret), repos().credentials.consumeRefreshToken(secret)]);
-      expect(outcomes.filter(Boolean)).toHaveLength(1);
-    });
-
-    it('does not spend an access token as a refresh token', async () => {
-      const { secret } = await repos().credentials.issue('access-token', { portalId: 9003, appId: 'a1', expiresAt: 5 }, 1);
-      expect(await repos().credentials.consumeRefreshToken(secret)).toBeNull();
-      expect(await repos().credentials.resolve(secret)).toMatchObject({ kind: 'access-token', expiresAt: 5 });
-    });
+    // Spending refresh tokens (once, at once): the repository contract (fakes/contracts).
   });
 
   describe('leases', () => {

@@ -1,0 +1,92 @@
+import type { Express } from 'express';
+import request from 'supertest';
+import { gatewayCredentials, type AppCredential, type GatewayCredentialBuilder } from '@ecomm-sync/testing';
+import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
+
+const PORTAL = 8151;
+const v2 = '/extensions/ecomm/v2';
+
+/**
+ * A refresh whose answer was lost (decision 12, addendum of 2026-12-05): the spent refresh token,
+ * presented again within OAUTH_REFRESH_REUSE_S while the pair it bought is unused, buys a new pair
+ * and the lost pair is revoked; otherwise it is refused.
+ */
+describe('OAuth refresh tokens presented again', () => {
+  let fixture: GatewayFixture;
+  let app: Express;
+  let credentials: GatewayCredentialBuilder;
+  let application: AppCredential;
+
+  const refresh = (refreshToken: string, on = app) =>
+    request(on)
+      .post('/oauth/v1/token')
+      .type('form')
+      .send({ grant_type: 'refresh_token', client_id: application.clientId, client_secret: application.clientSecret, refresh_token: refreshToken });
+  const reads = (accessToken: string, on = app) => request(on).get(`${v2}/sync/errors`).set('authorization', `Bearer ${accessToken}`);
+
+  beforeAll(async () => {
+    fixture = await startGatewayFixture('test-refresh-reuse');
+    app = fixture.app;
+    credentials = gatewayCredentials(app, fixture.database.repositories);
+    await credentials.portal(PORTAL, 'pk-refresh-reuse');
+    const developer = await credentials.developer('Reuse');
+    application = await credentials.app(developer.developerId, 'Connector R');
+  });
+
+  afterAll(() => fixture.close());
+
+  beforeEach(async () => {
+    await credentials.uninstall(PORTAL, application.appId).catch(() => undefined);
+  });
+
+  it('when the answer to a refresh was lost, then the same token presented again buys a new pair, and the lost pair is revoked', async () => {
+    const { refreshToken } = await credentials.install(PORTAL, application.appId);
+    const lost = (await refresh(refreshToken).expect(200)).body;
+    const retried = (await refresh(refreshToken).expect(200)).body;
+    expect(retried.refresh_token).not.toBe(lost.refresh_token);
+    await reads(retried.access_token).expect(200);
+    await reads(lost.access_token).expect(401);
+    await refresh(lost.refresh_token).expect(400);
+    // The retried pair goes on as any other: it refreshes, and then the first token is refused for good.
+    const next = (await refresh(retried.refresh_token).expect(200)).body;
+    await reads(next.access_token).expect(200);
+    expect((await refresh(refreshToken).expect(400)).body).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('when the pair a refresh bought was used to refresh, then presenting the spent token again is refused and revokes nothing', async () => {
+    const { refreshToken } = await credentials.install(PORTAL, application.appId);
+    const received = (await refresh(refreshToken).expect(200)).body;
+    const next = (await refresh(received.refresh_token).expect(200)).body;
+    expect((await refresh(refreshToken).expect(400)).body).toMatchObject({ error: 'invalid_grant' });
+    await reads(next.access_token).expect(200);
+    await refresh(next.refresh_token).expect(200);
+  });
+
+  it('when two retries of a lost answer come at once, then one gets a pair and the other is refused', async () => {
+    const { refreshToken } = await credentials.install(PORTAL, application.appId);
+    await refresh(refreshToken).expect(200);
+    const answers = await Promise.all([refresh(refreshToken), refresh(refreshToken)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+    const winner = answers.find((answer) => answer.status === 200)!.body;
+    await reads(winner.access_token).expect(200);
+    await refresh(winner.refresh_token).expect(200);
+  });
+
+  it('when the grace is off (OAUTH_REFRESH_REUSE_S=0), then a spent refresh token is refused at once', async () => {
+    const strict = await fixture.gateway({ refreshReuseSeconds: 0 });
+    const { refreshToken } = await credentials.on(strict).install(PORTAL, application.appId);
+    const received = (await refresh(refreshToken, strict).expect(200)).body;
+    expect((await refresh(refreshToken, strict).expect(400)).body).toMatchObject({ error: 'invalid_grant' });
+    // Refused past its grace, the token is deleted; the pair it bought is untouched.
+    expect(await fixture.database.repositories.credentials.resolve(refreshToken)).toBeNull();
+    await reads(received.access_token, strict).expect(200);
+  });
+
+  it('when the application is uninstalled, then a spent refresh token goes with the rest', async () => {
+    const { refreshToken } = await credentials.install(PORTAL, application.appId);
+    await refresh(refreshToken).expect(200);
+    await credentials.uninstall(PORTAL, application.appId);
+    expect(await fixture.database.repositories.credentials.resolve(refreshToken)).toBeNull();
+    await refresh(refreshToken).expect(400);
+  });
+});
