@@ -77,7 +77,7 @@ export interface GatewayDeps {
   /** Failed authentications per client address and per credential before 429 (default: no limit). */
   authThrottle?: FailedAuthThrottleOptions;
   accessTokenTtlSeconds?: number;
-  /** How long a spent refresh token may be presented again when the answer to its use was lost (default 60; 0: never). */
+  /** How long a spent refresh token may be presented again when the answer to its use was lost (default REFRESH_REUSE_SECONDS; 0: never). */
   refreshReuseSeconds?: number;
   /** Key that seals application client secrets and CRM secrets (SECRETS_KEY). */
   secretsKey: string;
@@ -143,7 +143,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     {
       crm: { baseUrl: deps.crmBaseUrl, adminToken: deps.adminToken },
       accessTokenTtlSeconds: deps.accessTokenTtlSeconds ?? 1800,
-      refreshReuseSeconds: deps.refreshReuseSeconds ?? 60,
+      refreshReuseSeconds: deps.refreshReuseSeconds,
       secretBox,
       connections,
       onAccessChanged: lookupsChanged,

@@ -1,4 +1,5 @@
 import { amqpKeys, commonKeys, crmRequestLogKeys, intakePaceKeys, loadConfig, mongoKeys, secretsRotationKeys, type ConfigSchema } from '@ecomm-sync/runtime';
+import { REFRESH_REUSE_SECONDS } from './use-cases/oauth-grants';
 
 export const gatewayConfigSchema = {
   ...commonKeys,
@@ -57,7 +58,7 @@ export const gatewayConfigSchema = {
   OAUTH_REFRESH_REUSE_S: {
     doc: 'seconds a used OAuth refresh token may be presented again when the answer to its use was lost: it then buys a new pair, and the lost pair is revoked, as long as that pair was not used (0: a used refresh token is always refused)',
     format: 'int',
-    default: 60,
+    default: REFRESH_REUSE_SECONDS,
   },
   CRM_BASE_URL: { doc: 'base URL of the built-in CRM (its admin API makes accounts for new portals)', format: 'url', default: 'http://127.0.0.1:3100' },
   CRM_ALLOW_HTTP: {

@@ -10,6 +10,7 @@ describe('refreshReuse', () => {
     ['when the pair it bought was used to refresh, then it is a replay and refused', { spentAt: 1000, successor: 'used' }, 2000, GRACE, 'successor-used'],
     ['when the pair it bought was revoked, then there is nothing to replace', { spentAt: 1000, successor: 'gone' }, 2000, GRACE, 'successor-gone'],
     ['when the grace is off (0), then a second presentation a moment later is refused', unused, 1001, 0, 'past-grace'],
+    ['when the grace is off (0), then a second presentation within the same millisecond is refused too', unused, 1000, 0, 'past-grace'],
     [
       'when the pair was used and the grace is over, then the grace is the reason given',
       { spentAt: 1000, successor: 'used' },

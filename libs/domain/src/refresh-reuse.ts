@@ -16,7 +16,8 @@ export interface SpentRefreshToken {
 export type RefreshReuse = 'reissue' | 'past-grace' | 'successor-used' | 'successor-gone';
 
 export function refreshReuse({ spentAt, successor }: SpentRefreshToken, now: number, graceMs: number): RefreshReuse {
-  if (now - spentAt > graceMs) return 'past-grace';
+  // Off (0) means off, even within the millisecond of the spend or behind the clock of the replica that spent it.
+  if (graceMs <= 0 || now - spentAt > graceMs) return 'past-grace';
   // The client received the pair (it refreshed with it): this is a replay, not a lost answer.
   if (successor === 'used') return 'successor-used';
   // The pair was revoked (uninstall, an operator): nothing to replace.

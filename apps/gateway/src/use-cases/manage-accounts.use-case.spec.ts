@@ -227,6 +227,51 @@ describe('ManageAccountsUseCase', () => {
       expect(await credentials.list({ portalId, appId, kinds: ['refresh-token'] })).toEqual([nextRefresh]);
     });
 
+    it("when a spend applied but its answer was lost (the database's), then the pair is answered all the same", async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { refreshToken } = await useCase.install(portalId, appId);
+      const spend = credentials.spendRefreshToken.bind(credentials);
+      jest.spyOn(credentials, 'spendRefreshToken').mockImplementationOnce(async (...args) => {
+        await spend(...args);
+        throw new Error('connection reset');
+      });
+
+      const next = await useCase.refresh(clientId, clientSecret, refreshToken);
+
+      const nextRefresh = (await credentials.resolve(next.refreshToken))!;
+      expect(await credentials.resolve(refreshToken)).toMatchObject({ spent: { refreshTokenId: nextRefresh.credentialId } });
+      expect(await credentials.resolve(next.accessToken)).toMatchObject({ kind: 'access-token', portalId, appId });
+    });
+
+    it('when moving a spent token on to the new pair fails, then that pair is taken back and a retry still replaces the lost one', async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { refreshToken } = await useCase.install(portalId, appId);
+      const lost = await useCase.refresh(clientId, clientSecret, refreshToken);
+      jest.spyOn(credentials, 'passOnRefreshToken').mockRejectedValueOnce(new Error('database unreachable'));
+
+      await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toThrow('database unreachable');
+      expect(await credentials.list({ portalId, appId, kinds: ['refresh-token'] })).toHaveLength(1); // the lost pair's only
+      const retried = await useCase.refresh(clientId, clientSecret, refreshToken);
+
+      expect(await credentials.resolve(retried.accessToken)).toMatchObject({ kind: 'access-token' });
+      expect(await credentials.resolve(lost.refreshToken)).toBeNull();
+    });
+
+    it("when the lost pair's refresh token cannot be deleted, then no new pair is handed out beside it, and the spent token is refused from then on", async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { refreshToken } = await useCase.install(portalId, appId);
+      const lost = await useCase.refresh(clientId, clientSecret, refreshToken);
+      jest.spyOn(credentials, 'revokeUnusedRefreshToken').mockRejectedValueOnce(new Error('database unreachable'));
+
+      await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toThrow('database unreachable');
+
+      // The safe side of a double failure: the client installs again (decision 12, addendum of 2026-12-05).
+      expect((await credentials.list({ portalId, appId, kinds: ['refresh-token'] })).map((one) => one.credentialId)).toEqual([
+        (await credentials.resolve(lost.refreshToken))!.credentialId,
+      ]);
+      await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({ status: 400, fields: { error: 'invalid_grant' } });
+    });
+
     it('when two refreshes present the same token at once, then one gets new tokens and the other is refused, leaving no tokens of its own', async () => {
       const { appId, clientId, clientSecret } = await anApplication();
       const { refreshToken } = await useCase.install(portalId, appId);

@@ -14,12 +14,12 @@ import type { CrmConnectionInput, CrmConnectionView } from '@ecomm-sync/contract
 import { CrmAdminClient, CrmConnectionInputError, type CrmConnections } from '@ecomm-sync/crm-client';
 import { AppError, type Logger } from '@ecomm-sync/runtime';
 import { provisionPortal } from '@ecomm-sync/provisioning';
-import { issueTokens, refreshGrant, type GrantContext, type TokenPair } from './oauth-grants';
+import { issueTokens, REFRESH_REUSE_SECONDS, refreshGrant, type GrantContext, type TokenPair } from './oauth-grants';
 
 export interface AccountsOptions {
   crm: { baseUrl: string; adminToken: string };
   accessTokenTtlSeconds: number;
-  /** How long a spent refresh token may be presented again when the answer to its use was lost (default 60; 0: never). */
+  /** How long a spent refresh token may be presented again when the answer to its use was lost (default REFRESH_REUSE_SECONDS; 0: never). */
   refreshReuseSeconds?: number;
   /** Seals client secrets (they sign webhooks, so they are kept, encrypted) and the built-in CRM tokens of new portals. */
   secretBox: SecretBox;
@@ -220,7 +220,7 @@ export class ManageAccountsUseCase {
       repositories: this.repositories,
       clock: this.clock,
       accessTokenTtlSeconds: this.options.accessTokenTtlSeconds,
-      refreshReuseSeconds: this.options.refreshReuseSeconds ?? 60,
+      refreshReuseSeconds: this.options.refreshReuseSeconds ?? REFRESH_REUSE_SECONDS,
       onAccessChanged: this.options.onAccessChanged,
       logger: this.logger,
     };

@@ -61,6 +61,18 @@ async function revokeQuietly({ repositories, logger }: Pick<GrantContext, 'repos
   );
 }
 
+/** How long a spent refresh token may be presented again by default (OAUTH_REFRESH_REUSE_S): the longest grace Okta allows. */
+export const REFRESH_REUSE_SECONDS = 60;
+
+/**
+ * Whether the presented token now names the pair whose refresh token is `refreshTokenId`: after a
+ * write to it failed, what tells whether the write applied all the same (its answer was lost).
+ */
+async function namesPair({ repositories }: Pick<GrantContext, 'repositories'>, refreshToken: string, refreshTokenId: string): Promise<boolean> {
+  const now = await repositories.credentials.resolve(refreshToken).catch(() => null);
+  return now?.spent?.refreshTokenId === refreshTokenId;
+}
+
 const spentOrUnknown = () => oauthError(400, 'invalid_grant', 'The refresh token is unknown, was already used, or was revoked; install the application again');
 
 /**
@@ -100,7 +112,8 @@ export async function refreshGrant(
   const [accessTokenId, refreshTokenId] = credentialIds;
   const now = clock();
   const spent = await repositories.credentials.spendRefreshToken(refreshToken, { at: now, accessTokenId, refreshTokenId }).catch(async (error: unknown) => {
-    // Whether the token was spent is not known: the pair is taken back, and the client tries again.
+    // The spend may have applied all the same: then the pair is the client's. Otherwise it is taken back, and the client tries again.
+    if (await namesPair(context, refreshToken, refreshTokenId)) return true;
     await revokeQuietly(context, credentialIds);
     throw error;
   });
@@ -139,24 +152,43 @@ async function reissueLostPair(context: GrantContext, refreshToken: string, pres
   }
   const { pair, credentialIds } = await issuePair(context, presented.portalId!, presented.appId!);
   const [accessTokenId, refreshTokenId] = credentialIds;
-  const moved = await repositories.credentials.passOnRefreshToken(refreshToken, spend, { accessTokenId, refreshTokenId }).catch(async (error: unknown) => {
-    await revokeQuietly(context, credentialIds);
-    throw error;
-  });
+  const moved = await repositories.credentials
+    .passOnRefreshToken(refreshToken, spend.refreshTokenId, { accessTokenId, refreshTokenId })
+    .catch(async (error: unknown) => {
+      if (await namesPair(context, refreshToken, refreshTokenId)) return true;
+      await revokeQuietly(context, credentialIds);
+      throw error;
+    });
   // The lost pair's refresh token goes only if nobody used it meanwhile; otherwise its client has it, and this is a replay.
-  const lostUnused =
+  const lostRevoked =
     moved &&
-    (await repositories.credentials.revokeUnusedRefreshToken(spend.refreshTokenId).catch(async (error: unknown) => {
+    (await revokeLostRefreshToken(context, spend.refreshTokenId).catch(async (error: unknown) => {
+      // Not known to be gone: the new pair is not handed out beside it. The token now names that
+      // revoked pair, so the client's retry is refused (decision 12, addendum of 2026-12-05).
       await revokeQuietly(context, credentialIds);
       throw error;
     }));
-  if (!lostUnused) {
+  if (!lostRevoked) {
     await revokeQuietly(context, credentialIds);
-    logger.warn('a spent refresh token was presented again and refused', { ...where, reason: moved ? 'successor-used' : 'retried-at-once' });
+    const reason = moved ? 'the lost pair was used or revoked meanwhile' : 'another retry came at once';
+    logger.warn('a spent refresh token was presented again and refused', { ...where, reason });
     throw spentOrUnknown();
   }
   await revokeQuietly(context, [spend.accessTokenId]);
   await context.onAccessChanged();
   logger.info('a refresh whose answer was lost was answered again', where);
   return pair;
+}
+
+/** Deletes the lost pair's refresh token while unused; a delete whose answer was lost counts when the token is gone. */
+async function revokeLostRefreshToken({ repositories }: Pick<GrantContext, 'repositories'>, credentialId: string): Promise<boolean> {
+  try {
+    return await repositories.credentials.revokeUnusedRefreshToken(credentialId);
+  } catch (error) {
+    const left = await repositories.credentials.find(credentialId).catch(() => {
+      throw error;
+    });
+    if (left === null) return true;
+    throw error;
+  }
 }

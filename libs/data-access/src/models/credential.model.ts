@@ -13,7 +13,8 @@ const credentialSchema = new Schema(
     _id: { type: String, required: true },
     /** Public handle for listing and revoking; says nothing about the secret. */
     credentialId: { type: String, required: true },
-    kind: { type: String, enum: CREDENTIAL_KINDS, required: true },
+    /** One of CREDENTIAL_KINDS, or `spent-refresh-token` (a used refresh token kept for its grace; CredentialRepository). */
+    kind: { type: String, enum: [...CREDENTIAL_KINDS, 'spent-refresh-token'], required: true },
     portalId: { type: Number, default: null },
     developerId: { type: Number, default: null },
     appId: { type: String, default: null },
@@ -23,9 +24,9 @@ const credentialSchema = new Schema(
     expiresAt: { type: Number, default: null },
     createdAt: { type: Number, required: true },
     /**
-     * A used refresh token: `{at, accessTokenId, refreshTokenId}`, the pair its use bought. It is
-     * kept through a short grace, so a client whose answer was lost can retry (decision 12, addendum
-     * of 2026-12-05); absent while unused.
+     * A used refresh token (kind `spent-refresh-token`): `{at, accessTokenId, refreshTokenId}`, the
+     * pair its use bought. It is kept through a short grace, so a client whose answer was lost can
+     * retry (decision 12, addendum of 2026-12-05); absent while unused.
      */
     spent: { type: Schema.Types.Mixed },
   },
@@ -33,7 +34,7 @@ const credentialSchema = new Schema(
 );
 // Serves: revocation and listing by public id.
 credentialSchema.index({ credentialId: 1 }, { unique: true });
-// Serves: a portal's credentials (listing, key rotation, revoking an install's tokens).
+// Serves: a portal's credentials (listing, key rotation, revoking an install's tokens, deleting its spent refresh tokens).
 credentialSchema.index({ portalId: 1, appId: 1, kind: 1 });
 // Serves: a developer's keys (listing, rotation).
 credentialSchema.index({ developerId: 1, kind: 1 });

@@ -34,9 +34,17 @@ export interface CredentialScope {
   expiresAt?: number;
 }
 
-interface CredentialDoc extends Credential {
+interface CredentialDoc extends Omit<Credential, 'kind'> {
   _id: string;
+  kind: CredentialKind | typeof SPENT_REFRESH_TOKEN;
 }
+
+/**
+ * The stored kind of a used refresh token. It is `refresh-token` with `spent` to callers, but kept
+ * under a kind of its own so that a build from before spent tokens were kept (a replica in a
+ * rolling upgrade, or after a rollback), which looks refresh tokens up by kind, refuses it.
+ */
+const SPENT_REFRESH_TOKEN = 'spent-refresh-token';
 
 /** The secret's prefix says what it is (and lets secret scanners recognise it). */
 const PREFIX: Record<CredentialKind, string> = {
@@ -49,7 +57,7 @@ const PREFIX: Record<CredentialKind, string> = {
 
 const toCredential = ({ _id: _hash, ...credential }: CredentialDoc): Credential => ({
   credentialId: credential.credentialId,
-  kind: credential.kind,
+  kind: credential.kind === SPENT_REFRESH_TOKEN ? 'refresh-token' : credential.kind,
   portalId: credential.portalId ?? null,
   developerId: credential.developerId ?? null,
   appId: credential.appId ?? null,
@@ -67,6 +75,13 @@ function toQuery(filter: CredentialFilter): Record<string, unknown> {
   if (filter.developerId !== undefined) query.developerId = filter.developerId;
   if (filter.appId !== undefined) query.appId = filter.appId;
   if (filter.kinds) query.kind = { $in: filter.kinds };
+  return query;
+}
+
+/** A filter that reaches spent refresh tokens wherever it reaches refresh tokens (revocation). */
+function withSpentTokens(filter: CredentialFilter): Record<string, unknown> {
+  const query = toQuery(filter);
+  if (filter.kinds?.includes('refresh-token')) query.kind = { $in: [...filter.kinds, SPENT_REFRESH_TOKEN] };
   return query;
 }
 
@@ -112,7 +127,7 @@ export class CredentialRepository {
   /** The credentials of an owner, oldest first; spent refresh tokens are not listed (they grant nothing but a lost answer's retry). */
   async list(filter: CredentialFilter): Promise<Credential[]> {
     const docs = (await this.credentials.collection
-      .find({ ...toQuery(filter), spent: { $exists: false } })
+      .find(filter.kinds ? toQuery(filter) : { ...toQuery(filter), kind: { $ne: SPENT_REFRESH_TOKEN } })
       .sort({ createdAt: 1 })
       .toArray()) as unknown as CredentialDoc[];
     return docs.map(toCredential);
@@ -129,9 +144,9 @@ export class CredentialRepository {
     return doc ? toCredential(doc) : null;
   }
 
-  /** Deletes every credential matching `filter` except `keep`; answers how many went. */
+  /** Deletes every credential matching `filter` except `keep` (spent refresh tokens count as refresh tokens); answers how many went. */
   async revokeWhere(filter: CredentialFilter, keep?: string): Promise<number> {
-    const query = toQuery(filter);
+    const query = withSpentTokens(filter);
     if (keep) query.credentialId = { $ne: keep };
     if (Object.keys(query).length === 0) throw new Error('refusing to revoke every credential');
     return (await this.credentials.collection.deleteMany(query)).deletedCount;
@@ -142,19 +157,19 @@ export class CredentialRepository {
    * refresh token (another refresh spent it first: of two at once, one wins).
    */
   async spendRefreshToken(secret: string, spend: RefreshTokenSpend): Promise<boolean> {
-    const result = await this.credentials.collection.updateOne({ _id: hashSecret(secret), kind: 'refresh-token', spent: { $exists: false } } as never, {
-      $set: { spent: spend },
+    const result = await this.credentials.collection.updateOne({ _id: hashSecret(secret), kind: 'refresh-token' } as never, {
+      $set: { kind: SPENT_REFRESH_TOKEN, spent: spend },
     });
     return result.modifiedCount === 1;
   }
 
   /**
    * Moves a spent refresh token on to the pair that replaces the one its spend bought (a lost
-   * answer issued again); false when it no longer names `from` (another retry moved it first).
+   * answer issued again); false when it no longer names `fromRefreshTokenId` (another retry moved it first).
    */
-  async passOnRefreshToken(secret: string, from: RefreshTokenSpend, to: Pick<RefreshTokenSpend, 'accessTokenId' | 'refreshTokenId'>): Promise<boolean> {
+  async passOnRefreshToken(secret: string, fromRefreshTokenId: string, to: Pick<RefreshTokenSpend, 'accessTokenId' | 'refreshTokenId'>): Promise<boolean> {
     const result = await this.credentials.collection.updateOne(
-      { _id: hashSecret(secret), kind: 'refresh-token', 'spent.refreshTokenId': from.refreshTokenId } as never,
+      { _id: hashSecret(secret), kind: SPENT_REFRESH_TOKEN, 'spent.refreshTokenId': fromRefreshTokenId } as never,
       { $set: { 'spent.accessTokenId': to.accessTokenId, 'spent.refreshTokenId': to.refreshTokenId } },
     );
     return result.modifiedCount === 1;
@@ -162,12 +177,12 @@ export class CredentialRepository {
 
   /** Deletes a refresh token only while it is unused; false when it was used (or is gone). */
   async revokeUnusedRefreshToken(credentialId: string): Promise<boolean> {
-    return (await this.credentials.collection.deleteOne({ credentialId, kind: 'refresh-token', spent: { $exists: false } })).deletedCount === 1;
+    return (await this.credentials.collection.deleteOne({ credentialId, kind: 'refresh-token' })).deletedCount === 1;
   }
 
   /** Deletes an install's refresh tokens spent before `before` (past their grace); answers how many went. */
   async deleteSpentRefreshTokens(install: { portalId: number; appId: string }, before: number): Promise<number> {
-    const query = { portalId: install.portalId, appId: install.appId, kind: 'refresh-token', 'spent.at': { $lt: before } };
+    const query = { portalId: install.portalId, appId: install.appId, kind: SPENT_REFRESH_TOKEN, 'spent.at': { $lt: before } };
     return (await this.credentials.collection.deleteMany(query)).deletedCount;
   }
 }

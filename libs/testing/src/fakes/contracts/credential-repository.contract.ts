@@ -72,18 +72,29 @@ export function describeCredentialRepositoryContract(name: string, make: () => C
       expect(await credentials.list({ portalId })).toEqual([access.credential]);
     });
 
-    it('when a spent refresh token is passed on, then only from the pair it names, keeping the time it was spent', async () => {
+    it('when a spent refresh token is passed on, then only from the pair it names, to the new pair, keeping the time it was spent', async () => {
       const refresh = await credentials.issue('refresh-token', { portalId, appId: 'a' }, 100);
       const spend = { at: 200, accessTokenId: 'cred_a1', refreshTokenId: 'cred_r1' };
       const next = { accessTokenId: 'cred_a2', refreshTokenId: 'cred_r2' };
-      expect(await credentials.passOnRefreshToken(refresh.secret, spend, next)).toBe(false); // not spent yet
+      const other = { accessTokenId: 'cred_a3', refreshTokenId: 'cred_r3' };
+      expect(await credentials.passOnRefreshToken(refresh.secret, 'cred_r1', next)).toBe(false); // not spent yet
       await credentials.spendRefreshToken(refresh.secret, spend);
       const outcomes = await Promise.all([
-        credentials.passOnRefreshToken(refresh.secret, spend, next),
-        credentials.passOnRefreshToken(refresh.secret, spend, { accessTokenId: 'cred_a3', refreshTokenId: 'cred_r3' }),
+        credentials.passOnRefreshToken(refresh.secret, 'cred_r1', next),
+        credentials.passOnRefreshToken(refresh.secret, 'cred_r1', other),
       ]);
       expect(outcomes.filter(Boolean)).toHaveLength(1);
-      expect((await credentials.resolve(refresh.secret))?.spent?.at).toBe(200);
+      expect((await credentials.resolve(refresh.secret))?.spent).toEqual({ at: 200, ...(outcomes[0] ? next : other) });
+      expect(await credentials.passOnRefreshToken(refresh.secret, 'cred_r1', next)).toBe(false);
+    });
+
+    it('when an install is uninstalled (its tokens revoked by kind), then its spent refresh tokens go too', async () => {
+      const appId = 'a';
+      const spent = await credentials.issue('refresh-token', { portalId, appId }, 100);
+      await credentials.spendRefreshToken(spent.secret, { at: 200, accessTokenId: 'cred_a', refreshTokenId: 'cred_r' });
+      await credentials.issue('refresh-token', { portalId, appId }, 100);
+      expect(await credentials.revokeWhere({ portalId, appId, kinds: ['access-token', 'refresh-token'] })).toBe(2);
+      expect(await credentials.resolve(spent.secret)).toBeNull();
     });
 
     it('when an unused refresh token is revoked as unused, then it goes; a used one stays, and an access token is no refresh token', async () => {
@@ -102,7 +113,7 @@ export function describeCredentialRepositoryContract(name: string, make: () => C
 
     it("when spent refresh tokens are deleted, then only the install's spent before the time", async () => {
       const appId = 'a';
-      const tokens = await Promise.all([100, 200, 300].map(() => credentials.issue('refresh-token', { portalId, appId }, 100)));
+      const tokens = await Promise.all(Array.from({ length: 3 }, () => credentials.issue('refresh-token', { portalId, appId }, 100)));
       const other = await credentials.issue('refresh-token', { portalId, appId: 'b' }, 100);
       const unused = await credentials.issue('refresh-token', { portalId, appId }, 100);
       await Promise.all(

@@ -97,9 +97,9 @@ export class FakeCredentialRepository implements PublicOf<CredentialRepository> 
     return true;
   }
 
-  async passOnRefreshToken(secret: string, from: RefreshTokenSpend, to: Pick<RefreshTokenSpend, 'accessTokenId' | 'refreshTokenId'>): Promise<boolean> {
+  async passOnRefreshToken(secret: string, fromRefreshTokenId: string, to: Pick<RefreshTokenSpend, 'accessTokenId' | 'refreshTokenId'>): Promise<boolean> {
     const found = this.byHash.get(hashSecret(secret));
-    if (found?.kind !== 'refresh-token' || found.spent?.refreshTokenId !== from.refreshTokenId) return false;
+    if (found?.kind !== 'refresh-token' || found.spent?.refreshTokenId !== fromRefreshTokenId) return false;
     found.spent = { at: found.spent.at, accessTokenId: to.accessTokenId, refreshTokenId: to.refreshTokenId };
     return true;
   }

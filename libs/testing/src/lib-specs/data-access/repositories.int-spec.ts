@@ -2,7 +2,7 @@ import mongoose from 'mongoose';
 import type { Tenant } from '@ecomm-sync/contracts';
 import { compareRevisions, emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
 import { aSyncBatch, testInfrastructure, uniqueName, waitFor } from '../../support';
-import { connectDatabase, type Database, type ObjectSync, SecretBox } from '@ecomm-sync/data-access';
+import { connectDatabase, type Database, hashSecret, type ObjectSync, SecretBox } from '@ecomm-sync/data-access';
 
 const { mongoUrl } = testInfrastructure();
 
@@ -138,6 +138,14 @@ describe('repositories against the MongoDB-wire server', () => {
       expect(await repos().credentials.revoke(second.credential.credentialId)).toBeNull();
     });
     // Spending refresh tokens (once, at once): the repository contract (fakes/contracts).
+
+    it('keeps a spent refresh token where a build from before kept ones (a rolling upgrade, a rollback) does not find a refresh token', async () => {
+      const { secret } = await repos().credentials.issue('refresh-token', { portalId: 9003, appId: 'a1' }, 1);
+      await repos().credentials.spendRefreshToken(secret, { at: 2, accessTokenId: 'cred_a', refreshTokenId: 'cred_r' });
+      // The look-up such a build spends a refresh token with (findOneAndDelete by hash and kind).
+      expect(await database.connection.collection('credentials').findOne({ _id: hashSecret(secret), kind: 'refresh-token' } as never)).toBeNull();
+      expect(await repos().credentials.resolve(secret)).toMatchObject({ kind: 'refresh-token', spent: { at: 2 } });
+    });
   });
 
   describe('leases', () => {
