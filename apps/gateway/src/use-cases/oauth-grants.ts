@@ -69,8 +69,8 @@ export const REFRESH_REUSE_SECONDS = 60;
  * write to it failed, what tells whether the write applied all the same (its answer was lost).
  */
 async function namesPair({ repositories }: Pick<GrantContext, 'repositories'>, refreshToken: string, refreshTokenId: string): Promise<boolean> {
-  const now = await repositories.credentials.resolve(refreshToken).catch(() => null);
-  return now?.spent?.refreshTokenId === refreshTokenId;
+  const stored = await repositories.credentials.resolve(refreshToken).catch(() => null);
+  return stored?.spent?.refreshTokenId === refreshTokenId;
 }
 
 const spentOrUnknown = () => oauthError(400, 'invalid_grant', 'The refresh token is unknown, was already used, or was revoked; install the application again');
