@@ -152,7 +152,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     logger,
   );
   const auth = new Authorizer(
-    new CredentialResolver(repositories.credentials, credentialCache),
+    new CredentialResolver(repositories.credentials, credentialCache, Date.now, logger),
     repositories.accounts,
     perCredentialRateLimit(deps.rateLimit ?? { limit: 0, windowMs: 1000 }),
   );

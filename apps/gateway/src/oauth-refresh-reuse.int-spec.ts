@@ -78,6 +78,15 @@ describe('OAuth refresh tokens presented again', () => {
     await refresh(left.refresh_token).expect(200);
   });
 
+  it('when the pair a refresh bought was used to call the API, then presenting the spent token again is refused and the pair goes on', async () => {
+    const { refreshToken } = await install();
+    const received = (await refresh(refreshToken).expect(200)).body;
+    await reads(received.access_token).expect(200);
+    expect((await refresh(refreshToken).expect(400)).body).toMatchObject({ error: 'invalid_grant' });
+    await reads(received.access_token).expect(200);
+    await refresh(received.refresh_token).expect(200);
+  });
+
   it('when the pair a refresh bought was revoked by the operator, then presenting the spent token again is refused', async () => {
     const { refreshToken } = await install();
     const received = (await refresh(refreshToken).expect(200)).body;

@@ -2,13 +2,16 @@
  * A refresh token presented again after it was spent (decision 12, addendum of 2026-12-05). The
  * answer to a refresh can be lost on its way back (a dropped connection, a client that timed out):
  * the client then holds only the token it just spent. Within a short grace after the spend, and
- * only while the pair that spend bought shows no sign of having reached anyone (its refresh token
- * not used), the presented token buys a new pair and the lost one is revoked.
+ * only while the pair that spend bought shows no sign of having reached anyone (neither of its
+ * tokens used), the presented token buys a new pair and the lost one is revoked.
  */
 export interface SpentRefreshToken {
   /** Epoch ms the token was spent. */
   spentAt: number;
-  /** The refresh token of the pair the spend bought: unused, used (spent itself), or gone (revoked). */
+  /**
+   * The pair the spend bought: unused; used (its refresh token spent, or its access token used to
+   * call the API: it reached its client); or gone (its refresh token revoked).
+   */
   successor: 'unused' | 'used' | 'gone';
 }
 

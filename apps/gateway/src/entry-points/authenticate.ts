@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Tenant } from '@ecomm-sync/contracts';
 import { hashSecret, type AccountRepository, type Credential, type CredentialRepository } from '@ecomm-sync/data-access';
 import { encodeSettingsOwner, TtlCache } from '@ecomm-sync/domain';
-import { AppError, bearerToken } from '@ecomm-sync/runtime';
+import { AppError, bearerToken, type Logger } from '@ecomm-sync/runtime';
 
 /** Who is calling, from a verified credential (SPEC.md "Authentication"). */
 export type Principal =
@@ -24,6 +24,7 @@ export class CredentialResolver {
     private readonly credentials: CredentialRepository,
     private readonly cache: TtlCache<Credential | null> = new TtlCache(0),
     private readonly clock: () => number = Date.now,
+    private readonly logger?: Logger,
   ) {}
 
   forget(): void {
@@ -58,7 +59,25 @@ export class CredentialResolver {
   }
 
   private lookup(secret: string): Promise<Credential | null> {
-    return this.cache.get(hashSecret(secret), () => this.credentials.resolve(secret));
+    return this.cache.get(hashSecret(secret), async () => {
+      const credential = await this.credentials.resolve(secret);
+      if (credential?.kind === 'access-token' && credential.usedAt === undefined) await this.markFirstUse(secret, credential);
+      return credential;
+    });
+  }
+
+  /**
+   * An access token's first use is recorded (one write in the token's life, on a look-up the cache
+   * did not answer): a pair whose access token was used reached its client, so the spent refresh
+   * token that bought it is no lost answer's retry (decision 12, addendum of 2026-12-05). A failed
+   * write only leaves the grace as wide as it was without the mark; the request goes on.
+   */
+  private async markFirstUse(secret: string, credential: Credential): Promise<void> {
+    await this.credentials
+      .markAccessTokenUsed(secret, this.clock())
+      .catch((error: unknown) =>
+        this.logger?.warn("an access token's first use could not be recorded", { credentialId: credential.credentialId, error: String(error) }),
+      );
   }
 
   private principal(credential: Credential): Principal {

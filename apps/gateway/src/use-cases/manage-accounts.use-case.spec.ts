@@ -185,6 +185,19 @@ describe('ManageAccountsUseCase', () => {
       expect(accessChanged).toBe(1);
     });
 
+    it('when the pair a refresh bought was used to call the API, then the spent token presented again is refused and that pair stays', async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { refreshToken } = await useCase.install(portalId, appId);
+      const received = await useCase.refresh(clientId, clientSecret, refreshToken);
+      await credentials.markAccessTokenUsed(received.accessToken, now); // as the gateway's look-up records it
+
+      await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({ status: 400, fields: { error: 'invalid_grant' } });
+
+      expect(await credentials.resolve(received.accessToken)).toMatchObject({ kind: 'access-token', usedAt: NOW });
+      expect(await credentials.resolve(received.refreshToken)).toMatchObject({ kind: 'refresh-token' });
+      expect(accessChanged).toBe(0);
+    });
+
     it('when a spent refresh token is presented after the grace, then it is refused and deleted, and the pair it bought is untouched', async () => {
       const { appId, clientId, clientSecret } = await anApplication();
       const { refreshToken } = await useCase.install(portalId, appId);

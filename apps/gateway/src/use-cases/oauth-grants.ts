@@ -138,12 +138,13 @@ export async function refreshGrant(
  */
 async function reissueLostPair(context: GrantContext, refreshToken: string, presented: Credential, spend: RefreshTokenSpend): Promise<TokenPair> {
   const { repositories, logger, clock } = context;
-  const successor = await repositories.credentials.find(spend.refreshTokenId);
-  const verdict = refreshReuse(
-    { spentAt: spend.at, successor: !successor ? 'gone' : successor.spent ? 'used' : 'unused' },
-    clock(),
-    context.refreshReuseSeconds * 1000,
-  );
+  const [successor, successorAccess] = await Promise.all([
+    repositories.credentials.find(spend.refreshTokenId),
+    repositories.credentials.find(spend.accessTokenId),
+  ]);
+  // The pair reached its client if either token of it was used: to refresh, or to call the API.
+  const used = successor?.spent !== undefined || successorAccess?.usedAt !== undefined;
+  const verdict = refreshReuse({ spentAt: spend.at, successor: !successor ? 'gone' : used ? 'used' : 'unused' }, clock(), context.refreshReuseSeconds * 1000);
   const where = { portalId: presented.portalId, appId: presented.appId };
   if (verdict !== 'reissue') {
     if (verdict === 'past-grace') await revokeQuietly(context, [presented.credentialId]);

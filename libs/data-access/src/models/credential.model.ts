@@ -29,6 +29,8 @@ const credentialSchema = new Schema(
      * retry (decision 12, addendum of 2026-12-05); absent while unused.
      */
     spent: { type: Schema.Types.Mixed },
+    /** An access token's first use (epoch ms): a pair whose access token was used reached its client (decision 12, addendum of 2026-12-05). */
+    usedAt: { type: Number },
   },
   { collection: 'credentials', versionKey: false },
 );

@@ -17,6 +17,8 @@ export interface Credential {
   createdAt: number;
   /** A refresh token that was used: when, and the pair it bought (absent while unused). */
   spent?: RefreshTokenSpend;
+  /** An access token's first use, as a gateway first looked it up (absent while unused). */
+  usedAt?: number;
 }
 
 /** The spend of a refresh token: when, and the credential ids of the pair it bought. */
@@ -65,6 +67,7 @@ const toCredential = ({ _id: _hash, ...credential }: CredentialDoc): Credential 
   expiresAt: credential.expiresAt ?? null,
   createdAt: credential.createdAt,
   ...(credential.spent ? { spent: { ...credential.spent } } : {}),
+  ...(credential.usedAt !== undefined ? { usedAt: credential.usedAt } : {}),
 });
 
 type CredentialFilter = Partial<Pick<Credential, 'portalId' | 'developerId' | 'appId'>> & { kinds?: CredentialKind[] };
@@ -172,6 +175,14 @@ export class CredentialRepository {
       { _id: hashSecret(secret), kind: SPENT_REFRESH_TOKEN, 'spent.refreshTokenId': fromRefreshTokenId } as never,
       { $set: { 'spent.accessTokenId': to.accessTokenId, 'spent.refreshTokenId': to.refreshTokenId } },
     );
+    return result.modifiedCount === 1;
+  }
+
+  /** Records an access token's first use; false when it was recorded before (or is no access token). */
+  async markAccessTokenUsed(secret: string, at: number): Promise<boolean> {
+    const result = await this.credentials.collection.updateOne({ _id: hashSecret(secret), kind: 'access-token', usedAt: { $exists: false } } as never, {
+      $set: { usedAt: at },
+    });
     return result.modifiedCount === 1;
   }
 

@@ -97,6 +97,18 @@ export function describeCredentialRepositoryContract(name: string, make: () => C
       expect(await credentials.resolve(spent.secret)).toBeNull();
     });
 
+    it("when an access token's first use is recorded, then once, and only for an access token", async () => {
+      const access = await credentials.issue('access-token', { portalId, appId: 'a', expiresAt: 999 }, 100);
+      const refresh = await credentials.issue('refresh-token', { portalId, appId: 'a' }, 100);
+      const outcomes = await Promise.all([credentials.markAccessTokenUsed(access.secret, 200), credentials.markAccessTokenUsed(access.secret, 300)]);
+      expect(outcomes.filter(Boolean)).toHaveLength(1);
+      const used = await credentials.resolve(access.secret);
+      expect(used).toEqual({ ...access.credential, usedAt: outcomes[0] ? 200 : 300 });
+      expect(await credentials.find(access.credential.credentialId)).toEqual(used);
+      expect(await credentials.markAccessTokenUsed(refresh.secret, 200)).toBe(false);
+      expect(await credentials.resolve(refresh.secret)).toEqual(refresh.credential);
+    });
+
     it('when an unused refresh token is revoked as unused, then it goes; a used one stays, and an access token is no refresh token', async () => {
       const appId = 'a';
       const unused = (await credentials.issue('refresh-token', { portalId, appId }, 100)).credential;

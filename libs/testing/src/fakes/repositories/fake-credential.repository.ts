@@ -104,6 +104,13 @@ export class FakeCredentialRepository implements PublicOf<CredentialRepository> 
     return true;
   }
 
+  async markAccessTokenUsed(secret: string, at: number): Promise<boolean> {
+    const found = this.byHash.get(hashSecret(secret));
+    if (found?.kind !== 'access-token' || found.usedAt !== undefined) return false;
+    found.usedAt = at;
+    return true;
+  }
+
   async revokeUnusedRefreshToken(credentialId: string): Promise<boolean> {
     const found = [...this.byHash.values()].find((credential) => credential.credentialId === credentialId);
     if (found?.kind !== 'refresh-token' || found.spent) return false;
