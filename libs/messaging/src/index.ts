@@ -6,6 +6,7 @@ export { QUEUES, namesOf, exchangeName, declareTopology, routingKeyOn, lanesOf }
 export type { QueueName, QueueNames } from './topology';
 export { redriveDeadLetters, redriveAllDeadLetters, isQueueName, purgeAndDeleteTopology } from './admin';
 export { queueStats } from './queue-stats';
+export { withTimeout } from './with-timeout';
 export { peekDeadLetters } from './peek';
 export type { PeekedMessage, PeekOptions } from './peek';
 export type { QueueStats } from './queue-stats';

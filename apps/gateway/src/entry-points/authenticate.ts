@@ -2,7 +2,11 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Tenant } from '@ecomm-sync/contracts';
 import { hashSecret, type AccountRepository, type Credential, type CredentialRepository } from '@ecomm-sync/data-access';
 import { encodeSettingsOwner, TtlCache } from '@ecomm-sync/domain';
+import { withTimeout } from '@ecomm-sync/messaging';
 import { AppError, bearerToken, type Logger } from '@ecomm-sync/runtime';
+
+/** Longest a first use waits for its mark to be written; the request then goes on without it. */
+const FIRST_USE_MARK_MS = 250;
 
 /** Who is calling, from a verified credential (SPEC.md "Authentication"). */
 export type Principal =
@@ -21,7 +25,7 @@ const PLACEHOLDER_TOKENS = new Set(['undefined', 'null', '']);
  */
 export class CredentialResolver {
   constructor(
-    private readonly credentials: CredentialRepository,
+    private readonly credentials: Pick<CredentialRepository, 'resolve' | 'markAccessTokenUsed'>,
     private readonly cache: TtlCache<Credential | null> = new TtlCache(0),
     private readonly clock: () => number = Date.now,
     private readonly logger?: Logger,
@@ -70,14 +74,13 @@ export class CredentialResolver {
    * An access token's first use is recorded (one write in the token's life, on a look-up the cache
    * did not answer): a pair whose access token was used reached its client, so the spent refresh
    * token that bought it is no lost answer's retry (decision 12, addendum of 2026-12-05). A failed
-   * write only leaves the grace as wide as it was without the mark; the request goes on.
+   * or slow write only leaves the grace as wide as it was without the mark; the request goes on.
    */
   private async markFirstUse(secret: string, credential: Credential): Promise<void> {
-    await this.credentials
-      .markAccessTokenUsed(secret, this.clock())
-      .catch((error: unknown) =>
+    await withTimeout(this.credentials.markAccessTokenUsed(secret, this.clock()), FIRST_USE_MARK_MS, "recording an access token's first use").catch(
+      (error: unknown) =>
         this.logger?.warn("an access token's first use could not be recorded", { credentialId: credential.credentialId, error: String(error) }),
-      );
+    );
   }
 
   private principal(credential: Credential): Principal {

@@ -198,6 +198,25 @@ describe('ManageAccountsUseCase', () => {
       expect(accessChanged).toBe(0);
     });
 
+    it("when the lost pair's access token is first used while its retry runs, then the retry is refused and that pair stays", async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { refreshToken } = await useCase.install(portalId, appId);
+      const received = await useCase.refresh(clientId, clientSecret, refreshToken);
+      const passOn = credentials.passOnRefreshToken.bind(credentials);
+      jest.spyOn(credentials, 'passOnRefreshToken').mockImplementationOnce(async (...args) => {
+        const moved = await passOn(...args);
+        await credentials.markAccessTokenUsed(received.accessToken, now); // the client's first call, just now
+        return moved;
+      });
+
+      await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({ status: 400, fields: { error: 'invalid_grant' } });
+
+      expect(await credentials.resolve(received.accessToken)).toMatchObject({ kind: 'access-token', usedAt: NOW });
+      expect(await credentials.resolve(received.refreshToken)).toMatchObject({ kind: 'refresh-token' });
+      expect(await credentials.list({ portalId, appId, kinds: ['access-token'] })).toHaveLength(2); // the install's and the received; the retry's went
+      expect(accessChanged).toBe(0);
+    });
+
     it('when a spent refresh token is presented after the grace, then it is refused and deleted, and the pair it bought is untouched', async () => {
       const { appId, clientId, clientSecret } = await anApplication();
       const { refreshToken } = await useCase.install(portalId, appId);

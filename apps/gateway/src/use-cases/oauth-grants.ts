@@ -84,7 +84,7 @@ const spentOrUnknown = () => oauthError(400, 'invalid_grant', 'The refresh token
  * where spending it first would have left the client with no token at all. Two refreshes with
  * the same token at once both store a pair; the one that does not get to spend the token takes
  * its pair back and is refused. A spent token is kept, marked with the pair it bought, for
- * `refreshReuseSeconds`: presented again in that time, while that pair's refresh token is unused
+ * `refreshReuseSeconds`: presented again in that time, while neither token of that pair was used
  * (the answer was lost), it buys a new pair and the lost one is revoked (`reissueLostPair`).
  */
 export async function refreshGrant(
@@ -131,10 +131,11 @@ export async function refreshGrant(
 
 /**
  * A spent refresh token presented again (decision 12, addendum of 2026-12-05). Within the grace and
- * while the pair its use bought has an unused refresh token, the answer is taken to have been lost:
+ * while neither token of the pair its use bought was used, the answer is taken to have been lost:
  * a new pair is stored, the token is moved on to it (of two retries at once, one moves it), and the
- * lost pair is revoked. Its refresh token goes only while still unused, so a pair that did reach its
- * client and was used since is never replaced: the new pair is then taken back and refused.
+ * lost pair is revoked. Each of its tokens goes only while still unused (compare-and-set against
+ * its use), so a pair that did reach its client and was used since is never replaced: the new pair
+ * is then taken back and refused.
  */
 async function reissueLostPair(context: GrantContext, refreshToken: string, presented: Credential, spend: RefreshTokenSpend): Promise<TokenPair> {
   const { repositories, logger, clock } = context;
@@ -160,10 +161,11 @@ async function reissueLostPair(context: GrantContext, refreshToken: string, pres
       await revokeQuietly(context, credentialIds);
       throw error;
     });
-  // The lost pair's refresh token goes only if nobody used it meanwhile; otherwise its client has it, and this is a replay.
+  // The lost pair goes only if nobody used it meanwhile; otherwise its client has it, and this is a replay.
+  // Its access token first: a client that used it may still refresh with the refresh token.
   const lostRevoked =
     moved &&
-    (await revokeLostRefreshToken(context, spend.refreshTokenId).catch(async (error: unknown) => {
+    (await revokeLostPair(context, spend).catch(async (error: unknown) => {
       // Not known to be gone: the new pair is not handed out beside it. The token now names that
       // revoked pair, so the client's retry is refused (decision 12, addendum of 2026-12-05).
       await revokeQuietly(context, credentialIds);
@@ -175,16 +177,28 @@ async function reissueLostPair(context: GrantContext, refreshToken: string, pres
     logger.warn('a spent refresh token was presented again and refused', { ...where, reason });
     throw spentOrUnknown();
   }
-  await revokeQuietly(context, [spend.accessTokenId]);
   await context.onAccessChanged();
   logger.info('a refresh whose answer was lost was answered again', where);
   return pair;
 }
 
-/** Deletes the lost pair's refresh token while unused; a delete whose answer was lost counts when the token is gone. */
-async function revokeLostRefreshToken({ repositories }: Pick<GrantContext, 'repositories'>, credentialId: string): Promise<boolean> {
+/** Deletes the lost pair while neither token of it is used: its access token, then its refresh token. */
+async function revokeLostPair(context: Pick<GrantContext, 'repositories'>, spend: RefreshTokenSpend): Promise<boolean> {
+  const { credentials } = context.repositories;
+  return (
+    (await revokeUnused(context, spend.accessTokenId, (id) => credentials.revokeUnusedAccessToken(id))) &&
+    (await revokeUnused(context, spend.refreshTokenId, (id) => credentials.revokeUnusedRefreshToken(id)))
+  );
+}
+
+/** A conditional delete; one whose answer was lost counts when the credential is gone. */
+async function revokeUnused(
+  { repositories }: Pick<GrantContext, 'repositories'>,
+  credentialId: string,
+  revoke: (credentialId: string) => Promise<boolean>,
+): Promise<boolean> {
   try {
-    return await repositories.credentials.revokeUnusedRefreshToken(credentialId);
+    return await revoke(credentialId);
   } catch (error) {
     const left = await repositories.credentials.find(credentialId).catch(() => {
       throw error;

@@ -186,6 +186,11 @@ export class CredentialRepository {
     return result.modifiedCount === 1;
   }
 
+  /** Deletes an access token only while its first use is not recorded; false when it was used (or is gone). */
+  async revokeUnusedAccessToken(credentialId: string): Promise<boolean> {
+    return (await this.credentials.collection.deleteOne({ credentialId, kind: 'access-token', usedAt: { $exists: false } })).deletedCount === 1;
+  }
+
   /** Deletes a refresh token only while it is unused; false when it was used (or is gone). */
   async revokeUnusedRefreshToken(credentialId: string): Promise<boolean> {
     return (await this.credentials.collection.deleteOne({ credentialId, kind: 'refresh-token' })).deletedCount === 1;

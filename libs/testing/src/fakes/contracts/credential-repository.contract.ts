@@ -109,6 +109,18 @@ export function describeCredentialRepositoryContract(name: string, make: () => C
       expect(await credentials.resolve(refresh.secret)).toEqual(refresh.credential);
     });
 
+    it('when an access token is revoked as unused, then only while its first use is not recorded', async () => {
+      const unused = (await credentials.issue('access-token', { portalId, appId: 'a' }, 100)).credential;
+      const used = await credentials.issue('access-token', { portalId, appId: 'a' }, 100);
+      const refresh = (await credentials.issue('refresh-token', { portalId, appId: 'a' }, 100)).credential;
+      await credentials.markAccessTokenUsed(used.secret, 200);
+      expect(await credentials.revokeUnusedAccessToken(used.credential.credentialId)).toBe(false);
+      expect(await credentials.revokeUnusedAccessToken(refresh.credentialId)).toBe(false);
+      expect(await credentials.revokeUnusedAccessToken(unused.credentialId)).toBe(true);
+      expect(await credentials.revokeUnusedAccessToken(unused.credentialId)).toBe(false);
+      expect(await credentials.list({ portalId })).toEqual([{ ...used.credential, usedAt: 200 }, refresh]);
+    });
+
     it('when an unused refresh token is revoked as unused, then it goes; a used one stays, and an access token is no refresh token', async () => {
       const appId = 'a';
       const unused = (await credentials.issue('refresh-token', { portalId, appId }, 100)).credential;

@@ -111,6 +111,12 @@ export class FakeCredentialRepository implements PublicOf<CredentialRepository> 
     return true;
   }
 
+  async revokeUnusedAccessToken(credentialId: string): Promise<boolean> {
+    const found = [...this.byHash.values()].find((credential) => credential.credentialId === credentialId);
+    if (found?.kind !== 'access-token' || found.usedAt !== undefined) return false;
+    return (await this.revoke(credentialId)) !== null;
+  }
+
   async revokeUnusedRefreshToken(credentialId: string): Promise<boolean> {
     const found = [...this.byHash.values()].find((credential) => credential.credentialId === credentialId);
     if (found?.kind !== 'refresh-token' || found.spent) return false;
