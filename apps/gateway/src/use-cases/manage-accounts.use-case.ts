@@ -216,14 +216,8 @@ export class ManageAccountsUseCase {
   }
 
   private grants(): GrantContext {
-    return {
-      repositories: this.repositories,
-      clock: this.clock,
-      accessTokenTtlSeconds: this.options.accessTokenTtlSeconds,
-      refreshReuseSeconds: this.options.refreshReuseSeconds ?? REFRESH_REUSE_SECONDS,
-      onAccessChanged: this.options.onAccessChanged,
-      logger: this.logger,
-    };
+    const { accessTokenTtlSeconds, refreshReuseSeconds = REFRESH_REUSE_SECONDS, onAccessChanged } = this.options;
+    return { repositories: this.repositories, clock: this.clock, accessTokenTtlSeconds, refreshReuseSeconds, onAccessChanged, logger: this.logger };
   }
 
   private async rotate(kind: Extract<CredentialKind, 'portal-key' | 'developer-key'>, owner: { portalId: number } | { developerId: number }) {
