@@ -1,7 +1,7 @@
 import { driverCollection, duplicateKeyIndexes, onlyDuplicateKeyErrors } from '@ecomm-sync/data-access';
 import { ownValue } from '@ecomm-sync/domain';
 import { CrmError } from '../domain/crm-error';
-import { HISTORY_LIMIT, historyEntry, initialHistory } from '../domain/property-history';
+import { initialHistory } from '../domain/property-history';
 import type { CrmType } from '../domain/object-types';
 import type { CrmModels } from './crm-models';
 import { ObjectIdAllocator } from './object-ids';
@@ -10,50 +10,9 @@ import type { PropertyStore } from './property-store';
 import type { ClaimedWrite } from './unique-claims';
 import { uniqueProperties } from './unique-values';
 import { upsertOwners } from './upsert-owners';
+import { historyPush, normalise, setProperties, upsertById } from './object-write-docs';
 
 export type { Properties, SearchGroup, StoredObject } from './object-reads';
-
-function normalise(properties: Record<string, unknown>): Properties {
-  return Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, value === null ? null : String(value)]));
-}
-
-/**
- * The `$push` that records written values in the same update that writes them (no round trip of its
- * own), each property's list capped at its newest HISTORY_LIMIT.
- */
-function historyPush(properties: Properties, at: Date): Record<string, unknown> {
-  const push: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(properties)) push[`history.${name}`] = { $each: [historyEntry(value, at)], $slice: -HISTORY_LIMIT };
-  return push;
-}
-
-/** The `$set` of properties by their paths, beside the update's own fields (`fields`). */
-function setProperties(properties: Properties, fields: Record<string, unknown> = {}): Record<string, unknown> {
-  const set: Record<string, unknown> = { ...fields };
-  for (const [name, value] of Object.entries(properties)) set[`properties.${name}`] = value;
-  return set;
-}
-
-/**
- * An upsert's write of an object it found by its unique value: by _id (claimed by this portal and
- * type through that value: it is theirs), created with what it writes if its claim's writer has not
- * written the object yet.
- * Not read before it is written (the hot path), an upserted object records every value the upsert
- * writes, changed or not; a batch update records only what it changes.
- */
-function upsertById(portalId: number, objectType: CrmType, id: number, properties: Properties, now: Date) {
-  return {
-    updateOne: {
-      filter: { _id: id },
-      update: {
-        $set: setProperties(properties, { updatedAt: now, archived: false }),
-        $push: historyPush(properties, now),
-        $setOnInsert: { portalId, objectType, id, createdAt: now },
-      },
-      upsert: true,
-    },
-  };
-}
 
 /** Objects of every type: batch writes, over the reads and search of ObjectReads. */
 export class ObjectStore extends ObjectReads {
