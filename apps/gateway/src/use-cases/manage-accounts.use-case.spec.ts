@@ -51,6 +51,14 @@ describe('ManageAccountsUseCase', () => {
     return useCase.createApplication(developerId, 'Connector');
   };
 
+  /** An application installed in the portal that refreshed once: the spent refresh token, and the pair it bought. */
+  const aRefreshedInstall = async () => {
+    const application = await anApplication();
+    const { refreshToken } = await useCase.install(portalId, application.appId);
+    const received = await useCase.refresh(application.clientId, application.clientSecret, refreshToken);
+    return { ...application, refreshToken, received };
+  };
+
   describe('portals', () => {
     it('when a portal is disabled and enabled, then every replica is told each time and what it was sent meanwhile is applied after enabling', async () => {
       await useCase.setPortalActive(portalId, false);
@@ -169,9 +177,7 @@ describe('ManageAccountsUseCase', () => {
     });
 
     it('when the answer to a refresh was lost, then the token presented again within the grace buys a new pair, the lost pair is revoked and every replica is told', async () => {
-      const { appId, clientId, clientSecret } = await anApplication();
-      const { refreshToken } = await useCase.install(portalId, appId);
-      const lost = await useCase.refresh(clientId, clientSecret, refreshToken);
+      const { appId, clientId, clientSecret, refreshToken, received: lost } = await aRefreshedInstall();
       now += 60_000;
 
       const retried = await useCase.refresh(clientId, clientSecret, refreshToken);
@@ -186,9 +192,7 @@ describe('ManageAccountsUseCase', () => {
     });
 
     it('when the pair a refresh bought was used to call the API, then the spent token presented again is refused and that pair stays', async () => {
-      const { appId, clientId, clientSecret } = await anApplication();
-      const { refreshToken } = await useCase.install(portalId, appId);
-      const received = await useCase.refresh(clientId, clientSecret, refreshToken);
+      const { clientId, clientSecret, refreshToken, received } = await aRefreshedInstall();
       await credentials.markAccessTokenUsed(received.accessToken, now); // as the gateway's look-up records it
 
       await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({ status: 400, fields: { error: 'invalid_grant' } });
@@ -199,9 +203,7 @@ describe('ManageAccountsUseCase', () => {
     });
 
     it("when the lost pair's access token is first used while its retry runs, then the retry is refused and that pair stays", async () => {
-      const { appId, clientId, clientSecret } = await anApplication();
-      const { refreshToken } = await useCase.install(portalId, appId);
-      const received = await useCase.refresh(clientId, clientSecret, refreshToken);
+      const { appId, clientId, clientSecret, refreshToken, received } = await aRefreshedInstall();
       const passOn = credentials.passOnRefreshToken.bind(credentials);
       jest.spyOn(credentials, 'passOnRefreshToken').mockImplementationOnce(async (...args) => {
         const moved = await passOn(...args);
@@ -218,9 +220,7 @@ describe('ManageAccountsUseCase', () => {
     });
 
     it('when a spent refresh token is presented after the grace, then it is refused and deleted, and the pair it bought is untouched', async () => {
-      const { appId, clientId, clientSecret } = await anApplication();
-      const { refreshToken } = await useCase.install(portalId, appId);
-      const received = await useCase.refresh(clientId, clientSecret, refreshToken);
+      const { clientId, clientSecret, refreshToken, received } = await aRefreshedInstall();
       now += 60_001;
 
       await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({ status: 400, fields: { error: 'invalid_grant' } });
@@ -276,9 +276,7 @@ describe('ManageAccountsUseCase', () => {
     });
 
     it('when moving a spent token on to the new pair fails, then that pair is taken back and a retry still replaces the lost one', async () => {
-      const { appId, clientId, clientSecret } = await anApplication();
-      const { refreshToken } = await useCase.install(portalId, appId);
-      const lost = await useCase.refresh(clientId, clientSecret, refreshToken);
+      const { appId, clientId, clientSecret, refreshToken, received: lost } = await aRefreshedInstall();
       jest.spyOn(credentials, 'passOnRefreshToken').mockRejectedValueOnce(new Error('database unreachable'));
 
       await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toThrow('database unreachable');
@@ -290,9 +288,7 @@ describe('ManageAccountsUseCase', () => {
     });
 
     it("when the lost pair's refresh token cannot be deleted, then no new pair is handed out beside it, and the spent token is refused from then on", async () => {
-      const { appId, clientId, clientSecret } = await anApplication();
-      const { refreshToken } = await useCase.install(portalId, appId);
-      const lost = await useCase.refresh(clientId, clientSecret, refreshToken);
+      const { appId, clientId, clientSecret, refreshToken, received: lost } = await aRefreshedInstall();
       jest.spyOn(credentials, 'revokeUnusedRefreshToken').mockRejectedValueOnce(new Error('database unreachable'));
 
       await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toThrow('database unreachable');
