@@ -112,13 +112,13 @@ export class FakeCredentialRepository implements PublicOf<CredentialRepository> 
   }
 
   async revokeUnusedAccessToken(credentialId: string): Promise<boolean> {
-    const found = [...this.byHash.values()].find((credential) => credential.credentialId === credentialId);
+    const found = await this.find(credentialId);
     if (found?.kind !== 'access-token' || found.usedAt !== undefined) return false;
     return (await this.revoke(credentialId)) !== null;
   }
 
   async revokeUnusedRefreshToken(credentialId: string): Promise<boolean> {
-    const found = [...this.byHash.values()].find((credential) => credential.credentialId === credentialId);
+    const found = await this.find(credentialId);
     if (found?.kind !== 'refresh-token' || found.spent) return false;
     return (await this.revoke(credentialId)) !== null;
   }
