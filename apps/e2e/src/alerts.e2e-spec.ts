@@ -98,8 +98,10 @@ describe('alerts and notices', () => {
     });
     expect(mailsAbout('Firing: Invalid e-mails')[0]).toContain('To: ops@shop.example');
     // Delivery is at least once: the notice's id keys both, for the receiver to drop a repeat.
-    expect(firing.headers['idempotency-key']).toBe(firing.body.noticeId);
-    expect(mailsAbout('Firing: Invalid e-mails')[0]).toMatch(/^Message-ID:\s+<notice-[\w-]+@localhost>/m);
+    expect(firing.headers['idempotency-key']).toBe(`"${firing.body.noticeId}"`);
+    // The e-mail is the same firing's notice to another destination (ids are rule:seq:destination).
+    const [ruleId, seq] = firing.body.noticeId.split(':');
+    expect(mailsAbout('Firing: Invalid e-mails')[0]).toMatch(new RegExp(`^Message-ID:\\s+<notice-${ruleId}_${seq}_[\\w-]+@localhost>`, 'm'));
 
     // Still firing over several evaluations (both replicas ticking): no storm.
     const evaluatedAt = async () =>

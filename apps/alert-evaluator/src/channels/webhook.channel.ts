@@ -11,9 +11,11 @@ export interface HttpChannelOptions {
 /**
  * Delivery is at least once (decision 0053): a sender that delivered and died before recording it
  * sends the notice again. Every attempt at one notice carries its id as the key, for the receiver
- * to drop a repeat (the body's `noticeId` says the same).
+ * to drop a repeat (the body's `noticeId` says the same). The IETF's Idempotency-Key header field
+ * (draft-ietf-httpapi-idempotency-key-header) is a structured-field string (RFC 8941): the id in
+ * double quotes, a quote or backslash in it escaped.
  */
-const idempotencyKey = (notice: AlertNotice) => ({ 'idempotency-key': notice.id });
+export const idempotencyKey = (notice: Pick<AlertNotice, 'id'>) => ({ 'idempotency-key': `"${notice.id.replace(/["\\]/g, '\\$&')}"` });
 
 const attemptOf = (attempt: Awaited<ReturnType<typeof postJson>>): NoticeAttempt =>
   attempt.ok ? { ok: true } : { ok: false, final: attempt.final, error: attempt.error };
