@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from '@hubspot/api-client';
 import axios from 'axios';
 import { aV1Contact, aV2Message, aV2Submission, type TestPortal, TestStack } from '@ecomm-sync/testing';
 import { gatewayClient, requireCrmId } from './gateway-client';
@@ -81,7 +82,7 @@ describe('accounts and credentials over the running stack', () => {
     const direct = gatewayClient(stack, portal);
     expect((await direct.http.get('/v2/sync/status/default/CONTACT/app-c1')).status).toBe(404);
 
-    // A refreshed token goes on working; the install's old refresh token is spent.
+    // A refreshed token goes on working; the install's refresh token lasts, as the vendor's: the answer carries it again.
     const refreshed = await axios.post(
       `${stack.gatewayUrl}/oauth/v1/token`,
       new URLSearchParams({
@@ -91,9 +92,15 @@ describe('accounts and credentials over the running stack', () => {
         refresh_token: install.refreshToken,
       }),
     );
+    expect(refreshed.data.refresh_token).toBe(install.refreshToken);
     const next = gatewayClient(stack, { accessToken: refreshed.data.access_token });
     await next.putV1('CONTACT', [aV1Contact({ integratorObjectId: 'app-c3', propertyNameToValues: { mail: 'alan@example.com' } })]);
     expect((await next.processed('CONTACT', 'app-c3')).crmId).not.toBeNull();
+    // The vendor's SDK, unmodified, refreshes again with the refresh token the install gave, as the vendor's documentation tells an application to.
+    const sdkTokens = new Client({ basePath: stack.gatewayUrl, numberOfApiCallRetries: 0 }).oauth.tokensApi;
+    const viaSdk = await sdkTokens.create('refresh_token', undefined, undefined, application.clientId, application.clientSecret, install.refreshToken);
+    expect(viaSdk).toMatchObject({ tokenType: 'bearer', expiresIn: 1800, refreshToken: install.refreshToken });
+    expect((await gatewayClient(stack, { accessToken: viaSdk.accessToken }).http.get('/v2/sync/errors')).status).toBe(200);
   });
 
   it('when the CLI makes a developer and an application, lists and revokes a key, then the API agrees', async () => {

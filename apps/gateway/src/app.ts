@@ -77,7 +77,9 @@ export interface GatewayDeps {
   /** Failed authentications per client address and per credential before 429 (default: no limit). */
   authThrottle?: FailedAuthThrottleOptions;
   accessTokenTtlSeconds?: number;
-  /** How long a spent refresh token may be presented again when the answer to its use was lost (default REFRESH_REUSE_SECONDS; 0: never). */
+  /** Refresh tokens rotate (OAUTH_ROTATE_REFRESH_TOKENS; default: they last, as the vendor's). */
+  rotateRefreshTokens?: boolean;
+  /** With rotation, how long a spent refresh token may be presented again when the answer to its use was lost (default REFRESH_REUSE_SECONDS; 0: never). */
   refreshReuseSeconds?: number;
   /** Key that seals application client secrets and CRM secrets (SECRETS_KEY). */
   secretsKey: string;
@@ -143,6 +145,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     {
       crm: { baseUrl: deps.crmBaseUrl, adminToken: deps.adminToken },
       accessTokenTtlSeconds: deps.accessTokenTtlSeconds ?? 1800,
+      rotateRefreshTokens: deps.rotateRefreshTokens,
       refreshReuseSeconds: deps.refreshReuseSeconds,
       secretBox,
       connections,

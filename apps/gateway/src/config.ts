@@ -55,8 +55,13 @@ export const gatewayConfigSchema = {
   },
   AUTH_FAILURE_WINDOW_MS: { doc: 'the window of AUTH_FAILURE_LIMIT', format: 'int', default: 60_000 },
   OAUTH_ACCESS_TOKEN_TTL_S: { doc: 'seconds an OAuth access token lives (refresh with POST /oauth/v1/token)', format: 'int', default: 1800 },
+  OAUTH_ROTATE_REFRESH_TOKENS: {
+    doc: "each OAuth refresh answers a new refresh token and the one presented is used up (rotation); false: a refresh token lasts until its install or the token is revoked, and a refresh answers it again, as the vendor's OAuth does (applications that keep their install's refresh token go on working)",
+    format: 'boolean',
+    default: false,
+  },
   OAUTH_REFRESH_REUSE_S: {
-    doc: 'seconds a used OAuth refresh token may be presented again when the answer to its use was lost: it then buys a new pair, and the lost pair is revoked, as long as that pair was not used (0: a used refresh token is always refused)',
+    doc: 'with OAUTH_ROTATE_REFRESH_TOKENS: seconds a used OAuth refresh token may be presented again when the answer to its use was lost: it then buys a new pair, and the lost pair is revoked, as long as that pair was not used (0: a used refresh token is always refused)',
     format: 'int',
     default: REFRESH_REUSE_SECONDS,
   },

@@ -414,35 +414,40 @@ describe('credentials and tenant isolation', () => {
 
     const install = (): Promise<InstallTokens> => tenantCredentials.install(PORTAL_A, c.appX.appId);
 
-    it('refreshes with the client credentials: a new pair, and once that pair refreshed, the first refresh token is refused', async () => {
+    const refresh = (refreshToken: string, on = app) =>
+      token({ grant_type: 'refresh_token', client_id: c.appX.clientId, client_secret: c.appX.clientSecret, refresh_token: refreshToken }, on);
+
+    it('refreshes with the client credentials: a new access token, and the same refresh token, which refreshes again (as the vendor)', async () => {
       const first = await install();
-      const refreshed = await token({
-        grant_type: 'refresh_token',
-        client_id: c.appX.clientId,
-        client_secret: c.appX.clientSecret,
+      const refreshed = await refresh(first.refreshToken).expect(200);
+      expect(refreshed.body).toEqual({
+        access_token: expect.stringMatching(/^oat-/),
         refresh_token: first.refreshToken,
-      }).expect(200);
+        expires_in: 1800,
+        token_type: 'bearer',
+      });
+      expect(refreshed.headers['cache-control']).toBe('no-store');
+      const again = await refresh(first.refreshToken).expect(200);
+      expect(again.body.access_token).not.toBe(refreshed.body.access_token);
+      for (const accessToken of [first.accessToken, refreshed.body.access_token, again.body.access_token])
+        await request(app).get(`${v2}/sync/errors`).set('authorization', `Bearer ${accessToken}`).expect(200);
+    });
+
+    it('with rotation on, refreshes with the client credentials: a new pair, and once that pair refreshed, the first refresh token is refused', async () => {
+      const rotating = await fixture.gateway({ rotateRefreshTokens: true });
+      const first = await install();
+      const refreshed = await refresh(first.refreshToken, rotating).expect(200);
       expect(refreshed.body).toEqual({
         access_token: expect.stringMatching(/^oat-/),
         refresh_token: expect.stringMatching(/^ort-/),
         expires_in: 1800,
         token_type: 'bearer',
       });
-      expect(refreshed.headers['cache-control']).toBe('no-store');
-      await request(app).get(`${v2}/sync/errors`).set('authorization', `Bearer ${refreshed.body.access_token}`).expect(200);
+      expect(refreshed.body.refresh_token).not.toBe(first.refreshToken);
+      await request(rotating).get(`${v2}/sync/errors`).set('authorization', `Bearer ${refreshed.body.access_token}`).expect(200);
       // The new pair reached its client (it refreshed with it): the spent token is no lost answer's retry (oauth-refresh-reuse.int-spec.ts).
-      await token({
-        grant_type: 'refresh_token',
-        client_id: c.appX.clientId,
-        client_secret: c.appX.clientSecret,
-        refresh_token: refreshed.body.refresh_token,
-      }).expect(200);
-      const again = await token({
-        grant_type: 'refresh_token',
-        client_id: c.appX.clientId,
-        client_secret: c.appX.clientSecret,
-        refresh_token: first.refreshToken,
-      }).expect(400);
+      await refresh(refreshed.body.refresh_token, rotating).expect(200);
+      const again = await refresh(first.refreshToken, rotating).expect(400);
       expect(again.body).toMatchObject({ status: 'error', error: 'invalid_grant' });
     });
 

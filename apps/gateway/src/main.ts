@@ -48,6 +48,7 @@ runService({
       },
       authThrottle: { limit: config.AUTH_FAILURE_LIMIT, windowMs: config.AUTH_FAILURE_WINDOW_MS },
       accessTokenTtlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_S,
+      rotateRefreshTokens: config.OAUTH_ROTATE_REFRESH_TOKENS,
       refreshReuseSeconds: config.OAUTH_REFRESH_REUSE_S,
       publicUrl: config.GATEWAY_PUBLIC_URL,
       trustedProxies: config.GATEWAY_TRUSTED_PROXIES,

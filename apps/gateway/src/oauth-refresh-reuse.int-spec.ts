@@ -7,9 +7,10 @@ const FIRST_PORTAL = 8151;
 const v2 = '/extensions/ecomm/v2';
 
 /**
- * A refresh whose answer was lost (decision 12, addendum of 2026-12-05): the spent refresh token,
- * presented again within OAUTH_REFRESH_REUSE_S while the pair it bought is unused, buys a new pair
- * and the lost pair is revoked; otherwise it is refused.
+ * With rotation on (OAUTH_ROTATE_REFRESH_TOKENS), a refresh whose answer was lost (decision 12,
+ * addendum of 2026-12-05): the spent refresh token, presented again within OAUTH_REFRESH_REUSE_S
+ * while the pair it bought is unused, buys a new pair and the lost pair is revoked; otherwise it is
+ * refused.
  */
 describe('OAuth refresh tokens presented again', () => {
   let fixture: GatewayFixture;
@@ -26,7 +27,7 @@ describe('OAuth refresh tokens presented again', () => {
   const reads = (accessToken: string, on = app) => request(on).get(`${v2}/sync/errors`).set('authorization', `Bearer ${accessToken}`);
 
   beforeAll(async () => {
-    fixture = await startGatewayFixture('test-refresh-reuse');
+    fixture = await startGatewayFixture('test-refresh-reuse', () => ({ rotateRefreshTokens: true }));
     app = fixture.app;
     credentials = gatewayCredentials(app, fixture.database.repositories);
     const developer = await credentials.developer('Reuse');

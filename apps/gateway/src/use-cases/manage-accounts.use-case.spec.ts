@@ -1,7 +1,7 @@
 import { CrmConnections } from '@ecomm-sync/crm-client';
 import { SecretBox, sealedFor } from '@ecomm-sync/data-access';
 import { aPortal, asRepositories, FakeAccountRepository, FakeCredentialRepository, FakePortalRepository, recordingLogger } from '@ecomm-sync/testing';
-import { ManageAccountsUseCase } from './manage-accounts.use-case';
+import { ManageAccountsUseCase, type AccountsOptions } from './manage-accounts.use-case';
 
 const NOW = 1_750_000_000_000;
 const TTL_SECONDS = 1_800;
@@ -14,6 +14,7 @@ describe('ManageAccountsUseCase', () => {
   let credentials: FakeCredentialRepository;
   let accessChanged: number;
   let enabled: number[];
+  let options: AccountsOptions;
   let useCase: ManageAccountsUseCase;
   let portalId: number;
   let now: number;
@@ -26,23 +27,22 @@ describe('ManageAccountsUseCase', () => {
     accessChanged = 0;
     enabled = [];
     const connections = new CrmConnections({ portals, secretBox: box, builtinBaseUrl: 'http://crm.invalid', clock: () => NOW });
-    useCase = new ManageAccountsUseCase(
-      asRepositories({ portals, accounts, credentials }),
-      {
-        crm: { baseUrl: 'http://crm.invalid', adminToken: 'admin' },
-        accessTokenTtlSeconds: TTL_SECONDS,
-        secretBox: box,
-        connections,
-        onAccessChanged: async () => {
-          accessChanged++;
-        },
-        onPortalEnabled: async (id) => {
-          enabled.push(id);
-        },
-        clock: () => now,
+    options = {
+      crm: { baseUrl: 'http://crm.invalid', adminToken: 'admin' },
+      accessTokenTtlSeconds: TTL_SECONDS,
+      // Rotation is on for 'installs and OAuth, refresh tokens rotating'; refresh tokens that last, the default, have a describe of their own.
+      rotateRefreshTokens: true,
+      secretBox: box,
+      connections,
+      onAccessChanged: async () => {
+        accessChanged++;
       },
-      recordingLogger().logger,
-    );
+      onPortalEnabled: async (id) => {
+        enabled.push(id);
+      },
+      clock: () => now,
+    };
+    useCase = new ManageAccountsUseCase(asRepositories({ portals, accounts, credentials }), options, recordingLogger().logger);
     portalId = portals.put(aPortal({ builtinCrmToken: { sealed: box.seal('crm-token', 'unused') } })).portalId;
   });
 
@@ -152,7 +152,72 @@ describe('ManageAccountsUseCase', () => {
     });
   });
 
-  describe('installs and OAuth', () => {
+  describe('refresh tokens that last (the default, as the vendor)', () => {
+    const lasting = () =>
+      new ManageAccountsUseCase(asRepositories({ portals, accounts, credentials }), { ...options, rotateRefreshTokens: undefined }, recordingLogger().logger);
+
+    it('when an install refreshes, then the answer has a new access token and the same refresh token, which refreshes again', async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const first = await lasting().install(portalId, appId);
+
+      now += 60_000;
+      const next = await lasting().refresh(clientId, clientSecret, first.refreshToken);
+      const third = await lasting().refresh(clientId, clientSecret, first.refreshToken);
+
+      expect(next).toEqual({ accessToken: expect.stringMatching(/^oat-/), refreshToken: first.refreshToken, expiresIn: TTL_SECONDS });
+      expect(third.refreshToken).toBe(first.refreshToken);
+      expect(new Set([first.accessToken, next.accessToken, third.accessToken]).size).toBe(3);
+      expect(await credentials.resolve(third.accessToken)).toMatchObject({ kind: 'access-token', portalId, appId, expiresAt: now + TTL_SECONDS * 1000 });
+      // Earlier access tokens live out their time; the refresh token is neither spent nor doubled.
+      expect(await credentials.resolve(first.accessToken)).toMatchObject({ kind: 'access-token' });
+      expect(await credentials.resolve(first.refreshToken)).not.toHaveProperty('spent');
+      expect(await credentials.list({ portalId, appId, kinds: ['refresh-token'] })).toHaveLength(1);
+      expect(accessChanged).toBe(0);
+    });
+
+    it.each([
+      [
+        'a wrong client secret',
+        (app: { clientSecret: string }) => ({ clientSecret: `${app.clientSecret}-wrong` }),
+        { status: 401, fields: { error: 'invalid_client' } },
+      ],
+      [
+        'an access token as refresh token',
+        (_app: unknown, tokens: { accessToken: string }) => ({ refreshToken: tokens.accessToken }),
+        { status: 400, fields: { error: 'invalid_grant' } },
+      ],
+    ])('when the refresh presents %s, then it is refused as with rotation', async (_name, change, refusal) => {
+      const application = await anApplication();
+      const tokens = await lasting().install(portalId, application.appId);
+      const form = {
+        clientId: application.clientId,
+        clientSecret: application.clientSecret,
+        refreshToken: tokens.refreshToken,
+        ...change(application, tokens),
+      };
+
+      await expect(lasting().refresh(form.clientId, form.clientSecret, form.refreshToken)).rejects.toMatchObject(refusal);
+    });
+
+    it('when the install is removed, then its refresh token no longer refreshes', async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { refreshToken } = await lasting().install(portalId, appId);
+
+      await lasting().uninstall(portalId, appId);
+
+      await expect(lasting().refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({ status: 400, fields: { error: 'invalid_grant' } });
+    });
+
+    it('when rotation was on before, then a token it spent is still refused after the grace', async () => {
+      const { clientId, clientSecret, refreshToken } = await aRefreshedInstall();
+
+      now += 10 * 60_000;
+
+      await expect(lasting().refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({ status: 400, fields: { error: 'invalid_grant' } });
+    });
+  });
+
+  describe('installs and OAuth, refresh tokens rotating', () => {
     it('when an application is installed, then it gets an access token that expires and a refresh token, both for that portal', async () => {
       const { appId } = await anApplication();
 

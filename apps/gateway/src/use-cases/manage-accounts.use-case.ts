@@ -14,13 +14,10 @@ import type { CrmConnectionInput, CrmConnectionView } from '@ecomm-sync/contract
 import { CrmAdminClient, CrmConnectionInputError, type CrmConnections } from '@ecomm-sync/crm-client';
 import { AppError, type Logger } from '@ecomm-sync/runtime';
 import { provisionPortal } from '@ecomm-sync/provisioning';
-import { issueTokens, REFRESH_REUSE_SECONDS, refreshGrant, type GrantContext, type TokenPair } from './oauth-grants';
+import { grantContext, issueTokens, refreshGrant, type GrantContext, type GrantOptions, type TokenPair } from './oauth-grants';
 
-export interface AccountsOptions {
+export interface AccountsOptions extends GrantOptions {
   crm: { baseUrl: string; adminToken: string };
-  accessTokenTtlSeconds: number;
-  /** How long a spent refresh token may be presented again when the answer to its use was lost (default REFRESH_REUSE_SECONDS; 0: never). */
-  refreshReuseSeconds?: number;
   /** Seals client secrets (they sign webhooks, so they are kept, encrypted) and the built-in CRM tokens of new portals. */
   secretBox: SecretBox;
   /** Portals' CRM connections (decision 22). */
@@ -216,8 +213,7 @@ export class ManageAccountsUseCase {
   }
 
   private grants(): GrantContext {
-    const { accessTokenTtlSeconds, refreshReuseSeconds = REFRESH_REUSE_SECONDS, onAccessChanged } = this.options;
-    return { repositories: this.repositories, clock: this.clock, accessTokenTtlSeconds, refreshReuseSeconds, onAccessChanged, logger: this.logger };
+    return grantContext({ repositories: this.repositories, clock: this.clock, logger: this.logger }, this.options);
   }
 
   private async rotate(kind: Extract<CredentialKind, 'portal-key' | 'developer-key'>, owner: { portalId: number } | { developerId: number }) {

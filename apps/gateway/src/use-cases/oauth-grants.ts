@@ -14,11 +14,22 @@ export interface GrantContext {
   repositories: Pick<Repositories, 'accounts' | 'credentials'>;
   clock: () => number;
   accessTokenTtlSeconds: number;
-  /** How long a spent refresh token may be presented again when the answer to its use was lost (0: never). */
+  /** Whether a refresh answers a new refresh token and spends the presented one; otherwise it lasts, as the vendor's do. */
+  rotateRefreshTokens: boolean;
+  /** With rotation: how long a spent refresh token may be presented again when the answer to its use was lost (0: never). */
   refreshReuseSeconds: number;
   /** Access was taken away (a lost pair revoked): every replica drops its cached look-ups. */
   onAccessChanged: () => Promise<void>;
   logger: Logger;
+}
+
+/** The grants' settings: refresh tokens last unless `rotateRefreshTokens`; `refreshReuseSeconds` defaults to REFRESH_REUSE_SECONDS. */
+export type GrantOptions = Pick<GrantContext, 'accessTokenTtlSeconds' | 'onAccessChanged'> &
+  Partial<Pick<GrantContext, 'rotateRefreshTokens' | 'refreshReuseSeconds'>>;
+
+export function grantContext(base: Pick<GrantContext, 'repositories' | 'clock' | 'logger'>, options: GrantOptions): GrantContext {
+  const { accessTokenTtlSeconds, rotateRefreshTokens = false, refreshReuseSeconds = REFRESH_REUSE_SECONDS, onAccessChanged } = options;
+  return { ...base, accessTokenTtlSeconds, rotateRefreshTokens, refreshReuseSeconds, onAccessChanged };
 }
 
 /** An OAuth error: our error body, plus RFC 6749's `error` code for OAuth client libraries. */
@@ -50,6 +61,12 @@ async function issuePair({ repositories, clock, accessTokenTtlSeconds: ttl, logg
   };
 }
 
+/** A new access token for an install, beside its lasting refresh token. */
+async function issueAccessToken({ repositories, clock, accessTokenTtlSeconds: ttl }: GrantContext, install: { portalId: number; appId: string }) {
+  const { secret } = await repositories.credentials.issue('access-token', { ...install, expiresAt: clock() + ttl * 1000 }, clock());
+  return { accessToken: secret, expiresIn: ttl };
+}
+
 /** Revokes credentials given to nobody; a failure is logged, not answered: they were never handed out. */
 async function revokeQuietly({ repositories, logger }: Pick<GrantContext, 'repositories' | 'logger'>, credentialIds: readonly string[]): Promise<void> {
   await Promise.all(
@@ -76,8 +93,14 @@ async function namesPair({ repositories }: Pick<GrantContext, 'repositories'>, r
 const spentOrUnknown = () => oauthError(400, 'invalid_grant', 'The refresh token is unknown, was already used, or was revoked; install the application again');
 
 /**
- * `grant_type=refresh_token`: the refresh token is used once; the answer carries a new access
- * token and a new refresh token. Errors follow RFC 6749 section 5.2 in their `error` code.
+ * `grant_type=refresh_token`: a new access token. Errors follow RFC 6749 section 5.2 in their
+ * `error` code. As the vendor's, a refresh token lasts until the install or the token is revoked:
+ * the answer carries the presented one again (an application that keeps the refresh token of its
+ * install, as the vendor's documentation tells it to, goes on refreshing with it), and earlier
+ * access tokens live out their time.
+ *
+ * With `rotateRefreshTokens` (decision 12, addendum of 2026-12-05, later) the refresh token is used
+ * once; the answer carries a new access token and a new refresh token.
  *
  * The new pair is stored before the presented token is spent: a failure between the two (a
  * database error, a crash) leaves the presented token usable, so the client's retry refreshes,
@@ -107,7 +130,9 @@ export async function refreshGrant(
     await revokeQuietly(context, [presented.credentialId]);
     throw oauthError(400, 'invalid_grant', 'The application is no longer installed in this portal');
   }
+  // A token spent while rotation was on goes on by its rules after rotation is turned off.
   if (presented.spent) return reissueLostPair(context, refreshToken, presented, presented.spent);
+  if (!context.rotateRefreshTokens) return { ...(await issueAccessToken(context, install)), refreshToken };
   const { pair, credentialIds } = await issuePair(context, install.portalId, install.appId);
   const [accessTokenId, refreshTokenId] = credentialIds;
   const now = clock();
