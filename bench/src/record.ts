@@ -5,10 +5,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { commitMeasured, machine, noisyFigures, type MachineAtStart } from './machine';
+import { machine, noisyFigures, type MachineAtStart } from './machine';
 import { command, log, quick, recordWhenNoisy, root, SIZES } from './options';
 
 export interface Run {
+  /** The commit measured (commitMeasured), taken when the run started. */
+  commit: string;
   /** The figures by name, as written to latest.json. */
   figures: Record<string, unknown>;
   /** The machine at each figure's start. */
@@ -35,7 +37,7 @@ export function record(run: Run): void {
     return;
   }
   const date = new Date().toISOString();
-  const commit = commitMeasured();
+  const { commit } = run;
   const file = path.join(root, 'bench', 'results', 'latest.json');
   const previous = run.partial && fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
   const runs = { ...((previous.runs as Record<string, unknown> | undefined) ?? {}) };

@@ -8,7 +8,7 @@ import { benchCrmRequestLog, crmRequestLogRows } from './crm-request-log';
 import { benchEndToEnd, endToEndNotes, endToEndRows } from './end-to-end';
 import { benchFairness, fairnessRow } from './fairness';
 import { benchIngest, ingestRow, measureIngest } from './ingest';
-import { machineAtStart, type MachineAtStart } from './machine';
+import { commitMeasured, machineAtStart, type MachineAtStart } from './machine';
 import { benchObservability, observabilityRow } from './observability';
 import { chunksAtOnce, crmLatencyMs, crmMaxWaitMs, crmRequestLogFigures, log, only, resumePatienceMs, SIZES } from './options';
 import { record } from './record';
@@ -46,6 +46,8 @@ async function main() {
   const names = only === null ? Object.keys(FIGURES) : [ALIASES[only] ?? only];
   if (!figureOf(names[0]))
     throw new Error(`--only takes one of ${[...Object.keys(FIGURES), ...Object.keys(EXTRA_FIGURES), ...Object.keys(ALIASES)].join(', ')}`);
+  // The apps were built just before this started (tools/scripts/bench.mjs): what is measured is the tree now, whatever changes during the run.
+  const commit = commitMeasured();
   const figures: Record<string, unknown> = {};
   const starts: Record<string, MachineAtStart> = {};
   for (const name of names) {
@@ -55,6 +57,7 @@ async function main() {
   }
   if (only !== null && !RECORDED_ALONE.has(names[0])) return;
   record({
+    commit,
     figures,
     starts,
     rows: names.flatMap((name) => figureOf(name)!.rows(figures[name])),
