@@ -165,8 +165,9 @@ export async function benchEndToEnd(env: Record<string, string> = {}) {
       .filter(Number.isFinite)
       .sort((a, b) => a - b);
     const finished = Math.max(...docs.map((doc) => doc.lastProcessedAt as number));
-    // The bench's own pause inside the pass: from the last deal or product applied until the first
-    // line item was sent (the watch polls for them). No object is in the pipeline then.
+    // The pause inside the pass: from the last deal or product processed (the applier's clock as it
+    // writes the status) until the first line item was sent. It holds the status write itself and
+    // the watch's polls seeing it; no object of the pass is in the pipeline meanwhile.
     const lastGated = Math.max(...docs.filter((doc) => doc.objectType === 'DEAL' || doc.objectType === 'PRODUCT').map((doc) => doc.lastProcessedAt as number));
     const firstLineItemSent = Math.min(...[...submittedAt].filter(([key]) => key.startsWith('LINE_ITEM:')).map(([, at]) => at));
     const gateMs = firstLineItemSent - lastGated;
@@ -221,7 +222,7 @@ export async function benchEndToEnd(env: Record<string, string> = {}) {
       /** Against the baseline measured on the server holding the data our pass left: the same server state on both sides. */
       ratioLoaded: round(objectsPerSecond / baselineLoadedObjectsPerSecond, 3),
       wallSeconds: round((finished - started) / 1000),
-      /** Of the wall time, the bench's wait between the deals and products applied and the line items sent. */
+      /** Of the wall time, the pause between the deals and products processed and the line items sent. */
       gateMs,
       warmUpObjectsPerSecond,
       updatesPerSecond,
@@ -261,7 +262,7 @@ export function endToEndNotes(e2e: EndToEndFigure): string[] {
     .join('; ');
   return [
     `Resident memory during the end-to-end run: ${memoryLines}.`,
-    `CPU during the end-to-end run (${e2e.wallSeconds} s of wall time, ${e2e.gateMs} ms of it the bench waiting between deals and line items): ${cpuLine}.`,
+    `CPU during the end-to-end run (${e2e.wallSeconds} s of wall time, ${e2e.gateMs} ms of it between the last deal processed and the first line item sent): ${cpuLine}.`,
     ...databaseWorkNote(e2e.database),
   ];
 }
