@@ -199,6 +199,23 @@ describe('ManageAccountsUseCase', () => {
       await expect(lasting().refresh(form.clientId, form.clientSecret, form.refreshToken)).rejects.toMatchObject(refusal);
     });
 
+    it('when an install refreshes, then its access tokens expired before the grace are deleted, one expired within it kept', async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const first = await lasting().install(portalId, appId);
+      now += 30 * 60_000 - 60_000;
+      const second = await lasting().refresh(clientId, clientSecret, first.refreshToken);
+      now += 60_000 + 30_000; // the first expired 30 s ago: within the grace
+
+      await lasting().refresh(clientId, clientSecret, first.refreshToken);
+      expect(await credentials.resolve(first.accessToken)).toMatchObject({ kind: 'access-token' });
+      now += 60_000;
+      const last = await lasting().refresh(clientId, clientSecret, first.refreshToken);
+
+      expect(await credentials.resolve(first.accessToken)).toBeNull();
+      for (const kept of [second.accessToken, last.accessToken, first.refreshToken]) expect(await credentials.resolve(kept)).not.toBeNull();
+      expect(await credentials.list({ portalId, appId, kinds: ['access-token'] })).toHaveLength(3);
+    });
+
     it('when the install is removed, then its refresh token no longer refreshes', async () => {
       const { appId, clientId, clientSecret } = await anApplication();
       const { refreshToken } = await lasting().install(portalId, appId);

@@ -132,7 +132,11 @@ export async function refreshGrant(
   }
   // A token spent while rotation was on goes on by its rules after rotation is turned off.
   if (presented.spent) return reissueLostPair(context, refreshToken, presented, presented.spent);
-  if (!context.rotateRefreshTokens) return { ...(await issueAccessToken(context, install)), refreshToken };
+  if (!context.rotateRefreshTokens) {
+    const access = await issueAccessToken(context, install);
+    await tidyInstall(context, install);
+    return { ...access, refreshToken };
+  }
   const { pair, credentialIds } = await issuePair(context, install.portalId, install.appId);
   const [accessTokenId, refreshTokenId] = credentialIds;
   const now = clock();
@@ -147,11 +151,21 @@ export async function refreshGrant(
     await revokeQuietly(context, credentialIds);
     throw spentOrUnknown();
   }
-  // Tokens of this install spent before the grace are kept no longer; a failure leaves them for the next refresh.
-  await repositories.credentials
-    .deleteSpentRefreshTokens(install, now - context.refreshReuseSeconds * 1000)
-    .catch((error: unknown) => logger.warn('spent refresh tokens could not be deleted', { error: String(error) }));
+  await tidyInstall(context, install);
   return pair;
+}
+
+/**
+ * What an install's refreshes leave behind goes at its next refresh: access tokens expired and
+ * refresh tokens spent before the reuse grace (an expired access token stays through the grace, so
+ * a lost pair's verdict can still read its use). A failure leaves them for the next refresh.
+ */
+async function tidyInstall({ repositories, clock, logger, refreshReuseSeconds }: GrantContext, install: { portalId: number; appId: string }): Promise<void> {
+  const before = clock() - refreshReuseSeconds * 1000;
+  await Promise.all([
+    repositories.credentials.deleteExpiredAccessTokens(install, before),
+    repositories.credentials.deleteSpentRefreshTokens(install, before),
+  ]).catch((error: unknown) => logger.warn('expired or spent tokens could not be deleted', { error: String(error) }));
 }
 
 /**

@@ -196,6 +196,12 @@ export class CredentialRepository {
     return (await this.credentials.collection.deleteOne({ credentialId, kind: 'refresh-token' })).deletedCount === 1;
   }
 
+  /** Deletes an install's access tokens that expired before `before`; answers how many went. */
+  async deleteExpiredAccessTokens(install: { portalId: number; appId: string }, before: number): Promise<number> {
+    const query = { portalId: install.portalId, appId: install.appId, kind: 'access-token', expiresAt: { $lt: before } };
+    return (await this.credentials.collection.deleteMany(query)).deletedCount;
+  }
+
   /** Deletes an install's refresh tokens spent before `before` (past their grace); answers how many went. */
   async deleteSpentRefreshTokens(install: { portalId: number; appId: string }, before: number): Promise<number> {
     const query = { portalId: install.portalId, appId: install.appId, kind: SPENT_REFRESH_TOKEN, 'spent.at': { $lt: before } };

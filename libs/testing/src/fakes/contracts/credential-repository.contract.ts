@@ -153,6 +153,18 @@ export function describeCredentialRepositoryContract(name: string, make: () => C
       expect(await credentials.resolve(unused.secret)).toEqual(unused.credential);
     });
 
+    it("when expired access tokens are deleted, then only the install's that expired before the time", async () => {
+      const appId = 'a';
+      const [early, late] = await Promise.all([500, 700].map((expiresAt) => credentials.issue('access-token', { portalId, appId, expiresAt }, 100)));
+      const other = await credentials.issue('access-token', { portalId, appId: 'b', expiresAt: 500 }, 100);
+      const refresh = await credentials.issue('refresh-token', { portalId, appId }, 100);
+      expect(await credentials.deleteExpiredAccessTokens({ portalId, appId }, 600)).toBe(1);
+      expect(await credentials.resolve(early.secret)).toBeNull();
+      expect(await credentials.resolve(late.secret)).toEqual(late.credential);
+      expect(await credentials.resolve(other.secret)).toEqual(other.credential);
+      expect(await credentials.resolve(refresh.secret)).toEqual(refresh.credential);
+    });
+
     it('when a fixed secret is given (the demo keys), then it is the secret, and giving it twice is refused', async () => {
       const secret = `pk-fixed-${portalId}`;
       expect((await credentials.issue('portal-key', { portalId }, 100, secret)).secret).toBe(secret);

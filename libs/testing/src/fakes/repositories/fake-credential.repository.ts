@@ -123,6 +123,17 @@ export class FakeCredentialRepository implements PublicOf<CredentialRepository> 
     return (await this.revoke(credentialId)) !== null;
   }
 
+  async deleteExpiredAccessTokens(install: { portalId: number; appId: string }, before: number): Promise<number> {
+    let count = 0;
+    for (const [hash, credential] of this.byHash) {
+      if (credential.kind !== 'access-token' || credential.portalId !== install.portalId || credential.appId !== install.appId) continue;
+      if (credential.expiresAt === null || credential.expiresAt >= before) continue;
+      this.byHash.delete(hash);
+      count++;
+    }
+    return count;
+  }
+
   async deleteSpentRefreshTokens(install: { portalId: number; appId: string }, before: number): Promise<number> {
     let count = 0;
     for (const [hash, credential] of this.byHash) {
