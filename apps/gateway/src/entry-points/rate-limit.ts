@@ -10,6 +10,14 @@ export interface RateLimitOptions {
 }
 
 /**
+ * What one limit counts: a credential, except an install's OAuth access tokens, which share one (a
+ * refresh gives a new access token while the ones before still work: as many refreshes as there
+ * are tokens would otherwise multiply the limit).
+ */
+export const limitKey = (principal: Principal): string =>
+  principal.kind === 'access-token' ? `install:${principal.portalId}:${principal.appId}` : principal.credentialId;
+
+/**
  * A fixed-window limit per credential (not per IP: integrators run behind shared egress), kept in
  * this replica's memory (decision 0012). Over the limit: 429 with `Retry-After`.
  */
@@ -20,7 +28,7 @@ export function perCredentialRateLimit({ limit, windowMs }: RateLimitOptions): R
     limit,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
-    keyGenerator: (_req, res) => (res.locals.principal as Principal).credentialId,
+    keyGenerator: (_req, res) => limitKey(res.locals.principal as Principal),
     // The key is a credential id, never an IP, so the IP validations do not apply.
     validate: false,
     handler: (_req, _res, next, options) => {

@@ -1,0 +1,23 @@
+import type { Principal } from './authenticate';
+import { limitKey } from './rate-limit';
+
+describe('limitKey', () => {
+  it.each<[string, Principal, string]>([
+    ['when a portal key calls, then it counts by itself', { kind: 'portal-key', credentialId: 'cred_1', portalId: 7 }, 'cred_1'],
+    ['when a private-app token calls, then it counts by itself', { kind: 'private-app-token', credentialId: 'cred_2', portalId: 7 }, 'cred_2'],
+    ['when a developer key calls, then it counts by itself', { kind: 'developer-key', credentialId: 'cred_3', developerId: 9 }, 'cred_3'],
+    [
+      'when an access token calls, then it counts with every access token of its install',
+      { kind: 'access-token', credentialId: 'cred_4', portalId: 7, appId: 'app-1' },
+      'install:7:app-1',
+    ],
+  ])('%s', (_name, principal, key) => {
+    expect(limitKey(principal)).toBe(key);
+  });
+
+  it('when two access tokens of one install call, then they share one count, apart from another install', () => {
+    const token = (credentialId: string, portalId: number): Principal => ({ kind: 'access-token', credentialId, portalId, appId: 'app-1' });
+    expect(limitKey(token('cred_a', 7))).toBe(limitKey(token('cred_b', 7)));
+    expect(limitKey(token('cred_a', 7))).not.toBe(limitKey(token('cred_c', 8)));
+  });
+});
