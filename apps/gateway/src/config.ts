@@ -28,7 +28,7 @@ export const gatewayConfigSchema = {
     default: 2000,
   },
   RATE_LIMIT_REQUESTS: {
-    doc: 'requests one credential may make per RATE_LIMIT_WINDOW_MS in one gateway replica (0: no limit); over it: 429 with Retry-After',
+    doc: "requests one credential may make per RATE_LIMIT_WINDOW_MS in one gateway replica, an install's OAuth access tokens together (0: no limit); over it: 429 with Retry-After",
     format: 'int',
     default: 600,
   },
@@ -56,7 +56,7 @@ export const gatewayConfigSchema = {
   AUTH_FAILURE_WINDOW_MS: { doc: 'the window of AUTH_FAILURE_LIMIT', format: 'int', default: 60_000 },
   OAUTH_ACCESS_TOKEN_TTL_S: { doc: 'seconds an OAuth access token lives (refresh with POST /oauth/v1/token)', format: 'int', default: 1800 },
   OAUTH_ROTATE_REFRESH_TOKENS: {
-    doc: "each OAuth refresh answers a new refresh token and the one presented is used up (rotation); false: a refresh token lasts until its install or the token is revoked, and a refresh answers it again, as the vendor's OAuth does (applications that keep their install's refresh token go on working)",
+    doc: "each OAuth refresh answers a new refresh token and the one presented is used up (rotation); false: a refresh token lasts until its install or the token is revoked, and a refresh answers it again, as the vendor's OAuth does (applications that keep their install's refresh token go on working). The same in every gateway replica",
     format: 'boolean',
     default: false,
   },

@@ -433,6 +433,15 @@ describe('credentials and tenant isolation', () => {
         await request(app).get(`${v2}/sync/errors`).set('authorization', `Bearer ${accessToken}`).expect(200);
     });
 
+    it('when an operator revokes a lasting refresh token, then it no longer refreshes, and the access tokens it gave still work until they expire', async () => {
+      const first = await install();
+      const refreshed = await refresh(first.refreshToken).expect(200);
+      const { credentialId } = (await fixture.database.repositories.credentials.resolve(first.refreshToken))!;
+      await admin('delete', `/admin/v1/credentials/${credentialId}`).expect(204);
+      expect((await refresh(first.refreshToken).expect(400)).body).toMatchObject({ error: 'invalid_grant' });
+      await request(app).get(`${v2}/sync/errors`).set('authorization', `Bearer ${refreshed.body.access_token}`).expect(200);
+    });
+
     it('with rotation on, refreshes with the client credentials: a new pair, and once that pair refreshed, the first refresh token is refused', async () => {
       const rotating = await fixture.gateway({ rotateRefreshTokens: true });
       const first = await install();

@@ -171,7 +171,6 @@ describe('ManageAccountsUseCase', () => {
       // Earlier access tokens live out their time; the refresh token is neither spent nor doubled.
       expect(await credentials.resolve(first.accessToken)).toMatchObject({ kind: 'access-token' });
       expect(await credentials.resolve(first.refreshToken)).not.toHaveProperty('spent');
-      expect(await credentials.list({ portalId, appId, kinds: ['refresh-token'] })).toHaveLength(1);
       expect(accessChanged).toBe(0);
     });
 
@@ -216,13 +215,46 @@ describe('ManageAccountsUseCase', () => {
       expect(await credentials.list({ portalId, appId, kinds: ['access-token'] })).toHaveLength(3);
     });
 
-    it('when the install is removed, then its refresh token no longer refreshes', async () => {
+    it('when the install is gone but its refresh token was left, then the refresh is refused and the token revoked', async () => {
       const { appId, clientId, clientSecret } = await anApplication();
       const { refreshToken } = await lasting().install(portalId, appId);
 
-      await lasting().uninstall(portalId, appId);
+      await accounts.removeInstall(portalId, appId);
+
+      await expect(lasting().refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({
+        status: 400,
+        message: 'The application is no longer installed in this portal',
+      });
+      expect(await credentials.resolve(refreshToken)).toBeNull();
+    });
+
+    it('when the refresh token is revoked while a refresh stores its access token, then the refresh is refused and that access token goes', async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { refreshToken } = await lasting().install(portalId, appId);
+      const refreshId = (await credentials.resolve(refreshToken))!.credentialId;
+      const issue = credentials.issue.bind(credentials);
+      const stored: string[] = [];
+      jest.spyOn(credentials, 'issue').mockImplementationOnce(async (...args) => {
+        const issued = await issue(...args);
+        stored.push(issued.secret);
+        await lasting().revoke(refreshId);
+        return issued;
+      });
 
       await expect(lasting().refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({ status: 400, fields: { error: 'invalid_grant' } });
+      expect(stored).toHaveLength(1);
+      expect(await credentials.resolve(stored[0])).toBeNull();
+    });
+
+    it('when rotation was on before, then a token it spent whose answer was lost buys a new pair within the grace, as it did', async () => {
+      const { clientId, clientSecret, refreshToken, received: lost } = await aRefreshedInstall();
+
+      const retried = await lasting().refresh(clientId, clientSecret, refreshToken);
+
+      expect(retried.refreshToken).not.toBe(lost.refreshToken);
+      expect(await credentials.resolve(lost.refreshToken)).toBeNull();
+      // From then on the retried pair's refresh token lasts.
+      expect((await lasting().refresh(clientId, clientSecret, retried.refreshToken)).refreshToken).toBe(retried.refreshToken);
     });
 
     it('when rotation was on before, then a token it spent is still refused after the grace', async () => {

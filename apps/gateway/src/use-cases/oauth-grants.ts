@@ -1,96 +1,34 @@
-import type { Credential, Repositories, RefreshTokenSpend } from '@ecomm-sync/data-access';
-import { refreshReuse } from '@ecomm-sync/domain';
-import { AppError, type Logger } from '@ecomm-sync/runtime';
+import { reissueLostPair } from './oauth-lost-refresh';
+import { issuePair, namesPair, oauthError, revokeQuietly, spentOrUnknown, type GrantContext, type TokenPair } from './oauth-tokens';
 
-/** What an install's token grant answers (RFC 6749 section 5.1, in our field names). */
-export interface TokenPair {
-  accessToken: string;
-  refreshToken: string;
-  /** Seconds the access token lives. */
-  expiresIn: number;
-}
-
-export interface GrantContext {
-  repositories: Pick<Repositories, 'accounts' | 'credentials'>;
-  clock: () => number;
-  accessTokenTtlSeconds: number;
-  /** Whether a refresh answers a new refresh token and spends the presented one; otherwise it lasts, as the vendor's do. */
-  rotateRefreshTokens: boolean;
-  /** With rotation: how long a spent refresh token may be presented again when the answer to its use was lost (0: never). */
-  refreshReuseSeconds: number;
-  /** Access was taken away (a lost pair revoked): every replica drops its cached look-ups. */
-  onAccessChanged: () => Promise<void>;
-  logger: Logger;
-}
-
-/** The grants' settings: refresh tokens last unless `rotateRefreshTokens`; `refreshReuseSeconds` defaults to REFRESH_REUSE_SECONDS. */
-export type GrantOptions = Pick<GrantContext, 'accessTokenTtlSeconds' | 'onAccessChanged'> &
-  Partial<Pick<GrantContext, 'rotateRefreshTokens' | 'refreshReuseSeconds'>>;
-
-export function grantContext(base: Pick<GrantContext, 'repositories' | 'clock' | 'logger'>, options: GrantOptions): GrantContext {
-  const { accessTokenTtlSeconds, rotateRefreshTokens = false, refreshReuseSeconds = REFRESH_REUSE_SECONDS, onAccessChanged } = options;
-  return { ...base, accessTokenTtlSeconds, rotateRefreshTokens, refreshReuseSeconds, onAccessChanged };
-}
-
-/** An OAuth error: our error body, plus RFC 6749's `error` code for OAuth client libraries. */
-export function oauthError(status: number, code: string, message: string): AppError {
-  return new AppError(status, message, {}, { error: code, error_description: message });
-}
+export { grantContext, oauthError, REFRESH_REUSE_SECONDS, type GrantContext, type GrantOptions, type TokenPair } from './oauth-tokens';
 
 /** A new access token (living `accessTokenTtlSeconds`) and refresh token for an install. */
 export async function issueTokens(context: GrantContext, portalId: number, appId: string): Promise<TokenPair> {
   return (await issuePair(context, portalId, appId)).pair;
 }
 
-async function issuePair({ repositories, clock, accessTokenTtlSeconds: ttl, logger }: GrantContext, portalId: number, appId: string) {
-  const now = clock();
-  const issued = await Promise.allSettled([
-    repositories.credentials.issue('access-token', { portalId, appId, expiresAt: now + ttl * 1000 }, now),
-    repositories.credentials.issue('refresh-token', { portalId, appId }, now),
-  ]);
-  const [access, refresh] = issued;
-  if (access.status === 'rejected' || refresh.status === 'rejected') {
-    // Half a pair is given to nobody: the half that was stored goes (a refresh token would never expire).
-    const stored = issued.flatMap((one) => (one.status === 'fulfilled' ? [one.value.credential.credentialId] : []));
-    await revokeQuietly({ repositories, logger }, stored);
-    throw (access.status === 'rejected' ? access : (refresh as PromiseRejectedResult)).reason;
-  }
-  return {
-    pair: { accessToken: access.value.secret, refreshToken: refresh.value.secret, expiresIn: ttl },
-    credentialIds: [access.value.credential.credentialId, refresh.value.credential.credentialId],
-  };
-}
-
-/** A new access token for an install, beside its lasting refresh token. */
-async function issueAccessToken({ repositories, clock, accessTokenTtlSeconds: ttl }: GrantContext, install: { portalId: number; appId: string }) {
-  const { secret } = await repositories.credentials.issue('access-token', { ...install, expiresAt: clock() + ttl * 1000 }, clock());
-  return { accessToken: secret, expiresIn: ttl };
-}
-
-/** Revokes credentials given to nobody; a failure is logged, not answered: they were never handed out. */
-async function revokeQuietly({ repositories, logger }: Pick<GrantContext, 'repositories' | 'logger'>, credentialIds: readonly string[]): Promise<void> {
-  await Promise.all(
-    credentialIds.map((id) =>
-      repositories.credentials
-        .revoke(id)
-        .catch((error: unknown) => logger.warn('a credential given to nobody could not be revoked', { credentialId: id, error: String(error) })),
-    ),
-  );
-}
-
-/** How long a spent refresh token may be presented again by default (OAUTH_REFRESH_REUSE_S): the longest grace Okta allows. */
-export const REFRESH_REUSE_SECONDS = 60;
-
 /**
- * Whether the presented token now names the pair whose refresh token is `refreshTokenId`: after a
- * write to it failed, what tells whether the write applied all the same (its answer was lost).
+ * A new access token beside the lasting refresh token, answered with it. An uninstall or a revocation
+ * of the refresh token between the checks and the insert would leave the new token working for its
+ * whole life: the refresh token is read again after the insert, and gone, the new token goes too
+ * (an uninstall that deletes the tokens after the insert takes it with the others).
  */
-async function namesPair({ repositories }: Pick<GrantContext, 'repositories'>, refreshToken: string, refreshTokenId: string): Promise<boolean> {
-  const stored = await repositories.credentials.resolve(refreshToken).catch(() => null);
-  return stored?.spent?.refreshTokenId === refreshTokenId;
+async function lastingRefresh(context: GrantContext, install: { portalId: number; appId: string }, refreshToken: string): Promise<TokenPair> {
+  const { repositories, clock, accessTokenTtlSeconds: ttl } = context;
+  const now = clock();
+  const { secret, credential } = await repositories.credentials.issue('access-token', { ...install, expiresAt: now + ttl * 1000 }, now);
+  const still = await repositories.credentials.resolve(refreshToken).catch(async (error: unknown) => {
+    await revokeQuietly(context, [credential.credentialId]);
+    throw error;
+  });
+  if (still?.kind !== 'refresh-token' || still.spent) {
+    await revokeQuietly(context, [credential.credentialId]);
+    throw spentOrUnknown();
+  }
+  await tidyInstall(context, install);
+  return { accessToken: secret, refreshToken, expiresIn: ttl };
 }
-
-const spentOrUnknown = () => oauthError(400, 'invalid_grant', 'The refresh token is unknown, was already used, or was revoked; install the application again');
 
 /**
  * `grant_type=refresh_token`: a new access token. Errors follow RFC 6749 section 5.2 in their
@@ -132,11 +70,7 @@ export async function refreshGrant(
   }
   // A token spent while rotation was on goes on by its rules after rotation is turned off.
   if (presented.spent) return reissueLostPair(context, refreshToken, presented, presented.spent);
-  if (!context.rotateRefreshTokens) {
-    const access = await issueAccessToken(context, install);
-    await tidyInstall(context, install);
-    return { ...access, refreshToken };
-  }
+  if (!context.rotateRefreshTokens) return lastingRefresh(context, install, refreshToken);
   const { pair, credentialIds } = await issuePair(context, install.portalId, install.appId);
   const [accessTokenId, refreshTokenId] = credentialIds;
   const now = clock();
@@ -166,83 +100,4 @@ async function tidyInstall({ repositories, clock, logger, refreshReuseSeconds }:
     repositories.credentials.deleteExpiredAccessTokens(install, before),
     repositories.credentials.deleteSpentRefreshTokens(install, before),
   ]).catch((error: unknown) => logger.warn('expired or spent tokens could not be deleted', { error: String(error) }));
-}
-
-/**
- * A spent refresh token presented again (decision 12, addendum of 2026-12-05). Within the grace and
- * while neither token of the pair its use bought was used, the answer is taken to have been lost:
- * a new pair is stored, the token is moved on to it (of two retries at once, one moves it), and the
- * lost pair is revoked. Each of its tokens goes only while still unused (compare-and-set against
- * its use), so a pair that did reach its client and was used since is never replaced: the new pair
- * is then taken back and refused.
- */
-async function reissueLostPair(context: GrantContext, refreshToken: string, presented: Credential, spend: RefreshTokenSpend): Promise<TokenPair> {
-  const { repositories, logger, clock } = context;
-  const [successor, successorAccess] = await Promise.all([
-    repositories.credentials.find(spend.refreshTokenId),
-    repositories.credentials.find(spend.accessTokenId),
-  ]);
-  // The pair reached its client if either token of it was used: to refresh, or to call the API.
-  const used = successor?.spent !== undefined || successorAccess?.usedAt !== undefined;
-  const verdict = refreshReuse({ spentAt: spend.at, successor: !successor ? 'gone' : used ? 'used' : 'unused' }, clock(), context.refreshReuseSeconds * 1000);
-  const where = { portalId: presented.portalId, appId: presented.appId };
-  if (verdict !== 'reissue') {
-    if (verdict === 'past-grace') await revokeQuietly(context, [presented.credentialId]);
-    logger.warn('a spent refresh token was presented again and refused', { ...where, reason: verdict });
-    throw spentOrUnknown();
-  }
-  const { pair, credentialIds } = await issuePair(context, presented.portalId!, presented.appId!);
-  const [accessTokenId, refreshTokenId] = credentialIds;
-  const moved = await repositories.credentials
-    .passOnRefreshToken(refreshToken, spend.refreshTokenId, { accessTokenId, refreshTokenId })
-    .catch(async (error: unknown) => {
-      if (await namesPair(context, refreshToken, refreshTokenId)) return true;
-      await revokeQuietly(context, credentialIds);
-      throw error;
-    });
-  // The lost pair goes only if nobody used it meanwhile; otherwise its client has it, and this is a replay.
-  // Its access token first: a client that used it may still refresh with the refresh token.
-  const lostRevoked =
-    moved &&
-    (await revokeLostPair(context, spend).catch(async (error: unknown) => {
-      // Not known to be gone: the new pair is not handed out beside it. The token now names that
-      // revoked pair, so the client's retry is refused (decision 12, addendum of 2026-12-05).
-      await revokeQuietly(context, credentialIds);
-      throw error;
-    }));
-  if (!lostRevoked) {
-    await revokeQuietly(context, credentialIds);
-    const reason = moved ? 'the lost pair was used or revoked meanwhile' : 'another retry came at once';
-    logger.warn('a spent refresh token was presented again and refused', { ...where, reason });
-    throw spentOrUnknown();
-  }
-  await context.onAccessChanged();
-  logger.info('a refresh whose answer was lost was answered again', where);
-  return pair;
-}
-
-/** Deletes the lost pair while neither token of it is used: its access token, then its refresh token. */
-async function revokeLostPair(context: Pick<GrantContext, 'repositories'>, spend: RefreshTokenSpend): Promise<boolean> {
-  const { credentials } = context.repositories;
-  return (
-    (await revokeUnused(context, spend.accessTokenId, (id) => credentials.revokeUnusedAccessToken(id))) &&
-    (await revokeUnused(context, spend.refreshTokenId, (id) => credentials.revokeUnusedRefreshToken(id)))
-  );
-}
-
-/** A conditional delete; one whose answer was lost counts when the credential is gone. */
-async function revokeUnused(
-  { repositories }: Pick<GrantContext, 'repositories'>,
-  credentialId: string,
-  revoke: (credentialId: string) => Promise<boolean>,
-): Promise<boolean> {
-  try {
-    return await revoke(credentialId);
-  } catch (error) {
-    const left = await repositories.credentials.find(credentialId).catch(() => {
-      throw error;
-    });
-    if (left === null) return true;
-    throw error;
-  }
 }

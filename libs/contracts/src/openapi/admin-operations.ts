@@ -184,7 +184,12 @@ export const GATEWAY_OAUTH_OPERATIONS: readonly ApiOperation[] = [
     summary: 'Exchange a refresh token for new tokens (the client id and secret are in the form)',
     security: CREDENTIALS.none,
     body: { schema: oauthRefreshFormSchema, contentType: 'application/x-www-form-urlencoded' },
-    responses: { 200: { description: 'New tokens; the refresh token is used once', schema: oauthTokensSchema } },
+    responses: {
+      200: {
+        description: 'A new access token, and the refresh token presented, which lasts (a new one, the presented used up, with OAUTH_ROTATE_REFRESH_TOKENS)',
+        schema: oauthTokensSchema,
+      },
+    },
     errors: [401, 415, 429],
   },
 ];

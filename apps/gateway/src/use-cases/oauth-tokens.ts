@@ -1,0 +1,84 @@
+/** What the OAuth grants share: their context, errors, and storing or taking back tokens. */
+import type { Repositories } from '@ecomm-sync/data-access';
+import { AppError, type Logger } from '@ecomm-sync/runtime';
+
+/** What an install's token grant answers (RFC 6749 section 5.1, in our field names). */
+export interface TokenPair {
+  accessToken: string;
+  refreshToken: string;
+  /** Seconds the access token lives. */
+  expiresIn: number;
+}
+
+export interface GrantContext {
+  repositories: Pick<Repositories, 'accounts' | 'credentials'>;
+  clock: () => number;
+  accessTokenTtlSeconds: number;
+  /** Whether a refresh answers a new refresh token and spends the presented one; otherwise it lasts, as the vendor's do. */
+  rotateRefreshTokens: boolean;
+  /** With rotation: how long a spent refresh token may be presented again when the answer to its use was lost (0: never). */
+  refreshReuseSeconds: number;
+  /** Access was taken away (a lost pair revoked): every replica drops its cached look-ups. */
+  onAccessChanged: () => Promise<void>;
+  logger: Logger;
+}
+
+/** The grants' settings: refresh tokens last unless `rotateRefreshTokens`; `refreshReuseSeconds` defaults to REFRESH_REUSE_SECONDS. */
+export type GrantOptions = Pick<GrantContext, 'accessTokenTtlSeconds' | 'onAccessChanged'> &
+  Partial<Pick<GrantContext, 'rotateRefreshTokens' | 'refreshReuseSeconds'>>;
+
+export function grantContext(base: Pick<GrantContext, 'repositories' | 'clock' | 'logger'>, options: GrantOptions): GrantContext {
+  const { accessTokenTtlSeconds, rotateRefreshTokens = false, refreshReuseSeconds = REFRESH_REUSE_SECONDS, onAccessChanged } = options;
+  return { ...base, accessTokenTtlSeconds, rotateRefreshTokens, refreshReuseSeconds, onAccessChanged };
+}
+
+/** An OAuth error: our error body, plus RFC 6749's `error` code for OAuth client libraries. */
+export function oauthError(status: number, code: string, message: string): AppError {
+  return new AppError(status, message, {}, { error: code, error_description: message });
+}
+
+/** How long a spent refresh token may be presented again by default (OAUTH_REFRESH_REUSE_S): the longest grace Okta allows. */
+export const REFRESH_REUSE_SECONDS = 60;
+
+/** Stores a new access token and refresh token for an install; half a pair is never left. */
+export async function issuePair({ repositories, clock, accessTokenTtlSeconds: ttl, logger }: GrantContext, portalId: number, appId: string) {
+  const now = clock();
+  const issued = await Promise.allSettled([
+    repositories.credentials.issue('access-token', { portalId, appId, expiresAt: now + ttl * 1000 }, now),
+    repositories.credentials.issue('refresh-token', { portalId, appId }, now),
+  ]);
+  const [access, refresh] = issued;
+  if (access.status === 'rejected' || refresh.status === 'rejected') {
+    // Half a pair is given to nobody: the half that was stored goes (a refresh token would never expire).
+    const stored = issued.flatMap((one) => (one.status === 'fulfilled' ? [one.value.credential.credentialId] : []));
+    await revokeQuietly({ repositories, logger }, stored);
+    throw (access.status === 'rejected' ? access : (refresh as PromiseRejectedResult)).reason;
+  }
+  return {
+    pair: { accessToken: access.value.secret, refreshToken: refresh.value.secret, expiresIn: ttl },
+    credentialIds: [access.value.credential.credentialId, refresh.value.credential.credentialId],
+  };
+}
+
+/** Revokes credentials given to nobody; a failure is logged, not answered: they were never handed out. */
+export async function revokeQuietly({ repositories, logger }: Pick<GrantContext, 'repositories' | 'logger'>, credentialIds: readonly string[]): Promise<void> {
+  await Promise.all(
+    credentialIds.map((id) =>
+      repositories.credentials
+        .revoke(id)
+        .catch((error: unknown) => logger.warn('a credential given to nobody could not be revoked', { credentialId: id, error: String(error) })),
+    ),
+  );
+}
+
+/**
+ * Whether the presented token now names the pair whose refresh token is `refreshTokenId`: after a
+ * write to it failed, what tells whether the write applied all the same (its answer was lost).
+ */
+export async function namesPair({ repositories }: Pick<GrantContext, 'repositories'>, refreshToken: string, refreshTokenId: string): Promise<boolean> {
+  const stored = await repositories.credentials.resolve(refreshToken).catch(() => null);
+  return stored?.spent?.refreshTokenId === refreshTokenId;
+}
+
+export const spentOrUnknown = () =>
+  oauthError(400, 'invalid_grant', 'The refresh token is unknown, was already used, or was revoked; install the application again');
