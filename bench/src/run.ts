@@ -5,7 +5,8 @@
  */
 import { benchCrmBudget, crmBudgetRow } from './crm-budget';
 import { benchCrmRequestLog, crmRequestLogRows } from './crm-request-log';
-import { benchEndToEnd, endToEndNotes, endToEndRows } from './end-to-end';
+import { benchEndToEnd } from './end-to-end';
+import { endToEndNotes, endToEndRows } from './end-to-end-report';
 import { benchFairness, fairnessRow } from './fairness';
 import { benchIngest, ingestRow, measureIngest } from './ingest';
 import { commitMeasured, machineAtStart, type MachineAtStart } from './machine';
