@@ -609,5 +609,17 @@ describe('credentials and tenant isolation', () => {
       expect(refused.body).toEqual({ status: 'error', message: expect.stringMatching(/3 requests per 60 s/), requestId: expect.any(String) });
       await call(c.portalKeyB).expect(404); // not limited: B's own answer (it never sent c1 directly)
     });
+
+    it("answers 429 once an install's access tokens together used its budget: a refresh gives no more", async () => {
+      const limited = await gateway({ rateLimit: { limit: 3, windowMs: 60_000 } });
+      const first = await tenantCredentials.install(PORTAL_B, c.appX.appId);
+      const form = { grant_type: 'refresh_token', client_id: c.appX.clientId, client_secret: c.appX.clientSecret, refresh_token: first.refreshToken };
+      const second = (await request(limited).post('/oauth/v1/token').type('form').send(form).expect(200)).body.access_token as string;
+      const call = (accessToken: string) => request(limited).get(`${v2}/sync/errors`).set('authorization', `Bearer ${accessToken}`);
+      for (const accessToken of [first.accessToken, second, first.accessToken]) await call(accessToken).expect(200);
+      const refused = await call(second).expect(429);
+      expect(refused.body.message).toMatch(/this install's access tokens together may make 3 requests per 60 s/);
+      await call(c.tokensAX.accessToken).expect(200); // another install's token counts apart
+    });
   });
 });

@@ -125,7 +125,7 @@ export class Authorizer {
   constructor(
     private readonly resolver: CredentialResolver,
     private readonly accounts: AccountRepository,
-    /** Runs after identification (keyed by `res.locals.principal.credentialId`). */
+    /** Runs after identification (keyed by the principal's credential, an install's access tokens together: rate-limit.ts). */
     private readonly rateLimit: RequestHandler,
   ) {}
 

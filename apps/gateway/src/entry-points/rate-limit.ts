@@ -4,7 +4,7 @@ import { AppError } from '@ecomm-sync/runtime';
 import type { Principal } from './authenticate';
 
 export interface RateLimitOptions {
-  /** Requests one credential may make per window; 0 turns limiting off. */
+  /** Requests one credential (an install's access tokens together) may make per window; 0 turns limiting off. */
   limit: number;
   windowMs: number;
 }
@@ -18,8 +18,9 @@ export const limitKey = (principal: Principal): string =>
   principal.kind === 'access-token' ? `install:${principal.portalId}:${principal.appId}` : principal.credentialId;
 
 /**
- * A fixed-window limit per credential (not per IP: integrators run behind shared egress), kept in
- * this replica's memory (decision 0012). Over the limit: 429 with `Retry-After`.
+ * A fixed-window limit per credential, an install's access tokens together (not per IP: integrators
+ * run behind shared egress), kept in this replica's memory (decision 0012). Over the limit: 429
+ * with `Retry-After`.
  */
 export function perCredentialRateLimit({ limit, windowMs }: RateLimitOptions): RequestHandler {
   if (limit <= 0) return (_req, _res, next) => next();
@@ -29,13 +30,14 @@ export function perCredentialRateLimit({ limit, windowMs }: RateLimitOptions): R
     standardHeaders: 'draft-7',
     legacyHeaders: false,
     keyGenerator: (_req, res) => limitKey(res.locals.principal as Principal),
-    // The key is a credential id, never an IP, so the IP validations do not apply.
+    // The key is a credential or an install, never an IP, so the IP validations do not apply.
     validate: false,
-    handler: (_req, _res, next, options) => {
+    handler: (_req, res, next, options) => {
+      const who = (res.locals.principal as Principal).kind === 'access-token' ? "this install's access tokens together" : 'this credential';
       next(
         new AppError(
           429,
-          `Rate limit reached: this credential may make ${options.limit as number} requests per ${Math.round(windowMs / 1000)} s; wait for Retry-After seconds and send fewer, larger batches`,
+          `Rate limit reached: ${who} may make ${options.limit as number} requests per ${Math.round(windowMs / 1000)} s; wait for Retry-After seconds and send fewer, larger batches`,
         ),
       );
     },
