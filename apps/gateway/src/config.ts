@@ -61,7 +61,7 @@ export const gatewayConfigSchema = {
     default: false,
   },
   OAUTH_REFRESH_REUSE_S: {
-    doc: 'with OAUTH_ROTATE_REFRESH_TOKENS: seconds a used OAuth refresh token may be presented again when the answer to its use was lost: it then buys a new pair, and the lost pair is revoked, as long as that pair was not used (0: a used refresh token is always refused)',
+    doc: "with OAUTH_ROTATE_REFRESH_TOKENS: seconds a used OAuth refresh token may be presented again when the answer to its use was lost: it then buys a new pair, and the lost pair is revoked, as long as that pair was not used (0: a used refresh token is always refused). In either mode a refresh deletes the install's access tokens expired longer ago than this and than OAUTH_ACCESS_TOKEN_TTL_S",
     format: 'int',
     default: REFRESH_REUSE_SECONDS,
   },

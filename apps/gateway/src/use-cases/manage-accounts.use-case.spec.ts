@@ -171,6 +171,7 @@ describe('ManageAccountsUseCase', () => {
       // Earlier access tokens live out their time; the refresh token is neither spent nor doubled.
       expect(await credentials.resolve(first.accessToken)).toMatchObject({ kind: 'access-token' });
       expect(await credentials.resolve(first.refreshToken)).not.toHaveProperty('spent');
+      expect(await credentials.list({ portalId, appId, kinds: ['refresh-token'] })).toHaveLength(1);
       expect(accessChanged).toBe(0);
     });
 
@@ -198,21 +199,19 @@ describe('ManageAccountsUseCase', () => {
       await expect(lasting().refresh(form.clientId, form.clientSecret, form.refreshToken)).rejects.toMatchObject(refusal);
     });
 
-    it('when an install refreshes, then its access tokens expired before the grace are deleted, one expired within it kept', async () => {
+    it('when an install refreshes, then its access tokens expired for longer than their life are deleted, a later expired one kept', async () => {
       const { appId, clientId, clientSecret } = await anApplication();
       const first = await lasting().install(portalId, appId);
-      now += 30 * 60_000 - 60_000;
-      const second = await lasting().refresh(clientId, clientSecret, first.refreshToken);
-      now += 60_000 + 30_000; // the first expired 30 s ago: within the grace
+      now += 2 * TTL_SECONDS * 1000 - 60_000; // the first expired a life ago, less a minute
 
-      await lasting().refresh(clientId, clientSecret, first.refreshToken);
+      const second = await lasting().refresh(clientId, clientSecret, first.refreshToken);
       expect(await credentials.resolve(first.accessToken)).toMatchObject({ kind: 'access-token' });
-      now += 60_000;
+      now += 2 * 60_000;
       const last = await lasting().refresh(clientId, clientSecret, first.refreshToken);
 
       expect(await credentials.resolve(first.accessToken)).toBeNull();
       for (const kept of [second.accessToken, last.accessToken, first.refreshToken]) expect(await credentials.resolve(kept)).not.toBeNull();
-      expect(await credentials.list({ portalId, appId, kinds: ['access-token'] })).toHaveLength(3);
+      expect(await credentials.list({ portalId, appId, kinds: ['access-token'] })).toHaveLength(2);
     });
 
     it('when the install is gone but its refresh token was left, then the refresh is refused and the token revoked', async () => {

@@ -90,14 +90,16 @@ export async function refreshGrant(
 }
 
 /**
- * What an install's refreshes leave behind goes at its next refresh: access tokens expired and
- * refresh tokens spent before the reuse grace (an expired access token stays through the grace, so
- * a lost pair's verdict can still read its use). A failure leaves them for the next refresh.
+ * What an install's refreshes leave behind goes at its next refresh: refresh tokens spent before the
+ * reuse grace, and access tokens expired for longer than the grace and than their own life (within
+ * the grace a lost pair's verdict still reads its use; for one life more a caller still hears that
+ * its token expired, not that it is unknown). A failure leaves them for the next refresh.
  */
-async function tidyInstall({ repositories, clock, logger, refreshReuseSeconds }: GrantContext, install: { portalId: number; appId: string }): Promise<void> {
-  const before = clock() - refreshReuseSeconds * 1000;
+async function tidyInstall(context: GrantContext, install: { portalId: number; appId: string }): Promise<void> {
+  const { repositories, clock, logger, refreshReuseSeconds, accessTokenTtlSeconds } = context;
+  const now = clock();
   await Promise.all([
-    repositories.credentials.deleteExpiredAccessTokens(install, before),
-    repositories.credentials.deleteSpentRefreshTokens(install, before),
+    repositories.credentials.deleteExpiredAccessTokens(install, now - Math.max(refreshReuseSeconds, accessTokenTtlSeconds) * 1000),
+    repositories.credentials.deleteSpentRefreshTokens(install, now - refreshReuseSeconds * 1000),
   ]).catch((error: unknown) => logger.warn('expired or spent tokens could not be deleted', { error: String(error) }));
 }
