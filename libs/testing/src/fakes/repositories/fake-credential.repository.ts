@@ -124,21 +124,18 @@ export class FakeCredentialRepository implements PublicOf<CredentialRepository> 
   }
 
   async deleteExpiredAccessTokens(install: { portalId: number; appId: string }, before: number): Promise<number> {
-    let count = 0;
-    for (const [hash, credential] of this.byHash) {
-      if (credential.kind !== 'access-token' || credential.portalId !== install.portalId || credential.appId !== install.appId) continue;
-      if (credential.expiresAt === null || credential.expiresAt >= before) continue;
-      this.byHash.delete(hash);
-      count++;
-    }
-    return count;
+    return this.deleteOfInstall(install, (credential) => credential.kind === 'access-token' && credential.expiresAt !== null && credential.expiresAt < before);
   }
 
   async deleteSpentRefreshTokens(install: { portalId: number; appId: string }, before: number): Promise<number> {
+    return this.deleteOfInstall(install, (credential) => credential.kind === 'refresh-token' && credential.spent !== undefined && credential.spent.at < before);
+  }
+
+  /** Deletes the install's credentials that `doomed` picks; answers how many went. */
+  private deleteOfInstall(install: { portalId: number; appId: string }, doomed: (credential: Credential) => boolean): number {
     let count = 0;
     for (const [hash, credential] of this.byHash) {
-      if (credential.kind !== 'refresh-token' || credential.portalId !== install.portalId || credential.appId !== install.appId) continue;
-      if (credential.spent === undefined || credential.spent.at >= before) continue;
+      if (credential.portalId !== install.portalId || credential.appId !== install.appId || !doomed(credential)) continue;
       this.byHash.delete(hash);
       count++;
     }
