@@ -1,7 +1,7 @@
 import type { Principal } from './authenticate';
-import { limitKey } from './rate-limit';
+import { rateLimitOf } from './rate-limit';
 
-describe('limitKey', () => {
+describe('rateLimitOf', () => {
   it.each<[string, Principal, string]>([
     ['when a portal key calls, then it counts by itself', { kind: 'portal-key', credentialId: 'cred_1', portalId: 7 }, 'cred_1'],
     ['when a private-app token calls, then it counts by itself', { kind: 'private-app-token', credentialId: 'cred_2', portalId: 7 }, 'cred_2'],
@@ -12,12 +12,12 @@ describe('limitKey', () => {
       'install:7:app-1',
     ],
   ])('%s', (_name, principal, key) => {
-    expect(limitKey(principal)).toBe(key);
+    expect(rateLimitOf(principal).key).toBe(key);
   });
 
   it('when two access tokens of one install call, then they share one count, apart from another install', () => {
     const token = (credentialId: string, portalId: number): Principal => ({ kind: 'access-token', credentialId, portalId, appId: 'app-1' });
-    expect(limitKey(token('cred_a', 7))).toBe(limitKey(token('cred_b', 7)));
-    expect(limitKey(token('cred_a', 7))).not.toBe(limitKey(token('cred_c', 8)));
+    expect(rateLimitOf(token('cred_a', 7)).key).toBe(rateLimitOf(token('cred_b', 7)).key);
+    expect(rateLimitOf(token('cred_a', 7)).key).not.toBe(rateLimitOf(token('cred_c', 8)).key);
   });
 });

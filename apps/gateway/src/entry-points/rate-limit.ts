@@ -10,12 +10,14 @@ export interface RateLimitOptions {
 }
 
 /**
- * What one limit counts: a credential, except an install's OAuth access tokens, which share one (a
+ * What one limit counts, and how its 429 names it: a credential, except an install's OAuth access tokens, which share one (a
  * refresh gives a new access token while the ones before still work: as many refreshes as there
  * are tokens would otherwise multiply the limit).
  */
-export const limitKey = (principal: Principal): string =>
-  principal.kind === 'access-token' ? `install:${principal.portalId}:${principal.appId}` : principal.credentialId;
+export const rateLimitOf = (principal: Principal): { key: string; who: string } =>
+  principal.kind === 'access-token'
+    ? { key: `install:${principal.portalId}:${principal.appId}`, who: "this install's access tokens together" }
+    : { key: principal.credentialId, who: 'this credential' };
 
 /**
  * A fixed-window limit per credential, an install's access tokens together (not per IP: integrators
@@ -29,11 +31,11 @@ export function perCredentialRateLimit({ limit, windowMs }: RateLimitOptions): R
     limit,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
-    keyGenerator: (_req, res) => limitKey(res.locals.principal as Principal),
+    keyGenerator: (_req, res) => rateLimitOf(res.locals.principal as Principal).key,
     // The key is a credential or an install, never an IP, so the IP validations do not apply.
     validate: false,
     handler: (_req, res, next, options) => {
-      const who = (res.locals.principal as Principal).kind === 'access-token' ? "this install's access tokens together" : 'this credential';
+      const { who } = rateLimitOf(res.locals.principal as Principal);
       next(
         new AppError(
           429,
