@@ -41,8 +41,8 @@ interface Statuses {
 /**
  * `intervalMs`: between polls; `timeoutMs`: how long any one wait may take. The end-to-end pass
  * sends its line items once the watch saw every deal and product applied: polled every 500 ms, the
- * pause from the last deal processed to the first line item sent took 560 ms of a 5.5-s pass with
- * nothing of the pass in the pipeline; polled every 100 ms, 166 ms.
+ * pause from the last deal group's apply to the first line item sent took 560 ms of a 5.5-s pass,
+ * with only that group in the pipeline; polled every 100 ms, 166 ms (end-to-end.ts, `gateMs`).
  */
 export function syncWatch(syncs: Statuses, portal: TestPortal, { intervalMs = 100, timeoutMs = 20 * 60_000 } = {}) {
   /** Waits until the sample's documents all match `filter`, then until `count()` reaches `total`. */
