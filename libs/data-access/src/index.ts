@@ -21,7 +21,14 @@ export { SEALED_PORTAL_FIELDS, connectionVersionOf, currentEcommPipeline, sealed
 export type { StoredSettings, SettingsRepository } from './repositories/settings.repository';
 export { settingsOwner, ownerDataFilter } from './repositories/settings.repository';
 export type { Developer, Application, Install, AccountRepository } from './repositories/account.repository';
-export type { Credential, CredentialKind, CredentialScope, CredentialRepository, RefreshTokenSpend } from './repositories/credential.repository';
+export type {
+  Credential,
+  CredentialKind,
+  CredentialScope,
+  CredentialRepository,
+  OutlivedBefore,
+  RefreshTokenSpend,
+} from './repositories/credential.repository';
 export type { ReapplyJob, ReapplyJobRepository } from './repositories/reapply-job.repository';
 export type { OwnedObjectState } from './repositories/object-state.repository';
 export type { Store, StoreRepository } from './repositories/store.repository';

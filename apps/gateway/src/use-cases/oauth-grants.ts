@@ -93,13 +93,16 @@ export async function refreshGrant(
  * What an install's refreshes leave behind goes at its next refresh: refresh tokens spent before the
  * reuse grace, and access tokens expired for longer than the grace and than their own life (within
  * the grace a lost pair's verdict still reads its use; for one life more a caller still hears that
- * its token expired, not that it is unknown). A failure leaves them for the next refresh.
+ * its token expired, not that it is unknown). One delete takes both; a failure leaves them for the next refresh.
  */
 async function tidyInstall(context: GrantContext, install: { portalId: number; appId: string }): Promise<void> {
   const { repositories, clock, logger, refreshReuseSeconds, accessTokenTtlSeconds } = context;
   const now = clock();
-  await Promise.all([
-    repositories.credentials.deleteExpiredAccessTokens(install, now - Math.max(refreshReuseSeconds, accessTokenTtlSeconds) * 1000),
-    repositories.credentials.deleteSpentRefreshTokens(install, now - refreshReuseSeconds * 1000),
-  ]).catch((error: unknown) => logger.warn('expired or spent tokens could not be deleted', { error: String(error) }));
+  const before = {
+    accessTokensExpiredBefore: now - Math.max(refreshReuseSeconds, accessTokenTtlSeconds) * 1000,
+    refreshTokensSpentBefore: now - refreshReuseSeconds * 1000,
+  };
+  await repositories.credentials
+    .deleteOutlivedTokens(install, before)
+    .catch((error: unknown) => logger.warn('expired or spent tokens could not be deleted', { error: String(error) }));
 }

@@ -28,6 +28,12 @@ export interface RefreshTokenSpend {
   refreshTokenId: string;
 }
 
+/** What an install's tidying deletes: access tokens expired, and refresh tokens spent, before these times (ms). */
+export interface OutlivedBefore {
+  accessTokensExpiredBefore: number;
+  refreshTokensSpentBefore: number;
+}
+
 export interface CredentialScope {
   portalId?: number;
   developerId?: number;
@@ -196,15 +202,19 @@ export class CredentialRepository {
     return (await this.credentials.collection.deleteOne({ credentialId, kind: 'refresh-token' })).deletedCount === 1;
   }
 
-  /** Deletes an install's access tokens that expired before `before`; answers how many went. */
-  async deleteExpiredAccessTokens(install: { portalId: number; appId: string }, before: number): Promise<number> {
-    const query = { portalId: install.portalId, appId: install.appId, kind: 'access-token', expiresAt: { $lt: before } };
-    return (await this.credentials.collection.deleteMany(query)).deletedCount;
-  }
-
-  /** Deletes an install's refresh tokens spent before `before` (past their grace); answers how many went. */
-  async deleteSpentRefreshTokens(install: { portalId: number; appId: string }, before: number): Promise<number> {
-    const query = { portalId: install.portalId, appId: install.appId, kind: SPENT_REFRESH_TOKEN, 'spent.at': { $lt: before } };
+  /**
+   * Deletes, in one command, an install's access tokens that expired before `accessTokensExpiredBefore`
+   * and its refresh tokens spent before `refreshTokensSpentBefore` (past their grace); answers how many went.
+   */
+  async deleteOutlivedTokens(install: { portalId: number; appId: string }, before: OutlivedBefore): Promise<number> {
+    const query = {
+      portalId: install.portalId,
+      appId: install.appId,
+      $or: [
+        { kind: 'access-token', expiresAt: { $lt: before.accessTokensExpiredBefore } },
+        { kind: SPENT_REFRESH_TOKEN, 'spent.at': { $lt: before.refreshTokensSpentBefore } },
+      ],
+    };
     return (await this.credentials.collection.deleteMany(query)).deletedCount;
   }
 }

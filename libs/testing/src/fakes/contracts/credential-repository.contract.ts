@@ -135,7 +135,7 @@ export function describeCredentialRepositoryContract(name: string, make: () => C
       expect(await credentials.find(access.credentialId)).toEqual(access);
     });
 
-    it("when spent refresh tokens are deleted, then only the install's spent before the time", async () => {
+    it("when outlived tokens are deleted, then only the install's refresh tokens spent before the time", async () => {
       const appId = 'a';
       const tokens = await Promise.all(Array.from({ length: 3 }, () => credentials.issue('refresh-token', { portalId, appId }, 100)));
       const other = await credentials.issue('refresh-token', { portalId, appId: 'b' }, 100);
@@ -145,7 +145,7 @@ export function describeCredentialRepositoryContract(name: string, make: () => C
           credentials.spendRefreshToken(token.secret, { at: [100, 200, 300, 100][index], accessTokenId: 'cred_a', refreshTokenId: 'cred_r' }),
         ),
       );
-      expect(await credentials.deleteSpentRefreshTokens({ portalId, appId }, 250)).toBe(2);
+      expect(await credentials.deleteOutlivedTokens({ portalId, appId }, { accessTokensExpiredBefore: 0, refreshTokensSpentBefore: 250 })).toBe(2);
       expect(await credentials.resolve(tokens[0].secret)).toBeNull();
       expect(await credentials.resolve(tokens[1].secret)).toBeNull();
       expect((await credentials.resolve(tokens[2].secret))?.spent?.at).toBe(300);
@@ -153,16 +153,29 @@ export function describeCredentialRepositoryContract(name: string, make: () => C
       expect(await credentials.resolve(unused.secret)).toEqual(unused.credential);
     });
 
-    it("when expired access tokens are deleted, then only the install's that expired before the time", async () => {
+    it("when outlived tokens are deleted, then only the install's access tokens that expired before the time", async () => {
       const appId = 'a';
       const [early, late] = await Promise.all([500, 700].map((expiresAt) => credentials.issue('access-token', { portalId, appId, expiresAt }, 100)));
       const other = await credentials.issue('access-token', { portalId, appId: 'b', expiresAt: 500 }, 100);
       const refresh = await credentials.issue('refresh-token', { portalId, appId }, 100);
-      expect(await credentials.deleteExpiredAccessTokens({ portalId, appId }, 600)).toBe(1);
+      const spent = await credentials.issue('refresh-token', { portalId, appId }, 100);
+      await credentials.spendRefreshToken(spent.secret, { at: 300, accessTokenId: 'cred_a', refreshTokenId: 'cred_r' });
+      expect(await credentials.deleteOutlivedTokens({ portalId, appId }, { accessTokensExpiredBefore: 600, refreshTokensSpentBefore: 300 })).toBe(1);
       expect(await credentials.resolve(early.secret)).toBeNull();
       expect(await credentials.resolve(late.secret)).toEqual(late.credential);
       expect(await credentials.resolve(other.secret)).toEqual(other.credential);
       expect(await credentials.resolve(refresh.secret)).toEqual(refresh.credential);
+      expect((await credentials.resolve(spent.secret))?.spent?.at).toBe(300);
+    });
+
+    it('when access tokens and refresh tokens are both outlived, then one call deletes both', async () => {
+      const appId = 'a';
+      const access = await credentials.issue('access-token', { portalId, appId, expiresAt: 500 }, 100);
+      const spent = await credentials.issue('refresh-token', { portalId, appId }, 100);
+      await credentials.spendRefreshToken(spent.secret, { at: 200, accessTokenId: 'cred_a', refreshTokenId: 'cred_r' });
+      expect(await credentials.deleteOutlivedTokens({ portalId, appId }, { accessTokensExpiredBefore: 600, refreshTokensSpentBefore: 600 })).toBe(2);
+      expect(await credentials.resolve(access.secret)).toBeNull();
+      expect(await credentials.resolve(spent.secret)).toBeNull();
     });
 
     it('when a fixed secret is given (the demo keys), then it is the secret, and giving it twice is refused', async () => {

@@ -6,6 +6,7 @@ import {
   type CredentialScope,
   hashSecret,
   newSecret,
+  type OutlivedBefore,
   type RefreshTokenSpend,
 } from '@ecomm-sync/data-access';
 import { copy, type PublicOf } from '../public-of';
@@ -123,12 +124,13 @@ export class FakeCredentialRepository implements PublicOf<CredentialRepository> 
     return (await this.revoke(credentialId)) !== null;
   }
 
-  async deleteExpiredAccessTokens(install: { portalId: number; appId: string }, before: number): Promise<number> {
-    return this.deleteOfInstall(install, (credential) => credential.kind === 'access-token' && credential.expiresAt !== null && credential.expiresAt < before);
-  }
-
-  async deleteSpentRefreshTokens(install: { portalId: number; appId: string }, before: number): Promise<number> {
-    return this.deleteOfInstall(install, (credential) => credential.kind === 'refresh-token' && credential.spent !== undefined && credential.spent.at < before);
+  async deleteOutlivedTokens(install: { portalId: number; appId: string }, before: OutlivedBefore): Promise<number> {
+    return this.deleteOfInstall(
+      install,
+      (credential) =>
+        (credential.kind === 'access-token' && credential.expiresAt !== null && credential.expiresAt < before.accessTokensExpiredBefore) ||
+        (credential.kind === 'refresh-token' && credential.spent !== undefined && credential.spent.at < before.refreshTokensSpentBefore),
+    );
   }
 
   /** Deletes the install's credentials that `doomed` picks; answers how many went. */
