@@ -39,6 +39,7 @@ import { AcceptSyncBatchUseCase } from './use-cases/accept-sync-batch.use-case';
 import { IntakePace, type IntakePaceOptions } from './use-cases/intake-pace';
 import { LaneShares } from './use-cases/lane-shares';
 import { ManageAccountsUseCase } from './use-cases/manage-accounts.use-case';
+import type { GrantOptions } from './use-cases/oauth-grants';
 import { ManageAlertsUseCase } from './use-cases/manage-alerts.use-case';
 import { ManageImportsUseCase } from './use-cases/manage-imports.use-case';
 import { ManageInstallUseCase } from './use-cases/manage-install.use-case';
@@ -76,11 +77,8 @@ export interface GatewayDeps {
   sendingPortals?: OtherSenders;
   /** Failed authentications per client address and per credential before 429 (default: no limit). */
   authThrottle?: FailedAuthThrottleOptions;
-  accessTokenTtlSeconds?: number;
-  /** Refresh tokens rotate (OAUTH_ROTATE_REFRESH_TOKENS; default: they last, as the vendor's). */
-  rotateRefreshTokens?: boolean;
-  /** With rotation, how long a spent refresh token may be presented again when the answer to its use was lost (default REFRESH_REUSE_SECONDS; 0: never). */
-  refreshReuseSeconds?: number;
+  /** The OAuth grants' settings (GrantOptions): by default access tokens live 30 minutes and refresh tokens last, as the vendor's. */
+  oauth?: Partial<Omit<GrantOptions, 'onAccessChanged'>>;
   /** Key that seals application client secrets and CRM secrets (SECRETS_KEY). */
   secretsKey: string;
   /** Keys SECRETS_KEY replaced: what they sealed still opens (SECRETS_PREVIOUS_KEYS). */
@@ -144,9 +142,8 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     repositories,
     {
       crm: { baseUrl: deps.crmBaseUrl, adminToken: deps.adminToken },
-      accessTokenTtlSeconds: deps.accessTokenTtlSeconds ?? 1800,
-      rotateRefreshTokens: deps.rotateRefreshTokens,
-      refreshReuseSeconds: deps.refreshReuseSeconds,
+      ...deps.oauth,
+      accessTokenTtlSeconds: deps.oauth?.accessTokenTtlSeconds ?? 1800,
       secretBox,
       connections,
       onAccessChanged: lookupsChanged,

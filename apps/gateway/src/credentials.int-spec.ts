@@ -443,7 +443,7 @@ describe('credentials and tenant isolation', () => {
     });
 
     it('with rotation on, refreshes with the client credentials: a new pair, and once that pair refreshed, the first refresh token is refused', async () => {
-      const rotating = await fixture.gateway({ rotateRefreshTokens: true });
+      const rotating = await fixture.gateway({ oauth: { rotateRefreshTokens: true } });
       const first = await install();
       const refreshed = await refresh(first.refreshToken, rotating).expect(200);
       expect(refreshed.body).toEqual({
@@ -479,7 +479,7 @@ describe('credentials and tenant isolation', () => {
     });
 
     it('refuses an expired access token with 401 and says how to get a new one', async () => {
-      const shortLived = await gateway({ accessTokenTtlSeconds: 0 });
+      const shortLived = await gateway({ oauth: { accessTokenTtlSeconds: 0 } });
       const { accessToken } = await tenantCredentials.on(shortLived).install(PORTAL_A, c.appX.appId);
       const response = await request(shortLived).get(`${v2}/sync/errors`).set('authorization', `Bearer ${accessToken}`).expect(401);
       expect(response.body.message).toMatch(/expired.*\/oauth\/v1\/token/);

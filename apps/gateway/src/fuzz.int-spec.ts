@@ -118,7 +118,7 @@ describe('gateway under fuzzed requests (real MongoDB and RabbitMQ)', () => {
   beforeAll(async () => {
     // No CRM here: what needs one answers 502 at once rather than after retries (crmMaxWaitMs 0);
     // tokens outlive a long run.
-    fixture = await startGatewayFixture('test-fuzz', () => ({ crmMaxWaitMs: 0, accessTokenTtlSeconds: 24 * 3600 }));
+    fixture = await startGatewayFixture('test-fuzz', () => ({ crmMaxWaitMs: 0, oauth: { accessTokenTtlSeconds: 24 * 3600 } }));
     await seedPortal(fixture.database.repositories, { portalId: PORTAL, apiKey: portalKey });
     await seedPortal(fixture.database.repositories, { portalId: ADMIN_PORTAL, apiKey: 'pk-fuzz-admin-portal' });
     const admin = (path: string, body: object) => request(fixture.app).post(path).set('authorization', 'Bearer admin').send(body).expect(201);

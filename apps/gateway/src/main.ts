@@ -47,9 +47,11 @@ runService({
         sharedObjectsPerSecond: config.INTAKE_SHARED_OBJECTS_PER_SECOND,
       },
       authThrottle: { limit: config.AUTH_FAILURE_LIMIT, windowMs: config.AUTH_FAILURE_WINDOW_MS },
-      accessTokenTtlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_S,
-      rotateRefreshTokens: config.OAUTH_ROTATE_REFRESH_TOKENS,
-      refreshReuseSeconds: config.OAUTH_REFRESH_REUSE_S,
+      oauth: {
+        accessTokenTtlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_S,
+        rotateRefreshTokens: config.OAUTH_ROTATE_REFRESH_TOKENS,
+        refreshReuseSeconds: config.OAUTH_REFRESH_REUSE_S,
+      },
       publicUrl: config.GATEWAY_PUBLIC_URL,
       trustedProxies: config.GATEWAY_TRUSTED_PROXIES,
       // The bundle is dist/apps/gateway/main.js; the console's build is dist/apps/console.
