@@ -125,6 +125,10 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     });
   const sealed = await connections.sealPlaintextTokens();
   if (sealed > 0) logger.info('sealed built-in CRM tokens stored in clear', { portals: sealed });
+  // Every replica must refresh alike (docs/configuration.md): the log says which way this one does.
+  logger.info(deps.oauth?.rotateRefreshTokens ? 'OAuth refresh tokens rotate' : "OAuth refresh tokens last, as the vendor's", {
+    rotateRefreshTokens: deps.oauth?.rotateRefreshTokens ?? false,
+  });
   const forgetLookups = () => {
     credentialCache.clear();
     storeCache.clear();
