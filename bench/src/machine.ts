@@ -4,10 +4,9 @@
  * to be idle, records the load average and the CPUs' busy share at its start, and the run refuses
  * to record figures taken on a busy machine (`--noisy` records them, marked).
  */
-import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import { root } from './options';
+import { benchConfig } from './config';
 import { round } from './stats';
 
 /** All CPUs busier than this share over the sample, with the bench itself idle, is not quiet. */
@@ -58,17 +57,9 @@ export function noisyFigures(starts: Record<string, MachineAtStart>): string[] {
     .map(([figure, start]) => `${figure} (CPUs ${Math.round(start.busyShare * 100)} % busy, load ${start.loadAverage[0]})`);
 }
 
-/** The commit the figures were measured at, with a mark when the work tree had changes (besides the bench's own results). */
+/** The commit the figures were measured at: `npm run bench` takes it before building (tools/scripts/commit-measured.mjs). */
 export function commitMeasured(): string {
-  try {
-    const commit = execSync('git rev-parse --short HEAD', { cwd: root, encoding: 'utf8' }).trim();
-    // A run before this one leaves docs/benchmarks.md and bench/results changed: not a change of what is measured.
-    const dirty =
-      execSync("git status --porcelain --untracked-files=no -- . ':!docs/benchmarks.md' ':!bench/results'", { cwd: root, encoding: 'utf8' }).trim() !== '';
-    return dirty ? `${commit} with uncommitted changes` : commit;
-  } catch {
-    return 'unknown commit';
-  }
+  return benchConfig.BENCH_COMMIT ?? 'unknown commit (not run through npm run bench)';
 }
 
 export const machine = {

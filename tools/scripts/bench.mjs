@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { bundleScript } from './bundle-script.mjs';
+import { commitMeasured } from './commit-measured.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -14,6 +15,8 @@ function runOrExit(command, args) {
   if (spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } }).status !== 0) process.exit(1);
 }
 
+// Taken before the build, which is what the run measures (run.ts records it as BENCH_COMMIT).
+const commit = commitMeasured(root);
 runOrExit('npx', ['nx', 'run-many', '-t', 'build', '-p', APPS.join(','), '--outputStyle=static']);
 for (const entry of ['run', 'baseline-server']) await bundleScript(`bench/src/${entry}.ts`, `dist/bench/${entry}.js`);
 
@@ -35,7 +38,7 @@ const mongo = await startMongoServer({
 const child = spawn(process.execPath, [path.join(root, 'dist', 'bench', 'run.js'), ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, MONGO_URL: mongo.url, AMQP_URL: amqpUrl, MONGO_SERVER_PID: String(mongo.pid), ...(profiling ? { BENCH_PROFILE_DIR: profileDir } : {}) },
+  env: { ...process.env, BENCH_COMMIT: commit, MONGO_URL: mongo.url, AMQP_URL: amqpUrl, MONGO_SERVER_PID: String(mongo.pid), ...(profiling ? { BENCH_PROFILE_DIR: profileDir } : {}) },
 });
 const code = await new Promise((resolve) => child.once('exit', (status) => resolve(status ?? 1)));
 await mongo.stop(); // the flight recording is written as the server stops
