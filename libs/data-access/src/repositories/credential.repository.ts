@@ -210,6 +210,8 @@ export class CredentialRepository {
     const query = {
       portalId: install.portalId,
       appId: install.appId,
+      // The kinds beside the install narrow the index's range to them; the `$or` picks within it.
+      kind: { $in: ['access-token', SPENT_REFRESH_TOKEN] },
       $or: [
         { kind: 'access-token', expiresAt: { $lt: before.accessTokensExpiredBefore } },
         { kind: SPENT_REFRESH_TOKEN, 'spent.at': { $lt: before.refreshTokensSpentBefore } },

@@ -157,10 +157,12 @@ export function describeCredentialRepositoryContract(name: string, make: () => C
       const appId = 'a';
       const [early, late] = await Promise.all([500, 700].map((expiresAt) => credentials.issue('access-token', { portalId, appId, expiresAt }, 100)));
       const other = await credentials.issue('access-token', { portalId, appId: 'b', expiresAt: 500 }, 100);
+      const lasting = await credentials.issue('access-token', { portalId, appId }, 100);
       const refresh = await credentials.issue('refresh-token', { portalId, appId }, 100);
       const spent = await credentials.issue('refresh-token', { portalId, appId }, 100);
       await credentials.spendRefreshToken(spent.secret, { at: 300, accessTokenId: 'cred_a', refreshTokenId: 'cred_r' });
       expect(await credentials.deleteOutlivedTokens({ portalId, appId }, { accessTokensExpiredBefore: 600, refreshTokensSpentBefore: 300 })).toBe(1);
+      expect(await credentials.resolve(lasting.secret)).toEqual(lasting.credential);
       expect(await credentials.resolve(early.secret)).toBeNull();
       expect(await credentials.resolve(late.secret)).toEqual(late.credential);
       expect(await credentials.resolve(other.secret)).toEqual(other.credential);
