@@ -41,7 +41,8 @@ export async function startGatewayFixture(
     readiness: {},
     ...overrides({ database, broker }),
   };
-  const gateway = (more: Partial<GatewayDeps> = {}) => createGatewayApp({ ...base, ...more });
+  // An override of one OAuth setting keeps the fixture's others.
+  const gateway = (more: Partial<GatewayDeps> = {}) => createGatewayApp({ ...base, ...more, oauth: { ...base.oauth, ...more.oauth } });
   return {
     database,
     broker,

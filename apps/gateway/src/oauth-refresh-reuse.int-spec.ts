@@ -100,7 +100,7 @@ describe('OAuth refresh tokens presented again', () => {
   });
 
   it('when the grace is off (OAUTH_REFRESH_REUSE_S=0), then a spent refresh token is refused at once', async () => {
-    const strict = await fixture.gateway({ oauth: { rotateRefreshTokens: true, refreshReuseSeconds: 0 } });
+    const strict = await fixture.gateway({ oauth: { refreshReuseSeconds: 0 } });
     const { refreshToken } = await install(credentials.on(strict));
     const received = (await refresh(refreshToken, strict).expect(200)).body;
     expect((await refresh(refreshToken, strict).expect(400)).body).toMatchObject({ error: 'invalid_grant' });
