@@ -3,7 +3,7 @@ import { loadConfig } from '@ecomm-sync/runtime';
 /** What tools/scripts/bench.mjs hands the benchmark (read in one place, as the apps do). */
 export const benchConfig = loadConfig({
   BENCH_COMMIT: {
-    doc: 'set by `npm run bench`: the commit measured, taken before the build (tools/scripts/commit-measured.mjs)',
+    doc: 'set by `npm run bench`: the commit measured, read around the build (tools/scripts/commit-measured.mjs)',
     format: 'string',
     optional: true,
   },

@@ -57,7 +57,7 @@ export function noisyFigures(starts: Record<string, MachineAtStart>): string[] {
     .map(([figure, start]) => `${figure} (CPUs ${Math.round(start.busyShare * 100)} % busy, load ${start.loadAverage[0]})`);
 }
 
-/** The commit the figures were measured at: `npm run bench` takes it before building (tools/scripts/commit-measured.mjs). */
+/** The commit the figures were measured at: `npm run bench` reads it around its build (tools/scripts/commit-measured.mjs). */
 export function commitMeasured(): string {
   return benchConfig.BENCH_COMMIT ?? 'unknown commit (not run through npm run bench)';
 }

@@ -47,7 +47,7 @@ async function main() {
   const names = only === null ? Object.keys(FIGURES) : [ALIASES[only] ?? only];
   if (!figureOf(names[0]))
     throw new Error(`--only takes one of ${[...Object.keys(FIGURES), ...Object.keys(EXTRA_FIGURES), ...Object.keys(ALIASES)].join(', ')}`);
-  // Taken before the apps were built (tools/scripts/bench.mjs): what is measured is the tree then, whatever changes during the build or the run.
+  // Read around the apps' build (tools/scripts/bench.mjs): what is measured is the tree the build saw, whatever changes during the run.
   const commit = commitMeasured();
   const figures: Record<string, unknown> = {};
   const starts: Record<string, MachineAtStart> = {};

@@ -15,10 +15,13 @@ function runOrExit(command, args) {
   if (spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } }).status !== 0) process.exit(1);
 }
 
-// Taken before the build, which is what the run measures (run.ts records it as BENCH_COMMIT).
-const commit = commitMeasured(root);
+// Read before and after the build (run.ts records it as BENCH_COMMIT): a commit or an edit while the
+// build reads the source may or may not be in what is measured, and the record says so.
+const before = commitMeasured(root);
 runOrExit('npx', ['nx', 'run-many', '-t', 'build', '-p', APPS.join(','), '--outputStyle=static']);
 for (const entry of ['run', 'baseline-server']) await bundleScript(`bench/src/${entry}.ts`, `dist/bench/${entry}.js`);
+const after = commitMeasured(root);
+const commit = before === after ? before : `${before}, changed to ${after} during the build`;
 
 const { startMongoServer } = require('../infra/mongo-server.cjs');
 const { ensureRabbitMq } = require('../infra/rabbitmq.cjs');
@@ -38,7 +41,14 @@ const mongo = await startMongoServer({
 const child = spawn(process.execPath, [path.join(root, 'dist', 'bench', 'run.js'), ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, BENCH_COMMIT: commit, MONGO_URL: mongo.url, AMQP_URL: amqpUrl, MONGO_SERVER_PID: String(mongo.pid), ...(profiling ? { BENCH_PROFILE_DIR: profileDir } : {}) },
+  env: {
+    ...process.env,
+    BENCH_COMMIT: commit,
+    MONGO_URL: mongo.url,
+    AMQP_URL: amqpUrl,
+    MONGO_SERVER_PID: String(mongo.pid),
+    ...(profiling ? { BENCH_PROFILE_DIR: profileDir } : {}),
+  },
 });
 const code = await new Promise((resolve) => child.once('exit', (status) => resolve(status ?? 1)));
 await mongo.stop(); // the flight recording is written as the server stops

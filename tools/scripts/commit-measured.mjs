@@ -1,6 +1,6 @@
-// The commit a benchmark run measures, taken before its build: source edited while the apps build
-// or the figures run is not what was measured. Marked when the work tree had changes (besides the
-// bench's own results, which a run before this one leaves changed).
+// The commit a benchmark run measures (bench.mjs reads it before and after the build; what changes
+// while the figures run is not in what they measure). Marked when the work tree had changes (besides
+// the bench's own results, which a run before this one leaves changed).
 import { execSync } from 'node:child_process';
 
 export function commitMeasured(root) {
