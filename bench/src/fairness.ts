@@ -2,10 +2,13 @@
  * The fairness figure (issue 27): while portal A floods the service (its CRM connection limited to
  * 190 requests per 10 s, as a real account is), how long does portal B's trickle of single objects
  * wait from acceptance until applied? Measured against B alone on the same stack just before.
+ * With two gateways (`--only fairness-replicas`), A sends through one replica and B through another:
+ * the intake pace that holds A's flood is shared by the replicas (decision 57, addenda of
+ * 2026-11-28 and 2026-12-02), so B's wait should not depend on which replica it reaches.
  */
 import { CrmAdminClient } from '@ecomm-sync/crm-client';
 import { keyString } from '@ecomm-sync/data-access';
-import type { TestStack, TestPortal } from '@ecomm-sync/testing';
+import type { TestPortal } from '@ecomm-sync/testing';
 import { BATCH, submission } from './load';
 import { log, startStack } from './options';
 import { percentile, pool, round } from './stats';
@@ -25,6 +28,8 @@ export interface Latencies {
 }
 
 export interface FairnessFigure {
+  /** Gateway replicas: 1, or 2 with A's flood through one and B's trickle through the other. */
+  gateways: number;
   /** B's latencies (acceptance → applied) while A floods. */
   withFlood: Latencies;
   /** B's latencies alone, the baseline. */
@@ -43,7 +48,7 @@ export interface FairnessFigure {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const urlOf = (stack: TestStack, portal: TestPortal) => `${stack.gatewayUrl}/extensions/ecomm/v2/sync/messages?hapikey=${portal.apiKey}`;
+const urlOf = (gatewayUrl: string, portal: TestPortal) => `${gatewayUrl}/extensions/ecomm/v2/sync/messages?hapikey=${portal.apiKey}`;
 
 /** PUTs one submission; a 429 is waited out (Retry-After) and sent again. Returns when accepted, with the refusals met. */
 async function putUntilAccepted(url: string, body: string): Promise<{ acceptedAt: number; refused: number }> {
@@ -126,26 +131,36 @@ async function flood(url: string, objects: number): Promise<{ acceptedSeconds: n
   return { acceptedSeconds: round((Date.now() - started) / 1000), refused };
 }
 
-export async function benchFairness({ floodObjects, trickleSeconds }: { floodObjects: number; trickleSeconds: number }): Promise<FairnessFigure> {
-  log(`fairness: portal B alone for ${trickleSeconds} s, then B beside portal A's flood of ${floodObjects} objects at 190 CRM requests per 10 s`);
+export async function benchFairness({
+  floodObjects,
+  trickleSeconds,
+  gateways = 1,
+}: {
+  floodObjects: number;
+  trickleSeconds: number;
+  gateways?: 1 | 2;
+}): Promise<FairnessFigure> {
+  const through = gateways === 2 ? ', each through its own gateway replica' : '';
+  log(`fairness: portal B alone for ${trickleSeconds} s, then B beside portal A's flood of ${floodObjects} objects at 190 CRM requests per 10 s${through}`);
   const stack = await startStack({ env: { LOG_LEVEL: 'warn' } });
   const db = await observer(stack);
   try {
+    if (gateways === 2) await stack.startApp('gateway', 'b');
     const admin = new CrmAdminClient(stack.crmUrl, stack.adminToken);
     const portalA = await portalLimitedLikeHosted(stack, admin);
     const portalB = await portalWithLimits(stack, admin, 1_000_000, 10_000);
+    const floodUrl = urlOf(stack.gatewayUrl, portalA);
+    const trickleUrl = urlOf(gateways === 2 ? stack.urlOf('gateway', 'b') : stack.gatewayUrl, portalB);
     // Warm-up: the first object of a portal loads its settings and CRM setup.
-    await trickle(db, urlOf(stack, portalB), portalB, 'warm', 1);
-    const alone = await trickle(db, urlOf(stack, portalB), portalB, 'alone', trickleSeconds);
+    await trickle(db, trickleUrl, portalB, 'warm', 1);
+    const alone = await trickle(db, trickleUrl, portalB, 'alone', trickleSeconds);
     log(`fairness: B alone ${JSON.stringify(alone)}`);
     const started = Date.now();
-    const [floodRun, withFlood] = await Promise.all([
-      flood(urlOf(stack, portalA), floodObjects),
-      trickle(db, urlOf(stack, portalB), portalB, 'beside', trickleSeconds),
-    ]);
+    const [floodRun, withFlood] = await Promise.all([flood(floodUrl, floodObjects), trickle(db, trickleUrl, portalB, 'beside', trickleSeconds)]);
     log(`fairness: B beside A's flood ${JSON.stringify(withFlood)}; A accepted in ${floodRun.acceptedSeconds} s (${floodRun.refused} answers 429)`);
     await waitApplied(db, portalA, floodObjects);
     return {
+      gateways,
       withFlood,
       alone,
       ratio: round(withFlood.p99Ms / alone.p99Ms, 2),
@@ -169,7 +184,8 @@ async function waitApplied(db: Observer, portal: TestPortal, objects: number): P
 export function fairnessRow(figure: FairnessFigure): string {
   const { withFlood: w, alone: a, flood: f } = figure;
   return (
-    `| Fairness: B's time from accepted to applied (10 objects/s) while A sends ${f.objects} objects at 190 CRM requests per 10 s ` +
+    `| Fairness: B's time from accepted to applied (10 objects/s) while A sends ${f.objects} objects at 190 CRM requests per 10 s` +
+    `${figure.gateways === 2 ? ', A and B through two gateway replicas' : ''} ` +
     `| p50 ${w.p50Ms} ms, p99 ${w.p99Ms} ms, max ${w.maxMs} ms (${w.objects} objects; A accepted in ${f.acceptedSeconds} s, ${f.refused} answers 429, applied in ${f.appliedSeconds} s) ` +
     `| B alone: p50 ${a.p50Ms} ms, p99 ${a.p99Ms} ms, max ${a.maxMs} ms | ${figure.ratio} | p99 < 5 s and ≤ 2 |`
   );

@@ -37,10 +37,11 @@ const FIGURES: Record<string, Figure<unknown>> = {
 /** Figures run only when named with --only: the whole run measures each of them once already. */
 const EXTRA_FIGURES: Record<string, Figure<unknown>> = {
   crmRequestLog: figure({ run: () => benchCrmRequestLog(crmRequestLogFigures), rows: crmRequestLogRows }),
+  fairnessReplicas: figure({ run: () => benchFairness({ ...SIZES.fairness, gateways: 2 }), rows: (f) => [fairnessRow(f)] }),
 };
 /** `--only` names as typed on the command line; these figures are recorded when run alone (the others are for profiling). */
-const ALIASES: Record<string, string> = { 'crm-budget': 'crmBudget', 'crm-request-log': 'crmRequestLog' };
-const RECORDED_ALONE = new Set(['crmBudget', 'fairness', 'crmRequestLog']);
+const ALIASES: Record<string, string> = { 'crm-budget': 'crmBudget', 'crm-request-log': 'crmRequestLog', 'fairness-replicas': 'fairnessReplicas' };
+const RECORDED_ALONE = new Set(['crmBudget', 'fairness', 'crmRequestLog', 'fairnessReplicas']);
 const figureOf = (name: string): Figure<unknown> | undefined => FIGURES[name] ?? EXTRA_FIGURES[name];
 
 async function main() {

@@ -48,6 +48,8 @@ export interface TestPortal {
 export class TestStack {
   /** Running processes by app, or `app#instance` for extra replicas. */
   private readonly processes = new Map<string, ChildProcess>();
+  /** Where each extra replica listens (an app's first instance listens on `ports`). */
+  private readonly replicaPorts = new Map<string, number>();
   private database?: Database;
 
   private constructor(
@@ -89,6 +91,13 @@ export class TestStack {
     return `http://127.0.0.1:${this.ports.gateway}`;
   }
 
+  /** Where an app instance serves its API (the gateway, the CRM) or its health (a worker): `instance` as given to startApp. */
+  urlOf(app: AppName, instance = ''): string {
+    const port = instance ? this.replicaPorts.get(instanceKey(app, instance)) : this.ports[app];
+    if (port === undefined) throw new Error(`${instanceKey(app, instance)} was never started`);
+    return `http://127.0.0.1:${port}`;
+  }
+
   get crmUrl(): string {
     return `http://127.0.0.1:${this.ports.crm}`;
   }
@@ -116,6 +125,7 @@ export class TestStack {
     });
     fs.closeSync(log);
     this.processes.set(key, child);
+    if (instance) this.replicaPorts.set(key, port);
     let exited = false;
     child.once('exit', () => (exited = true));
     await waitFor(
