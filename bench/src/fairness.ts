@@ -2,9 +2,10 @@
  * The fairness figure (issue 27): while portal A floods the service (its CRM connection limited to
  * 190 requests per 10 s, as a real account is), how long does portal B's trickle of single objects
  * wait from acceptance until applied? Measured against B alone on the same stack just before.
- * With two gateways (`--only fairness-replicas`), A sends through one replica and B through another:
- * the intake pace that holds A's flood is shared by the replicas (decision 57, addenda of
- * 2026-11-28 and 2026-12-02), so B's wait should not depend on which replica it reaches.
+ * With two gateways (`--only fairness-replicas`), each submission of A and of B goes to the replicas
+ * in turn, as a load balancer in front of them would spread them: the intake pace that holds A's
+ * flood is shared by the replicas (decision 57, addenda of 2026-11-28 and 2026-12-02), the lanes'
+ * shares are each replica's own (decision 45).
  */
 import { CrmAdminClient } from '@ecomm-sync/crm-client';
 import { keyString } from '@ecomm-sync/data-access';
@@ -28,7 +29,7 @@ export interface Latencies {
 }
 
 export interface FairnessFigure {
-  /** Gateway replicas: 1, or 2 with A's flood through one and B's trickle through the other. */
+  /** Gateway replicas: 1, or 2 with A's and B's submissions sent to each in turn. */
   gateways: number;
   /** B's latencies (acceptance → applied) while A floods. */
   withFlood: Latencies;
@@ -67,7 +68,7 @@ async function putUntilAccepted(url: string, body: string): Promise<{ acceptedAt
  * 2026-11-28 it ended when the bench saw the CRM id: the bench's own polls, in the process that
  * also sends A's flood, came 0.2–1 s late beside the flood, and that lag was counted as B's wait.
  */
-async function trickle(db: Observer, url: string, portal: TestPortal, prefix: string, seconds: number): Promise<Latencies> {
+async function trickle(db: Observer, urls: string[], portal: TestPortal, prefix: string, seconds: number): Promise<Latencies> {
   const accepted = new Map<string, number>();
   const latencies: number[] = [];
   const started = Date.now();
@@ -99,7 +100,7 @@ async function trickle(db: Observer, url: string, portal: TestPortal, prefix: st
     const body = submission('CONTACT', n, 1, (i) => ({ properties: { email: `${prefix}-${i}@example.com`, firstname: `B ${i}`, lastname: 'Fairness' } }));
     body.messages[0].externalObjectId = `${prefix}-${n}`;
     const id = body.messages[0].externalObjectId;
-    sends.push(putUntilAccepted(url, JSON.stringify(body)).then(({ acceptedAt }) => void accepted.set(id, acceptedAt)));
+    sends.push(putUntilAccepted(urls[n % urls.length], JSON.stringify(body)).then(({ acceptedAt }) => void accepted.set(id, acceptedAt)));
     await sleep(TRICKLE_INTERVAL_MS);
   }
   await Promise.all(sends);
@@ -116,7 +117,7 @@ async function trickle(db: Observer, url: string, portal: TestPortal, prefix: st
 }
 
 /** A's flood: `objects` contacts and products (4 to 1) in submissions of 200, as fast as the gateway takes them. */
-async function flood(url: string, objects: number): Promise<{ acceptedSeconds: number; refused: number }> {
+async function flood(urls: string[], objects: number): Promise<{ acceptedSeconds: number; refused: number }> {
   const started = Date.now();
   const submissions = Math.ceil(objects / BATCH);
   let refused = 0;
@@ -126,7 +127,7 @@ async function flood(url: string, objects: number): Promise<{ acceptedSeconds: n
       b % 5 === 4
         ? submission('PRODUCT', b * BATCH, count, (i) => ({ properties: { name: `Flood product ${i}`, price: (i % 100) + 0.5 } }))
         : submission('CONTACT', b * BATCH, count, (i) => ({ properties: { email: `flood-${i}@example.com`, firstname: `A ${i}`, lastname: 'Flood' } }));
-    refused += (await putUntilAccepted(url, JSON.stringify(body))).refused;
+    refused += (await putUntilAccepted(urls[b % urls.length], JSON.stringify(body))).refused;
   });
   return { acceptedSeconds: round((Date.now() - started) / 1000), refused };
 }
@@ -140,7 +141,7 @@ export async function benchFairness({
   trickleSeconds: number;
   gateways?: 1 | 2;
 }): Promise<FairnessFigure> {
-  const through = gateways === 2 ? ', each through its own gateway replica' : '';
+  const through = gateways === 2 ? ', both spread over two gateway replicas' : '';
   log(`fairness: portal B alone for ${trickleSeconds} s, then B beside portal A's flood of ${floodObjects} objects at 190 CRM requests per 10 s${through}`);
   const stack = await startStack({ env: { LOG_LEVEL: 'warn' } });
   const db = await observer(stack);
@@ -149,14 +150,15 @@ export async function benchFairness({
     const admin = new CrmAdminClient(stack.crmUrl, stack.adminToken);
     const portalA = await portalLimitedLikeHosted(stack, admin);
     const portalB = await portalWithLimits(stack, admin, 1_000_000, 10_000);
-    const floodUrl = urlOf(stack.gatewayUrl, portalA);
-    const trickleUrl = urlOf(gateways === 2 ? stack.urlOf('gateway', 'b') : stack.gatewayUrl, portalB);
+    const gatewayUrls = gateways === 2 ? [stack.gatewayUrl, stack.urlOf('gateway', 'b')] : [stack.gatewayUrl];
+    const floodUrls = gatewayUrls.map((url) => urlOf(url, portalA));
+    const trickleUrls = gatewayUrls.map((url) => urlOf(url, portalB));
     // Warm-up: the first object of a portal loads its settings and CRM setup.
-    await trickle(db, trickleUrl, portalB, 'warm', 1);
-    const alone = await trickle(db, trickleUrl, portalB, 'alone', trickleSeconds);
+    await trickle(db, trickleUrls, portalB, 'warm', 1);
+    const alone = await trickle(db, trickleUrls, portalB, 'alone', trickleSeconds);
     log(`fairness: B alone ${JSON.stringify(alone)}`);
     const started = Date.now();
-    const [floodRun, withFlood] = await Promise.all([flood(floodUrl, floodObjects), trickle(db, trickleUrl, portalB, 'beside', trickleSeconds)]);
+    const [floodRun, withFlood] = await Promise.all([flood(floodUrls, floodObjects), trickle(db, trickleUrls, portalB, 'beside', trickleSeconds)]);
     log(`fairness: B beside A's flood ${JSON.stringify(withFlood)}; A accepted in ${floodRun.acceptedSeconds} s (${floodRun.refused} answers 429)`);
     await waitApplied(db, portalA, floodObjects);
     return {
@@ -185,7 +187,7 @@ export function fairnessRow(figure: FairnessFigure): string {
   const { withFlood: w, alone: a, flood: f } = figure;
   return (
     `| Fairness: B's time from accepted to applied (10 objects/s) while A sends ${f.objects} objects at 190 CRM requests per 10 s` +
-    `${figure.gateways === 2 ? ', A and B through two gateway replicas' : ''} ` +
+    `${figure.gateways === 2 ? ', A and B spread over two gateway replicas' : ''} ` +
     `| p50 ${w.p50Ms} ms, p99 ${w.p99Ms} ms, max ${w.maxMs} ms (${w.objects} objects; A accepted in ${f.acceptedSeconds} s, ${f.refused} answers 429, applied in ${f.appliedSeconds} s) ` +
     `| B alone: p50 ${a.p50Ms} ms, p99 ${a.p99Ms} ms, max ${a.maxMs} ms | ${figure.ratio} | p99 < 5 s and ≤ 2 |`
   );
