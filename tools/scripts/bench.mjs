@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { bundleScript } from './bundle-script.mjs';
-import { commitMeasured } from './commit-measured.mjs';
+import { commitMeasured, treeDigest } from './commit-measured.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -17,11 +17,11 @@ function runOrExit(command, args) {
 
 // Read before and after the build (run.ts records it as BENCH_COMMIT): a commit or an edit while the
 // build reads the source may or may not be in what is measured, and the record says so.
-const before = commitMeasured(root);
+const [before, digestBefore] = [commitMeasured(root), treeDigest(root)];
 runOrExit('npx', ['nx', 'run-many', '-t', 'build', '-p', APPS.join(','), '--outputStyle=static']);
 for (const entry of ['run', 'baseline-server']) await bundleScript(`bench/src/${entry}.ts`, `dist/bench/${entry}.js`);
-const after = commitMeasured(root);
-const commit = before === after ? before : `${before}, changed to ${after} during the build`;
+const [after, digestAfter] = [commitMeasured(root), treeDigest(root)];
+const commit = digestBefore !== null && digestBefore === digestAfter ? before : `${before}, changed during the build (${after} after it)`;
 
 const { startMongoServer } = require('../infra/mongo-server.cjs');
 const { ensureRabbitMq } = require('../infra/rabbitmq.cjs');
