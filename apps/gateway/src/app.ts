@@ -39,7 +39,7 @@ import { AcceptSyncBatchUseCase } from './use-cases/accept-sync-batch.use-case';
 import { IntakePace, type IntakePaceOptions } from './use-cases/intake-pace';
 import { LaneShares } from './use-cases/lane-shares';
 import { ManageAccountsUseCase } from './use-cases/manage-accounts.use-case';
-import { REFRESH_REUSE_SECONDS, type GrantOptions } from './use-cases/oauth-grants';
+import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_REUSE_SECONDS, type GrantOptions } from './use-cases/oauth-grants';
 import { ManageAlertsUseCase } from './use-cases/manage-alerts.use-case';
 import { ManageImportsUseCase } from './use-cases/manage-imports.use-case';
 import { ManageInstallUseCase } from './use-cases/manage-install.use-case';
@@ -126,7 +126,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   const sealed = await connections.sealPlaintextTokens();
   if (sealed > 0) logger.info('sealed built-in CRM tokens stored in clear', { portals: sealed });
   // Every replica must refresh alike (docs/configuration.md): the log says how this one does.
-  const { rotateRefreshTokens = false, refreshReuseSeconds = REFRESH_REUSE_SECONDS, accessTokenTtlSeconds = 1800 } = deps.oauth ?? {};
+  const { rotateRefreshTokens = false, refreshReuseSeconds = REFRESH_REUSE_SECONDS, accessTokenTtlSeconds = ACCESS_TOKEN_TTL_SECONDS } = deps.oauth ?? {};
   logger.info(rotateRefreshTokens ? 'OAuth refresh tokens rotate' : "OAuth refresh tokens last, as the vendor's", {
     rotateRefreshTokens,
     refreshReuseSeconds,

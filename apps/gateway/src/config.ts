@@ -1,5 +1,5 @@
 import { amqpKeys, commonKeys, crmRequestLogKeys, intakePaceKeys, loadConfig, mongoKeys, secretsRotationKeys, type ConfigSchema } from '@ecomm-sync/runtime';
-import { REFRESH_REUSE_SECONDS } from './use-cases/oauth-grants';
+import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_REUSE_SECONDS } from './use-cases/oauth-grants';
 
 export const gatewayConfigSchema = {
   ...commonKeys,
@@ -54,7 +54,11 @@ export const gatewayConfigSchema = {
     default: 20,
   },
   AUTH_FAILURE_WINDOW_MS: { doc: 'the window of AUTH_FAILURE_LIMIT', format: 'int', default: 60_000 },
-  OAUTH_ACCESS_TOKEN_TTL_S: { doc: 'seconds an OAuth access token lives (refresh with POST /oauth/v1/token)', format: 'int', default: 1800 },
+  OAUTH_ACCESS_TOKEN_TTL_S: {
+    doc: 'seconds an OAuth access token lives (refresh with POST /oauth/v1/token)',
+    format: 'int',
+    default: ACCESS_TOKEN_TTL_SECONDS,
+  },
   OAUTH_ROTATE_REFRESH_TOKENS: {
     doc: "each OAuth refresh answers a new refresh token and the one presented is used up (rotation); false: a refresh token lasts until its install or the token is revoked, and a refresh answers it again, as the vendor's OAuth does (applications that keep their install's refresh token go on working). The same in every gateway replica",
     format: 'boolean',

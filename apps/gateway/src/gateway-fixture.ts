@@ -41,7 +41,7 @@ export async function startGatewayFixture(
     readiness: {},
     ...overrides({ database, broker }),
   };
-  // An override of one OAuth setting keeps the fixture's others.
+  // An override of one OAuth setting keeps the fixture's others (other settings objects are replaced whole).
   const gateway = (more: Partial<GatewayDeps> = {}) => createGatewayApp({ ...base, ...more, oauth: { ...base.oauth, ...more.oauth } });
   return {
     database,

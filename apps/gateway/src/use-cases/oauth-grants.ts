@@ -1,7 +1,15 @@
 import { reissueLostPair } from './oauth-lost-refresh';
 import { issuePair, namesPair, oauthError, revokeQuietly, spentOrUnknown, type GrantContext, type TokenPair } from './oauth-tokens';
 
-export { grantContext, oauthError, REFRESH_REUSE_SECONDS, type GrantContext, type GrantOptions, type TokenPair } from './oauth-tokens';
+export {
+  ACCESS_TOKEN_TTL_SECONDS,
+  grantContext,
+  oauthError,
+  REFRESH_REUSE_SECONDS,
+  type GrantContext,
+  type GrantOptions,
+  type TokenPair,
+} from './oauth-tokens';
 
 /** A new access token (living `accessTokenTtlSeconds`) and refresh token for an install. */
 export async function issueTokens(context: GrantContext, portalId: number, appId: string): Promise<TokenPair> {

@@ -37,6 +37,9 @@ export function oauthError(status: number, code: string, message: string): AppEr
   return new AppError(status, message, {}, { error: code, error_description: message });
 }
 
+/** How long an access token lives by default (OAUTH_ACCESS_TOKEN_TTL_S): 30 minutes, as the vendor's. */
+export const ACCESS_TOKEN_TTL_SECONDS = 1800;
+
 /** How long a spent refresh token may be presented again by default (OAUTH_REFRESH_REUSE_S): the longest grace Okta allows. */
 export const REFRESH_REUSE_SECONDS = 60;
 
