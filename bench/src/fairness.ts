@@ -51,7 +51,10 @@ export interface FairnessFigure {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const urlOf = (gatewayUrl: string, portal: TestPortal) => `${gatewayUrl}/extensions/ecomm/v2/sync/messages?hapikey=${portal.apiKey}`;
 
-/** PUTs one submission; a 429 is waited out (Retry-After) and sent again. Returns when accepted, with the refusals met. */
+/**
+ * PUTs one submission; a 429 is waited out (Retry-After) and sent again, to the same replica (a load
+ * balancer might choose another; the shared pace answers alike). Returns when accepted, with the refusals met.
+ */
 async function putUntilAccepted(url: string, body: string): Promise<{ acceptedAt: number; refused: number }> {
   for (let refused = 0; ; refused++) {
     const response = await fetch(url, { method: 'PUT', body, headers: { 'content-type': 'application/json' } });

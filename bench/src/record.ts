@@ -41,7 +41,8 @@ export function record(run: Run): void {
   const file = path.join(root, 'bench', 'results', 'latest.json');
   const previous = run.partial && fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
   const runs = { ...((previous.runs as Record<string, unknown> | undefined) ?? {}) };
-  for (const figure of Object.keys(run.figures)) runs[figure] = { date, command, commit, start: run.starts[figure] };
+  // Each figure's own run says how large it was: a partial run's top-level `quick` and `sizes` are its own, not those of the figures it left.
+  for (const figure of Object.keys(run.figures)) runs[figure] = { date, command, commit, quick, sizes: SIZES, start: run.starts[figure] };
   const result = { ...previous, date, command, commit, quick, machine, sizes: SIZES, ...run.figures, runs };
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
