@@ -245,6 +245,46 @@ describe('ManageAccountsUseCase', () => {
       expect(await credentials.resolve(stored[0])).toBeNull();
     });
 
+    it('when the install is removed while a refresh stores its access token, then the refresh is refused and that access token goes', async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { refreshToken } = await lasting().install(portalId, appId);
+      const issue = credentials.issue.bind(credentials);
+      const stored: string[] = [];
+      jest.spyOn(credentials, 'issue').mockImplementationOnce(async (...args) => {
+        const issued = await issue(...args);
+        stored.push(issued.secret);
+        // An uninstall's first step; its delete of the install's tokens has not reached them yet.
+        await accounts.removeInstall(portalId, appId);
+        return issued;
+      });
+
+      await expect(lasting().refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({
+        status: 400,
+        fields: { error: 'invalid_grant' },
+        message: expect.stringContaining('no longer installed'),
+      });
+      expect(stored).toHaveLength(1);
+      expect(await credentials.resolve(stored[0])).toBeNull();
+    });
+
+    it('when the install cannot be read after the access token is stored, then that token goes and the refresh token still refreshes', async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { refreshToken } = await lasting().install(portalId, appId);
+      const findInstall = accounts.findInstall.bind(accounts);
+      const before = (await credentials.list({ portalId, appId, kinds: ['access-token'] })).length;
+      // The first look (before the insert) answers; the second fails.
+      jest
+        .spyOn(accounts, 'findInstall')
+        .mockImplementationOnce(findInstall)
+        .mockImplementationOnce(async () => {
+          throw new Error('database unreachable');
+        });
+
+      await expect(lasting().refresh(clientId, clientSecret, refreshToken)).rejects.toThrow('database unreachable');
+      expect(await credentials.list({ portalId, appId, kinds: ['access-token'] })).toHaveLength(before);
+      await expect(lasting().refresh(clientId, clientSecret, refreshToken)).resolves.toMatchObject({ refreshToken });
+    });
+
     it('when rotation was on before, then a token it spent whose answer was lost buys a new pair within the grace, as it did', async () => {
       const { clientId, clientSecret, refreshToken, received: lost } = await aRefreshedInstall();
 
@@ -287,6 +327,24 @@ describe('ManageAccountsUseCase', () => {
       expect(await credentials.resolve(next.accessToken)).toMatchObject({ portalId, appId });
       await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({ status: 400, fields: { error: 'invalid_grant' } });
       expect(accessChanged).toBe(0);
+    });
+
+    it('when the install is removed while a refresh stores its pair, then the refresh is refused, the pair goes and the presented token is not spent', async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { refreshToken } = await useCase.install(portalId, appId);
+      const issue = credentials.issue.bind(credentials);
+      const stored: string[] = [];
+      jest.spyOn(credentials, 'issue').mockImplementation(async (...args) => {
+        const issued = await issue(...args);
+        stored.push(issued.secret);
+        if (stored.length === 2) await accounts.removeInstall(portalId, appId);
+        return issued;
+      });
+
+      await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({ status: 400, fields: { error: 'invalid_grant' } });
+      expect(stored).toHaveLength(2);
+      for (const secret of stored) expect(await credentials.resolve(secret)).toBeNull();
+      expect(await credentials.resolve(refreshToken)).not.toHaveProperty('spent');
     });
 
     it('when the answer to a refresh was lost, then the token presented again within the grace buys a new pair, the lost pair is revoked and every replica is told', async () => {

@@ -16,20 +16,43 @@ export async function issueTokens(context: GrantContext, portalId: number, appId
   return (await issuePair(context, portalId, appId)).pair;
 }
 
+type InstallKey = { portalId: number; appId: string };
+
+const noLongerInstalled = () => oauthError(400, 'invalid_grant', 'The application is no longer installed in this portal');
+
+/**
+ * Whether the install is still there once the tokens a refresh stores are in. An uninstall removes
+ * the install, then deletes its tokens: gone here, the tokens are taken back; still here, the
+ * uninstall's delete starts after they were stored and takes them with the others, even on a
+ * database whose delete of many documents is not one atomic step.
+ */
+async function installOutlives(context: GrantContext, install: InstallKey, stored: string[]): Promise<void> {
+  const found = await context.repositories.accounts.findInstall(install.portalId, install.appId).catch(async (error: unknown) => {
+    await revokeQuietly(context, stored);
+    throw error;
+  });
+  if (found) return;
+  await revokeQuietly(context, stored);
+  throw noLongerInstalled();
+}
+
 /**
  * A new access token beside the lasting refresh token, answered with it. An uninstall or a revocation
  * of the refresh token between the checks and the insert would leave the new token working for its
- * whole life: the refresh token is read again after the insert, and gone, the new token goes too
- * (an uninstall that deletes the tokens after the insert takes it with the others).
+ * whole life: the refresh token and the install are read again after the insert, and either gone,
+ * the new token goes too (installOutlives).
  */
-async function lastingRefresh(context: GrantContext, install: { portalId: number; appId: string }, refreshToken: string): Promise<TokenPair> {
+async function lastingRefresh(context: GrantContext, install: InstallKey, refreshToken: string): Promise<TokenPair> {
   const { repositories, clock, accessTokenTtlSeconds: ttl } = context;
   const now = clock();
   const { secret, credential } = await repositories.credentials.issue('access-token', { ...install, expiresAt: now + ttl * 1000 }, now);
-  const still = await repositories.credentials.resolve(refreshToken).catch(async (error: unknown) => {
-    await revokeQuietly(context, [credential.credentialId]);
-    throw error;
-  });
+  const [still] = await Promise.all([
+    repositories.credentials.resolve(refreshToken).catch(async (error: unknown) => {
+      await revokeQuietly(context, [credential.credentialId]);
+      throw error;
+    }),
+    installOutlives(context, install, [credential.credentialId]),
+  ]);
   if (still?.kind !== 'refresh-token' || still.spent) {
     await revokeQuietly(context, [credential.credentialId]);
     throw spentOrUnknown();
@@ -55,6 +78,8 @@ async function lastingRefresh(context: GrantContext, install: { portalId: number
  * its pair back and is refused. A spent token is kept, marked with the pair it bought, for
  * `refreshReuseSeconds`: presented again in that time, while neither token of that pair was used
  * (the answer was lost), it buys a new pair and the lost one is revoked (`reissueLostPair`).
+ * In either mode, tokens a refresh stores while the install is being removed are taken back
+ * (`installOutlives`).
  */
 export async function refreshGrant(
   context: GrantContext,
@@ -74,13 +99,15 @@ export async function refreshGrant(
   const install = { portalId: presented.portalId!, appId: application.appId };
   if (!(await repositories.accounts.findInstall(install.portalId, install.appId))) {
     await revokeQuietly(context, [presented.credentialId]);
-    throw oauthError(400, 'invalid_grant', 'The application is no longer installed in this portal');
+    throw noLongerInstalled();
   }
   // A token spent while rotation was on goes on by its rules after rotation is turned off.
   if (presented.spent) return reissueLostPair(context, refreshToken, presented, presented.spent);
   if (!context.rotateRefreshTokens) return lastingRefresh(context, install, refreshToken);
   const { pair, credentialIds } = await issuePair(context, install.portalId, install.appId);
   const [accessTokenId, refreshTokenId] = credentialIds;
+  // Before the spend, so that a failed look leaves the presented token for the client's retry.
+  await installOutlives(context, install, credentialIds);
   const now = clock();
   const spent = await repositories.credentials.spendRefreshToken(refreshToken, { at: now, accessTokenId, refreshTokenId }).catch(async (error: unknown) => {
     // The spend may have applied all the same: then the pair is the client's. Otherwise it is taken back, and the client tries again.
@@ -103,7 +130,7 @@ export async function refreshGrant(
  * the grace a lost pair's verdict still reads its use; for one life more a caller still hears that
  * its token expired, not that it is unknown). One delete takes both; a failure leaves them for the next refresh.
  */
-async function tidyInstall(context: GrantContext, install: { portalId: number; appId: string }): Promise<void> {
+async function tidyInstall(context: GrantContext, install: InstallKey): Promise<void> {
   const { repositories, clock, logger, refreshReuseSeconds, accessTokenTtlSeconds } = context;
   const now = clock();
   const before = {
