@@ -51,6 +51,22 @@ describe('ManageAccountsUseCase', () => {
     return useCase.createApplication(developerId, 'Connector');
   };
 
+  /**
+   * The secrets stored from now on; once the `nth` is stored, `meanwhile` runs before the store
+   * answers, as another request between a refresh's steps would.
+   */
+  const whenStored = (nth: number, meanwhile: () => Promise<unknown>) => {
+    const issue = credentials.issue.bind(credentials);
+    const stored: string[] = [];
+    jest.spyOn(credentials, 'issue').mockImplementation(async (...args) => {
+      const issued = await issue(...args);
+      stored.push(issued.secret);
+      if (stored.length === nth) await meanwhile();
+      return issued;
+    });
+    return stored;
+  };
+
   /** An application installed in the portal that refreshed once: the spent refresh token, and the pair it bought. */
   const aRefreshedInstall = async () => {
     const application = await anApplication();
@@ -231,14 +247,7 @@ describe('ManageAccountsUseCase', () => {
       const { appId, clientId, clientSecret } = await anApplication();
       const { refreshToken } = await lasting().install(portalId, appId);
       const refreshId = (await credentials.resolve(refreshToken))!.credentialId;
-      const issue = credentials.issue.bind(credentials);
-      const stored: string[] = [];
-      jest.spyOn(credentials, 'issue').mockImplementationOnce(async (...args) => {
-        const issued = await issue(...args);
-        stored.push(issued.secret);
-        await lasting().revoke(refreshId);
-        return issued;
-      });
+      const stored = whenStored(1, () => lasting().revoke(refreshId));
 
       await expect(lasting().refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({ status: 400, fields: { error: 'invalid_grant' } });
       expect(stored).toHaveLength(1);
@@ -248,15 +257,8 @@ describe('ManageAccountsUseCase', () => {
     it('when the install is removed while a refresh stores its access token, then the refresh is refused and that access token goes', async () => {
       const { appId, clientId, clientSecret } = await anApplication();
       const { refreshToken } = await lasting().install(portalId, appId);
-      const issue = credentials.issue.bind(credentials);
-      const stored: string[] = [];
-      jest.spyOn(credentials, 'issue').mockImplementationOnce(async (...args) => {
-        const issued = await issue(...args);
-        stored.push(issued.secret);
-        // An uninstall's first step; its delete of the install's tokens has not reached them yet.
-        await accounts.removeInstall(portalId, appId);
-        return issued;
-      });
+      // An uninstall's first step; its delete of the install's tokens has not reached them yet.
+      const stored = whenStored(1, () => accounts.removeInstall(portalId, appId));
 
       await expect(lasting().refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({
         status: 400,
@@ -332,14 +334,7 @@ describe('ManageAccountsUseCase', () => {
     it('when the install is removed while a refresh stores its pair, then the refresh is refused, the pair goes and the presented token is not spent', async () => {
       const { appId, clientId, clientSecret } = await anApplication();
       const { refreshToken } = await useCase.install(portalId, appId);
-      const issue = credentials.issue.bind(credentials);
-      const stored: string[] = [];
-      jest.spyOn(credentials, 'issue').mockImplementation(async (...args) => {
-        const issued = await issue(...args);
-        stored.push(issued.secret);
-        if (stored.length === 2) await accounts.removeInstall(portalId, appId);
-        return issued;
-      });
+      const stored = whenStored(2, () => accounts.removeInstall(portalId, appId));
 
       await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({ status: 400, fields: { error: 'invalid_grant' } });
       expect(stored).toHaveLength(2);
