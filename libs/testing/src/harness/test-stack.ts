@@ -5,9 +5,8 @@ import axios from 'axios';
 import type { ObjectType, PropertyValue } from '@ecomm-sync/contracts';
 import { CrmConnections, type CrmConnectionsOptions, HttpCrmClient } from '@ecomm-sync/crm-client';
 import { connectDatabase, SecretBox, type Database } from '@ecomm-sync/data-access';
-import { prepareSyncReadyPortal, provisionPortal } from '@ecomm-sync/provisioning';
 import { freePort, testInfrastructure, uniqueName, waitFor } from '../support';
-import { seedObjectStates } from './seed-portal';
+import { createSyncReadyPortal, seedObjectStates, type TestPortal } from './seed-portal';
 import {
   ALL_APPS,
   freeStackPorts,
@@ -21,6 +20,7 @@ import {
 } from './stack-environment';
 
 export type { AppName } from './stack-environment';
+export type { TestPortal } from './seed-portal';
 
 const instanceKey = (app: AppName, instance: string) => (instance ? `${app}#${instance}` : app);
 
@@ -32,13 +32,6 @@ export interface StackOptions {
   nodeOptions?: string[];
   /** A database server and broker of the caller's own (default: the test run's, testInfrastructure). */
   infrastructure?: { mongoUrl: string; amqpUrl: string };
-}
-
-export interface TestPortal {
-  portalId: number;
-  apiKey: string;
-  /** The token of the portal's built-in CRM account (stored sealed), for tests that read the CRM directly. */
-  crmToken: string;
 }
 
 /**
@@ -203,23 +196,9 @@ export class TestStack {
    * ready to sync: ecommerce setup in its CRM, store `default`, enabled settings.
    */
   async createPortal(): Promise<TestPortal> {
-    const repositories = await this.repositories();
-    let portalId: number;
-    let apiKey: string;
-    if (this.processes.has('gateway')) {
-      const created = await axios.post(
-        `${this.gatewayUrl}/admin/v1/portals`,
-        { name: 'test portal' },
-        { headers: { authorization: `Bearer ${this.adminToken}` } },
-      );
-      ({ portalId, apiKey } = created.data as { portalId: number; apiKey: string });
-    } else {
-      ({ portalId, apiKey } = await provisionPortal(repositories, { baseUrl: this.crmUrl, adminToken: this.adminToken }, this.secretBox()));
-    }
-    const portal = (await repositories.portals.findById(portalId))!;
-    const connections = await this.connections();
-    await prepareSyncReadyPortal(repositories, connections.clientFor(portal), portalId);
-    return { portalId, apiKey, crmToken: connections.builtinToken(portal) };
+    const crm = { baseUrl: this.crmUrl, adminToken: this.adminToken };
+    const gateway = this.processes.has('gateway') ? { url: this.gatewayUrl, adminToken: this.adminToken } : null;
+    return createSyncReadyPortal(await this.repositories(), await this.connections(), this.secretBox(), { crm, gateway });
   }
 
   /**
