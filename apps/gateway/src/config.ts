@@ -60,7 +60,7 @@ export const gatewayConfigSchema = {
     default: ACCESS_TOKEN_TTL_SECONDS,
   },
   OAUTH_ROTATE_REFRESH_TOKENS: {
-    doc: "each OAuth refresh answers a new refresh token and the one presented is used up (rotation); false: a refresh token lasts until its install or the token is revoked, and a refresh answers it again, as the vendor's OAuth does (applications that keep their install's refresh token go on working). The same in every gateway replica",
+    doc: "each OAuth refresh answers a new refresh token and the one presented is used up (rotation); false: a refresh token lasts until its install or the token is revoked, and a refresh answers it again, as the vendor's OAuth does (applications that keep their install's refresh token go on working). The same in every gateway replica (each logs its mode as it starts)",
     format: 'boolean',
     default: false,
   },
