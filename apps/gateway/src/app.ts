@@ -39,7 +39,7 @@ import { AcceptSyncBatchUseCase } from './use-cases/accept-sync-batch.use-case';
 import { IntakePace, type IntakePaceOptions } from './use-cases/intake-pace';
 import { LaneShares } from './use-cases/lane-shares';
 import { ManageAccountsUseCase } from './use-cases/manage-accounts.use-case';
-import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_REUSE_SECONDS, type GrantOptions } from './use-cases/oauth-grants';
+import { grantSettings, type GrantSettings } from './use-cases/oauth-tokens';
 import { ManageAlertsUseCase } from './use-cases/manage-alerts.use-case';
 import { ManageImportsUseCase } from './use-cases/manage-imports.use-case';
 import { ManageInstallUseCase } from './use-cases/manage-install.use-case';
@@ -78,7 +78,7 @@ export interface GatewayDeps {
   /** Failed authentications per client address and per credential before 429 (default: no limit). */
   authThrottle?: FailedAuthThrottleOptions;
   /** The OAuth grants' settings (GrantOptions): by default access tokens live 30 minutes and refresh tokens last, as the vendor's. */
-  oauth?: Partial<Omit<GrantOptions, 'onAccessChanged'>>;
+  oauth?: Partial<GrantSettings>;
   /** Key that seals application client secrets and CRM secrets (SECRETS_KEY). */
   secretsKey: string;
   /** Keys SECRETS_KEY replaced: what they sealed still opens (SECRETS_PREVIOUS_KEYS). */
@@ -126,12 +126,9 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   const sealed = await connections.sealPlaintextTokens();
   if (sealed > 0) logger.info('sealed built-in CRM tokens stored in clear', { portals: sealed });
   // Every replica must refresh alike (docs/configuration.md): the log says how this one does.
-  const { rotateRefreshTokens = false, refreshReuseSeconds = REFRESH_REUSE_SECONDS, accessTokenTtlSeconds = ACCESS_TOKEN_TTL_SECONDS } = deps.oauth ?? {};
-  logger.info(rotateRefreshTokens ? 'OAuth refresh tokens rotate' : "OAuth refresh tokens last, as the vendor's", {
-    rotateRefreshTokens,
-    refreshReuseSeconds,
-    accessTokenTtlSeconds,
-  });
+  const oauth = grantSettings(deps.oauth ?? {});
+  logger.info(oauth.rotateRefreshTokens ? 'OAuth refresh tokens rotate' : "OAuth refresh tokens last, as the vendor's", oauth);
+
   const forgetLookups = () => {
     credentialCache.clear();
     storeCache.clear();
@@ -148,9 +145,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   const accounts = new ManageAccountsUseCase(
     repositories,
     {
-      accessTokenTtlSeconds,
-      rotateRefreshTokens,
-      refreshReuseSeconds,
+      ...oauth,
       crm: { baseUrl: deps.crmBaseUrl, adminToken: deps.adminToken },
       secretBox,
       connections,

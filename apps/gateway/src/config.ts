@@ -1,5 +1,5 @@
 import { amqpKeys, commonKeys, crmRequestLogKeys, intakePaceKeys, loadConfig, mongoKeys, secretsRotationKeys, type ConfigSchema } from '@ecomm-sync/runtime';
-import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_REUSE_SECONDS } from './use-cases/oauth-grants';
+import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_REUSE_SECONDS } from './use-cases/oauth-tokens';
 
 export const gatewayConfigSchema = {
   ...commonKeys,

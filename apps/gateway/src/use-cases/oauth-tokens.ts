@@ -27,9 +27,19 @@ export interface GrantContext {
 export type GrantOptions = Pick<GrantContext, 'accessTokenTtlSeconds' | 'onAccessChanged'> &
   Partial<Pick<GrantContext, 'rotateRefreshTokens' | 'refreshReuseSeconds'>>;
 
+export type GrantSettings = Pick<GrantContext, 'accessTokenTtlSeconds' | 'rotateRefreshTokens' | 'refreshReuseSeconds'>;
+
+/** The grants' settings with their defaults: the one place they are chosen (the gateway logs these at start-up). */
+export function grantSettings(options: Partial<GrantSettings>): GrantSettings {
+  return {
+    accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? ACCESS_TOKEN_TTL_SECONDS,
+    rotateRefreshTokens: options.rotateRefreshTokens ?? false,
+    refreshReuseSeconds: options.refreshReuseSeconds ?? REFRESH_REUSE_SECONDS,
+  };
+}
+
 export function grantContext(base: Pick<GrantContext, 'repositories' | 'clock' | 'logger'>, options: GrantOptions): GrantContext {
-  const { accessTokenTtlSeconds, rotateRefreshTokens = false, refreshReuseSeconds = REFRESH_REUSE_SECONDS, onAccessChanged } = options;
-  return { ...base, accessTokenTtlSeconds, rotateRefreshTokens, refreshReuseSeconds, onAccessChanged };
+  return { ...base, ...grantSettings(options), onAccessChanged: options.onAccessChanged };
 }
 
 /** An OAuth error: our error body, plus RFC 6749's `error` code for OAuth client libraries. */
