@@ -485,6 +485,30 @@ describe('credentials and tenant isolation', () => {
       expect(response.body.message).toMatch(/expired.*\/oauth\/v1\/token/);
     });
 
+    it('when the install is removed while a refresh stores its access token, then the refresh is refused and that token does not work', async () => {
+      const { refreshToken } = await install();
+      const { credentials, accounts } = database.repositories;
+      const issue = credentials.issue.bind(credentials);
+      const stored: string[] = [];
+      // An uninstall's first step, between the refresh's insert and its reads; its delete of the tokens has not come yet.
+      const spy = jest.spyOn(credentials, 'issue').mockImplementationOnce(async (...args) => {
+        const issued = await issue(...args);
+        stored.push(issued.secret);
+        await accounts.removeInstall(PORTAL_A, c.appX.appId);
+        return issued;
+      });
+      try {
+        const refused = await refresh(refreshToken).expect(400);
+        expect(refused.body).toMatchObject({ error: 'invalid_grant', message: expect.stringContaining('no longer installed') });
+      } finally {
+        spy.mockRestore();
+      }
+      expect(stored).toHaveLength(1);
+      await request(app).get(`${v2}/sync/errors`).set('authorization', `Bearer ${stored[0]}`).expect(401);
+      await admin('delete', `/admin/v1/installs/${PORTAL_A}/${c.appX.appId}`).expect(204); // the rest of the uninstall
+      c.tokensAX = await install(); // the other tests go on with a fresh install
+    });
+
     it('uninstalling revokes every token of the install at once', async () => {
       const tokens = await install();
       await admin('delete', `/admin/v1/installs/${PORTAL_A}/${c.appX.appId}`).expect(204);

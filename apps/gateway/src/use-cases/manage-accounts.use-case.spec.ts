@@ -357,6 +357,20 @@ describe('ManageAccountsUseCase', () => {
       expect(accessChanged).toBe(1);
     });
 
+    it("when the install is removed while a lost answer's retry stores its pair, then the retry is refused, its pair goes and the token still names the lost pair", async () => {
+      const { appId, clientId, clientSecret, refreshToken, received: lost } = await aRefreshedInstall();
+      const lostRefreshId = (await credentials.resolve(lost.refreshToken))!.credentialId;
+      const stored = whenStored(2, () => accounts.removeInstall(portalId, appId));
+
+      await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({
+        status: 400,
+        message: expect.stringContaining('no longer installed'),
+      });
+      for (const secret of stored) expect(await credentials.resolve(secret)).toBeNull();
+      expect(await credentials.resolve(refreshToken)).toMatchObject({ spent: { refreshTokenId: lostRefreshId } });
+      expect(accessChanged).toBe(0);
+    });
+
     it('when the pair a refresh bought was used to call the API, then the spent token presented again is refused and that pair stays', async () => {
       const { clientId, clientSecret, refreshToken, received } = await aRefreshedInstall();
       await credentials.markAccessTokenUsed(received.accessToken, now); // as the gateway's look-up records it

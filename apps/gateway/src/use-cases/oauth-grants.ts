@@ -1,64 +1,46 @@
 import { reissueLostPair } from './oauth-lost-refresh';
-import { issuePair, namesPair, oauthError, revokeQuietly, spentOrUnknown, type GrantContext, type TokenPair } from './oauth-tokens';
-
-export {
-  ACCESS_TOKEN_TTL_SECONDS,
-  grantContext,
+import {
+  issueAccessToken,
+  issuePair,
+  namesPair,
+  noLongerInstalled,
   oauthError,
-  REFRESH_REUSE_SECONDS,
+  revokeQuietly,
+  spentOrUnknown,
+  storedWhileInstalled,
   type GrantContext,
-  type GrantOptions,
+  type InstallKey,
   type TokenPair,
 } from './oauth-tokens';
+
+export { grantContext, oauthError, type GrantContext, type GrantOptions, type TokenPair } from './oauth-tokens';
 
 /** A new access token (living `accessTokenTtlSeconds`) and refresh token for an install. */
 export async function issueTokens(context: GrantContext, portalId: number, appId: string): Promise<TokenPair> {
   return (await issuePair(context, portalId, appId)).pair;
 }
 
-type InstallKey = { portalId: number; appId: string };
-
-const noLongerInstalled = () => oauthError(400, 'invalid_grant', 'The application is no longer installed in this portal');
-
-/**
- * Whether the install is still there once the tokens a refresh stores are in. An uninstall removes
- * the install, then deletes its tokens: gone here, the tokens are taken back; still here, the
- * uninstall's delete starts after they were stored and takes them with the others, even on a
- * database whose delete of many documents is not one atomic step.
- */
-async function installOutlives(context: GrantContext, install: InstallKey, stored: string[]): Promise<void> {
-  const found = await context.repositories.accounts.findInstall(install.portalId, install.appId).catch(async (error: unknown) => {
-    await revokeQuietly(context, stored);
-    throw error;
-  });
-  if (found) return;
-  await revokeQuietly(context, stored);
-  throw noLongerInstalled();
-}
-
 /**
  * A new access token beside the lasting refresh token, answered with it. An uninstall or a revocation
  * of the refresh token between the checks and the insert would leave the new token working for its
- * whole life: the refresh token and the install are read again after the insert, and either gone,
- * the new token goes too (installOutlives).
+ * whole life: the install (storedWhileInstalled) and then the refresh token are read again after
+ * the insert, and either gone, the new token goes too.
  */
 async function lastingRefresh(context: GrantContext, install: InstallKey, refreshToken: string): Promise<TokenPair> {
-  const { repositories, clock, accessTokenTtlSeconds: ttl } = context;
-  const now = clock();
-  const { secret, credential } = await repositories.credentials.issue('access-token', { ...install, expiresAt: now + ttl * 1000 }, now);
-  const [still] = await Promise.all([
-    repositories.credentials.resolve(refreshToken).catch(async (error: unknown) => {
-      await revokeQuietly(context, [credential.credentialId]);
-      throw error;
-    }),
-    installOutlives(context, install, [credential.credentialId]),
-  ]);
+  const { secret, credentialIds } = await storedWhileInstalled(context, install, async () => {
+    const { secret, credential } = await issueAccessToken(context, install);
+    return { secret, credentialIds: [credential.credentialId] };
+  });
+  const still = await context.repositories.credentials.resolve(refreshToken).catch(async (error: unknown) => {
+    await revokeQuietly(context, credentialIds);
+    throw error;
+  });
   if (still?.kind !== 'refresh-token' || still.spent) {
-    await revokeQuietly(context, [credential.credentialId]);
+    await revokeQuietly(context, credentialIds);
     throw spentOrUnknown();
   }
   await tidyInstall(context, install);
-  return { accessToken: secret, refreshToken, expiresIn: ttl };
+  return { accessToken: secret, refreshToken, expiresIn: context.accessTokenTtlSeconds };
 }
 
 /**
@@ -79,7 +61,7 @@ async function lastingRefresh(context: GrantContext, install: InstallKey, refres
  * `refreshReuseSeconds`: presented again in that time, while neither token of that pair was used
  * (the answer was lost), it buys a new pair and the lost one is revoked (`reissueLostPair`).
  * In either mode, tokens a refresh stores while the install is being removed are taken back
- * (`installOutlives`).
+ * (`storedWhileInstalled`).
  */
 export async function refreshGrant(
   context: GrantContext,
@@ -104,10 +86,8 @@ export async function refreshGrant(
   // A token spent while rotation was on goes on by its rules after rotation is turned off.
   if (presented.spent) return reissueLostPair(context, refreshToken, presented, presented.spent);
   if (!context.rotateRefreshTokens) return lastingRefresh(context, install, refreshToken);
-  const { pair, credentialIds } = await issuePair(context, install.portalId, install.appId);
+  const { pair, credentialIds } = await storedWhileInstalled(context, install, () => issuePair(context, install.portalId, install.appId));
   const [accessTokenId, refreshTokenId] = credentialIds;
-  // Before the spend, so that a failed look leaves the presented token for the client's retry.
-  await installOutlives(context, install, credentialIds);
   const now = clock();
   const spent = await repositories.credentials.spendRefreshToken(refreshToken, { at: now, accessTokenId, refreshTokenId }).catch(async (error: unknown) => {
     // The spend may have applied all the same: then the pair is the client's. Otherwise it is taken back, and the client tries again.

@@ -1,6 +1,6 @@
 import type { Credential, RefreshTokenSpend } from '@ecomm-sync/data-access';
 import { refreshReuse } from '@ecomm-sync/domain';
-import { issuePair, namesPair, revokeQuietly, spentOrUnknown, type GrantContext, type TokenPair } from './oauth-tokens';
+import { issuePair, namesPair, revokeQuietly, spentOrUnknown, storedWhileInstalled, type GrantContext, type TokenPair } from './oauth-tokens';
 
 /**
  * A spent refresh token presented again (decision 12, addendum of 2026-12-05). Within the grace and
@@ -25,7 +25,9 @@ export async function reissueLostPair(context: GrantContext, refreshToken: strin
     logger.warn('a spent refresh token was presented again and refused', { ...where, reason: verdict });
     throw spentOrUnknown();
   }
-  const { pair, credentialIds } = await issuePair(context, presented.portalId!, presented.appId!);
+  const install = { portalId: presented.portalId!, appId: presented.appId! };
+  // Before the token is passed on: an install removed meanwhile leaves it as it was.
+  const { pair, credentialIds } = await storedWhileInstalled(context, install, () => issuePair(context, install.portalId, install.appId));
   const [accessTokenId, refreshTokenId] = credentialIds;
   const moved = await repositories.credentials
     .passOnRefreshToken(refreshToken, spend.refreshTokenId, { accessTokenId, refreshTokenId })

@@ -53,11 +53,19 @@ export const ACCESS_TOKEN_TTL_SECONDS = 1800;
 /** How long a spent refresh token may be presented again by default (OAUTH_REFRESH_REUSE_S): the longest grace Okta allows. */
 export const REFRESH_REUSE_SECONDS = 60;
 
+export type InstallKey = { portalId: number; appId: string };
+
+/** Stores a new access token for an install, living `accessTokenTtlSeconds` from now. */
+export async function issueAccessToken({ repositories, clock, accessTokenTtlSeconds: ttl }: GrantContext, install: InstallKey, now = clock()) {
+  return repositories.credentials.issue('access-token', { ...install, expiresAt: now + ttl * 1000 }, now);
+}
+
 /** Stores a new access token and refresh token for an install; half a pair is never left. */
-export async function issuePair({ repositories, clock, accessTokenTtlSeconds: ttl, logger }: GrantContext, portalId: number, appId: string) {
+export async function issuePair(context: GrantContext, portalId: number, appId: string) {
+  const { repositories, clock, accessTokenTtlSeconds: ttl, logger } = context;
   const now = clock();
   const issued = await Promise.allSettled([
-    repositories.credentials.issue('access-token', { portalId, appId, expiresAt: now + ttl * 1000 }, now),
+    issueAccessToken(context, { portalId, appId }, now),
     repositories.credentials.issue('refresh-token', { portalId, appId }, now),
   ]);
   const [access, refresh] = issued;
@@ -95,3 +103,28 @@ export async function namesPair({ repositories }: Pick<GrantContext, 'repositori
 
 export const spentOrUnknown = () =>
   oauthError(400, 'invalid_grant', 'The refresh token is unknown, was already used, or was revoked; install the application again');
+
+export const noLongerInstalled = () => oauthError(400, 'invalid_grant', 'The application is no longer installed in this portal');
+
+/**
+ * What every refresh stores its tokens through (the lasting one, rotation's, a lost answer's retry):
+ * `store`, then the install read again. An uninstall removes the install, then deletes its tokens:
+ * gone here, the stored tokens are taken back and the refresh refused; still here, the uninstall's
+ * delete starts after they were stored and takes them with the others, even on a database whose
+ * delete of many documents is not one atomic step. A failed read takes them back too, before anything
+ * was spent, so the client's retry refreshes.
+ */
+export async function storedWhileInstalled<T extends { credentialIds: readonly string[] }>(
+  context: GrantContext,
+  install: InstallKey,
+  store: () => Promise<T>,
+): Promise<T> {
+  const issued = await store();
+  const found = await context.repositories.accounts.findInstall(install.portalId, install.appId).catch(async (error: unknown) => {
+    await revokeQuietly(context, issued.credentialIds);
+    throw error;
+  });
+  if (found) return issued;
+  await revokeQuietly(context, issued.credentialIds);
+  throw noLongerInstalled();
+}
