@@ -125,19 +125,12 @@ export class FakeCredentialRepository implements PublicOf<CredentialRepository> 
   }
 
   async deleteOutlivedTokens(install: { portalId: number; appId: string }, before: OutlivedBefore): Promise<number> {
-    return this.deleteOfInstall(
-      install,
-      (credential) =>
-        (credential.kind === 'access-token' && credential.expiresAt !== null && credential.expiresAt < before.accessTokensExpiredBefore) ||
-        (credential.kind === 'refresh-token' && credential.spent !== undefined && credential.spent.at < before.refreshTokensSpentBefore),
-    );
-  }
-
-  /** Deletes the install's credentials that `doomed` picks; answers how many went. */
-  private deleteOfInstall(install: { portalId: number; appId: string }, doomed: (credential: Credential) => boolean): number {
+    const outlived = (credential: Credential) =>
+      (credential.kind === 'access-token' && credential.expiresAt !== null && credential.expiresAt < before.accessTokensExpiredBefore) ||
+      (credential.kind === 'refresh-token' && credential.spent !== undefined && credential.spent.at < before.refreshTokensSpentBefore);
     let count = 0;
     for (const [hash, credential] of this.byHash) {
-      if (credential.portalId !== install.portalId || credential.appId !== install.appId || !doomed(credential)) continue;
+      if (credential.portalId !== install.portalId || credential.appId !== install.appId || !outlived(credential)) continue;
       this.byHash.delete(hash);
       count++;
     }
