@@ -1,5 +1,5 @@
 import { amqpKeys, commonKeys, crmRequestLogKeys, intakePaceKeys, loadConfig, mongoKeys, secretsRotationKeys, type ConfigSchema } from '@ecomm-sync/runtime';
-import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_REUSE_SECONDS } from './use-cases/oauth-tokens';
+import { ACCESS_TOKEN_TTL_SECONDS, ACCESS_TOKENS_PER_INSTALL, REFRESH_REUSE_SECONDS } from './use-cases/oauth-tokens';
 
 export const gatewayConfigSchema = {
   ...commonKeys,
@@ -68,6 +68,11 @@ export const gatewayConfigSchema = {
     doc: "with OAUTH_ROTATE_REFRESH_TOKENS: seconds a used OAuth refresh token may be presented again when the answer to its use was lost: it then buys a new pair, and the lost pair is revoked, as long as that pair was not used (0: a used refresh token is always refused). In either mode a refresh deletes the install's access tokens expired longer ago than this and than OAUTH_ACCESS_TOKEN_TTL_S",
     format: 'int',
     default: REFRESH_REUSE_SECONDS,
+  },
+  OAUTH_ACCESS_TOKENS_PER_INSTALL: {
+    doc: "how many of an install's OAuth access tokens live at once: a refresh beyond it deletes the install's oldest, which then answer 401 (0: no limit). Room for as many processes of one application as refresh each for themselves; a client refreshing in a loop cannot fill the database",
+    format: 'int',
+    default: ACCESS_TOKENS_PER_INSTALL,
   },
   CRM_BASE_URL: { doc: 'base URL of the built-in CRM (its admin API makes accounts for new portals)', format: 'url', default: 'http://127.0.0.1:3100' },
   CRM_ALLOW_HTTP: {

@@ -485,6 +485,19 @@ describe('credentials and tenant isolation', () => {
       expect(response.body.message).toMatch(/expired.*\/oauth\/v1\/token/);
     });
 
+    it('when an install refreshes beyond the access tokens it may hold, then its oldest answer 401 and the newest work', async () => {
+      const capped = await gateway({ oauth: { accessTokensPerInstall: 2 } });
+      const first = await install();
+      const second = await refresh(first.refreshToken, capped).expect(200);
+      const third = await refresh(first.refreshToken, capped).expect(200);
+
+      await request(capped).get(`${v2}/sync/errors`).set('authorization', `Bearer ${first.accessToken}`).expect(401);
+      for (const accessToken of [second.body.access_token, third.body.access_token])
+        await request(capped).get(`${v2}/sync/errors`).set('authorization', `Bearer ${accessToken}`).expect(200);
+      expect(await database.repositories.credentials.list({ portalId: PORTAL_A, appId: c.appX.appId, kinds: ['access-token'] })).toHaveLength(2);
+      c.tokensAX = await install(); // the other tests go on with a token the cap did not take
+    });
+
     it('when the install is removed while a refresh stores its access token, then the refresh is refused and that token does not work', async () => {
       const { refreshToken } = await install();
       const { credentials, accounts } = database.repositories;

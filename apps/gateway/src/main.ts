@@ -51,6 +51,7 @@ runService({
         accessTokenTtlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_S,
         rotateRefreshTokens: config.OAUTH_ROTATE_REFRESH_TOKENS,
         refreshReuseSeconds: config.OAUTH_REFRESH_REUSE_S,
+        accessTokensPerInstall: config.OAUTH_ACCESS_TOKENS_PER_INSTALL,
       },
       publicUrl: config.GATEWAY_PUBLIC_URL,
       trustedProxies: config.GATEWAY_TRUSTED_PROXIES,

@@ -230,6 +230,50 @@ describe('ManageAccountsUseCase', () => {
       expect(await credentials.list({ portalId, appId, kinds: ['access-token'] })).toHaveLength(2);
     });
 
+    it("when an install holds as many access tokens as it may, then a refresh deletes the oldest and the answer's and the newest others stay", async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const capped = new ManageAccountsUseCase(
+        asRepositories({ portals, accounts, credentials }),
+        { ...options, rotateRefreshTokens: undefined, accessTokensPerInstall: 3 },
+        recordingLogger().logger,
+      );
+      const first = await capped.install(portalId, appId);
+      const answered = [first.accessToken];
+      for (let refresh = 0; refresh < 4; refresh++) {
+        now += 1_000;
+        answered.push((await capped.refresh(clientId, clientSecret, first.refreshToken)).accessToken);
+      }
+
+      const live = await credentials.list({ portalId, appId, kinds: ['access-token'] });
+      expect(live).toHaveLength(3);
+      for (const [index, accessToken] of answered.entries()) {
+        expect(await credentials.resolve(accessToken)).toEqual(index < 2 ? null : expect.objectContaining({ kind: 'access-token' }));
+      }
+      expect(await credentials.resolve(first.refreshToken)).toMatchObject({ kind: 'refresh-token' });
+    });
+
+    it("when deleting an install's oldest access tokens fails, then the refresh is answered all the same and the next one deletes them", async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { logger, entries } = recordingLogger();
+      const capped = new ManageAccountsUseCase(
+        asRepositories({ portals, accounts, credentials }),
+        { ...options, rotateRefreshTokens: undefined, accessTokensPerInstall: 1 },
+        logger,
+      );
+      const first = await capped.install(portalId, appId);
+      jest.spyOn(credentials, 'deleteAccessTokensBeyond').mockRejectedValueOnce(new Error('database unreachable'));
+
+      const second = await capped.refresh(clientId, clientSecret, first.refreshToken);
+      expect(await credentials.list({ portalId, appId, kinds: ['access-token'] })).toHaveLength(2);
+      expect(entries.some((entry) => entry.level === 'warn' && /oldest access tokens could not be deleted/.test(entry.message))).toBe(true);
+      const third = await capped.refresh(clientId, clientSecret, first.refreshToken);
+
+      expect((await credentials.list({ portalId, appId, kinds: ['access-token'] })).map((token) => token.credentialId)).toEqual([
+        (await credentials.resolve(third.accessToken))!.credentialId,
+      ]);
+      expect(await credentials.resolve(second.accessToken)).toBeNull();
+    });
+
     it('when the install is gone but its refresh token was left, then the refresh is refused and the token revoked', async () => {
       const { appId, clientId, clientSecret } = await anApplication();
       const { refreshToken } = await lasting().install(portalId, appId);
@@ -422,6 +466,23 @@ describe('ManageAccountsUseCase', () => {
 
       expect(await credentials.resolve(first)).toBeNull(); // spent 70 s ago
       expect(await credentials.resolve(second)).toMatchObject({ spent: { at: NOW + 50_000 } });
+    });
+
+    it('when an install holds as many access tokens as it may, then a rotating refresh deletes the oldest too', async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const capped = new ManageAccountsUseCase(
+        asRepositories({ portals, accounts, credentials }),
+        { ...options, accessTokensPerInstall: 2 },
+        recordingLogger().logger,
+      );
+      const first = await capped.install(portalId, appId);
+      now += 1_000;
+      const second = await capped.refresh(clientId, clientSecret, first.refreshToken);
+      now += 1_000;
+      const third = await capped.refresh(clientId, clientSecret, second.refreshToken);
+
+      expect(await credentials.resolve(first.accessToken)).toBeNull();
+      for (const kept of [second.accessToken, third.accessToken, third.refreshToken]) expect(await credentials.resolve(kept)).not.toBeNull();
     });
 
     it('when storing the new tokens fails, then the refresh token still works and the retry gets new tokens', async () => {

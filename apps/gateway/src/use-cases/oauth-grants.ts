@@ -39,7 +39,7 @@ async function lastingRefresh(context: GrantContext, install: InstallKey, refres
     await revokeQuietly(context, credentialIds);
     throw spentOrUnknown();
   }
-  await tidyInstall(context, install);
+  await tidyInstall(context, install, credentialIds[0]);
   return { accessToken: secret, refreshToken, expiresIn: context.accessTokenTtlSeconds };
 }
 
@@ -100,7 +100,7 @@ export async function refreshGrant(
     await revokeQuietly(context, credentialIds);
     throw spentOrUnknown();
   }
-  await tidyInstall(context, install);
+  await tidyInstall(context, install, accessTokenId);
   return pair;
 }
 
@@ -108,16 +108,23 @@ export async function refreshGrant(
  * What an install's refreshes leave behind goes at its next refresh: refresh tokens spent before the
  * reuse grace, and access tokens expired for longer than the grace and than their own life (within
  * the grace a lost pair's verdict still reads its use; for one life more a caller still hears that
- * its token expired, not that it is unknown). One delete takes both; a failure leaves them for the next refresh.
+ * its token expired, not that it is unknown). One delete takes both. Then the install's access tokens
+ * beyond the newest `accessTokensPerInstall` (0: no limit) go, `issued` (the one this refresh answers)
+ * kept among them. A failure leaves them for the next refresh.
  */
-async function tidyInstall(context: GrantContext, install: InstallKey): Promise<void> {
-  const { repositories, clock, logger, refreshReuseSeconds, accessTokenTtlSeconds } = context;
+async function tidyInstall(context: GrantContext, install: InstallKey, issued: string): Promise<void> {
+  const { repositories, clock, logger, refreshReuseSeconds, accessTokenTtlSeconds, accessTokensPerInstall } = context;
   const now = clock();
   const before = {
     accessTokensExpiredBefore: now - Math.max(refreshReuseSeconds, accessTokenTtlSeconds) * 1000,
     refreshTokensSpentBefore: now - refreshReuseSeconds * 1000,
   };
-  await repositories.credentials
-    .deleteOutlivedTokens(install, before)
-    .catch((error: unknown) => logger.warn('expired or spent tokens could not be deleted', { error: String(error) }));
+  const warn = (what: string) => (error: unknown) => logger.warn(what, { error: String(error) });
+  await repositories.credentials.deleteOutlivedTokens(install, before).catch(warn('expired or spent tokens could not be deleted'));
+  if (accessTokensPerInstall <= 0) return;
+  const beyond = await repositories.credentials
+    .deleteAccessTokensBeyond(install, accessTokensPerInstall, issued)
+    .catch(warn("the install's oldest access tokens could not be deleted"));
+  if (beyond)
+    logger.info("an install's oldest access tokens were deleted: it holds as many as it may", { ...install, deleted: beyond, accessTokensPerInstall });
 }

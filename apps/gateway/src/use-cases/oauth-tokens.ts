@@ -18,16 +18,21 @@ export interface GrantContext {
   rotateRefreshTokens: boolean;
   /** With rotation: how long a spent refresh token may be presented again when the answer to its use was lost (0: never). */
   refreshReuseSeconds: number;
+  /**
+   * How many of an install's access tokens live at once: a refresh beyond it deletes the oldest, so a
+   * client that refreshes in a loop cannot fill the database (each token would live its whole life). 0: no limit.
+   */
+  accessTokensPerInstall: number;
   /** Access was taken away (a lost pair revoked): every replica drops its cached look-ups. */
   onAccessChanged: () => Promise<void>;
   logger: Logger;
 }
 
-/** The grants' settings: refresh tokens last unless `rotateRefreshTokens`; `refreshReuseSeconds` defaults to REFRESH_REUSE_SECONDS. */
+/** The grants' settings: refresh tokens last unless `rotateRefreshTokens`; the others default as `grantSettings` says. */
 export type GrantOptions = Pick<GrantContext, 'accessTokenTtlSeconds' | 'onAccessChanged'> &
-  Partial<Pick<GrantContext, 'rotateRefreshTokens' | 'refreshReuseSeconds'>>;
+  Partial<Pick<GrantContext, 'rotateRefreshTokens' | 'refreshReuseSeconds' | 'accessTokensPerInstall'>>;
 
-export type GrantSettings = Pick<GrantContext, 'accessTokenTtlSeconds' | 'rotateRefreshTokens' | 'refreshReuseSeconds'>;
+export type GrantSettings = Pick<GrantContext, 'accessTokenTtlSeconds' | 'rotateRefreshTokens' | 'refreshReuseSeconds' | 'accessTokensPerInstall'>;
 
 /** The grants' settings with their defaults: the one place they are chosen (the gateway logs these at start-up). */
 export function grantSettings(options: Partial<GrantSettings>): GrantSettings {
@@ -35,6 +40,7 @@ export function grantSettings(options: Partial<GrantSettings>): GrantSettings {
     accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? ACCESS_TOKEN_TTL_SECONDS,
     rotateRefreshTokens: options.rotateRefreshTokens ?? false,
     refreshReuseSeconds: options.refreshReuseSeconds ?? REFRESH_REUSE_SECONDS,
+    accessTokensPerInstall: options.accessTokensPerInstall ?? ACCESS_TOKENS_PER_INSTALL,
   };
 }
 
@@ -49,6 +55,13 @@ export function oauthError(status: number, code: string, message: string): AppEr
 
 /** How long an access token lives by default (OAUTH_ACCESS_TOKEN_TTL_S): 30 minutes, as the vendor's. */
 export const ACCESS_TOKEN_TTL_SECONDS = 1800;
+
+/**
+ * How many of an install's access tokens live at once by default (OAUTH_ACCESS_TOKENS_PER_INSTALL):
+ * room for a hundred processes that each refresh for themselves, as Google allows a hundred refresh
+ * tokens per account and client before the oldest stops working.
+ */
+export const ACCESS_TOKENS_PER_INSTALL = 100;
 
 /** How long a spent refresh token may be presented again by default (OAUTH_REFRESH_REUSE_S): the longest grace Okta allows. */
 export const REFRESH_REUSE_SECONDS = 60;

@@ -219,4 +219,23 @@ export class CredentialRepository {
     };
     return (await this.credentials.collection.deleteMany(query)).deletedCount;
   }
+
+  /**
+   * Deletes an install's access tokens beyond the newest `keep` (by issue time; `spare`, the one just
+   * issued, always stays and counts among them); answers how many went. One read of the install's
+   * access tokens' ids, and a delete only when there are more.
+   */
+  async deleteAccessTokensBeyond(install: { portalId: number; appId: string }, keep: number, spare: string): Promise<number> {
+    const newestFirst = await this.credentials.collection
+      .find(
+        { portalId: install.portalId, appId: install.appId, kind: 'access-token', credentialId: { $ne: spare } },
+        { projection: { _id: 0, credentialId: 1 } },
+      )
+      .sort({ createdAt: -1, credentialId: -1 })
+      .skip(Math.max(keep - 1, 0))
+      .toArray();
+    if (newestFirst.length === 0) return 0;
+    const credentialIds = newestFirst.map((doc) => doc.credentialId as string);
+    return (await this.credentials.collection.deleteMany({ credentialId: { $in: credentialIds }, kind: 'access-token' })).deletedCount;
+  }
 }

@@ -180,6 +180,32 @@ export function describeCredentialRepositoryContract(name: string, make: () => C
       expect(await credentials.resolve(spent.secret)).toBeNull();
     });
 
+    it("when access tokens beyond the newest are deleted, then only the install's oldest go and the spared one stays", async () => {
+      const appId = 'a';
+      const issued = [];
+      for (const createdAt of [100, 200, 300, 400]) issued.push(await credentials.issue('access-token', { portalId, appId, expiresAt: 5_000 }, createdAt));
+      // Issued at the same time as the newest and spared: it stays, and counts among the kept.
+      const justIssued = await credentials.issue('access-token', { portalId, appId, expiresAt: 5_000 }, 400);
+      const other = await credentials.issue('access-token', { portalId, appId: 'b', expiresAt: 5_000 }, 50);
+      const refresh = await credentials.issue('refresh-token', { portalId, appId }, 10);
+
+      expect(await credentials.deleteAccessTokensBeyond({ portalId, appId }, 3, justIssued.credential.credentialId)).toBe(2);
+
+      const left = await credentials.list({ portalId, appId, kinds: ['access-token'] });
+      expect(left.map((token) => token.credentialId).sort()).toEqual([justIssued, issued[3], issued[2]].map((token) => token.credential.credentialId).sort());
+      expect(await credentials.resolve(other.secret)).toEqual(other.credential);
+      expect(await credentials.resolve(refresh.secret)).toEqual(refresh.credential);
+      expect(await credentials.deleteAccessTokensBeyond({ portalId, appId }, 3, justIssued.credential.credentialId)).toBe(0);
+    });
+
+    it('when access tokens beyond one are deleted, then only the spared one is left', async () => {
+      const appId = 'a';
+      const [older, spared] = await Promise.all([100, 200].map((at) => credentials.issue('access-token', { portalId, appId, expiresAt: 5_000 }, at)));
+      expect(await credentials.deleteAccessTokensBeyond({ portalId, appId }, 1, spared.credential.credentialId)).toBe(1);
+      expect(await credentials.resolve(older.secret)).toBeNull();
+      expect(await credentials.resolve(spared.secret)).toEqual(spared.credential);
+    });
+
     it('when a fixed secret is given (the demo keys), then it is the secret, and giving it twice is refused', async () => {
       const secret = `pk-fixed-${portalId}`;
       expect((await credentials.issue('portal-key', { portalId }, 100, secret)).secret).toBe(secret);

@@ -136,4 +136,13 @@ export class FakeCredentialRepository implements PublicOf<CredentialRepository> 
     }
     return count;
   }
+
+  async deleteAccessTokensBeyond(install: { portalId: number; appId: string }, keep: number, spare: string): Promise<number> {
+    const newestFirst = [...this.byHash]
+      .filter(([, c]) => c.kind === 'access-token' && c.portalId === install.portalId && c.appId === install.appId && c.credentialId !== spare)
+      .sort(([, a], [, b]) => b.createdAt - a.createdAt || (a.credentialId < b.credentialId ? 1 : -1));
+    const beyond = newestFirst.slice(Math.max(keep - 1, 0));
+    for (const [hash] of beyond) this.byHash.delete(hash);
+    return beyond.length;
+  }
 }
