@@ -57,8 +57,8 @@ export function noisyFigures(starts: Record<string, MachineAtStart>): string[] {
     .map(([figure, start]) => `${figure} (CPUs ${Math.round(start.busyShare * 100)} % busy, load ${start.loadAverage[0]})`);
 }
 
-/** The commit the figures were measured at: `npm run bench` reads it around its build (tools/scripts/commit-measured.mjs). */
-export function commitMeasured(): string {
+/** The commit the figures were measured at, as BENCH_COMMIT hands it over: `npm run bench` reads it around its build (commitMeasured in tools/scripts/commit-measured.mjs). */
+export function benchCommit(): string {
   return benchConfig.BENCH_COMMIT ?? 'unknown commit (not run through npm run bench)';
 }
 

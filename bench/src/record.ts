@@ -9,7 +9,7 @@ import { machine, noisyFigures, type MachineAtStart } from './machine';
 import { command, log, quick, recordWhenNoisy, root, SIZES } from './options';
 
 export interface Run {
-  /** The commit measured (commitMeasured), read by `npm run bench` around its build (BENCH_COMMIT). */
+  /** The commit measured (benchCommit), read by `npm run bench` around its build (BENCH_COMMIT). */
   commit: string;
   /** The figures by name, as written to latest.json. */
   figures: Record<string, unknown>;

@@ -9,7 +9,7 @@ import { benchEndToEnd } from './end-to-end';
 import { endToEndNotes, endToEndRows } from './end-to-end-report';
 import { benchFairness, fairnessRow } from './fairness';
 import { benchIngest, ingestRow, measureIngest } from './ingest';
-import { commitMeasured, machineAtStart, type MachineAtStart } from './machine';
+import { benchCommit, machineAtStart, type MachineAtStart } from './machine';
 import { benchObservability, observabilityRow } from './observability';
 import { chunksAtOnce, crmLatencyMs, crmMaxWaitMs, crmRequestLogFigures, log, only, resumePatienceMs, SIZES } from './options';
 import { record } from './record';
@@ -49,7 +49,7 @@ async function main() {
   if (!figureOf(names[0]))
     throw new Error(`--only takes one of ${[...Object.keys(FIGURES), ...Object.keys(EXTRA_FIGURES), ...Object.keys(ALIASES)].join(', ')}`);
   // Read around the apps' build (tools/scripts/bench.mjs): what is measured is the tree the build saw, whatever changes during the run.
-  const commit = commitMeasured();
+  const commit = benchCommit();
   const figures: Record<string, unknown> = {};
   const starts: Record<string, MachineAtStart> = {};
   for (const name of names) {
