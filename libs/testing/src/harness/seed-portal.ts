@@ -1,41 +1,9 @@
-import axios from 'axios';
 import type { ObjectType, PropertyValue } from '@ecomm-sync/contracts';
-import type { CrmConnections } from '@ecomm-sync/crm-client';
 import { SecretBox, sealedFor, type ObjectStateRepository, type Repositories } from '@ecomm-sync/data-access';
 import { emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
-import { prepareSyncReadyPortal, provisionPortal } from '@ecomm-sync/provisioning';
 
 /** The SECRETS_KEY of services started in-process by tests (the gateway fixture's). */
 export const TEST_SECRETS_KEY = 'test-secrets-key-0123456789';
-
-export interface TestPortal {
-  portalId: number;
-  apiKey: string;
-  /** The token of the portal's built-in CRM account (stored sealed), for tests that read the CRM directly. */
-  crmToken: string;
-}
-
-async function createdByGateway(gateway: { url: string; adminToken: string }): Promise<{ portalId: number; apiKey: string }> {
-  const headers = { authorization: `Bearer ${gateway.adminToken}` };
-  return (await axios.post(`${gateway.url}/admin/v1/portals`, { name: 'test portal' }, { headers })).data as { portalId: number; apiKey: string };
-}
-
-/**
- * A portal made through the gateway's admin API (`gateway`), or straight in the database and the
- * built-in CRM when no gateway runs, then made ready to sync: ecommerce setup in its CRM, store
- * `default`, enabled settings (TestStack.createPortal).
- */
-export async function createSyncReadyPortal(
-  repositories: Repositories,
-  connections: CrmConnections,
-  secretBox: SecretBox,
-  { crm, gateway }: { crm: { baseUrl: string; adminToken: string }; gateway: { url: string; adminToken: string } | null },
-): Promise<TestPortal> {
-  const { portalId, apiKey } = gateway ? await createdByGateway(gateway) : await provisionPortal(repositories, crm, secretBox);
-  const portal = (await repositories.portals.findById(portalId))!;
-  await prepareSyncReadyPortal(repositories, connections.clientFor(portal), portalId);
-  return { portalId, apiKey, crmToken: connections.builtinToken(portal) };
-}
 
 /**
  * A portal with a known API key, straight in the database (tests of one service, no CRM account):

@@ -6,7 +6,8 @@ import type { ObjectType, PropertyValue } from '@ecomm-sync/contracts';
 import { CrmConnections, type CrmConnectionsOptions, HttpCrmClient } from '@ecomm-sync/crm-client';
 import { connectDatabase, SecretBox, type Database } from '@ecomm-sync/data-access';
 import { freePort, testInfrastructure, uniqueName, waitFor } from '../support';
-import { createSyncReadyPortal, seedObjectStates, type TestPortal } from './seed-portal';
+import { seedObjectStates } from './seed-portal';
+import { createSyncReadyPortal, type TestPortal } from './sync-ready-portal';
 import {
   ALL_APPS,
   freeStackPorts,
@@ -20,7 +21,7 @@ import {
 } from './stack-environment';
 
 export type { AppName } from './stack-environment';
-export type { TestPortal } from './seed-portal';
+export type { TestPortal } from './sync-ready-portal';
 
 const instanceKey = (app: AppName, instance: string) => (instance ? `${app}#${instance}` : app);
 
