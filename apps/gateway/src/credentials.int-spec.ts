@@ -488,6 +488,9 @@ describe('credentials and tenant isolation', () => {
     it('when an install refreshes beyond the access tokens it may hold, then its oldest answer 401 and the newest work', async () => {
       const capped = await gateway({ oauth: { accessTokensPerInstall: 2 } });
       const first = await install();
+      // Issued long ago, so that it is the oldest whatever millisecond the refreshes below fall in.
+      const { credentialId } = (await database.repositories.credentials.resolve(first.accessToken))!;
+      await database.connection.collection('credentials').updateOne({ credentialId }, { $set: { createdAt: 1 } });
       const second = await refresh(first.refreshToken, capped).expect(200);
       const third = await refresh(first.refreshToken, capped).expect(200);
 

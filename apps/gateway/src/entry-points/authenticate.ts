@@ -47,7 +47,7 @@ export class CredentialResolver {
       throw AppError.unauthorized(
         credential?.kind === 'refresh-token'
           ? 'A refresh token is not an access token: exchange it at POST /oauth/v1/token'
-          : 'Invalid bearer token: no private-app or OAuth access token has this value (it may have been revoked, or expired and been deleted: get a new one at POST /oauth/v1/token)',
+          : 'Invalid bearer token: no private-app or OAuth access token has this value (it may have been revoked, expired and been deleted, or replaced by newer tokens of its install: get a new one at POST /oauth/v1/token)',
       );
     }
     if (hapikey) {

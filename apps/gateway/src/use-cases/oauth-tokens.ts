@@ -19,7 +19,7 @@ export interface GrantContext {
   /** With rotation: how long a spent refresh token may be presented again when the answer to its use was lost (0: never). */
   refreshReuseSeconds: number;
   /**
-   * How many of an install's access tokens live at once: a refresh beyond it deletes the oldest, so a
+   * How many of an install's access tokens are kept: a refresh beyond it deletes the oldest, so a
    * client that refreshes in a loop cannot fill the database (each token would live its whole life). 0: no limit.
    */
   accessTokensPerInstall: number;
@@ -57,7 +57,7 @@ export function oauthError(status: number, code: string, message: string): AppEr
 export const ACCESS_TOKEN_TTL_SECONDS = 1800;
 
 /**
- * How many of an install's access tokens live at once by default (OAUTH_ACCESS_TOKENS_PER_INSTALL):
+ * How many of an install's access tokens are kept by default (OAUTH_ACCESS_TOKENS_PER_INSTALL):
  * room for a hundred processes that each refresh for themselves, as Google allows a hundred refresh
  * tokens per account and client before the oldest stops working.
  */

@@ -54,6 +54,9 @@ interface CredentialDoc extends Omit<Credential, 'kind'> {
  */
 const SPENT_REFRESH_TOKEN = 'spent-refresh-token';
 
+/** The most access tokens one call of deleteAccessTokensBeyond deletes: its command and its read stay small. */
+export const DELETED_BEYOND_AT_ONCE = 1_000;
+
 /** The secret's prefix says what it is (and lets secret scanners recognise it). */
 const PREFIX: Record<CredentialKind, string> = {
   'portal-key': 'pk',
@@ -221,21 +224,23 @@ export class CredentialRepository {
   }
 
   /**
-   * Deletes an install's access tokens beyond the newest `keep` (by issue time; `spare`, the one just
-   * issued, always stays and counts among them); answers how many went. One read of the install's
-   * access tokens' ids, and a delete only when there are more.
+   * Deletes an install's access tokens beyond its `newest` (by issue time, ties by id); `keep`, the one
+   * a refresh just issued, stays and counts among them (another refresh's call may still take it).
+   * Answers how many went: at most DELETED_BEYOND_AT_ONCE a call (an install that piled tokens up
+   * sheds them over its next refreshes), after one read of ids on the install's index.
    */
-  async deleteAccessTokensBeyond(install: { portalId: number; appId: string }, keep: number, spare: string): Promise<number> {
-    const newestFirst = await this.credentials.collection
+  async deleteAccessTokensBeyond(install: { portalId: number; appId: string }, newest: number, keep: string): Promise<number> {
+    const beyond = await this.credentials.collection
       .find(
-        { portalId: install.portalId, appId: install.appId, kind: 'access-token', credentialId: { $ne: spare } },
+        { portalId: install.portalId, appId: install.appId, kind: 'access-token', credentialId: { $ne: keep } },
         { projection: { _id: 0, credentialId: 1 } },
       )
       .sort({ createdAt: -1, credentialId: -1 })
-      .skip(Math.max(keep - 1, 0))
+      .skip(Math.max(newest - 1, 0))
+      .limit(DELETED_BEYOND_AT_ONCE)
       .toArray();
-    if (newestFirst.length === 0) return 0;
-    const credentialIds = newestFirst.map((doc) => doc.credentialId as string);
+    if (beyond.length === 0) return 0;
+    const credentialIds = beyond.map((doc) => doc.credentialId as string);
     return (await this.credentials.collection.deleteMany({ credentialId: { $in: credentialIds }, kind: 'access-token' })).deletedCount;
   }
 }

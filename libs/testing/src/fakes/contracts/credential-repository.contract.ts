@@ -1,4 +1,4 @@
-import type { CredentialRepository } from '@ecomm-sync/data-access';
+import { DELETED_BEYOND_AT_ONCE, type CredentialRepository } from '@ecomm-sync/data-access';
 import { aPortalId } from '../builders';
 import type { PublicOf } from '../public-of';
 
@@ -180,11 +180,11 @@ export function describeCredentialRepositoryContract(name: string, make: () => C
       expect(await credentials.resolve(spent.secret)).toBeNull();
     });
 
-    it("when access tokens beyond the newest are deleted, then only the install's oldest go and the spared one stays", async () => {
+    it("when access tokens beyond the newest are deleted, then only the install's oldest go and the one kept stays", async () => {
       const appId = 'a';
       const issued = [];
       for (const createdAt of [100, 200, 300, 400]) issued.push(await credentials.issue('access-token', { portalId, appId, expiresAt: 5_000 }, createdAt));
-      // Issued at the same time as the newest and spared: it stays, and counts among the kept.
+      // Issued at the same time as the newest, and the one kept: it stays, and counts among the newest.
       const justIssued = await credentials.issue('access-token', { portalId, appId, expiresAt: 5_000 }, 400);
       const other = await credentials.issue('access-token', { portalId, appId: 'b', expiresAt: 5_000 }, 50);
       const refresh = await credentials.issue('refresh-token', { portalId, appId }, 10);
@@ -198,7 +198,38 @@ export function describeCredentialRepositoryContract(name: string, make: () => C
       expect(await credentials.deleteAccessTokensBeyond({ portalId, appId }, 3, justIssued.credential.credentialId)).toBe(0);
     });
 
-    it('when access tokens beyond one are deleted, then only the spared one is left', async () => {
+    it('when two access tokens were issued at the same time and one must go, then the one with the smaller id goes, as in every implementation', async () => {
+      const appId = 'a';
+      const [one, other] = await Promise.all([1, 2].map(() => credentials.issue('access-token', { portalId, appId, expiresAt: 5_000 }, 100)));
+      const kept = await credentials.issue('access-token', { portalId, appId, expiresAt: 5_000 }, 200);
+      const [smaller, larger] = [one, other].sort((a, b) => (a.credential.credentialId < b.credential.credentialId ? -1 : 1));
+
+      expect(await credentials.deleteAccessTokensBeyond({ portalId, appId }, 2, kept.credential.credentialId)).toBe(1);
+
+      expect(await credentials.resolve(smaller.secret)).toBeNull();
+      expect(await credentials.resolve(larger.secret)).toEqual(larger.credential);
+    });
+
+    it('when an install holds more access tokens beyond its newest than one call deletes, then each call deletes that many, oldest first', async () => {
+      const appId = 'a';
+      const kept = await credentials.issue('access-token', { portalId, appId, expiresAt: 5_000 }, 10_000);
+      const piled = DELETED_BEYOND_AT_ONCE + 5;
+      for (let from = 0; from < piled; from += 100) {
+        await Promise.all(
+          Array.from({ length: Math.min(100, piled - from) }, (_, n) => credentials.issue('access-token', { portalId, appId, expiresAt: 5_000 }, 1 + from + n)),
+        );
+      }
+
+      const createdTimes = async () => (await credentials.list({ portalId, appId, kinds: ['access-token'] })).map((token) => token.createdAt);
+
+      // Issued at 1 … piled: the newest of them stays beside the kept one, the next DELETED_BEYOND_AT_ONCE go, 4 are left to the next call.
+      expect(await credentials.deleteAccessTokensBeyond({ portalId, appId }, 2, kept.credential.credentialId)).toBe(DELETED_BEYOND_AT_ONCE);
+      expect(await createdTimes()).toEqual([1, 2, 3, 4, piled, 10_000]);
+      expect(await credentials.deleteAccessTokensBeyond({ portalId, appId }, 2, kept.credential.credentialId)).toBe(4);
+      expect(await createdTimes()).toEqual([piled, 10_000]);
+    });
+
+    it('when access tokens beyond one are deleted, then only the one kept is left', async () => {
       const appId = 'a';
       const [older, spared] = await Promise.all([100, 200].map((at) => credentials.issue('access-token', { portalId, appId, expiresAt: 5_000 }, at)));
       expect(await credentials.deleteAccessTokensBeyond({ portalId, appId }, 1, spared.credential.credentialId)).toBe(1);

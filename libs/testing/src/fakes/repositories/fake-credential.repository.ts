@@ -4,6 +4,7 @@ import {
   type CredentialKind,
   type CredentialRepository,
   type CredentialScope,
+  DELETED_BEYOND_AT_ONCE,
   hashSecret,
   newSecret,
   type OutlivedBefore,
@@ -137,11 +138,17 @@ export class FakeCredentialRepository implements PublicOf<CredentialRepository> 
     return count;
   }
 
-  async deleteAccessTokensBeyond(install: { portalId: number; appId: string }, keep: number, spare: string): Promise<number> {
+  async deleteAccessTokensBeyond(install: { portalId: number; appId: string }, newest: number, keep: string): Promise<number> {
     const newestFirst = [...this.byHash]
-      .filter(([, c]) => c.kind === 'access-token' && c.portalId === install.portalId && c.appId === install.appId && c.credentialId !== spare)
+      .filter(
+        ([, credential]) =>
+          credential.kind === 'access-token' &&
+          credential.portalId === install.portalId &&
+          credential.appId === install.appId &&
+          credential.credentialId !== keep,
+      )
       .sort(([, a], [, b]) => b.createdAt - a.createdAt || (a.credentialId < b.credentialId ? 1 : -1));
-    const beyond = newestFirst.slice(Math.max(keep - 1, 0));
+    const beyond = newestFirst.slice(Math.max(newest - 1, 0), Math.max(newest - 1, 0) + DELETED_BEYOND_AT_ONCE);
     for (const [hash] of beyond) this.byHash.delete(hash);
     return beyond.length;
   }
