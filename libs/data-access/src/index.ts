@@ -29,7 +29,6 @@ export type {
   OutlivedBefore,
   RefreshTokenSpend,
 } from './repositories/credential.repository';
-export { DELETED_BEYOND_AT_ONCE } from './repositories/credential.repository';
 export type { ReapplyJob, ReapplyJobRepository } from './repositories/reapply-job.repository';
 export type { OwnedObjectState } from './repositories/object-state.repository';
 export type { Store, StoreRepository } from './repositories/store.repository';

@@ -169,8 +169,8 @@ describe('ManageAccountsUseCase', () => {
   });
 
   describe('refresh tokens that last (the default, as the vendor)', () => {
-    const lasting = () =>
-      new ManageAccountsUseCase(asRepositories({ portals, accounts, credentials }), { ...options, rotateRefreshTokens: undefined }, recordingLogger().logger);
+    const lasting = (more: Partial<AccountsOptions> = {}, logger = recordingLogger().logger) =>
+      new ManageAccountsUseCase(asRepositories({ portals, accounts, credentials }), { ...options, rotateRefreshTokens: undefined, ...more }, logger);
 
     it('when an install refreshes, then the answer has a new access token and the same refresh token, which refreshes again', async () => {
       const { appId, clientId, clientSecret } = await anApplication();
@@ -232,11 +232,7 @@ describe('ManageAccountsUseCase', () => {
 
     it("when an install holds as many access tokens as it may, then a refresh deletes the oldest and the answer's and the newest others stay", async () => {
       const { appId, clientId, clientSecret } = await anApplication();
-      const capped = new ManageAccountsUseCase(
-        asRepositories({ portals, accounts, credentials }),
-        { ...options, rotateRefreshTokens: undefined, accessTokensPerInstall: 3 },
-        recordingLogger().logger,
-      );
+      const capped = lasting({ accessTokensPerInstall: 3 });
       const first = await capped.install(portalId, appId);
       const answered = [first.accessToken];
       for (let refresh = 0; refresh < 4; refresh++) {
@@ -255,11 +251,7 @@ describe('ManageAccountsUseCase', () => {
     it("when deleting an install's oldest access tokens fails, then the refresh is answered all the same and the next one deletes them", async () => {
       const { appId, clientId, clientSecret } = await anApplication();
       const { logger, entries } = recordingLogger();
-      const capped = new ManageAccountsUseCase(
-        asRepositories({ portals, accounts, credentials }),
-        { ...options, rotateRefreshTokens: undefined, accessTokensPerInstall: 1 },
-        logger,
-      );
+      const capped = lasting({ accessTokensPerInstall: 1 }, logger);
       const first = await capped.install(portalId, appId);
       jest.spyOn(credentials, 'deleteAccessTokensBeyond').mockRejectedValueOnce(new Error('database unreachable'));
 

@@ -54,9 +54,6 @@ interface CredentialDoc extends Omit<Credential, 'kind'> {
  */
 const SPENT_REFRESH_TOKEN = 'spent-refresh-token';
 
-/** The most access tokens one call of deleteAccessTokensBeyond deletes: its command and its read stay small. */
-export const DELETED_BEYOND_AT_ONCE = 1_000;
-
 /** The secret's prefix says what it is (and lets secret scanners recognise it). */
 const PREFIX: Record<CredentialKind, string> = {
   'portal-key': 'pk',
@@ -226,21 +223,21 @@ export class CredentialRepository {
   /**
    * Deletes an install's access tokens beyond its `newest` (by issue time, ties by id); `keep`, the one
    * a refresh just issued, stays and counts among them (another refresh's call may still take it).
-   * Answers how many went: at most DELETED_BEYOND_AT_ONCE a call (an install that piled tokens up
-   * sheds them over its next refreshes), after one read of ids on the install's index.
+   * Answers how many went. One read finds the newest token to go (sorting the install's access
+   * tokens), one delete takes it and every older one; `newest` below 1 deletes nothing.
    */
   async deleteAccessTokensBeyond(install: { portalId: number; appId: string }, newest: number, keep: string): Promise<number> {
-    const beyond = await this.credentials.collection
-      .find(
-        { portalId: install.portalId, appId: install.appId, kind: 'access-token', credentialId: { $ne: keep } },
-        { projection: { _id: 0, credentialId: 1 } },
-      )
+    if (newest < 1) return 0;
+    const others = { portalId: install.portalId, appId: install.appId, kind: 'access-token', credentialId: { $ne: keep } };
+    const [first] = await this.credentials.collection
+      .find(others, { projection: { _id: 0, createdAt: 1, credentialId: 1 } })
       .sort({ createdAt: -1, credentialId: -1 })
-      .skip(Math.max(newest - 1, 0))
-      .limit(DELETED_BEYOND_AT_ONCE)
+      .skip(newest - 1)
+      .limit(1)
       .toArray();
-    if (beyond.length === 0) return 0;
-    const credentialIds = beyond.map((doc) => doc.credentialId as string);
-    return (await this.credentials.collection.deleteMany({ credentialId: { $in: credentialIds }, kind: 'access-token' })).deletedCount;
+    if (!first) return 0;
+    const { createdAt, credentialId } = first as unknown as Pick<Credential, 'createdAt' | 'credentialId'>;
+    const olderOrIt = { $or: [{ createdAt: { $lt: createdAt } }, { createdAt, credentialId: { $lte: credentialId } }] };
+    return (await this.credentials.collection.deleteMany({ ...others, ...olderOrIt })).deletedCount;
   }
 }

@@ -1,4 +1,4 @@
-import { DELETED_BEYOND_AT_ONCE, type CredentialRepository } from '@ecomm-sync/data-access';
+import type { CredentialRepository } from '@ecomm-sync/data-access';
 import { aPortalId } from '../builders';
 import type { PublicOf } from '../public-of';
 
@@ -187,46 +187,47 @@ export function describeCredentialRepositoryContract(name: string, make: () => C
       // Issued at the same time as the newest, and the one kept: it stays, and counts among the newest.
       const justIssued = await credentials.issue('access-token', { portalId, appId, expiresAt: 5_000 }, 400);
       const other = await credentials.issue('access-token', { portalId, appId: 'b', expiresAt: 5_000 }, 50);
+      const otherPortal = await credentials.issue('access-token', { portalId: aPortalId(), appId, expiresAt: 5_000 }, 50);
       const refresh = await credentials.issue('refresh-token', { portalId, appId }, 10);
 
       expect(await credentials.deleteAccessTokensBeyond({ portalId, appId }, 3, justIssued.credential.credentialId)).toBe(2);
 
       const left = await credentials.list({ portalId, appId, kinds: ['access-token'] });
       expect(left.map((token) => token.credentialId).sort()).toEqual([justIssued, issued[3], issued[2]].map((token) => token.credential.credentialId).sort());
-      expect(await credentials.resolve(other.secret)).toEqual(other.credential);
-      expect(await credentials.resolve(refresh.secret)).toEqual(refresh.credential);
+      for (const untouched of [other, otherPortal, refresh]) expect(await credentials.resolve(untouched.secret)).toEqual(untouched.credential);
       expect(await credentials.deleteAccessTokensBeyond({ portalId, appId }, 3, justIssued.credential.credentialId)).toBe(0);
     });
 
-    it('when two access tokens were issued at the same time and one must go, then the one with the smaller id goes, as in every implementation', async () => {
+    it('when access tokens issued in the same millisecond must go, then the ones with the smallest ids go, as in every implementation', async () => {
       const appId = 'a';
-      const [one, other] = await Promise.all([1, 2].map(() => credentials.issue('access-token', { portalId, appId, expiresAt: 5_000 }, 100)));
+      const sameTime = await Promise.all(Array.from({ length: 10 }, () => credentials.issue('access-token', { portalId, appId, expiresAt: 5_000 }, 100)));
       const kept = await credentials.issue('access-token', { portalId, appId, expiresAt: 5_000 }, 200);
-      const [smaller, larger] = [one, other].sort((a, b) => (a.credential.credentialId < b.credential.credentialId ? -1 : 1));
+      const byId = sameTime.map((token) => token.credential.credentialId).sort();
 
-      expect(await credentials.deleteAccessTokensBeyond({ portalId, appId }, 2, kept.credential.credentialId)).toBe(1);
+      expect(await credentials.deleteAccessTokensBeyond({ portalId, appId }, 4, kept.credential.credentialId)).toBe(7);
 
-      expect(await credentials.resolve(smaller.secret)).toBeNull();
-      expect(await credentials.resolve(larger.secret)).toEqual(larger.credential);
+      const left = (await credentials.list({ portalId, appId, kinds: ['access-token'] })).map((token) => token.credentialId);
+      expect(left.sort()).toEqual([...byId.slice(-3), kept.credential.credentialId].sort());
     });
 
-    it('when an install holds more access tokens beyond its newest than one call deletes, then each call deletes that many, oldest first', async () => {
+    it('when the token kept is older than the others (issued by a replica whose clock is behind), then it stays and the others are counted after it', async () => {
       const appId = 'a';
-      const kept = await credentials.issue('access-token', { portalId, appId, expiresAt: 5_000 }, 10_000);
-      const piled = DELETED_BEYOND_AT_ONCE + 5;
-      for (let from = 0; from < piled; from += 100) {
-        await Promise.all(
-          Array.from({ length: Math.min(100, piled - from) }, (_, n) => credentials.issue('access-token', { portalId, appId, expiresAt: 5_000 }, 1 + from + n)),
-        );
-      }
+      const kept = await credentials.issue('access-token', { portalId, appId, expiresAt: 5_000 }, 50);
+      const others = [];
+      for (const createdAt of [100, 200, 300, 400]) others.push(await credentials.issue('access-token', { portalId, appId, expiresAt: 5_000 }, createdAt));
 
-      const createdTimes = async () => (await credentials.list({ portalId, appId, kinds: ['access-token'] })).map((token) => token.createdAt);
+      expect(await credentials.deleteAccessTokensBeyond({ portalId, appId }, 2, kept.credential.credentialId)).toBe(3);
 
-      // Issued at 1 … piled: the newest of them stays beside the kept one, the next DELETED_BEYOND_AT_ONCE go, 4 are left to the next call.
-      expect(await credentials.deleteAccessTokensBeyond({ portalId, appId }, 2, kept.credential.credentialId)).toBe(DELETED_BEYOND_AT_ONCE);
-      expect(await createdTimes()).toEqual([1, 2, 3, 4, piled, 10_000]);
-      expect(await credentials.deleteAccessTokensBeyond({ portalId, appId }, 2, kept.credential.credentialId)).toBe(4);
-      expect(await createdTimes()).toEqual([piled, 10_000]);
+      expect(await credentials.resolve(kept.secret)).toEqual(kept.credential);
+      expect(await credentials.resolve(others[3].secret)).toEqual(others[3].credential);
+      for (const gone of others.slice(0, 3)) expect(await credentials.resolve(gone.secret)).toBeNull();
+    });
+
+    it('when fewer than one access token is to be kept, then nothing is deleted (the limit is off)', async () => {
+      const appId = 'a';
+      const [older, newer] = await Promise.all([100, 200].map((at) => credentials.issue('access-token', { portalId, appId, expiresAt: 5_000 }, at)));
+      expect(await credentials.deleteAccessTokensBeyond({ portalId, appId }, 0, newer.credential.credentialId)).toBe(0);
+      expect(await credentials.resolve(older.secret)).toEqual(older.credential);
     });
 
     it('when access tokens beyond one are deleted, then only the one kept is left', async () => {

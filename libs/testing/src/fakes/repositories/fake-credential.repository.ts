@@ -4,7 +4,6 @@ import {
   type CredentialKind,
   type CredentialRepository,
   type CredentialScope,
-  DELETED_BEYOND_AT_ONCE,
   hashSecret,
   newSecret,
   type OutlivedBefore,
@@ -139,16 +138,11 @@ export class FakeCredentialRepository implements PublicOf<CredentialRepository> 
   }
 
   async deleteAccessTokensBeyond(install: { portalId: number; appId: string }, newest: number, keep: string): Promise<number> {
+    if (newest < 1) return 0;
     const newestFirst = [...this.byHash]
-      .filter(
-        ([, credential]) =>
-          credential.kind === 'access-token' &&
-          credential.portalId === install.portalId &&
-          credential.appId === install.appId &&
-          credential.credentialId !== keep,
-      )
+      .filter(([, credential]) => matches(credential, { ...install, kinds: ['access-token'] }) && credential.credentialId !== keep)
       .sort(([, a], [, b]) => b.createdAt - a.createdAt || (a.credentialId < b.credentialId ? 1 : -1));
-    const beyond = newestFirst.slice(Math.max(newest - 1, 0), Math.max(newest - 1, 0) + DELETED_BEYOND_AT_ONCE);
+    const beyond = newestFirst.slice(newest - 1);
     for (const [hash] of beyond) this.byHash.delete(hash);
     return beyond.length;
   }
