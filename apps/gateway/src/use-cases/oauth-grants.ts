@@ -17,7 +17,7 @@ export { grantContext, oauthError, type GrantContext, type GrantOptions, type To
 
 /** A new access token (living `accessTokenTtlSeconds`) and refresh token for an install. */
 export async function issueTokens(context: GrantContext, portalId: number, appId: string): Promise<TokenPair> {
-  return (await issuePair(context, portalId, appId)).pair;
+  return (await issuePair(context, { portalId, appId })).pair;
 }
 
 /**
@@ -86,7 +86,7 @@ export async function refreshGrant(
   // A token spent while rotation was on goes on by its rules after rotation is turned off.
   if (presented.spent) return reissueLostPair(context, refreshToken, presented, presented.spent);
   if (!context.rotateRefreshTokens) return lastingRefresh(context, install, refreshToken);
-  const { pair, credentialIds } = await storedWhileInstalled(context, install, () => issuePair(context, install.portalId, install.appId));
+  const { pair, credentialIds } = await storedWhileInstalled(context, install, () => issuePair(context, install));
   const [accessTokenId, refreshTokenId] = credentialIds;
   const now = clock();
   const spent = await repositories.credentials.spendRefreshToken(refreshToken, { at: now, accessTokenId, refreshTokenId }).catch(async (error: unknown) => {

@@ -27,7 +27,7 @@ export async function reissueLostPair(context: GrantContext, refreshToken: strin
   }
   const install = { portalId: presented.portalId!, appId: presented.appId! };
   // Before the token is passed on: an install removed meanwhile leaves it as it was.
-  const { pair, credentialIds } = await storedWhileInstalled(context, install, () => issuePair(context, install.portalId, install.appId));
+  const { pair, credentialIds } = await storedWhileInstalled(context, install, () => issuePair(context, install));
   const [accessTokenId, refreshTokenId] = credentialIds;
   const moved = await repositories.credentials
     .passOnRefreshToken(refreshToken, spend.refreshTokenId, { accessTokenId, refreshTokenId })

@@ -74,13 +74,10 @@ export async function issueAccessToken({ repositories, clock, accessTokenTtlSeco
 }
 
 /** Stores a new access token and refresh token for an install; half a pair is never left. */
-export async function issuePair(context: GrantContext, portalId: number, appId: string) {
+export async function issuePair(context: GrantContext, install: InstallKey) {
   const { repositories, clock, accessTokenTtlSeconds: ttl, logger } = context;
   const now = clock();
-  const issued = await Promise.allSettled([
-    issueAccessToken(context, { portalId, appId }, now),
-    repositories.credentials.issue('refresh-token', { portalId, appId }, now),
-  ]);
+  const issued = await Promise.allSettled([issueAccessToken(context, install, now), repositories.credentials.issue('refresh-token', install, now)]);
   const [access, refresh] = issued;
   if (access.status === 'rejected' || refresh.status === 'rejected') {
     // Half a pair is given to nobody: the half that was stored goes (a refresh token would never expire).
