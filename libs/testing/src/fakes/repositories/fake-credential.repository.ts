@@ -130,7 +130,7 @@ export class FakeCredentialRepository implements PublicOf<CredentialRepository> 
       (credential.kind === 'refresh-token' && credential.spent !== undefined && credential.spent.at < before.refreshTokensSpentBefore);
     let count = 0;
     for (const [hash, credential] of this.byHash) {
-      if (credential.portalId !== install.portalId || credential.appId !== install.appId || !outlived(credential)) continue;
+      if (!matches(credential, install) || !outlived(credential)) continue;
       this.byHash.delete(hash);
       count++;
     }
