@@ -18,7 +18,11 @@ export function renderConfigReference(services: readonly ServiceSchema[]): strin
   for (const { service, schema } of services) {
     for (const [name, key] of Object.entries(schema)) {
       const fallback = defaultOf(key);
-      const doc = key.values ? `${key.doc} (one of ${key.values.join(', ')})` : key.doc;
+      const doc = key.values
+        ? `${key.doc} (one of ${key.values.join(', ')})`
+        : key.offOrAtLeast !== undefined
+          ? `${key.doc} (0, or at least ${key.offOrAtLeast})`
+          : key.doc;
       const id = `${name}\u0000${fallback}\u0000${doc}`;
       const row = rows.get(id) ?? { name, services: [], fallback, doc };
       row.services.push(service);

@@ -36,6 +36,28 @@ describe('loadConfig', () => {
     expect(() => loadConfig(strict, { TOKEN: 'hunter2' })).toThrow(/TOKEN must be integer, got \(hidden\)/);
   });
 
+  describe('an int key that 0 turns off, with a floor', () => {
+    const floored = { KEEP: { doc: 'tokens kept', format: 'int', default: 100, offOrAtLeast: 2 } } as const;
+
+    it.each([
+      ['0', 0],
+      ['2', 2],
+      ['100', 100],
+      [undefined, 100],
+    ])('when it is %p, then it is taken as %p', (value, expected) => {
+      expect(loadConfig(floored, { KEEP: value }).KEEP).toBe(expected);
+    });
+
+    it('when it is above 0 and below the floor, then the service does not start and the message says what is allowed', () => {
+      expect(() => loadConfig(floored, { KEEP: '1' })).toThrow(ConfigError);
+      expect(() => loadConfig(floored, { KEEP: '1' })).toThrow('KEEP must be 0 (off) or at least 2, got "1" (tokens kept)');
+    });
+
+    it('when it is not an integer, then the type is what the message names', () => {
+      expect(() => loadConfig(floored, { KEEP: 'x' })).toThrow(/KEEP must be integer, got "x"/);
+    });
+  });
+
   it('when an optional key is not set, then its value is undefined, and when it is set, then it is validated', () => {
     const schema = { PUBLIC_URL: { doc: 'where clients reach us', format: 'url', optional: true } } as const;
     expect(loadConfig(schema, {}).PUBLIC_URL).toBeUndefined();

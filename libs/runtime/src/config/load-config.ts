@@ -11,6 +11,8 @@ export interface ConfigKey {
   default?: string | number | boolean;
   /** Allowed values, for string keys. */
   values?: readonly string[];
+  /** For int keys that 0 turns off: any other value must be at least this (smaller ones are traps, not settings). */
+  offOrAtLeast?: number;
   /** Never printed back (tokens, passwords). */
   sensitive?: boolean;
   /** May be left unset (no default): the value is then undefined. */
@@ -68,16 +70,23 @@ export function loadConfig<S extends ConfigSchema>(schema: S, env: NodeJS.Proces
     else if (schema[name].default !== undefined) input[name] = schema[name].default;
   }
   const validate = ajv.compile(jsonSchema);
+  const shown = (name: string) => (schema[name]?.sensitive ? '(hidden)' : JSON.stringify(env[name]));
   if (!validate(input)) {
     const problems = (validate.errors ?? []).map((error) => {
       const name = error.instancePath.slice(1) || String(error.params.missingProperty ?? '');
-      const key = schema[name];
-      const shown = key?.sensitive ? '(hidden)' : JSON.stringify(env[name]);
-      const what = error.keyword === 'required' ? 'is required but not set' : `${error.message}, got ${shown}`;
-      return `${name} ${what} (${key?.doc ?? 'unknown'})`;
+      const what = error.keyword === 'required' ? 'is required but not set' : `${error.message}, got ${shown(name)}`;
+      return `${name} ${what} (${schema[name]?.doc ?? 'unknown'})`;
     });
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
+  const belowFloor = names.flatMap((name) => {
+    const floor = schema[name].offOrAtLeast;
+    const value = input[name] as number;
+    return floor !== undefined && value !== 0 && value < floor
+      ? [`${name} must be 0 (off) or at least ${floor}, got ${shown(name)} (${schema[name].doc})`]
+      : [];
+  });
+  if (belowFloor.length > 0) throw new ConfigError(`Invalid configuration: ${belowFloor.join('; ')}`);
   if (env.NODE_ENV === 'production') {
     const weak = names.flatMap((name) => {
       const reason = schema[name].productionSecret && typeof input[name] === 'string' ? weakSecretReason(input[name] as string) : null;
