@@ -70,7 +70,7 @@ export const gatewayConfigSchema = {
     default: REFRESH_REUSE_SECONDS,
   },
   OAUTH_ACCESS_TOKENS_PER_INSTALL: {
-    doc: "how many of an install's OAuth access tokens are kept (expired ones among them until they are deleted): a refresh beyond it deletes the install's oldest, which then answer 401 (0: no limit). Room for as many processes of one application as refresh each for themselves; a client refreshing in a loop cannot fill the database. Keep it well above the processes that refresh at once: more refreshes at the same time than it allows may delete each other's new tokens",
+    doc: "how many of an install's OAuth access tokens are kept (expired ones among them until they are deleted): a refresh or an install beyond it deletes the install's oldest, which then answer 401 (0: no limit). Room for as many processes of one application as refresh each for themselves; a client refreshing in a loop cannot fill the database. Keep it well above the processes that refresh at once: more refreshes at the same time than it allows may delete each other's new tokens",
     format: 'int',
     offOrAtLeast: 2,
     default: ACCESS_TOKENS_PER_INSTALL,

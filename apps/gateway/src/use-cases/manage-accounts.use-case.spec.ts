@@ -248,6 +248,21 @@ describe('ManageAccountsUseCase', () => {
       expect(await credentials.resolve(first.refreshToken)).toMatchObject({ kind: 'refresh-token' });
     });
 
+    it("when an application is installed again and again, then each install keeps the portal's newest access tokens within the limit", async () => {
+      const { appId } = await anApplication();
+      const capped = lasting({ accessTokensPerInstall: 2 });
+      const answered = [];
+      for (let install = 0; install < 3; install++) {
+        answered.push(await capped.install(portalId, appId));
+        now += 1_000;
+      }
+
+      expect(await credentials.resolve(answered[0].accessToken)).toBeNull();
+      for (const kept of answered.slice(1)) expect(await credentials.resolve(kept.accessToken)).toMatchObject({ kind: 'access-token' });
+      // Refresh tokens are not counted: each install's lasts until it is revoked.
+      for (const { refreshToken } of answered) expect(await credentials.resolve(refreshToken)).toMatchObject({ kind: 'refresh-token' });
+    });
+
     it("when deleting an install's oldest access tokens fails, then the refresh is answered all the same and the next one deletes them", async () => {
       const { appId, clientId, clientSecret } = await anApplication();
       const { logger, entries } = recordingLogger();
@@ -475,6 +490,27 @@ describe('ManageAccountsUseCase', () => {
 
       expect(await credentials.resolve(first.accessToken)).toBeNull();
       for (const kept of [second.accessToken, third.accessToken, third.refreshToken]) expect(await credentials.resolve(kept)).not.toBeNull();
+    });
+
+    it("when a lost answer's retry leaves the install beyond its limit, then the oldest access tokens go and the retried pair stays", async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { accessToken: oldest, refreshToken } = await useCase.install(portalId, appId);
+      now += 1_000;
+      const { accessToken: another } = await useCase.install(portalId, appId);
+      now += 1_000;
+      const lost = await useCase.refresh(clientId, clientSecret, refreshToken);
+      const capped = new ManageAccountsUseCase(
+        asRepositories({ portals, accounts, credentials }),
+        { ...options, accessTokensPerInstall: 2 },
+        recordingLogger().logger,
+      );
+      now += 1_000;
+
+      const retried = await capped.refresh(clientId, clientSecret, refreshToken);
+
+      expect(await credentials.resolve(lost.accessToken)).toBeNull(); // the lost pair, revoked
+      expect(await credentials.resolve(oldest)).toBeNull(); // beyond the limit
+      for (const kept of [another, retried.accessToken]) expect(await credentials.resolve(kept)).toMatchObject({ kind: 'access-token' });
     });
 
     it('when storing the new tokens fails, then the refresh token still works and the retry gets new tokens', async () => {

@@ -1,4 +1,5 @@
 import { reissueLostPair } from './oauth-lost-refresh';
+import { tidyInstall } from './oauth-tidy';
 import {
   issueAccessToken,
   issuePair,
@@ -15,9 +16,15 @@ import {
 
 export { grantContext, oauthError, type GrantContext, type GrantOptions, type TokenPair } from './oauth-tokens';
 
-/** A new access token (living `accessTokenTtlSeconds`) and refresh token for an install. */
+/**
+ * A new access token (living `accessTokenTtlSeconds`) and refresh token for an install; the install's
+ * access tokens beyond its limit go, as after a refresh (`tidyInstall`).
+ */
 export async function issueTokens(context: GrantContext, portalId: number, appId: string): Promise<TokenPair> {
-  return (await issuePair(context, { portalId, appId })).pair;
+  const install = { portalId, appId };
+  const { pair, credentialIds } = await issuePair(context, install);
+  await tidyInstall(context, install, credentialIds[0]);
+  return pair;
 }
 
 /**
@@ -102,29 +109,4 @@ export async function refreshGrant(
   }
   await tidyInstall(context, install, accessTokenId);
   return pair;
-}
-
-/**
- * What an install's refreshes leave behind goes at its next refresh: refresh tokens spent before the
- * reuse grace, and access tokens expired for longer than the grace and than their own life (within
- * the grace a lost pair's verdict still reads its use; for one life more a caller still hears that
- * its token expired, not that it is unknown). One delete takes both. Then the install's access tokens
- * beyond the newest `accessTokensPerInstall` (0: no limit) go, `issued` (the one this refresh answers)
- * kept among them. A failure leaves them for the next refresh.
- */
-async function tidyInstall(context: GrantContext, install: InstallKey, issued: string): Promise<void> {
-  const { repositories, clock, logger, refreshReuseSeconds, accessTokenTtlSeconds, accessTokensPerInstall } = context;
-  const now = clock();
-  const before = {
-    accessTokensExpiredBefore: now - Math.max(refreshReuseSeconds, accessTokenTtlSeconds) * 1000,
-    refreshTokensSpentBefore: now - refreshReuseSeconds * 1000,
-  };
-  const warn = (what: string) => (error: unknown) => logger.warn(what, { error: String(error) });
-  await repositories.credentials.deleteOutlivedTokens(install, before).catch(warn('expired or spent tokens could not be deleted'));
-  if (accessTokensPerInstall <= 0) return;
-  const beyond = await repositories.credentials
-    .deleteAccessTokensBeyond(install, accessTokensPerInstall, issued)
-    .catch(warn("the install's oldest access tokens could not be deleted"));
-  if (beyond)
-    logger.info("an install's oldest access tokens were deleted: it holds as many as it may", { ...install, deleted: beyond, accessTokensPerInstall });
 }

@@ -1,5 +1,6 @@
 import type { Credential, RefreshTokenSpend } from '@ecomm-sync/data-access';
 import { refreshReuse } from '@ecomm-sync/domain';
+import { tidyInstall } from './oauth-tidy';
 import { issuePair, namesPair, revokeQuietly, spentOrUnknown, storedWhileInstalled, type GrantContext, type TokenPair } from './oauth-tokens';
 
 /**
@@ -53,6 +54,7 @@ export async function reissueLostPair(context: GrantContext, refreshToken: strin
     throw spentOrUnknown();
   }
   await context.onAccessChanged();
+  await tidyInstall(context, install, accessTokenId);
   logger.info('a refresh whose answer was lost was answered again', where);
   return pair;
 }

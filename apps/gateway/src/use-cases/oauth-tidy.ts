@@ -1,0 +1,27 @@
+import type { GrantContext, InstallKey } from './oauth-tokens';
+
+/**
+ * What an install's tokens leave behind goes whenever it is given a new token (a refresh, a lost
+ * answer's retry, an install): refresh tokens spent before the reuse grace, and access tokens expired
+ * for longer than the grace and than their own life (within the grace a lost pair's verdict still
+ * reads its use; for one life more a caller still hears that its token expired, not that it is
+ * unknown). One delete takes both. Then the install's access tokens beyond the newest
+ * `accessTokensPerInstall` (0: no limit) go, `issued` (the one just answered) kept among them. A
+ * failure leaves them for the next time.
+ */
+export async function tidyInstall(context: GrantContext, install: InstallKey, issued: string): Promise<void> {
+  const { repositories, clock, logger, refreshReuseSeconds, accessTokenTtlSeconds, accessTokensPerInstall } = context;
+  const now = clock();
+  const before = {
+    accessTokensExpiredBefore: now - Math.max(refreshReuseSeconds, accessTokenTtlSeconds) * 1000,
+    refreshTokensSpentBefore: now - refreshReuseSeconds * 1000,
+  };
+  const warn = (what: string) => (error: unknown) => logger.warn(what, { error: String(error) });
+  await repositories.credentials.deleteOutlivedTokens(install, before).catch(warn('expired or spent tokens could not be deleted'));
+  if (accessTokensPerInstall <= 0) return;
+  const beyond = await repositories.credentials
+    .deleteAccessTokensBeyond(install, accessTokensPerInstall, issued)
+    .catch(warn("the install's oldest access tokens could not be deleted"));
+  if (beyond)
+    logger.info("an install's oldest access tokens were deleted: it holds as many as it may", { ...install, deleted: beyond, accessTokensPerInstall });
+}
