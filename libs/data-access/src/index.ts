@@ -26,6 +26,7 @@ export type {
   CredentialKind,
   CredentialScope,
   CredentialRepository,
+  InstallKey,
   OutlivedBefore,
   RefreshTokenSpend,
 } from './repositories/credential.repository';

@@ -1,5 +1,5 @@
 /** What the OAuth grants share: their context, errors, and storing or taking back tokens. */
-import type { Repositories } from '@ecomm-sync/data-access';
+import type { InstallKey, Repositories } from '@ecomm-sync/data-access';
 import { AppError, type Logger } from '@ecomm-sync/runtime';
 
 /** What an install's token grant answers (RFC 6749 section 5.1, in our field names). */
@@ -66,7 +66,7 @@ export const ACCESS_TOKENS_PER_INSTALL = 100;
 /** How long a spent refresh token may be presented again by default (OAUTH_REFRESH_REUSE_S): the longest grace Okta allows. */
 export const REFRESH_REUSE_SECONDS = 60;
 
-export type InstallKey = { portalId: number; appId: string };
+export type { InstallKey };
 
 /** Stores a new access token for an install, living `accessTokenTtlSeconds` from now. */
 export async function issueAccessToken({ repositories, clock, accessTokenTtlSeconds: ttl }: GrantContext, install: InstallKey, now = clock()) {

@@ -28,6 +28,12 @@ export interface RefreshTokenSpend {
   refreshTokenId: string;
 }
 
+/** An application's install in a portal: whose OAuth tokens. */
+export interface InstallKey {
+  portalId: number;
+  appId: string;
+}
+
 /** What an install's tidying deletes: access tokens expired, and refresh tokens spent, before these times (ms). */
 export interface OutlivedBefore {
   accessTokensExpiredBefore: number;
@@ -206,7 +212,7 @@ export class CredentialRepository {
    * Deletes, in one command, an install's access tokens that expired before `accessTokensExpiredBefore`
    * and its refresh tokens spent before `refreshTokensSpentBefore` (past their grace); answers how many went.
    */
-  async deleteOutlivedTokens(install: { portalId: number; appId: string }, before: OutlivedBefore): Promise<number> {
+  async deleteOutlivedTokens(install: InstallKey, before: OutlivedBefore): Promise<number> {
     const query = {
       portalId: install.portalId,
       appId: install.appId,
@@ -226,7 +232,7 @@ export class CredentialRepository {
    * Answers how many went. One read finds the newest token to go (sorting the install's access
    * tokens), one delete takes it and every older one; `newest` below 1 deletes nothing.
    */
-  async deleteAccessTokensBeyond(install: { portalId: number; appId: string }, newest: number, keep: string): Promise<number> {
+  async deleteAccessTokensBeyond(install: InstallKey, newest: number, keep: string): Promise<number> {
     if (newest < 1) return 0;
     const others = { portalId: install.portalId, appId: install.appId, kind: 'access-token', credentialId: { $ne: keep } };
     const [first] = await this.credentials.collection

@@ -5,6 +5,7 @@ import {
   type CredentialRepository,
   type CredentialScope,
   hashSecret,
+  type InstallKey,
   newSecret,
   type OutlivedBefore,
   type RefreshTokenSpend,
@@ -124,7 +125,7 @@ export class FakeCredentialRepository implements PublicOf<CredentialRepository> 
     return (await this.revoke(credentialId)) !== null;
   }
 
-  async deleteOutlivedTokens(install: { portalId: number; appId: string }, before: OutlivedBefore): Promise<number> {
+  async deleteOutlivedTokens(install: InstallKey, before: OutlivedBefore): Promise<number> {
     const outlived = (credential: Credential) =>
       (credential.kind === 'access-token' && credential.expiresAt !== null && credential.expiresAt < before.accessTokensExpiredBefore) ||
       (credential.kind === 'refresh-token' && credential.spent !== undefined && credential.spent.at < before.refreshTokensSpentBefore);
@@ -137,7 +138,7 @@ export class FakeCredentialRepository implements PublicOf<CredentialRepository> 
     return count;
   }
 
-  async deleteAccessTokensBeyond(install: { portalId: number; appId: string }, newest: number, keep: string): Promise<number> {
+  async deleteAccessTokensBeyond(install: InstallKey, newest: number, keep: string): Promise<number> {
     if (newest < 1) return 0;
     const newestFirst = [...this.byHash]
       .filter(([, credential]) => matches(credential, { ...install, kinds: ['access-token'] }) && credential.credentialId !== keep)
