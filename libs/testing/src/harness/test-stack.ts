@@ -81,8 +81,9 @@ export class TestStack {
     return stack;
   }
 
+  /** The first gateway's API: `urlOf('gateway')`. */
   get gatewayUrl(): string {
-    return `http://127.0.0.1:${this.ports.gateway}`;
+    return this.urlOf('gateway');
   }
 
   /** Where an app instance serves its API (the gateway, the CRM) or its health (a worker): `instance` as given to startApp. */
@@ -92,8 +93,9 @@ export class TestStack {
     return `http://127.0.0.1:${port}`;
   }
 
+  /** The built-in CRM's API: `urlOf('crm')`. */
   get crmUrl(): string {
-    return `http://127.0.0.1:${this.ports.crm}`;
+    return this.urlOf('crm');
   }
 
   get adminToken(): string {
