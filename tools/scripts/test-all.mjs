@@ -69,12 +69,14 @@ try {
   // project's own (apps/e2e/project.json), run directly: two nx processes at once would share one
   // workspace database. The other tiers skip their task dependencies: a build nx replayed from its
   // cache would delete and copy again the dist folders the end-to-end stacks start apps from.
-  const e2eCommand = JSON.parse(fs.readFileSync(path.join(root, 'apps', 'e2e', 'project.json'), 'utf8')).targets.e2e.options.command.split(' ');
+  // Through a shell with the project's binaries first on the path, as nx's run-commands runs it (quotes and all).
+  const e2eCommand = JSON.parse(fs.readFileSync(path.join(root, 'apps', 'e2e', 'project.json'), 'utf8')).targets.e2e.options.command;
+  const e2eEnv = { ...env, PATH: `${path.join(root, 'node_modules', '.bin')}${path.delimiter}${env.PATH ?? ''}` };
   status = await runAsync('npx', ['nx', 'run-many', '-t', 'build', '--parallel=2', '--outputStyle=stream'], env);
   if (status !== 0) console.error('build failed (npx nx run-many -t build): no test tier ran');
   else {
     const tiers = await Promise.all([
-      runAsync('npx', e2eCommand, env),
+      runAsync('sh', ['-c', e2eCommand], e2eEnv),
       runAsync('npx', ['nx', 'run-many', '-t', 'test', 'integration', '--parallel=1', '--excludeTaskDependencies', '--outputStyle=stream'], env),
     ]);
     status = tiers.find((code) => code !== 0) ?? 0;
