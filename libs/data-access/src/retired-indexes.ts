@@ -22,6 +22,8 @@ export const RETIRED_INDEXES: readonly RetiredIndex[] = [
   { collection: 'object_syncs', name: '_id_1_claim_1' },
   { collection: 'parked_changes', name: '_id_1_change.rev_1_change.settingsRev_1' },
   { collection: 'waiting_objects', name: '_id_1_change.rev_1_change.settingsRev_1' },
+  // Became portalId_1_appId_1_kind_1_createdAt_1_credentialId_1 (decision 12, the access-token limit's read).
+  { collection: 'credentials', name: 'portalId_1_appId_1_kind_1' },
 ];
 
 /** MongoDB's codes for "no such index" (27, IndexNotFound) and "no such collection" (26, NamespaceNotFound). */

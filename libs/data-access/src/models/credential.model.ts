@@ -36,8 +36,9 @@ const credentialSchema = new Schema(
 );
 // Serves: revocation and listing by public id.
 credentialSchema.index({ credentialId: 1 }, { unique: true });
-// Serves: a portal's credentials (listing, key rotation, revoking an install's tokens, deleting its spent refresh tokens, expired access tokens and those beyond its newest).
-credentialSchema.index({ portalId: 1, appId: 1, kind: 1 });
+// Serves: a portal's credentials (listing, key rotation, revoking an install's tokens, deleting its spent refresh tokens and
+// expired access tokens), and an install's access tokens newest first, for those beyond its limit (read in index order, not sorted in memory).
+credentialSchema.index({ portalId: 1, appId: 1, kind: 1, createdAt: 1, credentialId: 1 });
 // Serves: a developer's keys (listing, rotation).
 credentialSchema.index({ developerId: 1, kind: 1 });
 

@@ -19,6 +19,7 @@ describe('indexes an earlier version built and this one retired', () => {
     await earlier.db!.collection('object_states').createIndex({ _id: 1, rev: 1 }, { unique: true });
     await earlier.db!.collection('object_syncs').createIndex({ _id: 1, claim: 1 }, { unique: true });
     await earlier.db!.collection('waiting_objects').createIndex({ _id: 1, 'change.rev': 1, 'change.settingsRev': 1 }, { unique: true });
+    await earlier.db!.collection('credentials').createIndex({ portalId: 1, appId: 1, kind: 1 });
     await earlier.close();
 
     const database = await connectDatabase(mongoUrl, dbName);
@@ -27,8 +28,10 @@ describe('indexes an earlier version built and this one retired', () => {
       expect(await names('object_states')).not.toContain('_id_1_rev_1');
       expect(await names('object_syncs')).not.toContain('_id_1_claim_1');
       expect(await names('waiting_objects')).not.toContain('_id_1_change.rev_1_change.settingsRev_1');
+      expect(await names('credentials')).not.toContain('portalId_1_appId_1_kind_1');
       expect(database.undroppedIndexes).toEqual([]);
       expect(await names('object_states')).toContain('portalId_1_appId_1_unappliedSince_1');
+      expect(await names('credentials')).toContain('portalId_1_appId_1_kind_1_createdAt_1_credentialId_1');
     } finally {
       await database.close();
     }
