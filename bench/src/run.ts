@@ -8,7 +8,7 @@ import { benchCrmRequestLog, crmRequestLogRows } from './crm-request-log';
 import { benchEndToEnd } from './end-to-end';
 import { endToEndNotes, endToEndRows } from './end-to-end-report';
 import { benchFairness, fairnessRow } from './fairness';
-import { benchIngest, ingestRow, measureIngest } from './ingest';
+import { benchIngest, ingestFloorRow, ingestRow, measureIngest } from './ingest';
 import { benchCommit, machineAtStart, type MachineAtStart } from './machine';
 import { benchObservability, observabilityRow } from './observability';
 import { chunksAtOnce, crmLatencyMs, crmMaxWaitMs, crmRequestLogFigures, log, only, resumePatienceMs, SIZES } from './options';
@@ -24,7 +24,7 @@ const figure = <T>(definition: Figure<T>): Figure<unknown> => definition as Figu
 
 /** Every figure, in the order a whole run measures them. */
 const FIGURES: Record<string, Figure<unknown>> = {
-  ingest: figure({ run: benchIngest, rows: (f) => [ingestRow(f)] }),
+  ingest: figure({ run: benchIngest, rows: (f) => [ingestRow(f), ingestFloorRow(f)] }),
   observability: figure({ run: () => benchObservability(measureIngest), rows: (f) => [observabilityRow(f, SIZES.ingestRequests)] }),
   e2e: figure({ run: () => benchEndToEnd(), rows: endToEndRows, notes: endToEndNotes }),
   reapply: figure({ run: benchReapply, rows: (f) => [reapplyRow(f)] }),

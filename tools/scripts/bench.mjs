@@ -19,7 +19,7 @@ function runOrExit(command, args) {
 // build reads the source may or may not be in what is measured, and the record says so.
 const [before, digestBefore] = [commitMeasured(root), treeDigest(root)];
 runOrExit('npx', ['nx', 'run-many', '-t', 'build', '-p', APPS.join(','), '--outputStyle=static']);
-for (const entry of ['run', 'baseline-server']) await bundleScript(`bench/src/${entry}.ts`, `dist/bench/${entry}.js`);
+for (const entry of ['run', 'baseline-server', 'floor-server']) await bundleScript(`bench/src/${entry}.ts`, `dist/bench/${entry}.js`);
 const [after, digestAfter] = [commitMeasured(root), treeDigest(root)];
 const commit = digestBefore !== null && digestBefore === digestAfter ? before : `${before}, changed during the build (${after} after it)`;
 

@@ -98,6 +98,11 @@ export class TestStack {
     return this.urlOf('crm');
   }
 
+  /** A variable of the environment every app of this stack got (stackEnvironment), e.g. AMQP_PREFIX. */
+  setting(name: string): string | undefined {
+    return this.env[name];
+  }
+
   get adminToken(): string {
     return this.env.ADMIN_TOKEN;
   }
