@@ -75,9 +75,12 @@ export async function refreshGrant(
   { clientId, clientSecret, refreshToken }: { clientId: string; clientSecret: string; refreshToken: string },
 ): Promise<TokenPair> {
   const { repositories, logger, clock } = context;
-  const application = await repositories.accounts.authenticateClient(clientId, clientSecret);
+  // Two reads that need nothing of each other, at once; the client's answer still comes first.
+  const [application, presented] = await Promise.all([
+    repositories.accounts.authenticateClient(clientId, clientSecret),
+    repositories.credentials.resolve(refreshToken),
+  ]);
   if (!application) throw oauthError(401, 'invalid_client', 'Unknown client_id or wrong client_secret');
-  const presented = await repositories.credentials.resolve(refreshToken);
   if (presented?.kind !== 'refresh-token') throw spentOrUnknown();
   if (presented.appId !== application.appId) {
     // Somebody else's refresh token: it is revoked now, which is the safe outcome.
