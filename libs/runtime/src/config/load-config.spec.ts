@@ -56,6 +56,11 @@ describe('loadConfig', () => {
     it('when it is not an integer, then the type is what the message names', () => {
       expect(() => loadConfig(floored, { KEEP: 'x' })).toThrow(/KEEP must be integer, got "x"/);
     });
+
+    it('when another variable is wrong too, then the message names both', () => {
+      const both = { ...floored, PORT: { doc: 'port to listen on', format: 'port', default: 3000 } } as const;
+      expect(() => loadConfig(both, { KEEP: '1', PORT: '70000' })).toThrow(/PORT must be <= 65535.*; KEEP must be 0 \(off\) or at least 2/);
+    });
   });
 
   it('when an optional key is not set, then its value is undefined, and when it is set, then it is validated', () => {

@@ -70,23 +70,22 @@ export function loadConfig<S extends ConfigSchema>(schema: S, env: NodeJS.Proces
     else if (schema[name].default !== undefined) input[name] = schema[name].default;
   }
   const validate = ajv.compile(jsonSchema);
-  const shown = (name: string) => (schema[name]?.sensitive ? '(hidden)' : JSON.stringify(env[name]));
-  if (!validate(input)) {
-    const problems = (validate.errors ?? []).map((error) => {
-      const name = error.instancePath.slice(1) || String(error.params.missingProperty ?? '');
-      const what = error.keyword === 'required' ? 'is required but not set' : `${error.message}, got ${shown(name)}`;
-      return `${name} ${what} (${schema[name]?.doc ?? 'unknown'})`;
-    });
-    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
-  }
-  const belowFloor = names.flatMap((name) => {
-    const floor = schema[name].offOrAtLeast;
-    const value = input[name] as number;
-    return floor !== undefined && value !== 0 && value < floor
-      ? [`${name} must be 0 (off) or at least ${floor}, got ${shown(name)} (${schema[name].doc})`]
-      : [];
+  const shown = (name: string) => (schema[name]?.sensitive ? '(hidden)' : JSON.stringify(env[name] ?? input[name]));
+  const valid = validate(input);
+  const problems = (valid ? [] : (validate.errors ?? [])).map((error) => {
+    const name = error.instancePath.slice(1) || String(error.params.missingProperty ?? '');
+    const what = error.keyword === 'required' ? 'is required but not set' : `${error.message}, got ${shown(name)}`;
+    return `${name} ${what} (${schema[name]?.doc ?? 'unknown'})`;
   });
-  if (belowFloor.length > 0) throw new ConfigError(`Invalid configuration: ${belowFloor.join('; ')}`);
+  // Besides what the JSON schema says: an int key that 0 turns off, below its floor otherwise (checked once it is an integer).
+  for (const name of names) {
+    const { format, offOrAtLeast: floor, doc } = schema[name];
+    const value = input[name];
+    if (format === 'int' && floor !== undefined && Number.isInteger(value) && value !== 0 && (value as number) < floor) {
+      problems.push(`${name} must be 0 (off) or at least ${floor}, got ${shown(name)} (${doc})`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   if (env.NODE_ENV === 'production') {
     const weak = names.flatMap((name) => {
       const reason = schema[name].productionSecret && typeof input[name] === 'string' ? weakSecretReason(input[name] as string) : null;
