@@ -248,7 +248,7 @@ describe('ManageAccountsUseCase', () => {
       expect(await credentials.resolve(first.refreshToken)).toMatchObject({ kind: 'refresh-token' });
     });
 
-    it("when an application is installed again and again, then each install keeps the portal's newest access tokens within the limit", async () => {
+    it("when an application is installed again and again, then each install keeps the install's newest access tokens within the limit", async () => {
       const { appId } = await anApplication();
       const capped = lasting({ accessTokensPerInstall: 2 });
       const answered = [];
@@ -266,19 +266,25 @@ describe('ManageAccountsUseCase', () => {
     it("when deleting an install's oldest access tokens fails, then the refresh is answered all the same and the next one deletes them", async () => {
       const { appId, clientId, clientSecret } = await anApplication();
       const { logger, entries } = recordingLogger();
-      const capped = lasting({ accessTokensPerInstall: 1 }, logger);
+      const capped = lasting({ accessTokensPerInstall: 2 }, logger);
       const first = await capped.install(portalId, appId);
+      now += 1_000;
+      const second = await capped.refresh(clientId, clientSecret, first.refreshToken);
+      now += 1_000;
       jest.spyOn(credentials, 'deleteAccessTokensBeyond').mockRejectedValueOnce(new Error('database unreachable'));
 
-      const second = await capped.refresh(clientId, clientSecret, first.refreshToken);
-      expect(await credentials.list({ portalId, appId, kinds: ['access-token'] })).toHaveLength(2);
-      expect(entries.some((entry) => entry.level === 'warn' && /oldest access tokens could not be deleted/.test(entry.message))).toBe(true);
       const third = await capped.refresh(clientId, clientSecret, first.refreshToken);
+      expect(await credentials.list({ portalId, appId, kinds: ['access-token'] })).toHaveLength(3);
+      expect(entries.some((entry) => entry.level === 'warn' && /oldest access tokens could not be deleted/.test(entry.message))).toBe(true);
+      now += 1_000;
+      const fourth = await capped.refresh(clientId, clientSecret, first.refreshToken);
 
+      const idOf = async (secret: string) => (await credentials.resolve(secret))!.credentialId;
       expect((await credentials.list({ portalId, appId, kinds: ['access-token'] })).map((token) => token.credentialId)).toEqual([
-        (await credentials.resolve(third.accessToken))!.credentialId,
+        await idOf(third.accessToken),
+        await idOf(fourth.accessToken),
       ]);
-      expect(await credentials.resolve(second.accessToken)).toBeNull();
+      for (const gone of [first, second]) expect(await credentials.resolve(gone.accessToken)).toBeNull();
     });
 
     it('when the install is gone but its refresh token was left, then the refresh is refused and the token revoked', async () => {

@@ -19,8 +19,8 @@ export interface GrantContext {
   /** With rotation: how long a spent refresh token may be presented again when the answer to its use was lost (0: never). */
   refreshReuseSeconds: number;
   /**
-   * How many of an install's access tokens are kept: a refresh beyond it deletes the oldest, so a
-   * client that refreshes in a loop cannot fill the database (each token would live its whole life). 0: no limit.
+   * How many of an install's access tokens are kept: a grant beyond it (a refresh, an install) deletes the oldest, so
+   * a client that refreshes in a loop cannot fill the database (each token would live its whole life). 0: no limit.
    */
   accessTokensPerInstall: number;
   /** Access was taken away (a lost pair revoked): every replica drops its cached look-ups. */

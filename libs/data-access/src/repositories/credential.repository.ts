@@ -228,9 +228,9 @@ export class CredentialRepository {
 
   /**
    * Deletes an install's access tokens beyond its `newest` (by issue time, ties by id); `keep`, the one
-   * a refresh just issued, stays and counts among them (another refresh's call may still take it).
-   * Answers how many went. One read finds the newest token to go (sorting the install's access
-   * tokens), one delete takes it and every older one; `newest` below 1 deletes nothing.
+   * a grant just issued, stays and counts among them (another grant's call may still take it).
+   * Answers how many went. One read finds the newest token to go (walking the install's index in
+   * issue-time order), one delete takes it and every older one; `newest` below 1 deletes nothing.
    */
   async deleteAccessTokensBeyond(install: InstallKey, newest: number, keep: string): Promise<number> {
     if (newest < 1) return 0;
