@@ -3,8 +3,9 @@
  * mean "stored": the validated submission published persistently through the service's broker
  * library, confirmed before the answer, on the stack's own exchange. No authentication, limits,
  * mapping into the batch message or logging: what any intake that answers only once a batch is
- * durable does at least (SPEC.md: each batch is accepted durably). Arguments: port, AMQP URL, the
- * stack's AMQP prefix and retry delay (its topology is declared as the stack's apps declare it).
+ * durable does at least (SPEC.md: each batch is accepted durably). Argument: the port (0: any).
+ * Environment, the stack's: AMQP_URL, AMQP_PREFIX and AMQP_RETRY_DELAY_MS (its topology is declared
+ * as the stack's apps declare it; the URL, which holds the broker's password, stays out of `ps`).
  */
 import express from 'express';
 import { createValidator, TOPICS, v2SyncSubmissionSchema } from '@ecomm-sync/contracts';
@@ -12,7 +13,8 @@ import { Broker } from '@ecomm-sync/messaging';
 import { createLogger } from '@ecomm-sync/runtime';
 
 async function main(): Promise<void> {
-  const [port, url, prefix, retryDelayMs] = process.argv.slice(2);
+  const port = process.argv[2];
+  const { AMQP_URL: url = '', AMQP_PREFIX: prefix = '', AMQP_RETRY_DELAY_MS: retryDelayMs = '' } = process.env;
   const logger = createLogger('ingest-floor', 'warn');
   const broker = await Broker.connect({ url, prefix, prefetch: 1, retryDelayMs: Number(retryDelayMs), maxAttempts: 1, logger });
   const validate = createValidator(v2SyncSubmissionSchema);

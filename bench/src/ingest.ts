@@ -12,19 +12,20 @@ import { middleBy, percentile, pool, round } from './stats';
 export const CONCURRENCY = 8;
 
 /**
- * Rounds of the baseline, the floor and the gateway, in rotating order, the figure being the round of the middle
- * ratio: each ratio compares neighbouring measurements, so what the machine does meanwhile weighs
- * on both sides. Measured once each (1,000 requests, under 2 s a side), three runs in a row on a
- * quiet machine read 0.64, 0.51 and 0.47.
+ * Rounds of the baseline, the floor and the gateway, in rotating order, the figure being the round
+ * of the gateway's middle ratio (the floor's row is of that same round): each ratio compares
+ * measurements of one round, so what the machine does meanwhile weighs on every side. Measured once
+ * each (1,000 requests, under 2 s a side), three runs in a row on a quiet machine read 0.64, 0.51
+ * and 0.47.
  */
 export const INGEST_ROUNDS = 3;
 
 /**
  * Requests sent before each measurement, so that the servers run optimised code: with 20, the quick
  * figure (then 150 requests) read 0.41–0.49 where 3,000 requests read 0.49–0.60 on the same machine.
- * Not enough on its own: the first round of a run had the baseline at 55–60 % of its later rounds
- * (its first measurement, and the bench's own client's), so its ratio read the highest of the three;
- * a whole round runs first, not counted.
+ * Not enough on its own: a run's first round had the baseline at 55–60 % of its later rounds (its
+ * first measurement, and the bench's own client's), which lifted that round's ratios; a whole round
+ * runs first, not counted. Every side still speeds up round by round, the baseline most.
  */
 const WARM_UP_REQUESTS = 200;
 
@@ -45,14 +46,41 @@ export async function measureIngest(url: string, bodies: string[], serverPid?: n
   };
 }
 
-/** A reference server of the bench's own (dist/bench/<script>.js), on a free port, measured beside the gateway. */
-async function startReferenceServer(script: string, args: string[] = []): Promise<{ url: string; pid: number; stop: () => void }> {
-  const child = spawn(process.execPath, [path.join(root, 'dist', 'bench', `${script}.js`), '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => resolve(Number(/listening on (\d+)/.exec(chunk.toString())?.[1])));
-    child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before it listened`)));
+interface ReferenceServer {
+  url: string;
+  pid: number;
+  /** Ends the process (SIGTERM, SIGKILL after 5 s); resolves once it exited. */
+  stop: () => Promise<void>;
+}
+
+/** A reference server of the bench's own (dist/bench/<script>.js), on a free port, measured beside the gateway; `env` besides the bench's. */
+async function startReferenceServer(script: string, env: Record<string, string> = {}): Promise<ReferenceServer> {
+  const child = spawn(process.execPath, [path.join(root, 'dist', 'bench', `${script}.js`), '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
   });
-  return { url: `http://127.0.0.1:${port}/extensions/ecomm/v2/sync/messages`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(killer);
+  };
+  let output = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    // Its log lines may come first (the floor's broker warns while it connects): only the line that names the port answers.
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const listening = /listening on (\d+)/.exec(output);
+      if (listening) resolve(Number(listening[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before it listened: ${output.trim()}`)));
+  }).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  return { url: `http://127.0.0.1:${port}/extensions/ecomm/v2/sync/messages`, pid: child.pid!, stop };
 }
 
 /**
@@ -62,7 +90,13 @@ async function startReferenceServer(script: string, args: string[] = []): Promis
  */
 async function syncBatchQueues(url: string, prefix: string): Promise<{ empty: () => Promise<void>; close: () => Promise<void> }> {
   const connection = await amqplib.connect(url);
-  const channel = await connection.createChannel();
+  // Without listeners, an unexpected close would throw from the emitter and end the bench.
+  connection.on('error', (error: Error) => log(`ingest: the queues' connection failed: ${error.message}`));
+  const channel = await connection.createChannel().catch(async (error: unknown) => {
+    await connection.close().catch(() => undefined);
+    throw error;
+  });
+  channel.on('error', (error: Error) => log(`ingest: the queues' channel failed: ${error.message}`));
   const { main, bulk } = namesOf(prefix, 'mapper.sync-batches');
   return {
     empty: async () => {
@@ -90,47 +124,47 @@ export async function benchIngest() {
       ),
     );
     const gatewayUrl = `${stack.gatewayUrl}/extensions/ecomm/v2/sync/messages?hapikey=${portal.apiKey}`;
-    const baselineServer = await startReferenceServer('baseline-server');
-    // The floor publishes on the stack's own exchange, into the queues the gateway's batches go to (deleted with the stack).
-    const amqp = ['AMQP_URL', 'AMQP_PREFIX', 'AMQP_RETRY_DELAY_MS'].map((name) => stack.setting(name) ?? '');
-    const floorServer = await startReferenceServer('floor-server', amqp).catch((error: unknown) => {
-      baselineServer.stop();
-      throw error;
-    });
     const queues = await syncBatchQueues(stack.setting('AMQP_URL')!, stack.setting('AMQP_PREFIX')!);
-    const sides: Record<Side, () => Promise<Ingest>> = {
-      baseline: () => measureIngest(baselineServer.url, bodies, baselineServer.pid),
-      floor: () => measureIngest(floorServer.url, bodies, floorServer.pid),
-      ours: () => measureIngest(gatewayUrl, bodies, stack.pid('gateway')),
-    };
-    // Which side goes first rotates: a machine that slows down within a round, or work one side left behind, weighs on each alike.
-    const measureRound = async (r: number, name: string): Promise<Round> => {
-      const measured: Partial<Record<Side, Ingest>> = {};
-      for (let s = 0; s < SIDES.length; s++) {
-        const side = SIDES[(r + s) % SIDES.length];
-        await queues.empty();
-        measured[side] = await sides[side]();
-      }
-      const { baseline, floor, ours } = measured as Record<Side, Ingest>;
-      log(
-        `ingest: ${name}, messages a second (server CPU a request): ${SIDES.map((side) => `${side} ${measured[side]!.messagesPerSecond} (${measured[side]!.serverCpuMsPerRequest} ms)`).join(', ')}`,
-      );
-      return {
-        ours,
-        baseline,
-        floor,
-        ratio: ours.messagesPerSecond / baseline.messagesPerSecond,
-        floorRatio: floor.messagesPerSecond / baseline.messagesPerSecond,
-      };
-    };
+    const servers: ReferenceServer[] = [];
     const rounds: Round[] = [];
     try {
+      const baselineServer = await startReferenceServer('baseline-server');
+      servers.push(baselineServer);
+      // The floor publishes on the stack's own exchange, into the queues the gateway's batches go to (deleted with the stack).
+      const amqp = Object.fromEntries(['AMQP_URL', 'AMQP_PREFIX', 'AMQP_RETRY_DELAY_MS'].map((name) => [name, stack.setting(name) ?? '']));
+      const floorServer = await startReferenceServer('floor-server', amqp);
+      servers.push(floorServer);
+      const sides: Record<Side, () => Promise<Ingest>> = {
+        baseline: () => measureIngest(baselineServer.url, bodies, baselineServer.pid),
+        floor: () => measureIngest(floorServer.url, bodies, floorServer.pid),
+        ours: () => measureIngest(gatewayUrl, bodies, stack.pid('gateway')),
+      };
+      // Which side goes first rotates: a machine that slows down within a round, or work one side left behind, weighs on each alike.
+      const measureRound = async (r: number, name: string): Promise<Round> => {
+        const measured: Partial<Record<Side, Ingest>> = {};
+        for (let s = 0; s < SIDES.length; s++) {
+          const side = SIDES[(r + s) % SIDES.length];
+          await queues.empty();
+          measured[side] = await sides[side]();
+        }
+        const { baseline, floor, ours } = measured as Record<Side, Ingest>;
+        log(
+          `ingest: ${name}, messages a second (server CPU a request): ${SIDES.map((side) => `${side} ${measured[side]!.messagesPerSecond} (${measured[side]!.serverCpuMsPerRequest} ms)`).join(', ')}`,
+        );
+        return {
+          ours,
+          baseline,
+          floor,
+          ratio: ours.messagesPerSecond / baseline.messagesPerSecond,
+          floorRatio: floor.messagesPerSecond / baseline.messagesPerSecond,
+        };
+      };
       await measureRound(INGEST_ROUNDS, 'warm-up round (not counted)');
       for (let r = 0; r < INGEST_ROUNDS; r++) rounds.push(await measureRound(r, `round ${r + 1}`));
     } finally {
-      baselineServer.stop();
-      floorServer.stop();
-      await queues.close();
+      // Before the stack goes: the floor's broker must not declare the stack's queues again once they are deleted.
+      await Promise.all(servers.map((server) => server.stop()));
+      await queues.close().catch(() => undefined);
     }
     const { ours, baseline, floor, ratio, floorRatio } = middleBy(rounds, (r) => r.ratio);
     return {
@@ -175,4 +209,4 @@ export const ingestRow = (ingest: IngestFigure): string =>
  * gateway against it is the part of the ratio that is ours.
  */
 export const ingestFloorRow = (ingest: IngestFigure): string =>
-  `| Ingest floor: bare express + ajv + the durable publish (same rounds) | ${ingest.floorMessagesPerSecond} (p99 ${ingest.floorP99Ms} ms; ${ingest.floorServerCpuMsPerRequest} ms a request) | ${ingest.baselineMessagesPerSecond} | ${ingest.floorRatio} (rounds ${ingest.floorRoundRatios.join(', ')}); the gateway ${round(ingest.messagesPerSecond / ingest.floorMessagesPerSecond, 2)} of the floor | |`;
+  `| Ingest floor: bare express + ajv + the durable publish (the gateway's middle round) | ${ingest.floorMessagesPerSecond} (p99 ${ingest.floorP99Ms} ms; ${ingest.floorServerCpuMsPerRequest} ms a request) | ${ingest.baselineMessagesPerSecond} | ${ingest.floorRatio} (rounds ${ingest.floorRoundRatios.join(', ')}); the gateway ${round(ingest.messagesPerSecond / ingest.floorMessagesPerSecond, 2)} of the floor | |`;
