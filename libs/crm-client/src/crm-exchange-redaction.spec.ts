@@ -74,6 +74,20 @@ describe('the CRM request log bounds bodies', () => {
     expect(message.body).toBe('é'.repeat(50));
   });
 
+  it.each([
+    ['right at the bound', 'a'.repeat(99)],
+    ['one character before it', 'a'.repeat(98)],
+    ['after characters of two bytes', 'é'.repeat(48) + 'ab'],
+  ])('when a character of four bytes is cut %s, then it is left out and the rest kept', (_case, before) => {
+    const message = redactedMessage({}, `${before}😀${'z'.repeat(200)}`, [], 100);
+    expect(message.truncated).toBe(true);
+    expect(message.body).toBe(before);
+  });
+
+  it('when a body carries a parameter secret and no other "=", then the parameter is still redacted', () => {
+    expect(redactedMessage({}, { detail: 'retry with access_token=at-12345678' }, []).body).toBe('{"detail":"retry with access_token=[redacted]"}');
+  });
+
   it('when there is no body, then none is kept', () => {
     expect(redactedMessage({ 'content-type': 'application/json' }, undefined, [])).toEqual({
       headers: { 'content-type': 'application/json' },

@@ -19,8 +19,10 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
   let redacted = text;
   // Secrets of fewer than 8 characters would match ordinary text; tokens are far longer.
   for (const secret of secrets) if (secret.length >= 8) redacted = redacted.split(secret).join(REDACTED);
-  for (const [pattern, replacement] of SECRET_IN_TEXT) redacted = redacted.replace(pattern, replacement);
-  return redacted;
+  const [bearer, parameter] = SECRET_IN_TEXT;
+  redacted = redacted.replace(...bearer);
+  // A parameter needs its "=": a CRM body of 30 KB without one (most are) skips a scan that cost a tenth of its redaction.
+  return redacted.includes('=') ? redacted.replace(...parameter) : redacted;
 }
 
 /** JSON text of `value` with the value of every secret-named field replaced, at any depth. */
@@ -31,8 +33,10 @@ const jsonWithoutSecretFields = (value: unknown): string =>
 function cut(text: string, maxBytes: number): { text: string; bytes: number; truncated: boolean } {
   const bytes = Buffer.byteLength(text);
   if (bytes <= maxBytes) return { text, bytes, truncated: false };
+  // Only the first maxBytes characters can reach the first maxBytes bytes (each takes one at least), so only they
+  // are encoded; a surrogate pair split at the end starts no earlier than the last byte kept, which is held back.
   // A decoder in stream mode holds back a character cut in two instead of inventing one.
-  const head = new TextDecoder('utf-8').decode(Buffer.from(text).subarray(0, maxBytes), { stream: true });
+  const head = new TextDecoder('utf-8').decode(Buffer.from(text.slice(0, maxBytes)).subarray(0, maxBytes), { stream: true });
   return { text: head, bytes, truncated: true };
 }
 
