@@ -10,13 +10,20 @@
 import express from 'express';
 import { createValidator, TOPICS, v2SyncSubmissionSchema } from '@ecomm-sync/contracts';
 import { Broker } from '@ecomm-sync/messaging';
-import { createLogger } from '@ecomm-sync/runtime';
+import { amqpKeys, createLogger, loadConfig } from '@ecomm-sync/runtime';
 
 async function main(): Promise<void> {
   const port = process.argv[2];
-  const { AMQP_URL: url = '', AMQP_PREFIX: prefix = '', AMQP_RETRY_DELAY_MS: retryDelayMs = '' } = process.env;
+  const config = loadConfig(amqpKeys);
   const logger = createLogger('ingest-floor', 'warn');
-  const broker = await Broker.connect({ url, prefix, prefetch: 1, retryDelayMs: Number(retryDelayMs), maxAttempts: 1, logger });
+  const broker = await Broker.connect({
+    url: config.AMQP_URL,
+    prefix: config.AMQP_PREFIX,
+    prefetch: 1,
+    retryDelayMs: config.AMQP_RETRY_DELAY_MS,
+    maxAttempts: 1,
+    logger,
+  });
   const validate = createValidator(v2SyncSubmissionSchema);
   const app = express();
   app.use(express.json({ limit: '4mb' }));

@@ -53,11 +53,14 @@ interface ReferenceServer {
   stop: () => Promise<void>;
 }
 
-/** A reference server of the bench's own (dist/bench/<script>.js), on a free port, measured beside the gateway; `env` besides the bench's. */
-async function startReferenceServer(script: string, env: Record<string, string> = {}): Promise<ReferenceServer> {
+/**
+ * A reference server of the bench's own (dist/bench/<script>.js), on a free port, measured beside the
+ * gateway; `env`, when given, is its whole environment (else it inherits the bench's).
+ */
+async function startReferenceServer(script: string, env?: Record<string, string>): Promise<ReferenceServer> {
   const child = spawn(process.execPath, [path.join(root, 'dist', 'bench', `${script}.js`), '0'], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, ...env },
+    ...(env ? { env } : {}),
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
