@@ -3,7 +3,7 @@ import request from 'supertest';
 import type { ObjectScope, Tenant } from '@ecomm-sync/contracts';
 import type { StoredCrmExchange } from '@ecomm-sync/data-access';
 import { syncKeyOf } from '@ecomm-sync/domain';
-import { seedPortal } from '@ecomm-sync/testing';
+import { gatewayCredentials, seedPortal } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 const PORTAL = 8401;
@@ -37,6 +37,8 @@ const at = (second: number) => new Date(1_700_000_000_000 + second * 1000);
 describe('the console API of the CRM request log', () => {
   let fixture: GatewayFixture;
   let app: Express;
+  /** An application installed in the portal: its OAuth token, and the sync key of its contact c1. */
+  const application = { appId: '', accessToken: '', contactKey: '' };
 
   beforeAll(async () => {
     fixture = await startGatewayFixture('test-crm-exchanges');
@@ -62,6 +64,42 @@ describe('the console API of the CRM request log', () => {
       anExchange({ at: at(5), objects: ['DEAL:crm:56'] }),
       anExchange({ at: at(6), portalId: OTHER, account: `builtin:${OTHER}`, objects: [secondKey, 'DEAL:crm:55'], status: 500, failed: true }),
     ]);
+
+    // An application's contact c1 and the portal's own contact c9 share one e-mail, so one CRM contact (77, decision 44).
+    const credentials = gatewayCredentials(app, repositories);
+    const { developerId } = await credentials.developer('Integrator');
+    application.appId = (await credentials.app(developerId, 'Connector')).appId;
+    application.accessToken = (await credentials.install(PORTAL, application.appId)).accessToken;
+    const appContacts: ObjectScope = { tenant: { portalId: PORTAL, appId: application.appId }, storeId: 'web', objectType: 'CONTACT' };
+    const directContacts: ObjectScope = { tenant: direct, storeId: 'web', objectType: 'CONTACT' };
+    for (const [scope, id] of [
+      [appContacts, 'c1'],
+      [directContacts, 'c9'],
+    ] as const) {
+      const contactClaim = await repositories.objectSyncs.claim(scope, new Map(), [id], () => true);
+      const link = { crmId: 77, generation: 0, archived: false };
+      await repositories.objectSyncs.recordProcessed(
+        scope,
+        [{ externalObjectId: id, rev: 1, settingsRev: 1, processedAt: 1, changedAt: 1, link }],
+        contactClaim,
+      );
+    }
+    application.contactKey = `CONTACT:key:${syncKeyOf(appContacts, 'c1', 0)}`;
+    await repositories.crmExchanges.insertMany([
+      anExchange({
+        at: at(7),
+        path: '/crm/v3/objects/contacts/batch/upsert',
+        objects: [application.contactKey, 'CONTACT:crm:77'],
+        correlationId: 'app-upsert',
+      }),
+      anExchange({
+        at: at(8),
+        path: '/crm/v3/objects/contacts/batch/upsert',
+        objects: [`CONTACT:key:${syncKeyOf(directContacts, 'c9', 0)}`, 'CONTACT:crm:77'],
+        correlationId: 'portal-upsert',
+      }),
+      anExchange({ at: at(9), path: '/crm/v3/objects/contacts/batch/update', objects: ['CONTACT:crm:77'], correlationId: 'update-by-id' }),
+    ]);
   });
   afterAll(() => fixture.close());
 
@@ -78,6 +116,19 @@ describe('the console API of the CRM request log', () => {
     ]);
     expect(body.results[2]).toMatchObject({ correlationId: 'corr-429', failed: true, portalId: PORTAL, request: { headers: { authorization: '[redacted]' } } });
     expect(typeof body.results[0].id).toBe('string');
+  });
+
+  it("when an application asks for its object's CRM exchanges, then it gets those that carried its sync keys, never another tenant's of the same CRM object", async () => {
+    const path = '/console/api/v1/objects/crm-exchanges?storeId=web&objectType=CONTACT&externalObjectId=c1';
+    const { body } = await request(app).get(path).set('authorization', `Bearer ${application.accessToken}`).expect(200);
+    expect(body.results.map((exchange: { correlationId: string }) => exchange.correlationId)).toEqual(['app-upsert']);
+    // The portal's own credential reads every tenant of the portal: the CRM object's other exchanges too.
+    const portalView = await exchangesOf(KEY, `appId=${application.appId}&storeId=web&objectType=CONTACT&externalObjectId=c1`).expect(200);
+    expect(portalView.body.results.map((exchange: { correlationId: string }) => exchange.correlationId)).toEqual([
+      'update-by-id',
+      'portal-upsert',
+      'app-upsert',
+    ]);
   });
 
   it('when a limit is given, then at most that many are listed; outside 1 to 200 it is refused', async () => {

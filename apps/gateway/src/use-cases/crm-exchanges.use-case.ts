@@ -39,7 +39,11 @@ export class CrmExchangesUseCase {
     const tenant = await tenantOf(scope, asked, this.repositories.accounts);
     const { storeId, objectType, externalObjectId } = asked;
     const sync = await this.repositories.objectSyncs.findOne({ ...tenant, storeId, objectType, externalObjectId });
-    const keys = crmExchangeKeysOf({ tenant, storeId, objectType }, externalObjectId, sync);
+    // An application reads the exchanges that carried its own sync keys only. Its object's CRM id may be another
+    // tenant's object too (a portal keeps one contact per e-mail, decision 44), so the exchanges that name that id
+    // may be another tenant's batches, bodies and all; a portal's credential reads every tenant of the portal anyway.
+    const owned = scope.appId === undefined ? sync : sync && { ...sync, crmId: null };
+    const keys = crmExchangeKeysOf({ tenant, storeId, objectType }, externalObjectId, owned);
     const found = await this.repositories.crmExchanges.listForObject(tenant.portalId, keys, limit);
     return { limit, results: found.map(toConsole) };
   }
