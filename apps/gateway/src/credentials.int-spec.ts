@@ -368,6 +368,28 @@ describe('credentials and tenant isolation', () => {
       expect(await ids(request(app).get(`${v2}/sync/errors/app/${y}?hapikey=${c.developer2.apiKey}`))).toEqual([`err-${PORTAL_B}-${y}`]);
     });
 
+    it("when a portal uninstalls the application, then the developer's listings no longer show that portal's errors", async () => {
+      const PORTAL_C = 8103;
+      const x = c.appX.appId;
+      await tenantCredentials.portal(PORTAL_C, 'pk-credentials-c');
+      await tenantCredentials.install(PORTAL_C, x);
+      const error = { rev: 1, settingsRev: 1, type: 'INVALID_EMAIL_ADDRESS' as const, details: 'x', changedAt: 1, erroredAt: 1 };
+      await database.repositories.syncErrors.record({ tenant: { portalId: PORTAL_C, appId: x }, storeId: 'default', objectType: 'CONTACT' }, [
+        { externalObjectId: `err-${PORTAL_C}-${x}`, ...error },
+      ]);
+      const listings = [`${v2}/sync/errors/app/${x}?hapikey=${c.developer1.apiKey}`, `${v1}/sync-errors/app/${x}?hapikey=${c.developer1.apiKey}`];
+      listings.push(`${v1}/sync-errors?hapikey=${c.developer1.apiKey}&appId=${x}`);
+      const ids = async (path: string) =>
+        ((await request(app).get(path).expect(200)).body.results as { externalObjectId?: string; integratorObjectId?: string }[])
+          .map((e) => e.externalObjectId ?? e.integratorObjectId)
+          .sort();
+      for (const path of listings) expect(await ids(path)).toEqual([`err-${PORTAL_A}-${x}`, `err-${PORTAL_C}-${x}`]);
+
+      await tenantCredentials.uninstall(PORTAL_C, x);
+
+      for (const path of listings) expect(await ids(path)).toEqual([`err-${PORTAL_A}-${x}`]);
+    });
+
     it('when each credential lists the console installs, then it sees only its own portals and applications', async () => {
       const installs = async (call: request.Test) =>
         ((await call.expect(200)).body.results as { portalId: number; appId: string; appName: string }[]).map((i) => [i.portalId, i.appId, i.appName]);

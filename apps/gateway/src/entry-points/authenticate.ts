@@ -105,6 +105,12 @@ const appIdQuery = (req: Request): string | undefined => (typeof req.query.appId
 /** What a rule grants: read by the route with `grantOf`. */
 export type Rule<G> = (principal: Principal, req: Request) => G | Promise<G>;
 
+/** An application's data across portals: only those in `portalIds`, the ones that have it installed now. */
+export interface ApplicationWide {
+  appId: string;
+  portalIds: number[];
+}
+
 export const grantOf = <G>(res: Response): G => res.locals.grant as G;
 export const principalOf = (res: Response): Principal => res.locals.principal as Principal;
 
@@ -214,12 +220,16 @@ export class Authorizer {
     return encodeSettingsOwner({ kind: 'portal', portalId: principal.portalId });
   };
 
-  /** An application's own listings (`.../app/{appId}`): the developer key of its owner. */
-  readonly developerApplication: Rule<string> = (principal, req) => {
+  /**
+   * An application's own listings (`.../app/{appId}`): the developer key of its owner, over the
+   * portals that have the application installed now (one that uninstalled it keeps its data, no
+   * longer the integrator's to read).
+   */
+  readonly developerApplication: Rule<ApplicationWide> = async (principal, req) => {
     if (principal.kind !== 'developer-key') {
       throw AppError.forbidden(`${describe(principal)} cannot read an application's errors; use the developer API key, or the portal listing`);
     }
-    return this.ownApplication(principal, String(req.params.appId));
+    return this.applicationWide(await this.ownApplication(principal, String(req.params.appId)));
   };
 
   /**
@@ -227,17 +237,22 @@ export class Authorizer {
    * portal's key or private-app token (the portal's direct-mode errors), or an installed
    * application's OAuth token (that application's errors in that portal).
    */
-  readonly v1ErrorScope: Rule<{ portalId?: number; appId: string | null }> = async (principal, req) => {
+  readonly v1ErrorScope: Rule<ApplicationWide | { portalId: number; appId: string | null }> = async (principal, req) => {
     if (principal.kind === 'developer-key') {
       const appId = appIdQuery(req);
       if (!appId) throw AppError.badRequest('appId is required with a developer API key: add ?appId=<your application id>');
-      return { appId: await this.ownApplication(principal, appId) };
+      return this.applicationWide(await this.ownApplication(principal, appId));
     }
     // The OAuth token of an installed application: that application's errors in that portal, as
     // GET /extensions/ecomm/v2/sync/errors answers.
     if (principal.kind === 'access-token') return { portalId: principal.portalId, appId: principal.appId };
     return { portalId: principal.portalId, appId: null };
   };
+
+  /** An application across the portals that have it installed now. */
+  private async applicationWide(appId: string): Promise<ApplicationWide> {
+    return { appId, portalIds: (await this.accounts.listInstalls({ appId })).map((install) => install.portalId) };
+  }
 
   /** 404 for an application of another developer: saying more would tell that it exists. */
   private async ownApplication(principal: Extract<Principal, { kind: 'developer-key' }>, appId: string): Promise<string> {

@@ -21,7 +21,7 @@ function nextPageLink(req: Request, page: number, publicUrl?: string): string {
   return `${publicUrl?.replace(/\/+$/, '') ?? ''}${url.pathname}${url.search}`;
 }
 
-type ErrorScope = Pick<ErrorQuery, 'portalId' | 'appId'>;
+type ErrorScope = Pick<ErrorQuery, 'portalId' | 'portalIds' | 'appId'>;
 
 /** v2 listing: `page` is a 1-based record offset; the next page is page + limit (vendor-api-notes.md). */
 async function listV2(readSyncStatus: ReadSyncStatusUseCase, req: Request, res: Response, scope: ErrorScope, publicUrl?: string) {
@@ -97,10 +97,8 @@ export function statusRoutes(readSyncStatus: ReadSyncStatusUseCase, auth: Author
   router.get('/extensions/ecomm/v2/sync/errors', ...auth.require(auth.installedApplication), (req, res) => listV2Bound(req, res, grantOf<Tenant>(res)));
 
   const developerApplication = auth.require(auth.developerApplication);
-  router.get('/extensions/ecomm/v1/sync-errors/app/:appId', ...developerApplication, (req, res) =>
-    listV1(readSyncStatus, req, res, { appId: grantOf<string>(res) }),
-  );
-  router.get('/extensions/ecomm/v2/sync/errors/app/:appId', ...developerApplication, (req, res) => listV2Bound(req, res, { appId: grantOf<string>(res) }));
+  router.get('/extensions/ecomm/v1/sync-errors/app/:appId', ...developerApplication, (req, res) => listV1(readSyncStatus, req, res, grantOf<ErrorScope>(res)));
+  router.get('/extensions/ecomm/v2/sync/errors/app/:appId', ...developerApplication, (req, res) => listV2Bound(req, res, grantOf<ErrorScope>(res)));
 
   return router;
 }

@@ -33,7 +33,7 @@ export interface NewSyncError {
 export interface ErrorQuery {
   /** undefined: every portal of the application (then appId is required), or those of portalIds. */
   portalId?: number;
-  /** With portalId undefined: only these portals (the console's application-wide read). */
+  /** With portalId undefined: only these portals (an application-wide read: the portals that have it installed now). */
   portalIds?: readonly number[];
   /** undefined: every application of the portal and its direct use. */
   appId?: string | null;
