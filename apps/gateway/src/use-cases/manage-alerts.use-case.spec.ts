@@ -9,7 +9,7 @@ import {
   FakeAlertNoticeRepository,
   FakeAlertRuleRepository,
 } from '@ecomm-sync/testing';
-import { ManageAlertsUseCase } from './manage-alerts.use-case';
+import { MAX_ALERT_DESTINATIONS, MAX_ALERT_RULES, ManageAlertsUseCase } from './manage-alerts.use-case';
 
 const NOW = 1_750_000_000_000;
 const box = new SecretBox('manage-alerts-spec-secrets-key');
@@ -67,6 +67,27 @@ describe('ManageAlertsUseCase', () => {
     await expect(useCase.deleteRule(tenant, byInstall.id)).rejects.toMatchObject({ status: 409, message: expect.stringContaining('disable it') });
     await expect(useCase.deleteRule(tenant, own.id)).rejects.toMatchObject({ status: 404 });
     expect((await useCase.read(tenant)).rules.map((rule) => rule.id)).not.toContain(own.id);
+  });
+
+  it("when a tenant has as many rules as it may, the install's among them, then another is refused with 409, and another tenant still adds", async () => {
+    await useCase.ensureDefaults(tenant);
+    for (let n = DEFAULT_ALERT_RULES.length; n < MAX_ALERT_RULES; n++) await useCase.createRule(tenant, { ...invalidEmails, name: `Rule ${n}` });
+
+    await expect(useCase.createRule(tenant, invalidEmails)).rejects.toMatchObject({
+      status: 409,
+      message: `A tenant has at most ${MAX_ALERT_RULES} alert rules, the install's among them; delete or change one instead`,
+    });
+    expect(await alertRules.list(tenant)).toHaveLength(MAX_ALERT_RULES);
+    await expect(useCase.createRule(aTenant(), invalidEmails)).resolves.toMatchObject({ name: 'Invalid e-mails' });
+  });
+
+  it('when a tenant has as many destinations as it may, then another is refused with 409 until one is removed', async () => {
+    const added = [];
+    for (let n = 0; n < MAX_ALERT_DESTINATIONS; n++) added.push(await useCase.addDestination(tenant, { kind: 'email', email: `ops-${n}@example.com` }));
+
+    await expect(useCase.addDestination(tenant, { kind: 'email', email: 'one-more@example.com' })).rejects.toMatchObject({ status: 409 });
+    await useCase.removeDestination(tenant, added[0].id);
+    await expect(useCase.addDestination(tenant, { kind: 'email', email: 'one-more@example.com' })).resolves.toMatchObject({ target: 'one-more@example.com' });
   });
 
   it('when a webhook destination is added then its signing secret is answered once and only its sealed form is stored', async () => {

@@ -7,6 +7,14 @@ import { AppError } from '@ecomm-sync/runtime';
 /** How many of a tenant's newest notices the console shows. */
 const NOTICES_SHOWN = 20;
 
+/**
+ * Rules a tenant may have, the install's defaults among them: the shared alert evaluator checks each
+ * on its schedule, and each change of state becomes a notice per destination.
+ */
+export const MAX_ALERT_RULES = 50;
+/** Destinations a tenant may have: each rule's change of state is stored and sent to every one. */
+export const MAX_ALERT_DESTINATIONS = 20;
+
 const present = (rule: AlertRule): ConsoleAlertRule => ({
   id: rule.id,
   portalId: rule.portalId,
@@ -63,7 +71,11 @@ export class ManageAlertsUseCase {
     };
   }
 
+  /** 409 once the tenant has MAX_ALERT_RULES (two adds at once may each pass the count: one over, at most, per add racing). */
   async createRule(tenant: Tenant, input: AlertRuleInput): Promise<ConsoleAlertRule> {
+    if ((await this.repositories.alertRules.list(tenant)).length >= MAX_ALERT_RULES) {
+      throw AppError.conflict(`A tenant has at most ${MAX_ALERT_RULES} alert rules, the install's among them; delete or change one instead`);
+    }
     return present(await this.repositories.alertRules.create(tenant, fieldsOf(input), this.clock()));
   }
 
@@ -80,9 +92,12 @@ export class ManageAlertsUseCase {
     throw AppError.conflict(`The alert rule "${rule.name}" came with the install: disable it instead of deleting it`);
   }
 
-  /** Adds a destination; a webhook's signing secret is answered once (only its sealed form is kept). */
+  /** Adds a destination (409 beyond MAX_ALERT_DESTINATIONS); a webhook's signing secret is answered once (only its sealed form is kept). */
   async addDestination(tenant: Tenant, input: AlertDestinationInput): Promise<ConsoleAlertDestination & { signingSecret?: string }> {
     const target = 'email' in input ? input.email : checkedUrl(input.url);
+    if ((await this.repositories.alertDestinations.list(tenant)).length >= MAX_ALERT_DESTINATIONS) {
+      throw AppError.conflict(`A tenant has at most ${MAX_ALERT_DESTINATIONS} alert destinations; remove one first`);
+    }
     const id = randomUUID();
     const secret = input.kind === 'webhook' ? newSecret('whsec') : undefined;
     const sealedSecret = secret ? this.secrets.seal(secret, sealedFor.alertDestinationSecret(id)) : null;

@@ -25,11 +25,12 @@ export const GATEWAY_CONSOLE_ALERT_OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'post',
     path: '/console/api/v1/alerts/rules',
-    summary: 'Adds a rule: open errors (count or share, by type or any), sync lag, CRM connection failing, import failed, import webhook failed',
+    summary:
+      "Adds a rule: open errors (count or share, by type or any), sync lag, CRM connection failing, import failed, import webhook failed (at most 50 a tenant, the install's among them: 409)",
     ...signedIn,
     body: { schema: alertRuleInputSchema },
     responses: { 201: object('The rule') },
-    errors: [400, 403, 404],
+    errors: [400, 403, 404, 409],
   },
   {
     method: 'put',
@@ -53,11 +54,12 @@ export const GATEWAY_CONSOLE_ALERT_OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'post',
     path: '/console/api/v1/alerts/destinations',
-    summary: 'Adds a destination: a signed webhook (its signing secret is answered once), a Slack-compatible incoming webhook, or an e-mail address',
+    summary:
+      'Adds a destination: a signed webhook (its signing secret is answered once), a Slack-compatible incoming webhook, or an e-mail address (at most 20 a tenant: 409)',
     ...signedIn,
     body: { schema: alertDestinationInputSchema },
     responses: { 201: object('The destination, with `signingSecret` for a webhook') },
-    errors: [400, 403, 404],
+    errors: [400, 403, 404, 409],
   },
   {
     method: 'delete',
