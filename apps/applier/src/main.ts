@@ -1,4 +1,4 @@
-import { TOPICS, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
+import { tenantOfLookupsChange, TOPICS, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
 import { CrmConnections, HttpCrmClient, MongoCrmBudgets, startCrmRequestLog } from '@ecomm-sync/crm-client';
 import { SecretBox } from '@ecomm-sync/data-access';
 import { runPeriodically, runService } from '@ecomm-sync/service-runtime';
@@ -42,11 +42,18 @@ runService({
       waitWindowMs: config.APPLIER_WAIT_WINDOW_MS,
       requestRefresh: refresh,
     });
-    const forget = () => {
+    // A tenant's install or stores changed: that tenant and its portal's CRM client go. Anything else: everything.
+    const forget = (message?: unknown) => {
+      const tenant = tenantOfLookupsChange(message);
+      if (tenant) {
+        apply.forgetTenant(tenant);
+        crm.forget(tenant.portalId);
+        return;
+      }
       apply.forgetPortals();
       crm.forget();
     };
-    await broker.subscribeAll(TOPICS.lookupsChanged, forget, forget);
+    await broker.subscribeAll(TOPICS.lookupsChanged, forget, () => forget());
     await startMappedChangesConsumer(
       broker,
       { applyMappedChanges: apply, recordSetAside: new RecordSetAsideUseCase(database.repositories, logger) },

@@ -1,5 +1,13 @@
 import express, { type Express } from 'express';
-import { gatewayOpenApiDocument, TOPICS, type CatchUpMessage, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
+import {
+  gatewayOpenApiDocument,
+  tenantOfLookupsChange,
+  TOPICS,
+  type CatchUpMessage,
+  type LookupsChangedMessage,
+  type RefreshObjectsMessage,
+  type Tenant,
+} from '@ecomm-sync/contracts';
 import { CrmConnections, type CrmConnectionsOptions, type CrmExchangeSink, HttpCrmClient } from '@ecomm-sync/crm-client';
 import { SecretBox, servicesSendingPortals, type Credential, type OtherSenders, type Repositories } from '@ecomm-sync/data-access';
 import {
@@ -17,7 +25,7 @@ import {
   type ReadinessCheck,
   requestContext,
 } from '@ecomm-sync/runtime';
-import { type LaneShare, type ServiceAddress, TtlCache } from '@ecomm-sync/domain';
+import { keyPrefixOf, type LaneShare, type ServiceAddress, TtlCache } from '@ecomm-sync/domain';
 import type { Broker } from '@ecomm-sync/messaging';
 import { adminRoutes, oauthRoutes } from './entry-points/admin.routes';
 import { consoleRoutes, type OperationsPort } from './entry-points/console.routes';
@@ -129,17 +137,27 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   const oauth = grantSettings(deps.oauth ?? {});
   logger.info(oauth.rotateRefreshTokens ? 'OAuth refresh tokens rotate' : "OAuth refresh tokens last, as the vendor's", oauth);
 
-  const forgetLookups = () => {
+  // A tenant's install or stores changed: its store look-ups and its portal's CRM client (the install sets up the
+  // portal's pipelines) go, nothing of other tenants. Anything else (an empty message, a reconnect): everything.
+  const forgetLookups = (message?: unknown) => {
+    const tenant = tenantOfLookupsChange(message);
+    if (tenant) {
+      storeCache.deleteStartingWith(keyPrefixOf(tenant.portalId, tenant.appId));
+      connections.forget(tenant.portalId);
+      return;
+    }
     credentialCache.clear();
     storeCache.clear();
     connections.forget();
   };
-  await broker.subscribeAll(TOPICS.lookupsChanged, forgetLookups, forgetLookups);
+  await broker.subscribeAll(TOPICS.lookupsChanged, forgetLookups, () => forgetLookups());
 
-  const lookupsChanged = async () => {
-    forgetLookups();
+  /** Tells every replica (this one at once) to drop cached look-ups: a tenant's (its install or stores changed), or all. */
+  const lookupsChanged = async (tenant?: Tenant) => {
+    const message: LookupsChangedMessage = tenant ? { tenant } : {};
+    forgetLookups(message);
     await broker
-      .publish(TOPICS.lookupsChanged, {})
+      .publish(TOPICS.lookupsChanged, message)
       .catch((error) => logger.warn('could not tell other replicas to drop cached look-ups', { error: String(error) }));
   };
   const accounts = new ManageAccountsUseCase(
@@ -149,7 +167,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
       crm: { baseUrl: deps.crmBaseUrl, adminToken: deps.adminToken },
       secretBox,
       connections,
-      onAccessChanged: lookupsChanged,
+      onAccessChanged: () => lookupsChanged(),
       onPortalEnabled: (portalId) => broker.publish(TOPICS.catchUp, { kind: 'catch-up', portalId, errorType: 'INACTIVE_PORTAL' } satisfies CatchUpMessage),
     },
     logger,

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { seedPortal } from '@ecomm-sync/testing';
+import { seedPortal, waitFor } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 const v2 = '/extensions/ecomm/v2';
@@ -59,6 +59,26 @@ describe('the store default of installed tenants (real MongoDB and RabbitMQ)', (
     const refused = await request(fixture.app).delete(`${v2}/stores/default?hapikey=${key}`).expect(409);
     expect(refused.body).toMatchObject({ status: 'error', message: expect.stringMatching(/v1 traffic.*uninstall/) });
     await request(fixture.app).get(`${v2}/stores/default?hapikey=${key}`).expect(200);
+  });
+
+  it("when a tenant deletes a store on one replica, then another replica forgets that store at once and keeps other tenants' look-ups", async () => {
+    // Two replicas that would remember a store for a minute: only the broadcast makes one forget it.
+    const [first, second] = [await fixture.gateway({ lookupCacheMs: 60_000 }), await fixture.gateway({ lookupCacheMs: 60_000 })];
+    const [changing, bystander] = [await portalInstalledThroughV2(), await portalInstalledThroughV2()];
+    const send = (key: string) =>
+      request(second)
+        .put(`${v2}/sync/messages?hapikey=${key}`)
+        .send({ storeId: 'web', objectType: 'CONTACT', messages: [contact] });
+    await send(changing).expect(204);
+    await send(bystander).expect(204);
+
+    await request(first).delete(`${v2}/stores/web?hapikey=${changing}`).expect(204);
+    await waitFor(async () => (await send(changing)).status === 400, { message: 'the second replica to forget the deleted store' });
+
+    // The bystander's store goes behind every replica's back: the second one still has it from before, as no broadcast named it.
+    const bystanderPortal = nextPortal - 1;
+    await fixture.database.repositories.stores.remove({ portalId: bystanderPortal, appId: null }, 'web');
+    await send(bystander).expect(204);
   });
 
   it('when a tenant has not installed, then it has no store default and v2 refuses it with 400', async () => {

@@ -1,4 +1,4 @@
-import type { FromWireSchema } from './validation';
+import { createValidator, type FromWireSchema } from './validation';
 import { ACTIONS, ERROR_TYPES, OBJECT_TYPES } from './enums';
 import { acceptedPropertyMapSchema, objectIdSchema } from './common-schemas';
 import { v2AssociationsSchema } from './sync-v2';
@@ -186,6 +186,26 @@ export const settingsWorkMessageSchema = {
 export type SettingsWorkMessage = FromWireSchema<typeof settingsWorkMessageSchema>;
 
 /**
+ * gateway → every replica of the gateway and the applier, on `lookups.changed`: drop cached look-ups.
+ * `{}`: every one (a credential revoked, a portal disabled, a CRM connection set). `{ tenant }`: only
+ * what a tenant's ecommerce install or stores change (its store look-ups, its install, its portal's
+ * CRM client, whose pipelines the install sets up), so that a tenant's install calls never empty
+ * other tenants' caches.
+ */
+const lookupsChangedSchema = {
+  type: 'object',
+  properties: { tenant: tenantSchema },
+} as const;
+export type LookupsChangedMessage = FromWireSchema<typeof lookupsChangedSchema>;
+const validateLookupsChanged = createValidator(lookupsChangedSchema, 'message');
+
+/** The tenant a `lookups.changed` message names; null for every look-up (an empty message, or one this version cannot read). */
+export function tenantOfLookupsChange(body: unknown): Tenant | null {
+  const message = validateLookupsChanged(body);
+  return message.ok ? (message.value.tenant ?? null) : null;
+}
+
+/**
  * Which lane of a queue a message travels in (docs/decisions/0045-interactive-and-bulk-lanes.md):
  * a portal's steady traffic goes `interactive`; what it sends beyond its share, imports and
  * re-applies go `bulk`, consumed beside it so that no backlog sits in front of another portal's work.
@@ -204,7 +224,7 @@ export const TOPICS = {
   importCompleted: 'imports.completed',
   webhookRequested: 'webhooks.requested',
   webhookCompleted: 'webhooks.completed',
-  /** Broadcast to every gateway replica: drop cached credential and store look-ups. */
+  /** Broadcast to every gateway and applier replica: drop cached look-ups (LookupsChangedMessage). */
   lookupsChanged: 'lookups.changed',
   /** alert-evaluator → its notice sender: one notice to deliver (decision 0053). */
   alertNotice: 'alerts.notice',

@@ -1,4 +1,4 @@
-import type { MappedChange, MappedChangesMessage } from '@ecomm-sync/contracts';
+import type { MappedChange, MappedChangesMessage, Tenant } from '@ecomm-sync/contracts';
 import type { ParkedChange, Repositories } from '@ecomm-sync/data-access';
 import { describeFailure, planGroupWrites } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/runtime';
@@ -156,6 +156,11 @@ export class ApplyMappedChangesUseCase {
   /** Drops cached portals and installs (a portal was disabled or enabled, a tenant (un)installed: the gateway broadcasts it). */
   forgetPortals(): void {
     this.access.forget();
+  }
+
+  /** Drops what is cached of one tenant (its install or stores changed: the gateway broadcasts it). */
+  forgetTenant(tenant: Tenant): void {
+    this.access.forgetTenant(tenant);
   }
 
   /** Applies a group once no earlier work on any of its objects is running in this process. */

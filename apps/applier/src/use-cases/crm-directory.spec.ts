@@ -10,6 +10,8 @@ describe('CrmDirectory (applier)', () => {
   let crm: FakeCrm;
   let reads: jest.SpyInstance;
   let forgotten: number;
+  /** The portal each forget named (undefined: every one). */
+  let forgottenPortals: (number | undefined)[];
   let directory: CrmDirectory;
   const portal = aPortal();
 
@@ -18,7 +20,17 @@ describe('CrmDirectory (applier)', () => {
     crm = new FakeCrm({ properties: { PRODUCT: [property('name'), property('price')] } });
     reads = jest.spyOn(crm, 'listProperties');
     forgotten = 0;
-    directory = new CrmDirectory({ clientFor: () => crm, forget: () => void forgotten++ }, { propertyCacheMs: 60_000, clock: () => now });
+    forgottenPortals = [];
+    directory = new CrmDirectory(
+      {
+        clientFor: () => crm,
+        forget: (portalId?: number) => {
+          forgotten++;
+          forgottenPortals.push(portalId);
+        },
+      },
+      { propertyCacheMs: 60_000, clock: () => now },
+    );
   });
 
   it('when the definitions are younger than the cache time, then they are served without a request; at the cache time they are read again', async () => {
@@ -63,6 +75,19 @@ describe('CrmDirectory (applier)', () => {
 
     expect(forgotten).toBe(1);
     expect(reads).toHaveBeenCalledTimes(2);
+  });
+
+  it("when one portal is forgotten, then its client and definitions go and another portal's definitions stay", async () => {
+    const other = aPortal();
+    await directory.definedProperties(portal, 'PRODUCT');
+    await directory.definedProperties(other, 'PRODUCT');
+
+    directory.forget(portal.portalId);
+    await directory.definedProperties(portal, 'PRODUCT');
+    await directory.definedProperties(other, 'PRODUCT');
+
+    expect(forgottenPortals).toEqual([portal.portalId]);
+    expect(reads).toHaveBeenCalledTimes(3); // the forgotten portal's read again, the other's not
   });
 
   describe('with the names kept for every replica', () => {

@@ -1,7 +1,7 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
 import type { CrmConnections, CrmPort } from '@ecomm-sync/crm-client';
 import { connectionVersionOf, type Portal, type SharedPropertyNames } from '@ecomm-sync/data-access';
-import { keyOf, TtlCache } from '@ecomm-sync/domain';
+import { keyOf, keyPrefixOf, TtlCache } from '@ecomm-sync/domain';
 
 /** How long a replica that did not get to read a key's names waits for the one that did, at most. */
 const SHARED_READ_WAIT_MS = 2_000;
@@ -41,10 +41,14 @@ export class CrmDirectory {
     return this.connections.clientFor(portal);
   }
 
-  /** Drops cached clients and definitions (a connection may have changed: the gateway broadcasts it). */
-  forget(): void {
-    this.connections.forget();
-    this.definitions.clear();
+  /**
+   * Drops cached clients and definitions (a connection may have changed: the gateway broadcasts it):
+   * one portal's (its ecommerce install set up its pipelines and properties again), or every one.
+   */
+  forget(portalId?: number): void {
+    this.connections.forget(portalId);
+    if (portalId === undefined) this.definitions.clear();
+    else this.definitions.deleteStartingWith(keyPrefixOf(portalId));
   }
 
   /**

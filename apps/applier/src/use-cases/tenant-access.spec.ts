@@ -82,6 +82,20 @@ describe('TenantAccess (applier)', () => {
     expect(await access.check(tenant)).toMatchObject({ held: { type: 'INACTIVE_PORTAL' } });
   });
 
+  it("when one tenant is forgotten, then its install and portal are read again and another portal's tenant stays cached", async () => {
+    const { state, repositories } = stored(aPortal({ portalId: tenant.portalId }), installed(true));
+    const other = aTenant();
+    const access = new TenantAccess(repositories, clock);
+    await access.check(tenant);
+    await access.check(other);
+
+    access.forgetTenant(tenant);
+    await access.check(tenant);
+    await access.check(other);
+
+    expect([state.portalReads, state.installReads]).toEqual([3, 3]);
+  });
+
   it("when two applications of one portal are checked, then each one's install is read on its own", async () => {
     const { state, repositories } = stored(aPortal({ portalId: tenant.portalId }), installed(true));
     const access = new TenantAccess(repositories, clock);

@@ -46,6 +46,12 @@ export class TenantAccess {
     this.installs.clear();
   }
 
+  /** Drops what is cached of one tenant: its install, and its portal (whose pipelines its install sets up). */
+  forgetTenant(tenant: Tenant): void {
+    this.portals.delete(keyOf(tenant.portalId));
+    this.installs.delete(keyOf(tenant.portalId, tenant.appId));
+  }
+
   private async installed(tenant: Tenant): Promise<boolean> {
     const key = keyOf(tenant.portalId, tenant.appId);
     const installCompleted = await this.installs.get(key, async () => (await this.repositories.ecommerceInstalls.find(tenant)).installCompleted);

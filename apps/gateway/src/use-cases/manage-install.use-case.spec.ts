@@ -29,7 +29,8 @@ describe('ManageInstallUseCase', () => {
   let broker: FakeBroker;
   let crm: FakeCrm;
   let crmPort: CrmPort;
-  let lookupsChanged: number;
+  /** The tenants every replica was told to forget, one entry a broadcast. */
+  let lookupsChanged: Tenant[];
   let installed: Tenant[];
   let useCase: ManageInstallUseCase;
   let tenant: Tenant;
@@ -43,12 +44,12 @@ describe('ManageInstallUseCase', () => {
     broker = new FakeBroker();
     crm = new FakeCrm();
     crmPort = crm;
-    lookupsChanged = 0;
+    lookupsChanged = [];
     installed = [];
     useCase = new ManageInstallUseCase(asRepositories({ portals, accounts, ecommerceInstalls, stores, settings }), broker, recordingLogger().logger, {
       crmFor: () => crmPort,
-      onLookupsChanged: async () => {
-        lookupsChanged++;
+      onLookupsChanged: async (changed) => {
+        lookupsChanged.push(changed);
       },
       onInstalled: async (done) => {
         installed.push(done);
@@ -75,7 +76,7 @@ describe('ManageInstallUseCase', () => {
       expect(await ecommerceInstalls.find(tenant)).toMatchObject({ installCompleted: true, installedAt: NOW });
       expect(catchUps()).toEqual([{ kind: 'catch-up', portalId: tenant.portalId, appId: null, errorType: 'PORTAL_NOT_SYNC_ENABLED' }]);
       expect(installed).toEqual([tenant]);
-      expect(lookupsChanged).toBe(1);
+      expect(lookupsChanged).toEqual([tenant]);
     });
 
     it("when an application installs, then its store default is labelled with the application's name", async () => {
@@ -97,7 +98,7 @@ describe('ManageInstallUseCase', () => {
       await useCase.install(tenant);
       expect(await crm.listDealPipelines()).toHaveLength(1);
       expect(await stores.list(tenant)).toHaveLength(1);
-      expect(lookupsChanged).toBe(1);
+      expect(lookupsChanged).toEqual([tenant]);
     });
 
     it('when the portal does not exist, then a 404 names it and nothing is installed', async () => {
@@ -136,13 +137,13 @@ describe('ManageInstallUseCase', () => {
 
     it('when a tenant uninstalls, then syncing is off, its stores are gone and every replica is told', async () => {
       await useCase.install(tenant);
-      lookupsChanged = 0;
+      lookupsChanged = [];
 
       await useCase.uninstall(tenant);
 
       expect(await ecommerceInstalls.find(tenant)).toMatchObject({ installCompleted: false, uninstalledAt: NOW });
       expect(await stores.list(tenant)).toEqual([]);
-      expect(lookupsChanged).toBe(1);
+      expect(lookupsChanged).toEqual([tenant]);
     });
 
     it('when the status is read, then it says whether the install is done and the settings enabled', async () => {

@@ -7,3 +7,6 @@ export type KeyPart = string | number | boolean | null;
  * its output must never change.
  */
 export const keyOf = (...parts: readonly KeyPart[]): string => JSON.stringify(parts);
+
+/** The start of every keyOf(...parts, ...more) with at least one part more, and of no other key. */
+export const keyPrefixOf = (...parts: readonly KeyPart[]): string => `${keyOf(...parts).slice(0, -1)}${parts.length > 0 ? ',' : ''}`;

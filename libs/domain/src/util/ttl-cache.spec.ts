@@ -54,4 +54,15 @@ describe('TtlCache', () => {
     expect(await cache.get('a', load)).toBe(3);
     expect(await cache.get('b', load)).toBe(2);
   });
+
+  it('when the keys of a prefix are deleted, then those load again and the others stay cached', async () => {
+    let loads = 0;
+    const cache = new TtlCache<number>(1000, 10, () => 0);
+    const load = async () => ++loads;
+    for (const key of ['[1,"a","web"]', '[1,"a","default"]', '[1,"b","web"]']) await cache.get(key, load);
+    cache.deleteStartingWith('[1,"a",');
+    expect(await cache.get('[1,"a","web"]', load)).toBe(4);
+    expect(await cache.get('[1,"a","default"]', load)).toBe(5);
+    expect(await cache.get('[1,"b","web"]', load)).toBe(3);
+  });
 });

@@ -37,6 +37,11 @@ export class TtlCache<V> {
     this.entries.delete(key);
   }
 
+  /** Forgets the keys that start with `prefix` (keyPrefixOf: one tenant's entries); the others stay cached. */
+  deleteStartingWith(prefix: string): void {
+    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
+  }
+
   /** Forgets everything (a credential was revoked, a portal disabled). */
   clear(): void {
     this.entries.clear();
