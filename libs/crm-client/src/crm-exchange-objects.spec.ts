@@ -18,6 +18,14 @@ describe('the objects a CRM request carried', () => {
       ['CONTACT:key:k2'],
     ],
     ['an update of linked objects', '/crm/v3/objects/line_items/batch/update', { inputs: [{ id: '77', properties: {} }] }, undefined, ['LINE_ITEM:crm:77']],
+    [
+      // The answer holds the contact's stored sync key, another tenant's maybe: this batch is not that tenant's.
+      'an update by CRM id answered with the stored sync-key property',
+      '/crm/v3/objects/contacts/batch/update',
+      { inputs: [{ id: '77', properties: { phone: '1' } }] },
+      { results: [{ id: '77', properties: { [SYNC_KEY_PROPERTY]: 'someone-elses-key' } }] },
+      ['CONTACT:crm:77'],
+    ],
     ['an archive', '/crm/v3/objects/products/batch/archive', { inputs: [{ id: '8' }, { id: '9' }] }, undefined, ['PRODUCT:crm:8', 'PRODUCT:crm:9']],
     [
       'associations, both ends',

@@ -23,8 +23,8 @@ const numericId = (id: unknown): number | null => {
 
 /**
  * The objects a request carried, by what the client wrote and the CRM answered: for each batch
- * input and result, its sync key (the input's unique id when it is the sync key, else its sync-key
- * property) and its CRM id; for associations, both ends' CRM ids. The external id is not in what
+ * input, its sync key (the input's unique id when it is the sync key, else its sync-key property)
+ * and its CRM id; for each result, its CRM id; for associations, both ends' CRM ids. The external id is not in what
  * is sent: the console finds an object's exchanges by the keys its sync record gives (decision
  * 0051). Requests about the CRM's setup (properties, pipelines) carry no object. Bodies are parsed JSON.
  */
@@ -34,7 +34,9 @@ export function objectsCarried(path: string, requestBody: unknown, answerBody: u
   const type = objects ? TYPE_OF_PATH.get(objects[1]) : undefined;
   if (type) {
     const note = (item: Input, answered: boolean) => {
-      const syncKey = item.idProperty === SYNC_KEY_PROPERTY ? item.id : item.properties?.[SYNC_KEY_PROPERTY];
+      // Sync keys only from what was sent: an answer holds the object's stored sync-key property, which names the
+      // tenant that wrote it last (a portal's contact may be several tenants'), not the one whose batch this is.
+      const syncKey = answered ? undefined : item.idProperty === SYNC_KEY_PROPERTY ? item.id : item.properties?.[SYNC_KEY_PROPERTY];
       if (typeof syncKey === 'string' && syncKey !== '') keys.add(crmObjectKey(type, 'key', syncKey));
       // An input's id is a CRM id unless it is the value of a unique property (idProperty).
       const crmId = answered || item.idProperty === undefined ? numericId(item.id) : null;
