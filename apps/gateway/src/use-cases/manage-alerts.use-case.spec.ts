@@ -81,6 +81,18 @@ describe('ManageAlertsUseCase', () => {
     await expect(useCase.createRule(aTenant(), invalidEmails)).resolves.toMatchObject({ name: 'Invalid e-mails' });
   });
 
+  it('when many adds race past the count at once, then the tenant still ends within the cap and the others are refused with 409', async () => {
+    await useCase.ensureDefaults(tenant);
+    for (let n = DEFAULT_ALERT_RULES.length; n < MAX_ALERT_RULES - 1; n++) await useCase.createRule(tenant, { ...invalidEmails, name: `Rule ${n}` });
+
+    const answers = await Promise.allSettled(Array.from({ length: 10 }, (_, n) => useCase.createRule(tenant, { ...invalidEmails, name: `Racing ${n}` })));
+
+    expect((await alertRules.list(tenant)).length).toBeLessThanOrEqual(MAX_ALERT_RULES);
+    const refused = answers.filter((answer) => answer.status === 'rejected');
+    expect(refused.length).toBeGreaterThanOrEqual(9);
+    expect(refused.every((answer) => (answer as PromiseRejectedResult).reason.status === 409)).toBe(true);
+  });
+
   it('when a tenant has as many destinations as it may, then another is refused with 409 until one is removed', async () => {
     const added = [];
     for (let n = 0; n < MAX_ALERT_DESTINATIONS; n++) added.push(await useCase.addDestination(tenant, { kind: 'email', email: `ops-${n}@example.com` }));

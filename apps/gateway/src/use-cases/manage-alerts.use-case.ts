@@ -71,12 +71,19 @@ export class ManageAlertsUseCase {
     };
   }
 
-  /** 409 once the tenant has MAX_ALERT_RULES (two adds at once may each pass the count: one over, at most, per add racing). */
+  /** 409 once the tenant has MAX_ALERT_RULES (within the cap however many adds race: `withinCap`). */
   async createRule(tenant: Tenant, input: AlertRuleInput): Promise<ConsoleAlertRule> {
-    if ((await this.repositories.alertRules.list(tenant)).length >= MAX_ALERT_RULES) {
-      throw AppError.conflict(`A tenant has at most ${MAX_ALERT_RULES} alert rules, the install's among them; delete or change one instead`);
-    }
-    return present(await this.repositories.alertRules.create(tenant, fieldsOf(input), this.clock()));
+    const rules = this.repositories.alertRules;
+    const refused = () => AppError.conflict(`A tenant has at most ${MAX_ALERT_RULES} alert rules, the install's among them; delete or change one instead`);
+    if ((await rules.list(tenant)).length >= MAX_ALERT_RULES) throw refused();
+    const created = await rules.create(tenant, fieldsOf(input), this.clock());
+    await withinCap(
+      MAX_ALERT_RULES,
+      () => rules.list(tenant),
+      () => rules.remove(tenant, created.id),
+      refused,
+    );
+    return present(created);
   }
 
   async replaceRule(tenant: Tenant, ruleId: string, input: AlertRuleInput): Promise<ConsoleAlertRule> {
@@ -95,13 +102,19 @@ export class ManageAlertsUseCase {
   /** Adds a destination (409 beyond MAX_ALERT_DESTINATIONS); a webhook's signing secret is answered once (only its sealed form is kept). */
   async addDestination(tenant: Tenant, input: AlertDestinationInput): Promise<ConsoleAlertDestination & { signingSecret?: string }> {
     const target = 'email' in input ? input.email : checkedUrl(input.url);
-    if ((await this.repositories.alertDestinations.list(tenant)).length >= MAX_ALERT_DESTINATIONS) {
-      throw AppError.conflict(`A tenant has at most ${MAX_ALERT_DESTINATIONS} alert destinations; remove one first`);
-    }
+    const destinations = this.repositories.alertDestinations;
+    const refused = () => AppError.conflict(`A tenant has at most ${MAX_ALERT_DESTINATIONS} alert destinations; remove one first`);
+    if ((await destinations.list(tenant)).length >= MAX_ALERT_DESTINATIONS) throw refused();
     const id = randomUUID();
     const secret = input.kind === 'webhook' ? newSecret('whsec') : undefined;
     const sealedSecret = secret ? this.secrets.seal(secret, sealedFor.alertDestinationSecret(id)) : null;
-    const added = await this.repositories.alertDestinations.add(tenant, { kind: input.kind, target, label: input.label ?? '', sealedSecret }, this.clock(), id);
+    const added = await destinations.add(tenant, { kind: input.kind, target, label: input.label ?? '', sealedSecret }, this.clock(), id);
+    await withinCap(
+      MAX_ALERT_DESTINATIONS,
+      () => destinations.list(tenant),
+      () => destinations.remove(tenant, added.id),
+      refused,
+    );
     return {
       id: added.id,
       kind: added.kind,
@@ -115,6 +128,17 @@ export class ManageAlertsUseCase {
   async removeDestination(tenant: Tenant, destinationId: string): Promise<void> {
     if (!(await this.repositories.alertDestinations.remove(tenant, destinationId))) throw AppError.notFound(`No alert destination ${destinationId}`);
   }
+}
+
+/**
+ * After an add: the tenant's count again, and over `cap` the add is taken back and refused. Adds that
+ * raced past the count before their inserts each see every insert here, so none stays beyond the cap
+ * (under a burst some may be refused that would have fit: the client adds again).
+ */
+async function withinCap(cap: number, list: () => Promise<unknown[]>, takeBack: () => Promise<unknown>, refused: () => AppError): Promise<void> {
+  if ((await list()).length <= cap) return;
+  await takeBack();
+  throw refused();
 }
 
 function fieldsOf(input: AlertRuleInput) {
