@@ -1,4 +1,4 @@
-import { tenantOfLookupsChange, TOPICS, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
+import { lookupsChangeOf, TOPICS, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
 import { CrmConnections, HttpCrmClient, MongoCrmBudgets, startCrmRequestLog } from '@ecomm-sync/crm-client';
 import { SecretBox } from '@ecomm-sync/data-access';
 import { runPeriodically, runService } from '@ecomm-sync/service-runtime';
@@ -42,12 +42,13 @@ runService({
       waitWindowMs: config.APPLIER_WAIT_WINDOW_MS,
       requestRefresh: refresh,
     });
-    // A tenant's install or stores changed: that tenant and its portal's CRM client go. Anything else: everything.
+    // A tenant's install or stores changed: its install goes, and its portal's document and CRM client when the
+    // install set the portal's CRM up. Anything else: everything.
     const forget = (message?: unknown) => {
-      const tenant = tenantOfLookupsChange(message);
-      if (tenant) {
-        apply.forgetTenant(tenant);
-        crm.forget(tenant.portalId);
+      const change = lookupsChangeOf(message);
+      if (change) {
+        apply.forgetTenant(change.tenant, { portal: change.crmSetUp });
+        if (change.crmSetUp) crm.forget(change.tenant.portalId);
         return;
       }
       apply.forgetPortals();

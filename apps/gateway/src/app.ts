@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import {
   gatewayOpenApiDocument,
-  tenantOfLookupsChange,
+  lookupsChangeOf,
   TOPICS,
   type CatchUpMessage,
   type LookupsChangedMessage,
@@ -137,13 +137,13 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   const oauth = grantSettings(deps.oauth ?? {});
   logger.info(oauth.rotateRefreshTokens ? 'OAuth refresh tokens rotate' : "OAuth refresh tokens last, as the vendor's", oauth);
 
-  // A tenant's install or stores changed: its store look-ups and its portal's CRM client (the install sets up the
-  // portal's pipelines) go, nothing of other tenants. Anything else (an empty message, a reconnect): everything.
+  // A tenant's install or stores changed: its store look-ups go, and its portal's CRM client when the install set the
+  // portal's pipelines up; nothing of other tenants. Anything else (an empty message, a reconnect): everything.
   const forgetLookups = (message?: unknown) => {
-    const tenant = tenantOfLookupsChange(message);
-    if (tenant) {
-      storeCache.deleteStartingWith(keyPrefixOf(tenant.portalId, tenant.appId));
-      connections.forget(tenant.portalId);
+    const change = lookupsChangeOf(message);
+    if (change) {
+      storeCache.deleteStartingWith(keyPrefixOf(change.tenant.portalId, change.tenant.appId));
+      if (change.crmSetUp) connections.forget(change.tenant.portalId);
       return;
     }
     credentialCache.clear();
@@ -153,8 +153,8 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   await broker.subscribeAll(TOPICS.lookupsChanged, forgetLookups, () => forgetLookups());
 
   /** Tells every replica (this one at once) to drop cached look-ups: a tenant's (its install or stores changed), or all. */
-  const lookupsChanged = async (tenant?: Tenant) => {
-    const message: LookupsChangedMessage = tenant ? { tenant } : {};
+  const lookupsChanged = async (change?: { tenant: Tenant; crmSetUp: boolean }) => {
+    const message: LookupsChangedMessage = change ?? {};
     forgetLookups(message);
     await broker
       .publish(TOPICS.lookupsChanged, message)
@@ -197,7 +197,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   const alerts = new ManageAlertsUseCase(repositories, secretBox);
   const installs = new ManageInstallUseCase(repositories, broker, logger, {
     crmFor: (portal) => connections.clientFor(portal),
-    onLookupsChanged: lookupsChanged,
+    onLookupsChanged: (tenant, { crmSetUp }) => lookupsChanged({ tenant, crmSetUp }),
     // The default alert rules exist from install on (issue 29).
     onInstalled: async (tenant) => {
       await alerts.ensureDefaults(tenant);

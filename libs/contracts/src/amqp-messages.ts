@@ -188,21 +188,21 @@ export type SettingsWorkMessage = FromWireSchema<typeof settingsWorkMessageSchem
 /**
  * gateway → every replica of the gateway and the applier, on `lookups.changed`: drop cached look-ups.
  * `{}`: every one (a credential revoked, a portal disabled, a CRM connection set). `{ tenant }`: only
- * what a tenant's ecommerce install or stores change (its store look-ups, its install, its portal's
- * CRM client, whose pipelines the install sets up), so that a tenant's install calls never empty
- * other tenants' caches.
+ * what a tenant's ecommerce install or stores change (its store look-ups, its install), and with
+ * `crmSetUp` its portal's too (its CRM client and portal document: the install set the portal's
+ * pipelines and properties up), so that a tenant's install calls never empty other tenants' caches.
  */
 const lookupsChangedSchema = {
   type: 'object',
-  properties: { tenant: tenantSchema },
+  properties: { tenant: tenantSchema, crmSetUp: { type: 'boolean' } },
 } as const;
 export type LookupsChangedMessage = FromWireSchema<typeof lookupsChangedSchema>;
 const validateLookupsChanged = createValidator(lookupsChangedSchema, 'message');
 
-/** The tenant a `lookups.changed` message names; null for every look-up (an empty message, or one this version cannot read). */
-export function tenantOfLookupsChange(body: unknown): Tenant | null {
+/** What a `lookups.changed` message names: one tenant (and whether its portal's CRM was set up), or null for every look-up (an empty message, or one this version cannot read). */
+export function lookupsChangeOf(body: unknown): { tenant: Tenant; crmSetUp: boolean } | null {
   const message = validateLookupsChanged(body);
-  return message.ok ? (message.value.tenant ?? null) : null;
+  return message.ok && message.value.tenant ? { tenant: message.value.tenant, crmSetUp: message.value.crmSetUp ?? false } : null;
 }
 
 /**

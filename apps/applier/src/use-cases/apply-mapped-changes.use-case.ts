@@ -158,9 +158,9 @@ export class ApplyMappedChangesUseCase {
     this.access.forget();
   }
 
-  /** Drops what is cached of one tenant (its install or stores changed: the gateway broadcasts it). */
-  forgetTenant(tenant: Tenant): void {
-    this.access.forgetTenant(tenant);
+  /** Drops what is cached of one tenant (its install or stores changed: the gateway broadcasts it), and of its portal with `portal`. */
+  forgetTenant(tenant: Tenant, { portal }: { portal: boolean }): void {
+    this.access.forgetTenant(tenant, { portal });
   }
 
   /** Applies a group once no earlier work on any of its objects is running in this process. */

@@ -82,18 +82,21 @@ describe('TenantAccess (applier)', () => {
     expect(await access.check(tenant)).toMatchObject({ held: { type: 'INACTIVE_PORTAL' } });
   });
 
-  it("when one tenant is forgotten, then its install and portal are read again and another portal's tenant stays cached", async () => {
+  it.each([
+    { portal: true, reads: [3, 3] },
+    { portal: false, reads: [2, 3] },
+  ])("when one tenant is forgotten (its portal too: $portal), then that is read again and another portal's tenant stays cached", async ({ portal, reads }) => {
     const { state, repositories } = stored(aPortal({ portalId: tenant.portalId }), installed(true));
     const other = aTenant();
     const access = new TenantAccess(repositories, clock);
     await access.check(tenant);
     await access.check(other);
 
-    access.forgetTenant(tenant);
+    access.forgetTenant(tenant, { portal });
     await access.check(tenant);
     await access.check(other);
 
-    expect([state.portalReads, state.installReads]).toEqual([3, 3]);
+    expect([state.portalReads, state.installReads]).toEqual(reads);
   });
 
   it("when two applications of one portal are checked, then each one's install is read on its own", async () => {

@@ -46,9 +46,9 @@ export class TenantAccess {
     this.installs.clear();
   }
 
-  /** Drops what is cached of one tenant: its install, and its portal (whose pipelines its install sets up). */
-  forgetTenant(tenant: Tenant): void {
-    this.portals.delete(keyOf(tenant.portalId));
+  /** Drops what is cached of one tenant: its install, and with `portal` its portal (whose pipelines its install set up). */
+  forgetTenant(tenant: Tenant, { portal }: { portal: boolean }): void {
+    if (portal) this.portals.delete(keyOf(tenant.portalId));
     this.installs.delete(keyOf(tenant.portalId, tenant.appId));
   }
 

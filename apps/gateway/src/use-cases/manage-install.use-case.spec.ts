@@ -29,8 +29,8 @@ describe('ManageInstallUseCase', () => {
   let broker: FakeBroker;
   let crm: FakeCrm;
   let crmPort: CrmPort;
-  /** The tenants every replica was told to forget, one entry a broadcast. */
-  let lookupsChanged: Tenant[];
+  /** The tenants every replica was told to forget, one entry a broadcast (with whether the portal's CRM was set up). */
+  let lookupsChanged: { tenant: Tenant; crmSetUp: boolean }[];
   let installed: Tenant[];
   let useCase: ManageInstallUseCase;
   let tenant: Tenant;
@@ -48,8 +48,8 @@ describe('ManageInstallUseCase', () => {
     installed = [];
     useCase = new ManageInstallUseCase(asRepositories({ portals, accounts, ecommerceInstalls, stores, settings }), broker, recordingLogger().logger, {
       crmFor: () => crmPort,
-      onLookupsChanged: async (changed) => {
-        lookupsChanged.push(changed);
+      onLookupsChanged: async (changed, { crmSetUp }) => {
+        lookupsChanged.push({ tenant: changed, crmSetUp });
       },
       onInstalled: async (done) => {
         installed.push(done);
@@ -76,7 +76,7 @@ describe('ManageInstallUseCase', () => {
       expect(await ecommerceInstalls.find(tenant)).toMatchObject({ installCompleted: true, installedAt: NOW });
       expect(catchUps()).toEqual([{ kind: 'catch-up', portalId: tenant.portalId, appId: null, errorType: 'PORTAL_NOT_SYNC_ENABLED' }]);
       expect(installed).toEqual([tenant]);
-      expect(lookupsChanged).toEqual([tenant]);
+      expect(lookupsChanged).toEqual([{ tenant, crmSetUp: true }]);
     });
 
     it("when an application installs, then its store default is labelled with the application's name", async () => {
@@ -98,7 +98,7 @@ describe('ManageInstallUseCase', () => {
       await useCase.install(tenant);
       expect(await crm.listDealPipelines()).toHaveLength(1);
       expect(await stores.list(tenant)).toHaveLength(1);
-      expect(lookupsChanged).toEqual([tenant]);
+      expect(lookupsChanged).toEqual([{ tenant, crmSetUp: true }]);
     });
 
     it('when the portal does not exist, then a 404 names it and nothing is installed', async () => {
@@ -143,7 +143,7 @@ describe('ManageInstallUseCase', () => {
 
       expect(await ecommerceInstalls.find(tenant)).toMatchObject({ installCompleted: false, uninstalledAt: NOW });
       expect(await stores.list(tenant)).toEqual([]);
-      expect(lookupsChanged).toEqual([tenant]);
+      expect(lookupsChanged).toEqual([{ tenant, crmSetUp: false }]);
     });
 
     it('when the status is read, then it says whether the install is done and the settings enabled', async () => {
@@ -169,6 +169,11 @@ describe('ManageInstallUseCase', () => {
       await useCase.putStore(tenant, { id: 'us', label: 'US' });
       expect(catchUps()).toHaveLength(1);
       expect(await useCase.getStore(tenant, 'us')).toEqual({ id: 'us', label: 'US' });
+      // Each put sets the portal's CRM up again: the replicas drop its CRM client too.
+      expect(lookupsChanged).toEqual([
+        { tenant, crmSetUp: true },
+        { tenant, crmSetUp: true },
+      ]);
     });
 
     it('when the setup is refused, then the store is not saved', async () => {
@@ -197,8 +202,10 @@ describe('ManageInstallUseCase', () => {
       await useCase.putStore(tenant, { id: 'eu', label: 'Europe' });
 
       await expect(useCase.deleteStore(tenant, 'default')).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/uninstall with POST/) });
+      lookupsChanged = [];
       await useCase.deleteStore(tenant, 'eu');
       expect((await stores.list(tenant)).map((store) => store.id)).toEqual(['default']);
+      expect(lookupsChanged).toEqual([{ tenant, crmSetUp: false }]); // only its stores: the CRM was not touched
       await expect(useCase.deleteStore(tenant, 'eu')).rejects.toMatchObject({ status: 404, message: 'No store "eu"' });
     });
   });
