@@ -24,6 +24,8 @@ describe('error listings by portal, application and object', () => {
     appId = (await admin('/admin/v1/apps', { developerId: developer.developerId, name: 'Connector' })).body.appId;
     await seedPortal(database.repositories, { portalId: 7001, apiKey: portalKey });
     await seedPortal(database.repositories, { portalId: 7002, apiKey: otherPortalKey });
+    // The developer's listings read the portals that have the application installed now.
+    for (const portalId of [7001, 7002]) await admin('/admin/v1/installs', { portalId, appId });
     const record = (portalId: number, appIdOf: string | null, externalObjectId: string, erroredAt: number) =>
       database.repositories.syncErrors.record({ tenant: { portalId, appId: appIdOf }, storeId: 'default', objectType: 'CONTACT' }, [
         { externalObjectId, rev: 1, settingsRev: 1, type: 'INVALID_EMAIL_ADDRESS', details: `bad ${externalObjectId}`, changedAt: 1, erroredAt },
