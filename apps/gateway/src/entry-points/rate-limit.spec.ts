@@ -1,4 +1,4 @@
-import type { Principal } from './authenticate';
+import type { Principal } from './credential-resolver';
 import { rateLimitOf } from './rate-limit';
 
 describe('rateLimitOf', () => {

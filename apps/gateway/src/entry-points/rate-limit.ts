@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { AppError } from '@ecomm-sync/runtime';
-import type { Principal } from './authenticate';
+import type { Principal } from './credential-resolver';
 
 export interface RateLimitOptions {
   /** Requests one credential (an install's access tokens together) may make per window; 0 turns limiting off. */

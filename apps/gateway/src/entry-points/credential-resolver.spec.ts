@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { Credential } from '@ecomm-sync/data-access';
 import { TtlCache } from '@ecomm-sync/domain';
 import { FakeCredentialRepository, recordingLogger } from '@ecomm-sync/testing';
-import { CredentialResolver } from './authenticate';
+import { CredentialResolver } from './credential-resolver';
 
 const NOW = 1_750_000_000_000;
 const bearer = (token: string) => ({ query: {}, header: (name: string) => (name === 'authorization' ? `Bearer ${token}` : undefined) }) as unknown as Request;
