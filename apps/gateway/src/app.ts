@@ -1,15 +1,7 @@
 import express, { type Express } from 'express';
-import {
-  gatewayOpenApiDocument,
-  lookupsChangeOf,
-  TOPICS,
-  type CatchUpMessage,
-  type LookupsChangedMessage,
-  type RefreshObjectsMessage,
-  type Tenant,
-} from '@ecomm-sync/contracts';
+import { gatewayOpenApiDocument, TOPICS, type CatchUpMessage, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
 import { CrmConnections, type CrmConnectionsOptions, type CrmExchangeSink, HttpCrmClient } from '@ecomm-sync/crm-client';
-import { SecretBox, servicesSendingPortals, type Credential, type OtherSenders, type Repositories } from '@ecomm-sync/data-access';
+import { SecretBox, servicesSendingPortals, type OtherSenders, type Repositories } from '@ecomm-sync/data-access';
 import {
   apiDocsRoutes,
   byClientAddress,
@@ -25,7 +17,7 @@ import {
   type ReadinessCheck,
   requestContext,
 } from '@ecomm-sync/runtime';
-import { keyPrefixOf, type LaneShare, type ServiceAddress, TtlCache } from '@ecomm-sync/domain';
+import type { LaneShare, ServiceAddress } from '@ecomm-sync/domain';
 import type { Broker } from '@ecomm-sync/messaging';
 import { adminRoutes, oauthRoutes } from './entry-points/admin.routes';
 import { consoleRoutes, type OperationsPort } from './entry-points/console.routes';
@@ -37,6 +29,7 @@ import { consoleAlertRoutes } from './entry-points/console-alerts.routes';
 import { consoleObjectDeps } from './console-object-deps';
 import { crmExchangeRoutes } from './entry-points/crm-exchanges.routes';
 import { Authorizer } from './entry-points/authenticate';
+import { lookupCaches } from './lookup-caches';
 import { CredentialResolver } from './entry-points/credential-resolver';
 import { importRoutes } from './entry-points/import.routes';
 import { installRoutes } from './entry-points/install.routes';
@@ -116,9 +109,6 @@ export interface GatewayDeps {
  */
 export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   const { repositories, broker, logger } = deps;
-  const cacheMs = deps.lookupCacheMs ?? 0;
-  const credentialCache = new TtlCache<Credential | null>(cacheMs);
-  const storeCache = new TtlCache<boolean>(cacheMs);
   const secretBox = new SecretBox(deps.secretsKey, deps.previousSecretsKeys ?? []);
   const connections =
     deps.connections ??
@@ -138,29 +128,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   const oauth = grantSettings(deps.oauth ?? {});
   logger.info(oauth.rotateRefreshTokens ? 'OAuth refresh tokens rotate' : "OAuth refresh tokens last, as the vendor's", oauth);
 
-  // A tenant's install or stores changed: its store look-ups go, and its portal's CRM client when the install set the
-  // portal's pipelines up; nothing of other tenants. Anything else (an empty message, a reconnect): everything.
-  const forgetLookups = (message?: unknown) => {
-    const change = lookupsChangeOf(message);
-    if (change) {
-      storeCache.deleteStartingWith(keyPrefixOf(change.tenant.portalId, change.tenant.appId));
-      if (change.crmSetUp) connections.forget(change.tenant.portalId);
-      return;
-    }
-    credentialCache.clear();
-    storeCache.clear();
-    connections.forget();
-  };
-  await broker.subscribeAll(TOPICS.lookupsChanged, forgetLookups, () => forgetLookups());
-
-  /** Tells every replica (this one at once) to drop cached look-ups: a tenant's (its install or stores changed), or all. */
-  const lookupsChanged = async (change?: { tenant: Tenant; crmSetUp: boolean }) => {
-    const message: LookupsChangedMessage = change ?? {};
-    forgetLookups(message);
-    await broker
-      .publish(TOPICS.lookupsChanged, message)
-      .catch((error) => logger.warn('could not tell other replicas to drop cached look-ups', { error: String(error) }));
-  };
+  const lookups = await lookupCaches({ broker, connections, cacheMs: deps.lookupCacheMs ?? 0, logger });
   const accounts = new ManageAccountsUseCase(
     repositories,
     {
@@ -168,13 +136,13 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
       crm: { baseUrl: deps.crmBaseUrl, adminToken: deps.adminToken },
       secretBox,
       connections,
-      onAccessChanged: () => lookupsChanged(),
+      onAccessChanged: () => lookups.changed(),
       onPortalEnabled: (portalId) => broker.publish(TOPICS.catchUp, { kind: 'catch-up', portalId, errorType: 'INACTIVE_PORTAL' } satisfies CatchUpMessage),
     },
     logger,
   );
   const auth = new Authorizer(
-    new CredentialResolver(repositories.credentials, credentialCache, Date.now, logger),
+    new CredentialResolver(repositories.credentials, lookups.credentials, Date.now, logger),
     repositories.accounts,
     perCredentialRateLimit(deps.rateLimit ?? { limit: 0, windowMs: 1000 }),
   );
@@ -198,7 +166,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   const alerts = new ManageAlertsUseCase(repositories, secretBox);
   const installs = new ManageInstallUseCase(repositories, broker, logger, {
     crmFor: (portal) => connections.clientFor(portal),
-    onLookupsChanged: (tenant, { crmSetUp }) => lookupsChanged({ tenant, crmSetUp }),
+    onLookupsChanged: (tenant, { crmSetUp }) => lookups.changed({ tenant, crmSetUp }),
     // The default alert rules exist from install on (issue 29).
     onInstalled: async (tenant) => {
       await alerts.ensureDefaults(tenant);
@@ -211,7 +179,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     broker,
     stores: { find: (tenant, storeId) => installs.findStore(tenant, storeId) },
     logger,
-    knownStores: storeCache,
+    knownStores: lookups.stores,
     // Without settings: one lane and no pace (the use case's defaults).
     lanes: deps.laneShare && new LaneShares(deps.laneShare),
     intake: deps.intakePace && intakePace(deps, deps.intakePace),
