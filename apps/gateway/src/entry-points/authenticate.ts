@@ -17,6 +17,10 @@ export interface ApplicationWide {
   portalIds: number[];
 }
 
+/** The portals that have the application installed now: what an integrator's application-wide reads may read. */
+export const installedPortalIds = async (accounts: Pick<AccountRepository, 'listInstalls'>, appId: string): Promise<number[]> =>
+  (await accounts.listInstalls({ appId })).map((install) => install.portalId);
+
 export const grantOf = <G>(res: Response): G => res.locals.grant as G;
 export const principalOf = (res: Response): Principal => res.locals.principal as Principal;
 
@@ -157,7 +161,7 @@ export class Authorizer {
 
   /** An application across the portals that have it installed now. */
   private async applicationWide(appId: string): Promise<ApplicationWide> {
-    return { appId, portalIds: (await this.accounts.listInstalls({ appId })).map((install) => install.portalId) };
+    return { appId, portalIds: await installedPortalIds(this.accounts, appId) };
   }
 
   /** 404 for an application of another developer: saying more would tell that it exists. */

@@ -6,7 +6,7 @@ import { isQueueName, QUEUES, type QueueName, type QueueStats } from '@ecomm-syn
 import type { ConsoleReadUseCase } from '../use-cases/console-read.use-case';
 import type { ManageImportsUseCase } from '../use-cases/manage-imports.use-case';
 import type { RetryErrorsUseCase } from '../use-cases/retry-errors.use-case';
-import { grantOf, type Authorizer, type Rule } from './authenticate';
+import { grantOf, installedPortalIds, type Authorizer, type Rule } from './authenticate';
 import { integerParam, objectIdParam, optionalErrorType, optionalObjectType } from './query-params';
 
 /** The operator's view of the broker: the CLI's redrive and the queues' depths. */
@@ -87,7 +87,7 @@ export const consoleScope =
       if (!application || application.developerId !== principal.developerId)
         throw AppError.notFound(`No application ${appId} belongs to this developer account`);
       const session: ConsoleSession = { role: 'integrator', appId };
-      if (asked === undefined) return { session, scope: { appId, portalIds: (await accounts.listInstalls({ appId })).map((install) => install.portalId) } };
+      if (asked === undefined) return { session, scope: { appId, portalIds: await installedPortalIds(accounts, appId) } };
       if (!(await accounts.findInstall(asked, appId))) throw notInstalled(appId, asked);
       return { session, scope: { appId, portalId: asked } };
     }

@@ -13,12 +13,14 @@ describe('CredentialResolver', () => {
   let credentials: FakeCredentialRepository;
   let log: ReturnType<typeof recordingLogger>;
   let resolver: CredentialResolver;
+  let cache: TtlCache<Credential | null>;
   let access: { secret: string; credential: Credential };
 
   beforeEach(async () => {
     credentials = new FakeCredentialRepository();
     log = recordingLogger();
-    resolver = new CredentialResolver(credentials, new TtlCache<Credential | null>(60_000), () => NOW, log.logger);
+    cache = new TtlCache<Credential | null>(60_000);
+    resolver = new CredentialResolver(credentials, cache, () => NOW, log.logger);
     access = await credentials.issue('access-token', { portalId: 1, appId: 'a', expiresAt: NOW + 60_000 }, NOW);
   });
 
@@ -39,7 +41,7 @@ describe('CredentialResolver', () => {
     const mark = jest.spyOn(credentials, 'markAccessTokenUsed');
 
     await resolver.identify(bearer(access.secret));
-    resolver.forget();
+    cache.clear(); // as lookups.changed empties it
     await resolver.identify(bearer(access.secret));
 
     expect(mark).not.toHaveBeenCalled();

@@ -20,7 +20,8 @@ const PLACEHOLDER_TOKENS = new Set(['undefined', 'null', '']);
  * Finds the credential of a request: an `Authorization: Bearer` token (private-app or OAuth access
  * token) or a `hapikey` (portal or developer key). A malformed or placeholder bearer header that
  * comes with a valid hapikey is ignored (vendor-api-notes.md). Look-ups are remembered for the
- * cache's lifetime; `forget()` empties it when a credential or portal changes.
+ * cache's lifetime; the cache is the gateway's (`lookupCaches`), emptied in every replica on
+ * `lookups.changed` when a credential or portal changes.
  */
 export class CredentialResolver {
   constructor(
@@ -29,10 +30,6 @@ export class CredentialResolver {
     private readonly clock: () => number = Date.now,
     private readonly logger?: Logger,
   ) {}
-
-  forget(): void {
-    this.cache.clear();
-  }
 
   async identify(req: Request): Promise<Principal> {
     const hapikey = typeof req.query.hapikey === 'string' && req.query.hapikey !== '' ? req.query.hapikey : undefined;
