@@ -166,7 +166,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   const alerts = new ManageAlertsUseCase(repositories, secretBox);
   const installs = new ManageInstallUseCase(repositories, broker, logger, {
     crmFor: (portal) => connections.clientFor(portal),
-    onLookupsChanged: (tenant, { crmSetUp }) => lookups.changed({ tenant, crmSetUp }),
+    onLookupsChanged: lookups.changed,
     // The default alert rules exist from install on (issue 29).
     onInstalled: async (tenant) => {
       await alerts.ensureDefaults(tenant);

@@ -1,15 +1,9 @@
-import { lookupsChangeOf, TOPICS, type LookupsChangedMessage, type Tenant } from '@ecomm-sync/contracts';
+import { lookupsChangeOf, TOPICS, type LookupsChange, type LookupsChangedMessage } from '@ecomm-sync/contracts';
 import type { CrmConnections } from '@ecomm-sync/crm-client';
 import type { Credential } from '@ecomm-sync/data-access';
 import { keyPrefixOf, TtlCache } from '@ecomm-sync/domain';
 import type { Broker } from '@ecomm-sync/messaging';
 import type { Logger } from '@ecomm-sync/runtime';
-
-/** A tenant whose install or stores changed, and whether its portal's CRM was set up (pipelines, properties). */
-export interface TenantLookupsChange {
-  tenant: Tenant;
-  crmSetUp: boolean;
-}
 
 /**
  * The gateway's cached look-ups (credentials by secret, stores by tenant) and its CRM clients, kept
@@ -45,7 +39,7 @@ export async function lookupCaches({
   await broker.subscribeAll(TOPICS.lookupsChanged, forget, () => forget());
 
   /** Drops cached look-ups in every replica (this one at once): a tenant's, or all. */
-  const changed = async (change?: TenantLookupsChange) => {
+  const changed = async (change?: LookupsChange) => {
     const message: LookupsChangedMessage = change ?? {};
     forget(message);
     await broker

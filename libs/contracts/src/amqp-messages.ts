@@ -199,8 +199,14 @@ const lookupsChangedSchema = {
 export type LookupsChangedMessage = FromWireSchema<typeof lookupsChangedSchema>;
 const validateLookupsChanged = createValidator(lookupsChangedSchema, 'message');
 
-/** What a `lookups.changed` message names: one tenant (and whether its portal's CRM was set up), or null for every look-up (an empty message, or one this version cannot read). */
-export function lookupsChangeOf(body: unknown): { tenant: Tenant; crmSetUp: boolean } | null {
+/** A tenant whose install or stores changed, and whether its portal's CRM was set up (pipelines, properties). */
+export interface LookupsChange {
+  tenant: Tenant;
+  crmSetUp: boolean;
+}
+
+/** What a `lookups.changed` message names: one tenant's change, or null for every look-up (an empty message, or one this version cannot read). */
+export function lookupsChangeOf(body: unknown): LookupsChange | null {
   const message = validateLookupsChanged(body);
   return message.ok && message.value.tenant ? { tenant: message.value.tenant, crmSetUp: message.value.crmSetUp ?? false } : null;
 }

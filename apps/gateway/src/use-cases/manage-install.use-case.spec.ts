@@ -1,4 +1,4 @@
-import { type CatchUpMessage, type Tenant, TOPICS } from '@ecomm-sync/contracts';
+import { type CatchUpMessage, type LookupsChange, type Tenant, TOPICS } from '@ecomm-sync/contracts';
 import { CrmRequestError, type CrmPort } from '@ecomm-sync/crm-client';
 import { ECOMM_DEAL_STAGES, ECOMM_PIPELINE_LABEL, SYNC_KEY_PROPERTY, crmProperty } from '@ecomm-sync/domain';
 import {
@@ -30,7 +30,7 @@ describe('ManageInstallUseCase', () => {
   let crm: FakeCrm;
   let crmPort: CrmPort;
   /** The tenants every replica was told to forget, one entry a broadcast (with whether the portal's CRM was set up). */
-  let lookupsChanged: { tenant: Tenant; crmSetUp: boolean }[];
+  let lookupsChanged: LookupsChange[];
   let installed: Tenant[];
   let useCase: ManageInstallUseCase;
   let tenant: Tenant;
@@ -48,8 +48,8 @@ describe('ManageInstallUseCase', () => {
     installed = [];
     useCase = new ManageInstallUseCase(asRepositories({ portals, accounts, ecommerceInstalls, stores, settings }), broker, recordingLogger().logger, {
       crmFor: () => crmPort,
-      onLookupsChanged: async (changed, { crmSetUp }) => {
-        lookupsChanged.push({ tenant: changed, crmSetUp });
+      onLookupsChanged: async (change) => {
+        lookupsChanged.push(change);
       },
       onInstalled: async (done) => {
         installed.push(done);

@@ -1,13 +1,9 @@
-import { DEFAULT_STORE_ID, TOPICS, type CatchUpMessage, type Tenant } from '@ecomm-sync/contracts';
+import { DEFAULT_STORE_ID, TOPICS, type CatchUpMessage, type LookupsChange, type Tenant } from '@ecomm-sync/contracts';
 import type { CrmPort } from '@ecomm-sync/crm-client';
 import { settingsOwner, type Portal, type Repositories, type Store } from '@ecomm-sync/data-access';
 import { AppError, type Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
 import { EcommerceInstallError, installEcommerceFor } from '@ecomm-sync/provisioning';
-
-/** What a change tells the replicas: the portal's CRM was set up (pipelines, properties), or only stores and installs changed. */
-const SET_UP = { crmSetUp: true };
-const STORES_ONLY = { crmSetUp: false };
 
 export interface InstallOptions {
   /** The CRM port of a portal, through its connection (CrmConnections.clientFor). */
@@ -16,7 +12,7 @@ export interface InstallOptions {
    * The tenant's stores or install changed: every replica drops what it cached of them (nothing of
    * other tenants); `crmSetUp`: the portal's CRM was set up too (pipelines, properties).
    */
-  onLookupsChanged: (tenant: Tenant, change: { crmSetUp: boolean }) => Promise<void>;
+  onLookupsChanged: (change: LookupsChange) => Promise<void>;
   /** Called after a v1 install (importOnInstall starts an import there). */
   onInstalled?: (tenant: Tenant) => Promise<void>;
   clock?: () => number;
@@ -42,7 +38,7 @@ export class ManageInstallUseCase {
   /** v1 install: the setup, the store `default` for v1 traffic, the install record. Idempotent. */
   async install(tenant: Tenant): Promise<void> {
     await this.setUp(tenant);
-    if (await this.ensureDefaultStore(tenant)) await this.options.onLookupsChanged(tenant, SET_UP);
+    if (await this.ensureDefaultStore(tenant)) await this.options.onLookupsChanged({ tenant, crmSetUp: true });
     await this.markInstalled(tenant);
     await this.options.onInstalled?.(tenant);
   }
@@ -59,7 +55,7 @@ export class ManageInstallUseCase {
   async uninstall(tenant: Tenant): Promise<void> {
     await this.repositories.ecommerceInstalls.markUninstalled(tenant, this.clock());
     await this.repositories.stores.removeAll(tenant);
-    await this.options.onLookupsChanged(tenant, STORES_ONLY);
+    await this.options.onLookupsChanged({ tenant, crmSetUp: false });
     this.logger.info('ecommerce uninstalled', { ...tenant });
   }
 
@@ -72,7 +68,7 @@ export class ManageInstallUseCase {
     const saved = await this.repositories.stores.upsert(tenant, store);
     // v1 traffic of an installed tenant goes to `default`: it exists however the tenant installed.
     await this.ensureDefaultStore(tenant);
-    await this.options.onLookupsChanged(tenant, SET_UP); // a look-up that found no such store is forgotten in every replica
+    await this.options.onLookupsChanged({ tenant, crmSetUp: true }); // a look-up that found no such store is forgotten in every replica
     if (!(await this.repositories.ecommerceInstalls.find(tenant)).installCompleted) await this.markInstalled(tenant);
     return saved;
   }
@@ -104,7 +100,7 @@ export class ManageInstallUseCase {
       );
     }
     if (!(await this.repositories.stores.remove(tenant, storeId))) throw AppError.notFound(`No store "${storeId}"`);
-    await this.options.onLookupsChanged(tenant, STORES_ONLY);
+    await this.options.onLookupsChanged({ tenant, crmSetUp: false });
   }
 
   private async setUp(tenant: Tenant): Promise<void> {
@@ -142,7 +138,7 @@ export class ManageInstallUseCase {
     if (!(await this.repositories.ecommerceInstalls.find(tenant)).installCompleted) return null;
     const store: Store = { id: DEFAULT_STORE_ID, label: await this.defaultStoreLabel(tenant) };
     await this.repositories.stores.upsert(tenant, store);
-    await this.options.onLookupsChanged(tenant, STORES_ONLY); // a look-up that found no such store is forgotten in every replica
+    await this.options.onLookupsChanged({ tenant, crmSetUp: false }); // a look-up that found no such store is forgotten in every replica
     this.logger.info('store default made for an installed tenant that had none', { ...tenant });
     return store;
   }
