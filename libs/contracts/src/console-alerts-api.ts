@@ -38,6 +38,14 @@ const conditionSchema = {
 } as const;
 
 /** A rule as the console writes it (POST creates, PUT replaces). */
+/**
+ * Rules a tenant may have, the install's defaults among them (beyond: 409): the shared alert
+ * evaluator checks each on its schedule, and each change of state becomes a notice per destination.
+ */
+export const MAX_ALERT_RULES = 50;
+/** Destinations a tenant may have (beyond: 409): each rule's change of state is stored and sent to every one. */
+export const MAX_ALERT_DESTINATIONS = 20;
+
 export const alertRuleInputSchema = {
   $id: 'console-alert-rule',
   type: 'object',

@@ -1,4 +1,4 @@
-import type { AlertRuleInput, Tenant } from '@ecomm-sync/contracts';
+import { MAX_ALERT_DESTINATIONS, MAX_ALERT_RULES, type AlertRuleInput, type Tenant } from '@ecomm-sync/contracts';
 import { SecretBox, sealedFor } from '@ecomm-sync/data-access';
 import { DEFAULT_ALERT_RULES } from '@ecomm-sync/domain';
 import {
@@ -9,7 +9,7 @@ import {
   FakeAlertNoticeRepository,
   FakeAlertRuleRepository,
 } from '@ecomm-sync/testing';
-import { MAX_ALERT_DESTINATIONS, MAX_ALERT_RULES, ManageAlertsUseCase } from './manage-alerts.use-case';
+import { ManageAlertsUseCase } from './manage-alerts.use-case';
 
 const NOW = 1_750_000_000_000;
 const box = new SecretBox('manage-alerts-spec-secrets-key');

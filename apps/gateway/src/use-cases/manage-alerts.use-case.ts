@@ -1,19 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import type { AlertDestinationInput, AlertRuleInput, ConsoleAlertDestination, ConsoleAlertNotice, ConsoleAlertRule, Tenant } from '@ecomm-sync/contracts';
+import {
+  MAX_ALERT_DESTINATIONS,
+  MAX_ALERT_RULES,
+  type AlertDestinationInput,
+  type AlertRuleInput,
+  type ConsoleAlertDestination,
+  type ConsoleAlertNotice,
+  type ConsoleAlertRule,
+  type Tenant,
+} from '@ecomm-sync/contracts';
 import { newSecret, sealedFor, type AlertRule, type Repositories, type SecretBox } from '@ecomm-sync/data-access';
 import type { AlertCondition } from '@ecomm-sync/domain';
 import { AppError } from '@ecomm-sync/runtime';
 
 /** How many of a tenant's newest notices the console shows. */
 const NOTICES_SHOWN = 20;
-
-/**
- * Rules a tenant may have, the install's defaults among them: the shared alert evaluator checks each
- * on its schedule, and each change of state becomes a notice per destination.
- */
-export const MAX_ALERT_RULES = 50;
-/** Destinations a tenant may have: each rule's change of state is stored and sent to every one. */
-export const MAX_ALERT_DESTINATIONS = 20;
 
 const present = (rule: AlertRule): ConsoleAlertRule => ({
   id: rule.id,
@@ -71,18 +72,16 @@ export class ManageAlertsUseCase {
     };
   }
 
-  /** 409 once the tenant has MAX_ALERT_RULES (within the cap however many adds race: `withinCap`). */
+  /** 409 once the tenant has MAX_ALERT_RULES, however many adds race (`addWithinCap`). */
   async createRule(tenant: Tenant, input: AlertRuleInput): Promise<ConsoleAlertRule> {
     const rules = this.repositories.alertRules;
-    const refused = () => AppError.conflict(`A tenant has at most ${MAX_ALERT_RULES} alert rules, the install's among them; delete or change one instead`);
-    if ((await rules.list(tenant)).length >= MAX_ALERT_RULES) throw refused();
-    const created = await rules.create(tenant, fieldsOf(input), this.clock());
-    await withinCap(
-      MAX_ALERT_RULES,
-      () => rules.list(tenant),
-      () => rules.remove(tenant, created.id),
-      refused,
-    );
+    const created = await addWithinCap({
+      cap: MAX_ALERT_RULES,
+      list: () => rules.list(tenant),
+      add: () => rules.create(tenant, fieldsOf(input), this.clock()),
+      takeBack: (rule) => rules.remove(tenant, rule.id),
+      refused: `A tenant has at most ${MAX_ALERT_RULES} alert rules, the install's among them; delete or change one instead`,
+    });
     return present(created);
   }
 
@@ -103,18 +102,16 @@ export class ManageAlertsUseCase {
   async addDestination(tenant: Tenant, input: AlertDestinationInput): Promise<ConsoleAlertDestination & { signingSecret?: string }> {
     const target = 'email' in input ? input.email : checkedUrl(input.url);
     const destinations = this.repositories.alertDestinations;
-    const refused = () => AppError.conflict(`A tenant has at most ${MAX_ALERT_DESTINATIONS} alert destinations; remove one first`);
-    if ((await destinations.list(tenant)).length >= MAX_ALERT_DESTINATIONS) throw refused();
     const id = randomUUID();
     const secret = input.kind === 'webhook' ? newSecret('whsec') : undefined;
     const sealedSecret = secret ? this.secrets.seal(secret, sealedFor.alertDestinationSecret(id)) : null;
-    const added = await destinations.add(tenant, { kind: input.kind, target, label: input.label ?? '', sealedSecret }, this.clock(), id);
-    await withinCap(
-      MAX_ALERT_DESTINATIONS,
-      () => destinations.list(tenant),
-      () => destinations.remove(tenant, added.id),
-      refused,
-    );
+    const added = await addWithinCap({
+      cap: MAX_ALERT_DESTINATIONS,
+      list: () => destinations.list(tenant),
+      add: () => destinations.add(tenant, { kind: input.kind, target, label: input.label ?? '', sealedSecret }, this.clock(), id),
+      takeBack: (destination) => destinations.remove(tenant, destination.id),
+      refused: `A tenant has at most ${MAX_ALERT_DESTINATIONS} alert destinations; remove one first`,
+    });
     return {
       id: added.id,
       kind: added.kind,
@@ -131,14 +128,29 @@ export class ManageAlertsUseCase {
 }
 
 /**
- * After an add: the tenant's count again, and over `cap` the add is taken back and refused. Adds that
- * raced past the count before their inserts each see every insert here, so none stays beyond the cap
- * (under a burst some may be refused that would have fit: the client adds again).
+ * An add within a tenant's cap: refused (409, `refused`) when the tenant is at the cap already; else
+ * added, then counted again, and taken back and refused when over it. Adds that raced past the first
+ * count each see every insert in the second, so none stays beyond the cap (under a burst some may be
+ * refused that would have fit: the client adds again).
  */
-async function withinCap(cap: number, list: () => Promise<unknown[]>, takeBack: () => Promise<unknown>, refused: () => AppError): Promise<void> {
-  if ((await list()).length <= cap) return;
-  await takeBack();
-  throw refused();
+async function addWithinCap<T>({
+  cap,
+  list,
+  add,
+  takeBack,
+  refused,
+}: {
+  cap: number;
+  list: () => Promise<unknown[]>;
+  add: () => Promise<T>;
+  takeBack: (added: T) => Promise<unknown>;
+  refused: string;
+}): Promise<T> {
+  if ((await list()).length >= cap) throw AppError.conflict(refused);
+  const added = await add();
+  if ((await list()).length <= cap) return added;
+  await takeBack(added);
+  throw AppError.conflict(refused);
 }
 
 function fieldsOf(input: AlertRuleInput) {

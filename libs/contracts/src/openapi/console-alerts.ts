@@ -1,4 +1,4 @@
-import { alertDestinationInputSchema, alertRuleInputSchema } from '../console-alerts-api';
+import { alertDestinationInputSchema, alertRuleInputSchema, MAX_ALERT_DESTINATIONS, MAX_ALERT_RULES } from '../console-alerts-api';
 import type { ApiOperation, ApiParameter } from './openapi-builder';
 import { CREDENTIALS } from './security';
 
@@ -25,8 +25,7 @@ export const GATEWAY_CONSOLE_ALERT_OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'post',
     path: '/console/api/v1/alerts/rules',
-    summary:
-      "Adds a rule: open errors (count or share, by type or any), sync lag, CRM connection failing, import failed, import webhook failed (at most 50 a tenant, the install's among them: 409)",
+    summary: `Adds a rule: open errors (count or share, by type or any), sync lag, CRM connection failing, import failed, import webhook failed (at most ${MAX_ALERT_RULES} a tenant, the install's among them: 409)`,
     ...signedIn,
     body: { schema: alertRuleInputSchema },
     responses: { 201: object('The rule') },
@@ -54,8 +53,7 @@ export const GATEWAY_CONSOLE_ALERT_OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'post',
     path: '/console/api/v1/alerts/destinations',
-    summary:
-      'Adds a destination: a signed webhook (its signing secret is answered once), a Slack-compatible incoming webhook, or an e-mail address (at most 20 a tenant: 409)',
+    summary: `Adds a destination: a signed webhook (its signing secret is answered once), a Slack-compatible incoming webhook, or an e-mail address (at most ${MAX_ALERT_DESTINATIONS} a tenant: 409)`,
     ...signedIn,
     body: { schema: alertDestinationInputSchema },
     responses: { 201: object('The destination, with `signingSecret` for a webhook') },
