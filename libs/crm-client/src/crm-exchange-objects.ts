@@ -33,17 +33,19 @@ export function objectsCarried(path: string, requestBody: unknown, answerBody: u
   const objects = OBJECTS_PATH.exec(path);
   const type = objects ? TYPE_OF_PATH.get(objects[1]) : undefined;
   if (type) {
-    const note = (item: Input, answered: boolean) => {
-      // Sync keys only from what was sent: an answer holds the object's stored sync-key property, which names the
-      // tenant that wrote it last (a portal's contact may be several tenants'), not the one whose batch this is.
-      const syncKey = answered ? undefined : item.idProperty === SYNC_KEY_PROPERTY ? item.id : item.properties?.[SYNC_KEY_PROPERTY];
-      if (typeof syncKey === 'string' && syncKey !== '') keys.add(crmObjectKey(type, 'key', syncKey));
-      // An input's id is a CRM id unless it is the value of a unique property (idProperty).
-      const crmId = answered || item.idProperty === undefined ? numericId(item.id) : null;
+    const noteCrmId = (id: unknown) => {
+      const crmId = numericId(id);
       if (crmId !== null) keys.add(crmObjectKey(type, 'crm', crmId));
     };
-    for (const input of listOf(requestBody, 'inputs')) note(input, false);
-    for (const result of listOf(answerBody, 'results')) note(result, true);
+    for (const input of listOf(requestBody, 'inputs')) {
+      const syncKey = input.idProperty === SYNC_KEY_PROPERTY ? input.id : input.properties?.[SYNC_KEY_PROPERTY];
+      if (typeof syncKey === 'string' && syncKey !== '') keys.add(crmObjectKey(type, 'key', syncKey));
+      // An input's id is a CRM id unless it is the value of a unique property (idProperty).
+      if (input.idProperty === undefined) noteCrmId(input.id);
+    }
+    // From results their CRM ids only: a result holds the object's stored sync-key property, which names the tenant
+    // that wrote it last (a portal's contact may be several tenants'), not the one whose batch this is.
+    for (const result of listOf(answerBody, 'results')) noteCrmId(result.id);
     return [...keys];
   }
   const associations = ASSOCIATIONS_PATH.exec(path);

@@ -1,3 +1,4 @@
+import type { InstallKey } from '@ecomm-sync/data-access';
 import { reissueLostPair } from './oauth-lost-refresh';
 import { tidyInstall } from './oauth-tidy';
 import {
@@ -10,7 +11,6 @@ import {
   spentOrUnknown,
   storedWhileInstalled,
   type GrantContext,
-  type InstallKey,
   type TokenPair,
 } from './oauth-tokens';
 

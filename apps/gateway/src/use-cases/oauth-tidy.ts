@@ -1,4 +1,5 @@
-import type { GrantContext, InstallKey } from './oauth-tokens';
+import type { InstallKey } from '@ecomm-sync/data-access';
+import type { GrantContext } from './oauth-tokens';
 
 /**
  * What an install's tokens leave behind goes whenever it is given a new token (a refresh, a lost

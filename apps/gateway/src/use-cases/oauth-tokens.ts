@@ -66,8 +66,6 @@ export const ACCESS_TOKENS_PER_INSTALL = 100;
 /** How long a spent refresh token may be presented again by default (OAUTH_REFRESH_REUSE_S): the longest grace Okta allows. */
 export const REFRESH_REUSE_SECONDS = 60;
 
-export type { InstallKey };
-
 /** Stores a new access token for an install, living `accessTokenTtlSeconds` from now. */
 export async function issueAccessToken({ repositories, clock, accessTokenTtlSeconds: ttl }: GrantContext, install: InstallKey, now = clock()) {
   return repositories.credentials.issue('access-token', { ...install, expiresAt: now + ttl * 1000 }, now);

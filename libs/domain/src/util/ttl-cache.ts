@@ -39,7 +39,8 @@ export class TtlCache<V> {
 
   /** Forgets the keys that start with `prefix` (keyPrefixOf: one tenant's entries); the others stay cached. */
   deleteStartingWith(prefix: string): void {
-    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
+    // Deleting the entry just visited is safe while iterating a Map.
+    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
   }
 
   /** Forgets everything (a credential was revoked, a portal disabled). */
