@@ -8,7 +8,7 @@ describe("the gateway's configuration", () => {
     ['0', 0],
     ['2', 2],
     [undefined, 100],
-  ])('when OAUTH_ACCESS_TOKENS_PER_INSTALL is %p, then the gateway keeps %p access tokens an install (0: no limit)', (value, kept) => {
+  ])('when OAUTH_ACCESS_TOKENS_PER_INSTALL is %p, then the configuration reads %p (0: no limit)', (value, kept) => {
     expect(loadConfig(gatewayConfigSchema, { ...required, OAUTH_ACCESS_TOKENS_PER_INSTALL: value }).OAUTH_ACCESS_TOKENS_PER_INSTALL).toBe(kept);
   });
 

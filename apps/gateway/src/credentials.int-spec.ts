@@ -377,8 +377,11 @@ describe('credentials and tenant isolation', () => {
       await database.repositories.syncErrors.record({ tenant: { portalId: PORTAL_C, appId: x }, storeId: 'default', objectType: 'CONTACT' }, [
         { externalObjectId: `err-${PORTAL_C}-${x}`, ...error },
       ]);
-      const listings = [`${v2}/sync/errors/app/${x}?hapikey=${c.developer1.apiKey}`, `${v1}/sync-errors/app/${x}?hapikey=${c.developer1.apiKey}`];
-      listings.push(`${v1}/sync-errors?hapikey=${c.developer1.apiKey}&appId=${x}`);
+      const listings = [
+        `${v2}/sync/errors/app/${x}?hapikey=${c.developer1.apiKey}`,
+        `${v1}/sync-errors/app/${x}?hapikey=${c.developer1.apiKey}`,
+        `${v1}/sync-errors?hapikey=${c.developer1.apiKey}&appId=${x}`,
+      ];
       const ids = async (path: string) =>
         ((await request(app).get(path).expect(200)).body.results as { externalObjectId?: string; integratorObjectId?: string }[])
           .map((e) => e.externalObjectId ?? e.integratorObjectId)

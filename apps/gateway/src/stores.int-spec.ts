@@ -22,13 +22,17 @@ describe('the store default of installed tenants (real MongoDB and RabbitMQ)', (
 
   /** A portal as a v2 install left it before the fix: installed, with its own store and no `default`. */
   async function portalInstalledThroughV2(): Promise<string> {
+    return (await aPortalInstalledThroughV2()).apiKey;
+  }
+
+  async function aPortalInstalledThroughV2(): Promise<{ portalId: number; apiKey: string }> {
     const portalId = nextPortal++;
     const apiKey = `pk-stores-${portalId}`;
     await seedPortal(fixture.database.repositories, { portalId, apiKey });
     const tenant = { portalId, appId: null };
     await fixture.database.repositories.stores.upsert(tenant, { id: 'web', label: 'Web shop' });
     await fixture.database.repositories.ecommerceInstalls.markInstalled(tenant, Date.now());
-    return apiKey;
+    return { portalId, apiKey };
   }
 
   it('when a tenant installed through a v2 store has no store default, then GET /v2/stores lists it and GET /v2/stores/default answers it', async () => {
@@ -64,7 +68,8 @@ describe('the store default of installed tenants (real MongoDB and RabbitMQ)', (
   it("when a tenant deletes a store on one replica, then another replica forgets that store at once and keeps other tenants' look-ups", async () => {
     // Two replicas that would remember a store for a minute: only the broadcast makes one forget it.
     const [first, second] = [await fixture.gateway({ lookupCacheMs: 60_000 }), await fixture.gateway({ lookupCacheMs: 60_000 })];
-    const [changing, bystander] = [await portalInstalledThroughV2(), await portalInstalledThroughV2()];
+    const [changing, bystanding] = [await portalInstalledThroughV2(), await aPortalInstalledThroughV2()];
+    const bystander = bystanding.apiKey;
     const send = (key: string) =>
       request(second)
         .put(`${v2}/sync/messages?hapikey=${key}`)
@@ -76,8 +81,7 @@ describe('the store default of installed tenants (real MongoDB and RabbitMQ)', (
     await waitFor(async () => (await send(changing)).status === 400, { message: 'the second replica to forget the deleted store' });
 
     // The bystander's store goes behind every replica's back: the second one still has it from before, as no broadcast named it.
-    const bystanderPortal = nextPortal - 1;
-    await fixture.database.repositories.stores.remove({ portalId: bystanderPortal, appId: null }, 'web');
+    await fixture.database.repositories.stores.remove({ portalId: bystanding.portalId, appId: null }, 'web');
     await send(bystander).expect(204);
   });
 
