@@ -7,13 +7,12 @@
  * Environment, the stack's: AMQP_URL, AMQP_PREFIX and AMQP_RETRY_DELAY_MS (its topology is declared
  * as the stack's apps declare it; the URL, which holds the broker's password, stays out of `ps`).
  */
-import express from 'express';
-import { createValidator, TOPICS, v2SyncSubmissionSchema } from '@ecomm-sync/contracts';
+import { TOPICS } from '@ecomm-sync/contracts';
 import { Broker } from '@ecomm-sync/messaging';
 import { amqpKeys, createLogger, loadConfig } from '@ecomm-sync/runtime';
+import { serveReference } from './reference-server';
 
 async function main(): Promise<void> {
-  const port = process.argv[2];
   const config = loadConfig(amqpKeys);
   const logger = createLogger('ingest-floor', 'warn');
   const broker = await Broker.connect({
@@ -24,19 +23,10 @@ async function main(): Promise<void> {
     maxAttempts: 1,
     logger,
   });
-  const validate = createValidator(v2SyncSubmissionSchema);
-  const app = express();
-  app.use(express.json({ limit: '4mb' }));
-  app.put('/extensions/ecomm/v2/sync/messages', (req, res, next) => {
-    const result = validate(req.body);
-    if (!result.ok) return void res.status(400).json({ message: result.message });
-    broker.publish(`${TOPICS.syncBatch}.${result.value.objectType}`, result.value, { lane: 'interactive' }).then(() => res.status(204).end(), next);
+  serveReference('floor', {
+    accepted: (submission) => broker.publish(`${TOPICS.syncBatch}.${submission.objectType}`, submission, { lane: 'interactive' }),
+    onStop: () => broker.close(1000),
   });
-  const server = app.listen(Number(port ?? 0), '127.0.0.1', () => {
-    const address = server.address();
-    console.log(`floor listening on ${typeof address === 'object' && address ? address.port : ''}`);
-  });
-  process.on('SIGTERM', () => server.close(() => void broker.close(1000).finally(() => process.exit(0))));
 }
 
 main().catch((error: unknown) => {
