@@ -43,9 +43,11 @@ runService({
       requestRefresh: refresh,
     });
     // A tenant's install or stores changed: its install goes, and its portal's document and CRM client when the
-    // install set the portal's CRM up. Anything else: everything.
+    // install set the portal's CRM up. An install's deleted tokens: nothing (the applier caches no credentials).
+    // Anything else: everything.
     const forget = (message?: unknown) => {
       const change = lookupsChangeOf(message);
+      if (change && 'tokensOf' in change) return;
       if (change) {
         apply.forgetTenant(change.tenant, { portal: change.crmSetUp });
         if (change.crmSetUp) crm.forget(change.tenant.portalId);

@@ -137,6 +137,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
       secretBox,
       connections,
       onAccessChanged: () => lookups.changed(),
+      onTokensDeleted: (install) => lookups.changed({ tokensOf: install }),
       onPortalEnabled: (portalId) => broker.publish(TOPICS.catchUp, { kind: 'catch-up', portalId, errorType: 'INACTIVE_PORTAL' } satisfies CatchUpMessage),
     },
     logger,

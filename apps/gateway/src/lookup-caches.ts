@@ -10,7 +10,8 @@ import type { Logger } from '@ecomm-sync/runtime';
  * alike in every replica through `lookups.changed` (decision 12; decision 13, addendum of
  * 2026-12-06): `changed()` drops them here at once and tells the other replicas. A tenant's change
  * drops its store look-ups, and its portal's CRM client when the install set the portal's CRM up;
- * nothing of other tenants. Anything else (an empty message, a reconnect): everything.
+ * nothing of other tenants. An install's deleted tokens drop the credentials cached of that install.
+ * Anything else (an empty message, a reconnect): everything.
  */
 export async function lookupCaches({
   broker,
@@ -27,6 +28,11 @@ export async function lookupCaches({
   const stores = new TtlCache<boolean>(cacheMs);
   const forget = (message?: unknown) => {
     const change = lookupsChangeOf(message);
+    if (change && 'tokensOf' in change) {
+      const { portalId, appId } = change.tokensOf;
+      credentials.deleteWhere((credential) => credential?.portalId === portalId && credential.appId === appId);
+      return;
+    }
     if (change) {
       stores.deleteStartingWith(keyPrefixOf(change.tenant.portalId, change.tenant.appId));
       if (change.crmSetUp) connections.forget(change.tenant.portalId);

@@ -191,24 +191,31 @@ export type SettingsWorkMessage = FromWireSchema<typeof settingsWorkMessageSchem
  * what a tenant's ecommerce install or stores change (its store look-ups, its install), and with
  * `crmSetUp` its portal's too (its CRM client and portal document: the install set the portal's
  * pipelines and properties up), so that a tenant's install calls never empty other tenants' caches.
+ * `{ tokensOf }`: an OAuth install's tokens were deleted (beyond its limit, a lost answer's pair):
+ * the credentials cached of that install. A replica older than that field reads no tenant in it,
+ * and drops everything.
  */
 const lookupsChangedSchema = {
   type: 'object',
-  properties: { tenant: tenantSchema, crmSetUp: { type: 'boolean' } },
+  properties: { tenant: tenantSchema, crmSetUp: { type: 'boolean' }, tokensOf: tenantSchema },
 } as const;
 export type LookupsChangedMessage = FromWireSchema<typeof lookupsChangedSchema>;
 const validateLookupsChanged = createValidator(lookupsChangedSchema, 'message');
 
-/** A tenant whose install or stores changed, and whether its portal's CRM was set up (pipelines, properties). */
-export interface LookupsChange {
-  tenant: Tenant;
-  crmSetUp: boolean;
-}
+/**
+ * What changed: a tenant whose install or stores changed, and whether its portal's CRM was set up
+ * (pipelines, properties); or an install whose tokens were deleted.
+ */
+export type LookupsChange = { tenant: Tenant; crmSetUp: boolean } | { tokensOf: Tenant };
 
 /** What a `lookups.changed` message names: one tenant's change, or null for every look-up (an empty message, or one this version cannot read). */
 export function lookupsChangeOf(body: unknown): LookupsChange | null {
   const message = validateLookupsChanged(body);
-  return message.ok && message.value.tenant ? { tenant: message.value.tenant, crmSetUp: message.value.crmSetUp ?? false } : null;
+  if (!message.ok) return null;
+  const { tenant, crmSetUp, tokensOf } = message.value;
+  if (tenant && !tokensOf) return { tenant, crmSetUp: crmSetUp ?? false };
+  if (tokensOf && !tenant) return { tokensOf };
+  return null;
 }
 
 /**

@@ -13,6 +13,7 @@ describe('ManageAccountsUseCase', () => {
   let accounts: FakeAccountRepository;
   let credentials: FakeCredentialRepository;
   let accessChanged: number;
+  let tokensDeleted: unknown[];
   let enabled: number[];
   let options: AccountsOptions;
   let useCase: ManageAccountsUseCase;
@@ -25,6 +26,7 @@ describe('ManageAccountsUseCase', () => {
     accounts = new FakeAccountRepository();
     credentials = new FakeCredentialRepository();
     accessChanged = 0;
+    tokensDeleted = [];
     enabled = [];
     const connections = new CrmConnections({ portals, secretBox: box, builtinBaseUrl: 'http://crm.invalid', clock: () => NOW });
     options = {
@@ -36,6 +38,9 @@ describe('ManageAccountsUseCase', () => {
       connections,
       onAccessChanged: async () => {
         accessChanged++;
+      },
+      onTokensDeleted: async (install) => {
+        tokensDeleted.push(install);
       },
       onPortalEnabled: async (id) => {
         enabled.push(id);
@@ -246,6 +251,12 @@ describe('ManageAccountsUseCase', () => {
         expect(await credentials.resolve(accessToken)).toEqual(index < 2 ? null : expect.objectContaining({ kind: 'access-token' }));
       }
       expect(await credentials.resolve(first.refreshToken)).toMatchObject({ kind: 'refresh-token' });
+      // The two refreshes that deleted one each told every replica; the two within the limit did not.
+      expect(tokensDeleted).toEqual([
+        { portalId, appId },
+        { portalId, appId },
+      ]);
+      expect(accessChanged).toBe(0);
     });
 
     it("when an application is installed again and again, then each install keeps the install's newest access tokens within the limit", async () => {
@@ -411,7 +422,9 @@ describe('ManageAccountsUseCase', () => {
       const retriedRefresh = (await credentials.resolve(retried.refreshToken))!;
       // The grace runs from the first use: the retry does not extend it.
       expect(await credentials.resolve(refreshToken)).toMatchObject({ spent: { at: NOW, refreshTokenId: retriedRefresh.credentialId } });
-      expect(accessChanged).toBe(1);
+      // Once, and only of this install: a client's retry never empties other tenants' caches.
+      expect(tokensDeleted).toEqual([{ portalId, appId }]);
+      expect(accessChanged).toBe(0);
     });
 
     it("when the install is removed while a lost answer's retry stores its pair, then the retry is refused, its pair goes and the token still names the lost pair", async () => {

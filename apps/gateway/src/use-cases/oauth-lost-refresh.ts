@@ -53,8 +53,7 @@ export async function reissueLostPair(context: GrantContext, refreshToken: strin
     logger.warn('a spent refresh token was presented again and refused', { ...where, reason });
     throw spentOrUnknown();
   }
-  await context.onAccessChanged();
-  await tidyInstall(context, install, accessTokenId);
+  await tidyInstall(context, install, accessTokenId, { revoked: true });
   logger.info('a refresh whose answer was lost was answered again', where);
   return pair;
 }

@@ -23,13 +23,13 @@ export interface GrantContext {
    * a client that refreshes in a loop cannot fill the database (each token would live its whole life). 0: no limit.
    */
   accessTokensPerInstall: number;
-  /** Access was taken away (a lost pair revoked): every replica drops its cached look-ups. */
-  onAccessChanged: () => Promise<void>;
+  /** Tokens of the install were deleted (a lost pair, those beyond the limit): every replica drops the install's cached tokens. */
+  onTokensDeleted: (install: InstallKey) => Promise<void>;
   logger: Logger;
 }
 
 /** The grants' settings: refresh tokens last unless `rotateRefreshTokens`; the others default as `grantSettings` says. */
-export type GrantOptions = Pick<GrantContext, 'accessTokenTtlSeconds' | 'onAccessChanged'> &
+export type GrantOptions = Pick<GrantContext, 'accessTokenTtlSeconds' | 'onTokensDeleted'> &
   Partial<Pick<GrantContext, 'rotateRefreshTokens' | 'refreshReuseSeconds' | 'accessTokensPerInstall'>>;
 
 export type GrantSettings = Pick<GrantContext, 'accessTokenTtlSeconds' | 'rotateRefreshTokens' | 'refreshReuseSeconds' | 'accessTokensPerInstall'>;
@@ -45,7 +45,7 @@ export function grantSettings(options: Partial<GrantSettings>): GrantSettings {
 }
 
 export function grantContext(base: Pick<GrantContext, 'repositories' | 'clock' | 'logger'>, options: GrantOptions): GrantContext {
-  return { ...base, ...grantSettings(options), onAccessChanged: options.onAccessChanged };
+  return { ...base, ...grantSettings(options), onTokensDeleted: options.onTokensDeleted };
 }
 
 /** An OAuth error: our error body, plus RFC 6749's `error` code for OAuth client libraries. */

@@ -65,4 +65,24 @@ describe('TtlCache', () => {
     expect(await cache.get('[1,"a","default"]', load)).toBe(5);
     expect(await cache.get('[1,"b","web"]', load)).toBe(3);
   });
+
+  it('when the entries whose value matches are deleted, then those and the ones still loading load again, the others stay cached', async () => {
+    let loads = 0;
+    const cache = new TtlCache<{ owner: string; n: number }>(1000, 10, () => 0);
+    const load = (owner: string) => async () => ({ owner, n: ++loads });
+    await cache.get('a1', load('a'));
+    await cache.get('b1', load('b'));
+    cache.set('a2', { owner: 'a', n: 0 });
+    let finish: () => void = () => undefined;
+    const pending = cache.get('b2', () => new Promise((resolve) => (finish = () => resolve({ owner: 'b', n: ++loads }))));
+
+    cache.deleteWhere((value) => value.owner === 'a');
+    finish();
+    await pending;
+
+    expect(await cache.get('a1', load('a'))).toEqual({ owner: 'a', n: 4 });
+    expect(await cache.get('a2', load('a'))).toEqual({ owner: 'a', n: 5 });
+    expect(await cache.get('b1', load('b'))).toEqual({ owner: 'b', n: 2 });
+    expect(await cache.get('b2', load('b'))).toEqual({ owner: 'b', n: 6 });
+  });
 });

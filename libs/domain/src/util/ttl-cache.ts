@@ -4,7 +4,7 @@
  * misses of one key share one lookup.
  */
 export class TtlCache<V> {
-  private readonly entries = new Map<string, { at: number; value: Promise<V> }>();
+  private readonly entries = new Map<string, Entry<V>>();
 
   constructor(
     private readonly ttlMs: number,
@@ -17,9 +17,13 @@ export class TtlCache<V> {
     const entry = this.entries.get(key);
     if (entry && this.clock() - entry.at < this.ttlMs) return entry.value;
     const value = load();
+    const loaded: Entry<V> = { at: this.clock(), value };
     this.entries.delete(key);
-    this.entries.set(key, { at: this.clock(), value });
-    value.catch(() => this.entries.delete(key)); // a failed lookup is not cached
+    this.entries.set(key, loaded);
+    value.then(
+      (settled) => (loaded.settled = { value: settled }),
+      () => this.entries.get(key) === loaded && this.entries.delete(key), // a failed lookup is not cached
+    );
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     return value;
   }
@@ -28,7 +32,7 @@ export class TtlCache<V> {
   set(key: string, value: V): void {
     if (this.ttlMs <= 0) return;
     this.entries.delete(key);
-    this.entries.set(key, { at: this.clock(), value: Promise.resolve(value) });
+    this.entries.set(key, { at: this.clock(), value: Promise.resolve(value), settled: { value } });
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
   }
 
@@ -43,8 +47,23 @@ export class TtlCache<V> {
     for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
   }
 
+  /**
+   * Forgets the entries whose value `matches` (one install's tokens), and those still loading, whose
+   * value may be read from before the change; the others stay cached.
+   */
+  deleteWhere(matches: (value: V) => boolean): void {
+    for (const [key, entry] of this.entries) if (!entry.settled || matches(entry.settled.value)) this.entries.delete(key);
+  }
+
   /** Forgets everything (a credential was revoked, a portal disabled). */
   clear(): void {
     this.entries.clear();
   }
+}
+
+interface Entry<V> {
+  at: number;
+  value: Promise<V>;
+  /** The loaded value, once it is. */
+  settled?: { value: V };
 }
