@@ -69,6 +69,12 @@ describe('the CRM request log in the console', () => {
     expect(documents.every((document) => document.request.headers.authorization === '[redacted]')).toBe(true);
   });
 
+  it("when the applier sent the contact's batches, then each of their exchanges records the tenant it was sent for (the portal's own)", async () => {
+    const exchanges = await exchangesOf('grace');
+    expect(exchanges.length).toBeGreaterThan(0);
+    expect(exchanges.map((exchange) => exchange.appId)).toEqual(exchanges.map(() => null));
+  });
+
   it('when a customer inspects the contact, then its CRM exchanges show the 207 that refused it, the 429 and the 200, with correlation ids and redacted bodies', async () => {
     const page = await newPage(browser);
     await signIn(page, stack, 'customer', { 'Portal API key': portal.apiKey });

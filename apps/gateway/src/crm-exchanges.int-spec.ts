@@ -98,7 +98,16 @@ describe('the console API of the CRM request log', () => {
         objects: [`CONTACT:key:${syncKeyOf(directContacts, 'c9', 0)}`, 'CONTACT:crm:77'],
         correlationId: 'portal-upsert',
       }),
+      // Updates by the CRM id: one sent for no tenant it said (as before the log recorded tenants), one for each tenant.
       anExchange({ at: at(9), path: '/crm/v3/objects/contacts/batch/update', objects: ['CONTACT:crm:77'], correlationId: 'update-by-id' }),
+      anExchange({
+        at: at(10),
+        path: '/crm/v3/objects/contacts/batch/update',
+        objects: ['CONTACT:crm:77'],
+        appId: application.appId,
+        correlationId: 'app-update',
+      }),
+      anExchange({ at: at(11), path: '/crm/v3/objects/contacts/batch/update', objects: ['CONTACT:crm:77'], appId: null, correlationId: 'portal-update' }),
     ]);
   });
   afterAll(() => fixture.close());
@@ -118,13 +127,16 @@ describe('the console API of the CRM request log', () => {
     expect(typeof body.results[0].id).toBe('string');
   });
 
-  it("when an application asks for its object's CRM exchanges, then it gets those that carried its sync keys, never another tenant's of the same CRM object", async () => {
+  it("when an application asks for its object's CRM exchanges, then it gets those that carried its sync keys or were sent for it, never another tenant's of the same CRM object", async () => {
     const path = '/console/api/v1/objects/crm-exchanges?storeId=web&objectType=CONTACT&externalObjectId=c1';
     const { body } = await request(app).get(path).set('authorization', `Bearer ${application.accessToken}`).expect(200);
-    expect(body.results.map((exchange: { correlationId: string }) => exchange.correlationId)).toEqual(['app-upsert']);
+    expect(body.results.map((exchange: { correlationId: string }) => exchange.correlationId)).toEqual(['app-update', 'app-upsert']);
+    expect(body.results[0]).toMatchObject({ appId: application.appId });
     // The portal's own credential reads every tenant of the portal: the CRM object's other exchanges too.
     const portalView = await exchangesOf(KEY, `appId=${application.appId}&storeId=web&objectType=CONTACT&externalObjectId=c1`).expect(200);
     expect(portalView.body.results.map((exchange: { correlationId: string }) => exchange.correlationId)).toEqual([
+      'portal-update',
+      'app-update',
       'update-by-id',
       'portal-upsert',
       'app-upsert',

@@ -16,6 +16,11 @@ export interface ConsoleCrmExchange {
   /** When it was sent (epoch ms). */
   at: number;
   portalId: number | null;
+  /**
+   * The tenant whose work sent it: an application's id, null for the portal's own. Absent when the
+   * request was not sent for one tenant's objects (an install's set-up), or before 2026-12-06.
+   */
+  appId?: string | null;
   /** The CRM account (its request budget's key). */
   account: string;
   /** The CRM connection's base URL. */

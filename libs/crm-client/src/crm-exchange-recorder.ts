@@ -1,5 +1,6 @@
 import { portalOfCrmAccount } from '@ecomm-sync/domain';
 import type { CrmExchangeSink } from './crm-exchange';
+import { currentSendingTenant } from './crm-exchange-scope';
 import { objectsCarried } from './crm-exchange-objects';
 import { loggedBaseUrl, parsedBody, redactedMessage, redactText } from './crm-exchange-redaction';
 
@@ -51,9 +52,12 @@ export class CrmExchangeRecorder {
       const answer = attempt.answer;
       const answerBody = answer ? parsedBody(answer.body) : undefined;
       const status = answer?.status ?? null;
+      const tenant = currentSendingTenant();
       this.options.sink.record({
         at: new Date(attempt.startedAt),
         portalId: this.portalId,
+        // Only a tenant of this connection's portal: work of another portal never sends through it.
+        ...(tenant && tenant.portalId === this.portalId ? { appId: tenant.appId } : {}),
         account: this.options.account,
         baseUrl: this.baseUrl,
         method: attempt.method.toUpperCase(),

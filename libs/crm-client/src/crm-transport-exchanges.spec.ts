@@ -1,5 +1,6 @@
 import { SYNC_KEY_PROPERTY } from '@ecomm-sync/domain';
 import type { CrmExchange } from './crm-exchange';
+import { sendingFor } from './crm-exchange-scope';
 import { HttpCrmClient } from './http-crm-client';
 import { scriptedCrm } from './scripted-crm-fixture';
 
@@ -61,6 +62,21 @@ describe('the CRM requests a client sends are recorded for the request log', () 
     expect(exchanges).toHaveLength(1);
     expect(exchanges[0]).toMatchObject({ portalId: 9, status: 207, failed: true, objects: ['DEAL:key:k-0', 'DEAL:key:k-1', 'DEAL:crm:10'] });
     expect(exchanges[0].answer.body).toContain('Property values were not valid');
+  });
+
+  it("when requests are sent for a tenant, then each attempt records its application; for another portal's tenant or none, no tenant", async () => {
+    const answer = { status: 200, body: { status: 'COMPLETE', results: [{ id: '7', properties: {} }] } };
+    crm = await scriptedCrm([{ status: 429, headers: { 'retry-after': '0' }, body: tenSecondly }, answer, answer, answer, answer]);
+    const { exchanges, requestLog } = recordingLog();
+    const client = crm.client({ token: TOKEN, account: 'builtin:42', requestLog });
+    const update = () => client.batchUpdate('CONTACT', [{ id: 7, properties: { firstname: 'Ada' } }]);
+
+    await sendingFor({ portalId: 42, appId: 'app-1' }, update);
+    await sendingFor({ portalId: 42, appId: null }, update);
+    await sendingFor({ portalId: 43, appId: 'app-1' }, update);
+    await update();
+
+    expect(exchanges.map((exchange) => ('appId' in exchange ? exchange.appId : 'none'))).toEqual(['app-1', 'app-1', null, 'none', 'none']);
   });
 
   it('when the CRM does not answer, then the attempt is recorded without status, with the reason', async () => {

@@ -1,6 +1,7 @@
 import type { MappedChange, MappedChangesMessage, Tenant } from '@ecomm-sync/contracts';
 import type { ParkedChange, Repositories } from '@ecomm-sync/data-access';
 import { describeFailure, planGroupWrites } from '@ecomm-sync/domain';
+import { sendingFor } from '@ecomm-sync/crm-client';
 import type { Logger } from '@ecomm-sync/runtime';
 import { ApplyOutcome } from './apply-outcome';
 import {
@@ -163,10 +164,13 @@ export class ApplyMappedChangesUseCase {
     this.access.forgetTenant(tenant, { portal });
   }
 
-  /** Applies a group once no earlier work on any of its objects is running in this process. */
+  /**
+   * Applies a group once no earlier work on any of its objects is running in this process. Its CRM
+   * requests are recorded as sent for its tenant (the request log, decision 0051).
+   */
   private applyGroup(group: ChangeGroup): Promise<LinkedObjects> {
     const keys = [...group.changes.keys()].map((id) => objectLockKey(group, id));
-    return this.locks.run(keys, () => this.applyLocked(group, 1));
+    return this.locks.run(keys, () => sendingFor(group.tenant, () => this.applyLocked(group, 1)));
   }
 
   private async applyLocked(group: ChangeGroup, round: number): Promise<LinkedObjects> {

@@ -39,12 +39,14 @@ export class CrmExchangesUseCase {
     const tenant = await tenantOf(scope, asked, this.repositories.accounts);
     const { storeId, objectType, externalObjectId } = asked;
     const sync = await this.repositories.objectSyncs.findOne({ ...tenant, storeId, objectType, externalObjectId });
-    // An application reads the exchanges that carried its own sync keys only. Its object's CRM id may be another
-    // tenant's object too (a portal keeps one contact per e-mail, decision 44), so the exchanges that name that id
-    // may be another tenant's batches, bodies and all; a portal's credential reads every tenant of the portal anyway.
-    const owned = scope.appId === undefined ? sync : sync && { ...sync, crmId: null };
-    const keys = crmExchangeKeysOf({ tenant, storeId, objectType }, externalObjectId, owned);
-    const found = await this.repositories.crmExchanges.listForObject(tenant.portalId, keys, limit);
+    // An application reads the exchanges that carried its own sync keys, and those that named its object's CRM id
+    // when sent for it. That id may be another tenant's object too (a portal keeps one contact per e-mail, decision
+    // 44), so other exchanges that name it may be another tenant's batches, bodies and all; a portal's credential
+    // reads every tenant of the portal anyway.
+    const ofApplication = scope.appId !== undefined;
+    const keys = crmExchangeKeysOf({ tenant, storeId, objectType }, externalObjectId, ofApplication && sync ? { ...sync, crmId: null } : sync);
+    const sentFor = ofApplication && sync?.crmId ? { appId: tenant.appId, keys: [crmObjectKey(objectType, 'crm', sync.crmId)] } : undefined;
+    const found = await this.repositories.crmExchanges.listForObject(tenant.portalId, keys, limit, sentFor);
     return { limit, results: found.map(toConsole) };
   }
 

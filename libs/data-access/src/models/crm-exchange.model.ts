@@ -18,6 +18,8 @@ const crmExchangeSchema = new Schema(
   {
     at: { type: Date, required: true },
     portalId: { type: Number, default: null },
+    /** The tenant whose work sent it (an application's id; null: the portal's own); absent: none said. */
+    appId: { type: String },
     account: { type: String, required: true },
     baseUrl: { type: String, required: true },
     method: { type: String, required: true },

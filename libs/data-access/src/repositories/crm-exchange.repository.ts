@@ -37,14 +37,24 @@ export class CrmExchangeRepository {
     );
   }
 
-  /** A portal's exchanges that carried any of `objectKeys` (an object's sync keys and CRM ids), newest first. */
-  async listForObject(portalId: number, objectKeys: readonly string[], limit: number): Promise<CrmExchangeRecord[]> {
-    if (objectKeys.length === 0) return [];
-    const docs = await this.exchanges
-      .find({ portalId, objects: { $in: [...objectKeys] } })
-      .sort({ at: -1 })
-      .limit(limit)
-      .toArray();
+  /**
+   * A portal's exchanges that carried any of `objectKeys` (an object's sync keys and CRM ids), newest
+   * first; with `sentFor`, those that carried its `keys` only when sent for its application.
+   */
+  async listForObject(
+    portalId: number,
+    objectKeys: readonly string[],
+    limit: number,
+    sentFor?: { appId: string | null; keys: readonly string[] },
+  ): Promise<CrmExchangeRecord[]> {
+    const ownKeys = sentFor?.keys ?? [];
+    if (objectKeys.length === 0 && ownKeys.length === 0) return [];
+    const carrying = (keys: readonly string[]) => ({ objects: { $in: [...keys] } });
+    const filter =
+      sentFor && ownKeys.length > 0
+        ? { portalId, objects: { $in: [...objectKeys, ...ownKeys] }, $or: [carrying(objectKeys), { ...carrying(ownKeys), appId: sentFor.appId }] }
+        : { portalId, ...carrying(objectKeys) };
+    const docs = await this.exchanges.find(filter).sort({ at: -1 }).limit(limit).toArray();
     return docs.map(toRecord);
   }
 
