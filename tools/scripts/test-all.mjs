@@ -11,14 +11,17 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const require = createRequire(import.meta.url);
 const reportDir = path.join(root, 'reports', 'jest');
 
+/** A command as a shell would take it: an argument with spaces or quotes in single quotes. */
+const shown = (command, args) => [command, ...args.map((arg) => (/[\s'"$]/.test(arg) ? `'${arg.replaceAll("'", "'\\''")}'` : arg))].join(' ');
+
 function run(command, args, env = process.env) {
-  console.log(`\n$ ${command} ${args.join(' ')}`);
+  console.log(`\n$ ${shown(command, args)}`);
   return spawnSync(command, args, { cwd: root, stdio: 'inherit', env }).status ?? 1;
 }
 
 /** Like run, but keeps this process's event loop free while the command runs. */
 function runAsync(command, args, env) {
-  console.log(`\n$ ${command} ${args.join(' ')}`);
+  console.log(`\n$ ${shown(command, args)}`);
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: root, stdio: 'inherit', env });
     child.once('exit', (code) => resolve(code ?? 1));
