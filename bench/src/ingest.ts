@@ -150,17 +150,10 @@ export async function benchIngest() {
           await queues.empty();
           measured[side] = await sides[side]();
         }
-        const { baseline, floor, ours } = measured as Record<Side, Ingest>;
         log(
           `ingest: ${name}, messages a second (server CPU a request): ${SIDES.map((side) => `${side} ${measured[side]!.messagesPerSecond} (${measured[side]!.serverCpuMsPerRequest} ms)`).join(', ')}`,
         );
-        return {
-          ours,
-          baseline,
-          floor,
-          ratio: ours.messagesPerSecond / baseline.messagesPerSecond,
-          floorRatio: floor.messagesPerSecond / baseline.messagesPerSecond,
-        };
+        return measured as Round;
       };
       await measureRound(INGEST_ROUNDS, 'warm-up round (not counted)');
       for (let r = 0; r < INGEST_ROUNDS; r++) rounds.push(await measureRound(r, `round ${r + 1}`));
@@ -169,20 +162,21 @@ export async function benchIngest() {
       await Promise.all(servers.map((server) => server.stop()));
       await queues.close().catch(() => undefined);
     }
-    const { ours, baseline, floor, ratio, floorRatio } = middleBy(rounds, (r) => r.ratio);
+    const middle = middleBy(rounds, ratioOf);
+    const { ours, baseline, floor } = middle;
     return {
       ...ours,
       baselineMessagesPerSecond: baseline.messagesPerSecond,
       baselineP50Ms: baseline.p50Ms,
       baselineP99Ms: baseline.p99Ms,
       baselineServerCpuMsPerRequest: baseline.serverCpuMsPerRequest,
-      ratio: round(ratio, 2),
-      roundRatios: rounds.map((r) => round(r.ratio, 2)),
+      ratio: round(ratioOf(middle), 2),
+      roundRatios: rounds.map((r) => round(ratioOf(r), 2)),
       floorMessagesPerSecond: floor.messagesPerSecond,
       floorP99Ms: floor.p99Ms,
       floorServerCpuMsPerRequest: floor.serverCpuMsPerRequest,
-      floorRatio: round(floorRatio, 2),
-      floorRoundRatios: rounds.map((r) => round(r.floorRatio, 2)),
+      floorRatio: round(floorRatioOf(middle), 2),
+      floorRoundRatios: rounds.map((r) => round(floorRatioOf(r), 2)),
     };
   } finally {
     await stack.stop();
@@ -192,14 +186,14 @@ export async function benchIngest() {
 const SIDES = ['baseline', 'floor', 'ours'] as const;
 type Side = (typeof SIDES)[number];
 
-/** One round: each side measured once, and the gateway's and the floor's messages a second against the baseline's. */
-interface Round {
-  ours: Ingest;
-  baseline: Ingest;
-  floor: Ingest;
-  ratio: number;
-  floorRatio: number;
-}
+/** One round: each side measured once. */
+type Round = Record<Side, Ingest>;
+
+/** The gateway's messages a second against the baseline's, in one round. */
+const ratioOf = (r: Round): number => r.ours.messagesPerSecond / r.baseline.messagesPerSecond;
+
+/** The floor's messages a second against the baseline's, in one round. */
+const floorRatioOf = (r: Round): number => r.floor.messagesPerSecond / r.baseline.messagesPerSecond;
 
 export type IngestFigure = Awaited<ReturnType<typeof benchIngest>>;
 
