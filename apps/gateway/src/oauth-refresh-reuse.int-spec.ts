@@ -60,17 +60,20 @@ describe('OAuth refresh tokens presented again', () => {
   it("when a lost answer is answered again on one replica, then another replica drops that install's cached tokens and keeps other installs'", async () => {
     // A replica that would remember a token for a minute: only a broadcast makes it forget one.
     const cached = await fixture.gateway({ lookupCacheMs: 60_000 });
-    const [retrying, bystander] = [await install(), await install()];
-    for (const { accessToken } of [retrying, bystander]) await reads(accessToken, cached).expect(200);
-    // Both go behind every replica's back: the broadcast alone decides which one the replica reads again.
+    const retrying = await install();
+    // Bystanders: another application in the same portal, and the same application in another portal.
+    const otherApplication = await credentials.app((await credentials.developer('Bystander')).developerId, 'Connector B');
+    const bystanders = [await credentials.install(portalId, otherApplication.appId), await install()];
+    for (const { accessToken } of [retrying, ...bystanders]) await reads(accessToken, cached).expect(200);
+    // All go behind every replica's back: the broadcast alone decides which one the replica reads again.
     const { credentials: stored } = fixture.database.repositories;
-    for (const { accessToken } of [retrying, bystander]) await stored.revoke((await stored.resolve(accessToken))!.credentialId);
+    for (const { accessToken } of [retrying, ...bystanders]) await stored.revoke((await stored.resolve(accessToken))!.credentialId);
 
     await refresh(retrying.refreshToken).expect(200); // its answer is lost
     await refresh(retrying.refreshToken).expect(200);
 
     await waitFor(async () => (await reads(retrying.accessToken, cached)).status === 401, { message: "the replica to drop the install's tokens" });
-    await reads(bystander.accessToken, cached).expect(200);
+    for (const { accessToken } of bystanders) await reads(accessToken, cached).expect(200);
   });
 
   it('when the pair a refresh bought was used to refresh, then presenting the spent token again is refused and revokes nothing', async () => {

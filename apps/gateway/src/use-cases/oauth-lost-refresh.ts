@@ -53,7 +53,8 @@ export async function reissueLostPair(context: GrantContext, refreshToken: strin
     logger.warn('a spent refresh token was presented again and refused', { ...where, reason });
     throw spentOrUnknown();
   }
-  await tidyInstall(context, install, accessTokenId, { revoked: true });
+  await context.onTokensDeleted(install); // the lost pair, at once
+  await tidyInstall(context, install, accessTokenId);
   logger.info('a refresh whose answer was lost was answered again', where);
   return pair;
 }

@@ -21,7 +21,11 @@ export class TtlCache<V> {
     this.entries.delete(key);
     this.entries.set(key, loaded);
     value.then(
-      (settled) => (loaded.settled = { value: settled }),
+      (settled) => {
+        loaded.settled = { value: settled };
+        // Changes announced while it loaded: its answer may predate them.
+        if (loaded.changedMeanwhile?.some((matches) => matches(settled)) && this.entries.get(key) === loaded) this.entries.delete(key);
+      },
       () => this.entries.get(key) === loaded && this.entries.delete(key), // a failed lookup is not cached
     );
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
@@ -48,11 +52,15 @@ export class TtlCache<V> {
   }
 
   /**
-   * Forgets the entries whose value `matches` (one install's tokens), and those still loading, whose
-   * value may be read from before the change; the others stay cached.
+   * Forgets the entries whose value `matches` (one install's tokens); one still loading is forgotten
+   * when it settles on a matching value, which may have been read from before the change. The others
+   * stay cached.
    */
   deleteWhere(matches: (value: V) => boolean): void {
-    for (const [key, entry] of this.entries) if (!entry.settled || matches(entry.settled.value)) this.entries.delete(key);
+    for (const [key, entry] of this.entries) {
+      if (entry.settled === undefined) (entry.changedMeanwhile ??= []).push(matches);
+      else if (matches(entry.settled.value)) this.entries.delete(key);
+    }
   }
 
   /** Forgets everything (a credential was revoked, a portal disabled). */
@@ -66,4 +74,6 @@ interface Entry<V> {
   value: Promise<V>;
   /** The loaded value, once it is. */
   settled?: { value: V };
+  /** What `deleteWhere` dropped while this loaded: checked against the value when it settles. */
+  changedMeanwhile?: ((value: V) => boolean)[];
 }
