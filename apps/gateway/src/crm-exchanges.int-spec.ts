@@ -108,6 +108,13 @@ describe('the console API of the CRM request log', () => {
         correlationId: 'app-update',
       }),
       anExchange({ at: at(11), path: '/crm/v3/objects/contacts/batch/update', objects: ['CONTACT:crm:77'], appId: null, correlationId: 'portal-update' }),
+      anExchange({
+        at: at(12),
+        path: '/crm/v3/objects/contacts/batch/update',
+        objects: ['CONTACT:crm:77'],
+        appId: 'another-app',
+        correlationId: 'other-app-update',
+      }),
     ]);
   });
   afterAll(() => fixture.close());
@@ -135,6 +142,7 @@ describe('the console API of the CRM request log', () => {
     // The portal's own credential reads every tenant of the portal: the CRM object's other exchanges too.
     const portalView = await exchangesOf(KEY, `appId=${application.appId}&storeId=web&objectType=CONTACT&externalObjectId=c1`).expect(200);
     expect(portalView.body.results.map((exchange: { correlationId: string }) => exchange.correlationId)).toEqual([
+      'other-app-update',
       'portal-update',
       'app-update',
       'update-by-id',

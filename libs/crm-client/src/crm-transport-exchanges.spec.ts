@@ -79,6 +79,22 @@ describe('the CRM requests a client sends are recorded for the request log', () 
     expect(exchanges.map((exchange) => ('appId' in exchange ? exchange.appId : 'none'))).toEqual(['app-1', 'app-1', null, 'none', 'none']);
   });
 
+  it('when two tenants send through one client at once and one is answered 429, then every attempt records the tenant it was sent for', async () => {
+    const answer = { status: 200, body: { status: 'COMPLETE', results: [{ id: '7', properties: {} }] } };
+    crm = await scriptedCrm([{ status: 429, headers: { 'retry-after': '0' }, body: tenSecondly }, answer, answer]);
+    const { exchanges, requestLog } = recordingLog();
+    const client = crm.client({ token: TOKEN, account: 'builtin:42', requestLog });
+    const update = (firstname: string) => () => client.batchUpdate('CONTACT', [{ id: 7, properties: { firstname } }]);
+
+    await Promise.all([sendingFor({ portalId: 42, appId: 'app-1' }, update('app-1')), sendingFor({ portalId: 42, appId: null }, update('direct'))]);
+
+    expect(exchanges).toHaveLength(3);
+    for (const exchange of exchanges) {
+      const sent = JSON.parse(exchange.request.body!).inputs[0].properties.firstname;
+      expect(exchange.appId).toBe(sent === 'direct' ? null : sent);
+    }
+  });
+
   it('when the CRM does not answer, then the attempt is recorded without status, with the reason', async () => {
     const { exchanges, requestLog } = recordingLog();
     const client = new HttpCrmClient({ baseUrl: 'http://127.0.0.1:1', token: TOKEN, maxWaitMs: 0, requestLog });

@@ -43,9 +43,9 @@ export class CrmExchangesUseCase {
     // when sent for it. That id may be another tenant's object too (a portal keeps one contact per e-mail, decision
     // 44), so other exchanges that name it may be another tenant's batches, bodies and all; a portal's credential
     // reads every tenant of the portal anyway.
-    const ofApplication = scope.appId !== undefined;
-    const keys = crmExchangeKeysOf({ tenant, storeId, objectType }, externalObjectId, ofApplication && sync ? { ...sync, crmId: null } : sync);
-    const sentFor = ofApplication && sync?.crmId ? { appId: tenant.appId, keys: [crmObjectKey(objectType, 'crm', sync.crmId)] } : undefined;
+    const application = typeof scope.appId === 'string' ? scope.appId : undefined;
+    const keys = crmExchangeKeysOf({ tenant, storeId, objectType }, externalObjectId, application && sync ? { ...sync, crmId: null } : sync);
+    const sentFor = application && sync?.crmId ? { appId: application, keys: [crmObjectKey(objectType, 'crm', sync.crmId)] } : undefined;
     const found = await this.repositories.crmExchanges.listForObject(tenant.portalId, keys, limit, sentFor);
     return { limit, results: found.map(toConsole) };
   }

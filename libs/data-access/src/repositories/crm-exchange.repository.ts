@@ -39,13 +39,14 @@ export class CrmExchangeRepository {
 
   /**
    * A portal's exchanges that carried any of `objectKeys` (an object's sync keys and CRM ids), newest
-   * first; with `sentFor`, those that carried its `keys` only when sent for its application.
+   * first; with `sentFor`, those that carried its `keys` only when recorded as sent for its application
+   * (a string: never the exchanges that recorded no tenant).
    */
   async listForObject(
     portalId: number,
     objectKeys: readonly string[],
     limit: number,
-    sentFor?: { appId: string | null; keys: readonly string[] },
+    sentFor?: { appId: string; keys: readonly string[] },
   ): Promise<CrmExchangeRecord[]> {
     const ownKeys = sentFor?.keys ?? [];
     if (objectKeys.length === 0 && ownKeys.length === 0) return [];
