@@ -22,7 +22,9 @@ export function renderConfigReference(services: readonly ServiceSchema[]): strin
         ? `${key.doc} (one of ${key.values.join(', ')})`
         : key.offOrAtLeast !== undefined
           ? `${key.doc} (0, or at least ${key.offOrAtLeast})`
-          : key.doc;
+          : key.atLeast !== undefined
+            ? `${key.doc} (at least ${key.atLeast})`
+            : key.doc;
       const id = `${name}\u0000${fallback}\u0000${doc}`;
       const row = rows.get(id) ?? { name, services: [], fallback, doc };
       row.services.push(service);

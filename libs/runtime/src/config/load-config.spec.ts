@@ -36,6 +36,21 @@ describe('loadConfig', () => {
     expect(() => loadConfig(strict, { TOKEN: 'hunter2' })).toThrow(/TOKEN must be integer, got \(hidden\)/);
   });
 
+  describe('an int key with a smallest value', () => {
+    const windowed = { WINDOW_S: { doc: 'the window', format: 'int', default: 60, atLeast: 1 } } as const;
+
+    it.each([
+      ['1', 1],
+      [undefined, 60],
+    ])('when it is %p, then it is taken as %p', (value, expected) => {
+      expect(loadConfig(windowed, { WINDOW_S: value }).WINDOW_S).toBe(expected);
+    });
+
+    it('when it is below the smallest value, then the service does not start and the message says what is allowed', () => {
+      expect(() => loadConfig(windowed, { WINDOW_S: '0' })).toThrow('WINDOW_S must be >= 1, got "0" (the window)');
+    });
+  });
+
   describe('an int key that 0 turns off, with a floor', () => {
     const floored = { KEEP: { doc: 'tokens kept', format: 'int', default: 100, offOrAtLeast: 2 } } as const;
 

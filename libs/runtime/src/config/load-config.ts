@@ -13,6 +13,8 @@ export interface ConfigKey {
   values?: readonly string[];
   /** For int keys that 0 turns off: any other value must be at least this (smaller ones are traps, not settings). */
   offOrAtLeast?: number;
+  /** For int keys that have no "off": the smallest value (a window of 0 seconds). */
+  atLeast?: number;
   /** Never printed back (tokens, passwords). */
   sensitive?: boolean;
   /** May be left unset (no default): the value is then undefined. */
@@ -41,7 +43,7 @@ function jsonSchemaOf(key: ConfigKey): Record<string, unknown> {
     case 'port':
       return { type: 'integer', minimum: 0, maximum: 65535 };
     case 'int':
-      return { type: 'integer', minimum: 0 };
+      return { type: 'integer', minimum: key.atLeast ?? 0 };
     case 'boolean':
       return { type: 'boolean' };
     case 'url':
