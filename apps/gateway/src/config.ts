@@ -1,5 +1,11 @@
 import { amqpKeys, commonKeys, crmRequestLogKeys, intakePaceKeys, loadConfig, mongoKeys, secretsRotationKeys, type ConfigSchema } from '@ecomm-sync/runtime';
-import { ACCESS_TOKEN_TTL_SECONDS, ACCESS_TOKENS_PER_INSTALL, REFRESH_REUSE_SECONDS } from './use-cases/oauth-tokens';
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  ACCESS_TOKENS_PER_INSTALL,
+  REFRESH_REUSE_SECONDS,
+  REFRESH_WINDOW_SECONDS,
+  REFRESHES_PER_INSTALL,
+} from './use-cases/oauth-tokens';
 
 export const gatewayConfigSchema = {
   ...commonKeys,
@@ -75,6 +81,12 @@ export const gatewayConfigSchema = {
     offOrAtLeast: 2,
     default: ACCESS_TOKENS_PER_INSTALL,
   },
+  OAUTH_REFRESH_LIMIT: {
+    doc: 'token refreshes one install may make per OAUTH_REFRESH_WINDOW_S in one gateway replica, counted once the client and its token are known good (0: no limit); over it: 429 with Retry-After. Each refresh stores a token: a client refreshing in a loop is held to this. Room for as many processes of one application as refresh each for themselves',
+    format: 'int',
+    default: REFRESHES_PER_INSTALL,
+  },
+  OAUTH_REFRESH_WINDOW_S: { doc: 'the window of OAUTH_REFRESH_LIMIT, in seconds', format: 'int', atLeast: 1, default: REFRESH_WINDOW_SECONDS },
   CRM_BASE_URL: { doc: 'base URL of the built-in CRM (its admin API makes accounts for new portals)', format: 'url', default: 'http://127.0.0.1:3100' },
   CRM_ALLOW_HTTP: {
     doc: "let a portal's hosted CRM connection use http (development and tests); otherwise only https, since every request carries the account's token",

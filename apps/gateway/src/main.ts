@@ -52,6 +52,8 @@ runService({
         rotateRefreshTokens: config.OAUTH_ROTATE_REFRESH_TOKENS,
         refreshReuseSeconds: config.OAUTH_REFRESH_REUSE_S,
         accessTokensPerInstall: config.OAUTH_ACCESS_TOKENS_PER_INSTALL,
+        refreshesPerInstall: config.OAUTH_REFRESH_LIMIT,
+        refreshWindowSeconds: config.OAUTH_REFRESH_WINDOW_S,
       },
       publicUrl: config.GATEWAY_PUBLIC_URL,
       trustedProxies: config.GATEWAY_TRUSTED_PROXIES,

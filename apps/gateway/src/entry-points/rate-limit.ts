@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import { MemoryStore, rateLimit, type Options } from 'express-rate-limit';
 import { AppError } from '@ecomm-sync/runtime';
+import type { RefreshWindow } from '../use-cases/oauth-tokens';
 import type { Principal } from './credential-resolver';
 
 export interface RateLimitOptions {
@@ -44,4 +45,21 @@ export function perCredentialRateLimit({ limit, windowMs }: RateLimitOptions): R
       );
     },
   });
+}
+
+/**
+ * `limit` per key in fixed windows of `windowMs`, in this replica's memory: express-rate-limit's
+ * store, as the credential limit keeps its counts, for a limit counted inside a use case (an
+ * install's token refreshes) rather than around a route.
+ */
+export function fixedWindow({ limit, windowMs }: RateLimitOptions): RefreshWindow {
+  const store = new MemoryStore();
+  store.init({ windowMs } as Options);
+  return {
+    async take(key) {
+      const { totalHits, resetTime } = await store.increment(key);
+      if (totalHits <= limit) return { allowed: true };
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now()) - Date.now()) / 1000)) };
+    },
+  };
 }

@@ -2,6 +2,7 @@ import { CrmConnections } from '@ecomm-sync/crm-client';
 import { SecretBox, sealedFor } from '@ecomm-sync/data-access';
 import { aPortal, asRepositories, FakeAccountRepository, FakeCredentialRepository, FakePortalRepository, recordingLogger } from '@ecomm-sync/testing';
 import { ManageAccountsUseCase, type AccountsOptions } from './manage-accounts.use-case';
+import type { RefreshWindow } from './oauth-tokens';
 
 const NOW = 1_750_000_000_000;
 const TTL_SECONDS = 1_800;
@@ -257,6 +258,35 @@ describe('ManageAccountsUseCase', () => {
         { portalId, appId },
       ]);
       expect(accessChanged).toBe(0);
+    });
+
+    it('when an install refreshes beyond its limit, then it is refused with 429 and Retry-After; refused refreshes spend none, other installs go on', async () => {
+      const { appId, clientId, clientSecret } = await anApplication();
+      const taken: string[] = [];
+      const refreshes: RefreshWindow = {
+        take: async (key) => {
+          taken.push(key);
+          return taken.filter((other) => other === key).length <= 2 ? { allowed: true } : { allowed: false, retryAfterSeconds: 7 };
+        },
+      };
+      const limited = lasting({ refreshesPerInstall: 2, refreshWindowSeconds: 60, refreshes });
+      const other = portals.put(aPortal()).portalId;
+      const [mine, theirs] = [await limited.install(portalId, appId), await limited.install(other, appId)];
+      await expect(limited.refresh(clientId, 'secret-wrong', mine.refreshToken)).rejects.toMatchObject({ status: 401 });
+      await expect(limited.refresh(clientId, clientSecret, 'ort-unknown')).rejects.toMatchObject({ status: 400 });
+
+      await limited.refresh(clientId, clientSecret, mine.refreshToken);
+      await limited.refresh(clientId, clientSecret, mine.refreshToken);
+      const refused = limited.refresh(clientId, clientSecret, mine.refreshToken);
+
+      await expect(refused).rejects.toMatchObject({
+        status: 429,
+        headers: { 'retry-after': '7' },
+        fields: { error: 'temporarily_unavailable' },
+        message: expect.stringMatching(/may refresh 2 times per 60 s/),
+      });
+      await limited.refresh(clientId, clientSecret, theirs.refreshToken);
+      expect(taken).toEqual([`${portalId}:${appId}`, `${portalId}:${appId}`, `${portalId}:${appId}`, `${other}:${appId}`]);
     });
 
     it("when an application is installed again and again, then each install keeps the install's newest access tokens within the limit", async () => {

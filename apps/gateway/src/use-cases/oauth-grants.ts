@@ -10,6 +10,7 @@ import {
   revokeQuietly,
   spentOrUnknown,
   storedWhileInstalled,
+  tooManyRefreshes,
   type GrantContext,
   type TokenPair,
 } from './oauth-tokens';
@@ -92,6 +93,11 @@ export async function refreshGrant(
   if (!(await repositories.accounts.findInstall(install.portalId, install.appId))) {
     await revokeQuietly(context, [presented.credentialId]);
     throw noLongerInstalled();
+  }
+  // Counted here, with the client and its token known good: whoever knows only a client_id spends nothing.
+  if (context.refreshesPerInstall > 0) {
+    const counted = await context.refreshes.take(`${install.portalId}:${install.appId}`);
+    if (!counted.allowed) throw tooManyRefreshes(context, counted.retryAfterSeconds);
   }
   // A token spent while rotation was on goes on by its rules after rotation is turned off.
   if (presented.spent) return reissueLostPair(context, refreshToken, presented, presented.spent);

@@ -23,6 +23,15 @@ export interface GrantContext {
    * a client that refreshes in a loop cannot fill the database (each token would live its whole life). 0: no limit.
    */
   accessTokensPerInstall: number;
+  /**
+   * How many refreshes one install may make per `refreshWindowSeconds` in this replica (0: no limit): each is a
+   * grant that writes, so a client that refreshes in a loop is held to it. Counted once the client and its token
+   * are known good, so nobody else spends an install's refreshes.
+   */
+  refreshesPerInstall: number;
+  refreshWindowSeconds: number;
+  /** Counts an install's refreshes in their window (this replica's memory). */
+  refreshes: RefreshWindow;
   /** Tokens of the install were deleted (a lost pair, those beyond the limit): every replica drops the install's cached tokens. */
   onTokensDeleted: (install: InstallKey) => Promise<void>;
   logger: Logger;
@@ -30,9 +39,22 @@ export interface GrantContext {
 
 /** The grants' settings: refresh tokens last unless `rotateRefreshTokens`; the others default as `grantSettings` says. */
 export type GrantOptions = Pick<GrantContext, 'accessTokenTtlSeconds' | 'onTokensDeleted'> &
-  Partial<Pick<GrantContext, 'rotateRefreshTokens' | 'refreshReuseSeconds' | 'accessTokensPerInstall'>>;
+  Partial<Pick<GrantContext, 'rotateRefreshTokens' | 'refreshReuseSeconds' | 'accessTokensPerInstall' | 'refreshesPerInstall' | 'refreshWindowSeconds'>> & {
+    /** Absent: refreshes are not counted. */
+    refreshes?: RefreshWindow;
+  };
 
-export type GrantSettings = Pick<GrantContext, 'accessTokenTtlSeconds' | 'rotateRefreshTokens' | 'refreshReuseSeconds' | 'accessTokensPerInstall'>;
+export type GrantSettings = Pick<
+  GrantContext,
+  'accessTokenTtlSeconds' | 'rotateRefreshTokens' | 'refreshReuseSeconds' | 'accessTokensPerInstall' | 'refreshesPerInstall' | 'refreshWindowSeconds'
+>;
+
+/** A count per key in a fixed window: `take` counts one and says whether it is within the limit, or in how many seconds it is again. */
+export interface RefreshWindow {
+  take(key: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }>;
+}
+
+const uncounted: RefreshWindow = { take: async () => ({ allowed: true }) };
 
 /** The grants' settings with their defaults: the one place they are chosen (the gateway logs these at start-up). */
 export function grantSettings(options: Partial<GrantSettings>): GrantSettings {
@@ -41,11 +63,13 @@ export function grantSettings(options: Partial<GrantSettings>): GrantSettings {
     rotateRefreshTokens: options.rotateRefreshTokens ?? false,
     refreshReuseSeconds: options.refreshReuseSeconds ?? REFRESH_REUSE_SECONDS,
     accessTokensPerInstall: options.accessTokensPerInstall ?? ACCESS_TOKENS_PER_INSTALL,
+    refreshesPerInstall: options.refreshesPerInstall ?? REFRESHES_PER_INSTALL,
+    refreshWindowSeconds: options.refreshWindowSeconds ?? REFRESH_WINDOW_SECONDS,
   };
 }
 
 export function grantContext(base: Pick<GrantContext, 'repositories' | 'clock' | 'logger'>, options: GrantOptions): GrantContext {
-  return { ...base, ...grantSettings(options), onTokensDeleted: options.onTokensDeleted };
+  return { ...base, ...grantSettings(options), refreshes: options.refreshes ?? uncounted, onTokensDeleted: options.onTokensDeleted };
 }
 
 /** An OAuth error: our error body, plus RFC 6749's `error` code for OAuth client libraries. */
@@ -62,6 +86,13 @@ export const ACCESS_TOKEN_TTL_SECONDS = 1800;
  * tokens per account and client before the oldest stops working.
  */
 export const ACCESS_TOKENS_PER_INSTALL = 100;
+
+/**
+ * How many refreshes one install may make per window by default (OAUTH_REFRESH_LIMIT per OAUTH_REFRESH_WINDOW_S in a
+ * replica): a hundred processes that each refresh for themselves, at once.
+ */
+export const REFRESHES_PER_INSTALL = 100;
+export const REFRESH_WINDOW_SECONDS = 60;
 
 /** How long a spent refresh token may be presented again by default (OAUTH_REFRESH_REUSE_S): the longest grace Okta allows. */
 export const REFRESH_REUSE_SECONDS = 60;
@@ -111,6 +142,12 @@ export async function namesPair({ repositories }: Pick<GrantContext, 'repositori
 
 export const spentOrUnknown = () =>
   oauthError(400, 'invalid_grant', 'The refresh token is unknown, was already used, or was revoked; install the application again');
+
+/** 429 for an install over its refreshes; `temporarily_unavailable` is RFC 6749's code for "not now, later". */
+export const tooManyRefreshes = ({ refreshesPerInstall, refreshWindowSeconds }: GrantSettings, retryAfterSeconds: number) => {
+  const message = `Too many refreshes: an install may refresh ${refreshesPerInstall} times per ${refreshWindowSeconds} s; wait Retry-After seconds, and refresh once per access token's life (expires_in)`;
+  return new AppError(429, message, { 'retry-after': String(retryAfterSeconds) }, { error: 'temporarily_unavailable', error_description: message });
+};
 
 export const noLongerInstalled = () => oauthError(400, 'invalid_grant', 'The application is no longer installed in this portal');
 
