@@ -92,4 +92,18 @@ describe('TtlCache', () => {
     expect(await cache.get('b1', load('b'))).toEqual({ owner: 'b', n: 2 });
     expect(await cache.get('b2', load('b'))).toEqual({ owner: 'b', n: 4 });
   });
+
+  it('when a get comes after a change that overtook a load, then it loads again and is not handed the load that began before', async () => {
+    const cache = new TtlCache<{ owner: string; n: number }>(1000, 10, () => 0);
+    let finish: () => void = () => undefined;
+    const before = cache.get('a1', () => new Promise((resolve) => (finish = () => resolve({ owner: 'a', n: 1 }))));
+
+    cache.deleteWhere((value) => value.owner === 'a');
+    const after = cache.get('a1', async () => ({ owner: 'a', n: 2 }));
+    finish();
+
+    expect(await before).toEqual({ owner: 'a', n: 1 });
+    expect(await after).toEqual({ owner: 'a', n: 2 });
+    expect(await cache.get('a1', async () => ({ owner: 'a', n: 3 }))).toEqual({ owner: 'a', n: 2 });
+  });
 });

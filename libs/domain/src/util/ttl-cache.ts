@@ -15,7 +15,8 @@ export class TtlCache<V> {
   get(key: string, load: () => Promise<V>): Promise<V> {
     if (this.ttlMs <= 0) return load();
     const entry = this.entries.get(key);
-    if (entry && this.clock() - entry.at < this.ttlMs) return entry.value;
+    // A load that a change overtook (deleteWhere) is not joined: its answer may predate the change.
+    if (entry && this.clock() - entry.at < this.ttlMs && entry.changedMeanwhile === undefined) return entry.value;
     const value = load();
     const loaded: Entry<V> = { at: this.clock(), value };
     this.entries.delete(key);
@@ -23,8 +24,10 @@ export class TtlCache<V> {
     value.then(
       (settled) => {
         loaded.settled = { value: settled };
+        const changes = loaded.changedMeanwhile;
+        loaded.changedMeanwhile = undefined;
         // Changes announced while it loaded: its answer may predate them.
-        if (loaded.changedMeanwhile?.some((matches) => matches(settled)) && this.entries.get(key) === loaded) this.entries.delete(key);
+        if (changes?.some((matches) => matches(settled)) && this.entries.get(key) === loaded) this.entries.delete(key);
       },
       () => this.entries.get(key) === loaded && this.entries.delete(key), // a failed lookup is not cached
     );
@@ -52,9 +55,9 @@ export class TtlCache<V> {
   }
 
   /**
-   * Forgets the entries whose value `matches` (one install's tokens); one still loading is forgotten
-   * when it settles on a matching value, which may have been read from before the change. The others
-   * stay cached.
+   * Forgets the entries whose value `matches` (one install's tokens). One still loading is not joined
+   * by later gets (they load again), and is forgotten when it settles on a matching value, which may
+   * have been read from before the change. The others stay cached.
    */
   deleteWhere(matches: (value: V) => boolean): void {
     for (const [key, entry] of this.entries) {
@@ -74,6 +77,6 @@ interface Entry<V> {
   value: Promise<V>;
   /** The loaded value, once it is. */
   settled?: { value: V };
-  /** What `deleteWhere` dropped while this loaded: checked against the value when it settles. */
+  /** The changes `deleteWhere` announced while this loaded: checked against the value when it settles; meanwhile nobody joins the load. */
   changedMeanwhile?: ((value: V) => boolean)[];
 }
