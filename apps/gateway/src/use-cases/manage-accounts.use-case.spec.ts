@@ -484,6 +484,16 @@ describe('ManageAccountsUseCase', () => {
       expect(accessChanged).toBe(0);
     });
 
+    it("when the lost pair's refresh token is used just as its retry deleted the access token, then the retry is refused and every replica is told", async () => {
+      const { appId, clientId, clientSecret, refreshToken, received } = await aRefreshedInstall();
+      jest.spyOn(credentials, 'revokeUnusedRefreshToken').mockResolvedValueOnce(false); // used meanwhile
+
+      await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({ status: 400, fields: { error: 'invalid_grant' } });
+
+      expect(await credentials.resolve(received.accessToken)).toBeNull();
+      expect(tokensDeleted).toEqual([{ portalId, appId }]);
+    });
+
     it("when the lost pair's access token is first used while its retry runs, then the retry is refused and that pair stays", async () => {
       const { appId, clientId, clientSecret, refreshToken, received } = await aRefreshedInstall();
       const passOn = credentials.passOnRefreshToken.bind(credentials);

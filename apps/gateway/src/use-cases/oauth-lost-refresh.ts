@@ -39,21 +39,26 @@ export async function reissueLostPair(context: GrantContext, refreshToken: strin
     });
   // The lost pair goes only if nobody used it meanwhile; otherwise its client has it, and this is a replay.
   // Its access token first: a client that used it may still refresh with the refresh token.
-  const lostRevoked =
-    moved &&
-    (await revokeLostPair(context, spend).catch(async (error: unknown) => {
-      // Not known to be gone: the new pair is not handed out beside it. The token now names that
-      // revoked pair, so the client's retry is refused (decision 12, addendum of 2026-12-05).
-      await revokeQuietly(context, credentialIds);
-      throw error;
-    }));
+  let lostRevoked = false;
+  try {
+    lostRevoked =
+      moved &&
+      (await revokeLostPair(context, spend).catch(async (error: unknown) => {
+        // Not known to be gone: the new pair is not handed out beside it. The token now names that
+        // revoked pair, so the client's retry is refused (decision 12, addendum of 2026-12-05).
+        await revokeQuietly(context, credentialIds);
+        throw error;
+      }));
+  } finally {
+    // At once, and also when only its access token went (the rest failed, or was used meanwhile).
+    if (moved) await context.onTokensDeleted(install);
+  }
   if (!lostRevoked) {
     await revokeQuietly(context, credentialIds);
     const reason = moved ? 'the lost pair was used or revoked meanwhile' : 'another retry came at once';
     logger.warn('a spent refresh token was presented again and refused', { ...where, reason });
     throw spentOrUnknown();
   }
-  await context.onTokensDeleted(install); // the lost pair, at once
   await tidyInstall(context, install, accessTokenId);
   logger.info('a refresh whose answer was lost was answered again', where);
   return pair;
