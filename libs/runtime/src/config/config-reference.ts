@@ -22,8 +22,8 @@ export function renderConfigReference(services: readonly ServiceSchema[]): strin
         ? `${key.doc} (one of ${key.values.join(', ')})`
         : key.offOrAtLeast !== undefined
           ? `${key.doc} (0, or at least ${key.offOrAtLeast})`
-          : key.atLeast !== undefined
-            ? `${key.doc} (at least ${key.atLeast})`
+          : key.atLeast !== undefined || key.atMost !== undefined
+            ? `${key.doc} (${[key.atLeast !== undefined ? `at least ${key.atLeast}` : '', key.atMost !== undefined ? `at most ${key.atMost}` : ''].filter(Boolean).join(', ')})`
             : key.doc;
       const id = `${name}\u0000${fallback}\u0000${doc}`;
       const row = rows.get(id) ?? { name, services: [], fallback, doc };

@@ -36,11 +36,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig(strict, { TOKEN: 'hunter2' })).toThrow(/TOKEN must be integer, got \(hidden\)/);
   });
 
-  describe('an int key with a smallest value', () => {
-    const windowed = { WINDOW_S: { doc: 'the window', format: 'int', default: 60, atLeast: 1 } } as const;
+  describe('an int key with a smallest and a largest value', () => {
+    const windowed = { WINDOW_S: { doc: 'the window', format: 'int', default: 60, atLeast: 1, atMost: 86_400 } } as const;
 
     it.each([
       ['1', 1],
+      ['86400', 86_400],
       [undefined, 60],
     ])('when it is %p, then it is taken as %p', (value, expected) => {
       expect(loadConfig(windowed, { WINDOW_S: value }).WINDOW_S).toBe(expected);
@@ -48,6 +49,10 @@ describe('loadConfig', () => {
 
     it('when it is below the smallest value, then the service does not start and the message says what is allowed', () => {
       expect(() => loadConfig(windowed, { WINDOW_S: '0' })).toThrow('WINDOW_S must be >= 1, got "0" (the window)');
+    });
+
+    it('when it is above the largest value, then the service does not start and the message says what is allowed', () => {
+      expect(() => loadConfig(windowed, { WINDOW_S: '86401' })).toThrow('WINDOW_S must be <= 86400, got "86401" (the window)');
     });
   });
 

@@ -13,8 +13,10 @@ export interface ConfigKey {
   values?: readonly string[];
   /** For int keys that 0 turns off: any other value must be at least this (smaller ones are traps, not settings). */
   offOrAtLeast?: number;
-  /** For int keys that have no "off": the smallest value (a window of 0 seconds). */
+  /** For int keys that have no "off": the smallest value (a window must be at least 1 second, not 0). */
   atLeast?: number;
+  /** For int keys: the largest value (a timer beyond what Node can wait fires at once). */
+  atMost?: number;
   /** Never printed back (tokens, passwords). */
   sensitive?: boolean;
   /** May be left unset (no default): the value is then undefined. */
@@ -43,7 +45,7 @@ function jsonSchemaOf(key: ConfigKey): Record<string, unknown> {
     case 'port':
       return { type: 'integer', minimum: 0, maximum: 65535 };
     case 'int':
-      return { type: 'integer', minimum: key.atLeast ?? 0 };
+      return { type: 'integer', minimum: key.atLeast ?? 0, ...(key.atMost !== undefined ? { maximum: key.atMost } : {}) };
     case 'boolean':
       return { type: 'boolean' };
     case 'url':
