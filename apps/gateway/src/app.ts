@@ -33,7 +33,7 @@ import { lookupCaches } from './lookup-caches';
 import { CredentialResolver } from './entry-points/credential-resolver';
 import { importRoutes } from './entry-points/import.routes';
 import { installRoutes } from './entry-points/install.routes';
-import { fixedWindow, perCredentialRateLimit, type RateLimitOptions } from './entry-points/rate-limit';
+import { fixedWindows, perCredentialRateLimit, type RateLimitOptions } from './entry-points/rate-limit';
 import { settingsRoutes } from './entry-points/settings.routes';
 import { statusRoutes } from './entry-points/status.routes';
 import { syncRoutes } from './entry-points/sync.routes';
@@ -138,7 +138,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
       connections,
       onAccessChanged: () => lookups.changed(),
       onTokensDeleted: (install) => lookups.changed({ tokensOf: install }),
-      refreshes: fixedWindow({ limit: oauth.refreshesPerInstall, windowMs: oauth.refreshWindowSeconds * 1000 }),
+      refreshes: fixedWindows(oauth.refreshWindowSeconds * 1000),
       onPortalEnabled: (portalId) => broker.publish(TOPICS.catchUp, { kind: 'catch-up', portalId, errorType: 'INACTIVE_PORTAL' } satisfies CatchUpMessage),
     },
     logger,

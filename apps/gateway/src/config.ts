@@ -1,11 +1,6 @@
 import { amqpKeys, commonKeys, crmRequestLogKeys, intakePaceKeys, loadConfig, mongoKeys, secretsRotationKeys, type ConfigSchema } from '@ecomm-sync/runtime';
-import {
-  ACCESS_TOKEN_TTL_SECONDS,
-  ACCESS_TOKENS_PER_INSTALL,
-  REFRESH_REUSE_SECONDS,
-  REFRESH_WINDOW_SECONDS,
-  REFRESHES_PER_INSTALL,
-} from './use-cases/oauth-tokens';
+import { REFRESH_WINDOW_SECONDS, REFRESHES_PER_INSTALL } from './use-cases/oauth-refresh-limit';
+import { ACCESS_TOKEN_TTL_SECONDS, ACCESS_TOKENS_PER_INSTALL, REFRESH_REUSE_SECONDS } from './use-cases/oauth-tokens';
 
 export const gatewayConfigSchema = {
   ...commonKeys,
@@ -82,11 +77,11 @@ export const gatewayConfigSchema = {
     default: ACCESS_TOKENS_PER_INSTALL,
   },
   OAUTH_REFRESH_LIMIT: {
-    doc: 'token refreshes one install may make per OAUTH_REFRESH_WINDOW_S in one gateway replica, counted once the client and its token are known good (0: no limit); over it: 429 with Retry-After. Each refresh stores a token: a client refreshing in a loop is held to this. Room for as many processes of one application as refresh each for themselves',
+    doc: "token refreshes one install may make per OAUTH_REFRESH_WINDOW_S in one gateway replica, counted once the client authenticated and its token is a refresh token of a live install (0: no limit; a lost answer's first retries pass uncounted); over it: 429 with Retry-After. Each refresh stores a token: a client refreshing in a loop is held to this. Room for as many processes of one application as refresh each for themselves",
     format: 'int',
     default: REFRESHES_PER_INSTALL,
   },
-  OAUTH_REFRESH_WINDOW_S: { doc: 'the window of OAUTH_REFRESH_LIMIT, in seconds', format: 'int', atLeast: 1, default: REFRESH_WINDOW_SECONDS },
+  OAUTH_REFRESH_WINDOW_S: { doc: 'the window of OAUTH_REFRESH_LIMIT, in seconds', format: 'int', atLeast: 1, atMost: 86_400, default: REFRESH_WINDOW_SECONDS },
   CRM_BASE_URL: { doc: 'base URL of the built-in CRM (its admin API makes accounts for new portals)', format: 'url', default: 'http://127.0.0.1:3100' },
   CRM_ALLOW_HTTP: {
     doc: "let a portal's hosted CRM connection use http (development and tests); otherwise only https, since every request carries the account's token",

@@ -71,7 +71,7 @@ describe("an install's OAuth tokens in bounds", () => {
 
   it('when an install refreshes beyond its limit, then the next answers 429 with Retry-After; refused refreshes spend none, other installs go on', async () => {
     const limited = await gateway({ oauth: { refreshesPerInstall: 2, refreshWindowSeconds: 60 } });
-    const { mine, bystander } = await aPortalWithBoth();
+    const { portalId: shared, mine, bystander } = await aPortalWithBoth();
     const { refreshToken: elsewhere } = await credentials.install(await aPortal(), connector.appId);
     // Somebody who knows only the client_id, or a token that is no more: refused, and the install's refreshes are untouched.
     for (let i = 0; i < 3; i++) await refresh(limited, connector, mine.refreshToken, { client_secret: 'secret-wrong' }).expect(401);
@@ -79,9 +79,13 @@ describe("an install's OAuth tokens in bounds", () => {
 
     await refresh(limited, connector, mine.refreshToken).expect(200);
     await refresh(limited, connector, mine.refreshToken).expect(200);
+    const accessTokens = () => fixture.database.repositories.credentials.list({ portalId: shared, appId: connector.appId, kinds: ['access-token'] });
+    const held = (await accessTokens()).length;
     const refused = await refresh(limited, connector, mine.refreshToken).expect(429);
 
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await accessTokens()).toHaveLength(held); // refused before anything is stored
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(refused.body).toMatchObject({ status: 'error', error: 'temporarily_unavailable', message: expect.stringMatching(/may refresh 2 times per 60 s/) });
     // The same application in another portal, and another application in this one, count apart.
     await refresh(limited, connector, elsewhere).expect(200);

@@ -1,5 +1,5 @@
 import type { Principal } from './credential-resolver';
-import { rateLimitOf } from './rate-limit';
+import { fixedWindows, rateLimitOf } from './rate-limit';
 
 describe('rateLimitOf', () => {
   it.each<[string, Principal, string]>([
@@ -19,5 +19,19 @@ describe('rateLimitOf', () => {
     const token = (credentialId: string, portalId: number): Principal => ({ kind: 'access-token', credentialId, portalId, appId: 'app-1' });
     expect(rateLimitOf(token('cred_a', 7)).key).toBe(rateLimitOf(token('cred_b', 7)).key);
     expect(rateLimitOf(token('cred_a', 7)).key).not.toBe(rateLimitOf(token('cred_c', 8)).key);
+  });
+});
+
+describe('fixedWindows', () => {
+  it('when keys are counted, then each counts apart and Retry-After is within the window', async () => {
+    const windows = fixedWindows(60_000);
+    await windows.count('install:7:app-1');
+    const second = await windows.count('install:7:app-1');
+    const other = await windows.count('install:8:app-1');
+
+    expect(second.hits).toBe(2);
+    expect(other.hits).toBe(1);
+    expect(second.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(second.retryAfterSeconds).toBeLessThanOrEqual(60);
   });
 });

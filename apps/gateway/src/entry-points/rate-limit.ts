@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { MemoryStore, rateLimit, type Options } from 'express-rate-limit';
 import { AppError } from '@ecomm-sync/runtime';
-import type { RefreshWindow } from '../use-cases/oauth-tokens';
+import type { WindowCounter } from '../use-cases/oauth-refresh-limit';
 import type { Principal } from './credential-resolver';
 
 export interface RateLimitOptions {
@@ -48,18 +48,18 @@ export function perCredentialRateLimit({ limit, windowMs }: RateLimitOptions): R
 }
 
 /**
- * `limit` per key in fixed windows of `windowMs`, in this replica's memory: express-rate-limit's
+ * Counts per key in fixed windows of `windowMs`, in this replica's memory: express-rate-limit's
  * store, as the credential limit keeps its counts, for a limit counted inside a use case (an
  * install's token refreshes) rather than around a route.
  */
-export function fixedWindow({ limit, windowMs }: RateLimitOptions): RefreshWindow {
+export function fixedWindows(windowMs: number): WindowCounter {
   const store = new MemoryStore();
   store.init({ windowMs } as Options);
   return {
-    async take(key) {
+    async count(key) {
       const { totalHits, resetTime } = await store.increment(key);
-      if (totalHits <= limit) return { allowed: true };
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now()) - Date.now()) / 1000)) };
+      const resetsAt = resetTime?.getTime() ?? Date.now() + windowMs;
+      return { hits: totalHits, retryAfterSeconds: Math.max(1, Math.ceil((resetsAt - Date.now()) / 1000)) };
     },
   };
 }

@@ -2,7 +2,19 @@ import { CrmConnections } from '@ecomm-sync/crm-client';
 import { SecretBox, sealedFor } from '@ecomm-sync/data-access';
 import { aPortal, asRepositories, FakeAccountRepository, FakeCredentialRepository, FakePortalRepository, recordingLogger } from '@ecomm-sync/testing';
 import { ManageAccountsUseCase, type AccountsOptions } from './manage-accounts.use-case';
-import type { RefreshWindow } from './oauth-tokens';
+import type { WindowCounter } from './oauth-refresh-limit';
+
+/** Counts as the gateway's fixed windows do, in one window that does not end; `counted` lists the keys in order. */
+const countingWindows = (): WindowCounter & { counted: string[] } => {
+  const counted: string[] = [];
+  return {
+    counted,
+    count: async (key) => {
+      counted.push(key);
+      return { hits: counted.filter((other) => other === key).length, retryAfterSeconds: 7 };
+    },
+  };
+};
 
 const NOW = 1_750_000_000_000;
 const TTL_SECONDS = 1_800;
@@ -43,6 +55,7 @@ describe('ManageAccountsUseCase', () => {
       onTokensDeleted: async (install) => {
         tokensDeleted.push(install);
       },
+      refreshes: countingWindows(),
       onPortalEnabled: async (id) => {
         enabled.push(id);
       },
@@ -260,16 +273,11 @@ describe('ManageAccountsUseCase', () => {
       expect(accessChanged).toBe(0);
     });
 
-    it('when an install refreshes beyond its limit, then it is refused with 429 and Retry-After; refused refreshes spend none, other installs go on', async () => {
+    it('when an install refreshes beyond its limit, then it is refused with 429 and Retry-After; refreshes refused before the install is known spend none, other installs go on', async () => {
       const { appId, clientId, clientSecret } = await anApplication();
-      const taken: string[] = [];
-      const refreshes: RefreshWindow = {
-        take: async (key) => {
-          taken.push(key);
-          return taken.filter((other) => other === key).length <= 2 ? { allowed: true } : { allowed: false, retryAfterSeconds: 7 };
-        },
-      };
-      const limited = lasting({ refreshesPerInstall: 2, refreshWindowSeconds: 60, refreshes });
+      const refreshes = countingWindows();
+      const { logger, entries } = recordingLogger();
+      const limited = lasting({ refreshesPerInstall: 2, refreshWindowSeconds: 60, refreshes }, logger);
       const other = portals.put(aPortal()).portalId;
       const [mine, theirs] = [await limited.install(portalId, appId), await limited.install(other, appId)];
       await expect(limited.refresh(clientId, 'secret-wrong', mine.refreshToken)).rejects.toMatchObject({ status: 401 });
@@ -285,8 +293,14 @@ describe('ManageAccountsUseCase', () => {
         fields: { error: 'temporarily_unavailable' },
         message: expect.stringMatching(/may refresh 2 times per 60 s/),
       });
+      await expect(limited.refresh(clientId, clientSecret, mine.refreshToken)).rejects.toMatchObject({ status: 429 });
       await limited.refresh(clientId, clientSecret, theirs.refreshToken);
-      expect(taken).toEqual([`${portalId}:${appId}`, `${portalId}:${appId}`, `${portalId}:${appId}`, `${other}:${appId}`]);
+      const [counted, elsewhere] = [`install:${portalId}:${appId}`, `install:${other}:${appId}`];
+      expect(refreshes.counted).toEqual([counted, counted, counted, counted, elsewhere]);
+      // Once a window, not once a refusal.
+      expect(entries.filter((entry) => /refreshed more often than it may/.test(entry.message))).toEqual([
+        expect.objectContaining({ level: 'warn', portalId, appId, refreshesPerInstall: 2 }),
+      ]);
     });
 
     it("when an application is installed again and again, then each install keeps the install's newest access tokens within the limit", async () => {
@@ -482,6 +496,24 @@ describe('ManageAccountsUseCase', () => {
       expect(await credentials.resolve(received.accessToken)).toMatchObject({ kind: 'access-token', usedAt: NOW });
       expect(await credentials.resolve(received.refreshToken)).toMatchObject({ kind: 'refresh-token' });
       expect(accessChanged).toBe(0);
+    });
+
+    it("when an install is over its refreshes, then a lost answer's retry still gets its pair: a token's first retries count nothing, more count", async () => {
+      const refreshes = countingWindows();
+      const limited = new ManageAccountsUseCase(
+        asRepositories({ portals, accounts, credentials }),
+        { ...options, refreshesPerInstall: 1, refreshes },
+        recordingLogger().logger,
+      );
+      const { appId, clientId, clientSecret } = await anApplication();
+      const { refreshToken } = await limited.install(portalId, appId);
+      await limited.refresh(clientId, clientSecret, refreshToken); // its answer is lost; the install's one refresh is spent
+
+      for (let retry = 0; retry < 3; retry++) await limited.refresh(clientId, clientSecret, refreshToken);
+      const fourth = limited.refresh(clientId, clientSecret, refreshToken);
+
+      await expect(fourth).rejects.toMatchObject({ status: 429 });
+      expect(refreshes.counted.filter((key) => key.startsWith('install:'))).toHaveLength(2);
     });
 
     it("when the lost pair's refresh token is used just as its retry deleted the access token, then the retry is refused and every replica is told", async () => {

@@ -1,5 +1,6 @@
 import type { InstallKey } from '@ecomm-sync/data-access';
 import { reissueLostPair } from './oauth-lost-refresh';
+import { admitRefresh } from './oauth-refresh-limit';
 import { tidyInstall } from './oauth-tidy';
 import {
   issueAccessToken,
@@ -10,7 +11,6 @@ import {
   revokeQuietly,
   spentOrUnknown,
   storedWhileInstalled,
-  tooManyRefreshes,
   type GrantContext,
   type TokenPair,
 } from './oauth-tokens';
@@ -94,11 +94,7 @@ export async function refreshGrant(
     await revokeQuietly(context, [presented.credentialId]);
     throw noLongerInstalled();
   }
-  // Counted here, with the client and its token known good: whoever knows only a client_id spends nothing.
-  if (context.refreshesPerInstall > 0) {
-    const counted = await context.refreshes.take(`${install.portalId}:${install.appId}`);
-    if (!counted.allowed) throw tooManyRefreshes(context, counted.retryAfterSeconds);
-  }
+  await admitRefresh(context, install, presented);
   // A token spent while rotation was on goes on by its rules after rotation is turned off.
   if (presented.spent) return reissueLostPair(context, refreshToken, presented, presented.spent);
   if (!context.rotateRefreshTokens) return lastingRefresh(context, install, refreshToken);

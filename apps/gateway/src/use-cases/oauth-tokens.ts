@@ -1,6 +1,7 @@
 /** What the OAuth grants share: their context, errors, and storing or taking back tokens. */
 import type { InstallKey, Repositories } from '@ecomm-sync/data-access';
 import { AppError, type Logger } from '@ecomm-sync/runtime';
+import { REFRESH_WINDOW_SECONDS, REFRESHES_PER_INSTALL, type WindowCounter } from './oauth-refresh-limit';
 
 /** What an install's token grant answers (RFC 6749 section 5.1, in our field names). */
 export interface TokenPair {
@@ -25,13 +26,12 @@ export interface GrantContext {
   accessTokensPerInstall: number;
   /**
    * How many refreshes one install may make per `refreshWindowSeconds` in this replica (0: no limit): each is a
-   * grant that writes, so a client that refreshes in a loop is held to it. Counted once the client and its token
-   * are known good, so nobody else spends an install's refreshes.
+   * grant that writes, so a client that refreshes in a loop is held to it (`admitRefresh`).
    */
   refreshesPerInstall: number;
   refreshWindowSeconds: number;
-  /** Counts an install's refreshes in their window (this replica's memory). */
-  refreshes: RefreshWindow;
+  /** Counts refreshes in their windows (this replica's memory). */
+  refreshes: WindowCounter;
   /** Tokens of the install were deleted (a lost pair, those beyond the limit): every replica drops the install's cached tokens. */
   onTokensDeleted: (install: InstallKey) => Promise<void>;
   logger: Logger;
@@ -39,22 +39,13 @@ export interface GrantContext {
 
 /** The grants' settings: refresh tokens last unless `rotateRefreshTokens`; the others default as `grantSettings` says. */
 export type GrantOptions = Pick<GrantContext, 'accessTokenTtlSeconds' | 'onTokensDeleted'> &
-  Partial<Pick<GrantContext, 'rotateRefreshTokens' | 'refreshReuseSeconds' | 'accessTokensPerInstall' | 'refreshesPerInstall' | 'refreshWindowSeconds'>> & {
-    /** Absent: refreshes are not counted. */
-    refreshes?: RefreshWindow;
-  };
+  Pick<GrantContext, 'refreshes'> &
+  Partial<Pick<GrantContext, 'rotateRefreshTokens' | 'refreshReuseSeconds' | 'accessTokensPerInstall' | 'refreshesPerInstall' | 'refreshWindowSeconds'>>;
 
 export type GrantSettings = Pick<
   GrantContext,
   'accessTokenTtlSeconds' | 'rotateRefreshTokens' | 'refreshReuseSeconds' | 'accessTokensPerInstall' | 'refreshesPerInstall' | 'refreshWindowSeconds'
 >;
-
-/** A count per key in a fixed window: `take` counts one and says whether it is within the limit, or in how many seconds it is again. */
-export interface RefreshWindow {
-  take(key: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }>;
-}
-
-const uncounted: RefreshWindow = { take: async () => ({ allowed: true }) };
 
 /** The grants' settings with their defaults: the one place they are chosen (the gateway logs these at start-up). */
 export function grantSettings(options: Partial<GrantSettings>): GrantSettings {
@@ -69,7 +60,7 @@ export function grantSettings(options: Partial<GrantSettings>): GrantSettings {
 }
 
 export function grantContext(base: Pick<GrantContext, 'repositories' | 'clock' | 'logger'>, options: GrantOptions): GrantContext {
-  return { ...base, ...grantSettings(options), refreshes: options.refreshes ?? uncounted, onTokensDeleted: options.onTokensDeleted };
+  return { ...base, ...grantSettings(options), refreshes: options.refreshes, onTokensDeleted: options.onTokensDeleted };
 }
 
 /** An OAuth error: our error body, plus RFC 6749's `error` code for OAuth client libraries. */
@@ -86,13 +77,6 @@ export const ACCESS_TOKEN_TTL_SECONDS = 1800;
  * tokens per account and client before the oldest stops working.
  */
 export const ACCESS_TOKENS_PER_INSTALL = 100;
-
-/**
- * How many refreshes one install may make per window by default (OAUTH_REFRESH_LIMIT per OAUTH_REFRESH_WINDOW_S in a
- * replica): a hundred processes that each refresh for themselves, at once.
- */
-export const REFRESHES_PER_INSTALL = 100;
-export const REFRESH_WINDOW_SECONDS = 60;
 
 /** How long a spent refresh token may be presented again by default (OAUTH_REFRESH_REUSE_S): the longest grace Okta allows. */
 export const REFRESH_REUSE_SECONDS = 60;
@@ -142,12 +126,6 @@ export async function namesPair({ repositories }: Pick<GrantContext, 'repositori
 
 export const spentOrUnknown = () =>
   oauthError(400, 'invalid_grant', 'The refresh token is unknown, was already used, or was revoked; install the application again');
-
-/** 429 for an install over its refreshes; `temporarily_unavailable` is RFC 6749's code for "not now, later". */
-export const tooManyRefreshes = ({ refreshesPerInstall, refreshWindowSeconds }: GrantSettings, retryAfterSeconds: number) => {
-  const message = `Too many refreshes: an install may refresh ${refreshesPerInstall} times per ${refreshWindowSeconds} s; wait Retry-After seconds, and refresh once per access token's life (expires_in)`;
-  return new AppError(429, message, { 'retry-after': String(retryAfterSeconds) }, { error: 'temporarily_unavailable', error_description: message });
-};
 
 export const noLongerInstalled = () => oauthError(400, 'invalid_grant', 'The application is no longer installed in this portal');
 
