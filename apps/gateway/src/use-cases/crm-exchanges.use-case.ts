@@ -43,9 +43,11 @@ export class CrmExchangesUseCase {
     // when sent for it. That id may be another tenant's object too (a portal keeps one contact per e-mail, decision
     // 44), so other exchanges that name it may be another tenant's batches, bodies and all; a portal's credential
     // reads every tenant of the portal anyway.
-    const application = typeof scope.appId === 'string' ? scope.appId : undefined;
-    const keys = crmExchangeKeysOf({ tenant, storeId, objectType }, externalObjectId, application && sync ? { ...sync, crmId: null } : sync);
-    const sentFor = application && sync?.crmId ? { appId: application, keys: [crmObjectKey(objectType, 'crm', sync.crmId)] } : undefined;
+    // One owner, as tenantOf decides it; one without an application's id (none such today) gets no CRM id at all.
+    const ofOneOwner = scope.appId !== undefined;
+    const keys = crmExchangeKeysOf({ tenant, storeId, objectType }, externalObjectId, ofOneOwner && sync ? { ...sync, crmId: null } : sync);
+    const sentFor =
+      ofOneOwner && typeof scope.appId === 'string' && sync?.crmId ? { appId: scope.appId, keys: [crmObjectKey(objectType, 'crm', sync.crmId)] } : undefined;
     const found = await this.repositories.crmExchanges.listForObject(tenant.portalId, keys, limit, sentFor);
     return { limit, results: found.map(toConsole) };
   }
