@@ -69,7 +69,7 @@ describe("an install's OAuth tokens in bounds", () => {
     await reads(cached, bystander.accessToken).expect(200);
   });
 
-  it('when an install refreshes beyond its limit, then the next answers 429 with Retry-After; refused refreshes spend none, other installs go on', async () => {
+  it('when an install refreshes beyond its limit, then the next answers 429 with Retry-After; refreshes refused before the install is known spend none, other installs go on', async () => {
     const limited = await gateway({ oauth: { refreshesPerInstall: 2, refreshWindowSeconds: 60 } });
     const { portalId: shared, mine, bystander } = await aPortalWithBoth();
     const { refreshToken: elsewhere } = await credentials.install(await aPortal(), connector.appId);
