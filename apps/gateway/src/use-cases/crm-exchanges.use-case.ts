@@ -42,12 +42,11 @@ export class CrmExchangesUseCase {
     // An application reads the exchanges that carried its own sync keys, and those that named its object's CRM id
     // when sent for it. That id may be another tenant's object too (a portal keeps one contact per e-mail, decision
     // 44), so other exchanges that name it may be another tenant's batches, bodies and all; a portal's credential
-    // reads every tenant of the portal anyway.
-    // One owner, as tenantOf decides it; one without an application's id (none such today) gets no CRM id at all.
+    // reads every tenant of the portal anyway. A scope of one owner (as tenantOf decides it) without an
+    // application's id (none such today) gets nothing by CRM id.
     const ofOneOwner = scope.appId !== undefined;
     const keys = crmExchangeKeysOf({ tenant, storeId, objectType }, externalObjectId, ofOneOwner && sync ? { ...sync, crmId: null } : sync);
-    const sentFor =
-      ofOneOwner && typeof scope.appId === 'string' && sync?.crmId ? { appId: scope.appId, keys: [crmObjectKey(objectType, 'crm', sync.crmId)] } : undefined;
+    const sentFor = typeof scope.appId === 'string' && sync?.crmId ? { appId: scope.appId, keys: [crmObjectKey(objectType, 'crm', sync.crmId)] } : undefined;
     const found = await this.repositories.crmExchanges.listForObject(tenant.portalId, keys, limit, sentFor);
     return { limit, results: found.map(toConsole) };
   }

@@ -38,8 +38,7 @@ export interface GrantContext {
 }
 
 /** The grants' settings: refresh tokens last unless `rotateRefreshTokens`; the others default as `grantSettings` says. */
-export type GrantOptions = Pick<GrantContext, 'accessTokenTtlSeconds' | 'onTokensDeleted'> &
-  Pick<GrantContext, 'refreshes'> &
+export type GrantOptions = Pick<GrantContext, 'accessTokenTtlSeconds' | 'onTokensDeleted' | 'refreshes'> &
   Partial<Pick<GrantContext, 'rotateRefreshTokens' | 'refreshReuseSeconds' | 'accessTokensPerInstall' | 'refreshesPerInstall' | 'refreshWindowSeconds'>>;
 
 export type GrantSettings = Pick<

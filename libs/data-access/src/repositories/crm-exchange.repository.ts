@@ -51,6 +51,7 @@ export class CrmExchangeRepository {
     const ownKeys = sentFor?.keys ?? [];
     if (objectKeys.length === 0 && ownKeys.length === 0) return [];
     const carrying = (keys: readonly string[]) => ({ objects: { $in: [...keys] } });
+    // With `sentFor`, every key in one `$in` too: the index {portalId, objects, at} serves it, `$or` decides.
     const filter =
       sentFor && ownKeys.length > 0
         ? { portalId, objects: { $in: [...objectKeys, ...ownKeys] }, $or: [carrying(objectKeys), { ...carrying(ownKeys), appId: sentFor.appId }] }
