@@ -8,7 +8,7 @@ const NOW = 1_750_000_000_000;
 const bearer = (token: string) => ({ query: {}, header: (name: string) => (name === 'authorization' ? `Bearer ${token}` : undefined) }) as unknown as Request;
 const keyed = (key: string) => ({ query: { hapikey: key }, header: () => undefined }) as unknown as Request;
 
-/** The first use of an access token (decision 12, addendum of 2026-12-05); the rest of authentication: credentials.int-spec.ts. */
+/** The first use of an access token (decision 12, addendum of 2026-12-05); the rest of authentication: credentials*.int-spec.ts. */
 describe('CredentialResolver', () => {
   let credentials: FakeCredentialRepository;
   let log: ReturnType<typeof recordingLogger>;
