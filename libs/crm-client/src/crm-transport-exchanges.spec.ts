@@ -43,7 +43,7 @@ describe('the CRM requests a client sends are recorded for the request log', () 
       });
       expect(exchange.durationMs).toBeGreaterThanOrEqual(0);
       expect(exchange.request.headers.authorization).toBe('[redacted]');
-      expect(JSON.parse(exchange.request.body!)).toEqual({ inputs: [{ id: '7', properties: { firstname: 'Ada' } }] });
+      expect(JSON.parse(exchange.request.body!)).toEqual({ inputs: [{ id: '7', properties: { firstname: 'Ada' }, objectWriteTraceId: '0' }] });
     }
     expect(JSON.stringify(exchanges)).not.toContain(TOKEN);
   });

@@ -224,19 +224,30 @@ describe('HttpCrmClient batch writes', () => {
     { id: 'k-2', properties: { email: 'c@example.com' } },
   ];
 
-  it('when trace ids are on, then each create and upsert input carries its index as objectWriteTraceId', async () => {
-    // The vendor's answers: 200 to an upsert, 201 to a create (the SDK refuses any other success).
+  it('when trace ids are on, then each create, update and upsert input carries its index as objectWriteTraceId', async () => {
+    // The vendor's answers: 200 to an upsert and an update, 201 to a create (the SDK refuses any other success).
     crm = await scriptedCrm([
       { status: 200, body: { results: [] } },
       { status: 201, body: { results: [] } },
+      { status: 200, body: { results: [] } },
     ]);
     const client = crm.client({ objectWriteTraceIds: true });
     await client.batchUpsert('CONTACT', 'sync_key', inputs);
     await client.batchCreate('CONTACT', [{ properties: {} }]);
+    await client.batchUpdate('CONTACT', [
+      { id: 7, properties: {} },
+      { id: 8, properties: {} },
+    ]);
     expect((crm.seen[0].body as { inputs: unknown[] }).inputs).toEqual(
       inputs.map((input, index) => ({ ...input, idProperty: 'sync_key', objectWriteTraceId: String(index) })),
     );
     expect(crm.seen[1].body).toEqual({ inputs: [{ properties: {}, objectWriteTraceId: '0' }] });
+    expect(crm.seen[2].body).toEqual({
+      inputs: [
+        { id: '7', properties: {}, objectWriteTraceId: '0' },
+        { id: '8', properties: {}, objectWriteTraceId: '1' },
+      ],
+    });
   });
 
   it('when trace ids are not switched off (the default), then each input carries its index as objectWriteTraceId', async () => {

@@ -25,9 +25,9 @@ import { sdkConfiguration } from './sdk-transport';
 
 export interface CrmClientOptions extends CrmTransportOptions {
   /**
-   * Sends `objectWriteTraceId` (the input's index) on each input of batch create and upsert, which
-   * makes the CRM answer 207 naming the inputs it refused (the hosted CRM and the built-in one both
-   * take it). On by default.
+   * Sends `objectWriteTraceId` (the input's index) on each input of batch create, update and upsert,
+   * which makes the CRM answer 207 naming the inputs it refused (the hosted CRM and the built-in one
+   * both take it). On by default.
    */
   objectWriteTraceIds?: boolean;
   /**
@@ -95,9 +95,9 @@ export class HttpCrmClient implements CrmPort {
     return this.batchWrite(
       type,
       inputs,
-      async (chunk) =>
+      async (chunk, from) =>
         this.batch.updateWithHttpInfo(CRM_OBJECT_PATHS[type], {
-          inputs: chunk.map((input) => ({ id: String(input.id), properties: input.properties as Record<string, string> })),
+          inputs: chunk.map((input, i) => ({ id: String(input.id), properties: input.properties as Record<string, string>, ...this.traceId(from + i) })),
         }),
       (input) => String(input.id),
     );
