@@ -112,6 +112,15 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
     expect(read.properties.name).toBe('Newer');
   });
 
+  it('when a later revision clears a value (null), then the CRM object no longer has it and keeps the others', async () => {
+    const id = `cleared-${counter}`;
+    await apply.execute([message('PRODUCT', [change({ externalObjectId: id, rev: 1, properties: { name: 'Mug', price: '12', description: 'Blue' } })])]);
+    await apply.execute([message('PRODUCT', [change({ externalObjectId: id, rev: 2, properties: { name: 'Mug', price: null, description: 'Blue' } })])]);
+    const link = await repositories.objectSyncs.findOne(key('PRODUCT', id));
+    const [read] = await stack.crm(portal).batchRead('PRODUCT', [link!.crmId!], ['name', 'price', 'description']);
+    expect(read.properties).toMatchObject({ name: 'Mug', price: '', description: 'Blue' });
+  });
+
   it('when the CRM refuses one object of a batch, then only that object gets an UNKNOWN_ERROR with the CRM reason', async () => {
     const good = change({ properties: { dealname: 'Fine', dealstage: 'checkout_pending' } });
     const bad = change({ properties: { dealname: 'Bad', dealstage: 'checkout_pending', amount: 'lots' } });

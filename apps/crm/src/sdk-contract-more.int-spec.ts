@@ -124,6 +124,29 @@ describe('the hosted CRM vendor SDK against the built-in CRM: history, labels an
       expect(values(read.propertiesWithHistory!.price)).toEqual(expected);
       expect(values(read.propertiesWithHistory!.name)).toEqual(['Mug']);
     });
+
+    it('when values are written as the empty string and as null, then the empty string clears and null leaves the value, as the hosted CRM does', async () => {
+      const product = await createOne('products', { name: 'Mug', price: '5', description: 'Blue' });
+      // The SDK types values as strings; a null reaches the CRM all the same (its serializer passes it on).
+      const kept = { description: null } as unknown as Record<string, string>;
+      await client.crm.objects.batchApi.update('products', { inputs: [{ id: product.id, properties: { price: '' } }] });
+      await client.crm.objects.basicApi.update('products', product.id, { properties: kept });
+      const created = await client.crm.objects.batchApi.create('products', { inputs: [{ properties: { name: 'Cup', ...kept }, associations: [] }] });
+
+      const read = await client.crm.objects.basicApi.getById('products', product.id, ['price', 'description'], ['price']);
+      expect(read.properties).toMatchObject({ price: '', description: 'Blue' });
+      expect(values(read.propertiesWithHistory!.price)).toEqual(['', '5']);
+      const search = await client.crm.objects.searchApi.doSearch('products', {
+        filterGroups: [{ filters: [{ propertyName: 'price', operator: objects.FilterOperatorEnum.HasProperty }] }],
+        properties: ['price'],
+        limit: 10,
+        after: '0',
+        sorts: [],
+      });
+      expect(search.total).toBe(0);
+      const cup = await client.crm.objects.basicApi.getById('products', created.results[0].id, ['description']);
+      expect(cup.properties.description ?? null).toBeNull();
+    });
   });
 
   describe('association labels (v4)', () => {

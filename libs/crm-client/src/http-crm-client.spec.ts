@@ -250,6 +250,23 @@ describe('HttpCrmClient batch writes', () => {
     });
   });
 
+  it('when a write clears a property (null), then the request sends it as the empty string, which the hosted CRM clears on', async () => {
+    crm = await scriptedCrm([
+      { status: 201, body: { results: [] } },
+      { status: 200, body: { results: [] } },
+      { status: 200, body: { results: [] } },
+    ]);
+    const client = crm.client({ objectWriteTraceIds: false });
+    await client.batchCreate('CONTACT', [{ properties: { email: 'a@example.com', firstname: null } }]);
+    await client.batchUpdate('CONTACT', [{ id: 7, properties: { firstname: null, lastname: 'Kim' } }]);
+    await client.batchUpsert('PRODUCT', 'sync_key', [{ id: 'p-1', properties: { price: null } }]);
+    expect(crm.seen.map((request) => request.body)).toEqual([
+      { inputs: [{ properties: { email: 'a@example.com', firstname: '' } }] },
+      { inputs: [{ id: '7', properties: { firstname: '', lastname: 'Kim' } }] },
+      { inputs: [{ id: 'p-1', idProperty: 'sync_key', properties: { price: '' } }] },
+    ]);
+  });
+
   it('when trace ids are not switched off (the default), then each input carries its index as objectWriteTraceId', async () => {
     crm = await scriptedCrm([{ status: 201, body: { results: [] } }]);
     await crm.client().batchCreate('CONTACT', [{ properties: { a: '1' } }, { properties: { a: '2' } }]);

@@ -18,7 +18,7 @@ import {
 import type { EcommPipelineIds } from '@ecomm-sync/domain';
 import { DealStages } from './deal-stages';
 import { toCrmPipeline, toCrmStage } from './pipeline-answers';
-import { chunksAtOnceFor, DEFAULT_CHUNKS_AT_ONCE, sendChunks, toCrmObject } from './http-request-helpers';
+import { chunksAtOnceFor, DEFAULT_CHUNKS_AT_ONCE, onTheWire, sendChunks, toCrmObject } from './http-request-helpers';
 import { CrmPartialFailure, failedInputs } from './crm-errors';
 import { CrmTransport, type CrmTransportOptions } from './crm-transport';
 import { sdkConfiguration } from './sdk-transport';
@@ -85,7 +85,7 @@ export class HttpCrmClient implements CrmPort {
       inputs,
       async (chunk, from) =>
         this.batch.createWithHttpInfo(CRM_OBJECT_PATHS[type], {
-          inputs: chunk.map((input, i) => ({ properties: input.properties as Record<string, string>, ...this.traceId(from + i) })),
+          inputs: chunk.map((input, i) => ({ properties: onTheWire(input.properties), ...this.traceId(from + i) })),
         }),
       () => null,
     );
@@ -97,7 +97,7 @@ export class HttpCrmClient implements CrmPort {
       inputs,
       async (chunk, from) =>
         this.batch.updateWithHttpInfo(CRM_OBJECT_PATHS[type], {
-          inputs: chunk.map((input, i) => ({ id: String(input.id), properties: input.properties as Record<string, string>, ...this.traceId(from + i) })),
+          inputs: chunk.map((input, i) => ({ id: String(input.id), properties: onTheWire(input.properties), ...this.traceId(from + i) })),
         }),
       (input) => String(input.id),
     );
@@ -109,7 +109,7 @@ export class HttpCrmClient implements CrmPort {
       inputs,
       async (chunk, from) =>
         this.batch.upsertWithHttpInfo(CRM_OBJECT_PATHS[type], {
-          inputs: chunk.map((input, i) => ({ id: input.id, idProperty, properties: input.properties as Record<string, string>, ...this.traceId(from + i) })),
+          inputs: chunk.map((input, i) => ({ id: input.id, idProperty, properties: onTheWire(input.properties), ...this.traceId(from + i) })),
         }),
       (input) => input.id,
     );

@@ -36,6 +36,14 @@ export const isSearch = (url: string | undefined): boolean => /\/search$/.test(u
 
 export const toCrmObject = (object: ApiObject): CrmObject => ({ id: Number(object.id), properties: object.properties });
 
+/**
+ * A write's properties as the CRM's API takes them: a property the port clears (null) is sent as
+ * the empty string. The hosted CRM clears a property given "" and leaves one given null as it was
+ * (the SDK's input models type values as strings); the built-in CRM does the same.
+ */
+export const onTheWire = (properties: Record<string, string | null>): Record<string, string> =>
+  Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, value ?? '']));
+
 export function chunks<T>(items: readonly T[], size = CRM_BATCH_LIMIT): T[][] {
   const result: T[][] = [];
   for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));

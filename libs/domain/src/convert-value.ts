@@ -11,8 +11,9 @@ const fail = (errorType: ErrorType, reason: string): Conversion => ({ ok: false,
 
 /**
  * Converts a sender's value to the CRM's string form by the mapping's data type (DESIGN.md, Values).
- * Null clears the property whatever the type; so does an empty string for a NUMBER or DATETIME, as
- * the hosted CRM clears a property given "" (senders send "" for "no value").
+ * Null clears the property whatever the type; so does an empty string for a NUMBER or DATETIME
+ * (senders send "" for "no value"). The CRM adapter sends a clear as "", the hosted CRM's clear
+ * (decision 42, addendum of 2026-12-06).
  */
 export function convertValue(value: PropertyValue, dataType: DataType): Conversion {
   if (value === null) return { ok: true, value: null };

@@ -3,8 +3,13 @@ import type { CrmType } from '../domain/object-types';
 import { HISTORY_LIMIT, historyEntry } from '../domain/property-history';
 import type { Properties } from './object-reads';
 
+/**
+ * A write's values as stored: each as text; the empty string clears a property, and a property
+ * given null is left as it was, as the hosted CRM does (its API takes values as strings; a null is
+ * answered with success and changes nothing).
+ */
 export function normalise(properties: Record<string, unknown>): Properties {
-  return Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, value === null ? null : String(value)]));
+  return Object.fromEntries(Object.entries(properties).flatMap(([name, value]) => (value === null ? [] : [[name, String(value)]])));
 }
 
 /**

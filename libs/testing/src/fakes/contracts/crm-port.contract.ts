@@ -86,6 +86,25 @@ export function describeCrmPortContract(name: string, make: MakeCrm): void {
       expect(await crm.batchRead('PRODUCT', [kept.id, archived.id], ['name'])).toEqual([{ id: kept.id, properties: { name: 'Renamed' } }]);
     });
 
+    it('when an update or an upsert clears a property (null), then a read gives no value for it and the others stay', async () => {
+      const key = unique('key');
+      await ensureProperty(crm, 'PRODUCT', 'name');
+      await ensureProperty(crm, 'PRODUCT', 'price', 'number');
+      await ensureProperty(crm, 'PRODUCT', key, 'string', true);
+      const [first, second] = await crm.batchCreate('PRODUCT', [
+        { properties: { name: 'Cup', price: '3' } },
+        { properties: { name: 'Pot', price: '4', [key]: 'pot' } },
+      ]);
+      await crm.batchUpdate('PRODUCT', [{ id: first.id, properties: { price: null } }]);
+      await crm.batchUpsert('PRODUCT', key, [{ id: 'pot', properties: { name: null } }]);
+      const read = await crm.batchRead('PRODUCT', [first.id, second.id], ['name', 'price']);
+      // The hosted CRM answers a cleared property as "", a never-set one as null: either is no value.
+      expect(read.map(({ properties }) => ({ name: properties.name || null, price: properties.price || null }))).toEqual([
+        { name: 'Cup', price: null },
+        { name: null, price: '4' },
+      ]);
+    });
+
     it('when objects are upserted twice by a unique property, then the second finds the object the first made, and the answer carries the property', async () => {
       const key = unique('key');
       await ensureProperty(crm, 'PRODUCT', 'name');
