@@ -129,3 +129,29 @@ export function failedInputs(errors: NonNullable<BatchAnswer['errors']>, ids: (s
     return (named.length > 0 ? named : [-1]).map((index) => ({ index, message, ...(category ? { category } : {}) }));
   });
 }
+
+type RefusedPair = { message?: string; category?: string; correlationId?: string };
+
+/** The pairs an association batch refused (a 207, or `errors` in a 200), as one refusal that is not retriable. */
+export function pairsRefused(what: string, status: number, errors: readonly RefusedPair[], pairs: number, correlationId?: string): CrmRequestError {
+  const [first] = errors;
+  return new CrmRequestError(
+    `${what} refused ${errors.length} of ${pairs} pairs (${status}): ${first.message ?? 'no reason given'}`,
+    status,
+    first.category,
+    first.correlationId ?? correlationId,
+  );
+}
+
+/**
+ * The vendor's SDK reads an answer its model does not list as its ApiException (the association
+ * batch's 207: its body parsed as the SDK's error model, whose `errors` keep each refusal's
+ * message): that answer as a CrmRequestError of its status. Anything else is thrown as it is.
+ */
+export function sdkRefusal(error: unknown, what: string, pairs: number): unknown {
+  const exception = error as { code?: unknown; body?: { message?: string; category?: string; correlationId?: string; errors?: RefusedPair[] } };
+  if (error instanceof CrmRequestError || typeof exception.code !== 'number') return error;
+  const body = exception.body ?? {};
+  const errors = body.errors?.length ? body.errors : [{ message: body.message, category: body.category, correlationId: body.correlationId }];
+  return pairsRefused(what, exception.code, errors, pairs, body.correlationId);
+}

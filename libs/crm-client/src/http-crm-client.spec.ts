@@ -307,6 +307,41 @@ describe('HttpCrmClient batch writes', () => {
     });
   });
 
+  it('when the CRM answers an association batch 207 naming refused pairs, then the client throws a CrmRequestError with its reason, not retriable', async () => {
+    const errors = [
+      { status: 'error', category: 'VALIDATION_ERROR', message: 'No contact with id 9', context: { toObjectId: ['9'] } },
+      { status: 'error', category: 'VALIDATION_ERROR', message: 'No contact with id 10', context: { toObjectId: ['10'] } },
+    ];
+    crm = await scriptedCrm([{ status: 207, body: { status: 'COMPLETE', results: [], errors, numErrors: 2, correlationId: 'c-207' } }]);
+    const error = await crm
+      .client()
+      .batchAssociate('DEAL', 'CONTACT', [
+        { fromId: 1, toId: 9 },
+        { fromId: 1, toId: 10 },
+        { fromId: 1, toId: 11 },
+      ])
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CrmRequestError);
+    expect(error).toMatchObject({ status: 207, retriable: false, correlationId: 'c-207' });
+    expect((error as Error).message).toBe('CRM association batch deals → contacts refused 2 of 3 pairs (207): No contact with id 9');
+  });
+
+  it('when the CRM answers an association batch 200 with errors, then the client throws them too; without errors it resolves', async () => {
+    const errors = [{ status: 'error', category: 'OBJECT_NOT_FOUND', message: 'Object not found' }];
+    crm = await scriptedCrm([
+      { status: 200, body: { status: 'COMPLETE', results: [], errors, numErrors: 1 } },
+      { status: 200, body: { status: 'COMPLETE', results: [] } },
+    ]);
+    const pairs = [{ fromId: 1, toId: 2 }];
+    await expect(crm.client().batchAssociate('LINE_ITEM', 'DEAL', pairs)).rejects.toMatchObject({
+      name: 'CrmRequestError',
+      status: 200,
+      category: 'OBJECT_NOT_FOUND',
+      message: 'CRM association batch line_items → deals refused 1 of 1 pairs (200): Object not found',
+    });
+    await expect(crm.client().batchAssociate('LINE_ITEM', 'DEAL', pairs)).resolves.toBeUndefined();
+  });
+
   it('when a 207 names the refused input by id rather than trace id, then the failure still says which input', async () => {
     const errors = [{ status: 'error', category: 'OBJECT_NOT_FOUND', message: 'Object not found', context: { ids: ['22'] } }];
     crm = await scriptedCrm([{ status: 207, body: { results: [{ id: '21', properties: {} }], errors } }]);

@@ -19,7 +19,7 @@ import type { EcommPipelineIds } from '@ecomm-sync/domain';
 import { DealStages } from './deal-stages';
 import { toCrmPipeline, toCrmStage } from './pipeline-answers';
 import { chunksAtOnceFor, DEFAULT_CHUNKS_AT_ONCE, onTheWire, sendChunks, toCrmObject } from './http-request-helpers';
-import { CrmPartialFailure, failedInputs } from './crm-errors';
+import { CrmPartialFailure, failedInputs, pairsRefused, sdkRefusal } from './crm-errors';
 import { CrmTransport, type CrmTransportOptions } from './crm-transport';
 import { sdkConfiguration } from './sdk-transport';
 
@@ -199,14 +199,25 @@ export class HttpCrmClient implements CrmPort {
     await this.stages.archive('deals', pipelineId, stageId);
   }
 
+  /**
+   * Refused pairs, whether the CRM answers 207 or 200 with `errors`, are thrown as one
+   * CrmRequestError (not retriable): the applier narrows it down to the changes it came from.
+   */
   async batchAssociate(fromType: ObjectType, toType: ObjectType, pairs: AssociationPair[]): Promise<void> {
+    const what = `CRM association batch ${CRM_OBJECT_PATHS[fromType]} → ${CRM_OBJECT_PATHS[toType]}`;
     // Side by side too: an association is made once however often it is sent, so order does not
     // matter; a target shared by chunks that the CRM answers 423 for is waited out by the transport.
-    await sendChunks(pairs, this.chunksAtOnce, (chunk) =>
-      this.associations.createDefault(CRM_OBJECT_PATHS[fromType], CRM_OBJECT_PATHS[toType], {
-        inputs: chunk.map((pair) => ({ _from: { id: String(pair.fromId) }, to: { id: String(pair.toId) } })),
-      }),
-    );
+    await sendChunks(pairs, this.chunksAtOnce, async (chunk) => {
+      const answer = await this.associations
+        .createDefaultWithHttpInfo(CRM_OBJECT_PATHS[fromType], CRM_OBJECT_PATHS[toType], {
+          inputs: chunk.map((pair) => ({ _from: { id: String(pair.fromId) }, to: { id: String(pair.toId) } })),
+        })
+        .catch((error: unknown) => {
+          throw sdkRefusal(error, what, chunk.length);
+        });
+      const errors = answer.data.errors ?? [];
+      if (errors.length > 0) throw pairsRefused(what, answer.httpStatusCode, errors, chunk.length);
+    });
   }
 
   private traceId(index: number): { objectWriteTraceId?: string } {
