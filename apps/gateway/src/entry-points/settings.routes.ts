@@ -34,10 +34,12 @@ export function settingsRoutes(settings: ManageSettingsUseCase, auth: Authorizer
     res.json(toV1Settings(await settings.get(ownerOf(res)), booleanParam(req.query, 'showProvidedProperties', false)));
   });
 
+  // A PUT reads its query before it stores anything: a bad flag is a 400 that changed nothing.
   router.put('/extensions/ecomm/v1/settings', async (req, res) => {
+    const showProvided = booleanParam(req.query, 'showProvidedProperties', false);
     const input = parseWith(validateV1, req.body);
     const stored = await settings.put(ownerOf(res), (current) => fromV1Settings(input, current), 'v1');
-    res.json(toV1Settings(stored, booleanParam(req.query, 'showProvidedProperties', false)));
+    res.json(toV1Settings(stored, showProvided));
   });
 
   router.get('/extensions/ecomm/v2/settings', async (req, res) => {
@@ -45,9 +47,10 @@ export function settingsRoutes(settings: ManageSettingsUseCase, auth: Authorizer
   });
 
   router.put('/extensions/ecomm/v2/settings', async (req, res) => {
+    const showProvided = booleanParam(req.query, 'showProvidedMappings', false);
     const input = parseWith(validateV2, req.body);
     const stored = await settings.put(ownerOf(res), (current) => fromV2Settings(input, current), 'v2');
-    res.json(toV2Settings(stored, booleanParam(req.query, 'showProvidedMappings', false)));
+    res.json(toV2Settings(stored, showProvided));
   });
 
   for (const path of ['/extensions/ecomm/v1/settings', '/extensions/ecomm/v2/settings']) {
