@@ -88,6 +88,35 @@ describe('resolveAssociations', () => {
       },
     ],
     [
+      'when a new line item names two deals, then it fails at once: it waits for nothing and links to neither',
+      'LINE_ITEM',
+      { DEAL: ['d1', 'd2'], PRODUCT: ['p9'] },
+      true,
+      {
+        targets: [['PRODUCT', 'p9', null, 'waits']],
+        associations: {},
+        waitingFor: [],
+        associateLater: [],
+        problems: [
+          ['INVALID_ASSOCIATION_PROPERTY', true],
+          ['INVALID_ASSOCIATION_PROPERTY', true],
+        ],
+      },
+    ],
+    [
+      'when a linked line item names two products, then it is updated with its deal and without a product, with an error',
+      'LINE_ITEM',
+      { DEAL: ['d1'], PRODUCT: ['p1', 'p2'] },
+      false,
+      {
+        targets: [['DEAL', 'd1', 501, 'links']],
+        associations: { DEAL: [501] },
+        waitingFor: [],
+        associateLater: [],
+        problems: [['INVALID_ASSOCIATION_PROPERTY', false]],
+      },
+    ],
+    [
       'when a contact names associations, then none is made (contacts associate nothing)',
       'CONTACT',
       { DEAL: ['d1'] },
@@ -109,5 +138,16 @@ describe('resolveAssociations', () => {
     const [problem] = resolveAssociations('LINE_ITEM', { externalObjectId: 'l1', associations: { DEAL: ['d9'], PRODUCT: ['p1'] } }, linked, true).problems;
     expect(problem.details).toContain('d9');
     expect(problem.details).toContain('no synced DEAL has this id');
+  });
+
+  it('when a line item names more than one deal, then the error names the v1 property with every id given, in brackets', () => {
+    const [problem] = resolveAssociations(
+      'LINE_ITEM',
+      { externalObjectId: 'l1', associations: { DEAL: ['d1', 'd2'], PRODUCT: ['p1'] } },
+      linked,
+      true,
+    ).problems;
+    expect(problem.details).toContain('[hs_assoc__deal_id: d1,d2]');
+    expect(problem.details).toContain('a LINE_ITEM has one DEAL, 2 were given; send one id');
   });
 });

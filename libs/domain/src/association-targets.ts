@@ -57,8 +57,25 @@ export function resolveAssociations(
   isCreate: boolean,
 ): ResolvedAssociations {
   const resolved: ResolvedAssociations = { associations: {}, waitingFor: [], associateLater: [], problems: [], targets: [] };
+  let ambiguous = false;
   for (const { type, property, required } of ASSOCIATIONS[objectType] ?? []) {
     const wanted = change.associations[type] ?? [];
+    // A required target is one object (SPEC.md: a line item's deal and product, "Multiple allowed: no").
+    if (required && wanted.length > 1) {
+      ambiguous = true;
+      resolved.problems.push({
+        type: 'INVALID_ASSOCIATION_PROPERTY',
+        blocking: isCreate,
+        details: describeFailure(
+          isCreate ? 'CREATE' : 'UPDATE',
+          objectType,
+          change.externalObjectId,
+          `a ${objectType} has one ${type}, ${wanted.length} were given; send one id`,
+          { [property]: wanted.join(',') },
+        ),
+      });
+      continue;
+    }
     const crmIds: number[] = [];
     const missing: string[] = [];
     for (const id of wanted) {
@@ -86,5 +103,7 @@ export function resolveAssociations(
     if (!required) resolved.associateLater.push(...missing.map((id) => waitingKey(type, id)));
     if (crmIds.length > 0) resolved.associations[type] = crmIds;
   }
+  // Nothing to wait for: whatever arrives, the change cannot be written as sent.
+  if (ambiguous) resolved.waitingFor = [];
   return resolved;
 }

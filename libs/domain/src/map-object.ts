@@ -78,7 +78,9 @@ export function mapObject(
     mappedCount++;
     const associated = ASSOCIATION_TARGETS.get(mapping.crmPropertyName);
     if (associated) {
-      if (value !== null && String(value).trim() !== '') associations[associated] = splitIds(String(value));
+      // Only a deal's contacts come as a list (SPEC.md, "Associations"); a line item's deal and
+      // product are one id each, which may itself hold a comma.
+      if (value !== null && String(value).trim() !== '') associations[associated] = associated === 'CONTACT' ? splitIds(String(value)) : [String(value)];
       continue;
     }
     const conversion = convertValue(value, mapping.dataType);
