@@ -120,6 +120,37 @@ describe('ApplyMappedChangesUseCase: waiting for objects and for the CRM', () =>
       expect(error.details).toContain('dealname is too long for this portal');
     });
 
+    it("when the CRM refuses a line item's association with its deal, then the line item stays written and linked, with an open error naming the refusal", async () => {
+      await world.apply('DEAL', aDeal('d'));
+      await world.apply('PRODUCT', aProduct('p'));
+      world.faults.set('batchAssociate', throws(new CrmRequestError('No deal with id 9 (archived or never created)', 404, 'OBJECT_NOT_FOUND')));
+
+      await world.apply('LINE_ITEM', aLineItem('li', 'd', 'p'));
+
+      expect(await world.status('LINE_ITEM', 'li')).toMatchObject({ crmId: expect.any(Number), lastProcessedAt: expect.any(Number) });
+      const [error] = await world.repositories.syncErrors.listForObject(
+        { ...world.tenant, storeId: 'default', objectType: 'LINE_ITEM', externalObjectId: 'li' },
+        false,
+      );
+      expect(error).toMatchObject({
+        type: 'UNKNOWN_ERROR',
+        status: 'OPEN',
+        details: expect.stringContaining('written, but the CRM refused its association with its DEAL: No deal with id 9'),
+        crm: { status: 404, category: 'OBJECT_NOT_FOUND' },
+      });
+      expect(world.crm.live('LINE_ITEM')).toHaveLength(1);
+    });
+
+    it("when the CRM refuses a deal's association with a contact, then the deal stays written and linked, without an error (SPEC.md)", async () => {
+      await world.apply('CONTACT', aContact('c'));
+      world.faults.set('batchAssociate', throws(new CrmRequestError('No contact with id 9 (archived or never created)', 404, 'OBJECT_NOT_FOUND')));
+
+      await world.apply('DEAL', aDeal('d', { associations: { CONTACT: ['c'] } }));
+
+      expect(await world.status('DEAL', 'd')).toMatchObject({ crmId: expect.any(Number) });
+      expect(await world.openErrors('DEAL', 'd')).toEqual([]);
+    });
+
     it('when the CRM refuses a whole batch for one bad value, then the batch is split in halves until only the bad one fails with the CRM reason', async () => {
       const contacts = Array.from({ length: 16 }, (_, n) =>
         n === 5 ? aContact('c5', { properties: { email: 'c5@example.com', age: 'old' } }) : aContact(`c${n}`),

@@ -70,7 +70,7 @@ export class ChangeWriter {
     if (staleCrmIds.length > 0) await crm.batchArchive(objectType, staleCrmIds);
 
     const written = plans.filter((plan) => plan.crmId !== null && !failures.has(plan.change));
-    await this.associate(crm, objectType, written, failures);
+    const refusedTargets = await this.associate(crm, objectType, written);
     for (const plan of plans) {
       const failure = failures.get(plan.change) ?? (plan.crmId === null ? { message: 'the CRM returned no id for the object', crm: {} } : undefined);
       if (failure) {
@@ -85,7 +85,24 @@ export class ChangeWriter {
         ]);
         continue;
       }
-      outcome.processed(plan.change, plan.problems, { crmId: plan.crmId, generation: plan.change.generation, archived: false });
+      const refused = refusedTargets.get(plan.change);
+      const problems = refused
+        ? [
+            ...plan.problems,
+            {
+              type: 'UNKNOWN_ERROR' as const,
+              blocking: false,
+              details: describeFailure(
+                'UPSERT',
+                objectType,
+                plan.change.externalObjectId,
+                `written, but the CRM refused its association with its ${refused.type}: ${refused.message}`,
+              ),
+              ...(Object.keys(refused.crm).length > 0 ? { crm: refused.crm } : {}),
+            },
+          ]
+        : plan.problems;
+      outcome.processed(plan.change, problems, { crmId: plan.crmId, generation: plan.change.generation, archived: false });
       if (plan.associateLater.length > 0) outcome.associatesLater(plan.change, plan.associateLater);
     }
   }
@@ -101,9 +118,16 @@ export class ChangeWriter {
     return targets;
   }
 
-  private async associate(crm: CrmPort, objectType: ObjectType, written: PlannedWrite[], failures: Map<MappedChange, CrmRefusal>) {
-    for (const { type } of ASSOCIATIONS[objectType] ?? []) {
+  /**
+   * Associates the written objects with their targets. The object stays written and linked
+   * whatever the CRM answers: a required target it refused (a line item's deal) is returned by
+   * change, for a non-blocking error; a deal's contacts it refused cause no error (SPEC.md).
+   */
+  private async associate(crm: CrmPort, objectType: ObjectType, written: PlannedWrite[]): Promise<Map<MappedChange, CrmRefusal & { type: ObjectType }>> {
+    const refusedTargets = new Map<MappedChange, CrmRefusal & { type: ObjectType }>();
+    for (const { type, required } of ASSOCIATIONS[objectType] ?? []) {
       const withTarget = written.filter((plan) => plan.associations[type]?.length);
+      const refused = new Map<MappedChange, CrmRefusal>();
       await sendIsolated(
         withTarget,
         (chunk) =>
@@ -112,8 +136,10 @@ export class ChangeWriter {
             type,
             chunk.flatMap((plan) => plan.associations[type]!.map((toId) => ({ fromId: plan.crmId!, toId }))),
           ),
-        failures,
+        refused,
       );
+      if (required) for (const [change, refusal] of refused) refusedTargets.set(change, { ...refusal, type });
     }
+    return refusedTargets;
   }
 }
