@@ -146,12 +146,14 @@ export function pairsRefused(what: string, status: number, errors: readonly Refu
 /**
  * The vendor's SDK reads an answer its model does not list as its ApiException (the association
  * batch's 207: its body parsed as the SDK's error model, whose `errors` keep each refusal's
- * message): that answer as a CrmRequestError of its status. Anything else is thrown as it is.
+ * message): that answer as a CrmRequestError of its status; null for a success that lists no
+ * refusal (nothing went wrong). Anything else is thrown as it is.
  */
 export function sdkRefusal(error: unknown, what: string, pairs: number): unknown {
   const exception = error as { code?: unknown; body?: { message?: string; category?: string; correlationId?: string; errors?: RefusedPair[] } };
   if (error instanceof CrmRequestError || typeof exception.code !== 'number') return error;
   const body = exception.body ?? {};
+  if (exception.code >= 200 && exception.code < 300 && !body.errors?.length) return null;
   const errors = body.errors?.length ? body.errors : [{ message: body.message, category: body.category, correlationId: body.correlationId }];
   return pairsRefused(what, exception.code, errors, pairs, body.correlationId);
 }

@@ -342,6 +342,11 @@ describe('HttpCrmClient batch writes', () => {
     await expect(crm.client().batchAssociate('LINE_ITEM', 'DEAL', pairs)).resolves.toBeUndefined();
   });
 
+  it('when the CRM answers an association batch with a success the SDK does not list (201) and no errors, then the client resolves', async () => {
+    crm = await scriptedCrm([{ status: 201, body: { status: 'COMPLETE', results: [] } }]);
+    await expect(crm.client().batchAssociate('DEAL', 'CONTACT', [{ fromId: 1, toId: 2 }])).resolves.toBeUndefined();
+  });
+
   it('when a 207 names the refused input by id rather than trace id, then the failure still says which input', async () => {
     const errors = [{ status: 'error', category: 'OBJECT_NOT_FOUND', message: 'Object not found', context: { ids: ['22'] } }];
     crm = await scriptedCrm([{ status: 207, body: { results: [{ id: '21', properties: {} }], errors } }]);

@@ -213,10 +213,12 @@ export class HttpCrmClient implements CrmPort {
           inputs: chunk.map((pair) => ({ _from: { id: String(pair.fromId) }, to: { id: String(pair.toId) } })),
         })
         .catch((error: unknown) => {
-          throw sdkRefusal(error, what, chunk.length);
+          const refusal = sdkRefusal(error, what, chunk.length);
+          if (refusal === null) return null;
+          throw refusal;
         });
-      const errors = answer.data.errors ?? [];
-      if (errors.length > 0) throw pairsRefused(what, answer.httpStatusCode, errors, chunk.length);
+      const errors = answer?.data.errors ?? [];
+      if (answer && errors.length > 0) throw pairsRefused(what, answer.httpStatusCode, errors, chunk.length);
     });
   }
 
