@@ -37,9 +37,9 @@ describe('mapObject', () => {
     expect(mapped.associations).toEqual({ CONTACT: ['c1', 'c2'] });
   });
 
-  it("when a line item's v1 deal and product ids hold a comma, then each is one id, taken as sent", () => {
-    const mapped = mapObject('LINE_ITEM', 'l1', stateOf({ order_id: 'A,1', product_id: ' p 1' }), settings);
-    expect(mapped.associations).toEqual({ DEAL: ['A,1'], PRODUCT: [' p 1'] });
+  it("when a line item's v1 deal and product ids hold a comma, then each is one id, without the spaces around it", () => {
+    const mapped = mapObject('LINE_ITEM', 'l1', stateOf({ order_id: 'A,1', product_id: ' p 1 ' }), settings);
+    expect(mapped.associations).toEqual({ DEAL: ['A,1'], PRODUCT: ['p 1'] });
   });
 
   it('takes v2 associations from the state', () => {

@@ -79,8 +79,9 @@ export function mapObject(
     const associated = ASSOCIATION_TARGETS.get(mapping.crmPropertyName);
     if (associated) {
       // Only a deal's contacts come as a list (SPEC.md, "Associations"); a line item's deal and
-      // product are one id each, which may itself hold a comma.
-      if (value !== null && String(value).trim() !== '') associations[associated] = associated === 'CONTACT' ? splitIds(String(value)) : [String(value)];
+      // product are one id each, which may itself hold a comma (spaces around it go, as in the list).
+      const text = value === null ? '' : String(value).trim();
+      if (text !== '') associations[associated] = associated === 'CONTACT' ? splitIds(text) : [text];
       continue;
     }
     const conversion = convertValue(value, mapping.dataType);
