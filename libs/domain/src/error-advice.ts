@@ -33,7 +33,7 @@ const ADVICE: Record<ErrorType, ErrorAdvice> = {
   },
   INVALID_ASSOCIATION_PROPERTY: {
     whatToDo:
-      'An associated object (a deal or product of this line item) has not synced yet. It applies by itself when that object arrives; check that the sender sends it.',
+      'A line item names a deal or product that has not synced yet, or more than one of either (the ids are in brackets). A missing one: it applies by itself when that object arrives; check that the sender sends it. More than one: the sender must send one id.',
     retryHelps: false,
   },
   MISSING_ASSOCIATED_OBJECT: {

@@ -12,6 +12,8 @@ import {
   FakeRawMessageRepository,
   FakeSettingsRepository,
   FakeSyncErrorRepository,
+  FakeWaitingObjectRepository,
+  aMappedChange,
 } from '@ecomm-sync/testing';
 import { builtinObjectLink, InspectObjectUseCase } from './inspect-object.use-case';
 
@@ -26,6 +28,7 @@ describe('InspectObjectUseCase', () => {
   let syncErrors: FakeSyncErrorRepository;
   let settings: FakeSettingsRepository;
   let accounts: FakeAccountRepository;
+  let waitingObjects: FakeWaitingObjectRepository;
   let useCase: InspectObjectUseCase;
 
   beforeEach(async () => {
@@ -36,7 +39,8 @@ describe('InspectObjectUseCase', () => {
     syncErrors = new FakeSyncErrorRepository();
     settings = new FakeSettingsRepository();
     accounts = new FakeAccountRepository();
-    useCase = new InspectObjectUseCase(asRepositories({ rawMessages, objectStates, objectSyncs, syncErrors, settings, accounts }), {
+    waitingObjects = new FakeWaitingObjectRepository();
+    useCase = new InspectObjectUseCase(asRepositories({ rawMessages, objectStates, objectSyncs, syncErrors, settings, accounts, waitingObjects }), {
       objectLink: async (_portalId, objectType, crmId) => builtinObjectLink(CRM, objectType, crmId),
     });
     const { rev: _rev, ...stored } = aStoredSettings();
@@ -103,8 +107,21 @@ describe('InspectObjectUseCase', () => {
     ],
     [
       'waits for objects it associates with',
-      async () => syncErrors.record({ tenant, storeId: 'default', objectType: 'CONTACT' }, [anError('INVALID_ASSOCIATION_PROPERTY')]),
+      async () => {
+        await syncErrors.record({ tenant, storeId: 'default', objectType: 'CONTACT' }, [anError('INVALID_ASSOCIATION_PROPERTY')]);
+        await waitingObjects.wait(
+          { tenant, storeId: 'default', objectType: 'CONTACT' },
+          [{ change: aMappedChange({ externalObjectId: 'c1' }), waitingFor: ['DEAL:d1'] }],
+          NOW,
+          60_000,
+        );
+      },
       'waiting',
+    ],
+    [
+      'failed with an association error and waits for nothing (it names two deals)',
+      async () => syncErrors.record({ tenant, storeId: 'default', objectType: 'CONTACT' }, [anError('INVALID_ASSOCIATION_PROPERTY')]),
+      'failed',
     ],
     [
       'was deleted in the CRM',

@@ -23,7 +23,10 @@ export const builtinObjectLink = (crmBaseUrl: string, objectType: ObjectType, cr
  */
 export class InspectObjectUseCase {
   constructor(
-    private readonly repositories: Pick<Repositories, 'rawMessages' | 'objectStates' | 'objectSyncs' | 'syncErrors' | 'settings' | 'accounts'>,
+    private readonly repositories: Pick<
+      Repositories,
+      'rawMessages' | 'objectStates' | 'objectSyncs' | 'syncErrors' | 'settings' | 'accounts' | 'waitingObjects'
+    >,
     private readonly crmLinks: CrmLinkPort,
   ) {}
 
@@ -31,16 +34,17 @@ export class InspectObjectUseCase {
     scope: ConsoleScope,
     asked: AskedTenant & { storeId: string; objectType: ObjectType; externalObjectId: string },
   ): Promise<ConsoleObjectInspection> {
-    const { rawMessages, objectStates, objectSyncs, syncErrors, settings } = this.repositories;
+    const { rawMessages, objectStates, objectSyncs, syncErrors, settings, waitingObjects } = this.repositories;
     const tenant = await tenantOf(scope, asked, this.repositories.accounts);
     const { storeId, objectType, externalObjectId } = asked;
     const key = { ...tenant, storeId, objectType, externalObjectId };
-    const [received, states, sync, errors, stored] = await Promise.all([
+    const [received, states, sync, errors, stored, waiting] = await Promise.all([
       rawMessages.listForObject(key, MESSAGES_SHOWN),
       objectStates.findMany({ tenant, storeId, objectType }, [externalObjectId]),
       objectSyncs.findOne(key),
       syncErrors.listForObject(key, true),
       settings.get(tenant),
+      waitingObjects.isWaiting({ tenant, storeId, objectType }, externalObjectId),
     ]);
     const state = states.get(externalObjectId)?.state ?? null;
     if (received.messages.length === 0 && !state && !sync && errors.length === 0) {
@@ -60,7 +64,8 @@ export class InspectObjectUseCase {
         crmId,
         archived: sync?.archived ?? false,
         openErrors: open.length,
-        waiting: open.length > 0 && open.every((error) => error.type === 'INVALID_ASSOCIATION_PROPERTY'),
+        // As the store overview counts it: a change of the object waits for what it names (decision 23).
+        waiting,
       }),
       crm:
         sync && crmId !== null

@@ -61,6 +61,11 @@ export class WaitingObjectRepository {
     await releaseKeptChanges(this.waiting, scope, processed);
   }
 
+  /** Whether the object has a waiting change (within its window or not yet expired): the console's inspector. */
+  async isWaiting(scope: ObjectScope, externalObjectId: string): Promise<boolean> {
+    return (await this.waiting.countDocuments({ _id: keyStrings(scope, [externalObjectId])[0] }, { limit: 1 })) > 0;
+  }
+
   /** Waiting changes within their window that wait for any of these objects (`TYPE:id`). */
   async waitingFor(tenant: Tenant, storeId: string, keys: readonly string[], now: number): Promise<WaitingObject[]> {
     if (keys.length === 0) return [];

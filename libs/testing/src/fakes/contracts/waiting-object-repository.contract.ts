@@ -49,6 +49,19 @@ export function describeWaitingObjectRepositoryContract(name: string, make: () =
       expect(await waiting.waitingFor(tenant, 'default', [], now)).toEqual([]);
     });
 
+    it('when a change waits, then its object is waiting in its tenant, store and type only, until it is released', async () => {
+      const now = EPOCH + 1_500_000;
+      const scope = { tenant, storeId: 'default', objectType: 'LINE_ITEM' as const };
+      await waiting.wait(scope, [entry('li-w', ['DEAL:d1'])], now, WINDOW);
+      expect(await waiting.isWaiting(scope, 'li-w')).toBe(true);
+      expect(await waiting.isWaiting(scope, 'li-other')).toBe(false);
+      expect(await waiting.isWaiting({ ...scope, storeId: 'eu' }, 'li-w')).toBe(false);
+      expect(await waiting.isWaiting({ ...scope, objectType: 'DEAL' }, 'li-w')).toBe(false);
+      expect(await waiting.isWaiting({ ...scope, tenant: { portalId: tenant.portalId, appId: null } }, 'li-w')).toBe(false);
+      await waiting.release(scope, [{ externalObjectId: 'li-w', rev: 1, settingsRev: 1 }]);
+      expect(await waiting.isWaiting(scope, 'li-w')).toBe(false);
+    });
+
     it('when an object waits again, then a newer or same revision replaces it keeping its window, and an older one leaves it', async () => {
       const now = EPOCH + 2_000_000;
       await waiting.wait({ tenant, storeId: 'default', objectType: 'DEAL' }, [entry('d', ['CONTACT:a'], 2)], now, WINDOW);

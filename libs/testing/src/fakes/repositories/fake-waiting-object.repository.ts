@@ -36,6 +36,10 @@ export class FakeWaitingObjectRepository implements PublicOf<WaitingObjectReposi
       this.transition(scope, externalObjectId, { kind: 'processed', revision: { rev, settingsRev } });
   }
 
+  async isWaiting(scope: ObjectScope, externalObjectId: string): Promise<boolean> {
+    return this.rows.has(keptKey(scope, externalObjectId));
+  }
+
   async waitingFor(tenant: Tenant, storeId: string, keys: readonly string[], now: number): Promise<WaitingObject[]> {
     return [...this.rows.values()]
       .filter((row) => row.tenant.portalId === tenant.portalId && row.tenant.appId === tenant.appId && row.storeId === storeId)
