@@ -9,6 +9,11 @@ describe('validateChange', () => {
     ['CONTACT', 'invalid email', change({ email: 'nope' }), false, 'INVALID_EMAIL_ADDRESS'],
     ['DEAL', 'create without dealstage', change({ dealname: 'D' }), true, 'MISSING_REQUIRED_PROPERTY'],
     ['DEAL', 'stage outside the ecommerce pipeline', change({ dealstage: 'closedwon' }), false, 'INVALID_DEAL_STAGE'],
+    ['DEAL', 'update that clears the stage (null)', change({ dealstage: null, dealname: 'D' }), false, 'INVALID_DEAL_STAGE'],
+    ['DEAL', 'update that clears the stage ("")', change({ dealstage: '' }), false, 'INVALID_DEAL_STAGE'],
+    ['DEAL', 'create with a cleared stage', change({ dealstage: null }), true, 'MISSING_REQUIRED_PROPERTY'],
+    ['CONTACT', 'update that clears the email', change({ email: null, firstname: 'A' }), false, 'INVALID_EMAIL_ADDRESS'],
+    ['CONTACT', 'create with a cleared email', change({ email: '' }), true, 'MISSING_REQUIRED_PROPERTY'],
     ['LINE_ITEM', 'create without deal', change({ quantity: '1' }, { PRODUCT: ['p'] }), true, 'MISSING_REQUIRED_PROPERTY'],
     ['LINE_ITEM', 'create without product', change({ quantity: '1' }, { DEAL: ['d'] }), true, 'MISSING_REQUIRED_PROPERTY'],
   ] as const)('%s: %s is a blocking %s', (objectType, _name, given, isCreate, type) => {
@@ -19,6 +24,8 @@ describe('validateChange', () => {
   it.each([
     ['CONTACT', change({ email: 'a@example.com' }), true],
     ['CONTACT', change({ firstname: 'only a name' }), false],
+    ['CONTACT', change({ email: 'a@example.com', firstname: null }), false],
+    ['DEAL', change({ dealname: null }), false],
     ['DEAL', change({ dealstage: 'checkout_pending' }), true],
     ['LINE_ITEM', change({ quantity: '1' }, { DEAL: ['d'], PRODUCT: ['p'] }), true],
     ['PRODUCT', change({}), true],

@@ -58,12 +58,15 @@ export function validateChange(
   if (required && context.isCreate && (properties[required] ?? '') === '') {
     fail('MISSING_REQUIRED_PROPERTY', `${required} is required to create a ${objectType}`, { [required]: properties[required] });
   }
+  // An update that clears a required property would leave a contact without its e-mail or a deal
+  // outside the pipeline (the CRM clears on ""): refused as an invalid value, as a create is as missing.
+  const clears = (name: string) => !context.isCreate && Object.hasOwn(properties, name) && (properties[name] ?? '') === '';
   const email = properties.email;
-  if (objectType === 'CONTACT' && email && !isValidEmail(email)) {
-    fail('INVALID_EMAIL_ADDRESS', 'email is not a valid e-mail address', { email });
+  if (objectType === 'CONTACT' && ((email && !isValidEmail(email)) || clears('email'))) {
+    fail('INVALID_EMAIL_ADDRESS', email ? 'email is not a valid e-mail address' : "a contact's email cannot be cleared", { email });
   }
   const stage = properties.dealstage;
-  if (objectType === 'DEAL' && stage && !ECOMM_STAGE_IDS.has(stage)) {
+  if (objectType === 'DEAL' && ((stage && !ECOMM_STAGE_IDS.has(stage)) || clears('dealstage'))) {
     fail('INVALID_DEAL_STAGE', `dealstage must be a stage of the ecommerce pipeline (${[...ECOMM_STAGE_IDS].join(', ')})`, {
       dealstage: stage,
     });
