@@ -30,6 +30,9 @@ function valueProblem(type: string, value: string | null): string | null {
 /** A contact's e-mail is unique without case, as in the hosted CRM; other unique values as written. */
 const comparable = (type: ObjectType, property: string, value: string) => (type === 'CONTACT' && property === 'email' ? value.toLowerCase() : value);
 
+/** A write's values as the CRM keeps them: a property the port clears (null) reads back as "", as through HttpCrmClient. */
+const cleared = (properties: Properties): Properties => Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, value ?? '']));
+
 /** Associations a line item has exactly one of: a new one replaces the old (as in the built-in CRM). */
 const SINGLE = new Set(['LINE_ITEM->DEAL', 'LINE_ITEM->PRODUCT']);
 
@@ -60,7 +63,7 @@ export class FakeCrm extends FakeCrmSetup implements CrmPort {
       type,
       inputs.map((input) => ({ id: null, properties: input.properties })),
     );
-    return inputs.map((input) => this.answer(this.insert(type, { ...input.properties })));
+    return inputs.map((input) => this.answer(this.insert(type, cleared(input.properties))));
   }
 
   async batchUpdate(type: ObjectType, inputs: { id: number; properties: Properties }[]): Promise<CrmObject[]> {
@@ -72,7 +75,7 @@ export class FakeCrm extends FakeCrmSetup implements CrmPort {
     );
     for (const input of inputs) {
       const object = this.liveObject(type, input.id);
-      if (object) Object.assign(object.properties, input.properties);
+      if (object) Object.assign(object.properties, cleared(input.properties));
     }
     if (missing.length > 0) throw refused(404, `no ${type} with id ${missing.join(', ')}; the others were updated`);
     return [...new Set(inputs.map((input) => input.id))].map((id) => this.answer(this.liveObject(type, id)!));
@@ -89,7 +92,7 @@ export class FakeCrm extends FakeCrmSetup implements CrmPort {
     );
     const written: number[] = [];
     for (const input of inputs) {
-      const properties = { ...input.properties, [idProperty]: input.id };
+      const properties = { ...cleared(input.properties), [idProperty]: input.id };
       const owner = this.owner(type, idProperty, input.id);
       if (owner) {
         Object.assign(owner.properties, properties);
