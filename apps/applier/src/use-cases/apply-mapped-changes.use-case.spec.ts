@@ -27,6 +27,23 @@ describe('ApplyMappedChangesUseCase: writing, failing and newest wins', () => {
     expect(await world.openErrors('CONTACT', 'c1')).toEqual([]);
   });
 
+  it('when the CRM answers an upsert with only the properties each input wrote, then every new object is linked by its sync key', async () => {
+    type Input = { id: string; properties: Record<string, string | null> };
+    world.faults.set('batchUpsert', async (real, ...args) => {
+      const [, , inputs] = args as unknown as [string, string, Input[]];
+      const written = (await (real as unknown as (...a: unknown[]) => Promise<{ id: number; properties: Record<string, string | null> }[]>)(...args)) ?? [];
+      // As an answer that echoes what was written: no property an input did not carry.
+      return written.map((object, i) => ({ id: object.id, properties: { ...inputs[i].properties } }));
+    });
+
+    await world.apply('PRODUCT', aProduct('p1'), aProduct('p2'));
+
+    const [first, second] = world.crm.live('PRODUCT');
+    expect(await world.status('PRODUCT', 'p1')).toMatchObject({ crmId: first.id });
+    expect(await world.status('PRODUCT', 'p2')).toMatchObject({ crmId: second.id });
+    expect(await world.openErrors('PRODUCT', 'p1')).toEqual([]);
+  });
+
   it('when the same change is delivered twice, then the CRM has one object and the second costs no CRM write', async () => {
     const change = aContact('c1');
     await world.apply('CONTACT', change);

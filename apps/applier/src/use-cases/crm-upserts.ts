@@ -10,6 +10,8 @@ import { sendIsolated, type CrmRefusal } from './crm-batch-writer';
 /**
  * Creates by the sync key (unique per object and generation), so that a retried create finds what
  * the first one made. The inputs it wrote are linked, of a 207 too (sendIsolated fails the others).
+ * Each input writes its key as a property too: an answer echoes the properties an input wrote,
+ * which is how its objects are told apart.
  */
 export async function upsertBySyncKey(crm: CrmPort, group: ChangeGroup, plans: PlannedWrite[]): Promise<void> {
   const keyed = plans.map((plan) => ({ plan, key: syncKeyOf(group, plan.change.externalObjectId, plan.change.generation) }));
@@ -18,7 +20,7 @@ export async function upsertBySyncKey(crm: CrmPort, group: ChangeGroup, plans: P
       crm.batchUpsert(
         group.objectType,
         SYNC_KEY_PROPERTY,
-        keyed.map(({ plan, key }) => ({ id: key, properties: plan.properties })),
+        keyed.map(({ plan, key }) => ({ id: key, properties: { ...plan.properties, [SYNC_KEY_PROPERTY]: key } })),
       ),
     (results) => {
       const byKey = new Map(results.map((result) => [result.properties[SYNC_KEY_PROPERTY], result.id]));
