@@ -29,6 +29,23 @@ describe('the ecommerce pipeline and its stage ids', () => {
     expect(planPipelineRestore(ours())).toEqual({ relabel: false, update: [], create: [], archive: [] });
   });
 
+  it.each([
+    ['names isClosed "false" of the open stages', (metadata: Record<string, string>) => ({ isClosed: 'false', ...metadata })],
+    ['writes probabilities without their decimals', (metadata: Record<string, string>) => ({ ...metadata, probability: String(Number(metadata.probability)) })],
+  ])('when the CRM %s, then restoring the pipeline changes nothing', (_what, answered) => {
+    const stages = defaultStages().map((stage) => ({ ...stage, metadata: answered(stage.metadata ?? {}) }));
+    expect(planPipelineRestore(ours(stages))).toEqual({ relabel: false, update: [], create: [], archive: [] });
+  });
+
+  it.each([
+    ['closes an open stage', { probability: '0.2', isClosed: 'true' }],
+    ['changes its probability', { probability: '0.5' }],
+    ['adds a key of its own', { probability: '0.2', color: 'red' }],
+  ])('when the CRM %s, then the restore updates the stage', (_what, metadata) => {
+    const stages = defaultStages().map((stage) => (stage.label === 'Checkout Pending' ? { ...stage, metadata } : stage));
+    expect(planPipelineRestore(ours(stages)).update).toEqual([expect.objectContaining({ stageId: '101', metadata: { probability: '0.2' } })]);
+  });
+
   it('when a stage was renamed, one removed and one added, then the restore renames, creates and archives, keeping the ids it can', () => {
     const stages = ours().stages.map((stage) => ({ ...stage }));
     stages[1] = { ...stages[1], label: 'Waiting for payment' }; // renamed: kept by its place

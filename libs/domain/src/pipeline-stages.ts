@@ -101,5 +101,16 @@ export function planPipelineRestore(pipeline: PipelineView): PipelineRestore {
   };
 }
 
-const sameMetadata = (found: Record<string, string> | undefined, wanted: Record<string, string>) =>
-  Object.entries(wanted).every(([key, value]) => found?.[key] === value) && Object.keys(found ?? {}).every((key) => key in wanted);
+/**
+ * A stage's metadata as the CRM may answer it: the hosted CRM's answers name `isClosed` of open
+ * stages too ("false"), and a probability is a number however it is written ("1" or "1.0").
+ */
+const comparableMetadata = (metadata: Record<string, string> | undefined): Record<string, string> => {
+  const { isClosed = 'false', probability, ...rest } = metadata ?? {};
+  return { ...rest, isClosed, ...(probability === undefined ? {} : { probability: String(Number(probability)) }) };
+};
+
+const sameMetadata = (found: Record<string, string> | undefined, wanted: Record<string, string>) => {
+  const [a, b] = [comparableMetadata(found), comparableMetadata(wanted)];
+  return Object.keys(a).length === Object.keys(b).length && Object.entries(b).every(([key, value]) => a[key] === value);
+};
