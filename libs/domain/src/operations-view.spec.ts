@@ -168,6 +168,8 @@ describe('the operator view rules', () => {
   it.each([
     ['builtin:42', 42],
     ['hosted:https://api.crm.example.com:7', 7],
+    ['hosted:https://api.crm.example.com:app:client-1:12', 12],
+    ['hosted:https://api.crm.example.com:8443:app:client-1:12', 12],
     ['hosted:https://api.crm.example.com:app:client-1', null],
     ['hosted:https://api.crm.example.com:app:12', null],
     ['something-else', null],

@@ -101,10 +101,14 @@ export function serviceReadinessOf(answers: readonly { address: string; answer: 
   return { state, ready: state === 'ready', status, detail, readyReplicas, replicas };
 }
 
-/** The portal a CRM account's budget key belongs to (decision 20's keys); null for an OAuth app's account, shared by portals. */
+/**
+ * The portal a CRM account's budget key belongs to (decision 20's keys, an OAuth app's per portal
+ * since decision 22's addendum of 2026-12-06); null for a key of before, an OAuth app's shared by portals.
+ */
 export function portalOfCrmAccount(accountKey: string): number | null {
-  const match = /^(?:builtin:|hosted:.+:)(\d+)$/.exec(accountKey);
-  if (!match || accountKey.includes(':app:')) return null;
+  const oauth = accountKey.includes(':app:');
+  const match = (oauth ? /^hosted:.+:app:.+:(\d+)$/ : /^(?:builtin:|hosted:.+:)(\d+)$/).exec(accountKey);
+  if (!match) return null;
   const portalId = Number(match[1]);
   return Number.isSafeInteger(portalId) && portalId > 0 ? portalId : null;
 }

@@ -120,7 +120,7 @@ describe('ConsoleOperationsUseCase', () => {
     expect([mapper.detail, most]).toEqual(['20 of 20 replicas ready', 8]);
   });
 
-  it("when CRM budgets are listed, then a portal's account carries its CRM health, and an OAuth app's account shared by portals none", async () => {
+  it("when CRM budgets are listed, then a portal's account carries its CRM health, and an OAuth app's key of before, shared by portals, none", async () => {
     const budget = { usedInWindow: 5, usedToday: 50, pausedUntil: null, reason: null };
     const port = anOperatorView({
       crmBudgets: async () => [

@@ -49,11 +49,14 @@ export interface CrmConnectionsOptions {
 
 /**
  * The account whose limits a connection's requests count against: the built-in CRM and a private
- * app per portal; an OAuth app's burst is shared by every portal it is installed in.
+ * app per portal; an OAuth app per app and portal (the vendor limits an OAuth app's burst "per app
+ * per portal": every portal it is installed in has its own).
  */
 export function crmAccountKey(portalId: number, connection: CrmConnection): string {
   if (connection.kind === 'builtin') return `builtin:${portalId}`;
-  return connection.auth.type === 'oauth' ? `hosted:${connection.baseUrl}:app:${connection.auth.clientId}` : `hosted:${connection.baseUrl}:${portalId}`;
+  return connection.auth.type === 'oauth'
+    ? `hosted:${connection.baseUrl}:app:${connection.auth.clientId}:${portalId}`
+    : `hosted:${connection.baseUrl}:${portalId}`;
 }
 
 /** A public id of a sealed secret: it changes whenever the secret is set again and tells nothing about it. */

@@ -15,7 +15,7 @@ describe('accountLabel', () => {
   it.each([
     ['when the account is the built-in CRM then the key is the label', 'builtin:42', 'builtin:42'],
     ['when a private app of a hosted CRM then the portal without the host', 'hosted:https://api.crm.example:8443:42', 'hosted:42'],
-    ['when an OAuth app then the application without the host', 'hosted:https://api.crm.example:app:client-7', 'hosted:app:client-7'],
+    ['when an OAuth app then the application and the portal without the host', 'hosted:https://api.crm.example:app:client-7:42', 'hosted:app:client-7:42'],
     ['when a bare base URL then only "hosted"', 'https://customer-crm.example/path', 'hosted'],
     ['when a hosted key ends in no portal then only "hosted"', 'hosted:https://api.crm.example', 'hosted'],
   ])('%s', (_case, account, label) => {

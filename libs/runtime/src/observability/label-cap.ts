@@ -21,8 +21,9 @@ export class LabelCap {
 
 /**
  * A CRM account as a label value: its key without the CRM's address. Hosted accounts' keys carry
- * the connection's base URL (`hosted:<url>:<portalId>`, `hosted:<url>:app:<clientId>`); labels
- * never show customers' hosts, so those read `hosted:<portalId>` and `hosted:app:<clientId>`. A
+ * the connection's base URL (`hosted:<url>:<portalId>`, `hosted:<url>:app:<clientId>:<portalId>`);
+ * labels never show customers' hosts, so those read `hosted:<portalId>` and
+ * `hosted:app:<clientId>:<portalId>`. A
  * bare URL (a client given no account) reads `hosted`.
  */
 export function accountLabel(account: string): string {

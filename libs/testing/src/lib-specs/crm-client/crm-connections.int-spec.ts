@@ -257,7 +257,12 @@ describe('CRM connections (the resolver against the real MongoDB-wire server and
       await resolver.set(portalId, { kind: 'builtin', limits: { burstPer10s: 100, dailyCap: null, timeZone: 'UTC', searchPerSecond: 4 } });
       resolver.clientFor(await load(portalId));
       // The built-in CRM's budget is asked for as nearby: its margin is shorter (decision 20).
-      expect(budgets).toEqual([`hosted:${baseUrl}:app:client-1 (hosted)`, `hosted:${baseUrl}:${portalId} (hosted)`, `builtin:${portalId} (builtin)`]);
+      // An OAuth app's budget is its own in each portal (the vendor: "per app per portal").
+      expect(budgets).toEqual([
+        `hosted:${baseUrl}:app:client-1:${portalId} (hosted)`,
+        `hosted:${baseUrl}:${portalId} (hosted)`,
+        `builtin:${portalId} (builtin)`,
+      ]);
       expect(crmAccountKey(7, { kind: 'builtin', limits: null })).toBe('builtin:7');
     });
   });
