@@ -9,10 +9,7 @@ describe('validateChange', () => {
     ['CONTACT', 'invalid email', change({ email: 'nope' }), false, 'INVALID_EMAIL_ADDRESS'],
     ['DEAL', 'create without dealstage', change({ dealname: 'D' }), true, 'MISSING_REQUIRED_PROPERTY'],
     ['DEAL', 'stage outside the ecommerce pipeline', change({ dealstage: 'closedwon' }), false, 'INVALID_DEAL_STAGE'],
-    ['DEAL', 'update that clears the stage (null)', change({ dealstage: null, dealname: 'D' }), false, 'INVALID_DEAL_STAGE'],
-    ['DEAL', 'update that clears the stage ("")', change({ dealstage: '' }), false, 'INVALID_DEAL_STAGE'],
     ['DEAL', 'create with a cleared stage', change({ dealstage: null }), true, 'MISSING_REQUIRED_PROPERTY'],
-    ['CONTACT', 'update that clears the email', change({ email: null, firstname: 'A' }), false, 'INVALID_EMAIL_ADDRESS'],
     ['CONTACT', 'create with a cleared email', change({ email: '' }), true, 'MISSING_REQUIRED_PROPERTY'],
     ['LINE_ITEM', 'create without deal', change({ quantity: '1' }, { PRODUCT: ['p'] }), true, 'MISSING_REQUIRED_PROPERTY'],
     ['LINE_ITEM', 'create without product', change({ quantity: '1' }, { DEAL: ['d'] }), true, 'MISSING_REQUIRED_PROPERTY'],
@@ -32,6 +29,19 @@ describe('validateChange', () => {
   ] as const)('%s passes %p', (objectType, given, isCreate) => {
     expect(validateChange(objectType, given, { definedProperties: defined, isCreate }).problems).toEqual([]);
   });
+
+  it.each([
+    ['DEAL', 'dealstage', 'INVALID_DEAL_STAGE', change({ dealstage: null, dealname: 'D' }), { dealname: 'D' }],
+    ['DEAL', 'dealstage', 'INVALID_DEAL_STAGE', change({ dealstage: '' }), {}],
+    ['CONTACT', 'email', 'INVALID_EMAIL_ADDRESS', change({ email: null, firstname: 'A' }), { firstname: 'A' }],
+  ] as const)(
+    'when a %s update clears its %s, then the rest is written without it, with a %s that does not block',
+    (objectType, _name, type, given, written) => {
+      const result = validateChange(objectType, given, { definedProperties: defined, isCreate: false });
+      expect(result.properties).toEqual(written);
+      expect(result.problems).toEqual([{ type, blocking: false, details: expect.stringContaining('cannot be cleared; the CRM keeps its value') }]);
+    },
+  );
 
   it('drops properties the CRM does not define and reports them without blocking', () => {
     const result = validateChange('CONTACT', change({ email: 'a@example.com', shoe_size: '38' }), { definedProperties: defined, isCreate: true });

@@ -59,14 +59,23 @@ export function validateChange(
     fail('MISSING_REQUIRED_PROPERTY', `${required} is required to create a ${objectType}`, { [required]: properties[required] });
   }
   // An update that clears a required property would leave a contact without its e-mail or a deal
-  // outside the pipeline (the CRM clears on ""): refused as an invalid value, as a create is as missing.
-  const clears = (name: string) => !context.isCreate && Object.hasOwn(properties, name) && (properties[name] ?? '') === '';
+  // outside the pipeline (the CRM clears on ""): the rest is written, the CRM keeps that value, and
+  // the error says so. The merged state keeps the clear, so a later update must not fail for it.
+  for (const [type, name] of [
+    ['INVALID_EMAIL_ADDRESS', 'email'],
+    ['INVALID_DEAL_STAGE', 'dealstage'],
+  ] as const) {
+    if (REQUIRED_PROPERTIES[objectType] === name && !context.isCreate && Object.hasOwn(properties, name) && (properties[name] ?? '') === '') {
+      delete properties[name];
+      fail(type, `the ${name} of a ${objectType} cannot be cleared; the CRM keeps its value`, { [name]: change.properties[name] }, false);
+    }
+  }
   const email = properties.email;
-  if (objectType === 'CONTACT' && ((email && !isValidEmail(email)) || clears('email'))) {
-    fail('INVALID_EMAIL_ADDRESS', email ? 'email is not a valid e-mail address' : "a contact's email cannot be cleared", { email });
+  if (objectType === 'CONTACT' && email && !isValidEmail(email)) {
+    fail('INVALID_EMAIL_ADDRESS', 'email is not a valid e-mail address', { email });
   }
   const stage = properties.dealstage;
-  if (objectType === 'DEAL' && ((stage && !ECOMM_STAGE_IDS.has(stage)) || clears('dealstage'))) {
+  if (objectType === 'DEAL' && stage && !ECOMM_STAGE_IDS.has(stage)) {
     fail('INVALID_DEAL_STAGE', `dealstage must be a stage of the ecommerce pipeline (${[...ECOMM_STAGE_IDS].join(', ')})`, {
       dealstage: stage,
     });

@@ -210,6 +210,26 @@ describe('ApplyMappedChangesUseCase: writing, failing and newest wins', () => {
     expect(pending.map((checkout) => [checkout.externalObjectId, checkout.crmId])).toEqual([['d1', (await world.status('DEAL', 'd1'))!.crmId]]);
   });
 
+  it('when a pending deal is updated with its stage cleared or refused, then the CRM keeps checkout_pending and the sweep still sees it', async () => {
+    await world.apply(
+      'DEAL',
+      aDeal('d1', { properties: { dealname: 'd1', dealstage: 'checkout_pending' } }),
+      aDeal('d2', { properties: { dealname: 'd2', dealstage: 'checkout_pending' } }),
+    );
+    await world.apply(
+      'DEAL',
+      aDeal('d1', { rev: 2, properties: { dealname: 'd1 renamed', dealstage: null } }),
+      aDeal('d2', { rev: 2, properties: { dealname: 'd2', dealstage: 'closedwon' } }),
+    );
+
+    const pending = await world.repositories.checkouts.due(NOW, 10);
+    expect(pending.map((checkout) => checkout.externalObjectId).sort()).toEqual(['d1', 'd2']);
+    const [d1] = await world.crm.batchRead('DEAL', [(await world.status('DEAL', 'd1'))!.crmId!], ['dealname', 'dealstage']);
+    expect(d1.properties).toEqual({ dealname: 'd1 renamed', dealstage: 'checkout_pending' });
+    expect((await world.openErrors('DEAL', 'd1')).map((error) => error.type)).toEqual(['INVALID_DEAL_STAGE']);
+    expect((await world.openErrors('DEAL', 'd2')).map((error) => error.type)).toEqual(['INVALID_DEAL_STAGE']);
+  });
+
   it('when a line item, its deal and its product come in one batch, then the deal and product are written first, the line item is associated with the deal and names the product by hs_product_id', async () => {
     await world.useCase.execute([
       world.message('LINE_ITEM', [aLineItem('li', 'd', 'p')]),

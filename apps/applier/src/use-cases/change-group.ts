@@ -83,17 +83,20 @@ export interface LinkedObjects {
 
 /**
  * Where the applied deals now stand for the abandoned-checkout sweep (libs/domain's
- * checkout-machine): pending (with the CRM id) or not any more; deals whose mapped state carries no
- * stage are left as they were.
+ * checkout-machine): pending (with the CRM id) or not any more. Deals left as they were: those whose
+ * mapped state carries no stage or clears it (the CRM keeps its stage), and upserts that were not
+ * written (refused: the CRM deal is as it was).
  */
 export function checkoutStates(group: ChangeGroup, syncs: Map<string, ObjectSync>, records: readonly ProcessedRecord[]): CheckoutState[] {
   const states: CheckoutState[] = [];
   for (const record of records) {
     const change = group.changes.get(record.externalObjectId);
     if (!change) continue;
+    const deleted = change.action === 'DELETE';
+    if (!deleted && !record.link) continue;
     const link = record.link ?? syncs.get(record.externalObjectId);
     const crmId = link && !link.archived ? link.crmId : null;
-    const verdict = appliedCheckout(change.action === 'DELETE' ? null : change.properties.dealstage, crmId);
+    const verdict = appliedCheckout(deleted ? null : change.properties.dealstage || undefined, crmId);
     if (verdict === 'unchanged') continue;
     states.push(
       verdict === 'pending'
