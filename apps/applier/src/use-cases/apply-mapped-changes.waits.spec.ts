@@ -151,6 +151,18 @@ describe('ApplyMappedChangesUseCase: waiting for objects and for the CRM', () =>
       expect(await world.openErrors('DEAL', 'd')).toEqual([]);
     });
 
+    it("when one of a deal's contacts was archived in the CRM, then the deal is associated with the others, without an error", async () => {
+      await world.apply('CONTACT', aContact('c1'), aContact('c2'), aContact('c3'));
+      const [c1, c2, c3] = await Promise.all(['c1', 'c2', 'c3'].map(async (id) => (await world.status('CONTACT', id))!.crmId!));
+      await world.crm.batchArchive('CONTACT', [c2]);
+
+      await world.apply('DEAL', aDeal('d', { associations: { CONTACT: ['c1', 'c2', 'c3'] } }));
+
+      const deal = (await world.status('DEAL', 'd'))!;
+      expect(world.crm.associationsOf('DEAL', deal.crmId!, 'CONTACT').sort()).toEqual([c1, c3].sort());
+      expect(await world.openErrors('DEAL', 'd')).toEqual([]);
+    });
+
     it('when the CRM refuses a whole batch for one bad value, then the batch is split in halves until only the bad one fails with the CRM reason', async () => {
       const contacts = Array.from({ length: 16 }, (_, n) =>
         n === 5 ? aContact('c5', { properties: { email: 'c5@example.com', age: 'old' } }) : aContact(`c${n}`),

@@ -119,22 +119,24 @@ export class ChangeWriter {
   }
 
   /**
-   * Associates the written objects with their targets. The object stays written and linked
-   * whatever the CRM answers: a required target it refused (a line item's deal) is returned by
-   * change, for a non-blocking error; a deal's contacts it refused cause no error (SPEC.md).
+   * Associates the written objects with their targets, pair by pair as far as the CRM refuses
+   * (sendIsolated halves down to the refused pairs: a deal's other contacts are still associated).
+   * The object stays written and linked whatever the CRM answers: a required target it refused (a
+   * line item's deal) is returned by change, for a non-blocking error; a deal's contacts it refused
+   * cause no error (SPEC.md).
    */
   private async associate(crm: CrmPort, objectType: ObjectType, written: PlannedWrite[]): Promise<Map<MappedChange, CrmRefusal & { type: ObjectType }>> {
     const refusedTargets = new Map<MappedChange, CrmRefusal & { type: ObjectType }>();
     for (const { type, required } of ASSOCIATIONS[objectType] ?? []) {
-      const withTarget = written.filter((plan) => plan.associations[type]?.length);
+      const pairs = written.flatMap(({ change, crmId, associations }) => (associations[type] ?? []).map((toId) => ({ change, fromId: crmId!, toId })));
       const refused = new Map<MappedChange, CrmRefusal>();
       await sendIsolated(
-        withTarget,
+        pairs,
         (chunk) =>
           crm.batchAssociate(
             objectType,
             type,
-            chunk.flatMap((plan) => plan.associations[type]!.map((toId) => ({ fromId: plan.crmId!, toId }))),
+            chunk.map(({ fromId, toId }) => ({ fromId, toId })),
           ),
         refused,
       );
