@@ -40,9 +40,11 @@ describe('InspectObjectUseCase', () => {
     settings = new FakeSettingsRepository();
     accounts = new FakeAccountRepository();
     waitingObjects = new FakeWaitingObjectRepository();
-    useCase = new InspectObjectUseCase(asRepositories({ rawMessages, objectStates, objectSyncs, syncErrors, settings, accounts, waitingObjects }), {
-      objectLink: async (_portalId, objectType, crmId) => builtinObjectLink(CRM, objectType, crmId),
-    });
+    useCase = new InspectObjectUseCase(
+      asRepositories({ rawMessages, objectStates, objectSyncs, syncErrors, settings, accounts, waitingObjects }),
+      { objectLink: async (_portalId, objectType, crmId) => builtinObjectLink(CRM, objectType, crmId) },
+      () => NOW,
+    );
     const { rev: _rev, ...stored } = aStoredSettings();
     await settings.put(tenant, stored);
   });
@@ -117,6 +119,15 @@ describe('InspectObjectUseCase', () => {
         );
       },
       'waiting',
+    ],
+    [
+      'was applied and waits only to associate a contact later',
+      async () => {
+        await objectSyncs.put({ tenant, storeId: 'default', objectType: 'CONTACT' }, anObjectSync({ externalObjectId: 'c1', crmId: 42 }));
+        const later = [{ change: aMappedChange({ externalObjectId: 'c1' }), waitingFor: ['DEAL:d1'] }];
+        await waitingObjects.wait({ tenant, storeId: 'default', objectType: 'CONTACT' }, later, NOW, 60_000, { reapply: true });
+      },
+      'applied',
     ],
     [
       'failed with an association error and waits for nothing (it names two deals)',

@@ -28,6 +28,7 @@ export class InspectObjectUseCase {
       'rawMessages' | 'objectStates' | 'objectSyncs' | 'syncErrors' | 'settings' | 'accounts' | 'waitingObjects'
     >,
     private readonly crmLinks: CrmLinkPort,
+    private readonly clock: () => number = Date.now,
   ) {}
 
   async inspect(
@@ -44,7 +45,7 @@ export class InspectObjectUseCase {
       objectSyncs.findOne(key),
       syncErrors.listForObject(key, true),
       settings.get(tenant),
-      waitingObjects.isWaiting({ tenant, storeId, objectType }, externalObjectId),
+      waitingObjects.isWaiting({ tenant, storeId, objectType }, externalObjectId, this.clock()),
     ]);
     const state = states.get(externalObjectId)?.state ?? null;
     if (received.messages.length === 0 && !state && !sync && errors.length === 0) {

@@ -61,9 +61,13 @@ export class WaitingObjectRepository {
     await releaseKeptChanges(this.waiting, scope, processed);
   }
 
-  /** Whether the object has a waiting change (within its window or not yet expired): the console's inspector. */
-  async isWaiting(scope: ObjectScope, externalObjectId: string): Promise<boolean> {
-    return (await this.waiting.countDocuments({ _id: keyStrings(scope, [externalObjectId])[0] }, { limit: 1 })) > 0;
+  /**
+   * Whether a change of the object waits to be applied, within its window (the console's inspector);
+   * an applied change waiting only to associate later (`reapply`) does not count.
+   */
+  async isWaiting(scope: ObjectScope, externalObjectId: string, now: number): Promise<boolean> {
+    const filter = { _id: keyStrings(scope, [externalObjectId])[0], reapply: { $ne: true }, until: { $gt: now } };
+    return (await this.waiting.countDocuments(filter, { limit: 1 })) > 0;
   }
 
   /** Waiting changes within their window that wait for any of these objects (`TYPE:id`). */

@@ -49,17 +49,25 @@ export function describeWaitingObjectRepositoryContract(name: string, make: () =
       expect(await waiting.waitingFor(tenant, 'default', [], now)).toEqual([]);
     });
 
-    it('when a change waits, then its object is waiting in its tenant, store and type only, until it is released', async () => {
+    it('when a change waits, then its object is waiting in its tenant, store and type only, within its window, until it is released', async () => {
       const now = EPOCH + 1_500_000;
       const scope = { tenant, storeId: 'default', objectType: 'LINE_ITEM' as const };
       await waiting.wait(scope, [entry('li-w', ['DEAL:d1'])], now, WINDOW);
-      expect(await waiting.isWaiting(scope, 'li-w')).toBe(true);
-      expect(await waiting.isWaiting(scope, 'li-other')).toBe(false);
-      expect(await waiting.isWaiting({ ...scope, storeId: 'eu' }, 'li-w')).toBe(false);
-      expect(await waiting.isWaiting({ ...scope, objectType: 'DEAL' }, 'li-w')).toBe(false);
-      expect(await waiting.isWaiting({ ...scope, tenant: { portalId: tenant.portalId, appId: null } }, 'li-w')).toBe(false);
+      expect(await waiting.isWaiting(scope, 'li-w', now)).toBe(true);
+      expect(await waiting.isWaiting(scope, 'li-w', now + WINDOW)).toBe(false);
+      expect(await waiting.isWaiting(scope, 'li-other', now)).toBe(false);
+      expect(await waiting.isWaiting({ ...scope, storeId: 'eu' }, 'li-w', now)).toBe(false);
+      expect(await waiting.isWaiting({ ...scope, objectType: 'DEAL' }, 'li-w', now)).toBe(false);
+      expect(await waiting.isWaiting({ ...scope, tenant: { portalId: tenant.portalId, appId: null } }, 'li-w', now)).toBe(false);
       await waiting.release(scope, [{ externalObjectId: 'li-w', rev: 1, settingsRev: 1 }]);
-      expect(await waiting.isWaiting(scope, 'li-w')).toBe(false);
+      expect(await waiting.isWaiting(scope, 'li-w', now)).toBe(false);
+    });
+
+    it('when an applied change waits only to associate later, then its object is not waiting', async () => {
+      const now = EPOCH + 1_600_000;
+      const scope = { tenant, storeId: 'default', objectType: 'DEAL' as const };
+      await waiting.wait(scope, [entry('d-later', ['CONTACT:c9'])], now, WINDOW, { reapply: true });
+      expect(await waiting.isWaiting(scope, 'd-later', now)).toBe(false);
     });
 
     it('when an object waits again, then a newer or same revision replaces it keeping its window, and an older one leaves it', async () => {

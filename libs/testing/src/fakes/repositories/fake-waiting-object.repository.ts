@@ -36,8 +36,9 @@ export class FakeWaitingObjectRepository implements PublicOf<WaitingObjectReposi
       this.transition(scope, externalObjectId, { kind: 'processed', revision: { rev, settingsRev } });
   }
 
-  async isWaiting(scope: ObjectScope, externalObjectId: string): Promise<boolean> {
-    return this.rows.has(keptKey(scope, externalObjectId));
+  async isWaiting(scope: ObjectScope, externalObjectId: string, now: number): Promise<boolean> {
+    const row = this.rows.get(keptKey(scope, externalObjectId));
+    return !!row && !row.reapply && row.until > now;
   }
 
   async waitingFor(tenant: Tenant, storeId: string, keys: readonly string[], now: number): Promise<WaitingObject[]> {
