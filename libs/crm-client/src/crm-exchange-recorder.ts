@@ -23,7 +23,7 @@ export interface CrmExchangeRecorderOptions {
   sink: CrmExchangeSink;
   baseUrl: string;
   account: string;
-  /** The connection's portal; else the one its account key names (none for an OAuth app's account). */
+  /** The connection's portal; else the one its account key names (none for an OAuth app's key of before, shared by portals). */
   portalId?: number;
   /** Values that must never be kept, wherever they appear (the connection's token). */
   secrets: readonly string[];

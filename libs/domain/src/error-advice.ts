@@ -61,7 +61,8 @@ const ADVICE: Record<ErrorType, ErrorAdvice> = {
   EMPTY_MESSAGE: { whatToDo: 'The message carried no properties. The sender must send the object again with its properties.', retryHelps: false },
   BAD_SETTINGS: { whatToDo: 'The settings in force cannot map this object. Check the mappings of this object type, then retry.', retryHelps: true },
   UNKNOWN_ERROR: {
-    whatToDo: 'The CRM refused the change without saying why. Retry; if it fails again, the details and the service logs tell more.',
+    whatToDo:
+      'The CRM refused the change, or an association of an object it wrote; the details give its reason. Retry; if it fails again, the details and the service logs tell more.',
     retryHelps: true,
   },
   CREATE_FAIL_NO_INFO: { whatToDo: 'The CRM refused to create the object without saying why. Retry; if it fails again, check the CRM.', retryHelps: true },

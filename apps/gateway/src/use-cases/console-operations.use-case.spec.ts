@@ -120,18 +120,25 @@ describe('ConsoleOperationsUseCase', () => {
     expect([mapper.detail, most]).toEqual(['20 of 20 replicas ready', 8]);
   });
 
-  it("when CRM budgets are listed, then a portal's account carries its CRM health, and an OAuth app's key of before, shared by portals, none", async () => {
+  it("when CRM budgets are listed, then a portal's account and an OAuth app's in that portal carry its CRM health, and an OAuth app's key of before, shared by portals, none", async () => {
     const budget = { usedInWindow: 5, usedToday: 50, pausedUntil: null, reason: null };
     const port = anOperatorView({
       crmBudgets: async () => [
         { accountKey: 'builtin:1001', ...budget },
         { accountKey: 'hosted:https://api.crm.example.com:app:client-9', ...budget },
+        { accountKey: 'hosted:https://api.crm.example.com:app:client-9:1001', ...budget },
       ],
     });
 
     expect(await new ConsoleOperationsUseCase(port, []).crmAccounts()).toEqual([
       { accountKey: 'builtin:1001', ...budget, portalId: 1001, health: { state: 'rate-limited', message: 'rate limited until …', parkedChanges: 7 } },
       { accountKey: 'hosted:https://api.crm.example.com:app:client-9', ...budget, portalId: null, health: null },
+      {
+        accountKey: 'hosted:https://api.crm.example.com:app:client-9:1001',
+        ...budget,
+        portalId: 1001,
+        health: { state: 'rate-limited', message: 'rate limited until …', parkedChanges: 7 },
+      },
     ]);
   });
 });

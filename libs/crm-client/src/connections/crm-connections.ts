@@ -223,7 +223,7 @@ export class CrmConnections {
       token,
       timeoutMs,
       account,
-      // The request log names the portal (an OAuth account key is the application's, shared by its portals).
+      // The request log names the portal (an OAuth account key of before decision 22's addendum named none).
       portalId: portal.portalId,
       ecommPipeline: currentEcommPipeline(portal),
       ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
