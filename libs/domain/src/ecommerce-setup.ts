@@ -77,11 +77,12 @@ export const ECOMM_PIPELINE_DISPLAY_ORDER = 99;
  * SPEC's six stages in order. `id` is SPEC's name of the stage, the one senders send and the
  * service uses everywhere; the CRM generates its own stage ids, which the CRM adapter maps to and
  * from these at its edge (pipeline-stages.ts). `metadata` is what the CRM wants of a deal stage: a
- * probability, and `isClosed` for the stages where the deal is won or lost.
+ * probability, and `isClosed`, "false" named too: were a customer to close an open stage, a restore
+ * that left the key out would not open it again where the CRM merges what it is given.
  */
 export const ECOMM_DEAL_STAGES = [
-  { id: 'checkout_abandoned', label: 'Checkout Abandoned', displayOrder: 0, metadata: { probability: '0.0' } },
-  { id: 'checkout_pending', label: 'Checkout Pending', displayOrder: 1, metadata: { probability: '0.2' } },
+  { id: 'checkout_abandoned', label: 'Checkout Abandoned', displayOrder: 0, metadata: { probability: '0.0', isClosed: 'false' } },
+  { id: 'checkout_pending', label: 'Checkout Pending', displayOrder: 1, metadata: { probability: '0.2', isClosed: 'false' } },
   { id: 'checkout_completed', label: 'Checkout Completed', displayOrder: 2, metadata: { probability: '1.0', isClosed: 'true' } },
   { id: 'processed', label: 'Processed', displayOrder: 3, metadata: { probability: '1.0', isClosed: 'true' } },
   { id: 'shipped', label: 'Shipped', displayOrder: 4, metadata: { probability: '1.0', isClosed: 'true' } },

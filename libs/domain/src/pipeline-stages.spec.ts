@@ -43,7 +43,9 @@ describe('the ecommerce pipeline and its stage ids', () => {
     ['adds a key of its own', { probability: '0.2', color: 'red' }],
   ])('when the CRM %s, then the restore updates the stage', (_what, metadata) => {
     const stages = defaultStages().map((stage) => (stage.label === 'Checkout Pending' ? { ...stage, metadata } : stage));
-    expect(planPipelineRestore(ours(stages)).update).toEqual([expect.objectContaining({ stageId: '101', metadata: { probability: '0.2' } })]);
+    expect(planPipelineRestore(ours(stages)).update).toEqual([
+      expect.objectContaining({ stageId: '101', metadata: { probability: '0.2', isClosed: 'false' } }),
+    ]);
   });
 
   it('when a stage was renamed, one removed and one added, then the restore renames, creates and archives, keeping the ids it can', () => {
