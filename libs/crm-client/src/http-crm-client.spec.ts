@@ -342,8 +342,11 @@ describe('HttpCrmClient batch writes', () => {
     await expect(crm.client().batchAssociate('LINE_ITEM', 'DEAL', pairs)).resolves.toBeUndefined();
   });
 
-  it('when the CRM answers an association batch with a success the SDK does not list (201) and no errors, then the client resolves', async () => {
-    crm = await scriptedCrm([{ status: 201, body: { status: 'COMPLETE', results: [] } }]);
+  it.each([
+    ['201 and no errors', { status: 201, body: { status: 'COMPLETE', results: [] } }],
+    ['204 and no body', { status: 204, body: undefined }],
+  ])('when the CRM answers an association batch with a success the SDK does not list (%s), then the client resolves', async (_what, answer) => {
+    crm = await scriptedCrm([answer]);
     await expect(crm.client().batchAssociate('DEAL', 'CONTACT', [{ fromId: 1, toId: 2 }])).resolves.toBeUndefined();
   });
 

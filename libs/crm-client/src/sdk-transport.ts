@@ -44,8 +44,10 @@ export function sdkConfiguration<Configuration, Request extends SdkRequest, Resp
         url: url.startsWith(base) ? url.slice(base.length) : url,
         ...(body === undefined ? {} : { data: body }),
       });
-      // The transport reads answers as JSON (its budget and errors need them); the SDK reads text.
-      const text = data === undefined || data === '' ? '' : typeof data === 'string' ? data : JSON.stringify(data);
+      // The transport reads answers as JSON (its budget and errors need them); the SDK reads text. A
+      // 204 reads as an empty object: a generated method that does not list it parses the body.
+      const empty = data === undefined || data === '';
+      const text = empty ? (status === 204 ? '{}' : '') : typeof data === 'string' ? data : JSON.stringify(data);
       return new module.ResponseContext(
         status,
         { ...headers, 'content-type': 'application/json' },
