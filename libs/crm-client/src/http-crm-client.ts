@@ -18,6 +18,7 @@ import {
 import type { EcommPipelineIds } from '@ecomm-sync/domain';
 import { DealStages } from './deal-stages';
 import { toCrmPipeline, toCrmStage } from './pipeline-answers';
+import { toCrmProperty, toPropertyCreate } from './property-answers';
 import { chunksAtOnceFor, DEFAULT_CHUNKS_AT_ONCE, onTheWire, sendChunks, toCrmObject } from './http-request-helpers';
 import { CrmPartialFailure, failedInputs, pairsRefused, sdkRefusal } from './crm-errors';
 import { CrmTransport, type CrmTransportOptions } from './crm-transport';
@@ -130,28 +131,11 @@ export class HttpCrmClient implements CrmPort {
   }
 
   async listProperties(type: ObjectType): Promise<CrmPropertyInfo[]> {
-    const answer = await this.properties.getAll(CRM_OBJECT_PATHS[type]);
-    return answer.results.map(({ name, label, type: propertyType, fieldType, groupName, hasUniqueValue }) => ({
-      name,
-      label,
-      type: propertyType,
-      fieldType,
-      groupName,
-      ...(hasUniqueValue === undefined ? {} : { hasUniqueValue }),
-    }));
+    return (await this.properties.getAll(CRM_OBJECT_PATHS[type])).results.map(toCrmProperty);
   }
 
   async createProperty(type: ObjectType, property: CrmPropertyInfo): Promise<void> {
-    const { name, label, type: propertyType, fieldType, groupName, hasUniqueValue, options } = property;
-    await this.properties.create(CRM_OBJECT_PATHS[type], {
-      name,
-      label,
-      type: propertyType as properties.PropertyCreateTypeEnum,
-      fieldType: fieldType as properties.PropertyCreateFieldTypeEnum,
-      groupName,
-      ...(hasUniqueValue === undefined ? {} : { hasUniqueValue }),
-      ...(options === undefined ? {} : { options: options.map((option, displayOrder) => ({ ...option, displayOrder, hidden: false })) }),
-    });
+    await this.properties.create(CRM_OBJECT_PATHS[type], toPropertyCreate(property));
   }
 
   async deleteProperty(type: ObjectType, name: string): Promise<void> {
