@@ -250,7 +250,7 @@ describe('bulk import over the running stack', () => {
     }
   });
 
-  it('starts an import by itself when the application installs with importOnInstall', async () => {
+  it('starts one import by itself when the application installs again with importOnInstall, however often the install is sent', async () => {
     const v1Settings = {
       enabled: true,
       importOnInstall: true,
@@ -269,10 +269,24 @@ describe('bulk import over the running stack', () => {
     });
     if (put.status !== 200) throw new Error(JSON.stringify(put.data));
     expect(put.status).toBe(200);
-    const before = receiver.received.length;
+    // Installed since beforeAll: sending the install again starts nothing; after an uninstall, the
+    // install sent twice at once (a client's retry) starts one import.
     expect((await app.http.post('/v1/installs')).status).toBe(204);
+    expect((await app.http.post('/v1/installs/uninstall')).status).toBe(204);
+    const before = receiver.received.length;
+    expect((await Promise.all([app.http.post('/v1/installs'), app.http.post('/v1/installs')])).map((answer) => answer.status)).toEqual([204, 204]);
     const webhook = await waitFor(() => receiver.received[before], { message: 'the webhook of the import on install' });
     expect(webhook.verified).toEqual({ ok: true });
     expect(webhook.body).toMatchObject({ portalId: portal.portalId, importStartedAt: expect.any(Number) });
+    // An import started by hand afterwards is the next webhook: a second import on install, queued
+    // before it, would have come first.
+    const started = await startImport();
+    await waitFor(() => receiver.received.find((one) => (one.body as { importStartedAt?: number }).importStartedAt === started), {
+      message: 'the webhook of the import started by hand',
+    });
+    expect(receiver.received.slice(before).map((one) => (one.body as { importStartedAt: number }).importStartedAt)).toEqual([
+      (webhook.body as { importStartedAt: number }).importStartedAt,
+      started,
+    ]);
   });
 });

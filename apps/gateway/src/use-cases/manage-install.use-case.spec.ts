@@ -31,7 +31,8 @@ describe('ManageInstallUseCase', () => {
   let crmPort: CrmPort;
   /** The tenants every replica was told to forget, one entry a broadcast (with whether the portal's CRM was set up). */
   let lookupsChanged: LookupsChange[];
-  let installed: Tenant[];
+  /** The installs onInstalled was told of, with whether each was the tenant's first. */
+  let installed: { tenant: Tenant; firstInstall: boolean }[];
   let useCase: ManageInstallUseCase;
   let tenant: Tenant;
 
@@ -51,8 +52,8 @@ describe('ManageInstallUseCase', () => {
       onLookupsChanged: async (change) => {
         lookupsChanged.push(change);
       },
-      onInstalled: async (done) => {
-        installed.push(done);
+      onInstalled: async (done, { firstInstall }) => {
+        installed.push({ tenant: done, firstInstall });
       },
       clock: () => NOW,
     });
@@ -75,7 +76,7 @@ describe('ManageInstallUseCase', () => {
       expect(await stores.list(tenant)).toEqual([{ id: 'default', label: 'Custom' }]);
       expect(await ecommerceInstalls.find(tenant)).toMatchObject({ installCompleted: true, installedAt: NOW });
       expect(catchUps()).toEqual([{ kind: 'catch-up', portalId: tenant.portalId, appId: null, errorType: 'PORTAL_NOT_SYNC_ENABLED' }]);
-      expect(installed).toEqual([tenant]);
+      expect(installed).toEqual([{ tenant, firstInstall: true }]);
       expect(lookupsChanged).toEqual([{ tenant, crmSetUp: true }]);
     });
 
@@ -93,12 +94,23 @@ describe('ManageInstallUseCase', () => {
       expect(await stores.find(app, 'default')).toEqual({ id: 'default', label: 'Shopware Connector' });
     });
 
-    it('when a tenant installs twice, then nothing is duplicated and the store default is made once', async () => {
+    it('when a tenant installs twice, then nothing is duplicated, the store default is made once, and only the first install is first', async () => {
       await useCase.install(tenant);
       await useCase.install(tenant);
       expect(await crm.listDealPipelines()).toHaveLength(1);
       expect(await stores.list(tenant)).toHaveLength(1);
       expect(lookupsChanged).toEqual([{ tenant, crmSetUp: true }]);
+      expect(installed).toEqual([
+        { tenant, firstInstall: true },
+        { tenant, firstInstall: false },
+      ]);
+    });
+
+    it('when a tenant installs again after an uninstall, then that install is a first install again', async () => {
+      await useCase.install(tenant);
+      await useCase.uninstall(tenant);
+      await useCase.install(tenant);
+      expect(installed.map((one) => one.firstInstall)).toEqual([true, true]);
     });
 
     it('when the portal does not exist, then a 404 names it and nothing is installed', async () => {

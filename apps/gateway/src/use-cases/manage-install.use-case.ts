@@ -13,8 +13,11 @@ export interface InstallOptions {
    * other tenants); `crmSetUp`: the portal's CRM was set up too (pipelines, properties).
    */
   onLookupsChanged: (change: LookupsChange) => Promise<void>;
-  /** Called after a v1 install (importOnInstall starts an import there). */
-  onInstalled?: (tenant: Tenant) => Promise<void>;
+  /**
+   * Called after a v1 install; `firstInstall` when the tenant was not installed before it (an
+   * install sent again installs nothing new: importOnInstall starts its import on the first only).
+   */
+  onInstalled?: (tenant: Tenant, install: { firstInstall: boolean }) => Promise<void>;
   clock?: () => number;
 }
 
@@ -39,8 +42,8 @@ export class ManageInstallUseCase {
   async install(tenant: Tenant): Promise<void> {
     await this.setUp(tenant);
     if (await this.ensureDefaultStore(tenant)) await this.options.onLookupsChanged({ tenant, crmSetUp: true });
-    await this.markInstalled(tenant);
-    await this.options.onInstalled?.(tenant);
+    const firstInstall = await this.markInstalled(tenant);
+    await this.options.onInstalled?.(tenant, { firstInstall });
   }
 
   async status(tenant: Tenant): Promise<{ installCompleted: boolean; ecommSettingsEnabled: boolean }> {
@@ -115,12 +118,14 @@ export class ManageInstallUseCase {
     }
   }
 
-  private async markInstalled(tenant: Tenant): Promise<void> {
+  /** True when the tenant was not installed before. */
+  private async markInstalled(tenant: Tenant): Promise<boolean> {
     // Appliers cache only installed tenants, so nothing cached goes stale here.
-    await this.repositories.ecommerceInstalls.markInstalled(tenant, this.clock());
+    const firstInstall = await this.repositories.ecommerceInstalls.markInstalled(tenant, this.clock());
     const release: CatchUpMessage = { kind: 'catch-up', portalId: tenant.portalId, appId: tenant.appId, errorType: 'PORTAL_NOT_SYNC_ENABLED' };
     await this.broker.publish(TOPICS.catchUp, release);
-    this.logger.info('ecommerce installed', { ...tenant });
+    this.logger.info('ecommerce installed', { ...tenant, firstInstall });
+    return firstInstall;
   }
 
   /** Makes the store `default` (v1 traffic's) when the tenant has none; true when it made it. */

@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { Tenant } from '@ecomm-sync/contracts';
 import { ecommerceInstallModel } from '../models/ecommerce-install.model';
+import { onlyDuplicateKeyErrors } from '../duplicate-key';
 
 export interface EcommerceInstall {
   installCompleted: boolean;
@@ -33,22 +34,24 @@ export class EcommerceInstallRepository {
       : NOT_INSTALLED;
   }
 
-  /** Install done: properties, pipeline, the dashboard and the workflows. Keeps the first install date. */
-  async markInstalled(tenant: Tenant, now: number): Promise<void> {
-    const existing = await this.find(tenant);
-    await this.installs.updateOne(
-      { portalId: tenant.portalId, appId: tenant.appId },
-      {
-        $set: {
-          installCompleted: true,
-          dashboardInstalled: true,
-          workflowsEnabled: true,
-          installedAt: existing.installCompleted ? existing.installedAt : now,
-          uninstalledAt: null,
-        },
-      },
-      { upsert: true },
-    );
+  /**
+   * Install done: properties, pipeline, the dashboard and the workflows. Keeps the first install
+   * date. True when this call installed the tenant (it was not installed); false when it already
+   * was: of two installs at once, one reads true (the import on install starts once).
+   */
+  async markInstalled(tenant: Tenant, now: number): Promise<boolean> {
+    const key = { portalId: tenant.portalId, appId: tenant.appId };
+    const set = { installCompleted: true, dashboardInstalled: true, workflowsEnabled: true, uninstalledAt: null };
+    const installed = await this.installs.collection
+      .updateOne({ ...key, installCompleted: { $ne: true } }, { $set: { ...set, installedAt: now } }, { upsert: true })
+      .then(() => true)
+      .catch((error: unknown) => {
+        // The tenant's document exists and is installed: the upsert's insert collided with it.
+        if (onlyDuplicateKeyErrors(error)) return false;
+        throw error;
+      });
+    if (!installed) await this.installs.collection.updateOne(key, { $set: set });
+    return installed;
   }
 
   /** Syncing off, workflows off (the dashboard stays: it only reads). */

@@ -51,6 +51,15 @@ export function describeEcommerceInstallRepositoryContract(name: string, make: (
       });
     });
 
+    it('when a tenant installs, then only the install that found it not installed says so: twice at once, after an uninstall again', async () => {
+      const tenant = aTenant();
+      expect((await Promise.all([installs.markInstalled(tenant, 100), installs.markInstalled(tenant, 100)])).sort()).toEqual([false, true]);
+      expect(await installs.markInstalled(tenant, 150)).toBe(false);
+      await installs.markUninstalled(tenant, 200);
+      expect(await installs.markInstalled(tenant, 300)).toBe(true);
+      expect(await installs.find(tenant)).toMatchObject({ installCompleted: true, installedAt: 300 });
+    });
+
     it('when an application installs in a portal, then the portal itself and other applications are not installed', async () => {
       const app = anAppTenant();
       await installs.markInstalled(app, 100);

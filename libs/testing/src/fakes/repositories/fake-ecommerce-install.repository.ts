@@ -15,8 +15,9 @@ export class FakeEcommerceInstallRepository implements PublicOf<EcommerceInstall
     return copy(this.installs.get(tenantKey(tenant))?.install ?? NOT_INSTALLED);
   }
 
-  async markInstalled(tenant: Tenant, now: number): Promise<void> {
-    const existing = await this.find(tenant);
+  async markInstalled(tenant: Tenant, now: number): Promise<boolean> {
+    // Read and written in one turn, as the real one does in one write: of two at once, one installs.
+    const existing = this.installs.get(tenantKey(tenant))?.install ?? NOT_INSTALLED;
     this.installs.set(tenantKey(tenant), {
       portalId: tenant.portalId,
       install: {
@@ -28,6 +29,7 @@ export class FakeEcommerceInstallRepository implements PublicOf<EcommerceInstall
         uninstalledAt: null,
       },
     });
+    return !existing.installCompleted;
   }
 
   async markUninstalled(tenant: Tenant, now: number): Promise<void> {
