@@ -91,6 +91,24 @@ describe('ReapplySettingsUseCase', () => {
     expect(broker.published).toEqual([]);
   });
 
+  it('when the settings are removed and made again, then the new ones re-map every object at a revision above the removed ones', async () => {
+    const useCase = useCaseWith();
+    await useCase.start(event(1));
+    await settings.remove(owner);
+    const { rev: _rev, ...record } = aStoredSettings();
+    const { rev } = await settings.putByOwner(owner, record);
+    broker.clear();
+
+    await useCase.start(event(rev));
+
+    expect(rev).toBeGreaterThan(1);
+    expect(republished().sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(
+      broker.bodiesTo<MappedChangesMessage>(`${TOPICS.mappedChanges}.*`).flatMap((message) => message.changes.map((change) => change.settingsRev)),
+    ).toEqual(Array(5).fill(rev));
+    expect(await reapplyJobs.latest(owner)).toMatchObject({ settingsRev: rev, status: 'completed', objectsProcessed: 5 });
+  });
+
   it('when a chunk of a job superseded meanwhile arrives, then it stops without re-mapping', async () => {
     const useCase = useCaseWith({ pagesPerChunk: 1 });
     await useCase.start(event());

@@ -27,6 +27,8 @@ const settingsSchema = new Schema(
     rev: { type: Number, required: true, default: 1 },
     /** Object types whose re-apply a put asked for and that is not queued yet (the broker did not confirm): the next put queues it. */
     reapplyPending: { type: [String], default: [] },
+    /** Deleted (SPEC.md: for good): read as no settings; kept so that the next settings' revision goes on from it. */
+    removed: { type: Boolean, default: false },
   },
   { collection: 'settings', timestamps: true, versionKey: false, minimize: false },
 );

@@ -16,6 +16,8 @@ export const settingsOwner = (tenant: Tenant): string => encodeSettingsOwner(set
 /** The data an encoded settings owner's changes concern: every portal of an application, or one portal in direct mode. */
 export const ownerDataFilter = (owner: string): { appId: string } | { portalId: number; appId: null } => settingsOwnerData(decodeSettingsOwner(owner));
 
+const emptyMappings = () => Object.fromEntries(OBJECT_TYPES.map((type) => [type, []]));
+
 interface SettingsDoc {
   enabled: boolean;
   importOnInstall: boolean;
@@ -23,6 +25,8 @@ interface SettingsDoc {
   mappings: Record<ObjectType, PropertyMapping[]>;
   rev: number;
   reapplyPending?: ObjectType[];
+  /** Deleted: read as no settings; the document stays so that the revision keeps growing. */
+  removed?: boolean;
 }
 
 export class SettingsRepository {
@@ -38,7 +42,7 @@ export class SettingsRepository {
 
   async getByOwner(owner: string): Promise<StoredSettings | null> {
     const doc = await this.settings.findOne({ owner }).lean<SettingsDoc>();
-    if (!doc) return null;
+    if (!doc || doc.removed) return null;
     const mappings: Partial<Record<ObjectType, PropertyMapping[]>> = {};
     for (const type of OBJECT_TYPES) {
       mappings[type] = (doc.mappings?.[type] ?? []).map(({ externalPropertyName, crmPropertyName, dataType }) => ({
@@ -50,10 +54,21 @@ export class SettingsRepository {
     return { enabled: doc.enabled, importOnInstall: doc.importOnInstall, webhookUri: doc.webhookUri ?? null, mappings, rev: doc.rev };
   }
 
-  /** Removes the settings for good (SPEC.md: cannot be undone). */
+  /**
+   * Removes the settings for good (SPEC.md: cannot be undone). What is left is a tombstone with the
+   * revision, raised: settings made again go on from it, so that their re-apply is newer than
+   * anything the removed ones applied (starting over at 1 matched the old settings' finished
+   * re-apply job of revision 1, and the applier took revision 1 for older than what it held).
+   */
   async remove(owner: string): Promise<boolean> {
-    const result = await this.settings.deleteOne({ owner });
-    return result.deletedCount === 1;
+    const result = await this.settings.updateOne(
+      { owner, removed: { $ne: true } },
+      {
+        $set: { removed: true, enabled: false, importOnInstall: false, webhookUri: null, mappings: emptyMappings(), reapplyPending: [] },
+        $inc: { rev: 1 },
+      },
+    );
+    return result.modifiedCount === 1;
   }
 
   /** Full replace of the settings; the revision grows so that the mapper can tell they changed. */
@@ -81,6 +96,7 @@ export class SettingsRepository {
             importOnInstall: settings.importOnInstall,
             webhookUri: settings.webhookUri,
             mappings: Object.fromEntries(OBJECT_TYPES.map((type) => [type, settings.mappings[type] ?? []])),
+            removed: false,
           },
           $inc: { rev: 1 },
           $addToSet: { reapplyPending: { $each: [...reapplyPending] } },

@@ -63,14 +63,23 @@ export function describeSettingsRepositoryContract(name: string, make: () => Set
       });
     });
 
-    it('when settings are removed, then they are gone once, and new ones start over at revision 1', async () => {
+    it('when settings are removed, then they are gone once, and new ones go on above the removed revision without its pending re-apply', async () => {
       const owner = settingsOwner(anAppTenant());
-      await settings.putByOwner(owner, record);
-      await settings.putByOwner(owner, record);
+      await settings.putByOwner(owner, record, { reapplyPending: ['DEAL'] });
+      await settings.putByOwner(owner, { ...record, importOnInstall: true, webhookUri: 'https://shop.example.com/import' });
       expect(await settings.remove(owner)).toBe(true);
       expect(await settings.remove(owner)).toBe(false);
       expect(await settings.getByOwner(owner)).toBeNull();
-      expect((await settings.putByOwner(owner, record)).rev).toBe(1);
+      const again = await settings.putByOwner(owner, { ...record, webhookUri: null, mappings: {} });
+      expect(again.rev).toBeGreaterThan(2);
+      expect(again.reapplyPending).toEqual([]);
+      expect(await settings.getByOwner(owner)).toEqual({
+        enabled: true,
+        importOnInstall: false,
+        webhookUri: null,
+        rev: again.rev,
+        mappings: { CONTACT: [], DEAL: [], PRODUCT: [], LINE_ITEM: [] },
+      });
     });
   });
 }

@@ -6,6 +6,8 @@ import { copy, type PublicOf } from '../public-of';
 export class FakeSettingsRepository implements PublicOf<SettingsRepository> {
   private readonly byOwner = new Map<string, StoredSettings>();
   private readonly pending = new Map<string, Set<ObjectType>>();
+  /** The revision a removal left, as the real one's tombstone keeps it. */
+  private readonly removedAt = new Map<string, number>();
 
   async get(tenant: Tenant): Promise<StoredSettings | null> {
     return this.getByOwner(settingsOwner(tenant));
@@ -17,6 +19,10 @@ export class FakeSettingsRepository implements PublicOf<SettingsRepository> {
   }
 
   async remove(owner: string): Promise<boolean> {
+    const found = this.byOwner.get(owner);
+    if (!found) return false;
+    this.removedAt.set(owner, found.rev + 1);
+    this.pending.delete(owner);
     return this.byOwner.delete(owner);
   }
 
@@ -30,7 +36,7 @@ export class FakeSettingsRepository implements PublicOf<SettingsRepository> {
     settings: Omit<StoredSettings, 'rev'>,
     { reapplyPending = [] }: { reapplyPending?: readonly ObjectType[] } = {},
   ): Promise<StoredSettings & { reapplyPending: ObjectType[] }> {
-    const rev = (this.byOwner.get(owner)?.rev ?? 0) + 1;
+    const rev = (this.byOwner.get(owner)?.rev ?? this.removedAt.get(owner) ?? 0) + 1;
     // Stored as the real one stores them: every object type's mappings, only the mapping fields.
     const mappings = Object.fromEntries(
       OBJECT_TYPES.map((type): [ObjectType, PropertyMapping[]] => [
