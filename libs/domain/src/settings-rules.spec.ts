@@ -1,5 +1,14 @@
 import type { PropertyMapping, SyncSettings } from '@ecomm-sync/contracts';
-import { fromV1Settings, fromV2Settings, objectTypesToReapply, settingsProblem, toV1Settings, toV2Settings, type SettingsRecord } from './settings-rules';
+import {
+  fromV1Settings,
+  fromV2Settings,
+  objectTypesToReapply,
+  settingsProblem,
+  toV1Settings,
+  toV2Settings,
+  typesToReapply,
+  type SettingsRecord,
+} from './settings-rules';
 
 const m = (externalPropertyName: string, crmPropertyName: string, dataType: PropertyMapping['dataType'] = 'STRING'): PropertyMapping => ({
   externalPropertyName,
@@ -48,6 +57,32 @@ describe('settingsProblem', () => {
     ],
   ] as const)('%s refuses %j', (version, settings, message) => {
     expect(settingsProblem(settings as unknown as SyncSettings, version)).toBe(message);
+  });
+});
+
+describe('typesToReapply', () => {
+  it.each([
+    ['no job superseded', ['DEAL'], [], ['DEAL']],
+    ['a superseded job on its first type', ['PRODUCT'], [{ objectTypes: ['CONTACT', 'DEAL'], typeIndex: 0 }], ['CONTACT', 'DEAL', 'PRODUCT']],
+    ['a superseded job past its first type', ['PRODUCT'], [{ objectTypes: ['CONTACT', 'DEAL'], typeIndex: 1 }], ['DEAL', 'PRODUCT']],
+    ['a superseded job at its end', ['PRODUCT'], [{ objectTypes: ['CONTACT'], typeIndex: 1 }], ['PRODUCT']],
+    [
+      'types of both, once each, in the order of object types',
+      ['LINE_ITEM', 'CONTACT'],
+      [{ objectTypes: ['DEAL', 'CONTACT'], typeIndex: 0 }],
+      ['CONTACT', 'DEAL', 'LINE_ITEM'],
+    ],
+    [
+      'two superseded jobs',
+      [],
+      [
+        { objectTypes: ['CONTACT'], typeIndex: 0 },
+        { objectTypes: ['PRODUCT'], typeIndex: 0 },
+      ],
+      ['CONTACT', 'PRODUCT'],
+    ],
+  ] as const)('%s → %j', (_name, own, superseded, types) => {
+    expect(typesToReapply(own, superseded)).toEqual(types);
   });
 });
 

@@ -117,6 +117,15 @@ export function objectTypesToReapply(before: SyncSettings | null, after: SyncSet
   return OBJECT_TYPES.filter((type) => key(before.mappings[type]) !== key(after.mappings[type]));
 }
 
+/**
+ * The object types a new re-apply job goes through: its own, and those the running jobs it
+ * supersedes had not finished (from the type each was on), in the order of OBJECT_TYPES.
+ */
+export function typesToReapply(own: readonly ObjectType[], superseded: readonly { objectTypes: readonly ObjectType[]; typeIndex: number }[]): ObjectType[] {
+  const wanted = new Set([...own, ...superseded.flatMap((job) => job.objectTypes.slice(job.typeIndex))]);
+  return OBJECT_TYPES.filter((type) => wanted.has(type));
+}
+
 // ---- v1 view ---------------------------------------------------------------------------------
 
 const toV1Mapping = (mapping: PropertyMapping): V1PropertyMapping => ({

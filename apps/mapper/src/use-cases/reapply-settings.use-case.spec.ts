@@ -71,14 +71,46 @@ describe('ReapplySettingsUseCase', () => {
     },
   );
 
-  it('when the settings changed again before the job ran, then the job is superseded and re-maps nothing', async () => {
+  const remappedAt = () =>
+    broker
+      .bodiesTo<MappedChangesMessage>(`${TOPICS.mappedChanges}.*`)
+      .flatMap((message) => message.changes.map((change) => `${change.externalObjectId}@${change.settingsRev}`))
+      .sort();
+
+  it('when the settings changed again without a re-apply of their own before the job ran, then the job re-maps with the newest settings', async () => {
     const { rev: _rev, ...record } = aStoredSettings();
-    await settings.putByOwner(owner, record);
+    await settings.putByOwner(owner, record); // revision 2: the same mappings, no job of its own
+
+    await useCaseWith().start(event(1));
+
+    expect(remappedAt()).toEqual(['a@2', 'b@2', 'c@2', 'd@2', 'e@2']);
+    expect(await reapplyJobs.latest(owner)).toMatchObject({ settingsRev: 1, status: 'completed' });
+  });
+
+  it.each([
+    ['disabled', async () => void (await settings.putByOwner(owner, { ...aStoredSettings(), enabled: false }))],
+    ['deleted', async () => void (await settings.remove(owner))],
+  ])('when the settings were %s before the job ran, then it stops and re-maps nothing', async (_case, change) => {
+    await change();
 
     await useCaseWith().start(event(1));
 
     expect(broker.published).toEqual([]);
     expect(await reapplyJobs.latest(owner)).toMatchObject({ settingsRev: 1, status: 'superseded' });
+  });
+
+  it("when another type's mappings change while a job is half way, then the newer job re-maps the rest of the older one's type too", async () => {
+    const useCase = useCaseWith({ pagesPerChunk: 1 });
+    broker.subscribe<ReapplyChunkMessage>(TOPICS.reapplyChunk, (chunk) => useCase.continue(chunk));
+    await useCase.start({ ...event(1), objectTypes: ['CONTACT'] }); // one page of two contacts, then a chunk waits
+    const { rev: _rev, ...record } = aStoredSettings();
+    const { rev } = await settings.putByOwner(owner, record);
+
+    await useCase.start({ ...event(rev), objectTypes: ['DEAL'] });
+    await broker.deliverAll();
+
+    expect(remappedAt().filter((one) => one.endsWith(`@${rev}`))).toEqual(['a', 'b', 'c', 'd', 'e'].map((id) => `${id}@${rev}`));
+    expect(await reapplyJobs.latest(owner)).toMatchObject({ settingsRev: rev, objectTypes: ['CONTACT', 'DEAL'], status: 'completed' });
   });
 
   it('when the settings change event is delivered again after the job completed, then nothing is re-mapped twice', async () => {

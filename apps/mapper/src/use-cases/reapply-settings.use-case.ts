@@ -14,8 +14,8 @@ export interface ReapplyOptions {
 }
 
 /**
- * Re-maps the stored raw state of every object a settings change touches and publishes what it
- * maps to, page by page. Progress (the last object id) is stored after each page: a crash resumes
+ * Re-maps the stored raw state of every object a settings change touches, with the newest settings,
+ * and publishes what it maps to, page by page. Progress (the last object id) is stored after each page: a crash resumes
  * there, and a page done twice only republishes revisions the applier skips.
  */
 export class ReapplySettingsUseCase {
@@ -38,11 +38,15 @@ export class ReapplySettingsUseCase {
     if (!found || found.status !== 'running') return;
     let job: ReapplyJob = found;
     const settings = await this.repositories.settings.getByOwner(job.owner);
-    if (!settings || settings.rev !== job.settingsRev) {
-      // Newer settings (their own job re-maps everything they touch) or deleted settings.
+    if (!settings?.enabled) {
+      // Deleted or paused: nothing applies (enabling them again re-applies everything).
       await this.repositories.reapplyJobs.finish(jobId, 'superseded', this.clock());
       return;
     }
+    // Settings newer than the job's map its objects as they are now. A newer revision that re-maps
+    // types of its own started its own job, which superseded this one (advance answers false) and
+    // took over what it had not finished; one that re-maps nothing (an import address, the same
+    // mappings again) leaves this job to finish.
     const filter = ownerDataFilter(job.owner);
     /** Records progress; false when the job was superseded meanwhile. */
     const advance = async (next: { typeIndex: number; lastId: string | null }, processed: number) => {

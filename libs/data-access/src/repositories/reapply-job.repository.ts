@@ -1,5 +1,6 @@
 import { Types, type Connection } from 'mongoose';
 import type { ObjectType } from '@ecomm-sync/contracts';
+import { typesToReapply } from '@ecomm-sync/domain';
 import { reapplyJobModel } from '../models/reapply-job.model';
 import { onlyDuplicateKeyErrors } from '../duplicate-key';
 
@@ -43,13 +44,21 @@ export class ReapplyJobRepository {
     this.jobs = reapplyJobModel(connection);
   }
 
-  /** The job of this settings revision, created once however often the event is delivered. */
+  /**
+   * The job of this settings revision, created once however often the event is delivered. Older
+   * running jobs of the owner are superseded (the newest settings are the ones to apply): the new
+   * job takes over the object types they had not finished, so that a change of one type's mappings
+   * does not leave another type half re-mapped by the job it stopped.
+   */
   async start(owner: string, settingsRev: number, objectTypes: ObjectType[], now: number): Promise<ReapplyJob> {
+    const older = (await this.jobs.collection
+      .find({ owner, settingsRev: { $lt: settingsRev }, status: 'running' }, { projection: { objectTypes: 1, typeIndex: 1 } })
+      .toArray()) as unknown as Pick<JobDoc, 'objectTypes' | 'typeIndex'>[];
     try {
       await this.jobs.collection.insertOne({
         owner,
         settingsRev,
-        objectTypes,
+        objectTypes: typesToReapply(objectTypes, older),
         status: 'running',
         typeIndex: 0,
         lastId: null,
@@ -61,7 +70,6 @@ export class ReapplyJobRepository {
     } catch (error) {
       if (!onlyDuplicateKeyErrors(error)) throw error;
     }
-    // Older jobs of the owner are superseded: the newest settings are the ones to apply.
     await this.jobs.collection.updateMany(
       { owner, settingsRev: { $lt: settingsRev }, status: 'running' },
       { $set: { status: 'superseded', updatedAt: now, finishedAt: now } },

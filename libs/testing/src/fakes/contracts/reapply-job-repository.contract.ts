@@ -42,6 +42,16 @@ export function describeReapplyJobRepositoryContract(name: string, make: () => J
       expect(await jobs.latest(settingsOwner(anAppTenant()))).toBeNull();
     });
 
+    it('when a job of a newer revision starts, then it takes over the types the older running one had not finished, in the order of object types', async () => {
+      const older = await jobs.start(owner, 1, ['CONTACT', 'DEAL', 'LINE_ITEM'], 100);
+      await jobs.advance(older.jobId, { typeIndex: 1, lastId: 'k-7', processedDelta: 7 }, 110); // CONTACT done, DEAL begun
+      const done = await jobs.start(owner, 0, ['PRODUCT'], 100);
+      await jobs.finish(done.jobId, 'completed', 120); // a finished job leaves nothing
+
+      expect((await jobs.start(owner, 2, ['PRODUCT'], 200)).objectTypes).toEqual(['DEAL', 'PRODUCT', 'LINE_ITEM']);
+      expect((await jobs.start(owner, 2, ['CONTACT'], 300)).objectTypes).toEqual(['DEAL', 'PRODUCT', 'LINE_ITEM']); // delivered again: the same job
+    });
+
     it('when a job starts for a revision older than a running one, then it runs and the newer one stays running', async () => {
       const newer = await jobs.start(owner, 5, ['CONTACT'], 100);
       await jobs.start(owner, 4, ['CONTACT'], 200);

@@ -1,5 +1,6 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
 import type { ReapplyJob, ReapplyJobRepository } from '@ecomm-sync/data-access';
+import { typesToReapply } from '@ecomm-sync/domain';
 import { isObjectId, newObjectId } from '../object-ids';
 import { copy, type PublicOf } from '../public-of';
 
@@ -9,12 +10,13 @@ export class FakeReapplyJobRepository implements PublicOf<ReapplyJobRepository> 
 
   async start(owner: string, settingsRev: number, objectTypes: ObjectType[], now: number): Promise<ReapplyJob> {
     if (!this.of(owner).some((job) => job.settingsRev === settingsRev)) {
+      const superseded = this.of(owner).filter((job) => job.settingsRev < settingsRev && job.status === 'running');
       const jobId = newObjectId();
       this.jobs.set(jobId, {
         jobId,
         owner,
         settingsRev,
-        objectTypes: [...objectTypes],
+        objectTypes: typesToReapply(objectTypes, superseded),
         status: 'running',
         typeIndex: 0,
         lastId: null,
