@@ -264,12 +264,29 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
   });
 
   it('import settings take an absolute http(s) URI', async () => {
+    await asPortal('get', '/extensions/ecomm/v1/import-settings').expect(200, { importTriggerUri: null }); // none set yet
     await asPortal('put', '/extensions/ecomm/v1/import-settings')
       .send({ importTriggerUri: 'https://shop.example.com/import' })
       .expect(200, { importTriggerUri: 'https://shop.example.com/import' });
     await asPortal('get', '/extensions/ecomm/v1/import-settings').expect(200, { importTriggerUri: 'https://shop.example.com/import' });
     const refused = await asPortal('put', '/extensions/ecomm/v1/import-settings').send({ importTriggerUri: 'ftp://example.com' }).expect(400);
     expect(refused.body.message).toMatch(/importTriggerUri must be an absolute http\(s\) URI/);
+  });
+
+  it('setting the import address keeps the settings and their revision, and a v1 settings PUT keeps the address', async () => {
+    await settingsEvents(); // what earlier tests left
+    await asPortal('put', '/extensions/ecomm/v1/settings').send(v1Body).expect(200);
+    const [{ settingsRev: before }] = await settingsEvents();
+    await asPortal('put', '/extensions/ecomm/v1/import-settings').send({ importTriggerUri: 'https://shop.example.com/import' }).expect(200);
+    await asPortal('get', '/extensions/ecomm/v1/settings').expect(200, v1Body);
+    const changed = { ...v1Body, importOnInstall: true, contactSyncSettings: { properties: [] } };
+    await asPortal('put', '/extensions/ecomm/v1/settings')
+      .send({ ...changed, enabled: false })
+      .expect(200);
+    await asPortal('get', '/extensions/ecomm/v1/import-settings').expect(200, { importTriggerUri: 'https://shop.example.com/import' });
+    // The address moved no revision: the next change's re-apply is the revision after the first.
+    await asPortal('put', '/extensions/ecomm/v1/settings').send(v1Body).expect(200);
+    expect((await settingsEvents()).map((event) => event.settingsRev)).toEqual([before + 2]);
   });
 
   it('application mode: the developer key with appId reads and writes the application settings, apart from the portal', async () => {

@@ -67,8 +67,7 @@ export function settingsRoutes(settings: ManageSettingsUseCase, auth: Authorizer
   }
 
   router.get('/extensions/ecomm/v1/import-settings', async (_req, res) => {
-    const stored = await settings.get(ownerOf(res));
-    res.json({ importTriggerUri: stored.webhookUri });
+    res.json({ importTriggerUri: await settings.importTriggerUri(ownerOf(res)) });
   });
 
   router.put('/extensions/ecomm/v1/import-settings', async (req, res) => {

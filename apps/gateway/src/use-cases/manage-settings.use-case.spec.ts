@@ -138,13 +138,34 @@ describe('ManageSettingsUseCase', () => {
     it.each([
       ['no settings', null, { enabled: false, importOnInstall: false }],
       ['settings', aRecord({ importOnInstall: true }), { enabled: true, importOnInstall: true }],
-    ])('when the owner has %s, then the import address is set and the rest kept, with no re-apply', async (_case, record, kept) => {
-      if (record) await settings.putByOwner(owner, record);
+    ])('when the owner has %s, then the import address is set and the rest kept at their revision, with no re-apply', async (_case, record, kept) => {
+      const rev = record ? (await settings.putByOwner(owner, record)).rev : 1;
 
       await useCase.putImportTriggerUri(owner, 'https://shop.example.com/v1-import');
 
-      expect(await useCase.get(owner)).toMatchObject({ ...kept, webhookUri: 'https://shop.example.com/v1-import' });
+      expect(await useCase.get(owner)).toMatchObject({ ...kept, webhookUri: 'https://shop.example.com/v1-import', rev });
+      expect(await useCase.importTriggerUri(owner)).toBe('https://shop.example.com/v1-import');
       expect(broker.published).toEqual([]);
+    });
+
+    it('when the owner has no settings, then the import address reads null', async () => {
+      expect(await useCase.importTriggerUri(owner)).toBeNull();
+    });
+
+    it('when the import address is set while a v1 settings PUT is under way, then neither undoes the other', async () => {
+      await settings.putByOwner(owner, aRecord());
+      const next = withContactMappings(aRecord({ enabled: false }), 1);
+
+      await useCase.put(
+        owner,
+        (current) => {
+          void useCase.putImportTriggerUri(owner, 'https://shop.example.com/v1-import'); // lands between the PUT's read and its write
+          return { ...next, webhookUri: current?.webhookUri ?? null };
+        },
+        'v1',
+      );
+
+      expect(await useCase.get(owner)).toMatchObject({ mappings: { CONTACT: next.mappings.CONTACT }, webhookUri: 'https://shop.example.com/v1-import' });
     });
   });
 

@@ -34,7 +34,10 @@ export class ManageSettingsUseCase {
     if (problem) throw AppError.badRequest(problem);
     // What the change affects is pending in the same write as the settings, so that a re-apply
     // the broker did not take (a 503) is queued by the next put, even one that changes nothing.
-    const { reapplyPending, ...stored } = await this.repositories.settings.putByOwner(owner, record, { reapplyPending: objectTypesToReapply(before, record) });
+    const { reapplyPending, ...stored } = await this.repositories.settings.putByOwner(owner, record, {
+      reapplyPending: objectTypesToReapply(before, record),
+      keepWebhookUri: version === 'v1',
+    });
     const objectTypes = stored.enabled ? reapplyPending : []; // paused: enabling again re-applies everything
     await this.requestReapply(owner, stored.rev, objectTypes);
     if (reapplyPending.length > 0) await this.repositories.settings.clearReapplyPending(owner, stored.rev);
@@ -73,12 +76,14 @@ export class ManageSettingsUseCase {
     this.logger.info('settings deleted', { owner });
   }
 
-  /** v1 import settings: the import trigger URI, kept in the same settings as v2's webhookUri. */
+  /** v1 import settings: the import trigger URI, kept in the same settings as v2's webhookUri; null before one is set. */
+  async importTriggerUri(owner: string): Promise<string | null> {
+    return (await this.repositories.settings.getByOwner(owner))?.webhookUri ?? null;
+  }
+
+  /** Sets the import trigger URI alone: the mappings, `enabled` and the settings' revision stay as they are. */
   async putImportTriggerUri(owner: string, importTriggerUri: string): Promise<StoredSettings> {
-    const current = await this.repositories.settings.getByOwner(owner);
-    const base: SettingsRecord = current ?? { enabled: false, importOnInstall: false, webhookUri: null, mappings: {} };
-    const { reapplyPending: _pending, ...stored } = await this.repositories.settings.putByOwner(owner, { ...base, webhookUri: importTriggerUri });
-    return stored;
+    return await this.repositories.settings.putWebhookUri(owner, importTriggerUri);
   }
 
   async reapplyStatus(owner: string): Promise<ReapplyJob> {

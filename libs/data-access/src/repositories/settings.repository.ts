@@ -85,7 +85,7 @@ export class SettingsRepository {
   async putByOwner(
     owner: string,
     settings: Omit<StoredSettings, 'rev'>,
-    { reapplyPending = [] }: { reapplyPending?: readonly ObjectType[] } = {},
+    { reapplyPending = [], keepWebhookUri = false }: { reapplyPending?: readonly ObjectType[]; keepWebhookUri?: boolean } = {},
   ): Promise<StoredSettings & { reapplyPending: ObjectType[] }> {
     const doc = await this.settings
       .findOneAndUpdate(
@@ -94,7 +94,8 @@ export class SettingsRepository {
           $set: {
             enabled: settings.enabled,
             importOnInstall: settings.importOnInstall,
-            webhookUri: settings.webhookUri,
+            // v1 settings have no import address (its own resource): a v1 PUT leaves the stored one, even one set meanwhile.
+            ...(keepWebhookUri ? {} : { webhookUri: settings.webhookUri }),
             mappings: Object.fromEntries(OBJECT_TYPES.map((type) => [type, settings.mappings[type] ?? []])),
             removed: false,
           },
@@ -104,7 +105,17 @@ export class SettingsRepository {
         { upsert: true, new: true },
       )
       .lean<SettingsDoc>();
-    return { ...settings, rev: doc!.rev, reapplyPending: doc!.reapplyPending ?? [] };
+    return { ...settings, webhookUri: doc!.webhookUri ?? null, rev: doc!.rev, reapplyPending: doc!.reapplyPending ?? [] };
+  }
+
+  /**
+   * Sets the import address alone (v1 import-settings): the rest of the settings and their
+   * revision stay, so that it neither undoes a settings PUT that lands meanwhile nor stops a
+   * running re-apply. Without settings (or after a DELETE), it makes disabled ones without mappings.
+   */
+  async putWebhookUri(owner: string, webhookUri: string | null): Promise<StoredSettings> {
+    await this.settings.updateOne({ owner }, { $set: { webhookUri, removed: false } }, { upsert: true, setDefaultsOnInsert: true });
+    return (await this.getByOwner(owner))!;
   }
 
   /** Ends the pending re-apply once it is queued, unless a later put (a newer revision) made it pending again. */

@@ -63,6 +63,27 @@ export function describeSettingsRepositoryContract(name: string, make: () => Set
       });
     });
 
+    it('when the import address is put, then it alone changes, at the same revision; without settings it makes disabled ones without mappings', async () => {
+      const owner = settingsOwner(anAppTenant());
+      const empty = { CONTACT: [], DEAL: [], PRODUCT: [], LINE_ITEM: [] };
+      expect(await settings.putWebhookUri(owner, 'https://shop.example.com/a')).toEqual({
+        enabled: false,
+        importOnInstall: false,
+        webhookUri: 'https://shop.example.com/a',
+        rev: 1,
+        mappings: empty,
+      });
+      const { reapplyPending: _pending, ...stored } = await settings.putByOwner(owner, { ...record, webhookUri: null });
+      await settings.putWebhookUri(owner, 'https://shop.example.com/b');
+      expect(await settings.getByOwner(owner)).toEqual({ ...stored, mappings: expect.any(Object), webhookUri: 'https://shop.example.com/b' });
+      // A put that keeps the address leaves it, whatever the settings it writes carry.
+      expect((await settings.putByOwner(owner, { ...record, webhookUri: null }, { keepWebhookUri: true })).webhookUri).toBe('https://shop.example.com/b');
+      await settings.remove(owner);
+      const again = await settings.putWebhookUri(owner, 'https://shop.example.com/c');
+      expect(again).toEqual({ enabled: false, importOnInstall: false, webhookUri: 'https://shop.example.com/c', rev: expect.any(Number), mappings: empty });
+      expect(again.rev).toBeGreaterThan(stored.rev + 1);
+    });
+
     it('when settings are removed, then they are gone once, and new ones go on above the removed revision without its pending re-apply', async () => {
       const owner = settingsOwner(anAppTenant());
       await settings.putByOwner(owner, record, { reapplyPending: ['DEAL'] });

@@ -34,9 +34,10 @@ export class FakeSettingsRepository implements PublicOf<SettingsRepository> {
   async putByOwner(
     owner: string,
     settings: Omit<StoredSettings, 'rev'>,
-    { reapplyPending = [] }: { reapplyPending?: readonly ObjectType[] } = {},
+    { reapplyPending = [], keepWebhookUri = false }: { reapplyPending?: readonly ObjectType[]; keepWebhookUri?: boolean } = {},
   ): Promise<StoredSettings & { reapplyPending: ObjectType[] }> {
     const rev = (this.byOwner.get(owner)?.rev ?? this.removedAt.get(owner) ?? 0) + 1;
+    const webhookUri = keepWebhookUri ? (this.byOwner.get(owner)?.webhookUri ?? null) : (settings.webhookUri ?? null);
     // Stored as the real one stores them: every object type's mappings, only the mapping fields.
     const mappings = Object.fromEntries(
       OBJECT_TYPES.map((type): [ObjectType, PropertyMapping[]] => [
@@ -44,10 +45,18 @@ export class FakeSettingsRepository implements PublicOf<SettingsRepository> {
         (settings.mappings[type] ?? []).map(({ externalPropertyName, crmPropertyName, dataType }) => ({ externalPropertyName, crmPropertyName, dataType })),
       ]),
     );
-    this.byOwner.set(owner, { enabled: settings.enabled, importOnInstall: settings.importOnInstall, webhookUri: settings.webhookUri ?? null, mappings, rev });
+    this.byOwner.set(owner, { enabled: settings.enabled, importOnInstall: settings.importOnInstall, webhookUri, mappings, rev });
     const pending = new Set([...(this.pending.get(owner) ?? []), ...reapplyPending]);
     this.pending.set(owner, pending);
-    return { ...copy(settings), rev, reapplyPending: [...pending] };
+    return { ...copy(settings), webhookUri, rev, reapplyPending: [...pending] };
+  }
+
+  async putWebhookUri(owner: string, webhookUri: string | null): Promise<StoredSettings> {
+    const found = this.byOwner.get(owner);
+    const rev = found?.rev ?? this.removedAt.get(owner) ?? 1;
+    const mappings = Object.fromEntries(OBJECT_TYPES.map((type): [ObjectType, PropertyMapping[]] => [type, []]));
+    this.byOwner.set(owner, found ? { ...found, webhookUri } : { enabled: false, importOnInstall: false, webhookUri, mappings, rev });
+    return copy(this.byOwner.get(owner)!);
   }
 
   async clearReapplyPending(owner: string, rev: number): Promise<void> {
