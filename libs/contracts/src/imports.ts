@@ -111,7 +111,9 @@ export const importInitializationResponseSchema = {
       items: {
         type: 'object',
         required: ['settingsId', 'count'],
-        properties: { settingsId: { type: 'integer' }, count: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }] } },
+        // `count` is an estimate for progress (SPEC.md): any number is taken; the import machine keeps a
+        // whole non-negative one and reads any other as "cannot be estimated" (null), never failing the import for it.
+        properties: { settingsId: { type: 'integer' }, count: { anyOf: [{ type: 'number' }, { type: 'null' }] } },
       },
     },
   },

@@ -98,6 +98,14 @@ describe('importTransition', () => {
       [],
     ],
     [
+      'the webhook answers counts that are not whole or below zero',
+      'a count is rounded, and one below zero reads as not estimated; the import goes on',
+      anImport(),
+      answer([1, 12.6], [2, -3]),
+      anImport({}, { CONTACT: { expectedCount: 13 }, DEAL: { expectedCount: null } }),
+      [],
+    ],
+    [
       "the webhook answer has no entry for a requested type's settingsId",
       'the import failed with a reason that names it',
       anImport(),

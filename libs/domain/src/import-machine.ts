@@ -171,10 +171,13 @@ function answered<S extends ImportState>(state: S, importCounts: readonly { sett
     if (!bySettings.has(type.settingsId)) {
       return failed(state, `the receiver's answer has no importCounts entry for settingsId ${type.settingsId} (${objectType})`);
     }
-    types[objectType] = { ...type, expectedCount: bySettings.get(type.settingsId) ?? null };
+    types[objectType] = { ...type, expectedCount: estimate(bySettings.get(type.settingsId) ?? null) };
   }
   return { next: { ...state, types }, effects: [] };
 }
+
+/** A receiver's count as the progress shows it: rounded, and null (cannot be estimated) when negative. */
+const estimate = (count: number | null): number | null => (count === null || !(count >= 0) ? null : Math.round(count));
 
 /** The type's state, when it still takes pages and ends; the refusal otherwise. */
 function openType(state: ImportState, objectType: ObjectType): ImportTypeState | ImportRefusal {

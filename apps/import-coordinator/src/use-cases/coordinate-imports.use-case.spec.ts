@@ -164,6 +164,15 @@ describe('CoordinateImportsUseCase', () => {
       expect([types.CONTACT!.expectedCount, types.DEAL!.expectedCount]).toEqual([12, null]);
     });
 
+    it('when the receiver answers an estimate that is not a whole number, then the import goes on with it rounded', async () => {
+      const record = await anImportIn('initialized', { types: { CONTACT: anImportTypeState('CONTACT') } });
+      const body = { importCounts: [{ settingsId: IMPORT_SETTINGS_IDS.CONTACT, count: 1234.5 }] };
+
+      await useCase.handle({ kind: 'webhook-completed', requestId: record.importId, ok: true, status: 200, body });
+
+      expect(await imports.findById(record.importId)).toMatchObject({ status: 'initialized', types: { CONTACT: { expectedCount: 1235 } } });
+    });
+
     it.each([
       ['webhook answered without a count of LINE_ITEM', /no importCounts entry for settingsId 4 \(LINE_ITEM\)/],
       ['webhook answered with a body that is no answer', /not an import initialization response/],
