@@ -96,6 +96,17 @@ describe('DispatchWebhookUseCase', () => {
     expect(slept[1]).toBeLessThanOrEqual(2_000);
   });
 
+  it.each([
+    ['no path', () => receiver.url],
+    ['a scheme in capitals and a query with quotes and a space', () => `${receiver.url.replace('http', 'HTTP')}/hook?shop='main' store`],
+  ])('when the address has %s, then the v3 signature holds for the URI the receiver sees', async (_case, url) => {
+    answers = [{ status: 200, json: { importCounts: [] } }];
+
+    const { received } = await send({}, url());
+
+    expect(received.map((request) => request.verified)).toEqual([{ ok: true }]);
+  });
+
   it.each<[string, number, WebhookAnswer[], RegExp]>([
     ['a 400', 1, [{ status: 400 }], /answered 400\) after 1 attempt, not tried again since that answer will not change$/],
     ['a 2xx without a JSON body', 1, [{ status: 200 }], /answered 200 without a JSON body\) after 1 attempt, not tried again/],

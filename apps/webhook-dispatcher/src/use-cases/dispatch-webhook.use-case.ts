@@ -80,8 +80,11 @@ export class DispatchWebhookUseCase {
 
   private async send(request: WebhookRequestMessage, secret: string, agents: ReturnType<typeof pinnedAgents>): Promise<Attempt> {
     const timestamp = Date.now();
+    // The address as it goes out (a path of "/" when none, the host in lower case, a default port
+    // dropped, the query encoded): the v3 signature covers the URI the receiver sees, not the one typed.
+    const url = new URL(request.url).href;
     try {
-      const response = await axios.post<string>(request.url, request.body, {
+      const response = await axios.post<string>(url, request.body, {
         // The whole attempt, not only the time between two bytes: a receiver sending one byte every
         // few seconds held an attempt 108 s against a timeout of 10 s.
         timeout: this.options.timeoutMs,
@@ -99,7 +102,7 @@ export class DispatchWebhookUseCase {
           'content-type': 'application/json',
           'x-crm-signature': signV1(secret, request.body),
           'x-crm-signature-version': 'v1',
-          'x-crm-signature-v3': signV3(secret, 'POST', request.url, request.body, timestamp),
+          'x-crm-signature-v3': signV3(secret, 'POST', url, request.body, timestamp),
           'x-crm-request-timestamp': String(timestamp),
         },
       });
