@@ -23,7 +23,7 @@ export function convertValue(value: PropertyValue, dataType: DataType): Conversi
       return { ok: true, value: String(value) };
     case 'NUMBER': {
       if (typeof value === 'number' && Number.isFinite(value)) return { ok: true, value: String(value) };
-      if (typeof value === 'string' && NUMERIC.test(value.trim())) return { ok: true, value: String(Number(value.trim())) };
+      if (typeof value === 'string' && NUMERIC.test(value.trim())) return numericString(value.trim());
       return fail('UNKNOWN_ERROR', 'INVALID_NUMBER: expected a finite number or a numeric string');
     }
     case 'DATETIME': {
@@ -37,6 +37,25 @@ export function convertValue(value: PropertyValue, dataType: DataType): Conversi
       return fail('UNKNOWN_ERROR', 'INVALID_IMAGE_URL: expected an absolute http(s) URL');
     }
   }
+}
+
+/** Digits beyond this many may not survive a double: a whole number this long keeps its digits as sent. */
+const EXACT_DIGITS = 15;
+
+/**
+ * A numeric string in its plain form: a whole number of more digits than a double holds keeps them
+ * all (a 20-digit order number stays itself); one beyond a double's range ("1e400") is refused
+ * here, per property, rather than sent as "Infinity" for the CRM to refuse the whole object.
+ */
+function numericString(text: string): Conversion {
+  if (/^-?\d+$/.test(text)) {
+    const sign = text.startsWith('-') ? '-' : '';
+    const digits = text.slice(sign.length).replace(/^0+(?=\d)/, '');
+    if (digits.length > EXACT_DIGITS) return { ok: true, value: `${sign}${digits}` };
+  }
+  const number = Number(text);
+  if (!Number.isFinite(number)) return fail('UNKNOWN_ERROR', 'INVALID_NUMBER: the number is beyond what a CRM number property holds');
+  return { ok: true, value: String(number) };
 }
 
 function isHttpUrl(value: string): boolean {
