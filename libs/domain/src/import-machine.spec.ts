@@ -27,6 +27,7 @@ function anImport(overrides: Partial<Omit<ImportState, 'types'>> = {}, types: Pa
     releasedAt: null,
     releaseProgressAt: null,
     releaseOwner: null,
+    webhookRequestedAt: null,
     ...overrides,
   };
 }
@@ -48,6 +49,22 @@ const DEAL_ENDED = { ended: true, pageCount: 0, itemCount: 0 };
 
 describe('importTransition', () => {
   it.each<[string, string, ImportState, ImportEvent, ImportState, ImportEffect[]]>([
+    [
+      'the webhook was queued',
+      'the import remembers when, once',
+      anImport(),
+      { kind: 'webhook-requested', at: T + 1 },
+      anImport({ webhookRequestedAt: T + 1 }),
+      [],
+    ],
+    [
+      'the webhook is queued again',
+      'the first time stays',
+      anImport({ webhookRequestedAt: T + 1 }),
+      { kind: 'webhook-requested', at: T + 5 },
+      anImport({ webhookRequestedAt: T + 1 }),
+      [],
+    ],
     [
       'a page arrives at an initialized import',
       'it is receiving and counts the page',
@@ -192,6 +209,12 @@ describe('importTransition', () => {
   it.each<[string, ImportState, ImportEvent, ImportEffect[]]>([
     ['the start of an initialized import is announced, then the webhook is requested', anImport(), { kind: 'start-announced' }, [{ kind: 'request-webhook' }]],
     ['the start of a receiving import is announced again, then no webhook goes out', receiving({}), { kind: 'start-announced' }, []],
+    [
+      'the start of an initialized import whose webhook was queued is announced again, then no second webhook goes out',
+      anImport({ webhookRequestedAt: T + 1 }),
+      { kind: 'start-announced' },
+      [],
+    ],
     [
       'the start of a failed import is announced, then no webhook goes out',
       anImport({ status: 'failed', failureReason: 'x' }),

@@ -40,11 +40,18 @@ export interface ImportState {
    * it stalled past the look-back changes nothing more, and learns from the stored import that it lost it.
    */
   releaseOwner: string | null;
+  /**
+   * When the webhook was queued for the receiver (null before): a start delivered again after it
+   * (the coordinator stopped before its acknowledgement) asks for no second webhook.
+   */
+  webhookRequestedAt: number | null;
 }
 
 export type ImportEvent =
   /** The import-coordinator took the start from the queue. */
   | { kind: 'start-announced' }
+  /** The webhook was queued (after start-announced asked for it). */
+  | { kind: 'webhook-requested'; at: number }
   | { kind: 'webhook-answered'; importCounts: readonly { settingsId: number; count: number | null }[] }
   /** The webhook failed for good, or the start could not be queued. */
   | { kind: 'failed'; reason: string }
@@ -112,7 +119,9 @@ export function releaseStart(state: ImportState): { objectType: ObjectType; afte
 export function importTransition<S extends ImportState>(state: S, event: ImportEvent): ImportTransition<S> {
   switch (event.kind) {
     case 'start-announced':
-      return { next: state, effects: state.status === 'initialized' ? [{ kind: 'request-webhook' }] : [] };
+      return { next: state, effects: state.status === 'initialized' && state.webhookRequestedAt === null ? [{ kind: 'request-webhook' }] : [] };
+    case 'webhook-requested':
+      return { next: state.webhookRequestedAt === null ? { ...state, webhookRequestedAt: event.at } : state, effects: [] };
     case 'webhook-answered':
       return answered(state, event.importCounts);
     case 'failed':

@@ -149,6 +149,20 @@ describe('CoordinateImportsUseCase', () => {
       });
     });
 
+    it.each([
+      ['before the answer', false],
+      ['after the answer', true],
+    ])('when the start is delivered again %s, then no second webhook is requested', async (_case, answered) => {
+      const record = await anImportIn('initialized');
+      await useCase.handle({ kind: 'import-started', importId: record.importId });
+      if (answered) await useCase.handle(events['webhook answered with every count'](record.importId));
+
+      await useCase.handle({ kind: 'import-started', importId: record.importId });
+
+      expect(broker.bodiesTo(TOPICS.webhookRequested)).toHaveLength(1);
+      expect(await imports.findById(record.importId)).toMatchObject({ status: 'initialized', webhookRequestedAt: expect.any(Number) });
+    });
+
     it('when the receiver answers, then each type gets its expected count, null where it could not tell', async () => {
       const record = await anImportIn('initialized', { types: { CONTACT: anImportTypeState('CONTACT'), DEAL: anImportTypeState('DEAL') } });
       const body = {

@@ -114,6 +114,9 @@ export class CoordinateImportsUseCase {
     };
     const request: WebhookRequestMessage = { requestId: importId, appId: found.tenant.appId, url: found.webhookUri, body: JSON.stringify(body) };
     await this.broker.publish(TOPICS.webhookRequested, request);
+    // Marked after the publish: a stop between the two asks again on the start's redelivery (at
+    // least once); marked first, it could ask never.
+    await this.apply(importId, { kind: 'webhook-requested', at: this.clock() });
   }
 
   private async recordAnswer(importId: string, answer: unknown): Promise<void> {

@@ -62,6 +62,7 @@ const toImport = (doc: ImportDoc): ImportRecord => ({
   releasedAt: doc.releasedAt ?? null,
   releaseProgressAt: doc.releaseProgressAt ?? null,
   releaseOwner: doc.releaseOwner ?? null,
+  webhookRequestedAt: doc.webhookRequestedAt ?? null,
   createdAt: doc.createdAt,
   rev: doc.rev ?? 0,
 });
@@ -83,7 +84,10 @@ export class ImportRepository {
 
   /** A new import; null when this tenant's store already has one started at that instant. */
   async create(
-    record: Omit<ImportRecord, 'importId' | 'rev' | 'failureReason' | 'completedAt' | 'releasedThrough' | 'releasedAt' | 'releaseProgressAt' | 'releaseOwner'>,
+    record: Omit<
+      ImportRecord,
+      'importId' | 'rev' | 'failureReason' | 'completedAt' | 'releasedThrough' | 'releasedAt' | 'releaseProgressAt' | 'releaseOwner' | 'webhookRequestedAt'
+    >,
   ): Promise<ImportRecord | null> {
     const { tenant, ...rest } = record;
     try {
@@ -97,6 +101,7 @@ export class ImportRepository {
         releasedAt: null,
         releaseProgressAt: null,
         releaseOwner: null,
+        webhookRequestedAt: null,
         rev: 0,
       });
       return this.findById(String(insertedId));
@@ -158,11 +163,24 @@ export class ImportRepository {
    */
   async compareAndSet(importId: string, expectedRev: number, next: ImportState): Promise<boolean> {
     if (!Types.ObjectId.isValid(importId)) return false;
-    const { status, types, failureReason, completedAt, releasedThrough, releasedAt, releaseProgressAt, releaseOwner } = next;
+    const { status, types, failureReason, completedAt, releasedThrough, releasedAt, releaseProgressAt, releaseOwner, webhookRequestedAt } = next;
     const result = await this.imports.collection.updateOne(
       // An import stored before decision 49 has no rev yet: it reads as 0.
       { _id: new Types.ObjectId(importId), rev: expectedRev === 0 ? { $in: [0, null] } : expectedRev },
-      { $set: { status, types, failureReason, completedAt, releasedThrough, releasedAt, releaseProgressAt, releaseOwner, rev: expectedRev + 1 } },
+      {
+        $set: {
+          status,
+          types,
+          failureReason,
+          completedAt,
+          releasedThrough,
+          releasedAt,
+          releaseProgressAt,
+          releaseOwner,
+          webhookRequestedAt,
+          rev: expectedRev + 1,
+        },
+      },
     );
     return result.matchedCount === 1;
   }

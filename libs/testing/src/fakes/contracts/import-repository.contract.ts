@@ -38,10 +38,17 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
         releasedAt: null,
         releaseProgressAt: null,
         releaseOwner: null,
+        webhookRequestedAt: null,
         rev: 0,
       });
       expect(await imports.findById(record!.importId)).toEqual(record);
       expect(await imports.find(input.tenant, input.storeId, input.importStartedAt)).toEqual(record);
+    });
+
+    it('when the webhook of an import is marked queued, then the import keeps when', async () => {
+      const record = (await imports.create(aNewImport()))!;
+      expect(await imports.compareAndSet(record.importId, record.rev, { ...record, webhookRequestedAt: 1_234 })).toBe(true);
+      expect(await imports.findById(record.importId)).toMatchObject({ status: 'initialized', webhookRequestedAt: 1_234, rev: 1 });
     });
 
     it('when a second import of the same tenant, store and instant is created, then it is refused with null; another tenant may start at that instant', async () => {

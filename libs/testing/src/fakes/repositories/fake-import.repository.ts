@@ -37,6 +37,7 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
       releasedAt: null,
       releaseProgressAt: null,
       releaseOwner: null,
+      webhookRequestedAt: null,
     });
     return this.findById(importId);
   }
@@ -60,7 +61,7 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
   async compareAndSet(importId: string, expectedRev: number, next: ImportState): Promise<boolean> {
     const current = this.imports.get(importId);
     if (!current) return false;
-    const { status, types, failureReason, completedAt, releasedThrough, releasedAt, releaseProgressAt, releaseOwner } = next;
+    const { status, types, failureReason, completedAt, releasedThrough, releasedAt, releaseProgressAt, releaseOwner, webhookRequestedAt } = next;
     return this.imports.compareAndSet(importId, expectedRev, {
       ...current.value,
       status,
@@ -71,6 +72,7 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
       releasedAt,
       releaseProgressAt,
       releaseOwner,
+      webhookRequestedAt,
     });
   }
 
