@@ -63,6 +63,36 @@ describe('mapObject', () => {
     expect(mapped.properties).toEqual({});
   });
 
+  describe('when two sender properties map to one CRM property', () => {
+    const phones: SyncSettings = {
+      enabled: true,
+      mappings: {
+        CONTACT: [
+          { externalPropertyName: 'phone', crmPropertyName: 'mobilephone', dataType: 'STRING' },
+          { externalPropertyName: 'mobile', crmPropertyName: 'mobilephone', dataType: 'STRING' },
+          { externalPropertyName: 'size', crmPropertyName: 'shoe_size', dataType: 'NUMBER' },
+          { externalPropertyName: 'size_eu', crmPropertyName: 'shoe_size', dataType: 'NUMBER' },
+        ],
+      },
+    };
+    const message = (changedAt: number, properties: Record<string, string>) => ({ externalObjectId: 'c1', action: 'UPSERT' as const, changedAt, properties });
+
+    it.each([
+      ['the newer arrived first', [message(200, { phone: '222' }), message(100, { mobile: '111' })], '222'],
+      ['the newer arrived last', [message(100, { mobile: '111' }), message(200, { phone: '222' })], '222'],
+      ['both changed at once, in one order', [message(100, { mobile: '111', phone: '222' })], '222'],
+      ['both changed at once, in the other', [message(100, { phone: '222', mobile: '111' })], '222'],
+    ])('and %s, then the value changed last wins (at once, the greater sender name)', (_case, messages, phone) => {
+      const mapped = mapObject('CONTACT', 'c1', mergeMessages(emptyObjectState(), messages, 0).state, phones);
+      expect(mapped.properties).toEqual({ mobilephone: phone });
+    });
+
+    it('and the older value does not convert, then only the value that wins is converted, with no problem for the other', () => {
+      const state = mergeMessages(emptyObjectState(), [message(100, { size: 'large' }), message(200, { size_eu: '38' })], 0).state;
+      expect(mapObject('CONTACT', 'c1', state, phones)).toMatchObject({ properties: { shoe_size: '38' }, problems: [] });
+    });
+  });
+
   it('blocks with NO_MAPPINGS_DEFINED when no sent property is mapped', () => {
     const mapped = mapObject('CONTACT', 'c1', stateOf({ shoe_size: 38 }), settings);
     expect(mapped.problems).toEqual([{ type: 'NO_MAPPINGS_DEFINED', blocking: true, details: expect.stringContaining('shoe_size') }]);

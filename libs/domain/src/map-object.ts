@@ -1,4 +1,12 @@
-import { type MappedChange, type ObjectType, type Problem, type PropertyMapping, type SyncSettings, V1_ASSOCIATION_PROPERTIES } from '@ecomm-sync/contracts';
+import {
+  type MappedChange,
+  type ObjectType,
+  type Problem,
+  type PropertyMapping,
+  type PropertyValue,
+  type SyncSettings,
+  V1_ASSOCIATION_PROPERTIES,
+} from '@ecomm-sync/contracts';
 import { convertValue } from './convert-value';
 import { describeFailure } from './error-details';
 import type { RawObjectState } from './object-state';
@@ -72,10 +80,22 @@ export function mapObject(
   for (const mapping of mappings) byExternalName.set(mapping.externalPropertyName, mapping);
   let mappedCount = 0;
 
-  for (const [name, { value }] of Object.entries(state.properties)) {
+  // Two sender properties mapped to one CRM property: the value changed last wins (at the same
+  // time, the greater sender name), whatever order the messages came in.
+  const winners = new Map<
+    string,
+    { name: string; value: PropertyValue; changedAt: number; mapping: { crmPropertyName: string; dataType: PropertyMapping['dataType'] } }
+  >();
+  for (const [name, { value, changedAt }] of Object.entries(state.properties)) {
     const mapping = byExternalName.get(name);
     if (!mapping) continue;
     mappedCount++;
+    const current = winners.get(mapping.crmPropertyName);
+    if (!current || changedAt > current.changedAt || (changedAt === current.changedAt && name > current.name)) {
+      winners.set(mapping.crmPropertyName, { name, value, changedAt, mapping });
+    }
+  }
+  for (const { value, mapping } of winners.values()) {
     const associated = ASSOCIATION_TARGETS.get(mapping.crmPropertyName);
     if (associated) {
       // Only a deal's contacts come as a list (SPEC.md, "Associations"); a line item's deal and
