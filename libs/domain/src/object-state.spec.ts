@@ -19,6 +19,12 @@ describe('mergeMessage', () => {
     ['equal changedAt resolves the same in any order (larger value)', [upsert(5, { a: 'x' }), upsert(5, { a: 'y' })], { a: 'y' }],
     ['equal changedAt, other order', [upsert(5, { a: 'y' }), upsert(5, { a: 'x' })], { a: 'y' }],
     ['null clears a property when newer', [upsert(1, { a: 'v' }), upsert(2, { a: null })], { a: null }],
+    [
+      'equal changedAt, a value and a clear: the value stays',
+      [upsert(5, { a: 'v', n: 7, f: false }), upsert(5, { a: null, n: null, f: null })],
+      { a: 'v', n: 7, f: false },
+    ],
+    ['equal changedAt, a clear first: the value wins', [upsert(5, { a: null, n: null }), upsert(5, { a: 'v', n: 7 })], { a: 'v', n: 7 }],
     ['properties older than a delete are dropped', [upsert(1, { a: 'v', b: 'w' }), remove(2)], {}],
     ['an upsert older than the delete is ignored', [remove(2), upsert(1, { a: 'v' })], {}],
     ['an upsert newer than the delete recreates', [upsert(1, { a: 'old', b: 'gone' }), remove(2), upsert(3, { a: 'new' })], { a: 'new' }],

@@ -32,7 +32,9 @@ export const effectiveChangedAt = (message: Pick<InboundMessage, 'changedAt'>, r
 function wins<T>(candidate: TimedValue<T>, current: TimedValue<T> | undefined): boolean {
   if (!current) return true;
   if (candidate.changedAt !== current.changedAt) return candidate.changedAt > current.changedAt;
-  return JSON.stringify(candidate.value ?? null) > JSON.stringify(current.value ?? null);
+  // Compared as text, null ("null") sorted above every string, number and false: it won instead.
+  if (candidate.value === null || current.value === null) return current.value === null && candidate.value !== null;
+  return JSON.stringify(candidate.value) > JSON.stringify(current.value);
 }
 
 export function isLive(state: RawObjectState): boolean {
