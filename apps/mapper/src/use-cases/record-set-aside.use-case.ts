@@ -29,6 +29,8 @@ export class RecordSetAsideUseCase {
     // Not merged yet: recorded at revision 0, below every merged revision.
     const objects = messages.map((message) => ({ ...message, rev: 0, settingsRev: 0, changedAt: message.changedAt ?? receivedAt }));
     const at = { queue: 'mapper.sync-batches', attempts, lastError: error.message, at: this.clock() };
-    await this.repositories.syncErrors.record(batch, setAsideErrors(objectType, objects, at));
+    // Reopened when recorded before: every set-aside error of an object has this key, and one that
+    // was resolved (its first batch applied) must not hide a later batch set aside.
+    await this.repositories.syncErrors.record(batch, setAsideErrors(objectType, objects, at), { reopen: true });
   }
 }

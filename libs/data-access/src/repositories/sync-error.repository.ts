@@ -73,27 +73,30 @@ export class SyncErrorRepository {
   /**
    * Records errors of processed revisions as OPEN (once per revision, settings revision and type,
    * so a redelivery adds nothing) and resolves the object's other open errors: only the newest
-   * processing's errors stay open.
+   * processing's errors stay open. `reopen`: an error recorded before under the same key is open
+   * again with these details (a batch set aside again after its first setting aside was resolved:
+   * set-aside errors are all keyed at revision 0).
    */
-  async record({ tenant, storeId, objectType }: ObjectScope, errors: readonly NewSyncError[]): Promise<void> {
+  async record({ tenant, storeId, objectType }: ObjectScope, errors: readonly NewSyncError[], { reopen = false }: { reopen?: boolean } = {}): Promise<void> {
     if (errors.length === 0) return;
     const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
-    const inserts = errors.map((error) => ({
-      updateOne: {
-        filter: { ...base, externalObjectId: error.externalObjectId, rev: error.rev, settingsRev: error.settingsRev, type: error.type },
-        update: {
-          $setOnInsert: {
-            details: error.details,
-            ...(error.crm ? { crm: error.crm } : {}),
-            changedAt: error.changedAt,
-            erroredAt: error.erroredAt,
-            status: 'OPEN',
-            resolvedAt: null,
-          },
+    const inserts = errors.map((error) => {
+      const fields = {
+        details: error.details,
+        ...(error.crm ? { crm: error.crm } : {}),
+        changedAt: error.changedAt,
+        erroredAt: error.erroredAt,
+        status: 'OPEN',
+        resolvedAt: null,
+      };
+      return {
+        updateOne: {
+          filter: { ...base, externalObjectId: error.externalObjectId, rev: error.rev, settingsRev: error.settingsRev, type: error.type },
+          update: reopen ? { $set: fields } : { $setOnInsert: fields },
+          upsert: true,
         },
-        upsert: true,
-      },
-    }));
+      };
+    });
     try {
       await this.errors.collection.bulkWrite(inserts, { ordered: false });
     } catch (error) {

@@ -38,6 +38,21 @@ export function describeSyncErrorRepositoryContract(name: string, make: () => Er
       expect(await errors.listForObject({ ...key, storeId: 'eu' }, true)).toEqual([]);
     });
 
+    it('when a resolved error is recorded again to reopen it, then it is open with the new details; without reopen it stays resolved', async () => {
+      const scope = { tenant: anAppTenant(), storeId: 'default', objectType: 'CONTACT' as const };
+      const key = { ...scope.tenant, storeId: 'default', objectType: 'CONTACT' as const, externalObjectId: 'c-1' };
+      await errors.record(scope, [anError()]);
+      await errors.resolve(scope, ['c-1'], 250);
+      await errors.record(scope, [anError({ details: 'ignored' })]);
+      expect(await errors.listForObject(key, false)).toEqual([]);
+
+      await errors.record(scope, [anError({ details: 'set aside again', erroredAt: 400 })], { reopen: true });
+
+      expect(await errors.listForObject(key, true)).toEqual([
+        { ...key, type: 'MISSING_REQUIRED_PROPERTY', details: 'set aside again', changedAt: 100, erroredAt: 400, status: 'OPEN' },
+      ]);
+    });
+
     it("when a newer revision errs, then the older revision's open errors are resolved", async () => {
       const tenant = anAppTenant();
       await errors.record({ tenant, storeId: 'default', objectType: 'CONTACT' }, [anError({ rev: 1 })]);

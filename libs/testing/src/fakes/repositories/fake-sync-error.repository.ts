@@ -21,12 +21,17 @@ export class FakeSyncErrorRepository implements PublicOf<SyncErrorRepository> {
     return this.rows.map(shown);
   }
 
-  async record({ tenant, storeId, objectType }: ObjectScope, errors: readonly NewSyncError[]): Promise<void> {
+  async record({ tenant, storeId, objectType }: ObjectScope, errors: readonly NewSyncError[], { reopen = false }: { reopen?: boolean } = {}): Promise<void> {
     const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
     for (const error of errors) {
       const same = (row: Row) =>
         this.isObject(row, base, error.externalObjectId) && row.rev === error.rev && row.settingsRev === error.settingsRev && row.type === error.type;
-      if (this.rows.some(same)) continue;
+      const found = this.rows.find(same);
+      if (found && reopen) {
+        const { details, changedAt, erroredAt, crm } = error;
+        Object.assign(found, { details, changedAt, erroredAt, status: 'OPEN' }, crm ? { crm } : {});
+      }
+      if (found) continue;
       const { externalObjectId, rev, settingsRev, type, details, changedAt, erroredAt, crm } = error;
       this.rows.push({
         ...base,
