@@ -182,6 +182,16 @@ describe('ApplyMappedChangesUseCase: writing, failing and newest wins', () => {
     expect(await world.status('CONTACT', 'c1')).toMatchObject({ crmId: again.id, generation: 1, archived: false });
   });
 
+  it('when an object deleted and made again cannot be created (no e-mail), then its CRM object of before is archived all the same', async () => {
+    await world.apply('CONTACT', aContact('c1', { rev: 1 }));
+
+    // The DELETE and the newer upsert were merged before they were applied: one change of the new generation.
+    await world.apply('CONTACT', aContact('c1', { rev: 3, generation: 1, properties: { firstname: 'no e-mail' } }));
+
+    expect(world.crm.live('CONTACT')).toEqual([]);
+    expect((await world.openErrors('CONTACT', 'c1')).map((error) => error.type)).toEqual(['MISSING_REQUIRED_PROPERTY']);
+  });
+
   it('when a portal is disabled or its install not done, then its changes are held with an error, not processed, and the CRM is not called', async () => {
     await world.repositories.portals.setActive(world.portal.portalId, false);
     await world.apply('CONTACT', aContact('c1'));

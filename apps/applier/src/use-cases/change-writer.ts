@@ -49,7 +49,11 @@ export class ChangeWriter {
     const { objectType } = group;
     for (const { change, problems, waitingFor } of waits) outcome.waits(change, problems, waitingFor);
     for (const { change, problems } of fails) outcome.processed(change, problems);
-    if (plans.length === 0) return;
+    if (plans.length === 0) {
+      // An object deleted and made again whose new create fails or waits: its CRM object of before goes all the same.
+      if (staleCrmIds.length > 0) await crm.batchArchive(objectType, staleCrmIds);
+      return;
+    }
 
     const failures = new Map<MappedChange, CrmRefusal>();
     await sendIsolated(
