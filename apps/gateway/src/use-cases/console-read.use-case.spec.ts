@@ -17,7 +17,7 @@ describe('ConsoleReadUseCase', () => {
     app = anAppTenant();
     direct = { portalId: app.portalId, appId: null };
     accounts = new FakeAccountRepository();
-    useCase = new ConsoleReadUseCase(asRepositories({ consoleOverview: world.consoleOverview, syncErrors: world.syncErrors, accounts }));
+    useCase = new ConsoleReadUseCase(asRepositories({ consoleOverview: world.consoleOverview, syncErrors: world.syncErrors, accounts }), () => NOW);
   });
 
   it("when installs are listed, then a portal sees its applications, an integrator its application's portals, each with the application's name", async () => {

@@ -14,7 +14,10 @@ export interface ConsoleErrorFilter {
 
 /** What the console's overview and errors pages read, within the signed-in credential's scope. */
 export class ConsoleReadUseCase {
-  constructor(private readonly repositories: Pick<Repositories, 'consoleOverview' | 'syncErrors' | 'accounts'>) {}
+  constructor(
+    private readonly repositories: Pick<Repositories, 'consoleOverview' | 'syncErrors' | 'accounts'>,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   /**
    * The installs within the scope: an integrator's application in every portal (the portals it may
@@ -34,7 +37,7 @@ export class ConsoleReadUseCase {
   async overview(scope: ConsoleScope): Promise<ConsoleOverview> {
     const { consoleOverview } = this.repositories;
     const [counts, openErrors, labels] = await Promise.all([
-      consoleOverview.objectCounts(scope),
+      consoleOverview.objectCounts(scope, this.clock()),
       consoleOverview.openErrorsByType(scope),
       consoleOverview.storeLabels(scope),
     ]);

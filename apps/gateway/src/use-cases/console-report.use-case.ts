@@ -21,7 +21,10 @@ export class ConsoleReportUseCase {
   ) {}
 
   async report(scope: ConsoleScope, storeId?: string): Promise<ConsoleReport> {
-    const [counts, labels] = await Promise.all([this.repositories.consoleOverview.objectCounts(scope), this.repositories.consoleOverview.storeLabels(scope)]);
+    const [counts, labels] = await Promise.all([
+      this.repositories.consoleOverview.objectCounts(scope, Date.now()),
+      this.repositories.consoleOverview.storeLabels(scope),
+    ]);
     const stores = new Map<string, { tenant: Tenant; storeId: string }>();
     for (const row of counts) {
       if (row.inCrm === 0 || (row.objectType !== 'DEAL' && row.objectType !== 'LINE_ITEM') || (storeId !== undefined && row.storeId !== storeId)) continue;

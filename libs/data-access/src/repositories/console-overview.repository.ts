@@ -101,8 +101,14 @@ export class ConsoleOverviewRepository {
     this.stores = storeModel(connection).collection;
   }
 
-  async objectCounts(scope: ConsoleScope): Promise<StoredObjectCounts[]> {
+  /**
+   * `now`: an object counts as waiting while a change of it waits to be applied within its window,
+   * as the inspector says (WaitingObjectRepository.isWaiting); an applied change waiting only to
+   * associate later, or one whose window ended, does not.
+   */
+  async objectCounts(scope: ConsoleScope, now: number): Promise<StoredObjectCounts[]> {
     const match = consoleScopeFilter(scope);
+    const waits = { reapply: { $ne: true }, until: { $gt: now } };
     const count = async (collection: typeof this.states, filter: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
       await collection
         .aggregate<{ _id: GroupKey; n: number; last?: number | null }>([
@@ -115,7 +121,7 @@ export class ConsoleOverviewRepository {
       count(this.syncs, { lastProcessedAt: { $ne: null } }, { last: { $max: '$lastProcessedAt' } }),
       count(this.syncs, { crmId: { $ne: null }, archived: { $ne: true } }),
       count(this.syncs, { crmId: { $ne: null }, archived: true }),
-      count(this.waiting, {}),
+      count(this.waiting, waits),
       this.errors
         .aggregate<{ _id: GroupKey; n: number }>([
           { $match: { ...match, status: 'OPEN' } },
@@ -123,7 +129,7 @@ export class ConsoleOverviewRepository {
           { $group: { _id: { portalId: '$_id.portalId', appId: '$_id.appId', storeId: '$_id.storeId', objectType: '$_id.objectType' }, n: { $sum: 1 } } },
         ])
         .toArray(),
-      this.flaggedObjects(match),
+      this.flaggedObjects(match, waits),
     ]);
     const rows = new Map<string, StoredObjectCounts>();
     const row = (key: GroupKey) => {
@@ -146,7 +152,7 @@ export class ConsoleOverviewRepository {
   }
 
   /** The objects that wait or have an open error, each with what object_syncs holds about it (one read by _id). */
-  private async flaggedObjects(match: Record<string, unknown>): Promise<{ key: ObjectKey; facts: FlaggedObject }[]> {
+  private async flaggedObjects(match: Record<string, unknown>, waits: Record<string, unknown>): Promise<{ key: ObjectKey; facts: FlaggedObject }[]> {
     const fields = { _id: 0, portalId: 1, appId: 1, storeId: 1, objectType: 1, externalObjectId: 1 };
     const [errored, waiting] = await Promise.all([
       this.errors
@@ -156,7 +162,10 @@ export class ConsoleOverviewRepository {
           { $limit: FLAGGED_OBJECTS_LIMIT },
         ])
         .toArray(),
-      this.waiting.find(match, { projection: fields }).limit(FLAGGED_OBJECTS_LIMIT).toArray(),
+      this.waiting
+        .find({ ...match, ...waits }, { projection: fields })
+        .limit(FLAGGED_OBJECTS_LIMIT)
+        .toArray(),
     ]);
     const byKey = new Map<string, { key: ObjectKey; facts: FlaggedObject }>();
     const flag = (key: ObjectKey, what: 'waiting' | 'openError') => {

@@ -33,6 +33,9 @@ const byKey = <T extends { portalId: number; appId: string | null; storeId: stri
   [...rows].sort((a, b) => `${a.appId}|${a.storeId}|${a.objectType ?? a.type}`.localeCompare(`${b.appId}|${b.storeId}|${b.objectType ?? b.type}`));
 
 /** What the console's pages rely on from its read models, written through the other repositories; run against the fakes and the real ones. */
+/** A time within the window of the seed's waiting line item (waiting from 1, for 1,000 ms). */
+const WITHIN_WINDOW = 500;
+
 export function describeConsoleReadModelsContract(name: string, make: () => ConsoleReadModels | Promise<ConsoleReadModels>): void {
   describe(`console read models contract: ${name}`, () => {
     let models: ConsoleReadModels;
@@ -96,7 +99,7 @@ export function describeConsoleReadModelsContract(name: string, make: () => Cons
 
     it('when a portal reads its object counts, then each tenant, store and type has what was received, processed, linked, erred and waits', async () => {
       await seed();
-      expect(byKey(await models.consoleOverview.objectCounts({ portalId: app.portalId }))).toEqual(
+      expect(byKey(await models.consoleOverview.objectCounts({ portalId: app.portalId }, WITHIN_WINDOW))).toEqual(
         byKey([
           counts(app, 'default', 'CONTACT', {
             received: 3,
@@ -112,13 +115,27 @@ export function describeConsoleReadModelsContract(name: string, make: () => Cons
       );
     });
 
+    it('when a waiting change was applied and waits only to associate, or its window ended, then its object is not counted waiting', async () => {
+      const lineItems: ObjectScope = { tenant: app, storeId: 'eu', objectType: 'LINE_ITEM' };
+      await models.waitingObjects.wait(lineItems, [{ change: aMappedChange({ externalObjectId: 'waits' }), waitingFor: ['DEAL:d'] }], 1, 1_000);
+      await models.waitingObjects.wait(lineItems, [{ change: aMappedChange({ externalObjectId: 'applied' }), waitingFor: ['DEAL:d'] }], 1, 1_000, {
+        reapply: true,
+      });
+      const waitingAt = async (now: number) =>
+        (await models.consoleOverview.objectCounts({ portalId: app.portalId }, now)).find((row) => row.objectType === 'LINE_ITEM')?.waiting ?? 0;
+      expect(await waitingAt(WITHIN_WINDOW)).toBe(1);
+      expect(await waitingAt(1_001)).toBe(0);
+    });
+
     it('when a delete was applied and a linked object fails a later change, then the deleted one is counted apart and the failed one carries its link', async () => {
       const products: ObjectScope = { tenant: direct, storeId: 'default', objectType: 'PRODUCT' };
       await received(products, ['gone', 'broken']);
       await processed(products, 'gone', 1_000, { crmId: 31, archived: true });
       await processed(products, 'broken', 2_000, { crmId: 32 });
       await erred(products, 'broken', 'UNKNOWN_ERROR');
-      const [row] = (await models.consoleOverview.objectCounts({ portalId: direct.portalId, appId: null })).filter((one) => one.objectType === 'PRODUCT');
+      const [row] = (await models.consoleOverview.objectCounts({ portalId: direct.portalId, appId: null }, WITHIN_WINDOW)).filter(
+        (one) => one.objectType === 'PRODUCT',
+      );
       expect(row).toEqual(
         counts(direct, 'default', 'PRODUCT', {
           received: 2,
@@ -134,19 +151,22 @@ export function describeConsoleReadModelsContract(name: string, make: () => Cons
 
     it('when the scope is one tenant or one application, then only its counts come', async () => {
       await seed();
-      expect((await models.consoleOverview.objectCounts({ portalId: app.portalId, appId: null })).map((row) => row.objectType)).toEqual(['DEAL']);
-      expect((await models.consoleOverview.objectCounts({ appId: app.appId, portalIds: [app.portalId] })).map((row) => row.objectType).sort()).toEqual([
-        'CONTACT',
-        'LINE_ITEM',
+      expect((await models.consoleOverview.objectCounts({ portalId: app.portalId, appId: null }, WITHIN_WINDOW)).map((row) => row.objectType)).toEqual([
+        'DEAL',
       ]);
+      expect(
+        (await models.consoleOverview.objectCounts({ appId: app.appId, portalIds: [app.portalId] }, WITHIN_WINDOW)).map((row) => row.objectType).sort(),
+      ).toEqual(['CONTACT', 'LINE_ITEM']);
     });
 
     it('when an application-wide scope leaves a portal out, then nothing of that portal comes', async () => {
       await seed();
-      expect(await models.consoleOverview.objectCounts({ appId: app.appId, portalIds: [app.portalId + 1] })).toEqual([]);
+      expect(await models.consoleOverview.objectCounts({ appId: app.appId, portalIds: [app.portalId + 1] }, WITHIN_WINDOW)).toEqual([]);
       expect(await models.consoleOverview.openErrorsByType({ appId: app.appId, portalIds: [] })).toEqual([]);
       expect(await models.consoleOverview.storeLabels({ appId: app.appId, portalIds: [app.portalId + 1] })).toEqual([]);
-      await expect(models.consoleOverview.objectCounts({ appId: app.appId })).rejects.toThrow('an application-wide console read needs the portals it may read');
+      await expect(models.consoleOverview.objectCounts({ appId: app.appId }, WITHIN_WINDOW)).rejects.toThrow(
+        'an application-wide console read needs the portals it may read',
+      );
     });
 
     it('when open errors are counted by type, then resolved ones are left out', async () => {
@@ -171,7 +191,7 @@ export function describeConsoleReadModelsContract(name: string, make: () => Cons
     });
 
     it('when a console read has neither a portal nor an application, then it is refused', async () => {
-      await expect(models.consoleOverview.objectCounts({})).rejects.toThrow(/needs a portal or an application/);
+      await expect(models.consoleOverview.objectCounts({}, WITHIN_WINDOW)).rejects.toThrow(/needs a portal or an application/);
       await expect(models.consoleActivity.times({}, 0, 10)).rejects.toThrow(/needs a portal or an application/);
     });
 

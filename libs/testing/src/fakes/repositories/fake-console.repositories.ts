@@ -37,7 +37,7 @@ const groupKey = (key: Omit<ObjectKey, 'externalObjectId'>) => keyOf(key.portalI
 export class FakeConsoleOverviewRepository implements PublicOf<ConsoleOverviewRepository> {
   constructor(private readonly sources: Pick<ConsoleSources, 'objectStates' | 'objectSyncs' | 'syncErrors' | 'waitingObjects' | 'stores'>) {}
 
-  async objectCounts(scope: ConsoleScope): Promise<StoredObjectCounts[]> {
+  async objectCounts(scope: ConsoleScope, now: number): Promise<StoredObjectCounts[]> {
     const wanted = inConsoleScope(scope);
     const rows = new Map<string, StoredObjectCounts>();
     const row = (key: Omit<ObjectKey, 'externalObjectId'>) => {
@@ -62,6 +62,7 @@ export class FakeConsoleOverviewRepository implements PublicOf<ConsoleOverviewRe
       flagged.set(id, entry);
     };
     for (const entry of this.sources.waitingObjects.scan()) {
+      if (entry.reapply || entry.until <= now) continue;
       const key = { ...entry.tenant, storeId: entry.storeId, objectType: entry.objectType, externalObjectId: entry.change.externalObjectId };
       if (!wanted(key)) continue;
       row(key).waiting++;
