@@ -207,6 +207,21 @@ describe('importTransition', () => {
   });
 
   it.each<[string, ImportState, ImportEvent, ImportEffect[]]>([
+    [
+      'an end is sent again with its counts after its type ended, then nothing changes and nothing is refused',
+      anImport({ status: 'receiving' }, { CONTACT: { pageItems: { 1: 2 }, ended: true, pageCount: 1, itemCount: 2 } }),
+      end('CONTACT', 1, 2),
+      [],
+    ],
+    [
+      'the last end is sent again after the import completed, then nothing changes and no second release is asked',
+      anImport(
+        { status: 'complete', completedAt: T },
+        { CONTACT: { ended: true, pageCount: 2, itemCount: 5 }, DEAL: { ended: true, pageCount: 0, itemCount: 0 } },
+      ),
+      end('CONTACT', 2, 5),
+      [],
+    ],
     ['the start of an initialized import is announced, then the webhook is requested', anImport(), { kind: 'start-announced' }, [{ kind: 'request-webhook' }]],
     ['the start of a receiving import is announced again, then no webhook goes out', receiving({}), { kind: 'start-announced' }, []],
     [
@@ -343,10 +358,10 @@ describe('importTransition', () => {
       `CONTACT of import ${T} has already ended; pages and ends after the end are refused`,
     ],
     [
-      'a second end of a type arrives',
+      'a second end of a type arrives with other counts',
       409,
       contactEnded,
-      end('CONTACT', 0, 0),
+      end('CONTACT', 1, 1),
       `CONTACT of import ${T} has already ended; pages and ends after the end are refused`,
     ],
     [

@@ -216,6 +216,10 @@ function pageReceived<S extends ImportState>(state: S, event: Extract<ImportEven
 
 /** The end's counts must match what was received (the type stays open when not); the last end completes the import. */
 function endReceived<S extends ImportState>(state: S, event: Extract<ImportEvent, { kind: 'end-received' }>): ImportTransition<S> {
+  // The same end sent again (its answer was lost): done already, so nothing to do, not a refusal.
+  const ended = state.types[event.objectType];
+  if (state.status !== 'failed' && ended?.ended && ended.pageCount === event.pageCount && ended.itemCount === event.itemCount)
+    return { next: state, effects: [] };
   const type = openType(state, event.objectType);
   if (isRefusal(type)) return { refused: type };
   const received = receivedCounts(type);

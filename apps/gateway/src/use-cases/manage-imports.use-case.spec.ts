@@ -151,7 +151,7 @@ describe('ManageImportsUseCase', () => {
       expect((await useCase.view(tenant, 'default', importStartedAt)).objectTypes.DEAL?.ended).toBe(false);
     });
 
-    it('when a type has ended, then its pages and a second end are refused with a 409', async () => {
+    it('when a type has ended, then its pages and an end with other counts are refused with a 409; the same end again is done already', async () => {
       const { importStartedAt } = await useCase.start(tenant, 'default', 'v1');
       await useCase.end(tenant, 'default', importStartedAt, 'PRODUCT', { pageCount: 0, itemCount: 0 });
 
@@ -159,7 +159,8 @@ describe('ManageImportsUseCase', () => {
         status: 409,
         message: expect.stringMatching(/already ended/),
       });
-      await expect(useCase.end(tenant, 'default', importStartedAt, 'PRODUCT', { pageCount: 0, itemCount: 0 })).rejects.toMatchObject({ status: 409 });
+      await expect(useCase.end(tenant, 'default', importStartedAt, 'PRODUCT', { pageCount: 1, itemCount: 1 })).rejects.toMatchObject({ status: 409 });
+      await expect(useCase.end(tenant, 'default', importStartedAt, 'PRODUCT', { pageCount: 0, itemCount: 0 })).resolves.toBeUndefined();
     });
 
     it('when the last type ends, then the import is complete, the coordinator is told, and more pages are refused', async () => {
@@ -175,6 +176,9 @@ describe('ManageImportsUseCase', () => {
         status: 409,
         message: expect.stringMatching(/is complete; start a new one/),
       });
+      // Its end sent again (the answer was lost) is done already: 204, and the coordinator is not told twice.
+      await useCase.end(tenant, 'default', importStartedAt, 'LINE_ITEM', { pageCount: 0, itemCount: 0 });
+      expect(broker.bodiesTo(TOPICS.importCompleted)).toHaveLength(1);
     });
 
     it('when telling the coordinator of a completion fails, then the end still succeeds (the periodic check releases it)', async () => {
