@@ -5,6 +5,7 @@ import {
   aMappedChange,
   aPortal,
   asRepositories,
+  aStoredSettings,
   FakeCheckoutRepository,
   FakeCrm,
   FakeCrmWaitRepository,
@@ -13,6 +14,7 @@ import {
   FakeParkedChangeRepository,
   FakePortalRepository,
   FakeSyncErrorRepository,
+  FakeSettingsRepository,
   FakeWaitingObjectRepository,
   type LogEntry,
   recordingLogger,
@@ -53,10 +55,13 @@ export async function anApplierWorld() {
     checkouts: new FakeCheckoutRepository(),
     parkedChanges: new FakeParkedChangeRepository(),
     crmWaits: new FakeCrmWaitRepository(),
+    settings: new FakeSettingsRepository(),
   };
   const portal = repositories.portals.put(aPortal());
   const tenant: Tenant = { portalId: portal.portalId, appId: null };
   await repositories.ecommerceInstalls.markInstalled(tenant, NOW);
+  const { rev: _rev, ...settings } = aStoredSettings();
+  await repositories.settings.put(tenant, settings);
 
   const crm = new FakeCrm({ properties: PROPERTIES });
   const calls: { method: Method; args: unknown[] }[] = [];

@@ -1,4 +1,6 @@
 import { SYNC_KEY_PROPERTY, ECOMM_SYNCED_PROPERTY } from '@ecomm-sync/domain';
+import { settingsOwner } from '@ecomm-sync/data-access';
+import { aStoredSettings } from '@ecomm-sync/testing';
 import { aContact, aDeal, aLineItem, anApplierWorld, aProduct, NOW, type ApplierWorld } from './apply-mapped-changes-fixture';
 
 describe('ApplyMappedChangesUseCase: writing, failing and newest wins', () => {
@@ -190,6 +192,21 @@ describe('ApplyMappedChangesUseCase: writing, failing and newest wins', () => {
 
     expect(world.crm.live('CONTACT')).toEqual([]);
     expect((await world.openErrors('CONTACT', 'c1')).map((error) => error.type)).toEqual(['MISSING_REQUIRED_PROPERTY']);
+  });
+
+  it('when the settings were disabled or deleted after changes were mapped, then the changes are held with an error, not processed, and the CRM is not called', async () => {
+    const { rev: _rev, ...settings } = aStoredSettings();
+    await world.repositories.settings.put(world.tenant, { ...settings, enabled: false });
+    world.useCase.forgetPortals();
+    await world.apply('CONTACT', aContact('c1'));
+    expect((await world.openErrors('CONTACT', 'c1')).map((error) => error.type)).toEqual(['SETTINGS_NOT_ENABLED']);
+
+    await world.repositories.settings.remove(settingsOwner(world.tenant));
+    await world.apply('CONTACT', aContact('c2'));
+    expect((await world.openErrors('CONTACT', 'c2')).map((error) => error.type)).toEqual(['NO_SYNC_SETTINGS']);
+
+    expect(await world.status('CONTACT', 'c1')).toBeNull();
+    expect(world.writes()).toEqual([]);
   });
 
   it('when a portal is disabled or its install not done, then its changes are held with an error, not processed, and the CRM is not called', async () => {

@@ -34,7 +34,7 @@ const toWrite = (changes: readonly MappedChange[]) => changes.map((change) => ch
 export interface ApplyMappedChangesDeps {
   repositories: Pick<
     Repositories,
-    'objectSyncs' | 'syncErrors' | 'portals' | 'waitingObjects' | 'ecommerceInstalls' | 'checkouts' | 'parkedChanges' | 'crmWaits'
+    'objectSyncs' | 'syncErrors' | 'portals' | 'waitingObjects' | 'ecommerceInstalls' | 'settings' | 'checkouts' | 'parkedChanges' | 'crmWaits'
   >;
   crm: CrmDirectory;
   logger: Logger;

@@ -1,6 +1,6 @@
 import type { Tenant } from '@ecomm-sync/contracts';
-import type { EcommerceInstall, Portal } from '@ecomm-sync/data-access';
-import { aPortal, aTenant } from '@ecomm-sync/testing';
+import type { EcommerceInstall, Portal, StoredSettings } from '@ecomm-sync/data-access';
+import { aPortal, aStoredSettings, aTenant } from '@ecomm-sync/testing';
 import { TenantAccess } from './tenant-access';
 
 const installed = (installCompleted: boolean): EcommerceInstall => ({
@@ -11,12 +11,13 @@ const installed = (installCompleted: boolean): EcommerceInstall => ({
   uninstalledAt: null,
 });
 
-/** The two reads TenantAccess makes, answering what the test stored, and counting the reads. */
-function stored(portal: Portal | null, install: EcommerceInstall) {
-  const state = { portal, install, portalReads: 0, installReads: 0 };
+/** The reads TenantAccess makes, answering what the test stored, and counting the reads. */
+function stored(portal: Portal | null, install: EcommerceInstall, settings: StoredSettings | null = aStoredSettings()) {
+  const state = { portal, install, settings, portalReads: 0, installReads: 0, settingsReads: 0 };
   const repositories = {
     portals: { findById: async () => (state.portalReads++, state.portal && { ...state.portal }) },
     ecommerceInstalls: { find: async () => (state.installReads++, { ...state.install }) },
+    settings: { get: async () => (state.settingsReads++, state.settings && { ...state.settings }) },
   };
   return { state, repositories };
 }
@@ -36,8 +37,20 @@ describe('TenantAccess (applier)', () => {
     { case: 'a disabled portal', portal: { active: false }, done: true, expected: 'INACTIVE_PORTAL' },
     { case: 'an unknown portal', portal: null, done: true, expected: 'INACTIVE_PORTAL' },
     { case: 'an active portal whose install is not done', portal: { active: true }, done: false, expected: 'PORTAL_NOT_SYNC_ENABLED' },
-  ])('when the tenant has $case, then check answers $expected', async ({ portal, done, expected }) => {
-    const { repositories } = stored(portal && aPortal({ portalId: tenant.portalId, ...portal }), installed(done));
+    {
+      case: 'its install done and its settings disabled',
+      portal: { active: true },
+      done: true,
+      settings: aStoredSettings({ enabled: false }),
+      expected: 'SETTINGS_NOT_ENABLED',
+    },
+    { case: 'its install done and its settings deleted', portal: { active: true }, done: true, settings: null, expected: 'NO_SYNC_SETTINGS' },
+  ])('when the tenant has $case, then check answers $expected', async ({ portal, done, settings, expected }) => {
+    const { repositories } = stored(
+      portal && aPortal({ portalId: tenant.portalId, ...portal }),
+      installed(done),
+      settings === undefined ? aStoredSettings() : settings,
+    );
 
     const access = await new TenantAccess(repositories, clock).check(tenant);
 
@@ -68,6 +81,20 @@ describe('TenantAccess (applier)', () => {
     state.install = installed(true);
     expect(await access.check(tenant)).toEqual({ portal: state.portal });
     expect([state.portalReads, state.installReads]).toEqual([2, 2]); // the active portal was kept from the second check
+  });
+
+  it('when the settings are disabled, then the check holds the changes within 5 s and lets them through once they are enabled again', async () => {
+    const { state, repositories } = stored(aPortal({ portalId: tenant.portalId }), installed(true));
+    const access = new TenantAccess(repositories, clock);
+    expect(await access.check(tenant)).toHaveProperty('portal');
+
+    state.settings = aStoredSettings({ enabled: false });
+    now += 5_000;
+    expect(await access.check(tenant)).toMatchObject({
+      held: { type: 'SETTINGS_NOT_ENABLED', reason: expect.stringMatching(/disabled; enabling them re-applies/) },
+    });
+    state.settings = aStoredSettings();
+    expect(await access.check(tenant)).toHaveProperty('portal'); // a negative answer is not kept
   });
 
   it('when forget is called, then a cached positive answer is read again (a portal was disabled meanwhile)', async () => {
