@@ -53,7 +53,8 @@ export class ReapplyJobRepository {
   async start(owner: string, settingsRev: number, objectTypes: ObjectType[], now: number): Promise<ReapplyJob> {
     const older = (await this.jobs.collection
       .find({ owner, settingsRev: { $lt: settingsRev }, status: 'running' }, { projection: { objectTypes: 1, typeIndex: 1 } })
-      .toArray()) as unknown as Pick<JobDoc, 'objectTypes' | 'typeIndex'>[];
+      .toArray()) as unknown as Pick<JobDoc, '_id' | 'objectTypes' | 'typeIndex'>[];
+    let created = true;
     try {
       await this.jobs.collection.insertOne({
         owner,
@@ -69,11 +70,16 @@ export class ReapplyJobRepository {
       });
     } catch (error) {
       if (!onlyDuplicateKeyErrors(error)) throw error;
+      created = false;
     }
-    await this.jobs.collection.updateMany(
-      { owner, settingsRev: { $lt: settingsRev }, status: 'running' },
-      { $set: { status: 'superseded', updatedAt: now, finishedAt: now } },
-    );
+    // Only the jobs whose types this one took over: one that started meanwhile (another replica's,
+    // or an older revision's delivered late) runs on; an event delivered again supersedes nothing.
+    if (created && older.length > 0) {
+      await this.jobs.collection.updateMany(
+        { _id: { $in: older.map((job) => job._id) }, status: 'running' },
+        { $set: { status: 'superseded', updatedAt: now, finishedAt: now } },
+      );
+    }
     return toJob((await this.jobs.collection.findOne({ owner, settingsRev })) as unknown as JobDoc);
   }
 

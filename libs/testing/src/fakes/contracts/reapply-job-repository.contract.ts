@@ -59,6 +59,15 @@ export function describeReapplyJobRepositoryContract(name: string, make: () => J
       expect((await jobs.latest(owner))!.settingsRev).toBe(5);
     });
 
+    it('when the start of a job is delivered again after an older revision started late, then the older one runs on: nothing it holds is dropped', async () => {
+      await jobs.start(owner, 3, ['CONTACT'], 100);
+      const late = await jobs.start(owner, 2, ['DEAL'], 200); // an older revision's event delivered late: it runs
+
+      await jobs.start(owner, 3, ['CONTACT'], 300);
+
+      expect(await jobs.find(late.jobId)).toMatchObject({ status: 'running', objectTypes: ['DEAL'] });
+    });
+
     it('when a running job advances, then its resume point moves and its count grows; a finished job does not move', async () => {
       const job = await jobs.start(owner, 1, ['CONTACT', 'DEAL'], 100);
       expect(await jobs.advance(job.jobId, { typeIndex: 0, lastId: 'k-1', processedDelta: 10 }, 110)).toBe(true);

@@ -11,6 +11,7 @@ export class FakeReapplyJobRepository implements PublicOf<ReapplyJobRepository> 
   async start(owner: string, settingsRev: number, objectTypes: ObjectType[], now: number): Promise<ReapplyJob> {
     if (!this.of(owner).some((job) => job.settingsRev === settingsRev)) {
       const superseded = this.of(owner).filter((job) => job.settingsRev < settingsRev && job.status === 'running');
+      for (const job of superseded) Object.assign(job, { status: 'superseded', updatedAt: now, finishedAt: now });
       const jobId = newObjectId();
       this.jobs.set(jobId, {
         jobId,
@@ -25,9 +26,6 @@ export class FakeReapplyJobRepository implements PublicOf<ReapplyJobRepository> 
         updatedAt: now,
         finishedAt: null,
       });
-    }
-    for (const job of this.of(owner)) {
-      if (job.settingsRev < settingsRev && job.status === 'running') Object.assign(job, { status: 'superseded', updatedAt: now, finishedAt: now });
     }
     return copy(this.of(owner).find((job) => job.settingsRev === settingsRev)!);
   }
