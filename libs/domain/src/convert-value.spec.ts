@@ -30,6 +30,7 @@ describe('convertValue', () => {
     ['NUMBER', ' ', 'UNKNOWN_ERROR', /INVALID_NUMBER/],
     ['NUMBER', '1e400', 'UNKNOWN_ERROR', /INVALID_NUMBER: the number is beyond/],
     ['NUMBER', '-1e400', 'UNKNOWN_ERROR', /INVALID_NUMBER: the number is beyond/],
+    ['NUMBER', '9'.repeat(400), 'UNKNOWN_ERROR', /INVALID_NUMBER: the number is beyond/],
     ['DATETIME', '2024-01-02T00:00:00Z', 'ERROR_INVALID_DATE_PROPERTY', /send 1704153600000 instead/],
     ['DATETIME', 1.5, 'ERROR_INVALID_DATE_PROPERTY', /epoch milliseconds/],
     ['DATETIME', 'soon', 'ERROR_INVALID_DATE_PROPERTY', /epoch milliseconds/],

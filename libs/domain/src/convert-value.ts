@@ -48,14 +48,14 @@ const EXACT_DIGITS = 15;
  * here, per property, rather than sent as "Infinity" for the CRM to refuse the whole object.
  */
 function numericString(text: string): Conversion {
+  const number = Number(text);
+  if (!Number.isFinite(number)) return fail('UNKNOWN_ERROR', 'INVALID_NUMBER: the number is beyond what a CRM number property holds');
   if (/^-?\d+$/.test(text)) {
     const sign = text.startsWith('-') ? '-' : '';
     const digits = text.slice(sign.length).replace(/^0+(?=\d)/, '');
     if (digits.length > EXACT_DIGITS) return { ok: true, value: `${sign}${digits}` };
   }
-  const number = Number(text);
-  if (!Number.isFinite(number)) return fail('UNKNOWN_ERROR', 'INVALID_NUMBER: the number is beyond what a CRM number property holds');
-  return { ok: true, value: String(number) };
+  return { ok: true, value: String(number) }; // a fraction keeps what a double holds of it
 }
 
 function isHttpUrl(value: string): boolean {
