@@ -82,6 +82,7 @@ describe('mapObject', () => {
       ['the newer arrived last', [message(100, { mobile: '111' }), message(200, { phone: '222' })], '222'],
       ['both changed at once, in one order', [message(100, { mobile: '111', phone: '222' })], '222'],
       ['both changed at once, in the other', [message(100, { phone: '222', mobile: '111' })], '222'],
+      ['both changed at once, the greater name cleared', [message(100, { mobile: '111', phone: null as unknown as string })], '111'],
     ])('and %s, then the value changed last wins (at once, the greater sender name)', (_case, messages, phone) => {
       const mapped = mapObject('CONTACT', 'c1', mergeMessages(emptyObjectState(), messages, 0).state, phones);
       expect(mapped.properties).toEqual({ mobilephone: phone });

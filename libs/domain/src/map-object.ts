@@ -81,7 +81,7 @@ export function mapObject(
   let mappedCount = 0;
 
   // Two sender properties mapped to one CRM property: the value changed last wins (at the same
-  // time, the greater sender name), whatever order the messages came in.
+  // time a value over a clear, then the greater sender name), whatever order the messages came in.
   const winners = new Map<
     string,
     { name: string; value: PropertyValue; changedAt: number; mapping: { crmPropertyName: string; dataType: PropertyMapping['dataType'] } }
@@ -91,7 +91,9 @@ export function mapObject(
     if (!mapping) continue;
     mappedCount++;
     const current = winners.get(mapping.crmPropertyName);
-    if (!current || changedAt > current.changedAt || (changedAt === current.changedAt && name > current.name)) {
+    const tie = current && changedAt === current.changedAt;
+    const winsTie = tie && (current.value === null ? value !== null || name > current.name : value !== null && name > current.name);
+    if (!current || changedAt > current.changedAt || winsTie) {
       winners.set(mapping.crmPropertyName, { name, value, changedAt, mapping });
     }
   }
