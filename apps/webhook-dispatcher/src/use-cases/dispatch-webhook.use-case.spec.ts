@@ -99,6 +99,7 @@ describe('DispatchWebhookUseCase', () => {
   it.each([
     ['no path', () => receiver.url],
     ['a scheme in capitals and a query with quotes and a space', () => `${receiver.url.replace('http', 'HTTP')}/hook?shop='main' store`],
+    ['user info and a fragment', () => `${receiver.url.replace('//', '//shop:secret@')}/hook#imports`],
   ])('when the address has %s, then the v3 signature holds for the URI the receiver sees', async (_case, url) => {
     answers = [{ status: 200, json: { importCounts: [] } }];
 

@@ -81,8 +81,11 @@ export class DispatchWebhookUseCase {
   private async send(request: WebhookRequestMessage, secret: string, agents: ReturnType<typeof pinnedAgents>): Promise<Attempt> {
     const timestamp = Date.now();
     // The address as it goes out (a path of "/" when none, the host in lower case, a default port
-    // dropped, the query encoded): the v3 signature covers the URI the receiver sees, not the one typed.
+    // dropped, the query encoded): the v3 signature covers the URI the receiver sees, not the one
+    // typed, so without the user info (sent as a basic authorization) and the fragment (not sent).
     const url = new URL(request.url).href;
+    const seen = new URL(url);
+    Object.assign(seen, { username: '', password: '', hash: '' });
     try {
       const response = await axios.post<string>(url, request.body, {
         // The whole attempt, not only the time between two bytes: a receiver sending one byte every
@@ -102,7 +105,7 @@ export class DispatchWebhookUseCase {
           'content-type': 'application/json',
           'x-crm-signature': signV1(secret, request.body),
           'x-crm-signature-version': 'v1',
-          'x-crm-signature-v3': signV3(secret, 'POST', url, request.body, timestamp),
+          'x-crm-signature-v3': signV3(secret, 'POST', seen.href, request.body, timestamp),
           'x-crm-request-timestamp': String(timestamp),
         },
       });
