@@ -170,9 +170,9 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     crmFor: (portal) => connections.clientFor(portal),
     onLookupsChanged: lookups.changed,
     // The default alert rules exist from install on (issue 29).
-    onInstalled: async (tenant, { firstInstall }) => {
+    onInstalled: async (tenant) => {
       await alerts.ensureDefaults(tenant);
-      if (tenant.appId && firstInstall) await imports.startOnInstall({ portalId: tenant.portalId, appId: tenant.appId });
+      if (tenant.appId) await imports.startOnInstall({ portalId: tenant.portalId, appId: tenant.appId });
     },
   });
   app.use(installRoutes(installs, auth));

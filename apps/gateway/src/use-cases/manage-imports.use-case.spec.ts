@@ -5,6 +5,7 @@ import {
   aStoredSettings,
   FakeAccountRepository,
   FakeBroker,
+  FakeEcommerceInstallRepository,
   FakeImportRepository,
   FakeSettingsRepository,
   FakeStoreRepository,
@@ -23,6 +24,7 @@ describe('ManageImportsUseCase', () => {
   let accounts: FakeAccountRepository;
   let settings: FakeSettingsRepository;
   let stores: FakeStoreRepository;
+  let ecommerceInstalls: FakeEcommerceInstallRepository;
   let broker: FakeBroker;
   let logs: ReturnType<typeof recordingLogger>['entries'];
   let useCase: ManageImportsUseCase;
@@ -33,10 +35,11 @@ describe('ManageImportsUseCase', () => {
     accounts = new FakeAccountRepository();
     settings = new FakeSettingsRepository();
     stores = new FakeStoreRepository();
+    ecommerceInstalls = new FakeEcommerceInstallRepository();
     broker = new FakeBroker();
     const recording = recordingLogger();
     logs = recording.entries;
-    useCase = new ManageImportsUseCase(asRepositories({ imports, accounts, settings, stores }), broker, recording.logger, () => NOW);
+    useCase = new ManageImportsUseCase(asRepositories({ imports, accounts, settings, stores, ecommerceInstalls }), broker, recording.logger, () => NOW);
     await accounts.install(tenant.portalId, tenant.appId, NOW);
     const { rev: _rev, ...stored } = aStoredSettings({ webhookUri: 'https://shop.example.com/import' });
     await settings.put(tenant, stored);
@@ -104,16 +107,26 @@ describe('ManageImportsUseCase', () => {
     it.each([
       [true, 1],
       [false, 0],
-    ])('when an application installs with importOnInstall %s, then %i imports start', async (importOnInstall, count) => {
+    ])('when an application installs with importOnInstall %s, then %i imports start, however often the install is sent', async (importOnInstall, count) => {
       await settings.put(tenant, { ...aStoredSettings(), importOnInstall });
+      await ecommerceInstalls.markInstalled(tenant, NOW);
+      await Promise.all([useCase.startOnInstall(tenant), useCase.startOnInstall(tenant)]);
+      await ecommerceInstalls.markInstalled(tenant, NOW);
       await useCase.startOnInstall(tenant);
       expect(broker.bodiesTo(TOPICS.importStarted)).toHaveLength(count);
     });
 
-    it('when the import on install cannot start, then the install goes on and the reason is logged', async () => {
-      await settings.put(tenant, { ...aStoredSettings(), importOnInstall: true, webhookUri: null });
+    it('when the import on install cannot start, then the install goes on, the reason is logged, and the install sent again starts it', async () => {
+      const { rev: _rev, ...stored } = aStoredSettings({ importOnInstall: true, webhookUri: null });
+      await settings.put(tenant, stored);
+      await ecommerceInstalls.markInstalled(tenant, NOW);
       await expect(useCase.startOnInstall(tenant)).resolves.toBeUndefined();
-      expect(logs.find((entry) => entry.message === 'the import on install did not start')?.error).toMatch(/no import address/);
+      expect(logs.find((entry) => /the import on install did not start/.test(entry.message))?.error).toMatch(/no import address/);
+
+      await settings.put(tenant, { ...stored, webhookUri: 'https://shop.example.com/import' });
+      await useCase.startOnInstall(tenant);
+
+      expect(broker.bodiesTo(TOPICS.importStarted)).toHaveLength(1);
     });
   });
 
@@ -242,7 +255,12 @@ describe('ManageImportsUseCase', () => {
       }
     }
     const withImports = (contended: FakeImportRepository) =>
-      new ManageImportsUseCase(asRepositories({ imports: contended, accounts, settings, stores }), broker, recordingLogger().logger, () => NOW);
+      new ManageImportsUseCase(
+        asRepositories({ imports: contended, accounts, settings, stores, ecommerceInstalls }),
+        broker,
+        recordingLogger().logger,
+        () => NOW,
+      );
 
     it('when another replica counts a page between the read and the write of this one, then this page is counted on a fresh read, and both are', async () => {
       let rivalPage = 100;

@@ -58,7 +58,7 @@ function decided<S extends ImportRecord>(transition: ImportTransition<S>): { nex
  */
 export class ManageImportsUseCase {
   constructor(
-    private readonly repositories: Pick<Repositories, 'imports' | 'accounts' | 'settings' | 'stores'>,
+    private readonly repositories: Pick<Repositories, 'imports' | 'accounts' | 'settings' | 'stores' | 'ecommerceInstalls'>,
     private readonly broker: Pick<Broker, 'publish'>,
     private readonly logger: Logger,
     private readonly clock: () => number = Date.now,
@@ -105,11 +105,20 @@ export class ManageImportsUseCase {
   }
 
   /** importOnInstall: an application's install starts an import of its store `default`; a failure to start is logged. */
+  /**
+   * The import after an install (importOnInstall): once per install that installed the tenant, taken
+   * by one caller (an install sent again or at once starts nothing more). One that could not start
+   * (no import address yet) is given back: the install sent again tries it.
+   */
   async startOnInstall(tenant: ImportTenant): Promise<void> {
-    if (!(await this.repositories.settings.getByOwner(settingsOwner(tenant)))?.importOnInstall) return;
-    await this.start(tenant, DEFAULT_STORE_ID, 'v1').catch((error) =>
-      this.logger.warn('the import on install did not start', { ...tenant, error: String(error) }),
-    );
+    if (!(await this.repositories.ecommerceInstalls.takeImportOnInstall(tenant))) return;
+    try {
+      if (!(await this.repositories.settings.getByOwner(settingsOwner(tenant)))?.importOnInstall) return;
+      await this.start(tenant, DEFAULT_STORE_ID, 'v1');
+    } catch (error) {
+      await this.repositories.ecommerceInstalls.giveBackImportOnInstall(tenant);
+      this.logger.warn('the import on install did not start; the install sent again tries it', { ...tenant, error: String(error) });
+    }
   }
 
   async view(tenant: ImportTenant, storeId: string, importStartedAt: number): Promise<ImportView> {

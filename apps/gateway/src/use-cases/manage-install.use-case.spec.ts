@@ -31,8 +31,7 @@ describe('ManageInstallUseCase', () => {
   let crmPort: CrmPort;
   /** The tenants every replica was told to forget, one entry a broadcast (with whether the portal's CRM was set up). */
   let lookupsChanged: LookupsChange[];
-  /** The installs onInstalled was told of, with whether each was the tenant's first. */
-  let installed: { tenant: Tenant; firstInstall: boolean }[];
+  let installed: Tenant[];
   let useCase: ManageInstallUseCase;
   let tenant: Tenant;
 
@@ -52,8 +51,8 @@ describe('ManageInstallUseCase', () => {
       onLookupsChanged: async (change) => {
         lookupsChanged.push(change);
       },
-      onInstalled: async (done, { firstInstall }) => {
-        installed.push({ tenant: done, firstInstall });
+      onInstalled: async (done) => {
+        installed.push(done);
       },
       clock: () => NOW,
     });
@@ -76,7 +75,7 @@ describe('ManageInstallUseCase', () => {
       expect(await stores.list(tenant)).toEqual([{ id: 'default', label: 'Custom' }]);
       expect(await ecommerceInstalls.find(tenant)).toMatchObject({ installCompleted: true, installedAt: NOW });
       expect(catchUps()).toEqual([{ kind: 'catch-up', portalId: tenant.portalId, appId: null, errorType: 'PORTAL_NOT_SYNC_ENABLED' }]);
-      expect(installed).toEqual([{ tenant, firstInstall: true }]);
+      expect(installed).toEqual([tenant]);
       expect(lookupsChanged).toEqual([{ tenant, crmSetUp: true }]);
     });
 
@@ -94,23 +93,22 @@ describe('ManageInstallUseCase', () => {
       expect(await stores.find(app, 'default')).toEqual({ id: 'default', label: 'Shopware Connector' });
     });
 
-    it('when a tenant installs twice, then nothing is duplicated, the store default is made once, and only the first install is first', async () => {
+    it('when a tenant installs twice, then nothing is duplicated, the store default is made once, and the import on install is pending once', async () => {
       await useCase.install(tenant);
       await useCase.install(tenant);
       expect(await crm.listDealPipelines()).toHaveLength(1);
       expect(await stores.list(tenant)).toHaveLength(1);
       expect(lookupsChanged).toEqual([{ tenant, crmSetUp: true }]);
-      expect(installed).toEqual([
-        { tenant, firstInstall: true },
-        { tenant, firstInstall: false },
-      ]);
+      expect(installed).toEqual([tenant, tenant]);
+      expect([await ecommerceInstalls.takeImportOnInstall(tenant), await ecommerceInstalls.takeImportOnInstall(tenant)]).toEqual([true, false]);
     });
 
-    it('when a tenant installs again after an uninstall, then that install is a first install again', async () => {
+    it('when a tenant installs again after an uninstall, then its import on install is pending again', async () => {
       await useCase.install(tenant);
+      await ecommerceInstalls.takeImportOnInstall(tenant);
       await useCase.uninstall(tenant);
       await useCase.install(tenant);
-      expect(installed.map((one) => one.firstInstall)).toEqual([true, true]);
+      expect(await ecommerceInstalls.takeImportOnInstall(tenant)).toBe(true);
     });
 
     it('when the portal does not exist, then a 404 names it and nothing is installed', async () => {

@@ -13,11 +13,8 @@ export interface InstallOptions {
    * other tenants); `crmSetUp`: the portal's CRM was set up too (pipelines, properties).
    */
   onLookupsChanged: (change: LookupsChange) => Promise<void>;
-  /**
-   * Called after a v1 install; `firstInstall` when the tenant was not installed before it (an
-   * install sent again installs nothing new: importOnInstall starts its import on the first only).
-   */
-  onInstalled?: (tenant: Tenant, install: { firstInstall: boolean }) => Promise<void>;
+  /** Called after a v1 install (importOnInstall starts an import there, once per install that installed the tenant). */
+  onInstalled?: (tenant: Tenant) => Promise<void>;
   clock?: () => number;
 }
 
@@ -42,8 +39,8 @@ export class ManageInstallUseCase {
   async install(tenant: Tenant): Promise<void> {
     await this.setUp(tenant);
     if (await this.ensureDefaultStore(tenant)) await this.options.onLookupsChanged({ tenant, crmSetUp: true });
-    const firstInstall = await this.markInstalled(tenant);
-    await this.options.onInstalled?.(tenant, { firstInstall });
+    await this.markInstalled(tenant);
+    await this.options.onInstalled?.(tenant);
   }
 
   async status(tenant: Tenant): Promise<{ installCompleted: boolean; ecommSettingsEnabled: boolean }> {

@@ -14,6 +14,8 @@ const ecommerceInstallSchema = new Schema(
     workflowsEnabled: { type: Boolean, required: true },
     installedAt: { type: Number, default: null },
     uninstalledAt: { type: Number, default: null },
+    /** Set by an install that installed the tenant; taken (cleared) by the one start of the import on install it allows. */
+    importOnInstallPending: { type: Boolean, default: false },
   },
   { collection: 'ecommerce_installs', versionKey: false },
 );

@@ -37,13 +37,14 @@ export class EcommerceInstallRepository {
   /**
    * Install done: properties, pipeline, the dashboard and the workflows. Keeps the first install
    * date. True when this call installed the tenant (it was not installed); false when it already
-   * was: of two installs at once, one reads true (the import on install starts once).
+   * was: of two installs at once, one reads true. An install that installs the tenant makes its
+   * import on install pending (takeImportOnInstall).
    */
   async markInstalled(tenant: Tenant, now: number): Promise<boolean> {
     const key = { portalId: tenant.portalId, appId: tenant.appId };
     const set = { installCompleted: true, dashboardInstalled: true, workflowsEnabled: true, uninstalledAt: null };
     const installed = await this.installs.collection
-      .updateOne({ ...key, installCompleted: { $ne: true } }, { $set: { ...set, installedAt: now } }, { upsert: true })
+      .updateOne({ ...key, installCompleted: { $ne: true } }, { $set: { ...set, installedAt: now, importOnInstallPending: true } }, { upsert: true })
       .then(() => true)
       .catch((error: unknown) => {
         // The tenant's document exists and is installed: the upsert's insert collided with it.
@@ -52,6 +53,27 @@ export class EcommerceInstallRepository {
       });
     if (!installed) await this.installs.collection.updateOne(key, { $set: set });
     return installed;
+  }
+
+  /**
+   * Takes the import on install an install made pending: true for one caller once (of installs sent
+   * again or at once, one starts it); an install that failed after the tenant was installed leaves
+   * it pending for the install sent again.
+   */
+  async takeImportOnInstall(tenant: Tenant): Promise<boolean> {
+    const result = await this.installs.collection.updateOne(
+      { portalId: tenant.portalId, appId: tenant.appId, importOnInstallPending: true },
+      { $set: { importOnInstallPending: false } },
+    );
+    return result.modifiedCount === 1;
+  }
+
+  /** Makes a taken import on install pending again (it could not start): the install sent again tries it. */
+  async giveBackImportOnInstall(tenant: Tenant): Promise<void> {
+    await this.installs.collection.updateOne(
+      { portalId: tenant.portalId, appId: tenant.appId, installCompleted: true },
+      { $set: { importOnInstallPending: true } },
+    );
   }
 
   /** Syncing off, workflows off (the dashboard stays: it only reads). */

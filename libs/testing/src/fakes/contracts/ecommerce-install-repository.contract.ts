@@ -60,6 +60,20 @@ export function describeEcommerceInstallRepositoryContract(name: string, make: (
       expect(await installs.find(tenant)).toMatchObject({ installCompleted: true, installedAt: 300 });
     });
 
+    it('when a tenant installs, then its import on install is taken once; given back it is taken again; after an uninstall the next install makes it pending', async () => {
+      const tenant = anAppTenant();
+      expect(await installs.takeImportOnInstall(tenant)).toBe(false); // never installed
+      await installs.markInstalled(tenant, 100);
+      await installs.markInstalled(tenant, 110); // sent again: nothing more pending
+      expect(await Promise.all([installs.takeImportOnInstall(tenant), installs.takeImportOnInstall(tenant)])).toEqual(expect.arrayContaining([true, false]));
+      expect(await installs.takeImportOnInstall(tenant)).toBe(false);
+      await installs.giveBackImportOnInstall(tenant);
+      expect(await installs.takeImportOnInstall(tenant)).toBe(true);
+      await installs.markUninstalled(tenant, 200);
+      await installs.markInstalled(tenant, 300);
+      expect(await installs.takeImportOnInstall(tenant)).toBe(true);
+    });
+
     it('when an application installs in a portal, then the portal itself and other applications are not installed', async () => {
       const app = anAppTenant();
       await installs.markInstalled(app, 100);

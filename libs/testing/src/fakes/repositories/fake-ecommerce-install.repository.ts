@@ -10,6 +10,8 @@ const tenantKey = (tenant: Tenant) => keyOf(tenant.portalId, tenant.appId);
 /** EcommerceInstallRepository in memory: the install state of each tenant. */
 export class FakeEcommerceInstallRepository implements PublicOf<EcommerceInstallRepository> {
   private readonly installs = new Map<string, { portalId: number; install: EcommerceInstall }>();
+  /** Tenants whose import on install is pending (the real one's `importOnInstallPending`). */
+  private readonly importPending = new Set<string>();
 
   async find(tenant: Tenant): Promise<EcommerceInstall> {
     return copy(this.installs.get(tenantKey(tenant))?.install ?? NOT_INSTALLED);
@@ -29,7 +31,16 @@ export class FakeEcommerceInstallRepository implements PublicOf<EcommerceInstall
         uninstalledAt: null,
       },
     });
+    if (!existing.installCompleted) this.importPending.add(tenantKey(tenant));
     return !existing.installCompleted;
+  }
+
+  async takeImportOnInstall(tenant: Tenant): Promise<boolean> {
+    return this.importPending.delete(tenantKey(tenant));
+  }
+
+  async giveBackImportOnInstall(tenant: Tenant): Promise<void> {
+    if (this.installs.get(tenantKey(tenant))?.install.installCompleted) this.importPending.add(tenantKey(tenant));
   }
 
   async markUninstalled(tenant: Tenant, now: number): Promise<void> {
