@@ -21,14 +21,16 @@ export interface PlannedWrite {
   associateLater: string[];
   /** Problems that do not stop the write (recorded with it). */
   problems: Problem[];
+  /** The link of an earlier generation this create replaces (archived with staleCrmIds): recorded should the create fail. */
+  replaces?: StoredLink;
 }
 
 export interface UpsertPlan {
   writes: PlannedWrite[];
   /** Creates that wait for the objects they must associate with (waitingKey of each). */
   waits: { change: MappedChange; problems: Problem[]; waitingFor: string[] }[];
-  /** Changes not to write: a blocking problem each. */
-  fails: { change: MappedChange; problems: Problem[] }[];
+  /** Changes not to write: a blocking problem each; `link`: the earlier generation's link, archived with staleCrmIds. */
+  fails: { change: MappedChange; problems: Problem[]; link?: StoredLink }[];
   /** CRM objects of an earlier generation (the object was deleted and made again): archived. */
   staleCrmIds: number[];
 }
@@ -53,7 +55,8 @@ export function planUpserts(objectType: ObjectType, upserts: readonly MappedChan
   for (const change of upserts) {
     const stored = links.get(change.externalObjectId);
     const live = stored?.crmId && !stored.archived ? stored : undefined;
-    if (live && live.generation !== change.generation) plan.staleCrmIds.push(live.crmId!);
+    const replaced = live && live.generation !== change.generation ? { ...live, archived: true } : undefined;
+    if (replaced) plan.staleCrmIds.push(replaced.crmId!);
     const crmId = live && live.generation === change.generation ? live.crmId : null;
     const validated = validateChange(objectType, change, { definedProperties, isCreate: crmId === null });
     const resolved = resolveAssociations(objectType, change, targets, crmId === null);
@@ -62,7 +65,7 @@ export function planUpserts(objectType: ObjectType, upserts: readonly MappedChan
     if (blocking.length > 0 && resolved.waitingFor.length > 0 && blocking.every((problem) => problem.type === 'INVALID_ASSOCIATION_PROPERTY')) {
       plan.waits.push({ change, problems, waitingFor: resolved.waitingFor });
     } else if (blocking.length > 0) {
-      plan.fails.push({ change, problems });
+      plan.fails.push({ change, problems, ...(replaced ? { link: replaced } : {}) });
     } else {
       const properties = { ...validated.properties };
       if (definedProperties.has(ECOMM_SYNCED_PROPERTY)) properties[ECOMM_SYNCED_PROPERTY] = 'true';
@@ -74,7 +77,15 @@ export function planUpserts(objectType: ObjectType, upserts: readonly MappedChan
         properties[crmProperty] = String(ids[0]);
         delete associations[type];
       }
-      plan.writes.push({ change, crmId, properties, associations, associateLater: resolved.associateLater, problems });
+      plan.writes.push({
+        change,
+        crmId,
+        properties,
+        associations,
+        associateLater: resolved.associateLater,
+        problems,
+        ...(replaced ? { replaces: replaced } : {}),
+      });
     }
   }
   return plan;

@@ -48,7 +48,8 @@ export class ChangeWriter {
   private async writeUpserts(crm: CrmPort, group: ChangeGroup, { writes: plans, waits, fails, staleCrmIds }: UpsertPlan, outcome: ApplyOutcome): Promise<void> {
     const { objectType } = group;
     for (const { change, problems, waitingFor } of waits) outcome.waits(change, problems, waitingFor);
-    for (const { change, problems } of fails) outcome.processed(change, problems);
+    // A failed create of an object made again records its earlier CRM object as archived (it is, below).
+    for (const { change, problems, link } of fails) outcome.processed(change, problems, link);
     if (plans.length === 0) {
       // An object deleted and made again whose new create fails or waits: its CRM object of before goes all the same.
       if (staleCrmIds.length > 0) await crm.batchArchive(objectType, staleCrmIds);
@@ -78,15 +79,19 @@ export class ChangeWriter {
     for (const plan of plans) {
       const failure = failures.get(plan.change) ?? (plan.crmId === null ? { message: 'the CRM returned no id for the object', crm: {} } : undefined);
       if (failure) {
-        outcome.processed(plan.change, [
-          ...plan.problems,
-          {
-            type: 'UNKNOWN_ERROR',
-            blocking: true,
-            details: describeFailure(plan.crmId === null ? 'CREATE' : 'UPDATE', objectType, plan.change.externalObjectId, failure.message),
-            ...(Object.keys(failure.crm).length > 0 ? { crm: failure.crm } : {}),
-          },
-        ]);
+        outcome.processed(
+          plan.change,
+          [
+            ...plan.problems,
+            {
+              type: 'UNKNOWN_ERROR',
+              blocking: true,
+              details: describeFailure(plan.crmId === null ? 'CREATE' : 'UPDATE', objectType, plan.change.externalObjectId, failure.message),
+              ...(Object.keys(failure.crm).length > 0 ? { crm: failure.crm } : {}),
+            },
+          ],
+          plan.replaces,
+        );
         continue;
       }
       const refused = refusedTargets.get(plan.change);
