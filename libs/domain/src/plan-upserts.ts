@@ -55,7 +55,8 @@ export function planUpserts(objectType: ObjectType, upserts: readonly MappedChan
   for (const change of upserts) {
     const stored = links.get(change.externalObjectId);
     const live = stored?.crmId && !stored.archived ? stored : undefined;
-    const replaced = live && live.generation !== change.generation ? { ...live, archived: true } : undefined;
+    // The link alone (what is stored with it, its applied revision among them, is not the link's).
+    const replaced = live && live.generation !== change.generation ? { crmId: live.crmId, generation: live.generation, archived: true } : undefined;
     if (replaced) plan.staleCrmIds.push(replaced.crmId!);
     const crmId = live && live.generation === change.generation ? live.crmId : null;
     const validated = validateChange(objectType, change, { definedProperties, isCreate: crmId === null });

@@ -193,7 +193,14 @@ describe('ApplyMappedChangesUseCase: writing, failing and newest wins', () => {
     expect(world.crm.live('CONTACT')).toEqual([]);
     expect((await world.openErrors('CONTACT', 'c1')).map((error) => error.type)).toEqual(['MISSING_REQUIRED_PROPERTY']);
     // Its status no longer offers the archived object (to an association, or as in the CRM).
-    expect(await world.status('CONTACT', 'c1')).toMatchObject({ crmId: expect.any(Number), generation: 0, archived: true });
+    // The failed revision is processed all the same (a redelivery does not run it again).
+    expect(await world.status('CONTACT', 'c1')).toMatchObject({
+      crmId: expect.any(Number),
+      generation: 0,
+      archived: true,
+      appliedRev: 3,
+      lastProcessedAt: NOW,
+    });
   });
 
   it('when the settings were disabled or deleted after changes were mapped, then the changes are held with an error, not processed, and the CRM is not called', async () => {
