@@ -184,6 +184,16 @@ describe('ApplyMappedChangesUseCase: writing, failing and newest wins', () => {
     expect(await world.status('CONTACT', 'c1')).toMatchObject({ crmId: again.id, generation: 1, archived: false });
   });
 
+  it('when a contact deleted and made again with its e-mail of before is applied in one go, then its CRM contact stays live, linked to the new generation', async () => {
+    await world.apply('CONTACT', aContact('c1', { rev: 1 }));
+    const [before] = world.crm.live('CONTACT');
+
+    await world.apply('CONTACT', aContact('c1', { rev: 3, generation: 1 }));
+
+    expect(world.crm.live('CONTACT').map((contact) => contact.id)).toEqual([before.id]);
+    expect(await world.status('CONTACT', 'c1')).toMatchObject({ crmId: before.id, generation: 1, archived: false });
+  });
+
   it('when an object deleted and made again cannot be created (no e-mail), then its CRM object of before is archived all the same', async () => {
     await world.apply('CONTACT', aContact('c1', { rev: 1 }));
 

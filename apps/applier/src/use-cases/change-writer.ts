@@ -72,7 +72,11 @@ export class ChangeWriter {
       (chunk) => (objectType === 'CONTACT' ? upsertContactsByEmail(crm, group, chunk) : upsertBySyncKey(crm, group, chunk)),
       failures,
     );
-    if (staleCrmIds.length > 0) await crm.batchArchive(objectType, staleCrmIds);
+    // Not an object a write of the group landed on: a contact made again with its e-mail of before is
+    // upserted onto its old CRM contact, which then stays, linked to the new generation.
+    const landed = new Set(plans.map((plan) => plan.crmId));
+    const stale = staleCrmIds.filter((id) => !landed.has(id));
+    if (stale.length > 0) await crm.batchArchive(objectType, stale);
 
     const written = plans.filter((plan) => plan.crmId !== null && !failures.has(plan.change));
     const refusedTargets = await this.associate(crm, objectType, written);
