@@ -109,9 +109,9 @@ describe('ManageImportsUseCase', () => {
       [false, 0],
     ])('when an application installs with importOnInstall %s, then %i imports start, however often the install is sent', async (importOnInstall, count) => {
       await settings.put(tenant, { ...aStoredSettings(), importOnInstall });
-      await ecommerceInstalls.markInstalled(tenant, NOW);
+      await ecommerceInstalls.markInstalled(tenant, NOW, { importOnInstall: true });
       await Promise.all([useCase.startOnInstall(tenant), useCase.startOnInstall(tenant)]);
-      await ecommerceInstalls.markInstalled(tenant, NOW);
+      await ecommerceInstalls.markInstalled(tenant, NOW, { importOnInstall: true });
       await useCase.startOnInstall(tenant);
       expect(broker.bodiesTo(TOPICS.importStarted)).toHaveLength(count);
     });
@@ -119,7 +119,7 @@ describe('ManageImportsUseCase', () => {
     it('when the import on install cannot start, then the install goes on, the reason is logged, and the install sent again starts it', async () => {
       const { rev: _rev, ...stored } = aStoredSettings({ importOnInstall: true, webhookUri: null });
       await settings.put(tenant, stored);
-      await ecommerceInstalls.markInstalled(tenant, NOW);
+      await ecommerceInstalls.markInstalled(tenant, NOW, { importOnInstall: true });
       await expect(useCase.startOnInstall(tenant)).resolves.toBeUndefined();
       expect(logs.find((entry) => /the import on install did not start/.test(entry.message))?.error).toMatch(/no import address/);
 

@@ -174,6 +174,12 @@ describe('ManageInstallUseCase', () => {
       expect(catchUps()).toHaveLength(1);
     });
 
+    it('when a tenant installs through its first store, then no import on install is pending: a v1 install later starts none', async () => {
+      await useCase.putStore(tenant, { id: 'eu', label: 'Europe' });
+      await useCase.install(tenant);
+      expect(await ecommerceInstalls.takeImportOnInstall(tenant)).toBe(false);
+    });
+
     it('when an installed tenant puts another store, then it is saved without a second install', async () => {
       await useCase.putStore(tenant, { id: 'eu', label: 'Europe' });
       await useCase.putStore(tenant, { id: 'us', label: 'US' });

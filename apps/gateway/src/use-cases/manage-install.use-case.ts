@@ -39,7 +39,7 @@ export class ManageInstallUseCase {
   async install(tenant: Tenant): Promise<void> {
     await this.setUp(tenant);
     if (await this.ensureDefaultStore(tenant)) await this.options.onLookupsChanged({ tenant, crmSetUp: true });
-    await this.markInstalled(tenant);
+    await this.markInstalled(tenant, { importOnInstall: true });
     await this.options.onInstalled?.(tenant);
   }
 
@@ -116,9 +116,10 @@ export class ManageInstallUseCase {
   }
 
   /** True when the tenant was not installed before. */
-  private async markInstalled(tenant: Tenant): Promise<boolean> {
+  /** `importOnInstall`: a v1 install, whose first makes the import on install pending. */
+  private async markInstalled(tenant: Tenant, { importOnInstall = false }: { importOnInstall?: boolean } = {}): Promise<boolean> {
     // Appliers cache only installed tenants, so nothing cached goes stale here.
-    const firstInstall = await this.repositories.ecommerceInstalls.markInstalled(tenant, this.clock());
+    const firstInstall = await this.repositories.ecommerceInstalls.markInstalled(tenant, this.clock(), { importOnInstall });
     const release: CatchUpMessage = { kind: 'catch-up', portalId: tenant.portalId, appId: tenant.appId, errorType: 'PORTAL_NOT_SYNC_ENABLED' };
     await this.broker.publish(TOPICS.catchUp, release);
     this.logger.info('ecommerce installed', { ...tenant, firstInstall });

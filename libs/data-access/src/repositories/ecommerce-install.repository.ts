@@ -37,14 +37,14 @@ export class EcommerceInstallRepository {
   /**
    * Install done: properties, pipeline, the dashboard and the workflows. Keeps the first install
    * date. True when this call installed the tenant (it was not installed); false when it already
-   * was: of two installs at once, one reads true. An install that installs the tenant makes its
-   * import on install pending (takeImportOnInstall).
+   * was: of two installs at once, one reads true. A v1 install (`importOnInstall`) that installs
+   * the tenant makes its import on install pending (takeImportOnInstall); a v2 store's does not.
    */
-  async markInstalled(tenant: Tenant, now: number): Promise<boolean> {
+  async markInstalled(tenant: Tenant, now: number, { importOnInstall = false }: { importOnInstall?: boolean } = {}): Promise<boolean> {
     const key = { portalId: tenant.portalId, appId: tenant.appId };
     const set = { installCompleted: true, dashboardInstalled: true, workflowsEnabled: true, uninstalledAt: null };
     const installed = await this.installs.collection
-      .updateOne({ ...key, installCompleted: { $ne: true } }, { $set: { ...set, installedAt: now, importOnInstallPending: true } }, { upsert: true })
+      .updateOne({ ...key, installCompleted: { $ne: true } }, { $set: { ...set, installedAt: now, importOnInstallPending: importOnInstall } }, { upsert: true })
       .then(() => true)
       .catch((error: unknown) => {
         // The tenant's document exists and is installed: the upsert's insert collided with it.
@@ -80,7 +80,7 @@ export class EcommerceInstallRepository {
   async markUninstalled(tenant: Tenant, now: number): Promise<void> {
     await this.installs.updateOne(
       { portalId: tenant.portalId, appId: tenant.appId },
-      { $set: { installCompleted: false, workflowsEnabled: false, uninstalledAt: now } },
+      { $set: { installCompleted: false, workflowsEnabled: false, uninstalledAt: now, importOnInstallPending: false } },
       { upsert: true },
     );
   }

@@ -60,18 +60,27 @@ export function describeEcommerceInstallRepositoryContract(name: string, make: (
       expect(await installs.find(tenant)).toMatchObject({ installCompleted: true, installedAt: 300 });
     });
 
-    it('when a tenant installs, then its import on install is taken once; given back it is taken again; after an uninstall the next install makes it pending', async () => {
+    it('when a tenant installs through v1, then its import on install is taken once; given back it is taken again; after an uninstall the next install makes it pending', async () => {
       const tenant = anAppTenant();
       expect(await installs.takeImportOnInstall(tenant)).toBe(false); // never installed
-      await installs.markInstalled(tenant, 100);
-      await installs.markInstalled(tenant, 110); // sent again: nothing more pending
+      await installs.markInstalled(tenant, 100, { importOnInstall: true });
+      await installs.markInstalled(tenant, 110, { importOnInstall: true }); // sent again: nothing more pending
       expect(await Promise.all([installs.takeImportOnInstall(tenant), installs.takeImportOnInstall(tenant)])).toEqual(expect.arrayContaining([true, false]));
       expect(await installs.takeImportOnInstall(tenant)).toBe(false);
       await installs.giveBackImportOnInstall(tenant);
       expect(await installs.takeImportOnInstall(tenant)).toBe(true);
       await installs.markUninstalled(tenant, 200);
-      await installs.markInstalled(tenant, 300);
+      await installs.markInstalled(tenant, 300, { importOnInstall: true });
       expect(await installs.takeImportOnInstall(tenant)).toBe(true);
+    });
+
+    it('when a tenant installs through a v2 store, or uninstalls with its import on install pending, then none is pending', async () => {
+      const [byStore, uninstalled] = [anAppTenant(), anAppTenant()];
+      await installs.markInstalled(byStore, 100);
+      await installs.markInstalled(byStore, 110, { importOnInstall: true }); // installed already: nothing pending
+      await installs.markInstalled(uninstalled, 100, { importOnInstall: true });
+      await installs.markUninstalled(uninstalled, 200);
+      expect([await installs.takeImportOnInstall(byStore), await installs.takeImportOnInstall(uninstalled)]).toEqual([false, false]);
     });
 
     it('when an application installs in a portal, then the portal itself and other applications are not installed', async () => {

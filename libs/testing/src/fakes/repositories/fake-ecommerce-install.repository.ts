@@ -17,7 +17,7 @@ export class FakeEcommerceInstallRepository implements PublicOf<EcommerceInstall
     return copy(this.installs.get(tenantKey(tenant))?.install ?? NOT_INSTALLED);
   }
 
-  async markInstalled(tenant: Tenant, now: number): Promise<boolean> {
+  async markInstalled(tenant: Tenant, now: number, { importOnInstall = false }: { importOnInstall?: boolean } = {}): Promise<boolean> {
     // Read and written in one turn, as the real one does in one write: of two at once, one installs.
     const existing = this.installs.get(tenantKey(tenant))?.install ?? NOT_INSTALLED;
     this.installs.set(tenantKey(tenant), {
@@ -31,7 +31,7 @@ export class FakeEcommerceInstallRepository implements PublicOf<EcommerceInstall
         uninstalledAt: null,
       },
     });
-    if (!existing.installCompleted) this.importPending.add(tenantKey(tenant));
+    if (!existing.installCompleted && importOnInstall) this.importPending.add(tenantKey(tenant));
     return !existing.installCompleted;
   }
 
@@ -45,6 +45,7 @@ export class FakeEcommerceInstallRepository implements PublicOf<EcommerceInstall
 
   async markUninstalled(tenant: Tenant, now: number): Promise<void> {
     const existing = await this.find(tenant);
+    this.importPending.delete(tenantKey(tenant));
     this.installs.set(tenantKey(tenant), {
       portalId: tenant.portalId,
       install: { ...existing, installCompleted: false, workflowsEnabled: false, uninstalledAt: now },
