@@ -1,5 +1,6 @@
 import { type CrmObject, CrmPartialFailure, CrmRequestError, CrmUnavailableError } from '@ecomm-sync/crm-client';
 import type { ObjectSync } from '@ecomm-sync/data-access';
+import { aStoredSettings } from '@ecomm-sync/testing';
 import { aContact, aDeal, aLineItem, anApplierWorld, aProduct, NOW, WAIT_WINDOW_MS, type ApplierWorld, type Fault } from './apply-mapped-changes-fixture';
 
 type Inputs = { id: string; properties: Record<string, string | null> }[];
@@ -70,6 +71,24 @@ describe('ApplyMappedChangesUseCase: waiting for objects and for the CRM', () =>
 
       await world.useCase.retryWaiting();
       expect(await world.status('LINE_ITEM', 'li')).toMatchObject({ crmId: expect.any(Number) });
+    });
+
+    it("when a waiting change whose objects arrived is held (its tenant's settings paused), then the next retry takes the others first", async () => {
+      await world.apply('LINE_ITEM', aLineItem('li-a', 'd', 'p'));
+      await world.apply('DEAL', aDeal('d'));
+      jest.spyOn(world.repositories.waitingObjects, 'waitingFor').mockResolvedValueOnce([]); // the release after the product is missed
+      await world.apply('PRODUCT', aProduct('p'));
+      world.setNow(NOW + 10);
+      await world.apply('LINE_ITEM', aLineItem('li-b', 'd-2', 'p-2'));
+      const { rev: _rev, ...settings } = aStoredSettings();
+      await world.repositories.settings.put(world.tenant, { ...settings, enabled: false });
+      world.useCase.forgetPortals();
+      world.setNow(NOW + 20);
+
+      await world.useCase.retryWaiting(1);
+
+      expect(await world.status('LINE_ITEM', 'li-a')).toBeNull(); // held
+      expect((await world.repositories.waitingObjects.due(NOW + 20, 1)).map((entry) => entry.change.externalObjectId)).toEqual(['li-b']);
     });
 
     it('when its window ends first, then it stops waiting and its error stays open', async () => {

@@ -31,10 +31,9 @@ export class WaitingChanges {
     await this.repositories.waitingObjects.expire(now);
     const due = await this.repositories.waitingObjects.due(now, limit);
     const arrived = await this.arrivedFor(due);
-    await this.repositories.waitingObjects.markTried(
-      due.filter((entry) => !arrived.includes(entry)),
-      now,
-    );
+    // Every one looked at goes to the back of the line, the arrived ones too: one held from applying
+    // (its tenant paused) would otherwise come first again and again, ahead of everyone else's.
+    await this.repositories.waitingObjects.markTried(due, now);
     await this.apply(arrived);
   }
 
