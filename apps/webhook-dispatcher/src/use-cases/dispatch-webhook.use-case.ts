@@ -1,7 +1,7 @@
 import axios from 'axios';
 import { type ImportEventMessage, TOPICS, type WebhookRequestMessage } from '@ecomm-sync/contracts';
 import { sealedFor, type Repositories, type SecretBox } from '@ecomm-sync/data-access';
-import { checkTarget, type Logger, pinnedAgents, type ResolveHost, signV1, signV3 } from '@ecomm-sync/runtime';
+import { checkTarget, type Logger, pinnedAgents, type ResolveHost, signV1, signV3, uriAsReceived } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
 
 /** The longest answer read from a receiver: its status and a small JSON body are all the import needs. */
@@ -80,12 +80,8 @@ export class DispatchWebhookUseCase {
 
   private async send(request: WebhookRequestMessage, secret: string, agents: ReturnType<typeof pinnedAgents>): Promise<Attempt> {
     const timestamp = Date.now();
-    // The address as it goes out (a path of "/" when none, the host in lower case, a default port
-    // dropped, the query encoded): the v3 signature covers the URI the receiver sees, not the one
-    // typed, so without the user info (sent as a basic authorization) and the fragment (not sent).
+    // The v3 signature covers the URI the receiver sees, not the one typed.
     const url = new URL(request.url).href;
-    const seen = new URL(url);
-    Object.assign(seen, { username: '', password: '', hash: '' });
     try {
       const response = await axios.post<string>(url, request.body, {
         // The whole attempt, not only the time between two bytes: a receiver sending one byte every
@@ -105,7 +101,7 @@ export class DispatchWebhookUseCase {
           'content-type': 'application/json',
           'x-crm-signature': signV1(secret, request.body),
           'x-crm-signature-version': 'v1',
-          'x-crm-signature-v3': signV3(secret, 'POST', seen.href, request.body, timestamp),
+          'x-crm-signature-v3': signV3(secret, 'POST', uriAsReceived(url), request.body, timestamp),
           'x-crm-request-timestamp': String(timestamp),
         },
       });

@@ -48,6 +48,22 @@ describe('postJson', () => {
     }
   });
 
+  it('when the address has no path, user info and a fragment, then the signature holds for the URI the receiver sees', async () => {
+    const target = await receiver(204);
+    try {
+      const base = target.url.replace('/hook', '');
+      await postJson(`${base.replace('//', '//alerts:secret@')}#notices`, '{}', { ...options, secret: 'the-destination-secret' });
+      const [request] = target.received;
+      expect(
+        verifyWebhook('the-destination-secret', { method: 'POST', uri: `${base}${request.url}`, rawBody: request.rawBody, headers: request.headers }),
+      ).toEqual({
+        ok: true,
+      });
+    } finally {
+      await target.close();
+    }
+  });
+
   it.each([
     ['when the receiver answers 500, then the attempt failed and may be tried again', 500, false],
     ['when it answers 429, then it may be tried again', 429, false],

@@ -1,5 +1,5 @@
 import axios from 'axios';
-import { signV1, signV3 } from '../webhook-signature';
+import { signV1, signV3, uriAsReceived } from '../webhook-signature';
 import { checkTarget, pinnedAgents, type ResolveHost } from './target-policy';
 
 /** The longest answer read from a receiver: only its status matters here. */
@@ -35,7 +35,7 @@ export async function postJson(url: string, body: string, options: PostJsonOptio
     ? {
         'x-crm-signature': signV1(options.secret, body),
         'x-crm-signature-version': 'v1',
-        'x-crm-signature-v3': signV3(options.secret, 'POST', url, body, timestamp),
+        'x-crm-signature-v3': signV3(options.secret, 'POST', uriAsReceived(url), body, timestamp),
         'x-crm-request-timestamp': String(timestamp),
       }
     : {};

@@ -2,6 +2,7 @@ export {
   signV1,
   signV2,
   signV3,
+  uriAsReceived,
   verifyWebhook,
   WEBHOOK_SIGNATURE_HEADERS,
   type SignatureVersion,

@@ -29,6 +29,18 @@ export const signV3 = (secret: string, method: string, uri: string, rawBody: str
     .update(method.toUpperCase() + uri + rawBody + String(timestamp), 'utf8')
     .digest('base64');
 
+/**
+ * The URI a receiver sees of a request to `url`, the one the v3 signature covers: normalised as an
+ * HTTP client sends it (a path of "/" when none, scheme and host in lower case, a default port
+ * dropped, the query encoded), without user info (sent as a basic authorization) or a fragment
+ * (never sent).
+ */
+export function uriAsReceived(url: string): string {
+  const seen = new URL(url);
+  Object.assign(seen, { username: '', password: '', hash: '' });
+  return seen.href;
+}
+
 export interface SignedHeaders {
   'x-crm-signature': string;
   'x-crm-signature-version': 'v1';
