@@ -1,15 +1,6 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
-import {
-  importTransition,
-  isReceivedPage,
-  newImportTypes,
-  receivedCounts,
-  releaseStart,
-  type ImportEffect,
-  type ImportEvent,
-  type ImportState,
-  type ImportTypeState,
-} from './import-machine';
+import { importTransition, type ImportEffect, type ImportEvent, type ImportState, type ImportTypeState } from './import-machine';
+import { isReceivedPage, newImportTypes, receivedCounts, releaseStart } from './import-progress';
 
 const T = 1_700_000_000_000;
 
