@@ -115,15 +115,13 @@ export class ManageInstallUseCase {
     }
   }
 
-  /** True when the tenant was not installed before. */
   /** `importOnInstall`: a v1 install, whose first makes the import on install pending. */
-  private async markInstalled(tenant: Tenant, { importOnInstall = false }: { importOnInstall?: boolean } = {}): Promise<boolean> {
+  private async markInstalled(tenant: Tenant, { importOnInstall = false }: { importOnInstall?: boolean } = {}): Promise<void> {
     // Appliers cache only installed tenants, so nothing cached goes stale here.
     const firstInstall = await this.repositories.ecommerceInstalls.markInstalled(tenant, this.clock(), { importOnInstall });
     const release: CatchUpMessage = { kind: 'catch-up', portalId: tenant.portalId, appId: tenant.appId, errorType: 'PORTAL_NOT_SYNC_ENABLED' };
     await this.broker.publish(TOPICS.catchUp, release);
     this.logger.info('ecommerce installed', { ...tenant, firstInstall });
-    return firstInstall;
   }
 
   /** Makes the store `default` (v1 traffic's) when the tenant has none; true when it made it. */
