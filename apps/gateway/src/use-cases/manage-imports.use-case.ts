@@ -104,7 +104,6 @@ export class ManageImportsUseCase {
     return { importStartedAt: created.importStartedAt, status: created.status };
   }
 
-  /** importOnInstall: an application's install starts an import of its store `default`; a failure to start is logged. */
   /**
    * The import after an install (importOnInstall): once per install that installed the tenant, taken
    * by one caller (an install sent again or at once starts nothing more). One that could not start

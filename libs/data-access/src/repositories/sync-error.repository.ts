@@ -129,7 +129,6 @@ export class SyncErrorRepository {
     );
   }
 
-  /** Newest first. Returns one more than `limit` is not needed: `hasMore` says whether more exist. */
   /**
    * A portal's open errors of one type in insertion order after `afterId` (of one tenant when
    * `appId` is given, null for direct mode): the objects a catch-up applies again.
