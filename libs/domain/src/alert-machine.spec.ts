@@ -105,7 +105,13 @@ describe('alertTransition', () => {
       },
     ],
     ['an ok rule still clear', ok, evaluated(clear), { next: ok, notice: null }],
-    ['a firing rule reset (disabled or changed)', firing, { kind: 'reset' }, { next: INITIAL_ALERT_STATE, notice: null }],
+    [
+      'a firing rule reset (disabled or changed): its seq is kept',
+      firing,
+      { kind: 'reset' },
+      { next: { ...INITIAL_ALERT_STATE, seq: firing.seq }, notice: null },
+    ],
+    ['a resolved rule reset: its seq is kept', resolved, { kind: 'reset' }, { next: { ...INITIAL_ALERT_STATE, seq: resolved.seq }, notice: null }],
     ['a rule never evaluated reset', INITIAL_ALERT_STATE, { kind: 'reset' }, { next: INITIAL_ALERT_STATE, notice: null }],
   ])('when %s then the transition is as the table says', (_case, state, event, expected) => {
     expect(alertTransition(state, event)).toEqual(expected);

@@ -117,6 +117,13 @@ export interface AlertState {
 
 export const INITIAL_ALERT_STATE: AlertState = { status: 'ok', seq: 0, since: null, value: 0, summary: 'not evaluated yet' };
 
+/**
+ * A rule started over (disabled, or its condition changed): not evaluated yet, its `seq` kept. The
+ * notices' ids are made of `seq`, so the next change of state after an edit is a new notice, never
+ * one sent before the edit.
+ */
+export const startedOver = (state: AlertState): AlertState => ({ ...INITIAL_ALERT_STATE, seq: state.seq });
+
 export type AlertEvent =
   /** The evaluator measured the rule. */
   | { kind: 'evaluated'; measure: AlertMeasure; now: number }
@@ -138,7 +145,7 @@ export interface AlertTransition {
 }
 
 export function alertTransition(state: AlertState, event: AlertEvent): AlertTransition {
-  if (event.kind === 'reset') return { next: state.status === 'ok' && state.since === null ? state : INITIAL_ALERT_STATE, notice: null };
+  if (event.kind === 'reset') return { next: state.status === 'ok' && state.since === null ? state : startedOver(state), notice: null };
   const { measure, now } = event;
   const firing = state.status === 'firing';
   if (measure.breached === firing) {

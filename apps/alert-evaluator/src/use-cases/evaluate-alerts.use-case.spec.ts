@@ -102,6 +102,25 @@ describe('EvaluateAlertsUseCase', () => {
     expect(await notices.find(`${rule.id}:2:dest-2`)).toMatchObject({ kind: 'resolved', value: 0 });
   });
 
+  it('when a rule that fired and resolved is edited and breaches again then a new firing notice is stored, not the one sent before the edit', async () => {
+    const rule = aRule();
+    counters.openErrors = { INVALID_EMAIL_ADDRESS: 1 };
+    await replica().run();
+    now += MINUTE;
+    counters.openErrors = {};
+    await replica().run();
+    await rules.replace(tenant, rule.id, anAlertRuleFields({ name: 'renamed', condition: INVALID_EMAILS_CONDITION }));
+    queued = [];
+
+    now += MINUTE;
+    counters.openErrors = { INVALID_EMAIL_ADDRESS: 2 };
+    await replica().run();
+
+    expect(queued).toEqual([`${rule.id}:3:dest-1`, `${rule.id}:3:dest-2`]);
+    expect(await notices.find(`${rule.id}:3:dest-1`)).toMatchObject({ kind: 'firing', value: 2, status: 'pending' });
+    expect(await notices.find(`${rule.id}:1:dest-1`)).toMatchObject({ kind: 'firing', value: 1 });
+  });
+
   it('when two replicas tick in the same interval then the rule is evaluated once and each notice is queued once', async () => {
     aRule();
     counters.openErrors = { INVALID_EMAIL_ADDRESS: 3 };

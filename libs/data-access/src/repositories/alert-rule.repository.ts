@@ -53,6 +53,12 @@ const toRule = ({ _id, outbox, ...doc }: AlertRuleDoc): AlertRule => ({
   outbox: outbox ?? null,
 });
 const owned = (tenant: Tenant) => ({ portalId: tenant.portalId, appId: tenant.appId });
+/** The state a replaced rule starts over with, field by field: its `seq` is left as it is (startedOver). */
+const STARTED_OVER = Object.fromEntries(
+  Object.entries(INITIAL_ALERT_STATE)
+    .filter(([field]) => field !== 'seq')
+    .map(([field, value]) => [`state.${field}`, value]),
+);
 export const defaultRuleId = (tenant: Tenant, key: string) => `${tenant.portalId}:${tenant.appId ?? '-'}:${key}`;
 
 /** The rules every tenant has from install on, as new rules (the repository and its fake write these). */
@@ -99,11 +105,15 @@ export class AlertRuleRepository {
     return toRule(doc);
   }
 
-  /** Replaces what the customer sets; the rule starts over (state reset, evaluated at the next tick, nothing owed). */
+  /**
+   * Replaces what the customer sets; the rule starts over (state reset with its `seq` kept, so its
+   * next notice is a new one; evaluated at the next tick). A notice still owed for a change of state
+   * before the edit is kept and sent: it happened.
+   */
   async replace(tenant: Tenant, id: string, fields: AlertRuleFields): Promise<AlertRule | null> {
     const doc = await this.rules.findOneAndUpdate(
       { _id: id, ...owned(tenant) },
-      { $set: { ...fields, state: INITIAL_ALERT_STATE, nextDueAt: 0 }, $inc: { stateRev: 1 }, $unset: { outbox: '' } },
+      { $set: { ...fields, ...STARTED_OVER, nextDueAt: 0 }, $inc: { stateRev: 1 } },
       { returnDocument: 'after' },
     );
     return doc ? toRule(doc) : null;

@@ -44,13 +44,20 @@ export function describeAlertRuleRepositoryContract(name: string, make: () => Ru
       expect(await rules.find(aTenant(), later.id)).toBeNull();
     });
 
-    it('when a rule is replaced, then it starts over (state, due at once, nothing owed, a new revision); another tenant replaces nothing', async () => {
+    it('when a rule is replaced, then it starts over (state with its seq kept, due at once, a new revision) and still owes its notice; another tenant replaces nothing', async () => {
       const rule = await rules.create(tenant, anAlertRuleFields(), T);
       await rules.writeState(rule, firing, owed(1), T);
 
       const replaced = await rules.replace(tenant, rule.id, anAlertRuleFields({ name: 'renamed', enabled: false }));
 
-      expect(replaced).toMatchObject({ name: 'renamed', enabled: false, state: INITIAL_ALERT_STATE, nextDueAt: 0, outbox: null, stateRev: 2 });
+      expect(replaced).toMatchObject({
+        name: 'renamed',
+        enabled: false,
+        state: { ...INITIAL_ALERT_STATE, seq: firing.seq },
+        nextDueAt: 0,
+        outbox: owed(1),
+        stateRev: 2,
+      });
       expect(await rules.find(tenant, rule.id)).toEqual(replaced);
       expect(await rules.replace(aTenant(), rule.id, anAlertRuleFields())).toBeNull();
     });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Tenant } from '@ecomm-sync/contracts';
 import { defaultAlertRules, type AlertOutbox, type AlertRule, type AlertRuleFields, type AlertRuleRepository } from '@ecomm-sync/data-access';
-import { INITIAL_ALERT_STATE, newAlertRuleEvaluation, type AlertState } from '@ecomm-sync/domain';
+import { newAlertRuleEvaluation, startedOver, type AlertState } from '@ecomm-sync/domain';
 import { copy, type PublicOf } from '../public-of';
 
 const owns = (tenant: Tenant, rule: AlertRule) => rule.portalId === tenant.portalId && rule.appId === tenant.appId;
@@ -47,7 +47,7 @@ export class FakeAlertRuleRepository implements PublicOf<AlertRuleRepository> {
   async replace(tenant: Tenant, id: string, fields: AlertRuleFields): Promise<AlertRule | null> {
     const rule = this.rules.get(id);
     if (!rule || !owns(tenant, rule)) return null;
-    return this.put({ ...rule, ...copy(fields), state: INITIAL_ALERT_STATE, nextDueAt: 0, stateRev: rule.stateRev + 1, outbox: null });
+    return this.put({ ...rule, ...copy(fields), state: startedOver(rule.state), nextDueAt: 0, stateRev: rule.stateRev + 1 });
   }
 
   async remove(tenant: Tenant, id: string): Promise<boolean> {
