@@ -172,6 +172,22 @@ describe('ManageInstallUseCase', () => {
       expect((await stores.list(tenant)).map((store) => store.id)).toEqual(['default', 'eu']);
       expect((await ecommerceInstalls.find(tenant)).installCompleted).toBe(true);
       expect(catchUps()).toHaveLength(1);
+      expect(installed).toEqual([tenant]); // the default alert rules, as a v1 install's
+    });
+
+    it('when the release after the first store fails, then the put sent again releases what was held', async () => {
+      const publish = broker.publish.bind(broker);
+      let failures = 1;
+      broker.publish = async (topic, body, options) => {
+        if (topic === TOPICS.catchUp && failures-- > 0) throw new Error('the broker went away');
+        return publish(topic, body, options);
+      };
+      await expect(useCase.putStore(tenant, { id: 'eu', label: 'Europe' })).rejects.toThrow('the broker went away');
+      expect((await ecommerceInstalls.find(tenant)).installCompleted).toBe(true);
+
+      await useCase.putStore(tenant, { id: 'eu', label: 'Europe' });
+
+      expect(catchUps()).toEqual([{ kind: 'catch-up', portalId: tenant.portalId, appId: null, errorType: 'PORTAL_NOT_SYNC_ENABLED' }]);
     });
 
     it('when a tenant installs through its first store, then no import on install is pending: a v1 install later starts none', async () => {
@@ -180,10 +196,10 @@ describe('ManageInstallUseCase', () => {
       expect(await ecommerceInstalls.takeImportOnInstall(tenant)).toBe(false);
     });
 
-    it('when an installed tenant puts another store, then it is saved without a second install', async () => {
+    it('when an installed tenant puts another store, then it is saved and the install stays as it was (its first date kept)', async () => {
       await useCase.putStore(tenant, { id: 'eu', label: 'Europe' });
       await useCase.putStore(tenant, { id: 'us', label: 'US' });
-      expect(catchUps()).toHaveLength(1);
+      expect(await ecommerceInstalls.find(tenant)).toMatchObject({ installCompleted: true, installedAt: NOW });
       expect(await useCase.getStore(tenant, 'us')).toEqual({ id: 'us', label: 'US' });
       // Each put sets the portal's CRM up again: the replicas drop its CRM client too.
       expect(lookupsChanged).toEqual([

@@ -13,7 +13,10 @@ export interface InstallOptions {
    * other tenants); `crmSetUp`: the portal's CRM was set up too (pipelines, properties).
    */
   onLookupsChanged: (change: LookupsChange) => Promise<void>;
-  /** Called after a v1 install (importOnInstall starts an import there, once per install that installed the tenant). */
+  /**
+   * Called after an install, v1 or a store put (the default alert rules; a v1 install's
+   * importOnInstall starts an import there, once per install that installed the tenant).
+   */
   onInstalled?: (tenant: Tenant) => Promise<void>;
   clock?: () => number;
 }
@@ -61,7 +64,9 @@ export class ManageInstallUseCase {
 
   /**
    * v2 store upsert. Every store update resets the shared ecommerce pipeline to its defaults; the
-   * tenant's first store also does the install. If the setup fails, the store is not saved.
+   * tenant's first store also does the install. If the setup fails, the store is not saved. Like
+   * the v1 install, every put marks the tenant installed (idempotent) and releases what was held:
+   * a put sent again after a failed release releases it.
    */
   async putStore(tenant: Tenant, store: Store): Promise<Store> {
     await this.setUp(tenant);
@@ -69,7 +74,8 @@ export class ManageInstallUseCase {
     // v1 traffic of an installed tenant goes to `default`: it exists however the tenant installed.
     await this.ensureDefaultStore(tenant);
     await this.options.onLookupsChanged({ tenant, crmSetUp: true }); // a look-up that found no such store is forgotten in every replica
-    if (!(await this.repositories.ecommerceInstalls.find(tenant)).installCompleted) await this.markInstalled(tenant);
+    await this.markInstalled(tenant);
+    await this.options.onInstalled?.(tenant);
     return saved;
   }
 
