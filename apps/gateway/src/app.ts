@@ -129,6 +129,17 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   logger.info(oauth.rotateRefreshTokens ? 'OAuth refresh tokens rotate' : "OAuth refresh tokens last, as the vendor's", oauth);
 
   const lookups = await lookupCaches({ broker, connections, cacheMs: deps.lookupCacheMs ?? 0, logger });
+  const imports = new ManageImportsUseCase(repositories, broker, logger);
+  const alerts = new ManageAlertsUseCase(repositories, secretBox);
+  const installs = new ManageInstallUseCase(repositories, broker, logger, {
+    crmFor: (portal) => connections.clientFor(portal),
+    onLookupsChanged: lookups.changed,
+    // The default alert rules exist from install on (issue 29).
+    onInstalled: async (tenant) => {
+      await alerts.ensureDefaults(tenant);
+      if (tenant.appId) await imports.startOnInstall({ portalId: tenant.portalId, appId: tenant.appId });
+    },
+  });
   const accounts = new ManageAccountsUseCase(
     repositories,
     {
@@ -137,6 +148,10 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
       secretBox,
       connections,
       onAccessChanged: () => lookups.changed(),
+      onUninstalling: async (tenant) => {
+        await installs.uninstall(tenant);
+        await alerts.removeAllOf(tenant);
+      },
       onTokensDeleted: (install) => lookups.changed({ tokensOf: install }),
       refreshes: fixedWindows(oauth.refreshWindowSeconds * 1000),
       onPortalEnabled: (portalId) => broker.publish(TOPICS.catchUp, { kind: 'catch-up', portalId, errorType: 'INACTIVE_PORTAL' } satisfies CatchUpMessage),
@@ -164,17 +179,6 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   app.use(jsonBody(deps.bodyLimit));
   app.use(adminRoutes(accounts, deps.adminToken));
   app.use(settingsRoutes(new ManageSettingsUseCase(repositories, broker, logger), auth));
-  const imports = new ManageImportsUseCase(repositories, broker, logger);
-  const alerts = new ManageAlertsUseCase(repositories, secretBox);
-  const installs = new ManageInstallUseCase(repositories, broker, logger, {
-    crmFor: (portal) => connections.clientFor(portal),
-    onLookupsChanged: lookups.changed,
-    // The default alert rules exist from install on (issue 29).
-    onInstalled: async (tenant) => {
-      await alerts.ensureDefaults(tenant);
-      if (tenant.appId) await imports.startOnInstall({ portalId: tenant.portalId, appId: tenant.appId });
-    },
-  });
   app.use(installRoutes(installs, auth));
   app.use(importRoutes(imports, auth));
   const acceptSyncBatch = new AcceptSyncBatchUseCase({

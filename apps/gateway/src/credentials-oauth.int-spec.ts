@@ -127,9 +127,21 @@ describe('credentials and tenant isolation', () => {
       c.tokensAX = await install(); // the other tests go on with a fresh install
     });
 
-    it('uninstalling revokes every token of the install at once', async () => {
+    it("uninstalling revokes every token of the install at once, uninstalls the tenant's ecommerce setup (its stores, workflows) and removes its alerts", async () => {
       const tokens = await install();
+      const tenant = { portalId: PORTAL_A, appId: c.appX.appId };
+      const { ecommerceInstalls, stores, alertRules, alertDestinations } = database.repositories;
+      await ecommerceInstalls.markInstalled(tenant, Date.now());
+      await alertRules.ensureDefaults(tenant, Date.now());
+      await alertDestinations.add(tenant, { kind: 'email', target: 'ops@shop.example', label: '', sealedSecret: null }, Date.now());
+      expect((await stores.list(tenant)).map((store) => store.id)).toContain('web');
+
       await admin('delete', `/admin/v1/installs/${PORTAL_A}/${c.appX.appId}`).expect(204);
+
+      expect(await stores.list(tenant)).toEqual([]);
+      expect(await ecommerceInstalls.find(tenant)).toMatchObject({ installCompleted: false, workflowsEnabled: false });
+      expect(await alertRules.list(tenant)).toEqual([]);
+      expect(await alertDestinations.list(tenant)).toEqual([]);
       await request(app).get(`${v2}/sync/errors`).set('authorization', `Bearer ${tokens.accessToken}`).expect(401);
       await request(app).get(`${v2}/sync/errors`).set('authorization', `Bearer ${c.tokensAX.accessToken}`).expect(401);
       await token({ grant_type: 'refresh_token', client_id: c.appX.clientId, client_secret: c.appX.clientSecret, refresh_token: tokens.refreshToken }).expect(

@@ -39,6 +39,8 @@ export interface AccountsWorld {
   accessChanged: number;
   tokensDeleted: unknown[];
   enabled: number[];
+  /** The tenants whose removal from their portal was announced (their ecommerce uninstall and alerts), in order. */
+  uninstalling: { portalId: number; appId: string }[];
   /** A developer's application. */
   anApplication(): ReturnType<ManageAccountsUseCase['createApplication']>;
   /**
@@ -66,6 +68,7 @@ export function accountsWorld(): AccountsWorld {
     w.accessChanged = 0;
     w.tokensDeleted = [];
     w.enabled = [];
+    w.uninstalling = [];
     const connections = new CrmConnections({ portals: w.portals, secretBox: box, builtinBaseUrl: 'http://crm.invalid', clock: () => NOW });
     w.options = {
       crm: { baseUrl: 'http://crm.invalid', adminToken: 'admin' },
@@ -81,6 +84,9 @@ export function accountsWorld(): AccountsWorld {
         w.tokensDeleted.push(install);
       },
       refreshes: countingWindows(),
+      onUninstalling: async (tenant) => {
+        w.uninstalling.push(tenant);
+      },
       onPortalEnabled: async (id) => {
         w.enabled.push(id);
       },

@@ -277,12 +277,13 @@ describe('ManageAccountsUseCase: installs and OAuth, refresh tokens rotating', (
     await expect(refresh(app, refreshToken)).rejects.toMatchObject({ status, fields: { error } });
   });
 
-  it('when an application is uninstalled, then its tokens stop working at once, a refresh is refused, and uninstalling again is a 404', async () => {
+  it('when an application is uninstalled, then its tenant is uninstalled, its tokens stop working at once, a refresh is refused, and uninstalling again is a 404', async () => {
     const { appId, clientId, clientSecret } = await anApplication();
     const { accessToken, refreshToken } = await useCase.install(portalId, appId);
 
     await useCase.uninstall(portalId, appId);
 
+    expect(w.uninstalling).toEqual([{ portalId, appId }]);
     expect(await credentials.resolve(accessToken)).toBeNull();
     await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({ status: 400, fields: { error: 'invalid_grant' } });
     await expect(useCase.uninstall(portalId, appId)).rejects.toMatchObject({
@@ -290,5 +291,23 @@ describe('ManageAccountsUseCase: installs and OAuth, refresh tokens rotating', (
       message: `Application ${appId} is not installed in portal ${portalId}`,
     });
     expect(w.accessChanged).toBe(1);
+    expect(w.uninstalling).toHaveLength(1);
+  });
+
+  it("when the tenant's uninstall fails, then the install stays, and the uninstall sent again does it all", async () => {
+    const { appId } = await anApplication();
+    const { accessToken } = await useCase.install(portalId, appId);
+    let failures = 1;
+    w.options.onUninstalling = async (tenant) => {
+      if (failures-- > 0) throw new Error('the database went away');
+      w.uninstalling.push(tenant);
+    };
+
+    await expect(useCase.uninstall(portalId, appId)).rejects.toThrow('the database went away');
+    expect(await credentials.resolve(accessToken)).not.toBeNull();
+
+    await useCase.uninstall(portalId, appId);
+    expect(w.uninstalling).toEqual([{ portalId, appId }]);
+    expect(await credentials.resolve(accessToken)).toBeNull();
   });
 });

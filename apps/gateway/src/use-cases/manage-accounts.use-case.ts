@@ -24,6 +24,12 @@ export interface AccountsOptions extends GrantOptions {
   connections: CrmConnections;
   /** Called after anything that changes access (revocation, rotation, uninstall, disabling or enabling a portal, a CRM connection). */
   onAccessChanged: () => Promise<void>;
+  /**
+   * Called when an application is removed from a portal, before its install and tokens go: the
+   * tenant's ecommerce uninstall (its stores, workflows and syncing) and its alerts. Idempotent: an
+   * uninstall that failed after it runs it again.
+   */
+  onUninstalling: (tenant: { portalId: number; appId: string }) => Promise<void>;
   /** Called after a portal is enabled again, so what it was sent meanwhile is applied. */
   onPortalEnabled: (portalId: number) => Promise<void>;
   clock?: () => number;
@@ -183,8 +189,13 @@ export class ManageAccountsUseCase {
     return this.repositories.accounts.listInstalls(filter);
   }
 
-  /** Removes the install and every token it had, at once. */
+  /**
+   * Removes the application from the portal: the tenant's ecommerce setup (SPEC.md: uninstalling
+   * deletes the stores it created and disables its workflows) and alerts, then the install and
+   * every token it had, at once.
+   */
   async uninstall(portalId: number, appId: string): Promise<void> {
+    if (await this.repositories.accounts.findInstall(portalId, appId)) await this.options.onUninstalling({ portalId, appId });
     const removed = await this.repositories.accounts.removeInstall(portalId, appId);
     const revoked = await this.repositories.credentials.revokeWhere({ portalId, appId, kinds: ['access-token', 'refresh-token'] });
     if (!removed && revoked === 0) throw AppError.notFound(`Application ${appId} is not installed in portal ${portalId}`);

@@ -46,6 +46,12 @@ export class ManageAlertsUseCase {
     return this.repositories.alertRules.ensureDefaults(tenant, this.clock());
   }
 
+  /** The tenant is gone (its application was removed from the portal): its rules stop and its destinations are deleted. */
+  async removeAllOf(tenant: Tenant): Promise<void> {
+    await this.repositories.alertRules.removeAllOf(tenant);
+    await this.repositories.alertDestinations.removeAllOf(tenant);
+  }
+
   async read(tenant: Tenant): Promise<{ rules: ConsoleAlertRule[]; destinations: ConsoleAlertDestination[]; notices: ConsoleAlertNotice[] }> {
     await this.ensureDefaults(tenant);
     const [rules, destinations, notices] = await Promise.all([

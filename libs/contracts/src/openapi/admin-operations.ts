@@ -156,7 +156,7 @@ export const GATEWAY_ADMIN_OPERATIONS: readonly ApiOperation[] = [
   admin({
     method: 'delete',
     path: '/admin/v1/installs/{portalId}/{appId}',
-    summary: 'Uninstall an application (its tokens are revoked)',
+    summary: 'Uninstall an application (its stores and alerts removed, workflows off, tokens revoked)',
     pathParams: { portalId },
     responses: done('Uninstalled'),
     errors: [400, 404],

@@ -98,6 +98,11 @@ export class AlertDestinationRepository {
     return (await this.destinations.deleteOne({ _id: id, ...owned(tenant) })).deletedCount === 1;
   }
 
+  /** Deletes every destination of a tenant (the application was removed from the portal); answers how many. */
+  async removeAllOf(tenant: Tenant): Promise<number> {
+    return (await this.destinations.deleteMany(owned(tenant))).deletedCount;
+  }
+
   /** The sealed signing secrets after `afterId` (in id order), `limit` at a time (`reseal` walks them). */
   async sealedSecrets(afterId: string, limit: number): Promise<{ id: string; sealed: string }[]> {
     const docs = await this.destinations

@@ -124,6 +124,11 @@ export class AlertRuleRepository {
     return (await this.rules.deleteOne({ _id: id, ...owned(tenant), defaultKey: null })).deletedCount === 1;
   }
 
+  /** Deletes every rule of a tenant, the defaults too (the application was removed from the portal); answers how many. */
+  async removeAllOf(tenant: Tenant): Promise<number> {
+    return (await this.rules.deleteMany(owned(tenant))).deletedCount;
+  }
+
   /** The rules every tenant has from install on; a repeated call (another replica, a reinstall) changes nothing. */
   async ensureDefaults(tenant: Tenant, now: number): Promise<void> {
     await this.rules.bulkWrite(

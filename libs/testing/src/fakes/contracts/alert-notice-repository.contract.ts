@@ -158,6 +158,19 @@ export function describeAlertDestinationRepositoryContract(name: string, make: (
       expect(await destinations.find(mail.id)).toBeNull();
     });
 
+    it("when a tenant's destinations are all removed, then none of it is left and another tenant's stay", async () => {
+      const other = aTenant();
+      await destinations.add(tenant, { kind: 'email', target: 'ops@shop.example', label: '', sealedSecret: null }, T);
+      await destinations.add({ ...tenant, appId: 'app-1' }, { kind: 'email', target: 'app@shop.example', label: '', sealedSecret: null }, T);
+      await destinations.add(other, { kind: 'email', target: 'other@shop.example', label: '', sealedSecret: null }, T);
+
+      expect(await destinations.removeAllOf({ ...tenant, appId: 'app-1' })).toBe(1);
+
+      expect((await destinations.list({ ...tenant, appId: 'app-1' })).length).toBe(0);
+      expect((await destinations.list(tenant)).map((one) => one.target)).toEqual(['ops@shop.example']);
+      expect((await destinations.list(other)).map((one) => one.target)).toEqual(['other@shop.example']);
+    });
+
     it('when a sealed secret is replaced, then only over the one read; the secrets are walked in id order after an id', async () => {
       const ids: string[] = ['a', 'b'].map((letter) => `00000000-${letter}000-0000-0000-${tenant.portalId}`);
       for (const id of ids)

@@ -75,6 +75,18 @@ export function describeAlertRuleRepositoryContract(name: string, make: () => Ru
       expect((await rules.list(tenant)).map((rule) => rule.id).sort()).toEqual(defaults.map((rule) => rule.id).sort());
     });
 
+    it("when a tenant's rules are all removed, then its defaults go too and another tenant's stay", async () => {
+      const app = { ...tenant, appId: 'app-1' };
+      await rules.ensureDefaults(app, T);
+      await rules.create(app, anAlertRuleFields(), T);
+      const own = await rules.create(tenant, anAlertRuleFields(), T);
+
+      expect(await rules.removeAllOf(app)).toBe(DEFAULT_ALERT_RULES.length + 1);
+
+      expect(await rules.list(app)).toEqual([]);
+      expect((await rules.list(tenant)).map((rule) => rule.id)).toEqual([own.id]);
+    });
+
     it('when rules are due at different times, then due gives the enabled ones due by now, the longest due first, at most the limit', async () => {
       const [a, b, off, future] = await Promise.all([
         rules.create(tenant, anAlertRuleFields(), T),

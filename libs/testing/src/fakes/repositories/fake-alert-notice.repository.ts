@@ -46,6 +46,12 @@ export class FakeAlertDestinationRepository implements PublicOf<AlertDestination
     return Boolean(destination && owns(tenant, destination) && this.destinations.delete(id));
   }
 
+  async removeAllOf(tenant: Tenant): Promise<number> {
+    const owned = [...this.destinations.values()].filter((destination) => owns(tenant, destination));
+    for (const destination of owned) this.destinations.delete(destination.id);
+    return owned.length;
+  }
+
   async sealedSecrets(afterId: string, limit: number): Promise<{ id: string; sealed: string }[]> {
     return [...this.destinations.values()]
       .filter((destination) => destination.id > afterId && typeof destination.sealedSecret === 'string')

@@ -55,6 +55,12 @@ export class FakeAlertRuleRepository implements PublicOf<AlertRuleRepository> {
     return Boolean(rule && owns(tenant, rule) && rule.defaultKey === null && this.rules.delete(id));
   }
 
+  async removeAllOf(tenant: Tenant): Promise<number> {
+    const owned = [...this.rules.values()].filter((rule) => owns(tenant, rule));
+    for (const rule of owned) this.rules.delete(rule.id);
+    return owned.length;
+  }
+
   async ensureDefaults(tenant: Tenant, now: number): Promise<void> {
     for (const rule of defaultAlertRules(tenant, now)) if (!this.rules.has(rule.id)) this.put(rule);
   }
