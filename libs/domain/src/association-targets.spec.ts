@@ -1,5 +1,5 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
-import { resolveAssociations, type AssociationTargetIds } from './association-targets';
+import { misplacedAssociations, resolveAssociations, type AssociationTargetIds } from './association-targets';
 
 const linked: AssociationTargetIds = new Map<ObjectType, Map<string, number>>([
   ['DEAL', new Map([['d1', 501]])],
@@ -149,5 +149,44 @@ describe('resolveAssociations', () => {
     ).problems;
     expect(problem.details).toContain('[hs_assoc__deal_id: d1,d2]');
     expect(problem.details).toContain('a LINE_ITEM has one DEAL, 2 were given; send one id');
+  });
+});
+
+describe('misplacedAssociations', () => {
+  it.each<[string, ObjectType, Partial<Record<ObjectType, string[]>>[], string | null]>([
+    ['a deal naming contacts', 'DEAL', [{ CONTACT: ['c1', 'c2'] }], null],
+    ['a line item naming its deal and product', 'LINE_ITEM', [{ DEAL: ['d1'], PRODUCT: ['p1'] }], null],
+    ['messages without associations, or with none named', 'CONTACT', [{}, {}], null],
+    [
+      'a contact naming a deal',
+      'CONTACT',
+      [{}, { DEAL: ['d1'] }],
+      'body/messages/1/associations names DEAL: a CONTACT has no associations (a DEAL names CONTACT, a LINE_ITEM its DEAL and PRODUCT)',
+    ],
+    [
+      'a product naming anything',
+      'PRODUCT',
+      [{ LINE_ITEM: [] }],
+      'body/messages/0/associations names LINE_ITEM: a PRODUCT has no associations (a DEAL names CONTACT, a LINE_ITEM its DEAL and PRODUCT)',
+    ],
+    [
+      'a deal naming a line item',
+      'DEAL',
+      [{ CONTACT: ['c1'], LINE_ITEM: ['l1'] }],
+      'body/messages/0/associations names LINE_ITEM: a DEAL names only CONTACT (a DEAL names CONTACT, a LINE_ITEM its DEAL and PRODUCT)',
+    ],
+    [
+      'a line item naming a contact',
+      'LINE_ITEM',
+      [{ DEAL: ['d1'], CONTACT: ['c1'] }],
+      'body/messages/0/associations names CONTACT: a LINE_ITEM names only DEAL and PRODUCT (a DEAL names CONTACT, a LINE_ITEM its DEAL and PRODUCT)',
+    ],
+  ])('when %s, then the answer is as the table says', (_case, objectType, messages, expected) => {
+    expect(
+      misplacedAssociations(
+        objectType,
+        messages.map((associations) => ({ associations })),
+      ),
+    ).toBe(expected);
   });
 });

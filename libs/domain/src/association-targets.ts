@@ -17,6 +17,26 @@ export const ASSOCIATIONS: Partial<Record<ObjectType, { type: ObjectType; proper
   DEAL: [{ type: 'CONTACT', property: V1_ASSOCIATION_PROPERTIES.CONTACT_IDS, required: false }],
 };
 
+/**
+ * Why the v2 messages' `associations` are refused (SPEC.md "Associations": a deal names contacts, a
+ * line item its deal and product; nothing else associates): the first message that names a type
+ * its object type has no association to, said as the 400 answers it; null when every one fits.
+ */
+export function misplacedAssociations(
+  objectType: ObjectType,
+  messages: readonly { associations?: Partial<Record<ObjectType, unknown>> }[],
+  field = 'body/messages',
+): string | null {
+  const allowed = (ASSOCIATIONS[objectType] ?? []).map((association) => association.type);
+  for (const [index, message] of messages.entries()) {
+    const misplaced = Object.keys(message.associations ?? {}).find((type) => !allowed.includes(type as ObjectType));
+    if (misplaced === undefined) continue;
+    const fits = allowed.length > 0 ? `a ${objectType} names only ${allowed.join(' and ')}` : `a ${objectType} has no associations`;
+    return `${field}/${index}/associations names ${misplaced}: ${fits} (a DEAL names CONTACT, a LINE_ITEM its DEAL and PRODUCT)`;
+  }
+  return null;
+}
+
 /** How a waiting change names an object it waits for. */
 export const waitingKey = (objectType: ObjectType, externalObjectId: string): string => `${objectType}:${externalObjectId}`;
 

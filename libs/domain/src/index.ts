@@ -36,7 +36,7 @@ export type { SettingsOwner } from './settings-owner';
 export * from './operations-view';
 export * from './store-report';
 export * from './activity-buckets';
-export { ASSOCIATIONS, LINE_ITEM_PRODUCT_PROPERTY, resolveAssociations, waitingKey } from './association-targets';
+export { ASSOCIATIONS, LINE_ITEM_PRODUCT_PROPERTY, misplacedAssociations, resolveAssociations, waitingKey } from './association-targets';
 export type { AssociationTarget, AssociationTargetIds, ResolvedAssociations } from './association-targets';
 export * from './plan-upserts';
 export * from './pipeline-stages';

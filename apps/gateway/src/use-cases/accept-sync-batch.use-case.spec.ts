@@ -109,6 +109,17 @@ describe('AcceptSyncBatchUseCase', () => {
       expect(broker.published).toEqual([]);
     });
 
+    it('when a message names an association its object type has not (a contact naming a deal), then it is refused with 400 naming it and nothing is published', async () => {
+      const contact = aV2Message({ externalObjectId: 'c-1', associations: { DEAL: ['d-1'] } });
+
+      await expect(useCase.acceptV2(tenant, aV2Submission('CONTACT', [aV2Message(), contact], 'eu'))).rejects.toMatchObject({
+        status: 400,
+        message: expect.stringMatching(/^body\/messages\/1\/associations names DEAL: a CONTACT has no associations/),
+      });
+
+      expect(broker.published).toEqual([]);
+    });
+
     it('when known stores are cached, then a miss is remembered for the time of the cache, while an uncached check finds the store at once', async () => {
       const cached = new AcceptSyncBatchUseCase({
         broker: asBroker(broker),

@@ -13,7 +13,7 @@ import {
 import type { StoreRepository } from '@ecomm-sync/data-access';
 import { AppError, type Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
-import { keyOf, TtlCache } from '@ecomm-sync/domain';
+import { keyOf, misplacedAssociations, TtlCache } from '@ecomm-sync/domain';
 import type { IntakePace } from './intake-pace';
 import type { LaneShares } from './lane-shares';
 
@@ -77,6 +77,8 @@ export class AcceptSyncBatchUseCase {
   }
 
   async acceptV2(tenant: Tenant, submission: V2SyncSubmission, request: HeldRequest = {}): Promise<void> {
+    const misplaced = misplacedAssociations(submission.objectType, submission.messages);
+    if (misplaced) throw AppError.badRequest(misplaced);
     const known = await this.knownStores.get(keyOf(tenant.portalId, tenant.appId, submission.storeId), async () =>
       Boolean(await this.stores.find(tenant, submission.storeId)),
     );

@@ -143,6 +143,19 @@ describe('ManageImportsUseCase', () => {
       expect(await useCase.getPage(tenant, 'default', importStartedAt, 'CONTACT', 2)).toEqual(items(1));
     });
 
+    it('when a page names an association its object type has not (a product naming a deal), then it is refused with 400 and nothing is received', async () => {
+      await stores.upsert(tenant, { id: 'eu', label: 'Europe' });
+      const { importStartedAt } = await useCase.start(tenant, 'eu', 'v2');
+      const page = [...items(2), { externalObjectId: 'p-9', properties: {}, associations: { DEAL: ['d-1'] } }];
+
+      await expect(useCase.putPage(tenant, 'eu', importStartedAt, 'PRODUCT', 0, page)).rejects.toMatchObject({
+        status: 400,
+        message: expect.stringMatching(/^body\/messages\/2\/associations names DEAL: a PRODUCT has no associations/),
+      });
+
+      expect((await useCase.view(tenant, 'eu', importStartedAt)).objectTypes.PRODUCT).toMatchObject({ pagesReceived: 0, itemsReceived: 0 });
+    });
+
     it('when a page is sent again, then it replaces the first: it counts once, with its new items', async () => {
       const { importStartedAt } = await useCase.start(tenant, 'default', 'v1');
       await useCase.putPage(tenant, 'default', importStartedAt, 'CONTACT', 1, items(3));

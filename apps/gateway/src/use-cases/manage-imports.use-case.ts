@@ -18,7 +18,15 @@ import {
   type ImportTypeState,
   type Repositories,
 } from '@ecomm-sync/data-access';
-import { importTransition, newImportTypes, receivedCounts, type ImportEffect, type ImportEvent, type ImportTransition } from '@ecomm-sync/domain';
+import {
+  importTransition,
+  misplacedAssociations,
+  newImportTypes,
+  receivedCounts,
+  type ImportEffect,
+  type ImportEvent,
+  type ImportTransition,
+} from '@ecomm-sync/domain';
 import { AppError, type Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
 
@@ -174,6 +182,8 @@ export class ManageImportsUseCase {
     pageNumber: number,
     items: ImportItem[],
   ): Promise<void> {
+    const misplaced = misplacedAssociations(objectType, items);
+    if (misplaced) throw AppError.badRequest(misplaced);
     const event: ImportEvent = { kind: 'page-received', objectType, pageNumber, itemCount: items.length };
     const found = await this.find(tenant, storeId, importStartedAt);
     decided(importTransition(found, event)); // refused before anything is stored
