@@ -49,6 +49,18 @@ describe('v1 sync messages schema', () => {
   });
 });
 
+describe('property values', () => {
+  it('when a value is 65,536 UTF-16 units long, then it is accepted; one unit more (half an emoji) is refused, as the CRM counts', () => {
+    const valued = (value: string) => v1([message({ propertyNameToValues: { note: value } })]);
+    expect(valued('😀'.repeat(32_768)).ok).toBe(true);
+    expect(valued('😀'.repeat(32_768) + 'a')).toEqual({
+      ok: false,
+      message: 'body/0/propertyNameToValues/note must be a string of at most 65536 characters, a number, a boolean or null',
+    });
+    expect(valued('é'.repeat(65_536)).ok).toBe(true);
+  });
+});
+
 describe('v2 sync submission schema', () => {
   it('accepts changedAt as a number or a numeric string, and associations by object type', () => {
     expect(v2(submission()).ok).toBe(true);

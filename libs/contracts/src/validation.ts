@@ -4,9 +4,11 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 
 /**
  * One Ajv instance for every wire schema. `errorHint` is our annotation: the sentence a
- * client sees instead of ajv's own wording (for patterns, unions and whole arrays).
+ * client sees instead of ajv's own wording (for patterns, unions and whole arrays). Lengths are
+ * counted in UTF-16 units (`unicode: false`), as the hosted CRM counts a value's characters: a
+ * value accepted here fits its property there (an emoji is two).
  */
-const ajv = new Ajv({ allErrors: false, verbose: true, strict: true, strictTypes: false });
+const ajv = new Ajv({ allErrors: false, verbose: true, strict: true, strictTypes: false, unicode: false });
 addFormats(ajv);
 ajv.addVocabulary(['errorHint']);
 
