@@ -1,5 +1,6 @@
 import {
   alertConsolePath,
+  type AlertRuleScope,
   alertSlot,
   alertTransition,
   INITIAL_ALERT_STATE,
@@ -140,13 +141,31 @@ describe('alertSlot and alertConsolePath', () => {
     expect(alertSlot(T - (T % MINUTE) + MINUTE, MINUTE)).toBe(alertSlot(T, MINUTE) + 1);
   });
 
-  it.each<[AlertCondition, string]>([
-    [{ kind: 'open-errors', errorType: 'INVALID_EMAIL_ADDRESS', measure: 'count', threshold: 1 }, '/console/portals/7/errors?errorType=INVALID_EMAIL_ADDRESS'],
-    [{ kind: 'open-errors', errorType: null, measure: 'count', threshold: 1 }, '/console/portals/7/errors'],
-    [{ kind: 'sync-lag', minutes: 5 }, '/console/portals/7/overview'],
-    [{ kind: 'crm-connection', unreachableMinutes: 5 }, '/console/portals/7/alerts'],
-    [{ kind: 'import-failed' }, '/console/portals/7/stores'],
-  ])('when a notice links to the rule %j then it opens %s', (condition, path) => {
-    expect(alertConsolePath(7, condition)).toBe(path);
+  const direct: AlertRuleScope = { portalId: 7, appId: null, storeId: null };
+  const app: AlertRuleScope = { portalId: 7, appId: 'app-1', storeId: null };
+  const invalidEmails: AlertCondition = { kind: 'open-errors', errorType: 'INVALID_EMAIL_ADDRESS', measure: 'count', threshold: 1 };
+  it.each<[string, AlertRuleScope, AlertCondition, string]>([
+    ["a portal's own error rule", direct, invalidEmails, '/console/portals/7/errors?errorType=INVALID_EMAIL_ADDRESS'],
+    ["a portal's own error rule of any type", direct, { ...invalidEmails, errorType: null }, '/console/portals/7/errors'],
+    [
+      "a portal's own error rule of one store",
+      { ...direct, storeId: 'eu' },
+      invalidEmails,
+      '/console/portals/7/errors?errorType=INVALID_EMAIL_ADDRESS&owner=direct&storeId=eu',
+    ],
+    ["a portal's own lag rule", direct, { kind: 'sync-lag', minutes: 5 }, '/console/portals/7/overview'],
+    ["a portal's own CRM rule", direct, { kind: 'crm-connection', unreachableMinutes: 5 }, '/console/portals/7/alerts'],
+    ["a portal's own import rule", direct, { kind: 'import-failed' }, '/console/portals/7/stores'],
+    [
+      "an application's error rule of one store",
+      { ...app, storeId: 'eu' },
+      invalidEmails,
+      '/console/apps/app-1/errors?errorType=INVALID_EMAIL_ADDRESS&owner=app-1&storeId=eu',
+    ],
+    ["an application's lag rule", app, { kind: 'sync-lag', minutes: 5 }, '/console/apps/app-1/overview'],
+    ["an application's CRM rule", app, { kind: 'crm-connection', unreachableMinutes: 5 }, '/console/apps/app-1/alerts?portalId=7'],
+    ["an application's webhook rule", app, { kind: 'webhook-failed' }, '/console/apps/app-1/alerts?portalId=7'],
+  ])('when a notice links to %s then it opens %s', (_case, rule, condition, path) => {
+    expect(alertConsolePath(rule, condition)).toBe(path);
   });
 });

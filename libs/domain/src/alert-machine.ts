@@ -173,18 +173,40 @@ export const DEFAULT_ALERT_RULES: readonly { key: string; name: string; conditio
   { key: 'default-import-failed', name: 'Import failed', condition: { kind: 'import-failed' } },
 ];
 
-/** The console page that shows what a rule is about, under the portal's pages (a notice links to it). */
-export function alertConsolePath(portalId: number, condition: AlertCondition): string {
-  const base = `/console/portals/${portalId}`;
+/** Whose rule a notice is about: a portal's own (`appId` null) or an application's in the portal, of one store or all. */
+export interface AlertRuleScope {
+  portalId: number;
+  appId: string | null;
+  storeId: string | null;
+}
+
+const withQuery = (path: string, entries: Record<string, string | null>): string => {
+  const query = new URLSearchParams(Object.entries(entries).filter((entry): entry is [string, string] => entry[1] !== null)).toString();
+  return query ? `${path}?${query}` : path;
+};
+
+/**
+ * The console page that shows what a rule is about (a notice links to it): the customer's portal
+ * pages for a portal's own rule, the integrator's application pages for an application's (the
+ * customer's are not theirs to open); errors narrowed to the rule's type and store, whose owner
+ * the store id needs (a portal's own store and an application's may share an id). Integrators
+ * have no stores page: their import rules open their alerts in the portal.
+ */
+export function alertConsolePath(rule: AlertRuleScope, condition: AlertCondition): string {
+  const base = rule.appId === null ? `/console/portals/${rule.portalId}` : `/console/apps/${encodeURIComponent(rule.appId)}`;
+  const alerts = rule.appId === null ? `${base}/alerts` : withQuery(`${base}/alerts`, { portalId: String(rule.portalId) });
   switch (condition.kind) {
     case 'open-errors':
-      return condition.errorType ? `${base}/errors?errorType=${encodeURIComponent(condition.errorType)}` : `${base}/errors`;
+      return withQuery(`${base}/errors`, {
+        errorType: condition.errorType,
+        ...(rule.storeId === null ? {} : { owner: rule.appId ?? 'direct', storeId: rule.storeId }),
+      });
     case 'sync-lag':
       return `${base}/overview`;
     case 'crm-connection':
-      return `${base}/alerts`;
+      return alerts;
     case 'import-failed':
     case 'webhook-failed':
-      return `${base}/stores`;
+      return rule.appId === null ? `${base}/stores` : alerts;
   }
 }

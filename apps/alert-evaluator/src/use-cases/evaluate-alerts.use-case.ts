@@ -130,7 +130,7 @@ export class EvaluateAlertsUseCase {
       value: notice.value,
       summary: notice.summary,
       at,
-      link: `${this.options.consoleUrl}${alertConsolePath(rule.portalId, rule.condition)}`,
+      link: `${this.options.consoleUrl}${alertConsolePath(rule, rule.condition)}`,
     });
     const ids = await notices.store(
       to.map((destination) => ({
