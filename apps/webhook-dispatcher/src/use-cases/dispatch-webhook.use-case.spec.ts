@@ -125,6 +125,26 @@ describe('DispatchWebhookUseCase', () => {
     expect(attempts).toHaveLength(count);
   });
 
+  it('when the look-up of the host fails for now (EAI_AGAIN), then it counts as an attempt and the next attempt resolves and delivers', async () => {
+    answers = [{ status: 200, json: { importCounts: [] } }];
+    let lookups = 0;
+    const resolve = async () => {
+      if (++lookups === 1) throw Object.assign(new Error('getaddrinfo EAI_AGAIN hooks.shop.test'), { code: 'EAI_AGAIN' });
+      return ['127.0.0.1'];
+    };
+    const url = `http://hooks.shop.test:${new URL(receiver.url).port}/hook`;
+
+    const { outcome, attempts, received } = await send({ resolve }, url);
+
+    expect(attempts.map(({ attempt, status, error }) => ({ attempt, status, error }))).toEqual([
+      { attempt: 1, status: null, error: expect.stringMatching(/does not resolve now \(getaddrinfo EAI_AGAIN/) },
+      { attempt: 2, status: 200, error: null },
+    ]);
+    expect(received).toHaveLength(1);
+    expect(outcome).toEqual([expect.objectContaining({ ok: true, status: 200 })]);
+    expect(lookups).toBe(2);
+  });
+
   it.each([
     ['the application has no client secret', {}, () => `${receiver.url}/hook`, 'app-unknown', /application app-unknown has no client secret/],
     ['the target is private and private targets are not allowed', { allowPrivateTargets: false }, () => `${receiver.url}/hook`, 'app-1', /target was refused/],

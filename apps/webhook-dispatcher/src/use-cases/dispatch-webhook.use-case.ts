@@ -38,27 +38,36 @@ export class DispatchWebhookUseCase {
   async dispatch(request: WebhookRequestMessage): Promise<void> {
     const sealed = await this.repositories.accounts.sealedClientSecret(request.appId);
     if (!sealed) return this.finish(request, { ok: false, reason: `application ${request.appId} has no client secret to sign with` });
-    const target = await checkTarget(request.url, this.options.allowPrivateTargets, this.options.resolve);
-    if ('refusal' in target) return this.finish(request, { ok: false, reason: `the webhook target was refused: ${target.refusal}` });
     const secret = this.secrets.open(sealed, sealedFor.appClientSecret(request.appId));
-    // Every attempt goes to the addresses that were checked, not to what DNS answers later.
-    const agents = pinnedAgents(target.addresses);
+    const pinned: { agents: ReturnType<typeof pinnedAgents> | null } = { agents: null };
     try {
-      return await this.sendWithRetries(request, secret, agents);
+      return await this.sendWithRetries(request, secret, pinned);
     } finally {
-      agents.httpAgent.destroy();
-      agents.httpsAgent.destroy();
+      pinned.agents?.httpAgent.destroy();
+      pinned.agents?.httpsAgent.destroy();
     }
   }
 
-  private async sendWithRetries(request: WebhookRequestMessage, secret: string, agents: ReturnType<typeof pinnedAgents>): Promise<void> {
+  /**
+   * The target is checked (resolved) until it resolves, then every attempt goes to the addresses
+   * that were checked, not to what DNS answers later. A refusal ends the webhook; a look-up that
+   * failed for now (EAI_AGAIN) counts as an attempt and is tried again.
+   */
+  private async sendWithRetries(request: WebhookRequestMessage, secret: string, pinned: { agents: ReturnType<typeof pinnedAgents> | null }): Promise<void> {
     let last: Attempt | undefined;
     let attempts = 0;
     for (let attempt = 1; attempt <= this.options.maxAttempts; attempt++) {
       attempts = attempt;
       if (attempt > 1) await this.sleep(this.backoff(attempt));
       const started = Date.now();
-      last = await this.send(request, secret, agents);
+      let lookupFailed: Attempt | null = null;
+      if (!pinned.agents) {
+        const target = await checkTarget(request.url, this.options.allowPrivateTargets, this.options.resolve);
+        if ('addresses' in target) pinned.agents = pinnedAgents(target.addresses);
+        else if (target.final) return this.finish(request, { ok: false, reason: `the webhook target was refused: ${target.refusal}` });
+        else lookupFailed = { ok: false, final: false, status: null, error: target.refusal };
+      }
+      last = lookupFailed ?? (await this.send(request, secret, pinned.agents!));
       await this.repositories.imports.recordAttempt(request.requestId, {
         attempt,
         at: started,

@@ -77,6 +77,12 @@ describe('postJson', () => {
     }
   });
 
+  it('when the look-up of the host fails for now (EAI_AGAIN), then the attempt failed and may be tried again', async () => {
+    const resolve = async () => Promise.reject(Object.assign(new Error('getaddrinfo EAI_AGAIN hooks.shop.test'), { code: 'EAI_AGAIN' }));
+    const attempt = await postJson('https://hooks.shop.test/alerts', '{}', { ...options, resolve });
+    expect(attempt).toEqual({ ok: false, final: false, status: null, error: expect.stringMatching(/does not resolve now/) });
+  });
+
   it('when the target is on a private network and those are not allowed, then nothing is sent and the refusal is final', async () => {
     const target = await receiver(204);
     try {

@@ -18,7 +18,7 @@ export interface PostJsonOptions {
   headers?: Readonly<Record<string, string>>;
 }
 
-/** One attempt: `final` when trying again cannot help (a refused target, a 4xx other than 408 and 429). */
+/** One attempt: `final` when trying again cannot help (a refused target, a 4xx other than 408 and 429); a look-up that failed for now is not. */
 export type PostAttempt = { ok: true; status: number } | { ok: false; final: boolean; status: number | null; error: string };
 
 /**
@@ -28,7 +28,7 @@ export type PostAttempt = { ok: true; status: number } | { ok: false; final: boo
  */
 export async function postJson(url: string, body: string, options: PostJsonOptions): Promise<PostAttempt> {
   const target = await checkTarget(url, options.allowPrivateTargets, options.resolve);
-  if ('refusal' in target) return { ok: false, final: true, status: null, error: `the target was refused: ${target.refusal}` };
+  if ('refusal' in target) return { ok: false, final: target.final, status: null, error: `the target was refused: ${target.refusal}` };
   const agents = pinnedAgents(target.addresses);
   const timestamp = (options.now ?? Date.now)();
   const signature = options.secret

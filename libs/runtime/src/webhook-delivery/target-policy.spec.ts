@@ -30,6 +30,16 @@ describe('webhook target policy', () => {
     expect(await refusalOf(url, false, async () => ['10.0.0.5'])).toMatch(reason);
   });
 
+  it.each([
+    ['the name does not exist (ENOTFOUND)', 'ENOTFOUND', true],
+    ['the name has no address (ENODATA)', 'ENODATA', true],
+    ['the DNS server failed for now (EAI_AGAIN)', 'EAI_AGAIN', false],
+    ['the look-up timed out (ETIMEOUT)', 'ETIMEOUT', false],
+  ])('when %s, then the refusal is final: %s', async (_case, code, final) => {
+    const failing = async () => Promise.reject(Object.assign(new Error(`getaddrinfo ${code} shop.example.com`), { code }));
+    expect(await checkTarget('https://shop.example.com/hook', false, failing)).toEqual({ refusal: expect.stringMatching(/does not resolve/), final });
+  });
+
   it('when one of the addresses of a name is private, then the target is refused', async () => {
     expect(await refusalOf('https://shop.example.com/hook', false, async () => ['93.184.216.34', '::ffff:169.254.169.254'])).toMatch(
       /169\.254\.169\.254.*linkLocal/,

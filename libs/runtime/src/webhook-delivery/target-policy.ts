@@ -8,8 +8,15 @@ import { webhookAddressRefusal } from '@ecomm-sync/domain';
 /** Every address a host name resolves to (the port; tests answer what they need). */
 export type ResolveHost = (host: string) => Promise<string[]>;
 
-/** Where a webhook may be sent: the addresses that were checked, the only ones to connect to. */
-export type TargetCheck = { refusal: string } | { addresses: string[] };
+/**
+ * Where a webhook may be sent: the addresses that were checked, the only ones to connect to; or
+ * why not, `final` unless a look-up that may answer later failed (a DNS server that timed out or
+ * answered SERVFAIL: EAI_AGAIN), which is worth trying again.
+ */
+export type TargetCheck = { refusal: string; final: boolean } | { addresses: string[] };
+
+/** Look-up failures that say the name does not exist (or has no address): asking again will not change them. */
+const FINAL_LOOKUP_ERRORS = new Set(['ENOTFOUND', 'ENODATA']);
 
 /**
  * Whether a webhook target may be called: only http(s), and (unless allowed for development) no
@@ -24,21 +31,25 @@ export async function checkTarget(url: string, allowPrivate: boolean, resolve: R
   try {
     parsed = new URL(url);
   } catch {
-    return { refusal: `"${url}" is not a URL` };
+    return { refusal: `"${url}" is not a URL`, final: true };
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { refusal: `only http and https targets are called, not ${parsed.protocol}` };
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return { refusal: `only http and https targets are called, not ${parsed.protocol}`, final: true };
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
   try {
     addresses = isIP(host) ? [host] : await resolve(host);
   } catch (error) {
-    return { refusal: `the host ${host} does not resolve (${error instanceof Error ? error.message : String(error)})` };
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    const final = code === undefined || FINAL_LOOKUP_ERRORS.has(code);
+    return { refusal: `the host ${host} does not resolve${final ? '' : ' now'} (${error instanceof Error ? error.message : String(error)})`, final };
   }
-  if (addresses.length === 0) return { refusal: `the host ${host} has no address` };
+  if (addresses.length === 0) return { refusal: `the host ${host} has no address`, final: true };
   if (!allowPrivate) {
     for (const address of addresses) {
       const refusal = webhookAddressRefusal(address);
-      if (refusal) return { refusal: `the target ${host} resolves to ${address}; ${refusal} (set WEBHOOK_ALLOW_PRIVATE_TARGETS=true only for development)` };
+      if (refusal)
+        return { refusal: `the target ${host} resolves to ${address}; ${refusal} (set WEBHOOK_ALLOW_PRIVATE_TARGETS=true only for development)`, final: true };
     }
   }
   return { addresses };
