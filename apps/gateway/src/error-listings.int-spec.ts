@@ -100,6 +100,17 @@ describe('error listings by portal, application and object', () => {
     expect(all.body.results).toEqual([expect.objectContaining({ integratorObjectId: 'direct-1', status: 'RESOLVED', type: 'INVALID_EMAIL_ADDRESS' })]);
   });
 
+  it('pages one object’s errors with limit and offset, at most 200 a page', async () => {
+    const scope = { tenant: { portalId: 7001, appId: null }, storeId: 'default', objectType: 'CONTACT' as const };
+    const base = { externalObjectId: 'paged-1', settingsRev: 1, type: 'INVALID_EMAIL_ADDRESS' as const, details: 'bad', changedAt: 1 };
+    for (let rev = 1; rev <= 3; rev++) await database.repositories.syncErrors.record(scope, [{ ...base, rev, erroredAt: 1_000 + rev }]);
+    const object = `/extensions/ecomm/v1/sync-errors/object/CONTACT/paged-1?hapikey=${portalKey}&showResolvedErrors=true`;
+
+    const second = await request(app).get(`${object}&limit=1&offset=1`).expect(200);
+    expect(second.body.results.map((error: { errorTimestamp: number }) => error.errorTimestamp)).toEqual([1_002]);
+    expect((await request(app).get(`${object}&limit=201`).expect(400)).body.message).toMatch(/limit/);
+  });
+
   it.each([
     ['another portal’s id', 403, () => request(app).get(`/extensions/ecomm/v2/sync/errors/portal/7002?hapikey=${portalKey}`)],
     ['another developer’s application', 404, () => request(app).get(`/extensions/ecomm/v1/sync-errors/app/${appId}?hapikey=${otherDeveloperKey}`)],

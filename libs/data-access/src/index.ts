@@ -38,6 +38,7 @@ export type { StoredObjectState, StateWrite, ObjectStateRepository } from './rep
 export { UNAPPLIED_SWEEP, type UnappliedSweep } from './repositories/unapplied-sweep';
 export type { Claim, ObjectSync, ProcessedRecord, RecordOutcome, ObjectSyncRepository } from './repositories/object-sync.repository';
 export type { SyncError, NewSyncError, ErrorQuery, SyncErrorRepository } from './repositories/sync-error.repository';
+export { OBJECT_ERRORS_PAGE } from './repositories/sync-error.repository';
 export type { WaitingObject, WaitingObjectRepository } from './repositories/waiting-object.repository';
 export type { ParkedChange, ParkedChangeRepository } from './repositories/parked-change.repository';
 export type { CrmWaitRepository, StoredCrmWait } from './repositories/crm-wait.repository';

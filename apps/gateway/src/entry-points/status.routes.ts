@@ -42,14 +42,19 @@ async function listV2(readSyncStatus: ReadSyncStatusUseCase, req: Request, res: 
 }
 
 /** v1 listing: `limit` and `offset`, `showResolvedErrors`. */
+/** A v1 listing's page: `limit` (at most 200, the default) and `offset`. */
+const pageParams = (req: Request) => ({
+  limit: integerParam(req.query, 'limit', MAX_ERRORS_PER_PAGE, 1, MAX_ERRORS_PER_PAGE),
+  offset: integerParam(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
+});
+
 async function listV1(readSyncStatus: ReadSyncStatusUseCase, req: Request, res: Response, scope: ErrorScope) {
   const { errors } = await readSyncStatus.listErrors({
     ...scope,
     includeResolved: booleanParam(req.query, 'showResolvedErrors', false),
     errorType: optionalErrorType(req.query),
     objectType: optionalObjectType(req.query),
-    limit: integerParam(req.query, 'limit', MAX_ERRORS_PER_PAGE, 1, MAX_ERRORS_PER_PAGE),
-    offset: integerParam(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
+    ...pageParams(req),
   });
   res.json({ results: errors.map(toV1ErrorRecord) });
 }
@@ -80,6 +85,7 @@ export function statusRoutes(readSyncStatus: ReadSyncStatusUseCase, auth: Author
     const errors = await readSyncStatus.objectErrors(
       { ...grantOf<Tenant>(res), storeId: DEFAULT_STORE_ID, objectType, externalObjectId: id },
       booleanParam(req.query, 'showResolvedErrors', false),
+      pageParams(req),
     );
     res.json({ results: errors.map(toV1ErrorRecord) });
   });

@@ -129,8 +129,9 @@ describe('ReadSyncStatusUseCase', () => {
       await syncErrors.resolve({ tenant, storeId: 'default', objectType: 'CONTACT' }, ['c1'], NOW);
       const key = { ...tenant, storeId: 'default', objectType: 'CONTACT' as const, externalObjectId: 'c1' };
 
-      expect(await useCase.objectErrors(key, false)).toEqual([]);
-      expect((await useCase.objectErrors(key, true)).map((error) => error.status)).toEqual(['RESOLVED']);
+      const page = { offset: 0, limit: 200 };
+      expect(await useCase.objectErrors(key, false, page)).toEqual([]);
+      expect((await useCase.objectErrors(key, true, page)).map((error) => error.status)).toEqual(['RESOLVED']);
     });
   });
 

@@ -90,8 +90,8 @@ export class ReadSyncStatusUseCase {
     return this.repositories.syncErrors.list(query);
   }
 
-  objectErrors(key: ObjectKey, includeResolved: boolean) {
-    return this.repositories.syncErrors.listForObject(key, includeResolved);
+  objectErrors(key: ObjectKey, includeResolved: boolean, page: { offset: number; limit: number }) {
+    return this.repositories.syncErrors.listForObject(key, includeResolved, page);
   }
 
   private async requireReceived(scope: ObjectScope, externalObjectId: string) {

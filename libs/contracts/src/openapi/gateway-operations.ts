@@ -209,7 +209,7 @@ const status: ApiOperation[] = [
   },
   {
     method: 'get', path: '/extensions/ecomm/v1/sync-errors/object/{objectType}/{integratorObjectId}', tag: 'Status and errors', summary: "One object's errors (store default)",
-    security: CREDENTIALS.customerData, pathParams: { objectType, integratorObjectId: objectId('The sender’s object id') }, query: { showResolvedErrors: flag('Include RESOLVED errors') }, responses: v1Errors('The errors'), errors: [400, 403],
+    security: CREDENTIALS.customerData, pathParams: { objectType, integratorObjectId: objectId('The sender’s object id') }, query: { showResolvedErrors: flag('Include RESOLVED errors'), limit: filters.limit, offset: v1Listing.offset }, responses: v1Errors('The errors'), errors: [400, 403],
   },
   { method: 'get', path: '/extensions/ecomm/v1/sync-errors', tag: 'Status and errors', summary: 'Errors of the credential’s scope, newest first', security: CREDENTIALS.v1ErrorScope, query: v1Listing, responses: v1Errors('The errors'), errors: [400, 403, 404] },
   { method: 'get', path: '/extensions/ecomm/v1/sync-errors/portal/{portalId}', tag: 'Status and errors', summary: 'Every error in the portal (v1 paging)', security: CREDENTIALS.portalAccount, pathParams: { portalId }, query: v1Listing, responses: v1Errors('The errors'), errors: [400, 403] },

@@ -63,6 +63,8 @@ const PROJECTION = {
   crm: 1,
 };
 
+/** The page of one object's errors read when none is named: the newest 200 (SPEC.md: errors per page at most 200). */
+export const OBJECT_ERRORS_PAGE = { offset: 0, limit: 200 } as const;
 export class SyncErrorRepository {
   private readonly errors;
 
@@ -174,10 +176,19 @@ export class SyncErrorRepository {
     return { errors: docs.slice(0, query.limit) as unknown as SyncError[], hasMore: docs.length > query.limit };
   }
 
-  async listForObject(key: ObjectKey, includeResolved: boolean): Promise<SyncError[]> {
+  /**
+   * One object's errors, newest first, a page at a time (the newest 200 unless told): an object
+   * that failed at every revision for a year keeps thousands of resolved ones.
+   */
+  async listForObject(key: ObjectKey, includeResolved: boolean, page: { offset: number; limit: number } = OBJECT_ERRORS_PAGE): Promise<SyncError[]> {
     const filter: Record<string, unknown> = keyFilter(key);
     if (!includeResolved) filter.status = 'OPEN';
-    const docs = await this.errors.collection.find(filter, { projection: PROJECTION }).sort({ erroredAt: -1, _id: -1 }).toArray();
+    const docs = await this.errors.collection
+      .find(filter, { projection: PROJECTION })
+      .sort({ erroredAt: -1, _id: -1 })
+      .skip(page.offset)
+      .limit(page.limit)
+      .toArray();
     return docs as unknown as SyncError[];
   }
 }

@@ -53,6 +53,17 @@ export function describeSyncErrorRepositoryContract(name: string, make: () => Er
       ]);
     });
 
+    it('when an object has more errors than a page, then its listing answers the newest 200 unless told, and pages on with offset and limit', async () => {
+      const scope = { tenant: anAppTenant(), storeId: 'default', objectType: 'CONTACT' as const };
+      const key = { ...scope.tenant, ...scope, externalObjectId: 'c-1' };
+      for (let rev = 1; rev <= 205; rev++) await errors.record(scope, [anError({ rev, erroredAt: 1_000 + rev })]);
+
+      const first = await errors.listForObject(key, true);
+      expect(first.map((error) => error.erroredAt)).toEqual(Array.from({ length: 200 }, (_, i) => 1_205 - i));
+      expect((await errors.listForObject(key, true, { offset: 200, limit: 200 })).map((error) => error.erroredAt)).toEqual([1_005, 1_004, 1_003, 1_002, 1_001]);
+      expect((await errors.listForObject(key, true, { offset: 1, limit: 2 })).map((error) => error.erroredAt)).toEqual([1_204, 1_203]);
+    });
+
     it("when a newer revision errs, then the older revision's open errors are resolved", async () => {
       const tenant = anAppTenant();
       await errors.record({ tenant, storeId: 'default', objectType: 'CONTACT' }, [anError({ rev: 1 })]);

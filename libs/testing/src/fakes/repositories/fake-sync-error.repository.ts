@@ -1,5 +1,5 @@
 import type { ErrorType, ObjectScope } from '@ecomm-sync/contracts';
-import type { ErrorQuery, NewSyncError, ObjectKey, SyncError, SyncErrorRepository } from '@ecomm-sync/data-access';
+import { OBJECT_ERRORS_PAGE, type ErrorQuery, type NewSyncError, type ObjectKey, type SyncError, type SyncErrorRepository } from '@ecomm-sync/data-access';
 import { newObjectId } from '../object-ids';
 import { copy, type PublicOf } from '../public-of';
 
@@ -105,10 +105,11 @@ export class FakeSyncErrorRepository implements PublicOf<SyncErrorRepository> {
     return { errors: found.slice(0, query.limit).map(shown), hasMore: found.length > query.limit };
   }
 
-  async listForObject(key: ObjectKey, includeResolved: boolean): Promise<SyncError[]> {
+  async listForObject(key: ObjectKey, includeResolved: boolean, page: { offset: number; limit: number } = OBJECT_ERRORS_PAGE): Promise<SyncError[]> {
     return this.rows
       .filter((row) => this.isObject(row, key, key.externalObjectId) && (includeResolved || row.status === 'OPEN'))
       .sort(newestFirst)
+      .slice(page.offset, page.offset + page.limit)
       .map(shown);
   }
 
