@@ -34,6 +34,16 @@ describe('credentials and tenant isolation', () => {
         404,
         () => request(app).get(`${v1}/sync-errors?hapikey=${c.developer2.apiKey}&appId=${c.appX.appId}`),
       ],
+      [
+        "a portal's key naming an application on the v1 error listing",
+        403,
+        () => request(app).get(`${v1}/sync-errors?hapikey=${c.portalKeyA}&appId=${c.appX.appId}`),
+      ],
+      [
+        "an application's token naming another application on the v1 error listing",
+        403,
+        () => request(app).get(`${v1}/sync-errors?appId=${c.appY.appId}`).set('authorization', `Bearer ${c.tokensAX.accessToken}`),
+      ],
       ['an application that does not exist', 404, () => request(app).get(`${v1}/settings?hapikey=${c.developer1.apiKey}&appId=999`)],
       [
         "another portal's OAuth token on an object of another portal",

@@ -145,17 +145,28 @@ export class Authorizer {
   /**
    * v1 error listing: the developer key with `appId` (every portal of the application), the
    * portal's key or private-app token (the portal's direct-mode errors), or an installed
-   * application's OAuth token (that application's errors in that portal).
+   * application's OAuth token (that application's errors in that portal). An `appId` the
+   * credential does not stand for is refused, never ignored: answering another tenant's errors
+   * (an empty list, mostly) would read as "that application has none".
    */
   readonly v1ErrorScope: Rule<ApplicationWide | { portalId: number; appId: string | null }> = async (principal, req) => {
+    const appId = appIdQuery(req);
     if (principal.kind === 'developer-key') {
-      const appId = appIdQuery(req);
       if (!appId) throw AppError.badRequest('appId is required with a developer API key: add ?appId=<your application id>');
       return this.applicationWide(await this.ownApplication(principal, appId));
     }
     // The OAuth token of an installed application: that application's errors in that portal, as
     // GET /extensions/ecomm/v2/sync/errors answers.
-    if (principal.kind === 'access-token') return { portalId: principal.portalId, appId: principal.appId };
+    if (principal.kind === 'access-token') {
+      if (appId && appId !== principal.appId)
+        throw AppError.forbidden(`This access token is application ${principal.appId}'s; appId ${appId} names another application`);
+      return { portalId: principal.portalId, appId: principal.appId };
+    }
+    if (appId) {
+      throw AppError.forbidden(
+        `A portal credential lists the portal's own (direct-mode) errors, without appId; every application's errors in the portal: GET /extensions/ecomm/v1/sync-errors/portal/${principal.portalId}`,
+      );
+    }
     return { portalId: principal.portalId, appId: null };
   };
 
