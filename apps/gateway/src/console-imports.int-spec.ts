@@ -38,7 +38,7 @@ describe("the console's list of imports", () => {
       imports,
       web.importId,
       { kind: 'start-announced' },
-      { kind: 'webhook-answered', importCounts: [1, 2, 3, 4].map((settingsId) => ({ settingsId, count: settingsId })) },
+      { kind: 'webhook-answered', importCounts: [1, 2, 3, 4].map((settingsId) => ({ settingsId, count: settingsId })), at: Date.now() },
       { kind: 'page-received', objectType: 'CONTACT', pageNumber: 1, itemCount: 3 },
       ...(['CONTACT', 'DEAL', 'PRODUCT', 'LINE_ITEM'] as const).map((objectType) => ({
         kind: 'end-received' as const,
@@ -49,7 +49,7 @@ describe("the console's list of imports", () => {
       })),
     );
     const failed = await create(PORTAL, c.appId, 'default', 1_700_000_002_000);
-    await moveImport(imports, failed.importId, { kind: 'failed', reason: 'the import address answered 500' });
+    await moveImport(imports, failed.importId, { kind: 'failed', reason: 'the import address answered 500', at: Date.now() });
     await create(PORTAL, c.otherAppId, 'default', 1_700_000_003_000);
     await create(OTHER_PORTAL, c.appId, 'default', 1_700_000_004_000);
   });

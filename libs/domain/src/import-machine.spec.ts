@@ -13,6 +13,7 @@ function anImport(overrides: Partial<Omit<ImportState, 'types'>> = {}, types: Pa
     status: 'initialized',
     types: base,
     failureReason: null,
+    failedAt: null,
     completedAt: null,
     releasedThrough: null,
     releasedAt: null,
@@ -34,6 +35,7 @@ const end = (objectType: ObjectType, pageCount: number, itemCount: number, at = 
 const answer = (...importCounts: [number, number | null][]): ImportEvent => ({
   kind: 'webhook-answered',
   importCounts: importCounts.map(([settingsId, count]) => ({ settingsId, count })),
+  at: T + 5,
 });
 const receiving = (contactPages: Record<string, number>) => anImport({ status: 'receiving' }, { CONTACT: { pageItems: contactPages } });
 const DEAL_ENDED = { ended: true, pageCount: 0, itemCount: 0 };
@@ -118,15 +120,15 @@ describe('importTransition', () => {
       'the import failed with a reason that names it',
       anImport(),
       answer([1, 12]),
-      anImport({ status: 'failed', failureReason: "the receiver's answer has no importCounts entry for settingsId 2 (DEAL)" }),
+      anImport({ status: 'failed', failureReason: "the receiver's answer has no importCounts entry for settingsId 2 (DEAL)", failedAt: T + 5 }),
       [{ kind: 'report-failure', reason: "the receiver's answer has no importCounts entry for settingsId 2 (DEAL)" }],
     ],
     [
       'a receiving import fails',
       'it failed with the reason',
       receiving({ 1: 3 }),
-      { kind: 'failed', reason: 'the receiver did not answer' },
-      anImport({ status: 'failed', failureReason: 'the receiver did not answer' }, { CONTACT: { pageItems: { 1: 3 } } }),
+      { kind: 'failed', reason: 'the receiver did not answer', at: T + 7 },
+      anImport({ status: 'failed', failureReason: 'the receiver did not answer', failedAt: T + 7 }, { CONTACT: { pageItems: { 1: 3 } } }),
       [{ kind: 'report-failure', reason: 'the receiver did not answer' }],
     ],
     [
@@ -228,11 +230,11 @@ describe('importTransition', () => {
       [],
     ],
     ['a page is sent again with the same items, then there is nothing to write', receiving({ 1: 3 }), page('CONTACT', 1, 3), []],
-    ['a complete import fails, then it stays complete', anImport({ status: 'complete', completedAt: T }), { kind: 'failed', reason: 'late' }, []],
+    ['a complete import fails, then it stays complete', anImport({ status: 'complete', completedAt: T }), { kind: 'failed', reason: 'late', at: T + 7 }, []],
     [
       'a failed import fails again, then the first reason stays',
-      anImport({ status: 'failed', failureReason: 'first' }),
-      { kind: 'failed', reason: 'second' },
+      anImport({ status: 'failed', failureReason: 'first', failedAt: T }),
+      { kind: 'failed', reason: 'second', at: T + 7 },
       [],
     ],
     [

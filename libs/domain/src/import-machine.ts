@@ -26,6 +26,8 @@ export interface ImportState {
   status: ImportStatus;
   types: Partial<Record<ObjectType, ImportTypeState>>;
   failureReason: string | null;
+  /** When it failed (null: it did not, or failed before this was recorded); the "import failed" alert looks back from it. */
+  failedAt: number | null;
   completedAt: number | null;
   /** Release to the mapper: the last page released (`TYPE:page`, the resume point), and when it finished. */
   releasedThrough: string | null;
@@ -53,9 +55,9 @@ export type ImportEvent =
   | { kind: 'start-announced' }
   /** The webhook was queued (after start-announced asked for it). */
   | { kind: 'webhook-requested'; at: number }
-  | { kind: 'webhook-answered'; importCounts: readonly { settingsId: number; count: number | null }[] }
+  | { kind: 'webhook-answered'; importCounts: readonly { settingsId: number; count: number | null }[]; at: number }
   /** The webhook failed for good, or the start could not be queued. */
-  | { kind: 'failed'; reason: string }
+  | { kind: 'failed'; reason: string; at: number }
   | { kind: 'page-received'; objectType: ObjectType; pageNumber: number; itemCount: number }
   | { kind: 'end-received'; objectType: ObjectType; pageCount: number; itemCount: number; at: number }
   /** The releaser `owner` released through a page, or all of it (`done`). */
@@ -90,9 +92,9 @@ export function importTransition<S extends ImportState>(state: S, event: ImportE
     case 'webhook-requested':
       return { next: state.webhookRequestedAt === null ? { ...state, webhookRequestedAt: event.at } : state, effects: [] };
     case 'webhook-answered':
-      return answered(state, event.importCounts);
+      return answered(state, event.importCounts, event.at);
     case 'failed':
-      return failed(state, event.reason);
+      return failed(state, event.reason, event.at);
     case 'page-received':
       return pageReceived(state, event);
     case 'end-received':
@@ -134,18 +136,18 @@ export function releaseIsStale(state: ImportState, staleBefore: number): boolean
 const isOpen = (state: ImportState) => state.status === 'initialized' || state.status === 'receiving';
 
 /** Failed for good, unless it already completed or failed (the first reason stays). */
-function failed<S extends ImportState>(state: S, reason: string): ImportTransition<S> {
+function failed<S extends ImportState>(state: S, reason: string, at: number): ImportTransition<S> {
   if (!isOpen(state)) return { next: state, effects: [] };
-  return { next: { ...state, status: 'failed', failureReason: reason }, effects: [{ kind: 'report-failure', reason }] };
+  return { next: { ...state, status: 'failed', failureReason: reason, failedAt: at }, effects: [{ kind: 'report-failure', reason }] };
 }
 
 /** Expected counts per type by settingsId; an answer without an entry for a requested type fails the import. */
-function answered<S extends ImportState>(state: S, importCounts: readonly { settingsId: number; count: number | null }[]): ImportTransition<S> {
+function answered<S extends ImportState>(state: S, importCounts: readonly { settingsId: number; count: number | null }[], at: number): ImportTransition<S> {
   const bySettings = new Map(importCounts.map((entry) => [entry.settingsId, entry.count]));
   const types = { ...state.types };
   for (const [objectType, type] of Object.entries(state.types) as [ObjectType, ImportTypeState][]) {
     if (!bySettings.has(type.settingsId)) {
-      return failed(state, `the receiver's answer has no importCounts entry for settingsId ${type.settingsId} (${objectType})`);
+      return failed(state, `the receiver's answer has no importCounts entry for settingsId ${type.settingsId} (${objectType})`, at);
     }
     types[objectType] = { ...type, expectedCount: estimate(bySettings.get(type.settingsId) ?? null) };
   }

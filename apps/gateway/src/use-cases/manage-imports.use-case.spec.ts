@@ -216,7 +216,11 @@ describe('ManageImportsUseCase', () => {
 
     it('when an import failed, then its pages are refused with the reason', async () => {
       const { importStartedAt } = await useCase.start(tenant, 'default', 'v1');
-      await moveImport(imports, (await imports.find(tenant, 'default', importStartedAt))!.importId, { kind: 'failed', reason: 'the webhook was refused' });
+      await moveImport(imports, (await imports.find(tenant, 'default', importStartedAt))!.importId, {
+        kind: 'failed',
+        reason: 'the webhook was refused',
+        at: NOW,
+      });
       await expect(useCase.putPage(tenant, 'default', importStartedAt, 'CONTACT', 1, items(1))).rejects.toMatchObject({
         status: 409,
         message: expect.stringMatching(/failed \(the webhook was refused\)/),

@@ -104,7 +104,7 @@ export class ManageImportsUseCase {
     try {
       await this.broker.publish(TOPICS.importStarted, { kind: 'import-started', importId: created.importId } satisfies ImportEventMessage);
     } catch (error) {
-      await this.apply(tenant, storeId, created.importStartedAt, { kind: 'failed', reason: 'the import could not be queued' });
+      await this.apply(tenant, storeId, created.importStartedAt, { kind: 'failed', reason: 'the import could not be queued', at: this.clock() });
       this.logger.error('publishing an import start failed', { error: String(error) });
       throw AppError.unavailable('The import could not be queued; start it again');
     }

@@ -50,7 +50,7 @@ describe('CoordinateImportsUseCase', () => {
   /** An import brought to `state` as the gateway would, with one page of one contact. */
   async function anImportIn(state: State, overrides: Parameters<typeof aNewImport>[0] = {}): Promise<ImportRecord> {
     const record = (await imports.create(aNewImport(overrides)))!;
-    if (state === 'failed') await moveImport(imports, record.importId, { kind: 'failed', reason: 'the receiver did not answer' });
+    if (state === 'failed') await moveImport(imports, record.importId, { kind: 'failed', reason: 'the receiver did not answer', at: Date.now() });
     if (state !== 'initialized' && state !== 'failed') {
       await imports.putPage(record.importId, 'CONTACT', 1, [{ externalObjectId: 'c-1', properties: { email: 'a@example.com' } }]);
       await moveImport(imports, record.importId, page('CONTACT', 1, 1));

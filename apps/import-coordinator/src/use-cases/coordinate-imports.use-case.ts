@@ -124,8 +124,8 @@ export class CoordinateImportsUseCase {
     const applied = await this.apply(
       importId,
       parsed.ok
-        ? { kind: 'webhook-answered', importCounts: parsed.value.importCounts }
-        : { kind: 'failed', reason: `the receiver's answer is not an import initialization response: ${parsed.message}` },
+        ? { kind: 'webhook-answered', importCounts: parsed.value.importCounts, at: this.clock() }
+        : { kind: 'failed', reason: `the receiver's answer is not an import initialization response: ${parsed.message}`, at: this.clock() },
     );
     if (!applied || applied.record.status === 'failed') return;
     const counts = Object.fromEntries(Object.entries(applied.record.types).map(([type, state]) => [type, state.expectedCount]));
@@ -133,7 +133,7 @@ export class CoordinateImportsUseCase {
   }
 
   private async recordFailure(importId: string, reason: string): Promise<void> {
-    await this.apply(importId, { kind: 'failed', reason });
+    await this.apply(importId, { kind: 'failed', reason, at: this.clock() });
   }
 
   private apply(importId: string, event: ImportEvent) {

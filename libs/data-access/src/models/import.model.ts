@@ -21,6 +21,7 @@ const importSchema = new Schema(
     /** The releaser whose claim the release is (decision 57): a taken-over releaser's steps change nothing. */
     releaseOwner: { type: String, default: null },
     webhookRequestedAt: { type: Number, default: null },
+    failedAt: { type: Number, default: null },
     createdAt: { type: Number, required: true },
     /** Compare-and-set revision (decision 49): every write names the one it read and bumps it. */
     rev: { type: Number, default: 0 },

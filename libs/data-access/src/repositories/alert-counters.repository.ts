@@ -50,7 +50,13 @@ export class AlertCountersRepository {
       this.waits.findOne({ _id: tenant.portalId as never }, { projection: { reason: 1, since: 1 } }),
       tenant.appId === null
         ? Promise.resolve([])
-        : this.imports.find({ ...owned, status: 'failed', createdAt: { $gte: now - HOUR } }, { projection: { _id: 0, failureReason: 1 } }).toArray(),
+        : this.imports
+            .find(
+              // Failed in the last hour, however long it ran; one failed before the failure time was stored, by when it started.
+              { ...owned, status: 'failed', $or: [{ failedAt: { $gte: now - HOUR } }, { failedAt: null, createdAt: { $gte: now - HOUR } }] },
+              { projection: { _id: 0, failureReason: 1 } },
+            )
+            .toArray(),
     ]);
     // A wait stays stored until its parked work is applied: between two tries (until passed) it is still a wait.
     const waiting = wait ? { reason: wait.reason as 'rate-limited' | 'daily-cap' | 'unreachable', since: Number(wait.since) } : null;

@@ -63,6 +63,7 @@ const toImport = (doc: ImportDoc): ImportRecord => ({
   releaseProgressAt: doc.releaseProgressAt ?? null,
   releaseOwner: doc.releaseOwner ?? null,
   webhookRequestedAt: doc.webhookRequestedAt ?? null,
+  failedAt: doc.failedAt ?? null,
   createdAt: doc.createdAt,
   rev: doc.rev ?? 0,
 });
@@ -86,7 +87,16 @@ export class ImportRepository {
   async create(
     record: Omit<
       ImportRecord,
-      'importId' | 'rev' | 'failureReason' | 'completedAt' | 'releasedThrough' | 'releasedAt' | 'releaseProgressAt' | 'releaseOwner' | 'webhookRequestedAt'
+      | 'importId'
+      | 'rev'
+      | 'failureReason'
+      | 'failedAt'
+      | 'completedAt'
+      | 'releasedThrough'
+      | 'releasedAt'
+      | 'releaseProgressAt'
+      | 'releaseOwner'
+      | 'webhookRequestedAt'
     >,
   ): Promise<ImportRecord | null> {
     const { tenant, ...rest } = record;
@@ -102,6 +112,7 @@ export class ImportRepository {
         releaseProgressAt: null,
         releaseOwner: null,
         webhookRequestedAt: null,
+        failedAt: null,
         rev: 0,
       });
       return this.findById(String(insertedId));
@@ -163,7 +174,7 @@ export class ImportRepository {
    */
   async compareAndSet(importId: string, expectedRev: number, next: ImportState): Promise<boolean> {
     if (!Types.ObjectId.isValid(importId)) return false;
-    const { status, types, failureReason, completedAt, releasedThrough, releasedAt, releaseProgressAt, releaseOwner, webhookRequestedAt } = next;
+    const { status, types, failureReason, failedAt, completedAt, releasedThrough, releasedAt, releaseProgressAt, releaseOwner, webhookRequestedAt } = next;
     const result = await this.imports.collection.updateOne(
       // An import stored before decision 49 has no rev yet: it reads as 0.
       { _id: new Types.ObjectId(importId), rev: expectedRev === 0 ? { $in: [0, null] } : expectedRev },
@@ -178,6 +189,7 @@ export class ImportRepository {
           releaseProgressAt,
           releaseOwner,
           webhookRequestedAt,
+          failedAt,
           rev: expectedRev + 1,
         },
       },

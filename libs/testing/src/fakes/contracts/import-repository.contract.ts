@@ -33,6 +33,7 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
         ...input,
         importId: expect.stringMatching(/^[0-9a-f]{24}$/),
         failureReason: null,
+        failedAt: null,
         completedAt: null,
         releasedThrough: null,
         releasedAt: null,
@@ -43,6 +44,13 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
       });
       expect(await imports.findById(record!.importId)).toEqual(record);
       expect(await imports.find(input.tenant, input.storeId, input.importStartedAt)).toEqual(record);
+    });
+
+    it('when an import fails, then it keeps when', async () => {
+      const record = (await imports.create(aNewImport()))!;
+      const failed = { ...record, status: 'failed' as const, failureReason: 'the receiver did not answer', failedAt: 5_678 };
+      expect(await imports.compareAndSet(record.importId, record.rev, failed)).toBe(true);
+      expect(await imports.findById(record.importId)).toMatchObject({ status: 'failed', failedAt: 5_678, rev: 1 });
     });
 
     it('when the webhook of an import is marked queued, then the import keeps when', async () => {

@@ -38,6 +38,7 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
       releaseProgressAt: null,
       releaseOwner: null,
       webhookRequestedAt: null,
+      failedAt: null,
     });
     return this.findById(importId);
   }
@@ -61,7 +62,7 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
   async compareAndSet(importId: string, expectedRev: number, next: ImportState): Promise<boolean> {
     const current = this.imports.get(importId);
     if (!current) return false;
-    const { status, types, failureReason, completedAt, releasedThrough, releasedAt, releaseProgressAt, releaseOwner, webhookRequestedAt } = next;
+    const { status, types, failureReason, failedAt, completedAt, releasedThrough, releasedAt, releaseProgressAt, releaseOwner, webhookRequestedAt } = next;
     return this.imports.compareAndSet(importId, expectedRev, {
       ...current.value,
       status,
@@ -73,6 +74,7 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
       releaseProgressAt,
       releaseOwner,
       webhookRequestedAt,
+      failedAt,
     });
   }
 

@@ -2,6 +2,7 @@ import mongoose from 'mongoose';
 import type { Tenant } from '@ecomm-sync/contracts';
 import { compareRevisions, emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
 import { aSyncBatch, testInfrastructure, uniqueName, waitFor } from '../../support';
+import { moveImport } from '../../fakes';
 import { connectDatabase, type Database, hashSecret, type ObjectSync, SecretBox } from '@ecomm-sync/data-access';
 
 const { mongoUrl } = testInfrastructure();
@@ -425,6 +426,35 @@ describe('repositories against the MongoDB-wire server', () => {
       expect(last).toMatchObject({ hasMore: false, errors: [{ externalObjectId: 'o1' }] });
       const deals = await repos().syncErrors.list({ portalId: tenant.portalId, includeResolved: false, objectType: 'DEAL', limit: 10, offset: 0 });
       expect(deals.errors.map((e) => e.externalObjectId)).toEqual(['o4', 'o2']);
+    });
+  });
+
+  describe('alert counters', () => {
+    it('when imports failed, then those that failed in the last hour count, however long ago they started', async () => {
+      const app = { portalId: tenant.portalId, appId: 'app-counters' };
+      const now = Date.now();
+      const HOUR = 3_600_000;
+      const anImport = async (createdAt: number, failedAt: number | null) => {
+        const created = (await repos().imports.create({
+          tenant: app,
+          storeId: 'default',
+          importStartedAt: createdAt,
+          version: 'v1',
+          status: 'initialized',
+          webhookUri: 'https://shop.example.com/import',
+          types: {},
+          createdAt,
+        }))!;
+        if (failedAt !== null)
+          await moveImport(repos().imports, created.importId, { kind: 'failed', reason: 'the receiver at x did not answer', at: failedAt });
+      };
+      await anImport(now - 2 * HOUR, now - 5 * 60_000); // started two hours ago, failed five minutes ago
+      await anImport(now - 3 * HOUR, now - 2 * HOUR); // failed two hours ago
+      await anImport(now - 10 * 60_000, null); // still running
+
+      const counters = await repos().alertCounters.read(app, null, now, { processedLastHour: false });
+
+      expect(counters).toMatchObject({ failedImports: 1, failedWebhooks: 1 });
     });
   });
 
