@@ -5,6 +5,7 @@ interface Probe {
 }
 interface Container {
   name: string;
+  ports?: { name?: string; containerPort: number }[];
   resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> };
   securityContext?: { readOnlyRootFilesystem?: boolean; allowPrivilegeEscalation?: boolean; runAsNonRoot?: boolean; capabilities?: { drop?: string[] } };
   livenessProbe?: Probe;
@@ -18,15 +19,18 @@ interface PodSpec {
 }
 type Labels = Record<string, string>;
 
-const podOf = (deployment: Manifest) => (deployment.spec as { template: { spec: PodSpec; metadata?: { labels?: Labels } } }).template;
+const podOf = (deployment: Manifest) =>
+  (deployment.spec as { template: { spec: PodSpec; metadata?: { labels?: Labels; annotations?: Record<string, string> } } }).template;
 const selects = (selector: Labels | undefined, labels: Labels | undefined) =>
   !!selector && Object.keys(selector).length > 0 && Object.entries(selector).every(([key, value]) => labels?.[key] === value);
 
 /**
  * The rules every Deployment of deploy/ keeps (issue 15): requests and limits, a non-root
  * read-only container, liveness on the process alone (/healthz) and readiness on the
- * dependencies (/readyz), a grace period longer than the preStop pause plus the drain, and a
- * PodDisruptionBudget. Answers one line per broken rule.
+ * dependencies (/readyz), a grace period longer than the preStop pause plus the drain, a
+ * PodDisruptionBudget, and Prometheus told to scrape /metrics at a port a container listens on
+ * (the alerts of deploy/monitoring read metrics only the workers record). Answers one line per
+ * broken rule.
  */
 export function deploymentPolicyProblems(manifests: readonly Manifest[], drainMs: number): string[] {
   const problems: string[] = [];
@@ -56,6 +60,11 @@ export function deploymentPolicyProblems(manifests: readonly Manifest[], drainMs
           `${where}: terminationGracePeriodSeconds (${graceMs / 1000}) must exceed the preStop pause and the drain (${(pauseMs + drainMs) / 1000} s)`,
         );
       }
+    }
+    const scrape = pod.metadata?.annotations ?? {};
+    const ports = spec.containers.flatMap((container) => (container.ports ?? []).map((port) => String(port.containerPort)));
+    if (scrape['prometheus.io/scrape'] !== 'true' || scrape['prometheus.io/path'] !== '/metrics' || !ports.includes(scrape['prometheus.io/port'] ?? '')) {
+      problems.push(`${name}: pod annotations must have Prometheus scrape /metrics at a container port (prometheus.io/scrape, prometheus.io/port, prometheus.io/path)`);
     }
     const covered = budgets.some((budget) => selects((budget.spec as { selector?: { matchLabels?: Labels } }).selector?.matchLabels, pod.metadata?.labels));
     if (!covered) problems.push(`${name}: no PodDisruptionBudget selects its pods`);

@@ -138,6 +138,7 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
       container.resources = { requests: { cpu: '100m' } };
       container.securityContext = { readOnlyRootFilesystem: false };
       container.livenessProbe = { httpGet: { path: '/readyz', port: 'http' } };
+      (deployment.spec as { template: { metadata: { annotations: Record<string, string> } } }).template.metadata.annotations['prometheus.io/port'] = '9999';
       const budgets = manifestsOf('disruption-budgets.yaml').filter((budget) => budget.metadata?.name !== 'gateway');
       expect(deploymentPolicyProblems([deployment, ...budgets], SHUTDOWN_TIMEOUT_MS)).toEqual([
         'Deployment gateway: pod securityContext.runAsNonRoot must be true',
@@ -149,6 +150,7 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
         'Deployment gateway container gateway: securityContext.capabilities.drop must include ALL',
         'Deployment gateway container gateway: livenessProbe must GET /healthz (the process alone)',
         'Deployment gateway container gateway: terminationGracePeriodSeconds (20) must exceed the preStop pause and the drain (25 s)',
+        'Deployment gateway: pod annotations must have Prometheus scrape /metrics at a container port (prometheus.io/scrape, prometheus.io/port, prometheus.io/path)',
         'Deployment gateway: no PodDisruptionBudget selects its pods',
       ]);
     });
