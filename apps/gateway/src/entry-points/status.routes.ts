@@ -41,13 +41,13 @@ async function listV2(readSyncStatus: ReadSyncStatusUseCase, req: Request, res: 
   });
 }
 
-/** v1 listing: `limit` and `offset`, `showResolvedErrors`. */
 /** A v1 listing's page: `limit` (at most 200, the default) and `offset`. */
 const pageParams = (req: Request) => ({
   limit: integerParam(req.query, 'limit', MAX_ERRORS_PER_PAGE, 1, MAX_ERRORS_PER_PAGE),
   offset: integerParam(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
 });
 
+/** v1 listing: `limit` and `offset`, `showResolvedErrors`. */
 async function listV1(readSyncStatus: ReadSyncStatusUseCase, req: Request, res: Response, scope: ErrorScope) {
   const { errors } = await readSyncStatus.listErrors({
     ...scope,
