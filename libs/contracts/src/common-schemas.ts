@@ -28,7 +28,7 @@ export const MAX_PROPERTY_NAME_LENGTH = 256;
 /** A property value as senders send it: any JSON scalar; null clears the property. */
 export const propertyValueSchema = {
   type: ['string', 'number', 'boolean', 'null'],
-  maxLength: MAX_PROPERTY_VALUE_LENGTH,
+  maxUtf16Length: MAX_PROPERTY_VALUE_LENGTH,
   errorHint: `must be a string of at most ${MAX_PROPERTY_VALUE_LENGTH} characters, a number, a boolean or null`,
 } as const;
 export type PropertyValue = FromWireSchema<typeof propertyValueSchema>;

@@ -4,13 +4,15 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 
 /**
  * One Ajv instance for every wire schema. `errorHint` is our annotation: the sentence a
- * client sees instead of ajv's own wording (for patterns, unions and whole arrays). Lengths are
- * counted in UTF-16 units (`unicode: false`), as the hosted CRM counts a value's characters: a
- * value accepted here fits its property there (an emoji is two).
+ * client sees instead of ajv's own wording (for patterns, unions and whole arrays).
+ * `maxUtf16Length` bounds a string in UTF-16 units, as the hosted CRM counts a value's
+ * characters (an emoji is two; ajv's maxLength counts code points): a value accepted here fits
+ * its property there.
  */
-const ajv = new Ajv({ allErrors: false, verbose: true, strict: true, strictTypes: false, unicode: false });
+const ajv = new Ajv({ allErrors: false, verbose: true, strict: true, strictTypes: false });
 addFormats(ajv);
 ajv.addVocabulary(['errorHint']);
+ajv.addKeyword({ keyword: 'maxUtf16Length', type: 'string', schemaType: 'number', errors: false, validate: (max: number, data: string) => data.length <= max });
 
 /**
  * Drops the `[x: string]: unknown` that FromSchema adds to an object schema without

@@ -67,13 +67,15 @@ const componentName = (id: string) => id.replace(/(^|[-_])([a-z0-9])/g, (_m, _se
 
 /**
  * A wire schema as an OpenAPI 3.1 schema: a sub-schema with an `$id` becomes a named component
- * (referenced), `errorHint` (our ajv annotation) becomes the description.
+ * (referenced), `errorHint` (our ajv annotation) becomes the description, `maxUtf16Length` (our
+ * keyword) the standard `maxLength`.
  */
 export function toOpenApiSchema(schema: unknown, components: Record<string, Json>): Json {
   if (Array.isArray(schema)) return schema.map((item) => toOpenApiSchema(item, components));
   if (schema === null || typeof schema !== 'object') return schema as Json;
-  const { $id, errorHint, ...rest } = schema as Record<string, unknown>;
+  const { $id, errorHint, maxUtf16Length, ...rest } = schema as Record<string, unknown>;
   const converted: Record<string, Json> = {};
+  if (typeof maxUtf16Length === 'number') converted.maxLength = maxUtf16Length;
   for (const [key, value] of Object.entries(rest)) {
     converted[key] = key === 'properties' || key === '$defs' ? mapValues(value as Record<string, unknown>, components) : toOpenApiSchema(value, components);
   }
