@@ -190,16 +190,18 @@ export class ManageAccountsUseCase {
   }
 
   /**
-   * Removes the application from the portal: the tenant's ecommerce setup (SPEC.md: uninstalling
-   * deletes the stores it created and disables its workflows) and alerts, then the install and
-   * every token it had, at once.
+   * Removes the application from the portal: every token the install had, at once and in every
+   * replica first (no request of the application's lands after its tenant is cleaned up), then
+   * the tenant's ecommerce setup (SPEC.md: uninstalling deletes the stores it created and disables
+   * its workflows) and alerts, then the install: an uninstall that failed midway is sent again.
    */
   async uninstall(portalId: number, appId: string): Promise<void> {
-    if (await this.repositories.accounts.findInstall(portalId, appId)) await this.options.onUninstalling({ portalId, appId });
-    const removed = await this.repositories.accounts.removeInstall(portalId, appId);
+    const installed = await this.repositories.accounts.findInstall(portalId, appId);
     const revoked = await this.repositories.credentials.revokeWhere({ portalId, appId, kinds: ['access-token', 'refresh-token'] });
-    if (!removed && revoked === 0) throw AppError.notFound(`Application ${appId} is not installed in portal ${portalId}`);
+    if (!installed && revoked === 0) throw AppError.notFound(`Application ${appId} is not installed in portal ${portalId}`);
     await this.options.onAccessChanged();
+    if (installed) await this.options.onUninstalling({ portalId, appId });
+    await this.repositories.accounts.removeInstall(portalId, appId);
   }
 
   /** `grant_type=refresh_token` (oauth-grants.ts). */
