@@ -157,6 +157,7 @@ describe('misplacedAssociations', () => {
     ['a deal naming contacts', 'DEAL', [{ CONTACT: ['c1', 'c2'] }], null],
     ['a line item naming its deal and product', 'LINE_ITEM', [{ DEAL: ['d1'], PRODUCT: ['p1'] }], null],
     ['messages without associations, or with none named', 'CONTACT', [{}, {}], null],
+    ['a contact naming every type with no ids', 'CONTACT', [{ CONTACT: [], DEAL: [], PRODUCT: [], LINE_ITEM: [] }], null],
     [
       'a contact naming a deal',
       'CONTACT',
@@ -166,7 +167,7 @@ describe('misplacedAssociations', () => {
     [
       'a product naming anything',
       'PRODUCT',
-      [{ LINE_ITEM: [] }],
+      [{ LINE_ITEM: ['l1'] }],
       'body/messages/0/associations names LINE_ITEM: a PRODUCT has no associations (a DEAL names CONTACT, a LINE_ITEM its DEAL and PRODUCT)',
     ],
     [

@@ -19,17 +19,18 @@ export const ASSOCIATIONS: Partial<Record<ObjectType, { type: ObjectType; proper
 
 /**
  * Why the v2 messages' `associations` are refused (SPEC.md "Associations": a deal names contacts, a
- * line item its deal and product; nothing else associates): the first message that names a type
- * its object type has no association to, said as the 400 answers it; null when every one fits.
+ * line item its deal and product; nothing else associates): the first message that names an
+ * object of a type its object type has no association to, said as the 400 answers it; null when
+ * every one fits. A type named with no ids (a client that always sends every key) names nothing.
  */
 export function misplacedAssociations(
   objectType: ObjectType,
-  messages: readonly { associations?: Partial<Record<ObjectType, unknown>> }[],
+  messages: readonly { associations?: Partial<Record<ObjectType, readonly unknown[]>> }[],
   field = 'body/messages',
 ): string | null {
   const allowed = (ASSOCIATIONS[objectType] ?? []).map((association) => association.type);
   for (const [index, message] of messages.entries()) {
-    const misplaced = Object.keys(message.associations ?? {}).find((type) => !allowed.includes(type as ObjectType));
+    const misplaced = Object.entries(message.associations ?? {}).find(([type, ids]) => !allowed.includes(type as ObjectType) && (ids?.length ?? 0) > 0)?.[0];
     if (misplaced === undefined) continue;
     const fits = allowed.length > 0 ? `a ${objectType} names only ${allowed.join(' and ')}` : `a ${objectType} has no associations`;
     return `${field}/${index}/associations names ${misplaced}: ${fits} (a DEAL names CONTACT, a LINE_ITEM its DEAL and PRODUCT)`;
