@@ -148,6 +148,20 @@ describe('EvaluateAlertsUseCase', () => {
     expect((await rules.find(tenant, rule.id))!.outbox).toBeNull();
   });
 
+  it('when a rule still owes a notice and is edited, then the evaluation right after sends the owed notice and the next one', async () => {
+    const rule = aRule();
+    counters.openErrors = { INVALID_EMAIL_ADDRESS: 1 };
+    failNextEnqueue = true;
+    await expect(replica().run()).rejects.toThrow('the broker went away');
+    await rules.replace(tenant, rule.id, anAlertRuleFields({ name: 'renamed', condition: INVALID_EMAILS_CONDITION }));
+    queued = [];
+
+    await replica().run(); // at once: the owed notice is too young for the sweep of owed notices
+
+    expect(await noticeIds()).toEqual([`${rule.id}:1:dest-1`, `${rule.id}:1:dest-2`, `${rule.id}:2:dest-1`, `${rule.id}:2:dest-2`]);
+    expect(queued).toEqual(expect.arrayContaining([`${rule.id}:1:dest-1`, `${rule.id}:2:dest-1`]));
+  });
+
   it('when the sender has not taken a notice for ten intervals then each tick queues it again at most once per interval, not on every tick', async () => {
     const rule = aRule();
     counters.openErrors = { INVALID_EMAIL_ADDRESS: 1 };

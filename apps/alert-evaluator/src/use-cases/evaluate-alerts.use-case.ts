@@ -76,6 +76,9 @@ export class EvaluateAlertsUseCase {
     for (const rule of due) {
       if (!(await rules.claim(rule, slotEnd))) continue; // another replica evaluates it in this slot
       evaluated++;
+      // A notice still owed (a replica stopped, and the rule was edited and so due at once) goes out
+      // first: the state written next carries the next notice, in place of this one.
+      if (rule.outbox) sent += await this.settle(rule, rule.outbox);
       const key = `${rule.portalId}|${rule.appId}|${rule.storeId}|${rule.condition.kind === 'open-errors' && rule.condition.measure === 'share'}|${rule.condition.kind === 'sync-lag'}`;
       if (!counters.has(key)) counters.set(key, this.read(rule, now));
       let read = await counters.get(key)!;
