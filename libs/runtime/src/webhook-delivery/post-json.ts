@@ -28,7 +28,8 @@ export type PostAttempt = { ok: true; status: number } | { ok: false; final: boo
  */
 export async function postJson(url: string, body: string, options: PostJsonOptions): Promise<PostAttempt> {
   const target = await checkTarget(url, options.allowPrivateTargets, options.resolve);
-  if ('refusal' in target) return { ok: false, final: target.final, status: null, error: `the target was refused: ${target.refusal}` };
+  if ('refusal' in target)
+    return { ok: false, final: target.final, status: null, error: target.final ? `the target was refused: ${target.refusal}` : target.refusal };
   const agents = pinnedAgents(target.addresses);
   const timestamp = (options.now ?? Date.now)();
   const signature = options.secret
