@@ -184,6 +184,25 @@ describe('the web console in a browser', () => {
     await expectAccessible(page, 'errors, empty');
     await screenshot(page, 'errors-empty');
 
+    // An alert notice's link picks the rule's portal: the list asks for that portal's errors alone, and "All portals" lets go of it.
+    const narrowed = page.waitForRequest(
+      (request) => request.url().includes('/console/api/v1/errors?') && request.url().includes(`portalId=${portal.portalId}`),
+    );
+    await page.goto(consoleUrl(stack, `apps/${app.appId}/errors?portalId=${portal.portalId}&errorType=INVALID_EMAIL_ADDRESS`));
+    await narrowed;
+    await page.getByRole('heading', { name: 'No open errors' }).waitFor();
+    const portalPick = page.getByRole('combobox', { name: /^Portal/ });
+    expect(await portalPick.inputValue()).toBe(String(portal.portalId));
+    await screenshot(page, 'errors-one-portal');
+    await portalPick.selectOption('');
+    await portalPick.blur();
+    await page.waitForURL(
+      (url) =>
+        url.pathname.endsWith(`/apps/${app.appId}/errors`) &&
+        !url.searchParams.has('portalId') &&
+        url.searchParams.get('errorType') === 'INVALID_EMAIL_ADDRESS',
+    );
+
     // Another application's page by URL is refused, not shown with this application's data.
     await page.goto(consoleUrl(stack, `apps/${app.appId}0/overview`));
     await page.getByRole('heading', { name: 'You cannot open this page' }).waitFor();

@@ -160,7 +160,7 @@ describe('alertSlot and alertConsolePath', () => {
       "an application's error rule of one store",
       { ...app, storeId: 'eu' },
       invalidEmails,
-      '/console/apps/app-1/errors?errorType=INVALID_EMAIL_ADDRESS&owner=app-1&storeId=eu',
+      '/console/apps/app-1/errors?portalId=7&errorType=INVALID_EMAIL_ADDRESS&owner=app-1&storeId=eu',
     ],
     ["an application's lag rule", app, { kind: 'sync-lag', minutes: 5 }, '/console/apps/app-1/overview'],
     ["an application's CRM rule", app, { kind: 'crm-connection', unreachableMinutes: 5 }, '/console/apps/app-1/alerts?portalId=7'],

@@ -188,9 +188,10 @@ const withQuery = (path: string, entries: Record<string, string | null>): string
 /**
  * The console page that shows what a rule is about (a notice links to it): the customer's portal
  * pages for a portal's own rule, the integrator's application pages for an application's (the
- * customer's are not theirs to open); errors narrowed to the rule's type and store, whose owner
- * the store id needs (a portal's own store and an application's may share an id). Integrators
- * have no stores page: their import rules open their alerts in the portal.
+ * customer's are not theirs to open); errors narrowed to the rule's portal (an integrator's), type
+ * and store, whose owner the store id needs (a portal's own store and an application's may share
+ * an id). Integrators have no stores page: their import rules open their alerts in the portal; the
+ * overview of their lag rules shows every portal.
  */
 export function alertConsolePath(rule: AlertRuleScope, condition: AlertCondition): string {
   const base = rule.appId === null ? `/console/portals/${rule.portalId}` : `/console/apps/${encodeURIComponent(rule.appId)}`;
@@ -198,6 +199,8 @@ export function alertConsolePath(rule: AlertRuleScope, condition: AlertCondition
   switch (condition.kind) {
     case 'open-errors':
       return withQuery(`${base}/errors`, {
+        // An integrator's errors page shows every portal of the application unless one is picked.
+        portalId: rule.appId === null ? null : String(rule.portalId),
         errorType: condition.errorType,
         ...(rule.storeId === null ? {} : { owner: rule.appId ?? 'direct', storeId: rule.storeId }),
       });

@@ -29,6 +29,8 @@ const STATUS_CHOICES = [
 ] as const;
 
 interface Filter {
+  /** An integrator's errors of one portal that installed the application ('' for every portal; customers: always ''). */
+  portalId: string;
   /** Whose store (`direct` or an application id): with storeId, the one (owner, store) the page shows. */
   owner: string;
   storeId: string;
@@ -41,6 +43,7 @@ interface Filter {
 const filterFrom = (search: string): Filter => {
   const query = new URLSearchParams(search);
   return {
+    portalId: query.get('portalId') ?? '',
     owner: query.get('owner') ?? '',
     storeId: query.get('storeId') ?? '',
     objectType: query.get('objectType') ?? '',
@@ -53,14 +56,18 @@ const filterFrom = (search: string): Filter => {
 /** Errors: filters (store, object type, error type, open/resolved), paging, what to do, retry. */
 export function ErrorsPage({ session, params, basePath }: { session: Session; params: Record<string, string>; basePath: string }) {
   const { search, navigate } = useLocation();
-  const filter = filterFrom(search);
-  const scope = scopeQuery(session, params);
+  const integrator = session.role === 'integrator';
+  const { portalId: pickedPortal, ...narrowing } = filterFrom(search);
+  const filter = { ...narrowing, portalId: integrator ? pickedPortal : '' };
+  // A customer's portal is the page's; an integrator's, the one picked here (an alert's link picks it too).
+  const scope = { ...scopeQuery(session, params), ...(integrator && pickedPortal ? { portalId: pickedPortal } : {}) };
   const polled = usePolling(
-    () => sessionApi<ConsoleErrorPage>(session, '/console/api/v1/errors', { query: { ...scope, ...filter, status: filter.status, limit: PAGE_SIZE } }),
+    () => sessionApi<ConsoleErrorPage>(session, '/console/api/v1/errors', { query: { ...narrowing, ...scope, status: filter.status, limit: PAGE_SIZE } }),
     [session.secret, search, params.portalId, params.appId],
   );
   const stores = useStores(session, params);
-  const names = appNames(useInstalls(session).data?.results);
+  const installs = useInstalls(session);
+  const names = appNames(installs.data?.results);
   const { busy, notice, act, setNotice } = useAction();
   const follow = useRetryFollow(setNotice);
 
@@ -119,6 +126,16 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
     <>
       <h1>Errors</h1>
       <form className="filters" aria-label="Filter errors" onSubmit={(e) => e.preventDefault()}>
+        {integrator ? (
+          <SelectField
+            applyOnCommit
+            label="Portal"
+            value={filter.portalId}
+            onChange={(portalId) => setFilter({ portalId })}
+            first="All portals"
+            choices={portalChoices(installs.data?.results ?? [], filter.portalId)}
+          />
+        ) : null}
         <SelectField
           applyOnCommit
           label="Store"
@@ -211,4 +228,11 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
       </PolledView>
     </>
   );
+}
+
+/** The portals that installed the application, and one from the page's address that is not (or not yet) among them. */
+function portalChoices(installs: readonly { portalId: number }[], picked: string): [string, string][] {
+  const portals = new Set(installs.map((install) => String(install.portalId)));
+  if (picked) portals.add(picked);
+  return [...portals].map((portalId) => [portalId, `Portal ${portalId}`]);
 }
