@@ -34,6 +34,18 @@ describe('docker/compose.yaml', () => {
     expect(Number(node?.[1])).toBeGreaterThanOrEqual(22);
   });
 
+  it('when the gateway image is built, then the console is built into it where the gateway looks for it (../console from its bundle)', () => {
+    const dockerfile = readFileSync(path.join(__dirname, '..', '..', 'docker', 'Dockerfile'), 'utf8');
+    const viteConfig = readFileSync(path.join(__dirname, '..', '..', 'apps', 'console', 'vite.config.mts'), 'utf8');
+    expect(dockerfile).toMatch(/if \[ "\$APP" = gateway \]; then npx vite build --config apps\/console\/vite\.config\.mts/);
+    expect(viteConfig).toMatch(/outDir: path\.join\(here, '\.\.', '\.\.', 'dist', 'apps', 'console'\)/);
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    const workdir = /^WORKDIR (\S+)$/m.exec(runtime)?.[1];
+    const consoleCopy = /^COPY --from=build \/workspace\/dist\/apps\/console\/ (\S+)$/m.exec(runtime)?.[1];
+    expect(workdir).toBeDefined();
+    expect(consoleCopy?.replace(/\/$/, '')).toBe(path.posix.join(workdir!, '..', 'console'));
+  });
+
   it('when a service has a misspelled key, then the schema check names it', () => {
     const broken = compose();
     broken.services.gateway.restart_policy = 'always';
