@@ -46,6 +46,24 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
     expect(env.find((e) => e.name === 'GATEWAY_TRUSTED_PROXIES')?.value).toMatch(/uniquelocal/);
   });
 
+  it.each(['gateway', 'alert-evaluator'])(
+    'when the %s environment is read, then it has GATEWAY_PUBLIC_URL (links in answers, and alert notices to the console)',
+    (name) => {
+      const manifests = allManifests();
+      const deployment = manifests.find((m) => m.kind === 'Deployment' && m.metadata?.name === name)!;
+      const [container] = (
+        deployment.spec as {
+          template: { spec: { containers: { env?: { name: string; value?: string }[]; envFrom?: { configMapRef?: { name: string } }[] }[] } };
+        }
+      ).template.spec.containers;
+      const fromMaps = (container.envFrom ?? [])
+        .map((source) => manifests.find((m) => m.kind === 'ConfigMap' && m.metadata?.name === source.configMapRef?.name))
+        .map((map) => (map as { data?: Record<string, string> } | undefined)?.data?.GATEWAY_PUBLIC_URL);
+      const value = container.env?.find((e) => e.name === 'GATEWAY_PUBLIC_URL')?.value ?? fromMaps.find(Boolean);
+      expect(value).toMatch(/^https:\/\//);
+    },
+  );
+
   describe('a broken copy fails', () => {
     const readinessEnvOf = (manifests: Manifest[]) => {
       const gateway = manifests.find((m) => m.kind === 'Deployment' && m.metadata?.name === 'gateway')!;
