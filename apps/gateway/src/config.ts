@@ -112,7 +112,7 @@ export const gatewayConfigSchema = {
     doc: "the services whose readiness the console's operations page shows, as name=base URL pairs separated by commas (each answers GET <url>/readyz); every address a host resolves to is asked as one replica (in Kubernetes: headless Services); the gateway is added first unless named",
     format: 'string',
     default:
-      'mapper=http://127.0.0.1:3201,applier=http://127.0.0.1:3202,import-coordinator=http://127.0.0.1:3203,webhook-dispatcher=http://127.0.0.1:3204,crm=http://127.0.0.1:3100',
+      'mapper=http://127.0.0.1:3201,applier=http://127.0.0.1:3202,import-coordinator=http://127.0.0.1:3203,webhook-dispatcher=http://127.0.0.1:3204,alert-evaluator=http://127.0.0.1:3205,crm=http://127.0.0.1:3100',
   },
 } as const satisfies ConfigSchema;
 
