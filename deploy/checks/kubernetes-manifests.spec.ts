@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SHUTDOWN_TIMEOUT_MS } from '@ecomm-sync/runtime';
+import { namesOf, QUEUES, type QueueName } from '@ecomm-sync/messaging';
 import { deploymentPolicyProblems } from './deployment-policy';
 import { schemaProblems } from './kubernetes-schemas';
 import { readinessAddressProblems } from './readiness-addresses';
@@ -63,6 +64,20 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
       expect(value).toMatch(/^https:\/\//);
     },
   );
+
+  it('when the ScaledObjects are read, then each app scales on every queue it consumes, each lane of it (the ConfigMap’s AMQP_PREFIX)', () => {
+    const manifests = allManifests();
+    const prefix = (manifests.find((m) => m.kind === 'ConfigMap') as { data: Record<string, string> }).data.AMQP_PREFIX;
+    const triggersOf = (app: string) =>
+      (
+        manifests.find((m) => m.kind === 'ScaledObject' && m.metadata?.name === app)?.spec as { triggers?: { metadata: { queueName: string } }[] } | undefined
+      )?.triggers?.map((trigger) => trigger.metadata.queueName) ?? [];
+    const missing = (Object.keys(QUEUES) as QueueName[]).flatMap((queue) => {
+      const { main, bulk } = namesOf(prefix, queue);
+      return [main, bulk].filter((name): name is string => name !== null && !triggersOf(queue.split('.')[0]).includes(name));
+    });
+    expect(missing).toEqual([]);
+  });
 
   describe('a broken copy fails', () => {
     const readinessEnvOf = (manifests: Manifest[]) => {
