@@ -64,7 +64,9 @@ export function deploymentPolicyProblems(manifests: readonly Manifest[], drainMs
     const scrape = pod.metadata?.annotations ?? {};
     const ports = spec.containers.flatMap((container) => (container.ports ?? []).map((port) => String(port.containerPort)));
     if (scrape['prometheus.io/scrape'] !== 'true' || scrape['prometheus.io/path'] !== '/metrics' || !ports.includes(scrape['prometheus.io/port'] ?? '')) {
-      problems.push(`${name}: pod annotations must have Prometheus scrape /metrics at a container port (prometheus.io/scrape, prometheus.io/port, prometheus.io/path)`);
+      problems.push(
+        `${name}: pod annotations must have Prometheus scrape /metrics at a container port (prometheus.io/scrape, prometheus.io/port, prometheus.io/path)`,
+      );
     }
     const covered = budgets.some((budget) => selects((budget.spec as { selector?: { matchLabels?: Labels } }).selector?.matchLabels, pod.metadata?.labels));
     if (!covered) problems.push(`${name}: no PodDisruptionBudget selects its pods`);
