@@ -294,13 +294,30 @@ describe('ManageAccountsUseCase: installs and OAuth, refresh tokens rotating', (
     expect(w.uninstalling).toHaveLength(1);
   });
 
+  it("when a refresh stores its pair after the uninstall's first revocation (it had read the install before), then the uninstall's last revocation takes it", async () => {
+    const { appId } = await anApplication();
+    await useCase.install(portalId, appId);
+    let late = '';
+    w.options.onUninstalling = async (tenant) => {
+      // What a refresh that passed its install check before the revocation stores meanwhile: the install is still there.
+      late = (await credentials.issue('access-token', { portalId, appId, expiresAt: NOW + 60_000 }, NOW)).secret;
+      w.uninstalling.push(tenant);
+    };
+
+    await useCase.uninstall(portalId, appId);
+
+    expect(await credentials.resolve(late)).toBeNull();
+    expect(w.accessChanged).toBe(2);
+  });
+
   it("when the tenant's uninstall fails, then its tokens are gone already, the install stays, and the uninstall sent again does the rest", async () => {
     const { appId } = await anApplication();
     const { accessToken } = await useCase.install(portalId, appId);
     let failures = 1;
     w.options.onUninstalling = async (tenant) => {
-      // The tokens stop working before the tenant is cleaned up: no request of the application's puts anything back meanwhile.
+      // The tokens stop working, in every replica, before the tenant is cleaned up: no request of the application's puts anything back meanwhile.
       expect(await credentials.resolve(accessToken)).toBeNull();
+      expect(w.accessChanged).toBeGreaterThan(0);
       if (failures-- > 0) throw new Error('the database went away');
       w.uninstalling.push(tenant);
     };

@@ -25,9 +25,9 @@ export interface AccountsOptions extends GrantOptions {
   /** Called after anything that changes access (revocation, rotation, uninstall, disabling or enabling a portal, a CRM connection). */
   onAccessChanged: () => Promise<void>;
   /**
-   * Called when an application is removed from a portal, before its install and tokens go: the
-   * tenant's ecommerce uninstall (its stores, workflows and syncing) and its alerts. Idempotent: an
-   * uninstall that failed after it runs it again.
+   * Called when an application is removed from a portal, once its tokens were revoked and before
+   * its install goes: the tenant's ecommerce uninstall (its stores, workflows and syncing) and its
+   * alerts. Idempotent: an uninstall that failed after it runs it again.
    */
   onUninstalling: (tenant: { portalId: number; appId: string }) => Promise<void>;
   /** Called after a portal is enabled again, so what it was sent meanwhile is applied. */
@@ -193,15 +193,19 @@ export class ManageAccountsUseCase {
    * Removes the application from the portal: every token the install had, at once and in every
    * replica first (no request of the application's lands after its tenant is cleaned up), then
    * the tenant's ecommerce setup (SPEC.md: uninstalling deletes the stores it created and disables
-   * its workflows) and alerts, then the install: an uninstall that failed midway is sent again.
+   * its workflows) and alerts, then the install, and its tokens again: a refresh that read the
+   * install before it went stored its pair meanwhile (storedWhileInstalled counts on the install
+   * going before the tokens). An uninstall that failed midway is sent again.
    */
   async uninstall(portalId: number, appId: string): Promise<void> {
+    const tokens = { portalId, appId, kinds: ['access-token', 'refresh-token'] as CredentialKind[] };
     const installed = await this.repositories.accounts.findInstall(portalId, appId);
-    const revoked = await this.repositories.credentials.revokeWhere({ portalId, appId, kinds: ['access-token', 'refresh-token'] });
+    const revoked = await this.repositories.credentials.revokeWhere(tokens);
     if (!installed && revoked === 0) throw AppError.notFound(`Application ${appId} is not installed in portal ${portalId}`);
     await this.options.onAccessChanged();
     if (installed) await this.options.onUninstalling({ portalId, appId });
     await this.repositories.accounts.removeInstall(portalId, appId);
+    if ((await this.repositories.credentials.revokeWhere(tokens)) > 0) await this.options.onAccessChanged();
   }
 
   /** `grant_type=refresh_token` (oauth-grants.ts). */

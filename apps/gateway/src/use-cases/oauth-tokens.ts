@@ -130,9 +130,10 @@ export const noLongerInstalled = () => oauthError(400, 'invalid_grant', 'The app
 
 /**
  * What every refresh stores its tokens through (the lasting one, rotation's, a lost answer's retry):
- * `store`, then the install read again. An uninstall removes the install, then deletes its tokens:
+ * `store`, then the install read again. An uninstall (ManageAccountsUseCase.uninstall) removes the
+ * install, then deletes its tokens (again: it deleted them first too, before cleaning up the tenant):
  * gone here, the stored tokens are taken back and the refresh refused; still here, the uninstall's
- * delete starts after they were stored and takes them with the others, even on a database whose
+ * last delete starts after they were stored and takes them with the others, even on a database whose
  * delete of many documents is not one atomic step. A failed read takes them back too, before anything
  * was spent, so the client's retry refreshes.
  */
