@@ -203,6 +203,13 @@ describe('the web console in a browser', () => {
         url.searchParams.get('errorType') === 'INVALID_EMAIL_ADDRESS',
     );
 
+    // A link to a portal that does not have the application (it uninstalled it): refused, and "All portals" still at hand.
+    await page.goto(consoleUrl(stack, `apps/${app.appId}/errors?portalId=${portal.portalId + 999}`));
+    await page.getByRole('heading', { name: 'You cannot open this page' }).waitFor();
+    await page.getByRole('combobox', { name: /^Portal/ }).selectOption('');
+    await page.getByRole('combobox', { name: /^Portal/ }).blur();
+    await page.getByRole('heading', { name: 'No open errors' }).waitFor();
+
     // Another application's page by URL is refused, not shown with this application's data.
     await page.goto(consoleUrl(stack, `apps/${app.appId}0/overview`));
     await page.getByRole('heading', { name: 'You cannot open this page' }).waitFor();

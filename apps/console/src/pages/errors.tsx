@@ -114,10 +114,26 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
     );
   };
 
+  const portalFilter = integrator ? (
+    <SelectField
+      applyOnCommit
+      label="Portal"
+      value={filter.portalId}
+      onChange={(portalId) => setFilter({ portalId })}
+      first="All portals"
+      choices={portalChoices(installs.data?.results ?? [], filter.portalId)}
+    />
+  ) : null;
   if (polled.error && [401, 403, 404].includes(polled.error.status)) {
     return (
       <>
         <h1>Errors</h1>
+        {/* A link to a portal that no longer has the application: "All portals" is still at hand. */}
+        {integrator && filter.portalId ? (
+          <form className="filters" aria-label="Filter errors" onSubmit={(e) => e.preventDefault()}>
+            {portalFilter}
+          </form>
+        ) : null}
         <ErrorState error={polled.error} />
       </>
     );
@@ -126,16 +142,7 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
     <>
       <h1>Errors</h1>
       <form className="filters" aria-label="Filter errors" onSubmit={(e) => e.preventDefault()}>
-        {integrator ? (
-          <SelectField
-            applyOnCommit
-            label="Portal"
-            value={filter.portalId}
-            onChange={(portalId) => setFilter({ portalId })}
-            first="All portals"
-            choices={portalChoices(installs.data?.results ?? [], filter.portalId)}
-          />
-        ) : null}
+        {portalFilter}
         <SelectField
           applyOnCommit
           label="Store"
@@ -191,7 +198,7 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
         empty={
           <Empty title={filter.status === 'RESOLVED' ? 'No resolved errors' : 'No open errors'}>
             <p>
-              {filter.storeId || filter.objectType || filter.errorType
+              {filter.portalId || filter.storeId || filter.objectType || filter.errorType
                 ? 'Nothing matches these filters.'
                 : 'Everything received so far was applied, or is still being processed.'}
             </p>
