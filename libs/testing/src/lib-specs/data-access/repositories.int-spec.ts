@@ -451,10 +451,16 @@ describe('repositories against the MongoDB-wire server', () => {
       await anImport(now - 2 * HOUR, now - 5 * 60_000); // started two hours ago, failed five minutes ago
       await anImport(now - 3 * HOUR, now - 2 * HOUR); // failed two hours ago
       await anImport(now - 10 * 60_000, null); // still running
+      // Failed before the failure time was stored (no failedAt field at all): looked back at from its start.
+      const legacy = { portalId: app.portalId, appId: app.appId, storeId: 'default', version: 'v1', status: 'failed', types: {}, rev: 1 };
+      await database.connection.collection('imports').insertMany([
+        { ...legacy, importStartedAt: now - 20 * 60_000, createdAt: now - 20 * 60_000, failureReason: 'the import could not be queued' },
+        { ...legacy, importStartedAt: now - 4 * HOUR, createdAt: now - 4 * HOUR, failureReason: 'the import could not be queued' },
+      ]);
 
       const counters = await repos().alertCounters.read(app, null, now, { processedLastHour: false });
 
-      expect(counters).toMatchObject({ failedImports: 1, failedWebhooks: 1 });
+      expect(counters).toMatchObject({ failedImports: 2, failedWebhooks: 1 });
     });
   });
 
