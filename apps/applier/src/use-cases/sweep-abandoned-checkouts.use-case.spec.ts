@@ -93,6 +93,40 @@ describe('SweepAbandonedCheckoutsUseCase', () => {
     expect(await stageOf(deal)).toBe(ABANDONED_STAGE);
   });
 
+  it("when one portal's CRM fails, then its deals stay due for the next run and another portal's older-than-a-batch queue behind them still moves", async () => {
+    const failing: Tenant = { portalId: portals.put(aPortal()).portalId, appId: null };
+    await ecommerceInstalls.markInstalled(failing, NOW - 2 * DAY);
+    const failingDeals = await Promise.all(['f1', 'f2', 'f3'].map((id, i) => pendingDeal(id, NOW - 3 * DAY + i, failing)));
+    const deal = await pendingDeal('ok', NOW - 2 * DAY);
+    const broken = { ...crm, batchRead: async () => Promise.reject(new Error('the CRM answered 503')) } as unknown as FakeCrm;
+    const sweep = new SweepAbandonedCheckoutsUseCase(
+      asRepositories({ checkouts, portals, ecommerceInstalls }),
+      new CrmDirectory({ clientFor: (portal) => (portal.portalId === failing.portalId ? broken : crm), forget: () => undefined }, { propertyCacheMs: 0 }),
+      recordingLogger().logger,
+      { ...OPTIONS, batchSize: 2 },
+      () => NOW,
+    );
+
+    expect(await sweep.run()).toBe(1);
+
+    expect(await stageOf(deal)).toBe(ABANDONED_STAGE);
+    expect((await checkouts.due(NOW, 10)).map((checkout) => checkout.externalObjectId)).toEqual(['f1', 'f2', 'f3']);
+    for (const id of failingDeals) expect(await stageOf(id)).toBe(PENDING_STAGE);
+  });
+
+  it("when a disabled portal has more due deals than a batch, older than another portal's, then the other portal's still move", async () => {
+    const disabled: Tenant = { portalId: portals.put(aPortal()).portalId, appId: null };
+    await ecommerceInstalls.markInstalled(disabled, NOW - 2 * DAY);
+    await Promise.all(['x1', 'x2', 'x3'].map((id, i) => pendingDeal(id, NOW - 3 * DAY + i, disabled)));
+    await portals.setActive(disabled.portalId, false);
+    const deal = await pendingDeal('ok', NOW - 2 * DAY);
+
+    expect(await sweeper({ batchSize: 2 }).run()).toBe(1);
+
+    expect(await stageOf(deal)).toBe(ABANDONED_STAGE);
+    expect(await checkouts.due(NOW, 10)).toHaveLength(3);
+  });
+
   it('when more deals are due than one batch holds, then batch after batch moves them all', async () => {
     const deals = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((id, i) => pendingDeal(id, NOW - 2 * DAY + i)));
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Tenant } from '@ecomm-sync/contracts';
 import type { PendingCheckout, Repositories } from '@ecomm-sync/data-access';
 import { ABANDONED_STAGE, checkoutsDueBefore, checkoutTransition, keyOf, TtlCache } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/runtime';
@@ -52,70 +53,96 @@ export class SweepAbandonedCheckoutsUseCase {
     await this.repositories.checkouts.releaseLease(SWEEP_LEASE, this.holder);
   }
 
+  /**
+   * Batch after batch, oldest first. A tenant whose deals stay (its portal disabled) or whose
+   * portal's CRM failed is passed over for the rest of the run: its deals, however many and however
+   * old, do not hold back the other portals'. Every batch forgets its deals or passes their tenants,
+   * so the run ends.
+   */
   private async sweepAll(): Promise<number> {
     this.workflowCache.clear();
     let moved = 0;
+    const passed = new Map<string, Tenant>();
     for (;;) {
       if (this.stopping) return moved;
       if (!(await this.repositories.checkouts.acquireLease(SWEEP_LEASE, this.holder, this.clock(), this.options.leaseMs))) return moved;
-      const due = await this.repositories.checkouts.due(checkoutsDueBefore(this.clock(), this.options.abandonAfterMs), this.options.batchSize);
+      const due = await this.repositories.checkouts.due(checkoutsDueBefore(this.clock(), this.options.abandonAfterMs), this.options.batchSize, [
+        ...passed.values(),
+      ]);
       const batch = await this.sweep(due);
       moved += batch.moved;
-      // A full batch that could not be forgotten (disabled portals) would come back as is: stop.
-      if (due.length < this.options.batchSize || batch.forgotten === 0) return moved;
+      const before = passed.size;
+      for (const tenant of batch.left) passed.set(keyOf(tenant.portalId, tenant.appId), tenant);
+      if (due.length < this.options.batchSize || (batch.forgotten === 0 && passed.size === before)) return moved;
     }
   }
 
-  private async sweep(due: PendingCheckout[]): Promise<{ moved: number; forgotten: number }> {
+  /** Moves and forgets a batch of due deals; `left`: the tenants whose deals stay for a later run. */
+  private async sweep(due: PendingCheckout[]): Promise<{ moved: number; forgotten: number; left: Tenant[] }> {
     let moved = 0;
     let forgotten = 0;
+    const left: Tenant[] = [];
     const byPortal = new Map<number, PendingCheckout[]>();
     for (const checkout of due) byPortal.set(checkout.tenant.portalId, [...(byPortal.get(checkout.tenant.portalId) ?? []), checkout]);
     for (const [portalId, checkouts] of byPortal) {
-      const portal = await this.repositories.portals.findById(portalId);
-      const workflowsOn = new Map<PendingCheckout, boolean>();
-      if (portal?.active) for (const checkout of checkouts) workflowsOn.set(checkout, await this.workflowsOn(checkout));
-      const running = checkouts.filter((checkout) => workflowsOn.get(checkout));
-      const crm = portal?.active && running.length > 0 ? this.crm.clientFor(portal) : null;
-      const stages = new Map(
-        (crm
-          ? await crm.batchRead(
-              'DEAL',
-              running.map((checkout) => checkout.crmId),
-              ['dealstage'],
-            )
-          : []
-        ).map((deal) => [deal.id, deal.properties.dealstage]),
-      );
-      const verdicts = checkouts.map((checkout) => ({
-        checkout,
-        ...checkoutTransition(checkout, {
-          kind: 'swept',
-          portalActive: portal?.active ?? false,
-          workflowsOn: workflowsOn.get(checkout) ?? false,
-          crmStage: stages.get(checkout.crmId) ?? undefined,
-        }),
-      }));
-      const toMove = verdicts.filter(({ effects }) => effects.length > 0).map(({ checkout }) => checkout);
-      if (crm && toMove.length > 0)
-        await crm.batchUpdate(
-          'DEAL',
-          toMove.map((checkout) => ({ id: checkout.crmId, properties: { dealstage: ABANDONED_STAGE } })),
-        );
-      // Forgotten: those the machine let go; a disabled portal's are kept, to be swept once it is enabled again.
-      const toForget = verdicts.filter(({ next }) => next === null).map(({ checkout }) => checkout);
-      await this.repositories.checkouts.forget(toForget);
-      forgotten += toForget.length;
-      moved += toMove.length;
-      if (toMove.length > 0) {
-        this.logger.info('abandoned checkouts moved', {
-          portalId,
-          count: toMove.length,
-          externalObjectIds: toMove.map((checkout) => checkout.externalObjectId),
-        });
+      try {
+        const outcome = await this.sweepPortal(portalId, checkouts);
+        moved += outcome.moved;
+        forgotten += outcome.forgotten;
+        left.push(...outcome.left);
+      } catch (error) {
+        // Its CRM refused or failed: its deals stay due for the next run, the other portals go on.
+        this.logger.warn('abandoned checkouts of a portal not swept', { portalId, count: checkouts.length, error: String(error) });
+        left.push(...checkouts.map((checkout) => checkout.tenant));
       }
     }
-    return { moved, forgotten };
+    return { moved, forgotten, left };
+  }
+
+  /** One portal's due deals: read from its CRM, moved, forgotten; `left`: its tenants whose deals stay (portal disabled). */
+  private async sweepPortal(portalId: number, checkouts: PendingCheckout[]): Promise<{ moved: number; forgotten: number; left: Tenant[] }> {
+    const portal = await this.repositories.portals.findById(portalId);
+    const workflowsOn = new Map<PendingCheckout, boolean>();
+    if (portal?.active) for (const checkout of checkouts) workflowsOn.set(checkout, await this.workflowsOn(checkout));
+    const running = checkouts.filter((checkout) => workflowsOn.get(checkout));
+    const crm = portal?.active && running.length > 0 ? this.crm.clientFor(portal) : null;
+    const stages = new Map(
+      (crm
+        ? await crm.batchRead(
+            'DEAL',
+            running.map((checkout) => checkout.crmId),
+            ['dealstage'],
+          )
+        : []
+      ).map((deal) => [deal.id, deal.properties.dealstage]),
+    );
+    const verdicts = checkouts.map((checkout) => ({
+      checkout,
+      ...checkoutTransition(checkout, {
+        kind: 'swept',
+        portalActive: portal?.active ?? false,
+        workflowsOn: workflowsOn.get(checkout) ?? false,
+        crmStage: stages.get(checkout.crmId) ?? undefined,
+      }),
+    }));
+    const toMove = verdicts.filter(({ effects }) => effects.length > 0).map(({ checkout }) => checkout);
+    if (crm && toMove.length > 0)
+      await crm.batchUpdate(
+        'DEAL',
+        toMove.map((checkout) => ({ id: checkout.crmId, properties: { dealstage: ABANDONED_STAGE } })),
+      );
+    // Forgotten: those the machine let go; a disabled portal's are kept, to be swept once it is enabled again.
+    const toForget = verdicts.filter(({ next }) => next === null).map(({ checkout }) => checkout);
+    await this.repositories.checkouts.forget(toForget);
+    if (toMove.length > 0) {
+      this.logger.info('abandoned checkouts moved', {
+        portalId,
+        count: toMove.length,
+        externalObjectIds: toMove.map((checkout) => checkout.externalObjectId),
+      });
+    }
+    const left = verdicts.filter(({ next }) => next !== null).map(({ checkout }) => checkout.tenant);
+    return { moved: toMove.length, forgotten: toForget.length, left };
   }
 
   /** Whether a tenant's workflows are on, read once per run (cleared when a run starts). */

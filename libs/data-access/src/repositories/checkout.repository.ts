@@ -49,13 +49,11 @@ export class CheckoutRepository {
     );
   }
 
-  /** Deals pending since `before` or earlier, oldest first. */
-  async due(before: number, limit: number): Promise<PendingCheckout[]> {
-    const docs = (await this.pending.collection
-      .find({ pendingSince: { $lte: before } })
-      .sort({ pendingSince: 1 })
-      .limit(limit)
-      .toArray()) as unknown as PendingDoc[];
+  /** Deals pending since `before` or earlier, oldest first; none of the tenants `passed` (a sweep left them for a later run). */
+  async due(before: number, limit: number, passed: readonly Tenant[] = []): Promise<PendingCheckout[]> {
+    const filter: Record<string, unknown> = { pendingSince: { $lte: before } };
+    if (passed.length > 0) filter.$nor = passed.map((tenant) => ({ portalId: tenant.portalId, appId: tenant.appId }));
+    const docs = (await this.pending.collection.find(filter).sort({ pendingSince: 1 }).limit(limit).toArray()) as unknown as PendingDoc[];
     return docs.map((doc) => ({
       id: String(doc._id),
       tenant: { portalId: doc.portalId, appId: doc.appId ?? null },

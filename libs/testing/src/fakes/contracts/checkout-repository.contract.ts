@@ -1,5 +1,5 @@
 import type { Tenant } from '@ecomm-sync/contracts';
-import type { CheckoutRepository } from '@ecomm-sync/data-access';
+import type { CheckoutRepository, PendingCheckout } from '@ecomm-sync/data-access';
 import { aTenant } from '../builders';
 import type { PublicOf } from '../public-of';
 
@@ -56,6 +56,23 @@ export function describeCheckoutRepositoryContract(name: string, make: () => Che
         [tenant, 'web', 'd1'],
         [tenant, 'web', 'd3'],
       ]);
+    });
+
+    it('when tenants are passed over, then none of their deals is due, and those of their other stores and of other tenants are', async () => {
+      const app = { ...tenant, appId: 'app-passed' };
+      const other = aTenant();
+      await checkouts.track(tenant, 'web', [{ externalObjectId: 'd1', pending: true, crmId: 1 }], 100);
+      await checkouts.track(tenant, 'eu', [{ externalObjectId: 'd2', pending: true, crmId: 2 }], 100);
+      await checkouts.track(app, 'web', [{ externalObjectId: 'd3', pending: true, crmId: 3 }], 100);
+      await checkouts.track(other, 'web', [{ externalObjectId: 'd4', pending: true, crmId: 4 }], 100);
+      const ids = (due: PendingCheckout[]) =>
+        due
+          .filter((c) => [tenant.portalId, other.portalId].includes(c.tenant.portalId))
+          .map((c) => c.externalObjectId)
+          .sort();
+
+      expect(ids(await checkouts.due(100, 100_000, [tenant]))).toEqual(['d3', 'd4']);
+      expect(ids(await checkouts.due(100, 100_000, [tenant, app, other]))).toEqual([]);
     });
 
     it('when swept deals are forgotten, then they go, unless one became pending again meanwhile', async () => {

@@ -25,9 +25,11 @@ export class FakeCheckoutRepository implements PublicOf<CheckoutRepository> {
     }
   }
 
-  async due(before: number, limit: number): Promise<PendingCheckout[]> {
+  async due(before: number, limit: number, passed: readonly Tenant[] = []): Promise<PendingCheckout[]> {
+    const isPassed = (checkout: PendingCheckout) =>
+      passed.some((tenant) => tenant.portalId === checkout.tenant.portalId && tenant.appId === checkout.tenant.appId);
     return [...this.pending.values()]
-      .filter((checkout) => checkout.pendingSince <= before)
+      .filter((checkout) => checkout.pendingSince <= before && !isPassed(checkout))
       .sort((a, b) => a.pendingSince - b.pendingSince)
       .slice(0, limit)
       .map(copy);
