@@ -103,6 +103,24 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
     expect(read.properties).toMatchObject({ firstname: 'Known', lastname: 'Linked' });
   });
 
+  it('when one of two ids sharing a contact by e-mail is deleted, then the other, updated later, is written to a contact of its own with no error', async () => {
+    const email = `shared-${counter}@example.com`;
+    const [one, two] = [change({ properties: { email } }), change({ properties: { email } })];
+    await apply.execute([message('CONTACT', [one, two])]);
+    const shared = (await repositories.objectSyncs.findOne(key('CONTACT', one.externalObjectId)))!.crmId!;
+    await apply.execute([message('CONTACT', [{ ...one, rev: 2, action: 'DELETE', properties: {} }])]);
+    expect(await stack.crm(portal).batchRead('CONTACT', [shared], ['email'])).toEqual([]);
+
+    await apply.execute([message('CONTACT', [{ ...two, rev: 2, properties: { email, firstname: 'Still here' } }])]);
+
+    const own = (await repositories.objectSyncs.findOne(key('CONTACT', two.externalObjectId)))!;
+    expect(own).toMatchObject({ archived: false, appliedRev: 2 });
+    expect(own.crmId).not.toBe(shared);
+    const [read] = await stack.crm(portal).batchRead('CONTACT', [own.crmId!], ['email', 'firstname']);
+    expect(read.properties).toMatchObject({ email, firstname: 'Still here' });
+    expect(await repositories.syncErrors.listForObject(key('CONTACT', two.externalObjectId), false)).toEqual([]);
+  });
+
   it('when an older revision arrives after a newer one, then the newer values stay', async () => {
     const id = `ordered-${counter}`;
     await apply.execute([message('PRODUCT', [change({ externalObjectId: id, rev: 2, properties: { name: 'Newer' } })])]);

@@ -136,6 +136,25 @@ describe('ApplyMappedChangesUseCase: writing, failing and newest wins', () => {
     expect(world.writes()).toEqual(['batchUpsert']);
   });
 
+  it('when one of two ids sharing a contact by e-mail is deleted, then the other, updated later, is written to a contact of its own, with no error', async () => {
+    await world.apply(
+      'CONTACT',
+      aContact('c1', { properties: { email: 'shared@example.com' } }),
+      aContact('c2', { properties: { email: 'shared@example.com' } }),
+    );
+    const [shared] = world.crm.live('CONTACT');
+
+    await world.apply('CONTACT', aContact('c1', { rev: 2, action: 'DELETE', properties: {} }));
+    expect(world.crm.live('CONTACT')).toEqual([]);
+    await world.apply('CONTACT', aContact('c2', { rev: 2, properties: { email: 'shared@example.com', firstname: 'Still here' } }));
+
+    const [own] = world.crm.live('CONTACT');
+    expect(own.id).not.toBe(shared.id);
+    expect(own.properties).toMatchObject({ email: 'shared@example.com', firstname: 'Still here' });
+    expect(await world.status('CONTACT', 'c2')).toMatchObject({ crmId: own.id, archived: false, appliedRev: 2 });
+    expect(await world.openErrors('CONTACT', 'c2')).toEqual([]);
+  });
+
   it.each([
     ['an invalid e-mail address', aContact('bad', { properties: { email: 'not-an-address' } }), 'INVALID_EMAIL_ADDRESS'],
     ['no e-mail to create a contact with', aContact('bad', { properties: { firstname: 'x' } }), 'MISSING_REQUIRED_PROPERTY'],

@@ -95,6 +95,23 @@ export async function relinkToExistingContacts(crm: CrmPort, plans: PlannedWrite
   );
 }
 
+/** The CRM's answer that an object is gone: 404, or a 207 naming it OBJECT_NOT_FOUND. */
+const objectGone = (refusal: CrmRefusal) => refusal.crm.status === 404 || refusal.crm.category === 'OBJECT_NOT_FOUND';
+
+/**
+ * A linked contact whose CRM contact is gone (archived by the DELETE of another id that shared it
+ * by e-mail, or deleted in the CRM by hand) is created again by its e-mail, as a new id is: its
+ * update's failure is dropped, and the create pass that follows writes and links it.
+ */
+export function recreateGoneContacts(plans: PlannedWrite[], failures: Map<MappedChange, CrmRefusal>): void {
+  for (const plan of plans) {
+    const failure = failures.get(plan.change);
+    if (!failure || plan.crmId === null || !objectGone(failure) || !plan.properties.email) continue;
+    failures.delete(plan.change);
+    plan.crmId = null;
+  }
+}
+
 /** A contact's properties with its sync key, which keeps the CRM contact traceable to the id that wrote it last. */
 const keyed = (group: ChangeGroup, plan: PlannedWrite) => ({
   ...plan.properties,
