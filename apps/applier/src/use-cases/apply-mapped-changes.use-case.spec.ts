@@ -1,5 +1,6 @@
 import { SYNC_KEY_PROPERTY, ECOMM_SYNCED_PROPERTY } from '@ecomm-sync/domain';
 import { settingsOwner } from '@ecomm-sync/data-access';
+import { CrmPartialFailure, CrmRequestError } from '@ecomm-sync/crm-client';
 import { aStoredSettings } from '@ecomm-sync/testing';
 import { aContact, aDeal, aLineItem, anApplierWorld, aProduct, NOW, type ApplierWorld } from './apply-mapped-changes-fixture';
 
@@ -153,6 +154,34 @@ describe('ApplyMappedChangesUseCase: writing, failing and newest wins', () => {
     expect(own.properties).toMatchObject({ email: 'shared@example.com', firstname: 'Still here' });
     expect(await world.status('CONTACT', 'c2')).toMatchObject({ crmId: own.id, archived: false, appliedRev: 2 });
     expect(await world.openErrors('CONTACT', 'c2')).toEqual([]);
+  });
+
+  it('when an update is answered 404 without saying the object is gone (a wrong address, a proxy), then the contact is not made again: its update fails', async () => {
+    await world.apply('CONTACT', aContact('c1'));
+    const [linked] = world.crm.live('CONTACT');
+    const update = jest.spyOn(world.crm, 'batchUpdate').mockRejectedValueOnce(new CrmRequestError('Not Found', 404));
+
+    await world.apply('CONTACT', aContact('c1', { rev: 2, properties: { email: 'c1@example.com', firstname: 'Later' } }));
+
+    expect(update).toHaveBeenCalledTimes(1);
+    expect(world.crm.live('CONTACT').map((contact) => contact.id)).toEqual([linked.id]);
+    expect((await world.openErrors('CONTACT', 'c1')).map((error) => error.type)).toEqual(['UNKNOWN_ERROR']);
+  });
+
+  it('when a 207 refuses the one input of a batch without naming it, then its error keeps the CRM category of the input, not the 207', async () => {
+    await world.apply('CONTACT', aContact('c1'));
+    jest
+      .spyOn(world.crm, 'batchUpdate')
+      .mockRejectedValueOnce(new CrmPartialFailure('1 of 1 failed', [], [{ index: -1, message: 'the value is not allowed', category: 'VALIDATION_ERROR' }]));
+
+    await world.apply('CONTACT', aContact('c1', { rev: 2, properties: { email: 'c1@example.com', firstname: 'Later' } }));
+
+    const [error] = await world.repositories.syncErrors.listForObject(
+      { ...world.tenant, storeId: 'default', objectType: 'CONTACT', externalObjectId: 'c1' },
+      false,
+    );
+    expect(error.details).toContain('the value is not allowed');
+    expect(error.crm).toEqual({ category: 'VALIDATION_ERROR' });
   });
 
   it.each([

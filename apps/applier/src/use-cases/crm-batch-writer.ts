@@ -39,7 +39,14 @@ export async function sendIsolated<T extends { change: MappedChange }>(
     }
     if (!(error instanceof CrmRequestError) || error.retriable) throw error;
     if (items.length === 1) {
-      failures.set(items[0].change, { message: error.message, crm: answerOf(error) });
+      // One input refused in a 207 that did not say which: the CRM's own words for it, not the 207's.
+      const [own] = error instanceof CrmPartialFailure ? error.failures : [];
+      failures.set(
+        items[0].change,
+        own
+          ? { message: own.message, crm: answerOf({ category: own.category, correlationId: error.correlationId }) }
+          : { message: error.message, crm: answerOf(error) },
+      );
       return;
     }
     const half = Math.ceil(items.length / 2);

@@ -95,8 +95,11 @@ export async function relinkToExistingContacts(crm: CrmPort, plans: PlannedWrite
   );
 }
 
-/** The CRM's answer that an object is gone: 404, or a 207 naming it OBJECT_NOT_FOUND. */
-const objectGone = (refusal: CrmRefusal) => refusal.crm.status === 404 || refusal.crm.category === 'OBJECT_NOT_FOUND';
+/**
+ * The CRM's answer that an object is gone: OBJECT_NOT_FOUND (a 404 of the CRM's, or an input of a
+ * 207). A 404 without it (a wrong address, a proxy) says nothing of the object.
+ */
+const objectGone = (refusal: CrmRefusal) => refusal.crm.category === 'OBJECT_NOT_FOUND';
 
 /**
  * A linked contact whose CRM contact is gone (archived by the DELETE of another id that shared it

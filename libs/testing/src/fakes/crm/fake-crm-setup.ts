@@ -12,7 +12,8 @@ import { copy } from '../public-of';
 
 type SeededProperty = Pick<CrmPropertyInfo, 'name' | 'label' | 'type'> & Partial<CrmPropertyInfo>;
 
-export const refused = (status: number, message: string) => new CrmRequestError(`FakeCrm: ${message}`, status);
+/** A refusal as the CRMs answer it; a 404 names its category OBJECT_NOT_FOUND, as the built-in and the hosted CRM do. */
+export const refused = (status: number, message: string) => new CrmRequestError(`FakeCrm: ${message}`, status, status === 404 ? 'OBJECT_NOT_FOUND' : undefined);
 
 /** The deal pipelines a portal may have unless seeded otherwise: the built-in CRM's default (CRM_DEFAULT_PIPELINE_LIMIT). */
 const DEFAULT_PIPELINE_LIMIT = 10;
