@@ -114,6 +114,35 @@ describe('SweepAbandonedCheckoutsUseCase', () => {
     for (const id of failingDeals) expect(await stageOf(id)).toBe(PENDING_STAGE);
   });
 
+  it('when the replica is told to stop while one portal of a batch is swept, then the next portal is left for another run', async () => {
+    const second: Tenant = { portalId: portals.put(aPortal()).portalId, appId: null };
+    await ecommerceInstalls.markInstalled(second, NOW - 2 * DAY);
+    const first = await pendingDeal('first', NOW - 3 * DAY);
+    const later = await pendingDeal('later', NOW - 2 * DAY, second);
+    let stopped: Promise<void> | undefined;
+    const stopping = {
+      ...crm,
+      batchRead: async (...args: Parameters<FakeCrm['batchRead']>) => {
+        stopped ??= sweep.stop(); // SIGTERM while the first portal is read
+        return crm.batchRead(...args);
+      },
+      batchUpdate: (...args: Parameters<FakeCrm['batchUpdate']>) => crm.batchUpdate(...args),
+    } as unknown as FakeCrm;
+    const sweep = new SweepAbandonedCheckoutsUseCase(
+      asRepositories({ checkouts, portals, ecommerceInstalls }),
+      new CrmDirectory({ clientFor: () => stopping, forget: () => undefined }, { propertyCacheMs: 0 }),
+      recordingLogger().logger,
+      OPTIONS,
+      () => NOW,
+    );
+
+    expect(await sweep.run()).toBe(1);
+    await stopped;
+
+    expect(await stageOf(first)).toBe(ABANDONED_STAGE);
+    expect(await stageOf(later)).toBe(PENDING_STAGE);
+  });
+
   it("when a disabled portal has more due deals than a batch, older than another portal's, then the other portal's still move", async () => {
     const disabled: Tenant = { portalId: portals.put(aPortal()).portalId, appId: null };
     await ecommerceInstalls.markInstalled(disabled, NOW - 2 * DAY);

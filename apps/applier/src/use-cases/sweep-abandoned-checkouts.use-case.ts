@@ -71,20 +71,28 @@ export class SweepAbandonedCheckoutsUseCase {
       ]);
       const batch = await this.sweep(due);
       moved += batch.moved;
+      if (batch.stopped) return moved;
       const before = passed.size;
       for (const tenant of batch.left) passed.set(keyOf(tenant.portalId, tenant.appId), tenant);
       if (due.length < this.options.batchSize || (batch.forgotten === 0 && passed.size === before)) return moved;
     }
   }
 
-  /** Moves and forgets a batch of due deals; `left`: the tenants whose deals stay for a later run. */
-  private async sweep(due: PendingCheckout[]): Promise<{ moved: number; forgotten: number; left: Tenant[] }> {
+  /**
+   * Moves and forgets a batch of due deals; `left`: the tenants whose deals stay for a later run.
+   * The lease is renewed and a stop looked for before each portal (a CRM that does not answer may
+   * hold a portal for its client's longest wait): `stopped` when either ends the run.
+   */
+  private async sweep(due: PendingCheckout[]): Promise<{ moved: number; forgotten: number; left: Tenant[]; stopped: boolean }> {
     let moved = 0;
     let forgotten = 0;
     const left: Tenant[] = [];
     const byPortal = new Map<number, PendingCheckout[]>();
     for (const checkout of due) byPortal.set(checkout.tenant.portalId, [...(byPortal.get(checkout.tenant.portalId) ?? []), checkout]);
     for (const [portalId, checkouts] of byPortal) {
+      if (this.stopping || !(await this.repositories.checkouts.acquireLease(SWEEP_LEASE, this.holder, this.clock(), this.options.leaseMs))) {
+        return { moved, forgotten, left, stopped: true };
+      }
       try {
         const outcome = await this.sweepPortal(portalId, checkouts);
         moved += outcome.moved;
@@ -96,7 +104,7 @@ export class SweepAbandonedCheckoutsUseCase {
         left.push(...checkouts.map((checkout) => checkout.tenant));
       }
     }
-    return { moved, forgotten, left };
+    return { moved, forgotten, left, stopped: false };
   }
 
   /** One portal's due deals: read from its CRM, moved, forgotten; `left`: its tenants whose deals stay (portal disabled). */
