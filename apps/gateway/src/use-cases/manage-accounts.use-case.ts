@@ -191,7 +191,8 @@ export class ManageAccountsUseCase {
 
   /**
    * Removes the application from the portal: every token the install had, at once and in every
-   * replica first (no request of the application's lands after its tenant is cleaned up), then
+   * replica first (the application's requests stop before its tenant is cleaned up; a pair a
+   * refresh stored meanwhile works until the last step), then
    * the tenant's ecommerce setup (SPEC.md: uninstalling deletes the stores it created and disables
    * its workflows) and alerts, then the install, and its tokens again: a refresh that read the
    * install before it went stored its pair meanwhile (storedWhileInstalled counts on the install
