@@ -31,6 +31,12 @@ export interface AlertCounters {
   openErrors: Record<string, number>;
   /** Objects processed in the last hour (the share's denominator). */
   processedLastHour: number;
+  /**
+   * Objects with an open error that errored in the last hour (the share's numerator: the same
+   * population as its denominator), of any type and by type; an object with two types counts once
+   * in `any`. Read only for share rules.
+   */
+  erringLastHour: { any: number; byType: Record<string, number> };
   /** When the oldest object accepted but not applied yet was accepted; null: none waits. A failed object was processed: it does not wait. */
   oldestUnappliedAt: number | null;
   /** The portal's CRM: open errors whose write the CRM refused with 401 or 403 (token revoked or refused). */
@@ -60,12 +66,15 @@ export function measureAlert(condition: AlertCondition, counters: AlertCounters)
       const open = errorType === null ? Object.values(counters.openErrors).reduce((sum, n) => sum + n, 0) : (counters.openErrors[errorType] ?? 0);
       const what = `open ${errorType ?? ''}${errorType ? ' ' : ''}error`;
       if (measure === 'count') return { breached: open > threshold, value: open, summary: `${plural(open, what)} (threshold ${threshold})` };
-      // A share of nothing processed is no share: open errors alone do not breach a share rule.
-      const share = counters.processedLastHour === 0 ? 0 : Math.round((open / counters.processedLastHour) * 1000) / 10;
+      // Objects processed in the last hour that erred then and are still open, of those processed:
+      // a share of nothing processed is no share.
+      const { processedLastHour, erringLastHour } = counters;
+      const erring = Math.min(processedLastHour, errorType === null ? erringLastHour.any : (erringLastHour.byType[errorType] ?? 0));
+      const share = processedLastHour === 0 ? 0 : Math.round((erring / processedLastHour) * 1000) / 10;
       return {
         breached: share > threshold,
-        value: open,
-        summary: `${plural(open, what)}, ${share}% of ${plural(counters.processedLastHour, 'object')} processed in the last hour (threshold ${threshold}%)`,
+        value: erring,
+        summary: `${erring} of ${plural(processedLastHour, 'object')} processed in the last hour ${erring === 1 ? 'has' : 'have'} an ${what} (${share}%, threshold ${threshold}%)`,
       };
     }
     case 'sync-lag': {

@@ -41,11 +41,12 @@ export class AlertCountersRepository {
   async read(tenant: Tenant, storeId: string | null, now: number, needs: CounterNeeds): Promise<TenantAlertCounters> {
     const owned = { portalId: tenant.portalId, appId: tenant.appId };
     const inStore = storeId === null ? {} : { storeId };
-    const [byType, processedLastHour, crmRefusals, wait, imports] = await Promise.all([
+    const [byType, processedLastHour, erringLastHour, crmRefusals, wait, imports] = await Promise.all([
       this.errors
         .aggregate<{ _id: string; n: number }>([{ $match: { ...owned, status: 'OPEN', ...inStore } }, { $group: { _id: '$type', n: { $sum: 1 } } }])
         .toArray(),
       needs.processedLastHour ? this.syncs.countDocuments({ ...owned, ...inStore, lastProcessedAt: { $gte: now - HOUR } }) : Promise.resolve(0),
+      needs.processedLastHour ? this.erringSince(owned, inStore, now - HOUR) : Promise.resolve({ any: 0, byType: {} }),
       this.errors.countDocuments({ ...owned, status: 'OPEN', 'crm.status': { $in: [401, 403] } }),
       this.waits.findOne({ _id: tenant.portalId as never }, { projection: { reason: 1, since: 1 } }),
       tenant.appId === null
@@ -64,10 +65,32 @@ export class AlertCountersRepository {
       now,
       openErrors: Object.fromEntries(byType.map(({ _id, n }) => [_id, n])),
       processedLastHour,
+      erringLastHour,
       crmRefusals,
       crmWait: waiting,
       failedImports: imports.length,
       failedWebhooks: imports.filter((doc) => WEBHOOK_FAILURE.test(String(doc.failureReason ?? ''))).length,
     };
+  }
+
+  /**
+   * Objects with an open error that errored since `since`, of any type (each object once) and by
+   * type: the share rule's numerator, of the same population as its denominator (objects processed
+   * since then). Served by the errors' {portalId, appId, status, erroredAt} index.
+   */
+  private async erringSince(
+    owned: { portalId: number; appId: string | null },
+    inStore: { storeId?: string },
+    since: number,
+  ): Promise<{ any: number; byType: Record<string, number> }> {
+    const match = { $match: { ...owned, status: 'OPEN', erroredAt: { $gte: since }, ...inStore } };
+    const object = { store: '$storeId', type: '$objectType', id: '$externalObjectId' };
+    const [byType, any] = await Promise.all([
+      this.errors
+        .aggregate<{ _id: string; n: number }>([match, { $group: { _id: { ...object, error: '$type' } } }, { $group: { _id: '$_id.error', n: { $sum: 1 } } }])
+        .toArray(),
+      this.errors.aggregate<{ n: number }>([match, { $group: { _id: object } }, { $group: { _id: null, n: { $sum: 1 } } }]).toArray(),
+    ]);
+    return { any: any[0]?.n ?? 0, byType: Object.fromEntries(byType.map(({ _id, n }) => [_id, n])) };
   }
 }

@@ -70,6 +70,7 @@ export const anAlertCounters = (overrides: Partial<AlertCounters> = {}): AlertCo
   now: 1_700_000_000_000,
   openErrors: {},
   processedLastHour: 0,
+  erringLastHour: { any: 0, byType: {} },
   oldestUnappliedAt: null,
   crmRefusals: 0,
   crmWait: null,

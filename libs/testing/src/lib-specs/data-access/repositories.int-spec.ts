@@ -462,6 +462,33 @@ describe('repositories against the MongoDB-wire server', () => {
 
       expect(counters).toMatchObject({ failedImports: 2, failedWebhooks: 1 });
     });
+
+    it('when a share rule reads its numerator, then it counts objects with an open error of the last hour, each once, and by type', async () => {
+      const now = Date.now();
+      const scope = { tenant, storeId: 'default', objectType: 'CONTACT' as const };
+      const anError = (externalObjectId: string, type: 'INVALID_EMAIL_ADDRESS' | 'MISSING_REQUIRED_PROPERTY', erroredAt: number) => ({
+        externalObjectId,
+        rev: 1,
+        settingsRev: 1,
+        type,
+        details: 'x',
+        changedAt: erroredAt,
+        erroredAt,
+      });
+      await repos().syncErrors.record(scope, [
+        anError('two-types', 'INVALID_EMAIL_ADDRESS', now - 60_000),
+        anError('two-types', 'MISSING_REQUIRED_PROPERTY', now - 60_000),
+        anError('recent', 'INVALID_EMAIL_ADDRESS', now - 30 * 60_000),
+        anError('old', 'INVALID_EMAIL_ADDRESS', now - 2 * 3_600_000),
+        anError('resolved', 'INVALID_EMAIL_ADDRESS', now - 60_000),
+      ]);
+      await repos().syncErrors.resolve(scope, ['resolved'], now);
+
+      const counters = await repos().alertCounters.read(tenant, null, now, { processedLastHour: true });
+
+      expect(counters.erringLastHour).toEqual({ any: 2, byType: { INVALID_EMAIL_ADDRESS: 2, MISSING_REQUIRED_PROPERTY: 1 } });
+      expect(counters.openErrors).toEqual({ INVALID_EMAIL_ADDRESS: 3, MISSING_REQUIRED_PROPERTY: 1 });
+    });
   });
 
   describe('settings and stores', () => {
