@@ -29,7 +29,8 @@ export const MAX_PROPERTY_NAME_LENGTH = 256;
 export const propertyValueSchema = {
   type: ['string', 'number', 'boolean', 'null'],
   maxUtf16Length: MAX_PROPERTY_VALUE_LENGTH,
-  errorHint: `must be a string of at most ${MAX_PROPERTY_VALUE_LENGTH} characters, a number, a boolean or null`,
+  exactInteger: true,
+  errorHint: `must be a string of at most ${MAX_PROPERTY_VALUE_LENGTH} characters, a number (a whole number beyond 9007199254740991 as a string, to keep its digits), a boolean or null`,
 } as const;
 export type PropertyValue = FromWireSchema<typeof propertyValueSchema>;
 

@@ -37,7 +37,7 @@ describe('v1 sync messages schema', () => {
     [
       'an object as a value',
       [message({ propertyNameToValues: { a: { b: 1 } } })],
-      'body/0/propertyNameToValues/a must be a string of at most 65536 characters, a number, a boolean or null',
+      'body/0/propertyNameToValues/a must be a string of at most 65536 characters, a number (a whole number beyond 9007199254740991 as a string, to keep its digits), a boolean or null',
     ],
     [
       'a timestamp that is no time',
@@ -50,12 +50,24 @@ describe('v1 sync messages schema', () => {
 });
 
 describe('property values', () => {
+  it('when a whole number is beyond what a double holds exactly, then it is refused (send it as a string); the largest exact one and decimals pass', () => {
+    const valued = (raw: string) => v1(JSON.parse(`[{"integratorObjectId":"a1","action":"UPSERT","propertyNameToValues":{"order_number":${raw}}}]`));
+    expect(valued('12345678901234567890')).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^body\/0\/propertyNameToValues\/order_number must be .*a whole number beyond 9007199254740991 as a string/),
+    });
+    expect(valued('-9007199254740993').ok).toBe(false);
+    expect(valued('9007199254740991').ok).toBe(true);
+    expect(valued('1234.5678').ok).toBe(true);
+  });
+
   it('when a value is 65,536 UTF-16 units long, then it is accepted; one unit more (half an emoji) is refused, as the CRM counts', () => {
     const valued = (value: string) => v1([message({ propertyNameToValues: { note: value } })]);
     expect(valued('😀'.repeat(32_768)).ok).toBe(true);
     expect(valued('😀'.repeat(32_768) + 'a')).toEqual({
       ok: false,
-      message: 'body/0/propertyNameToValues/note must be a string of at most 65536 characters, a number, a boolean or null',
+      message:
+        'body/0/propertyNameToValues/note must be a string of at most 65536 characters, a number (a whole number beyond 9007199254740991 as a string, to keep its digits), a boolean or null',
     });
     expect(valued('é'.repeat(65_536)).ok).toBe(true);
   });

@@ -7,12 +7,20 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
  * client sees instead of ajv's own wording (for patterns, unions and whole arrays).
  * `maxUtf16Length` bounds a string in UTF-16 units, as the hosted CRM counts a value's
  * characters (an emoji is two; ajv's maxLength counts code points): a value accepted here fits
- * its property there.
+ * its property there. `exactInteger` refuses a whole number a double cannot hold exactly.
  */
 const ajv = new Ajv({ allErrors: false, verbose: true, strict: true, strictTypes: false });
 addFormats(ajv);
 ajv.addVocabulary(['errorHint']);
 ajv.addKeyword({ keyword: 'maxUtf16Length', type: 'string', schemaType: 'number', errors: false, validate: (max: number, data: string) => data.length <= max });
+// A whole number beyond ±2^53 lost digits when the body was parsed: refused, not stored rounded.
+ajv.addKeyword({
+  keyword: 'exactInteger',
+  type: 'number',
+  schemaType: 'boolean',
+  errors: false,
+  validate: (_on: boolean, data: number) => !Number.isInteger(data) || Number.isSafeInteger(data),
+});
 
 /**
  * Drops the `[x: string]: unknown` that FromSchema adds to an object schema without

@@ -73,7 +73,7 @@ const componentName = (id: string) => id.replace(/(^|[-_])([a-z0-9])/g, (_m, _se
 export function toOpenApiSchema(schema: unknown, components: Record<string, Json>): Json {
   if (Array.isArray(schema)) return schema.map((item) => toOpenApiSchema(item, components));
   if (schema === null || typeof schema !== 'object') return schema as Json;
-  const { $id, errorHint, maxUtf16Length, ...rest } = schema as Record<string, unknown>;
+  const { $id, errorHint, maxUtf16Length, exactInteger: _exactInteger, ...rest } = schema as Record<string, unknown>;
   const converted: Record<string, Json> = {};
   if (typeof maxUtf16Length === 'number') converted.maxLength = maxUtf16Length;
   for (const [key, value] of Object.entries(rest)) {
