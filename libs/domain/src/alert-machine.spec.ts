@@ -51,7 +51,7 @@ describe('measureAlert', () => {
       false,
       2,
     ],
-    ['a share with nothing processed in the last hour', anyShare, counters({ openErrors: { A: 5 }, erringLastHour: { any: 5, byType: { A: 5 } } }), false, 0],
+    ['a share with nothing processed in the last hour', anyShare, counters({ openErrors: { A: 5 } }), false, 0],
     [
       'a share: many old open errors, few objects erring in the last hour',
       anyShare,

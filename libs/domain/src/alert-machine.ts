@@ -32,9 +32,9 @@ export interface AlertCounters {
   /** Objects processed in the last hour (the share's denominator). */
   processedLastHour: number;
   /**
-   * Objects with an open error that errored in the last hour (the share's numerator: the same
-   * population as its denominator), of any type and by type; an object with two types counts once
-   * in `any`. Read only for share rules.
+   * Of the objects processed in the last hour, those with an open error (the share's numerator:
+   * the same population as its denominator), of any type and by type; an object with two types
+   * counts once in `any`. Read only for share rules.
    */
   erringLastHour: { any: number; byType: Record<string, number> };
   /** When the oldest object accepted but not applied yet was accepted; null: none waits. A failed object was processed: it does not wait. */
@@ -66,10 +66,10 @@ export function measureAlert(condition: AlertCondition, counters: AlertCounters)
       const open = errorType === null ? Object.values(counters.openErrors).reduce((sum, n) => sum + n, 0) : (counters.openErrors[errorType] ?? 0);
       const what = `open ${errorType ?? ''}${errorType ? ' ' : ''}error`;
       if (measure === 'count') return { breached: open > threshold, value: open, summary: `${plural(open, what)} (threshold ${threshold})` };
-      // Objects processed in the last hour that erred then and are still open, of those processed:
-      // a share of nothing processed is no share.
+      // Objects processed in the last hour that have an open error, of those processed: a share of
+      // nothing processed is no share.
       const { processedLastHour, erringLastHour } = counters;
-      const erring = Math.min(processedLastHour, errorType === null ? erringLastHour.any : (erringLastHour.byType[errorType] ?? 0));
+      const erring = errorType === null ? erringLastHour.any : (erringLastHour.byType[errorType] ?? 0);
       const share = processedLastHour === 0 ? 0 : Math.round((erring / processedLastHour) * 1000) / 10;
       return {
         breached: share > threshold,

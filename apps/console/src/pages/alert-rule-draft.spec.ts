@@ -55,7 +55,7 @@ describe('alert rule drafts', () => {
       'a share of errors',
       { kind: 'open-errors', errorType: null, measure: 'share', threshold: 3 },
       null,
-      'Open errors of any type above 3% of the objects processed in the last hour',
+      'More than 3% of the objects processed in the last hour with an open error of any type',
     ],
     ['one minute of lag', { kind: 'sync-lag', minutes: 1 }, null, 'The oldest change not applied yet waits more than 1 minute'],
     [

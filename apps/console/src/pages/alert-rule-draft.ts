@@ -96,7 +96,7 @@ export function describeCondition(condition: AlertCondition, storeId: string | n
       const what = `open ${condition.errorType ?? 'errors of any type'}${condition.errorType ? ' errors' : ''}${storeId ? ` in store ${storeId}` : ''}`;
       return condition.measure === 'count'
         ? `More than ${condition.threshold} ${what}`
-        : `${what[0].toUpperCase()}${what.slice(1)} above ${condition.threshold}% of the objects processed in the last hour`;
+        : `More than ${condition.threshold}% of the objects processed in the last hour with ${condition.errorType ? `an open ${condition.errorType} error` : 'an open error of any type'}${storeId ? ` in store ${storeId}` : ''}`;
     }
     case 'sync-lag':
       return `The oldest change not applied yet waits more than ${minutes(condition.minutes)}`;

@@ -109,7 +109,7 @@ export function AlertRuleForm({
               step={draft.measure === 'share' ? 'any' : 1}
               hint={
                 draft.measure === 'share'
-                  ? 'Fires above this share of the objects processed in the last hour: 0 to 100.'
+                  ? 'Fires when more than this share of the objects processed in the last hour have an open error: 0 to 100.'
                   : `Fires above this number: 0 to ${MAX_ALERT_THRESHOLD.toLocaleString('en')}.`
               }
             />

@@ -1,10 +1,12 @@
 import type { Connection } from 'mongoose';
-import type { Tenant } from '@ecomm-sync/contracts';
+import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
 import type { AlertCounters } from '@ecomm-sync/domain';
 import { crmWaitModel } from '../models/crm-wait.model';
 import { importModel } from '../models/import.model';
 import { objectSyncModel } from '../models/object-sync.model';
 import { syncErrorModel } from '../models/sync-error.model';
+import { findIn } from '../find-in';
+import { keyString } from '../object-key';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -74,23 +76,29 @@ export class AlertCountersRepository {
   }
 
   /**
-   * Objects with an open error that errored since `since`, of any type (each object once) and by
-   * type: the share rule's numerator, of the same population as its denominator (objects processed
-   * since then). Served by the errors' {portalId, appId, status, erroredAt} index.
+   * Of the objects processed since `since` (the share's denominator), those with an open error, of
+   * any type (each object once) and by type: the share rule's numerator, of the same population.
+   * The tenant's open errors are grouped by object (the errors' {portalId, appId, status} index),
+   * then their links read by _id for when each was last processed. A change that waits or a batch
+   * set aside has an open error but was not processed: it is not counted.
    */
   private async erringSince(
     owned: { portalId: number; appId: string | null },
     inStore: { storeId?: string },
     since: number,
   ): Promise<{ any: number; byType: Record<string, number> }> {
-    const match = { $match: { ...owned, status: 'OPEN', erroredAt: { $gte: since }, ...inStore } };
-    const object = { store: '$storeId', type: '$objectType', id: '$externalObjectId' };
-    const [byType, any] = await Promise.all([
-      this.errors
-        .aggregate<{ _id: string; n: number }>([match, { $group: { _id: { ...object, error: '$type' } } }, { $group: { _id: '$_id.error', n: { $sum: 1 } } }])
-        .toArray(),
-      this.errors.aggregate<{ n: number }>([match, { $group: { _id: object } }, { $group: { _id: null, n: { $sum: 1 } } }]).toArray(),
-    ]);
-    return { any: any[0]?.n ?? 0, byType: Object.fromEntries(byType.map(({ _id, n }) => [_id, n])) };
+    const objects = await this.errors
+      .aggregate<{ _id: { storeId: string; objectType: ObjectType; externalObjectId: string }; types: string[] }>([
+        { $match: { ...owned, status: 'OPEN', ...inStore } },
+        { $group: { _id: { storeId: '$storeId', objectType: '$objectType', externalObjectId: '$externalObjectId' }, types: { $addToSet: '$type' } } },
+      ])
+      .toArray();
+    const keyOfObject = ({ _id }: (typeof objects)[number]) => keyString({ ...owned, ..._id });
+    const links = await findIn(this.syncs, '_id', objects.map(keyOfObject), { projection: { _id: 1, lastProcessedAt: 1 } });
+    const processed = new Set(links.filter((link) => Number(link.lastProcessedAt ?? 0) >= since).map((link) => String(link._id)));
+    const erring = objects.filter((object) => processed.has(keyOfObject(object)));
+    const byType: Record<string, number> = {};
+    for (const { types } of erring) for (const type of types) byType[type] = (byType[type] ?? 0) + 1;
+    return { any: erring.length, byType };
   }
 }

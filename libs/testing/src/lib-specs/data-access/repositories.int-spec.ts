@@ -3,7 +3,7 @@ import type { Tenant } from '@ecomm-sync/contracts';
 import { compareRevisions, emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
 import { aSyncBatch, testInfrastructure, uniqueName, waitFor } from '../../support';
 import { moveImport } from '../../fakes';
-import { connectDatabase, type Database, hashSecret, type ObjectSync, SecretBox } from '@ecomm-sync/data-access';
+import { connectDatabase, type Database, hashSecret, keyString, type ObjectSync, SecretBox } from '@ecomm-sync/data-access';
 
 const { mongoUrl } = testInfrastructure();
 
@@ -463,7 +463,7 @@ describe('repositories against the MongoDB-wire server', () => {
       expect(counters).toMatchObject({ failedImports: 2, failedWebhooks: 1 });
     });
 
-    it('when a share rule reads its numerator, then it counts objects with an open error of the last hour, each once, and by type', async () => {
+    it('when a share rule reads its numerator, then it counts the objects processed in the last hour that have an open error, each once, and by type', async () => {
       const now = Date.now();
       const scope = { tenant, storeId: 'default', objectType: 'CONTACT' as const };
       const anError = (externalObjectId: string, type: 'INVALID_EMAIL_ADDRESS' | 'MISSING_REQUIRED_PROPERTY', erroredAt: number) => ({
@@ -483,11 +483,31 @@ describe('repositories against the MongoDB-wire server', () => {
         anError('resolved', 'INVALID_EMAIL_ADDRESS', now - 60_000),
       ]);
       await repos().syncErrors.resolve(scope, ['resolved'], now);
+      // Processed in the last hour: all but `waiting` (its change waits; it has an open error all the same) and `old`, processed two hours ago.
+      await repos().syncErrors.record(scope, [anError('waiting', 'INVALID_EMAIL_ADDRESS', now - 60_000)]);
+      const syncs = database.connection.collection('object_syncs');
+      const link = (externalObjectId: string, lastProcessedAt: number) => ({
+        _id: keyString({ ...tenant, storeId: 'default', objectType: 'CONTACT', externalObjectId }) as never,
+        portalId: tenant.portalId,
+        appId: tenant.appId,
+        storeId: 'default',
+        objectType: 'CONTACT',
+        externalObjectId,
+        lastProcessedAt,
+      });
+      await syncs.insertMany([
+        link('two-types', now - 60_000),
+        link('recent', now - 30 * 60_000),
+        link('old', now - 2 * 3_600_000),
+        link('resolved', now - 60_000),
+        link('clean', now - 60_000),
+      ]);
 
       const counters = await repos().alertCounters.read(tenant, null, now, { processedLastHour: true });
 
+      expect(counters.processedLastHour).toBe(4);
       expect(counters.erringLastHour).toEqual({ any: 2, byType: { INVALID_EMAIL_ADDRESS: 2, MISSING_REQUIRED_PROPERTY: 1 } });
-      expect(counters.openErrors).toEqual({ INVALID_EMAIL_ADDRESS: 3, MISSING_REQUIRED_PROPERTY: 1 });
+      expect(counters.openErrors).toEqual({ INVALID_EMAIL_ADDRESS: 4, MISSING_REQUIRED_PROPERTY: 1 });
     });
   });
 
