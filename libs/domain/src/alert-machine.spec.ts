@@ -53,6 +53,13 @@ describe('measureAlert', () => {
     ],
     ['a share with nothing processed in the last hour', anyShare, counters({ openErrors: { A: 5 } }), false, 0],
     [
+      'a share whose erring object was processed between the two reads (never above 100 %)',
+      anyShare,
+      counters({ openErrors: { A: 2 }, processedLastHour: 1, erringLastHour: { any: 2, byType: { A: 2 } } }),
+      true,
+      1,
+    ],
+    [
       'a share: many old open errors, few objects erring in the last hour',
       anyShare,
       counters({ openErrors: { A: 50 }, processedLastHour: 5, erringLastHour: { any: 0, byType: {} } }),

@@ -67,9 +67,10 @@ export function measureAlert(condition: AlertCondition, counters: AlertCounters)
       const what = `open ${errorType ?? ''}${errorType ? ' ' : ''}error`;
       if (measure === 'count') return { breached: open > threshold, value: open, summary: `${plural(open, what)} (threshold ${threshold})` };
       // Objects processed in the last hour that have an open error, of those processed: a share of
-      // nothing processed is no share.
+      // nothing processed is no share. The two are read one after the other: an object processed
+      // in between may be counted erring and not processed, hence the cap.
       const { processedLastHour, erringLastHour } = counters;
-      const erring = errorType === null ? erringLastHour.any : (erringLastHour.byType[errorType] ?? 0);
+      const erring = Math.min(processedLastHour, errorType === null ? erringLastHour.any : (erringLastHour.byType[errorType] ?? 0));
       const share = processedLastHour === 0 ? 0 : Math.round((erring / processedLastHour) * 1000) / 10;
       return {
         breached: share > threshold,

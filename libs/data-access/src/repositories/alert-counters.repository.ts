@@ -9,6 +9,7 @@ import { findIn } from '../find-in';
 import { keyString } from '../object-key';
 
 const HOUR = 60 * 60 * 1000;
+const NO_ERRING = { any: 0, byType: {} };
 
 /** The failure reasons of an import whose initialization webhook failed for good (webhook-dispatcher's words). */
 const WEBHOOK_FAILURE = /^(the receiver at |the webhook target was refused|application .* has no client secret|the receiver's answer is not)/;
@@ -43,12 +44,11 @@ export class AlertCountersRepository {
   async read(tenant: Tenant, storeId: string | null, now: number, needs: CounterNeeds): Promise<TenantAlertCounters> {
     const owned = { portalId: tenant.portalId, appId: tenant.appId };
     const inStore = storeId === null ? {} : { storeId };
-    const [byType, processedLastHour, erringLastHour, crmRefusals, wait, imports] = await Promise.all([
+    const [byType, share, crmRefusals, wait, imports] = await Promise.all([
       this.errors
         .aggregate<{ _id: string; n: number }>([{ $match: { ...owned, status: 'OPEN', ...inStore } }, { $group: { _id: '$type', n: { $sum: 1 } } }])
         .toArray(),
-      needs.processedLastHour ? this.syncs.countDocuments({ ...owned, ...inStore, lastProcessedAt: { $gte: now - HOUR } }) : Promise.resolve(0),
-      needs.processedLastHour ? this.erringSince(owned, inStore, now - HOUR) : Promise.resolve({ any: 0, byType: {} }),
+      needs.processedLastHour ? this.share(owned, inStore, now - HOUR) : Promise.resolve({ processed: 0, erring: NO_ERRING }),
       this.errors.countDocuments({ ...owned, status: 'OPEN', 'crm.status': { $in: [401, 403] } }),
       this.waits.findOne({ _id: tenant.portalId as never }, { projection: { reason: 1, since: 1 } }),
       tenant.appId === null
@@ -66,13 +66,23 @@ export class AlertCountersRepository {
     return {
       now,
       openErrors: Object.fromEntries(byType.map(({ _id, n }) => [_id, n])),
-      processedLastHour,
-      erringLastHour,
+      processedLastHour: share.processed,
+      erringLastHour: share.erring,
       crmRefusals,
       crmWait: waiting,
       failedImports: imports.length,
       failedWebhooks: imports.filter((doc) => WEBHOOK_FAILURE.test(String(doc.failureReason ?? ''))).length,
     };
+  }
+
+  /** The share's denominator, objects processed since `since`, and its numerator, read only when something was processed. */
+  private async share(
+    owned: { portalId: number; appId: string | null },
+    inStore: { storeId?: string },
+    since: number,
+  ): Promise<{ processed: number; erring: TenantAlertCounters['erringLastHour'] }> {
+    const processed = await this.syncs.countDocuments({ ...owned, ...inStore, lastProcessedAt: { $gte: since } });
+    return { processed, erring: processed === 0 ? NO_ERRING : await this.erringSince(owned, inStore, since) };
   }
 
   /**
