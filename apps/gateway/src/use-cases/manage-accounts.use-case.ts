@@ -14,6 +14,7 @@ import type { CrmConnectionInput, CrmConnectionView } from '@ecomm-sync/contract
 import { CrmAdminClient, CrmConnectionInputError, type CrmConnections } from '@ecomm-sync/crm-client';
 import { AppError, type Logger } from '@ecomm-sync/runtime';
 import { provisionPortal } from '@ecomm-sync/provisioning';
+import { removeApplication } from './app-removal';
 import { grantContext, issueTokens, refreshGrant, type GrantContext, type GrantOptions, type TokenPair } from './oauth-grants';
 
 export interface AccountsOptions extends GrantOptions {
@@ -189,24 +190,9 @@ export class ManageAccountsUseCase {
     return this.repositories.accounts.listInstalls(filter);
   }
 
-  /**
-   * Removes the application from the portal: every token the install had, at once and in every
-   * replica first (the application's requests stop before its tenant is cleaned up; a pair a
-   * refresh stored meanwhile works until the last step), then
-   * the tenant's ecommerce setup (SPEC.md: uninstalling deletes the stores it created and disables
-   * its workflows) and alerts, then the install, and its tokens again: a refresh that read the
-   * install before it went stored its pair meanwhile (storedWhileInstalled counts on the install
-   * going before the tokens). An uninstall that failed midway is sent again.
-   */
-  async uninstall(portalId: number, appId: string): Promise<void> {
-    const tokens = { portalId, appId, kinds: ['access-token', 'refresh-token'] as CredentialKind[] };
-    const installed = await this.repositories.accounts.findInstall(portalId, appId);
-    const revoked = await this.repositories.credentials.revokeWhere(tokens);
-    if (!installed && revoked === 0) throw AppError.notFound(`Application ${appId} is not installed in portal ${portalId}`);
-    await this.options.onAccessChanged();
-    if (installed) await this.options.onUninstalling({ portalId, appId });
-    await this.repositories.accounts.removeInstall(portalId, appId);
-    if ((await this.repositories.credentials.revokeWhere(tokens)) > 0) await this.options.onAccessChanged();
+  /** Removes the application from the portal, its tenant's setup and alerts too (app-removal.ts). */
+  uninstall(portalId: number, appId: string): Promise<void> {
+    return removeApplication(this.repositories, this.options, { portalId, appId });
   }
 
   /** `grant_type=refresh_token` (oauth-grants.ts). */

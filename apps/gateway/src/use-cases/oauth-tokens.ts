@@ -130,7 +130,7 @@ export const noLongerInstalled = () => oauthError(400, 'invalid_grant', 'The app
 
 /**
  * What every refresh stores its tokens through (the lasting one, rotation's, a lost answer's retry):
- * `store`, then the install read again. An uninstall (ManageAccountsUseCase.uninstall) removes the
+ * `store`, then the install read again. An app removal (removeApplication, app-removal.ts) removes the
  * install, then deletes its tokens (again: it deleted them first too, before cleaning up the tenant):
  * gone here, the stored tokens are taken back and the refresh refused; still here, the uninstall's
  * last delete starts after they were stored and takes them with the others, even on a database whose
