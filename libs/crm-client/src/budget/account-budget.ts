@@ -18,7 +18,16 @@ import { newLane, type BudgetAccount, type BudgetStore, type Lane } from './budg
 export type { BudgetStore, CrmBudgetStats } from './budget-lane';
 
 const MAX_WRITE_ROUNDS = 50;
-const timer = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * How long a writer waits after losing its `round`-th compare-and-set in a row (1, 2, …): a random
+ * time up to a bound that doubles each round, up to one slot ("full jitter"). Replicas that lost to
+ * each other spread out instead of reading and writing in step again; a bound of a few milliseconds
+ * let one replica of four lose 50 rounds in a row on a loaded machine (CI, 2026-12-06).
+ */
+export function lostRaceBackoffMs(round: number, slotMs: number, random: () => number = Math.random): number {
+  return random() * Math.min(slotMs, 2 ** round);
+}
 
 /** One CRM account's budget in this replica: permits leased from the shared document, handed to waiting callers. */
 export class AccountBudget implements CrmBudget {
@@ -174,6 +183,7 @@ export class AccountBudget implements CrmBudget {
    */
   private async rewrite(change: (base: CrmBudgetDoc | null) => { state: CrmBudgetState; changed: boolean }): Promise<boolean> {
     for (let round = 0; round < MAX_WRITE_ROUNDS; round++) {
+      if (round > 0) await this.owner.sleep(lostRaceBackoffMs(round, this.owner.slotMs));
       const base = await this.owner.read(this.accountKey);
       this.remember(base);
       const { state, changed } = change(base);
@@ -207,7 +217,7 @@ export class AccountBudget implements CrmBudget {
         this.remember(written);
         return outcome;
       }
-      if (round > 0) await timer(Math.random() * 2 * round); // several writers at once: spread them
+      await this.owner.sleep(lostRaceBackoffMs(round + 1, this.owner.slotMs));
       base = await this.owner.read(this.accountKey);
       this.remember(base);
     }
