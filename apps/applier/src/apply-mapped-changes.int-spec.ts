@@ -290,6 +290,31 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
       expect(after['li-line-3']).toBe(before['li-line-3']);
     });
 
+    it('when a linked line item is moved to a deal not synced yet, then it is updated at once and linked to that deal when it arrives, its error resolved', async () => {
+      const [dealBefore, dealAfter, productId, lineItemId] = ['deal-before', 'deal-after', 'product-moved', 'li-moved'].map((id) => `${id}-${++counter}`);
+      await apply.execute([message('PRODUCT', [product(productId)])]);
+      await apply.execute([message('DEAL', [deal(dealBefore)])]);
+      await apply.execute([message('LINE_ITEM', [lineItem(lineItemId, dealBefore, productId)])]);
+      const crmId = (await repositories.objectSyncs.findOne(key('LINE_ITEM', lineItemId)))!.crmId!;
+
+      const moved = change({ externalObjectId: lineItemId, rev: 2, properties: { quantity: '3' }, associations: { DEAL: [dealAfter], PRODUCT: [productId] } });
+      await apply.execute([message('LINE_ITEM', [moved])]);
+      const [written] = await stack.crm(portal).batchRead('LINE_ITEM', [crmId], ['quantity']);
+      expect(written.properties.quantity).toBe('3');
+      expect(await repositories.syncErrors.listForObject(key('LINE_ITEM', lineItemId), false)).toEqual([
+        expect.objectContaining({ type: 'INVALID_ASSOCIATION_PROPERTY', details: expect.stringContaining(`[hs_assoc__deal_id: ${dealAfter}]`) }),
+      ]);
+
+      await apply.execute([message('DEAL', [deal(dealAfter)])]);
+
+      const dealCrmId = (await repositories.objectSyncs.findOne(key('DEAL', dealAfter)))!.crmId!;
+      const read = await axios.get(`${stack.crmUrl}/crm/v3/objects/line_items/${crmId}?associations=deals`, {
+        headers: { authorization: `Bearer ${portal.crmToken}` },
+      });
+      expect((read.data.associations?.deals?.results ?? []).map((result: { id: string | number }) => Number(result.id))).toContain(dealCrmId);
+      expect(await repositories.syncErrors.listForObject(key('LINE_ITEM', lineItemId), false)).toEqual([]);
+    });
+
     it('when the window ends first, then the line item stops waiting and its error stays open', async () => {
       let now = Date.now();
       const shortWindow = await applier({ clock: () => now, waitWindowMs: 1000 });

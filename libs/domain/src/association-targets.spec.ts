@@ -56,7 +56,7 @@ describe('resolveAssociations', () => {
       },
     ],
     [
-      'when a linked line item names a deal not synced, then it is updated without it, with an error',
+      'when a linked line item names a deal not synced, then it is updated without it, with an error, and links it when it arrives',
       'LINE_ITEM',
       { DEAL: ['d9'], PRODUCT: ['p1'] },
       false,
@@ -67,7 +67,7 @@ describe('resolveAssociations', () => {
         ],
         associations: { PRODUCT: [701] },
         waitingFor: [],
-        associateLater: [],
+        associateLater: ['DEAL:d9'],
         problems: [['INVALID_ASSOCIATION_PROPERTY', false]],
       },
     ],

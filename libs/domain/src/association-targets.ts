@@ -46,8 +46,9 @@ export type AssociationTargetIds = ReadonlyMap<ObjectType, ReadonlyMap<string, n
 
 /**
  * What one association would do: link to a CRM object; make the object wait for its target (a
- * required target not synced yet, on a create); go without it (a required target missing on an
- * update, with an error); or link later, when an optional target arrives.
+ * required target not synced yet, on a create); go without it for now (a required target missing
+ * on an update, with an error until it arrives and is linked); or link later, when an optional
+ * target arrives.
  */
 export interface AssociationTarget {
   objectType: ObjectType;
@@ -121,7 +122,9 @@ export function resolveAssociations(
       });
     }
     // Invalid optional associations cause no error (SPEC.md); they are made if the objects arrive.
-    if (!required) resolved.associateLater.push(...missing.map((id) => waitingKey(type, id)));
+    // A required one missing on an update is written without it, with its error, and made (the
+    // error resolved) if the object arrives, as a create that waited would be.
+    if (!required || !isCreate) resolved.associateLater.push(...missing.map((id) => waitingKey(type, id)));
     if (crmIds.length > 0) resolved.associations[type] = crmIds;
   }
   // Nothing to wait for: whatever arrives, the change cannot be written as sent.

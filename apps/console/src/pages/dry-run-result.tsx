@@ -4,7 +4,7 @@ import { typeLabel } from './scope';
 const OUTCOME: Record<ConsoleDryRunResult['associationTargets'][number]['outcome'], (crmId: number | null) => string> = {
   links: (crmId) => `links to CRM object ${crmId}`,
   waits: () => 'not in the CRM yet: the object would wait for it, and be written once it arrives',
-  'not-linked': () => 'not in the CRM: the update would go without this association, with an error',
+  'not-linked': () => 'not in the CRM yet: the update would go without this association, with an error until it arrives and is linked',
   'links-later': () => 'not in the CRM yet: linked when it arrives, no error',
 };
 
