@@ -1,10 +1,9 @@
 import { ConfigError, loadConfig } from '@ecomm-sync/runtime';
-import { CrmConnections } from '@ecomm-sync/crm-client';
 import { connectDatabase, SecretBox } from '@ecomm-sync/data-access';
 import { isQueueName, QUEUES, redriveAllDeadLetters, redriveDeadLetters } from '@ecomm-sync/messaging';
-import { installEcommerceFor, provisionPortal } from '@ecomm-sync/provisioning';
 import { adminUsage, runAdminCommand, UsageError } from './admin-commands';
 import { cliConfig } from './config';
+import { createPortal } from './create-portal';
 import { resealSecrets } from './reseal';
 import { seedDemo } from './seed-demo';
 
@@ -12,7 +11,7 @@ const USAGE = `Usage: ecomm-sync <command>
 
 Commands:
   redrive <queue> | --all  move the dead letters of a queue, or of every queue, back to it (${Object.keys(QUEUES).join(', ')})
-  create-portal [name]     create a portal and its CRM account, install the ecommerce setup; prints the keys
+  create-portal [name]     create a portal and its CRM account, ready to sync with the demo's mappings; prints its keys
   seed-demo                create the demo portal of npm start (DEMO_* variables), ready to sync
   reseal                   seal every stored secret again under SECRETS_KEY, bound to its portal or application
                            (after a key rotation: old keys in SECRETS_PREVIOUS_KEYS until it reports no failure)
@@ -47,15 +46,7 @@ async function main(argv: string[]) {
     case 'create-portal': {
       const database = await connectDatabase(config.MONGO_URL, config.MONGO_DB);
       try {
-        const secretBox = SecretBox.fromConfig(config);
-        const { portalId, apiKey } = await provisionPortal(database.repositories, { baseUrl: config.CRM_BASE_URL, adminToken: config.ADMIN_TOKEN }, secretBox, {
-          name: args[0],
-        });
-        const connections = new CrmConnections({ portals: database.repositories.portals, secretBox, builtinBaseUrl: config.CRM_BASE_URL });
-        const portal = (await database.repositories.portals.findById(portalId))!;
-        await installEcommerceFor(database.repositories.portals, connections.clientFor(portal), portal);
-        // The CRM token stays sealed in the database: an operator never needs it.
-        console.log(JSON.stringify({ portalId, apiKey }, null, 2));
+        console.log(JSON.stringify(await createPortal(database.repositories, config, args[0]), null, 2));
       } finally {
         await database.close();
       }
