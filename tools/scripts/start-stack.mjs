@@ -65,7 +65,11 @@ fs.writeFileSync(layoutFile, `${STORAGE_LAYOUT}\n`);
 const { startMongoServer } = require('../infra/mongo-server.cjs');
 const { ensureRabbitMq } = require('../infra/rabbitmq.cjs');
 const amqpUrl = await ensureRabbitMq();
-const mongo = await startMongoServer({ port: Number(settings.MONGO_PORT), h2File: path.join(dataDir, 'mongo.mv'), logFile: path.join(dataDir, 'mongo-server.log') });
+const mongo = await startMongoServer({
+  port: Number(settings.MONGO_PORT),
+  h2File: path.join(dataDir, 'mongo.mv'),
+  logFile: path.join(dataDir, 'mongo-server.log'),
+});
 
 const env = {
   ...process.env,
@@ -136,6 +140,7 @@ async function stop(code = 0) {
   if (stopping) return;
   stopping = true;
   console.log('\nstopping the stack ...');
+  fs.rmSync(cliEnvFile, { force: true });
   await Promise.all(
     children.map(
       (child) =>
@@ -149,6 +154,20 @@ async function stop(code = 0) {
   await mongo.stop();
   process.exit(code);
 }
+// What the CLI needs to reach this stack (tools/scripts/cli.mjs reads it): gone when the stack stops.
+const cliEnvFile = path.join(dataDir, 'cli.env');
+const cliEnv = { MONGO_URL: mongo.url, AMQP_URL: amqpUrl, AMQP_PREFIX: settings.AMQP_PREFIX, GATEWAY_URL: `http://127.0.0.1:${settings.GATEWAY_PORT}` };
+for (const name of ['CRM_BASE_URL', 'ADMIN_TOKEN', 'SECRETS_KEY', 'SECRETS_PREVIOUS_KEYS', 'DEMO_PORTAL_ID', 'DEMO_API_KEY', 'DEMO_CRM_TOKEN']) {
+  if (env[name] !== undefined) cliEnv[name] = env[name];
+}
+fs.writeFileSync(
+  cliEnvFile,
+  Object.entries(cliEnv)
+    .map(([name, value]) => `${name}=${value}\n`)
+    .join(''),
+  { mode: 0o600 },
+);
+
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 
@@ -179,4 +198,5 @@ Try:
     -H 'content-type: application/json' \\
     -d '[{"integratorObjectId":"c-1","action":"UPSERT","changeOccurredTimestamp":${Date.now()},"propertyNameToValues":{"email":"ada@example.com","firstname":"Ada"}}]'
   curl '${gateway}/extensions/ecomm/v2/sync/status/default/CONTACT/c-1?hapikey=${settings.DEMO_API_KEY}'
+  npm run cli -- create-portal "My shop"   (the CLI reaches this stack: tmp/dev-data/cli.env)
 `);
