@@ -9,7 +9,7 @@ import { bundleScript } from './bundle-script.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
-const APPS = ['crm', 'gateway', 'mapper', 'applier', 'import-coordinator', 'webhook-dispatcher'];
+const APPS = ['crm', 'gateway', 'mapper', 'applier', 'import-coordinator', 'webhook-dispatcher', 'alert-evaluator'];
 
 if (spawnSync('npx', ['nx', 'run-many', '-t', 'build', '-p', APPS.join(','), '--outputStyle=static'], { cwd: root, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } }).status !== 0) {
   process.exit(1);
