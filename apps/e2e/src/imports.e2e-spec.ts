@@ -1,5 +1,5 @@
 import axios from 'axios';
-import { aV1Contact, freePort, type TestPortal, TestStack, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
+import { aV1Contact, freePort, startWebhookReceiver, type TestPortal, TestStack, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
 import { gatewayClient } from './gateway-client';
 import { installAnApplication, same, startImportWebhook, useImportWebhook, type ImportType, type InstalledApplication } from './integrator';
 
@@ -247,6 +247,44 @@ describe('bulk import over the running stack', () => {
       expect(failed.webhook.attempts).toEqual([1, 2, 3].map((attempt) => expect.objectContaining({ attempt, status: null, error: 'ECONNREFUSED' })));
       expect((await putPage(importStartedAt, 'CONTACT', 0, [item('CONTACT', 1)])).status).toBe(409);
     } finally {
+      await useWebhook(`${receiver.url}/import`);
+    }
+  });
+
+  it('keeps an import whose receiver sends pages before its webhook answer fails, and applies it all once every type ended', async () => {
+    // The receiver starts sending pages on the webhook and never answers it (the dispatcher gives up).
+    const silent = await startWebhookReceiver(
+      () => application.clientSecret,
+      () => 'no-answer',
+    );
+    await useWebhook(`${silent.url}/import`);
+    try {
+      const importStartedAt = await startImport();
+      await waitFor(() => silent.received.find((request) => (request.body as { importStartedAt?: number }).importStartedAt === importStartedAt), {
+        message: 'the import webhook',
+      });
+      const types: ImportType[] = ['CONTACT', 'PRODUCT', 'DEAL', 'LINE_ITEM'];
+      // One of each type; the line item names the deal and the product sent with it.
+      const n = (type: ImportType) => (type === 'PRODUCT' ? 900_001 % COUNTS.PRODUCT : 900_001);
+      for (const type of types) expect((await putPage(importStartedAt, type, 0, [item(type, n(type))])).status).toBe(200);
+
+      await waitFor(
+        () =>
+          stack
+            .logLines('import-coordinator')
+            .some(
+              (line) => line.message === 'import webhook problem after pages arrived; the import goes on' && String(line.reason).includes('did not answer'),
+            ) || undefined,
+        { timeoutMs: 30_000, message: 'the webhook to fail for good after the pages' },
+      );
+      expect(await state(importStartedAt)).toMatchObject({ status: 'receiving', failureReason: null });
+
+      for (const type of types) expect((await end(importStartedAt, type, 1, 1)).status).toBe(204);
+      const lineItem = await app.statusWhen('LINE_ITEM', 'imp-l-900001', (status) => status.crmId !== null, 'the imported line item to be applied');
+      expect(lineItem.errors).toEqual([]);
+      expect(await state(importStartedAt)).toMatchObject({ status: 'complete' });
+    } finally {
+      await silent.close();
       await useWebhook(`${receiver.url}/import`);
     }
   });

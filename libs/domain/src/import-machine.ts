@@ -74,7 +74,9 @@ export type ImportEffect =
   | { kind: 'request-webhook' }
   /** Every type ended (or a releaser's claim was granted): release the import's messages to the mapper. */
   | { kind: 'release' }
-  | { kind: 'report-failure'; reason: string };
+  | { kind: 'report-failure'; reason: string }
+  /** The webhook failed or answered amiss after pages arrived: the import goes on, the problem is only reported. */
+  | { kind: 'report-webhook-problem'; reason: string };
 
 /** Why an event is refused, as the API answers it. */
 export interface ImportRefusal {
@@ -135,23 +137,35 @@ export function releaseIsStale(state: ImportState, staleBefore: number): boolean
 
 const isOpen = (state: ImportState) => state.status === 'initialized' || state.status === 'receiving';
 
-/** Failed for good, unless it already completed or failed (the first reason stays). */
+/**
+ * Failed for good, unless it already completed or failed (the first reason stays), or pages arrived:
+ * the receiver got the request (SPEC.md: after receiving it, it sends pages), and pages accepted are
+ * never thrown away for a webhook that failed or answered late; the problem is reported, the import
+ * goes on (its estimates stay unknown).
+ */
 function failed<S extends ImportState>(state: S, reason: string, at: number): ImportTransition<S> {
+  if (state.status === 'receiving') return { next: state, effects: [{ kind: 'report-webhook-problem', reason }] };
   if (!isOpen(state)) return { next: state, effects: [] };
   return { next: { ...state, status: 'failed', failureReason: reason, failedAt: at }, effects: [{ kind: 'report-failure', reason }] };
 }
 
-/** Expected counts per type by settingsId; an answer without an entry for a requested type fails the import. */
+/**
+ * Expected counts per type by settingsId; an answer without an entry for a requested type fails the
+ * import, unless pages arrived (then that type's estimate stays unknown and the problem is reported).
+ */
 function answered<S extends ImportState>(state: S, importCounts: readonly { settingsId: number; count: number | null }[], at: number): ImportTransition<S> {
   const bySettings = new Map(importCounts.map((entry) => [entry.settingsId, entry.count]));
   const types = { ...state.types };
+  const effects: ImportEffect[] = [];
   for (const [objectType, type] of Object.entries(state.types) as [ObjectType, ImportTypeState][]) {
     if (!bySettings.has(type.settingsId)) {
-      return failed(state, `the receiver's answer has no importCounts entry for settingsId ${type.settingsId} (${objectType})`, at);
+      const reason = `the receiver's answer has no importCounts entry for settingsId ${type.settingsId} (${objectType})`;
+      if (state.status !== 'receiving') return failed(state, reason, at);
+      effects.push({ kind: 'report-webhook-problem', reason });
     }
     types[objectType] = { ...type, expectedCount: estimate(bySettings.get(type.settingsId) ?? null) };
   }
-  return { next: { ...state, types }, effects: [] };
+  return { next: { ...state, types }, effects };
 }
 
 /** A receiver's count as the progress shows it: rounded, and null (cannot be estimated) when negative. */

@@ -26,6 +26,8 @@ export async function applyImportEvent(
   if (outcome === CAS_LOST) throw new Error(`import ${importId} was changed by others in each of ${COMPARE_AND_SET_RETRY.rounds} tries of ${event.kind}`);
   for (const effect of outcome?.effects ?? []) {
     if (effect.kind === 'report-failure') logger.warn('import failed', { importId, reason: effect.reason });
+    if (effect.kind === 'report-webhook-problem')
+      logger.warn('import webhook problem after pages arrived; the import goes on', { importId, reason: effect.reason });
   }
   return outcome;
 }
