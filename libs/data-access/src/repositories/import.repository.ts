@@ -26,6 +26,20 @@ export interface ImportItem {
   associations?: Partial<Record<ObjectType, string[]>>;
 }
 
+/**
+ * An import message as stored: its properties as [name, value] pairs, as the raw log keeps them
+ * (sender names may hold characters MongoDB keys may not: `$email`, `a.b`). Pages stored before
+ * hold them as a map, read as such.
+ */
+type StoredItem = Omit<ImportItem, 'properties'> & { properties: [string, unknown][] | Record<string, unknown> };
+
+const storedItem = ({ properties, ...item }: ImportItem): StoredItem => ({ ...item, properties: Object.entries(properties) });
+
+const itemOf = ({ properties, ...item }: StoredItem): ImportItem => ({
+  ...item,
+  properties: Array.isArray(properties) ? Object.fromEntries(properties) : properties,
+});
+
 export interface WebhookAttempt {
   attempt: number;
   at: number;
@@ -202,12 +216,12 @@ export class ImportRepository {
    * counts once the import's state names it (`pageItems`), written after it by compare-and-set.
    */
   async putPage(importId: string, objectType: ObjectType, pageNumber: number, messages: readonly ImportItem[]): Promise<void> {
-    await this.pages.collection.updateOne({ importId, objectType, pageNumber }, { $set: { messages: [...messages] } }, { upsert: true });
+    await this.pages.collection.updateOne({ importId, objectType, pageNumber }, { $set: { messages: messages.map(storedItem) } }, { upsert: true });
   }
 
   async getPage(importId: string, objectType: ObjectType, pageNumber: number): Promise<ImportItem[] | null> {
     const doc = await this.pages.collection.findOne({ importId, objectType, pageNumber });
-    return doc ? (doc.messages as ImportItem[]) : null;
+    return doc ? (doc.messages as StoredItem[]).map(itemOf) : null;
   }
 
   /** Pages of one object type after `afterPage`, in page order: what the release sends on. */
@@ -217,7 +231,7 @@ export class ImportRepository {
       .sort({ pageNumber: 1 })
       .limit(limit)
       .toArray();
-    return docs.map((doc) => ({ pageNumber: doc.pageNumber as number, messages: doc.messages as ImportItem[] }));
+    return docs.map((doc) => ({ pageNumber: doc.pageNumber as number, messages: (doc.messages as StoredItem[]).map(itemOf) }));
   }
 
   /** Complete imports whose release has not finished, completed before `before` (a lost completion event). */

@@ -128,6 +128,21 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
       expect(await imports.getPage(record.importId, 'DEAL', 1)).toBeNull();
     });
 
+    it('when a page names properties MongoDB keys may not hold ($, dots, __proto__), then it is stored and read back as sent', async () => {
+      const record = await created();
+      const properties = Object.fromEntries([
+        ['$email', 'ada@example.com'],
+        ['a.b', 'dotted'],
+        ['__proto__', 'own'],
+        ['plain', null],
+      ]);
+      const page = [{ externalObjectId: 'odd-names', properties }];
+      await imports.putPage(record.importId, 'CONTACT', 1, page);
+      expect(await imports.getPage(record.importId, 'CONTACT', 1)).toEqual(page);
+      expect((await imports.pagesOf(record.importId, 'CONTACT', 0, 1))[0].messages[0].properties).toEqual(properties);
+      expect(Object.keys((await imports.getPage(record.importId, 'CONTACT', 1))![0].properties)).toEqual(['$email', 'a.b', '__proto__', 'plain']);
+    });
+
     it('when pages are read for the release, then they come in page order after the given page, at most the limit', async () => {
       const record = await created();
       for (const page of [5, 1, 3, 2, 4]) await imports.putPage(record.importId, 'DEAL', page, items(1, `p${page}`));

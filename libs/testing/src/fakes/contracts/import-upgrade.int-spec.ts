@@ -43,3 +43,18 @@ describe('an import stored before its pages were counted in its document', () =>
     expect(stored?.rev).toBe(1);
   });
 });
+
+/** A page stored before import messages kept their properties as [name, value] pairs: read as it was sent. */
+describe('an import page stored with its properties as a map', () => {
+  const database = realDatabase('import-page-upgrade');
+
+  it('when it is read for the release or the answer, then its messages are as sent', async () => {
+    const { connection, repositories } = database();
+    const importId = String(new Types.ObjectId());
+    const message = { externalObjectId: 'kept', properties: { email: 'ada@example.com', firstname: 'Ada' }, associations: { DEAL: ['d-1'] } };
+    await connection.collection('import_pages').insertOne({ importId, objectType: 'LINE_ITEM', pageNumber: 1, messages: [message] });
+
+    expect(await repositories.imports.getPage(importId, 'LINE_ITEM', 1)).toEqual([message]);
+    expect(await repositories.imports.pagesOf(importId, 'LINE_ITEM', 0, 5)).toEqual([{ pageNumber: 1, messages: [message] }]);
+  });
+});
