@@ -4,8 +4,10 @@ import type { ImportState, ImportTypeState } from '@ecomm-sync/domain';
 import { importModel, importPageModel, webhookAttemptModel } from '../models/import.model';
 import { consoleScopeFilter, type ConsoleScope } from './console-scope';
 import { onlyDuplicateKeyErrors } from '../duplicate-key';
+import { itemOf, storedItem, type ImportItem, type StoredItem } from './import-items';
 
 export type { ImportStatus, ImportTypeState } from '@ecomm-sync/domain';
+export type { ImportItem } from './import-items';
 
 /** An import as stored: the state the import machine (libs/domain) moves, and what identifies it. */
 export interface ImportRecord extends ImportState {
@@ -18,27 +20,6 @@ export interface ImportRecord extends ImportState {
   /** Bumped by every write; a write names the revision it read (compare-and-set). */
   rev: number;
 }
-
-/** One message of an import page, as stored (all import messages are upserts). */
-export interface ImportItem {
-  externalObjectId: string;
-  properties: Record<string, unknown>;
-  associations?: Partial<Record<ObjectType, string[]>>;
-}
-
-/**
- * An import message as stored: its properties as [name, value] pairs, as the raw log keeps them
- * (sender names may hold characters MongoDB keys may not: `$email`, `a.b`). Pages stored before
- * hold them as a map, read as such.
- */
-type StoredItem = Omit<ImportItem, 'properties'> & { properties: [string, unknown][] | Record<string, unknown> };
-
-const storedItem = ({ properties, ...item }: ImportItem): StoredItem => ({ ...item, properties: Object.entries(properties) });
-
-const itemOf = ({ properties, ...item }: StoredItem): ImportItem => ({
-  ...item,
-  properties: Array.isArray(properties) ? Object.fromEntries(properties) : properties,
-});
 
 export interface WebhookAttempt {
   attempt: number;
