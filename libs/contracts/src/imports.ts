@@ -1,6 +1,6 @@
 import type { FromWireSchema } from './validation';
 import type { ObjectType } from './enums';
-import { MAX_IMPORT_MESSAGES, MAX_SYNC_MESSAGES, epochMillisSchema, objectIdSchema, objectTypeSchema, propertyMapSchema } from './common-schemas';
+import { MAX_IMPORT_MESSAGES, epochMillisSchema, objectIdSchema, objectTypeSchema, propertyMapSchema } from './common-schemas';
 import { v2AssociationsSchema } from './sync-v2';
 
 /** SPEC.md "Import message (v1)": a v1 sync message without action and timestamp; always an upsert. */
@@ -46,8 +46,10 @@ export const v2ImportPageSchema = {
     messages: {
       type: 'array',
       minItems: 1,
-      maxItems: MAX_SYNC_MESSAGES,
-      errorHint: `must hold 1 to ${MAX_SYNC_MESSAGES} messages`,
+      // SPEC.md "Limits": 500 import messages per request for import pages, v2's too (the vendor's
+      // notes say 200 for v2; where they disagree, SPEC.md wins).
+      maxItems: MAX_IMPORT_MESSAGES,
+      errorHint: `must hold 1 to ${MAX_IMPORT_MESSAGES} messages`,
       items: {
         type: 'object',
         required: ['externalObjectId'],

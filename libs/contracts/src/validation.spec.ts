@@ -1,7 +1,7 @@
 import { toEpochMillis } from './change-time';
 import { createValidator } from './validation';
 import { v1SyncMessagesSchema } from './sync-v1';
-import { importEventMessageSchema } from './imports';
+import { importEventMessageSchema, v2ImportPageSchema } from './imports';
 import { v2SettingsSchema } from './settings';
 import { v2SyncSubmissionSchema } from './sync-v2';
 
@@ -125,6 +125,28 @@ describe('change times as senders send them (v1 changeOccurredTimestamp, v2 chan
 
   it.each(['2024-01-01', '2024-01-01T12:00:00', 'yesterday', '8640000000000001', '-5', '1.5'])('when "%s" is sent, then it is refused', (value) => {
     expect(v1([message({ changeOccurredTimestamp: value })]).ok).toBe(false);
+  });
+});
+
+describe('v2 import page schema', () => {
+  const page = createValidator(v2ImportPageSchema);
+  const withMessages = (count: number) => ({
+    importStartedAt: 1_700_000_000_000,
+    pageNumber: 0,
+    storeId: 'default',
+    objectType: 'CONTACT',
+    messages: Array.from({ length: count }, (_, n) => ({ externalObjectId: `c-${n}`, properties: { email: `c${n}@example.com` } })),
+  });
+
+  it.each([
+    [1, true],
+    [500, true],
+    [501, false],
+    [0, false],
+  ])('when a page holds %i messages, then it is accepted: %s (SPEC.md: 500 import messages per request)', (count, ok) => {
+    const result = page(withMessages(count));
+    expect(result.ok).toBe(ok);
+    if (!result.ok) expect(result.message).toContain('must hold 1 to 500 messages');
   });
 });
 
