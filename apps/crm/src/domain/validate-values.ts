@@ -20,7 +20,23 @@ export function valueProblem(definition: PropertyDefinition, value: unknown): Va
       return /^-?\d{1,16}$/.test(text) ? null : { code: 'INVALID_LONG', message: `"${text}" is not epoch milliseconds` };
     case 'bool':
       return text === 'true' || text === 'false' ? null : { code: 'INVALID_BOOLEAN', message: `"${text}" is not true or false` };
+    case 'enumeration':
+      return optionProblem(definition, text);
     default:
       return text.length <= 65_536 ? null : { code: 'INVALID_PROPERTY_VALUE', message: 'longer than 65536 characters' };
   }
+}
+
+/**
+ * An enumeration's value must be one of its options' values (a checkbox's: each of its values, `;`
+ * between them), as the hosted CRM refuses it: INVALID_OPTION. An enumeration without options (the
+ * deal's stage and pipeline: the pipelines hold those) takes any value.
+ */
+function optionProblem(definition: PropertyDefinition, text: string): ValueProblem | null {
+  if (definition.options.length === 0) return null;
+  const allowed = new Set(definition.options.map((option) => option.value));
+  const values = definition.fieldType === 'checkbox' ? text.split(';') : [text];
+  const outside = values.find((value) => !allowed.has(value));
+  if (outside === undefined) return null;
+  return { code: 'INVALID_OPTION', message: `"${outside}" was not one of the allowed options: [${[...allowed].join(', ')}]` };
 }
