@@ -174,6 +174,29 @@ describe('applying mapped changes (applier in-process, real MongoDB, the built-i
     await admin.setLimits(own.portalId, null);
   });
 
+  it('when a value is not one of its enumeration property’s options, then only that object fails, with INVALID_ENUM_PROPERTY naming the value', async () => {
+    await stack.crm(portal).createProperty('PRODUCT', {
+      name: 'size_class',
+      label: 'Size class',
+      type: 'enumeration',
+      fieldType: 'select',
+      groupName: 'productinformation',
+      options: [
+        { label: 'Small', value: 'small' },
+        { label: 'Large', value: 'large' },
+      ],
+    });
+    const fits = change({ properties: { name: 'Fits', size_class: 'small' } });
+    const outside = change({ properties: { name: 'Outside', size_class: 'medium' } });
+
+    await apply.execute([message('PRODUCT', [fits, outside])]);
+
+    expect((await repositories.objectSyncs.findOne(key('PRODUCT', fits.externalObjectId)))?.crmId).toEqual(expect.any(Number));
+    expect(await repositories.syncErrors.listForObject(key('PRODUCT', outside.externalObjectId), false)).toEqual([
+      expect.objectContaining({ type: 'INVALID_ENUM_PROPERTY', details: expect.stringContaining('"medium" was not one of the allowed options') }),
+    ]);
+  });
+
   it('when an object is deleted and upserted again later, then the old CRM object is archived and a new one made', async () => {
     const id = `reborn-${counter}`;
     await apply.execute([message('PRODUCT', [change({ externalObjectId: id, rev: 1, properties: { name: 'First life' } })])]);

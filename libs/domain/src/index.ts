@@ -50,3 +50,4 @@ export * from './new-alert-rule';
 export * from './sync-lag';
 export * from './util';
 export * from './clock-offset';
+export * from './crm-refusal-type';

@@ -1,7 +1,15 @@
 import type { MappedChange, ObjectType } from '@ecomm-sync/contracts';
 import type { CrmPort } from '@ecomm-sync/crm-client';
 import type { Portal, Repositories } from '@ecomm-sync/data-access';
-import { describeFailure, splitGroup, type GroupWritePlan, type PlannedWrite, type UpsertContext, type UpsertPlan } from '@ecomm-sync/domain';
+import {
+  describeFailure,
+  errorTypeOfCrmRefusal,
+  splitGroup,
+  type GroupWritePlan,
+  type PlannedWrite,
+  type UpsertContext,
+  type UpsertPlan,
+} from '@ecomm-sync/domain';
 import type { ApplyOutcome } from './apply-outcome';
 import { ASSOCIATIONS, type ChangeGroup } from './change-group';
 import { sendIsolated, type CrmRefusal } from './crm-batch-writer';
@@ -91,7 +99,8 @@ export class ChangeWriter {
           [
             ...plan.problems,
             {
-              type: 'UNKNOWN_ERROR',
+              // What the CRM said was wrong, where it names it (an enumeration option, a date); else UNKNOWN_ERROR.
+              type: errorTypeOfCrmRefusal(failure.message),
               blocking: true,
               details: describeFailure(plan.crmId === null ? 'CREATE' : 'UPDATE', objectType, plan.change.externalObjectId, failure.message),
               ...(Object.keys(failure.crm).length > 0 ? { crm: failure.crm } : {}),

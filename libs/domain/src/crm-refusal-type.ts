@@ -1,0 +1,29 @@
+import type { ErrorType } from '@ecomm-sync/contracts';
+
+/**
+ * The CRM's codes for a value it refused, and the error type each is recorded as (vendor notes,
+ * "Error types": use one of the original's types where the CRM says what was wrong, rather than
+ * UNKNOWN_ERROR). INVALID_LONG is the CRM's word for a date that is not epoch milliseconds (the
+ * original's `... INVALID_LONG ... createdate`).
+ */
+const TYPE_OF_CODE: Readonly<Record<string, ErrorType>> = {
+  INVALID_OPTION: 'INVALID_ENUM_PROPERTY',
+  INVALID_DATE: 'ERROR_INVALID_DATE_PROPERTY',
+  INVALID_DATETIME: 'ERROR_INVALID_DATE_PROPERTY',
+  INVALID_LONG: 'ERROR_INVALID_DATE_PROPERTY',
+  INVALID_EMAIL: 'INVALID_EMAIL_ADDRESS',
+  PROPERTY_DOESNT_EXIST: 'NO_PROPERTIES_DEFINED',
+};
+
+const CODE = new RegExp(`\\b(${Object.keys(TYPE_OF_CODE).join('|')})\\b`);
+
+/**
+ * The error type of an object the CRM refused, from its message: the hosted CRM's
+ * `Property values were not valid: [{"error":"INVALID_OPTION","name":…}]` and the built-in CRM's
+ * `Property "size" of inputs[0]: INVALID_OPTION: …` name the code; the first code known decides.
+ * UNKNOWN_ERROR when none does.
+ */
+export function errorTypeOfCrmRefusal(message: string): ErrorType {
+  const code = CODE.exec(message)?.[1];
+  return code === undefined ? 'UNKNOWN_ERROR' : TYPE_OF_CODE[code];
+}
