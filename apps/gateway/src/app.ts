@@ -158,10 +158,13 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
     },
     logger,
   );
+  // Bodies are read once the credential is known to be good (each route's authorization ends with it).
+  const readBody = jsonBody(deps.bodyLimit);
   const auth = new Authorizer(
     new CredentialResolver(repositories.credentials, lookups.credentials, Date.now, logger),
     repositories.accounts,
     perCredentialRateLimit(deps.rateLimit ?? { limit: 0, windowMs: 1000 }),
+    readBody,
   );
   const readSyncStatus = new ReadSyncStatusUseCase(repositories);
 
@@ -176,8 +179,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   const authThrottle = deps.authThrottle ?? { limit: 0, windowMs: 60_000 };
   app.use(consoleStaticFiles(deps.consoleDir));
   app.use(oauthRoutes(accounts, authThrottle));
-  app.use(jsonBody(deps.bodyLimit));
-  app.use(adminRoutes(accounts, deps.adminToken));
+  app.use(adminRoutes(accounts, deps.adminToken, readBody));
   app.use(settingsRoutes(new ManageSettingsUseCase(repositories, broker, logger), auth));
   app.use(installRoutes(installs, auth));
   app.use(importRoutes(imports, auth));

@@ -1,4 +1,4 @@
-import express, { Router, type Request } from 'express';
+import express, { Router, type Request, type RequestHandler } from 'express';
 import {
   createValidator,
   crmConnectionInputSchema,
@@ -36,9 +36,10 @@ const optionalInteger = (req: Request, param: string): number | undefined => {
 const optionalString = (req: Request, param: string): string | undefined => (typeof req.query[param] === 'string' ? (req.query[param] as string) : undefined);
 
 /** Admin API (`Authorization: Bearer <ADMIN_TOKEN>`): accounts, credentials, installs. docs/api.md lists it. */
-export function adminRoutes(accounts: ManageAccountsUseCase, adminToken: string): Router {
+export function adminRoutes(accounts: ManageAccountsUseCase, adminToken: string, readBody: RequestHandler[]): Router {
   const router = Router();
-  router.use('/admin', staticBearerAuth(adminToken, 'The admin API'));
+  // The body is read after the admin token was checked.
+  router.use('/admin', staticBearerAuth(adminToken, 'The admin API'), ...readBody);
 
   router.post('/admin/v1/portals', async (req, res) => {
     res.status(201).json(await accounts.createPortal(parseWith(validateNewPortal, req.body ?? {})));

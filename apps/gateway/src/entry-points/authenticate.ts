@@ -43,9 +43,14 @@ export class Authorizer {
     private readonly accounts: AccountRepository,
     /** Runs after identification (keyed by the principal's credential, an install's access tokens together: rate-limit.ts). */
     private readonly rateLimit: RequestHandler,
+    /**
+     * Reads the request's body (JSON): last, so that no body is read (up to the size limit) for a
+     * request whose credential, rate limit or rule refuses it.
+     */
+    private readonly readBody: RequestHandler[] = [],
   ) {}
 
-  /** Identify, rate-limit, then apply `rule`; its result is the route's grant. */
+  /** Identify, rate-limit, apply `rule` (its result is the route's grant), then read the body. */
   require<G>(rule: Rule<G>): RequestHandler[] {
     return [
       async (req, res, next) => {
@@ -57,6 +62,7 @@ export class Authorizer {
         res.locals.grant = await rule(principalOf(res), req);
         next();
       },
+      ...this.readBody,
     ];
   }
 
