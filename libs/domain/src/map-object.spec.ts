@@ -1,4 +1,4 @@
-import type { SyncSettings } from '@ecomm-sync/contracts';
+import { createValidator, mappedChangesMessageSchema, type SyncSettings } from '@ecomm-sync/contracts';
 import { mapObject } from './map-object';
 import { emptyObjectState, mergeMessages } from './object-state';
 
@@ -41,6 +41,31 @@ describe('mapObject', () => {
     const mapped = mapObject('LINE_ITEM', 'l1', stateOf({ order_id: 'A,1', product_id: ' p 1 ' }), settings);
     expect(mapped.associations).toEqual({ DEAL: ['A,1'], PRODUCT: ['p 1'] });
   });
+
+  it.each([
+    ['a contact id over 100 characters', 'DEAL', { customer_ids: `c1,${'c'.repeat(101)},c2` }, { CONTACT: ['c1', 'c2'] }, []],
+    ['a contact id that is not ASCII', 'DEAL', { customer_ids: 'c1,kundé' }, { CONTACT: ['c1'] }, []],
+    [
+      '1,001 contact ids',
+      'DEAL',
+      { customer_ids: Array.from({ length: 1001 }, (_, n) => `c${n}`).join(',') },
+      { CONTACT: Array.from({ length: 1000 }, (_, n) => `c${n}`) },
+      [],
+    ],
+    ['a deal id over 100 characters', 'LINE_ITEM', { order_id: 'd'.repeat(5000), product_id: 'p1' }, { PRODUCT: ['p1'] }, ['INVALID_ASSOCIATION_PROPERTY']],
+    ['a product id that is not ASCII', 'LINE_ITEM', { order_id: 'd1', product_id: 'prödukt' }, { DEAL: ['d1'] }, ['INVALID_ASSOCIATION_PROPERTY']],
+  ] as const)(
+    'when a v1 association property holds %s, then only ids a message could carry are mapped',
+    (_case, objectType, properties, associations, problems) => {
+      const mapped = mapObject(objectType, 'x1', stateOf(properties), settings);
+      expect(mapped.associations).toEqual(associations);
+      expect(mapped.problems.map((problem) => problem.type)).toEqual(problems);
+      for (const problem of mapped.problems) expect(problem.details.length).toBeLessThan(300);
+      // The applier reads it: a change its schema refused would be dead-lettered with its whole message.
+      const message = { tenant: { portalId: 1, appId: null }, storeId: 'default', objectType, changes: [{ externalObjectId: 'x1', rev: 1, ...mapped }] };
+      expect(createValidator(mappedChangesMessageSchema)(message)).toMatchObject({ ok: true });
+    },
+  );
 
   it('takes v2 associations from the state', () => {
     const mapped = mapObject('LINE_ITEM', 'l1', stateOf({}, { DEAL: ['d1'], PRODUCT: ['p1'] }), settings);

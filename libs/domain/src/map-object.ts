@@ -5,6 +5,7 @@ import {
   type PropertyMapping,
   type PropertyValue,
   type SyncSettings,
+  MAX_OBJECT_ID_LENGTH,
   V1_ASSOCIATION_PROPERTIES,
 } from '@ecomm-sync/contracts';
 import { convertValue } from './convert-value';
@@ -30,6 +31,15 @@ function splitIds(value: string): string[] {
     .map((id) => id.trim())
     .filter((id) => id.length > 0);
 }
+
+/** The most ids one association type may name (the mapped change's schema holds it to this). */
+export const MAX_ASSOCIATED_IDS = 1000;
+
+/** An external id as every message holds it: 1 to 100 ASCII characters. */
+const isExternalId = (id: string): boolean => id.length <= MAX_OBJECT_ID_LENGTH && /^[\x00-\x7F]+$/.test(id);
+
+/** A value shown in an error's details, cut short (an id property may hold 65,536 characters). */
+const shown = (value: string): string => (value.length > MAX_OBJECT_ID_LENGTH ? `${value.slice(0, MAX_OBJECT_ID_LENGTH)}…` : value);
 
 /**
  * Maps an object's merged raw state to CRM property names with the settings in force.
@@ -102,8 +112,25 @@ export function mapObject(
     if (associated) {
       // Only a deal's contacts come as a list (SPEC.md, "Associations"); a line item's deal and
       // product are one id each, which may itself hold a comma (spaces around it go, as in the list).
+      // An id no message could carry (over 100 characters, not ASCII) names no object: a deal's
+      // contacts go without it, as invalid contact associations do (SPEC.md); a line item's deal or
+      // product is an INVALID_ASSOCIATION_PROPERTY of this object only, never a mapped change the
+      // applier could not read.
       const text = value === null ? '' : String(value).trim();
-      if (text !== '') associations[associated] = associated === 'CONTACT' ? splitIds(text) : [text];
+      if (text === '') continue;
+      if (associated === 'CONTACT') {
+        associations.CONTACT = splitIds(text).filter(isExternalId).slice(0, MAX_ASSOCIATED_IDS);
+      } else if (isExternalId(text)) {
+        associations[associated] = [text];
+      } else {
+        problems.push({
+          type: 'INVALID_ASSOCIATION_PROPERTY',
+          blocking: false,
+          details: describeFailure('UPSERT', objectType, externalObjectId, `not an external id (1 to ${MAX_OBJECT_ID_LENGTH} ASCII characters)`, {
+            [mapping.crmPropertyName]: shown(text),
+          }),
+        });
+      }
       continue;
     }
     const conversion = convertValue(value, mapping.dataType);
