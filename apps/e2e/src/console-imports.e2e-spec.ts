@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import type { ImportView } from '@ecomm-sync/contracts';
-import { freePort, type TestPortal, type TestStack, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
+import { freePort, startWebhookReceiver, type TestPortal, type TestStack, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
 import { expectAccessible, newPage, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
 import { gatewayClient } from './gateway-client';
 import { installAnApplication, same, startImportWebhook, useImportWebhook, type ImportType, type InstalledApplication } from './integrator';
@@ -162,6 +162,31 @@ describe("the console's stores and imports page in a browser", () => {
       await expectAccessible(page, 'stores and imports, an import failed');
       await screenshot(page, 'import-failed');
     } finally {
+      await useWebhook(`${receiver.url}/import`);
+    }
+  });
+
+  it('when the application sends pages but never answers the webhook, then the page shows the import going on with the webhook problem', async () => {
+    const silent = await startWebhookReceiver(
+      () => application.clientSecret,
+      () => 'no-answer',
+    );
+    await useWebhook(`${silent.url}/import`);
+    try {
+      const page = await newPage(browser);
+      const importStartedAt = await startImportOnThePage(page);
+      await waitFor(() => silent.received.find((r) => (r.body as { importStartedAt?: number }).importStartedAt === importStartedAt), {
+        message: 'the import webhook',
+      });
+      expect((await sendPage(importStartedAt, 'CONTACT', 0, [ITEMS.CONTACT[0]])).status).toBe(204);
+      await page.locator('[data-webhook-problem]').waitFor({ timeout: 30_000 });
+      expect(await page.locator('[data-webhook-problem]').innerText()).toMatch(/failed after pages arrived \(the receiver at .* did not answer properly/);
+      await page.locator('[data-import-status="receiving"]').waitFor();
+      expect(await cells(page, 'CONTACT')).toEqual(['not known', '1', '1', 'no']);
+      await expectAccessible(page, 'stores and imports, an import going on after its webhook failed');
+      await screenshot(page, 'import-webhook-problem');
+    } finally {
+      await silent.close();
       await useWebhook(`${receiver.url}/import`);
     }
   });

@@ -268,16 +268,18 @@ describe('bulk import over the running stack', () => {
       const n = (type: ImportType) => (type === 'PRODUCT' ? 900_001 % COUNTS.PRODUCT : 900_001);
       for (const type of types) expect((await putPage(importStartedAt, type, 0, [item(type, n(type))])).status).toBe(200);
 
-      await waitFor(
-        () =>
-          stack
-            .logLines('import-coordinator')
-            .some(
-              (line) => line.message === 'import webhook problem after pages arrived; the import goes on' && String(line.reason).includes('did not answer'),
-            ) || undefined,
+      const goesOn = await waitFor(
+        async () => {
+          const current = await state(importStartedAt);
+          return current.webhook.problem ? current : undefined;
+        },
         { timeoutMs: 30_000, message: 'the webhook to fail for good after the pages' },
       );
-      expect(await state(importStartedAt)).toMatchObject({ status: 'receiving', failureReason: null });
+      expect(goesOn).toMatchObject({
+        status: 'receiving',
+        failureReason: null,
+        webhook: { problem: { reason: expect.stringContaining('did not answer'), at: expect.any(Number) } },
+      });
 
       for (const type of types) expect((await end(importStartedAt, type, 1, 1)).status).toBe(204);
       const lineItem = await app.statusWhen('LINE_ITEM', 'imp-l-900001', (status) => status.crmId !== null, 'the imported line item to be applied');

@@ -67,7 +67,12 @@ export interface ImportView {
   completedAt: number | null;
   releasedAt: number | null;
   objectTypes: Partial<Record<ObjectType, { settingsId: number; expectedCount: number | null; pagesReceived: number; itemsReceived: number; ended: boolean }>>;
-  webhook: { uri: string; attempts: { attempt: number; at: number; status: number | null; error: string | null; durationMs: number }[] };
+  webhook: {
+    uri: string;
+    attempts: { attempt: number; at: number; status: number | null; error: string | null; durationMs: number }[];
+    /** The webhook failed for good or answered amiss after pages arrived: the import went on (estimates unknown). */
+    problem: { reason: string; at: number } | null;
+  };
 }
 
 /** GET /extensions/ecomm/v2/sync/crm-health (decision 23). */

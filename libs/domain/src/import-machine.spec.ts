@@ -20,6 +20,7 @@ function anImport(overrides: Partial<Omit<ImportState, 'types'>> = {}, types: Pa
     releaseProgressAt: null,
     releaseOwner: null,
     webhookRequestedAt: null,
+    webhookProblem: null,
     ...overrides,
   };
 }
@@ -128,7 +129,15 @@ describe('importTransition', () => {
       'the import goes on with its pages, and the problem is reported',
       receiving({ 1: 3 }),
       { kind: 'failed', reason: 'the receiver did not answer', at: T + 7 },
-      receiving({ 1: 3 }),
+      anImport({ status: 'receiving', webhookProblem: { reason: 'the receiver did not answer', at: T + 7 } }, { CONTACT: { pageItems: { 1: 3 } } }),
+      [{ kind: 'report-webhook-problem', reason: 'the receiver did not answer' }],
+    ],
+    [
+      'the webhook of an import that recorded a webhook problem fails again',
+      'the first problem stays recorded',
+      anImport({ status: 'receiving', webhookProblem: { reason: 'first', at: T + 1 } }, { CONTACT: { pageItems: { 1: 3 } } }),
+      { kind: 'failed', reason: 'the receiver did not answer', at: T + 7 },
+      anImport({ status: 'receiving', webhookProblem: { reason: 'first', at: T + 1 } }, { CONTACT: { pageItems: { 1: 3 } } }),
       [{ kind: 'report-webhook-problem', reason: 'the receiver did not answer' }],
     ],
     [
@@ -136,7 +145,10 @@ describe('importTransition', () => {
       'the types answered get their estimates, the other stays unknown, and the problem is reported',
       receiving({ 1: 3 }),
       answer([1, 12]),
-      anImport({ status: 'receiving' }, { CONTACT: { pageItems: { 1: 3 }, expectedCount: 12 } }),
+      anImport(
+        { status: 'receiving', webhookProblem: { reason: "the receiver's answer has no importCounts entry for settingsId 2 (DEAL)", at: T + 5 } },
+        { CONTACT: { pageItems: { 1: 3 }, expectedCount: 12 } },
+      ),
       [{ kind: 'report-webhook-problem', reason: "the receiver's answer has no importCounts entry for settingsId 2 (DEAL)" }],
     ],
     [

@@ -48,6 +48,11 @@ export interface ImportState {
    * (the coordinator stopped before its acknowledgement) asks for no second webhook.
    */
   webhookRequestedAt: number | null;
+  /**
+   * The webhook failed for good or answered amiss after pages arrived (the import went on): the
+   * first such problem and when it was recorded; the import view and the webhook alert show it.
+   */
+  webhookProblem: { reason: string; at: number } | null;
 }
 
 export type ImportEvent =
@@ -144,7 +149,7 @@ const isOpen = (state: ImportState) => state.status === 'initialized' || state.s
  * goes on (its estimates stay unknown).
  */
 function failed<S extends ImportState>(state: S, reason: string, at: number): ImportTransition<S> {
-  if (state.status === 'receiving') return { next: state, effects: [{ kind: 'report-webhook-problem', reason }] };
+  if (state.status === 'receiving') return { next: withWebhookProblem(state, reason, at), effects: [{ kind: 'report-webhook-problem', reason }] };
   if (!isOpen(state)) return { next: state, effects: [] };
   return { next: { ...state, status: 'failed', failureReason: reason, failedAt: at }, effects: [{ kind: 'report-failure', reason }] };
 }
@@ -156,17 +161,23 @@ function failed<S extends ImportState>(state: S, reason: string, at: number): Im
 function answered<S extends ImportState>(state: S, importCounts: readonly { settingsId: number; count: number | null }[], at: number): ImportTransition<S> {
   const bySettings = new Map(importCounts.map((entry) => [entry.settingsId, entry.count]));
   const types = { ...state.types };
-  const effects: ImportEffect[] = [];
+  const problems: string[] = [];
   for (const [objectType, type] of Object.entries(state.types) as [ObjectType, ImportTypeState][]) {
     if (!bySettings.has(type.settingsId)) {
       const reason = `the receiver's answer has no importCounts entry for settingsId ${type.settingsId} (${objectType})`;
       if (state.status !== 'receiving') return failed(state, reason, at);
-      effects.push({ kind: 'report-webhook-problem', reason });
+      problems.push(reason);
     }
     types[objectType] = { ...type, expectedCount: estimate(bySettings.get(type.settingsId) ?? null) };
   }
-  return { next: { ...state, types }, effects };
+  if (problems.length === 0) return { next: { ...state, types }, effects: [] };
+  const reason = problems.join('; ');
+  return { next: withWebhookProblem({ ...state, types }, reason, at), effects: [{ kind: 'report-webhook-problem', reason }] };
 }
+
+/** The first webhook problem of an import that goes on stays recorded. */
+const withWebhookProblem = <S extends ImportState>(state: S, reason: string, at: number): S =>
+  state.webhookProblem === null ? { ...state, webhookProblem: { reason, at } } : state;
 
 /** A receiver's count as the progress shows it: rounded, and null (cannot be estimated) when negative. */
 const estimate = (count: number | null): number | null => (count === null || !(count >= 0) ? null : Math.round(count));

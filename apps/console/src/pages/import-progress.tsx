@@ -28,8 +28,19 @@ function Outcome({ view }: { view: ImportView }) {
       </p>
     );
   }
+  const problem = view.webhook.problem && (
+    <p className="notice warn" data-webhook-problem>
+      The webhook failed after pages arrived ({view.webhook.problem.reason}, {formatTime(view.webhook.problem.at)}); the import goes on with the pages sent,
+      without expected counts.
+    </p>
+  );
   if (view.status !== 'complete')
-    return <p className="help">Each object type ends when the application sends its end with the counts it sent; the import completes when all four ended.</p>;
+    return (
+      <>
+        {problem}
+        <p className="help">Each object type ends when the application sends its end with the counts it sent; the import completes when all four ended.</p>
+      </>
+    );
   return (
     <p className="help">
       Completed {formatTime(view.completedAt)};{' '}

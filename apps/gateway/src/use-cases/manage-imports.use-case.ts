@@ -146,7 +146,7 @@ export class ManageImportsUseCase {
       completedAt: found.completedAt,
       releasedAt: found.releasedAt,
       objectTypes,
-      webhook: { uri: found.webhookUri, attempts },
+      webhook: { uri: found.webhookUri, attempts, problem: found.webhookProblem },
     };
   }
 

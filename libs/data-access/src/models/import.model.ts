@@ -22,6 +22,8 @@ const importSchema = new Schema(
     releaseOwner: { type: String, default: null },
     webhookRequestedAt: { type: Number, default: null },
     failedAt: { type: Number, default: null },
+    /** A webhook problem after pages arrived (the import went on): `{reason, at}`. */
+    webhookProblem: { type: Schema.Types.Mixed, default: null },
     createdAt: { type: Number, required: true },
     /** Compare-and-set revision (decision 49): every write names the one it read and bumps it. */
     rev: { type: Number, default: 0 },

@@ -55,9 +55,17 @@ export class AlertCountersRepository {
         ? Promise.resolve([])
         : this.imports
             .find(
-              // Failed in the last hour, however long it ran; one failed before the failure time was stored, by when it started.
-              { ...owned, status: 'failed', $or: [{ failedAt: { $gte: now - HOUR } }, { failedAt: null, createdAt: { $gte: now - HOUR } }] },
-              { projection: { _id: 0, failureReason: 1 } },
+              // Failed in the last hour, however long it ran (one failed before the failure time was
+              // stored: by when it started); or its webhook failed after pages arrived (it went on).
+              {
+                ...owned,
+                $or: [
+                  { status: 'failed', failedAt: { $gte: now - HOUR } },
+                  { status: 'failed', failedAt: null, createdAt: { $gte: now - HOUR } },
+                  { 'webhookProblem.at': { $gte: now - HOUR } },
+                ],
+              },
+              { projection: { _id: 0, status: 1, failureReason: 1, webhookProblem: 1 } },
             )
             .toArray(),
     ]);
@@ -70,8 +78,8 @@ export class AlertCountersRepository {
       erringLastHour: share.erring,
       crmRefusals,
       crmWait: waiting,
-      failedImports: imports.length,
-      failedWebhooks: imports.filter((doc) => WEBHOOK_FAILURE.test(String(doc.failureReason ?? ''))).length,
+      failedImports: imports.filter((doc) => doc.status === 'failed').length,
+      failedWebhooks: imports.filter((doc) => (doc.status === 'failed' ? WEBHOOK_FAILURE.test(String(doc.failureReason ?? '')) : doc.webhookProblem)).length,
     };
   }
 

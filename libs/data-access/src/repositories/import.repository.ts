@@ -58,6 +58,7 @@ const toImport = (doc: ImportDoc): ImportRecord => ({
   releaseProgressAt: doc.releaseProgressAt ?? null,
   releaseOwner: doc.releaseOwner ?? null,
   webhookRequestedAt: doc.webhookRequestedAt ?? null,
+  webhookProblem: doc.webhookProblem ?? null,
   failedAt: doc.failedAt ?? null,
   createdAt: doc.createdAt,
   rev: doc.rev ?? 0,
@@ -92,6 +93,7 @@ export class ImportRepository {
       | 'releaseProgressAt'
       | 'releaseOwner'
       | 'webhookRequestedAt'
+      | 'webhookProblem'
     >,
   ): Promise<ImportRecord | null> {
     const { tenant, ...rest } = record;
@@ -107,6 +109,7 @@ export class ImportRepository {
         releaseProgressAt: null,
         releaseOwner: null,
         webhookRequestedAt: null,
+        webhookProblem: null,
         failedAt: null,
         rev: 0,
       });
@@ -169,7 +172,19 @@ export class ImportRepository {
    */
   async compareAndSet(importId: string, expectedRev: number, next: ImportState): Promise<boolean> {
     if (!Types.ObjectId.isValid(importId)) return false;
-    const { status, types, failureReason, failedAt, completedAt, releasedThrough, releasedAt, releaseProgressAt, releaseOwner, webhookRequestedAt } = next;
+    const {
+      status,
+      types,
+      failureReason,
+      failedAt,
+      completedAt,
+      releasedThrough,
+      releasedAt,
+      releaseProgressAt,
+      releaseOwner,
+      webhookRequestedAt,
+      webhookProblem,
+    } = next;
     const result = await this.imports.collection.updateOne(
       // An import stored before decision 49 has no rev yet: it reads as 0.
       { _id: new Types.ObjectId(importId), rev: expectedRev === 0 ? { $in: [0, null] } : expectedRev },
@@ -184,6 +199,7 @@ export class ImportRepository {
           releaseProgressAt,
           releaseOwner,
           webhookRequestedAt,
+          webhookProblem,
           failedAt,
           rev: expectedRev + 1,
         },

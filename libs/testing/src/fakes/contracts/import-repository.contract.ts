@@ -40,6 +40,7 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
         releaseProgressAt: null,
         releaseOwner: null,
         webhookRequestedAt: null,
+        webhookProblem: null,
         rev: 0,
       });
       expect(await imports.findById(record!.importId)).toEqual(record);
@@ -53,10 +54,15 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
       expect(await imports.findById(record.importId)).toMatchObject({ status: 'failed', failedAt: 5_678, rev: 1 });
     });
 
-    it('when the webhook of an import is marked queued, then the import keeps when', async () => {
+    it('when the webhook of an import is marked queued, and a problem of it recorded later, then the import keeps both', async () => {
       const record = (await imports.create(aNewImport()))!;
       expect(await imports.compareAndSet(record.importId, record.rev, { ...record, webhookRequestedAt: 1_234 })).toBe(true);
       expect(await imports.findById(record.importId)).toMatchObject({ status: 'initialized', webhookRequestedAt: 1_234, rev: 1 });
+      const problem = { reason: 'the receiver did not answer', at: 2_345 };
+      expect(await imports.compareAndSet(record.importId, 1, { ...record, status: 'receiving', webhookRequestedAt: 1_234, webhookProblem: problem })).toBe(
+        true,
+      );
+      expect(await imports.findById(record.importId)).toMatchObject({ status: 'receiving', webhookProblem: problem, rev: 2 });
     });
 
     it('when a second import of the same tenant, store and instant is created, then it is refused with null; another tenant may start at that instant', async () => {

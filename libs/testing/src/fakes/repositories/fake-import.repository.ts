@@ -38,6 +38,7 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
       releaseProgressAt: null,
       releaseOwner: null,
       webhookRequestedAt: null,
+      webhookProblem: null,
       failedAt: null,
     });
     return this.findById(importId);
@@ -62,7 +63,19 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
   async compareAndSet(importId: string, expectedRev: number, next: ImportState): Promise<boolean> {
     const current = this.imports.get(importId);
     if (!current) return false;
-    const { status, types, failureReason, failedAt, completedAt, releasedThrough, releasedAt, releaseProgressAt, releaseOwner, webhookRequestedAt } = next;
+    const {
+      status,
+      types,
+      failureReason,
+      failedAt,
+      completedAt,
+      releasedThrough,
+      releasedAt,
+      releaseProgressAt,
+      releaseOwner,
+      webhookRequestedAt,
+      webhookProblem,
+    } = next;
     return this.imports.compareAndSet(importId, expectedRev, {
       ...current.value,
       status,
@@ -74,6 +87,7 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
       releaseProgressAt,
       releaseOwner,
       webhookRequestedAt,
+      webhookProblem,
       failedAt,
     });
   }

@@ -463,6 +463,36 @@ describe('repositories against the MongoDB-wire server', () => {
       expect(counters).toMatchObject({ failedImports: 2, failedWebhooks: 1 });
     });
 
+    it('when an import’s webhook failed after pages arrived (it goes on), then it counts as a failed webhook in the hour after, not as a failed import', async () => {
+      const app = { portalId: tenant.portalId, appId: 'app-webhook-problem' };
+      const now = Date.now();
+      const HOUR = 3_600_000;
+      const receiving = async (problemAt: number) => {
+        const created = (await repos().imports.create({
+          tenant: app,
+          storeId: 'default',
+          importStartedAt: problemAt - 1_000,
+          version: 'v1',
+          status: 'initialized',
+          webhookUri: 'https://shop.example.com/import',
+          types: { CONTACT: { settingsId: 1, expectedCount: null, pageItems: {}, ended: false, pageCount: null, itemCount: null } },
+          createdAt: problemAt - 1_000,
+        }))!;
+        await moveImport(
+          repos().imports,
+          created.importId,
+          { kind: 'page-received', objectType: 'CONTACT', pageNumber: 0, itemCount: 1 },
+          { kind: 'failed', reason: 'the receiver at x did not answer', at: problemAt },
+        );
+      };
+      await receiving(now - 5 * 60_000);
+      await receiving(now - 2 * HOUR);
+
+      const counters = await repos().alertCounters.read(app, null, now, { processedLastHour: false });
+
+      expect(counters).toMatchObject({ failedImports: 0, failedWebhooks: 1 });
+    });
+
     it('when a share rule reads its numerator, then it counts the objects processed in the last hour that have an open error, each once, and by type', async () => {
       const now = Date.now();
       const scope = { tenant, storeId: 'default', objectType: 'CONTACT' as const };
