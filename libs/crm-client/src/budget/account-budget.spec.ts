@@ -55,4 +55,27 @@ describe('the CRM budget after a lost compare-and-set', () => {
     }
     expect(slept.slice(0, 12)).toEqual([1, 2, 4, 8, 16, 32, 64, 125, 125, 125, 125, 125]);
   });
+
+  it('when other writers win every round, then the lease gives up after the last one, without waiting after it', async () => {
+    const limits: CrmLimits = { burstPer10s: 100, dailyCap: null, timeZone: 'UTC', searchPerSecond: null };
+    let version = 0;
+    const slept: number[] = [];
+    const store: BudgetStore = {
+      stats: { reads: 0, writes: 0, lostRaces: 0, taken: 0, handedBack: 0 },
+      clock: () => Date.parse('2026-12-06T12:00:00Z'),
+      slotMs: 250,
+      marginMs: 750,
+      leaseSize: 5,
+      defaultMaxWaitMs: 30_000,
+      sleep: async (ms) => void slept.push(ms),
+      read: async () => ({ ...emptyBudgetState(), _id: 'lost', version }),
+      write: async () => {
+        version++; // another replica wrote first, every time
+        return null;
+      },
+    };
+
+    await expect(new AccountBudget(store, 'lost', limits).take('request')).rejects.toThrow('lost 50 compare-and-set rounds in a row');
+    expect(slept).toHaveLength(49);
+  });
 });

@@ -217,6 +217,7 @@ export class AccountBudget implements CrmBudget {
         this.remember(written);
         return outcome;
       }
+      if (round === MAX_WRITE_ROUNDS - 1) break; // the last round lost: no wait and no read for nothing
       await this.owner.sleep(lostRaceBackoffMs(round + 1, this.owner.slotMs));
       base = await this.owner.read(this.accountKey);
       this.remember(base);
