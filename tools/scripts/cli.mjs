@@ -1,7 +1,9 @@
 // npm run cli / redrive / reseal: the CLI bundle (built first when missing), with the settings of
-// the stack `npm start` runs from this checkout (tmp/dev-data/cli.env, written while it runs), so
-// that its commands reach that stack's database, broker, gateway and CRM. Variables set in the
-// environment win over the file; without a running stack the CLI's own defaults apply.
+// the stack `npm start` runs from this checkout (tmp/dev-data/cli.json, written while it runs), so
+// that its commands reach that stack's database, broker, gateway and CRM. The file is used only
+// while the stack that wrote it runs, and only when none of the connection variables is set in the
+// environment (a command aimed elsewhere takes nothing from the stack); otherwise the CLI's own
+// configuration applies.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bundle = path.join(root, 'dist', 'apps', 'cli', 'main.js');
-const stackFile = path.join(root, 'tmp', 'dev-data', 'cli.env');
+const stackFile = path.join(root, 'tmp', 'dev-data', 'cli.json');
+const CONNECTION_VARIABLES = ['MONGO_URL', 'AMQP_URL', 'AMQP_PREFIX', 'GATEWAY_URL', 'CRM_BASE_URL'];
 
 if (!fs.existsSync(bundle)) {
   // Build output goes to stderr: what the CLI prints on stdout stays its own (JSON for scripts).
@@ -18,17 +21,30 @@ if (!fs.existsSync(bundle)) {
     stdio: ['ignore', process.stderr, process.stderr],
     env: { ...process.env, NX_DAEMON: 'false' },
   });
+  if (built.error) console.error(`building the CLI failed: ${built.error.message}`);
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
-const fromStack = fs.existsSync(stackFile)
-  ? Object.fromEntries(
-      fs
-        .readFileSync(stackFile, 'utf8')
-        .split('\n')
-        .filter((line) => line.includes('='))
-        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-    )
-  : {};
-const run = spawnSync(process.execPath, [bundle, ...process.argv.slice(2)], { stdio: 'inherit', env: { ...fromStack, ...process.env } });
+/** Whether a process runs (the stack that wrote the file). */
+function running(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+function stackSettings() {
+  if (CONNECTION_VARIABLES.some((name) => process.env[name] !== undefined) || !fs.existsSync(stackFile)) return {};
+  try {
+    const { pid, env } = JSON.parse(fs.readFileSync(stackFile, 'utf8'));
+    return Number.isInteger(pid) && running(pid) ? env : {};
+  } catch {
+    return {};
+  }
+}
+
+const run = spawnSync(process.execPath, [bundle, ...process.argv.slice(2)], { stdio: 'inherit', env: { ...stackSettings(), ...process.env } });
+if (run.error) console.error(`running the CLI failed: ${run.error.message}`);
 process.exit(run.status ?? 1);

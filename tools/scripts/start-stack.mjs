@@ -154,19 +154,15 @@ async function stop(code = 0) {
   await mongo.stop();
   process.exit(code);
 }
-// What the CLI needs to reach this stack (tools/scripts/cli.mjs reads it): gone when the stack stops.
-const cliEnvFile = path.join(dataDir, 'cli.env');
+// What the CLI needs to reach this stack (tools/scripts/cli.mjs reads it while this process runs):
+// gone when the stack stops.
+const cliEnvFile = path.join(dataDir, 'cli.json');
 const cliEnv = { MONGO_URL: mongo.url, AMQP_URL: amqpUrl, AMQP_PREFIX: settings.AMQP_PREFIX, GATEWAY_URL: `http://127.0.0.1:${settings.GATEWAY_PORT}` };
 for (const name of ['CRM_BASE_URL', 'ADMIN_TOKEN', 'SECRETS_KEY', 'SECRETS_PREVIOUS_KEYS', 'DEMO_PORTAL_ID', 'DEMO_API_KEY', 'DEMO_CRM_TOKEN']) {
   if (env[name] !== undefined) cliEnv[name] = env[name];
 }
-fs.writeFileSync(
-  cliEnvFile,
-  Object.entries(cliEnv)
-    .map(([name, value]) => `${name}=${value}\n`)
-    .join(''),
-  { mode: 0o600 },
-);
+fs.rmSync(cliEnvFile, { force: true }); // a file left by a killed stack: created anew, so that its mode applies
+fs.writeFileSync(cliEnvFile, JSON.stringify({ pid: process.pid, env: cliEnv }), { mode: 0o600 });
 
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
@@ -200,5 +196,5 @@ Try:
     -H 'content-type: application/json' \\
     -d '[{"integratorObjectId":"c-1","action":"UPSERT","changeOccurredTimestamp":${Date.now()},"propertyNameToValues":{"email":"ada@example.com","firstname":"Ada"}}]'
   curl '${gateway}/extensions/ecomm/v2/sync/status/default/CONTACT/c-1?hapikey=${settings.DEMO_API_KEY}'
-  npm run cli -- create-portal "My shop"   (the CLI reaches this stack: tmp/dev-data/cli.env)
+  npm run cli -- create-portal "My shop"   (the CLI reaches this stack while it runs: tmp/dev-data/cli.json)
 `);
