@@ -171,9 +171,14 @@ try {
   for (const app of APPS) startApp(app);
   await waitReady(`http://127.0.0.1:${settings.CRM_PORT}/readyz`);
   await waitReady(`http://127.0.0.1:${settings.GATEWAY_PORT}/readyz`);
-  // A failed seed stops the stack as any failure here does (runOrExit would leave the apps and the database running).
-  const seeded = spawnSync(process.execPath, [path.join(root, 'dist', 'apps', 'cli', 'main.js'), 'seed-demo'], { cwd: root, stdio: 'inherit', env });
-  if (seeded.status !== 0) throw new Error('seeding the demo portal failed (see above)');
+  // A failed seed stops the stack as any failure here does (runOrExit would leave the apps and the
+  // database running). Not spawnSync: this process must go on reading the apps' output meanwhile.
+  const seeded = await new Promise((resolve) => {
+    const seed = spawn(process.execPath, [path.join(root, 'dist', 'apps', 'cli', 'main.js'), 'seed-demo'], { cwd: root, stdio: 'inherit', env });
+    seed.once('error', () => resolve(1));
+    seed.once('exit', (code) => resolve(code ?? 1));
+  });
+  if (seeded !== 0) throw new Error('seeding the demo portal failed (see above)');
 } catch (error) {
   console.error(String(error));
   await stop(1);
