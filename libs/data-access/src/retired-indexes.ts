@@ -24,6 +24,8 @@ export const RETIRED_INDEXES: readonly RetiredIndex[] = [
   { collection: 'waiting_objects', name: '_id_1_change.rev_1_change.settingsRev_1' },
   // Became portalId_1_appId_1_kind_1_createdAt_1_credentialId_1 (decision 12, the access-token limit's read).
   { collection: 'credentials', name: 'portalId_1_appId_1_kind_1' },
+  // Became portalId_1_appId_1_status_1_erroredAt_-1__id_-1: the listings' sort ends in `_id`.
+  { collection: 'sync_errors', name: 'portalId_1_appId_1_status_1_erroredAt_-1' },
 ];
 
 /** MongoDB's codes for "no such index" (27, IndexNotFound) and "no such collection" (26, NamespaceNotFound). */

@@ -24,11 +24,17 @@ const syncErrorSchema = new Schema(
 );
 // Serves: idempotent recording, and the open errors of a batch's objects (resolving them).
 syncErrorSchema.index({ portalId: 1, appId: 1, storeId: 1, objectType: 1, externalObjectId: 1, rev: 1, settingsRev: 1, type: 1 }, { unique: true });
-// Serves: error listings of a tenant, newest first, optionally by status.
-syncErrorSchema.index({ portalId: 1, appId: 1, status: 1, erroredAt: -1 });
-// Serves: error listings of a portal across applications, newest first.
+// Listings sort newest first with `_id` as the tie-break ({erroredAt: -1, _id: -1}): an index
+// ending in both hands a page over in order; without `_id` the server sorts every match per page.
+// Serves: error listings of a tenant, newest first, by status (open errors, the default).
+syncErrorSchema.index({ portalId: 1, appId: 1, status: 1, erroredAt: -1, _id: -1 });
+// Serves: a portal's open errors across applications (the v1 and v2 portal listings), newest first.
+syncErrorSchema.index({ portalId: 1, status: 1, erroredAt: -1, _id: -1 });
+// Serves: an application's open errors across its portals, newest first.
+syncErrorSchema.index({ appId: 1, status: 1, erroredAt: -1, _id: -1 });
+// Serves: error listings of a portal across applications with resolved ones, newest first.
 syncErrorSchema.index({ portalId: 1, erroredAt: -1 });
-// Serves: error listings of an application across its portals, newest first.
+// Serves: error listings of an application across its portals with resolved ones, newest first.
 syncErrorSchema.index({ appId: 1, erroredAt: -1 });
 // Serves: a portal's open errors of one type in order (catching up after the portal is enabled).
 syncErrorSchema.index({ portalId: 1, type: 1, status: 1, _id: 1 });

@@ -20,6 +20,7 @@ describe('indexes an earlier version built and this one retired', () => {
     await earlier.db!.collection('object_syncs').createIndex({ _id: 1, claim: 1 }, { unique: true });
     await earlier.db!.collection('waiting_objects').createIndex({ _id: 1, 'change.rev': 1, 'change.settingsRev': 1 }, { unique: true });
     await earlier.db!.collection('credentials').createIndex({ portalId: 1, appId: 1, kind: 1 });
+    await earlier.db!.collection('sync_errors').createIndex({ portalId: 1, appId: 1, status: 1, erroredAt: -1 });
     await earlier.close();
 
     const database = await connectDatabase(mongoUrl, dbName);
@@ -29,7 +30,16 @@ describe('indexes an earlier version built and this one retired', () => {
       expect(await names('object_syncs')).not.toContain('_id_1_claim_1');
       expect(await names('waiting_objects')).not.toContain('_id_1_change.rev_1_change.settingsRev_1');
       expect(await names('credentials')).not.toContain('portalId_1_appId_1_kind_1');
+      expect(await names('sync_errors')).not.toContain('portalId_1_appId_1_status_1_erroredAt_-1');
       expect(database.undroppedIndexes).toEqual([]);
+      // The error listings' sort, newest first with `_id` as the tie-break, is an index's order.
+      expect(await names('sync_errors')).toEqual(
+        expect.arrayContaining([
+          'portalId_1_appId_1_status_1_erroredAt_-1__id_-1',
+          'portalId_1_status_1_erroredAt_-1__id_-1',
+          'appId_1_status_1_erroredAt_-1__id_-1',
+        ]),
+      );
       expect(await names('object_states')).toContain('portalId_1_appId_1_unappliedSince_1');
       expect(await names('credentials')).toContain('portalId_1_appId_1_kind_1_createdAt_1_credentialId_1');
     } finally {
