@@ -54,7 +54,18 @@ export const importViewSchema = {
     completedAt: { type: ['integer', 'null'] },
     releasedAt: { type: ['integer', 'null'] },
     objectTypes: { type: 'object', additionalProperties: { type: 'object' } },
-    webhook: { type: ['object', 'null'] },
+    webhook: {
+      type: ['object', 'null'],
+      properties: {
+        uri: { type: 'string' },
+        attempts: { type: 'array', items: { type: 'object' } },
+        problem: {
+          type: ['object', 'null'],
+          description: 'the webhook failed for good or answered amiss after pages arrived: the import went on',
+          properties: { reason: { type: 'string' }, at: { type: 'integer' } },
+        },
+      },
+    },
   },
 } as const;
 

@@ -30,8 +30,8 @@ function Outcome({ view }: { view: ImportView }) {
   }
   const problem = view.webhook.problem && (
     <p className="notice warn" data-webhook-problem>
-      The webhook failed after pages arrived ({view.webhook.problem.reason}, {formatTime(view.webhook.problem.at)}); the import goes on with the pages sent,
-      without expected counts.
+      The webhook failed after pages arrived ({view.webhook.problem.reason}, {formatTime(view.webhook.problem.at)}); the import goes on with the pages sent (an
+      object type without an answered count has no expected count).
     </p>
   );
   if (view.status !== 'complete')

@@ -248,6 +248,7 @@ describe('ManageImportsUseCase', () => {
       expect((await useCase.view(tenant, 'default', importStartedAt)).webhook).toEqual({
         uri: 'https://shop.example.com/import',
         attempts: [{ attempt: 1, at: NOW + 5, status: 500, error: null, durationMs: 12 }],
+        problem: null,
       });
     });
   });
