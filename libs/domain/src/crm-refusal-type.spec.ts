@@ -19,7 +19,13 @@ describe('the error type of an object the CRM refused', () => {
     ['an invalid date (hosted)', hosted({ error: 'INVALID_DATE', name: 'closedate' }), 'ERROR_INVALID_DATE_PROPERTY'],
     ['an e-mail the CRM refused', hosted({ error: 'INVALID_EMAIL', name: 'email' }), 'INVALID_EMAIL_ADDRESS'],
     ['a property that does not exist', 'Property "colour" does not exist on deals (inputs[0]); create it first', 'UNKNOWN_ERROR'],
-    ['a property that does not exist, by its code', hosted({ error: 'PROPERTY_DOESNT_EXIST', name: 'colour' }), 'NO_PROPERTIES_DEFINED'],
+    ['a property that does not exist, by its code', hosted({ error: 'PROPERTY_DOESNT_EXIST', name: 'colour' }), 'UNKNOWN_ERROR'],
+    ['a value that holds a code of its own (built-in)', 'Property "note" of inputs[0]: INVALID_NUMBER: "INVALID_EMAIL" is not a number', 'UNKNOWN_ERROR'],
+    [
+      'a value that holds a code of its own (hosted)',
+      `Property values were not valid: ${JSON.stringify([{ isValid: false, message: '"\\"error\\":\\"INVALID_EMAIL\\"" is bad', error: 'INVALID_ALPHA', name: 'firstname' }])}`,
+      'UNKNOWN_ERROR',
+    ],
     [
       'two problems: the first known one decides',
       hosted({ error: 'INVALID_ALPHA', name: 'firstname' }, { error: 'INVALID_OPTION', name: 'size' }),
