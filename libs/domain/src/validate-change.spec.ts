@@ -18,6 +18,17 @@ describe('validateChange', () => {
     expect(problems).toEqual([{ type, blocking: true, details: expect.stringContaining(`${objectType}[x1]`) }]);
   });
 
+  it('when a new line item’s deal id is one no message can carry, then its create is blocked by that INVALID_ASSOCIATION_PROPERTY, not a missing deal', () => {
+    const unusable = {
+      type: 'INVALID_ASSOCIATION_PROPERTY' as const,
+      blocking: false,
+      details: 'Error performing[UPSERT] LINE_ITEM[x1]: not an external id [hs_assoc__deal_id: dddd…]',
+    };
+    const given = { ...change({ quantity: '1' }, { PRODUCT: ['p'] }), problems: [unusable] };
+    expect(validateChange('LINE_ITEM', given, { definedProperties: defined, isCreate: true }).problems).toEqual([{ ...unusable, blocking: true }]);
+    expect(validateChange('LINE_ITEM', given, { definedProperties: defined, isCreate: false }).problems).toEqual([]);
+  });
+
   it.each([
     ['CONTACT', change({ email: 'a@example.com' }), true],
     ['CONTACT', change({ firstname: 'only a name' }), false],

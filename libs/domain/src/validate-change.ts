@@ -31,7 +31,7 @@ const REQUIRED_PROPERTIES: Partial<Record<ObjectType, string>> = { CONTACT: 'ema
  */
 export function validateChange(
   objectType: ObjectType,
-  change: Pick<MappedChange, 'externalObjectId' | 'properties' | 'associations'>,
+  change: Pick<MappedChange, 'externalObjectId' | 'properties' | 'associations'> & { problems?: readonly Problem[] },
   context: CrmContext,
 ): { properties: Record<string, string | null>; problems: Problem[] } {
   const operation = context.isCreate ? 'CREATE' : 'UPDATE';
@@ -83,9 +83,12 @@ export function validateChange(
   if (context.isCreate) {
     for (const { type, property } of REQUIRED_ASSOCIATIONS[objectType] ?? []) {
       const ids = change.associations[type] ?? [];
-      if (ids.length === 0) {
-        fail('MISSING_REQUIRED_PROPERTY', `a ${objectType} needs an associated ${type} to be created`, { [property]: undefined });
-      }
+      if (ids.length > 0) continue;
+      // Sent, but no id a message could carry (the mapper's non-blocking INVALID_ASSOCIATION_PROPERTY
+      // names it): not missing; that same problem blocks the create.
+      const unusable = change.problems?.find((problem) => problem.type === 'INVALID_ASSOCIATION_PROPERTY' && problem.details.includes(`[${property}: `));
+      if (unusable) problems.push({ ...unusable, blocking: true });
+      else fail('MISSING_REQUIRED_PROPERTY', `a ${objectType} needs an associated ${type} to be created`, { [property]: undefined });
     }
   }
   return { properties, problems };
