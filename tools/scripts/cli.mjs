@@ -25,13 +25,13 @@ if (!fs.existsSync(bundle)) {
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
-/** Whether a process runs (the stack that wrote the file). */
+/** Whether the stack that wrote the file runs: a process of this user with its pid (EPERM: another user's, a reused pid). */
 function running(pid) {
   try {
     process.kill(pid, 0);
     return true;
-  } catch (error) {
-    return error.code === 'EPERM';
+  } catch {
+    return false;
   }
 }
 

@@ -175,6 +175,7 @@ try {
   // database running). Not spawnSync: this process must go on reading the apps' output meanwhile.
   const seeded = await new Promise((resolve) => {
     const seed = spawn(process.execPath, [path.join(root, 'dist', 'apps', 'cli', 'main.js'), 'seed-demo'], { cwd: root, stdio: 'inherit', env });
+    children.push(seed); // stopped with the apps should the stack stop meanwhile
     seed.once('error', () => resolve(1));
     seed.once('exit', (code) => resolve(code ?? 1));
   });
