@@ -71,6 +71,28 @@ export function describeCrmPortContract(name: string, make: MakeCrm): void {
       expect(made.properties.email).toBe(email);
     });
 
+    it.each([
+      ['select', 'large', 'resolved'],
+      ['select', 'medium', 400],
+      ['checkbox', 'small;large', 'resolved'],
+      ['checkbox', 'small;medium', 400],
+    ] as const)('when a %s enumeration is given "%s", then the write is %s (only its options’ values are taken)', async (fieldType, value, outcome) => {
+      const size = unique('size');
+      await ensureGroup(crm, 'PRODUCT');
+      await crm.createProperty('PRODUCT', {
+        name: size,
+        label: size,
+        type: 'enumeration',
+        fieldType,
+        groupName: ECOMM_PROPERTY_GROUP.name,
+        options: [
+          { label: 'Small', value: 'small' },
+          { label: 'Large', value: 'large' },
+        ],
+      });
+      expect(await statusOf(crm.batchCreate('PRODUCT', [{ properties: { [size]: value } }]))).toBe(outcome);
+    });
+
     it('when an update names an archived or unknown id, then it is refused with 404 and the others are updated', async () => {
       await ensureProperty(crm, 'PRODUCT', 'name');
       const [kept, archived] = await crm.batchCreate('PRODUCT', [{ properties: { name: 'Kept' } }, { properties: { name: 'Archived' } }]);

@@ -1,5 +1,5 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
-import type { AssociationPair, CrmObject, CrmPort } from '@ecomm-sync/crm-client';
+import type { AssociationPair, CrmObject, CrmPort, CrmPropertyInfo } from '@ecomm-sync/crm-client';
 import { FakeCrmSetup, refused } from './fake-crm-setup';
 
 type Properties = Record<string, string | null>;
@@ -12,18 +12,25 @@ interface StoredObject {
   archived: boolean;
 }
 
-/** Why a value does not fit its property type, as the built-in CRM judges it; null when it fits. */
-function valueProblem(type: string, value: string | null): string | null {
+/** Why a value does not fit its property, as the built-in CRM judges it (its code, then why); null when it fits. */
+function valueProblem(definition: Pick<CrmPropertyInfo, 'type' | 'fieldType' | 'options'>, value: string | null): string | null {
   if (value === null || value === '') return null;
-  switch (type) {
+  switch (definition.type) {
     case 'number':
-      return Number.isFinite(Number(value)) ? null : `"${value}" is not a number`;
+      return Number.isFinite(Number(value)) ? null : `INVALID_NUMBER: "${value}" is not a number`;
+    case 'date':
     case 'datetime':
-      return /^-?\d{1,16}$/.test(value) ? null : `"${value}" is not epoch milliseconds`;
+      return /^-?\d{1,16}$/.test(value) ? null : `INVALID_LONG: "${value}" is not epoch milliseconds`;
     case 'bool':
-      return value === 'true' || value === 'false' ? null : `"${value}" is not true or false`;
+      return value === 'true' || value === 'false' ? null : `INVALID_BOOLEAN: "${value}" is not true or false`;
+    case 'enumeration': {
+      // An enumeration with options takes only their values (a checkbox's: each, `;` between them).
+      const allowed = new Set((definition.options ?? []).map((option) => option.value));
+      const outside = allowed.size === 0 ? undefined : (definition.fieldType === 'checkbox' ? value.split(';') : [value]).find((one) => !allowed.has(one));
+      return outside === undefined ? null : `INVALID_OPTION: "${outside}" was not one of the allowed options: [${[...allowed].join(', ')}]`;
+    }
     default:
-      return value.length <= 65_536 ? null : 'longer than 65536 characters';
+      return value.length <= 65_536 ? null : 'INVALID_PROPERTY_VALUE: longer than 65536 characters';
   }
 }
 
@@ -146,7 +153,7 @@ export class FakeCrm extends FakeCrmSetup implements CrmPort {
       for (const [name, value] of Object.entries(input.properties)) {
         const definition = definitions.get(name);
         if (!definition) throw refused(400, `property "${name}" does not exist on ${type} (inputs[${index}])`);
-        const problem = valueProblem(definition.type, value);
+        const problem = valueProblem(definition, value);
         if (problem) throw refused(400, `property "${name}" of inputs[${index}]: ${problem}`);
       }
     });
