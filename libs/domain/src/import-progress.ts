@@ -39,3 +39,33 @@ export function releaseStart(state: ImportState): { objectType: ObjectType; afte
   const [objectType, page] = state.releasedThrough.split(':');
   return { objectType: objectType as ObjectType, afterPage: Number(page) };
 }
+
+/** What the import machine changes of an import (its start never changes): what a store writes back by compare-and-set. */
+export type ImportStateChange = Omit<ImportState, 'importStartedAt'>;
+
+/** The machine's part of `state` (a record carries ids and more besides): one list of its fields for every store. */
+export const importStateChange = ({
+  status,
+  types,
+  failureReason,
+  failedAt,
+  completedAt,
+  releasedThrough,
+  releasedAt,
+  releaseProgressAt,
+  releaseOwner,
+  webhookRequestedAt,
+  webhookProblem,
+}: ImportState): ImportStateChange => ({
+  status,
+  types,
+  failureReason,
+  failedAt,
+  completedAt,
+  releasedThrough,
+  releasedAt,
+  releaseProgressAt,
+  releaseOwner,
+  webhookRequestedAt,
+  webhookProblem,
+});

@@ -1,6 +1,6 @@
 import { Types, type Connection } from 'mongoose';
 import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
-import type { ImportState, ImportTypeState } from '@ecomm-sync/domain';
+import { importStateChange, type ImportState, type ImportTypeState } from '@ecomm-sync/domain';
 import { importModel, importPageModel, webhookAttemptModel } from '../models/import.model';
 import { consoleScopeFilter, type ConsoleScope } from './console-scope';
 import { onlyDuplicateKeyErrors } from '../duplicate-key';
@@ -172,35 +172,12 @@ export class ImportRepository {
    */
   async compareAndSet(importId: string, expectedRev: number, next: ImportState): Promise<boolean> {
     if (!Types.ObjectId.isValid(importId)) return false;
-    const {
-      status,
-      types,
-      failureReason,
-      failedAt,
-      completedAt,
-      releasedThrough,
-      releasedAt,
-      releaseProgressAt,
-      releaseOwner,
-      webhookRequestedAt,
-      webhookProblem,
-    } = next;
     const result = await this.imports.collection.updateOne(
       // An import stored before decision 49 has no rev yet: it reads as 0.
       { _id: new Types.ObjectId(importId), rev: expectedRev === 0 ? { $in: [0, null] } : expectedRev },
       {
         $set: {
-          status,
-          types,
-          failureReason,
-          completedAt,
-          releasedThrough,
-          releasedAt,
-          releaseProgressAt,
-          releaseOwner,
-          webhookRequestedAt,
-          webhookProblem,
-          failedAt,
+          ...importStateChange(next),
           rev: expectedRev + 1,
         },
       },

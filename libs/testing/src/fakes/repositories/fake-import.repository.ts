@@ -9,7 +9,7 @@ import {
   type ImportRepository,
   type WebhookAttempt,
 } from '@ecomm-sync/data-access';
-import { importTransition, releaseIsStale, type ImportEvent, type ImportState } from '@ecomm-sync/domain';
+import { importStateChange, importTransition, releaseIsStale, type ImportEvent, type ImportState } from '@ecomm-sync/domain';
 import { isObjectId, newObjectId } from '../object-ids';
 import { copy, type PublicOf } from '../public-of';
 import { InMemoryCasStore } from './in-memory-cas-store';
@@ -63,33 +63,7 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
   async compareAndSet(importId: string, expectedRev: number, next: ImportState): Promise<boolean> {
     const current = this.imports.get(importId);
     if (!current) return false;
-    const {
-      status,
-      types,
-      failureReason,
-      failedAt,
-      completedAt,
-      releasedThrough,
-      releasedAt,
-      releaseProgressAt,
-      releaseOwner,
-      webhookRequestedAt,
-      webhookProblem,
-    } = next;
-    return this.imports.compareAndSet(importId, expectedRev, {
-      ...current.value,
-      status,
-      types,
-      failureReason,
-      completedAt,
-      releasedThrough,
-      releasedAt,
-      releaseProgressAt,
-      releaseOwner,
-      webhookRequestedAt,
-      webhookProblem,
-      failedAt,
-    });
+    return this.imports.compareAndSet(importId, expectedRev, { ...current.value, ...importStateChange(next) });
   }
 
   async putPage(importId: string, objectType: ObjectType, pageNumber: number, messages: readonly ImportItem[]): Promise<void> {
