@@ -1,34 +1,9 @@
-import type { ObjectType } from '@ecomm-sync/contracts';
 import type { CrmPort } from '@ecomm-sync/crm-client';
-import { crmProperty, ECOMM_PROPERTY_GROUP, type CrmPropertyType } from '@ecomm-sync/domain';
+import { crmProperty, ECOMM_PROPERTY_GROUP } from '@ecomm-sync/domain';
+import { ensureGroup, ensureProperty, statusOf, unique } from './crm-port-contract-helpers';
 
 /** A portal's CRM with nothing in it but what the CRM starts every portal with. */
 export type MakeCrm = () => CrmPort | Promise<CrmPort>;
-
-let sequence = 0;
-const unique = (prefix: string) => `${prefix}_${process.pid}_${++sequence}`;
-
-/** The refusal's HTTP status (CrmRequestError.status), or 'resolved'. */
-async function statusOf(promise: Promise<unknown>): Promise<number | 'resolved'> {
-  try {
-    await promise;
-    return 'resolved';
-  } catch (error) {
-    return (error as { status?: number }).status ?? -1;
-  }
-}
-
-/** Creates the property unless the portal starts with it (the contract depends on no default set). */
-async function ensureGroup(crm: CrmPort, type: ObjectType): Promise<void> {
-  if ((await crm.listPropertyGroups(type)).some((group) => group.name === ECOMM_PROPERTY_GROUP.name)) return;
-  await crm.createPropertyGroup(type, ECOMM_PROPERTY_GROUP);
-}
-
-async function ensureProperty(crm: CrmPort, type: ObjectType, name: string, propertyType: CrmPropertyType = 'string', hasUniqueValue = false): Promise<void> {
-  if ((await crm.listProperties(type)).some((property) => property.name === name)) return;
-  await ensureGroup(crm, type);
-  await crm.createProperty(type, { ...crmProperty(name, name, propertyType, { hasUniqueValue }) });
-}
 
 /**
  * What the applier and the install step rely on from a CRM (CrmPort): run against FakeCrm (its
