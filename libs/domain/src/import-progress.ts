@@ -43,29 +43,23 @@ export function releaseStart(state: ImportState): { objectType: ObjectType; afte
 /** What the import machine changes of an import (its start never changes): what a store writes back by compare-and-set. */
 export type ImportStateChange = Omit<ImportState, 'importStartedAt'>;
 
-/** The machine's part of `state` (a record carries ids and more besides): one list of its fields for every store. */
-export const importStateChange = ({
-  status,
-  types,
-  failureReason,
-  failedAt,
-  completedAt,
-  releasedThrough,
-  releasedAt,
-  releaseProgressAt,
-  releaseOwner,
-  webhookRequestedAt,
-  webhookProblem,
-}: ImportState): ImportStateChange => ({
-  status,
-  types,
-  failureReason,
-  failedAt,
-  completedAt,
-  releasedThrough,
-  releasedAt,
-  releaseProgressAt,
-  releaseOwner,
-  webhookRequestedAt,
-  webhookProblem,
-});
+/** The fields of ImportStateChange, once; the type below fails to compile when one is missing. */
+const CHANGED_FIELDS = [
+  'status',
+  'types',
+  'failureReason',
+  'failedAt',
+  'completedAt',
+  'releasedThrough',
+  'releasedAt',
+  'releaseProgressAt',
+  'releaseOwner',
+  'webhookRequestedAt',
+  'webhookProblem',
+] as const satisfies readonly (keyof ImportStateChange)[];
+const everyFieldListed: Exclude<keyof ImportStateChange, (typeof CHANGED_FIELDS)[number]> extends never ? true : never = true;
+void everyFieldListed;
+
+/** The machine's part of `state` (a record carries ids and more besides): what every store writes back. */
+export const importStateChange = (state: ImportState): ImportStateChange =>
+  Object.fromEntries(CHANGED_FIELDS.map((field) => [field, state[field]])) as ImportStateChange;
