@@ -3,6 +3,19 @@ import { AccountBudget, lostRaceBackoffMs } from './account-budget';
 import type { BudgetStore } from './budget-lane';
 import type { CrmBudgetDoc } from './crm-budget.model';
 
+const limits: CrmLimits = { burstPer10s: 100, dailyCap: null, timeZone: 'UTC', searchPerSecond: null };
+
+/** A budget store with a fixed clock and 250-ms slots; the test gives its sleep, reads and writes. */
+const storeOf = (parts: Pick<BudgetStore, 'sleep' | 'read' | 'write'>): BudgetStore => ({
+  stats: { reads: 0, writes: 0, lostRaces: 0, taken: 0, handedBack: 0 },
+  clock: () => Date.parse('2026-12-06T12:00:00Z'),
+  slotMs: 250,
+  marginMs: 750,
+  leaseSize: 5,
+  defaultMaxWaitMs: 30_000,
+  ...parts,
+});
+
 describe('the CRM budget after a lost compare-and-set', () => {
   it.each([
     // round, slot, random, wait
@@ -20,20 +33,11 @@ describe('the CRM budget after a lost compare-and-set', () => {
   });
 
   it('when other writers win the first twelve rounds, then the lease waits longer after each, up to a slot, and is granted', async () => {
-    const limits: CrmLimits = { burstPer10s: 100, dailyCap: null, timeZone: 'UTC', searchPerSecond: null };
     let stored: CrmBudgetDoc | null = null;
     let contended = 12;
     const slept: number[] = [];
-    const store: BudgetStore = {
-      stats: { reads: 0, writes: 0, lostRaces: 0, taken: 0, handedBack: 0 },
-      clock: () => Date.parse('2026-12-06T12:00:00Z'),
-      slotMs: 250,
-      marginMs: 750,
-      leaseSize: 5,
-      defaultMaxWaitMs: 30_000,
-      sleep: async (ms) => {
-        slept.push(ms);
-      },
+    const store = storeOf({
+      sleep: async (ms) => void slept.push(ms),
       read: async () => stored && structuredClone(stored),
       write: async (key, base, state) => {
         if (contended > 0) {
@@ -46,7 +50,7 @@ describe('the CRM budget after a lost compare-and-set', () => {
         stored = { ...state, _id: key, version: (base?.version ?? 0) + 1 };
         return structuredClone(stored);
       },
-    };
+    });
     jest.spyOn(Math, 'random').mockReturnValue(0.5);
     try {
       await expect(new AccountBudget(store, 'contended', limits).take('request')).resolves.toMatchObject({ sendBy: expect.any(Number) });
@@ -57,23 +61,16 @@ describe('the CRM budget after a lost compare-and-set', () => {
   });
 
   it('when other writers win every round, then the lease gives up after the last one, without waiting after it', async () => {
-    const limits: CrmLimits = { burstPer10s: 100, dailyCap: null, timeZone: 'UTC', searchPerSecond: null };
     let version = 0;
     const slept: number[] = [];
-    const store: BudgetStore = {
-      stats: { reads: 0, writes: 0, lostRaces: 0, taken: 0, handedBack: 0 },
-      clock: () => Date.parse('2026-12-06T12:00:00Z'),
-      slotMs: 250,
-      marginMs: 750,
-      leaseSize: 5,
-      defaultMaxWaitMs: 30_000,
+    const store = storeOf({
       sleep: async (ms) => void slept.push(ms),
       read: async () => ({ ...emptyBudgetState(), _id: 'lost', version }),
       write: async () => {
         version++; // another replica wrote first, every time
         return null;
       },
-    };
+    });
 
     await expect(new AccountBudget(store, 'lost', limits).take('request')).rejects.toThrow('lost 50 compare-and-set rounds in a row');
     expect(slept).toHaveLength(49);
