@@ -1,4 +1,4 @@
-import { emptyBudgetState, type CrmLimits } from '@ecomm-sync/domain';
+import { CrmBudgetPaused, emptyBudgetState, type CrmLimits } from '@ecomm-sync/domain';
 import { AccountBudget, lostRaceBackoffMs } from './account-budget';
 import type { BudgetStore } from './budget-lane';
 import type { CrmBudgetDoc } from './crm-budget.model';
@@ -7,7 +7,7 @@ const limits: CrmLimits = { burstPer10s: 100, dailyCap: null, timeZone: 'UTC', s
 
 /** A budget store with a fixed clock and 250-ms slots; the test gives its sleep, reads and writes. */
 const storeOf = (parts: Pick<BudgetStore, 'sleep' | 'read' | 'write'>): BudgetStore => ({
-  stats: { reads: 0, writes: 0, lostRaces: 0, taken: 0, handedBack: 0 },
+  stats: { reads: 0, writes: 0, lostRaces: 0, taken: 0, handedBack: 0, contended: 0 },
   clock: () => Date.parse('2026-12-06T12:00:00Z'),
   slotMs: 250,
   marginMs: 750,
@@ -60,7 +60,7 @@ describe('the CRM budget after a lost compare-and-set', () => {
     expect(slept.slice(0, 12)).toEqual([1, 2, 4, 8, 16, 32, 64, 125, 125, 125, 125, 125]);
   });
 
-  it('when other writers win every round, then the lease gives up after the last one, without waiting after it', async () => {
+  it('when other writers win every round, then the lease waits for the next slot without waiting after the last round, and a caller who cannot wait is refused as rate-limited', async () => {
     let version = 0;
     const slept: number[] = [];
     const store = storeOf({
@@ -72,7 +72,36 @@ describe('the CRM budget after a lost compare-and-set', () => {
       },
     });
 
-    await expect(new AccountBudget(store, 'lost', limits).take('request')).rejects.toThrow('lost 50 compare-and-set rounds in a row');
+    const refused = await new AccountBudget(store, 'lost', limits).take('request', { maxWaitMs: 0 }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(CrmBudgetPaused);
+    expect(refused).toMatchObject({ reason: 'rate-limited', until: store.clock() + 250 });
     expect(slept).toHaveLength(49);
+    expect(store.stats.contended).toBe(1);
+  });
+
+  it('when other writers win every round of a lease, then a caller who can wait gets a permit in a later slot', async () => {
+    let now = Date.parse('2026-12-06T12:00:00Z');
+    let stored: CrmBudgetDoc | null = null;
+    let contended = 60; // more than a lease's rounds
+    const store: BudgetStore = {
+      ...storeOf({
+        // The clock moves when a wait ends, as a timer's would (not when it starts).
+        sleep: (ms) => new Promise<void>((resolve) => setImmediate(() => resolve(void (now += ms)))),
+        read: async () => stored && structuredClone(stored),
+        write: async (key, base, state) => {
+          if (contended-- > 0 || (stored?.version ?? 0) !== (base?.version ?? 0)) {
+            stored = { ...emptyBudgetState(), _id: key, version: (stored?.version ?? 0) + 1 };
+            return null;
+          }
+          stored = { ...state, _id: key, version: (base?.version ?? 0) + 1 };
+          return structuredClone(stored);
+        },
+      }),
+      clock: () => now,
+    };
+
+    const permit = await new AccountBudget(store, 'waits', limits).take('request', { maxWaitMs: 10_000 });
+    expect(permit.sendBy).toBeGreaterThan(Date.parse('2026-12-06T12:00:00.250Z'));
+    expect(store.stats.contended).toBe(1);
   });
 });

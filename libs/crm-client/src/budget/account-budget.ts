@@ -222,7 +222,12 @@ export class AccountBudget implements CrmBudget {
       base = await this.owner.read(this.accountKey);
       this.remember(base);
     }
-    throw new Error(`CRM budget ${this.accountKey}: lost ${MAX_WRITE_ROUNDS} compare-and-set rounds in a row`);
+    // Every round went to other writers: they got permits, this replica waits for the next slot as
+    // for a full one. Its waiters that can wait that long try again then; the others are refused as
+    // rate-limited, which callers park and retry (a dead writer's claim is taken over meanwhile).
+    this.owner.stats.contended++;
+    const slotMs = this.owner.slotMs;
+    return { outcome: 'wait', until: (Math.floor(this.owner.clock() / slotMs) + 1) * slotMs };
   }
 
   private account(): BudgetAccount {

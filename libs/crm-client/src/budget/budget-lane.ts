@@ -12,6 +12,8 @@ export interface CrmBudgetStats {
   taken: number;
   /** Permits leased and handed back unused. */
   handedBack: number;
+  /** Leases that lost every compare-and-set round to other writers and waited for the next slot. */
+  contended: number;
 }
 
 /** What a stored budget records of its account besides the state. */
