@@ -5,6 +5,7 @@ import {
   FakeAccountRepository,
   FakeBroker,
   FakeImportRepository,
+  type LogEntry,
   recordingLogger,
   startWebhookReceiver,
   type WebhookAnswer,
@@ -53,19 +54,23 @@ describe('DispatchWebhookUseCase', () => {
       clientSecret: SECRET,
       sealedSecret: box.seal(SECRET, sealedFor.appClientSecret('app-1')),
     });
+    await accounts.createApplication({
+      appId: 'app-old-key',
+      developerId: 1,
+      name: 'App sealed under a retired key',
+      clientId: 'client-2',
+      clientSecret: SECRET,
+      sealedSecret: new SecretBox('a-key-this-service-no-longer-has').seal(SECRET, sealedFor.appClientSecret('app-old-key')),
+    });
   });
 
+  let logged: LogEntry[] = [];
   const send = async (options: Partial<DispatchOptions> = {}, url = `${receiver.url}/hook`, appId = 'app-1') => {
-    const useCase = new DispatchWebhookUseCase(
-      asRepositories({ accounts, imports }),
-      box,
-      broker,
-      recordingLogger().logger,
-      { ...OPTIONS, ...options },
-      async (ms) => {
-        slept.push(ms);
-      },
-    );
+    const recording = recordingLogger();
+    logged = recording.entries;
+    const useCase = new DispatchWebhookUseCase(asRepositories({ accounts, imports }), box, broker, recording.logger, { ...OPTIONS, ...options }, async (ms) => {
+      slept.push(ms);
+    });
     const requestId = `request-${++n}`;
     const before = receiver.received.length;
     await useCase.dispatch({ requestId, appId, url, body: JSON.stringify({ n }) });
@@ -145,8 +150,26 @@ describe('DispatchWebhookUseCase', () => {
     expect(lookups).toBe(2);
   });
 
+  it('when an attempt cannot be recorded, then the answer is still reported once, and the failure is logged', async () => {
+    answers = [{ status: 200, json: { importCounts: [] } }];
+    jest.spyOn(imports, 'recordAttempt').mockRejectedValue(new Error('not primary'));
+
+    const { outcome, received } = await send();
+
+    expect(received).toHaveLength(1);
+    expect(outcome).toEqual([expect.objectContaining({ ok: true, status: 200, body: { importCounts: [] } })]);
+    expect(logged.find((entry) => entry.message === 'webhook attempt not recorded')).toMatchObject({ level: 'warn', attempt: 1, error: 'Error: not primary' });
+  });
+
   it.each([
     ['the application has no client secret', {}, () => `${receiver.url}/hook`, 'app-unknown', /application app-unknown has no client secret/],
+    [
+      'its client secret was sealed under a key this service no longer has',
+      {},
+      () => `${receiver.url}/hook`,
+      'app-old-key',
+      /application app-old-key has no client secret to sign with that can be opened \(.+\)/,
+    ],
     ['the target is private and private targets are not allowed', { allowPrivateTargets: false }, () => `${receiver.url}/hook`, 'app-1', /target was refused/],
     ['the target is not http', {}, () => 'ftp://shop.example.com/hook', 'app-1', /only http and https/],
     [

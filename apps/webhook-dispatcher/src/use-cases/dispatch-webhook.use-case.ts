@@ -1,6 +1,6 @@
 import axios from 'axios';
 import { type ImportEventMessage, TOPICS, type WebhookRequestMessage } from '@ecomm-sync/contracts';
-import { sealedFor, type Repositories, type SecretBox } from '@ecomm-sync/data-access';
+import { sealedFor, type Repositories, type SecretBox, type WebhookAttempt } from '@ecomm-sync/data-access';
 import { checkTarget, type Logger, pinnedAgents, type ResolveHost, signV1, signV3, uriAsReceived } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
 
@@ -38,7 +38,15 @@ export class DispatchWebhookUseCase {
   async dispatch(request: WebhookRequestMessage): Promise<void> {
     const sealed = await this.repositories.accounts.sealedClientSecret(request.appId);
     if (!sealed) return this.finish(request, { ok: false, reason: `application ${request.appId} has no client secret to sign with` });
-    const secret = this.secrets.open(sealed, sealedFor.appClientSecret(request.appId));
+    let secret: string;
+    try {
+      secret = this.secrets.open(sealed, sealedFor.appClientSecret(request.appId));
+    } catch (error) {
+      // A key rotated without the old key kept (SECRETS_PREVIOUS_KEYS): no attempt could ever sign,
+      // so the import fails now, visibly, rather than after every redelivery with no outcome at all.
+      const why = error instanceof Error ? error.message : String(error);
+      return this.finish(request, { ok: false, reason: `application ${request.appId} has no client secret to sign with that can be opened (${why})` });
+    }
     const pinned: { agents: ReturnType<typeof pinnedAgents> | null } = { agents: null };
     try {
       return await this.sendWithRetries(request, secret, pinned);
@@ -68,7 +76,7 @@ export class DispatchWebhookUseCase {
         else lookupFailed = { ok: false, final: false, status: null, error: target.refusal };
       }
       last = lookupFailed ?? (await this.send(request, secret, pinned.agents!));
-      await this.repositories.imports.recordAttempt(request.requestId, {
+      await this.record(request, {
         attempt,
         at: started,
         url: request.url,
@@ -134,6 +142,18 @@ export class DispatchWebhookUseCase {
           : (error.code ?? error.message)
         : String(error);
       return { ok: false, final: false, status: null, error: message };
+    }
+  }
+
+  /**
+   * Records an attempt for the import's page; a failure to record it is logged, never thrown: the
+   * attempt was made, and a redelivery would send the receiver the same webhook again.
+   */
+  private async record(request: WebhookRequestMessage, attempt: WebhookAttempt): Promise<void> {
+    try {
+      await this.repositories.imports.recordAttempt(request.requestId, attempt);
+    } catch (error) {
+      this.logger.warn('webhook attempt not recorded', { requestId: request.requestId, attempt: attempt.attempt, error: String(error) });
     }
   }
 
