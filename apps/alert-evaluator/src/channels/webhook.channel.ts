@@ -33,7 +33,17 @@ export class WebhookChannel implements NoticeChannel {
 
   async send(destination: AlertDestination, notice: AlertNotice): Promise<NoticeAttempt> {
     if (!destination.sealedSecret) return { ok: false, final: true, error: 'the webhook destination has no signing secret' };
-    const secret = this.secrets.open(destination.sealedSecret, sealedFor.alertDestinationSecret(destination.id));
+    let secret: string;
+    try {
+      secret = this.secrets.open(destination.sealedSecret, sealedFor.alertDestinationSecret(destination.id));
+    } catch (error) {
+      // A key rotated without the old one kept: no later attempt can sign either, so the notice fails now.
+      return {
+        ok: false,
+        final: true,
+        error: `the webhook destination's signing secret cannot be opened (${error instanceof Error ? error.message : String(error)})`,
+      };
+    }
     return attemptOf(await postJson(destination.target, JSON.stringify(notice.body), { ...this.options, secret, headers: idempotencyKey(notice) }));
   }
 }
