@@ -149,8 +149,13 @@ describe('the console, for each role and each portal', () => {
     expect([...new Set(overview.map((store: { portalId: number }) => store.portalId))]).toEqual([OWN]);
     const installs = (await asIntegrator('/console/api/v1/installs').expect(200)).body.results;
     expect(installs.map((install: { portalId: number }) => install.portalId)).toEqual([OWN]);
-    const report = (await asIntegrator('/console/api/v1/report').expect(200)).body.stores;
-    expect(report.filter((store: { portalId: number }) => store.portalId !== OWN)).toEqual([]);
+  });
+
+  it('when an integrator asks for the report without a portal, then it is told to name one, and no CRM is read', async () => {
+    const before = crm.received.length;
+    const answer = await asIntegrator('/console/api/v1/report').expect(400);
+    expect(answer.body.message).toMatch(/^portalId is required with a developer API key: the report reads one portal’s CRM at a time/);
+    expect(crm.received.length).toBe(before);
   });
 
   it.each([

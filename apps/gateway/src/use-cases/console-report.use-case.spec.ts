@@ -82,6 +82,17 @@ describe('ConsoleReportUseCase', () => {
     expect((await useCase.report({ portalId: tenant.portalId })).stores[0].label).toBe('Default');
   });
 
+  it('when the scope is every portal of an application, then the report asks for one portal and reads no CRM', async () => {
+    await linked('web', 'DEAL', [{ dealstage: 'checkout_completed', amount: '10' }]);
+    const reads = jest.spyOn(crm, 'batchRead');
+
+    await expect(useCase.report({ appId: tenant.appId, portalIds: [tenant.portalId] })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^portalId is required/),
+    });
+    expect(reads).not.toHaveBeenCalled();
+  });
+
   it('when a store links more deals than one report reads, then the report says it is partial', async () => {
     for (let crmId = 1; crmId <= REPORT_LIMIT + 1; crmId++)
       world.objectSyncs.put({ tenant, storeId: 'web', objectType: 'DEAL' }, anObjectSync({ externalObjectId: `d${crmId}`, crmId }));

@@ -20,7 +20,16 @@ export class ConsoleReportUseCase {
     private readonly crmFor: (portalId: number) => Promise<CrmPort | null>,
   ) {}
 
+  /**
+   * One portal's report at a time: every store costs the portal's CRM up to 40 reads, so an
+   * application-wide report (a developer key without portalId) would read every installed portal's
+   * CRM in one request, and one portal's failure would answer for all.
+   */
   async report(scope: ConsoleScope, storeId?: string): Promise<ConsoleReport> {
+    if (scope.portalId === undefined)
+      throw AppError.badRequest(
+        'portalId is required with a developer API key: the report reads one portal’s CRM at a time; add ?portalId=<a portal that installed the application>',
+      );
     const [counts, labels] = await Promise.all([
       this.repositories.consoleOverview.objectCounts(scope, Date.now()),
       this.repositories.consoleOverview.storeLabels(scope),
