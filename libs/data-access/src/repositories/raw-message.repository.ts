@@ -77,12 +77,8 @@ export class RawMessageRepository {
   /** One object's messages as received, newest first (the console's inspector), at most `limit`. */
   async listForObject(key: ObjectKey, limit: number): Promise<{ messages: StoredRawMessage[]; hasMore: boolean }> {
     const { externalObjectId, ...scope } = keyFilter(key);
-    const [batches, ownDocuments] = await Promise.all([
-      this.messages
-        .find({ ...scope, objectIds: externalObjectId }, { projection: { receivedAt: 1, source: 1, first: 1, messages: 1 } })
-        .sort({ receivedAt: -1 })
-        .limit(limit + 1)
-        .toArray(),
+    const [fromBatches, ownDocuments] = await Promise.all([
+      this.objectInBatches(scope, externalObjectId, limit + 1),
       this.messages
         .find(
           { ...scope, externalObjectId },
@@ -92,17 +88,30 @@ export class RawMessageRepository {
         .limit(limit + 1)
         .toArray(),
     ]);
-    const found = [
-      ...batches.flatMap((batch) =>
-        (batch.messages as (LoggedMessage & { externalObjectId: string })[]).flatMap((message, index) =>
-          message.externalObjectId === externalObjectId ? [{ seq: Number(batch.first ?? 0) + index, message: stored(message, batch) }] : [],
-        ),
-      ),
-      ...ownDocuments.map((doc) => ({ seq: doc.seq as number, message: stored(doc as unknown as LoggedMessage, doc) })),
-    ]
+    const found = [...fromBatches, ...ownDocuments.map((doc) => ({ seq: doc.seq as number, message: stored(doc as unknown as LoggedMessage, doc) }))]
       .sort((a, b) => b.message.receivedAt - a.message.receivedAt || b.seq - a.seq)
       .map(({ message }) => message);
     return { messages: found.slice(0, limit), hasMore: found.length > limit };
+  }
+
+  /**
+   * The object's messages in the newest `batches` batch documents that hold it. A document holds up
+   * to 2 MB of JSON (about 7 MB as BSON): they are read two at a time and only the object's messages
+   * kept, so that one inspector request holds a few documents, not a hundred at once.
+   */
+  private async objectInBatches(scope: Record<string, unknown>, externalObjectId: string, batches: number) {
+    const cursor = this.messages
+      .find({ ...scope, objectIds: externalObjectId }, { projection: { receivedAt: 1, source: 1, first: 1, messages: 1 } })
+      .sort({ receivedAt: -1 })
+      .limit(batches)
+      .batchSize(2);
+    const found: { seq: number; message: StoredRawMessage }[] = [];
+    for await (const batch of cursor) {
+      (batch.messages as (LoggedMessage & { externalObjectId: string })[]).forEach((message, index) => {
+        if (message.externalObjectId === externalObjectId) found.push({ seq: Number(batch.first ?? 0) + index, message: stored(message, batch) });
+      });
+    }
+    return found;
   }
 }
 
