@@ -160,7 +160,7 @@ describe('ResumeCrmWorkUseCase', () => {
     expect(applied.flat().sort()).toEqual(['a', 'z']);
   });
 
-  it('when applying fails for another reason, then the changes stay parked and the wait is due again at once', async () => {
+  it('when applying fails for another reason, then the changes stay parked and the wait backs off like an unreachable CRM, saying why', async () => {
     await crmWaits.set(tenant.portalId, waitUntil(NOW - 1));
     await park('a');
     applyParked = async () => {
@@ -170,7 +170,13 @@ describe('ResumeCrmWorkUseCase', () => {
     await useCase.run();
 
     expect(await parkedChanges.count(tenant.portalId)).toBe(1);
-    expect((await crmWaits.find(tenant.portalId))?.until).toBe(NOW);
+    // The wait's second try: 2 s, doubling up to a minute (nextCrmWait), not every second.
+    expect(await crmWaits.find(tenant.portalId)).toMatchObject({
+      reason: 'unreachable',
+      until: NOW + 2_000,
+      tries: 2,
+      lastAnswer: 'resuming the parked changes failed: Error: the database went away',
+    });
   });
 
   it('when a change is parked while the resume runs, then the wait is not ended but made due again', async () => {

@@ -99,14 +99,18 @@ export class ResumeCrmWorkUseCase {
         held = await crmWaits.takeForResume(held, this.clock() + this.options.leaseMs);
       }
     } catch (error) {
-      const cause = crmWaitCauseOf(error);
       // A CRM that took pages of this resume is slow or limited again, not down since the first
-      // failure: its wait starts anew, so the backoff does not grow across a long resume.
-      if (cause) await this.waits.failed(taken.portalId, cause, { retry: true, answeredSince: pages > 0 });
-      else {
-        this.logger.warn('resuming parked changes failed; tried again at the next run', { portalId: taken.portalId, error: String(error) });
-        if (held) await crmWaits.release(held, this.clock());
-      }
+      // failure: its wait starts anew, so the backoff does not grow across a long resume. Any other
+      // failure (a refused token, a bug) backs off the same way, saying what it was: made due at
+      // once, the same oldest page failed again every second, holding the portal's whole backlog.
+      const cause = crmWaitCauseOf(error) ?? {
+        reason: 'unreachable' as const,
+        until: null,
+        lastAnswer: `resuming the parked changes failed: ${String(error)}`,
+      };
+      if (!crmWaitCauseOf(error))
+        this.logger.warn('resuming parked changes failed; tried again after a backoff', { portalId: taken.portalId, error: String(error) });
+      await this.waits.failed(taken.portalId, cause, { retry: true, answeredSince: pages > 0 });
     }
   }
 
