@@ -58,11 +58,9 @@ export class OAuthAccessTokens {
     if (shared) return shared;
     const { secretBox } = this.options;
     let answer: { accessToken: string; refreshToken: string | null; expiresIn: number };
+    const usedRefreshToken = secretBox.open(state.refreshTokenSealed, sealedFor.crmConnection(this.portalId, 'refresh-token'));
     try {
-      answer = await this.grant(
-        secretBox.open(state.clientSecretSealed, sealedFor.crmConnection(this.portalId, 'client-secret')),
-        secretBox.open(state.refreshTokenSealed, sealedFor.crmConnection(this.portalId, 'refresh-token')),
-      );
+      answer = await this.grant(secretBox.open(state.clientSecretSealed, sealedFor.crmConnection(this.portalId, 'client-secret')), usedRefreshToken);
     } catch (error) {
       // Another replica may have used (and so spent) the same refresh token a moment earlier.
       const again = await this.stored();
@@ -76,13 +74,58 @@ export class OAuthAccessTokens {
       expiresAt: now + answer.expiresIn * 1000,
       refreshedAt: now,
     };
-    const refreshTokenSealed = answer.refreshToken
-      ? secretBox.seal(answer.refreshToken, sealedFor.crmConnection(this.portalId, 'refresh-token'))
+    // Rotated: a refresh token other than the one used (a CRM may also answer the same one again).
+    const rotated = answer.refreshToken !== null && answer.refreshToken !== usedRefreshToken;
+    const refreshTokenSealed = rotated
+      ? secretBox.seal(answer.refreshToken!, sealedFor.crmConnection(this.portalId, 'refresh-token'))
       : state.refreshTokenSealed;
-    // False when the connection was replaced meanwhile: the token still serves the requests in flight.
-    await this.options.portals.saveOAuthRefresh(this.portalId, state.refreshTokenSealed, refreshTokenSealed, token);
+    await this.keep(state.refreshTokenSealed, usedRefreshToken, refreshTokenSealed, token, rotated);
     this.current = { token: answer.accessToken, expiresAt: token.expiresAt };
     return answer.accessToken;
+  }
+
+  /**
+   * Stores a refresh's answer while the connection still holds the refresh token used. Not kept
+   * when the connection was replaced or another replica stored its refresh meanwhile (the token
+   * still serves the requests in flight). The stored text may differ while the token is the same:
+   * `reseal` sealed it again under a new key; then a rotated token is saved on the text now stored,
+   * since lost here it leaves the portal with a spent one (a token not rotated is not written again:
+   * the text read before the reseal would undo it). A failed write is tried again after a moment;
+   * after three, the error says what may be lost.
+   */
+  private async keep(usedSealed: string, usedToken: string, refreshTokenSealed: string, token: StoredOAuthToken, rotated: boolean): Promise<void> {
+    const { portals, secretBox } = this.options;
+    let expected = usedSealed;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      let saved: boolean;
+      try {
+        saved = await portals.saveOAuthRefresh(this.portalId, expected, refreshTokenSealed, token);
+      } catch (error) {
+        if (attempt < 3) {
+          await new Promise((resolve) => setTimeout(resolve, 500 * attempt)); // a primary's election takes a moment
+          continue;
+        }
+        throw new CrmRequestError(
+          `the OAuth refresh of portal ${this.portalId} could not be stored (${String(error)}); a rotated refresh token may be lost: enter the connection again if the CRM refuses the next refresh`,
+          503,
+          'CRM_AUTH',
+        );
+      }
+      // Nothing rotated: nothing is lost, and writing the text read before would undo a reseal.
+      if (saved || !rotated) return;
+      const now = await portals.findById(this.portalId);
+      const auth = now?.crmConnection?.kind === 'hosted' && now.crmConnection.auth.type === 'oauth' ? now.crmConnection.auth : null;
+      if (!auth || auth.refreshTokenSealed === expected) return;
+      const stored = (() => {
+        try {
+          return secretBox.open(auth.refreshTokenSealed, sealedFor.crmConnection(this.portalId, 'refresh-token'));
+        } catch {
+          return null;
+        }
+      })();
+      if (stored !== usedToken) return;
+      expected = auth.refreshTokenSealed;
+    }
   }
 
   /** The stored access token, if it is usable and not the rejected one. */
