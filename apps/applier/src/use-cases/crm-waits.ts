@@ -111,7 +111,10 @@ export class CrmWaits {
     if (!cause) return false;
     const portalId = group.tenant.portalId;
     try {
-      const wait = error instanceof CrmWaiting ? error.wait : await this.failed(portalId, cause);
+      // A wait read from the cache may have ended meanwhile (a resume cleared it): the stamp then
+      // makes it again, and as the cache had it, a resume's lease, the portal would park a minute
+      // against a CRM that takes changes. Made again, it is due at once.
+      const wait = error instanceof CrmWaiting ? { ...error.wait, until: Math.min(error.wait.until, this.clock()) } : await this.failed(portalId, cause);
       await this.park(group, wait);
       if (!(error instanceof CrmWaiting))
         logger.warn('the CRM cannot take changes now; parked until it can', {
