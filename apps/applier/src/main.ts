@@ -76,7 +76,7 @@ runService({
     });
     const stopResuming = runPeriodically(
       config.APPLIER_RESUME_INTERVAL_MS,
-      () => resumer.run(),
+      () => resumer.start(),
       (error) => logger.warn('resuming parked CRM work failed; tried again at the next interval', { error: String(error) }),
     );
     const sweeper = new SweepAbandonedCheckoutsUseCase(database.repositories, crm, logger, {
@@ -92,7 +92,7 @@ runService({
     // On SIGTERM: let a running sweep finish its batch, then hand the lease back at once, so that
     // another replica (or this one restarted) sweeps at its next interval instead of after the lease ran out.
     onStop(async () => {
-      await Promise.all([stopRetrying(), stopResuming(), sweeper.stop().then(stopSweeping)]);
+      await Promise.all([stopRetrying(), stopResuming().then(() => resumer.settled()), sweeper.stop().then(stopSweeping)]);
       logger.info('abandoned-checkout sweep lease released');
     });
   },

@@ -160,6 +160,77 @@ describe('ResumeCrmWorkUseCase', () => {
     expect(applied.flat().sort()).toEqual(['a', 'z']);
   });
 
+  it('when a portal’s resume is long, then a portal that becomes due meanwhile is started by the next run, and the long one is not started twice', async () => {
+    const other = aTenant();
+    await crmWaits.set(tenant.portalId, waitUntil(NOW - 1));
+    await park('a');
+    const apply = applyParked;
+    let finishLong!: () => void;
+    const longEnds = new Promise<void>((resolve) => (finishLong = resolve));
+    let longPages = 0;
+    applyParked = async (parked) => {
+      if (parked[0].change.externalObjectId === 'a') {
+        longPages++;
+        await longEnds;
+      }
+      return apply(parked);
+    };
+    const long = await useCase.start();
+
+    await crmWaits.set(other.portalId, waitUntil(NOW - 1));
+    await parkedChanges.park(
+      { tenant: other, storeId: 'default', objectType: 'CONTACT' },
+      [{ change: aMappedChange({ externalObjectId: 'z' }), reapply: false }],
+      NOW,
+    );
+    await crmWaits.set(tenant.portalId, waitUntil(NOW - 1)); // due again, as if its lease had run out
+    await Promise.all(await useCase.start());
+
+    expect(applied).toEqual([['z']]);
+    expect(longPages).toBe(1);
+    finishLong();
+    await useCase.settled();
+    await Promise.all(long);
+    expect(applied.flat().sort()).toEqual(['a', 'z']);
+  });
+
+  it('when as many portals are resumed as a run may hold, then the next run starts none until one ends', async () => {
+    const tenants = [aTenant(), aTenant(), aTenant()];
+    let finish!: () => void;
+    const held = new Promise<void>((resolve) => (finish = resolve));
+    const apply = applyParked;
+    applyParked = async (parked) => {
+      await held;
+      return apply(parked);
+    };
+    const resumer = new ResumeCrmWorkUseCase({
+      repositories: asRepositories({ crmWaits, parkedChanges }),
+      apply: { applyParked: (parked: readonly ParkedChange[]) => applyParked(parked) },
+      waits: new CrmWaits(asRepositories({ crmWaits, parkedChanges }), () => NOW),
+      logger: recordingLogger().logger,
+      clock: () => NOW,
+      options: { pageSize: 2, leaseMs: 60_000, portalsPerRun: 2, patienceMs: 12_000 },
+    });
+    for (const [i, other] of tenants.entries()) {
+      await crmWaits.set(other.portalId, waitUntil(NOW - 10 + i));
+      await parkedChanges.park(
+        { tenant: other, storeId: 'default', objectType: 'CONTACT' },
+        [{ change: aMappedChange({ externalObjectId: `p${i}` }), reapply: false }],
+        NOW,
+      );
+    }
+
+    const first = await resumer.start();
+    const second = await resumer.start();
+
+    expect([first.length, second.length]).toEqual([2, 0]);
+    finish();
+    await Promise.all(first);
+    expect(applied.flat().sort()).toEqual(['p0', 'p1']);
+    await resumer.run();
+    expect(applied.flat().sort()).toEqual(['p0', 'p1', 'p2']);
+  });
+
   it('when applying fails for another reason, then the changes stay parked and the wait backs off like an unreachable CRM, saying why', async () => {
     await crmWaits.set(tenant.portalId, waitUntil(NOW - 1));
     await park('a');

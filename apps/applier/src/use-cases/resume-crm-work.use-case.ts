@@ -8,7 +8,7 @@ export interface ResumeOptions {
   pageSize: number;
   /** How long a replica holds a portal it resumes before another may take it over. */
   leaseMs: number;
-  /** Portals looked at per run. */
+  /** Portals resumed at once by this replica (each tick starts more up to this many). */
   portalsPerRun: number;
   /**
    * How long a resume waits for a rate limit that ends soon (the account's budget opening its next
@@ -42,8 +42,8 @@ const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resol
  * at a time resumes a portal (it takes the wait by compare and set); the others keep parking its
  * new changes meanwhile. The wait ends when nothing is left parked; a rate limit that ends within
  * `patienceMs` is waited out; a CRM that still cannot take the changes starts a new wait, and they
- * stay parked. The portals of one run are resumed side by side: one with a long backlog holds up
- * no other.
+ * stay parked. Portals are resumed side by side, each started when due: one with a long backlog
+ * holds up no other.
  */
 export class ResumeCrmWorkUseCase {
   private readonly repositories: ResumeCrmWorkDeps['repositories'];
@@ -64,14 +64,44 @@ export class ResumeCrmWorkUseCase {
     this.sleep = sleep;
   }
 
+  /** This replica's resumes under way, by portal. */
+  private readonly running = new Map<number, Promise<void>>();
+
+  /** Resumes the portals due now and waits for those resumes (tests; `start` for the periodic run). */
   async run(): Promise<void> {
-    const due = await this.repositories.crmWaits.due(this.clock(), this.options.portalsPerRun);
-    await Promise.all(
-      due.map(async (seen) => {
-        const taken = await this.repositories.crmWaits.takeForResume(seen, this.clock() + this.options.leaseMs);
-        if (taken) await this.waits.resume(taken.portalId, () => this.resume(taken));
-      }),
-    );
+    await Promise.all(await this.start());
+  }
+
+  /**
+   * Starts resuming the portals whose wait ended, beside the resumes already under way, and
+   * returns once they are started: a portal with a long backlog never holds up another that
+   * becomes due meanwhile (the periodic run would skip its ticks while a run lasted). A portal
+   * this replica resumes already is left to that resume.
+   */
+  async start(): Promise<Promise<void>[]> {
+    const due = await this.repositories.crmWaits.due(this.clock(), this.options.portalsPerRun + this.running.size);
+    const started: Promise<void>[] = [];
+    // At most portalsPerRun resumes at once on this replica: a long one takes one of them.
+    for (const seen of due.filter((wait) => !this.running.has(wait.portalId)).slice(0, Math.max(0, this.options.portalsPerRun - this.running.size))) {
+      const resumed = this.takeAndResume(seen).finally(() => this.running.delete(seen.portalId));
+      this.running.set(seen.portalId, resumed);
+      started.push(resumed);
+    }
+    return started;
+  }
+
+  /** Resolves once every resume under way has ended (a graceful stop). */
+  async settled(): Promise<void> {
+    await Promise.all(this.running.values());
+  }
+
+  private async takeAndResume(seen: StoredCrmWait): Promise<void> {
+    try {
+      const taken = await this.repositories.crmWaits.takeForResume(seen, this.clock() + this.options.leaseMs);
+      if (taken) await this.waits.resume(taken.portalId, () => this.resume(taken));
+    } catch (error) {
+      this.logger.warn('resuming parked CRM work failed; tried again when the wait is due', { portalId: seen.portalId, error: String(error) });
+    }
   }
 
   private async resume(taken: StoredCrmWait): Promise<void> {
