@@ -40,5 +40,8 @@ objectStateSchema.index({ portalId: 1, appId: 1, objectType: 1, _id: 1 });
 // Serves: the alert evaluator's sync lag, a tenant's marked states oldest first
 // (`{portalId, appId, unappliedSince: {$gte: 0}}` sorted by unappliedSince, read in pages; decision 0053).
 objectStateSchema.index({ portalId: 1, appId: 1, unappliedSince: 1 });
+// Serves: the same for one store's rule (`{portalId, appId, storeId, unappliedSince: {$gte: 0}}`):
+// without it, each evaluation read every marked state of the tenant to find the store's.
+objectStateSchema.index({ portalId: 1, appId: 1, storeId: 1, unappliedSince: 1 });
 
 export const objectStateModel = (connection: Connection) => connection.model('ObjectState', objectStateSchema);

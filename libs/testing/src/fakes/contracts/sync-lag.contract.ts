@@ -50,6 +50,15 @@ export function describeSyncLagContract(name: string, make: () => SyncLagReposit
       expect(await states.oldestUnapplied(aTenant(), null)).toBeNull();
     });
 
+    it('when another store’s objects wait, then a store with none waiting reads no lag, and its own wait only', async () => {
+      await save(scope('backfill', T), 'a');
+      await save(scope('backfill', T + 1), 'b');
+
+      expect(await states.oldestUnapplied(tenant, 'web', { pageSize: 1, maxPages: 1 })).toBeNull();
+      await save(scope('web', T + 5), 'c');
+      expect(await states.oldestUnapplied(tenant, 'web', { pageSize: 1, maxPages: 1 })).toBe(T + 5);
+    });
+
     it('when an object is accepted again before it is applied, then it still waits since its first acceptance', async () => {
       const rev = await save(scope('default', T), 'a');
       await save(scope('default', T + 50), 'a', rev);
