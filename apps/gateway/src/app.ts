@@ -139,6 +139,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
       await alerts.ensureDefaults(tenant);
       if (tenant.appId) await imports.startOnInstall({ portalId: tenant.portalId, appId: tenant.appId });
     },
+    onRemovedMeanwhile: (tenant) => alerts.removeAllOf(tenant),
   });
   const accounts = new ManageAccountsUseCase(
     repositories,

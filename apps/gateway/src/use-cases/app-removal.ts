@@ -8,7 +8,8 @@ import type { AccountsOptions } from './manage-accounts.use-case';
  * meanwhile works until the last step), then the tenant's ecommerce setup (SPEC.md: uninstalling
  * deletes the stores it created and disables its workflows) and alerts, then the install, and its
  * tokens again: a refresh that read the install before it went stored its pair meanwhile
- * (storedWhileInstalled counts on the install going before the tokens). A removal that failed
+ * (storedWhileInstalled counts on the install going before the tokens), and the tenant's clean-up
+ * again, for an install that ran meanwhile. A removal that failed
  * midway is sent again; one of an application not installed, with no token, is a 404.
  */
 export async function removeApplication(
@@ -23,5 +24,9 @@ export async function removeApplication(
   await steps.onAccessChanged();
   if (installed) await steps.onUninstalling({ portalId, appId });
   await repositories.accounts.removeInstall(portalId, appId);
+  // An install or store put of the application that ran meanwhile may have written its stores,
+  // mark and alert rules after the clean-up above: cleaned up again (idempotent). One still running
+  // sees the install gone when it ends and cleans up itself (ManageInstallUseCase).
+  if (installed) await steps.onUninstalling({ portalId, appId });
   if ((await repositories.credentials.revokeWhere(tokens)) > 0) await steps.onAccessChanged();
 }

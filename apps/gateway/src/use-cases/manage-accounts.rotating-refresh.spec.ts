@@ -283,7 +283,11 @@ describe('ManageAccountsUseCase: installs and OAuth, refresh tokens rotating', (
 
     await useCase.uninstall(portalId, appId);
 
-    expect(w.uninstalling).toEqual([{ portalId, appId }]);
+    // Cleaned up before the install goes, and again after it (an install or store put that ran meanwhile).
+    expect(w.uninstalling).toEqual([
+      { portalId, appId },
+      { portalId, appId },
+    ]);
     expect(await credentials.resolve(accessToken)).toBeNull();
     await expect(useCase.refresh(clientId, clientSecret, refreshToken)).rejects.toMatchObject({ status: 400, fields: { error: 'invalid_grant' } });
     await expect(useCase.uninstall(portalId, appId)).rejects.toMatchObject({
@@ -291,7 +295,7 @@ describe('ManageAccountsUseCase: installs and OAuth, refresh tokens rotating', (
       message: `Application ${appId} is not installed in portal ${portalId}`,
     });
     expect(w.accessChanged).toBe(1);
-    expect(w.uninstalling).toHaveLength(1);
+    expect(w.uninstalling).toHaveLength(2);
   });
 
   it("when a refresh stores its pair after the uninstall's first revocation (it had read the install before), then the uninstall's last revocation takes it", async () => {
@@ -310,6 +314,22 @@ describe('ManageAccountsUseCase: installs and OAuth, refresh tokens rotating', (
     expect(w.accessChanged).toBe(2);
   });
 
+  it('when an install of the application wrote after the clean-up, then the clean-up after the install is gone removes it', async () => {
+    const { appId } = await anApplication();
+    await useCase.install(portalId, appId);
+    const tenantOf = new Map<string, 'installed' | 'uninstalled'>();
+    let cleanUps = 0;
+    w.options.onUninstalling = async (tenant) => {
+      tenantOf.set(`${tenant.portalId}:${tenant.appId}`, 'uninstalled');
+      // An install that passed its credential check before the revocation writes its tenant after the first clean-up.
+      if (++cleanUps === 1) tenantOf.set(`${tenant.portalId}:${tenant.appId}`, 'installed');
+    };
+
+    await useCase.uninstall(portalId, appId);
+
+    expect(tenantOf.get(`${portalId}:${appId}`)).toBe('uninstalled');
+  });
+
   it("when the tenant's uninstall fails, then its tokens are gone already, the install stays, and the uninstall sent again does the rest", async () => {
     const { appId } = await anApplication();
     const { accessToken } = await useCase.install(portalId, appId);
@@ -326,7 +346,10 @@ describe('ManageAccountsUseCase: installs and OAuth, refresh tokens rotating', (
     expect(await accounts.findInstall(portalId, appId)).not.toBeNull();
 
     await useCase.uninstall(portalId, appId);
-    expect(w.uninstalling).toEqual([{ portalId, appId }]);
+    expect(w.uninstalling).toEqual([
+      { portalId, appId },
+      { portalId, appId },
+    ]);
     expect(await accounts.findInstall(portalId, appId)).toBeNull();
     await expect(useCase.uninstall(portalId, appId)).rejects.toMatchObject({ status: 404 });
   });

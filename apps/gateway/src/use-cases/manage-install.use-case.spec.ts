@@ -89,8 +89,33 @@ describe('ManageInstallUseCase', () => {
         clientSecret: 's',
         sealedSecret: 'v1.s',
       });
+      await accounts.install(app.portalId, app.appId, NOW);
       await useCase.install(app);
       expect(await stores.find(app, 'default')).toEqual({ id: 'default', label: 'Shopware Connector' });
+    });
+
+    it.each([
+      ['v1 install', (app: Tenant) => useCase.install(app)],
+      ['first store put', (app: Tenant) => useCase.putStore(app, { id: 'web', label: 'Web' })],
+    ])('when the application is removed from the portal while its %s runs, then what it wrote goes too and it answers 404', async (_name, run) => {
+      const app = anAppTenant({ portalId: tenant.portalId });
+      await accounts.install(app.portalId, app.appId, NOW);
+      const removedMeanwhile: Tenant[] = [];
+      const racing = new ManageInstallUseCase(asRepositories({ portals, accounts, ecommerceInstalls, stores, settings }), broker, recordingLogger().logger, {
+        crmFor: () => crmPort,
+        onLookupsChanged: async () => undefined,
+        // The removal runs while the CRM is set up: its clean-up came before this install's writes.
+        onInstalled: async () => void (await accounts.removeInstall(app.portalId, app.appId)),
+        onRemovedMeanwhile: async (gone) => void removedMeanwhile.push(gone),
+        clock: () => NOW,
+      });
+      useCase = racing;
+
+      await expect(run(app)).rejects.toMatchObject({ status: 404, message: expect.stringMatching(/was removed from portal .* while this request ran/) });
+
+      expect(await stores.list(app)).toEqual([]);
+      expect((await ecommerceInstalls.find(app)).installCompleted).toBe(false);
+      expect(removedMeanwhile).toEqual([app]);
     });
 
     it('when a tenant installs twice, then nothing is duplicated, the store default is made once, and the import on install is pending once', async () => {

@@ -18,6 +18,12 @@ export interface InstallOptions {
    * importOnInstall starts an import there, once per install that installed the tenant).
    */
   onInstalled?: (tenant: Tenant) => Promise<void>;
+  /**
+   * The application's removal from the portal ran while this install did (its tokens revoked, its
+   * tenant cleaned up): what the install wrote afterwards is removed (the alert rules; the stores
+   * and the install mark are this use case's own), as the removal would have.
+   */
+  onRemovedMeanwhile?: (tenant: Tenant) => Promise<void>;
   clock?: () => number;
 }
 
@@ -44,6 +50,20 @@ export class ManageInstallUseCase {
     if (await this.ensureDefaultStore(tenant)) await this.options.onLookupsChanged({ tenant, crmSetUp: true });
     await this.markInstalled(tenant, { importOnInstall: true });
     await this.options.onInstalled?.(tenant);
+    await this.checkStillInstalled(tenant);
+  }
+
+  /**
+   * An application's install or store put runs for seconds (the CRM's setup); its removal may run
+   * meanwhile, and clean up before this wrote its stores, mark and alert rules. Read last: if the
+   * application's install is gone, what this wrote goes too (the removal also cleans up again after
+   * it removed the install, so that one of the two always sees the other), and the caller is told.
+   */
+  private async checkStillInstalled(tenant: Tenant): Promise<void> {
+    if (tenant.appId === null || (await this.repositories.accounts.findInstall(tenant.portalId, tenant.appId))) return;
+    await this.uninstall(tenant);
+    await this.options.onRemovedMeanwhile?.(tenant);
+    throw AppError.notFound(`Application ${tenant.appId} was removed from portal ${tenant.portalId} while this request ran; nothing of it was kept`);
   }
 
   async status(tenant: Tenant): Promise<{ installCompleted: boolean; ecommSettingsEnabled: boolean }> {
@@ -76,6 +96,7 @@ export class ManageInstallUseCase {
     await this.options.onLookupsChanged({ tenant, crmSetUp: true }); // a look-up that found no such store is forgotten in every replica
     await this.markInstalled(tenant);
     await this.options.onInstalled?.(tenant);
+    await this.checkStillInstalled(tenant);
     return saved;
   }
 
