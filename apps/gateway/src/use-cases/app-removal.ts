@@ -24,9 +24,10 @@ export async function removeApplication(
   await steps.onAccessChanged();
   if (installed) await steps.onUninstalling({ portalId, appId });
   await repositories.accounts.removeInstall(portalId, appId);
-  // An install or store put of the application that ran meanwhile may have written its stores,
-  // mark and alert rules after the clean-up above: cleaned up again (idempotent). One still running
-  // sees the install gone when it ends and cleans up itself (ManageInstallUseCase).
-  if (installed) await steps.onUninstalling({ portalId, appId });
   if ((await repositories.credentials.revokeWhere(tokens)) > 0) await steps.onAccessChanged();
+  // An install or store put of the application that ran meanwhile may have written its stores,
+  // mark and alert rules after the clean-up above: cleaned up again (idempotent), unless the
+  // application was installed again meanwhile. One still running sees the install gone when it
+  // ends and cleans up itself (ManageInstallUseCase).
+  if (installed && !(await repositories.accounts.findInstall(portalId, appId))) await steps.onUninstalling({ portalId, appId });
 }

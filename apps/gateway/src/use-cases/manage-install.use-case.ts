@@ -63,7 +63,9 @@ export class ManageInstallUseCase {
     if (tenant.appId === null || (await this.repositories.accounts.findInstall(tenant.portalId, tenant.appId))) return;
     await this.uninstall(tenant);
     await this.options.onRemovedMeanwhile?.(tenant);
-    throw AppError.notFound(`Application ${tenant.appId} was removed from portal ${tenant.portalId} while this request ran; nothing of it was kept`);
+    throw AppError.notFound(
+      `Application ${tenant.appId} was removed from portal ${tenant.portalId} while this request ran; its stores, install and alert rules were removed again`,
+    );
   }
 
   async status(tenant: Tenant): Promise<{ installCompleted: boolean; ecommSettingsEnabled: boolean }> {
