@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
-import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+import type { ConsumeMessage } from 'amqplib';
 import type { Lane, Validation } from '@ecomm-sync/contracts';
 import { currentLogContext, inSpan, logContext, registerQueueDepths } from '@ecomm-sync/runtime';
 import { ConsumerChannel } from './consumer-channel';
+import { PublisherChannel } from './publisher-channel';
 import { QueueDepthProbe } from './queue-depth';
 import { newMessageHeaders } from './message-headers';
 import { Settlement, type ConsumeOptions } from './settlement';
@@ -43,7 +44,7 @@ export class Broker {
 
   private constructor(
     private readonly connection: AmqpConnectionManager,
-    private readonly publisher: ChannelWrapper,
+    private readonly publisher: PublisherChannel,
     private readonly options: BrokerOptions,
   ) {
     this.settlement = new Settlement(options.maxAttempts, options.logger);
@@ -69,16 +70,12 @@ export class Broker {
     connection.on('blocked', ({ reason }) => logger.warn('broker blocked publishing', { reason }));
     connection.on('unblocked', () => logger.info('broker unblocked publishing'));
     connection.on('error', (error: Error) => logger.error('broker connection error', { error: error.message }));
-    const publisher = connection.createChannel({
-      name: 'publisher',
-      confirm: true,
-      publishTimeout: options.publishTimeoutMs ?? 10_000,
-      setup: async (channel: ConfirmChannel) => {
-        channel.on('error', (error: Error) => logger.warn('the broker closed the publisher channel', { error: error.message }));
-        await declareTopology(channel, options.prefix, options.retryDelayMs);
-      },
+    const publisher = new PublisherChannel(connection, {
+      logger,
+      publishTimeoutMs: options.publishTimeoutMs ?? 10_000,
+      declare: (channel) => declareTopology(channel, options.prefix, options.retryDelayMs),
+      reopenDelayMs: RECONNECT_SECONDS * 1000,
     });
-    publisher.on('error', (error: Error) => logger.error('publisher channel error', { error: error.message }));
     try {
       await withTimeout(publisher.waitForConnect(), options.connectTimeoutMs ?? 30_000, `RabbitMQ did not answer at ${redact(options.url)}`);
     } catch (error) {
@@ -199,6 +196,7 @@ export class Broker {
     for (const flush of this.pendingBatches) flush();
     const deadline = Date.now() + graceMs;
     while (this.inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await this.publisher.close();
     await this.depthProbe.close();
     await this.connection.close();
   }

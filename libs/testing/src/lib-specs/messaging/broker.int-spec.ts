@@ -48,6 +48,31 @@ describe('Broker against a real RabbitMQ', () => {
     await purgeAndDeleteTopology(amqpUrl, prefix);
   });
 
+  it('when the broker closes the publisher channel while the connection stays up, then a new channel publishes again', async () => {
+    const broker = await connect({ publishTimeoutMs: 1_000 });
+    const stored: number[] = [];
+    await broker.consume<{ n: number }>('mapper.sync-batches', async ({ body }) => void stored.push(body.n), validatePing);
+    // The exchange deleted under the publisher: its next publish is refused (404), which closes its channel, not the connection.
+    const admin = await amqplib.connect(amqpUrl);
+    try {
+      await (await admin.createChannel()).deleteExchange(exchangeName(prefix));
+    } finally {
+      await admin.close();
+    }
+    await expect(broker.publish('sync.batch.CONTACT', { n: 1 })).rejects.toThrow(/publishing sync.batch.CONTACT failed \(connected\)/);
+
+    // The new channel declares the topology again, the exchange and its bindings with it.
+    await waitFor(
+      () =>
+        broker.publish('sync.batch.CONTACT', { n: 2 }).then(
+          () => true,
+          () => false,
+        ),
+      { message: 'a publish to go through a new publisher channel' },
+    );
+    await waitFor(() => stored.includes(2), { message: 'the message to be consumed' });
+  });
+
   it('when a handler succeeds, then the message is acked and gone from the queue', async () => {
     const broker = await connect();
     const stored: number[] = [];

@@ -1,0 +1,81 @@
+import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
+import type { ConfirmChannel, Options } from 'amqplib';
+import type { Logger } from '@ecomm-sync/runtime';
+
+export interface PublisherChannelOptions {
+  logger: Logger;
+  /** How long a publish waits for the broker's confirm (or for a channel while there is none). */
+  publishTimeoutMs: number;
+  /** Declares the topology; runs on every new channel before it publishes. */
+  declare: (channel: ConfirmChannel) => Promise<void>;
+  /** Wait before replacing a channel the broker closed while the connection stayed up. */
+  reopenDelayMs: number;
+}
+
+/**
+ * The confirm channel publishes go through. amqp-connection-manager opens a new channel only on
+ * a reconnect: when the broker closes this one while the connection stays up (a 404 for an
+ * exchange deleted under it, a 406 for a message over the broker's size limit), every later
+ * publish would wait for a reconnect that the consumers' heartbeats never let come, and fail. This
+ * opens a new channel instead, as ConsumerChannel does for consumers.
+ */
+export class PublisherChannel {
+  private wrapper: ChannelWrapper;
+  private reopenTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly connection: AmqpConnectionManager,
+    private readonly options: PublisherChannelOptions,
+  ) {
+    this.wrapper = this.open();
+  }
+
+  waitForConnect(): Promise<void> {
+    return this.wrapper.waitForConnect();
+  }
+
+  publish(exchange: string, routingKey: string, content: Buffer, options: Options.Publish): Promise<boolean> {
+    return this.wrapper.publish(exchange, routingKey, content, options);
+  }
+
+  async close(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.reopenTimer);
+    await this.wrapper.close().catch(() => undefined);
+  }
+
+  private open(): ChannelWrapper {
+    const { logger } = this.options;
+    const wrapper: ChannelWrapper = this.connection.createChannel({
+      name: 'publisher',
+      confirm: true,
+      publishTimeout: this.options.publishTimeoutMs,
+      setup: async (channel: ConfirmChannel) => {
+        let closedByBroker = false;
+        // Without a listener, a channel closed by the broker would throw from amqplib's frame handler.
+        channel.on('error', (error: Error) => {
+          closedByBroker = true;
+          logger.warn('the broker closed the publisher channel; opening a new one', { error: error.message });
+        });
+        channel.on('close', () => {
+          if (closedByBroker && this.wrapper === wrapper) this.reopenSoon();
+        });
+        await this.options.declare(channel);
+      },
+    });
+    wrapper.on('error', (error: Error) => logger.error('publisher channel error', { error: error.message }));
+    return wrapper;
+  }
+
+  private reopenSoon(): void {
+    if (this.stopped || this.reopenTimer) return;
+    this.reopenTimer = setTimeout(() => {
+      this.reopenTimer = undefined;
+      if (this.stopped) return;
+      const previous = this.wrapper;
+      this.wrapper = this.open();
+      void previous.close().catch(() => undefined);
+    }, this.options.reopenDelayMs);
+  }
+}
