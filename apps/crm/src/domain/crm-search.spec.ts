@@ -23,6 +23,10 @@ describe('the built-in CRM search', () => {
     ['CONTAINS_TOKEN with a wildcard', { propertyName: 'name', operator: 'CONTAINS_TOKEN', value: 'lar*' }, true],
     ['CONTAINS_TOKEN on part of a word', { propertyName: 'name', operator: 'CONTAINS_TOKEN', value: 'ar' }, false],
     ['NOT_CONTAINS_TOKEN', { propertyName: 'name', operator: 'NOT_CONTAINS_TOKEN', value: 'red' }, true],
+    // Names an object inherits are not properties (a stored object is a plain object).
+    ['EQ on a name every object inherits', { propertyName: 'constructor', operator: 'EQ', value: 'x' }, false],
+    ['HAS_PROPERTY on a name every object inherits', { propertyName: 'toString', operator: 'HAS_PROPERTY' }, false],
+    ['NOT_HAS_PROPERTY on a name every object inherits', { propertyName: 'toString', operator: 'NOT_HAS_PROPERTY' }, true],
   ])('when a filter is %s, then it matches as the hosted CRM does', (_case, filter, expected) => {
     expect(matchesFilter(object, filter)).toBe(expected);
   });
@@ -59,6 +63,14 @@ describe('the built-in CRM search', () => {
     ];
     expect([...objects].sort(searchOrder([{ propertyName: 'amount', direction: 'DESCENDING' }])).map((o) => o.id)).toEqual([2, 3, 4, 1]);
     expect([...objects].sort(searchOrder([])).map((o) => o.id)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('when sorted by a name every object inherits, then no object has it and the order is by id', () => {
+    const objects = [
+      { id: 2, properties: { amount: '5' } },
+      { id: 1, properties: { amount: '40' } },
+    ];
+    expect([...objects].sort(searchOrder([{ propertyName: 'toString', direction: 'ASCENDING' }])).map((o) => o.id)).toEqual([1, 2]);
   });
 
   it.each([

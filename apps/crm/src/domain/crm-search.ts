@@ -1,3 +1,5 @@
+import { ownValue } from '@ecomm-sync/domain';
+
 /** Search operators of the CRM's search API (the hosted CRM's list). */
 export const SEARCH_OPERATORS = [
   'EQ',
@@ -70,7 +72,8 @@ export function wildcardMatch(token: string, pattern: string): boolean {
 
 /** Whether an object's properties pass one filter. */
 export function matchesFilter(properties: Properties, filter: SearchFilter): boolean {
-  const value = properties[filter.propertyName];
+  // Own properties only: a stored object is a plain object, whose `constructor` is not a value.
+  const value = ownValue(properties, filter.propertyName);
   switch (filter.operator) {
     case 'HAS_PROPERTY':
       return present(value);
@@ -115,8 +118,8 @@ export function searchOrder<T extends { id: number; properties: Properties }>(so
   const sort = sorts[0];
   return (a, b) => {
     if (sort) {
-      const x = a.properties[sort.propertyName];
-      const y = b.properties[sort.propertyName];
+      const x = ownValue(a.properties, sort.propertyName);
+      const y = ownValue(b.properties, sort.propertyName);
       if (present(x) !== present(y)) return present(x) ? -1 : 1;
       if (present(x) && present(y)) {
         const order = compare(x, y) * (sort.direction === 'DESCENDING' ? -1 : 1);
