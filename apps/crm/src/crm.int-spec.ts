@@ -22,6 +22,27 @@ describe('built-in CRM objects API', () => {
 
   const as = (method: 'get' | 'post' | 'patch' | 'delete', path: string) => request(app)[method](path).set('authorization', `Bearer ${token}`);
 
+  it.each([
+    ['a new account', 30_000],
+    ['an existing account', 31_000],
+  ])('when %s is given the token another account has, then 409 says so and the token still opens only its own account', async (_case, offset) => {
+    const other = portalId + offset;
+    if (offset === 31_000)
+      await request(app)
+        .put(`/crm/admin/v1/accounts/${other}`)
+        .set('authorization', 'Bearer admin-token')
+        .send({ token: `token-of-portal-${other}` })
+        .expect(200);
+
+    const answer = await request(app).put(`/crm/admin/v1/accounts/${other}`).set('authorization', 'Bearer admin-token').send({ token }).expect(409);
+
+    expect(answer.body).toMatchObject({ status: 'error', message: 'token is already used by another account: give each account a token of its own' });
+    const created = await as('post', '/crm/v3/objects/contacts/batch/create')
+      .send({ inputs: [{ properties: { email: `own-${portalId}@example.com` } }] })
+      .expect(201);
+    await as('get', `/crm/v3/objects/contacts/${created.body.results[0].id}`).expect(200);
+  });
+
   it('starts a portal with the default properties and pipeline', async () => {
     const contacts = await as('get', '/crm/v3/properties/contacts').expect(200);
     expect(contacts.body.results.map((p: { name: string }) => p.name)).toEqual(

@@ -1,5 +1,6 @@
 import { onlyDuplicateKeyErrors } from '@ecomm-sync/data-access';
 import { createHash } from 'node:crypto';
+import { CrmError } from '../domain/crm-error';
 import type { HostedLimits } from '../domain/hosted-limits';
 import { DEFAULT_PIPELINE, DEFAULT_PROPERTIES, withDefaults, type CrmType } from '../domain/object-types';
 import type { CrmModels } from './crm-models';
@@ -19,15 +20,26 @@ export const asAccount = ({ portalId, pipelineLimit, limits }: AccountDoc): Acco
 /** How every bearer secret of the CRM is stored: tokens, OAuth client secrets and refresh tokens. */
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+const tokenTaken = () => CrmError.conflict('token is already used by another account: give each account a token of its own');
+
+/** A write that another account's token beat (two admins at once): the same 409, never a 500. */
+function duplicateTokenIsConflict(error: unknown): never {
+  if (onlyDuplicateKeyErrors(error)) throw tokenTaken();
+  throw error;
+}
+
 /** Accounts of the built-in CRM: one per portal, found by its bearer token. */
 export class AccountStore {
   constructor(private readonly models: CrmModels) {}
 
   /** Creates the account with the default properties and pipeline, or sets its token. Idempotent. */
   async ensureAccount(portalId: number, token: string, pipelineLimit: number): Promise<Account> {
+    const tokenHash = hashToken(token);
+    // One token opens one account (a unique index): said before anything of a new account is written.
+    if (await this.models.accounts.exists({ tokenHash, portalId: { $ne: portalId } })) throw tokenTaken();
     const existing = await this.models.accounts.findOne({ portalId }).lean();
     if (existing) {
-      await this.models.accounts.updateOne({ portalId }, { $set: { tokenHash: hashToken(token) } });
+      await this.models.accounts.updateOne({ portalId }, { $set: { tokenHash } }).catch(duplicateTokenIsConflict);
       return { portalId, pipelineLimit: existing.pipelineLimit };
     }
     const properties = Object.entries(DEFAULT_PROPERTIES).flatMap(([objectType, definitions]) =>
@@ -37,7 +49,9 @@ export class AccountStore {
       if (!onlyDuplicateKeyErrors(error)) throw error;
     });
     await this.models.pipelines.updateOne({ portalId, id: DEFAULT_PIPELINE.id }, { $setOnInsert: DEFAULT_PIPELINE }, { upsert: true });
-    await this.models.accounts.updateOne({ portalId }, { $set: { tokenHash: hashToken(token) }, $setOnInsert: { pipelineLimit } }, { upsert: true });
+    await this.models.accounts
+      .updateOne({ portalId }, { $set: { tokenHash }, $setOnInsert: { pipelineLimit } }, { upsert: true })
+      .catch(duplicateTokenIsConflict);
     return { portalId, pipelineLimit };
   }
 
