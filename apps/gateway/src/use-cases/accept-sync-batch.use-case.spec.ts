@@ -262,6 +262,34 @@ describe('AcceptSyncBatchUseCase', () => {
       expect(broker.published).toHaveLength(1);
     });
 
+    it('when the store is deleted while a batch waits for its pace, then the batch is refused naming it, nothing is published, and its objects are the portal’s again', async () => {
+      const waited: number[] = [];
+      const intake = new IntakePace({ objectsPerSecond: 200, burstObjects: 200, maxWaitMs: 1000, maxHeldBytes: 1_000_000 }, new FakeIntakePaceRepository(), {
+        clock: () => 0,
+        wait: async (ms) => {
+          waited.push(ms);
+          if (waited.length === 1) await stores.remove(tenant, 'eu'); // the tenant deletes the store meanwhile
+        },
+      });
+      const deleting = new AcceptSyncBatchUseCase({
+        broker: asBroker(broker),
+        stores: asRepositories({ stores }).stores,
+        logger: recordingLogger().logger,
+        intake,
+      });
+      await deleting.acceptV2(tenant, full, { bytes: 30_000 });
+
+      await expect(deleting.acceptV2(tenant, full, { bytes: 30_000 })).rejects.toMatchObject({
+        status: 400,
+        message: expect.stringMatching(/^Unknown store "eu"/),
+      });
+
+      expect(broker.published).toHaveLength(1);
+      await stores.upsert(tenant, { id: 'eu', label: 'Europe' });
+      await deleting.acceptV2(tenant, full, { bytes: 30_000 });
+      expect(waited).toEqual([1000, 1000]); // the refused batch's objects were given back: the next one waits as it did
+    });
+
     it('when a v1 batch is beyond the pace, then it waits too', async () => {
       await paced.acceptV1(
         tenant,

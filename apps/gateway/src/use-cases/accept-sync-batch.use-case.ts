@@ -79,31 +79,47 @@ export class AcceptSyncBatchUseCase {
   async acceptV2(tenant: Tenant, submission: V2SyncSubmission, request: HeldRequest = {}): Promise<void> {
     const misplaced = misplacedAssociations(submission.objectType, submission.messages);
     if (misplaced) throw AppError.badRequest(misplaced);
-    const known = await this.knownStores.get(keyOf(tenant.portalId, tenant.appId, submission.storeId), async () =>
-      Boolean(await this.stores.find(tenant, submission.storeId)),
+    const checkStore = async () => {
+      const known = await this.knownStores.get(keyOf(tenant.portalId, tenant.appId, submission.storeId), async () =>
+        Boolean(await this.stores.find(tenant, submission.storeId)),
+      );
+      if (!known) throw AppError.badRequest(`Unknown store "${submission.storeId}"; define it first with PUT /extensions/ecomm/v2/stores`);
+    };
+    await checkStore();
+    // Checked again once admitted: a batch may wait for its pace, and the store be deleted meanwhile
+    // (every replica forgets a deleted store at once, so this reads the deletion).
+    await this.publish(
+      request,
+      {
+        batchId: randomUUID(),
+        tenant,
+        storeId: submission.storeId,
+        objectType: submission.objectType,
+        source: 'v2',
+        receivedAt: Date.now(),
+        messages: submission.messages.map((message, index): InboundMessage => ({
+          externalObjectId: message.externalObjectId,
+          action: message.action,
+          changedAt: changeTimeOf(message.changedAt, `body/messages/${index}/changedAt`),
+          properties: message.properties ?? {},
+          ...(message.associations ? { associations: message.associations } : {}),
+        })),
+      },
+      checkStore,
     );
-    if (!known) {
-      throw AppError.badRequest(`Unknown store "${submission.storeId}"; define it first with PUT /extensions/ecomm/v2/stores`);
-    }
-    await this.publish(request, {
-      batchId: randomUUID(),
-      tenant,
-      storeId: submission.storeId,
-      objectType: submission.objectType,
-      source: 'v2',
-      receivedAt: Date.now(),
-      messages: submission.messages.map((message, index): InboundMessage => ({
-        externalObjectId: message.externalObjectId,
-        action: message.action,
-        changedAt: changeTimeOf(message.changedAt, `body/messages/${index}/changedAt`),
-        properties: message.properties ?? {},
-        ...(message.associations ? { associations: message.associations } : {}),
-      })),
-    });
   }
 
-  private async publish({ bytes = 0, signal }: HeldRequest, batch: SyncBatchMessage): Promise<void> {
+  /** Admits the batch at its portal's pace, then (once `stillValid` passes) publishes it durably. */
+  private async publish({ bytes = 0, signal }: HeldRequest, batch: SyncBatchMessage, stillValid?: () => Promise<void>): Promise<void> {
     const chargedMs = await this.intake.admit(batch.tenant.portalId, batch.messages.length, bytes, signal);
+    if (stillValid) {
+      try {
+        await stillValid();
+      } catch (error) {
+        if (chargedMs > 0) await this.intake.giveBack(batch.tenant.portalId, chargedMs);
+        throw error;
+      }
+    }
     const lane = this.lanes.laneFor(batch.tenant.portalId, batch.messages.length);
     try {
       await this.broker.publish(`${TOPICS.syncBatch}.${batch.objectType}`, batch, { lane });
