@@ -28,13 +28,14 @@ const selects = (selector: Labels | undefined, labels: Labels | undefined) =>
  * The rules every Deployment of deploy/ keeps (issue 15): requests and limits, a non-root
  * read-only container, liveness on the process alone (/healthz) and readiness on the
  * dependencies (/readyz), a grace period longer than the preStop pause plus the drain, a
- * PodDisruptionBudget, and Prometheus told to scrape /metrics at a port a container listens on
- * (the alerts of deploy/monitoring read metrics only the workers record). Answers one line per
- * broken rule.
+ * PodDisruptionBudget, Prometheus told to scrape /metrics at a port a container listens on
+ * (the alerts of deploy/monitoring read metrics only the workers record), and no replica count
+ * where an autoscaler sets it. Answers one line per broken rule.
  */
 export function deploymentPolicyProblems(manifests: readonly Manifest[], drainMs: number): string[] {
   const problems: string[] = [];
   const budgets = manifests.filter((manifest) => manifest.kind === 'PodDisruptionBudget');
+  const scalers = manifests.filter((manifest) => manifest.kind === 'HorizontalPodAutoscaler' || manifest.kind === 'ScaledObject');
   for (const deployment of manifests.filter((manifest) => manifest.kind === 'Deployment')) {
     const name = describeManifest(deployment);
     const pod = podOf(deployment);
@@ -67,6 +68,10 @@ export function deploymentPolicyProblems(manifests: readonly Manifest[], drainMs
       problems.push(
         `${name}: pod annotations must have Prometheus scrape /metrics at a container port (prometheus.io/scrape, prometheus.io/port, prometheus.io/path)`,
       );
+    }
+    const scaler = scalers.find((candidate) => (candidate.spec as { scaleTargetRef?: { name?: string } }).scaleTargetRef?.name === deployment.metadata?.name);
+    if (scaler && (deployment.spec as { replicas?: unknown }).replicas !== undefined) {
+      problems.push(`${name}: spec.replicas must not be set: ${describeManifest(scaler)} scales it, and every apply would set it back`);
     }
     const covered = budgets.some((budget) => selects((budget.spec as { selector?: { matchLabels?: Labels } }).selector?.matchLabels, pod.metadata?.labels));
     if (!covered) problems.push(`${name}: no PodDisruptionBudget selects its pods`);

@@ -30,6 +30,16 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
     expect(deploymentPolicyProblems(allManifests(), SHUTDOWN_TIMEOUT_MS)).toEqual([]);
   });
 
+  it('when an autoscaled Deployment sets its replicas, then the rule says every apply would set it back', () => {
+    const manifests = allManifests();
+    const gateway = copy(manifests.find((m) => m.kind === 'Deployment' && m.metadata?.name === 'gateway')!);
+    (gateway.spec as { replicas?: number }).replicas = 2;
+    const others = manifests.filter((m) => m.kind !== 'Deployment' || m.metadata?.name !== 'gateway');
+    expect(deploymentPolicyProblems([gateway, ...others], SHUTDOWN_TIMEOUT_MS)).toEqual([
+      'Deployment gateway: spec.replicas must not be set: HorizontalPodAutoscaler gateway scales it, and every apply would set it back',
+    ]);
+  });
+
   it('when every Deployment is looked for, then each service of the stack has one', () => {
     const deployments = allManifests()
       .filter((manifest) => manifest.kind === 'Deployment')
@@ -158,7 +168,7 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
     });
 
     it('when a file is not YAML, then reading it fails naming the file', () => {
-      const broken = readFileSync(path.join(K8S, 'gateway.yaml'), 'utf8').replace('replicas: 2', 'replicas: [2');
+      const broken = readFileSync(path.join(K8S, 'gateway.yaml'), 'utf8').replace('kind: Deployment', 'kind: [Deployment');
       expect(() => parseYamlDocuments(broken, 'gateway.yaml')).toThrow(/gateway\.yaml/);
     });
 
