@@ -44,7 +44,11 @@ export const amqpKeys = {
     format: 'int',
     default: 100,
   },
-  AMQP_RETRY_DELAY_MS: { doc: 'delay before a transiently failed message is tried again', format: 'int', default: 2000 },
+  AMQP_RETRY_DELAY_MS: {
+    doc: 'delay before a transiently failed message is tried again; fixed for a deployment: its retry queues carry it, and RabbitMQ refuses to declare them again with another value (to change it, stop every app and delete the empty *.retry queues first)',
+    format: 'int',
+    default: 2000,
+  },
   AMQP_MAX_ATTEMPTS: { doc: 'attempts of a message before it goes to the dead-letter queue', format: 'int', default: 5 },
 } as const satisfies ConfigSchema;
 
