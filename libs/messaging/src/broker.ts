@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
+import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import type { ConsumeMessage } from 'amqplib';
 import type { Lane, Validation } from '@ecomm-sync/contracts';
 import { currentLogContext, inSpan, logContext, registerQueueDepths } from '@ecomm-sync/runtime';
 import { ConsumerChannel } from './consumer-channel';
+import { managedConnection, RECONNECT_SECONDS, redact } from './managed-connection';
 import { PublisherChannel } from './publisher-channel';
 import { QueueDepthProbe } from './queue-depth';
 import { newMessageHeaders } from './message-headers';
@@ -17,8 +18,6 @@ import { withTimeout } from './with-timeout';
 import type { BatchHandler, BatchOptions, BrokerOptions, MessageHandler, PublishOptions } from './broker-types';
 
 export type { BatchHandler, BatchOptions, BrokerOptions, Delivery, MessageHandler, PublishOptions } from './broker-types';
-
-const RECONNECT_SECONDS = 1;
 
 /**
  * RabbitMQ through amqp-connection-manager: the topology is declared in each channel's setup
@@ -44,6 +43,7 @@ export class Broker {
 
   private constructor(
     private readonly connection: AmqpConnectionManager,
+    private readonly publishing: AmqpConnectionManager,
     private readonly publisher: PublisherChannel,
     private readonly options: BrokerOptions,
   ) {
@@ -55,23 +55,17 @@ export class Broker {
     this.unregisterDepths = registerQueueDepths(() => (this.consumed.length > 0 ? this.depthProbe.read() : Promise.resolve([])));
   }
 
-  /** Keeps trying to reach RabbitMQ for `connectTimeoutMs`, then fails. Once connected, it reconnects for ever. */
+  /**
+   * Keeps trying to reach RabbitMQ for `connectTimeoutMs`, then fails. Once connected, it reconnects
+   * for ever. Publishes go on a connection of their own: under a memory or disk alarm RabbitMQ stops
+   * reading from every connection that publishes, and on a shared one the consumers' acks would
+   * stop too, so that no queue could drain (RabbitMQ's advice: separate connections).
+   */
   static async connect(options: BrokerOptions): Promise<Broker> {
-    const { logger } = options;
-    // noDelay: small frames (publishes, confirms, acks) would otherwise wait ~40 ms for Nagle and delayed ACKs.
-    const connection = amqp.connect([options.url], {
-      heartbeatIntervalInSeconds: 10,
-      reconnectTimeInSeconds: RECONNECT_SECONDS,
-      connectionOptions: { noDelay: true },
-    });
-    connection.on('connect', () => logger.info('broker connected', { url: redact(options.url) }));
-    connection.on('disconnect', ({ err }) => logger.warn('broker disconnected', { error: err?.message }));
-    connection.on('connectFailed', ({ err }) => logger.warn('broker connection failed', { error: err?.message }));
-    connection.on('blocked', ({ reason }) => logger.warn('broker blocked publishing', { reason }));
-    connection.on('unblocked', () => logger.info('broker unblocked publishing'));
-    connection.on('error', (error: Error) => logger.error('broker connection error', { error: error.message }));
-    const publisher = new PublisherChannel(connection, {
-      logger,
+    const connection = managedConnection(options, 'consuming');
+    const publishing = managedConnection(options, 'publishing');
+    const publisher = new PublisherChannel(publishing, {
+      logger: options.logger,
       publishTimeoutMs: options.publishTimeoutMs ?? 10_000,
       declare: (channel) => declareTopology(channel, options.prefix, options.retryDelayMs),
       reopenDelayMs: RECONNECT_SECONDS * 1000,
@@ -79,14 +73,14 @@ export class Broker {
     try {
       await withTimeout(publisher.waitForConnect(), options.connectTimeoutMs ?? 30_000, `RabbitMQ did not answer at ${redact(options.url)}`);
     } catch (error) {
-      await connection.close().catch(() => undefined);
+      await Promise.all([connection.close().catch(() => undefined), publishing.close().catch(() => undefined)]);
       throw error;
     }
-    return new Broker(connection, publisher, options);
+    return new Broker(connection, publishing, publisher, options);
   }
 
   isConnected(): boolean {
-    return this.connection.isConnected();
+    return this.connection.isConnected() && this.publishing.isConnected();
   }
 
   names(queue: QueueName): QueueNames {
@@ -198,7 +192,7 @@ export class Broker {
     while (this.inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     await this.publisher.close();
     await this.depthProbe.close();
-    await this.connection.close();
+    await Promise.all([this.connection.close(), this.publishing.close()]);
   }
 
   /** One consumer per lane of the queue, each on a channel of its own; `onMessageFor` builds a lane's message handler. */
@@ -240,5 +234,3 @@ export class Broker {
     void work.catch((error) => this.options.logger.error('message settlement failed', { error: String(error) })).finally(() => this.inFlight--);
   }
 }
-
-const redact = (url: string) => url.replace(/\/\/[^@/]*@/, '//***@');
