@@ -4,7 +4,7 @@ import type { ConsumeMessage } from 'amqplib';
 import type { Lane, Validation } from '@ecomm-sync/contracts';
 import { currentLogContext, inSpan, logContext, registerQueueDepths } from '@ecomm-sync/runtime';
 import { ConsumerChannel } from './consumer-channel';
-import { managedConnection, RECONNECT_SECONDS, redact } from './managed-connection';
+import { BlockedGate, managedConnection, RECONNECT_SECONDS, redact } from './managed-connection';
 import { PublisherChannel } from './publisher-channel';
 import { QueueDepthProbe } from './queue-depth';
 import { newMessageHeaders } from './message-headers';
@@ -47,7 +47,11 @@ export class Broker {
     private readonly publisher: PublisherChannel,
     private readonly options: BrokerOptions,
   ) {
-    this.settlement = new Settlement(options.maxAttempts, options.logger);
+    // A failed message's retry or dead-letter copy is sent on the channel that delivered it (decision
+    // 17), on the consuming connection: while RabbitMQ blocks publishing (a memory or disk alarm) it
+    // waits, or the consuming connection would be blocked too, and every ack on it with it.
+    const blocked = new BlockedGate(publishing);
+    this.settlement = new Settlement(options.maxAttempts, options.logger, () => blocked.whenFree());
     this.priority = new LanePriority(options.bulkHoldMs ?? 0, (error) =>
       options.logger.error('handing over a held bulk delivery failed', { error: String(error) }),
     );

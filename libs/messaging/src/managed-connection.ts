@@ -22,3 +22,26 @@ export function managedConnection({ url, logger }: BrokerOptions, role: 'consumi
   connection.on('error', (error: Error) => logger.error('broker connection error', { error: error.message, role }));
   return connection;
 }
+
+/** Whether RabbitMQ blocks a connection's publishes now (connection.blocked, until unblocked or a new connection). */
+export class BlockedGate {
+  private free: Promise<void> | null = null;
+  private unblock: () => void = () => undefined;
+
+  constructor(connection: AmqpConnectionManager) {
+    connection.on('blocked', () => {
+      this.free ??= new Promise<void>((resolve) => (this.unblock = resolve));
+    });
+    const open = () => {
+      this.free = null;
+      this.unblock();
+    };
+    connection.on('unblocked', open);
+    connection.on('disconnect', open);
+  }
+
+  /** Resolves at once while not blocked, else when RabbitMQ unblocks (or the connection is replaced). */
+  whenFree(): Promise<void> {
+    return this.free ?? Promise.resolve();
+  }
+}

@@ -43,6 +43,8 @@ export class Settlement {
   constructor(
     private readonly maxAttempts: number,
     private readonly logger: Logger,
+    /** Resolves when copies may be sent (RabbitMQ is not blocking publishes): the delivery stays unacked meanwhile. */
+    private readonly publishingFree: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   /** Notes a message's arrival on its channel (counted as consumed). */
@@ -111,6 +113,7 @@ export class Settlement {
       attempt,
       error: error.message,
     });
+    await this.publishingFree();
     try {
       await sendConfirmed(source, dead ? names.dead : names.retry, message.content, {
         persistent: true,

@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import amqplib from 'amqplib';
 import { freePort } from './free-port';
 
@@ -30,6 +31,8 @@ export interface PrivateRabbitMq {
   restart(): Promise<void>;
   /** Stops the node and deletes its data. */
   stop(): Promise<void>;
+  /** Runs rabbitmqctl against the node (`set_vm_memory_high_watermark 0` raises a memory alarm); its output. */
+  ctl(...args: string[]): Promise<string>;
 }
 
 /**
@@ -37,6 +40,8 @@ export interface PrivateRabbitMq {
  * puts processes between us and the VM; the script it calls is the real one.
  */
 const SERVER_SCRIPTS = ['/usr/lib/rabbitmq/bin/rabbitmq-server', 'rabbitmq-server'];
+const CTL_SCRIPTS = ['/usr/lib/rabbitmq/bin/rabbitmqctl', 'rabbitmqctl'];
+const execFileAsync = promisify(execFile);
 
 /**
  * A RabbitMQ node of its own for tests that break the broker (kill it, restart it), on free ports,
@@ -175,6 +180,15 @@ export async function startPrivateRabbitMq({
       process.removeListener('exit', killOnExit);
       await rm(dir, { recursive: true, force: true });
     },
+    // The node's own environment: its HOME holds the Erlang cookie rabbitmqctl needs.
+    ctl: async (...args) =>
+      (
+        await execFileAsync(
+          CTL_SCRIPTS.find((candidate) => !candidate.startsWith('/') || existsSync(candidate))!,
+          ['-n', nodeName, ...args],
+          { env, cwd: dir },
+        )
+      ).stdout,
   };
 }
 
