@@ -77,6 +77,7 @@ export class Broker {
     try {
       await withTimeout(publisher.waitForConnect(), options.connectTimeoutMs ?? 30_000, `RabbitMQ did not answer at ${redact(options.url)}`);
     } catch (error) {
+      await publisher.close();
       await Promise.all([connection.close().catch(() => undefined), publishing.close().catch(() => undefined)]);
       throw error;
     }

@@ -23,6 +23,7 @@ export class PublisherChannel {
   private wrapper: ChannelWrapper;
   private reopenTimer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private swapped = deferred();
 
   constructor(
     private readonly connection: AmqpConnectionManager,
@@ -31,8 +32,13 @@ export class PublisherChannel {
     this.wrapper = this.open();
   }
 
-  waitForConnect(): Promise<void> {
-    return this.wrapper.waitForConnect();
+  /** Resolves once a channel is set up, the one opened anew if the first was closed meanwhile. */
+  async waitForConnect(): Promise<void> {
+    for (;;) {
+      const wrapper = this.wrapper;
+      await Promise.race([wrapper.waitForConnect(), this.swapped.promise]);
+      if (wrapper === this.wrapper) return;
+    }
   }
 
   publish(exchange: string, routingKey: string, content: Buffer, options: Options.Publish): Promise<boolean> {
@@ -75,7 +81,16 @@ export class PublisherChannel {
       if (this.stopped) return;
       const previous = this.wrapper;
       this.wrapper = this.open();
+      const { resolve } = this.swapped;
+      this.swapped = deferred();
+      resolve();
       void previous.close().catch(() => undefined);
     }, this.options.reopenDelayMs);
   }
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
 }
