@@ -1,6 +1,7 @@
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Logger } from '@ecomm-sync/runtime';
+import { ReopenLater } from './reopen-later';
 import type { QueueNames } from './topology';
 
 /**
@@ -39,14 +40,20 @@ export class ConsumerChannel {
   private wrapper: ChannelWrapper | undefined;
   private current: { source: DeliverySource; consumerTag: string } | undefined;
   private stopped = false;
-  private reopenTimer: NodeJS.Timeout | undefined;
+  private readonly reopen: ReopenLater;
   private markConsuming: () => void = () => undefined;
   private readonly consuming = new Promise<void>((resolve) => (this.markConsuming = resolve));
 
   constructor(
     private readonly connection: AmqpConnectionManager,
     private readonly options: ConsumerChannelOptions,
-  ) {}
+  ) {
+    this.reopen = new ReopenLater(options.reopenDelayMs, () => {
+      const previous = this.wrapper;
+      this.open();
+      void previous?.close().catch(() => undefined);
+    });
+  }
 
   /** Resolves once the consumer is registered with the broker. */
   start(): Promise<void> {
@@ -57,7 +64,7 @@ export class ConsumerChannel {
   /** Cancels the consumer; deliveries already received can still be settled on their channel. */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.reopenTimer);
+    this.reopen.stop();
     this.markConsuming();
     const current = this.current;
     this.current = undefined;
@@ -83,7 +90,7 @@ export class ConsumerChannel {
     channel.on('close', () => {
       source.open = false;
       if (this.current?.source === source) this.current = undefined;
-      if (closedByBroker) this.reopenSoon();
+      if (closedByBroker) this.reopen.soon();
     });
     try {
       await this.options.declare(channel);
@@ -109,16 +116,5 @@ export class ConsumerChannel {
       closedByBroker = true;
       await channel.close().catch(() => undefined);
     }
-  }
-
-  private reopenSoon(): void {
-    if (this.stopped || this.reopenTimer) return;
-    this.reopenTimer = setTimeout(() => {
-      this.reopenTimer = undefined;
-      if (this.stopped) return;
-      const previous = this.wrapper;
-      this.open();
-      void previous?.close().catch(() => undefined);
-    }, this.options.reopenDelayMs);
   }
 }

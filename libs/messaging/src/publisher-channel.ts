@@ -1,6 +1,7 @@
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, Options } from 'amqplib';
 import type { Logger } from '@ecomm-sync/runtime';
+import { ReopenLater } from './reopen-later';
 
 export interface PublisherChannelOptions {
   logger: Logger;
@@ -21,14 +22,21 @@ export interface PublisherChannelOptions {
  */
 export class PublisherChannel {
   private wrapper: ChannelWrapper;
-  private reopenTimer: NodeJS.Timeout | undefined;
-  private stopped = false;
+  private readonly reopen: ReopenLater;
   private swapped = deferred();
 
   constructor(
     private readonly connection: AmqpConnectionManager,
     private readonly options: PublisherChannelOptions,
   ) {
+    this.reopen = new ReopenLater(options.reopenDelayMs, () => {
+      const previous = this.wrapper;
+      this.wrapper = this.open();
+      const { resolve } = this.swapped;
+      this.swapped = deferred();
+      resolve();
+      void previous.close().catch(() => undefined);
+    });
     this.wrapper = this.open();
   }
 
@@ -46,8 +54,7 @@ export class PublisherChannel {
   }
 
   async close(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.reopenTimer);
+    this.reopen.stop();
     await this.wrapper.close().catch(() => undefined);
   }
 
@@ -65,27 +72,13 @@ export class PublisherChannel {
           logger.warn('the broker closed the publisher channel; opening a new one', { error: error.message });
         });
         channel.on('close', () => {
-          if (closedByBroker && this.wrapper === wrapper) this.reopenSoon();
+          if (closedByBroker && this.wrapper === wrapper) this.reopen.soon();
         });
         await this.options.declare(channel);
       },
     });
     wrapper.on('error', (error: Error) => logger.error('publisher channel error', { error: error.message }));
     return wrapper;
-  }
-
-  private reopenSoon(): void {
-    if (this.stopped || this.reopenTimer) return;
-    this.reopenTimer = setTimeout(() => {
-      this.reopenTimer = undefined;
-      if (this.stopped) return;
-      const previous = this.wrapper;
-      this.wrapper = this.open();
-      const { resolve } = this.swapped;
-      this.swapped = deferred();
-      resolve();
-      void previous.close().catch(() => undefined);
-    }, this.options.reopenDelayMs);
   }
 }
 
