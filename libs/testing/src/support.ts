@@ -2,6 +2,7 @@
 // the harness and the lib specs stand on. They import it from here, not from the index, which
 // re-exports them too (importing the index from inside would be a circle at load time).
 export { waitFor } from './wait-for';
+export { deferred } from './deferred';
 export { freePort } from './free-port';
 export { uniqueName } from './unique-name';
 export { testInfrastructure } from './infrastructure';

@@ -1,14 +1,8 @@
-import { recordingLogger, startPrivateRabbitMq, uniqueName, waitFor, type LogEntry, type PrivateRabbitMq } from '../../support';
+import { deferred, recordingLogger, startPrivateRabbitMq, uniqueName, waitFor, type LogEntry, type PrivateRabbitMq } from '../../support';
 import { Broker, purgeAndDeleteTopology } from '@ecomm-sync/messaging';
 
 // The node of its own takes a few seconds to start.
 jest.setTimeout(120_000);
-
-const deferred = () => {
-  let resolve: () => void = () => undefined;
-  const promise = new Promise<void>((done) => (resolve = done));
-  return { promise, resolve };
-};
 
 /** RabbitMQ's memory alarm blocks every connection that publishes (a node of its own: the shared one is never alarmed). */
 describe('Broker while RabbitMQ blocks publishing (a memory alarm)', () => {

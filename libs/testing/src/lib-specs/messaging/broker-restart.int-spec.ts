@@ -1,15 +1,9 @@
 import amqplib, { type GetMessage } from 'amqplib';
-import { recordingLogger, startPrivateRabbitMq, uniqueName, waitFor, type LogEntry, type PrivateRabbitMq } from '../../support';
+import { deferred, recordingLogger, startPrivateRabbitMq, uniqueName, waitFor, type LogEntry, type PrivateRabbitMq } from '../../support';
 import { Broker, type BrokerOptions, namesOf, purgeAndDeleteTopology, type QueueName } from '@ecomm-sync/messaging';
 
 // Each restart of the node takes a few seconds.
 jest.setTimeout(120_000);
-
-const deferred = () => {
-  let resolve: () => void = () => undefined;
-  const promise = new Promise<void>((done) => (resolve = done));
-  return { promise, resolve };
-};
 
 describe('Broker when its RabbitMQ node is killed and started again', () => {
   let node: PrivateRabbitMq;
