@@ -1,4 +1,5 @@
 import amqplib from 'amqplib';
+import { withoutBrokerCounts } from './redeliveries';
 import { exchangeName, namesOf, QUEUES, type QueueName } from './topology';
 
 /**
@@ -20,7 +21,7 @@ export async function redriveDeadLetters(url: string, prefix: string, queue: Que
     while (moved < messageCount) {
       const message = await channel.get(names.dead, { noAck: false });
       if (!message) break;
-      const headers = { ...message.properties.headers, 'x-attempt': 1, 'x-redriven-at': Date.now() };
+      const headers = { ...withoutBrokerCounts(message.properties.headers), 'x-attempt': 1, 'x-redriven-at': Date.now() };
       channel.sendToQueue(names.main, message.content, {
         persistent: true,
         contentType: message.properties.contentType,

@@ -1,4 +1,5 @@
 import amqplib from 'amqplib';
+import { withoutBrokerCounts } from './redeliveries';
 import { namesOf, type QueueName } from './topology';
 
 /** One dead-lettered message as the operator sees it: its properties, headers and body (as text). */
@@ -52,8 +53,7 @@ export async function peekDeadLetters(url: string, prefix: string, queue: QueueN
     }
     for (const message of held) {
       const { headers, ...properties } = message.properties;
-      const { 'x-delivery-count': _count, ...kept } = (headers ?? {}) as Record<string, unknown>;
-      channel.sendToQueue(dead, message.content, { ...withoutUnset(properties), headers: kept, persistent: true });
+      channel.sendToQueue(dead, message.content, { ...withoutUnset(properties), headers: withoutBrokerCounts(headers), persistent: true });
     }
     await channel.waitForConfirms();
     // All at once (multiple), after the copies are safe.

@@ -3,6 +3,7 @@ import type { ConsumeMessage, Options } from 'amqplib';
 import { logContext, type Logger, messageMetrics, parseTraceparent, type Settlement as SettledAs, type TraceContext } from '@ecomm-sync/runtime';
 import type { DeliverySource } from './consumer-channel';
 import { PoisonMessageError } from './errors';
+import { withoutBrokerCounts } from './redeliveries';
 
 export const ATTEMPT_HEADER = 'x-attempt';
 export const CORRELATION_HEADER = 'x-correlation-id';
@@ -120,7 +121,7 @@ export class Settlement {
         contentType: message.properties.contentType,
         messageId: message.properties.messageId,
         headers: {
-          ...message.properties.headers,
+          ...withoutBrokerCounts(message.properties.headers),
           [ATTEMPT_HEADER]: nextAttempt,
           'x-last-error': error.message.slice(0, 1000),
           'x-original-routing-key': routingKey,

@@ -1,0 +1,127 @@
+import amqplib from 'amqplib';
+import { createLogger } from '@ecomm-sync/runtime';
+import { testInfrastructure, uniqueName, waitFor } from '../../support';
+import { Broker, type DeadLetter, type Delivery, namesOf, purgeAndDeleteTopology, REDELIVERY_LIMIT, redriveDeadLetters } from '@ecomm-sync/messaging';
+
+const { amqpUrl } = testInfrastructure();
+const logger = createLogger('redeliveries-test', 'error');
+
+/**
+ * Messages the broker delivered again and again without their consumer settling them (a crash
+ * loop): on RabbitMQ 4 a quorum queue drops such a message past its delivery limit, so the
+ * consumer dead-letters it first.
+ */
+describe('Broker redeliveries against a real RabbitMQ', () => {
+  let prefix: string;
+  let broker: Broker | undefined;
+  let admin: amqplib.ChannelModel;
+
+  beforeEach(async () => {
+    prefix = uniqueName('test-redeliveries');
+    admin = await amqplib.connect(amqpUrl);
+  });
+
+  afterEach(async () => {
+    await broker?.close(100);
+    broker = undefined;
+    await admin.close();
+    await purgeAndDeleteTopology(amqpUrl, prefix);
+  });
+
+  const connect = async () => {
+    broker = await Broker.connect({ url: amqpUrl, prefix, prefetch: 10, retryDelayMs: 100, maxAttempts: 3, logger });
+    return broker;
+  };
+
+  /** Takes the next message of the queue and hands it back unsettled, as a consumer that died would: the broker counts a delivery. */
+  const returnUnsettled = async (queue: string, times: number) => {
+    const channel = await admin.createChannel();
+    for (let i = 0; i < times; i++) {
+      const message = await channel.get(queue, { noAck: false });
+      if (!message) throw new Error(`${queue} is empty`);
+      channel.nack(message, false, true);
+    }
+    await channel.close();
+  };
+
+  const depth = async (queue: string) => {
+    const channel = await admin.createChannel();
+    try {
+      return (await channel.checkQueue(queue)).messageCount;
+    } finally {
+      await channel.close();
+    }
+  };
+
+  /** Declares the topology and leaves a message in the main queue, with no consumer running. */
+  const publishWithoutConsumer = async (n: number) => {
+    const publisher = await Broker.connect({ url: amqpUrl, prefix, prefetch: 10, retryDelayMs: 100, maxAttempts: 3, logger });
+    try {
+      await publisher.publish('sync.batch.CONTACT', { n });
+    } finally {
+      await publisher.close(0);
+    }
+  };
+
+  it('when a message came back unsettled as often as the limit, then it is dead-lettered with the reason, its hook runs and its handler does not', async () => {
+    const names = namesOf(prefix, 'mapper.sync-batches');
+    await publishWithoutConsumer(1);
+    await returnUnsettled(names.main, REDELIVERY_LIMIT);
+
+    const handled: number[] = [];
+    const deadLetters: { deadLetter: DeadLetter; error: Error }[] = [];
+    await (
+      await connect()
+    ).consume<{ n: number }>('mapper.sync-batches', async ({ body }) => void handled.push(body.n), undefined, {
+      onDeadLetter: async (deadLetter, error) => void deadLetters.push({ deadLetter, error }),
+    });
+    await waitFor(async () => (await depth(names.dead)) === 1, { message: 'the message in the dead-letter queue' });
+    expect(handled).toEqual([]);
+    expect(deadLetters).toHaveLength(1);
+    expect(deadLetters[0].deadLetter.body).toEqual({ n: 1 });
+    expect(deadLetters[0].error.message).toMatch(new RegExp(`returned to its queue unsettled ${REDELIVERY_LIMIT} times.*redrive it`));
+  });
+
+  it('when a message came back unsettled fewer times than the limit, then its handler gets it', async () => {
+    const names = namesOf(prefix, 'mapper.sync-batches');
+    await publishWithoutConsumer(2);
+    await returnUnsettled(names.main, REDELIVERY_LIMIT - 1);
+
+    const handled: Delivery<{ n: number }>[] = [];
+    await (await connect()).consume<{ n: number }>('mapper.sync-batches', async (delivery) => void handled.push(delivery));
+    await waitFor(() => handled.length === 1, { message: 'the message to be handled' });
+    expect(handled[0].body).toEqual({ n: 2 });
+    expect(handled[0].raw.properties.headers?.['x-delivery-count']).toBe(REDELIVERY_LIMIT - 1);
+  });
+
+  it('when a dead-lettered message is redriven, then its copy counts no earlier deliveries and is handled', async () => {
+    const names = namesOf(prefix, 'mapper.sync-batches');
+    await publishWithoutConsumer(3);
+    await returnUnsettled(names.main, REDELIVERY_LIMIT);
+    const handled: number[] = [];
+    await (await connect()).consume<{ n: number }>('mapper.sync-batches', async ({ body }) => void handled.push(body.n));
+    await waitFor(async () => (await depth(names.dead)) === 1, { message: 'the message in the dead-letter queue' });
+
+    expect(await redriveDeadLetters(amqpUrl, prefix, 'mapper.sync-batches')).toBe(1);
+    await waitFor(() => handled.length === 1, { message: 'the redriven message to be handled' });
+    expect(handled).toEqual([3]);
+  });
+
+  it('when a message that came back unsettled fails and is retried, then the retried copy carries no delivery count', async () => {
+    const names = namesOf(prefix, 'mapper.sync-batches');
+    await publishWithoutConsumer(4);
+    await returnUnsettled(names.main, REDELIVERY_LIMIT - 1);
+
+    const deliveries: Delivery<{ n: number }>[] = [];
+    await (
+      await connect()
+    ).consume<{ n: number }>('mapper.sync-batches', async (delivery) => {
+      deliveries.push(delivery);
+      if (delivery.attempt === 1) throw new Error('database unreachable');
+    });
+    await waitFor(() => deliveries.length === 2, { message: 'the retried message to come back' });
+    expect(deliveries[0].raw.properties.headers?.['x-delivery-count']).toBe(REDELIVERY_LIMIT - 1);
+    expect(deliveries[1].attempt).toBe(2);
+    expect(deliveries[1].raw.properties.headers).not.toHaveProperty('x-delivery-count');
+  });
+});
