@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseServiceAddresses } from '@ecomm-sync/domain';
-import { composePortProblems, composeSchemaProblems } from './compose-file';
+import { SHUTDOWN_TIMEOUT_MS } from '@ecomm-sync/runtime';
+import { composePortProblems, composeSchemaProblems, composeStopGraceProblems } from './compose-file';
 import { readYamlDocuments } from './yaml-documents';
 
 const COMPOSE = path.join(__dirname, '..', '..', 'docker', 'compose.yaml');
@@ -14,6 +15,10 @@ describe('docker/compose.yaml', () => {
 
   it('when its published ports are read, then each listens on 127.0.0.1 unless BIND_ADDRESS says otherwise', () => {
     expect(composePortProblems(compose())).toEqual([]);
+  });
+
+  it('when the services are stopped, then each of ours is given longer than its drain before it is killed', () => {
+    expect(composeStopGraceProblems(compose(), SHUTDOWN_TIMEOUT_MS)).toEqual([]);
   });
 
   it("when the gateway's SERVICE_READINESS_URLS is read, then it names every other app service at its own host name", () => {
@@ -56,5 +61,16 @@ describe('docker/compose.yaml', () => {
     const broken = compose();
     broken.services.gateway.ports = ['3000:3000'];
     expect(composePortProblems(broken)).toEqual([expect.stringMatching(/^service gateway: port "3000:3000" is published on every interface/)]);
+  });
+
+  it('when a service keeps the default stop grace or one shorter than the drain, then the check names it', () => {
+    const broken = compose();
+    delete broken.services.mapper.stop_grace_period;
+    broken.services.gateway.stop_grace_period = '15s';
+    broken.services.applier.stop_grace_period = '1m';
+    expect(composeStopGraceProblems(broken, 20_000)).toEqual([
+      'service gateway: stop_grace_period (15s) must exceed the drain (20 s)',
+      'service mapper: stop_grace_period (10s, the default) must exceed the drain (20 s)',
+    ]);
   });
 });

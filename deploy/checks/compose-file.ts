@@ -35,3 +35,26 @@ export function composePortProblems(compose: { services?: Record<string, { ports
       .map((port) => `service ${name}: port ${JSON.stringify(port)} is published on every interface; write "\${BIND_ADDRESS:-127.0.0.1}:host:container"`),
   );
 }
+
+/** A compose duration ("30s", "1m30s", "1500ms") in milliseconds; NaN when it is not one. */
+function durationMs(text: string): number {
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s|us)/g)];
+  if (parts.length === 0 || parts.map((part) => part[0]).join('') !== text) return NaN;
+  const unit: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1_000, ms: 1, us: 0.001 };
+  return parts.reduce((sum, [, amount, name]) => sum + Number(amount) * unit[name], 0);
+}
+
+/**
+ * Each of our services (those built from the Dockerfile) is given longer than its drain to stop:
+ * compose kills a container 10 s after SIGTERM by default, mid-drain.
+ */
+export function composeStopGraceProblems(compose: { services?: Record<string, { build?: unknown; stop_grace_period?: unknown }> }, drainMs: number): string[] {
+  return Object.entries(compose.services ?? {})
+    .filter(([, service]) => service.build !== undefined)
+    .flatMap(([name, service]) => {
+      const graceMs = typeof service.stop_grace_period === 'string' ? durationMs(service.stop_grace_period) : 10_000;
+      return graceMs > drainMs
+        ? []
+        : [`service ${name}: stop_grace_period (${String(service.stop_grace_period ?? '10s, the default')}) must exceed the drain (${drainMs / 1000} s)`];
+    });
+}
