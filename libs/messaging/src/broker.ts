@@ -84,8 +84,9 @@ export class Broker {
     return new Broker(connection, publishing, publisher, options);
   }
 
+  /** Both connections up and a publisher channel set up (readiness: a service that cannot publish is not ready). */
   isConnected(): boolean {
-    return this.connection.isConnected() && this.publishing.isConnected();
+    return this.connection.isConnected() && this.publishing.isConnected() && this.publisher.isOpen();
   }
 
   names(queue: QueueName): QueueNames {
@@ -117,7 +118,7 @@ export class Broker {
     } catch (error) {
       const reason =
         error instanceof Error && error.message === 'timeout' ? `not confirmed within ${this.options.publishTimeoutMs ?? 10_000} ms` : String(error);
-      throw new Error(`publishing ${routingKey} failed (${this.isConnected() ? 'connected' : 'disconnected'}): ${reason}`, { cause: error });
+      throw new Error(`publishing ${routingKey} failed (${this.publishing.isConnected() ? 'connected' : 'disconnected'}): ${reason}`, { cause: error });
     }
   }
 

@@ -24,6 +24,8 @@ export class PublisherChannel {
   private wrapper: ChannelWrapper;
   private readonly reopen: ReopenLater;
   private swapped = deferred();
+  /** Whether the current channel is set up (topology declared) and not closed since. */
+  private ready = false;
 
   constructor(
     private readonly connection: AmqpConnectionManager,
@@ -49,6 +51,11 @@ export class PublisherChannel {
     }
   }
 
+  /** True while a channel is set up to publish: false from its close until a new one declared the topology. */
+  isOpen(): boolean {
+    return this.ready;
+  }
+
   publish(exchange: string, routingKey: string, content: Buffer, options: Options.Publish): Promise<boolean> {
     return this.wrapper.publish(exchange, routingKey, content, options);
   }
@@ -72,9 +79,12 @@ export class PublisherChannel {
           logger.warn('the broker closed the publisher channel; opening a new one', { error: error.message });
         });
         channel.on('close', () => {
-          if (closedByBroker && this.wrapper === wrapper) this.reopen.soon();
+          if (this.wrapper !== wrapper) return;
+          this.ready = false;
+          if (closedByBroker) this.reopen.soon();
         });
         await this.options.declare(channel);
+        if (this.wrapper === wrapper) this.ready = true;
       },
     });
     wrapper.on('error', (error: Error) => logger.error('publisher channel error', { error: error.message }));

@@ -73,6 +73,28 @@ describe('Broker against a real RabbitMQ', () => {
     await waitFor(() => stored.includes(2), { message: 'the message to be consumed' });
   });
 
+  it('when a new publisher channel cannot declare the topology, then the broker says it is not connected until one can', async () => {
+    const broker = await connect({ publishTimeoutMs: 1_000 });
+    expect(broker.isConnected()).toBe(true);
+    // A retry queue declared again with other arguments: every new channel's topology is refused (406).
+    const retry = namesOf(prefix, 'mapper.sync-batches').retry;
+    const admin = await amqplib.connect(amqpUrl);
+    try {
+      const channel = await admin.createChannel();
+      await channel.deleteQueue(retry);
+      await channel.assertQueue(retry, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+      await channel.deleteExchange(exchangeName(prefix));
+    } finally {
+      await admin.close();
+    }
+    await expect(broker.publish('sync.batch.CONTACT', { n: 1 })).rejects.toThrow(/publishing sync.batch.CONTACT failed/);
+    await waitFor(() => !broker.isConnected(), { message: 'the broker to report it cannot publish' });
+
+    await purgeAndDeleteTopology(amqpUrl, prefix); // the conflicting queue gone: the next channel declares the topology
+    await waitFor(() => broker.isConnected(), { message: 'a new publisher channel to be set up' });
+    await broker.publish('sync.batch.CONTACT', { n: 2 });
+  });
+
   it('when a handler succeeds, then the message is acked and gone from the queue', async () => {
     const broker = await connect();
     const stored: number[] = [];
