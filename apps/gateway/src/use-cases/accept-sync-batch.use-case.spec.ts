@@ -186,15 +186,22 @@ describe('AcceptSyncBatchUseCase', () => {
     let waits: { ms: number; publishedBefore: number }[];
     let paced: AcceptSyncBatchUseCase;
 
+    /** 200 objects a second, 200 at once, a batch waits at most 1 s; the clock stands still and `wait` stands for the waiting. */
+    const pacedWith = (wait: (ms: number, signal?: AbortSignal) => Promise<void>) =>
+      new AcceptSyncBatchUseCase({
+        broker: asBroker(broker),
+        stores: asRepositories({ stores }).stores,
+        logger: recordingLogger().logger,
+        intake: new IntakePace({ objectsPerSecond: 200, burstObjects: 200, maxWaitMs: 1000, maxHeldBytes: 1_000_000 }, new FakeIntakePaceRepository(), {
+          clock: () => 0,
+          wait,
+        }),
+      });
+
     beforeEach(async () => {
       await stores.upsert(other, { id: 'eu', label: 'Europe' });
       waits = [];
-      // 200 objects a second, 200 at once, a batch waits at most 1 s; the clock stands still, waits are recorded.
-      const intake = new IntakePace({ objectsPerSecond: 200, burstObjects: 200, maxWaitMs: 1000, maxHeldBytes: 1_000_000 }, new FakeIntakePaceRepository(), {
-        clock: () => 0,
-        wait: async (ms) => void waits.push({ ms, publishedBefore: broker.published.length }),
-      });
-      paced = new AcceptSyncBatchUseCase({ broker: asBroker(broker), stores: asRepositories({ stores }).stores, logger: recordingLogger().logger, intake });
+      paced = pacedWith(async (ms) => void waits.push({ ms, publishedBefore: broker.published.length }));
     });
 
     it('when a portal sends beyond its pace, then its next batch waits for the refill before it is published, and another portal does not', async () => {
@@ -221,23 +228,14 @@ describe('AcceptSyncBatchUseCase', () => {
       const gone = new AbortController();
       const waited: number[] = [];
       // A wait with a signal lasts until it aborts; one without ends at once.
-      const intake = new IntakePace({ objectsPerSecond: 200, burstObjects: 200, maxWaitMs: 1000, maxHeldBytes: 1_000_000 }, new FakeIntakePaceRepository(), {
-        clock: () => 0,
-        wait: (ms, signal) => {
-          waited.push(ms);
-          if (!signal) return Promise.resolve();
-          return new Promise((_, reject) => {
-            const away = () => reject(new Error('the sender went away'));
-            if (signal.aborted) away();
-            else signal.addEventListener('abort', away);
-          });
-        },
-      });
-      const abandoning = new AcceptSyncBatchUseCase({
-        broker: asBroker(broker),
-        stores: asRepositories({ stores }).stores,
-        logger: recordingLogger().logger,
-        intake,
+      const abandoning = pacedWith((ms, signal) => {
+        waited.push(ms);
+        if (!signal) return Promise.resolve();
+        return new Promise((_, reject) => {
+          const away = () => reject(new Error('the sender went away'));
+          if (signal.aborted) away();
+          else signal.addEventListener('abort', away);
+        });
       });
       await abandoning.acceptV2(tenant, full, { bytes: 30_000 });
 
@@ -264,18 +262,9 @@ describe('AcceptSyncBatchUseCase', () => {
 
     it('when the store is deleted while a batch waits for its pace, then the batch is refused naming it, nothing is published, and its objects are the portal’s again', async () => {
       const waited: number[] = [];
-      const intake = new IntakePace({ objectsPerSecond: 200, burstObjects: 200, maxWaitMs: 1000, maxHeldBytes: 1_000_000 }, new FakeIntakePaceRepository(), {
-        clock: () => 0,
-        wait: async (ms) => {
-          waited.push(ms);
-          if (waited.length === 1) await stores.remove(tenant, 'eu'); // the tenant deletes the store meanwhile
-        },
-      });
-      const deleting = new AcceptSyncBatchUseCase({
-        broker: asBroker(broker),
-        stores: asRepositories({ stores }).stores,
-        logger: recordingLogger().logger,
-        intake,
+      const deleting = pacedWith(async (ms) => {
+        waited.push(ms);
+        if (waited.length === 1) await stores.remove(tenant, 'eu'); // the tenant deletes the store meanwhile
       });
       await deleting.acceptV2(tenant, full, { bytes: 30_000 });
 
