@@ -1,6 +1,6 @@
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, Options } from 'amqplib';
-import type { Logger } from '@ecomm-sync/runtime';
+import { deferred, type Logger } from '@ecomm-sync/runtime';
 import { ReopenLater } from './reopen-later';
 
 export interface PublisherChannelOptions {
@@ -90,10 +90,4 @@ export class PublisherChannel {
     wrapper.on('error', (error: Error) => logger.error('publisher channel error', { error: error.message }));
     return wrapper;
   }
-}
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve: () => void = () => undefined;
-  const promise = new Promise<void>((done) => (resolve = done));
-  return { promise, resolve };
 }

@@ -4,3 +4,4 @@ export * from './observability';
 export * from './http';
 export * from './webhook-signature';
 export * from './webhook-delivery';
+export * from './async/deferred';
