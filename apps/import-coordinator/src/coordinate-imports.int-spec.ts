@@ -51,13 +51,15 @@ describe('the import-coordinator on the real repository', () => {
     expect(receivedCounts(found.types.CONTACT!)).toEqual({ pageCount: 10, itemCount: 40 });
   });
 
-  it('when the completion event and the periodic check release one import at once, then one of them claims it: it is released and every page went out once', async () => {
+  it('when one replica’s completion event and another’s periodic check release one import at once, then one of them claims it: it is released and every page went out once', async () => {
     const { importId } = (await imports().create(aNewImport({ types: { PRODUCT: anImportTypeState('PRODUCT') } })))!;
     for (let page = 1; page <= 30; page++) await receivePage(importId, 'PRODUCT', page, 1);
     const end: ImportEvent = { kind: 'end-received', objectType: 'PRODUCT', pageCount: 30, itemCount: 30, at: NOW - 10_000 };
     await moveImport(imports(), importId, end);
 
-    await Promise.all([coordinator.handle({ kind: 'import-completed', importId }), coordinator.releaseUnfinished(1_000)]);
+    const other = new CoordinateImportsUseCase(database.repositories, broker, recordingLogger().logger, { clock: () => NOW });
+    await Promise.all([coordinator.handle({ kind: 'import-completed', importId }), other.releaseUnfinished(1_000)]);
+    await Promise.all([coordinator.settled(), other.settled()]);
 
     expect(await imports().findById(importId)).toMatchObject({ releasedThrough: 'LINE_ITEM:done', releasedAt: NOW });
     const batchIds = broker.bodiesTo<SyncBatchMessage>(`${TOPICS.syncBatch}.PRODUCT`).map((batch) => batch.batchId);
@@ -77,9 +79,11 @@ describe('the import-coordinator on the real repository', () => {
     );
 
     await coordinator.releaseUnfinished(1_000);
+    await coordinator.settled();
     expect(broker.published).toEqual([]);
 
     await coordinator.releaseUnfinished(100);
+    await coordinator.settled();
     expect(broker.bodiesTo<SyncBatchMessage>(`${TOPICS.syncBatch}.PRODUCT`).map((batch) => batch.batchId)).toEqual([`import:${importId}:PRODUCT:2`]);
     expect(await imports().findById(importId)).toMatchObject({ releasedAt: NOW });
   });
@@ -97,6 +101,7 @@ describe('the import-coordinator on the real repository', () => {
     const paced = new CoordinateImportsUseCase(database.repositories, broker, recordingLogger().logger, { clock: () => NOW, pace });
 
     await paced.handle({ kind: 'import-completed', importId: record.importId });
+    await paced.settled();
 
     expect(waits).toEqual([1000, 2000]);
     expect(await database.repositories.intakePaces.find(record.tenant.portalId)).toBe(NOW + 3000);
@@ -125,6 +130,7 @@ describe('the import-coordinator on the real repository', () => {
     const paced = new CoordinateImportsUseCase(database.repositories, broker, recordingLogger().logger, { clock: () => NOW, pace });
 
     await paced.handle({ kind: 'import-completed', importId: record.importId });
+    await paced.settled();
 
     expect(waits).toEqual([2000, 4000]);
     expect(await paces.find(record.tenant.portalId)).toBe(NOW + 6000);

@@ -44,6 +44,6 @@ runService({
     onStop(stopChecking); // the check in progress ends before the broker closes
     // First (stops run last registered first): a release waiting for its portal's pace ends where it
     // is, and the next replica's check resumes it once this one's hold is older than its look-back.
-    onStop(async () => coordinator.stop());
+    onStop(() => coordinator.stop());
   },
 });

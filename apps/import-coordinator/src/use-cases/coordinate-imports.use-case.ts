@@ -16,8 +16,12 @@ import { ImportRelease } from './release-import';
 import type { ReleasePace } from './release-pace';
 
 const validateAnswer = createValidator(importInitializationResponseSchema, 'answer');
-/** Unfinished imports the periodic check releases at once. */
-const RELEASES_AT_ONCE = 3;
+/**
+ * Releases one replica runs at once (default). Each holds a read of pages (release-import.ts), so
+ * the bound keeps a replica's memory bounded whatever the completions queued; a completion beyond
+ * it is left to the periodic check of this or another replica.
+ */
+const RELEASES_AT_ONCE = 6;
 
 /**
  * The import's asynchronous side: has the initialization webhook sent (through the
@@ -43,12 +47,19 @@ export interface CoordinateImportsOptions {
    * service (default: `clock`, which stamps batches and looks for unfinished imports as before).
    */
   sharedClock?: () => number;
+  /** Releases this replica runs at once (default 6). */
+  releasesAtOnce?: number;
 }
 
 export class CoordinateImportsUseCase {
   private readonly clock: () => number;
+  private readonly sharedClock: () => number;
   private readonly stopping = new AbortController();
   private readonly releases: ImportRelease;
+  private readonly lookBackMs: number;
+  private readonly releasesAtOnce: number;
+  /** The releases this replica runs, by import; each removes itself when it ends. */
+  private readonly running = new Map<string, Promise<void>>();
 
   constructor(
     private readonly repositories: Pick<Repositories, 'imports'>,
@@ -57,14 +68,17 @@ export class CoordinateImportsUseCase {
     options: CoordinateImportsOptions = {},
   ) {
     this.clock = options.clock ?? Date.now;
+    this.sharedClock = options.sharedClock ?? this.clock;
+    this.lookBackMs = options.lookBackMs ?? 30_000;
+    this.releasesAtOnce = options.releasesAtOnce ?? RELEASES_AT_ONCE;
     this.releases = new ImportRelease({
       imports: repositories.imports,
       broker,
       logger,
       clock: this.clock,
-      sharedClock: options.sharedClock ?? this.clock,
+      sharedClock: this.sharedClock,
       pace: options.pace ?? { take: async () => 0, giveBack: async () => undefined },
-      lookBackMs: options.lookBackMs ?? 30_000,
+      lookBackMs: this.lookBackMs,
       stopping: this.stopping.signal,
       newOwner: options.newReleaseOwner,
     });
@@ -77,30 +91,52 @@ export class CoordinateImportsUseCase {
       case 'webhook-completed':
         return event.ok ? this.recordAnswer(event.requestId, event.body) : this.recordFailure(event.requestId, event.reason);
       case 'import-completed':
-        return this.releases.release(event.importId);
+        // Started, not awaited: a release paced over an hour would hold its message past the broker's
+        // delivery timeout (30 min), and its consumer's other messages with it.
+        this.startRelease(event.importId, this.lookBackMs);
+        return;
     }
   }
 
   /**
-   * Releases complete imports whose release did not finish and nobody holds (a lost event, a crash,
-   * a stop), a few at once: one import waiting minutes for its portal's pace does not hold up another's.
+   * Starts releasing complete imports whose release did not finish and nobody holds (a lost or
+   * unclaimed completion, a failed release, a crash, a stop), as many as this replica has room for.
+   * It does not wait for them: each tick looks again, so one import waiting minutes for its portal's
+   * pace does not hold up another's.
    */
   async releaseUnfinished(olderThanMs: number): Promise<void> {
-    const unreleased = await this.repositories.imports.unreleased(this.clock() - olderThanMs, 10);
-    const next = unreleased.values();
-    const releaser = async () => {
-      for (const found of next) {
-        await this.releases
-          .release(found.importId, olderThanMs)
-          .catch((error) => this.logger.warn('releasing an unfinished import failed', { importId: found.importId, error: String(error) }));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(RELEASES_AT_ONCE, unreleased.length) }, releaser));
+    const room = this.releasesAtOnce - this.running.size;
+    if (room <= 0 || this.stopping.signal.aborted) return;
+    // Progress is stamped with the shared clock: the cut-off is read on it too.
+    const unreleased = await this.repositories.imports.unreleased(this.sharedClock() - olderThanMs, room);
+    for (const found of unreleased) this.startRelease(found.importId, olderThanMs);
   }
 
-  /** Stops releasing (the service stops): a release waiting for its portal's pace ends where it is, for another replica to resume. */
-  stop(): void {
+  /** Resolves once no release of this replica runs (those started meanwhile included). */
+  async settled(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running.values()]);
+  }
+
+  /**
+   * Stops releasing (the service stops) and resolves once the running releases ended: one waiting
+   * for its portal's pace ends where it is, for another replica to resume.
+   */
+  async stop(): Promise<void> {
     this.stopping.abort();
+    await this.settled();
+  }
+
+  /**
+   * Runs the import's release beside the caller unless this replica already runs it or has no room
+   * (the periodic check comes back for it). A failed release dropped its claim: the next check resumes it.
+   */
+  private startRelease(importId: string, lookBackMs: number): void {
+    if (this.running.has(importId) || this.running.size >= this.releasesAtOnce) return;
+    const run = this.releases
+      .release(importId, lookBackMs)
+      .catch((error) => void this.logger.warn('releasing an import failed; the next check resumes it', { importId, error: String(error) }))
+      .finally(() => this.running.delete(importId));
+    this.running.set(importId, run);
   }
 
   private async requestWebhook(importId: string): Promise<void> {

@@ -7,7 +7,12 @@ import type { Broker } from '@ecomm-sync/messaging';
 import { applyImportEvent } from './apply-import-event';
 import type { ReleasePace } from './release-pace';
 
-const PAGES_PER_READ = 20;
+/**
+ * Pages one read of a release holds (a page is up to the gateway's 4 MB body): with the releases a
+ * replica runs at once (coordinate-imports.use-case.ts), what bounds its memory. Progress is stored
+ * after each read.
+ */
+const PAGES_PER_READ = 5;
 
 export interface ImportReleaseDeps {
   imports: Repositories['imports'];
@@ -92,7 +97,7 @@ export class ImportRelease {
         logger.info('import release stopped with the service; another replica resumes it', { importId });
         return;
       }
-      // The retried message (or the next check) resumes it at once rather than after the look-back.
+      // The next check resumes it rather than waiting out the look-back.
       await this.apply(importId, { kind: 'release-dropped', owner }).catch(() => undefined);
       throw error;
     } finally {

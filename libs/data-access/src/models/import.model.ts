@@ -36,6 +36,8 @@ importSchema.index({ portalId: 1, appId: 1, storeId: 1, importStartedAt: 1 }, { 
 importSchema.index({ portalId: 1, appId: 1, importStartedAt: -1 });
 // Serves: the console's list of every import of a portal (a portal credential, no owner picked), newest first.
 importSchema.index({ portalId: 1, importStartedAt: -1 });
+// Serves: every import-coordinator replica's check for complete imports left unreleased (every 30 s), across portals.
+importSchema.index({ status: 1, releasedAt: 1, completedAt: 1 });
 
 export const importModel = (connection: Connection) => connection.model('Import', importSchema);
 
