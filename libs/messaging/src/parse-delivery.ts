@@ -2,24 +2,19 @@ import type { ConsumeMessage } from 'amqplib';
 import type { Lane, Validation } from '@ecomm-sync/contracts';
 import type { Delivery } from './broker-types';
 import { PoisonMessageError } from './errors';
-import { REDELIVERY_LIMIT, unsettledDeliveries } from './redeliveries';
-import { readMessage } from './settlement';
+import { REDELIVERY_LIMIT, RedeliveredTooOftenError, unsettledDeliveries } from './redeliveries';
+import { readBody, readMeta } from './settlement';
 
 /**
- * A delivered message as its handler gets it, or the poison error it fails with (not JSON, not
- * its schema, or delivered too often without being settled).
+ * A delivered message as its handler gets it, or the error it fails with: poison when it is not
+ * JSON or not its schema; a failure to retry when the broker delivered it too often without its
+ * being settled, checked before its body is read (reading it may be what kills the consumer).
  */
 export function parseDelivery<T>(message: ConsumeMessage, lane: Lane, validate?: (data: unknown) => Validation<T>): Delivery<T> | { error: Error } {
-  const { body, parsed, attempt, correlationId, trace, acceptedAt } = readMessage(message);
   const unsettled = unsettledDeliveries(message);
-  if (unsettled >= REDELIVERY_LIMIT) {
-    return {
-      error: new PoisonMessageError(
-        `message returned to its queue unsettled ${unsettled} times (its consumer stopped while handling it, e.g. crashed or was killed, ` +
-          'or could not move it to the retry queue); dead-lettered rather than handled again: find the cause in the logs, then redrive it',
-      ),
-    };
-  }
+  if (unsettled >= REDELIVERY_LIMIT) return { error: new RedeliveredTooOftenError(unsettled) };
+  const { attempt, correlationId, trace, acceptedAt } = readMeta(message);
+  const { body, parsed } = readBody(message);
   if (!parsed) return { error: new PoisonMessageError('message body is not JSON') };
   if (validate) {
     const result = validate(body);

@@ -1,21 +1,37 @@
 import type { ConsumeMessage } from 'amqplib';
 
 /**
- * How many times a message may be delivered and left unsettled (its consumer gone mid-work: a
- * crash, an out-of-memory kill) before it is dead-lettered instead of handled again. Below the
- * delivery limit of quorum queues on RabbitMQ 4 (20 by default), past which the broker drops the
- * message, since our queues have no dead-letter target of their own
- * (docs/decisions/0058-redeliveries-dead-lettered-before-the-broker-drops-them.md).
+ * How many times a delivery may come back unsettled (its consumer gone mid-work: a crash, an
+ * out-of-memory kill, a lost connection) before it counts as one failed attempt: it is then moved
+ * to the retry queue like any failure, and dead-lettered once its attempts ran out. The copy starts
+ * the broker's count again, so it never reaches the delivery limit of quorum queues on RabbitMQ 4
+ * (20 by default), past which the broker drops the message, since our queues have no dead-letter
+ * target of their own (docs/decisions/0058-redeliveries-dead-lettered-before-the-broker-drops-them.md).
  */
 export const REDELIVERY_LIMIT = 10;
 
-/** The broker's count of this message's earlier deliveries that ended unsettled (0 on a first delivery). */
+/** A delivery that came back unsettled REDELIVERY_LIMIT times: a failed attempt, retried until its attempts run out. */
+export class RedeliveredTooOftenError extends Error {
+  constructor(unsettled: number) {
+    super(
+      `message returned to its queue unsettled ${unsettled} times (its consumer stopped or lost its connection while handling it, ` +
+        'e.g. crashed or was killed); if it is dead-lettered, find the cause in the logs, then redrive it',
+    );
+    this.name = 'RedeliveredTooOftenError';
+  }
+}
+
+/**
+ * The broker's count of this message's earlier deliveries that ended unsettled (no header on a first
+ * delivery). RabbitMQ 3 and 4.0–4.2 count every return (a closed channel or connection, a requeue);
+ * 4.3 and later only failed ones (a closed channel or connection, a reject), not a nack.
+ */
 export function unsettledDeliveries(message: ConsumeMessage): number {
   const count = Number(message.properties.headers?.['x-delivery-count'] ?? 0);
   return Number.isFinite(count) ? count : 0;
 }
 
-/** Headers the broker sets on a delivery: its count of deliveries that ended unsettled (quorum queues). */
+/** Headers the broker sets on a delivery of a quorum queue: its counts of earlier deliveries (`x-acquired-count` from RabbitMQ 4.3). */
 const BROKER_COUNT_HEADERS = ['x-delivery-count', 'x-acquired-count'];
 
 /**

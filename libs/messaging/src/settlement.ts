@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ConsumeMessage, Options } from 'amqplib';
 import { logContext, type Logger, messageMetrics, parseTraceparent, type Settlement as SettledAs, type TraceContext } from '@ecomm-sync/runtime';
 import type { DeliverySource } from './consumer-channel';
@@ -11,6 +12,9 @@ export const CORRELATION_HEADER = 'x-correlation-id';
 export const TRACEPARENT_HEADER = 'traceparent';
 /** When the gateway accepted the data the message is about (epoch ms), for the acceptance-to-CRM lag. */
 export const ACCEPTED_AT_HEADER = 'x-accepted-at';
+
+/** How long a failed message whose copy could not be sent stays unacked before it is returned to its queue. */
+const RETURN_DELAY_MS = 2_000;
 
 /** What `onDeadLetter` gets: `body` is the parsed JSON, or undefined when the message is not JSON. */
 export interface DeadLetter {
@@ -88,12 +92,14 @@ export class Settlement {
     const source = this.deliveredOn.get(message);
     if (!source?.open) return this.dropped(message, 'settlement');
     const { names } = source;
-    const { body, attempt, correlationId } = readMessage(message);
+    const { attempt, correlationId } = readMeta(message);
     const { maxAttempts, logger } = this;
     let dead = error instanceof PoisonMessageError || attempt >= maxAttempts;
     let nextAttempt = dead ? attempt : attempt + 1;
     if (dead && onDeadLetter) {
       try {
+        // The body is parsed here only: a retried message is copied as it came.
+        const { body } = readBody(message);
         await logContext.run({ correlationId }, () => onDeadLetter({ body, raw: message, correlationId, attempt }, error));
       } catch (hookError) {
         logger.error('the dead-letter hook failed; the message will be retried instead of dead-lettered', {
@@ -130,6 +136,10 @@ export class Settlement {
     } catch (publishError) {
       if (!source.open) return this.dropped(message, 'settlement');
       logger.error('could not move a failed message; returning it to its queue', { queue: names.main, error: String(publishError) });
+      // Not at once: each return counts a delivery, and a copy failing for a while (a queue without
+      // a leader) would otherwise spend the message's deliveries in a second (redeliveries.ts).
+      await delay(RETURN_DELAY_MS);
+      if (!source.open) return this.dropped(message, 'nack');
       try {
         source.channel.nack(message, false, true);
       } catch {
@@ -157,19 +167,24 @@ export interface MessageMeta {
   acceptedAt: number | undefined;
 }
 
-export function readMessage(message: ConsumeMessage): { body: unknown; parsed: boolean } & MessageMeta {
+/** What a message's headers say of it (its body is not read). */
+export function readMeta(message: ConsumeMessage): MessageMeta {
   const headers = message.properties.headers ?? {};
   const acceptedAt = Number(headers[ACCEPTED_AT_HEADER]);
-  const meta: MessageMeta = {
+  return {
     attempt: Number(headers[ATTEMPT_HEADER] ?? 1),
     correlationId: String(headers[CORRELATION_HEADER] ?? message.properties.messageId ?? randomUUID()),
     trace: parseTraceparent(headers[TRACEPARENT_HEADER]),
     acceptedAt: Number.isFinite(acceptedAt) && acceptedAt > 0 ? acceptedAt : undefined,
   };
+}
+
+/** The message's body as parsed JSON; `parsed` false (body undefined) when it is not JSON. */
+export function readBody(message: ConsumeMessage): { body: unknown; parsed: boolean } {
   try {
-    return { body: JSON.parse(message.content.toString('utf8')), parsed: true, ...meta };
+    return { body: JSON.parse(message.content.toString('utf8')), parsed: true };
   } catch {
-    return { body: undefined, parsed: false, ...meta };
+    return { body: undefined, parsed: false };
   }
 }
 

@@ -9,7 +9,7 @@ const logger = createLogger('redeliveries-test', 'error');
 /**
  * Messages the broker delivered again and again without their consumer settling them (a crash
  * loop): on RabbitMQ 4 a quorum queue drops such a message past its delivery limit, so the
- * consumer dead-letters it first.
+ * consumer counts them as a failed attempt first, whose copy starts the broker's count again.
  */
 describe('Broker redeliveries against a real RabbitMQ', () => {
   let prefix: string;
@@ -28,20 +28,19 @@ describe('Broker redeliveries against a real RabbitMQ', () => {
     await purgeAndDeleteTopology(amqpUrl, prefix);
   });
 
-  const connect = async () => {
-    broker = await Broker.connect({ url: amqpUrl, prefix, prefetch: 10, retryDelayMs: 100, maxAttempts: 3, logger });
+  const connect = async (maxAttempts = 3) => {
+    broker = await Broker.connect({ url: amqpUrl, prefix, prefetch: 10, retryDelayMs: 100, maxAttempts, logger });
     return broker;
   };
 
-  /** Takes the next message of the queue and hands it back unsettled, as a consumer that died would: the broker counts a delivery. */
+  /** Takes the next message of the queue and closes the channel holding it unacked, as a consumer that died does: the broker counts a delivery. */
   const returnUnsettled = async (queue: string, times: number) => {
-    const channel = await admin.createChannel();
     for (let i = 0; i < times; i++) {
+      const channel = await admin.createChannel();
       const message = await channel.get(queue, { noAck: false });
       if (!message) throw new Error(`${queue} is empty`);
-      channel.nack(message, false, true);
+      await channel.close();
     }
-    await channel.close();
   };
 
   const depth = async (queue: string) => {
@@ -63,53 +62,76 @@ describe('Broker redeliveries against a real RabbitMQ', () => {
     }
   };
 
-  it('when a message came back unsettled as often as the limit, then it is dead-lettered with the reason, its hook runs and its handler does not', async () => {
+  it('when a message came back unsettled as often as the limit, then it counts as a failed attempt: its copy comes back from the retry queue without the count, to its handler', async () => {
     const names = namesOf(prefix, 'mapper.sync-batches');
     await publishWithoutConsumer(1);
+    await returnUnsettled(names.main, REDELIVERY_LIMIT);
+
+    const handled: Delivery<{ n: number }>[] = [];
+    await (await connect()).consume<{ n: number }>('mapper.sync-batches', async (delivery) => void handled.push(delivery));
+    await waitFor(() => handled.length === 1, { message: 'the retried copy to be handled' });
+    expect(handled[0].body).toEqual({ n: 1 });
+    expect(handled[0].attempt).toBe(2);
+    expect(handled[0].raw.properties.headers).not.toHaveProperty('x-delivery-count');
+    expect(String(handled[0].raw.properties.headers?.['x-last-error'])).toMatch(new RegExp(`returned to its queue unsettled ${REDELIVERY_LIMIT} times`));
+  });
+
+  it('when a message came back unsettled as often as the limit on its last attempt, then it is dead-lettered with the reason, its hook runs and its handler does not', async () => {
+    const names = namesOf(prefix, 'mapper.sync-batches');
+    await publishWithoutConsumer(2);
     await returnUnsettled(names.main, REDELIVERY_LIMIT);
 
     const handled: number[] = [];
     const deadLetters: { deadLetter: DeadLetter; error: Error }[] = [];
     await (
-      await connect()
+      await connect(1)
     ).consume<{ n: number }>('mapper.sync-batches', async ({ body }) => void handled.push(body.n), undefined, {
       onDeadLetter: async (deadLetter, error) => void deadLetters.push({ deadLetter, error }),
     });
     await waitFor(async () => (await depth(names.dead)) === 1, { message: 'the message in the dead-letter queue' });
     expect(handled).toEqual([]);
     expect(deadLetters).toHaveLength(1);
-    expect(deadLetters[0].deadLetter.body).toEqual({ n: 1 });
+    expect(deadLetters[0].deadLetter.body).toEqual({ n: 2 });
     expect(deadLetters[0].error.message).toMatch(new RegExp(`returned to its queue unsettled ${REDELIVERY_LIMIT} times.*redrive it`));
   });
 
   it('when a message came back unsettled fewer times than the limit, then its handler gets it', async () => {
     const names = namesOf(prefix, 'mapper.sync-batches');
-    await publishWithoutConsumer(2);
+    await publishWithoutConsumer(3);
     await returnUnsettled(names.main, REDELIVERY_LIMIT - 1);
 
     const handled: Delivery<{ n: number }>[] = [];
     await (await connect()).consume<{ n: number }>('mapper.sync-batches', async (delivery) => void handled.push(delivery));
     await waitFor(() => handled.length === 1, { message: 'the message to be handled' });
-    expect(handled[0].body).toEqual({ n: 2 });
+    expect(handled[0].body).toEqual({ n: 3 });
+    expect(handled[0].attempt).toBe(1);
     expect(handled[0].raw.properties.headers?.['x-delivery-count']).toBe(REDELIVERY_LIMIT - 1);
   });
 
-  it('when a dead-lettered message is redriven, then its copy counts no earlier deliveries and is handled', async () => {
+  it('when a dead letter that carries a delivery count is redriven, then its copy carries none and is handled', async () => {
     const names = namesOf(prefix, 'mapper.sync-batches');
-    await publishWithoutConsumer(3);
-    await returnUnsettled(names.main, REDELIVERY_LIMIT);
-    const handled: number[] = [];
-    await (await connect()).consume<{ n: number }>('mapper.sync-batches', async ({ body }) => void handled.push(body.n));
-    await waitFor(async () => (await depth(names.dead)) === 1, { message: 'the message in the dead-letter queue' });
+    await publishWithoutConsumer(4);
+    const channel = await admin.createConfirmChannel();
+    // As an older release's dead-letter copy was: the count copied from the delivery that failed.
+    channel.sendToQueue(names.dead, Buffer.from(JSON.stringify({ n: 5 })), {
+      persistent: true,
+      headers: { 'x-attempt': 3, 'x-delivery-count': REDELIVERY_LIMIT },
+    });
+    await channel.waitForConfirms();
+    await channel.close();
 
     expect(await redriveDeadLetters(amqpUrl, prefix, 'mapper.sync-batches')).toBe(1);
-    await waitFor(() => handled.length === 1, { message: 'the redriven message to be handled' });
-    expect(handled).toEqual([3]);
+    const handled: Delivery<{ n: number }>[] = [];
+    await (await connect()).consume<{ n: number }>('mapper.sync-batches', async (delivery) => void handled.push(delivery));
+    await waitFor(() => handled.length === 2, { message: 'the published and the redriven message to be handled' });
+    const redriven = handled.find((delivery) => delivery.body.n === 5)!;
+    expect(redriven.attempt).toBe(1);
+    expect(redriven.raw.properties.headers).not.toHaveProperty('x-delivery-count');
   });
 
   it('when a message that came back unsettled fails and is retried, then the retried copy carries no delivery count', async () => {
     const names = namesOf(prefix, 'mapper.sync-batches');
-    await publishWithoutConsumer(4);
+    await publishWithoutConsumer(6);
     await returnUnsettled(names.main, REDELIVERY_LIMIT - 1);
 
     const deliveries: Delivery<{ n: number }>[] = [];
