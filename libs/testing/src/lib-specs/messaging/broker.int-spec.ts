@@ -74,7 +74,8 @@ describe('Broker against a real RabbitMQ', () => {
   });
 
   it('when a new publisher channel cannot declare the topology, then the broker says it is not connected until one can', async () => {
-    const broker = await connect({ publishTimeoutMs: 1_000 });
+    const { logger: recording, entries } = recordingLogger('warn');
+    const broker = await connect({ publishTimeoutMs: 1_000, logger: recording });
     expect(broker.isConnected()).toBe(true);
     // A retry queue declared again with other arguments: every new channel's topology is refused (406).
     const retry = namesOf(prefix, 'mapper.sync-batches').retry;
@@ -89,6 +90,10 @@ describe('Broker against a real RabbitMQ', () => {
     }
     await expect(broker.publish('sync.batch.CONTACT', { n: 1 })).rejects.toThrow(/publishing sync.batch.CONTACT failed/);
     await waitFor(() => !broker.isConnected(), { message: 'the broker to report it cannot publish' });
+    // The 404 closed the first channel; a new one's topology was refused (406) and closed it too: still not ready.
+    const closes = () => entries.filter((entry) => entry.message.startsWith('the broker closed the publisher channel'));
+    await waitFor(() => closes().some((entry) => /PRECONDITION_FAILED/.test(String(entry.error))), { message: 'a new channel to be refused its topology' });
+    expect(broker.isConnected()).toBe(false);
 
     await purgeAndDeleteTopology(amqpUrl, prefix); // the conflicting queue gone: the next channel declares the topology
     await waitFor(() => broker.isConnected(), { message: 'a new publisher channel to be set up' });
