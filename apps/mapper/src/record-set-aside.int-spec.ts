@@ -45,14 +45,15 @@ describe('an accepted batch set aside in the dead-letter queue (mapper, real Mon
     );
   });
 
-  it('when a later batch of an object is set aside after the first one was applied, then its error is open again with the new reason', async () => {
+  it('when a later batch of an object is set aside after the first one was merged, then its error is open again with the new reason', async () => {
     const at = { now: 1_800_000_000_000 };
     const recordSetAside = new RecordSetAsideUseCase(database.repositories, createLogger('test', 'error'), () => at.now);
     const scope = { tenant: { portalId: 8, appId: null }, storeId: 'default', objectType: 'CONTACT' as const };
     const batch = (name: string) =>
       aSyncBatch({ ...scope, receivedAt: 1_700_000_000_000, messages: [{ externalObjectId: 'c-1', action: 'UPSERT', changedAt: null, properties: { name } }] });
-    await recordSetAside.execute(batch('first'), 5, new Error('first failure'));
-    await database.repositories.syncErrors.resolve(scope, ['c-1'], at.now + 1); // redriven and applied
+    const first = batch('first');
+    await recordSetAside.execute(first, 5, new Error('first failure'));
+    await database.repositories.syncErrors.resolveSetAside(scope, first.batchId, ['c-1'], at.now + 1); // redriven and merged
     at.now += 60_000;
 
     await recordSetAside.execute(batch('second'), 5, new Error('second failure'));

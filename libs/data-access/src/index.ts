@@ -37,7 +37,7 @@ export type { RawMessageRepository, StoredRawMessage } from './repositories/raw-
 export type { StoredObjectState, StateWrite, ObjectStateRepository } from './repositories/object-state.repository';
 export { UNAPPLIED_SWEEP, type UnappliedSweep } from './repositories/unapplied-sweep';
 export type { Claim, ObjectSync, ProcessedRecord, RecordOutcome, ObjectSyncRepository } from './repositories/object-sync.repository';
-export type { SyncError, NewSyncError, ErrorQuery, SyncErrorRepository } from './repositories/sync-error.repository';
+export type { SyncError, NewSyncError, ErrorQuery, RecordOptions, SyncErrorRepository } from './repositories/sync-error.repository';
 export { OBJECT_ERRORS_PAGE } from './repositories/sync-error.repository';
 export type { WaitingObject, WaitingObjectRepository } from './repositories/waiting-object.repository';
 export type { ParkedChange, ParkedChangeRepository } from './repositories/parked-change.repository';

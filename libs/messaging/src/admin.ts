@@ -1,5 +1,6 @@
 import amqplib from 'amqplib';
 import { withoutBrokerCounts } from './redeliveries';
+import { REDRIVEN_AT_HEADER } from './settlement';
 import { exchangeName, namesOf, QUEUES, type QueueName } from './topology';
 
 /**
@@ -21,7 +22,7 @@ export async function redriveDeadLetters(url: string, prefix: string, queue: Que
     while (moved < messageCount) {
       const message = await channel.get(names.dead, { noAck: false });
       if (!message) break;
-      const headers = { ...withoutBrokerCounts(message.properties.headers), 'x-attempt': 1, 'x-redriven-at': Date.now() };
+      const headers = { ...withoutBrokerCounts(message.properties.headers), 'x-attempt': 1, [REDRIVEN_AT_HEADER]: Date.now() };
       channel.sendToQueue(names.main, message.content, {
         persistent: true,
         contentType: message.properties.contentType,

@@ -38,6 +38,8 @@ export interface Delivery<T> {
   acceptedAt: number | undefined;
   /** The lane it came in on. */
   lane: Lane;
+  /** Whether the message may have been handled before: a retry, a delivery again, or a redrive from the dead-letter queue. */
+  triedBefore: boolean;
   raw: ConsumeMessage;
 }
 

@@ -3,7 +3,7 @@ import type { Lane, Validation } from '@ecomm-sync/contracts';
 import type { Delivery } from './broker-types';
 import { PoisonMessageError } from './errors';
 import { REDELIVERY_LIMIT, RedeliveredTooOftenError, unsettledDeliveries } from './redeliveries';
-import { readBody, readMeta } from './settlement';
+import { readBody, readMeta, REDRIVEN_AT_HEADER } from './settlement';
 
 /**
  * A delivered message as its handler gets it, or the error it fails with: poison when it is not
@@ -20,5 +20,6 @@ export function parseDelivery<T>(message: ConsumeMessage, lane: Lane, validate?:
     const result = validate(body);
     if (!result.ok) return { error: new PoisonMessageError(`message fails its schema: ${result.message}`) };
   }
-  return { body: body as T, raw: message, attempt, correlationId, trace, acceptedAt, lane };
+  const triedBefore = attempt > 1 || message.fields.redelivered || message.properties.headers?.[REDRIVEN_AT_HEADER] !== undefined;
+  return { body: body as T, raw: message, attempt, correlationId, trace, acceptedAt, lane, triedBefore };
 }

@@ -12,6 +12,8 @@ export const CORRELATION_HEADER = 'x-correlation-id';
 export const TRACEPARENT_HEADER = 'traceparent';
 /** When the gateway accepted the data the message is about (epoch ms), for the acceptance-to-CRM lag. */
 export const ACCEPTED_AT_HEADER = 'x-accepted-at';
+/** When a redrive moved the message back from its dead-letter queue (epoch ms). */
+export const REDRIVEN_AT_HEADER = 'x-redriven-at';
 
 /** How long a failed message whose copy could not be sent stays unacked before it is returned to its queue. */
 const RETURN_DELAY_MS = 2_000;

@@ -10,8 +10,11 @@ import {
   FakeObjectStateRepository,
   FakeRawMessageRepository,
   FakeSettingsRepository,
+  FakeSyncErrorRepository,
+  recordingLogger,
 } from '@ecomm-sync/testing';
 import { ProcessSyncBatchUseCase } from './process-sync-batch.use-case';
+import { RecordSetAsideUseCase } from './record-set-aside.use-case';
 
 /** Another mapper replica that writes the same object just before this one's first write. */
 class RacedObjectStates extends FakeObjectStateRepository {
@@ -37,6 +40,7 @@ describe('ProcessSyncBatchUseCase', () => {
   let objectStates: RacedObjectStates;
   let settings: FakeSettingsRepository;
   let broker: FakeBroker;
+  let syncErrors: FakeSyncErrorRepository;
   let useCase: ProcessSyncBatchUseCase;
 
   beforeEach(async () => {
@@ -45,7 +49,8 @@ describe('ProcessSyncBatchUseCase', () => {
     objectStates = new RacedObjectStates();
     settings = new FakeSettingsRepository();
     broker = new FakeBroker();
-    useCase = new ProcessSyncBatchUseCase(asRepositories({ rawMessages, objectStates, settings }), broker);
+    syncErrors = new FakeSyncErrorRepository();
+    useCase = new ProcessSyncBatchUseCase(asRepositories({ rawMessages, objectStates, settings, syncErrors }), broker, () => 7_000);
     const { rev: _rev, ...record } = aStoredSettings();
     await settings.put(tenant, record);
   });
@@ -58,6 +63,35 @@ describe('ProcessSyncBatchUseCase', () => {
     properties,
   });
   const published = () => broker.bodiesTo<MappedChangesMessage>('changes.mapped.CONTACT');
+
+  describe('a batch set aside before', () => {
+    const setAside = async (batch: SyncBatchMessage) => {
+      await new RecordSetAsideUseCase(asRepositories({ syncErrors }), recordingLogger().logger, () => 5_000).execute(batch, 5, new Error('mongo down'));
+    };
+    const statusOf = async (externalObjectId: string) =>
+      (await syncErrors.listForObject({ ...tenant, storeId: 'default', objectType: 'CONTACT', externalObjectId }, true)).map((error) => error.status);
+
+    it('when it is merged on a later try, then the errors that said it was set aside are resolved', async () => {
+      const batch = aBatch([contact('c-1', 900, { email: 'a@example.com' }), contact('c-2', 900, { email: 'b@example.com' })]);
+      await setAside(batch);
+
+      await useCase.execute(batch, { triedBefore: true });
+
+      expect([await statusOf('c-1'), await statusOf('c-2')]).toEqual([['RESOLVED'], ['RESOLVED']]);
+    });
+
+    it('when another batch of its objects is merged, or it is merged on a first delivery, then its errors stay open', async () => {
+      const setAsideBatch = aBatch([contact('c-1', 900, { email: 'a@example.com' })]);
+      await setAside(setAsideBatch);
+      const resolveSetAside = jest.spyOn(syncErrors, 'resolveSetAside');
+
+      await useCase.execute(aBatch([contact('c-1', 950, { firstname: 'Ann' })]), { triedBefore: true });
+      await useCase.execute(aBatch([contact('c-1', 960, { firstname: 'Anna' })]));
+
+      expect(await statusOf('c-1')).toEqual(['OPEN']);
+      expect(resolveSetAside).toHaveBeenCalledTimes(1); // a first delivery does not look
+    });
+  });
 
   it('when a batch arrives, then its messages are kept, merged per object, and the mapped states published at their stored revisions', async () => {
     const batch = aBatch([

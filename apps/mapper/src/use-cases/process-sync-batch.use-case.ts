@@ -12,11 +12,16 @@ const MAX_MERGE_ROUNDS = 10;
  */
 export class ProcessSyncBatchUseCase {
   constructor(
-    private readonly repositories: Pick<Repositories, 'rawMessages' | 'objectStates' | 'settings'>,
+    private readonly repositories: Pick<Repositories, 'rawMessages' | 'objectStates' | 'settings' | 'syncErrors'>,
     private readonly broker: Pick<Broker, 'publish'>,
+    private readonly clock: () => number = Date.now,
   ) {}
 
-  async execute(batch: SyncBatchMessage): Promise<void> {
+  /**
+   * `triedBefore`: the batch may have been set aside before (retried, delivered again or redriven):
+   * once merged, the errors that said so are resolved. A first delivery skips that round trip.
+   */
+  async execute(batch: SyncBatchMessage, { triedBefore = false }: { triedBefore?: boolean } = {}): Promise<void> {
     await this.repositories.rawMessages.append(batch);
     const states = await this.mergeIntoStates(batch);
     const settings = await this.repositories.settings.get(batch.tenant);
@@ -27,6 +32,7 @@ export class ProcessSyncBatchUseCase {
     }));
     const message: MappedChangesMessage = { tenant: batch.tenant, storeId: batch.storeId, objectType: batch.objectType, changes };
     await this.broker.publish(`${TOPICS.mappedChanges}.${batch.objectType}`, message);
+    if (triedBefore) await this.repositories.syncErrors.resolveSetAside(batch, batch.batchId, [...states.keys()], this.clock());
   }
 
   /** Optimistic concurrency: merge onto what was read, write if still current, else merge again. */

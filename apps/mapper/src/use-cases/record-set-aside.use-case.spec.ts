@@ -42,6 +42,23 @@ describe('RecordSetAsideUseCase (mapper)', () => {
     expect(second.details).toMatch(/DELETE.*DEAL.*d-2/);
   });
 
+  it('when a batch is set aside, then the object’s other open errors stay open beside its error: nothing of it was processed', async () => {
+    await syncErrors.record({ tenant, storeId: 'eu', objectType: 'DEAL' }, [
+      { externalObjectId: 'd-1', rev: 4, settingsRev: 1, type: 'INVALID_EMAIL_ADDRESS', details: 'not an e-mail address', changedAt: 1_000, erroredAt: 2_000 },
+    ]);
+
+    await useCase.execute(
+      aSyncBatch({ tenant, storeId: 'eu', objectType: 'DEAL', messages: [{ externalObjectId: 'd-1', action: 'UPSERT', changedAt: 3_000, properties: {} }] }),
+      5,
+      new Error('mongo down'),
+    );
+
+    expect((await errorsOf('d-1')).map((error) => [error.type, error.status])).toEqual([
+      ['UNKNOWN_ERROR', 'OPEN'],
+      ['INVALID_EMAIL_ADDRESS', 'OPEN'],
+    ]);
+  });
+
   it.each([
     ['no object at all', { hello: 'world' }],
     ['a batch without its tenant', { ...aSyncBatch(), tenant: undefined }],

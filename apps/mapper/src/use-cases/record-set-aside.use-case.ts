@@ -7,8 +7,8 @@ const validateSyncBatch = createValidator(syncBatchMessageSchema, 'message');
 
 /**
  * An accepted batch is about to be dead-lettered before it was merged: each of its objects gets an
- * open UNKNOWN_ERROR saying so and how it gets applied (redrive); applying it later resolves the
- * error. Idempotent. A failure here keeps the
+ * open UNKNOWN_ERROR saying so and how it gets applied (redrive); merging that batch later resolves
+ * the error. Idempotent. A failure here keeps the
  * batch out of the dead-letter queue (it is retried), so nothing accepted is set aside unseen.
  */
 export class RecordSetAsideUseCase {
@@ -30,7 +30,10 @@ export class RecordSetAsideUseCase {
     const objects = messages.map((message) => ({ ...message, rev: 0, settingsRev: 0, changedAt: message.changedAt ?? receivedAt }));
     const at = { queue: 'mapper.sync-batches', attempts, lastError: error.message, at: this.clock() };
     // Reopened when recorded before: every set-aside error of an object has this key, and one that
-    // was resolved (its first batch applied) must not hide a later batch set aside.
-    await this.repositories.syncErrors.record(batch, setAsideErrors(objectType, objects, at), { reopen: true });
+    // was resolved (its first batch applied) must not hide a later batch set aside. The object's
+    // other errors stay as they are: nothing of it was processed. Only this batch's merge resolves
+    // the error (ProcessSyncBatchUseCase), not a later batch's sync: this one's data never came.
+    const errors = setAsideErrors(objectType, objects, at).map((error) => ({ ...error, setAsideBatchId: batch.batchId }));
+    await this.repositories.syncErrors.record(batch, errors, { reopen: true, resolveOthers: false });
   }
 }

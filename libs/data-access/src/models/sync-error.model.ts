@@ -19,6 +19,8 @@ const syncErrorSchema = new Schema(
     erroredAt: { type: Number, required: true },
     status: { type: String, enum: ERROR_STATUSES, required: true },
     resolvedAt: { type: Number, default: null },
+    /** The batch an error says was set aside before it was merged: open until that batch is merged (absent otherwise). */
+    setAsideBatchId: { type: String, default: undefined },
   },
   { collection: 'sync_errors', versionKey: false },
 );

@@ -28,7 +28,23 @@ export interface NewSyncError {
   changedAt: number;
   erroredAt: number;
   crm?: CrmAnswer;
+  /**
+   * The batch an error says was set aside before it was merged (the mapper's dead letters): such an
+   * error stays open until that batch is merged (`resolveSetAside`), whatever else the object does.
+   */
+  setAsideBatchId?: string;
 }
+
+/** How `record` treats what was stored before. */
+export interface RecordOptions {
+  /** An error recorded before under the same key is open again with these details (set-aside errors are all keyed at revision 0). */
+  reopen?: boolean;
+  /** Resolve the object's other open errors (default): false when what is recorded did not process the object (a batch set aside). */
+  resolveOthers?: boolean;
+}
+
+/** Open errors that other processing of the object resolves: not those of a batch set aside, which only its merge resolves. */
+const NOT_SET_ASIDE = { setAsideBatchId: null };
 
 export interface ErrorQuery {
   /** undefined: every portal of the application (then appId is required), or those of portalIds. */
@@ -74,18 +90,23 @@ export class SyncErrorRepository {
 
   /**
    * Records errors of processed revisions as OPEN (once per revision, settings revision and type,
-   * so a redelivery adds nothing) and resolves the object's other open errors: only the newest
-   * processing's errors stay open. `reopen`: an error recorded before under the same key is open
-   * again with these details (a batch set aside again after its first setting aside was resolved:
-   * set-aside errors are all keyed at revision 0).
+   * so a redelivery adds nothing) and resolves the object's other open errors but those of batches
+   * set aside: only the newest processing's errors stay open. `reopen`: an error recorded before
+   * under the same key is open again with these details (a batch set aside again after its first
+   * setting aside was resolved: set-aside errors are all keyed at revision 0).
    */
-  async record({ tenant, storeId, objectType }: ObjectScope, errors: readonly NewSyncError[], { reopen = false }: { reopen?: boolean } = {}): Promise<void> {
+  async record(
+    { tenant, storeId, objectType }: ObjectScope,
+    errors: readonly NewSyncError[],
+    { reopen = false, resolveOthers = true }: RecordOptions = {},
+  ): Promise<void> {
     if (errors.length === 0) return;
     const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
     const inserts = errors.map((error) => {
       const fields = {
         details: error.details,
         ...(error.crm ? { crm: error.crm } : {}),
+        ...(error.setAsideBatchId ? { setAsideBatchId: error.setAsideBatchId } : {}),
         changedAt: error.changedAt,
         erroredAt: error.erroredAt,
         status: 'OPEN',
@@ -104,6 +125,7 @@ export class SyncErrorRepository {
     } catch (error) {
       if (!onlyDuplicateKeyErrors(error)) throw error;
     }
+    if (!resolveOthers) return;
     const newest = new Map<string, NewSyncError>();
     for (const error of errors) newest.set(error.externalObjectId, error);
     await this.errors.collection.bulkWrite(
@@ -113,6 +135,7 @@ export class SyncErrorRepository {
             ...base,
             externalObjectId: error.externalObjectId,
             status: 'OPEN',
+            ...NOT_SET_ASIDE,
             $or: [{ rev: { $ne: error.rev } }, { settingsRev: { $ne: error.settingsRev } }],
           },
           update: { $set: { status: 'RESOLVED', resolvedAt: error.erroredAt } },
@@ -122,11 +145,36 @@ export class SyncErrorRepository {
     );
   }
 
-  /** Resolves every open error of objects that have since synced correctly. */
+  /** Resolves the open errors of objects that have since synced correctly (not those of a batch set aside: its data never came). */
   async resolve({ tenant, storeId, objectType }: ObjectScope, externalObjectIds: readonly string[], at: number): Promise<void> {
     if (externalObjectIds.length === 0) return;
     await this.errors.collection.updateMany(
-      { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType, externalObjectId: { $in: [...externalObjectIds] }, status: 'OPEN' },
+      {
+        portalId: tenant.portalId,
+        appId: tenant.appId,
+        storeId,
+        objectType,
+        externalObjectId: { $in: [...externalObjectIds] },
+        status: 'OPEN',
+        ...NOT_SET_ASIDE,
+      },
+      { $set: { status: 'RESOLVED', resolvedAt: at } },
+    );
+  }
+
+  /** Resolves the open errors that said this batch was set aside, of these objects: the batch is merged now. */
+  async resolveSetAside({ tenant, storeId, objectType }: ObjectScope, batchId: string, externalObjectIds: readonly string[], at: number): Promise<void> {
+    if (externalObjectIds.length === 0) return;
+    await this.errors.collection.updateMany(
+      {
+        portalId: tenant.portalId,
+        appId: tenant.appId,
+        storeId,
+        objectType,
+        externalObjectId: { $in: [...externalObjectIds] },
+        status: 'OPEN',
+        setAsideBatchId: batchId,
+      },
       { $set: { status: 'RESOLVED', resolvedAt: at } },
     );
   }

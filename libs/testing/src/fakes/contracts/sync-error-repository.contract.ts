@@ -86,6 +86,37 @@ export function describeSyncErrorRepositoryContract(name: string, make: () => Er
       expect([await of('a'), await of('b')]).toEqual([['RESOLVED'], ['OPEN']]);
     });
 
+    describe('a batch set aside before it was merged', () => {
+      const scope = () => ({ tenant: anAppTenant(), storeId: 'default', objectType: 'CONTACT' as const });
+      const setAside = (batchId: string) =>
+        anError({ rev: 0, settingsRev: 0, type: 'UNKNOWN_ERROR', details: `${batchId} set aside`, erroredAt: 300, setAsideBatchId: batchId });
+      const statuses = async (errors: Errors, { tenant }: ReturnType<typeof scope>) =>
+        (await errors.listForObject({ ...tenant, storeId: 'default', objectType: 'CONTACT', externalObjectId: 'c-1' }, true))
+          .map((error) => `${error.details}: ${error.status}`)
+          .sort();
+
+      it('when it is recorded without resolving others, then the object’s open errors stay open beside it', async () => {
+        const object = scope();
+        await errors.record(object, [anError()]);
+        await errors.record(object, [setAside('b-1')], { reopen: true, resolveOthers: false });
+        expect(await statuses(errors, object)).toEqual(['b-1 set aside: OPEN', 'not an e-mail address: OPEN']);
+      });
+
+      it('when the object syncs or errs again, then its error stays open; when that batch is merged, it is resolved', async () => {
+        const object = scope();
+        await errors.record(object, [setAside('b-1')], { reopen: true, resolveOthers: false });
+        await errors.record(object, [anError({ rev: 2, erroredAt: 400 })]);
+        await errors.resolve(object, ['c-1'], 500);
+        expect(await statuses(errors, object)).toEqual(['b-1 set aside: OPEN', 'not an e-mail address: RESOLVED']);
+
+        await errors.resolveSetAside(object, 'b-2', ['c-1'], 600);
+        await errors.resolveSetAside({ ...object, objectType: 'DEAL' }, 'b-1', ['c-1'], 600);
+        expect(await statuses(errors, object)).toEqual(['b-1 set aside: OPEN', 'not an e-mail address: RESOLVED']);
+        await errors.resolveSetAside(object, 'b-1', ['c-1'], 600);
+        expect(await statuses(errors, object)).toEqual(['b-1 set aside: RESOLVED', 'not an e-mail address: RESOLVED']);
+      });
+    });
+
     it("when a portal's open errors of a type are paged, then each comes once in id order, a page goes on after the id given, and an application sees its own", async () => {
       const tenant = anAppTenant();
       const other = { ...tenant, appId: `${tenant.appId}-other` };

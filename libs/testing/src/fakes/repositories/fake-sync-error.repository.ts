@@ -1,11 +1,19 @@
 import type { ErrorType, ObjectScope } from '@ecomm-sync/contracts';
-import { OBJECT_ERRORS_PAGE, type ErrorQuery, type NewSyncError, type ObjectKey, type SyncError, type SyncErrorRepository } from '@ecomm-sync/data-access';
+import {
+  OBJECT_ERRORS_PAGE,
+  type ErrorQuery,
+  type NewSyncError,
+  type ObjectKey,
+  type RecordOptions,
+  type SyncError,
+  type SyncErrorRepository,
+} from '@ecomm-sync/data-access';
 import { newObjectId } from '../object-ids';
 import { copy, type PublicOf } from '../public-of';
 
-type Row = SyncError & { id: string; rev: number; settingsRev: number };
+type Row = SyncError & { id: string; rev: number; settingsRev: number; setAsideBatchId?: string };
 
-const shown = ({ id: _id, rev: _rev, settingsRev: _settingsRev, ...error }: Row): SyncError => copy(error);
+const shown = ({ id: _id, rev: _rev, settingsRev: _settingsRev, setAsideBatchId: _batchId, ...error }: Row): SyncError => copy(error);
 /** Newest first, as the real listings sort (erroredAt, then insertion). */
 const newestFirst = (a: Row, b: Row) => b.erroredAt - a.erroredAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
@@ -21,18 +29,22 @@ export class FakeSyncErrorRepository implements PublicOf<SyncErrorRepository> {
     return this.rows.map(shown);
   }
 
-  async record({ tenant, storeId, objectType }: ObjectScope, errors: readonly NewSyncError[], { reopen = false }: { reopen?: boolean } = {}): Promise<void> {
+  async record(
+    { tenant, storeId, objectType }: ObjectScope,
+    errors: readonly NewSyncError[],
+    { reopen = false, resolveOthers = true }: RecordOptions = {},
+  ): Promise<void> {
     const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
     for (const error of errors) {
       const same = (row: Row) =>
         this.isObject(row, base, error.externalObjectId) && row.rev === error.rev && row.settingsRev === error.settingsRev && row.type === error.type;
       const found = this.rows.find(same);
       if (found && reopen) {
-        const { details, changedAt, erroredAt, crm } = error;
-        Object.assign(found, { details, changedAt, erroredAt, status: 'OPEN' }, crm ? { crm } : {});
+        const { details, changedAt, erroredAt, crm, setAsideBatchId } = error;
+        Object.assign(found, { details, changedAt, erroredAt, status: 'OPEN' }, crm ? { crm } : {}, setAsideBatchId ? { setAsideBatchId } : {});
       }
       if (found) continue;
-      const { externalObjectId, rev, settingsRev, type, details, changedAt, erroredAt, crm } = error;
+      const { externalObjectId, rev, settingsRev, type, details, changedAt, erroredAt, crm, setAsideBatchId } = error;
       this.rows.push({
         ...base,
         id: newObjectId(),
@@ -45,13 +57,20 @@ export class FakeSyncErrorRepository implements PublicOf<SyncErrorRepository> {
         changedAt,
         erroredAt,
         status: 'OPEN',
+        ...(setAsideBatchId ? { setAsideBatchId } : {}),
       });
     }
+    if (!resolveOthers) return;
     const newest = new Map<string, NewSyncError>();
     for (const error of errors) newest.set(error.externalObjectId, error);
     for (const error of newest.values()) {
       for (const row of this.rows) {
-        if (this.isObject(row, base, error.externalObjectId) && row.status === 'OPEN' && (row.rev !== error.rev || row.settingsRev !== error.settingsRev))
+        if (
+          this.isObject(row, base, error.externalObjectId) &&
+          row.status === 'OPEN' &&
+          !row.setAsideBatchId &&
+          (row.rev !== error.rev || row.settingsRev !== error.settingsRev)
+        )
           row.status = 'RESOLVED';
       }
     }
@@ -59,7 +78,14 @@ export class FakeSyncErrorRepository implements PublicOf<SyncErrorRepository> {
 
   async resolve({ tenant, storeId, objectType }: ObjectScope, externalObjectIds: readonly string[], _at: number): Promise<void> {
     const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
-    for (const row of this.rows) if (row.status === 'OPEN' && externalObjectIds.some((id) => this.isObject(row, base, id))) row.status = 'RESOLVED';
+    for (const row of this.rows)
+      if (row.status === 'OPEN' && !row.setAsideBatchId && externalObjectIds.some((id) => this.isObject(row, base, id))) row.status = 'RESOLVED';
+  }
+
+  async resolveSetAside({ tenant, storeId, objectType }: ObjectScope, batchId: string, externalObjectIds: readonly string[], _at: number): Promise<void> {
+    const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
+    for (const row of this.rows)
+      if (row.status === 'OPEN' && row.setAsideBatchId === batchId && externalObjectIds.some((id) => this.isObject(row, base, id))) row.status = 'RESOLVED';
   }
 
   async pageOpenOfType(
