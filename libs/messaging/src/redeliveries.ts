@@ -13,10 +13,8 @@ export const REDELIVERY_LIMIT = 10;
 /** A delivery that came back unsettled REDELIVERY_LIMIT times: a failed attempt, retried until its attempts run out. */
 export class RedeliveredTooOftenError extends Error {
   constructor(unsettled: number) {
-    super(
-      `message returned to its queue unsettled ${unsettled} times (its consumer stopped or lost its connection while handling it, ` +
-        'e.g. crashed or was killed); if it is dead-lettered, find the cause in the logs, then redrive it',
-    );
+    // The error record of a dead letter adds where the message is kept and how to redrive it.
+    super(`message returned to its queue unsettled ${unsettled} times: its consumer stopped or lost its connection while handling it (a crash, a kill)`);
     this.name = 'RedeliveredTooOftenError';
   }
 }

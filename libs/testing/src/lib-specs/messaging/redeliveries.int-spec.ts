@@ -92,7 +92,7 @@ describe('Broker redeliveries against a real RabbitMQ', () => {
     expect(handled).toEqual([]);
     expect(deadLetters).toHaveLength(1);
     expect(deadLetters[0].deadLetter.body).toEqual({ n: 2 });
-    expect(deadLetters[0].error.message).toMatch(new RegExp(`returned to its queue unsettled ${REDELIVERY_LIMIT} times.*redrive it`));
+    expect(deadLetters[0].error.message).toMatch(new RegExp(`returned to its queue unsettled ${REDELIVERY_LIMIT} times: its consumer stopped`));
   });
 
   it('when a message came back unsettled fewer times than the limit, then its handler gets it', async () => {
