@@ -11,6 +11,12 @@ export const importCoordinatorConfigSchema = {
     format: 'int',
     default: 30000,
   },
+  IMPORT_RELEASES_AT_ONCE: {
+    doc: "imports a replica releases at once (one per portal); each holds up to five pages of up to 4 MB in memory, so raise it with the replica's memory",
+    format: 'int',
+    default: 6,
+    atLeast: 1,
+  },
 } as const satisfies ConfigSchema;
 
 export const loadImportCoordinatorConfig = () => loadConfig(importCoordinatorConfigSchema);

@@ -34,6 +34,7 @@ runService({
       sharedClock: database.clock.now,
       pace,
       lookBackMs: config.IMPORT_RELEASE_CHECK_INTERVAL_MS,
+      releasesAtOnce: config.IMPORT_RELEASES_AT_ONCE,
     });
     await broker.consume<ImportEventMessage>('import-coordinator.events', ({ body }) => coordinator.handle(body), validateEvent);
     const stopChecking = runPeriodically(

@@ -10,6 +10,7 @@ import {
 import type { ImportItem, ImportRecord, ImportTypeState } from '@ecomm-sync/data-access';
 import {
   aNewImport,
+  anAppTenant,
   anImportTypeState,
   asRepositories,
   deferred,
@@ -444,6 +445,44 @@ describe('CoordinateImportsUseCase', () => {
       expect((await imports.findById(first.importId))!.releasedAt).toBe(NOW + 30_000);
       expect((await imports.findById(second.importId))!.releasedAt).toBe(NOW + 30_000);
       expect(broker.published).toHaveLength(2);
+    });
+
+    it('when a release of a portal runs on this replica, then another import of that portal is left for later and one of another portal starts', async () => {
+      const running = await anImportIn('complete');
+      const samePortal = await anImportIn('complete', { tenant: anAppTenant({ portalId: running.tenant.portalId }), importStartedAt: NOW - 5_000 });
+      const otherPortal = await anImportIn('complete', { importStartedAt: NOW - 6_000 });
+      const paceGiven = deferred();
+      const pace = { take: async () => (await paceGiven.promise, 0), giveBack: async () => undefined };
+      const replica = new CoordinateImportsUseCase(asRepositories({ imports }), broker, recordingLogger().logger, { clock: () => NOW, pace });
+
+      for (const record of [running, samePortal, otherPortal]) await replica.handle({ kind: 'import-completed', importId: record.importId });
+
+      const owners = async () =>
+        Promise.all([running, samePortal, otherPortal].map(async (record) => (await imports.findById(record.importId))!.releaseOwner !== null));
+      expect(await owners()).toEqual([true, false, true]);
+      paceGiven.resolve();
+      await replica.settled();
+    });
+
+    it('when a release failed on this replica, then its check leaves that import for a look-back and releases the others', async () => {
+      const failing = await anImportIn('complete');
+      const waiting = await anImportIn('complete', { importStartedAt: NOW - 5_000 });
+      let now = NOW;
+      const one = new CoordinateImportsUseCase(asRepositories({ imports }), broker, recordingLogger().logger, { clock: () => now, releasesAtOnce: 1 });
+      broker.failNextPublishes(1);
+      await one.handle({ kind: 'import-completed', importId: failing.importId });
+      await one.settled();
+      expect((await imports.findById(failing.importId))!.releasedAt).toBeNull();
+
+      now = NOW + 20_000;
+      await one.releaseUnfinished(10_000); // the failed one completed first, but waits here for the look-back (30 s)
+      await one.settled();
+      expect([(await imports.findById(failing.importId))!.releasedAt, (await imports.findById(waiting.importId))!.releasedAt]).toEqual([null, NOW + 20_000]);
+
+      now = NOW + 30_000;
+      await one.releaseUnfinished(10_000);
+      await one.settled();
+      expect((await imports.findById(failing.importId))!.releasedAt).toBe(NOW + 30_000);
     });
 
     it('when the service has stopped, then a completion claims nothing: the release is left free for another replica', async () => {

@@ -7,7 +7,7 @@ import {
   TOPICS,
   type WebhookRequestMessage,
 } from '@ecomm-sync/contracts';
-import type { Repositories } from '@ecomm-sync/data-access';
+import type { ImportRecord, Repositories } from '@ecomm-sync/data-access';
 import type { ImportEvent } from '@ecomm-sync/domain';
 import type { Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
@@ -17,11 +17,13 @@ import type { ReleasePace } from './release-pace';
 
 const validateAnswer = createValidator(importInitializationResponseSchema, 'answer');
 /**
- * Releases one replica runs at once (default). Each holds a read of pages (release-import.ts), so
- * the bound keeps a replica's memory bounded whatever the completions queued; a completion beyond
- * it is left to the periodic check of this or another replica.
+ * Releases one replica runs at once (default; IMPORT_RELEASES_AT_ONCE). Each holds a read of pages
+ * (release-import.ts), so the bound keeps a replica's memory bounded whatever the completions
+ * queued; a completion beyond it is left to the periodic check of this or another replica.
  */
 const RELEASES_AT_ONCE = 6;
+/** Imports the check reads beyond its room: those this replica skips (their portal busy here, failed lately) leave room for others. */
+const CHECK_READS_BEYOND_ROOM = 20;
 
 /**
  * The import's asynchronous side: has the initialization webhook sent (through the
@@ -47,7 +49,7 @@ export interface CoordinateImportsOptions {
    * service (default: `clock`, which stamps batches and looks for unfinished imports as before).
    */
   sharedClock?: () => number;
-  /** Releases this replica runs at once (default 6). */
+  /** Releases this replica runs at once, one per portal (default 6). */
   releasesAtOnce?: number;
 }
 
@@ -58,8 +60,10 @@ export class CoordinateImportsUseCase {
   private readonly releases: ImportRelease;
   private readonly lookBackMs: number;
   private readonly releasesAtOnce: number;
-  /** The releases this replica runs, by import; each removes itself when it ends. */
-  private readonly running = new Map<string, Promise<void>>();
+  /** The releases this replica runs, by import, with their portal; each removes itself when it ends. */
+  private readonly running = new Map<string, { portalId: number; done: Promise<void> }>();
+  /** Imports whose release failed here lately, until when the check leaves them (to another replica, or for later). */
+  private readonly failedUntil = new Map<string, number>();
 
   constructor(
     private readonly repositories: Pick<Repositories, 'imports'>,
@@ -90,11 +94,13 @@ export class CoordinateImportsUseCase {
         return this.requestWebhook(event.importId);
       case 'webhook-completed':
         return event.ok ? this.recordAnswer(event.requestId, event.body) : this.recordFailure(event.requestId, event.reason);
-      case 'import-completed':
+      case 'import-completed': {
         // Started, not awaited: a release paced over an hour would hold its message past the broker's
         // delivery timeout (30 min), and its consumer's other messages with it.
-        this.startRelease(event.importId, this.lookBackMs);
+        const found = await this.repositories.imports.findById(event.importId);
+        if (found?.status === 'complete') this.startRelease(found, this.lookBackMs);
         return;
+      }
     }
   }
 
@@ -107,14 +113,16 @@ export class CoordinateImportsUseCase {
   async releaseUnfinished(olderThanMs: number): Promise<void> {
     const room = this.releasesAtOnce - this.running.size;
     if (room <= 0 || this.stopping.signal.aborted) return;
-    // Progress is stamped with the shared clock: the cut-off is read on it too.
-    const unreleased = await this.repositories.imports.unreleased(this.sharedClock() - olderThanMs, room);
-    for (const found of unreleased) this.startRelease(found.importId, olderThanMs);
+    // Progress is stamped with the shared clock: the cut-off is read on it too. Oldest completion first.
+    const now = this.sharedClock();
+    const unreleased = await this.repositories.imports.unreleased(now - olderThanMs, room + CHECK_READS_BEYOND_ROOM);
+    for (const [importId, until] of this.failedUntil) if (until <= now) this.failedUntil.delete(importId);
+    for (const found of unreleased) if (!this.failedUntil.has(found.importId)) this.startRelease(found, olderThanMs);
   }
 
   /** Resolves once no release of this replica runs (those started meanwhile included). */
   async settled(): Promise<void> {
-    while (this.running.size > 0) await Promise.allSettled([...this.running.values()]);
+    while (this.running.size > 0) await Promise.allSettled([...this.running.values()].map((release) => release.done));
   }
 
   /**
@@ -127,16 +135,22 @@ export class CoordinateImportsUseCase {
   }
 
   /**
-   * Runs the import's release beside the caller unless this replica already runs it or has no room
-   * (the periodic check comes back for it). A failed release dropped its claim: the next check resumes it.
+   * Runs the import's release beside the caller unless this replica already runs it, runs another
+   * of its portal (they would share its pace, and hold a place another portal could use) or has no
+   * room: the periodic check comes back for it. A failed release dropped its claim: another
+   * replica's check may resume it at once, this one's after a look-back.
    */
-  private startRelease(importId: string, lookBackMs: number): void {
-    if (this.running.has(importId) || this.running.size >= this.releasesAtOnce) return;
-    const run = this.releases
-      .release(importId, lookBackMs)
-      .catch((error) => void this.logger.warn('releasing an import failed; the next check resumes it', { importId, error: String(error) }))
-      .finally(() => this.running.delete(importId));
-    this.running.set(importId, run);
+  private startRelease({ importId, tenant: { portalId } }: Pick<ImportRecord, 'importId' | 'tenant'>, lookBackMs: number): void {
+    if (this.running.size >= this.releasesAtOnce || this.running.has(importId)) return;
+    if ([...this.running.values()].some((release) => release.portalId === portalId)) return;
+    const done = this.releases.release(importId, lookBackMs).then(
+      () => void this.failedUntil.delete(importId),
+      (error) => {
+        this.failedUntil.set(importId, this.sharedClock() + lookBackMs);
+        this.logger.warn('releasing an import failed; a later check resumes it', { importId, error: String(error) });
+      },
+    );
+    this.running.set(importId, { portalId, done: done.finally(() => this.running.delete(importId)) });
   }
 
   private async requestWebhook(importId: string): Promise<void> {

@@ -208,7 +208,7 @@ export class ImportRepository {
     return docs.map((doc) => ({ pageNumber: doc.pageNumber as number, messages: (doc.messages as StoredItem[]).map(itemOf) }));
   }
 
-  /** Complete imports whose release has not finished, completed before `before` (a lost completion event). */
+  /** Complete imports whose release has not finished, completed before `before` (a lost completion event), the oldest completion first. */
   async unreleased(before: number, limit: number): Promise<ImportRecord[]> {
     const docs = await this.imports.collection
       .find({
@@ -217,6 +217,7 @@ export class ImportRepository {
         completedAt: { $lte: before },
         $or: [{ releaseProgressAt: null }, { releaseProgressAt: { $lte: before } }],
       })
+      .sort({ completedAt: 1 })
       .limit(limit)
       .toArray();
     return docs.map((doc) => toImport(doc as unknown as ImportDoc));

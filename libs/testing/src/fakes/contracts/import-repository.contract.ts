@@ -178,6 +178,16 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
       expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: 'LINE_ITEM:done', releasedAt: 3_000, releaseOwner: 'second' });
     });
 
+    it('when several imports wait for their release, then the one completed first comes first', async () => {
+      const later = await created();
+      const earlier = await created();
+      await complete(later, 1_200);
+      await complete(earlier, 1_100);
+      const ids = [later.importId, earlier.importId];
+      const found = (await imports.unreleased(1_500, 1_000)).filter((record) => ids.includes(record.importId));
+      expect(found.map((record) => record.importId)).toEqual([earlier.importId, later.importId]);
+    });
+
     it("when a portal's imports are listed, then they come newest first, paged, with their state, and only those within the scope", async () => {
       const tenant = anAppTenant();
       const other = anAppTenant({ portalId: tenant.portalId });

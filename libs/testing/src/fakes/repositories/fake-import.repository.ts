@@ -97,6 +97,7 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
           record.completedAt <= before &&
           releaseIsStale(record, before),
       )
+      .sort((a, b) => a.completedAt! - b.completedAt!)
       .slice(0, limit);
   }
 
