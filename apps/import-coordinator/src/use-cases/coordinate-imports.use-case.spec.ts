@@ -400,7 +400,7 @@ describe('CoordinateImportsUseCase', () => {
       expect(entries).toContainEqual(expect.objectContaining({ level: 'warn', error: expect.stringMatching(/publishing failed/) }));
       // What the pages took of the pace (1 s each at 1 a second) was given back.
       expect(await paces.find(record.tenant.portalId)).toBe(NOW);
-      // The claim was dropped: the next check releases it at once, not after the look-back.
+      // The claim was dropped: a later check releases it (another replica's at once, this one's after a look-back).
       expect(await imports.findById(record.importId)).toMatchObject({ releasedAt: null, releaseProgressAt: null });
       now = NOW + 30_000; // the next check, a look-back after the completion
       await paced.releaseUnfinished(30_000);
@@ -466,7 +466,8 @@ describe('CoordinateImportsUseCase', () => {
 
     it('when a release failed on this replica, then its check leaves that import for a look-back and releases the others', async () => {
       const failing = await anImportIn('complete');
-      const waiting = await anImportIn('complete', { importStartedAt: NOW - 5_000 });
+      const waiting = await anImportIn('receiving', { importStartedAt: NOW - 5_000 });
+      await moveImport(imports, waiting.importId, ...endsOf(waiting, NOW - 500)); // completed after the failing one
       let now = NOW;
       const one = new CoordinateImportsUseCase(asRepositories({ imports }), broker, recordingLogger().logger, { clock: () => now, releasesAtOnce: 1 });
       broker.failNextPublishes(1);
@@ -483,6 +484,24 @@ describe('CoordinateImportsUseCase', () => {
       await one.releaseUnfinished(10_000);
       await one.settled();
       expect((await imports.findById(failing.importId))!.releasedAt).toBe(NOW + 30_000);
+    });
+
+    it('when more imports of a portal busy on this replica wait than the check has room for, then an import of another portal completed later is still released', async () => {
+      const busyPortal = anAppTenant();
+      const running = await anImportIn('complete', { tenant: busyPortal });
+      for (let i = 1; i <= 3; i++) await anImportIn('complete', { tenant: anAppTenant({ portalId: busyPortal.portalId }), importStartedAt: NOW - i * 1_000 });
+      const other = await anImportIn('receiving', { importStartedAt: NOW - 9_000 });
+      await moveImport(imports, other.importId, ...endsOf(other, NOW - 500)); // completed last; its completion event was lost
+      const paceGiven = deferred();
+      const pace = { take: async () => (await paceGiven.promise, 0), giveBack: async () => undefined };
+      const two = new CoordinateImportsUseCase(asRepositories({ imports }), broker, recordingLogger().logger, { clock: () => NOW, pace, releasesAtOnce: 2 });
+      await two.handle({ kind: 'import-completed', importId: running.importId });
+
+      await two.releaseUnfinished(0);
+
+      expect((await imports.findById(other.importId))!.releaseOwner).not.toBeNull();
+      paceGiven.resolve();
+      await two.settled();
     });
 
     it('when the service has stopped, then a completion claims nothing: the release is left free for another replica', async () => {

@@ -22,8 +22,6 @@ const validateAnswer = createValidator(importInitializationResponseSchema, 'answ
  * queued; a completion beyond it is left to the periodic check of this or another replica.
  */
 const RELEASES_AT_ONCE = 6;
-/** Imports the check reads beyond its room: those this replica skips (their portal busy here, failed lately) leave room for others. */
-const CHECK_READS_BEYOND_ROOM = 20;
 
 /**
  * The import's asynchronous side: has the initialization webhook sent (through the
@@ -113,11 +111,15 @@ export class CoordinateImportsUseCase {
   async releaseUnfinished(olderThanMs: number): Promise<void> {
     const room = this.releasesAtOnce - this.running.size;
     if (room <= 0 || this.stopping.signal.aborted) return;
-    // Progress is stamped with the shared clock: the cut-off is read on it too. Oldest completion first.
+    // Progress is stamped with the shared clock: the cut-off is read on it too. Oldest completion
+    // first, but none this replica would skip: they must not take the places of the others.
     const now = this.sharedClock();
-    const unreleased = await this.repositories.imports.unreleased(now - olderThanMs, room + CHECK_READS_BEYOND_ROOM);
     for (const [importId, until] of this.failedUntil) if (until <= now) this.failedUntil.delete(importId);
-    for (const found of unreleased) if (!this.failedUntil.has(found.importId)) this.startRelease(found, olderThanMs);
+    const unreleased = await this.repositories.imports.unreleased(now - olderThanMs, room, {
+      exceptPortals: [...new Set([...this.running.values()].map((release) => release.portalId))],
+      exceptImports: [...this.failedUntil.keys()],
+    });
+    for (const found of unreleased) this.startRelease(found, olderThanMs);
   }
 
   /** Resolves once no release of this replica runs (those started meanwhile included). */

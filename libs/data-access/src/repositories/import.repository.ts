@@ -208,14 +208,25 @@ export class ImportRepository {
     return docs.map((doc) => ({ pageNumber: doc.pageNumber as number, messages: (doc.messages as StoredItem[]).map(itemOf) }));
   }
 
-  /** Complete imports whose release has not finished, completed before `before` (a lost completion event), the oldest completion first. */
-  async unreleased(before: number, limit: number): Promise<ImportRecord[]> {
+  /**
+   * Complete imports whose release has not finished, completed before `before` (a lost completion
+   * event), the oldest completion first, but those of `exceptPortals` and `exceptImports` (what the
+   * caller would skip must not take the places of the others).
+   */
+  async unreleased(
+    before: number,
+    limit: number,
+    { exceptPortals = [], exceptImports = [] }: { exceptPortals?: readonly number[]; exceptImports?: readonly string[] } = {},
+  ): Promise<ImportRecord[]> {
+    const exceptIds = exceptImports.filter((id) => Types.ObjectId.isValid(id)).map((id) => new Types.ObjectId(id));
     const docs = await this.imports.collection
       .find({
         status: 'complete',
         releasedAt: null,
         completedAt: { $lte: before },
         $or: [{ releaseProgressAt: null }, { releaseProgressAt: { $lte: before } }],
+        ...(exceptPortals.length > 0 ? { portalId: { $nin: [...exceptPortals] } } : {}),
+        ...(exceptIds.length > 0 ? { _id: { $nin: exceptIds } } : {}),
       })
       .sort({ completedAt: 1 })
       .limit(limit)

@@ -186,6 +186,10 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
       const ids = [later.importId, earlier.importId];
       const found = (await imports.unreleased(1_500, 1_000)).filter((record) => ids.includes(record.importId));
       expect(found.map((record) => record.importId)).toEqual([earlier.importId, later.importId]);
+      const excepted = async (except: { exceptPortals?: number[]; exceptImports?: string[] }) =>
+        (await imports.unreleased(1_500, 1_000, except)).filter((record) => ids.includes(record.importId)).map((record) => record.importId);
+      expect(await excepted({ exceptPortals: [earlier.tenant.portalId] })).toEqual([later.importId]);
+      expect(await excepted({ exceptImports: [later.importId, 'not-an-id'] })).toEqual([earlier.importId]);
     });
 
     it("when a portal's imports are listed, then they come newest first, paged, with their state, and only those within the scope", async () => {

@@ -87,10 +87,16 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
       .map(([pageNumber, messages]) => ({ pageNumber, messages: copy(messages) }));
   }
 
-  async unreleased(before: number, limit: number): Promise<ImportRecord[]> {
+  async unreleased(
+    before: number,
+    limit: number,
+    { exceptPortals = [], exceptImports = [] }: { exceptPortals?: readonly number[]; exceptImports?: readonly string[] } = {},
+  ): Promise<ImportRecord[]> {
     return this.records()
       .filter(
         (record) =>
+          !exceptPortals.includes(record.tenant.portalId) &&
+          !exceptImports.includes(record.importId) &&
           record.status === 'complete' &&
           record.releasedAt === null &&
           record.completedAt !== null &&
