@@ -97,8 +97,10 @@ export class AlertCountersRepository {
    * Of the objects processed since `since` (the share's denominator), those with an open error, of
    * any type (each object once) and by type: the share rule's numerator, of the same population.
    * The tenant's open errors are grouped by object (the errors' {portalId, appId, status} index),
-   * then their links read by _id for when each was last processed. A change that waits or a batch
-   * set aside has an open error but was not processed: it is not counted.
+   * then their links read by _id for when each was last processed. A change that waits has an open
+   * error but was not processed: it is not counted. Nor is the error of a batch set aside, which
+   * stays open while later batches of its object are processed (decision 59): it says a batch waits
+   * in a dead-letter queue, which the open-errors count shows, not that processing fails.
    */
   private async erringSince(
     owned: { portalId: number; appId: string | null },
@@ -107,7 +109,7 @@ export class AlertCountersRepository {
   ): Promise<{ any: number; byType: Record<string, number> }> {
     const objects = await this.errors
       .aggregate<{ _id: { storeId: string; objectType: ObjectType; externalObjectId: string }; types: string[] }>([
-        { $match: { ...owned, status: 'OPEN', ...inStore } },
+        { $match: { ...owned, status: 'OPEN', ...inStore, setAsideBatchId: null } },
         { $group: { _id: { storeId: '$storeId', objectType: '$objectType', externalObjectId: '$externalObjectId' }, types: { $addToSet: '$type' } } },
       ])
       .toArray();

@@ -515,6 +515,15 @@ describe('repositories against the MongoDB-wire server', () => {
       await repos().syncErrors.resolve(scope, ['resolved'], now);
       // Processed in the last hour: all but `waiting` (its change waits; it has an open error all the same) and `old`, processed two hours ago.
       await repos().syncErrors.record(scope, [anError('waiting', 'INVALID_EMAIL_ADDRESS', now - 60_000)]);
+      // `clean` was processed, but an earlier batch of it waits in a dead-letter queue: open, not erring.
+      const setAside = {
+        ...anError('clean', 'INVALID_EMAIL_ADDRESS', now - 60_000),
+        rev: 0,
+        settingsRev: 0,
+        type: 'UNKNOWN_ERROR' as const,
+        setAsideBatchId: 'b-1',
+      };
+      await repos().syncErrors.record(scope, [setAside], { reopen: true, resolveOthers: false });
       const syncs = database.connection.collection('object_syncs');
       const link = (externalObjectId: string, lastProcessedAt: number) => ({
         _id: keyString({ ...tenant, storeId: 'default', objectType: 'CONTACT', externalObjectId }) as never,
@@ -537,7 +546,7 @@ describe('repositories against the MongoDB-wire server', () => {
 
       expect(counters.processedLastHour).toBe(4);
       expect(counters.erringLastHour).toEqual({ any: 2, byType: { INVALID_EMAIL_ADDRESS: 2, MISSING_REQUIRED_PROPERTY: 1 } });
-      expect(counters.openErrors).toEqual({ INVALID_EMAIL_ADDRESS: 4, MISSING_REQUIRED_PROPERTY: 1 });
+      expect(counters.openErrors).toEqual({ INVALID_EMAIL_ADDRESS: 4, MISSING_REQUIRED_PROPERTY: 1, UNKNOWN_ERROR: 1 });
     });
   });
 

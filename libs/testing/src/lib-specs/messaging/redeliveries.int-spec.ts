@@ -127,6 +127,8 @@ describe('Broker redeliveries against a real RabbitMQ', () => {
     const redriven = handled.find((delivery) => delivery.body.n === 5)!;
     expect(redriven.attempt).toBe(1);
     expect(redriven.raw.properties.headers).not.toHaveProperty('x-delivery-count');
+    // A redriven message may have been set aside before; a first delivery was not.
+    expect([redriven.triedBefore, handled.find((delivery) => delivery.body.n === 4)!.triedBefore]).toEqual([true, false]);
   });
 
   it('when a message that came back unsettled fails and is retried, then the retried copy carries no delivery count', async () => {
@@ -145,5 +147,6 @@ describe('Broker redeliveries against a real RabbitMQ', () => {
     expect(deliveries[0].raw.properties.headers?.['x-delivery-count']).toBe(REDELIVERY_LIMIT - 1);
     expect(deliveries[1].attempt).toBe(2);
     expect(deliveries[1].raw.properties.headers).not.toHaveProperty('x-delivery-count');
+    expect(deliveries.map((delivery) => delivery.triedBefore)).toEqual([true, true]); // delivered again, then retried
   });
 });
