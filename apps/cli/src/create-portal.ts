@@ -16,6 +16,16 @@ export async function createPortal(
   const { portalId, apiKey } = await provisionPortal(repositories, { baseUrl: config.CRM_BASE_URL, adminToken: config.ADMIN_TOKEN }, secretBox, { name });
   const connections = new CrmConnections({ portals: repositories.portals, secretBox, builtinBaseUrl: config.CRM_BASE_URL });
   const portal = (await repositories.portals.findById(portalId))!;
-  await prepareSyncReadyPortal(repositories, connections.clientFor(portal), portalId);
+  try {
+    await prepareSyncReadyPortal(repositories, connections.clientFor(portal), portalId);
+  } catch (error) {
+    // The portal and its key exist (only the key's hash is stored): said now, or they are lost.
+    throw new Error(
+      `portal ${portalId} was created with API key ${apiKey}, but its setup failed: ${error instanceof Error ? error.message : String(error)}. ` +
+        'Keep the key (it is not stored in the clear): the portal exists; finish its setup with POST /extensions/ecomm/v1/installs and PUT ' +
+        '/extensions/ecomm/v1/settings with that key (README, "Install, uninstall and stores")',
+      { cause: error },
+    );
+  }
   return { portalId, apiKey };
 }

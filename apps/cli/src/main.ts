@@ -4,7 +4,7 @@ import { isQueueName, QUEUES, redriveAllDeadLetters, redriveDeadLetters } from '
 import { adminUsage, runAdminCommand, UsageError } from './admin-commands';
 import { cliConfig } from './config';
 import { createPortal } from './create-portal';
-import { resealSecrets } from './reseal';
+import { resealOutcome, resealSecrets } from './reseal';
 import { seedDemo } from './seed-demo';
 
 const USAGE = `Usage: ecomm-sync <command>
@@ -13,16 +13,25 @@ Commands:
   redrive <queue> | --all  move the dead letters of a queue, or of every queue, back to it (${Object.keys(QUEUES).join(', ')})
   create-portal [name]     create a portal and its CRM account, ready to sync with the demo's mappings; prints its keys
   seed-demo                create the demo portal of npm start (DEMO_* variables), ready to sync
-  reseal                   seal every stored secret again under SECRETS_KEY, bound to its portal or application
-                           (after a key rotation: old keys in SECRETS_PREVIOUS_KEYS until it reports no failure)
+  reseal [--allow-empty]   seal every stored secret again under SECRETS_KEY, bound to its portal or application
+                           (after a key rotation: old keys in SECRETS_PREVIOUS_KEYS until it reports no failure;
+                           finding no secret at all is a failure unless --allow-empty)
 
 Accounts and credentials, through the gateway's admin API (GATEWAY_URL, ADMIN_TOKEN):
 ${adminUsage()}
 
 Configuration comes from the environment (MONGO_URL, MONGO_DB, AMQP_URL, AMQP_PREFIX, CRM_BASE_URL, GATEWAY_URL, ADMIN_TOKEN, SECRETS_KEY, DEMO_*).`;
 
+/** Commands that take no argument but the ones named: anything else (a typo, --help) runs nothing. */
+const OPTIONS: Record<string, readonly string[]> = { 'seed-demo': [], reseal: ['--allow-empty'] };
+
 async function main(argv: string[]) {
   const [command, ...args] = argv;
+  // admin and redrive answer their own --help
+  if (command !== 'admin' && command !== 'redrive' && args.some((arg) => arg === '--help' || arg === '-h')) return void console.log(USAGE);
+  const allowed = Object.hasOwn(OPTIONS, command) ? OPTIONS[command] : undefined;
+  const unexpected = allowed ? args.find((arg) => !allowed.includes(arg)) : undefined;
+  if (unexpected !== undefined) throw new UsageError(`${command} takes no argument "${unexpected}"\n\n${USAGE}`);
   const config = loadConfig(cliConfig);
   switch (command) {
     case 'redrive': {
@@ -65,12 +74,11 @@ async function main(argv: string[]) {
     case 'reseal': {
       const database = await connectDatabase(config.MONGO_URL, config.MONGO_DB);
       try {
-        const report = await resealSecrets(database.repositories, SecretBox.fromConfig(config));
-        console.log(
-          `sealed again under key ${SecretBox.fromConfig(config).keyId}: ${report.resealed}; already current: ${report.current}; failed: ${report.failed.length}`,
-        );
-        for (const { what, reason } of report.failed) console.log(`  ${what}: ${reason}`);
-        if (report.failed.length > 0) process.exitCode = 1;
+        const box = SecretBox.fromConfig(config);
+        const report = await resealSecrets(database.repositories, box);
+        const { lines, exitCode } = resealOutcome(report, { keyId: box.keyId, database: config.MONGO_DB, allowEmpty: args.includes('--allow-empty') });
+        for (const line of lines) console.log(line);
+        process.exitCode = exitCode;
       } finally {
         await database.close();
       }

@@ -61,3 +61,23 @@ export async function resealSecrets(repositories: Pick<Repositories, 'portals' |
   }
   return report;
 }
+
+/**
+ * What `reseal` prints and its exit code. A walk that found no sealed value at all fails (unless
+ * `allowEmpty`): it most likely read another database than the services' (MONGO_URL, MONGO_DB),
+ * and an operator who took "no failure" for done would drop the old keys every secret still needs.
+ */
+export function resealOutcome(report: ResealReport, { keyId, database, allowEmpty }: { keyId: string; database: string; allowEmpty: boolean }) {
+  const found = report.resealed + report.current + report.failed.length;
+  const lines = [
+    `database ${database}: sealed again under key ${keyId}: ${report.resealed}; already current: ${report.current}; failed: ${report.failed.length}`,
+    ...report.failed.map(({ what, reason }) => `  ${what}: ${reason}`),
+  ];
+  if (found === 0 && !allowEmpty) {
+    lines.push(
+      `no sealed value found in database ${database}: is it the services' database (MONGO_URL, MONGO_DB)? Keep SECRETS_PREVIOUS_KEYS; ` +
+        'if the database really holds no secret, run reseal --allow-empty',
+    );
+  }
+  return { lines, exitCode: report.failed.length > 0 || (found === 0 && !allowEmpty) ? 1 : 0 };
+}

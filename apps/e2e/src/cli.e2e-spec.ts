@@ -1,0 +1,39 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { testInfrastructure, uniqueName } from '@ecomm-sync/testing';
+
+/** The operator's CLI as built (dist/apps/cli/main.js), run as an operator runs it. */
+const run = async (args: string[], env: Record<string, string> = {}) =>
+  promisify(execFile)(process.execPath, [path.join(__dirname, '../../../dist/apps/cli/main.js'), ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+  }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+
+describe('the ecomm-sync CLI', () => {
+  it.each(['reseal', 'seed-demo', 'create-portal'])('when %s is asked for --help, then it prints the usage and does nothing', async (command) => {
+    // No database answers at this address: a command that ran would fail.
+    const { code, stdout } = await run([command, '--help'], { MONGO_URL: 'mongodb://127.0.0.1:9/' });
+    expect({ code, usage: stdout.startsWith('Usage: ecomm-sync <command>') }).toEqual({ code: 0, usage: true });
+  });
+
+  it('when reseal is given an argument it does not take, then it refuses with the usage', async () => {
+    const { code, stderr } = await run(['reseal', '--all']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^reseal takes no argument "--all"/);
+  });
+
+  it('when reseal finds no sealed value in the database it was pointed at, then it fails and says to check the database, unless told it may be empty', async () => {
+    const env = { MONGO_URL: testInfrastructure().mongoUrl, MONGO_DB: uniqueName('cli_reseal_empty').replace(/-/g, '_') };
+
+    const empty = await run(['reseal'], env);
+    const allowed = await run(['reseal', '--allow-empty'], env);
+
+    expect(empty.code).toBe(1);
+    expect(empty.stdout).toMatch(new RegExp(`no sealed value found in database ${env.MONGO_DB}: is it the services' database`));
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toMatch(/sealed again under key \S+: 0; already current: 0; failed: 0/);
+  });
+});
