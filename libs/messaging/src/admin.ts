@@ -18,6 +18,12 @@ export async function redriveDeadLetters(url: string, prefix: string, queue: Que
     const { messageCount } = await channel.checkQueue(names.dead).catch((error: { code?: number }) => {
       throw error.code === 404 ? new Error(`${names.dead} does not exist: no service has declared the queues of prefix "${prefix}" on this broker`) : error;
     });
+    // A copy sent to a queue that is gone is confirmed and dropped: the dead letter would be lost.
+    await channel.checkQueue(names.main).catch((error: { code?: number }) => {
+      throw error.code === 404
+        ? new Error(`${names.main} does not exist (its dead letters are kept): start a service of prefix "${prefix}" to declare it, then redrive again`)
+        : error;
+    });
     let moved = 0;
     while (moved < messageCount) {
       const message = await channel.get(names.dead, { noAck: false });

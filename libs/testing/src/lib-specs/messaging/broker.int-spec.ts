@@ -361,6 +361,29 @@ describe('Broker against a real RabbitMQ', () => {
       await waitFor(async () => (await depth(dead)) === 3, { message: 'them to be dead-lettered again' });
     });
 
+    it('when the main queue is gone but its dead letters are kept, then redrive moves nothing and says so', async () => {
+      const broker = await connect({ maxAttempts: 1 });
+      await broker.consume('mapper.sync-batches', async () => {
+        throw new Error('still failing');
+      });
+      await broker.publish('sync.batch.DEAL', { n: 9 });
+      const names = namesOf(prefix, 'mapper.sync-batches');
+      await waitFor(async () => (await depth(names.dead)) === 1, { message: 'the dead letter' });
+      await broker.close(100);
+      brokers.splice(0);
+      const admin = await amqplib.connect(amqpUrl);
+      try {
+        await (await admin.createChannel()).deleteQueue(names.main);
+      } finally {
+        await admin.close();
+      }
+
+      await expect(redriveDeadLetters(amqpUrl, prefix, 'mapper.sync-batches')).rejects.toThrow(
+        /\.mapper\.sync-batches does not exist \(its dead letters are kept\)/,
+      );
+      expect(await depth(names.dead)).toBe(1);
+    });
+
     it('when the queues of a prefix were never declared, then redrive says so', async () => {
       await expect(redriveDeadLetters(amqpUrl, uniqueName('test-undeclared'), 'mapper.sync-batches')).rejects.toThrow(
         /does not exist: no service has declared the queues/,
