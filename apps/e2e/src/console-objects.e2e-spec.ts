@@ -119,6 +119,9 @@ describe('the console object inspector and mappings in a browser', () => {
       .filter({ hasText: /completed, \d+ objects? processed/ })
       .waitFor();
     await screenshot(page, 'mappings-saved');
+    // Saved again as it is: no re-apply comes, and the page says so instead of waiting for one.
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByTestId('reapply-progress').filter({ hasText: 'Saved. No mapping changed, so nothing is re-applied.' }).waitFor();
 
     // The inspector again: applied, with its CRM id and a link to what the CRM answered; the error resolved.
     await page.goto(consoleUrl(stack, `portals/${portal.portalId}/inspector?storeId=default&objectType=CONTACT&externalObjectId=bad-email`));

@@ -6,6 +6,8 @@ import { OBJECT_TYPES } from './scope';
 export type Row = { externalPropertyName: string; crmPropertyName: string; dataType: DataType };
 export type Draft = { enabled: boolean; webhookUri: string | null; mappings: Record<ObjectType, Row[]> };
 export type Reapply = { settingsRev: number; status: string; objectsProcessed: number; objectTypes: string[] };
+/** The save's notice, and the re-apply it waits for: `before` is the newest job's settings revision before the save. */
+export type Saving = { note: string; reapply?: Reapply; before?: number };
 
 export const SETTINGS = '/extensions/ecomm/v2/settings';
 export const toDraft = (settings: V2Settings): Draft => ({
@@ -23,3 +25,23 @@ export const toInput = (draft: Draft): V2SettingsInput => ({
   ),
 });
 export const message = (error: unknown) => (error instanceof ApiError ? error.message : String(error));
+
+/** What the console shows before any settings exist (the settings endpoint answers 404): saving creates them. */
+export const NO_SETTINGS: V2Settings = {
+  enabled: false,
+  webhookUri: null,
+  mappings: { CONTACT: { properties: [] }, DEAL: { properties: [] }, PRODUCT: { properties: [] }, LINE_ITEM: { properties: [] } },
+};
+
+/**
+ * Whether saving `after` over `before` starts a re-apply, as the server decides it (objectTypesToReapply
+ * in libs/domain): none while sync is disabled; everything when it was disabled or new; else the
+ * object types whose mappings changed. The page waits for a re-apply only when one is coming.
+ */
+export function reapplyAfterSave(before: V2Settings | null, after: V2Settings): 'disabled' | 'nothing-changed' | 'expected' {
+  if (!after.enabled) return 'disabled';
+  if (!before || !before.enabled) return 'expected';
+  const key = (settings: V2Settings, type: (typeof OBJECT_TYPES)[number]) =>
+    JSON.stringify((settings.mappings[type]?.properties ?? []).map((m) => [m.externalPropertyName, m.crmPropertyName, m.dataType ?? 'STRING']).sort());
+  return OBJECT_TYPES.some((type) => key(before, type) !== key(after, type)) ? 'expected' : 'nothing-changed';
+}

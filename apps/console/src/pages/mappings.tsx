@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ConsoleCrmProperties, ConsoleDryRunResult, ConsoleSettingsCheck, ObjectType, V2Settings } from '@ecomm-sync/contracts';
-import { sessionApi } from '../api';
+import { ApiError, sessionApi } from '../api';
 import { InstallPicker, useInstalls } from '../components/install-picker';
 import { SelectField } from '../components/select-field';
 import { ErrorState, Loading } from '../components/states';
@@ -10,7 +10,8 @@ import { usePolling } from '../use-polling';
 import { DryRunResult } from './dry-run-result';
 import { OBJECT_TYPE_CHOICES, OBJECT_TYPES, scopeQuery } from './scope';
 import { MappingTable } from './mapping-table';
-import { message, SETTINGS, toDraft, toInput, type Draft, type Reapply } from './mappings-draft';
+import { message, NO_SETTINGS, reapplyAfterSave, SETTINGS, toDraft, toInput, type Draft, type Reapply, type Saving } from './mappings-draft';
+import { useReapplyProgress } from './use-reapply-progress';
 
 /** Mappings: the v2 settings as a form, checked as you type, a dry run that saves nothing, and saving with re-apply progress. */
 export function MappingsPage({ session, params }: { session: Session; params: Record<string, string> }) {
@@ -20,11 +21,23 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
   const installs = useInstalls(session);
   const tenantQuery = { ...scopeQuery(session, params), ...(session.role === 'integrator' && portalId ? { portalId } : {}) };
   // The session read with the page's portal first: another portal's URL answers 403 (the settings endpoint knows only the credential's own).
+  // No settings yet (404): an empty form, which saving creates.
   const loaded = usePolling(
-    () => sessionApi(session, '/console/api/v1/session', { query: scopeQuery(session, params) }).then(() => sessionApi<V2Settings>(session, SETTINGS)),
+    () =>
+      sessionApi(session, '/console/api/v1/session', { query: scopeQuery(session, params) }).then(() =>
+        sessionApi<V2Settings>(session, SETTINGS).then(
+          (settings) => ({ settings, exist: true }),
+          (error) => {
+            if (error instanceof ApiError && error.status === 404) return { settings: NO_SETTINGS, exist: false };
+            throw error;
+          },
+        ),
+      ),
     [session.secret, params.portalId],
     3_600_000,
   );
+  /** The settings as last stored (what a save is compared with); null before any exist. */
+  const [stored, setStored] = useState<V2Settings | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [check, setCheck] = useState<ConsoleSettingsCheck | null>(null);
   const [crmProperties, setCrmProperties] = useState<Partial<Record<ObjectType, string[]>>>({});
@@ -36,10 +49,12 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
     typed: '',
   });
   const [dryRun, setDryRun] = useState<{ result?: ConsoleDryRunResult; error?: string }>({});
-  const [saving, setSaving] = useState<{ note: string; reapply?: Reapply; before?: number }>({ note: '' });
+  const [saving, setSaving] = useState<Saving>({ note: '' });
 
   useEffect(() => {
-    if (loaded.data && !draft) setDraft(toDraft(loaded.data));
+    if (!loaded.data || draft) return;
+    setDraft(toDraft(loaded.data.settings));
+    setStored(loaded.data.exist ? loaded.data.settings : null);
   }, [loaded.data, draft]);
 
   // The enabling rules, checked by the server (the settings endpoint's own) on each change.
@@ -67,16 +82,7 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
       .catch((error) => setCrmNote(`The CRM's properties could not be read: ${message(error)}`));
   }, [session.secret, portalId]);
 
-  // After a save: the re-apply's progress until it ends.
-  useEffect(() => {
-    if (saving.before === undefined || (saving.reapply && saving.reapply.settingsRev > saving.before && saving.reapply.status !== 'running')) return;
-    const timer = setTimeout(() => {
-      sessionApi<Reapply>(session, `${SETTINGS}/reapply-status`)
-        .then((reapply) => setSaving((current) => ({ ...current, reapply: reapply.settingsRev > (current.before ?? 0) ? reapply : current.reapply })))
-        .catch(() => setSaving((current) => ({ ...current })));
-    }, 1000);
-    return () => clearTimeout(timer);
-  }, [saving, session]);
+  useReapplyProgress(session, saving, setSaving);
 
   if (loaded.error) {
     return (
@@ -126,9 +132,14 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
         (job) => job.settingsRev,
         () => 0,
       );
-      const stored = await sessionApi<V2Settings>(session, SETTINGS, { method: 'PUT', body: toInput(draft) });
-      setDraft(toDraft(stored));
-      setSaving({ note: 'Saved. Objects whose mapping changed are re-applied from what is stored:', before });
+      const saved = await sessionApi<V2Settings>(session, SETTINGS, { method: 'PUT', body: toInput(draft) });
+      setDraft(toDraft(saved));
+      setStored(saved);
+      const coming = reapplyAfterSave(stored, saved);
+      if (coming === 'expected') setSaving({ note: 'Saved. Objects whose mapping changed are re-applied from what is stored:', before });
+      else if (coming === 'disabled')
+        setSaving({ note: 'Saved. Sync is disabled: nothing is written to the CRM until it is enabled again, which re-applies everything.' });
+      else setSaving({ note: 'Saved. No mapping changed, so nothing is re-applied.' });
     } catch (error) {
       setSaving({ note: `Not saved: ${message(error)}` });
     }
@@ -150,6 +161,7 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
             Sync enabled (changes are written to the CRM)
           </label>
         </p>
+        {stored === null ? <p className="help">No settings are stored yet: saving creates them.</p> : null}
         <p className={check && !check.ok ? 'form-error' : 'help'} role="status" aria-live="polite" data-testid="settings-check">
           {check === null ? 'Checking…' : check.ok ? 'These settings can be saved.' : check.problem}
         </p>
