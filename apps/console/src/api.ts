@@ -53,6 +53,11 @@ export async function api<T>(
       body && typeof body === 'object' && 'message' in body ? String((body as { message: unknown }).message) : `The service answered ${response.status}`;
     throw new ApiError(response.status, plainMessage(response.status, message));
   }
+  // A success without JSON (a sign-in page of a proxy in front of the service, answered 200) is no
+  // answer of the service: a page given undefined would show "Loading…" for ever.
+  if (response.status !== 204 && text && body === undefined) {
+    throw new ApiError(response.status, `The service's address answered ${response.status} with something that is not its JSON (a proxy in between?)`);
+  }
   return body as T;
 }
 

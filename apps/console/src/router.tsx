@@ -23,13 +23,7 @@ export function RouterProvider({ children }: { children: React.ReactNode }) {
 
 export const useLocation = () => useContext(LocationContext);
 
-/** Matches `/console/portals/:portalId/errors` style patterns; answers the parameters or null. */
-export function matchPath(pattern: string, path: string): Record<string, string> | null {
-  const names: string[] = [];
-  const regex = new RegExp(`^${pattern.replace(/:([a-zA-Z]+)/g, (_m, name: string) => (names.push(name), '([^/]+)'))}/?$`);
-  const match = regex.exec(path);
-  return match ? Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1])])) : null;
-}
+export { matchPath } from './match-path';
 
 export function Link({ to, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & { to: string }) {
   const { navigate } = useLocation();
