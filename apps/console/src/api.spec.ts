@@ -25,4 +25,20 @@ describe('api', () => {
     await expect(refused).rejects.toBeInstanceOf(ApiError);
     await expect(refused).rejects.toThrow(/answered 200 with something that is not its JSON/);
   });
+
+  it('when a credential was refused past the failed-login throttle (429), then it is a refusal (401) that says to sign in again', async () => {
+    answer(
+      429,
+      JSON.stringify({
+        status: 'error',
+        message: 'Too many failed authentication attempts from this credential: at most 20 per 60 s; check the credential, or wait 31 s',
+      }),
+    );
+    await expect(api(portal, '/x')).rejects.toMatchObject({ status: 401, message: expect.stringMatching(/refused too often.*Sign out and sign in/) });
+  });
+
+  it('when the service is only busy (429), then it stays a 429 to wait for', async () => {
+    answer(429, JSON.stringify({ status: 'error', message: 'Too many requests: at most 100 per 10 s' }));
+    await expect(api(portal, '/x')).rejects.toMatchObject({ status: 429, message: expect.stringMatching(/^Too many requests just now/) });
+  });
 });

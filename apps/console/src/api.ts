@@ -51,7 +51,10 @@ export async function api<T>(
   if (!response.ok) {
     const message =
       body && typeof body === 'object' && 'message' in body ? String((body as { message: unknown }).message) : `The service answered ${response.status}`;
-    throw new ApiError(response.status, plainMessage(response.status, message));
+    // Refused logins past the throttle answer 429, but waiting does not help: the credential is bad.
+    // As a refusal (401), pages stop polling with it, which would only prolong the throttle.
+    const badCredential = response.status === 429 && message.startsWith('Too many failed authentication attempts');
+    throw new ApiError(badCredential ? 401 : response.status, plainMessage(response.status, message));
   }
   // A success without JSON (a sign-in page of a proxy in front of the service, answered 200) is no
   // answer of the service: a page given undefined would show "Loading…" for ever.

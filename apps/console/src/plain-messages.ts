@@ -62,6 +62,11 @@ export const PLAIN_MESSAGES: readonly Rule[] = [
   { message: /^body must match exactly one schema in oneOf$/, say: () => 'This is not accepted: check each field against the hint beside it.' },
   { message: /^(?:body|query)\/([\w/]+) must (.+)$/, say: (match) => `${fieldLabel(match![1])} must ${match![2]}.` },
   { message: /^Query parameter (\w+) must (.+)$/, say: (match) => `${fieldLabel(match![1])} must ${match![2]}.` },
+  {
+    status: 429,
+    message: /^Too many failed authentication attempts/,
+    say: () => 'This credential was refused too often: it is not valid any more (rotated, revoked or mistyped). Sign out and sign in with a current one.',
+  },
   { status: 429, say: () => 'Too many requests just now. Wait a few seconds and try again; pages that update themselves go on by themselves.' },
   { status: 431, say: () => 'That is too long for the service to read. Shorten what you typed and try again.' },
   { status: 413, say: () => 'That is too large to send at once.' },
