@@ -188,13 +188,18 @@ export class CrmConnections {
     return this.view((await portals.findById(portalId))!);
   }
 
-  /** Seals every built-in token still in clear (documents from before decision 22); answers how many. Run at boot. */
+  /**
+   * Seals every built-in token still in clear (documents from before decision 22); answers how many.
+   * Run at boot. Each portal is tried once, in portal order: one that cannot be sealed (logged) is
+   * tried again at its next use, not read again and again here.
+   */
   async sealPlaintextTokens(): Promise<number> {
     let sealed = 0;
-    for (;;) {
-      const batch = await this.options.portals.withPlaintextCrmToken(500);
+    for (let after = 0; ;) {
+      const batch = await this.options.portals.withPlaintextCrmToken(500, after);
       if (batch.length === 0) return sealed;
       for (const { portalId, crmToken } of batch) if (await this.seal(portalId, crmToken)) sealed++;
+      after = batch[batch.length - 1].portalId;
     }
   }
 

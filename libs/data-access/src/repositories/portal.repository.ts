@@ -141,10 +141,10 @@ export class PortalRepository {
     return result.matchedCount === 1;
   }
 
-  /** Portals whose built-in CRM token is still in clear (written before decision 22). */
-  async withPlaintextCrmToken(limit = 1000): Promise<{ portalId: number; crmToken: string }[]> {
+  /** Portals after `afterPortalId` whose built-in CRM token is still in clear (written before decision 22), in portal order. */
+  async withPlaintextCrmToken(limit = 1000, afterPortalId = 0): Promise<{ portalId: number; crmToken: string }[]> {
     const docs = await this.portals
-      .find({ crmToken: { $exists: true } }, { portalId: 1, crmToken: 1 })
+      .find({ crmToken: { $exists: true }, portalId: { $gt: afterPortalId } }, { portalId: 1, crmToken: 1 })
       .sort({ portalId: 1 })
       .limit(limit)
       .lean<PortalDocument[]>();

@@ -136,6 +136,20 @@ describe('CRM connections (the resolver against the real MongoDB-wire server and
       expect(resolver.connectionOf(await load(portalId))).toMatchObject({ auth: { clientSecret: 'client-secret-1', refreshToken: 'ort-secret-refresh' } });
     });
 
+    it('when a token in clear cannot be sealed, then the boot migration goes past it and ends, sealing the others', async () => {
+      const resolver = connections();
+      const [broken, fine] = [nextPortal++, nextPortal++];
+      await database.connection.collection('portals').insertMany([
+        { portalId: broken, name: 'old', active: true, crmToken: null },
+        { portalId: fine, name: 'old', active: true, crmToken: `crm-legacy-${fine}` },
+      ]);
+
+      expect(await resolver.sealPlaintextTokens()).toBeGreaterThanOrEqual(1);
+
+      expect((await raw(fine))?.crmToken).toBeUndefined();
+      expect(await raw(broken)).toMatchObject({ crmToken: null });
+    });
+
     it('when a document holds its built-in token in clear, then the boot migration seals it, and so does the first use of a portal missed by it', async () => {
       const resolver = connections();
       const [first, second] = [nextPortal++, nextPortal++];
