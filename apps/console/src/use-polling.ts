@@ -20,6 +20,7 @@ export function usePolling<T>(read: () => Promise<T>, deps: readonly unknown[], 
   readRef.current = read;
   const [tick, setTick] = useState(0);
   const reload = useCallback(() => setTick((n) => n + 1), []);
+  const readFor = useRef<readonly unknown[]>(deps);
 
   useEffect(() => {
     let cancelled = false;
@@ -38,7 +39,11 @@ export function usePolling<T>(read: () => Promise<T>, deps: readonly unknown[], 
       // run catches every failure of the read and shows it through the state: nothing to await.
       if (!cancelled && !refused) timer = setTimeout(() => void run(), intervalMs);
     };
-    setState((previous) => ({ ...previous, loading: true }));
+    // Asked for something else (another portal, store or filter): what was read for the last one is
+    // not shown under the new choice. Reloading the same keeps it on screen meanwhile.
+    const changed = deps.length !== readFor.current.length || deps.some((dep, i) => !Object.is(dep, readFor.current[i]));
+    readFor.current = deps;
+    setState((previous) => (changed ? { data: undefined, error: undefined, loading: true, updatedAt: undefined } : { ...previous, loading: true }));
     void run();
     return () => {
       cancelled = true;
