@@ -25,10 +25,17 @@ Configuration comes from the environment (MONGO_URL, MONGO_DB, AMQP_URL, AMQP_PR
 /** Commands that take no argument but the ones named: anything else (a typo, --help) runs nothing. */
 const OPTIONS: Record<string, readonly string[]> = { 'seed-demo': [], reseal: ['--allow-empty'] };
 
+const REDRIVE_USAGE = `usage: ecomm-sync redrive <queue> | --all\nqueues: ${Object.keys(QUEUES).join(', ')}`;
+
 async function main(argv: string[]) {
   const [command, ...args] = argv;
-  // admin and redrive answer their own --help
-  if (command !== 'admin' && command !== 'redrive' && args.some((arg) => arg === '--help' || arg === '-h')) return void console.log(USAGE);
+  // --help anywhere runs nothing: "admin portals rotate-key 42 --help" must not rotate the key.
+  if (argv.some((arg) => arg === '--help' || arg === '-h')) {
+    return void console.log(
+      command === 'admin' ? `Usage: ecomm-sync admin <resource> <action> ...\n\n${adminUsage()}` : command === 'redrive' ? REDRIVE_USAGE : USAGE,
+    );
+  }
+  if (command === 'redrive' && args.length > 1) throw new UsageError(`redrive takes one queue or --all, not "${args.slice(1).join(' ')}"\n${REDRIVE_USAGE}`);
   const allowed = Object.hasOwn(OPTIONS, command) ? OPTIONS[command] : undefined;
   const unexpected = allowed ? args.find((arg) => !allowed.includes(arg)) : undefined;
   if (unexpected !== undefined) throw new UsageError(`${command} takes no argument "${unexpected}"\n\n${USAGE}`);
@@ -36,15 +43,8 @@ async function main(argv: string[]) {
   switch (command) {
     case 'redrive': {
       const [target] = args;
-      if (target === '--help' || target === '-h') {
-        console.log(`usage: ecomm-sync redrive <queue> | --all\nqueues: ${Object.keys(QUEUES).join(', ')}`);
-        return;
-      }
-      if (target !== '--all' && !(target && isQueueName(target))) {
-        throw new UsageError(
-          `${target ? `unknown queue "${target}"` : 'which queue?'}\nusage: ecomm-sync redrive <queue> | --all\nqueues: ${Object.keys(QUEUES).join(', ')}`,
-        );
-      }
+      if (target !== '--all' && !(target && isQueueName(target)))
+        throw new UsageError(`${target ? `unknown queue "${target}"` : 'which queue?'}\n${REDRIVE_USAGE}`);
       const results =
         target === '--all'
           ? await redriveAllDeadLetters(config.AMQP_URL, config.AMQP_PREFIX)

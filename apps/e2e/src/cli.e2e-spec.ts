@@ -13,10 +13,16 @@ const run = async (args: string[], env: Record<string, string> = {}) =>
   );
 
 describe('the ecomm-sync CLI', () => {
-  it.each(['reseal', 'seed-demo', 'create-portal'])('when %s is asked for --help, then it prints the usage and does nothing', async (command) => {
-    // No database answers at this address: a command that ran would fail.
-    const { code, stdout } = await run([command, '--help'], { MONGO_URL: 'mongodb://127.0.0.1:9/' });
-    expect({ code, usage: stdout.startsWith('Usage: ecomm-sync <command>') }).toEqual({ code: 0, usage: true });
+  it.each([
+    [['reseal', '--help'], 'Usage: ecomm-sync <command>'],
+    [['seed-demo', '-h'], 'Usage: ecomm-sync <command>'],
+    [['create-portal', '--help'], 'Usage: ecomm-sync <command>'],
+    [['redrive', '--all', '--help'], 'usage: ecomm-sync redrive'],
+    [['admin', 'portals', 'rotate-key', '42', '--help'], 'Usage: ecomm-sync admin'],
+  ])('when %j asks for help, then it prints the usage and does nothing', async (args, usage) => {
+    // Nothing answers at these addresses: a command that ran would fail.
+    const { code, stdout } = await run(args, { MONGO_URL: 'mongodb://127.0.0.1:9/', AMQP_URL: 'amqp://127.0.0.1:9', GATEWAY_URL: 'http://127.0.0.1:9' });
+    expect({ code, usage: stdout.startsWith(usage) }).toEqual({ code: 0, usage: true });
   });
 
   it('when reseal is given an argument it does not take, then it refuses with the usage', async () => {
