@@ -13,14 +13,19 @@ export interface Polled<T> {
 /** Answers that asking again unchanged cannot turn (the same list ErrorState offers no "Try again" for). */
 export const REFUSALS: readonly number[] = [400, 401, 403, 404, 431];
 
-/** Reads now, then every `intervalMs` while the page is open: pages update without a reload. */
-export function usePolling<T>(read: () => Promise<T>, deps: readonly unknown[], intervalMs = 3000): Polled<T> {
+/**
+ * Reads now, then every `intervalMs` while the page is open: pages update without a reload. When
+ * `deps` change, what was read stays on screen until the new read answers (paging, following an
+ * import), unless `resetWhen` changed too: what identifies whose data it is (the portal an
+ * integrator picked), so that one portal's figures are never shown under another's name.
+ */
+export function usePolling<T>(read: () => Promise<T>, deps: readonly unknown[], intervalMs = 3000, resetWhen: readonly unknown[] = []): Polled<T> {
   const [state, setState] = useState<Omit<Polled<T>, 'reload'>>({ data: undefined, error: undefined, loading: true, updatedAt: undefined });
   const readRef = useRef(read);
   readRef.current = read;
   const [tick, setTick] = useState(0);
   const reload = useCallback(() => setTick((n) => n + 1), []);
-  const readFor = useRef<readonly unknown[]>(deps);
+  const readFor = useRef<readonly unknown[]>(resetWhen);
 
   useEffect(() => {
     let cancelled = false;
@@ -39,10 +44,9 @@ export function usePolling<T>(read: () => Promise<T>, deps: readonly unknown[], 
       // run catches every failure of the read and shows it through the state: nothing to await.
       if (!cancelled && !refused) timer = setTimeout(() => void run(), intervalMs);
     };
-    // Asked for something else (another portal, store or filter): what was read for the last one is
-    // not shown under the new choice. Reloading the same keeps it on screen meanwhile.
-    const changed = deps.length !== readFor.current.length || deps.some((dep, i) => !Object.is(dep, readFor.current[i]));
-    readFor.current = deps;
+    // Asked for someone else's data: what was read for the last one is not shown under the new name.
+    const changed = resetWhen.length !== readFor.current.length || resetWhen.some((key, i) => !Object.is(key, readFor.current[i]));
+    readFor.current = resetWhen;
     setState((previous) => (changed ? { data: undefined, error: undefined, loading: true, updatedAt: undefined } : { ...previous, loading: true }));
     void run();
     return () => {

@@ -119,9 +119,13 @@ describe('the console object inspector and mappings in a browser', () => {
       .filter({ hasText: /completed, \d+ objects? processed/ })
       .waitFor();
     await screenshot(page, 'mappings-saved');
-    // Saved again as it is: no re-apply comes, and the page says so instead of waiting for one.
+    // Saved again as it is: no re-apply comes (the server starts none), and the page says so instead of waiting for one.
+    const reapplied = async () =>
+      (await axios.get(`${stack.gatewayUrl}/extensions/ecomm/v2/settings/reapply-status`, { params: { hapikey: portal.apiKey } })).data.settingsRev;
+    const lastReapply = await reapplied();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByTestId('reapply-progress').filter({ hasText: 'Saved. No mapping changed, so nothing is re-applied.' }).waitFor();
+    expect(await reapplied()).toBe(lastReapply);
 
     // The inspector again: applied, with its CRM id and a link to what the CRM answered; the error resolved.
     await page.goto(consoleUrl(stack, `portals/${portal.portalId}/inspector?storeId=default&objectType=CONTACT&externalObjectId=bad-email`));

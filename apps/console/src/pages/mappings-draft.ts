@@ -6,8 +6,14 @@ import { OBJECT_TYPES } from './scope';
 export type Row = { externalPropertyName: string; crmPropertyName: string; dataType: DataType };
 export type Draft = { enabled: boolean; webhookUri: string | null; mappings: Record<ObjectType, Row[]> };
 export type Reapply = { settingsRev: number; status: string; objectsProcessed: number; objectTypes: string[] };
-/** The save's notice, and the re-apply it waits for: `before` is the newest job's settings revision before the save. */
-export type Saving = { note: string; reapply?: Reapply; before?: number };
+/**
+ * The save's notice, and the re-apply it waits for: `before` is the newest job's settings revision
+ * before the save, `since` when the save was answered.
+ */
+export type Saving = { note: string; reapply?: Reapply; before?: number; since?: number };
+
+/** How long the page waits for a re-apply to start before it says none has and stops asking. */
+export const REAPPLY_START_WAIT_MS = 60_000;
 
 export const SETTINGS = '/extensions/ecomm/v2/settings';
 export const toDraft = (settings: V2Settings): Draft => ({

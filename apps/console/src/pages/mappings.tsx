@@ -132,11 +132,17 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
         (job) => job.settingsRev,
         () => 0,
       );
+      // What the server compares the save with: the settings as stored now (another tab, or the
+      // integration's own PUT, may have changed them since the page read them).
+      const current = await sessionApi<V2Settings>(session, SETTINGS).catch((error) => {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      });
       const saved = await sessionApi<V2Settings>(session, SETTINGS, { method: 'PUT', body: toInput(draft) });
       setDraft(toDraft(saved));
       setStored(saved);
-      const coming = reapplyAfterSave(stored, saved);
-      if (coming === 'expected') setSaving({ note: 'Saved. Objects whose mapping changed are re-applied from what is stored:', before });
+      const coming = reapplyAfterSave(current, saved);
+      if (coming === 'expected') setSaving({ note: 'Saved. Objects whose mapping changed are re-applied from what is stored:', before, since: Date.now() });
       else if (coming === 'disabled')
         setSaving({ note: 'Saved. Sync is disabled: nothing is written to the CRM until it is enabled again, which re-applies everything.' });
       else setSaving({ note: 'Saved. No mapping changed, so nothing is re-applied.' });

@@ -80,6 +80,7 @@ export function ReportPage({ session, params }: { session: Session; params: Reco
     () => (waiting ? Promise.resolve(undefined) : sessionApi<ConsoleReport>(session, '/console/api/v1/report', { query })),
     [session.secret, params.portalId, params.appId, portalId],
     15_000,
+    [portalId], // another portal's report starts empty, never under this one's name
   );
   const names = appNames(useInstalls(session).data?.results);
   return (
