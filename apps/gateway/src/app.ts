@@ -129,7 +129,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   logger.info(oauth.rotateRefreshTokens ? 'OAuth refresh tokens rotate' : "OAuth refresh tokens last, as the vendor's", oauth);
 
   const lookups = await lookupCaches({ broker, connections, cacheMs: deps.lookupCacheMs ?? 0, logger });
-  const imports = new ManageImportsUseCase(repositories, broker, logger);
+  const imports = new ManageImportsUseCase(repositories, broker, logger, Date.now, deps.sharedClock);
   const alerts = new ManageAlertsUseCase(repositories, secretBox);
   const installs = new ManageInstallUseCase(repositories, broker, logger, {
     crmFor: (portal) => connections.clientFor(portal),

@@ -189,6 +189,21 @@ describe('ManageImportsUseCase', () => {
       await expect(useCase.end(tenant, 'default', importStartedAt, 'PRODUCT', { pageCount: 0, itemCount: 0 })).resolves.toBeUndefined();
     });
 
+    it('when the last type ends, then the completion is stamped with the shared clock, which the coordinators compare it with', async () => {
+      const shared = new ManageImportsUseCase(
+        asRepositories({ imports, accounts, settings, stores, ecommerceInstalls }),
+        broker,
+        recordingLogger().logger,
+        () => NOW,
+        () => NOW + 5_000,
+      );
+      const importStartedAt = await startedWithAllEndedBut('LINE_ITEM');
+
+      await shared.end(tenant, 'default', importStartedAt, 'LINE_ITEM', { pageCount: 0, itemCount: 0 });
+
+      expect(await imports.find(tenant, 'default', importStartedAt)).toMatchObject({ status: 'complete', completedAt: NOW + 5_000 });
+    });
+
     it('when the last type ends, then the import is complete, the coordinator is told, and more pages are refused', async () => {
       const importStartedAt = await startedWithAllEndedBut('LINE_ITEM');
       expect(broker.bodiesTo(TOPICS.importCompleted)).toEqual([]);

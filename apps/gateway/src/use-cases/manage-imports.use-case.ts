@@ -70,6 +70,8 @@ export class ManageImportsUseCase {
     private readonly broker: Pick<Broker, 'publish'>,
     private readonly logger: Logger,
     private readonly clock: () => number = Date.now,
+    /** Stamps an import's completion, which the import-coordinators' check compares with the database server's clock (default: `clock`). */
+    private readonly sharedClock: () => number = clock,
   ) {}
 
   async start(tenant: ImportTenant, storeId: string, version: 'v1' | 'v2'): Promise<{ importStartedAt: number; status: string }> {
@@ -200,7 +202,7 @@ export class ManageImportsUseCase {
 
   /** 400 with both counts when they differ (the object type stays open); 204 when they match. */
   async end(tenant: ImportTenant, storeId: string, importStartedAt: number, objectType: ObjectType, sent: ImportEnd): Promise<void> {
-    const event: ImportEvent = { kind: 'end-received', objectType, pageCount: sent.pageCount, itemCount: sent.itemCount, at: this.clock() };
+    const event: ImportEvent = { kind: 'end-received', objectType, pageCount: sent.pageCount, itemCount: sent.itemCount, at: this.sharedClock() };
     const { record, effects } = await this.apply(tenant, storeId, importStartedAt, event);
     if (effects.some((effect) => effect.kind === 'release')) {
       this.logger.info('import complete', { ...tenant, storeId, importStartedAt });
