@@ -45,11 +45,9 @@ async function main(argv: string[]) {
       const [target] = args;
       if (target !== '--all' && !(target && isQueueName(target)))
         throw new UsageError(`${target ? `unknown queue "${target}"` : 'which queue?'}\n${REDRIVE_USAGE}`);
-      const results =
-        target === '--all'
-          ? await redriveAllDeadLetters(config.AMQP_URL, config.AMQP_PREFIX)
-          : [{ queue: target, moved: await redriveDeadLetters(config.AMQP_URL, config.AMQP_PREFIX, target) }];
-      for (const { queue, moved } of results) console.log(`${queue}: moved ${moved} dead letter(s) back to the queue`);
+      const print = ({ queue, moved }: { queue: string; moved: number }) => console.log(`${queue}: moved ${moved} dead letter(s) back to the queue`);
+      if (target === '--all') await redriveAllDeadLetters(config.AMQP_URL, config.AMQP_PREFIX, print);
+      else print({ queue: target, moved: await redriveDeadLetters(config.AMQP_URL, config.AMQP_PREFIX, target) });
       return;
     }
     case 'create-portal': {

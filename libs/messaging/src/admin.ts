@@ -46,10 +46,22 @@ export async function redriveDeadLetters(url: string, prefix: string, queue: Que
   }
 }
 
-/** Redrives the dead letters of every queue, one queue after the other; says how many moved per queue. */
-export async function redriveAllDeadLetters(url: string, prefix: string): Promise<{ queue: QueueName; moved: number }[]> {
+/**
+ * Redrives the dead letters of every queue, one queue after the other; says how many moved per
+ * queue, each as soon as it is done (`onMoved`): a failure at a later queue does not hide what the
+ * earlier ones moved.
+ */
+export async function redriveAllDeadLetters(
+  url: string,
+  prefix: string,
+  onMoved: (result: { queue: QueueName; moved: number }) => void = () => undefined,
+): Promise<{ queue: QueueName; moved: number }[]> {
   const results: { queue: QueueName; moved: number }[] = [];
-  for (const queue of Object.keys(QUEUES) as QueueName[]) results.push({ queue, moved: await redriveDeadLetters(url, prefix, queue) });
+  for (const queue of Object.keys(QUEUES) as QueueName[]) {
+    const result = { queue, moved: await redriveDeadLetters(url, prefix, queue) };
+    results.push(result);
+    onMoved(result);
+  }
   return results;
 }
 

@@ -361,6 +361,25 @@ describe('Broker against a real RabbitMQ', () => {
       await waitFor(async () => (await depth(dead)) === 3, { message: 'them to be dead-lettered again' });
     });
 
+    it('when every queue is redriven and a later one fails, then what the earlier ones moved was reported as each finished', async () => {
+      await connect(); // declares the topology
+      const admin = await amqplib.connect(amqpUrl);
+      try {
+        const channel = await admin.createConfirmChannel();
+        channel.sendToQueue(namesOf(prefix, 'mapper.sync-batches').dead, Buffer.from(JSON.stringify({ n: 1 })), { persistent: true });
+        await channel.waitForConfirms();
+        await channel.deleteQueue(namesOf(prefix, 'alert-evaluator.notices').main);
+      } finally {
+        await admin.close();
+      }
+      const reported: { queue: string; moved: number }[] = [];
+
+      await expect(redriveAllDeadLetters(amqpUrl, prefix, (result) => reported.push(result))).rejects.toThrow(/alert-evaluator\.notices does not exist/);
+
+      expect(reported).toContainEqual({ queue: 'mapper.sync-batches', moved: 1 });
+      expect(reported.map((result) => result.queue)).not.toContain('alert-evaluator.notices');
+    });
+
     it('when the main queue is gone but its dead letters are kept, then redrive moves nothing and says so', async () => {
       const broker = await connect({ maxAttempts: 1 });
       await broker.consume('mapper.sync-batches', async () => {
