@@ -146,35 +146,24 @@ export class SyncErrorRepository {
   }
 
   /** Resolves the open errors of objects that have since synced correctly (not those of a batch set aside: its data never came). */
-  async resolve({ tenant, storeId, objectType }: ObjectScope, externalObjectIds: readonly string[], at: number): Promise<void> {
-    if (externalObjectIds.length === 0) return;
-    await this.errors.collection.updateMany(
-      {
-        portalId: tenant.portalId,
-        appId: tenant.appId,
-        storeId,
-        objectType,
-        externalObjectId: { $in: [...externalObjectIds] },
-        status: 'OPEN',
-        ...NOT_SET_ASIDE,
-      },
-      { $set: { status: 'RESOLVED', resolvedAt: at } },
-    );
+  async resolve(scope: ObjectScope, externalObjectIds: readonly string[], at: number): Promise<void> {
+    await this.resolveOpen(scope, externalObjectIds, NOT_SET_ASIDE, at);
   }
 
   /** Resolves the open errors that said this batch was set aside, of these objects: the batch is merged now. */
-  async resolveSetAside({ tenant, storeId, objectType }: ObjectScope, batchId: string, externalObjectIds: readonly string[], at: number): Promise<void> {
+  async resolveSetAside(scope: ObjectScope, batchId: string, externalObjectIds: readonly string[], at: number): Promise<void> {
+    await this.resolveOpen(scope, externalObjectIds, { setAsideBatchId: batchId }, at);
+  }
+
+  private async resolveOpen(
+    { tenant, storeId, objectType }: ObjectScope,
+    externalObjectIds: readonly string[],
+    which: { setAsideBatchId: string | null },
+    at: number,
+  ): Promise<void> {
     if (externalObjectIds.length === 0) return;
     await this.errors.collection.updateMany(
-      {
-        portalId: tenant.portalId,
-        appId: tenant.appId,
-        storeId,
-        objectType,
-        externalObjectId: { $in: [...externalObjectIds] },
-        status: 'OPEN',
-        setAsideBatchId: batchId,
-      },
+      { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType, externalObjectId: { $in: [...externalObjectIds] }, status: 'OPEN', ...which },
       { $set: { status: 'RESOLVED', resolvedAt: at } },
     );
   }
