@@ -2,7 +2,7 @@ export { Broker } from './broker';
 export type { BrokerOptions, Delivery, MessageHandler, BatchHandler, BatchOptions, PublishOptions } from './broker';
 export type { ConsumeOptions, DeadLetter, DeadLetterHook } from './settlement';
 export { PoisonMessageError } from './errors';
-export { REDELIVERY_LIMIT } from './redeliveries';
+export { HOOKLESS_LIMIT, REDELIVERY_LIMIT } from './redeliveries';
 export { QUEUES, namesOf, exchangeName, declareTopology, routingKeyOn, lanesOf } from './topology';
 export type { QueueName, QueueNames } from './topology';
 export { redriveDeadLetters, redriveAllDeadLetters, isQueueName, purgeAndDeleteTopology } from './admin';

@@ -10,6 +10,14 @@ import type { ConsumeMessage } from 'amqplib';
  */
 export const REDELIVERY_LIMIT = 10;
 
+/**
+ * A delivery on its way to the dead-letter queue that came back unsettled this often is
+ * dead-lettered without its `onDeadLetter` hook: past REDELIVERY_LIMIT it can only come back while
+ * the hook runs (it reads the body to write the error record), so the hook is what stops the
+ * consumer. Below the broker's limit of 20 on RabbitMQ 4.
+ */
+export const HOOKLESS_LIMIT = REDELIVERY_LIMIT + 5;
+
 /** A delivery that came back unsettled REDELIVERY_LIMIT times: a failed attempt, retried until its attempts run out. */
 export class RedeliveredTooOftenError extends Error {
   constructor(unsettled: number) {

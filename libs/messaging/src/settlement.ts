@@ -4,7 +4,7 @@ import type { ConsumeMessage, Options } from 'amqplib';
 import { logContext, type Logger, messageMetrics, parseTraceparent, type Settlement as SettledAs, type TraceContext } from '@ecomm-sync/runtime';
 import type { DeliverySource } from './consumer-channel';
 import { PoisonMessageError } from './errors';
-import { withoutBrokerCounts } from './redeliveries';
+import { HOOKLESS_LIMIT, unsettledDeliveries, withoutBrokerCounts } from './redeliveries';
 
 export const ATTEMPT_HEADER = 'x-attempt';
 export const CORRELATION_HEADER = 'x-correlation-id';
@@ -98,7 +98,18 @@ export class Settlement {
     const { maxAttempts, logger } = this;
     let dead = error instanceof PoisonMessageError || attempt >= maxAttempts;
     let nextAttempt = dead ? attempt : attempt + 1;
-    if (dead && onDeadLetter) {
+    // Still returned unsettled after the limit made it a failure: what stops the consumer is the
+    // hook itself (it reads the body), so the message is dead-lettered without it rather than
+    // returned until RabbitMQ 4 drops it (redeliveries.ts).
+    const hookless = dead && unsettledDeliveries(message) >= HOOKLESS_LIMIT;
+    if (hookless) {
+      logger.error('dead-lettered without its error record: it went on coming back unsettled, so its dead-letter hook may be what stops the consumer', {
+        queue: names.main,
+        attempt,
+        unsettled: unsettledDeliveries(message),
+      });
+    }
+    if (dead && onDeadLetter && !hookless) {
       try {
         // The body is parsed here only: a retried message is copied as it came.
         const { body } = readBody(message);
