@@ -7,11 +7,23 @@ export interface Polled<T> {
   loading: boolean;
   /** When the data was last read (shown as "updated at"). */
   updatedAt: number | undefined;
+  /** Whether `data` was read for what is asked now (false while another page or filter's answer is still shown). */
+  current: boolean;
   reload: () => void;
 }
 
 /** Answers that asking again unchanged cannot turn (the same list ErrorState offers no "Try again" for). */
 export const REFUSALS: readonly number[] = [400, 401, 403, 404, 431];
+
+/**
+ * Whether a page keeps what it read on screen when a later read of the same thing fails with
+ * `error`: yes for a failure that asking again may mend (a 5xx, no answer, a 429), so nothing half
+ * typed in its forms is lost; not for a refusal, which says the data is no longer the viewer's to
+ * see, nor when what is shown was read for another page or filter.
+ */
+export function keepsData(error: ApiError, hasCurrentData: boolean): boolean {
+  return hasCurrentData && !REFUSALS.includes(error.status);
+}
 
 /**
  * Reads now, then every `intervalMs` while the page is open: pages update without a reload. When
@@ -20,12 +32,13 @@ export const REFUSALS: readonly number[] = [400, 401, 403, 404, 431];
  * integrator picked), so that one portal's figures are never shown under another's name.
  */
 export function usePolling<T>(read: () => Promise<T>, deps: readonly unknown[], intervalMs = 3000, resetWhen: readonly unknown[] = []): Polled<T> {
-  const [state, setState] = useState<Omit<Polled<T>, 'reload'>>({ data: undefined, error: undefined, loading: true, updatedAt: undefined });
+  const [state, setState] = useState<Omit<Polled<T>, 'reload'>>({ data: undefined, error: undefined, loading: true, updatedAt: undefined, current: false });
   const readRef = useRef(read);
   readRef.current = read;
   const [tick, setTick] = useState(0);
   const reload = useCallback(() => setTick((n) => n + 1), []);
   const readFor = useRef<readonly unknown[]>(resetWhen);
+  const askedFor = useRef<readonly unknown[]>(deps);
 
   useEffect(() => {
     let cancelled = false;
@@ -34,7 +47,7 @@ export function usePolling<T>(read: () => Promise<T>, deps: readonly unknown[], 
       let refused = false;
       try {
         const data = await readRef.current();
-        if (!cancelled) setState({ data, error: undefined, loading: false, updatedAt: Date.now() });
+        if (!cancelled) setState({ data, error: undefined, loading: false, updatedAt: Date.now(), current: true });
       } catch (error) {
         const failure = error instanceof ApiError ? error : new ApiError(0, String(error));
         refused = REFUSALS.includes(failure.status);
@@ -45,9 +58,16 @@ export function usePolling<T>(read: () => Promise<T>, deps: readonly unknown[], 
       if (!cancelled && !refused) timer = setTimeout(() => void run(), intervalMs);
     };
     // Asked for someone else's data: what was read for the last one is not shown under the new name.
-    const changed = resetWhen.length !== readFor.current.length || resetWhen.some((key, i) => !Object.is(key, readFor.current[i]));
+    const changed = !sameKeys(resetWhen, readFor.current);
     readFor.current = resetWhen;
-    setState((previous) => (changed ? { data: undefined, error: undefined, loading: true, updatedAt: undefined } : { ...previous, loading: true }));
+    // Asked for something else (another page, a filter): what is shown meanwhile is not its answer.
+    const askedAnew = !sameKeys(deps, askedFor.current);
+    askedFor.current = deps;
+    setState((previous) =>
+      changed
+        ? { data: undefined, error: undefined, loading: true, updatedAt: undefined, current: false }
+        : { ...previous, loading: true, current: previous.current && !askedAnew },
+    );
     void run();
     return () => {
       cancelled = true;
@@ -57,3 +77,5 @@ export function usePolling<T>(read: () => Promise<T>, deps: readonly unknown[], 
 
   return { ...state, reload };
 }
+
+const sameKeys = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((key, i) => Object.is(key, b[i]));

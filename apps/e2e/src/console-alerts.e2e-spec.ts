@@ -164,6 +164,38 @@ describe('the console’s alerts page in a browser', () => {
     expect(await page.locator('body').innerText()).not.toContain(secret);
   });
 
+  it('when the alerts stop answering for a while, then what is shown and half typed stays under a notice, which goes once they answer again', async () => {
+    const page = await newPage(browser);
+    await signedInOnAlerts(page);
+    await rule(page, 'Import failed').waitFor();
+    const addForm = page.getByRole('form', { name: 'Add a rule' });
+    await addForm.getByLabel('Name').fill('Half typed');
+    await addForm.getByLabel('Threshold (open errors)').fill('7');
+
+    // The page's reads of its alerts fail, as through a proxy whose upstream restarts.
+    let failing = true;
+    await page.route(
+      (url) => url.pathname === '/console/api/v1/alerts',
+      (route) =>
+        failing && route.request().method() === 'GET'
+          ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ status: 'error', message: 'Service unavailable' }) })
+          : route.fallback(),
+    );
+    const notUpdated = page.getByRole('alert').filter({ hasText: 'This page could not be updated' });
+    await notUpdated.waitFor();
+    expect(await notUpdated.innerText()).toMatch(/What you see was read at .+; the page tries again every few seconds\./);
+    expect(await addForm.getByLabel('Name').inputValue()).toBe('Half typed');
+    expect(await addForm.getByLabel('Threshold (open errors)').inputValue()).toBe('7');
+    expect((await ruleNames(page)).sort()).toEqual(['CRM connection failing', 'Import failed']);
+    expect(await page.getByRole('heading', { name: 'This page could not be loaded' }).count()).toBe(0);
+    await expectAccessible(page, 'alerts, not updated');
+    await screenshot(page, 'alerts-not-updated');
+
+    failing = false;
+    await notUpdated.waitFor({ state: 'detached' });
+    expect(await addForm.getByLabel('Name').inputValue()).toBe('Half typed');
+  });
+
   it('when the alerts page is opened at a phone’s width with a signing secret shown, then the page does not scroll sideways', async () => {
     const context = await browser.newContext({ bypassCSP: true, viewport: PHONE, isMobile: true, hasTouch: true });
     const page = await context.newPage();

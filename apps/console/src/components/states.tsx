@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { ApiError } from '../api';
 import type { ActionNotice } from '../use-action';
-import { REFUSALS, type Polled } from '../use-polling';
+import { keepsData, REFUSALS, type Polled } from '../use-polling';
 
 /** The three states every page shows besides its data. */
 export function Loading({ what }: { what: string }) {
@@ -46,7 +46,9 @@ export function ErrorState({ error, onRetry }: { error: ApiError; onRetry?: () =
 
 /**
  * A polled read as a page shows it: its error (with "Try again"), "Loading…" until the first
- * answer, `empty` when `isEmpty` says the answer holds nothing, else the data.
+ * answer, `empty` when `isEmpty` says the answer holds nothing, else the data. A read that fails
+ * after one answered (the gateway restarting, a proxy's moment) keeps what was read on screen,
+ * and with it what is half typed in the page's forms, under a notice; a refusal replaces it.
  */
 export function PolledView<T>({
   polled,
@@ -61,10 +63,27 @@ export function PolledView<T>({
   empty?: React.ReactNode;
   children: (data: T) => React.ReactNode;
 }) {
-  if (polled.error) return <ErrorState error={polled.error} onRetry={polled.reload} />;
+  if (polled.error && !keepsData(polled.error, polled.data !== undefined && polled.current)) return <ErrorState error={polled.error} onRetry={polled.reload} />;
   if (polled.data === undefined) return <Loading what={what} />;
-  if (isEmpty?.(polled.data)) return <>{empty}</>;
-  return <>{children(polled.data)}</>;
+  return (
+    <>
+      {polled.error ? <NotUpdated error={polled.error} at={polled.updatedAt} onRetry={polled.reload} /> : null}
+      {isEmpty?.(polled.data) ? empty : children(polled.data)}
+    </>
+  );
+}
+
+/** Over data kept on screen when a later read failed: what failed, how old the data is, "Try again". */
+export function NotUpdated({ error, at, onRetry }: { error: ApiError; at: number | undefined; onRetry: () => void }) {
+  return (
+    <div className="notice failed" role="alert">
+      <p>This page could not be updated: {error.message}</p>
+      <p>What you see was read {at ? `at ${new Date(at).toLocaleTimeString()}` : 'earlier'}; the page tries again every few seconds.</p>
+      <button type="button" onClick={onRetry}>
+        Try again
+      </button>
+    </div>
+  );
 }
 
 export function UpdatedAt({ at }: { at: number | undefined }) {

@@ -6,7 +6,7 @@ import { SelectField } from '../components/select-field';
 import { ErrorState, Loading } from '../components/states';
 import { useLocation } from '../router';
 import type { Session } from '../session';
-import { usePolling } from '../use-polling';
+import { keepsData, usePolling } from '../use-polling';
 import { DryRunResult } from './dry-run-result';
 import { OBJECT_TYPE_CHOICES, OBJECT_TYPES, scopeQuery } from './scope';
 import { MappingTable } from './mapping-table';
@@ -84,7 +84,8 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
 
   useReapplyProgress(session, saving, setSaving);
 
-  if (loaded.error) {
+  // A later read that failed leaves the form as it is (a refusal does not: the settings are no longer the viewer's).
+  if (loaded.error && !keepsData(loaded.error, draft !== null)) {
     return (
       <>
         <h1>Mappings</h1>
