@@ -53,6 +53,11 @@ export const importViewSchema = {
     failureReason: { type: ['string', 'null'] },
     completedAt: { type: ['integer', 'null'] },
     releasedAt: { type: ['integer', 'null'] },
+    releaseProblem: {
+      type: ['object', 'null'],
+      description: 'the release to the sync failed and is tried again: the last failure, when, and how many tries in a row failed',
+      properties: { reason: { type: 'string' }, at: { type: 'integer' }, tries: { type: 'integer' } },
+    },
     objectTypes: { type: 'object', additionalProperties: { type: 'object' } },
     webhook: {
       type: ['object', 'null'],
@@ -77,6 +82,8 @@ export interface ImportView {
   failureReason: string | null;
   completedAt: number | null;
   releasedAt: number | null;
+  /** A complete import whose release failed and is tried again: the last failure, when, and the tries in a row; null once a page is released. */
+  releaseProblem: { reason: string; at: number; tries: number } | null;
   objectTypes: Partial<Record<ObjectType, { settingsId: number; expectedCount: number | null; pagesReceived: number; itemsReceived: number; ended: boolean }>>;
   webhook: {
     uri: string;

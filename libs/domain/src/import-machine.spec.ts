@@ -21,6 +21,7 @@ function anImport(overrides: Partial<Omit<ImportState, 'types'>> = {}, types: Pa
     releaseOwner: null,
     webhookRequestedAt: null,
     webhookProblem: null,
+    releaseProblem: null,
     ...overrides,
   };
 }
@@ -195,8 +196,42 @@ describe('importTransition', () => {
       'the releaser fails and drops its claim',
       'the next releaser may claim it at once, where it stopped',
       anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3', releaseProgressAt: T + 9, releaseOwner: 'r1' }),
-      { kind: 'release-dropped', owner: 'r1' },
-      anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3', releaseProgressAt: null }),
+      { kind: 'release-dropped', owner: 'r1', reason: 'publish not confirmed', at: T + 10 },
+      anImport({
+        status: 'complete',
+        completedAt: T,
+        releasedThrough: 'CONTACT:3',
+        releaseProgressAt: null,
+        releaseProblem: { reason: 'publish not confirmed', at: T + 10, tries: 1 },
+      }),
+      [],
+    ],
+    [
+      'the releaser fails again without releasing a page',
+      'the problem is the last failure, counted as one more try in a row',
+      anImport({
+        status: 'complete',
+        completedAt: T,
+        releaseProgressAt: T + 40,
+        releaseOwner: 'r2',
+        releaseProblem: { reason: 'first', at: T + 10, tries: 2 },
+      }),
+      { kind: 'release-dropped', owner: 'r2', reason: 'database away', at: T + 41 },
+      anImport({ status: 'complete', completedAt: T, releaseProgressAt: null, releaseProblem: { reason: 'database away', at: T + 41, tries: 3 } }),
+      [],
+    ],
+    [
+      'a release that failed before releases a page',
+      'the problem is cleared',
+      anImport({
+        status: 'complete',
+        completedAt: T,
+        releaseProgressAt: T + 40,
+        releaseOwner: 'r2',
+        releaseProblem: { reason: 'first', at: T + 10, tries: 2 },
+      }),
+      { kind: 'release-progressed', through: 'CONTACT:1', done: false, at: T + 42, owner: 'r2' },
+      anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:1', releaseProgressAt: T + 42, releaseOwner: 'r2' }),
       [],
     ],
     [
@@ -284,7 +319,7 @@ describe('importTransition', () => {
     [
       'a released import’s releaser drops its claim, then it stays released',
       anImport({ status: 'complete', completedAt: T, releasedThrough: 'LINE_ITEM:done', releasedAt: T + 2, releaseProgressAt: T + 2 }),
-      { kind: 'release-dropped', owner: 'r1' },
+      { kind: 'release-dropped', owner: 'r1', reason: 'late', at: T + 3 },
       [],
     ],
     [
@@ -332,7 +367,7 @@ describe('importTransition', () => {
     [
       'a releaser taken over fails and drops its claim, then the new owner keeps it',
       anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:3', releaseProgressAt: T + 40, releaseOwner: 'r2' }),
-      { kind: 'release-dropped', owner: 'r1' },
+      { kind: 'release-dropped', owner: 'r1', reason: 'late', at: T + 41 },
       [],
     ],
     [

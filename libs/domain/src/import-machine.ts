@@ -53,6 +53,12 @@ export interface ImportState {
    * first such problem and when it was recorded; the import view and the webhook alert show it.
    */
   webhookProblem: { reason: string; at: number } | null;
+  /**
+   * The release failed (a page could not be published, the database went away) and was dropped for
+   * another try: the last failure, when, and how many tries in a row failed without releasing a
+   * page. Cleared once a page is released. The import view shows it.
+   */
+  releaseProblem: { reason: string; at: number; tries: number } | null;
 }
 
 export type ImportEvent =
@@ -71,8 +77,8 @@ export type ImportEvent =
   | { kind: 'release-claimed'; at: number; staleBefore: number; owner: string }
   /** The releaser still works (it waits for its portal's pace): its claim stays fresh. */
   | { kind: 'release-held'; at: number; owner: string }
-  /** The releaser failed (a publish was not confirmed): the next releaser, the retried message's, may claim it at once. */
-  | { kind: 'release-dropped'; owner: string };
+  /** The releaser failed (a publish was not confirmed): the next releaser may claim it at once; the failure is recorded. */
+  | { kind: 'release-dropped'; owner: string; reason: string; at: number };
 
 export type ImportEffect =
   /** Have the initialization webhook sent. */
@@ -118,10 +124,17 @@ export function importTransition<S extends ImportState>(state: S, event: ImportE
         : { next: state, effects: [] };
     case 'release-dropped':
       return releaseIsOpen(state) && holdsRelease(state, event.owner)
-        ? { next: { ...state, releaseProgressAt: null, releaseOwner: null }, effects: [] }
+        ? { next: { ...state, releaseProgressAt: null, releaseOwner: null, releaseProblem: releaseProblem(state, event) }, effects: [] }
         : { next: state, effects: [] };
   }
 }
+
+/** A failure in a row: its reason and time, and one more try than the problem recorded (a page released cleared it). */
+const releaseProblem = (state: ImportState, { reason, at }: { reason: string; at: number }): ImportState['releaseProblem'] => ({
+  reason: reason.slice(0, 500),
+  at,
+  tries: (state.releaseProblem?.tries ?? 0) + 1,
+});
 
 const releaseIsOpen = (state: ImportState) => state.status === 'complete' && state.releasedAt === null;
 
@@ -243,6 +256,7 @@ function releaseProgressed<S extends ImportState>(state: S, event: Extract<Impor
       releasedThrough: event.through,
       releasedAt: event.done ? event.at : null,
       releaseProgressAt: event.at,
+      releaseProblem: null,
     },
     effects: [],
   };

@@ -56,6 +56,7 @@ const CHANGED_FIELDS = [
   'releaseOwner',
   'webhookRequestedAt',
   'webhookProblem',
+  'releaseProblem',
 ] as const satisfies readonly (keyof ImportStateChange)[];
 const everyFieldListed: Exclude<keyof ImportStateChange, (typeof CHANGED_FIELDS)[number]> extends never ? true : never = true;
 void everyFieldListed;

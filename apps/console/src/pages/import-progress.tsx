@@ -3,6 +3,7 @@ import { sessionApi } from '../api';
 import { formatTime, PolledView, UpdatedAt } from '../components/states';
 import type { Session } from '../session';
 import { usePolling } from '../use-polling';
+import { countNoun } from '../count-noun';
 import { OBJECT_TYPES, typeLabel } from './scope';
 
 /** The import a page follows, from its URL: `?import=<importStartedAt>&store=<storeId>&app=<appId>`. */
@@ -41,13 +42,23 @@ function Outcome({ view }: { view: ImportView }) {
         <p className="help">Each object type ends when the application sends its end with the counts it sent; the import completes when all four ended.</p>
       </>
     );
-  return (
-    <p className="help">
-      Completed {formatTime(view.completedAt)};{' '}
-      {view.releasedAt === null
-        ? 'its objects are being handed to the sync.'
-        : `its objects were handed to the sync ${formatTime(view.releasedAt)} (see the overview for their progress).`}
+  const stalled = view.releaseProblem && view.releasedAt === null && (
+    <p className="notice warn" data-release-problem>
+      Handing its objects to the sync failed {view.releaseProblem.tries} {countNoun(view.releaseProblem.tries, 'time')} in a row, the last{' '}
+      {formatTime(view.releaseProblem.at)}: {view.releaseProblem.reason.replace(/\.$/, '')}. It is tried again about every 30 seconds from where it stopped;
+      nothing received is lost.
     </p>
+  );
+  return (
+    <>
+      {stalled}
+      <p className="help">
+        Completed {formatTime(view.completedAt)};{' '}
+        {view.releasedAt === null
+          ? 'its objects are being handed to the sync.'
+          : `its objects were handed to the sync ${formatTime(view.releasedAt)} (see the overview for their progress).`}
+      </p>
+    </>
   );
 }
 

@@ -268,6 +268,41 @@ describe('ManageImportsUseCase', () => {
     });
   });
 
+  describe('its release', () => {
+    it('when the release of a complete import failed, then the view says why and how often in a row, and no longer once it is released', async () => {
+      const { importStartedAt } = await useCase.start(tenant, 'default', 'v1');
+      const found = (await imports.find(tenant, 'default', importStartedAt))!;
+      const ends = Object.keys(found.types).map((objectType) => ({
+        kind: 'end-received' as const,
+        objectType: objectType as ObjectType,
+        pageCount: 0,
+        itemCount: 0,
+        at: NOW,
+      }));
+      await moveImport(
+        imports,
+        found.importId,
+        ...ends,
+        { kind: 'release-claimed', at: NOW + 1, staleBefore: NOW, owner: 'r1' },
+        { kind: 'release-dropped', owner: 'r1', reason: 'publishing failed: the channel closed', at: NOW + 2 },
+      );
+
+      expect(await useCase.view(tenant, 'default', importStartedAt)).toMatchObject({
+        status: 'complete',
+        releasedAt: null,
+        releaseProblem: { reason: 'publishing failed: the channel closed', at: NOW + 2, tries: 1 },
+      });
+
+      await moveImport(
+        imports,
+        found.importId,
+        { kind: 'release-claimed', at: NOW + 40, staleBefore: NOW + 10, owner: 'r2' },
+        { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: NOW + 41, owner: 'r2' },
+      );
+      expect(await useCase.view(tenant, 'default', importStartedAt)).toMatchObject({ releasedAt: NOW + 41, releaseProblem: null });
+    });
+  });
+
   describe('requests of one import at once', () => {
     /** The fake, where another replica's write lands just before each of this one's first `rivals` writes. */
     class ContendedImports extends FakeImportRepository {

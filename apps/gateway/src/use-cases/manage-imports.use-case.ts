@@ -147,6 +147,7 @@ export class ManageImportsUseCase {
       failureReason: found.failureReason,
       completedAt: found.completedAt,
       releasedAt: found.releasedAt,
+      releaseProblem: found.releasedAt === null ? found.releaseProblem : null,
       objectTypes,
       webhook: { uri: found.webhookUri, attempts, problem: found.webhookProblem },
     };

@@ -305,7 +305,11 @@ describe('CoordinateImportsUseCase', () => {
         [{ kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: NOW, owner: 'second' }],
         { releasedThrough: 'LINE_ITEM:done', releasedAt: NOW, releaseOwner: 'second' },
       ],
-      ['took it over and dropped its claim', [{ kind: 'release-dropped', owner: 'second' }], { releasedThrough: null, releasedAt: null, releaseOwner: null }],
+      [
+        'took it over and dropped its claim',
+        [{ kind: 'release-dropped', owner: 'second', reason: 'publish not confirmed', at: NOW }],
+        { releasedThrough: null, releasedAt: null, releaseOwner: null },
+      ],
     ])(
       'when a releaser stalled waiting for its portal’s pace and another %s meanwhile, then it stops without sending and leaves the release as the other left it',
       async (_case, others, left) => {
@@ -382,7 +386,7 @@ describe('CoordinateImportsUseCase', () => {
       expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: null, releasedAt: null, releaseOwner: 'second' });
     });
 
-    it('when a page cannot be published, then nothing more is paced or sent, its objects are the portal’s pace again, and the next check releases it', async () => {
+    it('when a page cannot be published, then nothing more is paced or sent, its objects are the portal’s pace again, the import says why, and the next check releases it', async () => {
       const record = await anImportIn('initialized', { types: { PRODUCT: anImportTypeState('PRODUCT') } });
       for (let pageNumber = 1; pageNumber <= 3; pageNumber++) await received(record, 'PRODUCT', pageNumber, [item(`p-${pageNumber}`)]);
       await completed(record);
@@ -401,11 +405,16 @@ describe('CoordinateImportsUseCase', () => {
       // What the pages took of the pace (1 s each at 1 a second) was given back.
       expect(await paces.find(record.tenant.portalId)).toBe(NOW);
       // The claim was dropped: a later check releases it (another replica's at once, this one's after a look-back).
-      expect(await imports.findById(record.importId)).toMatchObject({ releasedAt: null, releaseProgressAt: null });
+      expect(await imports.findById(record.importId)).toMatchObject({
+        releasedAt: null,
+        releaseProgressAt: null,
+        releaseProblem: { reason: expect.stringMatching(/publishing failed/), at: NOW, tries: 1 },
+      });
       now = NOW + 30_000; // the next check, a look-back after the completion
       await paced.releaseUnfinished(30_000);
       await paced.settled();
       expect(broker.published).toHaveLength(3);
+      expect(await imports.findById(record.importId)).toMatchObject({ releasedAt: NOW + 30_000, releaseProblem: null });
     });
 
     it('when a completion is handled, then the handler returns while the release waits for its portal’s pace, and the release goes on beside it', async () => {

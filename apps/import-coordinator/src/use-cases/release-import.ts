@@ -97,8 +97,9 @@ export class ImportRelease {
         logger.info('import release stopped with the service; another replica resumes it', { importId });
         return;
       }
-      // The next check resumes it rather than waiting out the look-back.
-      await this.apply(importId, { kind: 'release-dropped', owner }).catch(() => undefined);
+      // The next check resumes it rather than waiting out the look-back; the import view shows why it stalls.
+      const reason = error instanceof Error ? error.message : String(error);
+      await this.apply(importId, { kind: 'release-dropped', owner, reason, at: sharedClock() }).catch(() => undefined);
       throw error;
     } finally {
       clearInterval(holding);

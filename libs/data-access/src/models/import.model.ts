@@ -24,6 +24,8 @@ const importSchema = new Schema(
     failedAt: { type: Number, default: null },
     /** A webhook problem after pages arrived (the import went on): `{reason, at}`. */
     webhookProblem: { type: Schema.Types.Mixed, default: null },
+    /** The release's last failure in a row, `{reason, at, tries}`, until a page is released. */
+    releaseProblem: { type: Schema.Types.Mixed, default: null },
     createdAt: { type: Number, required: true },
     /** Compare-and-set revision (decision 49): every write names the one it read and bumps it. */
     rev: { type: Number, default: 0 },

@@ -59,6 +59,7 @@ const toImport = (doc: ImportDoc): ImportRecord => ({
   releaseOwner: doc.releaseOwner ?? null,
   webhookRequestedAt: doc.webhookRequestedAt ?? null,
   webhookProblem: doc.webhookProblem ?? null,
+  releaseProblem: doc.releaseProblem ?? null,
   failedAt: doc.failedAt ?? null,
   createdAt: doc.createdAt,
   rev: doc.rev ?? 0,
@@ -94,6 +95,7 @@ export class ImportRepository {
       | 'releaseOwner'
       | 'webhookRequestedAt'
       | 'webhookProblem'
+      | 'releaseProblem'
     >,
   ): Promise<ImportRecord | null> {
     const { tenant, ...rest } = record;
@@ -110,6 +112,7 @@ export class ImportRepository {
         releaseOwner: null,
         webhookRequestedAt: null,
         webhookProblem: null,
+        releaseProblem: null,
         failedAt: null,
         rev: 0,
       });

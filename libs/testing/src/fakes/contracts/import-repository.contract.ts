@@ -41,6 +41,7 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
         releaseOwner: null,
         webhookRequestedAt: null,
         webhookProblem: null,
+        releaseProblem: null,
         rev: 0,
       });
       expect(await imports.findById(record!.importId)).toEqual(record);
@@ -63,6 +64,16 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
         true,
       );
       expect(await imports.findById(record.importId)).toMatchObject({ status: 'receiving', webhookProblem: problem, rev: 2 });
+    });
+
+    it('when a release failure of a complete import is recorded, and cleared by a page released, then the import keeps each', async () => {
+      const record = (await imports.create(aNewImport()))!;
+      const complete = { ...record, status: 'complete' as const, completedAt: 1_000 };
+      const problem = { reason: 'publishing failed', at: 2_000, tries: 2 };
+      expect(await imports.compareAndSet(record.importId, record.rev, { ...complete, releaseProblem: problem })).toBe(true);
+      expect(await imports.findById(record.importId)).toMatchObject({ releaseProblem: problem, rev: 1 });
+      expect(await imports.compareAndSet(record.importId, 1, { ...complete, releasedThrough: 'CONTACT:1', releaseProblem: null })).toBe(true);
+      expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: 'CONTACT:1', releaseProblem: null, rev: 2 });
     });
 
     it('when a second import of the same tenant, store and instant is created, then it is refused with null; another tenant may start at that instant', async () => {

@@ -39,6 +39,7 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
       releaseOwner: null,
       webhookRequestedAt: null,
       webhookProblem: null,
+      releaseProblem: null,
       failedAt: null,
     });
     return this.findById(importId);
