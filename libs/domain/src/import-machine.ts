@@ -56,7 +56,7 @@ export interface ImportState {
   /**
    * The release failed (a page could not be published, the database went away) and was dropped for
    * another try: the last failure, when, and how many tries in a row failed without releasing a
-   * page. Cleared once a page is released. The import view shows it.
+   * page. Cleared once a page is released. The import view and the "import failed" alert show it.
    */
   releaseProblem: { reason: string; at: number; tries: number } | null;
 }
@@ -128,6 +128,13 @@ export function importTransition<S extends ImportState>(state: S, event: ImportE
         : { next: state, effects: [] };
   }
 }
+
+/**
+ * Failed tries in a row after which a release counts as a failed import for the "import failed"
+ * alert (an hour from its last failure): a customer learns that the objects of an import that
+ * completed are not handed to the sync, not only from its page.
+ */
+export const STALLED_RELEASE_TRIES = 3;
 
 /** A failure in a row: its reason and time, and one more try than the problem recorded (a page released cleared it). */
 const releaseProblem = (state: ImportState, { reason, at }: { reason: string; at: number }): ImportState['releaseProblem'] => ({

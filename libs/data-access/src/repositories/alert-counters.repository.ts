@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
-import type { AlertCounters } from '@ecomm-sync/domain';
+import { type AlertCounters, STALLED_RELEASE_TRIES } from '@ecomm-sync/domain';
 import { crmWaitModel } from '../models/crm-wait.model';
 import { importModel } from '../models/import.model';
 import { objectSyncModel } from '../models/object-sync.model';
@@ -13,6 +13,10 @@ const NO_ERRING = { any: 0, byType: {} };
 
 /** The failure reasons of an import whose initialization webhook failed for good (webhook-dispatcher's words). */
 const WEBHOOK_FAILURE = /^(the receiver at |the webhook target was refused|application .* has no client secret|the receiver's answer is not)/;
+
+/** A release that failed STALLED_RELEASE_TRIES times in a row, the last within the hour (an import matched for its webhook may carry an older one). */
+const releaseStalled = (problem: { at?: unknown; tries?: unknown } | null | undefined, now: number): boolean =>
+  !!problem && Number(problem.at) >= now - HOUR && Number(problem.tries) >= STALLED_RELEASE_TRIES;
 
 /** Which counters a tenant's rules need: the share's denominator only when a share rule asks for it. */
 export interface CounterNeeds {
@@ -56,16 +60,18 @@ export class AlertCountersRepository {
         : this.imports
             .find(
               // Failed in the last hour, however long it ran (one failed before the failure time was
-              // stored: by when it started); or its webhook failed after pages arrived (it went on).
+              // stored: by when it started); or its release kept failing; or its webhook failed after
+              // pages arrived (it went on).
               {
                 ...owned,
                 $or: [
                   { status: 'failed', failedAt: { $gte: now - HOUR } },
                   { status: 'failed', failedAt: null, createdAt: { $gte: now - HOUR } },
                   { 'webhookProblem.at': { $gte: now - HOUR } },
+                  { 'releaseProblem.at': { $gte: now - HOUR }, 'releaseProblem.tries': { $gte: STALLED_RELEASE_TRIES } },
                 ],
               },
-              { projection: { _id: 0, status: 1, failureReason: 1, webhookProblem: 1 } },
+              { projection: { _id: 0, status: 1, failureReason: 1, webhookProblem: 1, releaseProblem: 1 } },
             )
             .toArray(),
     ]);
@@ -78,8 +84,10 @@ export class AlertCountersRepository {
       erringLastHour: share.erring,
       crmRefusals,
       crmWait: waiting,
-      failedImports: imports.filter((doc) => doc.status === 'failed').length,
-      failedWebhooks: imports.filter((doc) => (doc.status === 'failed' ? WEBHOOK_FAILURE.test(String(doc.failureReason ?? '')) : doc.webhookProblem)).length,
+      failedImports: imports.filter((doc) => doc.status === 'failed' || releaseStalled(doc.releaseProblem, now)).length,
+      failedWebhooks: imports.filter((doc) =>
+        doc.status === 'failed' ? WEBHOOK_FAILURE.test(String(doc.failureReason ?? '')) : doc.webhookProblem && doc.webhookProblem.at >= now - HOUR,
+      ).length,
     };
   }
 

@@ -493,6 +493,41 @@ describe('repositories against the MongoDB-wire server', () => {
       expect(counters).toMatchObject({ failedImports: 0, failedWebhooks: 1 });
     });
 
+    it('when an import’s release failed three times in a row within the hour, then it counts as a failed import; fewer tries, or an older stall, do not', async () => {
+      const app = { portalId: tenant.portalId, appId: 'app-release-problem' };
+      const now = Date.now();
+      const HOUR = 3_600_000;
+      const stalled = async (problemAt: number, tries: number) => {
+        const created = (await repos().imports.create({
+          tenant: app,
+          storeId: 'default',
+          importStartedAt: problemAt - 1_000 - tries,
+          version: 'v1',
+          status: 'initialized',
+          webhookUri: 'https://shop.example.com/import',
+          types: { CONTACT: { settingsId: 1, expectedCount: null, pageItems: {}, ended: false, pageCount: null, itemCount: null } },
+          createdAt: problemAt - 1_000,
+        }))!;
+        const drops = Array.from({ length: tries }, (_, i) => [
+          { kind: 'release-claimed' as const, at: problemAt - 10 + i, staleBefore: problemAt - 10 + i, owner: `r${i}` },
+          { kind: 'release-dropped' as const, owner: `r${i}`, reason: 'publishing failed', at: problemAt - 10 + i },
+        ]).flat();
+        await moveImport(
+          repos().imports,
+          created.importId,
+          { kind: 'end-received', objectType: 'CONTACT', pageCount: 0, itemCount: 0, at: problemAt - 500 },
+          ...drops,
+        );
+      };
+      await stalled(now - 5 * 60_000, 3);
+      await stalled(now - 5 * 60_000, 2);
+      await stalled(now - 2 * HOUR, 4);
+
+      const counters = await repos().alertCounters.read(app, null, now, { processedLastHour: false });
+
+      expect(counters).toMatchObject({ failedImports: 1, failedWebhooks: 0 });
+    });
+
     it('when a share rule reads its numerator, then it counts the objects processed in the last hour that have an open error, each once, and by type', async () => {
       const now = Date.now();
       const scope = { tenant, storeId: 'default', objectType: 'CONTACT' as const };
