@@ -70,16 +70,23 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
 
   useEffect(() => {
     if (session.role === 'integrator' && !portalId) return;
+    // Another portal picked before these answered: its lists are not this one's, nor the last one's this.
+    let stale = false;
+    setCrmProperties({});
     Promise.all(
       OBJECT_TYPES.map((type) =>
         sessionApi<ConsoleCrmProperties>(session, '/console/api/v1/mappings/crm-properties', { query: { ...tenantQuery, objectType: type } }),
       ),
     )
       .then((all) => {
+        if (stale) return;
         setCrmProperties(Object.fromEntries(all.map((answer) => [answer.objectType, answer.results.map((p) => p.name)])));
         setCrmNote('');
       })
-      .catch((error) => setCrmNote(`The CRM's properties could not be read: ${message(error)}`));
+      .catch((error) => !stale && setCrmNote(`The CRM's properties could not be read: ${message(error)}`));
+    return () => {
+      stale = true;
+    };
   }, [session.secret, portalId]);
 
   useReapplyProgress(session, saving, setSaving);
