@@ -1,4 +1,4 @@
-import { ADMIN_COMMANDS, runAdminCommand, UsageError } from './admin-commands';
+import { ADMIN_COMMANDS, runAdminCommand, UsageError, withSecretsFromStdin } from './admin-commands';
 
 const crmConnection = (...args: string[]) => ADMIN_COMMANDS.portals['crm-connection'].build(args);
 
@@ -72,5 +72,38 @@ describe('admin command names', () => {
     ['portals', 'hasOwnProperty'],
   ])('when the command is "%s %s" (Object.prototype members), then it is a usage error and nothing is sent', async (resource, action) => {
     await expect(runAdminCommand('http://127.0.0.1:9', 'token', [resource, action])).rejects.toThrow(UsageError);
+  });
+});
+
+describe('secrets from standard input', () => {
+  const stdin = (text: string) => async () => text;
+
+  it.each([
+    ['a token given as -', ['7', '--kind', 'hosted', '--token', '-'], 'pat-1\n', ['7', '--kind', 'hosted', '--token', 'pat-1']],
+    [
+      'two OAuth secrets given as -, one line each in order',
+      ['7', '--client-id', 'c', '--client-secret', '-', '--refresh-token', '-'],
+      's3cret\r\nrefresh-1\n',
+      ['7', '--client-id', 'c', '--client-secret', 's3cret', '--refresh-token', 'refresh-1'],
+    ],
+    ['no secret given as -', ['7', '--kind', 'hosted', '--token', 'pat-2'], 'unread', ['7', '--kind', 'hosted', '--token', 'pat-2']],
+    ['a - that is not a secret’s value', ['7', '--time-zone', '-'], 'unread', ['7', '--time-zone', '-']],
+  ])('when given %s, then each - becomes its line of standard input', async (_case, args, input, expected) => {
+    expect(await withSecretsFromStdin(args, stdin(input))).toEqual(expected);
+  });
+
+  it('when fewer lines come than secrets given as -, then it is a usage error that says which line is missing', async () => {
+    await expect(withSecretsFromStdin(['7', '--client-secret', '-', '--refresh-token', '-'], stdin('only-one\n'))).rejects.toThrow(
+      /--refresh-token - reads its value from standard input.*line 2 is missing/,
+    );
+  });
+
+  it('when no secret is given as -, then standard input is not read', async () => {
+    let read = false;
+    await withSecretsFromStdin(['7', '--kind', 'builtin'], async () => {
+      read = true;
+      return '';
+    });
+    expect(read).toBe(false);
   });
 });

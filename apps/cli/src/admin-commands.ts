@@ -16,8 +16,32 @@ const need = (args: string[], count: number, usage: string): string[] => {
 export class UsageError extends Error {}
 
 const CRM_CONNECTION_USAGE =
-  'portals crm-connection <portalId> show | --kind builtin|hosted [--base-url <url>] [--token <token> | --client-id <id> --client-secret <secret> --refresh-token <token>] ' +
-  '[--tier starter|professional|enterprise] [--burst-per-10s <n>] [--daily-cap <n>|none] [--time-zone <zone>] [--search-per-second <n>|none]';
+  'portals crm-connection <portalId> show | --kind builtin|hosted [--base-url <url>] [--token <token>|- | --client-id <id> --client-secret <secret>|- --refresh-token <token>|-] ' +
+  '[--tier starter|professional|enterprise] [--burst-per-10s <n>] [--daily-cap <n>|none] [--time-zone <zone>] [--search-per-second <n>|none] ' +
+  '(a secret given as - is read from standard input, one line per -, in order)';
+
+/** Options whose value is a secret: given as `-`, it is read from standard input, not left in the process list and the shell's history. */
+const SECRET_FLAGS = ['--token', '--client-secret', '--refresh-token'];
+
+/** The arguments with each secret given as `-` replaced by the next line of standard input (`read` answers all of it). */
+export async function withSecretsFromStdin(args: string[], read: () => Promise<string>): Promise<string[]> {
+  const asked = args.flatMap((arg, i) => (arg === '-' && SECRET_FLAGS.includes(args[i - 1]) ? [i] : []));
+  if (asked.length === 0) return args;
+  const lines = (await read()).split(/\r?\n/);
+  const result = [...args];
+  asked.forEach((at, n) => {
+    if (!lines[n]) throw new UsageError(`${args[at - 1]} - reads its value from standard input, one line per "-" in order: line ${n + 1} is missing or empty`);
+    result[at] = lines[n];
+  });
+  return result;
+}
+
+/** All of standard input (what a pipe or a redirect gives; typed, up to end of input). */
+async function readStandardInput(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 const CRM_CONNECTION_FLAGS = [
   'kind',
@@ -194,13 +218,13 @@ export const adminUsage = (): string =>
     .join('\n');
 
 /** Runs one admin command against the gateway; answers what to print. */
-export async function runAdminCommand(gatewayUrl: string, adminToken: string, args: string[]): Promise<string> {
-  const [resource, action, ...rest] = args;
+export async function runAdminCommand(gatewayUrl: string, adminToken: string, args: string[], readStdin = readStandardInput): Promise<string> {
+  const [resource, action, ...given] = args;
   // Typed words are any strings: "toString call" must not find Object.prototype's members.
   const actions = resource !== undefined && Object.hasOwn(ADMIN_COMMANDS, resource) ? ADMIN_COMMANDS[resource] : undefined;
   const command = actions && action !== undefined && Object.hasOwn(actions, action) ? actions[action] : undefined;
   if (!command) throw new UsageError(`unknown admin command "${[resource, action].filter(Boolean).join(' ')}"; one of:\n${adminUsage()}`);
-  const { method, path, body } = command.build(rest);
+  const { method, path, body } = command.build(await withSecretsFromStdin(given, readStdin));
   const response = await axios.request({
     method,
     url: `${gatewayUrl}${path}`,
