@@ -31,7 +31,8 @@ export async function api<T>(
   const url = new URL(path, window.location.origin);
   for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined && value !== '') url.searchParams.set(name, String(value));
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (credential.kind === 'portal-key' || credential.kind === 'developer-key') url.searchParams.set('hapikey', credential.secret);
+  // An API key in its header, not as ?hapikey=: URLs end up in proxies' access logs.
+  if (credential.kind === 'portal-key' || credential.kind === 'developer-key') headers['x-api-key'] = credential.secret;
   else headers.authorization = `Bearer ${credential.secret}`;
   if (credential.kind === 'developer-key' && credential.appId) url.searchParams.set('appId', credential.appId);
   if (options.body !== undefined) headers['content-type'] = 'application/json';

@@ -166,4 +166,20 @@ describe('credentials and tenant isolation', () => {
       expect(response.body.message).toMatch(/Missing credential/);
     });
   });
+
+  describe('an API key in the X-Api-Key header (the console’s way: no key in URLs)', () => {
+    it('when a portal key or a developer key comes in the header, then it is taken as hapikey is', async () => {
+      await request(app).get(`${v1}/sync-status/CONTACT/c1`).set('x-api-key', c.portalKeyA).expect(200);
+      await request(app).get(`${v2}/settings?appId=${c.appX.appId}`).set('x-api-key', c.developer1.apiKey).expect(200);
+    });
+
+    it('when the header holds a key nobody has, then it is refused with 401 like a wrong hapikey', async () => {
+      const response = await request(app).get(`${v1}/sync-status/CONTACT/c1`).set('x-api-key', 'pk-not-a-key').expect(401);
+      expect(response.body.message).toMatch(/Invalid hapikey/);
+    });
+
+    it('when hapikey and the header both come, then hapikey is the one taken', async () => {
+      await request(app).get(`${v1}/sync-status/CONTACT/c1?hapikey=${c.portalKeyA}`).set('x-api-key', 'pk-not-a-key').expect(200);
+    });
+  });
 });

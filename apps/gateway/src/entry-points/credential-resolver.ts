@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { hashSecret, type Credential, type CredentialRepository } from '@ecomm-sync/data-access';
 import { TtlCache } from '@ecomm-sync/domain';
 import { withTimeout } from '@ecomm-sync/messaging';
-import { AppError, bearerToken, type Logger } from '@ecomm-sync/runtime';
+import { AppError, bearerToken, type Logger, presentedApiKey } from '@ecomm-sync/runtime';
 
 /** Longest a first use waits for its mark to be written; the request then goes on without it. */
 const FIRST_USE_MARK_MS = 250;
@@ -18,7 +18,7 @@ const PLACEHOLDER_TOKENS = new Set(['undefined', 'null', '']);
 
 /**
  * Finds the credential of a request: an `Authorization: Bearer` token (private-app or OAuth access
- * token) or a `hapikey` (portal or developer key). A malformed or placeholder bearer header that
+ * token) or an API key (portal or developer key) as `hapikey`, or in the X-Api-Key header. A malformed or placeholder bearer header that
  * comes with a valid hapikey is ignored (vendor-api-notes.md). Look-ups are remembered for the
  * cache's lifetime; the cache is the gateway's (`lookupCaches`), emptied in every replica on
  * `lookups.changed` when a credential or portal changes.
@@ -32,7 +32,7 @@ export class CredentialResolver {
   ) {}
 
   async identify(req: Request): Promise<Principal> {
-    const hapikey = typeof req.query.hapikey === 'string' && req.query.hapikey !== '' ? req.query.hapikey : undefined;
+    const hapikey = presentedApiKey(req);
     const header = req.header('authorization');
     const token = bearerToken(header);
     if (token !== undefined && !PLACEHOLDER_TOKENS.has(token)) {

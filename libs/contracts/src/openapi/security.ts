@@ -2,12 +2,17 @@ import type { SecurityRequirement } from './openapi-builder';
 
 /** SPEC.md "Authentication" as OpenAPI security schemes; a requirement naming two needs both. */
 export const SECURITY_SCHEMES = {
-  portalKey: { type: 'apiKey', in: 'query', name: 'hapikey', description: "A portal's API key (direct mode): `pk-...`." },
+  portalKey: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'hapikey',
+    description: "A portal's API key (direct mode): `pk-...`; also taken in the `X-Api-Key` header, which keeps it out of URLs.",
+  },
   developerKey: {
     type: 'apiKey',
     in: 'query',
     name: 'hapikey',
-    description: "A developer account's API key: `dk-...`; with `appId` where the operation says so.",
+    description: "A developer account's API key: `dk-...`; with `appId` where the operation says so; also taken in the `X-Api-Key` header.",
   },
   appId: {
     type: 'apiKey',

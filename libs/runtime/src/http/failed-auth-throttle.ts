@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ErrorRequestHandler, Request } from 'express';
 import { ipKeyGenerator, MemoryStore, type Options } from 'express-rate-limit';
 import { AppError } from './app-error';
+import { presentedApiKey } from './api-key';
 import { bearerToken } from './static-bearer-auth';
 
 export interface FailedAuthThrottleOptions {
@@ -23,11 +24,11 @@ const digest = (value: string) => createHash('sha256').update(value).digest('bas
 /** The client address (an IPv6 client by its /56 network, so that it cannot rotate addresses around the limit). */
 export const byClientAddress: ThrottleKey = { what: 'client address', of: (req) => ipKeyGenerator(req.ip ?? 'unknown') };
 
-/** The credential a request presents (bearer token or `hapikey`), kept only as a digest. */
+/** The credential a request presents (bearer token, or API key as `hapikey` or X-Api-Key), kept only as a digest. */
 export const byPresentedCredential: ThrottleKey = {
   what: 'credential',
   of: (req) => {
-    const presented = bearerToken(req.header('authorization')) ?? (typeof req.query.hapikey === 'string' ? req.query.hapikey : undefined);
+    const presented = bearerToken(req.header('authorization')) ?? presentedApiKey(req);
     return presented ? digest(presented) : undefined;
   },
 };

@@ -9,6 +9,7 @@ export { onShutdown, SHUTDOWN_TIMEOUT_MS } from './shutdown';
 export { listen } from './listen';
 export { parseWith } from './parse-with';
 export { staticBearerAuth, bearerToken } from './static-bearer-auth';
+export { API_KEY_HEADER, presentedApiKey } from './api-key';
 export { observeRequests, metricsRoutes, routeTemplate } from './observe-requests';
 export { failedAuthThrottle, byClientAddress, byPresentedCredential } from './failed-auth-throttle';
 export type { FailedAuthThrottleOptions, ThrottleKey } from './failed-auth-throttle';
