@@ -6,10 +6,7 @@ import type { ConsumeOptions, Settlement } from './settlement';
 /**
  * Collects one consumer's deliveries until `maxBatch` or `windowMs` after the first, then hands
  * them over together. Deliveries whose channel closed meanwhile are dropped: the broker has put
- * them back in their queue already. A delivery the broker returned unsettled (its consumer died
- * holding it) is handed over alone: if it is what killed the consumer, it does so again alone, and
- * the messages delivered beside it are applied instead of coming back, and being retried and
- * dead-lettered, with it (redeliveries.ts).
+ * them back in their queue already.
  */
 export class BatchCollector<T> {
   private buffer: Delivery<T>[] = [];
@@ -22,7 +19,6 @@ export class BatchCollector<T> {
   ) {}
 
   add(delivery: Delivery<T>): void {
-    if (delivery.raw.fields.redelivered) return this.onBatch([delivery]);
     this.buffer.push(delivery);
     if (this.buffer.length >= this.options.maxBatch) this.flush();
     else if (!this.timer) this.timer = setTimeout(() => this.flush(), this.options.windowMs);

@@ -133,33 +133,6 @@ describe('Broker redeliveries against a real RabbitMQ', () => {
     expect(handled[0].raw.properties.headers?.['x-delivery-count']).toBe(REDELIVERY_LIMIT - 1);
   });
 
-  it('when messages come back unsettled to a batch consumer, then each is handed over alone, while fresh ones are still batched', async () => {
-    const names = namesOf(prefix, 'mapper.sync-batches');
-    await publishWithoutConsumer(7);
-    await publishWithoutConsumer(8);
-    await publishWithoutConsumer(9);
-    // One consumer dies holding all three: each comes back once.
-    const channel = await admin.createChannel();
-    for (let i = 0; i < 3; i++) if (!(await channel.get(names.main, { noAck: false }))) throw new Error(`${names.main} is empty`);
-    await channel.close();
-
-    const batches: number[][] = [];
-    // A long window: without the rule, the three would come as a batch of two and, 5 s later, one.
-    await (
-      await connect()
-    ).consumeBatches<{ n: number }>('mapper.sync-batches', async (batch) => void batches.push(batch.map(({ body }) => body.n)), {
-      maxBatch: 2,
-      windowMs: 5_000,
-    });
-    await waitFor(() => batches.flat().length === 3, { message: 'the returned messages to be handled' });
-    expect(batches.map((batch) => batch.length)).toEqual([1, 1, 1]);
-
-    await broker!.publish('sync.batch.CONTACT', { n: 10 });
-    await broker!.publish('sync.batch.CONTACT', { n: 11 });
-    await waitFor(() => batches.length === 4, { message: 'the fresh messages to be handled' });
-    expect(batches[3].sort()).toEqual([10, 11]);
-  });
-
   it('when a dead letter that carries a delivery count is redriven, then its copy carries none and is handled', async () => {
     const names = namesOf(prefix, 'mapper.sync-batches');
     await publishWithoutConsumer(4);
