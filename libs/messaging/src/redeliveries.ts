@@ -12,9 +12,10 @@ export const REDELIVERY_LIMIT = 10;
 
 /**
  * A delivery on its way to the dead-letter queue that came back unsettled this often is
- * dead-lettered without its `onDeadLetter` hook: past REDELIVERY_LIMIT it can only come back while
- * the hook runs (it reads the body to write the error record), so the hook is what stops the
- * consumer. Below the broker's limit of 20 on RabbitMQ 4.
+ * dead-lettered without its `onDeadLetter` hook. Past REDELIVERY_LIMIT it comes back while the hook
+ * runs (it reads the body to write the error record): the hook itself may stop the consumer, or
+ * another message's crash did while the hook waited, or its copy kept failing. Dead-lettered
+ * without its error record, it is kept; returned again, RabbitMQ 4 would drop it at 20.
  */
 export const HOOKLESS_LIMIT = REDELIVERY_LIMIT + 5;
 

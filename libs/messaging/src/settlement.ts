@@ -98,9 +98,9 @@ export class Settlement {
     const { maxAttempts, logger } = this;
     let dead = error instanceof PoisonMessageError || attempt >= maxAttempts;
     let nextAttempt = dead ? attempt : attempt + 1;
-    // Still returned unsettled after the limit made it a failure: what stops the consumer is the
-    // hook itself (it reads the body), so the message is dead-lettered without it rather than
-    // returned until RabbitMQ 4 drops it (redeliveries.ts).
+    // Still returned unsettled after the limit made it a failure: the hook (it reads the body) may
+    // be what stops the consumer, so the message is dead-lettered without it rather than returned
+    // until RabbitMQ 4 drops it (redeliveries.ts).
     const hookless = dead && unsettledDeliveries(message) >= HOOKLESS_LIMIT;
     if (hookless) {
       logger.error('dead-lettered without its error record: it went on coming back unsettled, so its dead-letter hook may be what stops the consumer', {

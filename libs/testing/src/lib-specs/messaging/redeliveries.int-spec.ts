@@ -104,21 +104,27 @@ describe('Broker redeliveries against a real RabbitMQ', () => {
     expect(deadLetters[0].error.message).toMatch(new RegExp(`returned to its queue unsettled ${REDELIVERY_LIMIT} times: its consumer stopped`));
   });
 
-  it('when a message on its last attempt goes on coming back unsettled past the limit (its hook stops the consumer), then it is dead-lettered without the hook', async () => {
-    const names = namesOf(prefix, 'mapper.sync-batches');
-    await publishWithoutConsumer(12);
-    await returnUnsettled(names.main, HOOKLESS_LIMIT);
+  it.each([
+    ['fourteen times, one fewer than the hookless limit', HOOKLESS_LIMIT - 1, 1],
+    ['fifteen times, the hookless limit (its hook may be what stops the consumer)', HOOKLESS_LIMIT, 0],
+  ])(
+    'when a message on its last attempt came back unsettled %s, then it is dead-lettered, its hook run as often as the table says',
+    async (_case, returns, hooks) => {
+      const names = namesOf(prefix, 'mapper.sync-batches');
+      await publishWithoutConsumer(12);
+      await returnUnsettled(names.main, returns);
 
-    const hooked: DeadLetter[] = [];
-    await (
-      await connect(1)
-    ).consume<{ n: number }>('mapper.sync-batches', async () => undefined, undefined, {
-      onDeadLetter: async (deadLetter) => void hooked.push(deadLetter),
-    });
-    await waitFor(async () => (await depth(names.dead)) === 1, { message: 'the message in the dead-letter queue' });
-    expect(hooked).toEqual([]);
-    expect(await depth(names.main)).toBe(0);
-  });
+      const hooked: DeadLetter[] = [];
+      await (
+        await connect(1)
+      ).consume<{ n: number }>('mapper.sync-batches', async () => undefined, undefined, {
+        onDeadLetter: async (deadLetter) => void hooked.push(deadLetter),
+      });
+      await waitFor(async () => (await depth(names.dead)) === 1, { message: 'the message in the dead-letter queue' });
+      expect(hooked).toHaveLength(hooks);
+      expect(await depth(names.main)).toBe(0);
+    },
+  );
 
   it('when a message came back unsettled fewer times than the limit, then its handler gets it', async () => {
     const names = namesOf(prefix, 'mapper.sync-batches');
