@@ -55,8 +55,8 @@ export const importViewSchema = {
     releasedAt: { type: ['integer', 'null'] },
     releaseProblem: {
       type: ['object', 'null'],
-      description: 'the release to the sync failed and is tried again: the last failure, when, and how many tries in a row failed',
-      properties: { reason: { type: 'string' }, at: { type: 'integer' }, tries: { type: 'integer' } },
+      description: 'the release to the sync failed and is tried again: the last failure, when, how many tries in a row failed, and since when',
+      properties: { reason: { type: 'string' }, at: { type: 'integer' }, tries: { type: 'integer' }, since: { type: 'integer' } },
     },
     objectTypes: { type: 'object', additionalProperties: { type: 'object' } },
     webhook: {
@@ -82,8 +82,8 @@ export interface ImportView {
   failureReason: string | null;
   completedAt: number | null;
   releasedAt: number | null;
-  /** A complete import whose release failed and is tried again: the last failure, when, and the tries in a row; null once a page is released. */
-  releaseProblem: { reason: string; at: number; tries: number } | null;
+  /** A complete import whose release failed and is tried again: the last failure, when, the tries in a row and since when; null once a page is released. */
+  releaseProblem: { reason: string; at: number; tries: number; since: number } | null;
   objectTypes: Partial<Record<ObjectType, { settingsId: number; expectedCount: number | null; pagesReceived: number; itemsReceived: number; ended: boolean }>>;
   webhook: {
     uri: string;

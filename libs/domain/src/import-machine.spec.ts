@@ -1,5 +1,13 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
-import { importTransition, type ImportEffect, type ImportEvent, type ImportState, type ImportTypeState } from './import-machine';
+import {
+  importTransition,
+  type ImportEffect,
+  type ImportEvent,
+  type ImportState,
+  type ImportTypeState,
+  releaseStalled,
+  STALLED_RELEASE_MS,
+} from './import-machine';
 import { isReceivedPage, newImportTypes, receivedCounts, releaseStart } from './import-progress';
 
 const T = 1_700_000_000_000;
@@ -202,7 +210,7 @@ describe('importTransition', () => {
         completedAt: T,
         releasedThrough: 'CONTACT:3',
         releaseProgressAt: null,
-        releaseProblem: { reason: 'publish not confirmed', at: T + 10, tries: 1 },
+        releaseProblem: { reason: 'publish not confirmed', at: T + 10, tries: 1, since: T + 10 },
       }),
       [],
     ],
@@ -214,10 +222,15 @@ describe('importTransition', () => {
         completedAt: T,
         releaseProgressAt: T + 40,
         releaseOwner: 'r2',
-        releaseProblem: { reason: 'first', at: T + 10, tries: 2 },
+        releaseProblem: { reason: 'first', at: T + 10, tries: 2, since: T + 5 },
       }),
       { kind: 'release-dropped', owner: 'r2', reason: 'database away', at: T + 41 },
-      anImport({ status: 'complete', completedAt: T, releaseProgressAt: null, releaseProblem: { reason: 'database away', at: T + 41, tries: 3 } }),
+      anImport({
+        status: 'complete',
+        completedAt: T,
+        releaseProgressAt: null,
+        releaseProblem: { reason: 'database away', at: T + 41, tries: 3, since: T + 5 },
+      }),
       [],
     ],
     [
@@ -228,7 +241,7 @@ describe('importTransition', () => {
         completedAt: T,
         releaseProgressAt: T + 40,
         releaseOwner: 'r2',
-        releaseProblem: { reason: 'first', at: T + 10, tries: 2 },
+        releaseProblem: { reason: 'first', at: T + 10, tries: 2, since: T + 5 },
       }),
       { kind: 'release-progressed', through: 'CONTACT:1', done: false, at: T + 42, owner: 'r2' },
       anImport({ status: 'complete', completedAt: T, releasedThrough: 'CONTACT:1', releaseProgressAt: T + 42, releaseOwner: 'r2' }),
@@ -460,5 +473,16 @@ describe('what an import received and where its release goes on', () => {
     [2, false],
   ])('when page %i of a type is asked for, then whether it was counted is %s', (pageNumber, counted) => {
     expect(isReceivedPage(receiving({ 1: 3 }), 'CONTACT', pageNumber)).toBe(counted);
+  });
+});
+
+describe('releaseStalled', () => {
+  it.each<[string, ImportState['releaseProblem'], boolean]>([
+    ['no problem', null, false],
+    ['one failure', { reason: 'x', at: T, tries: 1, since: T }, false],
+    ['many tries within a short broker outage (replicas retry at once)', { reason: 'x', at: T + 30_000, tries: 6, since: T }, false],
+    ['failures in a row for the stall time', { reason: 'x', at: T + STALLED_RELEASE_MS, tries: 11, since: T }, true],
+  ])('when the release problem is %s, then the import counts as failed: as the table says', (_case, problem, stalled) => {
+    expect(releaseStalled(problem)).toBe(stalled);
   });
 });

@@ -55,10 +55,11 @@ export interface ImportState {
   webhookProblem: { reason: string; at: number } | null;
   /**
    * The release failed (a page could not be published, the database went away) and was dropped for
-   * another try: the last failure, when, and how many tries in a row failed without releasing a
-   * page. Cleared once a page is released. The import view and the "import failed" alert show it.
+   * another try: the last failure and when, how many tries in a row failed without releasing a page,
+   * and when the first of them did. Cleared once a page is released. The import view and the
+   * "import failed" alert show it.
    */
-  releaseProblem: { reason: string; at: number; tries: number } | null;
+  releaseProblem: { reason: string; at: number; tries: number; since: number } | null;
 }
 
 export type ImportEvent =
@@ -130,17 +131,22 @@ export function importTransition<S extends ImportState>(state: S, event: ImportE
 }
 
 /**
- * Failed tries in a row after which a release counts as a failed import for the "import failed"
- * alert (an hour from its last failure): a customer learns that the objects of an import that
- * completed are not handed to the sync, not only from its page.
+ * How long a release may keep failing, every try in a row, before it counts as a failed import for
+ * the "import failed" alert (for an hour from its last failure): a customer learns that the objects
+ * of an import that completed are not handed to the sync, not only from its page. Not a number of
+ * tries: several replicas retry at once, and a broker away for half a minute is not a failure.
  */
-export const STALLED_RELEASE_TRIES = 3;
+export const STALLED_RELEASE_MS = 5 * 60_000;
 
-/** A failure in a row: its reason and time, and one more try than the problem recorded (a page released cleared it). */
+/** Whether a release problem makes its import count as failed: failing for STALLED_RELEASE_MS without a page released. */
+export const releaseStalled = (problem: ImportState['releaseProblem']): boolean => problem !== null && problem.at - problem.since >= STALLED_RELEASE_MS;
+
+/** A failure in a row: its reason and time, one more try than the problem recorded (a page released cleared it), and since when. */
 const releaseProblem = (state: ImportState, { reason, at }: { reason: string; at: number }): ImportState['releaseProblem'] => ({
   reason: reason.slice(0, 500),
   at,
   tries: (state.releaseProblem?.tries ?? 0) + 1,
+  since: state.releaseProblem?.since ?? at,
 });
 
 const releaseIsOpen = (state: ImportState) => state.status === 'complete' && state.releasedAt === null;

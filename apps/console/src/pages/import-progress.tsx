@@ -44,9 +44,9 @@ function Outcome({ view }: { view: ImportView }) {
     );
   const stalled = view.releaseProblem && view.releasedAt === null && (
     <p className="notice warn" data-release-problem>
-      Handing its objects to the sync failed {view.releaseProblem.tries} {countNoun(view.releaseProblem.tries, 'time')} in a row, the last{' '}
-      {formatTime(view.releaseProblem.at)}: {view.releaseProblem.reason.replace(/\.$/, '')}. It is tried again about every 30 seconds from where it stopped;
-      nothing received is lost.
+      Handing its objects to the sync has failed since {formatTime(view.releaseProblem.since)}, {view.releaseProblem.tries}{' '}
+      {countNoun(view.releaseProblem.tries, 'try', 'tries')} in a row (the last {formatTime(view.releaseProblem.at)}):{' '}
+      {view.releaseProblem.reason.replace(/\.$/, '')}. It is tried again about every 30 seconds from where it stopped; nothing received is lost.
     </p>
   );
   return (

@@ -290,7 +290,7 @@ describe('ManageImportsUseCase', () => {
       expect(await useCase.view(tenant, 'default', importStartedAt)).toMatchObject({
         status: 'complete',
         releasedAt: null,
-        releaseProblem: { reason: 'publishing failed: the channel closed', at: NOW + 2, tries: 1 },
+        releaseProblem: { reason: 'publishing failed: the channel closed', at: NOW + 2, tries: 1, since: NOW + 2 },
       });
 
       await moveImport(

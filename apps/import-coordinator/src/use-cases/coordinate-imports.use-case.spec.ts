@@ -408,7 +408,7 @@ describe('CoordinateImportsUseCase', () => {
       expect(await imports.findById(record.importId)).toMatchObject({
         releasedAt: null,
         releaseProgressAt: null,
-        releaseProblem: { reason: expect.stringMatching(/publishing failed/), at: NOW, tries: 1 },
+        releaseProblem: { reason: 'a page could not be handed to the message broker', at: NOW, tries: 1, since: NOW },
       });
       now = NOW + 30_000; // the next check, a look-back after the completion
       await paced.releaseUnfinished(30_000);

@@ -31,6 +31,17 @@ export interface ImportReleaseDeps {
   newOwner?: () => string;
 }
 
+/** Why a release stopped, as its import shows it. */
+const PUBLISH_FAILED = 'a page could not be handed to the message broker';
+const STORE_FAILED = "the import's pages or its progress could not be read or stored";
+
+/** A page's publish was not confirmed (the broker away, blocked, or a timeout). */
+class PagePublishError extends Error {
+  constructor(cause: unknown) {
+    super(`publishing a page failed: ${String(cause)}`, { cause });
+  }
+}
+
 /** The release of one claim: who holds it, and the signal that ends it (the service stops, or another releaser took it over). */
 interface Claim {
   importId: string;
@@ -97,8 +108,9 @@ export class ImportRelease {
         logger.info('import release stopped with the service; another replica resumes it', { importId });
         return;
       }
-      // The next check resumes it rather than waiting out the look-back; the import view shows why it stalls.
-      const reason = error instanceof Error ? error.message : String(error);
+      // The next check resumes it rather than waiting out the look-back. The import view shows why
+      // it stalls, in words for its customer: the error itself (hosts, addresses) is only logged (by the caller).
+      const reason = error instanceof PagePublishError ? PUBLISH_FAILED : STORE_FAILED;
       await this.apply(importId, { kind: 'release-dropped', owner, reason, at: sharedClock() }).catch(() => undefined);
       throw error;
     } finally {
@@ -135,7 +147,9 @@ export class ImportRelease {
           });
           published.push(publish);
         }
-        await Promise.all(published);
+        await Promise.all(published).catch((error: unknown) => {
+          throw new PagePublishError(error);
+        });
         signal.throwIfAborted();
         released += counted.reduce((sum, page) => sum + page.messages.length, 0);
         if (pages.length === 0) break;

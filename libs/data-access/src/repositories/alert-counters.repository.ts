@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
-import { type AlertCounters, STALLED_RELEASE_TRIES } from '@ecomm-sync/domain';
+import { type AlertCounters, type ImportState, releaseStalled } from '@ecomm-sync/domain';
 import { crmWaitModel } from '../models/crm-wait.model';
 import { importModel } from '../models/import.model';
 import { objectSyncModel } from '../models/object-sync.model';
@@ -14,9 +14,15 @@ const NO_ERRING = { any: 0, byType: {} };
 /** The failure reasons of an import whose initialization webhook failed for good (webhook-dispatcher's words). */
 const WEBHOOK_FAILURE = /^(the receiver at |the webhook target was refused|application .* has no client secret|the receiver's answer is not)/;
 
-/** A release that failed STALLED_RELEASE_TRIES times in a row, the last within the hour (an import matched for its webhook may carry an older one). */
-const releaseStalled = (problem: { at?: unknown; tries?: unknown } | null | undefined, now: number): boolean =>
-  !!problem && Number(problem.at) >= now - HOUR && Number(problem.tries) >= STALLED_RELEASE_TRIES;
+/**
+ * An import still unreleased whose release has failed long enough in a row (the domain's rule), the
+ * last failure within the hour: an import matched for its webhook may carry an older problem, and
+ * one released by a replica older than the problem field may carry a stale one.
+ */
+function stalledNow(doc: Record<string, unknown>, now: number): boolean {
+  const problem = (doc.releaseProblem ?? null) as ImportState['releaseProblem'];
+  return doc.status === 'complete' && doc.releasedAt == null && problem !== null && problem.at >= now - HOUR && releaseStalled(problem);
+}
 
 /** Which counters a tenant's rules need: the share's denominator only when a share rule asks for it. */
 export interface CounterNeeds {
@@ -68,10 +74,10 @@ export class AlertCountersRepository {
                   { status: 'failed', failedAt: { $gte: now - HOUR } },
                   { status: 'failed', failedAt: null, createdAt: { $gte: now - HOUR } },
                   { 'webhookProblem.at': { $gte: now - HOUR } },
-                  { 'releaseProblem.at': { $gte: now - HOUR }, 'releaseProblem.tries': { $gte: STALLED_RELEASE_TRIES } },
+                  { status: 'complete', releasedAt: null, 'releaseProblem.at': { $gte: now - HOUR } },
                 ],
               },
-              { projection: { _id: 0, status: 1, failureReason: 1, webhookProblem: 1, releaseProblem: 1 } },
+              { projection: { _id: 0, status: 1, failureReason: 1, webhookProblem: 1, releaseProblem: 1, releasedAt: 1 } },
             )
             .toArray(),
     ]);
@@ -84,7 +90,7 @@ export class AlertCountersRepository {
       erringLastHour: share.erring,
       crmRefusals,
       crmWait: waiting,
-      failedImports: imports.filter((doc) => doc.status === 'failed' || releaseStalled(doc.releaseProblem, now)).length,
+      failedImports: imports.filter((doc) => doc.status === 'failed' || stalledNow(doc, now)).length,
       failedWebhooks: imports.filter((doc) =>
         doc.status === 'failed' ? WEBHOOK_FAILURE.test(String(doc.failureReason ?? '')) : doc.webhookProblem && doc.webhookProblem.at >= now - HOUR,
       ).length,

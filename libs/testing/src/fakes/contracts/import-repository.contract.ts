@@ -69,7 +69,7 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
     it('when a release failure of a complete import is recorded, and cleared by a page released, then the import keeps each', async () => {
       const record = (await imports.create(aNewImport()))!;
       const complete = { ...record, status: 'complete' as const, completedAt: 1_000 };
-      const problem = { reason: 'publishing failed', at: 2_000, tries: 2 };
+      const problem = { reason: 'publishing failed', at: 2_000, tries: 2, since: 1_500 };
       expect(await imports.compareAndSet(record.importId, record.rev, { ...complete, releaseProblem: problem })).toBe(true);
       expect(await imports.findById(record.importId)).toMatchObject({ releaseProblem: problem, rev: 1 });
       expect(await imports.compareAndSet(record.importId, 1, { ...complete, releasedThrough: 'CONTACT:1', releaseProblem: null })).toBe(true);

@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
 import type { Tenant } from '@ecomm-sync/contracts';
-import { compareRevisions, emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
+import { compareRevisions, emptyObjectState, mergeMessage, STALLED_RELEASE_MS } from '@ecomm-sync/domain';
 import { aSyncBatch, testInfrastructure, uniqueName, waitFor } from '../../support';
 import { moveImport } from '../../fakes';
 import { connectDatabase, type Database, hashSecret, keyString, type ObjectSync, SecretBox } from '@ecomm-sync/data-access';
@@ -493,35 +493,45 @@ describe('repositories against the MongoDB-wire server', () => {
       expect(counters).toMatchObject({ failedImports: 0, failedWebhooks: 1 });
     });
 
-    it('when an import’s release failed three times in a row within the hour, then it counts as a failed import; fewer tries, or an older stall, do not', async () => {
+    it('when an import’s release has failed in a row for the stall time, the last within the hour, then it counts as a failed import; a shorter run, an older one or a release finished since do not', async () => {
       const app = { portalId: tenant.portalId, appId: 'app-release-problem' };
       const now = Date.now();
       const HOUR = 3_600_000;
-      const stalled = async (problemAt: number, tries: number) => {
+      let n = 0;
+      /** A complete import whose release failed first at `lastAt - failingForMs`, last at `lastAt`; then released when `released`. */
+      const failing = async (lastAt: number, failingForMs: number, released = false) => {
         const created = (await repos().imports.create({
           tenant: app,
           storeId: 'default',
-          importStartedAt: problemAt - 1_000 - tries,
+          importStartedAt: lastAt - failingForMs - 1_000 - ++n,
           version: 'v1',
           status: 'initialized',
           webhookUri: 'https://shop.example.com/import',
           types: { CONTACT: { settingsId: 1, expectedCount: null, pageItems: {}, ended: false, pageCount: null, itemCount: null } },
-          createdAt: problemAt - 1_000,
+          createdAt: lastAt - failingForMs - 1_000,
         }))!;
-        const drops = Array.from({ length: tries }, (_, i) => [
-          { kind: 'release-claimed' as const, at: problemAt - 10 + i, staleBefore: problemAt - 10 + i, owner: `r${i}` },
-          { kind: 'release-dropped' as const, owner: `r${i}`, reason: 'publishing failed', at: problemAt - 10 + i },
-        ]).flat();
+        const tries = [lastAt - failingForMs, lastAt].flatMap((at, i) => [
+          { kind: 'release-claimed' as const, at, staleBefore: at, owner: `r${i}` },
+          { kind: 'release-dropped' as const, owner: `r${i}`, reason: 'a page could not be handed to the message broker', at },
+        ]);
+        const finished = released
+          ? [
+              { kind: 'release-claimed' as const, at: lastAt + 1, staleBefore: lastAt + 1, owner: 'r9' },
+              { kind: 'release-progressed' as const, through: 'LINE_ITEM:done', done: true, at: lastAt + 2, owner: 'r9' },
+            ]
+          : [];
         await moveImport(
           repos().imports,
           created.importId,
-          { kind: 'end-received', objectType: 'CONTACT', pageCount: 0, itemCount: 0, at: problemAt - 500 },
-          ...drops,
+          { kind: 'end-received', objectType: 'CONTACT', pageCount: 0, itemCount: 0, at: lastAt - failingForMs - 500 },
+          ...tries,
+          ...finished,
         );
       };
-      await stalled(now - 5 * 60_000, 3);
-      await stalled(now - 5 * 60_000, 2);
-      await stalled(now - 2 * HOUR, 4);
+      await failing(now - 5 * 60_000, STALLED_RELEASE_MS); // counts
+      await failing(now - 5 * 60_000, 30_000); // a short outage
+      await failing(now - 2 * HOUR, 2 * STALLED_RELEASE_MS); // an hour and more ago
+      await failing(now - 10 * 60_000, STALLED_RELEASE_MS, true); // released since
 
       const counters = await repos().alertCounters.read(app, null, now, { processedLastHour: false });
 
