@@ -1,5 +1,5 @@
 import { ApiError } from './api';
-import { keepsData } from './use-polling';
+import { keepsData, whileAsking } from './use-polling';
 
 describe('keepsData', () => {
   it.each([
@@ -14,5 +14,26 @@ describe('keepsData', () => {
     ['a request refused (400)', 400, true, false],
   ])('when a later read fails with %s, then the page keeps what it shows: as the table says', (_case, status, hasCurrentData, kept) => {
     expect(keepsData(new ApiError(status, 'failed'), hasCurrentData)).toBe(kept);
+  });
+});
+
+describe('whileAsking', () => {
+  const failed = new ApiError(503, 'unavailable');
+  const shown = { data: ['row'], error: failed, loading: false, updatedAt: 5, current: true };
+
+  it.each([
+    [
+      'for another owner (another portal picked)',
+      { otherOwner: true, askedAnew: true },
+      { data: undefined, error: undefined, loading: true, updatedAt: undefined, current: false },
+    ],
+    ['for another page or filter', { otherOwner: false, askedAnew: true }, { data: ['row'], error: undefined, loading: true, updatedAt: 5, current: false }],
+    [
+      'again for the same (a poll, Try again)',
+      { otherOwner: false, askedAnew: false },
+      { data: ['row'], error: failed, loading: true, updatedAt: 5, current: true },
+    ],
+  ])('when a read is asked %s, then the page shows what the table says until it answers', (_case, asked, expected) => {
+    expect(whileAsking(shown, asked)).toEqual(expected);
   });
 });

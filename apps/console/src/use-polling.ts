@@ -25,6 +25,19 @@ export function keepsData(error: ApiError, hasCurrentData: boolean): boolean {
   return hasCurrentData && !REFUSALS.includes(error.status);
 }
 
+type PolledState<T> = Omit<Polled<T>, 'reload'>;
+
+/**
+ * What a page shows while a read is asked: nothing of another owner's data (`otherOwner`); what was
+ * read for another page or filter (`askedAnew`) until the answer, neither current nor under its
+ * error; else what it showed, with its error, until the same read answers again.
+ */
+export function whileAsking<T>(previous: PolledState<T>, { otherOwner, askedAnew }: { otherOwner: boolean; askedAnew: boolean }): PolledState<T> {
+  if (otherOwner) return { data: undefined, error: undefined, loading: true, updatedAt: undefined, current: false };
+  if (askedAnew) return { ...previous, error: undefined, loading: true, current: false };
+  return { ...previous, loading: true };
+}
+
 /**
  * Reads now, then every `intervalMs` while the page is open: pages update without a reload. When
  * `deps` change, what was read stays on screen until the new read answers (paging, following an
@@ -32,7 +45,7 @@ export function keepsData(error: ApiError, hasCurrentData: boolean): boolean {
  * integrator picked), so that one portal's figures are never shown under another's name.
  */
 export function usePolling<T>(read: () => Promise<T>, deps: readonly unknown[], intervalMs = 3000, resetWhen: readonly unknown[] = []): Polled<T> {
-  const [state, setState] = useState<Omit<Polled<T>, 'reload'>>({ data: undefined, error: undefined, loading: true, updatedAt: undefined, current: false });
+  const [state, setState] = useState<PolledState<T>>({ data: undefined, error: undefined, loading: true, updatedAt: undefined, current: false });
   const readRef = useRef(read);
   readRef.current = read;
   const [tick, setTick] = useState(0);
@@ -63,11 +76,7 @@ export function usePolling<T>(read: () => Promise<T>, deps: readonly unknown[], 
     // Asked for something else (another page, a filter): what is shown meanwhile is not its answer.
     const askedAnew = !sameKeys(deps, askedFor.current);
     askedFor.current = deps;
-    setState((previous) =>
-      changed
-        ? { data: undefined, error: undefined, loading: true, updatedAt: undefined, current: false }
-        : { ...previous, loading: true, current: previous.current && !askedAnew },
-    );
+    setState((previous) => whileAsking(previous, { otherOwner: changed, askedAnew }));
     void run();
     return () => {
       cancelled = true;
