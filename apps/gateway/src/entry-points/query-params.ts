@@ -3,11 +3,16 @@ import { AppError } from '@ecomm-sync/runtime';
 
 type Query = Record<string, unknown>;
 
+/**
+ * A boolean flag as clients write it: `true`/`false` in any case (Python's `str(True)` is "True")
+ * or `1`/`0` (PHP's `http_build_query`); anything else is a 400 that says what is taken.
+ */
 export function booleanParam(query: Query, name: string, fallback: boolean): boolean {
   const value = query[name];
   if (value === undefined) return fallback;
-  if (value === 'true') return true;
-  if (value === 'false') return false;
+  const written = typeof value === 'string' ? value.toLowerCase() : undefined;
+  if (written === 'true' || written === '1') return true;
+  if (written === 'false' || written === '0') return false;
   throw AppError.badRequest(`Query parameter ${name} must be true or false, got "${String(value)}"`);
 }
 
