@@ -31,8 +31,8 @@ function Outcome({ view }: { view: ImportView }) {
   }
   const problem = view.webhook.problem && (
     <p className="notice warn" data-webhook-problem>
-      The webhook failed after pages arrived ({view.webhook.problem.reason}, {formatTime(view.webhook.problem.at)}); the import goes on with the pages sent (an
-      object type without an answered count has no expected count).
+      The webhook failed after pages arrived ({view.webhook.problem.reason}, {formatTime(view.webhook.problem.at)}); the import{' '}
+      {view.status === 'complete' ? 'went' : 'goes'} on with the pages sent (an object type without an answered count has no expected count).
     </p>
   );
   if (view.status !== 'complete')
@@ -49,8 +49,10 @@ function Outcome({ view }: { view: ImportView }) {
       {view.releaseProblem.reason.replace(/\.$/, '')}. It is tried again about every 30 seconds from where it stopped; nothing received is lost.
     </p>
   );
+  // A webhook problem stays said once the import completed: its expected counts stay unknown.
   return (
     <>
+      {problem}
       {stalled}
       <p className="help">
         Completed {formatTime(view.completedAt)};{' '}
