@@ -93,7 +93,7 @@ export interface ConsoleInstalls {
 /** One import in GET /console/api/v1/imports: whose, which store, its state and counts; its progress page has the rest. */
 export interface ConsoleImportSummary extends Pick<
   ImportView,
-  'importStartedAt' | 'storeId' | 'status' | 'failureReason' | 'completedAt' | 'releasedAt' | 'objectTypes'
+  'importStartedAt' | 'storeId' | 'status' | 'failureReason' | 'completedAt' | 'releasedAt' | 'releaseProblem' | 'objectTypes'
 > {
   portalId: number;
   appId: string;

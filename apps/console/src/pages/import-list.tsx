@@ -96,9 +96,10 @@ export function ImportList({
                       <th scope="row">{started}</th>
                       {session.appId ? null : <td>{ownerLabel(found.appId, names)}</td>}
                       <td>{found.storeId}</td>
-                      <td data-import-state={found.status} className={found.status === 'failed' ? 'warn' : undefined}>
+                      <td data-import-state={found.status} className={found.status === 'failed' || found.releaseProblem ? 'warn' : undefined}>
                         {STATE_TEXT[found.status]}
                         {found.failureReason ? `: ${found.failureReason}` : ''}
+                        {found.releaseProblem ? `; handing its objects to the sync keeps failing (${found.releaseProblem.reason})` : ''}
                       </td>
                       <td>
                         <Items found={found} />

@@ -168,6 +168,7 @@ export class ManageImportsUseCase {
         failureReason,
         completedAt,
         releasedAt,
+        releaseProblem: releasedAt === null ? found.releaseProblem : null,
         objectTypes,
         itemsReceived: types.reduce((sum, type) => sum + type.itemsReceived, 0),
         expectedCount: types.every((type) => type.expectedCount !== null) ? types.reduce((sum, type) => sum + type.expectedCount!, 0) : null,
