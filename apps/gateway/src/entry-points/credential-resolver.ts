@@ -49,7 +49,8 @@ export class CredentialResolver {
     if (hapikey) {
       const credential = await this.lookup(hapikey);
       if (credential && (credential.kind === 'portal-key' || credential.kind === 'developer-key')) return this.principal(credential);
-      throw AppError.unauthorized('Invalid hapikey: no portal or developer account has this API key (it may have been rotated)');
+      const where = typeof req.query.hapikey === 'string' && req.query.hapikey !== '' ? 'hapikey' : 'X-Api-Key header';
+      throw AppError.unauthorized(`Invalid ${where}: no portal or developer account has this API key (it may have been rotated)`);
     }
     throw AppError.unauthorized(
       header && token === undefined
