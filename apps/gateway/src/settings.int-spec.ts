@@ -152,7 +152,7 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
       ['/extensions/ecomm/v2/settings', 'showProvidedMappings', { enabled: false, mappings: {} }],
     ] as const) {
       const refused = await asPortal('put', path, `&${flag}=yes`).send(body).expect(400);
-      expect(refused.body.message).toBe(`Query parameter ${flag} must be true or false, got "yes"`);
+      expect(refused.body.message).toBe(`Query parameter ${flag} must be true or false (or 1 or 0), got "yes"`);
     }
     await asPortal('get', '/extensions/ecomm/v1/settings').expect(404);
     expect(await settingsEvents()).toEqual([]);

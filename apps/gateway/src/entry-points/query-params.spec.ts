@@ -26,6 +26,6 @@ describe('booleanParam', () => {
         return error;
       }
     })();
-    expect(thrown).toMatchObject({ status: 400, message: expect.stringMatching(/^Query parameter flag must be true or false/) });
+    expect(thrown).toMatchObject({ status: 400, message: expect.stringMatching(/^Query parameter flag must be true or false \(or 1 or 0\), got/) });
   });
 });

@@ -13,7 +13,7 @@ export function booleanParam(query: Query, name: string, fallback: boolean): boo
   const written = typeof value === 'string' ? value.toLowerCase() : undefined;
   if (written === 'true' || written === '1') return true;
   if (written === 'false' || written === '0') return false;
-  throw AppError.badRequest(`Query parameter ${name} must be true or false, got "${String(value)}"`);
+  throw AppError.badRequest(`Query parameter ${name} must be true or false (or 1 or 0), got "${String(value)}"`);
 }
 
 export function integerParam(query: Query, name: string, fallback: number, min: number, max: number): number {
