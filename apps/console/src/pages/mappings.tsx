@@ -69,10 +69,12 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
   }, [draft]);
 
   useEffect(() => {
-    if (session.role === 'integrator' && !portalId) return;
-    // Another portal picked before these answered: its lists are not this one's, nor the last one's this.
-    let stale = false;
+    // Another portal picked (or none): the last one's lists and note are not this one's.
     setCrmProperties({});
+    setCrmNote('');
+    if (session.role === 'integrator' && !portalId) return;
+    // Answers that come after another portal was picked are not this one's either.
+    let stale = false;
     Promise.all(
       OBJECT_TYPES.map((type) =>
         sessionApi<ConsoleCrmProperties>(session, '/console/api/v1/mappings/crm-properties', { query: { ...tenantQuery, objectType: type } }),
