@@ -36,8 +36,13 @@ export async function withSecretsFromStdin(args: string[], read: () => Promise<s
   return result;
 }
 
-/** All of standard input (what a pipe or a redirect gives; typed, up to end of input). */
+/** All of standard input, from a pipe or a redirect: not from a terminal, where a typed secret would show and stay in its scrollback. */
 async function readStandardInput(): Promise<string> {
+  if (process.stdin.isTTY) {
+    throw new UsageError(
+      `a secret given as - is read from standard input: pipe it (printf '%s\\n' "$SECRET" | ...) or redirect a file (< file), not typed at a terminal`,
+    );
+  }
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
