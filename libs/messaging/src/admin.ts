@@ -1,11 +1,12 @@
-import amqplib from 'amqplib';
+import amqplib, { type ConfirmChannel, type Options } from 'amqplib';
 import { withoutBrokerCounts } from './redeliveries';
 import { REDRIVEN_AT_HEADER } from './settlement';
 import { exchangeName, namesOf, QUEUES, type QueueName } from './topology';
 
 /**
  * Moves the messages of a queue's dead-letter queue back to the queue, with their attempt count
- * reset. Each message is acked in the dead-letter queue only after the broker confirmed its copy.
+ * reset. Each message is acked in the dead-letter queue only after the broker confirmed its copy
+ * into the queue (a copy the broker could not route, the queue deleted meanwhile, leaves it there).
  * Only the messages there when it starts are moved: one that fails again at once and comes back
  * is left for the next redrive.
  */
@@ -29,13 +30,17 @@ export async function redriveDeadLetters(url: string, prefix: string, queue: Que
       const message = await channel.get(names.dead, { noAck: false });
       if (!message) break;
       const headers = { ...withoutBrokerCounts(message.properties.headers), 'x-attempt': 1, [REDRIVEN_AT_HEADER]: Date.now() };
-      channel.sendToQueue(names.main, message.content, {
+      const copied = await copyToQueue(channel, names.main, message.content, {
         persistent: true,
         contentType: message.properties.contentType,
         messageId: message.properties.messageId,
         headers,
       });
-      await channel.waitForConfirms();
+      if (copied === 'unroutable') {
+        // The main queue went away after the check: the dead letter stays where it is.
+        channel.nack(message, false, true);
+        throw new Error(`${names.main} disappeared during the redrive: ${moved} moved, the others kept in ${names.dead}; redrive again once it is declared`);
+      }
       channel.ack(message);
       moved++;
     }
@@ -44,6 +49,26 @@ export async function redriveDeadLetters(url: string, prefix: string, queue: Que
   } finally {
     await connection.close();
   }
+}
+
+/**
+ * Sends a copy to a queue on a confirm channel and resolves once the broker confirmed it:
+ * 'unroutable' when no such queue exists (sent `mandatory`, the broker returns it before its
+ * confirm), which a plain send would have confirmed and dropped. One copy at a time per channel.
+ */
+export async function copyToQueue(channel: ConfirmChannel, queue: string, content: Buffer, options: Options.Publish): Promise<'copied' | 'unroutable'> {
+  let returned = false;
+  const onReturn = () => {
+    returned = true;
+  };
+  channel.on('return', onReturn);
+  try {
+    channel.sendToQueue(queue, content, { ...options, mandatory: true });
+    await channel.waitForConfirms();
+  } finally {
+    channel.off('return', onReturn);
+  }
+  return returned ? 'unroutable' : 'copied';
 }
 
 /**

@@ -5,7 +5,7 @@ export { PoisonMessageError } from './errors';
 export { HOOKLESS_LIMIT, REDELIVERY_LIMIT } from './redeliveries';
 export { QUEUES, namesOf, exchangeName, declareTopology, routingKeyOn, lanesOf } from './topology';
 export type { QueueName, QueueNames } from './topology';
-export { redriveDeadLetters, redriveAllDeadLetters, isQueueName, purgeAndDeleteTopology } from './admin';
+export { copyToQueue, redriveDeadLetters, redriveAllDeadLetters, isQueueName, purgeAndDeleteTopology } from './admin';
 export { queueStats } from './queue-stats';
 export { withTimeout } from './with-timeout';
 export { peekDeadLetters } from './peek';

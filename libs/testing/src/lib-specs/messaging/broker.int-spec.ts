@@ -5,6 +5,7 @@ import { recordingLogger, testInfrastructure, uniqueName, waitFor } from '../../
 import {
   Broker,
   type BrokerOptions,
+  copyToQueue,
   type DeadLetter,
   type Delivery,
   exchangeName,
@@ -401,6 +402,24 @@ describe('Broker against a real RabbitMQ', () => {
         /\.mapper\.sync-batches does not exist \(its dead letters are kept\)/,
       );
       expect(await depth(names.dead)).toBe(1);
+    });
+
+    it('when a copy is sent to a queue that does not exist, then it is reported unroutable, not confirmed as copied; to one that exists, copied', async () => {
+      const admin = await amqplib.connect(amqpUrl);
+      try {
+        const channel = await admin.createConfirmChannel();
+        const existing = uniqueName('test-copy-target');
+        await channel.assertQueue(existing, { autoDelete: false, durable: false });
+        try {
+          expect(await copyToQueue(channel, uniqueName('test-no-such-queue'), Buffer.from('{}'), { persistent: true })).toBe('unroutable');
+          expect(await copyToQueue(channel, existing, Buffer.from('{}'), { persistent: true })).toBe('copied');
+          expect((await channel.checkQueue(existing)).messageCount).toBe(1);
+        } finally {
+          await channel.deleteQueue(existing);
+        }
+      } finally {
+        await admin.close();
+      }
     });
 
     it('when the queues of a prefix were never declared, then redrive says so', async () => {
