@@ -439,7 +439,13 @@ describe('CoordinateImportsUseCase', () => {
       const paceGiven = deferred();
       const pace = { take: async () => (await paceGiven.promise, 0), giveBack: async () => undefined };
       let now = NOW;
-      const one = new CoordinateImportsUseCase(asRepositories({ imports }), broker, recordingLogger().logger, { clock: () => now, pace, releasesAtOnce: 1 });
+      const observed: { waiting: number; running: number }[] = [];
+      const one = new CoordinateImportsUseCase(asRepositories({ imports }), broker, recordingLogger().logger, {
+        clock: () => now,
+        pace,
+        releasesAtOnce: 1,
+        observeReleases: (releases) => observed.push(releases),
+      });
 
       await one.handle({ kind: 'import-completed', importId: first.importId });
       await one.handle({ kind: 'import-completed', importId: second.importId });
@@ -454,6 +460,13 @@ describe('CoordinateImportsUseCase', () => {
       expect((await imports.findById(first.importId))!.releasedAt).toBe(NOW + 30_000);
       expect((await imports.findById(second.importId))!.releasedAt).toBe(NOW + 30_000);
       expect(broker.published).toHaveLength(2);
+      // The backlog is reported at every check, room or not: both waiting, one running; then the second alone.
+      await one.releaseUnfinished(30_000);
+      expect(observed).toEqual([
+        { waiting: 2, running: 1 },
+        { waiting: 1, running: 0 },
+        { waiting: 0, running: 0 },
+      ]);
     });
 
     it('when a release of a portal runs on this replica, then another import of that portal is left for later and one of another portal starts', async () => {

@@ -49,6 +49,8 @@ export interface CoordinateImportsOptions {
   sharedClock?: () => number;
   /** Releases this replica runs at once, one per portal (default 6). */
   releasesAtOnce?: number;
+  /** Told at each periodic check how many complete imports wait for their release, and how many this replica runs (the metrics). */
+  observeReleases?: (releases: { waiting: number; running: number }) => void;
 }
 
 export class CoordinateImportsUseCase {
@@ -62,6 +64,7 @@ export class CoordinateImportsUseCase {
   private readonly running = new Map<string, { portalId: number; done: Promise<void> }>();
   /** Imports whose release failed here lately, until when the check leaves them (to another replica, or for later). */
   private readonly failedUntil = new Map<string, number>();
+  private readonly observeReleases: (releases: { waiting: number; running: number }) => void;
 
   constructor(
     private readonly repositories: Pick<Repositories, 'imports'>,
@@ -73,6 +76,7 @@ export class CoordinateImportsUseCase {
     this.sharedClock = options.sharedClock ?? this.clock;
     this.lookBackMs = options.lookBackMs ?? 30_000;
     this.releasesAtOnce = options.releasesAtOnce ?? RELEASES_AT_ONCE;
+    this.observeReleases = options.observeReleases ?? (() => undefined);
     this.releases = new ImportRelease({
       imports: repositories.imports,
       broker,
@@ -109,6 +113,8 @@ export class CoordinateImportsUseCase {
    * pace does not hold up another's.
    */
   async releaseUnfinished(olderThanMs: number): Promise<void> {
+    // The backlog, counted whether or not there is room: what scaling on it needs to see.
+    this.observeReleases({ waiting: await this.repositories.imports.countUnreleased(), running: this.running.size });
     const room = this.releasesAtOnce - this.running.size;
     if (room <= 0 || this.stopping.signal.aborted) return;
     // Progress is stamped with the shared clock: the cut-off is read on it too. Oldest completion

@@ -237,6 +237,11 @@ export class ImportRepository {
     return docs.map((doc) => toImport(doc as unknown as ImportDoc));
   }
 
+  /** Complete imports not released yet, whoever holds them (what the release backlog is; the `{status, releasedAt, …}` index counts it). */
+  countUnreleased(): Promise<number> {
+    return this.imports.collection.countDocuments({ status: 'complete', releasedAt: null });
+  }
+
   async recordAttempt(requestId: string, attempt: WebhookAttempt): Promise<void> {
     await this.attempts.collection.insertOne({ requestId, ...attempt });
   }

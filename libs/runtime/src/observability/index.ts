@@ -15,6 +15,7 @@ export {
   countCrmRequestLog,
   observeBudgetWait,
   observeIntakePace,
+  observeImportReleases,
   registerQueueDepths,
 } from './metrics';
 export type { QueueDepth, Settlement } from './metrics';

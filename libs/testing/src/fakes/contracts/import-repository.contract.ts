@@ -189,6 +189,18 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
       expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: 'LINE_ITEM:done', releasedAt: 3_000, releaseOwner: 'second' });
     });
 
+    it('when an import completes, then it counts as unreleased, held or not, until its release finishes', async () => {
+      const before = await imports.countUnreleased();
+      const record = await created();
+      expect(await imports.countUnreleased()).toBe(before);
+      await complete(record, 1_000);
+      expect(await imports.countUnreleased()).toBe(before + 1);
+      await moveImport(imports, record.importId, { kind: 'release-claimed', at: 1_500, staleBefore: 1_000, owner: 'r1' });
+      expect(await imports.countUnreleased()).toBe(before + 1);
+      await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: 2_000, owner: 'r1' });
+      expect(await imports.countUnreleased()).toBe(before);
+    });
+
     it('when several imports wait for their release, then the one completed first comes first', async () => {
       const later = await created();
       const earlier = await created();

@@ -108,6 +108,10 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
       .slice(0, limit);
   }
 
+  async countUnreleased(): Promise<number> {
+    return this.records().filter((record) => record.status === 'complete' && record.releasedAt === null).length;
+  }
+
   async list(scope: ConsoleScope, page: { offset: number; limit: number }): Promise<{ imports: ImportRecord[]; hasMore: boolean }> {
     const inScope = inConsoleScope(scope);
     const found = this.records()
