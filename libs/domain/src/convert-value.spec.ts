@@ -15,6 +15,8 @@ describe('convertValue', () => {
     ['NUMBER', '000000000000000000042', '42'],
     ['DATETIME', 1700000000000, '1700000000000'],
     ['DATETIME', '1700000000000', '1700000000000'],
+    ['DATETIME', ' -86400000 ', '-86400000'],
+    ['DATETIME', 8_640_000_000_000_000, '8640000000000000'],
     ['AVATAR_IMAGE', 'https://cdn.example.com/a.png', 'https://cdn.example.com/a.png'],
     ['AVATAR_IMAGE', null, null],
     // An empty string clears a number or a date, as the hosted CRM clears a property given "".
@@ -34,6 +36,9 @@ describe('convertValue', () => {
     ['DATETIME', '2024-01-02T00:00:00Z', 'ERROR_INVALID_DATE_PROPERTY', /send 1704153600000 instead/],
     ['DATETIME', 1.5, 'ERROR_INVALID_DATE_PROPERTY', /epoch milliseconds/],
     ['DATETIME', 'soon', 'ERROR_INVALID_DATE_PROPERTY', /epoch milliseconds/],
+    ['DATETIME', 1e20, 'ERROR_INVALID_DATE_PROPERTY', /INVALID_DATE: 100000000000000000000 epoch milliseconds is beyond any date/],
+    ['DATETIME', '9999999999999999', 'ERROR_INVALID_DATE_PROPERTY', /is beyond any date/],
+    ['DATETIME', -8_640_000_000_000_001, 'ERROR_INVALID_DATE_PROPERTY', /is beyond any date/],
     ['AVATAR_IMAGE', 'ftp://example.com/a.png', 'UNKNOWN_ERROR', /INVALID_IMAGE_URL/],
     ['AVATAR_IMAGE', 'not a url', 'UNKNOWN_ERROR', /INVALID_IMAGE_URL/],
   ] as const)('%s refuses %p with %s', (dataType, value, errorType, reason) => {

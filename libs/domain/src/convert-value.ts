@@ -7,6 +7,9 @@ export type Conversion = { ok: true; value: string | null } | { ok: false; error
 const NUMERIC = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const INTEGER = /^-?\d{1,16}$/;
 
+/** The furthest a date reaches from 1970, either way, in milliseconds (what a JavaScript Date holds: year 275760). */
+const MAX_DATE_MILLIS = 8_640_000_000_000_000;
+
 const fail = (errorType: ErrorType, reason: string): Conversion => ({ ok: false, errorType, reason });
 
 /**
@@ -27,8 +30,10 @@ export function convertValue(value: PropertyValue, dataType: DataType): Conversi
       return fail('UNKNOWN_ERROR', 'INVALID_NUMBER: expected a finite number or a numeric string');
     }
     case 'DATETIME': {
-      if (typeof value === 'number' && Number.isInteger(value)) return { ok: true, value: String(value) };
-      if (typeof value === 'string' && INTEGER.test(value.trim())) return { ok: true, value: String(Number(value.trim())) };
+      const millis = typeof value === 'number' ? value : typeof value === 'string' && INTEGER.test(value.trim()) ? Number(value.trim()) : NaN;
+      if (Number.isInteger(millis) && Math.abs(millis) > MAX_DATE_MILLIS)
+        return fail('ERROR_INVALID_DATE_PROPERTY', `INVALID_DATE: ${millis} epoch milliseconds is beyond any date (at most ${MAX_DATE_MILLIS} either way)`);
+      if (Number.isInteger(millis)) return { ok: true, value: String(millis) };
       const hint = typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? `; send ${Date.parse(value)} instead` : '';
       return fail('ERROR_INVALID_DATE_PROPERTY', `INVALID_DATE: expected epoch milliseconds as a number or numeric string${hint}`);
     }
