@@ -1,4 +1,5 @@
-import amqplib, { type ConfirmChannel, type Options } from 'amqplib';
+import amqplib from 'amqplib';
+import { sendMandatory, UnroutableCopyError } from './mandatory-copy';
 import { withoutBrokerCounts } from './redeliveries';
 import { REDRIVEN_AT_HEADER } from './settlement';
 import { exchangeName, namesOf, QUEUES, type QueueName } from './topology';
@@ -30,13 +31,15 @@ export async function redriveDeadLetters(url: string, prefix: string, queue: Que
       const message = await channel.get(names.dead, { noAck: false });
       if (!message) break;
       const headers = { ...withoutBrokerCounts(message.properties.headers), 'x-attempt': 1, [REDRIVEN_AT_HEADER]: Date.now() };
-      const copied = await copyToQueue(channel, names.main, message.content, {
-        persistent: true,
-        contentType: message.properties.contentType,
-        messageId: message.properties.messageId,
-        headers,
-      });
-      if (copied === 'unroutable') {
+      try {
+        await sendMandatory(channel, names.main, message.content, {
+          persistent: true,
+          contentType: message.properties.contentType,
+          messageId: message.properties.messageId,
+          headers,
+        });
+      } catch (error) {
+        if (!(error instanceof UnroutableCopyError)) throw error;
         // The main queue went away after the check: the dead letter stays where it is.
         channel.nack(message, false, true);
         throw new Error(`${names.main} disappeared during the redrive: ${moved} moved, the others kept in ${names.dead}; redrive again once it is declared`);
@@ -49,26 +52,6 @@ export async function redriveDeadLetters(url: string, prefix: string, queue: Que
   } finally {
     await connection.close();
   }
-}
-
-/**
- * Sends a copy to a queue on a confirm channel and resolves once the broker confirmed it:
- * 'unroutable' when no such queue exists (sent `mandatory`, the broker returns it before its
- * confirm), which a plain send would have confirmed and dropped. One copy at a time per channel.
- */
-export async function copyToQueue(channel: ConfirmChannel, queue: string, content: Buffer, options: Options.Publish): Promise<'copied' | 'unroutable'> {
-  let returned = false;
-  const onReturn = () => {
-    returned = true;
-  };
-  channel.on('return', onReturn);
-  try {
-    channel.sendToQueue(queue, content, { ...options, mandatory: true });
-    await channel.waitForConfirms();
-  } finally {
-    channel.off('return', onReturn);
-  }
-  return returned ? 'unroutable' : 'copied';
 }
 
 /**

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ConsumeMessage, Options } from 'amqplib';
+import type { ConsumeMessage } from 'amqplib';
 import { logContext, type Logger, messageMetrics, parseTraceparent, type Settlement as SettledAs, type TraceContext } from '@ecomm-sync/runtime';
 import type { DeliverySource } from './consumer-channel';
 import { PoisonMessageError } from './errors';
+import { sendMandatory } from './mandatory-copy';
 import { HOOKLESS_LIMIT, unsettledDeliveries, withoutBrokerCounts } from './redeliveries';
 
 export const ATTEMPT_HEADER = 'x-attempt';
@@ -135,7 +136,7 @@ export class Settlement {
     });
     await this.publishingFree();
     try {
-      await sendConfirmed(source, dead ? names.dead : names.retry, message.content, {
+      await sendMandatory(source.channel, dead ? names.dead : names.retry, message.content, {
         persistent: true,
         contentType: message.properties.contentType,
         messageId: message.properties.messageId,
@@ -199,15 +200,4 @@ export function readBody(message: ConsumeMessage): { body: unknown; parsed: bool
   } catch {
     return { body: undefined, parsed: false };
   }
-}
-
-/** Sends on the given channel and resolves when the broker confirmed; rejects if the channel closes first. */
-function sendConfirmed(source: DeliverySource, queue: string, content: Buffer, options: Options.Publish): Promise<void> {
-  return new Promise((resolve, reject) => {
-    try {
-      source.channel.sendToQueue(queue, content, options, (error) => (error ? reject(error) : resolve()));
-    } catch (error) {
-      reject(error);
-    }
-  });
 }

@@ -5,7 +5,6 @@ import { recordingLogger, testInfrastructure, uniqueName, waitFor } from '../../
 import {
   Broker,
   type BrokerOptions,
-  copyToQueue,
   type DeadLetter,
   type Delivery,
   exchangeName,
@@ -14,6 +13,8 @@ import {
   purgeAndDeleteTopology,
   redriveAllDeadLetters,
   redriveDeadLetters,
+  sendMandatory,
+  UnroutableCopyError,
 } from '@ecomm-sync/messaging';
 
 const { amqpUrl } = testInfrastructure();
@@ -47,6 +48,34 @@ describe('Broker against a real RabbitMQ', () => {
   afterEach(async () => {
     await Promise.all(brokers.splice(0).map((broker) => broker.close(100)));
     await purgeAndDeleteTopology(amqpUrl, prefix);
+  });
+
+  it('when a failed message’s retry queue was deleted by hand, then its copy is not dropped: the message comes back to its handler from its own queue', async () => {
+    const broker = await connect();
+    const handled: Delivery<{ n: number }>[] = [];
+    await broker.consume<{ n: number }>(
+      'mapper.sync-batches',
+      async (delivery) => {
+        handled.push(delivery);
+        if (handled.length === 1) throw new Error('database unreachable');
+      },
+      validatePing,
+    );
+    const admin = await amqplib.connect(amqpUrl);
+    try {
+      await (await admin.createChannel()).deleteQueue(namesOf(prefix, 'mapper.sync-batches').retry);
+    } finally {
+      await admin.close();
+    }
+
+    await broker.publish('sync.batch.CONTACT', { n: 7 });
+
+    // A plain copy would have been confirmed into nothing and the message acked: handled once, lost.
+    await waitFor(() => handled.length === 2, { message: 'the message back from its own queue' });
+    expect(handled.map((delivery) => [delivery.body.n, delivery.attempt, delivery.raw.fields.redelivered])).toEqual([
+      [7, 1, false],
+      [7, 1, true],
+    ]);
   });
 
   it('when the broker closes the publisher channel while the connection stays up, then a new channel publishes again', async () => {
@@ -404,15 +433,19 @@ describe('Broker against a real RabbitMQ', () => {
       expect(await depth(names.dead)).toBe(1);
     });
 
-    it('when a copy is sent to a queue that does not exist, then it is reported unroutable, not confirmed as copied; to one that exists, copied', async () => {
+    it('when copies are sent side by side on one channel, one to a queue that does not exist, then that one is refused as unroutable and the other stored', async () => {
       const admin = await amqplib.connect(amqpUrl);
       try {
         const channel = await admin.createConfirmChannel();
         const existing = uniqueName('test-copy-target');
         await channel.assertQueue(existing, { autoDelete: false, durable: false });
         try {
-          expect(await copyToQueue(channel, uniqueName('test-no-such-queue'), Buffer.from('{}'), { persistent: true })).toBe('unroutable');
-          expect(await copyToQueue(channel, existing, Buffer.from('{}'), { persistent: true })).toBe('copied');
+          const [missing, stored] = await Promise.allSettled([
+            sendMandatory(channel, uniqueName('test-no-such-queue'), Buffer.from('{}'), { persistent: true }),
+            sendMandatory(channel, existing, Buffer.from('{}'), { persistent: true }),
+          ]);
+          expect(missing).toMatchObject({ status: 'rejected', reason: expect.any(UnroutableCopyError) });
+          expect(stored).toEqual({ status: 'fulfilled', value: undefined });
           expect((await channel.checkQueue(existing)).messageCount).toBe(1);
         } finally {
           await channel.deleteQueue(existing);
