@@ -1,8 +1,8 @@
 import { createValidator, importEventMessageSchema, type ImportEventMessage } from '@ecomm-sync/contracts';
 import { servicesSendingPortals } from '@ecomm-sync/data-access';
-import { observeImportReleases } from '@ecomm-sync/runtime';
 import { runPeriodically, runService } from '@ecomm-sync/service-runtime';
 import { loadImportCoordinatorConfig } from './config';
+import { observeReleaseBacklog } from './release-metrics';
 import { CoordinateImportsUseCase } from './use-cases/coordinate-imports.use-case';
 import { ReleasePace } from './use-cases/release-pace';
 
@@ -36,7 +36,7 @@ runService({
       pace,
       lookBackMs: config.IMPORT_RELEASE_CHECK_INTERVAL_MS,
       releasesAtOnce: config.IMPORT_RELEASES_AT_ONCE,
-      observeReleases: observeImportReleases,
+      observeBacklog: observeReleaseBacklog,
     });
     await broker.consume<ImportEventMessage>('import-coordinator.events', ({ body }) => coordinator.handle(body), validateEvent);
     const stopChecking = runPeriodically(

@@ -22,7 +22,7 @@ import {
   waitFor,
 } from '@ecomm-sync/testing';
 import { receivedCounts, type ImportEvent } from '@ecomm-sync/domain';
-import { CoordinateImportsUseCase } from './coordinate-imports.use-case';
+import { CoordinateImportsUseCase, type ReleaseBacklog } from './coordinate-imports.use-case';
 import { ReleasePace } from './release-pace';
 
 const NOW = 1_800_000_000_000;
@@ -439,13 +439,7 @@ describe('CoordinateImportsUseCase', () => {
       const paceGiven = deferred();
       const pace = { take: async () => (await paceGiven.promise, 0), giveBack: async () => undefined };
       let now = NOW;
-      const observed: { waiting: number; running: number }[] = [];
-      const one = new CoordinateImportsUseCase(asRepositories({ imports }), broker, recordingLogger().logger, {
-        clock: () => now,
-        pace,
-        releasesAtOnce: 1,
-        observeReleases: (releases) => observed.push(releases),
-      });
+      const one = new CoordinateImportsUseCase(asRepositories({ imports }), broker, recordingLogger().logger, { clock: () => now, pace, releasesAtOnce: 1 });
 
       await one.handle({ kind: 'import-completed', importId: first.importId });
       await one.handle({ kind: 'import-completed', importId: second.importId });
@@ -460,13 +454,26 @@ describe('CoordinateImportsUseCase', () => {
       expect((await imports.findById(first.importId))!.releasedAt).toBe(NOW + 30_000);
       expect((await imports.findById(second.importId))!.releasedAt).toBe(NOW + 30_000);
       expect(broker.published).toHaveLength(2);
-      // The backlog is reported at every check, room or not: both waiting, one running; then the second alone.
-      await one.releaseUnfinished(30_000);
-      expect(observed).toEqual([
-        { waiting: 2, running: 1 },
-        { waiting: 1, running: 0 },
-        { waiting: 0, running: 0 },
-      ]);
+    });
+
+    it('when the check runs, then it reports the portals whose imports nobody releases and the oldest wait, room or not; a failed read only skips the report', async () => {
+      await anImportIn('complete'); // completed at NOW - 1_000
+      await anImportIn('complete', { importStartedAt: NOW - 5_000 });
+      const observed: ReleaseBacklog[] = [];
+      const { logger, entries } = recordingLogger();
+      const full = new CoordinateImportsUseCase(asRepositories({ imports }), broker, logger, {
+        clock: () => NOW + 59_000,
+        releasesAtOnce: 0, // no room: nothing starts, the backlog is still read
+        observeBacklog: (backlog) => observed.push(backlog),
+      });
+
+      await full.releaseUnfinished(30_000);
+      expect(observed).toEqual([{ portalsWaiting: 2, oldestWaitMs: 60_000, running: 0 }]);
+
+      jest.spyOn(imports, 'releaseBacklog').mockRejectedValueOnce(new Error('database unreachable'));
+      await full.releaseUnfinished(30_000);
+      expect(observed).toHaveLength(1);
+      expect(entries).toContainEqual(expect.objectContaining({ level: 'warn', message: 'the import release backlog could not be read' }));
     });
 
     it('when a release of a portal runs on this replica, then another import of that portal is left for later and one of another portal starts', async () => {

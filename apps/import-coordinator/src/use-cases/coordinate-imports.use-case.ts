@@ -49,8 +49,15 @@ export interface CoordinateImportsOptions {
   sharedClock?: () => number;
   /** Releases this replica runs at once, one per portal (default 6). */
   releasesAtOnce?: number;
-  /** Told at each periodic check how many complete imports wait for their release, and how many this replica runs (the metrics). */
-  observeReleases?: (releases: { waiting: number; running: number }) => void;
+  /** Told at each periodic check what waits for a release (portals, the oldest wait) and what this replica runs (the metrics). */
+  observeBacklog?: (backlog: ReleaseBacklog) => void;
+}
+
+/** What waits for a release: portals with an import nobody holds, how long the oldest waited, what this replica runs. */
+export interface ReleaseBacklog {
+  portalsWaiting: number;
+  oldestWaitMs: number;
+  running: number;
 }
 
 export class CoordinateImportsUseCase {
@@ -64,7 +71,7 @@ export class CoordinateImportsUseCase {
   private readonly running = new Map<string, { portalId: number; done: Promise<void> }>();
   /** Imports whose release failed here lately, until when the check leaves them (to another replica, or for later). */
   private readonly failedUntil = new Map<string, number>();
-  private readonly observeReleases: (releases: { waiting: number; running: number }) => void;
+  private readonly observeBacklog: (backlog: ReleaseBacklog) => void;
 
   constructor(
     private readonly repositories: Pick<Repositories, 'imports'>,
@@ -76,7 +83,7 @@ export class CoordinateImportsUseCase {
     this.sharedClock = options.sharedClock ?? this.clock;
     this.lookBackMs = options.lookBackMs ?? 30_000;
     this.releasesAtOnce = options.releasesAtOnce ?? RELEASES_AT_ONCE;
-    this.observeReleases = options.observeReleases ?? (() => undefined);
+    this.observeBacklog = options.observeBacklog ?? (() => undefined);
     this.releases = new ImportRelease({
       imports: repositories.imports,
       broker,
@@ -113,19 +120,32 @@ export class CoordinateImportsUseCase {
    * pace does not hold up another's.
    */
   async releaseUnfinished(olderThanMs: number): Promise<void> {
-    // The backlog, counted whether or not there is room: what scaling on it needs to see.
-    this.observeReleases({ waiting: await this.repositories.imports.countUnreleased(), running: this.running.size });
+    // Progress is stamped with the shared clock: the cut-off is read on it too.
+    const now = this.sharedClock();
+    await this.observe(now, olderThanMs);
     const room = this.releasesAtOnce - this.running.size;
     if (room <= 0 || this.stopping.signal.aborted) return;
-    // Progress is stamped with the shared clock: the cut-off is read on it too. Oldest completion
-    // first, but none this replica would skip: they must not take the places of the others.
-    const now = this.sharedClock();
+    // Oldest completion first, but none this replica would skip: they must not take the places of the others.
     for (const [importId, until] of this.failedUntil) if (until <= now) this.failedUntil.delete(importId);
     const unreleased = await this.repositories.imports.unreleased(now - olderThanMs, room, {
       exceptPortals: [...new Set([...this.running.values()].map((release) => release.portalId))],
       exceptImports: [...this.failedUntil.keys()],
     });
     for (const found of unreleased) this.startRelease(found, olderThanMs);
+  }
+
+  /** The backlog, read whether or not there is room (what scaling on it needs); a failed read only skips it. */
+  private async observe(now: number, olderThanMs: number): Promise<void> {
+    try {
+      const { portals, oldestCompletedAt } = await this.repositories.imports.releaseBacklog(now - olderThanMs);
+      this.observeBacklog({
+        portalsWaiting: portals,
+        oldestWaitMs: oldestCompletedAt === null ? 0 : Math.max(0, now - oldestCompletedAt),
+        running: this.running.size,
+      });
+    } catch (error) {
+      this.logger.warn('the import release backlog could not be read', { error: String(error) });
+    }
   }
 
   /** Resolves once no release of this replica runs (those started meanwhile included). */

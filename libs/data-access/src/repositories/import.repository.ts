@@ -237,9 +237,22 @@ export class ImportRepository {
     return docs.map((doc) => toImport(doc as unknown as ImportDoc));
   }
 
-  /** Complete imports not released yet, whoever holds them (what the release backlog is; the `{status, releasedAt, …}` index counts it). */
-  countUnreleased(): Promise<number> {
-    return this.imports.collection.countDocuments({ status: 'complete', releasedAt: null });
+  /**
+   * The release backlog: complete imports not released that nobody holds (no progress after
+   * `before`: waiting for room, or dropped after a failure), how many portals they are of, and when
+   * the oldest completed. On the `{status, releasedAt, completedAt}` index, as `unreleased` is.
+   */
+  async releaseBacklog(before: number): Promise<{ portals: number; oldestCompletedAt: number | null }> {
+    const waiting = { status: 'complete', releasedAt: null, $or: [{ releaseProgressAt: null }, { releaseProgressAt: { $lte: before } }] };
+    const [portals, oldest] = await Promise.all([
+      this.imports.collection.distinct('portalId', waiting),
+      this.imports.collection
+        .find(waiting, { projection: { _id: 0, completedAt: 1 } })
+        .sort({ completedAt: 1 })
+        .limit(1)
+        .next(),
+    ]);
+    return { portals: portals.length, oldestCompletedAt: typeof oldest?.completedAt === 'number' ? oldest.completedAt : null };
   }
 
   async recordAttempt(requestId: string, attempt: WebhookAttempt): Promise<void> {

@@ -15,7 +15,6 @@ export {
   countCrmRequestLog,
   observeBudgetWait,
   observeIntakePace,
-  observeImportReleases,
   registerQueueDepths,
 } from './metrics';
 export type { QueueDepth, Settlement } from './metrics';

@@ -137,25 +137,6 @@ export function observeIntakePace(source: 'sync' | 'import', outcome: 'waited' |
   if (seconds > 0) intakeWaitSeconds.inc({ source }, seconds);
 }
 
-const importReleasesWaiting = new client.Gauge({
-  name: 'ecomm_import_releases_waiting',
-  help: 'Complete imports not handed to the sync yet, running or waiting for room, as the database held them at this replica’s last check (the same on every replica: take the max)',
-});
-const importReleasesRunning = new client.Gauge({
-  name: 'ecomm_import_releases_running',
-  help: 'Import releases this replica runs now (at most IMPORT_RELEASES_AT_ONCE)',
-});
-
-/**
- * The import release backlog (decision 57): acked at once, completions leave the queue KEDA reads,
- * so the backlog is counted in the database at each periodic check instead.
- */
-export function observeImportReleases({ waiting, running }: { waiting: number; running: number }): void {
-  if (!enabled) return;
-  importReleasesWaiting.set(waiting);
-  importReleasesRunning.set(running);
-}
-
 const crmRequestLogEntries = new client.Counter({
   name: 'ecomm_crm_request_log_entries_total',
   help: 'CRM exchanges handed to the CRM request log, by outcome (written; dropped: its buffer was full; write_failed: the database refused the batch)',

@@ -189,16 +189,28 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
       expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: 'LINE_ITEM:done', releasedAt: 3_000, releaseOwner: 'second' });
     });
 
-    it('when an import completes, then it counts as unreleased, held or not, until its release finishes', async () => {
-      const before = await imports.countUnreleased();
-      const record = await created();
-      expect(await imports.countUnreleased()).toBe(before);
-      await complete(record, 1_000);
-      expect(await imports.countUnreleased()).toBe(before + 1);
-      await moveImport(imports, record.importId, { kind: 'release-claimed', at: 1_500, staleBefore: 1_000, owner: 'r1' });
-      expect(await imports.countUnreleased()).toBe(before + 1);
-      await moveImport(imports, record.importId, { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: 2_000, owner: 'r1' });
-      expect(await imports.countUnreleased()).toBe(before);
+    it('when imports wait for their release, then the backlog counts their portals and the oldest completion, but not a release held or finished', async () => {
+      const base = await imports.releaseBacklog(10_000);
+      const first = await created();
+      const second = await created();
+      // Completed before any other test's imports (they complete at positive times), each of its own portal.
+      await complete(first, -2_000);
+      await complete(second, -1_000);
+      expect(await imports.releaseBacklog(10_000)).toEqual({ portals: base.portals + 2, oldestCompletedAt: -2_000 });
+
+      // Held: its releaser progressed after the cut-off.
+      await moveImport(imports, first.importId, { kind: 'release-claimed', at: 20_000, staleBefore: 0, owner: 'r1' });
+      expect(await imports.releaseBacklog(10_000)).toEqual({ portals: base.portals + 1, oldestCompletedAt: -1_000 });
+
+      // Released, both: the backlog is as it was.
+      await moveImport(imports, first.importId, { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: 20_001, owner: 'r1' });
+      await moveImport(
+        imports,
+        second.importId,
+        { kind: 'release-claimed', at: 20_000, staleBefore: 0, owner: 'r2' },
+        { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: 20_001, owner: 'r2' },
+      );
+      expect(await imports.releaseBacklog(10_000)).toEqual(base);
     });
 
     it('when several imports wait for their release, then the one completed first comes first', async () => {

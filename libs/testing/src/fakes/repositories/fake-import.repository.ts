@@ -108,8 +108,10 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
       .slice(0, limit);
   }
 
-  async countUnreleased(): Promise<number> {
-    return this.records().filter((record) => record.status === 'complete' && record.releasedAt === null).length;
+  async releaseBacklog(before: number): Promise<{ portals: number; oldestCompletedAt: number | null }> {
+    const waiting = this.records().filter((record) => record.status === 'complete' && record.releasedAt === null && releaseIsStale(record, before));
+    const completed = waiting.map((record) => record.completedAt!).sort((a, b) => a - b);
+    return { portals: new Set(waiting.map((record) => record.tenant.portalId)).size, oldestCompletedAt: completed[0] ?? null };
   }
 
   async list(scope: ConsoleScope, page: { offset: number; limit: number }): Promise<{ imports: ImportRecord[]; hasMore: boolean }> {
