@@ -3,6 +3,7 @@ import path from 'node:path';
 import { SHUTDOWN_TIMEOUT_MS } from '@ecomm-sync/runtime';
 import { namesOf, QUEUES, type QueueName } from '@ecomm-sync/messaging';
 import { deploymentPolicyProblems } from './deployment-policy';
+import { promqlProblems } from './monitoring-files';
 import { schemaProblems } from './kubernetes-schemas';
 import { readinessAddressProblems } from './readiness-addresses';
 import { parseYamlDocuments, readYamlDocuments, type Manifest } from './yaml-documents';
@@ -87,6 +88,23 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
       return [main, bulk].filter((name): name is string => name !== null && !triggersOf(queue.split('.')[0]).includes(name));
     });
     expect(missing).toEqual([]);
+  });
+
+  it('when a ScaledObject scales on a Prometheus query, then the query parses and its threshold is a number', () => {
+    const triggers = allManifests()
+      .filter((m) => m.kind === 'ScaledObject')
+      .flatMap((m) =>
+        ((m.spec as { triggers?: { type: string; metadata: Record<string, string> }[] }).triggers ?? []).map((trigger) => ({ app: m.metadata?.name, trigger })),
+      )
+      .filter(({ trigger }) => trigger.type === 'prometheus');
+    expect(triggers.map(({ app }) => app)).toEqual(['import-coordinator']);
+    const problems = triggers.flatMap(({ app, trigger: { metadata } }) => [
+      ...promqlProblems(metadata.query ?? '').map((problem) => `${app}: ${problem}`),
+      ...(/^\d+(\.\d+)?$/.test(metadata.threshold ?? '') ? [] : [`${app}: threshold "${metadata.threshold}" is not a number`]),
+      ...(/^https?:\/\//.test(metadata.serverAddress ?? '') ? [] : [`${app}: serverAddress is not an http(s) address`]),
+    ]);
+    expect(problems).toEqual([]);
+    expect(promqlProblems('max(ecomm_import_release_portals_waiting{namespace="ecomm-sync"}')).not.toEqual([]); // the check sees a broken one
   });
 
   describe('a broken copy fails', () => {
