@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ConsoleImportPage, ConsoleImportSummary } from '@ecomm-sync/contracts';
 import { sessionApi } from '../api';
+import { countNoun } from '../count-noun';
 import { Empty, formatTime, PolledView } from '../components/states';
 import { Link } from '../router';
 import type { Session } from '../session';
@@ -99,7 +100,9 @@ export function ImportList({
                       <td data-import-state={found.status} className={found.status === 'failed' || found.releaseProblem ? 'warn' : undefined}>
                         {STATE_TEXT[found.status]}
                         {found.failureReason ? `: ${found.failureReason}` : ''}
-                        {found.releaseProblem ? `; handing its objects to the sync keeps failing (${found.releaseProblem.reason})` : ''}
+                        {found.releaseProblem
+                          ? `; handing its objects to the sync failed ${found.releaseProblem.tries} ${countNoun(found.releaseProblem.tries, 'time')} since ${formatTime(found.releaseProblem.since)} (${found.releaseProblem.reason})`
+                          : ''}
                       </td>
                       <td>
                         <Items found={found} />

@@ -269,7 +269,7 @@ describe('ManageImportsUseCase', () => {
   });
 
   describe('its release', () => {
-    it('when the release of a complete import failed, then the view says why and how often in a row, and no longer once it is released', async () => {
+    it('when the release of a complete import failed, then its view and the console list say why and how often in a row, and no longer once it is released', async () => {
       const { importStartedAt } = await useCase.start(tenant, 'default', 'v1');
       const found = (await imports.find(tenant, 'default', importStartedAt))!;
       const ends = Object.keys(found.types).map((objectType) => ({
@@ -292,6 +292,8 @@ describe('ManageImportsUseCase', () => {
         releasedAt: null,
         releaseProblem: { reason: 'publishing failed: the channel closed', at: NOW + 2, tries: 1, since: NOW + 2 },
       });
+      const listed = async () => (await useCase.list({ portalId: tenant.portalId, appId: tenant.appId }, { offset: 0, limit: 10 })).results;
+      expect(await listed()).toEqual([expect.objectContaining({ importStartedAt, releaseProblem: expect.objectContaining({ tries: 1 }) })]);
 
       await moveImport(
         imports,
@@ -300,6 +302,7 @@ describe('ManageImportsUseCase', () => {
         { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: NOW + 41, owner: 'r2' },
       );
       expect(await useCase.view(tenant, 'default', importStartedAt)).toMatchObject({ releasedAt: NOW + 41, releaseProblem: null });
+      expect(await listed()).toEqual([expect.objectContaining({ importStartedAt, releaseProblem: null })]);
     });
   });
 
