@@ -15,6 +15,8 @@ export interface DeliverySource {
   queue: string;
   names: QueueNames;
   open: boolean;
+  /** Closes this channel for a new one, whose setup declares the topology again (a queue deleted by hand); its unsettled deliveries return. */
+  renew(): void;
 }
 
 export interface ConsumerChannelOptions {
@@ -80,8 +82,17 @@ export class ConsumerChannel {
 
   private async setup(channel: ConfirmChannel): Promise<void> {
     const { names, prefetch, logger } = this.options;
-    const source: DeliverySource = { channel, queue: this.options.queue, names, open: true };
     let closedByBroker = false;
+    const source: DeliverySource = {
+      channel,
+      queue: this.options.queue,
+      names,
+      open: true,
+      renew: () => {
+        closedByBroker = true; // the close handler opens the next channel
+        void channel.close().catch(() => undefined);
+      },
+    };
     // Without a listener, a channel closed by the broker would throw from amqplib's frame handler.
     channel.on('error', (error: Error) => {
       closedByBroker = true;

@@ -40,8 +40,9 @@ export function sendMandatory(channel: ConfirmChannel, queue: string, content: B
   return new Promise((resolve, reject) => {
     try {
       channel.sendToQueue(queue, content, { ...options, mandatory: true, headers: { ...options.headers, [COPY_ID_HEADER]: copyId } }, (error) => {
+        const wasReturned = returned.delete(copyId);
         if (error) return reject(error);
-        if (returned.delete(copyId)) return reject(new UnroutableCopyError(queue));
+        if (wasReturned) return reject(new UnroutableCopyError(queue));
         resolve();
       });
     } catch (error) {

@@ -38,8 +38,12 @@ export function unsettledDeliveries(message: ConsumeMessage): number {
   return Number.isFinite(count) ? count : 0;
 }
 
-/** Headers the broker sets on a delivery of a quorum queue: its counts of earlier deliveries (`x-acquired-count` from RabbitMQ 4.3). */
-const BROKER_COUNT_HEADERS = ['x-delivery-count', 'x-acquired-count'];
+/**
+ * Headers of one delivery or copy, not of the message: the broker's counts of a quorum queue's
+ * earlier deliveries (`x-acquired-count` from RabbitMQ 4.3), and the id of our last copy
+ * (mandatory-copy.ts), which each copy sets anew.
+ */
+const BROKER_COUNT_HEADERS = ['x-delivery-count', 'x-acquired-count', 'x-copy-id'];
 
 /**
  * A delivered message's headers for a copy of it (retry, dead letter, redrive): without the

@@ -4,7 +4,7 @@ import type { ConsumeMessage } from 'amqplib';
 import { logContext, type Logger, messageMetrics, parseTraceparent, type Settlement as SettledAs, type TraceContext } from '@ecomm-sync/runtime';
 import type { DeliverySource } from './consumer-channel';
 import { PoisonMessageError } from './errors';
-import { sendMandatory } from './mandatory-copy';
+import { sendMandatory, UnroutableCopyError } from './mandatory-copy';
 import { HOOKLESS_LIMIT, unsettledDeliveries, withoutBrokerCounts } from './redeliveries';
 
 export const ATTEMPT_HEADER = 'x-attempt';
@@ -149,6 +149,17 @@ export class Settlement {
       });
     } catch (publishError) {
       if (!source.open) return this.dropped(message, 'settlement');
+      if (publishError instanceof UnroutableCopyError) {
+        // Its retry or dead-letter queue was deleted by hand: returned every 2 s, the message would
+        // loop for ever (RabbitMQ 3, 4.3) or be dropped at the delivery limit (4.0–4.2). A new
+        // channel declares the queues again; the message comes back on it, with the others in flight.
+        logger.error('the queue of a failed message’s copy is missing; reopening the channel, which declares it again', {
+          queue: names.main,
+          error: String(publishError),
+        });
+        source.renew();
+        return;
+      }
       logger.error('could not move a failed message; returning it to its queue', { queue: names.main, error: String(publishError) });
       // Not at once: each return counts a delivery, and a copy failing for a while (a queue without
       // a leader) would otherwise spend the message's deliveries in a second (redeliveries.ts).

@@ -50,20 +50,21 @@ describe('Broker against a real RabbitMQ', () => {
     await purgeAndDeleteTopology(amqpUrl, prefix);
   });
 
-  it('when a failed message’s retry queue was deleted by hand, then its copy is not dropped: the message comes back to its handler from its own queue', async () => {
+  it('when a failed message’s retry queue was deleted by hand, then its copy is not dropped: a new channel declares the queue again and the message is retried', async () => {
     const broker = await connect();
     const handled: Delivery<{ n: number }>[] = [];
     await broker.consume<{ n: number }>(
       'mapper.sync-batches',
       async (delivery) => {
         handled.push(delivery);
-        if (handled.length === 1) throw new Error('database unreachable');
+        if (handled.length <= 2) throw new Error('database unreachable');
       },
       validatePing,
     );
+    const names = namesOf(prefix, 'mapper.sync-batches');
     const admin = await amqplib.connect(amqpUrl);
     try {
-      await (await admin.createChannel()).deleteQueue(namesOf(prefix, 'mapper.sync-batches').retry);
+      await (await admin.createChannel()).deleteQueue(names.retry);
     } finally {
       await admin.close();
     }
@@ -71,11 +72,14 @@ describe('Broker against a real RabbitMQ', () => {
     await broker.publish('sync.batch.CONTACT', { n: 7 });
 
     // A plain copy would have been confirmed into nothing and the message acked: handled once, lost.
-    await waitFor(() => handled.length === 2, { message: 'the message back from its own queue' });
+    // Here: refused, the channel renewed (declaring the retry queue), the message back and retried.
+    await waitFor(() => handled.length === 3, { message: 'the message back, failed again, then retried' });
     expect(handled.map((delivery) => [delivery.body.n, delivery.attempt, delivery.raw.fields.redelivered])).toEqual([
       [7, 1, false],
       [7, 1, true],
+      [7, 2, false],
     ]);
+    expect(await depth(names.retry)).toBe(0); // declared again
   });
 
   it('when the broker closes the publisher channel while the connection stays up, then a new channel publishes again', async () => {
