@@ -238,12 +238,21 @@ export class ImportRepository {
   }
 
   /**
-   * The release backlog: complete imports not released that nobody holds (no progress after
-   * `before`: waiting for room, or dropped after a failure), how many portals they are of, and when
-   * the oldest completed. On the `{status, releasedAt, completedAt}` index, as `unreleased` is.
+   * The release backlog: complete imports, completed by `before`, not released and held by nobody
+   * (no progress after `before`: waiting for room, or dropped after a failure), of portals none of
+   * whose releases runs (a portal's imports are released one at a time: another replica would not
+   * take the second); how many portals they are of, and when the oldest completed. On the
+   * `{status, releasedAt, completedAt}` index, as `unreleased` is.
    */
   async releaseBacklog(before: number): Promise<{ portals: number; oldestCompletedAt: number | null }> {
-    const waiting = { status: 'complete', releasedAt: null, $or: [{ releaseProgressAt: null }, { releaseProgressAt: { $lte: before } }] };
+    const unreleased = { status: 'complete', releasedAt: null };
+    const running = await this.imports.collection.distinct('portalId', { ...unreleased, releaseProgressAt: { $gt: before } });
+    const waiting = {
+      ...unreleased,
+      completedAt: { $lte: before },
+      $or: [{ releaseProgressAt: null }, { releaseProgressAt: { $lte: before } }],
+      ...(running.length > 0 ? { portalId: { $nin: running } } : {}),
+    };
     const [portals, oldest] = await Promise.all([
       this.imports.collection.distinct('portalId', waiting),
       this.imports.collection

@@ -189,27 +189,39 @@ export function describeImportRepositoryContract(name: string, make: () => Impor
       expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: 'LINE_ITEM:done', releasedAt: 3_000, releaseOwner: 'second' });
     });
 
-    it('when imports wait for their release, then the backlog counts their portals and the oldest completion, but not a release held or finished', async () => {
+    it('when imports wait for their release, then the backlog counts their portals and the oldest completion, but not a release held or finished, nor an import behind its portal’s running release', async () => {
       const base = await imports.releaseBacklog(10_000);
       const first = await created();
       const second = await created();
-      // Completed before any other test's imports (they complete at positive times), each of its own portal.
+      const behind = await created({ tenant: first.tenant, importStartedAt: first.importStartedAt + 1 });
+      // Completed before any other test's imports (they complete at positive times); first and behind share a portal.
       await complete(first, -2_000);
       await complete(second, -1_000);
-      expect(await imports.releaseBacklog(10_000)).toEqual({ portals: base.portals + 2, oldestCompletedAt: -2_000 });
+      await complete(behind, -3_000);
+      expect(await imports.releaseBacklog(10_000)).toEqual({ portals: base.portals + 2, oldestCompletedAt: -3_000 });
+      // Completed after the cut-off: its completion starts it, the check has not missed it yet.
+      expect(await imports.releaseBacklog(-2_500)).toEqual({ portals: base.portals + 1, oldestCompletedAt: -3_000 });
 
-      // Held: its releaser progressed after the cut-off.
+      // Held: its releaser progressed after the cut-off; the import behind it waits for it, not for room.
       await moveImport(imports, first.importId, { kind: 'release-claimed', at: 20_000, staleBefore: 0, owner: 'r1' });
       expect(await imports.releaseBacklog(10_000)).toEqual({ portals: base.portals + 1, oldestCompletedAt: -1_000 });
 
-      // Released, both: the backlog is as it was.
+      // Released, first: the one behind it waits now.
       await moveImport(imports, first.importId, { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: 20_001, owner: 'r1' });
-      await moveImport(
-        imports,
-        second.importId,
-        { kind: 'release-claimed', at: 20_000, staleBefore: 0, owner: 'r2' },
-        { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: 20_001, owner: 'r2' },
-      );
+      expect(await imports.releaseBacklog(10_000)).toEqual({ portals: base.portals + 2, oldestCompletedAt: -3_000 });
+
+      // Released, all: the backlog is as it was.
+      for (const [record, owner] of [
+        [second, 'r2'],
+        [behind, 'r3'],
+      ] as const) {
+        await moveImport(
+          imports,
+          record.importId,
+          { kind: 'release-claimed', at: 20_000, staleBefore: 0, owner },
+          { kind: 'release-progressed', through: 'LINE_ITEM:done', done: true, at: 20_001, owner },
+        );
+      }
       expect(await imports.releaseBacklog(10_000)).toEqual(base);
     });
 

@@ -109,7 +109,11 @@ export class FakeImportRepository implements PublicOf<ImportRepository> {
   }
 
   async releaseBacklog(before: number): Promise<{ portals: number; oldestCompletedAt: number | null }> {
-    const waiting = this.records().filter((record) => record.status === 'complete' && record.releasedAt === null && releaseIsStale(record, before));
+    const unreleased = this.records().filter((record) => record.status === 'complete' && record.releasedAt === null);
+    const running = new Set(unreleased.filter((record) => !releaseIsStale(record, before)).map((record) => record.tenant.portalId));
+    const waiting = unreleased.filter(
+      (record) => record.completedAt !== null && record.completedAt <= before && releaseIsStale(record, before) && !running.has(record.tenant.portalId),
+    );
     const completed = waiting.map((record) => record.completedAt!).sort((a, b) => a - b);
     return { portals: new Set(waiting.map((record) => record.tenant.portalId)).size, oldestCompletedAt: completed[0] ?? null };
   }
