@@ -42,12 +42,15 @@ describe('Broker redeliveries against a real RabbitMQ', () => {
     return broker;
   };
 
-  /** Takes the next message of the queue and closes the channel holding it unacked, as a consumer that died does: the broker counts a delivery. */
+  /**
+   * Takes the next message of the queue and closes the channel holding it unacked, as a consumer
+   * that died does: the broker counts a delivery. The queue takes it back after the close has
+   * answered (a quorum queue's log), so each take waits for it to be there again.
+   */
   const returnUnsettled = async (queue: string, times: number) => {
     for (let i = 0; i < times; i++) {
       const channel = await admin.createChannel();
-      const message = await channel.get(queue, { noAck: false });
-      if (!message) throw new Error(`${queue} is empty`);
+      await waitFor(async () => (await channel.get(queue, { noAck: false })) || undefined, { message: `the message back in ${queue} (take ${i + 1})` });
       await channel.close();
     }
   };
