@@ -80,6 +80,7 @@ describe("the console's list of imports", () => {
       failureReason: null,
       completedAt: 1_700_000_009_000,
       releasedAt: null,
+      releaseProblem: null,
       itemsReceived: 3,
       expectedCount: 10,
       objectTypes: expect.objectContaining({ CONTACT: { settingsId: 1, expectedCount: 1, pagesReceived: 1, itemsReceived: 3, ended: true } }),
