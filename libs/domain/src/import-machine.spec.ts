@@ -1,13 +1,5 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
-import {
-  importTransition,
-  type ImportEffect,
-  type ImportEvent,
-  type ImportState,
-  type ImportTypeState,
-  releaseStalled,
-  STALLED_RELEASE_MS,
-} from './import-machine';
+import { importTransition, type ImportEffect, type ImportEvent, type ImportState, type ImportTypeState } from './import-machine';
 import { isReceivedPage, newImportTypes, receivedCounts, releaseStart } from './import-progress';
 
 const T = 1_700_000_000_000;
@@ -473,16 +465,5 @@ describe('what an import received and where its release goes on', () => {
     [2, false],
   ])('when page %i of a type is asked for, then whether it was counted is %s', (pageNumber, counted) => {
     expect(isReceivedPage(receiving({ 1: 3 }), 'CONTACT', pageNumber)).toBe(counted);
-  });
-});
-
-describe('releaseStalled', () => {
-  it.each<[string, ImportState['releaseProblem'], boolean]>([
-    ['no problem', null, false],
-    ['one failure', { reason: 'x', at: T, tries: 1, since: T }, false],
-    ['many tries within a short broker outage (replicas retry at once)', { reason: 'x', at: T + 30_000, tries: 6, since: T }, false],
-    ['failures in a row for the stall time', { reason: 'x', at: T + STALLED_RELEASE_MS, tries: 11, since: T }, true],
-  ])('when the release problem is %s, then the import counts as failed: as the table says', (_case, problem, stalled) => {
-    expect(releaseStalled(problem)).toBe(stalled);
   });
 });

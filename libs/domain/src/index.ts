@@ -8,6 +8,7 @@ export * from './error-details';
 export * from './sync-key';
 export * from './settings-rules';
 export * from './import-machine';
+export * from './import-release';
 export * from './import-progress';
 export * from './token-bucket';
 export * from './lane-share';
