@@ -5,6 +5,7 @@ import { importModel, importPageModel, webhookAttemptModel } from '../models/imp
 import { consoleScopeFilter, type ConsoleScope } from './console-scope';
 import { onlyDuplicateKeyErrors } from '../duplicate-key';
 import { itemOf, storedItem, type ImportItem, type StoredItem } from './import-items';
+import { readReleaseBacklog, waitingForRelease } from './import-release-queries';
 
 export type { ImportStatus, ImportTypeState } from '@ecomm-sync/domain';
 export type { ImportItem } from './import-items';
@@ -224,10 +225,7 @@ export class ImportRepository {
     const exceptIds = exceptImports.filter((id) => Types.ObjectId.isValid(id)).map((id) => new Types.ObjectId(id));
     const docs = await this.imports.collection
       .find({
-        status: 'complete',
-        releasedAt: null,
-        completedAt: { $lte: before },
-        $or: [{ releaseProgressAt: null }, { releaseProgressAt: { $lte: before } }],
+        ...waitingForRelease(before),
         ...(exceptPortals.length > 0 ? { portalId: { $nin: [...exceptPortals] } } : {}),
         ...(exceptIds.length > 0 ? { _id: { $nin: exceptIds } } : {}),
       })
@@ -237,31 +235,9 @@ export class ImportRepository {
     return docs.map((doc) => toImport(doc as unknown as ImportDoc));
   }
 
-  /**
-   * The release backlog: complete imports, completed by `before`, not released and held by nobody
-   * (no progress after `before`: waiting for room, or dropped after a failure), of portals none of
-   * whose releases runs (a portal's imports are released one at a time: another replica would not
-   * take the second); how many portals they are of, and when the oldest completed. On the
-   * `{status, releasedAt, completedAt}` index, as `unreleased` is.
-   */
-  async releaseBacklog(before: number): Promise<{ portals: number; oldestCompletedAt: number | null }> {
-    const unreleased = { status: 'complete', releasedAt: null };
-    const running = await this.imports.collection.distinct('portalId', { ...unreleased, releaseProgressAt: { $gt: before } });
-    const waiting = {
-      ...unreleased,
-      completedAt: { $lte: before },
-      $or: [{ releaseProgressAt: null }, { releaseProgressAt: { $lte: before } }],
-      ...(running.length > 0 ? { portalId: { $nin: running } } : {}),
-    };
-    const [portals, oldest] = await Promise.all([
-      this.imports.collection.distinct('portalId', waiting),
-      this.imports.collection
-        .find(waiting, { projection: { _id: 0, completedAt: 1 } })
-        .sort({ completedAt: 1 })
-        .limit(1)
-        .next(),
-    ]);
-    return { portals: portals.length, oldestCompletedAt: typeof oldest?.completedAt === 'number' ? oldest.completedAt : null };
+  /** The release backlog (import-release-queries.ts): portals whose imports wait for a release, and the oldest completion. */
+  releaseBacklog(before: number): Promise<{ portals: number; oldestCompletedAt: number | null }> {
+    return readReleaseBacklog(this.imports.collection, before);
   }
 
   async recordAttempt(requestId: string, attempt: WebhookAttempt): Promise<void> {
