@@ -9,6 +9,16 @@ import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 const { amqpUrl } = testInfrastructure();
 
+/** What v1 answers for an owner with no settings stored: the six fields, disabled and empty. */
+const v1Defaults = {
+  enabled: false,
+  importOnInstall: false,
+  productSyncSettings: { properties: [] },
+  dealSyncSettings: { properties: [] },
+  lineItemSyncSettings: { properties: [] },
+  contactSyncSettings: { properties: [] },
+};
+
 const v1Body = {
   enabled: true,
   importOnInstall: false,
@@ -154,7 +164,8 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
       const refused = await asPortal('put', path, `&${flag}=yes`).send(body).expect(400);
       expect(refused.body.message).toBe(`Query parameter ${flag} must be true or false (or 1 or 0), got "yes"`);
     }
-    await asPortal('get', '/extensions/ecomm/v1/settings').expect(404);
+    await asPortal('get', '/extensions/ecomm/v1/settings').expect(200, v1Defaults);
+    await asPortal('get', '/extensions/ecomm/v2/settings').expect(404);
     expect(await settingsEvents()).toEqual([]);
   });
 
@@ -175,11 +186,22 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
     ]);
   });
 
-  it('when settings are deleted, then GET answers 404 and DELETE can be repeated', async () => {
+  it('when no settings were ever stored, then v1 GET answers its six fields, disabled and empty, and v2 GET answers 404', async () => {
+    await asPortal('get', '/extensions/ecomm/v1/settings').expect(200, v1Defaults);
+    const provided = await asPortal('get', '/extensions/ecomm/v1/settings', '&showProvidedProperties=true').expect(200);
+    expect(provided.body).toMatchObject({ enabled: false, importOnInstall: false });
+    expect(provided.body.contactSyncSettings.properties).toContainEqual(expect.objectContaining({ targetCrmProperty: 'ip__ecomm_bridge__ecomm_synced' }));
+    const v2 = await asPortal('get', '/extensions/ecomm/v2/settings').expect(404);
+    expect(v2.body.message).toMatch(/No settings exist for portal \d+ yet; create them with PUT/);
+    expect(await settingsEvents()).toEqual([]);
+  });
+
+  it('when settings are deleted, then v1 GET answers the defaults, v2 GET 404, and DELETE can be repeated', async () => {
     await asPortal('put', '/extensions/ecomm/v1/settings').send(v1Body).expect(200);
     await asPortal('delete', '/extensions/ecomm/v1/settings').expect(204);
     await asPortal('delete', '/extensions/ecomm/v2/settings').expect(204);
-    const got = await asPortal('get', '/extensions/ecomm/v1/settings').expect(404);
+    await asPortal('get', '/extensions/ecomm/v1/settings').expect(200, v1Defaults);
+    const got = await asPortal('get', '/extensions/ecomm/v2/settings').expect(404);
     expect(got.body.message).toMatch(/No settings exist for portal \d+ yet; create them with PUT/);
   });
 
@@ -293,7 +315,7 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
     const path = `/extensions/ecomm/v1/settings?hapikey=${developerKey}&appId=${appId}`;
     await request(app).put(path).send(v1Body).expect(200);
     await request(app).get(path).expect(200, v1Body);
-    await asPortal('get', '/extensions/ecomm/v1/settings').expect(404); // the portal's own settings are another thing
+    await asPortal('get', '/extensions/ecomm/v1/settings').expect(200, v1Defaults); // the portal's own settings are another thing
   });
 
   it.each([

@@ -128,6 +128,12 @@ export function typesToReapply(own: readonly ObjectType[], superseded: readonly 
 
 // ---- v1 view ---------------------------------------------------------------------------------
 
+/**
+ * What a v1 GET answers before any PUT (and after a DELETE): the vendor's v1 settings always carry
+ * their six fields (vendor-api-notes.md), so an owner with none reads as disabled, with no mappings.
+ */
+export const SETTINGS_BEFORE_ANY_PUT: SettingsRecord = Object.freeze({ enabled: false, importOnInstall: false, webhookUri: null, mappings: Object.freeze({}) });
+
 const toV1Mapping = (mapping: PropertyMapping): V1PropertyMapping => ({
   propertyName: mapping.externalPropertyName,
   targetCrmProperty: mapping.crmPropertyName,

@@ -1,7 +1,7 @@
 import { Router, type Response } from 'express';
 import { createValidator, v1ImportSettingsSchema, v1SettingsSchema, v2SettingsSchema } from '@ecomm-sync/contracts';
 import type { ReapplyJob } from '@ecomm-sync/data-access';
-import { fromV1Settings, fromV2Settings, toV1Settings, toV2Settings } from '@ecomm-sync/domain';
+import { fromV1Settings, fromV2Settings, SETTINGS_BEFORE_ANY_PUT, toV1Settings, toV2Settings } from '@ecomm-sync/domain';
 import { parseWith } from '@ecomm-sync/runtime';
 import type { ManageSettingsUseCase } from '../use-cases/manage-settings.use-case';
 import { grantOf, type Authorizer } from './authenticate';
@@ -30,8 +30,11 @@ export function settingsRoutes(settings: ManageSettingsUseCase, auth: Authorizer
   const paths = ['/extensions/ecomm/v1/settings', '/extensions/ecomm/v1/import-settings', '/extensions/ecomm/v2/settings'];
   router.use(paths, ...auth.require(auth.settingsOwner));
 
+  // Always the six fields, as the vendor's v1 (vendor-api-notes.md): before any PUT, disabled and empty.
+  // v2 answers 404 then (docs/api.md), which the console reads as "nothing stored yet".
   router.get('/extensions/ecomm/v1/settings', async (req, res) => {
-    res.json(toV1Settings(await settings.get(ownerOf(res)), booleanParam(req.query, 'showProvidedProperties', false)));
+    const showProvided = booleanParam(req.query, 'showProvidedProperties', false);
+    res.json(toV1Settings((await settings.find(ownerOf(res))) ?? SETTINGS_BEFORE_ANY_PUT, showProvided));
   });
 
   // A PUT reads its query before it stores anything: a bad flag is a 400 that changed nothing.

@@ -17,6 +17,11 @@ export class ManageSettingsUseCase {
     private readonly logger: Logger,
   ) {}
 
+  /** The stored settings, or null before any PUT (a v1 GET then answers the defaults). */
+  find(owner: string): Promise<StoredSettings | null> {
+    return this.repositories.settings.getByOwner(owner);
+  }
+
   async get(owner: string): Promise<StoredSettings> {
     const settings = await this.repositories.settings.getByOwner(owner);
     if (!settings) throw AppError.notFound(`No settings exist for ${describeOwner(owner)} yet; create them with PUT`);
