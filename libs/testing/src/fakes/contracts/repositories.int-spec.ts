@@ -1,6 +1,7 @@
 import { describeAlertDestinationRepositoryContract, describeAlertNoticeRepositoryContract } from './alert-notice-repository.contract';
 import { describeAlertRuleRepositoryContract } from './alert-rule-repository.contract';
 import { describeCrmWaitRepositoryContract } from './crm-wait-repository.contract';
+import { describeImportReleaseContract } from './import-release.contract';
 import { describeImportRepositoryContract } from './import-repository.contract';
 import { describeIntakePaceRepositoryContract } from './intake-pace-repository.contract';
 import { describeObjectSyncRepositoryContract } from './object-sync-repository.contract';
@@ -25,6 +26,7 @@ import { describeSyncLagContract } from './sync-lag.contract';
 describe('real repositories on the MongoDB-wire server', () => {
   const database = realDatabase('repositories');
   describeImportRepositoryContract('ImportRepository', () => database().repositories.imports);
+  describeImportReleaseContract('ImportRepository', () => database().repositories.imports);
   describeSettingsRepositoryContract('SettingsRepository', () => database().repositories.settings);
   describeStoreRepositoryContract('StoreRepository', () => database().repositories.stores);
   describeReapplyJobRepositoryContract('ReapplyJobRepository', () => database().repositories.reapplyJobs);
