@@ -5,6 +5,7 @@
  */
 import { benchCrmBudget, crmBudgetRow } from './crm-budget';
 import { benchCrmRequestLog, crmRequestLogRows } from './crm-request-log';
+import { benchCrmTransport, crmTransportRow } from './crm-transport';
 import { benchEndToEnd } from './end-to-end';
 import { endToEndNotes, endToEndRows } from './end-to-end-report';
 import { benchFairness, fairnessRow } from './fairness';
@@ -38,10 +39,16 @@ const FIGURES: Record<string, Figure<unknown>> = {
 const EXTRA_FIGURES: Record<string, Figure<unknown>> = {
   crmRequestLog: figure({ run: () => benchCrmRequestLog(crmRequestLogFigures), rows: crmRequestLogRows }),
   fairnessReplicas: figure({ run: () => benchFairness({ ...SIZES.fairness, gateways: 2 }), rows: (f) => [fairnessRow(f)] }),
+  crmTransport: figure({ run: benchCrmTransport, rows: (f) => [crmTransportRow(f)] }),
 };
 /** `--only` names as typed on the command line; these figures are recorded when run alone (the others are for profiling). */
-const ALIASES: Record<string, string> = { 'crm-budget': 'crmBudget', 'crm-request-log': 'crmRequestLog', 'fairness-replicas': 'fairnessReplicas' };
-const RECORDED_ALONE = new Set(['crmBudget', 'fairness', 'crmRequestLog', 'fairnessReplicas']);
+const ALIASES: Record<string, string> = {
+  'crm-budget': 'crmBudget',
+  'crm-request-log': 'crmRequestLog',
+  'fairness-replicas': 'fairnessReplicas',
+  'crm-transport': 'crmTransport',
+};
+const RECORDED_ALONE = new Set(['crmBudget', 'fairness', 'crmRequestLog', 'fairnessReplicas', 'crmTransport']);
 const figureOf = (name: string): Figure<unknown> | undefined => FIGURES[name] ?? EXTRA_FIGURES[name];
 
 async function main() {
