@@ -69,8 +69,9 @@ export class CrmExchangeRecorder {
         durationMs: Math.round(attempt.durationMs * 10) / 10,
         correlationId: answer ? correlationIdOf(answer.headers, answerBody) : null,
         error: attempt.error ?? null,
-        request: redactedMessage(attempt.requestHeaders, request, secrets),
-        answer: answer ? redactedMessage(answer.headers, answerBody, secrets) : { headers: {}, body: null, bytes: 0, truncated: false },
+        // The bodies as they came (text, or an answer with its text): kept as they were when they name no secret.
+        request: redactedMessage(attempt.requestHeaders, attempt.requestBody, secrets),
+        answer: answer ? redactedMessage(answer.headers, answer.body, secrets) : { headers: {}, body: null, bytes: 0, truncated: false },
       });
     } catch {
       // The log is a witness, not the work: a record it cannot make is dropped.

@@ -1,4 +1,5 @@
 import { redactedMessage, loggedBaseUrl, redactText, REDACTED } from './crm-exchange-redaction';
+import { parseAnswer } from './crm-json';
 
 const TOKEN = 'pat-na1-11111111-2222-3333-4444-555555555555';
 
@@ -54,6 +55,34 @@ describe('the CRM request log redacts secrets', () => {
 
   it('when a base URL carries a user, password or query, then the connection is named without them', () => {
     expect(loggedBaseUrl('https://user:pw@api.example.com/crm/?hapikey=1#x')).toBe('https://api.example.com/crm');
+  });
+});
+
+describe('the CRM request log keeps JSON text as it came when it names no secret', () => {
+  it.each([
+    ['a secret field', '{"inputs": [{"id": "k"}], "refresh_token": "rt-abcdefghij"}', 'rt-abcdefghij'],
+    ['a secret field named with an escape', '{"inputs": [], "\\u0074oken": "tk-abcdefghij"}', 'tk-abcdefghij'],
+    ['a field named code', '{"code": "cd-abcdefghij", "state": "s"}', 'cd-abcdefghij'],
+  ])('when JSON text holds %s, then its value is redacted', (_case, text, secret) => {
+    const message = redactedMessage({}, text, []);
+    expect(message.body).not.toContain(secret);
+    expect(message.body).toContain(REDACTED);
+  });
+
+  it('when JSON text names no secret, then it is kept byte for byte, spacing included', () => {
+    const text = '{ "inputs": [ {"id": "k", "properties": {"amount": "1.50"}} ] }';
+    expect(redactedMessage({}, text, []).body).toBe(text);
+  });
+
+  it('when an answer was parsed from text, then the log keeps that text, not the answer encoded again', () => {
+    const text = '{"results": [ {"id": "1", "properties": {"email": "ada@example.com"}} ], "status": "COMPLETE"}';
+    expect(redactedMessage({}, parseAnswer(text), []).body).toBe(text);
+    const withSecret = '{"status": "error", "message": "bad", "access_token": "at-123456789"}';
+    expect(redactedMessage({}, parseAnswer(withSecret), []).body).toBe('{"status":"error","message":"bad","access_token":"[redacted]"}');
+  });
+
+  it('when an answer parsed from text holds the connection token in a value, then the token is redacted', () => {
+    expect(redactedMessage({}, parseAnswer(`{"message": "expired: ${TOKEN}"}`), [TOKEN]).body).toBe('{"message": "expired: [redacted]"}');
   });
 });
 

@@ -1,4 +1,5 @@
 import type { CrmExchangeMessage } from './crm-exchange';
+import { answerTextOf } from './crm-json';
 
 /** The most bytes of a request or answer body kept in the request log; the rest is cut and marked. */
 export const MAX_LOGGED_BODY_BYTES = 16 * 1024;
@@ -22,6 +23,13 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
   // A parameter needs its "=": a CRM body of 30 KB without one (most are) skips a scan that cost a tenth of its redaction.
   return redacted.includes('=') ? redacted.replace(SECRET_PARAMETER, `$1=${REDACTED}`) : redacted;
 }
+
+/**
+ * What JSON text holds, lower-cased, when any of its field names matches SECRET_NAME: one of its
+ * words, or an escape (`\u0074oken`) that could spell one. Text without any names no secret field.
+ * (Lower-casing first and matching without the `i` flag takes a third of the time on 30 KB.)
+ */
+const MAY_NAME_A_SECRET = /authorization|token|secret|password|passwd|api[-_]?key|hapikey|cookie|credential|signature|"code"|\\u/;
 
 /** JSON text of `value` with the value of every secret-named field replaced, at any depth. */
 const jsonWithoutSecretFields = (value: unknown): string =>
@@ -63,11 +71,21 @@ export function redactedMessage(
   for (const [name, value] of Object.entries(headers))
     if (value !== undefined) keptHeaders[name.toLowerCase()] = SECRET_NAME.test(name) ? REDACTED : redactText(value, secrets);
   if (body === undefined || body === null || body === '') return { headers: keptHeaders, body: null, bytes: 0, truncated: false };
-  // Text that is not JSON is kept as text; anything else as JSON without its secret fields.
-  const content = parsedBody(body);
-  const text = redactText(typeof content === 'string' ? content : jsonWithoutSecretFields(content), secrets);
+  const text = redactText(bodyText(body), secrets);
   const bounded = cut(text, maxBytes);
   return { headers: keptHeaders, body: bounded.text, bytes: bounded.bytes, truncated: bounded.truncated };
+}
+
+/**
+ * A body as text without its secret fields. Text that names none (the SDK's requests, answers with
+ * the text they were parsed from) is kept as it came, neither parsed nor encoded again; text that
+ * is not JSON is kept as text; anything else as JSON without its secret fields.
+ */
+function bodyText(body: unknown): string {
+  const text = typeof body === 'string' ? body : answerTextOf(body);
+  if (text !== undefined && !MAY_NAME_A_SECRET.test(text.toLowerCase())) return text;
+  const content = parsedBody(body);
+  return typeof content === 'string' ? content : jsonWithoutSecretFields(content);
 }
 
 /** A base URL as the log names the connection: no user, password, query or fragment. */

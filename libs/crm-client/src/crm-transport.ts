@@ -4,6 +4,7 @@ import { countCrmRequest, startSpan, type ActiveSpan } from '@ecomm-sync/runtime
 import { crmErrorReason, CrmUnavailableError, toCrmError, type CrmUnavailableReason } from './crm-errors';
 import type { CrmExchangeSink } from './crm-exchange';
 import { CrmExchangeRecorder, type CrmAttempt } from './crm-exchange-recorder';
+import { parseAnswer, requestJson } from './crm-json';
 import { agents, isSearch, lowerCased, wait, withTraceparent } from './http-request-helpers';
 
 /** The longest CRM answer read: a batch of 100 objects with their properties is far below it. */
@@ -71,6 +72,9 @@ export class CrmTransport {
       maxRedirects: 0,
       // The largest answer of the API the service uses is a batch of 100 objects.
       maxContentLength: MAX_CRM_ANSWER_BYTES,
+      // Each body encoded and parsed once (crm-json.ts): the SDK's JSON text as it is, answers parsed with their text kept.
+      transformRequest: [requestJson],
+      transformResponse: [parseAnswer],
       ...agents,
     });
     this.maxBackoffMs = options.maxBackoffMs ?? 10_000;

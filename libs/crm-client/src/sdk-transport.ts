@@ -1,3 +1,4 @@
+import { answerTextOf } from './crm-json';
 import type { CrmTransport } from './crm-transport';
 
 /** What the SDK hands its HTTP layer: one request, built from its typed models. */
@@ -44,10 +45,11 @@ export function sdkConfiguration<Configuration, Request extends SdkRequest, Resp
         url: url.startsWith(base) ? url.slice(base.length) : url,
         ...(body === undefined ? {} : { data: body }),
       });
-      // The transport reads answers as JSON (its budget and errors need them); the SDK reads text. A
-      // 204 reads as an empty object: a generated method that does not list it parses the body.
+      // The transport reads answers as JSON (its budget and errors need them); the SDK reads text: the
+      // text the answer was parsed from. A 204 reads as an empty object: a generated method that does
+      // not list it parses the body.
       const empty = data === undefined || data === '';
-      const text = empty ? (status === 204 ? '{}' : '') : typeof data === 'string' ? data : JSON.stringify(data);
+      const text = empty ? (status === 204 ? '{}' : '') : typeof data === 'string' ? data : (answerTextOf(data) ?? JSON.stringify(data));
       return new module.ResponseContext(
         status,
         { ...headers, 'content-type': 'application/json' },
