@@ -51,6 +51,17 @@ describe('throttling failed authentication', () => {
     await status(fourth, PORTAL_KEY).expect(404);
   });
 
+  it('when one wrong key is tried in the X-Api-Key header and as hapikey from three addresses, then a fourth address is refused with it in the header', async () => {
+    const byHeader = (from: string, key: string) => request(throttled).get(`${v1}/sync-status/CONTACT/c1`).set('x-api-key', key).set('x-forwarded-for', from);
+    await byHeader(newAddress(), 'a-wrong-header-key').expect(401);
+    await status(newAddress(), 'a-wrong-header-key').expect(401);
+    await byHeader(newAddress(), 'a-wrong-header-key').expect(401);
+    const fourth = newAddress();
+    const refused = await byHeader(fourth, 'a-wrong-header-key').expect(429);
+    expect(refused.body.message).toMatch(/from this credential/);
+    await byHeader(fourth, PORTAL_KEY).expect(404);
+  });
+
   it('when a client authenticates successfully many times, then nothing is counted against it', async () => {
     const client = newAddress();
     for (let i = 0; i < 6; i++) await status(client, PORTAL_KEY).expect(404);
