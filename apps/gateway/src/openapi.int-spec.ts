@@ -41,8 +41,25 @@ describe('gateway OpenAPI document', () => {
       .expect('content-type', /application\/json/);
     expect(res.body).toEqual(JSON.parse(JSON.stringify(gatewayOpenApiDocument())));
     expect(res.body.openapi).toBe('3.1.0');
-    expect(Object.keys(res.body.components.securitySchemes).sort()).toEqual(['adminToken', 'appId', 'bearerToken', 'developerKey', 'oauthToken', 'portalKey']);
-    expect(res.body.paths['/extensions/ecomm/v1/settings'].get.security).toEqual([{ portalKey: [] }, { bearerToken: [] }, { developerKey: [], appId: [] }]);
+    expect(Object.keys(res.body.components.securitySchemes).sort()).toEqual([
+      'adminToken',
+      'appId',
+      'bearerToken',
+      'developerKey',
+      'developerKeyHeader',
+      'oauthToken',
+      'portalKey',
+      'portalKeyHeader',
+    ]);
+    expect(res.body.components.securitySchemes.portalKeyHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Api-Key' });
+    expect(res.body.paths['/extensions/ecomm/v1/settings'].get.security).toEqual([
+      { portalKey: [] },
+      { portalKeyHeader: [] },
+      { bearerToken: [] },
+      { developerKey: [], appId: [] },
+      { developerKeyHeader: [], appId: [] },
+    ]);
+    expect(res.body.paths['/extensions/ecomm/v2/imports/page'].post.security).toEqual([{ oauthToken: [] }]);
     expect(res.body.paths['/admin/v1/portals'].post.security).toEqual([{ adminToken: [] }]);
     expect(res.body.paths['/extensions/ecomm/v2/sync/messages'].put.responses['400']).toEqual({ $ref: '#/components/responses/Error400' });
   });

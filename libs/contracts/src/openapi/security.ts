@@ -6,13 +6,26 @@ export const SECURITY_SCHEMES = {
     type: 'apiKey',
     in: 'query',
     name: 'hapikey',
-    description: "A portal's API key (direct mode): `pk-...`; also taken in the `X-Api-Key` header, which keeps it out of URLs.",
+    description: "A portal's API key (direct mode): `pk-...`; also taken in the `X-Api-Key` header (portalKeyHeader), which keeps it out of URLs.",
   },
   developerKey: {
     type: 'apiKey',
     in: 'query',
     name: 'hapikey',
-    description: "A developer account's API key: `dk-...`; with `appId` where the operation says so; also taken in the `X-Api-Key` header.",
+    description:
+      "A developer account's API key: `dk-...`; with `appId` where the operation says so; also taken in the `X-Api-Key` header (developerKeyHeader).",
+  },
+  portalKeyHeader: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Api-Key',
+    description: "A portal's API key in a header instead of the query (`hapikey` wins when both are sent): kept out of URLs and access logs.",
+  },
+  developerKeyHeader: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Api-Key',
+    description: "A developer account's API key in a header instead of the query (`hapikey` wins when both are sent).",
   },
   appId: {
     type: 'apiKey',
@@ -40,21 +53,21 @@ const needs = (...schemes: Scheme[]): SecurityRequirement => Object.fromEntries(
 /** The credentials each group of endpoints takes (docs/api.md "Credentials"). */
 export const CREDENTIALS = {
   /** The customer's data: portal key or private-app token (direct mode), OAuth token (application mode). */
-  customerData: [needs('portalKey'), needs('bearerToken')],
+  customerData: [needs('portalKey'), needs('portalKeyHeader'), needs('bearerToken')],
   /** Settings: the portal's own (key or private-app token), or an application's (developer key and appId). */
-  settingsOwner: [needs('portalKey'), needs('bearerToken'), needs('developerKey', 'appId')],
+  settingsOwner: [needs('portalKey'), needs('portalKeyHeader'), needs('bearerToken'), needs('developerKey', 'appId'), needs('developerKeyHeader', 'appId')],
   /** GET /v1/sync-errors: the portal's, an application's everywhere, or an application's in one portal. */
-  v1ErrorScope: [needs('portalKey'), needs('bearerToken'), needs('developerKey', 'appId')],
+  v1ErrorScope: [needs('portalKey'), needs('portalKeyHeader'), needs('bearerToken'), needs('developerKey', 'appId'), needs('developerKeyHeader', 'appId')],
   /** A portal's every error: its key or private-app token. */
-  portalAccount: [needs('portalKey'), needs('bearerToken')],
+  portalAccount: [needs('portalKey'), needs('portalKeyHeader'), needs('bearerToken')],
   /** An application's errors everywhere: its developer's key (the appId is in the path). */
-  developerApplication: [needs('developerKey')],
+  developerApplication: [needs('developerKey'), needs('developerKeyHeader')],
   /** The application's OAuth token only: import pages and ends, its errors in the portal. */
   installedApplication: [needs('oauthToken')],
   /** Starting or reading an import: the customer (portal key with appId) or the application's token. */
-  importingApplication: [needs('portalKey', 'appId'), needs('bearerToken')],
+  importingApplication: [needs('portalKey', 'appId'), needs('portalKeyHeader', 'appId'), needs('bearerToken')],
   /** The console's readers: a customer (portal key, private-app or OAuth token) or an integrator (developer key and appId). */
-  consoleUser: [needs('portalKey'), needs('bearerToken'), needs('developerKey', 'appId')],
+  consoleUser: [needs('portalKey'), needs('portalKeyHeader'), needs('bearerToken'), needs('developerKey', 'appId'), needs('developerKeyHeader', 'appId')],
   admin: [needs('adminToken')],
   none: [],
 } as const satisfies Record<string, readonly SecurityRequirement[]>;
