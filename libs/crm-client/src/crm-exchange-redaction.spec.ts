@@ -1,4 +1,4 @@
-import { redactedMessage, loggedBaseUrl, redactText, REDACTED } from './crm-exchange-redaction';
+import { redactedMessage, loggedBaseUrl, redactText, REDACTED, SECRET_NAME_WORDS } from './crm-exchange-redaction';
 import { parseAnswer } from './crm-json';
 
 const TOKEN = 'pat-na1-11111111-2222-3333-4444-555555555555';
@@ -68,6 +68,23 @@ describe('the CRM request log keeps JSON text as it came when it names no secret
     expect(message.body).not.toContain(secret);
     expect(message.body).toContain(REDACTED);
   });
+
+  it.each([
+    ['a credential written with an escaped slash', '{"message": "bad header Basic dXNlcjpw\\/YXNz"}', [], 'YXNz'],
+    ['the connection token written with an escaped slash', '{"message": "expired: pat\\/na1-abcdefgh"}', ['pat/na1-abcdefgh'], 'abcdefgh'],
+  ])('when JSON text holds %s, then it is redacted as its parsed body would be', (_case, text, secrets, secret) => {
+    const message = redactedMessage({}, parseAnswer(text), secrets);
+    expect(message.body).not.toContain(secret);
+    expect(message.body).toContain(REDACTED);
+  });
+
+  // A word added to the secret names must reach the look that lets text through as it came.
+  it.each(SECRET_NAME_WORDS.map((word) => [word, word.replace('[-_]?', '_').toUpperCase()]))(
+    'when JSON text names a field with the secret word %s (as %s), then its value is redacted',
+    (_word, name) => {
+      expect(redactedMessage({}, `{"inputs": [], "X_${name}_2": "s3cr3t-value-1"}`, []).body).not.toContain('s3cr3t-value-1');
+    },
+  );
 
   it('when JSON text names no secret, then it is kept byte for byte, spacing included', () => {
     const text = '{ "inputs": [ {"id": "k", "properties": {"amount": "1.50"}} ] }';

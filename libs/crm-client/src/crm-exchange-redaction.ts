@@ -6,8 +6,11 @@ export const MAX_LOGGED_BODY_BYTES = 16 * 1024;
 
 export const REDACTED = '[redacted]';
 
+/** What a field or header name holds when its value is a secret (lower case; SECRET_NAME adds `code` alone). */
+export const SECRET_NAME_WORDS = ['authorization', 'token', 'secret', 'password', 'passwd', 'api[-_]?key', 'hapikey', 'cookie', 'credential', 'signature'];
+
 /** Names of fields and headers whose values are secrets, wherever they appear. */
-const SECRET_NAME = /authorization|token|secret|password|passwd|api[-_]?key|hapikey|cookie|credential|signature|^code$/i;
+const SECRET_NAME = new RegExp(`${SECRET_NAME_WORDS.join('|')}|^code$`, 'i');
 
 /** A secret inside a string: a bearer or basic credential. */
 const BEARER_OR_BASIC = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
@@ -25,11 +28,14 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
 }
 
 /**
- * What JSON text holds, lower-cased, when any of its field names matches SECRET_NAME: one of its
- * words, or an escape (`\u0074oken`) that could spell one. Text without any names no secret field.
+ * What JSON text holds, lower-cased, when it may not be kept as it came: one of SECRET_NAME's words
+ * or `"code"` (a field it names), or an escape that JSON.stringify would not write back, so that
+ * the text differs from what the redaction of the parsed body sees: `\u0074oken` could spell a
+ * word, and `\/` breaks a credential (`Basic dXNl\/cjpw`) or the connection's token in two for
+ * the patterns that find them. Other escapes (`\n`, `\"`) come back as they were.
  * (Lower-casing first and matching without the `i` flag takes a third of the time on 30 KB.)
  */
-const MAY_NAME_A_SECRET = /authorization|token|secret|password|passwd|api[-_]?key|hapikey|cookie|credential|signature|"code"|\\u/;
+const MAY_HIDE_A_SECRET = new RegExp(`${SECRET_NAME_WORDS.join('|')}|"code"|\\\\[u/]`);
 
 /** JSON text of `value` with the value of every secret-named field replaced, at any depth. */
 const jsonWithoutSecretFields = (value: unknown): string =>
@@ -57,9 +63,10 @@ export function parsedBody(body: unknown): unknown {
 }
 
 /**
- * A request's or answer's headers and body (an object, or text parsed when it is JSON) as the request log keeps them: secret fields, headers
- * and parameters replaced by "[redacted]", the known `secrets` too wherever they appear, the body
- * cut at `maxBytes` (marked `truncated`).
+ * A request's or answer's headers and body (text, an answer with the text it was parsed from, or
+ * an object) as the request log keeps them: secret fields, headers and parameters replaced by
+ * "[redacted]", the known `secrets` too wherever they appear, the body cut at `maxBytes` (marked
+ * `truncated`; `bytes` is the size of the text kept before the cut, as it came when it is kept so).
  */
 export function redactedMessage(
   headers: Record<string, string | undefined>,
@@ -77,13 +84,14 @@ export function redactedMessage(
 }
 
 /**
- * A body as text without its secret fields. Text that names none (the SDK's requests, answers with
- * the text they were parsed from) is kept as it came, neither parsed nor encoded again; text that
- * is not JSON is kept as text; anything else as JSON without its secret fields.
+ * A body as text without its secret fields. Text that cannot hide one (MAY_HIDE_A_SECRET: the
+ * SDK's requests, answers with the text they were parsed from) is kept as it came, neither parsed
+ * nor encoded again; text that is not JSON is kept as text; anything else as JSON without its
+ * secret fields. redactText then runs over the result either way.
  */
 function bodyText(body: unknown): string {
   const text = typeof body === 'string' ? body : answerTextOf(body);
-  if (text !== undefined && !MAY_NAME_A_SECRET.test(text.toLowerCase())) return text;
+  if (text !== undefined && !MAY_HIDE_A_SECRET.test(text.toLowerCase())) return text;
   const content = parsedBody(body);
   return typeof content === 'string' ? content : jsonWithoutSecretFields(content);
 }

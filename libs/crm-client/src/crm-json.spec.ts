@@ -1,13 +1,16 @@
+import { AxiosHeaders, type InternalAxiosRequestConfig } from 'axios';
 import { answerTextOf, parseAnswer, requestJson } from './crm-json';
 
 describe('the CRM JSON, encoded and parsed once', () => {
   it.each([
-    ['JSON text (the SDK’s request)', '{"inputs":[]}', '{"inputs":[]}'],
+    ['JSON text (the SDK’s request), even with spaces around it', ' {"inputs":[]} ', ' {"inputs":[]} '],
     ['text that is not JSON', 'not json', 'not json'],
     ['an object', { inputs: [{ id: '1' }] }, '{"inputs":[{"id":"1"}]}'],
+    ['a form', new URLSearchParams({ grant_type: 'refresh_token' }), 'grant_type=refresh_token'],
     ['nothing', undefined, undefined],
   ])('when a request body is %s, then it goes out as %j', (_case, body, sent) => {
-    expect(requestJson(body)).toEqual(sent);
+    const headers = new AxiosHeaders({ 'content-type': 'application/json' });
+    expect(requestJson.call({} as InternalAxiosRequestConfig, body, headers)).toEqual(sent);
   });
 
   it('when an answer is JSON text of an object, then it is parsed and its text is kept with it', () => {

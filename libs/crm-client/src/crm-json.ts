@@ -4,10 +4,16 @@
  * answer is parsed once, and the text it was parsed from is kept beside it, for the SDK (which
  * reads answers as text) and for the request log, instead of encoding the parsed answer again.
  */
-const answerTexts = new WeakMap<object, string>();
+import axios, { type AxiosRequestTransformer } from 'axios';
 
-/** axios's request transform: text (the SDK's JSON) goes out as it is, anything else as JSON. */
-export const requestJson = (data: unknown): unknown => (data === undefined || data === null || typeof data === 'string' ? data : JSON.stringify(data));
+const answerTexts = new WeakMap<object, string>();
+const axiosTransforms = [axios.defaults.transformRequest ?? []].flat();
+
+/** axios's request transform: text (the SDK's JSON) goes out as it is, anything else as axios would send it. */
+export const requestJson: AxiosRequestTransformer = function (this, data, headers) {
+  if (typeof data === 'string') return data;
+  return axiosTransforms.reduce((body: unknown, transform) => transform.call(this, body, headers), data);
+};
 
 /** axios's answer transform: JSON text parsed, its text kept with it; anything else as it came. */
 export function parseAnswer(data: unknown): unknown {
