@@ -1,6 +1,4 @@
 export { HttpCrmClient } from './http-crm-client';
-export { CrmTransport } from './crm-transport';
-export type { CrmTransportOptions } from './crm-transport';
 export type { CrmClientOptions } from './http-crm-client';
 export { crmErrorReason, CrmRequestError, CrmUnavailableError, CrmPartialFailure } from './crm-errors';
 export type { CrmUnavailableReason } from './crm-errors';
