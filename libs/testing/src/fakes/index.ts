@@ -7,6 +7,7 @@ export { FakeImportRepository, moveImport } from './repositories/fake-import.rep
 export { InMemoryCasStore } from './repositories/in-memory-cas-store';
 export type { Revised } from './repositories/in-memory-cas-store';
 export { describeImportRepositoryContract } from './contracts/import-repository.contract';
+export { describeImportReleaseContract } from './contracts/import-release.contract';
 export { FakeSettingsRepository } from './repositories/fake-settings.repository';
 export { FakeStoreRepository } from './repositories/fake-store.repository';
 export { FakeReapplyJobRepository } from './repositories/fake-reapply-job.repository';

@@ -17,7 +17,7 @@ import { InMemoryCasStore } from './in-memory-cas-store';
 type NewImport = Parameters<ImportRepository['create']>[0];
 type StoredImport = Omit<ImportRecord, 'rev'>;
 
-/** ImportRepository in memory; describeImportRepositoryContract holds it to the real one. */
+/** ImportRepository in memory; describeImportRepositoryContract and describeImportReleaseContract hold it to the real one. */
 export class FakeImportRepository implements PublicOf<ImportRepository> {
   private readonly imports = new InMemoryCasStore<StoredImport>();
   /** Pages by `importId|objectType`, then by page number. */
