@@ -9,7 +9,7 @@ import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 const { amqpUrl } = testInfrastructure();
 
-/** What v1 answers for an owner with no settings stored: the six fields, disabled and empty. */
+/** What v1 and v2 answer for an owner with no settings stored: every field, disabled and empty. */
 const v1Defaults = {
   enabled: false,
   importOnInstall: false,
@@ -17,6 +17,12 @@ const v1Defaults = {
   dealSyncSettings: { properties: [] },
   lineItemSyncSettings: { properties: [] },
   contactSyncSettings: { properties: [] },
+};
+
+const v2Defaults = {
+  enabled: false,
+  webhookUri: null,
+  mappings: { CONTACT: { properties: [] }, DEAL: { properties: [] }, PRODUCT: { properties: [] }, LINE_ITEM: { properties: [] } },
 };
 
 const v1Body = {
@@ -59,7 +65,7 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
 
   afterAll(() => fixture.close());
 
-  const asPortal = (method: 'get' | 'put' | 'delete', path: string, query = '') => request(app)[method](`${path}?hapikey=${portalKey}${query}`);
+  const asPortal = (method: 'get' | 'put' | 'delete' | 'post', path: string, query = '') => request(app)[method](`${path}?hapikey=${portalKey}${query}`);
 
   async function settingsEvents(): Promise<SettingsChangedMessage[]> {
     const connection = await amqplib.connect(amqpUrl);
@@ -165,7 +171,7 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
       expect(refused.body.message).toBe(`Query parameter ${flag} must be true or false (or 1 or 0), got "yes"`);
     }
     await asPortal('get', '/extensions/ecomm/v1/settings').expect(200, v1Defaults);
-    await asPortal('get', '/extensions/ecomm/v2/settings').expect(404);
+    await asPortal('get', '/extensions/ecomm/v2/settings').expect(200, v2Defaults);
     expect(await settingsEvents()).toEqual([]);
   });
 
@@ -186,23 +192,23 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
     ]);
   });
 
-  it('when no settings were ever stored, then v1 GET answers its six fields, disabled and empty, and v2 GET answers 404', async () => {
+  it('when no settings were ever stored, then v1 and v2 GET answer every field, disabled and empty, and a re-apply is a 404', async () => {
     await asPortal('get', '/extensions/ecomm/v1/settings').expect(200, v1Defaults);
     const provided = await asPortal('get', '/extensions/ecomm/v1/settings', '&showProvidedProperties=true').expect(200);
     expect(provided.body).toMatchObject({ enabled: false, importOnInstall: false });
     expect(provided.body.contactSyncSettings.properties).toContainEqual(expect.objectContaining({ targetCrmProperty: 'ip__ecomm_bridge__ecomm_synced' }));
-    const v2 = await asPortal('get', '/extensions/ecomm/v2/settings').expect(404);
-    expect(v2.body.message).toMatch(/No settings exist for portal \d+ yet; create them with PUT/);
+    await asPortal('get', '/extensions/ecomm/v2/settings').expect(200, v2Defaults);
+    const reapply = await asPortal('post', '/extensions/ecomm/v2/settings/reapply').expect(404);
+    expect(reapply.body.message).toMatch(/No settings exist for portal \d+ yet; create them with PUT/);
     expect(await settingsEvents()).toEqual([]);
   });
 
-  it('when settings are deleted, then v1 GET answers the defaults, v2 GET 404, and DELETE can be repeated', async () => {
+  it('when settings are deleted, then GET answers the defaults again, and DELETE can be repeated', async () => {
     await asPortal('put', '/extensions/ecomm/v1/settings').send(v1Body).expect(200);
     await asPortal('delete', '/extensions/ecomm/v1/settings').expect(204);
     await asPortal('delete', '/extensions/ecomm/v2/settings').expect(204);
     await asPortal('get', '/extensions/ecomm/v1/settings').expect(200, v1Defaults);
-    const got = await asPortal('get', '/extensions/ecomm/v2/settings').expect(404);
-    expect(got.body.message).toMatch(/No settings exist for portal \d+ yet; create them with PUT/);
+    await asPortal('get', '/extensions/ecomm/v2/settings').expect(200, v2Defaults);
   });
 
   it.each([

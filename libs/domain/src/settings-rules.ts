@@ -129,8 +129,8 @@ export function typesToReapply(own: readonly ObjectType[], superseded: readonly 
 // ---- v1 view ---------------------------------------------------------------------------------
 
 /**
- * What a v1 GET answers before any PUT (and after a DELETE): the vendor's v1 settings always carry
- * their six fields (vendor-api-notes.md), so an owner with none reads as disabled, with no mappings.
+ * What a GET answers before any PUT (and after a DELETE), in either version: every field, so that an
+ * owner with none reads as disabled, with no mappings (docs/api.md). Nothing is stored by reading.
  */
 export const SETTINGS_BEFORE_ANY_PUT: SettingsRecord = Object.freeze({ enabled: false, importOnInstall: false, webhookUri: null, mappings: Object.freeze({}) });
 

@@ -1,5 +1,5 @@
 import type { V2Settings } from '@ecomm-sync/contracts';
-import { NO_SETTINGS, reapplyAfterSave } from './mappings-draft';
+import { isUnset, NO_SETTINGS, reapplyAfterSave } from './mappings-draft';
 
 const settings = (enabled: boolean, contact: [string, string][] = [['mail', 'email']]): V2Settings => ({
   ...NO_SETTINGS,
@@ -8,6 +8,17 @@ const settings = (enabled: boolean, contact: [string, string][] = [['mail', 'ema
     ...NO_SETTINGS.mappings,
     CONTACT: { properties: contact.map(([externalPropertyName, crmPropertyName]) => ({ externalPropertyName, crmPropertyName, dataType: 'STRING' as const })) },
   },
+});
+
+describe('isUnset', () => {
+  it.each<[string, V2Settings, boolean]>([
+    ['as the gateway answers before any PUT', NO_SETTINGS, true],
+    ['enabled with nothing mapped', { ...NO_SETTINGS, enabled: true }, false],
+    ['with a webhook only', { ...NO_SETTINGS, webhookUri: 'https://shop.example.com/import' }, false],
+    ['disabled with a mapping', settings(false), false],
+  ])('when settings are %s, then isUnset is %s', (_case, given, unset) => {
+    expect(isUnset(given)).toBe(unset);
+  });
 });
 
 describe('reapplyAfterSave', () => {

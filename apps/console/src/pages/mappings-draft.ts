@@ -32,12 +32,16 @@ export const toInput = (draft: Draft): V2SettingsInput => ({
 });
 export const message = (error: unknown) => (error instanceof ApiError ? error.message : String(error));
 
-/** What the console shows before any settings exist (the settings endpoint answers 404): saving creates them. */
+/** Settings as the gateway answers them before any PUT: disabled, no webhook, nothing mapped. */
 export const NO_SETTINGS: V2Settings = {
   enabled: false,
   webhookUri: null,
   mappings: { CONTACT: { properties: [] }, DEAL: { properties: [] }, PRODUCT: { properties: [] }, LINE_ITEM: { properties: [] } },
 };
+
+/** Whether settings are as before any PUT (nothing enabled, set or mapped): the page says saving stores them. */
+export const isUnset = (settings: V2Settings): boolean =>
+  !settings.enabled && !settings.webhookUri && OBJECT_TYPES.every((type) => (settings.mappings[type]?.properties ?? []).length === 0);
 
 /**
  * Whether saving `after` over `before` starts a re-apply, as the server decides it (objectTypesToReapply

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ConsoleCrmProperties, ConsoleDryRunResult, ConsoleSettingsCheck, ObjectType, V2Settings } from '@ecomm-sync/contracts';
-import { ApiError, sessionApi } from '../api';
+import { sessionApi } from '../api';
 import { InstallPicker, useInstalls } from '../components/install-picker';
 import { SelectField } from '../components/select-field';
 import { ErrorState, Loading } from '../components/states';
@@ -10,7 +10,7 @@ import { keepsData, usePolling } from '../use-polling';
 import { DryRunResult } from './dry-run-result';
 import { OBJECT_TYPE_CHOICES, OBJECT_TYPES, scopeQuery } from './scope';
 import { MappingTable } from './mapping-table';
-import { message, NO_SETTINGS, reapplyAfterSave, SETTINGS, toDraft, toInput, type Draft, type Reapply, type Saving } from './mappings-draft';
+import { isUnset, message, reapplyAfterSave, SETTINGS, toDraft, toInput, type Draft, type Reapply, type Saving } from './mappings-draft';
 import { useReapplyProgress } from './use-reapply-progress';
 
 /** Mappings: the v2 settings as a form, checked as you type, a dry run that saves nothing, and saving with re-apply progress. */
@@ -21,22 +21,16 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
   const installs = useInstalls(session);
   const tenantQuery = { ...scopeQuery(session, params), ...(session.role === 'integrator' && portalId ? { portalId } : {}) };
   // The session read with the page's portal first: another portal's URL answers 403 (the settings endpoint knows only the credential's own).
-  // No settings yet (404): an empty form, which saving creates.
+  // No settings yet: the gateway answers them disabled and empty, an empty form, which saving stores.
   const loaded = usePolling(
     () =>
       sessionApi(session, '/console/api/v1/session', { query: scopeQuery(session, params) }).then(() =>
-        sessionApi<V2Settings>(session, SETTINGS).then(
-          (settings) => ({ settings, exist: true }),
-          (error) => {
-            if (error instanceof ApiError && error.status === 404) return { settings: NO_SETTINGS, exist: false };
-            throw error;
-          },
-        ),
+        sessionApi<V2Settings>(session, SETTINGS).then((settings) => ({ settings })),
       ),
     [session.secret, params.portalId],
     3_600_000,
   );
-  /** The settings as last stored (what a save is compared with); null before any exist. */
+  /** The settings as last read or stored (what a save is compared with). */
   const [stored, setStored] = useState<V2Settings | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [check, setCheck] = useState<ConsoleSettingsCheck | null>(null);
@@ -54,7 +48,7 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
   useEffect(() => {
     if (!loaded.data || draft) return;
     setDraft(toDraft(loaded.data.settings));
-    setStored(loaded.data.exist ? loaded.data.settings : null);
+    setStored(loaded.data.settings);
   }, [loaded.data, draft]);
 
   // The enabling rules, checked by the server (the settings endpoint's own) on each change.
@@ -144,10 +138,7 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
       );
       // What the server compares the save with: the settings as stored now (another tab, or the
       // integration's own PUT, may have changed them since the page read them).
-      const current = await sessionApi<V2Settings>(session, SETTINGS).catch((error) => {
-        if (error instanceof ApiError && error.status === 404) return null;
-        throw error;
-      });
+      const current = await sessionApi<V2Settings>(session, SETTINGS);
       const saved = await sessionApi<V2Settings>(session, SETTINGS, { method: 'PUT', body: toInput(draft) });
       setDraft(toDraft(saved));
       setStored(saved);
@@ -177,7 +168,7 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
             Sync enabled (changes are written to the CRM)
           </label>
         </p>
-        {stored === null ? <p className="help">No settings are stored yet: saving creates them.</p> : null}
+        {stored === null || isUnset(stored) ? <p className="help">Nothing is enabled or mapped yet: saving stores these settings.</p> : null}
         <p className={check && !check.ok ? 'form-error' : 'help'} role="status" aria-live="polite" data-testid="settings-check">
           {check === null ? 'Checking…' : check.ok ? 'These settings can be saved.' : check.problem}
         </p>

@@ -30,8 +30,8 @@ export function settingsRoutes(settings: ManageSettingsUseCase, auth: Authorizer
   const paths = ['/extensions/ecomm/v1/settings', '/extensions/ecomm/v1/import-settings', '/extensions/ecomm/v2/settings'];
   router.use(paths, ...auth.require(auth.settingsOwner));
 
-  // Always the six fields, as the vendor's v1 (vendor-api-notes.md): before any PUT, disabled and empty.
-  // v2 answers 404 then (docs/api.md), which the console reads as "nothing stored yet".
+  // Both versions answer every field, before any PUT too (disabled and empty): a client reading the
+  // settings of a fresh install before it writes them gets settings, not an error (docs/api.md).
   router.get('/extensions/ecomm/v1/settings', async (req, res) => {
     const showProvided = booleanParam(req.query, 'showProvidedProperties', false);
     res.json(toV1Settings((await settings.find(ownerOf(res))) ?? SETTINGS_BEFORE_ANY_PUT, showProvided));
@@ -46,7 +46,8 @@ export function settingsRoutes(settings: ManageSettingsUseCase, auth: Authorizer
   });
 
   router.get('/extensions/ecomm/v2/settings', async (req, res) => {
-    res.json(toV2Settings(await settings.get(ownerOf(res)), booleanParam(req.query, 'showProvidedMappings', false)));
+    const showProvided = booleanParam(req.query, 'showProvidedMappings', false);
+    res.json(toV2Settings((await settings.find(ownerOf(res))) ?? SETTINGS_BEFORE_ANY_PUT, showProvided));
   });
 
   router.put('/extensions/ecomm/v2/settings', async (req, res) => {

@@ -139,7 +139,7 @@ const settingsOf = (version: 'v1' | 'v2'): ApiOperation[] => {
       method: 'get',
       path,
       tag: 'Settings',
-      summary: version === 'v1' ? 'The v1 settings (disabled and empty before any PUT)' : 'The v2 settings (404 before any PUT)',
+      summary: `The ${version} settings (disabled and empty before any PUT)`,
       security,
       query: show,
       responses: ok('The settings', view),
