@@ -6,11 +6,13 @@ const NUMERIC_MILLIS = '^(?:[0-9]{1,15}|[0-7][0-9]{15}|8[0-5][0-9]{14}|86[0-3][0
 /**
  * When a change occurred, as senders send it (v1 `changeOccurredTimestamp`, v2 `changedAt`):
  * epoch milliseconds as a number or a numeric string, or an ISO 8601 date-time with a time zone,
- * as the original v1 OpenAPI typed it (docs/decisions/0019-change-times-as-sent.md).
+ * as the original v1 OpenAPI typed it (docs/decisions/0019-change-times-as-sent.md); or null, taken
+ * as left out: the time of receipt (decision 0060).
  */
 export const changeTimeSchema = {
-  anyOf: [epochMillisSchema, { type: 'string', pattern: NUMERIC_MILLIS }, { type: 'string', maxLength: 64, format: 'date-time' }],
-  errorHint: 'must be epoch milliseconds (a number or a numeric string) or an ISO 8601 date-time with a time zone, such as 2024-05-01T12:00:00Z',
+  anyOf: [epochMillisSchema, { type: 'string', pattern: NUMERIC_MILLIS }, { type: 'string', maxLength: 64, format: 'date-time' }, { type: 'null' }],
+  errorHint:
+    'must be epoch milliseconds (a number or a numeric string) or an ISO 8601 date-time with a time zone, such as 2024-05-01T12:00:00Z (or null, the same as leaving it out)',
 } as const;
 
 /** A change time that passed changeTimeSchema, in epoch milliseconds; NaN if a date-time is out of range. */

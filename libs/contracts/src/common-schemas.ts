@@ -43,6 +43,16 @@ export const propertyMapSchema = {
 } as const;
 
 /**
+ * An optional property map of a sender's message: null is taken as left out (decision 0060), as
+ * client libraries that write every field of their model send it.
+ */
+export const optionalPropertyMapSchema = {
+  ...propertyMapSchema,
+  type: ['object', 'null'],
+  errorHint: 'must be a map of property names to values (or null, the same as leaving it out)',
+} as const;
+
+/**
  * The same inside the service (queue messages): not bounded again, so that a message accepted
  * before a limit was lowered is still processed, never dead-lettered for it.
  */

@@ -1,14 +1,14 @@
 import type { FromWireSchema } from './validation';
 import type { ObjectType } from './enums';
-import { MAX_IMPORT_MESSAGES, epochMillisSchema, objectIdSchema, objectTypeSchema, propertyMapSchema } from './common-schemas';
-import { v2AssociationsSchema } from './sync-v2';
+import { MAX_IMPORT_MESSAGES, epochMillisSchema, objectIdSchema, objectTypeSchema, optionalPropertyMapSchema } from './common-schemas';
+import { optionalAssociationsSchema } from './sync-v2';
 
 /** SPEC.md "Import message (v1)": a v1 sync message without action and timestamp; always an upsert. */
 const v1ImportMessageSchema = {
   type: 'object',
   required: ['integratorObjectId'],
   additionalProperties: false,
-  properties: { integratorObjectId: objectIdSchema, propertyNameToValues: propertyMapSchema },
+  properties: { integratorObjectId: objectIdSchema, propertyNameToValues: optionalPropertyMapSchema },
 } as const;
 export type V1ImportMessage = FromWireSchema<typeof v1ImportMessageSchema>;
 
@@ -54,7 +54,7 @@ export const v2ImportPageSchema = {
         type: 'object',
         required: ['externalObjectId'],
         additionalProperties: false,
-        properties: { externalObjectId: objectIdSchema, properties: propertyMapSchema, associations: v2AssociationsSchema },
+        properties: { externalObjectId: objectIdSchema, properties: optionalPropertyMapSchema, associations: optionalAssociationsSchema },
       },
     },
   },

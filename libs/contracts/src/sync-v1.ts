@@ -1,7 +1,7 @@
 import type { FromWireSchema } from './validation';
 import { ACTIONS } from './enums';
 import { changeTimeSchema } from './change-time';
-import { MAX_SYNC_MESSAGES, objectIdSchema, propertyMapSchema } from './common-schemas';
+import { MAX_SYNC_MESSAGES, objectIdSchema, optionalPropertyMapSchema } from './common-schemas';
 
 export type { PropertyValue } from './common-schemas';
 
@@ -12,9 +12,9 @@ export const v1SyncMessageSchema = {
   additionalProperties: false,
   properties: {
     integratorObjectId: objectIdSchema,
-    action: { type: 'string', enum: ACTIONS },
+    action: { type: 'string', enum: ACTIONS, errorHint: `must be one of ${ACTIONS.join(', ')}` },
     changeOccurredTimestamp: changeTimeSchema,
-    propertyNameToValues: propertyMapSchema,
+    propertyNameToValues: optionalPropertyMapSchema,
   },
 } as const;
 export type V1SyncMessage = FromWireSchema<typeof v1SyncMessageSchema>;

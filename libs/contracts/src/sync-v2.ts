@@ -1,7 +1,7 @@
 import type { FromWireSchema } from './validation';
 import { ACTIONS, OBJECT_TYPES } from './enums';
 import { changeTimeSchema } from './change-time';
-import { MAX_SYNC_MESSAGES, objectIdSchema, objectTypeSchema, propertyMapSchema } from './common-schemas';
+import { MAX_SYNC_MESSAGES, objectIdSchema, objectTypeSchema, optionalPropertyMapSchema } from './common-schemas';
 
 const externalIdsSchema = { type: 'array', maxItems: 1000, items: objectIdSchema } as const;
 
@@ -14,6 +14,13 @@ export const v2AssociationsSchema = {
 } as const;
 export type V2Associations = FromWireSchema<typeof v2AssociationsSchema>;
 
+/** A sender's associations, where null is taken as left out (decision 0060). */
+export const optionalAssociationsSchema = {
+  ...v2AssociationsSchema,
+  type: ['object', 'null'],
+  errorHint: `keys must be object types (${OBJECT_TYPES.join(', ')}) and values arrays of external ids (or null, the same as leaving it out)`,
+} as const;
+
 /** SPEC.md "Sync submission (v2)", one message. `changedAt`: see changeTimeSchema. */
 export const v2SyncMessageSchema = {
   type: 'object',
@@ -21,10 +28,10 @@ export const v2SyncMessageSchema = {
   additionalProperties: false,
   properties: {
     externalObjectId: objectIdSchema,
-    action: { type: 'string', enum: ACTIONS },
+    action: { type: 'string', enum: ACTIONS, errorHint: `must be one of ${ACTIONS.join(', ')}` },
     changedAt: changeTimeSchema,
-    properties: propertyMapSchema,
-    associations: v2AssociationsSchema,
+    properties: optionalPropertyMapSchema,
+    associations: optionalAssociationsSchema,
   },
 } as const;
 export type V2SyncMessage = FromWireSchema<typeof v2SyncMessageSchema>;

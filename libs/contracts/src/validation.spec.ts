@@ -1,7 +1,7 @@
 import { toEpochMillis } from './change-time';
 import { createValidator } from './validation';
 import { v1SyncMessagesSchema } from './sync-v1';
-import { importEventMessageSchema, v2ImportPageSchema } from './imports';
+import { importEventMessageSchema, v1ImportPageSchema, v2ImportPageSchema } from './imports';
 import { v2SettingsSchema } from './settings';
 import { v2SyncSubmissionSchema } from './sync-v2';
 
@@ -42,10 +42,49 @@ describe('v1 sync messages schema', () => {
     [
       'a timestamp that is no time',
       [message({ changeOccurredTimestamp: 'yesterday' })],
-      'body/0/changeOccurredTimestamp must be epoch milliseconds (a number or a numeric string) or an ISO 8601 date-time with a time zone, such as 2024-05-01T12:00:00Z',
+      'body/0/changeOccurredTimestamp must be epoch milliseconds (a number or a numeric string) or an ISO 8601 date-time with a time zone, such as 2024-05-01T12:00:00Z (or null, the same as leaving it out)',
     ],
   ])('refuses %s', (_name, body, expected) => {
     expect(v1(body)).toEqual({ ok: false, message: expected });
+  });
+});
+
+describe('optional fields sent as null (decision 0060)', () => {
+  it('when a v1 message sends its timestamp and properties as null, then it is accepted', () => {
+    expect(v1([message({ changeOccurredTimestamp: null, propertyNameToValues: null })])).toMatchObject({ ok: true });
+  });
+
+  it('when a v2 message sends changedAt, properties and associations as null, then it is accepted', () => {
+    const nulls = { externalObjectId: 'a', action: 'UPSERT', changedAt: null, properties: null, associations: null };
+    expect(v2(submission({ messages: [nulls] }))).toMatchObject({ ok: true });
+  });
+
+  it('when import messages send their properties and associations as null, then v1 and v2 pages accept them', () => {
+    expect(createValidator(v1ImportPageSchema)([{ integratorObjectId: 'a', propertyNameToValues: null }])).toMatchObject({ ok: true });
+    const page = {
+      importStartedAt: 1,
+      pageNumber: 0,
+      storeId: 'default',
+      objectType: 'DEAL',
+      messages: [{ externalObjectId: 'd', properties: null, associations: null }],
+    };
+    expect(createValidator(v2ImportPageSchema)(page)).toMatchObject({ ok: true });
+  });
+
+  it.each([
+    [
+      'properties as a string',
+      { properties: 'email=a@b.co' },
+      'body/messages/0/properties must be a map of property names to values (or null, the same as leaving it out)',
+    ],
+    [
+      'associations as a list',
+      { associations: ['d1'] },
+      'body/messages/0/associations keys must be object types (CONTACT, DEAL, PRODUCT, LINE_ITEM) and values arrays of external ids (or null, the same as leaving it out)',
+    ],
+    ['a required field as null', { action: null }, 'body/messages/0/action must be one of UPSERT, DELETE'],
+  ])('when a v2 message sends %s, then it is refused and told what to send', (_case, fields, expected) => {
+    expect(v2(submission({ messages: [{ externalObjectId: 'a', action: 'UPSERT', ...fields }] }))).toEqual({ ok: false, message: expected });
   });
 });
 
@@ -93,12 +132,12 @@ describe('v2 sync submission schema', () => {
     [
       'a date without a time',
       submission({ messages: [{ externalObjectId: 'a', action: 'UPSERT', changedAt: '2024-01-01' }] }),
-      'body/messages/0/changedAt must be epoch milliseconds (a number or a numeric string) or an ISO 8601 date-time with a time zone, such as 2024-05-01T12:00:00Z',
+      'body/messages/0/changedAt must be epoch milliseconds (a number or a numeric string) or an ISO 8601 date-time with a time zone, such as 2024-05-01T12:00:00Z (or null, the same as leaving it out)',
     ],
     [
       'a numeric string past the largest time (8.64e15)',
       submission({ messages: [{ externalObjectId: 'a', action: 'UPSERT', changedAt: '8640000000000001' }] }),
-      'body/messages/0/changedAt must be epoch milliseconds (a number or a numeric string) or an ISO 8601 date-time with a time zone, such as 2024-05-01T12:00:00Z',
+      'body/messages/0/changedAt must be epoch milliseconds (a number or a numeric string) or an ISO 8601 date-time with a time zone, such as 2024-05-01T12:00:00Z (or null, the same as leaving it out)',
     ],
     [
       'an unknown association type',

@@ -55,11 +55,12 @@ describe('AcceptSyncBatchUseCase', () => {
       ]);
     });
 
-    it.each<{ sent: number | string | undefined; changedAt: number | null }>([
+    it.each<{ sent: number | string | null | undefined; changedAt: number | null }>([
       { sent: 1_700_000_000_000, changedAt: 1_700_000_000_000 },
       { sent: '1700000000000', changedAt: 1_700_000_000_000 },
       { sent: '2023-11-14T22:13:20.000Z', changedAt: 1_700_000_000_000 },
       { sent: undefined, changedAt: null },
+      { sent: null, changedAt: null },
     ])('when the change time sent is $sent, then the message carries $changedAt', async ({ sent, changedAt }) => {
       await useCase.acceptV1(tenant, 'DEAL', [aV1Message({ changeOccurredTimestamp: sent as number })]);
 
@@ -95,6 +96,14 @@ describe('AcceptSyncBatchUseCase', () => {
         source: 'v2',
         messages: [{ externalObjectId: 'l-1', associations: { DEAL: ['d-1'] } }],
       });
+    });
+
+    it('when a message sends changedAt, properties and associations as null, then its batch carries them as left out', async () => {
+      const nulls = aV2Message({ externalObjectId: 'd-1', changedAt: null, properties: null, associations: null });
+
+      await useCase.acceptV2(tenant, aV2Submission('DEAL', [nulls], 'eu'));
+
+      expect(batches()[0].messages).toEqual([{ externalObjectId: 'd-1', action: 'UPSERT', changedAt: null, properties: {} }]);
     });
 
     it.each([

@@ -140,8 +140,9 @@ export class AcceptSyncBatchUseCase {
 }
 
 /** A change time as sent, in epoch ms (null when absent: the receipt time applies); 400 when a date-time is out of range. */
-function changeTimeOf(value: number | string | undefined, field: string): number | null {
-  if (value === undefined) return null;
+/** A message's change time in epoch ms; null when left out or sent as null (the mapper takes the time of receipt). */
+function changeTimeOf(value: number | string | null | undefined, field: string): number | null {
+  if (value === undefined || value === null) return null;
   const millis = toEpochMillis(value);
   if (!Number.isFinite(millis) || millis < 0) throw AppError.badRequest(`${field} must be a time from 1970 on; got "${value}"`);
   return millis;

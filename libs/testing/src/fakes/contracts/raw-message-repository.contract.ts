@@ -9,7 +9,14 @@ export function describeRawMessageRepositoryContract(name: string, make: () => R
   describe(`RawMessageRepository contract: ${name}`, () => {
     it('when a batch is appended twice, then each of its messages is kept once', async () => {
       const rawMessages = await make();
-      const batch = aSyncBatch({ messages: [aV2Message(), aV2Message(), aV2Message()].map((m) => ({ ...m, changedAt: 1, properties: {} })) });
+      const batch = aSyncBatch({
+        messages: [aV2Message(), aV2Message(), aV2Message()].map(({ associations, ...m }) => ({
+          ...m,
+          changedAt: 1,
+          properties: {},
+          ...(associations ? { associations } : {}),
+        })),
+      });
       await rawMessages.append(batch);
       await rawMessages.append(batch);
       expect(await rawMessages.countForBatch(batch.batchId)).toBe(3);
