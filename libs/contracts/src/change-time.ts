@@ -1,4 +1,8 @@
-import { epochMillisSchema } from './common-schemas';
+/**
+ * Epoch milliseconds as a number, fractions of a millisecond included (a Python client's
+ * `time.time() * 1000`): up to the largest time a Date holds; toEpochMillis drops the fraction.
+ */
+const millisNumberSchema = { type: 'number', minimum: 0, maximum: 8640000000000000 } as const;
 
 /** Epoch milliseconds as a numeric string, up to the largest time a Date holds (8.64e15). */
 const NUMERIC_MILLIS = '^(?:[0-9]{1,15}|[0-7][0-9]{15}|8[0-5][0-9]{14}|86[0-3][0-9]{13}|8640000000000000)$';
@@ -10,13 +14,13 @@ const NUMERIC_MILLIS = '^(?:[0-9]{1,15}|[0-7][0-9]{15}|8[0-5][0-9]{14}|86[0-3][0
  * as left out: the time of receipt (decision 0060).
  */
 export const changeTimeSchema = {
-  anyOf: [epochMillisSchema, { type: 'string', pattern: NUMERIC_MILLIS }, { type: 'string', maxLength: 64, format: 'date-time' }, { type: 'null' }],
+  anyOf: [millisNumberSchema, { type: 'string', pattern: NUMERIC_MILLIS }, { type: 'string', maxLength: 64, format: 'date-time' }, { type: 'null' }],
   errorHint:
     'must be epoch milliseconds (a number or a numeric string) or an ISO 8601 date-time with a time zone, such as 2024-05-01T12:00:00Z (or null, the same as leaving it out)',
 } as const;
 
-/** A change time that passed changeTimeSchema, in epoch milliseconds; NaN if a date-time is out of range. */
+/** A change time that passed changeTimeSchema, in whole epoch milliseconds; NaN if a date-time is out of range. */
 export function toEpochMillis(value: number | string): number {
-  if (typeof value === 'number') return value;
+  if (typeof value === 'number') return Math.floor(value);
   return new RegExp(NUMERIC_MILLIS).test(value) ? Number(value) : Date.parse(value);
 }

@@ -61,6 +61,7 @@ describe('AcceptSyncBatchUseCase', () => {
       { sent: '2023-11-14T22:13:20.000Z', changedAt: 1_700_000_000_000 },
       { sent: undefined, changedAt: null },
       { sent: null, changedAt: null },
+      { sent: 1_700_000_000_000.789, changedAt: 1_700_000_000_000 },
     ])('when the change time sent is $sent, then the message carries $changedAt', async ({ sent, changedAt }) => {
       await useCase.acceptV1(tenant, 'DEAL', [aV1Message({ changeOccurredTimestamp: sent as number })]);
 
