@@ -192,14 +192,14 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
     ]);
   });
 
-  it('when no settings were ever stored, then v1 and v2 GET answer every field, disabled and empty, and a re-apply is a 404', async () => {
+  it('when no settings were ever stored, then v1 and v2 GET answer every field, disabled and empty, and a re-apply is refused as for disabled ones', async () => {
     await asPortal('get', '/extensions/ecomm/v1/settings').expect(200, v1Defaults);
     const provided = await asPortal('get', '/extensions/ecomm/v1/settings', '&showProvidedProperties=true').expect(200);
     expect(provided.body).toMatchObject({ enabled: false, importOnInstall: false });
     expect(provided.body.contactSyncSettings.properties).toContainEqual(expect.objectContaining({ targetCrmProperty: 'ip__ecomm_bridge__ecomm_synced' }));
     await asPortal('get', '/extensions/ecomm/v2/settings').expect(200, v2Defaults);
-    const reapply = await asPortal('post', '/extensions/ecomm/v2/settings/reapply').expect(404);
-    expect(reapply.body.message).toMatch(/No settings exist for portal \d+ yet; create them with PUT/);
+    const reapply = await asPortal('post', '/extensions/ecomm/v2/settings/reapply').expect(409);
+    expect(reapply.body.message).toMatch(/No settings are stored for portal \d+ yet \(they read as disabled\); PUT them enabled/);
     expect(await settingsEvents()).toEqual([]);
   });
 

@@ -168,7 +168,7 @@ export function MappingsPage({ session, params }: { session: Session; params: Re
             Sync enabled (changes are written to the CRM)
           </label>
         </p>
-        {stored === null || isUnset(stored) ? <p className="help">Nothing is enabled or mapped yet: saving stores these settings.</p> : null}
+        {stored === null || isUnset(stored) ? <p className="help">Nothing is enabled or mapped yet.</p> : null}
         <p className={check && !check.ok ? 'form-error' : 'help'} role="status" aria-live="polite" data-testid="settings-check">
           {check === null ? 'Checking…' : check.ok ? 'These settings can be saved.' : check.problem}
         </p>

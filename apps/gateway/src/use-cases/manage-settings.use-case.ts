@@ -17,15 +17,9 @@ export class ManageSettingsUseCase {
     private readonly logger: Logger,
   ) {}
 
-  /** The stored settings, or null before any PUT (a v1 GET then answers the defaults). */
+  /** The stored settings, or null before any PUT (GET then answers them disabled and empty). */
   find(owner: string): Promise<StoredSettings | null> {
     return this.repositories.settings.getByOwner(owner);
-  }
-
-  async get(owner: string): Promise<StoredSettings> {
-    const settings = await this.repositories.settings.getByOwner(owner);
-    if (!settings) throw AppError.notFound(`No settings exist for ${describeOwner(owner)} yet; create them with PUT`);
-    return settings;
   }
 
   /**
@@ -56,7 +50,10 @@ export class ManageSettingsUseCase {
    * revision grows, so the re-map is newer than what was applied.
    */
   async forceReapply(owner: string): Promise<{ settingsRev: number; objectTypes: ObjectType[] }> {
-    const current = await this.get(owner);
+    const current = await this.find(owner);
+    // None stored reads as disabled (GET answers the defaults): refused alike, saying which.
+    if (!current)
+      throw AppError.conflict(`No settings are stored for ${describeOwner(owner)} yet (they read as disabled); PUT them enabled, which applies everything`);
     if (!current.enabled) throw AppError.conflict('The settings are disabled; enable them (that re-applies everything) instead');
     const { rev: _rev, ...record } = current;
     const stored = await this.repositories.settings.putByOwner(owner, record, { reapplyPending: OBJECT_TYPES });
