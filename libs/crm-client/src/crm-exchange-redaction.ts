@@ -7,7 +7,18 @@ export const MAX_LOGGED_BODY_BYTES = 16 * 1024;
 export const REDACTED = '[redacted]';
 
 /** What a field or header name holds when its value is a secret (lower case; SECRET_NAME adds `code` alone). */
-export const SECRET_NAME_WORDS = ['authorization', 'token', 'secret', 'password', 'passwd', 'api[-_]?key', 'hapikey', 'cookie', 'credential', 'signature'];
+export const SECRET_NAME_WORDS: readonly string[] = Object.freeze([
+  'authorization',
+  'token',
+  'secret',
+  'password',
+  'passwd',
+  'api[-_]?key',
+  'hapikey',
+  'cookie',
+  'credential',
+  'signature',
+]);
 
 /** Names of fields and headers whose values are secrets, wherever they appear. */
 const SECRET_NAME = new RegExp(`${SECRET_NAME_WORDS.join('|')}|^code$`, 'i');
