@@ -167,15 +167,20 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
       // was still seen once in three runs on a loaded machine, cause not found (docs/reliability.md):
       // the bound here is the limit and one lease of 5; the strict bound is the atomic store's above.
       speed = 1;
-      realStart = performance.now();
       const replicas = await Promise.all(Array.from({ length: 4 }, () => replica({ clock: hammerClock, sleep: hammerSleep, leaseSize: 5 })));
+      realStart = performance.now(); // once connected: the run is the budget's, not the connections'
       const { granted, busiest } = await hammer(replicas, limit, runMs);
       expect(busiest).toBeLessThanOrEqual(limit + 5);
-      // Liveness, not speed: a budget that starves its callers gets a few; the share a loaded machine
-      // leaves is what the atomic store's case above measures without the database. Counted after
-      // the first window, so that a budget that stalls once its window must roll over fails it.
-      const afterFirstWindow = granted.filter((sendBy) => sendBy > HAMMER_START + WINDOW_MS).length;
-      expect(afterFirstWindow).toBeGreaterThanOrEqual(0.4 * ((runMs - WINDOW_MS) / WINDOW_MS) * limit);
+      // Liveness, not speed: in each window after the first (the budget's window must have rolled
+      // over for them), 0.4 of the limit at least, so that a budget that stalls in either fails
+      // it. The share a loaded machine leaves is what the atomic store's case above measures without
+      // the database.
+      const laterWindows = Array.from({ length: runMs / WINDOW_MS - 1 }, (_, i) => HAMMER_START + (i + 1) * WINDOW_MS);
+      const perWindow = laterWindows.map(
+        (from, i) => granted.filter((sendBy) => sendBy > from && (i === laterWindows.length - 1 || sendBy <= from + WINDOW_MS)).length,
+      );
+      console.info(`budget hammer: granted in the windows after the first: ${perWindow.join(', ')} (limit ${limit})`);
+      expect(Math.min(...perWindow)).toBeGreaterThanOrEqual(0.4 * limit);
     },
     90_000,
   );
