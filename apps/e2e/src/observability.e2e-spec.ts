@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import axios, { type AxiosInstance } from 'axios';
 import { type AppName, aV1Contact, startWebhookReceiver, type TestPortal, TestStack, waitFor, type WebhookReceiver } from '@ecomm-sync/testing';
 import { gatewayClient } from './gateway-client';
@@ -126,6 +128,23 @@ describe('metrics and traces over the running stack', () => {
       const addresses = scrapes[app].flatMap((sample) => Object.values(sample.labels)).filter((value) => /https?:\/\//.test(value));
       expect({ app, addresses }).toEqual({ app, addresses: [] });
     }
+  });
+
+  it('when the alert rules, the dashboard and the scaling triggers name a metric of ours, then a service of the stack exports it', async () => {
+    const deploy = path.resolve(__dirname, '..', '..', '..', 'deploy');
+    const files = ['monitoring/alert-rules.yaml', 'monitoring/grafana-dashboard.json', 'k8s/scaling.yaml'];
+    const named = new Set(
+      files.flatMap((file) =>
+        [...fs.readFileSync(path.join(deploy, file), 'utf8').matchAll(/\becomm_[a-z0-9_]+/g)].map(([name]) => name.replace(/_(bucket|sum|count)$/, '')),
+      ),
+    );
+    const exported = new Set<string>();
+    for (const app of ALL) {
+      const text = (await axios.get<string>(`${urlOf(app)}/metrics`, { responseType: 'text' })).data;
+      for (const [, name] of text.matchAll(/^# TYPE (\S+) /gm)) exported.add(name);
+    }
+    expect(named.size).toBeGreaterThan(5);
+    expect([...named].filter((name) => !exported.has(name))).toEqual([]);
   });
 
   it('when an import starts, then the import coordinator and the webhook dispatcher count exactly its messages', async () => {
