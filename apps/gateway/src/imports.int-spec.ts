@@ -43,6 +43,19 @@ describe('one import, two gateway replicas (real MongoDB and RabbitMQ)', () => {
   const contacts = async (importStartedAt: number) =>
     (await as(request(fixture.app).get(`${v1}/imports/${importStartedAt}`)).expect(200)).body.objectTypes.CONTACT;
 
+  it('when a page sends its messages’ properties as null, then it is taken and kept with none (decision 60)', async () => {
+    const importStartedAt = await startImport();
+    const page = [{ integratorObjectId: 'nulls-1', propertyNameToValues: null }, { integratorObjectId: 'nulls-2' }];
+    await as(request(fixture.app).put(`${v1}/import-pages/${importStartedAt}/CONTACT/0`))
+      .send(page)
+      .expect(200);
+    const stored = await as(request(fixture.app).get(`${v1}/import-pages/${importStartedAt}/CONTACT/0`)).expect(200);
+    expect(stored.body).toEqual([
+      { integratorObjectId: 'nulls-1', propertyNameToValues: {} },
+      { integratorObjectId: 'nulls-2', propertyNameToValues: {} },
+    ]);
+  });
+
   it('when 24 pages of one type arrive at once across both replicas, then every page and every item is counted, and the end matches', async () => {
     const importStartedAt = await startImport();
     const pages = Array.from({ length: 24 }, (_, page) => page);

@@ -13,7 +13,7 @@ export const objectIdSchema = {
   errorHint: 'must be an ASCII string of 1 to 100 characters',
 } as const;
 
-export const objectTypeSchema = { type: 'string', enum: OBJECT_TYPES } as const;
+export const objectTypeSchema = { type: 'string', enum: OBJECT_TYPES, errorHint: `must be one of ${OBJECT_TYPES.join(', ')}` } as const;
 
 export const epochMillisSchema = { type: 'integer', minimum: 0, maximum: 8640000000000000 } as const;
 

@@ -14,10 +14,13 @@ export const v2AssociationsSchema = {
 } as const;
 export type V2Associations = FromWireSchema<typeof v2AssociationsSchema>;
 
-/** A sender's associations, where null is taken as left out (decision 0060). */
+const optionalExternalIdsSchema = { ...externalIdsSchema, type: ['array', 'null'] } as const;
+
+/** A sender's associations, where null (the whole map, or one type's ids) is taken as left out (decision 0060). */
 export const optionalAssociationsSchema = {
   ...v2AssociationsSchema,
   type: ['object', 'null'],
+  properties: { CONTACT: optionalExternalIdsSchema, DEAL: optionalExternalIdsSchema, PRODUCT: optionalExternalIdsSchema, LINE_ITEM: optionalExternalIdsSchema },
   errorHint: `keys must be object types (${OBJECT_TYPES.join(', ')}) and values arrays of external ids (or null, the same as leaving it out)`,
 } as const;
 
@@ -69,3 +72,13 @@ export const v2StoreSchema = {
   },
 } as const;
 export type V2Store = FromWireSchema<typeof v2StoreSchema>;
+
+/**
+ * A sender's associations as the service keeps them: a type whose ids were sent as null is left
+ * out; none left, or none sent, is undefined (decision 0060).
+ */
+export function sentAssociations(associations: V2SyncMessage['associations']): V2Associations | undefined {
+  if (!associations) return undefined;
+  const kept = Object.fromEntries(Object.entries(associations).filter(([, ids]) => ids !== null && ids !== undefined));
+  return Object.keys(kept).length > 0 ? (kept as V2Associations) : undefined;
+}

@@ -59,6 +59,15 @@ describe('optional fields sent as null (decision 0060)', () => {
     expect(v2(submission({ messages: [nulls] }))).toMatchObject({ ok: true });
   });
 
+  it('when a v2 message sends one association type as null, then it is accepted', () => {
+    const message = { externalObjectId: 'd', action: 'UPSERT', associations: { CONTACT: ['c'], DEAL: null, PRODUCT: null, LINE_ITEM: null } };
+    expect(v2(submission({ objectType: 'DEAL', messages: [message] }))).toMatchObject({ ok: true });
+  });
+
+  it('when a submission sends its object type as null, then it is told what it must be', () => {
+    expect(v2(submission({ objectType: null }))).toEqual({ ok: false, message: 'body/objectType must be one of CONTACT, DEAL, PRODUCT, LINE_ITEM' });
+  });
+
   it('when import messages send their properties and associations as null, then v1 and v2 pages accept them', () => {
     expect(createValidator(v1ImportPageSchema)([{ integratorObjectId: 'a', propertyNameToValues: null }])).toMatchObject({ ok: true });
     const page = {
@@ -83,6 +92,11 @@ describe('optional fields sent as null (decision 0060)', () => {
       'body/messages/0/associations keys must be object types (CONTACT, DEAL, PRODUCT, LINE_ITEM) and values arrays of external ids (or null, the same as leaving it out)',
     ],
     ['a required field as null', { action: null }, 'body/messages/0/action must be one of UPSERT, DELETE'],
+    [
+      'more properties than a message may hold',
+      { properties: Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`p${i}`, i])) },
+      'body/messages/0/properties must hold at most 1000 properties, got 1001',
+    ],
   ])('when a v2 message sends %s, then it is refused and told what to send', (_case, fields, expected) => {
     expect(v2(submission({ messages: [{ externalObjectId: 'a', action: 'UPSERT', ...fields }] }))).toEqual({ ok: false, message: expected });
   });

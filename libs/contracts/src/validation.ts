@@ -51,6 +51,8 @@ export function describeError(error: ErrorObject, root: string): string {
     case 'maxItems':
     case 'minItems':
       return `${where} ${hint ?? error.message}, got ${(error.data as unknown[]).length}`;
+    case 'maxProperties':
+      return `${where} must hold at most ${String(error.params.limit)} properties, got ${Object.keys(error.data as object).length}`;
     default:
       return `${where} ${hint ?? error.message}`;
   }

@@ -25,7 +25,7 @@ export const ASSOCIATIONS: Partial<Record<ObjectType, { type: ObjectType; proper
  */
 export function misplacedAssociations(
   objectType: ObjectType,
-  messages: readonly { associations?: Partial<Record<ObjectType, readonly unknown[]>> | null }[],
+  messages: readonly { associations?: Partial<Record<ObjectType, readonly unknown[] | null>> | null }[],
   field = 'body/messages',
 ): string | null {
   const allowed = (ASSOCIATIONS[objectType] ?? []).map((association) => association.type);

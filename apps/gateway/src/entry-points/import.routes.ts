@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import {
   createValidator,
   DEFAULT_STORE_ID,
+  sentAssociations,
   v1ImportEndSchema,
   v1ImportPageSchema,
   v2ImportEndSchema,
@@ -88,11 +89,10 @@ export function importRoutes(imports: ManageImportsUseCase, auth: Authorizer): R
 
   router.post('/extensions/ecomm/v2/imports/page', ...application, async (req, res) => {
     const page = parseWith(validateV2Page, req.body);
-    const items = page.messages.map((message) => ({
-      externalObjectId: message.externalObjectId,
-      properties: message.properties ?? {},
-      ...(message.associations ? { associations: message.associations } : {}),
-    }));
+    const items = page.messages.map((message) => {
+      const associations = sentAssociations(message.associations);
+      return { externalObjectId: message.externalObjectId, properties: message.properties ?? {}, ...(associations ? { associations } : {}) };
+    });
     await imports.putPage(appTenant(grantOf<Tenant>(res)), page.storeId, page.importStartedAt, page.objectType, page.pageNumber, items);
     res.status(204).end();
   });

@@ -108,6 +108,15 @@ describe('AcceptSyncBatchUseCase', () => {
     });
 
     it.each([
+      { sent: { CONTACT: ['c-1'], PRODUCT: null, LINE_ITEM: null }, published: { associations: { CONTACT: ['c-1'] } } },
+      { sent: { CONTACT: null }, published: {} },
+    ])('when a message sends association types as null ($sent), then they are left out', async ({ sent, published }) => {
+      await useCase.acceptV2(tenant, aV2Submission('DEAL', [aV2Message({ externalObjectId: 'd-2', associations: sent })], 'eu'));
+
+      expect(batches()[0].messages).toEqual([{ externalObjectId: 'd-2', action: 'UPSERT', changedAt: expect.any(Number), properties: {}, ...published }]);
+    });
+
+    it.each([
       { whose: 'an unknown store', submitter: tenant, storeId: 'us' },
       { whose: 'a store of another tenant', submitter: aTenant(), storeId: 'eu' },
     ])('when a submission names $whose, then it is refused with 400 and nothing is published', async ({ submitter, storeId }) => {

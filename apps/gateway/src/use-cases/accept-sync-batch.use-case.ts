@@ -3,11 +3,14 @@ import {
   DEFAULT_STORE_ID,
   type InboundMessage,
   type ObjectType,
+  sentAssociations,
   type SyncBatchMessage,
   type Tenant,
   toEpochMillis,
   TOPICS,
   type V1SyncMessage,
+  type V2Associations,
+  type V2SyncMessage,
   type V2SyncSubmission,
 } from '@ecomm-sync/contracts';
 import type { StoreRepository } from '@ecomm-sync/data-access';
@@ -102,7 +105,7 @@ export class AcceptSyncBatchUseCase {
           action: message.action,
           changedAt: changeTimeOf(message.changedAt, `body/messages/${index}/changedAt`),
           properties: message.properties ?? {},
-          ...(message.associations ? { associations: message.associations } : {}),
+          ...withAssociations(message.associations),
         })),
       },
       checkStore,
@@ -139,11 +142,19 @@ export class AcceptSyncBatchUseCase {
   }
 }
 
-/** A change time as sent, in epoch ms (null when absent: the receipt time applies); 400 when a date-time is out of range. */
-/** A message's change time in epoch ms; null when left out or sent as null (the mapper takes the time of receipt). */
+/**
+ * A message's change time in whole epoch ms; null when left out or sent as null (the mapper takes
+ * the time of receipt); 400 when a date-time is out of range.
+ */
 function changeTimeOf(value: number | string | null | undefined, field: string): number | null {
   if (value === undefined || value === null) return null;
   const millis = toEpochMillis(value);
   if (!Number.isFinite(millis) || millis < 0) throw AppError.badRequest(`${field} must be a time from 1970 on; got "${value}"`);
   return millis;
+}
+
+/** The associations field of a message as published: what was sent, without the types sent as null (decision 0060). */
+function withAssociations(associations: V2SyncMessage['associations']): { associations?: V2Associations } {
+  const kept = sentAssociations(associations);
+  return kept ? { associations: kept } : {};
 }
