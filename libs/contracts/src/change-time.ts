@@ -1,11 +1,13 @@
 /**
  * Epoch milliseconds as a number, fractions of a millisecond included (a Python client's
- * `time.time() * 1000`): up to the largest time a Date holds; toEpochMillis drops the fraction.
+ * `time.time() * 1000`): up to the largest time a Date holds; toEpochMillis drops the fraction, so
+ * two changes within one millisecond tie, and the newest-wins rule settles a tie by the values
+ * (decision 19, addendum).
  */
 const millisNumberSchema = { type: 'number', minimum: 0, maximum: 8640000000000000 } as const;
 
-/** Epoch milliseconds as a numeric string, up to the largest time a Date holds (8.64e15). */
-const NUMERIC_MILLIS = '^(?:[0-9]{1,15}|[0-7][0-9]{15}|8[0-5][0-9]{14}|86[0-3][0-9]{13}|8640000000000000)$';
+/** Epoch milliseconds as a numeric string, up to the largest time a Date holds (8.64e15), a fraction of a millisecond allowed below it. */
+const NUMERIC_MILLIS = '^(?:(?:[0-9]{1,15}|[0-7][0-9]{15}|8[0-5][0-9]{14}|86[0-3][0-9]{13})(?:\\.[0-9]+)?|8640000000000000)$';
 
 /**
  * When a change occurred, as senders send it (v1 `changeOccurredTimestamp`, v2 `changedAt`):
@@ -22,5 +24,5 @@ export const changeTimeSchema = {
 /** A change time that passed changeTimeSchema, in whole epoch milliseconds; NaN if a date-time is out of range. */
 export function toEpochMillis(value: number | string): number {
   if (typeof value === 'number') return Math.floor(value);
-  return new RegExp(NUMERIC_MILLIS).test(value) ? Number(value) : Date.parse(value);
+  return new RegExp(NUMERIC_MILLIS).test(value) ? Math.floor(Number(value)) : Date.parse(value);
 }
