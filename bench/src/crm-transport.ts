@@ -55,8 +55,14 @@ async function startAnswerer(): Promise<{ url: string; stop: () => void }> {
   const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("the bench's CRM did not listen within 10 s")), 10_000);
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`the bench's CRM exited (${code}) before it listened`)));
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the bench's CRM exited (${code}) before it listened`));
+    });
     child.stdout.once('data', (data) => {
       clearTimeout(timer);
       resolve(Number(String(data).trim()));
