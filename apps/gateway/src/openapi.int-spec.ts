@@ -97,7 +97,7 @@ describe('gateway OpenAPI document', () => {
       ['get', '/extensions/ecomm/v1/sync-errors', 200],
       ['get', '/extensions/ecomm/v2/sync/errors/portal', 200],
       ['get', '/extensions/ecomm/v2/sync/crm-health', 200],
-      ['put', '/extensions/ecomm/v2/sync/messages', 400, { storeId: 'default', objectType: 'DEAL', messages: [] }],
+      ['put', '/extensions/ecomm/v2/sync/messages', 400, { storeId: 'default', objectType: 'ORDER', messages: [] }],
       ['get', '/extensions/ecomm/v2/sync/status/default/DEAL/never-sent', 404],
     ];
     for (const [method, path, status, body] of calls) {

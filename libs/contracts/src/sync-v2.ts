@@ -48,12 +48,12 @@ export const v2SyncSubmissionSchema = {
   properties: {
     storeId: { ...objectIdSchema, errorHint: 'must be the id of a store, 1 to 100 ASCII characters' },
     objectType: objectTypeSchema,
+    // SPEC.md: "up to 200 messages" (v1 says 1 to 200): none is accepted, and nothing enqueued.
     messages: {
       type: 'array',
-      minItems: 1,
       maxItems: MAX_SYNC_MESSAGES,
       items: v2SyncMessageSchema,
-      errorHint: `must hold 1 to ${MAX_SYNC_MESSAGES} messages`,
+      errorHint: `must hold at most ${MAX_SYNC_MESSAGES} messages`,
     },
   },
 } as const;

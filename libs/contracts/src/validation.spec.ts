@@ -129,6 +129,7 @@ describe('property values', () => {
 describe('v2 sync submission schema', () => {
   it('accepts changedAt as a number or a numeric string, and associations by object type', () => {
     expect(v2(submission()).ok).toBe(true);
+    expect(v2(submission({ messages: [] })).ok).toBe(true); // "up to 200" (SPEC.md), none included
     expect(
       v2(
         submission({
@@ -141,7 +142,11 @@ describe('v2 sync submission schema', () => {
 
   it.each([
     ['an unknown object type', submission({ objectType: 'ORDER' }), 'body/objectType must be one of CONTACT, DEAL, PRODUCT, LINE_ITEM'],
-    ['no messages', submission({ messages: [] }), 'body/messages must hold 1 to 200 messages, got 0'],
+    [
+      '201 messages',
+      submission({ messages: Array.from({ length: 201 }, () => ({ externalObjectId: 'a', action: 'UPSERT' })) }),
+      'body/messages must hold at most 200 messages, got 201',
+    ],
     ['a missing storeId', submission({ storeId: undefined }), 'body is missing the required field "storeId"'],
     [
       'a date without a time',

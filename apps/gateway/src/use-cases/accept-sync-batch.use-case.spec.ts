@@ -116,6 +116,13 @@ describe('AcceptSyncBatchUseCase', () => {
       expect(batches()[0].messages).toEqual([{ externalObjectId: 'd-2', action: 'UPSERT', changedAt: expect.any(Number), properties: {}, ...published }]);
     });
 
+    it('when a submission holds no messages, then it is accepted and nothing is published; an unknown store is still refused', async () => {
+      await useCase.acceptV2(tenant, aV2Submission('CONTACT', [], 'eu'));
+
+      expect(broker.published).toEqual([]);
+      await expect(useCase.acceptV2(tenant, aV2Submission('CONTACT', [], 'us'))).rejects.toMatchObject({ status: 400 });
+    });
+
     it.each([
       { whose: 'an unknown store', submitter: tenant, storeId: 'us' },
       { whose: 'a store of another tenant', submitter: aTenant(), storeId: 'eu' },

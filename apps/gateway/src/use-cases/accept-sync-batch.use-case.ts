@@ -89,6 +89,7 @@ export class AcceptSyncBatchUseCase {
       if (!known) throw AppError.badRequest(`Unknown store "${submission.storeId}"; define it first with PUT /extensions/ecomm/v2/stores`);
     };
     await checkStore();
+    if (submission.messages.length === 0) return; // "up to 200" (SPEC.md): accepted, and nothing to enqueue
     // Checked again once admitted: a batch may wait for its pace, and the store be deleted meanwhile
     // (every replica forgets a deleted store at once, so this reads the deletion).
     await this.publish(
