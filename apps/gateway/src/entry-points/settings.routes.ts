@@ -57,9 +57,12 @@ export function settingsRoutes(settings: ManageSettingsUseCase, auth: Authorizer
     res.json(toV2Settings(stored, showProvided));
   });
 
-  for (const path of ['/extensions/ecomm/v1/settings', '/extensions/ecomm/v2/settings']) {
+  for (const [version, path] of [
+    ['v1', '/extensions/ecomm/v1/settings'],
+    ['v2', '/extensions/ecomm/v2/settings'],
+  ] as const) {
     router.delete(path, async (_req, res) => {
-      await settings.remove(ownerOf(res));
+      await settings.remove(ownerOf(res), version);
       res.status(204).end();
     });
     router.get(`${path}/reapply-status`, async (_req, res) => {

@@ -73,9 +73,15 @@ export class ManageSettingsUseCase {
     }
   }
 
-  async remove(owner: string): Promise<void> {
+  /**
+   * Deletes the settings. In v1 the import trigger URI is a resource of its own (import settings),
+   * so a v1 DELETE keeps it; in v2 it is the settings' webhookUri and goes with them.
+   */
+  async remove(owner: string, version: ApiVersion): Promise<void> {
+    const keep = version === 'v1' ? ((await this.repositories.settings.getByOwner(owner))?.webhookUri ?? null) : null;
     await this.repositories.settings.remove(owner);
-    this.logger.info('settings deleted', { owner });
+    if (keep) await this.repositories.settings.putWebhookUri(owner, keep);
+    this.logger.info('settings deleted', { owner, keptImportTriggerUri: keep !== null });
   }
 
   /** v1 import settings: the import trigger URI, kept in the same settings as v2's webhookUri; null before one is set. */
