@@ -203,17 +203,6 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
     expect(await settingsEvents()).toEqual([]);
   });
 
-  it('when settings are deleted through v1, then the import address stays; through v2, it goes with them', async () => {
-    const address = { importTriggerUri: 'https://shop.example.com/import' };
-    await asPortal('put', '/extensions/ecomm/v1/settings').send(v1Body).expect(200);
-    await asPortal('put', '/extensions/ecomm/v1/import-settings').send(address).expect(200);
-    await asPortal('delete', '/extensions/ecomm/v1/settings').expect(204);
-    await asPortal('get', '/extensions/ecomm/v1/import-settings').expect(200, address);
-    await asPortal('get', '/extensions/ecomm/v1/settings').expect(200, v1Defaults);
-    await asPortal('delete', '/extensions/ecomm/v2/settings').expect(204);
-    await asPortal('get', '/extensions/ecomm/v1/import-settings').expect(200, { importTriggerUri: null });
-  });
-
   it('when settings are deleted, then GET answers the defaults again, and DELETE can be repeated', async () => {
     await asPortal('put', '/extensions/ecomm/v1/settings').send(v1Body).expect(200);
     await asPortal('delete', '/extensions/ecomm/v1/settings').expect(204);

@@ -57,12 +57,9 @@ export function settingsRoutes(settings: ManageSettingsUseCase, auth: Authorizer
     res.json(toV2Settings(stored, showProvided));
   });
 
-  for (const [version, path] of [
-    ['v1', '/extensions/ecomm/v1/settings'],
-    ['v2', '/extensions/ecomm/v2/settings'],
-  ] as const) {
+  for (const path of ['/extensions/ecomm/v1/settings', '/extensions/ecomm/v2/settings']) {
     router.delete(path, async (_req, res) => {
-      await settings.remove(ownerOf(res), version);
+      await settings.remove(ownerOf(res));
       res.status(204).end();
     });
     router.get(`${path}/reapply-status`, async (_req, res) => {

@@ -173,24 +173,7 @@ describe('ManageSettingsUseCase', () => {
     it('when settings are removed, then none are found', async () => {
       await settings.putByOwner(owner, aRecord());
 
-      await useCase.remove(owner, 'v2');
-
-      expect(await useCase.find(owner)).toBeNull();
-    });
-
-    it('when settings with an import address are removed through v1, then the address stays, with nothing else', async () => {
-      await settings.putByOwner(owner, aRecord({ webhookUri: 'https://shop.example.com/import' }));
-
-      await useCase.remove(owner, 'v1');
-
-      expect(await useCase.importTriggerUri(owner)).toBe('https://shop.example.com/import');
-      expect(await useCase.find(owner)).toMatchObject({ enabled: false, mappings: {} });
-    });
-
-    it('when settings with an import address are removed through v2, then the address goes with them', async () => {
-      await settings.putByOwner(owner, aRecord({ webhookUri: 'https://shop.example.com/import' }));
-
-      await useCase.remove(owner, 'v2');
+      await useCase.remove(owner);
 
       expect(await useCase.find(owner)).toBeNull();
     });

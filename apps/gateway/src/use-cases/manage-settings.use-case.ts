@@ -73,15 +73,9 @@ export class ManageSettingsUseCase {
     }
   }
 
-  /**
-   * Deletes the settings. In v1 the import trigger URI is a resource of its own (import settings),
-   * so a v1 DELETE keeps it; in v2 it is the settings' webhookUri and goes with them.
-   */
-  async remove(owner: string, version: ApiVersion): Promise<void> {
-    const keep = version === 'v1' ? ((await this.repositories.settings.getByOwner(owner))?.webhookUri ?? null) : null;
+  async remove(owner: string): Promise<void> {
     await this.repositories.settings.remove(owner);
-    if (keep) await this.repositories.settings.putWebhookUri(owner, keep);
-    this.logger.info('settings deleted', { owner, keptImportTriggerUri: keep !== null });
+    this.logger.info('settings deleted', { owner });
   }
 
   /** v1 import settings: the import trigger URI, kept in the same settings as v2's webhookUri; null before one is set. */
