@@ -65,6 +65,16 @@ describe('gateway against real MongoDB and RabbitMQ', () => {
     expect(batch.messages[0]).toMatchObject({ changedAt: 1700000000123, associations: { DEAL: ['d1'], PRODUCT: ['p1'] } });
   });
 
+  it('when a v2 submission holds no messages, then it answers 204 and nothing is queued; one with nulls is queued without them', async () => {
+    const put = (body: object) => request(app).put(`/extensions/ecomm/v2/sync/messages?hapikey=${apiKey}`).send(body);
+    await put({ storeId: 'web', objectType: 'DEAL', messages: [] }).expect(204);
+    await expect(nextBatch()).rejects.toThrow('no message on the mapper queue');
+    await put({ storeId: 'nowhere', objectType: 'DEAL', messages: [] }).expect(400);
+    const nulls = { externalObjectId: 'd9', action: 'UPSERT', changedAt: 1700000000123.9, properties: null, associations: { CONTACT: null } };
+    await put({ storeId: 'web', objectType: 'DEAL', messages: [nulls] }).expect(204);
+    expect((await nextBatch()).messages).toEqual([{ externalObjectId: 'd9', action: 'UPSERT', changedAt: 1700000000123, properties: {} }]);
+  });
+
   it('when v1 timestamps come as a numeric string and as an ISO date-time, then the batch carries them as epoch ms', async () => {
     const messages = [
       aV1Contact({ integratorObjectId: 's1', changeOccurredTimestamp: '1700000000456' }),

@@ -57,9 +57,9 @@ const syncAndInstall: ApiOperation[] = [
     responses: noContent('Accepted: the batch is durably queued; processing is asynchronous'), errors: [403, 413, 415, 503], errorMeanings: pacedIntake,
   },
   {
-    method: 'put', path: '/extensions/ecomm/v2/sync/messages', tag: 'Sync', summary: 'Submit 1 to 200 v2 sync messages of one store and object type',
+    method: 'put', path: '/extensions/ecomm/v2/sync/messages', tag: 'Sync', summary: 'Submit up to 200 v2 sync messages of one store and object type',
     security: CREDENTIALS.customerData, body: { schema: v2SyncSubmissionSchema },
-    responses: noContent('Accepted: the batch is durably queued; processing is asynchronous'), errors: [403, 413, 415, 503], errorMeanings: pacedIntake,
+    responses: noContent('Accepted: the batch is durably queued (none is queued for no messages); processing is asynchronous'), errors: [403, 413, 415, 503], errorMeanings: pacedIntake,
   },
   { method: 'post', path: '/extensions/ecomm/v1/installs', tag: 'Install and stores', summary: 'Install the ecommerce properties, pipeline and workflows', security: CREDENTIALS.customerData, responses: noContent('Installed (idempotent)'), errors: [403, 409, 502] },
   { method: 'get', path: '/extensions/ecomm/v1/installs/status', tag: 'Install and stores', summary: 'Install and settings status', security: CREDENTIALS.customerData, responses: ok('The status', installStatusSchema), errors: [403] },
