@@ -56,6 +56,15 @@ describe('one import, two gateway replicas (real MongoDB and RabbitMQ)', () => {
     ]);
   });
 
+  it('when a type ends on an empty page (SPEC.md: up to 500 messages), then the page is taken, counted with no items, and the end matches', async () => {
+    const importStartedAt = await startImport();
+    await putPage(fixture.app, importStartedAt, 0, 2).expect(200);
+    await putPage(fixture.app, importStartedAt, 1, 0).expect(200, []);
+
+    expect(await contacts(importStartedAt)).toMatchObject({ pagesReceived: 2, itemsReceived: 2, ended: false });
+    expect((await end(fixture.app, importStartedAt, 2, 2)).status).toBe(204);
+  });
+
   it('when 24 pages of one type arrive at once across both replicas, then every page and every item is counted, and the end matches', async () => {
     const importStartedAt = await startImport();
     const pages = Array.from({ length: 24 }, (_, page) => page);

@@ -12,12 +12,15 @@ const v1ImportMessageSchema = {
 } as const;
 export type V1ImportMessage = FromWireSchema<typeof v1ImportMessageSchema>;
 
+/**
+ * SPEC.md: "array of import messages, up to 500". An empty page is a page of no items: it is counted
+ * in the end's `pageCount` and releases nothing (a sender that pages by a query may end on one).
+ */
 export const v1ImportPageSchema = {
   $id: 'v1-import-page',
   type: 'array',
-  minItems: 1,
   maxItems: MAX_IMPORT_MESSAGES,
-  errorHint: `must hold 1 to ${MAX_IMPORT_MESSAGES} import messages`,
+  errorHint: `must hold at most ${MAX_IMPORT_MESSAGES} import messages`,
   items: v1ImportMessageSchema,
 } as const;
 
@@ -45,11 +48,10 @@ export const v2ImportPageSchema = {
     objectType: objectTypeSchema,
     messages: {
       type: 'array',
-      minItems: 1,
       // SPEC.md "Limits": 500 import messages per request for import pages, v2's too (the vendor's
-      // notes say 200 for v2; where they disagree, SPEC.md wins).
+      // notes say 200 for v2; where they disagree, SPEC.md wins). "Up to": an empty page is taken, as in v1.
       maxItems: MAX_IMPORT_MESSAGES,
-      errorHint: `must hold 1 to ${MAX_IMPORT_MESSAGES} messages`,
+      errorHint: `must hold at most ${MAX_IMPORT_MESSAGES} messages`,
       items: {
         type: 'object',
         required: ['externalObjectId'],

@@ -248,6 +248,19 @@ describe('CoordinateImportsUseCase', () => {
       expect((await imports.findById(record.importId))!.releasedAt).toBe(NOW);
     });
 
+    it('when a type ends on an empty page (SPEC.md: up to 500 messages), then its other pages go out and the empty one sends nothing', async () => {
+      const record = await anImportIn('initialized', { types: { DEAL: anImportTypeState('DEAL') } });
+      await received(record, 'DEAL', 1, [item('d-1')]);
+      await received(record, 'DEAL', 2, []);
+      await completed(record);
+
+      await useCase.handle({ kind: 'import-completed', importId: record.importId });
+      await useCase.settled();
+
+      expect(broker.bodiesTo<SyncBatchMessage>(`${TOPICS.syncBatch}.DEAL`).map((batch) => batch.batchId)).toEqual([`import:${record.importId}:DEAL:1`]);
+      expect(await imports.findById(record.importId)).toMatchObject({ releasedThrough: 'LINE_ITEM:done', releasedAt: NOW });
+    });
+
     it('when a release stopped after a page, then it resumes after that page and sends nothing twice', async () => {
       const record = await anImportIn('complete');
       await moveImport(

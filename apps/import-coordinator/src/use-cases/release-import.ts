@@ -135,6 +135,8 @@ export class ImportRelease {
         for (const page of counted) {
           // After a failed publish nothing more is paced or sent: the message is retried.
           if (publishing.failed) break;
+          // An empty page (SPEC.md: "up to 500") counts towards the end's pageCount and carries nothing to send.
+          if (page.messages.length === 0) continue;
           const charged = await pace.take(portalId, page.messages.length, signal);
           if (publishing.failed || signal.aborted) {
             void pace.giveBack(portalId, charged);

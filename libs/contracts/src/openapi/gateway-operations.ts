@@ -92,7 +92,7 @@ const importPages = (prefix: string, note: string): ApiOperation[] => [
     method: 'put',
     path: `${prefix}/{importStartedAt}/{objectType}/{pageNumber}`,
     tag: 'Imports',
-    summary: `Send (or replace) a page of 1 to 500 v1 import messages${note}`,
+    summary: `Send (or replace) a page of up to 500 v1 import messages${note}`,
     security: CREDENTIALS.installedApplication,
     pathParams: v1PageParams,
     body: { schema: v1ImportPageSchema },
