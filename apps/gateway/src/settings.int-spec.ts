@@ -211,6 +211,29 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
     await asPortal('get', '/extensions/ecomm/v2/settings').expect(200, v2Defaults);
   });
 
+  it('when v1 settings are deleted, then the v1 import address stays (import-settings, v2 webhookUri) and a v2 DELETE takes it', async () => {
+    const address = 'https://shop.example.com/import';
+    await asPortal('put', '/extensions/ecomm/v1/import-settings').send({ importTriggerUri: address }).expect(200);
+    await asPortal('put', '/extensions/ecomm/v1/settings').send(v1Body).expect(200);
+
+    await asPortal('delete', '/extensions/ecomm/v1/settings').expect(204);
+    await asPortal('get', '/extensions/ecomm/v1/settings').expect(200, v1Defaults);
+    await asPortal('get', '/extensions/ecomm/v1/import-settings').expect(200, { importTriggerUri: address });
+    await asPortal('get', '/extensions/ecomm/v2/settings').expect(200, { ...v2Defaults, webhookUri: address });
+
+    await asPortal('delete', '/extensions/ecomm/v2/settings').expect(204);
+    await asPortal('get', '/extensions/ecomm/v1/import-settings').expect(200, { importTriggerUri: null });
+    await asPortal('get', '/extensions/ecomm/v2/settings').expect(200, v2Defaults);
+  });
+
+  it('when only the import address is PUT, then no settings are made: GET answers the defaults and a re-apply is refused as with none stored', async () => {
+    await asPortal('put', '/extensions/ecomm/v1/import-settings').send({ importTriggerUri: 'https://shop.example.com/import' }).expect(200);
+
+    await asPortal('get', '/extensions/ecomm/v1/settings').expect(200, v1Defaults);
+    const reapply = await asPortal('post', '/extensions/ecomm/v1/settings/reapply').expect(409);
+    expect(reapply.body.message).toMatch(/No settings are stored/);
+  });
+
   it.each([
     [
       'an unknown data type',

@@ -1,7 +1,7 @@
 import { Router, type Response } from 'express';
 import { createValidator, v1ImportSettingsSchema, v1SettingsSchema, v2SettingsSchema } from '@ecomm-sync/contracts';
 import type { ReapplyJob } from '@ecomm-sync/data-access';
-import { fromV1Settings, fromV2Settings, SETTINGS_BEFORE_ANY_PUT, toV1Settings, toV2Settings } from '@ecomm-sync/domain';
+import { fromV1Settings, fromV2Settings, toV1Settings, toV2Settings, type ApiVersion } from '@ecomm-sync/domain';
 import { parseWith } from '@ecomm-sync/runtime';
 import type { ManageSettingsUseCase } from '../use-cases/manage-settings.use-case';
 import { grantOf, type Authorizer } from './authenticate';
@@ -34,7 +34,7 @@ export function settingsRoutes(settings: ManageSettingsUseCase, auth: Authorizer
   // settings of a fresh install before it writes them gets settings, not an error (docs/api.md).
   router.get('/extensions/ecomm/v1/settings', async (req, res) => {
     const showProvided = booleanParam(req.query, 'showProvidedProperties', false);
-    res.json(toV1Settings((await settings.find(ownerOf(res))) ?? SETTINGS_BEFORE_ANY_PUT, showProvided));
+    res.json(toV1Settings(await settings.view(ownerOf(res)), showProvided));
   });
 
   // A PUT reads its query before it stores anything: a bad flag is a 400 that changed nothing.
@@ -47,7 +47,7 @@ export function settingsRoutes(settings: ManageSettingsUseCase, auth: Authorizer
 
   router.get('/extensions/ecomm/v2/settings', async (req, res) => {
     const showProvided = booleanParam(req.query, 'showProvidedMappings', false);
-    res.json(toV2Settings((await settings.find(ownerOf(res))) ?? SETTINGS_BEFORE_ANY_PUT, showProvided));
+    res.json(toV2Settings(await settings.view(ownerOf(res)), showProvided));
   });
 
   router.put('/extensions/ecomm/v2/settings', async (req, res) => {
@@ -57,9 +57,12 @@ export function settingsRoutes(settings: ManageSettingsUseCase, auth: Authorizer
     res.json(toV2Settings(stored, showProvided));
   });
 
-  for (const path of ['/extensions/ecomm/v1/settings', '/extensions/ecomm/v2/settings']) {
+  for (const [version, path] of [
+    ['v1', '/extensions/ecomm/v1/settings'],
+    ['v2', '/extensions/ecomm/v2/settings'],
+  ] as const satisfies readonly (readonly [ApiVersion, string])[]) {
     router.delete(path, async (_req, res) => {
-      await settings.remove(ownerOf(res));
+      await settings.remove(ownerOf(res), version);
       res.status(204).end();
     });
     router.get(`${path}/reapply-status`, async (_req, res) => {
@@ -76,8 +79,7 @@ export function settingsRoutes(settings: ManageSettingsUseCase, auth: Authorizer
 
   router.put('/extensions/ecomm/v1/import-settings', async (req, res) => {
     const { importTriggerUri } = parseWith(validateImportSettings, req.body);
-    const stored = await settings.putImportTriggerUri(ownerOf(res), importTriggerUri!);
-    res.json({ importTriggerUri: stored.webhookUri });
+    res.json({ importTriggerUri: await settings.putImportTriggerUri(ownerOf(res), importTriggerUri!) });
   });
 
   return router;

@@ -78,8 +78,9 @@ export class ManageImportsUseCase {
     if (!(await this.repositories.accounts.findInstall(tenant.portalId, tenant.appId))) {
       throw AppError.notFound(`Application ${tenant.appId} is not installed in portal ${tenant.portalId}`);
     }
-    const settings = await this.repositories.settings.getByOwner(settingsOwner(tenant));
-    if (!settings?.webhookUri) {
+    // The address alone: a v1 DELETE of the settings keeps it (v1's import settings are a resource of their own).
+    const webhookUri = await this.repositories.settings.webhookUriOf(settingsOwner(tenant));
+    if (!webhookUri) {
       throw AppError.conflict(
         `Application ${tenant.appId} has no import address: set importTriggerUri (PUT /extensions/ecomm/v1/import-settings) or webhookUri (v2 settings)`,
       );
@@ -97,7 +98,7 @@ export class ManageImportsUseCase {
         importStartedAt: now + nudge,
         version,
         status: 'initialized',
-        webhookUri: settings.webhookUri,
+        webhookUri,
         types,
         createdAt: now,
       });

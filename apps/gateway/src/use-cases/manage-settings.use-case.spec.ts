@@ -135,16 +135,22 @@ describe('ManageSettingsUseCase', () => {
   });
 
   describe('the v1 import trigger', () => {
-    it.each([
-      ['no settings', null, { enabled: false, importOnInstall: false }],
-      ['settings', aRecord({ importOnInstall: true }), { enabled: true, importOnInstall: true }],
-    ])('when the owner has %s, then the import address is set and the rest kept at their revision, with no re-apply', async (_case, record, kept) => {
-      const rev = record ? (await settings.putByOwner(owner, record)).rev : 1;
+    it('when the owner has settings, then the import address is set and the rest kept at their revision, with no re-apply', async () => {
+      const { rev } = await settings.putByOwner(owner, aRecord({ importOnInstall: true }));
 
+      expect(await useCase.putImportTriggerUri(owner, 'https://shop.example.com/v1-import')).toBe('https://shop.example.com/v1-import');
+
+      expect(await useCase.find(owner)).toMatchObject({ enabled: true, importOnInstall: true, webhookUri: 'https://shop.example.com/v1-import', rev });
+      expect(await useCase.importTriggerUri(owner)).toBe('https://shop.example.com/v1-import');
+      expect(broker.published).toEqual([]);
+    });
+
+    it('when the owner has no settings, then the import address is set without making any, and GET shows it on the defaults', async () => {
       await useCase.putImportTriggerUri(owner, 'https://shop.example.com/v1-import');
 
-      expect(await useCase.find(owner)).toMatchObject({ ...kept, webhookUri: 'https://shop.example.com/v1-import', rev });
+      expect(await useCase.find(owner)).toBeNull(); // sync messages still find no settings (NO_SYNC_SETTINGS)
       expect(await useCase.importTriggerUri(owner)).toBe('https://shop.example.com/v1-import');
+      expect(await useCase.view(owner)).toEqual({ enabled: false, importOnInstall: false, webhookUri: 'https://shop.example.com/v1-import', mappings: {} });
       expect(broker.published).toEqual([]);
     });
 
@@ -170,12 +176,35 @@ describe('ManageSettingsUseCase', () => {
   });
 
   describe('get, remove and the re-apply status', () => {
-    it('when settings are removed, then none are found', async () => {
-      await settings.putByOwner(owner, aRecord());
+    it.each([
+      ['v1', 'https://shop.example.com/import'],
+      ['v2', null],
+    ] as const)('when settings are removed through %s, then none are found and the import address reads %s', async (version, address) => {
+      await settings.putByOwner(owner, aRecord({ enabled: true, webhookUri: 'https://shop.example.com/import' }));
 
-      await useCase.remove(owner);
+      await useCase.remove(owner, version);
 
       expect(await useCase.find(owner)).toBeNull();
+      expect(await useCase.importTriggerUri(owner)).toBe(address);
+      expect(await useCase.view(owner)).toEqual({ enabled: false, importOnInstall: false, webhookUri: address, mappings: {} });
+    });
+
+    it('when only an import address was kept and the v2 settings are deleted, then the address goes too', async () => {
+      await useCase.putImportTriggerUri(owner, 'https://shop.example.com/import');
+
+      await useCase.remove(owner, 'v2');
+
+      expect(await useCase.importTriggerUri(owner)).toBeNull();
+    });
+
+    it('when settings are put again after a v1 DELETE, then a v1 PUT keeps the address and a v2 PUT sets its own', async () => {
+      await settings.putByOwner(owner, aRecord({ webhookUri: 'https://shop.example.com/import' }));
+      await useCase.remove(owner, 'v1');
+
+      await useCase.put(owner, () => aRecord({ enabled: false, webhookUri: null }), 'v1');
+      expect(await useCase.find(owner)).toMatchObject({ webhookUri: 'https://shop.example.com/import' });
+      await useCase.put(owner, () => aRecord({ webhookUri: 'https://shop.example.com/v2' }), 'v2');
+      expect(await useCase.importTriggerUri(owner)).toBe('https://shop.example.com/v2');
     });
 
     it('when re-applies ran, then the status is that of the newest; before any, it answers 404', async () => {

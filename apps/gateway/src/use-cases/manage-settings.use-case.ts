@@ -1,6 +1,14 @@
 import { OBJECT_TYPES, type ObjectType, type SettingsChangedMessage, TOPICS } from '@ecomm-sync/contracts';
 import type { ReapplyJob, Repositories, StoredSettings } from '@ecomm-sync/data-access';
-import { decodeSettingsOwner, describeSettingsOwner, objectTypesToReapply, settingsProblem, type ApiVersion, type SettingsRecord } from '@ecomm-sync/domain';
+import {
+  decodeSettingsOwner,
+  describeSettingsOwner,
+  objectTypesToReapply,
+  SETTINGS_BEFORE_ANY_PUT,
+  settingsProblem,
+  type ApiVersion,
+  type SettingsRecord,
+} from '@ecomm-sync/domain';
 import { AppError, type Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
 
@@ -17,9 +25,21 @@ export class ManageSettingsUseCase {
     private readonly logger: Logger,
   ) {}
 
-  /** The stored settings, or null before any PUT (GET then answers them disabled and empty). */
+  /** The stored settings, or null before any PUT and after a DELETE. */
   find(owner: string): Promise<StoredSettings | null> {
     return this.repositories.settings.getByOwner(owner);
+  }
+
+  /**
+   * What GET answers: the stored settings, or, without any, disabled and empty ones with the import
+   * address if one is kept (set through v1 import-settings, or left by a v1 DELETE): it is what an
+   * import start uses, so v2's `webhookUri` shows it.
+   */
+  async view(owner: string): Promise<SettingsRecord> {
+    const stored = await this.find(owner);
+    if (stored) return stored;
+    const webhookUri = await this.repositories.settings.webhookUriOf(owner);
+    return webhookUri ? { ...SETTINGS_BEFORE_ANY_PUT, webhookUri } : SETTINGS_BEFORE_ANY_PUT;
   }
 
   /**
@@ -73,19 +93,23 @@ export class ManageSettingsUseCase {
     }
   }
 
-  async remove(owner: string): Promise<void> {
-    await this.repositories.settings.remove(owner);
-    this.logger.info('settings deleted', { owner });
+  /**
+   * Deletes the settings for good. A v1 DELETE keeps the import address: v1's import settings are a
+   * resource of their own (`/v1/import-settings`); v2's `webhookUri` is part of its settings and goes.
+   */
+  async remove(owner: string, version: ApiVersion): Promise<void> {
+    await this.repositories.settings.remove(owner, { keepWebhookUri: version === 'v1' });
+    this.logger.info('settings deleted', { owner, version });
   }
 
-  /** v1 import settings: the import trigger URI, kept in the same settings as v2's webhookUri; null before one is set. */
-  async importTriggerUri(owner: string): Promise<string | null> {
-    return (await this.repositories.settings.getByOwner(owner))?.webhookUri ?? null;
+  /** v1 import settings: the import trigger URI, kept in the same document as v2's webhookUri; null before one is set. */
+  importTriggerUri(owner: string): Promise<string | null> {
+    return this.repositories.settings.webhookUriOf(owner);
   }
 
-  /** Sets the import trigger URI alone: the mappings, `enabled` and the settings' revision stay as they are. */
-  async putImportTriggerUri(owner: string, importTriggerUri: string): Promise<StoredSettings> {
-    return await this.repositories.settings.putWebhookUri(owner, importTriggerUri);
+  /** Sets the import trigger URI alone: the mappings, `enabled` and the settings' revision stay; without settings it makes none. */
+  putImportTriggerUri(owner: string, importTriggerUri: string): Promise<string | null> {
+    return this.repositories.settings.putWebhookUri(owner, importTriggerUri);
   }
 
   async reapplyStatus(owner: string): Promise<ReapplyJob> {

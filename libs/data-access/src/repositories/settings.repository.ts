@@ -59,16 +59,36 @@ export class SettingsRepository {
    * revision, raised: settings made again go on from it, so that their re-apply is newer than
    * anything the removed ones applied (starting over at 1 matched the old settings' finished
    * re-apply job of revision 1, and the applier took revision 1 for older than what it held).
+   *
+   * `keepWebhookUri` (a v1 DELETE: v1's import settings are a resource of their own) leaves the
+   * import address on the tombstone, in the same write; otherwise (v2, whose `webhookUri` is part
+   * of its settings) it goes too, from a tombstone as well. Answers whether there were settings.
    */
-  async remove(owner: string): Promise<boolean> {
+  async remove(owner: string, { keepWebhookUri = false }: { keepWebhookUri?: boolean } = {}): Promise<boolean> {
     const result = await this.settings.updateOne(
       { owner, removed: { $ne: true } },
       {
-        $set: { removed: true, enabled: false, importOnInstall: false, webhookUri: null, mappings: emptyMappings(), reapplyPending: [] },
+        $set: {
+          removed: true,
+          enabled: false,
+          importOnInstall: false,
+          ...(keepWebhookUri ? {} : { webhookUri: null }),
+          mappings: emptyMappings(),
+          reapplyPending: [],
+        },
         $inc: { rev: 1 },
       },
     );
-    return result.modifiedCount === 1;
+    if (result.modifiedCount === 1) return true;
+    // Already a tombstone (deleted, or only an import address was ever set): only the address is left to go.
+    if (!keepWebhookUri) await this.settings.updateOne({ owner, removed: true }, { $set: { webhookUri: null } });
+    return false;
+  }
+
+  /** The import address, whether or not there are settings beside it (a v1 DELETE and a v1 import-settings PUT leave it alone). */
+  async webhookUriOf(owner: string): Promise<string | null> {
+    const doc = await this.settings.findOne({ owner }, { webhookUri: 1 }).lean<Pick<SettingsDoc, 'webhookUri'>>();
+    return doc?.webhookUri ?? null;
   }
 
   /** Full replace of the settings; the revision grows so that the mapper can tell they changed. */
@@ -111,11 +131,14 @@ export class SettingsRepository {
   /**
    * Sets the import address alone (v1 import-settings): the rest of the settings and their
    * revision stay, so that it neither undoes a settings PUT that lands meanwhile nor stops a
-   * running re-apply. Without settings (or after a DELETE), it makes disabled ones without mappings.
+   * running re-apply. It makes no settings: without any (or after a DELETE) it writes a tombstone
+   * that holds only the address, and sync messages still find no settings. Answers the address.
    */
-  async putWebhookUri(owner: string, webhookUri: string | null): Promise<StoredSettings> {
-    await this.settings.updateOne({ owner }, { $set: { webhookUri, removed: false } }, { upsert: true, setDefaultsOnInsert: true });
-    return (await this.getByOwner(owner))!;
+  async putWebhookUri(owner: string, webhookUri: string | null): Promise<string | null> {
+    const doc = await this.settings
+      .findOneAndUpdate({ owner }, { $set: { webhookUri }, $setOnInsert: { removed: true, rev: 0 } }, { upsert: true, new: true, setDefaultsOnInsert: true })
+      .lean<SettingsDoc>();
+    return doc!.webhookUri ?? null;
   }
 
   /** Ends the pending re-apply once it is queued, unless a later put (a newer revision) made it pending again. */

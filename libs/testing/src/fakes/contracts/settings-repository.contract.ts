@@ -63,25 +63,39 @@ export function describeSettingsRepositoryContract(name: string, make: () => Set
       });
     });
 
-    it('when the import address is put, then it alone changes, at the same revision; without settings it makes disabled ones without mappings', async () => {
+    it('when the import address is put beside settings, then it alone changes, at the same revision, and a put that keeps it leaves it', async () => {
       const owner = settingsOwner(anAppTenant());
-      const empty = { CONTACT: [], DEAL: [], PRODUCT: [], LINE_ITEM: [] };
-      expect(await settings.putWebhookUri(owner, 'https://shop.example.com/a')).toEqual({
-        enabled: false,
-        importOnInstall: false,
-        webhookUri: 'https://shop.example.com/a',
-        rev: 1,
-        mappings: empty,
-      });
       const { reapplyPending: _pending, ...stored } = await settings.putByOwner(owner, { ...record, webhookUri: null });
-      await settings.putWebhookUri(owner, 'https://shop.example.com/b');
+      expect(await settings.putWebhookUri(owner, 'https://shop.example.com/b')).toBe('https://shop.example.com/b');
       expect(await settings.getByOwner(owner)).toEqual({ ...stored, mappings: expect.any(Object), webhookUri: 'https://shop.example.com/b' });
+      expect(await settings.webhookUriOf(owner)).toBe('https://shop.example.com/b');
       // A put that keeps the address leaves it, whatever the settings it writes carry.
       expect((await settings.putByOwner(owner, { ...record, webhookUri: null }, { keepWebhookUri: true })).webhookUri).toBe('https://shop.example.com/b');
-      await settings.remove(owner);
-      const again = await settings.putWebhookUri(owner, 'https://shop.example.com/c');
-      expect(again).toEqual({ enabled: false, importOnInstall: false, webhookUri: 'https://shop.example.com/c', rev: expect.any(Number), mappings: empty });
-      expect(again.rev).toBeGreaterThan(stored.rev + 1);
+    });
+
+    it('when the import address is put without settings, then it is kept and no settings are made; settings put later keep it or replace it', async () => {
+      const owner = settingsOwner(anAppTenant());
+      expect(await settings.putWebhookUri(owner, 'https://shop.example.com/a')).toBe('https://shop.example.com/a');
+      expect(await settings.getByOwner(owner)).toBeNull();
+      expect(await settings.remove(owner, { keepWebhookUri: true })).toBe(false); // there are none to remove
+      expect(await settings.webhookUriOf(owner)).toBe('https://shop.example.com/a');
+
+      const kept = await settings.putByOwner(owner, { ...record, webhookUri: null }, { keepWebhookUri: true });
+      expect(kept).toMatchObject({ webhookUri: 'https://shop.example.com/a', rev: 1 });
+      await settings.putByOwner(owner, { ...record, webhookUri: null });
+      expect(await settings.webhookUriOf(owner)).toBeNull();
+    });
+
+    it('when settings are removed keeping the address (v1), then it stays for the import start; a removal that does not (v2) takes it, tombstone or not', async () => {
+      const owner = settingsOwner(anAppTenant());
+      await settings.putByOwner(owner, { ...record, webhookUri: 'https://shop.example.com/import' });
+
+      expect(await settings.remove(owner, { keepWebhookUri: true })).toBe(true);
+      expect(await settings.getByOwner(owner)).toBeNull();
+      expect(await settings.webhookUriOf(owner)).toBe('https://shop.example.com/import');
+
+      expect(await settings.remove(owner)).toBe(false);
+      expect(await settings.webhookUriOf(owner)).toBeNull();
     });
 
     it('when settings are removed, then they are gone once, and new ones go on above the removed revision without its pending re-apply', async () => {
@@ -91,6 +105,7 @@ export function describeSettingsRepositoryContract(name: string, make: () => Set
       expect(await settings.remove(owner)).toBe(true);
       expect(await settings.remove(owner)).toBe(false);
       expect(await settings.getByOwner(owner)).toBeNull();
+      expect(await settings.webhookUriOf(owner)).toBeNull();
       const again = await settings.putByOwner(owner, { ...record, webhookUri: null, mappings: {} });
       expect(again.rev).toBeGreaterThan(2);
       expect(again.reapplyPending).toEqual([]);

@@ -8,6 +8,8 @@ export class FakeSettingsRepository implements PublicOf<SettingsRepository> {
   private readonly pending = new Map<string, Set<ObjectType>>();
   /** The revision a removal left, as the real one's tombstone keeps it. */
   private readonly removedAt = new Map<string, number>();
+  /** The import address a removal kept, or one put without settings: the real one's tombstone holds it. */
+  private readonly tombstoneAddress = new Map<string, string>();
 
   async get(tenant: Tenant): Promise<StoredSettings | null> {
     return this.getByOwner(settingsOwner(tenant));
@@ -18,12 +20,20 @@ export class FakeSettingsRepository implements PublicOf<SettingsRepository> {
     return found ? copy(found) : null;
   }
 
-  async remove(owner: string): Promise<boolean> {
+  async remove(owner: string, { keepWebhookUri = false }: { keepWebhookUri?: boolean } = {}): Promise<boolean> {
     const found = this.byOwner.get(owner);
-    if (!found) return false;
+    if (!found) {
+      if (!keepWebhookUri) this.tombstoneAddress.delete(owner);
+      return false;
+    }
     this.removedAt.set(owner, found.rev + 1);
     this.pending.delete(owner);
+    if (keepWebhookUri && found.webhookUri) this.tombstoneAddress.set(owner, found.webhookUri);
     return this.byOwner.delete(owner);
+  }
+
+  async webhookUriOf(owner: string): Promise<string | null> {
+    return this.byOwner.get(owner)?.webhookUri ?? this.tombstoneAddress.get(owner) ?? null;
   }
 
   async put(tenant: Tenant, settings: Omit<StoredSettings, 'rev'>): Promise<StoredSettings> {
@@ -37,7 +47,8 @@ export class FakeSettingsRepository implements PublicOf<SettingsRepository> {
     { reapplyPending = [], keepWebhookUri = false }: { reapplyPending?: readonly ObjectType[]; keepWebhookUri?: boolean } = {},
   ): Promise<StoredSettings & { reapplyPending: ObjectType[] }> {
     const rev = (this.byOwner.get(owner)?.rev ?? this.removedAt.get(owner) ?? 0) + 1;
-    const webhookUri = keepWebhookUri ? (this.byOwner.get(owner)?.webhookUri ?? null) : (settings.webhookUri ?? null);
+    const webhookUri = keepWebhookUri ? await this.webhookUriOf(owner) : (settings.webhookUri ?? null);
+    this.tombstoneAddress.delete(owner);
     // Stored as the real one stores them: every object type's mappings, only the mapping fields.
     const mappings = Object.fromEntries(
       OBJECT_TYPES.map((type): [ObjectType, PropertyMapping[]] => [
@@ -51,12 +62,12 @@ export class FakeSettingsRepository implements PublicOf<SettingsRepository> {
     return { ...copy(settings), webhookUri, rev, reapplyPending: [...pending] };
   }
 
-  async putWebhookUri(owner: string, webhookUri: string | null): Promise<StoredSettings> {
+  async putWebhookUri(owner: string, webhookUri: string | null): Promise<string | null> {
     const found = this.byOwner.get(owner);
-    const rev = found?.rev ?? this.removedAt.get(owner) ?? 1;
-    const mappings = Object.fromEntries(OBJECT_TYPES.map((type): [ObjectType, PropertyMapping[]] => [type, []]));
-    this.byOwner.set(owner, found ? { ...found, webhookUri } : { enabled: false, importOnInstall: false, webhookUri, mappings, rev });
-    return copy(this.byOwner.get(owner)!);
+    if (found) found.webhookUri = webhookUri;
+    else if (webhookUri) this.tombstoneAddress.set(owner, webhookUri);
+    else this.tombstoneAddress.delete(owner);
+    return webhookUri;
   }
 
   async clearReapplyPending(owner: string, rev: number): Promise<void> {
