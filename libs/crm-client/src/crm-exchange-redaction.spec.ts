@@ -29,6 +29,10 @@ describe('the CRM request log redacts secrets', () => {
     ],
     ['the connection token echoed in an error message', {}, { message: `token ${TOKEN} is expired` }, [TOKEN]],
     ['a bearer credential inside a string value', {}, { detail: 'sent Authorization: Bearer abc.def.ghi-jkl' }, ['abc.def.ghi-jkl']],
+    // JSON text writes a tab or a line break as an escape (`\t`), not as white space.
+    ['a bearer credential after a tab, in JSON text', {}, '{"detail":"Bearer\\tabc.def.ghi-jkl"}', ['abc.def.ghi-jkl']],
+    ['a basic credential after a line break, in an object', {}, { detail: 'Basic\r\ndXNlcjpwYXNzd29yZA==' }, ['dXNlcjpwYXNzd29yZA==']],
+    ['a form body as URLSearchParams', {}, new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'rt-urlsearch' }), ['rt-urlsearch']],
   ])('when a request carries %s, then the kept message holds none of its secrets', (_case, headers, body, secrets) => {
     const kept = JSON.stringify(redactedMessage(headers as Record<string, string>, body, [TOKEN]));
     for (const secret of secrets) expect(kept).not.toContain(secret);

@@ -23,8 +23,11 @@ export const SECRET_NAME_WORDS: readonly string[] = Object.freeze([
 /** Names of fields and headers whose values are secrets, wherever they appear. */
 const SECRET_NAME = new RegExp(`${SECRET_NAME_WORDS.join('|')}|^code$`, 'i');
 
-/** A secret inside a string: a bearer or basic credential. */
-const BEARER_OR_BASIC = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
+/**
+ * A secret inside a string: a bearer or basic credential, after white space or, in JSON text, the
+ * escape of a tab, line break, form feed or backspace (`Bearer\tabc` is written so).
+ */
+const BEARER_OR_BASIC = /\b(Bearer|Basic)(?:\s|\\[tnrfb])+[A-Za-z0-9._~+/=-]+/gi;
 /** A secret inside a string: a query or form parameter that holds one. */
 const SECRET_PARAMETER = /\b(hapikey|access_token|refresh_token|client_secret|id_token|api_?key|token|code)=[^&\s"'#]*/gi;
 
@@ -101,6 +104,8 @@ export function redactedMessage(
  * secret fields. redactText then runs over the result either way.
  */
 function bodyText(body: unknown): string {
+  // A form body: its parameters, which redactText's SECRET_PARAMETER reads (JSON would make `{}` of it).
+  if (body instanceof URLSearchParams) return body.toString();
   const text = typeof body === 'string' ? body : answerTextOf(body);
   if (text !== undefined && !MAY_HIDE_A_SECRET.test(text.toLowerCase())) return text;
   const content = parsedBody(body);
