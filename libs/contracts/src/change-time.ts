@@ -21,8 +21,16 @@ export const changeTimeSchema = {
     'must be epoch milliseconds (a number or a numeric string) or an ISO 8601 date-time with a time zone, such as 2024-05-01T12:00:00Z (or null, the same as leaving it out)',
 } as const;
 
-/** A change time that passed changeTimeSchema, in whole epoch milliseconds; NaN if a date-time is out of range. */
+const NUMERIC_MILLIS_PATTERN = new RegExp(NUMERIC_MILLIS);
+
+/**
+ * A change time that passed changeTimeSchema, in whole epoch milliseconds; NaN if a date-time is
+ * out of range. A numeric string's fraction is cut off as text: Number() of the whole string would
+ * round `…0.99999999` up to the next millisecond first (the integer part, at most 8.64e15, is exact).
+ */
 export function toEpochMillis(value: number | string): number {
   if (typeof value === 'number') return Math.floor(value);
-  return new RegExp(NUMERIC_MILLIS).test(value) ? Math.floor(Number(value)) : Date.parse(value);
+  if (!NUMERIC_MILLIS_PATTERN.test(value)) return Date.parse(value);
+  const point = value.indexOf('.');
+  return Number(point === -1 ? value : value.slice(0, point));
 }

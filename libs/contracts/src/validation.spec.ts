@@ -177,6 +177,9 @@ describe('change times as senders send them (v1 changeOccurredTimestamp, v2 chan
     ['an ISO date-time with an offset and milliseconds', '2023-11-14T23:13:20.000+01:00', 1_700_000_000_000],
     ['epoch ms with a fraction (Python’s time.time() * 1000)', 1_700_000_000_000.789, 1_700_000_000_000],
     ['epoch ms with a fraction, as a string', '1700000000000.789', 1_700_000_000_000],
+    // Number() would round this one up to the next millisecond before the fraction is dropped.
+    ['epoch ms with a fraction just below the next millisecond, as a string', '1700000000000.99999999', 1_700_000_000_000],
+    ['a time just below the largest, with a fraction, as a string', '8639999999999999.999', 8_639_999_999_999_999],
   ])('when %s is sent, then v1 and v2 accept it and it means %i ms', (_case, value, millis) => {
     expect(v1([message({ changeOccurredTimestamp: value })]).ok).toBe(true);
     expect(v2(submission({ messages: [{ externalObjectId: 'a', action: 'UPSERT', changedAt: value }] })).ok).toBe(true);
