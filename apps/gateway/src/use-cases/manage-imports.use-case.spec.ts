@@ -12,6 +12,7 @@ import {
   moveImport,
   recordingLogger,
 } from '@ecomm-sync/testing';
+import { settingsOwner } from '@ecomm-sync/data-access';
 import type { ImportState } from '@ecomm-sync/domain';
 import { ManageImportsUseCase, type ImportTenant } from './manage-imports.use-case';
 
@@ -85,12 +86,26 @@ describe('ManageImportsUseCase', () => {
         409,
         /no import address: set importTriggerUri/,
       ],
+      [
+        'the v2 settings were deleted (their webhookUri with them)',
+        async (): Promise<unknown> => settings.remove(settingsOwner(tenant)),
+        'v1',
+        409,
+        /no import address/,
+      ],
       ['a v2 import names a store not defined', async (): Promise<unknown> => undefined, 'v2', 404, /No store "default"; define it with PUT/],
     ] as const)('when %s, then the import is refused with what to fix, and nothing is started', async (_case, arrange, version, status, message) => {
       await arrange();
       await expect(useCase.start(tenant, 'default', version)).rejects.toMatchObject({ status, message: expect.stringMatching(message) });
       expect(await imports.find(tenant, 'default', NOW)).toBeNull();
       expect(broker.routingKeys()).toEqual([]);
+    });
+
+    it('when the v1 settings were deleted, then an import still starts with the address v1 import-settings kept (decision 61)', async () => {
+      await settings.remove(settingsOwner(tenant), { keepWebhookUri: true });
+
+      expect((await useCase.start(tenant, 'default', 'v1')).status).toBe('initialized');
+      expect(await imports.find(tenant, 'default', NOW)).toMatchObject({ webhookUri: 'https://shop.example.com/import' });
     });
 
     it('when a v2 import names a defined store, then it starts', async () => {

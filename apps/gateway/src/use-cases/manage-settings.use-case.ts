@@ -70,13 +70,14 @@ export class ManageSettingsUseCase {
    * revision grows, so the re-map is newer than what was applied.
    */
   async forceReapply(owner: string): Promise<{ settingsRev: number; objectTypes: ObjectType[] }> {
-    const current = await this.find(owner);
-    // None stored reads as disabled (GET answers the defaults): refused alike, saying which.
-    if (!current)
-      throw AppError.conflict(`No settings are stored for ${describeOwner(owner)} yet (they read as disabled); PUT them enabled, which applies everything`);
-    if (!current.enabled) throw AppError.conflict('The settings are disabled; enable them (that re-applies everything) instead');
-    const { rev: _rev, ...record } = current;
-    const stored = await this.repositories.settings.putByOwner(owner, record, { reapplyPending: OBJECT_TYPES });
+    // The revision alone grows, in one write on enabled settings: nothing read here is written back.
+    const stored = await this.repositories.settings.raiseRevision(owner, OBJECT_TYPES);
+    if (!stored) {
+      // None stored reads as disabled (GET answers the defaults): refused alike, saying which.
+      if (!(await this.find(owner)))
+        throw AppError.conflict(`No settings are stored for ${describeOwner(owner)} yet (they read as disabled); PUT them enabled, which applies everything`);
+      throw AppError.conflict('The settings are disabled; enable them (that re-applies everything) instead');
+    }
     await this.requestReapply(owner, stored.rev, [...OBJECT_TYPES]);
     await this.repositories.settings.clearReapplyPending(owner, stored.rev);
     return { settingsRev: stored.rev, objectTypes: [...OBJECT_TYPES] };

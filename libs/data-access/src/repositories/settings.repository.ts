@@ -65,24 +65,42 @@ export class SettingsRepository {
    * of its settings) it goes too, from a tombstone as well. Answers whether there were settings.
    */
   async remove(owner: string, { keepWebhookUri = false }: { keepWebhookUri?: boolean } = {}): Promise<boolean> {
-    const result = await this.settings.updateOne(
-      { owner, removed: { $ne: true } },
-      {
-        $set: {
-          removed: true,
-          enabled: false,
-          importOnInstall: false,
-          ...(keepWebhookUri ? {} : { webhookUri: null }),
-          mappings: emptyMappings(),
-          reapplyPending: [],
+    // One write whether there are settings or a tombstone (a v2 DELETE still takes an address a
+    // tombstone holds); the revision of a tombstone grows too, which only ever has to grow.
+    const before = await this.settings
+      .findOneAndUpdate(
+        { owner },
+        {
+          $set: {
+            removed: true,
+            enabled: false,
+            importOnInstall: false,
+            ...(keepWebhookUri ? {} : { webhookUri: null }),
+            mappings: emptyMappings(),
+            reapplyPending: [],
+          },
+          $inc: { rev: 1 },
         },
-        $inc: { rev: 1 },
-      },
-    );
-    if (result.modifiedCount === 1) return true;
-    // Already a tombstone (deleted, or only an import address was ever set): only the address is left to go.
-    if (!keepWebhookUri) await this.settings.updateOne({ owner, removed: true }, { $set: { webhookUri: null } });
-    return false;
+        { new: false, projection: { removed: 1 } },
+      )
+      .lean<Pick<SettingsDoc, 'removed'>>();
+    return before !== null && before.removed !== true;
+  }
+
+  /**
+   * Raises the revision of enabled settings and makes every given type's re-apply pending, in one
+   * write that changes nothing else (a forced re-apply): an address or a DELETE that lands
+   * meanwhile stays. Null when there are no enabled settings.
+   */
+  async raiseRevision(owner: string, reapplyPending: readonly ObjectType[]): Promise<{ rev: number; reapplyPending: ObjectType[] } | null> {
+    const doc = await this.settings
+      .findOneAndUpdate(
+        { owner, removed: { $ne: true }, enabled: true },
+        { $inc: { rev: 1 }, $addToSet: { reapplyPending: { $each: [...reapplyPending] } } },
+        { new: true, projection: { rev: 1, reapplyPending: 1 } },
+      )
+      .lean<Pick<SettingsDoc, 'rev' | 'reapplyPending'>>();
+    return doc ? { rev: doc.rev, reapplyPending: doc.reapplyPending ?? [] } : null;
   }
 
   /** The import address, whether or not there are settings beside it (a v1 DELETE and a v1 import-settings PUT leave it alone). */

@@ -77,7 +77,6 @@ export function describeSettingsRepositoryContract(name: string, make: () => Set
       const owner = settingsOwner(anAppTenant());
       expect(await settings.putWebhookUri(owner, 'https://shop.example.com/a')).toBe('https://shop.example.com/a');
       expect(await settings.getByOwner(owner)).toBeNull();
-      expect(await settings.remove(owner, { keepWebhookUri: true })).toBe(false); // there are none to remove
       expect(await settings.webhookUriOf(owner)).toBe('https://shop.example.com/a');
 
       const kept = await settings.putByOwner(owner, { ...record, webhookUri: null }, { keepWebhookUri: true });
@@ -93,9 +92,39 @@ export function describeSettingsRepositoryContract(name: string, make: () => Set
       expect(await settings.remove(owner, { keepWebhookUri: true })).toBe(true);
       expect(await settings.getByOwner(owner)).toBeNull();
       expect(await settings.webhookUriOf(owner)).toBe('https://shop.example.com/import');
+      expect(await settings.remove(owner, { keepWebhookUri: true })).toBe(false); // none to remove: the address stays
+      expect(await settings.webhookUriOf(owner)).toBe('https://shop.example.com/import');
 
       expect(await settings.remove(owner)).toBe(false);
       expect(await settings.webhookUriOf(owner)).toBeNull();
+    });
+
+    it('when the import address is put after a removal, then settings made again still go on above the removed revision', async () => {
+      const owner = settingsOwner(anAppTenant());
+      const first = await settings.putByOwner(owner, record);
+      await settings.remove(owner);
+      await settings.putWebhookUri(owner, 'https://shop.example.com/c');
+      expect((await settings.putByOwner(owner, record, { keepWebhookUri: true })).rev).toBeGreaterThan(first.rev + 1);
+    });
+
+    it('when the revision of enabled settings is raised, then it alone grows, with the types pending; other settings are not raised', async () => {
+      const owner = settingsOwner(anAppTenant());
+      const { reapplyPending: _none, ...stored } = await settings.putByOwner(owner, {
+        ...record,
+        enabled: true,
+        webhookUri: 'https://shop.example.com/import',
+      });
+
+      expect(await settings.raiseRevision(owner, ['CONTACT', 'DEAL'])).toEqual({ rev: stored.rev + 1, reapplyPending: ['CONTACT', 'DEAL'] });
+      expect(await settings.getByOwner(owner)).toEqual({ ...stored, mappings: expect.any(Object), rev: stored.rev + 1 });
+
+      const disabled = settingsOwner(anAppTenant());
+      await settings.putByOwner(disabled, { ...record, enabled: false });
+      const removed = settingsOwner(anAppTenant());
+      await settings.putByOwner(removed, { ...record, enabled: true });
+      await settings.remove(removed);
+      for (const owner of [disabled, removed, settingsOwner(anAppTenant())]) expect(await settings.raiseRevision(owner, ['CONTACT'])).toBeNull();
+      expect(await settings.getByOwner(removed)).toBeNull();
     });
 
     it('when settings are removed, then they are gone once, and new ones go on above the removed revision without its pending re-apply', async () => {

@@ -23,6 +23,9 @@ export class FakeSettingsRepository implements PublicOf<SettingsRepository> {
   async remove(owner: string, { keepWebhookUri = false }: { keepWebhookUri?: boolean } = {}): Promise<boolean> {
     const found = this.byOwner.get(owner);
     if (!found) {
+      // A tombstone's revision grows too (the real one writes it either way), and a removal that does not keep the address takes it.
+      const removedAt = this.removedAt.get(owner);
+      if (removedAt !== undefined) this.removedAt.set(owner, removedAt + 1);
       if (!keepWebhookUri) this.tombstoneAddress.delete(owner);
       return false;
     }
@@ -30,6 +33,15 @@ export class FakeSettingsRepository implements PublicOf<SettingsRepository> {
     this.pending.delete(owner);
     if (keepWebhookUri && found.webhookUri) this.tombstoneAddress.set(owner, found.webhookUri);
     return this.byOwner.delete(owner);
+  }
+
+  async raiseRevision(owner: string, reapplyPending: readonly ObjectType[]): Promise<{ rev: number; reapplyPending: ObjectType[] } | null> {
+    const found = this.byOwner.get(owner);
+    if (!found?.enabled) return null;
+    found.rev += 1;
+    const pending = new Set([...(this.pending.get(owner) ?? []), ...reapplyPending]);
+    this.pending.set(owner, pending);
+    return { rev: found.rev, reapplyPending: [...pending] };
   }
 
   async webhookUriOf(owner: string): Promise<string | null> {
@@ -64,6 +76,8 @@ export class FakeSettingsRepository implements PublicOf<SettingsRepository> {
 
   async putWebhookUri(owner: string, webhookUri: string | null): Promise<string | null> {
     const found = this.byOwner.get(owner);
+    // Without settings the real one writes a tombstone at revision 0.
+    if (!found && !this.removedAt.has(owner)) this.removedAt.set(owner, 0);
     if (found) found.webhookUri = webhookUri;
     else if (webhookUri) this.tombstoneAddress.set(owner, webhookUri);
     else this.tombstoneAddress.delete(owner);
