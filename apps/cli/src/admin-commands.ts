@@ -1,4 +1,9 @@
 import axios from 'axios';
+import { everyPage, pageSizeOf } from './admin-listing';
+import { CRM_CONNECTION_USAGE, crmConnectionRequestBody } from './crm-connection-flags';
+import { UsageError } from './usage-error';
+
+export { UsageError };
 
 interface AdminRequest {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -12,13 +17,6 @@ const need = (args: string[], count: number, usage: string): string[] => {
   if (args.length < count || args.slice(0, count).some((arg) => arg === '')) throw new UsageError(`usage: ecomm-sync admin ${usage}`);
   return args;
 };
-
-export class UsageError extends Error {}
-
-const CRM_CONNECTION_USAGE =
-  'portals crm-connection <portalId> show | --kind builtin|hosted [--base-url <url>] [--token <token>|- | --client-id <id> --client-secret <secret>|- --refresh-token <token>|-] ' +
-  '[--tier starter|professional|enterprise] [--burst-per-10s <n>] [--daily-cap <n>|none] [--time-zone <zone>] [--search-per-second <n>|none] ' +
-  '(a secret given as - is read from standard input, one line per -, in order)';
 
 /** Options whose value is a secret: given as `-`, it is read from standard input, not left in the process list and the shell's history. */
 const SECRET_FLAGS = ['--token', '--client-secret', '--refresh-token'];
@@ -48,75 +46,10 @@ async function readStandardInput(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-const CRM_CONNECTION_FLAGS = [
-  'kind',
-  'base-url',
-  'token',
-  'client-id',
-  'client-secret',
-  'refresh-token',
-  'tier',
-  'burst-per-10s',
-  'daily-cap',
-  'time-zone',
-  'search-per-second',
-];
-
-/** `--name value` pairs; an unknown flag or a flag without its value is a usage error. */
-function flags(args: string[], known: string[], usage: string): Map<string, string> {
-  const result = new Map<string, string>();
-  for (let i = 0; i < args.length; i += 2) {
-    const name = args[i].startsWith('--') ? args[i].slice(2) : '';
-    const value = args[i + 1];
-    if (!known.includes(name) || value === undefined || value.startsWith('--'))
-      throw new UsageError(
-        `${name ? `--${name} ${known.includes(name) ? 'needs a value' : 'is not an option'}` : `unexpected "${args[i]}"`}\nusage: ecomm-sync admin ${usage}`,
-      );
-    result.set(name, value);
-  }
-  return result;
-}
-
-const countOrNone = (value: string | undefined, flag: string): number | null | undefined => {
-  if (value === undefined) return undefined;
-  if (value === 'none') return null;
-  const number = Number(value);
-  if (!Number.isSafeInteger(number) || number < 1)
-    throw new UsageError(`--${flag} must be a positive integer${flag === 'burst-per-10s' ? '' : ' or none'}, got "${value}"`);
-  return number;
-};
-
-/** The body of PUT /admin/v1/portals/{id}/crm-connection from the command's flags (the gateway validates it). */
-function crmConnectionBody(options: Map<string, string>): object {
-  const limits = Object.fromEntries(
-    Object.entries({
-      burstPer10s: countOrNone(options.get('burst-per-10s'), 'burst-per-10s'),
-      dailyCap: countOrNone(options.get('daily-cap'), 'daily-cap'),
-      timeZone: options.get('time-zone'),
-      searchPerSecond: countOrNone(options.get('search-per-second'), 'search-per-second'),
-    }).filter(([, value]) => value !== undefined),
-  );
-  const token = options.get('token');
-  const oauth = ['client-id', 'client-secret', 'refresh-token'].some((flag) => options.has(flag));
-  const auth =
-    token !== undefined
-      ? { type: 'private-app', token }
-      : oauth
-        ? { type: 'oauth', clientId: options.get('client-id'), clientSecret: options.get('client-secret'), refreshToken: options.get('refresh-token') }
-        : undefined;
-  return {
-    kind: options.get('kind'),
-    ...(options.has('base-url') ? { baseUrl: options.get('base-url') } : {}),
-    ...(auth ? { auth: Object.fromEntries(Object.entries(auth).filter(([, value]) => value !== undefined)) } : {}),
-    ...(options.has('tier') ? { tier: options.get('tier') } : {}),
-    ...(Object.keys(limits).length > 0 ? { limits } : {}),
-  };
-}
-
 /** `ecomm-sync admin <resource> <action> ...`: each is one call of the admin API (docs/api.md). */
 export const ADMIN_COMMANDS: Record<string, Record<string, { usage: string; build: Builder }>> = {
   portals: {
-    list: { usage: 'portals list', build: () => ({ method: 'get', path: '/admin/v1/portals' }) },
+    list: { usage: 'portals list [--page-size n]', build: () => ({ method: 'get', path: '/admin/v1/portals' }) },
     show: { usage: 'portals show <portalId>', build: (a) => ({ method: 'get', path: `/admin/v1/portals/${need(a, 1, 'portals show <portalId>')[0]}` }) },
     create: { usage: 'portals create [name]', build: (a) => ({ method: 'post', path: '/admin/v1/portals', body: a[0] ? { name: a[0] } : {} }) },
     disable: {
@@ -144,9 +77,7 @@ export const ADMIN_COMMANDS: Record<string, Record<string, { usage: string; buil
         const [portalId, ...rest] = need(a, 2, CRM_CONNECTION_USAGE);
         const path = `/admin/v1/portals/${encodeURIComponent(portalId)}/crm-connection`;
         if (rest.length === 1 && rest[0] === 'show') return { method: 'get', path };
-        const options = flags(rest, CRM_CONNECTION_FLAGS, CRM_CONNECTION_USAGE);
-        if (!options.has('kind')) throw new UsageError(`--kind builtin|hosted is required\nusage: ecomm-sync admin ${CRM_CONNECTION_USAGE}`);
-        return { method: 'put', path, body: crmConnectionBody(options) };
+        return { method: 'put', path, body: crmConnectionRequestBody(rest) };
       },
     },
     'private-app': {
@@ -159,7 +90,7 @@ export const ADMIN_COMMANDS: Record<string, Record<string, { usage: string; buil
     },
   },
   developers: {
-    list: { usage: 'developers list', build: () => ({ method: 'get', path: '/admin/v1/developers' }) },
+    list: { usage: 'developers list [--page-size n]', build: () => ({ method: 'get', path: '/admin/v1/developers' }) },
     create: { usage: 'developers create [name]', build: (a) => ({ method: 'post', path: '/admin/v1/developers', body: a[0] ? { name: a[0] } : {} }) },
     'rotate-key': {
       usage: 'developers rotate-key <developerId>',
@@ -168,7 +99,7 @@ export const ADMIN_COMMANDS: Record<string, Record<string, { usage: string; buil
   },
   apps: {
     list: {
-      usage: 'apps list [developerId]',
+      usage: 'apps list [developerId] [--page-size n]',
       build: (a) => ({ method: 'get', path: `/admin/v1/apps${a[0] ? `?developerId=${encodeURIComponent(a[0])}` : ''}` }),
     },
     create: {
@@ -184,7 +115,7 @@ export const ADMIN_COMMANDS: Record<string, Record<string, { usage: string; buil
     },
   },
   installs: {
-    list: { usage: 'installs list', build: () => ({ method: 'get', path: '/admin/v1/installs' }) },
+    list: { usage: 'installs list [--page-size n]', build: () => ({ method: 'get', path: '/admin/v1/installs' }) },
     create: {
       usage: 'installs create <portalId> <appId>',
       build: (a) => {
@@ -229,15 +160,26 @@ export async function runAdminCommand(gatewayUrl: string, adminToken: string, ar
   const actions = resource !== undefined && Object.hasOwn(ADMIN_COMMANDS, resource) ? ADMIN_COMMANDS[resource] : undefined;
   const command = actions && action !== undefined && Object.hasOwn(actions, action) ? actions[action] : undefined;
   if (!command) throw new UsageError(`unknown admin command "${[resource, action].filter(Boolean).join(' ')}"; one of:\n${adminUsage()}`);
-  const { method, path, body } = command.build(await withSecretsFromStdin(given, readStdin));
-  const response = await axios.request({
-    method,
-    url: `${gatewayUrl}${path}`,
-    data: body,
-    headers: { authorization: `Bearer ${adminToken}` },
-    validateStatus: () => true,
-    timeout: 30_000,
-  });
-  if (response.status >= 400) throw new Error(`${response.status}: ${(response.data as { message?: string })?.message ?? JSON.stringify(response.data)}`);
+  const listing = action === 'list' ? pageSizeOf(given) : null;
+  const { method, path, body } = command.build(await withSecretsFromStdin(listing?.rest ?? given, readStdin));
+  const call = async (url: string) => {
+    const response = await axios.request({
+      method,
+      url,
+      data: body,
+      headers: { authorization: `Bearer ${adminToken}` },
+      validateStatus: () => true,
+      timeout: 30_000,
+    });
+    if (response.status >= 400) throw new Error(`${response.status}: ${(response.data as { message?: string })?.message ?? JSON.stringify(response.data)}`);
+    return response;
+  };
+  if (listing)
+    return JSON.stringify(
+      { results: await everyPage((url) => call(url).then((response) => response.data), `${gatewayUrl}${path}`, listing.pageSize) },
+      null,
+      2,
+    );
+  const response = await call(`${gatewayUrl}${path}`);
   return response.status === 204 ? 'done' : JSON.stringify(response.data, null, 2);
 }

@@ -75,6 +75,27 @@ describe('credentials and tenant isolation', () => {
       await request(app).get(`/admin/v1/portals?hapikey=${c.portalKeyA}`).expect(401);
     });
 
+    it('when a listing is asked a page at a time, then each page goes on after the key it names, and a bad page is a 400', async () => {
+      const first = (await admin('get', `/admin/v1/portals?after=${PORTAL_A - 1}&limit=1`).expect(200)).body;
+      expect(first).toEqual({ results: [expect.objectContaining({ portalId: PORTAL_A })], paging: { next: { after: String(PORTAL_A) } } });
+      const next = (await admin('get', `/admin/v1/portals?after=${first.paging.next.after}&limit=1000`).expect(200)).body;
+      expect(next.results.map((portal: { portalId: number }) => portal.portalId)).toContain(PORTAL_B);
+      expect(next.results.every((portal: { portalId: number }) => portal.portalId > PORTAL_A)).toBe(true);
+
+      const installs = (await admin('get', `/admin/v1/installs?portalId=${PORTAL_A}&limit=1`).expect(200)).body;
+      expect(installs).toEqual({ results: [expect.objectContaining({ portalId: PORTAL_A, appId: c.appX.appId })] });
+      const after = encodeURIComponent(`${PORTAL_A}:${c.appX.appId}`);
+      expect((await admin('get', `/admin/v1/installs?appId=${c.appX.appId}&after=${after}`).expect(200)).body.results).toEqual([]);
+
+      for (const [path, message] of [
+        ['/admin/v1/portals?limit=0', /limit must be an integer from 1 to 1000/],
+        ['/admin/v1/developers?limit=1001', /limit must be an integer from 1 to 1000/],
+        ['/admin/v1/portals?after=x', /after must be an id from paging.next.after/],
+        ['/admin/v1/installs?after=12', /after must be <portalId>:<appId>/],
+      ] as const)
+        expect((await admin('get', path).expect(400)).body.message).toMatch(message);
+    });
+
     it('lists portals, developers, applications, installs and credentials, never a secret', async () => {
       const portals = (await admin('get', '/admin/v1/portals').expect(200)).body.results;
       expect(portals).toEqual(expect.arrayContaining([{ portalId: PORTAL_A, name: `Portal ${PORTAL_A}`, active: true }]));

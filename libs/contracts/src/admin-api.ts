@@ -37,4 +37,16 @@ export const newInstallSchema = {
 
 /** What the admin API answers: objects whose fields docs/api.md lists (secrets only when made). */
 export const adminAnswerSchema = { type: 'object' } as const;
-export const adminListSchema = { type: 'object', required: ['results'], properties: { results: { type: 'array', items: { type: 'object' } } } } as const;
+/** An admin listing: `results`, and `paging.next.after` while more follow (ask again with it as `after`). */
+export const adminListSchema = {
+  type: 'object',
+  required: ['results'],
+  properties: {
+    results: { type: 'array', items: { type: 'object' } },
+    paging: {
+      type: 'object',
+      required: ['next'],
+      properties: { next: { type: 'object', required: ['after'], properties: { after: { type: 'string' } } } },
+    },
+  },
+} as const;

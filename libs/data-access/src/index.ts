@@ -74,3 +74,4 @@ export type {
 } from './repositories/alert-notice.repository';
 export { alertNoticeId } from './repositories/alert-notice.repository';
 export type { AlertCountersRepository, CounterNeeds } from './repositories/alert-counters.repository';
+export { type Listing, type ListingPage } from './repositories/listing-page';

@@ -10,6 +10,7 @@ import {
 } from '@ecomm-sync/contracts';
 import { AppError, failedAuthThrottle, parseWith, staticBearerAuth, type FailedAuthThrottleOptions } from '@ecomm-sync/runtime';
 import { oauthError, type ManageAccountsUseCase } from '../use-cases/manage-accounts.use-case';
+import { idKey, installKey, listingAnswer, listingPage, textKey } from './admin-listing';
 
 const validateNewPortal = createValidator(newPortalSchema);
 const validatePortalChange = createValidator(portalChangeSchema);
@@ -44,8 +45,8 @@ export function adminRoutes(accounts: ManageAccountsUseCase, adminToken: string,
   router.post('/admin/v1/portals', async (req, res) => {
     res.status(201).json(await accounts.createPortal(parseWith(validateNewPortal, req.body ?? {})));
   });
-  router.get('/admin/v1/portals', async (_req, res) => {
-    res.json({ results: await accounts.listPortals() });
+  router.get('/admin/v1/portals', async (req, res) => {
+    res.json(listingAnswer(await accounts.listPortals(listingPage(req, idKey)), idKey, (portal) => portal.portalId));
   });
   router.get('/admin/v1/portals/:portalId', async (req, res) => {
     res.json(await accounts.getPortal(integerIn(req, 'portalId')));
@@ -82,8 +83,8 @@ export function adminRoutes(accounts: ManageAccountsUseCase, adminToken: string,
   router.post('/admin/v1/developers', async (req, res) => {
     res.status(201).json(await accounts.createDeveloper(parseWith(validateNamed, req.body ?? {}).name));
   });
-  router.get('/admin/v1/developers', async (_req, res) => {
-    res.json({ results: await accounts.listDevelopers() });
+  router.get('/admin/v1/developers', async (req, res) => {
+    res.json(listingAnswer(await accounts.listDevelopers(listingPage(req, idKey)), idKey, (developer) => developer.developerId));
   });
   router.post('/admin/v1/developers/:developerId/api-key', async (req, res) => {
     res.status(201).json(await accounts.rotateDeveloperKey(integerIn(req, 'developerId')));
@@ -94,7 +95,8 @@ export function adminRoutes(accounts: ManageAccountsUseCase, adminToken: string,
     res.status(201).json(await accounts.createApplication(body.developerId, body.name));
   });
   router.get('/admin/v1/apps', async (req, res) => {
-    res.json({ results: await accounts.listApplications(optionalInteger(req, 'developerId')) });
+    const listing = await accounts.listApplications(optionalInteger(req, 'developerId'), listingPage(req, textKey));
+    res.json(listingAnswer(listing, textKey, (application) => application.appId));
   });
   router.post('/admin/v1/apps/:appId/client-secret', async (req, res) => {
     res.status(201).json(await accounts.rotateClientSecret(String(req.params.appId)));
@@ -105,7 +107,8 @@ export function adminRoutes(accounts: ManageAccountsUseCase, adminToken: string,
     res.status(201).json(await accounts.install(body.portalId, body.appId));
   });
   router.get('/admin/v1/installs', async (req, res) => {
-    res.json({ results: await accounts.listInstalls({ portalId: optionalInteger(req, 'portalId'), appId: optionalString(req, 'appId') }) });
+    const filter = { portalId: optionalInteger(req, 'portalId'), appId: optionalString(req, 'appId') };
+    res.json(listingAnswer(await accounts.listInstalls(filter, listingPage(req, installKey)), installKey, ({ portalId, appId }) => ({ portalId, appId })));
   });
   router.delete('/admin/v1/installs/:portalId/:appId', async (req, res) => {
     await accounts.uninstall(integerIn(req, 'portalId'), String(req.params.appId));

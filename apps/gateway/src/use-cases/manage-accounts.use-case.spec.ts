@@ -17,7 +17,11 @@ describe('ManageAccountsUseCase: portals, developers, applications and credentia
 
       expect(w.accessChanged).toBe(2);
       expect(w.enabled).toEqual([portalId]);
-      expect((await useCase.listPortals()).find((portal) => portal.portalId === portalId)).toEqual({ portalId, name: expect.any(String), active: true });
+      expect((await useCase.listPortals({ limit: 1000 })).results.find((portal) => portal.portalId === portalId)).toEqual({
+        portalId,
+        name: expect.any(String),
+        active: true,
+      });
     });
 
     it('when an unknown portal is read, changed or given a key, then a 404 names it', async () => {
@@ -70,7 +74,7 @@ describe('ManageAccountsUseCase: portals, developers, applications and credentia
   describe('developers and applications', () => {
     it('when a developer is created, then its key works and rotating it leaves only the new one', async () => {
       const { developerId, apiKey } = await useCase.createDeveloper();
-      expect(await useCase.listDevelopers()).toEqual([{ developerId, name: `Developer ${developerId}` }]);
+      expect(await useCase.listDevelopers({ limit: 100 })).toEqual({ results: [{ developerId, name: `Developer ${developerId}` }], hasMore: false });
       expect(await credentials.resolve(apiKey)).toMatchObject({ kind: 'developer-key', developerId });
 
       const rotated = await useCase.rotateDeveloperKey(developerId);

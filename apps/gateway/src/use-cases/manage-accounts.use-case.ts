@@ -7,6 +7,9 @@ import {
   type CredentialKind,
   type Developer,
   type Install,
+  type InstallKey,
+  type Listing,
+  type ListingPage,
   type Portal,
   type Repositories,
 } from '@ecomm-sync/data-access';
@@ -64,8 +67,9 @@ export class ManageAccountsUseCase {
     return { portalId: portal.portalId, apiKey: portal.apiKey };
   }
 
-  async listPortals(): Promise<PortalView[]> {
-    return (await this.repositories.portals.list()).map(portalView);
+  async listPortals(page: ListingPage<number>): Promise<Listing<PortalView>> {
+    const { results, hasMore } = await this.repositories.portals.list(page);
+    return { results: results.map(portalView), hasMore };
   }
 
   async getPortal(portalId: number): Promise<PortalView & { credentials: Credential[]; installs: Install[] }> {
@@ -135,8 +139,8 @@ export class ManageAccountsUseCase {
     return { developerId, apiKey: secret };
   }
 
-  async listDevelopers(): Promise<Developer[]> {
-    return this.repositories.accounts.listDevelopers();
+  listDevelopers(page: ListingPage<number>): Promise<Listing<Developer>> {
+    return this.repositories.accounts.listDevelopers(page);
   }
 
   async rotateDeveloperKey(developerId: number): Promise<{ apiKey: string; credentialId: string }> {
@@ -160,8 +164,8 @@ export class ManageAccountsUseCase {
     return { appId, clientId, clientSecret };
   }
 
-  async listApplications(developerId?: number): Promise<Application[]> {
-    return this.repositories.accounts.listApplications({ developerId });
+  listApplications(developerId: number | undefined, page: ListingPage<string>): Promise<Listing<Application>> {
+    return this.repositories.accounts.listApplications({ developerId }, page);
   }
 
   /** A new client secret; the old one no longer refreshes tokens. */
@@ -186,8 +190,8 @@ export class ManageAccountsUseCase {
     return issueTokens(this.grants(), portalId, appId);
   }
 
-  async listInstalls(filter: { portalId?: number; appId?: string }): Promise<Install[]> {
-    return this.repositories.accounts.listInstalls(filter);
+  listInstalls(filter: { portalId?: number; appId?: string }, page: ListingPage<InstallKey>): Promise<Listing<Install>> {
+    return this.repositories.accounts.pageInstalls(filter, page);
   }
 
   /** Removes the application from the portal, its tenant's setup and alerts too (app-removal.ts). */

@@ -14,6 +14,12 @@ const done = (description: string) => ({ 204: { description } });
 const optionalBody = (schema: object) => ({ schema, required: false });
 const filter = (description: string, schema: object = { type: 'integer', minimum: 1 }): ApiParameter => ({ description, schema });
 
+/** A page of a listing (keyset paging): `limit` records after the key `after` that the page before named in `paging.next.after`. */
+const page = (after: string): Record<string, ApiParameter> => ({
+  limit: { description: 'How many at most (default 100)', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+  after: { description: `Go on after this key: ${after}, from the page before's paging.next.after`, schema: { type: 'string' } },
+});
+
 const admin = (operation: Omit<ApiOperation, 'tag' | 'security'>): ApiOperation => ({
   ...operation,
   tag: 'Admin',
@@ -30,7 +36,14 @@ export const GATEWAY_ADMIN_OPERATIONS: readonly ApiOperation[] = [
     body: optionalBody(newPortalSchema),
     responses: created('{portalId, apiKey}'),
   }),
-  admin({ method: 'get', path: '/admin/v1/portals', summary: 'List portals', responses: list('{results: [{portalId, name, active}]}') }),
+  admin({
+    method: 'get',
+    path: '/admin/v1/portals',
+    summary: 'List portals, in portal id order, a page at a time',
+    query: page('a portal id'),
+    responses: list('{results: [{portalId, name, active}], paging?: {next: {after}}}'),
+    errors: [400],
+  }),
   admin({
     method: 'get',
     path: '/admin/v1/portals/{portalId}',
@@ -105,7 +118,14 @@ export const GATEWAY_ADMIN_OPERATIONS: readonly ApiOperation[] = [
     body: optionalBody(namedSchema),
     responses: created('{developerId, apiKey}'),
   }),
-  admin({ method: 'get', path: '/admin/v1/developers', summary: 'List developer accounts', responses: list('{results: [{developerId, name}]}') }),
+  admin({
+    method: 'get',
+    path: '/admin/v1/developers',
+    summary: 'List developer accounts, in id order, a page at a time',
+    query: page('a developer id'),
+    responses: list('{results: [{developerId, name}], paging?: {next: {after}}}'),
+    errors: [400],
+  }),
   admin({
     method: 'post',
     path: '/admin/v1/developers/{developerId}/api-key',
@@ -125,9 +145,9 @@ export const GATEWAY_ADMIN_OPERATIONS: readonly ApiOperation[] = [
   admin({
     method: 'get',
     path: '/admin/v1/apps',
-    summary: 'List applications',
-    query: { developerId: filter('Only this developer’s') },
-    responses: list('{results: [{appId, developerId, name, clientId}]}'),
+    summary: 'List applications, in appId order, a page at a time',
+    query: { developerId: filter('Only this developer’s'), ...page('an appId') },
+    responses: list('{results: [{appId, developerId, name, clientId}], paging?: {next: {after}}}'),
     errors: [400],
   }),
   admin({
@@ -148,9 +168,9 @@ export const GATEWAY_ADMIN_OPERATIONS: readonly ApiOperation[] = [
   admin({
     method: 'get',
     path: '/admin/v1/installs',
-    summary: 'List installs',
-    query: { portalId: filter('Only this portal’s'), appId: filter('Only this application’s', { type: 'string' }) },
-    responses: list('{results: [{portalId, appId, installedAt}]}'),
+    summary: 'List installs, by portal then application, a page at a time',
+    query: { portalId: filter('Only this portal’s'), appId: filter('Only this application’s', { type: 'string' }), ...page('<portalId>:<appId>') },
+    responses: list('{results: [{portalId, appId, installedAt}], paging?: {next: {after}}}'),
     errors: [400],
   }),
   admin({

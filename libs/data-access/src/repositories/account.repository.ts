@@ -2,6 +2,8 @@ import type { Connection } from 'mongoose';
 import { applicationModel, developerModel } from '../models/account.model';
 import { installModel } from '../models/credential.model';
 import { Sequences } from './sequences';
+import type { InstallKey } from './credential.repository';
+import { listingOf, type Listing, type ListingPage } from './listing-page';
 import { hashSecret, isSealed, secretMatches } from '../secrets';
 
 export interface Developer {
@@ -55,9 +57,17 @@ export class AccountRepository {
     return doc ? { developerId: doc.developerId, name: doc.name } : null;
   }
 
-  async listDevelopers(): Promise<Developer[]> {
-    const docs = await this.developers.find().sort({ developerId: 1 }).lean<Developer[]>();
-    return docs.map((doc) => ({ developerId: doc.developerId, name: doc.name }));
+  /** Developers in id order, a page at a time. */
+  async listDevelopers(page: ListingPage<number>): Promise<Listing<Developer>> {
+    const docs = await this.developers
+      .find(page.after === undefined ? {} : { developerId: { $gt: page.after } })
+      .sort({ developerId: 1 })
+      .limit(page.limit + 1)
+      .lean<Developer[]>();
+    return listingOf(
+      docs.map((doc) => ({ developerId: doc.developerId, name: doc.name })),
+      page.limit,
+    );
   }
 
   /** The applications' sealed client secrets after `afterAppId` (in appId order), `limit` at a time (`reseal` walks them). */
@@ -94,12 +104,17 @@ export class AccountRepository {
     return doc ? toApplication(doc) : null;
   }
 
-  async listApplications(filter: { developerId?: number } = {}): Promise<Application[]> {
+  /** Applications (of one developer, or all) in appId order, a page at a time. */
+  async listApplications(filter: { developerId?: number }, page: ListingPage<string>): Promise<Listing<Application>> {
+    const query: Record<string, unknown> = {};
+    if (filter.developerId !== undefined) query.developerId = filter.developerId;
+    if (page.after !== undefined) query.appId = { $gt: page.after };
     const docs = await this.applications
-      .find(filter.developerId === undefined ? {} : { developerId: filter.developerId })
+      .find(query)
       .sort({ appId: 1 })
+      .limit(page.limit + 1)
       .lean<Application[]>();
-    return docs.map(toApplication);
+    return listingOf(docs.map(toApplication), page.limit);
   }
 
   /** The application with this client id when `clientSecret` is its secret (constant-time), else null. */
@@ -132,6 +147,21 @@ export class AccountRepository {
     if (filter.appId !== undefined) query.appId = filter.appId;
     const docs = await this.installs.find(query).sort({ portalId: 1, appId: 1 }).lean<Install[]>();
     return docs.map(toInstall);
+  }
+
+  /** Installs in (portal, application) order, a page at a time: the admin listing. */
+  async pageInstalls(filter: { portalId?: number; appId?: string }, page: ListingPage<InstallKey>): Promise<Listing<Install>> {
+    const query: Record<string, unknown> = {};
+    if (filter.portalId !== undefined) query.portalId = filter.portalId;
+    if (filter.appId !== undefined) query.appId = filter.appId;
+    const { after } = page;
+    if (after) query.$or = [{ portalId: { $gt: after.portalId } }, { portalId: after.portalId, appId: { $gt: after.appId } }];
+    const docs = await this.installs
+      .find(query)
+      .sort({ portalId: 1, appId: 1 })
+      .limit(page.limit + 1)
+      .lean<Install[]>();
+    return listingOf(docs.map(toInstall), page.limit);
   }
 
   async removeInstall(portalId: number, appId: string): Promise<boolean> {

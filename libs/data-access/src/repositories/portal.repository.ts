@@ -3,6 +3,7 @@ import type { CrmLimits } from '@ecomm-sync/contracts';
 import type { EcommPipelineIds } from '@ecomm-sync/domain';
 import { portalModel, type PortalDocument } from '../models/portal.model';
 import { Sequences } from './sequences';
+import { listingOf, type Listing, type ListingPage } from './listing-page';
 import { isSealed, sealedFor } from '../secrets';
 
 /**
@@ -100,9 +101,15 @@ export class PortalRepository {
     return toPortal(doc.toObject());
   }
 
-  async list(): Promise<Portal[]> {
-    const docs = await this.portals.find().sort({ portalId: 1 }).lean<PortalDocument[]>();
-    return docs.map(toPortal);
+  /** Portals in portal id order, a page at a time. */
+  async list(page: ListingPage<number>): Promise<Listing<Portal>> {
+    const filter = page.after === undefined ? {} : { portalId: { $gt: page.after } };
+    const docs = await this.portals
+      .find(filter)
+      .sort({ portalId: 1 })
+      .limit(page.limit + 1)
+      .lean<PortalDocument[]>();
+    return listingOf(docs.map(toPortal), page.limit);
   }
 
   async findById(portalId: number): Promise<Portal | null> {

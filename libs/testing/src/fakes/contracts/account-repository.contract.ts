@@ -34,10 +34,9 @@ export function describeAccountRepositoryContract(name: string, make: () => Acco
       const second = await aDeveloper();
       expect(second.developerId).toBeGreaterThan(first.developerId);
       expect(await accounts.findDeveloper(first.developerId)).toEqual(first);
-      expect((await accounts.listDevelopers()).filter((developer) => [first.developerId, second.developerId].includes(developer.developerId))).toEqual([
-        first,
-        second,
-      ]);
+      // A page at a time, by key: nothing lies between first.developerId - 1 and first (ids are handed out in order).
+      expect(await accounts.listDevelopers({ after: first.developerId - 1, limit: 1 })).toEqual({ results: [first], hasMore: true });
+      expect((await accounts.listDevelopers({ after: first.developerId, limit: 1000 })).results).toContainEqual(second);
       await expect(accounts.createDeveloper(first)).rejects.toThrow(/duplicate key/i);
       expect(await accounts.findDeveloper(-1)).toBeNull();
     });
@@ -53,8 +52,14 @@ export function describeAccountRepositoryContract(name: string, make: () => Acco
       const developer = await aDeveloper();
       const application = await anApplication(developer.developerId);
       expect(await accounts.findApplication(application.appId)).toEqual(application);
-      expect(await accounts.listApplications({ developerId: developer.developerId })).toEqual([application]);
-      expect((await accounts.listApplications()).some((listed) => listed.appId === application.appId)).toBe(true);
+      expect(await accounts.listApplications({ developerId: developer.developerId }, { limit: 10 })).toEqual({ results: [application], hasMore: false });
+      expect(await accounts.listApplications({ developerId: developer.developerId }, { after: application.appId, limit: 10 })).toEqual({
+        results: [],
+        hasMore: false,
+      });
+      const [first, second] = [application, await anApplication(developer.developerId)].sort((a, b) => (a.appId < b.appId ? -1 : 1));
+      expect(await accounts.listApplications({ developerId: developer.developerId }, { limit: 1 })).toEqual({ results: [first], hasMore: true });
+      expect(await accounts.listApplications({}, { after: first.appId, limit: 1000 })).toMatchObject({ results: expect.arrayContaining([second]) });
       expect(await accounts.sealedClientSecret(application.appId)).toMatch(/^v1\.sealed-/);
       await expect(accounts.createApplication({ ...application, appId: `${application.appId}-2`, clientSecret: 's', sealedSecret: 'v1.x' })).rejects.toThrow(
         /duplicate key/i,
@@ -88,13 +93,35 @@ export function describeAccountRepositoryContract(name: string, make: () => Acco
 
     it('when installs are listed, then by portal or by application, in portal and application order', async () => {
       const [portalA, portalB] = [aPortalId(), aPortalId()];
-      const [appX, appY] = [`app-${unique()}-x`, `app-${unique()}-y`];
+      const base = unique();
+      const [appX, appY] = [`app-${base}-x`, `app-${base}-y`];
       await accounts.install(portalB, appX, 1);
       await accounts.install(portalA, appY, 2);
       await accounts.install(portalA, appX, 3);
       expect((await accounts.listInstalls({ portalId: portalA })).map((install) => install.appId)).toEqual([appX, appY]);
       expect((await accounts.listInstalls({ appId: appX })).map((install) => install.portalId)).toEqual([portalA, portalB]);
       expect(await accounts.listInstalls({ portalId: portalA, appId: appY })).toEqual([{ portalId: portalA, appId: appY, installedAt: 2 }]);
+    });
+
+    it('when installs are listed a page at a time, then each page goes on after the last key of the one before, portal then application', async () => {
+      const [portalA, portalB] = [aPortalId(), aPortalId()];
+      const base = unique();
+      const [appX, appY] = [`app-${base}-x`, `app-${base}-y`];
+      for (const [portalId, appId] of [
+        [portalB, appX],
+        [portalA, appY],
+        [portalA, appX],
+      ] as const)
+        await accounts.install(portalId, appId, 1);
+      const keys = async (filter: { portalId?: number; appId?: string }, after?: { portalId: number; appId: string }) => {
+        const { results, hasMore } = await accounts.pageInstalls(filter, { after, limit: 1 });
+        return { keys: results.map(({ portalId, appId }) => `${portalId}:${appId}`), hasMore };
+      };
+
+      expect(await keys({ appId: appX })).toEqual({ keys: [`${portalA}:${appX}`], hasMore: true });
+      expect(await keys({ appId: appX }, { portalId: portalA, appId: appX })).toEqual({ keys: [`${portalB}:${appX}`], hasMore: false });
+      expect(await keys({ portalId: portalA }, { portalId: portalA, appId: appX })).toEqual({ keys: [`${portalA}:${appY}`], hasMore: false });
+      expect(await keys({}, { portalId: portalA, appId: appY })).toMatchObject({ keys: [expect.not.stringMatching(new RegExp(`^${portalA}:`))] });
     });
   });
 }

@@ -37,7 +37,7 @@ export function describePortalRepositoryContract(name: string, make: () => Porta
       };
       expect(created).toEqual(expected);
       expect(await portals.findById(portalId)).toEqual(expected);
-      expect((await portals.list()).find((portal) => portal.portalId === portalId)).toEqual(expected);
+      expect((await portals.list({ after: portalId - 1, limit: 1 })).results).toEqual([expected]);
       await expect(portals.create({ portalId, name: 'again', crmTokenSealed: sealed('t') })).rejects.toThrow(/duplicate key/i);
       expect(await portals.findById(aPortalId())).toBeNull();
     });
@@ -76,7 +76,11 @@ export function describePortalRepositoryContract(name: string, make: () => Porta
     it('when portals are listed, then they come in portal id order', async () => {
       const ids = [aPortalId(), aPortalId(), aPortalId()];
       for (const portalId of [ids[2], ids[0], ids[1]]) await portals.create({ portalId, name: `p${portalId}`, crmTokenSealed: sealed('t') });
-      expect((await portals.list()).map((portal) => portal.portalId).filter((id) => ids.includes(id))).toEqual(ids);
+      const listed = (await portals.list({ after: ids[0] - 1, limit: 1000 })).results.map((portal) => portal.portalId);
+      expect(listed.filter((id) => ids.includes(id))).toEqual(ids);
+      // A page at a time: the first page names the first of them and says more follow; the next goes on after it.
+      expect(await portals.list({ after: ids[0] - 1, limit: 1 })).toMatchObject({ results: [{ portalId: ids[0] }], hasMore: true });
+      expect((await portals.list({ after: ids[0], limit: 1 })).results[0].portalId).toBeGreaterThan(ids[0]);
     });
 
     it('when a portal is disabled and enabled, then it reads so, and an unknown portal says it was not found', async () => {

@@ -1,4 +1,14 @@
-import { type AccountRepository, type Application, type Developer, hashSecret, type Install, secretMatches } from '@ecomm-sync/data-access';
+import {
+  type AccountRepository,
+  type Application,
+  type Developer,
+  hashSecret,
+  type Install,
+  type InstallKey,
+  type Listing,
+  type ListingPage,
+  secretMatches,
+} from '@ecomm-sync/data-access';
 import { keyOf } from '@ecomm-sync/domain';
 import { copy, type PublicOf } from '../public-of';
 
@@ -6,6 +16,8 @@ type StoredApplication = Application & { clientSecretHash: string; clientSecretS
 
 const duplicate = (what: string) => new Error(`E11000 duplicate key error: ${what}`);
 const toApplication = ({ appId, developerId, name, clientId }: StoredApplication): Application => ({ appId, developerId, name, clientId });
+
+const pageOf = <T>(records: T[], limit: number): Listing<T> => ({ results: records.slice(0, limit), hasMore: records.length > limit });
 
 /** AccountRepository in memory: developers, applications (secrets kept as hashes, and sealed) and installs. */
 export class FakeAccountRepository implements PublicOf<AccountRepository> {
@@ -29,8 +41,10 @@ export class FakeAccountRepository implements PublicOf<AccountRepository> {
     return found ? copy(found) : null;
   }
 
-  async listDevelopers(): Promise<Developer[]> {
-    return [...this.developers.values()].sort((a, b) => a.developerId - b.developerId).map(copy);
+  async listDevelopers(page: ListingPage<number>): Promise<Listing<Developer>> {
+    const after = page.after;
+    const sorted = [...this.developers.values()].sort((a, b) => a.developerId - b.developerId);
+    return pageOf(sorted.filter((developer) => after === undefined || developer.developerId > after).map(copy), page.limit);
   }
 
   async createApplication(application: Application & { clientSecret: string; sealedSecret: string }): Promise<Application> {
@@ -58,11 +72,14 @@ export class FakeAccountRepository implements PublicOf<AccountRepository> {
     return found ? toApplication(found) : null;
   }
 
-  async listApplications(filter: { developerId?: number } = {}): Promise<Application[]> {
-    return [...this.applications.values()]
+  async listApplications(filter: { developerId?: number }, page: ListingPage<string>): Promise<Listing<Application>> {
+    const after = page.after;
+    const found = [...this.applications.values()]
       .filter((application) => filter.developerId === undefined || application.developerId === filter.developerId)
+      .filter((application) => after === undefined || application.appId > after)
       .sort((a, b) => (a.appId < b.appId ? -1 : a.appId > b.appId ? 1 : 0))
       .map(toApplication);
+    return pageOf(found, page.limit);
   }
 
   async authenticateClient(clientId: string, clientSecret: string): Promise<Application | null> {
@@ -96,6 +113,14 @@ export class FakeAccountRepository implements PublicOf<AccountRepository> {
       )
       .sort((a, b) => a.portalId - b.portalId || (a.appId < b.appId ? -1 : a.appId > b.appId ? 1 : 0))
       .map(copy);
+  }
+
+  async pageInstalls(filter: { portalId?: number; appId?: string }, page: ListingPage<InstallKey>): Promise<Listing<Install>> {
+    const after = page.after;
+    const found = (await this.listInstalls(filter)).filter(
+      (install) => !after || install.portalId > after.portalId || (install.portalId === after.portalId && install.appId > after.appId),
+    );
+    return pageOf(found, page.limit);
   }
 
   async removeInstall(portalId: number, appId: string): Promise<boolean> {

@@ -1,6 +1,8 @@
 import {
   isSealed,
   type KeptEcommPipeline,
+  type Listing,
+  type ListingPage,
   type Portal,
   type PortalRepository,
   type SealedPortalField,
@@ -47,8 +49,10 @@ export class FakePortalRepository implements PublicOf<PortalRepository> {
     );
   }
 
-  async list(): Promise<Portal[]> {
-    return [...this.portals.values()].sort((a, b) => a.portalId - b.portalId).map(copy);
+  async list(page: ListingPage<number>): Promise<Listing<Portal>> {
+    const after = page.after;
+    const found = [...this.portals.values()].filter((portal) => after === undefined || portal.portalId > after).sort((a, b) => a.portalId - b.portalId);
+    return { results: found.slice(0, page.limit).map(copy), hasMore: found.length > page.limit };
   }
 
   async findById(portalId: number): Promise<Portal | null> {
