@@ -33,6 +33,13 @@ describe('the CRM request log redacts secrets', () => {
     ['a bearer credential after a tab, in JSON text', {}, '{"detail":"Bearer\\tabc.def.ghi-jkl"}', ['abc.def.ghi-jkl']],
     ['a basic credential after a line break, in an object', {}, { detail: 'Basic\r\ndXNlcjpwYXNzd29yZA==' }, ['dXNlcjpwYXNzd29yZA==']],
     ['a form body as URLSearchParams', {}, new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'rt-urlsearch' }), ['rt-urlsearch']],
+    [
+      'a form body whose secrets the parameter pattern does not name',
+      {},
+      new URLSearchParams({ password: 'pw-urlsearch', x_token: 'xt-urlsearch' }),
+      ['pw-urlsearch', 'xt-urlsearch'],
+    ],
+    ['a bearer credential after an escaped vertical tab, in JSON text', {}, '{"detail":"Bearer\\u000babc.def.ghi-jkl"}', ['abc.def.ghi-jkl']],
   ])('when a request carries %s, then the kept message holds none of its secrets', (_case, headers, body, secrets) => {
     const kept = JSON.stringify(redactedMessage(headers as Record<string, string>, body, [TOKEN]));
     for (const secret of secrets) expect(kept).not.toContain(secret);
@@ -59,6 +66,13 @@ describe('the CRM request log redacts secrets', () => {
 
   it('when a base URL carries a user, password or query, then the connection is named without them', () => {
     expect(loggedBaseUrl('https://user:pw@api.example.com/crm/?hapikey=1#x')).toBe('https://api.example.com/crm');
+  });
+});
+
+describe('the CRM request log keeps a form body’s parameters', () => {
+  it('when a form body is logged, then its parameters are kept as sent, only secret-named values redacted', () => {
+    const kept = redactedMessage({}, new URLSearchParams({ grant_type: 'refresh_token', client_id: 'c 1', client_secret: 'cs-1234567890' }), []);
+    expect(kept.body).toBe('grant_type=refresh_token&client_id=c%201&client_secret=[redacted]');
   });
 });
 

@@ -25,9 +25,10 @@ const SECRET_NAME = new RegExp(`${SECRET_NAME_WORDS.join('|')}|^code$`, 'i');
 
 /**
  * A secret inside a string: a bearer or basic credential, after white space or, in JSON text, the
- * escape of a tab, line break, form feed or backspace (`Bearer\tabc` is written so).
+ * escape of white space (`Bearer\tabc`, `Bearer\u000babc` are written so). With the `i` flag the
+ * escapes match in upper case too (`\N`): that cuts a word after "Basic" at worst, never a secret.
  */
-const BEARER_OR_BASIC = /\b(Bearer|Basic)(?:\s|\\[tnrfb])+[A-Za-z0-9._~+/=-]+/gi;
+const BEARER_OR_BASIC = /\b(Bearer|Basic)(?:\s|\\[tnrfb]|\\u00(?:0[9a-d]|20))+[A-Za-z0-9._~+/=-]+/gi;
 /** A secret inside a string: a query or form parameter that holds one. */
 const SECRET_PARAMETER = /\b(hapikey|access_token|refresh_token|client_secret|id_token|api_?key|token|code)=[^&\s"'#]*/gi;
 
@@ -104,8 +105,9 @@ export function redactedMessage(
  * secret fields. redactText then runs over the result either way.
  */
 function bodyText(body: unknown): string {
-  // A form body: its parameters, which redactText's SECRET_PARAMETER reads (JSON would make `{}` of it).
-  if (body instanceof URLSearchParams) return body.toString();
+  // A form body: its parameters, each secret-named one's value redacted as a JSON field's would be (JSON would make `{}` of it).
+  if (body instanceof URLSearchParams)
+    return [...body].map(([name, value]) => `${encodeURIComponent(name)}=${SECRET_NAME.test(name) ? REDACTED : encodeURIComponent(value)}`).join('&');
   const text = typeof body === 'string' ? body : answerTextOf(body);
   if (text !== undefined && !MAY_HIDE_A_SECRET.test(text.toLowerCase())) return text;
   const content = parsedBody(body);
