@@ -1,5 +1,5 @@
 import axios from 'axios';
-import { everyPage, pageSizeOf } from './admin-listing';
+import { everyPage, PAGED_LISTINGS, pageSizeOf } from './admin-listing';
 import { CRM_CONNECTION_USAGE, crmConnectionRequestBody } from './crm-connection-flags';
 import { UsageError } from './usage-error';
 
@@ -160,7 +160,7 @@ export async function runAdminCommand(gatewayUrl: string, adminToken: string, ar
   const actions = resource !== undefined && Object.hasOwn(ADMIN_COMMANDS, resource) ? ADMIN_COMMANDS[resource] : undefined;
   const command = actions && action !== undefined && Object.hasOwn(actions, action) ? actions[action] : undefined;
   if (!command) throw new UsageError(`unknown admin command "${[resource, action].filter(Boolean).join(' ')}"; one of:\n${adminUsage()}`);
-  const listing = action === 'list' ? pageSizeOf(given) : null;
+  const listing = action === 'list' && PAGED_LISTINGS.includes(resource) ? pageSizeOf(given) : null;
   const { method, path, body } = command.build(await withSecretsFromStdin(listing?.rest ?? given, readStdin));
   const call = async (url: string) => {
     const response = await axios.request({

@@ -1,5 +1,8 @@
 import { UsageError } from './usage-error';
 
+/** The admin listings the gateway answers a page at a time (credentials are listed for one owner, whole). */
+export const PAGED_LISTINGS: readonly string[] = ['portals', 'developers', 'apps', 'installs'];
+
 /** How many records a listing asks the gateway for at a time unless `--page-size` says (its most). */
 export const LISTING_PAGE_SIZE = 1000;
 
@@ -30,7 +33,10 @@ export async function everyPage(get: (url: string) => Promise<unknown>, url: str
   do {
     const page = (await get(pageUrl(after))) as ListingAnswer;
     results.push(...page.results);
-    after = page.paging?.next?.after;
+    const next = page.paging?.next?.after;
+    // A gateway that names the same page again would be asked for it for ever.
+    if (next !== undefined && next === after) throw new Error(`the listing at ${url} named the page after "${after}" as its own next page`);
+    after = next;
   } while (after !== undefined);
   return results;
 }
