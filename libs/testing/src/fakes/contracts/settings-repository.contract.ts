@@ -78,6 +78,11 @@ export function describeSettingsRepositoryContract(name: string, make: () => Set
       expect(await settings.putWebhookUri(owner, 'https://shop.example.com/a')).toBe('https://shop.example.com/a');
       expect(await settings.getByOwner(owner)).toBeNull();
       expect(await settings.webhookUriOf(owner)).toBe('https://shop.example.com/a');
+      const other = settingsOwner(anAppTenant());
+      await settings.putWebhookUri(other, 'https://shop.example.com/o');
+      expect(await settings.remove(other, { keepWebhookUri: true })).toBe(false); // no settings to remove: the address stays
+      expect(await settings.webhookUriOf(other)).toBe('https://shop.example.com/o');
+      expect((await settings.putByOwner(other, record, { keepWebhookUri: true })).rev).toBeGreaterThanOrEqual(1);
 
       const kept = await settings.putByOwner(owner, { ...record, webhookUri: null }, { keepWebhookUri: true });
       expect(kept).toMatchObject({ webhookUri: 'https://shop.example.com/a', rev: 1 });
