@@ -1,5 +1,6 @@
 import type { SyncSettings } from '@ecomm-sync/contracts';
 import { dryRunObject, inspectedStatus } from './dry-run';
+import { enumerationsOf } from './enumeration-options';
 import { emptyObjectState, type RawObjectState } from './object-state';
 
 const contact = (properties: Record<string, string>): RawObjectState => ({
@@ -90,6 +91,31 @@ describe('dryRunObject', () => {
       { objectType: 'PRODUCT', externalObjectId: 'p9', crmId: null, outcome: 'waits' },
     ]);
     expect(outcome.problems.map((problem) => [problem.type, problem.blocking])).toEqual([['INVALID_ASSOCIATION_PROPERTY', true]]);
+  });
+
+  it('when a mapped value is not one of its CRM enumeration’s options, then the dry run says the CRM would refuse the object', () => {
+    const product = contact({ email: 'ada@example.com', size: 'XL', colour: 'red' });
+    const draft = settings([
+      ['email', 'email'],
+      ['size', 'size'],
+      ['colour', 'colour'],
+    ]);
+    const enumerations = enumerationsOf([
+      { name: 'size', type: 'enumeration', fieldType: 'select', options: [{ value: 'S' }, { value: 'M' }] },
+      { name: 'colour', type: 'enumeration', fieldType: 'select', options: [{ value: 'red' }] },
+    ]);
+    const crm = { definedProperties: new Set(['email', 'size', 'colour']), linkedCrmId: null, associationTargets: new Map(), enumerations };
+
+    const outcome = dryRunObject('CONTACT', 'c1', product, draft, crm);
+
+    expect(outcome.problems).toEqual([
+      {
+        type: 'INVALID_ENUM_PROPERTY',
+        blocking: true,
+        details:
+          'Error performing[CREATE] CONTACT[c1]: "XL" is not one of the options of the CRM property size; add the option in the CRM or map another value [size: XL]',
+      },
+    ]);
   });
 
   it('when the object was deleted, then the dry run says DELETE and maps nothing', () => {

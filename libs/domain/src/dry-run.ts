@@ -1,5 +1,7 @@
 import type { ObjectType, Problem, SyncSettings } from '@ecomm-sync/contracts';
 import { resolveAssociations, type AssociationTarget, type AssociationTargetIds } from './association-targets';
+import { valuesOutsideOptions, type EnumerationOptions } from './enumeration-options';
+import { describeFailure } from './error-details';
 import { mapObject } from './map-object';
 import type { RawObjectState } from './object-state';
 import { validateChange } from './validate-change';
@@ -23,7 +25,13 @@ export function dryRunObject(
   externalObjectId: string,
   state: RawObjectState,
   settings: SyncSettings,
-  crm: { definedProperties: ReadonlySet<string>; linkedCrmId: number | null; associationTargets: AssociationTargetIds },
+  crm: {
+    definedProperties: ReadonlySet<string>;
+    linkedCrmId: number | null;
+    associationTargets: AssociationTargetIds;
+    /** The CRM's enumeration properties: a value outside their options is refused by the CRM (INVALID_OPTION). */
+    enumerations?: ReadonlyMap<string, EnumerationOptions>;
+  },
 ): DryRunOutcome {
   const mapped = mapObject(objectType, externalObjectId, state, { ...settings, rev: 0 });
   if (mapped.action === 'DELETE') return { operation: 'DELETE', properties: {}, associations: {}, associationTargets: [], problems: mapped.problems };
@@ -34,13 +42,40 @@ export function dryRunObject(
   const change = { externalObjectId, properties: mapped.properties, associations: mapped.associations };
   const validated = validateChange(objectType, change, { definedProperties: crm.definedProperties, isCreate });
   const resolved = resolveAssociations(objectType, change, crm.associationTargets, isCreate);
+  const outsideOptions = optionProblems(objectType, externalObjectId, operation, validated.properties, crm.enumerations);
   return {
     operation,
     properties: validated.properties,
     associations: mapped.associations,
     associationTargets: resolved.targets,
-    problems: [...mapped.problems, ...validated.problems, ...resolved.problems],
+    problems: [...mapped.problems, ...validated.problems, ...resolved.problems, ...outsideOptions],
   };
+}
+
+/**
+ * The CRM refuses a whole input whose value is not one of an enumeration's options (INVALID_OPTION,
+ * recorded as INVALID_ENUM_PROPERTY): the dry run says so before anything is sent. Only the dry run
+ * checks it: the applier leaves it to the CRM, whose answer is the last word on its own options.
+ */
+function optionProblems(
+  objectType: ObjectType,
+  externalObjectId: string,
+  operation: 'CREATE' | 'UPDATE',
+  properties: Record<string, string | null>,
+  enumerations: ReadonlyMap<string, EnumerationOptions> | undefined,
+): Problem[] {
+  if (!enumerations) return [];
+  return valuesOutsideOptions(properties, enumerations).map(({ name, value, outside }) => ({
+    type: 'INVALID_ENUM_PROPERTY',
+    blocking: true,
+    details: describeFailure(
+      operation,
+      objectType,
+      externalObjectId,
+      `"${outside}" is not one of the options of the CRM property ${name}; add the option in the CRM or map another value`,
+      { [name]: value },
+    ),
+  }));
 }
 
 export type InspectedStatus = 'applied' | 'failed' | 'waiting' | 'archived' | 'not-processed' | 'unknown';

@@ -173,6 +173,42 @@ describe('MappingDraftUseCase', () => {
       expect(result.properties).toEqual({ email: 'ann@example.com' });
     });
 
+    it('when the draft maps a value outside a CRM enumeration’s options, then the dry run says the CRM would refuse the object', async () => {
+      const { scope, asked } = developerScope();
+      crm = new FakeCrm({
+        properties: {
+          CONTACT: [
+            { name: 'email', label: 'E-mail', type: 'string' },
+            { name: 'tier', label: 'Tier', type: 'enumeration', fieldType: 'select', groupName: 'g', options: [{ label: 'Gold', value: 'gold' }] },
+          ],
+        },
+      });
+      const draft: V2SettingsInput = {
+        ...DRAFT,
+        mappings: {
+          ...DRAFT.mappings,
+          CONTACT: {
+            properties: [
+              { externalPropertyName: 'mail', crmPropertyName: 'email' },
+              { externalPropertyName: 'level', crmPropertyName: 'tier' },
+            ],
+          },
+        },
+      };
+      const dryRun = (level: string) =>
+        useCase.dryRun(scope, asked, {
+          settings: draft,
+          storeId: 'default',
+          objectType: 'CONTACT',
+          message: { externalObjectId: 'typed', properties: { mail: 'ann@example.com', level } },
+        });
+
+      expect((await dryRun('Gold')).problems).toEqual([
+        expect.objectContaining({ type: 'INVALID_ENUM_PROPERTY', blocking: true, details: expect.stringContaining('[tier: Gold]') }),
+      ]);
+      expect((await dryRun('gold')).problems).toEqual([]);
+    });
+
     it('when the object is not stored, then a 404 suggests typing a message instead', async () => {
       const { scope, asked } = developerScope();
       await expect(

@@ -14,6 +14,7 @@ import {
   ASSOCIATIONS,
   dryRunObject,
   emptyObjectState,
+  enumerationsOf,
   fromV2Settings,
   mapObject,
   mergeMessage,
@@ -78,11 +79,13 @@ export class MappingDraftUseCase {
       linkedCrmId = sync?.crmId && !sync.archived ? sync.crmId : null;
     }
     const settings = fromV2Settings(request.settings, null);
-    const definedProperties = new Set((await (await this.crmOfPortal(tenant.portalId)).listProperties(objectType)).map((property) => property.name));
+    const crmProperties = await (await this.crmOfPortal(tenant.portalId)).listProperties(objectType);
+    const definedProperties = new Set(crmProperties.map((property) => property.name));
+    const enumerations = enumerationsOf(crmProperties);
     const associationTargets = await this.associationTargets(objectScope, externalObjectId, state, settings);
     return {
       externalObjectId,
-      ...dryRunObject(objectType, externalObjectId, state, settings, { definedProperties, linkedCrmId, associationTargets }),
+      ...dryRunObject(objectType, externalObjectId, state, settings, { definedProperties, linkedCrmId, associationTargets, enumerations }),
       settingsProblem: settingsProblem(settings, 'v2'),
     };
   }
