@@ -100,7 +100,7 @@ describe('dryRunObject', () => {
       ['size', 'size'],
       ['colour', 'colour'],
     ]);
-    const enumerations = enumerationsOf([
+    const enumerations = enumerationsOf('CONTACT', [
       { name: 'size', type: 'enumeration', fieldType: 'select', options: [{ value: 'S' }, { value: 'M' }] },
       { name: 'colour', type: 'enumeration', fieldType: 'select', options: [{ value: 'red' }] },
     ]);

@@ -81,7 +81,7 @@ export class MappingDraftUseCase {
     const settings = fromV2Settings(request.settings, null);
     const crmProperties = await (await this.crmOfPortal(tenant.portalId)).listProperties(objectType);
     const definedProperties = new Set(crmProperties.map((property) => property.name));
-    const enumerations = enumerationsOf(crmProperties);
+    const enumerations = enumerationsOf(objectType, crmProperties);
     const associationTargets = await this.associationTargets(objectScope, externalObjectId, state, settings);
     return {
       externalObjectId,

@@ -172,6 +172,18 @@ export function describeCrmPortContract(name: string, make: MakeCrm): void {
       expect(await statusOf(crm.deleteProperty('DEAL', size))).toBe(404);
     });
 
+    it('when an enumeration property is created with options, then it is listed with them, label and value', async () => {
+      const tier = unique('tier');
+      await ensureGroup(crm, 'CONTACT');
+      const options = [
+        { label: 'Gold', value: 'gold' },
+        { label: 'Silver', value: 'silver' },
+      ];
+      await crm.createProperty('CONTACT', { ...crmProperty(tier, 'Tier', 'enumeration'), options });
+      expect((await crm.listProperties('CONTACT')).find((property) => property.name === tier)).toMatchObject({ type: 'enumeration', options });
+      await crm.deleteProperty('CONTACT', tier);
+    });
+
     it('when a deal pipeline is created, then the CRM gives it and its stages ids; its label and stages change through their own calls; deleted, gone, then 404', async () => {
       const label = unique('Shop');
       const created = await crm.createDealPipeline({ label, displayOrder: 5, stages: [{ label: 'Open', displayOrder: 0, metadata: { probability: '0.5' } }] });
