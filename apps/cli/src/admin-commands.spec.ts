@@ -1,4 +1,5 @@
 import { ADMIN_COMMANDS, runAdminCommand, UsageError, withSecretsFromStdin } from './admin-commands';
+import { everyPage, pageSizeOf } from './admin-listing';
 
 const crmConnection = (...args: string[]) => ADMIN_COMMANDS.portals['crm-connection'].build(args);
 
@@ -105,5 +106,34 @@ describe('secrets from standard input', () => {
       return '';
     });
     expect(read).toBe(false);
+  });
+});
+
+describe('admin listings a page at a time', () => {
+  const pages: Record<string, object> = {
+    first: { results: [1, 2], paging: { next: { after: 'b' } } },
+    b: { results: [3], paging: { next: { after: 'c' } } },
+    c: { results: [4] },
+  };
+  const afterOf = (url: string) => new URL(url).searchParams.get('after') ?? 'first';
+
+  it('when pages follow one another, then every one is asked for with the page size, and their records come in order', async () => {
+    const asked: string[] = [];
+    const results = await everyPage(async (url) => (asked.push(url), pages[afterOf(url)]), 'http://gw/admin/v1/apps?developerId=7', 2);
+    expect(results).toEqual([1, 2, 3, 4]);
+    expect(asked).toEqual([
+      'http://gw/admin/v1/apps?developerId=7&limit=2',
+      'http://gw/admin/v1/apps?developerId=7&limit=2&after=b',
+      'http://gw/admin/v1/apps?developerId=7&limit=2&after=c',
+    ]);
+  });
+
+  it('when a gateway names a page it answered already, then the listing stops with an error rather than asking for ever', async () => {
+    const cycle: Record<string, object> = { first: { results: [1], paging: { next: { after: 'b' } } }, b: { results: [2], paging: { next: { after: 'b' } } } };
+    await expect(everyPage(async (url) => cycle[afterOf(url)], 'http://gw/admin/v1/portals', 1)).rejects.toThrow(/named the page after "b" again/);
+  });
+
+  it.each(['0', '1001', 'ten', ''])('when --page-size is %j, then it is a usage error', (size) => {
+    expect(() => pageSizeOf(['--page-size', size])).toThrow(UsageError);
   });
 });

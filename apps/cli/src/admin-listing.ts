@@ -27,6 +27,7 @@ interface ListingAnswer {
  */
 export async function everyPage(get: (url: string) => Promise<unknown>, url: string, pageSize: number): Promise<unknown[]> {
   const results: unknown[] = [];
+  const asked = new Set<string>();
   const pageUrl = (after?: string) =>
     `${url}${url.includes('?') ? '&' : '?'}limit=${pageSize}${after === undefined ? '' : `&after=${encodeURIComponent(after)}`}`;
   let after: string | undefined;
@@ -34,8 +35,9 @@ export async function everyPage(get: (url: string) => Promise<unknown>, url: str
     const page = (await get(pageUrl(after))) as ListingAnswer;
     results.push(...page.results);
     const next = page.paging?.next?.after;
-    // A gateway that names the same page again would be asked for it for ever.
-    if (next !== undefined && next === after) throw new Error(`the listing at ${url} named the page after "${after}" as its own next page`);
+    // A gateway that names a page it answered already would be asked for it for ever.
+    if (next !== undefined && asked.has(next)) throw new Error(`the listing at ${url} named the page after "${next}" again`);
+    if (next !== undefined) asked.add(next);
     after = next;
   } while (after !== undefined);
   return results;

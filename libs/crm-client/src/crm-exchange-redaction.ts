@@ -107,7 +107,11 @@ export function redactedMessage(
 function bodyText(body: unknown): string {
   // A form body: its parameters, each secret-named one's value redacted as a JSON field's would be (JSON would make `{}` of it).
   if (body instanceof URLSearchParams)
-    return [...body].map(([name, value]) => `${encodeURIComponent(name)}=${SECRET_NAME.test(name) ? REDACTED : encodeURIComponent(value)}`).join('&');
+    return [...body]
+      .map(([name, value]) =>
+        SECRET_NAME.test(name) ? `${new URLSearchParams({ [name]: '' }).toString()}${REDACTED}` : new URLSearchParams({ [name]: value }).toString(),
+      )
+      .join('&');
   const text = typeof body === 'string' ? body : answerTextOf(body);
   if (text !== undefined && !MAY_HIDE_A_SECRET.test(text.toLowerCase())) return text;
   const content = parsedBody(body);
