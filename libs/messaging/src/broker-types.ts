@@ -1,5 +1,6 @@
 import type { ConsumeMessage } from 'amqplib';
 import type { Lane } from '@ecomm-sync/contracts';
+import type { SplitBody } from './message-size';
 import type { Logger, TraceContext } from '@ecomm-sync/runtime';
 
 /** What the Broker is given and what its handlers get (the Broker itself: broker.ts). */
@@ -19,6 +20,8 @@ export interface BrokerOptions {
   bulkPrefetch?: number;
   /** Longest a bulk delivery is held while interactive work runs in this process (LanePriority). Default 0, never held; the services pass AMQP_BULK_HOLD_MS (100). */
   bulkHoldMs?: number;
+  /** The largest message body published (default MAX_MESSAGE_BYTES, RabbitMQ 4's limit); larger ones are split or refused. */
+  maxMessageBytes?: number;
 }
 
 export interface PublishOptions {
@@ -26,6 +29,8 @@ export interface PublishOptions {
   lane?: Lane;
   /** Default: the current work's, else a new one. */
   correlationId?: string;
+  /** How to make two messages of a body larger than the broker takes (message-size.ts); without it, such a body fails the publish. */
+  split?: SplitBody;
 }
 
 export interface Delivery<T> {

@@ -15,6 +15,7 @@ import { LanePriority } from './lane-priority';
 import { subscribeAll } from './broadcast';
 import { declareTopology, exchangeName, lanesOf, namesOf, routingKeyOn, type QueueName, type QueueNames } from './topology';
 import { withTimeout } from './with-timeout';
+import { encodedWithin, MAX_MESSAGE_BYTES } from './message-size';
 import type { BatchHandler, BatchOptions, BrokerOptions, MessageHandler, PublishOptions } from './broker-types';
 
 export type { BatchHandler, BatchOptions, BrokerOptions, Delivery, MessageHandler, PublishOptions } from './broker-types';
@@ -100,20 +101,15 @@ export class Broker {
    * (now, unless the current work carries an earlier one); it goes on the lane asked for, else the
    * current work's (topology.ts).
    */
-  async publish(routingKey: string, body: unknown, { lane, correlationId }: PublishOptions = {}): Promise<void> {
+  async publish(routingKey: string, body: unknown, { lane, correlationId, split }: PublishOptions = {}): Promise<void> {
     const headers = newMessageHeaders(correlationId);
+    // A body larger than the broker takes is split (or refused) here: the broker would close the channel on it.
+    const contents = encodedWithin(routingKey, body, this.options.maxMessageBytes ?? MAX_MESSAGE_BYTES, split);
+    const key = routingKeyOn(routingKey, lane ?? currentLogContext().lane ?? 'interactive');
+    const options = { persistent: true, contentType: 'application/json', timestamp: Math.floor(Date.now() / 1000), headers };
     try {
-      await this.publisher.publish(
-        exchangeName(this.options.prefix),
-        routingKeyOn(routingKey, lane ?? currentLogContext().lane ?? 'interactive'),
-        Buffer.from(JSON.stringify(body)),
-        {
-          persistent: true,
-          contentType: 'application/json',
-          messageId: randomUUID(),
-          timestamp: Math.floor(Date.now() / 1000),
-          headers,
-        },
+      await Promise.all(
+        contents.map((content) => this.publisher.publish(exchangeName(this.options.prefix), key, content, { ...options, messageId: randomUUID() })),
       );
     } catch (error) {
       const reason =

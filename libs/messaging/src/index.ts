@@ -2,6 +2,7 @@ export { Broker } from './broker';
 export type { BrokerOptions, Delivery, MessageHandler, BatchHandler, BatchOptions, PublishOptions } from './broker';
 export type { ConsumeOptions, DeadLetter, DeadLetterHook } from './settlement';
 export { PoisonMessageError } from './errors';
+export { MAX_MESSAGE_BYTES, MessageTooLargeError, encodedWithin, type SplitBody } from './message-size';
 export { HOOKLESS_LIMIT, REDELIVERY_LIMIT } from './redeliveries';
 export { QUEUES, namesOf, exchangeName, declareTopology, routingKeyOn, lanesOf } from './topology';
 export type { QueueName, QueueNames } from './topology';

@@ -93,6 +93,19 @@ describe('ProcessSyncBatchUseCase', () => {
     });
   });
 
+  it('when the mapped states are more than the broker takes in one message, then they go as several, every object once', async () => {
+    const small = new FakeBroker({ maxMessageBytes: 4_000 });
+    const splitting = new ProcessSyncBatchUseCase(asRepositories({ rawMessages, objectStates, settings, syncErrors }), small, () => 7_000);
+    const ids = Array.from({ length: 12 }, (_, n) => `c-${n}`);
+
+    await splitting.execute(aBatch(ids.map((id) => contact(id, 10, { email: `${id}@example.com`, firstname: 'A'.repeat(1_000) }))));
+
+    const messages = small.bodiesTo<MappedChangesMessage>('changes.mapped.CONTACT');
+    expect(messages.length).toBeGreaterThan(1);
+    expect(messages.every((message) => JSON.stringify(message).length <= 4_000)).toBe(true);
+    expect(messages.flatMap((message) => message.changes.map((change) => change.externalObjectId)).sort()).toEqual([...ids].sort());
+  });
+
   it('when a batch arrives, then its messages are kept, merged per object, and the mapped states published at their stored revisions', async () => {
     const batch = aBatch([
       contact('c-1', 10, { email: 'a@example.com' }),

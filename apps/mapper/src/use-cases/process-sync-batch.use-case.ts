@@ -1,6 +1,7 @@
 import { type InboundMessage, type MappedChange, type MappedChangesMessage, type SyncBatchMessage, TOPICS } from '@ecomm-sync/contracts';
 import type { Repositories } from '@ecomm-sync/data-access';
 import { emptyObjectState, mapObject, mergeMessages, type RawObjectState } from '@ecomm-sync/domain';
+import { halveMappedChanges } from './split-mapped-changes';
 import type { Broker } from '@ecomm-sync/messaging';
 
 const MAX_MERGE_ROUNDS = 10;
@@ -31,7 +32,7 @@ export class ProcessSyncBatchUseCase {
       ...mapObject(batch.objectType, externalObjectId, state, settings),
     }));
     const message: MappedChangesMessage = { tenant: batch.tenant, storeId: batch.storeId, objectType: batch.objectType, changes };
-    await this.broker.publish(`${TOPICS.mappedChanges}.${batch.objectType}`, message);
+    await this.broker.publish(`${TOPICS.mappedChanges}.${batch.objectType}`, message, { split: halveMappedChanges });
     if (triedBefore) await this.repositories.syncErrors.resolveSetAside(batch, batch.batchId, [...states.keys()], this.clock());
   }
 

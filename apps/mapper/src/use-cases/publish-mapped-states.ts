@@ -1,11 +1,13 @@
 import { type MappedChange, type MappedChangesMessage, type ObjectType, TOPICS } from '@ecomm-sync/contracts';
 import type { OwnedObjectState } from '@ecomm-sync/data-access';
 import { keyOf, mapObject } from '@ecomm-sync/domain';
+import { halveMappedChanges } from './split-mapped-changes';
 import type { Broker } from '@ecomm-sync/messaging';
 
 /**
  * Maps stored states with one owner's settings and publishes them to the applier, grouped per
- * tenant and store, at most `changesPerMessage` changes per message; resolves once all are confirmed.
+ * tenant and store, at most `changesPerMessage` changes per message; resolves once all are confirmed. A message
+ * too large for the broker goes as several (halveMappedChanges).
  * `reapply` asks the applier to write them even where their revision was applied already.
  */
 export async function publishMappedStates(
@@ -33,10 +35,10 @@ export async function publishMappedStates(
     };
     message.changes.push(change);
     if (message.changes.length >= changesPerMessage) {
-      publishes.push(broker.publish(routingKey, message));
+      publishes.push(broker.publish(routingKey, message, { split: halveMappedChanges }));
       groups.delete(key);
     }
   }
-  for (const message of groups.values()) publishes.push(broker.publish(routingKey, message));
+  for (const message of groups.values()) publishes.push(broker.publish(routingKey, message, { split: halveMappedChanges }));
   await Promise.all(publishes);
 }

@@ -1,5 +1,5 @@
 import type { Lane } from '@ecomm-sync/contracts';
-import type { Broker, PublishOptions } from '@ecomm-sync/messaging';
+import { encodedWithin, MAX_MESSAGE_BYTES, type Broker, type PublishOptions } from '@ecomm-sync/messaging';
 import type { PublicOf } from '../public-of';
 
 export interface PublishedMessage {
@@ -33,13 +33,18 @@ export class FakeBroker implements Pick<PublicOf<Broker>, 'publish'> {
   private undelivered: PublishedMessage[] = [];
   private failures: Error[] = [];
 
-  async publish(routingKey: string, body: unknown, { lane, correlationId }: PublishOptions = {}): Promise<void> {
+  /** `maxMessageBytes`: the largest body taken, as the real one's (a body above it is split by the publish's `split`, or refused). */
+  constructor(private readonly options: { maxMessageBytes?: number } = {}) {}
+
+  async publish(routingKey: string, body: unknown, { lane, correlationId, split }: PublishOptions = {}): Promise<void> {
     const failure = this.failures.shift();
     if (failure) throw failure;
-    // A copy, as a message on the wire is: the publisher changing its object later changes nothing.
-    const message = { routingKey, body: structuredClone(body), ...(correlationId ? { correlationId } : {}), ...(lane ? { lane } : {}) };
-    this.published.push(message);
-    this.undelivered.push(message);
+    // Each message as it goes on the wire (decoded again): the publisher changing its object later changes nothing.
+    for (const content of encodedWithin(routingKey, body, this.options.maxMessageBytes ?? MAX_MESSAGE_BYTES, split)) {
+      const message = { routingKey, body: JSON.parse(content.toString()) as unknown, ...(correlationId ? { correlationId } : {}), ...(lane ? { lane } : {}) };
+      this.published.push(message);
+      this.undelivered.push(message);
+    }
   }
 
   /** The next `count` publishes fail with `error` (default: not confirmed) and publish nothing. */

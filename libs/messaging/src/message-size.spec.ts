@@ -1,0 +1,26 @@
+import { encodedWithin, MessageTooLargeError, type SplitBody } from './message-size';
+
+const halve: SplitBody = (body) => {
+  const { items } = body as { items: string[] };
+  return items.length < 2 ? null : [{ items: items.slice(0, 1) }, { items: items.slice(1) }];
+};
+const sizes = (contents: Buffer[]) => contents.map((content) => (JSON.parse(content.toString()) as { items: string[] }).items.length);
+
+describe('a message body within what the broker takes', () => {
+  it.each<[string, string[], number[]]>([
+    ['when a body is within the limit, then it is one message, encoded once', ['a', 'b'], [2]],
+    ['when a body is over it, then it is split until each part is within it', ['x'.repeat(40), 'y'.repeat(40), 'z'.repeat(40)], [1, 2]],
+  ])('%s', (_case, items, expected) => {
+    expect(sizes(encodedWithin('k', { items }, 100, halve))).toEqual(expected);
+  });
+
+  it('when one part cannot be split and is still over the limit, then it is refused, naming its size and the limit', () => {
+    expect(() => encodedWithin('sync.batch.CONTACT', { items: ['x'.repeat(200)] }, 100, halve)).toThrow(
+      new MessageTooLargeError('sync.batch.CONTACT', 214, 100),
+    );
+  });
+
+  it('when a body over the limit has no way to split, then it is refused', () => {
+    expect(() => encodedWithin('k', { items: ['a', 'x'.repeat(200)] }, 100)).toThrow(MessageTooLargeError);
+  });
+});

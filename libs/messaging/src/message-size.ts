@@ -1,0 +1,34 @@
+/**
+ * The largest message body the broker takes: RabbitMQ 4's default `max_message_size` (16 MiB;
+ * RabbitMQ 3's was 128 MiB). A publish above it is refused by closing the publisher channel, which
+ * fails every other publish in flight on it, so the service refuses such a body itself, first.
+ */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+/** A body larger than the broker takes that could not be split: the publish fails with what it weighed. */
+export class MessageTooLargeError extends Error {
+  constructor(
+    readonly routingKey: string,
+    readonly bytes: number,
+    readonly maxBytes: number,
+  ) {
+    super(`a message to ${routingKey} of ${bytes} bytes is larger than the broker takes (${maxBytes} bytes) and cannot be split further`);
+    this.name = 'MessageTooLargeError';
+  }
+}
+
+/** Makes two smaller bodies of one, or null when it cannot be split (a single change). */
+export type SplitBody = (body: unknown) => [unknown, unknown] | null;
+
+/**
+ * The body as JSON, or as the bodies `split` makes of it (again and again) while one is larger
+ * than `maxBytes`. The common case costs one encoding, as before; only a body too large is encoded
+ * again, in its parts.
+ */
+export function encodedWithin(routingKey: string, body: unknown, maxBytes: number, split?: SplitBody): Buffer[] {
+  const content = Buffer.from(JSON.stringify(body));
+  if (content.length <= maxBytes) return [content];
+  const parts = split?.(body);
+  if (!parts) throw new MessageTooLargeError(routingKey, content.length, maxBytes);
+  return parts.flatMap((part) => encodedWithin(routingKey, part, maxBytes, split));
+}
