@@ -14,7 +14,11 @@ export const gatewayConfigSchema = {
     format: 'port',
     default: 3001,
   },
-  GATEWAY_BODY_LIMIT: { doc: 'largest accepted request body (bigger ones answer 413)', format: 'string', default: '4mb' },
+  GATEWAY_BODY_LIMIT: {
+    doc: 'largest accepted request body (bigger ones answer 413); keep it well under 16mb, the largest message the broker takes (a batch it cannot take answers 413 too)',
+    format: 'string',
+    default: '4mb',
+  },
   ADMIN_TOKEN: { doc: 'bearer token of the admin API', format: 'string', sensitive: true, productionSecret: true },
   SECRETS_KEY: {
     doc: 'key (at least 16 characters; use 32 random bytes, base64) that seals application client secrets and CRM secrets (portal CRM tokens, hosted CRM credentials) at rest, and the alert webhooks’ signing secrets; the applier, the webhook-dispatcher, the alert-evaluator and the CLI need the same one',

@@ -170,6 +170,19 @@ describe('AcceptSyncBatchUseCase', () => {
     expect(broker.published).toEqual([]);
   });
 
+  it('when a batch is larger than the broker takes (a body limit set above it), then the answer is 413 saying to send fewer, not to send it again', async () => {
+    const small = new FakeBroker({ maxMessageBytes: 1_000 });
+    const limited = new AcceptSyncBatchUseCase({ broker: asBroker(small), stores: asRepositories({ stores }).stores, logger: recordingLogger().logger });
+    const large = aV2Submission('CONTACT', [aV2Message({ properties: { note: 'x'.repeat(2_000) } })], 'eu');
+
+    await expect(limited.acceptV2(tenant, large)).rejects.toMatchObject({
+      status: 413,
+      message: expect.stringMatching(/more than the broker takes \(1000\); send fewer messages/),
+    });
+
+    expect(small.published).toEqual([]);
+  });
+
   /** A portal's share of the interactive lanes: 2 objects at once, then 1 a second (the clock stands still). */
   const withLaneShare = () =>
     new AcceptSyncBatchUseCase({

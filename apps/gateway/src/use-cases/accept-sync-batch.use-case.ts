@@ -15,7 +15,7 @@ import {
 } from '@ecomm-sync/contracts';
 import type { StoreRepository } from '@ecomm-sync/data-access';
 import { AppError, type Logger } from '@ecomm-sync/runtime';
-import type { Broker } from '@ecomm-sync/messaging';
+import { MessageTooLargeError, type Broker } from '@ecomm-sync/messaging';
 import { keyOf, misplacedAssociations, TtlCache } from '@ecomm-sync/domain';
 import type { IntakePace } from './intake-pace';
 import type { LaneShares } from './lane-shares';
@@ -131,6 +131,12 @@ export class AcceptSyncBatchUseCase {
       // Nothing was accepted, so nothing of the pace or the lane share was spent: the sender's retry finds them as they were.
       this.lanes.giveBack(batch.tenant.portalId, lane, batch.messages.length);
       if (chargedMs > 0) await this.intake.giveBack(batch.tenant.portalId, chargedMs);
+      // Sent again it would fail again: a body limit set above what the broker takes (decision 63).
+      if (error instanceof MessageTooLargeError)
+        throw new AppError(
+          413,
+          `The batch is ${error.bytes} bytes as a message, more than the broker takes (${error.maxBytes}); send fewer messages per request`,
+        );
       this.logger.error('publishing a sync batch failed', { error: String(error), batchId: batch.batchId });
       throw AppError.unavailable('The batch could not be stored durably, so nothing was accepted; send it again');
     }
