@@ -23,7 +23,7 @@ export type { CrmRequestLogOptions } from './crm-request-log';
 export { startCrmRequestLog } from './start-crm-request-log';
 export type { CrmRequestLogConfig } from './start-crm-request-log';
 export { crmObjectKey } from './crm-exchange';
-export { sendingFor, type SendingTenant } from './crm-exchange-scope';
+export { currentSendingTenant, sendingFor, type SendingTenant } from './crm-exchange-scope';
 export type { CrmExchange, CrmExchangeMessage, CrmExchangeSink } from './crm-exchange';
 export { MAX_LOGGED_BODY_BYTES, REDACTED } from './crm-exchange-redaction';
 export * from './connections';

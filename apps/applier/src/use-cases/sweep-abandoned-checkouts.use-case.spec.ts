@@ -1,4 +1,5 @@
 import type { Tenant } from '@ecomm-sync/contracts';
+import { currentSendingTenant } from '@ecomm-sync/crm-client';
 import { ABANDONED_STAGE, PENDING_STAGE } from '@ecomm-sync/domain';
 import {
   aPortal,
@@ -58,6 +59,28 @@ describe('SweepAbandonedCheckoutsUseCase', () => {
     expect(await stageOf(old)).toBe(ABANDONED_STAGE);
     expect(await stageOf(young)).toBe(PENDING_STAGE);
     expect((await checkouts.due(NOW + DAY, 10)).map((checkout) => checkout.externalObjectId)).toEqual(['young']);
+  });
+
+  it('when due deals of two tenants of a portal are swept, then each tenant’s are read and moved as sent for it (its console lists them)', async () => {
+    const application: Tenant = { portalId: tenant.portalId, appId: 'app-7' };
+    await ecommerceInstalls.markInstalled(application, NOW - 2 * DAY);
+    const own = await pendingDeal('own', NOW - DAY);
+    const apps = await pendingDeal('apps', NOW - DAY, application);
+    const sentFor: string[] = [];
+    for (const method of ['batchRead', 'batchUpdate'] as const) {
+      const original = crm[method].bind(crm) as (...args: unknown[]) => Promise<never>;
+      jest.spyOn(crm, method).mockImplementation(async (...args: unknown[]) => {
+        const ids = (args[1] as (number | { id: number })[]).map((input) => (typeof input === 'number' ? input : input.id));
+        sentFor.push(`${method} ${ids.join(',')} for ${currentSendingTenant()?.appId ?? 'the portal'}`);
+        return original(...args);
+      });
+    }
+
+    expect(await sweeper().run()).toBe(2);
+
+    expect(sentFor.sort()).toEqual(
+      [`batchRead ${apps} for app-7`, `batchRead ${own} for the portal`, `batchUpdate ${apps} for app-7`, `batchUpdate ${own} for the portal`].sort(),
+    );
   });
 
   it('when a due deal moved on in the CRM meanwhile, then it is left at its stage and forgotten', async () => {

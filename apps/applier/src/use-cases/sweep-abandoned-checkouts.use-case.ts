@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { PendingCheckout, Repositories } from '@ecomm-sync/data-access';
 import { ABANDONED_STAGE, checkoutsDueBefore, checkoutTransition, keyOf, TtlCache } from '@ecomm-sync/domain';
+import { sendingFor } from '@ecomm-sync/crm-client';
 import type { Logger } from '@ecomm-sync/runtime';
 import type { CrmDirectory } from './crm-directory';
 
@@ -114,16 +115,18 @@ export class SweepAbandonedCheckoutsUseCase {
     if (portal?.active) for (const checkout of checkouts) workflowsOn.set(checkout, await this.workflowsOn(checkout));
     const running = checkouts.filter((checkout) => workflowsOn.get(checkout));
     const crm = portal?.active && running.length > 0 ? this.crm.clientFor(portal) : null;
-    const stages = new Map(
-      (crm
-        ? await crm.batchRead(
-            'DEAL',
-            running.map((checkout) => checkout.crmId),
-            ['dealstage'],
-          )
-        : []
-      ).map((deal) => [deal.id, deal.properties.dealstage]),
-    );
+    // Each tenant's deals are read and moved as sent for it: its console lists those requests (decision 51).
+    const stages = new Map<number, string | null | undefined>();
+    for (const [tenant, owned] of byTenant(crm ? running : [])) {
+      const read = await sendingFor(tenant, () =>
+        crm!.batchRead(
+          'DEAL',
+          owned.map((checkout) => checkout.crmId),
+          ['dealstage'],
+        ),
+      );
+      for (const deal of read) stages.set(deal.id, deal.properties.dealstage);
+    }
     const verdicts = checkouts.map((checkout) => ({
       checkout,
       ...checkoutTransition(checkout, {
@@ -134,10 +137,12 @@ export class SweepAbandonedCheckoutsUseCase {
       }),
     }));
     const toMove = verdicts.filter(({ effects }) => effects.length > 0).map(({ checkout }) => checkout);
-    if (crm && toMove.length > 0)
-      await crm.batchUpdate(
-        'DEAL',
-        toMove.map((checkout) => ({ id: checkout.crmId, properties: { dealstage: ABANDONED_STAGE } })),
+    for (const [tenant, owned] of byTenant(crm ? toMove : []))
+      await sendingFor(tenant, () =>
+        crm!.batchUpdate(
+          'DEAL',
+          owned.map((checkout) => ({ id: checkout.crmId, properties: { dealstage: ABANDONED_STAGE } })),
+        ),
       );
     // Forgotten: those the machine let go; a disabled portal's are kept, to be swept once it is enabled again.
     const toForget = verdicts.filter(({ next }) => next === null).map(({ checkout }) => checkout);
@@ -159,4 +164,16 @@ export class SweepAbandonedCheckoutsUseCase {
   private workflowsOn({ tenant }: PendingCheckout): Promise<boolean> {
     return this.workflowCache.get(keyOf(tenant.portalId, tenant.appId), async () => (await this.repositories.ecommerceInstalls.find(tenant)).workflowsEnabled);
   }
+}
+
+/** Checkouts by their tenant, in the order first met. */
+function byTenant(checkouts: readonly PendingCheckout[]): Map<Tenant, PendingCheckout[]> {
+  const keyed = new Map<string, { tenant: Tenant; owned: PendingCheckout[] }>();
+  for (const checkout of checkouts) {
+    const key = keyOf(checkout.tenant.portalId, checkout.tenant.appId);
+    const found = keyed.get(key) ?? { tenant: checkout.tenant, owned: [] };
+    found.owned.push(checkout);
+    keyed.set(key, found);
+  }
+  return new Map([...keyed.values()].map(({ tenant, owned }) => [tenant, owned]));
 }
