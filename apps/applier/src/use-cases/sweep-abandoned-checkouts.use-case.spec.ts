@@ -83,6 +83,27 @@ describe('SweepAbandonedCheckoutsUseCase', () => {
     );
   });
 
+  it('when another replica takes the lease while a portal’s tenants are swept, then the next tenant’s deals are not moved and stay due', async () => {
+    const application: Tenant = { portalId: tenant.portalId, appId: 'app-7' };
+    await ecommerceInstalls.markInstalled(application, NOW - 2 * DAY);
+    const own = await pendingDeal('own', NOW - 2 * DAY);
+    const apps = await pendingDeal('apps', NOW - DAY, application);
+    let taken = false;
+    const move = crm.batchUpdate.bind(crm);
+    jest.spyOn(crm, 'batchUpdate').mockImplementation(async (...args) => {
+      const moved = await move(...args);
+      taken = true; // another replica takes the lease after the first tenant's move
+      return moved;
+    });
+    const acquire = checkouts.acquireLease.bind(checkouts);
+    jest.spyOn(checkouts, 'acquireLease').mockImplementation(async (...args) => !taken && acquire(...args));
+
+    await sweeper().run();
+
+    expect([await stageOf(own), await stageOf(apps)]).toEqual([ABANDONED_STAGE, PENDING_STAGE]);
+    expect((await checkouts.due(NOW + DAY, 10)).map((checkout) => checkout.externalObjectId).sort()).toEqual(['apps', 'own']);
+  });
+
   it('when a due deal moved on in the CRM meanwhile, then it is left at its stage and forgotten', async () => {
     const moved = await pendingDeal('d', NOW - 2 * DAY);
     await crm.batchUpdate('DEAL', [{ id: moved, properties: { dealstage: 'checkout_completed' } }]);

@@ -118,6 +118,7 @@ export class SweepAbandonedCheckoutsUseCase {
     // Each tenant's deals are read and moved as sent for it: its console lists those requests (decision 51).
     const stages = new Map<number, string | null | undefined>();
     for (const [tenant, owned] of byTenant(crm ? running : [])) {
+      await this.holdLease();
       const read = await sendingFor(tenant, () =>
         crm!.batchRead(
           'DEAL',
@@ -137,13 +138,15 @@ export class SweepAbandonedCheckoutsUseCase {
       }),
     }));
     const toMove = verdicts.filter(({ effects }) => effects.length > 0).map(({ checkout }) => checkout);
-    for (const [tenant, owned] of byTenant(crm ? toMove : []))
+    for (const [tenant, owned] of byTenant(crm ? toMove : [])) {
+      await this.holdLease();
       await sendingFor(tenant, () =>
         crm!.batchUpdate(
           'DEAL',
           owned.map((checkout) => ({ id: checkout.crmId, properties: { dealstage: ABANDONED_STAGE } })),
         ),
       );
+    }
     // Forgotten: those the machine let go; a disabled portal's are kept, to be swept once it is enabled again.
     const toForget = verdicts.filter(({ next }) => next === null).map(({ checkout }) => checkout);
     await this.repositories.checkouts.forget(toForget);
@@ -156,6 +159,15 @@ export class SweepAbandonedCheckoutsUseCase {
     }
     const left = verdicts.filter(({ next }) => next !== null).map(({ checkout }) => checkout.tenant);
     return { moved: toMove.length, forgotten: toForget.length, left };
+  }
+
+  /**
+   * Renews the lease before each CRM request of a portal (a tenant's read or move may wait out the
+   * account's budget): a lease another replica took stops the portal here, its deals left due.
+   */
+  private async holdLease(): Promise<void> {
+    if (!(await this.repositories.checkouts.acquireLease(SWEEP_LEASE, this.holder, this.clock(), this.options.leaseMs)))
+      throw new Error('the sweep lease was taken over by another replica');
   }
 
   /** Whether a tenant's workflows are on, read once per run (cleared when a run starts). */
