@@ -177,7 +177,7 @@ describe('AcceptSyncBatchUseCase', () => {
 
     await expect(limited.acceptV2(tenant, large)).rejects.toMatchObject({
       status: 413,
-      message: expect.stringMatching(/more than the broker takes \(1000\); send fewer messages/),
+      message: expect.stringMatching(/more than the broker takes \(1000\); send fewer or smaller messages/),
     });
 
     expect(small.published).toEqual([]);

@@ -132,11 +132,16 @@ export class AcceptSyncBatchUseCase {
       this.lanes.giveBack(batch.tenant.portalId, lane, batch.messages.length);
       if (chargedMs > 0) await this.intake.giveBack(batch.tenant.portalId, chargedMs);
       // Sent again it would fail again: a body limit set above what the broker takes (decision 63).
-      if (error instanceof MessageTooLargeError)
+      if (error instanceof MessageTooLargeError) {
+        this.logger.warn('a sync batch is larger than the broker takes: keep GATEWAY_BODY_LIMIT well under it', {
+          bytes: error.bytes,
+          maxBytes: error.maxBytes,
+        });
         throw new AppError(
           413,
-          `The batch is ${error.bytes} bytes as a message, more than the broker takes (${error.maxBytes}); send fewer messages per request`,
+          `The batch is ${error.bytes} bytes as a message, more than the broker takes (${error.maxBytes}); send fewer or smaller messages per request`,
         );
+      }
       this.logger.error('publishing a sync batch failed', { error: String(error), batchId: batch.batchId });
       throw AppError.unavailable('The batch could not be stored durably, so nothing was accepted; send it again');
     }
