@@ -51,6 +51,7 @@ import { ConsoleReadUseCase } from './use-cases/console-read.use-case';
 import { CrmExchangesUseCase } from './use-cases/crm-exchanges.use-case';
 import { ConsoleActivityUseCase, ConsoleReportUseCase } from './use-cases/console-report.use-case';
 import { ReadSyncStatusUseCase } from './use-cases/read-sync-status.use-case';
+import { AdminListingsUseCase } from './use-cases/admin-listings.use-case';
 import { RetryErrorsUseCase } from './use-cases/retry-errors.use-case';
 
 export interface GatewayDeps {
@@ -180,7 +181,7 @@ export async function createGatewayApp(deps: GatewayDeps): Promise<Express> {
   const authThrottle = deps.authThrottle ?? { limit: 0, windowMs: 60_000 };
   app.use(consoleStaticFiles(deps.consoleDir));
   app.use(oauthRoutes(accounts, authThrottle));
-  app.use(adminRoutes(accounts, deps.adminToken, readBody));
+  app.use(adminRoutes(accounts, new AdminListingsUseCase(repositories), deps.adminToken, readBody));
   app.use(settingsRoutes(new ManageSettingsUseCase(repositories, broker, logger), auth));
   app.use(installRoutes(installs, auth));
   app.use(importRoutes(imports, auth));

@@ -10,6 +10,7 @@ import {
 } from '@ecomm-sync/contracts';
 import { AppError, failedAuthThrottle, parseWith, staticBearerAuth, type FailedAuthThrottleOptions } from '@ecomm-sync/runtime';
 import { oauthError, type ManageAccountsUseCase } from '../use-cases/manage-accounts.use-case';
+import type { AdminListingsUseCase } from '../use-cases/admin-listings.use-case';
 import { idKey, installKey, listingAnswer, listingPage, textKey } from './admin-listing';
 
 const validateNewPortal = createValidator(newPortalSchema);
@@ -37,7 +38,7 @@ const optionalInteger = (req: Request, param: string): number | undefined => {
 const optionalString = (req: Request, param: string): string | undefined => (typeof req.query[param] === 'string' ? (req.query[param] as string) : undefined);
 
 /** Admin API (`Authorization: Bearer <ADMIN_TOKEN>`): accounts, credentials, installs. docs/api.md lists it. */
-export function adminRoutes(accounts: ManageAccountsUseCase, adminToken: string, readBody: RequestHandler[]): Router {
+export function adminRoutes(accounts: ManageAccountsUseCase, listings: AdminListingsUseCase, adminToken: string, readBody: RequestHandler[]): Router {
   const router = Router();
   // The body is read after the admin token was checked.
   router.use('/admin', staticBearerAuth(adminToken, 'The admin API'), ...readBody);
@@ -46,7 +47,7 @@ export function adminRoutes(accounts: ManageAccountsUseCase, adminToken: string,
     res.status(201).json(await accounts.createPortal(parseWith(validateNewPortal, req.body ?? {})));
   });
   router.get('/admin/v1/portals', async (req, res) => {
-    res.json(listingAnswer(await accounts.listPortals(listingPage(req, idKey)), idKey, (portal) => portal.portalId));
+    res.json(listingAnswer(await listings.portals(listingPage(req, idKey)), idKey, (portal) => portal.portalId));
   });
   router.get('/admin/v1/portals/:portalId', async (req, res) => {
     res.json(await accounts.getPortal(integerIn(req, 'portalId')));
@@ -84,7 +85,7 @@ export function adminRoutes(accounts: ManageAccountsUseCase, adminToken: string,
     res.status(201).json(await accounts.createDeveloper(parseWith(validateNamed, req.body ?? {}).name));
   });
   router.get('/admin/v1/developers', async (req, res) => {
-    res.json(listingAnswer(await accounts.listDevelopers(listingPage(req, idKey)), idKey, (developer) => developer.developerId));
+    res.json(listingAnswer(await listings.developers(listingPage(req, idKey)), idKey, (developer) => developer.developerId));
   });
   router.post('/admin/v1/developers/:developerId/api-key', async (req, res) => {
     res.status(201).json(await accounts.rotateDeveloperKey(integerIn(req, 'developerId')));
@@ -95,7 +96,7 @@ export function adminRoutes(accounts: ManageAccountsUseCase, adminToken: string,
     res.status(201).json(await accounts.createApplication(body.developerId, body.name));
   });
   router.get('/admin/v1/apps', async (req, res) => {
-    const listing = await accounts.listApplications(optionalInteger(req, 'developerId'), listingPage(req, textKey));
+    const listing = await listings.applications(optionalInteger(req, 'developerId'), listingPage(req, textKey));
     res.json(listingAnswer(listing, textKey, (application) => application.appId));
   });
   router.post('/admin/v1/apps/:appId/client-secret', async (req, res) => {
@@ -108,7 +109,7 @@ export function adminRoutes(accounts: ManageAccountsUseCase, adminToken: string,
   });
   router.get('/admin/v1/installs', async (req, res) => {
     const filter = { portalId: optionalInteger(req, 'portalId'), appId: optionalString(req, 'appId') };
-    res.json(listingAnswer(await accounts.listInstalls(filter, listingPage(req, installKey)), installKey, ({ portalId, appId }) => ({ portalId, appId })));
+    res.json(listingAnswer(await listings.installs(filter, listingPage(req, installKey)), installKey, ({ portalId, appId }) => ({ portalId, appId })));
   });
   router.delete('/admin/v1/installs/:portalId/:appId', async (req, res) => {
     await accounts.uninstall(integerIn(req, 'portalId'), String(req.params.appId));

@@ -16,7 +16,7 @@ describe('ManageAccountsUseCase: installs and OAuth, refresh tokens rotating', (
     expect(tokens.expiresIn).toBe(TTL_SECONDS);
     expect(await credentials.resolve(tokens.accessToken)).toMatchObject({ kind: 'access-token', portalId, appId, expiresAt: NOW + TTL_SECONDS * 1000 });
     expect(await credentials.resolve(tokens.refreshToken)).toMatchObject({ kind: 'refresh-token', portalId, appId });
-    expect(await useCase.listInstalls({ portalId }, { limit: 100 })).toEqual({ results: [{ portalId, appId, installedAt: NOW }], hasMore: false });
+    expect(await accounts.listInstalls({ portalId })).toEqual([{ portalId, appId, installedAt: NOW }]);
   });
 
   it('when a refresh token is used, then new tokens come back, and once they refreshed it cannot be used again', async () => {

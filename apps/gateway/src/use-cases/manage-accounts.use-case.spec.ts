@@ -1,5 +1,7 @@
 import { sealedFor } from '@ecomm-sync/data-access';
 import { box, accountsWorld, type AccountsWorld } from './manage-accounts-fixture';
+import { asRepositories } from '@ecomm-sync/testing';
+import { AdminListingsUseCase } from './admin-listings.use-case';
 
 describe('ManageAccountsUseCase: portals, developers, applications and credentials', () => {
   const w = accountsWorld();
@@ -17,7 +19,11 @@ describe('ManageAccountsUseCase: portals, developers, applications and credentia
 
       expect(w.accessChanged).toBe(2);
       expect(w.enabled).toEqual([portalId]);
-      expect((await useCase.listPortals({ limit: 1000 })).results.find((portal) => portal.portalId === portalId)).toEqual({
+      expect(
+        (await new AdminListingsUseCase(asRepositories({ portals: w.portals, accounts })).portals({ limit: 1000 })).results.find(
+          (portal) => portal.portalId === portalId,
+        ),
+      ).toEqual({
         portalId,
         name: expect.any(String),
         active: true,
@@ -74,7 +80,10 @@ describe('ManageAccountsUseCase: portals, developers, applications and credentia
   describe('developers and applications', () => {
     it('when a developer is created, then its key works and rotating it leaves only the new one', async () => {
       const { developerId, apiKey } = await useCase.createDeveloper();
-      expect(await useCase.listDevelopers({ limit: 100 })).toEqual({ results: [{ developerId, name: `Developer ${developerId}` }], hasMore: false });
+      expect(await new AdminListingsUseCase(asRepositories({ portals: w.portals, accounts })).developers({ limit: 100 })).toEqual({
+        results: [{ developerId, name: `Developer ${developerId}` }],
+        hasMore: false,
+      });
       expect(await credentials.resolve(apiKey)).toMatchObject({ kind: 'developer-key', developerId });
 
       const rotated = await useCase.rotateDeveloperKey(developerId);

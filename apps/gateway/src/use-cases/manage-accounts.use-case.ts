@@ -7,9 +7,6 @@ import {
   type CredentialKind,
   type Developer,
   type Install,
-  type InstallKey,
-  type Listing,
-  type ListingPage,
   type Portal,
   type Repositories,
 } from '@ecomm-sync/data-access';
@@ -41,7 +38,7 @@ export interface AccountsOptions extends GrantOptions {
 
 export type PortalView = Pick<Portal, 'portalId' | 'name' | 'active'>;
 
-const portalView = ({ portalId, name, active }: Portal): PortalView => ({ portalId, name, active });
+export const portalView = ({ portalId, name, active }: Portal): PortalView => ({ portalId, name, active });
 
 /**
  * Accounts and credentials (issue 7): portals with their API keys and private-app tokens,
@@ -65,11 +62,6 @@ export class ManageAccountsUseCase {
     const portal = await provisionPortal(this.repositories, this.options.crm, this.options.secretBox, input);
     this.logger.info('portal created', { portalId: portal.portalId });
     return { portalId: portal.portalId, apiKey: portal.apiKey };
-  }
-
-  async listPortals(page: ListingPage<number>): Promise<Listing<PortalView>> {
-    const { results, hasMore } = await this.repositories.portals.list(page);
-    return { results: results.map(portalView), hasMore };
   }
 
   async getPortal(portalId: number): Promise<PortalView & { credentials: Credential[]; installs: Install[] }> {
@@ -139,10 +131,6 @@ export class ManageAccountsUseCase {
     return { developerId, apiKey: secret };
   }
 
-  listDevelopers(page: ListingPage<number>): Promise<Listing<Developer>> {
-    return this.repositories.accounts.listDevelopers(page);
-  }
-
   async rotateDeveloperKey(developerId: number): Promise<{ apiKey: string; credentialId: string }> {
     await this.developer(developerId);
     return this.rotate('developer-key', { developerId });
@@ -162,10 +150,6 @@ export class ManageAccountsUseCase {
       sealedSecret: this.options.secretBox.seal(clientSecret, sealedFor.appClientSecret(appId)),
     });
     return { appId, clientId, clientSecret };
-  }
-
-  listApplications(developerId: number | undefined, page: ListingPage<string>): Promise<Listing<Application>> {
-    return this.repositories.accounts.listApplications({ developerId }, page);
   }
 
   /** A new client secret; the old one no longer refreshes tokens. */
@@ -188,10 +172,6 @@ export class ManageAccountsUseCase {
     await this.repositories.accounts.install(portalId, appId, this.clock());
     this.logger.info('application installed', { portalId, appId });
     return issueTokens(this.grants(), portalId, appId);
-  }
-
-  listInstalls(filter: { portalId?: number; appId?: string }, page: ListingPage<InstallKey>): Promise<Listing<Install>> {
-    return this.repositories.accounts.pageInstalls(filter, page);
   }
 
   /** Removes the application from the portal, its tenant's setup and alerts too (app-removal.ts). */
