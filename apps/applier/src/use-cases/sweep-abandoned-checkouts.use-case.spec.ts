@@ -83,7 +83,7 @@ describe('SweepAbandonedCheckoutsUseCase', () => {
     );
   });
 
-  it('when another replica takes the lease while a portal’s tenants are swept, then the next tenant’s deals are not moved and stay due', async () => {
+  it('when another replica takes the lease while a portal’s tenants are swept, then the next tenant’s deals are not moved and stay due, the moved ones counted and forgotten', async () => {
     const application: Tenant = { portalId: tenant.portalId, appId: 'app-7' };
     await ecommerceInstalls.markInstalled(application, NOW - 2 * DAY);
     const own = await pendingDeal('own', NOW - 2 * DAY);
@@ -98,10 +98,10 @@ describe('SweepAbandonedCheckoutsUseCase', () => {
     const acquire = checkouts.acquireLease.bind(checkouts);
     jest.spyOn(checkouts, 'acquireLease').mockImplementation(async (...args) => !taken && acquire(...args));
 
-    await sweeper().run();
+    expect(await sweeper().run()).toBe(1);
 
     expect([await stageOf(own), await stageOf(apps)]).toEqual([ABANDONED_STAGE, PENDING_STAGE]);
-    expect((await checkouts.due(NOW + DAY, 10)).map((checkout) => checkout.externalObjectId).sort()).toEqual(['apps', 'own']);
+    expect((await checkouts.due(NOW + DAY, 10)).map((checkout) => checkout.externalObjectId)).toEqual(['apps']);
   });
 
   it('when a due deal moved on in the CRM meanwhile, then it is left at its stage and forgotten', async () => {

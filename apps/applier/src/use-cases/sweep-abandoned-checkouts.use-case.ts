@@ -99,6 +99,7 @@ export class SweepAbandonedCheckoutsUseCase {
         moved += outcome.moved;
         forgotten += outcome.forgotten;
         left.push(...outcome.left);
+        if (outcome.stopped) return { moved, forgotten, left, stopped: true };
       } catch (error) {
         // Its CRM refused or failed: its deals stay due for the next run, the other portals go on.
         this.logger.warn('abandoned checkouts of a portal not swept', { portalId, count: checkouts.length, error: String(error) });
@@ -108,8 +109,12 @@ export class SweepAbandonedCheckoutsUseCase {
     return { moved, forgotten, left, stopped: false };
   }
 
-  /** One portal's due deals: read from its CRM, moved, forgotten; `left`: its tenants whose deals stay (portal disabled). */
-  private async sweepPortal(portalId: number, checkouts: PendingCheckout[]): Promise<{ moved: number; forgotten: number; left: Tenant[] }> {
+  /**
+   * One portal's due deals: read from its CRM, moved, forgotten; `left`: its tenants whose deals
+   * stay (portal disabled, or not reached); `stopped`: the lease was lost between two tenants'
+   * requests, what was moved before is counted and forgotten.
+   */
+  private async sweepPortal(portalId: number, checkouts: PendingCheckout[]): Promise<{ moved: number; forgotten: number; left: Tenant[]; stopped: boolean }> {
     const portal = await this.repositories.portals.findById(portalId);
     const workflowsOn = new Map<PendingCheckout, boolean>();
     if (portal?.active) for (const checkout of checkouts) workflowsOn.set(checkout, await this.workflowsOn(checkout));
@@ -117,8 +122,10 @@ export class SweepAbandonedCheckoutsUseCase {
     const crm = portal?.active && running.length > 0 ? this.crm.clientFor(portal) : null;
     // Each tenant's deals are read and moved as sent for it: its console lists those requests (decision 51).
     const stages = new Map<number, string | null | undefined>();
+    let first = true; // the lease was renewed just before this portal
     for (const [tenant, owned] of byTenant(crm ? running : [])) {
-      await this.holdLease();
+      if (!first && !(await this.leaseHeld())) return { moved: 0, forgotten: 0, left: checkouts.map((checkout) => checkout.tenant), stopped: true };
+      first = false;
       const read = await sendingFor(tenant, () =>
         crm!.batchRead(
           'DEAL',
@@ -138,36 +145,40 @@ export class SweepAbandonedCheckoutsUseCase {
       }),
     }));
     const toMove = verdicts.filter(({ effects }) => effects.length > 0).map(({ checkout }) => checkout);
+    const unmoved = new Set(toMove);
+    let stopped = false;
     for (const [tenant, owned] of byTenant(crm ? toMove : [])) {
-      await this.holdLease();
+      if (!first && !(await this.leaseHeld())) {
+        stopped = true;
+        break;
+      }
+      first = false;
       await sendingFor(tenant, () =>
         crm!.batchUpdate(
           'DEAL',
           owned.map((checkout) => ({ id: checkout.crmId, properties: { dealstage: ABANDONED_STAGE } })),
         ),
       );
+      for (const checkout of owned) unmoved.delete(checkout);
     }
-    // Forgotten: those the machine let go; a disabled portal's are kept, to be swept once it is enabled again.
-    const toForget = verdicts.filter(({ next }) => next === null).map(({ checkout }) => checkout);
+    // Forgotten: those the machine let go (but deals a lost lease left unmoved); a disabled portal's are kept, to be swept once it is enabled again.
+    const toForget = verdicts.filter(({ next, checkout }) => next === null && !unmoved.has(checkout)).map(({ checkout }) => checkout);
     await this.repositories.checkouts.forget(toForget);
-    if (toMove.length > 0) {
-      this.logger.info('abandoned checkouts moved', {
-        portalId,
-        count: toMove.length,
-        externalObjectIds: toMove.map((checkout) => checkout.externalObjectId),
-      });
+    const moved = toMove.filter((checkout) => !unmoved.has(checkout));
+    if (moved.length > 0) {
+      this.logger.info('abandoned checkouts moved', { portalId, count: moved.length, externalObjectIds: moved.map((checkout) => checkout.externalObjectId) });
     }
-    const left = verdicts.filter(({ next }) => next !== null).map(({ checkout }) => checkout.tenant);
-    return { moved: toMove.length, forgotten: toForget.length, left };
+    const left = verdicts.filter(({ next, checkout }) => next !== null || unmoved.has(checkout)).map(({ checkout }) => checkout.tenant);
+    return { moved: moved.length, forgotten: toForget.length, left, stopped };
   }
 
   /**
-   * Renews the lease before each CRM request of a portal (a tenant's read or move may wait out the
-   * account's budget): a lease another replica took stops the portal here, its deals left due.
+   * Renews the lease between a portal's CRM requests (a tenant's read or move may wait out the
+   * account's budget); false when another replica took it, which stops the run there.
    */
-  private async holdLease(): Promise<void> {
-    if (!(await this.repositories.checkouts.acquireLease(SWEEP_LEASE, this.holder, this.clock(), this.options.leaseMs)))
-      throw new Error('the sweep lease was taken over by another replica');
+  private leaseHeld(): Promise<boolean> {
+    // A stop lets the portal under way finish (its deals read are moved); only a lease taken over stops it here.
+    return this.repositories.checkouts.acquireLease(SWEEP_LEASE, this.holder, this.clock(), this.options.leaseMs);
   }
 
   /** Whether a tenant's workflows are on, read once per run (cleared when a run starts). */
