@@ -134,6 +134,8 @@ export class AcceptSyncBatchUseCase {
       // Sent again it would fail again: a body limit set above what the broker takes (decision 63).
       if (error instanceof MessageTooLargeError) {
         this.logger.warn('a sync batch is larger than the broker takes: keep GATEWAY_BODY_LIMIT well under it', {
+          batchId: batch.batchId,
+          portalId: batch.tenant.portalId,
           bytes: error.bytes,
           maxBytes: error.maxBytes,
         });
