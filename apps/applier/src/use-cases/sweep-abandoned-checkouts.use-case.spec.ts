@@ -104,6 +104,24 @@ describe('SweepAbandonedCheckoutsUseCase', () => {
     expect((await checkouts.due(NOW + DAY, 10)).map((checkout) => checkout.externalObjectId)).toEqual(['apps']);
   });
 
+  it('when the CRM fails the second tenant’s move of a portal, then the first tenant’s moved deals are counted and forgotten, the second’s stay due', async () => {
+    const application: Tenant = { portalId: tenant.portalId, appId: 'app-7' };
+    await ecommerceInstalls.markInstalled(application, NOW - 2 * DAY);
+    const own = await pendingDeal('own', NOW - 2 * DAY);
+    const apps = await pendingDeal('apps', NOW - DAY, application);
+    const move = crm.batchUpdate.bind(crm);
+    let moves = 0;
+    jest.spyOn(crm, 'batchUpdate').mockImplementation(async (...args) => {
+      if (++moves === 2) throw new Error('CRM answered 502');
+      return move(...args);
+    });
+
+    expect(await sweeper().run()).toBe(1);
+
+    expect([await stageOf(own), await stageOf(apps)]).toEqual([ABANDONED_STAGE, PENDING_STAGE]);
+    expect((await checkouts.due(NOW + DAY, 10)).map((checkout) => checkout.externalObjectId)).toEqual(['apps']);
+  });
+
   it('when a due deal moved on in the CRM meanwhile, then it is left at its stage and forgotten', async () => {
     const moved = await pendingDeal('d', NOW - 2 * DAY);
     await crm.batchUpdate('DEAL', [{ id: moved, properties: { dealstage: 'checkout_completed' } }]);

@@ -112,7 +112,7 @@ export class SweepAbandonedCheckoutsUseCase {
   /**
    * One portal's due deals: read from its CRM, moved, forgotten; `left`: its tenants whose deals
    * stay (portal disabled, or not reached); `stopped`: the lease was lost between two tenants'
-   * requests, what was moved before is counted and forgotten.
+   * requests. A lost lease or a failed move keeps what was moved before counted and forgotten.
    */
   private async sweepPortal(portalId: number, checkouts: PendingCheckout[]): Promise<{ moved: number; forgotten: number; left: Tenant[]; stopped: boolean }> {
     const portal = await this.repositories.portals.findById(portalId);
@@ -153,15 +153,21 @@ export class SweepAbandonedCheckoutsUseCase {
         break;
       }
       first = false;
-      await sendingFor(tenant, () =>
-        crm!.batchUpdate(
-          'DEAL',
-          owned.map((checkout) => ({ id: checkout.crmId, properties: { dealstage: ABANDONED_STAGE } })),
-        ),
-      );
+      try {
+        await sendingFor(tenant, () =>
+          crm!.batchUpdate(
+            'DEAL',
+            owned.map((checkout) => ({ id: checkout.crmId, properties: { dealstage: ABANDONED_STAGE } })),
+          ),
+        );
+      } catch (error) {
+        // The CRM refused or failed: this tenant's deals and the next ones' stay due; what was moved before is counted and forgotten.
+        this.logger.warn('abandoned checkouts of a tenant not moved', { portalId, appId: tenant.appId, count: owned.length, error: String(error) });
+        break;
+      }
       for (const checkout of owned) unmoved.delete(checkout);
     }
-    // Forgotten: those the machine let go (but deals a lost lease left unmoved); a disabled portal's are kept, to be swept once it is enabled again.
+    // Forgotten: those the machine let go (but deals left unmoved: a lost lease, a CRM failure); a disabled portal's are kept, to be swept once it is enabled again.
     const toForget = verdicts.filter(({ next, checkout }) => next === null && !unmoved.has(checkout)).map(({ checkout }) => checkout);
     await this.repositories.checkouts.forget(toForget);
     const moved = toMove.filter((checkout) => !unmoved.has(checkout));
