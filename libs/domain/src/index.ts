@@ -2,6 +2,7 @@ export * from './object-state';
 export * from './own-record';
 export * from './convert-value';
 export * from './map-object';
+export { withoutOversizedState } from './oversized-change';
 export * from './validate-change';
 export * from './ecommerce-setup';
 export * from './error-details';

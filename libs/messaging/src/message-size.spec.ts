@@ -20,6 +20,15 @@ describe('a message body within what the broker takes', () => {
     );
   });
 
+  it('when the split makes one smaller body of it, then that body is sent in its place', () => {
+    const shorten: SplitBody = (_body, bytes, maxBytes) => [{ items: [`${bytes} > ${maxBytes}`] }];
+    expect(encodedWithin('k', { items: ['x'.repeat(200)] }, 100, shorten).map((content) => content.toString())).toEqual(['{"items":["214 > 100"]}']);
+  });
+
+  it('when the split makes no body of it, then it is refused rather than dropped', () => {
+    expect(() => encodedWithin('k', { items: ['x'.repeat(200)] }, 100, () => [])).toThrow(MessageTooLargeError);
+  });
+
   it('when a body over the limit has no way to split, then it is refused', () => {
     expect(() => encodedWithin('k', { items: ['a', 'x'.repeat(200)] }, 100)).toThrow(MessageTooLargeError);
   });

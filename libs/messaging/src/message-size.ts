@@ -17,8 +17,11 @@ export class MessageTooLargeError extends Error {
   }
 }
 
-/** Makes two smaller bodies of one, or null when it cannot be split (a single change). */
-export type SplitBody = (body: unknown) => [unknown, unknown] | null;
+/**
+ * Makes smaller bodies of one that weighed `bytes` (over `maxBytes`): usually two halves, or one
+ * body that leaves out what cannot be carried; null when nothing can be made smaller.
+ */
+export type SplitBody = (body: unknown, bytes: number, maxBytes: number) => readonly unknown[] | null;
 
 /**
  * The body as JSON, or as the bodies `split` makes of it (again and again) while one is larger
@@ -28,7 +31,7 @@ export type SplitBody = (body: unknown) => [unknown, unknown] | null;
 export function encodedWithin(routingKey: string, body: unknown, maxBytes: number, split?: SplitBody): Buffer[] {
   const content = Buffer.from(JSON.stringify(body));
   if (content.length <= maxBytes) return [content];
-  const parts = split?.(body);
-  if (!parts) throw new MessageTooLargeError(routingKey, content.length, maxBytes);
+  const parts = split?.(body, content.length, maxBytes);
+  if (!parts?.length) throw new MessageTooLargeError(routingKey, content.length, maxBytes);
   return parts.flatMap((part) => encodedWithin(routingKey, part, maxBytes, split));
 }

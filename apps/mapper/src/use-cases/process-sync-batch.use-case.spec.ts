@@ -106,6 +106,28 @@ describe('ProcessSyncBatchUseCase', () => {
     expect(messages.flatMap((message) => message.changes.map((change) => change.externalObjectId)).sort()).toEqual([...ids].sort());
   });
 
+  it('when one object alone is more than the broker takes, then it goes without its state and with a blocking error, and the others go whole', async () => {
+    const small = new FakeBroker({ maxMessageBytes: 4_000 });
+    const splitting = new ProcessSyncBatchUseCase(asRepositories({ rawMessages, objectStates, settings, syncErrors }), small, () => 7_000);
+
+    await splitting.execute(
+      aBatch([
+        contact('c-1', 10, { email: 'a@example.com' }),
+        contact('c-2', 10, { email: 'b@example.com', firstname: 'A'.repeat(5_000) }),
+        contact('c-3', 10, { email: 'c@example.com' }),
+      ]),
+    );
+
+    const changes = small.bodiesTo<MappedChangesMessage>('changes.mapped.CONTACT').flatMap((message) => message.changes);
+    expect(changes.map((change) => change.externalObjectId).sort()).toEqual(['c-1', 'c-2', 'c-3']);
+    const oversized = changes.find((change) => change.externalObjectId === 'c-2')!;
+    expect(oversized.properties).toEqual({});
+    expect(oversized.problems).toEqual([
+      expect.objectContaining({ type: 'UNKNOWN_ERROR', blocking: true, details: expect.stringContaining('more than the 4000 bytes the broker takes') }),
+    ]);
+    expect(changes.find((change) => change.externalObjectId === 'c-1')!.properties).toMatchObject({ email: 'a@example.com' });
+  });
+
   it('when a batch arrives, then its messages are kept, merged per object, and the mapped states published at their stored revisions', async () => {
     const batch = aBatch([
       contact('c-1', 10, { email: 'a@example.com' }),

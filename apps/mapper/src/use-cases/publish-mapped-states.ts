@@ -7,7 +7,7 @@ import type { Broker } from '@ecomm-sync/messaging';
 /**
  * Maps stored states with one owner's settings and publishes them to the applier, grouped per
  * tenant and store, at most `changesPerMessage` changes per message; resolves once all are confirmed. A message
- * too large for the broker goes as several (halveMappedChanges).
+ * too large for the broker goes as several, and one object too large alone without its state (halveMappedChanges).
  * `reapply` asks the applier to write them even where their revision was applied already.
  */
 export async function publishMappedStates(
