@@ -23,8 +23,10 @@ describe('SweepAbandonedCheckoutsUseCase', () => {
   let ecommerceInstalls: FakeEcommerceInstallRepository;
   let crm: FakeCrm;
   let tenant: Tenant;
+  let log: ReturnType<typeof recordingLogger>;
 
   beforeEach(async () => {
+    log = recordingLogger();
     checkouts = new FakeCheckoutRepository();
     portals = new FakePortalRepository();
     ecommerceInstalls = new FakeEcommerceInstallRepository();
@@ -37,7 +39,7 @@ describe('SweepAbandonedCheckoutsUseCase', () => {
     new SweepAbandonedCheckoutsUseCase(
       asRepositories({ checkouts, portals, ecommerceInstalls }),
       new CrmDirectory({ clientFor: () => crm, forget: () => undefined }, { propertyCacheMs: 0 }),
-      recordingLogger().logger,
+      log.logger,
       { ...OPTIONS, ...options },
       () => NOW,
     );
@@ -102,6 +104,31 @@ describe('SweepAbandonedCheckoutsUseCase', () => {
 
     expect([await stageOf(own), await stageOf(apps)]).toEqual([ABANDONED_STAGE, PENDING_STAGE]);
     expect((await checkouts.due(NOW + DAY, 10)).map((checkout) => checkout.externalObjectId)).toEqual(['apps']);
+    expect(log.entries.filter((entry) => entry.level === 'warn').map((entry) => entry.message)).toEqual([
+      expect.stringContaining('sweep stopped: another replica took its lease'),
+    ]);
+  });
+
+  it('when another replica takes the lease after a portal’s first tenant’s read, then the next tenant’s deals are neither read nor moved, and stay due', async () => {
+    const application: Tenant = { portalId: tenant.portalId, appId: 'app-7' };
+    await ecommerceInstalls.markInstalled(application, NOW - 2 * DAY);
+    const own = await pendingDeal('own', NOW - 2 * DAY);
+    const apps = await pendingDeal('apps', NOW - DAY, application);
+    let taken = false;
+    const read = crm.batchRead.bind(crm);
+    const reads = jest.spyOn(crm, 'batchRead').mockImplementation(async (...args) => {
+      const deals = await read(...args);
+      taken = true; // another replica takes the lease after the first tenant's read
+      return deals;
+    });
+    const acquire = checkouts.acquireLease.bind(checkouts);
+    jest.spyOn(checkouts, 'acquireLease').mockImplementation(async (...args) => !taken && acquire(...args));
+
+    expect(await sweeper().run()).toBe(0);
+
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect([await stageOf(own), await stageOf(apps)]).toEqual([PENDING_STAGE, PENDING_STAGE]);
+    expect((await checkouts.due(NOW + DAY, 10)).map((checkout) => checkout.externalObjectId).sort()).toEqual(['apps', 'own']);
   });
 
   it('when the CRM fails the second tenant’s move of a portal, then the first tenant’s moved deals are counted and forgotten, the second’s stay due', async () => {

@@ -64,9 +64,11 @@ export class SweepAbandonedCheckoutsUseCase {
     this.workflowCache.clear();
     let moved = 0;
     const passed = new Map<string, Tenant>();
-    for (;;) {
+    // Another replica sweeps (holds the lease): nothing to do, nothing to say.
+    if (!(await this.repositories.checkouts.acquireLease(SWEEP_LEASE, this.holder, this.clock(), this.options.leaseMs))) return moved;
+    for (let first = true; ; first = false) {
       if (this.stopping) return moved;
-      if (!(await this.repositories.checkouts.acquireLease(SWEEP_LEASE, this.holder, this.clock(), this.options.leaseMs))) return moved;
+      if (!first && !(await this.leaseHeld())) return moved;
       const due = await this.repositories.checkouts.due(checkoutsDueBefore(this.clock(), this.options.abandonAfterMs), this.options.batchSize, [
         ...passed.values(),
       ]);
@@ -91,9 +93,7 @@ export class SweepAbandonedCheckoutsUseCase {
     const byPortal = new Map<number, PendingCheckout[]>();
     for (const checkout of due) byPortal.set(checkout.tenant.portalId, [...(byPortal.get(checkout.tenant.portalId) ?? []), checkout]);
     for (const [portalId, checkouts] of byPortal) {
-      if (this.stopping || !(await this.repositories.checkouts.acquireLease(SWEEP_LEASE, this.holder, this.clock(), this.options.leaseMs))) {
-        return { moved, forgotten, left, stopped: true };
-      }
+      if (this.stopping || !(await this.leaseHeld())) return { moved, forgotten, left, stopped: true };
       try {
         const outcome = await this.sweepPortal(portalId, checkouts);
         moved += outcome.moved;
@@ -179,12 +179,17 @@ export class SweepAbandonedCheckoutsUseCase {
   }
 
   /**
-   * Renews the lease between a portal's CRM requests (a tenant's read or move may wait out the
-   * account's budget); false when another replica took it, which stops the run there.
+   * Renews the lease during a run (before a batch's read, a portal, and between a portal's CRM
+   * requests: a tenant's read or move may wait out the account's budget); false when another
+   * replica took it, which stops the run there (said in the log: the replica stalled).
    */
-  private leaseHeld(): Promise<boolean> {
+  private async leaseHeld(): Promise<boolean> {
     // A stop lets the portal under way finish (its deals read are moved); only a lease taken over stops it here.
-    return this.repositories.checkouts.acquireLease(SWEEP_LEASE, this.holder, this.clock(), this.options.leaseMs);
+    if (await this.repositories.checkouts.acquireLease(SWEEP_LEASE, this.holder, this.clock(), this.options.leaseMs)) return true;
+    this.logger.warn('abandoned-checkout sweep stopped: another replica took its lease (this one went longer than leaseMs without renewing it)', {
+      leaseMs: this.options.leaseMs,
+    });
+    return false;
   }
 
   /** Whether a tenant's workflows are on, read once per run (cleared when a run starts). */
