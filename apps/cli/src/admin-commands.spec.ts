@@ -133,6 +133,17 @@ describe('admin listings a page at a time', () => {
     await expect(everyPage(async (url) => cycle[afterOf(url)], 'http://gw/admin/v1/portals', 1)).rejects.toThrow(/named the page after "b" again/);
   });
 
+  it.each([
+    ['credentials', 'list', 'portal', '7'],
+    ['portals', 'show', '7'],
+  ])('when --page-size is given to %s %s, which is not paged, then it is a usage error, before any request', async (...words) => {
+    await expect(runAdminCommand('http://127.0.0.1:9', 'token', [...words, '--page-size', '10'])).rejects.toThrow(
+      new UsageError(
+        `--page-size applies to the listings that come a page at a time (portals, developers, apps, installs list), not to ${words[0]} ${words[1]}`,
+      ),
+    );
+  });
+
   it.each(['0', '1001', 'ten', ''])('when --page-size is %j, then it is a usage error', (size) => {
     expect(() => pageSizeOf(['--page-size', size])).toThrow(UsageError);
   });

@@ -161,6 +161,9 @@ export async function runAdminCommand(gatewayUrl: string, adminToken: string, ar
   const command = actions && action !== undefined && Object.hasOwn(actions, action) ? actions[action] : undefined;
   if (!command) throw new UsageError(`unknown admin command "${[resource, action].filter(Boolean).join(' ')}"; one of:\n${adminUsage()}`);
   const listing = action === 'list' && PAGED_LISTINGS.includes(resource) ? pageSizeOf(given) : null;
+  if (!listing && given.includes('--page-size')) {
+    throw new UsageError(`--page-size applies to the listings that come a page at a time (${PAGED_LISTINGS.join(', ')} list), not to ${resource} ${action}`);
+  }
   const { method, path, body } = command.build(await withSecretsFromStdin(listing?.rest ?? given, readStdin));
   const call = async (url: string) => {
     const response = await axios.request({
