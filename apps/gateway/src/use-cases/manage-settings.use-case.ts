@@ -36,9 +36,9 @@ export class ManageSettingsUseCase {
    * import start uses, so v2's `webhookUri` shows it.
    */
   async view(owner: string): Promise<SettingsRecord> {
-    const stored = await this.find(owner);
+    // One read: settings and the address kept beside them as of the same moment.
+    const { settings: stored, webhookUri } = await this.repositories.settings.findWithAddress(owner);
     if (stored) return stored;
-    const webhookUri = await this.repositories.settings.webhookUriOf(owner);
     return webhookUri ? { ...SETTINGS_BEFORE_ANY_PUT, webhookUri } : SETTINGS_BEFORE_ANY_PUT;
   }
 

@@ -41,17 +41,13 @@ export class SettingsRepository {
   }
 
   async getByOwner(owner: string): Promise<StoredSettings | null> {
+    return storedOf(await this.settings.findOne({ owner }).lean<SettingsDoc>());
+  }
+
+  /** The settings (null without any) and the import address, which outlives them (decision 61), in one read. */
+  async findWithAddress(owner: string): Promise<{ settings: StoredSettings | null; webhookUri: string | null }> {
     const doc = await this.settings.findOne({ owner }).lean<SettingsDoc>();
-    if (!doc || doc.removed) return null;
-    const mappings: Partial<Record<ObjectType, PropertyMapping[]>> = {};
-    for (const type of OBJECT_TYPES) {
-      mappings[type] = (doc.mappings?.[type] ?? []).map(({ externalPropertyName, crmPropertyName, dataType }) => ({
-        externalPropertyName,
-        crmPropertyName,
-        dataType,
-      }));
-    }
-    return { enabled: doc.enabled, importOnInstall: doc.importOnInstall, webhookUri: doc.webhookUri ?? null, mappings, rev: doc.rev };
+    return { settings: storedOf(doc), webhookUri: doc?.webhookUri ?? null };
   }
 
   /**
@@ -163,4 +159,18 @@ export class SettingsRepository {
   async clearReapplyPending(owner: string, rev: number): Promise<void> {
     await this.settings.updateOne({ owner, rev }, { $set: { reapplyPending: [] } });
   }
+}
+
+/** The settings a document holds: null for none or a tombstone. */
+function storedOf(doc: SettingsDoc | null): StoredSettings | null {
+  if (!doc || doc.removed) return null;
+  const mappings: Partial<Record<ObjectType, PropertyMapping[]>> = {};
+  for (const type of OBJECT_TYPES) {
+    mappings[type] = (doc.mappings?.[type] ?? []).map(({ externalPropertyName, crmPropertyName, dataType }) => ({
+      externalPropertyName,
+      crmPropertyName,
+      dataType,
+    }));
+  }
+  return { enabled: doc.enabled, importOnInstall: doc.importOnInstall, webhookUri: doc.webhookUri ?? null, mappings, rev: doc.rev };
 }

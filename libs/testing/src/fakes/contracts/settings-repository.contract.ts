@@ -69,6 +69,8 @@ export function describeSettingsRepositoryContract(name: string, make: () => Set
       expect(await settings.putWebhookUri(owner, 'https://shop.example.com/b')).toBe('https://shop.example.com/b');
       expect(await settings.getByOwner(owner)).toEqual({ ...stored, mappings: expect.any(Object), webhookUri: 'https://shop.example.com/b' });
       expect(await settings.webhookUriOf(owner)).toBe('https://shop.example.com/b');
+      expect(await settings.findWithAddress(owner)).toEqual({ settings: await settings.getByOwner(owner), webhookUri: 'https://shop.example.com/b' });
+      expect(await settings.findWithAddress(settingsOwner(anAppTenant()))).toEqual({ settings: null, webhookUri: null });
       // A put that keeps the address leaves it, whatever the settings it writes carry.
       expect((await settings.putByOwner(owner, { ...record, webhookUri: null }, { keepWebhookUri: true })).webhookUri).toBe('https://shop.example.com/b');
     });
@@ -98,6 +100,7 @@ export function describeSettingsRepositoryContract(name: string, make: () => Set
       expect(await settings.remove(owner, { keepWebhookUri: true })).toBe(true);
       expect(await settings.getByOwner(owner)).toBeNull();
       expect(await settings.webhookUriOf(owner)).toBe('https://shop.example.com/import');
+      expect(await settings.findWithAddress(owner)).toEqual({ settings: null, webhookUri: 'https://shop.example.com/import' });
       expect(await settings.remove(owner, { keepWebhookUri: true })).toBe(false); // none to remove: the address stays
       expect(await settings.webhookUriOf(owner)).toBe('https://shop.example.com/import');
 

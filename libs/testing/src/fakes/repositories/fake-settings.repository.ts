@@ -44,6 +44,10 @@ export class FakeSettingsRepository implements PublicOf<SettingsRepository> {
     return { rev: found.rev, reapplyPending: [...pending] };
   }
 
+  async findWithAddress(owner: string): Promise<{ settings: StoredSettings | null; webhookUri: string | null }> {
+    return { settings: await this.getByOwner(owner), webhookUri: await this.webhookUriOf(owner) };
+  }
+
   async webhookUriOf(owner: string): Promise<string | null> {
     return this.byOwner.get(owner)?.webhookUri ?? this.tombstoneAddress.get(owner) ?? null;
   }
