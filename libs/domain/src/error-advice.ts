@@ -62,7 +62,7 @@ const ADVICE: Record<ErrorType, ErrorAdvice> = {
   BAD_SETTINGS: { whatToDo: 'The settings in force cannot map this object. Check the mappings of this object type, then retry.', retryHelps: true },
   UNKNOWN_ERROR: {
     whatToDo:
-      'The CRM refused the change, or an association of an object it wrote; the details give its reason. Retry; if it fails again, the details and the service logs tell more.',
+      'The CRM refused the change, or an association of an object it wrote, or the object was too large to send to the CRM; the details give the reason. Fix what they name (too large: shorter values from the sender, or fewer mappings), then retry; if it fails again, the details and the service logs tell more.',
     retryHelps: true,
   },
   CREATE_FAIL_NO_INFO: { whatToDo: 'The CRM refused to create the object without saying why. Retry; if it fails again, check the CRM.', retryHelps: true },

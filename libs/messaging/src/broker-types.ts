@@ -29,7 +29,7 @@ export interface PublishOptions {
   lane?: Lane;
   /** Default: the current work's, else a new one. */
   correlationId?: string;
-  /** How to make two messages of a body larger than the broker takes (message-size.ts); without it, such a body fails the publish. */
+  /** How to make smaller messages of a body larger than the broker takes (message-size.ts); without it, such a body fails the publish. */
   split?: SplitBody;
 }
 

@@ -126,6 +126,7 @@ describe('ProcessSyncBatchUseCase', () => {
       expect.objectContaining({ type: 'UNKNOWN_ERROR', blocking: true, details: expect.stringContaining('more than the 4000 bytes the broker takes') }),
     ]);
     expect(changes.find((change) => change.externalObjectId === 'c-1')!.properties).toMatchObject({ email: 'a@example.com' });
+    expect(changes.find((change) => change.externalObjectId === 'c-3')!.properties).toMatchObject({ email: 'c@example.com' });
   });
 
   it('when a batch arrives, then its messages are kept, merged per object, and the mapped states published at their stored revisions', async () => {

@@ -1,6 +1,6 @@
 import { type MappedChangesMessage, type ReapplyChunkMessage, type SettingsChangedMessage, type Tenant, TOPICS } from '@ecomm-sync/contracts';
 import { settingsOwner } from '@ecomm-sync/data-access';
-import { emptyObjectState } from '@ecomm-sync/domain';
+import { emptyObjectState, mergeMessage } from '@ecomm-sync/domain';
 import {
   anAppTenant,
   asRepositories,
@@ -70,6 +70,28 @@ describe('ReapplySettingsUseCase', () => {
       expect(await reapplyJobs.latest(owner)).toMatchObject({ status: 'completed', objectsProcessed: 5, finishedAt: 1_000 });
     },
   );
+
+  it('when one object alone is more than the broker takes, then the job still completes: that object goes without its state and with a blocking error', async () => {
+    const large = mergeMessage(
+      emptyObjectState(),
+      { externalObjectId: 'b', action: 'UPSERT', changedAt: 5, properties: { email: 'b@example.com', firstname: 'B'.repeat(5_000) } },
+      0,
+    ).state;
+    const [b] = (await objectStates.findMany({ tenant: app, storeId: 'default', objectType: 'CONTACT' }, ['b'])).values();
+    await objectStates.saveMany({ tenant: app, storeId: 'default', objectType: 'CONTACT' }, [{ externalObjectId: 'b', state: large, expectedRev: b!.rev }]);
+    broker = new FakeBroker({ maxMessageBytes: 4_000 });
+
+    await useCaseWith().start(event());
+    await broker.deliverAll();
+
+    const changes = broker.bodiesTo<MappedChangesMessage>(`${TOPICS.mappedChanges}.*`).flatMap((message) => message.changes);
+    expect(changes.map((change) => change.externalObjectId).sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(changes.find((change) => change.externalObjectId === 'b')).toMatchObject({
+      properties: {},
+      problems: [{ type: 'UNKNOWN_ERROR', blocking: true, details: expect.stringContaining('more than the 4000 bytes the broker takes') }],
+    });
+    expect(await reapplyJobs.latest(owner)).toMatchObject({ status: 'completed', objectsProcessed: 5 });
+  });
 
   const remappedAt = () =>
     broker

@@ -12,6 +12,7 @@ import type { SplitBody } from '@ecomm-sync/messaging';
  */
 export const halveMappedChanges: SplitBody = (body, bytes, maxBytes) => {
   const message = body as MappedChangesMessage;
+  if (message.changes.length === 0) return null;
   if (message.changes.length === 1) {
     const carried = withoutOversizedState(message.objectType, message.changes[0]!, bytes, maxBytes);
     return carried ? [{ ...message, changes: [carried] }] : null;
