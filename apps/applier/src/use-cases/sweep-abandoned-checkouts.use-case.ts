@@ -112,8 +112,7 @@ export class SweepAbandonedCheckoutsUseCase {
   /**
    * One portal's due deals: read from its CRM, moved, forgotten; `left`: its tenants whose deals
    * stay (portal disabled, or not reached); `stopped`: the lease was lost between two tenants'
-   * requests (what was moved before is counted and forgotten). A tenant whose move the CRM refused
-   * or failed keeps its deals due; the portal's other tenants go on.
+   * requests. A lost lease or a failed move keeps what was moved before counted and forgotten.
    */
   private async sweepPortal(portalId: number, checkouts: PendingCheckout[]): Promise<{ moved: number; forgotten: number; left: Tenant[]; stopped: boolean }> {
     const portal = await this.repositories.portals.findById(portalId);
@@ -161,11 +160,12 @@ export class SweepAbandonedCheckoutsUseCase {
             owned.map((checkout) => ({ id: checkout.crmId, properties: { dealstage: ABANDONED_STAGE } })),
           ),
         );
-        for (const checkout of owned) unmoved.delete(checkout);
       } catch (error) {
-        // The CRM refused or failed this tenant's move (a scope one application lacks, say): its deals stay due, the next tenants' go on.
+        // The CRM refused or failed: this tenant's deals and the next ones' stay due; what was moved before is counted and forgotten.
         this.logger.warn('abandoned checkouts of a tenant not moved', { portalId, appId: tenant.appId, count: owned.length, error: String(error) });
+        break;
       }
+      for (const checkout of owned) unmoved.delete(checkout);
     }
     // Forgotten: those the machine let go (but deals left unmoved: a lost lease, a CRM failure); a disabled portal's are kept, to be swept once it is enabled again.
     const toForget = verdicts.filter(({ next, checkout }) => next === null && !unmoved.has(checkout)).map(({ checkout }) => checkout);
