@@ -134,10 +134,11 @@ describe('admin listings a page at a time', () => {
   });
 
   it.each([
-    ['credentials', 'list', 'portal', '7'],
-    ['portals', 'show', '7'],
+    ['credentials', 'list', 'portal', '7', '--page-size', '10'],
+    ['portals', 'show', '7', '--page-size', '10'],
+    ['credentials', 'list', 'app', 'a-1', '--page-size=10'],
   ])('when --page-size is given to %s %s, which is not paged, then it is a usage error, before any request', async (...words) => {
-    await expect(runAdminCommand('http://127.0.0.1:9', 'token', [...words, '--page-size', '10'])).rejects.toThrow(
+    await expect(runAdminCommand('http://127.0.0.1:9', 'token', words)).rejects.toThrow(
       new UsageError(
         `--page-size applies to the listings that come a page at a time (portals, developers, apps, installs list), not to ${words[0]} ${words[1]}`,
       ),
@@ -146,5 +147,18 @@ describe('admin listings a page at a time', () => {
 
   it.each(['0', '1001', 'ten', ''])('when --page-size is %j, then it is a usage error', (size) => {
     expect(() => pageSizeOf(['--page-size', size])).toThrow(UsageError);
+    expect(() => pageSizeOf([`--page-size=${size}`])).toThrow(UsageError);
+  });
+
+  it.each([
+    [['7', '--page-size', '10'], { pageSize: 10, rest: ['7'] }],
+    [['--page-size=10', '7'], { pageSize: 10, rest: ['7'] }],
+    [['7'], { pageSize: 1000, rest: ['7'] }],
+  ])('when a listing is given %j, then its page size and other arguments are %j', (args, expected) => {
+    expect(pageSizeOf(args)).toEqual(expected);
+  });
+
+  it('when --page-size is given twice, then it is a usage error rather than an argument of the listing', () => {
+    expect(() => pageSizeOf(['--page-size', '10', '--page-size', '20'])).toThrow(new UsageError('--page-size is given more than once; give it once'));
   });
 });

@@ -1,5 +1,5 @@
 import axios from 'axios';
-import { everyPage, PAGED_LISTINGS, pageSizeOf } from './admin-listing';
+import { everyPage, isPageSizeFlag, PAGED_LISTINGS, pageSizeOf } from './admin-listing';
 import { CRM_CONNECTION_USAGE, crmConnectionRequestBody } from './crm-connection-flags';
 import { UsageError } from './usage-error';
 
@@ -161,7 +161,7 @@ export async function runAdminCommand(gatewayUrl: string, adminToken: string, ar
   const command = actions && action !== undefined && Object.hasOwn(actions, action) ? actions[action] : undefined;
   if (!command) throw new UsageError(`unknown admin command "${[resource, action].filter(Boolean).join(' ')}"; one of:\n${adminUsage()}`);
   const listing = action === 'list' && PAGED_LISTINGS.includes(resource) ? pageSizeOf(given) : null;
-  if (!listing && given.includes('--page-size')) {
+  if (!listing && given.some(isPageSizeFlag)) {
     throw new UsageError(`--page-size applies to the listings that come a page at a time (${PAGED_LISTINGS.join(', ')} list), not to ${resource} ${action}`);
   }
   const { method, path, body } = command.build(await withSecretsFromStdin(listing?.rest ?? given, readStdin));

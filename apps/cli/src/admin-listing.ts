@@ -6,14 +6,27 @@ export const PAGED_LISTINGS: readonly string[] = ['portals', 'developers', 'apps
 /** How many records a listing asks the gateway for at a time unless `--page-size` says (its most). */
 export const LISTING_PAGE_SIZE = 1000;
 
-/** `--page-size <n>` (1 to 1000) taken out of a listing's arguments. */
+/** Whether an argument is the `--page-size` flag (`--page-size <n>` or `--page-size=<n>`). */
+export const isPageSizeFlag = (arg: string): boolean => arg === '--page-size' || arg.startsWith('--page-size=');
+
+/** `--page-size <n>` or `--page-size=<n>` (1 to 1000, once) taken out of a listing's arguments. */
 export function pageSizeOf(args: string[]): { pageSize: number; rest: string[] } {
-  const at = args.indexOf('--page-size');
-  if (at === -1) return { pageSize: LISTING_PAGE_SIZE, rest: args };
-  const pageSize = Number(args[at + 1]);
-  if (!/^\d+$/.test(args[at + 1] ?? '') || pageSize < 1 || pageSize > LISTING_PAGE_SIZE)
-    throw new UsageError(`--page-size must be an integer from 1 to ${LISTING_PAGE_SIZE}, got "${args[at + 1] ?? ''}"`);
-  return { pageSize, rest: [...args.slice(0, at), ...args.slice(at + 2)] };
+  const rest: string[] = [];
+  let given: string | undefined;
+  for (let at = 0; at < args.length; at++) {
+    const arg = args[at]!;
+    if (!isPageSizeFlag(arg)) {
+      rest.push(arg);
+      continue;
+    }
+    if (given !== undefined) throw new UsageError('--page-size is given more than once; give it once');
+    given = arg === '--page-size' ? (args[++at] ?? '') : arg.slice('--page-size='.length);
+  }
+  if (given === undefined) return { pageSize: LISTING_PAGE_SIZE, rest };
+  const pageSize = Number(given);
+  if (!/^\d+$/.test(given) || pageSize < 1 || pageSize > LISTING_PAGE_SIZE)
+    throw new UsageError(`--page-size must be an integer from 1 to ${LISTING_PAGE_SIZE}, got "${given}"`);
+  return { pageSize, rest };
 }
 
 interface ListingAnswer {
