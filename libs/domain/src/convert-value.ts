@@ -48,19 +48,23 @@ export function convertValue(value: PropertyValue, dataType: DataType): Conversi
 const EXACT_DIGITS = 15;
 
 /**
- * A numeric string in its plain form: a whole number of more digits than a double holds keeps them
- * all (a 20-digit order number stays itself); one beyond a double's range ("1e400") is refused
- * here, per property, rather than sent as "Infinity" for the CRM to refuse the whole object.
+ * A numeric string in its plain form: a whole number or a decimal of more digits than a double
+ * holds keeps them all (a 20-digit order number, `0.12345678901234567` stay themselves, without
+ * leading or trailing zeros); one beyond a double's range ("1e400") is refused here, per property,
+ * rather than sent as "Infinity" for the CRM to refuse the whole object.
  */
 function numericString(text: string): Conversion {
   const number = Number(text);
   if (!Number.isFinite(number)) return fail('UNKNOWN_ERROR', 'INVALID_NUMBER: the number is beyond what a CRM number property holds');
-  if (/^-?\d+$/.test(text)) {
-    const sign = text.startsWith('-') ? '-' : '';
-    const digits = text.slice(sign.length).replace(/^0+(?=\d)/, '');
-    if (digits.length > EXACT_DIGITS) return { ok: true, value: `${sign}${digits}` };
+  const plain = /^(-?)(\d*)(?:\.(\d*))?$/.exec(text);
+  if (plain) {
+    const [, sign, whole, fraction = ''] = plain;
+    const integer = whole!.replace(/^0+/, '');
+    const decimals = fraction.replace(/0+$/, '');
+    const significant = (integer + decimals).replace(/^0+/, '');
+    if (significant.length > EXACT_DIGITS) return { ok: true, value: `${sign}${integer || '0'}${decimals ? `.${decimals}` : ''}` };
   }
-  return { ok: true, value: String(number) }; // a fraction keeps what a double holds of it
+  return { ok: true, value: String(number) }; // a shorter one as a double writes it ("9.50" is "9.5", "-3e2" "-300")
 }
 
 function isHttpUrl(value: string): boolean {
