@@ -44,12 +44,12 @@ export function convertValue(value: PropertyValue, dataType: DataType): Conversi
   }
 }
 
-/** Digits beyond this many may not survive a double: a whole number this long keeps its digits as sent. */
+/** Digits beyond this many may not survive a double: a plain number (digits, a point) this long keeps its digits as sent. */
 const EXACT_DIGITS = 15;
 
 /**
- * A numeric string in its plain form: a whole number or a decimal of more digits than a double
- * holds keeps them all (a 20-digit order number, `0.12345678901234567` stay themselves, without
+ * A numeric string in its plain form: a whole number or a decimal written without an exponent, of
+ * more digits than a double holds, keeps them all (a 20-digit order number, `0.12345678901234567` stay themselves, without
  * leading or trailing zeros); one beyond a double's range ("1e400") is refused here, per property,
  * rather than sent as "Infinity" for the CRM to refuse the whole object.
  */
@@ -60,7 +60,10 @@ function numericString(text: string): Conversion {
   if (plain) {
     const [, sign, whole, fraction = ''] = plain;
     const integer = whole!.replace(/^0+/, '');
-    const decimals = fraction.replace(/0+$/, '');
+    // Trailing zeros cut by a loop: `/0+$/` would try again from each zero of a long run before a last digit (quadratic).
+    let end = fraction.length;
+    while (end > 0 && fraction.charCodeAt(end - 1) === 48) end--;
+    const decimals = fraction.slice(0, end);
     const significant = (integer + decimals).replace(/^0+/, '');
     if (significant.length > EXACT_DIGITS) return { ok: true, value: `${sign}${integer || '0'}${decimals ? `.${decimals}` : ''}` };
   }

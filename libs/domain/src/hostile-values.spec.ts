@@ -44,6 +44,9 @@ describe('hostile values', () => {
     ['NUMBER', 'an exponent with a letter at the end', `1e${digits(n - 3)}x`],
     ['NUMBER', 'spaces with a letter at the end', `${' '.repeat(n - 1)}x`],
     ['NUMBER', 'minus signs and digits', '-1'.repeat(n / 2)],
+    // Valid numbers that reach the plain form's digit keeping: a long run of zeros before a last digit, and of nines.
+    ['NUMBER', 'a fraction of zeros with a digit at the end', `0.${'0'.repeat(n - 3)}1`],
+    ['NUMBER', 'a long decimal', `${digits(n / 2)}.${digits(n / 2 - 1)}`],
     ['DATETIME', 'digits with a letter at the end', `${digits(n - 1)}x`],
     ['DATETIME', 'a date with a long time', `2024-01-01T${digits(n - 11)}`],
     ['DATETIME', 'repeated day names', 'Mon '.repeat(n / 4)],
