@@ -70,7 +70,7 @@ export function describeSettingsRepositoryContract(name: string, make: () => Set
       expect(await settings.getByOwner(owner)).toEqual({ ...stored, mappings: expect.any(Object), webhookUri: 'https://shop.example.com/b' });
       expect(await settings.webhookUriOf(owner)).toBe('https://shop.example.com/b');
       expect(await settings.findWithAddress(owner)).toEqual({
-        settings: { ...stored, mappings: expect.any(Object), webhookUri: 'https://shop.example.com/b' },
+        settings: { ...stored, mappings: record.mappings, webhookUri: 'https://shop.example.com/b' },
         webhookUri: 'https://shop.example.com/b',
       });
       expect(await settings.findWithAddress(settingsOwner(anAppTenant()))).toEqual({ settings: null, webhookUri: null });
@@ -96,7 +96,7 @@ export function describeSettingsRepositoryContract(name: string, make: () => Set
       const replaced = await settings.putByOwner(owner, { ...record, webhookUri: null });
       expect(await settings.webhookUriOf(owner)).toBeNull();
       expect(await settings.findWithAddress(owner)).toEqual({
-        settings: { ...record, webhookUri: null, rev: replaced.rev, mappings: expect.any(Object) },
+        settings: { ...record, webhookUri: null, rev: replaced.rev },
         webhookUri: null,
       });
     });
