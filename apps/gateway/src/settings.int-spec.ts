@@ -203,6 +203,30 @@ describe('settings endpoints against real MongoDB and RabbitMQ', () => {
     expect(await settingsEvents()).toEqual([]);
   });
 
+  it('when a client sends every optional settings field as null (blank values clear), then v1 and v2 PUT take them as left out', async () => {
+    await asPortal('put', '/extensions/ecomm/v1/settings').send(v1Body).expect(200);
+    const nulls = {
+      enabled: null,
+      importOnInstall: null,
+      productSyncSettings: null,
+      dealSyncSettings: { properties: null },
+      lineItemSyncSettings: null,
+      contactSyncSettings: null,
+    };
+    await asPortal('put', '/extensions/ecomm/v1/settings').send(nulls).expect(200, v1Defaults);
+
+    const v2 = await asPortal('put', '/extensions/ecomm/v2/settings')
+      .send({
+        enabled: null,
+        webhookUri: null,
+        mappings: { CONTACT: { properties: [{ externalPropertyName: 'mail', crmPropertyName: 'email', dataType: null }] }, DEAL: null },
+      })
+      .expect(200);
+    expect(v2.body.mappings.CONTACT.properties).toEqual([{ externalPropertyName: 'mail', crmPropertyName: 'email', dataType: 'STRING' }]);
+    expect(v2.body.mappings.DEAL.properties).toEqual([]);
+    expect(v2.body.enabled).toBe(false);
+  });
+
   it('when settings are deleted, then GET answers the defaults again, and DELETE can be repeated', async () => {
     await asPortal('put', '/extensions/ecomm/v1/settings').send(v1Body).expect(200);
     await asPortal('delete', '/extensions/ecomm/v1/settings').expect(204);

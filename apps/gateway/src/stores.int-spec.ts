@@ -48,6 +48,13 @@ describe('the store default of installed tenants (real MongoDB and RabbitMQ)', (
     await request(fixture.app).get(`${v2}/stores/default?hapikey=${key}`).expect(200, { id: 'default', label: 'Custom' });
   });
 
+  it('when a store is PUT with an admin address that is not a URI, then the 400 says null may be sent instead', async () => {
+    const key = await portalInstalledThroughV2();
+
+    const refused = await request(fixture.app).put(`${v2}/stores?hapikey=${key}`).send({ id: 'eu', label: 'EU', adminUri: 'admin' }).expect(400);
+    expect(refused.body.message).toBe('body/adminUri must be an absolute http(s) URI (or null, the same as leaving it out)');
+  });
+
   it('when such a tenant sends v2 messages to the store default, then they are accepted as v1 traffic is', async () => {
     const key = await portalInstalledThroughV2();
 

@@ -32,18 +32,32 @@ export type V1PropertyMapping = FromWireSchema<typeof v1MappingSchema>;
 const v1Mappings = { type: 'array', maxItems: 1000, items: v1MappingSchema } as const;
 const v1Block = { type: 'object', additionalProperties: false, properties: { properties: v1Mappings } } as const;
 
-/** PUT /extensions/ecomm/v1/settings: a full replace, so a missing block is an empty one. */
+/**
+ * What a PUT takes where a field is optional: null too, the same as leaving it out (SPEC.md: "blank
+ * values clear existing data"; clients that serialise every field send an unset one as null, as
+ * in sync messages, decision 60).
+ */
+const OR_NULL = ' (or null, the same as leaving it out)';
+const optionalBoolean = { type: ['boolean', 'null'], errorHint: `must be true or false${OR_NULL}` } as const;
+const v1BlockInput = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  errorHint: `must be an object {"properties": [mappings]}${OR_NULL}`,
+  properties: { properties: { ...v1Mappings, type: ['array', 'null'], errorHint: `must be an array of mappings${OR_NULL}` } },
+} as const;
+
+/** PUT /extensions/ecomm/v1/settings: a full replace, so a missing block (or one sent as null) is an empty one. */
 export const v1SettingsSchema = {
   $id: 'v1-settings',
   type: 'object',
   additionalProperties: false,
   properties: {
-    enabled: { type: 'boolean' },
-    importOnInstall: { type: 'boolean' },
-    productSyncSettings: v1Block,
-    dealSyncSettings: v1Block,
-    lineItemSyncSettings: v1Block,
-    contactSyncSettings: v1Block,
+    enabled: optionalBoolean,
+    importOnInstall: optionalBoolean,
+    productSyncSettings: v1BlockInput,
+    dealSyncSettings: v1BlockInput,
+    lineItemSyncSettings: v1BlockInput,
+    contactSyncSettings: v1BlockInput,
   },
 } as const;
 export type V1SettingsInput = FromWireSchema<typeof v1SettingsSchema>;
@@ -81,11 +95,21 @@ const v2MappingSchema = {
   type: 'object',
   required: ['externalPropertyName', 'crmPropertyName'],
   additionalProperties: false,
-  properties: { externalPropertyName: name('property'), crmPropertyName: name('CRM property'), dataType: dataTypeSchema },
+  properties: {
+    externalPropertyName: name('property'),
+    crmPropertyName: name('CRM property'),
+    // Optional in v2 (SPEC.md): left out or null, a STRING mapping.
+    dataType: { type: ['string', 'null'], enum: [...DATA_TYPES, null] },
+  },
 } as const;
 export type V2PropertyMapping = FromWireSchema<typeof v2MappingSchema>;
 
-const v2Block = { type: 'object', additionalProperties: false, properties: { properties: { type: 'array', maxItems: 1000, items: v2MappingSchema } } } as const;
+const v2Block = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  errorHint: `must be an object {"properties": [mappings]}${OR_NULL}`,
+  properties: { properties: { type: ['array', 'null'], maxItems: 1000, items: v2MappingSchema, errorHint: `must be an array of mappings${OR_NULL}` } },
+} as const;
 
 const httpUri = { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048, errorHint: 'must be an absolute http(s) URI' } as const;
 
@@ -94,14 +118,14 @@ export const v2SettingsSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    enabled: { type: 'boolean' },
+    enabled: optionalBoolean,
     /** The v1 setting, accepted in v2 too (clients send one settings object to both); kept when left out. */
-    importOnInstall: { type: 'boolean' },
+    importOnInstall: optionalBoolean,
     webhookUri: { anyOf: [httpUri, { type: 'null' }], errorHint: 'must be an absolute http(s) URI or null' },
     mappings: {
-      type: 'object',
+      type: ['object', 'null'],
       additionalProperties: false,
-      errorHint: `keys must be object types (${OBJECT_TYPES.join(', ')})`,
+      errorHint: `must be an object whose keys are object types (${OBJECT_TYPES.join(', ')})${OR_NULL}`,
       properties: { CONTACT: v2Block, DEAL: v2Block, PRODUCT: v2Block, LINE_ITEM: v2Block },
     },
   },
@@ -112,7 +136,16 @@ const v2BlockView = {
   type: 'object',
   additionalProperties: false,
   required: ['properties'],
-  properties: { properties: { type: 'array', items: { ...v2MappingSchema, required: ['externalPropertyName', 'crmPropertyName', 'dataType'] } } },
+  properties: {
+    properties: {
+      type: 'array',
+      items: {
+        ...v2MappingSchema,
+        required: ['externalPropertyName', 'crmPropertyName', 'dataType'],
+        properties: { ...v2MappingSchema.properties, dataType: dataTypeSchema },
+      },
+    },
+  },
 } as const;
 
 /** GET (and the answer to PUT) /extensions/ecomm/v2/settings: every object type, every mapping with its data type. */

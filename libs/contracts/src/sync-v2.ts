@@ -59,6 +59,8 @@ export const v2SyncSubmissionSchema = {
 } as const;
 export type V2SyncSubmission = FromWireSchema<typeof v2SyncSubmissionSchema>;
 
+const adminUriSchema = { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2000 } as const;
+
 /** A v2 store (SPEC.md "Store (v2)"): an organising label of the data a tenant sends. */
 export const v2StoreSchema = {
   $id: 'v2-store',
@@ -68,10 +70,28 @@ export const v2StoreSchema = {
   properties: {
     id: objectIdSchema,
     label: { type: 'string', minLength: 1, maxLength: 200 },
-    adminUri: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2000, errorHint: 'must be an absolute http(s) URI' },
+    adminUri: { ...adminUriSchema, errorHint: 'must be an absolute http(s) URI' },
   },
 } as const;
 export type V2Store = FromWireSchema<typeof v2StoreSchema>;
+
+/** What PUT /v2/stores takes: the store, its optional `adminUri` also as null, the same as leaving it out (decision 60). */
+export const v2StoreInputSchema = {
+  ...v2StoreSchema,
+  $id: 'v2-store-input',
+  properties: {
+    ...v2StoreSchema.properties,
+    adminUri: {
+      anyOf: [adminUriSchema, { type: 'null' }],
+      errorHint: 'must be an absolute http(s) URI (or null, the same as leaving it out)',
+    },
+  },
+} as const;
+
+/** The store a PUT sent, an `adminUri` sent as null left out. */
+export function sentStore({ adminUri, ...store }: FromWireSchema<typeof v2StoreInputSchema>): V2Store {
+  return adminUri === null || adminUri === undefined ? store : { ...store, adminUri };
+}
 
 /**
  * A sender's associations as the service keeps them: a type whose ids were sent as null is left

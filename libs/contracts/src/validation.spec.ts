@@ -2,8 +2,8 @@ import { toEpochMillis } from './change-time';
 import { createValidator } from './validation';
 import { v1SyncMessagesSchema } from './sync-v1';
 import { importEventMessageSchema, v1ImportPageSchema, v2ImportPageSchema } from './imports';
-import { v2SettingsSchema } from './settings';
-import { v2SyncSubmissionSchema } from './sync-v2';
+import { v1SettingsSchema, v2SettingsSchema } from './settings';
+import { sentStore, v2StoreInputSchema, v2SyncSubmissionSchema } from './sync-v2';
 
 const v1 = createValidator(v1SyncMessagesSchema);
 const v2 = createValidator(v2SyncSubmissionSchema);
@@ -231,6 +231,81 @@ describe('v2 settings schema', () => {
   const settings = createValidator(v2SettingsSchema);
   it('when a v2 settings body carries importOnInstall (the v1 field), then it is accepted', () => {
     expect(settings({ enabled: false, importOnInstall: true, webhookUri: null, mappings: {} })).toEqual({ ok: true, value: expect.any(Object) });
+  });
+});
+
+describe('settings and stores with optional fields sent as null (SPEC.md: blank values clear)', () => {
+  const v1Settings = createValidator(v1SettingsSchema);
+  const v2Settings = createValidator(v2SettingsSchema);
+  const store = createValidator(v2StoreInputSchema);
+
+  it.each<[string, (body: unknown) => { ok: boolean }, object]>([
+    [
+      'v1 settings with every field null',
+      v1Settings,
+      { enabled: null, importOnInstall: null, productSyncSettings: null, dealSyncSettings: null, lineItemSyncSettings: null, contactSyncSettings: null },
+    ],
+    ['v1 settings with a block whose mappings are null', v1Settings, { enabled: true, dealSyncSettings: { properties: null } }],
+    ['v2 settings with every field null', v2Settings, { enabled: null, importOnInstall: null, webhookUri: null, mappings: null }],
+    [
+      'v2 settings with a null block, null mappings and a null data type',
+      v2Settings,
+      {
+        mappings: {
+          CONTACT: null,
+          DEAL: { properties: null },
+          PRODUCT: { properties: [{ externalPropertyName: 'n', crmPropertyName: 'name', dataType: null }] },
+        },
+      },
+    ],
+    ['a v2 store with a null admin address', store, { id: 'web', label: 'Web', adminUri: null }],
+  ])('when %s comes, then it is accepted', (_case, validate, body) => {
+    expect(validate(body)).toMatchObject({ ok: true });
+  });
+
+  it.each<[string, (body: unknown) => { ok: boolean }, object, string]>([
+    [
+      'a v1 block of the wrong type',
+      v1Settings,
+      { dealSyncSettings: [] },
+      'body/dealSyncSettings must be an object {"properties": [mappings]} (or null, the same as leaving it out)',
+    ],
+    [
+      'v1 mappings of the wrong type',
+      v1Settings,
+      { dealSyncSettings: { properties: {} } },
+      'body/dealSyncSettings/properties must be an array of mappings (or null, the same as leaving it out)',
+    ],
+    ['a v1 flag of the wrong type', v1Settings, { enabled: 'yes' }, 'body/enabled must be true or false (or null, the same as leaving it out)'],
+    [
+      'v2 mappings of the wrong type',
+      v2Settings,
+      { mappings: [] },
+      'body/mappings must be an object whose keys are object types (CONTACT, DEAL, PRODUCT, LINE_ITEM) (or null, the same as leaving it out)',
+    ],
+    [
+      'a v2 data type outside the types',
+      v2Settings,
+      { mappings: { DEAL: { properties: [{ externalPropertyName: 'n', crmPropertyName: 'dealname', dataType: 'TEXT' }] } } },
+      'body/mappings/DEAL/properties/0/dataType must be one of STRING, NUMBER, DATETIME, AVATAR_IMAGE, null',
+    ],
+    [
+      'a v2 store with an admin address that is not a URI',
+      store,
+      { id: 'web', label: 'Web', adminUri: 'admin' },
+      'body/adminUri must be an absolute http(s) URI (or null, the same as leaving it out)',
+    ],
+  ])('when %s comes, then the 400 names what to send', (_case, validate, body, message) => {
+    expect(validate(body)).toEqual({ ok: false, message });
+  });
+
+  it('when a store comes with a null admin address, then it is kept as a store without one', () => {
+    expect(sentStore({ id: 'web', label: 'Web', adminUri: null })).toEqual({ id: 'web', label: 'Web' });
+    expect(sentStore({ id: 'web', label: 'Web', adminUri: 'https://shop.example.com/admin' })).toEqual({
+      id: 'web',
+      label: 'Web',
+      adminUri: 'https://shop.example.com/admin',
+    });
   });
 });
 

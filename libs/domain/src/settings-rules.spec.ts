@@ -174,6 +174,47 @@ describe('v1 and v2 views of the same settings', () => {
   });
 });
 
+describe('settings with optional fields sent as null, as clients that serialise every field send them', () => {
+  const stored: SettingsRecord = {
+    enabled: true,
+    importOnInstall: true,
+    webhookUri: 'https://shop.example.com/import',
+    mappings: { CONTACT: [m('mail', 'email')] },
+  };
+  it('when a v1 PUT sends every field null, then it is the same as leaving them out: disabled, no mappings, the import address kept', () => {
+    const nulls = {
+      enabled: null,
+      importOnInstall: null,
+      productSyncSettings: null,
+      dealSyncSettings: { properties: null },
+      lineItemSyncSettings: null,
+      contactSyncSettings: null,
+    };
+    expect(fromV1Settings(nulls, stored)).toEqual(fromV1Settings({}, stored));
+    expect(fromV1Settings(nulls, stored)).toEqual({
+      enabled: false,
+      importOnInstall: false,
+      webhookUri: 'https://shop.example.com/import',
+      mappings: { CONTACT: [], DEAL: [], PRODUCT: [], LINE_ITEM: [] },
+    });
+  });
+
+  it('when a v2 PUT sends every field null, then it is the same as leaving them out, importOnInstall kept; a null data type is STRING', () => {
+    expect(fromV2Settings({ enabled: null, importOnInstall: null, webhookUri: null, mappings: null }, stored)).toEqual(fromV2Settings({}, stored));
+    expect(
+      fromV2Settings(
+        { mappings: { CONTACT: { properties: [{ externalPropertyName: 'mail', crmPropertyName: 'email', dataType: null }] }, DEAL: null } },
+        stored,
+      ).mappings,
+    ).toEqual({
+      CONTACT: [m('mail', 'email')],
+      DEAL: [],
+      PRODUCT: [],
+      LINE_ITEM: [],
+    });
+  });
+});
+
 describe('v2 settings with importOnInstall, as clients send the one settings object to both versions', () => {
   const current: SettingsRecord = { enabled: true, importOnInstall: true, webhookUri: null, mappings: {} };
   it.each([

@@ -1,11 +1,11 @@
 import { Router } from 'express';
-import { createValidator, v2StoreSchema, type Tenant } from '@ecomm-sync/contracts';
+import { createValidator, sentStore, v2StoreInputSchema, type Tenant } from '@ecomm-sync/contracts';
 import { parseWith } from '@ecomm-sync/runtime';
 import type { ManageInstallUseCase } from '../use-cases/manage-install.use-case';
 import { grantOf, type Authorizer } from './authenticate';
 import { objectIdParam } from './query-params';
 
-const validateStore = createValidator(v2StoreSchema);
+const validateStore = createValidator(v2StoreInputSchema);
 
 /**
  * v1 install, install status and uninstall; v2 stores. The customer's OAuth token (application
@@ -29,7 +29,7 @@ export function installRoutes(installs: ManageInstallUseCase, auth: Authorizer):
   });
 
   router.put('/extensions/ecomm/v2/stores', ...customerData, async (req, res) => {
-    const store = parseWith(validateStore, req.body);
+    const store = sentStore(parseWith(validateStore, req.body));
     res.json(await installs.putStore(tenantOf(res), store));
   });
   router.get('/extensions/ecomm/v2/stores', ...customerData, async (_req, res) => {

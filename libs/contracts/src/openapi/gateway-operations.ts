@@ -14,7 +14,7 @@ import {
   v2SettingsViewSchema,
 } from '../settings';
 import { v1SyncMessagesSchema } from '../sync-v1';
-import { v2StoreSchema, v2SyncSubmissionSchema } from '../sync-v2';
+import { v2StoreInputSchema, v2StoreSchema, v2SyncSubmissionSchema } from '../sync-v2';
 import type { ApiOperation, ApiParameter } from './openapi-builder';
 import { CREDENTIALS } from './security';
 
@@ -64,7 +64,7 @@ const syncAndInstall: ApiOperation[] = [
   { method: 'post', path: '/extensions/ecomm/v1/installs', tag: 'Install and stores', summary: 'Install the ecommerce properties, pipeline and workflows', security: CREDENTIALS.customerData, responses: noContent('Installed (idempotent)'), errors: [403, 409, 502] },
   { method: 'get', path: '/extensions/ecomm/v1/installs/status', tag: 'Install and stores', summary: 'Install and settings status', security: CREDENTIALS.customerData, responses: ok('The status', installStatusSchema), errors: [403] },
   { method: 'post', path: '/extensions/ecomm/v1/installs/uninstall', tag: 'Install and stores', summary: "Uninstall: syncing and workflows off, the tenant's stores deleted", security: CREDENTIALS.customerData, responses: noContent('Uninstalled'), errors: [403] },
-  { method: 'put', path: '/extensions/ecomm/v2/stores', tag: 'Install and stores', summary: 'Create or update a store (the first one installs)', security: CREDENTIALS.customerData, body: { schema: v2StoreSchema }, responses: ok('The store', v2StoreSchema), errors: [403, 409, 502] },
+  { method: 'put', path: '/extensions/ecomm/v2/stores', tag: 'Install and stores', summary: 'Create or update a store (the first one installs)', security: CREDENTIALS.customerData, body: { schema: v2StoreInputSchema }, responses: ok('The store', v2StoreSchema), errors: [403, 409, 502] },
   { method: 'get', path: '/extensions/ecomm/v2/stores', tag: 'Install and stores', summary: "The tenant's stores", security: CREDENTIALS.customerData, responses: ok('The stores', storeListSchema), errors: [403] },
   { method: 'get', path: '/extensions/ecomm/v2/stores/{storeId}', tag: 'Install and stores', summary: 'One store', security: CREDENTIALS.customerData, pathParams: { storeId: objectId('The store id') }, responses: ok('The store', v2StoreSchema), errors: [400, 403, 404] },
   { method: 'delete', path: '/extensions/ecomm/v2/stores/{storeId}', tag: 'Install and stores', summary: 'Delete a store', security: CREDENTIALS.customerData, pathParams: { storeId: objectId('The store id') }, responses: noContent('Deleted'), errors: [400, 403, 404] },
