@@ -117,6 +117,8 @@ describe('error listings by portal, application and object', () => {
     ['a portal key for application errors', 403, () => request(app).get(`/extensions/ecomm/v2/sync/errors/app/${appId}?hapikey=${portalKey}`)],
     ['no credential for application errors', 401, () => request(app).get(`/extensions/ecomm/v2/sync/errors/app/${appId}`)],
     ['an unknown object type', 400, () => request(app).get(`/extensions/ecomm/v1/sync-errors/object/ORDER/x?hapikey=${portalKey}`)],
+    ['a portal id that is not a number', 400, () => request(app).get(`/extensions/ecomm/v2/sync/errors/portal/abc?hapikey=${portalKey}`)],
+    ['a v1 portal id that is not a number', 400, () => request(app).get(`/extensions/ecomm/v1/sync-errors/portal/7001x?hapikey=${portalKey}`)],
   ])('refuses %s with %i', async (_name, status, send) => {
     const response = await send();
     expect(response.status).toBe(status);

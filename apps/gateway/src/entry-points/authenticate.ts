@@ -88,6 +88,9 @@ export class Authorizer {
       );
     }
     const inPath = req.params.portalId;
+    if (inPath !== undefined && !/^\d{1,16}$/.test(String(inPath))) {
+      throw AppError.badRequest(`Path parameter portalId must be a portal id (digits), got "${String(inPath).slice(0, 100)}"`);
+    }
     if (inPath !== undefined && String(inPath) !== String(principal.portalId)) {
       throw AppError.forbidden(`This credential belongs to portal ${principal.portalId}, not to portal ${String(inPath)}`);
     }
