@@ -1,4 +1,5 @@
-// npm run cli / redrive / reseal: the CLI bundle (built first when missing), with the settings of
+// npm run cli / redrive / reseal: the CLI bundle (built first when missing or older than a source
+// it is built from: the CLI's and the libraries'), with the settings of
 // the stack `npm start` runs from this checkout (tmp/dev-data/cli.json, written while it runs), so
 // that its commands reach that stack's database, broker, gateway and CRM. The file is used only
 // while the stack that wrote it runs, and only when none of the connection variables is set in the
@@ -14,7 +15,26 @@ const bundle = path.join(root, 'dist', 'apps', 'cli', 'main.js');
 const stackFile = path.join(root, 'tmp', 'dev-data', 'cli.json');
 const CONNECTION_VARIABLES = ['MONGO_URL', 'AMQP_URL', 'AMQP_PREFIX', 'GATEWAY_URL', 'CRM_BASE_URL'];
 
-if (!fs.existsSync(bundle)) {
+/** The newest modification time of the TypeScript under `dir` (0 when there is none). */
+function newestSource(dir) {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const at = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(at));
+    else if (/\.tsx?$/.test(entry.name)) newest = Math.max(newest, fs.statSync(at).mtimeMs);
+  }
+  return newest;
+}
+
+/** Whether the bundle is missing, or a source of the CLI or of a library changed since it was built. */
+function stale() {
+  if (!fs.existsSync(bundle)) return true;
+  const builtAt = fs.statSync(bundle).mtimeMs;
+  const libraries = fs.readdirSync(path.join(root, 'libs')).map((name) => path.join(root, 'libs', name, 'src'));
+  return [path.join(root, 'apps', 'cli', 'src'), ...libraries].some((dir) => fs.existsSync(dir) && newestSource(dir) > builtAt);
+}
+
+if (stale()) {
   // Build output goes to stderr: what the CLI prints on stdout stays its own (JSON for scripts).
   const built = spawnSync('npx', ['nx', 'run', 'cli:build', '--outputStyle=static'], {
     cwd: root,
@@ -23,6 +43,9 @@ if (!fs.existsSync(bundle)) {
   });
   if (built.error) console.error(`building the CLI failed: ${built.error.message}`);
   if (built.status !== 0) process.exit(built.status ?? 1);
+  // A build served from Nx's cache may leave the bundle as it was (a source touched, not changed): mark it current.
+  const now = new Date();
+  fs.utimesSync(bundle, now, now);
 }
 
 /** Whether the stack that wrote the file runs: a process of this user with its pid (EPERM: another user's, a reused pid). */
