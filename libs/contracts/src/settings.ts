@@ -1,4 +1,4 @@
-import type { FromWireSchema } from './validation';
+import { OR_NULL, type FromWireSchema } from './validation';
 import type { DataType, ObjectType } from './enums';
 import { DATA_TYPES, OBJECT_TYPES } from './enums';
 
@@ -37,13 +37,12 @@ const v1Block = { type: 'object', additionalProperties: false, properties: { pro
  * values clear existing data"; clients that serialise every field send an unset one as null, as
  * in sync messages, decision 60).
  */
-const OR_NULL = ' (or null, the same as leaving it out)';
 const optionalBoolean = { type: ['boolean', 'null'], errorHint: `must be true or false${OR_NULL}` } as const;
 const v1BlockInput = {
   type: ['object', 'null'],
   additionalProperties: false,
   errorHint: `must be an object {"properties": [mappings]}${OR_NULL}`,
-  properties: { properties: { ...v1Mappings, type: ['array', 'null'], errorHint: `must be an array of mappings${OR_NULL}` } },
+  properties: { properties: { ...v1Mappings, type: ['array', 'null'], errorHint: `must be an array of at most 1000 mappings${OR_NULL}` } },
 } as const;
 
 /** PUT /extensions/ecomm/v1/settings: a full replace, so a missing block (or one sent as null) is an empty one. */
@@ -99,7 +98,7 @@ const v2MappingSchema = {
     externalPropertyName: name('property'),
     crmPropertyName: name('CRM property'),
     // Optional in v2 (SPEC.md): left out or null, a STRING mapping.
-    dataType: { type: ['string', 'null'], enum: [...DATA_TYPES, null] },
+    dataType: { type: ['string', 'null'], enum: [...DATA_TYPES, null], errorHint: `must be one of ${DATA_TYPES.join(', ')}${OR_NULL}` },
   },
 } as const;
 export type V2PropertyMapping = FromWireSchema<typeof v2MappingSchema>;
@@ -108,7 +107,9 @@ const v2Block = {
   type: ['object', 'null'],
   additionalProperties: false,
   errorHint: `must be an object {"properties": [mappings]}${OR_NULL}`,
-  properties: { properties: { type: ['array', 'null'], maxItems: 1000, items: v2MappingSchema, errorHint: `must be an array of mappings${OR_NULL}` } },
+  properties: {
+    properties: { type: ['array', 'null'], maxItems: 1000, items: v2MappingSchema, errorHint: `must be an array of at most 1000 mappings${OR_NULL}` },
+  },
 } as const;
 
 const httpUri = { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048, errorHint: 'must be an absolute http(s) URI' } as const;

@@ -274,7 +274,19 @@ describe('settings and stores with optional fields sent as null (SPEC.md: blank 
       'v1 mappings of the wrong type',
       v1Settings,
       { dealSyncSettings: { properties: {} } },
-      'body/dealSyncSettings/properties must be an array of mappings (or null, the same as leaving it out)',
+      'body/dealSyncSettings/properties must be an array of at most 1000 mappings (or null, the same as leaving it out)',
+    ],
+    [
+      'more v1 mappings than a block holds',
+      v1Settings,
+      { dealSyncSettings: { properties: Array.from({ length: 1001 }, (_, n) => ({ propertyName: `p${n}`, targetCrmProperty: `c${n}`, dataType: 'STRING' })) } },
+      'body/dealSyncSettings/properties must be an array of at most 1000 mappings (or null, the same as leaving it out), got 1001',
+    ],
+    [
+      'a v2 data type of the wrong type',
+      v2Settings,
+      { mappings: { DEAL: { properties: [{ externalPropertyName: 'n', crmPropertyName: 'dealname', dataType: 5 }] } } },
+      'body/mappings/DEAL/properties/0/dataType must be one of STRING, NUMBER, DATETIME, AVATAR_IMAGE (or null, the same as leaving it out)',
     ],
     ['a v1 flag of the wrong type', v1Settings, { enabled: 'yes' }, 'body/enabled must be true or false (or null, the same as leaving it out)'],
     [
@@ -287,7 +299,7 @@ describe('settings and stores with optional fields sent as null (SPEC.md: blank 
       'a v2 data type outside the types',
       v2Settings,
       { mappings: { DEAL: { properties: [{ externalPropertyName: 'n', crmPropertyName: 'dealname', dataType: 'TEXT' }] } } },
-      'body/mappings/DEAL/properties/0/dataType must be one of STRING, NUMBER, DATETIME, AVATAR_IMAGE, null',
+      'body/mappings/DEAL/properties/0/dataType must be one of STRING, NUMBER, DATETIME, AVATAR_IMAGE (or null, the same as leaving it out)',
     ],
     [
       'a v2 store with an admin address that is not a URI',

@@ -38,6 +38,9 @@ export type FromWireSchema<S extends JSONSchema> = Closed<FromSchema<S, { parseI
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; message: string };
 
+/** How an error names null where an optional field's enumeration takes it (decision 60). */
+export const OR_NULL = ' (or null, the same as leaving it out)';
+
 export function describeError(error: ErrorObject, root: string): string {
   const where = `${root}${error.instancePath}`;
   const hint = (error.parentSchema as { errorHint?: string } | undefined)?.errorHint;
@@ -46,8 +49,15 @@ export function describeError(error: ErrorObject, root: string): string {
       return `${where} has an unknown field "${String(error.params.additionalProperty)}"`;
     case 'required':
       return `${where} is missing the required field "${String(error.params.missingProperty)}"`;
-    case 'enum':
-      return `${where} must be one of ${(error.params.allowedValues as unknown[]).map(String).join(', ')}`;
+    case 'enum': {
+      const allowed = error.params.allowedValues as unknown[];
+      const named = allowed
+        .filter((value) => value !== null)
+        .map(String)
+        .join(', ');
+      return `${where} must be one of ${named}${allowed.includes(null) ? OR_NULL : ''}`;
+    }
+
     case 'maxItems':
     case 'minItems':
       return `${where} ${hint ?? error.message}, got ${(error.data as unknown[]).length}`;
