@@ -88,7 +88,7 @@ export class Authorizer {
       );
     }
     const inPath = req.params.portalId;
-    if (inPath !== undefined && !/^\d{1,16}$/.test(String(inPath))) {
+    if (inPath !== undefined && !/^\d+$/.test(String(inPath))) {
       throw AppError.badRequest(`Path parameter portalId must be a portal id (digits), got "${String(inPath).slice(0, 100)}"`);
     }
     if (inPath !== undefined && String(inPath) !== String(principal.portalId)) {
