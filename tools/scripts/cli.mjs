@@ -1,5 +1,5 @@
-// npm run cli / redrive / reseal: the CLI bundle (built first when missing or older than a source
-// it is built from: the CLI's and the libraries'), with the settings of
+// npm run cli / redrive / reseal: the CLI bundle (built first when missing or older than what it is
+// built from: the CLI's and the libraries' sources and the build settings), with the settings of
 // the stack `npm start` runs from this checkout (tmp/dev-data/cli.json, written while it runs), so
 // that its commands reach that stack's database, broker, gateway and CRM. The file is used only
 // while the stack that wrote it runs, and only when none of the connection variables is set in the
@@ -15,26 +15,42 @@ const bundle = path.join(root, 'dist', 'apps', 'cli', 'main.js');
 const stackFile = path.join(root, 'tmp', 'dev-data', 'cli.json');
 const CONNECTION_VARIABLES = ['MONGO_URL', 'AMQP_URL', 'AMQP_PREFIX', 'GATEWAY_URL', 'CRM_BASE_URL'];
 
-/** The newest modification time of the TypeScript under `dir` (0 when there is none). */
-function newestSource(dir) {
+/** The newest modification time of the files under `dir` (0 when there is none; what cannot be read, an editor's lock link, is passed over). */
+function newestUnder(dir) {
   let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+  let entries = [];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const entry of entries) {
     const at = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(at));
-    else if (/\.tsx?$/.test(entry.name)) newest = Math.max(newest, fs.statSync(at).mtimeMs);
+    if (entry.isDirectory()) newest = Math.max(newest, newestUnder(at));
+    else if (entry.isFile()) newest = Math.max(newest, fs.statSync(at).mtimeMs);
   }
   return newest;
 }
 
-/** Whether the bundle is missing, or a source of the CLI or of a library changed since it was built. */
-function stale() {
-  if (!fs.existsSync(bundle)) return true;
-  const builtAt = fs.statSync(bundle).mtimeMs;
+const modifiedAt = (file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
+
+/** What the bundle is built from: the CLI's and the libraries' sources, and the build's own settings. */
+function newestInput() {
   const libraries = fs.readdirSync(path.join(root, 'libs')).map((name) => path.join(root, 'libs', name, 'src'));
-  return [path.join(root, 'apps', 'cli', 'src'), ...libraries].some((dir) => fs.existsSync(dir) && newestSource(dir) > builtAt);
+  const sources = [path.join(root, 'apps', 'cli', 'src'), ...libraries].map(newestUnder);
+  const settings = [
+    'tsconfig.base.json',
+    'package-lock.json',
+    'apps/cli/tsconfig.json',
+    'apps/cli/tsconfig.app.json',
+    'apps/cli/project.json',
+    'tools/scripts/build-app.mjs',
+  ];
+  return Math.max(...sources, ...settings.map((file) => modifiedAt(path.join(root, file))));
 }
 
-if (stale()) {
+if (!fs.existsSync(bundle) || newestInput() > fs.statSync(bundle).mtimeMs) {
+  const startedAt = new Date();
   // Build output goes to stderr: what the CLI prints on stdout stays its own (JSON for scripts).
   const built = spawnSync('npx', ['nx', 'run', 'cli:build', '--outputStyle=static'], {
     cwd: root,
@@ -43,9 +59,9 @@ if (stale()) {
   });
   if (built.error) console.error(`building the CLI failed: ${built.error.message}`);
   if (built.status !== 0) process.exit(built.status ?? 1);
-  // A build served from Nx's cache may leave the bundle as it was (a source touched, not changed): mark it current.
-  const now = new Date();
-  fs.utimesSync(bundle, now, now);
+  // A build served from Nx's cache may leave the bundle as it was (a source touched, not changed): mark it
+  // built as of the build's start, so that a source saved while it ran is newer.
+  fs.utimesSync(bundle, startedAt, startedAt);
 }
 
 /** Whether the stack that wrote the file runs: a process of this user with its pid (EPERM: another user's, a reused pid). */
