@@ -25,7 +25,7 @@ export function convertValue(value: PropertyValue, dataType: DataType): Conversi
     case 'STRING':
       return { ok: true, value: String(value) };
     case 'NUMBER': {
-      if (typeof value === 'number' && Number.isFinite(value)) return { ok: true, value: String(value) };
+      if (typeof value === 'number' && Number.isFinite(value)) return { ok: true, value: plainDecimal(value) };
       if (typeof value === 'string' && NUMERIC.test(value.trim())) return numericString(value.trim());
       return fail('UNKNOWN_ERROR', 'INVALID_NUMBER: expected a finite number or a numeric string');
     }
@@ -67,7 +67,28 @@ function numericString(text: string): Conversion {
     const significant = (integer + decimals).replace(/^0+/, '');
     if (significant.length > EXACT_DIGITS) return { ok: true, value: `${sign}${integer || '0'}${decimals ? `.${decimals}` : ''}` };
   }
-  return { ok: true, value: String(number) }; // a shorter one as a double writes it ("9.50" is "9.5", "-3e2" "-300")
+  return { ok: true, value: plainDecimal(number) }; // a shorter one as a double holds it ("9.50" is "9.5", "-3e2" "-300")
+}
+
+/**
+ * A double in plain decimal notation, never with an exponent: the hosted CRM takes a number
+ * property's value only as digits, one optional leading minus and one optional point (its 400
+ * otherwise), where JavaScript writes 1e21 and 1e-7 with an exponent. The digits are the shortest
+ * that read back as the same double, as String() gives them.
+ */
+export function plainDecimal(number: number): string {
+  const text = String(number);
+  const at = text.indexOf('e');
+  if (at === -1) return text;
+  const exponent = Number(text.slice(at + 1));
+  const mantissa = text.slice(0, at);
+  const sign = mantissa.startsWith('-') ? '-' : '';
+  const [whole = '', fraction = ''] = mantissa.slice(sign.length).split('.');
+  const digits = whole + fraction;
+  const point = whole.length + exponent; // where the point falls among the digits
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
 function isHttpUrl(value: string): boolean {
