@@ -26,6 +26,11 @@ describe('a value checked against its property, as the hosted CRM checks it', ()
     ['any value of an enumeration without options (the deal stage)', property({ type: 'enumeration', fieldType: 'select' }), 'anything', null],
     ['a date that is not epoch milliseconds', property({ type: 'date', fieldType: 'date' }), '2024-01-01', 'INVALID_LONG'],
     ['a number that is not one', property({ type: 'number', fieldType: 'number' }), 'ten', 'INVALID_NUMBER'],
+    ['a number with a point', property({ type: 'number', fieldType: 'number' }), '-4.68', null],
+    ['a number with an exponent', property({ type: 'number', fieldType: 'number' }), '1e-7', 'INVALID_NUMBER'],
+    ['a number with a decimal comma', property({ type: 'number', fieldType: 'number' }), '4,68', 'INVALID_NUMBER'],
+    ['a number with a plus or a space', property({ type: 'number', fieldType: 'number' }), ' +5', 'INVALID_NUMBER'],
+    ['a JSON number JavaScript writes with an exponent', property({ type: 'number', fieldType: 'number' }), 1e21, 'INVALID_NUMBER'],
   ])('when %s is written, then the problem is %s', (_case, definition, value, code) => {
     expect(valueProblem(definition, value)?.code ?? null).toBe(code);
   });

@@ -6,6 +6,9 @@ export interface ValueProblem {
   message: string;
 }
 
+/** A number property's value: one way to match each digit run (linear on a long one). */
+const PLAIN_NUMBER = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
 /** Why a value does not fit its property, or null when it does. */
 export function valueProblem(definition: PropertyDefinition, value: unknown): ValueProblem | null {
   if (value === null || value === '') return null;
@@ -14,7 +17,11 @@ export function valueProblem(definition: PropertyDefinition, value: unknown): Va
   const text = String(value);
   switch (definition.type) {
     case 'number':
-      return Number.isFinite(Number(text)) ? null : { code: 'INVALID_NUMBER', message: `"${text}" is not a number` };
+      // The hosted CRM takes digits, one optional leading minus and one optional point only: no
+      // exponent, no plus, no spaces, no grouping (its changelog "A change for number properties").
+      return PLAIN_NUMBER.test(text)
+        ? null
+        : { code: 'INVALID_NUMBER', message: `"${text}" is not a number (digits, an optional leading minus and one point)` };
     case 'date':
     case 'datetime':
       return /^-?\d{1,16}$/.test(text) ? null : { code: 'INVALID_LONG', message: `"${text}" is not epoch milliseconds` };
