@@ -17,7 +17,8 @@ function valueProblem(definition: Pick<CrmPropertyInfo, 'type' | 'fieldType' | '
   if (value === null || value === '') return null;
   switch (definition.type) {
     case 'number':
-      return Number.isFinite(Number(value)) ? null : `INVALID_NUMBER: "${value}" is not a number`;
+      // As the hosted CRM: digits, one optional leading minus, one optional point.
+      return /^-?(?:\d+(?:\.\d*)?|\.\d+)$/.test(value) ? null : `INVALID_NUMBER: "${value}" is not a number`;
     case 'date':
     case 'datetime':
       return /^-?\d{1,16}$/.test(value) ? null : `INVALID_LONG: "${value}" is not epoch milliseconds`;
