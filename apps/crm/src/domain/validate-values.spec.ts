@@ -25,6 +25,10 @@ describe('a value checked against its property, as the hosted CRM checks it', ()
     ['a checkbox value with one outside the options', colours, 'red;green', 'INVALID_OPTION'],
     ['any value of an enumeration without options (the deal stage)', property({ type: 'enumeration', fieldType: 'select' }), 'anything', null],
     ['a date that is not epoch milliseconds', property({ type: 'date', fieldType: 'date' }), '2024-01-01', 'INVALID_LONG'],
+    ['a date at midnight UTC', property({ type: 'date', fieldType: 'date' }), '1430438400000', null],
+    ['a date before 1970 at midnight UTC', property({ type: 'date', fieldType: 'date' }), '-86400000', null],
+    ['a date at another time of day', property({ type: 'date', fieldType: 'date' }), '1430438400001', 'INVALID_DATE'],
+    ['a date time at any time of day', property({ type: 'datetime', fieldType: 'date' }), '1430438400001', null],
     ['a number that is not one', property({ type: 'number', fieldType: 'number' }), 'ten', 'INVALID_NUMBER'],
     ['a number with a point', property({ type: 'number', fieldType: 'number' }), '-4.68', null],
     ['a number with an exponent', property({ type: 'number', fieldType: 'number' }), '1e-7', 'INVALID_NUMBER'],
@@ -33,6 +37,12 @@ describe('a value checked against its property, as the hosted CRM checks it', ()
     ['a JSON number JavaScript writes with an exponent', property({ type: 'number', fieldType: 'number' }), 1e21, 'INVALID_NUMBER'],
   ])('when %s is written, then the problem is %s', (_case, definition, value, code) => {
     expect(valueProblem(definition, value)?.code ?? null).toBe(code);
+  });
+
+  it('when a date is not at midnight, then the message names the time it was given', () => {
+    expect(valueProblem(property({ type: 'date', fieldType: 'date' }), 1430445600500)?.message).toBe(
+      '1430445600500 is at 02:00:00.500 UTC, not midnight: a date property takes midnight UTC of its day',
+    );
   });
 
   it('when a value is outside the options, then the message names it and the options', () => {

@@ -24,7 +24,8 @@ export function valueProblem(definition: PropertyDefinition, value: unknown): Va
         : { code: 'INVALID_NUMBER', message: `"${text}" is not a number (digits, an optional leading minus and one point)` };
     case 'date':
     case 'datetime':
-      return /^-?\d{1,16}$/.test(text) ? null : { code: 'INVALID_LONG', message: `"${text}" is not epoch milliseconds` };
+      if (!/^-?\d{1,16}$/.test(text)) return { code: 'INVALID_LONG', message: `"${text}" is not epoch milliseconds` };
+      return definition.type === 'date' ? midnightProblem(Number(text)) : null;
     case 'bool':
       return text === 'true' || text === 'false' ? null : { code: 'INVALID_BOOLEAN', message: `"${text}" is not true or false` };
     case 'enumeration':
@@ -32,6 +33,19 @@ export function valueProblem(definition: PropertyDefinition, value: unknown): Va
     default:
       return text.length <= 65_536 ? null : { code: 'INVALID_PROPERTY_VALUE', message: 'longer than 65536 characters' };
   }
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * A date property (a day, no time) takes only midnight UTC of its day, as the hosted CRM refuses
+ * any other time: INVALID_DATE, naming the time of day it was given.
+ */
+function midnightProblem(millis: number): ValueProblem | null {
+  const into = ((millis % DAY_MS) + DAY_MS) % DAY_MS;
+  if (into === 0) return null;
+  const time = new Date(into).toISOString().slice(11, 23);
+  return { code: 'INVALID_DATE', message: `${millis} is at ${time} UTC, not midnight: a date property takes midnight UTC of its day` };
 }
 
 /**

@@ -21,7 +21,9 @@ function valueProblem(definition: Pick<CrmPropertyInfo, 'type' | 'fieldType' | '
       return /^-?(?:\d+(?:\.\d*)?|\.\d+)$/.test(value) ? null : `INVALID_NUMBER: "${value}" is not a number`;
     case 'date':
     case 'datetime':
-      return /^-?\d{1,16}$/.test(value) ? null : `INVALID_LONG: "${value}" is not epoch milliseconds`;
+      if (!/^-?\d{1,16}$/.test(value)) return `INVALID_LONG: "${value}" is not epoch milliseconds`;
+      // A date (a day, no time) takes only midnight UTC, as the hosted CRM.
+      return definition.type === 'date' && Number(value) % 86_400_000 !== 0 ? `INVALID_DATE: ${value} is not midnight UTC` : null;
     case 'bool':
       return value === 'true' || value === 'false' ? null : `INVALID_BOOLEAN: "${value}" is not true or false`;
     case 'enumeration': {
