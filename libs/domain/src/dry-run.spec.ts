@@ -118,6 +118,24 @@ describe('dryRunObject', () => {
     ]);
   });
 
+  it('when a mapped value of a CRM date property is not midnight UTC, then the dry run says the CRM would refuse the object', () => {
+    const withBirthday = contact({ email: 'ada@example.com', born: '1430438400001' });
+    const draft = settings([
+      ['email', 'email'],
+      ['born', 'birthday'],
+    ]);
+    const crm = { definedProperties: new Set(['email', 'birthday']), linkedCrmId: null, associationTargets: new Map(), dates: new Set(['birthday']) };
+
+    expect(dryRunObject('CONTACT', 'c1', withBirthday, draft, crm).problems).toEqual([
+      {
+        type: 'ERROR_INVALID_DATE_PROPERTY',
+        blocking: true,
+        details:
+          'Error performing[CREATE] CONTACT[c1]: the CRM property birthday is a date (a day, no time) and takes midnight UTC only; map a date-time property, or have the sender send midnight UTC of the day [birthday: 1430438400001]',
+      },
+    ]);
+  });
+
   it('when the object was deleted, then the dry run says DELETE and maps nothing', () => {
     const deleted = { ...sent, deletedAt: 20 };
     expect(

@@ -1,6 +1,7 @@
 import type { ObjectType, Problem, SyncSettings } from '@ecomm-sync/contracts';
 import { resolveAssociations, type AssociationTarget, type AssociationTargetIds } from './association-targets';
 import { valuesOutsideOptions, type EnumerationOptions } from './enumeration-options';
+import { datesOffMidnight } from './date-properties';
 import { describeFailure } from './error-details';
 import { mapObject } from './map-object';
 import type { RawObjectState } from './object-state';
@@ -31,6 +32,8 @@ export function dryRunObject(
     associationTargets: AssociationTargetIds;
     /** The CRM's enumeration properties: a value outside their options is refused by the CRM (INVALID_OPTION). */
     enumerations?: ReadonlyMap<string, EnumerationOptions>;
+    /** The CRM's date properties: a value other than midnight UTC is refused by the CRM (INVALID_DATE). */
+    dates?: ReadonlySet<string>;
   },
 ): DryRunOutcome {
   const mapped = mapObject(objectType, externalObjectId, state, { ...settings, rev: 0 });
@@ -43,12 +46,13 @@ export function dryRunObject(
   const validated = validateChange(objectType, change, { definedProperties: crm.definedProperties, isCreate });
   const resolved = resolveAssociations(objectType, change, crm.associationTargets, isCreate);
   const outsideOptions = optionProblems(objectType, externalObjectId, operation, validated.properties, crm.enumerations);
+  const offMidnight = dateProblems(objectType, externalObjectId, operation, validated.properties, crm.dates);
   return {
     operation,
     properties: validated.properties,
     associations: mapped.associations,
     associationTargets: resolved.targets,
-    problems: [...mapped.problems, ...validated.problems, ...resolved.problems, ...outsideOptions],
+    problems: [...mapped.problems, ...validated.problems, ...resolved.problems, ...outsideOptions, ...offMidnight],
   };
 }
 
@@ -96,4 +100,26 @@ export function inspectedStatus(facts: {
   if (facts.crmId !== null && facts.archived) return 'archived';
   if (facts.crmId !== null) return 'applied';
   return 'not-processed';
+}
+
+/** The CRM refuses a whole input whose date property is not midnight UTC (INVALID_DATE): the dry run says so, as for options. */
+function dateProblems(
+  objectType: ObjectType,
+  externalObjectId: string,
+  operation: 'CREATE' | 'UPDATE',
+  properties: Record<string, string | null>,
+  dates: ReadonlySet<string> | undefined,
+): Problem[] {
+  if (!dates) return [];
+  return datesOffMidnight(properties, dates).map(({ name, value }) => ({
+    type: 'ERROR_INVALID_DATE_PROPERTY',
+    blocking: true,
+    details: describeFailure(
+      operation,
+      objectType,
+      externalObjectId,
+      `the CRM property ${name} is a date (a day, no time) and takes midnight UTC only; map a date-time property, or have the sender send midnight UTC of the day`,
+      { [name]: value },
+    ),
+  }));
 }

@@ -33,6 +33,7 @@ export { storeOverviews } from './store-overview';
 export type { CountsIn, ObjectStateCounts, StoreOverview } from './store-overview';
 export { dryRunObject, inspectedStatus } from './dry-run';
 export { enumerationsOf, valuesOutsideOptions, type EnumerationOptions } from './enumeration-options';
+export { datePropertiesOf, datesOffMidnight } from './date-properties';
 export type { DryRunOutcome, InspectedStatus } from './dry-run';
 export { decodeSettingsOwner, describeSettingsOwner, encodeSettingsOwner, settingsOwnerData, settingsOwnerOf } from './settings-owner';
 export type { SettingsOwner } from './settings-owner';

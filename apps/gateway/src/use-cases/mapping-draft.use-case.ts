@@ -14,6 +14,7 @@ import {
   ASSOCIATIONS,
   dryRunObject,
   emptyObjectState,
+  datePropertiesOf,
   enumerationsOf,
   fromV2Settings,
   mapObject,
@@ -82,10 +83,11 @@ export class MappingDraftUseCase {
     const crmProperties = await (await this.crmOfPortal(tenant.portalId)).listProperties(objectType);
     const definedProperties = new Set(crmProperties.map((property) => property.name));
     const enumerations = enumerationsOf(objectType, crmProperties);
+    const dates = datePropertiesOf(crmProperties);
     const associationTargets = await this.associationTargets(objectScope, externalObjectId, state, settings);
     return {
       externalObjectId,
-      ...dryRunObject(objectType, externalObjectId, state, settings, { definedProperties, linkedCrmId, associationTargets, enumerations }),
+      ...dryRunObject(objectType, externalObjectId, state, settings, { definedProperties, linkedCrmId, associationTargets, enumerations, dates }),
       settingsProblem: settingsProblem(settings, 'v2'),
     };
   }
