@@ -4,6 +4,7 @@ describe('convertValue', () => {
   it.each([
     ['STRING', 'text', 'text'],
     ['STRING', 42, '42'],
+    ['STRING', 1e-7, '0.0000001'],
     ['STRING', true, 'true'],
     ['STRING', null, null],
     ['NUMBER', 9.5, '9.5'],

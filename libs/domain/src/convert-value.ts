@@ -23,7 +23,8 @@ export function convertValue(value: PropertyValue, dataType: DataType): Conversi
   if (value === '' && (dataType === 'NUMBER' || dataType === 'DATETIME')) return { ok: true, value: null };
   switch (dataType) {
     case 'STRING':
-      return { ok: true, value: String(value) };
+      // A JSON number as its digits, never with an exponent (a text mapping may feed a CRM number property).
+      return { ok: true, value: typeof value === 'number' ? plainDecimal(value) : String(value) };
     case 'NUMBER': {
       if (typeof value === 'number' && Number.isFinite(value)) return { ok: true, value: plainDecimal(value) };
       if (typeof value === 'string' && NUMERIC.test(value.trim())) return numericString(value.trim());
