@@ -91,6 +91,8 @@ describe('error listings by portal, application and object', () => {
       'app-in-7001',
       'direct-1',
     ]);
+    // The id is a number: written with a leading zero it is the same portal.
+    await request(app).get(`/extensions/ecomm/v2/sync/errors/portal/07001?hapikey=${portalKey}`).expect(200);
   });
 
   it('lists one object’s errors, resolved ones on request', async () => {

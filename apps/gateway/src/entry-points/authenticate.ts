@@ -91,8 +91,9 @@ export class Authorizer {
     if (inPath !== undefined && !/^\d+$/.test(String(inPath))) {
       throw AppError.badRequest(`Path parameter portalId must be a portal id (digits), got "${String(inPath).slice(0, 100)}"`);
     }
-    if (inPath !== undefined && String(inPath) !== String(principal.portalId)) {
-      throw AppError.forbidden(`This credential belongs to portal ${principal.portalId}, not to portal ${String(inPath)}`);
+    // Digits, read as a number: 0101 is portal 101, as the other portal parameters read it.
+    if (inPath !== undefined && Number(inPath) !== principal.portalId) {
+      throw AppError.forbidden(`This credential belongs to portal ${principal.portalId}, not to portal ${String(inPath).slice(0, 100)}`);
     }
     return principal.portalId;
   };
