@@ -15,7 +15,7 @@ const bundle = path.join(root, 'dist', 'apps', 'cli', 'main.js');
 const stackFile = path.join(root, 'tmp', 'dev-data', 'cli.json');
 const CONNECTION_VARIABLES = ['MONGO_URL', 'AMQP_URL', 'AMQP_PREFIX', 'GATEWAY_URL', 'CRM_BASE_URL'];
 
-/** The newest modification time of the files under `dir` (0 when there is none; what cannot be read, an editor's lock link, is passed over). */
+/** The newest modification time of the files under `dir` (0 when there is none; what cannot be read is passed over). */
 function newestUnder(dir) {
   let newest = 0;
   let entries = [];
@@ -26,19 +26,26 @@ function newestUnder(dir) {
   }
   for (const entry of entries) {
     const at = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestUnder(at));
-    else if (entry.isFile()) newest = Math.max(newest, fs.statSync(at).mtimeMs);
+    newest = Math.max(newest, entry.isDirectory() ? newestUnder(at) : modifiedAt(at));
   }
   return newest;
 }
 
-const modifiedAt = (file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
+/** A file's modification time (a link's target's), or 0 when it is gone or cannot be read (a dangling link, a file deleted meanwhile). */
+function modifiedAt(file) {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
 
 /** What the bundle is built from: the CLI's and the libraries' sources, and the build's own settings. */
 function newestInput() {
   const libraries = fs.readdirSync(path.join(root, 'libs')).map((name) => path.join(root, 'libs', name, 'src'));
   const sources = [path.join(root, 'apps', 'cli', 'src'), ...libraries].map(newestUnder);
   const settings = [
+    'nx.json',
     'tsconfig.base.json',
     'package-lock.json',
     'apps/cli/tsconfig.json',
