@@ -16,6 +16,11 @@ describe('values of the CRM date properties (a day, no time)', () => {
     ['when a date before 1970 is midnight UTC, then it is taken', { birthday: '-86400000' }, []],
     ['when a date has a time of day, then it is named', { birthday: '1430438400001' }, [{ name: 'birthday', value: '1430438400001' }]],
     ['when a date before 1970 has a time of day, then it is named', { birthday: '-1' }, [{ name: 'birthday', value: '-1' }]],
+    [
+      'when a date of 16 digits is a millisecond past midnight, then it is named',
+      { birthday: '9007199308800001' },
+      [{ name: 'birthday', value: '9007199308800001' }],
+    ],
     ['when a date is cleared, then it is taken', { birthday: null }, []],
     ['when a date time has a time of day, then it is taken', { closedate: '1430438400001' }, []],
     ['when a date is not epoch milliseconds, then it is left to the conversion', { birthday: '2015-05-01' }, []],

@@ -1,4 +1,4 @@
-const DAY_MS = 86_400_000;
+const DAY_MS = 86_400_000n;
 
 /** The CRM's date properties (a day, no time) among a type's properties, by name. */
 export function datePropertiesOf(properties: readonly { name: string; type: string }[]): Set<string> {
@@ -14,7 +14,7 @@ export function datesOffMidnight(properties: Readonly<Record<string, string | nu
   const off: { name: string; value: string }[] = [];
   for (const [name, value] of Object.entries(properties)) {
     if (!dates.has(name) || value === null || !/^-?\d{1,16}$/.test(value)) continue;
-    if (Number(value) % DAY_MS !== 0) off.push({ name, value });
+    if (BigInt(value) % DAY_MS !== 0n) off.push({ name, value }); // exact: a double rounds 16 digits
   }
   return off;
 }

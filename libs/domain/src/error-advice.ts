@@ -51,7 +51,8 @@ const ADVICE: Record<ErrorType, ErrorAdvice> = {
     retryHelps: true,
   },
   ERROR_INVALID_DATE_PROPERTY: {
-    whatToDo: 'A date property has a value that is not epoch milliseconds. Fix the data type of its mapping, or have the sender send epoch milliseconds.',
+    whatToDo:
+      'A date property has a value that is not epoch milliseconds, or a CRM date property (a day, no time) was given a time other than midnight UTC; the details say which. Fix the data type of its mapping or map a date-time property, or have the sender send epoch milliseconds (midnight UTC for a day).',
     retryHelps: true,
   },
   INVALID_ENUM_PROPERTY: {

@@ -28,6 +28,7 @@ describe('a value checked against its property, as the hosted CRM checks it', ()
     ['a date at midnight UTC', property({ type: 'date', fieldType: 'date' }), '1430438400000', null],
     ['a date before 1970 at midnight UTC', property({ type: 'date', fieldType: 'date' }), '-86400000', null],
     ['a date at another time of day', property({ type: 'date', fieldType: 'date' }), '1430438400001', 'INVALID_DATE'],
+    ['a date of 16 digits a millisecond past midnight', property({ type: 'date', fieldType: 'date' }), '9007199308800001', 'INVALID_DATE'],
     ['a date time at any time of day', property({ type: 'datetime', fieldType: 'date' }), '1430438400001', null],
     ['a number that is not one', property({ type: 'number', fieldType: 'number' }), 'ten', 'INVALID_NUMBER'],
     ['a number with a point', property({ type: 'number', fieldType: 'number' }), '-4.68', null],

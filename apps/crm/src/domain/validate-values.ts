@@ -25,7 +25,7 @@ export function valueProblem(definition: PropertyDefinition, value: unknown): Va
     case 'date':
     case 'datetime':
       if (!/^-?\d{1,16}$/.test(text)) return { code: 'INVALID_LONG', message: `"${text}" is not epoch milliseconds` };
-      return definition.type === 'date' ? midnightProblem(Number(text)) : null;
+      return definition.type === 'date' ? midnightProblem(text) : null;
     case 'bool':
       return text === 'true' || text === 'false' ? null : { code: 'INVALID_BOOLEAN', message: `"${text}" is not true or false` };
     case 'enumeration':
@@ -35,16 +35,17 @@ export function valueProblem(definition: PropertyDefinition, value: unknown): Va
   }
 }
 
-const DAY_MS = 86_400_000;
+const DAY_MS = 86_400_000n;
 
 /**
  * A date property (a day, no time) takes only midnight UTC of its day, as the hosted CRM refuses
  * any other time: INVALID_DATE, naming the time of day it was given.
  */
-function midnightProblem(millis: number): ValueProblem | null {
-  const into = ((millis % DAY_MS) + DAY_MS) % DAY_MS;
-  if (into === 0) return null;
-  const time = new Date(into).toISOString().slice(11, 23);
+function midnightProblem(millis: string): ValueProblem | null {
+  // As an exact integer: a double rounds 16 digits, and a rounded value could land on midnight.
+  const into = ((BigInt(millis) % DAY_MS) + DAY_MS) % DAY_MS;
+  if (into === 0n) return null;
+  const time = new Date(Number(into)).toISOString().slice(11, 23);
   return { code: 'INVALID_DATE', message: `${millis} is at ${time} UTC, not midnight: a date property takes midnight UTC of its day` };
 }
 

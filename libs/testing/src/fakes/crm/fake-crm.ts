@@ -23,7 +23,7 @@ function valueProblem(definition: Pick<CrmPropertyInfo, 'type' | 'fieldType' | '
     case 'datetime':
       if (!/^-?\d{1,16}$/.test(value)) return `INVALID_LONG: "${value}" is not epoch milliseconds`;
       // A date (a day, no time) takes only midnight UTC, as the hosted CRM.
-      return definition.type === 'date' && Number(value) % 86_400_000 !== 0 ? `INVALID_DATE: ${value} is not midnight UTC` : null;
+      return definition.type === 'date' && BigInt(value) % 86_400_000n !== 0n ? `INVALID_DATE: ${value} is not midnight UTC` : null;
     case 'bool':
       return value === 'true' || value === 'false' ? null : `INVALID_BOOLEAN: "${value}" is not true or false`;
     case 'enumeration': {
