@@ -1,6 +1,7 @@
 import type { CrmPort } from '@ecomm-sync/crm-client';
 import { crmProperty, ECOMM_PROPERTY_GROUP } from '@ecomm-sync/domain';
 import { ensureGroup, ensureProperty, statusOf, unique } from './crm-port-contract-helpers';
+import { describeCrmValueRules } from './crm-value-rules.contract';
 
 /** A portal's CRM with nothing in it but what the CRM starts every portal with. */
 export type MakeCrm = () => CrmPort | Promise<CrmPort>;
@@ -46,27 +47,7 @@ export function describeCrmPortContract(name: string, make: MakeCrm): void {
       expect(made.properties.email).toBe(email);
     });
 
-    it.each([
-      ['select', 'large', 'resolved'],
-      ['select', 'medium', 400],
-      ['checkbox', 'small;large', 'resolved'],
-      ['checkbox', 'small;medium', 400],
-    ] as const)('when a %s enumeration is given "%s", then the write is %s (only its options’ values are taken)', async (fieldType, value, outcome) => {
-      const size = unique('size');
-      await ensureGroup(crm, 'PRODUCT');
-      await crm.createProperty('PRODUCT', {
-        name: size,
-        label: size,
-        type: 'enumeration',
-        fieldType,
-        groupName: ECOMM_PROPERTY_GROUP.name,
-        options: [
-          { label: 'Small', value: 'small' },
-          { label: 'Large', value: 'large' },
-        ],
-      });
-      expect(await statusOf(crm.batchCreate('PRODUCT', [{ properties: { [size]: value } }]))).toBe(outcome);
-    });
+    describeCrmValueRules(() => crm);
 
     it('when an update names an archived or unknown id, then it is refused with 404 and the others are updated', async () => {
       await ensureProperty(crm, 'PRODUCT', 'name');
