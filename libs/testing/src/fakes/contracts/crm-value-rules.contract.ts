@@ -14,18 +14,18 @@ const options = [
  * the built-in CRM and the SDK's path agree with the hosted CRM and with one another.
  */
 export function describeCrmValueRules(crmOf: () => CrmPort): void {
-  it.each<[string, Pick<CrmPropertyInfo, 'type' | 'fieldType'> & { options?: typeof options }, string, 'resolved' | 400]>([
-    ['a select enumeration', { type: 'enumeration', fieldType: 'select', options }, 'large', 'resolved'],
-    ['a select enumeration', { type: 'enumeration', fieldType: 'select', options }, 'medium', 400],
-    ['a checkbox enumeration', { type: 'enumeration', fieldType: 'checkbox', options }, 'small;large', 'resolved'],
-    ['a checkbox enumeration', { type: 'enumeration', fieldType: 'checkbox', options }, 'small;medium', 400],
-    ['a number', { type: 'number', fieldType: 'number' }, '-4.68', 'resolved'],
-    ['a number', { type: 'number', fieldType: 'number' }, '1e-7', 400],
-    ['a number', { type: 'number', fieldType: 'number' }, '4,68', 400],
-    ['a date', { type: 'date', fieldType: 'date' }, '1430438400000', 'resolved'],
-    ['a date', { type: 'date', fieldType: 'date' }, '1430438400001', 400],
-    ['a date time', { type: 'datetime', fieldType: 'date' }, '1430438400001', 'resolved'],
-  ])('when %s property is given "%s", then the write is %s', async (_kind, definition, value, outcome) => {
+  it.each<[string, string, 'resolved' | 400, Pick<CrmPropertyInfo, 'type' | 'fieldType'> & { options?: typeof options }]>([
+    ['a select enumeration', 'large', 'resolved', { type: 'enumeration', fieldType: 'select', options }],
+    ['a select enumeration', 'medium', 400, { type: 'enumeration', fieldType: 'select', options }],
+    ['a checkbox enumeration', 'small;large', 'resolved', { type: 'enumeration', fieldType: 'checkbox', options }],
+    ['a checkbox enumeration', 'small;medium', 400, { type: 'enumeration', fieldType: 'checkbox', options }],
+    ['a number', '-4.68', 'resolved', { type: 'number', fieldType: 'number' }],
+    ['a number', '1e-7', 400, { type: 'number', fieldType: 'number' }],
+    ['a number', '4,68', 400, { type: 'number', fieldType: 'number' }],
+    ['a date', '1430438400000', 'resolved', { type: 'date', fieldType: 'date' }],
+    ['a date', '1430438400001', 400, { type: 'date', fieldType: 'date' }],
+    ['a date time', '1430438400001', 'resolved', { type: 'datetime', fieldType: 'date' }],
+  ])('when %s property is given "%s", then the write is %s', async (_kind, value, outcome, definition) => {
     const crm = crmOf();
     const name = unique('valued');
     await ensureGroup(crm, 'PRODUCT');
