@@ -480,6 +480,18 @@ describe('HttpCrmClient batch writes', () => {
     }
   });
 
+  it('when one record comes twice within what one request would take, then its second input goes in the next request, after the first', async () => {
+    const echo = await echoingCrm(2);
+    try {
+      const twice = many(5).map((input, i) => (i === 3 ? { ...input, id: 'k-1' } : input));
+      await echo.client(4).batchUpsert('CONTACT', 'sync_key', twice);
+      // The hosted CRM refuses a batch naming one record twice (400 "Duplicate IDs found in batch input").
+      expect(echo.stats()).toEqual({ requests: 2, mostInFlight: 1 });
+    } finally {
+      await echo.close();
+    }
+  });
+
   it('when one record comes twice in a call, then its chunks go one at a time', async () => {
     const echo = await echoingCrm(3);
     try {

@@ -117,8 +117,11 @@ export class HttpCrmClient implements CrmPort {
   }
 
   async batchArchive(type: ObjectType, ids: number[]): Promise<void> {
-    await sendChunks(ids, chunksAtOnceFor(this.chunksAtOnce, ids), (chunk) =>
-      this.batch.archive(CRM_OBJECT_PATHS[type], { inputs: chunk.map((id) => ({ id: String(id) })) }),
+    await sendChunks(
+      ids,
+      chunksAtOnceFor(this.chunksAtOnce, ids),
+      (chunk) => this.batch.archive(CRM_OBJECT_PATHS[type], { inputs: chunk.map((id) => ({ id: String(id) })) }),
+      (id) => id,
     );
   }
 
@@ -222,7 +225,7 @@ export class HttpCrmClient implements CrmPort {
     let results: CrmObject[] = [];
     const failures: CrmInputFailure[] = [];
     const atOnce = chunksAtOnceFor(this.chunksAtOnce, inputs.map(idOf));
-    const answers = await sendChunks(inputs, atOnce, async (chunk, from) => ({ chunk, from, ...(await send(chunk, from)) }));
+    const answers = await sendChunks(inputs, atOnce, async (chunk, from) => ({ chunk, from, ...(await send(chunk, from)) }), idOf);
     for (const { chunk, from, httpStatusCode, data } of answers) {
       results.push(...(data.results ?? []).map(toCrmObject));
       const errors = data.errors ?? [];

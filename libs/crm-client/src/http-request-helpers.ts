@@ -72,11 +72,37 @@ export function chunksAtOnceFor(atOnce: number, keys: readonly (string | number 
  * others wrote stays written, as with one at a time (the applier's creates go by a key the CRM
  * holds once, so its retry finds them).
  */
-export async function sendChunks<T, R>(items: readonly T[], atOnce: number, send: (chunk: T[], from: number) => Promise<R>): Promise<R[]> {
+export async function sendChunks<T, R>(
+  items: readonly T[],
+  atOnce: number,
+  send: (chunk: T[], from: number) => Promise<R>,
+  keyOf?: (item: T) => string | number | null,
+): Promise<R[]> {
   const answers: R[] = [];
-  const indexes = chunks(items).map((chunk, index) => ({ chunk, index }));
-  await runBounded(indexes, atOnce, async ({ chunk, index }) => {
-    answers[index] = await send(chunk, index * CRM_BATCH_LIMIT);
+  const indexes = chunksOnceEach(items, keyOf).map((chunk, index) => ({ ...chunk, index }));
+  await runBounded(indexes, atOnce, async ({ chunk, from, index }) => {
+    answers[index] = await send(chunk, from);
   });
   return answers;
+}
+
+/**
+ * Chunks of at most `size` items, in order, none naming one record twice (`keyOf`; null names
+ * none): the hosted CRM refuses a whole batch that does (400 "Duplicate IDs found in batch input"),
+ * so a record's second input starts the next chunk. `from`: the index of a chunk's first item.
+ */
+export function chunksOnceEach<T>(items: readonly T[], keyOf?: (item: T) => string | number | null, size = CRM_BATCH_LIMIT): { chunk: T[]; from: number }[] {
+  if (!keyOf) return chunks(items, size).map((chunk, index) => ({ chunk, from: index * size }));
+  const result: { chunk: T[]; from: number }[] = [];
+  let current: { chunk: T[]; from: number; keys: Set<string | number> } | null = null;
+  items.forEach((item, index) => {
+    const key = keyOf(item);
+    if (!current || current.chunk.length >= size || (key !== null && current.keys.has(key))) {
+      current = { chunk: [], from: index, keys: new Set() };
+      result.push(current);
+    }
+    current.chunk.push(item);
+    if (key !== null) current.keys.add(key);
+  });
+  return result.map(({ chunk, from }) => ({ chunk, from }));
 }

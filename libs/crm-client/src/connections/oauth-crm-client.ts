@@ -56,7 +56,12 @@ export class OAuthCrmClient implements CrmPort {
   }
 
   async batchArchive(type: ObjectType, ids: number[]): Promise<void> {
-    await sendChunks(ids, chunksAtOnceFor(this.chunksAtOnce, ids), (chunk) => this.call((crm) => crm.batchArchive(type, chunk)));
+    await sendChunks(
+      ids,
+      chunksAtOnceFor(this.chunksAtOnce, ids),
+      (chunk) => this.call((crm) => crm.batchArchive(type, chunk)),
+      (id) => id,
+    );
   }
 
   batchRead(type: ObjectType, ids: number[], properties: string[]): Promise<CrmObject[]> {
@@ -123,18 +128,23 @@ export class OAuthCrmClient implements CrmPort {
   ): Promise<CrmObject[]> {
     const atOnce = keyOf ? chunksAtOnceFor(this.chunksAtOnce, items.map(keyOf)) : this.chunksAtOnce;
     const partial: { message: string; failures: CrmInputFailure[] }[] = [];
-    const answers = await sendChunks(items, atOnce, async (chunk, from) => {
-      try {
-        return await send(chunk);
-      } catch (error) {
-        if (!(error instanceof CrmPartialFailure)) throw error;
-        partial.push({
-          message: error.message,
-          failures: error.failures.map((failure) => ({ ...failure, index: failure.index < 0 ? -1 : failure.index + from })),
-        });
-        return error.results;
-      }
-    });
+    const answers = await sendChunks(
+      items,
+      atOnce,
+      async (chunk, from) => {
+        try {
+          return await send(chunk);
+        } catch (error) {
+          if (!(error instanceof CrmPartialFailure)) throw error;
+          partial.push({
+            message: error.message,
+            failures: error.failures.map((failure) => ({ ...failure, index: failure.index < 0 ? -1 : failure.index + from })),
+          });
+          return error.results;
+        }
+      },
+      keyOf ?? undefined,
+    );
     const results = answers.flat();
     if (partial.length === 0) return results;
     const failures = partial.flatMap((one) => one.failures).sort((a, b) => a.index - b.index);

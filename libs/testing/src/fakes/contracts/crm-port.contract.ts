@@ -94,6 +94,21 @@ export function describeCrmPortContract(name: string, make: MakeCrm): void {
       expect(await crm.batchRead('PRODUCT', [made.id], ['name', key])).toEqual([{ id: made.id, properties: { name: 'Mug', [key]: 'sku-1' } }]);
     });
 
+    it('when one call upserts a record twice (two of the sender’s objects share it), then both are written, in order: one object, the later values', async () => {
+      const key = unique('key');
+      await ensureProperty(crm, 'PRODUCT', 'name');
+      await ensureProperty(crm, 'PRODUCT', key, 'string', true);
+      const inputs = [
+        { id: 'sku-1', properties: { name: 'Cup' } },
+        { id: 'sku-2', properties: { name: 'Pot' } },
+        { id: 'sku-1', properties: { name: 'Mug' } },
+      ];
+      const written = await crm.batchUpsert('PRODUCT', key, inputs);
+      const [shared, ...others] = new Set(written.filter((object) => object.properties[key] === 'sku-1').map((object) => object.id));
+      expect(others).toEqual([]);
+      expect(await crm.batchRead('PRODUCT', [shared], ['name'])).toEqual([{ id: shared, properties: { name: 'Mug' } }]);
+    });
+
     it('when an upsert goes by a property without unique values, then it is refused with 400; when a create takes a unique value another object holds, then 409', async () => {
       const key = unique('key');
       await ensureProperty(crm, 'PRODUCT', 'name');
