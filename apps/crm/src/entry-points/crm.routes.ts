@@ -4,6 +4,7 @@ import type { Account, CrmStore, StoredObject } from '../data-access/crm-store';
 import type { HostedLimits } from '../domain/hosted-limits';
 import { markedInputError, splitMarkedInputs, type TracedInput } from '../domain/marked-inputs';
 import { searchBoundsProblem } from '../domain/crm-search';
+import { duplicateIdsError } from '../domain/duplicate-ids';
 import type { RequestLedger } from '../limits/request-ledger';
 import { validateAccount, validateCreate, validateIds, validateRead, validateSearch, validateUpdate, validateUpsert } from './schemas';
 import { portalTokenAuth } from './auth';
@@ -40,6 +41,12 @@ async function writeBatch<I extends TracedInput, O extends StoredObject>(
   }
   const errors = marked.map(({ input, property }) => markedInputError(input, property, marker!));
   res.status(207).json({ status: 'COMPLETE', results, numErrors: errors.length, errors, ...timing });
+}
+
+/** The hosted CRM refuses an update or upsert batch naming one record twice, whole (duplicate-ids.ts). */
+function refuseDuplicateIds(inputs: readonly { id: string | number }[]): void {
+  const error = duplicateIdsError(inputs.map((input) => String(input.id)));
+  if (error) throw error;
 }
 
 export interface CrmRoutesOptions {
@@ -82,12 +89,14 @@ export function crmRoutes(store: CrmStore, { adminToken, defaultPipelineLimit, l
 
   router.post('/crm/v3/objects/:type/batch/update', async (req, res) => {
     const { inputs } = parseWith(validateUpdate, req.body);
+    refuseDuplicateIds(inputs);
     const type = objectType(req);
     await writeBatch(res, 200, inputs, (valid) => store.objects.update(account(res).portalId, type, valid));
   });
 
   router.post('/crm/v3/objects/:type/batch/upsert', async (req, res) => {
     const { inputs } = parseWith(validateUpsert, req.body);
+    refuseDuplicateIds(inputs);
     const type = objectType(req);
     // Each result says whether the upsert made it (`new`), as the hosted CRM's does.
     await writeBatch(
