@@ -10,8 +10,8 @@ const options = [
 /**
  * The values a CRM property takes, as the hosted CRM judges them (it refuses the whole input
  * otherwise): an enumeration its options' values, a number digits with one optional leading minus
- * and one point, a date (a day) midnight UTC only. Part of the CrmPort contract, so that FakeCrm,
- * the built-in CRM and the SDK's path agree with the hosted CRM and with one another.
+ * and one point, a date (a day) midnight UTC only. Part of the CrmPort contract, so that FakeCrm
+ * and HttpCrmClient (the vendor's SDK) on the built-in CRM agree with the hosted CRM and each other.
  */
 export function describeCrmValueRules(crmOf: () => CrmPort): void {
   it.each<[string, string, 'resolved' | 400, Pick<CrmPropertyInfo, 'type' | 'fieldType'> & { options?: typeof options }]>([
