@@ -136,6 +136,24 @@ describe('dryRunObject', () => {
     ]);
   });
 
+  it('when a value mapped as text to a CRM number property is not plain digits, then the dry run says the CRM would refuse the object', () => {
+    const withAmount = contact({ email: 'ada@example.com', spent: '1e3' });
+    const draft = settings([
+      ['email', 'email'],
+      ['spent', 'total_spent'],
+    ]);
+    const crm = { definedProperties: new Set(['email', 'total_spent']), linkedCrmId: null, associationTargets: new Map(), numbers: new Set(['total_spent']) };
+
+    expect(dryRunObject('CONTACT', 'c1', withAmount, draft, crm).problems).toEqual([
+      {
+        type: 'UNKNOWN_ERROR',
+        blocking: true,
+        details:
+          'Error performing[CREATE] CONTACT[c1]: INVALID_NUMBER: the CRM property total_spent is a number and takes digits with an optional leading minus and one point only; map it with the NUMBER data type, or have the sender send such a number [total_spent: 1e3]',
+      },
+    ]);
+  });
+
   it('when the object was deleted, then the dry run says DELETE and maps nothing', () => {
     const deleted = { ...sent, deletedAt: 20 };
     expect(

@@ -2,6 +2,7 @@ import type { ObjectType, Problem, SyncSettings } from '@ecomm-sync/contracts';
 import { resolveAssociations, type AssociationTarget, type AssociationTargetIds } from './association-targets';
 import { valuesOutsideOptions, type EnumerationOptions } from './enumeration-options';
 import { datesOffMidnight } from './date-properties';
+import { numbersNotPlain } from './number-properties';
 import { describeFailure } from './error-details';
 import { mapObject } from './map-object';
 import type { RawObjectState } from './object-state';
@@ -34,6 +35,8 @@ export function dryRunObject(
     enumerations?: ReadonlyMap<string, EnumerationOptions>;
     /** The CRM's date properties: a value other than midnight UTC is refused by the CRM (INVALID_DATE). */
     dates?: ReadonlySet<string>;
+    /** The CRM's number properties: a value with an exponent, a plus, a space or a comma is refused (INVALID_NUMBER). */
+    numbers?: ReadonlySet<string>;
   },
 ): DryRunOutcome {
   const mapped = mapObject(objectType, externalObjectId, state, { ...settings, rev: 0 });
@@ -47,12 +50,13 @@ export function dryRunObject(
   const resolved = resolveAssociations(objectType, change, crm.associationTargets, isCreate);
   const outsideOptions = optionProblems(objectType, externalObjectId, operation, validated.properties, crm.enumerations);
   const offMidnight = dateProblems(objectType, externalObjectId, operation, validated.properties, crm.dates);
+  const notPlain = numberProblems(objectType, externalObjectId, operation, validated.properties, crm.numbers);
   return {
     operation,
     properties: validated.properties,
     associations: mapped.associations,
     associationTargets: resolved.targets,
-    problems: [...mapped.problems, ...validated.problems, ...resolved.problems, ...outsideOptions, ...offMidnight],
+    problems: [...mapped.problems, ...validated.problems, ...resolved.problems, ...outsideOptions, ...offMidnight, ...notPlain],
   };
 }
 
@@ -119,6 +123,28 @@ function dateProblems(
       objectType,
       externalObjectId,
       `the CRM property ${name} is a date (a day, no time) and takes midnight UTC only; map a date-time property, or have the sender send midnight UTC of the day`,
+      { [name]: value },
+    ),
+  }));
+}
+
+/** The CRM refuses a whole input whose number property is not plain digits (INVALID_NUMBER): what a STRING mapping passes as sent. */
+function numberProblems(
+  objectType: ObjectType,
+  externalObjectId: string,
+  operation: 'CREATE' | 'UPDATE',
+  properties: Record<string, string | null>,
+  numbers: ReadonlySet<string> | undefined,
+): Problem[] {
+  if (!numbers) return [];
+  return numbersNotPlain(properties, numbers).map(({ name, value }) => ({
+    type: 'UNKNOWN_ERROR',
+    blocking: true,
+    details: describeFailure(
+      operation,
+      objectType,
+      externalObjectId,
+      `INVALID_NUMBER: the CRM property ${name} is a number and takes digits with an optional leading minus and one point only; map it with the NUMBER data type, or have the sender send such a number`,
       { [name]: value },
     ),
   }));

@@ -34,6 +34,7 @@ export type { CountsIn, ObjectStateCounts, StoreOverview } from './store-overvie
 export { dryRunObject, inspectedStatus } from './dry-run';
 export { enumerationsOf, valuesOutsideOptions, type EnumerationOptions } from './enumeration-options';
 export { datePropertiesOf, datesOffMidnight } from './date-properties';
+export { numberPropertiesOf, numbersNotPlain } from './number-properties';
 export type { DryRunOutcome, InspectedStatus } from './dry-run';
 export { decodeSettingsOwner, describeSettingsOwner, encodeSettingsOwner, settingsOwnerData, settingsOwnerOf } from './settings-owner';
 export type { SettingsOwner } from './settings-owner';

@@ -16,6 +16,7 @@ import {
   emptyObjectState,
   datePropertiesOf,
   enumerationsOf,
+  numberPropertiesOf,
   fromV2Settings,
   mapObject,
   mergeMessage,
@@ -84,10 +85,11 @@ export class MappingDraftUseCase {
     const definedProperties = new Set(crmProperties.map((property) => property.name));
     const enumerations = enumerationsOf(objectType, crmProperties);
     const dates = datePropertiesOf(crmProperties);
+    const numbers = numberPropertiesOf(crmProperties);
     const associationTargets = await this.associationTargets(objectScope, externalObjectId, state, settings);
     return {
       externalObjectId,
-      ...dryRunObject(objectType, externalObjectId, state, settings, { definedProperties, linkedCrmId, associationTargets, enumerations, dates }),
+      ...dryRunObject(objectType, externalObjectId, state, settings, { definedProperties, linkedCrmId, associationTargets, enumerations, dates, numbers }),
       settingsProblem: settingsProblem(settings, 'v2'),
     };
   }
