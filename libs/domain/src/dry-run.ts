@@ -48,42 +48,14 @@ export function dryRunObject(
   const change = { externalObjectId, properties: mapped.properties, associations: mapped.associations };
   const validated = validateChange(objectType, change, { definedProperties: crm.definedProperties, isCreate });
   const resolved = resolveAssociations(objectType, change, crm.associationTargets, isCreate);
-  const outsideOptions = optionProblems(objectType, externalObjectId, operation, validated.properties, crm.enumerations);
-  const offMidnight = dateProblems(objectType, externalObjectId, operation, validated.properties, crm.dates);
-  const notPlain = numberProblems(objectType, externalObjectId, operation, validated.properties, crm.numbers);
+  const refusals = crmRefusals(objectType, externalObjectId, operation, validated.properties, crm);
   return {
     operation,
     properties: validated.properties,
     associations: mapped.associations,
     associationTargets: resolved.targets,
-    problems: [...mapped.problems, ...validated.problems, ...resolved.problems, ...outsideOptions, ...offMidnight, ...notPlain],
+    problems: [...mapped.problems, ...validated.problems, ...resolved.problems, ...refusals],
   };
-}
-
-/**
- * The CRM refuses a whole input whose value is not one of an enumeration's options (INVALID_OPTION,
- * recorded as INVALID_ENUM_PROPERTY): the dry run says so before anything is sent. Only the dry run
- * checks it: the applier leaves it to the CRM, whose answer is the last word on its own options.
- */
-function optionProblems(
-  objectType: ObjectType,
-  externalObjectId: string,
-  operation: 'CREATE' | 'UPDATE',
-  properties: Record<string, string | null>,
-  enumerations: ReadonlyMap<string, EnumerationOptions> | undefined,
-): Problem[] {
-  if (!enumerations) return [];
-  return valuesOutsideOptions(properties, enumerations).map(({ name, value, outside }) => ({
-    type: 'INVALID_ENUM_PROPERTY',
-    blocking: true,
-    details: describeFailure(
-      operation,
-      objectType,
-      externalObjectId,
-      `"${outside}" is not one of the options of the CRM property ${name}; add the option in the CRM or map another value`,
-      { [name]: value },
-    ),
-  }));
 }
 
 export type InspectedStatus = 'applied' | 'failed' | 'waiting' | 'archived' | 'not-processed' | 'unknown';
@@ -106,46 +78,43 @@ export function inspectedStatus(facts: {
   return 'not-processed';
 }
 
-/** The CRM refuses a whole input whose date property is not midnight UTC (INVALID_DATE): the dry run says so, as for options. */
-function dateProblems(
+/**
+ * What the CRM would refuse, whole input and all, that the dry run can see in the property list it
+ * read: a value outside an enumeration's options (INVALID_OPTION, recorded as
+ * INVALID_ENUM_PROPERTY), a date property's time other than midnight UTC (INVALID_DATE), a number
+ * property's value that is not plain digits (INVALID_NUMBER, what a STRING mapping passes as sent).
+ * Only the dry run checks them: the applier leaves them to the CRM, whose answer is the last word.
+ */
+function crmRefusals(
   objectType: ObjectType,
   externalObjectId: string,
   operation: 'CREATE' | 'UPDATE',
   properties: Record<string, string | null>,
-  dates: ReadonlySet<string> | undefined,
+  crm: { enumerations?: ReadonlyMap<string, EnumerationOptions>; dates?: ReadonlySet<string>; numbers?: ReadonlySet<string> },
 ): Problem[] {
-  if (!dates) return [];
-  return datesOffMidnight(properties, dates).map(({ name, value }) => ({
-    type: 'ERROR_INVALID_DATE_PROPERTY',
+  const refused: { type: Problem['type']; name: string; value: string; reason: string }[] = [
+    ...valuesOutsideOptions(properties, crm.enumerations ?? new Map()).map(({ name, value, outside }) => ({
+      type: 'INVALID_ENUM_PROPERTY' as const,
+      name,
+      value,
+      reason: `"${outside}" is not one of the options of the CRM property ${name}; add the option in the CRM or map another value`,
+    })),
+    ...datesOffMidnight(properties, crm.dates ?? new Set()).map(({ name, value }) => ({
+      type: 'ERROR_INVALID_DATE_PROPERTY' as const,
+      name,
+      value,
+      reason: `the CRM property ${name} is a date (a day, no time) and takes midnight UTC only; map a date-time property, or have the sender send midnight UTC of the day`,
+    })),
+    ...numbersNotPlain(properties, crm.numbers ?? new Set()).map(({ name, value }) => ({
+      type: 'UNKNOWN_ERROR' as const,
+      name,
+      value,
+      reason: `INVALID_NUMBER: the CRM property ${name} is a number and takes digits with an optional leading minus and one point only; map it with the NUMBER data type, or have the sender send such a number`,
+    })),
+  ];
+  return refused.map(({ type, name, value, reason }) => ({
+    type,
     blocking: true,
-    details: describeFailure(
-      operation,
-      objectType,
-      externalObjectId,
-      `the CRM property ${name} is a date (a day, no time) and takes midnight UTC only; map a date-time property, or have the sender send midnight UTC of the day`,
-      { [name]: value },
-    ),
-  }));
-}
-
-/** The CRM refuses a whole input whose number property is not plain digits (INVALID_NUMBER): what a STRING mapping passes as sent. */
-function numberProblems(
-  objectType: ObjectType,
-  externalObjectId: string,
-  operation: 'CREATE' | 'UPDATE',
-  properties: Record<string, string | null>,
-  numbers: ReadonlySet<string> | undefined,
-): Problem[] {
-  if (!numbers) return [];
-  return numbersNotPlain(properties, numbers).map(({ name, value }) => ({
-    type: 'UNKNOWN_ERROR',
-    blocking: true,
-    details: describeFailure(
-      operation,
-      objectType,
-      externalObjectId,
-      `INVALID_NUMBER: the CRM property ${name} is a number and takes digits with an optional leading minus and one point only; map it with the NUMBER data type, or have the sender send such a number`,
-      { [name]: value },
-    ),
+    details: describeFailure(operation, objectType, externalObjectId, reason, { [name]: value }),
   }));
 }
