@@ -34,6 +34,12 @@ describe('plainMessage', () => {
     ],
     ['when another field is refused then it names the field as a form does', 400, 'body/storeId must be string', 'The store must be string.'],
     [
+      'when a field that the API takes as null too is refused then the form is not told about null, which it cannot send',
+      400,
+      'body/mappings/DEAL/properties must be an array of at most 1000 mappings (or null, the same as leaving it out), got 1001',
+      'The field properties must be an array of at most 1000 mappings, got 1001.',
+    ],
+    [
       "when a store's id is refused then it names the store id",
       400,
       'body/id must be an ASCII string of 1 to 100 characters',

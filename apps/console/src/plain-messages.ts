@@ -60,7 +60,8 @@ export const PLAIN_MESSAGES: readonly Rule[] = [
     say: () => "The rule's condition is not accepted: a threshold from 0 to 1,000,000, or minutes from 1 to 10,080.",
   },
   { message: /^body must match exactly one schema in oneOf$/, say: () => 'This is not accepted: check each field against the hint beside it.' },
-  { message: /^(?:body|query)\/([\w/]+) must (.+)$/, say: (match) => `${fieldLabel(match![1])} must ${match![2]}.` },
+  // A form sends no null: the API's "(or null, the same as leaving it out)" is not for its user.
+  { message: /^(?:body|query)\/([\w/]+) must (.+)$/, say: (match) => `${fieldLabel(match![1])} must ${withoutNull(match![2])}.` },
   { message: /^Query parameter (\w+) must (.+)$/, say: (match) => `${fieldLabel(match![1])} must ${match![2]}.` },
   {
     status: 429,
@@ -71,6 +72,8 @@ export const PLAIN_MESSAGES: readonly Rule[] = [
   { status: 431, say: () => 'That is too long for the service to read. Shorten what you typed and try again.' },
   { status: 413, say: () => 'That is too large to send at once.' },
 ];
+
+const withoutNull = (what: string): string => what.replace(' (or null, the same as leaving it out)', '');
 
 const matchesStatus = (rule: Rule, status: number) =>
   rule.status === undefined || (typeof rule.status === 'function' ? rule.status(status) : rule.status === status);
