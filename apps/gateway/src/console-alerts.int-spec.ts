@@ -50,7 +50,7 @@ describe('the console alerts API', () => {
     expect(body.notices).toEqual([]);
   });
 
-  it('when a customer adds, edits and deletes a rule then each answer says so, and a default rule can be disabled but not deleted', async () => {
+  it('when a customer adds, edits and deletes a rule then each answer says so, a store of no data of its own is refused, and a default rule can be disabled but not deleted', async () => {
     const rule = { name: 'Bad e-mails', condition: { kind: 'open-errors', errorType: 'INVALID_EMAIL_ADDRESS', measure: 'count', threshold: 10 } };
     const created = (await as('post', '/console/api/v1/alerts/rules').send(rule).expect(201)).body;
     expect(created).toMatchObject({
@@ -63,6 +63,13 @@ describe('the console alerts API', () => {
       state: { status: 'ok' },
     });
 
+    const refused = await as('put', `/console/api/v1/alerts/rules/${created.id}`)
+      .send({ ...rule, storeId: 'web' })
+      .expect(400);
+    expect(refused.body.message).toBe(
+      `storeId "web" names no store of portal ${PORTAL}'s own data: define the store with PUT /extensions/ecomm/v2/stores first, or leave storeId out to watch every store`,
+    );
+    await fixture.database.repositories.stores.upsert({ portalId: PORTAL, appId: null }, { id: 'web', label: 'Web shop' });
     const edited = (
       await as('put', `/console/api/v1/alerts/rules/${created.id}`)
         .send({ ...rule, storeId: 'web', condition: { kind: 'sync-lag', minutes: 30 } })

@@ -4,10 +4,12 @@ import { DEFAULT_ALERT_RULES } from '@ecomm-sync/domain';
 import {
   aNewAlertNotice,
   asRepositories,
+  anAppTenant,
   aTenant,
   FakeAlertDestinationRepository,
   FakeAlertNoticeRepository,
   FakeAlertRuleRepository,
+  FakeStoreRepository,
 } from '@ecomm-sync/testing';
 import { ManageAlertsUseCase } from './manage-alerts.use-case';
 
@@ -24,6 +26,7 @@ describe('ManageAlertsUseCase', () => {
   let alertRules: FakeAlertRuleRepository;
   let alertDestinations: FakeAlertDestinationRepository;
   let alertNotices: FakeAlertNoticeRepository;
+  let stores: FakeStoreRepository;
   let useCase: ManageAlertsUseCase;
 
   beforeEach(() => {
@@ -31,7 +34,8 @@ describe('ManageAlertsUseCase', () => {
     alertRules = new FakeAlertRuleRepository();
     alertDestinations = new FakeAlertDestinationRepository();
     alertNotices = new FakeAlertNoticeRepository();
-    useCase = new ManageAlertsUseCase(asRepositories({ alertRules, alertDestinations, alertNotices }), box, () => NOW);
+    stores = new FakeStoreRepository();
+    useCase = new ManageAlertsUseCase(asRepositories({ alertRules, alertDestinations, alertNotices, stores }), box, () => NOW);
   });
 
   it('when a tenant reads its alerts twice then the default rules exist once each, and nothing of another tenant shows', async () => {
@@ -49,6 +53,7 @@ describe('ManageAlertsUseCase', () => {
   });
 
   it('when a rule is created then replaced then it starts over with the new condition, and a rule of another tenant is not found', async () => {
+    await stores.upsert(tenant, { id: 'store-1', label: 'Store 1' });
     const created = await useCase.createRule(tenant, { ...invalidEmails, storeId: 'store-1' });
     expect(created).toMatchObject({ name: 'Invalid e-mails', storeId: 'store-1', enabled: true, isDefault: false, state: { status: 'ok' } });
 
@@ -56,6 +61,37 @@ describe('ManageAlertsUseCase', () => {
 
     expect(replaced).toMatchObject({ id: created.id, name: 'Lag', storeId: null, enabled: false, condition: { kind: 'sync-lag', minutes: 30 } });
     await expect(useCase.replaceRule(aTenant(), created.id, invalidEmails)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("when a rule names a store the tenant does not have, then it is refused with 400 saying how to define it, and nothing is added; the default store of v1 traffic is every tenant's", async () => {
+    const app = anAppTenant();
+    await stores.upsert(anAppTenant({ portalId: app.portalId }), { id: 'theirs', label: 'Another application' });
+
+    for (const storeId of ['theirs', 'typo']) {
+      await expect(useCase.createRule(app, { ...invalidEmails, storeId })).rejects.toMatchObject({
+        status: 400,
+        message: `storeId "${storeId}" names no store of application ${app.appId} in portal ${app.portalId}: define the store with PUT /extensions/ecomm/v2/stores first, or leave storeId out to watch every store`,
+      });
+    }
+    expect(await alertRules.list(app)).toEqual([]);
+    const portalOwn = aTenant({ portalId: app.portalId });
+    await expect(useCase.createRule(portalOwn, { ...invalidEmails, storeId: 'theirs' })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining(`names no store of portal ${app.portalId}'s own data:`),
+    });
+    expect(await useCase.createRule(portalOwn, { ...invalidEmails, storeId: 'default' })).toMatchObject({ storeId: 'default' });
+  });
+
+  it('when the store a rule watches was deleted, then the rule may be replaced keeping it, but not moved to another store that does not exist', async () => {
+    await stores.upsert(tenant, { id: 'web', label: 'Web' });
+    const created = await useCase.createRule(tenant, { ...invalidEmails, storeId: 'web' });
+    await stores.remove(tenant, 'web');
+
+    const renamed = await useCase.replaceRule(tenant, created.id, { ...invalidEmails, name: 'Web e-mails', storeId: 'web' });
+
+    expect(renamed).toMatchObject({ name: 'Web e-mails', storeId: 'web' });
+    await expect(useCase.replaceRule(tenant, created.id, { ...invalidEmails, storeId: 'shop' })).rejects.toMatchObject({ status: 400 });
+    await expect(useCase.replaceRule(aTenant(), created.id, { ...invalidEmails, storeId: 'shop' })).rejects.toMatchObject({ status: 404 });
   });
 
   it('when rules are deleted then a rule the customer made goes, a default one is refused with advice to disable it, and an unknown one is not found', async () => {

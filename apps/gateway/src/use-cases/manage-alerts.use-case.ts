@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  DEFAULT_STORE_ID,
   MAX_ALERT_DESTINATIONS,
   MAX_ALERT_RULES,
   type AlertDestinationInput,
@@ -36,7 +37,7 @@ const present = (rule: AlertRule): ConsoleAlertRule => ({
  */
 export class ManageAlertsUseCase {
   constructor(
-    private readonly repositories: Pick<Repositories, 'alertRules' | 'alertDestinations' | 'alertNotices'>,
+    private readonly repositories: Pick<Repositories, 'alertRules' | 'alertDestinations' | 'alertNotices' | 'stores'>,
     private readonly secrets: SecretBox,
     private readonly clock: () => number = Date.now,
   ) {}
@@ -80,6 +81,7 @@ export class ManageAlertsUseCase {
 
   /** 409 once the tenant has MAX_ALERT_RULES, however many adds race (`addWithinCap`). */
   async createRule(tenant: Tenant, input: AlertRuleInput): Promise<ConsoleAlertRule> {
+    await this.checkStore(tenant, input.storeId ?? null);
     const rules = this.repositories.alertRules;
     const created = await addWithinCap({
       cap: MAX_ALERT_RULES,
@@ -92,9 +94,26 @@ export class ManageAlertsUseCase {
   }
 
   async replaceRule(tenant: Tenant, ruleId: string, input: AlertRuleInput): Promise<ConsoleAlertRule> {
+    const current = await this.repositories.alertRules.find(tenant, ruleId);
+    if (!current) throw AppError.notFound(`No alert rule ${ruleId}`);
+    // A rule may keep the store it watched after the store was deleted; it may not move to one that does not exist.
+    if ((input.storeId ?? null) !== current.storeId) await this.checkStore(tenant, input.storeId ?? null);
     const replaced = await this.repositories.alertRules.replace(tenant, ruleId, fieldsOf(input));
     if (!replaced) throw AppError.notFound(`No alert rule ${ruleId}`);
     return present(replaced);
+  }
+
+  /**
+   * A rule that names a store watches that store's data of its tenant only: a name of no store of
+   * the tenant (a typing error, another application's store) would never fire, so it is refused with
+   * what to do. `default`, the store of v1 traffic, is every tenant's.
+   */
+  private async checkStore(tenant: Tenant, storeId: string | null): Promise<void> {
+    if (storeId === null || storeId === DEFAULT_STORE_ID || (await this.repositories.stores.find(tenant, storeId))) return;
+    const owner = tenant.appId === null ? `portal ${tenant.portalId}'s own data` : `application ${tenant.appId} in portal ${tenant.portalId}`;
+    throw AppError.badRequest(
+      `storeId "${storeId}" names no store of ${owner}: define the store with PUT /extensions/ecomm/v2/stores first, or leave storeId out to watch every store`,
+    );
   }
 
   async deleteRule(tenant: Tenant, ruleId: string): Promise<void> {
