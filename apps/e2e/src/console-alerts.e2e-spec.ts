@@ -217,6 +217,8 @@ describe('the console’s alerts page in a browser', () => {
     const alertsApi = `${stack.gatewayUrl}/console/api/v1/alerts`;
     await axios.post(`${alertsApi}/rules`, { name: 'Portal lag', condition: { kind: 'sync-lag', minutes: 30 } }, { params: { hapikey: portal.apiKey } });
     const app = await installAnApplication(stack, portal, { developer: 'Alerting integrator', application: 'Alerting connector' });
+    const storePut = { headers: { authorization: `Bearer ${app.accessToken}` } };
+    await axios.put(`${stack.gatewayUrl}/extensions/ecomm/v2/stores`, { id: 'connector-web', label: 'Connector web shop' }, storePut);
     const page = await newPage(browser);
     await signIn(page, stack, 'integrator', { 'Developer API key': app.developerKey, 'Application id': app.appId });
     await page.waitForURL(`**/console/apps/${app.appId}/overview`);
@@ -229,6 +231,8 @@ describe('the console’s alerts page in a browser', () => {
     await addDestination(page, 'E-mail', 'E-mail address', 'oncall@connector.example');
     await status(page, 'Destination oncall@connector.example added.');
     const addForm = page.getByRole('form', { name: 'Add a rule' });
+    // A rule watches its tenant's stores: the application's own store is offered here.
+    await addForm.getByLabel('Store').locator('option[value="connector-web"]').waitFor({ state: 'attached' });
     await addForm.getByLabel('Name').fill('Connector bad e-mails');
     await addForm.getByLabel('Error type').selectOption('INVALID_EMAIL_ADDRESS');
     await addForm.getByLabel('Threshold (open errors)').fill('5');
@@ -248,5 +252,28 @@ describe('the console’s alerts page in a browser', () => {
     expect(asPortal.destinations).toEqual([]);
     await expectAccessible(page, 'alerts of an integrator');
     await screenshot(page, 'alerts-integrator');
+
+    // The customer's rules watch the portal's own data: the application's store is not offered to
+    // them (a rule on it would never fire), and the API refuses it saying so.
+    await axios.put(`${stack.gatewayUrl}/extensions/ecomm/v2/stores`, { id: 'portal-web', label: 'Portal web shop' }, { params: { hapikey: portal.apiKey } });
+    const customerPage = await newPage(browser);
+    await signIn(customerPage, stack, 'customer', { 'Portal API key': portal.apiKey });
+    await customerPage.waitForURL(`**/console/portals/${portal.portalId}/overview`);
+    await customerPage.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Alerts' }).click();
+    const customerForm = customerPage.getByRole('form', { name: 'Add a rule' });
+    await customerForm.getByLabel('Store').locator('option[value="portal-web"]').waitFor({ state: 'attached' });
+    expect(
+      await customerForm
+        .getByLabel('Store')
+        .locator('option')
+        .evaluateAll((options) => options.map((option) => option.getAttribute('value'))),
+    ).toEqual(['', 'default', 'portal-web']);
+    const refused = await axios.post(
+      `${alertsApi}/rules`,
+      { name: 'On their store', storeId: 'connector-web', condition: { kind: 'sync-lag', minutes: 30 } },
+      { params: { hapikey: portal.apiKey }, validateStatus: () => true },
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.data.message).toContain(`storeId "connector-web" names no store of portal ${portal.portalId}'s own data`);
   });
 });

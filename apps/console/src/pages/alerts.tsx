@@ -40,8 +40,10 @@ export function AlertsPage({ session, params }: { session: Session; params: Reco
 function AlertsSections({ session, params, portalId }: { session: Session; params: Record<string, string>; portalId: string }) {
   const integrator = session.role === 'integrator';
   const alerts = useAlerts(session, tenantQuery(session, params, portalId));
-  // An integrator's overview lists its stores in every portal: a rule is about the picked one's.
-  const stores = useStores(session, params).filter((store) => !integrator || String(store.portalId) === portalId);
+  // A rule watches its own tenant's data. An integrator's overview lists its stores in every
+  // portal: a rule is about the picked one's. A customer's lists every application's stores in the
+  // portal too, but its rules watch the portal's own data (no application): only those stores.
+  const stores = useStores(session, params).filter((store) => (integrator ? String(store.portalId) === portalId : store.appId === null));
   const [editing, setEditing] = useState<ConsoleAlertRule | null>(null);
   const rulesHeading = useRef<HTMLHeadingElement>(null);
   const destinationsHeading = useRef<HTMLHeadingElement>(null);
