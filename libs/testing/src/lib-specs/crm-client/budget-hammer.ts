@@ -117,31 +117,35 @@ export async function hammer(replicas: HammerReplica[], run: { account: string; 
   return { granted, late, busiest: busiestWindow(granted) };
 }
 
-/** A stretch of real time (performance.now()) in which the machine answered slower than asked. */
-export interface SlowSpan {
+/** A stretch of real time (performance.now()) and how fast the machine went in it: 1 as asked, 0.5 at half that pace. */
+export interface PacedSpan {
   from: number;
   to: number;
+  pace: number;
 }
 
 /**
- * Pings the database on its own connection, a pause of `pauseMs` between pings, until stopped, and
- * gives back the stretches in which the machine was slow: a ping slower than `slowMs`, or a pause
- * that overran by more than `slowMs` (this process could not run). The budget's database work goes
- * through the same server and event loop, so a budget that stalls while these stay fast is the
- * budget's fault, and one that is slow inside them is the machine's.
+ * Writes to the database on its own connection (a versioned update of one document, the kind of
+ * write the budget does) with a pause of `pauseMs` between writes, until stopped, and gives back
+ * how fast the machine went in each stretch: a write that took longer than `slowMs` went at
+ * slowMs ÷ its time, a pause that overran by more than `slowMs` (this process could not run) at
+ * (pauseMs + slowMs) ÷ its time. It shares the server, the CPUs and the event loop with the budget
+ * under test: a budget that stalls while they go at pace is at fault; one that is slow while they
+ * are slow may be the machine's, or its own load on the server (the hammer logs its writes).
  */
-export function probeResponsiveness(connection: Connection, options: { pauseMs?: number; slowMs: number }): { stop(): Promise<SlowSpan[]> } {
+export function probePace(connection: Connection, options: { pauseMs?: number; slowMs: number }): { stop(): Promise<PacedSpan[]> } {
   const pauseMs = options.pauseMs ?? 20;
-  const slow: SlowSpan[] = [];
+  const spans: PacedSpan[] = [];
+  const probe = connection.collection<{ _id: string; version: number }>('budget_pace_probe');
   let running = true;
   const loop = (async () => {
     let previousEnd = performance.now();
     while (running) {
       const start = performance.now();
-      if (start - previousEnd > pauseMs + options.slowMs) slow.push({ from: previousEnd, to: start });
-      await connection.db!.admin().ping();
+      spans.push({ from: previousEnd, to: start, pace: Math.min(1, (pauseMs + options.slowMs) / Math.max(1, start - previousEnd)) });
+      await probe.updateOne({ _id: 'probe' }, { $inc: { version: 1 } }, { upsert: true });
       const end = performance.now();
-      if (end - start > options.slowMs) slow.push({ from: start, to: end });
+      spans.push({ from: start, to: end, pace: Math.min(1, options.slowMs / Math.max(1, end - start)) });
       previousEnd = end;
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
@@ -150,13 +154,14 @@ export function probeResponsiveness(connection: Connection, options: { pauseMs?:
     async stop() {
       running = false;
       await loop;
-      return slow;
+      return spans;
     },
   };
 }
 
-/** The share of [from, to) outside every slow span (spans do not overlap: the probe makes them one after another). */
-export function responsiveShare(slow: SlowSpan[], from: number, to: number): number {
-  const slowMs = slow.reduce((total, span) => total + Math.max(0, Math.min(span.to, to) - Math.max(span.from, from)), 0);
-  return Math.max(0, 1 - slowMs / (to - from));
+/** The machine's mean pace over [from, to), weighted by time; time no span covers counts as at pace. */
+export function meanPace(spans: PacedSpan[], from: number, to: number): number {
+  let slowness = 0;
+  for (const span of spans) slowness += Math.max(0, Math.min(span.to, to) - Math.max(span.from, from)) * (1 - span.pace);
+  return Math.max(0, 1 - slowness / (to - from));
 }

@@ -3,7 +3,7 @@ import mongoose, { type Connection } from 'mongoose';
 import { testInfrastructure, uniqueName, waitFor } from '../../support';
 import { CrmBudgetPaused, type CrmLimits } from '@ecomm-sync/domain';
 import { MongoCrmBudgets, type MongoCrmBudgetsOptions } from '@ecomm-sync/crm-client';
-import { AtomicBudgetStore, HAMMER_START, WINDOW_MS, hammer, probeResponsiveness, responsiveShare } from './budget-hammer';
+import { AtomicBudgetStore, HAMMER_START, WINDOW_MS, hammer, meanPace, probePace, type HammerRun, type PacedSpan } from './budget-hammer';
 
 const { mongoUrl } = testInfrastructure();
 
@@ -66,31 +66,37 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
       const replicas = await Promise.all(Array.from({ length: 4 }, () => replica({ clock: hammerClock, sleep: hammerSleep, leaseSize: 5 })));
       const probeConnection = await mongoose.createConnection(mongoUrl, { dbName, maxPoolSize: 1 }).asPromise();
       connections.push(probeConnection);
-      // A lease is three round trips in a 100-ms slot: a ping slower than 30 ms, or this process not
-      // running for as long, is a machine too slow for the budget to be judged by its pace.
-      const probe = probeResponsiveness(probeConnection, { slowMs: 30 });
+      // A lease is three round trips in a 100-ms slot: a write slower than 30 ms, or this process not
+      // running for as long, is a machine going slower than the budget's pace needs.
+      const probe = probePace(probeConnection, { slowMs: 30 });
+      let run: HammerRun;
+      let spans: PacedSpan[];
       realStart = performance.now(); // once connected: the run is the budget's, not the connections'
-      const { granted, late, busiest } = await hammer(replicas, { account: `hammer-${nextAccount++}`, limit, end: HAMMER_START + runMs, clock: hammerClock });
-      const slow = await probe.stop();
+      try {
+        run = await hammer(replicas, { account: `hammer-${nextAccount++}`, limit, end: HAMMER_START + runMs, clock: hammerClock });
+      } finally {
+        spans = await probe.stop();
+      }
+      const { granted, late, busiest } = run;
       expect(busiest).toBeLessThanOrEqual(limit + 5);
       // Liveness, not speed, in each window after the first (the budget's window must have rolled
-      // over for them; the last one runs to the end): permits keep being handed out, and while the
-      // machine answered in time, at 0.4 of the limit at least, so that a budget that stalls fails
-      // it. CI, beside the end-to-end tier, saw a window of 8 of 100 (2026-12-07): the floor is
-      // scaled by the share of the window in which the probe found the machine responsive.
+      // over for them; the last one runs to the end): permits keep being handed out, and at the
+      // machine's pace, 0.4 of the limit at least, so that a budget that stalls fails it. CI, beside
+      // the end-to-end tier, saw a window of 8 of 100 (2026-12-07): the floor is scaled by the
+      // machine's mean pace in the window, as the probe measured it.
       const windows = Array.from({ length: runMs / WINDOW_MS - 1 }, (_, i) => ({
         from: HAMMER_START + (i + 1) * WINDOW_MS,
         last: i === runMs / WINDOW_MS - 2,
       }));
       const inWindow = (times: number[], { from, last }: { from: number; last: boolean }) =>
         times.filter((sendBy) => sendBy > from && (last || sendBy <= from + WINDOW_MS)).length;
+      const toReal = (hammerTime: number) => realStart + (hammerTime - HAMMER_START) / speed;
       const seen = windows.map((window) => {
-        const realFrom = realStart + (window.from - HAMMER_START);
-        const share = responsiveShare(slow, realFrom, window.last ? realStart + runMs : realFrom + WINDOW_MS);
-        return { granted: inWindow(granted, window), handedOut: inWindow([...granted, ...late], window), floor: Math.floor(0.4 * limit * share) };
+        const pace = meanPace(spans, toReal(window.from), window.last ? toReal(HAMMER_START + runMs) : toReal(window.from + WINDOW_MS));
+        return { granted: inWindow(granted, window), handedOut: inWindow([...granted, ...late], window), pace, floor: Math.floor(0.4 * limit * pace) };
       });
       console.info(
-        `budget hammer: in the windows after the first (limit ${limit}), granted/handed out/floor: ${seen.map((w) => `${w.granted}/${w.handedOut}/${w.floor}`).join(', ')}`,
+        `budget hammer: in the windows after the first (limit ${limit}), granted/handed out/machine's pace/floor: ${seen.map((w) => `${w.granted}/${w.handedOut}/${w.pace.toFixed(2)}/${w.floor}`).join(', ')}`,
       );
       for (const window of seen) {
         expect(window.handedOut).toBeGreaterThan(0);
