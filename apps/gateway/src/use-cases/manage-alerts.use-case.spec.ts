@@ -1,6 +1,6 @@
 import { MAX_ALERT_DESTINATIONS, MAX_ALERT_RULES, type AlertRuleInput, type Tenant } from '@ecomm-sync/contracts';
 import { SecretBox, sealedFor } from '@ecomm-sync/data-access';
-import { DEFAULT_ALERT_RULES } from '@ecomm-sync/domain';
+import { DEFAULT_ALERT_RULES, emptyObjectState } from '@ecomm-sync/domain';
 import {
   aNewAlertNotice,
   asRepositories,
@@ -9,6 +9,7 @@ import {
   FakeAlertDestinationRepository,
   FakeAlertNoticeRepository,
   FakeAlertRuleRepository,
+  FakeObjectStateRepository,
   FakeStoreRepository,
 } from '@ecomm-sync/testing';
 import { ManageAlertsUseCase } from './manage-alerts.use-case';
@@ -27,6 +28,7 @@ describe('ManageAlertsUseCase', () => {
   let alertDestinations: FakeAlertDestinationRepository;
   let alertNotices: FakeAlertNoticeRepository;
   let stores: FakeStoreRepository;
+  let objectStates: FakeObjectStateRepository;
   let useCase: ManageAlertsUseCase;
 
   beforeEach(() => {
@@ -35,7 +37,8 @@ describe('ManageAlertsUseCase', () => {
     alertDestinations = new FakeAlertDestinationRepository();
     alertNotices = new FakeAlertNoticeRepository();
     stores = new FakeStoreRepository();
-    useCase = new ManageAlertsUseCase(asRepositories({ alertRules, alertDestinations, alertNotices, stores }), box, () => NOW);
+    objectStates = new FakeObjectStateRepository(() => NOW);
+    useCase = new ManageAlertsUseCase(asRepositories({ alertRules, alertDestinations, alertNotices, stores, objectStates }), box, () => NOW);
   });
 
   it('when a tenant reads its alerts twice then the default rules exist once each, and nothing of another tenant shows', async () => {
@@ -70,7 +73,7 @@ describe('ManageAlertsUseCase', () => {
     for (const storeId of ['theirs', 'typo']) {
       await expect(useCase.createRule(app, { ...invalidEmails, storeId })).rejects.toMatchObject({
         status: 400,
-        message: `storeId "${storeId}" names no store of application ${app.appId} in portal ${app.portalId}: define the store with PUT /extensions/ecomm/v2/stores first, or leave storeId out to watch every store`,
+        message: `storeId "${storeId}" names no store of application ${app.appId} in portal ${app.portalId}: a rule watches only its own tenant's data, so one on another tenant's store would never fire. Use one of the tenant's stores (GET /extensions/ecomm/v2/stores), or leave storeId out to watch every store`,
       });
     }
     expect(await alertRules.list(app)).toEqual([]);
@@ -80,6 +83,17 @@ describe('ManageAlertsUseCase', () => {
       message: expect.stringContaining(`names no store of portal ${app.portalId}'s own data:`),
     });
     expect(await useCase.createRule(portalOwn, { ...invalidEmails, storeId: 'default' })).toMatchObject({ storeId: 'default' });
+  });
+
+  it('when the tenant has data in a store whose record was deleted, then a rule may watch it', async () => {
+    await objectStates.saveMany({ tenant, storeId: 'closed-shop', objectType: 'CONTACT' }, [
+      { externalObjectId: 'c1', state: emptyObjectState(), expectedRev: null },
+    ]);
+
+    expect(await useCase.createRule(tenant, { ...invalidEmails, storeId: 'closed-shop' })).toMatchObject({ storeId: 'closed-shop' });
+    await expect(useCase.createRule(anAppTenant({ portalId: tenant.portalId }), { ...invalidEmails, storeId: 'closed-shop' })).rejects.toMatchObject({
+      status: 400,
+    });
   });
 
   it('when the store a rule watches was deleted, then the rule may be replaced keeping it, but not moved to another store that does not exist', async () => {

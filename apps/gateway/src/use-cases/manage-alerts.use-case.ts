@@ -37,7 +37,7 @@ const present = (rule: AlertRule): ConsoleAlertRule => ({
  */
 export class ManageAlertsUseCase {
   constructor(
-    private readonly repositories: Pick<Repositories, 'alertRules' | 'alertDestinations' | 'alertNotices' | 'stores'>,
+    private readonly repositories: Pick<Repositories, 'alertRules' | 'alertDestinations' | 'alertNotices' | 'stores' | 'objectStates'>,
     private readonly secrets: SecretBox,
     private readonly clock: () => number = Date.now,
   ) {}
@@ -104,15 +104,21 @@ export class ManageAlertsUseCase {
   }
 
   /**
-   * A rule that names a store watches that store's data of its tenant only: a name of no store of
-   * the tenant (a typing error, another application's store) would never fire, so it is refused with
-   * what to do. `default`, the store of v1 traffic, is every tenant's.
+   * A rule that names a store watches its own tenant's data in that store only (the evaluator reads
+   * by portal, application and store). A name under which the tenant has neither a store nor data
+   * (a typing error, another application's store) would never fire, so it is refused with what to
+   * do. `default`, the store of v1 traffic, is every tenant's.
    */
   private async checkStore(tenant: Tenant, storeId: string | null): Promise<void> {
-    if (storeId === null || storeId === DEFAULT_STORE_ID || (await this.repositories.stores.find(tenant, storeId))) return;
+    if (storeId === null || storeId === DEFAULT_STORE_ID) return;
+    const [store, hasObjects] = await Promise.all([
+      this.repositories.stores.find(tenant, storeId),
+      this.repositories.objectStates.hasObjectsIn(tenant, storeId),
+    ]);
+    if (store || hasObjects) return;
     const owner = tenant.appId === null ? `portal ${tenant.portalId}'s own data` : `application ${tenant.appId} in portal ${tenant.portalId}`;
     throw AppError.badRequest(
-      `storeId "${storeId}" names no store of ${owner}: define the store with PUT /extensions/ecomm/v2/stores first, or leave storeId out to watch every store`,
+      `storeId "${storeId}" names no store of ${owner}: a rule watches only its own tenant's data, so one on another tenant's store would never fire. Use one of the tenant's stores (GET /extensions/ecomm/v2/stores), or leave storeId out to watch every store`,
     );
   }
 

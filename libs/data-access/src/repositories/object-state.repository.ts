@@ -186,6 +186,11 @@ export class ObjectStateRepository {
     return { saved, conflicts: ids.filter((id) => !won.has(id)) };
   }
 
+  /** Whether the tenant has received any object in the store (index {portalId, appId, storeId, unappliedSince}). */
+  async hasObjectsIn(tenant: Tenant, storeId: string): Promise<boolean> {
+    return (await this.states.findOne({ portalId: tenant.portalId, appId: tenant.appId, storeId }, { projection: { _id: 1 } })) !== null;
+  }
+
   /**
    * When the tenant's (or its store's) oldest object not applied yet was accepted; null: none waits;
    * LAG_NOT_KNOWN: this read's share of the sweep ended before it could tell (sweepUnapplied).

@@ -78,6 +78,15 @@ export function describeObjectStateRepositoryContract(name: string, make: () => 
         expect((await states.findMany({ tenant: owner, storeId, objectType: type }, ['same'])).get('same')!.state).toEqual(stateWith(i, { i: String(i) }));
     });
 
+    it('when a tenant has objects in a store, then it has objects in that store only, and another tenant of the portal has none there', async () => {
+      await states.saveMany({ tenant, storeId: 'eu', objectType: 'DEAL' }, [{ externalObjectId: 'd', state: stateWith(1, {}), expectedRev: null }]);
+
+      expect(await states.hasObjectsIn(tenant, 'eu')).toBe(true);
+      expect(await states.hasObjectsIn(tenant, 'us')).toBe(false);
+      expect(await states.hasObjectsIn({ ...tenant, appId: 'app-x' }, 'eu')).toBe(false);
+      expect(await states.hasObjectsIn({ ...tenant, portalId: tenant.portalId + 1 }, 'eu')).toBe(false);
+    });
+
     it('when new objects are inserted and one exists already, then the call fails on it and the others are inserted', async () => {
       await states.insertNew({ tenant, storeId: 'default', objectType: 'CONTACT' }, [{ externalObjectId: 'old', state: stateWith(1, {}) }]);
       await expect(

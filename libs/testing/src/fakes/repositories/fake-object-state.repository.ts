@@ -100,6 +100,10 @@ export class FakeObjectStateRepository implements PublicOf<ObjectStateRepository
     return { saved, conflicts };
   }
 
+  async hasObjectsIn(tenant: Tenant, storeId: string): Promise<boolean> {
+    return [...this.rows.values()].some((row) => row.tenant.portalId === tenant.portalId && row.tenant.appId === tenant.appId && row.storeId === storeId);
+  }
+
   async oldestUnapplied(tenant: Tenant, storeId: string | null, sweep: UnappliedSweep = UNAPPLIED_SWEEP): Promise<OldestUnapplied> {
     const marked = [...this.unappliedSince]
       .map(([key, since]) => ({ key, row: this.rows.get(key)!, since }))
