@@ -275,5 +275,19 @@ describe('the console’s alerts page in a browser', () => {
     );
     expect(refused.status).toBe(400);
     expect(refused.data.message).toContain(`storeId "connector-web" names no store of portal ${portal.portalId}'s own data`);
+
+    // A customer signed in with the application's token manages the application's rules: its store is offered.
+    const tokenPage = await newPage(browser);
+    await signIn(tokenPage, stack, 'customer', { 'OAuth access token': app.accessToken }, 'OAuth access token of an installed application');
+    await tokenPage.waitForURL(`**/console/portals/${portal.portalId}/overview`);
+    await tokenPage.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Alerts' }).click();
+    const tokenForm = tokenPage.getByRole('form', { name: 'Add a rule' });
+    await tokenForm.getByLabel('Store').locator('option[value="connector-web"]').waitFor({ state: 'attached' });
+    expect(
+      await tokenForm
+        .getByLabel('Store')
+        .locator('option')
+        .evaluateAll((options) => options.map((option) => option.getAttribute('value'))),
+    ).toEqual(['', 'connector-web', 'default']);
   });
 });

@@ -40,10 +40,12 @@ export function AlertsPage({ session, params }: { session: Session; params: Reco
 function AlertsSections({ session, params, portalId }: { session: Session; params: Record<string, string>; portalId: string }) {
   const integrator = session.role === 'integrator';
   const alerts = useAlerts(session, tenantQuery(session, params, portalId));
-  // A rule watches its own tenant's data. An integrator's overview lists its stores in every
-  // portal: a rule is about the picked one's. A customer's lists every application's stores in the
-  // portal too, but its rules watch the portal's own data (no application): only those stores.
-  const stores = useStores(session, params).filter((store) => (integrator ? String(store.portalId) === portalId : store.appId === null));
+  // A rule watches its own tenant's data: the session's application (an integrator, or a customer
+  // signed in with an application's token) or the portal's own (a portal key). The overview lists
+  // every tenant's stores in scope: an integrator's in every portal, a customer's of every
+  // application in the portal. Only the rule's tenant's are offered.
+  const ruleAppId = session.appId ?? null;
+  const stores = useStores(session, params).filter((store) => store.appId === ruleAppId && (!integrator || String(store.portalId) === portalId));
   const [editing, setEditing] = useState<ConsoleAlertRule | null>(null);
   const rulesHeading = useRef<HTMLHeadingElement>(null);
   const destinationsHeading = useRef<HTMLHeadingElement>(null);
@@ -85,7 +87,8 @@ function AlertsSections({ session, params, portalId }: { session: Session; param
                 <AlertRuleForm
                   key={editing.id}
                   editing={editing}
-                  storeIds={storeIds(stores)}
+                  // The rule's own store stays a choice (deleted since, or saved before stores were checked) rather than read as "All stores".
+                  storeIds={storeIds(stores, ...(editing.storeId ? [editing.storeId] : []))}
                   busy={alerts.rules.busy}
                   onSave={async (input) => {
                     const saved = await alerts.rules.save(input, editing.id);
