@@ -104,7 +104,13 @@ export class Broker {
   async publish(routingKey: string, body: unknown, { lane, correlationId, split }: PublishOptions = {}): Promise<void> {
     const headers = newMessageHeaders(correlationId);
     // A body larger than the broker takes is split (or refused) here: the broker would close the channel on it.
-    const contents = encodedWithin(routingKey, body, this.options.maxMessageBytes ?? MAX_MESSAGE_BYTES, split);
+    const maxBytes = this.options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    const report = { splits: 0, cut: 0 };
+    const contents = encodedWithin(routingKey, body, maxBytes, split, report);
+    if (report.splits > 0) {
+      // Once per publish: a part cut down left out what could not be carried (the publisher's split says what, and records it).
+      this.options.logger.warn('a message larger than the broker takes was split', { routingKey, maxBytes, messages: contents.length, cutDown: report.cut });
+    }
     const key = routingKeyOn(routingKey, lane ?? currentLogContext().lane ?? 'interactive');
     const options = { persistent: true, contentType: 'application/json', timestamp: Math.floor(Date.now() / 1000), headers };
     try {

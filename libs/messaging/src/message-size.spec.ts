@@ -25,6 +25,21 @@ describe('a message body within what the broker takes', () => {
     expect(encodedWithin('k', { items: ['x'.repeat(200)] }, 100, shorten).map((content) => content.toString())).toEqual(['{"items":["214 > 100"]}']);
   });
 
+  it('when bodies are split and cut down, then the report counts each split and each cut', () => {
+    const halveOrShorten: SplitBody = (body) => {
+      const { items } = body as { items: string[] };
+      return items.length < 2 ? [{ items: ['cut'] }] : [{ items: items.slice(0, 1) }, { items: items.slice(1) }];
+    };
+    const report = { splits: 0, cut: 0 };
+
+    const contents = encodedWithin('k', { items: ['x'.repeat(200), 'y'.repeat(40), 'z'.repeat(40)] }, 100, halveOrShorten, report);
+
+    expect(contents.map((content) => content.toString())).toEqual(['{"items":["cut"]}', `{"items":["${'y'.repeat(40)}","${'z'.repeat(40)}"]}`]);
+    expect(report).toEqual({ splits: 2, cut: 1 });
+    encodedWithin('k', { items: ['a'] }, 100, halveOrShorten, report);
+    expect(report).toEqual({ splits: 2, cut: 1 });
+  });
+
   it('when the split makes no body of it, then it is refused rather than dropped', () => {
     expect(() => encodedWithin('k', { items: ['x'.repeat(200)] }, 100, () => [])).toThrow(MessageTooLargeError);
   });

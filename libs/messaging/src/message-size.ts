@@ -23,15 +23,25 @@ export class MessageTooLargeError extends Error {
  */
 export type SplitBody = (body: unknown, bytes: number, maxBytes: number) => readonly unknown[] | null;
 
+/** What splitting a body did: how often a body was split, and how often into one smaller body (cut down). */
+export interface SplitReport {
+  splits: number;
+  cut: number;
+}
+
 /**
  * The body as JSON, or as the bodies `split` makes of it (again and again) while one is larger
  * than `maxBytes`. The common case costs one encoding, as before; only a body too large is encoded
- * again, in its parts.
+ * again, in its parts. `report`, when given, counts the splits.
  */
-export function encodedWithin(routingKey: string, body: unknown, maxBytes: number, split?: SplitBody): Buffer[] {
+export function encodedWithin(routingKey: string, body: unknown, maxBytes: number, split?: SplitBody, report?: SplitReport): Buffer[] {
   const content = Buffer.from(JSON.stringify(body));
   if (content.length <= maxBytes) return [content];
   const parts = split?.(body, content.length, maxBytes);
   if (!parts?.length) throw new MessageTooLargeError(routingKey, content.length, maxBytes);
-  return parts.flatMap((part) => encodedWithin(routingKey, part, maxBytes, split));
+  if (report) {
+    report.splits++;
+    if (parts.length === 1) report.cut++;
+  }
+  return parts.flatMap((part) => encodedWithin(routingKey, part, maxBytes, split, report));
 }

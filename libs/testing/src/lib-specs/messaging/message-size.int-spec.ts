@@ -1,9 +1,7 @@
-import { createLogger } from '@ecomm-sync/runtime';
-import { testInfrastructure, uniqueName, waitFor } from '../../support';
+import { recordingLogger, testInfrastructure, uniqueName, waitFor, type LogEntry } from '../../support';
 import { Broker, type Delivery, MessageTooLargeError, purgeAndDeleteTopology, type SplitBody } from '@ecomm-sync/messaging';
 
 const { amqpUrl } = testInfrastructure();
-const logger = createLogger('broker-test', 'error');
 
 interface Items {
   items: string[];
@@ -18,9 +16,12 @@ describe('Broker message size against a real RabbitMQ', () => {
   let prefix: string;
   let broker: Broker;
   let received: Delivery<Items>[];
+  let logged: LogEntry[];
 
   beforeEach(async () => {
     prefix = uniqueName('test-size');
+    const { logger, entries } = recordingLogger('warn');
+    logged = entries;
     broker = await Broker.connect({ url: amqpUrl, prefix, prefetch: 10, retryDelayMs: 100, maxAttempts: 3, logger, maxMessageBytes: 2_000 });
     received = [];
     await broker.consume<Items>('mapper.sync-batches', async (delivery) => void received.push(delivery));
@@ -40,6 +41,26 @@ describe('Broker message size against a real RabbitMQ', () => {
     expect(received.length).toBeGreaterThan(1);
     expect(received.every((delivery) => delivery.raw.content.length <= 2_000)).toBe(true);
     expect(received.flatMap((delivery) => delivery.body.items).sort()).toEqual([...items].sort());
+    expect(logged).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        message: 'a message larger than the broker takes was split',
+        routingKey: 'sync.batch.CONTACT',
+        maxBytes: 2_000,
+        messages: received.length,
+        cutDown: 0,
+      }),
+    ]);
+  });
+
+  it('when a body is cut down to fit, then it is sent in its place and the log says one part was cut down', async () => {
+    const shorten: SplitBody = (_body, bytes, maxBytes) => [{ items: [`left out: ${bytes} > ${maxBytes}`] }];
+
+    await broker.publish('sync.batch.CONTACT', { items: ['x'.repeat(3_000)] }, { split: shorten });
+
+    await waitFor(() => received.length === 1, { message: 'the cut-down message delivered' });
+    expect(received[0].body.items).toEqual([expect.stringMatching(/^left out: 3\d{3} > 2000$/)]);
+    expect(logged).toEqual([expect.objectContaining({ message: 'a message larger than the broker takes was split', messages: 1, cutDown: 1 })]);
   });
 
   it('when a body is larger than the broker takes and cannot be split, then the publish fails saying so, and the broker goes on publishing', async () => {
