@@ -20,6 +20,7 @@ describe('alert rule drafts', () => {
     ['open errors of one type, counted, in one store', { kind: 'open-errors', errorType: 'INVALID_EMAIL_ADDRESS', measure: 'count', threshold: 5 }, 's1'],
     ['open errors of any type, as a share', { kind: 'open-errors', errorType: null, measure: 'share', threshold: 2.5 }, null],
     ['sync lag', { kind: 'sync-lag', minutes: 45 }, null],
+    ['sync lag in one store', { kind: 'sync-lag', minutes: 45 }, 's1'],
     ['a failing CRM connection', { kind: 'crm-connection', unreachableMinutes: 15 }, null],
     ['a failed import', { kind: 'import-failed' }, null],
     ["a failed import's webhook", { kind: 'webhook-failed' }, null],
@@ -29,13 +30,14 @@ describe('alert rule drafts', () => {
     expect(ruleInputOf(rule, true)).toEqual({ name: 'A rule', enabled: true, storeId, condition });
   });
 
-  it('when a store is picked for a rule other than open errors, then no store is sent', () => {
+  it('when a store is picked for a rule of open errors or sync lag, then it is sent, and for another kind of rule it is not', () => {
     expect(inputOf({ ...NEW_RULE, name: ' Lag ', kind: 'sync-lag', storeId: 's1', minutes: '20' })).toEqual({
       name: 'Lag',
       enabled: true,
-      storeId: null,
+      storeId: 's1',
       condition: { kind: 'sync-lag', minutes: 20 },
     });
+    expect(inputOf({ ...NEW_RULE, name: 'CRM', kind: 'crm-connection', storeId: 's1', unreachableMinutes: '15' })).toMatchObject({ storeId: null });
   });
 
   it.each<[string, AlertCondition, string | null, string]>([
@@ -58,6 +60,7 @@ describe('alert rule drafts', () => {
       'More than 3% of the objects processed in the last hour with an open error of any type',
     ],
     ['one minute of lag', { kind: 'sync-lag', minutes: 1 }, null, 'The oldest change not applied yet waits more than 1 minute'],
+    ['lag in one store', { kind: 'sync-lag', minutes: 30 }, 's1', 'The oldest change not applied yet in store s1 waits more than 30 minutes'],
     [
       'a failing CRM connection',
       { kind: 'crm-connection', unreachableMinutes: 15 },

@@ -71,11 +71,14 @@ function conditionOf(draft: RuleDraft): AlertCondition {
   }
 }
 
-/** The body of POST or PUT …/alerts/rules; a store applies to open-errors rules only. */
+/** The kinds of rule that may watch one store (the evaluator reads their figures by store). */
+export const hasStore = (kind: AlertCondition['kind']): boolean => kind === 'open-errors' || kind === 'sync-lag';
+
+/** The body of POST or PUT …/alerts/rules; a store applies to open-errors and sync-lag rules only. */
 export const inputOf = (draft: RuleDraft): AlertRuleInput => ({
   name: draft.name.trim(),
   enabled: draft.enabled,
-  storeId: draft.kind === 'open-errors' && draft.storeId ? draft.storeId : null,
+  storeId: hasStore(draft.kind) && draft.storeId ? draft.storeId : null,
   condition: conditionOf(draft),
 });
 
@@ -99,7 +102,7 @@ export function describeCondition(condition: AlertCondition, storeId: string | n
         : `More than ${condition.threshold}% of the objects processed in the last hour with ${condition.errorType ? `an open ${condition.errorType} error` : 'an open error of any type'}${storeId ? ` in store ${storeId}` : ''}`;
     }
     case 'sync-lag':
-      return `The oldest change not applied yet waits more than ${minutes(condition.minutes)}`;
+      return `The oldest change not applied yet${storeId ? ` in store ${storeId}` : ''} waits more than ${minutes(condition.minutes)}`;
     case 'crm-connection':
       return `The CRM refuses the token, its daily cap is reached, or it does not answer for ${minutes(condition.unreachableMinutes)}`;
     case 'import-failed':

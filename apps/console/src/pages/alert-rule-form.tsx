@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { AlertRuleInput, ConsoleAlertRule } from '@ecomm-sync/contracts';
 import { SelectField } from '../components/select-field';
 import { MAX_ALERT_MINUTES, MAX_ALERT_NAME_LENGTH, MAX_ALERT_THRESHOLD } from '../input-limits';
-import { draftOf, inputOf, MEASURES, NEW_RULE, RULE_KINDS, type RuleDraft, type RuleKind } from './alert-rule-draft';
+import { draftOf, hasStore, inputOf, MEASURES, NEW_RULE, RULE_KINDS, type RuleDraft, type RuleKind } from './alert-rule-draft';
 import { ERROR_TYPES } from './scope';
 
 /** A labelled number input with its limits said beside it (the form refuses what the API would). */
@@ -113,7 +113,6 @@ export function AlertRuleForm({
                   : `Fires above this number: 0 to ${MAX_ALERT_THRESHOLD.toLocaleString('en')}.`
               }
             />
-            <SelectField label="Store" value={draft.storeId} onChange={(storeId) => set({ storeId })} first="All stores" choices={storeIds} />
           </>
         ) : null}
         {draft.kind === 'sync-lag' ? (
@@ -127,6 +126,9 @@ export function AlertRuleForm({
             step={1}
             hint={`1 to ${MAX_ALERT_MINUTES.toLocaleString('en')} (a week).`}
           />
+        ) : null}
+        {hasStore(draft.kind) ? (
+          <SelectField label="Store" value={draft.storeId} onChange={(storeId) => set({ storeId })} first="All stores" choices={storeIds} />
         ) : null}
         {draft.kind === 'crm-connection' ? (
           <NumberField
