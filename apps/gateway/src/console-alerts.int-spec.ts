@@ -67,7 +67,7 @@ describe('the console alerts API', () => {
       .send({ ...rule, storeId: 'web' })
       .expect(400);
     expect(refused.body.message).toBe(
-      `storeId "web" names no store of portal ${PORTAL}'s own data: a rule watches only its own tenant's data, so one on another tenant's store would never fire. Use one of the tenant's stores (GET /extensions/ecomm/v2/stores), or leave storeId out to watch every store`,
+      `storeId "web" names no store of portal ${PORTAL}'s own data: a rule watches only its own tenant's data, so a store it has neither defined nor sent data to would never fire it. Use one of its stores (the console overview lists them: GET /console/api/v1/overview with the same credential), or leave storeId out to watch every store`,
     );
     await fixture.database.repositories.stores.upsert({ portalId: PORTAL, appId: null }, { id: 'web', label: 'Web shop' });
     const edited = (

@@ -73,7 +73,7 @@ describe('ManageAlertsUseCase', () => {
     for (const storeId of ['theirs', 'typo']) {
       await expect(useCase.createRule(app, { ...invalidEmails, storeId })).rejects.toMatchObject({
         status: 400,
-        message: `storeId "${storeId}" names no store of application ${app.appId} in portal ${app.portalId}: a rule watches only its own tenant's data, so one on another tenant's store would never fire. Use one of the tenant's stores (GET /extensions/ecomm/v2/stores), or leave storeId out to watch every store`,
+        message: `storeId "${storeId}" names no store of application ${app.appId} in portal ${app.portalId}: a rule watches only its own tenant's data, so a store it has neither defined nor sent data to would never fire it. Use one of its stores (the console overview lists them: GET /console/api/v1/overview with the same credential), or leave storeId out to watch every store`,
       });
     }
     expect(await alertRules.list(app)).toEqual([]);

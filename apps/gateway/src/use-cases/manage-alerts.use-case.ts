@@ -118,7 +118,7 @@ export class ManageAlertsUseCase {
     if (store || hasObjects) return;
     const owner = tenant.appId === null ? `portal ${tenant.portalId}'s own data` : `application ${tenant.appId} in portal ${tenant.portalId}`;
     throw AppError.badRequest(
-      `storeId "${storeId}" names no store of ${owner}: a rule watches only its own tenant's data, so one on another tenant's store would never fire. Use one of the tenant's stores (GET /extensions/ecomm/v2/stores), or leave storeId out to watch every store`,
+      `storeId "${storeId}" names no store of ${owner}: a rule watches only its own tenant's data, so a store it has neither defined nor sent data to would never fire it. Use one of its stores (the console overview lists them: GET /console/api/v1/overview with the same credential), or leave storeId out to watch every store`,
     );
   }
 
