@@ -1,5 +1,3 @@
-import { performance } from 'node:perf_hooks';
-import type { Connection } from 'mongoose';
 import { CrmBudgetPaused, type CrmBudget, type CrmLimits, type CrmPermit } from '@ecomm-sync/domain';
 import { AccountBudget, type BudgetStore, type CrmBudgetDoc, type CrmBudgetStats } from '@ecomm-sync/crm-client';
 
@@ -115,53 +113,4 @@ export async function hammer(replicas: HammerReplica[], run: { account: string; 
     `budget hammer: ${granted.length} requests (limit ${limit} per 10 s), busiest 10-s window of slots ${busiestWindow(granted)}, ${late.length} permits too late to send; ${sum((s) => s.writes)} writes (${sum((s) => s.lostRaces)} lost races, ${sum((s) => s.contended)} leases lost every round)`,
   );
   return { granted, late, busiest: busiestWindow(granted) };
-}
-
-/** A stretch of real time (performance.now()) and how fast the machine went in it: 1 as asked, 0.5 at half that pace. */
-export interface PacedSpan {
-  from: number;
-  to: number;
-  pace: number;
-}
-
-/**
- * Writes to the database on its own connection (a versioned update of one document, the kind of
- * write the budget does) with a pause of `pauseMs` between writes, until stopped, and gives back
- * how fast the machine went in each stretch: a write that took longer than `slowMs` went at
- * slowMs ÷ its time, a pause that overran by more than `slowMs` (this process could not run) at
- * (pauseMs + slowMs) ÷ its time. It shares the server, the CPUs and the event loop with the budget
- * under test: a budget that stalls while they go at pace is at fault; one that is slow while they
- * are slow may be the machine's, or its own load on the server (the hammer logs its writes).
- */
-export function probePace(connection: Connection, options: { pauseMs?: number; slowMs: number }): { stop(): Promise<PacedSpan[]> } {
-  const pauseMs = options.pauseMs ?? 20;
-  const spans: PacedSpan[] = [];
-  const probe = connection.collection<{ _id: string; version: number }>('budget_pace_probe');
-  let running = true;
-  const loop = (async () => {
-    let previousEnd = performance.now();
-    while (running) {
-      const start = performance.now();
-      spans.push({ from: previousEnd, to: start, pace: Math.min(1, (pauseMs + options.slowMs) / Math.max(1, start - previousEnd)) });
-      await probe.updateOne({ _id: 'probe' }, { $inc: { version: 1 } }, { upsert: true });
-      const end = performance.now();
-      spans.push({ from: start, to: end, pace: Math.min(1, options.slowMs / Math.max(1, end - start)) });
-      previousEnd = end;
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await loop;
-      return spans;
-    },
-  };
-}
-
-/** The machine's mean pace over [from, to), weighted by time; time no span covers counts as at pace. */
-export function meanPace(spans: PacedSpan[], from: number, to: number): number {
-  let slowness = 0;
-  for (const span of spans) slowness += Math.max(0, Math.min(span.to, to) - Math.max(span.from, from)) * (1 - span.pace);
-  return Math.max(0, 1 - slowness / (to - from));
 }

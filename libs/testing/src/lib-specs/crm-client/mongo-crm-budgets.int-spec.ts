@@ -3,7 +3,7 @@ import mongoose, { type Connection } from 'mongoose';
 import { testInfrastructure, uniqueName, waitFor } from '../../support';
 import { CrmBudgetPaused, type CrmLimits } from '@ecomm-sync/domain';
 import { MongoCrmBudgets, type MongoCrmBudgetsOptions } from '@ecomm-sync/crm-client';
-import { AtomicBudgetStore, HAMMER_START, WINDOW_MS, hammer, meanPace, probePace, type HammerRun, type PacedSpan } from './budget-hammer';
+import { AtomicBudgetStore, HAMMER_START, WINDOW_MS, hammer, type HammerRun } from './budget-hammer';
 
 const { mongoUrl } = testInfrastructure();
 
@@ -64,43 +64,42 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
       // the bound here is the limit and one lease of 5; the strict bound is the atomic store's above.
       speed = 1;
       const replicas = await Promise.all(Array.from({ length: 4 }, () => replica({ clock: hammerClock, sleep: hammerSleep, leaseSize: 5 })));
-      const probeConnection = await mongoose.createConnection(mongoUrl, { dbName, maxPoolSize: 1 }).asPromise();
-      connections.push(probeConnection);
-      // A lease is three round trips in a 100-ms slot: a write slower than 30 ms, or this process not
-      // running for as long, is a machine going slower than the budget's pace needs.
-      const probe = probePace(probeConnection, { slowMs: 30 });
-      let run: HammerRun;
-      let spans: PacedSpan[];
+      // What the budget leased, at each window's start: permits handed to callers and permits handed
+      // back unused (their slot ended before the lease was written, on a slow machine).
+      const leased = () => replicas.reduce((sum, budgets) => sum + budgets.stats.taken + budgets.stats.handedBack, 0);
+      const windowCount = runMs / WINDOW_MS;
+      const leasedAt: number[] = [];
       realStart = performance.now(); // once connected: the run is the budget's, not the connections'
+      const marks = Array.from({ length: windowCount }, (_, k) => setTimeout(() => (leasedAt[k] = leased()), (k * WINDOW_MS) / speed));
+      let run: HammerRun;
       try {
         run = await hammer(replicas, { account: `hammer-${nextAccount++}`, limit, end: HAMMER_START + runMs, clock: hammerClock });
       } finally {
-        spans = await probe.stop();
+        marks.forEach(clearTimeout);
       }
+      leasedAt[windowCount] = leased();
       const { granted, late, busiest } = run;
       expect(busiest).toBeLessThanOrEqual(limit + 5);
       // Liveness, not speed, in each window after the first (the budget's window must have rolled
-      // over for them; the last one runs to the end): permits keep being handed out, and at the
-      // machine's pace, 0.4 of the limit at least, so that a budget that stalls fails it. CI, beside
-      // the end-to-end tier, saw a window of 8 of 100 (2026-12-07): the floor is scaled by the
-      // machine's mean pace in the window, as the probe measured it.
-      const windows = Array.from({ length: runMs / WINDOW_MS - 1 }, (_, i) => ({
-        from: HAMMER_START + (i + 1) * WINDOW_MS,
-        last: i === runMs / WINDOW_MS - 2,
+      // over for them): the budget leases 0.4 of the limit at least, and hands permits to callers.
+      // Leases do not wait for the machine: a lease that reached its replica after its 100-ms slot
+      // ended is handed back, and counts. What callers could send on depends on the machine (CI,
+      // beside the end-to-end tier, saw a window of 8 of 100 sent, 2026-12-07), so it is logged; the
+      // atomic store's case above holds the pace of permits sent without a database.
+      const windows = Array.from({ length: windowCount - 1 }, (_, i) => ({ from: HAMMER_START + (i + 1) * WINDOW_MS, index: i + 1 }));
+      const inWindow = (times: number[], from: number, index: number) =>
+        times.filter((sendBy) => sendBy > from && (index === windowCount - 1 || sendBy <= from + WINDOW_MS)).length;
+      const seen = windows.map(({ from, index }) => ({
+        granted: inWindow(granted, from, index),
+        handedOut: inWindow([...granted, ...late], from, index),
+        leased: leasedAt[index + 1] - leasedAt[index],
       }));
-      const inWindow = (times: number[], { from, last }: { from: number; last: boolean }) =>
-        times.filter((sendBy) => sendBy > from && (last || sendBy <= from + WINDOW_MS)).length;
-      const toReal = (hammerTime: number) => realStart + (hammerTime - HAMMER_START) / speed;
-      const seen = windows.map((window) => {
-        const pace = meanPace(spans, toReal(window.from), window.last ? toReal(HAMMER_START + runMs) : toReal(window.from + WINDOW_MS));
-        return { granted: inWindow(granted, window), handedOut: inWindow([...granted, ...late], window), pace, floor: Math.floor(0.4 * limit * pace) };
-      });
       console.info(
-        `budget hammer: in the windows after the first (limit ${limit}), granted/handed out/machine's pace/floor: ${seen.map((w) => `${w.granted}/${w.handedOut}/${w.pace.toFixed(2)}/${w.floor}`).join(', ')}`,
+        `budget hammer: in the windows after the first (limit ${limit}), sent/handed out/leased: ${seen.map((w) => `${w.granted}/${w.handedOut}/${w.leased}`).join(', ')}`,
       );
       for (const window of seen) {
         expect(window.handedOut).toBeGreaterThan(0);
-        expect(window.granted).toBeGreaterThanOrEqual(window.floor);
+        expect(window.leased).toBeGreaterThanOrEqual(0.4 * limit);
       }
     },
     90_000,
