@@ -7,7 +7,7 @@ const limits: CrmLimits = { burstPer10s: 100, dailyCap: null, timeZone: 'UTC', s
 
 /** A budget store with a fixed clock and 250-ms slots; the test gives its sleep, reads and writes. */
 const storeOf = (parts: Pick<BudgetStore, 'sleep' | 'read' | 'write'>): BudgetStore => ({
-  stats: { reads: 0, writes: 0, lostRaces: 0, taken: 0, handedBack: 0, contended: 0 },
+  stats: { reads: 0, writes: 0, lostRaces: 0, leased: 0, taken: 0, handedBack: 0, contended: 0 },
   clock: () => Date.parse('2026-12-06T12:00:00Z'),
   slotMs: 250,
   marginMs: 750,
@@ -58,6 +58,8 @@ describe('the CRM budget after a lost compare-and-set', () => {
       jest.restoreAllMocks();
     }
     expect(slept.slice(0, 12)).toEqual([1, 2, 4, 8, 16, 32, 64, 125, 125, 125, 125, 125]);
+    // One lease written, of one permit (the one caller waiting), counted once however many rounds it took.
+    expect(store.stats).toMatchObject({ leased: 1, taken: 1 });
   });
 
   it('when other writers win every round, then the lease waits for the next slot without waiting after the last round, and a caller who cannot wait is refused as rate-limited', async () => {
@@ -76,7 +78,7 @@ describe('the CRM budget after a lost compare-and-set', () => {
     expect(refused).toBeInstanceOf(CrmBudgetPaused);
     expect(refused).toMatchObject({ reason: 'rate-limited', until: store.clock() + 250 });
     expect(slept).toHaveLength(49);
-    expect(store.stats.contended).toBe(1);
+    expect(store.stats).toMatchObject({ contended: 1, leased: 0, taken: 0 });
   });
 
   it('when other writers win every round of a lease, then a caller who can wait gets a permit in a later slot', async () => {

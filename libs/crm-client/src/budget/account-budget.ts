@@ -126,6 +126,7 @@ export class AccountBudget implements CrmBudget {
           break;
         }
         if (outcome.outcome === 'granted') {
+          this.owner.stats.leased += outcome.count;
           // Permits whose slot ended while the write went to the database are handed back, never used late.
           lane.left = outcome.count;
           lane.validUntil = outcome.validUntil;

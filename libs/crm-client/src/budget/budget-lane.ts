@@ -8,6 +8,8 @@ export interface CrmBudgetStats {
   writes: number;
   /** Compare-and-set writes that found another writer had changed the budget first. */
   lostRaces: number;
+  /** Permits leased from the shared budget, counted when the lease is written (some are handed back). */
+  leased: number;
   /** Permits taken by callers (requests allowed). */
   taken: number;
   /** Permits leased and handed back unused. */

@@ -83,7 +83,7 @@ function checkLimits(limits: CrmLimits): void {
  * of their slot, so a busy account costs a database write per lease rather than per request.
  */
 export class MongoCrmBudgets {
-  readonly stats: CrmBudgetStats = { reads: 0, writes: 0, lostRaces: 0, taken: 0, handedBack: 0, contended: 0 };
+  readonly stats: CrmBudgetStats = { reads: 0, writes: 0, lostRaces: 0, leased: 0, taken: 0, handedBack: 0, contended: 0 };
   readonly clock: () => number;
   readonly slotMs: number;
   readonly marginMs: number;

@@ -28,7 +28,7 @@ export class AtomicBudgetStore {
   replica(options: { clock: () => number; sleep: (ms: number) => Promise<void>; leaseSize: number }) {
     const budgets = new Map<string, AccountBudget>();
     const owner: BudgetStore = {
-      stats: { reads: 0, writes: 0, lostRaces: 0, taken: 0, handedBack: 0, contended: 0 },
+      stats: { reads: 0, writes: 0, lostRaces: 0, leased: 0, taken: 0, handedBack: 0, contended: 0 },
       clock: options.clock,
       slotMs: 100,
       marginMs: 300, // the built-in CRM's margin, the shortest one in use

@@ -64,9 +64,9 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
       // the bound here is the limit and one lease of 5; the strict bound is the atomic store's above.
       speed = 1;
       const replicas = await Promise.all(Array.from({ length: 4 }, () => replica({ clock: hammerClock, sleep: hammerSleep, leaseSize: 5 })));
-      // What the budget leased, at each window's start: permits handed to callers and permits handed
-      // back unused (their slot ended before the lease was written, on a slow machine).
-      const leased = () => replicas.reduce((sum, budgets) => sum + budgets.stats.taken + budgets.stats.handedBack, 0);
+      // What the budget leased, at each window's start: each lease counted once, when it was written,
+      // whether its permits reached callers or were handed back unused (their slot ended first).
+      const leased = () => replicas.reduce((sum, budgets) => sum + budgets.stats.leased, 0);
       const windowCount = runMs / WINDOW_MS;
       const leasedAt: number[] = [];
       realStart = performance.now(); // once connected: the run is the budget's, not the connections'
@@ -81,11 +81,11 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
       const { granted, late, busiest } = run;
       expect(busiest).toBeLessThanOrEqual(limit + 5);
       // Liveness, not speed, in each window after the first (the budget's window must have rolled
-      // over for them): the budget leases 0.4 of the limit at least, and hands permits to callers.
-      // Leases do not wait for the machine: a lease that reached its replica after its 100-ms slot
-      // ended is handed back, and counts. What callers could send on depends on the machine (CI,
-      // beside the end-to-end tier, saw a window of 8 of 100 sent, 2026-12-07), so it is logged; the
-      // atomic store's case above holds the pace of permits sent without a database.
+      // over for them): the budget leases 0.4 of the limit at least, and callers send on some of it.
+      // Leases do not wait for the machine: one written after its 100-ms slot ended is handed back,
+      // and counts. What callers could send on depends on the machine (CI, beside the end-to-end
+      // tier, saw a window of 8 of 100 sent, 2026-12-07), so it is logged; the atomic store's case
+      // above holds the pace of permits sent without a database.
       const windows = Array.from({ length: windowCount - 1 }, (_, i) => ({ from: HAMMER_START + (i + 1) * WINDOW_MS, index: i + 1 }));
       const inWindow = (times: number[], from: number, index: number) =>
         times.filter((sendBy) => sendBy > from && (index === windowCount - 1 || sendBy <= from + WINDOW_MS)).length;
@@ -98,7 +98,7 @@ describe('one CRM request budget per account, shared through MongoDB', () => {
         `budget hammer: in the windows after the first (limit ${limit}), sent/handed out/leased: ${seen.map((w) => `${w.granted}/${w.handedOut}/${w.leased}`).join(', ')}`,
       );
       for (const window of seen) {
-        expect(window.handedOut).toBeGreaterThan(0);
+        expect(window.granted).toBeGreaterThan(0);
         expect(window.leased).toBeGreaterThanOrEqual(0.4 * limit);
       }
     },
