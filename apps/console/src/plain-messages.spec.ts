@@ -64,10 +64,10 @@ describe('plainMessage', () => {
       'That is too long for the service to read. Shorten what you typed and try again.',
     ],
     [
-      "when an alert rule's condition is out of range then it gives the ranges",
+      "when an alert rule's condition is out of range then it names the field and its range",
       400,
-      'body/condition must match exactly one schema in oneOf',
-      "The rule's condition is not accepted: a threshold from 0 to 1,000,000, or minutes from 1 to 10,080.",
+      'body/condition/minutes must be <= 10080',
+      'The minutes must be <= 10080.',
     ],
     [
       'when a destination is not accepted then it says to check each field',

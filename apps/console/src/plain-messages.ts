@@ -55,10 +55,6 @@ export const PLAIN_MESSAGES: readonly Rule[] = [
     message: /^(?:body|query)\/([\w/]+) must (?:NOT have more than|be at most) (\d+) characters/,
     say: (match) => `${fieldLabel(match![1])} is too long: at most ${match![2]} characters.`,
   },
-  {
-    message: /^body\/condition must match exactly one schema in oneOf$/,
-    say: () => "The rule's condition is not accepted: a threshold from 0 to 1,000,000, or minutes from 1 to 10,080.",
-  },
   { message: /^body must match exactly one schema in oneOf$/, say: () => 'This is not accepted: check each field against the hint beside it.' },
   // A form sends no null: the API's "(or null, the same as leaving it out)" is not for its user.
   { message: /^(?:body|query)\/([\w/]+) must (.+)$/, say: (match) => `${fieldLabel(match![1])} must ${withoutNull(match![2])}.` },

@@ -87,13 +87,25 @@ describe('the console alerts API', () => {
   });
 
   it.each([
-    ['an unknown kind', { name: 'x', condition: { kind: 'weather' } }],
-    ['an unknown error type', { name: 'x', condition: { kind: 'open-errors', errorType: 'NOPE', measure: 'count', threshold: 1 } }],
-    ['a negative threshold', { name: 'x', condition: { kind: 'open-errors', errorType: null, measure: 'share', threshold: -1 } }],
-    ['no name', { condition: { kind: 'import-failed' } }],
-  ])('when a rule with %s is sent then it answers 400 naming the problem', async (_case, body) => {
+    [
+      'an unknown kind',
+      { name: 'x', condition: { kind: 'weather' } },
+      'body/condition/kind must be one of open-errors, sync-lag, crm-connection, import-failed, webhook-failed, got "weather"',
+    ],
+    [
+      'an unknown error type',
+      { name: 'x', condition: { kind: 'open-errors', errorType: 'NOPE', measure: 'count', threshold: 1 } },
+      expect.stringMatching(/^body\/condition\/errorType must be one of INACTIVE_PORTAL, /),
+    ],
+    [
+      'a negative threshold',
+      { name: 'x', condition: { kind: 'open-errors', errorType: null, measure: 'share', threshold: -1 } },
+      'body/condition/threshold must be >= 0',
+    ],
+    ['no name', { condition: { kind: 'import-failed' } }, 'body is missing the required field "name"'],
+  ])('when a rule with %s is sent then it answers 400 naming the problem', async (_case, body, message) => {
     const res = await as('post', '/console/api/v1/alerts/rules').send(body).expect(400);
-    expect(res.body).toEqual({ status: 'error', message: expect.any(String), requestId: expect.any(String) });
+    expect(res.body).toEqual({ status: 'error', message, requestId: expect.any(String) });
   });
 
   it('when a webhook destination is added then its signing secret is answered once and stored sealed for it alone', async () => {
@@ -112,8 +124,10 @@ describe('the console alerts API', () => {
     const mail = (await as('post', '/console/api/v1/alerts/destinations').send({ kind: 'email', email: 'ops@shop.example' }).expect(201)).body;
     const slack = (await as('post', '/console/api/v1/alerts/destinations').send({ kind: 'slack', url: 'https://hooks.slack.example/T1/B2' }).expect(201)).body;
     expect(slack.signingSecret).toBeUndefined();
-    await as('post', '/console/api/v1/alerts/destinations').send({ kind: 'email', email: 'not an address' }).expect(400);
-    await as('post', '/console/api/v1/alerts/destinations').send({ kind: 'webhook', url: 'ftp://x.example/a' }).expect(400);
+    const badMail = await as('post', '/console/api/v1/alerts/destinations').send({ kind: 'email', email: 'not an address' }).expect(400);
+    expect(badMail.body.message).toBe('body/email must be an e-mail address (name@example.com) of at most 254 characters');
+    const badUrl = await as('post', '/console/api/v1/alerts/destinations').send({ kind: 'webhook', url: 'ftp://x.example/a' }).expect(400);
+    expect(badUrl.body.message).toBe('body/url must be an http or https URL of at most 2000 characters');
 
     await as('delete', `/console/api/v1/alerts/destinations/${mail.id}`).expect(204);
 

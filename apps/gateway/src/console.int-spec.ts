@@ -89,20 +89,28 @@ describe('the console API', () => {
   });
 
   it.each([
-    ['an unknown status', 'get', '/console/api/v1/errors?status=MAYBE', undefined],
-    ['an unknown error type', 'get', '/console/api/v1/errors?errorType=NOPE', undefined],
-    ['a retry without what to retry', 'post', '/console/api/v1/errors/retry', {}],
+    ['an unknown status', 'get', '/console/api/v1/errors?status=MAYBE', undefined, expect.any(String)],
+    ['an unknown error type', 'get', '/console/api/v1/errors?errorType=NOPE', undefined, expect.any(String)],
+    ['a retry without what to retry', 'post', '/console/api/v1/errors/retry', {}, 'body must be an object with "object", or one with "errorType"'],
     [
       'a retry of an object without its store',
       'post',
       '/console/api/v1/errors/retry',
       { object: { portalId: PORTAL, appId: null, objectType: 'CONTACT', externalObjectId: 'c2' } },
+      'body/object is missing the required field "storeId"',
     ],
-  ] as const)('when the request has %s, then it answers 400 in the error shape', async (_name, method, path, body) => {
+    [
+      'a retry of an unknown error type',
+      'post',
+      '/console/api/v1/errors/retry',
+      { errorType: 'BOGUS' },
+      expect.stringMatching(/^body\/errorType must be one of INACTIVE_PORTAL, /),
+    ],
+  ] as const)('when the request has %s, then it answers 400 in the error shape, naming what to fix', async (_name, method, path, body, message) => {
     const call = request(app)[method](`${path}${path.includes('?') ? '&' : '?'}hapikey=${KEY}`);
     const response = await (body ? call.send(body) : call);
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ status: 'error', message: expect.any(String), requestId: expect.any(String) });
+    expect(response.body).toEqual({ status: 'error', message, requestId: expect.any(String) });
   });
 
   it('when every object with an error type is retried, then the mapper is asked to re-apply each of them from what is stored', async () => {

@@ -8,6 +8,8 @@ import { objectIdSchema } from './common-schemas';
  */
 
 const conditionSchema = {
+  type: 'object',
+  discriminator: { propertyName: 'kind' },
   oneOf: [
     {
       type: 'object',
@@ -64,6 +66,8 @@ export type AlertRuleInput = FromWireSchema<typeof alertRuleInputSchema>;
 /** A destination as the console adds it: a signed webhook, an e-mail address or a Slack-compatible incoming webhook. */
 export const alertDestinationInputSchema = {
   $id: 'console-alert-destination',
+  type: 'object',
+  discriminator: { propertyName: 'kind' },
   oneOf: [
     {
       type: 'object',
@@ -71,7 +75,7 @@ export const alertDestinationInputSchema = {
       additionalProperties: false,
       properties: {
         kind: { type: 'string', enum: ['webhook', 'slack'] },
-        url: { type: 'string', minLength: 8, maxLength: 2000, pattern: '^https?://' },
+        url: { type: 'string', minLength: 8, maxLength: 2000, pattern: '^https?://', errorHint: 'must be an http or https URL of at most 2000 characters' },
         label: { type: 'string', maxLength: 100 },
       },
     },
@@ -81,7 +85,13 @@ export const alertDestinationInputSchema = {
       additionalProperties: false,
       properties: {
         kind: { const: 'email' },
-        email: { type: 'string', minLength: 3, maxLength: 254, pattern: '^[^\\s@<>,;]+@[^\\s@<>,;]+\\.[^\\s@<>,;]+$' },
+        email: {
+          type: 'string',
+          minLength: 3,
+          maxLength: 254,
+          pattern: '^[^\\s@<>,;]+@[^\\s@<>,;]+\\.[^\\s@<>,;]+$',
+          errorHint: 'must be an e-mail address (name@example.com) of at most 254 characters',
+        },
         label: { type: 'string', maxLength: 100 },
       },
     },

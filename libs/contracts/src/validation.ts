@@ -8,8 +8,10 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
  * `maxUtf16Length` bounds a string in UTF-16 units, as the hosted CRM counts a value's
  * characters (an emoji is two; ajv's maxLength counts code points): a value accepted here fits
  * its property there. `exactInteger` refuses a whole number a double cannot hold exactly.
+ * `discriminator` (OpenAPI's, built into ajv) picks a union's branch by a property such as `kind`,
+ * so that an error is the picked branch's, or says which values the property takes.
  */
-const ajv = new Ajv({ allErrors: false, verbose: true, strict: true, strictTypes: false });
+const ajv = new Ajv({ allErrors: false, verbose: true, strict: true, strictTypes: false, discriminator: true });
 addFormats(ajv);
 ajv.addVocabulary(['errorHint']);
 ajv.addKeyword({ keyword: 'maxUtf16Length', type: 'string', schemaType: 'number', errors: false, validate: (max: number, data: string) => data.length <= max });
@@ -58,6 +60,17 @@ export function describeError(error: ErrorObject, root: string): string {
       return `${where} must be one of ${named}${allowed.includes(null) ? OR_NULL : ''}`;
     }
 
+    case 'discriminator': {
+      const tag = String(error.params.tag);
+      const taken = tagValues(error.parentSchema as UnionSchema, tag).join(', ');
+      const got = error.params.error === 'mapping' ? `, got ${JSON.stringify(error.params.tagValue)}` : '';
+      return `${where}/${tag} must be one of ${taken}${got}`;
+    }
+    case 'oneOf':
+    case 'anyOf': {
+      const shapes = objectShapes(error.parentSchema as UnionSchema);
+      return `${where} ${hint ?? (shapes ? `must be an object with ${shapes}` : error.message)}`;
+    }
     case 'maxItems':
     case 'minItems':
       return `${where} ${hint ?? error.message}, got ${(error.data as unknown[]).length}`;
@@ -66,6 +79,51 @@ export function describeError(error: ErrorObject, root: string): string {
     default:
       return `${where} ${hint ?? error.message}`;
   }
+}
+
+interface UnionSchema {
+  oneOf?: UnionBranch[];
+  anyOf?: UnionBranch[];
+}
+interface UnionBranch {
+  type?: unknown;
+  required?: string[];
+  properties?: Record<string, { const?: unknown; enum?: unknown[] }>;
+}
+
+/** A union of objects told apart by their required fields, in words: `"object", or one with "errorType"`. */
+function objectShapes(schema: UnionSchema): string | null {
+  const branches = schema.oneOf ?? schema.anyOf ?? [];
+  if (branches.length === 0 || !branches.every((branch) => branch.type === 'object' && branch.required?.length)) return null;
+  return branches.map((branch) => branch.required!.map((field) => JSON.stringify(field)).join(' and ')).join(', or one with ');
+}
+
+/** The values a discriminated union's tag takes, branch by branch. */
+function tagValues(schema: UnionSchema, tag: string): string[] {
+  return (schema.oneOf ?? []).flatMap((branch) => {
+    const property = branch.properties?.[tag];
+    return (property?.const !== undefined ? [property.const] : (property?.enum ?? [])).map(String);
+  });
+}
+
+/** An error that says a union's branch is not the one sent: another shape at the union's own level. */
+const SHAPE_KEYWORDS = new Set(['type', 'required', 'additionalProperties', 'const', 'discriminator', 'oneOf', 'anyOf']);
+
+/**
+ * The error that says what to fix of a failed union (each branch reports its first error, then the
+ * union its own): the union's hint when it has one; else the error of the one branch the value got
+ * into (its error lies deeper, or is about a value rather than a shape); else the union's own.
+ */
+function unionError(errors: ErrorObject[], union: ErrorObject): ErrorObject {
+  if ((union.parentSchema as { errorHint?: string } | undefined)?.errorHint) return union;
+  const firstOfBranch = new Map<string, ErrorObject>();
+  for (const error of errors) {
+    if (error === union || !error.schemaPath.startsWith(`${union.schemaPath}/`)) continue;
+    const branch = error.schemaPath.slice(union.schemaPath.length + 1).split('/')[0];
+    if (!firstOfBranch.has(branch)) firstOfBranch.set(branch, error);
+  }
+  const entered = [...firstOfBranch.values()].filter((error) => error.instancePath.length > union.instancePath.length || !SHAPE_KEYWORDS.has(error.keyword));
+  return entered.length === 1 ? entered[0] : union;
 }
 
 /**
@@ -78,8 +136,7 @@ export function createValidator(schema: object, root = 'body'): (data: unknown) 
   return (data) => {
     if (validate(data)) return { ok: true, value: data };
     const errors = validate.errors!;
-    // A failed union reports each branch's error, then its own: the union's says what to send.
     const union = errors.find((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf');
-    return { ok: false, message: describeError(union ?? errors[0], root) };
+    return { ok: false, message: describeError(union ? unionError(errors, union) : errors[0], root) };
   };
 }
