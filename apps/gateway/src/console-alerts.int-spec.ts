@@ -145,6 +145,16 @@ describe('the console alerts API', () => {
     ).not.toContain(own.id);
   });
 
+  it("when a portal key names an application twice in the query, then it is a 400, not a rule of the portal's own", async () => {
+    const twice = `appId=${integrator.appId}&appId=${integrator.appId}`;
+    const res = await as('post', '/console/api/v1/alerts/rules', `&${twice}`)
+      .send({ name: 'Twice', condition: { kind: 'import-failed' } })
+      .expect(400);
+
+    expect(res.body.message).toBe('Query parameter appId must be given once, as text');
+    expect((await as('get', '/console/api/v1/alerts').expect(200)).body.rules.map((r: { name: string }) => r.name)).not.toContain('Twice');
+  });
+
   /** A developer key's call for its application in `portalId` (the console's integrator pages). */
   const asApp = (app: { apiKey: string; appId: string }, method: 'get' | 'post' | 'put' | 'delete', path: string, portalId = PORTAL) =>
     request(fixture.app)[method](`${path}?hapikey=${app.apiKey}&appId=${app.appId}&portalId=${portalId}`);

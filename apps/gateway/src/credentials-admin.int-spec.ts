@@ -92,6 +92,8 @@ describe('credentials and tenant isolation', () => {
         ['/admin/v1/developers?limit=1001', /limit must be an integer from 1 to 1000/],
         ['/admin/v1/portals?after=x', /after must be an id from paging.next.after/],
         ['/admin/v1/installs?after=12', /after must be <portalId>:<appId>/],
+        ['/admin/v1/installs?appId=a&appId=b', /^Query parameter appId must be given once, as text$/],
+        [`/admin/v1/credentials?portalId=${PORTAL_A}&appId=a&appId=b`, /^Query parameter appId must be given once, as text$/],
       ] as const)
         expect((await admin('get', path).expect(400)).body.message).toMatch(message);
     });

@@ -12,6 +12,7 @@ import { AppError, failedAuthThrottle, parseWith, staticBearerAuth, type FailedA
 import { oauthError, type ManageAccountsUseCase } from '../use-cases/manage-accounts.use-case';
 import type { AdminListingsUseCase } from '../use-cases/admin-listings.use-case';
 import { idKey, installKey, listingAnswer, listingPage, textKey } from './admin-listing';
+import { textParam } from './query-params';
 
 const validateNewPortal = createValidator(newPortalSchema);
 const validatePortalChange = createValidator(portalChangeSchema);
@@ -35,7 +36,7 @@ const optionalInteger = (req: Request, param: string): number | undefined => {
   return number;
 };
 
-const optionalString = (req: Request, param: string): string | undefined => (typeof req.query[param] === 'string' ? (req.query[param] as string) : undefined);
+const optionalString = (req: Request, param: string): string | undefined => textParam(req.query, param);
 
 /** Admin API (`Authorization: Bearer <ADMIN_TOKEN>`): accounts, credentials, installs. docs/api.md lists it. */
 export function adminRoutes(accounts: ManageAccountsUseCase, listings: AdminListingsUseCase, adminToken: string, readBody: RequestHandler[]): Router {

@@ -4,9 +4,10 @@ import type { AccountRepository } from '@ecomm-sync/data-access';
 import { encodeSettingsOwner } from '@ecomm-sync/domain';
 import { AppError } from '@ecomm-sync/runtime';
 import type { CredentialResolver, Principal } from './credential-resolver';
+import { textParam } from './query-params';
 
 /** The `appId` query parameter (application mode), when given. */
-const appIdQuery = (req: Request): string | undefined => (typeof req.query.appId === 'string' && req.query.appId !== '' ? req.query.appId : undefined);
+const appIdQuery = (req: Request): string | undefined => textParam(req.query, 'appId');
 
 /** What a rule grants: read by the route with `grantOf`. */
 export type Rule<G> = (principal: Principal, req: Request) => G | Promise<G>;

@@ -7,7 +7,7 @@ import type { MappingDraftUseCase } from '../use-cases/mapping-draft.use-case';
 import type { AskedTenant } from '../use-cases/console-tenant';
 import { grantOf, type Authorizer } from './authenticate';
 import { consoleScope } from './console.routes';
-import { integerParam, objectIdParam, objectTypeParam } from './query-params';
+import { integerParam, objectIdParam, objectTypeParam, textParam } from './query-params';
 
 const validateSettings = createValidator(v2SettingsSchema);
 const validateDraftSettings = createValidator(v2SettingsSchema, 'body.settings');
@@ -32,7 +32,7 @@ const validateDryRun = createValidator({
 /** The tenant in the page's query: portalId (integrators; a customer's own), appId (a portal key reading an installed application). */
 export const askedTenant = (req: Request): AskedTenant => ({
   ...(req.query.portalId !== undefined ? { portalId: integerParam(req.query, 'portalId', 0, 1, Number.MAX_SAFE_INTEGER) } : {}),
-  ...(typeof req.query.appId === 'string' && req.query.appId !== '' ? { appId: objectIdParam(req.query.appId, 'Query parameter appId') } : {}),
+  ...(textParam(req.query, 'appId') !== undefined ? { appId: objectIdParam(req.query.appId, 'Query parameter appId') } : {}),
 });
 
 /** The console's object inspector and mappings page (issue 14, pages 3 and 4), behind the console's credential rule. */

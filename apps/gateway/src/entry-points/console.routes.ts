@@ -7,7 +7,7 @@ import type { ConsoleReadUseCase } from '../use-cases/console-read.use-case';
 import type { ManageImportsUseCase } from '../use-cases/manage-imports.use-case';
 import type { RetryErrorsUseCase } from '../use-cases/retry-errors.use-case';
 import { grantOf, installedPortalIds, type Authorizer, type Rule } from './authenticate';
-import { integerParam, objectIdParam, optionalErrorType, optionalObjectType } from './query-params';
+import { integerParam, objectIdParam, optionalErrorType, optionalObjectType, textParam } from './query-params';
 
 /** The operator's view of the broker: the CLI's redrive and the queues' depths. */
 export interface OperationsPort {
@@ -54,7 +54,7 @@ export const notInstalled = (appId: string, portalId: number) =>
 
 const portalInQuery = (req: Request): number | undefined =>
   req.query.portalId === undefined ? undefined : integerParam(req.query, 'portalId', 0, 1, Number.MAX_SAFE_INTEGER);
-const appIdInQuery = (req: Request): string | undefined => (typeof req.query.appId === 'string' && req.query.appId !== '' ? req.query.appId : undefined);
+const appIdInQuery = (req: Request): string | undefined => textParam(req.query, 'appId');
 
 /**
  * A portal's reads narrowed to one owner of its stores: `owner=direct` its own data, `owner=<appId>`

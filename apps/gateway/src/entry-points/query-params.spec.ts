@@ -1,4 +1,4 @@
-import { booleanParam } from './query-params';
+import { booleanParam, textParam } from './query-params';
 
 describe('booleanParam', () => {
   it.each([
@@ -27,5 +27,22 @@ describe('booleanParam', () => {
       }
     })();
     expect(thrown).toMatchObject({ status: 400, message: expect.stringMatching(/^Query parameter flag must be true or false \(or 1 or 0\), got/) });
+  });
+});
+
+describe('textParam', () => {
+  it.each([
+    ['absent', {}, undefined],
+    ['empty', { appId: '' }, undefined],
+    ['given once', { appId: '2000001' }, '2000001'],
+  ])('when the parameter is %s, then it reads as the table says', (_case, query, expected) => {
+    expect(textParam(query, 'appId')).toBe(expected);
+  });
+
+  it.each([
+    ['repeated (an array)', { appId: ['2000001', '2000001'] }],
+    ['an object (appId[x]=1)', { appId: { x: '1' } }],
+  ])('when the parameter is %s, then it is a 400 saying to give it once', (_case, query) => {
+    expect(() => textParam(query, 'appId')).toThrow(expect.objectContaining({ status: 400, message: 'Query parameter appId must be given once, as text' }));
   });
 });
