@@ -55,7 +55,7 @@ export const alertRuleInputSchema = {
   additionalProperties: false,
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 100 },
-    /** Only this store's errors (open-errors rules); absent or null: every store of the tenant. */
+    /** Only this store's figure (open-errors and sync-lag rules; others are refused with it); absent or null: every store of the tenant. */
     storeId: { oneOf: [objectIdSchema, { type: 'null' }] },
     enabled: { type: 'boolean' },
     condition: conditionSchema,

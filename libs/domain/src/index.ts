@@ -52,6 +52,7 @@ export * from './revision-acceptance';
 export * from './waiting-change-machine';
 export * from './alert-machine';
 export * from './new-alert-rule';
+export * from './alert-rule-problem';
 export * from './sync-lag';
 export * from './util';
 export * from './clock-offset';

@@ -86,7 +86,7 @@ export const inputOf = (draft: RuleDraft): AlertRuleInput => ({
 export const ruleInputOf = (rule: ConsoleAlertRule, enabled = rule.enabled): AlertRuleInput => ({
   name: rule.name,
   enabled,
-  storeId: rule.storeId,
+  storeId: hasStore(rule.condition.kind) ? rule.storeId : null,
   condition: rule.condition,
 });
 

@@ -105,11 +105,11 @@ export function AlertRuleForm({
               value={draft.threshold}
               onChange={(threshold) => set({ threshold })}
               min={0}
-              max={draft.measure === 'share' ? 100 : MAX_ALERT_THRESHOLD}
+              max={draft.measure === 'share' ? 99.99 : MAX_ALERT_THRESHOLD}
               step={draft.measure === 'share' ? 'any' : 1}
               hint={
                 draft.measure === 'share'
-                  ? 'Fires when more than this share of the objects processed in the last hour have an open error: 0 to 100.'
+                  ? 'Fires when more than this share of the objects processed in the last hour have an open error: 0 to 99.99.'
                   : `Fires above this number: 0 to ${MAX_ALERT_THRESHOLD.toLocaleString('en')}.`
               }
             />

@@ -96,6 +96,18 @@ describe('ManageAlertsUseCase', () => {
     });
   });
 
+  it('when a rule could never mean what it says, then creating or replacing it is a 400 saying what to send', async () => {
+    await stores.upsert(tenant, { id: 'web', label: 'Web' });
+    const everyShare = { name: 'All', condition: { kind: 'open-errors', errorType: null, measure: 'share', threshold: 100 } } as const;
+    const storeCrm = { name: 'CRM', storeId: 'web', condition: { kind: 'crm-connection', unreachableMinutes: 15 } } as const;
+
+    await expect(useCase.createRule(tenant, everyShare)).rejects.toMatchObject({ status: 400, message: expect.stringContaining('a percentage below 100') });
+    await expect(useCase.createRule(tenant, storeCrm)).rejects.toMatchObject({ status: 400, message: expect.stringContaining('leave storeId out') });
+    const created = await useCase.createRule(tenant, invalidEmails);
+    await expect(useCase.replaceRule(tenant, created.id, everyShare)).rejects.toMatchObject({ status: 400 });
+    expect(await alertRules.list(tenant)).toHaveLength(1);
+  });
+
   it('when the store a rule watches was deleted, then the rule may be replaced keeping it, but not moved to another store that does not exist', async () => {
     await stores.upsert(tenant, { id: 'web', label: 'Web' });
     const created = await useCase.createRule(tenant, { ...invalidEmails, storeId: 'web' });

@@ -11,7 +11,7 @@ import {
   type Tenant,
 } from '@ecomm-sync/contracts';
 import { newSecret, sealedFor, type AlertRule, type Repositories, type SecretBox } from '@ecomm-sync/data-access';
-import type { AlertCondition } from '@ecomm-sync/domain';
+import { alertRuleProblem, type AlertCondition } from '@ecomm-sync/domain';
 import { AppError } from '@ecomm-sync/runtime';
 
 /** How many of a tenant's newest notices the console shows. */
@@ -81,6 +81,7 @@ export class ManageAlertsUseCase {
 
   /** 409 once the tenant has MAX_ALERT_RULES, however many adds race (`addWithinCap`). */
   async createRule(tenant: Tenant, input: AlertRuleInput): Promise<ConsoleAlertRule> {
+    checkMeaning(input);
     await this.checkStore(tenant, input.storeId ?? null);
     const rules = this.repositories.alertRules;
     const created = await addWithinCap({
@@ -94,6 +95,7 @@ export class ManageAlertsUseCase {
   }
 
   async replaceRule(tenant: Tenant, ruleId: string, input: AlertRuleInput): Promise<ConsoleAlertRule> {
+    checkMeaning(input);
     const current = await this.repositories.alertRules.find(tenant, ruleId);
     if (!current) throw AppError.notFound(`No alert rule ${ruleId}`);
     // A rule may keep the store it watched after the store was deleted; it may not move to one that does not exist.
@@ -182,6 +184,12 @@ async function addWithinCap<T>({
   if ((await list()).length <= cap) return added;
   await takeBack(added);
   throw AppError.conflict(refused);
+}
+
+/** A rule that could never mean what it says (alertRuleProblem) is a 400 that says what to send. */
+function checkMeaning(input: AlertRuleInput): void {
+  const problem = alertRuleProblem({ storeId: input.storeId ?? null, condition: input.condition as AlertCondition });
+  if (problem) throw AppError.badRequest(problem);
 }
 
 function fieldsOf(input: AlertRuleInput) {
