@@ -93,9 +93,15 @@ describe('credentials and tenant isolation', () => {
         ['/admin/v1/portals?after=x', /after must be an id from paging.next.after/],
         ['/admin/v1/installs?after=12', /after must be <portalId>:<appId>/],
         ['/admin/v1/installs?appId=a&appId=b', /^Query parameter appId must be given once, as text$/],
+        ['/admin/v1/credentials?portalId=', /^Query parameter portalId must be a positive integer, got ""$/],
+        ['/admin/v1/installs?portalId=1e3', /^Query parameter portalId must be a positive integer, got "1e3"$/],
+        ['/admin/v1/portals/0x10', /^portalId in the path must be a positive integer, got "0x10"$/],
         [`/admin/v1/credentials?portalId=${PORTAL_A}&appId=a&appId=b`, /^Query parameter appId must be given once, as text$/],
       ] as const)
         expect((await admin('get', path).expect(400)).body.message).toMatch(message);
+      // A new portal takes the pipeline limit a change may set, no more.
+      const tooMany = await admin('post', '/admin/v1/portals').send({ name: 'Many pipelines', pipelineLimit: 1001 }).expect(400);
+      expect(tooMany.body.message).toBe('body/pipelineLimit must be <= 1000');
     });
 
     it('lists portals, developers, applications, installs and credentials, never a secret', async () => {

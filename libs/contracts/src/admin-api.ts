@@ -6,7 +6,7 @@ export const newPortalSchema = {
   $id: 'admin-new-portal',
   type: 'object',
   additionalProperties: false,
-  properties: { name, pipelineLimit: { type: 'integer', minimum: 0 } },
+  properties: { name, pipelineLimit: { type: 'integer', minimum: 0, maximum: 1000 } },
 } as const;
 
 export const portalChangeSchema = {

@@ -21,10 +21,14 @@ const validateNamed = createValidator(namedSchema);
 const validateNewApp = createValidator(newAppSchema);
 const validateNewInstall = createValidator(newInstallSchema);
 
+/** Digits only: Number() would also take "", " 7", "0x10", "1e3" and "-3" as numbers. */
+const DIGITS = /^\d+$/;
+
 const integerIn = (req: Request, param: string): number => {
-  const value = Number(req.params[param]);
-  if (!Number.isSafeInteger(value) || value < 1)
-    throw AppError.badRequest(`${param} in the path must be a positive integer, got "${String(req.params[param])}"`);
+  const written = String(req.params[param]);
+  const value = Number(written);
+  if (!DIGITS.test(written) || !Number.isSafeInteger(value) || value < 1)
+    throw AppError.badRequest(`${param} in the path must be a positive integer, got "${written}"`);
   return value;
 };
 
@@ -32,7 +36,8 @@ const optionalInteger = (req: Request, param: string): number | undefined => {
   const value = req.query[param];
   if (value === undefined) return undefined;
   const number = Number(value);
-  if (typeof value !== 'string' || !Number.isSafeInteger(number)) throw AppError.badRequest(`Query parameter ${param} must be an integer`);
+  if (typeof value !== 'string' || !DIGITS.test(value) || !Number.isSafeInteger(number) || number < 1)
+    throw AppError.badRequest(`Query parameter ${param} must be a positive integer, got "${String(value)}"`);
   return number;
 };
 
