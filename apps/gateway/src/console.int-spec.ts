@@ -113,6 +113,18 @@ describe('the console API', () => {
     expect(response.body).toEqual({ status: 'error', message, requestId: expect.any(String) });
   });
 
+  it('when an object never received is retried, then it answers 404 saying so, and asks the mapper for nothing', async () => {
+    const before = refreshed.length;
+    const { body } = await request(app)
+      .post(`/console/api/v1/errors/retry?hapikey=${KEY}`)
+      .send({ object: { portalId: PORTAL, appId: null, storeId: 'web', objectType: 'CONTACT', externalObjectId: 'never-sent' } })
+      .expect(404);
+    expect(body.message).toBe(
+      'Object CONTACT never-sent in store web has no stored state to re-apply: nothing was received for it, or its batch was set aside before it was merged (redrive the dead-lettered batch to merge it)',
+    );
+    expect(refreshed.length).toBe(before); // the retry answers after its publish is confirmed: none was made
+  });
+
   it('when every object with an error type is retried, then the mapper is asked to re-apply each of them from what is stored', async () => {
     const { body } = await request(app)
       .post(`/console/api/v1/errors/retry?hapikey=${KEY}`)

@@ -1,5 +1,7 @@
 import type { RefreshObjectsMessage } from '@ecomm-sync/contracts';
 import type { ErrorQuery, SyncError, SyncErrorRepository } from '@ecomm-sync/data-access';
+import { emptyObjectState } from '@ecomm-sync/domain';
+import { asRepositories, FakeObjectStateRepository } from '@ecomm-sync/testing';
 import { RetryErrorsUseCase } from './retry-errors.use-case';
 
 const anError = (over: Partial<SyncError>): SyncError => ({
@@ -30,10 +32,17 @@ const errorsOf = (all: SyncError[]) =>
 describe('RetryErrorsUseCase', () => {
   const sent: RefreshObjectsMessage[] = [];
   const refresher = { refresh: async (message: RefreshObjectsMessage) => void sent.push(message) };
-  beforeEach(() => (sent.length = 0));
+  let objectStates: FakeObjectStateRepository;
+  beforeEach(async () => {
+    sent.length = 0;
+    objectStates = new FakeObjectStateRepository();
+    await objectStates.saveMany({ tenant: { portalId: 1, appId: 'a' }, storeId: 's', objectType: 'DEAL' }, [
+      { externalObjectId: 'd1', state: emptyObjectState(), expectedRev: null },
+    ]);
+  });
 
   it('when one object in scope is retried, then its stored state is refreshed', async () => {
-    const useCase = new RetryErrorsUseCase({ syncErrors: errorsOf([]) }, refresher);
+    const useCase = new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf([]), objectStates }), refresher);
     await expect(useCase.retryObject({ portalId: 1 }, { portalId: 1, appId: 'a', storeId: 's', objectType: 'DEAL', externalObjectId: 'd1' })).resolves.toEqual({
       objectsQueued: 1,
       more: false,
@@ -42,11 +51,25 @@ describe('RetryErrorsUseCase', () => {
   });
 
   it.each([
+    ['an id never received', { externalObjectId: 'typo' }],
+    ['an application that sent nothing', { appId: '' }],
+    ['another store', { storeId: 'other' }],
+  ])('when an object of %s is retried, then it answers 404 saying there is no stored state, and sends nothing', async (_name, over) => {
+    const useCase = new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf([]), objectStates }), refresher);
+    const object = { portalId: 1, appId: 'a' as string | null, storeId: 's', objectType: 'DEAL' as const, externalObjectId: 'd1', ...over };
+    await expect(useCase.retryObject({ portalId: 1 }, object)).rejects.toMatchObject({
+      status: 404,
+      message: expect.stringContaining('has no stored state to re-apply: nothing was received for it, or its batch was set aside'),
+    });
+    expect(sent).toEqual([]);
+  });
+
+  it.each([
     ['another portal', { portalId: 2 }],
     ['another application', { portalId: 1, appId: 'b' }],
     ['direct mode for an application token', { portalId: 1, appId: 'a' }],
   ])('when an object of %s is retried, then it answers 404 and sends nothing', async (_name, scope) => {
-    const useCase = new RetryErrorsUseCase({ syncErrors: errorsOf([]) }, refresher);
+    const useCase = new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf([]), objectStates }), refresher);
     await expect(useCase.retryObject(scope, { portalId: 1, appId: null, storeId: 's', objectType: 'DEAL', externalObjectId: 'd1' })).rejects.toMatchObject({
       status: 404,
     });
@@ -62,7 +85,10 @@ describe('RetryErrorsUseCase', () => {
       anError({ externalObjectId: 'c4', type: 'UNKNOWN_ERROR' }),
       anError({ externalObjectId: 'c5', status: 'RESOLVED' }),
     ];
-    const result = await new RetryErrorsUseCase({ syncErrors: errorsOf(errors) }, refresher).retryType({ portalId: 1 }, { errorType: 'INVALID_EMAIL_ADDRESS' });
+    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates }), refresher).retryType(
+      { portalId: 1 },
+      { errorType: 'INVALID_EMAIL_ADDRESS' },
+    );
     expect(result).toEqual({ objectsQueued: 3, more: false });
     expect(sent.map((m) => [m.storeId, m.externalObjectIds])).toEqual([
       ['default', ['c1', 'c2']],
@@ -72,7 +98,7 @@ describe('RetryErrorsUseCase', () => {
 
   it('when more objects have the error than one retry takes, then it sends the most it may and says more are left', async () => {
     const errors = Array.from({ length: 450 }, (_, i) => anError({ externalObjectId: `c${i}` }));
-    const result = await new RetryErrorsUseCase({ syncErrors: errorsOf(errors) }, refresher, 300).retryType(
+    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates }), refresher, 300).retryType(
       { portalId: 1 },
       { errorType: 'INVALID_EMAIL_ADDRESS' },
     );

@@ -26,7 +26,7 @@ const IDS_PER_MESSAGE = 1000;
 /** Retry from the console: one object, or every object with an open error of a type (decision 0033). */
 export class RetryErrorsUseCase {
   constructor(
-    private readonly repositories: Pick<Repositories, 'syncErrors'>,
+    private readonly repositories: Pick<Repositories, 'syncErrors' | 'objectStates'>,
     private readonly refresher: ObjectRefreshPort,
     /** Most objects one retry of a whole error type sends; the answer says when more are left. */
     private readonly maxObjects = 5000,
@@ -37,6 +37,12 @@ export class RetryErrorsUseCase {
     if (!inConsoleScope(scope)(object))
       throw AppError.notFound(`No object ${object.objectType} ${object.externalObjectId} in store ${object.storeId} is visible to this credential`);
     const { portalId, appId, storeId, objectType, externalObjectId } = object;
+    // The refresh re-applies what is stored: for an object never received it would do nothing, and say it did.
+    const stored = await this.repositories.objectStates.findMany({ tenant: { portalId, appId }, storeId, objectType }, [externalObjectId]);
+    if (!stored.has(externalObjectId))
+      throw AppError.notFound(
+        `Object ${objectType} ${externalObjectId} in store ${storeId} has no stored state to re-apply: nothing was received for it, or its batch was set aside before it was merged (redrive the dead-lettered batch to merge it)`,
+      );
     await this.refresher.refresh({ kind: 'refresh-objects', tenant: { portalId, appId }, storeId, objectType, externalObjectIds: [externalObjectId] });
     return { objectsQueued: 1, more: false };
   }
