@@ -1,5 +1,6 @@
 import { alertDestinationInputSchema, alertRuleInputSchema } from './console-alerts-api';
 import { changeTimeSchema } from './change-time';
+import { importEventMessageSchema } from './imports';
 import { createValidator } from './validation';
 
 const rule = createValidator(alertRuleInputSchema);
@@ -61,5 +62,31 @@ describe('what a refused union says to fix', () => {
       ok: false,
       message: expect.stringMatching(/^body\/at must be epoch milliseconds/),
     });
+  });
+
+  it.each<[string, object, unknown, string]>([
+    [
+      'an outer union whose branches both take the value as a string',
+      {
+        type: 'object',
+        properties: { id: { anyOf: [{ anyOf: [{ type: 'string', pattern: '^[0-9]+$' }, { type: 'integer' }] }, { type: 'string', minLength: 1 }] } },
+      },
+      { id: '' },
+      'body/id must match a schema in anyOf',
+    ],
+    [
+      'a union of tagged branches, none of whose tags fits',
+      importEventMessageSchema,
+      { kind: 'webhook-completed', requestId: 'r', ok: false, status: 500 },
+      'body must be an object with "kind" and "importId", or one with "kind" and "requestId" and "ok" and "status", or one with "kind" and "requestId" and "ok" and "reason"',
+    ],
+    [
+      'a oneOf whose two branches both passed',
+      { oneOf: [{ type: 'string' }, { type: 'string', minLength: 1 }] },
+      'x',
+      'body must match exactly one schema in oneOf',
+    ],
+  ])('when the value fails %s, then no single branch is said to be the one meant', (_case, schema, value, message) => {
+    expect(createValidator(schema)(value)).toEqual({ ok: false, message });
   });
 });

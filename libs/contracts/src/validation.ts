@@ -108,22 +108,44 @@ function tagValues(schema: UnionSchema, tag: string): string[] {
 
 /** An error that says a union's branch is not the one sent: another shape at the union's own level. */
 const SHAPE_KEYWORDS = new Set(['type', 'required', 'additionalProperties', 'const', 'discriminator', 'oneOf', 'anyOf']);
+const isUnion = (error: ErrorObject) => error.keyword === 'anyOf' || error.keyword === 'oneOf';
 
 /**
  * The error that says what to fix of a failed union (each branch reports its first error, then the
- * union its own): the union's hint when it has one; else the error of the one branch the value got
- * into (its error lies deeper, or is about a value rather than a shape); else the union's own.
+ * union its own; an inner union's come before the outer's): the union's hint when it has one; else
+ * the error of the one branch the value got into (its error lies deeper, or is about a value
+ * rather than a shape; a `const`, or a property every branch fixes, is a tag: a branch whose tag
+ * differs was not entered), or of
+ * the union inside that branch, the same way; else the union's own. A `oneOf` that failed because
+ * two branches passed says so itself.
  */
+/** Where a union's tags are: properties every branch fixes with a `const` or an `enum` (such as `kind`). */
+function tagPaths(union: ErrorObject): Set<string> {
+  const branches = (union.parentSchema as UnionSchema | undefined)?.[union.keyword as 'oneOf' | 'anyOf'] ?? [];
+  const fixed = (branch: UnionBranch) =>
+    Object.entries(branch.properties ?? {})
+      .filter(([, property]) => property.const !== undefined || property.enum !== undefined)
+      .map(([name]) => name);
+  const [first = [], ...others] = branches.map(fixed);
+  return new Set(first.filter((name) => others.every((names) => names.includes(name))).map((name) => `${union.instancePath}/${name}`));
+}
+
 function unionError(errors: ErrorObject[], union: ErrorObject): ErrorObject {
-  if ((union.parentSchema as { errorHint?: string } | undefined)?.errorHint) return union;
-  const firstOfBranch = new Map<string, ErrorObject>();
+  if ((union.parentSchema as { errorHint?: string } | undefined)?.errorHint || union.params.passingSchemas) return union;
+  const ofBranch = new Map<string, ErrorObject[]>();
   for (const error of errors) {
     if (error === union || !error.schemaPath.startsWith(`${union.schemaPath}/`)) continue;
     const branch = error.schemaPath.slice(union.schemaPath.length + 1).split('/')[0];
-    if (!firstOfBranch.has(branch)) firstOfBranch.set(branch, error);
+    ofBranch.set(branch, [...(ofBranch.get(branch) ?? []), error]);
   }
-  const entered = [...firstOfBranch.values()].filter((error) => error.instancePath.length > union.instancePath.length || !SHAPE_KEYWORDS.has(error.keyword));
-  return entered.length === 1 ? entered[0] : union;
+  const tags = tagPaths(union);
+  const entered = [...ofBranch.values()].filter(([first]) => {
+    if (first.keyword === 'const' || tags.has(first.instancePath)) return false;
+    return first.instancePath.length > union.instancePath.length || !SHAPE_KEYWORDS.has(first.keyword);
+  });
+  if (entered.length !== 1) return union;
+  const inner = entered[0].filter(isUnion).at(-1);
+  return inner ? unionError(entered[0], inner) : entered[0][0];
 }
 
 /**
@@ -136,7 +158,8 @@ export function createValidator(schema: object, root = 'body'): (data: unknown) 
   return (data) => {
     if (validate(data)) return { ok: true, value: data };
     const errors = validate.errors!;
-    const union = errors.find((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf');
+    // The outermost failed union: ajv reports an inner one before the union around it.
+    const union = errors.filter(isUnion).at(-1);
     return { ok: false, message: describeError(union ? unionError(errors, union) : errors[0], root) };
   };
 }

@@ -73,7 +73,8 @@ const componentName = (id: string) => id.replace(/(^|[-_])([a-z0-9])/g, (_m, _se
 export function toOpenApiSchema(schema: unknown, components: Record<string, Json>): Json {
   if (Array.isArray(schema)) return schema.map((item) => toOpenApiSchema(item, components));
   if (schema === null || typeof schema !== 'object') return schema as Json;
-  const { $id, errorHint, maxUtf16Length, exactInteger: _exactInteger, ...rest } = schema as Record<string, unknown>;
+  // ajv's `discriminator` over inline branches has no meaning in OpenAPI (it maps to named components): the oneOf says it all.
+  const { $id, errorHint, maxUtf16Length, exactInteger: _exactInteger, discriminator: _discriminator, ...rest } = schema as Record<string, unknown>;
   const converted: Record<string, Json> = {};
   if (typeof maxUtf16Length === 'number') converted.maxLength = maxUtf16Length;
   for (const [key, value] of Object.entries(rest)) {
