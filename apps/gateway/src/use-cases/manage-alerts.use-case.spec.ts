@@ -108,6 +108,23 @@ describe('ManageAlertsUseCase', () => {
     expect(await alertRules.list(tenant)).toHaveLength(1);
   });
 
+  it('when a rule stored before the checks could never fire, then it may still be disabled or renamed as it is, not changed into another such rule', async () => {
+    const stored = await alertRules.create(
+      tenant,
+      { name: 'All', storeId: null, enabled: true, condition: { kind: 'open-errors', errorType: null, measure: 'share', threshold: 100 } },
+      NOW,
+    );
+    const asStored = { name: 'All', condition: { kind: 'open-errors', errorType: null, measure: 'share', threshold: 100 } } as const;
+
+    expect(await useCase.replaceRule(tenant, stored.id, { ...asStored, name: 'Every object', enabled: false })).toMatchObject({
+      name: 'Every object',
+      enabled: false,
+    });
+    await expect(useCase.replaceRule(tenant, stored.id, { ...asStored, condition: { ...asStored.condition, threshold: 150 } })).rejects.toMatchObject({
+      status: 400,
+    });
+  });
+
   it('when the store a rule watches was deleted, then the rule may be replaced keeping it, but not moved to another store that does not exist', async () => {
     await stores.upsert(tenant, { id: 'web', label: 'Web' });
     const created = await useCase.createRule(tenant, { ...invalidEmails, storeId: 'web' });

@@ -95,9 +95,11 @@ export class ManageAlertsUseCase {
   }
 
   async replaceRule(tenant: Tenant, ruleId: string, input: AlertRuleInput): Promise<ConsoleAlertRule> {
-    checkMeaning(input);
     const current = await this.repositories.alertRules.find(tenant, ruleId);
     if (!current) throw AppError.notFound(`No alert rule ${ruleId}`);
+    // A rule stored before these checks may still be renamed, enabled or disabled as it is; a change of what it watches is checked.
+    const sameWatch = sameFields(input.condition, current.condition) && (input.storeId ?? null) === current.storeId;
+    if (!sameWatch) checkMeaning(input);
     // A rule may keep the store it watched after the store was deleted; it may not move to one that does not exist.
     if ((input.storeId ?? null) !== current.storeId) await this.checkStore(tenant, input.storeId ?? null);
     const replaced = await this.repositories.alertRules.replace(tenant, ruleId, fieldsOf(input));
@@ -184,6 +186,13 @@ async function addWithinCap<T>({
   if ((await list()).length <= cap) return added;
   await takeBack(added);
   throw AppError.conflict(refused);
+}
+
+/** Two flat records (a rule's condition) with the same fields and values, whatever their order. */
+function sameFields(a: object, b: object): boolean {
+  const [first, second] = [a as Record<string, unknown>, b as Record<string, unknown>];
+  const keys = Object.keys(first);
+  return keys.length === Object.keys(second).length && keys.every((key) => first[key] === second[key]);
 }
 
 /** A rule that could never mean what it says (alertRuleProblem) is a 400 that says what to send. */
