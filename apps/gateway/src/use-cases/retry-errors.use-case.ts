@@ -38,8 +38,7 @@ export class RetryErrorsUseCase {
       throw AppError.notFound(`No object ${object.objectType} ${object.externalObjectId} in store ${object.storeId} is visible to this credential`);
     const { portalId, appId, storeId, objectType, externalObjectId } = object;
     // The refresh re-applies what is stored: for an object never received it would do nothing, and say it did.
-    const stored = await this.repositories.objectStates.findMany({ tenant: { portalId, appId }, storeId, objectType }, [externalObjectId]);
-    if (!stored.has(externalObjectId))
+    if (!(await this.repositories.objectStates.has({ tenant: { portalId, appId }, storeId, objectType }, externalObjectId)))
       throw AppError.notFound(
         `Object ${objectType} ${externalObjectId} in store ${storeId} has no stored state to re-apply: nothing was received for it, or its batch was set aside before it was merged (redrive the dead-lettered batch to merge it)`,
       );

@@ -186,6 +186,12 @@ export class ObjectStateRepository {
     return { saved, conflicts: ids.filter((id) => !won.has(id)) };
   }
 
+  /** Whether the object has a stored state (its key only is read). */
+  async has(scope: ObjectScope, externalObjectId: string): Promise<boolean> {
+    const [key] = keyStrings(scope, [externalObjectId]);
+    return (await this.states.findOne({ _id: key }, { projection: { _id: 1 } })) !== null;
+  }
+
   /** Whether the tenant has received any object in the store (index {portalId, appId, storeId, unappliedSince}). */
   async hasObjectsIn(tenant: Tenant, storeId: string): Promise<boolean> {
     return (await this.states.findOne({ portalId: tenant.portalId, appId: tenant.appId, storeId }, { projection: { _id: 1 } })) !== null;

@@ -78,10 +78,13 @@ export function describeObjectStateRepositoryContract(name: string, make: () => 
         expect((await states.findMany({ tenant: owner, storeId, objectType: type }, ['same'])).get('same')!.state).toEqual(stateWith(i, { i: String(i) }));
     });
 
-    it('when a tenant has objects in a store, then it has objects in that store only, and another tenant of the portal has none there', async () => {
+    it('when a tenant has an object in a store, then it has objects in that store only (that object, of its type), and another tenant of the portal has none there', async () => {
       await states.saveMany({ tenant, storeId: 'eu', objectType: 'DEAL' }, [{ externalObjectId: 'd', state: stateWith(1, {}), expectedRev: null }]);
 
       expect(await states.hasObjectsIn(tenant, 'eu')).toBe(true);
+      expect(await states.has({ tenant, storeId: 'eu', objectType: 'DEAL' }, 'd')).toBe(true);
+      expect(await states.has({ tenant, storeId: 'eu', objectType: 'DEAL' }, 'e')).toBe(false);
+      expect(await states.has({ tenant, storeId: 'eu', objectType: 'CONTACT' }, 'd')).toBe(false);
       expect(await states.hasObjectsIn(tenant, 'us')).toBe(false);
       expect(await states.hasObjectsIn({ ...tenant, appId: 'app-x' }, 'eu')).toBe(false);
       expect(await states.hasObjectsIn({ ...tenant, portalId: tenant.portalId + 1 }, 'eu')).toBe(false);

@@ -100,6 +100,10 @@ export class FakeObjectStateRepository implements PublicOf<ObjectStateRepository
     return { saved, conflicts };
   }
 
+  async has(scope: ObjectScope, externalObjectId: string): Promise<boolean> {
+    return this.rows.has(objectKey(scope, externalObjectId));
+  }
+
   async hasObjectsIn(tenant: Tenant, storeId: string): Promise<boolean> {
     return [...this.rows.values()].some((row) => row.tenant.portalId === tenant.portalId && row.tenant.appId === tenant.appId && row.storeId === storeId);
   }
