@@ -78,7 +78,7 @@ describe('what a refused union says to fix', () => {
       'a union of tagged branches, none of whose tags fits',
       importEventMessageSchema,
       { kind: 'webhook-completed', requestId: 'r', ok: false, status: 500 },
-      'body must be an object with "kind" and "importId", or one with "kind" and "requestId" and "ok" and "status", or one with "kind" and "requestId" and "ok" and "reason"',
+      'body must be an object with "kind" and "importId", or one with "kind": "webhook-completed" and "requestId" and "ok": true and "status", or one with "kind": "webhook-completed" and "requestId" and "ok": false and "reason"',
     ],
     [
       'a oneOf whose two branches both passed',
@@ -87,6 +87,36 @@ describe('what a refused union says to fix', () => {
       'body must match exactly one schema in oneOf',
     ],
   ])('when the value fails %s, then no single branch is said to be the one meant', (_case, schema, value, message) => {
+    expect(createValidator(schema)(value)).toEqual({ ok: false, message });
+  });
+
+  const idLike = {
+    type: 'object',
+    properties: {
+      id: {
+        anyOf: [
+          {
+            anyOf: [
+              { type: 'string', pattern: '^[0-9]+$' },
+              { type: 'integer', minimum: 1 },
+            ],
+          },
+          { type: 'string', minLength: 1 },
+        ],
+      },
+    },
+  };
+
+  it.each<[string, object, unknown, string]>([
+    ['a number below the minimum of a union inside a union', idLike, { id: 0 }, 'body/id must be >= 1'],
+    [
+      'a tag no branch takes',
+      importEventMessageSchema,
+      { kind: 'import-done', importId: 'a'.repeat(24) },
+      'body/kind must be one of import-started, import-completed, webhook-completed, got "import-done"',
+    ],
+    ['no tag at all', importEventMessageSchema, { importId: 'a'.repeat(24) }, 'body/kind must be one of import-started, import-completed, webhook-completed'],
+  ])('when the value has %s, then the answer names the field', (_case, schema, value, message) => {
     expect(createValidator(schema)(value)).toEqual({ ok: false, message });
   });
 });

@@ -1,6 +1,7 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import { isUnion, objectShapes, tagValues, unionError, type UnionSchema } from './union-errors';
 
 /**
  * One Ajv instance for every wire schema. `errorHint` is our annotation: the sentence a
@@ -79,73 +80,6 @@ export function describeError(error: ErrorObject, root: string): string {
     default:
       return `${where} ${hint ?? error.message}`;
   }
-}
-
-interface UnionSchema {
-  oneOf?: UnionBranch[];
-  anyOf?: UnionBranch[];
-}
-interface UnionBranch {
-  type?: unknown;
-  required?: string[];
-  properties?: Record<string, { const?: unknown; enum?: unknown[] }>;
-}
-
-/** A union of objects told apart by their required fields, in words: `"object", or one with "errorType"`. */
-function objectShapes(schema: UnionSchema): string | null {
-  const branches = schema.oneOf ?? schema.anyOf ?? [];
-  if (branches.length === 0 || !branches.every((branch) => branch.type === 'object' && branch.required?.length)) return null;
-  return branches.map((branch) => branch.required!.map((field) => JSON.stringify(field)).join(' and ')).join(', or one with ');
-}
-
-/** The values a discriminated union's tag takes, branch by branch. */
-function tagValues(schema: UnionSchema, tag: string): string[] {
-  return (schema.oneOf ?? []).flatMap((branch) => {
-    const property = branch.properties?.[tag];
-    return (property?.const !== undefined ? [property.const] : (property?.enum ?? [])).map(String);
-  });
-}
-
-/** An error that says a union's branch is not the one sent: another shape at the union's own level. */
-const SHAPE_KEYWORDS = new Set(['type', 'required', 'additionalProperties', 'const', 'discriminator', 'oneOf', 'anyOf']);
-const isUnion = (error: ErrorObject) => error.keyword === 'anyOf' || error.keyword === 'oneOf';
-
-/**
- * The error that says what to fix of a failed union (each branch reports its first error, then the
- * union its own; an inner union's come before the outer's): the union's hint when it has one; else
- * the error of the one branch the value got into (its error lies deeper, or is about a value
- * rather than a shape; a `const`, or a property every branch fixes, is a tag: a branch whose tag
- * differs was not entered), or of
- * the union inside that branch, the same way; else the union's own. A `oneOf` that failed because
- * two branches passed says so itself.
- */
-/** Where a union's tags are: properties every branch fixes with a `const` or an `enum` (such as `kind`). */
-function tagPaths(union: ErrorObject): Set<string> {
-  const branches = (union.parentSchema as UnionSchema | undefined)?.[union.keyword as 'oneOf' | 'anyOf'] ?? [];
-  const fixed = (branch: UnionBranch) =>
-    Object.entries(branch.properties ?? {})
-      .filter(([, property]) => property.const !== undefined || property.enum !== undefined)
-      .map(([name]) => name);
-  const [first = [], ...others] = branches.map(fixed);
-  return new Set(first.filter((name) => others.every((names) => names.includes(name))).map((name) => `${union.instancePath}/${name}`));
-}
-
-function unionError(errors: ErrorObject[], union: ErrorObject): ErrorObject {
-  if ((union.parentSchema as { errorHint?: string } | undefined)?.errorHint || union.params.passingSchemas) return union;
-  const ofBranch = new Map<string, ErrorObject[]>();
-  for (const error of errors) {
-    if (error === union || !error.schemaPath.startsWith(`${union.schemaPath}/`)) continue;
-    const branch = error.schemaPath.slice(union.schemaPath.length + 1).split('/')[0];
-    ofBranch.set(branch, [...(ofBranch.get(branch) ?? []), error]);
-  }
-  const tags = tagPaths(union);
-  const entered = [...ofBranch.values()].filter(([first]) => {
-    if (first.keyword === 'const' || tags.has(first.instancePath)) return false;
-    return first.instancePath.length > union.instancePath.length || !SHAPE_KEYWORDS.has(first.keyword);
-  });
-  if (entered.length !== 1) return union;
-  const inner = entered[0].filter(isUnion).at(-1);
-  return inner ? unionError(entered[0], inner) : entered[0][0];
 }
 
 /**
