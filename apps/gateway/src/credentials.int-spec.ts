@@ -178,6 +178,13 @@ describe('credentials and tenant isolation', () => {
       expect(response.body.message).toMatch(/^Invalid X-Api-Key header: no portal or developer account has this API key/);
     });
 
+    it('when hapikey is given twice, then 400 says to send it once, even beside a valid header', async () => {
+      const twice = `hapikey=${c.portalKeyA}&hapikey=${c.portalKeyA}`;
+      const response = await request(app).get(`${v1}/sync-status/CONTACT/c1?${twice}`).set('x-api-key', c.portalKeyA).expect(400);
+      expect(response.body.message).toBe('Query parameter hapikey must be given once, as text');
+      await request(app).get(`${v1}/sync-status/CONTACT/c1?${twice}`).expect(400);
+    });
+
     it('when hapikey and the header both come, then hapikey is the one taken', async () => {
       await request(app).get(`${v1}/sync-status/CONTACT/c1?hapikey=${c.portalKeyA}`).set('x-api-key', 'pk-not-a-key').expect(200);
     });

@@ -3,6 +3,7 @@ import { hashSecret, type Credential, type CredentialRepository } from '@ecomm-s
 import { TtlCache } from '@ecomm-sync/domain';
 import { withTimeout } from '@ecomm-sync/messaging';
 import { AppError, bearerToken, type Logger, presentedApiKey } from '@ecomm-sync/runtime';
+import { textParam } from './query-params';
 
 /** Longest a first use waits for its mark to be written; the request then goes on without it. */
 const FIRST_USE_MARK_MS = 250;
@@ -32,6 +33,8 @@ export class CredentialResolver {
   ) {}
 
   async identify(req: Request): Promise<Principal> {
+    // A repeated hapikey (an array to express) is no key: say so, rather than look past it to the header or to none.
+    textParam(req.query, 'hapikey');
     const hapikey = presentedApiKey(req);
     const header = req.header('authorization');
     const token = bearerToken(header);
