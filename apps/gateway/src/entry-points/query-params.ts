@@ -4,13 +4,9 @@ import { AppError } from '@ecomm-sync/runtime';
 type Query = Record<string, unknown>;
 
 /**
- * A boolean flag as clients write it: `true`/`false` in any case (Python's `str(True)` is "True")
- * or `1`/`0` (PHP's `http_build_query`); anything else is a 400 that says what is taken.
- */
-/**
  * A text query parameter given at most once: undefined when absent or empty; a 400 when it was
- * repeated (`?appId=a&appId=b` parses as an array) or written as an object (`?appId[x]=a`), rather
- * than read as absent, which would widen or switch what is read.
+ * repeated (`?appId=a&appId=b` parses as an array; express's simple parser leaves `appId[x]` a
+ * name of its own), rather than read as absent, which would widen or switch what is read.
  */
 export function textParam(query: Query, name: string): string | undefined {
   const value = query[name];
@@ -19,6 +15,10 @@ export function textParam(query: Query, name: string): string | undefined {
   throw AppError.badRequest(`Query parameter ${name} must be given once, as text`);
 }
 
+/**
+ * A boolean flag as clients write it: `true`/`false` in any case (Python's `str(True)` is "True")
+ * or `1`/`0` (PHP's `http_build_query`); anything else is a 400 that says what is taken.
+ */
 export function booleanParam(query: Query, name: string, fallback: boolean): boolean {
   const value = query[name];
   if (value === undefined) return fallback;
