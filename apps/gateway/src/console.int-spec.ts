@@ -130,9 +130,22 @@ describe('the console API', () => {
       .post(`/console/api/v1/errors/retry?hapikey=${KEY}`)
       .send({ errorType: 'INVALID_EMAIL_ADDRESS', storeId: 'web' })
       .expect(202);
-    expect(body).toEqual({ objectsQueued: 2, more: false });
+    expect(body).toEqual({ objectsQueued: 2, more: false, notStored: 0 });
     await waitFor(() => refreshed.length >= 1, { message: 'the refresh message to be published' });
     expect(refreshed[0]).toEqual({ kind: 'refresh-objects', tenant: direct, storeId: 'web', objectType: 'CONTACT', externalObjectIds: ['c3', 'c2'] });
+  });
+
+  it('when the objects with an error type have no stored state (their batch was set aside), then none is sent and the answer counts them apart', async () => {
+    await fixture.database.repositories.syncErrors.record({ tenant: direct, storeId: 'set-aside', objectType: 'CONTACT' }, [
+      { externalObjectId: 'never-merged', rev: 1, settingsRev: 1, type: 'INVALID_EMAIL_ADDRESS', details: 'x', changedAt: 5, erroredAt: 6 },
+    ]);
+    const before = refreshed.length;
+    const { body } = await request(app)
+      .post(`/console/api/v1/errors/retry?hapikey=${KEY}`)
+      .send({ errorType: 'INVALID_EMAIL_ADDRESS', storeId: 'set-aside' })
+      .expect(202);
+    expect(body).toEqual({ objectsQueued: 0, more: false, notStored: 1 });
+    expect(refreshed.length).toBe(before); // the retry answers after its publishes are confirmed: none was made
   });
 
   it('when the operator reads the queues, then each queue has its depth, consumers and dead letters, and an unknown queue cannot be redriven', async () => {

@@ -75,6 +75,11 @@ export interface ConsoleRetryResult {
   objectsQueued: number;
   /** True when more objects had this error than one retry takes: retry again. */
   more: boolean;
+  /**
+   * Objects with the error but no stored state, not sent: their batch was set aside (dead-lettered)
+   * before it was merged, so there is nothing to re-apply until it is redriven.
+   */
+  notStored: number;
 }
 
 /** GET /console/api/v1/installs: the installs the credential may see (an integrator's portals, a portal's applications). */

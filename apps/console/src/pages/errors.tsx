@@ -19,6 +19,7 @@ import { useStores } from './use-stores';
 import { appNames, parseStoreChoice, storeChoices, storeChoiceValue } from './store-owner';
 import { useInstalls } from '../components/install-picker';
 import { useRetryFollow } from './use-retry-follow';
+import { bulkRetryText } from './retry-outcome';
 import { ErrorItem } from './error-item';
 
 const PAGE_SIZE = 25;
@@ -87,8 +88,7 @@ export function ErrorsPage({ session, params, basePath }: { session: Session; pa
           query: { ...scope, owner: filter.owner || undefined },
           body: request,
         }),
-      (sent) =>
-        `Retry sent for ${sent.objectsQueued} object${sent.objectsQueued === 1 ? '' : 's'} (${what}); the list updates as they resolve.${sent.more ? ' More objects have this error: retry again when these are done.' : ''}`,
+      (sent) => bulkRetryText(sent, what),
     );
     if (result) polled.reload();
     return result;

@@ -1,5 +1,5 @@
 import type { ConsoleObjectInspection } from '@ecomm-sync/contracts';
-import { RETRY_FOLLOW, retryOutcome, type RetriedError, type RetryWait } from './retry-outcome';
+import { bulkRetryText, RETRY_FOLLOW, retryOutcome, type RetriedError, type RetryWait } from './retry-outcome';
 
 const retried: RetriedError = { what: 'Contacts bad-email', type: 'INVALID_EMAIL_ADDRESS', erroredAt: 1000 };
 const at = (ms: number) => `t${ms}`;
@@ -71,5 +71,24 @@ describe('what a retry of one object did', () => {
     ],
   ])('when %s, then it says so', (_when, now, wait, settled, text) => {
     expect(retryOutcome(retried, now, 2000, wait, at)).toEqual({ settled, text });
+  });
+});
+
+describe('what a retry of an error type sent', () => {
+  const SET_ASIDE =
+    'no stored state to re-apply: the batch was set aside before it was merged, and is merged when the service’s operators redrive it from its dead-letter queue.';
+  it.each([
+    [{ objectsQueued: 1, more: false, notStored: 0 }, 'Retry sent for 1 object (Invalid e-mail); the list updates as they resolve.'],
+    [
+      { objectsQueued: 3, more: true, notStored: 0 },
+      'Retry sent for 3 objects (Invalid e-mail); the list updates as they resolve. More objects have this error: retry again when these are done.',
+    ],
+    [
+      { objectsQueued: 2, more: false, notStored: 1 },
+      `Retry sent for 2 objects (Invalid e-mail); the list updates as they resolve. 1 object with this error has ${SET_ASIDE}`,
+    ],
+    [{ objectsQueued: 0, more: false, notStored: 2 }, `Retry sent for 0 objects (Invalid e-mail). 2 objects with this error have ${SET_ASIDE}`],
+  ])('when the gateway answers %j, then the notice reads as it should', (sent, text) => {
+    expect(bulkRetryText(sent, 'Invalid e-mail')).toBe(text);
   });
 });

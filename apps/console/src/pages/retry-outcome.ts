@@ -1,4 +1,5 @@
-import type { ConsoleObjectInspection, ErrorType } from '@ecomm-sync/contracts';
+import type { ConsoleObjectInspection, ConsoleRetryResult, ErrorType } from '@ecomm-sync/contracts';
+import { countNoun } from '../count-noun';
 
 /** The open error a retry was asked for, as the errors page showed it. */
 export interface RetriedError {
@@ -54,4 +55,21 @@ export function retryOutcome(
       `${sent}, no result after ${RETRY_FOLLOW.atMostMs / 60_000} minutes: it is still queued, or it failed again the same way ` +
       '(a repeated failure keeps its first failed time). Look at it again in a minute, or inspect it.',
   };
+}
+
+/**
+ * What a retry of every object with an error type sent. Objects without a stored state are not sent
+ * (their batch was set aside before it was merged): the notice counts them apart, so that their
+ * errors staying open is not read as a retry that failed.
+ */
+export function bulkRetryText(sent: ConsoleRetryResult, what: string): string {
+  const queued = sent.objectsQueued;
+  const parts = [`Retry sent for ${queued} ${countNoun(queued, 'object')} (${what})${queued > 0 ? '; the list updates as they resolve' : ''}.`];
+  if (sent.notStored > 0)
+    parts.push(
+      `${sent.notStored} ${countNoun(sent.notStored, 'object')} with this error ${sent.notStored === 1 ? 'has' : 'have'} no stored state to re-apply: ` +
+        'the batch was set aside before it was merged, and is merged when the service’s operators redrive it from its dead-letter queue.',
+    );
+  if (sent.more) parts.push('More objects have this error: retry again when these are done.');
+  return parts.join(' ');
 }

@@ -33,6 +33,12 @@ describe('RetryErrorsUseCase', () => {
   const sent: RefreshObjectsMessage[] = [];
   const refresher = { refresh: async (message: RefreshObjectsMessage) => void sent.push(message) };
   let objectStates: FakeObjectStateRepository;
+  /** States of portal 1's own contacts (the errors' tenant and type) in a store. */
+  const storeStates = (storeId: string, ids: string[]) =>
+    objectStates.saveMany(
+      { tenant: { portalId: 1, appId: null }, storeId, objectType: 'CONTACT' },
+      ids.map((externalObjectId) => ({ externalObjectId, state: emptyObjectState(), expectedRev: null })),
+    );
   beforeEach(async () => {
     sent.length = 0;
     objectStates = new FakeObjectStateRepository();
@@ -46,6 +52,7 @@ describe('RetryErrorsUseCase', () => {
     await expect(useCase.retryObject({ portalId: 1 }, { portalId: 1, appId: 'a', storeId: 's', objectType: 'DEAL', externalObjectId: 'd1' })).resolves.toEqual({
       objectsQueued: 1,
       more: false,
+      notStored: 0,
     });
     expect(sent).toEqual([{ kind: 'refresh-objects', tenant: { portalId: 1, appId: 'a' }, storeId: 's', objectType: 'DEAL', externalObjectIds: ['d1'] }]);
   });
@@ -85,24 +92,50 @@ describe('RetryErrorsUseCase', () => {
       anError({ externalObjectId: 'c4', type: 'UNKNOWN_ERROR' }),
       anError({ externalObjectId: 'c5', status: 'RESOLVED' }),
     ];
+    await storeStates('default', ['c1', 'c2']);
+    await storeStates('eu', ['c3']);
     const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates }), refresher).retryType(
       { portalId: 1 },
       { errorType: 'INVALID_EMAIL_ADDRESS' },
     );
-    expect(result).toEqual({ objectsQueued: 3, more: false });
+    expect(result).toEqual({ objectsQueued: 3, more: false, notStored: 0 });
     expect(sent.map((m) => [m.storeId, m.externalObjectIds])).toEqual([
       ['default', ['c1', 'c2']],
       ['eu', ['c3']],
     ]);
   });
 
+  it('when some objects with the error have no stored state, then only the others are sent, and those are counted apart', async () => {
+    const errors = ['c1', 'set-aside', 'c2', 'never-merged'].map((externalObjectId) => anError({ externalObjectId }));
+    await storeStates('default', ['c1', 'c2']);
+    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates }), refresher).retryType(
+      { portalId: 1 },
+      { errorType: 'INVALID_EMAIL_ADDRESS' },
+    );
+    expect(result).toEqual({ objectsQueued: 2, more: false, notStored: 2 });
+    expect(sent.map((m) => m.externalObjectIds)).toEqual([['c1', 'c2']]);
+  });
+
+  it('when no object with the error has a stored state, then nothing is sent', async () => {
+    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf([anError({})]), objectStates }), refresher).retryType(
+      { portalId: 1 },
+      { errorType: 'INVALID_EMAIL_ADDRESS' },
+    );
+    expect(result).toEqual({ objectsQueued: 0, more: false, notStored: 1 });
+    expect(sent).toEqual([]);
+  });
+
   it('when more objects have the error than one retry takes, then it sends the most it may and says more are left', async () => {
     const errors = Array.from({ length: 450 }, (_, i) => anError({ externalObjectId: `c${i}` }));
+    await storeStates(
+      'default',
+      errors.map((error) => error.externalObjectId),
+    );
     const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates }), refresher, 300).retryType(
       { portalId: 1 },
       { errorType: 'INVALID_EMAIL_ADDRESS' },
     );
-    expect(result).toEqual({ objectsQueued: 300, more: true });
+    expect(result).toEqual({ objectsQueued: 300, more: true, notStored: 0 });
     expect(sent.flatMap((m) => m.externalObjectIds)).toHaveLength(300);
   });
 });

@@ -38,12 +38,12 @@ export class RetryErrorsUseCase {
       throw AppError.notFound(`No object ${object.objectType} ${object.externalObjectId} in store ${object.storeId} is visible to this credential`);
     const { portalId, appId, storeId, objectType, externalObjectId } = object;
     // The refresh re-applies what is stored: for an object never received it would do nothing, and say it did.
-    if (!(await this.repositories.objectStates.has({ tenant: { portalId, appId }, storeId, objectType }, externalObjectId)))
+    if ((await this.repositories.objectStates.stored({ tenant: { portalId, appId }, storeId, objectType }, [externalObjectId])).size === 0)
       throw AppError.notFound(
         `Object ${objectType} ${externalObjectId} in store ${storeId} has no stored state to re-apply: nothing was received for it, or its batch was set aside before it was merged (redrive the dead-lettered batch to merge it)`,
       );
     await this.refresher.refresh({ kind: 'refresh-objects', tenant: { portalId, appId }, storeId, objectType, externalObjectIds: [externalObjectId] });
-    return { objectsQueued: 1, more: false };
+    return { objectsQueued: 1, more: false, notStored: 0 };
   }
 
   async retryType(scope: ConsoleScope, filter: { errorType: ErrorType; storeId?: string; objectType?: ObjectType }): Promise<ConsoleRetryResult> {
@@ -75,13 +75,21 @@ export class RetryErrorsUseCase {
       if (!hasMore) break;
       if (seen === this.maxObjects) more = true;
     }
+    let queued = 0;
     for (const objects of groups.values()) {
       const [{ portalId, appId, storeId, objectType }] = objects;
-      for (let from = 0; from < objects.length; from += IDS_PER_MESSAGE) {
-        const externalObjectIds = objects.slice(from, from + IDS_PER_MESSAGE).map((o) => o.externalObjectId);
-        await this.refresher.refresh({ kind: 'refresh-objects', tenant: { portalId, appId }, storeId, objectType, externalObjectIds });
+      const tenant = { portalId, appId };
+      // Only objects with a stored state: a refresh of the others would do nothing and be counted as sent.
+      const stored = await this.repositories.objectStates.stored(
+        { tenant, storeId, objectType },
+        objects.map((o) => o.externalObjectId),
+      );
+      const ids = objects.map((o) => o.externalObjectId).filter((id) => stored.has(id));
+      for (let from = 0; from < ids.length; from += IDS_PER_MESSAGE) {
+        await this.refresher.refresh({ kind: 'refresh-objects', tenant, storeId, objectType, externalObjectIds: ids.slice(from, from + IDS_PER_MESSAGE) });
       }
+      queued += ids.length;
     }
-    return { objectsQueued: seen, more };
+    return { objectsQueued: queued, more, notStored: seen - queued };
   }
 }

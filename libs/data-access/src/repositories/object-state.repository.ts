@@ -186,10 +186,10 @@ export class ObjectStateRepository {
     return { saved, conflicts: ids.filter((id) => !won.has(id)) };
   }
 
-  /** Whether the object has a stored state (its key only is read). */
-  async has(scope: ObjectScope, externalObjectId: string): Promise<boolean> {
-    const [key] = keyStrings(scope, [externalObjectId]);
-    return (await this.states.findOne({ _id: key }, { projection: { _id: 1 } })) !== null;
+  /** Which of the objects have a stored state (their ids only are read). */
+  async stored(scope: ObjectScope, externalObjectIds: readonly string[]): Promise<Set<string>> {
+    const docs = await findIn(this.states, '_id', keyStrings(scope, externalObjectIds), { projection: { _id: 0, externalObjectId: 1 } });
+    return new Set(docs.map((doc) => doc.externalObjectId as string));
   }
 
   /** Whether the tenant has received any object in the store (index {portalId, appId, storeId, unappliedSince}). */

@@ -82,9 +82,9 @@ export function describeObjectStateRepositoryContract(name: string, make: () => 
       await states.saveMany({ tenant, storeId: 'eu', objectType: 'DEAL' }, [{ externalObjectId: 'd', state: stateWith(1, {}), expectedRev: null }]);
 
       expect(await states.hasObjectsIn(tenant, 'eu')).toBe(true);
-      expect(await states.has({ tenant, storeId: 'eu', objectType: 'DEAL' }, 'd')).toBe(true);
-      expect(await states.has({ tenant, storeId: 'eu', objectType: 'DEAL' }, 'e')).toBe(false);
-      expect(await states.has({ tenant, storeId: 'eu', objectType: 'CONTACT' }, 'd')).toBe(false);
+      expect(await states.stored({ tenant, storeId: 'eu', objectType: 'DEAL' }, ['d', 'e', 'd'])).toEqual(new Set(['d']));
+      expect(await states.stored({ tenant, storeId: 'eu', objectType: 'CONTACT' }, ['d'])).toEqual(new Set());
+      expect(await states.stored({ tenant, storeId: 'eu', objectType: 'DEAL' }, [])).toEqual(new Set());
       expect(await states.hasObjectsIn(tenant, 'us')).toBe(false);
       expect(await states.hasObjectsIn({ ...tenant, appId: 'app-x' }, 'eu')).toBe(false);
       expect(await states.hasObjectsIn({ ...tenant, portalId: tenant.portalId + 1 }, 'eu')).toBe(false);

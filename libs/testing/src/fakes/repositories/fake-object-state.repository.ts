@@ -100,8 +100,8 @@ export class FakeObjectStateRepository implements PublicOf<ObjectStateRepository
     return { saved, conflicts };
   }
 
-  async has(scope: ObjectScope, externalObjectId: string): Promise<boolean> {
-    return this.rows.has(objectKey(scope, externalObjectId));
+  async stored(scope: ObjectScope, externalObjectIds: readonly string[]): Promise<Set<string>> {
+    return new Set(externalObjectIds.filter((id) => this.rows.has(objectKey(scope, id))));
   }
 
   async hasObjectsIn(tenant: Tenant, storeId: string): Promise<boolean> {
