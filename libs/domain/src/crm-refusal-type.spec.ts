@@ -13,8 +13,13 @@ describe('the error type of an object the CRM refused', () => {
     ],
     [
       'a date that is not epoch milliseconds',
-      'Property "closedate" of inputs[3]: INVALID_LONG: "2024-01-01" is not epoch milliseconds',
+      'Property "closedate" of inputs[3]: INVALID_LONG: 01/05/2024 was not a valid long.',
       'ERROR_INVALID_DATE_PROPERTY',
+    ],
+    [
+      'a boolean that is neither true nor false (built-in)',
+      'Property "gift" of inputs[0]: INVALID_OPTION: yes inputs[1]: INVALID_EMAIL: was not one of the allowed options: [true, false]',
+      'INVALID_ENUM_PROPERTY',
     ],
     ['an invalid date (hosted)', hosted({ error: 'INVALID_DATE', name: 'closedate' }), 'ERROR_INVALID_DATE_PROPERTY'],
     ['an e-mail the CRM refused', hosted({ error: 'INVALID_EMAIL', name: 'email' }), 'INVALID_EMAIL_ADDRESS'],

@@ -41,7 +41,7 @@ export class ObjectStore extends ObjectReads {
     const definitions = await this.propertyStore.validateProperties(portalId, objectType, inputs);
     const ids = await this.ids.allocate(inputs.length);
     const now = new Date();
-    const docs = inputs.map((input, i) => this.objectDoc(portalId, objectType, ids[i], normalise(input.properties), now));
+    const docs = inputs.map((input, i) => this.objectDoc(portalId, objectType, ids[i], normalise(input.properties, definitions), now));
     await this.claims.claim(
       portalId,
       objectType,
@@ -96,7 +96,7 @@ export class ObjectStore extends ObjectReads {
       const object = current.get(Number(input.id));
       if (!object) continue;
       const changes = Object.fromEntries(
-        Object.entries(normalise(input.properties)).filter(([name, value]) => (ownValue(object.properties, name) ?? null) !== value),
+        Object.entries(normalise(input.properties, definitions)).filter(([name, value]) => (ownValue(object.properties, name) ?? null) !== value),
       );
       if (Object.keys(changes).length === 0) continue;
       writes.push({
@@ -139,7 +139,7 @@ export class ObjectStore extends ObjectReads {
     const created = new Set(fresh);
     const live = new Map<number, StoredObject>();
     for (const [id, doc] of read) if (isLive(doc, portalId, objectType)) live.set(id, doc as unknown as StoredObject);
-    const writes = inputs.map((input) => ({ id: owners.get(input.id)!, properties: { ...normalise(input.properties), [idProperty]: input.id } }));
+    const writes = inputs.map((input) => ({ id: owners.get(input.id)!, properties: { ...normalise(input.properties, definitions), [idProperty]: input.id } }));
     // Refused (another object holds a value it writes), the upsert leaves none of its claims behind.
     const release = await this.claimOthers(portalId, objectType, uniques, idProperty, writes, live).catch(async (error: unknown) => {
       await this.claims.takeover.drop(made);

@@ -1,15 +1,21 @@
 // The update documents of the object store's writes (ObjectStore): what each write sets and records.
-import type { CrmType } from '../domain/object-types';
+import type { CrmType, PropertyDefinition } from '../domain/object-types';
+import { storedValue } from '../domain/validate-values';
 import { HISTORY_LIMIT, historyEntry } from '../domain/property-history';
 import type { Properties } from './object-reads';
 
 /**
- * A write's values as stored: each as text; the empty string clears a property, and a property
- * given null is left as it was, as the hosted CRM does (its API takes values as strings; a null is
- * answered with success and changes nothing).
+ * A write's values as stored (storedValue: text, ISO dates as epoch milliseconds); the empty string
+ * clears a property, and a property given null is left as it was, as the hosted CRM does (its API
+ * takes values as strings; a null is answered with success and changes nothing). The values have
+ * been checked against their definitions (PropertyStore.validateProperties).
  */
-export function normalise(properties: Record<string, unknown>): Properties {
-  return Object.fromEntries(Object.entries(properties).flatMap(([name, value]) => (value === null ? [] : [[name, String(value)]])));
+export function normalise(properties: Record<string, unknown>, definitions: ReadonlyMap<string, PropertyDefinition>): Properties {
+  return Object.fromEntries(
+    Object.entries(properties).flatMap(([name, value]) =>
+      value === null ? [] : [[name, storedValue(definitions.get(name), value as string | number | boolean)]],
+    ),
+  );
 }
 
 /**

@@ -96,7 +96,7 @@ export class PropertyStore {
           const message = `Property "${name}" does not exist on ${objectType} (inputs[${index}]); create it first`;
           throw CrmError.invalidInput(message, propertyDetails(name, 'PROPERTY_DOESNT_EXIST', message));
         }
-        const problem = valueProblem(definition, value);
+        const problem = valueProblem(objectType, definition, value);
         if (problem) {
           const message = `Property "${name}" of inputs[${index}]: ${problem.code}: ${problem.message}`;
           throw CrmError.invalidInput(message, propertyDetails(name, problem.code, message));

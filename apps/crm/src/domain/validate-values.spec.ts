@@ -1,5 +1,5 @@
 import type { PropertyDefinition } from './object-types';
-import { valueProblem } from './validate-values';
+import { storedValue, valueProblem } from './validate-values';
 
 const option = (value: string, displayOrder = 0) => ({ label: value, value, displayOrder, hidden: false });
 const property = (overrides: Partial<PropertyDefinition>): PropertyDefinition => ({
@@ -13,6 +13,9 @@ const property = (overrides: Partial<PropertyDefinition>): PropertyDefinition =>
   ...overrides,
 });
 const size = property({ name: 'size', type: 'enumeration', fieldType: 'select', options: [option('small'), option('large', 1)] });
+const date = property({ type: 'date', fieldType: 'date' });
+const dateTime = property({ type: 'datetime', fieldType: 'date' });
+const email = property({ name: 'email', groupName: 'contactinformation' });
 const colours = property({ name: 'colours', type: 'enumeration', fieldType: 'checkbox', options: [option('red'), option('blue', 1)] });
 
 describe('a value checked against its property, as the hosted CRM checks it', () => {
@@ -24,7 +27,25 @@ describe('a value checked against its property, as the hosted CRM checks it', ()
     ['several options of a checkbox', colours, 'red;blue', null],
     ['a checkbox value with one outside the options', colours, 'red;green', 'INVALID_OPTION'],
     ['any value of an enumeration without options (the deal stage)', property({ type: 'enumeration', fieldType: 'select' }), 'anything', null],
-    ['a date that is not epoch milliseconds', property({ type: 'date', fieldType: 'date' }), '2024-01-01', 'INVALID_LONG'],
+    ['a date that is neither epoch milliseconds nor an ISO day', date, '01/05/2024', 'INVALID_LONG'],
+    ['a date as an ISO day', date, '2024-01-01', null],
+    ['a date as an ISO day that does not exist', date, '2024-02-30', 'INVALID_LONG'],
+    ['a date as an ISO date-time (a date property takes a day)', date, '2024-01-01T00:00:00Z', 'INVALID_LONG'],
+    ['a date time as an ISO UTC date-time', dateTime, '2024-05-01T12:30:17.883Z', null],
+    ['a date time as an ISO UTC date-time without seconds', dateTime, '2024-05-01T12:30Z', null],
+    ['a date time at an hour that does not exist', dateTime, '2024-05-01T25:00:00Z', 'INVALID_LONG'],
+    ['a date time with an offset instead of Z', dateTime, '2024-05-01T12:30:00+01:00', 'INVALID_LONG'],
+    ['a date time as an ISO day', dateTime, '2024-05-01', 'INVALID_LONG'],
+    ['a boolean that is neither true nor false', property({ type: 'bool', fieldType: 'booleancheckbox' }), 'yes', 'INVALID_OPTION'],
+    ['a boolean', property({ type: 'bool', fieldType: 'booleancheckbox' }), true, null],
+    ['an e-mail address', email, 'ann.lee+shop@mail.example.co.uk', null],
+    ['an e-mail address without @', email, 'example.lcom', 'INVALID_EMAIL'],
+    ['an e-mail address whose domain has no top-level domain', email, 'ann@localhost', 'INVALID_EMAIL'],
+    ['an e-mail address whose top-level domain has a digit', email, 'ann@example.c0m', 'INVALID_EMAIL'],
+    ['an e-mail address with a quoted local part', email, '"ann lee"@example.com', 'INVALID_EMAIL'],
+    ['an e-mail address with two dots in a row', email, 'ann..lee@example.com', 'INVALID_EMAIL'],
+    ['an e-mail address with a space', email, 'ann @example.com', 'INVALID_EMAIL'],
+    ['an e-mail address under an internationalised top-level domain', email, 'ann@example.xn--p1ai', null],
     ['a date at midnight UTC', property({ type: 'date', fieldType: 'date' }), '1430438400000', null],
     ['a date before 1970 at midnight UTC', property({ type: 'date', fieldType: 'date' }), '-86400000', null],
     ['a date at another time of day', property({ type: 'date', fieldType: 'date' }), '1430438400001', 'INVALID_DATE'],
@@ -37,16 +58,38 @@ describe('a value checked against its property, as the hosted CRM checks it', ()
     ['a number with a plus or a space', property({ type: 'number', fieldType: 'number' }), ' +5', 'INVALID_NUMBER'],
     ['a JSON number JavaScript writes with an exponent', property({ type: 'number', fieldType: 'number' }), 1e21, 'INVALID_NUMBER'],
   ])('when %s is written, then the problem is %s', (_case, definition, value, code) => {
-    expect(valueProblem(definition, value)?.code ?? null).toBe(code);
+    expect(valueProblem('contacts', definition, value)?.code ?? null).toBe(code);
   });
 
-  it('when a date is not at midnight, then the message names the time it was given', () => {
-    expect(valueProblem(property({ type: 'date', fieldType: 'date' }), 1430445600500)?.message).toBe(
-      '1430445600500 is at 02:00:00.500 UTC, not midnight: a date property takes midnight UTC of its day',
-    );
+  it('when another object type has a property named email, then any text fits it', () => {
+    expect(valueProblem('deals', email, 'not an address')).toBeNull();
+  });
+
+  it.each([
+    ['an ISO day to a date', date, '2024-01-01', '1704067200000'],
+    ['an ISO date-time to a date-time', dateTime, '2024-05-01T12:30:17.883Z', '1714566617883'],
+    ['an ISO date-time finer than a millisecond', dateTime, '2024-05-01T12:30:17.8839Z', '1714566617883'],
+    ['epoch milliseconds to a date-time', dateTime, '1714566617883', '1714566617883'],
+    ['a number to a text property', property({}), 42, '42'],
+  ])('when %s is written, then it is stored as epoch milliseconds or text', (_case, definition, value, stored) => {
+    expect(storedValue(definition, value)).toBe(stored);
+  });
+
+  it.each([
+    ['a date not at midnight', date, 1430445600500, '1430445600500 is at 2:0:0.500 UTC, not midnight!'],
+    ['a date given a date-time', date, '2024-01-01T10:00:00Z', '2024-01-01T10:00:00Z was not a valid long.'],
+    [
+      'a boolean given another word',
+      property({ type: 'bool', fieldType: 'booleancheckbox' }),
+      'tYES',
+      'tYES was not one of the allowed options: [true, false]',
+    ],
+    ['an e-mail address without @', email, 'example.lcom', 'Email address example.lcom is invalid'],
+  ])("when %s is refused, then the message is the hosted CRM's", (_case, definition, value, message) => {
+    expect(valueProblem('contacts', definition, value)?.message).toBe(message);
   });
 
   it('when a value is outside the options, then the message names it and the options', () => {
-    expect(valueProblem(size, 'medium')?.message).toBe('"medium" was not one of the allowed options: [small, large]');
+    expect(valueProblem('deals', size, 'medium')?.message).toBe('"medium" was not one of the allowed options: [small, large]');
   });
 });

@@ -12,20 +12,34 @@ interface StoredObject {
   archived: boolean;
 }
 
+/** An ISO 8601 day (`2024-05-01`) for a date, or UTC date-time (`…T12:30:00.000Z`) for a date-time, that names a real time. */
+function isIsoDate(type: 'date' | 'datetime', value: string): boolean {
+  const shape = type === 'date' ? /^\d{4}-\d{2}-\d{2}$/ : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?Z$/;
+  const millis = Date.parse(type === 'date' ? `${value}T00:00:00Z` : value);
+  return (
+    shape.test(value) && !Number.isNaN(millis) && new Date(millis).toISOString().slice(0, 16) === (type === 'date' ? `${value}T00:00` : value.slice(0, 16))
+  );
+}
+
+/** A contact's e-mail address as the built-in CRM checks it: no quoted local part, a domain ending in a top-level domain. */
+const EMAIL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]+)$/i;
+
 /** Why a value does not fit its property, as the built-in CRM judges it (its code, then why); null when it fits. */
-function valueProblem(definition: Pick<CrmPropertyInfo, 'type' | 'fieldType' | 'options'>, value: string | null): string | null {
+function valueProblem(type: ObjectType, definition: Pick<CrmPropertyInfo, 'name' | 'type' | 'fieldType' | 'options'>, value: string | null): string | null {
   if (value === null || value === '') return null;
+  if (type === 'CONTACT' && definition.name === 'email') return EMAIL.test(value) ? null : `INVALID_EMAIL: Email address ${value} is invalid`;
   switch (definition.type) {
     case 'number':
       // As the hosted CRM: digits, one optional leading minus, one optional point.
       return /^-?(?:\d+(?:\.\d*)?|\.\d+)$/.test(value) ? null : `INVALID_NUMBER: "${value}" is not a number`;
     case 'date':
     case 'datetime':
-      if (!/^-?\d{1,16}$/.test(value)) return `INVALID_LONG: "${value}" is not epoch milliseconds`;
-      // A date (a day, no time) takes only midnight UTC, as the hosted CRM.
+      // Epoch milliseconds or ISO 8601 text; a date (a day, no time) only at midnight UTC, as the hosted CRM.
+      if (isIsoDate(definition.type, value)) return null;
+      if (!/^-?\d{1,16}$/.test(value)) return `INVALID_LONG: ${value} was not a valid long.`;
       return definition.type === 'date' && BigInt(value) % 86_400_000n !== 0n ? `INVALID_DATE: ${value} is not midnight UTC` : null;
     case 'bool':
-      return value === 'true' || value === 'false' ? null : `INVALID_BOOLEAN: "${value}" is not true or false`;
+      return value === 'true' || value === 'false' ? null : `INVALID_OPTION: ${value} was not one of the allowed options: [true, false]`;
     case 'enumeration': {
       // An enumeration with options takes only their values (a checkbox's: each, `;` between them).
       const allowed = new Set((definition.options ?? []).map((option) => option.value));
@@ -156,7 +170,7 @@ export class FakeCrm extends FakeCrmSetup implements CrmPort {
       for (const [name, value] of Object.entries(input.properties)) {
         const definition = definitions.get(name);
         if (!definition) throw refused(400, `property "${name}" does not exist on ${type} (inputs[${index}])`);
-        const problem = valueProblem(definition, value);
+        const problem = valueProblem(type, definition, value);
         if (problem) throw refused(400, `property "${name}" of inputs[${index}]: ${problem}`);
       }
     });
