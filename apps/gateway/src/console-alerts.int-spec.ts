@@ -13,7 +13,7 @@ describe('the console alerts API', () => {
   /** Two integrators' applications, both installed in PORTAL. */
   const integrator = { apiKey: '', appId: '' };
   const otherIntegrator = { apiKey: '', appId: '' };
-  const as = (method: 'get' | 'post' | 'put' | 'delete', path: string, query = '') => request(fixture.app)[method](`${path}?hapikey=${key}${query}`);
+  const as = (method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, query = '') => request(fixture.app)[method](`${path}?hapikey=${key}${query}`);
 
   beforeAll(async () => {
     fixture = await startGatewayFixture('test-console-alerts');
@@ -86,6 +86,30 @@ describe('the console alerts API', () => {
     expect((await as('put', `/console/api/v1/alerts/rules/${crmRule.id}`).send(disabled).expect(200)).body).toMatchObject({ enabled: false, isDefault: true });
   });
 
+  it('when a rule is switched off after another edit was saved, then the edit stays and only enabled changes; a switch with anything else is a 400', async () => {
+    const read = (
+      await as('post', '/console/api/v1/alerts/rules')
+        .send({ name: 'Lag', condition: { kind: 'sync-lag', minutes: 30 } })
+        .expect(201)
+    ).body;
+    await as('put', `/console/api/v1/alerts/rules/${read.id}`)
+      .send({ name: 'Lag, edited in another tab', condition: { kind: 'sync-lag', minutes: 90 } })
+      .expect(200);
+
+    const switched = (await as('patch', `/console/api/v1/alerts/rules/${read.id}`).send({ enabled: false }).expect(200)).body;
+
+    expect(switched).toMatchObject({ id: read.id, enabled: false, name: 'Lag, edited in another tab', condition: { kind: 'sync-lag', minutes: 90 } });
+    const stored = (await as('get', '/console/api/v1/alerts').expect(200)).body.rules.find((rule: { id: string }) => rule.id === read.id);
+    expect(stored).toMatchObject({ enabled: false, name: 'Lag, edited in another tab' });
+    for (const [body, message] of [
+      [{ enabled: 'no' }, 'body/enabled must be boolean'],
+      [{ enabled: true, name: 'x' }, 'body has an unknown field "name"'],
+      [{}, 'body is missing the required field "enabled"'],
+    ] as const)
+      expect((await as('patch', `/console/api/v1/alerts/rules/${read.id}`).send(body).expect(400)).body.message).toBe(message);
+    await as('patch', '/console/api/v1/alerts/rules/no-such-rule').send({ enabled: true }).expect(404);
+  });
+
   it.each([
     [
       'an unknown kind',
@@ -156,7 +180,7 @@ describe('the console alerts API', () => {
   });
 
   /** A developer key's call for its application in `portalId` (the console's integrator pages). */
-  const asApp = (app: { apiKey: string; appId: string }, method: 'get' | 'post' | 'put' | 'delete', path: string, portalId = PORTAL) =>
+  const asApp = (app: { apiKey: string; appId: string }, method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, portalId = PORTAL) =>
     request(fixture.app)[method](`${path}?hapikey=${app.apiKey}&appId=${app.appId}&portalId=${portalId}`);
   const ids = (listed: { id: string }[]) => listed.map((item) => item.id);
 
@@ -208,9 +232,11 @@ describe('the console alerts API', () => {
     const renamed = { name: 'Taken over', condition: { kind: 'import-failed' } };
 
     await asApp(integrator, 'put', `/console/api/v1/alerts/rules/${portalRule.id}`).send(renamed).expect(404);
+    await asApp(integrator, 'patch', `/console/api/v1/alerts/rules/${portalRule.id}`).send({ enabled: false }).expect(404);
     await asApp(integrator, 'delete', `/console/api/v1/alerts/rules/${portalRule.id}`).expect(404);
     await asApp(integrator, 'delete', `/console/api/v1/alerts/destinations/${portalDestination.id}`).expect(404);
     await asApp(otherIntegrator, 'put', `/console/api/v1/alerts/rules/${appRule.id}`).send(renamed).expect(404);
+    await asApp(otherIntegrator, 'patch', `/console/api/v1/alerts/rules/${appRule.id}`).send({ enabled: false }).expect(404);
     await asApp(otherIntegrator, 'delete', `/console/api/v1/alerts/rules/${appRule.id}`).expect(404);
     await asApp(otherIntegrator, 'delete', `/console/api/v1/alerts/destinations/${appDestination.id}`).expect(404);
     const others = (await asApp(otherIntegrator, 'get', '/console/api/v1/alerts').expect(200)).body;
@@ -221,10 +247,10 @@ describe('the console alerts API', () => {
     await asApp(integrator, 'post', '/console/api/v1/alerts/rules', OTHER).send(renamed).expect(404);
 
     const portalView = (await as('get', '/console/api/v1/alerts').expect(200)).body;
-    expect(portalView.rules.find((r: { id: string }) => r.id === portalRule.id)).toMatchObject({ name: 'Portal only', appId: null });
+    expect(portalView.rules.find((r: { id: string }) => r.id === portalRule.id)).toMatchObject({ name: 'Portal only', appId: null, enabled: true });
     expect(ids(portalView.destinations)).toContain(portalDestination.id);
     const appView = (await asApp(integrator, 'get', '/console/api/v1/alerts').expect(200)).body;
-    expect(appView.rules.find((r: { id: string }) => r.id === appRule.id)).toMatchObject({ name: 'App only', appId: integrator.appId });
+    expect(appView.rules.find((r: { id: string }) => r.id === appRule.id)).toMatchObject({ name: 'App only', appId: integrator.appId, enabled: true });
     expect(ids(appView.destinations)).toContain(appDestination.id);
   });
 });

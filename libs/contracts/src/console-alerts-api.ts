@@ -63,6 +63,19 @@ export const alertRuleInputSchema = {
 } as const;
 export type AlertRuleInput = FromWireSchema<typeof alertRuleInputSchema>;
 
+/**
+ * Enables or disables a rule and changes nothing else: a switch does not send the rule back as it
+ * was read, so an edit saved meanwhile (another tab, another person) is not put back.
+ */
+export const alertRuleSwitchSchema = {
+  $id: 'console-alert-rule-switch',
+  type: 'object',
+  required: ['enabled'],
+  additionalProperties: false,
+  properties: { enabled: { type: 'boolean' } },
+} as const;
+export type AlertRuleSwitch = FromWireSchema<typeof alertRuleSwitchSchema>;
+
 /** A destination as the console adds it: a signed webhook, an e-mail address or a Slack-compatible incoming webhook. */
 export const alertDestinationInputSchema = {
   $id: 'console-alert-destination',

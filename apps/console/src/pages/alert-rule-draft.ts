@@ -82,14 +82,6 @@ export const inputOf = (draft: RuleDraft): AlertRuleInput => ({
   condition: conditionOf(draft),
 });
 
-/** A stored rule as the API takes it back (to enable or disable it, nothing else changed). */
-export const ruleInputOf = (rule: ConsoleAlertRule, enabled = rule.enabled): AlertRuleInput => ({
-  name: rule.name,
-  enabled,
-  storeId: hasStore(rule.condition.kind) ? rule.storeId : null,
-  condition: rule.condition,
-});
-
 const minutes = (n: number) => `${n} minute${n === 1 ? '' : 's'}`;
 
 /** When a rule fires, in a sentence. */

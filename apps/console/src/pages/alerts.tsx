@@ -3,7 +3,6 @@ import type { ConsoleAlertRule } from '@ecomm-sync/contracts';
 import { PortalPick, usePickedPortal } from '../components/install-picker';
 import { ActionResult, Empty, PolledView, UpdatedAt } from '../components/states';
 import type { Session } from '../session';
-import { ruleInputOf } from './alert-rule-draft';
 import { AlertRuleForm } from './alert-rule-form';
 import { AlertRulesTable } from './alert-rules';
 import { AlertDestinationForm, AlertDestinationsTable, SigningSecret } from './alert-destinations';
@@ -74,7 +73,7 @@ function AlertsSections({ session, params, portalId }: { session: Session; param
                 rules={rules}
                 busy={alerts.rules.busy}
                 onEdit={setEditing}
-                onSetEnabled={(rule, enabled) => void alerts.rules.setEnabled(rule, ruleInputOf(rule, enabled))}
+                onSetEnabled={(rule, enabled) => void alerts.rules.setEnabled(rule, enabled)}
                 onDelete={(rule) =>
                   void alerts.rules.remove(rule).then((deleted) => {
                     if (!deleted) return; // refused: the notice says why, focus stays on the row

@@ -1,5 +1,12 @@
 import { useState } from 'react';
-import type { AlertDestinationInput, AlertRuleInput, ConsoleAlertDestination, ConsoleAlertNotice, ConsoleAlertRule } from '@ecomm-sync/contracts';
+import type {
+  AlertDestinationInput,
+  AlertRuleInput,
+  AlertRuleSwitch,
+  ConsoleAlertDestination,
+  ConsoleAlertNotice,
+  ConsoleAlertRule,
+} from '@ecomm-sync/contracts';
 import { sessionApi } from '../api';
 import type { Session } from '../session';
 import { useAction } from '../use-action';
@@ -52,12 +59,13 @@ export function useAlerts(session: Session, query: TenantQuery) {
       ),
     );
 
-  const setRuleEnabled = (rule: ConsoleAlertRule, input: AlertRuleInput) =>
+  /** Enables or disables a rule, sending nothing else: an edit saved since the page read it stays. */
+  const setRuleEnabled = (rule: ConsoleAlertRule, enabled: boolean) =>
     reloaded(
       rules.act(
-        `${input.enabled ? 'Enabling' : 'Disabling'} rule ${quoted(rule.name)}`,
-        () => sessionApi<ConsoleAlertRule>(session, path('rules', rule.id), { method: 'PUT', query, body: input }),
-        () => `Rule ${quoted(rule.name)} ${input.enabled ? 'enabled' : 'disabled'}.`,
+        `${enabled ? 'Enabling' : 'Disabling'} rule ${quoted(rule.name)}`,
+        () => sessionApi<ConsoleAlertRule>(session, path('rules', rule.id), { method: 'PATCH', query, body: { enabled } satisfies AlertRuleSwitch }),
+        () => `Rule ${quoted(rule.name)} ${enabled ? 'enabled' : 'disabled'}.`,
       ),
     );
 

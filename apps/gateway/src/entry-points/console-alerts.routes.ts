@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { alertDestinationInputSchema, alertRuleInputSchema, createValidator } from '@ecomm-sync/contracts';
+import { alertDestinationInputSchema, alertRuleInputSchema, alertRuleSwitchSchema, createValidator } from '@ecomm-sync/contracts';
 import type { AccountRepository, ConsoleScope } from '@ecomm-sync/data-access';
 import { parseWith } from '@ecomm-sync/runtime';
 import { tenantOf } from '../use-cases/console-tenant';
@@ -10,6 +10,7 @@ import { consoleScope } from './console.routes';
 import { objectIdParam } from './query-params';
 
 const validateRule = createValidator(alertRuleInputSchema);
+const validateSwitch = createValidator(alertRuleSwitchSchema);
 const validateDestination = createValidator(alertDestinationInputSchema);
 
 /**
@@ -32,6 +33,9 @@ export function consoleAlertRoutes(alerts: ManageAlertsUseCase, accounts: Accoun
   });
   router.put(`${base}/rules/:ruleId`, ...signedIn, async (req, res) => {
     res.json(await alerts.replaceRule(await tenant(req, res), id(req, 'ruleId'), parseWith(validateRule, req.body ?? {})));
+  });
+  router.patch(`${base}/rules/:ruleId`, ...signedIn, async (req, res) => {
+    res.json(await alerts.switchRule(await tenant(req, res), id(req, 'ruleId'), parseWith(validateSwitch, req.body ?? {}).enabled));
   });
   router.delete(`${base}/rules/:ruleId`, ...signedIn, async (req, res) => {
     await alerts.deleteRule(await tenant(req, res), id(req, 'ruleId'));

@@ -107,6 +107,13 @@ export class ManageAlertsUseCase {
     return present(replaced);
   }
 
+  /** Enables or disables a rule as it is stored now (not as the caller last read it). */
+  async switchRule(tenant: Tenant, ruleId: string, enabled: boolean): Promise<ConsoleAlertRule> {
+    const switched = await this.repositories.alertRules.setEnabled(tenant, ruleId, enabled);
+    if (!switched) throw AppError.notFound(`No alert rule ${ruleId}`);
+    return present(switched);
+  }
+
   /**
    * A rule that names a store watches its own tenant's data in that store only (the evaluator reads
    * by portal, application and store). A name under which the tenant has neither a store nor data

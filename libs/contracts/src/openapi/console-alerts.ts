@@ -1,4 +1,4 @@
-import { alertDestinationInputSchema, alertRuleInputSchema, MAX_ALERT_DESTINATIONS, MAX_ALERT_RULES } from '../console-alerts-api';
+import { alertDestinationInputSchema, alertRuleInputSchema, alertRuleSwitchSchema, MAX_ALERT_DESTINATIONS, MAX_ALERT_RULES } from '../console-alerts-api';
 import type { ApiOperation, ApiParameter } from './openapi-builder';
 import { CREDENTIALS } from './security';
 
@@ -38,6 +38,16 @@ export const GATEWAY_CONSOLE_ALERT_OPERATIONS: readonly ApiOperation[] = [
     ...signedIn,
     pathParams: { ruleId },
     body: { schema: alertRuleInputSchema },
+    responses: { 200: object('The rule') },
+    errors: [400, 403, 404],
+  },
+  {
+    method: 'patch',
+    path: '/console/api/v1/alerts/rules/{ruleId}',
+    summary: 'Enables or disables a rule, leaving the rest as stored (an edit saved meanwhile stays); it starts over from ok, without a notice',
+    ...signedIn,
+    pathParams: { ruleId },
+    body: { schema: alertRuleSwitchSchema },
     responses: { 200: object('The rule') },
     errors: [400, 403, 404],
   },

@@ -119,6 +119,16 @@ export class AlertRuleRepository {
     return doc ? toRule(doc) : null;
   }
 
+  /** Enables or disables a rule, nothing else; it starts over as after an edit (replace). */
+  async setEnabled(tenant: Tenant, id: string, enabled: boolean): Promise<AlertRule | null> {
+    const doc = await this.rules.findOneAndUpdate(
+      { _id: id, ...owned(tenant) },
+      { $set: { enabled, ...STARTED_OVER, nextDueAt: 0 }, $inc: { stateRev: 1 } },
+      { returnDocument: 'after' },
+    );
+    return doc ? toRule(doc) : null;
+  }
+
   /** Deletes a rule the customer made; rules made at install are disabled instead. */
   async remove(tenant: Tenant, id: string): Promise<boolean> {
     return (await this.rules.deleteOne({ _id: id, ...owned(tenant), defaultKey: null })).deletedCount === 1;

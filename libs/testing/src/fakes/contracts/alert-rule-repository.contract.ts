@@ -62,6 +62,20 @@ export function describeAlertRuleRepositoryContract(name: string, make: () => Ru
       expect(await rules.replace(aTenant(), rule.id, anAlertRuleFields())).toBeNull();
     });
 
+    it('when a rule is switched off, then only enabled changes (its name and condition as stored, an edit since kept) and it starts over; another tenant switches nothing', async () => {
+      const rule = await rules.create(tenant, anAlertRuleFields({ name: 'first' }), T);
+      await rules.writeState(rule, firing, owed(1), T);
+      const edited = await rules.replace(tenant, rule.id, anAlertRuleFields({ name: 'edited since', enabled: true }));
+
+      const switched = await rules.setEnabled(tenant, rule.id, false);
+
+      expect(switched).toEqual({ ...edited, enabled: false, stateRev: edited!.stateRev + 1 });
+      expect(switched!.state).toEqual({ ...INITIAL_ALERT_STATE, seq: firing.seq });
+      expect(await rules.find(tenant, rule.id)).toEqual(switched);
+      expect(await rules.setEnabled(aTenant(), rule.id, true)).toBeNull();
+      expect((await rules.find(tenant, rule.id))!.enabled).toBe(false);
+    });
+
     it('when the defaults are ensured twice at once, then the tenant has each once, they cannot be deleted, and a rule the customer made can', async () => {
       await Promise.all([rules.ensureDefaults(tenant, T), rules.ensureDefaults(tenant, T + 1)]);
       const defaults = (await rules.list(tenant)).filter((rule) => rule.defaultKey !== null);

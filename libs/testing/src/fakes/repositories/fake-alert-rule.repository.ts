@@ -50,6 +50,12 @@ export class FakeAlertRuleRepository implements PublicOf<AlertRuleRepository> {
     return this.put({ ...rule, ...copy(fields), state: startedOver(rule.state), nextDueAt: 0, stateRev: rule.stateRev + 1 });
   }
 
+  async setEnabled(tenant: Tenant, id: string, enabled: boolean): Promise<AlertRule | null> {
+    const rule = this.rules.get(id);
+    if (!rule || !owns(tenant, rule)) return null;
+    return this.put({ ...rule, enabled, state: startedOver(rule.state), nextDueAt: 0, stateRev: rule.stateRev + 1 });
+  }
+
   async remove(tenant: Tenant, id: string): Promise<boolean> {
     const rule = this.rules.get(id);
     return Boolean(rule && owns(tenant, rule) && rule.defaultKey === null && this.rules.delete(id));
