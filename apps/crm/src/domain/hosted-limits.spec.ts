@@ -157,6 +157,14 @@ describe('limitHeaders', () => {
       'X-HubSpot-RateLimit-Daily-Remaining': dailyRemaining,
     });
   });
+
+  it('when the request has no daily limit (OAuth), then it has no daily headers', () => {
+    expect(limitHeaders(limits, { inWindow: 1, dailyUsed: null })).toEqual({
+      'X-HubSpot-RateLimit-Max': '3',
+      'X-HubSpot-RateLimit-Remaining': '2',
+      'X-HubSpot-RateLimit-Interval-Milliseconds': '10000',
+    });
+  });
 });
 
 describe('effectiveLimits, isSearchRequest, isValidTimeZone', () => {

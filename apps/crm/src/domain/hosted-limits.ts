@@ -86,8 +86,8 @@ export interface UsageAtArrival {
   /** Admitted requests in the rolling window, and when the oldest of them came. */
   inWindow: number;
   oldestInWindow?: number;
-  /** Admitted requests since the last daily reset, and when the next reset is. */
-  dailyUsed: number;
+  /** Admitted requests since the last daily reset, and when the next reset is; null: the request has no daily limit (OAuth). */
+  dailyUsed: number | null;
   dailyResetAt: number;
   /** Admitted searches in the last second, and when the oldest of them came. */
   searchesInSecond: number;
@@ -102,7 +102,7 @@ export type Verdict = { admitted: true } | { admitted: false; policy: LimitPolic
  */
 export function decide(limits: HostedLimits, usage: UsageAtArrival, search: boolean): Verdict {
   const broken: { policy: LimitPolicy; readyAt: number }[] = [];
-  if (usage.dailyUsed >= limits.dailyCap) broken.push({ policy: 'DAILY', readyAt: usage.dailyResetAt });
+  if (usage.dailyUsed !== null && usage.dailyUsed >= limits.dailyCap) broken.push({ policy: 'DAILY', readyAt: usage.dailyResetAt });
   if (usage.inWindow >= limits.burstPer10s) broken.push({ policy: 'TEN_SECONDLY_ROLLING', readyAt: (usage.oldestInWindow ?? usage.now) + limits.intervalMs });
   if (search && usage.searchesInSecond >= limits.searchPerSecond)
     broken.push({ policy: 'SECONDLY', readyAt: (usage.oldestSearch ?? usage.now) + SEARCH_WINDOW_MS });
@@ -111,15 +111,22 @@ export function decide(limits: HostedLimits, usage: UsageAtArrival, search: bool
   return { admitted: false, policy: broken[0].policy, retryAfterSeconds: retryAfterSeconds(readyAt, usage.now) };
 }
 
-/** The hosted CRM's rate-limit headers, with what is left after the request was counted. */
-export function limitHeaders(limits: HostedLimits, used: { inWindow: number; dailyUsed: number }): Record<string, string> {
-  return {
+/**
+ * The hosted CRM's rate-limit headers, with what is left after the request was counted. A request
+ * without a daily limit (`dailyUsed` null: OAuth) gets no daily headers, as the hosted CRM's
+ * changelog says: "OAuth authenticated calls will not include X-HubSpot-RateLimit-Daily or
+ * X-HubSpot-RateLimit-Daily-Remaining because there is no daily limit for these calls".
+ */
+export function limitHeaders(limits: HostedLimits, used: { inWindow: number; dailyUsed: number | null }): Record<string, string> {
+  const headers: Record<string, string> = {
     'X-HubSpot-RateLimit-Max': String(limits.burstPer10s),
     'X-HubSpot-RateLimit-Remaining': String(Math.max(0, limits.burstPer10s - used.inWindow)),
     'X-HubSpot-RateLimit-Interval-Milliseconds': String(limits.intervalMs),
-    'X-HubSpot-RateLimit-Daily': String(limits.dailyCap),
-    'X-HubSpot-RateLimit-Daily-Remaining': String(Math.max(0, limits.dailyCap - used.dailyUsed)),
   };
+  if (used.dailyUsed === null) return headers;
+  headers['X-HubSpot-RateLimit-Daily'] = String(limits.dailyCap);
+  headers['X-HubSpot-RateLimit-Daily-Remaining'] = String(Math.max(0, limits.dailyCap - used.dailyUsed));
+  return headers;
 }
 
 export { RollingWindow } from './rolling-window';

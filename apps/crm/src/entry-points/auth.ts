@@ -16,7 +16,7 @@ function expired(expiredAt: number, now: number): AppError {
 
 /**
  * Objects API: the portal's bearer token, or an access token of the OAuth token endpoint until it
- * expires. Sets res.locals.account.
+ * expires. Sets res.locals.account, and res.locals.viaOAuth for an access token.
  */
 export const portalTokenAuth =
   (accounts: AccountStore, oauth: OAuthStore, clock: () => number): RequestHandler =>
@@ -29,6 +29,8 @@ export const portalTokenAuth =
       const issued = await oauth.accountByAccessToken(token, now);
       if (issued && 'expiredAt' in issued) return next(expired(issued.expiredAt, now));
       account = issued?.account ?? null;
+      // An OAuth call: the hosted CRM gives it no daily limit (hostedLimits).
+      res.locals.viaOAuth = account !== null;
     }
     // A static token may look like an issued one (an operator chose it): it is still looked up.
     account ??= await accounts.accountByToken(token);

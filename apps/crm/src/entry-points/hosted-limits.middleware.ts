@@ -23,7 +23,9 @@ export const stampArrival =
 
 /**
  * After portal authentication: counts the request of a limited account, answers the hosted CRM's
- * rate-limit headers on every answer, and refuses with its 429 body when a limit is reached.
+ * rate-limit headers on every answer, and refuses with its 429 body when a limit is reached. An
+ * OAuth call counts in the account's rolling window (the hosted CRM's is per app and account:
+ * not modelled) but not against its daily cap, and is answered without the daily headers.
  */
 export const hostedLimits =
   (ledger: RequestLedger, environment: HostedLimits | null): RequestHandler =>
@@ -33,7 +35,8 @@ export const hostedLimits =
     if (!limits) return next();
     res.locals.limits = limits;
     const arrivedAt = res.locals.arrivedAt as number | undefined;
-    const { verdict, headers } = ledger.admit(account.portalId, limits, isSearchRequest(req.method, req.path), arrivedAt);
+    const daily = res.locals.viaOAuth !== true; // OAuth calls have no daily limit on the hosted CRM
+    const { verdict, headers } = ledger.admit(account.portalId, limits, isSearchRequest(req.method, req.path), arrivedAt, { daily });
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     if (verdict.admitted) return next();
     next(

@@ -21,4 +21,15 @@ describe('RequestLedger', () => {
     expect(usage.maxIn10s).toBe(4); // answered, the refused one included, in the 10 s from T - 100 ms
     expect(usage.totals).toEqual({ answered: 5, limited: 1 });
   });
+
+  it('when calls without a daily limit (OAuth) go past the daily cap, then each is admitted, counts in the window and not in the day', () => {
+    const ledger = new RequestLedger(() => T);
+    const daily = { ...limits, burstPer10s: 10, dailyCap: 2 };
+    for (let i = 0; i < 3; i++) expect(ledger.admit(7, daily, false, T, { daily: false }).verdict.admitted).toBe(true);
+
+    expect(ledger.admit(7, daily, false, T).headers).toMatchObject({ 'X-HubSpot-RateLimit-Remaining': '6', 'X-HubSpot-RateLimit-Daily-Remaining': '1' });
+    expect(ledger.admit(7, daily, false, T).verdict.admitted).toBe(true);
+    expect(ledger.admit(7, daily, false, T).verdict).toMatchObject({ admitted: false, policy: 'DAILY' });
+    expect(ledger.admit(7, daily, false, T, { daily: false }).verdict.admitted).toBe(true);
+  });
 });

@@ -49,12 +49,19 @@ export class RequestLedger {
   /**
    * Counts a request of a limited account, admitted or refused, with the headers to answer it with.
    * It counts at `arrivedAt` (default: now), when the request reached the server: as the hosted CRM
-   * counts at its edge, not after this process read the body and the account.
+   * counts at its edge, not after this process read the body and the account. A request without a
+   * daily limit (`daily` false: an OAuth call) is neither refused nor counted by the daily cap.
    */
-  admit(portalId: number, limits: HostedLimits, search: boolean, arrivedAt?: number): { verdict: Verdict; headers: Record<string, string> } {
+  admit(
+    portalId: number,
+    limits: HostedLimits,
+    search: boolean,
+    arrivedAt?: number,
+    { daily: dailyLimited = true }: { daily?: boolean } = {},
+  ): { verdict: Verdict; headers: Record<string, string> } {
     const now = arrivedAt ?? this.clock();
     const state = this.state(portalId);
-    const daily = this.daily(state, limits, now);
+    const daily = dailyLimited ? this.daily(state, limits, now) : null;
     const verdict = decide(
       limits,
       {
@@ -62,8 +69,8 @@ export class RequestLedger {
         // Requests are read out of order: every window that holds this one counts.
         inWindow: state.burst.busiestAround(now, limits.intervalMs),
         oldestInWindow: state.burst.oldest(now, limits.intervalMs),
-        dailyUsed: daily.used,
-        dailyResetAt: daily.resetAt,
+        dailyUsed: daily?.used ?? null,
+        dailyResetAt: daily?.resetAt ?? now,
         searchesInSecond: search ? state.searches.busiestAround(now, SECOND_MS) : 0,
         oldestSearch: search ? state.searches.oldest(now, SECOND_MS) : undefined,
       },
@@ -72,10 +79,10 @@ export class RequestLedger {
     if (verdict.admitted) {
       state.burst.add(now);
       if (search) state.searches.add(now);
-      daily.used++;
+      if (daily) daily.used++;
     }
     this.countAnswered(state, now, !verdict.admitted);
-    return { verdict, headers: limitHeaders(limits, { inWindow: state.burst.count(now, limits.intervalMs), dailyUsed: daily.used }) };
+    return { verdict, headers: limitHeaders(limits, { inWindow: state.burst.count(now, limits.intervalMs), dailyUsed: daily?.used ?? null }) };
   }
 
   /** Sets the daily count to 0 now; the next reset is at `nextResetAt`, or else at the next midnight of the account. */
