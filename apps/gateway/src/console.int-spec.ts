@@ -130,22 +130,45 @@ describe('the console API', () => {
       .post(`/console/api/v1/errors/retry?hapikey=${KEY}`)
       .send({ errorType: 'INVALID_EMAIL_ADDRESS', storeId: 'web' })
       .expect(202);
-    expect(body).toEqual({ objectsQueued: 2, more: false, notStored: 0 });
+    expect(body).toEqual({ objectsQueued: 2, more: false, setAside: 0 });
     await waitFor(() => refreshed.length >= 1, { message: 'the refresh message to be published' });
     expect(refreshed[0]).toEqual({ kind: 'refresh-objects', tenant: direct, storeId: 'web', objectType: 'CONTACT', externalObjectIds: ['c3', 'c2'] });
   });
 
-  it('when the objects with an error type have no stored state (their batch was set aside), then none is sent and the answer counts them apart', async () => {
-    await fixture.database.repositories.syncErrors.record({ tenant: direct, storeId: 'set-aside', objectType: 'CONTACT' }, [
-      { externalObjectId: 'never-merged', rev: 1, settingsRev: 1, type: 'INVALID_EMAIL_ADDRESS', details: 'x', changedAt: 5, erroredAt: 6 },
+  it('when the objects with an error type wait for a batch set aside or have no stored state, then none is sent and the answer counts them apart', async () => {
+    const setAside = { tenant: direct, storeId: 'set-aside', objectType: 'CONTACT' as const };
+    await fixture.database.repositories.objectStates.insertNew(setAside, [{ externalObjectId: 'merged-before', state: emptyObjectState() }]);
+    await fixture.database.repositories.syncErrors.record(
+      setAside,
+      [
+        {
+          externalObjectId: 'merged-before',
+          rev: 0,
+          settingsRev: 0,
+          type: 'UNKNOWN_ERROR',
+          details: 'set aside',
+          changedAt: 5,
+          erroredAt: 6,
+          setAsideBatchId: 'batch-1',
+        },
+      ],
+      { resolveOthers: false },
+    );
+    await fixture.database.repositories.syncErrors.record(setAside, [
+      { externalObjectId: 'never-merged', rev: 1, settingsRev: 1, type: 'UNKNOWN_ERROR', details: 'x', changedAt: 5, erroredAt: 6 },
     ]);
     const before = refreshed.length;
     const { body } = await request(app)
       .post(`/console/api/v1/errors/retry?hapikey=${KEY}`)
-      .send({ errorType: 'INVALID_EMAIL_ADDRESS', storeId: 'set-aside' })
+      .send({ errorType: 'UNKNOWN_ERROR', storeId: 'set-aside' })
       .expect(202);
-    expect(body).toEqual({ objectsQueued: 0, more: false, notStored: 1 });
-    expect(refreshed.length).toBe(before); // the retry answers after its publishes are confirmed: none was made
+    expect(body).toEqual({ objectsQueued: 0, more: false, setAside: 2 });
+
+    // A retry sent after it: once its message is in, any of the first would have come before it.
+    const sentinel = { portalId: PORTAL, appId: null, storeId: 'web', objectType: 'CONTACT', externalObjectId: 'c3' };
+    await request(app).post(`/console/api/v1/errors/retry?hapikey=${KEY}`).send({ object: sentinel }).expect(202);
+    await waitFor(() => refreshed.length > before, { message: 'the sentinel retry to be published' });
+    expect(refreshed.slice(before).map((message) => message.externalObjectIds)).toEqual([['c3']]);
   });
 
   it('when the operator reads the queues, then each queue has its depth, consumers and dead letters, and an unknown queue cannot be redriven', async () => {

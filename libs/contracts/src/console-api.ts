@@ -76,10 +76,11 @@ export interface ConsoleRetryResult {
   /** True when more objects had this error than one retry takes: retry again. */
   more: boolean;
   /**
-   * Objects with the error but no stored state, not sent: their batch was set aside (dead-lettered)
-   * before it was merged, so there is nothing to re-apply until it is redriven.
+   * Objects with the error that were not sent: it waits for a batch set aside (dead-lettered) before
+   * it was merged, or the object has no stored state at all. A re-apply of what is stored cannot
+   * clear such an error; redriving the batch merges it.
    */
-  notStored: number;
+  setAside: number;
 }
 
 /** GET /console/api/v1/installs: the installs the credential may see (an integrator's portals, a portal's applications). */

@@ -76,18 +76,18 @@ describe('what a retry of one object did', () => {
 
 describe('what a retry of an error type sent', () => {
   const SET_ASIDE =
-    'no stored state to re-apply: the batch was set aside before it was merged, and is merged when the service’s operators redrive it from its dead-letter queue.';
+    'for a batch that was set aside before it was merged: a retry cannot clear that error; the batch is merged when the service’s operators redrive it from its dead-letter queue.';
   it.each([
-    [{ objectsQueued: 1, more: false, notStored: 0 }, 'Retry sent for 1 object (Invalid e-mail); the list updates as they resolve.'],
+    [{ objectsQueued: 1, more: false, setAside: 0 }, 'Retry sent for 1 object (Invalid e-mail); the list updates as they resolve.'],
     [
-      { objectsQueued: 3, more: true, notStored: 0 },
+      { objectsQueued: 3, more: true, setAside: 0 },
       'Retry sent for 3 objects (Invalid e-mail); the list updates as they resolve. More objects have this error: retry again when these are done.',
     ],
     [
-      { objectsQueued: 2, more: false, notStored: 1 },
-      `Retry sent for 2 objects (Invalid e-mail); the list updates as they resolve. 1 object with this error has ${SET_ASIDE}`,
+      { objectsQueued: 2, more: false, setAside: 1 },
+      `Retry sent for 2 objects (Invalid e-mail); the list updates as they resolve. 1 object with this error waits ${SET_ASIDE}`,
     ],
-    [{ objectsQueued: 0, more: false, notStored: 2 }, `Retry sent for 0 objects (Invalid e-mail). 2 objects with this error have ${SET_ASIDE}`],
+    [{ objectsQueued: 0, more: false, setAside: 2 }, `Retry sent for 0 objects (Invalid e-mail). 2 objects with this error wait ${SET_ASIDE}`],
   ])('when the gateway answers %j, then the notice reads as it should', (sent, text) => {
     expect(bulkRetryText(sent, 'Invalid e-mail')).toBe(text);
   });

@@ -58,17 +58,17 @@ export function retryOutcome(
 }
 
 /**
- * What a retry of every object with an error type sent. Objects without a stored state are not sent
- * (their batch was set aside before it was merged): the notice counts them apart, so that their
- * errors staying open is not read as a retry that failed.
+ * What a retry of every object with an error type sent. Objects whose error waits for a batch set
+ * aside before it was merged are not sent (a re-apply of what is stored cannot clear it): the
+ * notice counts them apart, so that their errors staying open is not read as a retry that failed.
  */
 export function bulkRetryText(sent: ConsoleRetryResult, what: string): string {
   const queued = sent.objectsQueued;
   const parts = [`Retry sent for ${queued} ${countNoun(queued, 'object')} (${what})${queued > 0 ? '; the list updates as they resolve' : ''}.`];
-  if (sent.notStored > 0)
+  if (sent.setAside > 0)
     parts.push(
-      `${sent.notStored} ${countNoun(sent.notStored, 'object')} with this error ${sent.notStored === 1 ? 'has' : 'have'} no stored state to re-apply: ` +
-        'the batch was set aside before it was merged, and is merged when the service’s operators redrive it from its dead-letter queue.',
+      `${sent.setAside} ${countNoun(sent.setAside, 'object')} with this error ${sent.setAside === 1 ? 'waits' : 'wait'} for a batch that was set aside before it was merged: ` +
+        'a retry cannot clear that error; the batch is merged when the service’s operators redrive it from its dead-letter queue.',
     );
   if (sent.more) parts.push('More objects have this error: retry again when these are done.');
   return parts.join(' ');

@@ -52,7 +52,7 @@ describe('RetryErrorsUseCase', () => {
     await expect(useCase.retryObject({ portalId: 1 }, { portalId: 1, appId: 'a', storeId: 's', objectType: 'DEAL', externalObjectId: 'd1' })).resolves.toEqual({
       objectsQueued: 1,
       more: false,
-      notStored: 0,
+      setAside: 0,
     });
     expect(sent).toEqual([{ kind: 'refresh-objects', tenant: { portalId: 1, appId: 'a' }, storeId: 's', objectType: 'DEAL', externalObjectIds: ['d1'] }]);
   });
@@ -98,7 +98,7 @@ describe('RetryErrorsUseCase', () => {
       { portalId: 1 },
       { errorType: 'INVALID_EMAIL_ADDRESS' },
     );
-    expect(result).toEqual({ objectsQueued: 3, more: false, notStored: 0 });
+    expect(result).toEqual({ objectsQueued: 3, more: false, setAside: 0 });
     expect(sent.map((m) => [m.storeId, m.externalObjectIds])).toEqual([
       ['default', ['c1', 'c2']],
       ['eu', ['c3']],
@@ -112,8 +112,34 @@ describe('RetryErrorsUseCase', () => {
       { portalId: 1 },
       { errorType: 'INVALID_EMAIL_ADDRESS' },
     );
-    expect(result).toEqual({ objectsQueued: 2, more: false, notStored: 2 });
+    expect(result).toEqual({ objectsQueued: 2, more: false, setAside: 2 });
     expect(sent.map((m) => m.externalObjectIds)).toEqual([['c1', 'c2']]);
+  });
+
+  it("when an object's error waits for a batch set aside, then it is not sent and counted apart, unless it has another error a re-apply clears", async () => {
+    const errors = [
+      anError({ externalObjectId: 'c1', type: 'UNKNOWN_ERROR', setAsideBatchId: 'b1' }),
+      anError({ externalObjectId: 'c2', type: 'UNKNOWN_ERROR', setAsideBatchId: 'b2' }),
+      anError({ externalObjectId: 'c2', type: 'UNKNOWN_ERROR' }),
+    ];
+    await storeStates('default', ['c1', 'c2']);
+    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates }), refresher).retryType(
+      { portalId: 1 },
+      { errorType: 'UNKNOWN_ERROR' },
+    );
+    expect(result).toEqual({ objectsQueued: 1, more: false, setAside: 1 });
+    expect(sent.map((m) => m.externalObjectIds)).toEqual([['c2']]);
+  });
+
+  it('when more errors wait for set-aside batches than one retry sends, then they do not take the places of objects it can send', async () => {
+    const waiting = Array.from({ length: 5 }, (_, i) => anError({ externalObjectId: `w${i}`, erroredAt: 9, setAsideBatchId: `b${i}` }));
+    const errors = [...waiting, anError({ externalObjectId: 'c1' }), anError({ externalObjectId: 'c2' })];
+    await storeStates('default', ['c1', 'c2']);
+    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates }), refresher, 2).retryType(
+      { portalId: 1 },
+      { errorType: 'INVALID_EMAIL_ADDRESS' },
+    );
+    expect(result).toEqual({ objectsQueued: 2, more: false, setAside: 5 });
   });
 
   it('when no object with the error has a stored state, then nothing is sent', async () => {
@@ -121,7 +147,7 @@ describe('RetryErrorsUseCase', () => {
       { portalId: 1 },
       { errorType: 'INVALID_EMAIL_ADDRESS' },
     );
-    expect(result).toEqual({ objectsQueued: 0, more: false, notStored: 1 });
+    expect(result).toEqual({ objectsQueued: 0, more: false, setAside: 1 });
     expect(sent).toEqual([]);
   });
 
@@ -135,7 +161,7 @@ describe('RetryErrorsUseCase', () => {
       { portalId: 1 },
       { errorType: 'INVALID_EMAIL_ADDRESS' },
     );
-    expect(result).toEqual({ objectsQueued: 300, more: true, notStored: 0 });
+    expect(result).toEqual({ objectsQueued: 300, more: true, setAside: 0 });
     expect(sent.flatMap((m) => m.externalObjectIds)).toHaveLength(300);
   });
 });

@@ -22,6 +22,9 @@ export interface ObjectToRetry {
 
 /** Most ids in one refresh message (its schema's limit). */
 const IDS_PER_MESSAGE = 1000;
+/** Errors read per page, and the most pages one retry of an error type reads. */
+const PAGE = 200;
+const MAX_PAGES = 50;
 
 /** Retry from the console: one object, or every object with an open error of a type (decision 0033). */
 export class RetryErrorsUseCase {
@@ -43,53 +46,68 @@ export class RetryErrorsUseCase {
         `Object ${objectType} ${externalObjectId} in store ${storeId} has no stored state to re-apply: nothing was received for it, or its batch was set aside before it was merged (redrive the dead-lettered batch to merge it)`,
       );
     await this.refresher.refresh({ kind: 'refresh-objects', tenant: { portalId, appId }, storeId, objectType, externalObjectIds: [externalObjectId] });
-    return { objectsQueued: 1, more: false, notStored: 0 };
+    return { objectsQueued: 1, more: false, setAside: 0 };
   }
 
+  /**
+   * Every object with an open error of a type, up to `maxObjects` sent. An object is sent when it
+   * has a stored state and an error a re-apply can clear; the others are counted apart (`setAside`):
+   * their error waits for a batch set aside before it was merged (the mapper's dead letters), which
+   * only that batch's merge resolves, and a re-apply of what is stored does not hold it.
+   */
   async retryType(scope: ConsoleScope, filter: { errorType: ErrorType; storeId?: string; objectType?: ObjectType }): Promise<ConsoleRetryResult> {
     // Read everything first: the errors resolve while the retry runs, which would shift an offset.
-    const groups = new Map<string, ObjectToRetry[]>();
+    const groups = new Map<string, Map<string, ObjectToRetry>>();
+    const waiting = new Map<string, ObjectToRetry>();
     let seen = 0;
     let more = false;
-    for (let offset = 0; seen < this.maxObjects; offset += 200) {
-      const { errors, hasMore } = await this.repositories.syncErrors.list({ ...scope, ...filter, includeResolved: false, limit: 200, offset });
+    for (let page = 0; page < MAX_PAGES && !more; page++) {
+      const { errors, hasMore } = await this.repositories.syncErrors.list({ ...scope, ...filter, includeResolved: false, limit: PAGE, offset: page * PAGE });
       for (const error of errors) {
-        const key = keyOf(error.portalId, error.appId ?? null, error.storeId, error.objectType);
-        const group = groups.get(key) ?? [];
-        if (!group.some((o) => o.externalObjectId === error.externalObjectId)) {
-          if (seen === this.maxObjects) {
-            more = true;
-            break;
-          }
-          group.push({
-            portalId: error.portalId,
-            appId: error.appId ?? null,
-            storeId: error.storeId,
-            objectType: error.objectType,
-            externalObjectId: error.externalObjectId,
-          });
-          seen++;
+        const object = {
+          portalId: error.portalId,
+          appId: error.appId ?? null,
+          storeId: error.storeId,
+          objectType: error.objectType,
+          externalObjectId: error.externalObjectId,
+        };
+        const key = keyOf(object.portalId, object.appId, object.storeId, object.objectType);
+        const objectKey = `${key}\u0000${object.externalObjectId}`;
+        // Not counted towards the most sent: a retry again would read the same ones first.
+        if (error.setAsideBatchId) {
+          waiting.set(objectKey, object);
+          continue;
         }
+        const group = groups.get(key) ?? new Map<string, ObjectToRetry>();
+        if (group.has(object.externalObjectId)) continue;
+        if (seen === this.maxObjects) {
+          more = true;
+          break;
+        }
+        group.set(object.externalObjectId, object);
         groups.set(key, group);
+        seen++;
       }
       if (!hasMore) break;
-      if (seen === this.maxObjects) more = true;
+      if (page === MAX_PAGES - 1) more = true;
     }
     let queued = 0;
-    for (const objects of groups.values()) {
+    for (const [key, group] of groups) {
+      const objects = [...group.values()];
       const [{ portalId, appId, storeId, objectType }] = objects;
       const tenant = { portalId, appId };
       // Only objects with a stored state: a refresh of the others would do nothing and be counted as sent.
-      const stored = await this.repositories.objectStates.stored(
-        { tenant, storeId, objectType },
-        objects.map((o) => o.externalObjectId),
-      );
-      const ids = objects.map((o) => o.externalObjectId).filter((id) => stored.has(id));
+      const stored = await this.repositories.objectStates.stored({ tenant, storeId, objectType }, [...group.keys()]);
+      const ids = [...group.keys()].filter((id) => stored.has(id));
+      for (const id of group.keys()) {
+        if (stored.has(id)) waiting.delete(`${key}\u0000${id}`);
+        else waiting.set(`${key}\u0000${id}`, group.get(id)!);
+      }
       for (let from = 0; from < ids.length; from += IDS_PER_MESSAGE) {
         await this.refresher.refresh({ kind: 'refresh-objects', tenant, storeId, objectType, externalObjectIds: ids.slice(from, from + IDS_PER_MESSAGE) });
       }
       queued += ids.length;
     }
-    return { objectsQueued: queued, more, notStored: seen - queued };
+    return { objectsQueued: queued, more, setAside: waiting.size };
   }
 }

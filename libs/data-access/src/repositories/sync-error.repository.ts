@@ -17,6 +17,8 @@ export interface SyncError {
   status: ErrorStatus;
   /** When the CRM refused the write: its status, category and correlation id. */
   crm?: CrmAnswer;
+  /** The batch this error waits for, set aside before it was merged: only that batch's merge resolves it (NewSyncError). */
+  setAsideBatchId?: string;
 }
 
 export interface NewSyncError {
@@ -77,6 +79,7 @@ const PROJECTION = {
   erroredAt: 1,
   status: 1,
   crm: 1,
+  setAsideBatchId: 1,
 };
 
 /** The page of one object's errors read when none is named: the newest 200 (SPEC.md: errors per page at most 200). */

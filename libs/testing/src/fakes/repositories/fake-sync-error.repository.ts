@@ -11,9 +11,9 @@ import {
 import { newObjectId } from '../object-ids';
 import { copy, type PublicOf } from '../public-of';
 
-type Row = SyncError & { id: string; rev: number; settingsRev: number; setAsideBatchId?: string };
+type Row = SyncError & { id: string; rev: number; settingsRev: number };
 
-const shown = ({ id: _id, rev: _rev, settingsRev: _settingsRev, setAsideBatchId: _batchId, ...error }: Row): SyncError => copy(error);
+const shown = ({ id: _id, rev: _rev, settingsRev: _settingsRev, ...error }: Row): SyncError => copy(error);
 /** Newest first, as the real listings sort (erroredAt, then insertion). */
 const newestFirst = (a: Row, b: Row) => b.erroredAt - a.erroredAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
