@@ -178,11 +178,14 @@ describe('credentials and tenant isolation', () => {
       expect(response.body.message).toMatch(/^Invalid X-Api-Key header: no portal or developer account has this API key/);
     });
 
-    it('when hapikey is given twice, then 400 says to send it once, even beside a valid header', async () => {
+    it('when hapikey is given twice, then 400 says to send it once, even beside a valid X-Api-Key, but not beside a bearer token', async () => {
       const twice = `hapikey=${c.portalKeyA}&hapikey=${c.portalKeyA}`;
       const response = await request(app).get(`${v1}/sync-status/CONTACT/c1?${twice}`).set('x-api-key', c.portalKeyA).expect(400);
       expect(response.body.message).toBe('Query parameter hapikey must be given once, as text');
       await request(app).get(`${v1}/sync-status/CONTACT/c1?${twice}`).expect(400);
+      await request(app).get(`${v1}/sync-status/CONTACT/c1?${twice}`).set('authorization', 'Bearer undefined').expect(400);
+      // A real bearer token identifies the call: the key it carries beside is not read.
+      await request(app).get(`${v1}/sync-status/CONTACT/c1?${twice}`).set('authorization', `Bearer ${c.privateAppA}`).expect(200);
     });
 
     it('when hapikey and the header both come, then hapikey is the one taken', async () => {

@@ -33,8 +33,6 @@ export class CredentialResolver {
   ) {}
 
   async identify(req: Request): Promise<Principal> {
-    // A repeated hapikey (an array to express) is no key: say so, rather than look past it to the header or to none.
-    textParam(req.query, 'hapikey');
     const hapikey = presentedApiKey(req);
     const header = req.header('authorization');
     const token = bearerToken(header);
@@ -49,6 +47,9 @@ export class CredentialResolver {
           : 'Invalid bearer token: no private-app or OAuth access token has this value (it may have been revoked, expired and been deleted, or replaced by newer tokens of its install: get a new one at POST /oauth/v1/token)',
       );
     }
+    // Past a real bearer token, the key is what identifies: a repeated hapikey (an array to express)
+    // is no key, said as such rather than looked past to the header or to "Missing credential".
+    textParam(req.query, 'hapikey');
     if (hapikey) {
       const credential = await this.lookup(hapikey);
       if (credential && (credential.kind === 'portal-key' || credential.kind === 'developer-key')) return this.principal(credential);
