@@ -39,4 +39,35 @@ describe('built-in CRM values in the forms the hosted CRM takes', () => {
     expect(answer.body).toMatchObject({ category: 'VALIDATION_ERROR', errors: [{ code: 'INVALID_EMAIL', in: 'email' }] });
     expect(answer.body.message).toContain('Email address ann@localhost is invalid');
   });
+
+  it('when an upsert names its object by an e-mail address that is not one, then it is refused as a written one is, and nothing is made', async () => {
+    const answer = await as('post', '/crm/v3/objects/contacts/batch/upsert')
+      .send({ inputs: [{ idProperty: 'email', id: 'bob@localhost', properties: {} }] })
+      .expect(400);
+    expect(answer.body).toMatchObject({ errors: [{ code: 'INVALID_EMAIL', in: 'email' }] });
+    const found = await as('post', '/crm/v3/objects/contacts/search')
+      .send({ filterGroups: [{ filters: [{ propertyName: 'email', operator: 'EQ', value: 'bob@localhost' }] }] })
+      .expect(200);
+    expect(found.body.total).toBe(0);
+  });
+
+  it('when a search asks for a date-time in ISO 8601, then it finds the objects written with its epoch milliseconds', async () => {
+    await as('post', '/crm/v3/objects/deals/batch/create')
+      .send({ inputs: [{ properties: { dealname: 'Searched by date', closedate: '1717243200000' } }] })
+      .expect(201);
+    const search = (operator: string, value: string) =>
+      as('post', '/crm/v3/objects/deals/search').send({
+        filterGroups: [
+          {
+            filters: [
+              { propertyName: 'closedate', operator, value },
+              { propertyName: 'dealname', operator: 'EQ', value: 'Searched by date' },
+            ],
+          },
+        ],
+      });
+    expect((await search('EQ', '2024-06-01T12:00:00Z').expect(200)).body.total).toBe(1);
+    expect((await search('GT', '2024-06-01T11:59:59.999Z').expect(200)).body.total).toBe(1);
+    expect((await search('LT', '2024-06-01T12:00:00Z').expect(200)).body.total).toBe(0);
+  });
 });

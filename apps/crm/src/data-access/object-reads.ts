@@ -2,13 +2,14 @@ import type { mongo } from 'mongoose';
 import { driverCollection, findIn } from '@ecomm-sync/data-access';
 import { ownValue } from '@ecomm-sync/domain';
 import { CrmError } from '../domain/crm-error';
-import type { CrmType } from '../domain/object-types';
+import type { CrmType, PropertyDefinition } from '../domain/object-types';
 import type { PropertyHistory } from '../domain/property-history';
 import type { CrmModels, CrmObjectDoc, UniqueValueDoc } from './crm-models';
 import type { PropertyStore } from './property-store';
 import { matchesSearch, searchOrder, type SearchFilter, type SearchSort } from '../domain/crm-search';
 import { UniqueClaims } from './unique-claims';
 import { uniqueProperties } from './unique-values';
+import { storedValue } from '../domain/validate-values';
 
 export type Properties = Record<string, string | null>;
 
@@ -25,6 +26,19 @@ export interface StoredObject {
 }
 
 export type SearchGroup = { filters: SearchFilter[] };
+
+/** A search's filter values as the properties keep them: a date's ISO text as its epoch milliseconds, as stored. */
+function keptValues(filterGroups: SearchGroup[], definitions: ReadonlyMap<string, PropertyDefinition>): SearchGroup[] {
+  const kept = (name: string, value: string | undefined) => (value === undefined ? undefined : storedValue(definitions.get(name), value));
+  return filterGroups.map((group) => ({
+    filters: group.filters.map((filter) => ({
+      ...filter,
+      value: kept(filter.propertyName, filter.value),
+      highValue: kept(filter.propertyName, filter.highValue),
+      values: filter.values?.map((value) => kept(filter.propertyName, value)!),
+    })),
+  }));
+}
 
 /** Reads leave each object's property history out unless asked: it is most of a busy object's document. */
 const projection = (withHistory: boolean | undefined) => (withHistory ? {} : { projection: { history: 0 } });
@@ -104,10 +118,14 @@ export class ObjectReads {
     values: string[],
     options: { withHistory?: boolean } = {},
   ): Promise<Map<string, StoredObject>> {
-    if (!uniqueProperties(objectType, await this.propertyStore.definitions(portalId, objectType)).includes(property)) {
+    const definitions = await this.propertyStore.definitions(portalId, objectType);
+    if (!uniqueProperties(objectType, definitions).includes(property)) {
       throw CrmError.invalidInput(`idProperty "${property}" is not a property with unique values on ${objectType}`);
     }
-    return this.ownersHolding(portalId, objectType, property, values, options);
+    // Each value as the property keeps it (an ISO date as its epoch milliseconds), answered under the value asked.
+    const kept = new Map(values.map((value) => [value, storedValue(definitions.get(property), value)]));
+    const held = await this.ownersHolding(portalId, objectType, property, [...new Set(kept.values())], options);
+    return new Map(values.flatMap((value) => (held.has(kept.get(value)!) ? [[value, held.get(kept.get(value)!)!] as const] : [])));
   }
 
   /** The live owners of unique values that still hold them, keyed by the value as asked. */
@@ -141,6 +159,7 @@ export class ObjectReads {
     limit: number,
     after: number,
   ): Promise<{ total: number; results: StoredObject[] }> {
+    filterGroups = keptValues(filterGroups, await this.propertyStore.definitions(portalId, objectType));
     const emails = objectType === 'contacts' && filterGroups.length > 0 ? filterGroups.map(emailsAskedBy) : [];
     const candidates =
       emails.length > 0 && emails.every((asked) => asked !== null)

@@ -3,6 +3,7 @@ import { ownValue } from '@ecomm-sync/domain';
 import { CrmError } from '../domain/crm-error';
 import { initialHistory } from '../domain/property-history';
 import type { CrmType } from '../domain/object-types';
+import { storedValue } from '../domain/validate-values';
 import type { CrmModels } from './crm-models';
 import { ObjectIdAllocator } from './object-ids';
 import { isLive, ObjectReads, type Properties, type StoredObject } from './object-reads';
@@ -128,18 +129,28 @@ export class ObjectStore extends ObjectReads {
     if (!uniques.includes(idProperty)) throw CrmError.invalidInput(`idProperty "${idProperty}" is not a property with unique values on ${objectType}`);
     if (inputs.some((input) => typeof input.id !== 'string' || input.id === ''))
       throw CrmError.invalidInput('every input needs an id: the value of idProperty');
+    // An id is a value of idProperty: checked, and kept, as any value of it (an e-mail's check, an ISO date's epoch form).
+    await this.propertyStore.validateProperties(
+      portalId,
+      objectType,
+      inputs.map((input) => ({ properties: { [idProperty]: input.id } })),
+    );
+    const idOf = (input: { id: string }) => storedValue(definitions.get(idProperty), input.id);
 
     const { owners, fresh, made, read } = await upsertOwners(
       this.claims,
       (count) => this.ids.allocate(count),
       { portalId, objectType, property: idProperty },
-      inputs.map((input) => input.id),
+      inputs.map(idOf),
     );
     const now = new Date();
     const created = new Set(fresh);
     const live = new Map<number, StoredObject>();
     for (const [id, doc] of read) if (isLive(doc, portalId, objectType)) live.set(id, doc as unknown as StoredObject);
-    const writes = inputs.map((input) => ({ id: owners.get(input.id)!, properties: { ...normalise(input.properties, definitions), [idProperty]: input.id } }));
+    const writes = inputs.map((input) => ({
+      id: owners.get(idOf(input))!,
+      properties: { ...normalise(input.properties, definitions), [idProperty]: idOf(input) },
+    }));
     // Refused (another object holds a value it writes), the upsert leaves none of its claims behind.
     const release = await this.claimOthers(portalId, objectType, uniques, idProperty, writes, live).catch(async (error: unknown) => {
       await this.claims.takeover.drop(made);

@@ -38,7 +38,7 @@ type Properties = Readonly<Record<string, string | null | undefined>>;
 
 const present = (value: string | null | undefined): value is string => value !== null && value !== undefined && value !== '';
 
-/** Numbers compare as numbers, anything else as text without case (dates are epoch milliseconds or ISO text). */
+/** Numbers compare as numbers, anything else as text without case (dates are kept, and asked for, as epoch milliseconds: ObjectReads.search). */
 function compare(a: string, b: string): number {
   const x = Number(a);
   const y = Number(b);

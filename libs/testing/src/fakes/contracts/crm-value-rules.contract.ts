@@ -48,11 +48,14 @@ export function describeCrmValueRules(crmOf: () => CrmPort): void {
     ['ann.{u}@localhost', 400],
     ['ann.{u}@example.c0m', 400],
     ['"ann {u}"@example.com', 400],
+    [`${'a'.repeat(60)}{u}@example.com`, 400],
   ])('when a contact is given the e-mail address "%s", then the write is %s', async (address, outcome) => {
     // A contact's e-mail is its unique value: {u} makes each run's address its own.
     const email = address.replace('{u}', unique('e'));
     const crm = crmOf();
     await ensureProperty(crm, 'CONTACT', 'email');
     expect(await statusOf(crm.batchCreate('CONTACT', [{ properties: { email } }]))).toBe(outcome);
+    // The same address as an upsert's id, the value of its idProperty: checked the same.
+    expect(await statusOf(crm.batchUpsert('CONTACT', 'email', [{ id: `up.${email}`, properties: {} }]))).toBe(outcome);
   });
 }

@@ -27,7 +27,8 @@ const EMAIL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~
 /** Why a value does not fit its property, as the built-in CRM judges it (its code, then why); null when it fits. */
 function valueProblem(type: ObjectType, definition: Pick<CrmPropertyInfo, 'name' | 'type' | 'fieldType' | 'options'>, value: string | null): string | null {
   if (value === null || value === '') return null;
-  if (type === 'CONTACT' && definition.name === 'email') return EMAIL.test(value) ? null : `INVALID_EMAIL: Email address ${value} is invalid`;
+  if (type === 'CONTACT' && definition.name === 'email')
+    return EMAIL.test(value) && value.length <= 254 && value.indexOf('@') <= 64 ? null : `INVALID_EMAIL: Email address ${value} is invalid`;
   switch (definition.type) {
     case 'number':
       // As the hosted CRM: digits, one optional leading minus, one optional point.
@@ -37,7 +38,7 @@ function valueProblem(type: ObjectType, definition: Pick<CrmPropertyInfo, 'name'
       // Epoch milliseconds or ISO 8601 text; a date (a day, no time) only at midnight UTC, as the hosted CRM.
       if (isIsoDate(definition.type, value)) return null;
       if (!/^-?\d{1,16}$/.test(value)) return `INVALID_LONG: ${value} was not a valid long.`;
-      return definition.type === 'date' && BigInt(value) % 86_400_000n !== 0n ? `INVALID_DATE: ${value} is not midnight UTC` : null;
+      return definition.type === 'date' && BigInt(value) % 86_400_000n !== 0n ? `INVALID_DATE: ${value} is not at midnight UTC` : null;
     case 'bool':
       return value === 'true' || value === 'false' ? null : `INVALID_OPTION: ${value} was not one of the allowed options: [true, false]`;
     case 'enumeration': {
@@ -109,6 +110,11 @@ export class FakeCrm extends FakeCrmSetup implements CrmPort {
     this.validate(type, inputs);
     if (!this.uniqueProperties(type).includes(idProperty)) throw refused(400, `idProperty "${idProperty}" is not a property with unique values on ${type}`);
     if (inputs.some((input) => input.id === '')) throw refused(400, 'every input needs an id: the value of idProperty');
+    // An id is a value of idProperty, checked as one (a contact's e-mail address).
+    this.validate(
+      type,
+      inputs.map((input) => ({ properties: { [idProperty]: input.id } })),
+    );
     this.checkUniqueValues(
       type,
       inputs.map((input) => ({ id: this.owner(type, idProperty, input.id)?.id ?? null, properties: input.properties })),
