@@ -18,6 +18,11 @@ describe('the error type of an object the CRM refused', () => {
     ],
     [
       'a boolean that is neither true nor false (built-in)',
+      'Property "gift" of inputs[0]: INVALID_OPTION: yes was not one of the allowed options: [true, false]',
+      'INVALID_ENUM_PROPERTY',
+    ],
+    [
+      'an unquoted value that holds a code of its own after the real one (built-in)',
       'Property "gift" of inputs[0]: INVALID_OPTION: yes inputs[1]: INVALID_EMAIL: was not one of the allowed options: [true, false]',
       'INVALID_ENUM_PROPERTY',
     ],

@@ -3,8 +3,8 @@ import type { ErrorType } from '@ecomm-sync/contracts';
 /**
  * The CRM's codes for a value it refused, and the error type each is recorded as (vendor notes,
  * "Error types": use one of the original's types where the CRM says what was wrong, rather than
- * UNKNOWN_ERROR). INVALID_LONG is the CRM's word for a date that is not epoch milliseconds (the
- * original's `... INVALID_LONG ... createdate`).
+ * UNKNOWN_ERROR). INVALID_LONG is the CRM's word for a date it cannot read, neither epoch
+ * milliseconds nor ISO 8601 (the original's `... INVALID_LONG ... createdate`).
  */
 const TYPE_OF_CODE: Readonly<Record<string, ErrorType>> = {
   INVALID_OPTION: 'INVALID_ENUM_PROPERTY',
