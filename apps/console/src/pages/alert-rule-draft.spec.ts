@@ -1,5 +1,6 @@
 import type { ConsoleAlertRule } from '@ecomm-sync/contracts';
-import { describeCondition, draftOf, firingFirst, inputOf, NEW_RULE, statusOf, type AlertCondition } from './alert-rule-draft';
+import { ALERT_KINDS, STORE_SCOPED_ALERT_KINDS } from '@ecomm-sync/domain';
+import { describeCondition, draftOf, firingFirst, hasStore, inputOf, NEW_RULE, statusOf, type AlertCondition } from './alert-rule-draft';
 
 const aRule = (overrides: Partial<ConsoleAlertRule> = {}): ConsoleAlertRule => ({
   id: 'r1',
@@ -16,6 +17,13 @@ const aRule = (overrides: Partial<ConsoleAlertRule> = {}): ConsoleAlertRule => (
 });
 
 describe('alert rule drafts', () => {
+  it.each(ALERT_KINDS.map((kind) => [kind, STORE_SCOPED_ALERT_KINDS.includes(kind)] as const))(
+    'when a rule of kind %s is drafted, then the form offers a store exactly where the API takes one (%s; libs/domain alertRuleProblem)',
+    (kind, scoped) => {
+      expect(hasStore(kind)).toBe(scoped);
+    },
+  );
+
   it.each<[string, AlertCondition, string | null]>([
     ['open errors of one type, counted, in one store', { kind: 'open-errors', errorType: 'INVALID_EMAIL_ADDRESS', measure: 'count', threshold: 5 }, 's1'],
     ['open errors of any type, as a share', { kind: 'open-errors', errorType: null, measure: 'share', threshold: 2.5 }, null],
