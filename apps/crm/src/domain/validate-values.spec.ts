@@ -34,7 +34,9 @@ describe('a value checked against its property, as the hosted CRM checks it', ()
     ['a date time as an ISO UTC date-time', dateTime, '2024-05-01T12:30:17.883Z', null],
     ['a date time as an ISO UTC date-time without seconds', dateTime, '2024-05-01T12:30Z', null],
     ['a date time at an hour that does not exist', dateTime, '2024-05-01T25:00:00Z', 'INVALID_LONG'],
-    ['a date time with an offset instead of Z', dateTime, '2024-05-01T12:30:00+01:00', 'INVALID_LONG'],
+    ['a date time with an offset instead of Z', dateTime, '2024-05-01T12:30:00+01:00', null],
+    ['a date time with an offset of a day', dateTime, '2024-05-01T12:30:00+24:00', 'INVALID_LONG'],
+    ['a date time with an offset without its colon', dateTime, '2024-05-01T12:30:00+0100', 'INVALID_LONG'],
     ['a date time as an ISO day', dateTime, '2024-05-01', 'INVALID_LONG'],
     ['a boolean that is neither true nor false', property({ type: 'bool', fieldType: 'booleancheckbox' }), 'yes', 'INVALID_OPTION'],
     ['a boolean', property({ type: 'bool', fieldType: 'booleancheckbox' }), true, null],
@@ -70,6 +72,8 @@ describe('a value checked against its property, as the hosted CRM checks it', ()
     ['an ISO date-time to a date-time', dateTime, '2024-05-01T12:30:17.883Z', '1714566617883'],
     ['an ISO date-time finer than a millisecond', dateTime, '2024-05-01T12:30:17.8839Z', '1714566617883'],
     ['epoch milliseconds to a date-time', dateTime, '1714566617883', '1714566617883'],
+    ['an ISO date-time an hour ahead of UTC', dateTime, '2024-05-01T13:30:17.883+01:00', '1714566617883'],
+    ['an ISO date-time behind UTC, on the day before', dateTime, '2024-04-30T23:30:17.883-13:00', '1714566617883'],
     ['a number to a text property', property({}), 42, '42'],
   ])('when %s is written, then it is stored as epoch milliseconds or text', (_case, definition, value, stored) => {
     expect(storedValue(definition, value)).toBe(stored);

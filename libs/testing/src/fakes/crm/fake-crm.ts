@@ -12,13 +12,12 @@ interface StoredObject {
   archived: boolean;
 }
 
-/** An ISO 8601 day (`2024-05-01`) for a date, or UTC date-time (`…T12:30:00.000Z`) for a date-time, that names a real time. */
+/** An ISO 8601 day (`2024-05-01`) for a date, or date-time with `Z` or an offset (`…T12:30:00.000+01:00`) for a date-time, that names a real time. */
 function isIsoDate(type: 'date' | 'datetime', value: string): boolean {
-  const shape = type === 'date' ? /^\d{4}-\d{2}-\d{2}$/ : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?Z$/;
-  const millis = Date.parse(type === 'date' ? `${value}T00:00:00Z` : value);
-  return (
-    shape.test(value) && !Number.isNaN(millis) && new Date(millis).toISOString().slice(0, 16) === (type === 'date' ? `${value}T00:00` : value.slice(0, 16))
-  );
+  const shape = type === 'date' ? /^\d{4}-\d{2}-\d{2}$/ : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+  const local = type === 'date' ? `${value}T00:00` : value.slice(0, 16);
+  const millis = Date.parse(`${local}Z`);
+  return shape.test(value) && !Number.isNaN(millis) && new Date(millis).toISOString().slice(0, 16) === local;
 }
 
 /** A contact's e-mail address as the built-in CRM checks it: no quoted local part, a domain ending in a top-level domain. */
