@@ -174,17 +174,20 @@ describe("admin API: a portal's CRM connection", () => {
     expect(seenAuthorizations).toContain(`Bearer ${PAT}`);
   });
 
-  it('when an OAuth connection is set, then the answer names the client id and a credential id, never the client secret or refresh token', async () => {
+  it('when an OAuth connection is set, then the answer names the client id and a credential id, never the client secret or refresh token, and no daily cap', async () => {
     const { body } = await admin('put', PATH, { kind: 'hosted', baseUrl: hostedUrl, auth: OAUTH, tier: 'enterprise' }).expect(200);
 
+    // The vendor's OAuth calls have no daily limit: the tier's burst, no daily cap.
     expect(body).toMatchObject({
       kind: 'hosted',
       authType: 'oauth',
       clientId: 'client-42',
-      limits: { burstPer10s: 250, dailyCap: 1_000_000, timeZone: 'UTC', searchPerSecond: 4 },
+      limits: { burstPer10s: 250, dailyCap: null, timeZone: 'UTC', searchPerSecond: 4 },
     });
     expectNoSecret(body);
     expectNoSecret((await admin('get', PATH).expect(200)).body);
+    const capped = await admin('put', PATH, { kind: 'hosted', baseUrl: hostedUrl, auth: OAUTH, limits: { dailyCap: 5_000 } }).expect(200);
+    expect(capped.body.limits).toMatchObject({ burstPer10s: 100, dailyCap: 5_000 });
   });
 
   it('when a portal is listed or shown, then no CRM token or CRM secret is in the answer', async () => {

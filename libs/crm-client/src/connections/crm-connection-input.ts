@@ -34,7 +34,8 @@ export function resolveCrmLimits(tier: CrmTier | undefined, overrides: Partial<C
 /**
  * The connection an admin request (validated against `crmConnectionInputSchema`) stands for. The
  * built-in CRM has no limits unless a tier or limits are given (then it emulates them, for tests
- * and benchmarks); a hosted CRM always has limits, its tier's by default.
+ * and benchmarks); a hosted CRM always has limits, its tier's by default, but for an OAuth
+ * connection no daily cap unless `limits.dailyCap` names one.
  */
 export function toCrmConnection(input: CrmConnectionInput): CrmConnection {
   if (input.kind === 'builtin') {
@@ -51,5 +52,8 @@ export function toCrmConnection(input: CrmConnectionInput): CrmConnection {
   if (url.username || url.password || url.search || url.hash)
     throw new CrmConnectionInputError('baseUrl must not carry credentials, a query or a fragment: give them in auth');
   const baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-  return { kind: 'hosted', baseUrl, auth: input.auth, limits: resolveCrmLimits(input.tier, input.limits ?? {}) };
+  const limits = resolveCrmLimits(input.tier, input.limits ?? {});
+  // The vendor's OAuth calls have no daily limit (its changelog: "there is no daily limit for these calls"); the tier's is a private app's.
+  if (input.auth.type === 'oauth' && input.limits?.dailyCap === undefined) limits.dailyCap = null;
+  return { kind: 'hosted', baseUrl, auth: input.auth, limits };
 }
