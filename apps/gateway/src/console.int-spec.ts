@@ -130,7 +130,7 @@ describe('the console API', () => {
       .post(`/console/api/v1/errors/retry?hapikey=${KEY}`)
       .send({ errorType: 'INVALID_EMAIL_ADDRESS', storeId: 'web' })
       .expect(202);
-    expect(body).toEqual({ objectsQueued: 2, more: false, setAside: 0 });
+    expect(body).toEqual({ objectsQueued: 2, more: false, notStored: 0, setAside: 0, setAsideMore: false });
     await waitFor(() => refreshed.length >= 1, { message: 'the refresh message to be published' });
     expect(refreshed[0]).toEqual({ kind: 'refresh-objects', tenant: direct, storeId: 'web', objectType: 'CONTACT', externalObjectIds: ['c3', 'c2'] });
   });
@@ -162,7 +162,10 @@ describe('the console API', () => {
       .post(`/console/api/v1/errors/retry?hapikey=${KEY}`)
       .send({ errorType: 'UNKNOWN_ERROR', storeId: 'set-aside' })
       .expect(202);
-    expect(body).toEqual({ objectsQueued: 0, more: false, setAside: 2 });
+    expect(body).toEqual({ objectsQueued: 0, more: false, notStored: 1, setAside: 1, setAsideMore: false });
+    const one = { portalId: PORTAL, appId: null, storeId: 'set-aside', objectType: 'CONTACT', externalObjectId: 'merged-before' };
+    const refused = await request(app).post(`/console/api/v1/errors/retry?hapikey=${KEY}`).send({ object: one }).expect(409);
+    expect(refused.body.message).toMatch(/its open errors wait for a batch set aside before it was merged .*; a retry cannot clear them$/);
 
     // A retry sent after it: once its message is in, any of the first would have come before it.
     const sentinel = { portalId: PORTAL, appId: null, storeId: 'web', objectType: 'CONTACT', externalObjectId: 'c3' };

@@ -75,12 +75,15 @@ export interface ConsoleRetryResult {
   objectsQueued: number;
   /** True when more objects had this error than one retry takes: retry again. */
   more: boolean;
+  /** Objects with the error and nothing stored to re-apply: not sent. */
+  notStored: number;
   /**
-   * Objects with the error that were not sent: it waits for a batch set aside (dead-lettered) before
-   * it was merged, or the object has no stored state at all. A re-apply of what is stored cannot
-   * clear such an error; redriving the batch merges it.
+   * Objects whose errors of the type all wait for a batch set aside (dead-lettered) before it was
+   * merged: not sent, as a re-apply of what is stored cannot clear them; redriving the batch merges it.
    */
   setAside: number;
+  /** True when more such objects were left uncounted: `setAside` is then a lower bound. */
+  setAsideMore: boolean;
 }
 
 /** GET /console/api/v1/installs: the installs the credential may see (an integrator's portals, a portal's applications). */

@@ -1,4 +1,4 @@
-import type { ConsoleObjectInspection } from '@ecomm-sync/contracts';
+import type { ConsoleObjectInspection, ConsoleRetryResult } from '@ecomm-sync/contracts';
 import { bulkRetryText, RETRY_FOLLOW, retryOutcome, type RetriedError, type RetryWait } from './retry-outcome';
 
 const retried: RetriedError = { what: 'Contacts bad-email', type: 'INVALID_EMAIL_ADDRESS', erroredAt: 1000 };
@@ -77,17 +77,31 @@ describe('what a retry of one object did', () => {
 describe('what a retry of an error type sent', () => {
   const SET_ASIDE =
     'for a batch that was set aside before it was merged: a retry cannot clear that error; the batch is merged when the service’s operators redrive it from its dead-letter queue.';
+  const answer = (over: Partial<ConsoleRetryResult>): ConsoleRetryResult => ({
+    objectsQueued: 0,
+    more: false,
+    notStored: 0,
+    setAside: 0,
+    setAsideMore: false,
+    ...over,
+  });
   it.each([
-    [{ objectsQueued: 1, more: false, setAside: 0 }, 'Retry sent for 1 object (Invalid e-mail); the list updates as they resolve.'],
+    [answer({ objectsQueued: 1 }), 'Retry sent for 1 object (Invalid e-mail); the list updates as they resolve.'],
     [
-      { objectsQueued: 3, more: true, setAside: 0 },
+      answer({ objectsQueued: 3, more: true }),
       'Retry sent for 3 objects (Invalid e-mail); the list updates as they resolve. More objects have this error: retry again when these are done.',
     ],
     [
-      { objectsQueued: 2, more: false, setAside: 1 },
+      answer({ objectsQueued: 2, setAside: 1 }),
       `Retry sent for 2 objects (Invalid e-mail); the list updates as they resolve. 1 object with this error waits ${SET_ASIDE}`,
     ],
-    [{ objectsQueued: 0, more: false, setAside: 2 }, `Retry sent for 0 objects (Invalid e-mail). 2 objects with this error wait ${SET_ASIDE}`],
+    [answer({ setAside: 2 }), `Retry sent for 0 objects (Invalid e-mail). 2 objects with this error wait ${SET_ASIDE}`],
+    [answer({ setAside: 1000, setAsideMore: true }), `Retry sent for 0 objects (Invalid e-mail). More than 1000 objects with this error wait ${SET_ASIDE}`],
+    [
+      answer({ objectsQueued: 1, notStored: 2 }),
+      'Retry sent for 1 object (Invalid e-mail); the list updates as they resolve. 2 objects with this error have nothing stored to re-apply.',
+    ],
+    [{ objectsQueued: 1, more: false } as ConsoleRetryResult, 'Retry sent for 1 object (Invalid e-mail); the list updates as they resolve.'],
   ])('when the gateway answers %j, then the notice reads as it should', (sent, text) => {
     expect(bulkRetryText(sent, 'Invalid e-mail')).toBe(text);
   });

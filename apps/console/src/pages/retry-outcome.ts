@@ -58,16 +58,21 @@ export function retryOutcome(
 }
 
 /**
- * What a retry of every object with an error type sent. Objects whose error waits for a batch set
- * aside before it was merged are not sent (a re-apply of what is stored cannot clear it): the
- * notice counts them apart, so that their errors staying open is not read as a retry that failed.
+ * What a retry of every object with an error type sent. Objects with nothing stored, and those whose
+ * error waits for a batch set aside before it was merged, are not sent (a re-apply of what is stored
+ * cannot clear their errors): the notice counts them apart, so that their errors staying open is not
+ * read as a retry that failed. An older gateway answers neither count.
  */
 export function bulkRetryText(sent: ConsoleRetryResult, what: string): string {
   const queued = sent.objectsQueued;
   const parts = [`Retry sent for ${queued} ${countNoun(queued, 'object')} (${what})${queued > 0 ? '; the list updates as they resolve' : ''}.`];
-  if (sent.setAside > 0)
+  const notStored = sent.notStored ?? 0;
+  const setAside = sent.setAside ?? 0;
+  if (notStored > 0)
+    parts.push(`${notStored} ${countNoun(notStored, 'object')} with this error ${notStored === 1 ? 'has' : 'have'} nothing stored to re-apply.`);
+  if (setAside > 0)
     parts.push(
-      `${sent.setAside} ${countNoun(sent.setAside, 'object')} with this error ${sent.setAside === 1 ? 'waits' : 'wait'} for a batch that was set aside before it was merged: ` +
+      `${sent.setAsideMore ? 'More than ' : ''}${setAside} ${countNoun(setAside, 'object')} with this error ${setAside === 1 && !sent.setAsideMore ? 'waits' : 'wait'} for a batch that was set aside before it was merged: ` +
         'a retry cannot clear that error; the batch is merged when the service’s operators redrive it from its dead-letter queue.',
     );
   if (sent.more) parts.push('More objects have this error: retry again when these are done.');

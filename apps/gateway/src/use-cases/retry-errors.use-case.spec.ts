@@ -1,5 +1,5 @@
 import type { RefreshObjectsMessage } from '@ecomm-sync/contracts';
-import type { ErrorQuery, SyncError, SyncErrorRepository } from '@ecomm-sync/data-access';
+import type { ErrorQuery, ObjectKey, SyncError, SyncErrorRepository } from '@ecomm-sync/data-access';
 import { emptyObjectState } from '@ecomm-sync/domain';
 import { asRepositories, FakeObjectStateRepository } from '@ecomm-sync/testing';
 import { RetryErrorsUseCase } from './retry-errors.use-case';
@@ -18,16 +18,31 @@ const anError = (over: Partial<SyncError>): SyncError => ({
   ...over,
 });
 
-/** Lists from an array as the repository does: filtered, paged. */
+/** Lists from an array as the repository does: filtered, paged; and one object's errors. */
 const errorsOf = (all: SyncError[]) =>
   ({
     list: async (query: ErrorQuery) => {
       const hits = all.filter(
-        (e) => e.status === 'OPEN' && (!query.errorType || e.type === query.errorType) && (query.portalId === undefined || e.portalId === query.portalId),
+        (e) =>
+          e.status === 'OPEN' &&
+          (!query.errorType || e.type === query.errorType) &&
+          (query.portalId === undefined || e.portalId === query.portalId) &&
+          (query.setAside === undefined || Boolean(e.setAsideBatchId) === query.setAside),
       );
       return { errors: hits.slice(query.offset, query.offset + query.limit), hasMore: hits.length > query.offset + query.limit };
     },
+    listForObject: async (key: ObjectKey, includeResolved: boolean) =>
+      all.filter(
+        (e) =>
+          (includeResolved || e.status === 'OPEN') &&
+          e.portalId === key.portalId &&
+          (e.appId ?? null) === key.appId &&
+          e.storeId === key.storeId &&
+          e.objectType === key.objectType &&
+          e.externalObjectId === key.externalObjectId,
+      ),
   }) as unknown as SyncErrorRepository;
+const NONE = { notStored: 0, setAside: 0, setAsideMore: false };
 
 describe('RetryErrorsUseCase', () => {
   const sent: RefreshObjectsMessage[] = [];
@@ -52,7 +67,7 @@ describe('RetryErrorsUseCase', () => {
     await expect(useCase.retryObject({ portalId: 1 }, { portalId: 1, appId: 'a', storeId: 's', objectType: 'DEAL', externalObjectId: 'd1' })).resolves.toEqual({
       objectsQueued: 1,
       more: false,
-      setAside: 0,
+      ...NONE,
     });
     expect(sent).toEqual([{ kind: 'refresh-objects', tenant: { portalId: 1, appId: 'a' }, storeId: 's', objectType: 'DEAL', externalObjectIds: ['d1'] }]);
   });
@@ -98,7 +113,7 @@ describe('RetryErrorsUseCase', () => {
       { portalId: 1 },
       { errorType: 'INVALID_EMAIL_ADDRESS' },
     );
-    expect(result).toEqual({ objectsQueued: 3, more: false, setAside: 0 });
+    expect(result).toEqual({ objectsQueued: 3, more: false, ...NONE });
     expect(sent.map((m) => [m.storeId, m.externalObjectIds])).toEqual([
       ['default', ['c1', 'c2']],
       ['eu', ['c3']],
@@ -112,7 +127,7 @@ describe('RetryErrorsUseCase', () => {
       { portalId: 1 },
       { errorType: 'INVALID_EMAIL_ADDRESS' },
     );
-    expect(result).toEqual({ objectsQueued: 2, more: false, setAside: 2 });
+    expect(result).toEqual({ objectsQueued: 2, more: false, ...NONE, notStored: 2 });
     expect(sent.map((m) => m.externalObjectIds)).toEqual([['c1', 'c2']]);
   });
 
@@ -127,7 +142,7 @@ describe('RetryErrorsUseCase', () => {
       { portalId: 1 },
       { errorType: 'UNKNOWN_ERROR' },
     );
-    expect(result).toEqual({ objectsQueued: 1, more: false, setAside: 1 });
+    expect(result).toEqual({ objectsQueued: 1, more: false, ...NONE, setAside: 1 });
     expect(sent.map((m) => m.externalObjectIds)).toEqual([['c2']]);
   });
 
@@ -139,7 +154,7 @@ describe('RetryErrorsUseCase', () => {
       { portalId: 1 },
       { errorType: 'INVALID_EMAIL_ADDRESS' },
     );
-    expect(result).toEqual({ objectsQueued: 2, more: false, setAside: 5 });
+    expect(result).toEqual({ objectsQueued: 2, more: false, ...NONE, setAside: 5 });
   });
 
   it('when no object with the error has a stored state, then nothing is sent', async () => {
@@ -147,7 +162,7 @@ describe('RetryErrorsUseCase', () => {
       { portalId: 1 },
       { errorType: 'INVALID_EMAIL_ADDRESS' },
     );
-    expect(result).toEqual({ objectsQueued: 0, more: false, setAside: 1 });
+    expect(result).toEqual({ objectsQueued: 0, more: false, ...NONE, notStored: 1 });
     expect(sent).toEqual([]);
   });
 
@@ -161,7 +176,30 @@ describe('RetryErrorsUseCase', () => {
       { portalId: 1 },
       { errorType: 'INVALID_EMAIL_ADDRESS' },
     );
-    expect(result).toEqual({ objectsQueued: 300, more: true, setAside: 0 });
+    expect(result).toEqual({ objectsQueued: 300, more: true, ...NONE });
     expect(sent.flatMap((m) => m.externalObjectIds)).toHaveLength(300);
+  });
+
+  it('when thousands of errors wait for set-aside batches, then the objects a retry can clear behind them are still sent, and the count says it is a lower bound', async () => {
+    const waiting = Array.from({ length: 1_100 }, (_, i) => anError({ externalObjectId: `w${i}`, erroredAt: 9, setAsideBatchId: `b${i}` }));
+    await storeStates('default', ['c1']);
+    const result = await new RetryErrorsUseCase(
+      asRepositories({ syncErrors: errorsOf([...waiting, anError({ externalObjectId: 'c1', erroredAt: 1 })]), objectStates }),
+      refresher,
+    ).retryType({ portalId: 1 }, { errorType: 'INVALID_EMAIL_ADDRESS' });
+    expect(result).toEqual({ objectsQueued: 1, more: false, notStored: 0, setAside: 1_000, setAsideMore: true });
+    expect(sent.map((m) => m.externalObjectIds)).toEqual([['c1']]);
+  });
+
+  it('when one object whose open errors all wait for set-aside batches is retried, then 409 says a retry cannot clear them, and nothing is sent', async () => {
+    await storeStates('default', ['c1']);
+    const errors = [anError({ externalObjectId: 'c1', type: 'UNKNOWN_ERROR', setAsideBatchId: 'b1' }), anError({ externalObjectId: 'c1', status: 'RESOLVED' })];
+    const useCase = new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates }), refresher);
+    const object = { portalId: 1, appId: null, storeId: 'default', objectType: 'CONTACT' as const, externalObjectId: 'c1' };
+    await expect(useCase.retryObject({ portalId: 1 }, object)).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringContaining('its open errors wait for a batch set aside before it was merged'),
+    });
+    expect(sent).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import type { ConsoleRetryResult, ErrorType, ObjectType, RefreshObjectsMessage } from '@ecomm-sync/contracts';
-import { inConsoleScope, type ConsoleScope, type Repositories } from '@ecomm-sync/data-access';
+import { inConsoleScope, type ConsoleScope, type ErrorQuery, type Repositories } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/runtime';
 import { keyOf } from '@ecomm-sync/domain';
 
@@ -20,13 +20,23 @@ export interface ObjectToRetry {
   externalObjectId: string;
 }
 
+type TypeFilter = { errorType: ErrorType; storeId?: string; objectType?: ObjectType };
+
 /** Most ids in one refresh message (its schema's limit). */
 const IDS_PER_MESSAGE = 1000;
-/** Errors read per page, and the most pages one retry of an error type reads. */
+/** Errors read per page; the most pages read for the objects to send, and for those waiting for set-aside batches. */
 const PAGE = 200;
 const MAX_PAGES = 50;
+const MAX_SET_ASIDE_PAGES = 5;
 
-/** Retry from the console: one object, or every object with an open error of a type (decision 0033). */
+const SET_ASIDE = 'a batch set aside before it was merged (the service’s operators merge it by redriving it from its dead-letter queue)';
+const keyOfObject = (o: ObjectToRetry) => `${keyOf(o.portalId, o.appId, o.storeId, o.objectType)}\u0000${o.externalObjectId}`;
+
+/**
+ * Retry from the console: one object, or every object with an open error of a type (decision 0033).
+ * A retry re-applies what is stored, so it is not sent for an object with nothing stored, nor for an
+ * error that waits for a batch set aside before it was merged (only that batch's merge resolves it).
+ */
 export class RetryErrorsUseCase {
   constructor(
     private readonly repositories: Pick<Repositories, 'syncErrors' | 'objectStates'>,
@@ -40,29 +50,54 @@ export class RetryErrorsUseCase {
     if (!inConsoleScope(scope)(object))
       throw AppError.notFound(`No object ${object.objectType} ${object.externalObjectId} in store ${object.storeId} is visible to this credential`);
     const { portalId, appId, storeId, objectType, externalObjectId } = object;
+    const tenant = { portalId, appId };
     // The refresh re-applies what is stored: for an object never received it would do nothing, and say it did.
-    if ((await this.repositories.objectStates.stored({ tenant: { portalId, appId }, storeId, objectType }, [externalObjectId])).size === 0)
+    if ((await this.repositories.objectStates.stored({ tenant, storeId, objectType }, [externalObjectId])).size === 0)
       throw AppError.notFound(
         `Object ${objectType} ${externalObjectId} in store ${storeId} has no stored state to re-apply: nothing was received for it, or its batch was set aside before it was merged (redrive the dead-lettered batch to merge it)`,
       );
-    await this.refresher.refresh({ kind: 'refresh-objects', tenant: { portalId, appId }, storeId, objectType, externalObjectIds: [externalObjectId] });
-    return { objectsQueued: 1, more: false, setAside: 0 };
+    const open = await this.repositories.syncErrors.listForObject({ ...tenant, storeId, objectType, externalObjectId }, false);
+    if (open.length > 0 && open.every((error) => error.setAsideBatchId))
+      throw AppError.conflict(`Object ${objectType} ${externalObjectId} in store ${storeId}: its open errors wait for ${SET_ASIDE}; a retry cannot clear them`);
+    await this.refresher.refresh({ kind: 'refresh-objects', tenant, storeId, objectType, externalObjectIds: [externalObjectId] });
+    return { objectsQueued: 1, more: false, notStored: 0, setAside: 0, setAsideMore: false };
   }
 
   /**
-   * Every object with an open error of a type, up to `maxObjects` sent. An object is sent when it
-   * has a stored state and an error a re-apply can clear; the others are counted apart (`setAside`):
-   * their error waits for a batch set aside before it was merged (the mapper's dead letters), which
-   * only that batch's merge resolves, and a re-apply of what is stored does not hold it.
+   * Every object with an open error of the type a retry can clear, up to `maxObjects` sent; those
+   * with nothing stored, and those whose errors of the type all wait for set-aside batches, are
+   * counted apart (the latter from the first MAX_SET_ASIDE_PAGES pages of such errors).
    */
-  async retryType(scope: ConsoleScope, filter: { errorType: ErrorType; storeId?: string; objectType?: ObjectType }): Promise<ConsoleRetryResult> {
-    // Read everything first: the errors resolve while the retry runs, which would shift an offset.
-    const groups = new Map<string, Map<string, ObjectToRetry>>();
-    const waiting = new Map<string, ObjectToRetry>();
-    let seen = 0;
-    let more = false;
-    for (let page = 0; page < MAX_PAGES && !more; page++) {
-      const { errors, hasMore } = await this.repositories.syncErrors.list({ ...scope, ...filter, includeResolved: false, limit: PAGE, offset: page * PAGE });
+  async retryType(scope: ConsoleScope, filter: TypeFilter): Promise<ConsoleRetryResult> {
+    const { groups, more } = await this.objectsToSend(scope, filter);
+    let queued = 0;
+    let notStored = 0;
+    const counted = new Set<string>();
+    for (const objects of groups.values()) {
+      const [{ portalId, appId, storeId, objectType }] = objects;
+      const tenant = { portalId, appId };
+      const stored = await this.repositories.objectStates.stored(
+        { tenant, storeId, objectType },
+        objects.map((o) => o.externalObjectId),
+      );
+      const ids = objects.filter((o) => stored.has(o.externalObjectId)).map((o) => o.externalObjectId);
+      for (let from = 0; from < ids.length; from += IDS_PER_MESSAGE) {
+        await this.refresher.refresh({ kind: 'refresh-objects', tenant, storeId, objectType, externalObjectIds: ids.slice(from, from + IDS_PER_MESSAGE) });
+      }
+      for (const o of objects) counted.add(keyOfObject(o));
+      queued += ids.length;
+      notStored += objects.length - ids.length;
+    }
+    const waiting = await this.waitingForSetAside(scope, filter, counted);
+    return { objectsQueued: queued, more, notStored, setAside: waiting.count, setAsideMore: waiting.more };
+  }
+
+  /** The objects with an error of the type a retry can clear, by tenant, store and type; read first, as the errors resolve while the retry runs. */
+  private async objectsToSend(scope: ConsoleScope, filter: TypeFilter): Promise<{ groups: Map<string, ObjectToRetry[]>; more: boolean }> {
+    const groups = new Map<string, ObjectToRetry[]>();
+    const seen = new Set<string>();
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const { errors, hasMore } = await this.list(scope, filter, false, page);
       for (const error of errors) {
         const object = {
           portalId: error.portalId,
@@ -71,43 +106,35 @@ export class RetryErrorsUseCase {
           objectType: error.objectType,
           externalObjectId: error.externalObjectId,
         };
+        if (seen.has(keyOfObject(object))) continue;
+        if (seen.size === this.maxObjects) return { groups, more: true };
+        seen.add(keyOfObject(object));
         const key = keyOf(object.portalId, object.appId, object.storeId, object.objectType);
-        const objectKey = `${key}\u0000${object.externalObjectId}`;
-        // Not counted towards the most sent: a retry again would read the same ones first.
-        if (error.setAsideBatchId) {
-          waiting.set(objectKey, object);
-          continue;
-        }
-        const group = groups.get(key) ?? new Map<string, ObjectToRetry>();
-        if (group.has(object.externalObjectId)) continue;
-        if (seen === this.maxObjects) {
-          more = true;
-          break;
-        }
-        group.set(object.externalObjectId, object);
+        const group = groups.get(key) ?? [];
+        group.push(object);
         groups.set(key, group);
-        seen++;
       }
-      if (!hasMore) break;
-      if (page === MAX_PAGES - 1) more = true;
+      if (!hasMore) return { groups, more: false };
     }
-    let queued = 0;
-    for (const [key, group] of groups) {
-      const objects = [...group.values()];
-      const [{ portalId, appId, storeId, objectType }] = objects;
-      const tenant = { portalId, appId };
-      // Only objects with a stored state: a refresh of the others would do nothing and be counted as sent.
-      const stored = await this.repositories.objectStates.stored({ tenant, storeId, objectType }, [...group.keys()]);
-      const ids = [...group.keys()].filter((id) => stored.has(id));
-      for (const id of group.keys()) {
-        if (stored.has(id)) waiting.delete(`${key}\u0000${id}`);
-        else waiting.set(`${key}\u0000${id}`, group.get(id)!);
+    return { groups, more: true };
+  }
+
+  /** How many objects with an error of the type wait for set-aside batches only (not among those counted already), and whether more were left unread. */
+  private async waitingForSetAside(scope: ConsoleScope, filter: TypeFilter, counted: ReadonlySet<string>): Promise<{ count: number; more: boolean }> {
+    const waiting = new Set<string>();
+    for (let page = 0; page < MAX_SET_ASIDE_PAGES; page++) {
+      const { errors, hasMore } = await this.list(scope, filter, true, page);
+      for (const error of errors) {
+        const key = keyOfObject({ ...error, appId: error.appId ?? null });
+        if (!counted.has(key)) waiting.add(key);
       }
-      for (let from = 0; from < ids.length; from += IDS_PER_MESSAGE) {
-        await this.refresher.refresh({ kind: 'refresh-objects', tenant, storeId, objectType, externalObjectIds: ids.slice(from, from + IDS_PER_MESSAGE) });
-      }
-      queued += ids.length;
+      if (!hasMore) return { count: waiting.size, more: false };
     }
-    return { objectsQueued: queued, more, setAside: waiting.size };
+    return { count: waiting.size, more: true };
+  }
+
+  private async list(scope: ConsoleScope, filter: TypeFilter, setAside: boolean, page: number) {
+    const query: ErrorQuery = { ...scope, ...filter, includeResolved: false, setAside, limit: PAGE, offset: page * PAGE };
+    return this.repositories.syncErrors.list(query);
   }
 }

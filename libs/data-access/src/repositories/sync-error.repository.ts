@@ -62,6 +62,8 @@ export interface ErrorQuery {
   objectType?: ObjectType;
   /** Only the errors of this store (the console's filter). */
   storeId?: string;
+  /** true: only errors that wait for a set-aside batch (setAsideBatchId); false: only the others; undefined: both. */
+  setAside?: boolean;
   limit: number;
   offset: number;
 }
@@ -207,6 +209,7 @@ export class SyncErrorRepository {
     if (query.errorType) filter.type = query.errorType;
     if (query.objectType) filter.objectType = query.objectType;
     if (query.storeId) filter.storeId = query.storeId;
+    if (query.setAside !== undefined) filter.setAsideBatchId = query.setAside ? { $type: 'string' } : null;
     const docs = await this.errors.collection
       .find(filter, { projection: PROJECTION })
       .sort({ erroredAt: -1, _id: -1 })

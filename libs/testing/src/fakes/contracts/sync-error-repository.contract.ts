@@ -102,6 +102,26 @@ export function describeSyncErrorRepositoryContract(name: string, make: () => Er
         expect(await statuses(errors, object)).toEqual(['b-1 set aside: OPEN', 'not an e-mail address: OPEN']);
       });
 
+      it('when errors are listed by whether they wait for a set-aside batch, then each listing has its own, the set-aside one with its batch id', async () => {
+        const object = scope();
+        await errors.record(object, [anError()]);
+        await errors.record(object, [setAside('b-1')], { reopen: true, resolveOthers: false });
+        const listed = async (setAsideOnly?: boolean) =>
+          (
+            await errors.list({
+              portalId: object.tenant.portalId,
+              appId: object.tenant.appId,
+              includeResolved: false,
+              setAside: setAsideOnly,
+              limit: 10,
+              offset: 0,
+            })
+          ).errors.map((error) => [error.details, error.setAsideBatchId ?? null]);
+        expect(await listed(true)).toEqual([['b-1 set aside', 'b-1']]);
+        expect(await listed(false)).toEqual([['not an e-mail address', null]]);
+        expect(await listed()).toHaveLength(2);
+      });
+
       it('when the object syncs or errs again, then its error stays open; when that batch is merged, it is resolved', async () => {
         const object = scope();
         await errors.record(object, [setAside('b-1')], { reopen: true, resolveOthers: false });

@@ -124,7 +124,8 @@ export class FakeSyncErrorRepository implements PublicOf<SyncErrorRepository> {
           (status === undefined || row.status === status) &&
           (!query.errorType || row.type === query.errorType) &&
           (!query.objectType || row.objectType === query.objectType) &&
-          (!query.storeId || row.storeId === query.storeId),
+          (!query.storeId || row.storeId === query.storeId) &&
+          (query.setAside === undefined || Boolean(row.setAsideBatchId) === query.setAside),
       )
       .sort(newestFirst)
       .slice(query.offset, query.offset + query.limit + 1);
