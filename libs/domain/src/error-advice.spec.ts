@@ -12,6 +12,8 @@ describe('errorAdvice', () => {
     ['INVALID_ASSOCIATION_PROPERTY', false, /applies by itself/],
     ['EMPTY_MESSAGE', false, /sender must send/],
     ['SETTINGS_NOT_ENABLED', true, /Enable them/],
+    ['ERROR_INVALID_DATE_PROPERTY', true, /A DATETIME mapping takes epoch milliseconds only .* A STRING mapping passes the text as sent/],
+    ['INVALID_ENUM_PROPERTY', true, /a yes\/no property takes true or false only/],
   ])('when the error type is %s, then a retry helps: %s, and it says %s', (type, retryHelps, says) => {
     expect(errorAdvice(type)).toEqual({ retryHelps, whatToDo: expect.stringMatching(says) });
   });

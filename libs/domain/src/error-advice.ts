@@ -52,12 +52,12 @@ const ADVICE: Record<ErrorType, ErrorAdvice> = {
   },
   ERROR_INVALID_DATE_PROPERTY: {
     whatToDo:
-      'A date property has a value the CRM does not read as a date (it takes epoch milliseconds, or ISO 8601: 2024-05-01 for a day, 2024-05-01T12:30:00Z for a date-time), or a CRM date property (a day, no time) was given a time other than midnight UTC; the details say which. Fix the data type of its mapping or map a date-time property, or have the sender send such a value (midnight UTC for a day).',
+      'A date value could not be used; the details say which and why. A DATETIME mapping takes epoch milliseconds only (the details give the value to send for an ISO date). A STRING mapping passes the text as sent, which the CRM reads as epoch milliseconds or ISO 8601 (2024-05-01 for a day, 2024-05-01T12:30:00Z for a date-time). A CRM date property (a day, no time) takes midnight UTC only: map a date-time property instead, or have the sender send midnight UTC.',
     retryHelps: true,
   },
   INVALID_ENUM_PROPERTY: {
     whatToDo:
-      'A value is not one of the options of its CRM property (a yes/no property takes true or false only). Add the option in the CRM, map another property, or have the sender send one of the options, then retry.',
+      'A value is not one of the options of its CRM property (a yes/no property takes true or false only). Add the option in the CRM or map another property, then retry; or have the sender send the object again with one of the options.',
     retryHelps: true,
   },
   EMPTY_MESSAGE: { whatToDo: 'The message carried no properties. The sender must send the object again with its properties.', retryHelps: false },
