@@ -39,7 +39,9 @@ const conditionSchema = {
   ],
 } as const;
 
-/** A rule as the console writes it (POST creates, PUT replaces). */
+/** The kinds of rule whose figure the evaluator reads per store (a rule may name a store); the others watch the whole tenant. */
+export const STORE_SCOPED_ALERT_KINDS: readonly (typeof conditionSchema.oneOf)[number]['properties']['kind']['const'][] = ['open-errors', 'sync-lag'];
+
 /**
  * Rules a tenant may have, the install's defaults among them (beyond: 409): the shared alert
  * evaluator checks each on its schedule, and each change of state becomes a notice per destination.

@@ -1,7 +1,8 @@
-import type { AlertCondition, AlertKind } from './alert-machine';
+import { STORE_SCOPED_ALERT_KINDS } from '@ecomm-sync/contracts';
+import type { AlertCondition } from './alert-machine';
 
-/** The kinds of rule whose figure the evaluator reads per store; the others watch the whole tenant. */
-export const STORE_SCOPED_ALERT_KINDS: readonly AlertKind[] = ['open-errors', 'sync-lag'];
+/** The kinds of rule whose figure the evaluator reads per store (libs/contracts, where the console's spec reads them too). */
+export { STORE_SCOPED_ALERT_KINDS };
 
 /**
  * Why a rule as sent could never mean what it says, or null: a share rule fires when more than

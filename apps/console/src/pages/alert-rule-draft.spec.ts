@@ -1,5 +1,4 @@
-import type { ConsoleAlertRule } from '@ecomm-sync/contracts';
-import { ALERT_KINDS, STORE_SCOPED_ALERT_KINDS } from '@ecomm-sync/domain';
+import { alertRuleInputSchema, STORE_SCOPED_ALERT_KINDS, type ConsoleAlertRule } from '@ecomm-sync/contracts';
 import { describeCondition, draftOf, firingFirst, hasStore, inputOf, NEW_RULE, statusOf, type AlertCondition } from './alert-rule-draft';
 
 const aRule = (overrides: Partial<ConsoleAlertRule> = {}): ConsoleAlertRule => ({
@@ -17,8 +16,9 @@ const aRule = (overrides: Partial<ConsoleAlertRule> = {}): ConsoleAlertRule => (
 });
 
 describe('alert rule drafts', () => {
-  it.each(ALERT_KINDS.map((kind) => [kind, STORE_SCOPED_ALERT_KINDS.includes(kind)] as const))(
-    'when a rule of kind %s is drafted, then the form offers a store exactly where the API takes one (%s; libs/domain alertRuleProblem)',
+  const kinds = alertRuleInputSchema.properties.condition.oneOf.map((branch) => branch.properties.kind.const);
+  it.each(kinds.map((kind) => [kind, STORE_SCOPED_ALERT_KINDS.includes(kind)] as const))(
+    'when a rule of kind %s is drafted, then the form offers a store exactly where the API takes one (%s; libs/contracts, read by alertRuleProblem)',
     (kind, scoped) => {
       expect(hasStore(kind)).toBe(scoped);
     },

@@ -71,7 +71,7 @@ function conditionOf(draft: RuleDraft): AlertCondition {
   }
 }
 
-/** The kinds of rule that may watch one store (the evaluator reads their figures by store): libs/domain's STORE_SCOPED_ALERT_KINDS, which the spec holds it to (the browser bundle carries no domain library). */
+/** The kinds of rule that may watch one store (the evaluator reads their figures by store): libs/contracts' STORE_SCOPED_ALERT_KINDS, which the spec holds it to (kept here so the bundle does not carry the library). */
 export const hasStore = (kind: AlertCondition['kind']): boolean => kind === 'open-errors' || kind === 'sync-lag';
 
 /** The body of POST or PUT …/alerts/rules; a store applies to open-errors and sync-lag rules only. */
