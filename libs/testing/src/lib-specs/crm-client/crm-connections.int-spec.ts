@@ -129,7 +129,8 @@ describe('CRM connections (the resolver against the real MongoDB-wire server and
         authType: 'oauth',
         clientId: 'client-1',
         credentialId: expect.stringMatching(/^crmc-[0-9a-f]{16}$/),
-        limits: { burstPer10s: 150, dailyCap: 250_000, timeZone: 'UTC', searchPerSecond: 4 },
+        // An OAuth connection has no daily cap unless given one: the vendor's OAuth calls have none.
+        limits: { burstPer10s: 150, dailyCap: null, timeZone: 'UTC', searchPerSecond: 4 },
         lastTokenRefreshAt: null,
         changedAt: new Date(now).toISOString(),
       });
