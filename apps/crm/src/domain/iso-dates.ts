@@ -11,7 +11,7 @@ const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(?::(\d{2})(?:\.(\d{1,9})
  * the hosted CRM reads it ("the APIs will accept either of two formats", its FAQ on dates and times:
  * `YYYY-MM-DD` for a date, `YYYY-MM-DDThh:mm:ss.sTZD` for a date-time, TZD being `Z` or an offset
  * from UTC); null when the text is neither, or names no real day or time (`2024-02-30`, `25:00`,
- * an offset of 24 hours or more). A fraction finer than a millisecond is cut to the millisecond.
+ * an offset beyond 18 hours). A fraction finer than a millisecond is cut to the millisecond.
  */
 export function isoDateMillis(type: 'date' | 'datetime', text: string): string | null {
   if (type === 'date') {
@@ -21,7 +21,8 @@ export function isoDateMillis(type: 'date' | 'datetime', text: string): string |
   const parts = ISO_DATE_TIME.exec(text);
   if (!parts) return null;
   const [, minute, second = '00', fraction = '', sign, offsetHours = '00', offsetMinutes = '00'] = parts;
-  if (Number(offsetHours) > 23 || Number(offsetMinutes) > 59) return null;
+  // At most 18 hours either way, as Java's ZoneOffset (the hosted CRM's platform) reads one.
+  if (Number(offsetHours) * 60 + Number(offsetMinutes) > 18 * 60 || Number(offsetMinutes) > 59) return null;
   const offsetMs = (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes)) * 60_000;
   return exactly(`${minute}:${second}.${fraction.padEnd(3, '0').slice(0, 3)}Z`, offsetMs);
 }

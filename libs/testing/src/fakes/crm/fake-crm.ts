@@ -14,7 +14,8 @@ interface StoredObject {
 
 /** An ISO 8601 day (`2024-05-01`) for a date, or date-time with `Z` or an offset (`…T12:30:00.000+01:00`) for a date-time, that names a real time. */
 function isIsoDate(type: 'date' | 'datetime', value: string): boolean {
-  const shape = type === 'date' ? /^\d{4}-\d{2}-\d{2}$/ : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+  const shape =
+    type === 'date' ? /^\d{4}-\d{2}-\d{2}$/ : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:(?:0\d|1[0-7]):[0-5]\d|18:00))$/;
   const local = type === 'date' ? `${value}T00:00` : value.slice(0, 16);
   const millis = Date.parse(`${local}Z`);
   return shape.test(value) && !Number.isNaN(millis) && new Date(millis).toISOString().slice(0, 16) === local;
