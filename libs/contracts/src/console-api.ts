@@ -82,7 +82,11 @@ export interface ConsoleRetryResult {
    * merged: not sent, as a re-apply of what is stored cannot clear them; redriving the batch merges it.
    */
   setAside: number;
-  /** True when more such objects were left uncounted: `setAside` is then a lower bound. */
+  /**
+   * True when more such objects were left uncounted: `setAside` is then a lower bound. With `more`
+   * true it is approximate too: an object past the first `objectsQueued` may also have an error a
+   * retry again would clear.
+   */
   setAsideMore: boolean;
 }
 

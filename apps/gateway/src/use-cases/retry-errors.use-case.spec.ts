@@ -180,15 +180,19 @@ describe('RetryErrorsUseCase', () => {
     expect(sent.flatMap((m) => m.externalObjectIds)).toHaveLength(300);
   });
 
-  it('when thousands of errors wait for set-aside batches, then the objects a retry can clear behind them are still sent, and the count says it is a lower bound', async () => {
-    const waiting = Array.from({ length: 1_100 }, (_, i) => anError({ externalObjectId: `w${i}`, erroredAt: 9, setAsideBatchId: `b${i}` }));
+  it('when more errors wait for set-aside batches than the pages read hold, then the objects a retry can clear behind them are still sent, and the count says it is a lower bound', async () => {
+    // More than 50 pages of 200: read among the others, they would fill every page read.
+    const waiting = Array.from({ length: 10_100 }, (_, i) => anError({ externalObjectId: `w${i}`, erroredAt: 9, setAsideBatchId: `b${i}` }));
     await storeStates('default', ['c1']);
-    const result = await new RetryErrorsUseCase(
-      asRepositories({ syncErrors: errorsOf([...waiting, anError({ externalObjectId: 'c1', erroredAt: 1 })]), objectStates }),
-      refresher,
-    ).retryType({ portalId: 1 }, { errorType: 'INVALID_EMAIL_ADDRESS' });
+    const syncErrors = errorsOf([...waiting, anError({ externalObjectId: 'c1', erroredAt: 1 })]);
+    const list = jest.spyOn(syncErrors, 'list');
+    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors, objectStates }), refresher).retryType(
+      { portalId: 1 },
+      { errorType: 'INVALID_EMAIL_ADDRESS' },
+    );
     expect(result).toEqual({ objectsQueued: 1, more: false, notStored: 0, setAside: 1_000, setAsideMore: true });
     expect(sent.map((m) => m.externalObjectIds)).toEqual([['c1']]);
+    expect(list.mock.calls.map(([query]) => query.setAside)).toEqual([false, true, true, true, true, true]);
   });
 
   it('when one object whose open errors all wait for set-aside batches is retried, then 409 says a retry cannot clear them, and nothing is sent', async () => {

@@ -93,12 +93,13 @@ export const GATEWAY_CONSOLE_OPERATIONS: readonly ApiOperation[] = [
     method: 'post',
     path: '/console/api/v1/errors/retry',
     tag: 'Console',
-    summary: 'Re-apply one object, or every object with an open error of one type, from what is stored',
+    summary:
+      'Re-apply one object, or every object with an open error of one type, from what is stored (one object whose open errors all wait for a set-aside batch: 409)',
     ...signedIn,
     query: { portalId, appId, owner },
     body: { schema: { type: 'object' } },
     responses: { 202: { description: 'The re-apply is queued', schema: { type: 'object' } } },
-    errors: [400, 403, 404],
+    errors: [400, 403, 404, 409],
   },
   {
     method: 'get',
