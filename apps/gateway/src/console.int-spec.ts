@@ -163,6 +163,16 @@ describe('the console API', () => {
       .send({ errorType: 'UNKNOWN_ERROR', storeId: 'set-aside' })
       .expect(202);
     expect(body).toEqual({ objectsQueued: 0, more: false, notStored: 1, setAside: 1, setAsideMore: false });
+    const listed = (await request(app).get(`/console/api/v1/errors?hapikey=${KEY}&storeId=set-aside`).expect(200)).body.results;
+    const [waiting, neverMerged] = ['merged-before', 'never-merged'].map((id) =>
+      listed.find((error: { externalObjectId: string }) => error.externalObjectId === id),
+    );
+    expect(waiting).toMatchObject({
+      setAside: true,
+      retryHelps: false,
+      whatToDo: expect.stringContaining('clears when the service’s operators redrive that batch'),
+    });
+    expect(neverMerged).not.toHaveProperty('setAside');
     const one = { portalId: PORTAL, appId: null, storeId: 'set-aside', objectType: 'CONTACT', externalObjectId: 'merged-before' };
     const refused = await request(app).post(`/console/api/v1/errors/retry?hapikey=${KEY}`).send({ object: one }).expect(409);
     expect(refused.body.message).toMatch(/its open errors wait for a batch set aside before it was merged .*; a retry cannot clear them$/);

@@ -56,6 +56,8 @@ export interface ConsoleErrorRecord {
   retryHelps: boolean;
   /** When the CRM refused the write: its status, category and correlation id. */
   crm?: CrmAnswer;
+  /** True when the error waits for a batch set aside before it was merged: only its redrive clears it, a retry cannot (409). */
+  setAside?: boolean;
 }
 
 export interface ConsoleErrorPage {

@@ -17,4 +17,12 @@ describe('errorAdvice', () => {
   ])('when the error type is %s, then a retry helps: %s, and it says %s', (type, retryHelps, says) => {
     expect(errorAdvice(type)).toEqual({ retryHelps, whatToDo: expect.stringMatching(says) });
   });
+
+  it('when an error waits for a batch set aside, then whatever its type a retry does not help, and it says the redrive clears it', () => {
+    expect(errorAdvice('UNKNOWN_ERROR', { setAside: true })).toEqual({
+      retryHelps: false,
+      whatToDo: expect.stringMatching(/clears when the service’s operators redrive that batch/),
+    });
+    expect(errorAdvice('UNKNOWN_ERROR', { setAside: false }).retryHelps).toBe(true);
+  });
 });

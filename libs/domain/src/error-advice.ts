@@ -72,5 +72,12 @@ const ADVICE: Record<ErrorType, ErrorAdvice> = {
   DELETE_FAIL_NO_INFO: { whatToDo: 'The CRM refused to archive the object without saying why. Retry; if it fails again, check the CRM.', retryHelps: true },
 };
 
-/** What to do about an error of this type (the console shows it beside each error). */
-export const errorAdvice = (type: ErrorType): ErrorAdvice => ADVICE[type];
+/** An error that waits for a batch set aside before it was merged, whatever its type: only that batch's merge resolves it. */
+const SET_ASIDE: ErrorAdvice = {
+  whatToDo:
+    'The batch with this change was set aside (dead-lettered) before it was merged: the error clears when the service’s operators redrive that batch from its dead-letter queue. A retry re-applies what is stored, which does not hold the batch, so it cannot clear this error.',
+  retryHelps: false,
+};
+
+/** What to do about an error of this type (the console shows it beside each error); `setAside`: it waits for a set-aside batch. */
+export const errorAdvice = (type: ErrorType, { setAside = false }: { setAside?: boolean } = {}): ErrorAdvice => (setAside ? SET_ASIDE : ADVICE[type]);

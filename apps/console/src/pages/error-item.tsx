@@ -41,7 +41,7 @@ export function ErrorItem({
           Inspect {typeLabel[error.objectType]} {error.externalObjectId}
         </Link>
       </p>
-      {error.status === 'OPEN' ? (
+      {error.status === 'OPEN' && !error.setAside ? (
         <button
           type="button"
           onClick={() => onRetry(error)}

@@ -87,7 +87,7 @@ export class InspectObjectUseCase {
         status: error.status,
         changedAt: error.changedAt,
         erroredAt: error.erroredAt,
-        whatToDo: errorAdvice(error.type).whatToDo,
+        whatToDo: errorAdvice(error.type, { setAside: Boolean(error.setAsideBatchId) }).whatToDo,
         ...(error.crm ? { crm: error.crm } : {}),
       })),
     };
