@@ -32,6 +32,8 @@ export function describeCrmValueRules(crmOf: () => CrmPort): void {
     ['a date time', '2015-05-01T10:00:17.883Z', 'resolved', { type: 'datetime', fieldType: 'date' }],
     ['a date time', '2015-05-01T10:00:00+01:00', 'resolved', { type: 'datetime', fieldType: 'date' }],
     ['a date time', '2015-05-01', 400, { type: 'datetime', fieldType: 'date' }],
+    ['a date time', '2015-05-01T10:00:00-18:00', 'resolved', { type: 'datetime', fieldType: 'date' }],
+    ['a date time', '2015-05-01T10:00:00+18:01', 400, { type: 'datetime', fieldType: 'date' }],
     ['a date time', 'tomorrow', 400, { type: 'datetime', fieldType: 'date' }],
     ['a boolean', 'true', 'resolved', { type: 'bool', fieldType: 'booleancheckbox' }],
     ['a boolean', 'yes', 400, { type: 'bool', fieldType: 'booleancheckbox' }],
