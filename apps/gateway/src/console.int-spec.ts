@@ -182,6 +182,12 @@ describe('the console API', () => {
     await request(app).post(`/console/api/v1/errors/retry?hapikey=${KEY}`).send({ object: sentinel }).expect(202);
     await waitFor(() => refreshed.length > before, { message: 'the sentinel retry to be published' });
     expect(refreshed.slice(before).map((message) => message.externalObjectIds)).toEqual([['c3']]);
+
+    // Once the batch is merged, the error is resolved and read with its type's advice again.
+    await fixture.database.repositories.syncErrors.resolveSetAside(setAside, 'batch-1', ['merged-before'], Date.now());
+    const resolved = (await request(app).get(`/console/api/v1/errors?hapikey=${KEY}&storeId=set-aside&status=RESOLVED`).expect(200)).body.results;
+    expect(resolved).toEqual([expect.objectContaining({ externalObjectId: 'merged-before', status: 'RESOLVED', retryHelps: true })]);
+    expect(resolved[0]).not.toHaveProperty('setAside');
   });
 
   it('when the operator reads the queues, then each queue has its depth, consumers and dead letters, and an unknown queue cannot be redriven', async () => {

@@ -56,7 +56,10 @@ export interface ConsoleErrorRecord {
   retryHelps: boolean;
   /** When the CRM refused the write: its status, category and correlation id. */
   crm?: CrmAnswer;
-  /** True when the error waits for a batch set aside before it was merged: only its redrive clears it, a retry cannot (409). */
+  /**
+   * True when the error is open and waits for a batch set aside before it was merged: only the
+   * batch's redrive clears it; a retry cannot (409 when all the object's open errors are such).
+   */
   setAside?: boolean;
 }
 

@@ -1,5 +1,5 @@
 import { ERROR_TYPES, type ErrorType } from '@ecomm-sync/contracts';
-import { errorAdvice } from './error-advice';
+import { errorAdvice, waitsForSetAside } from './error-advice';
 
 describe('errorAdvice', () => {
   it.each(ERROR_TYPES.map((type) => [type]))('when the error type is %s, then there is something to do', (type) => {
@@ -24,5 +24,13 @@ describe('errorAdvice', () => {
       whatToDo: expect.stringMatching(/clears when the service’s operators redrive that batch/),
     });
     expect(errorAdvice('UNKNOWN_ERROR', { setAside: false }).retryHelps).toBe(true);
+  });
+
+  it.each([
+    ['open, with its batch', { status: 'OPEN', setAsideBatchId: 'b-1' }, true],
+    ["resolved by its batch's merge", { status: 'RESOLVED', setAsideBatchId: 'b-1' }, false],
+    ['open, of no set-aside batch', { status: 'OPEN' }, false],
+  ] as const)('when an error is %s, then it waits for a set-aside batch: %s', (_case, error, waits) => {
+    expect(waitsForSetAside(error)).toBe(waits);
   });
 });

@@ -1,4 +1,4 @@
-import type { ErrorType } from '@ecomm-sync/contracts';
+import type { ErrorStatus, ErrorType } from '@ecomm-sync/contracts';
 
 /** What fixes an error, and whether a retry (re-apply from what is stored) can help once it is fixed. */
 export interface ErrorAdvice {
@@ -7,7 +7,7 @@ export interface ErrorAdvice {
   /**
    * True when the fix is outside the message (mappings, CRM properties, the portal's state): after
    * it, re-applying the stored message resolves the error. False when only a new message from the
-   * sender can (the stored values themselves are wrong).
+   * sender can (the stored values themselves are wrong), or only the redrive of a set-aside batch.
    */
   retryHelps: boolean;
 }
@@ -78,6 +78,10 @@ const SET_ASIDE: ErrorAdvice = {
     'The batch with this change was set aside (dead-lettered) before it was merged: the error clears when the service’s operators redrive that batch from its dead-letter queue. A retry re-applies what is stored, which does not hold the batch, so it cannot clear this error.',
   retryHelps: false,
 };
+
+/** Whether an error still waits for a batch set aside before it was merged (open; a merged batch resolves it). */
+export const waitsForSetAside = (error: { status: ErrorStatus; setAsideBatchId?: string | null }): boolean =>
+  error.status === 'OPEN' && Boolean(error.setAsideBatchId);
 
 /** What to do about an error of this type (the console shows it beside each error); `setAside`: it waits for a set-aside batch. */
 export const errorAdvice = (type: ErrorType, { setAside = false }: { setAside?: boolean } = {}): ErrorAdvice => (setAside ? SET_ASIDE : ADVICE[type]);

@@ -27,7 +27,7 @@ export * from './crm-day';
 export * from './crm-rate-limit-answer';
 export * from './webhook-target-address';
 export * from './crm-request-outcome';
-export { errorAdvice } from './error-advice';
+export { errorAdvice, waitsForSetAside } from './error-advice';
 export type { ErrorAdvice } from './error-advice';
 export { storeOverviews } from './store-overview';
 export type { CountsIn, ObjectStateCounts, StoreOverview } from './store-overview';

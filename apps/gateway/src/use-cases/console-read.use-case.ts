@@ -1,6 +1,6 @@
 import type { ConsoleErrorPage, ConsoleInstalls, ConsoleOverview, ErrorStatus, ErrorType, ObjectType } from '@ecomm-sync/contracts';
 import type { ConsoleScope, Repositories } from '@ecomm-sync/data-access';
-import { errorAdvice, storeOverviews } from '@ecomm-sync/domain';
+import { errorAdvice, waitsForSetAside, storeOverviews } from '@ecomm-sync/domain';
 
 export interface ConsoleErrorFilter {
   storeId?: string;
@@ -58,8 +58,8 @@ export class ConsoleReadUseCase {
         type: error.type,
         details: error.details,
         status: error.status,
-        ...errorAdvice(error.type, { setAside: Boolean(error.setAsideBatchId) }),
-        ...(error.setAsideBatchId ? { setAside: true } : {}),
+        ...errorAdvice(error.type, { setAside: waitsForSetAside(error) }),
+        ...(waitsForSetAside(error) ? { setAside: true } : {}),
         ...(error.crm ? { crm: error.crm } : {}),
       })),
       offset: filter.offset,

@@ -1,6 +1,6 @@
 import { CRM_OBJECT_PATHS, type ConsoleObjectInspection, type ObjectType } from '@ecomm-sync/contracts';
 import type { ConsoleScope, Repositories } from '@ecomm-sync/data-access';
-import { errorAdvice, inspectedStatus, isLive, mapObject } from '@ecomm-sync/domain';
+import { errorAdvice, waitsForSetAside, inspectedStatus, isLive, mapObject } from '@ecomm-sync/domain';
 import { AppError } from '@ecomm-sync/runtime';
 import { tenantOf, type AskedTenant } from './console-tenant';
 
@@ -87,7 +87,7 @@ export class InspectObjectUseCase {
         status: error.status,
         changedAt: error.changedAt,
         erroredAt: error.erroredAt,
-        whatToDo: errorAdvice(error.type, { setAside: Boolean(error.setAsideBatchId) }).whatToDo,
+        whatToDo: errorAdvice(error.type, { setAside: waitsForSetAside(error) }).whatToDo,
         ...(error.crm ? { crm: error.crm } : {}),
       })),
     };
