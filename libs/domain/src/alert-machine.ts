@@ -22,7 +22,6 @@ export type AlertCondition =
   | { kind: 'webhook-failed' };
 
 export type AlertKind = AlertCondition['kind'];
-export const ALERT_KINDS: readonly AlertKind[] = ['open-errors', 'sync-lag', 'crm-connection', 'import-failed', 'webhook-failed'];
 
 /** What the evaluator read for one tenant (and store), once per evaluation: counts it reads cheaply. */
 export interface AlertCounters {

@@ -1,7 +1,7 @@
 import type { ConsoleRetryResult, ErrorType, ObjectType, RefreshObjectsMessage } from '@ecomm-sync/contracts';
 import { inConsoleScope, type ConsoleScope, type ErrorQuery, type Repositories } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/runtime';
-import { keyOf } from '@ecomm-sync/domain';
+import { keyOf, waitsForSetAside } from '@ecomm-sync/domain';
 
 /**
  * The mapper's re-apply of stored objects (RefreshObjectsUseCase, `objects.refresh`): maps their
@@ -57,7 +57,7 @@ export class RetryErrorsUseCase {
         `Object ${objectType} ${externalObjectId} in store ${storeId} has no stored state to re-apply: nothing was received for it, or its batch was set aside before it was merged (redrive the dead-lettered batch to merge it)`,
       );
     const open = await this.repositories.syncErrors.listForObject({ ...tenant, storeId, objectType, externalObjectId }, false);
-    if (open.length > 0 && open.every((error) => error.setAsideBatchId))
+    if (open.length > 0 && open.every(waitsForSetAside))
       throw AppError.conflict(`Object ${objectType} ${externalObjectId} in store ${storeId}: its open errors wait for ${SET_ASIDE}; a retry cannot clear them`);
     await this.refresher.refresh({ kind: 'refresh-objects', tenant, storeId, objectType, externalObjectIds: [externalObjectId] });
     return { objectsQueued: 1, more: false, notStored: 0, setAside: 0, setAsideMore: false };
