@@ -1,5 +1,6 @@
 import axios from 'axios';
 import type { Browser } from 'playwright-core';
+import { setAsideErrors } from '@ecomm-sync/domain';
 import { aV2Message, aV2Submission, type TestPortal, type TestStack } from '@ecomm-sync/testing';
 import { expectAccessible, newPage, screenshot, signIn, startConsoleStack, stopConsoleStack } from './console-browser';
 import { publishDeadLetter } from './dead-letter-publish';
@@ -7,7 +8,8 @@ import { gatewayClient } from './gateway-client';
 
 /**
  * Issue 14, decision 0036: the operator's page in a real browser: a dead-lettered message seen
- * with its headers and body, then redriven; every service ready; the CRM account's budget.
+ * with its headers and body, then redriven; every service ready; the CRM account's budget. And what
+ * the customer sees of a batch set aside before it was merged (decision 33, addendum).
  */
 describe("the console's operations page in a browser", () => {
   let stack: TestStack;
@@ -86,5 +88,39 @@ describe("the console's operations page in a browser", () => {
     // The table agrees with the notice, and focus went to what the redrive did.
     await row.locator('td[data-dead-letters]', { hasText: /^2$/ }).waitFor();
     await page.waitForFunction("document.activeElement?.getAttribute('role') === 'status'", undefined, { timeout: 5000 });
+  });
+
+  it('when a batch was set aside before it was merged, then the customer sees that its redrive clears the error, no Retry, and a retry of the type counts it apart', async () => {
+    // As the mapper records it when it dead-letters a sync batch (RecordSetAsideUseCase): an open
+    // UNKNOWN_ERROR keyed at revision 0, marked with the batch. The object itself was merged before.
+    const client = gatewayClient(stack, portal);
+    await client.putV2(aV2Submission('CONTACT', [aV2Message({ externalObjectId: 'held', properties: { email: 'held@example.com', firstname: 'Held' } })]));
+    await client.processed('CONTACT', 'held');
+    const repositories = await stack.repositories();
+    const set = { queue: 'mapper.sync-batches', attempts: 5, lastError: 'the database did not answer', at: Date.now() };
+    const errors = setAsideErrors('CONTACT', [{ externalObjectId: 'held', action: 'UPSERT', rev: 0, settingsRev: 0, changedAt: set.at }], set);
+    await repositories.syncErrors.record(
+      { tenant: { portalId: portal.portalId, appId: null }, storeId: 'default', objectType: 'CONTACT' },
+      errors.map((error) => ({ ...error, setAsideBatchId: 'batch-held' })),
+      { reopen: true, resolveOthers: false },
+    );
+
+    const page = await newPage(browser);
+    await signIn(page, stack, 'customer', { 'Portal API key': portal.apiKey });
+    await page.waitForURL('**/overview');
+    await page.getByRole('link', { name: 'Errors' }).click();
+    await page.getByLabel('Error type').selectOption('UNKNOWN_ERROR');
+    const item = page.locator('li[data-external-object-id="held"][data-status="OPEN"]');
+    await item.waitFor();
+    expect(await item.innerText()).toMatch(/What to do:.*clears when the service’s operators redrive that batch/s);
+    expect(await item.getByRole('button').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Retry every object with UNKNOWN_ERROR' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Retry sent for 0 objects .*1 object with this error waits for a batch that was set aside before it was merged/ })
+      .waitFor();
+    await expectAccessible(page, 'errors, one set aside');
+    await screenshot(page, 'errors-set-aside');
   });
 });
