@@ -58,6 +58,27 @@ describe('OAuthCrmClient batches', () => {
     expect((error as CrmPartialFailure).results).toHaveLength(298);
   });
 
+  it('when a call of 100 or fewer names a record twice and both of its chunks are partly refused, then the message counts the refusals of the whole call, as the HTTP client says it', async () => {
+    const crm = recordingPort(2, [2, 3]);
+    const twice = ['k-1', 'k-2', 'k-1', 'k-3'].map((id) => ({ id, properties: {} }));
+    const error = await new OAuthCrmClient(tokens, () => crm.port).batchUpsert('CONTACT', 'email', twice).catch((e: unknown) => e);
+    expect(crm.stats().calls).toBe(2);
+    expect(error).toBeInstanceOf(CrmPartialFailure);
+    expect((error as CrmPartialFailure).message).toBe('CRM batch write: 2 of 4 inputs refused (first: refused 2)');
+    expect((error as CrmPartialFailure).failures).toEqual([
+      { index: 1, message: 'refused 2' },
+      { index: 3, message: 'refused 3' },
+    ]);
+  });
+
+  it('when a call of 100 or fewer names a record twice and one of its chunks is partly refused, then the message counts the whole call, not the chunk', async () => {
+    const crm = recordingPort(2, [3]);
+    const twice = ['k-1', 'k-2', 'k-1', 'k-3'].map((id) => ({ id, properties: {} }));
+    const error = await new OAuthCrmClient(tokens, () => crm.port).batchUpsert('CONTACT', 'email', twice).catch((e: unknown) => e);
+    expect((error as CrmPartialFailure).message).toBe('CRM batch write: 1 of 4 inputs refused (first: refused 3)');
+    expect((error as CrmPartialFailure).results).toHaveLength(3);
+  });
+
   it('when one record comes twice in a call, then its chunks go one at a time', async () => {
     const crm = recordingPort(3);
     const twice = inputs(300).map((input, i) => (i === 250 ? { ...input, id: 'k-0' } : input));

@@ -1,6 +1,5 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
 import {
-  CRM_BATCH_LIMIT,
   CrmPartialFailure,
   CrmRequestError,
   type CrmInputFailure,
@@ -148,10 +147,12 @@ export class OAuthCrmClient implements CrmPort {
     const results = answers.flat();
     if (partial.length === 0) return results;
     const failures = partial.flatMap((one) => one.failures).sort((a, b) => a.index - b.index);
+    // The chunk's own message where the call was one chunk; otherwise a count over the whole call (a
+    // call of 100 or fewer that names a record twice goes as two chunks, and either may be refused).
     throw new CrmPartialFailure(
-      items.length > CRM_BATCH_LIMIT
-        ? `${failures.length} of ${items.length} inputs refused (first: ${failures[0]?.message ?? partial[0].message})`
-        : partial[0].message,
+      answers.length === 1
+        ? partial[0].message
+        : `CRM batch write: ${failures.length} of ${items.length} inputs refused (first: ${failures[0]?.message ?? partial[0].message})`,
       results,
       failures,
     );
