@@ -18,6 +18,7 @@ export class ConsoleReportUseCase {
     private readonly repositories: Pick<Repositories, 'consoleOverview' | 'consoleReport'>,
     /** The portal's CRM port (CrmConnections); null when the portal is not known. */
     private readonly crmFor: (portalId: number) => Promise<CrmPort | null>,
+    private readonly clock: () => number = Date.now,
   ) {}
 
   /**
@@ -31,7 +32,7 @@ export class ConsoleReportUseCase {
         'portalId is required with a developer API key: the report reads one portal’s CRM at a time; add ?portalId=<a portal that installed the application>',
       );
     const [counts, labels] = await Promise.all([
-      this.repositories.consoleOverview.objectCounts(scope, Date.now()),
+      this.repositories.consoleOverview.objectCounts(scope, this.clock()),
       this.repositories.consoleOverview.storeLabels(scope),
     ]);
     const stores = new Map<string, { tenant: Tenant; storeId: string }>();
