@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import request from 'supertest';
-import { seedPortal } from '@ecomm-sync/testing';
+import { aNewImport, seedPortal } from '@ecomm-sync/testing';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 const PORTAL = 8301;
@@ -15,6 +15,7 @@ describe('one import, two gateway replicas (real MongoDB and RabbitMQ)', () => {
   let fixture: GatewayFixture;
   let replicas: [Express, Express];
   let accessToken: string;
+  let developerId: string;
 
   beforeAll(async () => {
     fixture = await startGatewayFixture('test-imports');
@@ -22,6 +23,7 @@ describe('one import, two gateway replicas (real MongoDB and RabbitMQ)', () => {
     await seedPortal(fixture.database.repositories, { portalId: PORTAL, apiKey: 'pk-imports-portal' });
     const admin = (path: string, body: object) => request(fixture.app).post(path).set('authorization', 'Bearer admin').send(body).expect(201);
     const developer = (await admin('/admin/v1/developers', { name: 'Importer' })).body;
+    developerId = developer.developerId;
     const { appId } = (await admin('/admin/v1/apps', { developerId: developer.developerId, name: 'Importer app' })).body;
     accessToken = (await admin('/admin/v1/installs', { portalId: PORTAL, appId })).body.accessToken;
     await request(fixture.app)
@@ -89,5 +91,24 @@ describe('one import, two gateway replicas (real MongoDB and RabbitMQ)', () => {
         outcome === 'page 409, end 204' ? { pagesReceived: 1, itemsReceived: 2, ended: true } : { pagesReceived: 2, itemsReceived: 5, ended: false },
       );
     }
+  });
+
+  it('when a portal key reads or starts an import of an application removed from the portal, then it is a 404, not the import', async () => {
+    const admin = (call: request.Test) => call.set('authorization', 'Bearer admin');
+    const { appId } = (await admin(request(fixture.app).post('/admin/v1/apps')).send({ developerId, name: 'Removed app' }).expect(201)).body;
+    await admin(request(fixture.app).post('/admin/v1/installs')).send({ portalId: PORTAL, appId }).expect(201);
+    const tenant = { portalId: PORTAL, appId };
+    await fixture.database.repositories.imports.create(
+      aNewImport({ tenant, importStartedAt: 1_700_000_000_000, webhookUri: 'https://shop.example.com/secret-import' }),
+    );
+    const read = () => request(fixture.app).get(`${v1}/imports/1700000000000?hapikey=pk-imports-portal&appId=${appId}`);
+    expect((await read().expect(200)).body.webhook.uri).toBe('https://shop.example.com/secret-import');
+
+    await admin(request(fixture.app).delete(`/admin/v1/installs/${PORTAL}/${appId}`)).expect(204);
+
+    const refused = await read().expect(404);
+    expect(refused.body.message).toBe(`Application ${appId} is not installed in portal ${PORTAL}`);
+    expect(JSON.stringify(refused.body)).not.toContain('secret-import');
+    await request(fixture.app).post(`${v1}/imports?hapikey=pk-imports-portal&appId=${appId}`).expect(404);
   });
 });

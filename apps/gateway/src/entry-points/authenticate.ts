@@ -112,15 +112,19 @@ export class Authorizer {
   /**
    * Starting an import and reading its state: the customer, with the portal's key or private-app
    * token and the `appId` of an application installed in the portal, or the application itself
-   * with its OAuth token. Direct mode cannot import (SPEC.md point 7).
+   * with its OAuth token. Direct mode cannot import (SPEC.md point 7). The `appId` a portal
+   * credential names must be installed now: an application removed from the portal is not the
+   * customer's to import for, nor its imports (the integrator's address, its answers) to read.
    */
-  readonly importingApplication: Rule<{ portalId: number; appId: string }> = (principal, req) => {
+  readonly importingApplication: Rule<{ portalId: number; appId: string }> = async (principal, req) => {
     if (principal.kind === 'access-token') return { portalId: principal.portalId, appId: principal.appId };
     if (principal.kind === 'developer-key') {
       throw AppError.forbidden("A developer API key cannot start a customer's import; the customer starts it with the portal's key and appId");
     }
     const appId = appIdQuery(req);
     if (!appId) throw AppError.badRequest('Imports are for applications (application mode): add ?appId=<the application installed in this portal>');
+    if (!(await this.accounts.findInstall(principal.portalId, appId)))
+      throw AppError.notFound(`Application ${appId} is not installed in portal ${principal.portalId}`);
     return { portalId: principal.portalId, appId };
   };
 
