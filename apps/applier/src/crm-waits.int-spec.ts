@@ -8,9 +8,13 @@ import { CrmWaits } from './use-cases/crm-waits';
 import { CrmDirectory } from './use-cases/crm-directory';
 import { ResumeCrmWorkUseCase } from './use-cases/resume-crm-work.use-case';
 
-/** Each portal's real CRM port, which a test can take away (nothing listens), hold (answers wait for a gate) and bring back. */
-function switchableCrm(connections: CrmConnections) {
+/**
+ * Each portal's real CRM port, which a test can take away (nothing listens), revoke (the built-in
+ * CRM is sent a token it does not know, and answers 401), hold (answers wait for a gate) and bring back.
+ */
+function switchableCrm(connections: CrmConnections, crmUrl: () => string) {
   const away = new Set<number>();
+  const revoked = new Set<number>();
   const held = new Map<number, Promise<void>>();
   /** Batch upserts a portal's CRM still answers before it goes away (none set: no end). */
   const answersLeft = new Map<number, number>();
@@ -26,14 +30,18 @@ function switchableCrm(connections: CrmConnections) {
               await held.get(portal.portalId);
               const left = name === 'batchUpsert' ? answersLeft.get(portal.portalId) : undefined;
               if (left !== undefined) answersLeft.set(portal.portalId, left - 1);
-              const port = away.has(portal.portalId) || (left !== undefined && left <= 0) ? down : connections.clientFor(portal);
+              const port = revoked.has(portal.portalId)
+                ? new HttpCrmClient({ baseUrl: crmUrl(), token: 'a-revoked-token', maxWaitMs: 0 })
+                : away.has(portal.portalId) || (left !== undefined && left <= 0)
+                  ? down
+                  : connections.clientFor(portal);
               return (port[name] as (...a: unknown[]) => unknown).apply(port, args);
             },
         }),
     },
     { propertyCacheMs: 0 },
   );
-  return { directory, away, held, answersLeft };
+  return { directory, away, revoked, held, answersLeft };
 }
 
 describe('a CRM that cannot take changes (applier in-process, real MongoDB, the built-in CRM as a process)', () => {
@@ -49,7 +57,7 @@ describe('a CRM that cannot take changes (applier in-process, real MongoDB, the 
   beforeAll(async () => {
     stack = await TestStack.start({ apps: ['crm'] });
     repositories = await stack.repositories();
-    crm = switchableCrm(await stack.connections());
+    crm = switchableCrm(await stack.connections(), () => stack.crmUrl);
     waits = new CrmWaits(repositories, clock);
     apply = new ApplyMappedChangesUseCase({ repositories, crm: crm.directory, logger: createLogger('applier-test', 'error'), waits, clock });
     resume = new ResumeCrmWorkUseCase({ repositories, apply, waits, logger: createLogger('applier-test', 'error'), clock });
@@ -113,6 +121,31 @@ describe('a CRM that cannot take changes (applier in-process, real MongoDB, the 
 
     expect(await nameInCrm(portal, first.externalObjectId)).toBe(`${first.externalObjectId} v2`);
     expect(await repositories.parkedChanges.count(portal.portalId)).toBe(0);
+    expect(await repositories.crmWaits.find(portal.portalId)).toBeNull();
+  });
+
+  it("when the CRM refuses the connection's token, then the changes wait without an error record, and are applied once it is mended", async () => {
+    const portal = await stack.createPortal();
+    crm.revoked.add(portal.portalId);
+    const changes = [product(), product(), product()];
+    expect(await apply.execute([message(portal, changes)])).toEqual(new Set());
+
+    const wait = (await repositories.crmWaits.find(portal.portalId))!;
+    expect(wait).toMatchObject({ reason: 'unauthorized', tries: 1, lastAnswer: expect.stringContaining('401') });
+    expect(await repositories.parkedChanges.count(portal.portalId)).toBe(3);
+    for (const { externalObjectId } of changes) expect(await repositories.syncErrors.listForObject(key(portal, externalObjectId), false)).toEqual([]);
+
+    // Still refused at the end of the wait: the next is longer, the changes stay parked.
+    now = wait.until;
+    await resume.run();
+    const next = (await repositories.crmWaits.find(portal.portalId))!;
+    expect(next).toMatchObject({ reason: 'unauthorized', since: wait.since, tries: 2 });
+    expect(await repositories.parkedChanges.count(portal.portalId)).toBe(3);
+
+    crm.revoked.delete(portal.portalId);
+    now = next.until;
+    await resume.run();
+    for (const { externalObjectId } of changes) expect(await nameInCrm(portal, externalObjectId)).toBe(`${externalObjectId} v1`);
     expect(await repositories.crmWaits.find(portal.portalId)).toBeNull();
   });
 

@@ -100,7 +100,7 @@ export const crmHealthSchema = {
   required: ['portalId', 'state', 'message'],
   properties: {
     portalId: { type: 'integer' },
-    state: { type: 'string', enum: ['ok', 'rate-limited', 'daily-cap', 'unreachable'] },
+    state: { type: 'string', enum: ['ok', 'rate-limited', 'daily-cap', 'unreachable', 'unauthorized'] },
     message: { type: 'string' },
     since: { type: ['integer', 'string', 'null'] },
     until: { type: ['integer', 'string', 'null'] },

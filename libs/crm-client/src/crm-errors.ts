@@ -22,6 +22,15 @@ export class CrmRequestError extends Error {
   get retriable(): boolean {
     return this.status === 0 || this.status === 429 || this.status === 423 || this.status === 477 || this.status >= 500;
   }
+
+  /**
+   * Whether the CRM refused the connection rather than the request: 401 (a revoked, rotated or
+   * expired token: the OAuth client has renewed it once by then) or 403 (a scope the token lacks).
+   * Every request of the portal is refused alike until a person mends the connection.
+   */
+  get refusesCredentials(): boolean {
+    return this.status === 401 || this.status === 403;
+  }
 }
 
 export type CrmUnavailableReason = 'rate-limited' | 'daily-cap' | 'unreachable';

@@ -80,6 +80,7 @@ describe('measureAlert', () => {
     ['an object accepted a minute ago, any lag allowed but none', { kind: 'sync-lag', minutes: 0 }, counters({ oldestUnappliedAt: T - MINUTE }), true, 1],
     ['an object accepted after the evaluation began (clocks apart)', lag, counters({ oldestUnappliedAt: T + MINUTE }), false, 0],
     ['the CRM refusing the token', crm, counters({ crmRefusals: 4 }), true, 4],
+    ['the CRM refusing the token while the changes wait', crm, counters({ crmWait: { reason: 'unauthorized', since: T } }), true, 1],
     ['the daily cap reached', crm, counters({ crmWait: { reason: 'daily-cap', since: T } }), true, 1],
     ['the CRM unreachable for longer than allowed', crm, counters({ crmWait: { reason: 'unreachable', since: T - 20 * MINUTE } }), true, 20],
     ['the CRM unreachable for a moment', crm, counters({ crmWait: { reason: 'unreachable', since: T - MINUTE } }), false, 0],

@@ -5,6 +5,7 @@
  * stays clear) sends nothing, however often it is evaluated. Use cases and repositories hold no
  * part of this rule.
  */
+import type { CrmWaitReason } from './crm-wait';
 
 /** The error types a rule may name (SPEC.md "Errors"); null: any type. */
 export type AlertErrorType = string | null;
@@ -41,7 +42,7 @@ export interface AlertCounters {
   /** The portal's CRM: open errors whose write the CRM refused with 401 or 403 (token revoked or refused). */
   crmRefusals: number;
   /** The portal's CRM wait, if its work waits now. */
-  crmWait: { reason: 'rate-limited' | 'daily-cap' | 'unreachable'; since: number } | null;
+  crmWait: { reason: CrmWaitReason; since: number } | null;
   /** Imports that failed in the last hour, and of those, the ones whose webhook failed for good. */
   failedImports: number;
   failedWebhooks: number;
@@ -105,6 +106,8 @@ export function measureAlert(condition: AlertCondition, counters: AlertCounters)
 function crmConnection(unreachableMinutes: number, { crmRefusals, crmWait, now }: AlertCounters): AlertMeasure {
   if (crmRefusals > 0)
     return { breached: true, value: crmRefusals, summary: `the CRM refused the connection's token (401/403) for ${plural(crmRefusals, 'object')}` };
+  if (crmWait?.reason === 'unauthorized')
+    return { breached: true, value: 1, summary: "the CRM refuses the connection's token (401/403); the changes wait until it is connected again" };
   if (crmWait?.reason === 'daily-cap') return { breached: true, value: 1, summary: "the CRM account's daily request cap is reached" };
   if (crmWait?.reason === 'unreachable') {
     const minutes = Math.floor((now - crmWait.since) / MINUTE);

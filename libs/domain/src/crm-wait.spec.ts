@@ -27,6 +27,19 @@ describe('waiting for a CRM', () => {
     ['a rate limit naming a time already past', null, { reason: 'rate-limited', until: NOW - 1 }, { since: NOW, until: NOW + 10_000, tries: 1 }],
     ['the daily cap with its reset', wait(), { reason: 'daily-cap', until: NOW + 3_600_000 }, { since: NOW - 5_000, until: NOW + 3_600_000, tries: 4 }],
     ['the daily cap naming no reset', null, { reason: 'daily-cap', until: null }, { since: NOW, until: NOW + 900_000, tries: 1 }],
+    ['a first refusal of the credentials', null, { reason: 'unauthorized', until: null }, { since: NOW, until: NOW + 1_000, tries: 1 }],
+    [
+      'a fourth refusal of the credentials in a row',
+      wait({ reason: 'unauthorized' }),
+      { reason: 'unauthorized', until: null },
+      { since: NOW - 5_000, until: NOW + 8_000, tries: 4 },
+    ],
+    [
+      'the fortieth refusal of the credentials',
+      wait({ tries: 39 }),
+      { reason: 'unauthorized', until: null },
+      { since: NOW - 5_000, until: NOW + 60_000, tries: 40 },
+    ],
   ] as const)('when the CRM fails with %s, then the portal waits as long as it should', (_case, previous, cause, expected) => {
     expect(nextCrmWait(previous, { ...cause, lastAnswer: '429 slow down' }, NOW, policy)).toEqual({
       reason: cause.reason,
@@ -55,6 +68,10 @@ describe('waiting for a CRM', () => {
     ['rate-limited', 'rate limited until 2023-11-14T22:13:30.000Z; last answer: 429 slow down'],
     ['daily-cap', 'daily request cap reached; paused until 2023-11-14T22:13:30.000Z; last answer: 429 slow down'],
     ['unreachable', 'CRM unreachable since 2023-11-14T22:13:15.000Z; next try at 2023-11-14T22:13:30.000Z; last answer: 429 slow down'],
+    [
+      'unauthorized',
+      "the CRM refuses the connection's credentials (a revoked or rotated token, or a missing scope) since 2023-11-14T22:13:15.000Z: connect the CRM again or grant the scope; the changes wait, next try at 2023-11-14T22:13:30.000Z; last answer: 429 slow down",
+    ],
   ] as const)('when a portal waits because it is %s, then people read why and until when', (reason, text) => {
     expect(describeCrmWait(wait({ reason, since: NOW - 5_000, until: NOW + 10_000, lastAnswer: '429 slow down' }))).toBe(text);
   });

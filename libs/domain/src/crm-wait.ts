@@ -1,8 +1,10 @@
 /**
  * Why a portal's CRM work waits: the CRM said "slow down" (its ten-secondly or search limit), its
- * daily cap is reached, or it did not answer (no answer, a timeout, a 5xx).
+ * daily cap is reached, it did not answer (no answer, a timeout, a 5xx), or it refused the
+ * connection's credentials (401: a revoked or rotated token; 403: a scope the token lacks): a
+ * fault of the connection, never of the objects, which wait until it is mended.
  */
-export type CrmWaitReason = 'rate-limited' | 'daily-cap' | 'unreachable';
+export type CrmWaitReason = 'rate-limited' | 'daily-cap' | 'unreachable' | 'unauthorized';
 
 /** A portal whose CRM work waits, as users see it and as the applier resumes it. */
 export interface CrmWait {
@@ -25,9 +27,9 @@ export interface CrmWaitCause {
 }
 
 export interface CrmWaitPolicy {
-  /** First wait for an unreachable CRM; doubled with every failed try. */
+  /** First wait for an unreachable CRM, or one that refuses the credentials; doubled with every failed try. */
   firstBackoffMs: number;
-  /** Longest wait for an unreachable CRM between two tries. */
+  /** Longest wait for an unreachable (or refusing) CRM between two tries. */
   maxBackoffMs: number;
   /** Wait after a rate limit that named no time (one rolling window). */
   rateLimitedMs: number;
@@ -38,8 +40,9 @@ export interface CrmWaitPolicy {
 export const DEFAULT_CRM_WAIT_POLICY: CrmWaitPolicy = { firstBackoffMs: 1_000, maxBackoffMs: 60_000, rateLimitedMs: 10_000, dailyCapMs: 15 * 60_000 };
 
 /**
- * The wait after a CRM failure: one that goes on keeps its start; an unreachable CRM is tried
- * again with a doubling backoff up to a bound; a rate limit or daily cap until the time the CRM
+ * The wait after a CRM failure: one that goes on keeps its start; an unreachable CRM, or one that
+ * refuses the credentials (mended by a person at any time), is tried again with a doubling backoff
+ * up to a bound; a rate limit or daily cap until the time the CRM
  * (or the shared budget) named, or a default when none was named.
  */
 export function nextCrmWait(
@@ -55,7 +58,7 @@ export function nextCrmWait(
   const ongoing = !retry && previous !== null && previous.until > now;
   const tries = (previous?.tries ?? 0) + (ongoing ? 0 : 1);
   const fallback =
-    cause.reason === 'unreachable'
+    cause.reason === 'unreachable' || cause.reason === 'unauthorized'
       ? Math.min(policy.maxBackoffMs, policy.firstBackoffMs * 2 ** Math.min(tries - 1, 30))
       : cause.reason === 'rate-limited'
         ? policy.rateLimitedMs
@@ -78,5 +81,7 @@ export function describeCrmWait(wait: CrmWait): string {
       return `daily request cap reached; paused until ${at(wait.until)}${said}`;
     case 'unreachable':
       return `CRM unreachable since ${at(wait.since)}; next try at ${at(wait.until)}${said}`;
+    case 'unauthorized':
+      return `the CRM refuses the connection's credentials (a revoked or rotated token, or a missing scope) since ${at(wait.since)}: connect the CRM again or grant the scope; the changes wait, next try at ${at(wait.until)}${said}`;
   }
 }

@@ -35,7 +35,7 @@ export function crmProbe(portals: Pick<PortalRepository, 'findById'>, connection
       await connections.clientFor(portal).listDealPipelines();
       answer = 'ok';
     } catch (error) {
-      answer = error instanceof CrmRequestError && (error.status === 401 || error.status === 403) ? 'refused' : 'unknown';
+      answer = error instanceof CrmRequestError && error.refusesCredentials ? 'refused' : 'unknown';
     }
     last.set(portalId, { connection, at: now, answer });
     return answer;

@@ -227,6 +227,12 @@ describe('ApplyMappedChangesUseCase: waiting for objects and for the CRM', () =>
       ['is out of its daily cap', new CrmUnavailableError('daily cap', 429, 'daily-cap', NOW + 3_600_000, '429 daily limit'), 'daily-cap'],
       ['answers 429', new CrmRequestError('too many requests', 429), 'rate-limited'],
       ['answers 503', new CrmRequestError('service unavailable', 503), 'unreachable'],
+      [
+        'refuses the token (401)',
+        new CrmRequestError('CRM POST failed (401): Authentication credentials not found', 401, 'INVALID_AUTHENTICATION'),
+        'unauthorized',
+      ],
+      ['refuses a scope the token lacks (403)', new CrmRequestError('CRM POST failed (403): missing scopes', 403, 'MISSING_SCOPES'), 'unauthorized'],
     ])('when the CRM %s, then the changes are parked and their message is done, with no error and no status', async (_case, error, reason) => {
       world.faults.set('batchUpsert', throws(error));
 
@@ -238,6 +244,17 @@ describe('ApplyMappedChangesUseCase: waiting for objects and for the CRM', () =>
       expect(wait!.until).toBeGreaterThan(NOW);
       expect(await world.status('DEAL', 'd1')).toBeNull();
       expect(await world.openErrors('DEAL', 'd1')).toEqual([]);
+    });
+
+    it("when the CRM refuses the connection's token, then the batch is not split to find a faulty input: one request, every change parked", async () => {
+      world.faults.set('batchUpsert', throws(new CrmRequestError('CRM POST failed (401): Authentication credentials not found', 401)));
+      world.calls.length = 0;
+
+      await world.apply('CONTACT', ...Array.from({ length: 16 }, (_, n) => aContact(`c${n}`)));
+
+      expect(world.writes().filter((method) => method === 'batchUpsert')).toHaveLength(1);
+      expect(await world.repositories.parkedChanges.count(world.tenant.portalId)).toBe(16);
+      expect(await world.openErrors('CONTACT', 'c0')).toEqual([]);
     });
 
     it('when the portal already waits, then new changes are parked without a CRM request', async () => {

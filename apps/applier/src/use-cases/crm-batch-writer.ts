@@ -7,7 +7,8 @@ import { CrmPartialFailure, CrmRequestError } from '@ecomm-sync/crm-client';
  * error). When it refuses the whole batch for one input (a 4xx other than 429), or a 207 does not
  * say which inputs, the batch is split in halves, and halves of the half that is refused again, so
  * that the others are written and only the faulty ones fail: one bad input in 100 costs about 14
- * requests, not 100. Retriable failures are thrown: the caller's whole group waits or is retried.
+ * requests, not 100. Retriable failures, and credentials the CRM refuses, are thrown: the caller's
+ * whole group waits or is retried.
  */
 /** Why the CRM refused an input: its message, and its status, category and correlation id for the error record. */
 export interface CrmRefusal {
@@ -37,7 +38,8 @@ export async function sendIsolated<T extends { change: MappedChange }>(
         });
       return;
     }
-    if (!(error instanceof CrmRequestError) || error.retriable) throw error;
+    // Credentials the CRM refuses refuse every input alike: the whole group waits (crmWaitCauseOf).
+    if (!(error instanceof CrmRequestError) || error.retriable || error.refusesCredentials) throw error;
     if (items.length === 1) {
       // One input refused in a 207 that did not say which: the CRM's own words for it, not the 207's.
       const [own] = error instanceof CrmPartialFailure ? error.failures : [];

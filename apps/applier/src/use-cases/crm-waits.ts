@@ -20,12 +20,13 @@ export class CrmWaiting extends Error {
   }
 }
 
-const REASONS: readonly CrmWaitReason[] = ['rate-limited', 'daily-cap', 'unreachable'];
+const REASONS: readonly CrmWaitReason[] = ['rate-limited', 'daily-cap', 'unreachable', 'unauthorized'];
 
 /**
  * Whether an error means "the CRM cannot take this now" (work waits) rather than "this input is
  * wrong" (an error record): a rate limit, the daily cap, no answer, a timeout or a 5xx, as the
- * client raises them after its own short retries. Null for anything else.
+ * client raises them after its own short retries, or credentials the CRM refuses (401, 403): no
+ * object is at fault, and each would be refused alike. Null for anything else.
  */
 export function crmWaitCauseOf(error: unknown): CrmWaitCause | null {
   if (error instanceof CrmWaiting) return { reason: error.wait.reason, until: error.wait.until, lastAnswer: error.wait.lastAnswer };
@@ -37,6 +38,7 @@ export function crmWaitCauseOf(error: unknown): CrmWaitCause | null {
       lastAnswer: typeof named.lastAnswer === 'string' ? named.lastAnswer : String(named.message ?? error),
     };
   }
+  if (error instanceof CrmRequestError && error.refusesCredentials) return { reason: 'unauthorized', until: null, lastAnswer: error.message };
   if (error instanceof CrmRequestError && error.retriable) {
     return { reason: error.status === 429 ? 'rate-limited' : 'unreachable', until: null, lastAnswer: error.message };
   }

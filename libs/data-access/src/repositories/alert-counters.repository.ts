@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { ObjectType, Tenant } from '@ecomm-sync/contracts';
-import { type AlertCounters, type ImportState, releaseStalled } from '@ecomm-sync/domain';
+import { type AlertCounters, type CrmWaitReason, type ImportState, releaseStalled } from '@ecomm-sync/domain';
 import { crmWaitModel } from '../models/crm-wait.model';
 import { importModel } from '../models/import.model';
 import { objectSyncModel } from '../models/object-sync.model';
@@ -82,7 +82,7 @@ export class AlertCountersRepository {
             .toArray(),
     ]);
     // A wait stays stored until its parked work is applied: between two tries (until passed) it is still a wait.
-    const waiting = wait ? { reason: wait.reason as 'rate-limited' | 'daily-cap' | 'unreachable', since: Number(wait.since) } : null;
+    const waiting = wait ? { reason: wait.reason as CrmWaitReason, since: Number(wait.since) } : null;
     return {
       now,
       openErrors: Object.fromEntries(byType.map(({ _id, n }) => [_id, n])),
