@@ -1,5 +1,5 @@
 import type { ObjectType } from '@ecomm-sync/contracts';
-import { importTransition, type ImportEffect, type ImportEvent, type ImportState, type ImportTypeState } from './import-machine';
+import { importTransition, MAX_IMPORT_PAGES_PER_TYPE, type ImportEffect, type ImportEvent, type ImportState, type ImportTypeState } from './import-machine';
 import { isReceivedPage, newImportTypes, receivedCounts, releaseStart } from './import-progress';
 
 const T = 1_700_000_000_000;
@@ -41,6 +41,8 @@ const answer = (...importCounts: [number, number | null][]): ImportEvent => ({
 });
 const receiving = (contactPages: Record<string, number>) => anImport({ status: 'receiving' }, { CONTACT: { pageItems: contactPages } });
 const DEAL_ENDED = { ended: true, pageCount: 0, itemCount: 0 };
+/** A type's pages 1 to the most it takes, each empty. */
+const fullPages: Record<string, number> = Object.fromEntries(Array.from({ length: MAX_IMPORT_PAGES_PER_TYPE }, (_, n) => [n + 1, 0]));
 
 describe('importTransition', () => {
   it.each<[string, string, ImportState, ImportEvent, ImportState, ImportEffect[]]>([
@@ -75,6 +77,14 @@ describe('importTransition', () => {
       receiving({ 1: 3, 2: 2 }),
       page('CONTACT', 1, 5),
       receiving({ 1: 5, 2: 2 }),
+      [],
+    ],
+    [
+      'a page is sent again to a type that holds the most pages it takes',
+      'it still replaces its count',
+      receiving(fullPages),
+      page('CONTACT', 7, 9),
+      receiving({ ...fullPages, 7: 9 }),
       [],
     ],
     [
@@ -430,6 +440,13 @@ describe('importTransition', () => {
       receiving({ 1: 2, 2: 2 }),
       end('CONTACT', 2, 5),
       'Counts of CONTACT do not match: the end says 2 pages and 5 items, the service received 2 pages and 4 items; send the missing pages, then the end again',
+    ],
+    [
+      'a new page arrives at a type that holds the most pages it takes',
+      400,
+      receiving(fullPages),
+      page('CONTACT', MAX_IMPORT_PAGES_PER_TYPE + 1, 1),
+      `CONTACT of import ${T} already holds 20000 pages, the most one type takes; send up to 500 items a page, or a page again by its number to replace it`,
     ],
     [
       'a release step names an import that is not complete',

@@ -181,10 +181,22 @@ function openType(state: ImportState, objectType: ObjectType): ImportTypeState |
 
 const isRefusal = (value: ImportTypeState | ImportRefusal): value is ImportRefusal => 'message' in value;
 
+/**
+ * The most pages one type of an import holds: 10 million items at SPEC.md's 500 a page. Every page's
+ * count lives in the import's record, rewritten with each page: without a bound, an application
+ * sending empty pages without end made each one costlier than the last and, near 16 MB, the record
+ * unwritable (found by a review).
+ */
+export const MAX_IMPORT_PAGES_PER_TYPE = 20_000;
+
 function pageReceived<S extends ImportState>(state: S, event: Extract<ImportEvent, { kind: 'page-received' }>): ImportTransition<S> {
   const type = openType(state, event.objectType);
   if (isRefusal(type)) return { refused: type };
   const page = String(event.pageNumber);
+  if (!(page in type.pageItems) && Object.keys(type.pageItems).length >= MAX_IMPORT_PAGES_PER_TYPE) {
+    const message = `${event.objectType} of import ${state.importStartedAt} already holds ${MAX_IMPORT_PAGES_PER_TYPE} pages, the most one type takes; send up to 500 items a page, or a page again by its number to replace it`;
+    return { refused: { status: 400, message } };
+  }
   if (state.status === 'receiving' && type.pageItems[page] === event.itemCount) return { next: state, effects: [] };
   const pageItems = { ...type.pageItems, [page]: event.itemCount };
   return { next: { ...state, status: 'receiving', types: { ...state.types, [event.objectType]: { ...type, pageItems } } }, effects: [] };
