@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { PendingCheckout, Repositories } from '@ecomm-sync/data-access';
 import { ABANDONED_STAGE, checkoutsDueBefore, checkoutTransition, keyOf, TtlCache } from '@ecomm-sync/domain';
-import { sendingFor } from '@ecomm-sync/crm-client';
+import { CrmPartialFailure, CrmRequestError, sendingFor } from '@ecomm-sync/crm-client';
 import type { Logger } from '@ecomm-sync/runtime';
 import type { CrmDirectory } from './crm-directory';
 
@@ -153,6 +153,7 @@ export class SweepAbandonedCheckoutsUseCase {
         break;
       }
       first = false;
+      let movedIds: Set<number> | null = null;
       try {
         await sendingFor(tenant, () =>
           crm!.batchUpdate(
@@ -161,11 +162,15 @@ export class SweepAbandonedCheckoutsUseCase {
           ),
         );
       } catch (error) {
-        // The CRM refused or failed: this tenant's deals and the next ones' stay due; what was moved before is counted and forgotten.
         this.logger.warn('abandoned checkouts of a tenant not moved', { portalId, appId: tenant.appId, count: owned.length, error: String(error) });
-        break;
+        // The CRM refused some deals on their merits (a 207): the others moved, and the next tenants' go on.
+        if (error instanceof CrmPartialFailure) movedIds = new Set(error.results.map((deal) => deal.id));
+        // It refused this tenant's request whole: its deals stay due, the next tenants' go on.
+        else if (error instanceof CrmRequestError && !error.retriable && !error.refusesCredentials) continue;
+        // It cannot take requests now: this tenant's deals and the next ones' stay due; what was moved before is counted and forgotten.
+        else break;
       }
-      for (const checkout of owned) unmoved.delete(checkout);
+      for (const checkout of owned) if (movedIds === null || movedIds.has(checkout.crmId)) unmoved.delete(checkout);
     }
     // Forgotten: those the machine let go (but deals left unmoved: a lost lease, a CRM failure); a disabled portal's are kept, to be swept once it is enabled again.
     const toForget = verdicts.filter(({ next, checkout }) => next === null && !unmoved.has(checkout)).map(({ checkout }) => checkout);
