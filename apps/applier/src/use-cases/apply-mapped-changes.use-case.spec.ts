@@ -121,6 +121,27 @@ describe('ApplyMappedChangesUseCase: writing, failing and newest wins', () => {
     expect(await world.openErrors('CONTACT', 'c1')).toEqual([]);
   });
 
+  it('when the CRM answers that conflict in a 207 (category CONFLICT) rather than a 409, then the contact is still linked to the holder and written there', async () => {
+    await world.apply('CONTACT', aContact('c1'));
+    const [other] = await world.crm.batchCreate('CONTACT', [{ properties: { email: 'taken@example.com' } }]);
+    let first = true;
+    world.faults.set('batchUpdate', async (real, ...args) => {
+      if (!first) return (real as unknown as (...a: unknown[]) => Promise<unknown>)(...args);
+      first = false;
+      throw new CrmPartialFailure(
+        'CRM batch write: 1 of 1 inputs refused',
+        [],
+        [{ index: 0, message: `Contact already exists. Existing ID: ${other.id}`, category: 'CONFLICT' }],
+      );
+    });
+
+    await world.apply('CONTACT', aContact('c1', { rev: 2, properties: { email: 'taken@example.com', firstname: 'Moved' } }));
+
+    expect(await world.status('CONTACT', 'c1')).toMatchObject({ crmId: other.id, appliedRev: 2 });
+    expect(world.crm.live('CONTACT').find((object) => object.id === other.id)?.properties.firstname).toBe('Moved');
+    expect(await world.openErrors('CONTACT', 'c1')).toEqual([]);
+  });
+
   it('when two new ids with one e-mail (in any case) arrive in one batch, then the CRM has one contact, both ids link to it, and it cost one write', async () => {
     world.calls.length = 0;
     await world.apply(

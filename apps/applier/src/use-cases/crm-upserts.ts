@@ -65,9 +65,14 @@ export async function upsertContactsByEmail(crm: CrmPort, group: ChangeGroup, pl
   }
 }
 
-/** The contact a 409 names as holding the e-mail an update wanted to give another ("Contact already exists. Existing ID: N"). */
+/**
+ * The contact a conflict names as holding the e-mail an update wanted to give another ("Contact
+ * already exists. Existing ID: N"): a 409, or an input of a 207 with the category CONFLICT (a batch
+ * sent with trace ids may be answered per input).
+ */
 const existingContactOf = (refusal: CrmRefusal): number | null => {
-  const id = refusal.crm.status === 409 ? /Existing ID: (\d+)/.exec(refusal.message)?.[1] : undefined;
+  const conflict = refusal.crm.status === 409 || refusal.crm.category === 'CONFLICT';
+  const id = conflict ? /Existing ID: (\d+)/.exec(refusal.message)?.[1] : undefined;
   return id ? Number(id) : null;
 };
 
