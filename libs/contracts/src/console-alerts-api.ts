@@ -132,7 +132,7 @@ export interface ConsoleAlertRule {
 export interface ConsoleAlertDestination {
   id: string;
   kind: 'webhook' | 'slack' | 'email';
-  /** The URL (webhook, slack) or the address (email). */
+  /** The address (email) whole, or the URL (webhook, slack) by its origin and last four characters ("https://hooks.slack.com/…x9Qz"): a URL may be a credential. */
   target: string;
   label: string;
   createdAt: number;

@@ -184,11 +184,21 @@ describe('ManageAlertsUseCase', () => {
   it('when a webhook destination is added then its signing secret is answered once and only its sealed form is stored', async () => {
     const added = await useCase.addDestination(tenant, { kind: 'webhook', url: 'https://hooks.shop.example/alerts', label: 'Ops' });
 
-    expect(added).toMatchObject({ kind: 'webhook', target: 'https://hooks.shop.example/alerts', label: 'Ops', signingSecret: expect.any(String) });
+    expect(added).toMatchObject({ kind: 'webhook', target: 'https://hooks.shop.example/…erts', label: 'Ops', signingSecret: expect.any(String) });
     const stored = (await alertDestinations.find(added.id))!;
+    expect(stored.target).toBe('https://hooks.shop.example/alerts');
     expect(stored.sealedSecret).not.toContain(added.signingSecret);
     expect(box.open(stored.sealedSecret!, sealedFor.alertDestinationSecret(added.id))).toBe(added.signingSecret);
     expect((await useCase.read(tenant)).destinations).toEqual([{ id: added.id, kind: 'webhook', target: added.target, label: 'Ops', createdAt: NOW }]);
+  });
+
+  it('when a Slack destination is added then its URL, its credential, is answered and listed by its origin and last characters, and kept whole for sending', async () => {
+    const url = 'https://hooks.slack.com/services/T0001/B0002/abcdefghijklmnopqrstuvwx';
+    const added = await useCase.addDestination(tenant, { kind: 'slack', url });
+
+    expect(added.target).toBe('https://hooks.slack.com/…uvwx');
+    expect((await useCase.read(tenant)).destinations.map((destination) => destination.target)).toEqual(['https://hooks.slack.com/…uvwx']);
+    expect((await alertDestinations.find(added.id))!.target).toBe(url);
   });
 
   it('when an e-mail destination is added then it has no secret, and a URL that is not http or https is refused', async () => {

@@ -11,7 +11,7 @@ import {
   type Tenant,
 } from '@ecomm-sync/contracts';
 import { newSecret, sealedFor, type AlertRule, type Repositories, type SecretBox } from '@ecomm-sync/data-access';
-import { alertRuleProblem, type AlertCondition } from '@ecomm-sync/domain';
+import { alertRuleProblem, shownDestination, type AlertCondition } from '@ecomm-sync/domain';
 import { AppError } from '@ecomm-sync/runtime';
 
 /** How many of a tenant's newest notices the console shows. */
@@ -62,7 +62,7 @@ export class ManageAlertsUseCase {
     ]);
     return {
       rules: rules.map(present),
-      destinations: destinations.map(({ id, kind, target, label, createdAt }) => ({ id, kind, target, label, createdAt })),
+      destinations: destinations.map(({ id, kind, target, label, createdAt }) => ({ id, kind, target: shownDestination(kind, target), label, createdAt })),
       notices: notices.map(({ id, ruleId, ruleName, destinationId, kind, value, summary, createdAt, status, attempts, lastError }) => ({
         id,
         ruleId,
@@ -140,7 +140,11 @@ export class ManageAlertsUseCase {
     throw AppError.conflict(`The alert rule "${rule.name}" came with the install: disable it instead of deleting it`);
   }
 
-  /** Adds a destination (409 beyond MAX_ALERT_DESTINATIONS); a webhook's signing secret is answered once (only its sealed form is kept). */
+  /**
+   * Adds a destination (409 beyond MAX_ALERT_DESTINATIONS); a webhook's signing secret is answered
+   * once (only its sealed form is kept). A URL is answered as it is listed, by its origin and last
+   * characters (shownDestination): it is kept whole only for sending.
+   */
   async addDestination(tenant: Tenant, input: AlertDestinationInput): Promise<ConsoleAlertDestination & { signingSecret?: string }> {
     const target = 'email' in input ? input.email : checkedUrl(input.url);
     const destinations = this.repositories.alertDestinations;
@@ -157,7 +161,7 @@ export class ManageAlertsUseCase {
     return {
       id: added.id,
       kind: added.kind,
-      target: added.target,
+      target: shownDestination(added.kind, added.target),
       label: added.label,
       createdAt: added.createdAt,
       ...(secret ? { signingSecret: secret } : {}),

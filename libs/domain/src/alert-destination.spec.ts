@@ -1,0 +1,15 @@
+import { shownDestination } from './alert-destination';
+
+describe('how an alert destination is shown once added', () => {
+  it.each([
+    ['an e-mail address', 'email', 'ops@shop.example', 'ops@shop.example'],
+    ['a Slack incoming webhook', 'slack', 'https://hooks.slack.com/services/T0001/B0002/abcdefghijklmnopqrstuvwx', 'https://hooks.slack.com/…uvwx'],
+    ['a webhook with a token in its query', 'webhook', 'https://hooks.shop.example/alerts?token=s3cr3t-v4lue', 'https://hooks.shop.example/…4lue'],
+    ['a webhook on a port, with a path', 'webhook', 'http://127.0.0.1:8080/alerts', 'http://127.0.0.1:8080/…erts'],
+    ['a webhook at its host alone', 'webhook', 'https://hooks.shop.example/', 'https://hooks.shop.example'],
+    ['a webhook with a user and password', 'webhook', 'https://user:pass@hooks.shop.example/a', 'https://hooks.shop.example/…le/a'],
+    ['a URL that does not parse', 'webhook', 'not a url', '…'],
+  ] as const)('when it is %s, then only what does not let anyone send to it is shown', (_case, kind, target, shown) => {
+    expect(shownDestination(kind, target)).toBe(shown);
+  });
+});
