@@ -177,6 +177,41 @@ describe('ApplyMappedChangesUseCase: writing, failing and newest wins', () => {
     expect(await world.openErrors('CONTACT', 'c2')).toEqual([]);
   });
 
+  it.each([
+    ['PRODUCT', () => aProduct('x1'), () => aProduct('x1', { rev: 2, properties: { name: 'Again' } })],
+    ['DEAL', () => aDeal('x1'), () => aDeal('x1', { rev: 2, properties: { dealname: 'Again', dealstage: 'shipped' } })],
+    ['LINE_ITEM', () => aLineItem('x1', 'd', 'p'), () => aLineItem('x1', 'd', 'p', { rev: 2, properties: { quantity: '3' } })],
+  ] as const)(
+    'when a linked %s was deleted in the CRM by hand, then its next update creates it again and links it, with no error',
+    async (type, first, next) => {
+      if (type === 'LINE_ITEM') {
+        await world.apply('DEAL', aDeal('d'));
+        await world.apply('PRODUCT', aProduct('p'));
+      }
+      await world.apply(type, first());
+      const gone = (await world.status(type, 'x1'))!.crmId!;
+      await world.crm.batchArchive(type, [gone]);
+
+      await world.apply(type, next());
+
+      const again = (await world.status(type, 'x1'))!;
+      expect(again).toMatchObject({ crmId: expect.any(Number), appliedRev: 2 });
+      expect(again.crmId).not.toBe(gone);
+      expect(world.crm.live(type).map((object) => object.id)).toContain(again.crmId);
+      expect(await world.openErrors(type, 'x1')).toEqual([]);
+    },
+  );
+
+  it('when a linked deal was deleted in the CRM and its update lacks the stage a create needs, then it is not made again: its update fails', async () => {
+    await world.apply('DEAL', aDeal('x1'));
+    await world.crm.batchArchive('DEAL', [(await world.status('DEAL', 'x1'))!.crmId!]);
+
+    await world.apply('DEAL', aDeal('x1', { rev: 2, properties: { dealname: 'No stage' } }));
+
+    expect(world.crm.live('DEAL')).toEqual([]);
+    expect((await world.openErrors('DEAL', 'x1')).map((error) => error.type)).toEqual(['UNKNOWN_ERROR']);
+  });
+
   it('when an update is answered 404 without saying the object is gone (a wrong address, a proxy), then the contact is not made again: its update fails', async () => {
     await world.apply('CONTACT', aContact('c1'));
     const [linked] = world.crm.live('CONTACT');

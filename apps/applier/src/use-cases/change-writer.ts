@@ -14,7 +14,7 @@ import type { ApplyOutcome } from './apply-outcome';
 import { ASSOCIATIONS, type ChangeGroup } from './change-group';
 import { sendIsolated, type CrmRefusal } from './crm-batch-writer';
 import type { CrmDirectory } from './crm-directory';
-import { recreateGoneContacts, relinkToExistingContacts, upsertBySyncKey, upsertContactsByEmail } from './crm-upserts';
+import { recreateGoneObjects, relinkToExistingContacts, upsertBySyncKey, upsertContactsByEmail } from './crm-upserts';
 
 /**
  * The applier's executor: loads what planning a group needs (planGroupWrites in libs/domain
@@ -74,10 +74,8 @@ export class ChangeWriter {
         ),
       failures,
     );
-    if (objectType === 'CONTACT') {
-      await relinkToExistingContacts(crm, plans, failures);
-      recreateGoneContacts(plans, failures);
-    }
+    if (objectType === 'CONTACT') await relinkToExistingContacts(crm, plans, failures);
+    recreateGoneObjects(objectType, plans, failures);
     await sendIsolated(
       plans.filter((plan) => plan.crmId === null),
       (chunk) => (objectType === 'CONTACT' ? upsertContactsByEmail(crm, group, chunk) : upsertBySyncKey(crm, group, chunk)),

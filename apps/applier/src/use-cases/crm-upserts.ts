@@ -1,4 +1,4 @@
-import type { MappedChange } from '@ecomm-sync/contracts';
+import type { MappedChange, ObjectType } from '@ecomm-sync/contracts';
 import { CrmPartialFailure, type CrmObject, type CrmPort } from '@ecomm-sync/crm-client';
 import { SYNC_KEY_PROPERTY, syncKeyOf, type PlannedWrite } from '@ecomm-sync/domain';
 import type { ChangeGroup } from './change-group';
@@ -107,14 +107,34 @@ export async function relinkToExistingContacts(crm: CrmPort, plans: PlannedWrite
 const objectGone = (refusal: CrmRefusal) => refusal.crm.category === 'OBJECT_NOT_FOUND';
 
 /**
- * A linked contact whose CRM contact is gone (archived by the DELETE of another id that shared it
- * by e-mail, or deleted in the CRM by hand) is created again by its e-mail, as a new id is: its
- * update's failure is dropped, and the create pass that follows writes and links it.
+ * Whether a planned update holds what a create of its type needs (SPEC.md "Required properties"):
+ * a contact its e-mail, a deal its stage, a line item its deal and product. An update may lack them
+ * (they were sent before); it is then not made again.
  */
-export function recreateGoneContacts(plans: PlannedWrite[], failures: Map<MappedChange, CrmRefusal>): void {
+function creatable(objectType: ObjectType, plan: PlannedWrite): boolean {
+  switch (objectType) {
+    case 'CONTACT':
+      return Boolean(plan.properties.email);
+    case 'DEAL':
+      return Boolean(plan.properties.dealstage);
+    case 'LINE_ITEM':
+      return Boolean(plan.properties.hs_product_id) && (plan.associations.DEAL?.length ?? 0) > 0;
+    case 'PRODUCT':
+      return true;
+  }
+}
+
+/**
+ * A linked object whose CRM object is gone (deleted in the CRM by hand; a contact also archived by
+ * the DELETE of another id that shared it by e-mail) is created again, as a new id is, when its
+ * update holds what a create needs: its update's failure is dropped, and the create pass that
+ * follows writes and links it (a contact by its e-mail, the others by their sync key, which the
+ * archived object no longer holds). Otherwise its update fails, as before.
+ */
+export function recreateGoneObjects(objectType: ObjectType, plans: PlannedWrite[], failures: Map<MappedChange, CrmRefusal>): void {
   for (const plan of plans) {
     const failure = failures.get(plan.change);
-    if (!failure || plan.crmId === null || !objectGone(failure) || !plan.properties.email) continue;
+    if (!failure || plan.crmId === null || !objectGone(failure) || !creatable(objectType, plan)) continue;
     failures.delete(plan.change);
     plan.crmId = null;
   }
