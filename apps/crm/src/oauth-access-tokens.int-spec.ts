@@ -85,10 +85,13 @@ describe('OAuthAccessTokens against the built-in CRM (real MongoDB-wire server, 
     expect((await load(id)).crmOAuthToken!.accessTokenSealed).not.toBe(first);
   });
 
-  it('when the client was registered again (a new refresh token), then the refresh is refused as the connection’s fault (503 CRM_AUTH), naming the hosted reason', async () => {
+  it('when the client was registered again (a new refresh token), then the refresh is refused as the connection’s credentials (401 CRM_AUTH), naming the hosted reason', async () => {
     const { portalId: id, clientId } = await oauthPortal();
     await crm.oauthGrant(id, clientId, clientSecret);
 
-    await expect(tokensOf(id, clientId).get()).rejects.toMatchObject({ status: 503, category: 'CRM_AUTH', message: expect.stringContaining('invalid_grant') });
+    const refused = await tokensOf(id, clientId)
+      .get()
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({ status: 401, category: 'CRM_AUTH', refusesCredentials: true, message: expect.stringContaining('invalid_grant') });
   });
 });

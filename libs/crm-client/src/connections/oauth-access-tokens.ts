@@ -157,8 +157,9 @@ export class OAuthAccessTokens {
 
   /**
    * The refresh-token grant. A refusal is the connection's fault, not the data's: it is reported
-   * as 503 (retriable), so that work waits for the operator to fix the connection instead of
-   * turning every record into an error.
+   * as 401 (refused credentials: the applier's `unauthorized` wait), anything else as the CRM not
+   * answering, so that work waits for the operator to fix the connection instead of turning every
+   * record into an error.
    */
   private async grant(clientSecret: string, refreshToken: string): Promise<{ accessToken: string; refreshToken: string | null; expiresIn: number }> {
     const url = `${this.baseUrl}/oauth/v1/token`;
@@ -178,9 +179,13 @@ export class OAuthAccessTokens {
       const status = isAxiosError(error) ? (error.response?.status ?? 0) : 0;
       const body = isAxiosError(error) ? (error.response?.data as { error?: string; message?: string } | undefined) : undefined;
       const reason = body?.error ?? body?.message ?? (isAxiosError(error) ? crmErrorReason(error) : String(error));
+      // Refused (400 invalid_grant: the app was uninstalled or its refresh token replaced; 401, 403:
+      // the client is not known or not allowed): the connection's credentials are refused, a 401 the
+      // applier waits on as such (CrmRequestError.refusesCredentials). Another answer: a 503, a wait.
+      const refused = status === 400 || status === 401 || status === 403;
       throw new CrmRequestError(
         `OAuth refresh at ${url} for portal ${this.portalId} failed (${status || 'no answer'}): ${reason}`,
-        status === 0 || status >= 500 || status === 429 ? status : 503,
+        refused ? 401 : status === 0 || status >= 500 || status === 429 ? status : 503,
         'CRM_AUTH',
       );
     }
