@@ -70,7 +70,7 @@ describe('waiting for a CRM', () => {
     ['unreachable', 'CRM unreachable since 2023-11-14T22:13:15.000Z; next try at 2023-11-14T22:13:30.000Z; last answer: 429 slow down'],
     [
       'unauthorized',
-      "the CRM refuses the connection's credentials (a revoked or rotated token, or a missing scope) since 2023-11-14T22:13:15.000Z: connect the CRM again or grant the scope; the changes wait, next try at 2023-11-14T22:13:30.000Z; last answer: 429 slow down",
+      "the CRM refuses the connection's credentials (a revoked or rotated token, or a missing scope) since 2023-11-14T22:13:15.000Z: the portal's CRM connection must be entered again by the service's operator (PUT /admin/v1/portals/{portalId}/crm-connection), or the scope granted in the CRM; the changes wait, next try at 2023-11-14T22:13:30.000Z; last answer: 429 slow down",
     ],
   ] as const)('when a portal waits because it is %s, then people read why and until when', (reason, text) => {
     expect(describeCrmWait(wait({ reason, since: NOW - 5_000, until: NOW + 10_000, lastAnswer: '429 slow down' }))).toBe(text);
