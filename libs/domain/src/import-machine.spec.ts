@@ -43,6 +43,8 @@ const receiving = (contactPages: Record<string, number>) => anImport({ status: '
 const DEAL_ENDED = { ended: true, pageCount: 0, itemCount: 0 };
 /** A type's pages 1 to the most it takes, each empty. */
 const fullPages: Record<string, number> = Object.fromEntries(Array.from({ length: MAX_IMPORT_PAGES_PER_TYPE }, (_, n) => [n + 1, 0]));
+/** A type's pages 1 to one fewer than the most it takes. */
+const almostFull: Record<string, number> = Object.fromEntries(Array.from({ length: MAX_IMPORT_PAGES_PER_TYPE - 1 }, (_, n) => [n + 1, 0]));
 
 describe('importTransition', () => {
   it.each<[string, string, ImportState, ImportEvent, ImportState, ImportEffect[]]>([
@@ -77,6 +79,14 @@ describe('importTransition', () => {
       receiving({ 1: 3, 2: 2 }),
       page('CONTACT', 1, 5),
       receiving({ 1: 5, 2: 2 }),
+      [],
+    ],
+    [
+      'the last page a type takes arrives',
+      'it is counted',
+      receiving(almostFull),
+      page('CONTACT', MAX_IMPORT_PAGES_PER_TYPE, 4),
+      receiving({ ...almostFull, [MAX_IMPORT_PAGES_PER_TYPE]: 4 }),
       [],
     ],
     [
@@ -447,6 +457,13 @@ describe('importTransition', () => {
       receiving(fullPages),
       page('CONTACT', MAX_IMPORT_PAGES_PER_TYPE + 1, 1),
       `CONTACT of import ${T} already holds 20000 pages, the most one type takes; send up to 500 items a page, or a page again by its number to replace it`,
+    ],
+    [
+      'an end names more pages than a type takes',
+      400,
+      receiving({ 1: 2 }),
+      end('CONTACT', MAX_IMPORT_PAGES_PER_TYPE + 1, 2),
+      `The end of CONTACT names 20001 pages; one type of an import takes at most 20000: send up to 500 items a page, in a new import`,
     ],
     [
       'a release step names an import that is not complete',

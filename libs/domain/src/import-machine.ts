@@ -210,6 +210,10 @@ function endReceived<S extends ImportState>(state: S, event: Extract<ImportEvent
     return { next: state, effects: [] };
   const type = openType(state, event.objectType);
   if (isRefusal(type)) return { refused: type };
+  if (event.pageCount > MAX_IMPORT_PAGES_PER_TYPE) {
+    const message = `The end of ${event.objectType} names ${event.pageCount} pages; one type of an import takes at most ${MAX_IMPORT_PAGES_PER_TYPE}: send up to 500 items a page, in a new import`;
+    return { refused: { status: 400, message } };
+  }
   const received = receivedCounts(type);
   if (received.pageCount !== event.pageCount || received.itemCount !== event.itemCount) {
     return {
