@@ -107,7 +107,9 @@ describe('one import, two gateway replicas (real MongoDB and RabbitMQ)', () => {
     await admin(request(fixture.app).delete(`/admin/v1/installs/${PORTAL}/${appId}`)).expect(204);
 
     const refused = await read().expect(404);
-    expect(refused.body.message).toBe(`Application ${appId} is not installed in portal ${PORTAL}`);
+    expect(refused.body.message).toBe(
+      `Application ${appId} is not installed in portal ${PORTAL}; use the appId of an application installed in it (GET /console/api/v1/installs lists them)`,
+    );
     expect(JSON.stringify(refused.body)).not.toContain('secret-import');
     await request(fixture.app).post(`${v1}/imports?hapikey=pk-imports-portal&appId=${appId}`).expect(404);
   });

@@ -124,7 +124,9 @@ export class Authorizer {
     const appId = appIdQuery(req);
     if (!appId) throw AppError.badRequest('Imports are for applications (application mode): add ?appId=<the application installed in this portal>');
     if (!(await this.accounts.findInstall(principal.portalId, appId)))
-      throw AppError.notFound(`Application ${appId} is not installed in portal ${principal.portalId}`);
+      throw AppError.notFound(
+        `Application ${appId} is not installed in portal ${principal.portalId}; use the appId of an application installed in it (GET /console/api/v1/installs lists them)`,
+      );
     return { portalId: principal.portalId, appId };
   };
 
