@@ -128,10 +128,9 @@ describe('ConsoleActivityUseCase', () => {
     await world.rawMessages.append(aSyncBatch({ tenant, receivedAt: now - 2 * 60 * 60_000 }));
     world.objectSyncs.put({ tenant, storeId: 'default', objectType: 'CONTACT' }, anObjectSync({ lastProcessedAt: lastBucket + 2 }));
 
-    const activity = await new ConsoleActivityUseCase(asRepositories({ consoleActivity: world.consoleActivity })).activity(
+    const activity = await new ConsoleActivityUseCase(asRepositories({ consoleActivity: world.consoleActivity }), () => now).activity(
       { appId: tenant.appId, portalIds: [tenant.portalId] },
       'hour',
-      now,
     );
 
     expect(activity).toMatchObject({ window: 'hour', bucketMs: bucket, partial: false });

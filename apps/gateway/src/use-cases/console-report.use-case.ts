@@ -78,9 +78,13 @@ async function readOrExplain<T>(read: () => Promise<T>): Promise<T> {
 
 /** The overview's chart: raw messages by their receivedAt, objects by their last applied time (lastProcessedAt). */
 export class ConsoleActivityUseCase {
-  constructor(private readonly repositories: Pick<Repositories, 'consoleActivity'>) {}
+  constructor(
+    private readonly repositories: Pick<Repositories, 'consoleActivity'>,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
-  async activity(scope: ConsoleScope, window: ActivityWindow, now = Date.now()): Promise<ConsoleActivity> {
+  async activity(scope: ConsoleScope, window: ActivityWindow): Promise<ConsoleActivity> {
+    const now = this.clock();
     const { received, applied, more } = await this.repositories.consoleActivity.times(scope, activityStart(window, now), 50_000);
     return { window, bucketMs: ACTIVITY_WINDOWS[window].bucketMs, buckets: activityBuckets(received, applied, window, now), partial: more };
   }
