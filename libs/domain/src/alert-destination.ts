@@ -18,3 +18,9 @@ export function shownDestination(kind: AlertDestinationKind, target: string): st
   const rest = `${url.pathname}${url.search}${url.hash}`;
   return rest === '/' ? url.origin : `${url.origin}/…${target.slice(-4)}`;
 }
+
+/**
+ * A text (a failed notice's reason) with every http(s) URL in it shown as `shownDestination` shows
+ * one: reasons stored before URLs were shown so still carry them whole.
+ */
+export const withUrlsShown = (text: string): string => text.replace(/https?:\/\/\S+?(?=:\s|\s|$)/g, (url) => shownDestination('webhook', url));

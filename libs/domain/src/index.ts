@@ -57,4 +57,4 @@ export * from './sync-lag';
 export * from './util';
 export * from './clock-offset';
 export * from './crm-refusal-type';
-export { shownDestination, type AlertDestinationKind } from './alert-destination';
+export { shownDestination, withUrlsShown, type AlertDestinationKind } from './alert-destination';

@@ -201,6 +201,19 @@ describe('ManageAlertsUseCase', () => {
     expect((await alertDestinations.find(added.id))!.target).toBe(url);
   });
 
+  it('when a notice failed before URLs were shown by their ends, then its reason is read with the URL shown so', async () => {
+    const [id] = await alertNotices.store([aNewAlertNotice(tenant, { createdAt: NOW })]);
+    await alertNotices.take(id, NOW, NOW + 60_000);
+    await alertNotices.finish(id, NOW + 60_000, {
+      sent: false,
+      error: 'slack https://hooks.slack.com/services/T0001/B0002/abcdefghijklmnopqrstuvwx: answered 404 after 1 attempt',
+    });
+
+    const [notice] = (await useCase.read(tenant)).notices;
+
+    expect(notice.lastError).toBe('slack https://hooks.slack.com/…uvwx: answered 404 after 1 attempt');
+  });
+
   it('when an e-mail destination is added then it has no secret, and a URL that is not http or https is refused', async () => {
     const mail = await useCase.addDestination(tenant, { kind: 'email', email: 'ops@shop.example' });
 

@@ -11,7 +11,7 @@ import {
   type Tenant,
 } from '@ecomm-sync/contracts';
 import { newSecret, sealedFor, type AlertRule, type Repositories, type SecretBox } from '@ecomm-sync/data-access';
-import { alertRuleProblem, shownDestination, type AlertCondition } from '@ecomm-sync/domain';
+import { alertRuleProblem, shownDestination, withUrlsShown, type AlertCondition } from '@ecomm-sync/domain';
 import { AppError } from '@ecomm-sync/runtime';
 
 /** How many of a tenant's newest notices the console shows. */
@@ -74,7 +74,8 @@ export class ManageAlertsUseCase {
         createdAt,
         status,
         attempts,
-        lastError,
+        // A reason stored before URLs were shown by their ends carries the whole URL.
+        lastError: lastError === null ? null : withUrlsShown(lastError),
       })),
     };
   }
