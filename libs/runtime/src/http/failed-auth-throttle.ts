@@ -33,8 +33,12 @@ export const byPresentedCredential: ThrottleKey = {
   },
 };
 
-/** What counts as a failed authentication: an error answered 401. */
-const isUnauthorized = (error: unknown) => (error as { status?: unknown })?.status === 401;
+/**
+ * What counts as a failed authentication: this service's own 401 (an AppError). A 401 a dependency
+ * answered (a CRM refusing the portal's connection, thrown as a CrmRequestError) is no failed sign-in
+ * of the caller's: counted, it would lock a right credential, and an ingress's shared address, out.
+ */
+const isUnauthorized = (error: unknown) => error instanceof AppError && error.status === 401;
 
 /**
  * Throttles failed authentications only (issue 26, item 4): each 401 is counted per key (the client
