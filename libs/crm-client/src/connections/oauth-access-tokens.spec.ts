@@ -134,3 +134,34 @@ describe('OAuthAccessTokens with a CRM that rotates refresh tokens', () => {
     });
   });
 });
+
+describe('OAuthAccessTokens when the token endpoint does not grant', () => {
+  it.each([
+    [400, 401, 'invalid_grant: the app was uninstalled or its refresh token replaced'],
+    [401, 401, 'the client is not known'],
+    [403, 401, 'the client is not allowed'],
+    [404, 503, 'a wrong address'],
+    [429, 429, 'a rate limit'],
+    [500, 500, 'a failure of the CRM'],
+  ])('when it answers %i, then the refresh fails with %i (%s)', async (answered, status) => {
+    const server: Server = createServer((_req, res) => {
+      res.writeHead(answered, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_grant' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const refused = await new OAuthAccessTokens(PORTAL, baseUrl, CLIENT, {
+        portals: portalStore(baseUrl).portals,
+        secretBox: box,
+        clock: Date.now,
+        refreshMarginMs: 60_000,
+        timeoutMs: 2_000,
+      })
+        .get()
+        .catch((error: unknown) => error);
+      expect(refused).toMatchObject({ status, category: 'CRM_AUTH', refusesCredentials: status === 401 });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
