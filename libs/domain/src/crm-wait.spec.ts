@@ -75,4 +75,8 @@ describe('waiting for a CRM', () => {
   ] as const)('when a portal waits because it is %s, then people read why and until when', (reason, text) => {
     expect(describeCrmWait(wait({ reason, since: NOW - 5_000, until: NOW + 10_000, lastAnswer: '429 slow down' }))).toBe(text);
   });
+
+  it("when the portal's id is known, then the refused credentials' message names its connection's address", () => {
+    expect(describeCrmWait(wait({ reason: 'unauthorized' }), 101)).toContain('(PUT /admin/v1/portals/101/crm-connection)');
+  });
 });

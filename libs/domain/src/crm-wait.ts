@@ -71,7 +71,7 @@ export function nextCrmWait(
 export const isWaiting = (wait: CrmWait | null, now: number): boolean => wait !== null && wait.until > now;
 
 /** What a person reads about a waiting portal: "rate limited until …", "CRM unreachable since …". */
-export function describeCrmWait(wait: CrmWait): string {
+export function describeCrmWait(wait: CrmWait, portalId?: number): string {
   const at = (time: number) => new Date(time).toISOString();
   const said = `; last answer: ${wait.lastAnswer}`;
   switch (wait.reason) {
@@ -82,6 +82,6 @@ export function describeCrmWait(wait: CrmWait): string {
     case 'unreachable':
       return `CRM unreachable since ${at(wait.since)}; next try at ${at(wait.until)}${said}`;
     case 'unauthorized':
-      return `the CRM refuses the connection's credentials (a revoked or rotated token, or a missing scope) since ${at(wait.since)}: the portal's CRM connection must be entered again by the service's operator (PUT /admin/v1/portals/{portalId}/crm-connection), or the scope granted in the CRM; the changes wait, next try at ${at(wait.until)}${said}`;
+      return `the CRM refuses the connection's credentials (a revoked or rotated token, or a missing scope) since ${at(wait.since)}: the portal's CRM connection must be entered again by the service's operator (PUT /admin/v1/portals/${portalId ?? '{portalId}'}/crm-connection), or the scope granted in the CRM; the changes wait, next try at ${at(wait.until)}${said}`;
   }
 }

@@ -56,7 +56,7 @@ export class ReadSyncStatusUseCase {
   async crmHealth(portalId: number, now = Date.now()): Promise<CrmHealth> {
     const [wait, parkedChanges] = await Promise.all([this.repositories.crmWaits.find(portalId), this.repositories.parkedChanges.count(portalId)]);
     if (!wait) return { portalId, state: 'ok', message: 'the CRM takes changes', since: null, until: null, lastAnswer: null, tries: 0, parkedChanges };
-    const message = isWaiting(wait, now) ? describeCrmWait(wait) : `resuming: ${parkedChanges} parked changes are being applied`;
+    const message = isWaiting(wait, now) ? describeCrmWait(wait, portalId) : `resuming: ${parkedChanges} parked changes are being applied`;
     return { portalId, state: wait.reason, message, since: wait.since, until: wait.until, lastAnswer: wait.lastAnswer, tries: wait.tries, parkedChanges };
   }
 
