@@ -25,8 +25,9 @@ export class CrmRequestError extends Error {
 
   /**
    * Whether the CRM refused the connection rather than the request: 401 (a revoked, rotated or
-   * expired token: the OAuth client has renewed it once by then) or 403 (a scope the token lacks).
-   * Every request of the portal is refused alike until a person mends the connection.
+   * expired token: the OAuth client has renewed it once by then; or a refresh the token endpoint
+   * refused, OAuthAccessTokens) or 403 (a scope the token lacks). Every request of the portal is
+   * refused alike until a person mends the connection.
    */
   get refusesCredentials(): boolean {
     return this.status === 401 || this.status === 403;
