@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { PendingCheckout, Repositories } from '@ecomm-sync/data-access';
 import { ABANDONED_STAGE, checkoutsDueBefore, checkoutTransition, keyOf, TtlCache } from '@ecomm-sync/domain';
-import { CrmPartialFailure, CrmRequestError, sendingFor } from '@ecomm-sync/crm-client';
+import { CrmPartialFailure, CrmRequestError, sendingFor, type CrmPort } from '@ecomm-sync/crm-client';
 import type { Logger } from '@ecomm-sync/runtime';
 import type { CrmDirectory } from './crm-directory';
 
@@ -153,24 +153,20 @@ export class SweepAbandonedCheckoutsUseCase {
         break;
       }
       first = false;
-      let movedIds: Set<number> | null = null;
-      try {
-        await sendingFor(tenant, () =>
-          crm!.batchUpdate(
-            'DEAL',
-            owned.map((checkout) => ({ id: checkout.crmId, properties: { dealstage: ABANDONED_STAGE } })),
-          ),
-        );
-      } catch (error) {
-        this.logger.warn('abandoned checkouts of a tenant not moved', { portalId, appId: tenant.appId, count: owned.length, error: String(error) });
-        // The CRM refused some deals on their merits (a 207): the others moved, and the next tenants' go on.
-        if (error instanceof CrmPartialFailure) movedIds = new Set(error.results.map((deal) => deal.id));
-        // It refused this tenant's request whole: its deals stay due, the next tenants' go on.
-        else if (error instanceof CrmRequestError && !error.retriable && !error.refusesCredentials) continue;
-        // It cannot take requests now: this tenant's deals and the next ones' stay due; what was moved before is counted and forgotten.
-        else break;
+      const { moved, refused, failure } = await moveToAbandoned(crm!, tenant, owned);
+      for (const checkout of owned) if (moved.has(checkout.crmId)) unmoved.delete(checkout);
+      // Refused deals stay due (the next run tries them again); the next tenants' go on.
+      if (refused > 0) this.logger.warn('abandoned checkouts the CRM refused to move', { portalId, appId: tenant.appId, count: refused });
+      if (failure) {
+        // The CRM cannot take requests now: this tenant's unmoved deals and the next ones' stay due; what was moved is counted and forgotten.
+        this.logger.warn('abandoned checkouts of a tenant not moved', {
+          portalId,
+          appId: tenant.appId,
+          count: owned.length - moved.size,
+          error: String(failure),
+        });
+        break;
       }
-      for (const checkout of owned) if (movedIds === null || movedIds.has(checkout.crmId)) unmoved.delete(checkout);
     }
     // Forgotten: those the machine let go (but deals left unmoved: a lost lease, a CRM failure); a disabled portal's are kept, to be swept once it is enabled again.
     const toForget = verdicts.filter(({ next, checkout }) => next === null && !unmoved.has(checkout)).map(({ checkout }) => checkout);
@@ -206,6 +202,41 @@ export class SweepAbandonedCheckoutsUseCase {
 }
 
 /** Checkouts by their tenant, in the order first met. */
+/**
+ * Moves a tenant's due deals to the abandoned stage. Deals the CRM refuses on their merits (a 207's
+ * inputs, or a batch refused whole for one of them, split in halves down to that one) are counted
+ * and stay due; the others move. `failure`: the CRM could not take requests (a wait, refused
+ * credentials, no answer), and what was not sent stays due.
+ */
+async function moveToAbandoned(crm: CrmPort, tenant: Tenant, deals: PendingCheckout[]): Promise<{ moved: Set<number>; refused: number; failure: unknown }> {
+  const result: { moved: Set<number>; refused: number; failure: unknown } = { moved: new Set(), refused: 0, failure: null };
+  const send = async (part: PendingCheckout[]): Promise<void> => {
+    if (result.failure || part.length === 0) return;
+    try {
+      await sendingFor(tenant, () =>
+        crm.batchUpdate(
+          'DEAL',
+          part.map((checkout) => ({ id: checkout.crmId, properties: { dealstage: ABANDONED_STAGE } })),
+        ),
+      );
+      for (const checkout of part) result.moved.add(checkout.crmId);
+    } catch (error) {
+      if (error instanceof CrmPartialFailure) {
+        for (const deal of error.results) result.moved.add(deal.id);
+        result.refused += part.filter((checkout) => !result.moved.has(checkout.crmId)).length;
+      } else if (!(error instanceof CrmRequestError) || error.retriable || error.refusesCredentials) result.failure = error;
+      else if (part.length === 1) result.refused++;
+      else {
+        const half = Math.ceil(part.length / 2);
+        await send(part.slice(0, half));
+        await send(part.slice(half));
+      }
+    }
+  };
+  await send(deals);
+  return result;
+}
+
 function byTenant(checkouts: readonly PendingCheckout[]): Map<Tenant, PendingCheckout[]> {
   const keyed = new Map<string, { tenant: Tenant; owned: PendingCheckout[] }>();
   for (const checkout of checkouts) {
