@@ -26,13 +26,23 @@ export async function sendIsolated<T extends { change: MappedChange }>(
   send: (chunk: T[]) => Promise<unknown>,
   failures: Map<MappedChange, CrmRefusal>,
 ): Promise<void> {
+  await sendIsolatedBy(items, (item) => item.change, send, failures);
+}
+
+/** sendIsolated for items of any kind: each refusal is set in `failures` under the item's key (`keyOf`). */
+export async function sendIsolatedBy<T, K>(
+  items: T[],
+  keyOf: (item: T) => K,
+  send: (chunk: T[]) => Promise<unknown>,
+  failures: Map<K, CrmRefusal>,
+): Promise<void> {
   if (items.length === 0) return;
   try {
     await send(items);
   } catch (error) {
     if (error instanceof CrmPartialFailure && error.failures.every((failure) => failure.index >= 0 && failure.index < items.length)) {
       for (const failure of error.failures)
-        failures.set(items[failure.index].change, {
+        failures.set(keyOf(items[failure.index]), {
           message: failure.message,
           crm: answerOf({ category: failure.category, correlationId: error.correlationId }),
         });
@@ -44,7 +54,7 @@ export async function sendIsolated<T extends { change: MappedChange }>(
       // One input refused in a 207 that did not say which: the CRM's own words for it, not the 207's.
       const [own] = error instanceof CrmPartialFailure ? error.failures : [];
       failures.set(
-        items[0].change,
+        keyOf(items[0]),
         own
           ? { message: own.message, crm: answerOf({ category: own.category, correlationId: error.correlationId }) }
           : { message: error.message, crm: answerOf(error) },
@@ -52,7 +62,7 @@ export async function sendIsolated<T extends { change: MappedChange }>(
       return;
     }
     const half = Math.ceil(items.length / 2);
-    await sendIsolated(items.slice(0, half), send, failures);
-    await sendIsolated(items.slice(half), send, failures);
+    await sendIsolatedBy(items.slice(0, half), keyOf, send, failures);
+    await sendIsolatedBy(items.slice(half), keyOf, send, failures);
   }
 }

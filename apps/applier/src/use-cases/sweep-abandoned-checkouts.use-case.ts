@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Tenant } from '@ecomm-sync/contracts';
 import type { PendingCheckout, Repositories } from '@ecomm-sync/data-access';
-import { ABANDONED_STAGE, checkoutsDueBefore, checkoutTransition, keyOf, TtlCache } from '@ecomm-sync/domain';
-import { CrmPartialFailure, CrmRequestError, sendingFor, type CrmPort } from '@ecomm-sync/crm-client';
+import { checkoutsDueBefore, checkoutTransition, keyOf, TtlCache } from '@ecomm-sync/domain';
+import { sendingFor } from '@ecomm-sync/crm-client';
 import type { Logger } from '@ecomm-sync/runtime';
 import type { CrmDirectory } from './crm-directory';
+import { moveToAbandoned } from './move-to-abandoned';
 
 export interface SweepOptions {
   /** How long a deal may stay in checkout_pending (SPEC.md: 24 hours). */
@@ -156,7 +157,10 @@ export class SweepAbandonedCheckoutsUseCase {
       const { moved, refused, failure } = await moveToAbandoned(crm!, tenant, owned);
       for (const checkout of owned) if (moved.has(checkout.crmId)) unmoved.delete(checkout);
       // Refused deals stay due (the next run tries them again); the next tenants' go on.
-      if (refused > 0) this.logger.warn('abandoned checkouts the CRM refused to move', { portalId, appId: tenant.appId, count: refused });
+      if (refused.size > 0) {
+        const [example] = refused.values();
+        this.logger.warn('abandoned checkouts the CRM refused to move', { portalId, appId: tenant.appId, count: refused.size, first: example.message });
+      }
       if (failure) {
         // The CRM cannot take requests now: this tenant's unmoved deals and the next ones' stay due; what was moved is counted and forgotten.
         this.logger.warn('abandoned checkouts of a tenant not moved', {
@@ -202,41 +206,6 @@ export class SweepAbandonedCheckoutsUseCase {
 }
 
 /** Checkouts by their tenant, in the order first met. */
-/**
- * Moves a tenant's due deals to the abandoned stage. Deals the CRM refuses on their merits (a 207's
- * inputs, or a batch refused whole for one of them, split in halves down to that one) are counted
- * and stay due; the others move. `failure`: the CRM could not take requests (a wait, refused
- * credentials, no answer), and what was not sent stays due.
- */
-async function moveToAbandoned(crm: CrmPort, tenant: Tenant, deals: PendingCheckout[]): Promise<{ moved: Set<number>; refused: number; failure: unknown }> {
-  const result: { moved: Set<number>; refused: number; failure: unknown } = { moved: new Set(), refused: 0, failure: null };
-  const send = async (part: PendingCheckout[]): Promise<void> => {
-    if (result.failure || part.length === 0) return;
-    try {
-      await sendingFor(tenant, () =>
-        crm.batchUpdate(
-          'DEAL',
-          part.map((checkout) => ({ id: checkout.crmId, properties: { dealstage: ABANDONED_STAGE } })),
-        ),
-      );
-      for (const checkout of part) result.moved.add(checkout.crmId);
-    } catch (error) {
-      if (error instanceof CrmPartialFailure) {
-        for (const deal of error.results) result.moved.add(deal.id);
-        result.refused += part.filter((checkout) => !result.moved.has(checkout.crmId)).length;
-      } else if (!(error instanceof CrmRequestError) || error.retriable || error.refusesCredentials) result.failure = error;
-      else if (part.length === 1) result.refused++;
-      else {
-        const half = Math.ceil(part.length / 2);
-        await send(part.slice(0, half));
-        await send(part.slice(half));
-      }
-    }
-  };
-  await send(deals);
-  return result;
-}
-
 function byTenant(checkouts: readonly PendingCheckout[]): Map<Tenant, PendingCheckout[]> {
   const keyed = new Map<string, { tenant: Tenant; owned: PendingCheckout[] }>();
   for (const checkout of checkouts) {
