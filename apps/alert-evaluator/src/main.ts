@@ -25,13 +25,14 @@ runService({
   healthPort: (config) => config.ALERT_EVALUATOR_HEALTH_PORT,
   start: async ({ config, logger, database, broker, onStop }) => {
     const { alertRules, alertDestinations, alertNotices, alertCounters } = database.repositories;
+    const secrets = SecretBox.fromConfig(config);
     const http = { timeoutMs: config.ALERT_NOTICE_TIMEOUT_MS, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS };
     const email = new EmailChannel({ smtpUrl: config.ALERT_SMTP_URL, from: config.ALERT_MAIL_FROM, timeoutMs: config.ALERT_NOTICE_TIMEOUT_MS });
     const sender = new SendNoticeUseCase(
       {
         notices: alertNotices,
         destinations: alertDestinations,
-        channels: { webhook: new WebhookChannel(SecretBox.fromConfig(config), http), slack: new SlackChannel(http), email },
+        channels: { webhook: new WebhookChannel(secrets, http), slack: new SlackChannel(secrets, http), email },
         clock: Date.now,
         logger,
       },
@@ -47,7 +48,7 @@ runService({
     const budgets = new MongoCrmBudgets(database.connection);
     const connections = new CrmConnections({
       portals: database.repositories.portals,
-      secretBox: SecretBox.fromConfig(config),
+      secretBox: secrets,
       builtinBaseUrl: config.CRM_BASE_URL,
       timeoutMs: config.CRM_TIMEOUT_MS,
       // A probe hardly waits for the budget: an account that is busy is not refusing its token.

@@ -43,21 +43,42 @@ describe('ecomm-sync reseal against MongoDB', () => {
       clientSecret: 'app-secret-77',
       sealedSecret: sealedFirstForm('app-secret-77', OLD_KEY),
     });
-    // An alert webhook's signing secret, and an e-mail destination (nothing sealed).
+    // An alert webhook's signing secret and its URL stored whole (before URLs were sealed), a Slack URL sealed under the
+    // old key, and an e-mail destination (nothing sealed).
     const tenant = { portalId: 502, appId: null };
     const hook = '00000000-0000-4000-8000-000000000502' as const;
+    const slack = '00000000-0000-4000-8000-000000000503' as const;
     await alertDestinations.add(
       tenant,
-      { kind: 'webhook', target: 'https://hooks.example.com/a', label: '', sealedSecret: old.seal('whsec-502', sealedFor.alertDestinationSecret(hook)) },
+      {
+        kind: 'webhook',
+        target: 'https://hooks.example.com/a/token-502',
+        shownTarget: null,
+        label: '',
+        sealedSecret: old.seal('whsec-502', sealedFor.alertDestinationSecret(hook)),
+      },
       1,
       hook,
     );
-    await alertDestinations.add(tenant, { kind: 'email', target: 'ops@example.com', label: '', sealedSecret: null }, 1);
+    const slackUrl = 'https://hooks.slack.com/services/T0/B0/slack-token';
+    await alertDestinations.add(
+      tenant,
+      {
+        kind: 'slack',
+        target: old.seal(slackUrl, sealedFor.alertDestinationUrl(slack)),
+        shownTarget: 'https://hooks.slack.com/…oken',
+        label: '',
+        sealedSecret: null,
+      },
+      1,
+      slack,
+    );
+    await alertDestinations.add(tenant, { kind: 'email', target: 'ops@example.com', shownTarget: 'ops@example.com', label: '', sealedSecret: null }, 1);
     const box = new SecretBox(NEW_KEY, [OLD_KEY]);
 
     const report = await resealSecrets(database.repositories, box);
 
-    expect(report).toEqual({ resealed: 6, current: 0, failed: [] });
+    expect(report).toEqual({ resealed: 8, current: 0, failed: [] });
     // Now the new key alone opens everything, each value only for its owner.
     const fresh = new SecretBox(NEW_KEY);
     const portal501 = (await portals.findById(501))!;
@@ -75,8 +96,14 @@ describe('ecomm-sync reseal against MongoDB', () => {
     const hookSecret = (await alertDestinations.find(hook))!.sealedSecret!;
     expect(fresh.open(hookSecret, sealedFor.alertDestinationSecret(hook))).toBe('whsec-502');
     expect(() => fresh.open(hookSecret, sealedFor.alertDestinationSecret('another-destination'))).toThrow();
+    const hookStored = (await alertDestinations.find(hook))!;
+    expect(hookStored.target).not.toContain('token-502');
+    expect(fresh.open(hookStored.target, sealedFor.alertDestinationUrl(hook))).toBe('https://hooks.example.com/a/token-502');
+    expect(hookStored.shownTarget).toBe('https://hooks.example.com/…-502');
+    expect(fresh.open((await alertDestinations.find(slack))!.target, sealedFor.alertDestinationUrl(slack))).toBe(slackUrl);
+    expect((await alertDestinations.list(tenant)).find((one) => one.kind === 'email')!.target).toBe('ops@example.com');
 
-    expect(await resealSecrets(database.repositories, box)).toEqual({ resealed: 0, current: 6, failed: [] });
+    expect(await resealSecrets(database.repositories, box)).toEqual({ resealed: 0, current: 8, failed: [] });
   });
 
   it('when a value opens with no key the service has, then it is reported and left as it was', async () => {

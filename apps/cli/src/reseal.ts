@@ -1,4 +1,4 @@
-import { sealedFor, sealedPortalFieldContext, type Repositories, type SecretBox } from '@ecomm-sync/data-access';
+import { isSealed, sealedFor, sealedPortalFieldContext, storedDestinationTarget, type Repositories, type SecretBox } from '@ecomm-sync/data-access';
 
 const PAGE = 200;
 
@@ -13,7 +13,8 @@ export interface ResealReport {
 
 /**
  * `ecomm-sync reseal`: seals every stored secret again under SECRETS_KEY, bound to its portal,
- * application or alert destination (values of the first form and values under a previous key); after it reports no
+ * application or alert destination (values of the first form and values under a previous key), and
+ * seals the alert destinations' URLs stored whole before URLs were sealed; after it reports no
  * failure, SECRETS_PREVIOUS_KEYS can go. Each value is replaced only if it is still the one read,
  * so running it beside the services is safe; running it twice changes nothing the second time.
  */
@@ -55,6 +56,25 @@ export async function resealSecrets(repositories: Pick<Repositories, 'portals' |
       await reseal(`alert destination ${id} signing secret`, sealed, sealedFor.alertDestinationSecret(id), (to) =>
         repositories.alertDestinations.replaceSealedSecret(id, sealed, to),
       );
+    }
+    if (page.length === 0) break;
+    after = page[page.length - 1].id;
+  }
+  for (let after = ''; ;) {
+    const page = await repositories.alertDestinations.urlTargets(after, PAGE);
+    for (const { id, kind, target } of page) {
+      if (isSealed(target) && !box.needsReseal(target)) {
+        report.current++;
+        continue;
+      }
+      try {
+        // Stored whole before URLs were sealed, or sealed under a previous key: sealed under the current one, with how it reads.
+        const url = isSealed(target) ? box.open(target, sealedFor.alertDestinationUrl(id)) : target;
+        if (await repositories.alertDestinations.replaceTarget(id, target, storedDestinationTarget(box, id, kind, url))) report.resealed++;
+        else report.failed.push({ what: `alert destination ${id} URL`, reason: 'changed meanwhile; run reseal again' });
+      } catch (error) {
+        report.failed.push({ what: `alert destination ${id} URL`, reason: error instanceof Error ? error.message : String(error) });
+      }
     }
     if (page.length === 0) break;
     after = page[page.length - 1].id;

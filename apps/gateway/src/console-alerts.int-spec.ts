@@ -132,7 +132,7 @@ describe('the console alerts API', () => {
     expect(res.body).toEqual({ status: 'error', message, requestId: expect.any(String) });
   });
 
-  it('when a webhook destination is added then its signing secret is answered once and stored sealed for it alone', async () => {
+  it('when a webhook destination is added then its signing secret is answered once and it and the URL are stored sealed for it alone', async () => {
     const added = (await as('post', '/console/api/v1/alerts/destinations').send({ kind: 'webhook', url: 'https://hooks.shop.example/alerts' }).expect(201))
       .body;
     expect(added).toMatchObject({ kind: 'webhook', target: 'https://hooks.shop.example/…erts', signingSecret: expect.stringMatching(/^whsec-/) });
@@ -140,6 +140,8 @@ describe('the console alerts API', () => {
     const stored = (await fixture.database.repositories.alertDestinations.list({ portalId: PORTAL, appId: null })).find((d) => d.id === added.id)!;
     expect(stored.sealedSecret).not.toContain(added.signingSecret);
     expect(new SecretBox(TEST_SECRETS_KEY).open(stored.sealedSecret!, sealedFor.alertDestinationSecret(added.id))).toBe(added.signingSecret);
+    expect(stored.target).not.toContain('hooks.shop.example');
+    expect(new SecretBox(TEST_SECRETS_KEY).open(stored.target, sealedFor.alertDestinationUrl(added.id))).toBe('https://hooks.shop.example/alerts');
     const listed = (await as('get', '/console/api/v1/alerts').expect(200)).body.destinations;
     expect(listed).toEqual([{ id: added.id, kind: 'webhook', target: 'https://hooks.shop.example/…erts', label: '', createdAt: expect.any(Number) }]);
   });

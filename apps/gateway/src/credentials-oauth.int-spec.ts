@@ -133,7 +133,11 @@ describe('credentials and tenant isolation', () => {
       const { ecommerceInstalls, stores, alertRules, alertDestinations } = database.repositories;
       await ecommerceInstalls.markInstalled(tenant, Date.now());
       await alertRules.ensureDefaults(tenant, Date.now());
-      await alertDestinations.add(tenant, { kind: 'email', target: 'ops@shop.example', label: '', sealedSecret: null }, Date.now());
+      await alertDestinations.add(
+        tenant,
+        { kind: 'email', target: 'ops@shop.example', shownTarget: 'ops@shop.example', label: '', sealedSecret: null },
+        Date.now(),
+      );
       expect((await stores.list(tenant)).map((store) => store.id)).toContain('web');
 
       await admin('delete', `/admin/v1/installs/${PORTAL_A}/${c.appX.appId}`).expect(204);

@@ -73,5 +73,6 @@ export type {
   RequeueWindow,
 } from './repositories/alert-notice.repository';
 export { alertNoticeId } from './repositories/alert-notice.repository';
+export { destinationShown, destinationUrl, storedDestinationTarget } from './alert-destination-target';
 export type { AlertCountersRepository, CounterNeeds } from './repositories/alert-counters.repository';
 export { type Listing, type ListingPage } from './repositories/listing-page';

@@ -20,6 +20,7 @@ export const sealedFor = {
     `portal:${portalId}:crm-connection:${field}`,
   appClientSecret: (appId: string): string => `app:${appId}:client-secret`,
   alertDestinationSecret: (destinationId: string): string => `alert-destination:${destinationId}:signing-secret`,
+  alertDestinationUrl: (destinationId: string): string => `alert-destination:${destinationId}:url`,
 };
 
 /** SECRETS_PREVIOUS_KEYS as a list: comma separated, blanks ignored. */

@@ -1,4 +1,4 @@
-import { sealedFor, type AlertDestination, type AlertNotice, type SecretBox } from '@ecomm-sync/data-access';
+import { destinationUrl, sealedFor, type AlertDestination, type AlertNotice, type SecretBox } from '@ecomm-sync/data-access';
 import { postJson, type ResolveHost } from '@ecomm-sync/runtime';
 import type { NoticeAttempt, NoticeChannel } from '../use-cases/send-notice.use-case';
 
@@ -20,6 +20,20 @@ export const idempotencyKey = (notice: Pick<AlertNotice, 'id'>) => ({ 'idempoten
 const attemptOf = (attempt: Awaited<ReturnType<typeof postJson>>): NoticeAttempt =>
   attempt.ok ? { ok: true } : { ok: false, final: attempt.final, error: attempt.error };
 
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The destination's URL opened, or the failed attempt that says why not: a key rotated without the
+ * old one kept opens it on no later attempt either, so the notice fails now.
+ */
+function openedUrl(secrets: SecretBox, destination: AlertDestination): { url: string } | NoticeAttempt {
+  try {
+    return { url: destinationUrl(secrets, destination) };
+  } catch (error) {
+    return { ok: false, final: true, error: `the ${destination.kind} destination's URL cannot be opened (${reasonOf(error)})` };
+  }
+}
+
 /**
  * A signed webhook: the notice body as JSON, signed with the destination's own secret by the import
  * webhook's scheme (X-Crm-Signature v1, X-Crm-Signature-v3 with X-Crm-Request-Timestamp), to a
@@ -38,22 +52,25 @@ export class WebhookChannel implements NoticeChannel {
       secret = this.secrets.open(destination.sealedSecret, sealedFor.alertDestinationSecret(destination.id));
     } catch (error) {
       // A key rotated without the old one kept: no later attempt can sign either, so the notice fails now.
-      return {
-        ok: false,
-        final: true,
-        error: `the webhook destination's signing secret cannot be opened (${error instanceof Error ? error.message : String(error)})`,
-      };
+      return { ok: false, final: true, error: `the webhook destination's signing secret cannot be opened (${reasonOf(error)})` };
     }
-    return attemptOf(await postJson(destination.target, JSON.stringify(notice.body), { ...this.options, secret, headers: idempotencyKey(notice) }));
+    const opened = openedUrl(this.secrets, destination);
+    if (!('url' in opened)) return opened;
+    return attemptOf(await postJson(opened.url, JSON.stringify(notice.body), { ...this.options, secret, headers: idempotencyKey(notice) }));
   }
 }
 
 /** A Slack-compatible incoming webhook: `{"text": …}` with the state, the rule, the figure and the console link. */
 export class SlackChannel implements NoticeChannel {
-  constructor(private readonly options: HttpChannelOptions) {}
+  constructor(
+    private readonly secrets: SecretBox,
+    private readonly options: HttpChannelOptions,
+  ) {}
 
   async send(destination: AlertDestination, notice: AlertNotice): Promise<NoticeAttempt> {
-    return attemptOf(await postJson(destination.target, JSON.stringify(slackBody(notice)), { ...this.options, headers: idempotencyKey(notice) }));
+    const opened = openedUrl(this.secrets, destination);
+    if (!('url' in opened)) return opened;
+    return attemptOf(await postJson(opened.url, JSON.stringify(slackBody(notice)), { ...this.options, headers: idempotencyKey(notice) }));
   }
 }
 

@@ -64,8 +64,13 @@ describe('EvaluateAlertsUseCase', () => {
     now = 1_700_000_000_000;
     queued = [];
     failNextEnqueue = false;
-    await destinations.add(tenant, { kind: 'email', target: 'ops@shop.example', label: '', sealedSecret: null }, 1, 'dest-1');
-    await destinations.add(tenant, { kind: 'webhook', target: 'https://hooks.shop.example/alerts', label: '', sealedSecret: 'sealed' }, 2, 'dest-2');
+    await destinations.add(tenant, { kind: 'email', target: 'ops@shop.example', shownTarget: 'ops@shop.example', label: '', sealedSecret: null }, 1, 'dest-1');
+    await destinations.add(
+      tenant,
+      { kind: 'webhook', target: 'v2.key.sealed-url', shownTarget: 'https://hooks.shop.example/…erts', label: '', sealedSecret: 'sealed' },
+      2,
+      'dest-2',
+    );
   });
 
   it('when a rule crosses its threshold then one notice per destination is stored and queued, linking to the console page', async () => {

@@ -26,7 +26,8 @@ describe('SendNoticeUseCase', () => {
     destinations = new FakeAlertDestinationRepository();
     const destination = await destinations.add(
       tenant,
-      { kind: 'webhook', target: 'https://hooks.shop.example/alerts', label: '', sealedSecret: 'sealed' },
+      // Its URL sealed (the channels, scripted here, open it), beside how it reads.
+      { kind: 'webhook', target: 'v2.key.sealed-url', shownTarget: 'https://hooks.shop.example/…erts', label: '', sealedSecret: 'sealed' },
       NOW,
     );
     [noticeId] = await notices.store([aNewAlertNotice(tenant, { destinationId: destination.id, createdAt: NOW })]);

@@ -1,6 +1,11 @@
-import type { AlertDestination, AlertDestinationRepository, AlertNotice, AlertNoticeRepository } from '@ecomm-sync/data-access';
+import {
+  destinationShown,
+  type AlertDestination,
+  type AlertDestinationRepository,
+  type AlertNotice,
+  type AlertNoticeRepository,
+} from '@ecomm-sync/data-access';
 import type { Logger } from '@ecomm-sync/runtime';
-import { shownDestination } from '@ecomm-sync/domain';
 import { PoisonMessageError } from '@ecomm-sync/messaging';
 
 /** One attempt to deliver a notice: `final` when trying again cannot help (a refused target, a 4xx, a 5xx SMTP answer). */
@@ -78,7 +83,7 @@ export class SendNoticeUseCase {
       if (last.final) break;
     }
     // Read by everyone who reads the tenant's alerts: a URL by its origin and last characters (it may be a credential).
-    const reason = `${destination.kind} ${shownDestination(destination.kind, destination.target)}: ${last.ok ? '' : last.error} after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
+    const reason = `${destination.kind} ${destinationShown(destination)}: ${last.ok ? '' : last.error} after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
     if (!(await notices.finish(noticeId, held, { sent: false, error: reason }))) return takenOver();
     logger.warn('alert notice failed', { noticeId, portalId: notice.portalId, reason });
     throw new NoticeFailedError(noticeId, reason);

@@ -186,19 +186,30 @@ describe('ManageAlertsUseCase', () => {
 
     expect(added).toMatchObject({ kind: 'webhook', target: 'https://hooks.shop.example/…erts', label: 'Ops', signingSecret: expect.any(String) });
     const stored = (await alertDestinations.find(added.id))!;
-    expect(stored.target).toBe('https://hooks.shop.example/alerts');
+    expect(stored.target).not.toContain('alerts');
+    expect(box.open(stored.target, sealedFor.alertDestinationUrl(added.id))).toBe('https://hooks.shop.example/alerts');
     expect(stored.sealedSecret).not.toContain(added.signingSecret);
     expect(box.open(stored.sealedSecret!, sealedFor.alertDestinationSecret(added.id))).toBe(added.signingSecret);
     expect((await useCase.read(tenant)).destinations).toEqual([{ id: added.id, kind: 'webhook', target: added.target, label: 'Ops', createdAt: NOW }]);
   });
 
-  it('when a Slack destination is added then its URL, its credential, is answered and listed by its origin and last characters, and kept whole for sending', async () => {
+  it('when a Slack destination is added then its URL, its credential, is answered and listed by its origin and last characters, and stored sealed for sending', async () => {
     const url = 'https://hooks.slack.com/services/T0001/B0002/abcdefghijklmnopqrstuvwx';
     const added = await useCase.addDestination(tenant, { kind: 'slack', url });
 
     expect(added.target).toBe('https://hooks.slack.com/…uvwx');
     expect((await useCase.read(tenant)).destinations.map((destination) => destination.target)).toEqual(['https://hooks.slack.com/…uvwx']);
-    expect((await alertDestinations.find(added.id))!.target).toBe(url);
+    const stored = (await alertDestinations.find(added.id))!;
+    expect(stored.target).not.toContain('abcdefghijklmnopqrstuvwx');
+    expect(box.open(stored.target, sealedFor.alertDestinationUrl(added.id))).toBe(url);
+    expect(() => box.open(stored.target, sealedFor.alertDestinationUrl('another-destination'))).toThrow();
+  });
+
+  it('when a destination was stored with its URL whole (before URLs were sealed), then it is listed by its origin and last characters', async () => {
+    const url = 'https://hooks.slack.com/services/T0001/B0002/abcdefghijklmnopqrstuvwx';
+    await alertDestinations.add(tenant, { kind: 'slack', target: url, shownTarget: null, label: '', sealedSecret: null }, NOW);
+
+    expect((await useCase.read(tenant)).destinations.map((destination) => destination.target)).toEqual(['https://hooks.slack.com/…uvwx']);
   });
 
   it('when a notice failed before URLs were shown by their ends, then its reason is read with the URL shown so', async () => {
@@ -218,7 +229,7 @@ describe('ManageAlertsUseCase', () => {
     const mail = await useCase.addDestination(tenant, { kind: 'email', email: 'ops@shop.example' });
 
     expect(mail).toEqual({ id: mail.id, kind: 'email', target: 'ops@shop.example', label: '', createdAt: NOW });
-    expect((await alertDestinations.find(mail.id))!.sealedSecret).toBeNull();
+    expect(await alertDestinations.find(mail.id)).toMatchObject({ target: 'ops@shop.example', sealedSecret: null });
     await expect(useCase.addDestination(tenant, { kind: 'slack', url: 'https://' })).rejects.toMatchObject({ status: 400 });
   });
 

@@ -10,8 +10,8 @@ import {
   type ConsoleAlertRule,
   type Tenant,
 } from '@ecomm-sync/contracts';
-import { newSecret, sealedFor, type AlertRule, type Repositories, type SecretBox } from '@ecomm-sync/data-access';
-import { alertRuleProblem, shownDestination, withUrlsShown, type AlertCondition } from '@ecomm-sync/domain';
+import { destinationShown, newSecret, sealedFor, storedDestinationTarget, type AlertRule, type Repositories, type SecretBox } from '@ecomm-sync/data-access';
+import { alertRuleProblem, withUrlsShown, type AlertCondition } from '@ecomm-sync/domain';
 import { AppError } from '@ecomm-sync/runtime';
 
 /** How many of a tenant's newest notices the console shows. */
@@ -62,7 +62,10 @@ export class ManageAlertsUseCase {
     ]);
     return {
       rules: rules.map(present),
-      destinations: destinations.map(({ id, kind, target, label, createdAt }) => ({ id, kind, target: shownDestination(kind, target), label, createdAt })),
+      destinations: destinations.map((destination) => {
+        const { id, kind, label, createdAt } = destination;
+        return { id, kind, target: destinationShown(destination), label, createdAt };
+      }),
       notices: notices.map(({ id, ruleId, ruleName, destinationId, kind, value, summary, createdAt, status, attempts, lastError }) => ({
         id,
         ruleId,
@@ -143,8 +146,8 @@ export class ManageAlertsUseCase {
 
   /**
    * Adds a destination (409 beyond MAX_ALERT_DESTINATIONS); a webhook's signing secret is answered
-   * once (only its sealed form is kept). A URL is answered as it is listed, by its origin and last
-   * characters (shownDestination): it is kept whole only for sending.
+   * once (only its sealed form is kept). A URL is sealed too, kept only for sending, and answered as
+   * it is listed, by its origin and last characters (shownDestination).
    */
   async addDestination(tenant: Tenant, input: AlertDestinationInput): Promise<ConsoleAlertDestination & { signingSecret?: string }> {
     const target = 'email' in input ? input.email : checkedUrl(input.url);
@@ -155,14 +158,20 @@ export class ManageAlertsUseCase {
     const added = await addWithinCap({
       cap: MAX_ALERT_DESTINATIONS,
       list: () => destinations.list(tenant),
-      add: () => destinations.add(tenant, { kind: input.kind, target, label: input.label ?? '', sealedSecret }, this.clock(), id),
+      add: () =>
+        destinations.add(
+          tenant,
+          { kind: input.kind, ...storedDestinationTarget(this.secrets, id, input.kind, target), label: input.label ?? '', sealedSecret },
+          this.clock(),
+          id,
+        ),
       takeBack: (destination) => destinations.remove(tenant, destination.id),
       refused: `A tenant has at most ${MAX_ALERT_DESTINATIONS} alert destinations; remove one first`,
     });
     return {
       id: added.id,
       kind: added.kind,
-      target: shownDestination(added.kind, added.target),
+      target: destinationShown(added),
       label: added.label,
       createdAt: added.createdAt,
       ...(secret ? { signingSecret: secret } : {}),

@@ -37,14 +37,20 @@ alertRuleSchema.index({ 'outbox.at': 1 }, { sparse: true });
 
 export const alertRuleModel = (connection: Connection) => connection.model('AlertRule', alertRuleSchema);
 
-/** Where a tenant's notices go. The signing secret of a webhook is sealed (SecretBox). */
+/**
+ * Where a tenant's notices go. A webhook's or Slack's URL and a webhook's signing secret are sealed
+ * (SecretBox): a Slack incoming webhook's URL is its credential, and any URL may carry a token.
+ */
 const alertDestinationSchema = new Schema(
   {
     _id: { type: String, required: true },
     portalId: { type: Number, required: true },
     appId: { type: String, default: null },
     kind: { type: String, enum: ['webhook', 'slack', 'email'], required: true },
+    /** The e-mail address; a URL sealed (sealedFor.alertDestinationUrl), or whole when stored before 2026-12-08. */
     target: { type: String, required: true },
+    /** How the target reads (shownDestination), kept beside a sealed URL; null when stored before. */
+    shownTarget: { type: String, default: null },
     label: { type: String, default: '' },
     sealedSecret: { type: String, default: null },
     createdAt: { type: Number, required: true },

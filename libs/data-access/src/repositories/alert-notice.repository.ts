@@ -10,8 +10,14 @@ export interface AlertDestination {
   portalId: number;
   appId: string | null;
   kind: 'webhook' | 'slack' | 'email';
-  /** The URL (webhook, slack) or the e-mail address. */
+  /**
+   * The e-mail address; for a webhook or Slack, the URL sealed (SecretBox,
+   * sealedFor.alertDestinationUrl), or whole when stored before URLs were sealed: read it with
+   * `destinationUrl`, show it with `destinationShown`.
+   */
   target: string;
+  /** How the target reads to everyone who reads the tenant's alerts (shownDestination); null when stored before. */
+  shownTarget: string | null;
   label: string;
   /** The webhook's signing secret, sealed (SecretBox, sealedFor.alertDestinationSecret); null for the other kinds. */
   sealedSecret: string | null;
@@ -60,7 +66,12 @@ type DestinationDoc = Omit<AlertDestination, 'id'> & { _id: string };
 type NoticeDoc = Omit<AlertNotice, 'id'> & { _id: string };
 
 const owned = (tenant: Tenant) => ({ portalId: tenant.portalId, appId: tenant.appId });
-const toDestination = ({ _id, ...doc }: DestinationDoc): AlertDestination => ({ id: _id, ...doc, appId: doc.appId ?? null });
+const toDestination = ({ _id, ...doc }: DestinationDoc): AlertDestination => ({
+  id: _id,
+  ...doc,
+  appId: doc.appId ?? null,
+  shownTarget: doc.shownTarget ?? null,
+});
 const toNotice = ({ _id, ...doc }: NoticeDoc): AlertNotice => ({ id: _id, ...doc, appId: doc.appId ?? null, requeuedAt: doc.requeuedAt ?? null });
 
 /** The one id of a rule's change of state to one destination: storing it twice stores it once. */
@@ -85,7 +96,7 @@ export class AlertDestinationRepository {
   /** `id` is the caller's when the secret is sealed for it before the destination is stored. */
   async add(
     tenant: Tenant,
-    fields: Pick<AlertDestination, 'kind' | 'target' | 'label' | 'sealedSecret'>,
+    fields: Pick<AlertDestination, 'kind' | 'target' | 'shownTarget' | 'label' | 'sealedSecret'>,
     now: number,
     id = randomUUID(),
   ): Promise<AlertDestination> {
@@ -117,6 +128,22 @@ export class AlertDestinationRepository {
   /** Replaces a sealed signing secret if it is still the one read (compare and set); false otherwise. */
   async replaceSealedSecret(id: string, from: string, to: string): Promise<boolean> {
     return (await this.destinations.updateOne({ _id: id, sealedSecret: from }, { $set: { sealedSecret: to } })).matchedCount === 1;
+  }
+
+  /** The URLs (webhook, slack) after `afterId` (in id order), `limit` at a time, sealed or whole as stored (`reseal` walks them). */
+  async urlTargets(afterId: string, limit: number): Promise<{ id: string; kind: AlertDestination['kind']; target: string }[]> {
+    const docs = await this.destinations
+      .find({ _id: { $gt: afterId }, kind: { $in: ['webhook', 'slack'] } })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .project<{ _id: string; kind: AlertDestination['kind']; target: string }>({ kind: 1, target: 1 })
+      .toArray();
+    return docs.map((doc) => ({ id: doc._id, kind: doc.kind, target: doc.target }));
+  }
+
+  /** Replaces a target (and how it reads) if it is still the one read (compare and set); false otherwise. */
+  async replaceTarget(id: string, from: string, to: { target: string; shownTarget: string }): Promise<boolean> {
+    return (await this.destinations.updateOne({ _id: id, target: from }, { $set: to })).matchedCount === 1;
   }
 }
 

@@ -137,8 +137,16 @@ export function describeAlertDestinationRepositoryContract(name: string, make: (
     });
 
     it('when destinations are added, then the tenant lists them oldest first, anyone finds one by id, and only its tenant removes it', async () => {
-      const mail = await destinations.add(tenant, { kind: 'email', target: 'ops@shop.example', label: 'Ops', sealedSecret: null }, T + 1);
-      const hook = await destinations.add(tenant, { kind: 'webhook', target: 'https://hooks.shop.example/a', label: '', sealedSecret: 'sealed' }, T);
+      const mail = await destinations.add(
+        tenant,
+        { kind: 'email', target: 'ops@shop.example', shownTarget: 'ops@shop.example', label: 'Ops', sealedSecret: null },
+        T + 1,
+      );
+      const hook = await destinations.add(
+        tenant,
+        { kind: 'webhook', target: 'v2.k.sealed-url', shownTarget: 'https://hooks.shop.example/…ok/a', label: '', sealedSecret: 'sealed' },
+        T,
+      );
 
       expect((await destinations.list(tenant)).map((one) => one.id)).toEqual([hook.id, mail.id]);
       expect(await destinations.find(mail.id)).toEqual({
@@ -147,6 +155,7 @@ export function describeAlertDestinationRepositoryContract(name: string, make: (
         appId: null,
         kind: 'email',
         target: 'ops@shop.example',
+        shownTarget: 'ops@shop.example',
         label: 'Ops',
         sealedSecret: null,
         createdAt: T + 1,
@@ -160,9 +169,9 @@ export function describeAlertDestinationRepositoryContract(name: string, make: (
 
     it("when a tenant's destinations are all removed, then none of it is left and another tenant's stay", async () => {
       const other = aTenant();
-      await destinations.add(tenant, { kind: 'email', target: 'ops@shop.example', label: '', sealedSecret: null }, T);
-      await destinations.add({ ...tenant, appId: 'app-1' }, { kind: 'email', target: 'app@shop.example', label: '', sealedSecret: null }, T);
-      await destinations.add(other, { kind: 'email', target: 'other@shop.example', label: '', sealedSecret: null }, T);
+      await destinations.add(tenant, { kind: 'email', target: 'ops@shop.example', shownTarget: null, label: '', sealedSecret: null }, T);
+      await destinations.add({ ...tenant, appId: 'app-1' }, { kind: 'email', target: 'app@shop.example', shownTarget: null, label: '', sealedSecret: null }, T);
+      await destinations.add(other, { kind: 'email', target: 'other@shop.example', shownTarget: null, label: '', sealedSecret: null }, T);
 
       expect(await destinations.removeAllOf({ ...tenant, appId: 'app-1' })).toBe(1);
 
@@ -176,11 +185,11 @@ export function describeAlertDestinationRepositoryContract(name: string, make: (
       for (const id of ids)
         await destinations.add(
           tenant,
-          { kind: 'webhook', target: 'https://hooks.shop.example/a', label: '', sealedSecret: `old-${id}` },
+          { kind: 'webhook', target: 'https://hooks.shop.example/a', shownTarget: null, label: '', sealedSecret: `old-${id}` },
           T,
           id as `${string}-${string}-${string}-${string}-${string}`,
         );
-      await destinations.add(tenant, { kind: 'email', target: 'ops@shop.example', label: '', sealedSecret: null }, T);
+      await destinations.add(tenant, { kind: 'email', target: 'ops@shop.example', shownTarget: null, label: '', sealedSecret: null }, T);
 
       const walked = (await destinations.sealedSecrets('', 10_000)).filter((secret) => ids.includes(secret.id));
       expect(walked).toEqual(ids.map((id) => ({ id, sealed: `old-${id}` })));
@@ -189,6 +198,40 @@ export function describeAlertDestinationRepositoryContract(name: string, make: (
       expect(await destinations.replaceSealedSecret(ids[0], `old-${ids[0]}`, 'new')).toBe(true);
       expect(await destinations.replaceSealedSecret(ids[0], `old-${ids[0]}`, 'newer')).toBe(false);
       expect((await destinations.find(ids[0]))!.sealedSecret).toBe('new');
+    });
+
+    it('when a URL is replaced, then only over the one read, with how it reads; the URLs are walked in id order after an id, e-mail addresses left out', async () => {
+      const ids: string[] = ['a', 'b'].map((letter) => `00000000-${letter}000-0000-0001-${tenant.portalId}`);
+      await destinations.add(
+        tenant,
+        { kind: 'webhook', target: 'https://hooks.shop.example/a', shownTarget: null, label: '', sealedSecret: 's' },
+        T,
+        ids[0] as `${string}-${string}-${string}-${string}-${string}`,
+      );
+      await destinations.add(
+        tenant,
+        { kind: 'slack', target: 'v2.k.slack', shownTarget: 'https://hooks.slack.com/…wxyz', label: '', sealedSecret: null },
+        T,
+        ids[1] as `${string}-${string}-${string}-${string}-${string}`,
+      );
+      const mail = await destinations.add(
+        tenant,
+        { kind: 'email', target: 'ops@shop.example', shownTarget: 'ops@shop.example', label: '', sealedSecret: null },
+        T,
+      );
+
+      const walked = await destinations.urlTargets('', 10_000);
+      expect(walked.filter((url) => ids.includes(url.id))).toEqual([
+        { id: ids[0], kind: 'webhook', target: 'https://hooks.shop.example/a' },
+        { id: ids[1], kind: 'slack', target: 'v2.k.slack' },
+      ]);
+      expect(walked.some((url) => url.id === mail.id)).toBe(false);
+      expect((await destinations.urlTargets(ids[0], 10_000)).some((url) => url.id === ids[0])).toBe(false);
+
+      const sealed = { target: 'v2.k.hook', shownTarget: 'https://hooks.shop.example/…le/a' };
+      expect(await destinations.replaceTarget(ids[0], 'https://hooks.shop.example/a', sealed)).toBe(true);
+      expect(await destinations.replaceTarget(ids[0], 'https://hooks.shop.example/a', { target: 'v2.k.other', shownTarget: 'x' })).toBe(false);
+      expect(await destinations.find(ids[0])).toMatchObject(sealed);
     });
   });
 }

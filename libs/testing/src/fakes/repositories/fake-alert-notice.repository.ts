@@ -31,7 +31,7 @@ export class FakeAlertDestinationRepository implements PublicOf<AlertDestination
 
   async add(
     tenant: Tenant,
-    fields: Pick<AlertDestination, 'kind' | 'target' | 'label' | 'sealedSecret'>,
+    fields: Pick<AlertDestination, 'kind' | 'target' | 'shownTarget' | 'label' | 'sealedSecret'>,
     now: number,
     id: string = randomUUID(),
   ): Promise<AlertDestination> {
@@ -64,6 +64,21 @@ export class FakeAlertDestinationRepository implements PublicOf<AlertDestination
     const destination = this.destinations.get(id);
     if (!destination || destination.sealedSecret !== from) return false;
     destination.sealedSecret = to;
+    return true;
+  }
+
+  async urlTargets(afterId: string, limit: number): Promise<{ id: string; kind: AlertDestination['kind']; target: string }[]> {
+    return [...this.destinations.values()]
+      .filter((destination) => destination.id > afterId && destination.kind !== 'email')
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map(({ id, kind, target }) => ({ id, kind, target }));
+  }
+
+  async replaceTarget(id: string, from: string, to: { target: string; shownTarget: string }): Promise<boolean> {
+    const destination = this.destinations.get(id);
+    if (!destination || destination.target !== from) return false;
+    Object.assign(destination, to);
     return true;
   }
 }
