@@ -102,6 +102,17 @@ describe('ReadSyncStatusUseCase', () => {
       });
     });
 
+    it('when an object was accepted but its batch was set aside before it was merged, then its status answers with the open error instead of a 404', async () => {
+      // No state and no sync record: the batch never merged (dead-lettered); the set-aside error is all there is.
+      await syncErrors.record({ tenant, storeId: 'default', objectType: 'CONTACT' }, [anError('c1', { type: 'UNKNOWN_ERROR' })]);
+
+      const status = await useCase.v2Status({ tenant, storeId: 'default', objectType: 'CONTACT' }, 'c1');
+
+      expect(status).toMatchObject({ externalObjectId: 'c1', crmId: null, lastProcessedAt: null });
+      expect(status.errors.map((error) => error.type)).toEqual(['UNKNOWN_ERROR']);
+      expect(await useCase.v1Status(tenant, 'CONTACT', 'c1')).toMatchObject({ numErrors: 1, crmId: null });
+    });
+
     it('when another tenant applied an object of that id, then this tenant does not see it', async () => {
       objectSyncs.put(
         { tenant: { portalId: tenant.portalId, appId: null }, storeId: 'default', objectType: 'CONTACT' },

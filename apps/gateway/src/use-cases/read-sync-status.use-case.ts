@@ -64,7 +64,8 @@ export class ReadSyncStatusUseCase {
     const { tenant, storeId, objectType } = scope;
     const key = { ...tenant, storeId, objectType, externalObjectId };
     const [sync, errors] = await Promise.all([this.repositories.objectSyncs.findOne(key), this.repositories.syncErrors.listForObject(key, false)]);
-    if (!sync) await this.requireReceived(scope, externalObjectId);
+    // An object with an open error was received even without a state (its batch was set aside before it merged).
+    if (!sync && errors.length === 0) await this.requireReceived(scope, externalObjectId);
     return {
       storeId,
       objectType,
