@@ -15,27 +15,36 @@ const message: fc.Arbitrary<InboundMessage> = fc
   })
   .map((m) => (m.action === 'DELETE' ? { ...m, properties: {}, associations: undefined } : m));
 
-/** The messages, each at least once, in a random order, some twice. */
-const deliveries = fc.array(message, { minLength: 1, maxLength: 12 }).chain((messages) =>
+/**
+ * Batches of messages, as the mapper merges them: each batch in its sender's order, at its receipt
+ * time (often equal to another batch's, or to a sent changedAt, so that ties happen).
+ */
+const batch = fc.record({ messages: fc.array(message, { minLength: 1, maxLength: 4 }), receivedAt: fc.integer({ min: 4, max: 8 }) });
+
+/** The batches, each at least once, in a random order, some twice (a redelivery). */
+const deliveries = fc.array(batch, { minLength: 1, maxLength: 6 }).chain((batches) =>
   fc
     .tuple(
-      fc.shuffledSubarray(messages, { minLength: messages.length, maxLength: messages.length }),
-      fc.array(fc.constantFrom(...messages), { maxLength: 5 }),
-      fc.array(fc.nat(), { maxLength: 5 }),
+      fc.shuffledSubarray(batches, { minLength: batches.length, maxLength: batches.length }),
+      fc.array(fc.constantFrom(...batches), { maxLength: 3 }),
+      fc.array(fc.nat(), { maxLength: 3 }),
     )
     .map(([shuffled, extra, positions]) => {
       const delivered = [...shuffled];
       extra.forEach((duplicate, i) => delivered.splice((positions[i] ?? 0) % (delivered.length + 1), 0, duplicate));
-      return { messages, delivered };
+      return { batches, delivered };
     }),
 );
 
+const mergeAll = (batches: readonly { messages: InboundMessage[]; receivedAt: number }[]) =>
+  batches.reduce((state, { messages, receivedAt }) => mergeMessages(state, messages, receivedAt).state, emptyObjectState());
+
 describe('merging is order- and duplicate-independent (property)', () => {
-  it('any delivery order, with duplicates, converges to the same state', () => {
+  it('when batches arrive in any order, some twice, then they converge to the same state', () => {
     fc.assert(
-      fc.property(deliveries, ({ messages, delivered }) => {
-        const inOrder = mergeMessages(emptyObjectState(), messages, 1000).state;
-        const asDelivered = mergeMessages(emptyObjectState(), delivered, 1000).state;
+      fc.property(deliveries, ({ batches, delivered }) => {
+        const inOrder = mergeAll(batches);
+        const asDelivered = mergeAll(delivered);
         expect(asDelivered).toEqual(inOrder);
         expect(isLive(asDelivered)).toBe(isLive(inOrder));
       }),

@@ -1,5 +1,5 @@
 import type { InboundMessage } from '@ecomm-sync/contracts';
-import { emptyObjectState, generationOf, isLive, mergeMessage, mergeMessages, type RawObjectState } from './object-state';
+import { emptyObjectState, generationOf, isLive, mergeMessage, mergeMessages, newestChangeOf, type RawObjectState } from './object-state';
 
 const upsert = (changedAt: number | null, properties: InboundMessage['properties'], associations?: InboundMessage['associations']): InboundMessage => ({
   externalObjectId: 'x',
@@ -8,7 +8,7 @@ const upsert = (changedAt: number | null, properties: InboundMessage['properties
   properties,
   ...(associations ? { associations } : {}),
 });
-const remove = (changedAt: number): InboundMessage => ({ externalObjectId: 'x', action: 'DELETE', changedAt, properties: {} });
+const remove = (changedAt: number | null): InboundMessage => ({ externalObjectId: 'x', action: 'DELETE', changedAt, properties: {} });
 const values = (state: RawObjectState) => Object.fromEntries(Object.entries(state.properties).map(([name, entry]) => [name, entry.value]));
 
 describe('mergeMessage', () => {
@@ -40,6 +40,30 @@ describe('mergeMessage', () => {
     ['only deleted', [remove(2)], false],
   ])('liveness when %s', (_name, messages, live) => {
     expect(isLive(mergeMessages(emptyObjectState(), messages, 1000).state)).toBe(live);
+  });
+
+  it.each([
+    [
+      'two upserts without changedAt: the later in the batch wins, whatever its value',
+      [upsert(null, { stage: 'checkout_pending' }), upsert(null, { stage: 'checkout_completed' })],
+      { stage: 'checkout_completed' },
+      true,
+    ],
+    [
+      'a delete, then an upsert, without changedAt: the upsert recreates',
+      [upsert(null, { a: 'old' }), remove(null), upsert(null, { b: 'new' })],
+      { b: 'new' },
+      true,
+    ],
+    ['an upsert, then a delete, without changedAt: deleted', [upsert(null, { a: 'v' }), remove(null)], {}, false],
+    ['a clear after a value without changedAt: cleared', [upsert(null, { a: 'v' }), upsert(null, { a: null })], { a: null }, true],
+    ['sent times still decide over the order of the batch', [upsert(null, { a: 'received' }), upsert(999, { a: 'sent' })], { a: 'received' }, true],
+  ])('when one batch holds several messages of an object without changedAt, then %s', (_name, messages, expected, live) => {
+    const { state } = mergeMessages(emptyObjectState(), messages, 1000);
+    expect(values(state)).toEqual(expected);
+    expect(isLive(state)).toBe(live);
+    // The last of them keeps the receipt time itself.
+    expect(newestChangeOf(state)).toBe(1000);
   });
 
   it('takes the receipt time when the message has no changedAt', () => {

@@ -88,11 +88,20 @@ export function mergeMessage(state: RawObjectState, message: InboundMessage, rec
   return { state: { properties, associations, deletedAt: state.deletedAt, upsertedAt }, changed };
 }
 
+/**
+ * Merges one object's messages of one batch, in the batch's order. The messages without `changedAt`
+ * all take the batch's receipt time, where the tie rule (the larger value) would decide between
+ * them and a DELETE would hide an UPSERT after it: so the last of them takes the receipt time and
+ * each earlier one a millisecond less than the next (decision 5, addendum). The batch's order is
+ * the sender's, and the same on every redelivery, so the merge still converges.
+ */
 export function mergeMessages(state: RawObjectState, messages: readonly InboundMessage[], receivedAt: number): { state: RawObjectState; changed: boolean } {
   let changed = false;
   let current = state;
+  let unsent = messages.reduce((count, message) => count + (message.changedAt === null || message.changedAt === undefined ? 1 : 0), 0);
   for (const message of messages) {
-    const result = mergeMessage(current, message, receivedAt);
+    const at = message.changedAt === null || message.changedAt === undefined ? receivedAt - --unsent : receivedAt;
+    const result = mergeMessage(current, message, at);
     current = result.state;
     changed ||= result.changed;
   }
