@@ -82,7 +82,7 @@ export const v2ImportStartSchema = {
   properties: { storeId: objectIdSchema },
 } as const;
 
-/** The webhook body (SPEC.md "Events"). */
+/** The webhook body (SPEC.md "Events"); a v2 import's also names its store (v1 has none). */
 export const importInitializationSchema = {
   $id: 'import-initialization',
   type: 'object',
@@ -90,6 +90,7 @@ export const importInitializationSchema = {
   additionalProperties: false,
   properties: {
     portalId: { type: 'integer' },
+    storeId: objectIdSchema,
     importStartedAt: epochMillisSchema,
     settingsToImport: {
       type: 'array',

@@ -138,7 +138,7 @@ describe('CoordinateImportsUseCase', () => {
   });
 
   describe('the initialization webhook', () => {
-    it('when an import starts, then the webhook is requested of its address, with its portal, start and settings ids', async () => {
+    it('when a v1 import starts, then the webhook is requested of its address, with its portal, start and settings ids (SPEC.md: no store)', async () => {
       const record = await anImportIn('initialized', { types: { CONTACT: anImportTypeState('CONTACT'), DEAL: anImportTypeState('DEAL') } });
 
       await useCase.handle({ kind: 'import-started', importId: record.importId });
@@ -152,6 +152,20 @@ describe('CoordinateImportsUseCase', () => {
           { settingsId: IMPORT_SETTINGS_IDS.CONTACT, objectType: 'CONTACT' },
           { settingsId: IMPORT_SETTINGS_IDS.DEAL, objectType: 'DEAL' },
         ],
+      });
+    });
+
+    it('when a v2 import of a store starts, then the webhook names the store, so that a receiver with several stores sends its pages to it', async () => {
+      const record = await anImportIn('initialized', { version: 'v2', storeId: 'shop-eu', types: { CONTACT: anImportTypeState('CONTACT') } });
+
+      await useCase.handle({ kind: 'import-started', importId: record.importId });
+
+      const [request] = broker.bodiesTo<WebhookRequestMessage>(TOPICS.webhookRequested);
+      expect(JSON.parse(request.body)).toEqual({
+        portalId: record.tenant.portalId,
+        storeId: 'shop-eu',
+        importStartedAt: record.importStartedAt,
+        settingsToImport: [{ settingsId: IMPORT_SETTINGS_IDS.CONTACT, objectType: 'CONTACT' }],
       });
     });
 

@@ -187,6 +187,8 @@ export class CoordinateImportsUseCase {
     const found = applied.record;
     const body: ImportInitialization = {
       portalId: found.tenant.portalId,
+      // A v2 import is of one store, and its pages and end must name it: the receiver learns which here.
+      ...(found.version === 'v2' ? { storeId: found.storeId } : {}),
       importStartedAt: found.importStartedAt,
       settingsToImport: Object.entries(found.types).map(([objectType, state]) => ({ settingsId: state.settingsId, objectType: objectType as ObjectType })),
     };
