@@ -8,6 +8,7 @@ import {
   FakeBroker,
   FakeObjectStateRepository,
   FakeSettingsRepository,
+  FakeStoreRepository,
   FakeSyncErrorRepository,
   recordingLogger,
 } from '@ecomm-sync/testing';
@@ -18,6 +19,7 @@ describe('CatchUpPortalUseCase', () => {
   let syncErrors: FakeSyncErrorRepository;
   let objectStates: FakeObjectStateRepository;
   let settings: FakeSettingsRepository;
+  let stores: FakeStoreRepository;
   let broker: FakeBroker;
   let useCase: CatchUpPortalUseCase;
 
@@ -26,10 +28,12 @@ describe('CatchUpPortalUseCase', () => {
     syncErrors = new FakeSyncErrorRepository();
     objectStates = new FakeObjectStateRepository();
     settings = new FakeSettingsRepository();
+    stores = new FakeStoreRepository();
+    for (const id of ['eu', 'us']) await stores.upsert(tenant, { id, label: id });
     broker = new FakeBroker();
     const { rev: _rev, ...record } = aStoredSettings();
     await settings.putByOwner(settingsOwner(tenant), record);
-    useCase = new CatchUpPortalUseCase(asRepositories({ syncErrors, objectStates, settings }), broker, recordingLogger().logger, {
+    useCase = new CatchUpPortalUseCase(asRepositories({ syncErrors, objectStates, settings, stores }), broker, recordingLogger().logger, {
       pageSize: 2,
       changesPerMessage: 100,
     });
@@ -84,5 +88,15 @@ describe('CatchUpPortalUseCase', () => {
     await useCase.run({ ...event, portalId: tenant.portalId, errorType: 'PORTAL_NOT_SYNC_ENABLED' });
 
     expect(broker.published).toEqual([]);
+  });
+
+  it('when a store was deleted after its objects met the error, then its objects are not sent and the other stores’ are', async () => {
+    await inactiveObjects('eu', ['a']);
+    await inactiveObjects('us', ['c']);
+    await stores.remove(tenant, 'eu');
+
+    await useCase.run({ ...event, portalId: tenant.portalId });
+
+    expect(sentIds()).toEqual(['c']);
   });
 });

@@ -3,6 +3,7 @@ import type { OwnedObjectState, Repositories } from '@ecomm-sync/data-access';
 import type { Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
 import { keyOf } from '@ecomm-sync/domain';
+import { ofLiveStores } from './live-stores';
 import { publishMappedStates } from './publish-mapped-states';
 
 /**
@@ -13,7 +14,7 @@ import { publishMappedStates } from './publish-mapped-states';
  */
 export class CatchUpPortalUseCase {
   constructor(
-    private readonly repositories: Pick<Repositories, 'syncErrors' | 'objectStates' | 'settings'>,
+    private readonly repositories: Pick<Repositories, 'syncErrors' | 'objectStates' | 'settings' | 'stores'>,
     private readonly broker: Pick<Broker, 'publish'>,
     private readonly logger: Logger,
     private readonly options: { pageSize: number; changesPerMessage: number },
@@ -34,7 +35,13 @@ export class CatchUpPortalUseCase {
       const states = await this.repositories.objectStates.findMany({ tenant, storeId: key.storeId, objectType: key.objectType }, [...ids]);
       const owned: OwnedObjectState[] = [...states.values()].map((state) => ({ ...state, id: '', tenant, storeId: key.storeId }));
       const settings = await this.repositories.settings.get(tenant);
-      await publishMappedStates(this.broker, key.objectType as ObjectType, owned, settings, this.options.changesPerMessage);
+      await publishMappedStates(
+        this.broker,
+        key.objectType as ObjectType,
+        await ofLiveStores(this.repositories.stores, owned),
+        settings,
+        this.options.changesPerMessage,
+      );
     }
     this.logger.info('catch-up page sent', { portalId, appId, errorType, objects: page.length });
     if (page.length === this.options.pageSize) {

@@ -9,6 +9,7 @@ import {
   FakeObjectStateRepository,
   FakeReapplyJobRepository,
   FakeSettingsRepository,
+  FakeStoreRepository,
   recordingLogger,
 } from '@ecomm-sync/testing';
 import { ReapplySettingsUseCase, type ReapplyOptions } from './reapply-settings.use-case';
@@ -19,6 +20,7 @@ describe('ReapplySettingsUseCase', () => {
   let settings: FakeSettingsRepository;
   let objectStates: FakeObjectStateRepository;
   let reapplyJobs: FakeReapplyJobRepository;
+  let stores: FakeStoreRepository;
   let broker: FakeBroker;
 
   beforeEach(async () => {
@@ -27,6 +29,7 @@ describe('ReapplySettingsUseCase', () => {
     settings = new FakeSettingsRepository();
     objectStates = new FakeObjectStateRepository();
     reapplyJobs = new FakeReapplyJobRepository();
+    stores = new FakeStoreRepository();
     broker = new FakeBroker();
     const { rev: _rev, ...record } = aStoredSettings();
     await settings.putByOwner(owner, record);
@@ -43,7 +46,7 @@ describe('ReapplySettingsUseCase', () => {
 
   const useCaseWith = (options: Partial<ReapplyOptions> = {}) =>
     new ReapplySettingsUseCase(
-      asRepositories({ settings, objectStates, reapplyJobs }),
+      asRepositories({ settings, objectStates, reapplyJobs, stores }),
       broker,
       recordingLogger().logger,
       { pageSize: 2, pagesPerChunk: 10, changesPerMessage: 100, ...options },
@@ -70,6 +73,27 @@ describe('ReapplySettingsUseCase', () => {
       expect(await reapplyJobs.latest(owner)).toMatchObject({ status: 'completed', objectsProcessed: 5, finishedAt: 1_000 });
     },
   );
+
+  it('when a store was deleted since its objects were received, then its objects are not re-mapped and those of stores that exist are', async () => {
+    const saveIn = (storeId: string, ids: string[]) =>
+      objectStates.saveMany(
+        { tenant: app, storeId, objectType: 'CONTACT' },
+        ids.map((id) => ({ externalObjectId: id, state: emptyObjectState(), expectedRev: null })),
+      );
+    await saveIn('eu', ['eu-1', 'eu-2']);
+    await saveIn('us', ['us-1']);
+    await stores.upsert(app, { id: 'us', label: 'US' });
+    await stores.upsert(app, { id: 'eu', label: 'EU' });
+    await stores.remove(app, 'eu');
+    const useCase = useCaseWith();
+    broker.subscribe<ReapplyChunkMessage>(TOPICS.reapplyChunk, (chunk) => useCase.continue(chunk));
+
+    await useCase.start(event());
+    await broker.deliverAll();
+
+    expect(republished().sort()).toEqual(['a', 'b', 'c', 'd', 'e', 'us-1']);
+    expect(await reapplyJobs.latest(owner)).toMatchObject({ status: 'completed' });
+  });
 
   it('when one object alone is more than the broker takes, then the job still completes: that object goes without its state and with a blocking error', async () => {
     const large = mergeMessage(

@@ -2,6 +2,7 @@ import { type ReapplyChunkMessage, type SettingsChangedMessage, TOPICS } from '@
 import { ownerDataFilter, type ReapplyJob, type Repositories } from '@ecomm-sync/data-access';
 import type { Logger } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
+import { ofLiveStores } from './live-stores';
 import { publishMappedStates } from './publish-mapped-states';
 
 export interface ReapplyOptions {
@@ -15,12 +16,12 @@ export interface ReapplyOptions {
 
 /**
  * Re-maps the stored raw state of every object a settings change touches, with the newest settings,
- * and publishes what it maps to, page by page. Progress (the last object id) is stored after each page: a crash resumes
+ * and publishes what it maps to, page by page (leaving out objects of stores deleted since). Progress (the last object id) is stored after each page: a crash resumes
  * there, and a page done twice only republishes revisions the applier skips.
  */
 export class ReapplySettingsUseCase {
   constructor(
-    private readonly repositories: Pick<Repositories, 'settings' | 'objectStates' | 'reapplyJobs'>,
+    private readonly repositories: Pick<Repositories, 'settings' | 'objectStates' | 'reapplyJobs' | 'stores'>,
     private readonly broker: Pick<Broker, 'publish'>,
     private readonly logger: Logger,
     private readonly options: ReapplyOptions,
@@ -64,7 +65,8 @@ export class ReapplySettingsUseCase {
       const objectType = job.objectTypes[job.typeIndex];
       let typeDone = true;
       for await (const states of this.repositories.objectStates.pagesForOwner(filter, objectType, job.lastId, this.options.pageSize)) {
-        await publishMappedStates(this.broker, objectType, states, settings, this.options.changesPerMessage);
+        // Objects of stores deleted since are not sent again (they are still counted as gone through).
+        await publishMappedStates(this.broker, objectType, await ofLiveStores(this.repositories.stores, states), settings, this.options.changesPerMessage);
         if (!(await advance({ typeIndex: job.typeIndex, lastId: states[states.length - 1].id }, states.length))) return;
         if (--pagesLeft === 0) {
           typeDone = false; // the next chunk goes on from the last id (and moves on if nothing is left)

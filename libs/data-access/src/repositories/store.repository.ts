@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { Tenant } from '@ecomm-sync/contracts';
+import { keyOf } from '@ecomm-sync/domain';
 import { storeModel } from '../models/store.model';
 
 export interface Store {
@@ -13,6 +14,9 @@ interface StoreDoc {
   label: string;
   adminUri: string | null;
 }
+
+/** The key `existing` answers a store by: its portal, application and id. */
+export const storeKeyOf = (tenant: Tenant, storeId: string): string => keyOf(tenant.portalId, tenant.appId, storeId);
 
 const toStore = (doc: StoreDoc): Store => ({ id: doc.storeId, label: doc.label, ...(doc.adminUri ? { adminUri: doc.adminUri } : {}) });
 
@@ -31,6 +35,16 @@ export class StoreRepository {
   async list(tenant: Tenant): Promise<Store[]> {
     const docs = await this.stores.find({ portalId: tenant.portalId, appId: tenant.appId }).sort({ storeId: 1 }).lean<StoreDoc[]>();
     return docs.map(toStore);
+  }
+
+  /** Which of these stores exist (`storeKeyOf` each), in one read: a re-apply leaves out the objects of stores deleted since. */
+  async existing(stores: readonly { tenant: Tenant; storeId: string }[]): Promise<Set<string>> {
+    if (stores.length === 0) return new Set();
+    const docs = await this.stores
+      .find({ $or: stores.map(({ tenant, storeId }) => ({ portalId: tenant.portalId, appId: tenant.appId, storeId })) })
+      .select({ _id: 0, portalId: 1, appId: 1, storeId: 1 })
+      .lean<{ portalId: number; appId: string | null; storeId: string }[]>();
+    return new Set(docs.map((doc) => storeKeyOf({ portalId: doc.portalId, appId: doc.appId ?? null }, doc.storeId)));
   }
 
   async upsert(tenant: Tenant, store: Store): Promise<Store> {

@@ -1,4 +1,4 @@
-import type { StoreRepository } from '@ecomm-sync/data-access';
+import { storeKeyOf, type StoreRepository } from '@ecomm-sync/data-access';
 import { anAppTenant, aTenant } from '../builders';
 import type { PublicOf } from '../public-of';
 
@@ -18,6 +18,25 @@ export function describeStoreRepositoryContract(name: string, make: () => Stores
       expect(await stores.upsert(tenant, { id: 'eu', label: 'EU' })).toEqual({ id: 'eu', label: 'EU' });
       expect(await stores.find(tenant, 'eu')).toEqual({ id: 'eu', label: 'EU' });
       expect(await stores.find(tenant, 'us')).toBeNull();
+    });
+
+    it('when several stores are asked after at once, then the answer names those of each tenant that exist, and none for none asked', async () => {
+      const app = anAppTenant();
+      const direct = { portalId: app.portalId, appId: null };
+      await stores.upsert(app, { id: 'eu', label: 'EU' });
+      await stores.upsert(direct, { id: 'us', label: 'US' });
+      await stores.upsert(app, { id: 'gone', label: 'Gone' });
+      await stores.remove(app, 'gone');
+
+      const asked = [
+        { tenant: app, storeId: 'eu' },
+        { tenant: app, storeId: 'us' },
+        { tenant: direct, storeId: 'us' },
+        { tenant: direct, storeId: 'eu' },
+        { tenant: app, storeId: 'gone' },
+      ];
+      expect([...(await stores.existing(asked))].sort()).toEqual([storeKeyOf(app, 'eu'), storeKeyOf(direct, 'us')].sort());
+      expect(await stores.existing([])).toEqual(new Set());
     });
 
     it('when tenants have stores of the same id, then each sees only its own: portals apart, and applications apart within a portal', async () => {

@@ -1,5 +1,5 @@
 import type { Tenant } from '@ecomm-sync/contracts';
-import type { Store, StoreRepository } from '@ecomm-sync/data-access';
+import { storeKeyOf, type Store, type StoreRepository } from '@ecomm-sync/data-access';
 import { keyOf } from '@ecomm-sync/domain';
 import { copy, type PublicOf } from '../public-of';
 
@@ -23,6 +23,12 @@ export class FakeStoreRepository implements PublicOf<StoreRepository> {
 
   async list(tenant: Tenant): Promise<Store[]> {
     return [...(this.byTenant.get(tenantKey(tenant))?.values() ?? [])].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(copy);
+  }
+
+  async existing(stores: readonly { tenant: Tenant; storeId: string }[]): Promise<Set<string>> {
+    return new Set(
+      stores.filter(({ tenant, storeId }) => this.byTenant.get(tenantKey(tenant))?.has(storeId)).map(({ tenant, storeId }) => storeKeyOf(tenant, storeId)),
+    );
   }
 
   async upsert(tenant: Tenant, store: Store): Promise<Store> {
