@@ -115,10 +115,11 @@ export const importInitializationResponseSchema = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['settingsId', 'count'],
-        // `count` is an estimate for progress (SPEC.md): any number is taken; the import machine keeps a
-        // whole non-negative one and reads any other as "cannot be estimated" (null), never failing the import for it.
-        properties: { settingsId: { type: 'integer' }, count: { anyOf: [{ type: 'number' }, { type: 'null' }] } },
+        required: ['settingsId'],
+        // `count` is an estimate for progress (SPEC.md): any value or none is taken; the import machine keeps a
+        // whole non-negative number (also one sent as decimal text) and reads anything else as "cannot be
+        // estimated" (null), never failing the import for it.
+        properties: { settingsId: { type: 'integer' }, count: {} },
       },
     },
   },

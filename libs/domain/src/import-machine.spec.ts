@@ -34,7 +34,7 @@ const end = (objectType: ObjectType, pageCount: number, itemCount: number, at = 
   itemCount,
   at,
 });
-const answer = (...importCounts: [number, number | null][]): ImportEvent => ({
+const answer = (...importCounts: [number, unknown][]): ImportEvent => ({
   kind: 'webhook-answered',
   importCounts: importCounts.map(([settingsId, count]) => ({ settingsId, count })),
   at: T + 5,
@@ -135,6 +135,22 @@ describe('importTransition', () => {
       anImport(),
       answer([1, 12.6], [2, -3]),
       anImport({}, { CONTACT: { expectedCount: 13 }, DEAL: { expectedCount: null } }),
+      [],
+    ],
+    [
+      'the webhook answers a count as decimal text and another as a word',
+      'the text is read as its number, the word as not estimated; the import goes on',
+      anImport(),
+      answer([1, '120'], [2, 'many']),
+      anImport({}, { CONTACT: { expectedCount: 120 }, DEAL: { expectedCount: null } }),
+      [],
+    ],
+    [
+      'the webhook answers an entry without a count',
+      'that type is not estimated; the import goes on',
+      anImport(),
+      answer([1, undefined], [2, ' 7.4 ']),
+      anImport({}, { CONTACT: { expectedCount: null }, DEAL: { expectedCount: 7 } }),
       [],
     ],
     [

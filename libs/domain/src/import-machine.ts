@@ -68,7 +68,8 @@ export type ImportEvent =
   | { kind: 'start-announced' }
   /** The webhook was queued (after start-announced asked for it). */
   | { kind: 'webhook-requested'; at: number }
-  | { kind: 'webhook-answered'; importCounts: readonly { settingsId: number; count: number | null }[]; at: number }
+  /** `count` as the receiver answered it: any value, or absent (an estimate only: what is not a count reads as unknown). */
+  | { kind: 'webhook-answered'; importCounts: readonly { settingsId: number; count?: unknown }[]; at: number }
   /** The webhook failed for good, or the start could not be queued. */
   | { kind: 'failed'; reason: string; at: number }
   | { kind: 'page-received'; objectType: ObjectType; pageNumber: number; itemCount: number }
@@ -140,7 +141,7 @@ function failed<S extends ImportState>(state: S, reason: string, at: number): Im
  * Expected counts per type by settingsId; an answer without an entry for a requested type fails the
  * import, unless pages arrived (then that type's estimate stays unknown and the problem is reported).
  */
-function answered<S extends ImportState>(state: S, importCounts: readonly { settingsId: number; count: number | null }[], at: number): ImportTransition<S> {
+function answered<S extends ImportState>(state: S, importCounts: readonly { settingsId: number; count?: unknown }[], at: number): ImportTransition<S> {
   const bySettings = new Map(importCounts.map((entry) => [entry.settingsId, entry.count]));
   const types = { ...state.types };
   const problems: string[] = [];
@@ -161,8 +162,15 @@ function answered<S extends ImportState>(state: S, importCounts: readonly { sett
 const withWebhookProblem = <S extends ImportState>(state: S, reason: string, at: number): S =>
   state.webhookProblem === null ? { ...state, webhookProblem: { reason, at } } : state;
 
-/** A receiver's count as the progress shows it: rounded, and null (cannot be estimated) when negative. */
-const estimate = (count: number | null): number | null => (count === null || !(count >= 0) ? null : Math.round(count));
+/**
+ * A receiver's count as the progress shows it: rounded; a count sent as decimal text (`"120"`) read
+ * as its number; null (cannot be estimated) when negative, absent or anything else. SPEC.md: the
+ * count is an estimate for progress, so no answer fails an import for its count alone.
+ */
+function estimate(count: unknown): number | null {
+  const number = typeof count === 'string' && /^\s*\d+(?:\.\d+)?\s*$/.test(count) ? Number(count) : count;
+  return typeof number === 'number' && number >= 0 && Number.isFinite(number) ? Math.round(number) : null;
+}
 
 /** The type's state, when it still takes pages and ends; the refusal otherwise. */
 function openType(state: ImportState, objectType: ObjectType): ImportTypeState | ImportRefusal {

@@ -198,6 +198,22 @@ describe('CoordinateImportsUseCase', () => {
       expect([types.CONTACT!.expectedCount, types.DEAL!.expectedCount]).toEqual([12, null]);
     });
 
+    it.each([
+      ['leaves a count out', { settingsId: IMPORT_SETTINGS_IDS.DEAL }, null],
+      ['sends a count as text', { settingsId: IMPORT_SETTINGS_IDS.DEAL, count: '120' }, 120],
+    ])('when the receiver %s, then the import goes on with that estimate', async (_case, dealEntry, expected) => {
+      const record = await anImportIn('initialized', { types: { CONTACT: anImportTypeState('CONTACT'), DEAL: anImportTypeState('DEAL') } });
+      const body = { importCounts: [{ settingsId: IMPORT_SETTINGS_IDS.CONTACT, count: 3 }, dealEntry] };
+
+      await useCase.handle({ kind: 'webhook-completed', requestId: record.importId, ok: true, status: 200, body });
+
+      expect(await imports.findById(record.importId)).toMatchObject({
+        status: 'initialized',
+        failureReason: null,
+        types: { CONTACT: { expectedCount: 3 }, DEAL: { expectedCount: expected } },
+      });
+    });
+
     it('when the receiver answers an estimate that is not a whole number, then the import goes on with it rounded', async () => {
       const record = await anImportIn('initialized', { types: { CONTACT: anImportTypeState('CONTACT') } });
       const body = { importCounts: [{ settingsId: IMPORT_SETTINGS_IDS.CONTACT, count: 1234.5 }] };
