@@ -48,8 +48,18 @@ export async function checkTarget(url: string, allowPrivate: boolean, resolve: R
   if (!allowPrivate) {
     for (const address of addresses) {
       const refusal = webhookAddressRefusal(address);
-      if (refusal)
-        return { refusal: `the target ${host} resolves to ${address}; ${refusal} (set WEBHOOK_ALLOW_PRIVATE_TARGETS=true only for development)`, final: true };
+      if (!refusal) continue;
+      const advice = '(set WEBHOOK_ALLOW_PRIVATE_TARGETS=true only for development)';
+      if (isIP(host)) return { refusal: `the target ${host}: ${refusal} ${advice}`, final: true };
+      // The refusal is read by whoever set the address (an import's view): a name's private address
+      // is not shown, or the refusal would map internal names to internal addresses.
+      return {
+        refusal: `the target ${host} resolves to an address that is refused: ${refusal
+          .split(address)
+          .join('it')
+          .replace(/\b\d{1,3}(?:\.\d{1,3}){3}\b/g, 'an IPv4 address')} ${advice}`,
+        final: true,
+      };
     }
   }
   return { addresses };
