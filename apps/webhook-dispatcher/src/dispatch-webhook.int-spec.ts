@@ -106,6 +106,21 @@ describe('dispatching signed webhooks', () => {
     }
   }
 
+  it('when a receiver answers with a redirect, then it is not followed nor tried again, and the reason says where it leads', async () => {
+    await withServer(
+      (_request, response) => response.writeHead(301, { location: 'https://receiver.example/hook' }).end(),
+      async (url) => {
+        const { event, attempts } = await send({}, url);
+
+        expect(event).toMatchObject({
+          ok: false,
+          reason: expect.stringMatching(/answered 301, a redirect to https:\/\/receiver\.example\/hook: redirects are not followed/),
+        });
+        expect(attempts).toHaveLength(1);
+      },
+    );
+  });
+
   it('when a receiver answers one byte at a time, then each attempt ends at the timeout, whole, and the reason says so', async () => {
     let ticks = 0;
     const closed: boolean[] = [];

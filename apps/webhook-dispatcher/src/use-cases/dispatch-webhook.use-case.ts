@@ -1,7 +1,7 @@
 import axios from 'axios';
 import { type ImportEventMessage, TOPICS, type WebhookRequestMessage } from '@ecomm-sync/contracts';
 import { sealedFor, type Repositories, type SecretBox, type WebhookAttempt } from '@ecomm-sync/data-access';
-import { checkTarget, type Logger, pinnedAgents, type ResolveHost, signV1, signV3, uriAsReceived } from '@ecomm-sync/runtime';
+import { checkTarget, type Logger, pinnedAgents, refusedAnswer, type ResolveHost, signV1, signV3, uriAsReceived } from '@ecomm-sync/runtime';
 import type { Broker } from '@ecomm-sync/messaging';
 
 /** The longest answer read from a receiver: its status and a small JSON body are all the import needs. */
@@ -129,8 +129,7 @@ export class DispatchWebhookUseCase {
           return { ok: false, final: true, status: response.status, error: `answered ${response.status} without a JSON body` };
         }
       }
-      const final = response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429;
-      return { ok: false, final, status: response.status, error: `answered ${response.status}` };
+      return { ok: false, status: response.status, ...refusedAnswer(response.status, response.headers.location as string | undefined) };
     } catch (error) {
       if (axios.isAxiosError(error) && /maxContentLength/.test(error.message)) {
         // Too long an answer stays too long: not tried again.

@@ -1,5 +1,6 @@
 import axios from 'axios';
 import { signV1, signV3, uriAsReceived } from '../webhook-signature';
+import { refusedAnswer } from './refused-answer';
 import { checkTarget, pinnedAgents, type ResolveHost } from './target-policy';
 
 /** The longest answer read from a receiver: only its status matters here. */
@@ -54,8 +55,7 @@ export async function postJson(url: string, body: string, options: PostJsonOptio
       headers: { ...options.headers, 'content-type': 'application/json', ...signature },
     });
     if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
-    const final = response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429;
-    return { ok: false, final, status: response.status, error: `answered ${response.status}` };
+    return { ok: false, status: response.status, ...refusedAnswer(response.status, response.headers.location as string | undefined) };
   } catch (error) {
     const message = axios.isAxiosError(error)
       ? error.code === 'ECONNABORTED' || error.code === 'ERR_CANCELED'
