@@ -48,7 +48,10 @@ export async function installEcommerce(crm: CrmPort, knownPipelineId: string | n
   const pipelines = await crm.listDealPipelines().catch(crmFailure);
   // Ours: the one an earlier install made (its id; a user may have renamed it), else by its label.
   const ours = pipelines.find((pipeline) => pipeline.id === knownPipelineId) ?? findEcommPipeline(pipelines);
-  const foreign = findForeignEcommPipeline(pipelines.filter((pipeline) => pipeline !== ours));
+  const others = pipelines.filter((pipeline) => pipeline !== ours);
+  // Another pipeline with the service's own label is foreign too once ours was renamed (found by its
+  // id): the CRM would refuse to give ours its label back.
+  const foreign = findForeignEcommPipeline(others) ?? (ours ? findEcommPipeline(others) : undefined);
   if (foreign) {
     throw new EcommerceInstallError(
       `The portal already has a pipeline named "${foreign.label}" (id ${foreign.id}) that is not the service's; rename or remove it`,

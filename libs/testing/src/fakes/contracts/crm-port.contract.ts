@@ -205,6 +205,19 @@ export function describeCrmPortContract(name: string, make: MakeCrm): void {
       expect(await statusOf(crm.updateDealStage(created.id, won.id, { label: 'x' }))).toBe(404);
     });
 
+    it('when a pipeline is given the label another pipeline has, then it is refused with 409 and keeps its own', async () => {
+      const stages = [{ label: 'Open', displayOrder: 0, metadata: { probability: '0.5' } }];
+      const first = await crm.createDealPipeline({ label: unique('Taken'), displayOrder: 6, stages });
+      const second = await crm.createDealPipeline({ label: unique('Other'), displayOrder: 7, stages });
+      try {
+        expect(await statusOf(crm.updateDealPipeline(second.id, { label: first.label }))).toBe(409);
+        expect((await crm.listDealPipelines()).find((pipeline) => pipeline.id === second.id)!.label).toBe(second.label);
+      } finally {
+        await crm.deleteDealPipeline(first.id);
+        await crm.deleteDealPipeline(second.id);
+      }
+    });
+
     it("when deal pipelines are created up to the portal's limit, then the next is refused with 400 naming the limit and nothing is made; one deleted, a create succeeds again", async () => {
       const stages = [{ label: 'Open', displayOrder: 0, metadata: { probability: '0.5' } }];
       const before = (await crm.listDealPipelines()).map((pipeline) => pipeline.id);

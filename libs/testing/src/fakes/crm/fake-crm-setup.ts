@@ -126,7 +126,10 @@ export class FakeCrmSetup {
     return copy(created);
   }
 
+  /** As the CRM: a label another pipeline has is refused. */
   async updateDealPipeline(id: string, changes: { label?: string; displayOrder?: number }): Promise<void> {
+    if (changes.label !== undefined && [...this.pipelines.values()].some((existing) => existing.id !== id && existing.label === changes.label))
+      throw refused(409, `a deal pipeline labelled "${changes.label}" already exists`);
     this.pipelines.set(id, { ...this.pipeline(id), ...changes });
   }
 

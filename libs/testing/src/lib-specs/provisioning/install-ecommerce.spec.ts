@@ -65,6 +65,20 @@ describe('installEcommerce', () => {
     expect(ourPipeline.stages.slice(0, 2).map((stage) => stage.id)).toEqual([first.id, second.id]);
   });
 
+  it('when the service’s pipeline was renamed and another pipeline took its label, then the install is refused as a foreign pipeline and changes nothing', async () => {
+    const crm = aCrm();
+    const { pipelineId } = await installEcommerce(crm);
+    await crm.updateDealPipeline(pipelineId, { label: 'Shop orders' });
+    const other = await crm.createDealPipeline({ label: ECOMM_PIPELINE_LABEL, displayOrder: 5, stages: [] });
+    const before = await snapshot(crm);
+
+    const error = await installEcommerce(crm, pipelineId).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(EcommerceInstallError);
+    expect(error).toMatchObject({ reason: 'foreign-pipeline', message: expect.stringContaining(`"${ECOMM_PIPELINE_LABEL}" (id ${other.id})`) });
+    expect(await snapshot(crm)).toBe(before);
+  });
+
   it.each([
     ['at its pipeline limit', () => aCrm({ pipelineLimit: 1 }), 'pipeline-limit', /maximum number of deal pipelines/],
     [
