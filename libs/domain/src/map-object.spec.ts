@@ -73,6 +73,36 @@ describe('mapObject', () => {
     expect(mapped.problems).toEqual([]);
   });
 
+  it.each([
+    ['the v1 property is newer', 200, 100, { DEAL: ['d-v1'], PRODUCT: ['p1'] }],
+    ['the v2 map is newer', 100, 200, { DEAL: ['d-v2'], PRODUCT: ['p1'] }],
+    ['both were sent at the same time', 100, 100, { DEAL: ['d-v2'], PRODUCT: ['p1'] }],
+  ])("when a line item's deal came both as a v1 property and in a v2 map and %s, then the newer one is its deal", (_case, v1At, v2At, expected) => {
+    const state = mergeMessages(
+      emptyObjectState(),
+      [
+        { externalObjectId: 'l1', action: 'UPSERT', changedAt: v2At, properties: {}, associations: { DEAL: ['d-v2'], PRODUCT: ['p1'] } },
+        { externalObjectId: 'l1', action: 'UPSERT', changedAt: v1At, properties: { order_id: 'd-v1' } },
+      ],
+      0,
+    ).state;
+
+    expect(mapObject('LINE_ITEM', 'l1', state, settings).associations).toEqual(expected);
+  });
+
+  it("when a deal's contacts were cleared as a v1 property after a v2 map named some, then it has none", () => {
+    const state = mergeMessages(
+      emptyObjectState(),
+      [
+        { externalObjectId: 'd1', action: 'UPSERT', changedAt: 100, properties: {}, associations: { CONTACT: ['c1'] } },
+        { externalObjectId: 'd1', action: 'UPSERT', changedAt: 200, properties: { customer_ids: '' } },
+      ],
+      0,
+    ).state;
+
+    expect(mapObject('DEAL', 'd1', state, settings).associations).toEqual({});
+  });
+
   it('records a conversion failure without blocking the other properties', () => {
     const mapped = mapObject('DEAL', 'd1', stateOf({ total: '10', purchased: '2024-01-02' }), settings);
     expect(mapped.properties).toEqual({ amount: '10' });

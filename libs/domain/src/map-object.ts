@@ -107,9 +107,12 @@ export function mapObject(
       winners.set(mapping.crmPropertyName, { name, value, changedAt, mapping });
     }
   }
-  for (const { value, mapping } of winners.values()) {
+  /** When each association was last set by a v1 property (SPEC.md: the most recent change wins over a v2 map's too). */
+  const v1AssociationAt = new Map<ObjectType, number>();
+  for (const { value, changedAt, mapping } of winners.values()) {
     const associated = ASSOCIATION_TARGETS.get(mapping.crmPropertyName);
     if (associated) {
+      v1AssociationAt.set(associated, changedAt);
       // Only a deal's contacts come as a list (SPEC.md, "Associations"); a line item's deal and
       // product are one id each, which may itself hold a comma (spaces around it go, as in the list).
       // An id no message could carry (over 100 characters, not ASCII) names no object: a deal's
@@ -144,7 +147,8 @@ export function mapObject(
       });
     }
   }
-  for (const [type, entry] of Object.entries(state.associations) as [ObjectType, { value: string[] }][]) {
+  for (const [type, entry] of Object.entries(state.associations) as [ObjectType, { value: string[]; changedAt: number }][]) {
+    if ((v1AssociationAt.get(type) ?? -Infinity) > entry.changedAt) continue;
     associations[type] = entry.value;
   }
 
