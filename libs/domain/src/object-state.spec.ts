@@ -62,9 +62,29 @@ describe('mergeMessage', () => {
     const { state } = mergeMessages(emptyObjectState(), messages, 1000);
     expect(values(state)).toEqual(expected);
     expect(isLive(state)).toBe(live);
-    // The last of them keeps the receipt time itself.
     expect(newestChangeOf(state)).toBe(1000);
   });
+
+  it.each([
+    [
+      'its first message sets a property',
+      [upsert(null, { phone: 'new' }), upsert(null, { x: 1 }), upsert(null, { y: 2 })],
+      { phone: 'new', a: 'a', x: 1, y: 2 },
+      true,
+    ],
+    ['it deletes first and upserts after', [remove(null), upsert(null, { b: 'b' }), upsert(null, { c: 'c' })], { b: 'b', c: 'c' }, true],
+    ['it upserts and deletes last', [upsert(null, { b: 'b' }), upsert(null, { c: 'c' }), remove(null)], {}, false],
+  ])(
+    'when a batch received a millisecond after another holds several untimed messages and %s, then it wins over the earlier batch',
+    (_name, messages, expected, live) => {
+      const earlier = mergeMessages(emptyObjectState(), [upsert(null, { phone: 'old', a: 'a' })], 999).state;
+
+      const { state } = mergeMessages(earlier, messages, 1000);
+
+      expect(values(state)).toEqual(expected);
+      expect(isLive(state)).toBe(live);
+    },
+  );
 
   it('takes the receipt time when the message has no changedAt', () => {
     const { state } = mergeMessage(emptyObjectState(), upsert(null, { a: 'v' }), 1234);

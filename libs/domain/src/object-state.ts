@@ -88,19 +88,44 @@ export function mergeMessage(state: RawObjectState, message: InboundMessage, rec
   return { state: { properties, associations, deletedAt: state.deletedAt, upsertedAt }, changed };
 }
 
+const isUntimed = (message: InboundMessage) => message.changedAt === null || message.changedAt === undefined;
+
 /**
- * Merges one object's messages of one batch, in the batch's order. The messages without `changedAt`
- * all take the batch's receipt time, where the tie rule (the larger value) would decide between
- * them and a DELETE would hide an UPSERT after it: so the last of them takes the receipt time and
- * each earlier one a millisecond less than the next (decision 5, addendum). The batch's order is
- * the sender's, and the same on every redelivery, so the merge still converges.
+ * One batch's messages of one object without `changedAt`, as the messages their order leaves: all
+ * take the batch's receipt time, where the tie rule (the larger value) would choose between them
+ * and a DELETE would hide an UPSERT after it. So the upserts before the last DELETE are dropped
+ * (deleted later in the batch), the upserts after it are folded into one, each value over the one
+ * before it, and that DELETE counts a millisecond before the receipt time when an upsert follows
+ * it, which recreates the object at the receipt time (decision 5, addendum). Every other batch
+ * meets them at the receipt time, as before.
+ */
+function foldUntimed(messages: readonly InboundMessage[], receivedAt: number): { message: InboundMessage; at: number }[] {
+  const lastDelete = messages.map((message) => message.action).lastIndexOf('DELETE');
+  const upserts = messages.slice(lastDelete + 1);
+  const folded: { message: InboundMessage; at: number }[] = [];
+  if (lastDelete >= 0) folded.push({ message: messages[lastDelete], at: upserts.length > 0 ? receivedAt - 1 : receivedAt });
+  if (upserts.length > 0) {
+    const properties: InboundMessage['properties'] = {};
+    const associations: NonNullable<InboundMessage['associations']> = {};
+    for (const upsert of upserts) {
+      for (const [name, value] of Object.entries(upsert.properties)) setOwn(properties, name, value);
+      Object.assign(associations, upsert.associations ?? {});
+    }
+    folded.push({ message: { ...upserts[0], properties, associations }, at: receivedAt });
+  }
+  return folded;
+}
+
+/**
+ * Merges one object's messages of one batch: those with `changedAt` each at its time, those without
+ * as their order in the batch leaves them (`foldUntimed`). The batch's order is the sender's and the
+ * same on every redelivery, so batches still converge in any order.
  */
 export function mergeMessages(state: RawObjectState, messages: readonly InboundMessage[], receivedAt: number): { state: RawObjectState; changed: boolean } {
   let changed = false;
   let current = state;
-  let unsent = messages.reduce((count, message) => count + (message.changedAt === null || message.changedAt === undefined ? 1 : 0), 0);
-  for (const message of messages) {
-    const at = message.changedAt === null || message.changedAt === undefined ? receivedAt - --unsent : receivedAt;
+  const timed = messages.filter((message) => !isUntimed(message)).map((message) => ({ message, at: receivedAt }));
+  for (const { message, at } of [...timed, ...foldUntimed(messages.filter(isUntimed), receivedAt)]) {
     const result = mergeMessage(current, message, at);
     current = result.state;
     changed ||= result.changed;
