@@ -1,22 +1,19 @@
 import { refusedAnswer } from './refused-answer';
 
+const advice = 'redirects are not followed, set the address to where it leads';
+
 describe('refusedAnswer', () => {
   it.each([
     [
-      'a 301 with its target',
+      'a 301 to a URL whose path may be a credential',
       301,
-      'https://receiver.example/hook',
+      'https://hooks.slack.com/services/T0/B0/secret-token',
       true,
-      'answered 301, a redirect to https://receiver.example/hook: redirects are not followed, set the address to where it leads',
+      `answered 301, a redirect to https://hooks.slack.com/…oken: ${advice}`,
     ],
-    ['a 307 without a target', 307, undefined, true, 'answered 307, a redirect: redirects are not followed, set the address to where it leads'],
-    [
-      'a redirect to a very long target',
-      302,
-      `https://r.example/${'x'.repeat(300)}`,
-      true,
-      expect.stringMatching(/^answered 302, a redirect to https:\/\/r\.example\/x{182}…: /),
-    ],
+    ['a 308 to an origin', 308, 'https://receiver.example/', true, `answered 308, a redirect to https://receiver.example: ${advice}`],
+    ['a 302 to a relative target', 302, '/elsewhere/secret', true, `answered 302, a redirect: ${advice}`],
+    ['a 307 without a target', 307, undefined, true, `answered 307, a redirect: ${advice}`],
     ['a 400', 400, undefined, true, 'answered 400'],
     ['a 404', 404, undefined, true, 'answered 404'],
     ['a 408 (the receiver timed out)', 408, undefined, false, 'answered 408'],
