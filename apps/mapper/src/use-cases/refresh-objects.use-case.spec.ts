@@ -8,6 +8,7 @@ import {
   FakeBroker,
   FakeObjectStateRepository,
   FakeSettingsRepository,
+  FakeStoreRepository,
   recordingLogger,
 } from '@ecomm-sync/testing';
 import { RefreshObjectsUseCase } from './refresh-objects.use-case';
@@ -16,12 +17,15 @@ describe('RefreshObjectsUseCase', () => {
   let tenant: Tenant;
   let objectStates: FakeObjectStateRepository;
   let broker: FakeBroker;
+  let stores: FakeStoreRepository;
   let useCase: RefreshObjectsUseCase;
 
   beforeEach(async () => {
     tenant = anAppTenant();
     objectStates = new FakeObjectStateRepository(() => 5_000);
     broker = new FakeBroker();
+    stores = new FakeStoreRepository();
+    await stores.upsert(tenant, { id: 'eu', label: 'EU' });
     const settings = new FakeSettingsRepository();
     const { rev: _rev, ...record } = aStoredSettings();
     await settings.putByOwner(settingsOwner(tenant), record);
@@ -29,7 +33,7 @@ describe('RefreshObjectsUseCase', () => {
       { tenant, storeId: 'eu', objectType: 'CONTACT' },
       ['a', 'b', 'c'].map((externalObjectId) => ({ externalObjectId, state: emptyObjectState(), expectedRev: null })),
     );
-    useCase = new RefreshObjectsUseCase(asRepositories({ objectStates, settings }), broker, recordingLogger().logger, { changesPerMessage: 2 });
+    useCase = new RefreshObjectsUseCase(asRepositories({ objectStates, settings, stores }), broker, recordingLogger().logger, { changesPerMessage: 2 });
   });
 
   const sent = () => broker.bodiesTo<MappedChangesMessage>(`${TOPICS.mappedChanges}.CONTACT`);
@@ -51,6 +55,14 @@ describe('RefreshObjectsUseCase', () => {
     ['objects of another store', { storeId: 'us', externalObjectIds: ['a', 'b'] }],
   ])('when the refresh names %s, then nothing is sent', async (_case, { storeId, externalObjectIds }) => {
     await useCase.run({ kind: 'refresh-objects', tenant, storeId, objectType: 'CONTACT', externalObjectIds });
+
+    expect(broker.published).toEqual([]);
+  });
+
+  it('when the store was deleted since (a retry from the console, a repair), then nothing is sent', async () => {
+    await stores.remove(tenant, 'eu');
+
+    await useCase.run({ kind: 'refresh-objects', tenant, storeId: 'eu', objectType: 'CONTACT', externalObjectIds: ['a', 'b'] });
 
     expect(broker.published).toEqual([]);
   });
