@@ -30,7 +30,18 @@ const NUMERIC_MILLIS_PATTERN = new RegExp(NUMERIC_MILLIS);
  */
 export function toEpochMillis(value: number | string): number {
   if (typeof value === 'number') return Math.floor(value);
-  if (!NUMERIC_MILLIS_PATTERN.test(value)) return Date.parse(value);
+  if (!NUMERIC_MILLIS_PATTERN.test(value)) return dateTimeMillis(value);
   const point = value.indexOf('.');
   return Number(point === -1 ? value : value.slice(0, point));
+}
+
+/**
+ * A date-time the schema's format took, in epoch milliseconds. The format takes two forms Date.parse
+ * does not: an offset of hours only (`+05`, read as `+05:00`) and a leap second (`23:59:60`, read as
+ * the last millisecond before it, `23:59:59.999`, as a Date holds no leap second).
+ */
+function dateTimeMillis(value: string): number {
+  const withMinutes = value.replace(/([+-]\d\d)$/, '$1:00');
+  const leap = /^(.*[T ]\d\d:\d\d:)60(?:\.\d+)?(.*)$/i.exec(withMinutes);
+  return Date.parse(leap ? `${leap[1]}59.999${leap[2]}` : withMinutes);
 }

@@ -180,6 +180,10 @@ describe('change times as senders send them (v1 changeOccurredTimestamp, v2 chan
     // Number() would round this one up to the next millisecond before the fraction is dropped.
     ['epoch ms with a fraction just below the next millisecond, as a string', '1700000000000.99999999', 1_700_000_000_000],
     ['a time just below the largest, with a fraction, as a string', '8639999999999999.999', 8_639_999_999_999_999],
+    ['an ISO date-time with an offset of hours only (ISO 8601 allows it; Date.parse does not)', '2023-11-14T23:13:20+01', 1_700_000_000_000],
+    ['an ISO date-time with an offset without its colon', '2023-11-14T20:13:20-0200', 1_700_000_000_000],
+    ['a leap second, read as the last millisecond before it', '2016-12-31T23:59:60Z', Date.UTC(2016, 11, 31, 23, 59, 59, 999)],
+    ['a leap second with a fraction, under an offset', '2017-01-01T00:59:60.5+01:00', Date.UTC(2016, 11, 31, 23, 59, 59, 999)],
   ])('when %s is sent, then v1 and v2 accept it and it means %i ms', (_case, value, millis) => {
     expect(v1([message({ changeOccurredTimestamp: value })]).ok).toBe(true);
     expect(v2(submission({ messages: [{ externalObjectId: 'a', action: 'UPSERT', changedAt: value }] })).ok).toBe(true);
