@@ -68,6 +68,25 @@ describe('AcceptSyncBatchUseCase', () => {
       expect(batches()[0].messages[0].changedAt).toBe(changedAt);
     });
 
+    it.each([
+      ['in microseconds (year 56302)', 1_714_564_800_000_000],
+      ['a numeric string two days ahead', String(Date.now() + 2 * 86_400_000)],
+    ])('when a change time is %s, then it is refused with 400 saying to send epoch milliseconds, and nothing is published', async (_case, sent) => {
+      await expect(useCase.acceptV1(tenant, 'DEAL', [aV1Message({ changeOccurredTimestamp: sent as number })])).rejects.toMatchObject({
+        status: 400,
+        message: expect.stringMatching(/^body\/0\/changeOccurredTimestamp is .*, more than a day after now .*epoch milliseconds \(not microseconds\)/),
+      });
+      expect(batches()).toEqual([]);
+    });
+
+    it('when a change time is an hour ahead (clocks apart), then it is taken as sent', async () => {
+      const sent = Date.now() + 3_600_000;
+
+      await useCase.acceptV1(tenant, 'DEAL', [aV1Message({ changeOccurredTimestamp: sent })]);
+
+      expect(batches()[0].messages[0].changedAt).toBe(sent);
+    });
+
     it.each([-1, 'not a time', '1969-12-31T23:59:59.000Z'])(
       'when a change time is %p, then the request is refused with 400 naming the field and nothing is published',
       async (sent) => {

@@ -63,17 +63,18 @@ export class AcceptSyncBatchUseCase {
   }
 
   async acceptV1(tenant: Tenant, objectType: ObjectType, messages: V1SyncMessage[], request: HeldRequest = {}): Promise<void> {
+    const receivedAt = Date.now();
     await this.publish(request, {
       batchId: randomUUID(),
       tenant,
       storeId: DEFAULT_STORE_ID,
       objectType,
       source: 'v1',
-      receivedAt: Date.now(),
+      receivedAt,
       messages: messages.map((message, index): InboundMessage => ({
         externalObjectId: message.integratorObjectId,
         action: message.action,
-        changedAt: changeTimeOf(message.changeOccurredTimestamp, `body/${index}/changeOccurredTimestamp`),
+        changedAt: changeTimeOf(message.changeOccurredTimestamp, `body/${index}/changeOccurredTimestamp`, receivedAt),
         properties: message.propertyNameToValues ?? {},
       })),
     });
@@ -90,6 +91,7 @@ export class AcceptSyncBatchUseCase {
     };
     await checkStore();
     if (submission.messages.length === 0) return; // "up to 200" (SPEC.md): accepted, and nothing to enqueue
+    const receivedAt = Date.now();
     // Checked again once admitted: a batch may wait for its pace, and the store be deleted meanwhile
     // (every replica forgets a deleted store at once, so this reads the deletion).
     await this.publish(
@@ -100,11 +102,11 @@ export class AcceptSyncBatchUseCase {
         storeId: submission.storeId,
         objectType: submission.objectType,
         source: 'v2',
-        receivedAt: Date.now(),
+        receivedAt,
         messages: submission.messages.map((message, index): InboundMessage => ({
           externalObjectId: message.externalObjectId,
           action: message.action,
-          changedAt: changeTimeOf(message.changedAt, `body/messages/${index}/changedAt`),
+          changedAt: changeTimeOf(message.changedAt, `body/messages/${index}/changedAt`, receivedAt),
           properties: message.properties ?? {},
           ...withAssociations(message.associations),
         })),
@@ -157,13 +159,27 @@ export class AcceptSyncBatchUseCase {
 }
 
 /**
- * A message's change time in whole epoch ms; null when left out or sent as null (the mapper takes
- * the time of receipt); 400 when a date-time is out of range.
+ * How far after its receipt a change time may lie (clocks apart): a time beyond it would win over
+ * every later change of the object for as long, so that every update and delete sent meanwhile
+ * would be dropped (decision 19, addendum).
  */
-function changeTimeOf(value: number | string | null | undefined, field: string): number | null {
+export const MAX_CHANGE_TIME_AHEAD_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A message's change time in whole epoch ms; null when left out or sent as null (the mapper takes
+ * the time of receipt); 400 when a date-time is out of range, or the time lies more than a day
+ * after `receivedAt`.
+ */
+function changeTimeOf(value: number | string | null | undefined, field: string, receivedAt: number): number | null {
   if (value === undefined || value === null) return null;
   const millis = toEpochMillis(value);
   if (!Number.isFinite(millis) || millis < 0) throw AppError.badRequest(`${field} must be a time from 1970 on; got "${value}"`);
+  if (millis > receivedAt + MAX_CHANGE_TIME_AHEAD_MS) {
+    throw AppError.badRequest(
+      `${field} is ${new Date(millis).toISOString()}, more than a day after now (${new Date(receivedAt).toISOString()}); got "${value}". ` +
+        'Send when the change occurred, in epoch milliseconds (not microseconds), or leave it out for the time of receipt',
+    );
+  }
   return millis;
 }
 
