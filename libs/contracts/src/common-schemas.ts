@@ -38,7 +38,7 @@ export type PropertyValue = FromWireSchema<typeof propertyValueSchema>;
 export const propertyMapSchema = {
   type: 'object',
   maxProperties: 1000,
-  propertyNames: { minLength: 1, maxLength: MAX_PROPERTY_NAME_LENGTH },
+  propertyNames: { minLength: 1, maxLength: MAX_PROPERTY_NAME_LENGTH, errorHint: `a property name must be 1 to ${MAX_PROPERTY_NAME_LENGTH} characters` },
   additionalProperties: propertyValueSchema,
 } as const;
 

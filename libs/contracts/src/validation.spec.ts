@@ -26,6 +26,16 @@ describe('v1 sync messages schema', () => {
     ['201 messages', Array.from({ length: 201 }, () => message()), 'body must be an array of 1 to 200 sync messages, got 201'],
     ['not an array', { integratorObjectId: 'a' }, 'body must be an array of 1 to 200 sync messages'],
     ['an unknown action', [message({ action: 'MERGE' })], 'body/0/action must be one of UPSERT, DELETE'],
+    [
+      'a property name over 256 characters',
+      [message({ propertyNameToValues: { email: 'a@b.co', [`n${'x'.repeat(300)}`]: 'v' } })],
+      `body/0/propertyNameToValues has a property name of 301 characters ("n${'x'.repeat(39)}…"): a property name must be 1 to 256 characters`,
+    ],
+    [
+      'an empty property name',
+      [message({ propertyNameToValues: { '': 'v' } })],
+      'body/0/propertyNameToValues has a property name of 0 characters (""): a property name must be 1 to 256 characters',
+    ],
     ['a missing id', [message({ integratorObjectId: undefined })], 'body/0 is missing the required field "integratorObjectId"'],
     [
       'an id over 100 characters',

@@ -47,6 +47,12 @@ export const OR_NULL = ' (or null, the same as leaving it out)';
 export function describeError(error: ErrorObject, root: string): string {
   const where = `${root}${error.instancePath}`;
   const hint = (error.parentSchema as { errorHint?: string } | undefined)?.errorHint;
+  if (error.propertyName !== undefined) {
+    // A map's key refused by its `propertyNames`: which key (its start), and the rule for keys.
+    const name = error.propertyName;
+    const shown = JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name);
+    return `${where} has a property name of ${name.length} characters (${shown}): ${hint ?? `a property name ${error.message}`}`;
+  }
   switch (error.keyword) {
     case 'additionalProperties':
       return `${where} has an unknown field "${String(error.params.additionalProperty)}"`;
