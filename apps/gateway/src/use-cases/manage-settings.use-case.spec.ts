@@ -90,6 +90,38 @@ describe('ManageSettingsUseCase', () => {
       expect(broker.published).toEqual([]);
     });
 
+    it('when another put pauses the settings between this put’s read and its write, then this one writes over the paused ones and re-applies everything', async () => {
+      await settings.putByOwner(owner, enabled);
+      const read = settings.getByOwner.bind(settings);
+      let overtaken = false;
+      jest.spyOn(settings, 'getByOwner').mockImplementation(async (of) => {
+        const found = await read(of);
+        // The other request writes after this one read: the settings it read are gone.
+        if (!overtaken) {
+          overtaken = true;
+          await settings.putByOwner(owner, aRecord({ enabled: false }));
+        }
+        return found;
+      });
+
+      const stored = await useCase.put(owner, () => enabled, 'v2');
+
+      expect(stored).toMatchObject({ enabled: true, rev: 3 });
+      expect(reapplyRequests()).toEqual([{ kind: 'settings-changed', owner, settingsRev: 3, objectTypes: [...OBJECT_TYPES] }]);
+    });
+
+    it('when every try of a put is overtaken by another write, then it answers 409 saying to send it again', async () => {
+      await settings.putByOwner(owner, enabled);
+      const read = settings.getByOwner.bind(settings);
+      jest.spyOn(settings, 'getByOwner').mockImplementation(async (of) => {
+        const found = await read(of);
+        await settings.putByOwner(owner, enabled);
+        return found;
+      });
+
+      await expect(useCase.put(owner, () => enabled, 'v2')).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/send it again/) });
+    });
+
     it('when the re-apply cannot be queued, then the answer is 503 and the settings are saved', async () => {
       broker.failNextPublishes(1);
 

@@ -14,6 +14,9 @@ import type { Broker } from '@ecomm-sync/messaging';
 
 const describeOwner = (owner: string) => describeSettingsOwner(decodeSettingsOwner(owner));
 
+/** Tries of a settings put whose read was overtaken by another write before its own (compare and set). */
+const PUT_ATTEMPTS = 5;
+
 /**
  * Settings of an application or a portal, through either API generation. A change that affects
  * mappings publishes one event; the mapper then re-maps the stored objects (nothing is re-sent).
@@ -47,21 +50,34 @@ export class ManageSettingsUseCase {
    * URI, a v2 PUT keeps importOnInstall) and asks for a re-apply of what the change affects.
    */
   async put(owner: string, build: (current: StoredSettings | null) => SettingsRecord, version: ApiVersion): Promise<StoredSettings> {
-    const before = await this.repositories.settings.getByOwner(owner);
-    const record = build(before);
-    const problem = settingsProblem(record, version);
-    if (problem) throw AppError.badRequest(problem);
-    // What the change affects is pending in the same write as the settings, so that a re-apply
-    // the broker did not take (a 503) is queued by the next put, even one that changes nothing.
-    const { reapplyPending, ...stored } = await this.repositories.settings.putByOwner(owner, record, {
-      reapplyPending: objectTypesToReapply(before, record),
-      keepWebhookUri: version === 'v1',
-    });
+    const { reapplyPending, ...stored } = await this.write(owner, build, version);
     const objectTypes = stored.enabled ? reapplyPending : []; // paused: enabling again re-applies everything
     await this.requestReapply(owner, stored.rev, objectTypes);
     if (reapplyPending.length > 0) await this.repositories.settings.clearReapplyPending(owner, stored.rev);
     this.logger.info('settings saved', { owner, rev: stored.rev, reapply: objectTypes });
     return stored;
+  }
+
+  /**
+   * Writes what `build` makes of the settings read, over exactly those (compare and set on their
+   * revision): what the change affects is told from the settings it replaces, so that a put racing
+   * another (one pausing them meanwhile) cannot hide a change that must re-apply. What it affects is
+   * pending in the same write as the settings, so that a re-apply the broker did not take (a 503) is
+   * queued by the next put, even one that changes nothing.
+   */
+  private async write(owner: string, build: (current: StoredSettings | null) => SettingsRecord, version: ApiVersion) {
+    for (let attempt = 1; attempt <= PUT_ATTEMPTS; attempt++) {
+      const before = await this.repositories.settings.getByOwner(owner);
+      const record = build(before);
+      const problem = settingsProblem(record, version);
+      if (problem) throw AppError.badRequest(problem);
+      const options = { reapplyPending: objectTypesToReapply(before, record), keepWebhookUri: version === 'v1' };
+      const written = before
+        ? await this.repositories.settings.putByOwner(owner, record, { ...options, expectedRev: before.rev })
+        : await this.repositories.settings.putByOwner(owner, record, options);
+      if (written) return written;
+    }
+    throw AppError.conflict('The settings kept changing while this request was saving them; send it again');
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import { OBJECT_TYPES, type ObjectType, type PropertyMapping, type SyncSettings, type Tenant } from '@ecomm-sync/contracts';
 import { decodeSettingsOwner, encodeSettingsOwner, settingsOwnerData, settingsOwnerOf } from '@ecomm-sync/domain';
+import { onlyDuplicateKeyErrors } from '../duplicate-key';
 import { settingsModel } from '../models/settings.model';
 
 export interface StoredSettings extends SyncSettings {
@@ -119,11 +120,27 @@ export class SettingsRepository {
   async putByOwner(
     owner: string,
     settings: Omit<StoredSettings, 'rev'>,
-    { reapplyPending = [], keepWebhookUri = false }: { reapplyPending?: readonly ObjectType[]; keepWebhookUri?: boolean } = {},
-  ): Promise<StoredSettings & { reapplyPending: ObjectType[] }> {
+    options?: { reapplyPending?: readonly ObjectType[]; keepWebhookUri?: boolean },
+  ): Promise<StoredSettings & { reapplyPending: ObjectType[] }>;
+  /** With `expectedRev`: only over the settings at that revision (compare and set); null when they changed meanwhile. */
+  async putByOwner(
+    owner: string,
+    settings: Omit<StoredSettings, 'rev'>,
+    options: { reapplyPending?: readonly ObjectType[]; keepWebhookUri?: boolean; expectedRev: number },
+  ): Promise<(StoredSettings & { reapplyPending: ObjectType[] }) | null>;
+  async putByOwner(
+    owner: string,
+    settings: Omit<StoredSettings, 'rev'>,
+    {
+      reapplyPending = [],
+      keepWebhookUri = false,
+      expectedRev,
+    }: { reapplyPending?: readonly ObjectType[]; keepWebhookUri?: boolean; expectedRev?: number } = {},
+  ): Promise<(StoredSettings & { reapplyPending: ObjectType[] }) | null> {
     const doc = await this.settings
       .findOneAndUpdate(
-        { owner },
+        // A revision that moved on makes the upsert insert a second document of the owner, which its unique index refuses.
+        { owner, ...(expectedRev === undefined ? {} : { rev: expectedRev }) },
         {
           $set: {
             enabled: settings.enabled,
@@ -138,8 +155,13 @@ export class SettingsRepository {
         },
         { upsert: true, new: true },
       )
-      .lean<SettingsDoc>();
-    return { ...settings, webhookUri: doc!.webhookUri ?? null, rev: doc!.rev, reapplyPending: doc!.reapplyPending ?? [] };
+      .lean<SettingsDoc>()
+      .catch((error: unknown) => {
+        if (expectedRev !== undefined && onlyDuplicateKeyErrors(error)) return null;
+        throw error;
+      });
+    if (!doc) return null;
+    return { ...settings, webhookUri: doc.webhookUri ?? null, rev: doc.rev, reapplyPending: doc.reapplyPending ?? [] };
   }
 
   /**

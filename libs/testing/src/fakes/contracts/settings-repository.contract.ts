@@ -27,6 +27,18 @@ export function describeSettingsRepositoryContract(name: string, make: () => Set
       expect((await settings.putByOwner(owner, record)).reapplyPending).toEqual([]);
     });
 
+    it('when settings are put over a revision, then only over that one: a put over one overtaken answers null and changes nothing', async () => {
+      const owner = settingsOwner(anAppTenant());
+      const first = await settings.putByOwner(owner, record);
+      const second = await settings.putByOwner(owner, { ...record, enabled: false });
+
+      expect(await settings.putByOwner(owner, record, { expectedRev: first.rev, reapplyPending: ['CONTACT'] })).toBeNull();
+      expect(await settings.getByOwner(owner)).toMatchObject({ enabled: false, rev: second.rev });
+
+      const third = await settings.putByOwner(owner, record, { expectedRev: second.rev, reapplyPending: ['DEAL'] });
+      expect(third).toMatchObject({ enabled: true, rev: second.rev + 1, reapplyPending: ['DEAL'] });
+    });
+
     it('when an owner has no settings, then none are read', async () => {
       expect(await settings.getByOwner(settingsOwner(anAppTenant()))).toBeNull();
     });

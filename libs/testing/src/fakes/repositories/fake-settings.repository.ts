@@ -60,9 +60,25 @@ export class FakeSettingsRepository implements PublicOf<SettingsRepository> {
   async putByOwner(
     owner: string,
     settings: Omit<StoredSettings, 'rev'>,
-    { reapplyPending = [], keepWebhookUri = false }: { reapplyPending?: readonly ObjectType[]; keepWebhookUri?: boolean } = {},
-  ): Promise<StoredSettings & { reapplyPending: ObjectType[] }> {
-    const rev = (this.byOwner.get(owner)?.rev ?? this.removedAt.get(owner) ?? 0) + 1;
+    options?: { reapplyPending?: readonly ObjectType[]; keepWebhookUri?: boolean },
+  ): Promise<StoredSettings & { reapplyPending: ObjectType[] }>;
+  async putByOwner(
+    owner: string,
+    settings: Omit<StoredSettings, 'rev'>,
+    options: { reapplyPending?: readonly ObjectType[]; keepWebhookUri?: boolean; expectedRev: number },
+  ): Promise<(StoredSettings & { reapplyPending: ObjectType[] }) | null>;
+  async putByOwner(
+    owner: string,
+    settings: Omit<StoredSettings, 'rev'>,
+    {
+      reapplyPending = [],
+      keepWebhookUri = false,
+      expectedRev,
+    }: { reapplyPending?: readonly ObjectType[]; keepWebhookUri?: boolean; expectedRev?: number } = {},
+  ): Promise<(StoredSettings & { reapplyPending: ObjectType[] }) | null> {
+    const current = this.byOwner.get(owner)?.rev ?? this.removedAt.get(owner);
+    if (expectedRev !== undefined && current !== expectedRev) return null;
+    const rev = (current ?? 0) + 1;
     const webhookUri = keepWebhookUri ? await this.webhookUriOf(owner) : (settings.webhookUri ?? null);
     this.tombstoneAddress.delete(owner);
     // Stored as the real one stores them: every object type's mappings, only the mapping fields.
