@@ -6,7 +6,7 @@ export const alertEvaluatorConfigSchema = {
   ...amqpKeys,
   ALERT_EVALUATOR_HEALTH_PORT: { doc: 'port of the health endpoints (/healthz, /readyz) and /metrics', format: 'port', default: 3205 },
   SECRETS_KEY: {
-    doc: "the key that sealed the alert webhooks' signing secrets (the same as the gateway's)",
+    doc: "the key that sealed the alert destinations' URLs and webhook signing secrets (the same as the gateway's)",
     format: 'string',
     sensitive: true,
     productionSecret: true,

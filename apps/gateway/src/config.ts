@@ -21,7 +21,7 @@ export const gatewayConfigSchema = {
   },
   ADMIN_TOKEN: { doc: 'bearer token of the admin API', format: 'string', sensitive: true, productionSecret: true },
   SECRETS_KEY: {
-    doc: 'key (at least 16 characters; use 32 random bytes, base64) that seals application client secrets and CRM secrets (portal CRM tokens, hosted CRM credentials) at rest, and the alert webhooks’ signing secrets; the applier, the webhook-dispatcher, the alert-evaluator and the CLI need the same one',
+    doc: 'key (at least 16 characters; use 32 random bytes, base64) that seals application client secrets and CRM secrets (portal CRM tokens, hosted CRM credentials) at rest, and the alert destinations’ URLs and webhook signing secrets; the applier, the webhook-dispatcher, the alert-evaluator and the CLI need the same one',
     format: 'string',
     sensitive: true,
     productionSecret: true,
