@@ -22,7 +22,8 @@ export const commonKeys = {
 } as const satisfies ConfigSchema;
 
 export const mongoKeys = {
-  MONGO_URL: { doc: 'MongoDB connection string (no database name)', format: 'url', default: 'mongodb://127.0.0.1:27017' },
+  // Sensitive: it carries the database user's password in production (deploy/k8s/secret.example.yaml).
+  MONGO_URL: { doc: 'MongoDB connection string (no database name)', format: 'url', default: 'mongodb://127.0.0.1:27017', sensitive: true },
   MONGO_DB: { doc: 'database of the sync service', format: 'string', default: 'ecomm_sync' },
 } as const satisfies ConfigSchema;
 

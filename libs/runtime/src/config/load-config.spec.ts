@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './load-config';
+import { amqpKeys, mongoKeys } from './common-keys';
 
 const schema = {
   PORT: { doc: 'port to listen on', format: 'port', default: 3000 },
@@ -34,6 +35,14 @@ describe('loadConfig', () => {
   it('never prints a sensitive value back', () => {
     const strict = { TOKEN: { doc: 'token', format: 'int', sensitive: true } } as const;
     expect(() => loadConfig(strict, { TOKEN: 'hunter2' })).toThrow(/TOKEN must be integer, got \(hidden\)/);
+  });
+
+  it.each([
+    ['MONGO_URL', mongoKeys, 'mongodb://user:hunter2@mongo-0/?replicaSet=rs0 '],
+    ['AMQP_URL', amqpKeys, 'amqp://user:hunter2@rabbit:5672 '],
+  ] as const)('when %s is refused (a secret file’s trailing space), then the error does not print its password', (name, keys, value) => {
+    expect(() => loadConfig(keys, { [name]: value })).toThrow(new RegExp(`${name} .*\\(hidden\\)`));
+    expect(() => loadConfig(keys, { [name]: value })).not.toThrow(/hunter2/);
   });
 
   describe('an int key with a smallest and a largest value', () => {
