@@ -60,6 +60,24 @@ describe('admin portals crm-connection', () => {
     ['an unknown option', ['7', '--kind', 'builtin', '--colour', 'red']],
     ['an option without its value', ['7', '--kind', 'hosted', '--token']],
     ['a burst that is not a number', ['7', '--kind', 'builtin', '--burst-per-10s', 'many']],
+    [
+      'a private app token and OAuth credentials at once',
+      [
+        '7',
+        '--kind',
+        'hosted',
+        '--base-url',
+        'https://api.crm.example.com',
+        '--client-id',
+        'app',
+        '--client-secret',
+        's',
+        '--refresh-token',
+        'r',
+        '--token',
+        't',
+      ],
+    ],
   ])('when given %s, then it is a usage error', (_name, args) => {
     expect(() => crmConnection(...args)).toThrow(UsageError);
   });

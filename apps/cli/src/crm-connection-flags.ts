@@ -56,6 +56,11 @@ function crmConnectionBody(options: Map<string, string>): object {
   );
   const token = options.get('token');
   const oauth = ['client-id', 'client-secret', 'refresh-token'].some((flag) => options.has(flag));
+  // One kind of credentials: the gateway would refuse the mix, but taking one kind would drop the other's secrets unsaid.
+  if (token !== undefined && oauth)
+    throw new UsageError(
+      `--token (a private app's token) and --client-id, --client-secret, --refresh-token (OAuth) are two kinds of credentials; give one\nusage: ecomm-sync admin ${CRM_CONNECTION_USAGE}`,
+    );
   const auth =
     token !== undefined
       ? { type: 'private-app', token }
