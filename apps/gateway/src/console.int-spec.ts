@@ -208,4 +208,30 @@ describe('the console API', () => {
     });
     expect((await admin(request(app).post('/console/api/v1/ops/queues/nope/redrive')).expect(404)).body.message).toContain('No queue nope');
   });
+
+  it.each([
+    [
+      'the broker cannot be reached',
+      503,
+      'amqp://guest:guest@127.0.0.1:1',
+      'test-console-unreached',
+      /^Redriving mapper\.sync-batches failed: the broker did not answer \(ECONNREFUSED\); try again$/,
+    ],
+    [
+      'the queues of the stack were never declared',
+      409,
+      undefined,
+      'test-console-undeclared',
+      /mapper\.sync-batches\.dlq does not exist: no service has declared the queues/,
+    ],
+  ])('when a redrive fails because %s, then the operator gets %i with what to do, not a 500', async (_case, status, url, prefix, message) => {
+    const amqpUrl = url ?? testInfrastructure().amqpUrl;
+    const failing = await fixture.gateway({
+      operations: { queues: () => queueStats(amqpUrl, prefix), redrive: (queue) => redriveDeadLetters(amqpUrl, prefix, queue) },
+    });
+
+    const { body } = await request(failing).post('/console/api/v1/ops/queues/mapper.sync-batches/redrive').set('authorization', 'Bearer admin').expect(status);
+
+    expect(body.message).toMatch(message);
+  });
 });

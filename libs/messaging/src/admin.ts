@@ -11,6 +11,9 @@ import { exchangeName, namesOf, QUEUES, type QueueName } from './topology';
  * Only the messages there when it starts are moved: one that fails again at once and comes back
  * is left for the next redrive.
  */
+/** A redrive the broker's queues do not allow as they are (a queue not declared, or gone meanwhile): says what was moved and what to do. */
+export class RedriveRefusedError extends Error {}
+
 export async function redriveDeadLetters(url: string, prefix: string, queue: QueueName): Promise<number> {
   const names = namesOf(prefix, queue);
   const connection = await amqplib.connect(url);
@@ -18,12 +21,16 @@ export async function redriveDeadLetters(url: string, prefix: string, queue: Que
     const channel = await connection.createConfirmChannel();
     channel.on('error', () => undefined); // a missing queue rejects checkQueue below, and closes the channel
     const { messageCount } = await channel.checkQueue(names.dead).catch((error: { code?: number }) => {
-      throw error.code === 404 ? new Error(`${names.dead} does not exist: no service has declared the queues of prefix "${prefix}" on this broker`) : error;
+      throw error.code === 404
+        ? new RedriveRefusedError(`${names.dead} does not exist: no service has declared the queues of prefix "${prefix}" on this broker`)
+        : error;
     });
     // A copy sent to a queue that is gone is confirmed and dropped: the dead letter would be lost.
     await channel.checkQueue(names.main).catch((error: { code?: number }) => {
       throw error.code === 404
-        ? new Error(`${names.main} does not exist (its dead letters are kept): start a service of prefix "${prefix}" to declare it, then redrive again`)
+        ? new RedriveRefusedError(
+            `${names.main} does not exist (its dead letters are kept): start a service of prefix "${prefix}" to declare it, then redrive again`,
+          )
         : error;
     });
     let moved = 0;
@@ -42,7 +49,9 @@ export async function redriveDeadLetters(url: string, prefix: string, queue: Que
         if (!(error instanceof UnroutableCopyError)) throw error;
         // The main queue went away after the check: the dead letter stays where it is.
         channel.nack(message, false, true);
-        throw new Error(`${names.main} disappeared during the redrive: ${moved} moved, the others kept in ${names.dead}; redrive again once it is declared`);
+        throw new RedriveRefusedError(
+          `${names.main} disappeared during the redrive: ${moved} moved, the others kept in ${names.dead}; redrive again once it is declared`,
+        );
       }
       channel.ack(message);
       moved++;

@@ -6,7 +6,7 @@ export { MAX_MESSAGE_BYTES, MessageTooLargeError, encodedWithin, type SplitBody 
 export { HOOKLESS_LIMIT, REDELIVERY_LIMIT } from './redeliveries';
 export { QUEUES, namesOf, exchangeName, declareTopology, routingKeyOn, lanesOf } from './topology';
 export type { QueueName, QueueNames } from './topology';
-export { redriveDeadLetters, redriveAllDeadLetters, isQueueName, purgeAndDeleteTopology } from './admin';
+export { redriveDeadLetters, redriveAllDeadLetters, isQueueName, purgeAndDeleteTopology, RedriveRefusedError } from './admin';
 export { queueStats } from './queue-stats';
 export { withTimeout } from './with-timeout';
 export { peekDeadLetters } from './peek';

@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import { createValidator, ERROR_TYPES, OBJECT_TYPES, type ConsoleSession } from '@ecomm-sync/contracts';
 import type { AccountRepository, ConsoleScope } from '@ecomm-sync/data-access';
 import { AppError, parseWith, staticBearerAuth } from '@ecomm-sync/runtime';
-import { isQueueName, QUEUES, type QueueName, type QueueStats } from '@ecomm-sync/messaging';
+import { isQueueName, QUEUES, RedriveRefusedError, type QueueName, type QueueStats } from '@ecomm-sync/messaging';
 import type { ConsoleReadUseCase } from '../use-cases/console-read.use-case';
 import type { ManageImportsUseCase } from '../use-cases/manage-imports.use-case';
 import type { RetryErrorsUseCase } from '../use-cases/retry-errors.use-case';
@@ -165,13 +165,30 @@ export function consoleRoutes(
   });
   router.get(`${base}/ops/queues`, async (_req, res) => {
     if (!deps.operations) throw AppError.notFound('This gateway has no view of the broker');
-    res.json({ results: await deps.operations.queues() });
+    const operations = deps.operations;
+    res.json({ results: await atBroker('Reading the queues', () => operations.queues()) });
   });
   router.post(`${base}/ops/queues/:queue/redrive`, async (req, res) => {
     const queue = String(req.params.queue);
     if (!isQueueName(queue)) throw AppError.notFound(`No queue ${queue}; the queues are ${Object.keys(QUEUES).join(', ')}`);
     if (!deps.operations) throw AppError.notFound('This gateway has no view of the broker');
-    res.json({ queue, moved: await deps.operations.redrive(queue) });
+    const operations = deps.operations;
+    res.json({ queue, moved: await atBroker(`Redriving ${queue}`, () => operations.redrive(queue)) });
   });
   return router;
+}
+
+/**
+ * An operation on the broker, its failures answered as the operator can act on them: a redrive the
+ * queues refuse (not declared, or gone meanwhile: what moved is said) is a 409 with that message; a
+ * broker that does not answer, a 503 to try again. Either was a bare 500 that dropped the message.
+ */
+async function atBroker<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof RedriveRefusedError) throw AppError.conflict(error.message);
+    const reason = (error as { code?: string } | null)?.code ?? (error instanceof Error ? error.message : String(error));
+    throw AppError.unavailable(`${what} failed: the broker did not answer (${reason}); try again`);
+  }
 }
