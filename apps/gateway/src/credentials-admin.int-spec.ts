@@ -41,8 +41,10 @@ describe('credentials and tenant isolation', () => {
       await admin('delete', `/admin/v1/credentials/${c.privateAppACredentialId}`, undefined, cached).expect(404);
     });
 
-    it('a rotated developer key stops working, the new one works', async () => {
-      const { apiKey } = (await admin('post', `/admin/v1/developers/${c.developer2.developerId}/api-key`).expect(201)).body;
+    it('a rotated developer key stops working, the new one works; the answer that carries it is not to be stored by a cache', async () => {
+      const rotated = await admin('post', `/admin/v1/developers/${c.developer2.developerId}/api-key`).expect(201);
+      expect(rotated.headers['cache-control']).toBe('no-store');
+      const { apiKey } = rotated.body;
       await request(app).get(`${v2}/sync/errors/app/${c.appY.appId}?hapikey=${c.developer2.apiKey}`).expect(401);
       await request(app).get(`${v2}/sync/errors/app/${c.appY.appId}?hapikey=${apiKey}`).expect(200);
       c.developer2.apiKey = apiKey;

@@ -43,11 +43,18 @@ const optionalInteger = (req: Request, param: string): number | undefined => {
 
 const optionalString = (req: Request, param: string): string | undefined => textParam(req.query, param);
 
+const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('cache-control', 'no-store');
+  next();
+};
+
 /** Admin API (`Authorization: Bearer <ADMIN_TOKEN>`): accounts, credentials, installs. docs/api.md lists it. */
 export function adminRoutes(accounts: ManageAccountsUseCase, listings: AdminListingsUseCase, adminToken: string, readBody: RequestHandler[]): Router {
   const router = Router();
-  // The body is read after the admin token was checked.
-  router.use('/admin', staticBearerAuth(adminToken, 'The admin API'), ...readBody);
+  // The body is read after the admin token was checked. No answer is kept by a cache on the way:
+  // several carry secrets (keys, tokens, client secrets: RFC 6749 5.1 asks no-store of tokens), and
+  // the rest is operator data.
+  router.use('/admin', staticBearerAuth(adminToken, 'The admin API'), noStore, ...readBody);
 
   router.post('/admin/v1/portals', async (req, res) => {
     res.status(201).json(await accounts.createPortal(parseWith(validateNewPortal, req.body ?? {})));
