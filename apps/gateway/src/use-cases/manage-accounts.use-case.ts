@@ -204,17 +204,9 @@ export class ManageAccountsUseCase {
     return grantContext({ repositories: this.repositories, clock: this.clock, logger: this.logger }, this.options);
   }
 
-  /** When this replica last issued a rotated key (see rotate). */
-  private lastKeyIssuedAt = 0;
-
   private async rotate(kind: Extract<CredentialKind, 'portal-key' | 'developer-key'>, owner: { portalId: number } | { developerId: number }) {
-    // Issue times strictly grow in this replica, so that of two rotations the later key is the newer
-    // even within one millisecond.
-    this.lastKeyIssuedAt = Math.max(this.clock(), this.lastKeyIssuedAt + 1);
-    const { secret, credential } = await this.repositories.credentials.issue(kind, owner, this.lastKeyIssuedAt);
-    // Only the keys made up to this one: of two rotations at once, the later key stays (revoking
-    // every other key, each would revoke the other's and the owner would be left with none).
-    await this.repositories.credentials.revokeWhere({ ...owner, kinds: [kind] }, credential.credentialId, { createdUpTo: credential.createdAt });
+    const { secret, credential } = await this.repositories.credentials.issue(kind, owner, this.clock());
+    await this.repositories.credentials.revokeWhere({ ...owner, kinds: [kind] }, credential.credentialId);
     await this.options.onAccessChanged();
     return { apiKey: secret, credentialId: credential.credentialId };
   }

@@ -160,11 +160,9 @@ export class CredentialRepository {
   }
 
   /** Deletes every credential matching `filter` except `keep` (spent refresh tokens count as refresh tokens); answers how many went. */
-  /** `createdUpTo`: only credentials made up to that time (a rotation revokes the keys made up to its own, not a newer one a rotation beside it made). */
-  async revokeWhere(filter: CredentialFilter, keep?: string, { createdUpTo }: { createdUpTo?: number } = {}): Promise<number> {
+  async revokeWhere(filter: CredentialFilter, keep?: string): Promise<number> {
     const query = withSpentTokens(filter);
     if (keep) query.credentialId = { $ne: keep };
-    if (createdUpTo !== undefined) query.createdAt = { $lte: createdUpTo };
     if (Object.keys(query).length === 0) throw new Error('refusing to revoke every credential');
     return (await this.credentials.collection.deleteMany(query)).deletedCount;
   }

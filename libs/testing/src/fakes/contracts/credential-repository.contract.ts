@@ -55,17 +55,6 @@ export function describeCredentialRepositoryContract(name: string, make: () => C
       await expect(credentials.revokeWhere({})).rejects.toThrow(/every credential/);
     });
 
-    it('when credentials are revoked by owner up to a time, then those made later stay', async () => {
-      const older = await credentials.issue('portal-key', { portalId }, 100);
-      const own = (await credentials.issue('portal-key', { portalId }, 200)).credential;
-      const newer = await credentials.issue('portal-key', { portalId }, 201);
-
-      expect(await credentials.revokeWhere({ portalId, kinds: ['portal-key'] }, own.credentialId, { createdUpTo: own.createdAt })).toBe(1);
-
-      expect(await credentials.resolve(older.secret)).toBeNull();
-      expect((await credentials.list({ portalId })).map((one) => one.credentialId)).toEqual([own.credentialId, newer.credential.credentialId]);
-    });
-
     it('when a refresh token is spent, then once, on the pair it bought, and no longer listed; an access token is not spent', async () => {
       const refresh = await credentials.issue('refresh-token', { portalId, appId: 'a' }, 100);
       const access = await credentials.issue('access-token', { portalId, appId: 'a' }, 100);

@@ -80,13 +80,12 @@ export class FakeCredentialRepository implements PublicOf<CredentialRepository> 
     return null;
   }
 
-  async revokeWhere(filter: Filter, keep?: string, { createdUpTo }: { createdUpTo?: number } = {}): Promise<number> {
+  async revokeWhere(filter: Filter, keep?: string): Promise<number> {
     if (filter.portalId === undefined && filter.developerId === undefined && filter.appId === undefined && !filter.kinds && !keep)
       throw new Error('refusing to revoke every credential');
     let count = 0;
     for (const [hash, credential] of this.byHash) {
       if (!matches(credential, filter) || credential.credentialId === keep) continue;
-      if (createdUpTo !== undefined && !(credential.createdAt <= createdUpTo)) continue;
       this.byHash.delete(hash);
       count++;
     }
