@@ -182,7 +182,7 @@ describe('the console, for each role and each portal', () => {
       .post(`/console/api/v1/errors/retry?hapikey=${c.portalKey}${owner.replace('APP', c.appId)}`)
       .send({ errorType: 'INVALID_EMAIL_ADDRESS', storeId: 'web' })
       .expect(202);
-    expect(retried.body).toEqual({ objectsQueued: queued, more: false, notStored: 0, setAside: 0, setAsideMore: false });
+    expect(retried.body).toEqual({ objectsQueued: queued, more: false, notStored: 0, inDeletedStores: 0, setAside: 0, setAsideMore: false });
   });
 
   it('when a portal key retries an object of the application with owner=direct, then it answers 404', async () => {
@@ -197,6 +197,6 @@ describe('the console, for each role and each portal', () => {
       .post(`/console/api/v1/errors/retry?hapikey=${c.developerKey}&appId=${c.appId}`)
       .send({ errorType: 'INVALID_EMAIL_ADDRESS' })
       .expect(202);
-    expect(retried.body).toEqual({ objectsQueued: 1, more: false, notStored: 0, setAside: 0, setAsideMore: false });
+    expect(retried.body).toEqual({ objectsQueued: 1, more: false, notStored: 0, inDeletedStores: 0, setAside: 0, setAsideMore: false });
   });
 });

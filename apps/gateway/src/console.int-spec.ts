@@ -130,7 +130,7 @@ describe('the console API', () => {
       .post(`/console/api/v1/errors/retry?hapikey=${KEY}`)
       .send({ errorType: 'INVALID_EMAIL_ADDRESS', storeId: 'web' })
       .expect(202);
-    expect(body).toEqual({ objectsQueued: 2, more: false, notStored: 0, setAside: 0, setAsideMore: false });
+    expect(body).toEqual({ objectsQueued: 2, more: false, notStored: 0, inDeletedStores: 0, setAside: 0, setAsideMore: false });
     await waitFor(() => refreshed.length >= 1, { message: 'the refresh message to be published' });
     expect(refreshed[0]).toEqual({ kind: 'refresh-objects', tenant: direct, storeId: 'web', objectType: 'CONTACT', externalObjectIds: ['c3', 'c2'] });
   });
@@ -162,7 +162,7 @@ describe('the console API', () => {
       .post(`/console/api/v1/errors/retry?hapikey=${KEY}`)
       .send({ errorType: 'UNKNOWN_ERROR', storeId: 'set-aside' })
       .expect(202);
-    expect(body).toEqual({ objectsQueued: 0, more: false, notStored: 1, setAside: 1, setAsideMore: false });
+    expect(body).toEqual({ objectsQueued: 0, more: false, notStored: 1, inDeletedStores: 0, setAside: 1, setAsideMore: false });
     const listed = (await request(app).get(`/console/api/v1/errors?hapikey=${KEY}&storeId=set-aside`).expect(200)).body.results;
     const [waiting, neverMerged] = ['merged-before', 'never-merged'].map((id) =>
       listed.find((error: { externalObjectId: string }) => error.externalObjectId === id),

@@ -82,6 +82,8 @@ export interface ConsoleRetryResult {
   more: boolean;
   /** Objects with the error and nothing stored to re-apply: not sent. */
   notStored: number;
+  /** Objects with the error in stores deleted since: not sent (a deleted store sends nothing more to the CRM). Absent from an older gateway. */
+  inDeletedStores?: number;
   /**
    * Objects whose errors of the type all wait for a batch set aside (dead-lettered) before it was
    * merged: not sent, as a re-apply of what is stored cannot clear them; redriving the batch merges it.

@@ -101,6 +101,10 @@ describe('what a retry of an error type sent', () => {
       answer({ objectsQueued: 1, notStored: 2 }),
       'Retry sent for 1 object (Invalid e-mail); the list updates as they resolve. 2 objects with this error have nothing stored to re-apply.',
     ],
+    [
+      answer({ objectsQueued: 1, inDeletedStores: 3 }),
+      'Retry sent for 1 object (Invalid e-mail); the list updates as they resolve. 3 objects with this error are in a store deleted since: not sent, as a deleted store sends nothing more to the CRM (define the store again to retry them).',
+    ],
     [{ objectsQueued: 1, more: false } as ConsoleRetryResult, 'Retry sent for 1 object (Invalid e-mail); the list updates as they resolve.'],
   ])('when the gateway answers %j, then the notice reads as it should', (sent, text) => {
     expect(bulkRetryText(sent, 'Invalid e-mail')).toBe(text);

@@ -70,6 +70,11 @@ export function bulkRetryText(sent: ConsoleRetryResult, what: string): string {
   const setAside = sent.setAside ?? 0;
   if (notStored > 0)
     parts.push(`${notStored} ${countNoun(notStored, 'object')} with this error ${notStored === 1 ? 'has' : 'have'} nothing stored to re-apply.`);
+  const inDeletedStores = sent.inDeletedStores ?? 0;
+  if (inDeletedStores > 0)
+    parts.push(
+      `${inDeletedStores} ${countNoun(inDeletedStores, 'object')} with this error ${inDeletedStores === 1 ? 'is' : 'are'} in a store deleted since: not sent, as a deleted store sends nothing more to the CRM (define the store again to retry ${inDeletedStores === 1 ? 'it' : 'them'}).`,
+    );
   if (setAside > 0)
     parts.push(
       `${sent.setAsideMore ? 'More than ' : ''}${setAside} ${countNoun(setAside, 'object')} with this error ${setAside === 1 && !sent.setAsideMore ? 'waits' : 'wait'} for a batch that was set aside before it was merged: ` +

@@ -1,7 +1,7 @@
 import type { RefreshObjectsMessage } from '@ecomm-sync/contracts';
 import type { ErrorQuery, ObjectKey, SyncError, SyncErrorRepository } from '@ecomm-sync/data-access';
 import { emptyObjectState } from '@ecomm-sync/domain';
-import { asRepositories, FakeObjectStateRepository } from '@ecomm-sync/testing';
+import { asRepositories, FakeObjectStateRepository, FakeStoreRepository } from '@ecomm-sync/testing';
 import { RetryErrorsUseCase } from './retry-errors.use-case';
 
 const anError = (over: Partial<SyncError>): SyncError => ({
@@ -42,12 +42,13 @@ const errorsOf = (all: SyncError[]) =>
           e.externalObjectId === key.externalObjectId,
       ),
   }) as unknown as SyncErrorRepository;
-const NONE = { notStored: 0, setAside: 0, setAsideMore: false };
+const NONE = { notStored: 0, inDeletedStores: 0, setAside: 0, setAsideMore: false };
 
 describe('RetryErrorsUseCase', () => {
   const sent: RefreshObjectsMessage[] = [];
   const refresher = { refresh: async (message: RefreshObjectsMessage) => void sent.push(message) };
   let objectStates: FakeObjectStateRepository;
+  let stores: FakeStoreRepository;
   /** States of portal 1's own contacts (the errors' tenant and type) in a store. */
   const storeStates = (storeId: string, ids: string[]) =>
     objectStates.saveMany(
@@ -57,13 +58,16 @@ describe('RetryErrorsUseCase', () => {
   beforeEach(async () => {
     sent.length = 0;
     objectStates = new FakeObjectStateRepository();
+    // The stores the objects are in (a store deleted since sends nothing).
+    stores = new FakeStoreRepository();
+    for (const appId of ['a', null]) for (const id of ['s', 'eu', 'other']) await stores.upsert({ portalId: 1, appId }, { id, label: id });
     await objectStates.saveMany({ tenant: { portalId: 1, appId: 'a' }, storeId: 's', objectType: 'DEAL' }, [
       { externalObjectId: 'd1', state: emptyObjectState(), expectedRev: null },
     ]);
   });
 
   it('when one object in scope is retried, then its stored state is refreshed', async () => {
-    const useCase = new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf([]), objectStates }), refresher);
+    const useCase = new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf([]), objectStates, stores }), refresher);
     await expect(useCase.retryObject({ portalId: 1 }, { portalId: 1, appId: 'a', storeId: 's', objectType: 'DEAL', externalObjectId: 'd1' })).resolves.toEqual({
       objectsQueued: 1,
       more: false,
@@ -77,7 +81,7 @@ describe('RetryErrorsUseCase', () => {
     ['an application that sent nothing', { appId: '' }],
     ['another store', { storeId: 'other' }],
   ])('when an object of %s is retried, then it answers 404 saying there is no stored state, and sends nothing', async (_name, over) => {
-    const useCase = new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf([]), objectStates }), refresher);
+    const useCase = new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf([]), objectStates, stores }), refresher);
     const object = { portalId: 1, appId: 'a' as string | null, storeId: 's', objectType: 'DEAL' as const, externalObjectId: 'd1', ...over };
     await expect(useCase.retryObject({ portalId: 1 }, object)).rejects.toMatchObject({
       status: 404,
@@ -91,7 +95,7 @@ describe('RetryErrorsUseCase', () => {
     ['another application', { portalId: 1, appId: 'b' }],
     ['direct mode for an application token', { portalId: 1, appId: 'a' }],
   ])('when an object of %s is retried, then it answers 404 and sends nothing', async (_name, scope) => {
-    const useCase = new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf([]), objectStates }), refresher);
+    const useCase = new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf([]), objectStates, stores }), refresher);
     await expect(useCase.retryObject(scope, { portalId: 1, appId: null, storeId: 's', objectType: 'DEAL', externalObjectId: 'd1' })).rejects.toMatchObject({
       status: 404,
     });
@@ -109,7 +113,7 @@ describe('RetryErrorsUseCase', () => {
     ];
     await storeStates('default', ['c1', 'c2']);
     await storeStates('eu', ['c3']);
-    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates }), refresher).retryType(
+    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates, stores }), refresher).retryType(
       { portalId: 1 },
       { errorType: 'INVALID_EMAIL_ADDRESS' },
     );
@@ -123,7 +127,7 @@ describe('RetryErrorsUseCase', () => {
   it('when some objects with the error have no stored state, then only the others are sent, and those are counted apart', async () => {
     const errors = ['c1', 'set-aside', 'c2', 'never-merged'].map((externalObjectId) => anError({ externalObjectId }));
     await storeStates('default', ['c1', 'c2']);
-    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates }), refresher).retryType(
+    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates, stores }), refresher).retryType(
       { portalId: 1 },
       { errorType: 'INVALID_EMAIL_ADDRESS' },
     );
@@ -138,7 +142,7 @@ describe('RetryErrorsUseCase', () => {
       anError({ externalObjectId: 'c2', type: 'UNKNOWN_ERROR' }),
     ];
     await storeStates('default', ['c1', 'c2']);
-    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates }), refresher).retryType(
+    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates, stores }), refresher).retryType(
       { portalId: 1 },
       { errorType: 'UNKNOWN_ERROR' },
     );
@@ -150,7 +154,7 @@ describe('RetryErrorsUseCase', () => {
     const waiting = Array.from({ length: 5 }, (_, i) => anError({ externalObjectId: `w${i}`, erroredAt: 9, setAsideBatchId: `b${i}` }));
     const errors = [...waiting, anError({ externalObjectId: 'c1' }), anError({ externalObjectId: 'c2' })];
     await storeStates('default', ['c1', 'c2']);
-    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates }), refresher, 2).retryType(
+    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates, stores }), refresher, 2).retryType(
       { portalId: 1 },
       { errorType: 'INVALID_EMAIL_ADDRESS' },
     );
@@ -158,7 +162,7 @@ describe('RetryErrorsUseCase', () => {
   });
 
   it('when no object with the error has a stored state, then nothing is sent', async () => {
-    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf([anError({})]), objectStates }), refresher).retryType(
+    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf([anError({})]), objectStates, stores }), refresher).retryType(
       { portalId: 1 },
       { errorType: 'INVALID_EMAIL_ADDRESS' },
     );
@@ -172,7 +176,7 @@ describe('RetryErrorsUseCase', () => {
       'default',
       errors.map((error) => error.externalObjectId),
     );
-    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates }), refresher, 300).retryType(
+    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates, stores }), refresher, 300).retryType(
       { portalId: 1 },
       { errorType: 'INVALID_EMAIL_ADDRESS' },
     );
@@ -186,11 +190,11 @@ describe('RetryErrorsUseCase', () => {
     await storeStates('default', ['c1']);
     const syncErrors = errorsOf([...waiting, anError({ externalObjectId: 'c1', erroredAt: 1 })]);
     const list = jest.spyOn(syncErrors, 'list');
-    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors, objectStates }), refresher).retryType(
+    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors, objectStates, stores }), refresher).retryType(
       { portalId: 1 },
       { errorType: 'INVALID_EMAIL_ADDRESS' },
     );
-    expect(result).toEqual({ objectsQueued: 1, more: false, notStored: 0, setAside: 1_000, setAsideMore: true });
+    expect(result).toEqual({ objectsQueued: 1, more: false, notStored: 0, inDeletedStores: 0, setAside: 1_000, setAsideMore: true });
     expect(sent.map((m) => m.externalObjectIds)).toEqual([['c1']]);
     expect(list.mock.calls.map(([query]) => query.setAside)).toEqual([false, true, true, true, true, true]);
   });
@@ -198,12 +202,44 @@ describe('RetryErrorsUseCase', () => {
   it('when one object whose open errors all wait for set-aside batches is retried, then 409 says a retry cannot clear them, and nothing is sent', async () => {
     await storeStates('default', ['c1']);
     const errors = [anError({ externalObjectId: 'c1', type: 'UNKNOWN_ERROR', setAsideBatchId: 'b1' }), anError({ externalObjectId: 'c1', status: 'RESOLVED' })];
-    const useCase = new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates }), refresher);
+    const useCase = new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates, stores }), refresher);
     const object = { portalId: 1, appId: null, storeId: 'default', objectType: 'CONTACT' as const, externalObjectId: 'c1' };
     await expect(useCase.retryObject({ portalId: 1 }, object)).rejects.toMatchObject({
       status: 409,
       message: expect.stringContaining('its open errors wait for a batch set aside before it was merged'),
     });
     expect(sent).toEqual([]);
+  });
+
+  it('when an object of a store deleted since is retried, then 409 says the store was deleted and nothing is sent', async () => {
+    await stores.remove({ portalId: 1, appId: 'a' }, 's');
+    const useCase = new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf([]), objectStates, stores }), refresher);
+
+    await expect(
+      useCase.retryObject({ portalId: 1 }, { portalId: 1, appId: 'a', storeId: 's', objectType: 'DEAL', externalObjectId: 'd1' }),
+    ).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/in store s, which was deleted.*define it again/),
+    });
+    expect(sent).toEqual([]);
+  });
+
+  it('when a whole type is retried and some errors are in a store deleted since, then those are counted apart and not sent', async () => {
+    await storeStates('eu', ['c1', 'c2']);
+    await storeStates('default', ['c3']);
+    await stores.remove({ portalId: 1, appId: null }, 'eu');
+    const errors = [
+      anError({ storeId: 'eu', externalObjectId: 'c1' }),
+      anError({ storeId: 'eu', externalObjectId: 'c2' }),
+      anError({ externalObjectId: 'c3' }),
+    ];
+
+    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates, stores }), refresher).retryType(
+      { portalId: 1 },
+      { errorType: 'INVALID_EMAIL_ADDRESS' },
+    );
+
+    expect(result).toEqual({ objectsQueued: 1, more: false, ...NONE, inDeletedStores: 2 });
+    expect(sent.flatMap((message) => message.externalObjectIds)).toEqual(['c3']);
   });
 });

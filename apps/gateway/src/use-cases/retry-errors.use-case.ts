@@ -1,5 +1,5 @@
-import type { ConsoleRetryResult, ErrorType, ObjectType, RefreshObjectsMessage } from '@ecomm-sync/contracts';
-import { inConsoleScope, type ConsoleScope, type ErrorQuery, type Repositories } from '@ecomm-sync/data-access';
+import { DEFAULT_STORE_ID, type ConsoleRetryResult, type ErrorType, type ObjectType, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
+import { inConsoleScope, storeKeyOf, type ConsoleScope, type ErrorQuery, type Repositories } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/runtime';
 import { keyOf, waitsForSetAside } from '@ecomm-sync/domain';
 
@@ -39,7 +39,7 @@ const keyOfObject = (o: ObjectToRetry) => `${keyOf(o.portalId, o.appId, o.storeI
  */
 export class RetryErrorsUseCase {
   constructor(
-    private readonly repositories: Pick<Repositories, 'syncErrors' | 'objectStates'>,
+    private readonly repositories: Pick<Repositories, 'syncErrors' | 'objectStates' | 'stores'>,
     private readonly refresher: ObjectRefreshPort,
     /** Most objects one retry of a whole error type sends; the answer says when more are left. */
     private readonly maxObjects = 5000,
@@ -56,11 +56,15 @@ export class RetryErrorsUseCase {
       throw AppError.notFound(
         `Object ${objectType} ${externalObjectId} in store ${storeId} has no stored state to re-apply: nothing was received for it, or its batch was set aside before it was merged (redrive the dead-lettered batch to merge it)`,
       );
+    if (!(await this.storeExists(tenant, storeId)))
+      throw AppError.conflict(
+        `Object ${objectType} ${externalObjectId} is in store ${storeId}, which was deleted: a deleted store sends nothing more to the CRM; define it again (PUT /extensions/ecomm/v2/stores) to retry its objects`,
+      );
     const open = await this.repositories.syncErrors.listForObject({ ...tenant, storeId, objectType, externalObjectId }, false);
     if (open.length > 0 && open.every(waitsForSetAside))
       throw AppError.conflict(`Object ${objectType} ${externalObjectId} in store ${storeId}: its open errors wait for ${SET_ASIDE}; a retry cannot clear them`);
     await this.refresher.refresh({ kind: 'refresh-objects', tenant, storeId, objectType, externalObjectIds: [externalObjectId] });
-    return { objectsQueued: 1, more: false, notStored: 0, setAside: 0, setAsideMore: false };
+    return { objectsQueued: 1, more: false, notStored: 0, inDeletedStores: 0, setAside: 0, setAsideMore: false };
   }
 
   /**
@@ -72,10 +76,17 @@ export class RetryErrorsUseCase {
     const { groups, more } = await this.objectsToSend(scope, filter);
     let queued = 0;
     let notStored = 0;
+    let inDeletedStores = 0;
     const counted = new Set<string>();
+    const deleted = await this.deletedStoresOf([...groups.values()].map(([first]) => first));
     for (const objects of groups.values()) {
       const [{ portalId, appId, storeId, objectType }] = objects;
       const tenant = { portalId, appId };
+      for (const o of objects) counted.add(keyOfObject(o));
+      if (deleted.has(storeKeyOf(tenant, storeId))) {
+        inDeletedStores += objects.length; // the refresh would send nothing for them
+        continue;
+      }
       const stored = await this.repositories.objectStates.stored(
         { tenant, storeId, objectType },
         objects.map((o) => o.externalObjectId),
@@ -84,12 +95,23 @@ export class RetryErrorsUseCase {
       for (let from = 0; from < ids.length; from += IDS_PER_MESSAGE) {
         await this.refresher.refresh({ kind: 'refresh-objects', tenant, storeId, objectType, externalObjectIds: ids.slice(from, from + IDS_PER_MESSAGE) });
       }
-      for (const o of objects) counted.add(keyOfObject(o));
       queued += ids.length;
       notStored += objects.length - ids.length;
     }
     const waiting = await this.waitingForSetAside(scope, filter, counted);
-    return { objectsQueued: queued, more, notStored, setAside: waiting.count, setAsideMore: waiting.more };
+    return { objectsQueued: queued, more, notStored, inDeletedStores, setAside: waiting.count, setAsideMore: waiting.more };
+  }
+
+  /** Whether the tenant's store exists; `default` is every installed tenant's (the applier checks the install). */
+  private async storeExists(tenant: { portalId: number; appId: string | null }, storeId: string): Promise<boolean> {
+    return storeId === DEFAULT_STORE_ID || (await this.repositories.stores.existing([{ tenant, storeId }])).size === 1;
+  }
+
+  /** Of these objects' stores, those deleted since (`storeKeyOf` each), in one read. */
+  private async deletedStoresOf(objects: readonly ObjectToRetry[]): Promise<Set<string>> {
+    const asked = objects.filter((o) => o.storeId !== DEFAULT_STORE_ID).map((o) => ({ tenant: { portalId: o.portalId, appId: o.appId }, storeId: o.storeId }));
+    const existing = await this.repositories.stores.existing(asked);
+    return new Set(asked.map(({ tenant, storeId }) => storeKeyOf(tenant, storeId)).filter((key) => !existing.has(key)));
   }
 
   /** The objects with an error of the type a retry can clear, by tenant, store and type; read first, as the errors resolve while the retry runs. */
