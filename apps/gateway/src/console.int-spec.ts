@@ -215,7 +215,7 @@ describe('the console API', () => {
       503,
       'amqp://guest:guest@127.0.0.1:1',
       'test-console-unreached',
-      /^Redriving mapper\.sync-batches failed: the broker did not answer \(ECONNREFUSED\); try again$/,
+      /^The broker cannot be reached \(ECONNREFUSED\); try again$/,
     ],
     [
       'the queues of the stack were never declared',

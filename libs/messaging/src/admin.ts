@@ -4,6 +4,9 @@ import { withoutBrokerCounts } from './redeliveries';
 import { REDRIVEN_AT_HEADER } from './settlement';
 import { exchangeName, namesOf, QUEUES, type QueueName } from './topology';
 
+/** A redrive the broker's queues do not allow as they are (a queue not declared, or gone meanwhile): says what was moved and what to do. */
+export class RedriveRefusedError extends Error {}
+
 /**
  * Moves the messages of a queue's dead-letter queue back to the queue, with their attempt count
  * reset. Each message is acked in the dead-letter queue only after the broker confirmed its copy
@@ -11,9 +14,6 @@ import { exchangeName, namesOf, QUEUES, type QueueName } from './topology';
  * Only the messages there when it starts are moved: one that fails again at once and comes back
  * is left for the next redrive.
  */
-/** A redrive the broker's queues do not allow as they are (a queue not declared, or gone meanwhile): says what was moved and what to do. */
-export class RedriveRefusedError extends Error {}
-
 export async function redriveDeadLetters(url: string, prefix: string, queue: QueueName): Promise<number> {
   const names = namesOf(prefix, queue);
   const connection = await amqplib.connect(url);

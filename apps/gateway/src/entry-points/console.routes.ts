@@ -166,29 +166,34 @@ export function consoleRoutes(
   router.get(`${base}/ops/queues`, async (_req, res) => {
     if (!deps.operations) throw AppError.notFound('This gateway has no view of the broker');
     const operations = deps.operations;
-    res.json({ results: await atBroker('Reading the queues', () => operations.queues()) });
+    res.json({ results: await atBroker(() => operations.queues()) });
   });
   router.post(`${base}/ops/queues/:queue/redrive`, async (req, res) => {
     const queue = String(req.params.queue);
     if (!isQueueName(queue)) throw AppError.notFound(`No queue ${queue}; the queues are ${Object.keys(QUEUES).join(', ')}`);
     if (!deps.operations) throw AppError.notFound('This gateway has no view of the broker');
     const operations = deps.operations;
-    res.json({ queue, moved: await atBroker(`Redriving ${queue}`, () => operations.redrive(queue)) });
+    res.json({ queue, moved: await atBroker(() => operations.redrive(queue)) });
   });
   return router;
 }
 
+/** Errors of a connection to the broker that a later try may not meet (net and DNS codes). */
+const UNREACHED = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+
 /**
  * An operation on the broker, its failures answered as the operator can act on them: a redrive the
  * queues refuse (not declared, or gone meanwhile: what moved is said) is a 409 with that message; a
- * broker that does not answer, a 503 to try again. Either was a bare 500 that dropped the message.
+ * broker that cannot be reached, a 503 to try again. Anything else stays an error of ours (500).
+ * The first two were a bare 500 that dropped the message.
  */
-async function atBroker<T>(what: string, run: () => Promise<T>): Promise<T> {
+async function atBroker<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof RedriveRefusedError) throw AppError.conflict(error.message);
-    const reason = (error as { code?: string } | null)?.code ?? (error instanceof Error ? error.message : String(error));
-    throw AppError.unavailable(`${what} failed: the broker did not answer (${reason}); try again`);
+    const code = (error as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && UNREACHED.has(code)) throw AppError.unavailable(`The broker cannot be reached (${code}); try again`);
+    throw error;
   }
 }
