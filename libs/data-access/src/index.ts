@@ -27,9 +27,11 @@ export type {
   CredentialScope,
   CredentialRepository,
   InstallKey,
+  KeyOwner,
   OutlivedBefore,
   RefreshTokenSpend,
 } from './repositories/credential.repository';
+export { keyGenerationId } from './repositories/credential.repository';
 export type { ReapplyJob, ReapplyJobRepository } from './repositories/reapply-job.repository';
 export type { OwnedObjectState } from './repositories/object-state.repository';
 export type { Store, StoreRepository } from './repositories/store.repository';

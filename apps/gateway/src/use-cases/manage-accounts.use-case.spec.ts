@@ -52,6 +52,29 @@ describe('ManageAccountsUseCase: portals, developers, applications and credentia
       expect(w.accessChanged).toBe(2);
     });
 
+    it('when a portal key is rotated twice at once (a double click), then the later rotation’s key alone works and the other answers 409', async () => {
+      const earlier = await useCase.rotatePortalKey(portalId);
+
+      const both = await Promise.allSettled([useCase.rotatePortalKey(portalId), useCase.rotatePortalKey(portalId)]);
+
+      const answered = both.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+      const refused = both.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []));
+      expect(answered).toHaveLength(1);
+      expect(refused).toEqual([expect.objectContaining({ status: 409, message: expect.stringMatching(/rotate again/) })]);
+      expect(await credentials.resolve(answered[0].apiKey)).toMatchObject({ kind: 'portal-key', portalId });
+      expect(await credentials.resolve(earlier.apiKey)).toBeNull();
+      expect((await useCase.getPortal(portalId)).credentials.map((credential) => credential.credentialId)).toEqual([answered[0].credentialId]);
+    });
+
+    it('when a key was issued by a clock far ahead (another machine) and the key is rotated, then it stops working all the same', async () => {
+      const ahead = await credentials.issue('portal-key', { portalId }, w.now + 3_600_000);
+
+      const rotated = await useCase.rotatePortalKey(portalId);
+
+      expect(await credentials.resolve(ahead.secret)).toBeNull();
+      expect(await credentials.resolve(rotated.apiKey)).toMatchObject({ portalId });
+    });
+
     it('when private-app tokens are made, then each works alongside the others', async () => {
       const erp = await useCase.createPrivateAppToken(portalId, 'erp');
       const pos = await useCase.createPrivateAppToken(portalId, 'pos');

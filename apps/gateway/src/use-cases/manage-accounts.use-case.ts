@@ -205,9 +205,18 @@ export class ManageAccountsUseCase {
   }
 
   private async rotate(kind: Extract<CredentialKind, 'portal-key' | 'developer-key'>, owner: { portalId: number } | { developerId: number }) {
-    const { secret, credential } = await this.repositories.credentials.issue(kind, owner, this.clock());
-    await this.repositories.credentials.revokeWhere({ ...owner, kinds: [kind] }, credential.credentialId);
+    const { credentials } = this.repositories;
+    // The database orders rotations (decision 8, addendum of 2026-12-08): the keys of generations
+    // below this one's go. Of two rotations at once, the earlier one's key is revoked by the later
+    // one, or, made after that revoke, by itself once it sees the later generation: never both.
+    const generation = await credentials.nextKeyGeneration(kind, owner);
+    const { secret, credential } = await credentials.issue(kind, { ...owner, generation }, this.clock());
+    await credentials.revokeWhere({ ...owner, kinds: [kind] }, credential.credentialId, { generationBelow: generation });
+    const superseded = (await credentials.keyGeneration(kind, owner)) > generation;
+    if (superseded) await credentials.revoke(credential.credentialId);
     await this.options.onAccessChanged();
+    if (superseded)
+      throw AppError.conflict('Another rotation of this key ran at the same time and its key replaced this one: use the key it answered, or rotate again');
     return { apiKey: secret, credentialId: credential.credentialId };
   }
 

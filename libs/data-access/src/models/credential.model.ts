@@ -31,6 +31,8 @@ const credentialSchema = new Schema(
     spent: { type: Schema.Types.Mixed },
     /** An access token's first use (epoch ms): a pair whose access token was used reached its client (decision 12, addendum of 2026-12-05). */
     usedAt: { type: Number },
+    /** A rotated key's generation (key_generations): a rotation revokes the keys of generations below its own; absent: 0. */
+    generation: { type: Number },
   },
   { collection: 'credentials', versionKey: false },
 );
@@ -58,3 +60,15 @@ installSchema.index({ portalId: 1, appId: 1 }, { unique: true });
 installSchema.index({ appId: 1, portalId: 1 });
 
 export const installModel = (connection: Connection) => connection.model('Install', installSchema);
+
+/**
+ * How many times a portal's or developer's key was rotated (`<kind>:<owner>`): the database orders
+ * rotations, so that of two at once the later one's key is the one that stays, whatever the
+ * clocks (decision 8, addendum of 2026-12-08).
+ */
+const keyGenerationSchema = new Schema(
+  { _id: { type: String, required: true }, generation: { type: Number, required: true } },
+  { collection: 'key_generations', versionKey: false },
+);
+
+export const keyGenerationModel = (connection: Connection) => connection.model('KeyGeneration', keyGenerationSchema);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Connection } from 'mongoose';
-import { credentialModel, type CredentialKind } from '../models/credential.model';
+import { credentialModel, keyGenerationModel, type CredentialKind } from '../models/credential.model';
 import { hashSecret, newSecret, secretMatches } from '../secrets';
 
 export type { CredentialKind } from '../models/credential.model';
@@ -46,11 +46,21 @@ export interface CredentialScope {
   appId?: string;
   name?: string;
   expiresAt?: number;
+  /** A rotated key's generation (nextKeyGeneration). */
+  generation?: number;
 }
+
+/** Whose key a rotation replaces. */
+export type KeyOwner = { portalId: number } | { developerId: number };
+
+/** The key_generations id of an owner's keys of a kind. */
+export const keyGenerationId = (kind: CredentialKind, owner: KeyOwner): string =>
+  'portalId' in owner ? `${kind}:portal:${owner.portalId}` : `${kind}:developer:${owner.developerId}`;
 
 interface CredentialDoc extends Omit<Credential, 'kind'> {
   _id: string;
   kind: CredentialKind | typeof SPENT_REFRESH_TOKEN;
+  generation?: number;
 }
 
 /**
@@ -106,9 +116,25 @@ function withSpentTokens(filter: CredentialFilter): Record<string, unknown> {
  */
 export class CredentialRepository {
   private readonly credentials;
+  private readonly generations;
 
   constructor(connection: Connection) {
     this.credentials = credentialModel(connection);
+    this.generations = keyGenerationModel(connection);
+  }
+
+  /** Raises the owner's key generation of a kind and answers it: the database orders rotations. */
+  async nextKeyGeneration(kind: CredentialKind, owner: KeyOwner): Promise<number> {
+    const doc = await this.generations
+      .findOneAndUpdate({ _id: keyGenerationId(kind, owner) }, { $inc: { generation: 1 } }, { upsert: true, new: true })
+      .lean<{ generation: number }>();
+    return doc!.generation;
+  }
+
+  /** The owner's key generation of a kind now (0 before any rotation). */
+  async keyGeneration(kind: CredentialKind, owner: KeyOwner): Promise<number> {
+    const doc = await this.generations.findOne({ _id: keyGenerationId(kind, owner) }).lean<{ generation: number }>();
+    return doc?.generation ?? 0;
   }
 
   /** Stores a new credential and answers its secret; `secret` is only given for the demo's fixed keys. */
@@ -128,6 +154,7 @@ export class CredentialRepository {
       name: scope.name ?? null,
       expiresAt: scope.expiresAt ?? null,
       createdAt: now,
+      ...(scope.generation !== undefined ? { generation: scope.generation } : {}),
     };
     await this.credentials.collection.insertOne(doc as never);
     return { secret, credential: toCredential(doc) };
@@ -160,9 +187,11 @@ export class CredentialRepository {
   }
 
   /** Deletes every credential matching `filter` except `keep` (spent refresh tokens count as refresh tokens); answers how many went. */
-  async revokeWhere(filter: CredentialFilter, keep?: string): Promise<number> {
+  /** `generationBelow`: only keys of a generation below it (keys made before any rotation count as 0). */
+  async revokeWhere(filter: CredentialFilter, keep?: string, { generationBelow }: { generationBelow?: number } = {}): Promise<number> {
     const query = withSpentTokens(filter);
     if (keep) query.credentialId = { $ne: keep };
+    if (generationBelow !== undefined) query.$or = [{ generation: { $lt: generationBelow } }, { generation: null }];
     if (Object.keys(query).length === 0) throw new Error('refusing to revoke every credential');
     return (await this.credentials.collection.deleteMany(query)).deletedCount;
   }

@@ -55,6 +55,25 @@ export function describeCredentialRepositoryContract(name: string, make: () => C
       await expect(credentials.revokeWhere({})).rejects.toThrow(/every credential/);
     });
 
+    it('when keys are rotated, then each owner and kind counts its own generations, and revoking below one leaves that one and newer', async () => {
+      const developerId = portalId + 7;
+      expect(await credentials.keyGeneration('portal-key', { portalId })).toBe(0);
+      expect(await credentials.nextKeyGeneration('portal-key', { portalId })).toBe(1);
+      expect(await credentials.nextKeyGeneration('portal-key', { portalId })).toBe(2);
+      expect(await credentials.nextKeyGeneration('developer-key', { developerId })).toBe(1);
+      expect(await credentials.keyGeneration('portal-key', { portalId })).toBe(2);
+      const unrotated = await credentials.issue('portal-key', { portalId }, 100);
+      const first = await credentials.issue('portal-key', { portalId, generation: 1 }, 300);
+      const second = (await credentials.issue('portal-key', { portalId, generation: 2 }, 200)).credential;
+      const third = await credentials.issue('portal-key', { portalId, generation: 3 }, 100);
+
+      expect(await credentials.revokeWhere({ portalId, kinds: ['portal-key'] }, second.credentialId, { generationBelow: 2 })).toBe(2);
+
+      expect([await credentials.resolve(unrotated.secret), await credentials.resolve(first.secret)]).toEqual([null, null]);
+      expect(await credentials.resolve(third.secret)).toMatchObject({ portalId });
+      expect((await credentials.list({ portalId })).map((one) => one.credentialId).sort()).toEqual([second.credentialId, third.credential.credentialId].sort());
+    });
+
     it('when a refresh token is spent, then once, on the pair it bought, and no longer listed; an access token is not spent', async () => {
       const refresh = await credentials.issue('refresh-token', { portalId, appId: 'a' }, 100);
       const access = await credentials.issue('access-token', { portalId, appId: 'a' }, 100);

@@ -6,6 +6,8 @@ import {
   type CredentialScope,
   hashSecret,
   type InstallKey,
+  keyGenerationId,
+  type KeyOwner,
   newSecret,
   type OutlivedBefore,
   type RefreshTokenSpend,
@@ -31,6 +33,19 @@ const matches = (credential: Credential, filter: Filter) =>
 /** CredentialRepository in memory: credentials by the hash of their secret, as the real one keys them. */
 export class FakeCredentialRepository implements PublicOf<CredentialRepository> {
   private readonly byHash = new Map<string, Credential>();
+  /** Rotated keys' generations, by credential id (the real one keeps it in the document, unlisted). */
+  private readonly generationOf = new Map<string, number>();
+  private readonly keyGenerations = new Map<string, number>();
+
+  async nextKeyGeneration(kind: CredentialKind, owner: KeyOwner): Promise<number> {
+    const next = (this.keyGenerations.get(keyGenerationId(kind, owner)) ?? 0) + 1;
+    this.keyGenerations.set(keyGenerationId(kind, owner), next);
+    return next;
+  }
+
+  async keyGeneration(kind: CredentialKind, owner: KeyOwner): Promise<number> {
+    return this.keyGenerations.get(keyGenerationId(kind, owner)) ?? 0;
+  }
 
   async issue(
     kind: CredentialKind,
@@ -51,6 +66,7 @@ export class FakeCredentialRepository implements PublicOf<CredentialRepository> 
       createdAt: now,
     };
     this.byHash.set(hash, credential);
+    if (scope.generation !== undefined) this.generationOf.set(credential.credentialId, scope.generation);
     return { secret, credential: copy(credential) };
   }
 
@@ -80,12 +96,13 @@ export class FakeCredentialRepository implements PublicOf<CredentialRepository> 
     return null;
   }
 
-  async revokeWhere(filter: Filter, keep?: string): Promise<number> {
+  async revokeWhere(filter: Filter, keep?: string, { generationBelow }: { generationBelow?: number } = {}): Promise<number> {
     if (filter.portalId === undefined && filter.developerId === undefined && filter.appId === undefined && !filter.kinds && !keep)
       throw new Error('refusing to revoke every credential');
     let count = 0;
     for (const [hash, credential] of this.byHash) {
       if (!matches(credential, filter) || credential.credentialId === keep) continue;
+      if (generationBelow !== undefined && !((this.generationOf.get(credential.credentialId) ?? 0) < generationBelow)) continue;
       this.byHash.delete(hash);
       count++;
     }
