@@ -66,6 +66,20 @@ describe('ManageAccountsUseCase: portals, developers, applications and credentia
       expect((await useCase.getPortal(portalId)).credentials.map((credential) => credential.credentialId)).toEqual([answered[0].credentialId]);
     });
 
+    it('when a later rotation fails before it stores its key, then the earlier one’s key stays and is answered', async () => {
+      const issue = credentials.issue.bind(credentials);
+      jest.spyOn(credentials, 'issue').mockImplementation(async (kind, scope, now, secret) => {
+        if (scope.generation === 2) throw new Error('database unreachable');
+        return issue(kind, scope, now, secret);
+      });
+
+      const [first, second] = await Promise.allSettled([useCase.rotatePortalKey(portalId), useCase.rotatePortalKey(portalId)]);
+
+      expect(second.status).toBe('rejected');
+      expect(first.status).toBe('fulfilled');
+      expect(await credentials.resolve((first as PromiseFulfilledResult<{ apiKey: string }>).value.apiKey)).toMatchObject({ portalId });
+    });
+
     it('when a key was issued by a clock far ahead (another machine) and the key is rotated, then it stops working all the same', async () => {
       const ahead = await credentials.issue('portal-key', { portalId }, w.now + 3_600_000);
 

@@ -208,11 +208,12 @@ export class ManageAccountsUseCase {
     const { credentials } = this.repositories;
     // The database orders rotations (decision 8, addendum of 2026-12-08): the keys of generations
     // below this one's go. Of two rotations at once, the earlier one's key is revoked by the later
-    // one, or, made after that revoke, by itself once it sees the later generation: never both.
+    // one, or, stored after that revoke, by itself once it sees the later one's key: never both (a
+    // later rotation that failed before storing its key leaves this one's).
     const generation = await credentials.nextKeyGeneration(kind, owner);
     const { secret, credential } = await credentials.issue(kind, { ...owner, generation }, this.clock());
     await credentials.revokeWhere({ ...owner, kinds: [kind] }, credential.credentialId, { generationBelow: generation });
-    const superseded = (await credentials.keyGeneration(kind, owner)) > generation;
+    const superseded = await credentials.hasKeyAbove(kind, owner, generation);
     if (superseded) await credentials.revoke(credential.credentialId);
     await this.options.onAccessChanged();
     if (superseded)

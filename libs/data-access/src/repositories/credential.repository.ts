@@ -131,10 +131,9 @@ export class CredentialRepository {
     return doc!.generation;
   }
 
-  /** The owner's key generation of a kind now (0 before any rotation). */
-  async keyGeneration(kind: CredentialKind, owner: KeyOwner): Promise<number> {
-    const doc = await this.generations.findOne({ _id: keyGenerationId(kind, owner) }).lean<{ generation: number }>();
-    return doc?.generation ?? 0;
+  /** Whether the owner has a stored key of the kind of a generation above `generation` (a later rotation's). */
+  async hasKeyAbove(kind: CredentialKind, owner: KeyOwner, generation: number): Promise<boolean> {
+    return (await this.credentials.exists({ ...owner, kind, generation: { $gt: generation } })) !== null;
   }
 
   /** Stores a new credential and answers its secret; `secret` is only given for the demo's fixed keys. */
@@ -186,13 +185,16 @@ export class CredentialRepository {
     return doc ? toCredential(doc) : null;
   }
 
-  /** Deletes every credential matching `filter` except `keep` (spent refresh tokens count as refresh tokens); answers how many went. */
-  /** `generationBelow`: only keys of a generation below it (keys made before any rotation count as 0). */
+  /**
+   * Deletes every credential matching `filter` except `keep` (spent refresh tokens count as refresh
+   * tokens); with `generationBelow`, only keys of a generation below it (keys made otherwise count as
+   * 0). Answers how many went.
+   */
   async revokeWhere(filter: CredentialFilter, keep?: string, { generationBelow }: { generationBelow?: number } = {}): Promise<number> {
     const query = withSpentTokens(filter);
     if (keep) query.credentialId = { $ne: keep };
-    if (generationBelow !== undefined) query.$or = [{ generation: { $lt: generationBelow } }, { generation: null }];
     if (Object.keys(query).length === 0) throw new Error('refusing to revoke every credential');
+    if (generationBelow !== undefined) query.$or = [{ generation: { $lt: generationBelow } }, { generation: null }];
     return (await this.credentials.collection.deleteMany(query)).deletedCount;
   }
 

@@ -57,11 +57,9 @@ export function describeCredentialRepositoryContract(name: string, make: () => C
 
     it('when keys are rotated, then each owner and kind counts its own generations, and revoking below one leaves that one and newer', async () => {
       const developerId = portalId + 7;
-      expect(await credentials.keyGeneration('portal-key', { portalId })).toBe(0);
       expect(await credentials.nextKeyGeneration('portal-key', { portalId })).toBe(1);
       expect(await credentials.nextKeyGeneration('portal-key', { portalId })).toBe(2);
       expect(await credentials.nextKeyGeneration('developer-key', { developerId })).toBe(1);
-      expect(await credentials.keyGeneration('portal-key', { portalId })).toBe(2);
       const unrotated = await credentials.issue('portal-key', { portalId }, 100);
       const first = await credentials.issue('portal-key', { portalId, generation: 1 }, 300);
       const second = (await credentials.issue('portal-key', { portalId, generation: 2 }, 200)).credential;
@@ -71,6 +69,12 @@ export function describeCredentialRepositoryContract(name: string, make: () => C
 
       expect([await credentials.resolve(unrotated.secret), await credentials.resolve(first.secret)]).toEqual([null, null]);
       expect(await credentials.resolve(third.secret)).toMatchObject({ portalId });
+      expect([await credentials.hasKeyAbove('portal-key', { portalId }, 2), await credentials.hasKeyAbove('portal-key', { portalId }, 3)]).toEqual([
+        true,
+        false,
+      ]);
+      expect(await credentials.hasKeyAbove('developer-key', { developerId }, 0)).toBe(false);
+      await expect(credentials.revokeWhere({}, undefined, { generationBelow: 1 })).rejects.toThrow(/every credential/);
       expect((await credentials.list({ portalId })).map((one) => one.credentialId).sort()).toEqual([second.credentialId, third.credential.credentialId].sort());
     });
 

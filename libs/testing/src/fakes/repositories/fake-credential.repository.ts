@@ -43,8 +43,13 @@ export class FakeCredentialRepository implements PublicOf<CredentialRepository> 
     return next;
   }
 
-  async keyGeneration(kind: CredentialKind, owner: KeyOwner): Promise<number> {
-    return this.keyGenerations.get(keyGenerationId(kind, owner)) ?? 0;
+  async hasKeyAbove(kind: CredentialKind, owner: KeyOwner, generation: number): Promise<boolean> {
+    return [...this.byHash.values()].some(
+      (credential) =>
+        credential.kind === kind &&
+        ('portalId' in owner ? credential.portalId === owner.portalId : credential.developerId === owner.developerId) &&
+        (this.generationOf.get(credential.credentialId) ?? 0) > generation,
+    );
   }
 
   async issue(
