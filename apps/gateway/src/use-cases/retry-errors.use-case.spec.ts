@@ -242,4 +242,23 @@ describe('RetryErrorsUseCase', () => {
     expect(result).toEqual({ objectsQueued: 1, more: false, ...NONE, inDeletedStores: 2 });
     expect(sent.flatMap((message) => message.externalObjectIds)).toEqual(['c3']);
   });
+
+  it('when the errors of deleted stores come first, then they take no place among the objects one retry sends, and set-aside ones of them are counted as deleted', async () => {
+    await storeStates('default', ['live']);
+    await stores.remove({ portalId: 1, appId: null }, 'eu');
+    const errors = [
+      anError({ storeId: 'eu', externalObjectId: 'g1' }),
+      anError({ storeId: 'eu', externalObjectId: 'g2' }),
+      anError({ storeId: 'eu', externalObjectId: 'g3', setAsideBatchId: 'b-1' }),
+      anError({ externalObjectId: 'live' }),
+    ];
+
+    const result = await new RetryErrorsUseCase(asRepositories({ syncErrors: errorsOf(errors), objectStates, stores }), refresher, 1).retryType(
+      { portalId: 1 },
+      { errorType: 'INVALID_EMAIL_ADDRESS' },
+    );
+
+    expect(result).toEqual({ objectsQueued: 1, more: false, ...NONE, inDeletedStores: 3 });
+    expect(sent.flatMap((message) => message.externalObjectIds)).toEqual(['live']);
+  });
 });

@@ -1,7 +1,8 @@
 import { DEFAULT_STORE_ID, type ConsoleRetryResult, type ErrorType, type ObjectType, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
-import { inConsoleScope, storeKeyOf, type ConsoleScope, type ErrorQuery, type Repositories } from '@ecomm-sync/data-access';
+import { inConsoleScope, type ConsoleScope, type ErrorQuery, type Repositories } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/runtime';
 import { keyOf, waitsForSetAside } from '@ecomm-sync/domain';
+import { deletedStoreCheck } from './deleted-stores';
 
 /**
  * The mapper's re-apply of stored objects (RefreshObjectsUseCase, `objects.refresh`): maps their
@@ -30,6 +31,13 @@ const MAX_PAGES = 50;
 const MAX_SET_ASIDE_PAGES = 5;
 
 const SET_ASIDE = 'a batch set aside before it was merged (the service’s operators merge it by redriving it from its dead-letter queue)';
+const objectOf = (error: { portalId: number; appId?: string | null; storeId: string; objectType: ObjectType; externalObjectId: string }): ObjectToRetry => ({
+  portalId: error.portalId,
+  appId: error.appId ?? null,
+  storeId: error.storeId,
+  objectType: error.objectType,
+  externalObjectId: error.externalObjectId,
+});
 const keyOfObject = (o: ObjectToRetry) => `${keyOf(o.portalId, o.appId, o.storeId, o.objectType)}\u0000${o.externalObjectId}`;
 
 /**
@@ -69,24 +77,20 @@ export class RetryErrorsUseCase {
 
   /**
    * Every object with an open error of the type a retry can clear, up to `maxObjects` sent; those
-   * with nothing stored, and those whose errors of the type all wait for set-aside batches, are
-   * counted apart (the latter from the first MAX_SET_ASIDE_PAGES pages of such errors).
+   * with nothing stored, those in stores deleted since, and those whose errors of the type all wait
+   * for set-aside batches, are counted apart (the last from the first MAX_SET_ASIDE_PAGES pages of
+   * such errors). Objects of deleted stores take no place among the `maxObjects`.
    */
   async retryType(scope: ConsoleScope, filter: TypeFilter): Promise<ConsoleRetryResult> {
-    const { groups, more } = await this.objectsToSend(scope, filter);
+    const inDeletedStore = deletedStoreCheck(this.repositories.stores);
+    const inDeleted = new Set<string>();
+    const { groups, more } = await this.objectsToSend(scope, filter, inDeletedStore, inDeleted);
     let queued = 0;
     let notStored = 0;
-    let inDeletedStores = 0;
-    const counted = new Set<string>();
-    const deleted = await this.deletedStoresOf([...groups.values()].map(([first]) => first));
+    const counted = new Set<string>(inDeleted);
     for (const objects of groups.values()) {
       const [{ portalId, appId, storeId, objectType }] = objects;
       const tenant = { portalId, appId };
-      for (const o of objects) counted.add(keyOfObject(o));
-      if (deleted.has(storeKeyOf(tenant, storeId))) {
-        inDeletedStores += objects.length; // the refresh would send nothing for them
-        continue;
-      }
       const stored = await this.repositories.objectStates.stored(
         { tenant, storeId, objectType },
         objects.map((o) => o.externalObjectId),
@@ -95,39 +99,40 @@ export class RetryErrorsUseCase {
       for (let from = 0; from < ids.length; from += IDS_PER_MESSAGE) {
         await this.refresher.refresh({ kind: 'refresh-objects', tenant, storeId, objectType, externalObjectIds: ids.slice(from, from + IDS_PER_MESSAGE) });
       }
+      for (const o of objects) counted.add(keyOfObject(o));
       queued += ids.length;
       notStored += objects.length - ids.length;
     }
-    const waiting = await this.waitingForSetAside(scope, filter, counted);
-    return { objectsQueued: queued, more, notStored, inDeletedStores, setAside: waiting.count, setAsideMore: waiting.more };
+    const waiting = await this.waitingForSetAside(scope, filter, counted, inDeletedStore, inDeleted);
+    return { objectsQueued: queued, more, notStored, inDeletedStores: inDeleted.size, setAside: waiting.count, setAsideMore: waiting.more };
   }
 
   /** Whether the tenant's store exists; `default` is every installed tenant's (the applier checks the install). */
   private async storeExists(tenant: { portalId: number; appId: string | null }, storeId: string): Promise<boolean> {
-    return storeId === DEFAULT_STORE_ID || (await this.repositories.stores.existing([{ tenant, storeId }])).size === 1;
+    return !(await deletedStoreCheck(this.repositories.stores)([{ ...tenant, storeId }]))({ ...tenant, storeId });
   }
 
-  /** Of these objects' stores, those deleted since (`storeKeyOf` each), in one read. */
-  private async deletedStoresOf(objects: readonly ObjectToRetry[]): Promise<Set<string>> {
-    const asked = objects.filter((o) => o.storeId !== DEFAULT_STORE_ID).map((o) => ({ tenant: { portalId: o.portalId, appId: o.appId }, storeId: o.storeId }));
-    const existing = await this.repositories.stores.existing(asked);
-    return new Set(asked.map(({ tenant, storeId }) => storeKeyOf(tenant, storeId)).filter((key) => !existing.has(key)));
-  }
-
-  /** The objects with an error of the type a retry can clear, by tenant, store and type; read first, as the errors resolve while the retry runs. */
-  private async objectsToSend(scope: ConsoleScope, filter: TypeFilter): Promise<{ groups: Map<string, ObjectToRetry[]>; more: boolean }> {
+  /**
+   * The objects with an error of the type a retry can clear, by tenant, store and type; read first,
+   * as the errors resolve while the retry runs. Those in deleted stores go to `inDeleted` instead.
+   */
+  private async objectsToSend(
+    scope: ConsoleScope,
+    filter: TypeFilter,
+    inDeletedStore: ReturnType<typeof deletedStoreCheck>,
+    inDeleted: Set<string>,
+  ): Promise<{ groups: Map<string, ObjectToRetry[]>; more: boolean }> {
     const groups = new Map<string, ObjectToRetry[]>();
     const seen = new Set<string>();
     for (let page = 0; page < MAX_PAGES; page++) {
       const { errors, hasMore } = await this.list(scope, filter, false, page);
-      for (const error of errors) {
-        const object = {
-          portalId: error.portalId,
-          appId: error.appId ?? null,
-          storeId: error.storeId,
-          objectType: error.objectType,
-          externalObjectId: error.externalObjectId,
-        };
+      const objects = errors.map(objectOf);
+      const deleted = await inDeletedStore(objects);
+      for (const object of objects) {
+        if (deleted(object)) {
+          inDeleted.add(keyOfObject(object));
+          continue;
+        }
         if (seen.has(keyOfObject(object))) continue;
         if (seen.size === this.maxObjects) return { groups, more: true };
         seen.add(keyOfObject(object));
@@ -141,14 +146,26 @@ export class RetryErrorsUseCase {
     return { groups, more: true };
   }
 
-  /** How many objects with an error of the type wait for set-aside batches only (not among those counted already), and whether more were left unread. */
-  private async waitingForSetAside(scope: ConsoleScope, filter: TypeFilter, counted: ReadonlySet<string>): Promise<{ count: number; more: boolean }> {
+  /**
+   * How many objects with an error of the type wait for set-aside batches only (not among those
+   * counted already, nor in deleted stores: those go to `inDeleted`), and whether more were left unread.
+   */
+  private async waitingForSetAside(
+    scope: ConsoleScope,
+    filter: TypeFilter,
+    counted: ReadonlySet<string>,
+    inDeletedStore: ReturnType<typeof deletedStoreCheck>,
+    inDeleted: Set<string>,
+  ): Promise<{ count: number; more: boolean }> {
     const waiting = new Set<string>();
     for (let page = 0; page < MAX_SET_ASIDE_PAGES; page++) {
       const { errors, hasMore } = await this.list(scope, filter, true, page);
-      for (const error of errors) {
-        const key = keyOfObject({ ...error, appId: error.appId ?? null });
-        if (!counted.has(key)) waiting.add(key);
+      const objects = errors.map(objectOf);
+      const deleted = await inDeletedStore(objects);
+      for (const object of objects) {
+        const key = keyOfObject(object);
+        if (deleted(object)) inDeleted.add(key);
+        else if (!counted.has(key)) waiting.add(key);
       }
       if (!hasMore) return { count: waiting.size, more: false };
     }
