@@ -137,6 +137,7 @@ describe('the console API', () => {
 
   it('when the objects with an error type wait for a batch set aside or have no stored state, then none is sent and the answer counts them apart', async () => {
     const setAside = { tenant: direct, storeId: 'set-aside', objectType: 'CONTACT' as const };
+    await fixture.database.repositories.stores.upsert(direct, { id: 'set-aside', label: 'Set aside' });
     await fixture.database.repositories.objectStates.insertNew(setAside, [{ externalObjectId: 'merged-before', state: emptyObjectState() }]);
     await fixture.database.repositories.syncErrors.record(
       setAside,
