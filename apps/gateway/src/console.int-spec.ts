@@ -235,4 +235,14 @@ describe('the console API', () => {
 
     expect(body.message).toMatch(message);
   });
+
+  it.each([
+    ['closes the connection (restarting)', Object.assign(new Error('Connection closed: 320 (CONNECTION-FORCED) with message "shutdown"'), { code: 320 }), 503],
+    ['closes the socket during the handshake', new Error('Socket closed abruptly during opening handshake'), 503],
+    ['fails in a way of ours', new TypeError('cannot read x'), 500],
+  ])('when the broker %s during a redrive, then the operator gets %i', async (_case, error, status) => {
+    const failing = await fixture.gateway({ operations: { queues: async () => [], redrive: () => Promise.reject(error) } });
+
+    await request(failing).post('/console/api/v1/ops/queues/mapper.sync-batches/redrive').set('authorization', 'Bearer admin').expect(status);
+  });
 });

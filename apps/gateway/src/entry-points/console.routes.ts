@@ -194,6 +194,9 @@ async function atBroker<T>(run: () => Promise<T>): Promise<T> {
     if (error instanceof RedriveRefusedError) throw AppError.conflict(error.message);
     const code = (error as { code?: unknown } | null)?.code;
     if (typeof code === 'string' && UNREACHED.has(code)) throw AppError.unavailable(`The broker cannot be reached (${code}); try again`);
+    // The broker closing the connection (restarting: 320 CONNECTION-FORCED), or the socket closed under the handshake.
+    if (code === 320 || (error instanceof Error && /socket closed|connection closed/i.test(error.message)))
+      throw AppError.unavailable(`The broker closed the connection (${error instanceof Error ? error.message : String(code)}); try again`);
     throw error;
   }
 }
