@@ -1,4 +1,4 @@
-import { DEFAULT_STORE_ID, type ConsoleRetryResult, type ErrorType, type ObjectType, type RefreshObjectsMessage } from '@ecomm-sync/contracts';
+import type { ConsoleRetryResult, ErrorType, ObjectType, RefreshObjectsMessage } from '@ecomm-sync/contracts';
 import { inConsoleScope, type ConsoleScope, type ErrorQuery, type Repositories } from '@ecomm-sync/data-access';
 import { AppError } from '@ecomm-sync/runtime';
 import { keyOf, waitsForSetAside } from '@ecomm-sync/domain';
