@@ -1,5 +1,5 @@
 import { shownDestination } from '@ecomm-sync/domain';
-import type { AlertDestination } from './repositories/alert-notice.repository';
+import type { AlertDestination } from './repositories/alert-destination.repository';
 import { isSealed, sealedFor, type SecretBox } from './secrets';
 
 /**

@@ -66,16 +66,9 @@ export type {
 export { emptyStoredCounts, FLAGGED_OBJECTS_LIMIT } from './repositories/console-overview.repository';
 export type { AlertOutbox, AlertRule, AlertRuleFields, AlertRuleRepository } from './repositories/alert-rule.repository';
 export { defaultAlertRules, defaultRuleId } from './repositories/alert-rule.repository';
-export type {
-  AlertDestination,
-  AlertDestinationRepository,
-  AlertNotice,
-  AlertNoticeRepository,
-  AlertNoticeStatus,
-  NewAlertNotice,
-  RequeueWindow,
-} from './repositories/alert-notice.repository';
+export type { AlertNotice, AlertNoticeRepository, AlertNoticeStatus, NewAlertNotice, RequeueWindow } from './repositories/alert-notice.repository';
 export { alertNoticeId } from './repositories/alert-notice.repository';
+export type { AlertDestination, AlertDestinationRepository } from './repositories/alert-destination.repository';
 export { destinationShown, destinationUrl, storedDestinationTarget } from './alert-destination-target';
 export type { AlertCountersRepository, CounterNeeds } from './repositories/alert-counters.repository';
 export { type Listing, type ListingPage } from './repositories/listing-page';
