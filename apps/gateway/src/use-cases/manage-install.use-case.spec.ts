@@ -14,6 +14,7 @@ import {
   FakePortalRepository,
   FakeSettingsRepository,
   FakeStoreRepository,
+  FakeSyncErrorRepository,
   recordingLogger,
 } from '@ecomm-sync/testing';
 import { ManageInstallUseCase } from './manage-install.use-case';
@@ -34,6 +35,7 @@ describe('ManageInstallUseCase', () => {
   let installed: Tenant[];
   let useCase: ManageInstallUseCase;
   let tenant: Tenant;
+  let syncErrors: FakeSyncErrorRepository;
 
   beforeEach(() => {
     portals = new FakePortalRepository();
@@ -41,21 +43,27 @@ describe('ManageInstallUseCase', () => {
     ecommerceInstalls = new FakeEcommerceInstallRepository();
     stores = new FakeStoreRepository();
     settings = new FakeSettingsRepository();
+    syncErrors = new FakeSyncErrorRepository();
     broker = new FakeBroker();
     crm = new FakeCrm();
     crmPort = crm;
     lookupsChanged = [];
     installed = [];
-    useCase = new ManageInstallUseCase(asRepositories({ portals, accounts, ecommerceInstalls, stores, settings }), broker, recordingLogger().logger, {
-      crmFor: () => crmPort,
-      onLookupsChanged: async (change) => {
-        lookupsChanged.push(change);
+    useCase = new ManageInstallUseCase(
+      asRepositories({ portals, accounts, ecommerceInstalls, stores, settings, syncErrors }),
+      broker,
+      recordingLogger().logger,
+      {
+        crmFor: () => crmPort,
+        onLookupsChanged: async (change) => {
+          lookupsChanged.push(change);
+        },
+        onInstalled: async (done) => {
+          installed.push(done);
+        },
+        clock: () => NOW,
       },
-      onInstalled: async (done) => {
-        installed.push(done);
-      },
-      clock: () => NOW,
-    });
+    );
     tenant = aTenant({ portalId: portals.put(aPortal()).portalId });
   });
 
@@ -101,14 +109,19 @@ describe('ManageInstallUseCase', () => {
       const app = anAppTenant({ portalId: tenant.portalId });
       await accounts.install(app.portalId, app.appId, NOW);
       const removedMeanwhile: Tenant[] = [];
-      const racing = new ManageInstallUseCase(asRepositories({ portals, accounts, ecommerceInstalls, stores, settings }), broker, recordingLogger().logger, {
-        crmFor: () => crmPort,
-        onLookupsChanged: async () => undefined,
-        // The removal runs while the CRM is set up: its clean-up came before this install's writes.
-        onInstalled: async () => void (await accounts.removeInstall(app.portalId, app.appId)),
-        onRemovedMeanwhile: async (gone) => void removedMeanwhile.push(gone),
-        clock: () => NOW,
-      });
+      const racing = new ManageInstallUseCase(
+        asRepositories({ portals, accounts, ecommerceInstalls, stores, settings, syncErrors }),
+        broker,
+        recordingLogger().logger,
+        {
+          crmFor: () => crmPort,
+          onLookupsChanged: async () => undefined,
+          // The removal runs while the CRM is set up: its clean-up came before this install's writes.
+          onInstalled: async () => void (await accounts.removeInstall(app.portalId, app.appId)),
+          onRemovedMeanwhile: async (gone) => void removedMeanwhile.push(gone),
+          clock: () => NOW,
+        },
+      );
       useCase = racing;
 
       await expect(run(app)).rejects.toMatchObject({ status: 404, message: expect.stringMatching(/was removed from portal .* while this request ran/) });
@@ -264,6 +277,19 @@ describe('ManageInstallUseCase', () => {
       expect((await stores.list(tenant)).map((store) => store.id)).toEqual(['default']);
       expect(lookupsChanged).toEqual([{ tenant, crmSetUp: false }]); // only its stores: the CRM was not touched
       await expect(useCase.deleteStore(tenant, 'eu')).rejects.toMatchObject({ status: 404, message: 'No store "eu"' });
+    });
+
+    it("when a store is deleted, then its open errors are resolved (nothing more is sent for it), and another store's stay open", async () => {
+      await useCase.putStore(tenant, { id: 'eu', label: 'Europe' });
+      await useCase.putStore(tenant, { id: 'us', label: 'US' });
+      const error = { externalObjectId: 'c1', rev: 1, settingsRev: 1, type: 'INVALID_EMAIL_ADDRESS' as const, details: 'x', changedAt: 1, erroredAt: 2 };
+      for (const storeId of ['eu', 'us']) await syncErrors.record({ tenant, storeId, objectType: 'CONTACT' }, [error]);
+
+      await useCase.deleteStore(tenant, 'eu');
+
+      const status = async (storeId: string) =>
+        (await syncErrors.listForObject({ ...tenant, storeId, objectType: 'CONTACT', externalObjectId: 'c1' }, true)).map((one) => one.status);
+      expect([await status('eu'), await status('us')]).toEqual([['RESOLVED'], ['OPEN']]);
     });
   });
 });

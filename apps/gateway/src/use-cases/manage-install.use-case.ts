@@ -36,7 +36,7 @@ export class ManageInstallUseCase {
   private readonly clock: () => number;
 
   constructor(
-    private readonly repositories: Pick<Repositories, 'portals' | 'accounts' | 'ecommerceInstalls' | 'stores' | 'settings'>,
+    private readonly repositories: Pick<Repositories, 'portals' | 'accounts' | 'ecommerceInstalls' | 'stores' | 'settings' | 'syncErrors'>,
     private readonly broker: Pick<Broker, 'publish'>,
     private readonly logger: Logger,
     private readonly options: InstallOptions,
@@ -129,6 +129,9 @@ export class ManageInstallUseCase {
       );
     }
     if (!(await this.repositories.stores.remove(tenant, storeId))) throw AppError.notFound(`No store "${storeId}"`);
+    // Its objects are no longer sent to the CRM (decision 13, addendum): their errors would stay open
+    // for ever, in the console and in the alert rules that count open errors.
+    await this.repositories.syncErrors.resolveStore(tenant, storeId, this.clock());
     await this.options.onLookupsChanged({ tenant, crmSetUp: false });
   }
 

@@ -1,5 +1,5 @@
 import { Types, type Connection } from 'mongoose';
-import type { CrmAnswer, ErrorStatus, ErrorType, ObjectScope, ObjectType } from '@ecomm-sync/contracts';
+import type { CrmAnswer, ErrorStatus, ErrorType, ObjectScope, ObjectType, Tenant } from '@ecomm-sync/contracts';
 import { syncErrorModel } from '../models/sync-error.model';
 import { keyFilter, type ObjectKey } from '../object-key';
 import { onlyDuplicateKeyErrors } from '../duplicate-key';
@@ -158,6 +158,15 @@ export class SyncErrorRepository {
   /** Resolves the open errors that said this batch was set aside, of these objects: the batch is merged now. */
   async resolveSetAside(scope: ObjectScope, batchId: string, externalObjectIds: readonly string[], at: number): Promise<void> {
     await this.resolveOpen(scope, externalObjectIds, { setAsideBatchId: batchId }, at);
+  }
+
+  /** Resolves every open error of a tenant's store, set-aside ones too (the store was deleted: nothing more is sent for it); answers how many. */
+  async resolveStore(tenant: Tenant, storeId: string, at: number): Promise<number> {
+    const result = await this.errors.collection.updateMany(
+      { portalId: tenant.portalId, appId: tenant.appId, storeId, status: 'OPEN' },
+      { $set: { status: 'RESOLVED', resolvedAt: at } },
+    );
+    return result.modifiedCount;
   }
 
   private async resolveOpen(

@@ -86,6 +86,28 @@ export function describeSyncErrorRepositoryContract(name: string, make: () => Er
       expect([await of('a'), await of('b')]).toEqual([['RESOLVED'], ['OPEN']]);
     });
 
+    it("when a store's errors are resolved, then every open one of that store closes, set-aside ones too, and no other store's or tenant's", async () => {
+      const tenant = anAppTenant();
+      await errors.record({ tenant, storeId: 'gone', objectType: 'CONTACT' }, [
+        anError({ externalObjectId: 'a' }),
+        anError({ externalObjectId: 'b', setAsideBatchId: 'x' }),
+      ]);
+      await errors.record({ tenant, storeId: 'gone', objectType: 'DEAL' }, [anError({ externalObjectId: 'd' })]);
+      await errors.record({ tenant, storeId: 'kept', objectType: 'CONTACT' }, [anError({ externalObjectId: 'a' })]);
+      await errors.record({ tenant: { ...tenant, appId: null }, storeId: 'gone', objectType: 'CONTACT' }, [anError({ externalObjectId: 'a' })]);
+
+      expect(await errors.resolveStore(tenant, 'gone', 500)).toBe(3);
+
+      const status = async (owner: typeof tenant | { portalId: number; appId: null }, storeId: string, objectType: 'CONTACT' | 'DEAL', id: string) =>
+        (await errors.listForObject({ ...owner, storeId, objectType, externalObjectId: id }, true)).map((error) => error.status);
+      expect([await status(tenant, 'gone', 'CONTACT', 'a'), await status(tenant, 'gone', 'CONTACT', 'b'), await status(tenant, 'gone', 'DEAL', 'd')]).toEqual([
+        ['RESOLVED'],
+        ['RESOLVED'],
+        ['RESOLVED'],
+      ]);
+      expect([await status(tenant, 'kept', 'CONTACT', 'a'), await status({ ...tenant, appId: null }, 'gone', 'CONTACT', 'a')]).toEqual([['OPEN'], ['OPEN']]);
+    });
+
     describe('a batch set aside before it was merged', () => {
       const scope = () => ({ tenant: anAppTenant(), storeId: 'default', objectType: 'CONTACT' as const });
       const setAside = (batchId: string) =>

@@ -1,4 +1,4 @@
-import type { ErrorType, ObjectScope } from '@ecomm-sync/contracts';
+import type { ErrorType, ObjectScope, Tenant } from '@ecomm-sync/contracts';
 import {
   OBJECT_ERRORS_PAGE,
   type ErrorQuery,
@@ -80,6 +80,16 @@ export class FakeSyncErrorRepository implements PublicOf<SyncErrorRepository> {
     const base = { portalId: tenant.portalId, appId: tenant.appId, storeId, objectType };
     for (const row of this.rows)
       if (row.status === 'OPEN' && !row.setAsideBatchId && externalObjectIds.some((id) => this.isObject(row, base, id))) row.status = 'RESOLVED';
+  }
+
+  async resolveStore(tenant: Tenant, storeId: string, _at: number): Promise<number> {
+    let resolved = 0;
+    for (const row of this.rows) {
+      if (row.status !== 'OPEN' || row.portalId !== tenant.portalId || (row.appId ?? null) !== tenant.appId || row.storeId !== storeId) continue;
+      row.status = 'RESOLVED';
+      resolved++;
+    }
+    return resolved;
   }
 
   async resolveSetAside({ tenant, storeId, objectType }: ObjectScope, batchId: string, externalObjectIds: readonly string[], _at: number): Promise<void> {
