@@ -35,7 +35,7 @@ export { keyGenerationId } from './repositories/credential.repository';
 export type { ReapplyJob, ReapplyJobRepository } from './repositories/reapply-job.repository';
 export type { OwnedObjectState } from './repositories/object-state.repository';
 export type { Store, StoreRepository } from './repositories/store.repository';
-export { storeKeyOf } from './repositories/store.repository';
+export { deletedStoresAmong, storeKeyOf } from './repositories/store.repository';
 export type { RawMessageRepository, StoredRawMessage } from './repositories/raw-message.repository';
 export type { StoredObjectState, StateWrite, ObjectStateRepository } from './repositories/object-state.repository';
 export { UNAPPLIED_SWEEP, type UnappliedSweep } from './repositories/unapplied-sweep';

@@ -1,5 +1,4 @@
-import { DEFAULT_STORE_ID } from '@ecomm-sync/contracts';
-import { storeKeyOf, type StoreRepository } from '@ecomm-sync/data-access';
+import { deletedStoresAmong, storeKeyOf, type StoreRepository } from '@ecomm-sync/data-access';
 
 /** Where an object is: its tenant and store. */
 export interface InStore {
@@ -9,20 +8,22 @@ export interface InStore {
 }
 
 /**
- * Tells, page by page, which objects are in stores deleted since (a deleted store sends nothing
- * more to the CRM, so a retry of its objects would clear nothing): each store is read once, the
- * stores a page names not read before in one read. `default` is every installed tenant's.
+ * Tells, page by page, which objects are in stores deleted since (deletedStoresAmong: a retry of
+ * their objects would clear nothing): each store is read once, those a page names not read before
+ * in one read.
  */
 export function deletedStoreCheck(stores: Pick<StoreRepository, 'existing'>): (objects: readonly InStore[]) => Promise<(object: InStore) => boolean> {
-  const deleted = new Map<string, boolean>();
+  const read = new Set<string>();
+  const deleted = new Set<string>();
   const keyOf = (o: InStore) => storeKeyOf({ portalId: o.portalId, appId: o.appId }, o.storeId);
   return async (objects) => {
-    const asked = new Map<string, InStore>();
-    for (const o of objects) if (o.storeId !== DEFAULT_STORE_ID && !deleted.has(keyOf(o))) asked.set(keyOf(o), o);
-    if (asked.size > 0) {
-      const existing = await stores.existing([...asked.values()].map((o) => ({ tenant: { portalId: o.portalId, appId: o.appId }, storeId: o.storeId })));
-      for (const key of asked.keys()) deleted.set(key, !existing.has(key));
-    }
-    return (o) => o.storeId !== DEFAULT_STORE_ID && deleted.get(keyOf(o)) === true;
+    const unread = objects.filter((o) => !read.has(keyOf(o)));
+    for (const key of await deletedStoresAmong(
+      stores,
+      unread.map((o) => ({ tenant: { portalId: o.portalId, appId: o.appId }, storeId: o.storeId })),
+    ))
+      deleted.add(key);
+    for (const o of unread) read.add(keyOf(o));
+    return (o) => deleted.has(keyOf(o));
   };
 }

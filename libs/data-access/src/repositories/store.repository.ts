@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import type { Tenant } from '@ecomm-sync/contracts';
+import { DEFAULT_STORE_ID, type Tenant } from '@ecomm-sync/contracts';
 import { keyOf } from '@ecomm-sync/domain';
 import { storeModel } from '../models/store.model';
 
@@ -65,4 +65,20 @@ export class StoreRepository {
     const result = await this.stores.deleteOne({ portalId: tenant.portalId, appId: tenant.appId, storeId });
     return result.deletedCount === 1;
   }
+}
+
+/**
+ * Of the stores these places name, those deleted since (`storeKeyOf` each), in one read: a deleted
+ * store sends nothing more to the CRM. `default` never counts: it is every installed tenant's (the
+ * applier checks the install; v1 and portal-direct traffic has no store of its own).
+ */
+export async function deletedStoresAmong(
+  stores: Pick<StoreRepository, 'existing'>,
+  places: readonly { tenant: Tenant; storeId: string }[],
+): Promise<Set<string>> {
+  const asked = new Map<string, { tenant: Tenant; storeId: string }>();
+  for (const { tenant, storeId } of places) if (storeId !== DEFAULT_STORE_ID) asked.set(storeKeyOf(tenant, storeId), { tenant, storeId });
+  if (asked.size === 0) return new Set();
+  const existing = await stores.existing([...asked.values()]);
+  return new Set([...asked.keys()].filter((key) => !existing.has(key)));
 }
